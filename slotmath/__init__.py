@@ -1,0 +1,2 @@
+"""slotmath: exact slot-game mathematics."""
+__version__ = "0.1.0"

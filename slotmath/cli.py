@@ -1,0 +1,126 @@
+"""The ``slotmath`` command line.
+
+Every command takes GAME as a path to a game folder or file, or the name of
+a folder in ``data/games``.  Invalid input prints one line naming the file,
+the field and the problem, and exits with status 2.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import importlib.util
+import json
+import sys
+from pathlib import Path
+
+from .gamefile import GameFileError, load_game
+
+EXIT_INPUT = 2
+
+
+class UsageError(Exception):
+    """Bad command-line input (exit status 2)."""
+
+
+def game_and_level(spec: str, level: int | None):
+    """Load GAME and check that ``level`` is one of its bet levels."""
+    game = load_game(spec)
+    if level is not None and level not in game.levels:
+        raise GameFileError(game.source, "bet.levels",
+                            f"bet level {level} is not offered (levels: "
+                            f"{', '.join(map(str, game.levels))})")
+    return game, game.bet(level).level
+
+
+def cmd_validate(args) -> int:
+    game = load_game(args.game)
+    cycle = game.cycle()
+    print(f"{game.source}: ok: {game.title}, {game.reels}x{game.rows}, "
+          f"{len(game.paylines)} lines, reel sets {', '.join(game.reel_sets)}, "
+          f"bet levels {', '.join(map(str, game.levels))}, base cycle {cycle:,}")
+    return 0
+
+
+def cmd_par(args) -> int:
+    from .par import par
+
+    game, level = game_and_level(args.game, args.bet)
+    result = par(game, level)
+    if args.json:
+        print(result.to_json())
+    else:
+        print(result.text())
+    return 0
+
+
+def cmd_simulate(args) -> int:
+    from .par import rules_module
+
+    game, level = game_and_level(args.game, args.bet)
+    result = rules_module(game).simulate(game, level, args.spins, args.seed)
+    print(json.dumps(result.to_dict()) if args.json else result.text())
+    return 0
+
+
+def spin_count(text: str) -> int:
+    """Parse a spin count such as ``1000000`` or ``1e6``."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if value < 1 or value != int(value):
+        raise argparse.ArgumentTypeError(f"must be a whole number >= 1: {text!r}")
+    return int(value)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="slotmath", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("validate", help="check a game file")
+    p.add_argument("game")
+    p.set_defaults(func=cmd_validate)
+
+    p = sub.add_parser("par", help="exact PAR figures")
+    p.add_argument("game")
+    p.add_argument("--bet", type=int, default=None, help="bet level (default: lowest)")
+    p.add_argument("--json", action="store_true", help="one JSON object on stdout")
+    p.set_defaults(func=cmd_par)
+
+    p = sub.add_parser("simulate", help="Monte Carlo cross-check")
+    p.add_argument("game")
+    p.add_argument("--spins", type=spin_count, required=True)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--bet", type=int, default=None)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_simulate)
+
+    for register in extra_commands():
+        register(sub)
+    return parser
+
+
+def extra_commands() -> list:
+    """Sub-command registrars of optional modules (reports, tuning, ...)."""
+    registrars = []
+    for module in ("slotmath.report", "slotmath.tune"):
+        if importlib.util.find_spec(module) is not None:
+            registrars.append(importlib.import_module(module).register_cli)
+    return registrars
+
+
+def main(argv=None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.func(args)
+    except (GameFileError, UsageError) as exc:
+        print(f"slotmath: error: {exc}", file=sys.stderr)
+        return EXIT_INPUT
+    except KeyboardInterrupt:
+        print("slotmath: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

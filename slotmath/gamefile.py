@@ -1,0 +1,322 @@
+"""Read and validate game files into a :class:`slotmath.model.Game`.
+
+A game lives in ``data/games/<name>/game.yaml`` (long strips may sit in CSV
+files beside it).  Structure is checked against the JSON Schema shipped in
+``slotmath/schema/game.schema.json``; meaning (names resolve, rows fit the
+grid, weights are usable, ...) is checked here.  Every problem raises
+:class:`GameFileError` naming the file, the field and the problem.
+"""
+from __future__ import annotations
+
+import csv
+import json
+from fractions import Fraction
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+
+import jsonschema
+import yaml
+
+from .model import BetLevel, Game, LinePay, ScatterPay, Strip, Symbol, WildRule
+
+GAMES_DIR = Path(__file__).resolve().parent.parent / "data" / "games"
+GAME_FILE = "game.yaml"
+
+
+class GameFileError(ValueError):
+    """An invalid game file: ``file``, ``field`` (a path like
+    ``reels.base[2][14]``) and ``problem``."""
+
+    def __init__(self, file, field: str, problem: str):
+        self.file, self.field, self.problem = str(file), field, problem
+        where = f"{self.file}: {field}: " if field else f"{self.file}: "
+        super().__init__(where + problem)
+
+
+@lru_cache(maxsize=1)
+def game_schema() -> dict:
+    """The game-file JSON Schema."""
+    text = resources.files("slotmath").joinpath("schema/game.schema.json").read_text()
+    return json.loads(text)
+
+
+def resolve_game_path(spec: str | Path, games_dir: Path | None = None) -> Path:
+    """Find the game file for ``spec``: a file, a folder holding
+    ``game.yaml``, or a folder name in ``data/games``."""
+    p = Path(spec)
+    candidates = [p, p / GAME_FILE]
+    if len(p.parts) == 1:
+        base = games_dir or GAMES_DIR
+        candidates += [base / p / GAME_FILE, base / f"{p}.yaml"]
+    for c in candidates:
+        if c.is_file():
+            return c
+    raise GameFileError(spec, "", "no such game file or game folder "
+                        f"(looked for {', '.join(str(c) for c in candidates)})")
+
+
+def field_path(parts) -> str:
+    """Format a JSON path (``['reels', 'base', 2]``) as ``reels.base[2]``."""
+    out = ""
+    for part in parts:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out
+
+
+def load_game(spec: str | Path, games_dir: Path | None = None) -> Game:
+    """Load, validate and return the game named or located by ``spec``."""
+    path = resolve_game_path(spec, games_dir)
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark else ""
+        raise GameFileError(path, "", f"malformed YAML: {where}{getattr(exc, 'problem', exc)}") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise GameFileError(path, "", f"cannot read file: {exc}") from None
+    if not isinstance(data, dict):
+        raise GameFileError(path, "", "the file must hold a mapping (key: value pairs)")
+    default_name = path.parent.name if path.name == GAME_FILE else path.stem
+    game = build_game(data, path, default_name)
+    check_rules(game)
+    return game
+
+
+def check_rules(game: Game) -> None:
+    """Run the rules module's own checks (``check(game)``)."""
+    from .par import rules_module
+
+    try:
+        module = rules_module(game)
+    except ModuleNotFoundError:
+        raise GameFileError(game.source, "rules", f"unknown rules {game.rules!r}") from None
+    module.check(game)
+
+
+def check_schema(data: dict, path: Path) -> None:
+    """Raise the most relevant JSON-Schema violation as a GameFileError."""
+    validator = jsonschema.Draft202012Validator(game_schema())
+    error = jsonschema.exceptions.best_match(validator.iter_errors(data))
+    if error is not None:
+        raise GameFileError(path, field_path(error.absolute_path), error.message)
+
+
+def build_game(data: dict, path: Path, default_name: str) -> Game:
+    """Turn parsed YAML ``data`` into a validated :class:`Game`."""
+    check_schema(data, path)
+
+    def fail(field, problem):
+        raise GameFileError(path, field, problem)
+
+    n_reels, n_rows = data["grid"]["reels"], data["grid"]["rows"]
+
+    # symbols ------------------------------------------------------------
+    names = [s["name"] for s in data["symbols"]]
+    seen = set()
+    for i, n in enumerate(names):
+        if n in seen:
+            fail(f"symbols[{i}].name", f"duplicate symbol name {n!r}")
+        seen.add(n)
+    groups = {g: list(m) for g, m in (data.get("groups") or {}).items()}
+    for g, members in groups.items():
+        if g in seen:
+            fail(f"groups.{g}", "a group may not share its name with a symbol")
+        for j, m in enumerate(members):
+            if m not in seen:
+                fail(f"groups.{g}[{j}]", f"unknown symbol {m!r}")
+    kinds = {s["name"]: s.get("kind", "regular") for s in data["symbols"]}
+    symbols = [build_symbol(i, s, names, kinds, fail) for i, s in enumerate(data["symbols"])]
+    symbols = close_substitution(symbols)
+
+    # reels --------------------------------------------------------------
+    reel_sets = {}
+    for set_name, spec in data["reels"].items():
+        field = f"reels.{set_name}"
+        if isinstance(spec, str):
+            spec = read_strip_csv(path.parent / spec, path, field)
+        if len(spec) != n_reels:
+            fail(field, f"has {len(spec)} reels, the grid has {n_reels}")
+        reel_sets[set_name] = tuple(
+            build_strip(strip, f"{field}[{r}]", seen, fail) for r, strip in enumerate(spec))
+
+    # paylines -----------------------------------------------------------
+    paylines = data.get("paylines") or [[n_rows // 2] * n_reels]
+    for i, line in enumerate(paylines):
+        if len(line) != n_reels:
+            fail(f"paylines[{i}]", f"has {len(line)} rows, need one per reel ({n_reels})")
+        for r, row in enumerate(line):
+            if not 0 <= row < n_rows:
+                fail(f"paylines[{i}][{r}]", f"row {row} is outside the grid (rows 0..{n_rows - 1})")
+
+    # bet ----------------------------------------------------------------
+    bet = data["bet"]
+    lines_bet = bet.get("lines", len(paylines))
+    if lines_bet != len(paylines):
+        fail("bet.lines", f"is {lines_bet} but the game defines {len(paylines)} paylines")
+    levels = list(bet["levels"])
+    bet_levels = tuple(BetLevel(level=lv, line_bet=lv, total_bet=lv * lines_bet) for lv in levels)
+
+    # pays ---------------------------------------------------------------
+    line_pays = tuple(build_line_pay(i, p, n_reels, levels, seen, groups, kinds, fail)
+                      for i, p in enumerate(data.get("pays") or []))
+    scatter_pays = []
+    for i, sp in enumerate(data.get("scatters") or []):
+        if sp["symbol"] not in seen:
+            fail(f"scatters[{i}].symbol", f"unknown symbol {sp['symbol']!r}")
+        if kinds[sp["symbol"]] != "scatter":
+            fail(f"scatters[{i}].symbol", f"{sp['symbol']!r} is not of kind 'scatter'")
+        if sp["count"] > n_reels * n_rows:
+            fail(f"scatters[{i}].count", f"{sp['count']} symbols do not fit a {n_rows}x{n_reels} window")
+        scatter_pays.append(ScatterPay(sp["symbol"], sp["count"], Fraction(str(sp["pay"]))))
+
+    return Game(
+        name=data.get("name", default_name), title=data.get("title", default_name),
+        reels=n_reels, rows=n_rows, symbols=tuple(symbols), reel_sets=reel_sets,
+        paylines=tuple(tuple(p) for p in paylines), line_pays=line_pays,
+        scatter_pays=tuple(scatter_pays), bet_levels=bet_levels,
+        rules=data.get("rules", "lines"), options=data.get("options") or {},
+        source=str(path), description=data.get("description", ""))
+
+
+def build_symbol(i, spec, names, kinds, fail) -> Symbol:
+    kind = spec.get("kind", "regular")
+    wild_keys = {"substitutes", "except", "multiplier", "multiply_own_pays"} & spec.keys()
+    if kind != "wild":
+        if wild_keys:
+            fail(f"symbols[{i}].{sorted(wild_keys)[0]}", f"only wild symbols take this (kind is {kind!r})")
+        return Symbol(spec["name"], kind, None, spec.get("label", ""), spec.get("color", ""))
+    subs = spec.get("substitutes", "all")
+    for key, lst in (("substitutes", subs if isinstance(subs, list) else []),
+                     ("except", spec.get("except", []))):
+        for j, n in enumerate(lst):
+            if n not in kinds:
+                fail(f"symbols[{i}].{key}[{j}]", f"unknown symbol {n!r}")
+            if n == spec["name"]:
+                fail(f"symbols[{i}].{key}[{j}]", "a wild cannot substitute for itself")
+    if subs == "all":
+        excluded = set(spec.get("except", [])) | {spec["name"]}
+        # 'all' means every paying symbol: regular ones and other wilds
+        subs = [n for n in names if n not in excluded and kinds[n] in ("regular", "wild")]
+    mult = spec.get("multiplier", {})
+    by_count = tuple(mult["by_count"]) if "by_count" in mult else None
+    rule = WildRule(frozenset(subs), mult.get("per_wild", 1), by_count,
+                    spec.get("multiply_own_pays", False))
+    return Symbol(spec["name"], kind, rule, spec.get("label", ""), spec.get("color", ""))
+
+
+def close_substitution(symbols: list) -> list:
+    """A wild that substitutes for another wild also covers what that one
+    covers (``WILD_3`` substitutes for ``WILD`` -> also for ``WILD``'s
+    symbols)."""
+    subs = {s.name: set(s.wild.substitutes) for s in symbols if s.wild}
+    changed = True
+    while changed:
+        changed = False
+        for name, cover in subs.items():
+            extra = set().union(*(subs[w] for w in cover if w in subs)) - cover - {name}
+            if extra:
+                cover |= extra
+                changed = True
+    return [Symbol(s.name, s.kind, WildRule(frozenset(subs[s.name]), s.wild.per_wild,
+                                             s.wild.by_count, s.wild.multiply_own_pays),
+                   s.label, s.color) if s.wild else s for s in symbols]
+
+
+def build_strip(spec, field, known, fail) -> Strip:
+    if isinstance(spec, dict):
+        syms, weights = spec["symbols"], spec.get("weights")
+    else:
+        syms, weights = spec, None
+    if not syms:
+        fail(field, "the strip is empty")
+    for k, s in enumerate(syms):
+        if s not in known:
+            fail(f"{field}[{k}]", f"unknown symbol {s!r}")
+    if weights is not None:
+        if len(weights) != len(syms):
+            fail(f"{field}.weights", f"has {len(weights)} weights for {len(syms)} stops")
+        for k, w in enumerate(weights):
+            if w < 0:
+                fail(f"{field}.weights[{k}]", f"negative weight {w}")
+        if sum(weights) == 0:
+            fail(f"{field}.weights", "all weights are zero")
+        weights = tuple(weights)
+    return Strip(tuple(syms), weights)
+
+
+def read_strip_csv(csv_path: Path, game_path: Path, field: str) -> list:
+    """Read a reel set from CSV: columns ``reel1..reelR`` of symbols and
+    optional ``weight1..weightR``; shorter reels leave trailing cells empty."""
+    if not csv_path.is_file():
+        raise GameFileError(game_path, field, f"CSV file {csv_path} not found")
+    with csv_path.open(newline="", encoding="utf-8") as fh:
+        rows = list(csv.DictReader(fh))
+    header = list(rows[0].keys()) if rows else []
+    reels = sorted((h for h in header if h.startswith("reel")), key=lambda h: int(h[4:]))
+    if not reels:
+        raise GameFileError(csv_path, "header", "needs columns reel1, reel2, ...")
+    out = []
+    for h in reels:
+        n = h[4:]
+        syms = [row[h].strip() for row in rows if (row[h] or "").strip()]
+        entry = {"symbols": syms}
+        if f"weight{n}" in header:
+            try:
+                entry["weights"] = [int(row[f"weight{n}"]) for row in rows if (row[h] or "").strip()]
+            except (TypeError, ValueError):
+                raise GameFileError(csv_path, f"weight{n}", "weights must be integers") from None
+        out.append(entry)
+    return out
+
+
+def build_line_pay(i, spec, n_reels, levels, known, groups, kinds, fail) -> LinePay:
+    field = f"pays[{i}]"
+    forms = [k for k in ("symbol", "pattern", "anywhere") if k in spec]
+    if len(forms) != 1:
+        fail(field, "give exactly one of 'symbol' (with 'count'), 'pattern' or 'anywhere' (with 'exactly')")
+    if ("pay" in spec) == ("pay_by_level" in spec):
+        fail(field, "give exactly one of 'pay' and 'pay_by_level'")
+    if "pay" in spec:
+        pays = tuple(spec["pay"] * lv for lv in levels)
+    else:
+        if len(spec["pay_by_level"]) != len(levels):
+            fail(f"{field}.pay_by_level", f"has {len(spec['pay_by_level'])} values for {len(levels)} bet levels")
+        pays = tuple(spec["pay_by_level"])
+
+    def members(name, where):
+        if name in groups:
+            return frozenset(groups[name])
+        if name not in known:
+            fail(where, f"unknown symbol or group {name!r}")
+        return frozenset([name])
+
+    if "anywhere" in spec:
+        if "exactly" not in spec:
+            fail(f"{field}.exactly", "an 'anywhere' pay needs 'exactly'")
+        if spec["anywhere"] not in known:
+            fail(f"{field}.anywhere", f"unknown symbol {spec['anywhere']!r}")
+        if spec["exactly"] > n_reels:
+            fail(f"{field}.exactly", f"{spec['exactly']} symbols on a line of {n_reels} reels")
+        name = spec.get("name", f"{spec['exactly']} {spec['anywhere']} anywhere")
+        return LinePay(name, (), pays, anywhere=spec["anywhere"], exactly=spec["exactly"])
+    if "symbol" in spec:
+        if "count" not in spec:
+            fail(f"{field}.count", "a 'symbol' pay needs 'count'")
+        if spec["count"] > n_reels:
+            fail(f"{field}.count", f"a pay for {spec['count']} symbols on {n_reels} reels")
+        allowed = members(spec["symbol"], f"{field}.symbol")
+        positions = (allowed,) * spec["count"]
+        name = spec.get("name", f"{spec['count']} x {spec['symbol']}")
+        own = len(allowed) == 1 and kinds[next(iter(allowed))] == "wild"
+    else:
+        if len(spec["pattern"]) > n_reels:
+            fail(f"{field}.pattern", f"a pay for {len(spec['pattern'])} symbols on {n_reels} reels")
+        positions = tuple(members(p, f"{field}.pattern[{j}]") for j, p in enumerate(spec["pattern"]))
+        name = spec.get("name", " ".join(spec["pattern"]))
+        own = False
+    for j, pos in enumerate(positions):
+        for s in pos:
+            if kinds[s] in ("scatter", "blank"):
+                fail(f"{field}", f"{s!r} is a {kinds[s]} and cannot pay on a line")
+    return LinePay(name, positions, pays, wild_own=own)

@@ -1,0 +1,224 @@
+"""Line pays: the pay table compiled to arrays and the line pay function.
+
+The whole rule set for one payline lives in :func:`line_pay`: a tuple of
+symbols (left to right) is matched against every pay-table entry, wilds
+substitute where allowed, multiplier wilds multiply, and only the highest
+win is paid (the first entry in file order wins a tie).  Everything else in
+the engine (combination tables, the joint distribution, tuning) reads the
+pay tensor this module builds, so rule subtleties are decided once.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numba as nb
+import numpy as np
+
+from .model import Game
+
+
+@dataclass(frozen=True)
+class CompiledPays:
+    """The line pay table as arrays for one bet level.
+
+    Attributes
+    ----------
+    natural : ndarray of bool, shape (E, R, S)
+        ``natural[e, i, s]``: symbol ``s`` matches position ``i`` of entry ``e``.
+    substitute : ndarray of bool, shape (E, R, S)
+        ``substitute[e, i, s]``: wild ``s`` stands in at position ``i``.
+    length : ndarray of int, shape (E,)
+        Symbols the entry needs from the left (0 for ``anywhere`` entries).
+    anywhere, exactly : ndarray of int, shape (E,)
+        Symbol index and exact count of "k of X anywhere" entries (-1, 0 otherwise).
+    pay : ndarray of int64, shape (E,)
+        Coin win at this bet level before wild multipliers [coins].
+    own_multiplied : ndarray of bool, shape (E,)
+        Natural wilds multiply this entry (a wild's own pay with
+        ``multiply_own_pays``).
+    wild_kind : ndarray of int, shape (S,)
+        Index of the symbol's multiplier rule, -1 for non-wilds.
+    mult_table : ndarray of int64, shape (K, R + 1)
+        ``mult_table[k, c]``: multiplier for ``c`` substituting wilds of kind ``k``.
+    """
+
+    natural: np.ndarray
+    substitute: np.ndarray
+    length: np.ndarray
+    anywhere: np.ndarray
+    exactly: np.ndarray
+    pay: np.ndarray
+    own_multiplied: np.ndarray
+    wild_kind: np.ndarray
+    mult_table: np.ndarray
+    names: tuple
+
+    @property
+    def arrays(self) -> tuple:
+        """Positional arguments for the numba kernels."""
+        return (self.natural, self.substitute, self.length, self.anywhere, self.exactly,
+                self.pay, self.own_multiplied, self.wild_kind, self.mult_table)
+
+
+def compile_pays(game: Game, level: int) -> CompiledPays:
+    """Compile ``game``'s line pay table at bet ``level``."""
+    S, R, E = len(game.symbols), game.reels, len(game.line_pays)
+    li = game.level_index(level)
+    idx = game.symbol_index
+    natural = np.zeros((max(E, 1), R, S), dtype=np.bool_)
+    substitute = np.zeros((max(E, 1), R, S), dtype=np.bool_)
+    length = np.zeros(max(E, 1), dtype=np.int64)
+    anywhere = np.full(max(E, 1), -1, dtype=np.int64)
+    exactly = np.zeros(max(E, 1), dtype=np.int64)
+    pay = np.zeros(max(E, 1), dtype=np.int64)
+    own = np.zeros(max(E, 1), dtype=np.bool_)
+    wilds = [s for s in game.symbols if s.wild]
+    wild_kind = np.full(S, -1, dtype=np.int64)
+    mult_table = np.ones((max(len(wilds), 1), R + 1), dtype=np.int64)
+    for k, w in enumerate(wilds):
+        wild_kind[idx[w.name]] = k
+        mult_table[k] = [w.wild.multiplier(c) for c in range(R + 1)]
+    for e, lp in enumerate(game.line_pays):
+        pay[e] = lp.pays[li]
+        if lp.anywhere is not None:
+            anywhere[e], exactly[e] = idx[lp.anywhere], lp.exactly
+            continue
+        length[e] = len(lp.positions)
+        for i, allowed in enumerate(lp.positions):
+            for name in allowed:
+                natural[e, i, idx[name]] = True
+            for w in wilds:
+                if not natural[e, i, idx[w.name]] and allowed & w.wild.substitutes:
+                    substitute[e, i, idx[w.name]] = True
+        if lp.wild_own:
+            own[e] = game.symbol(next(iter(lp.positions[0]))).wild.multiply_own_pays
+    if E == 0:
+        length[0] = R + 1  # an entry no line can match
+    return CompiledPays(natural, substitute, length, anywhere, exactly, pay, own,
+                        wild_kind, mult_table, tuple(lp.name for lp in game.line_pays))
+
+
+@nb.njit(cache=True)
+def line_pay(x, natural, substitute, length, anywhere, exactly, pay, own_multiplied,
+             wild_kind, mult_table):
+    """Highest win of one line.
+
+    Parameters
+    ----------
+    x : ndarray of int, shape (R,)
+        Symbol indices along the line, leftmost reel first.
+
+    Returns
+    -------
+    win : int
+        Coin win after wild multipliers [coins].
+    entry : int
+        Winning pay-table entry, -1 for no win.
+    multiplier : int
+        Wild multiplier applied to the entry.
+    """
+    R = x.shape[0]
+    K = mult_table.shape[0]
+    counts = np.zeros(K, dtype=np.int64)
+    best, best_e, best_m = 0, -1, 1
+    for e in range(pay.shape[0]):
+        if pay[e] <= 0:
+            continue
+        if anywhere[e] >= 0:
+            c = 0
+            for i in range(R):
+                if x[i] == anywhere[e]:
+                    c += 1
+            if c != exactly[e]:
+                continue
+            m = 1
+        else:
+            n = length[e]
+            if n > R:
+                continue
+            counts[:] = 0
+            ok = True
+            for i in range(n):
+                s = x[i]
+                if natural[e, i, s]:
+                    if own_multiplied[e] and wild_kind[s] >= 0:
+                        counts[wild_kind[s]] += 1
+                elif substitute[e, i, s]:
+                    counts[wild_kind[s]] += 1
+                else:
+                    ok = False
+                    break
+            if not ok:
+                continue
+            m = 1
+            for k in range(K):
+                m *= mult_table[k, counts[k]]
+        if pay[e] * m > best:
+            best, best_e, best_m = pay[e] * m, e, m
+    return best, best_e, best_m
+
+
+@nb.njit(cache=True)
+def _pay_tensor(S, R, natural, substitute, length, anywhere, exactly, pay, own_multiplied,
+                wild_kind, mult_table):
+    T = S ** R
+    wins = np.zeros(T, dtype=np.int64)
+    entries = np.full(T, -1, dtype=np.int64)
+    mults = np.ones(T, dtype=np.int64)
+    x = np.zeros(R, dtype=np.int64)
+    for t in range(T):
+        rem = t
+        for i in range(R - 1, -1, -1):
+            x[i] = rem % S
+            rem //= S
+        w, e, m = line_pay(x, natural, substitute, length, anywhere, exactly, pay,
+                           own_multiplied, wild_kind, mult_table)
+        wins[t], entries[t], mults[t] = w, e, m
+    return wins, entries, mults
+
+
+@dataclass(frozen=True)
+class PayTensor:
+    """Line win of every symbol tuple, flattened in C order over (reel 1 .. reel R).
+
+    ``wins[t]`` [coins], ``entries[t]`` (winning entry, -1 none) and
+    ``mults[t]`` (its wild multiplier) for tuple index
+    ``t = sum_i x_i * S**(R-1-i)``.
+    """
+
+    wins: np.ndarray
+    entries: np.ndarray
+    mults: np.ndarray
+    n_symbols: int
+    n_reels: int
+    compiled: CompiledPays
+
+    def reshaped(self) -> np.ndarray:
+        """Wins as an R-dimensional (S, ..., S) array."""
+        return self.wins.reshape((self.n_symbols,) * self.n_reels)
+
+
+@lru_cache(maxsize=64)
+def pay_tensor(game: Game, level: int) -> PayTensor:
+    """Line win of every symbol tuple at bet ``level`` (cached per game and level)."""
+    cp = compile_pays(game, level)
+    S, R = len(game.symbols), game.reels
+    wins, entries, mults = _pay_tensor(S, R, *cp.arrays)
+    return PayTensor(wins, entries, mults, S, R, cp)
+
+
+def prefix_determined(tensor: PayTensor) -> list:
+    """For k = 1..R, the line win of each k-symbol prefix when the rest of
+    the line cannot change it, else -1.
+
+    ``out[k-1]`` has ``S**k`` entries; ``out[R-1]`` is the full tensor.
+    """
+    S, R = tensor.n_symbols, tensor.n_reels
+    full = tensor.wins.reshape(S ** R)
+    out = []
+    for k in range(1, R + 1):
+        block = full.reshape(S ** k, S ** (R - k))
+        lo, hi = block.min(axis=1), block.max(axis=1)
+        out.append(np.where(lo == hi, lo, -1).astype(np.int64))
+    return out

@@ -1,0 +1,207 @@
+"""Validated game model: the thin containers every evaluator reads.
+
+A game file is parsed and checked by :mod:`slotmath.gamefile`; the result is
+a frozen :class:`Game`.  Nothing here computes probabilities.
+
+Conventions
+-----------
+* Window: ``rows`` x ``reels``; row 0 is the top row.
+* A stop ``s`` of a strip of length ``N`` shows strip positions
+  ``s, s+1, ..., s+rows-1`` (mod ``N``) from top to bottom, so the symbol in
+  row ``k`` is ``strip[(s + k) % N]``.
+* A stop's weight (virtual reel) is the weight of stop ``s``; unweighted
+  strips give every stop weight 1.  The cycle is the product of the reels'
+  total weights.
+* Pays: ``pay`` [coins per coin bet per line] is multiplied by the bet level
+  (linear pay table); ``pay_by_level`` [coins] gives the coin win at each
+  bet level explicitly (non-linear pay table).  Scatter pays are
+  [x total bet].
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import cached_property
+from typing import Any, Mapping
+
+import numpy as np
+
+SYMBOL_KINDS = ("regular", "wild", "scatter", "blank", "special")
+
+
+@dataclass(frozen=True)
+class WildRule:
+    """What a wild substitutes for and how it multiplies a line win.
+
+    Attributes
+    ----------
+    substitutes : frozenset of str
+        Symbols this wild stands in for (already resolved from
+        ``all``/``except`` lists; may contain other wilds).
+    per_wild : int
+        Factor per substituting wild of this kind, multiplied together
+        (x2 per wild gives 2/4/8); 1 for none.
+    by_count : tuple of int or None
+        Explicit multiplier by the number of substituting wilds of this kind
+        on the line (index 0 = no wild); overrides ``per_wild``.
+    multiply_own_pays : bool
+        Whether the multiplier also applies to the wild's own pays.
+    """
+
+    substitutes: frozenset
+    per_wild: int = 1
+    by_count: tuple | None = None
+    multiply_own_pays: bool = False
+
+    def multiplier(self, count: int) -> int:
+        """Line multiplier for ``count`` substituting wilds of this kind."""
+        if self.by_count is not None:
+            return self.by_count[min(count, len(self.by_count) - 1)]
+        return self.per_wild ** count
+
+
+@dataclass(frozen=True)
+class Symbol:
+    """One symbol of the game."""
+
+    name: str
+    kind: str = "regular"
+    wild: WildRule | None = None
+    label: str = ""
+    color: str = ""
+
+
+@dataclass(frozen=True)
+class LinePay:
+    """One pay-table entry for line wins.
+
+    Attributes
+    ----------
+    name : str
+        Label used in the combination table.
+    positions : tuple of frozenset
+        Allowed symbols per position, from the leftmost reel; length = the
+        number of symbols the entry needs.  Empty for ``anywhere`` entries.
+    anywhere : str or None
+        For "exactly k of X anywhere on the line" entries, the symbol X.
+    exactly : int
+        With ``anywhere``: the exact count k.
+    pays : tuple of int
+        Coin win per bet level (already scaled for linear tables) [coins].
+    wild_own : bool
+        True when the entry is a wild's own pay (natural wilds only).
+    """
+
+    name: str
+    positions: tuple
+    pays: tuple
+    anywhere: str | None = None
+    exactly: int = 0
+    wild_own: bool = False
+
+
+@dataclass(frozen=True)
+class ScatterPay:
+    """Scatter pay: ``count`` or more ``symbol`` anywhere in the window.
+
+    The highest listed count not above the number shown applies.
+    ``pay`` is [x total bet].
+    """
+
+    symbol: str
+    count: int
+    pay: Fraction
+
+
+@dataclass(frozen=True)
+class Strip:
+    """One cyclic reel strip with optional integer stop weights."""
+
+    symbols: tuple
+    weights: tuple | None = None
+
+    def __len__(self) -> int:
+        return len(self.symbols)
+
+    @property
+    def total_weight(self) -> int:
+        """Sum of stop weights (the reel's share of the cycle)."""
+        return len(self.symbols) if self.weights is None else sum(self.weights)
+
+    def stop_weights(self) -> np.ndarray:
+        """Weight of every stop as int64."""
+        if self.weights is None:
+            return np.ones(len(self.symbols), dtype=np.int64)
+        return np.asarray(self.weights, dtype=np.int64)
+
+
+@dataclass(frozen=True)
+class BetLevel:
+    """A bet level: its coin bet per line and the total bet [coins]."""
+
+    level: int
+    line_bet: int
+    total_bet: int
+
+
+@dataclass(frozen=True, eq=False)
+class Game:
+    """A validated slot game.
+
+    Construct through :func:`slotmath.gamefile.load_game`; fields are
+    already consistent (every name resolves, shapes agree).
+    """
+
+    name: str
+    title: str
+    reels: int
+    rows: int
+    symbols: tuple
+    reel_sets: Mapping[str, tuple]
+    paylines: tuple
+    line_pays: tuple
+    scatter_pays: tuple
+    bet_levels: tuple
+    rules: str = "lines"
+    options: Mapping[str, Any] = field(default_factory=dict)
+    source: str = ""
+    description: str = ""
+
+    # ----------------------------------------------------------- look-ups
+    @cached_property
+    def symbol_index(self) -> dict:
+        """Map symbol name -> index into :attr:`symbols`."""
+        return {s.name: i for i, s in enumerate(self.symbols)}
+
+    @cached_property
+    def symbol_names(self) -> tuple:
+        return tuple(s.name for s in self.symbols)
+
+    def symbol(self, name: str) -> Symbol:
+        return self.symbols[self.symbol_index[name]]
+
+    def bet(self, level: int | None = None) -> BetLevel:
+        """The bet level ``level`` (default: the lowest)."""
+        if level is None:
+            return self.bet_levels[0]
+        for b in self.bet_levels:
+            if b.level == level:
+                return b
+        raise KeyError(level)
+
+    @property
+    def levels(self) -> list:
+        return [b.level for b in self.bet_levels]
+
+    def strips(self, reel_set: str = "base") -> tuple:
+        return self.reel_sets[reel_set]
+
+    def cycle(self, reel_set: str = "base") -> int:
+        """Number of equally likely outcomes (product of reel weights)."""
+        c = 1
+        for s in self.reel_sets[reel_set]:
+            c *= s.total_weight
+        return c
+
+    def level_index(self, level: int) -> int:
+        return self.levels.index(level)
