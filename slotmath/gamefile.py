@@ -10,13 +10,22 @@ from __future__ import annotations
 
 import csv
 import json
+import re
+import sys
 from fractions import Fraction
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 
-import jsonschema
-import yaml
+# jsonschema eagerly imports the optional IRI format checker rfc3987_syntax,
+# which builds dozens of parsers at import time (seconds per CLI call;
+# python-jsonschema/jsonschema#1428).  Game files use no "format" keywords,
+# so keep it out unless something in this process already loaded jsonschema.
+if "jsonschema" not in sys.modules:
+    sys.modules.setdefault("rfc3987_syntax", None)
+
+import jsonschema  # noqa: E402
+import yaml  # noqa: E402
 
 from .model import BetLevel, Game, LinePay, ScatterPay, Strip, Symbol, WildRule
 
@@ -64,11 +73,26 @@ def field_path(parts) -> str:
     return out
 
 
+class UniqueKeyLoader(yaml.SafeLoader):
+    """Safe YAML loader that rejects a key repeated in one mapping (plain
+    YAML keeps the last one silently, dropping e.g. a whole reel set)."""
+
+    def construct_mapping(self, node, deep=False):
+        seen = set()
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=deep)
+            if isinstance(key, (str, int, float, bool)) and key in seen:
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"duplicate key {key!r}", key_node.start_mark)
+            seen.add(key)
+        return super().construct_mapping(node, deep=deep)
+
+
 def load_game(spec: str | Path, games_dir: Path | None = None) -> Game:
     """Load, validate and return the game named or located by ``spec``."""
     path = resolve_game_path(spec, games_dir)
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data = yaml.load(path.read_text(encoding="utf-8"), Loader=UniqueKeyLoader)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark else ""
@@ -133,12 +157,22 @@ def build_game(data: dict, path: Path, default_name: str) -> Game:
     reel_sets = {}
     for set_name, spec in data["reels"].items():
         field = f"reels.{set_name}"
+        set_fail = fail
         if isinstance(spec, str):
-            spec = read_strip_csv(path.parent / spec, path, field)
+            csv_path = path.parent / spec
+            spec = read_strip_csv(csv_path, path, field)
+
+            def set_fail(f, problem, csv_path=csv_path):  # errors name the CSV file and line
+                m = re.fullmatch(r"reels\.[^\[]+\[(\d+)\](\.weights)?\[(\d+)\]", f)
+                if m:
+                    col = f"{'weight' if m[2] else 'reel'}{int(m[1]) + 1}"
+                    problem += f" (column {col}, line {int(m[3]) + 2})"
+                raise GameFileError(csv_path, f, problem)
         if len(spec) != n_reels:
-            fail(field, f"has {len(spec)} reels, the grid has {n_reels}")
+            set_fail(field, f"has {len(spec)} reels, the grid has {n_reels}")
         reel_sets[set_name] = tuple(
-            build_strip(strip, f"{field}[{r}]", seen, fail) for r, strip in enumerate(spec))
+            build_strip(strip, f"{field}[{r}]", seen, n_rows, set_fail)
+            for r, strip in enumerate(spec))
 
     # paylines -----------------------------------------------------------
     paylines = data.get("paylines") or [[n_rows // 2] * n_reels]
@@ -160,8 +194,16 @@ def build_game(data: dict, path: Path, default_name: str) -> Game:
     # pays ---------------------------------------------------------------
     line_pays = tuple(build_line_pay(i, p, n_reels, levels, seen, groups, kinds, fail)
                       for i, p in enumerate(data.get("pays") or []))
+    first = {}
+    for i, lp in enumerate(line_pays):
+        j = first.setdefault((lp.positions, lp.anywhere, lp.exactly), i)
+        if j != i:
+            fail(f"pays[{i}]", f"pays for the same combination as pays[{j}] ({line_pays[j].name!r})")
     scatter_pays = []
     for i, sp in enumerate(data.get("scatters") or []):
+        for j, other in enumerate((data.get("scatters") or [])[:i]):
+            if (other["symbol"], other["count"]) == (sp["symbol"], sp["count"]):
+                fail(f"scatters[{i}]", f"{sp['count']} x {sp['symbol']} is already paid by scatters[{j}]")
         if sp["symbol"] not in seen:
             fail(f"scatters[{i}].symbol", f"unknown symbol {sp['symbol']!r}")
         if kinds[sp["symbol"]] != "scatter":
@@ -187,6 +229,8 @@ def build_symbol(i, spec, names, kinds, fail) -> Symbol:
             fail(f"symbols[{i}].{sorted(wild_keys)[0]}", f"only wild symbols take this (kind is {kind!r})")
         return Symbol(spec["name"], kind, None, spec.get("label", ""), spec.get("color", ""))
     subs = spec.get("substitutes", "all")
+    if subs != "all" and "except" in spec:
+        fail(f"symbols[{i}].except", "'except' only goes with 'substitutes: all'")
     for key, lst in (("substitutes", subs if isinstance(subs, list) else []),
                      ("except", spec.get("except", []))):
         for j, n in enumerate(lst):
@@ -194,11 +238,20 @@ def build_symbol(i, spec, names, kinds, fail) -> Symbol:
                 fail(f"symbols[{i}].{key}[{j}]", f"unknown symbol {n!r}")
             if n == spec["name"]:
                 fail(f"symbols[{i}].{key}[{j}]", "a wild cannot substitute for itself")
+            if key == "substitutes" and kinds[n] in ("scatter", "blank"):
+                fail(f"symbols[{i}].{key}[{j}]", f"{n!r} is a {kinds[n]}; wilds substitute "
+                     "only in line pays, and scatters and blanks never pay on a line")
     if subs == "all":
         excluded = set(spec.get("except", [])) | {spec["name"]}
         # 'all' means every paying symbol: regular ones and other wilds
         subs = [n for n in names if n not in excluded and kinds[n] in ("regular", "wild")]
     mult = spec.get("multiplier", {})
+    if "per_wild" in mult and "by_count" in mult:
+        fail(f"symbols[{i}].multiplier", "give either 'per_wild' or 'by_count', not both")
+    if mult.get("by_count", [1])[0] != 1:
+        fail(f"symbols[{i}].multiplier.by_count[0]",
+             f"is {mult['by_count'][0]}, must be 1 (by_count[c] is the multiplier "
+             "for c wilds on the line, so entry 0 applies to lines without one)")
     by_count = tuple(mult["by_count"]) if "by_count" in mult else None
     rule = WildRule(frozenset(subs), mult.get("per_wild", 1), by_count,
                     spec.get("multiply_own_pays", False))
@@ -223,13 +276,15 @@ def close_substitution(symbols: list) -> list:
                    s.label, s.color) if s.wild else s for s in symbols]
 
 
-def build_strip(spec, field, known, fail) -> Strip:
+def build_strip(spec, field, known, rows, fail) -> Strip:
     if isinstance(spec, dict):
         syms, weights = spec["symbols"], spec.get("weights")
     else:
         syms, weights = spec, None
     if not syms:
         fail(field, "the strip is empty")
+    if len(syms) < rows:
+        fail(field, f"has {len(syms)} stops, fewer than the {rows} rows of the window")
     for k, s in enumerate(syms):
         if s not in known:
             fail(f"{field}[{k}]", f"unknown symbol {s!r}")
@@ -250,22 +305,56 @@ def read_strip_csv(csv_path: Path, game_path: Path, field: str) -> list:
     optional ``weight1..weightR``; shorter reels leave trailing cells empty."""
     if not csv_path.is_file():
         raise GameFileError(game_path, field, f"CSV file {csv_path} not found")
-    with csv_path.open(newline="", encoding="utf-8") as fh:
-        rows = list(csv.DictReader(fh))
-    header = list(rows[0].keys()) if rows else []
-    reels = sorted((h for h in header if h.startswith("reel")), key=lambda h: int(h[4:]))
-    if not reels:
-        raise GameFileError(csv_path, "header", "needs columns reel1, reel2, ...")
+
+    def fail(where, problem):
+        raise GameFileError(csv_path, where, problem)
+
+    try:
+        with csv_path.open(newline="", encoding="utf-8-sig") as fh:
+            table = list(csv.reader(fh))
+    except (OSError, UnicodeDecodeError, csv.Error) as exc:
+        fail("", f"cannot read CSV: {exc}")
+    if not table:
+        fail("header", "the file is empty; needs columns reel1, reel2, ...")
+    header = [h.strip() for h in table[0]]
+    cols = {}
+    for j, h in enumerate(header):
+        m = re.fullmatch(r"(reel|weight)([1-9][0-9]*)", h)
+        if m is None:
+            fail("header", f"unknown column {h!r} (expected reel1, reel2, ... and "
+                 "optional weight1, weight2, ...)")
+        if h in cols:
+            fail("header", f"column {h!r} appears twice")
+        cols[h] = j
+    n_reels = sum(h.startswith("reel") for h in cols)
+    for h in cols:
+        if int(re.sub(r"\D", "", h)) > n_reels:
+            fail("header", f"column {h!r} but the reel columns are reel1..reel{n_reels}")
+
+    def column(h):
+        j = cols[h]
+        return [(row[j].strip() if j < len(row) else "") for row in table[1:]]
+
     out = []
-    for h in reels:
-        n = h[4:]
-        syms = [row[h].strip() for row in rows if (row[h] or "").strip()]
-        entry = {"symbols": syms}
-        if f"weight{n}" in header:
+    for r in range(1, n_reels + 1):
+        syms = column(f"reel{r}")
+        n = len(syms)
+        while n and not syms[n - 1]:
+            n -= 1
+        if "" in syms[:n]:
+            fail(f"reel{r}", f"empty cell on line {syms.index('') + 2} before the end of the strip")
+        entry = {"symbols": syms[:n]}
+        if f"weight{r}" in cols:
+            cells = column(f"weight{r}")
+            for k, c in enumerate(cells):
+                if (k < n) != bool(c):
+                    fail(f"weight{r}", f"line {k + 2}: " + ("missing weight" if k < n else
+                         "a weight without a symbol"))
             try:
-                entry["weights"] = [int(row[f"weight{n}"]) for row in rows if (row[h] or "").strip()]
-            except (TypeError, ValueError):
-                raise GameFileError(csv_path, f"weight{n}", "weights must be integers") from None
+                entry["weights"] = [int(c) for c in cells[:n]]
+            except ValueError:
+                k = next(k for k, c in enumerate(cells[:n]) if not c.lstrip("+-").isdigit())
+                fail(f"weight{r}", f"line {k + 2}: weight {cells[k]!r} is not an integer")
         out.append(entry)
     return out
 
