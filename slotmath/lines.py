@@ -108,6 +108,8 @@ def line_pay(x, natural, substitute, length, anywhere, exactly, pay, own_multipl
     ----------
     x : ndarray of int, shape (R,)
         Symbol indices along the line, leftmost reel first.
+    natural, substitute, ... : ndarray
+        ``CompiledPays.arrays``.
 
     Returns
     -------
@@ -118,9 +120,17 @@ def line_pay(x, natural, substitute, length, anywhere, exactly, pay, own_multipl
     multiplier : int
         Wild multiplier applied to the entry.
     """
+    counts = np.zeros(mult_table.shape[0], dtype=np.int64)
+    return _line_pay(x, counts, natural, substitute, length, anywhere, exactly, pay,
+                     own_multiplied, wild_kind, mult_table)
+
+
+@nb.njit(cache=True)
+def _line_pay(x, counts, natural, substitute, length, anywhere, exactly, pay, own_multiplied,
+              wild_kind, mult_table):
+    """:func:`line_pay` with a caller-provided scratch array ``counts``."""
     R = x.shape[0]
     K = mult_table.shape[0]
-    counts = np.zeros(K, dtype=np.int64)
     best, best_e, best_m = 0, -1, 1
     for e in range(pay.shape[0]):
         if pay[e] <= 0:
@@ -159,22 +169,26 @@ def line_pay(x, natural, substitute, length, anywhere, exactly, pay, own_multipl
     return best, best_e, best_m
 
 
-@nb.njit(cache=True)
+@nb.njit(parallel=True, cache=True)
 def _pay_tensor(S, R, natural, substitute, length, anywhere, exactly, pay, own_multiplied,
                 wild_kind, mult_table):
-    T = S ** R
-    wins = np.zeros(T, dtype=np.int64)
-    entries = np.full(T, -1, dtype=np.int64)
-    mults = np.ones(T, dtype=np.int64)
-    x = np.zeros(R, dtype=np.int64)
-    for t in range(T):
-        rem = t
-        for i in range(R - 1, -1, -1):
-            x[i] = rem % S
-            rem //= S
-        w, e, m = line_pay(x, natural, substitute, length, anywhere, exactly, pay,
-                           own_multiplied, wild_kind, mult_table)
-        wins[t], entries[t], mults[t] = w, e, m
+    block = S ** (R - 1)
+    wins = np.zeros(S * block, dtype=np.int64)
+    entries = np.full(S * block, -1, dtype=np.int64)
+    mults = np.ones(S * block, dtype=np.int64)
+    for first in nb.prange(S):
+        x = np.zeros(R, dtype=np.int64)
+        counts = np.zeros(mult_table.shape[0], dtype=np.int64)
+        x[0] = first
+        for j in range(block):
+            rem = j
+            for i in range(R - 1, 0, -1):
+                x[i] = rem % S
+                rem //= S
+            t = first * block + j
+            wins[t], entries[t], mults[t] = _line_pay(
+                x, counts, natural, substitute, length, anywhere, exactly, pay,
+                own_multiplied, wild_kind, mult_table)
     return wins, entries, mults
 
 
