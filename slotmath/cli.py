@@ -73,7 +73,12 @@ def spin_count(text: str) -> int:
     return int(value)
 
 
-def build_parser() -> argparse.ArgumentParser:
+CORE_COMMANDS = ("validate", "par", "simulate")
+
+
+def build_parser(argv=None) -> argparse.ArgumentParser:
+    """The argument parser; optional modules' commands are added unless
+    ``argv`` asks for a core command (importing them costs seconds)."""
     parser = argparse.ArgumentParser(prog="slotmath", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
 
@@ -95,8 +100,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_simulate)
 
-    for register in extra_commands():
-        register(sub)
+    argv = sys.argv[1:] if argv is None else argv
+    if not (argv and argv[0] in CORE_COMMANDS):
+        for register in extra_commands():
+            register(sub)
     return parser
 
 
@@ -110,7 +117,7 @@ def extra_commands() -> list:
 
 
 def main(argv=None) -> int:
-    parser = build_parser()
+    parser = build_parser(argv)
     args = parser.parse_args(argv)
     try:
         return args.func(args)
