@@ -54,12 +54,27 @@ def cmd_par(args) -> int:
 
 
 def cmd_simulate(args) -> int:
+    from .montecarlo import SchedulerError, round_sampler, simulate
     from .par import rules_module
 
     game, level = game_and_level(args.game, args.bet)
-    result = rules_module(game).simulate(game, level, args.spins, args.seed)
+    if args.seed < 0:
+        raise UsageError(f"--seed must be >= 0, got {args.seed}")
+    sampler = round_sampler(game, level)
+    if sampler is None:  # no compiled sampler: the rules module's own simulator
+        if args.scheduler or args.workers:
+            raise UsageError(f"rules {game.rules!r} have no compiled round sampler; "
+                             "--scheduler and --workers need one")
+        result = rules_module(game).simulate(game, level, args.spins, args.seed)
+    else:
+        try:
+            result = simulate(game, args.spins, args.seed, level, chunk=args.chunk,
+                              workers=args.workers, scheduler=args.scheduler,
+                              progress=args.progress, sampler=sampler)
+        except SchedulerError as exc:
+            raise UsageError(str(exc)) from None
     print(json.dumps(result.to_dict()) if args.json else result.text())
-    return 0
+    return 130 if getattr(result, "partial", False) else 0
 
 
 def spin_count(text: str) -> int:
@@ -71,6 +86,17 @@ def spin_count(text: str) -> int:
     if value < 1 or value != int(value):
         raise argparse.ArgumentTypeError(f"must be a whole number >= 1: {text!r}")
     return int(value)
+
+
+def positive_int(text: str) -> int:
+    """Parse a whole number >= 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be >= 1: {text!r}")
+    return value
 
 
 CORE_COMMANDS = ("validate", "par", "simulate")
@@ -98,6 +124,14 @@ def build_parser(argv=None) -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--bet", type=int, default=None)
     p.add_argument("--json", action="store_true")
+    p.add_argument("--scheduler", default=None, metavar="tcp://HOST:8786",
+                   help="run the chunks on this Dask cluster")
+    p.add_argument("--workers", type=positive_int, default=None,
+                   help="local processes (default: all cores)")
+    p.add_argument("--chunk", type=spin_count, default=1_000_000,
+                   help="rounds per chunk; with --seed it fixes the result (default 1e6)")
+    p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                   help="progress bar on stderr (default: when stderr is a terminal)")
     p.set_defaults(func=cmd_simulate)
 
     argv = sys.argv[1:] if argv is None else argv

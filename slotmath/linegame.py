@@ -35,5 +35,12 @@ def simulate(game: Game, level: int, spins: int, seed: int = 0) -> SimulationRes
         "rtp": float(exact.rtp), "hit_frequency": exact.hit_frequency, "sd": exact.sd})
 
 
+def round_sampler(game: Game, level: int, reel_set: str = "base"):
+    """Compiled round sampler for :mod:`slotmath.montecarlo` (see :mod:`slotmath.linesim`)."""
+    from .linesim import line_sampler
+
+    return line_sampler(game, level, reel_set)
+
+
 def check(game: Game) -> None:
     """Line games need nothing beyond the file format's own checks."""
