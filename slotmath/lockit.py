@@ -606,7 +606,6 @@ class LockIt:
         arr = np.asarray(initial, dtype=object)
         if arr.shape == (self.n_masks,):
             arr = np.stack([arr, np.zeros_like(arr)])
-            arr[1] = 0
         if arr.shape != (2, self.n_masks):
             raise ValueError(f"initial must have shape ({self.n_masks},) or (2, {self.n_masks})")
         as_float = arr.astype(float)
@@ -630,8 +629,12 @@ class LockIt:
         return np.zeros(shape + (self.n_masks,))
 
     # -- forward -----------------------------------------------------------------
-    def step(self, dist):
-        """One respin applied to a (2, 2**(H R)) array (weights scale by the spin denominator in exact mode)."""
+    def _step(self, dist):
+        """One respin applied to a (2, 2**(H R)) array.
+
+        In exact mode ``dist`` holds integer numerators; the result is over the
+        old denominator times the per-spin denominator.
+        """
         op0, op1, _ = self._ops
         _, unmarked, marked = op0.forward(dist[0], split_stay=False)
         _, plain, _ = op1.forward(dist[1], split_stay=False)
@@ -670,7 +673,7 @@ class LockIt:
         spins = 0                                  # numerator over ``den``
         for _ in range(self.spins):
             spins += v.sum() - v[:, self.full_mask].sum()
-            v = self.step(v)
+            v = self._step(v)
             den *= spin_den
             spins *= spin_den
         return v, spins, den
