@@ -54,12 +54,12 @@ def cmd_par(args) -> int:
 
 
 def cmd_simulate(args) -> int:
+    if args.seed < 0:
+        raise UsageError(f"--seed must be >= 0, got {args.seed}")
     from .montecarlo import SchedulerError, round_sampler, simulate
     from .par import rules_module
 
     game, level = game_and_level(args.game, args.bet)
-    if args.seed < 0:
-        raise UsageError(f"--seed must be >= 0, got {args.seed}")
     sampler = round_sampler(game, level)
     if sampler is None:  # no compiled sampler: the rules module's own simulator
         if args.scheduler or args.workers:

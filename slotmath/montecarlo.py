@@ -525,21 +525,32 @@ def _dask_chunk(sampler, seed, index, size):
     return index, run_chunk(sampler, seed, index, size)
 
 
+def connect(scheduler):
+    """A ``distributed.Client`` for ``scheduler`` (an address or a client).
+
+    Returns ``(client, own)``; ``own`` is True when the client was opened
+    here (and should be closed by the caller).  The connect timeout is
+    Dask's ``distributed.comm.timeouts.connect`` setting.
+    """
+    try:
+        from distributed import Client
+    except ImportError:
+        raise SchedulerError("a Dask scheduler needs the 'scale' extra: "
+                             "pip install 'slotmath[scale]'") from None
+    if isinstance(scheduler, Client):
+        return scheduler, False
+    try:
+        return Client(scheduler), True
+    except (OSError, TimeoutError, ValueError) as exc:
+        raise SchedulerError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
+
+
 class _DaskRunner(_LocalRunner):
     """Plays the chunks on a Dask cluster (address or connected client)."""
 
     def __init__(self, sampler, plan, seed, scheduler):
         super().__init__(sampler, plan, seed)
-        try:
-            from distributed import Client
-        except ImportError:
-            raise SchedulerError("a Dask scheduler needs the 'scale' extra: "
-                                 "pip install 'slotmath[scale]'") from None
-        self.own = not isinstance(scheduler, Client)
-        try:
-            self.client = Client(scheduler, timeout="30s") if self.own else scheduler
-        except (OSError, TimeoutError) as exc:
-            raise SchedulerError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
+        self.client, self.own = connect(scheduler)
         self.scheduler = self.client.scheduler.address
         self.workers = len(self.client.scheduler_info()["workers"])
         self.where = f"dask {self.scheduler}"
@@ -654,11 +665,16 @@ def simulate(game, spins: int, seed: int = 0, level: int | None = None, *,
     sampler = as_sampler(sampler) if sampler is not None else round_sampler(game, level)
     if sampler is None:
         raise LookupError(f"rules {game.rules!r} have no compiled round sampler")
-    exact_par = par(game, level) if exact is True else (exact or None)
-    extra = getattr(rules_module(game), "exact_events", None)
-    exact_events = extra(game, level) if exact_par is not None and extra else None
-    outcome = run(sampler, spins, seed, chunk=chunk, workers=workers, scheduler=scheduler,
-                  progress=progress, desc=game.name)
+    client, own = connect(scheduler) if scheduler is not None else (None, False)
+    try:  # connect first: an unreachable scheduler fails before the exact analysis
+        exact_par = par(game, level) if exact is True else (exact or None)
+        extra = getattr(rules_module(game), "exact_events", None)
+        exact_events = extra(game, level) if exact_par is not None and extra else None
+        outcome = run(sampler, spins, seed, chunk=chunk, workers=workers, scheduler=client,
+                      progress=progress, desc=game.name)
+    finally:
+        if own:
+            client.close()
     figures = {} if exact_par is None else exact_figures(exact_par)
     report = convergence_report(outcome.stats, outcome.event_names, exact_par, exact_events,
                                 outcome.rounds_per_second) if outcome.rounds else None
