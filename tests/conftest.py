@@ -1,0 +1,50 @@
+"""Shared test fixtures: the repository root, the ``slotmath`` command and
+small game files written to a temporary folder."""
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+TEST_DATA = ROOT / "tests" / "data"
+GAMES = ROOT / "data" / "games"
+
+
+def slotmath_command() -> list:
+    """The installed ``slotmath`` console script (falls back to ``python -m slotmath``)."""
+    script = Path(sys.executable).parent / "slotmath"
+    return [str(script)] if script.exists() else [sys.executable, "-m", "slotmath"]
+
+
+def run_cli(*args, timeout: float = 600) -> subprocess.CompletedProcess:
+    """Run ``slotmath ARGS`` in a subprocess and capture its text output."""
+    return subprocess.run(slotmath_command() + [str(a) for a in args], capture_output=True,
+                          text=True, timeout=timeout, cwd=ROOT)
+
+
+@pytest.fixture
+def write_game(tmp_path):
+    """``write_game(data, name="game.yaml")``: write a game (dict or YAML text)
+    into the test's temporary folder and return its path."""
+
+    def write(data, name: str = "game.yaml") -> Path:
+        path = tmp_path / name
+        text = data if isinstance(data, str) else yaml.safe_dump(data, sort_keys=False)
+        path.write_text(text, encoding="utf-8")
+        return path
+
+    return write
+
+
+def distribution_dict(dist) -> dict:
+    """A :class:`~slotmath.distribution.WinDistribution` with integer weights as
+    ``{win [x total bet] as Fraction: hit count}`` (zero counts dropped)."""
+    from fractions import Fraction
+
+    scale = dist.unit_den * dist.total_bet
+    return {Fraction(int(w), scale): int(c) for w, c in zip(dist.wins.tolist(), dist.weights.tolist())
+            if c}
