@@ -1,0 +1,202 @@
+"""Named figures of a game at one bet level: what tuning reads and targets.
+
+Every figure is exact (computed over the full cycle by the engine):
+
+``rtp``
+    Return to player [x total bet] (a Fraction when exact).
+``hit_frequency``
+    P(the spin or round wins anything) [probability].
+``sd``, ``vi``
+    Standard deviation and 90 % volatility index of the win [x total bet].
+``max_win``
+    Largest win [x total bet].
+``feature_frequency``
+    For line games: P(a scatter pays) [probability]; rules modules define
+    their own (a feature trigger).
+``rtp:<component>``
+    The RTP components of the PAR result [x total bet].
+
+Where they come from (first that applies):
+
+1. the rules module's ``tuning_figures(game, level)`` (``slotmath.games.<rules>``),
+   which returns a dict with at least ``rtp`` and any game-specific figures
+   (feature frequencies, the RTP under each choice of a feature selection,
+   ...); ``vi`` is added from ``sd`` when missing;
+2. for line games (``rules: lines``), :func:`line_figures`: the RTP by
+   contracting the cached pay tensor with the reels' row marginals plus the
+   scatter distribution (milliseconds), and -- only when asked for -- hit
+   frequency, SD, VI and max win from the exact joint distribution
+   (:func:`slotmath.joint.spin_distribution`), whose mean is checked to
+   equal the contracted RTP exactly;
+3. otherwise the figures of :func:`slotmath.par.par`.
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+
+from .distribution import z_value
+from .joint import pack_reels, spin_distribution, suffix_scatter
+from .lines import pay_tensor
+from .model import Game
+from .multilinear import line_total, row_marginals
+from .par import ParResult, par, rules_module
+from .scatters import scatter_counts, win_denominator
+
+VI_CONFIDENCE = 0.90
+#: Figures that need the joint distribution of a line game.
+DISTRIBUTION_FIGURES = frozenset({"hit_frequency", "sd", "vi", "max_win"})
+#: Figures every source provides.
+CORE_FIGURES = ("rtp", "hit_frequency", "sd", "vi")
+
+
+class EngineMismatch(AssertionError):
+    """Two exact computations of one figure disagree (a defect, never input)."""
+
+
+def scatter_code_distribution(game: Game, reel_set: str, total_bet: int):
+    """Exact distribution of the scatter code over the cycle and each code's win.
+
+    Returns
+    -------
+    counts : ndarray of int64
+        Weighted number of outcomes per scatter code.
+    pay_units : ndarray of int64
+        Scatter win of each code [1/unit_den coins].
+    unit_den : int
+    """
+    unit_den = win_denominator(game, total_bet)
+    sc = scatter_counts(game, reel_set, total_bet, unit_den)
+    _, weights, _ = pack_reels(game, reel_set)
+    suffix, _ = suffix_scatter(sc.codes, weights, len(sc.pay_units))
+    return suffix[0], sc.pay_units, unit_den
+
+
+def _pays_key(game: Game) -> tuple:
+    """Everything the pay tensor depends on (not the strips)."""
+    return (game.reels, game.symbols, game.line_pays, tuple(game.levels))
+
+
+_TENSORS: dict = {}
+
+
+def shared_pay_tensor(game: Game, level: int):
+    """:func:`slotmath.lines.pay_tensor`, shared by games that differ only in
+    their strips (tuning candidates), so it is built once per pay table."""
+    key = (_pays_key(game), level)
+    tensor = _TENSORS.get(key)
+    if tensor is None:
+        if len(_TENSORS) >= 32:
+            _TENSORS.pop(next(iter(_TENSORS)))
+        tensor = _TENSORS[key] = pay_tensor(game, level)
+    return tensor
+
+
+def line_rtp_parts(game: Game, level: int, reel_set: str = "base") -> dict:
+    """Exact line and scatter RTP of a line game [x total bet], by contraction.
+
+    Returns ``{"lines": Fraction, "scatters": Fraction, "feature_frequency":
+    Fraction or None}`` (the last: P(scatter win > 0), None without scatter pays).
+    """
+    bet = game.bet(level)
+    strips = game.strips(reel_set)
+    cycle = game.cycle(reel_set)
+    tensor = shared_pay_tensor(game, level)
+    margs = [row_marginals(game, s) for s in strips]
+    line_sum = int(line_total(tensor.reshaped(), margs, game.paylines))
+    out = {"lines": Fraction(line_sum, cycle * bet.total_bet)}
+    if game.scatter_pays:
+        counts, pay_units, unit_den = scatter_code_distribution(game, reel_set, bet.total_bet)
+        paid = sum(int(c) * int(p) for c, p in zip(counts.tolist(), pay_units.tolist()))
+        out["scatters"] = Fraction(paid, cycle * bet.total_bet * unit_den)
+        out["feature_frequency"] = Fraction(int(counts[pay_units > 0].sum()), cycle)
+    else:
+        out["scatters"], out["feature_frequency"] = Fraction(0), None
+    return out
+
+
+def line_figures(game: Game, level: int, reel_set: str = "base", needed=None) -> dict:
+    """Exact figures of a line game (see the module notes).
+
+    Parameters
+    ----------
+    needed : iterable of str, optional
+        Figures wanted; the joint distribution is computed only when one of
+        :data:`DISTRIBUTION_FIGURES` is wanted (default: all figures).
+    """
+    parts = line_rtp_parts(game, level, reel_set)
+    rtp = parts["lines"] + parts["scatters"]
+    figs = {"rtp": rtp, "rtp:lines": parts["lines"]}
+    if game.scatter_pays:
+        figs["rtp:scatters"] = parts["scatters"]
+        figs["feature_frequency"] = parts["feature_frequency"]
+    if needed is None or DISTRIBUTION_FIGURES & set(needed):
+        dist = spin_distribution(game, level, reel_set)
+        if dist.mean != rtp:
+            raise EngineMismatch(f"{game.name}: contracted RTP {rtp} differs from the "
+                                 f"joint distribution's mean {dist.mean}")
+        figs.update(hit_frequency=dist.hit_frequency, sd=dist.sd,
+                    vi=dist.volatility_index(VI_CONFIDENCE), max_win=dist.max_win)
+    return figs
+
+
+def par_figures(result: ParResult) -> dict:
+    """The tuning figures of a PAR result."""
+    figs = {"rtp": result.rtp, "hit_frequency": result.distribution.hit_frequency,
+            "sd": result.sd, "vi": result.distribution.volatility_index(VI_CONFIDENCE),
+            "max_win": result.distribution.max_win}
+    for name, value in result.components.items():
+        figs[f"rtp:{name}"] = value
+    ff = result.features.get("feature_frequency") if isinstance(result.features, dict) else None
+    if isinstance(ff, (int, float, Fraction)):
+        figs["feature_frequency"] = ff
+    return figs
+
+
+def figure_hook(game: Game):
+    """The rules module's ``tuning_figures`` function, or None."""
+    if game.rules == "lines":
+        return None
+    return getattr(rules_module(game), "tuning_figures", None)
+
+
+def game_figures(game: Game, level: int, reel_set: str = "base", needed=None) -> dict:
+    """Exact named figures of ``game`` at bet ``level`` (see the module notes)."""
+    hook = figure_hook(game)
+    if hook is not None:
+        figs = dict(hook(game, level))
+        if "rtp" not in figs:
+            raise TypeError(f"{game.rules}.tuning_figures returned no 'rtp'")
+        if "sd" in figs and "vi" not in figs:
+            figs["vi"] = z_value(VI_CONFIDENCE) * float(figs["sd"])
+        return figs
+    if game.rules == "lines":
+        return line_figures(game, level, reel_set, needed)
+    return par_figures(par(game, level))
+
+
+def equivalent_levels(game: Game) -> dict:
+    """Map each bet level to a level with provably the same figures.
+
+    For a line game whose pays are proportional to the bet level (linear
+    pay table) every figure per unit of total bet is the same at every
+    level; a non-linear pay table or a rules module makes levels distinct.
+    """
+    levels = game.levels
+    if game.rules != "lines":
+        return {lv: lv for lv in levels}
+    base = levels[0]
+    out = {}
+    for i, lv in enumerate(levels):
+        same = all(lp.pays[i] * base == lp.pays[0] * lv for lp in game.line_pays)
+        out[lv] = base if same else lv
+    return out
+
+
+def as_float(value) -> float:
+    """A figure as float (None stays None)."""
+    return None if value is None else float(value)
+
+
+def to_float_dict(figs: dict) -> dict:
+    return {k: as_float(v) for k, v in figs.items()}
+

@@ -1,0 +1,281 @@
+"""What the reel tuner may change: the integer variables of a reel set.
+
+Each reel is tuned in one of two ways, chosen by its strip:
+
+* ``counts`` (an unweighted strip): one variable per symbol, the number of
+  its copies on the strip; the strip length is their sum.  New counts are
+  laid out on the strip by :func:`slotmath.layout.lay_out`.
+* ``weights`` (a weighted strip, a virtual reel): one variable per stop,
+  its weight; the symbol sequence never changes.
+
+A *unit* is one variable.  ``incidence[u, k, x]`` is 1 when one unit of
+``u`` adds a stop weight that shows symbol ``x`` in window row ``k``, so
+every row marginal is ``x_r @ incidence[:, k, :]`` -- the link to the
+multilinear line figures (:mod:`slotmath.multilinear`).
+
+Limits (:class:`Bounds`): symbols held fixed (default: scatter and special
+kinds), per-symbol minimum and maximum counts (for weighted reels: of the
+symbol's total weight), strip length or total weight, per-stop weight
+limits.  By default a symbol absent from a reel stays absent (a rule such as
+"WILD only on reels 2-5" is kept) and a present one keeps at least one copy.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Mapping
+
+import numpy as np
+import pandas as pd
+
+from .layout import lay_out, stacked_symbols
+from .model import Game, Strip
+
+HELD_KINDS = ("scatter", "special")
+
+
+class BoundsError(ValueError):
+    """Limits that name an unknown symbol or reel, or contradict each other."""
+
+
+@dataclass(frozen=True)
+class Bounds:
+    """Limits on what tuning may change in a reel set.
+
+    Attributes
+    ----------
+    fixed : tuple of str or None
+        Symbols held at their current count (or stop weights); None holds
+        every scatter and special symbol.
+    counts : mapping
+        ``{(reel, symbol): (lo, hi)}``; ``reel`` is 0-based or None for
+        every reel; ``hi`` None means no upper limit.  On a weighted reel
+        the limits apply to the symbol's total weight.
+    lengths : mapping
+        ``{reel or None: (lo, hi)}``: strip length (counts) or total stop
+        weight (weights); default the current value (no change).
+    weights : (lo, hi)
+        Limits on each stop weight of weighted reels (``hi`` None: none).
+    new_symbols : bool
+        Whether a symbol may appear on a reel that does not show it now.
+    stacked : tuple of str or None
+        Symbols laid out as stacks (None: those all of whose copies sit in
+        stacks now, per reel).
+    """
+
+    fixed: tuple | None = None
+    counts: Mapping = field(default_factory=dict)
+    lengths: Mapping = field(default_factory=dict)
+    weights: tuple = (1, None)
+    new_symbols: bool = False
+    stacked: tuple | None = None
+
+    def held(self, game: Game) -> set:
+        """Names of the symbols held fixed."""
+        if self.fixed is None:
+            return {s.name for s in game.symbols if s.kind in HELD_KINDS}
+        return set(self.fixed)
+
+    def check(self, game: Game, n_reels: int) -> None:
+        known = set(game.symbol_names)
+        for name in (self.fixed or ()):
+            if name not in known:
+                raise BoundsError(f"fixed: unknown symbol {name!r}")
+        for (reel, sym), (lo, hi) in self.counts.items():
+            if sym not in known:
+                raise BoundsError(f"count limits: unknown symbol {sym!r}")
+            if reel is not None and not 0 <= reel < n_reels:
+                raise BoundsError(f"count limits for {sym}: reel {reel + 1} does not exist "
+                                  f"(reels 1..{n_reels})")
+            if lo < 0 or (hi is not None and hi < lo):
+                raise BoundsError(f"count limits for {sym}: bad range {lo}:{hi}")
+        for reel, (lo, hi) in self.lengths.items():
+            if reel is not None and not 0 <= reel < n_reels:
+                raise BoundsError(f"length limits: reel {reel + 1} does not exist")
+            if lo < 1 or (hi is not None and hi < lo):
+                raise BoundsError(f"length limits: bad range {lo}:{hi}")
+        lo, hi = self.weights
+        if lo < 0 or (hi is not None and hi < lo):
+            raise BoundsError(f"stop weight limits: bad range {lo}:{hi}")
+
+
+def _pick(mapping: Mapping, reel: int, key=None):
+    """Reel-specific entry, else the all-reels entry, else None."""
+    if key is None:
+        return mapping.get(reel, mapping.get(None))
+    return mapping.get((reel, key), mapping.get((None, key)))
+
+
+@dataclass(frozen=True)
+class ReelVariables:
+    """Tuning variables of one reel.
+
+    ``mode`` is ``counts`` or ``weights``; ``labels[u]`` names unit ``u``
+    (a symbol, or ``stop k SYMBOL``); ``symbol[u]`` is the symbol index it
+    adds (-1 for a weighted stop, whose window spans several symbols);
+    ``x0`` the current values; ``lo``/``hi`` per-unit limits; ``total``
+    the (lo, hi) range of the sum; ``groups`` extra ``(mask, lo, hi)``
+    limits on sums of units; ``incidence`` shape (U, rows, S).
+    """
+
+    reel: int
+    mode: str
+    labels: tuple
+    symbol: np.ndarray
+    x0: np.ndarray
+    lo: np.ndarray
+    hi: np.ndarray
+    total: tuple
+    groups: tuple
+    incidence: np.ndarray
+
+    @property
+    def size(self) -> int:
+        return len(self.labels)
+
+    def feasible(self, x: np.ndarray) -> bool:
+        """Whether ``x`` respects every limit of this reel."""
+        if np.any(x < self.lo) or np.any(x > self.hi):
+            return False
+        t = int(x.sum())
+        if not self.total[0] <= t <= self.total[1]:
+            return False
+        return all(lo <= int(x[m].sum()) <= hi for m, lo, hi in self.groups)
+
+
+class ReelSpace:
+    """The tunable variables of a game's reel set and the map back to strips.
+
+    Parameters
+    ----------
+    game : Game
+    reel_set : str
+    bounds : Bounds, optional
+    """
+
+    def __init__(self, game: Game, reel_set: str = "base", bounds: Bounds | None = None):
+        if reel_set not in game.reel_sets:
+            raise BoundsError(f"no reel set {reel_set!r} (reel sets: {', '.join(game.reel_sets)})")
+        self.game, self.reel_set = game, reel_set
+        self.bounds = bounds or Bounds()
+        self.strips = game.strips(reel_set)
+        self.bounds.check(game, len(self.strips))
+        self.held = self.bounds.held(game)
+        self.reels = [self._reel(r, s) for r, s in enumerate(self.strips)]
+        self.stacked = [set(self.bounds.stacked) if self.bounds.stacked is not None
+                        else stacked_symbols(s.symbols) for s in self.strips]
+
+    # ------------------------------------------------------------ building
+    def _reel(self, r: int, strip: Strip) -> ReelVariables:
+        g, b = self.game, self.bounds
+        S, rows = len(g.symbols), g.rows
+        idx = g.symbol_index
+        names = g.symbol_names
+        sym_of_stop = np.array([idx[s] for s in strip.symbols], dtype=np.int64)
+        if strip.weights is None:
+            x0 = np.bincount(sym_of_stop, minlength=S).astype(np.int64)
+            lo, hi = np.zeros(S, np.int64), np.zeros(S, np.int64)
+            t0 = len(strip)
+            t_lo, t_hi = _pick(b.lengths, r) or (t0, t0)
+            t_hi = t_hi if t_hi is not None else max(t0, t_lo) * 4
+            for u, name in enumerate(names):
+                if name in self.held:
+                    lo[u] = hi[u] = x0[u]
+                elif x0[u] == 0 and not b.new_symbols:
+                    lo[u] = hi[u] = 0
+                else:
+                    lo[u], hi[u] = (1 if x0[u] > 0 else 0), t_hi
+                lim = _pick(b.counts, r, name)
+                if lim is not None and name not in self.held:
+                    lo[u] = lim[0]
+                    hi[u] = t_hi if lim[1] is None else min(lim[1], t_hi)
+            incidence = np.zeros((S, rows, S), dtype=np.int8)
+            for u in range(S):
+                incidence[u, :, u] = 1
+            return ReelVariables(r, "counts", names, np.arange(S), x0, lo, hi,
+                                 (int(t_lo), int(t_hi)), (), incidence)
+        # weighted strip: one variable per stop
+        N = len(strip)
+        x0 = np.asarray(strip.weights, dtype=np.int64)
+        t0 = int(x0.sum())
+        t_lo, t_hi = _pick(b.lengths, r) or (t0, t0)
+        t_hi = t_hi if t_hi is not None else max(t0, t_lo) * 4
+        w_lo, w_hi = b.weights
+        lo = np.full(N, w_lo, np.int64)
+        hi = np.full(N, t_hi if w_hi is None else w_hi, np.int64)
+        for s in range(N):
+            if strip.symbols[s] in self.held:
+                lo[s] = hi[s] = x0[s]
+        groups = []
+        for name in names:
+            lim = _pick(b.counts, r, name)
+            if lim is not None and name not in self.held:
+                mask = np.array([sym == name for sym in strip.symbols])
+                if mask.any():
+                    groups.append((mask, int(lim[0]), int(t_hi if lim[1] is None else lim[1])))
+        incidence = np.zeros((N, rows, S), dtype=np.int8)
+        for s in range(N):
+            for k in range(rows):
+                incidence[s, k, sym_of_stop[(s + k) % N]] = 1
+        labels = tuple(f"stop {s} {strip.symbols[s]}" for s in range(N))
+        return ReelVariables(r, "weights", labels, np.full(N, -1), x0, lo, hi,
+                             (int(t_lo), int(t_hi)), tuple(groups), incidence)
+
+    # ------------------------------------------------------------ mapping
+    @property
+    def x0(self) -> list:
+        """Current values of every reel's variables."""
+        return [rv.x0.copy() for rv in self.reels]
+
+    def feasible(self, xs: list) -> bool:
+        return all(rv.feasible(x) for rv, x in zip(self.reels, xs))
+
+    def strip(self, r: int, x: np.ndarray) -> Strip:
+        """Reel ``r``'s strip for values ``x``."""
+        rv, old = self.reels[r], self.strips[r]
+        if rv.mode == "weights":
+            return Strip(old.symbols, tuple(int(v) for v in x))
+        if np.array_equal(x, rv.x0):
+            return old
+        counts = {name: int(c) for name, c in zip(rv.labels, x)}
+        return Strip(lay_out(old.symbols, counts, self.stacked[r], pinned=self.held), None)
+
+    def strips_for(self, xs: list) -> tuple:
+        return tuple(self.strip(r, x) for r, x in enumerate(xs))
+
+    def game_for(self, xs: list) -> Game:
+        """The game with this reel set replaced by the strips for ``xs``."""
+        return with_strips(self.game, self.reel_set, self.strips_for(xs))
+
+    def moves(self, xs: list, before: list | None = None) -> pd.DataFrame:
+        """Every variable that differs from ``before`` (default: the file)."""
+        before = self.x0 if before is None else before
+        rows = []
+        for rv, x, b in zip(self.reels, xs, before):
+            for u in np.flatnonzero(x != b):
+                rows.append({"reel": rv.reel + 1, "unit": rv.labels[u],
+                             "before": int(b[u]), "after": int(x[u]),
+                             "change": int(x[u] - b[u])})
+        return pd.DataFrame(rows, columns=["reel", "unit", "before", "after", "change"])
+
+    def composition(self, xs: list | None = None) -> pd.DataFrame:
+        """Symbol counts (or total weights) per reel: symbols x reels."""
+        xs = self.x0 if xs is None else xs
+        names = self.game.symbol_names
+        data = {}
+        for rv, x in zip(self.reels, xs):
+            if rv.mode == "counts":
+                data[f"reel {rv.reel + 1}"] = [int(v) for v in x]
+            else:
+                strip = self.strips[rv.reel]
+                data[f"reel {rv.reel + 1}"] = [int(sum(int(w) for w, s in zip(x, strip.symbols) if s == n))
+                                               for n in names]
+        return pd.DataFrame(data, index=list(names))
+
+
+def with_strips(game: Game, reel_set: str, strips) -> Game:
+    """A copy of ``game`` whose reel set ``reel_set`` holds ``strips``."""
+    from dataclasses import replace
+
+    reel_sets = dict(game.reel_sets)
+    reel_sets[reel_set] = tuple(strips)
+    return replace(game, reel_sets=reel_sets)

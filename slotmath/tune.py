@@ -1,0 +1,1156 @@
+"""Reel tuning: choose symbol counts or stop weights so a game hits its targets.
+
+What is tuned
+    One reel set (default ``base``).  Unweighted reels are tuned by symbol
+    counts, weighted reels by stop weights, within :class:`~slotmath.reelspace.Bounds`
+    (held symbols, per-symbol limits, strip length or total weight).  New
+    counts are laid out on the strips by :func:`slotmath.layout.lay_out`
+    (stacks kept, the rest spread), and every candidate is judged on the
+    exact figures of its laid-out strips (:mod:`slotmath.figures`).
+
+Targets (:class:`Targets`)
+    The RTP to within a tolerance, at every bet level by default (so a
+    non-linear pay table is tuned to the same RTP at each level); bands on
+    any named figure: ``hit_frequency``, ``vi``, ``sd``, ``feature_frequency``
+    or whatever a rules module reports.  A rules module may state the game's
+    own constraints with ``tuning_constraints(game) -> {"rtp_figures": [...],
+    "bands": {name: (lo, hi)}}``: every figure in ``rtp_figures`` (for
+    example the RTP under each choice of a feature selection) must equal the
+    target RTP, which makes the choices worth the same.
+
+Method
+    1. *Linear models.*  The line RTP, single-line hit rate and single-line
+       second moment are multilinear in the per-reel variables
+       (:mod:`slotmath.multilinear`): exactly linear-fractional in one reel
+       while the others are held.  Each target figure is modelled through the
+       matching line form, scaled by a secant factor learnt from the exact
+       figures (exactly 1 for the RTP of a line game), or, for a figure with
+       no line form, by finite differences of the exact figure (+1 unit).
+    2. *Block-coordinate integer programmes.*  For one reel at a time,
+       :func:`scipy.optimize.milp` (HiGHS) minimises the RTP error in units
+       of the tolerance, plus band violations, plus 1e-4 per unit moved (so
+       among equally good answers the smallest change wins), subject to the
+       bounds and a trust region; reels are swept until none moves.
+    3. *Exact check.*  The proposal is laid out and evaluated exactly; it is
+       kept only if it improves (violations first, then RTP error), else the
+       trust region halves.
+    4. *Local search.*  Single moves (one unit from one symbol or stop to
+       another, on one reel) and pairs of them on two reels, ranked by the
+       models and judged exactly, until the targets are met or nothing
+       improves.
+    Everything is deterministic: the same game, targets and bounds give the
+    same strips.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Mapping
+
+import numpy as np
+import pandas as pd
+from scipy.optimize import Bounds as VarBounds, LinearConstraint, milp
+
+from .figures import CORE_FIGURES, equivalent_levels, game_figures, shared_pay_tensor
+from .gamefile import load_game
+from .layout import changed_positions
+from .model import Game
+from .multilinear import line_total, reel_gradient, unit_coefficients
+from .par import fraction_str, rules_module
+from .reelspace import Bounds, BoundsError, ReelSpace
+
+DEFAULT_TOLERANCE = 5e-5     # [x total bet] = 0.005 percentage points
+# Integer-programme objective, in units of the RTP tolerance:
+OUTSIDE_COST = 100.0         # per tolerance of RTP error beyond AIM (and per band scale outside a band)
+AIM = 0.5                    # aim inside half the tolerance (margin for inexact models) ...
+AIM_EXACT = 0.95             # ... or nearly all of it when the RTP model is exact
+CENTRE_COST = 0.01           # per tolerance of RTP error (prefer the centre, weakly)
+MOVE_COST = 0.02             # per unit moved from the game file (prefer small changes)
+MILP_SECONDS = 2.0           # time limit of one reel's programme (the incumbent is used)
+BAND_WEIGHT = 10.0           # assessment: a band violation of one band scale counts 10 tolerances
+
+
+# ====================================================================== targets
+@dataclass(frozen=True)
+class Targets:
+    """What a tuned game must achieve.
+
+    Attributes
+    ----------
+    rtp : Fraction or float
+        Target RTP [x total bet].
+    tolerance : float
+        Allowed |RTP - target| [x total bet] (default 5e-5, i.e. 0.005
+        percentage points).
+    bands : mapping
+        ``{figure: (lo, hi)}``; either side may be None (open).
+    rtp_figures : tuple of str
+        Figures that must each equal ``rtp`` within ``tolerance``.
+    levels : tuple of int or None
+        Bet levels the targets apply to (None: every level).
+    """
+
+    rtp: Fraction | float
+    tolerance: float = DEFAULT_TOLERANCE
+    bands: Mapping = field(default_factory=dict)
+    rtp_figures: tuple = ("rtp",)
+    levels: tuple | None = None
+
+    def __post_init__(self):
+        if isinstance(self.rtp, float):
+            object.__setattr__(self, "rtp", Fraction(repr(self.rtp)))
+        object.__setattr__(self, "bands", {k: tuple(v) for k, v in dict(self.bands).items()})
+        object.__setattr__(self, "rtp_figures", tuple(self.rtp_figures))
+
+    def with_game_constraints(self, game: Game) -> "Targets":
+        """Add the constraints the game's rules module states."""
+        if game.rules == "lines":
+            return self
+        hook = getattr(rules_module(game), "tuning_constraints", None)
+        if hook is None:
+            return self
+        stated = hook(game) or {}
+        rtp_figs = tuple(dict.fromkeys(tuple(self.rtp_figures) + tuple(stated.get("rtp_figures", ()))))
+        bands = {**dict(stated.get("bands", {})), **dict(self.bands)}
+        return Targets(self.rtp, self.tolerance, bands, rtp_figs, self.levels)
+
+    @property
+    def figures(self) -> tuple:
+        return tuple(dict.fromkeys(tuple(self.rtp_figures) + tuple(self.bands)))
+
+
+@dataclass(frozen=True)
+class Check:
+    """One target at one bet level, judged on exact figures."""
+
+    level: int
+    figure: str
+    value: object
+    lo: object
+    hi: object
+    miss: float        # distance outside the allowed range (0 when met) [figure units]
+    scale: float       # what one unit of violation is measured in
+    weight: float
+
+    @property
+    def ok(self) -> bool:
+        return self.miss == 0
+
+    @property
+    def violation(self) -> float:
+        return self.weight * self.miss / self.scale
+
+
+def band_scale(lo, hi) -> float:
+    """Unit in which a band violation is measured."""
+    if lo is not None and hi is not None and hi > lo:
+        return float(hi - lo)
+    ref = abs(float(lo if lo is not None else hi or 0.0))
+    return max(0.05 * ref, 1e-9)
+
+
+@dataclass(frozen=True)
+class Assessment:
+    """How far exact figures are from the targets."""
+
+    checks: tuple
+    rtp_error: float     # sum of |figure - target RTP| / tolerance over RTP figures and levels
+
+    @property
+    def violation(self) -> float:
+        return float(sum(c.violation for c in self.checks))
+
+    @property
+    def feasible(self) -> bool:
+        return all(c.ok for c in self.checks)
+
+    @property
+    def key(self) -> tuple:
+        return (round(self.violation, 9), round(self.rtp_error, 9))
+
+    def better_than(self, other: "Assessment") -> bool:
+        return self.key < other.key
+
+
+def assess(figures_by_level: dict, targets: Targets) -> Assessment:
+    """Judge exact figures (``{level: {figure: value}}``) against ``targets``."""
+    checks, err = [], 0.0
+    t, tol = targets.rtp, targets.tolerance
+    for level, figs in figures_by_level.items():
+        for name in targets.rtp_figures:
+            v = figs.get(name)
+            if v is None:
+                raise KeyError(f"figure {name!r} is not reported for this game")
+            diff = abs(_exact(v) - _exact(t))
+            err += float(diff) / tol
+            miss = max(float(diff) - tol, 1e-300) if diff > Fraction(str(tol)) else 0.0
+            checks.append(Check(level, name, v, float(t) - tol, float(t) + tol, miss, tol, 1.0))
+        for name, (lo, hi) in targets.bands.items():
+            v = figs.get(name)
+            if v is None:
+                raise KeyError(f"figure {name!r} is not reported for this game")
+            fv = float(v)
+            miss = max(0.0, (lo - fv) if lo is not None else 0.0, (fv - hi) if hi is not None else 0.0)
+            checks.append(Check(level, name, v, lo, hi, miss, band_scale(lo, hi), BAND_WEIGHT))
+    return Assessment(tuple(checks), err)
+
+
+def _exact(v):
+    return v if isinstance(v, Fraction) else Fraction(v) if isinstance(v, int) else Fraction(float(v))
+
+
+# ====================================================================== evaluation
+class Evaluator:
+    """Exact figures of candidate variable values, cached.
+
+    ``levels`` are the bet levels the targets apply to; figures are computed
+    once per group of equivalent levels (:func:`slotmath.figures.equivalent_levels`).
+    """
+
+    def __init__(self, space: ReelSpace, targets: Targets, levels: tuple):
+        self.space, self.targets = space, targets
+        eq = equivalent_levels(space.game)
+        self.levels = tuple(levels)
+        self.rep = {lv: eq[lv] for lv in self.levels}
+        self.needed = set(targets.figures)
+        self.count = 0
+        self._cache: dict = {}
+
+    @staticmethod
+    def key(xs) -> bytes:
+        return b"|".join(np.asarray(x, dtype=np.int64).tobytes() for x in xs)
+
+    def figures(self, xs, needed=None) -> dict:
+        """``{level: {figure: value}}`` for values ``xs``."""
+        k = (self.key(xs), None if needed is None else tuple(sorted(needed)))
+        if k not in self._cache:
+            game = self.space.game_for(xs)
+            self.count += 1
+            per_rep = {}
+            for rep in sorted(set(self.rep.values())):
+                per_rep[rep] = game_figures(game, rep, self.space.reel_set, needed)
+            self._cache[k] = {lv: per_rep[self.rep[lv]] for lv in self.levels}
+        return self._cache[k]
+
+    def __call__(self, xs) -> tuple:
+        figs = self.figures(xs, self.needed)
+        return figs, assess(figs, self.targets)
+
+
+# ====================================================================== linear models
+PROXY_OF = {"hit_frequency": "hit", "sd": "win2", "vi": "win2"}
+
+
+def proxy_kind(name: str, targets: Targets) -> str | None:
+    if name in targets.rtp_figures or name == "rtp" or name.startswith("rtp"):
+        return "win"
+    return PROXY_OF.get(name)
+
+
+class LineForms:
+    """The multilinear line forms (win, hit, win squared) at each bet level."""
+
+    def __init__(self, space: ReelSpace, levels):
+        game = space.game
+        self.space = space
+        self.tensors = {}
+        for lv in levels:
+            t = shared_pay_tensor(game, lv).reshaped()
+            bet = game.bet(lv)
+            self.tensors[("win", lv)] = (t, bet.total_bet)
+            self.tensors[("hit", lv)] = ((t > 0).astype(np.int64), len(game.paylines))
+            self.tensors[("win2", lv)] = (t.astype(np.float64) ** 2, float(bet.total_bet) ** 2)
+        self.available = bool(game.line_pays)
+
+    def marginals(self, xs) -> list:
+        return [np.stack([x @ rv.incidence[:, k, :].astype(np.int64) for k in range(rv.incidence.shape[1])])
+                for rv, x in zip(self.space.reels, xs)]
+
+    def value(self, kind: str, level: int, xs) -> float:
+        values, norm = self.tensors[(kind, level)]
+        total = line_total(values, self.marginals(xs), self.space.game.paylines)
+        cycle = 1
+        for x in xs:
+            cycle *= int(x.sum())
+        return float(Fraction(int(total), cycle) / norm) if kind != "win2" else total / cycle / norm
+
+    def coefficients(self, kind: str, level: int, xs, r: int) -> tuple:
+        """``(a, K)``: the form is ``a . x_r / (K * sum(x_r))`` with the other reels at ``xs``."""
+        values, norm = self.tensors[(kind, level)]
+        margs = self.marginals(xs)
+        G = reel_gradient(values, margs, self.space.game.paylines, r)
+        a = unit_coefficients(G, self.space.reels[r].incidence).astype(np.float64)
+        K = float(norm)
+        for rr, x in enumerate(xs):
+            if rr != r:
+                K *= float(x.sum())
+        return a, K
+
+
+@dataclass
+class FigureModel:
+    """Model of one exact figure at one level around the round's start ``xs0``."""
+
+    level: int
+    name: str
+    value0: float
+    kind: str | None = None      # proxy kind, or None for finite differences
+    scale: float = 1.0           # secant factor: d figure / d proxy
+    proxy0: float = 0.0
+    fd: list | None = None       # per reel d figure / d unit
+
+
+def row_objective(rows, x, x_cur, x_file, outside_only=False) -> float:
+    """The per-reel programme's objective at ``x`` (see :meth:`Solver.solve_reel`)."""
+    t_cur = float(x_cur.sum())
+    total = 0.0
+    for kind, g, h, sc, fractional, aim in rows:
+        d = (float(g @ x) + h) * sc
+        aim = aim * float(x.sum()) / t_cur if fractional else aim
+        if kind == "rtp":
+            total += OUTSIDE_COST * max(0.0, abs(d) - aim)
+            if not outside_only:
+                total += CENTRE_COST * abs(d)
+        else:
+            total += OUTSIDE_COST * max(0.0, d if kind == "hi" else -d)
+    if not outside_only and x_file is not None:
+        total += MOVE_COST * float(np.abs(x - x_file).sum())
+    return total
+
+
+class Solver:
+    """The tuning loop (see the module notes)."""
+
+    def __init__(self, space: ReelSpace, targets: Targets, levels, max_rounds=12,
+                 max_evaluations=400, log=None):
+        self.space, self.targets = space, targets
+        self.levels = tuple(levels)
+        self.ev = Evaluator(space, targets, self.levels)
+        self.forms = LineForms(space, sorted(set(self.ev.rep.values())))
+        self.max_rounds, self.max_evaluations = max_rounds, max_evaluations
+        self.log_rows: list = []
+        self.say = log or (lambda msg: None)
+        self.secant: dict = {}
+        self.aim = AIM
+        self.t0 = time.perf_counter()
+
+    # -------------------------------------------------------------- helpers
+    def constraints(self):
+        """(level, figure, theta-or-band) items the programme models."""
+        for lv in sorted(set(self.ev.rep.values())):
+            for name in self.targets.rtp_figures:
+                yield lv, name, "rtp"
+            for name in self.targets.bands:
+                yield lv, name, "band"
+
+    def log(self, stage, xs, assessment, accepted):
+        figs = self.ev.figures(xs, self.ev.needed)
+        first = figs[self.levels[0]]
+        self.log_rows.append({
+            "stage": stage, "accepted": accepted, "rtp": float(first["rtp"]),
+            "violation": assessment.violation, "rtp_error_tol": assessment.rtp_error,
+            "evaluations": self.ev.count, "seconds": time.perf_counter() - self.t0})
+
+    def models(self, xs, figs) -> dict:
+        out = {}
+        for lv, name, _ in self.constraints():
+            v0 = float(figs[lv][name])
+            kind = proxy_kind(name, self.targets) if self.forms.available else None
+            m = FigureModel(lv, name, v0, kind)
+            if kind is not None:
+                m.proxy0 = self.forms.value(kind, lv, xs)
+                if m.proxy0 == 0:
+                    m.kind = None
+                else:
+                    default = 1.0 if kind == "win" else (v0 / m.proxy0) * (0.5 if kind == "win2" else 1.0)
+                    m.scale = self.secant.get((lv, name), default)
+            out[(lv, name)] = m
+        return out
+
+    def finite_differences(self, xs, models, assessment) -> None:
+        """Exact +1 differences of every violated figure other than an RTP
+        (whose line form is exact or nearly so); they replace the figure's
+        line-form model for this round."""
+        bad = {(self.ev.rep[c.level], c.figure) for c in assessment.checks if not c.ok}
+        for key, m in models.items():
+            if key not in bad or (m.kind == "win" and m.name in self.targets.rtp_figures):
+                continue
+            m.kind, m.fd = None, []
+            for r, rv in enumerate(self.space.reels):
+                d = np.zeros(rv.size)
+                for u in range(rv.size):
+                    if rv.lo[u] == rv.hi[u]:
+                        continue
+                    step = 1 if xs[r][u] < rv.hi[u] else -1
+                    trial = [x.copy() for x in xs]
+                    trial[r][u] += step
+                    v = float(self.ev.figures(trial, self.ev.needed)[m.level][m.name])
+                    d[u] = (v - m.value0) / step
+                m.fd.append(d)
+
+    def predicted(self, m: FigureModel, xs0, xs, r: int):
+        """Linear(-fractional) model of figure ``m`` in reel ``r``: (g, h, scale)
+        with figure - value0 + ... = (g . x_r + h) * scale; see :meth:`reel_rows`."""
+        if m.kind is not None:
+            a, K = self.forms.coefficients(m.kind, m.level, xs, r)
+            s = m.scale
+            c0 = m.value0 - s * m.proxy0
+            # figure(x_r) = (c0 * sum(x) + (s / K) a . x) / sum(x)
+            return c0, s / K * a, 0.0, 1.0 / float(xs[r].sum())
+        if m.fd is None:
+            return None
+        c = m.value0
+        for rr in range(len(xs)):
+            if rr != r:
+                c += float(m.fd[rr] @ (xs[rr] - xs0[rr]))
+        c -= float(m.fd[r] @ xs0[r])
+        return 0.0, m.fd[r], c, 1.0
+
+    def reel_rows(self, models, xs0, xs, r):
+        """Objective rows for reel r: list of (kind, g, h, scale, weight) with the
+        modelled (figure - bound) = (g . x + h) * scale."""
+        rows = []
+        t, tol = float(self.targets.rtp), self.targets.tolerance
+        for (lv, name), m in models.items():
+            pred = self.predicted(m, xs0, xs, r)
+            if pred is None:
+                continue
+            c0, a, h, sc = pred
+            bounds = []
+            if name in self.targets.rtp_figures:
+                bounds.append(("rtp", t, 1.0 / tol))
+            if name in self.targets.bands:
+                lo, hi = self.targets.bands[name]
+                bs = 1.0 / band_scale(lo, hi)
+                if lo is not None:
+                    bounds.append(("lo", lo, bs))
+                if hi is not None:
+                    bounds.append(("hi", hi, bs))
+            for kind, theta, w in bounds:
+                if kind == "rtp":
+                    w = 1.0 / tol
+                # (c0 - theta) * sum(x) + a . x for fractional models; a . x + h - theta else
+                aim = self.aim if kind == "rtp" else 0.0
+                if m.kind is not None:
+                    g = np.asarray(a, dtype=np.float64) + (c0 - theta)
+                    rows.append((kind, g, 0.0, sc * w, True, aim))
+                else:
+                    rows.append((kind, np.asarray(a, dtype=np.float64), h - theta, sc * w, False, aim))
+        return rows
+
+    # -------------------------------------------------------------- programme
+    def solve_reel(self, r, x_cur, rows, radius) -> np.ndarray:
+        """One reel's integer programme.
+
+        Each row ``(kind, g, h, sc, fractional, aim)`` models a scaled deviation
+        ``d(x) = (g . x + h) * sc``: for ``rtp`` rows the RTP error in
+        tolerances, for ``lo``/``hi`` rows the signed distance past a band
+        edge in band scales.  A fractional row's true deviation is
+        ``(g . x) / sum(x)`` and ``sc`` holds ``1 / sum(x_cur)``; its
+        aim ``|d| <= aim`` is then imposed as ``|g . x| sc <= aim sum(x) / sum(x_cur)``,
+        exact for any strip length.  Auxiliaries: |d| and max(0, |d| - aim)
+        per RTP row, max(0, +-d) per band row, |x - x_file| per unit.
+        """
+        rv = self.space.reels[r]
+        U = rv.size
+        x_orig = rv.x0
+        aux = []                           # (row index, cost, sign, offset): aux >= sign*d - offset
+        for j, (kind, *_rest, aim) in enumerate(rows):
+            if kind == "rtp":
+                aux += [(j, CENTRE_COST, (1, -1), 0.0), (j, OUTSIDE_COST, (1, -1), aim)]
+            else:
+                aux.append((j, OUTSIDE_COST, (1,) if kind == "hi" else (-1,), 0.0))
+        M = len(aux)
+        n = 2 * U + M
+        c = np.concatenate([np.zeros(U), np.full(U, MOVE_COST), [a[1] for a in aux]])
+        lo = rv.lo.astype(float).copy()
+        hi = rv.hi.astype(float).copy()
+        if radius is not None:
+            box_lo = np.maximum(lo, x_cur - radius)
+            box_hi = np.minimum(hi, x_cur + radius)
+            if np.all(box_lo <= box_hi):
+                lo, hi = box_lo, box_hi
+        lb = np.concatenate([lo, np.zeros(U + M)])
+        ub = np.concatenate([hi, np.full(U + M, np.inf)])
+        n_rows = 1 + len(rv.groups) + 2 * U + sum(len(a[2]) for a in aux)
+        A = np.zeros((n_rows, n))
+        blo, bhi = np.full(n_rows, -np.inf), np.full(n_rows, np.inf)
+        A[0, :U] = 1
+        blo[0], bhi[0] = rv.total
+        i = 1
+        for mask, glo, ghi in rv.groups:
+            A[i, :U] = mask
+            blo[i], bhi[i] = glo, ghi
+            i += 1
+        for u in range(U):
+            A[i, U + u], A[i, u], blo[i] = 1, -1, -x_orig[u]
+            A[i + 1, U + u], A[i + 1, u], blo[i + 1] = 1, 1, x_orig[u]
+            i += 2
+        t_cur = float(x_cur.sum())
+        for k, (j, _, signs, offset) in enumerate(aux):
+            _, g, h, sc, fractional, _ = rows[j]
+            for sgn in signs:
+                # aux - sgn*sc*g.x (+ offset*sum(x)/t_cur) >= sgn*sc*h (- offset)
+                A[i, 2 * U + k] = 1
+                A[i, :U] = -sgn * sc * g + (offset / t_cur if fractional else 0.0)
+                blo[i] = sgn * sc * h - (0.0 if fractional else offset)
+                i += 1
+        integrality = np.concatenate([np.ones(U), np.zeros(U + M)])
+        res = milp(c, integrality=integrality, bounds=VarBounds(lb, ub),
+                   constraints=LinearConstraint(A, blo, bhi),
+                   options={"time_limit": MILP_SECONDS, "disp": False})
+        if res.x is None:
+            return x_cur
+        x = np.rint(res.x[:U]).astype(np.int64)
+        return x if row_objective(rows, x, x_cur, rv.x0) < row_objective(rows, x_cur, x_cur, rv.x0) - 1e-9 \
+            else x_cur
+
+    def propose(self, xs, models, radius) -> list:
+        """Block-coordinate sweeps of the per-reel programmes from ``xs``;
+        stops once the models put every target inside its aim."""
+        xs0 = [x.copy() for x in xs]
+        cur = [x.copy() for x in xs]
+        for _ in range(4):
+            moved = False
+            for r in range(len(cur)):
+                rows = self.reel_rows(models, xs0, cur, r)
+                if not rows:
+                    continue
+                rad = None if radius is None else radius[r]
+                x = self.solve_reel(r, cur[r], rows, rad)
+                if not np.array_equal(x, cur[r]) and self.space.reels[r].feasible(x):
+                    cur[r] = x
+                    moved = True
+                    if row_objective(rows, x, x, None, outside_only=True) == 0:
+                        return cur
+            if not moved:
+                break
+        return cur
+
+    def update_secant(self, models, xs_new, figs_new):
+        for (lv, name), m in models.items():
+            if m.kind is None:
+                continue
+            dp = self.forms.value(m.kind, lv, xs_new) - m.proxy0
+            df = float(figs_new[lv][name]) - m.value0
+            if abs(dp) > 1e-12 * max(abs(m.proxy0), 1e-300):
+                s = df / dp
+                if s > 0:
+                    self.secant[(lv, name)] = float(np.clip(s, m.scale / 5, m.scale * 5))
+
+    def exact_models(self, models) -> bool:
+        """Whether the models are exact for any move: the RTP of a line game
+        with fixed strip lengths and every scatter held (the line form is
+        then the whole RTP up to a constant)."""
+        if self.space.game.rules != "lines":
+            return False
+        held = self.space.held
+        scatters_held = all(s.name in held for s in self.space.game.symbols if s.kind == "scatter")
+        fixed_len = all(rv.total[0] == rv.total[1] for rv in self.space.reels)
+        return scatters_held and fixed_len and all(m.kind == "win" for m in models.values())
+
+    # -------------------------------------------------------------- main loop
+    def run(self, xs):
+        """Alternate programme rounds and local search until the targets are
+        met, the budget is spent or a whole pass makes no progress."""
+        xs = [x.copy() for x in xs]
+        figs, best = self.ev(xs)
+        self.log("start", xs, best, True)
+        while True:
+            key = best.key
+            xs, figs, best = self.programme_rounds(xs, figs, best)
+            xs, figs, best = self.local_search(xs, figs, best)
+            if best.feasible or best.key >= key or self.ev.count >= self.max_evaluations:
+                return xs, best
+
+    def programme_rounds(self, xs, figs, best):
+        totals = [rv.total[1] for rv in self.space.reels]
+        models = self.models(xs, figs)
+        exact = self.exact_models(models)
+        self.aim = AIM_EXACT if self.exact_models(
+            {k: m for k, m in models.items() if k[1] in self.targets.rtp_figures}) else AIM
+        radius = None if exact else [max(1, int(x.sum()) // 8) for x in xs]
+        for rnd in range(self.max_rounds):
+            if best.feasible or self.ev.count >= self.max_evaluations:
+                break
+            models = self.models(xs, figs)
+            self.finite_differences(xs, models, best)
+            cand = self.propose(xs, models, radius)
+            if all(np.array_equal(a, b) for a, b in zip(cand, xs)):
+                break
+            figs_c, a_c = self.ev(cand)
+            self.update_secant(models, cand, figs_c)
+            accepted = a_c.better_than(best)
+            self.log(f"programme {rnd + 1}", cand, a_c, accepted)
+            if accepted:
+                xs, figs, best = cand, figs_c, a_c
+                if radius is not None:
+                    radius = [min(t, 2 * r) for r, t in zip(radius, totals)]
+            elif radius is None:
+                radius = [max(1, int(x.sum()) // 8) for x in xs]
+            elif max(radius) <= 1:
+                break
+            else:
+                radius = [max(1, r // 2) for r in radius]
+        return xs, figs, best
+
+    # -------------------------------------------------------------- local search
+    def single_moves(self, xs):
+        for r, rv in enumerate(self.space.reels):
+            x = xs[r]
+            t = int(x.sum())
+            up = [u for u in range(rv.size) if x[u] < rv.hi[u]]
+            down = [u for u in range(rv.size) if x[u] > rv.lo[u]]
+            for w in down:
+                for u in up:
+                    if u != w:
+                        yield r, ((u, 1), (w, -1))
+            if t < rv.total[1]:
+                for u in up:
+                    yield r, ((u, 1),)
+            if t > rv.total[0]:
+                for w in down:
+                    yield r, ((w, -1),)
+
+    def apply(self, xs, moves):
+        out = [x.copy() for x in xs]
+        for r, steps in moves:
+            for u, d in steps:
+                out[r][u] += d
+        return out
+
+    def local_search(self, xs, figs, best):
+        """Single moves and pairs of moves, ranked by the models (pairs to
+        first order, the best of them recomputed), judged exactly."""
+        top_k = 8
+        while not best.feasible and self.ev.count < self.max_evaluations:
+            models = self.models(xs, figs)
+            self.finite_differences(xs, models, best)
+            keys = list(models)
+            base = np.array([models[k].value0 for k in keys])
+            singles = []
+            for r, steps in self.single_moves(xs):
+                cand = self.apply(xs, [(r, steps)])
+                if self.space.reels[r].feasible(cand[r]):
+                    singles.append((r, steps))
+            if not singles:
+                break
+            D = np.array([[self.model_value(models[k], xs, self.apply(xs, [mv]), [mv[0]]) for k in keys]
+                          for mv in singles]) - base
+            cost = np.array([self.move_cost(xs, self.apply(xs, [mv]), [mv[0]]) for mv in singles])
+            s1 = self.score(keys, base + D) + cost
+            s2 = self.score(keys, base + D[:, None, :] + D[None, :, :]) + cost[:, None] + cost[None, :]
+            s2[np.tril_indices(len(singles))] = np.inf
+            ranked = [(s1[i], [singles[i]]) for i in np.argsort(s1, kind="stable")[:3 * top_k]]
+            flat = np.argsort(s2, axis=None, kind="stable")[:3 * top_k]
+            for f in flat:
+                i, j = divmod(int(f), len(singles))
+                if np.isfinite(s2[i, j]):
+                    ranked.append((s2[i, j], [singles[i], singles[j]]))
+            # recompute the models exactly for each ranked compound move
+            rescored = []
+            for _, mv in ranked:
+                cand = self.apply(xs, mv)
+                if not self.space.feasible(cand):
+                    continue
+                reels = sorted({r for r, _ in mv})
+                v = np.array([self.model_value(models[k], xs, cand, reels) for k in keys])
+                rescored.append((float(self.score(keys, v[None, :])[0])
+                                 + self.move_cost(xs, cand, reels), mv))
+            rescored += self.repair_moves(xs, models, keys, singles, D, cost, top_k)
+            rescored.sort(key=lambda t: t[0])
+            improved = None
+            for _, mv in rescored[:top_k]:
+                if self.ev.count >= self.max_evaluations:
+                    break
+                cand = self.apply(xs, mv)
+                figs_c, a_c = self.ev(cand)
+                if a_c.better_than(best) and (improved is None or a_c.better_than(improved[2])):
+                    improved = (cand, figs_c, a_c)
+            if improved is None:
+                break
+            self.update_secant(models, improved[0], improved[1])
+            xs, figs, best = improved
+            self.log("local search", xs, best, True)
+        return xs, figs, best
+
+    def repair_moves(self, xs, models, keys, singles, D, cost, n):
+        """Compound moves: one of the ``n`` single moves that most help the
+        bands (RTP ignored), then each other reel's programme restores the
+        RTP.  Returns (modelled objective, moves) pairs."""
+        band_keys = [k[1] in self.targets.bands for k in keys]
+        if not any(band_keys):
+            return []
+        base = np.array([models[k].value0 for k in keys])
+        mask = np.array(band_keys)
+        band_only = Targets(self.targets.rtp, self.targets.tolerance, self.targets.bands, (), self.targets.levels)
+        saved, self.targets = self.targets, band_only
+        try:
+            gain = self.score(keys, (base + D * mask)) + cost
+        finally:
+            self.targets = saved
+        out = []
+        for i in np.argsort(gain, kind="stable")[:n]:
+            r1, steps = singles[i]
+            start = self.apply(xs, [(r1, steps)])
+            for r2 in range(len(xs)):
+                if r2 == r1:
+                    continue
+                rows = self.reel_rows(models, xs, start, r2)
+                x = self.solve_reel(r2, start[r2], rows, None)
+                if np.array_equal(x, start[r2]):
+                    continue
+                cand = [c.copy() for c in start]
+                cand[r2] = x
+                delta = [(r2, tuple((u, int(d)) for u, d in enumerate(x - start[r2]) if d))]
+                mv = [(r1, steps)] + delta
+                v = np.array([self.model_value(models[k], xs, cand, [r1, r2]) for k in keys])
+                out.append((float(self.score(keys, v[None, :])[0]) + self.move_cost(xs, cand, [r1, r2]), mv))
+        return out
+
+    def model_value(self, m: FigureModel, xs0, cand, reels) -> float:
+        """Modelled value of figure ``m`` at ``cand`` (differs from ``xs0`` on ``reels``)."""
+        if m.kind is not None:
+            return m.value0 + m.scale * (self.forms.value(m.kind, m.level, cand) - m.proxy0)
+        if m.fd is not None:
+            return m.value0 + sum(float(m.fd[r] @ (cand[r] - xs0[r])) for r in reels)
+        return m.value0
+
+    def move_cost(self, xs0, cand, reels) -> float:
+        x0 = self.space.reels
+        return MOVE_COST * sum(float(np.abs(cand[r] - x0[r].x0).sum() - np.abs(xs0[r] - x0[r].x0).sum())
+                               for r in reels)
+
+    def score(self, keys, V: np.ndarray) -> np.ndarray:
+        """Objective of modelled figure values ``V[..., j]`` (figure ``keys[j]``)."""
+        total = np.zeros(V.shape[:-1])
+        t, tol = float(self.targets.rtp), self.targets.tolerance
+        for j, (_, name) in enumerate(keys):
+            v = V[..., j]
+            if name in self.targets.rtp_figures:
+                e = np.abs(v - t) / tol
+                total += OUTSIDE_COST * np.maximum(0.0, e - self.aim) + CENTRE_COST * e
+            if name in self.targets.bands:
+                lo, hi = self.targets.bands[name]
+                miss = np.zeros_like(v)
+                if lo is not None:
+                    miss = np.maximum(miss, lo - v)
+                if hi is not None:
+                    miss = np.maximum(miss, v - hi)
+                total += OUTSIDE_COST * miss / band_scale(lo, hi)
+        return total
+
+
+# ====================================================================== result
+@dataclass
+class TuningResult:
+    """Outcome of :func:`tune`: the tuned game, what moved, figures before and after.
+
+    Attributes
+    ----------
+    game, tuned : Game
+        The game as loaded and with the tuned reel set.
+    reel_set : str
+    targets : Targets
+    space : ReelSpace
+    x_before, x_after : list of ndarray
+        Variable values (counts or stop weights) per reel.
+    before, after : dict
+        ``{level: {figure: value}}`` exact figures of both games.
+    assessment_before, assessment : Assessment
+    log : DataFrame
+        One row per judged proposal (stage, accepted, rtp, violation, ...).
+    evaluations : int
+        Exact evaluations made.
+    seconds : float
+    """
+
+    game: Game
+    tuned: Game
+    reel_set: str
+    targets: Targets
+    space: ReelSpace
+    x_before: list
+    x_after: list
+    before: dict
+    after: dict
+    assessment_before: Assessment
+    assessment: Assessment
+    log: pd.DataFrame
+    evaluations: int
+    seconds: float
+
+    @property
+    def feasible(self) -> bool:
+        """Whether every target is met by the laid-out strips."""
+        return self.assessment.feasible
+
+    @property
+    def moves(self) -> pd.DataFrame:
+        """Every count or stop weight that changed."""
+        return self.space.moves(self.x_after, self.x_before)
+
+    @property
+    def strip_changes(self) -> pd.DataFrame:
+        """Per reel: length before and after and stops edited by the layout."""
+        rows = []
+        for r, (a, b) in enumerate(zip(self.game.strips(self.reel_set),
+                                       self.tuned.strips(self.reel_set))):
+            rows.append({"reel": r + 1, "stops before": len(a), "stops after": len(b),
+                         "weight before": a.total_weight, "weight after": b.total_weight,
+                         "stops edited": changed_positions(a.symbols, b.symbols)
+                         + sum(1 for x, y in zip(a.weights or (), b.weights or ()) if x != y)})
+        return pd.DataFrame(rows)
+
+    @property
+    def figures(self) -> pd.DataFrame:
+        """Before/after figures at every level with the targets."""
+        rows = []
+        bands = self.targets.bands
+        for lv in self.after:
+            names = list(dict.fromkeys(list(CORE_FIGURES) + list(self.targets.figures)
+                                       + [k for k in self.after[lv] if k.startswith("rtp:")]
+                                       + (["feature_frequency"] if "feature_frequency" in self.after[lv] else [])))
+            for name in names:
+                b, a = self.before[lv].get(name), self.after[lv].get(name)
+                if a is None and b is None:
+                    continue
+                if name in self.targets.rtp_figures:
+                    tgt = f"{float(self.targets.rtp):.6%} +- {self.targets.tolerance:.4%}"
+                elif name in bands:
+                    tgt = _band_text(name, *bands[name])
+                else:
+                    tgt = ""
+                ok = [c.ok for c in self.assessment.checks if c.level == lv and c.figure == name]
+                rows.append({"level": lv, "figure": name, "before": _num(b), "after": _num(a),
+                             "change": (_num(a) - _num(b)) if a is not None and b is not None else None,
+                             "target": tgt, "met": (all(ok) if ok else None),
+                             "after exact": fraction_str(a) if isinstance(a, Fraction) else None})
+        return pd.DataFrame(rows)
+
+    @property
+    def summary(self) -> pd.DataFrame:
+        a = self.assessment
+        rows = [("game", self.game.title), ("reel set", self.reel_set),
+                ("target RTP", f"{float(self.targets.rtp):.6%} +- {self.targets.tolerance:.4%}"),
+                ("levels", ", ".join(map(str, self.after))),
+                ("targets met", "yes" if a.feasible else "NO"),
+                ("units moved", int(self.moves["change"].abs().sum()) if len(self.moves) else 0),
+                ("exact evaluations", self.evaluations),
+                ("time [s]", f"{self.seconds:.2f}")]
+        return pd.DataFrame(rows, columns=["item", "value"])
+
+    def text(self) -> str:
+        fig = self.figures.copy()
+        for col in ("before", "after", "change"):
+            fig[col] = [_fmt(n, v) for n, v in zip(fig["figure"], fig[col])]
+        fig["met"] = fig["met"].map({True: "yes", False: "NO", None: ""})
+        parts = [f"Reel tuning: {self.game.title} ({self.game.name}), reel set {self.reel_set}",
+                 self.summary.to_string(index=False, header=False), "",
+                 "What moved", self.moves.to_string(index=False) if len(self.moves) else "(nothing)",
+                 "", "Strips", self.strip_changes.to_string(index=False),
+                 "", "Figures (exact, laid-out strips)",
+                 fig.drop(columns="after exact").to_string(index=False)]
+        return "\n".join(parts)
+
+    def print_summary(self) -> None:
+        print(self.text())
+
+    def _repr_html_(self) -> str:
+        return "\n".join([f"<h4>Reel tuning: {self.game.title}, reel set {self.reel_set}</h4>",
+                          self.summary.to_html(index=False, header=False),
+                          "<h5>What moved</h5>", self.moves.to_html(index=False),
+                          "<h5>Figures</h5>", self.figures.to_html(index=False)])
+
+    def write(self, path=None, backup: bool = True):
+        """Write the tuned game file (default: over the source, keeping a backup)."""
+        from .gamewriter import write_game
+
+        return write_game(self.game, {self.reel_set: self.tuned.strips(self.reel_set)},
+                          path, backup=backup)
+
+
+def _num(v):
+    return None if v is None else float(v)
+
+
+def _fmt(name, v) -> str:
+    if v is None or (isinstance(v, float) and np.isnan(v)):
+        return ""
+    if name.startswith("rtp") or name in ("hit_frequency", "feature_frequency"):
+        return f"{v:.6%}"
+    return f"{v:.6g}"
+
+
+def _band_text(name, lo, hi) -> str:
+    f = (lambda v: f"{v:.4%}") if name in ("hit_frequency", "feature_frequency") or name.startswith("rtp") \
+        else (lambda v: f"{v:.6g}")
+    return f"{f(lo) if lo is not None else '-inf'} .. {f(hi) if hi is not None else 'inf'}"
+
+
+# ====================================================================== entry point
+def tune(game, targets: Targets, bounds: Bounds | None = None, reel_set: str = "base",
+         max_rounds: int = 12, max_evaluations: int = 400, verbose: bool = False) -> TuningResult:
+    """Tune ``reel_set`` of ``game`` to ``targets`` within ``bounds``.
+
+    Parameters
+    ----------
+    game : Game or str
+        The game, or a game spec for :func:`slotmath.gamefile.load_game`.
+    targets : Targets
+    bounds : Bounds, optional
+    reel_set : str
+    max_rounds : int
+        Integer-programme rounds before the local search.
+    max_evaluations : int
+        Budget of exact evaluations (figures of one candidate at its levels).
+    verbose : bool
+        Print one line per judged proposal.
+
+    Returns
+    -------
+    TuningResult
+    """
+    t0 = time.perf_counter()
+    if not isinstance(game, Game):
+        game = load_game(game)
+    targets = targets.with_game_constraints(game)
+    levels = targets.levels or tuple(game.levels)
+    for lv in levels:
+        if lv not in game.levels:
+            raise BoundsError(f"bet level {lv} is not offered (levels: {', '.join(map(str, game.levels))})")
+    space = ReelSpace(game, reel_set, bounds)
+    say = (lambda m: print(m, file=sys.stderr)) if verbose else None
+    solver = Solver(space, targets, levels, max_rounds, max_evaluations, say)
+    x_before = space.x0
+    x_after, _ = solver.run(x_before)
+    tuned = space.game_for(x_after)
+    before = {lv: game_figures(game, solver.ev.rep[lv], reel_set) for lv in levels}
+    after = {lv: game_figures(tuned, solver.ev.rep[lv], reel_set) for lv in levels}
+    return TuningResult(game, tuned, reel_set, targets, space, x_before, x_after, before, after,
+                        assess(before, targets), assess(after, targets),
+                        pd.DataFrame(solver.log_rows), solver.ev.count, time.perf_counter() - t0)
+
+
+# ====================================================================== command line
+def parse_fraction(text: str, what: str) -> Fraction:
+    """``96.21%`` or ``0.9621`` as a Fraction."""
+    t = text.strip()
+    try:
+        if t.endswith("%"):
+            return Fraction(t[:-1].strip()) / 100
+        return Fraction(t)
+    except (ValueError, ZeroDivisionError):
+        raise argparse.ArgumentTypeError(f"{what}: not a number: {text!r}") from None
+
+
+def parse_range(text: str, what: str, percent_ok: bool = True) -> tuple:
+    """``LO:HI`` (either side may be empty) as a pair of floats or None."""
+    if ":" not in text:
+        raise argparse.ArgumentTypeError(f"{what}: expected LO:HI, got {text!r}")
+    lo, hi = text.split(":", 1)
+    conv = (lambda v: float(parse_fraction(v, what))) if percent_ok else \
+        (lambda v: float(Fraction(v)))
+    try:
+        out = (conv(lo) if lo.strip() else None, conv(hi) if hi.strip() else None)
+    except (ValueError, ZeroDivisionError):
+        raise argparse.ArgumentTypeError(f"{what}: not a number in {text!r}") from None
+    if out[0] is not None and out[1] is not None and out[0] > out[1]:
+        raise argparse.ArgumentTypeError(f"{what}: LO is above HI in {text!r}")
+    return out
+
+
+def _int_range(text: str, what: str) -> tuple:
+    lo, hi = parse_range(text, what, percent_ok=False)
+    if lo is None or (lo != int(lo)) or (hi is not None and hi != int(hi)):
+        raise argparse.ArgumentTypeError(f"{what}: expected whole numbers LO:HI, got {text!r}")
+    return int(lo), (None if hi is None else int(hi))
+
+
+def parse_count_limit(text: str) -> tuple:
+    """``[REEL:]SYMBOL=LO:HI`` -> ((reel0 or None, symbol), (lo, hi))."""
+    if "=" not in text:
+        raise argparse.ArgumentTypeError(f"--count: expected [REEL:]SYMBOL=LO:HI, got {text!r}")
+    left, rng = text.split("=", 1)
+    reel = None
+    if ":" in left:
+        r, left = left.split(":", 1)
+        if not r.isdigit() or int(r) < 1:
+            raise argparse.ArgumentTypeError(f"--count: reel must be a number from 1, got {r!r}")
+        reel = int(r) - 1
+    return (reel, left.strip()), _int_range(rng, "--count")
+
+
+def parse_length_limit(text: str) -> tuple:
+    """``[REEL=]LO:HI`` -> (reel0 or None, (lo, hi))."""
+    reel = None
+    if "=" in text:
+        r, text = text.split("=", 1)
+        if not r.isdigit() or int(r) < 1:
+            raise argparse.ArgumentTypeError(f"--length: reel must be a number from 1, got {r!r}")
+        reel = int(r) - 1
+    return reel, _int_range(text, "--length")
+
+
+def parse_figure_band(text: str) -> tuple:
+    if "=" not in text:
+        raise argparse.ArgumentTypeError(f"--figure: expected NAME=LO:HI, got {text!r}")
+    name, rng = text.split("=", 1)
+    return name.strip(), parse_range(rng, "--figure")
+
+
+def _plausible(value, what: str, upper: float = 2.0):
+    """Reject ``94`` meant as 94 %."""
+    if value is not None and not 0 <= float(value) <= upper:
+        raise BoundsError(f"{what}: {float(value):g} is not a fraction; write it as a "
+                          f"fraction (0.94) or with a percent sign (94%)")
+
+
+def targets_from_args(args) -> Targets:
+    _plausible(args.target_rtp, "--target-rtp")
+    if float(args.target_rtp) == 0:
+        raise BoundsError("--target-rtp: must be above 0")
+    _plausible(args.tolerance, "--tolerance", 0.5)
+    for v in args.hit_frequency or ():
+        _plausible(v, "--hit-frequency", 1.0)
+    bands = {}
+    if args.hit_frequency:
+        bands["hit_frequency"] = args.hit_frequency
+    if args.vi:
+        bands["vi"] = args.vi
+    for name, rng in args.figure or ():
+        bands[name] = rng
+    rtp_figs = ("rtp",) + tuple(args.rtp_figure or ())
+    return Targets(args.target_rtp, float(args.tolerance), bands, rtp_figs,
+                   tuple(args.bet) if args.bet else None)
+
+
+def bounds_from_args(args, game: Game) -> Bounds:
+    held = Bounds().held(game)
+    fixed = (held | set(args.fix or ())) - set(args.free or ())
+    unknown = (set(args.fix or ()) | set(args.free or ())) - set(game.symbol_names)
+    if unknown:
+        raise BoundsError(f"unknown symbol {sorted(unknown)[0]!r} in --fix/--free")
+    counts = dict(args.count or ())
+    lengths = dict(args.length or ())
+    weights = args.weight or (1, None)
+    return Bounds(tuple(sorted(fixed)), counts, lengths, weights, args.allow_new_symbols)
+
+
+def add_tune_arguments(p) -> None:
+    p.add_argument("game", help="game folder, file or name in data/games")
+    p.add_argument("--target-rtp", required=True, type=lambda v: parse_fraction(v, "--target-rtp"),
+                   help="target RTP, e.g. 96.21%% or 0.9621")
+    p.add_argument("--tolerance", default=Fraction(str(DEFAULT_TOLERANCE)),
+                   type=lambda v: parse_fraction(v, "--tolerance"),
+                   help="allowed |RTP - target| (default 0.005%%)")
+    p.add_argument("--hit-frequency", type=lambda v: parse_range(v, "--hit-frequency"),
+                   metavar="LO:HI", help="hit frequency band, e.g. 30%%:34%%")
+    p.add_argument("--vi", type=lambda v: parse_range(v, "--vi", percent_ok=False),
+                   metavar="LO:HI", help="90%% volatility index band [x total bet]")
+    p.add_argument("--figure", action="append", type=parse_figure_band, metavar="NAME=LO:HI",
+                   help="band on any reported figure (repeatable)")
+    p.add_argument("--rtp-figure", action="append", metavar="NAME",
+                   help="another figure that must equal the target RTP (repeatable)")
+    p.add_argument("--reel-set", default="base")
+    p.add_argument("--bet", action="append", type=int, metavar="LEVEL",
+                   help="bet level the targets apply to (repeatable; default: every level)")
+    p.add_argument("--fix", action="append", metavar="SYMBOL",
+                   help="hold a symbol's count/weights (scatter and special symbols are held by default)")
+    p.add_argument("--free", action="append", metavar="SYMBOL", help="release a held symbol")
+    p.add_argument("--count", action="append", type=parse_count_limit, metavar="[REEL:]SYMBOL=LO:HI",
+                   help="limits on a symbol's count (weighted reels: its total weight)")
+    p.add_argument("--length", action="append", type=parse_length_limit, metavar="[REEL=]LO:HI",
+                   help="strip length (weighted reels: total weight) limits; default: unchanged")
+    p.add_argument("--weight", type=lambda v: _int_range(v, "--weight"), metavar="LO:HI",
+                   help="stop weight limits on weighted reels (default 1:)")
+    p.add_argument("--allow-new-symbols", action="store_true",
+                   help="let a symbol appear on a reel that does not carry it")
+    p.add_argument("--max-evaluations", type=int, default=400)
+    p.add_argument("--out", help="write the tuned game file here (backs up an existing file)")
+    p.add_argument("--keep-best", action="store_true",
+                   help="write --out even when the targets are not met")
+    p.add_argument("--json", action="store_true", help="one JSON object on stdout")
+    p.add_argument("--verbose", action="store_true", help="progress on stderr")
+
+
+def result_json(res: TuningResult) -> dict:
+    fig = res.figures
+    return {
+        "game": res.game.name, "reel_set": res.reel_set, "targets_met": res.feasible,
+        "target_rtp": float(res.targets.rtp), "tolerance": res.targets.tolerance,
+        "bands": {k: list(v) for k, v in res.targets.bands.items()},
+        "moves": res.moves.to_dict(orient="records"),
+        "figures": fig.where(fig.notna(), None).to_dict(orient="records"),
+        "strips": {f"reel{r + 1}": list(s.symbols) if s.weights is None
+                   else {"symbols": list(s.symbols), "weights": list(s.weights)}
+                   for r, s in enumerate(res.tuned.strips(res.reel_set))},
+        "evaluations": res.evaluations, "seconds": res.seconds,
+    }
+
+
+def cmd_tune(args) -> int:
+    import json
+
+    from .cli import UsageError
+
+    game = load_game(args.game)
+    try:
+        targets, bounds = targets_from_args(args), bounds_from_args(args, game)
+        res = tune(game, targets, bounds, args.reel_set,
+                   max_evaluations=args.max_evaluations, verbose=args.verbose)
+    except (BoundsError, KeyError) as exc:
+        raise UsageError(str(exc).strip("'\"")) from None
+    written = None
+    if args.out and (res.feasible or args.keep_best):
+        written = res.write(args.out)
+    if args.json:
+        out = result_json(res)
+        out["written"] = str(written) if written else None
+        print(json.dumps(out, default=float))
+    else:
+        res.print_summary()
+        if args.out:
+            print(f"\nwritten: {written}" if written else
+                  "\nnot written: the targets are not met (use --keep-best to write anyway)")
+    return 0 if res.feasible else 1
+
+
+def cmd_sensitivities(args) -> int:
+    import json
+
+    from .cli import UsageError, game_and_level
+    from .sensitivity import format_sensitivities, sensitivities
+
+    game, level = game_and_level(args.game, args.bet)
+    figures = [f.strip() for f in args.figures.split(",") if f.strip()]
+    try:
+        table = sensitivities(game, level, args.reel_set, figures)
+    except (BoundsError, KeyError) as exc:
+        raise UsageError(str(exc).strip("'\"")) from None
+    if args.json:
+        print(json.dumps({"game": game.name, "bet": level, "reel_set": args.reel_set,
+                          "base": {k: float(v) for k, v in table.attrs["base"].items() if v is not None},
+                          "rows": table.where(table.notna(), None).to_dict(orient="records")}))
+    else:
+        print(format_sensitivities(table))
+    return 0
+
+
+def register_cli(subparsers) -> None:
+    """Add ``slotmath tune`` and ``slotmath sensitivities``."""
+    p = subparsers.add_parser("tune", help="tune reel strips to a target RTP and bands",
+                              description=__doc__.splitlines()[0])
+    add_tune_arguments(p)
+    p.set_defaults(func=cmd_tune)
+    p = subparsers.add_parser("sensitivities", help="figure changes for +-1 of each symbol per reel")
+    p.add_argument("game")
+    p.add_argument("--bet", type=int, default=None)
+    p.add_argument("--reel-set", default="base")
+    p.add_argument("--figures", default="rtp,hit_frequency,sd",
+                   help="comma-separated figure names (default rtp,hit_frequency,sd)")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_sensitivities)
