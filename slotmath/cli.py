@@ -56,7 +56,7 @@ def cmd_par(args) -> int:
 def cmd_simulate(args) -> int:
     if args.seed < 0:
         raise UsageError(f"--seed must be >= 0, got {args.seed}")
-    from .montecarlo import SchedulerError, round_sampler, simulate
+    from .montecarlo import SetupError, round_sampler, simulate
     from .par import rules_module
 
     game, level = game_and_level(args.game, args.bet)
@@ -71,7 +71,7 @@ def cmd_simulate(args) -> int:
             result = simulate(game, args.spins, args.seed, level, chunk=args.chunk,
                               workers=args.workers, scheduler=args.scheduler,
                               progress=args.progress, sampler=sampler)
-        except SchedulerError as exc:
+        except SetupError as exc:
             raise UsageError(str(exc)) from None
     print(json.dumps(result.to_dict()) if args.json else result.text())
     return 130 if getattr(result, "partial", False) else 0

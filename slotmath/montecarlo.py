@@ -69,7 +69,15 @@ def win_bin_labels() -> list:
     return labels + [f"[{WIN_EDGES[-1]:,}, inf)"]
 
 
-class SchedulerError(RuntimeError):
+#: Most chunks a run may have (each chunk is a task and a result to merge).
+MAX_CHUNKS = 1_000_000
+
+
+class SetupError(ValueError):
+    """A run that cannot start as asked (a user error, not a failure)."""
+
+
+class SchedulerError(SetupError):
     """The Dask scheduler cannot be used (not installed or not reachable)."""
 
 
@@ -131,7 +139,10 @@ def round_sampler(game, level: int | None = None):
 def plan_chunks(rounds: int, chunk: int = CHUNK) -> list:
     """``(index, size)`` of every chunk of a run of ``rounds`` rounds."""
     if rounds < 0 or chunk < 1:
-        raise ValueError("rounds must be >= 0 and chunk >= 1")
+        raise SetupError("rounds must be >= 0 and chunk >= 1")
+    if -(-rounds // chunk) > MAX_CHUNKS:
+        raise SetupError(f"{rounds:,} rounds in chunks of {chunk:,} make more than "
+                         f"{MAX_CHUNKS:,} chunks: use larger chunks")
     return [(i, min(chunk, rounds - i * chunk)) for i in range(-(-rounds // chunk))]
 
 
@@ -368,7 +379,7 @@ def run(sampler, rounds: int, seed: int = 0, *, chunk: int = CHUNK, workers: int
     """
     sampler = as_sampler(sampler)
     if int(seed) < 0:
-        raise ValueError("seed must be >= 0")
+        raise SetupError("seed must be >= 0")
     plan = plan_chunks(int(rounds), int(chunk))
     if scheduler is not None:
         runner = _DaskRunner(sampler, plan, seed, scheduler)
@@ -598,7 +609,8 @@ class MonteCarloResult(SimulationResult):
         where = f"Dask {r.scheduler}" if r.scheduler else \
             f"{r.workers} process{'es' * (r.workers != 1)}"
         head = [f"Simulation (Monte Carlo, compiled sampler): {self.game}, bet level {self.level}",
-                f"  {r.rounds:,} rounds in {len(r.chunk_indices)} chunks of {r.chunk:,}, "
+                f"  {r.rounds:,} rounds in {len(r.chunk_indices)} "
+                f"chunk{'s' * (len(r.chunk_indices) != 1)} of {r.chunk:,}, "
                 f"seed {r.seed}, {where}, {r.elapsed:.1f} s ({r.rounds_per_second:,.0f} rounds/s)"]
         if r.partial:
             head.insert(1, f"  PARTIAL RESULT: interrupted after {len(r.chunk_indices)} of "
@@ -613,7 +625,11 @@ class MonteCarloResult(SimulationResult):
         print(self.text())
 
     def _repr_html_(self) -> str:
-        return "<pre>" + self.text().replace("&", "&amp;").replace("<", "&lt;") + "</pre>"
+        head = self.text().split("\n  figure", 1)[0]
+        html = "<pre>" + head.replace("&", "&amp;").replace("<", "&lt;") + "</pre>"
+        if self.convergence is not None and self.run.rounds:
+            html += self.convergence._repr_html_()
+        return html
 
     def to_dict(self) -> dict:
         r = self.run
@@ -662,6 +678,7 @@ def simulate(game, spins: int, seed: int = 0, level: int | None = None, *,
     from .par import par, rules_module
 
     level = game.bet(level).level
+    plan_chunks(int(spins), int(chunk))  # refuse an impossible plan before any work
     sampler = as_sampler(sampler) if sampler is not None else round_sampler(game, level)
     if sampler is None:
         raise LookupError(f"rules {game.rules!r} have no compiled round sampler")

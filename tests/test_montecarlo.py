@@ -64,8 +64,10 @@ def test_plan_chunks():
     assert mc.plan_chunks(10, 4) == [(0, 4), (1, 4), (2, 2)]
     assert mc.plan_chunks(8, 4) == [(0, 4), (1, 4)]
     assert mc.plan_chunks(0, 4) == []
-    with pytest.raises(ValueError):
+    with pytest.raises(mc.SetupError):
         mc.plan_chunks(10, 0)
+    with pytest.raises(mc.SetupError, match="use larger chunks"):
+        mc.plan_chunks(10 ** 12, 1000)
 
 
 def test_chunk_streams_are_the_spawned_children():

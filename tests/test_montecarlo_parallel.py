@@ -123,7 +123,7 @@ def test_cli_simulate_text_names_the_run():
     assert proc.returncode == 0, proc.stderr
     out = proc.stdout
     assert "Simulation (Monte Carlo, compiled sampler): fruit_classic, bet level 3" in out
-    assert "200,000 rounds in 1 chunks of 1,000,000, seed 0, 1 process" in out
+    assert "200,000 rounds in 1 chunk of 1,000,000, seed 0, 1 process" in out
     assert "Rounds for RTP +-0.01 pp at 95 %" in out and "line: 3 x R7" in out
 
 
@@ -131,6 +131,7 @@ def test_cli_simulate_text_names_the_run():
     (("--workers", "0"), "must be >= 1"),
     (("--chunk", "0"), "must be a whole number >= 1"),
     (("--seed", "-1"), "--seed must be >= 0"),
+    (("--spins", "1e12", "--chunk", "1000"), "more than 1,000,000 chunks: use larger chunks"),
 ])
 def test_cli_simulate_rejects_bad_options(args, message):
     proc = run_cli("simulate", "video20", "--spins", "1000", *args)
@@ -163,3 +164,20 @@ def test_ctrl_c_stops_the_command_and_prints_the_partial_result():
     text = out.decode()
     assert "PARTIAL RESULT: interrupted after" in text and "of 5000 chunks" in text
     assert "RTP" in text and "Traceback" not in err.decode()
+
+
+def test_interrupted_before_any_chunk_finished(video, monkeypatch):
+    game, _ = video
+
+    def stop(*args, **kw):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(mc, "run_chunk", stop)
+    result = mc.simulate(game, 1_000_000, seed=2, chunk=100_000, workers=1, progress=False)
+    monkeypatch.undo()
+    assert result.partial and result.spins == 0 and result.convergence is None
+    assert "PARTIAL RESULT: interrupted after 0 of 10 chunks" in result.text()
+    assert "no chunk finished" in result.text()
+    d = result.to_dict()
+    assert d["partial"] is True and d["rounds"] == 0 and "rtp" not in d
+    assert "<pre>" in result._repr_html_()
