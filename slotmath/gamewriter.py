@@ -45,12 +45,17 @@ def _scalar(text: str) -> str:
     return json.dumps(text)
 
 
+def _item(v) -> str:
+    """A symbol name (string) or a stop weight (integer) as YAML."""
+    return _scalar(v) if isinstance(v, str) else str(int(v))
+
+
 def flow_list(values) -> str:
-    return "[" + ", ".join(_scalar(str(v)) for v in values) + "]"
+    return "[" + ", ".join(_item(v) for v in values) + "]"
 
 
 def block_list(values, column: int) -> str:
-    return ("\n" + " " * column).join(f"- {_scalar(str(v))}" for v in values)
+    return ("\n" + " " * column).join(f"- {_item(v)}" for v in values)
 
 
 def flow_strip(strip: Strip) -> str:

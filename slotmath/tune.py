@@ -69,7 +69,9 @@ AIM = 0.5                    # aim inside half the tolerance (margin for inexact
 AIM_EXACT = 0.95             # ... or nearly all of it when the RTP model is exact
 CENTRE_COST = 0.01           # per tolerance of RTP error (prefer the centre, weakly)
 MOVE_COST = 0.02             # per unit moved from the game file (prefer small changes)
-MILP_SECONDS = 2.0           # time limit of one reel's programme (the incumbent is used)
+MILP_NODES = 400             # branch-and-bound node limit of one reel's programme (the
+                             # incumbent is used): a work limit, so runs are reproducible
+MILP_SECONDS = 60.0          # safety net only
 BAND_WEIGHT = 10.0           # assessment: a band violation of one band scale counts 10 tolerances
 
 
@@ -292,15 +294,22 @@ class LineForms:
 
 @dataclass
 class FigureModel:
-    """Model of one exact figure at one level around the round's start ``xs0``."""
+    """Model of one exact figure at one level around the round's start ``xs0``:
+
+    ``f(x) = value0 + scale * (proxy(x) - proxy0) + sum_r res[r] . (x_r - xs0_r)``
+
+    ``proxy`` is a multilinear line form (``kind``; None: no proxy) and
+    ``res`` the finite-difference residual the proxy does not explain (None
+    until computed).
+    """
 
     level: int
     name: str
     value0: float
-    kind: str | None = None      # proxy kind, or None for finite differences
-    scale: float = 1.0           # secant factor: d figure / d proxy
+    kind: str | None = None
+    scale: float = 1.0
     proxy0: float = 0.0
-    fd: list | None = None       # per reel d figure / d unit
+    res: list | None = None
 
 
 def row_objective(rows, x, x_cur, x_file, outside_only=False) -> float:
@@ -335,6 +344,8 @@ class Solver:
         self.say = log or (lambda msg: None)
         self.secant: dict = {}
         self.aim = AIM
+        self.rtp_exact = False
+        self.rejected: set = set()
         self.t0 = time.perf_counter()
 
     # -------------------------------------------------------------- helpers
@@ -370,75 +381,75 @@ class Solver:
             out[(lv, name)] = m
         return out
 
-    def finite_differences(self, xs, models, assessment) -> None:
-        """Exact +1 differences of every violated figure other than an RTP
-        (whose line form is exact or nearly so); they replace the figure's
-        line-form model for this round."""
-        bad = {(self.ev.rep[c.level], c.figure) for c in assessment.checks if not c.ok}
-        for key, m in models.items():
-            if key not in bad or (m.kind == "win" and m.name in self.targets.rtp_figures):
-                continue
-            m.kind, m.fd = None, []
-            for r, rv in enumerate(self.space.reels):
-                d = np.zeros(rv.size)
-                for u in range(rv.size):
-                    if rv.lo[u] == rv.hi[u]:
-                        continue
-                    step = 1 if xs[r][u] < rv.hi[u] else -1
-                    trial = [x.copy() for x in xs]
-                    trial[r][u] += step
-                    v = float(self.ev.figures(trial, self.ev.needed)[m.level][m.name])
-                    d[u] = (v - m.value0) / step
-                m.fd.append(d)
+    def exact_rtp_model(self, m: FigureModel) -> bool:
+        return m.kind == "win" and m.name in self.targets.rtp_figures and self.rtp_exact
 
-    def predicted(self, m: FigureModel, xs0, xs, r: int):
-        """Linear(-fractional) model of figure ``m`` in reel ``r``: (g, h, scale)
-        with figure - value0 + ... = (g . x_r + h) * scale; see :meth:`reel_rows`."""
-        if m.kind is not None:
-            a, K = self.forms.coefficients(m.kind, m.level, xs, r)
-            s = m.scale
-            c0 = m.value0 - s * m.proxy0
-            # figure(x_r) = (c0 * sum(x) + (s / K) a . x) / sum(x)
-            return c0, s / K * a, 0.0, 1.0 / float(xs[r].sum())
-        if m.fd is None:
-            return None
-        c = m.value0
-        for rr in range(len(xs)):
-            if rr != r:
-                c += float(m.fd[rr] @ (xs[rr] - xs0[rr]))
-        c -= float(m.fd[r] @ xs0[r])
-        return 0.0, m.fd[r], c, 1.0
+    def finite_differences(self, xs, models, assessment) -> None:
+        """Exact +-1 differences of every violated figure (except an RTP whose
+        line form is exact): the part of each change the figure's line form
+        does not explain becomes its residual ``res``.  One evaluation per
+        unit serves every figure."""
+        bad = {(self.ev.rep[c.level], c.figure) for c in assessment.checks if not c.ok}
+        todo = [m for key, m in models.items() if key in bad and not self.exact_rtp_model(m)]
+        if not todo:
+            return
+        for m in todo:
+            m.res = [np.zeros(rv.size) for rv in self.space.reels]
+        for r, rv in enumerate(self.space.reels):
+            for u in range(rv.size):
+                if rv.lo[u] == rv.hi[u]:
+                    continue
+                step = 1 if xs[r][u] < rv.hi[u] else -1
+                trial = [x.copy() for x in xs]
+                trial[r][u] += step
+                if trial[r][u] < 0 or trial[r].sum() < 1:
+                    continue
+                figs = self.ev.figures(trial, self.ev.needed)
+                for m in todo:
+                    df = float(figs[m.level][m.name]) - m.value0
+                    if m.kind is not None:
+                        df -= m.scale * (self.forms.value(m.kind, m.level, trial) - m.proxy0)
+                    m.res[r][u] = df / step
 
     def reel_rows(self, models, xs0, xs, r):
-        """Objective rows for reel r: list of (kind, g, h, scale, weight) with the
-        modelled (figure - bound) = (g . x + h) * scale."""
+        """Objective rows of reel r's programme, ``(kind, g, h, sc, fractional, aim)``
+        with the modelled deviation ``(g . x + h) * sc`` (see :meth:`solve_reel`).
+
+        With a line form the deviation ``f - theta`` is
+        ``[(c0 - theta) sum(x) + (scale / K) a . x] / sum(x) + res_r . x + h_res``
+        (``c0 = value0 - scale * proxy0``), linear-fractional in reel r; the
+        residual is brought over the same denominator with ``sum(x) ~ sum(x_cur)``.
+        """
         rows = []
         t, tol = float(self.targets.rtp), self.targets.tolerance
+        t_cur = float(xs[r].sum())
         for (lv, name), m in models.items():
-            pred = self.predicted(m, xs0, xs, r)
-            if pred is None:
+            if m.kind is None and m.res is None:
                 continue
-            c0, a, h, sc = pred
+            res_r = m.res[r] if m.res is not None else np.zeros(self.space.reels[r].size)
+            h_res = 0.0
+            if m.res is not None:
+                h_res = sum(float(m.res[rr] @ (xs[rr] - xs0[rr])) for rr in range(len(xs)) if rr != r)
+                h_res -= float(m.res[r] @ xs0[r])
             bounds = []
             if name in self.targets.rtp_figures:
-                bounds.append(("rtp", t, 1.0 / tol))
+                bounds.append(("rtp", t, 1.0 / tol, self.aim))
             if name in self.targets.bands:
                 lo, hi = self.targets.bands[name]
                 bs = 1.0 / band_scale(lo, hi)
                 if lo is not None:
-                    bounds.append(("lo", lo, bs))
+                    bounds.append(("lo", lo, bs, 0.0))
                 if hi is not None:
-                    bounds.append(("hi", hi, bs))
-            for kind, theta, w in bounds:
-                if kind == "rtp":
-                    w = 1.0 / tol
-                # (c0 - theta) * sum(x) + a . x for fractional models; a . x + h - theta else
-                aim = self.aim if kind == "rtp" else 0.0
-                if m.kind is not None:
-                    g = np.asarray(a, dtype=np.float64) + (c0 - theta)
-                    rows.append((kind, g, 0.0, sc * w, True, aim))
-                else:
-                    rows.append((kind, np.asarray(a, dtype=np.float64), h - theta, sc * w, False, aim))
+                    bounds.append(("hi", hi, bs, 0.0))
+            if m.kind is not None:
+                a, K = self.forms.coefficients(m.kind, m.level, xs, r)
+                c0 = m.value0 - m.scale * m.proxy0
+                for kind, theta, w, aim in bounds:
+                    g = m.scale / K * a + (c0 - theta) + t_cur * res_r
+                    rows.append((kind, g, t_cur * h_res, w / t_cur, True, aim))
+            else:
+                for kind, theta, w, aim in bounds:
+                    rows.append((kind, res_r.astype(np.float64), m.value0 - theta + h_res, w, False, aim))
         return rows
 
     # -------------------------------------------------------------- programme
@@ -501,7 +512,7 @@ class Solver:
         integrality = np.concatenate([np.ones(U), np.zeros(U + M)])
         res = milp(c, integrality=integrality, bounds=VarBounds(lb, ub),
                    constraints=LinearConstraint(A, blo, bhi),
-                   options={"time_limit": MILP_SECONDS, "disp": False})
+                   options={"node_limit": MILP_NODES, "time_limit": MILP_SECONDS, "disp": False})
         if res.x is None:
             return x_cur
         x = np.rint(res.x[:U]).astype(np.int64)
@@ -570,8 +581,9 @@ class Solver:
         totals = [rv.total[1] for rv in self.space.reels]
         models = self.models(xs, figs)
         exact = self.exact_models(models)
-        self.aim = AIM_EXACT if self.exact_models(
-            {k: m for k, m in models.items() if k[1] in self.targets.rtp_figures}) else AIM
+        self.rtp_exact = self.exact_models(
+            {k: m for k, m in models.items() if k[1] in self.targets.rtp_figures})
+        self.aim = AIM_EXACT if self.rtp_exact else AIM
         radius = None if exact else [max(1, int(x.sum()) // 8) for x in xs]
         for rnd in range(self.max_rounds):
             if best.feasible or self.ev.count >= self.max_evaluations:
@@ -579,12 +591,15 @@ class Solver:
             models = self.models(xs, figs)
             self.finite_differences(xs, models, best)
             cand = self.propose(xs, models, radius)
-            if all(np.array_equal(a, b) for a, b in zip(cand, xs)):
+            key = Evaluator.key(cand)
+            if all(np.array_equal(a, b) for a, b in zip(cand, xs)) or key in self.rejected:
                 break
             figs_c, a_c = self.ev(cand)
             self.update_secant(models, cand, figs_c)
             accepted = a_c.better_than(best)
             self.log(f"programme {rnd + 1}", cand, a_c, accepted)
+            if not accepted:
+                self.rejected.add(key)
             if accepted:
                 xs, figs, best = cand, figs_c, a_c
                 if radius is not None:
@@ -713,11 +728,12 @@ class Solver:
 
     def model_value(self, m: FigureModel, xs0, cand, reels) -> float:
         """Modelled value of figure ``m`` at ``cand`` (differs from ``xs0`` on ``reels``)."""
+        v = m.value0
         if m.kind is not None:
-            return m.value0 + m.scale * (self.forms.value(m.kind, m.level, cand) - m.proxy0)
-        if m.fd is not None:
-            return m.value0 + sum(float(m.fd[r] @ (cand[r] - xs0[r])) for r in reels)
-        return m.value0
+            v += m.scale * (self.forms.value(m.kind, m.level, cand) - m.proxy0)
+        if m.res is not None:
+            v += sum(float(m.res[r] @ (cand[r] - xs0[r])) for r in reels)
+        return v
 
     def move_cost(self, xs0, cand, reels) -> float:
         x0 = self.space.reels
@@ -944,42 +960,42 @@ def parse_fraction(text: str, what: str) -> Fraction:
             return Fraction(t[:-1].strip()) / 100
         return Fraction(t)
     except (ValueError, ZeroDivisionError):
-        raise argparse.ArgumentTypeError(f"{what}: not a number: {text!r}") from None
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
 
 
 def parse_range(text: str, what: str, percent_ok: bool = True) -> tuple:
     """``LO:HI`` (either side may be empty) as a pair of floats or None."""
     if ":" not in text:
-        raise argparse.ArgumentTypeError(f"{what}: expected LO:HI, got {text!r}")
+        raise argparse.ArgumentTypeError(f"expected LO:HI, got {text!r}")
     lo, hi = text.split(":", 1)
     conv = (lambda v: float(parse_fraction(v, what))) if percent_ok else \
         (lambda v: float(Fraction(v)))
     try:
         out = (conv(lo) if lo.strip() else None, conv(hi) if hi.strip() else None)
     except (ValueError, ZeroDivisionError):
-        raise argparse.ArgumentTypeError(f"{what}: not a number in {text!r}") from None
+        raise argparse.ArgumentTypeError(f"not a number in {text!r}") from None
     if out[0] is not None and out[1] is not None and out[0] > out[1]:
-        raise argparse.ArgumentTypeError(f"{what}: LO is above HI in {text!r}")
+        raise argparse.ArgumentTypeError(f"LO is above HI in {text!r}")
     return out
 
 
 def _int_range(text: str, what: str) -> tuple:
     lo, hi = parse_range(text, what, percent_ok=False)
     if lo is None or (lo != int(lo)) or (hi is not None and hi != int(hi)):
-        raise argparse.ArgumentTypeError(f"{what}: expected whole numbers LO:HI, got {text!r}")
+        raise argparse.ArgumentTypeError(f"expected whole numbers LO:HI, got {text!r}")
     return int(lo), (None if hi is None else int(hi))
 
 
 def parse_count_limit(text: str) -> tuple:
     """``[REEL:]SYMBOL=LO:HI`` -> ((reel0 or None, symbol), (lo, hi))."""
     if "=" not in text:
-        raise argparse.ArgumentTypeError(f"--count: expected [REEL:]SYMBOL=LO:HI, got {text!r}")
+        raise argparse.ArgumentTypeError(f"expected [REEL:]SYMBOL=LO:HI, got {text!r}")
     left, rng = text.split("=", 1)
     reel = None
     if ":" in left:
         r, left = left.split(":", 1)
         if not r.isdigit() or int(r) < 1:
-            raise argparse.ArgumentTypeError(f"--count: reel must be a number from 1, got {r!r}")
+            raise argparse.ArgumentTypeError(f"reel must be a number from 1, got {r!r}")
         reel = int(r) - 1
     return (reel, left.strip()), _int_range(rng, "--count")
 
@@ -990,14 +1006,14 @@ def parse_length_limit(text: str) -> tuple:
     if "=" in text:
         r, text = text.split("=", 1)
         if not r.isdigit() or int(r) < 1:
-            raise argparse.ArgumentTypeError(f"--length: reel must be a number from 1, got {r!r}")
+            raise argparse.ArgumentTypeError(f"reel must be a number from 1, got {r!r}")
         reel = int(r) - 1
     return reel, _int_range(text, "--length")
 
 
 def parse_figure_band(text: str) -> tuple:
     if "=" not in text:
-        raise argparse.ArgumentTypeError(f"--figure: expected NAME=LO:HI, got {text!r}")
+        raise argparse.ArgumentTypeError(f"expected NAME=LO:HI, got {text!r}")
     name, rng = text.split("=", 1)
     return name.strip(), parse_range(rng, "--figure")
 
@@ -1092,6 +1108,10 @@ def result_json(res: TuningResult) -> dict:
     }
 
 
+def _message(exc: Exception) -> str:
+    return str(exc.args[0]) if isinstance(exc, KeyError) and exc.args else str(exc)
+
+
 def cmd_tune(args) -> int:
     import json
 
@@ -1103,7 +1123,7 @@ def cmd_tune(args) -> int:
         res = tune(game, targets, bounds, args.reel_set,
                    max_evaluations=args.max_evaluations, verbose=args.verbose)
     except (BoundsError, KeyError) as exc:
-        raise UsageError(str(exc).strip("'\"")) from None
+        raise UsageError(_message(exc)) from None
     written = None
     if args.out and (res.feasible or args.keep_best):
         written = res.write(args.out)
@@ -1130,7 +1150,7 @@ def cmd_sensitivities(args) -> int:
     try:
         table = sensitivities(game, level, args.reel_set, figures)
     except (BoundsError, KeyError) as exc:
-        raise UsageError(str(exc).strip("'\"")) from None
+        raise UsageError(_message(exc)) from None
     if args.json:
         print(json.dumps({"game": game.name, "bet": level, "reel_set": args.reel_set,
                           "base": {k: float(v) for k, v in table.attrs["base"].items() if v is not None},

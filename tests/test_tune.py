@@ -1,0 +1,182 @@
+"""Reel tuning building blocks: exact figures, multilinear line forms, layout, bounds.
+
+The fast figures the tuner reads are checked against the engine (``par()``)
+and against brute-force enumeration of every stop combination.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from fractions import Fraction
+
+import pytest
+
+from slotmath.evaluate import brute_force_distribution
+from slotmath.figures import equivalent_levels, game_figures, line_figures, line_rtp_parts
+from slotmath.gamefile import load_game
+from slotmath.layout import changed_positions, lay_out, runs, stacked_symbols
+from slotmath.lines import pay_tensor
+from slotmath.multilinear import line_total, reel_gradient, row_marginals, unit_coefficients
+from slotmath.par import par
+from slotmath.reelspace import Bounds, BoundsError, ReelSpace
+
+from conftest import TEST_DATA
+
+SMALL, MID, CLASSIC, VIDEO = (TEST_DATA / n for n in ("tune_small", "tune_mid", "tune_classic", "tune_video"))
+
+
+@pytest.fixture(scope="module")
+def small():
+    return load_game(SMALL)
+
+
+@pytest.fixture(scope="module")
+def mid():
+    return load_game(MID)
+
+
+@pytest.fixture(scope="module")
+def classic():
+    return load_game(CLASSIC)
+
+
+def brute_rtp_hf(game, level=1):
+    dist = brute_force_distribution(game, level)
+    total = sum(dist.values())
+    rtp = sum(w * c for w, c in dist.items()) / total
+    hf = Fraction(sum(c for w, c in dist.items() if w > 0), total)
+    return rtp, hf
+
+
+# ------------------------------------------------------------------ exact figures
+@pytest.mark.parametrize("path", [SMALL, MID, CLASSIC])
+def test_contracted_figures_equal_the_engine(path):
+    game = load_game(path)
+    for level in game.levels:
+        figs = line_figures(game, level)
+        result = par(game, level)
+        assert figs["rtp"] == result.rtp                      # Fractions, exactly
+        assert figs["rtp:lines"] == result.components["lines"]
+        assert figs["hit_frequency"] == result.distribution.hit_frequency
+        assert figs["sd"] == result.sd
+        assert figs["max_win"] == result.distribution.max_win
+
+
+def test_contracted_rtp_of_a_five_reel_game_equals_the_combination_table():
+    game = load_game(VIDEO)
+    from slotmath.combinations import line_rtp
+
+    parts = line_rtp_parts(game, 1)
+    assert parts["lines"] == line_rtp(game, 1)[0]
+    table = par(game, 1).combinations
+    assert parts["scatters"] == sum(table.loc[table["kind"] == "scatter", "rtp_exact"], Fraction(0))
+
+
+def test_small_game_figures_by_brute_force(small):
+    rtp, hf = brute_rtp_hf(small)
+    figs = game_figures(small, 1)
+    assert figs["rtp"] == rtp and figs["hit_frequency"] == hf
+
+
+def test_equivalent_levels(small, classic):
+    # linear pay table: every level has the figures of level 1
+    assert equivalent_levels(small) == {1: 1, 2: 1}
+    # pay_by_level [150, 400] for SEVEN x3 is not proportional: level 2 stands alone
+    assert equivalent_levels(classic) == {1: 1, 2: 2}
+
+
+# ------------------------------------------------------------------ multilinear forms
+def test_reel_gradient_is_the_exact_linear_form(mid):
+    values = pay_tensor(mid, 1).reshaped()
+    margs = [row_marginals(mid, s) for s in mid.strips()]
+    total = line_total(values, margs, mid.paylines)
+    space = ReelSpace(mid)
+    for r in range(3):
+        G = reel_gradient(values, margs, mid.paylines, r)
+        assert int((G * margs[r]).sum()) == total
+        a = unit_coefficients(G, space.reels[r].incidence)
+        x = space.reels[r].x0
+        assert int(a @ x) == total
+        # moving one copy from BLANK to BAR changes the line sum by exactly a[BAR] - a[BLANK]
+        bar, blank = mid.symbol_index["BAR"], mid.symbol_index["BLANK"]
+        y = x.copy()
+        y[bar] += 1
+        y[blank] -= 1
+        game2 = space.game_for([y if k == r else space.reels[k].x0 for k in range(3)])
+        margs2 = [row_marginals(game2, s) for s in game2.strips()]
+        assert line_total(values, margs2, mid.paylines) - total == a[bar] - a[blank]
+
+
+def test_weighted_reel_units_are_stops(classic):
+    space = ReelSpace(classic)
+    rv = space.reels[0]
+    assert rv.mode == "weights" and rv.size == 12 and rv.total == (64, 64)
+    values = pay_tensor(classic, 1).reshaped()
+    margs = [row_marginals(classic, s) for s in classic.strips()]
+    G = reel_gradient(values, margs, classic.paylines, 0)
+    a = unit_coefficients(G, rv.incidence)
+    # One more weight on reel 1's stop 0 (SEVEN) adds, over reels 2 and 3 (total weight 64
+    # each; SEVEN weighs 3 and 2, CHERRY 3 and 2):
+    #   7 7 7 pays 150:                    150 * 3 * 2                   =  900
+    #   exactly one CHERRY anywhere pays 2:  2 * (3 * (64 - 2) + (64 - 3) * 2) =  616
+    #   exactly two CHERRIES pay 5:          5 * 3 * 2                     =   30
+    assert a[0] == 900 + 616 + 30
+    assert int(a @ rv.x0) == line_total(values, margs, classic.paylines)
+
+
+# ------------------------------------------------------------------ layout
+def test_layout_keeps_stacks_and_spreads_singles():
+    strip = "A B C H H H A B D C A B S C D".split()
+    assert runs(strip)[3] == (3, 3, "H")
+    assert stacked_symbols(strip) == {"H"}
+    same = lay_out(strip, {})
+    assert same == tuple(strip)
+    out = lay_out(strip, {"A": 4, "B": 2}, pinned={"S"})
+    assert Counter(out) == Counter(strip) + Counter({"A": 1}) - Counter({"B": 1})
+    # no two A side by side (there were none), the H stack intact, S in place
+    assert all(not (out[i] == out[i - 1] == "A") for i in range(len(out)))
+    assert "H H H" in " ".join(out) and out.index("S") == strip.index("S")
+    # a stacked symbol grows its stack and shrinks it again
+    grown = lay_out(strip, {"H": 4, "D": 1})
+    assert "H H H H" in " ".join(grown) and len(grown) == len(strip)
+    shrunk = lay_out(strip, {"H": 2, "C": 4})
+    assert "H H" in " ".join(shrunk) and "H H H" not in " ".join(shrunk)
+    # new length = sum of counts; a new symbol is spread
+    longer = lay_out(strip, {"Z": 2})
+    assert len(longer) == len(strip) + 2 and Counter(longer)["Z"] == 2
+    zs = [i for i, s in enumerate(longer) if s == "Z"]
+    assert min((zs[1] - zs[0]) % len(longer), (zs[0] - zs[1]) % len(longer)) >= 4
+
+
+def test_changed_positions_is_an_edit_distance():
+    assert changed_positions("A B C".split(), "A B C".split()) == 0
+    assert changed_positions("A B C".split(), "A X C".split()) == 1
+    assert changed_positions("A B C".split(), "A B X C".split()) == 1
+    assert changed_positions("A B C D".split(), "B C D".split()) == 1
+
+
+# ------------------------------------------------------------------ bounds
+def test_default_bounds(small):
+    space = ReelSpace(small)
+    names = small.symbol_names
+    rv = space.reels[0]
+    star = names.index("STAR")
+    assert rv.lo[star] == rv.hi[star] == rv.x0[star]          # scatter held
+    assert rv.total == (18, 18)                                # length unchanged
+    assert all(rv.lo[u] == 1 for u in range(len(names)) if names[u] != "STAR")
+
+
+def test_symbols_absent_from_a_reel_stay_absent():
+    game = load_game(VIDEO)
+    space = ReelSpace(game)
+    wild = game.symbol_index["WILD"]
+    assert space.reels[0].hi[wild] == 0 and space.reels[4].hi[wild] == 0
+    assert space.reels[1].hi[wild] > 0
+
+
+def test_bad_bounds_are_named(small):
+    with pytest.raises(BoundsError, match="unknown symbol 'ZZZ'"):
+        ReelSpace(small, bounds=Bounds(counts={(None, "ZZZ"): (1, 2)}))
+    with pytest.raises(BoundsError, match="reel 9 does not exist"):
+        ReelSpace(small, bounds=Bounds(counts={(8, "BAR"): (1, 2)}))
+    with pytest.raises(BoundsError, match="no reel set 'free'"):
+        ReelSpace(small, "free")

@@ -1,0 +1,77 @@
+"""``slotmath tune`` and ``slotmath sensitivities`` on the command line."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from slotmath.cli import main
+from slotmath.gamefile import load_game
+from slotmath.par import par
+
+from conftest import TEST_DATA, run_cli
+
+SMALL, MID, CLASSIC, VIDEO = (TEST_DATA / n for n in ("tune_small", "tune_mid", "tune_classic", "tune_video"))
+
+
+# ------------------------------------------------------------------ command line
+def test_cli_tune_writes_a_valid_game(tmp_path):
+    out = tmp_path / "tuned" / "game.yaml"
+    r = run_cli("tune", MID, "--target-rtp", "94%", "--hit-frequency", "30%:32%", "--out", out)
+    assert r.returncode == 0, r.stderr
+    assert "What moved" in r.stdout and "targets met" in r.stdout
+    tuned = load_game(out)
+    result = par(tuned, 1)
+    assert abs(float(result.rtp) - 0.94) <= 5e-5 and 0.30 <= result.hit_frequency <= 0.32
+    # every other field and the comments are kept
+    old, new = MID.joinpath("game.yaml").read_text().splitlines(), out.read_text().splitlines()
+    assert len(old) == len(new)
+    changed = [i for i, (a, b) in enumerate(zip(old, new)) if a != b]
+    assert changed and all(old[i].lstrip().startswith("- [") for i in changed)
+    assert new[0].startswith("# A 3x3, five-line game")
+
+
+def test_cli_tune_json_and_exit_status_when_not_met(tmp_path, capsys):
+    out = tmp_path / "x.yaml"
+    status = main(["tune", str(CLASSIC), "--target-rtp", "0.92", "--json", "--out", str(out),
+                   "--max-evaluations", "40"])
+    assert status == 1
+    data = json.loads(capsys.readouterr().out)
+    assert data["targets_met"] is False and data["written"] is None
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--target-rtp", "94"], "--target-rtp: 94 is not a fraction"),
+    (["--target-rtp", "0.94", "--hit-frequency", "0.3"], "argument --hit-frequency: expected LO:HI"),
+    (["--target-rtp", "0.94", "--hit-frequency", "0.4:0.3"], "LO is above HI"),
+    (["--target-rtp", "0.94", "--count", "BAR=2"], "argument --count: expected LO:HI"),
+    (["--target-rtp", "0.94", "--count", "BAR=1.5:2"], "expected whole numbers LO:HI"),
+    (["--target-rtp", "0.94", "--count", "QQQ=2:3"], "unknown symbol 'QQQ'"),
+    (["--target-rtp", "0.94", "--fix", "QQQ"], "unknown symbol 'QQQ'"),
+    (["--target-rtp", "0.94", "--reel-set", "free"], "no reel set 'free'"),
+    (["--target-rtp", "0.94", "--bet", "7"], "bet level 7 is not offered"),
+    (["--target-rtp", "0.94", "--figure", "jackpot_frequency=0:1"],
+     "figure 'jackpot_frequency' is not reported"),
+])
+def test_bad_input_exits_2_with_one_line(args, message, capsys):
+    try:
+        status = main(["tune", str(SMALL), *args])
+    except SystemExit as exc:          # argparse's own errors
+        status = exc.code
+    err = capsys.readouterr().err
+    assert status == 2
+    last = err.strip().splitlines()[-1]
+    assert message in last and "Traceback" not in err
+
+
+def test_missing_game_exits_2():
+    r = run_cli("tune", TEST_DATA / "no_such_game", "--target-rtp", "95%")
+    assert r.returncode == 2
+    assert "no such game file or game folder" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_cli_sensitivities_json(capsys):
+    assert main(["sensitivities", str(SMALL), "--json", "--figures", "rtp"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["game"] == "tune_small" and len(data["rows"]) == 3 * 7

@@ -1,0 +1,106 @@
+"""Writing tuned strips into a game file: only the strips change, atomically, with a backup."""
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from slotmath.gamefile import GameFileError, load_game
+from slotmath.gamewriter import diff, write_game
+from slotmath.model import Strip
+
+from conftest import TEST_DATA
+
+GAME = """\
+# a comment at the top
+name: writer_toy
+grid: {reels: 3, rows: 1}
+bet: {levels: [1, 2]}   # trailing comment
+symbols: [{name: A}, {name: B}, {name: C}]
+paylines: [[0, 0, 0]]
+pays:
+  - {symbol: A, count: 3, pay: 10}
+reels:
+  base:
+    - [A, B, C]        # reel 1
+    # between reels
+    - - A
+      - B
+      - C
+    - symbols: [A, B, C]
+      weights:
+        - 1
+        - 2
+        - 3
+  free: free.csv
+options: {note: kept}
+"""
+
+FREE_CSV = "reel1,reel2,reel3\nA,A,B\nB,C,C\n"
+
+NEW = (Strip(("A", "A", "B", "C")), Strip(("C", "B", "A")), Strip(("A", "B", "C"), (4, 2, 1)))
+
+
+@pytest.fixture
+def game(tmp_path):
+    (tmp_path / "free.csv").write_text(FREE_CSV)
+    path = tmp_path / "game.yaml"
+    path.write_text(GAME)
+    return load_game(path)
+
+
+def test_only_the_strips_change_and_a_backup_is_kept(game, tmp_path):
+    written = write_game(game, {"base": NEW})
+    assert written == tmp_path / "game.yaml"
+    text = written.read_text()
+    assert "# a comment at the top" in text and "# trailing comment" in text
+    assert "# reel 1" in text and "# between reels" in text and "options: {note: kept}" in text
+    assert "- [A, A, B, C]        # reel 1" in text             # flow list stays flow
+    assert "    - - C\n      - B\n      - A\n" in text          # block list stays block
+    assert "weights:\n        - 4\n        - 2\n        - 1" in text
+    assert load_game(written).strips("base") == NEW
+    backups = list(tmp_path.glob("game.yaml.*.bak"))
+    assert len(backups) == 1 and backups[0].read_text() == GAME
+    assert not list(tmp_path.glob(".game.*"))                   # no temporary files left
+
+
+def test_a_csv_reel_set_is_rewritten_in_place_or_inlined_elsewhere(game, tmp_path):
+    free = (Strip(("C", "C", "A")), Strip(("A", "B")), Strip(("B",)))
+    write_game(game, {"free": free})
+    assert (tmp_path / "game.yaml").read_text() == GAME         # the YAML is untouched
+    assert load_game(tmp_path / "game.yaml").strips("free") == free
+    assert [p.read_text() for p in tmp_path.glob("free.csv.*.bak")] == [FREE_CSV]
+    # written elsewhere: the tuned set inline, the other CSV path made relative
+    other = tmp_path / "copy" / "game.yaml"
+    game2 = load_game(tmp_path / "game.yaml")
+    write_game(game2, {"free": NEW}, other)
+    assert "free: [[A, A, B, C], [C, B, A], {symbols: [A, B, C], weights: [4, 2, 1]}]" in other.read_text()
+    assert load_game(other).strips("free") == NEW
+    write_game(game2, {"base": NEW}, other)
+    assert "free: ../free.csv" in other.read_text()
+    assert load_game(other).strips("free") == free
+
+
+def test_an_invalid_result_is_not_written(game, tmp_path):
+    bad = (Strip(("A", "ZZZ")),) + NEW[1:]
+    with pytest.raises(GameFileError) as err:
+        write_game(game, {"base": bad})
+    assert err.value.file == str(tmp_path / "game.yaml")
+    assert "unknown symbol 'ZZZ'" in str(err.value) and err.value.field == "reels.base[0][1]"
+    assert (tmp_path / "game.yaml").read_text() == GAME
+    assert not list(tmp_path.glob("*.bak")) and not list(tmp_path.glob(".game.*"))
+
+
+def test_diff_shows_the_changed_strip_lines(game):
+    d = diff(game, {"base": NEW})
+    assert "-    - [A, B, C]        # reel 1" in d and "+    - [A, A, B, C]        # reel 1" in d
+    assert "(saved)" in d and "(tuned)" in d
+
+
+def test_a_test_game_round_trips(tmp_path):
+    shutil.copy(TEST_DATA / "tune_video" / "game.yaml", tmp_path / "game.yaml")
+    game = load_game(tmp_path)
+    strips = tuple(Strip(s.symbols[::-1]) for s in game.strips())
+    write_game(game, {"base": strips}, backup=False)
+    assert load_game(tmp_path).strips() == strips
+    assert not list(tmp_path.glob("*.bak"))
