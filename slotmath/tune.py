@@ -364,6 +364,9 @@ class Solver:
             "stage": stage, "accepted": accepted, "rtp": float(first["rtp"]),
             "violation": assessment.violation, "rtp_error_tol": assessment.rtp_error,
             "evaluations": self.ev.count, "seconds": time.perf_counter() - self.t0})
+        r = self.log_rows[-1]
+        self.say(f"{stage:>14}: {'kept' if accepted else 'rejected'}, RTP {r['rtp']:.6%}, "
+                 f"violation {r['violation']:.4g}, {r['evaluations']} evaluations, {r['seconds']:.1f} s")
 
     def models(self, xs, figs) -> dict:
         out = {}
@@ -909,7 +912,8 @@ def _band_text(name, lo, hi) -> str:
 
 # ====================================================================== entry point
 def tune(game, targets: Targets, bounds: Bounds | None = None, reel_set: str = "base",
-         max_rounds: int = 12, max_evaluations: int = 400, verbose: bool = False) -> TuningResult:
+         max_rounds: int = 12, max_evaluations: int = 400, verbose: bool = False,
+         start: list | None = None) -> TuningResult:
     """Tune ``reel_set`` of ``game`` to ``targets`` within ``bounds``.
 
     Parameters
@@ -925,6 +929,9 @@ def tune(game, targets: Targets, bounds: Bounds | None = None, reel_set: str = "
         Budget of exact evaluations (figures of one candidate at its levels).
     verbose : bool
         Print one line per judged proposal.
+    start : list of ndarray, optional
+        Variable values to start from (default: the game file's); moves
+        and "before" figures are always relative to the game file.
 
     Returns
     -------
@@ -942,7 +949,7 @@ def tune(game, targets: Targets, bounds: Bounds | None = None, reel_set: str = "
     say = (lambda m: print(m, file=sys.stderr)) if verbose else None
     solver = Solver(space, targets, levels, max_rounds, max_evaluations, say)
     x_before = space.x0
-    x_after, _ = solver.run(x_before)
+    x_after, _ = solver.run(x_before if start is None else [np.asarray(x, dtype=np.int64) for x in start])
     tuned = space.game_for(x_after)
     before = {lv: game_figures(game, solver.ev.rep[lv], reel_set) for lv in levels}
     after = {lv: game_figures(tuned, solver.ev.rep[lv], reel_set) for lv in levels}

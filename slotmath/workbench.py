@@ -1,0 +1,462 @@
+"""The reel-tuning workbench: ipywidgets controls over the exact engine.
+
+:class:`ReelTuner` holds all the logic of ``notebooks/reel_tuning.ipynb``
+so that it runs (and is tested) without a browser: set a control's value,
+click a button, read the figures, the diff or the status.
+
+* Pick a game (``data/games`` or a path), reel set and bet level.
+* One integer control per symbol and reel (unweighted strips: the count;
+  weighted strips: one per stop, its weight).  Counts are laid out on the
+  saved strips by :func:`slotmath.layout.lay_out`, exactly as the solver
+  lays them out.
+* After every change the exact figures of the laid-out strips are shown
+  beside the saved ones: RTP, hit frequency, SD, VI (90 %), feature
+  frequency and the RTP components, with a plot of the RTP, hit frequency
+  and VI over the changes.  Hit frequency, SD and VI need the joint
+  distribution; on big multi-line games it may be switched to "on demand".
+* "Solve to target" runs :func:`slotmath.tune.tune` from the current
+  values; "Revert" returns to the saved file; "Save" validates and writes
+  the game file atomically, keeping a backup (:mod:`slotmath.gamewriter`).
+* The diff against the saved file (the game file's lines and a table of
+  what moved) is always on screen.
+
+``timings`` records, for the last change, the milliseconds spent on the
+figures, the plot and in total (see ``benchmarks/bench_tuning.py``).
+"""
+from __future__ import annotations
+
+import html
+import io
+import re
+import time
+from fractions import Fraction
+from pathlib import Path
+
+import ipywidgets as W
+import numpy as np
+
+from .figures import DISTRIBUTION_FIGURES, game_figures
+from .gamefile import GAMES_DIR, GameFileError, load_game
+from .gamewriter import diff as file_diff, write_game
+from .reelspace import Bounds, ReelSpace
+from .tune import DEFAULT_TOLERANCE, Targets, tune
+
+SHOWN = ("rtp", "hit_frequency", "sd", "vi", "feature_frequency")
+LABELS = {"rtp": "RTP", "hit_frequency": "hit frequency", "sd": "SD [x total bet]",
+          "vi": "VI 90 % [x total bet]", "feature_frequency": "feature frequency"}
+
+
+def available_games(games_dir: Path | None = None) -> list:
+    """Names of the game folders in ``data/games`` that hold a game file."""
+    base = Path(games_dir or GAMES_DIR)
+    return sorted(p.name for p in base.iterdir() if (p / "game.yaml").is_file()) if base.is_dir() else []
+
+
+def css_name(text: str) -> str:
+    """A CSS class fragment for a unit label (``stop 3 BAR`` -> ``stop-3-BAR``)."""
+    return re.sub(r"[^A-Za-z0-9_-]+", "-", text).strip("-")
+
+
+def format_figure(name: str, value) -> str:
+    if value is None:
+        return "n/a"
+    v = float(value)
+    if name.startswith("rtp") or name.endswith("frequency"):
+        return f"{v:.6%}"
+    return f"{v:.6g}"
+
+
+def format_change(name: str, new, old) -> str:
+    if new is None or old is None:
+        return ""
+    d = float(new) - float(old)
+    if name.startswith("rtp") or name.endswith("frequency"):
+        return f"{d * 100:+.6f} pp"
+    return f"{d:+.6g}"
+
+
+class ReelTuner:
+    """Interactive, exact reel tuning (see the module notes).
+
+    Parameters
+    ----------
+    game : str, Path or Game, optional
+        The game (default: the first game in ``data/games``).
+    reel_set : str
+    level : int, optional
+        Bet level (default: the lowest).
+    target_rtp : float, optional
+        Initial target for "Solve to target" (default: the saved RTP).
+    plot : bool
+        Draw the history plot after each change.
+    live_distribution : bool
+        Recompute hit frequency, SD and VI on every change (else only with
+        "Refresh"); RTP and feature frequency are always live.
+    bounds : Bounds, optional
+        Limits for "Solve to target".
+    """
+
+    def __init__(self, game=None, reel_set: str = "base", level: int | None = None,
+                 target_rtp: float | None = None, plot: bool = True,
+                 live_distribution: bool = True, bounds: Bounds | None = None,
+                 games_dir: Path | None = None):
+        self.games_dir = games_dir
+        self.bounds = bounds
+        self.plot_enabled = plot
+        self.timings: dict = {}
+        self.history: list = []
+        self._silent = False
+        names = available_games(games_dir)
+        if game is None:
+            if not names:
+                raise GameFileError(GAMES_DIR, "", "no game in data/games; pass a game path")
+            game = names[0]
+        self.game = game if not isinstance(game, (str, Path)) else load_game(game, games_dir)
+        options = list(names)
+        self._custom = None
+        home = Path(games_dir or GAMES_DIR).resolve()
+        if self.game.name not in names or Path(self.game.source).resolve().parent.parent != home:
+            self._custom = self.game.source
+            options = [self.game.source] + options
+        # ------------------------------------------------------------ widgets
+        self.game_picker = W.Dropdown(options=options, value=self._custom or self.game.name,
+                                      description="game")
+        self.reel_set_picker = W.Dropdown(description="reel set")
+        self.level_picker = W.Dropdown(description="bet level")
+        self.live_box = W.Checkbox(value=live_distribution, description="live hit frequency / SD / VI",
+                                   indent=False)
+        self.refresh_button = W.Button(description="Refresh")
+        self.figures_html = W.HTML()
+        self.figures_html.add_class("slotmath-figures")
+        self.plot_image = W.Image(format="png")
+        self.target_rtp = W.BoundedFloatText(description="target RTP %", min=0.0, max=1000.0,
+                                             step=0.01, layout=W.Layout(width="200px"))
+        self.tolerance = W.BoundedFloatText(value=DEFAULT_TOLERANCE * 100, min=0.0, max=10.0,
+                                            step=0.001, description="+- pp", layout=W.Layout(width="160px"))
+        self.hf_band = W.Text(value="", placeholder="e.g. 30:34", description="hit freq. %",
+                              layout=W.Layout(width="220px"))
+        self.vi_band = W.Text(value="", placeholder="e.g. 5:8", description="VI",
+                              layout=W.Layout(width="200px"))
+        self.solve_button = W.Button(description="Solve to target", button_style="primary")
+        self.revert_button = W.Button(description="Revert to saved")
+        self.save_button = W.Button(description="Save", button_style="warning")
+        self.status = W.HTML()
+        self.status.add_class("slotmath-status")
+        self.diff_html = W.HTML()
+        self.diff_html.add_class("slotmath-diff")
+        self.reels_box = W.HBox()
+        self.controls: dict = {}
+        # ------------------------------------------------------------ events
+        self.game_picker.observe(self._on_game, names="value")
+        self.reel_set_picker.observe(self._on_reel_set, names="value")
+        self.level_picker.observe(self._on_level, names="value")
+        self.live_box.observe(lambda ch: self.update(), names="value")
+        self.refresh_button.on_click(lambda b: self.update(force_full=True))
+        self.solve_button.on_click(lambda b: self.solve())
+        self.revert_button.on_click(lambda b: self.revert())
+        self.save_button.on_click(lambda b: self.save())
+        self.widget = W.VBox([
+            W.HBox([self.game_picker, self.reel_set_picker, self.level_picker]),
+            W.HTML("<b>Symbol counts per reel</b> (weighted reels: stop weights)"),
+            self.reels_box,
+            W.HBox([self.live_box, self.refresh_button]),
+            W.HBox([self.figures_html, self.plot_image]),
+            W.HBox([self.target_rtp, self.tolerance, self.hf_band, self.vi_band]),
+            W.HBox([self.solve_button, self.revert_button, self.save_button]),
+            self.status,
+            W.HTML("<b>Change against the saved file</b>"),
+            self.diff_html,
+        ])
+        self.widget.add_class("slotmath-reel-tuner")
+        self._load(self.game, reel_set, level, target_rtp)
+
+    # ================================================================ state
+    def _load(self, game, reel_set="base", level=None, target_rtp=None):
+        self.game = game
+        self._silent = True
+        try:
+            self.reel_set_picker.options = list(game.reel_sets)
+            self.reel_set_picker.value = reel_set if reel_set in game.reel_sets else "base"
+            self.level_picker.options = game.levels
+            self.level_picker.value = game.bet(level).level
+        finally:
+            self._silent = False
+        self._rebuild(target_rtp)
+
+    def _rebuild(self, target_rtp=None):
+        self.reel_set = self.reel_set_picker.value
+        self.level = self.level_picker.value
+        self.space = ReelSpace(self.game, self.reel_set, self.bounds)
+        self.xs = self.space.x0
+        self.saved_figures = self._figures(self.game, full=True)
+        self.history = []
+        if target_rtp is not None:
+            self.target_rtp.value = float(target_rtp) * 100
+        elif self.target_rtp.value == 0:
+            self.target_rtp.value = round(float(self.saved_figures["rtp"]) * 100, 4)
+        self._build_controls()
+        self.update(force_full=True)
+
+    def _build_controls(self):
+        self.controls = {}
+        columns = []
+        for rv in self.space.reels:
+            items = [W.HTML(f"<b>reel {rv.reel + 1}</b>")]
+            for u, label in enumerate(rv.labels):
+                if rv.mode == "counts" and rv.x0[u] == 0 and rv.hi[u] == 0:
+                    continue       # a symbol this reel does not carry
+                box = W.BoundedIntText(value=int(rv.x0[u]), min=0, max=100000, description=label,
+                                       layout=W.Layout(width="190px"),
+                                       style={"description_width": "110px"})
+                box.add_class(f"slotmath-count-r{rv.reel + 1}-{css_name(label)}")
+                box.observe(self._on_count, names="value")
+                box._slotmath_unit = (rv.reel, u)
+                self.controls[(rv.reel + 1, label)] = box
+                items.append(box)
+            length = W.HTML()
+            length.add_class(f"slotmath-length-r{rv.reel + 1}")
+            items.append(length)
+            columns.append(W.VBox(items))
+        self.reels_box.children = columns
+
+    def control(self, reel: int, unit: str) -> W.BoundedIntText:
+        """The control of ``unit`` (a symbol, or ``stop k SYMBOL``) on reel ``reel`` (1-based)."""
+        return self.controls[(reel, unit)]
+
+    @property
+    def current_game(self):
+        """The game with the laid-out strips of the current values."""
+        return self.space.game_for(self.xs)
+
+    def _figures(self, game, full: bool) -> dict:
+        needed = None if full else {"rtp", "feature_frequency"}
+        return game_figures(game, self.level, self.reel_set, needed)
+
+    # ================================================================ events
+    def _on_game(self, change):
+        if self._silent:
+            return
+        spec = change["new"]
+        try:
+            game = load_game(spec, self.games_dir)
+        except GameFileError as exc:
+            self._say(f"cannot load {html.escape(str(spec))}: {html.escape(str(exc))}", error=True)
+            return
+        self._load(game)
+
+    def _on_reel_set(self, change):
+        if not self._silent:
+            self._rebuild()
+
+    def _on_level(self, change):
+        if not self._silent:
+            self.level = change["new"]
+            self.saved_figures = self._figures(self.game, full=True)
+            self.history = []
+            self.update(force_full=True)
+
+    def _on_count(self, change):
+        if self._silent:
+            return
+        r, u = change["owner"]._slotmath_unit
+        self.xs[r][u] = int(change["new"])
+        self.update()
+
+    # ================================================================ actions
+    def set_values(self, xs) -> None:
+        """Set every control at once (one update)."""
+        self._silent = True
+        try:
+            self.xs = [np.asarray(x, dtype=np.int64).copy() for x in xs]
+            for (reel, label), box in self.controls.items():
+                r, u = box._slotmath_unit
+                box.value = int(self.xs[r][u])
+        finally:
+            self._silent = False
+        self.update()
+
+    def update(self, force_full: bool = False) -> None:
+        """Recompute the exact figures of the current values and refresh the display."""
+        t0 = time.perf_counter()
+        if any(int(x.sum()) < 1 for x in self.xs):
+            self._say("every reel needs at least one stop", error=True)
+            return
+        full = force_full or self.live_box.value
+        try:
+            game = self.current_game
+            figs = self._figures(game, full)
+        except Exception as exc:               # show, never lose the session
+            self._say(f"cannot evaluate: {html.escape(str(exc))}", error=True)
+            return
+        if not full and self.history:
+            last = self.history[-1]
+            figs.update({k: last.get(k) for k in DISTRIBUTION_FIGURES if k not in figs})
+            figs["_stale"] = True
+        t1 = time.perf_counter()
+        self.figures = figs
+        self.history.append(figs)
+        self.figures_html.value = self._figures_table(figs)
+        self._show_lengths()
+        t2 = time.perf_counter()
+        if self.plot_enabled:
+            self.plot_image.value = self._plot()
+        t3 = time.perf_counter()
+        self.diff_html.value = self._diff_html()
+        t4 = time.perf_counter()
+        self.timings = {"figures_ms": (t1 - t0) * 1e3, "plot_ms": (t3 - t2) * 1e3,
+                        "diff_ms": (t4 - t3) * 1e3, "total_ms": (t4 - t0) * 1e3}
+
+    def solve(self) -> None:
+        """Run the solver from the current values to the targets in the boxes."""
+        try:
+            targets = self.targets()
+        except ValueError as exc:
+            self._say(html.escape(str(exc)), error=True)
+            return
+        self._say("solving ...")
+        try:
+            res = tune(self.game, targets, self.bounds, self.reel_set, start=self.xs)
+        except Exception as exc:
+            self._say(f"solver stopped: {html.escape(str(exc))}", error=True)
+            return
+        self.last_result = res
+        self.set_values(res.x_after)
+        moved = int(res.moves["change"].abs().sum()) if len(res.moves) else 0
+        verdict = "targets met" if res.feasible else "targets NOT met (best found shown)"
+        self._say(f"{verdict}: {moved} units moved from the saved file, "
+                  f"{res.evaluations} exact evaluations, {res.seconds:.1f} s", error=not res.feasible)
+
+    def targets(self) -> Targets:
+        """The targets in the boxes."""
+        bands = {}
+        for name, box, scale in (("hit_frequency", self.hf_band, 100.0), ("vi", self.vi_band, 1.0)):
+            text = box.value.strip()
+            if text:
+                lo, _, hi = text.partition(":")
+                try:
+                    bands[name] = (float(lo) / scale if lo.strip() else None,
+                                   float(hi) / scale if hi.strip() else None)
+                except ValueError:
+                    raise ValueError(f"{name} band: expected LO:HI, got {text!r}") from None
+        return Targets(Fraction(str(self.target_rtp.value)) / 100, self.tolerance.value / 100, bands,
+                       levels=(self.level,))
+
+    def revert(self) -> None:
+        """Back to the saved strips."""
+        self.set_values(self.space.x0)
+        self._say("reverted to the saved file")
+
+    def save(self) -> Path | None:
+        """Validate and write the game file (atomically, with a backup)."""
+        strips = self.space.strips_for(self.xs)
+        if strips == tuple(self.game.strips(self.reel_set)):
+            self._say("nothing to save: the strips are as saved")
+            return None
+        try:
+            path = write_game(self.game, {self.reel_set: strips})
+        except GameFileError as exc:
+            self._say(f"not saved: {html.escape(str(exc))}", error=True)
+            return None
+        game = load_game(path)
+        self._silent = True
+        try:
+            self.game = game
+        finally:
+            self._silent = False
+        self._rebuild()
+        self._say(f"saved {html.escape(str(path))} (the previous file was kept as a .bak beside it)")
+        return path
+
+    # ================================================================ rendering
+    def _say(self, message: str, error: bool = False) -> None:
+        color = "#b00020" if error else "#1b5e20"
+        self.status.value = f'<span style="color:{color}">{message}</span>'
+        self.last_status = re.sub("<[^>]+>", "", message)
+
+    def _figures_table(self, figs) -> str:
+        names = list(SHOWN) + sorted(k for k in figs if k.startswith("rtp:"))
+        stale = figs.get("_stale")
+        rows = []
+        for name in names:
+            if name not in figs and name not in self.saved_figures:
+                continue
+            cur, old = figs.get(name), self.saved_figures.get(name)
+            mark = " (not refreshed)" if stale and name in DISTRIBUTION_FIGURES else ""
+            cls = "slotmath-rtp " if name == "rtp" else ""
+            rows.append(f"<tr><td>{LABELS.get(name, name)}</td>"
+                        f"<td>{format_figure(name, old)}</td>"
+                        f'<td><span class="{cls}slotmath-fig-{css_name(name)}">'
+                        f"{format_figure(name, cur)}</span>{mark}</td>"
+                        f"<td>{format_change(name, cur, old)}</td></tr>")
+        exact = figs.get("rtp")
+        foot = (f"<tr><td colspan=4><small>RTP exactly {exact.numerator}/{exact.denominator}"
+                f"</small></td></tr>") if isinstance(exact, Fraction) else ""
+        return ("<table><tr><th>figure</th><th>saved</th><th>now</th><th>change</th></tr>"
+                + "".join(rows) + foot + "</table>")
+
+    def _show_lengths(self):
+        for rv, col in zip(self.space.reels, self.reels_box.children):
+            total = int(self.xs[rv.reel].sum())
+            what = "stops" if rv.mode == "counts" else "total weight"
+            col.children[-1].value = f"<small>{what}: {total} (saved {int(rv.x0.sum())})</small>"
+
+    def _plot(self) -> bytes:
+        """PNG of the RTP, hit frequency and VI over the changes so far.
+
+        The figure is built once and only its data change afterwards (fast)."""
+        if getattr(self, "_fig", None) is None:
+            from matplotlib.figure import Figure
+
+            fig = Figure(figsize=(7.5, 2.6), dpi=80)
+            a1, a2 = fig.subplots(1, 2)
+            a3 = a2.twinx()
+            fig.subplots_adjust(left=0.08, right=0.92, bottom=0.12, top=0.88, wspace=0.35)
+            self._fig = fig
+            self._axes = (a1, a2, a3)
+            self._lines = (a1.plot([], [], "o-", color="#1f77b4")[0],
+                           a2.plot([], [], "o-", color="#ff7f0e")[0],
+                           a3.plot([], [], "s--", color="#9467bd")[0])
+            self._band = None
+            a1.set_title("RTP % after each change", fontsize=9)
+            a2.set_title("hit frequency % (left), VI 90 % (right)", fontsize=9)
+            for ax in (a1, a2, a3):
+                ax.tick_params(labelsize=7)
+        a1, a2, a3 = self._axes
+        h = self.history
+        k = np.arange(len(h))
+
+        def series(name, scale):
+            return [float(f[name]) * scale if f.get(name) is not None else np.nan for f in h]
+
+        for line, values in zip(self._lines, (series("rtp", 100), series("hit_frequency", 100),
+                                              series("vi", 1))):
+            line.set_data(k, values)
+        t, tol = self.target_rtp.value, self.tolerance.value
+        if self._band is not None:
+            self._band.remove()
+        self._band = a1.axhspan(t - tol, t + tol, color="#2ca02c", alpha=0.3, lw=0)
+        for ax in (a1, a2, a3):
+            ax.relim()
+            ax.autoscale_view()
+            ax.set_xlim(-0.5, max(len(h) - 0.5, 0.5))
+        buf = io.BytesIO()
+        self._fig.savefig(buf, format="png")
+        return buf.getvalue()
+
+    def _diff_html(self) -> str:
+        moves = self.space.moves(self.xs)
+        if not len(moves):
+            return "<i>no change: the strips are as saved</i>"
+        strips = self.space.strips_for(self.xs)
+        text = file_diff(self.game, {self.reel_set: strips})
+        return (moves.to_html(index=False, classes="slotmath-moves")
+                + f"<pre style='font-size:11px'>{html.escape(text)}</pre>")
+
+    # ================================================================ display
+    def _repr_mimebundle_(self, **kwargs):
+        return self.widget._repr_mimebundle_(**kwargs)
+
+    def display(self):
+        from IPython.display import display
+
+        display(self.widget)

@@ -1,0 +1,124 @@
+"""The reel-tuning workbench driven headlessly: set values, click buttons, read outputs.
+
+Every figure the workbench shows is compared with ``par()`` of the game it
+claims to show (the laid-out strips of the current counts).
+"""
+from __future__ import annotations
+
+import shutil
+from fractions import Fraction
+
+import pytest
+
+from slotmath.gamefile import load_game
+from slotmath.par import par
+from slotmath.workbench import ReelTuner, available_games
+
+from conftest import TEST_DATA
+
+
+@pytest.fixture
+def games(tmp_path):
+    """A games folder with copies of two test games (saving must not touch tests/data)."""
+    for name in ("tune_small", "tune_classic"):
+        shutil.copytree(TEST_DATA / name, tmp_path / name)
+    return tmp_path
+
+
+def shown(tuner, name):
+    """The 'now' value of a figure as the HTML shows it."""
+    html = tuner.figures_html.value
+    start = html.index(f"slotmath-fig-{name}")
+    return html[html.index(">", start) + 1:html.index("</span>", start)]
+
+
+def test_change_a_count_and_read_the_exact_figures(games):
+    tuner = ReelTuner("tune_small", games_dir=games, plot=True)
+    assert available_games(games) == ["tune_classic", "tune_small"]
+    assert tuner.game_picker.value == "tune_small"
+    saved = par(load_game(games / "tune_small"), 1)
+    assert tuner.figures["rtp"] == saved.rtp
+    assert shown(tuner, "rtp") == f"{float(saved.rtp):.6%}"
+    assert "class=\"slotmath-rtp " in tuner.figures_html.value
+    png0 = bytes(tuner.plot_image.value)
+    assert png0.startswith(b"\x89PNG")
+
+    tuner.control(1, "WILD").value = 2           # one more WILD on reel 1
+    now = par(tuner.current_game, 1)
+    assert tuner.current_game.strips()[0].symbols.count("WILD") == 2
+    assert tuner.figures["rtp"] == now.rtp != saved.rtp
+    assert tuner.figures["hit_frequency"] == now.distribution.hit_frequency
+    assert shown(tuner, "rtp") == f"{float(now.rtp):.6%}"
+    assert shown(tuner, "sd") == f"{now.sd:.6g}"
+    assert len(tuner.history) == 2 and bytes(tuner.plot_image.value) != png0
+    assert "WILD" in tuner.diff_html.value and "(tuned)" in tuner.diff_html.value
+    assert set(tuner.timings) == {"figures_ms", "plot_ms", "diff_ms", "total_ms"}
+
+    tuner.revert_button.click()
+    assert tuner.figures["rtp"] == saved.rtp
+    assert "no change" in tuner.diff_html.value
+
+
+def test_solve_then_save_writes_the_file_with_a_backup(games):
+    tuner = ReelTuner("tune_small", games_dir=games, plot=False)
+    tuner.target_rtp.value = 95.0
+    tuner.solve_button.click()
+    assert tuner.last_status.startswith("targets met"), tuner.last_status
+    result = par(tuner.current_game, 1)
+    assert abs(result.rtp - Fraction("0.95")) <= Fraction("0.00005")
+    assert tuner.figures["rtp"] == result.rtp
+    strips = tuner.current_game.strips()
+
+    tuner.save_button.click()
+    assert tuner.last_status.startswith("saved"), tuner.last_status
+    assert load_game(games / "tune_small").strips() == strips
+    backups = list((games / "tune_small").glob("game.yaml.*.bak"))
+    assert len(backups) == 1
+    assert backups[0].read_text() == (TEST_DATA / "tune_small" / "game.yaml").read_text()
+    # the saved file is now the reference
+    assert tuner.saved_figures["rtp"] == result.rtp and "no change" in tuner.diff_html.value
+    tuner.save_button.click()
+    assert tuner.last_status.startswith("nothing to save")
+
+
+def test_bands_from_the_boxes_and_bad_band_text(games):
+    tuner = ReelTuner("tune_small", games_dir=games, plot=False)
+    tuner.hf_band.value = "29:31"
+    tuner.vi_band.value = "5:"
+    t = tuner.targets()
+    assert t.bands == {"hit_frequency": (0.29, 0.31), "vi": (5.0, None)}
+    assert t.levels == (1,)
+    tuner.hf_band.value = "lots"
+    tuner.solve_button.click()
+    assert "expected LO:HI" in tuner.last_status
+
+
+def test_weighted_reels_levels_and_on_demand_distribution(games):
+    tuner = ReelTuner(games / "tune_classic", plot=False, games_dir=games)
+    assert tuner.game_picker.value == str(games / "tune_classic" / "game.yaml") or \
+        tuner.game_picker.value == "tune_classic"
+    box = tuner.control(1, "stop 0 SEVEN")
+    box.value = 1
+    assert tuner.current_game.strips()[0].weights[0] == 1
+    assert tuner.figures["rtp"] == par(tuner.current_game, 1).rtp
+    # the pay table is not linear in the level: level 2 has its own RTP
+    tuner.level_picker.value = 2
+    assert tuner.figures["rtp"] == par(tuner.current_game, 2).rtp
+    assert tuner.saved_figures["rtp"] == par(load_game(games / "tune_classic"), 2).rtp
+    # hit frequency on demand only: RTP stays live, the rest is marked
+    tuner.live_box.value = False
+    box.value = 2
+    assert tuner.figures["rtp"] == par(tuner.current_game, 2).rtp
+    assert "not refreshed" in tuner.figures_html.value
+    tuner.refresh_button.click()
+    assert "not refreshed" not in tuner.figures_html.value
+    assert tuner.figures["hit_frequency"] == par(tuner.current_game, 2).distribution.hit_frequency
+
+
+def test_pick_another_game_and_reel_set(games):
+    tuner = ReelTuner("tune_small", games_dir=games, plot=False)
+    tuner.game_picker.value = "tune_classic"
+    assert tuner.game.name == "tune_classic"
+    assert (1, "stop 11 BLANK") in tuner.controls
+    assert tuner.level_picker.options == (1, 2)
+    assert tuner.reel_set_picker.options == ("base",)
