@@ -350,16 +350,18 @@ class _Kron:
         self.has_marks = any(X is not None for X in self.X)
 
     def _view(self, v, r):
-        return v.reshape(self.n_pat ** (self.n_reels - 1 - r), self.n_pat, self.n_pat ** r)
+        # leading axes (a batch of vectors) are kept
+        return v.reshape(v.shape[:-1] + (self.n_pat ** (self.n_reels - 1 - r), self.n_pat,
+                                         self.n_pat ** r))
 
     def fwd(self, v, M, r):                     # v @ kron(..., M, ...)
-        return np.matmul(M.T, self._view(v, r)).reshape(-1)
+        return _contract(self._view(v, r), M).reshape(v.shape)
 
     def bwd(self, g, M, r):                     # kron(..., M, ...) @ g
-        return np.matmul(M, self._view(g, r)).reshape(-1)
+        return _contract(self._view(g, r), M.T).reshape(g.shape)
 
     def diag(self, v, r):
-        return (self._view(v, r) * self.D[r][None, :, None]).reshape(-1)
+        return (self._view(v, r) * self.D[r][:, None]).reshape(v.shape)
 
     @cached_property
     def stay(self):
@@ -409,6 +411,19 @@ class _Kron:
             c = _add(None if c is None else self.bwd(c, self.N[r], r), xk)
             k = None if k is None else self.bwd(k, self.A[r], r)
         return c if merged else s
+
+
+def _contract(v3, M):
+    """``out[..., j, :] = sum_i v3[..., i, :] M[i, j]`` (axis -2 of ``v3`` times ``M``).
+
+    Float arrays go through one 2-D matrix product (BLAS) on a copy with the
+    contracted axis last; object arrays use ``matmul`` directly.
+    """
+    if v3.dtype == object or M.dtype == object:
+        return np.matmul(M.T, v3)
+    t = np.ascontiguousarray(np.moveaxis(v3, -2, -1))
+    out = (t.reshape(-1, M.shape[0]) @ M).reshape(t.shape)
+    return np.moveaxis(out, -1, -2)
 
 
 def _diag_plus(d, O):
@@ -638,10 +653,33 @@ class LockIt:
         op0, op1, _ = self._ops
         _, unmarked, marked = op0.forward(dist[0], split_stay=False)
         _, plain, _ = op1.forward(dist[1], split_stay=False)
-        out = self._zeros(2)
+        out = self._zeros(2) if dist.ndim == 2 else np.zeros_like(dist)
         out[0] = unmarked
         out[1] = _add(marked, plain)
         return out
+
+    def run_batch(self, initial):
+        """Countdown feature from several start distributions at once (float mode).
+
+        Parameters
+        ----------
+        initial : array_like, shape (2, B, 2**(H R))
+            ``B`` start distributions over (flag, mask) [probability]; they
+            need not be normalised (the chain is linear).
+
+        Returns
+        -------
+        ndarray, shape (2, B, 2**(H R))
+            Final (flag, mask) weights of each start.
+        """
+        if self.exact or self.rule != "countdown":
+            raise ValueError("run_batch needs float mode and the countdown rule")
+        v = np.array(initial, dtype=float)
+        if v.ndim != 3 or v.shape[0] != 2 or v.shape[2] != self.n_masks:
+            raise ValueError(f"initial must have shape (2, B, {self.n_masks})")
+        for _ in range(self.spins):
+            v = self._step(v)
+        return v
 
     def run(self, initial):
         """Play the feature from a start distribution.
