@@ -58,9 +58,14 @@ def machine() -> dict:
                 break
     except OSError:
         pass
+    try:
+        import distributed
+        dask = distributed.__version__
+    except ImportError:
+        dask = "not installed"
     return {"cores": mc.default_workers(), "cpu": model, "memory": mem,
             "python": platform.python_version(), "numpy": np.__version__,
-            "numba": numba.__version__, "load": os.getloadavg()}
+            "numba": numba.__version__, "dask": dask, "load": os.getloadavg()}
 
 
 def _duration(seconds: float) -> str:
@@ -157,6 +162,7 @@ def main(argv=None) -> int:
     m = machine()
     print(f"Simulation benchmark: {m['cores']} cores ({m['cpu']}), {m['memory']}, "
           f"Python {m['python']}, numpy {m['numpy']}, numba {m['numba']}, "
+          f"distributed {m['dask']}, "
           f"load average at start {m['load'][0]:.2f}")
     rows = [bench_game(g, args.rounds, args.repeat, m["cores"]) for g in games]
     all_cores = f"{m['cores']} cores"
