@@ -15,6 +15,7 @@ import sys
 from fractions import Fraction
 from functools import lru_cache
 from importlib import resources
+from math import prod
 from pathlib import Path
 
 # jsonschema eagerly imports the optional IRI format checker rfc3987_syntax,
@@ -30,6 +31,7 @@ import yaml  # noqa: E402
 from .model import BetLevel, Game, LinePay, ScatterPay, Strip, Symbol, WildRule
 
 GAMES_DIR = Path(__file__).resolve().parent.parent / "data" / "games"
+EXACT_LIMIT = 2 ** 62  # cycle x lines must stay below this (int64 hit counts)
 GAME_FILE = "game.yaml"
 
 
@@ -182,6 +184,14 @@ def build_game(data: dict, path: Path, default_name: str) -> Game:
         for r, row in enumerate(line):
             if not 0 <= row < n_rows:
                 fail(f"paylines[{i}][{r}]", f"row {row} is outside the grid (rows 0..{n_rows - 1})")
+
+    # counts over the cycle are int64: keep cycle x lines inside its range
+    for set_name, strips in reel_sets.items():
+        cycle = prod(s.total_weight for s in strips)
+        if cycle * len(paylines) >= EXACT_LIMIT:
+            fail(f"reels.{set_name}", f"the cycle (product of the reels' total weights) is "
+                 f"{cycle:.4g}; times {len(paylines)} lines it exceeds 2**62, the range of "
+                 "exact integer counting")
 
     # bet ----------------------------------------------------------------
     bet = data["bet"]
