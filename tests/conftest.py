@@ -2,8 +2,10 @@
 small game files written to a temporary folder."""
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -20,10 +22,17 @@ def slotmath_command() -> list:
     return [str(script)] if script.exists() else [sys.executable, "-m", "slotmath"]
 
 
-def run_cli(*args, timeout: float = 600) -> subprocess.CompletedProcess:
-    """Run ``slotmath ARGS`` in a subprocess and capture its text output."""
+def run_cli(*args, cwd=ROOT, timeout: float = 600) -> subprocess.CompletedProcess:
+    """Run ``slotmath ARGS`` in a subprocess (in ``cwd``) and capture its text output."""
     return subprocess.run(slotmath_command() + [str(a) for a in args], capture_output=True,
-                          text=True, timeout=timeout, cwd=ROOT)
+                          text=True, timeout=timeout, cwd=cwd)
+
+
+def run_cli_many(invocations: list) -> list:
+    """Run several ``slotmath`` invocations (argument tuples) concurrently, one
+    per core; CompletedProcess results in order."""
+    with ThreadPoolExecutor(max_workers=max(2, os.cpu_count() or 2)) as pool:
+        return list(pool.map(lambda args: run_cli(*args), invocations))
 
 
 @pytest.fixture

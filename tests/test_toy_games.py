@@ -10,7 +10,7 @@ from fractions import Fraction as F
 
 import pytest
 
-from conftest import distribution_dict
+from conftest import ROOT, distribution_dict
 from slotmath.evaluate import brute_force_distribution
 from slotmath.gamefile import load_game
 from slotmath.par import par
@@ -435,3 +435,68 @@ def test_scatter_pays(game, level):
           var=F(3365, 729))
     assert scatter_hits(r) == {"2+ x S": 12, "3+ x S": 8}
     assert r.components["scatters"] == F(46, 27) and r.components["lines"] == 0
+
+
+# ---------------------------------------------------------------------------
+# 9. The documented example (docs/game-format.md) and its worked lines
+# ---------------------------------------------------------------------------
+EXAMPLE = ROOT / "tests" / "data" / "format_example"
+
+
+def fenced_blocks(text: str, lang: str) -> list:
+    """Contents of the ```lang fenced blocks of a Markdown text."""
+    parts = text.split(f"```{lang}\n")[1:]
+    return [p.split("```", 1)[0] for p in parts]
+
+
+def test_documented_example_is_the_test_game():
+    doc = (ROOT / "docs" / "game-format.md").read_text(encoding="utf-8")
+    assert fenced_blocks(doc, "yaml")[0] == (EXAMPLE / "game.yaml").read_text(encoding="utf-8")
+    assert fenced_blocks(doc, "csv")[0] == (EXAMPLE / "free_reels.csv").read_text(encoding="utf-8")
+    game = load_game(EXAMPLE)
+    assert [len(s) for s in game.strips("free")] == [7, 8, 7, 8, 7]
+    assert game.strips("free")[0].weights == (1, 3, 4, 6, 2, 1, 3)
+    assert f"base cycle {game.cycle():,}" in doc
+
+
+# (line, level, coin win, winning entry, multiplier), worked in docs/game-format.md 11.6:
+#   WILD x2 per wild, substitutes for all but BELL; STAR x3 (1) / x5 (2+) for R7 and B7 only,
+#   own pays multiplied.  Pays per coin: 5/3/2 x WILD 5000/100/5, 2 x STAR 2,
+#   3 x R7 6/12/40 coins at levels 1/2/5, 4 x R7 20, 5 x R7 60, any 3 sevens 3, R7 B7 R7 8,
+#   red BAR red 4, 3 x BAR 5, 2 x BELL 1, exactly 2 cherries anywhere 4.
+DOC_LINES = [
+    ("R7 R7 R7 BAR BLANK", 1, 6, "3 x R7", 1),                 # 6 > any 3 sevens 3
+    ("R7 WILD R7 BLANK BAR", 1, 16, "R7 B7 R7", 2),            # 8*2 > 3xR7 6*2, red BAR red 4*2
+    ("WILD WILD WILD BELL BAR", 1, 100, "3 x WILD", 1),        # own 100 > R7 B7 R7 8*8 = 64
+    ("WILD WILD R7 BELL BAR", 1, 32, "R7 B7 R7", 4),           # 8*4 > 2 x WILD 5, 3xR7 6*4
+    ("WILD WILD WILD WILD WILD", 1, 5000, "5 x WILD", 1),      # 5000 > 5 x R7 60*32 = 1920
+    ("STAR STAR B7 BAR BELL", 1, 15, "any 3 sevens", 5),       # 3*5 > 2 x STAR 2*5 (own, x5)
+    ("STAR STAR BELL BAR BELL", 1, 10, "2 x STAR", 5),
+    ("WILD STAR R7 BLANK BLANK", 1, 48, "R7 B7 R7", 6),        # x2 * x3; > 3xR7 36, 2xSTAR 12
+    ("CHERRY BAR CHERRY BLANK BELL", 1, 4, "red BAR red", 1),  # tie with 2 cherries: first listed
+    ("CHERRY BLANK BELL CHERRY BLANK", 1, 4, "2 CHERRY anywhere", 1),
+    ("CHERRY CHERRY CHERRY BAR BLANK", 1, 0, None, 1),         # three is not "exactly 2"
+    ("BELL WILD BELL BAR BAR", 1, 0, None, 1),                 # WILD does not stand in for BELL
+    ("BELL BELL WILD WILD WILD", 1, 1, "2 x BELL", 1),
+    ("R7 WILD R7 BLANK BAR", 5, 80, "3 x R7", 2),              # 40*2 ties 8*5*2: first listed
+    ("WILD STAR R7 BLANK BLANK", 5, 240, "3 x R7", 6),         # 40*6 ties 8*5*6
+]
+
+
+@pytest.mark.parametrize("line, level, win, entry, mult", DOC_LINES)
+def test_documented_line_examples(line, level, win, entry, mult):
+    import numpy as np
+
+    from slotmath.evaluate import line_wins
+    from slotmath.lines import compile_pays, line_pay
+
+    game = load_game(EXAMPLE)
+    x = np.array([game.symbol_index[s] for s in line.split()])
+    cp = compile_pays(game, level)
+    got_win, got_entry, got_mult = line_pay(x, *cp.arrays)
+    assert got_win == win
+    assert (cp.names[got_entry] if got_entry >= 0 else None) == entry
+    assert got_mult == mult
+    # the reference evaluator on a window showing the line on every row
+    window = np.repeat(x[None, :, None], game.rows, axis=2)
+    assert (line_wins(game, level, window) == win).all()
