@@ -1,0 +1,183 @@
+"""Feature sheets: the figures a rules module reports, shown generically.
+
+The report has no code for any particular game.  It reads two fields of
+:class:`slotmath.par.ParResult`:
+
+* ``tables`` ({name: DataFrame}): the rules module's report view, every
+  table shown; a table of the window's shape (rows x reels, all numeric) or
+  with ``frame.attrs["heatmap"] = True`` gets a heat map, a table whose
+  ``probability`` column sums to 1 (2 to 40 rows) a bar chart;
+* ``features`` (JSON figures): scalars become tables of figures (nested
+  dicts flattened into ``a / b / c`` labels), a rows x reels nested list of
+  numbers a heat map; lists of records and dicts of records become tables,
+  on the page when the module gives no ``tables``, otherwise in the
+  workbook only.
+
+See ``docs/reports.md``.
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+import pandas as pd
+
+from . import plots
+from .model import Game
+from .sheettable import Table, figure_table, format_value, label
+
+def walk_scalars(obj, path=()):
+    """(path, value) of every scalar in a nested JSON-ready structure."""
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            yield from walk_scalars(v, path + (str(k),))
+    elif isinstance(obj, (list, tuple)):
+        for i, v in enumerate(obj):
+            yield from walk_scalars(v, path + (str(i),))
+    else:
+        yield path, obj
+
+
+def walk_estimates(obj, path=()):
+    """(path, estimate dict) of every simulated estimate (dicts with
+    ``value`` and ``se``) in a nested simulation result."""
+    if isinstance(obj, dict):
+        if "value" in obj and "se" in obj:
+            yield path, obj
+            return
+        for k, v in obj.items():
+            yield from walk_estimates(v, path + (str(k),))
+
+
+def _is_scalar(v) -> bool:
+    return v is None or isinstance(v, (str, int, float, bool, Fraction, np.generic))
+
+
+def _is_grid(v, game: Game) -> bool:
+    return (isinstance(v, (list, tuple)) and len(v) == game.rows
+            and all(isinstance(r, (list, tuple)) and len(r) == game.reels
+                    and all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in r)
+                    for r in v))
+
+
+def _flat_rows(obj, path=()) -> list:
+    rows = []
+    for k, v in obj.items():
+        p = path + (label(k),)
+        if isinstance(v, dict):
+            rows += _flat_rows(v, p)
+        elif _is_scalar(v):
+            rows.append((" / ".join(p), v))
+        elif isinstance(v, (list, tuple)) and all(_is_scalar(x) for x in v):
+            rows.append((" / ".join(p), ", ".join(format_value(x, "general") for x in v)))
+    return rows
+
+
+def _value_format(v) -> str:
+    if isinstance(v, bool) or not isinstance(v, (int, float, np.number, Fraction)):
+        return "text"
+    return "int" if isinstance(v, (int, np.integer)) else "general"
+
+
+def feature_tables(features: dict, frames: dict, game: Game) -> list:
+    """Tables (with their figures) for ``ParResult.features`` and ``ParResult.tables``.
+
+    ``tables`` are the rules module's report-ready view: each is shown, with
+    a heat map or a bar chart where its shape calls for one.  ``features``
+    (the JSON figures) add their scalars and grids to the page; their
+    tabular parts (lists of records, dicts of records) are shown only when
+    the rules module gives no tables, and otherwise kept to the workbook.
+    """
+    curated = bool(frames)
+    tables = []
+    for name, frame in (frames or {}).items():
+        title = label(name).capitalize() if name == name.lower() else str(name)
+        frame = frame.copy()
+        if not isinstance(frame.index, pd.RangeIndex):
+            frame = frame.reset_index()
+        frame.columns = [label(c) for c in frame.columns]
+        table = Table(title, frame)
+        heat = frame.attrs.get("heatmap") or (
+            frame.shape == (game.rows, game.reels)
+            and all(frame[c].dtype.kind in "iuf" for c in frame.columns))
+        if heat:
+            values = frame.select_dtypes("number").to_numpy(float)
+            table.figures.append((title, lambda v=values, t=title: plots.grid_heatmap(v, t)))
+        else:
+            _distribution_figure(table)
+        tables.append(table)
+    loose, figures = [], []
+    for key, value in (features or {}).items():
+        title = label(key).capitalize()
+        if _is_scalar(value):
+            loose.append((label(key), value))
+        elif isinstance(value, dict):
+            figures += _feature_dict(title, value, game, curated)
+        else:
+            figures += _feature_list(title, value, game, curated)
+    if loose:
+        figures.insert(0, figure_table("Feature figures", [(k, v, _value_format(v))
+                                                           for k, v in loose]))
+    return tables + figures
+
+
+def _feature_list(title, value, game, curated) -> list:
+    if _is_grid(value, game):
+        table = Table(title, _grid_frame(value), formats=_grid_formats(game))
+        table.figures.append((title, lambda v=value, t=title: plots.grid_heatmap(v, t)))
+        return [table]
+    if not isinstance(value, (list, tuple)) or not value:
+        return []
+    if all(isinstance(x, dict) for x in value):
+        table = Table(title, pd.DataFrame(value), html=not curated)
+        _distribution_figure(table)
+        return [table]
+    return [Table(title, pd.DataFrame({"value": list(value)}), html=not curated)]
+
+
+def _grid_frame(grid) -> pd.DataFrame:
+    frame = pd.DataFrame(grid, columns=[f"reel {j + 1}" for j in range(len(grid[0]))])
+    frame.insert(0, "row", [f"row {i + 1}" for i in range(len(grid))])
+    return frame
+
+
+def _grid_formats(game: Game) -> dict:
+    return {f"reel {j + 1}": "general" for j in range(game.reels)}
+
+
+def _feature_dict(title, value, game, curated) -> list:
+    scalars = {k: v for k, v in value.items() if _is_scalar(v)}
+    records = {k: v for k, v in value.items()
+               if isinstance(v, dict) and v and all(_is_scalar(x) for x in v.values())}
+    tables = []
+    if len(records) >= 2 and len(records) == len(value) - len(scalars):
+        if scalars:
+            tables.append(figure_table(title, [(label(k), v, _value_format(v))
+                                               for k, v in scalars.items()]))
+        frame = pd.DataFrame.from_dict(records, orient="index").reset_index(names="entry")
+        table = Table(f"{title}: by entry" if scalars else title, frame, html=not curated)
+        _distribution_figure(table)
+        return tables + [table]
+    rest = {}
+    for k, v in value.items():
+        if isinstance(v, (list, tuple)) and not all(_is_scalar(x) for x in v):
+            tables += _feature_list(f"{title}: {label(k)}", v, game, curated)
+        else:
+            rest[k] = v
+    rows = _flat_rows(rest)
+    if rows:
+        tables.insert(0, figure_table(title, [(k, v, _value_format(v)) for k, v in rows]))
+    return tables
+
+
+def _distribution_figure(table: Table) -> None:
+    """Attach a bar chart to a small table whose ``probability`` column is a
+    distribution (sums to 1)."""
+    frame = table.frame
+    if ("probability" in frame.columns and 2 <= len(frame) <= 40
+            and frame.columns[0] != "probability"
+            and abs(pd.to_numeric(frame["probability"], errors="coerce").sum() - 1) < 1e-6):
+        first = frame.columns[0]
+        table.figures.append((f"{table.title}: probability by {first}.",
+                              lambda f=frame, c=first, t=table.title: plots.probability_bars(
+                                  f[c].tolist(), f["probability"].astype(float), str(c), t)))

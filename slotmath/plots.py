@@ -1,0 +1,280 @@
+"""Static figures of a PAR sheet (matplotlib).
+
+Every function returns a :class:`matplotlib.figure.Figure` built without
+pyplot (no global state, nothing shown by side effect); :func:`to_png`
+renders one for a report.  The figures only draw numbers computed
+elsewhere.
+"""
+from __future__ import annotations
+
+import io
+
+import numpy as np
+from matplotlib import colors as mcolors
+from matplotlib.figure import Figure
+from matplotlib.patches import Rectangle
+from matplotlib.ticker import FuncFormatter, LogLocator, PercentFormatter
+
+from .model import Game
+
+INK = "#1d2733"
+ACCENT = "#1f5f99"
+BAND_COLOURS = {0.90: "#1f5f99", 0.95: "#5b8fc7", 0.99: "#a9c6e8"}
+SYMBOL_PALETTE = ("#e45756", "#f58518", "#eeca3b", "#54a24b", "#4c78a8", "#b279a2", "#9d755d",
+                  "#72b7b2", "#ff9da6", "#bab0ac", "#88d27a", "#fcbf49")
+BLANK_COLOUR = "#f4f4f4"
+
+
+def _figure(width: float, height: float) -> Figure:
+    fig = Figure(figsize=(width, height), dpi=100, layout="constrained")
+    return fig
+
+
+def _style(ax, grid_axis="y") -> None:
+    ax.spines[["top", "right"]].set_visible(False)
+    for side in ("left", "bottom"):
+        ax.spines[side].set_color("#9aa5b1")
+    ax.tick_params(colors=INK, labelsize=9)
+    ax.xaxis.label.set_color(INK)
+    ax.yaxis.label.set_color(INK)
+    if grid_axis:
+        ax.grid(axis=grid_axis, color="#dde3ea", linewidth=0.7, which="major")
+        ax.set_axisbelow(True)
+
+
+def to_png(fig: Figure, dpi: int = 110) -> bytes:
+    """The figure as PNG bytes."""
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=dpi, facecolor="white")
+    return buf.getvalue()
+
+
+def _plain_log_labels(axis, label) -> None:
+    """Plain-text labels on major ticks only (no mathtext, which is slow)."""
+    axis.set_major_formatter(FuncFormatter(lambda v, _: label(v)))
+    axis.set_minor_formatter(FuncFormatter(lambda v, _: ""))
+
+
+def _count_label(v: float) -> str:
+    """1000 -> '1k', 1e6 -> '1M' (plain text: no mathtext)."""
+    for unit, div in (("G", 1e9), ("M", 1e6), ("k", 1e3)):
+        if v >= div:
+            return f"{v / div:g}{unit}"
+    return f"{v:g}"
+
+
+# ---------------------------------------------------------------- reel strips
+def symbol_style(game: Game, name: str) -> tuple:
+    """(fill colour, label, text colour) of a symbol: its ``color`` and
+    ``label`` from the game file, else a light grey for blanks and a fixed
+    palette colour by symbol index; the text is black or white, whichever
+    reads better on the fill."""
+    sym = game.symbol(name)
+    fill = sym.color if sym.color and mcolors.is_color_like(sym.color) else (
+        BLANK_COLOUR if sym.kind == "blank"
+        else SYMBOL_PALETTE[game.symbol_index[name] % len(SYMBOL_PALETTE)])
+    r, g, b = mcolors.to_rgb(fill)
+    ink = "#000000" if 0.299 * r + 0.587 * g + 0.114 * b > 0.55 else "#ffffff"
+    return fill, sym.label or sym.name, ink
+
+
+def reel_strips(game: Game, reel_set: str = "base") -> Figure:
+    """The strips of ``reel_set`` as columns of coloured symbol cells, stop 0
+    at the top; the stop weight is printed beside weighted stops."""
+    strips = game.strips(reel_set)
+    style = {s.name: symbol_style(game, s.name) for s in game.symbols}
+    n_max = max(len(s) for s in strips)
+    weighted = any(s.weights is not None for s in strips)
+    longest = max(len(style[sym][1]) for s in strips for sym in s.symbols)
+    cell_h = min(0.24, 11.0 / n_max)
+    font = max(4.5, min(8.0, cell_h * 34))
+    cell_w = max(0.92, 0.1 * longest * font / 8)
+    col_w = cell_w + (0.35 if weighted else 0.08)
+    fig = _figure(max(4.0, 0.9 + col_w * len(strips)), 0.9 + cell_h * n_max)
+    ax = fig.add_subplot()
+    for r, strip in enumerate(strips):
+        x = r * col_w
+        for k, sym in enumerate(strip.symbols):
+            fill, label, ink = style[sym]
+            ax.add_patch(Rectangle((x, k), cell_w, 0.92, facecolor=fill, edgecolor="white",
+                                   linewidth=0.5))
+            ax.text(x + cell_w / 2, k + 0.47, label, ha="center", va="center",
+                    fontsize=font, color=ink)
+            if strip.weights is not None:
+                ax.text(x + cell_w + 0.04, k + 0.47, str(strip.weights[k]), ha="left",
+                        va="center", fontsize=font * 0.85, color="#5c6b7a")
+    ax.set_xlim(-0.1, col_w * len(strips))
+    ax.set_ylim(n_max + 0.1, -0.1)
+    ax.set_xticks([r * col_w + cell_w / 2 for r in range(len(strips))],
+                  [f"reel {r + 1}" for r in range(len(strips))])
+    ax.xaxis.tick_top()
+    step = 5 if n_max <= 60 else 10
+    ax.set_yticks([k + 0.47 for k in range(0, n_max, step)], [str(k) for k in range(0, n_max, step)])
+    ax.set_ylabel("stop")
+    ax.tick_params(length=0, labelsize=8, colors=INK)
+    for side in ax.spines.values():
+        side.set_visible(False)
+    title = f"Reel set '{reel_set}'" + (" (stop weights beside the cells)" if weighted else "")
+    ax.set_title(title, fontsize=10, color=INK, loc="left")
+    return fig
+
+
+# ---------------------------------------------------------------- summary
+def rtp_by_channel(components: dict, rtp: float) -> Figure:
+    """Horizontal bars: RTP contribution of each channel [% of total bet]."""
+    names = list(components)
+    values = [float(components[k]) for k in names]
+    fig = _figure(7.0, 0.8 + 0.42 * (len(names) + 1))
+    ax = fig.add_subplot()
+    y = np.arange(len(names) + 1)
+    bars = values + [float(rtp)]
+    cols = [ACCENT] * len(names) + [INK]
+    ax.barh(y, bars, color=cols, height=0.62)
+    for yi, v in zip(y, bars):
+        ax.text(v, yi, f"  {v:.4%}", va="center", fontsize=9, color=INK)
+    ax.set_yticks(y, names + ["total RTP"])
+    ax.invert_yaxis()
+    ax.xaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
+    ax.set_xlim(min(0.0, min(bars)) * 1.1, max(bars) * 1.22 if max(bars) > 0 else 1)
+    ax.set_xlabel("RTP contribution [% of total bet]")
+    _style(ax, grid_axis="x")
+    return fig
+
+
+# ---------------------------------------------------------------- volatility
+def confidence_band(table, rtp: float) -> Figure:
+    """Payback range after N spins (RTP +- VI/sqrt(N)) at each confidence
+    level; ``table`` has columns confidence, spins, low, high."""
+    fig = _figure(7.5, 3.6)
+    ax = fig.add_subplot()
+    for c in sorted(set(table["confidence"]), reverse=True):
+        t = table[table["confidence"] == c].sort_values("spins")
+        ax.fill_between(t["spins"], t["low"], t["high"], color=BAND_COLOURS.get(c, "#a9c6e8"),
+                        alpha=0.85, linewidth=0, label=f"{c:.0%} range")
+    ax.axhline(float(rtp), color=INK, linewidth=1.2, label=f"RTP {float(rtp):.4%}")
+    ax.set_xscale("log")
+    _plain_log_labels(ax.xaxis, _count_label)
+    ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
+    ax.set_xlabel("spins played N")
+    ax.set_ylabel("payback after N spins")
+    ax.legend(fontsize=8, frameon=False, loc="upper right")
+    _style(ax, grid_axis="both")
+    return fig
+
+
+# ---------------------------------------------------------------- win distribution
+def _log_bins(x: np.ndarray) -> np.ndarray:
+    lo = np.floor(np.log10(x.min()) * 4) / 4
+    hi = np.ceil(np.log10(x.max()) * 4) / 4 + 0.25
+    return 10 ** np.arange(lo, hi + 1e-9, 0.25)
+
+
+def win_histogram(x: np.ndarray, p: np.ndarray) -> Figure:
+    """Probability of a paying spin by win size, logarithmic bins (4 per
+    decade) on both axes; ``x`` wins [x total bet], ``p`` probabilities."""
+    x, p = np.asarray(x, float), np.asarray(p, float)
+    pay = x > 0
+    fig = _figure(7.5, 3.6)
+    ax = fig.add_subplot()
+    if pay.any():
+        bins = _log_bins(x[pay])
+        h, edges = np.histogram(x[pay], bins=bins, weights=p[pay])
+        keep = h > 0
+        ax.bar(edges[:-1][keep], h[keep], width=np.diff(edges)[keep], align="edge",
+               color=ACCENT, edgecolor="white", linewidth=0.6)
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.yaxis.set_major_locator(LogLocator(numticks=12))
+        _plain_log_labels(ax.yaxis, lambda v: f"{v:.0e}".replace("e-0", "e-"))
+    p0 = float(p[~pay].sum())
+    ax.set_title(f"P(no win) = {p0:.4%} (not drawn)", fontsize=9, color="#5c6b7a", loc="right")
+    _plain_log_labels(ax.xaxis, lambda v: f"{v:g}x")
+    ax.set_xlabel("win [x total bet], 4 bins per decade")
+    ax.set_ylabel("probability per spin")
+    _style(ax)
+    return fig
+
+
+def cumulative_rtp(x: np.ndarray, p: np.ndarray, rtp: float) -> Figure:
+    """Share of the RTP paid by wins up to each size [% of RTP]."""
+    x, p = np.asarray(x, float), np.asarray(p, float)
+    pay = x > 0
+    fig = _figure(7.5, 3.6)
+    ax = fig.add_subplot()
+    if pay.any() and rtp > 0:
+        share = np.cumsum(x[pay] * p[pay]) / float(rtp)
+        ax.step(np.r_[x[pay][0], x[pay]], np.r_[0.0, share], where="post", color=ACCENT,
+                linewidth=1.6)
+        ax.set_xscale("log")
+        for level in (0.5, 0.9):
+            i = int(np.searchsorted(share, level))
+            if i < len(share):
+                ax.axhline(level, color="#9aa5b1", linewidth=0.8, linestyle="--")
+                ax.annotate(f"{level:.0%} of RTP from wins <= {x[pay][i]:g}x",
+                            (x[pay][i], level), xytext=(6, -12), textcoords="offset points",
+                            fontsize=8, color=INK)
+    ax.set_ylim(0, 1.02)
+    ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
+    _plain_log_labels(ax.xaxis, lambda v: f"{v:g}x")
+    ax.set_xlabel("win size [x total bet]")
+    ax.set_ylabel("cumulative share of RTP")
+    _style(ax, grid_axis="both")
+    return fig
+
+
+# ---------------------------------------------------------------- sessions
+def session_cdf(sessions) -> Figure:
+    """Cumulative distribution of the net result of each session
+    (:class:`slotmath.session.SessionDistribution`), x [total bets]."""
+    fig = _figure(7.5, 3.6)
+    ax = fig.add_subplot()
+    for s, colour in zip(sessions, (ACCENT, "#c0392b", "#27ae60", "#7d3c98")):
+        cdf = np.cumsum(s.probabilities)
+        keep = (cdf > 1e-4) & (cdf < 1 - 1e-4)
+        keep[np.argmax(cdf > 1e-4):][:1] = True
+        ax.step(s.net[keep], cdf[keep], where="post", color=colour, linewidth=1.5,
+                label=f"{s.spins:,} spins: P(ahead) = {s.p_ahead:.2%}")
+    ax.axvline(0, color=INK, linewidth=0.9)
+    ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
+    ax.set_xlabel("net result after the session [x total bet]")
+    ax.set_ylabel("P(net result <= x)")
+    ax.legend(fontsize=8, frameon=False, loc="lower right")
+    _style(ax, grid_axis="both")
+    return fig
+
+
+# ---------------------------------------------------------------- features
+def grid_heatmap(values, title: str = "", fmt: str = "{:.2%}") -> Figure:
+    """A per-cell figure of the window (rows x reels) as a heat map."""
+    v = np.asarray(values, dtype=float)
+    fig = _figure(1.2 + 1.1 * v.shape[1], 0.9 + 0.8 * v.shape[0])
+    ax = fig.add_subplot()
+    im = ax.imshow(v, cmap="Blues", aspect="auto")
+    span = (np.nanmax(v) - np.nanmin(v)) or 1.0
+    for (i, j), val in np.ndenumerate(v):
+        shade = (val - np.nanmin(v)) / span
+        ax.text(j, i, fmt.format(val), ha="center", va="center", fontsize=8,
+                color="white" if shade > 0.55 else INK)
+    ax.set_xticks(range(v.shape[1]), [f"reel {j + 1}" for j in range(v.shape[1])])
+    ax.set_yticks(range(v.shape[0]), [f"row {i + 1}" for i in range(v.shape[0])])
+    ax.tick_params(length=0, labelsize=8, colors=INK)
+    fig.colorbar(im, ax=ax, shrink=0.85)
+    if title:
+        ax.set_title(title, fontsize=10, color=INK, loc="left")
+    return fig
+
+
+def probability_bars(x, p, xlabel: str, title: str = "") -> Figure:
+    """Bar chart of a small discrete distribution (value -> probability)."""
+    fig = _figure(6.5, 3.0)
+    ax = fig.add_subplot()
+    labels = [f"{v:g}" if isinstance(v, (int, float, np.number)) else str(v) for v in x]
+    ax.bar(range(len(labels)), np.asarray(p, float), color=ACCENT, width=0.7)
+    ax.set_xticks(range(len(labels)), labels, rotation=0 if len(labels) < 16 else 90)
+    ax.yaxis.set_major_formatter(PercentFormatter(1.0))
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel("probability")
+    if title:
+        ax.set_title(title, fontsize=10, color=INK, loc="left")
+    _style(ax)
+    return fig

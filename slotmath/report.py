@@ -1,0 +1,213 @@
+"""``slotmath report``: PAR sheet reports written atomically per game.
+
+For each game, ``notebooks/par_sheet.ipynb`` is executed with papermill in
+a temporary folder beside the target; the notebook computes the sheet
+(:func:`slotmath.sheet.par_sheet`) and saves ``par.json``, ``par.txt`` and
+``par.xlsx``; the executed notebook is exported to a standalone
+``par.html`` (code hidden, no script or external resource); the files are
+checked and the folder is swapped in for ``reports/<game>/``.  A failure
+leaves the previous report in place and names the game, the step and why.
+See ``docs/reports.md``.
+"""
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+from .files import default_mode, write_text_atomic
+from .gamefile import GAMES_DIR, GameFileError, load_game
+from .sheet import DEFAULT_SEED, DEFAULT_SPINS, PARTIAL, ROOT
+
+NOTEBOOK = ROOT / "notebooks" / "par_sheet.ipynb"
+TEMPLATES = Path(__file__).resolve().parent / "templates"
+REPORTS_DIR = ROOT / "reports"
+REPORT_FILES = ("par.html", "par.xlsx", "par.json", "par.txt")
+
+
+class ReportError(Exception):
+    """A report step failed: ``game``, ``step`` and ``why``; ``status`` is
+    the exit status (2 for bad input)."""
+
+    def __init__(self, game: str, step: str, why: str, status: int = 1):
+        self.game, self.step, self.why, self.status = game, step, why, status
+        super().__init__(f"report {game}: {step} failed: {why}")
+
+
+EXTERNAL = re.compile(r"""(?:src|href)\s*=\s*["']?\s*(?:https?:)?//|@import|url\(\s*["']?\s*(?:https?:)?//""",
+                      re.IGNORECASE)
+
+
+def export_html(notebook_path: Path, html_path: Path, title: str) -> list:
+    """Export an executed notebook to a standalone page (code hidden, no
+    scripts or external resources); returns the notebook's stderr texts,
+    which are left out of the page."""
+    import nbformat
+    from nbconvert import HTMLExporter
+
+    nb = nbformat.read(notebook_path, as_version=4)
+    stderr = []
+    for cell in nb.cells:
+        if cell.cell_type != "code":
+            continue
+        kept = []
+        for o in cell.get("outputs", []):
+            if o.get("output_type") == "stream" and o.get("name") == "stderr":
+                stderr.append(o.get("text", ""))
+            else:
+                kept.append(o)
+        cell["outputs"] = kept
+    nb.metadata["title"] = title
+    exporter = HTMLExporter(template_name="par_sheet", extra_template_basedirs=[str(TEMPLATES)],
+                            exclude_input=True, exclude_input_prompt=True,
+                            exclude_output_prompt=True, embed_images=True,
+                            exclude_anchor_links=True)
+    body, _ = exporter.from_notebook_node(nb)
+    found = external_references(body)
+    if found:
+        raise ValueError(f"the page refers to external resources: {', '.join(found[:3])}")
+    if "<script" in body.lower():
+        raise ValueError("the page contains a script")
+    write_text_atomic(html_path, body)
+    return stderr
+
+
+def external_references(html: str) -> list:
+    """Snippets of ``html`` that would load something over the network."""
+    return [html[max(m.start() - 20, 0):m.end() + 40] for m in EXTERNAL.finditer(html)]
+
+
+def run_report(spec: str, out_root: Path, level: int | None = None,
+               spins: int = DEFAULT_SPINS, seed: int = DEFAULT_SEED,
+               notebook: Path = NOTEBOOK, progress: bool = True) -> Path:
+    """Build the report of game ``spec`` into ``out_root/<game>/``.
+
+    Everything is built in a temporary folder beside the target and swapped
+    in only when every step succeeded; on failure the previous report stays
+    and :class:`ReportError` names the game, the step and why.
+    """
+    import papermill as pm
+
+    step = "load game"
+    try:
+        game = load_game(spec)
+        if level is not None and level not in game.levels:
+            raise GameFileError(game.source, "bet.levels", f"bet level {level} is not offered "
+                                f"(levels: {', '.join(map(str, game.levels))})")
+    except GameFileError as exc:
+        raise ReportError(str(spec), step, str(exc), status=2) from None
+    out_root = Path(out_root)
+    target = out_root / game.name
+    try:
+        out_root.mkdir(parents=True, exist_ok=True)
+        work = Path(tempfile.mkdtemp(dir=out_root, prefix=f".{game.name}{PARTIAL}"))
+        os.chmod(work, default_mode(directory=True))
+    except OSError as exc:
+        raise ReportError(game.name, "prepare output folder", str(exc)) from None
+    try:
+        step = "execute notebook"
+        executed = work / "par_sheet.ipynb"
+        params = {"game": str(spec), "bet": level, "spins": int(spins), "seed": int(seed),
+                  "out": str(work)}
+        try:
+            pm.execute_notebook(str(notebook), str(executed), parameters=params,
+                                kernel_name="python3", progress_bar=progress, cwd=os.getcwd(),
+                                extra_arguments=["--IPKernelApp.log_level=ERROR"])
+        except pm.PapermillExecutionError as exc:
+            raise ReportError(game.name, step, f"{exc.ename}: {exc.evalue} "
+                              f"(notebook cell {exc.cell_index})") from None
+        step = "export HTML"
+        stderr = export_html(executed, work / "par.html", f"PAR sheet: {game.title}")
+        for text in stderr:
+            print(f"slotmath: note from the {game.name} notebook: {text.strip()}", file=sys.stderr)
+        executed.unlink()
+        step = "check outputs"
+        missing = [f for f in REPORT_FILES if not (work / f).is_file() or not (work / f).stat().st_size]
+        if missing:
+            raise ValueError(f"the notebook did not write {', '.join(missing)}")
+        step = "install report"
+        install(work, target)
+    except Exception as exc:  # a step failed: keep the previous report, say which and why
+        shutil.rmtree(work, ignore_errors=True)
+        if isinstance(exc, ReportError):
+            raise
+        raise ReportError(game.name, step, f"{type(exc).__name__}: {exc}") from None
+    except BaseException:     # interrupted: leave nothing half-built behind
+        shutil.rmtree(work, ignore_errors=True)
+        raise
+    return target
+
+
+def install(work: Path, target: Path) -> None:
+    """Swap the finished folder ``work`` into ``target`` (two renames on the
+    same file system; the previous report is restored if the second fails)."""
+    old = None
+    if target.exists():
+        old = target.with_name(f".{target.name}.old-{os.getpid()}")
+        shutil.rmtree(old, ignore_errors=True)
+        os.replace(target, old)
+    try:
+        os.replace(work, target)
+    except BaseException:
+        if old is not None:
+            os.replace(old, target)
+        raise
+    if old is not None:
+        shutil.rmtree(old, ignore_errors=True)
+
+
+def all_games(games_dir: Path = GAMES_DIR) -> list:
+    """Names of the games in ``data/games`` (folders holding game.yaml)."""
+    return sorted(p.parent.name for p in Path(games_dir).glob("*/game.yaml"))
+
+
+def cmd_report(args) -> int:
+    from tqdm import tqdm
+
+    from .cli import UsageError
+
+    games = list(args.game)
+    if args.all:
+        games += [g for g in all_games() if g not in games]
+    if not games:
+        raise UsageError("report: name at least one GAME or give --all")
+    out_root = Path(args.out) if args.out else REPORTS_DIR
+    status = 0
+    bar = tqdm(games, desc="reports", unit="game", disable=len(games) < 2, file=sys.stderr)
+    for spec in bar:
+        bar.set_postfix_str(str(spec))
+        try:
+            target = run_report(spec, out_root, args.bet, args.spins, args.seed,
+                                progress=not args.quiet)
+        except ReportError as exc:
+            tqdm.write(f"slotmath: error: {exc}", file=sys.stderr)
+            status = max(status, exc.status)
+            continue
+        tqdm.write(f"{spec}: wrote {', '.join(REPORT_FILES)} in {target}", file=sys.stdout)
+    return status
+
+
+def register_cli(subparsers) -> None:
+    """Add ``slotmath report`` to the command line."""
+    p = subparsers.add_parser(
+        "report", help="PAR sheet reports (HTML, Excel, JSON, text)",
+        description="Run the PAR sheet notebook for each GAME and write "
+                    "reports/<game>/par.{html,xlsx,json,txt}.")
+    p.add_argument("game", nargs="*", help="game folder, file or name in data/games")
+    p.add_argument("--all", action="store_true", help="every game in data/games")
+    p.add_argument("--out", default=None, help="reports folder (default: reports/)")
+    p.add_argument("--bet", type=int, default=None, help="bet level (default: lowest)")
+    p.add_argument("--spins", type=_spins_or_zero, default=DEFAULT_SPINS,
+                   help=f"Monte Carlo spins of the cross-check (default {DEFAULT_SPINS:,}; 0: none)")
+    p.add_argument("--seed", type=int, default=DEFAULT_SEED)
+    p.add_argument("--quiet", action="store_true", help="no progress bars")
+    p.set_defaults(func=cmd_report)
+
+
+def _spins_or_zero(text: str) -> int:
+    from .cli import spin_count
+
+    return 0 if text.strip() in ("0", "0.0") else spin_count(text)

@@ -1,0 +1,180 @@
+"""Titled tables of a PAR sheet and the number formats they are read in.
+
+A :class:`Table` keeps raw values (numbers stay numbers) with a format key
+per column (or per row, for tables of figures); the same keys give the text
+on the page (:func:`format_value`) and the Excel number format in the
+workbook (:data:`FORMATS`).
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Callable
+
+import numpy as np
+import pandas as pd
+
+from .par import fraction_str
+
+# format key -> (Excel number format, text formatter)
+FORMATS: dict[str, tuple[str, Callable]] = {
+    "pct": ("0.0000%", lambda v: f"{v:.4%}"),
+    "pct6": ("0.000000%", lambda v: f"{v:.6%}"),
+    # a probability as a percentage, small ones in scientific notation
+    "pctp": ("[=0]0.0000%;[<0.0001]0.000E+00;0.0000%",
+             lambda v: f"{v:.4%}" if v == 0 or v >= 1e-4 else f"{v:.3e}"),
+    "prob": ("0.000000E+00", lambda v: f"{v:.6e}"),
+    "int": ("#,##0", lambda v: f"{int(v):,}"),
+    "odds": ("#,##0.00", lambda v: f"{v:,.2f}"),
+    "num": ("#,##0.000000", lambda v: f"{v:,.6f}"),
+    "x": ("#,##0.00##", lambda v: f"{v:,.4f}".rstrip("0").rstrip(".")),
+    "general": ("General", lambda v: f"{v:,.6g}" if isinstance(v, float) else f"{v:,}"),
+    "text": ("@", str),
+}
+#: Integers beyond this are kept as text in a workbook (a double would round them).
+EXACT_INT_LIMIT = 2 ** 53
+
+
+@dataclass
+class Table:
+    """A titled table of a PAR sheet.
+
+    Attributes
+    ----------
+    title : str
+    frame : DataFrame
+        Raw values (numbers stay numbers).
+    formats : dict
+        Column -> format key of :data:`FORMATS`; other columns are inferred.
+    row_formats : list, optional
+        Format key per row for every column but the first (figure tables).
+    note : str
+        One line printed under the table.
+    html : bool
+        Shown on the page; False keeps it to the workbook (long tables).
+    total_row : bool
+        The last row is a total (bold).
+    figures : list
+        (caption, builder) of figures shown right after the table.
+    """
+
+    title: str
+    frame: pd.DataFrame
+    formats: dict = field(default_factory=dict)
+    row_formats: list | None = None
+    note: str = ""
+    html: bool = True
+    total_row: bool = False
+    figures: list = field(default_factory=list)
+
+    def format_key(self, column: str, row: int) -> str:
+        if self.row_formats is not None and column != self.frame.columns[0]:
+            return self.row_formats[row]
+        if column in self.formats:
+            return self.formats[column]
+        kind = self.frame[column].dtype.kind
+        return {"i": "int", "u": "int", "f": "general"}.get(kind, "auto")
+
+    def text_value(self, column: str, row: int) -> str:
+        return format_value(self.frame[column].iat[row], self.format_key(column, row))
+
+    def is_number(self, column: str, row: int) -> bool:
+        v = excel_value(self.frame[column].iat[row])
+        return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+    def to_html(self, uid: str) -> str:
+        """The table as HTML (pandas Styler), numbers formatted for reading."""
+        shown = pd.DataFrame({c: [self.text_value(c, i) for i in range(len(self.frame))]
+                              for c in self.frame.columns})
+        classes = pd.DataFrame([["num" if self.is_number(c, i) else "" for c in shown.columns]
+                                for i in range(len(shown))], columns=shown.columns,
+                               index=shown.index)
+        if self.total_row and len(shown):
+            classes.iloc[-1] = [f"{v} par-total-cell".strip() for v in classes.iloc[-1]]
+        styler = (shown.style.hide(axis="index").set_caption(escape(self.title))
+                  .set_table_attributes('class="par-table"').set_td_classes(classes)
+                  .set_uuid(uid))
+        styler.cell_ids = False
+        if self.total_row and len(shown):
+            styler = styler.set_table_styles(
+                [{"selector": "td.par-total-cell",
+                  "props": "font-weight: 600; border-top: 2px solid #b8c3cf;"}])
+        out = styler.to_html()
+        if len(shown) > 40:
+            out = f'<div class="par-scroll">{out}</div>'
+        if self.note:
+            out += f'<p class="par-note">{escape(self.note)}</p>'
+        return out
+
+
+def escape(text: str) -> str:
+    return (str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;"))
+
+
+def format_value(v, key: str) -> str:
+    """``v`` as text with format ``key``."""
+    if v is None or (isinstance(v, float) and math.isnan(v)):
+        return ""
+    if isinstance(v, (bool, np.bool_)):
+        return "yes" if v else "no"
+    if isinstance(v, Fraction):
+        v = float(v)
+    if isinstance(v, np.generic):
+        v = v.item()
+    if isinstance(v, float) and math.isinf(v):
+        return "never" if v > 0 else "-inf"
+    if isinstance(v, (int, float)) and key != "text":
+        return FORMATS["general" if key == "auto" else key][1](v)
+    return str(v)
+
+
+def excel_value(v):
+    """A cell value for the workbook: numbers as numbers (exact integers
+    beyond 2**53 as text), infinities as 'never', Fractions as floats."""
+    if isinstance(v, np.generic):
+        v = v.item()
+    if v is None or isinstance(v, bool):
+        return v
+    if isinstance(v, Fraction):
+        return float(v)
+    if isinstance(v, int):
+        return v if abs(v) < EXACT_INT_LIMIT else str(v)
+    if isinstance(v, float):
+        if math.isnan(v):
+            return None
+        if math.isinf(v):
+            return "never" if v > 0 else "-inf"
+        return v
+    return str(v)
+
+
+def exact_str(value) -> str:
+    """An exact value as text: ``"p/q"``, ``"n"`` for integers, "" for floats."""
+    if isinstance(value, Fraction):
+        return str(value.numerator) if value.denominator == 1 else fraction_str(value)
+    return ""
+
+
+def figure_table(title: str, rows: list, note: str = "", columns=("figure", "value")) -> Table:
+    """A (figure, value..., format) list as a :class:`Table`."""
+    frame = pd.DataFrame([r[:-1] for r in rows], columns=list(columns))
+    return Table(title, frame, row_formats=[r[-1] for r in rows], note=note)
+
+
+@dataclass
+class Section:
+    """A section of the sheet: tables, figures (caption, builder) and text."""
+
+    key: str
+    title: str
+    sheet: str
+    tables: list = field(default_factory=list)
+    figures: list = field(default_factory=list)
+    text: str = ""
+    figures_first: bool = False
+
+
+def label(key) -> str:
+    """A JSON key as words: ``one_in`` -> ``one in``."""
+    return str(key).replace("_", " ")

@@ -1,0 +1,275 @@
+"""PAR sheet contents, workbook and files, in-process (no notebook kernel)."""
+import json
+import math
+from dataclasses import replace
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from slotmath import report, sheet as sheet_module, sheettable
+from slotmath.cli import main
+from slotmath.featuresheet import feature_tables
+from slotmath.files import atomic_path
+from slotmath.report import external_references, install
+from slotmath.sheet import ParSheet, par_sheet
+from slotmath.workbook import read_workbook
+
+TOY = Path(__file__).parent / "data" / "report_toy"
+
+
+@pytest.fixture(scope="module")
+def sheet():
+    # 250,000 rounds: 31 blocks of 8,192 for the batch-means standard errors of the events
+    return par_sheet(str(TOY), level=1, spins=250_000, seed=7)
+
+
+@pytest.fixture(scope="module")
+def saved(sheet, tmp_path_factory):
+    out = tmp_path_factory.mktemp("saved")
+    sheet.save(out)
+    return out
+
+
+def test_sections_are_complete(sheet):
+    assert list(sheet.sections) == ["identification", "reels", "symbols", "paytable",
+                                    "combinations", "summary", "volatility", "distribution",
+                                    "sessions", "features", "simulation", "notes"]
+    for key in sheet.sections:
+        html = sheet.section_html(key)
+        assert html and not external_references(html)
+
+
+def test_identification(sheet):
+    ident = sheet.sections["identification"].tables[0].frame.set_index("figure")["value"]
+    import hashlib
+    assert ident["game file SHA-256"] == hashlib.sha256((TOY / "game.yaml").read_bytes()).hexdigest()
+    assert ident["slotmath version"] == sheet_module.__version__
+    assert len(ident["git commit"].split()[0]) == 40
+    params = sheet.sections["identification"].tables[1].frame.set_index("figure")["value"]
+    assert params["parameter spins"] == 250_000 and params["parameter seed"] == 7
+
+
+def test_combination_total_is_the_rtp(sheet):
+    frame = sheet.sections["combinations"].tables[0].frame
+    total = frame.iloc[-1]
+    # toy game: lines and scatters are the only channels, so the total row is the RTP
+    assert total["RTP exact"] == "7553/8192" and Fraction(total["RTP exact"]) == sheet.par.rtp
+    assert total["hits"] == sheet.par.combinations["hits"].sum()
+
+
+def test_symbol_counts(sheet):
+    counts = sheet.sections["symbols"].tables[1].frame.set_index("symbol")
+    # reel 1 of the toy game: 16 stops, 6 BLANK, 1 SEVEN
+    assert counts.loc["total", "reel 1"] == 16
+    assert counts.loc["BLANK", "reel 1"] == 6 and counts.loc["SEVEN", "reel 1"] == 1
+
+
+def test_odds_and_levels(sheet):
+    odds = sheet.odds_frame().set_index("event")
+    top = [e for e in odds.index if e.startswith("top award")]
+    # 3 SEVEN with three wilds' x8: 5 hits in 4096 -> 1 in 819.2
+    assert top == ["top award: 3 x SEVEN (x8)"]
+    assert odds.loc[top[0], "1 in N spins"] == pytest.approx(4096 / 5)
+    levels = sheet.levels_frame()
+    assert list(levels["bet level"]) == [1, 2]
+    assert (levels["RTP exact"] == "7553/8192").all()   # linear pay table
+
+
+def test_sessions_section(sheet):
+    s100 = sheet.sessions[0]
+    table = sheet.sections["sessions"].tables[0].frame.set_index("figure")
+    assert table.loc["P(ahead: net result > 0)", "100 spins"] == s100.p_ahead
+    assert table.loc["expected net result [x total bet]", "1,000 spins"] == pytest.approx(
+        1000 * (float(sheet.par.rtp) - 1))
+
+
+def test_simulation_rows(sheet):
+    sec = sheet.sections["simulation"]
+    assert "250,000 rounds, seed 7" in sec.text
+    frame = sec.tables[0].frame.set_index("figure")
+    assert frame.loc["RTP", "exact"] == pytest.approx(float(sheet.par.rtp))
+    assert list(frame.index) == ["RTP", "hit frequency", "SD"]
+    events = sec.tables[1].frame.set_index("event")
+    # every pay of the combination table is checked; 3 x SEVEN at x8 has 5 hits in 4096
+    assert events.loc["line: 3 x SEVEN (x8)", "exact 1 in N"] == pytest.approx(4096 / 5)
+    for t in sec.tables:
+        z = pd.to_numeric(t.frame["z"], errors="coerce").dropna()
+        assert len(z) and (z.abs() < 4).all()
+
+
+def test_json_and_text_equal_the_par_command(saved, capsys):
+    assert main(["par", str(TOY), "--json"]) == 0
+    assert json.loads((saved / "par.json").read_text()) == json.loads(capsys.readouterr().out)
+    assert main(["par", str(TOY)]) == 0
+    assert (saved / "par.txt").read_text() == capsys.readouterr().out
+
+
+def close(a, b) -> bool:
+    """Equal to the 16 significant digits a workbook stores (Excel itself keeps 15)."""
+    return a == pytest.approx(b, rel=1e-15, abs=0)
+
+
+def test_workbook_matches_json(saved):
+    check_workbook_matches_json(saved / "par.xlsx", saved / "par.json")
+
+
+def check_workbook_matches_json(xlsx: Path, json_path: Path) -> None:
+    """Every figure the workbook shares with par.json is equal."""
+    data = json.loads(json_path.read_text())
+    book = read_workbook(xlsx)
+    assert {"Identification", "Reel strips", "Symbols", "Pay table", "Combinations", "Summary",
+            "Volatility", "Win distribution", "Sessions", "Features", "Monte Carlo",
+            "Notes"} <= set(book)
+    head = book["Summary"]["Headline figures"].set_index("figure")["value"]
+    assert close(head["RTP [x total bet]"], data["rtp"])
+    assert head["RTP exact"] == data["rtp_exact"]
+    assert close(head["hit frequency: paying spins [probability]"], data["hit_frequency"])
+    assert close(head["SD [x total bet]"], data["sd"])
+    for k in ("90", "95", "99"):
+        assert close(head[f"VI {k} % [x total bet]"], data["volatility_index"][k])
+    assert close(head["max win [x total bet]"], data["max_win"])
+    assert head["cycle"] == data["cycle"]
+    channels = book["Summary"]["RTP by channel"].set_index("channel")
+    assert list(channels.index[:-1]) == list(data["components"])
+    for name, value in data["components"].items():
+        assert close(channels.loc[name, "RTP [x total bet]"], value)
+    comb = book["Combinations"]["Hits over the full cycle for every pay"].iloc[:-1]
+    expected = pd.DataFrame(data["combinations"])
+    assert list(comb["combination"]) == list(expected["combination"])
+    assert list(comb["hits"]) == list(expected["hits"])
+    assert all(close(a, b) for a, b in zip(comb["RTP contribution"], expected["rtp"]))
+    assert all(close(a, b) for a, b in zip(comb["1 in N"], expected["one_in"]))
+    conf = book["Volatility"]["Payback confidence table: RTP +- VI / sqrt(N)"]
+    want = pd.DataFrame(data["confidence"])
+    for c in (0.90, 0.95, 0.99):
+        w = want[want["confidence"] == c]
+        assert list(conf["spins N"]) == list(w["spins"])
+        assert all(close(a, b) for a, b in zip(conf[f"{c:.0%} low"], w["low"]))
+        assert all(close(a, b) for a, b in zip(conf[f"{c:.0%} high"], w["high"]))
+
+
+def test_workbook_stores_numbers_with_formats(saved):
+    from openpyxl import load_workbook
+
+    ws = load_workbook(saved / "par.xlsx")["Combinations"]
+    tbl = next(iter(ws.tables.values()))
+    header = [c.value for c in ws[tbl.ref][0]]
+    first = ws[tbl.ref][1]
+    cells = dict(zip(header, first))
+    assert isinstance(cells["hits"].value, int) and cells["hits"].number_format == "#,##0"
+    assert isinstance(cells["RTP contribution"].value, float)
+    assert cells["RTP contribution"].number_format == "0.000000%"
+    assert cells["1 in N"].number_format == "#,##0.00"
+
+
+def test_generic_feature_sheets(sheet):
+    game = sheet.game   # 3 reels x 3 rows
+    features = {
+        "trigger_one_in": 123.5,
+        "jackpots": {"mini": {"probability": 0.01, "one_in": 100.0, "rtp": 0.02},
+                     "super": {"probability": 0.001, "one_in": 1000.0, "rtp": 0.03}},
+        "lock_it": {"spins": 5, "coverage": [[0.1, 0.2, 0.3], [0.4, 0.5, 0.6], [0.7, 0.8, 0.9]],
+                    "nested": {"mean": 1.5, "sizes": [1, 2, 3]}},
+        "wheel": [{"prize": 25, "weight": 10, "probability": 0.5},
+                  {"prize": 50, "weight": 10, "probability": 0.5}],
+    }
+    tables = {"nudge_pays": pd.DataFrame({"pays": [1, 2, 3], "probability": [0.7, 0.2, 0.1]}),
+              "heat": pd.DataFrame(np.arange(9.0).reshape(3, 3))}
+    # without tables from the rules module every feature figure is on the page
+    out = feature_tables(features, {}, game)
+    titles = [t.title for t in out]
+    assert titles[0] == "Feature figures"
+    assert {"Jackpots", "Lock it: coverage", "Lock it", "Wheel"} <= set(titles)
+    assert all(t.html for t in out)
+    jack = next(t for t in out if t.title == "Jackpots").frame
+    assert list(jack["entry"]) == ["mini", "super"] and list(jack["one_in"]) == [100.0, 1000.0]
+    lock = next(t for t in out if t.title == "Lock it").frame.set_index("figure")["value"]
+    assert lock["spins"] == 5 and lock["nested / mean"] == 1.5
+    assert lock["nested / sizes"] == "1, 2, 3"
+    captions = {c for t in out for c, _ in t.figures}
+    assert "Lock it: coverage" in captions                       # grid -> heat map
+    assert "Wheel: probability by prize." in captions            # records -> bar chart
+    # with tables, those are the page's tabular view; records stay in the workbook
+    out = feature_tables(features, tables, game)
+    shown = {t.title for t in out if t.html}
+    assert {"Feature figures", "Lock it", "Lock it: coverage", "Nudge pays", "Heat"} <= shown
+    assert {t.title for t in out if not t.html} == {"Jackpots", "Wheel"}
+    captions = {c for t in out for c, _ in t.figures}
+    assert {"Lock it: coverage", "Heat", "Nudge pays: probability by pays."} <= captions
+    for t in out:
+        for _, build in t.figures:           # every figure draws
+            assert build().axes
+    # the summary lists 1-in-N figures found in the features
+    rich = replace(sheet.par, features=features, tables=tables)
+    sheet2 = ParSheet(sheet.game, rich, sheet.levels, sheet.sessions, None, sheet.parameters,
+                      sheet.generated)
+    events = set(sheet2.odds_frame()["event"])
+    assert {"trigger one in", "jackpots / mini", "jackpots / super"} <= events
+    assert "No simulation" in sheet2.section_html("simulation")
+
+
+def test_install_swaps_and_restores(tmp_path, monkeypatch):
+    target = tmp_path / "game"
+    target.mkdir()
+    (target / "par.json").write_text("old")
+    work = tmp_path / ".game.partial"
+    work.mkdir()
+    (work / "par.json").write_text("new")
+    real = report.os.replace
+    calls = []
+
+    def failing(src, dst):
+        calls.append((src, dst))
+        if len(calls) == 2:
+            raise OSError("disk full")
+        return real(src, dst)
+
+    monkeypatch.setattr(report.os, "replace", failing)
+    with pytest.raises(OSError):
+        install(work, target)
+    monkeypatch.setattr(report.os, "replace", real)
+    assert (target / "par.json").read_text() == "old"      # previous report restored
+    install(work, target)
+    assert (target / "par.json").read_text() == "new"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game"]
+
+
+def test_bad_input_exit_2(tmp_path, capsys):
+    assert main(["report", "no_such_game", "--out", str(tmp_path), "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert "report no_such_game: load game failed" in err and "Traceback" not in err
+    assert main(["report", str(TOY), "--bet", "7", "--out", str(tmp_path), "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert "load game failed" in err and "bet level 7 is not offered" in err
+    assert main(["report", "--out", str(tmp_path)]) == 2
+    assert "--all" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_value_formats():
+    f = sheettable.format_value
+    assert f(0.921997, "pct6") == "92.199700%"
+    assert f(4096, "int") == "4,096"
+    assert f(math.inf, "odds") == "never"
+    assert f(Fraction(1, 2), "x") == "0.5"
+    assert f(2.5e-8, "auto") == "2.5e-08" and f("EUR", "auto") == "EUR"
+    assert f(5e-6, "pctp") == "5.000e-06" and f(0.3, "pctp") == "30.0000%" and f(0.0, "pctp") == "0.0000%"
+    assert sheettable.excel_value(2 ** 60) == str(2 ** 60)     # kept exact as text
+    assert sheettable.excel_value(np.int64(5)) == 5
+    assert sheettable.exact_str(Fraction(10)) == "10" and sheettable.exact_str(0.5) == ""
+
+
+def test_atomic_path_keeps_the_old_file(tmp_path):
+    target = tmp_path / "par.json"
+    target.write_text("old")
+    with pytest.raises(RuntimeError):
+        with atomic_path(target) as tmp:
+            tmp.write_text("half written")
+            raise RuntimeError("disk full")
+    assert target.read_text() == "old" and list(tmp_path.iterdir()) == [target]
+    with atomic_path(target) as tmp:
+        tmp.write_text("new")
+    assert target.read_text() == "new" and list(tmp_path.iterdir()) == [target]
