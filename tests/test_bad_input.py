@@ -1,0 +1,293 @@
+"""Bad input: every invalid game file gives one line on stderr naming the file,
+the field and the problem, exit status 2 and no traceback.
+
+Each case starts from a valid game (checked by ``test_base_game_is_valid``),
+breaks one thing, and runs ``slotmath validate`` as a subprocess on it (the
+cases the issue lists, a missing file and an unknown bet level also through
+``slotmath par``).
+"""
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Callable
+
+import pytest
+import yaml
+
+from conftest import run_cli_many
+
+BASE = {
+    "name": "broken",
+    "grid": {"reels": 3, "rows": 3},
+    "bet": {"levels": [1, 2, 5]},
+    "symbols": [
+        {"name": "A"},
+        {"name": "B"},
+        {"name": "W", "kind": "wild", "multiplier": {"per_wild": 2}},
+        {"name": "S", "kind": "scatter"},
+        {"name": "X", "kind": "blank"},
+    ],
+    "groups": {"AB": ["A", "B"]},
+    "reels": {"base": [["A", "B", "W", "S", "X"],
+                       ["A", "X", "B", "W", "S"],
+                       ["A", "B", "X", "W", "S", "X"]]},
+    "paylines": [[1, 1, 1], [0, 1, 2]],
+    "pays": [
+        {"symbol": "A", "count": 3, "pay": 10},
+        {"symbol": "AB", "count": 3, "pay": 2},
+        {"pattern": ["A", "B"], "pay": 1},
+        {"anywhere": "A", "exactly": 1, "pay_by_level": [1, 2, 4]},
+    ],
+    "scatters": [{"symbol": "S", "count": 3, "pay": 5}],
+}
+
+CSV_OK = "reel1,reel2,reel3\nA,A,A\nB,X,B\nW,B,X\nS,W,W\nX,S,S\n,,X\n"
+
+
+@dataclass
+class Case:
+    """One broken game: ``edit`` changes the game dict in place (or returns
+    replacement YAML text); the message must name ``file`` (relative to the
+    test folder), contain ``field`` and ``problem``."""
+
+    id: str
+    edit: Callable
+    field: str
+    problem: str
+    files: dict = field(default_factory=dict)
+    file: str = "game.yaml"
+    commands: tuple = None
+
+    def __post_init__(self):
+        if self.commands is None:  # the issue's list runs under both commands
+            self.commands = (("validate",), ("par",)) if self.id in ISSUE_CASES else (("validate",),)
+
+
+# the invalid inputs the issue names (each also checked with `slotmath par`)
+ISSUE_CASES = {"malformed_yaml", "unknown_symbol_on_strip", "unknown_symbol_in_pay",
+               "unknown_symbol_in_pattern", "empty_strip", "negative_weight", "all_zero_weights",
+               "payline_row_outside_grid", "payline_wrong_length", "pay_for_more_symbols_than_reels",
+               "wild_substitutes_unknown_symbol", "duplicate_symbol_names"}
+
+
+def put(path: str, value):
+    """An edit setting the dotted/indexed ``path`` (a list of keys) to ``value``."""
+    def edit(d):
+        *head, last = path
+        for k in head:
+            d = d[k]
+        d[last] = value
+    return edit
+
+
+def strip(r, value):
+    return put(["reels", "base", r], value)
+
+
+def add(key, item):
+    return lambda d: d.setdefault(key, []).append(item)
+
+
+CASES = [
+    # --- YAML and file level
+    Case("malformed_yaml", lambda d: "grid: {reels: 3, rows: 3\nbet: {levels: [1]}\n",
+         "line 2", "malformed YAML"),
+    Case("duplicate_yaml_key", lambda d: "grid: {reels: 3, rows: 3}\ngrid: {reels: 5, rows: 3}\n",
+         "line 2", "duplicate key 'grid'"),
+    Case("not_a_mapping", lambda d: "- just\n- a list\n", "", "must hold a mapping"),
+    Case("empty_file", lambda d: "", "", "must hold a mapping"),
+    Case("missing_required_key", lambda d: d.pop("reels"), "", "'reels' is a required property"),
+    Case("unknown_top_level_key", lambda d: d.update(payline=[[1, 1, 1]]), "", "'payline' was unexpected"),
+    # --- symbols and wilds
+    Case("duplicate_symbol_names", add("symbols", {"name": "B"}), "symbols[5].name",
+         "duplicate symbol name 'B'"),
+    Case("bad_symbol_kind", put(["symbols", 1, "kind"], "joker"), "symbols[1].kind", "'joker'"),
+    Case("wild_substitutes_unknown_symbol", put(["symbols", 2, "substitutes"], ["A", "Q"]),
+         "symbols[2].substitutes[1]", "unknown symbol 'Q'"),
+    Case("wild_except_unknown_symbol", put(["symbols", 2, "except"], ["Q"]),
+         "symbols[2].except[0]", "unknown symbol 'Q'"),
+    Case("wild_substitutes_for_itself", put(["symbols", 2, "substitutes"], ["A", "W"]),
+         "symbols[2].substitutes[1]", "cannot substitute for itself"),
+    Case("wild_substitutes_for_scatter", put(["symbols", 2, "substitutes"], ["A", "S"]),
+         "symbols[2].substitutes[1]", "'S' is a scatter"),
+    Case("except_without_all", lambda d: d["symbols"][2].update({"substitutes": ["A"], "except": ["B"]}),
+         "symbols[2].except", "only goes with 'substitutes: all'"),
+    Case("wild_substitutes_for_blank", put(["symbols", 2, "substitutes"], ["X"]),
+         "symbols[2].substitutes[0]", "'X' is a blank"),
+    Case("multiplier_on_regular_symbol", put(["symbols", 0, "multiplier"], {"per_wild": 2}),
+         "symbols[0].multiplier", "only wild symbols"),
+    Case("by_count_zero_wilds_not_1", put(["symbols", 2, "multiplier"], {"by_count": [2, 4, 8]}),
+         "symbols[2].multiplier.by_count[0]", "must be 1"),
+    Case("per_wild_and_by_count", put(["symbols", 2, "multiplier"], {"per_wild": 2, "by_count": [1, 3]}),
+         "symbols[2].multiplier", "not both"),
+    Case("group_with_unknown_symbol", put(["groups", "AB"], ["A", "Q"]), "groups.AB[1]",
+         "unknown symbol 'Q'"),
+    # --- reels
+    Case("unknown_symbol_on_strip", strip(2, ["A", "B", "X", "W", "Q", "X"]), "reels.base[2][4]",
+         "unknown symbol 'Q'"),
+    Case("empty_strip", strip(1, []), "reels.base[1]", "empty"),
+    Case("strip_shorter_than_window", strip(1, ["A", "B"]), "reels.base[1]", "fewer than the 3 rows"),
+    Case("wrong_reel_count", put(["reels", "base"], [["A", "B", "W"]] * 2), "reels.base",
+         "has 2 reels, the grid has 3"),
+    Case("no_base_reel_set", put(["reels"], {"free": [["A", "B", "W"]] * 3}), "reels",
+         "'base' is a required property"),
+    Case("negative_weight", strip(0, {"symbols": ["A", "B", "W", "S", "X"], "weights": [3, 2, -1, 1, 1]}),
+         "reels.base[0].weights[2]", "negative weight -1"),
+    Case("all_zero_weights", strip(0, {"symbols": ["A", "B", "W", "S", "X"], "weights": [0] * 5}),
+         "reels.base[0].weights", "all weights are zero"),
+    Case("weights_length_mismatch", strip(0, {"symbols": ["A", "B", "W", "S", "X"], "weights": [1, 2]}),
+         "reels.base[0].weights", "2 weights for 5 stops"),
+    Case("non_integer_weight", strip(0, {"symbols": ["A", "B", "W", "S", "X"], "weights": [1, 2.5, 1, 1, 1]}),
+         "reels.base[0].weights[1]", "not of type 'integer'"),
+    Case("cycle_beyond_exact_range",
+         put(["reels", "base"], [{"symbols": ["A", "B", "W", "S", "X"], "weights": [2 ** 21] * 5}] * 3),
+         "reels.base", "exceeds 2**62"),
+    Case("csv_file_missing", put(["reels", "base"], "strips.csv"), "reels.base", "not found"),
+    Case("csv_unknown_symbol", put(["reels", "base"], "strips.csv"), "reels.base[2][3]",
+         "unknown symbol 'Q' (column reel3, line 5)", file="strips.csv",
+         files={"strips.csv": CSV_OK.replace("S,W,W", "S,W,Q")}),
+    Case("csv_bad_header", put(["reels", "base"], "strips.csv"), "header", "unknown column 'reel_3'",
+         file="strips.csv", files={"strips.csv": CSV_OK.replace("reel3", "reel_3")}),
+    Case("csv_gap_in_strip", put(["reels", "base"], "strips.csv"), "reel2",
+         "empty cell on line 3", file="strips.csv", files={"strips.csv": CSV_OK.replace("B,X,B", "B,,B")}),
+    Case("csv_bad_weight", put(["reels", "base"], "strips.csv"), "weight1", "line 3: weight 'x'",
+         file="strips.csv", files={"strips.csv": "reel1,weight1,reel2,reel3\nA,1,A,A\nB,x,X,B\n"
+                                   "W,1,B,X\nS,1,W,W\n,,S,S\n"}),
+    Case("csv_wrong_reel_count", put(["reels", "base"], "strips.csv"), "reels.base",
+         "has 2 reels, the grid has 3", file="strips.csv",
+         files={"strips.csv": "reel1,reel2\nA,A\nB,B\nW,W\n"}),
+    # --- paylines and bet
+    Case("payline_row_outside_grid", put(["paylines", 1], [0, 1, 3]), "paylines[1][2]",
+         "row 3 is outside the grid"),
+    Case("payline_negative_row", put(["paylines", 0], [1, -1, 1]), "paylines[0][1]",
+         "row -1 is outside the grid"),
+    Case("payline_wrong_length", put(["paylines", 0], [1, 1]), "paylines[0]",
+         "has 2 rows, need one per reel (3)"),
+    Case("bet_lines_mismatch", put(["bet", "lines"], 5), "bet.lines", "2 paylines"),
+    Case("no_bet_levels", put(["bet", "levels"], []), "bet.levels", "non-empty"),
+    Case("repeated_bet_level", put(["bet", "levels"], [1, 2, 2]), "bet.levels", "non-unique"),
+    # --- line pays
+    Case("unknown_symbol_in_pay", add("pays", {"symbol": "Q", "count": 2, "pay": 1}), "pays[4].symbol",
+         "unknown symbol or group 'Q'"),
+    Case("unknown_symbol_in_pattern", add("pays", {"pattern": ["A", "Q"], "pay": 1}), "pays[4].pattern[1]",
+         "unknown symbol or group 'Q'"),
+    Case("unknown_symbol_anywhere", add("pays", {"anywhere": "Q", "exactly": 1, "pay": 1}),
+         "pays[4].anywhere", "unknown symbol 'Q'"),
+    Case("pay_for_more_symbols_than_reels", add("pays", {"symbol": "B", "count": 4, "pay": 50}),
+         "pays[4].count", "4 symbols on 3 reels"),
+    Case("pattern_longer_than_reels", add("pays", {"pattern": ["A", "B", "A", "B"], "pay": 5}),
+         "pays[4].pattern", "4 symbols on 3 reels"),
+    Case("anywhere_more_than_reels", add("pays", {"anywhere": "B", "exactly": 4, "pay": 5}),
+         "pays[4].exactly", "4 symbols on a line of 3 reels"),
+    Case("two_pay_forms", add("pays", {"symbol": "B", "count": 2, "pattern": ["B", "B"], "pay": 1}),
+         "pays[4]", "give exactly one of 'symbol' (with 'count'), 'pattern' or 'anywhere'"),
+    Case("pay_without_count", add("pays", {"symbol": "B", "pay": 5}), "pays[4].count", "needs 'count'"),
+    Case("pay_and_pay_by_level", add("pays", {"symbol": "B", "count": 2, "pay": 5, "pay_by_level": [5, 10, 25]}),
+         "pays[4]", "exactly one of 'pay' and 'pay_by_level'"),
+    Case("pay_by_level_wrong_length", add("pays", {"symbol": "B", "count": 2, "pay_by_level": [5, 10]}),
+         "pays[4].pay_by_level", "2 values for 3 bet levels"),
+    Case("negative_pay", add("pays", {"symbol": "B", "count": 2, "pay": -5}), "pays[4].pay",
+         "less than the minimum of 0"),
+    Case("scatter_in_line_pay", add("pays", {"symbol": "S", "count": 3, "pay": 5}), "pays[4]",
+         "'S' is a scatter and cannot pay on a line"),
+    Case("duplicate_line_pay", add("pays", {"symbol": "A", "count": 3, "pay": 12}), "pays[4]",
+         "same combination as pays[0]"),
+    # --- scatter pays
+    Case("scatter_pay_on_non_scatter", add("scatters", {"symbol": "B", "count": 3, "pay": 5}),
+         "scatters[1].symbol", "'B' is not of kind 'scatter'"),
+    Case("scatter_pay_unknown_symbol", add("scatters", {"symbol": "Q", "count": 3, "pay": 5}),
+         "scatters[1].symbol", "unknown symbol 'Q'"),
+    Case("scatter_count_exceeds_window", add("scatters", {"symbol": "S", "count": 10, "pay": 5}),
+         "scatters[1].count", "do not fit a 3x3 window"),
+    Case("duplicate_scatter_pay", add("scatters", {"symbol": "S", "count": 3, "pay": 7}),
+         "scatters[1]", "already paid by scatters[0]"),
+    Case("bad_scatter_pay", add("scatters", {"symbol": "S", "count": 2, "pay": "two"}),
+         "scatters[1].pay", "'two'"),
+    # --- rules
+    Case("unknown_rules", put(["rules"], "no_such_rules"), "rules", "unknown rules 'no_such_rules'"),
+    # --- command line: a bet level the game does not offer
+    Case("unknown_bet_level", lambda d: None, "bet.levels", "bet level 7 is not offered",
+         commands=(("par", "--bet", "7"), ("simulate", "--spins", "10", "--bet", "7"))),
+]
+
+
+def run_many(commands: list) -> list:
+    """Run several CLI invocations concurrently; (status, stdout, stderr) in order."""
+    return [(p.returncode, p.stdout, p.stderr) for p in run_cli_many(commands)]
+
+
+def assert_one_line_error(rc, stdout, stderr, file, field, problem):
+    assert "Traceback" not in stderr + stdout
+    assert rc == 2, (rc, stderr)
+    lines = stderr.splitlines()
+    assert len(lines) == 1, stderr
+    line = lines[0]
+    assert str(file) in line, line
+    assert field in line and problem in line, line
+    assert stdout == ""
+
+
+@pytest.fixture(scope="module")
+def outcomes(tmp_path_factory):
+    """Write every broken game to its own folder and run all the commands at
+    once: {case id: (folder, [(status, stdout, stderr) per command])}."""
+    jobs, folders = [], {}
+    for case in [Case("valid", lambda d: None, "", "")] + CASES:
+        folder = tmp_path_factory.mktemp(case.id)
+        data = copy.deepcopy(BASE)
+        text = case.edit(data)
+        path = folder / "game.yaml"
+        path.write_text(text if isinstance(text, str) else yaml.safe_dump(data, sort_keys=False),
+                        encoding="utf-8")
+        for name, content in case.files.items():
+            (folder / name).write_text(content, encoding="utf-8")
+        folders[case.id] = folder
+        jobs += [(case.id, (cmd[0], path, *cmd[1:])) for cmd in case.commands]
+    results = run_many([args for _, args in jobs])
+    out = {cid: (folder, []) for cid, folder in folders.items()}
+    for (cid, _), result in zip(jobs, results):
+        out[cid][1].append(result)
+    return out
+
+
+def test_base_game_is_valid(outcomes):
+    _, ((rc, out, err),) = outcomes["valid"]
+    assert rc == 0 and err == "", err
+    assert "ok" in out
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
+def test_bad_game_file(case, outcomes):
+    folder, results = outcomes[case.id]
+    assert len(results) == len(case.commands)
+    for rc, out, err in results:
+        assert_one_line_error(rc, out, err, folder / case.file, case.field, case.problem)
+
+
+def test_missing_file(tmp_path):
+    missing = tmp_path / "nowhere" / "game.yaml"
+    for rc, out, err in run_many([("validate", missing), ("par", missing)]):
+        assert_one_line_error(rc, out, err, missing, "", "no such game file")
+
+
+def test_folder_without_game_file(tmp_path):
+    for rc, out, err in run_many([("validate", tmp_path), ("par", tmp_path)]):
+        assert_one_line_error(rc, out, err, tmp_path, "", "no such game file or game folder")
+
+
+@pytest.mark.parametrize("args", [("--spins", "0"), ("--spins", "-5"), ("--spins", "1.5"),
+                                  ("--spins", "many")], ids=["zero", "negative", "fraction", "text"])
+def test_bad_spin_count(args, write_game):
+    # argparse usage errors: exit status 2, the usage line and one error line naming --spins
+    path = write_game(copy.deepcopy(BASE))
+    ((rc, out, err),) = run_many([("simulate", path, *args)])
+    assert rc == 2 and "Traceback" not in err and out == ""
+    assert "--spins" in err.splitlines()[-1] and args[1] in err.splitlines()[-1]
+
+
+def test_bad_bet_argument(write_game):
+    path = write_game(copy.deepcopy(BASE))
+    ((rc, out, err),) = run_many([("par", path, "--bet", "two")])
+    assert rc == 2 and "Traceback" not in err and out == ""
+    assert "--bet" in err.splitlines()[-1]
