@@ -3,7 +3,7 @@ enumeration of every window, figure by figure.
 
 The games mix every feature of the format: 2-5 reels, 1-3 rows, random
 strips with zero and non-zero stop weights, random paylines, regular
-symbols, a blank, a scatter, up to two wilds (substitution lists, ``all``
+symbols, a blank, a special symbol, a scatter, up to two wilds (substitution lists, ``all``
 with ``except``, wilds substituting for wilds, x-per-wild or by-count
 multipliers, multiplied own pays), groups, and pay tables of every form (n
 of a kind, group pays, positional patterns, "exactly k anywhere") at several
@@ -74,13 +74,15 @@ def games(draw):
     n_regular = draw(st.integers(2, 3))
     regular = REGULAR[:n_regular]
     symbols = [{"name": s} for s in regular] + [{"name": "X", "kind": "blank"}]
+    special = ["J"] if draw(st.booleans()) else []   # pays on lines; 'all' wilds skip it
+    symbols += [{"name": s, "kind": "special"} for s in special]
     wilds = []
     if draw(st.booleans()):
         wilds.append("W")
-        symbols.append(draw(wild_spec("W", regular)))
+        symbols.append(draw(wild_spec("W", regular + special)))
         if draw(st.booleans()):
             wilds.append("V")
-            symbols.append(draw(wild_spec("V", regular + ["W"])))
+            symbols.append(draw(wild_spec("V", regular + special + ["W"])))
     has_scatter = draw(st.booleans())
     if has_scatter:
         symbols.append({"name": "S", "kind": "scatter"})
@@ -111,7 +113,7 @@ def games(draw):
                                   unique=True)))
 
     # pay table: every form, deduplicated on what the entry matches
-    line_symbols = regular + wilds + list(groups)
+    line_symbols = regular + special + wilds + list(groups)
     members = {g: frozenset(m) for g, m in groups.items()}
     resolve = lambda s: members.get(s, frozenset([s]))  # noqa: E731
     pays, seen = [], set()
