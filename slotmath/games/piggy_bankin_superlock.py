@@ -1187,3 +1187,167 @@ def analyse(game: Game, level: int, policy: str = "lockit",
                           tables={"RTP by choice": choice, "Feature values": values,
                                   "Odds": odds_t, "Lock-it shapes": shapes},
                           notes=notes)
+
+
+# ===========================================================================
+# exploration: a lock-it feature step by step
+# ===========================================================================
+@dataclass
+class LockItStep:
+    """One picture of a lock-it feature: held cells (H, R) [bool], the cells
+    that landed this spin, the WHEEL cell (or None) and a caption."""
+
+    held: np.ndarray
+    new: np.ndarray
+    wheel: tuple | None
+    caption: str
+    shapes: list = field(default_factory=list)   # (name, top, left, award label) at the end
+
+
+def play_lockit(game: Game, level: int, source: str = BASE, start=None, seed: int = 0):
+    """Play one lock-it feature literally with ``numpy``'s generator.
+
+    Parameters
+    ----------
+    start : str or None
+        Start picture (``shapes.mask_from_picture`` syntax, ``W`` marks the
+        PIGGY with WHEEL); None draws base-game spins until 6+ PIGGY land.
+
+    Returns
+    -------
+    list of LockItStep
+        The start, every spin, and the final shapes with their awards.
+    """
+    from .. import shapes as shp
+
+    f = load_features(game)
+    lk = f.lockit
+    src = lk.sources[source]
+    H, R = game.rows, game.reels
+    rng = np.random.default_rng(seed)
+    pig = set(lk.symbols)
+    wheel = None
+    if start is None:
+        while True:
+            held = np.zeros((H, R), dtype=bool)
+            for r, strip in enumerate(game.strips(BASE_REELS)):
+                s = rng.integers(len(strip))
+                for k in range(H):
+                    sym = strip.symbols[(s + k) % len(strip)]
+                    held[k, r] = sym in pig
+                    if sym == lk.mark:
+                        wheel = (k, r)
+            if held.sum() >= lk.trigger:
+                break
+            wheel = None
+    else:
+        rows = [line for line in start.split() if line]
+        held = np.array([[c in "XxW#" for c in line] for line in rows])
+        for k, line in enumerate(rows):
+            if "W" in line:
+                wheel = (k, line.index("W"))
+    steps = [LockItStep(held.copy(), np.zeros_like(held), wheel, "start")]
+    for spin in range(1, src.spins + 1):
+        if held.all():
+            break
+        reel_set = src.reels if wheel is None or src.after_mark is None else src.after_mark
+        new = np.zeros_like(held)
+        for r, strip in enumerate(game.strips(reel_set)):
+            s = rng.integers(len(strip))
+            for k in range(H):
+                sym = strip.symbols[(s + k) % len(strip)]
+                if sym in pig and not held[k, r]:
+                    held[k, r] = new[k, r] = True
+                    if sym == lk.mark and wheel is None:
+                        wheel = (k, r)
+        steps.append(LockItStep(held.copy(), new, wheel,
+                                f"spin {spin}: +{int(new.sum())} ({reel_set})"))
+    mask = sum(1 << (r * H + k) for r in range(R) for k in range(H) if held[k, r])
+    placed = []
+    total = Fraction(0)
+    awards = lk.awards.table(src.awards, level)
+    for s, top, left in shp.pack(mask, H, R, lk.shapes, lk.order):
+        options = awards[s]
+        a = options[_draw_index(rng, [o.weight for o in options])]
+        total += a.value
+        placed.append((lk.shape_names[s], top, left, a.label if a.label in f.jackpots
+                       else f"{a.label}x"))
+    caption = f"end: {len(placed)} shapes, {float(total):g}x"
+    if wheel is not None and src.mark_award:
+        o = wheel_mod.outcomes(f.wheel)
+        label, value, _ = o[_draw_index(rng, [float(p) for _, _, p in o])]
+        caption += f" + wheel {label} ({float(value):g}x)"
+    steps.append(LockItStep(held.copy(), np.zeros_like(held), wheel, caption, placed))
+    return steps
+
+
+def _draw_index(rng, weights) -> int:
+    w = np.asarray(weights, dtype=float)
+    return int(np.searchsorted(np.cumsum(w), rng.random() * w.sum(), side="right"))
+
+
+def draw_lockit(game: Game, steps, ncols: int = 4):
+    """Draw :func:`play_lockit` steps as panels (new landings outlined; the last
+    panel marks each cell with its shape and award)."""
+    from ..draw import Frame, draw_frames
+
+    frames = []
+    for st in steps:
+        window = np.full((game.reels, game.rows), "BLANK", dtype=object)
+        window[st.held.T] = "PIGGY"
+        if st.wheel is not None:
+            window[st.wheel[1], st.wheel[0]] = "PIGGY_WHEEL"
+        marks = None
+        if st.shapes:
+            marks = np.full((game.reels, game.rows), "", dtype=object)
+            for i, (name, top, left, label) in enumerate(st.shapes):
+                a, b = (int(x) for x in name.split("x"))
+                for r in range(left, left + b):
+                    for k in range(top, top + a):
+                        marks[r, k] = f"{chr(65 + i)}"
+                marks[left, top] = f"{chr(65 + i)}:{label}"
+        frames.append(Frame(window, st.caption, st.new.T if st.new.any() else None, marks))
+    return draw_frames(game, frames, ncols=ncols, title="Piggy Bank Lock It")
+
+
+def coverage(game: Game, source: str = BASE) -> np.ndarray:
+    """P(cell held at the end) of a lock-it from ``source``, shape (rows, reels)."""
+    from ..lockit import LockItResult
+
+    st = structure(game)
+    key = (source, FREE if source == FREE else BASE, None, None)
+    final, _, _ = st.final(key)
+    return LockItResult(final, 0.0, game.rows, game.reels).coverage
+
+
+def award_table(game: Game, table: str = "trigger") -> pd.DataFrame:
+    """Mean award and jackpot chance per shape and bet [x total bet]."""
+    f = load_features(game)
+    rows = []
+    for lv in game.levels:
+        m1, _ = f.lockit.awards.moments(table, lv)
+        for s, (name, awards) in enumerate(zip(f.lockit.shape_names,
+                                                f.lockit.awards.table(table, lv))):
+            total = sum(a.weight for a in awards)
+            row = {"bet": lv, "shape": name, "mean": float(m1[s])}
+            for j in JACKPOT_ORDER:
+                row[j] = sum(a.weight for a in awards if a.label == j) / total
+            rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def free_game_summary(game: Game, level: int) -> pd.DataFrame:
+    """One free spin's expected win by channel [x total bet, before the x2],
+    the lock-it and retrigger chances, and the value of each award."""
+    st = structure(game)
+    d = _fg_per_spin(st, level)
+    fgs = st.features.free_games
+    rows = [("lines per spin", float(d["lines"])), ("BONUS prizes per spin", float(d["prize"])),
+            ("lock-it per spin", float(d["lockit"])), ("P(lock-it) per spin", float(d["p_lockit"])),
+            ("E[extra games] per spin", float(d["ek"]))]
+    one = (float(d["lines"]) + float(d["prize"]) + d["lockit"]) / (1 - float(d["ek"]))
+    for n in sorted(fgs.awards):
+        g = fgs.games(n)
+        rows.append((f"{g} games (x{fgs.multiplier}) incl. retriggers",
+                     float(fgs.multiplier) * g * one))
+    return pd.DataFrame(rows, columns=["figure", "value"])

@@ -1,0 +1,74 @@
+"""Piggy Bankin' Superlock: Monte Carlo of the rules played literally (the
+compiled round sampler) against the exact figures."""
+import json
+
+import numpy as np
+import pytest
+
+from conftest import run_cli
+from slotmath.gamefile import load_game
+from slotmath.games import piggy_bankin_superlock as pbs
+
+ROUNDS = 2_000_000
+
+
+@pytest.fixture(scope="module")
+def game():
+    return load_game("piggy_bankin_superlock")
+
+
+@pytest.fixture(scope="module")
+def runs(game):
+    out = {}
+    for policy, level, seed in (("lockit", 1, 11), ("free_games", 10, 12)):
+        s = pbs.round_sampler(game, level, policy)
+        wins, events = s.kernel(np.random.default_rng(seed), ROUNDS, *s.args)
+        out[policy] = (level, wins, dict(zip(s.event_names, events.tolist())))
+    return out
+
+
+@pytest.mark.parametrize("policy", pbs.POLICIES)
+def test_rtp_agrees(game, runs, policy):
+    level, wins, _ = runs[policy]
+    exact = pbs.breakdown(game, level).rtp[policy]
+    z = (wins.mean() - exact) / (wins.std() / np.sqrt(len(wins)))
+    assert abs(z) < 4, z
+
+
+@pytest.mark.parametrize("policy", pbs.POLICIES)
+def test_event_rates_agree(game, runs, policy):
+    # counts per round; SE from the count (Poisson) -- features are rare events
+    level, _, events = runs[policy]
+    exact = pbs.exact_events(game, level, policy)
+    for name in ("lockit_base_game", "selection", "lockit_selection", "free_games",
+                 "lockit_free_games", "wheel", "MINI", "MINOR", "full_screen"):
+        expected = exact[name] * ROUNDS
+        if expected == 0:
+            assert events[name] == 0, name
+            continue
+        z = (events[name] - expected) / np.sqrt(max(expected, 1.0))
+        assert abs(z) < 4, (name, events[name], expected)
+
+
+@pytest.mark.slow
+def test_round_distribution_and_cli(game, runs):
+    # the exact round distribution (lock-it policy): mean = RTP, hit frequency
+    # against the simulation; `slotmath par --json` carries by_choice
+    level, wins, _ = runs["lockit"]
+    dist = pbs.win_distribution(game, level, "lockit")
+    rtp = pbs.breakdown(game, level).rtp["lockit"]
+    assert abs(float(dist.mean) - rtp) < 1e-9
+    assert abs(float(dist.total) - 1) < 1e-12
+    p = float(dist.hit_frequency)
+    z = ((wins > 0).mean() - p) / np.sqrt(p * (1 - p) / len(wins))
+    assert abs(z) < 4, z
+    # every feature pays, so P(no win) = P(no line win and no feature), by enumeration
+    sc = pbs.screens(game, "base")
+    assert abs(1 - p - sc.plain[0] / sc.cycle) < 1e-12
+    res = run_cli("par", "piggy_bankin_superlock", "--bet", "5", "--json", timeout=1800)
+    assert res.returncode == 0, res.stderr
+    d = json.loads(res.stdout)
+    assert set(d["by_choice"]) == {"lockit", "free_games"}
+    assert all(abs(v - 0.9403) <= 5e-5 for v in d["by_choice"].values())
+    assert abs(d["rtp"] - sum(d["components"].values())) < 1e-12
+    assert d["odds"]["lockit base game"]["one_in"] > 1
