@@ -341,13 +341,20 @@ class ParSheet:
                              "source": [r[2] for r in rows]})
 
     def levels_frame(self) -> pd.DataFrame:
+        """RTP, hit frequency, SD, VI 90 % and max win at every bet level
+        (blank where the rules module's figures leave one out)."""
+        def num(figs, key):
+            v = figs.get(key)
+            return None if v is None else float(v)
+
         rows = []
-        for lv, r in self.levels.items():
-            rows.append({"bet level": lv, "total bet [coins]": r.bet.total_bet,
-                         "RTP": float(r.rtp), "RTP exact": exact_str(r.rtp),
-                         "hit frequency": r.hit_frequency, "SD [x total bet]": r.sd,
-                         "VI 90 % [x total bet]": r.volatility_index["90"],
-                         "max win [x total bet]": float(r.distribution.max_win)})
+        for lv, figs in self.levels.items():
+            rows.append({"bet level": lv, "total bet [coins]": self.game.bet(lv).total_bet,
+                         "RTP": float(figs["rtp"]), "RTP exact": exact_str(figs["rtp"]),
+                         "hit frequency": num(figs, "hit_frequency"),
+                         "SD [x total bet]": num(figs, "sd"),
+                         "VI 90 % [x total bet]": num(figs, "vi"),
+                         "max win [x total bet]": num(figs, "max_win")})
         return pd.DataFrame(rows)
 
     def _volatility(self) -> Section:
@@ -557,11 +564,26 @@ def par_sheet(game: str | Game, level: int | None = None, spins: int = DEFAULT_S
                             f"(levels: {', '.join(map(str, game.levels))})")
     level = game.bet(level).level
     main = par(game, level)
-    levels = {lv: (main if lv == level else par(game, lv)) for lv in game.levels}
+    levels = level_figures(game, main)
     sessions = [session(main.distribution, n) for n in session_lengths]
     simulation = cross_check(game, level, spins, seed, main) if spins else None
     generated = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     return ParSheet(game, main, levels, sessions, simulation, parameters, generated)
+
+
+def level_figures(game: Game, main: ParResult) -> dict:
+    """Exact figures at every bet level: {level: figures of
+    :func:`slotmath.figures.game_figures`}.  The sheet's own level comes from
+    ``main``; levels with provably the same figures (a linear pay table) share
+    them; the others are computed the cheapest way the rules module offers."""
+    from .figures import equivalent_levels, game_figures, par_figures
+
+    same = equivalent_levels(game)
+    done = {same[main.bet.level]: par_figures(main)}
+    for lv in game.levels:
+        if same[lv] not in done:
+            done[same[lv]] = game_figures(game, lv)
+    return {lv: done[same[lv]] for lv in game.levels}
 
 
 def cross_check(game: Game, level: int, spins: int, seed: int, exact: ParResult):

@@ -273,3 +273,23 @@ def test_atomic_path_keeps_the_old_file(tmp_path):
     with atomic_path(target) as tmp:
         tmp.write_text("new")
     assert target.read_text() == "new" and list(tmp_path.iterdir()) == [target]
+
+
+def test_figures_at_every_bet_level():
+    # fruit_classic has a non-linear coin pay table: level 3 pays more per coin
+    # on some combinations, so its RTP differs; every level must equal its own
+    # exact analysis, shared or not
+    from slotmath.gamefile import load_game
+    from slotmath.par import par
+    from slotmath.sheet import level_figures
+
+    game = load_game("fruit_classic")
+    figs = level_figures(game, par(game, game.levels[0]))
+    assert list(figs) == game.levels
+    rtps = set()
+    for lv, f in figs.items():
+        exact = par(game, lv)
+        assert f["rtp"] == exact.rtp and f["hit_frequency"] == exact.distribution.hit_frequency
+        assert f["sd"] == pytest.approx(exact.sd, rel=1e-12)
+        rtps.add(f["rtp"])
+    assert len(rtps) > 1
