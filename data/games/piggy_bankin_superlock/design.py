@@ -1,10 +1,24 @@
-"""Designer for the Piggy Bankin' Superlock data (strips + award tables)."""
+"""How the Piggy Bankin' Superlock data were made (strips + award tables).
+
+Run from the repository root: ``.venv/bin/python data/games/piggy_bankin_superlock/design.py 4``
+rewrites the CSV files of this folder (seed 4 gives the committed strips).
+
+* Strips: symbols placed at random (fixed seed) under the constraints of the
+  rules document: PIGGY runs at most 2 long on the base and free-game reels,
+  no BONUS within 2 positions of a PIGGY (so one spin never has 6+ PIGGY and
+  3+ BONUS), WILD_3 in 3-high blocks on reels 2-5, PIGGY_WHEEL only on reel 3.
+* Award tables: per shape a mean award ``MEAN x F`` (shapes 1-8), jackpot
+  chances growing with the bet, cash weights tilted exponentially to hit the
+  mean exactly at every bet (W = 1,000,000).  ``F`` for the trigger table
+  solves RTP = 94.03 %; ``F`` of each selection table makes the lock-it
+  option worth the free games for that BONUS count (both linear, solved once).
+"""
 import csv, math, random, sys
 from fractions import Fraction
 from pathlib import Path
 import numpy as np
 
-OUT = Path("/work/main/data/games/piggy_bankin_superlock")
+OUT = Path(__file__).resolve().parent
 LEVELS = [1, 2, 3, 5, 10]
 JACKPOTS = {"MINI": 10, "MINOR": 100, "MAJOR": 1000, "GRAND": 2500}
 LEVEL_FACTOR = {1: 1.0, 2: 1.5, 3: 2.0, 5: 3.0, 10: 5.0}
@@ -194,14 +208,13 @@ def make_strips(seed=4):
     write_csv("reels_feature.csv", fp)
 
 
-if False:
+if False:  # superseded by main()
     make_strips(int(sys.argv[1]) if len(sys.argv) > 1 else 4)
     tables({"trigger": (1.0, 1.0), "selection_3": (1.0, SEL_JP[3]), "selection_4": (1.0, SEL_JP[4]),
             "selection_5": (1.0, SEL_JP[5])})
 
 
 def solve(target=0.9403):
-    sys.path.insert(0, "/work/main")
     from slotmath.gamefile import load_game
     from slotmath.games import piggy_bankin_superlock as m
     from slotmath import wheel as wm
@@ -261,4 +274,5 @@ def main(seed=4):
             "selection_5": (1.0, SEL_JP[5])})
     Ft, Fb = solve()
     tables({"trigger": (Ft, 1.0), **{f"selection_{b}": (Fb[b], SEL_JP[b]) for b in (3, 4, 5)}})
-main(int(sys.argv[1]) if len(sys.argv) > 1 else 4)
+if __name__ == "__main__":
+    main(int(sys.argv[1]) if len(sys.argv) > 1 else 4)

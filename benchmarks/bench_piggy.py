@@ -1,0 +1,72 @@
+"""Benchmark: Piggy Bankin' Superlock exact RTP, round distribution and sampler speed.
+
+Run: ``.venv/bin/python benchmarks/bench_piggy.py [--repeat 3]``.  Reports
+medians of fresh runs (a newly loaded game: no cached pay tensors, chains or
+screens) and, separately, the extra cost of another bet level once the
+bet-independent parts are cached.  Targets (issue 4): exact RTP of the whole
+game < 1 s, full round distribution < 30 s.
+"""
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+import numpy as np
+
+from slotmath.gamefile import load_game
+from slotmath.games import piggy_bankin_superlock as pbs
+
+
+def fresh_game():
+    for f in (pbs.structure, pbs._chain, pbs._final, pbs._screens, pbs._screen_counts,
+              pbs._prizes, pbs._group_finals, pbs._shape_classes):
+        f.cache_clear()
+    return load_game("piggy_bankin_superlock")
+
+
+def timed(fn):
+    t = time.perf_counter()
+    out = fn()
+    return time.perf_counter() - t, out
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--rounds", type=int, default=2_000_000)
+    args = ap.parse_args(argv)
+
+    # warm numba caches (compilation is not part of the figures)
+    g = load_game("piggy_bankin_superlock")
+    pbs.breakdown(g, 1)
+    s = pbs.round_sampler(g, 1)
+    s.kernel(np.random.default_rng(0), 100, *s.args)
+
+    rtp_cold = [timed(lambda: pbs.breakdown(fresh_game(), 1))[0] for _ in range(args.repeat)]
+    g = fresh_game()
+    pbs.breakdown(g, 1)
+    rtp_warm = [timed(lambda lv=lv: pbs.breakdown(g, lv))[0] for lv in g.levels[1:]]
+    print(f"exact RTP, whole game, fresh game:        median {statistics.median(rtp_cold):8.3f} s"
+          f"  (target < 1 s)")
+    print(f"exact RTP, another bet (cached chains):   median {statistics.median(rtp_warm):8.3f} s")
+
+    g = fresh_game()
+    t_dist, d = timed(lambda: pbs.win_distribution(g, 1, "lockit"))
+    t_next, _ = timed(lambda: pbs.win_distribution(g, 10, "lockit"))
+    print(f"round distribution (lock-it), fresh game: {t_dist:8.3f} s  (target < 30 s); "
+          f"another bet: {t_next:.3f} s")
+    print(f"  mean {float(d.mean):.6f}  hit frequency {float(d.hit_frequency):.6f}  "
+          f"SD {d.sd:.4f}  max win {float(d.max_win):g}x")
+    t_fg, dfg = timed(lambda: pbs.win_distribution(g, 1, "free_games"))
+    print(f"round distribution (free games), cached screens: {t_fg:8.3f} s  "
+          f"mean {float(dfg.mean):.6f}")
+
+    for policy in pbs.POLICIES:
+        s = pbs.round_sampler(g, 1, policy)
+        dt, _ = timed(lambda: s.kernel(np.random.default_rng(1), args.rounds, *s.args))
+        print(f"sampler ({policy}): {args.rounds / dt / 1e6:6.2f} million rounds/s (1 core)")
+
+
+if __name__ == "__main__":
+    main()
