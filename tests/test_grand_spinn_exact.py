@@ -219,3 +219,30 @@ def test_par_json_carries_everything(capsys, result):
     assert main(["par", "grand_spinn_superpot", "--bet", "5"]) == 0
     text = capsys.readouterr().out
     assert "nudge re-pays" in text and "Pays per winning spin" in text
+
+
+def test_documented_claims(game, result):
+    """Statements of docs/games/grand_spinn_superpot.md about our strips and figures."""
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "games" /
+           "grand_spinn_superpot.md").read_text()
+    # A13: no window shows two jackpot symbols on one reel
+    jp = {"MINI", "MIDI", "SUPER"}
+    for strip in game.strips():
+        n = len(strip)
+        for s in range(n):
+            assert sum(strip.symbols[(s + k) % n] in jp for k in range(3)) <= 1
+    # the headline figures printed in section 4
+    d = result.distribution
+    hf = float(d.hit_frequency)
+    assert f"| hit frequency | {hf:.2%} (1 in {1 / hf:.2f}) |" in doc
+    assert f"| max win | {float(d.max_win):,.0f} x total bet" in doc
+    assert f"1 in {1 / float(d.max_win_probability):,.0f} |" in doc
+    assert f"| standard deviation [x total bet] | {d.sd:.3f} |" in doc
+    assert f"| **total** | **{float(result.rtp):.4%}** | " \
+           f"{result.rtp.numerator}/{result.rtp.denominator} |" in doc
+    for name, j in result.features["jackpots"].items():
+        assert f"| {name} |" in doc and f"| {j['one_in']:,.0f} |" in doc
+    lengths = " x ".join(str(len(s)) for s in game.strips())
+    assert lengths in doc

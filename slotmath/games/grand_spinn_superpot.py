@@ -44,7 +44,7 @@ from ..combinations import combination_table, line_rtp
 from ..distribution import WinDistribution
 from ..draw import Frame, draw_frames
 from ..gamefile import GameFileError
-from ..lines import compile_pays, line_pay, pay_tensor
+from ..lines import compile_pays, line_pay, pay_tensor, prefix_determined
 from ..model import Game
 from ..nudge import (CAP_BLANKED, CAP_NONE, joint_distribution, nudge_reel, reel_cap,
                      reel_chains, sum_distribution)
@@ -476,27 +476,32 @@ def play_round(stops, part, jp_lines, strips, lengths, windows, lines, wins, ent
 # full enumeration
 # ===========================================================================
 @nb.njit(cache=True)
-def _play_all(part, jp_lines, strips, lengths, weights, windows, lines, wins, entries,
-              entry_symbol, arrow, jp_rank, n_jp, landing, symbol, nudges, arrow_pays, jackpot,
-              path, weight):
+def _play_all(part, jp_lines, dead, strips, lengths, windows, lines, wins, entries,
+              entry_symbol, arrow, jp_rank, jp_coins, landing, symbol, nudges, arrow_pays,
+              jackpot, path, win):
     """Play every stop combination; round ``t`` (C order over the reels'
     stops) gets its landing win, winning symbol, nudges, arrow pays,
-    jackpot, jackpot path and weight (product of the stop weights).
+    jackpot, jackpot path and coin win.  The output arrays come filled
+    with the outcome of a losing round (0, -1, 0, 0, -1, 0, 0).
 
     An odometer over the reels builds each line's pay-tensor index and the
-    jackpot-line mask reel by reel.  Returns the number of rounds whose
-    nudge never ends (0 for a valid game).
+    jackpot-line mask reel by reel.  A prefix of stops after which every
+    line is lost whatever the remaining reels show (``dead[k][prefix]``,
+    from :func:`slotmath.lines.prefix_determined`) and no jackpot line is
+    possible is skipped with all its extensions: they lose.  Returns the
+    number of rounds whose nudge never ends (0 for a valid game).
     """
     R = strips.shape[0]
     L = lines.shape[0]
+    n_jp = jp_coins.shape[0]
+    S = jp_rank.shape[0]
     stops = np.full(R, -1, dtype=np.int64)
     acc = np.zeros((R, L), dtype=np.int64)   # acc[r]: line parts of reels < r
     tidx = np.zeros(L, dtype=np.int64)
-    wacc = np.ones(R, dtype=np.int64)
+    tacc = np.zeros(R, dtype=np.int64)       # flat round index of the prefix
     macc = np.full(R, (1 << L) - 1, dtype=np.int64)
     errors = 0
     level = 0
-    t = -1
     while level >= 0:
         stops[level] += 1
         if stops[level] >= lengths[level]:
@@ -504,16 +509,21 @@ def _play_all(part, jp_lines, strips, lengths, weights, windows, lines, wins, en
             level -= 1
             continue
         s = stops[level]
-        w = wacc[level] * weights[level, s]
         if level < R - 1:
+            mask = macc[level] & jp_lines[level, s]
+            scale = S ** (R - 1 - level)
+            alive = mask != 0
             for l in range(L):
                 acc[level + 1, l] = acc[level, l] + part[level, s, l]
-            macc[level + 1] = macc[level] & jp_lines[level, s]
-            wacc[level + 1] = w
+                if not alive and not dead[level, acc[level + 1, l] // scale]:
+                    alive = True
+            if not alive:          # every extension loses: leave the defaults
+                continue
+            macc[level + 1] = mask
+            tacc[level + 1] = (tacc[level] + s) * lengths[level + 1]
             level += 1
             continue
-        t += 1
-        weight[t] = w
+        t = tacc[level] + s
         for l in range(L):
             tidx[l] = acc[level, l] + part[level, s, l]
         w0, u, a, jp, how, x = round_outcome(
@@ -521,7 +531,9 @@ def _play_all(part, jp_lines, strips, lengths, weights, windows, lines, wins, en
             wins, entries, entry_symbol, arrow, jp_rank, n_jp)
         if u < 0:
             errors += 1
+            continue
         landing[t], symbol[t], nudges[t], arrow_pays[t], jackpot[t], path[t] = w0, x, u, a, jp, how
+        win[t] = w0 * (1 + u + a) + (jp_coins[jp] if jp >= 0 else 0)
     return errors
 
 
@@ -632,20 +644,35 @@ class Rounds:
         return 1 + self.nudges + self.arrow_pays
 
 
+def dead_prefixes(rules: Rules) -> np.ndarray:
+    """``dead[k, p]``: a line whose first ``k + 1`` symbols have index ``p``
+    (base S) loses whatever the other reels show (:func:`slotmath.lines.prefix_determined`)."""
+    prefix = prefix_determined(pay_tensor(rules.game, rules.level))
+    R = rules.game.reels
+    out = np.zeros((R, len(prefix[-1])), dtype=np.bool_)
+    for k, table in enumerate(prefix):
+        out[k, :len(table)] = table == 0
+    return out
+
+
 def play_all(rules: Rules) -> Rounds:
     """Play out every stop combination of ``rules`` (numba)."""
     n = int(np.prod(rules.lengths))
-    out = [np.zeros(n, dtype=np.int64) for _ in range(7)]
-    errors = _play_all(*rules.round_args[:4], rules.weights, *rules.round_args[4:], *out)
+    landing, nudges, arrow_pays, path, win = (np.zeros(n, dtype=np.int64) for _ in range(5))
+    symbol, jackpot = np.full(n, -1, dtype=np.int64), np.full(n, -1, dtype=np.int64)
+    errors = _play_all(rules.part, rules.jp_lines, dead_prefixes(rules), rules.strips,
+                       rules.lengths, rules.windows, rules.lines, rules.wins, rules.entries,
+                       rules.entry_symbol, rules.arrow, rules.jp_rank, rules.jp_coins, landing,
+                       symbol, nudges, arrow_pays, jackpot, path, win)
     if errors:
         raise GameFileError(rules.game.source, "reels.base",
                             "a reel shows one paying symbol at every stop: its nudge never ends")
-    landing, symbol, nudges, arrow_pays, jackpot, path, weight = out
-    win = landing * (1 + nudges + arrow_pays) + \
-        np.where(jackpot >= 0, rules.jp_coins[np.maximum(jackpot, 0)], 0)
+    weight = np.ones((), dtype=np.int64)
+    for r in range(rules.game.reels):
+        weight = np.multiply.outer(weight, rules.weights[r, :rules.lengths[r]])
     shape = tuple(int(x) for x in rules.lengths)
     return Rounds(*(a.reshape(shape) for a in (landing, symbol, nudges, arrow_pays, jackpot,
-                                                path, weight, win)))
+                                                path)), weight, win.reshape(shape))
 
 
 def enumerate_cycle(rules: Rules) -> Enumeration:
@@ -1007,7 +1034,8 @@ def _tables(rules, ex, chain, components, jp_prob, features) -> dict:
     sup = features.get("super")
     if sup and sup["reference"]:
         out["Super progressive (reference bet)"] = pd.DataFrame(
-            [(k, v) for k, v in sup["reference"].items()], columns=["figure", "value"])
+            [(k, f"{v:,.6g}" if isinstance(v, float) else v)
+             for k, v in sup["reference"].items()], columns=["figure", "value"])
     return out
 
 
