@@ -128,7 +128,7 @@ class ReelTuner:
         self.refresh_button = W.Button(description="Refresh")
         self.figures_html = W.HTML()
         self.figures_html.add_class("slotmath-figures")
-        self.plot_image = W.Image(format="png")
+        self.plot_image = W.Image(format="png", layout=W.Layout(width="600px", height="auto"))
         self.target_rtp = W.BoundedFloatText(description="target RTP %", min=0.0, max=1000.0,
                                              step=0.01, layout=W.Layout(width="200px"))
         self.tolerance = W.BoundedFloatText(value=DEFAULT_TOLERANCE * 100, min=0.0, max=10.0,
@@ -391,7 +391,8 @@ class ReelTuner:
         exact = figs.get("rtp")
         foot = (f"<tr><td colspan=4><small>RTP exactly {exact.numerator}/{exact.denominator}"
                 f"</small></td></tr>") if isinstance(exact, Fraction) else ""
-        return ("<table><tr><th>figure</th><th>saved</th><th>now</th><th>change</th></tr>"
+        return ("<table style='white-space:nowrap'>"
+                "<tr><th>figure</th><th>saved</th><th>now</th><th>change</th></tr>"
                 + "".join(rows) + foot + "</table>")
 
     def _show_lengths(self):
@@ -419,8 +420,11 @@ class ReelTuner:
             self._band = None
             a1.set_title("RTP % after each change", fontsize=9)
             a2.set_title("hit frequency % (left), VI 90 % (right)", fontsize=9)
+            from matplotlib.ticker import MaxNLocator
+
             for ax in (a1, a2, a3):
                 ax.tick_params(labelsize=7)
+                ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         a1, a2, a3 = self._axes
         h = self.history
         k = np.arange(len(h))

@@ -1,0 +1,157 @@
+"""The tuning notebook in a real browser: JupyterLab on localhost, headless Chromium.
+
+JupyterLab is started on a free local port (no token, a temporary root
+folder holding a copy of the notebook and of a small test game), the
+notebook is opened in Debian's Chromium driven by Playwright, all cells
+are run, one symbol count is changed in the page and the displayed RTP must
+change to the exact RTP of the new strips.  The server is always shut down.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from slotmath.figures import game_figures
+from slotmath.gamefile import load_game
+from slotmath.reelspace import ReelSpace
+
+from conftest import ROOT, TEST_DATA
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"]
+SERVER_START_S = 120
+CELLS_RUN_S = 180
+CHANGE_S = 60
+
+pytestmark = pytest.mark.slow
+
+# the notebook panel's kernel session is connected and idle
+KERNEL_READY = """() => {
+  const w = window.jupyterapp.shell.currentWidget;
+  const ctx = w && w.sessionContext;
+  const k = ctx && ctx.session && ctx.session.kernel;
+  return !!(ctx && ctx.isReady && k && k.connectionStatus === 'connected' && k.status === 'idle');
+}"""
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_for_server(url: str, proc: subprocess.Popen, log: Path) -> None:
+    deadline = time.monotonic() + SERVER_START_S
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"JupyterLab exited early:\n{log.read_text()[-3000:]}")
+        try:
+            with urllib.request.urlopen(url + "/api/status", timeout=2) as r:
+                if r.status == 200:
+                    return
+        except OSError:
+            time.sleep(0.5)
+    raise TimeoutError(f"JupyterLab did not answer within {SERVER_START_S} s:\n{log.read_text()[-3000:]}")
+
+
+def stop(proc: subprocess.Popen) -> None:
+    if proc.poll() is None:
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(timeout=10)
+
+
+@pytest.fixture
+def jupyterlab(tmp_path):
+    """A JupyterLab server serving a copy of the notebook; yields (url, game folder)."""
+    root = tmp_path / "lab"
+    root.mkdir()
+    shutil.copy(ROOT / "notebooks" / "reel_tuning.ipynb", root / "reel_tuning.ipynb")
+    game = root / "game"
+    shutil.copytree(TEST_DATA / "tune_small", game)
+    port = free_port()
+    env = dict(os.environ, SLOTMATH_TUNING_GAME=str(game),
+               JUPYTER_CONFIG_DIR=str(tmp_path / "config"),
+               JUPYTER_RUNTIME_DIR=str(tmp_path / "runtime"),
+               JUPYTER_DATA_DIR=str(tmp_path / "data"),
+               JUPYTERLAB_SETTINGS_DIR=str(tmp_path / "settings"),
+               JUPYTERLAB_WORKSPACES_DIR=str(tmp_path / "workspaces"))
+    log = tmp_path / "jupyterlab.log"
+    cmd = [sys.executable, "-m", "jupyter", "lab", "--no-browser", f"--port={port}",
+           "--ServerApp.ip=127.0.0.1", "--ServerApp.port_retries=0",
+           "--IdentityProvider.token=", "--ServerApp.password=",
+           "--ServerApp.disable_check_xsrf=True", f"--ServerApp.root_dir={root}",
+           "--LabApp.expose_app_in_browser=True",
+           "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+           "--LabApp.extension_manager=readonly"]
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        cmd.append("--allow-root")
+    with log.open("w") as fh:
+        proc = subprocess.Popen(cmd, cwd=root, env=env, stdout=fh, stderr=subprocess.STDOUT,
+                                start_new_session=True)
+    try:
+        url = f"http://127.0.0.1:{port}"
+        wait_for_server(url, proc, log)
+        yield url, game, log
+    finally:
+        stop(proc)
+
+
+@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed "
+                    "(apt-get install chromium; .ci/run does this)")
+def test_change_a_count_in_the_page_and_see_the_rtp_change(jupyterlab, tmp_path):
+    from playwright.sync_api import sync_playwright
+
+    url, game_dir, log = jupyterlab
+    game = load_game(game_dir)
+    space = ReelSpace(game)
+    wild = game.symbol_index["WILD"]
+    xs = space.x0
+    before = f"{float(game_figures(game, 1, needed={'rtp'})['rtp']):.6%}"
+    xs[0][wild] += 1                                     # reel 1: one more WILD
+    expected = f"{float(game_figures(space.game_for(xs), 1, needed={'rtp'})['rtp']):.6%}"
+    assert expected != before
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        try:
+            page = browser.new_page()
+            page.set_default_timeout(CELLS_RUN_S * 1000)
+            page.goto(f"{url}/lab/tree/reel_tuning.ipynb")
+            page.wait_for_selector(".jp-Notebook")
+            page.wait_for_function("window.jupyterapp && window.jupyterapp.commands")
+            # run every cell once the kernel is there
+            page.wait_for_function(KERNEL_READY)
+            # start the command, do not wait for its promise (it resolves only after all cells)
+            page.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
+            rtp = page.locator(".slotmath-rtp")
+            rtp.wait_for(state="visible")
+            assert rtp.inner_text().strip() == before
+            box = page.locator(".slotmath-count-r1-WILD input")
+            assert box.input_value() == str(int(space.x0[0][wild]))
+            box.fill(str(int(xs[0][wild])))
+            box.press("Enter")
+            page.wait_for_function(
+                "b => document.querySelector('.slotmath-rtp').innerText.trim() !== b",
+                arg=before, timeout=CHANGE_S * 1000)
+            assert rtp.inner_text().strip() == expected
+            # the last cell (sensitivities) ran too
+            page.wait_for_selector("text=rtp +1")
+        except Exception:
+            page.screenshot(path=str(tmp_path / "failure.png"), full_page=True)
+            print(f"screenshot: {tmp_path / 'failure.png'}; server log: {log}")
+            raise
+        finally:
+            browser.close()
