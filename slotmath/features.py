@@ -445,6 +445,8 @@ def _award_tables(rd: _Reader, spec, where, shape_names, jackpots) -> AwardTable
             bad(f"unknown shape {shape!r} (shapes: {', '.join(shape_names)})")
         if award in jackpots:
             value, label = jackpots[award], award
+        elif award.isdigit():                       # the common case, fast
+            value, label = Fraction(int(award)), award
         elif _is_number(award) and Fraction(award) >= 0:
             value, label = Fraction(award), award
         else:

@@ -38,7 +38,7 @@ def test_notebook_runs(tmp_path):
 def test_play_lockit_follows_the_rules():
     game = load_game("piggy_bankin_superlock")
     steps = pbs.play_lockit(game, 1, start="XX.X. X..XW .X...", seed=1)
-    assert steps[0].held.sum() == 6 and steps[0].wheel == (1, 4)
+    assert steps[0].held.sum() == 7 and steps[0].wheel == (1, 4)     # 3 + 3 (W) + 1
     for a, b in zip(steps, steps[1:]):
         assert (b.held >= a.held).all()                       # held cells stay held
         assert (b.new == (b.held & ~a.held)).all()

@@ -297,11 +297,39 @@ class Breakdown:
     shapes: pd.DataFrame        # per source and shape: expected count and RTP
 
 
+def lines_rtp(game: Game, level: int, reel_set: str = BASE_REELS, lines_game: Game | None = None):
+    """Exact line RTP [x total bet] of ``reel_set`` of ``lines_game`` (default
+    ``game``) with ``game``'s pay table: ``sum over lines and symbol tuples of
+    win x stop combinations / (cycle x total bet)``.  Line pays are linear in
+    the bet, so the figure is computed once per reel set (cached)."""
+    lv0 = game.levels[0]
+    for lp in game.line_pays:
+        if any(p * lv0 != lp.pays[0] * lv for p, lv in zip(lp.pays, game.levels)):
+            return line_rtp(lines_game or game, level, reel_set)[0]
+    return _lines_rtp(game, reel_set, lines_game or game)
+
+
+@lru_cache(maxsize=16)
+def _lines_rtp(game, reel_set, lines_game):
+    from ..combinations import line_profiles, tuple_weights
+
+    tensor = pay_tensor(game, game.levels[0])
+    total = 0
+    seen = {}
+    for profile in line_profiles(lines_game, reel_set):
+        key = tuple(m.tobytes() for m in profile)
+        if key not in seen:
+            seen[key] = int(np.dot(tensor.wins, tuple_weights(profile)))
+        total += seen[key]
+    bet = game.bet(game.levels[0])
+    return Fraction(total, lines_game.cycle(reel_set) * bet.total_bet)
+
+
 def _fg_per_spin(st: Structure, level: int) -> dict:
     """Per free spin (before the x multiplier): mean line win, prize and lock-it,
     and the retrigger statistics."""
     g, fgs = st.game, st.features.free_games
-    lines, _ = line_rtp(st.fg_game, level, fgs.reels)
+    lines = lines_rtp(g, level, fgs.reels, st.fg_game)
     cyc = st.cycles[FREE]
     by_bonus = st.fg_screens.sum(axis=(0, 1))
     p_b = [Fraction(int(c), cyc) for c in by_bonus]
@@ -329,7 +357,7 @@ def breakdown(game: Game, level: int) -> Breakdown:
     lk, sel, fgs = f.lockit, f.selection, f.free_games
     cyc = st.cycles[BASE]
     comps = {p: {} for p in POLICIES}
-    base_lines, _ = line_rtp(game, level, BASE_REELS)
+    base_lines = lines_rtp(game, level, BASE_REELS)
     by_bonus = st.base_screens.sum(axis=(0, 1))
     p_b = [Fraction(int(c), cyc) for c in by_bonus]
     sel_prize = sum((p * sel.option(b).prize for b, p in enumerate(p_b) if sel.option(b)),
