@@ -95,6 +95,8 @@ def combination_table(game: Game, level: int, reel_set: str = "base") -> pd.Data
     labels, hits, _ = line_hits(game, level, reel_set)
     rows = []
     for (e, m), h in zip(labels.tolist(), hits.tolist()):
+        if h == 0:
+            continue
         win = int(tensor.compiled.pay[e]) * m
         rows.append(_row("line", game.line_pays[e].name, m, win, h, cycle, bet.total_bet))
     for sym in scatter_symbols(game):
@@ -106,9 +108,11 @@ def combination_table(game: Game, level: int, reel_set: str = "base") -> pd.Data
                 entry = max(sp.count for sp in game.scatter_pays
                             if sp.symbol == sym and sp.count <= n)
                 by_entry.setdefault(entry, [pay, 0])[1] += int(h)
+        listed = sorted(sp.count for sp in game.scatter_pays if sp.symbol == sym)
         for entry, (pay, h) in sorted(by_entry.items()):
-            rows.append(_row("scatter", f"{entry}+ x {sym}", 1, pay * bet.total_bet, h, cycle,
-                             bet.total_bet))
+            plus = "+" if entry == listed[-1] else ""
+            rows.append(_row("scatter", f"{entry}{plus} x {sym}", 1, pay * bet.total_bet, h,
+                             cycle, bet.total_bet))
     cols = ["kind", "combination", "multiplier", "win", "hits", "probability", "one_in",
             "rtp", "rtp_exact"]
     table = pd.DataFrame(rows, columns=cols)

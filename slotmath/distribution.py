@@ -14,7 +14,7 @@ from functools import cached_property
 
 import numpy as np
 import pandas as pd
-from scipy.stats import norm
+from statistics import NormalDist
 
 CONFIDENCE_LEVELS = (0.90, 0.95, 0.99)
 SESSION_SPINS = tuple(10 ** k for k in range(3, 9))
@@ -22,7 +22,7 @@ SESSION_SPINS = tuple(10 ** k for k in range(3, 9))
 
 def z_value(confidence: float) -> float:
     """Two-sided normal quantile for ``confidence`` (0.90 -> 1.6449)."""
-    return float(norm.ppf(0.5 + confidence / 2))
+    return NormalDist().inv_cdf(0.5 + confidence / 2)
 
 
 @dataclass(frozen=True, eq=False)

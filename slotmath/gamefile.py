@@ -115,7 +115,9 @@ def check_rules(game: Game) -> None:
 
     try:
         module = rules_module(game)
-    except ModuleNotFoundError:
+    except ModuleNotFoundError as exc:
+        if exc.name not in ("slotmath.games", f"slotmath.games.{game.rules}"):
+            raise
         raise GameFileError(game.source, "rules", f"unknown rules {game.rules!r}") from None
     module.check(game)
 

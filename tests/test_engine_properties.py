@@ -243,7 +243,9 @@ def test_combination_table_equals_brute_force(data, pick):
         for n, weight in zip(shown.tolist(), weights.tolist()):
             if weight and scatter_pay(game, sym, n):
                 entry = max(sp.count for sp in game.scatter_pays if sp.symbol == sym and sp.count <= n)
-                scatter_by_entry[f"{entry}+ x {sym}"] += weight
+                top = max(sp.count for sp in game.scatter_pays if sp.symbol == sym)
+                plus = "+" if entry == top else ""  # a row below the top count is exact
+                scatter_by_entry[f"{entry}{plus} x {sym}"] += weight
 
     table = combination_table(game, level)
     lines = table[(table["kind"] == "line") & (table["hits"] > 0)]
