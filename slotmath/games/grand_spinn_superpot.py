@@ -19,7 +19,8 @@ numbers R1..R22 below refer to it).  In short, for a spin at bet level ``v``:
   the Super is progressive (R21).
 
 Exact analysis (:func:`analyse`): every stop combination is played out
-(:func:`play_round`, numba) and weighted by its stop weights; the integer
+(:func:`round_outcome`, numba, via :func:`play_all`) and weighted by its stop
+weights; the integer
 totals give the RTP by channel as Fractions and the exact distribution of
 the coin win of a spin.  The nudge is also solved as absorbing Markov chains
 (:mod:`slotmath.nudge`), checked against the enumeration.  The Super's
@@ -46,8 +47,7 @@ from ..draw import Frame, draw_frames
 from ..gamefile import GameFileError
 from ..lines import compile_pays, line_pay, pay_tensor, prefix_determined
 from ..model import Game
-from ..nudge import (CAP_BLANKED, CAP_NONE, joint_distribution, nudge_reel, reel_cap,
-                     reel_chains, sum_distribution)
+from ..nudge import joint_distribution, nudge_reel, reel_cap, reel_chains, sum_distribution
 from ..par import ParResult, fraction_str
 from ..progressive import Progressive, renewal_figures
 from ..reels import strip_indices, windows
@@ -183,8 +183,6 @@ def parse_options(game: Game) -> Options:
     if fixed != sorted(fixed) or len(set(fixed)) != len(fixed):
         _fail(game, "options.jackpots", "fixed jackpots must be listed lowest first, "
               "with increasing pay_per_level")
-    if jackpots[-1].pay_per_level is not None and any(j.pay_per_level is None for j in jackpots):
-        pass
     if any(j.pay_per_level is None for j in jackpots[:-1]):
         _fail(game, "options.jackpots", "the progressive jackpot must be the highest (listed last)")
 
@@ -900,7 +898,7 @@ def _one_in(p) -> float | None:
     return float(1 / p) if p else None
 
 
-def levels_proportional(game: Game, opts: Options) -> bool:
+def levels_proportional(game: Game) -> bool:
     """True when every coin amount is proportional to the bet level (line
     pays by level and fixed jackpots), so the RTP is the same at every level."""
     return all(lp.pays[i] * game.levels[0] == lp.pays[0] * lv
@@ -966,7 +964,7 @@ def _features(game, rules, ex, chain, components, jp_prob, rtp, base, dist) -> d
                                          net.seconds_per_spin, net.window_seconds) if p else None,
             "seed_rtp_by_bet": _seed_table(game, opts, p, rtp),
         }
-    per_level = levels_proportional(game, opts)
+    per_level = levels_proportional(game)
     features = {
         "rtp_convention": "contributions",
         "rtp_excluding_progressive": float(base),
@@ -1097,7 +1095,6 @@ def play_steps(game: Game, level: int, stops) -> list:
     """
     opts = parse_options(game)
     idx = game.symbol_index
-    names = game.symbol_names
     strips = [s.symbols for s in game.strips()]
     R, H = game.reels, game.rows
     cp = compile_pays(game, level)

@@ -31,7 +31,6 @@ import csv
 import os
 import sys
 import tempfile
-from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
