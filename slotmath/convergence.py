@@ -274,7 +274,7 @@ def convergence_report(stats, event_names, par=None, exact_events: dict | None =
 
     sd, source = (exact["sd"], "exact") if par is not None else (sim.sd.value, "simulated")
     notes = []
-    if par is not None and float(par.rtp) != exact["rtp"]:
+    if par is not None and abs(float(par.rtp) - exact["rtp"]) > 1e-9:
         notes.append(f"The game's RTP {float(par.rtp):.5%} includes "
                      f"{float(par.rtp) - exact['rtp']:+.5%} that no round pays out "
                      "(e.g. progressive contributions); the simulated RTP is compared "

@@ -444,10 +444,12 @@ class _LocalRunner:
 
     scheduler = None
 
-    def __init__(self, sampler, plan, seed):
+    def __init__(self, sampler, plan, seed, warm: bool = True):
         self.sampler, self.plan, self.seed = sampler, plan, seed
         self.workers, self.where = 1, "1 process"
         self.leftovers: list = []
+        if warm:  # compile here, outside the timed run (forked workers inherit it)
+            _warm_up(sampler)
 
     def __enter__(self):
         return self
@@ -488,8 +490,9 @@ def _mp_context():
 
 
 def _warm_up(sampler) -> None:
-    """Compile (or load) the kernel here so forked workers inherit it."""
+    """Compile (or load) the kernels here so forked workers inherit them."""
     sampler.kernel(np.random.default_rng(0), 1, *sampler.args)
+    _block_stats(np.zeros(1), _THRESHOLDS)
 
 
 class _PoolRunner(_LocalRunner):
@@ -499,7 +502,6 @@ class _PoolRunner(_LocalRunner):
     def __init__(self, sampler, plan, seed, workers):
         super().__init__(sampler, plan, seed)
         self.workers, self.where = workers, f"{workers} processes"
-        _warm_up(sampler)
         self.pool = ProcessPoolExecutor(workers, mp_context=_mp_context(),
                                         initializer=_init_worker, initargs=(sampler,))
         self.pool.submit(int).result()  # start the workers before any other thread
@@ -560,7 +562,7 @@ class _DaskRunner(_LocalRunner):
     """Plays the chunks on a Dask cluster (address or connected client)."""
 
     def __init__(self, sampler, plan, seed, scheduler):
-        super().__init__(sampler, plan, seed)
+        super().__init__(sampler, plan, seed, warm=False)
         self.client, self.own = connect(scheduler)
         self.scheduler = self.client.scheduler.address
         self.workers = len(self.client.scheduler_info()["workers"])
