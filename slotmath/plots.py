@@ -10,19 +10,16 @@ from __future__ import annotations
 import io
 
 import numpy as np
-from matplotlib import colors as mcolors
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 from matplotlib.ticker import FuncFormatter, LogLocator, PercentFormatter
 
+from .draw import symbol_style
 from .model import Game
 
 INK = "#1d2733"
 ACCENT = "#1f5f99"
 BAND_COLOURS = {0.90: "#1f5f99", 0.95: "#5b8fc7", 0.99: "#a9c6e8"}
-SYMBOL_PALETTE = ("#e45756", "#f58518", "#eeca3b", "#54a24b", "#4c78a8", "#b279a2", "#9d755d",
-                  "#72b7b2", "#ff9da6", "#bab0ac", "#88d27a", "#fcbf49")
-BLANK_COLOUR = "#f4f4f4"
 
 
 def _figure(width: float, height: float) -> Figure:
@@ -64,23 +61,10 @@ def _count_label(v: float) -> str:
 
 
 # ---------------------------------------------------------------- reel strips
-def symbol_style(game: Game, name: str) -> tuple:
-    """(fill colour, label, text colour) of a symbol: its ``color`` and
-    ``label`` from the game file, else a light grey for blanks and a fixed
-    palette colour by symbol index; the text is black or white, whichever
-    reads better on the fill."""
-    sym = game.symbol(name)
-    fill = sym.color if sym.color and mcolors.is_color_like(sym.color) else (
-        BLANK_COLOUR if sym.kind == "blank"
-        else SYMBOL_PALETTE[game.symbol_index[name] % len(SYMBOL_PALETTE)])
-    r, g, b = mcolors.to_rgb(fill)
-    ink = "#000000" if 0.299 * r + 0.587 * g + 0.114 * b > 0.55 else "#ffffff"
-    return fill, sym.label or sym.name, ink
-
-
 def reel_strips(game: Game, reel_set: str = "base") -> Figure:
     """The strips of ``reel_set`` as columns of coloured symbol cells, stop 0
-    at the top; the stop weight is printed beside weighted stops."""
+    at the top; the stop weight is printed beside weighted stops.  Symbols
+    are coloured as in every window picture (:func:`slotmath.draw.symbol_style`)."""
     strips = game.strips(reel_set)
     style = {s.name: symbol_style(game, s.name) for s in game.symbols}
     n_max = max(len(s) for s in strips)

@@ -16,11 +16,12 @@ import re
 import shutil
 import sys
 import tempfile
+from contextlib import contextmanager
 from pathlib import Path
 
 from .files import default_mode, write_text_atomic
 from .gamefile import GAMES_DIR, GameFileError, load_game
-from .sheet import DEFAULT_SEED, DEFAULT_SPINS, PARTIAL, ROOT
+from .sheet import DEFAULT_SEED, DEFAULT_SPINS, PARTIAL, PROGRESS_ENV, ROOT
 
 NOTEBOOK = ROOT / "notebooks" / "par_sheet.ipynb"
 TEMPLATES = Path(__file__).resolve().parent / "templates"
@@ -113,9 +114,12 @@ def run_report(spec: str, out_root: Path, level: int | None = None,
         params = {"game": str(spec), "bet": level, "spins": int(spins), "seed": int(seed),
                   "out": str(work)}
         try:
-            pm.execute_notebook(str(notebook), str(executed), parameters=params,
-                                kernel_name="python3", progress_bar=progress, cwd=os.getcwd(),
-                                extra_arguments=["--IPKernelApp.log_level=ERROR"])
+            # the kernel shows the sheet's steps on the stderr it shares with this process
+            with environment(PROGRESS_ENV, "1" if progress else "0"):
+                pm.execute_notebook(str(notebook), str(executed), parameters=params,
+                                    kernel_name="python3", progress_bar=False, cwd=os.getcwd(),
+                                    extra_arguments=["--IPKernelApp.log_level=ERROR",
+                                                     "--IPKernelApp.capture_fd_output=False"])
         except pm.PapermillExecutionError as exc:
             raise ReportError(game.name, step, f"{exc.ename}: {exc.evalue} "
                               f"(notebook cell {exc.cell_index})") from None
@@ -139,6 +143,21 @@ def run_report(spec: str, out_root: Path, level: int | None = None,
         shutil.rmtree(work, ignore_errors=True)
         raise
     return target
+
+
+@contextmanager
+def environment(name: str, value: str):
+    """Set environment variable ``name`` (inherited by a kernel started
+    inside the block), then restore it."""
+    before = os.environ.get(name)
+    os.environ[name] = value
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = before
 
 
 def install(work: Path, target: Path) -> None:
@@ -165,8 +184,6 @@ def all_games(games_dir: Path = GAMES_DIR) -> list:
 
 
 def cmd_report(args) -> int:
-    from tqdm import tqdm
-
     from .cli import UsageError
 
     games = list(args.game)
@@ -176,17 +193,17 @@ def cmd_report(args) -> int:
         raise UsageError("report: name at least one GAME or give --all")
     out_root = Path(args.out) if args.out else REPORTS_DIR
     status = 0
-    bar = tqdm(games, desc="reports", unit="game", disable=len(games) < 2, file=sys.stderr)
-    for spec in bar:
-        bar.set_postfix_str(str(spec))
+    for i, spec in enumerate(games, start=1):
+        if not args.quiet:
+            print(f"[{i}/{len(games)}] {spec}", file=sys.stderr, flush=True)
         try:
             target = run_report(spec, out_root, args.bet, args.spins, args.seed,
                                 progress=not args.quiet)
         except ReportError as exc:
-            tqdm.write(f"slotmath: error: {exc}", file=sys.stderr)
+            print(f"slotmath: error: {exc}", file=sys.stderr, flush=True)
             status = max(status, exc.status)
             continue
-        tqdm.write(f"{spec}: wrote {', '.join(REPORT_FILES)} in {target}", file=sys.stdout)
+        print(f"{spec}: wrote {', '.join(REPORT_FILES)} in {target}", flush=True)
     return status
 
 

@@ -12,7 +12,9 @@ from __future__ import annotations
 import base64
 import hashlib
 import math
+import os
 import subprocess
+import sys
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from fractions import Fraction
@@ -20,6 +22,7 @@ from functools import cached_property
 from pathlib import Path
 
 import pandas as pd
+from tqdm import tqdm
 
 from . import __version__, plots
 from .distribution import CONFIDENCE_LEVELS, z_value
@@ -38,6 +41,8 @@ DEFAULT_SEED = 20240601
 WIN_BANDS = (0, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10_000, 20_000, 50_000)
 #: Name part of a report folder being built (``reports/.<game>.partial-*``).
 PARTIAL = ".partial-"
+#: Set to ``1`` (by ``slotmath report``) to show the steps of :func:`par_sheet`.
+PROGRESS_ENV = "SLOTMATH_PROGRESS"
 FIGURE_NAMES = {"rtp": "RTP [x total bet]", "hit_frequency": "hit frequency",
                 "sd": "SD [x total bet]"}
 
@@ -539,7 +544,7 @@ def figure_html(fig, caption: str) -> str:
 
 def par_sheet(game: str | Game, level: int | None = None, spins: int = DEFAULT_SPINS,
               seed: int = DEFAULT_SEED, out: str | None = None,
-              session_lengths=SESSION_LENGTHS) -> ParSheet:
+              session_lengths=SESSION_LENGTHS, progress: bool | None = None) -> ParSheet:
     """Compute every figure of the PAR report of ``game`` at bet ``level``.
 
     Parameters
@@ -554,6 +559,11 @@ def par_sheet(game: str | Game, level: int | None = None, spins: int = DEFAULT_S
         Seed of the cross-check.
     out : str, optional
         Output folder (recorded among the parameters).
+    progress : bool, optional
+        Show a bar of the steps (exact analysis, each other bet level,
+        sessions, Monte Carlo) on the process's own stderr, which a report
+        kernel shares with the ``slotmath report`` terminal; default: when
+        the environment variable ``SLOTMATH_PROGRESS`` is ``1``.
     """
     parameters = {"game": game if isinstance(game, str) else game.name, "bet": level,
                   "spins": spins, "seed": seed, "out": out}
@@ -563,15 +573,32 @@ def par_sheet(game: str | Game, level: int | None = None, spins: int = DEFAULT_S
         raise GameFileError(game.source, "bet.levels", f"bet level {level} is not offered "
                             f"(levels: {', '.join(map(str, game.levels))})")
     level = game.bet(level).level
-    main = par(game, level)
-    levels = level_figures(game, main)
-    sessions = [session(main.distribution, n) for n in session_lengths]
-    simulation = cross_check(game, level, spins, seed, main) if spins else None
+    from .figures import equivalent_levels
+
+    same = equivalent_levels(game)
+    others = len({same[lv] for lv in game.levels} - {same[level]})
+    if progress is None:
+        progress = os.environ.get(PROGRESS_ENV) == "1"
+    with tqdm(total=2 + others + bool(spins), desc=game.name, unit="step", leave=True,
+              file=sys.__stderr__, disable=not progress, dynamic_ncols=True) as bar:
+        bar.set_postfix_str(f"exact analysis at bet level {level}")
+        main = par(game, level)
+        bar.update()
+        levels = level_figures(game, main, bar)
+        bar.set_postfix_str("player sessions")
+        sessions = [session(main.distribution, n) for n in session_lengths]
+        bar.update()
+        simulation = None
+        if spins:
+            bar.set_postfix_str(f"Monte Carlo, {spins:,} rounds")
+            simulation = cross_check(game, level, spins, seed, main)
+            bar.update()
+        bar.set_postfix_str("done")
     generated = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     return ParSheet(game, main, levels, sessions, simulation, parameters, generated)
 
 
-def level_figures(game: Game, main: ParResult) -> dict:
+def level_figures(game: Game, main: ParResult, bar=None) -> dict:
     """Exact figures at every bet level: {level: figures of
     :func:`slotmath.figures.game_figures`}.  The sheet's own level comes from
     ``main``; levels with provably the same figures (a linear pay table) share
@@ -582,7 +609,11 @@ def level_figures(game: Game, main: ParResult) -> dict:
     done = {same[main.bet.level]: par_figures(main)}
     for lv in game.levels:
         if same[lv] not in done:
+            if bar is not None:
+                bar.set_postfix_str(f"figures at bet level {lv}")
             done[same[lv]] = game_figures(game, lv)
+            if bar is not None:
+                bar.update()
     return {lv: done[same[lv]] for lv in game.levels}
 
 
