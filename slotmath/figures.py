@@ -179,11 +179,14 @@ def equivalent_levels(game: Game) -> dict:
 
     For a line game whose pays are proportional to the bet level (linear
     pay table) every figure per unit of total bet is the same at every
-    level; a non-linear pay table or a rules module makes levels distinct.
+    level; a non-linear pay table makes levels distinct.  A rules module may
+    say which of its levels are equivalent with ``equivalent_levels(game)``
+    (same mapping); otherwise each level stands alone.
     """
     levels = game.levels
     if game.rules != "lines":
-        return {lv: lv for lv in levels}
+        hook = getattr(rules_module(game), "equivalent_levels", None)
+        return dict(hook(game)) if hook is not None else {lv: lv for lv in levels}
     base = levels[0]
     out = {}
     for i, lv in enumerate(levels):
