@@ -15,6 +15,10 @@ Every figure is exact (computed over the full cycle by the engine):
     their own (a feature trigger).
 ``rtp:<component>``
     The RTP components of the PAR result [x total bet].
+``feature:<key>``, ``feature:<key>.<sub>``
+    Numbers in the PAR result's ``features`` (for example the RTP under
+    each choice of a feature selection, ``feature:by_choice.lockit``), when
+    the figures come from ``par()``.
 
 Where they come from (first that applies):
 
@@ -146,10 +150,22 @@ def par_figures(result: ParResult) -> dict:
             "max_win": result.distribution.max_win}
     for name, value in result.components.items():
         figs[f"rtp:{name}"] = value
-    ff = result.features.get("feature_frequency") if isinstance(result.features, dict) else None
-    if isinstance(ff, (int, float, Fraction)):
+    features = result.features if isinstance(result.features, dict) else {}
+    ff = features.get("feature_frequency")
+    if _is_number(ff):
         figs["feature_frequency"] = ff
+    for key, value in features.items():
+        if _is_number(value):
+            figs[f"feature:{key}"] = value
+        elif isinstance(value, dict):
+            for sub, v in value.items():
+                if _is_number(v):
+                    figs[f"feature:{key}.{sub}"] = v
     return figs
+
+
+def _is_number(value) -> bool:
+    return isinstance(value, (int, float, Fraction)) and not isinstance(value, bool)
 
 
 def figure_hook(game: Game):

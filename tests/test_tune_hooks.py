@@ -124,3 +124,22 @@ def test_without_hook_the_par_figures_are_used(monkeypatch, toy_rules):
     res = tune(game, Targets(Fraction("0.93")))
     assert res.feasible
     assert abs(res.after[1]["rtp"] - Fraction("0.93")) <= Fraction(str(res.targets.tolerance))
+
+
+def test_numbers_in_par_features_become_figures(monkeypatch, toy_rules):
+    """Without a hook, numbers in ``ParResult.features`` are figures ``feature:<key>[.<sub>]``."""
+    monkeypatch.delattr(toy_rules, "tuning_figures")
+
+    def analyse_with_features(game, level):
+        result = analyse(game, level)
+        result.features = {"by_choice": {"lockit": 0.9403, "free_games": 0.9402}, "one_in": 247.3,
+                           "flag": True, "note": "text"}
+        return result
+
+    monkeypatch.setattr(toy_rules, "analyse", analyse_with_features)
+    from slotmath.figures import game_figures
+
+    figs = game_figures(load_game(TEST_DATA / "tune_hook"), 1)
+    assert figs["feature:by_choice.lockit"] == 0.9403 and figs["feature:by_choice.free_games"] == 0.9402
+    assert figs["feature:one_in"] == 247.3
+    assert "feature:flag" not in figs and "feature:note" not in figs
