@@ -73,10 +73,12 @@ def _flat_rows(obj, path=()) -> list:
     return rows
 
 
-def _value_format(v) -> str:
+def _value_format(v, name: str = "") -> str:
     if isinstance(v, bool) or not isinstance(v, (int, float, np.number, Fraction)):
         return "text"
-    return "int" if isinstance(v, (int, np.integer)) else "general"
+    if isinstance(v, (int, np.integer)):
+        return "int"
+    return name_format(name) or "general"
 
 
 def feature_tables(features: dict, frames: dict, game: Game) -> list:
@@ -95,8 +97,8 @@ def feature_tables(features: dict, frames: dict, game: Game) -> list:
         frame = frame.copy()
         if not isinstance(frame.index, pd.RangeIndex):
             frame = frame.reset_index()
-        frame.columns = [label(c) for c in frame.columns]
-        table = Table(title, frame)
+        table = records_table(title, frame)
+        frame = table.frame
         heat = frame.attrs.get("heatmap") or (
             frame.shape == (game.rows, game.reels)
             and all(frame[c].dtype.kind in "iuf" for c in frame.columns))
@@ -116,9 +118,46 @@ def feature_tables(features: dict, frames: dict, game: Game) -> list:
         else:
             figures += _feature_list(title, value, game, curated)
     if loose:
-        figures.insert(0, figure_table("Feature figures", [(k, v, _value_format(v))
+        figures.insert(0, figure_table("Feature figures", [(k, v, _value_format(v, k))
                                                            for k, v in loose]))
+    if curated:   # figures the module's tables already show stay in the workbook
+        known = {key for t in tables for v in t.frame.to_numpy().ravel()
+                 if (key := _number_key(v)) is not None}
+        for t in figures:
+            numbers = {key for v in t.frame.to_numpy().ravel()
+                       if (key := _number_key(v)) is not None}
+            if t.row_formats is not None and numbers and numbers <= known:
+                t.html = False
     return tables + figures
+
+
+def records_table(title: str, frame: pd.DataFrame, html: bool = True) -> Table:
+    """A table of records with readable column names and the formats the
+    names call for."""
+    frame = frame.copy()
+    frame.columns = [label(c) for c in frame.columns]
+    return Table(title, frame, {c: f for c in frame.columns if (f := name_format(c))}, html=html)
+
+
+def name_format(name: str) -> str | None:
+    """Format key a column or figure name calls for: odds for "1 in",
+    percentages for RTP, scientific notation for probabilities."""
+    n = str(name).lower().replace("_", " ")
+    if "1 in" in n or "one in" in n:
+        return "odds"
+    if n == "rtp" or n.startswith("rtp ") or n.endswith(" rtp") or " rtp " in n:
+        return "pct"
+    if "probability" in n or "per round" in n:
+        return "prob"
+    return None
+
+
+def _number_key(v):
+    """A number as a hashable key to 12 significant digits (None otherwise)."""
+    if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, float, np.number, Fraction)):
+        return None
+    v = float(v)
+    return None if not np.isfinite(v) else f"{v:.12g}"
 
 
 def _feature_list(title, value, game, curated) -> list:
@@ -129,7 +168,7 @@ def _feature_list(title, value, game, curated) -> list:
     if not isinstance(value, (list, tuple)) or not value:
         return []
     if all(isinstance(x, dict) for x in value):
-        table = Table(title, pd.DataFrame(value), html=not curated)
+        table = records_table(title, pd.DataFrame(value), html=not curated)
         _distribution_figure(table)
         return [table]
     return [Table(title, pd.DataFrame({"value": list(value)}), html=not curated)]
@@ -152,10 +191,11 @@ def _feature_dict(title, value, game, curated) -> list:
     tables = []
     if len(records) >= 2 and len(records) == len(value) - len(scalars):
         if scalars:
-            tables.append(figure_table(title, [(label(k), v, _value_format(v))
+            tables.append(figure_table(title, [(label(k), v, _value_format(v, k))
                                                for k, v in scalars.items()]))
         frame = pd.DataFrame.from_dict(records, orient="index").reset_index(names="entry")
-        table = Table(f"{title}: by entry" if scalars else title, frame, html=not curated)
+        table = records_table(f"{title}: by entry" if scalars else title, frame,
+                              html=not curated)
         _distribution_figure(table)
         return tables + [table]
     rest = {}
@@ -166,7 +206,7 @@ def _feature_dict(title, value, game, curated) -> list:
             rest[k] = v
     rows = _flat_rows(rest)
     if rows:
-        tables.insert(0, figure_table(title, [(k, v, _value_format(v)) for k, v in rows]))
+        tables.insert(0, figure_table(title, [(k, v, _value_format(v, k)) for k, v in rows]))
     return tables
 
 

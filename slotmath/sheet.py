@@ -306,10 +306,10 @@ class ParSheet:
             "share of RTP": [float(v) / rtp if rtp else 0.0 for v in r.components.values()]
                             + [1.0 if rtp else 0.0],
             "exact": [exact_str(v) for v in r.components.values()] + [exact_str(r.rtp)]})
+        shown, caption = channel_groups(r.components)
         by_channel = Table("RTP by channel", channels,
                            {"RTP [x total bet]": "pct6", "share of RTP": "pct"}, total_row=True,
-                           figures=[("RTP contribution by channel [% of total bet].",
-                                     lambda: plots.rtp_by_channel(r.components, r.rtp))])
+                           figures=[(caption, lambda: plots.rtp_by_channel(shown, r.rtp))])
         tables = [headline, by_channel,
                   Table("Plays per feature and per jackpot", self.odds_frame(),
                         {"1 in N spins": "odds", "probability per spin": "prob"}),
@@ -482,7 +482,10 @@ class ParSheet:
                                   "95 % CI high")}
         fmt["z"] = "odds"
         tables = [Table("RTP, hit frequency and SD", figures, fmt,
-                        note="z = (simulated - exact) / standard error.")]
+                        note="z = (simulated - exact) / standard error. The SD's standard "
+                             "error comes from the sample's fourth moment: when rare large "
+                             "wins are missing from the sample (see the rounds by win size), "
+                             "the simulated SD falls short and its z overstates the gap.")]
         e = conv.events
         if len(e):
             events = pd.DataFrame({"event": e["event"], "hits": e["hits"],
@@ -525,6 +528,19 @@ class ParSheet:
             "Simulated figures are marked as such and only cross-check the exact ones."]
         return Section("notes", "Notes", "Notes",
                        [Table("Notes", pd.DataFrame({"note": notes}))])
+
+
+def channel_groups(components: dict, most: int = 12):
+    """RTP channels for the chart and its caption: with more than ``most``
+    channels, those named ``"group: part"`` are summed per group."""
+    caption = "RTP contribution by channel [% of total bet]."
+    if len(components) <= most:
+        return dict(components), caption
+    grouped: dict = {}
+    for name, value in components.items():
+        key = name.split(": ", 1)[0]
+        grouped[key] = grouped.get(key, 0) + value
+    return grouped, caption[:-1] + ", channels named 'group: part' summed per group."
 
 
 def _agrees(z):

@@ -176,6 +176,7 @@ def test_generic_feature_sheets(sheet):
         "wheel": [{"prize": 25, "weight": 10, "probability": 0.5},
                   {"prize": 50, "weight": 10, "probability": 0.5}],
     }
+    features["pays_again"] = {"one": 0.7, "two": 0.2}     # numbers a table below shows
     tables = {"nudge_pays": pd.DataFrame({"pays": [1, 2, 3], "probability": [0.7, 0.2, 0.1]}),
               "heat": pd.DataFrame(np.arange(9.0).reshape(3, 3))}
     # without tables from the rules module every feature figure is on the page
@@ -185,7 +186,7 @@ def test_generic_feature_sheets(sheet):
     assert {"Jackpots", "Lock it: coverage", "Lock it", "Wheel"} <= set(titles)
     assert all(t.html for t in out)
     jack = next(t for t in out if t.title == "Jackpots").frame
-    assert list(jack["entry"]) == ["mini", "super"] and list(jack["one_in"]) == [100.0, 1000.0]
+    assert list(jack["entry"]) == ["mini", "super"] and list(jack["one in"]) == [100.0, 1000.0]
     lock = next(t for t in out if t.title == "Lock it").frame.set_index("figure")["value"]
     assert lock["spins"] == 5 and lock["nested / mean"] == 1.5
     assert lock["nested / sizes"] == "1, 2, 3"
@@ -196,7 +197,11 @@ def test_generic_feature_sheets(sheet):
     out = feature_tables(features, tables, game)
     shown = {t.title for t in out if t.html}
     assert {"Feature figures", "Lock it", "Lock it: coverage", "Nudge pays", "Heat"} <= shown
-    assert {t.title for t in out if not t.html} == {"Jackpots", "Wheel"}
+    assert {t.title for t in out if not t.html} == {"Jackpots", "Wheel", "Pays again"}
+    jack_rows = next(t for t in out if t.title == "Jackpots")
+    assert jack_rows.format_key("one in", 0) == "odds"          # formats from the names
+    nudge = next(t for t in out if t.title == "Nudge pays")
+    assert nudge.format_key("probability", 0) == "prob"
     captions = {c for t in out for c, _ in t.figures}
     assert {"Lock it: coverage", "Heat", "Nudge pays: probability by pays."} <= captions
     for t in out:
@@ -293,3 +298,15 @@ def test_figures_at_every_bet_level():
         assert f["sd"] == pytest.approx(exact.sd, rel=1e-12)
         rtps.add(f["rtp"])
     assert len(rtps) > 1
+
+
+def test_channel_groups_for_the_chart():
+    from slotmath.sheet import channel_groups
+
+    few = {"lines": 0.5, "scatters": 0.1}
+    assert channel_groups(few)[0] == few
+    many = {"base lines": Fraction(1, 2), **{f"lock-it: {k}x1": 0.01 for k in range(1, 13)},
+            "wheel": 0.02}
+    shown, caption = channel_groups(many)
+    assert list(shown) == ["base lines", "lock-it", "wheel"]
+    assert shown["lock-it"] == pytest.approx(0.12) and "summed per group" in caption
