@@ -226,7 +226,10 @@ class Evaluator:
         return b"|".join(np.asarray(x, dtype=np.int64).tobytes() for x in xs)
 
     def figures(self, xs, needed=None) -> dict:
-        """``{level: {figure: value}}`` for values ``xs``."""
+        """``{level: {figure: value}}`` for values ``xs`` (``needed``: figures
+        wanted; only line games compute fewer than all)."""
+        if self.space.game.rules != "lines":
+            needed = None
         k = (self.key(xs), None if needed is None else tuple(sorted(needed)))
         if k not in self._cache:
             game = self.space.game_for(xs)
@@ -951,8 +954,8 @@ def tune(game, targets: Targets, bounds: Bounds | None = None, reel_set: str = "
     x_before = space.x0
     x_after, _ = solver.run(x_before if start is None else [np.asarray(x, dtype=np.int64) for x in start])
     tuned = space.game_for(x_after)
-    before = {lv: game_figures(game, solver.ev.rep[lv], reel_set) for lv in levels}
-    after = {lv: game_figures(tuned, solver.ev.rep[lv], reel_set) for lv in levels}
+    before = solver.ev.figures(x_before)          # every figure, for the report
+    after = solver.ev.figures(x_after)
     return TuningResult(game, tuned, reel_set, targets, space, x_before, x_after, before, after,
                         assess(before, targets), assess(after, targets),
                         pd.DataFrame(solver.log_rows), solver.ev.count, time.perf_counter() - t0)
