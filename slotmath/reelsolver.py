@@ -1,0 +1,591 @@
+"""The reel-tuning search: linear models, per-reel integer programmes, local search.
+
+See :mod:`slotmath.tune` for the method in words.  Everything here works on
+the integer variables of a :class:`~slotmath.reelspace.ReelSpace` and judges
+every candidate on exact figures (:class:`Evaluator`).
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+from scipy.optimize import Bounds as VarBounds, LinearConstraint, milp
+
+from .figures import equivalent_levels, game_figures, shared_pay_tensor
+from .multilinear import line_total, reel_gradient, unit_coefficients
+from .reelspace import ReelSpace
+from .targets import Targets, assess, band_scale
+
+# Integer-programme objective, in units of the RTP tolerance:
+OUTSIDE_COST = 100.0         # per tolerance of RTP error beyond the aim (and per band scale outside a band)
+AIM = 0.5                    # aim inside half the tolerance (margin for inexact models) ...
+AIM_EXACT = 0.95             # ... or nearly all of it when the RTP model is exact
+CENTRE_COST = 0.01           # per tolerance of RTP error (prefer the centre, weakly)
+MOVE_COST = 0.02             # per unit moved from the game file (prefer small changes)
+MILP_NODES = 400             # branch-and-bound node limit of one reel's programme (the
+                             # incumbent is used): a work limit, so runs are reproducible
+MILP_SECONDS = 60.0          # safety net only
+
+
+# ====================================================================== evaluation
+class Evaluator:
+    """Exact figures of candidate variable values, cached.
+
+    ``levels`` are the bet levels the targets apply to; figures are computed
+    once per group of equivalent levels (:func:`slotmath.figures.equivalent_levels`).
+    """
+
+    def __init__(self, space: ReelSpace, targets: Targets, levels: tuple):
+        self.space, self.targets = space, targets
+        eq = equivalent_levels(space.game)
+        self.levels = tuple(levels)
+        self.rep = {lv: eq[lv] for lv in self.levels}
+        self.needed = set(targets.figures)
+        self.count = 0
+        self._cache: dict = {}
+
+    @staticmethod
+    def key(xs) -> bytes:
+        return b"|".join(np.asarray(x, dtype=np.int64).tobytes() for x in xs)
+
+    def figures(self, xs, needed=None) -> dict:
+        """``{level: {figure: value}}`` for values ``xs`` (``needed``: figures
+        wanted; only line games compute fewer than all)."""
+        if self.space.game.rules != "lines":
+            needed = None
+        k = (self.key(xs), None if needed is None else tuple(sorted(needed)))
+        if k not in self._cache:
+            game = self.space.game_for(xs)
+            self.count += 1
+            per_rep = {}
+            for rep in sorted(set(self.rep.values())):
+                per_rep[rep] = game_figures(game, rep, self.space.reel_set, needed)
+            self._cache[k] = {lv: per_rep[self.rep[lv]] for lv in self.levels}
+        return self._cache[k]
+
+    def __call__(self, xs) -> tuple:
+        figs = self.figures(xs, self.needed)
+        return figs, assess(figs, self.targets)
+
+
+# ====================================================================== linear models
+PROXY_OF = {"hit_frequency": "hit", "sd": "win2", "vi": "win2"}
+
+
+def proxy_kind(name: str, targets: Targets) -> str | None:
+    if name in targets.rtp_figures or name == "rtp" or name.startswith("rtp"):
+        return "win"
+    return PROXY_OF.get(name)
+
+
+class LineForms:
+    """The multilinear line forms (win, hit, win squared) at each bet level."""
+
+    def __init__(self, space: ReelSpace, levels):
+        game = space.game
+        self.space = space
+        self.tensors = {}
+        for lv in levels:
+            t = shared_pay_tensor(game, lv).reshaped()
+            bet = game.bet(lv)
+            self.tensors[("win", lv)] = (t, bet.total_bet)
+            self.tensors[("hit", lv)] = ((t > 0).astype(np.int64), len(game.paylines))
+            self.tensors[("win2", lv)] = (t.astype(np.float64) ** 2, float(bet.total_bet) ** 2)
+        self.available = bool(game.line_pays)
+
+    def marginals(self, xs) -> list:
+        return [np.stack([x @ rv.incidence[:, k, :].astype(np.int64) for k in range(rv.incidence.shape[1])])
+                for rv, x in zip(self.space.reels, xs)]
+
+    def value(self, kind: str, level: int, xs) -> float:
+        values, norm = self.tensors[(kind, level)]
+        total = line_total(values, self.marginals(xs), self.space.game.paylines)
+        cycle = 1
+        for x in xs:
+            cycle *= int(x.sum())
+        return float(Fraction(int(total), cycle) / norm) if kind != "win2" else total / cycle / norm
+
+    def coefficients(self, kind: str, level: int, xs, r: int) -> tuple:
+        """``(a, K)``: the form is ``a . x_r / (K * sum(x_r))`` with the other reels at ``xs``."""
+        values, norm = self.tensors[(kind, level)]
+        margs = self.marginals(xs)
+        G = reel_gradient(values, margs, self.space.game.paylines, r)
+        a = unit_coefficients(G, self.space.reels[r].incidence).astype(np.float64)
+        K = float(norm)
+        for rr, x in enumerate(xs):
+            if rr != r:
+                K *= float(x.sum())
+        return a, K
+
+
+@dataclass
+class FigureModel:
+    """Model of one exact figure at one level around the round's start ``xs0``:
+
+    ``f(x) = value0 + scale * (proxy(x) - proxy0) + sum_r res[r] . (x_r - xs0_r)``
+
+    ``proxy`` is a multilinear line form (``kind``; None: no proxy) and
+    ``res`` the finite-difference residual the proxy does not explain (None
+    until computed).
+    """
+
+    level: int
+    name: str
+    value0: float
+    kind: str | None = None
+    scale: float = 1.0
+    proxy0: float = 0.0
+    res: list | None = None
+
+
+def row_objective(rows, x, x_cur, x_file, outside_only=False) -> float:
+    """The per-reel programme's objective at ``x`` (see :meth:`Solver.solve_reel`)."""
+    t_cur = float(x_cur.sum())
+    total = 0.0
+    for kind, g, h, sc, fractional, aim in rows:
+        d = (float(g @ x) + h) * sc
+        aim = aim * float(x.sum()) / t_cur if fractional else aim
+        if kind == "rtp":
+            total += OUTSIDE_COST * max(0.0, abs(d) - aim)
+            if not outside_only:
+                total += CENTRE_COST * abs(d)
+        else:
+            total += OUTSIDE_COST * max(0.0, d if kind == "hi" else -d)
+    if not outside_only and x_file is not None:
+        total += MOVE_COST * float(np.abs(x - x_file).sum())
+    return total
+
+
+class Solver:
+    """The tuning loop (see the module notes)."""
+
+    def __init__(self, space: ReelSpace, targets: Targets, levels, max_rounds=12,
+                 max_evaluations=400, log=None):
+        self.space, self.targets = space, targets
+        self.levels = tuple(levels)
+        self.ev = Evaluator(space, targets, self.levels)
+        self.forms = LineForms(space, sorted(set(self.ev.rep.values())))
+        self.max_rounds, self.max_evaluations = max_rounds, max_evaluations
+        self.log_rows: list = []
+        self.say = log or (lambda msg: None)
+        self.secant: dict = {}
+        self.aim = AIM
+        self.rtp_exact = False
+        self.rejected: set = set()
+        self.t0 = time.perf_counter()
+
+    # -------------------------------------------------------------- helpers
+    def constraints(self):
+        """(level, figure, theta-or-band) items the programme models."""
+        for lv in sorted(set(self.ev.rep.values())):
+            for name in self.targets.rtp_figures:
+                yield lv, name, "rtp"
+            for name in self.targets.bands:
+                yield lv, name, "band"
+
+    def log(self, stage, xs, assessment, accepted):
+        figs = self.ev.figures(xs, self.ev.needed)
+        first = figs[self.levels[0]]
+        self.log_rows.append({
+            "stage": stage, "accepted": accepted, "rtp": float(first["rtp"]),
+            "violation": assessment.violation, "rtp_error_tol": assessment.rtp_error,
+            "evaluations": self.ev.count, "seconds": time.perf_counter() - self.t0})
+        r = self.log_rows[-1]
+        self.say(f"{stage:>14}: {'kept' if accepted else 'rejected'}, RTP {r['rtp']:.6%}, "
+                 f"violation {r['violation']:.4g}, {r['evaluations']} evaluations, {r['seconds']:.1f} s")
+
+    def models(self, xs, figs) -> dict:
+        out = {}
+        for lv, name, _ in self.constraints():
+            v0 = float(figs[lv][name])
+            kind = proxy_kind(name, self.targets) if self.forms.available else None
+            m = FigureModel(lv, name, v0, kind)
+            if kind is not None:
+                m.proxy0 = self.forms.value(kind, lv, xs)
+                if m.proxy0 == 0:
+                    m.kind = None
+                else:
+                    default = 1.0 if kind == "win" else (v0 / m.proxy0) * (0.5 if kind == "win2" else 1.0)
+                    m.scale = self.secant.get((lv, name), default)
+            out[(lv, name)] = m
+        return out
+
+    def exact_rtp_model(self, m: FigureModel) -> bool:
+        return m.kind == "win" and m.name in self.targets.rtp_figures and self.rtp_exact
+
+    def finite_differences(self, xs, models, assessment) -> None:
+        """Exact +-1 differences of every violated figure (except an RTP whose
+        line form is exact): the part of each change the figure's line form
+        does not explain becomes its residual ``res``.  One evaluation per
+        unit serves every figure."""
+        bad = {(self.ev.rep[c.level], c.figure) for c in assessment.checks if not c.ok}
+        todo = [m for key, m in models.items() if key in bad and not self.exact_rtp_model(m)]
+        if not todo:
+            return
+        for m in todo:
+            m.res = [np.zeros(rv.size) for rv in self.space.reels]
+        for r, rv in enumerate(self.space.reels):
+            for u in range(rv.size):
+                if rv.lo[u] == rv.hi[u]:
+                    continue
+                step = 1 if xs[r][u] < rv.hi[u] else -1
+                trial = [x.copy() for x in xs]
+                trial[r][u] += step
+                if trial[r][u] < 0 or trial[r].sum() < 1:
+                    continue
+                figs = self.ev.figures(trial, self.ev.needed)
+                for m in todo:
+                    df = float(figs[m.level][m.name]) - m.value0
+                    if m.kind is not None:
+                        df -= m.scale * (self.forms.value(m.kind, m.level, trial) - m.proxy0)
+                    m.res[r][u] = df / step
+
+    def reel_rows(self, models, xs0, xs, r):
+        """Objective rows of reel r's programme, ``(kind, g, h, sc, fractional, aim)``
+        with the modelled deviation ``(g . x + h) * sc`` (see :meth:`solve_reel`).
+
+        With a line form the deviation ``f - theta`` is
+        ``[(c0 - theta) sum(x) + (scale / K) a . x] / sum(x) + res_r . x + h_res``
+        (``c0 = value0 - scale * proxy0``), linear-fractional in reel r; the
+        residual is brought over the same denominator with ``sum(x) ~ sum(x_cur)``.
+        """
+        rows = []
+        t, tol = float(self.targets.rtp), self.targets.tolerance
+        t_cur = float(xs[r].sum())
+        for (lv, name), m in models.items():
+            if m.kind is None and m.res is None:
+                continue
+            res_r = m.res[r] if m.res is not None else np.zeros(self.space.reels[r].size)
+            h_res = 0.0
+            if m.res is not None:
+                h_res = sum(float(m.res[rr] @ (xs[rr] - xs0[rr])) for rr in range(len(xs)) if rr != r)
+                h_res -= float(m.res[r] @ xs0[r])
+            bounds = []
+            if name in self.targets.rtp_figures:
+                bounds.append(("rtp", t, 1.0 / tol, self.aim))
+            if name in self.targets.bands:
+                lo, hi = self.targets.bands[name]
+                bs = 1.0 / band_scale(lo, hi)
+                if lo is not None:
+                    bounds.append(("lo", lo, bs, 0.0))
+                if hi is not None:
+                    bounds.append(("hi", hi, bs, 0.0))
+            if m.kind is not None:
+                a, K = self.forms.coefficients(m.kind, m.level, xs, r)
+                c0 = m.value0 - m.scale * m.proxy0
+                for kind, theta, w, aim in bounds:
+                    g = m.scale / K * a + (c0 - theta) + t_cur * res_r
+                    rows.append((kind, g, t_cur * h_res, w / t_cur, True, aim))
+            else:
+                for kind, theta, w, aim in bounds:
+                    rows.append((kind, res_r.astype(np.float64), m.value0 - theta + h_res, w, False, aim))
+        return rows
+
+    # -------------------------------------------------------------- programme
+    def solve_reel(self, r, x_cur, rows, radius) -> np.ndarray:
+        """One reel's integer programme.
+
+        Each row ``(kind, g, h, sc, fractional, aim)`` models a scaled deviation
+        ``d(x) = (g . x + h) * sc``: for ``rtp`` rows the RTP error in
+        tolerances, for ``lo``/``hi`` rows the signed distance past a band
+        edge in band scales.  A fractional row's true deviation is
+        ``(g . x) / sum(x)`` and ``sc`` holds ``1 / sum(x_cur)``; its
+        aim ``|d| <= aim`` is then imposed as ``|g . x| sc <= aim sum(x) / sum(x_cur)``,
+        exact for any strip length.  Auxiliaries: |d| and max(0, |d| - aim)
+        per RTP row, max(0, +-d) per band row, |x - x_file| per unit.
+        """
+        rv = self.space.reels[r]
+        U = rv.size
+        x_orig = rv.x0
+        aux = []                           # (row index, cost, sign, offset): aux >= sign*d - offset
+        for j, (kind, *_rest, aim) in enumerate(rows):
+            if kind == "rtp":
+                aux += [(j, CENTRE_COST, (1, -1), 0.0), (j, OUTSIDE_COST, (1, -1), aim)]
+            else:
+                aux.append((j, OUTSIDE_COST, (1,) if kind == "hi" else (-1,), 0.0))
+        M = len(aux)
+        n = 2 * U + M
+        c = np.concatenate([np.zeros(U), np.full(U, MOVE_COST), [a[1] for a in aux]])
+        lo = rv.lo.astype(float).copy()
+        hi = rv.hi.astype(float).copy()
+        if radius is not None:
+            box_lo = np.maximum(lo, x_cur - radius)
+            box_hi = np.minimum(hi, x_cur + radius)
+            if np.all(box_lo <= box_hi):
+                lo, hi = box_lo, box_hi
+        lb = np.concatenate([lo, np.zeros(U + M)])
+        ub = np.concatenate([hi, np.full(U + M, np.inf)])
+        n_rows = 1 + len(rv.groups) + 2 * U + sum(len(a[2]) for a in aux)
+        A = np.zeros((n_rows, n))
+        blo, bhi = np.full(n_rows, -np.inf), np.full(n_rows, np.inf)
+        A[0, :U] = 1
+        blo[0], bhi[0] = rv.total
+        i = 1
+        for mask, glo, ghi in rv.groups:
+            A[i, :U] = mask
+            blo[i], bhi[i] = glo, ghi
+            i += 1
+        for u in range(U):
+            A[i, U + u], A[i, u], blo[i] = 1, -1, -x_orig[u]
+            A[i + 1, U + u], A[i + 1, u], blo[i + 1] = 1, 1, x_orig[u]
+            i += 2
+        t_cur = float(x_cur.sum())
+        for k, (j, _, signs, offset) in enumerate(aux):
+            _, g, h, sc, fractional, _ = rows[j]
+            for sgn in signs:
+                # aux - sgn*sc*g.x (+ offset*sum(x)/t_cur) >= sgn*sc*h (- offset)
+                A[i, 2 * U + k] = 1
+                A[i, :U] = -sgn * sc * g + (offset / t_cur if fractional else 0.0)
+                blo[i] = sgn * sc * h - (0.0 if fractional else offset)
+                i += 1
+        integrality = np.concatenate([np.ones(U), np.zeros(U + M)])
+        res = milp(c, integrality=integrality, bounds=VarBounds(lb, ub),
+                   constraints=LinearConstraint(A, blo, bhi),
+                   options={"node_limit": MILP_NODES, "time_limit": MILP_SECONDS, "disp": False})
+        if res.x is None:
+            return x_cur
+        x = np.rint(res.x[:U]).astype(np.int64)
+        return x if row_objective(rows, x, x_cur, rv.x0) < row_objective(rows, x_cur, x_cur, rv.x0) - 1e-9 \
+            else x_cur
+
+    def propose(self, xs, models, radius) -> list:
+        """Block-coordinate sweeps of the per-reel programmes from ``xs``;
+        stops once the models put every target inside its aim."""
+        xs0 = [x.copy() for x in xs]
+        cur = [x.copy() for x in xs]
+        for _ in range(4):
+            moved = False
+            for r in range(len(cur)):
+                rows = self.reel_rows(models, xs0, cur, r)
+                if not rows:
+                    continue
+                rad = None if radius is None else radius[r]
+                x = self.solve_reel(r, cur[r], rows, rad)
+                if not np.array_equal(x, cur[r]) and self.space.reels[r].feasible(x):
+                    cur[r] = x
+                    moved = True
+                    if row_objective(rows, x, x, None, outside_only=True) == 0:
+                        return cur
+            if not moved:
+                break
+        return cur
+
+    def update_secant(self, models, xs_new, figs_new):
+        for (lv, name), m in models.items():
+            if m.kind is None:
+                continue
+            dp = self.forms.value(m.kind, lv, xs_new) - m.proxy0
+            df = float(figs_new[lv][name]) - m.value0
+            if abs(dp) > 1e-12 * max(abs(m.proxy0), 1e-300):
+                s = df / dp
+                if s > 0:
+                    self.secant[(lv, name)] = float(np.clip(s, m.scale / 5, m.scale * 5))
+
+    def exact_models(self, models) -> bool:
+        """Whether the models are exact for any move: the RTP of a line game
+        with fixed strip lengths and every scatter held (the line form is
+        then the whole RTP up to a constant)."""
+        if self.space.game.rules != "lines":
+            return False
+        held = self.space.held
+        scatters_held = all(s.name in held for s in self.space.game.symbols if s.kind == "scatter")
+        fixed_len = all(rv.total[0] == rv.total[1] for rv in self.space.reels)
+        return scatters_held and fixed_len and all(m.kind == "win" for m in models.values())
+
+    # -------------------------------------------------------------- main loop
+    def run(self, xs):
+        """Alternate programme rounds and local search until the targets are
+        met, the budget is spent or a whole pass makes no progress."""
+        xs = [x.copy() for x in xs]
+        figs, best = self.ev(xs)
+        self.log("start", xs, best, True)
+        while True:
+            key = best.key
+            xs, figs, best = self.programme_rounds(xs, figs, best)
+            xs, figs, best = self.local_search(xs, figs, best)
+            if best.feasible or best.key >= key or self.ev.count >= self.max_evaluations:
+                return xs, best
+
+    def programme_rounds(self, xs, figs, best):
+        totals = [rv.total[1] for rv in self.space.reels]
+        models = self.models(xs, figs)
+        exact = self.exact_models(models)
+        self.rtp_exact = self.exact_models(
+            {k: m for k, m in models.items() if k[1] in self.targets.rtp_figures})
+        self.aim = AIM_EXACT if self.rtp_exact else AIM
+        radius = None if exact else [max(1, int(x.sum()) // 8) for x in xs]
+        for rnd in range(self.max_rounds):
+            if best.feasible or self.ev.count >= self.max_evaluations:
+                break
+            models = self.models(xs, figs)
+            self.finite_differences(xs, models, best)
+            cand = self.propose(xs, models, radius)
+            key = Evaluator.key(cand)
+            if all(np.array_equal(a, b) for a, b in zip(cand, xs)) or key in self.rejected:
+                break
+            figs_c, a_c = self.ev(cand)
+            self.update_secant(models, cand, figs_c)
+            accepted = a_c.better_than(best)
+            self.log(f"programme {rnd + 1}", cand, a_c, accepted)
+            if not accepted:
+                self.rejected.add(key)
+            if accepted:
+                xs, figs, best = cand, figs_c, a_c
+                if radius is not None:
+                    radius = [min(t, 2 * r) for r, t in zip(radius, totals)]
+            elif radius is None:
+                radius = [max(1, int(x.sum()) // 8) for x in xs]
+            elif max(radius) <= 1:
+                break
+            else:
+                radius = [max(1, r // 2) for r in radius]
+        return xs, figs, best
+
+    # -------------------------------------------------------------- local search
+    def single_moves(self, xs):
+        for r, rv in enumerate(self.space.reels):
+            x = xs[r]
+            t = int(x.sum())
+            up = [u for u in range(rv.size) if x[u] < rv.hi[u]]
+            down = [u for u in range(rv.size) if x[u] > rv.lo[u]]
+            for w in down:
+                for u in up:
+                    if u != w:
+                        yield r, ((u, 1), (w, -1))
+            if t < rv.total[1]:
+                for u in up:
+                    yield r, ((u, 1),)
+            if t > rv.total[0]:
+                for w in down:
+                    yield r, ((w, -1),)
+
+    def apply(self, xs, moves):
+        out = [x.copy() for x in xs]
+        for r, steps in moves:
+            for u, d in steps:
+                out[r][u] += d
+        return out
+
+    def local_search(self, xs, figs, best):
+        """Single moves and pairs of moves, ranked by the models (pairs to
+        first order, the best of them recomputed), judged exactly."""
+        top_k = 8
+        while not best.feasible and self.ev.count < self.max_evaluations:
+            models = self.models(xs, figs)
+            self.finite_differences(xs, models, best)
+            keys = list(models)
+            base = np.array([models[k].value0 for k in keys])
+            singles = []
+            for r, steps in self.single_moves(xs):
+                cand = self.apply(xs, [(r, steps)])
+                if self.space.reels[r].feasible(cand[r]):
+                    singles.append((r, steps))
+            if not singles:
+                break
+            D = np.array([[self.model_value(models[k], xs, self.apply(xs, [mv]), [mv[0]]) for k in keys]
+                          for mv in singles]) - base
+            cost = np.array([self.move_cost(xs, self.apply(xs, [mv]), [mv[0]]) for mv in singles])
+            s1 = self.score(keys, base + D) + cost
+            s2 = self.score(keys, base + D[:, None, :] + D[None, :, :]) + cost[:, None] + cost[None, :]
+            s2[np.tril_indices(len(singles))] = np.inf
+            ranked = [(s1[i], [singles[i]]) for i in np.argsort(s1, kind="stable")[:3 * top_k]]
+            flat = np.argsort(s2, axis=None, kind="stable")[:3 * top_k]
+            for f in flat:
+                i, j = divmod(int(f), len(singles))
+                if np.isfinite(s2[i, j]):
+                    ranked.append((s2[i, j], [singles[i], singles[j]]))
+            # recompute the models exactly for each ranked compound move
+            rescored = []
+            for _, mv in ranked:
+                cand = self.apply(xs, mv)
+                if not self.space.feasible(cand):
+                    continue
+                reels = sorted({r for r, _ in mv})
+                v = np.array([self.model_value(models[k], xs, cand, reels) for k in keys])
+                rescored.append((float(self.score(keys, v[None, :])[0])
+                                 + self.move_cost(xs, cand, reels), mv))
+            rescored += self.repair_moves(xs, models, keys, singles, D, cost, top_k)
+            rescored.sort(key=lambda t: t[0])
+            improved = None
+            for _, mv in rescored[:top_k]:
+                if self.ev.count >= self.max_evaluations:
+                    break
+                cand = self.apply(xs, mv)
+                figs_c, a_c = self.ev(cand)
+                if a_c.better_than(best) and (improved is None or a_c.better_than(improved[2])):
+                    improved = (cand, figs_c, a_c)
+            if improved is None:
+                break
+            self.update_secant(models, improved[0], improved[1])
+            xs, figs, best = improved
+            self.log("local search", xs, best, True)
+        return xs, figs, best
+
+    def repair_moves(self, xs, models, keys, singles, D, cost, n):
+        """Compound moves: one of the ``n`` single moves that most help the
+        bands (RTP ignored), then each other reel's programme restores the
+        RTP.  Returns (modelled objective, moves) pairs."""
+        band_keys = [k[1] in self.targets.bands for k in keys]
+        if not any(band_keys):
+            return []
+        base = np.array([models[k].value0 for k in keys])
+        mask = np.array(band_keys)
+        band_only = Targets(self.targets.rtp, self.targets.tolerance, self.targets.bands, (), self.targets.levels)
+        saved, self.targets = self.targets, band_only
+        try:
+            gain = self.score(keys, (base + D * mask)) + cost
+        finally:
+            self.targets = saved
+        out = []
+        for i in np.argsort(gain, kind="stable")[:n]:
+            r1, steps = singles[i]
+            start = self.apply(xs, [(r1, steps)])
+            for r2 in range(len(xs)):
+                if r2 == r1:
+                    continue
+                rows = self.reel_rows(models, xs, start, r2)
+                x = self.solve_reel(r2, start[r2], rows, None)
+                if np.array_equal(x, start[r2]):
+                    continue
+                cand = [c.copy() for c in start]
+                cand[r2] = x
+                delta = [(r2, tuple((u, int(d)) for u, d in enumerate(x - start[r2]) if d))]
+                mv = [(r1, steps)] + delta
+                v = np.array([self.model_value(models[k], xs, cand, [r1, r2]) for k in keys])
+                out.append((float(self.score(keys, v[None, :])[0]) + self.move_cost(xs, cand, [r1, r2]), mv))
+        return out
+
+    def model_value(self, m: FigureModel, xs0, cand, reels) -> float:
+        """Modelled value of figure ``m`` at ``cand`` (differs from ``xs0`` on ``reels``)."""
+        v = m.value0
+        if m.kind is not None:
+            v += m.scale * (self.forms.value(m.kind, m.level, cand) - m.proxy0)
+        if m.res is not None:
+            v += sum(float(m.res[r] @ (cand[r] - xs0[r])) for r in reels)
+        return v
+
+    def move_cost(self, xs0, cand, reels) -> float:
+        x0 = self.space.reels
+        return MOVE_COST * sum(float(np.abs(cand[r] - x0[r].x0).sum() - np.abs(xs0[r] - x0[r].x0).sum())
+                               for r in reels)
+
+    def score(self, keys, V: np.ndarray) -> np.ndarray:
+        """Objective of modelled figure values ``V[..., j]`` (figure ``keys[j]``)."""
+        total = np.zeros(V.shape[:-1])
+        t, tol = float(self.targets.rtp), self.targets.tolerance
+        for j, (_, name) in enumerate(keys):
+            v = V[..., j]
+            if name in self.targets.rtp_figures:
+                e = np.abs(v - t) / tol
+                total += OUTSIDE_COST * np.maximum(0.0, e - self.aim) + CENTRE_COST * e
+            if name in self.targets.bands:
+                lo, hi = self.targets.bands[name]
+                miss = np.zeros_like(v)
+                if lo is not None:
+                    miss = np.maximum(miss, lo - v)
+                if hi is not None:
+                    miss = np.maximum(miss, v - hi)
+                total += OUTSIDE_COST * miss / band_scale(lo, hi)
+        return total
