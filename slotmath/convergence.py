@@ -43,7 +43,7 @@ Z95 = 1.96
 
 def event_key(kind: str, combination: str, multiplier: int = 1) -> str:
     """Name of the event matching a combination-table row:
-    ``"line: 5 x A"``, ``"line: 3 x H1 (x4)"``, ``"scatter: 3+ x SCATTER"``."""
+    ``"line: 5 x A"``, ``"line: 3 x H1 (x4)"``, ``"scatter: 3 x SCATTER"``."""
     return f"{kind}: {combination}" + (f" (x{multiplier})" if multiplier != 1 else "")
 
 

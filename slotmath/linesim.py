@@ -229,6 +229,7 @@ def evaluation_args(game: Game, level: int, reel_set: str = "base", first: int =
     sc_event = np.full((len(scatters), n_cells + 1), -1, dtype=np.int64)
     for j, name in enumerate(scatters):
         s = game.symbol_index[name]
+        top = max(sp.count for sp in game.scatter_pays if sp.symbol == name)
         for r, strip in enumerate(strips):
             sc_count[j, r, :len(strip)] = (windows(game, strip) == s).sum(axis=1)
         for c in range(n_cells + 1):
@@ -237,7 +238,8 @@ def evaluation_args(game: Game, level: int, reel_set: str = "base", first: int =
             if pay:
                 entry = max(sp.count for sp in game.scatter_pays
                             if sp.symbol == name and sp.count <= c)
-                key = event_key("scatter", f"{entry}+ x {name}", 1)
+                # named as the combination table names it: "3 x S", top count "5+ x S"
+                key = event_key("scatter", f"{entry}{'+' * (entry == top)} x {name}", 1)
                 if key not in names:
                     names.append(key)
                 sc_event[j, c] = names.index(key)

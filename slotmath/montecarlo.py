@@ -387,16 +387,17 @@ def run(sampler, rounds: int, seed: int = 0, *, chunk: int = CHUNK, workers: int
         workers = max(1, min(workers or default_workers(), len(plan)))
         runner = _LocalRunner(sampler, plan, seed) if workers == 1 else \
             _PoolRunner(sampler, plan, seed, workers)
-    total = ChunkStats.empty(len(sampler.event_names))
-    done: list = []
+    empty = ChunkStats.empty(len(sampler.event_names))
+    finished: list = []  # (index, stats); one append per chunk, so Ctrl-C cannot split it
+    shown = empty  # running total for the progress bar only
     bar = None
 
     def collect(index: int, stats: ChunkStats) -> None:
-        nonlocal total
-        total = total.merge(stats)
-        done.append(index)
+        nonlocal shown
+        finished.append((index, stats))
         if bar is not None:
-            rtp, half = total.rtp_interval()
+            shown = shown.merge(stats)
+            rtp, half = shown.rtp_interval()
             bar.update(stats.rounds)
             bar.set_postfix_str(f"RTP {rtp:.4%} ± {half * 100:.4f} pp (95 %)", refresh=False)
 
@@ -413,7 +414,10 @@ def run(sampler, rounds: int, seed: int = 0, *, chunk: int = CHUNK, workers: int
         if bar is not None:
             bar.close()
     elapsed = time.perf_counter() - start
-    done.sort()
+    total = empty
+    for _, stats in finished:  # exact merge: any order gives the same total
+        total = total.merge(stats)
+    done = sorted(index for index, _ in finished)
     return Run(total, tuple(sampler.event_names), int(seed), int(rounds), int(chunk), len(plan),
                done, runner.workers, runner.scheduler, elapsed, len(done) < len(plan))
 
