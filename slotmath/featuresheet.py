@@ -11,7 +11,9 @@ The report has no code for any particular game.  It reads two fields of
   dicts flattened into ``a / b / c`` labels), a rows x reels nested list of
   numbers a heat map; lists of records and dicts of records become tables,
   on the page when the module gives no ``tables``, otherwise in the
-  workbook only.
+  workbook only (as are tables of figures whose numbers the module's tables
+  already show);
+* names choose number formats (:func:`name_format`).
 
 See ``docs/reports.md``.
 """
