@@ -11,8 +11,11 @@
    a change to updated figures on the seed games' base reels.
 2. Sensitivities: time for the +-1 RTP table of every symbol on every reel.
 3. With ``--solve``: ``tune()`` on each game to a nearby target RTP
-   (the saved RTP - 0.5 pp, 0.005 pp tolerance): result, moves,
-   evaluations and time.
+   (the saved RTP - 0.5 pp, 0.005 pp tolerance, lowest bet level):
+   result, moves, evaluations and time.
+
+Games whose single exact evaluation is slower than ``--max-seconds`` are
+reported and skipped (a rules module without a fast ``tuning_figures``).
 
 Timings are wall-clock medians on this machine; they are not tests.
 """
@@ -66,6 +69,8 @@ def main(argv=None) -> int:
     ap.add_argument("--games", default="", help="comma-separated names or paths (default: all)")
     ap.add_argument("--changes", type=int, default=7)
     ap.add_argument("--solve", action="store_true", help="also run the solver on each game")
+    ap.add_argument("--max-seconds", type=float, default=5.0,
+                    help="skip games whose one exact evaluation takes longer (default 5 s)")
     args = ap.parse_args(argv)
     specs = game_specs([g for g in args.games.split(",") if g])
 
@@ -74,6 +79,14 @@ def main(argv=None) -> int:
     print(f"{'game':28s} {'all live: figures':>18s} {'plot':>8s} {'total':>8s} "
           f"{'RTP live: figures':>18s} {'total':>8s}")
     for spec in specs:
+        game = load_game(spec)
+        t0 = time.perf_counter()
+        game_figures(game, game.levels[0])
+        one = time.perf_counter() - t0
+        if one > args.max_seconds:
+            print(f"{label(spec):28s} one exact evaluation takes {one:.1f} s: not timed "
+                  f"(limit --max-seconds {args.max_seconds:g})")
+            continue
         try:
             full = workbench_latency(spec, args.changes, live=True)
             fast = workbench_latency(spec, args.changes, live=False)
@@ -87,18 +100,29 @@ def main(argv=None) -> int:
     for spec in specs:
         game = load_game(spec)
         t0 = time.perf_counter()
+        game_figures(game, game.levels[0], needed={"rtp"})
+        if time.perf_counter() - t0 > args.max_seconds / 10:
+            print(f"{label(spec):28s} skipped (one RTP evaluation takes over {args.max_seconds / 10:g} s)")
+            continue
+        t0 = time.perf_counter()
         table = sensitivities(game, figures=("rtp",))
         print(f"{label(spec):28s} {len(table):4d} rows {time.perf_counter() - t0:8.2f} s", flush=True)
 
     if args.solve:
-        print("\nSolver: target = saved RTP - 0.5 pp, tolerance 0.005 pp, every bet level")
+        print("\nSolver: target = saved RTP - 0.5 pp, tolerance 0.005 pp, lowest bet level")
         print(f"{'game':28s} {'from':>10s} {'target':>10s} {'reached':>10s} {'met':>4s} "
               f"{'moved':>6s} {'evals':>6s} {'seconds':>8s}")
         for spec in specs:
             game = load_game(spec)
             rtp0 = game_figures(game, game.levels[0], needed={"rtp"})["rtp"]
             target = Fraction(round(float(rtp0) * 10000) - 50, 10000)
-            res = tune(game, Targets(target))
+            t0 = time.perf_counter()
+            game_figures(game, game.levels[0], needed={"rtp"})
+            if time.perf_counter() - t0 > args.max_seconds / 10:
+                print(f"{label(spec):28s} skipped (one RTP evaluation takes over "
+                      f"{args.max_seconds / 10:g} s)")
+                continue
+            res = tune(game, Targets(target, levels=(game.levels[0],)))
             moved = int(res.moves["change"].abs().sum()) if len(res.moves) else 0
             reached = float(res.after[game.levels[0]]["rtp"])
             print(f"{label(spec):28s} {float(rtp0):10.4%} {float(target):10.4%} {reached:10.4%} "

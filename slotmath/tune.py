@@ -172,8 +172,9 @@ class TuningResult:
 
     def text(self) -> str:
         fig = self.figures.copy()
+        rtp_like = set(self.targets.rtp_figures)
         for col in ("before", "after", "change"):
-            fig[col] = [_fmt(n, v) for n, v in zip(fig["figure"], fig[col])]
+            fig[col] = [_fmt(n, v, n in rtp_like) for n, v in zip(fig["figure"], fig[col])]
         fig["met"] = fig["met"].map({True: "yes", False: "NO", None: ""})
         parts = [f"Reel tuning: {self.game.title} ({self.game.name}), reel set {self.reel_set}",
                  self.summary.to_string(index=False, header=False), "",
@@ -204,10 +205,10 @@ def _num(v):
     return None if v is None else float(v)
 
 
-def _fmt(name, v) -> str:
+def _fmt(name, v, percent=False) -> str:
     if v is None or (isinstance(v, float) and np.isnan(v)):
         return ""
-    if name.startswith("rtp") or name in ("hit_frequency", "feature_frequency"):
+    if percent or name.startswith("rtp") or name in ("hit_frequency", "feature_frequency"):
         return f"{v:.6%}"
     return f"{v:.6g}"
 
