@@ -408,7 +408,7 @@ class ReelTuner:
         if getattr(self, "_fig", None) is None:
             from matplotlib.figure import Figure
 
-            fig = Figure(figsize=(7.5, 2.6), dpi=80)
+            fig = Figure(figsize=(7.5, 2.6), dpi=64)
             a1, a2 = fig.subplots(1, 2)
             a3 = a2.twinx()
             fig.subplots_adjust(left=0.08, right=0.92, bottom=0.12, top=0.88, wspace=0.35)
