@@ -13,7 +13,6 @@ Usage: ``python benchmarks/bench_engine.py [GAME ...] [--repeat N] [--full-basel
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
 import time
 
@@ -25,6 +24,7 @@ from slotmath.gamefile import GAMES_DIR, load_game
 from slotmath.joint import pack_reels
 from slotmath.lines import _line_pay, compile_pays, pay_tensor
 from slotmath.par import par
+from timing import median_time
 
 DEFAULT_GAMES = ("video20", "fruit_classic")
 
@@ -62,13 +62,6 @@ def _naive(stop_hi, win, n_stops, weights, lines, arrays_nat, arrays_sub, length
     return total
 
 
-def median_time(fn, repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return statistics.median(times)
 
 
 def bench_game(name: str, repeat: int, full_baseline: bool) -> dict:

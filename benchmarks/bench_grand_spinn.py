@@ -13,19 +13,11 @@ from __future__ import annotations
 import argparse
 import os
 import platform
-import statistics
 import time
 
 import numpy as np
 
-
-def median_time(fn, repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times)
+from timing import median_time
 
 
 def main(argv=None) -> int:

@@ -1,0 +1,13 @@
+"""Timing helper shared by the benchmark scripts."""
+import statistics
+import time
+
+
+def median_time(fn, repeat: int) -> float:
+    """Median wall time of ``repeat`` calls of ``fn()`` [s]."""
+    times = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t)
+    return statistics.median(times)
