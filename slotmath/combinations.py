@@ -17,7 +17,7 @@ import pandas as pd
 from .lines import PayTensor, pay_tensor
 from .model import Game
 from .reels import row_marginal
-from .scatters import count_distribution_window, scatter_pay, scatter_symbols
+from .scatters import count_distribution_window, scatter_entry, scatter_pay, scatter_symbols
 
 
 def tuple_weights(marginals: list) -> np.ndarray:
@@ -103,16 +103,11 @@ def combination_table(game: Game, level: int, reel_set: str = "base") -> pd.Data
         dist = count_distribution_window(game, reel_set, sym)
         by_entry: dict = {}
         for n, h in enumerate(dist.tolist()):
-            pay = scatter_pay(game, sym, n)
-            if pay and h:
-                entry = max(sp.count for sp in game.scatter_pays
-                            if sp.symbol == sym and sp.count <= n)
-                by_entry.setdefault(entry, [pay, 0])[1] += int(h)
-        listed = sorted(sp.count for sp in game.scatter_pays if sp.symbol == sym)
-        for entry, (pay, h) in sorted(by_entry.items()):
-            plus = "+" if entry == listed[-1] else ""
-            rows.append(_row("scatter", f"{entry}{plus} x {sym}", 1, pay * bet.total_bet, h,
-                             cycle, bet.total_bet))
+            name = scatter_entry(game, sym, n)
+            if name and h:
+                by_entry.setdefault(name, [scatter_pay(game, sym, n), 0])[1] += int(h)
+        for name, (pay, h) in by_entry.items():
+            rows.append(_row("scatter", name, 1, pay * bet.total_bet, h, cycle, bet.total_bet))
     cols = ["kind", "combination", "multiplier", "win", "hits", "probability", "one_in",
             "rtp", "rtp_exact"]
     table = pd.DataFrame(rows, columns=cols)

@@ -40,7 +40,7 @@ from .lines import pay_tensor, prefix_determined
 from .model import Game
 from .montecarlo import RoundSampler
 from .reels import windows
-from .scatters import scatter_pay, scatter_symbols
+from .scatters import scatter_entry, scatter_pay, scatter_symbols
 
 #: Reels whose total stop weight is at most this draw by table lookup.
 TABLE_LIMIT = 4096
@@ -229,17 +229,13 @@ def evaluation_args(game: Game, level: int, reel_set: str = "base", first: int =
     sc_event = np.full((len(scatters), n_cells + 1), -1, dtype=np.int64)
     for j, name in enumerate(scatters):
         s = game.symbol_index[name]
-        top = max(sp.count for sp in game.scatter_pays if sp.symbol == name)
         for r, strip in enumerate(strips):
             sc_count[j, r, :len(strip)] = (windows(game, strip) == s).sum(axis=1)
         for c in range(n_cells + 1):
             pay = scatter_pay(game, name, c)
             sc_pay[j, c] = float(pay)
             if pay:
-                entry = max(sp.count for sp in game.scatter_pays
-                            if sp.symbol == name and sp.count <= c)
-                # named as the combination table names it: "3 x S", top count "5+ x S"
-                key = event_key("scatter", f"{entry}{'+' * (entry == top)} x {name}", 1)
+                key = event_key("scatter", scatter_entry(game, name, c), 1)
                 if key not in names:
                     names.append(key)
                 sc_event[j, c] = names.index(key)

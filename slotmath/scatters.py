@@ -30,6 +30,16 @@ def scatter_pay(game: Game, symbol: str, count: int) -> Fraction:
     return best
 
 
+def scatter_entry(game: Game, symbol: str, count: int) -> str | None:
+    """Combination-table name of the scatter pay that ``count`` ``symbol``
+    win ("3 x S"; the top listed count reads "5+ x S"), None when unpaid."""
+    if not scatter_pay(game, symbol, count):
+        return None
+    entry = max(sp.count for sp in game.scatter_pays if sp.symbol == symbol and sp.count <= count)
+    top = max(sp.count for sp in game.scatter_pays if sp.symbol == symbol)
+    return f"{entry}{'+' if entry == top else ''} x {symbol}"
+
+
 def win_denominator(game: Game, total_bet: int) -> int:
     """Smallest d such that every scatter win is a whole number of 1/d coins."""
     return lcm(1, *((sp.pay * total_bet).denominator for sp in game.scatter_pays))
