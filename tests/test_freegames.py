@@ -5,8 +5,9 @@ from functools import lru_cache
 import numpy as np
 import pytest
 
-from slotmath.freegames import (FreeGames, capped_moments, per_spin_table, retrigger_table,
-                                series_distribution, uncapped_moments, win_distribution)
+from slotmath.freegames import (FreeGames, capped_moments, fourier_distribution, per_spin_table,
+                                retrigger_table, series_distribution, uncapped_moments,
+                                win_distribution)
 
 # Per free spin (counts out of 4): win 0 & no retrigger: 2, win 1 & none: 1, win 2 & +1 spin: 1.
 #   rows = win units, columns = extra spins
@@ -38,6 +39,27 @@ def test_hand_worked_geometric_total():
     probs2, _ = series_distribution(per_spin_table(HALVING), 2, max_win=30, tol=1e-18)
     np.testing.assert_allclose(probs2, (np.arange(31) + 1) * 0.5 ** (np.arange(31) + 2),
                                rtol=1e-12, atol=0)
+
+
+def test_fourier_distribution_hand_worked():
+    # Same geometric law as above: one spin of HALVING gives P(T=t) = 2^-(t+1); two spins
+    # (t+1) 2^-(t+2).  On a 256-point cyclic grid the folded mass of t >= 256 is < 2^-250,
+    # so every point must agree to rounding.  The fixed point stops at rounding noise
+    # (its change plateaus near 1e-16), so this also proves the loop ends.
+    t = np.arange(256)
+    probs = fourier_distribution(per_spin_table(HALVING), 1, 256)
+    np.testing.assert_allclose(probs, 0.5 ** (t + 1), rtol=0, atol=1e-15)
+    probs2 = fourier_distribution(per_spin_table(HALVING), 2, 256)
+    np.testing.assert_allclose(probs2, (t + 1) * 0.5 ** (t + 2), rtol=0, atol=1e-15)
+    # a table with retriggers of 0, 2 and 5 extra spins agrees with the series method
+    rng = np.random.default_rng(7)
+    p = np.zeros((40, 6))
+    p[:, 0] = rng.random(40)
+    p[5:12, 2] = 0.02 * rng.random(7)
+    p[20:25, 5] = 0.01 * rng.random(5)
+    p /= p.sum()
+    ref, _ = series_distribution(p, 3, max_win=4095, tol=1e-18)
+    np.testing.assert_allclose(fourier_distribution(p, 3, 4096), ref, rtol=0, atol=1e-14)
 
 
 def test_hand_worked_cap():
