@@ -11,8 +11,8 @@ The report has no code for any particular game.  It reads two fields of
   dicts flattened into ``a / b / c`` labels), a rows x reels nested list of
   numbers a heat map; lists of records and dicts of records become tables,
   on the page when the module gives no ``tables``, otherwise in the
-  workbook only (as are tables of figures whose numbers the module's tables
-  already show);
+  workbook only (as are tables of figures and grids whose numbers the
+  module's tables already show);
 * names choose number formats (:func:`name_format`).
 
 See ``docs/reports.md``.
@@ -128,7 +128,8 @@ def feature_tables(features: dict, frames: dict, game: Game) -> list:
         for t in figures:
             numbers = {key for v in t.frame.to_numpy().ravel()
                        if (key := _number_key(v)) is not None}
-            if t.row_formats is not None and numbers and numbers <= known:
+            if ((t.row_formats is not None or t.frame.attrs.get("grid")) and numbers
+                    and numbers <= known):
                 t.html = False
     return tables + figures
 
@@ -179,6 +180,7 @@ def _feature_list(title, value, game, curated) -> list:
 def _grid_frame(grid) -> pd.DataFrame:
     frame = pd.DataFrame(grid, columns=[f"reel {j + 1}" for j in range(len(grid[0]))])
     frame.insert(0, "row", [f"row {i + 1}" for i in range(len(grid))])
+    frame.attrs["grid"] = True
     return frame
 
 

@@ -294,7 +294,7 @@ class Breakdown:
     rtp: dict                   # policy -> RTP
     odds: dict                  # name -> probability or expected count per round
     values: dict                # name -> expected value of a feature [x total bet]
-    shapes: pd.DataFrame        # per source and shape: expected count and RTP
+    shapes: pd.DataFrame        # per source and shape: count per feature and per round, RTP
 
 
 def lines_rtp(game: Game, level: int, reel_set: str = BASE_REELS, lines_game: Game | None = None):
@@ -382,8 +382,8 @@ def breakdown(game: Game, level: int) -> Breakdown:
             c["wheel"] = c.get("wheel", 0.0) + flag * (wheel_mean - pre)
             c["Superlock jackpot"] = c.get("Superlock jackpot", 0.0) + flag * pre
         for s, name in enumerate(lk.shape_names):
-            rows.append({"source": source_label, "shape": name, "count": n[s],
-                         "mean_award": pz.mean[s], "rtp": n[s] * pz.mean[s],
+            rows.append({"source": source_label, "shape": name, "per_feature": n[s] / weight,
+                         "count": n[s], "mean_award": pz.mean[s], "rtp": n[s] * pz.mean[s],
                          "policies": ",".join(policy_list)})
         jack = {}
         for label, per_shape in pz.labels.items():
@@ -437,7 +437,9 @@ def breakdown(game: Game, level: int) -> Breakdown:
     for s, name in enumerate(lk.shape_names):
         v = fg_count * mult * fg_stats["shape_n"][s] * pz_fg.mean[s]
         comps["free_games"][f"lock-it free games: {name}"] = v
+        p_lk = float(fg_stats["p_lockit"])
         rows.append({"source": "free games", "shape": name,
+                     "per_feature": fg_stats["shape_n"][s] / p_lk if p_lk else 0.0,
                      "count": fg_count * fg_stats["shape_n"][s], "mean_award": pz_fg.mean[s] * mult,
                      "rtp": v, "policies": "free_games"})
     for label, per_shape in pz_fg.labels.items():
@@ -1195,7 +1197,15 @@ def analyse(game: Game, level: int, policy: str = "lockit",
         "feature_values": {k: float(v) for k, v in b.values.items()},
         "lockit_shapes": b.shapes.to_dict(orient="records"),
     }
-    shapes = b.shapes.copy()
+    sel_source = load_features(game).selection.lockit_source
+    cov = {name: coverage(game, src) for name, src in
+           (("base game", BASE), ("free games", FREE), ("selection", sel_source))}
+    feats["lockit_coverage"] = {k.replace(" ", "_"): v.tolist() for k, v in cov.items()}
+    wheel_t = wheel_table(game)
+    fg_t = free_games_table(game, level)
+    feats["wheel"] = wheel_t.to_dict(orient="records")
+    feats["free_games"] = fg_t.to_dict(orient="records")
+    shapes = shapes_table(b)
     values = pd.DataFrame([{"feature": k, "value [x total bet]": float(v)}
                            for k, v in b.values.items()])
     odds_t = pd.DataFrame([{"event": k, "per round": v["per_round"], "1 in": v["one_in"]}
@@ -1213,7 +1223,10 @@ def analyse(game: Game, level: int, policy: str = "lockit",
                           components=comps, distribution=dist, combinations=table,
                           per_line_rtp=per_line, features=feats,
                           tables={"RTP by choice": choice, "Feature values": values,
-                                  "Odds": odds_t, "Lock-it shapes": shapes},
+                                  "Odds": odds_t, "Lock-it shapes": shapes,
+                                  **{f"Lock-it coverage: {k} [P(cell covered at the end)]":
+                                     coverage_frame(v) for k, v in cov.items()},
+                                  "Superlock wheel": wheel_t, "Free games": fg_t},
                           notes=notes)
 
 
@@ -1339,13 +1352,94 @@ def draw_lockit(game: Game, steps, ncols: int = 4):
 
 
 def coverage(game: Game, source: str = BASE) -> np.ndarray:
-    """P(cell held at the end) of a lock-it from ``source``, shape (rows, reels)."""
+    """P(cell held at the end) of a lock-it from ``source``, shape (rows, reels).
+
+    ``source`` is ``"base_game"``, ``"free_games"`` or the selection source
+    (``"selection"``: a selection lock-it of any BONUS count, each count
+    weighted by its probability in a base spin)."""
     from ..lockit import LockItResult
 
     st = structure(game)
-    key = (source, FREE if source == FREE else BASE, None, None)
-    final, _, _ = st.final(key)
-    return LockItResult(final, 0.0, game.rows, game.reels).coverage
+    sel = st.features.selection
+    if source != sel.lockit_source:
+        final, _, _ = st.final((source, FREE if source == FREE else BASE, None, None))
+        return LockItResult(final, 0.0, game.rows, game.reels).coverage
+    by_bonus = st.base_screens.sum(axis=(0, 1))
+    out, total = np.zeros((game.rows, game.reels)), 0
+    for b, n in enumerate(by_bonus):
+        opt = sel.option(b)
+        if opt is None or n == 0:
+            continue
+        final, _, _ = st.final((source, BASE, b, opt.lockit_spins))
+        out += int(n) * LockItResult(final, 0.0, game.rows, game.reels).coverage
+        total += int(n)
+    return out / total
+
+
+def coverage_frame(grid: np.ndarray) -> pd.DataFrame:
+    """A (rows, reels) grid as a numeric table: one row per window row (top
+    first), columns ``reel 1 .. reel R`` (a heat map in the PAR sheet)."""
+    frame = pd.DataFrame(np.asarray(grid, dtype=float),
+                         columns=[f"reel {j + 1}" for j in range(grid.shape[1])])
+    frame.attrs["heatmap"] = True
+    return frame
+
+
+def wheel_table(game: Game) -> pd.DataFrame:
+    """The Superlock wheel, the before-wheel jackpot first: segment, prize
+    [x total bet or jackpot name], weight, probability and expected value
+    contribution [x total bet] (the last column sums to the wheel's mean)."""
+    w = load_features(game).wheel
+    frame = wheel_mod.table(w)
+    jackpots = load_features(game).jackpots
+    prize = [o if o in jackpots or o == w.pre_name else f"{v:g}x"
+             for o, v in zip(frame["outcome"], frame["value"])]
+    weight = [None if pd.isna(x) else int(x) for x in frame["weight"]]
+    return pd.DataFrame({"segment": frame["outcome"], "prize": prize,
+                         "value [x total bet]": frame["value"],
+                         "weight": pd.Series(weight, dtype=object),
+                         "probability": frame["probability"],
+                         "expected value [x total bet]": frame["rtp_share"]})
+
+
+def free_games_table(game: Game, level: int) -> pd.DataFrame:
+    """Free games by selection BONUS count: prize, games awarded, multiplier,
+    expected games played, expected win per free game and per feature [x total
+    bet, multiplier included] and the retrigger chances.
+
+    A free game wins ``m (lines + BONUS prizes + lock-it)`` and retriggers
+    with probability ``q`` = P(3+ BONUS); a feature of ``n`` games has at
+    least one retrigger with probability ``1 - (1 - q)^n`` (the first
+    retrigger must come in the first ``n`` games) and plays ``n / (1 - E[K])``
+    games on average, ``K`` the games a free game adds."""
+    st = structure(game)
+    d = _fg_per_spin(st, level)
+    fgs, sel = st.features.free_games, st.features.selection
+    mult = float(fgs.multiplier)
+    per_game = mult * (float(d["lines"]) + float(d["prize"]) + d["lockit"])
+    ek = float(d["ek"])
+    q = float(sum(p for b, p in enumerate(d["p_b"]) if fgs.retrigger and fgs.games(b) > 0))
+    rows = []
+    for b in sorted(sel.options):
+        n = sel.options[b].free_games
+        rows.append({"BONUS": b, "prize [x total bet]": float(sel.options[b].prize),
+                     "games awarded": n, "multiplier": mult, "games played (mean)": n / (1 - ek),
+                     "win per free game [x total bet]": per_game,
+                     "win per feature [x total bet]": n / (1 - ek) * per_game,
+                     "retrigger probability per game": q,
+                     "P(at least one retrigger)": 1 - (1 - q) ** n})
+    return pd.DataFrame(rows)
+
+
+def shapes_table(b: Breakdown) -> pd.DataFrame:
+    """Lock-it shape frequencies by source: mean count per feature, per round
+    and 1 in N rounds, mean award and RTP contribution [x total bet]."""
+    t = b.shapes
+    return pd.DataFrame({"source": t["source"], "shape": t["shape"],
+                         "per feature": t["per_feature"], "per round": t["count"],
+                         "1 in [rounds]": [float(1 / c) if c > 0 else None for c in t["count"]],
+                         "mean award [x total bet]": t["mean_award"], "rtp": t["rtp"],
+                         "policies": t["policies"]})
 
 
 def award_table(game: Game, table: str = "trigger") -> pd.DataFrame:
