@@ -28,10 +28,12 @@ Where they come from (first that applies):
    ...); ``vi`` is added from ``sd`` when missing;
 2. for line games (``rules: lines``), :func:`line_figures`: the RTP by
    contracting the cached pay tensor with the reels' row marginals plus the
-   scatter distribution (milliseconds), and -- only when asked for -- hit
-   frequency, SD, VI and max win from the exact joint distribution
-   (:func:`slotmath.joint.spin_distribution`), whose mean is checked to
-   equal the contracted RTP exactly;
+   scatter distribution (milliseconds); hit frequency, SD and VI from the
+   exact moments (:func:`slotmath.moments.line_moments`: pairwise line
+   terms and a no-win count, tens of milliseconds); and -- only when the
+   max win is asked for (or every figure, ``needed=None``) -- all four
+   from the exact joint distribution (:func:`slotmath.joint.spin_distribution`).
+   The mean of either is checked to equal the contracted RTP exactly;
 3. otherwise the figures of :func:`slotmath.par.par`.
 """
 from __future__ import annotations
@@ -42,13 +44,18 @@ from .distribution import z_value
 from .joint import pack_reels, spin_distribution, suffix_scatter
 from .lines import pay_tensor
 from .model import Game
+from .moments import line_moments
 from .multilinear import line_total, row_marginals
 from .par import ParResult, par, rules_module
 from .scatters import scatter_counts, win_denominator
 
 VI_CONFIDENCE = 0.90
-#: Figures that need the joint distribution of a line game.
+#: Figures of a line game beyond its RTP (from the moments or the joint distribution).
 DISTRIBUTION_FIGURES = frozenset({"hit_frequency", "sd", "vi", "max_win"})
+#: Those the exact moments give without the distribution (:mod:`slotmath.moments`).
+MOMENT_FIGURES = frozenset({"hit_frequency", "sd", "vi"})
+#: The figures the workbench keeps live (every source gives them fast).
+LIVE_FIGURES = frozenset({"rtp", "hit_frequency", "sd", "vi", "feature_frequency"})
 #: Figures every source provides.
 CORE_FIGURES = ("rtp", "hit_frequency", "sd", "vi")
 
@@ -75,24 +82,10 @@ def scatter_code_distribution(game: Game, reel_set: str, total_bet: int):
     return suffix[0], sc.pay_units, unit_den
 
 
-def _pays_key(game: Game) -> tuple:
-    """Everything the pay tensor depends on (not the strips)."""
-    return (game.reels, game.symbols, game.line_pays, tuple(game.levels))
-
-
-_TENSORS: dict = {}
-
-
 def shared_pay_tensor(game: Game, level: int):
-    """:func:`slotmath.lines.pay_tensor`, shared by games that differ only in
-    their strips (tuning candidates), so it is built once per pay table."""
-    key = (_pays_key(game), level)
-    tensor = _TENSORS.get(key)
-    if tensor is None:
-        if len(_TENSORS) >= 32:
-            _TENSORS.pop(next(iter(_TENSORS)))
-        tensor = _TENSORS[key] = pay_tensor(game, level)
-    return tensor
+    """:func:`slotmath.lines.pay_tensor` (cached on the pay table, so games
+    that differ only in their strips share one tensor)."""
+    return pay_tensor(game, level)
 
 
 def line_rtp_parts(game: Game, level: int, reel_set: str = "base") -> dict:
@@ -124,8 +117,9 @@ def line_figures(game: Game, level: int, reel_set: str = "base", needed=None) ->
     Parameters
     ----------
     needed : iterable of str, optional
-        Figures wanted; the joint distribution is computed only when one of
-        :data:`DISTRIBUTION_FIGURES` is wanted (default: all figures).
+        Figures wanted (default: all figures).  Hit frequency, SD and VI come
+        from the moments; the joint distribution is computed only for
+        ``max_win`` (and for the default, every figure).
     """
     parts = line_rtp_parts(game, level, reel_set)
     rtp = parts["lines"] + parts["scatters"]
@@ -133,13 +127,20 @@ def line_figures(game: Game, level: int, reel_set: str = "base", needed=None) ->
     if game.scatter_pays:
         figs["rtp:scatters"] = parts["scatters"]
         figs["feature_frequency"] = parts["feature_frequency"]
-    if needed is None or DISTRIBUTION_FIGURES & set(needed):
+    wanted = DISTRIBUTION_FIGURES if needed is None else DISTRIBUTION_FIGURES & set(needed)
+    if wanted - MOMENT_FIGURES:
         dist = spin_distribution(game, level, reel_set)
         if dist.mean != rtp:
             raise EngineMismatch(f"{game.name}: contracted RTP {rtp} differs from the "
                                  f"joint distribution's mean {dist.mean}")
         figs.update(hit_frequency=dist.hit_frequency, sd=dist.sd,
                     vi=dist.volatility_index(VI_CONFIDENCE), max_win=dist.max_win)
+    elif wanted:
+        m = line_moments(game, level, reel_set)
+        if m.mean != rtp:
+            raise EngineMismatch(f"{game.name}: contracted RTP {rtp} differs from the "
+                                 f"moments' mean {m.mean}")
+        figs.update(hit_frequency=m.hit_frequency, sd=m.sd, vi=z_value(VI_CONFIDENCE) * m.sd)
     return figs
 
 

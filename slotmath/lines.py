@@ -9,8 +9,8 @@ pay tensor this module builds, so rule subtleties are decided once.
 """
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass
-from functools import lru_cache
 
 import numba as nb
 import numpy as np
@@ -213,13 +213,39 @@ class PayTensor:
         return self.wins.reshape((self.n_symbols,) * self.n_reels)
 
 
-@lru_cache(maxsize=64)
+def pay_table_key(game: Game, level: int) -> tuple:
+    """Everything the line pay table at bet ``level`` depends on: the reel
+    count, the symbols (with their wild rules), the line pays and the level's
+    position among the bet levels -- not the strips or the game's name."""
+    return (game.reels, game.symbols, game.line_pays, game.level_index(level))
+
+
+_TENSORS: OrderedDict = OrderedDict()
+_TENSORS_MAX = 64
+
+
 def pay_tensor(game: Game, level: int) -> PayTensor:
-    """Line win of every symbol tuple at bet ``level`` (cached per game and level)."""
+    """Line win of every symbol tuple at bet ``level``.
+
+    Cached on :func:`pay_table_key` (least recently used of 64 pay tables
+    dropped), so games that differ only in their strips -- every tuning
+    candidate, every workbench change -- share one tensor.
+    """
+    key = pay_table_key(game, level)
+    tensor = _TENSORS.get(key)
+    if tensor is not None:
+        _TENSORS.move_to_end(key)
+        return tensor
     cp = compile_pays(game, level)
     S, R = len(game.symbols), game.reels
     wins, entries, mults = _pay_tensor(S, R, *cp.arrays)
-    return PayTensor(wins, entries, mults, S, R, cp)
+    tensor = _TENSORS[key] = PayTensor(wins, entries, mults, S, R, cp)
+    while len(_TENSORS) > _TENSORS_MAX:
+        _TENSORS.popitem(last=False)
+    return tensor
+
+
+pay_tensor.cache_clear = _TENSORS.clear
 
 
 def prefix_determined(tensor: PayTensor) -> list:
