@@ -13,7 +13,6 @@ import json
 from fractions import Fraction
 from itertools import product
 
-import numba as nb
 import numpy as np
 import pytest
 import yaml
@@ -22,6 +21,7 @@ from hypothesis import strategies as st
 
 from slotmath.gamefile import GAMES_DIR, load_game
 from slotmath.games import grand_spinn_superpot as gs
+from slotmath.games import grand_spinn_superpot_sampler as gs_sampler
 from slotmath.par import par
 
 TARGET, TOLERANCE = Fraction(9621, 10000), Fraction(5, 100000)   # 96.21 % +- 0.005 pp
@@ -140,38 +140,17 @@ def test_enumeration_equals_brute_force(tmp_path_factory, reels):
         assert int(ex.jp_counts[:, k].sum()) == jp.get(j.name, 0)
 
 
-@nb.njit(cache=True)
-def _literal_all(lengths, args_tuple_dummy, strips, lines, pay_symbol, pay_count, pay_coins,
-                 wilds, subst, mult, arrow, blank, jp_rank, jp_coins, win, jackpot):
-    """Count the stop combinations where the simulator's literal round differs."""
-    counts = np.zeros(jp_rank.shape[0], dtype=np.int64)
-    blanked = np.zeros(3, dtype=np.int64)
-    window = np.zeros((3, 3), dtype=np.int64)
-    pos = np.zeros(3, dtype=np.int64)
-    bad = 0
-    for a in range(lengths[0]):
-        for b in range(lengths[1]):
-            for c in range(lengths[2]):
-                pos[0], pos[1], pos[2] = a, b, c
-                w, _, _, _, jp, _ = gs.literal_round(pos, strips, lengths, lines, pay_symbol,
-                                                     pay_count, pay_coins, wilds, subst, mult,
-                                                     arrow, blank, jp_rank, jp_coins, counts,
-                                                     blanked, window)
-                if w != win[a, b, c] or jp != jackpot[a, b, c]:
-                    bad += 1
-    return bad
-
-
 def test_simulator_round_equals_exact_round_everywhere(game):
-    """The literal (simulator) round and the exact path agree on all stop combinations."""
+    """The literal (simulator) round and the exact path agree on all stop
+    combinations, with the line tables and with every line played literally."""
     rules = gs.compile_rules(game, 3)
     rounds = gs.play_all(rules)
-    (strips, lengths, _stop_of, _cum, _totals, lines, pay_symbol, pay_count, pay_coins, wilds, subst, mult, arrow,
-     blank, jp_rank, jp_coins, _tb, _rows) = gs.round_sampler(game, 3).args
-    bad = _literal_all(lengths, 0, strips, lines, pay_symbol, pay_count, pay_coins, wilds,
-                       subst, mult, arrow, blank, jp_rank, jp_coins, rounds.win, rounds.jackpot)
-    assert bad == 0
     assert rounds.win.shape == tuple(len(s) for s in game.strips())
+    stops = np.indices(rounds.win.shape).reshape(game.reels, -1).T
+    for limit in (gs_sampler.LINE_TABLE_LIMIT, 0):
+        out = gs.play_stops(gs_sampler.round_sampler(game, 3, line_table_limit=limit), stops)
+        assert np.array_equal(out[:, 0], rounds.win.ravel())
+        assert np.array_equal(out[:, 4], rounds.jackpot.ravel())
 
 
 def test_steps_agree_with_exact_round_on_a_sample(game):

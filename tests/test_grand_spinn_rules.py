@@ -48,13 +48,7 @@ def exact_round(game, level, stops):
 def literal(game, level, stops):
     """(win, landing, pays, jackpot name, without win) from the simulator's round."""
     sampler = gs.round_sampler(game, level)
-    (strips, lengths, _stop_of, _cum, _totals, lines, pay_symbol, pay_count, pay_coins, wilds, subst, mult, arrow,
-     blank, jp_rank, jp_coins, _tb, rows) = sampler.args
-    pos = np.array(stops, dtype=np.int64)
-    win, landing, pays, _arrows, jp, without = gs.literal_round(
-        pos, strips, lengths, lines, pay_symbol, pay_count, pay_coins, wilds, subst, mult, arrow,
-        blank, jp_rank, jp_coins, np.zeros(len(game.symbols), dtype=np.int64),
-        np.zeros(game.reels, dtype=np.int64), np.zeros((game.reels, rows), dtype=np.int64))
+    win, landing, pays, _arrows, jp, without = gs.play_stops(sampler, [stops])[0]
     names = [j.name for j in gs.parse_options(game).jackpots]
     return int(win), int(landing), int(pays), names[jp] if jp >= 0 else None, bool(without)
 

@@ -26,14 +26,14 @@ the coin win of a spin.  The nudge is also solved as absorbing Markov chains
 (:mod:`slotmath.nudge`), checked against the enumeration.  The Super's
 figures come from :mod:`slotmath.progressive` under the convention of R22.
 
-Monte Carlo (:func:`simulate`, :func:`round_sampler`): :func:`simulate_rounds`
-is a separate, literal implementation (it moves the reels step by step on a
-window with the arrow blanked) and evaluates lines with its own loop.
+Monte Carlo (:func:`simulate`, :func:`round_sampler`): a separate, literal
+implementation in :mod:`.grand_spinn_superpot_sampler` (its own line rule,
+reels moved step by step with the used arrow blanked), re-exported here.
 """
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass, field
+import dataclasses
+from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
@@ -51,13 +51,12 @@ from ..nudge import joint_distribution, nudge_reel, reel_cap, reel_chains, sum_d
 from ..par import ParResult, fraction_str
 from ..progressive import Progressive, renewal_figures
 from ..reels import strip_indices, windows
-from ..simulate import Estimate, Moments, SimulationResult
+from .grand_spinn_superpot_sampler import (RoundsSimulation, Sampler, event_names,  # noqa: F401
+                                           literal_round, play_stops, round_sampler,
+                                           run_sampler, simulate, simulate_rounds)
 
 #: Outcome of a round's jackpot check (``path`` of :func:`play_round`).
 PATH_NONE, PATH_NUDGE, PATH_LINE = 0, 1, 2
-
-#: Reels whose total stop weight is at most this draw stops from a table.
-TABLE_LIMIT = 1 << 20
 
 #: Component names of the RTP, in report order.
 LANDING, NUDGES, ARROWS = "line wins (landing)", "nudge re-pays", "arrow re-pays"
@@ -673,10 +672,11 @@ def play_all(rules: Rules) -> Rounds:
                                                 path)), weight, win.reshape(shape))
 
 
-def enumerate_cycle(rules: Rules) -> Enumeration:
-    """Play out every stop combination of ``rules`` and total the cycle exactly."""
+def enumerate_cycle(rules: Rules, rounds: Rounds | None = None) -> Enumeration:
+    """Play out every stop combination of ``rules`` and total the cycle exactly
+    (``rounds``: the play-out when already known, :func:`play_all`)."""
     cycle = rules.game.cycle()
-    rounds = play_all(rules)
+    rounds = play_all(rules) if rounds is None else rounds
     landing, nudges, arrow_pays = (a.ravel() for a in (rounds.landing, rounds.nudges,
                                                          rounds.arrow_pays))
     jackpot, path, weight, wins = (a.ravel() for a in (rounds.jackpot, rounds.path,
@@ -854,13 +854,11 @@ def _reel_table(chains, class_prob, p_win) -> pd.DataFrame:
 # ===========================================================================
 # analysis
 # ===========================================================================
-def analyse(game: Game, level: int) -> ParResult:
-    """Exact PAR figures of Grand Spinn Superpot at bet ``level``."""
-    rules = compile_rules(game, level)
+def cycle_figures(rules: Rules, ex: Enumeration) -> tuple:
+    """RTP components [x total bet], jackpot probabilities, RTP, RTP without
+    the progressive and the coin-win distribution of an enumerated cycle."""
     opts = rules.options
-    bet = game.bet(level)
-    ex = enumerate_cycle(rules)
-    C, tb = ex.cycle, bet.total_bet
+    C, tb = ex.cycle, rules.total_bet
     components = {LANDING: Fraction(ex.landing, C * tb), NUDGES: Fraction(ex.nudge, C * tb),
                   ARROWS: Fraction(ex.arrow, C * tb)}
     jp_prob = {}
@@ -876,6 +874,17 @@ def analyse(game: Game, level: int) -> ParResult:
     base = rtp - sum((components[j.name] for j in opts.jackpots if j.pay_per_level is None),
                      Fraction(0))
     assert dist.mean == base, "win distribution disagrees with the RTP components"
+    return components, jp_prob, rtp, base, dist
+
+
+def analyse(game: Game, level: int) -> ParResult:
+    """Exact PAR figures of Grand Spinn Superpot at bet ``level``."""
+    rules = compile_rules(game, level)
+    opts = rules.options
+    bet = game.bet(level)
+    ex = enumerate_cycle(rules)
+    C, tb = ex.cycle, bet.total_bet
+    components, jp_prob, rtp, base, dist = cycle_figures(rules, ex)
     lines_rtp, per_line = line_rtp(game, level)
     assert lines_rtp == components[LANDING], "landing line RTP disagrees with the engine"
     chain = nudge_chain(rules, ex)
@@ -1243,284 +1252,8 @@ def draw_round(game: Game, level: int, stops, ncols: int = 4):
 
 
 # ===========================================================================
-# Monte Carlo: an independent, literal implementation
+# Monte Carlo: an independent, literal implementation (its own module)
 # ===========================================================================
-@nb.njit(cache=True)
-def _cell(strip, n, pos, blanked, blank):
-    p = pos % n
-    if p == blanked:
-        return blank
-    return strip[p]
-
-
-@nb.njit(cache=True)
-def literal_round(pos, strips, lengths, lines, pay_symbol, pay_count, pay_coins, wilds, subst,
-                  mult, arrow, blank, jp_rank, jp_coins, counts, blanked, window):
-    """Play one round from landing stops ``pos`` (changed in place: the
-    reels' final stops), straight from the rules.
-
-    Lines: each pay entry (``pay_count`` of ``pay_symbol``) matches a line
-    when each of its cells shows the symbol or a wild substituting for it
-    (``subst[w, s]``); a wild ``w`` (listed in ``wilds``) standing in ``c``
-    times multiplies by ``mult[w, c]``; a line pays its best entry.  The
-    nudge moves the reels one position at a time; a used arrow is shown as
-    ``blank`` (``blanked[r]`` is its position).  ``counts`` and ``window``
-    (R x rows) are scratch.
-
-    Returns ``(win [coins], landing [coins], pays, arrow_moves, jackpot,
-    without_win)``; ``pays = -1`` when a reel never stops nudging.
-    """
-    R = strips.shape[0]
-    J = jp_coins.shape[0]
-    for r in range(R):
-        blanked[r] = -1
-        for k in range(window.shape[1]):
-            window[r, k] = strips[r, (pos[r] + k) % lengths[r]]
-    landing = 0
-    best_w, best_e = 0, -1
-    for l in range(lines.shape[0]):
-        line_w, line_e = 0, -1
-        first = window[0, lines[l, 0]]
-        for e in range(pay_symbol.shape[0]):
-            x = pay_symbol[e]
-            if first != x and not subst[first, x]:
-                continue
-            for k in range(wilds.shape[0]):
-                counts[wilds[k]] = 0
-            ok = True
-            for r in range(pay_count[e]):
-                s = window[r, lines[l, r]]
-                if s == x:
-                    continue
-                if subst[s, x]:
-                    counts[s] += 1
-                else:
-                    ok = False
-                    break
-            if not ok:
-                continue
-            w = pay_coins[e]
-            for k in range(wilds.shape[0]):
-                w *= mult[wilds[k], counts[wilds[k]]]
-            if w > line_w:
-                line_w, line_e = w, e
-        if line_w > 0:
-            landing += line_w
-            if line_w > best_w or (line_w == best_w and line_e < best_e):
-                best_w, best_e = line_w, line_e
-    if landing == 0:
-        jp = -1
-        for l in range(lines.shape[0]):
-            low = J
-            for r in range(R):
-                k = jp_rank[window[r, lines[l, r]]]
-                if k < 0:
-                    low = -1
-                    break
-                low = min(low, k)
-            jp = max(jp, low)
-        return (jp_coins[jp] if jp >= 0 else 0), 0, 1, 0, jp, jp >= 0
-    x = pay_symbol[best_e]
-    pays, arrow_moves = 1, 0
-    for r in range(R):
-        nr = lengths[r]
-        steps = 0
-        while True:
-            steps += 1
-            if steps > 2 * nr + 2:
-                return 0, landing, -1, 0, -1, False
-            top = _cell(strips[r], nr, pos[r], blanked[r], blank)
-            if top == x:                          # nudge one symbol down
-                pos[r] = (pos[r] - 1) % nr
-                pays += 1
-            elif top == arrow and _cell(strips[r], nr, pos[r] + 1, blanked[r], blank) == x:
-                blanked[r] = pos[r] % nr          # the arrow becomes a blank
-                bottom = pos[r] + 1
-                while _cell(strips[r], nr, bottom + 1, blanked[r], blank) == x:
-                    bottom += 1
-                pos[r] = (bottom - 1) % nr        # bottom of the stack in row 2
-                pays += 1
-                arrow_moves += 1
-            else:
-                break
-    low = J
-    for r in range(R):
-        nr = lengths[r]
-        k = jp_rank[_cell(strips[r], nr, pos[r], blanked[r], blank)]
-        if k < 0 or _cell(strips[r], nr, pos[r] + 1, blanked[r], blank) != x:
-            low = -1
-            break
-        low = min(low, k)
-    win = landing * pays + (jp_coins[low] if low >= 0 else 0)
-    return win, landing, pays, arrow_moves, low, False
-
-
-@nb.njit(cache=True)
-def simulate_rounds(rng, n, strips, lengths, stop_of, cum, totals, lines, pay_symbol, pay_count, pay_coins,
-                    wilds, subst, mult, arrow, blank, jp_rank, jp_coins, total_bet, rows):
-    """Play ``n`` rounds with ``rng``; returns (wins [x total bet], event counts).
-
-    Each round draws one uniform integer below the cycle and splits it into
-    per-reel weight units (mixed radix); ``stop_of[r, u]`` is the stop of
-    reel ``r`` holding weight unit ``u`` (when the table is empty, the unit
-    is located in the cumulative weights ``cum``); :func:`literal_round`
-    plays it.
-    Events: jackpots by rank, then rounds with a line win, with a nudge or
-    arrow re-pay, with an arrow, jackpots won without a line win, rounds
-    whose nudge never ends.
-    """
-    R = strips.shape[0]
-    S = jp_rank.shape[0]
-    J = jp_coins.shape[0]
-    wins = np.zeros(n)
-    events = np.zeros(J + 5, dtype=np.int64)
-    cycle = 1
-    for r in range(R):
-        cycle *= totals[r]
-    pos = np.zeros(R, dtype=np.int64)
-    blanked = np.full(R, -1, dtype=np.int64)
-    counts = np.zeros(S, dtype=np.int64)
-    window = np.zeros((R, rows), dtype=np.int64)
-    for i in range(n):
-        u = rng.integers(0, cycle)
-        for r in range(R - 1, -1, -1):
-            v = u % totals[r]
-            u //= totals[r]
-            if stop_of.shape[1] > 0:
-                pos[r] = stop_of[r, v]
-            else:
-                pos[r] = np.searchsorted(cum[r, :lengths[r]], v, side="right")
-        win, landing, pays, arrows, jp, without = literal_round(
-            pos, strips, lengths, lines, pay_symbol, pay_count, pay_coins, wilds, subst, mult,
-            arrow, blank, jp_rank, jp_coins, counts, blanked, window)
-        if pays < 0:
-            events[J + 4] += 1
-            continue
-        if jp >= 0:
-            events[jp] += 1
-        if landing > 0:
-            events[J] += 1
-        if pays > 1:
-            events[J + 1] += 1
-        if arrows > 0:
-            events[J + 2] += 1
-        if without:
-            events[J + 3] += 1
-        wins[i] = win / total_bet
-    return wins, events
-
-
-@dataclass(frozen=True, eq=False)
-class Sampler:
-    """A compiled round sampler: ``kernel(rng, n, *args) -> (wins, events)``."""
-
-    kernel: object
-    args: tuple
-    event_names: tuple
-
-
-def event_names(opts: Options) -> tuple:
-    """Names of the sampler's events."""
-    return tuple(j.name.lower() for j in opts.jackpots) + \
-        ("line_win", "nudge", "arrow", "jackpot_without_win", "endless_nudge")
-
-
-def round_sampler(game: Game, level: int) -> Sampler:
-    """The Monte Carlo round sampler of ``game`` at bet ``level``.
-
-    Built from the game data directly (not from the exact path's arrays).
-    """
-    opts = parse_options(game)
-    idx = game.symbol_index
-    S, R = len(game.symbols), game.reels
-    strips_, weights, lengths, _ = pack_strips(game)
-    totals = weights.sum(axis=1)
-    if math.prod(int(t) for t in totals) >= 2 ** 62:
-        raise OverflowError("cycle too large for one-draw sampling")
-    cum = np.cumsum(weights, axis=1)
-    # weight unit -> stop (stop s owns weights[s] consecutive units), for small reels
-    width = int(totals.max()) if totals.max() <= TABLE_LIMIT else 0
-    stop_of = np.zeros((R, width), dtype=np.int64)
-    for r in range(R):
-        if width:
-            stop_of[r, :totals[r]] = np.repeat(np.arange(weights.shape[1]), weights[r])
-    li = game.level_index(level)
-    pay_symbol = np.array([idx[next(iter(lp.positions[0]))] for lp in game.line_pays],
-                          dtype=np.int64)
-    pay_count = np.array([len(lp.positions) for lp in game.line_pays], dtype=np.int64)
-    pay_coins = np.array([lp.pays[li] for lp in game.line_pays], dtype=np.int64)
-    subst = np.zeros((S, S), dtype=np.bool_)
-    mult = np.ones((S, R + 1), dtype=np.int64)
-    for s in game.symbols:
-        if s.wild:
-            for t in s.wild.substitutes:
-                subst[idx[s.name], idx[t]] = True
-            mult[idx[s.name]] = [s.wild.multiplier(c) for c in range(R + 1)]
-    jp_rank = np.full(S, -1, dtype=np.int64)
-    jp_coins = np.zeros(len(opts.jackpots), dtype=np.int64)
-    for k, j in enumerate(opts.jackpots):
-        jp_rank[idx[j.symbol]] = k
-        jp_coins[k] = 0 if j.pay_per_level is None else j.pay_per_level * level
-    wilds = np.array([idx[s.name] for s in game.symbols if s.wild], dtype=np.int64)
-    args = (strips_, lengths, stop_of, cum, totals, np.array(game.paylines, dtype=np.int64),
-            pay_symbol, pay_count, pay_coins, wilds, subst, mult, idx[opts.arrow],
-            idx[opts.arrow_becomes], jp_rank, jp_coins, float(game.bet(level).total_bet),
-            game.rows)
-    return Sampler(simulate_rounds, args, event_names(opts))
-
-
-@dataclass
-class RoundsSimulation(SimulationResult):
-    """Simulated figures of a nudge-and-jackpot game (Monte Carlo).
-
-    ``rtp`` is of the coin win (the progressive is not simulated; its
-    contribution is the constant of the RTP convention).  ``events`` are
-    counts per event name; ``event_exact`` the exact per-round probabilities.
-    Event standard errors use the exact probability (score test), so a
-    zero count still gives a z-score.
-    """
-
-    events: dict = field(default_factory=dict)
-    event_exact: dict = field(default_factory=dict)
-
-    def event(self, name: str) -> Estimate:
-        n = self.moments.n
-        p = self.events[name] / n
-        p0 = self.event_exact.get(name)
-        ref = p0 if p0 is not None else p
-        return Estimate(p, (ref * (1 - ref) / n) ** 0.5, p0)
-
-    def to_dict(self) -> dict:
-        d = super().to_dict()
-        d["rtp_note"] = "coin win only: the progressive is not simulated"
-        d["events"] = {k: {"count": int(v), **self.event(k).to_dict()} for k, v in self.events.items()}
-        return d
-
-    def text(self) -> str:
-        rows = [super().text().replace("  rtp ", "  rtp*"),
-                "  (* coin win: landing, re-pays and fixed jackpots; the progressive is not simulated)"]
-        for k in self.events:
-            e = self.event(k)
-            z = "" if e.z is None else f"  exact {e.exact:.4e}  z = {e.z:+.2f}"
-            rows.append(f"  {k:<20} {self.events[k]:>10,}  {e.value:.4e}{z}")
-        return "\n".join(rows)
-
-
-def run_sampler(sampler: Sampler, spins: int, seed: int, block: int = 1_000_000):
-    """Run ``spins`` rounds in blocks; returns (Moments, event counts)."""
-    rng = np.random.default_rng(seed)
-    moments = Moments()
-    events = np.zeros(len(sampler.event_names), dtype=np.int64)
-    done = 0
-    while done < spins:
-        m = min(block, spins - done)
-        wins, ev = sampler.kernel(rng, m, *sampler.args)
-        moments.add(wins)
-        events += ev
-        done += m
-    return moments, events
-
-
 def exact_events(game: Game, level: int) -> dict:
     """Exact per-round probability of each sampler event."""
     rules = compile_rules(game, level)
@@ -1537,14 +1270,82 @@ def exact_events(game: Game, level: int) -> dict:
     return out
 
 
-def simulate(game: Game, level: int, spins: int, seed: int = 0) -> RoundsSimulation:
-    """Monte Carlo run of ``spins`` rounds with z-scores against the exact figures."""
-    sampler = round_sampler(game, level)
-    moments, events = run_sampler(sampler, spins, seed)
+# ===========================================================================
+# reel tuning hooks (slotmath.tune)
+# ===========================================================================
+def equivalent_levels(game: Game) -> dict:
+    """Every level has the figures of the lowest when coin amounts are
+    proportional to the level (:func:`levels_proportional`)."""
+    same = levels_proportional(game)
+    return {lv: game.levels[0] if same else lv for lv in game.levels}
+
+
+def tuning_stop_values(game: Game, level: int, reel_set: str = "base") -> dict:
+    """Exact per-stop coefficients of the tuned figures
+    (:func:`slotmath.games.grand_spinn_superpot_strips.tuning_stop_values`)."""
+    from .grand_spinn_superpot_strips import tuning_stop_values as values
+
+    return values(game, level, reel_set)
+
+
+# ---------------------------------------------------------------------------
+# tuning_figures: the exact figures the reel-tuning workbench and the tuner
+# read after every change (slotmath.figures.game_figures)
+# ---------------------------------------------------------------------------
+_PLAYED: dict = {}
+
+
+def played_rounds(rules: Rules) -> Rounds:
+    """:func:`play_all` of ``rules``, reused while only the stop weights
+    change (the play-out of a stop combination does not depend on them):
+    cached on the physical strips, symbols, pays, lines, options and level."""
+    game = rules.game
+    key = (rules.level, game.rows, game.symbols, game.line_pays, game.paylines,
+           repr(game.options), rules.strips.tobytes(), rules.lengths.tobytes())
+    rounds = _PLAYED.get(key)
+    if rounds is None:
+        rounds = play_all(rules)
+        _PLAYED.clear()                      # one play-out kept (about 10 arrays of the cycle)
+        _PLAYED[key] = rounds
+        return rounds
+    weight = np.ones((), dtype=np.int64)
+    for r in range(game.reels):
+        weight = np.multiply.outer(weight, rules.weights[r, :rules.lengths[r]])
+    return dataclasses.replace(rounds, weight=weight)
+
+
+def tuning_figures(game: Game, level: int) -> dict:
+    """Exact figures of ``game`` at bet ``level`` for tuning, without the
+    Markov-chain cross-check, combination and report tables of :func:`analyse`.
+
+    ``rtp``, ``rtp:<component>``, ``hit_frequency``, ``sd``, ``max_win``
+    (as :func:`slotmath.figures.par_figures` reads them from :func:`analyse`),
+    ``feature_frequency`` (P(the nudge feature re-pays the win at least once:
+    a nudge or an arrow)) and the nudge, line-win and Super figures of the
+    PAR ``features`` as ``feature:<key>[.<sub>]``.  A change of stop weights
+    reuses the play-out of every stop combination (:func:`played_rounds`).
+    """
     rules = compile_rules(game, level)
-    ex = enumerate_cycle(rules)
-    dist = WinDistribution.from_histogram(ex.hist, 1, rules.total_bet)
-    exact = {"rtp": float(dist.mean), "hit_frequency": float(dist.hit_frequency), "sd": dist.sd}
-    return RoundsSimulation(game.name, level, spins, seed, moments, exact,
-                            dict(zip(sampler.event_names, events.tolist())),
-                            exact_events(game, level))
+    ex = enumerate_cycle(rules, played_rounds(rules))
+    components, jp_prob, rtp, base, dist = cycle_figures(rules, ex)
+    C = ex.cycle
+    figs = {"rtp": rtp, "hit_frequency": dist.hit_frequency, "sd": dist.sd,
+            "max_win": dist.max_win, "feature_frequency": Fraction(ex.repay_rounds, C)}
+    figs.update({f"rtp:{name}": value for name, value in components.items()})
+    figs["feature:rtp_excluding_progressive"] = float(base)
+    figs["feature:line_win_probability"] = float(Fraction(ex.win_rounds, C))
+    figs["feature:max_win_coins"] = int(dist.wins[-1])
+    if ex.win_rounds:
+        figs["feature:nudge.winning_spins_with_a_nudge"] = float(Fraction(ex.nudge_rounds, ex.win_rounds))
+        figs["feature:nudge.winning_spins_with_an_arrow"] = float(Fraction(ex.arrow_rounds, ex.win_rounds))
+        pays = int((ex.pays_hist * np.arange(len(ex.pays_hist))).sum())
+        figs["feature:nudge.expected_pays_per_winning_spin"] = float(Fraction(pays, ex.win_rounds))
+    if ex.landing:
+        figs["feature:nudge.repay_factor"] = float(Fraction(ex.landing + ex.nudge + ex.arrow,
+                                                            ex.landing))
+    pj = rules.options.progressive_jackpot
+    if pj is not None:
+        figs["feature:super.hit_probability"] = float(jp_prob[pj.name])
+        if jp_prob[pj.name]:
+            figs["feature:super.one_in"] = _one_in(jp_prob[pj.name])
+    return figs
