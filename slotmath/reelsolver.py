@@ -14,6 +14,7 @@ import numpy as np
 from scipy.optimize import Bounds as VarBounds, LinearConstraint, milp
 
 from .figures import equivalent_levels, game_figures, shared_pay_tensor
+from .par import rules_module
 from .multilinear import line_total, reel_gradient, unit_coefficients
 from .reelspace import ReelSpace
 from .targets import Targets, assess, band_scale
@@ -27,6 +28,7 @@ MOVE_COST = 0.02             # per unit moved from the game file (prefer small c
 MILP_NODES = 400             # branch-and-bound node limit of one reel's programme (the
                              # incumbent is used): a work limit, so runs are reproducible
 MILP_SECONDS = 60.0          # safety net only
+PAIR_SINGLES = 400           # pairs of moves are formed among this many best single moves
 
 
 # ====================================================================== evaluation
@@ -80,12 +82,85 @@ def proxy_kind(name: str, targets: Targets) -> str | None:
     return PROXY_OF.get(name)
 
 
+STOP = "stop:"                # kind prefix of a figure given exactly by stop values
+
+
+def stop_value_hook(space: ReelSpace):
+    """The rules module's ``tuning_stop_values`` when every tuned reel is
+    weighted (the hook's coefficients are per stop), else None."""
+    game = space.game
+    if game.rules == "lines" or any(rv.mode != "weights" for rv in space.reels):
+        return None
+    return getattr(rules_module(game), "tuning_stop_values", None)
+
+
+class StopForms:
+    """Figures that are exactly multilinear in the stop weights, from a rules
+    module's ``tuning_stop_values(game, level, reel_set) -> {figure: [a_0, a_1, ...]}``:
+    with the other reels held, the part of the figure that depends on the
+    weights is ``a_r . x_r / prod_q sum(x_q)`` (``a_r[s]``: the sum over the
+    other reels' stops of their weight product times the figure's value in
+    the round, for stop ``s`` of reel ``r``), so it is exactly
+    linear-fractional in each reel.  The constant rest is taken from the
+    exact figures.  Coefficients are computed at an *anchor* (the start of a
+    round) and at each point a reel's programme is solved from; elsewhere a
+    move on one reel is exact and moves on several reels add up their
+    one-reel changes (first order in the cross terms)."""
+
+    def __init__(self, space: ReelSpace, hook, levels):
+        self.space, self.hook = space, hook
+        self._cache: dict = {}
+        self.anchor = None
+        self.names = set(self.arrays(levels[0], space.x0)) if hook is not None else set()
+
+    def arrays(self, level, xs) -> dict:
+        k = (level, Evaluator.key(xs))
+        if k not in self._cache:
+            if len(self._cache) >= 64:
+                self._cache.pop(next(iter(self._cache)))
+            game = self.space.game_for(xs)
+            self._cache[k] = {n: [np.asarray(a, dtype=np.float64) for a in v]
+                              for n, v in self.hook(game, level, self.space.reel_set).items()}
+        return self._cache[k]
+
+    @staticmethod
+    def _part(a, x, xs, r) -> float:
+        d = float(x.sum())
+        for q, xq in enumerate(xs):
+            if q != r:
+                d *= float(xq.sum())
+        return float(a @ x) / d
+
+    def value(self, name: str, level: int, xs) -> float:
+        base = self.anchor if self.anchor is not None else xs
+        arr = self.arrays(level, base)[name]
+        v0 = self._part(arr[0], base[0], base, 0)
+        diff = [r for r, (x, b) in enumerate(zip(xs, base)) if not np.array_equal(x, b)]
+        if len(diff) > 1 and Evaluator.key(xs) in {k[1] for k in self._cache if k[0] == level}:
+            arr, diff, base = self.arrays(level, xs)[name], [], xs
+            v0 = self._part(arr[0], xs[0], xs, 0)
+        for r in diff:
+            moved = [x if q == r else b for q, (x, b) in enumerate(zip(xs, base))]
+            v0 += self._part(arr[r], xs[r], moved, r) - self._part(arr[r], base[r], base, r)
+        return v0
+
+    def coefficients(self, name: str, level: int, xs, r: int) -> tuple:
+        a = self.arrays(level, xs)[name][r]
+        K = 1.0
+        for q, x in enumerate(xs):
+            if q != r:
+                K *= float(x.sum())
+        return a, K
+
+
 class LineForms:
-    """The multilinear line forms (win, hit, win squared) at each bet level."""
+    """The multilinear line forms (win, hit, win squared) at each bet level,
+    and the exact stop forms of a rules module (kinds ``stop:<figure>``)."""
 
     def __init__(self, space: ReelSpace, levels):
         game = space.game
         self.space = space
+        self.stops = StopForms(space, stop_value_hook(space), tuple(levels))
         self.tensors = {}
         for lv in levels:
             t = shared_pay_tensor(game, lv).reshaped()
@@ -100,6 +175,8 @@ class LineForms:
                 for rv, x in zip(self.space.reels, xs)]
 
     def value(self, kind: str, level: int, xs) -> float:
+        if kind.startswith(STOP):
+            return self.stops.value(kind[len(STOP):], level, xs)
         values, norm = self.tensors[(kind, level)]
         total = line_total(values, self.marginals(xs), self.space.game.paylines)
         cycle = 1
@@ -109,6 +186,8 @@ class LineForms:
 
     def coefficients(self, kind: str, level: int, xs, r: int) -> tuple:
         """``(a, K)``: the form is ``a . x_r / (K * sum(x_r))`` with the other reels at ``xs``."""
+        if kind.startswith(STOP):
+            return self.stops.coefficients(kind[len(STOP):], level, xs, r)
         values, norm = self.tensors[(kind, level)]
         margs = self.marginals(xs)
         G = reel_gradient(values, margs, self.space.game.paylines, r)
@@ -198,8 +277,14 @@ class Solver:
 
     def models(self, xs, figs) -> dict:
         out = {}
+        self.forms.stops.anchor = [x.copy() for x in xs]
         for lv, name, _ in self.constraints():
             v0 = float(figs[lv][name])
+            if name in self.forms.stops.names:
+                m = FigureModel(lv, name, v0, STOP + name)
+                m.proxy0 = self.forms.value(m.kind, lv, xs)
+                out[(lv, name)] = m
+                continue
             kind = proxy_kind(name, self.targets) if self.forms.available else None
             m = FigureModel(lv, name, v0, kind)
             if kind is not None:
@@ -213,7 +298,8 @@ class Solver:
         return out
 
     def exact_rtp_model(self, m: FigureModel) -> bool:
-        return m.kind == "win" and m.name in self.targets.rtp_figures and self.rtp_exact
+        return (m.kind == "win" and m.name in self.targets.rtp_figures and self.rtp_exact) \
+            or (m.kind is not None and m.kind.startswith(STOP))
 
     def finite_differences(self, xs, models, assessment) -> None:
         """Exact +-1 differences of every violated figure (except an RTP whose
@@ -221,7 +307,8 @@ class Solver:
         does not explain becomes its residual ``res``.  One evaluation per
         unit serves every figure."""
         bad = {(self.ev.rep[c.level], c.figure) for c in assessment.checks if not c.ok}
-        todo = [m for key, m in models.items() if key in bad and not self.exact_rtp_model(m)]
+        todo = [m for key, m in models.items() if key in bad and not self.exact_rtp_model(m)
+                and not (m.kind or "").startswith(STOP)]
         if not todo:
             return
         for m in todo:
@@ -374,7 +461,7 @@ class Solver:
 
     def update_secant(self, models, xs_new, figs_new):
         for (lv, name), m in models.items():
-            if m.kind is None:
+            if m.kind is None or m.kind.startswith(STOP):
                 continue
             dp = self.forms.value(m.kind, lv, xs_new) - m.proxy0
             df = float(figs_new[lv][name]) - m.value0
@@ -386,7 +473,11 @@ class Solver:
     def exact_models(self, models) -> bool:
         """Whether the models are exact for any move: the RTP of a line game
         with fixed strip lengths and every scatter held (the line form is
-        then the whole RTP up to a constant)."""
+        then the whole RTP up to a constant), or figures a rules module gives
+        exactly by stop values (solved from the point each reel's programme
+        starts at)."""
+        if models and all((m.kind or "").startswith(STOP) for m in models.values()):
+            return True
         if self.space.game.rules != "lines":
             return False
         held = self.space.held
@@ -488,14 +579,17 @@ class Solver:
                           for mv in singles]) - base
             cost = np.array([self.move_cost(xs, self.apply(xs, [mv]), [mv[0]]) for mv in singles])
             s1 = self.score(keys, base + D) + cost
-            s2 = self.score(keys, base + D[:, None, :] + D[None, :, :]) + cost[:, None] + cost[None, :]
-            s2[np.tril_indices(len(singles))] = np.inf
             ranked = [(s1[i], [singles[i]]) for i in np.argsort(s1, kind="stable")[:3 * top_k]]
+            # pairs among the best single moves (all of them on short strips)
+            pick = np.sort(np.argsort(s1, kind="stable")[:PAIR_SINGLES])
+            Dp, cp = D[pick], cost[pick]
+            s2 = self.score(keys, base + Dp[:, None, :] + Dp[None, :, :]) + cp[:, None] + cp[None, :]
+            s2[np.tril_indices(len(pick))] = np.inf
             flat = np.argsort(s2, axis=None, kind="stable")[:3 * top_k]
             for f in flat:
-                i, j = divmod(int(f), len(singles))
+                i, j = divmod(int(f), len(pick))
                 if np.isfinite(s2[i, j]):
-                    ranked.append((s2[i, j], [singles[i], singles[j]]))
+                    ranked.append((s2[i, j], [singles[pick[i]], singles[pick[j]]]))
             # recompute the models exactly for each ranked compound move
             rescored = []
             for _, mv in ranked:

@@ -55,6 +55,7 @@ import sys
 import time
 from dataclasses import dataclass
 from fractions import Fraction
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -267,6 +268,38 @@ def tune(game, targets: Targets, bounds: Bounds | None = None, reel_set: str = "
                         pd.DataFrame(solver.log_rows), solver.ev.count, time.perf_counter() - t0)
 
 
+def draft_game(game: Game, path, reel_set: str = "base") -> Game:
+    """``game`` with reel set ``reel_set`` read from the reel CSV ``path``
+    (a designer's draft: columns ``reel1..`` and, for weighted strips,
+    ``weight1..``), validated like the game file's own reel sets.
+
+    Tuning the result starts from the draft: the layout edits the draft's
+    strips, and "before" figures and moves are the draft's, while the game
+    file stays the template that :meth:`TuningResult.write` rewrites.
+    """
+    from .gamefile import GameFileError, build_strip, check_rules, read_strip_csv
+    from .reelspace import with_strips
+
+    path = Path(path)
+    if reel_set not in game.reel_sets:
+        raise BoundsError(f"no reel set {reel_set!r} (reel sets: {', '.join(game.reel_sets)})")
+    spec = read_strip_csv(path, Path(game.source), f"reels.{reel_set}")
+
+    def fail(field, problem):
+        raise GameFileError(path, field, problem)
+
+    if len(spec) != game.reels:
+        fail("header", f"has {len(spec)} reels, the grid has {game.reels}")
+    known = set(game.symbol_names)
+    strips = tuple(build_strip(s, f"reel{r + 1}", known, game.rows, fail) for r, s in enumerate(spec))
+    draft = with_strips(game, reel_set, strips)
+    try:
+        check_rules(draft)
+    except GameFileError as exc:
+        raise GameFileError(path, exc.field, exc.problem) from None
+    return draft
+
+
 # ====================================================================== command line
 def parse_fraction(text: str, what: str) -> Fraction:
     """``96.21%`` or ``0.9621`` as a Fraction."""
@@ -388,6 +421,9 @@ def add_tune_arguments(p) -> None:
     p.add_argument("--rtp-figure", action="append", metavar="NAME",
                    help="another figure that must equal the target RTP (repeatable)")
     p.add_argument("--reel-set", default="base")
+    p.add_argument("--draft", metavar="CSV",
+                   help="start from this reel CSV (the designer's draft) instead of the "
+                        "game file's strips of --reel-set; --out still rewrites the game file")
     p.add_argument("--bet", action="append", type=int, metavar="LEVEL",
                    help="bet level the targets apply to (repeatable; default: every level)")
     p.add_argument("--fix", action="append", metavar="SYMBOL",
@@ -434,6 +470,11 @@ def cmd_tune(args) -> int:
     from .cli import UsageError
 
     game = load_game(args.game)
+    if getattr(args, "draft", None):
+        try:
+            game = draft_game(game, args.draft, args.reel_set)
+        except BoundsError as exc:
+            raise UsageError(_message(exc)) from None
     try:
         targets, bounds = targets_from_args(args), bounds_from_args(args, game)
         res = tune(game, targets, bounds, args.reel_set,

@@ -24,3 +24,34 @@ def test_grand_spinn_committed_strips_meet_the_target():
     assert set(res.after) == set(game.levels)
     for level in game.levels:
         assert abs(res.after[level]["rtp"] - Fraction("0.9621")) <= Fraction("0.00005")
+
+
+@pytest.mark.skipif(not (GAMES / "grand_spinn_superpot" / "draft" / "reels.csv").is_file(),
+                    reason="data/games/grand_spinn_superpot/draft is not there yet")
+def test_grand_spinn_strips_are_the_documented_tuning_run():
+    """The committed reels.csv is, byte for byte, what the documented command
+    ``slotmath tune grand_spinn_superpot <TUNE_ARGS>`` writes from the draft
+    (docs/games/grand_spinn_superpot.md, section 8), and the draft is the
+    layout with its hand-made weights."""
+    from slotmath.cli import build_parser
+    from slotmath.games.grand_spinn_superpot_strips import DRAFT, TUNE_ARGS, draft_csv
+    from slotmath.gamewriter import planned_files
+    from slotmath.tune import bounds_from_args, draft_game, targets_from_args
+
+    root = GAMES.parent.parent
+    folder = GAMES / "grand_spinn_superpot"
+    assert (folder / DRAFT).read_text(encoding="utf-8") == draft_csv()
+    doc = (root / "docs" / "games" / "grand_spinn_superpot.md").read_text()
+    assert "slotmath tune grand_spinn_superpot " + " ".join(TUNE_ARGS) in " ".join(doc.split())
+    argv = ["tune", "grand_spinn_superpot", *TUNE_ARGS]
+    args = build_parser(argv).parse_args(argv)
+    game = load_game(args.game)
+    draft = draft_game(game, root / args.draft, args.reel_set)
+    res = tune(draft, targets_from_args(args), bounds_from_args(args, draft))
+    assert res.feasible, res.text()
+    assert res.tuned.strips() == game.strips()
+    files = planned_files(res.game, {"base": res.tuned.strips()}, root / args.out)
+    for path, text in files.items():
+        assert path.read_text(encoding="utf-8") == text, path
+    for level in game.levels:        # 96.21 % +- 0.005 pp at every level, the Super counted
+        assert abs(res.after[level]["rtp"] - Fraction("0.9621")) <= Fraction("0.00005")

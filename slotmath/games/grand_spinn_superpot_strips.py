@@ -1,45 +1,46 @@
-"""Design of the Grand Spinn Superpot reel strips: the layout and its tuned stop weights.
+"""Grand Spinn Superpot reel strips: the designer's draft and the tuning run.
 
-Run ``python -m slotmath.games.grand_spinn_superpot_strips`` to rebuild
-``data/games/grand_spinn_superpot/reels.csv`` from the layout below (a few
-minutes; it prints the exact figures after every sweep).
+The committed strips (``data/games/grand_spinn_superpot/reels.csv``) are the
+output of one run of the generic reel tuner (:mod:`slotmath.tune`) from the
+draft ``data/games/grand_spinn_superpot/draft/reels.csv``; the command and its
+targets are :data:`TUNE_ARGS` (docs/games/grand_spinn_superpot.md, section 8).
 
-Layout (hand-made, :data:`LAYOUT`): classic fruit reels, mostly cherries,
-lemons, oranges and plums in stacks of 2 and 3, the higher symbols in
-pairs, blanks between blocks; up arrows and jackpot symbols sit directly on
-top of stacks (an arrow or a jackpot symbol only acts on top of the
+Draft layout (hand-made, :data:`LAYOUT`): classic fruit reels, mostly
+cherries, lemons, oranges and plums in stacks of 2 and 3, the higher symbols
+in pairs, blanks between blocks; up arrows and jackpot symbols sit directly
+on top of stacks (an arrow or a jackpot symbol only acts on top of the
 winning symbol's stack): Minis over low-fruit stacks, Midis over grapes,
 melons and bells, one Super per reel over a pair of sevens; three lone
-multiplier wilds per reel.
+multiplier wilds per reel.  Draft weights (hand-made,
+:func:`initial_weights`): a weight per symbol, stacks under a Mini weighted
+up, the stops around the Super at most :data:`SUPER_WEIGHT`, each reel
+scaled to :data:`REEL_WEIGHT`.
 
-Weights (solved): every stop gets an integer weight, each reel's total
-fixed at :data:`REEL_WEIGHT`.  With the other reels fixed, every figure of
-the game (RTP, hit frequency, jackpot odds) is linear in one reel's
-weights, so each reel in turn is solved as a small integer programme
-(``scipy.optimize.milp``): the RTP inside :data:`RTP_BAND` of its target,
-the other figures near :data:`TARGETS`, weights near the hand-made ones
-(:func:`initial_weights`); sweeps repeat until nothing changes.  The
-per-stop coefficients come from playing out every stop combination
-(:func:`stop_values`), so the figures are the exact ones.  The Super, its
-sevens and the two stops that show it from above keep weights of at most
-:data:`SUPER_WEIGHT` (the Super must stay rare).
+Tuning: the tuner moves the stop weights of the paying symbols, wilds and
+blanks (the arrows and jackpot symbols keep their draft weights, so the
+Super stays rare) until the exact RTP is 96.21 % at every bet level and the
+hit frequency and jackpot odds are in their bands.  It reads the game's
+exact per-stop coefficients from :func:`tuning_stop_values` (with the other
+reels held, every figure here is linear in one reel's weights), so each
+reel's integer programme is exact.
+
+``python -m slotmath.games.grand_spinn_superpot_strips`` writes the draft
+from the layout and then runs the documented tuning command.
 """
 from __future__ import annotations
 
-import argparse
-import csv
-import os
 import sys
-import tempfile
 from pathlib import Path
 
 import numpy as np
-from scipy.optimize import LinearConstraint, Bounds, milp
 
-from ..gamefile import GAMES_DIR, load_game
-from .grand_spinn_superpot import PATH_LINE, PATH_NUDGE, compile_rules, play_all
+from ..gamefile import GAMES_DIR
+from ..gamewriter import strips_csv
+from ..files import write_text_atomic
+from .grand_spinn_superpot import compile_rules, play_all
 
 GAME = "grand_spinn_superpot"
+DRAFT = Path("draft") / "reels.csv"       # inside the game folder
 
 #: Reel strips as blocks separated by a blank; symbols within a block are
 #: adjacent ("SYMBOL*k" is a stack of k) and a cap (ARROW, MINI, MIDI,
@@ -69,33 +70,24 @@ LAYOUT = (
 
 #: Total stop weight of each reel (the cycle is REEL_WEIGHT ** 3).
 REEL_WEIGHT = 1024
-#: Largest weight of a free stop.
+#: Largest weight of a stop (the tuning run's ``--weight`` limit).
 MAX_WEIGHT = 48
-#: Largest weight of the stops around a Super (the Super, its stack and
-#: the two stops above it, which show the Super in the window).
+#: Largest draft weight of the stops around a Super (the Super, its stack
+#: and the two stops above it, which show the Super in the window).
 SUPER_WEIGHT = 8
-#: Cost per unit of moving a weight away from its hand-made value (keeps
-#: the solved reels close to the design).
-STEADY = 0.05
 
-#: The RTP without the Super must lie within RTP_BAND of this (a hard
-#: constraint); 93.51 % + the Super's 2.70 % = the published 96.21 %.
-RTP_TARGET, RTP_BAND = 0.9351, 1e-5
-
-#: Branch-and-bound nodes per integer programme (a work limit, not a time
-#: limit, so the result does not depend on the machine's speed).
-NODE_LIMIT = 500
-
-#: Soft targets: (figure, target, scale); the solver minimises the sum of
-#: |figure - target| / scale plus STEADY per unit of weight moved.
-TARGETS = (
-    ("hit_frequency", 0.24, 5e-3),
-    ("landing", 0.40, 1e-2),
-    ("Mini after nudges", 1 / 500, 2e-5),
-    ("Mini on a line", 1 / 5000, 2e-5),
-    ("Midi after nudges", 1 / 5000, 1e-5),
-    ("Midi on a line", 1 / 60000, 3e-6),
-    ("Super", 1 / 3_000_000, 2e-8),
+#: The documented tuning run: ``slotmath tune`` arguments after the game.
+TUNE_ARGS = (
+    "--draft", f"data/games/{GAME}/{DRAFT.as_posix()}",
+    "--target-rtp", "96.21%",
+    "--hit-frequency", "23.5%:24.5%",
+    "--figure", "rtp:Mini=0.8%:0.96%",
+    "--figure", "rtp:Midi=0.38%:0.48%",
+    "--figure", "feature:super.hit_probability=2.5e-7:4.5e-7",
+    "--free", "ARROW", "--free", "MINI", "--free", "MIDI", "--free", "SUPER",
+    "--count", f"SUPER=1:{SUPER_WEIGHT}",
+    "--weight", f"1:{MAX_WEIGHT}",
+    "--out", f"data/games/{GAME}/game.yaml",
 )
 
 
@@ -114,7 +106,7 @@ def parse_layout(layout=LAYOUT) -> list:
 
 
 def weight_bounds(strip: list) -> list:
-    """(lowest, highest) weight of every stop."""
+    """(lowest, highest) draft weight of every stop."""
     n = len(strip)
     bounds = [(1, MAX_WEIGHT)] * n
     for p, s in enumerate(strip):
@@ -166,20 +158,13 @@ def stop_values(rules) -> dict:
     sum over the other reels' stops of their weight product times the
     figure's value in the round, for stop ``s`` of reel ``r``.
 
-    Figures: ``rtp`` (coin win / total bet), ``hit_frequency`` (win > 0),
-    ``landing`` (landing line win / total bet), and per jackpot its
-    probability, after the nudges and on a line without a win."""
+    Figures: ``rtp`` (coin win / total bet, the progressive excluded),
+    ``hit_frequency`` (win > 0) and per jackpot its probability."""
     rounds = play_all(rules)
     R = rules.game.reels
-    tb = rules.total_bet
-    metrics = {"rtp": rounds.win / tb, "hit_frequency": (rounds.win > 0) * 1.0,
-               "landing": rounds.landing / tb}
+    metrics = {"rtp": rounds.win / rules.total_bet, "hit_frequency": (rounds.win > 0) * 1.0}
     for k, j in enumerate(rules.options.jackpots):
-        nudge = ((rounds.jackpot == k) & (rounds.path == PATH_NUDGE)) * 1.0
-        line = ((rounds.jackpot == k) & (rounds.path == PATH_LINE)) * 1.0
-        metrics[j.name] = nudge + line
-        metrics[f"{j.name} after nudges"] = nudge
-        metrics[f"{j.name} on a line"] = line
+        metrics[j.name] = (rounds.jackpot == k) * 1.0
     w = [rules.weights[r, :rules.lengths[r]].astype(np.float64) for r in range(R)]
     out = {}
     for name, m in metrics.items():
@@ -194,152 +179,46 @@ def stop_values(rules) -> dict:
     return out
 
 
-def write_csv(path: Path, strips: list, weights: list) -> None:
-    """Write the reel set atomically (columns reel1, weight1, reel2, ...)."""
-    n = max(len(s) for s in strips)
-    header = []
-    for r in range(len(strips)):
-        header += [f"reel{r + 1}", f"weight{r + 1}"]
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".reels-", suffix=".csv")
-    try:
-        with os.fdopen(fd, "w", newline="", encoding="utf-8") as fh:
-            out = csv.writer(fh)
-            out.writerow(header)
-            for i in range(n):
-                row = []
-                for s, w in zip(strips, weights):
-                    row += [s[i], w[i]] if i < len(s) else ["", ""]
-                out.writerow(row)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+def tuning_stop_values(game, level: int, reel_set: str = "base") -> dict:
+    """Exact per-stop coefficients of the tuned figures (the reel tuner's
+    ``tuning_stop_values`` hook, see docs/tuning.md).
 
-
-def figures(game, level=1) -> dict:
-    """Exact figures the targets refer to (from the full analysis)."""
-    from .grand_spinn_superpot import analyse
-
-    res = analyse(game, level)
-    out = {"rtp": float(res.distribution.mean), "hit_frequency": res.hit_frequency,
-           "rtp_total": res.rtp}
-    out.update({f"RTP {k}": float(v) for k, v in res.components.items()})
-    for name, j in res.features["jackpots"].items():
-        out[name] = j["probability"]
-        out[f"{name} after nudges"] = j["after_nudge_probability"]
-        out[f"{name} on a line"] = j["on_line_without_win_probability"]
+    Returns ``{figure: [a_0, a_1, a_2]}``: with the other reels held, the
+    part of the figure that depends on reel ``r``'s weights ``x`` is
+    ``a_r . x / prod_q sum(x_q)``.  Figures: ``rtp`` (coin win; the Super's
+    contribution is a constant), ``hit_frequency``, ``rtp:<jackpot>`` of the
+    fixed jackpots and ``feature:super.hit_probability``.
+    """
+    if reel_set != "base":
+        raise ValueError("Grand Spinn Superpot has one reel set, base")
+    rules = compile_rules(game, level)
+    values = stop_values(rules)
+    out = {"rtp": values["rtp"], "hit_frequency": values["hit_frequency"]}
+    for k, j in enumerate(rules.options.jackpots):
+        if j.pay_per_level is None:
+            out[f"feature:{j.name.lower()}.hit_probability"] = values[j.name]
+        else:
+            coins = float(rules.jp_coins[k]) / rules.total_bet
+            out[f"rtp:{j.name}"] = [a * coins for a in values[j.name]]
     return out
 
 
-def solve_reel(values: dict, r: int, current: np.ndarray, start: np.ndarray, bounds: list,
-               others: float) -> np.ndarray:
-    """Integer weights of reel ``r`` (total :data:`REEL_WEIGHT`): the RTP in
-    its band, minimising ``sum |figure - target| / scale`` over
-    :data:`TARGETS` plus :data:`STEADY` per unit moved from ``start``.
-    Every figure is linear in this reel's weights when the other reels are
-    fixed.  Keeps ``current`` when no solution is found.
+def draft_csv() -> str:
+    """The draft reel set as CSV (the layout with its hand-made weights)."""
+    from ..model import Strip
 
-    Variables: the n weights, one slack per target, one |move| per stop.
-    """
-    n = len(start)
-    C = REEL_WEIGHT * others
-    k = len(TARGETS)
-    nv = n + k + n
-    c = np.concatenate([np.zeros(n), np.ones(k), np.full(n, STEADY)])
-    A, lo, hi = [], [], []
-    a = np.zeros(nv)
-    a[:n] = values["rtp"][r] / (C * RTP_BAND)      # RTP in units of the band
-    A.append(a)
-    lo.append(RTP_TARGET / RTP_BAND - 1)
-    hi.append(RTP_TARGET / RTP_BAND + 1)
-    for i, (name, target, scale) in enumerate(TARGETS):
-        coef = values[name][r] / (C * scale)  # rows in units of the target's scale
-        for sign in (-1.0, 1.0):              # |coef.x - target/scale| <= slack
-            a = np.zeros(nv)
-            a[:n] = coef
-            a[n + i] = sign
-            A.append(a)
-            lo.append(-np.inf if sign < 0 else target / scale)
-            hi.append(target / scale if sign < 0 else np.inf)
-    for p in range(n):                        # move_p >= |x_p - start_p|
-        for sign in (-1.0, 1.0):
-            a = np.zeros(nv)
-            a[p] = sign
-            a[n + k + p] = -1.0
-            A.append(a)
-            lo.append(-np.inf)
-            hi.append(sign * start[p])
-    a = np.zeros(nv)
-    a[:n] = 1
-    A.append(a)
-    lo.append(REEL_WEIGHT)
-    hi.append(REEL_WEIGHT)
-    lb = np.array([b[0] for b in bounds] + [0] * (k + n), dtype=float)
-    ub = np.array([b[1] for b in bounds] + [np.inf] * (k + n), dtype=float)
-    integrality = np.concatenate([np.ones(n), np.zeros(k + n)])
-    res = milp(c, constraints=LinearConstraint(np.array(A), lo, hi), bounds=Bounds(lb, ub),
-               integrality=integrality,
-               options={"node_limit": NODE_LIMIT, "time_limit": 600, "mip_rel_gap": 1e-6})
-    if res.x is None:
-        return np.asarray(current, dtype=np.int64)
-    return np.round(res.x[:n]).astype(np.int64)
-
-
-def tune(folder: Path, sweeps: int = 8, verbose: bool = True) -> None:
-    """Solve the stop weights of :data:`LAYOUT` and write ``reels.csv``.
-
-    Starts from the weights in ``reels.csv`` when its strips match the
-    layout, otherwise from :func:`initial_weights`.
-    """
     strips = parse_layout()
-    csv_path = folder / "reels.csv"
-    start = [initial_weights(s) for s in strips]
-    try:
-        current = [list(s.symbols) for s in load_game(folder).strips()]
-    except Exception:  # noqa: BLE001 -- a missing or stale CSV: start afresh
-        current = None
-    if current != strips:
-        write_csv(csv_path, strips, start)
-    game = load_game(folder)
-    bounds = [weight_bounds(s) for s in strips]
-    for sweep in range(sweeps):
-        changed = False
-        for r in range(game.reels):
-            compile_rules.cache_clear()
-            rules = compile_rules(game, game.levels[0])
-            weights = [rules.weights[q, :rules.lengths[q]].copy() for q in range(game.reels)]
-            values = stop_values(rules)
-            others = float(np.prod([weights[q].sum() for q in range(game.reels) if q != r]))
-            new = solve_reel(values, r, weights[r], np.array(start[r]), bounds[r], others)
-            if not np.array_equal(new, weights[r]):
-                changed = True
-                weights[r] = new
-                write_csv(csv_path, strips, [list(map(int, w)) for w in weights])
-                game = load_game(folder)
-        if verbose:
-            compile_rules.cache_clear()
-            f = figures(game)
-            print(f"sweep {sweep + 1}: " + ", ".join(
-                f"{k} {float(v):.6g}" for k, v in f.items() if k != "rtp_total"),
-                file=sys.stderr)
-        if not changed:
-            break
+    return strips_csv([Strip(tuple(s), tuple(initial_weights(s))) for s in strips])
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--folder", default=str(GAMES_DIR / GAME))
-    parser.add_argument("--sweeps", type=int, default=8)
-    args = parser.parse_args(argv)
-    tune(Path(args.folder), args.sweeps)
-    compile_rules.cache_clear()
-    game = load_game(args.folder)
-    f = figures(game)
-    rtp = f["rtp_total"]
-    print(f"exact RTP {float(rtp):.6%} ({rtp.numerator}/{rtp.denominator})")
-    return 0
+    """Write the draft, then run the documented tuning command."""
+    from ..cli import main as cli_main
+
+    folder = GAMES_DIR / GAME
+    (folder / DRAFT).parent.mkdir(exist_ok=True)
+    write_text_atomic(folder / DRAFT, draft_csv())
+    return cli_main(["tune", GAME, *TUNE_ARGS])
 
 
 if __name__ == "__main__":
