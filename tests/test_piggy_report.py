@@ -140,3 +140,52 @@ def test_tables_render_with_heat_maps(game, result):
     assert {"Lock-it shapes", "Superlock wheel", "Free games"} <= set(shown)
     # the JSON grids are not shown twice on the page
     assert not any(t.title.startswith("Lockit coverage") for t in tables if t.html)
+
+
+# ---------------------------------------------------------------------------
+# feature-screen enumeration against brute force on a small grid
+# ---------------------------------------------------------------------------
+SMALL = (["PIGGY", "PIGGY", "GUARD", "BONUS", "K", "PIGGY", "Q", "GUARD", "J", "A"],
+         ["PIGGY", "WILD", "GUARD", "BONUS", "PIGGY", "PIGGY", "K", "WILD_3", "WILD_3",
+          "WILD_3", "Q"],
+         ["PIGGY_WHEEL", "PIGGY", "GUARD", "WILD", "BONUS", "Q", "PIGGY", "GUARD", "J"],
+         ["PIGGY", "PIGGY", "K", "BONUS", "GUARD", "WILD", "Q", "PIGGY", "A", "GUARD"],
+         ["GUARD", "PIGGY", "PIGGY", "BONUS", "WILD", "K", "GUARD", "J", "PIGGY"])
+
+
+@pytest.fixture(scope="module")
+def small_game(game):
+    """The game with short base strips (9-11 stops) on which features are common."""
+    from dataclasses import replace
+
+    from slotmath.model import Strip
+    sets = dict(game.reel_sets)
+    sets["base"] = tuple(Strip(tuple(s), None) for s in SMALL)
+    return replace(game, reel_sets=sets)
+
+
+def test_feature_screens_brute_force(small_game):
+    from itertools import product
+
+    from slotmath.evaluate import line_wins
+    g = small_game
+    wins = [windows(g, s) for s in g.strips("base")]
+    combos = np.array(list(product(*[range(len(s)) for s in g.strips("base")])))
+    win = np.stack([wins[r][combos[:, r]] for r in range(5)], axis=1)      # (n, R, H)
+    units = line_wins(g, 1, win).sum(axis=1)        # [coins at bet 1] = [u]
+    pig = np.isin(win, [g.symbol_index["PIGGY"], g.symbol_index["PIGGY_WHEEL"]])
+    bonus = (win == g.symbol_index["BONUS"]).sum(axis=(1, 2))
+    flag = (win == g.symbol_index["PIGGY_WHEEL"]).any(axis=(1, 2)).astype(int)
+    bit = 1 << (3 * np.arange(5)[:, None] + np.arange(3)[None, :])       # cell (r, k)
+    mask = (pig * bit).sum(axis=(1, 2))
+    feature = (pig.sum(axis=(1, 2)) >= 6) | (bonus >= 3)
+    expect = {}
+    for key in zip(units[feature], bonus[feature], flag[feature], mask[feature]):
+        key = tuple(int(x) for x in key)
+        expect[key] = expect.get(key, 0) + 1
+    sc = pbs.screens(g, "base")
+    got = {(int(w), int(b), int(f), int(m)): int(c)
+           for w, b, f, m, c in zip(sc.win, sc.bonus, sc.flag, sc.mask, sc.count)}
+    assert len(expect) > 50 and got == expect
+    plain = np.bincount(units[~feature], minlength=len(sc.plain))
+    assert np.array_equal(sc.plain, plain) and sc.cycle == len(combos)

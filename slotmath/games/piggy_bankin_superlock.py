@@ -472,10 +472,14 @@ def breakdown(game: Game, level: int) -> Breakdown:
 # ===========================================================================
 @nb.njit(cache=True)
 def _candidates(r, pigs, bon, need_p, need_b, cls_start, cls_order, out):
-    """Stops of reel ``r`` after which a feature can still start; returns their number."""
+    """Stops of reel ``r`` after which a feature can still start (``pigs`` PIGGY
+    and ``bon`` BONUS so far, ``need_*`` what the reels from ``r`` must add);
+    written to ``out``, returns their number."""
     n = 0
-    for c in range(16):
-        if pigs + c // 4 >= need_p or bon + c % 4 >= need_b:
+    k = cls_start.shape[1] - 1            # classes (H + 1)**2
+    h1 = int(np.sqrt(k) + 0.5)
+    for c in range(k):
+        if pigs + c // h1 >= need_p or bon + c % h1 >= need_b:
             for j in range(cls_start[r, c], cls_start[r, c + 1]):
                 out[n] = cls_order[r, j]
                 n += 1
@@ -483,19 +487,24 @@ def _candidates(r, pigs, bon, need_p, need_b, cls_start, cls_order, out):
 
 
 @nb.njit(cache=True)
-def _feature_screens(sym, weight, n_stops, pattern, mark, bonus, lines, wins, S,
+def _feature_screens(sym, weight, n_stops, pattern, mark, bonus, lines, tables, offsets, S,
                      min_pigs, min_bonus, pigs_of, cls_start, cls_order):
-    """Every stop combination of 5 reels that starts a feature (pigs >=
-    ``min_pigs`` or BONUS >= ``min_bonus``), aggregated by (line win, BONUS,
-    flag, mask).  Stops are visited by class (pigs, BONUS) so that only
-    prefixes that can still start a feature are expanded.
+    """Every stop combination that starts a feature (pigs >= ``min_pigs`` or
+    BONUS >= ``min_bonus``), aggregated by (line win, BONUS, flag, mask).
 
-    Returns (keys, counts), key = ((win * 16 + bonus) * 2 + flag) * 2**15 + mask.
+    Depth-first walk over the reels with an explicit stack (any reel count).
+    Stops are visited by class (pigs, BONUS) so that only prefixes that can
+    still start a feature are expanded; a payline whose win its prefix
+    already fixes (``tables``, :func:`slotmath.lines.prefix_determined`
+    concatenated at ``offsets``) is not looked up again below that prefix.
+
+    Returns (keys, counts), key = ((win * (R H + 1) + bonus) * 2 + flag) * 2**(R H) + mask,
+    win in the units of ``tables``.
     """
-    R = 5
-    H = sym.shape[2]
-    L = lines.shape[0]
-    max_p = np.zeros(R + 1, dtype=np.int64)
+    R, H, L = sym.shape[0], sym.shape[2], lines.shape[0]
+    B = R * H + 1
+    M = 1 << (R * H)
+    max_p = np.zeros(R + 1, dtype=np.int64)     # most PIGGY / BONUS reels r.. can add
     max_b = np.zeros(R + 1, dtype=np.int64)
     for r in range(R - 1, -1, -1):
         mp, mb = 0, 0
@@ -507,53 +516,61 @@ def _feature_screens(sym, weight, n_stops, pattern, mark, bonus, lines, wins, S,
         max_b[r] = max_b[r + 1] + mb
     out = Dict.empty(key_type=types.int64, value_type=types.int64)
     cand = np.zeros((R, sym.shape[1]), dtype=np.int64)
-    pidx = np.zeros((R + 1, L), dtype=np.int64)
-    n0 = _candidates(0, 0, 0, min_pigs - max_p[1], min_bonus - max_b[1], cls_start,
-                     cls_order, cand[0])
-    for i0 in range(n0):
-        s0 = cand[0, i0]
-        p0, b0 = pigs_of[pattern[0, s0]], bonus[0, s0]
-        m0, f0, w0 = pattern[0, s0], mark[0, s0], weight[0, s0]
-        for l in range(L):
-            pidx[1, l] = sym[0, s0, lines[l, 0]]
-        n1 = _candidates(1, p0, b0, min_pigs - max_p[2], min_bonus - max_b[2], cls_start,
-                         cls_order, cand[1])
-        for i1 in range(n1):
-            s1 = cand[1, i1]
-            p1, b1 = p0 + pigs_of[pattern[1, s1]], b0 + bonus[1, s1]
-            m1, f1, w1 = m0 | (pattern[1, s1] << H), f0 | mark[1, s1], w0 * weight[1, s1]
-            for l in range(L):
-                pidx[2, l] = pidx[1, l] * S + sym[1, s1, lines[l, 1]]
-            n2 = _candidates(2, p1, b1, min_pigs - max_p[3], min_bonus - max_b[3], cls_start,
-                             cls_order, cand[2])
-            for i2 in range(n2):
-                s2 = cand[2, i2]
-                p2, b2 = p1 + pigs_of[pattern[2, s2]], b1 + bonus[2, s2]
-                m2, f2 = m1 | (pattern[2, s2] << (2 * H)), f1 | mark[2, s2]
-                w2 = w1 * weight[2, s2]
-                for l in range(L):
-                    pidx[3, l] = pidx[2, l] * S + sym[2, s2, lines[l, 2]]
-                n3 = _candidates(3, p2, b2, min_pigs - max_p[4], min_bonus - max_b[4],
-                                 cls_start, cls_order, cand[3])
-                for i3 in range(n3):
-                    s3 = cand[3, i3]
-                    p3, b3 = p2 + pigs_of[pattern[3, s3]], b2 + bonus[3, s3]
-                    m3, f3 = m2 | (pattern[3, s3] << (3 * H)), f2 | mark[3, s3]
-                    w3 = w2 * weight[3, s3]
-                    for l in range(L):
-                        pidx[4, l] = pidx[3, l] * S + sym[3, s3, lines[l, 3]]
-                    n4 = _candidates(4, p3, b3, min_pigs, min_bonus, cls_start, cls_order,
-                                     cand[4])
-                    for i4 in range(n4):
-                        s4 = cand[4, i4]
-                        b4 = b3 + bonus[4, s4]
-                        m4, f4 = m3 | (pattern[4, s4] << (4 * H)), f3 | mark[4, s4]
-                        w4 = w3 * weight[4, s4]
-                        win = 0
-                        for l in range(L):
-                            win += wins[pidx[4, l] * S + sym[4, s4, lines[l, 4]]]
-                        key = ((win * 16 + b4) * 2 + f4) * 32768 + m4
-                        out[key] = out.get(key, 0) + w4
+    n_cand = np.zeros(R, dtype=np.int64)
+    pos = np.zeros(R, dtype=np.int64)
+    pidx = np.zeros((R + 1, L), dtype=np.int64)  # tensor index of each live line's prefix
+    live = np.zeros((R + 1, L), dtype=np.int64)  # live lines after reels < level
+    n_live = np.zeros(R + 1, dtype=np.int64)
+    fixed = np.zeros(R + 1, dtype=np.int64)      # win of the lines already fixed
+    pigs = np.zeros(R + 1, dtype=np.int64)
+    bon = np.zeros(R + 1, dtype=np.int64)
+    msk = np.zeros(R + 1, dtype=np.int64)
+    flg = np.zeros(R + 1, dtype=np.int64)
+    wt = np.ones(R + 1, dtype=np.int64)
+    for l in range(L):
+        live[0, l] = l
+    n_live[0] = L
+    n_cand[0] = _candidates(0, 0, 0, min_pigs - max_p[1], min_bonus - max_b[1], cls_start,
+                            cls_order, cand[0])
+    pos[0] = -1
+    level = 0
+    while level >= 0:
+        pos[level] += 1
+        if pos[level] >= n_cand[level]:
+            level -= 1
+            continue
+        s = cand[level, pos[level]]
+        nxt = level + 1
+        pigs[nxt] = pigs[level] + pigs_of[pattern[level, s]]
+        bon[nxt] = bon[level] + bonus[level, s]
+        msk[nxt] = msk[level] | (pattern[level, s] << (level * H))
+        flg[nxt] = flg[level] | mark[level, s]
+        wt[nxt] = wt[level] * weight[level, s]
+        off = offsets[level]
+        acc = fixed[level]
+        n = 0
+        for i in range(n_live[level]):
+            l = live[level, i]
+            q = pidx[level, l] * S + sym[level, s, lines[l, level]]
+            v = tables[off + q]
+            if v < 0:
+                pidx[nxt, l] = q
+                live[nxt, n] = l
+                n += 1
+            else:
+                acc += v
+        if nxt == R:                             # every line is fixed at full length
+            key = ((acc * B + bon[nxt]) * 2 + flg[nxt]) * M + msk[nxt]
+            out[key] = out.get(key, 0) + wt[nxt]
+            continue
+        fixed[nxt] = acc
+        n_live[nxt] = n
+        need_p = min_pigs - max_p[nxt + 1] if nxt < R - 1 else min_pigs
+        need_b = min_bonus - max_b[nxt + 1] if nxt < R - 1 else min_bonus
+        n_cand[nxt] = _candidates(nxt, pigs[nxt], bon[nxt], need_p, need_b, cls_start,
+                                  cls_order, cand[nxt])
+        pos[nxt] = -1
+        level = nxt
     keys = np.empty(len(out), dtype=np.int64)
     vals = np.empty(len(out), dtype=np.int64)
     i = 0
@@ -565,16 +582,18 @@ def _feature_screens(sym, weight, n_stops, pattern, mark, bonus, lines, wins, S,
 
 
 def _stop_classes(d: ReelData, pigs_of: np.ndarray):
-    """Stops of every reel ordered by class ``4 * pigs + BONUS`` (weight > 0 only)."""
-    R, nmax = d.weight.shape
-    cls_start = np.zeros((R, 17), dtype=np.int64)
+    """Stops of every reel ordered by class ``(H + 1) pigs + BONUS`` (weight > 0 only):
+    ``cls_order[r, cls_start[r, c]:cls_start[r, c + 1]]`` are the stops of class c."""
+    R, nmax, H = d.sym.shape
+    k = (H + 1) ** 2
+    cls_start = np.zeros((R, k + 1), dtype=np.int64)
     cls_order = np.zeros((R, nmax), dtype=np.int64)
     for r in range(R):
         stops = np.flatnonzero(d.weight[r] > 0)
-        cls = 4 * pigs_of[d.pattern[r, stops]] + np.minimum(d.bonus[r, stops], 3)
+        cls = (H + 1) * pigs_of[d.pattern[r, stops]] + d.bonus[r, stops]
         order = np.argsort(cls, kind="stable")
         cls_order[r, :len(stops)] = stops[order]
-        cls_start[r, 1:] = np.cumsum(np.bincount(cls, minlength=16))
+        cls_start[r, 1:] = np.cumsum(np.bincount(cls, minlength=k))
     return cls_start, cls_order
 
 
@@ -602,24 +621,32 @@ def screens(game: Game, reel_set: str) -> Screens:
 
 @lru_cache(maxsize=8)
 def _screens(game, reel_set):
+    from ..lines import prefix_determined
+
     f = load_features(game)
     d = reel_data(game, reel_set)
-    tensor = pay_tensor(game, game.levels[0])
     unit = game.levels[0]
+    tensor = pay_tensor(game, unit)
+    prefix = prefix_determined(tensor)
+    tables = np.concatenate(prefix)
+    offsets = np.cumsum([0] + [len(t) for t in prefix[:-1]]).astype(np.int64)
     lines = np.array(game.paylines, dtype=np.int64)
-    pigs_of = np.array([bin(i).count("1") for i in range(1 << game.rows)], dtype=np.int64)
-    if game.reels != 5 or d.bonus.max() > 3:
-        raise ValueError("feature-screen enumeration is written for 5 reels of up to 3 BONUS")
+    pigs_of = popcount15(game.rows)
     cls_start, cls_order = _stop_classes(d, pigs_of)
     keys, vals = _feature_screens(d.sym, d.weight, d.n_stops, d.pattern, d.mark, d.bonus, lines,
-                                  tensor.wins // unit, len(game.symbols), f.lockit.trigger,
+                                  tables, offsets, len(game.symbols), f.lockit.trigger,
                                   f.free_games.min_count, pigs_of, cls_start, cls_order)
     order = np.argsort(keys)
     keys, vals = keys[order], vals[order]
-    mask = keys % 32768
-    flag = (keys // 32768) % 2
-    bonus = (keys // 65536) % 16
-    win = keys // (65536 * 16)
+    cells = game.reels * game.rows
+    mask = keys % (1 << cells)
+    rest = keys >> cells
+    flag = rest % 2
+    bonus = (rest // 2) % (cells + 1)
+    win = rest // (2 * (cells + 1))
+    if (win % unit).any():
+        raise ValueError("a line win is not a whole number of bet-multiplier units")
+    win = win // unit
     all_lines = spin_distribution(game, game.levels[0], reel_set)
     assert all_lines.unit_den == 1
     plain = np.zeros(int(max(all_lines.wins.max() // unit, win.max(initial=0))) + 1, dtype=np.int64)
