@@ -176,6 +176,13 @@ def figure_hook(game: Game):
     return getattr(rules_module(game), "tuning_figures", None)
 
 
+def fast_figures(game: Game) -> bool:
+    """True when ``game`` has a fast exact source of the :data:`LIVE_FIGURES`
+    (a rules module's ``tuning_figures`` or the line-game path), so a
+    workbench can keep them live; else only ``par()`` gives them."""
+    return game.rules == "lines" or figure_hook(game) is not None
+
+
 def game_figures(game: Game, level: int, reel_set: str = "base", needed=None) -> dict:
     """Exact named figures of ``game`` at bet ``level`` (see the module notes)."""
     hook = figure_hook(game)

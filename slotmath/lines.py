@@ -192,6 +192,85 @@ def _pay_tensor(S, R, natural, substitute, length, anywhere, exactly, pay, own_m
     return wins, entries, mults
 
 
+@nb.njit(cache=True)
+def _pay_tensor_pruned(S, R, natural, substitute, length, anywhere, exactly, pay,
+                       own_multiplied, wild_kind, mult_table):
+    """:func:`_pay_tensor` by a depth-first walk over symbol prefixes that
+    fills a whole block as soon as the prefix decides the line: every
+    entry still matching has all its positions filled (its multiplier is
+    then fixed too) and no "exactly k anywhere" entry is open.  The highest
+    win is taken as in :func:`_line_pay` (first entry wins a tie)."""
+    E = pay.shape[0]
+    K = mult_table.shape[0]
+    n = S ** R
+    wins = np.zeros(n, dtype=np.int64)
+    entries = np.full(n, -1, dtype=np.int64)
+    mults = np.ones(n, dtype=np.int64)
+    alive = np.zeros((R + 1, E), dtype=np.bool_)
+    counts = np.zeros((R + 1, E, K), dtype=np.int64)
+    for e in range(E):
+        alive[0, e] = pay[e] > 0 and (anywhere[e] >= 0 or length[e] <= R)
+    sym = np.full(R, -1, dtype=np.int64)
+    base = np.zeros(R + 1, dtype=np.int64)          # tuple index of the prefix
+    d = 0
+    while d >= 0:
+        sym[d] += 1
+        if sym[d] >= S:
+            sym[d] = -1
+            d -= 1
+            continue
+        s = sym[d]
+        base[d + 1] = base[d] * S + s
+        open_ = False
+        for e in range(E):
+            ok = alive[d, e]
+            if ok:
+                for k in range(K):
+                    counts[d + 1, e, k] = counts[d, e, k]
+                if anywhere[e] >= 0:
+                    pass                   # open to the last reel; counted when decided
+                elif d < length[e]:
+                    if natural[e, d, s]:
+                        if own_multiplied[e] and wild_kind[s] >= 0:
+                            counts[d + 1, e, wild_kind[s]] += 1
+                    elif substitute[e, d, s]:
+                        counts[d + 1, e, wild_kind[s]] += 1
+                    else:
+                        ok = False
+            alive[d + 1, e] = ok
+            if ok and (anywhere[e] >= 0 or length[e] > d + 1):
+                open_ = True
+        if open_ and d + 1 < R:
+            d += 1
+            continue
+        # decided (or a full tuple): the block of every completion
+        best, best_e, best_m = 0, -1, 1
+        for e in range(E):
+            if not alive[d + 1, e]:
+                continue
+            if anywhere[e] >= 0:
+                c = 0
+                for i in range(d + 1):
+                    if sym[i] == anywhere[e]:
+                        c += 1
+                if c != exactly[e]:
+                    continue
+                m = 1
+            else:
+                m = 1
+                for k in range(K):
+                    m *= mult_table[k, counts[d + 1, e, k]]
+            if pay[e] * m > best:
+                best, best_e, best_m = pay[e] * m, e, m
+        span = S ** (R - 1 - d)
+        start = base[d + 1] * span
+        for t in range(start, start + span):
+            wins[t] = best
+            entries[t] = best_e
+            mults[t] = best_m
+    return wins, entries, mults
+
+
 @dataclass(frozen=True)
 class PayTensor:
     """Line win of every symbol tuple, flattened in C order over (reel 1 .. reel R).
@@ -229,7 +308,9 @@ def pay_tensor(game: Game, level: int) -> PayTensor:
 
     Cached on :func:`pay_table_key` (least recently used of 64 pay tables
     dropped), so games that differ only in their strips -- every tuning
-    candidate, every workbench change -- share one tensor.
+    candidate, every workbench change -- share one tensor.  Built by the
+    prefix-pruned walk :func:`_pay_tensor_pruned` (equal to the tuple-by-tuple
+    :func:`_pay_tensor`, which tests keep as the reference).
     """
     key = pay_table_key(game, level)
     tensor = _TENSORS.get(key)
@@ -238,7 +319,7 @@ def pay_tensor(game: Game, level: int) -> PayTensor:
         return tensor
     cp = compile_pays(game, level)
     S, R = len(game.symbols), game.reels
-    wins, entries, mults = _pay_tensor(S, R, *cp.arrays)
+    wins, entries, mults = _pay_tensor_pruned(S, R, *cp.arrays)
     tensor = _TENSORS[key] = PayTensor(wins, entries, mults, S, R, cp)
     while len(_TENSORS) > _TENSORS_MAX:
         _TENSORS.popitem(last=False)

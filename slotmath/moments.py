@@ -80,6 +80,19 @@ class PayAutomaton:
     n_states: tuple
 
 
+def unique_rows(rows: np.ndarray) -> tuple:
+    """Distinct rows in lexicographic order and each row's index among them
+    (``np.unique(rows, axis=0, return_inverse=True)``, by a lexsort)."""
+    order = np.lexsort(rows.T[::-1])
+    srt = rows[order]
+    new = np.ones(len(rows), dtype=np.bool_)
+    new[1:] = (srt[1:] != srt[:-1]).any(axis=1)
+    ids = np.cumsum(new) - 1
+    inv = np.empty(len(rows), dtype=np.int64)
+    inv[order] = ids
+    return srt[new], inv
+
+
 def build_automaton(wins: np.ndarray, n_symbols: int, n_reels: int) -> PayAutomaton:
     """Minimal layered automaton of a flattened pay tensor (see the module notes)."""
     S, R = n_symbols, n_reels
@@ -88,7 +101,7 @@ def build_automaton(wins: np.ndarray, n_symbols: int, n_reels: int) -> PayAutoma
     layers = []
     for k in range(R - 1, -1, -1):
         rows = cur.reshape(S ** k, S)
-        uniq, inv = np.unique(rows, axis=0, return_inverse=True)
+        uniq, inv = unique_rows(rows)
         layers.append(uniq)
         cur = inv.ravel()
     layers.reverse()                      # layers[k]: (n_k, S) -> states after k + 1 reels

@@ -12,8 +12,14 @@ click a button, read the figures, the diff or the status.
 * After every change the exact figures of the laid-out strips are shown
   beside the saved ones: RTP, hit frequency, SD, VI (90 %), feature
   frequency and the RTP components, with a plot of the RTP, hit frequency
-  and VI over the changes.  Hit frequency, SD and VI need the joint
-  distribution; on big multi-line games it may be switched to "on demand".
+  and VI over the changes.  They come from the fast exact sources only
+  (:data:`slotmath.figures.LIVE_FIGURES`): a rules module's
+  ``tuning_figures`` or, for line games, the contraction and the exact
+  moments (:mod:`slotmath.moments`).  A game with neither shows its figures
+  "on request"; "Full figures" computes every figure (the joint
+  distribution of a line game, with its max win, or ``par()``) for the
+  current and the saved strips.  Unticking "live" keeps only the RTP and
+  feature frequency live ("Refresh" brings the rest up to date).
 * "Solve to target" runs :func:`slotmath.tune.tune` from the current
   values; "Revert" returns to the saved file; "Save" validates and writes
   the game file atomically, keeping a backup (:mod:`slotmath.gamewriter`).
@@ -35,15 +41,17 @@ from pathlib import Path
 import ipywidgets as W
 import numpy as np
 
-from .figures import DISTRIBUTION_FIGURES, game_figures
+from .figures import DISTRIBUTION_FIGURES, LIVE_FIGURES, fast_figures, game_figures
 from .gamefile import GAMES_DIR, GameFileError, load_game
 from .gamewriter import diff as file_diff, write_game
 from .reelspace import Bounds, ReelSpace
 from .tune import DEFAULT_TOLERANCE, Targets, tune
 
-SHOWN = ("rtp", "hit_frequency", "sd", "vi", "feature_frequency")
+SHOWN = ("rtp", "hit_frequency", "sd", "vi", "feature_frequency", "max_win")
 LABELS = {"rtp": "RTP", "hit_frequency": "hit frequency", "sd": "SD [x total bet]",
-          "vi": "VI 90 % [x total bet]", "feature_frequency": "feature frequency"}
+          "vi": "VI 90 % [x total bet]", "feature_frequency": "feature frequency",
+          "max_win": "max win [x total bet]"}
+ON_REQUEST = "on request"
 
 
 def available_games(games_dir: Path | None = None) -> list:
@@ -91,7 +99,8 @@ class ReelTuner:
         Draw the history plot after each change.
     live_distribution : bool
         Recompute hit frequency, SD and VI on every change (else only with
-        "Refresh"); RTP and feature frequency are always live.
+        "Refresh"); RTP and feature frequency are always live (when the game
+        has a fast source of figures, else everything is on request).
     bounds : Bounds, optional
         Limits for "Solve to target".
     """
@@ -126,6 +135,8 @@ class ReelTuner:
         self.live_box = W.Checkbox(value=live_distribution, description="live hit frequency / SD / VI",
                                    indent=False)
         self.refresh_button = W.Button(description="Refresh")
+        self.full_button = W.Button(description="Full figures",
+                                    tooltip="every figure, from the full analysis (may take long)")
         self.figures_html = W.HTML()
         self.figures_html.add_class("slotmath-figures")
         self.plot_image = W.Image(format="png", layout=W.Layout(width="600px", height="auto"))
@@ -151,7 +162,8 @@ class ReelTuner:
         self.reel_set_picker.observe(self._on_reel_set, names="value")
         self.level_picker.observe(self._on_level, names="value")
         self.live_box.observe(lambda ch: self.update(), names="value")
-        self.refresh_button.on_click(lambda b: self.update(force_full=True))
+        self.refresh_button.on_click(lambda b: self.update(refresh=True))
+        self.full_button.on_click(lambda b: self.full_figures())
         self.solve_button.on_click(lambda b: self.solve())
         self.revert_button.on_click(lambda b: self.revert())
         self.save_button.on_click(lambda b: self.save())
@@ -159,7 +171,7 @@ class ReelTuner:
             W.HBox([self.game_picker, self.reel_set_picker, self.level_picker]),
             W.HTML("<b>Symbol counts per reel</b> (weighted reels: stop weights)"),
             self.reels_box,
-            W.HBox([self.live_box, self.refresh_button]),
+            W.HBox([self.live_box, self.refresh_button, self.full_button]),
             W.HBox([self.figures_html, self.plot_image]),
             W.HBox([self.target_rtp, self.tolerance, self.hf_band, self.vi_band]),
             W.HBox([self.solve_button, self.revert_button, self.save_button]),
@@ -173,6 +185,7 @@ class ReelTuner:
     # ================================================================ state
     def _load(self, game, reel_set="base", level=None, target_rtp=None):
         self.game = game
+        self.fast = fast_figures(game)
         self._silent = True
         try:
             self.reel_set_picker.options = list(game.reel_sets)
@@ -188,14 +201,17 @@ class ReelTuner:
         self.level = self.level_picker.value
         self.space = ReelSpace(self.game, self.reel_set, self.bounds)
         self.xs = self.space.x0
-        self.saved_figures = self._figures(self.game, full=True)
+        self.saved_figures = self._figures(self.game, "live")
         self.history = []
         if target_rtp is not None:
             self.target_rtp.value = float(target_rtp) * 100
-        elif self.target_rtp.value == 0:
+        elif self.target_rtp.value == 0 and "rtp" in self.saved_figures:
             self.target_rtp.value = round(float(self.saved_figures["rtp"]) * 100, 4)
         self._build_controls()
-        self.update(force_full=True)
+        self.update(refresh=True)
+        if not self.fast:
+            self._say("this game's rules module has no fast tuning_figures: its figures are "
+                      "on request (press Full figures; it runs the full analysis)")
 
     def _build_controls(self):
         self.controls = {}
@@ -228,8 +244,20 @@ class ReelTuner:
         """The game with the laid-out strips of the current values."""
         return self.space.game_for(self.xs)
 
-    def _figures(self, game, full: bool) -> dict:
-        needed = None if full else {"rtp", "feature_frequency"}
+    def _figures(self, game, mode: str) -> dict:
+        """Figures of ``game``: ``"full"`` every figure (``par()`` or the joint
+        distribution); ``"live"`` the live figures from a fast source;
+        ``"rtp"`` RTP and feature frequency only.  Without a fast source
+        nothing but ``"full"`` computes anything (``{}``)."""
+        if mode == "full":          # the saved and current strips may be the same: once
+            key = (self.level, self.reel_set, game.strips(self.reel_set))
+            if getattr(self, "_full_key", None) != key:
+                self._full = game_figures(game, self.level, self.reel_set)
+                self._full_key = key
+            return dict(self._full)
+        if not self.fast:
+            return {}
+        needed = LIVE_FIGURES if mode == "live" else {"rtp", "feature_frequency"}
         return game_figures(game, self.level, self.reel_set, needed)
 
     # ================================================================ events
@@ -251,9 +279,9 @@ class ReelTuner:
     def _on_level(self, change):
         if not self._silent:
             self.level = change["new"]
-            self.saved_figures = self._figures(self.game, full=True)
+            self.saved_figures = self._figures(self.game, "live")
             self.history = []
-            self.update(force_full=True)
+            self.update(refresh=True)
 
     def _on_count(self, change):
         if self._silent:
@@ -275,23 +303,30 @@ class ReelTuner:
             self._silent = False
         self.update()
 
-    def update(self, force_full: bool = False) -> None:
-        """Recompute the exact figures of the current values and refresh the display."""
+    def update(self, refresh: bool = False, full: bool = False) -> None:
+        """Recompute the exact figures of the current values and refresh the display.
+
+        ``refresh``: all live figures even when "live" is unticked; ``full``:
+        every figure from the full analysis (see :meth:`full_figures`)."""
         t0 = time.perf_counter()
         if any(int(x.sum()) < 1 for x in self.xs):
             self._say("every reel needs at least one stop", error=True)
             return
-        full = force_full or self.live_box.value
+        mode = "full" if full else "live" if (refresh or self.live_box.value) else "rtp"
         try:
             game = self.current_game
-            figs = self._figures(game, full)
+            figs = self._figures(game, mode)
         except Exception as exc:               # show, never lose the session
             self._say(f"cannot evaluate: {html.escape(str(exc))}", error=True)
             return
-        if not full and self.history:
-            last = self.history[-1]
-            figs.update({k: last.get(k) for k in DISTRIBUTION_FIGURES if k not in figs})
-            figs["_stale"] = True
+        if not figs:
+            figs["_on_request"] = True
+        elif mode == "rtp" and self.history:
+            missing = [k for k in DISTRIBUTION_FIGURES if k not in figs]
+            if missing:
+                last = self.history[-1]
+                figs.update({k: last[k] for k in missing if k in last})
+                figs["_stale"] = True
         t1 = time.perf_counter()
         self.figures = figs
         self.history.append(figs)
@@ -305,6 +340,21 @@ class ReelTuner:
         t4 = time.perf_counter()
         self.timings = {"figures_ms": (t1 - t0) * 1e3, "plot_ms": (t3 - t2) * 1e3,
                         "diff_ms": (t4 - t3) * 1e3, "total_ms": (t4 - t0) * 1e3}
+
+    def full_figures(self) -> None:
+        """Every figure of the current strips (and of the saved ones, once)
+        from the full analysis: ``par()``, or a line game's joint
+        distribution (which adds the max win)."""
+        self._say("computing the full figures ...")
+        t0 = time.perf_counter()
+        if "max_win" not in self.saved_figures:
+            try:
+                self.saved_figures = self._figures(self.game, "full")
+            except Exception as exc:
+                self._say(f"cannot evaluate: {html.escape(str(exc))}", error=True)
+                return
+        self.update(full=True)
+        self._say(f"full figures in {time.perf_counter() - t0:.1f} s")
 
     def solve(self) -> None:
         """Run the solver from the current values to the targets in the boxes."""
@@ -376,17 +426,19 @@ class ReelTuner:
     def _figures_table(self, figs) -> str:
         names = list(SHOWN) + sorted(k for k in figs if k.startswith("rtp:"))
         stale = figs.get("_stale")
+        pending = figs.get("_on_request")
         rows = []
         for name in names:
-            if name not in figs and name not in self.saved_figures:
+            if name not in figs and name not in self.saved_figures and not (
+                    pending and name in LIVE_FIGURES):
                 continue
             cur, old = figs.get(name), self.saved_figures.get(name)
-            mark = " (not refreshed)" if stale and name in DISTRIBUTION_FIGURES else ""
+            mark = " (not refreshed)" if stale and name in DISTRIBUTION_FIGURES and name in figs else ""
             cls = "slotmath-rtp " if name == "rtp" else ""
             rows.append(f"<tr><td>{LABELS.get(name, name)}</td>"
-                        f"<td>{format_figure(name, old)}</td>"
+                        f"<td>{self._cell(name, self.saved_figures)}</td>"
                         f'<td><span class="{cls}slotmath-fig-{css_name(name)}">'
-                        f"{format_figure(name, cur)}</span>{mark}</td>"
+                        f"{self._cell(name, figs)}</span>{mark}</td>"
                         f"<td>{format_change(name, cur, old)}</td></tr>")
         exact = figs.get("rtp")
         foot = (f"<tr><td colspan=4><small>RTP exactly {exact.numerator}/{exact.denominator}"
@@ -394,6 +446,12 @@ class ReelTuner:
         return ("<table style='white-space:nowrap'>"
                 "<tr><th>figure</th><th>saved</th><th>now</th><th>change</th></tr>"
                 + "".join(rows) + foot + "</table>")
+
+    @staticmethod
+    def _cell(name, figs) -> str:
+        """A figure as shown: "on request" when not computed ("n/a" when
+        computed and undefined, e.g. no scatter pays)."""
+        return format_figure(name, figs[name]) if name in figs else ON_REQUEST
 
     def _show_lengths(self):
         for rv, col in zip(self.space.reels, self.reels_box.children):

@@ -1,0 +1,122 @@
+"""Where the workbench's figures come from after a change.
+
+* Line games: from the contraction and the exact moments, never the joint
+  distribution or ``par()`` (both are made to fail here), and equal to
+  ``par()`` of the laid-out strips; "Full figures" adds the max win from
+  the joint distribution.
+* A rules module with ``tuning_figures`` (Grand Spinn Superpot): from the
+  hook, never ``par()``, and equal to ``par()``.
+* A rules module without it: nothing is computed on a change; the figures
+  read "on request" until "Full figures" runs ``par()``.
+"""
+from __future__ import annotations
+
+import shutil
+import sys
+import types
+
+import pytest
+
+import slotmath.figures as figures
+from slotmath.figures import par_figures
+from slotmath.gamefile import GAMES_DIR, load_game
+from slotmath.linegame import analyse
+from slotmath.par import par
+from slotmath.workbench import ON_REQUEST, ReelTuner
+
+from conftest import TEST_DATA
+
+
+def shown(tuner, name):
+    html = tuner.figures_html.value
+    start = html.index(f"slotmath-fig-{name}")
+    return html[html.index(">", start) + 1:html.index("</span>", start)]
+
+
+def forbid(monkeypatch, *names):
+    def boom(*args, **kwargs):
+        raise AssertionError("the workbench called the full analysis on a change")
+    for name in names:
+        monkeypatch.setattr(figures, name, boom)
+
+
+@pytest.mark.parametrize("game", ["tune_video", "tune_small"])
+def test_line_game_changes_use_the_moments(monkeypatch, game):
+    tuner = ReelTuner(TEST_DATA / game, plot=False)
+    forbid(monkeypatch, "spin_distribution", "par")
+    box = next(b for b in tuner.controls.values() if b.value > 1)
+    box.value += 1
+    monkeypatch.undo()
+    full = par(tuner.current_game, tuner.level)
+    for name, want in (("rtp", full.rtp), ("hit_frequency", full.distribution.hit_frequency),
+                       ("sd", full.sd), ("vi", full.distribution.volatility_index(0.90))):
+        assert tuner.figures[name] == want, name
+    assert "max_win" not in tuner.figures          # only the full analysis gives it
+    tuner.full_button.click()
+    assert tuner.figures["max_win"] == full.distribution.max_win
+    assert shown(tuner, "max_win") == f"{float(full.distribution.max_win):.6g}"
+    assert tuner.last_status.startswith("full figures")
+
+
+@pytest.mark.skipif(not (GAMES_DIR / "grand_spinn_superpot" / "game.yaml").is_file(),
+                    reason="data/games/grand_spinn_superpot is not there")
+def test_grand_spinn_changes_use_its_hook(monkeypatch):
+    tuner = ReelTuner("grand_spinn_superpot", plot=False)
+    forbid(monkeypatch, "par")
+    box = tuner.control(1, next(label for (reel, label) in tuner.controls if reel == 1))
+    box.value += 3
+    monkeypatch.undo()
+    full = par_figures(par(tuner.current_game, tuner.level))
+    for name in ("rtp", "hit_frequency", "sd", "vi"):
+        assert tuner.figures[name] == full[name], name
+    assert tuner.figures["rtp"] != tuner.saved_figures["rtp"]
+    assert "feature_frequency" in tuner.figures
+    assert shown(tuner, "rtp") == f"{float(full['rtp']):.6%}"
+
+
+CALLS = {"analyse": 0}
+
+
+@pytest.fixture
+def hookless(tmp_path):
+    """The tune_hook test game under a rules module without ``tuning_figures``."""
+    def counted(game, level):
+        CALLS["analyse"] += 1
+        return analyse(game, level)
+
+    mod = types.ModuleType("slotmath.games.tune_hook_toy")
+    mod.analyse = counted
+    mod.check = lambda game: None
+    mod.simulate = None
+    sys.modules[mod.__name__] = mod
+    shutil.copytree(TEST_DATA / "tune_hook", tmp_path / "tune_hook")
+    yield tmp_path / "tune_hook", mod
+    del sys.modules[mod.__name__]
+
+
+def test_without_a_fast_source_figures_are_on_request(hookless):
+    path, mod = hookless
+    CALLS["analyse"] = 0
+    tuner = ReelTuner(path, plot=False)
+    assert CALLS["analyse"] == 0                   # loading computes nothing
+    assert shown(tuner, "rtp") == ON_REQUEST
+    assert "Full figures" in tuner.last_status
+    box = next(b for b in tuner.controls.values() if b.value > 1)
+    box.value += 1
+    assert CALLS["analyse"] == 0 and shown(tuner, "rtp") == ON_REQUEST
+    tuner.full_button.click()
+    full = par(tuner.current_game, tuner.level)
+    assert tuner.figures["rtp"] == full.rtp
+    assert tuner.figures["hit_frequency"] == full.distribution.hit_frequency
+    assert tuner.saved_figures["rtp"] == par(load_game(path), tuner.level).rtp
+    assert shown(tuner, "rtp") == f"{float(full.rtp):.6%}"
+    # a later change is on request again (nothing stale is shown as current)
+    box.value -= 1
+    assert shown(tuner, "rtp") == ON_REQUEST
+    # with a hook the same game is live
+    mod.tuning_figures = lambda game, level: figures.line_figures(
+        game, level, needed=figures.LIVE_FIGURES)
+    live = ReelTuner(path, plot=False)
+    box = next(b for b in live.controls.values() if b.value > 1)
+    box.value += 1
+    assert live.figures["rtp"] == par(live.current_game, live.level).rtp
