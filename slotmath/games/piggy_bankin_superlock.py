@@ -619,8 +619,38 @@ def screens(game: Game, reel_set: str) -> Screens:
     return _screens(game, reel_set)
 
 
+def window_game(game: Game, reel_set: str) -> Game:
+    """``game`` with each strip of ``reel_set`` replaced by its distinct windows.
+
+    A reel's stops that show the same window (the expanded WILD_3 windows of
+    the free-game reels, repeated runs) are merged into one stop whose weight
+    is their total, laid out like :func:`slotmath.features.nudged_strip`
+    (window ``i`` at positions ``H i .. H i + H - 1``, its weight on the first,
+    0 on the others).  Every window-based figure is unchanged (same windows,
+    same weights, same cycle); enumerations visit fewer stops."""
+    from dataclasses import replace
+
+    from ..model import Strip
+
+    H = game.rows
+    strips = []
+    for strip in game.strips(reel_set):
+        n, syms, w = len(strip), strip.symbols, strip.stop_weights()
+        merged = {}
+        for stop in range(n):
+            if w[stop]:
+                window = tuple(syms[(stop + k) % n] for k in range(H))
+                merged[window] = merged.get(window, 0) + int(w[stop])
+        strips.append(Strip(tuple(x for window in merged for x in window),
+                            tuple(v for c in merged.values() for v in [c] + [0] * (H - 1))))
+    sets = dict(game.reel_sets)
+    sets[reel_set] = tuple(strips)
+    return replace(game, reel_sets=sets)
+
+
 @lru_cache(maxsize=8)
 def _screens(game, reel_set):
+    game = window_game(game, reel_set)
     from ..lines import prefix_determined
 
     f = load_features(game)
@@ -685,19 +715,28 @@ class PrizeDistributions:
             self.memo[vec] = np.convolve(self.of_vector(tuple(rest)), self.shape[s])
         return self.memo[vec]
 
-    def of_final(self, final: np.ndarray) -> np.ndarray:
-        """Prize distribution of a final (flag, mask) distribution."""
-        out = np.zeros(1)
-        for flag in (0, 1):
-            pv = np.bincount(self.cv, weights=final[flag], minlength=len(self.vectors))
-            mix = np.zeros(1)
-            for i in np.flatnonzero(pv > 0):
-                d = self.of_vector(tuple(int(x) for x in self.vectors[i]))
-                mix = _add(mix, pv[i] * d)
-            if flag:
-                mix = np.convolve(mix, self.wheel)
-            out = _add(out, mix)
+    @cached_property
+    def matrix(self) -> np.ndarray:
+        """Prize distribution of every shape-count vector, shape (vectors, points)."""
+        rows = [self.of_vector(tuple(int(x) for x in v)) for v in self.vectors]
+        out = np.zeros((len(rows), max(len(r) for r in rows)))
+        for i, r in enumerate(rows):
+            out[i, :len(r)] = r
         return out
+
+    def of_final(self, final: np.ndarray) -> np.ndarray:
+        """Prize distribution of a final (flag, mask) distribution: the mixture
+        over shape-count vectors, the wheel's award added where a WHEEL shows."""
+        n = len(self.vectors)
+        pv = np.stack([np.bincount(self.cv, weights=final[flag], minlength=n) for flag in (0, 1)])
+        mix = pv @ self.matrix
+        width = mix.shape[1]
+        out = np.zeros(width + len(self.wheel) - 1)
+        out[:width] = mix[0]
+        if pv[1].any():
+            for j in np.flatnonzero(self.wheel):
+                out[j:j + width] += self.wheel[j] * mix[1]
+        return np.trim_zeros(out, "b")
 
 
 def _add(a: np.ndarray, b: np.ndarray, shift: int = 0) -> np.ndarray:
@@ -1500,3 +1539,21 @@ def free_game_summary(game: Game, level: int) -> pd.DataFrame:
         rows.append((f"{g} games (x{fgs.multiplier}) incl. retriggers",
                      float(fgs.multiplier) * g * one))
     return pd.DataFrame(rows, columns=["figure", "value"])
+
+
+# ===========================================================================
+# reel tuning hooks (slotmath.tune)
+# ===========================================================================
+def tuning_figures(game: Game, level: int) -> dict:
+    """The RTP under each selection policy from :func:`breakdown` (no
+    distribution): ``rtp`` (policy lockit, as ``par``) and
+    ``feature:by_choice.<policy>`` [x total bet]."""
+    b = breakdown(game, level)
+    out = {"rtp": b.rtp["lockit"]}
+    out.update({f"feature:by_choice.{pol}": b.rtp[pol] for pol in POLICIES})
+    return out
+
+
+def tuning_constraints(game: Game) -> dict:
+    """Both choices of the feature selection must pay the target RTP."""
+    return {"rtp_figures": [f"feature:by_choice.{pol}" for pol in POLICIES]}
