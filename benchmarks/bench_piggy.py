@@ -19,9 +19,7 @@ from slotmath.games import piggy_bankin_superlock as pbs
 
 
 def fresh_game():
-    for f in (pbs.structure, pbs._chain, pbs._final, pbs._screens, pbs._screen_counts,
-              pbs._prizes, pbs._group_finals, pbs._shape_classes):
-        f.cache_clear()
+    pbs.clear_caches()
     return load_game("piggy_bankin_superlock")
 
 

@@ -27,7 +27,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import cached_property, lru_cache
+from collections.abc import Mapping
+from functools import cached_property, lru_cache, wraps
 
 import numba as nb
 import numpy as np
@@ -87,6 +88,100 @@ def check(game: Game) -> None:
 
 
 # ===========================================================================
+# caches keyed by what a result depends on
+# ===========================================================================
+def _referenced_files(game: Game, options) -> list:
+    """Files next to the game file that string options name (award tables)."""
+    from pathlib import Path
+
+    out = []
+    if isinstance(options, Mapping):
+        options = list(options.values())
+    if isinstance(options, list):
+        for v in options:
+            out += _referenced_files(game, v)
+    elif isinstance(options, str) and game.source and len(options) < 256:
+        path = Path(game.source).parent / options
+        if path.is_file():
+            out.append(path)
+    return out
+
+
+@lru_cache(maxsize=64)
+def _rules_key(game: Game) -> str:
+    """Digest of everything but the reel strips that the analysis reads: grid,
+    symbols, lines, pays, bets, the feature declarations and the files they
+    name (the award tables)."""
+    import hashlib
+
+    h = hashlib.sha256(repr((game.rules, game.reels, game.rows, game.symbols, game.paylines,
+                             game.line_pays, game.scatter_pays, game.bet_levels,
+                             game.options)).encode())
+    for path in _referenced_files(game, dict(game.options or {})):
+        h.update(str(path.name).encode() + path.read_bytes())
+    return h.hexdigest()
+
+
+def feature_sets(game: Game, *args) -> tuple:
+    """The reel sets a feature result reads: every set but the base reels."""
+    return tuple(sorted(n for n in game.reel_sets if n != BASE_REELS))
+
+
+class _Keyed:
+    """A game compared and hashed by its rules and the strips of ``sets`` only,
+    so that games differing elsewhere (new base reels) share cached results."""
+
+    __slots__ = ("game", "key", "_hash")
+
+    def __init__(self, game: Game, sets):
+        self.game = game
+        self.key = (_rules_key(game),) + tuple((n, game.strips(n)) for n in sets)
+        self._hash = hash(self.key)
+
+    def __eq__(self, other):
+        return isinstance(other, _Keyed) and self.key == other.key
+
+    def __hash__(self):
+        return self._hash
+
+
+_KEYED_CACHES = []
+
+
+def keyed_cache(sets, maxsize: int = 32):
+    """``lru_cache`` for a function of ``(game, *args)`` keyed by the game's
+    rules and the strips of the reel sets ``sets(game, *args)`` names (not by
+    the Game object): a tuning candidate with new base reels reuses every
+    result that does not read them."""
+    def decorate(fn):
+        cached = lru_cache(maxsize=maxsize)(lambda k, *args: fn(k.game, *args))
+
+        @wraps(fn)
+        def wrapper(game, *args):
+            return cached(_Keyed(game, sets(game, *args)), *args)
+
+        wrapper.cache_clear = cached.cache_clear
+        wrapper.cache_info = cached.cache_info
+        _KEYED_CACHES.append(wrapper)
+        return wrapper
+    return decorate
+
+
+def clear_caches() -> None:
+    """Forget every cached result of this module (benchmarks of fresh games)."""
+    for f in _KEYED_CACHES + [structure, _rules_key]:
+        f.cache_clear()
+
+
+def _no_sets(game, *args) -> tuple:
+    return ()
+
+
+def _this_set(game, reel_set, *args) -> tuple:
+    return (reel_set,)
+
+
+# ===========================================================================
 # the game's compiled structure (bet independent)
 # ===========================================================================
 def _symbol_set(game, names):
@@ -112,7 +207,7 @@ class ReelData:
 def reel_data(game: Game, reel_set: str) -> ReelData:
     from ..joint import pack_reels
 
-    f = load_features(game)
+    f = features_of(game)
     win, weights, n_stops = pack_reels(game, reel_set)
     held = _symbol_set(game, f.lockit.symbols)
     mark = _symbol_set(game, [f.lockit.mark] if f.lockit.mark else [])
@@ -135,29 +230,41 @@ def screen_counts(game: Game, reel_set: str) -> np.ndarray:
     return _screen_counts(game, reel_set)
 
 
-@lru_cache(maxsize=16)
-def _screen_counts(game, reel_set):
-    d = reel_data(game, reel_set)
-    R, H = game.reels, game.rows
-    P = 1 << H
+@nb.njit(cache=True)
+def _joint_screen_counts(pattern, mark, bonus, weight, n_stops, H):
+    """Joint weighted counts [flag, mask, BONUS] of independent reels; reel r's
+    pattern fills mask bits ``H r .. H r + H - 1``."""
+    R = pattern.shape[0]
     B = R * H + 1
-    acc = np.zeros((1, 2, B), dtype=np.int64)   # [mask so far, flag, bonus]
+    acc = np.zeros((2, 1, B), dtype=np.int64)
     acc[0, 0, 0] = 1
     for r in range(R):
-        c = np.zeros((P, 2, H + 1), dtype=np.int64)
-        n = d.n_stops[r]
-        np.add.at(c, (d.pattern[r, :n], d.mark[r, :n], d.bonus[r, :n]), d.weight[r, :n])
-        new = np.zeros((P, acc.shape[0], 2, B), dtype=np.int64)
-        for m in range(2):
-            for bb in range(H + 1):
-                col = c[:, m, bb]
-                if not col.any():
-                    continue
-                for f in range(2):
-                    src = acc[:, f, :B - bb]
-                    new[:, :, f | m, bb:] += col[:, None, None] * src[None, :, :]
-        acc = new.reshape(P * acc.shape[0], 2, B)      # new mask = pattern << 3r | old
-    return np.ascontiguousarray(acc.transpose(1, 0, 2))
+        c = np.zeros((1 << H, 2, H + 1), dtype=np.int64)     # this reel's stop counts
+        for s in range(n_stops[r]):
+            c[pattern[r, s], mark[r, s], bonus[r, s]] += weight[r, s]
+        size = acc.shape[1]
+        new = np.zeros((2, size << H, B), dtype=np.int64)
+        for p in range(1 << H):
+            for mk in range(2):
+                for bb in range(H + 1):
+                    w = c[p, mk, bb]
+                    if w == 0:
+                        continue
+                    hi = p * size
+                    for f in range(2):
+                        for m in range(size):
+                            for b in range(B - bb):
+                                v = acc[f, m, b]
+                                if v != 0:
+                                    new[f | mk, hi + m, b + bb] += v * w
+        acc = new
+    return acc
+
+
+@keyed_cache(_this_set, maxsize=16)
+def _screen_counts(game, reel_set):
+    d = reel_data(game, reel_set)
+    return _joint_screen_counts(d.pattern, d.mark, d.bonus, d.weight, d.n_stops, game.rows)
 
 
 def popcount15(n_cells: int = 15) -> np.ndarray:
@@ -195,7 +302,7 @@ class Structure:
 
     @cached_property
     def shape_counts(self) -> np.ndarray:
-        return shape_counts(self.game, self.features.lockit)
+        return _shape_counts(self.game)
 
     # -- lock-it chains --------------------------------------------------------
     def chain(self, source: str, spins: int | None = None):
@@ -221,15 +328,31 @@ class Structure:
 
 @lru_cache(maxsize=8)
 def structure(game: Game) -> Structure:
-    return Structure(game, load_features(game))
+    return Structure(game, features_of(game))
 
 
-@lru_cache(maxsize=32)
+@keyed_cache(_no_sets, maxsize=16)
+def features_of(game: Game) -> Features:
+    """:func:`slotmath.features.load_features`, shared by games with the same rules."""
+    return load_features(game)
+
+
+@keyed_cache(_no_sets)
+def _shape_counts(game):
+    return shape_counts(game, features_of(game).lockit)
+
+
+@keyed_cache(feature_sets)
 def _chain(game, source, spins):
-    return lockit_chain(game, load_features(game).lockit, source, spins)
+    return lockit_chain(game, features_of(game).lockit, source, spins)
 
 
-@lru_cache(maxsize=64)
+def _final_sets(game, key) -> tuple:
+    """A lock-it start read from base-game screens reads the base reels too."""
+    return feature_sets(game) + ((BASE_REELS,) if key[1] == BASE else ())
+
+
+@keyed_cache(_final_sets, maxsize=64)
 def _final(game, key):
     st = structure(game)
     source, screens, bonus, spins = key
@@ -239,7 +362,7 @@ def _final(game, key):
     if p == 0:
         return None, 0.0, 0.0
     res = st.chain(source, spins).run(start / p)
-    mark_paid = load_features(game).lockit.sources[source].mark_award
+    mark_paid = features_of(game).lockit.sources[source].mark_award
     final = res.final if mark_paid else np.stack([res.final.sum(axis=0), 0 * res.final[0]])
     return final, p, res.spins_mean
 
@@ -267,9 +390,9 @@ def prizes(game: Game, table: str, level: int) -> Prizes:
     return _prizes(game, table, level)
 
 
-@lru_cache(maxsize=256)
+@keyed_cache(_no_sets, maxsize=256)
 def _prizes(game, table, level):
-    f = load_features(game)
+    f = features_of(game)
     m1, m2 = f.lockit.awards.moments(table, level)
     wm, w2 = wheel_mod.moments(f.wheel)
     labels = {}
@@ -306,13 +429,16 @@ def lines_rtp(game: Game, level: int, reel_set: str = BASE_REELS, lines_game: Ga
     for lp in game.line_pays:
         if any(p * lv0 != lp.pays[0] * lv for p, lv in zip(lp.pays, game.levels)):
             return line_rtp(lines_game or game, level, reel_set)[0]
-    return _lines_rtp(game, reel_set, lines_game or game)
+    return _lines_rtp(lines_game or game, reel_set)
 
 
-@lru_cache(maxsize=16)
-def _lines_rtp(game, reel_set, lines_game):
+@keyed_cache(_this_set, maxsize=16)
+def _lines_rtp(lines_game, reel_set):
+    """(``lines_game`` has the pay table of the game: the nudged free-game
+    form of it only differs in its strips.)"""
     from ..combinations import line_profiles, tuple_weights
 
+    game = lines_game
     tensor = pay_tensor(game, game.levels[0])
     total = 0
     seen = {}
@@ -465,6 +591,75 @@ def breakdown(game: Game, level: int) -> Breakdown:
     values["free game (one, incl. retriggers)"] = mult * one_fg
     rtp = {pol: sum(float(v) for v in comps[pol].values()) for pol in POLICIES}
     return Breakdown(comps, rtp, odds, values, pd.DataFrame(rows))
+
+
+# ===========================================================================
+# tuning figures: exact RTP fast after a base-reel change
+# ===========================================================================
+@keyed_cache(feature_sets, maxsize=64)
+def _lockit_values(game, source, spins, table, level):
+    """Expected prize [x total bet] of a lock-it from every start (flag, mask),
+    wheel included where it is paid: the chain's value function (linearity:
+    the RTP of any start distribution is its dot product with these values)."""
+    st = structure(game)
+    f = prizes(game, table, level).f(st.shape_counts)
+    if not st.features.lockit.sources[source].mark_award:
+        f = np.stack([f[0], f[0]])
+    return _chain(game, source, spins).values(f)
+
+
+@keyed_cache(feature_sets)
+def _free_games_value(game, level) -> float:
+    """Value of one awarded free game, retriggers and multiplier included [x total bet]."""
+    d = _fg_per_spin(structure(game), level)
+    one = (float(d["lines"]) + float(d["prize"]) + d["lockit"]) / (1 - float(d["ek"]))
+    return float(structure(game).features.free_games.multiplier) * one
+
+
+def tuning_figures(game: Game, level: int) -> dict:
+    """Exact figures of the base game for tuning (see :mod:`slotmath.figures`).
+
+    Returns ``rtp`` (policy always lock-it, as the PAR headline),
+    ``feature:by_choice.lockit`` / ``.free_games`` (RTP of each pure
+    selection policy), ``rtp:base lines`` and ``rtp:selection prizes``
+    (Fractions), ``feature_frequency`` (P(a base spin starts a lock-it or
+    the selection), Fraction), ``lockit_one_in`` and ``selection_one_in``
+    (base spins per trigger, Fractions).  Lock-it and free-game parts are
+    float64 as in :func:`breakdown` (equal to it to rounding): the start
+    distribution of the new base reels times the cached value functions of
+    the feature chains, which do not read the base reels.  The whole-round
+    hit frequency and SD need the round distribution (tens of seconds) and
+    are not returned."""
+    st = structure(game)
+    f = st.features
+    lk, sel = f.lockit, f.selection
+    cyc = game.cycle(BASE_REELS)
+    scr = st.base_screens
+    by_b = scr.sum(axis=(0, 1))
+    lines = lines_rtp(game, level, BASE_REELS)
+    options = [(b, sel.option(b)) for b in range(len(by_b)) if sel.option(b) and by_b[b]]
+    sel_prize = sum((Fraction(int(by_b[b]), cyc) * o.prize for b, o in options), Fraction(0))
+    trig = st.start(scr, None, pigs=True)
+    src = lk.sources[BASE]
+    lock = float((trig * _lockit_values(game, BASE, None, src.awards, level)).sum()) / cyc
+    by_choice = {"lockit": 0.0, "free_games": 0.0}
+    fg_one = _free_games_value(game, level)
+    for b, o in options:
+        v = _lockit_values(game, sel.lockit_source, o.lockit_spins, o.lockit_awards, level)
+        by_choice["lockit"] += float((scr[:, :, b] * v).sum()) / cyc
+        by_choice["free_games"] += int(by_b[b]) / cyc * o.free_games * fg_one
+    common = float(lines) + float(sel_prize) + lock
+    n_trig = int(trig.sum())
+    n_sel = sum(int(by_b[b]) for b, _ in options)
+    feature = (st.pc >= lk.trigger)[:, None] | (np.arange(scr.shape[2]) >= sel.min_count)[None, :]
+    n_feat = int((scr.sum(axis=0) * feature).sum())
+    return {"rtp": common + by_choice["lockit"],
+            "feature:by_choice.lockit": common + by_choice["lockit"],
+            "feature:by_choice.free_games": common + by_choice["free_games"],
+            "rtp:base lines": lines, "rtp:selection prizes": sel_prize,
+            "feature_frequency": Fraction(n_feat, cyc),
+            "lockit_one_in": Fraction(cyc, n_trig) if n_trig else None,
+            "selection_one_in": Fraction(cyc, n_sel) if n_sel else None}
 
 
 # ===========================================================================
@@ -648,12 +843,12 @@ def window_game(game: Game, reel_set: str) -> Game:
     return replace(game, reel_sets=sets)
 
 
-@lru_cache(maxsize=8)
+@keyed_cache(_this_set, maxsize=8)
 def _screens(game, reel_set):
     game = window_game(game, reel_set)
     from ..lines import prefix_determined
 
-    f = load_features(game)
+    f = features_of(game)
     d = reel_data(game, reel_set)
     unit = game.levels[0]
     tensor = pay_tensor(game, unit)
@@ -689,7 +884,7 @@ def _screens(game, reel_set):
 # ===========================================================================
 # prize distributions
 # ===========================================================================
-@lru_cache(maxsize=8)
+@keyed_cache(_no_sets, maxsize=8)
 def _shape_classes(game):
     counts = structure(game).shape_counts
     vectors, cv = np.unique(counts, axis=0, return_inverse=True)
@@ -701,7 +896,7 @@ class PrizeDistributions:
     table at one bet, by shape-count vector (memoised convolutions)."""
 
     def __init__(self, game: Game, table: str, level: int):
-        f = load_features(game)
+        f = features_of(game)
         self.shape = f.lockit.awards.distributions(table, level)
         self.wheel = wheel_mod.distribution(f.wheel)
         self.vectors, self.cv = _shape_classes(game)
@@ -754,13 +949,14 @@ def _upsample(p: np.ndarray, factor: int) -> np.ndarray:
     return out
 
 
-@lru_cache(maxsize=64)
+@keyed_cache(lambda game, reel_set, *args: tuple(sorted({reel_set, *feature_sets(game)})),
+             maxsize=64)
 def _group_finals(game, reel_set, source, bonus, spins):
     """Final (flag, mask) per distinct line win among screens starting the
     lock-it ``source`` (pigs trigger when ``bonus`` is None, else with that
     BONUS count): list of (win [u], weight [stop combinations], final)."""
     sc = screens(game, reel_set)
-    f = load_features(game)
+    f = features_of(game)
     pigs = popcount15()[sc.mask] >= f.lockit.trigger
     if bonus is None:
         sel = pigs & (sc.bonus < f.free_games.min_count)
@@ -1117,7 +1313,7 @@ def _strip_array(game, reel_set, width):
 
 def round_sampler(game: Game, level: int, policy: str = "lockit") -> Sampler:
     """Round sampler at bet ``level`` under a pure selection ``policy``."""
-    f = load_features(game)
+    f = features_of(game)
     lk, fgs, sel = f.lockit, f.free_games, f.selection
     S = len(game.symbols)
     sets = [BASE_REELS, fgs.reels, lk.sources[BASE].reels, lk.sources[BASE].after_mark]
@@ -1263,7 +1459,7 @@ def analyse(game: Game, level: int, policy: str = "lockit",
         "feature_values": {k: float(v) for k, v in b.values.items()},
         "lockit_shapes": b.shapes.to_dict(orient="records"),
     }
-    sel_source = load_features(game).selection.lockit_source
+    sel_source = features_of(game).selection.lockit_source
     cov = {name: coverage(game, src) for name, src in
            (("base game", BASE), ("free games", FREE), ("selection", sel_source))}
     feats["lockit_coverage"] = {k.replace(" ", "_"): v.tolist() for k, v in cov.items()}
@@ -1327,7 +1523,7 @@ def play_lockit(game: Game, level: int, source: str = BASE, start=None, seed: in
     """
     from .. import shapes as shp
 
-    f = load_features(game)
+    f = features_of(game)
     lk = f.lockit
     src = lk.sources[source]
     H, R = game.rows, game.reels
@@ -1455,9 +1651,9 @@ def wheel_table(game: Game) -> pd.DataFrame:
     """The Superlock wheel, the before-wheel jackpot first: segment, prize
     [x total bet or jackpot name], weight, probability and expected value
     contribution [x total bet] (the last column sums to the wheel's mean)."""
-    w = load_features(game).wheel
+    w = features_of(game).wheel
     frame = wheel_mod.table(w)
-    jackpots = load_features(game).jackpots
+    jackpots = features_of(game).jackpots
     prize = [o if o in jackpots or o == w.pre_name else f"{v:g}x"
              for o, v in zip(frame["outcome"], frame["value"])]
     weight = [None if pd.isna(x) else int(x) for x in frame["weight"]]
@@ -1510,7 +1706,7 @@ def shapes_table(b: Breakdown) -> pd.DataFrame:
 
 def award_table(game: Game, table: str = "trigger") -> pd.DataFrame:
     """Mean award and jackpot chance per shape and bet [x total bet]."""
-    f = load_features(game)
+    f = features_of(game)
     rows = []
     for lv in game.levels:
         m1, _ = f.lockit.awards.moments(table, lv)
@@ -1544,16 +1740,7 @@ def free_game_summary(game: Game, level: int) -> pd.DataFrame:
 # ===========================================================================
 # reel tuning hooks (slotmath.tune)
 # ===========================================================================
-def tuning_figures(game: Game, level: int) -> dict:
-    """The RTP under each selection policy from :func:`breakdown` (no
-    distribution): ``rtp`` (policy lockit, as ``par``) and
-    ``feature:by_choice.<policy>`` [x total bet]."""
-    b = breakdown(game, level)
-    out = {"rtp": b.rtp["lockit"]}
-    out.update({f"feature:by_choice.{pol}": b.rtp[pol] for pol in POLICIES})
-    return out
-
-
+# (tuning_figures: see "tuning figures" above, next to breakdown)
 def tuning_constraints(game: Game) -> dict:
     """Both choices of the feature selection must pay the target RTP."""
     return {"rtp_figures": [f"feature:by_choice.{pol}" for pol in POLICIES]}

@@ -1,0 +1,103 @@
+"""Piggy Bankin' Superlock: caches shared by games that differ only in their
+base reels, and the tuning hook (exact figures fast after a base-reel change)."""
+from dataclasses import replace
+from fractions import Fraction as Fr
+
+import numpy as np
+import pytest
+
+from slotmath.figures import game_figures
+from slotmath.gamefile import load_game
+from slotmath.games import piggy_bankin_superlock as pbs
+from slotmath.model import Strip
+from slotmath.reels import windows
+
+
+@pytest.fixture(scope="module")
+def game():
+    return load_game("piggy_bankin_superlock")
+
+
+def with_strip(game, reel_set, reel, symbols):
+    sets = dict(game.reel_sets)
+    strips = list(game.strips(reel_set))
+    strips[reel] = Strip(tuple(symbols))
+    sets[reel_set] = tuple(strips)
+    return replace(game, reel_sets=sets)
+
+
+@pytest.fixture(scope="module")
+def changed(game):
+    """Base reel 1 rotated by 5 stops, one K added and one PIGGY more."""
+    s = game.strips("base")[0].symbols
+    return with_strip(game, "base", 0, s[5:] + s[:5] + ("K", "PIGGY"))
+
+
+def test_feature_caches_shared_across_base_reels(game, changed):
+    pbs.breakdown(game, 1)
+    pbs.breakdown(changed, 1)
+    # feature parts are the same objects; base-game parts are recomputed
+    assert pbs._chain(changed, "base_game", None) is pbs._chain(game, "base_game", None)
+    assert pbs.prizes(changed, "trigger", 1) is pbs.prizes(game, "trigger", 1)
+    key = ("free_games", "free_games", None, None)
+    assert pbs._final(changed, key) is pbs._final(game, key)
+    base_key = ("base_game", "base_game", None, None)
+    assert pbs._final(changed, base_key) is not pbs._final(game, base_key)
+    assert not np.array_equal(pbs.screen_counts(changed, "base"), pbs.screen_counts(game, "base"))
+    # a new feature reel or award table is a new key
+    f = game.strips("feature")[0].symbols
+    feat = with_strip(game, "feature", 0, f[1:] + f[:1])
+    assert pbs._chain(feat, "base_game", None) is not pbs._chain(game, "base_game", None)
+    opts = dict(game.options)
+    opts["jackpots"] = dict(opts["jackpots"], MINI=11)
+    assert pbs._rules_key(replace(game, options=opts)) != pbs._rules_key(game)
+    assert pbs._rules_key(changed) == pbs._rules_key(game)
+
+
+def _feature_count(game):
+    """Base stop combinations with 6+ PIGGY or 3+ BONUS, from each reel's
+    (PIGGY, BONUS) window counts convolved (independent of the screen counts)."""
+    pig = [game.symbol_index["PIGGY"], game.symbol_index["PIGGY_WHEEL"]]
+    bonus = game.symbol_index["BONUS"]
+    joint = np.zeros((16, 16), dtype=object)
+    joint[0, 0] = 1
+    for strip in game.strips("base"):
+        w = windows(game, strip)
+        per = np.zeros((4, 4), dtype=object)
+        for p, b in zip(np.isin(w, pig).sum(axis=1), (w == bonus).sum(axis=1)):
+            per[p, b] += 1
+        new = np.zeros_like(joint)
+        for p, b in zip(*np.nonzero(per)):
+            new[p:, b:] += per[p, b] * joint[:16 - p, :16 - b]
+        joint = new
+    total = int(joint.sum())
+    feature = int(joint[6:, :].sum() + joint[:6, 3:].sum())
+    trig = int(joint[6:, :].sum())
+    sel = int(joint[:, 3:].sum())
+    return feature, trig, sel, total
+
+
+@pytest.mark.parametrize("which", ["committed", "changed"])
+def test_hook_equals_breakdown(game, changed, which):
+    g = game if which == "committed" else changed
+    for level in (1, 10):
+        h = pbs.tuning_figures(g, level)
+        b = pbs.breakdown(g, level)
+        assert abs(h["rtp"] - b.rtp["lockit"]) < 1e-12
+        for policy in pbs.POLICIES:
+            assert abs(h[f"feature:by_choice.{policy}"] - b.rtp[policy]) < 1e-12
+        assert h["rtp:base lines"] == b.components["lockit"]["base lines"]
+        assert h["rtp:selection prizes"] == b.components["lockit"]["selection prizes"]
+    feature, trig, sel, total = _feature_count(g)
+    assert total == g.cycle("base")
+    assert h["feature_frequency"] == Fr(feature, total)
+    assert h["lockit_one_in"] == Fr(total, trig)
+    assert h["selection_one_in"] == Fr(total, sel)
+    assert abs(float(h["lockit_one_in"]) * b.odds["lockit base game"] - 1) < 1e-12
+
+
+def test_figures_come_from_the_hook(changed):
+    figs = game_figures(changed, 1)
+    assert figs["rtp"] == pbs.tuning_figures(changed, 1)["rtp"]
+    # the hook returns no whole-round hit frequency or SD (not computed fast and exactly)
+    assert "hit_frequency" not in figs and "sd" not in figs
