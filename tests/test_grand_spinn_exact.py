@@ -21,7 +21,6 @@ from hypothesis import strategies as st
 
 from slotmath.gamefile import GAMES_DIR, load_game
 from slotmath.games import grand_spinn_superpot as gs
-from slotmath.games import grand_spinn_superpot_sampler as gs_sampler
 from slotmath.par import par
 
 TARGET, TOLERANCE = Fraction(9621, 10000), Fraction(5, 100000)   # 96.21 % +- 0.005 pp
@@ -147,8 +146,9 @@ def test_simulator_round_equals_exact_round_everywhere(game):
     rounds = gs.play_all(rules)
     assert rounds.win.shape == tuple(len(s) for s in game.strips())
     stops = np.indices(rounds.win.shape).reshape(game.reels, -1).T
-    for limit in (gs_sampler.LINE_TABLE_LIMIT, 0):
-        out = gs.play_stops(gs_sampler.round_sampler(game, 3, line_table_limit=limit), stops)
+    sampler = gs.round_sampler(game, 3)
+    for literal in (False, True):
+        out = gs.play_stops(sampler, stops, literal=literal)
         assert np.array_equal(out[:, 0], rounds.win.ravel())
         assert np.array_equal(out[:, 4], rounds.jackpot.ravel())
 

@@ -9,6 +9,7 @@ import pytest
 
 from slotmath.gamefile import load_game
 from slotmath.games import grand_spinn_superpot as gs
+from slotmath.games import grand_spinn_superpot_sampler as gs_sampler
 
 SPINS = 16_000_000   # about 5 Supers at 1 in 3.0 million
 
@@ -65,6 +66,51 @@ def test_with_the_chunked_framework(game):
     mc = pytest.importorskip("slotmath.montecarlo")
     sampler = mc.as_sampler(gs.round_sampler(game, 1))
     assert sampler.event_names[0] == "mini"
+
+
+def test_kernel_plays_the_literal_round_of_its_drawn_stops(game):
+    """The fast kernel (line tables, inlined round) gives, round by round,
+    the win and events of :func:`play_stops` with every line played
+    literally, on the stops the same stream draws."""
+    nb = pytest.importorskip("numba")
+    s = gs.round_sampler(game, 3)
+    totals, stop_of, cum = s.args[:3]
+    lengths = s.args[11]
+
+    @nb.njit
+    def drawn(rng, n):
+        out = np.zeros((n, len(totals)), dtype=np.int64)
+        pos = np.zeros(len(totals), dtype=np.int64)
+        for i in range(n):
+            gs_sampler.draw_stops(rng, pos, totals, stop_of, cum, lengths)
+            out[i] = pos
+        return out
+
+    n = 300_000
+    wins, events = s.kernel(np.random.default_rng(11), n, *s.args)
+    out = gs.play_stops(s, drawn(np.random.default_rng(11), n), literal=True)
+    assert np.array_equal(wins, out[:, 0] / 30)           # level 3: total bet 30 coins
+    landing, pays, arrows, jp, without = out[:, 1], out[:, 2], out[:, 3], out[:, 4], out[:, 5]
+    expected = [(jp == k).sum() for k in range(3)] + [
+        (landing > 0).sum(), (pays > 1).sum(), (arrows > 0).sum(), without.sum(), (pays < 0).sum()]
+    assert events.tolist() == [int(v) for v in expected]
+    assert events[3] > 0.2 * n and events[5] > 0           # line wins and arrows were played
+
+
+def test_chunked_runs_are_reproducible_whatever_the_workers(game):
+    """Same seed, rounds and chunk size: identical statistics on 1 and 2
+    processes, equal to the exact merge of the chunks played one by one."""
+    mc = pytest.importorskip("slotmath.montecarlo")
+    sampler = gs.round_sampler(game, 1)
+    one = mc.run(sampler, 400_000, seed=21, chunk=100_000, workers=1, progress=False)
+    two = mc.run(sampler, 400_000, seed=21, chunk=100_000, workers=2, progress=False)
+    assert one.stats == two.stats and one.rounds == 400_000
+    merged = mc.ChunkStats.empty(len(sampler.event_names))
+    for i in (3, 1, 0, 2):
+        merged = merged.merge(mc.run_chunk(sampler, 21, i, 100_000))
+    assert merged == one.stats
+    assert mc.run(sampler, 400_000, seed=22, chunk=100_000, workers=1,
+                  progress=False).stats != one.stats
 
 
 def test_cli_simulate(capsys):

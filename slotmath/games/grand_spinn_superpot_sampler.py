@@ -17,10 +17,12 @@ Lines
     its cells shows the symbol or a wild substituting for it; ``c`` wilds
     ``w`` standing in multiply by ``mult[w, c]``; the line pays its best
     entry (the first of equal wins).  It is tabulated once per sampler over
-    every symbol tuple of a line (:func:`line_tables`, when there are at
-    most :data:`LINE_TABLE_LIMIT` tuples), together with the line's jackpot
-    (the lowest of three jackpot symbols, R18), so a round reads each line
-    as one index ``sum_r symbol_r * S**(R-1-r)`` into those tables.
+    every symbol tuple of a line (:func:`line_tables`, at most
+    :data:`LINE_TABLE_LIMIT` tuples), together with the line's jackpot (the
+    lowest, when every reel shows a jackpot symbol: R18), so a round reads
+    each line as one index ``sum_r symbol_r * S**(R-1-r)`` into those
+    tables.  :func:`play_stops` with ``literal=True`` plays every line by
+    :func:`literal_line` instead, to check the tables.
 
 Nudges
     :func:`literal_round` moves the reels one position at a time, shows a
@@ -122,42 +124,47 @@ def _cell(strip, n, pos, blanked, blank):
 
 
 @nb.njit(cache=True, inline="always")
-def landing_lines(pos, wcode, lines, tab_coins, tab_entry, tab_jp, strips, lengths, pay_symbol,
-                  pay_count, pay_coins, wilds, subst, mult, jp_rank, scratch):
-    """Landing line win [coins], its best entry (highest line win, first
-    entry among equal wins) and the best line jackpot rank (-1: none) of
-    the window at stops ``pos``.
+def _best(landing, best_w, best_e, w, e):
+    """Add line win ``w`` of entry ``e``; keep the highest (first entry among equal wins)."""
+    if w > best_w or (w == best_w and e < best_e):
+        return landing + w, w, e
+    return landing + w, best_w, best_e
 
-    With line tables (``tab_coins`` not empty) each line is one look-up:
-    ``wcode[r, s, k]`` is ``S**(R-1-r)`` times the symbol in row ``k`` of
-    stop ``s`` of reel ``r``; otherwise each line is played by
-    :func:`literal_line` (``scratch`` holds the line's symbols and counts).
-    """
+
+@nb.njit(cache=True, inline="always")
+def table_lines(pos, wcode, lines, tab_coins, tab_entry, tab_jp):
+    """Landing line win [coins], its best entry (highest line win, first
+    entry among equal wins; -1: none) and the best line jackpot rank (-1:
+    none) of the window at stops ``pos``, from the line tables: ``wcode[r,
+    s, k]`` is ``S**(R-1-r)`` times the symbol in row ``k`` of stop ``s`` of
+    reel ``r``, so a line's tuple index is a sum over reels."""
+    landing, best_w, best_e, jp = 0, 0, -1, -1
+    for l in range(lines.shape[0]):
+        t = 0
+        for r in range(lines.shape[1]):
+            t += wcode[r, pos[r], lines[l, r]]
+        w = tab_coins[t]
+        if w > 0:
+            landing, best_w, best_e = _best(landing, best_w, best_e, w, tab_entry[t])
+        elif tab_jp[t] > jp:
+            jp = tab_jp[t]
+    return landing, best_e, jp
+
+
+@nb.njit(cache=True)
+def literal_lines(pos, strips, lengths, lines, pay_symbol, pay_count, pay_coins, wilds, subst,
+                  mult, jp_rank, scratch):
+    """As :func:`table_lines`, each line played by :func:`literal_line`
+    (``scratch`` (2, >= S) holds the line's symbols and the wild counts)."""
     R = lines.shape[1]
     landing, best_w, best_e, jp = 0, 0, -1, -1
-    if tab_coins.shape[0] > 0:
-        for l in range(lines.shape[0]):
-            t = 0
-            for r in range(R):
-                t += wcode[r, pos[r], lines[l, r]]
-            w = tab_coins[t]
-            if w > 0:
-                landing += w
-                e = tab_entry[t]
-                if w > best_w or (w == best_w and e < best_e):
-                    best_w, best_e = w, e
-            elif tab_jp[t] > jp:
-                jp = tab_jp[t]
-        return landing, best_e, jp
     cell, counts = scratch[0, :R], scratch[1]
     for l in range(lines.shape[0]):
         for r in range(R):
             cell[r] = strips[r, (pos[r] + lines[l, r]) % lengths[r]]
         w, e = literal_line(cell, pay_symbol, pay_count, pay_coins, wilds, subst, mult, counts)
         if w > 0:
-            landing += w
-            if w > best_w or (w == best_w and e < best_e):
-                best_w, best_e = w, e
+            landing, best_w, best_e = _best(landing, best_w, best_e, w, e)
         else:
             jp = max(jp, line_jackpot(cell, jp_rank))
     return landing, best_e, jp
@@ -208,24 +215,21 @@ def literal_round(pos, blanked, x, strips, lengths, arrow, blank, jp_rank):
 
 
 @nb.njit(cache=True, inline="always")
-def play_round(pos, blanked, scratch, wcode, lines, tab_coins, tab_entry, tab_jp, strips,
-               lengths, pay_symbol, pay_count, pay_coins, wilds, subst, mult, arrow, blank,
-               jp_rank, jp_coins):
-    """One round from landing stops ``pos`` (changed in place: the final stops).
+def finish_round(landing, best_e, jp, pos, blanked, strips, lengths, pay_symbol, arrow, blank,
+                 jp_rank, jp_coins):
+    """The rest of a round whose landing lines gave ``(landing, best_e,
+    jp)`` (:func:`table_lines`); ``pos`` becomes the final stops.
 
-    Returns ``(win [coins], landing [coins], pays, arrow_moves, jackpot,
-    without_win)``; ``pays = -1`` when a reel never stops nudging.
+    Returns ``(win [coins], pays, arrow_moves, jackpot rank)``; ``pays = -1``
+    when a reel never stops nudging.
     """
-    landing, best_e, jp = landing_lines(pos, wcode, lines, tab_coins, tab_entry, tab_jp, strips,
-                                        lengths, pay_symbol, pay_count, pay_coins, wilds, subst,
-                                        mult, jp_rank, scratch)
-    if landing == 0:
-        return (jp_coins[jp] if jp >= 0 else 0), 0, 1, 0, jp, jp >= 0
+    if landing == 0:                              # R18: jackpot on a line, no win
+        return (jp_coins[jp] if jp >= 0 else 0), 1, 0, jp
     pays, arrows, low = literal_round(pos, blanked, pay_symbol[best_e], strips, lengths, arrow,
                                       blank, jp_rank)
     if pays < 0:
-        return 0, landing, -1, 0, -1, False
-    return landing * pays + (jp_coins[low] if low >= 0 else 0), landing, pays, arrows, low, False
+        return 0, -1, 0, -1
+    return landing * pays + (jp_coins[low] if low >= 0 else 0), pays, arrows, low
 
 
 # ---------------------------------------------------------------- rounds
@@ -248,7 +252,7 @@ def simulate_rounds(rng, n, totals, stop_of, cum, wcode, lines, tab_coins, tab_e
 
     Events: jackpots by rank, then rounds with a line win, with a nudge or
     arrow re-pay, with an arrow, jackpots won without a line win, rounds
-    whose nudge never ends.
+    whose nudge never ends (their win is recorded as 0).
     """
     R = strips.shape[0]
     J = jp_coins.shape[0]
@@ -256,13 +260,11 @@ def simulate_rounds(rng, n, totals, stop_of, cum, wcode, lines, tab_coins, tab_e
     events = np.zeros(J + 5, dtype=np.int64)
     pos = np.zeros(R, dtype=np.int64)
     blanked = np.full(R, -1, dtype=np.int64)
-    scratch = np.zeros((2, max(R, jp_rank.shape[0])), dtype=np.int64)
     for i in range(n):
         draw_stops(rng, pos, totals, stop_of, cum, lengths)
-        win, landing, pays, arrows, jp, without = play_round(
-            pos, blanked, scratch, wcode, lines, tab_coins, tab_entry, tab_jp, strips, lengths,
-            pay_symbol, pay_count, pay_coins, wilds, subst, mult, arrow, blank, jp_rank,
-            jp_coins)
+        landing, best_e, jp = table_lines(pos, wcode, lines, tab_coins, tab_entry, tab_jp)
+        win, pays, arrows, jp = finish_round(landing, best_e, jp, pos, blanked, strips, lengths,
+                                             pay_symbol, arrow, blank, jp_rank, jp_coins)
         if pays < 0:
             events[J + 4] += 1
             continue
@@ -270,22 +272,24 @@ def simulate_rounds(rng, n, totals, stop_of, cum, wcode, lines, tab_coins, tab_e
             events[jp] += 1
         if landing > 0:
             events[J] += 1
-        if pays > 1:
-            events[J + 1] += 1
-        if arrows > 0:
-            events[J + 2] += 1
-        if without:
+            if pays > 1:
+                events[J + 1] += 1
+            if arrows > 0:
+                events[J + 2] += 1
+        elif jp >= 0:
             events[J + 3] += 1
         wins[i] = win / total_bet
     return wins, events
 
 
 @nb.njit(cache=True)
-def play_stops_kernel(stops, wcode, lines, tab_coins, tab_entry, tab_jp, strips, lengths,
-                      pay_symbol, pay_count, pay_coins, wilds, subst, mult, arrow, blank,
+def play_stops_kernel(stops, literal, wcode, lines, tab_coins, tab_entry, tab_jp, strips,
+                      lengths, pay_symbol, pay_count, pay_coins, wilds, subst, mult, arrow, blank,
                       jp_rank, jp_coins):
-    """:func:`play_round` of every row of ``stops`` (n, R): an (n, 6) int64
-    array of (win, landing, pays, arrow moves, jackpot, without win)."""
+    """The round of every row of ``stops`` (n, R), lines from the tables or
+    (``literal``) by :func:`literal_lines`: an (n, 6) int64 array of (win
+    [coins], landing [coins], pays, arrow moves, jackpot, won without a
+    line win)."""
     n, R = stops.shape
     out = np.zeros((n, 6), dtype=np.int64)
     pos = np.zeros(R, dtype=np.int64)
@@ -294,12 +298,16 @@ def play_stops_kernel(stops, wcode, lines, tab_coins, tab_entry, tab_jp, strips,
     for i in range(n):
         for r in range(R):
             pos[r] = stops[i, r]
-        win, landing, pays, arrows, jp, without = play_round(
-            pos, blanked, scratch, wcode, lines, tab_coins, tab_entry, tab_jp, strips, lengths,
-            pay_symbol, pay_count, pay_coins, wilds, subst, mult, arrow, blank, jp_rank,
-            jp_coins)
+        if literal:
+            landing, best_e, jp = literal_lines(pos, strips, lengths, lines, pay_symbol,
+                                                pay_count, pay_coins, wilds, subst, mult,
+                                                jp_rank, scratch)
+        else:
+            landing, best_e, jp = table_lines(pos, wcode, lines, tab_coins, tab_entry, tab_jp)
+        win, pays, arrows, jp = finish_round(landing, best_e, jp, pos, blanked, strips, lengths,
+                                             pay_symbol, arrow, blank, jp_rank, jp_coins)
         out[i, 0], out[i, 1], out[i, 2] = win, landing, pays
-        out[i, 3], out[i, 4], out[i, 5] = arrows, jp, without
+        out[i, 3], out[i, 4], out[i, 5] = arrows, jp, landing == 0 and jp >= 0
     return out
 
 
@@ -324,12 +332,12 @@ def event_names(opts) -> tuple:
         ("line_win", "nudge", "arrow", "jackpot_without_win", "endless_nudge")
 
 
-def round_sampler(game: Game, level: int, line_table_limit: int = LINE_TABLE_LIMIT) -> Sampler:
+def round_sampler(game: Game, level: int) -> Sampler:
     """The Monte Carlo round sampler of ``game`` at bet ``level``.
 
     Built from the game data directly (not from the exact path's arrays).
-    ``line_table_limit`` caps the symbol tuples of a line for the line
-    tables (0: every line is played literally each round).
+    Raises ValueError when a line has more than :data:`LINE_TABLE_LIMIT`
+    symbol tuples or a reel's total stop weight is not below ``2**31``.
     """
     from .grand_spinn_superpot import pack_strips, parse_options
 
@@ -339,7 +347,8 @@ def round_sampler(game: Game, level: int, line_table_limit: int = LINE_TABLE_LIM
     strips_, weights, lengths, win = pack_strips(game)
     totals = weights.sum(axis=1)
     if int(totals.max()) >= _MAX_WEIGHT:
-        raise OverflowError("a reel's total stop weight must be below 2**31 for the sampler")
+        raise ValueError(f"{game.name}: a reel's total stop weight must be below 2**31 "
+                         "for the sampler")
     cum = np.cumsum(weights, axis=1)
     width = int(totals.max()) if totals.max() <= TABLE_LIMIT else 0
     stop_of = np.zeros((R, width), dtype=np.int64)
@@ -364,13 +373,12 @@ def round_sampler(game: Game, level: int, line_table_limit: int = LINE_TABLE_LIM
         jp_rank[idx[j.symbol]] = k
         jp_coins[k] = 0 if j.pay_per_level is None else j.pay_per_level * level
     wilds = np.array([idx[s.name] for s in game.symbols if s.wild], dtype=np.int64)
-    if S ** R <= line_table_limit:
-        tables = line_tables(S, R, pay_symbol, pay_count, pay_coins, wilds, subst, mult, jp_rank)
-        radix = S ** np.arange(R - 1, -1, -1, dtype=np.int64)
-        wcode = win * radix[:, None, None]
-    else:
-        tables = tuple(np.zeros(0, dtype=np.int64) for _ in range(3))
-        wcode = np.zeros((R, 1, 1), dtype=np.int64)
+    if S ** R > LINE_TABLE_LIMIT:
+        raise ValueError(f"{game.name}: {S}**{R} symbol tuples per line are more than the "
+                         f"sampler's line tables hold ({LINE_TABLE_LIMIT:,})")
+    tables = line_tables(S, R, pay_symbol, pay_count, pay_coins, wilds, subst, mult, jp_rank)
+    radix = S ** np.arange(R - 1, -1, -1, dtype=np.int64)
+    wcode = win * radix[:, None, None]
     args = (totals, stop_of, cum, wcode, np.array(game.paylines, dtype=np.int64),
             *tables, strips_, lengths, pay_symbol, pay_count, pay_coins, wilds, subst, mult,
             np.int64(idx[opts.arrow]), np.int64(idx[opts.arrow_becomes]), jp_rank, jp_coins,
@@ -378,12 +386,13 @@ def round_sampler(game: Game, level: int, line_table_limit: int = LINE_TABLE_LIM
     return Sampler(simulate_rounds, args, event_names(opts))
 
 
-def play_stops(sampler: Sampler, stops) -> np.ndarray:
+def play_stops(sampler: Sampler, stops, literal: bool = False) -> np.ndarray:
     """The sampler's rounds from given landing stops, shape (n, R):
     an (n, 6) int64 array of (win [coins], landing [coins], pays, arrow
-    moves, jackpot rank, won without a line win)."""
+    moves, jackpot rank, won without a line win).  ``literal`` plays every
+    line by :func:`literal_line` instead of reading the line tables."""
     stops = np.ascontiguousarray(np.atleast_2d(stops), dtype=np.int64)
-    return play_stops_kernel(stops, *sampler.round_args)
+    return play_stops_kernel(stops, bool(literal), *sampler.round_args)
 
 
 # ---------------------------------------------------------------- direct runs
