@@ -5,23 +5,31 @@
 1. Workbench: for each game's base reels, the time from a changed count
    (or stop weight) to updated figures in :class:`slotmath.workbench.ReelTuner`,
    median over N changes (+1 then -1 on a cycle of symbols).  Two modes:
-   all figures live (RTP, hit frequency, SD, VI, feature frequency; the
-   joint distribution is recomputed) and RTP-only live (hit frequency, SD
-   and VI on demand).  The plot is timed separately.  Goal: <= 100 ms from
-   a change to updated figures on the seed games' base reels.
-2. Sensitivities: time for the +-1 RTP table of every symbol on every reel.
-3. With ``--solve``: ``tune()`` on each game to a nearby target RTP
+   all live figures (RTP, hit frequency, SD, VI, feature frequency: a line
+   game's contraction and exact moments, or the rules module's
+   ``tuning_figures``) and RTP-only live.  The plot is timed separately,
+   and the "Full figures" button (joint distribution or ``par()``) once.
+   Goal: <= 100 ms from a change to updated figures on the seed games'
+   base reels.  A game without a fast source shows its figures on request
+   (nothing is computed on a change); it is listed as such.
+2. Cold RTP of a line game (the pay tensor's cache): a new game object
+   with a pay table seen before (a new strip), and a pay table never seen
+   (one pay changed); medians.
+3. Sensitivities: time for the +-1 RTP table of every symbol on every reel.
+4. With ``--solve``: ``tune()`` on each game to a nearby target RTP
    (the saved RTP - 0.5 pp, 0.005 pp tolerance, lowest bet level):
    result, moves, evaluations and time.
 
-Games whose single exact evaluation is slower than ``--max-seconds`` are
-reported and skipped (a rules module without a fast ``tuning_figures``).
+The machine's load average is printed first: on a shared machine every
+time is inflated by the other work running on it.
 
 Timings are wall-clock medians on this machine; they are not tests.
 """
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import os
 import statistics
 import sys
 import time
@@ -31,7 +39,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from slotmath.figures import game_figures  # noqa: E402
+from slotmath.figures import fast_figures, full_figures, game_figures, line_rtp_parts  # noqa: E402
 from slotmath.gamefile import GAMES_DIR, load_game  # noqa: E402
 from slotmath.sensitivity import sensitivities  # noqa: E402
 from slotmath.tune import Targets, tune  # noqa: E402
@@ -47,7 +55,7 @@ def game_specs(names):
 
 
 def label(spec) -> str:
-    return spec if isinstance(spec, str) else Path(spec).name
+    return Path(str(spec)).name
 
 
 def workbench_latency(spec, changes: int, live: bool) -> dict:
@@ -64,6 +72,45 @@ def workbench_latency(spec, changes: int, live: bool) -> dict:
             "total_ms": statistics.median(totals)}
 
 
+def full_seconds(spec) -> float:
+    """One "Full figures" evaluation of the saved strips [s]."""
+    game = load_game(spec)
+    t0 = time.perf_counter()
+    full_figures(game, game.levels[0])
+    return time.perf_counter() - t0
+
+
+def source(game) -> str:
+    if game.rules == "lines":
+        return "moments"
+    return "hook" if fast_figures(game) else "on request"
+
+
+def cold_rtp(game, repeat: int) -> tuple:
+    """Median ms of the RTP of (a) a new game object with a known pay table
+    (reel 1 rotated by k stops) and (b) a never-seen pay table (first pay + k)."""
+    level = game.levels[0]
+    line_rtp_parts(game, level)
+    seen, new = [], []
+    for k in range(1, repeat + 1):
+        strips = list(game.strips("base"))
+        s0 = strips[0]
+        strips[0] = dataclasses.replace(s0, symbols=s0.symbols[k:] + s0.symbols[:k],
+                                        weights=None if s0.weights is None
+                                        else s0.weights[k:] + s0.weights[:k])
+        g1 = dataclasses.replace(game, reel_sets={**game.reel_sets, "base": tuple(strips)})
+        t0 = time.perf_counter()
+        line_rtp_parts(g1, level)
+        seen.append(time.perf_counter() - t0)
+        lps = list(game.line_pays)
+        lps[0] = dataclasses.replace(lps[0], pays=tuple(p + 1000 + k for p in lps[0].pays))
+        g2 = dataclasses.replace(game, line_pays=tuple(lps))
+        t0 = time.perf_counter()
+        line_rtp_parts(g2, level)
+        new.append(time.perf_counter() - t0)
+    return statistics.median(seen) * 1e3, statistics.median(new) * 1e3
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", default="", help="comma-separated names or paths (default: all)")
@@ -73,32 +120,47 @@ def main(argv=None) -> int:
                     help="skip games whose one exact evaluation takes longer (default 5 s)")
     args = ap.parse_args(argv)
     specs = game_specs([g for g in args.games.split(",") if g])
+    load1, load5, load15 = os.getloadavg()
+    print(f"machine: {os.cpu_count()} cores, load average {load1:.2f} {load5:.2f} {load15:.2f} "
+          "(other work running inflates every time)\n")
 
     print("Workbench: median ms from a changed count to updated figures "
-          f"({args.changes} changes; plot and whole update shown apart)")
-    print(f"{'game':28s} {'all live: figures':>18s} {'plot':>8s} {'total':>8s} "
-          f"{'RTP live: figures':>18s} {'total':>8s}")
+          f"({args.changes} changes; plot and whole update shown apart); "
+          "Full figures button once [s]")
+    print(f"{'game':28s} {'source':>10s} {'live: figures':>14s} {'plot':>8s} {'total':>8s} "
+          f"{'RTP live: figures':>18s} {'full [s]':>9s}")
     for spec in specs:
         game = load_game(spec)
-        t0 = time.perf_counter()
-        game_figures(game, game.levels[0])
-        one = time.perf_counter() - t0
-        if one > args.max_seconds:
-            print(f"{label(spec):28s} one exact evaluation takes {one:.1f} s: not timed "
-                  f"(limit --max-seconds {args.max_seconds:g})")
+        if not fast_figures(game):
+            print(f"{label(spec):28s} {'on request':>10s} (no tuning_figures: nothing is "
+                  "computed on a change; Full figures runs par())")
             continue
         try:
-            full = workbench_latency(spec, args.changes, live=True)
+            live = workbench_latency(spec, args.changes, live=True)
             fast = workbench_latency(spec, args.changes, live=False)
+            full = full_seconds(spec)
         except Exception as exc:                       # report and go on
             print(f"{label(spec):28s} failed: {exc}")
             continue
-        print(f"{label(spec):28s} {full['figures_ms']:18.1f} {full['plot_ms']:8.1f} "
-              f"{full['total_ms']:8.1f} {fast['figures_ms']:18.1f} {fast['total_ms']:8.1f}", flush=True)
+        print(f"{label(spec):28s} {source(game):>10s} {live['figures_ms']:14.1f} "
+              f"{live['plot_ms']:8.1f} {live['total_ms']:8.1f} {fast['figures_ms']:18.1f} "
+              f"{full:9.2f}", flush=True)
+
+    print("\nCold RTP of a line game: median ms, new game object with a known pay "
+          "table / a never-seen pay table")
+    for spec in specs:
+        game = load_game(spec)
+        if game.rules != "lines":
+            continue
+        seen, new = cold_rtp(game, args.changes)
+        print(f"{label(spec):28s} {seen:8.1f} {new:8.1f}", flush=True)
 
     print("\nSensitivities: +-1 RTP table, every symbol (stop) on every reel")
     for spec in specs:
         game = load_game(spec)
+        if not fast_figures(game):
+            print(f"{label(spec):28s} skipped (no fast figures)")
+            continue
         t0 = time.perf_counter()
         game_figures(game, game.levels[0], needed={"rtp"})
         if time.perf_counter() - t0 > args.max_seconds / 10:
@@ -114,6 +176,9 @@ def main(argv=None) -> int:
               f"{'moved':>6s} {'evals':>6s} {'seconds':>8s}")
         for spec in specs:
             game = load_game(spec)
+            if not fast_figures(game):
+                print(f"{label(spec):28s} skipped (no fast figures)")
+                continue
             rtp0 = game_figures(game, game.levels[0], needed={"rtp"})["rtp"]
             target = Fraction(round(float(rtp0) * 10000) - 50, 10000)
             t0 = time.perf_counter()

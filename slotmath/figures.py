@@ -198,6 +198,18 @@ def game_figures(game: Game, level: int, reel_set: str = "base", needed=None) ->
     return par_figures(par(game, level))
 
 
+def full_figures(game: Game, level: int, reel_set: str = "base") -> dict:
+    """Every figure from the full analysis (the workbench's "Full figures"):
+    a line game's figures with the joint distribution (adds the max win);
+    otherwise the figures of :func:`slotmath.par.par` over those of the rules
+    module's ``tuning_figures`` (which the hook's tests show to agree)."""
+    if game.rules == "lines":
+        return line_figures(game, level, reel_set)
+    figs = game_figures(game, level, reel_set) if figure_hook(game) is not None else {}
+    figs.update(par_figures(par(game, level)))
+    return figs
+
+
 def equivalent_levels(game: Game) -> dict:
     """Map each bet level to a level with provably the same figures.
 

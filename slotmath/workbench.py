@@ -41,7 +41,7 @@ from pathlib import Path
 import ipywidgets as W
 import numpy as np
 
-from .figures import DISTRIBUTION_FIGURES, LIVE_FIGURES, fast_figures, game_figures
+from .figures import DISTRIBUTION_FIGURES, LIVE_FIGURES, fast_figures, full_figures, game_figures
 from .gamefile import GAMES_DIR, GameFileError, load_game
 from .gamewriter import diff as file_diff, write_game
 from .reelspace import Bounds, ReelSpace
@@ -209,9 +209,13 @@ class ReelTuner:
             self.target_rtp.value = round(float(self.saved_figures["rtp"]) * 100, 4)
         self._build_controls()
         self.update(refresh=True)
+        missing = sorted(LIVE_FIGURES - set(getattr(self, "figures", {})))
         if not self.fast:
             self._say("this game's rules module has no fast tuning_figures: its figures are "
                       "on request (press Full figures; it runs the full analysis)")
+        elif missing:
+            self._say(f"{', '.join(LABELS[m] for m in missing)}: on request (this game's fast "
+                      "figures do not include them; press Full figures)")
 
     def _build_controls(self):
         self.controls = {}
@@ -252,13 +256,16 @@ class ReelTuner:
         if mode == "full":          # the saved and current strips may be the same: once
             key = (self.level, self.reel_set, game.strips(self.reel_set))
             if getattr(self, "_full_key", None) != key:
-                self._full = game_figures(game, self.level, self.reel_set)
+                self._full = full_figures(game, self.level, self.reel_set)
                 self._full_key = key
             return dict(self._full)
         if not self.fast:
             return {}
         needed = LIVE_FIGURES if mode == "live" else {"rtp", "feature_frequency"}
-        return game_figures(game, self.level, self.reel_set, needed)
+        figs = game_figures(game, self.level, self.reel_set, needed)
+        if game.rules == "lines":
+            figs.setdefault("feature_frequency", None)     # no scatter pays: n/a
+        return figs
 
     # ================================================================ events
     def _on_game(self, change):
@@ -426,12 +433,10 @@ class ReelTuner:
     def _figures_table(self, figs) -> str:
         names = list(SHOWN) + sorted(k for k in figs if k.startswith("rtp:"))
         stale = figs.get("_stale")
-        pending = figs.get("_on_request")
         rows = []
         for name in names:
-            if name not in figs and name not in self.saved_figures and not (
-                    pending and name in LIVE_FIGURES):
-                continue
+            if name not in figs and name not in self.saved_figures and name not in LIVE_FIGURES:
+                continue              # live figures always have a row ("on request" if absent)
             cur, old = figs.get(name), self.saved_figures.get(name)
             mark = " (not refreshed)" if stale and name in DISTRIBUTION_FIGURES and name in figs else ""
             cls = "slotmath-rtp " if name == "rtp" else ""

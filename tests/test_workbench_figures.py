@@ -72,6 +72,11 @@ def test_grand_spinn_changes_use_its_hook(monkeypatch):
     assert tuner.figures["rtp"] != tuner.saved_figures["rtp"]
     assert "feature_frequency" in tuner.figures
     assert shown(tuner, "rtp") == f"{float(full['rtp']):.6%}"
+    # Full figures: par() over the hook's figures
+    tuner.full_button.click()
+    assert tuner.figures["max_win"] == full["max_win"]
+    assert tuner.figures["feature:super.meter_rate"] == full["feature:super.meter_rate"]
+    assert "feature_frequency" in tuner.figures
 
 
 CALLS = {"analyse": 0}
