@@ -7,7 +7,7 @@ BAR 100, BELL 50, MELON 30, GRAPES 20, PLUM 15, ORANGE 10, LEMON 8, CHERRY 5
 coins, and CHERRY CHERRY from reel 1 1 coin; lines 1 middle, 2 top, 3 bottom,
 4 (0,1,2), 5 (2,1,0), 6 (0,1,0), 7 (2,1,2), 8 (1,0,1), 9 (1,2,1), 10 (0,2,0)).
 Each example is checked three ways: the step-by-step player (:func:`play_steps`), the exact path's round
-(:func:`play_round`) and the simulator's literal round (:func:`literal_round`).
+(:func:`play_round`) and the simulator's literal round (:func:`play_stops`).
 """
 from __future__ import annotations
 

@@ -52,8 +52,8 @@ from ..par import ParResult, fraction_str
 from ..progressive import Progressive, renewal_figures
 from ..reels import strip_indices, windows
 from .grand_spinn_superpot_sampler import (RoundsSimulation, Sampler, event_names,  # noqa: F401
-                                           literal_round, play_stops, round_sampler,
-                                           run_sampler, simulate, simulate_rounds)
+                                           play_stops, round_sampler, run_sampler, simulate,
+                                           simulate_rounds)
 
 #: Outcome of a round's jackpot check (``path`` of :func:`play_round`).
 PATH_NONE, PATH_NUDGE, PATH_LINE = 0, 1, 2

@@ -7,9 +7,10 @@ nor :func:`slotmath.lines.line_pay`): it is the cross-check of that engine.
 Stops
     Each reel draws an exactly uniform weight unit ``u`` below its total
     stop weight (:func:`slotmath.linesim.uniform_below`: 32 random bits,
-    Lemire's multiply-and-reject).  ``stop_of[r, u]`` is the stop of reel ``r`` owning weight unit ``u``
-    (stop ``s`` owns ``weights[s]`` consecutive units); reels with more than
-    :data:`TABLE_LIMIT` units search the cumulative weights instead.
+    Lemire's multiply-and-reject).  ``stop_of[r, u]`` is the stop of reel
+    ``r`` owning weight unit ``u`` (stop ``s`` owns ``weights[s]``
+    consecutive units); reels with more than :data:`TABLE_LIMIT` units
+    search the cumulative weights instead.
 
 Lines
     :func:`literal_line` pays one line straight from the pay table: each
@@ -25,9 +26,13 @@ Lines
     :func:`literal_line` instead, to check the tables.
 
 Nudges
-    :func:`literal_round` moves the reels one position at a time, shows a
+    :func:`nudge_reels` moves the reels one position at a time, shows a
     used arrow as a blank (``blanked[r]``) and re-pays the landing win per
     move, as the rules say.
+
+Speed: the round functions are inlined into the kernel (``inline="always"``:
+numba would otherwise pass every array through each call); about 5 M rounds
+per CPU-second for the kernel (``benchmarks/bench_grand_spinn.py``).
 """
 from __future__ import annotations
 
@@ -42,7 +47,7 @@ from ..simulate import Estimate, Moments, SimulationResult
 
 #: Reels whose total stop weight is at most this draw stops from a table.
 TABLE_LIMIT = 1 << 20
-#: Lines are tabulated when a line has at most this many symbol tuples.
+#: Most symbol tuples of a line the sampler tabulates (three int64 tables).
 LINE_TABLE_LIMIT = 1 << 22
 #: Total stop weight of a reel must be below this (see ``uniform_below``).
 _MAX_WEIGHT = 1 << 31
@@ -171,7 +176,7 @@ def literal_lines(pos, strips, lengths, lines, pay_symbol, pay_count, pay_coins,
 
 
 @nb.njit(cache=True, inline="always")
-def literal_round(pos, blanked, x, strips, lengths, arrow, blank, jp_rank):
+def nudge_reels(pos, blanked, x, strips, lengths, arrow, blank, jp_rank):
     """Nudge the reels after a landing win whose winning symbol is ``x``;
     ``pos`` (the landing stops) becomes the final stops, ``blanked[r]`` the
     position of reel ``r``'s used arrow (-1: none).
@@ -225,7 +230,7 @@ def finish_round(landing, best_e, jp, pos, blanked, strips, lengths, pay_symbol,
     """
     if landing == 0:                              # R18: jackpot on a line, no win
         return (jp_coins[jp] if jp >= 0 else 0), 1, 0, jp
-    pays, arrows, low = literal_round(pos, blanked, pay_symbol[best_e], strips, lengths, arrow,
+    pays, arrows, low = nudge_reels(pos, blanked, pay_symbol[best_e], strips, lengths, arrow,
                                       blank, jp_rank)
     if pays < 0:
         return 0, -1, 0, -1
