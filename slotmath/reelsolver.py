@@ -507,11 +507,18 @@ class Solver:
             {k: m for k, m in models.items() if k[1] in self.targets.rtp_figures})
         self.aim = AIM_EXACT if self.rtp_exact else AIM
         radius = None if exact else [max(1, int(x.sum()) // 8) for x in xs]
+        # A rules game whose targets are all RTP figures first tries their
+        # line forms alone (often the rest of the RTP does not depend on the
+        # tuned symbols, e.g. features driven by held symbols); finite
+        # differences (one exact evaluation per unit) only if that fails.
+        line_first = self.space.game.rules != "lines" and bool(models) and \
+            all(m.kind == "win" for m in models.values())
         for rnd in range(self.max_rounds):
             if best.feasible or self.ev.count >= self.max_evaluations:
                 break
             models = self.models(xs, figs)
-            self.finite_differences(xs, models, best)
+            if not (line_first and rnd == 0):
+                self.finite_differences(xs, models, best)
             cand = self.propose(xs, models, radius)
             key = Evaluator.key(cand)
             if all(np.array_equal(a, b) for a, b in zip(cand, xs)) or key in self.rejected:

@@ -55,3 +55,46 @@ def test_grand_spinn_strips_are_the_documented_tuning_run():
         assert path.read_text(encoding="utf-8") == text, path
     for level in game.levels:        # 96.21 % +- 0.005 pp at every level, the Super counted
         assert abs(res.after[level]["rtp"] - Fraction("0.9621")) <= Fraction("0.00005")
+
+
+@pytest.mark.skipif(not (GAMES / "piggy_bankin_superlock" / "draft" / "reels_base.csv").is_file(),
+                    reason="data/games/piggy_bankin_superlock/draft is not there yet")
+def test_piggy_strips_are_the_documented_tuning_run():
+    """The committed reels_base.csv is, byte for byte, what the documented
+    command ``slotmath tune piggy_bankin_superlock <TUNE_ARGS>`` writes from
+    the draft base reels (docs/games/piggy_bankin_superlock.md, "How the
+    strips were made"): RTP 94.03 % +- 0.005 pp at every bet under both pure
+    selection policies, only non-held symbols moved."""
+    import importlib.util
+
+    from slotmath.cli import build_parser
+    from slotmath.gamewriter import planned_files
+    from slotmath.tune import bounds_from_args, draft_game, targets_from_args
+
+    root = GAMES.parent.parent
+    folder = GAMES / "piggy_bankin_superlock"
+    spec = importlib.util.spec_from_file_location("piggy_design", folder / "design.py")
+    design = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(design)
+    doc = (root / "docs" / "games" / "piggy_bankin_superlock.md").read_text()
+    assert "slotmath tune piggy_bankin_superlock " + " ".join(design.TUNE_ARGS) in " ".join(doc.split())
+    argv = ["tune", "piggy_bankin_superlock", *design.TUNE_ARGS]
+    args = build_parser(argv).parse_args(argv)
+    game = load_game(args.game)
+    draft = draft_game(game, root / args.draft, args.reel_set)
+    res = tune(draft, targets_from_args(args), bounds_from_args(args, draft))
+    assert res.feasible, res.text()
+    assert set(res.targets.rtp_figures) >= {"rtp", "feature:by_choice.lockit", "feature:by_choice.free_games"}
+    assert res.tuned.strips("base") == game.strips("base")
+    for name in ("free_games", "feature", "feature_wheel"):
+        assert res.tuned.strips(name) == game.strips(name)
+    held = {"BONUS", "PIGGY", "PIGGY_WHEEL"}
+    for old, new in zip(draft.strips("base"), game.strips("base")):
+        assert [i for i, s in enumerate(old.symbols) if s in held] == \
+               [i for i, s in enumerate(new.symbols) if s in held]
+    files = planned_files(res.game, {"base": res.tuned.strips("base")}, root / args.out)
+    for path, text in files.items():
+        assert path.read_text(encoding="utf-8") == text, path
+    for level in game.levels:
+        for name in res.targets.rtp_figures:
+            assert abs(Fraction(res.after[level][name]) - Fraction("0.9403")) <= Fraction("0.00005")

@@ -1,17 +1,26 @@
-"""How the Piggy Bankin' Superlock data were made (strips + award tables).
+"""How the Piggy Bankin' Superlock data were made (draft strips, award tables, tuning).
 
-Run from the repository root: ``.venv/bin/python data/games/piggy_bankin_superlock/design.py 4``
-rewrites the CSV files of this folder (seed 4 gives the committed strips).
+Run from the repository root: ``.venv/bin/python data/games/piggy_bankin_superlock/design.py``
+rewrites the CSV files of this folder: the draft base reels, the other reel
+sets, the award tables, and then ``reels_base.csv`` by the documented tuning
+run (:data:`TUNE_ARGS`; docs/games/piggy_bankin_superlock.md).
 
-* Strips: symbols placed at random (fixed seed) under the constraints of the
+* Strips (seed 4): symbols placed at random under the constraints of the
   rules document: PIGGY runs at most 2 long on the base and free-game reels,
   no BONUS within 2 positions of a PIGGY (so one spin never has 6+ PIGGY and
   3+ BONUS), WILD_3 in 3-high blocks on reels 2-5, PIGGY_WHEEL only on reel 3.
+  The base reels are the designer's draft (``draft/reels_base.csv``); the
+  free-game and feature reels are final.
 * Award tables: per shape a mean award ``MEAN x F`` (shapes 1-8), jackpot
   chances growing with the bet, cash weights tilted exponentially to hit the
-  mean exactly at every bet (W = 1,000,000).  ``F`` for the trigger table
-  solves RTP = 94.03 %; ``F`` of each selection table makes the lock-it
-  option worth the free games for that BONUS count (both linear, solved once).
+  mean exactly at every bet (W = 1,000,000).  ``F`` of the trigger table is
+  the designer's :data:`TRIGGER_SCALE`; ``F`` of each selection table makes
+  the lock-it option worth the free games for that BONUS count (linear,
+  solved once on the draft; tuning never moves a PIGGY or BONUS, so the
+  balance holds for the tuned reels too).
+* Base reels: ``slotmath tune`` moves symbol counts on the draft base reels
+  (PIGGY, PIGGY_WHEEL and BONUS held in place, strip lengths kept) until the
+  RTP is 94.03 % +- 0.005 pp at every bet under both selection policies.
 """
 import csv, math, random, sys
 from fractions import Fraction
@@ -19,6 +28,16 @@ from pathlib import Path
 import numpy as np
 
 OUT = Path(__file__).resolve().parent
+DRAFT = OUT / "draft" / "reels_base.csv"
+GAME = "piggy_bankin_superlock"
+#: Scale of the trigger table's mean awards (shapes 1-8), chosen by the designer.
+TRIGGER_SCALE = 1.5
+#: The documented tuning run: ``slotmath tune`` arguments after the game.
+TUNE_ARGS = (
+    "--draft", f"data/games/{GAME}/draft/reels_base.csv",
+    "--target-rtp", "94.03%",
+    "--out", f"data/games/{GAME}/game.yaml",
+)
 LEVELS = [1, 2, 3, 5, 10]
 JACKPOTS = {"MINI": 10, "MINOR": 100, "MAJOR": 1000, "GRAND": 2500}
 LEVEL_FACTOR = {1: 1.0, 2: 1.5, 3: 2.0, 5: 3.0, 10: 5.0}
@@ -202,25 +221,27 @@ def make_strips(seed=4):
     for r in range(5):
         fp.append(feature_strip(rng, 80, [3, 3, 2, 1, 1]))
         fw.append(feature_strip(rng, 240, [3, 3, 2, 1, 1]*3, pw=1) if r == 2 else fp[-1])
-    write_csv("reels_base.csv", base)
+    DRAFT.parent.mkdir(exist_ok=True)
+    write_csv(DRAFT.relative_to(OUT), base)
     write_csv("reels_free_games.csv", fg)
     write_csv("reels_feature_wheel.csv", fw)
     write_csv("reels_feature.csv", fp)
 
 
-if False:  # superseded by main()
-    make_strips(int(sys.argv[1]) if len(sys.argv) > 1 else 4)
-    tables({"trigger": (1.0, 1.0), "selection_3": (1.0, SEL_JP[3]), "selection_4": (1.0, SEL_JP[4]),
-            "selection_5": (1.0, SEL_JP[5])})
-
-
-def solve(target=0.9403):
+def draft():
+    """The game with the draft base reels."""
     from slotmath.gamefile import load_game
+    from slotmath.tune import draft_game
+    return draft_game(load_game(str(OUT)), DRAFT, "base")
+
+
+def selection_factors(Ft=TRIGGER_SCALE):
+    """``F`` of each selection table (by BONUS count) that makes the lock-it
+    option worth the free games, the trigger table at scale ``Ft``."""
+    from slotmath.combinations import line_rtp
     from slotmath.games import piggy_bankin_superlock as m
     from slotmath import wheel as wm
-    from fractions import Fraction
-    g = load_game(str(OUT))
-    st = m.structure(g)
+    st = m.structure(draft())
     f = st.features
     counts = st.shape_counts
     wheel_mean = float(wm.moments(f.wheel)[0])
@@ -230,13 +251,8 @@ def solve(target=0.9403):
     def AB(final):
         n = final.sum(axis=0) @ counts
         return float(n @ scal), float(n @ fixed + final[1].sum() * wheel_mean)
-    cyc = st.cycles[m.BASE]
-    fb, pb_, _ = st.final((m.BASE, m.BASE, None, None))
-    A_base, B_base = AB(fb)
-    p_base = pb_ / cyc
     ff, pf_, _ = st.final((m.FREE, m.FREE, None, None))
     A_fg, B_fg = AB(ff)
-    from slotmath.combinations import line_rtp
     fgs = f.free_games
     lines_fg = float(line_rtp(st.fg_game, 1, fgs.reels)[0])
     cyc_fg = st.cycles[m.FREE]
@@ -244,35 +260,27 @@ def solve(target=0.9403):
     byb = st.fg_screens.sum(axis=(0, 1)) / cyc_fg
     prize_fg = sum(byb[b] * float(fgs.prize(b)) for b in range(len(byb)))
     ek = sum(byb[b] * fgs.games(b) for b in range(len(byb)))
-    lines = float(line_rtp(g, 1, "base")[0])
-    bb = st.base_screens.sum(axis=(0, 1)) / cyc
     sel = f.selection
-    selp = sum(bb[b] * float(sel.option(b).prize) for b in range(len(bb)) if sel.option(b))
     AB_sel = {}
     for b in (3, 4, 5):
         opt = sel.option(b)
         fs, _, _ = st.final((sel.lockit_source, m.BASE, b, opt.lockit_spins))
         AB_sel[b] = AB(fs)
 
-    def vfg(Ft, b):
+    def vfg(b):
         y = lines_fg + prize_fg + p_lk_fg * (Ft * A_fg + B_fg)
         return 2 * sel.option(b).free_games * y / (1 - ek)
-
-    def rtp(Ft):
-        return lines + selp + p_base * (Ft * A_base + B_base) + sum(bb[b] * vfg(Ft, b) for b in (3, 4, 5))
-    r0, r1 = rtp(0.0), rtp(1.0)
-    Ft = (target - r0) / (r1 - r0)
-    Fb = {b: (vfg(Ft, b) - AB_sel[b][1]) / AB_sel[b][0] for b in (3, 4, 5)}
-    print("lines", lines, "selp", selp, "p_base", p_base, "A/B base", A_base, B_base)
-    print("Ft", Ft, "Fb", Fb, "vfg", [vfg(Ft, b) for b in (3, 4, 5)])
-    return Ft, Fb
+    return {b: (vfg(b) - AB_sel[b][1]) / AB_sel[b][0] for b in (3, 4, 5)}
 
 
 def main(seed=4):
+    """Draft strips, award tables, then the documented tuning run."""
+    from slotmath.cli import main as cli_main
     make_strips(seed)
-    tables({"trigger": (1.0, 1.0), "selection_3": (1.0, SEL_JP[3]), "selection_4": (1.0, SEL_JP[4]),
-            "selection_5": (1.0, SEL_JP[5])})
-    Ft, Fb = solve()
-    tables({"trigger": (Ft, 1.0), **{f"selection_{b}": (Fb[b], SEL_JP[b]) for b in (3, 4, 5)}})
+    Fb = selection_factors(TRIGGER_SCALE)
+    tables({"trigger": (TRIGGER_SCALE, 1.0), **{f"selection_{b}": (Fb[b], SEL_JP[b]) for b in (3, 4, 5)}})
+    return cli_main(["tune", GAME, *TUNE_ARGS])
+
+
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 4)
+    sys.exit(main())
