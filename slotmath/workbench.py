@@ -485,9 +485,10 @@ class ReelTuner:
             a2.set_title("hit frequency % (left), VI 90 % (right)", fontsize=9)
             from matplotlib.ticker import MaxNLocator
 
-            for ax in (a1, a2, a3):
+            for ax in (a1, a2, a3):       # few ticks: tick labels are most of the drawing time
                 ax.tick_params(labelsize=7)
-                ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+                ax.xaxis.set_major_locator(MaxNLocator(nbins=5, integer=True))
+                ax.yaxis.set_major_locator(MaxNLocator(nbins=4))
         a1, a2, a3 = self._axes
         h = self.history
         k = np.arange(len(h))
