@@ -75,3 +75,56 @@ def test_cli_sensitivities_json(capsys):
     assert main(["sensitivities", str(SMALL), "--json", "--figures", "rtp"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["game"] == "tune_small" and len(data["rows"]) == 3 * 7
+
+
+# ------------------------------------------------------------------ --draft
+def _draft_csv(strips) -> str:
+    from slotmath.gamewriter import strips_csv
+    return strips_csv(strips)
+
+
+def test_cli_tune_from_a_draft_writes_the_game(tmp_path, capsys):
+    """``--draft``: the run starts from the draft's strips ("before" figures
+    and moves are the draft's) and ``--out`` writes the game file."""
+    from slotmath.model import Strip
+
+    game = load_game(SMALL)
+    draft = list(game.strips())
+    syms = list(draft[0].symbols)
+    i = next(k for k, s in enumerate(syms) if game.symbols[game.symbol_index[s]].kind == "regular")
+    j = next(k for k, s in enumerate(syms) if s != syms[i] and
+             game.symbols[game.symbol_index[s]].kind == "regular")
+    syms[j] = syms[i]                                  # the draft: one copy changed on reel 1
+    draft[0] = Strip(tuple(syms), draft[0].weights)
+    path = tmp_path / "draft.csv"
+    path.write_text(_draft_csv(draft))
+    target = float(par(game, 1).rtp)                   # the game file's RTP: reachable
+    out = tmp_path / "tuned" / "game.yaml"
+    status = main(["tune", str(SMALL), "--draft", str(path), "--target-rtp", repr(target),
+                   "--tolerance", "0.02", "--json", "--out", str(out)])
+    assert status == 0
+    data = json.loads(capsys.readouterr().out)
+    tuned = load_game(out)
+    assert abs(float(par(tuned, 1).rtp) - target) <= 0.02
+    assert data["written"] == str(out)
+    # the "before" figures are the draft's, the "after" ones the written game's
+    from slotmath.reelspace import with_strips
+    row = next(f for f in data["figures"] if f["level"] == 1 and f["figure"] == "rtp")
+    assert row["before"] == pytest.approx(float(par(with_strips(game, "base", draft), 1).rtp), abs=1e-15)
+    assert row["after"] == pytest.approx(float(par(tuned, 1).rtp), abs=1e-15)
+
+
+@pytest.mark.parametrize("text, message", [
+    (None, "not found"),
+    ("reel1,reel2\nSEVEN,SEVEN\n", "has 2 reels, the grid has 3"),
+    ("reel1,reel2,reel3\nQQQ,SEVEN,SEVEN\nSEVEN,SEVEN,SEVEN\nSEVEN,SEVEN,SEVEN\n", "unknown symbol 'QQQ'"),
+])
+def test_bad_draft_exits_2_naming_the_file(tmp_path, text, message, capsys):
+    path = tmp_path / "draft.csv"
+    if text is not None:
+        path.write_text(text)
+    status = main(["tune", str(SMALL), "--draft", str(path), "--target-rtp", "0.9"])
+    err = capsys.readouterr().err
+    assert status == 2 and "Traceback" not in err
+    last = err.strip().splitlines()[-1]
+    assert message in last and "draft.csv" in last
