@@ -7,7 +7,9 @@ For every game in ``data/games`` (lowest bet level):
   sampler (:mod:`slotmath.montecarlo`, statistics included); median over
   repeats of the wall-clock rate, and of the rate per CPU-second of the
   process (the two agree on an idle machine; on a busy one the CPU rate is
-  the per-core speed and the wall rate what this machine gave).
+  the per-core speed and the wall rate what this machine gave).  ``kernel``
+  is the sampler alone per CPU-second (the chunk statistics' cost is the
+  difference).
 * ``PAR [s]``: median time of the full exact analysis (``slotmath.par.par``
   on a freshly loaded game; numba kernels compiled beforehand).
 * ``N``: rounds for the 95 % interval of the RTP to be +-0.01 pp,
@@ -76,15 +78,20 @@ def _duration(seconds: float) -> str:
 
 
 def single_core_rate(sampler, rounds: int, repeat: int) -> tuple:
-    """Median (wall, CPU) rounds per second of one process over ``repeat`` chunks."""
+    """Median (wall, CPU) rounds per second of one process over ``repeat``
+    chunks, and the median CPU rate of the kernel alone (one call of
+    ``rounds`` rounds: no chunk statistics, no per-block calls)."""
     mc.run_chunk(sampler, 0, 0, 1000)  # compile / load the kernel
-    wall, cpu = [], []
+    wall, cpu, kernel = [], [], []
     for i in range(repeat):
         t, c = time.perf_counter(), time.process_time()
         mc.run_chunk(sampler, 1, i, rounds)
         wall.append(rounds / (time.perf_counter() - t))
         cpu.append(rounds / (time.process_time() - c))
-    return statistics.median(wall), statistics.median(cpu)
+        c = time.process_time()
+        sampler.kernel(mc.chunk_rng(2, i), rounds, *sampler.args)
+        kernel.append(rounds / (time.process_time() - c))
+    return statistics.median(wall), statistics.median(cpu), statistics.median(kernel)
 
 
 def par_time(name: str, level: int, repeat: int) -> tuple:
@@ -104,7 +111,7 @@ def bench_game(name: str, rounds: int, repeat: int, cores: int) -> dict:
     game = load_game(name)
     level = game.levels[0]
     row = {"game": name, "rules": game.rules, "level": level, "par_s": None, "sd": None,
-           "n": None, "wall": None, "cpu": None, "note": ""}
+           "n": None, "wall": None, "cpu": None, "kernel": None, "note": ""}
     try:
         row["par_s"], exact = par_time(name, level, min(repeat, 3))
         row["sd"] = exact_figures(exact)["sd"]
@@ -120,7 +127,7 @@ def bench_game(name: str, rounds: int, repeat: int, cores: int) -> dict:
         if "sampler" not in row["note"]:
             row["note"] += "no compiled round sampler yet"
         return row
-    row["wall"], row["cpu"] = single_core_rate(sampler, rounds, repeat)
+    row["wall"], row["cpu"], row["kernel"] = single_core_rate(sampler, rounds, repeat)
     if row["n"] is not None:
         row["t_core"] = row["n"] / row["cpu"]
         row["t_machine"] = row["n"] / (row["cpu"] * cores)
@@ -168,19 +175,20 @@ def main(argv=None) -> int:
           f"load average at start {m['load'][0]:.2f}")
     rows = [bench_game(g, args.rounds, args.repeat, m["cores"]) for g in games]
     all_cores = f"{m['cores']} cores"
-    print(f"{'game':<24}{'rounds/s/core':>15}{'(wall)':>12}{'PAR [s]':>10}{'SD':>9}"
+    print(f"{'game':<24}{'rounds/s/core':>15}{'(wall)':>12}{'kernel':>10}{'PAR [s]':>10}{'SD':>9}"
           f"{'N for 0.01pp':>14}{'1 core':>10}{all_cores:>10}")
     for r in rows:
         line = f"{r['game']:<24}"
-        line += f"{'-':>15}{'-':>12}" if r["cpu"] is None else \
-            f"{r['cpu'] / 1e6:>13.2f} M{r['wall'] / 1e6:>10.2f} M"
+        line += f"{'-':>15}{'-':>12}{'-':>10}" if r["cpu"] is None else \
+            f"{r['cpu'] / 1e6:>13.2f} M{r['wall'] / 1e6:>10.2f} M{r['kernel'] / 1e6:>8.2f} M"
         line += f"{'-':>10}{'-':>9}{'-':>14}" if r["n"] is None else \
             f"{r['par_s']:>10.3f}{r['sd']:>9.3f}{r['n']:>14.3g}"
         if r["cpu"] is not None and r["n"] is not None:
             line += f"{_duration(r['t_core']):>10}{_duration(r['t_machine']):>10}"
         print(line + (f"  {r['note']}" if r["note"] else ""))
     print("rounds/s/core: per CPU-second of one process (wall-clock rate in brackets); "
-          f"medians of {args.repeat} chunks of {args.rounds:,} rounds, statistics included. "
+          f"medians of {args.repeat} chunks of {args.rounds:,} rounds, statistics included; "
+          "kernel: the sampler alone per CPU-second (one call, no chunk statistics). "
           "PAR: full exact analysis, lowest bet level.")
     print(f"load average at end {os.getloadavg()[0]:.2f}")
     if not args.no_parallel and args.parallel_game in games:
