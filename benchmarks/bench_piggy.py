@@ -40,7 +40,9 @@ def main(argv=None):
     ap.add_argument("--rounds", type=int, default=2_000_000)
     args = ap.parse_args(argv)
 
-    # warm numba caches (compilation is not part of the figures)
+    # warm numba caches and imports (compilation and the one-off import of
+    # scipy.signal by slotmath.freegames, ~3 s, are not part of the figures)
+    import slotmath.freegames  # noqa: F401
     g = load_game("piggy_bankin_superlock")
     pbs.breakdown(g, 1)
     s = pbs.round_sampler(g, 1)

@@ -189,3 +189,23 @@ def test_feature_screens_brute_force(small_game):
     assert len(expect) > 50 and got == expect
     plain = np.bincount(units[~feature], minlength=len(sc.plain))
     assert np.array_equal(sc.plain, plain) and sc.cycle == len(combos)
+
+
+@pytest.mark.parametrize("bonus,spins", [(None, None), (4, 8), (5, 10)])
+def test_group_finals_equal_single_runs(game, bonus, spins):
+    # base trigger: one chain run per distinct win; selection 4 and 5 BONUS
+    # have fewer distinct starts than wins: one run per start, mixed per win.
+    # Either way each win's final equals a run of the chain from its own start.
+    source = "base_game" if bonus is None else "selection"
+    groups = pbs._group_finals(game, "base", source, bonus, spins)
+    sc = pbs.screens(game, "base")
+    pigs = pbs.popcount15()[sc.mask] >= 6
+    sel = (pigs & (sc.bonus < 3)) if bonus is None else (sc.bonus == bonus)
+    chain = pbs._chain(game, source, spins)
+    for w, cnt, fin in groups[:3] + groups[-2:]:
+        rows = sel & (sc.win == w)
+        start = np.zeros((2, 1 << 15))
+        np.add.at(start, (sc.flag[rows], sc.mask[rows]), sc.count[rows].astype(float))
+        assert cnt == int(sc.count[rows].sum())
+        ref = chain.run(start / start.sum()).final
+        assert np.allclose(fin, ref, rtol=1e-12, atol=1e-15)

@@ -967,21 +967,41 @@ def _group_finals(game, reel_set, source, bonus, spins):
                                       "need per-screen convolution (absent from this game's strips)")
     chain = _chain(game, source, spins)
     mark_paid = f.lockit.sources[source].mark_award
+    n_masks = 1 << (game.reels * game.rows)
     wins, inverse = np.unique(sc.win[sel], return_inverse=True)
     flag, mask, count = sc.flag[sel], sc.mask[sel], sc.count[sel].astype(float)
+    totals = np.bincount(inverse, weights=count, minlength=len(wins))
+    starts, s_inv = np.unique(flag * n_masks + mask, return_inverse=True)
+    if len(starts) < len(wins):
+        # fewer distinct starts than wins: play each start once and mix the
+        # finals per win (the chain is linear in its start distribution)
+        fin_s = _run_groups(chain, starts // n_masks, np.arange(len(starts)), starts % n_masks,
+                            np.ones(len(starts)), len(starts), n_masks)
+        mix = np.zeros((len(wins), len(starts)))
+        np.add.at(mix, (inverse, s_inv), count)
+        fin = np.einsum("ws,fsm->fwm", mix / totals[:, None], fin_s)
+    else:
+        fin = _run_groups(chain, flag, inverse, mask, count, len(wins), n_masks)
     out = []
-    for lo in range(0, len(wins), BATCH):
-        hi = min(lo + BATCH, len(wins))
-        rows = (inverse >= lo) & (inverse < hi)
-        start = np.zeros((2, hi - lo, 1 << 15))
-        np.add.at(start, (flag[rows], inverse[rows] - lo, mask[rows]), count[rows])
-        totals = start.sum(axis=(0, 2))
-        fin = chain.run_batch(start / totals[None, :, None])
-        for j in range(hi - lo):
-            fj = fin[:, j]
-            if not mark_paid:
-                fj = np.stack([fj.sum(axis=0), np.zeros_like(fj[0])])
-            out.append((int(wins[lo + j]), int(round(totals[j])), fj))
+    for j in range(len(wins)):
+        fj = fin[:, j]
+        if not mark_paid:
+            fj = np.stack([fj.sum(axis=0), np.zeros_like(fj[0])])
+        out.append((int(wins[j]), int(round(totals[j])), fj))
+    return out
+
+
+def _run_groups(chain, flag, group, mask, weight, n_groups, n_masks) -> np.ndarray:
+    """Final (flag, mask) distribution of each group's start distribution
+    (``weight`` at ``(flag, mask)`` for group ``group``, normalised per group),
+    ``BATCH`` groups per chain run; shape (2, n_groups, n_masks)."""
+    out = np.empty((2, n_groups, n_masks))
+    for lo in range(0, n_groups, BATCH):
+        hi = min(lo + BATCH, n_groups)
+        rows = (group >= lo) & (group < hi)
+        start = np.zeros((2, hi - lo, n_masks))
+        np.add.at(start, (flag[rows], group[rows] - lo, mask[rows]), weight[rows])
+        out[:, lo:hi] = chain.run_batch(start / start.sum(axis=(0, 2))[None, :, None])
     return out
 
 
