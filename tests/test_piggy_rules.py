@@ -162,9 +162,15 @@ def test_wheel(game):
     assert sorted(int(v) for lab, v, _ in out if lab.isdigit()) == \
         [25, 50, 75, 150, 200, 250, 300, 350, 400, 500, 750]
     mean, _ = wheel.moments(w)
-    # by hand: 20 (Superlock) + 499/500 * (sum weight*value) / 997
-    seg = sum(v * wt for _, v, wt in w.segments)
-    assert mean == Fr(10000, 500) + Fr(499, 500) * Fr(seg, 997)
+    # by hand (rule 7.2): sum of weight x value over the segments
+    #   MINI 300x10 + MINOR 60x100 + MAJOR 4x1000 + GRAND 1x2500 = 15,500
+    #   25x250 + 50x150 + 75x100 + 150x50 + 200x30 + 250x20 = 39,750
+    #   300x12 + 350x8 + 400x6 + 500x4 + 750x2 = 12,300          -> 67,550 over weight 997
+    #   mean = 10000/500 + 499/500 * 67550/997 = 20 + 33,707,450/498,500 = 873,549/9,970
+    #        = 87.6178 x total bet
+    assert sum(wt for *_, wt in w.segments) == 997
+    assert sum(v * wt for _, v, wt in w.segments) == 67550
+    assert mean == Fr(873549, 9970)
 
 
 @pytest.fixture(scope="module")
