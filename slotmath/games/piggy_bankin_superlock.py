@@ -1118,12 +1118,12 @@ JACKPOT_ORDER = ("MINI", "MINOR", "MAJOR", "GRAND")
 
 @nb.njit(cache=True)
 def _draw(rng, strips, lens, window, H):
-    """Spin every reel: ``window[r, k]`` = strip[(stop + k) % N] (uniform stops)."""
+    """Spin every reel: ``window[r, k]`` = strip[(stop + k) % N] (uniform stops;
+    each strip row is followed by its first ``H`` symbols, see :func:`_strip_array`)."""
     for r in range(strips.shape[0]):
-        n = lens[r]
-        s = uniform_below(rng, n)
+        s = uniform_below(rng, lens[r])
         for k in range(H):
-            window[r, k] = strips[r, (s + k) % n]
+            window[r, k] = strips[r, s + k]
 
 
 @nb.njit(cache=True)
@@ -1257,7 +1257,6 @@ def piggy_kernel(rng, n, ints, strips, lens, lines, pays, regular, wild, pig, pi
                         flag = 1
                 if s == bonus_sym:
                     n_bonus += 1
-        start = held.copy()
         if n_pig >= trigger:                       # rule 5.1: lock-it from the base game
             events[0] += 1
             win += _lockit(rng, held.copy(), flag, base_spins, wreels, preels, feat_lens, pig,
@@ -1269,7 +1268,7 @@ def piggy_kernel(rng, n, ints, strips, lens, lines, pays, regular, wild, pig, pi
             win += sel_prize[b]
             if policy == 0:
                 events[2] += 1
-                win += _lockit(rng, start.copy(), flag, sel_spins[b], wreels, preels,
+                win += _lockit(rng, held.copy(), flag, sel_spins[b], wreels, preels,
                                feat_lens, pig, pig_mark, shapes, b - min_bonus + 1, aw_val,
                                aw_cum, aw_n, aw_jp, wh_val, wh_cum, wh_jp, pre_num, pre_den,
                                True, events)
@@ -1323,11 +1322,15 @@ class Sampler:
 
 
 def _strip_array(game, reel_set, width):
+    """Symbol indices per reel, each strip followed by its first ``rows``
+    symbols (a window never wraps); ``width`` >= longest strip + rows."""
     out = np.zeros((game.reels, width), dtype=np.int64)
     for r, strip in enumerate(game.strips(reel_set)):
         if strip.weights is not None and len(set(strip.weights)) > 1:
             raise ValueError("the simulator draws uniform stops; weighted strips are not supported")
-        out[r, :len(strip)] = [game.symbol_index[s] for s in strip.symbols]
+        idx = [game.symbol_index[s] for s in strip.symbols]
+        idx = (idx * (game.rows // len(idx) + 2))[:len(idx) + game.rows]
+        out[r, :len(idx)] = idx
     return out
 
 
@@ -1337,7 +1340,7 @@ def round_sampler(game: Game, level: int, policy: str = "lockit") -> Sampler:
     lk, fgs, sel = f.lockit, f.free_games, f.selection
     S = len(game.symbols)
     sets = [BASE_REELS, fgs.reels, lk.sources[BASE].reels, lk.sources[BASE].after_mark]
-    width = max(len(s) for name in sets for s in game.strips(name))
+    width = max(len(s) for name in sets for s in game.strips(name)) + game.rows
     strips = np.stack([_strip_array(game, name, width) for name in sets])
     lens = np.array([[len(s) for s in game.strips(name)] for name in sets], dtype=np.int64)
     lines = np.array(game.paylines, dtype=np.int64)
