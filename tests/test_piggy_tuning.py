@@ -101,3 +101,24 @@ def test_figures_come_from_the_hook(changed):
     assert figs["rtp"] == pbs.tuning_figures(changed, 1)["rtp"]
     # the hook returns no whole-round hit frequency or SD (not computed fast and exactly)
     assert "hit_frequency" not in figs and "sd" not in figs
+
+
+@pytest.mark.slow          # two round distributions, ~15-40 s each
+@pytest.mark.parametrize("which", ["committed", "changed"])
+def test_round_moments_equal_the_round_distribution(game, changed, which):
+    """Hit frequency and SD of the whole round from the moments (no
+    distribution) against the round distribution of ``analyse`` (policy
+    lock-it); they share only the chains' value/forward runs' inputs."""
+    g = game if which == "committed" else changed
+    rtp = pbs.tuning_figures(g, 1)["rtp"]
+    m = pbs.round_moments(g, 1, rtp)
+    d = pbs.win_distribution(g, 1, "lockit")
+    assert abs(float(d.mean) - rtp) < 1e-9
+    assert abs(float(m["hit_frequency"]) / float(d.hit_frequency) - 1) < 1e-9
+    assert abs(m["second_moment"] / float(d.second_moment) - 1) < 1e-9
+    assert abs(m["sd"] / d.sd - 1) < 1e-9
+    assert abs(m["vi"] / d.volatility_index(0.90) - 1) < 1e-9
+    # every feature start pays: the hit frequency is the line hits plus the
+    # feature starts with no line win, an exact fraction of the cycle
+    assert pbs._features_always_pay(g, 1)
+    assert m["hit_frequency"].denominator <= g.cycle("base")

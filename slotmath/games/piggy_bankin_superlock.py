@@ -616,6 +616,136 @@ def _free_games_value(game, level) -> float:
     return float(structure(game).features.free_games.multiplier) * one
 
 
+@keyed_cache(feature_sets, maxsize=64)
+def _lockit_second_values(game, source, spins, table, level):
+    """Second moment [(x total bet)^2] of a lock-it's prize from every start
+    (flag, mask): the chain's value function of ``E[prize^2 | final]``.
+
+    Given the final mask the shape awards are independent draws and the
+    wheel (where paid) one more, so with ``n`` the shape counts, ``m`` /
+    ``m2`` the shapes' award moments and ``w`` / ``w2`` the wheel's:
+    ``E[P^2 | final] = sum_s n_s (m2_s - m_s^2) + (n.m)^2 + flag (2 (n.m) w + w2)``."""
+    st = structure(game)
+    pz = prizes(game, table, level)
+    counts = st.shape_counts
+    a = counts @ pz.mean
+    a2 = counts @ (pz.second - pz.mean ** 2) + a ** 2
+    g = np.stack([a2, a2 + 2 * a * pz.wheel_mean + pz.wheel_second])
+    if not st.features.lockit.sources[source].mark_award:
+        g = np.stack([a2, a2])
+    return _chain(game, source, spins).values(g)
+
+
+@keyed_cache(lambda game, level: (BASE_REELS,), maxsize=8)
+def _base_feature_screens(game, level):
+    """Every base stop combination that starts a feature (6+ PIGGY or 3+
+    BONUS), aggregated by (line win [coins at ``level``], BONUS, flag, mask):
+    arrays ``(win, bonus, flag, mask, count)`` (the walk of :func:`screens`,
+    with the pay table of ``level``)."""
+    from ..lines import prefix_determined
+
+    wg = window_game(game, BASE_REELS)
+    f = features_of(game)
+    d = reel_data(wg, BASE_REELS)
+    prefix = prefix_determined(pay_tensor(wg, level))
+    tables = np.concatenate(prefix)
+    offsets = np.cumsum([0] + [len(t) for t in prefix[:-1]]).astype(np.int64)
+    pigs_of = popcount15(game.rows)
+    cls_start, cls_order = _stop_classes(d, pigs_of)
+    keys, vals = _feature_screens(d.sym, d.weight, d.n_stops, d.pattern, d.mark, d.bonus,
+                                  np.array(game.paylines, dtype=np.int64), tables, offsets,
+                                  len(game.symbols), f.lockit.trigger, f.free_games.min_count,
+                                  pigs_of, cls_start, cls_order)
+    cells = game.reels * game.rows
+    rest = keys >> cells
+    return (rest // (2 * (cells + 1)), (rest // 2) % (cells + 1), rest % 2,
+            keys % (1 << cells), vals)
+
+
+def _features_always_pay(game: Game, level: int) -> bool:
+    """True when every feature start pays something under policy lock-it: a
+    selection prize > 0, or every lock-it final mask (6+ held cells) packs at
+    least one shape and every shape award is > 0."""
+    st = structure(game)
+    f = st.features
+    lk, sel = f.lockit, f.selection
+    full = st.pc >= lk.trigger
+    if not (st.shape_counts[full].sum(axis=1) > 0).all():
+        return False
+    tables = [lk.sources[BASE].awards]
+    if not all(a.value > 0 for t in tables for aw in lk.awards.table(t, level) for a in aw):
+        return False
+    return all(sel.option(b).prize > 0 for b in range(sel.min_count, game.reels * game.rows + 1)
+               if sel.option(b))
+
+
+def round_moments(game: Game, level: int, rtp: float) -> dict:
+    """Whole-round hit frequency, second moment, SD and VI under the headline
+    policy (selection: always lock-it, as :func:`analyse`), without the round
+    distribution.
+
+    With ``L`` the base line win and ``F`` everything the screen's (PIGGY
+    mask, WHEEL flag, BONUS count) leads to, ``X = L + F`` and
+    ``E[X^2] = E[L^2] + 2 E[L F] + E[F^2]``: ``E[L^2]`` from
+    :func:`slotmath.moments.line_moments` (exact), ``E[F | screen]`` and
+    ``E[F^2 | screen]`` from the value functions of the lock-it chains of the
+    prize and of its square (:func:`_lockit_values`,
+    :func:`_lockit_second_values`) plus the selection prize, and ``E[L F]``
+    and the hit frequency from the feature-starting screens with their line
+    win (:func:`_base_feature_screens`).  Every feature start pays (checked:
+    :func:`_features_always_pay`), so ``P(X = 0) = P(no line win) - P(no line
+    win, a feature starts)``: the hit frequency is an exact Fraction.  A
+    screen with both 6+ PIGGY and 3+ BONUS plays both features independently.
+
+    Error: ``E[X^2]`` is float64 sums of non-negative products of the
+    chains' values (relative error below 1e-12 as :func:`breakdown`); the SD's
+    relative error is below ``1e-12 E[X^2] / Var X`` (< 1e-11 for the seed
+    game, whose Var X is most of E[X^2]).  ``rtp`` is the headline RTP.
+    """
+    from ..distribution import z_value
+    from ..figures import VI_CONFIDENCE
+    from ..moments import line_moments
+
+    st = structure(game)
+    f = st.features
+    lk, sel = f.lockit, f.selection
+    cyc = game.cycle(BASE_REELS)
+    bet = game.bet(level)
+    scr = st.base_screens
+    n_b = scr.shape[2]
+    src = lk.sources[BASE]
+    v_base = _lockit_values(game, BASE, None, src.awards, level)
+    v2_base = _lockit_second_values(game, BASE, None, src.awards, level)
+    pigs = st.pc >= lk.trigger
+    # E[F | screen] and E[F^2 | screen] on (flag, mask, BONUS)
+    ef = np.zeros((2, len(st.pc), n_b))
+    ef2 = np.zeros_like(ef)
+    for b in range(n_b):
+        o = sel.option(b)
+        if o is None or not scr[:, :, b].any():
+            continue
+        v = _lockit_values(game, sel.lockit_source, o.lockit_spins, o.lockit_awards, level)
+        v2 = _lockit_second_values(game, sel.lockit_source, o.lockit_spins, o.lockit_awards,
+                                   level)
+        p = float(o.prize)
+        ef[:, :, b] = p + v
+        ef2[:, :, b] = p * p + 2 * p * v + v2
+    both = ef * pigs[None, :, None]                  # lock-it and selection on one screen
+    ef2 += 2 * both * v_base[:, :, None] + (v2_base * pigs[None, :])[:, :, None]
+    ef += (v_base * pigs[None, :])[:, :, None]
+    f2 = float((scr * ef2).sum()) / cyc
+    win, bonus, flag, mask, count = _base_feature_screens(game, level)
+    lf = float((count * (win / bet.total_bet) * ef[flag, mask, bonus]).sum()) / cyc
+    lm = line_moments(game, level, BASE_REELS)
+    second = float(lm.second_moment) + 2 * lf + f2
+    sd = max(second - rtp * rtp, 0.0) ** 0.5
+    out = {"second_moment": second, "sd": sd, "vi": z_value(VI_CONFIDENCE) * sd}
+    if _features_always_pay(game, level):
+        quiet = lm.no_win - int(count[win == 0].sum())
+        out["hit_frequency"] = Fraction(cyc - quiet, cyc)
+    return out
+
+
 def tuning_figures(game: Game, level: int) -> dict:
     """Exact figures of the base game for tuning (see :mod:`slotmath.figures`).
 
@@ -628,8 +758,9 @@ def tuning_figures(game: Game, level: int) -> dict:
     float64 as in :func:`breakdown` (equal to it to rounding): the start
     distribution of the new base reels times the cached value functions of
     the feature chains, which do not read the base reels.  The whole-round
-    hit frequency and SD need the round distribution (tens of seconds) and
-    are not returned."""
+    hit frequency and SD need the round distribution (tens of seconds) or
+    :func:`round_moments` (exact, about a second after a base-reel change:
+    too slow for the live figures) and are not returned."""
     st = structure(game)
     f = st.features
     lk, sel = f.lockit, f.selection
