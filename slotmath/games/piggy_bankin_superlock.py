@@ -642,12 +642,18 @@ def _base_feature_screens(game, level):
     BONUS), aggregated by (line win [coins at ``level``], BONUS, flag, mask):
     arrays ``(win, bonus, flag, mask, count)`` (the walk of :func:`screens`,
     with the pay table of ``level``)."""
+    return _walk_feature_screens(window_game(game, BASE_REELS), BASE_REELS, level)
+
+
+def _walk_feature_screens(game, reel_set, level):
+    """The feature-starting stop combinations of ``reel_set`` of a window game
+    (:func:`window_game`) aggregated by (line win [coins at ``level``],
+    BONUS, flag, mask): arrays ``(win, bonus, flag, mask, count)`` in key order."""
     from ..lines import prefix_determined
 
-    wg = window_game(game, BASE_REELS)
     f = features_of(game)
-    d = reel_data(wg, BASE_REELS)
-    prefix = prefix_determined(pay_tensor(wg, level))
+    d = reel_data(game, reel_set)
+    prefix = prefix_determined(pay_tensor(game, level))
     tables = np.concatenate(prefix)
     offsets = np.cumsum([0] + [len(t) for t in prefix[:-1]]).astype(np.int64)
     pigs_of = popcount15(game.rows)
@@ -656,6 +662,8 @@ def _base_feature_screens(game, level):
                                   np.array(game.paylines, dtype=np.int64), tables, offsets,
                                   len(game.symbols), f.lockit.trigger, f.free_games.min_count,
                                   pigs_of, cls_start, cls_order)
+    order = np.argsort(keys)
+    keys, vals = keys[order], vals[order]
     cells = game.reels * game.rows
     rest = keys >> cells
     return (rest // (2 * (cells + 1)), (rest // 2) % (cells + 1), rest % 2,
@@ -977,29 +985,8 @@ def window_game(game: Game, reel_set: str) -> Game:
 @keyed_cache(_this_set, maxsize=8)
 def _screens(game, reel_set):
     game = window_game(game, reel_set)
-    from ..lines import prefix_determined
-
-    f = features_of(game)
-    d = reel_data(game, reel_set)
     unit = game.levels[0]
-    tensor = pay_tensor(game, unit)
-    prefix = prefix_determined(tensor)
-    tables = np.concatenate(prefix)
-    offsets = np.cumsum([0] + [len(t) for t in prefix[:-1]]).astype(np.int64)
-    lines = np.array(game.paylines, dtype=np.int64)
-    pigs_of = popcount15(game.rows)
-    cls_start, cls_order = _stop_classes(d, pigs_of)
-    keys, vals = _feature_screens(d.sym, d.weight, d.n_stops, d.pattern, d.mark, d.bonus, lines,
-                                  tables, offsets, len(game.symbols), f.lockit.trigger,
-                                  f.free_games.min_count, pigs_of, cls_start, cls_order)
-    order = np.argsort(keys)
-    keys, vals = keys[order], vals[order]
-    cells = game.reels * game.rows
-    mask = keys % (1 << cells)
-    rest = keys >> cells
-    flag = rest % 2
-    bonus = (rest // 2) % (cells + 1)
-    win = rest // (2 * (cells + 1))
+    win, bonus, flag, mask, vals = _walk_feature_screens(game, reel_set, unit)
     if (win % unit).any():
         raise ValueError("a line win is not a whole number of bet-multiplier units")
     win = win // unit
