@@ -402,6 +402,7 @@ def run(sampler, rounds: int, seed: int = 0, *, chunk: int = CHUNK, workers: int
             bar.set_postfix_str(f"RTP {rtp:.4%} ± {half * 100:.4f} pp (95 %)", refresh=False)
 
     start = time.perf_counter()
+    previous = _defer_ctrl_c(runner)
     try:
         with runner:
             bar = _progress_bar(rounds, desc or runner.where, progress)
@@ -411,6 +412,8 @@ def run(sampler, rounds: int, seed: int = 0, *, chunk: int = CHUNK, workers: int
         for index, stats in runner.leftovers:
             collect(index, stats)
     finally:
+        if previous is not None:
+            signal.signal(signal.SIGINT, previous)
         if bar is not None:
             bar.close()
     elapsed = time.perf_counter() - start
@@ -420,6 +423,19 @@ def run(sampler, rounds: int, seed: int = 0, *, chunk: int = CHUNK, workers: int
     done = sorted(index for index, _ in finished)
     return Run(total, tuple(sampler.event_names), int(seed), int(rounds), int(chunk), len(plan),
                done, runner.workers, runner.scheduler, elapsed, len(done) < len(plan))
+
+
+def _defer_ctrl_c(runner):
+    """For a runner that polls ``runner.stop`` (the local pool), turn Ctrl-C
+    into setting that flag, so the interruption is raised where the runner
+    checks it and never inside the process pool's own locking (which can
+    then hang at shutdown).  Returns the previous handler, or None when
+    nothing was installed (no such runner, or not the main thread)."""
+    stop = getattr(runner, "stop", None)
+    if stop is None or threading.current_thread() is not threading.main_thread() \
+            or signal.getsignal(signal.SIGINT) is signal.SIG_IGN:   # e.g. a background job
+        return None
+    return signal.signal(signal.SIGINT, lambda signum, frame: stop.set())
 
 
 def _progress_bar(total: int, desc: str, enabled: bool | None):
@@ -511,10 +527,13 @@ class _PoolRunner(_LocalRunner):
         self.pool.submit(int).result()  # start the workers before any other thread
         self.pending: set = set()
         self.ready: list = []
+        self.stop = threading.Event()    # set by Ctrl-C (see _defer_ctrl_c)
 
     def results(self):
         todo = iter(self.plan)
         while True:
+            if self.stop.is_set():
+                raise KeyboardInterrupt
             while len(self.pending) < 2 * self.workers:
                 nxt = next(todo, None)
                 if nxt is None:
@@ -524,7 +543,7 @@ class _PoolRunner(_LocalRunner):
                 return
             finished, self.pending = wait(self.pending, timeout=0.5, return_when=FIRST_COMPLETED)
             self.ready += [f.result() for f in finished]
-            while self.ready:
+            while self.ready and not self.stop.is_set():
                 yield self.ready.pop(0)
 
     def close(self, interrupted: bool) -> None:

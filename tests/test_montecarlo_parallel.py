@@ -145,7 +145,10 @@ def test_ctrl_c_stops_the_command_and_prints_the_partial_result():
     proc = subprocess.Popen(
         slotmath_command() + ["simulate", "video20", "--spins", "1e9", "--workers", "2",
                               "--chunk", "2e5", "--progress"],
-        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
+        # a terminal's command takes Ctrl-C; a background job (as this suite may be) inherits
+        # SIGINT ignored, so give the command the terminal's default
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     err = b""
     deadline = time.monotonic() + 300
     try:
