@@ -288,7 +288,7 @@ def _no_win_chunk(first_lo, first_hi, win, n_stops, weights, lines, trans, sure,
                     bad |= sure[level, l, state[level, l], j]
                     go |= live[level, l, state[level, l], j]
                 ok = ~bad
-                todo[level, j] = ok & (go | ~go)
+                todo[level, j] = ok
                 deeper[level, j] = ok & go
             stop[level] = (first_lo if level == 0 else 0) - 1
             enter = False

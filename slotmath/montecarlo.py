@@ -402,7 +402,7 @@ def run(sampler, rounds: int, seed: int = 0, *, chunk: int = CHUNK, workers: int
             bar.set_postfix_str(f"RTP {rtp:.4%} ± {half * 100:.4f} pp (95 %)", refresh=False)
 
     start = time.perf_counter()
-    previous = _defer_ctrl_c(runner)
+    installed, previous = _defer_ctrl_c(runner)
     try:
         with runner:
             bar = _progress_bar(rounds, desc or runner.where, progress)
@@ -412,7 +412,7 @@ def run(sampler, rounds: int, seed: int = 0, *, chunk: int = CHUNK, workers: int
         for index, stats in runner.leftovers:
             collect(index, stats)
     finally:
-        if previous is not None:
+        if installed:
             signal.signal(signal.SIGINT, previous)
         if bar is not None:
             bar.close()
@@ -429,13 +429,14 @@ def _defer_ctrl_c(runner):
     """For a runner that polls ``runner.stop`` (the local pool), turn Ctrl-C
     into setting that flag, so the interruption is raised where the runner
     checks it and never inside the process pool's own locking (which can
-    then hang at shutdown).  Returns the previous handler, or None when
-    nothing was installed (no such runner, or not the main thread)."""
+    then hang at shutdown).  Returns ``(installed, previous handler)``;
+    nothing is installed for other runners, outside the main thread, or
+    when SIGINT is ignored (a background job)."""
     stop = getattr(runner, "stop", None)
     if stop is None or threading.current_thread() is not threading.main_thread() \
-            or signal.getsignal(signal.SIGINT) is signal.SIG_IGN:   # e.g. a background job
-        return None
-    return signal.signal(signal.SIGINT, lambda signum, frame: stop.set())
+            or signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        return False, None
+    return True, signal.signal(signal.SIGINT, lambda signum, frame: stop.set())
 
 
 def _progress_bar(total: int, desc: str, enabled: bool | None):

@@ -44,6 +44,7 @@ import numpy as np
 from .figures import DISTRIBUTION_FIGURES, LIVE_FIGURES, fast_figures, full_figures, game_figures
 from .gamefile import GAMES_DIR, GameFileError, load_game
 from .gamewriter import diff as file_diff, write_game
+from .lines import pay_table_key
 from .reelspace import Bounds, ReelSpace
 from .tune import DEFAULT_TOLERANCE, Targets, tune
 
@@ -254,7 +255,9 @@ class ReelTuner:
         ``"rtp"`` RTP and feature frequency only.  Without a fast source
         nothing but ``"full"`` computes anything (``{}``)."""
         if mode == "full":          # the saved and current strips may be the same: once
-            key = (self.level, self.reel_set, game.strips(self.reel_set))
+            key = (game.source, game.name, self.level, self.reel_set,
+                   pay_table_key(game, self.level),
+                   tuple(game.strips(name) for name in sorted(game.reel_sets)))
             if getattr(self, "_full_key", None) != key:
                 self._full = full_figures(game, self.level, self.reel_set)
                 self._full_key = key

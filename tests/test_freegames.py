@@ -44,8 +44,7 @@ def test_hand_worked_geometric_total():
 def test_fourier_distribution_hand_worked():
     # Same geometric law as above: one spin of HALVING gives P(T=t) = 2^-(t+1); two spins
     # (t+1) 2^-(t+2).  On a 256-point cyclic grid the folded mass of t >= 256 is < 2^-250,
-    # so every point must agree to rounding.  The fixed point stops at rounding noise
-    # (its change plateaus near 1e-16), so this also proves the loop ends.
+    # so every point must agree to rounding (the fixed point stops at rounding noise).
     t = np.arange(256)
     probs = fourier_distribution(per_spin_table(HALVING), 1, 256)
     np.testing.assert_allclose(probs, 0.5 ** (t + 1), rtol=0, atol=1e-15)

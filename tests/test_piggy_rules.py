@@ -206,3 +206,27 @@ def test_components_named_by_channel(breakdowns):
     cyc = st.cycles["base_game"]
     assert comps["lockit"]["selection prizes"] == Fr(2 * int(by[3]) + 15 * int(by[4])
                                                      + 100 * int(by[5]), cyc)
+
+
+def test_one_bonus_threshold_is_required(tmp_path):
+    # The selection (base game) and the free-games retrigger both start at 3 BONUS (rules 4,
+    # 3.4); the exact engine counts feature starts with one threshold, so a file where the
+    # selection starts at 4 is refused with one line naming the field, exit status 2.
+    import shutil
+    import subprocess
+    import sys
+
+    src = load_game("piggy_bankin_superlock").source
+    folder = tmp_path / "piggy"
+    shutil.copytree(__import__("pathlib").Path(src).parent, folder)
+    text = (folder / "game.yaml").read_text()
+    bad = text.replace("      3: {prize: 2, lockit: {spins: 5, awards: selection_3}, free_games: 10}\n",
+                       "")
+    assert bad != text
+    (folder / "game.yaml").write_text(bad)
+    proc = subprocess.run([sys.executable, "-m", "slotmath.cli", "validate", str(folder)],
+                          capture_output=True, text=True)
+    assert proc.returncode == 2, proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and "options.selection" in lines[0] and "Traceback" not in proc.stderr
+    assert "starts at 4 BONUS" in lines[0]

@@ -76,6 +76,9 @@ def check(game: Game) -> None:
             fail(f"options.lockit.sources.{src}", "is required")
     if f.selection.symbol != f.free_games.symbol:
         fail("options.selection.symbol", "must be the free-games scatter symbol")
+    if f.selection.min_count != f.free_games.min_count:   # one BONUS threshold (rules 4, 3.4)
+        fail("options.selection", f"the selection starts at {f.selection.min_count} BONUS and "
+             f"free games retrigger at {f.free_games.min_count}: the rules use one count")
     for name in ("WILD", "WILD_3"):
         if name not in game.symbol_index:
             fail("symbols", f"symbol {name} is required")
@@ -534,8 +537,7 @@ def breakdown(game: Game, level: int) -> Breakdown:
     p_sel = 0.0
     fg_stats = _fg_per_spin(st, level)
     mult = float(fgs.multiplier)
-    one_fg = (float(fg_stats["lines"]) + float(fg_stats["prize"]) + fg_stats["lockit"]) \
-        / (1 - float(fg_stats["ek"]))              # per awarded game, incl. retriggers
+    one_fg = _per_awarded_game(fg_stats)
     fg_count = 0.0
     for b in range(len(p_b)):
         opt = sel.option(b)
@@ -608,11 +610,23 @@ def _lockit_values(game, source, spins, table, level):
     return _chain(game, source, spins).values(f)
 
 
+def _per_free_spin(d: dict) -> float:
+    """Expected win of one free spin before the multiplier [x total bet]
+    (lines, BONUS prizes, lock-it; ``d`` from :func:`_fg_per_spin`)."""
+    return float(d["lines"]) + float(d["prize"]) + float(d["lockit"])
+
+
+def _per_awarded_game(d: dict) -> float:
+    """Expected win of one awarded free game with the games its retriggers
+    add, ``E[spin] / (1 - E[K])``, before the multiplier [x total bet]."""
+    return _per_free_spin(d) / (1 - float(d["ek"]))
+
+
 @keyed_cache(feature_sets)
 def _free_games_value(game, level) -> float:
     """Value of one awarded free game, retriggers and multiplier included [x total bet]."""
     d = _fg_per_spin(structure(game), level)
-    one = (float(d["lines"]) + float(d["prize"]) + d["lockit"]) / (1 - float(d["ek"]))
+    one = _per_awarded_game(d)
     return float(structure(game).features.free_games.multiplier) * one
 
 
@@ -1819,7 +1833,7 @@ def free_games_table(game: Game, level: int) -> pd.DataFrame:
     d = _fg_per_spin(st, level)
     fgs, sel = st.features.free_games, st.features.selection
     mult = float(fgs.multiplier)
-    per_game = mult * (float(d["lines"]) + float(d["prize"]) + d["lockit"])
+    per_game = mult * _per_free_spin(d)
     ek = float(d["ek"])
     q = float(sum(p for b, p in enumerate(d["p_b"]) if fgs.retrigger and fgs.games(b) > 0))
     rows = []
@@ -1870,7 +1884,7 @@ def free_game_summary(game: Game, level: int) -> pd.DataFrame:
     rows = [("lines per spin", float(d["lines"])), ("BONUS prizes per spin", float(d["prize"])),
             ("lock-it per spin", float(d["lockit"])), ("P(lock-it) per spin", float(d["p_lockit"])),
             ("E[extra games] per spin", float(d["ek"]))]
-    one = (float(d["lines"]) + float(d["prize"]) + d["lockit"]) / (1 - float(d["ek"]))
+    one = _per_awarded_game(d)
     for n in sorted(fgs.awards):
         g = fgs.games(n)
         rows.append((f"{g} games (x{fgs.multiplier}) incl. retriggers",
