@@ -1279,6 +1279,24 @@ def _line_units(window, lines, pays, regular, wild):
 
 
 @nb.njit(cache=True)
+def _scan_window(window, held, pig, pig_mark, bonus_sym):
+    """Fill ``held[k, r]`` with the PIGGY cells of ``window[r, k]``; returns
+    (PIGGY count, BONUS count, 1 if a PIGGY carries a WHEEL else 0)."""
+    n_pig, n_bonus, flag = 0, 0, 0
+    for r in range(window.shape[0]):
+        for k in range(window.shape[1]):
+            s = window[r, k]
+            held[k, r] = pig[s]
+            if pig[s]:
+                n_pig += 1
+                if pig_mark[s]:
+                    flag = 1
+            if s == bonus_sym:
+                n_bonus += 1
+    return n_pig, n_bonus, flag
+
+
+@nb.njit(cache=True)
 def _pick(rng, cum, n):
     """Index drawn with cumulative integer weights ``cum[:n]``."""
     u = uniform_below(rng, cum[n - 1])
@@ -1378,17 +1396,7 @@ def piggy_kernel(rng, n, ints, strips, lens, lines, pays, regular, wild, pig, pi
     for i in range(n):
         _draw(rng, base, lens[0], window, H)
         win = _line_units(window, lines, pays, regular, wild) / 20.0
-        n_pig, n_bonus, flag = 0, 0, 0
-        for r in range(R):
-            for k in range(H):
-                s = window[r, k]
-                held[k, r] = pig[s]
-                if pig[s]:
-                    n_pig += 1
-                    if pig_mark[s]:
-                        flag = 1
-                if s == bonus_sym:
-                    n_bonus += 1
+        n_pig, n_bonus, flag = _scan_window(window, held, pig, pig_mark, bonus_sym)
         if n_pig >= trigger:                       # rule 5.1: lock-it from the base game
             events[0] += 1
             win += _lockit(rng, held.copy(), flag, base_spins, wreels, preels, feat_lens, pig,
@@ -1420,15 +1428,7 @@ def piggy_kernel(rng, n, ints, strips, lens, lines, pays, regular, wild, pig, pi
                             for k in range(H):
                                 window[r, k] = wild3
                     fg_win += _line_units(window, lines, pays, regular, wild) / 20.0
-                    np_, nb_ = 0, 0
-                    for r in range(R):
-                        for k in range(H):
-                            s = window[r, k]
-                            held[k, r] = pig[s]
-                            if pig[s]:
-                                np_ += 1
-                            if s == bonus_sym:
-                                nb_ += 1
+                    np_, nb_, _ = _scan_window(window, held, pig, pig_mark, bonus_sym)
                     if nb_ >= min_bonus:
                         bb = min(nb_, fg_prize.shape[0] - 1)
                         fg_win += fg_prize[bb]
