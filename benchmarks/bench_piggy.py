@@ -22,9 +22,11 @@ from slotmath.gamefile import load_game
 from slotmath.games import piggy_bankin_superlock as pbs
 from slotmath.model import Strip
 
+from timing import forget_cached_results
+
 
 def fresh_game():
-    pbs.clear_caches()
+    forget_cached_results()
     return load_game("piggy_bankin_superlock")
 
 
