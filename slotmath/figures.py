@@ -22,10 +22,12 @@ Every figure is exact (computed over the full cycle by the engine):
 
 Where they come from (first that applies):
 
-1. the rules module's ``tuning_figures(game, level)`` (``slotmath.games.<rules>``),
-   which returns a dict with at least ``rtp`` and any game-specific figures
-   (feature frequencies, the RTP under each choice of a feature selection,
-   ...); ``vi`` is added from ``sd`` when missing;
+1. the rules module's ``tuning_figures(game, level[, needed])``
+   (``slotmath.games.<rules>``), which returns a dict with at least ``rtp``
+   and any game-specific figures (feature frequencies, the RTP under each
+   choice of a feature selection, ...); a hook that takes ``needed`` (the
+   figure names wanted, None for all) may leave out figures not asked for;
+   ``vi`` is added from ``sd`` when missing;
 2. for line games (``rules: lines``), :func:`line_figures`: the RTP by
    contracting the cached pay tensor with the reels' row marginals plus the
    scatter distribution (milliseconds); hit frequency, SD and VI from the
@@ -38,6 +40,7 @@ Where they come from (first that applies):
 """
 from __future__ import annotations
 
+import inspect
 from fractions import Fraction
 
 from .distribution import z_value
@@ -45,7 +48,7 @@ from .joint import pack_reels, spin_distribution, suffix_scatter
 from .lines import pay_tensor
 from .model import Game
 from .moments import line_moments
-from .multilinear import line_total, row_marginals
+from .multilinear import cycle_line_win
 from .par import ParResult, par, rules_module
 from .scatters import scatter_counts, win_denominator
 
@@ -95,11 +98,8 @@ def line_rtp_parts(game: Game, level: int, reel_set: str = "base") -> dict:
     Fraction or None}`` (the last: P(scatter win > 0), None without scatter pays).
     """
     bet = game.bet(level)
-    strips = game.strips(reel_set)
     cycle = game.cycle(reel_set)
-    tensor = shared_pay_tensor(game, level)
-    margs = [row_marginals(game, s) for s in strips]
-    line_sum = int(line_total(tensor.reshaped(), margs, game.paylines))
+    line_sum = int(cycle_line_win(game, shared_pay_tensor(game, level).reshaped(), reel_set))
     out = {"lines": Fraction(line_sum, cycle * bet.total_bet)}
     if game.scatter_pays:
         counts, pay_units, unit_den = scatter_code_distribution(game, reel_set, bet.total_bet)
@@ -183,11 +183,20 @@ def fast_figures(game: Game) -> bool:
     return game.rules == "lines" or figure_hook(game) is not None
 
 
+def honours_needed(game: Game) -> bool:
+    """True when :func:`game_figures` may compute fewer figures for a
+    ``needed`` set (line games; a hook with a ``needed`` parameter)."""
+    hook = figure_hook(game)
+    return game.rules == "lines" or (hook is not None
+                                     and "needed" in inspect.signature(hook).parameters)
+
+
 def game_figures(game: Game, level: int, reel_set: str = "base", needed=None) -> dict:
     """Exact named figures of ``game`` at bet ``level`` (see the module notes)."""
     hook = figure_hook(game)
     if hook is not None:
-        figs = dict(hook(game, level))
+        figs = dict(hook(game, level, needed=needed) if honours_needed(game)
+                    else hook(game, level))
         if "rtp" not in figs:
             raise TypeError(f"{game.rules}.tuning_figures returned no 'rtp'")
         if "sd" in figs and "vi" not in figs:

@@ -22,6 +22,7 @@ import os
 import shutil
 import tempfile
 import time
+from functools import lru_cache
 from pathlib import Path
 
 import yaml
@@ -124,13 +125,20 @@ def strips_csv(strips) -> str:
     return buf.getvalue()
 
 
+@lru_cache(maxsize=8)
+def _compose(text: str):
+    """The YAML node tree of ``text`` (read only; a workbench renders the same
+    saved file after every change)."""
+    return yaml.compose(text)
+
+
 def render(source: Path, strips_by_set: dict, target: Path) -> tuple:
     """New YAML text for ``target`` and CSV files to write ``{path: text}``.
 
     ``source`` is the game file the strips were read from.
     """
     text = source.read_text(encoding="utf-8")
-    root = yaml.compose(text)
+    root = _compose(text)
     reels = _get(root, "reels")
     if reels is None:
         raise GameWriteError(f"{source}: no reels mapping")
@@ -157,9 +165,36 @@ def render(source: Path, strips_by_set: dict, target: Path) -> tuple:
             raise GameWriteError(f"reel set {name}: {len(strips)} strips for {len(set_node.value)} reels")
         for node, strip in zip(set_node.value, strips):
             edits += _strip_replacements(node, strip)
+    if not same_folder:
+        edits += _moved_file_references(root, reels, source, target)
     for start, end, new in sorted(edits, reverse=True):
         text = text[:start] + new + text[end:]
     return text, csv_files
+
+
+def _moved_file_references(root, reels, source: Path, target: Path) -> list:
+    """Edits that point every other string naming a file beside ``source``
+    (an award table under ``options``, ...) at that file from ``target``'s
+    folder, so a game written elsewhere still reads the same files."""
+    edits = []
+
+    def visit(node):
+        if node is reels:
+            return
+        if isinstance(node, yaml.MappingNode):
+            for _, value in node.value:
+                visit(value)
+        elif isinstance(node, yaml.SequenceNode):
+            for item in node.value:
+                visit(item)
+        elif (isinstance(node, yaml.ScalarNode) and node.tag == "tag:yaml.org,2002:str"
+              and node.value and not os.path.isabs(node.value)
+              and (source.parent / node.value).is_file()):
+            rel = os.path.relpath((source.parent / node.value).resolve(), target.parent.resolve())
+            edits.append((node.start_mark.index, node.end_mark.index, _scalar(rel)))
+
+    visit(root)
+    return edits
 
 
 # ---------------------------------------------------------------- writing
@@ -253,7 +288,7 @@ def write_game(game: Game, strips_by_set: dict, path=None, backup: bool = True) 
 
 def _point_csv(text: str, csv_path: Path, tmp: Path, target: Path) -> str:
     """Make the YAML refer to ``tmp`` where it refers to ``csv_path``."""
-    root = yaml.compose(text)
+    root = _compose(text)
     for _, node in _get(root, "reels").value:
         if isinstance(node, yaml.ScalarNode) and \
                 (target.parent / node.value).resolve() == csv_path.resolve():

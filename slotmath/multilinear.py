@@ -44,7 +44,7 @@ def _exact_dtype(values: np.ndarray, totals) -> object:
     """int64 when no partial sum can overflow, else object (Python ints)."""
     if values.dtype.kind == "f":
         return np.float64
-    bound = float(np.abs(values).max(initial=0))
+    bound = float(max(values.max(initial=0), -values.min(initial=0)))    # no |values| copy
     for t in totals:
         bound *= float(t)
     return np.int64 if bound < INT64_SAFE else object
@@ -89,6 +89,14 @@ def line_total(values: np.ndarray, marginals: list, paylines) -> int | float:
             cache[key] = v.item() if hasattr(v, "item") else v
         total += cache[key]
     return total
+
+
+def cycle_line_win(game: Game, values: np.ndarray, reel_set: str = "base") -> int | float:
+    """:func:`line_total` of ``values`` (e.g. the pay tensor's wins, shape
+    (S,) * R) over the strips of ``reel_set``: the line win summed over the
+    cycle and the paylines [coins]."""
+    margs = [row_marginals(game, s) for s in game.strips(reel_set)]
+    return line_total(values, margs, game.paylines)
 
 
 def reel_gradient(values: np.ndarray, marginals: list, paylines, reel: int) -> np.ndarray:

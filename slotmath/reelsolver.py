@@ -13,7 +13,7 @@ from fractions import Fraction
 import numpy as np
 from scipy.optimize import Bounds as VarBounds, LinearConstraint, milp
 
-from .figures import equivalent_levels, game_figures, shared_pay_tensor
+from .figures import equivalent_levels, game_figures, honours_needed, shared_pay_tensor
 from .par import rules_module
 from .multilinear import line_total, reel_gradient, unit_coefficients
 from .reelspace import ReelSpace
@@ -54,8 +54,9 @@ class Evaluator:
 
     def figures(self, xs, needed=None) -> dict:
         """``{level: {figure: value}}`` for values ``xs`` (``needed``: figures
-        wanted; only line games compute fewer than all)."""
-        if self.space.game.rules != "lines":
+        wanted; line games and rules modules whose hook takes ``needed``
+        compute fewer than all)."""
+        if not honours_needed(self.space.game):
             needed = None
         k = (self.key(xs), None if needed is None else tuple(sorted(needed)))
         if k not in self._cache:

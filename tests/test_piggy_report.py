@@ -164,11 +164,12 @@ def small_game(game):
     return replace(game, reel_sets=sets)
 
 
-def test_feature_screens_brute_force(small_game):
+def _every_screen(g):
+    """Line win [coins at bet 1], BONUS, WHEEL flag, PIGGY mask and "a feature
+    starts" of every base stop combination of ``g``, by brute force."""
     from itertools import product
 
     from slotmath.evaluate import line_wins
-    g = small_game
     wins = [windows(g, s) for s in g.strips("base")]
     combos = np.array(list(product(*[range(len(s)) for s in g.strips("base")])))
     win = np.stack([wins[r][combos[:, r]] for r in range(5)], axis=1)      # (n, R, H)
@@ -179,6 +180,12 @@ def test_feature_screens_brute_force(small_game):
     bit = 1 << (3 * np.arange(5)[:, None] + np.arange(3)[None, :])       # cell (r, k)
     mask = (pig * bit).sum(axis=(1, 2))
     feature = (pig.sum(axis=(1, 2)) >= 6) | (bonus >= 3)
+    return units, bonus, flag, mask, feature
+
+
+def test_feature_screens_brute_force(small_game):
+    g = small_game
+    units, bonus, flag, mask, feature = _every_screen(g)
     expect = {}
     for key in zip(units[feature], bonus[feature], flag[feature], mask[feature]):
         key = tuple(int(x) for x in key)
@@ -188,7 +195,27 @@ def test_feature_screens_brute_force(small_game):
            for w, b, f, m, c in zip(sc.win, sc.bonus, sc.flag, sc.mask, sc.count)}
     assert len(expect) > 50 and got == expect
     plain = np.bincount(units[~feature], minlength=len(sc.plain))
-    assert np.array_equal(sc.plain, plain) and sc.cycle == len(combos)
+    assert np.array_equal(sc.plain, plain) and sc.cycle == len(units)
+
+
+def test_feature_screen_sums_brute_force(small_game):
+    """The walk with suffix tables (prefixes whose lines are all fixed are
+    not expanded): sum of win x f and of [win = 0] x q over the feature
+    starts, f and q random functions of (flag, BONUS, mask) that vanish off
+    the feature starts, against every stop combination."""
+    g = small_game
+    units, bonus, flag, mask, feature = _every_screen(g)
+    rng = np.random.default_rng(7)
+    n_b = 16
+    starts = np.zeros((2, n_b, 1 << 15), dtype=bool)
+    starts[flag[feature], bonus[feature], mask[feature]] = True
+    f = rng.random(starts.shape) * starts
+    q = rng.integers(1, 1000, starts.shape) * starts
+    expect_f = float((units * f[flag, bonus, mask]).sum())
+    expect_q = int(q[flag, bonus, mask][units == 0].sum())
+    win_f, quiet_q = pbs._walk_feature_screens(pbs.window_game(g, "base"), "base", 1, (f, q))
+    assert abs(win_f / expect_f - 1) < 1e-12 and quiet_q == expect_q
+    assert expect_f > 0 and 0 < expect_q < int(q[flag, bonus, mask].sum())
 
 
 @pytest.mark.parametrize("bonus,spins", [(None, None), (4, 8), (5, 10)])

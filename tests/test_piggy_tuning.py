@@ -98,9 +98,16 @@ def test_hook_equals_breakdown(game, changed, which):
 
 def test_figures_come_from_the_hook(changed):
     figs = game_figures(changed, 1)
-    assert figs["rtp"] == pbs.tuning_figures(changed, 1)["rtp"]
-    # the hook returns no whole-round hit frequency or SD (not computed fast and exactly)
-    assert "hit_frequency" not in figs and "sd" not in figs
+    hook = pbs.tuning_figures(changed, 1)
+    assert figs["rtp"] == hook["rtp"]
+    # every figure asked for (needed=None): the whole round's from round_moments
+    moments = pbs.round_moments(changed, 1, hook["rtp"])
+    for name in ("hit_frequency", "sd", "vi"):
+        assert figs[name] == hook[name] == moments[name]
+    # only the RTP asked for: the round moments are not computed
+    rtp_only = game_figures(changed, 1, needed={"rtp"})
+    assert rtp_only["rtp"] == hook["rtp"] and "sd" not in rtp_only
+    assert game_figures(changed, 1, needed={"rtp", "sd"})["sd"] == hook["sd"]
 
 
 @pytest.mark.slow          # two round distributions, ~15-40 s each
@@ -123,3 +130,27 @@ def test_round_moments_equal_the_round_distribution(game, changed, which):
     assert pbs._features_always_pay(g, 1)
     assert isinstance(m["hit_frequency"], Fr)
     assert (m["hit_frequency"] * g.cycle("base")).denominator == 1
+
+
+@pytest.mark.slow          # one tuning run on exact round figures, ~40 s
+def test_a_vi_band_is_met_on_the_exact_round_figures(game, tmp_path, capsys):
+    """``slotmath tune piggy_bankin_superlock --vi 27.9:28.4``: the committed
+    base reels have VI 28.26 (bet 1) to 28.45 (bet 10), so the bet-10 VI
+    must fall; the hook gives the whole round's VI exactly on every
+    candidate.  The written game (in another folder: its award table is
+    still found) meets the band and the RTP at every bet level."""
+    from slotmath.cli import main
+
+    before = {lv: pbs.tuning_figures(game, lv)["vi"] for lv in game.levels}
+    assert before[10] > 28.4 and all(27.9 <= v for v in before.values())
+    out = tmp_path / "tuned" / "game.yaml"
+    argv = ["tune", "piggy_bankin_superlock", "--target-rtp", "94.03%", "--vi", "27.9:28.4",
+            "--out", str(out)]
+    assert main(argv) == 0, capsys.readouterr().out
+    tuned = load_game(out)
+    assert tuned.strips("base") != game.strips("base")
+    for lv in tuned.levels:
+        figs = pbs.tuning_figures(tuned, lv)
+        assert 27.9 <= figs["vi"] <= 28.4
+        for name in ("rtp", "feature:by_choice.lockit", "feature:by_choice.free_games"):
+            assert abs(figs[name] - 0.9403) <= 0.00005

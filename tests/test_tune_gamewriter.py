@@ -1,6 +1,7 @@
 """Writing tuned strips into a game file: only the strips change, atomically, with a backup."""
 from __future__ import annotations
 
+import os
 import shutil
 
 import pytest
@@ -104,3 +105,25 @@ def test_a_test_game_round_trips(tmp_path):
     write_game(game, {"base": strips}, backup=False)
     assert load_game(tmp_path).strips() == strips
     assert not list(tmp_path.glob("*.bak"))
+
+
+def test_a_game_written_elsewhere_still_reads_its_award_table(tmp_path):
+    """Piggy's award table (``options.lockit.awards: awards.csv``) is named
+    relative to the game file: written to another folder, the reference is
+    rewritten to point at the same file, and the written game loads with
+    the same award table (it used to fail validation: CSV not found)."""
+    game = load_game("piggy_bankin_superlock")
+    other = tmp_path / "tuned" / "game.yaml"
+    first = game.strips("base")[0].symbols
+    base = (Strip(first[1:] + first[:1]),) + game.strips("base")[1:]      # reel 1 rotated
+    write_game(game, {"base": base}, other)
+    text = other.read_text()
+    source_dir = (TEST_DATA.parent.parent / "data" / "games" / "piggy_bankin_superlock").resolve()
+    rel = os.path.relpath(source_dir / "awards.csv", other.parent.resolve())
+    assert f"awards: {rel}" in text and "awards: awards.csv" not in text
+    written = load_game(other)
+    assert written.strips("base") == base
+    assert written.strips("feature") == game.strips("feature")
+    from slotmath.games import piggy_bankin_superlock as pbs
+    assert [p.resolve() for p in pbs._referenced_files(written, dict(written.options))] == \
+        [p.resolve() for p in pbs._referenced_files(game, dict(game.options))]

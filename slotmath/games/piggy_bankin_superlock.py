@@ -110,11 +110,30 @@ def _referenced_files(game: Game, options) -> list:
     return out
 
 
-@lru_cache(maxsize=64)
+#: Game fields the analysis reads besides the reel strips.
+_RULES_FIELDS = ("rules", "reels", "rows", "symbols", "paylines", "line_pays", "scatter_pays",
+                 "bet_levels", "options", "source")
+_RULES_KEYS: dict = {}          # ids of a game's rules fields -> (the fields, digest)
+
+
 def _rules_key(game: Game) -> str:
     """Digest of everything but the reel strips that the analysis reads: grid,
     symbols, lines, pays, bets, the feature declarations and the files they
-    name (the award tables)."""
+    name (the award tables).  Remembered by the identity of the fields, which
+    tuning candidates share (they differ only in their strips)."""
+    fields = tuple(getattr(game, name) for name in _RULES_FIELDS)
+    ids = tuple(map(id, fields))
+    known = _RULES_KEYS.get(ids)
+    if known is not None:             # the fields are held, so their ids are not reused
+        return known[1]
+    if len(_RULES_KEYS) >= 64:
+        _RULES_KEYS.clear()
+    digest = _rules_digest(game)
+    _RULES_KEYS[ids] = (fields, digest)
+    return digest
+
+
+def _rules_digest(game: Game) -> str:
     import hashlib
 
     h = hashlib.sha256(repr((game.rules, game.reels, game.rows, game.symbols, game.paylines,
@@ -172,8 +191,9 @@ def keyed_cache(sets, maxsize: int = 32):
 
 def clear_caches() -> None:
     """Forget every cached result of this module (benchmarks of fresh games)."""
-    for f in _KEYED_CACHES + [structure, _rules_key]:
+    for f in _KEYED_CACHES + [structure]:
         f.cache_clear()
+    _RULES_KEYS.clear()
 
 
 def _no_sets(game, *args) -> tuple:
@@ -278,6 +298,49 @@ def popcount15(n_cells: int = 15) -> np.ndarray:
 
 
 @dataclass(frozen=True, eq=False)
+class ScreenTotals:
+    """Sums of the screen counts [flag, mask, BONUS] of one spin: ``by_bonus``
+    over flag and mask, ``by_state`` [flag, mask] over BONUS, ``starts`` the
+    stop combinations that start a feature (lock-it trigger or selection)."""
+
+    by_bonus: np.ndarray
+    by_state: np.ndarray
+    starts: int
+
+
+@nb.njit(cache=True)
+def _screen_totals(screens, pigs, min_bonus):
+    """(by BONUS, by (flag, mask), feature starts) of screen counts [flag, mask,
+    BONUS]; ``pigs[mask]`` True where the mask triggers the lock-it."""
+    F, M, B = screens.shape
+    by_b = np.zeros(B, dtype=np.int64)
+    by_state = np.zeros((F, M), dtype=np.int64)
+    starts = 0
+    for fl in range(F):
+        for m in range(M):
+            total = 0
+            for b in range(B):
+                c = screens[fl, m, b]
+                total += c
+                by_b[b] += c
+                if pigs[m] or b >= min_bonus:
+                    starts += c
+            by_state[fl, m] = total
+    return by_b, by_state, starts
+
+
+@nb.njit(cache=True)
+def _weighted_total(counts, values):
+    """sum(counts * values) of two arrays of one shape, without a temporary."""
+    c, v = counts.ravel(), values.ravel()
+    total = 0.0
+    for i in range(c.shape[0]):
+        if c[i]:
+            total += c[i] * v[i]
+    return total
+
+
+@dataclass(frozen=True, eq=False)
 class Structure:
     """Bet-independent parts of the exact analysis (cached per game)."""
 
@@ -294,6 +357,14 @@ class Structure:
     @cached_property
     def base_screens(self) -> np.ndarray:
         return screen_counts(self.game, BASE_REELS)
+
+    @cached_property
+    def base_totals(self) -> "ScreenTotals":
+        """Sums of :attr:`base_screens` (one pass)."""
+        f = self.features
+        by_b, by_state, starts = _screen_totals(self.base_screens, self.pc >= f.lockit.trigger,
+                                                f.selection.min_count)
+        return ScreenTotals(by_b, by_state, int(starts))
 
     @cached_property
     def fg_screens(self) -> np.ndarray:
@@ -439,17 +510,10 @@ def lines_rtp(game: Game, level: int, reel_set: str = BASE_REELS, lines_game: Ga
 def _lines_rtp(lines_game, reel_set):
     """(``lines_game`` has the pay table of the game: the nudged free-game
     form of it only differs in its strips.)"""
-    from ..combinations import line_profiles, tuple_weights
+    from ..multilinear import cycle_line_win
 
     game = lines_game
-    tensor = pay_tensor(game, game.levels[0])
-    total = 0
-    seen = {}
-    for profile in line_profiles(lines_game, reel_set):
-        key = tuple(m.tobytes() for m in profile)
-        if key not in seen:
-            seen[key] = int(np.dot(tensor.wins, tuple_weights(profile)))
-        total += seen[key]
+    total = int(cycle_line_win(game, pay_tensor(game, game.levels[0]).reshaped(), reel_set))
     bet = game.bet(game.levels[0])
     return Fraction(total, lines_game.cycle(reel_set) * bet.total_bet)
 
@@ -650,32 +714,46 @@ def _lockit_second_values(game, source, spins, table, level):
     return _chain(game, source, spins).values(g)
 
 
-@keyed_cache(lambda game, level: (BASE_REELS,), maxsize=8)
-def _base_feature_screens(game, level):
-    """Every base stop combination that starts a feature (6+ PIGGY or 3+
-    BONUS), aggregated by (line win [coins at ``level``], BONUS, flag, mask):
-    arrays ``(win, bonus, flag, mask, count)`` (the walk of :func:`screens`,
-    with the pay table of ``level``)."""
-    return _walk_feature_screens(window_game(game, BASE_REELS), BASE_REELS, level)
-
-
-def _walk_feature_screens(game, reel_set, level):
-    """The feature-starting stop combinations of ``reel_set`` of a window game
-    (:func:`window_game`) aggregated by (line win [coins at ``level``],
-    BONUS, flag, mask): arrays ``(win, bonus, flag, mask, count)`` in key order."""
+@keyed_cache(_no_sets, maxsize=16)
+def _prefix_tables(game, level):
+    """:func:`slotmath.lines.prefix_determined` of the pay table at ``level``,
+    concatenated: ``(tables, offsets)``."""
     from ..lines import prefix_determined
 
+    prefix = prefix_determined(pay_tensor(game, level))
+    return (np.concatenate(prefix),
+            np.cumsum([0] + [len(t) for t in prefix[:-1]]).astype(np.int64))
+
+
+def _walk_feature_screens(game, reel_set, level, suffix=None):
+    """The feature-starting stop combinations of ``reel_set`` of a window game
+    (:func:`window_game`) aggregated by (line win [coins at ``level``],
+    BONUS, flag, mask): arrays ``(win, bonus, flag, mask, count)`` in key order.
+
+    With ``suffix = (f, q)``, arrays [flag, BONUS, mask] of shape (2, n_b,
+    2**(R H)) (``f`` float, ``q`` integer, both 0 off the feature starts),
+    returns instead ``(sum count win f, sum count [win = 0] q)`` over those
+    combinations [coins at ``level`` x f, stop combinations x q] without
+    visiting each one (:func:`_suffix_tables`)."""
     f = features_of(game)
     d = reel_data(game, reel_set)
-    prefix = prefix_determined(pay_tensor(game, level))
-    tables = np.concatenate(prefix)
-    offsets = np.cumsum([0] + [len(t) for t in prefix[:-1]]).astype(np.int64)
+    tables, offsets = _prefix_tables(game, level)
     pigs_of = popcount15(game.rows)
     cls_start, cls_order = _stop_classes(d, pigs_of)
-    keys, vals = _feature_screens(d.sym, d.weight, d.n_stops, d.pattern, d.mark, d.bonus,
-                                  np.array(game.paylines, dtype=np.int64), tables, offsets,
-                                  len(game.symbols), f.lockit.trigger, f.free_games.min_count,
-                                  pigs_of, cls_start, cls_order)
+    if suffix is None:
+        lf, lq, n_b = np.zeros(0), np.zeros(0, dtype=np.int64), 0
+        sf, sq, at = lf, lq, np.zeros(0, dtype=np.int64)
+    else:
+        lf, lq, n_b = suffix[0].ravel(), suffix[1].ravel(), suffix[0].shape[1]
+        sf, sq, at = _suffix_tables(lf, lq, d.pattern, d.mark, d.bonus, d.weight, d.n_stops,
+                                    game.rows, n_b)
+    keys, vals, win_f, quiet_q = _feature_screens(
+        d.sym, d.weight, d.n_stops, d.pattern, d.mark, d.bonus,
+        np.array(game.paylines, dtype=np.int64), tables, offsets, len(game.symbols),
+        f.lockit.trigger, f.free_games.min_count, pigs_of, cls_start, cls_order, sf, sq, at,
+        lf, lq, n_b)
+    if suffix is not None:
+        return win_f, int(quiet_q)
     order = np.argsort(keys)
     keys, vals = keys[order], vals[order]
     cells = game.reels * game.rows
@@ -684,6 +762,49 @@ def _walk_feature_screens(game, reel_set, level):
             keys % (1 << cells), vals)
 
 
+@nb.njit(cache=True)
+def _suffix_tables(f_last, q_last, pattern, mark, bonus, weight, n_stops, H, n_b):
+    """Suffix sums of a function of the whole screen's (flag, BONUS, mask).
+
+    ``f_last``, ``q_last``: flattened [flag, BONUS, mask] arrays of the
+    screen (shape (2, n_b, 2**(R H))).  For every prefix length r = 0..R-1
+    the table of r reels holds, at ``at[r] + (flag n_b + BONUS) 2**(r H) +
+    mask`` (the prefix's flag, BONUS count and mask), the weighted sum of
+    ``f`` (``q``) over every completion by reels r..R-1 (for r = R the
+    arrays themselves, not copied).  Returns (f, q, at)."""
+    R = pattern.shape[0]
+    at = np.zeros(R + 1, dtype=np.int64)
+    for r in range(1, R + 1):
+        at[r] = at[r - 1] + (2 * n_b << ((r - 1) * H))
+    tf = np.zeros(at[R])
+    tq = np.zeros(at[R], dtype=np.int64)
+    reach = np.zeros(R + 1, dtype=np.int64)   # most BONUS reels < r show
+    for r in range(R):
+        reach[r + 1] = reach[r] + bonus[r, :n_stops[r]].max()
+    for r in range(R - 1, -1, -1):
+        c = np.zeros((1 << H, 2, H + 1), dtype=np.int64)     # reel r's stops by class
+        for s in range(n_stops[r]):
+            c[pattern[r, s], mark[r, s], bonus[r, s]] += weight[r, s]
+        size, shift = 1 << (r * H), r * H
+        nf, nq = (f_last, q_last) if r == R - 1 else (tf, tq)
+        base = 0 if r == R - 1 else at[r + 1]
+        for p in range(1 << H):
+            for mk in range(2):
+                for bb in range(H + 1):
+                    w = c[p, mk, bb]
+                    if w == 0:
+                        continue
+                    for fl in range(2):
+                        for b in range(min(n_b - bb, reach[r] + 1)):
+                            src = at[r] + (fl * n_b + b) * size
+                            dst = base + (((fl | mk) * n_b + b + bb) << (shift + H)) + (p << shift)
+                            for m in range(size):
+                                tf[src + m] += w * nf[dst + m]
+                                tq[src + m] += w * nq[dst + m]
+    return tf, tq, at
+
+
+@keyed_cache(_no_sets, maxsize=16)
 def _features_always_pay(game: Game, level: int) -> bool:
     """True when every feature start pays something under policy lock-it: a
     selection prize > 0, or every lock-it final mask (6+ held cells) packs at
@@ -714,7 +835,8 @@ def round_moments(game: Game, level: int, rtp: float) -> dict:
     prize and of its square (:func:`_lockit_values`,
     :func:`_lockit_second_values`) plus the selection prize, and ``E[L F]``
     and the hit frequency from the feature-starting screens with their line
-    win (:func:`_base_feature_screens`).  Every feature start pays (checked:
+    win (:func:`_walk_feature_screens` with suffix tables: prefixes whose
+    lines are all fixed are not expanded).  Every feature start pays (checked:
     :func:`_features_always_pay`), so ``P(X = 0) = P(no line win) - P(no line
     win, a feature starts)``: the hit frequency is an exact Fraction.  A
     screen with both 6+ PIGGY and 3+ BONUS plays both features independently.
@@ -729,22 +851,54 @@ def round_moments(game: Game, level: int, rtp: float) -> dict:
     from ..moments import line_moments
 
     st = structure(game)
+    cyc = game.cycle(BASE_REELS)
+    scr = st.base_screens
+    present = tuple(int(b) for b in np.flatnonzero(st.base_totals.by_bonus))
+    sv = _screen_values(game, level, present)
+    f2 = _weighted_total(scr, sv.ef2) / cyc
+    win_f, quiet_starts = _walk_feature_screens(window_game(game, BASE_REELS), BASE_REELS,
+                                                level, (sv.ef, sv.starts))
+    lf = win_f / game.bet(level).total_bet / cyc
+    lm = line_moments(game, level, BASE_REELS)
+    second = float(lm.second_moment) + 2 * lf + f2
+    sd = max(second - rtp * rtp, 0.0) ** 0.5
+    out = {"second_moment": second, "sd": sd, "vi": z_value(VI_CONFIDENCE) * sd}
+    if _features_always_pay(game, level):
+        quiet = lm.no_win - quiet_starts
+        out["hit_frequency"] = Fraction(cyc - quiet, cyc)
+    return out
+
+
+@dataclass(frozen=True, eq=False)
+class ScreenValues:
+    """What a base screen's (WHEEL flag, PIGGY mask, BONUS count) leads to,
+    under policy always lock-it: ``ef`` = E[F | screen] [x total bet] as
+    [flag, BONUS, mask], ``ef2`` = E[F^2 | screen] as [flag, mask, BONUS]
+    (the layout of :func:`screen_counts`), ``starts`` = 1 where a feature
+    starts, as [flag, BONUS, mask]."""
+
+    ef: np.ndarray
+    ef2: np.ndarray
+    starts: np.ndarray
+
+
+@keyed_cache(feature_sets, maxsize=16)
+def _screen_values(game, level, present):
+    """:class:`ScreenValues` at ``level`` for the BONUS counts ``present`` on
+    the base screens (the others are left 0); no base reel is read."""
+    st = structure(game)
     f = st.features
     lk, sel = f.lockit, f.selection
-    cyc = game.cycle(BASE_REELS)
-    bet = game.bet(level)
-    scr = st.base_screens
-    n_b = scr.shape[2]
+    n_b = game.reels * game.rows + 1
     src = lk.sources[BASE]
     v_base = _lockit_values(game, BASE, None, src.awards, level)
     v2_base = _lockit_second_values(game, BASE, None, src.awards, level)
     pigs = st.pc >= lk.trigger
-    # E[F | screen] and E[F^2 | screen] on (flag, mask, BONUS)
     ef = np.zeros((2, len(st.pc), n_b))
     ef2 = np.zeros_like(ef)
-    for b in range(n_b):
+    for b in present:
         o = sel.option(b)
-        if o is None or not scr[:, :, b].any():
+        if o is None:
             continue
         v = _lockit_values(game, sel.lockit_source, o.lockit_spins, o.lockit_awards, level)
         v2 = _lockit_second_values(game, sel.lockit_source, o.lockit_spins, o.lockit_awards,
@@ -755,20 +909,17 @@ def round_moments(game: Game, level: int, rtp: float) -> dict:
     both = ef * pigs[None, :, None]                  # lock-it and selection on one screen
     ef2 += 2 * both * v_base[:, :, None] + (v2_base * pigs[None, :])[:, :, None]
     ef += (v_base * pigs[None, :])[:, :, None]
-    f2 = float((scr * ef2).sum()) / cyc
-    win, bonus, flag, mask, count = _base_feature_screens(game, level)
-    lf = float((count * (win / bet.total_bet) * ef[flag, mask, bonus]).sum()) / cyc
-    lm = line_moments(game, level, BASE_REELS)
-    second = float(lm.second_moment) + 2 * lf + f2
-    sd = max(second - rtp * rtp, 0.0) ** 0.5
-    out = {"second_moment": second, "sd": sd, "vi": z_value(VI_CONFIDENCE) * sd}
-    if _features_always_pay(game, level):
-        quiet = lm.no_win - int(count[win == 0].sum())
-        out["hit_frequency"] = Fraction(cyc - quiet, cyc)
-    return out
+    starts = pigs[:, None] | (np.arange(n_b) >= f.free_games.min_count)[None, :]
+    return ScreenValues(np.ascontiguousarray(ef.transpose(0, 2, 1)), ef2,
+                        np.ascontiguousarray(np.broadcast_to(starts.T, (2, n_b, len(st.pc))),
+                                             dtype=np.int64))
 
 
-def tuning_figures(game: Game, level: int) -> dict:
+#: Figures of the whole round that :func:`round_moments` gives.
+ROUND_FIGURES = frozenset({"hit_frequency", "sd", "vi"})
+
+
+def tuning_figures(game: Game, level: int, needed=None) -> dict:
     """Exact figures of the base game for tuning (see :mod:`slotmath.figures`).
 
     Returns ``rtp`` (policy always lock-it, as the PAR headline),
@@ -779,20 +930,22 @@ def tuning_figures(game: Game, level: int) -> dict:
     (base spins per trigger, Fractions).  Lock-it and free-game parts are
     float64 as in :func:`breakdown` (equal to it to rounding): the start
     distribution of the new base reels times the cached value functions of
-    the feature chains, which do not read the base reels.  The whole-round
-    hit frequency and SD need the round distribution (tens of seconds) or
-    :func:`round_moments` (exact, about a second after a base-reel change:
-    too slow for the live figures) and are not returned."""
+    the feature chains, which do not read the base reels.  When ``needed``
+    is None or names one of :data:`ROUND_FIGURES`, also the whole round's
+    ``hit_frequency`` (exact Fraction), ``sd``, ``vi`` and ``second_moment``
+    under the headline policy (:func:`round_moments`, tens of
+    milliseconds)."""
     st = structure(game)
     f = st.features
     lk, sel = f.lockit, f.selection
     cyc = game.cycle(BASE_REELS)
     scr = st.base_screens
-    by_b = scr.sum(axis=(0, 1))
+    totals = st.base_totals
+    by_b = totals.by_bonus
     lines = lines_rtp(game, level, BASE_REELS)
     options = [(b, sel.option(b)) for b in range(len(by_b)) if sel.option(b) and by_b[b]]
     sel_prize = sum((Fraction(int(by_b[b]), cyc) * o.prize for b, o in options), Fraction(0))
-    trig = st.start(scr, None, pigs=True)
+    trig = totals.by_state * (st.pc >= lk.trigger)[None, :]
     src = lk.sources[BASE]
     lock = float((trig * _lockit_values(game, BASE, None, src.awards, level)).sum()) / cyc
     by_choice = {"lockit": 0.0, "free_games": 0.0}
@@ -804,50 +957,72 @@ def tuning_figures(game: Game, level: int) -> dict:
     common = float(lines) + float(sel_prize) + lock
     n_trig = int(trig.sum())
     n_sel = sum(int(by_b[b]) for b, _ in options)
-    feature = (st.pc >= lk.trigger)[:, None] | (np.arange(scr.shape[2]) >= sel.min_count)[None, :]
-    n_feat = int((scr.sum(axis=0) * feature).sum())
-    return {"rtp": common + by_choice["lockit"],
-            "feature:by_choice.lockit": common + by_choice["lockit"],
-            "feature:by_choice.free_games": common + by_choice["free_games"],
-            "rtp:base lines": lines, "rtp:selection prizes": sel_prize,
-            "feature_frequency": Fraction(n_feat, cyc),
-            "lockit_one_in": Fraction(cyc, n_trig) if n_trig else None,
-            "selection_one_in": Fraction(cyc, n_sel) if n_sel else None}
+    n_feat = totals.starts
+    out = {"rtp": common + by_choice["lockit"],
+           "feature:by_choice.lockit": common + by_choice["lockit"],
+           "feature:by_choice.free_games": common + by_choice["free_games"],
+           "rtp:base lines": lines, "rtp:selection prizes": sel_prize,
+           "feature_frequency": Fraction(n_feat, cyc),
+           "lockit_one_in": Fraction(cyc, n_trig) if n_trig else None,
+           "selection_one_in": Fraction(cyc, n_sel) if n_sel else None}
+    if needed is None or ROUND_FIGURES & set(needed):
+        out.update(round_moments(game, level, out["rtp"]))
+    return out
 
 
 # ===========================================================================
 # feature screens: joint (line win, mask, flag, BONUS) by enumeration
 # ===========================================================================
 @nb.njit(cache=True)
-def _candidates(r, pigs, bon, need_p, need_b, cls_start, cls_order, out):
-    """Stops of reel ``r`` after which a feature can still start (``pigs`` PIGGY
-    and ``bon`` BONUS so far, ``need_*`` what the reels from ``r`` must add);
-    written to ``out``, returns their number."""
-    n = 0
+def _candidate_table(cls_start, cls_order, max_p, max_b, min_pigs, min_bonus):
+    """Stops of each reel r after which a feature can still start, for every
+    (PIGGY, BONUS) count ``(p, b)`` of the reels before it: ``flat[start[r, p,
+    b]:start[r, p, b] + size[r, p, b]]``.  ``max_*[r]``: the most reels r..
+    can add; stops are grouped by class ``(H + 1) pigs + BONUS``."""
+    R = cls_start.shape[0]
     k = cls_start.shape[1] - 1            # classes (H + 1)**2
     h1 = int(np.sqrt(k) + 0.5)
-    for c in range(k):
-        if pigs + c // h1 >= need_p or bon + c % h1 >= need_b:
-            for j in range(cls_start[r, c], cls_start[r, c + 1]):
-                out[n] = cls_order[r, j]
-                n += 1
-    return n
+    top = (h1 - 1) * R + 1
+    start = np.zeros((R, top, top), dtype=np.int64)
+    size = np.zeros((R, top, top), dtype=np.int64)
+    flat = np.zeros(R * top * top * cls_order.shape[1], dtype=np.int64)
+    n = 0
+    for r in range(R):
+        need_p, need_b = min_pigs - max_p[r + 1], min_bonus - max_b[r + 1]
+        for p in range(top):
+            for b in range(top):
+                start[r, p, b] = n
+                for c in range(k):
+                    if p + c // h1 >= need_p or b + c % h1 >= need_b:
+                        for j in range(cls_start[r, c], cls_start[r, c + 1]):
+                            flat[n] = cls_order[r, j]
+                            n += 1
+                size[r, p, b] = n - start[r, p, b]
+    return flat[:n], start, size
 
 
 @nb.njit(cache=True)
 def _feature_screens(sym, weight, n_stops, pattern, mark, bonus, lines, tables, offsets, S,
-                     min_pigs, min_bonus, pigs_of, cls_start, cls_order):
+                     min_pigs, min_bonus, pigs_of, cls_start, cls_order,
+                     suffix_f, suffix_q, suffix_at, last_f, last_q, n_b):
     """Every stop combination that starts a feature (pigs >= ``min_pigs`` or
-    BONUS >= ``min_bonus``), aggregated by (line win, BONUS, flag, mask).
+    BONUS >= ``min_bonus``), aggregated by (line win, BONUS, flag, mask), or
+    -- given suffix tables -- the sums ``sum count win f(flag, mask, BONUS)``
+    and ``sum count [win = 0] q(flag, mask, BONUS)`` over them.
 
     Depth-first walk over the reels with an explicit stack (any reel count).
     Stops are visited by class (pigs, BONUS) so that only prefixes that can
     still start a feature are expanded; a payline whose win its prefix
     already fixes (``tables``, :func:`slotmath.lines.prefix_determined`
     concatenated at ``offsets``) is not looked up again below that prefix.
+    With suffix tables (``suffix_at`` not empty, :func:`_suffix_tables`; the
+    screen's own table ``last_*``), a prefix whose every line is fixed is not
+    expanded: its line win times the table entry of its (flag, BONUS, mask)
+    is the sum over all its completions.
 
-    Returns (keys, counts), key = ((win * (R H + 1) + bonus) * 2 + flag) * 2**(R H) + mask,
-    win in the units of ``tables``.
+    Returns (keys, counts, win_f, quiet_q); without tables key = ((win *
+    (R H + 1) + bonus) * 2 + flag) * 2**(R H) + mask, win in the units of
+    ``tables``; with tables keys and counts are empty.
     """
     R, H, L = sym.shape[0], sym.shape[2], lines.shape[0]
     B = R * H + 1
@@ -863,9 +1038,13 @@ def _feature_screens(sym, weight, n_stops, pattern, mark, bonus, lines, tables, 
         max_p[r] = max_p[r + 1] + mp
         max_b[r] = max_b[r + 1] + mb
     out = Dict.empty(key_type=types.int64, value_type=types.int64)
-    cand = np.zeros((R, sym.shape[1]), dtype=np.int64)
-    n_cand = np.zeros(R, dtype=np.int64)
+    sums = suffix_at.shape[0] > 0
+    win_f = 0.0
+    quiet_q = 0
+    cand, c_start, c_size = _candidate_table(cls_start, cls_order, max_p, max_b, min_pigs,
+                                             min_bonus)
     pos = np.zeros(R, dtype=np.int64)
+    end = np.zeros(R, dtype=np.int64)
     pidx = np.zeros((R + 1, L), dtype=np.int64)  # tensor index of each live line's prefix
     live = np.zeros((R + 1, L), dtype=np.int64)  # live lines after reels < level
     n_live = np.zeros(R + 1, dtype=np.int64)
@@ -878,16 +1057,14 @@ def _feature_screens(sym, weight, n_stops, pattern, mark, bonus, lines, tables, 
     for l in range(L):
         live[0, l] = l
     n_live[0] = L
-    n_cand[0] = _candidates(0, 0, 0, min_pigs - max_p[1], min_bonus - max_b[1], cls_start,
-                            cls_order, cand[0])
-    pos[0] = -1
+    pos[0], end[0] = c_start[0, 0, 0] - 1, c_start[0, 0, 0] + c_size[0, 0, 0]
     level = 0
     while level >= 0:
         pos[level] += 1
-        if pos[level] >= n_cand[level]:
+        if pos[level] >= end[level]:
             level -= 1
             continue
-        s = cand[level, pos[level]]
+        s = cand[pos[level]]
         nxt = level + 1
         pigs[nxt] = pigs[level] + pigs_of[pattern[level, s]]
         bon[nxt] = bon[level] + bonus[level, s]
@@ -907,17 +1084,25 @@ def _feature_screens(sym, weight, n_stops, pattern, mark, bonus, lines, tables, 
                 n += 1
             else:
                 acc += v
+        if sums and (n == 0 or nxt == R):        # every completion has line win acc
+            at = ((flg[nxt] * n_b + bon[nxt]) << (nxt * H)) + msk[nxt]
+            if nxt == R:
+                qv, fv = last_q[at], last_f[at]
+            else:
+                qv, fv = suffix_q[suffix_at[nxt] + at], suffix_f[suffix_at[nxt] + at]
+            if acc == 0:
+                quiet_q += wt[nxt] * qv
+            else:
+                win_f += wt[nxt] * acc * fv
+            continue
         if nxt == R:                             # every line is fixed at full length
             key = ((acc * B + bon[nxt]) * 2 + flg[nxt]) * M + msk[nxt]
             out[key] = out.get(key, 0) + wt[nxt]
             continue
         fixed[nxt] = acc
         n_live[nxt] = n
-        need_p = min_pigs - max_p[nxt + 1] if nxt < R - 1 else min_pigs
-        need_b = min_bonus - max_b[nxt + 1] if nxt < R - 1 else min_bonus
-        n_cand[nxt] = _candidates(nxt, pigs[nxt], bon[nxt], need_p, need_b, cls_start,
-                                  cls_order, cand[nxt])
-        pos[nxt] = -1
+        pos[nxt] = c_start[nxt, pigs[nxt], bon[nxt]] - 1
+        end[nxt] = pos[nxt] + 1 + c_size[nxt, pigs[nxt], bon[nxt]]
         level = nxt
     keys = np.empty(len(out), dtype=np.int64)
     vals = np.empty(len(out), dtype=np.int64)
@@ -926,7 +1111,7 @@ def _feature_screens(sym, weight, n_stops, pattern, mark, bonus, lines, tables, 
         keys[i] = k
         vals[i] = v
         i += 1
-    return keys, vals
+    return keys, vals, win_f, quiet_q
 
 
 def _stop_classes(d: ReelData, pigs_of: np.ndarray):
