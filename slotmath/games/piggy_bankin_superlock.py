@@ -262,26 +262,34 @@ def _joint_screen_counts(pattern, mark, bonus, weight, n_stops, H):
     acc = np.zeros((2, 1, B), dtype=np.int64)
     acc[0, 0, 0] = 1
     for r in range(R):
-        c = np.zeros((1 << H, 2, H + 1), dtype=np.int64)     # this reel's stop counts
-        for s in range(n_stops[r]):
-            c[pattern[r, s], mark[r, s], bonus[r, s]] += weight[r, s]
         size = acc.shape[1]
         new = np.zeros((2, size << H, B), dtype=np.int64)
-        for p in range(1 << H):
-            for mk in range(2):
-                for bb in range(H + 1):
-                    w = c[p, mk, bb]
-                    if w == 0:
-                        continue
-                    hi = p * size
-                    for f in range(2):
-                        for m in range(size):
-                            for b in range(B - bb):
-                                v = acc[f, m, b]
-                                if v != 0:
-                                    new[f | mk, hi + m, b + bb] += v * w
+        for p, mk, bb, w in _reel_classes(pattern, mark, bonus, weight, n_stops[r], r, H):
+            hi = p * size
+            for f in range(2):
+                for m in range(size):
+                    for b in range(B - bb):
+                        v = acc[f, m, b]
+                        if v != 0:
+                            new[f | mk, hi + m, b + bb] += v * w
         acc = new
     return acc
+
+
+@nb.njit(cache=True)
+def _reel_classes(pattern, mark, bonus, weight, n_stops, r, H):
+    """Reel ``r``'s stops by (PIGGY pattern, WHEEL flag, BONUS count): rows
+    ``(pattern, flag, bonus, weight)`` of the classes it shows."""
+    c = np.zeros((1 << H, 2, H + 1), dtype=np.int64)
+    for s in range(n_stops):
+        c[pattern[r, s], mark[r, s], bonus[r, s]] += weight[r, s]
+    out = []
+    for p in range(1 << H):
+        for mk in range(2):
+            for bb in range(H + 1):
+                if c[p, mk, bb]:
+                    out.append((p, mk, bb, c[p, mk, bb]))
+    return out
 
 
 @keyed_cache(_this_set, maxsize=16)
@@ -782,25 +790,17 @@ def _suffix_tables(f_last, q_last, pattern, mark, bonus, weight, n_stops, H, n_b
     for r in range(R):
         reach[r + 1] = reach[r] + bonus[r, :n_stops[r]].max()
     for r in range(R - 1, -1, -1):
-        c = np.zeros((1 << H, 2, H + 1), dtype=np.int64)     # reel r's stops by class
-        for s in range(n_stops[r]):
-            c[pattern[r, s], mark[r, s], bonus[r, s]] += weight[r, s]
         size, shift = 1 << (r * H), r * H
         nf, nq = (f_last, q_last) if r == R - 1 else (tf, tq)
         base = 0 if r == R - 1 else at[r + 1]
-        for p in range(1 << H):
-            for mk in range(2):
-                for bb in range(H + 1):
-                    w = c[p, mk, bb]
-                    if w == 0:
-                        continue
-                    for fl in range(2):
-                        for b in range(min(n_b - bb, reach[r] + 1)):
-                            src = at[r] + (fl * n_b + b) * size
-                            dst = base + (((fl | mk) * n_b + b + bb) << (shift + H)) + (p << shift)
-                            for m in range(size):
-                                tf[src + m] += w * nf[dst + m]
-                                tq[src + m] += w * nq[dst + m]
+        for p, mk, bb, w in _reel_classes(pattern, mark, bonus, weight, n_stops[r], r, H):
+            for fl in range(2):
+                for b in range(min(n_b - bb, reach[r] + 1)):
+                    src = at[r] + (fl * n_b + b) * size
+                    dst = base + (((fl | mk) * n_b + b + bb) << (shift + H)) + (p << shift)
+                    for m in range(size):
+                        tf[src + m] += w * nf[dst + m]
+                        tq[src + m] += w * nq[dst + m]
     return tf, tq, at
 
 
