@@ -59,10 +59,11 @@ def main(argv=None):
     print(f"exact RTP, another bet (cached chains):   median {statistics.median(rtp_warm):8.3f} s")
 
     pbs.tuning_figures(g, 1)                         # the feature value functions, once
-    for label, needed in (("RTP and feature figures", {"rtp"}),
-                          ("every figure (+ round hit frequency, SD, VI)", None)):
+    n = 2 * args.repeat + 1
+    for first, label, needed in ((1, "RTP and feature figures", {"rtp"}),
+                                 (n + 1, "every figure (+ round hit frequency, SD, VI)", None)):
         hook = []
-        for k in range(1, 2 * args.repeat + 2):      # base reel 1 rotated by k stops
+        for k in range(first, first + n):            # base reel 1 rotated by k stops (new each)
             sets = dict(g.reel_sets)
             s0 = g.strips("base")[0].symbols
             sets["base"] = (Strip(s0[k:] + s0[:k]),) + g.strips("base")[1:]

@@ -166,21 +166,31 @@ def render(source: Path, strips_by_set: dict, target: Path) -> tuple:
         for node, strip in zip(set_node.value, strips):
             edits += _strip_replacements(node, strip)
     if not same_folder:
-        edits += _moved_file_references(root, reels, source, target)
+        edits += _moved_file_references(root, text, source, target)
     for start, end, new in sorted(edits, reverse=True):
         text = text[:start] + new + text[end:]
     return text, csv_files
 
 
-def _moved_file_references(root, reels, source: Path, target: Path) -> list:
-    """Edits that point every other string naming a file beside ``source``
-    (an award table under ``options``, ...) at that file from ``target``'s
-    folder, so a game written elsewhere still reads the same files."""
-    edits = []
+def _moved_file_references(root, text: str, source: Path, target: Path) -> list:
+    """Edits that point every string under ``options`` naming a file beside
+    ``source`` (an award table) at that file from ``target``'s folder, so a
+    game written elsewhere still reads the same files.  An aliased value is
+    edited once (at its anchor); the anchor or tag before a value is kept."""
+    edits, seen = [], set()
+
+    def names_a_file(value: str) -> bool:
+        if not value or len(value) >= 256 or "\n" in value or os.path.isabs(value):
+            return False
+        try:
+            return (source.parent / value).is_file()
+        except OSError:                      # not a usable path (too long, ...)
+            return False
 
     def visit(node):
-        if node is reels:
+        if id(node) in seen:
             return
+        seen.add(id(node))
         if isinstance(node, yaml.MappingNode):
             for _, value in node.value:
                 visit(value)
@@ -188,12 +198,20 @@ def _moved_file_references(root, reels, source: Path, target: Path) -> list:
             for item in node.value:
                 visit(item)
         elif (isinstance(node, yaml.ScalarNode) and node.tag == "tag:yaml.org,2002:str"
-              and node.value and not os.path.isabs(node.value)
-              and (source.parent / node.value).is_file()):
+              and names_a_file(node.value)):
+            start, end = node.start_mark.index, node.end_mark.index
+            raw = text[start:end]
+            form = next((f for f in (node.value, f'"{node.value}"', f"'{node.value}'")
+                         if raw.endswith(f)), None)
+            if form is None:
+                raise GameWriteError(f"{source}: line {node.start_mark.line + 1}: cannot "
+                                     f"rewrite the file name {node.value!r} for another folder")
             rel = os.path.relpath((source.parent / node.value).resolve(), target.parent.resolve())
-            edits.append((node.start_mark.index, node.end_mark.index, _scalar(rel)))
+            edits.append((end - len(form), end, _scalar(rel)))
 
-    visit(root)
+    options = _get(root, "options")
+    if options is not None:
+        visit(options)
     return edits
 
 

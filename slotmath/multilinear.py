@@ -44,7 +44,7 @@ def _exact_dtype(values: np.ndarray, totals) -> object:
     """int64 when no partial sum can overflow, else object (Python ints)."""
     if values.dtype.kind == "f":
         return np.float64
-    bound = float(max(values.max(initial=0), -values.min(initial=0)))    # no |values| copy
+    bound = float(max(abs(int(values.max(initial=0))), abs(int(values.min(initial=0)))))
     for t in totals:
         bound *= float(t)
     return np.int64 if bound < INT64_SAFE else object

@@ -213,7 +213,7 @@ def test_feature_screen_sums_brute_force(small_game):
     q = rng.integers(1, 1000, starts.shape) * starts
     expect_f = float((units * f[flag, bonus, mask]).sum())
     expect_q = int(q[flag, bonus, mask][units == 0].sum())
-    win_f, quiet_q = pbs._walk_feature_screens(pbs.window_game(g, "base"), "base", 1, (f, q))
+    win_f, quiet_q = pbs._feature_screen_sums(pbs.window_game(g, "base"), "base", 1, f, q)
     assert abs(win_f / expect_f - 1) < 1e-12 and quiet_q == expect_q
     assert expect_f > 0 and 0 < expect_q < int(q[flag, bonus, mask].sum())
 

@@ -154,3 +154,27 @@ def test_a_vi_band_is_met_on_the_exact_round_figures(game, tmp_path, capsys):
         assert 27.9 <= figs["vi"] <= 28.4
         for name in ("rtp", "feature:by_choice.lockit", "feature:by_choice.free_games"):
             assert abs(figs[name] - 0.9403) <= 0.00005
+
+
+def test_screen_values_read_the_chains_value_functions(game):
+    """E[F | screen] and E[F^2 | screen] on three screens, against the value
+    functions of the chains (layouts [flag, BONUS, mask] and [flag, mask,
+    BONUS]): 6 PIGGY with a WHEEL and no BONUS play the base lock-it only; 2
+    PIGGY and 3 BONUS the selection (its prize + its lock-it); 2 PIGGY and 2
+    BONUS nothing."""
+    f = pbs.structure(game).features
+    lk, sel = f.lockit, f.selection
+    sv = pbs._screen_values(game, 1, (0, 1, 2, 3, 4, 5))
+    v = pbs._lockit_values(game, pbs.BASE, None, lk.sources[pbs.BASE].awards, 1)
+    v2 = pbs._lockit_second_values(game, pbs.BASE, None, lk.sources[pbs.BASE].awards, 1)
+    six, two = 0b111111, 0b11                       # cells 1-6, cells 1-2
+    assert sv.ef_fbm[1, 0, six] == v[1, six] > 0 and sv.ef2_fmb[1, six, 0] == v2[1, six]
+    assert sv.ef_fbm[0, 0, six] == v[0, six] != v[1, six]         # the WHEEL counts
+    o = sel.option(3)
+    w = pbs._lockit_values(game, sel.lockit_source, o.lockit_spins, o.lockit_awards, 1)
+    w2 = pbs._lockit_second_values(game, sel.lockit_source, o.lockit_spins, o.lockit_awards, 1)
+    p = float(o.prize)
+    assert sv.ef_fbm[0, 3, two] == pytest.approx(p + w[0, two], rel=1e-15)
+    assert sv.ef2_fmb[0, two, 3] == pytest.approx(p * p + 2 * p * w[0, two] + w2[0, two], rel=1e-15)
+    assert sv.ef_fbm[0, 2, two] == sv.ef2_fmb[0, two, 2] == 0
+    assert [sv.starts_fbm[1, 0, six], sv.starts_fbm[0, 3, two], sv.starts_fbm[0, 2, two]] == [1, 1, 0]

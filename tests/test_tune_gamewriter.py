@@ -127,3 +127,28 @@ def test_a_game_written_elsewhere_still_reads_its_award_table(tmp_path):
     from slotmath.games import piggy_bankin_superlock as pbs
     assert [p.resolve() for p in pbs._referenced_files(written, dict(written.options))] == \
         [p.resolve() for p in pbs._referenced_files(game, dict(game.options))]
+
+
+def test_file_names_under_options_follow_a_game_written_elsewhere(game, tmp_path):
+    """Only strings under ``options`` that name a file beside the game are
+    rewritten (relative to the new folder); an aliased one once, at its
+    anchor, which is kept; a long description (no file name, too long for a
+    path) and the rest of the file are left as they were."""
+    import yaml
+
+    (tmp_path / "notes.csv").write_text("a,b\n")
+    long_text = "x" * 300
+    text = GAME.replace("options: {note: kept}",
+                        f"options:\n  table: &t notes.csv\n  again: *t\n  quoted: 'notes.csv'\n"
+                        f"  description: {long_text}\n  note: kept")
+    (tmp_path / "game.yaml").write_text(text)
+    other = tmp_path / "copy" / "game.yaml"
+    write_game(load_game(tmp_path / "game.yaml"), {"base": NEW}, other)
+    written = other.read_text()
+    assert "table: &t ../notes.csv\n  again: *t\n  quoted: ../notes.csv\n" in written
+    assert yaml.safe_load(written)["options"] == {
+        "table": "../notes.csv", "again": "../notes.csv", "quoted": "../notes.csv",
+        "description": long_text, "note": "kept"}
+    expected = text.split("options:")[1].replace("&t notes.csv", "&t ../notes.csv") \
+        .replace("'notes.csv'", "../notes.csv")
+    assert written.split("options:")[1] == expected

@@ -120,7 +120,8 @@ def _rules_key(game: Game) -> str:
     """Digest of everything but the reel strips that the analysis reads: grid,
     symbols, lines, pays, bets, the feature declarations and the files they
     name (the award tables).  Remembered by the identity of the fields, which
-    tuning candidates share (they differ only in their strips)."""
+    tuning candidates share (they differ only in their strips): an award file
+    edited on disk is read again when the game is loaded again."""
     fields = tuple(getattr(game, name) for name in _RULES_FIELDS)
     ids = tuple(map(id, fields))
     known = _RULES_KEYS.get(ids)
@@ -733,41 +734,50 @@ def _prefix_tables(game, level):
             np.cumsum([0] + [len(t) for t in prefix[:-1]]).astype(np.int64))
 
 
-def _walk_feature_screens(game, reel_set, level, suffix=None):
+def _walk_feature_screens(game, reel_set, level):
     """The feature-starting stop combinations of ``reel_set`` of a window game
     (:func:`window_game`) aggregated by (line win [coins at ``level``],
-    BONUS, flag, mask): arrays ``(win, bonus, flag, mask, count)`` in key order.
-
-    With ``suffix = (f, q)``, arrays [flag, BONUS, mask] of shape (2, n_b,
-    2**(R H)) (``f`` float, ``q`` integer, both 0 off the feature starts),
-    returns instead ``(sum count win f, sum count [win = 0] q)`` over those
-    combinations [coins at ``level`` x f, stop combinations x q] without
-    visiting each one (:func:`_suffix_tables`)."""
-    f = features_of(game)
-    d = reel_data(game, reel_set)
-    tables, offsets = _prefix_tables(game, level)
-    pigs_of = popcount15(game.rows)
-    cls_start, cls_order = _stop_classes(d, pigs_of)
-    if suffix is None:
-        lf, lq, n_b = np.zeros(0), np.zeros(0, dtype=np.int64), 0
-        sf, sq, at = lf, lq, np.zeros(0, dtype=np.int64)
-    else:
-        lf, lq, n_b = suffix[0].ravel(), suffix[1].ravel(), suffix[0].shape[1]
-        sf, sq, at = _suffix_tables(lf, lq, d.pattern, d.mark, d.bonus, d.weight, d.n_stops,
-                                    game.rows, n_b)
-    keys, vals, win_f, quiet_q = _feature_screens(
-        d.sym, d.weight, d.n_stops, d.pattern, d.mark, d.bonus,
-        np.array(game.paylines, dtype=np.int64), tables, offsets, len(game.symbols),
-        f.lockit.trigger, f.free_games.min_count, pigs_of, cls_start, cls_order, sf, sq, at,
-        lf, lq, n_b)
-    if suffix is not None:
-        return win_f, int(quiet_q)
+    BONUS, flag, mask): arrays ``(win, bonus, flag, mask, count)`` in key order."""
+    keys, vals, _, _ = _run_feature_walk(game, reel_set, level, None)
     order = np.argsort(keys)
     keys, vals = keys[order], vals[order]
     cells = game.reels * game.rows
     rest = keys >> cells
     return (rest // (2 * (cells + 1)), (rest // 2) % (cells + 1), rest % 2,
             keys % (1 << cells), vals)
+
+
+def _feature_screen_sums(game, reel_set, level, f, q):
+    """``(sum count x win x f, sum count x [win = 0] x q)`` over the
+    feature-starting stop combinations of ``reel_set`` of a window game
+    [coins at ``level`` x f, stop combinations x q], ``f`` (float) and ``q``
+    (integer) arrays [flag, BONUS, mask] of shape (2, n_b, 2**(R H)) that are
+    0 off the feature starts; the walk does not visit each combination
+    (:func:`_suffix_tables`)."""
+    _, _, win_f, quiet_q = _run_feature_walk(game, reel_set, level, (f, q))
+    return win_f, int(quiet_q)
+
+
+def _run_feature_walk(game, reel_set, level, suffix):
+    """:func:`_feature_screens` on ``reel_set`` of a window game; with
+    ``suffix = (f, q)`` through their suffix tables."""
+    f = features_of(game)
+    d = reel_data(game, reel_set)
+    tables, offsets = _prefix_tables(game, level)
+    pigs_of = popcount15(game.rows)
+    cls_start, cls_order = _stop_classes(d, pigs_of)
+    if suffix is None:
+        lf, lq, n_b = np.zeros(0), np.zeros(0, dtype=np.int8), 0
+        sf, sq, at = lf, np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    else:
+        lf, lq, n_b = suffix[0].ravel(), suffix[1].ravel(), suffix[0].shape[1]
+        sf, sq, at = _suffix_tables(lf, lq, d.pattern, d.mark, d.bonus, d.weight, d.n_stops,
+                                    game.rows, n_b)
+    return _feature_screens(
+        d.sym, d.weight, d.n_stops, d.pattern, d.mark, d.bonus,
+        np.array(game.paylines, dtype=np.int64), tables, offsets, len(game.symbols),
+        f.lockit.trigger, f.free_games.min_count, pigs_of, cls_start, cls_order, sf, sq, at,
+        lf, lq, n_b)
 
 
 @nb.njit(cache=True)
@@ -788,20 +798,34 @@ def _suffix_tables(f_last, q_last, pattern, mark, bonus, weight, n_stops, H, n_b
     tq = np.zeros(at[R], dtype=np.int64)
     reach = np.zeros(R + 1, dtype=np.int64)   # most BONUS reels < r show
     for r in range(R):
-        reach[r + 1] = reach[r] + bonus[r, :n_stops[r]].max()
+        most = 0
+        for s in range(n_stops[r]):
+            if weight[r, s] > 0:
+                most = max(most, bonus[r, s])
+        reach[r + 1] = reach[r] + most
     for r in range(R - 1, -1, -1):
-        size, shift = 1 << (r * H), r * H
-        nf, nq = (f_last, q_last) if r == R - 1 else (tf, tq)
-        base = 0 if r == R - 1 else at[r + 1]
-        for p, mk, bb, w in _reel_classes(pattern, mark, bonus, weight, n_stops[r], r, H):
-            for fl in range(2):
-                for b in range(min(n_b - bb, reach[r] + 1)):
-                    src = at[r] + (fl * n_b + b) * size
-                    dst = base + (((fl | mk) * n_b + b + bb) << (shift + H)) + (p << shift)
-                    for m in range(size):
-                        tf[src + m] += w * nf[dst + m]
-                        tq[src + m] += w * nq[dst + m]
+        classes = _reel_classes(pattern, mark, bonus, weight, n_stops[r], r, H)
+        if r == R - 1:
+            _suffix_step(tf, tq, at[r], f_last, q_last, 0, classes, r * H, H, n_b, reach[r])
+        else:
+            _suffix_step(tf, tq, at[r], tf, tq, at[r + 1], classes, r * H, H, n_b, reach[r])
     return tf, tq, at
+
+
+@nb.njit(cache=True)
+def _suffix_step(tf, tq, here, nf, nq, there, classes, shift, H, n_b, reach):
+    """One reel of :func:`_suffix_tables`: the table of the prefix of reels
+    before it (at ``here`` in ``tf``/``tq``) from the table one reel longer
+    (at ``there`` in ``nf``/``nq``) and the reel's stop classes."""
+    size = 1 << shift
+    for p, mk, bb, w in classes:
+        for fl in range(2):
+            for b in range(min(n_b - bb, reach + 1)):
+                src = here + (fl * n_b + b) * size
+                dst = there + (((fl | mk) * n_b + b + bb) << (shift + H)) + (p << shift)
+                for m in range(size):
+                    tf[src + m] += w * nf[dst + m]
+                    tq[src + m] += w * nq[dst + m]
 
 
 @keyed_cache(_no_sets, maxsize=16)
@@ -825,7 +849,9 @@ def _features_always_pay(game: Game, level: int) -> bool:
 def round_moments(game: Game, level: int, rtp: float) -> dict:
     """Whole-round hit frequency, second moment, SD and VI under the headline
     policy (selection: always lock-it, as :func:`analyse`), without the round
-    distribution.
+    distribution: ``{"hit_frequency": Fraction [probability], "second_moment"
+    [(x total bet)^2], "sd", "vi" [x total bet]}`` (no hit frequency when a
+    feature start may pay nothing).
 
     With ``L`` the base line win and ``F`` everything the screen's (PIGGY
     mask, WHEEL flag, BONUS count) leads to, ``X = L + F`` and
@@ -835,8 +861,8 @@ def round_moments(game: Game, level: int, rtp: float) -> dict:
     prize and of its square (:func:`_lockit_values`,
     :func:`_lockit_second_values`) plus the selection prize, and ``E[L F]``
     and the hit frequency from the feature-starting screens with their line
-    win (:func:`_walk_feature_screens` with suffix tables: prefixes whose
-    lines are all fixed are not expanded).  Every feature start pays (checked:
+    win (:func:`_feature_screen_sums`: prefixes whose lines are all fixed
+    are not expanded).  Every feature start pays (checked:
     :func:`_features_always_pay`), so ``P(X = 0) = P(no line win) - P(no line
     win, a feature starts)``: the hit frequency is an exact Fraction.  A
     screen with both 6+ PIGGY and 3+ BONUS plays both features independently.
@@ -855,9 +881,9 @@ def round_moments(game: Game, level: int, rtp: float) -> dict:
     scr = st.base_screens
     present = tuple(int(b) for b in np.flatnonzero(st.base_totals.by_bonus))
     sv = _screen_values(game, level, present)
-    f2 = _weighted_total(scr, sv.ef2) / cyc
-    win_f, quiet_starts = _walk_feature_screens(window_game(game, BASE_REELS), BASE_REELS,
-                                                level, (sv.ef, sv.starts))
+    f2 = _weighted_total(scr, sv.ef2_fmb) / cyc
+    win_f, quiet_starts = _feature_screen_sums(window_game(game, BASE_REELS), BASE_REELS,
+                                               level, sv.ef_fbm, sv.starts_fbm)
     lf = win_f / game.bet(level).total_bet / cyc
     lm = line_moments(game, level, BASE_REELS)
     second = float(lm.second_moment) + 2 * lf + f2
@@ -872,17 +898,17 @@ def round_moments(game: Game, level: int, rtp: float) -> dict:
 @dataclass(frozen=True, eq=False)
 class ScreenValues:
     """What a base screen's (WHEEL flag, PIGGY mask, BONUS count) leads to,
-    under policy always lock-it: ``ef`` = E[F | screen] [x total bet] as
-    [flag, BONUS, mask], ``ef2`` = E[F^2 | screen] as [flag, mask, BONUS]
-    (the layout of :func:`screen_counts`), ``starts`` = 1 where a feature
-    starts, as [flag, BONUS, mask]."""
+    under policy always lock-it; the suffix gives the axes' order (f flag, b
+    BONUS, m mask): ``ef_fbm`` = E[F | screen] [x total bet],
+    ``ef2_fmb`` = E[F^2 | screen] [(x total bet)^2] (the layout of
+    :func:`screen_counts`), ``starts_fbm`` = 1 where a feature starts (int8)."""
 
-    ef: np.ndarray
-    ef2: np.ndarray
-    starts: np.ndarray
+    ef_fbm: np.ndarray
+    ef2_fmb: np.ndarray
+    starts_fbm: np.ndarray
 
 
-@keyed_cache(feature_sets, maxsize=16)
+@keyed_cache(feature_sets, maxsize=8)
 def _screen_values(game, level, present):
     """:class:`ScreenValues` at ``level`` for the BONUS counts ``present`` on
     the base screens (the others are left 0); no base reel is read."""
@@ -912,11 +938,11 @@ def _screen_values(game, level, present):
     starts = pigs[:, None] | (np.arange(n_b) >= f.free_games.min_count)[None, :]
     return ScreenValues(np.ascontiguousarray(ef.transpose(0, 2, 1)), ef2,
                         np.ascontiguousarray(np.broadcast_to(starts.T, (2, n_b, len(st.pc))),
-                                             dtype=np.int64))
+                                             dtype=np.int8))
 
 
 #: Figures of the whole round that :func:`round_moments` gives.
-ROUND_FIGURES = frozenset({"hit_frequency", "sd", "vi"})
+ROUND_FIGURES = frozenset({"hit_frequency", "sd", "vi", "second_moment"})
 
 
 def tuning_figures(game: Game, level: int, needed=None) -> dict:
@@ -932,8 +958,8 @@ def tuning_figures(game: Game, level: int, needed=None) -> dict:
     distribution of the new base reels times the cached value functions of
     the feature chains, which do not read the base reels.  When ``needed``
     is None or names one of :data:`ROUND_FIGURES`, also the whole round's
-    ``hit_frequency`` (exact Fraction), ``sd``, ``vi`` and ``second_moment``
-    under the headline policy (:func:`round_moments`, tens of
+    ``hit_frequency`` (exact Fraction), ``sd``, ``vi`` [x total bet] and
+    ``second_moment`` [(x total bet)^2] under the headline policy (:func:`round_moments`, tens of
     milliseconds)."""
     st = structure(game)
     f = st.features
@@ -1093,7 +1119,7 @@ def _feature_screens(sym, weight, n_stops, pattern, mark, bonus, lines, tables, 
             if acc == 0:
                 quiet_q += wt[nxt] * qv
             else:
-                win_f += wt[nxt] * acc * fv
+                win_f += float(wt[nxt]) * acc * fv
             continue
         if nxt == R:                             # every line is fixed at full length
             key = ((acc * B + bon[nxt]) * 2 + flg[nxt]) * M + msk[nxt]
