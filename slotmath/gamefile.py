@@ -52,6 +52,19 @@ def game_schema() -> dict:
     return json.loads(text)
 
 
+def option_file(folder: Path, value) -> Path | None:
+    """The file a game option's string ``value`` names (relative to the game
+    file's ``folder``, or absolute), or None when it names no existing file
+    (not a string, empty, multi-line, too long for a path)."""
+    if not isinstance(value, str) or not value or len(value) >= 256 or "\n" in value:
+        return None
+    path = Path(folder) / value
+    try:
+        return path if path.is_file() else None
+    except OSError:                      # not a usable path
+        return None
+
+
 def resolve_game_path(spec: str | Path, games_dir: Path | None = None) -> Path:
     """Find the game file for ``spec``: a file, a folder holding
     ``game.yaml``, or a folder name in ``data/games``."""

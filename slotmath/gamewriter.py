@@ -27,7 +27,7 @@ from pathlib import Path
 
 import yaml
 
-from .gamefile import GameFileError, load_game
+from .gamefile import GameFileError, load_game, option_file
 from .model import Game, Strip
 
 
@@ -179,14 +179,6 @@ def _moved_file_references(root, text: str, source: Path, target: Path) -> list:
     edited once (at its anchor); the anchor or tag before a value is kept."""
     edits, seen = [], set()
 
-    def names_a_file(value: str) -> bool:
-        if not value or len(value) >= 256 or "\n" in value or os.path.isabs(value):
-            return False
-        try:
-            return (source.parent / value).is_file()
-        except OSError:                      # not a usable path (too long, ...)
-            return False
-
     def visit(node):
         if id(node) in seen:
             return
@@ -198,7 +190,8 @@ def _moved_file_references(root, text: str, source: Path, target: Path) -> list:
             for item in node.value:
                 visit(item)
         elif (isinstance(node, yaml.ScalarNode) and node.tag == "tag:yaml.org,2002:str"
-              and names_a_file(node.value)):
+              and not os.path.isabs(node.value)
+              and option_file(source.parent, node.value) is not None):
             start, end = node.start_mark.index, node.end_mark.index
             raw = text[start:end]
             form = next((f for f in (node.value, f'"{node.value}"', f"'{node.value}'")
@@ -306,7 +299,7 @@ def write_game(game: Game, strips_by_set: dict, path=None, backup: bool = True) 
 
 def _point_csv(text: str, csv_path: Path, tmp: Path, target: Path) -> str:
     """Make the YAML refer to ``tmp`` where it refers to ``csv_path``."""
-    root = _compose(text)
+    root = yaml.compose(text)
     for _, node in _get(root, "reels").value:
         if isinstance(node, yaml.ScalarNode) and \
                 (target.parent / node.value).resolve() == csv_path.resolve():

@@ -97,15 +97,17 @@ def _referenced_files(game: Game, options) -> list:
     """Files next to the game file that string options name (award tables)."""
     from pathlib import Path
 
+    from ..gamefile import option_file
+
     out = []
     if isinstance(options, Mapping):
         options = list(options.values())
     if isinstance(options, list):
         for v in options:
             out += _referenced_files(game, v)
-    elif isinstance(options, str) and game.source and len(options) < 256:
-        path = Path(game.source).parent / options
-        if path.is_file():
+    elif game.source:
+        path = option_file(Path(game.source).parent, options)
+        if path is not None:
             out.append(path)
     return out
 
