@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import inspect
 from fractions import Fraction
+from functools import lru_cache
 
 from .distribution import z_value
 from .joint import pack_reels, spin_distribution, suffix_scatter
@@ -183,19 +184,24 @@ def fast_figures(game: Game) -> bool:
     return game.rules == "lines" or figure_hook(game) is not None
 
 
+@lru_cache(maxsize=32)
+def _takes_needed(hook) -> bool:
+    """True when a ``tuning_figures`` hook has a ``needed`` parameter."""
+    return "needed" in inspect.signature(hook).parameters
+
+
 def honours_needed(game: Game) -> bool:
     """True when :func:`game_figures` may compute fewer figures for a
     ``needed`` set (line games; a hook with a ``needed`` parameter)."""
     hook = figure_hook(game)
-    return game.rules == "lines" or (hook is not None
-                                     and "needed" in inspect.signature(hook).parameters)
+    return game.rules == "lines" or (hook is not None and _takes_needed(hook))
 
 
 def game_figures(game: Game, level: int, reel_set: str = "base", needed=None) -> dict:
     """Exact named figures of ``game`` at bet ``level`` (see the module notes)."""
     hook = figure_hook(game)
     if hook is not None:
-        figs = dict(hook(game, level, needed=needed) if honours_needed(game)
+        figs = dict(hook(game, level, needed=needed) if _takes_needed(hook)
                     else hook(game, level))
         if "rtp" not in figs:
             raise TypeError(f"{game.rules}.tuning_figures returned no 'rtp'")
