@@ -126,6 +126,16 @@ def line_pay(x, natural, substitute, length, anywhere, exactly, pay, own_multipl
 
 
 @nb.njit(cache=True)
+def _count_of(x, n, symbol) -> int:
+    """How many of ``x[:n]`` are ``symbol`` (an exactly-k-anywhere entry's count)."""
+    c = 0
+    for i in range(n):
+        if x[i] == symbol:
+            c += 1
+    return c
+
+
+@nb.njit(cache=True)
 def _line_pay(x, counts, natural, substitute, length, anywhere, exactly, pay, own_multiplied,
               wild_kind, mult_table):
     """:func:`line_pay` with a caller-provided scratch array ``counts``."""
@@ -136,11 +146,7 @@ def _line_pay(x, counts, natural, substitute, length, anywhere, exactly, pay, ow
         if pay[e] <= 0:
             continue
         if anywhere[e] >= 0:
-            c = 0
-            for i in range(R):
-                if x[i] == anywhere[e]:
-                    c += 1
-            if c != exactly[e]:
+            if _count_of(x, R, anywhere[e]) != exactly[e]:
                 continue
             m = 1
         else:
@@ -249,11 +255,7 @@ def _pay_tensor_pruned(S, R, natural, substitute, length, anywhere, exactly, pay
             if not alive[d + 1, e]:
                 continue
             if anywhere[e] >= 0:
-                c = 0
-                for i in range(d + 1):
-                    if sym[i] == anywhere[e]:
-                        c += 1
-                if c != exactly[e]:
+                if _count_of(sym, d + 1, anywhere[e]) != exactly[e]:
                     continue
                 m = 1
             else:
