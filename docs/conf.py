@@ -17,7 +17,7 @@ DOCS = Path(__file__).resolve().parent
 
 project = "slotmath"
 author = "the slotmath developers"
-copyright = "2026, the slotmath developers"  # noqa: A001 (Sphinx's name)
+copyright = "2026, the slotmath developers"
 version = release = slotmath.__version__
 
 extensions = [

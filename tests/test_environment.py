@@ -13,6 +13,7 @@ from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
 import slotmath
+
 from conftest import ROOT
 
 # A pip extra that conda-forge ships as a package of its own.
