@@ -28,7 +28,7 @@ extensions = [
     "myst_nb",
 ]
 
-source_suffix = {".md": "myst-nb", ".ipynb": "myst-nb"}
+source_suffix = {".rst": "restructuredtext", ".md": "myst-nb", ".ipynb": "myst-nb"}
 root_doc = "index"
 exclude_patterns = ["_build", "**.ipynb_checkpoints", "README.md"]
 
@@ -53,7 +53,7 @@ nb_mime_priority_overrides = [("html", "application/vnd.jupyter.widget-view+json
 autosummary_generate = True
 autosummary_imported_members = False
 autodoc_default_options = {"members": False}
-autodoc_typehints = "none"
+autodoc_typehints = "signature"
 numpydoc_show_class_members = False
 numpydoc_class_members_toctree = False
 numpydoc_xref_param_type = False

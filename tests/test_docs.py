@@ -118,6 +118,15 @@ def test_site_has_every_page_and_no_broken_reference(site):
 
 
 @pytest.mark.slow
+def test_api_pages_show_the_docstrings(site):
+    page = (site / "generated" / "slotmath.par.par.html").read_text(encoding="utf-8")
+    assert 'class="sig-name descname"' in page and "Exact PAR figures of" in page
+    result = (site / "generated" / "slotmath.par.ParResult.html").read_text(encoding="utf-8")
+    assert "Exact figures of one game at one bet level" in result and "Attributes" in result
+    assert ".. auto" not in page + result  # reStructuredText shown as text
+
+
+@pytest.mark.slow
 def test_notebooks_are_rendered_with_their_outputs(site):
     for name in ["grand_spinn_superpot", "piggy_bankin_superlock", "par_sheet"]:
         page = _parse(site / "examples" / f"{name}.html")
