@@ -5,6 +5,7 @@ one place, the changelog keeps its form, and pre-commit runs the checks of
 
 from __future__ import annotations
 
+import importlib.metadata
 import re
 import tomllib
 
@@ -97,6 +98,8 @@ def test_version_is_written_once():
     assert project["project"]["dynamic"] == ["version"]
     assert project["tool"]["setuptools"]["dynamic"]["version"] == {"attr": "slotmath.__version__"}
     assert re.fullmatch(r"\d+\.\d+\.\d+", slotmath.__version__)
+    # the installed distribution carries the same number (pip install -e . read it there)
+    assert importlib.metadata.version("slotmath") == slotmath.__version__
 
 
 def test_changelog_keeps_a_changelog_form():
