@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -20,7 +21,7 @@ def default_mode(directory: bool = False) -> int:
 
 
 @contextmanager
-def atomic_path(path: str | Path, suffix: str = ""):
+def atomic_path(path: str | Path, suffix: str = "") -> Iterator[Path]:
     """Yield a temporary path beside ``path``; when the block succeeds the
     temporary file replaces ``path``, when it fails it is removed."""
     path = Path(path)

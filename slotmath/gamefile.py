@@ -23,7 +23,7 @@ from pathlib import Path
 # python-jsonschema/jsonschema#1428).  Game files use no "format" keywords,
 # so keep it out unless something in this process already loaded jsonschema.
 if "jsonschema" not in sys.modules:
-    sys.modules.setdefault("rfc3987_syntax", None)
+    sys.modules.setdefault("rfc3987_syntax", None)  # type: ignore[arg-type]
 
 import jsonschema  # noqa: E402
 import yaml  # noqa: E402
@@ -219,7 +219,7 @@ def build_game(data: dict, path: Path, default_name: str) -> Game:
     # pays ---------------------------------------------------------------
     line_pays = tuple(build_line_pay(i, p, n_reels, levels, seen, groups, kinds, fail)
                       for i, p in enumerate(data.get("pays") or []))
-    first = {}
+    first: dict[tuple, int] = {}
     for i, lp in enumerate(line_pays):
         j = first.setdefault((lp.positions, lp.anywhere, lp.exactly), i)
         if j != i:

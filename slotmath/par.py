@@ -11,6 +11,8 @@ import importlib
 import json
 from dataclasses import dataclass, field
 from fractions import Fraction
+from types import ModuleType
+from typing import Any
 
 import pandas as pd
 
@@ -18,7 +20,7 @@ from .distribution import CONFIDENCE_LEVELS, WinDistribution
 from .model import BetLevel, Game
 
 
-def fraction_str(value) -> str | None:
+def fraction_str(value: object) -> str | None:
     """``"p/q"`` for an exact Fraction, None for a float."""
     return f"{value.numerator}/{value.denominator}" if isinstance(value, Fraction) else None
 
@@ -164,11 +166,11 @@ class ParResult:
             "notes": self.notes,
         }
 
-    def to_json(self, **kw) -> str:
+    def to_json(self, **kw: Any) -> str:
         return json.dumps(self.to_dict(), default=_json_default, **kw)
 
 
-def _json_default(obj):
+def _json_default(obj: Any) -> Any:
     if isinstance(obj, Fraction):
         return float(obj)
     if hasattr(obj, "item"):
@@ -185,7 +187,7 @@ def format_combinations(table: pd.DataFrame) -> str:
     return t.to_string(index=False)
 
 
-def rules_module(game: Game):
+def rules_module(game: Game) -> ModuleType:
     """The module that analyses games with ``game.rules``."""
     name = "slotmath.linegame" if game.rules == "lines" else f"slotmath.games.{game.rules}"
     return importlib.import_module(name)

@@ -28,7 +28,7 @@ class Targets:
     rtp : Fraction or float
         Target RTP [x total bet].
     tolerance : float
-        Allowed |RTP - target| [x total bet] (default 5e-5, i.e. 0.005
+        Allowed ``|RTP - target|`` [x total bet] (default 5e-5, i.e. 0.005
         percentage points).
     bands : mapping
         ``{figure: (lo, hi)}``; either side may be None (open).

@@ -14,9 +14,12 @@ Feature awards are whole multiples of the total bet (= 20 u).  Round
 distributions are built on the ``u`` grid.
 
 Structure of a round (rule numbers refer to the rules document)
---------------------------------------------------------------
-base spin -> line wins + (6+ PIGGY: lock-it from the base game)
-          + (3+ BONUS: selection prize + chosen feature (lock-it or free games)).
+---------------------------------------------------------------
+::
+
+    base spin -> line wins + (6+ PIGGY: lock-it from the base game)
+              + (3+ BONUS: selection prize + chosen feature (lock-it or free games)).
+
 Every quantity that depends on the screen depends on it through
 ``(line win, PIGGY mask, WHEEL flag, BONUS count)``; the exact RTP uses the
 per-reel factorisation of ``(mask, flag, count)`` (integer stop counts) and
@@ -2008,7 +2011,7 @@ def coverage(game: Game, source: str = BASE) -> np.ndarray:
 
 def coverage_frame(grid: np.ndarray) -> pd.DataFrame:
     """A (rows, reels) grid as a numeric table: one row per window row (top
-    first), columns ``reel 1 .. reel R`` (a heat map in the PAR sheet)."""
+    first), columns ``reel 1`` to ``reel R`` (a heat map in the PAR sheet)."""
     frame = pd.DataFrame(np.asarray(grid, dtype=float),
                          columns=[f"reel {j + 1}" for j in range(grid.shape[1])])
     frame.attrs["heatmap"] = True

@@ -1,0 +1,190 @@
+"""The documentation site: the getting-started game gives the figures the page
+states, and the site builds offline with warnings as errors (notebooks
+executed) and shows in headless Chromium with no broken internal link and no
+missing image."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from fractions import Fraction
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+import pytest
+
+from slotmath.gamefile import load_game
+from slotmath.par import par
+
+from conftest import ROOT
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"]
+DOCS = ROOT / "docs"
+BUILD_S = 900
+
+
+def test_getting_started_game_has_the_figures_the_page_states(tmp_path):
+    text = (DOCS / "getting-started.md").read_text(encoding="utf-8")
+    yaml_text = re.search(r"```yaml\n(.*?)```", text, re.S).group(1)
+    folder = tmp_path / "first_game"
+    folder.mkdir()
+    (folder / "game.yaml").write_text(yaml_text, encoding="utf-8")
+    result = par(load_game(folder))
+    # 64 stop combinations, one each of 3 SEVEN (40), 3 BAR (10), 3 CHERRY (5)
+    assert result.rtp == Fraction(55, 64)
+    assert "Fraction(55, 64)" in text and "85.9375 %" in text
+
+
+class _Page(HTMLParser):
+    """The ids, link targets and image sources of one HTML page."""
+
+    def __init__(self):
+        super().__init__()
+        self.ids, self.links, self.images = set(), [], []
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if a.get("id"):
+            self.ids.add(a["id"])
+        if tag == "a" and a.get("href"):
+            self.links.append(a["href"])
+        if tag == "img" and a.get("src"):
+            self.images.append(a["src"])
+
+
+def _parse(path: Path) -> _Page:
+    page = _Page()
+    page.feed(path.read_text(encoding="utf-8"))
+    return page
+
+
+def broken_references(site: Path) -> list:
+    """Every internal link (file and #anchor) and image of the site that leads nowhere."""
+    pages = {p: _parse(p) for p in site.rglob("*.html")}
+    broken = []
+    for path, page in pages.items():
+        for ref in page.links + page.images:
+            url = urlsplit(ref)
+            if url.scheme or url.netloc:  # external: not checked offline
+                continue
+            target = (path.parent / unquote(url.path)).resolve() if url.path else path
+            if target.is_dir():
+                target = target / "index.html"
+            if not target.is_file():
+                broken.append(f"{path.relative_to(site)}: {ref}")
+            elif url.fragment and target.suffix == ".html":
+                if url.fragment not in pages[target].ids:
+                    broken.append(f"{path.relative_to(site)}: {ref} (no such anchor)")
+    return broken
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    """The site as `make docs` builds it (-W: any warning fails the build)."""
+    out = tmp_path_factory.mktemp("docs") / "html"
+    cmd = [sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-b", "html", str(DOCS), str(out)]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=BUILD_S, cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr[-5000:]
+    return out
+
+
+@pytest.mark.slow
+def test_site_has_every_page_and_no_broken_reference(site):
+    for page in [
+        "index",
+        "getting-started",
+        "game-format",
+        "features",
+        "engine",
+        "reports",
+        "tuning",
+        "api",
+        "changelog",
+        "games/grand_spinn_superpot",
+        "games/piggy_bankin_superlock",
+        "examples/grand_spinn_superpot",
+        "examples/piggy_bankin_superlock",
+        "examples/par_sheet",
+        "examples/reel_tuning",
+        "examples/workbench",
+        "generated/slotmath.par.par",
+        "generated/slotmath.gamefile.load_game",
+    ]:
+        assert (site / f"{page}.html").is_file(), page
+    assert broken_references(site) == []
+
+
+@pytest.mark.slow
+def test_api_pages_show_the_docstrings(site):
+    page = (site / "generated" / "slotmath.par.par.html").read_text(encoding="utf-8")
+    assert 'class="sig-name descname"' in page and "Exact PAR figures of" in page
+    result = (site / "generated" / "slotmath.par.ParResult.html").read_text(encoding="utf-8")
+    assert "Exact figures of one game at one bet level" in result and "Attributes" in result
+    assert ".. auto" not in page + result  # reStructuredText shown as text
+
+
+@pytest.mark.slow
+def test_notebooks_are_rendered_with_their_outputs(site):
+    for name in ["grand_spinn_superpot", "piggy_bankin_superlock", "par_sheet"]:
+        page = _parse(site / "examples" / f"{name}.html")
+        figures = [src for src in page.images if src.endswith(".png") or src.startswith("data:image/png")]
+        assert figures, f"{name}: no figure output"
+    # the Grand Spinn walk-through prints its exact RTP from par()
+    text = (site / "examples" / "grand_spinn_superpot.html").read_text(encoding="utf-8")
+    assert "96.2" in text
+    assert "reel_tuning_workbench.png" in (site / "examples" / "workbench.html").read_text(encoding="utf-8")
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(
+    not Path(CHROMIUM).exists(),
+    reason="Debian's chromium is not installed (apt-get install chromium; .ci/run does this)",
+)
+@pytest.mark.parametrize(
+    "page", ["index.html", "generated/slotmath.par.par.html", "examples/grand_spinn_superpot.html"]
+)
+def test_page_shows_in_chromium_with_every_image_and_link(site, page):
+    from playwright.sync_api import sync_playwright
+
+    failed, external = [], []
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        try:
+            tab = browser.new_page()
+            tab.on("requestfailed", lambda r: failed.append(r.url))
+            tab.on("request", lambda r: external.append(r.url) if r.url.startswith("http") else None)
+            tab.goto((site / page).as_uri())
+            tab.wait_for_load_state("load")
+            title = tab.title()
+            images = tab.eval_on_selector_all(
+                "img", "els => els.map(e => [e.getAttribute('src'), e.complete && e.naturalWidth > 0])"
+            )
+            links = tab.eval_on_selector_all("a[href]", "els => els.map(e => e.href)")
+        finally:
+            browser.close()
+    assert "slotmath" in title
+    assert failed == [], f"requests that failed: {failed}"
+    assert external == [], f"the page asks the network for {external}"
+    assert all(shown for _, shown in images), [src for src, shown in images if not shown]
+    internal = [urlsplit(u) for u in links if u.startswith("file:")]
+    assert internal, "no internal links"
+    missing = [u.path for u in internal if not Path(unquote(u.path)).exists()]
+    assert missing == []
+
+
+def test_broken_reference_check_finds_a_missing_page_anchor_and_image(tmp_path):
+    (tmp_path / "a.html").write_text(
+        '<h1 id="top">A</h1><a href="b.html#here">ok</a><a href="#top">ok</a>'
+        '<a href="c.html">no page</a><a href="b.html#gone">no anchor</a>'
+        '<img src="pic.png"><a href="https://example.org/x">external</a>',
+        encoding="utf-8",
+    )
+    (tmp_path / "b.html").write_text('<p id="here">B</p>', encoding="utf-8")
+    assert broken_references(tmp_path) == [
+        "a.html: c.html",
+        "a.html: b.html#gone (no such anchor)",
+        "a.html: pic.png",
+    ]
