@@ -19,11 +19,11 @@ import time
 import numba as nb
 import numpy as np
 
-from slotmath.combinations import line_rtp
-from slotmath.gamefile import GAMES_DIR, load_game
-from slotmath.joint import pack_reels
-from slotmath.lines import _line_pay, compile_pays, pay_tensor
-from slotmath.par import par
+from slotmath.engine.combinations import line_rtp
+from slotmath.io.gamefile import GAMES_DIR, load_game
+from slotmath.engine.joint import pack_reels
+from slotmath.engine.lines import _line_pay, compile_pays, pay_tensor
+from slotmath.rules.par import par
 from timing import median_time
 
 DEFAULT_GAMES = ("video20", "fruit_classic")

@@ -39,10 +39,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from slotmath.figures import fast_figures, full_figures, game_figures, line_rtp_parts  # noqa: E402
-from slotmath.gamefile import GAMES_DIR, load_game  # noqa: E402
-from slotmath.sensitivity import sensitivities  # noqa: E402
-from slotmath.tune import Targets, tune  # noqa: E402
+from slotmath.analysis.metrics import fast_figures, full_figures, game_figures, line_rtp_parts  # noqa: E402
+from slotmath.io.gamefile import GAMES_DIR, load_game  # noqa: E402
+from slotmath.tuning.sensitivity import sensitivities  # noqa: E402
+from slotmath.tuning.tune import Targets, tune  # noqa: E402
 from slotmath.workbench import ReelTuner, available_games  # noqa: E402
 
 TEST_GAMES = [ROOT / "tests" / "data" / n for n in ("tune_mid", "tune_video")]

@@ -20,9 +20,9 @@ from pathlib import Path
 
 import pytest
 
-from slotmath.figures import game_figures
-from slotmath.gamefile import load_game
-from slotmath.reelspace import ReelSpace
+from slotmath.analysis.metrics import game_figures
+from slotmath.io.gamefile import load_game
+from slotmath.tuning.reelspace import ReelSpace
 
 from conftest import ROOT, TEST_DATA
 

@@ -9,13 +9,15 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from slotmath import report, sheet as sheet_module, sheettable
+from slotmath.report import notebook as report
+from slotmath.report import sheet as sheet_module
+from slotmath.report import sheettable
 from slotmath.cli import main
-from slotmath.featuresheet import feature_tables
-from slotmath.files import atomic_path
-from slotmath.report import external_references, install
-from slotmath.sheet import ParSheet, par_sheet
-from slotmath.workbook import read_workbook
+from slotmath.report.featuresheet import feature_tables
+from slotmath.io.files import atomic_path
+from slotmath.report.notebook import external_references, install
+from slotmath.report.sheet import ParSheet, par_sheet
+from slotmath.report.workbook import read_workbook
 
 TOY = Path(__file__).parent / "data" / "report_toy"
 
@@ -285,9 +287,9 @@ def test_figures_at_every_bet_level():
     # fruit_classic has a non-linear coin pay table: level 3 pays more per coin
     # on some combinations, so its RTP differs; every level must equal its own
     # exact analysis, shared or not
-    from slotmath.gamefile import load_game
-    from slotmath.par import par
-    from slotmath.sheet import level_figures
+    from slotmath.io.gamefile import load_game
+    from slotmath.rules.par import par
+    from slotmath.report.sheet import level_figures
 
     game = load_game("fruit_classic")
     figs = level_figures(game, par(game, game.levels[0]))
@@ -302,7 +304,7 @@ def test_figures_at_every_bet_level():
 
 
 def test_channel_groups_for_the_chart():
-    from slotmath.sheet import channel_groups
+    from slotmath.report.sheet import channel_groups
 
     few = {"lines": 0.5, "scatters": 0.1}
     assert channel_groups(few)[0] == few

@@ -6,8 +6,8 @@ import shutil
 
 import pytest
 
-from slotmath.gamefile import GameFileError, load_game
-from slotmath.gamewriter import diff, write_game
+from slotmath.io.gamefile import GameFileError, load_game
+from slotmath.io.gamewriter import diff, write_game
 from slotmath.model import Strip
 
 from conftest import TEST_DATA
@@ -124,7 +124,7 @@ def test_a_game_written_elsewhere_still_reads_its_award_table(tmp_path):
     written = load_game(other)
     assert written.strips("base") == base
     assert written.strips("feature") == game.strips("feature")
-    from slotmath.games import piggy_bankin_superlock as pbs
+    from slotmath.rules.piggy_bankin_superlock import analysis as pbs
     assert [p.resolve() for p in pbs._referenced_files(written, dict(written.options))] == \
         [p.resolve() for p in pbs._referenced_files(game, dict(game.options))]
 

@@ -10,8 +10,8 @@ from fractions import Fraction
 
 import pytest
 
-from slotmath.gamefile import load_game
-from slotmath.par import par
+from slotmath.io.gamefile import load_game
+from slotmath.rules.par import par
 from slotmath.workbench import ReelTuner, available_games
 
 from conftest import TEST_DATA

@@ -23,7 +23,7 @@ Every figure is exact (computed over the full cycle by the engine):
 Where they come from (first that applies):
 
 1. the rules module's ``tuning_figures(game, level[, needed])``
-   (``slotmath.games.<rules>``), which returns a dict with at least ``rtp``
+   (``slotmath.rules.<rules>``), which returns a dict with at least ``rtp``
    and any game-specific figures (feature frequencies, the RTP under each
    choice of a feature selection, ...); a hook that takes ``needed`` (the
    figure names wanted, None for all) may leave out figures not asked for;
@@ -31,12 +31,12 @@ Where they come from (first that applies):
 2. for line games (``rules: lines``), :func:`line_figures`: the RTP by
    contracting the cached pay tensor with the reels' row marginals plus the
    scatter distribution (milliseconds); hit frequency, SD and VI from the
-   exact moments (:func:`slotmath.moments.line_moments`: pairwise line
+   exact moments (:func:`slotmath.engine.moments.line_moments`: pairwise line
    terms and a no-win count, tens of milliseconds); and -- only when the
    max win is asked for (or every figure, ``needed=None``) -- all four
-   from the exact joint distribution (:func:`slotmath.joint.spin_distribution`).
+   from the exact joint distribution (:func:`slotmath.engine.joint.spin_distribution`).
    The mean of either is checked to equal the contracted RTP exactly;
-3. otherwise the figures of :func:`slotmath.par.par`.
+3. otherwise the figures of :func:`slotmath.rules.par.par`.
 """
 from __future__ import annotations
 
@@ -44,19 +44,19 @@ import inspect
 from fractions import Fraction
 from functools import lru_cache
 
-from .distribution import z_value
-from .joint import pack_reels, spin_distribution, suffix_scatter
-from .lines import pay_tensor
-from .model import Game
-from .moments import line_moments
-from .multilinear import cycle_line_win
-from .par import ParResult, par, rules_module
-from .scatters import scatter_counts, win_denominator
+from slotmath.engine.distribution import z_value
+from slotmath.engine.joint import pack_reels, spin_distribution, suffix_scatter
+from slotmath.engine.lines import pay_tensor
+from slotmath.model import Game
+from slotmath.engine.moments import line_moments
+from slotmath.engine.multilinear import cycle_line_win
+from slotmath.rules.par import ParResult, par, rules_module
+from slotmath.engine.scatters import scatter_counts, win_denominator
 
-VI_CONFIDENCE = 0.90
+from slotmath.engine.distribution import VI_CONFIDENCE  # noqa: E402,F401  (re-exported)
 #: Figures of a line game beyond its RTP (from the moments or the joint distribution).
 DISTRIBUTION_FIGURES = frozenset({"hit_frequency", "sd", "vi", "max_win"})
-#: Those the exact moments give without the distribution (:mod:`slotmath.moments`).
+#: Those the exact moments give without the distribution (:mod:`slotmath.engine.moments`).
 MOMENT_FIGURES = frozenset({"hit_frequency", "sd", "vi"})
 #: The figures the workbench keeps live (every source gives them fast).
 LIVE_FIGURES = frozenset({"rtp", "hit_frequency", "sd", "vi", "feature_frequency"})
@@ -87,7 +87,7 @@ def scatter_code_distribution(game: Game, reel_set: str, total_bet: int):
 
 
 def shared_pay_tensor(game: Game, level: int):
-    """:func:`slotmath.lines.pay_tensor` (cached on the pay table, so games
+    """:func:`slotmath.engine.lines.pay_tensor` (cached on the pay table, so games
     that differ only in their strips share one tensor)."""
     return pay_tensor(game, level)
 
@@ -216,7 +216,7 @@ def game_figures(game: Game, level: int, reel_set: str = "base", needed=None) ->
 def full_figures(game: Game, level: int, reel_set: str = "base") -> dict:
     """Every figure from the full analysis (the workbench's "Full figures"):
     a line game's figures with the joint distribution (adds the max win);
-    otherwise the figures of :func:`slotmath.par.par` over those of the rules
+    otherwise the figures of :func:`slotmath.rules.par.par` over those of the rules
     module's ``tuning_figures`` (which the hook's tests show to agree)."""
     if game.rules == "lines":
         return line_figures(game, level, reel_set)

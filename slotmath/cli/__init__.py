@@ -13,23 +13,11 @@ import json
 import sys
 from pathlib import Path
 
-from .gamefile import GameFileError, load_game
+from slotmath import __version__
+from slotmath.io.arguments import UsageError, game_and_level, positive_int, spin_count  # noqa: F401
+from slotmath.io.gamefile import GameFileError, load_game
 
 EXIT_INPUT = 2
-
-
-class UsageError(Exception):
-    """Bad command-line input (exit status 2)."""
-
-
-def game_and_level(spec: str, level: int | None):
-    """Load GAME and check that ``level`` is one of its bet levels."""
-    game = load_game(spec)
-    if level is not None and level not in game.levels:
-        raise GameFileError(game.source, "bet.levels",
-                            f"bet level {level} is not offered (levels: "
-                            f"{', '.join(map(str, game.levels))})")
-    return game, game.bet(level).level
 
 
 def cmd_validate(args) -> int:
@@ -42,7 +30,7 @@ def cmd_validate(args) -> int:
 
 
 def cmd_par(args) -> int:
-    from .par import par
+    from slotmath.rules.par import par
 
     game, level = game_and_level(args.game, args.bet)
     result = par(game, level)
@@ -56,56 +44,28 @@ def cmd_par(args) -> int:
 def cmd_simulate(args) -> int:
     if args.seed < 0:
         raise UsageError(f"--seed must be >= 0, got {args.seed}")
-    from .montecarlo import SetupError, round_sampler, simulate
-    from .par import rules_module
+    from slotmath.analysis.simulation import cross_check
+    from slotmath.montecarlo.run import SetupError
 
     game, level = game_and_level(args.game, args.bet)
-    sampler = round_sampler(game, level)
-    if sampler is None:  # no compiled sampler: the rules module's own simulator
-        if args.scheduler or args.workers:
-            raise UsageError(f"rules {game.rules!r} have no compiled round sampler; "
-                             "--scheduler and --workers need one")
-        result = rules_module(game).simulate(game, level, args.spins, args.seed)
-    else:
-        try:
-            result = simulate(game, args.spins, args.seed, level, chunk=args.chunk,
-                              workers=args.workers, scheduler=args.scheduler,
-                              progress=args.progress, sampler=sampler)
-        except SetupError as exc:
-            raise UsageError(str(exc)) from None
+    try:
+        result = cross_check(game, level, args.spins, args.seed, chunk=args.chunk,
+                             workers=args.workers, scheduler=args.scheduler, progress=args.progress)
+    except SetupError as exc:
+        raise UsageError(str(exc)) from None
     print(json.dumps(result.to_dict()) if args.json else result.text())
     return 130 if getattr(result, "partial", False) else 0
-
-
-def spin_count(text: str) -> int:
-    """Parse a spin count such as ``1000000`` or ``1e6``."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if value < 1 or value != int(value):
-        raise argparse.ArgumentTypeError(f"must be a whole number >= 1: {text!r}")
-    return int(value)
-
-
-def positive_int(text: str) -> int:
-    """Parse a whole number >= 1."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be >= 1: {text!r}")
-    return value
 
 
 CORE_COMMANDS = ("validate", "par", "simulate")
 
 
 def build_parser(argv=None) -> argparse.ArgumentParser:
-    """The argument parser; optional modules' commands are added unless
-    ``argv`` asks for a core command (importing them costs seconds)."""
+    """The argument parser.  The upper layers' commands (:data:`EXTRA_COMMANDS`)
+    are read from their modules only when ``argv`` runs one of them; otherwise
+    they are listed by name (importing their modules costs seconds)."""
     parser = argparse.ArgumentParser(prog="slotmath", description=__doc__.splitlines()[0])
+    parser.add_argument("--version", action="version", version=f"slotmath {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("validate", help="check a game file")
@@ -135,19 +95,25 @@ def build_parser(argv=None) -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_simulate)
 
     argv = sys.argv[1:] if argv is None else argv
-    if not (argv and argv[0] in CORE_COMMANDS):
-        for register in extra_commands():
-            register(sub)
+    command = next((a for a in argv if not a.startswith("-")), None)
+    wanted = {module for name, (module, _) in EXTRA_COMMANDS.items() if name == command}
+    for module in sorted(wanted):              # the command's own arguments
+        if importlib.util.find_spec(module) is not None:
+            importlib.import_module(module).register_cli(sub)
+    if command not in CORE_COMMANDS:           # listed in --help, modules not imported
+        for name, (_, help_text) in EXTRA_COMMANDS.items():
+            if name not in sub.choices:
+                sub.add_parser(name, help=help_text)
     return parser
 
 
-def extra_commands() -> list:
-    """Sub-command registrars of optional modules (reports, tuning, ...)."""
-    registrars = []
-    for module in ("slotmath.report", "slotmath.tune"):
-        if importlib.util.find_spec(module) is not None:
-            registrars.append(importlib.import_module(module).register_cli)
-    return registrars
+#: commands of the upper layers: name -> (module with ``register_cli``, help);
+#: a module (pandas, numba, ...) is imported only to run one of its commands
+EXTRA_COMMANDS = {
+    "report": ("slotmath.report.notebook", "PAR sheet reports (HTML, Excel, JSON, text)"),
+    "tune": ("slotmath.tuning.tune", "tune reel strips to a target RTP and bands"),
+    "sensitivities": ("slotmath.tuning.tune", "figure changes for +-1 of each symbol per reel"),
+}
 
 
 def main(argv=None) -> int:

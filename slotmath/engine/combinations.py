@@ -14,10 +14,10 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 
-from .lines import PayTensor, pay_tensor
-from .model import Game
-from .reels import row_marginal
-from .scatters import count_distribution_window, scatter_entry, scatter_pay, scatter_symbols
+from slotmath.engine.lines import PayTensor, pay_tensor
+from slotmath.model import Game
+from slotmath.engine.reels import row_marginal
+from slotmath.engine.scatters import count_distribution_window, scatter_entry, scatter_pay, scatter_symbols
 
 
 def tuple_weights(marginals: list) -> np.ndarray:

@@ -17,6 +17,8 @@ import pandas as pd
 from statistics import NormalDist
 
 CONFIDENCE_LEVELS = (0.90, 0.95, 0.99)
+#: confidence of the volatility index [probability]
+VI_CONFIDENCE = 0.90
 SESSION_SPINS = tuple(10 ** k for k in range(3, 9))
 
 

@@ -12,8 +12,8 @@ from fractions import Fraction
 
 import numpy as np
 
-from .model import Game
-from .scatters import scatter_pay, scatter_symbols
+from slotmath.model import Game
+from slotmath.engine.scatters import scatter_pay, scatter_symbols
 
 
 def line_symbols(game: Game, windows: np.ndarray) -> np.ndarray:

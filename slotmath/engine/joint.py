@@ -2,7 +2,7 @@
 
 Method: depth-first enumeration of the reel stops, reel by reel, with
 pruning.  After reels 1..k every payline's win may already be fixed by its
-k-symbol prefix (a run that has ended; :func:`slotmath.lines.prefix_determined`
+k-symbol prefix (a run that has ended; :func:`slotmath.engine.lines.prefix_determined`
 tabulates this for every prefix).  Once all lines are fixed the line total is
 known and the remaining reels can only change the scatter win, whose
 distribution over the suffix reels is pre-convolved; the subtree is then
@@ -19,11 +19,11 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from .distribution import WinDistribution
-from .lines import pay_tensor, prefix_determined
-from .model import Game
-from .reels import reel_windows
-from .scatters import scatter_counts, win_denominator
+from slotmath.engine.distribution import WinDistribution
+from slotmath.engine.lines import pay_tensor, prefix_determined
+from slotmath.model import Game
+from slotmath.engine.reels import reel_windows
+from slotmath.engine.scatters import scatter_counts, win_denominator
 
 
 @nb.njit(cache=True)

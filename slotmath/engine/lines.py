@@ -9,13 +9,13 @@ pay tensor this module builds, so rule subtleties are decided once.
 """
 from __future__ import annotations
 
-from collections import OrderedDict
 from dataclasses import dataclass
 
 import numba as nb
 import numpy as np
 
-from .model import Game
+from slotmath.engine.cache import ValueCache
+from slotmath.model import Game
 
 
 @dataclass(frozen=True)
@@ -301,8 +301,7 @@ def pay_table_key(game: Game, level: int) -> tuple:
     return (game.reels, game.symbols, game.line_pays, game.level_index(level))
 
 
-_TENSORS: OrderedDict = OrderedDict()
-_TENSORS_MAX = 64
+_TENSORS = ValueCache(maxsize=64)
 
 
 def pay_tensor(game: Game, level: int) -> PayTensor:
@@ -317,15 +316,11 @@ def pay_tensor(game: Game, level: int) -> PayTensor:
     key = pay_table_key(game, level)
     tensor = _TENSORS.get(key)
     if tensor is not None:
-        _TENSORS.move_to_end(key)
         return tensor
     cp = compile_pays(game, level)
     S, R = len(game.symbols), game.reels
     wins, entries, mults = _pay_tensor_pruned(S, R, *cp.arrays)
-    tensor = _TENSORS[key] = PayTensor(wins, entries, mults, S, R, cp)
-    while len(_TENSORS) > _TENSORS_MAX:
-        _TENSORS.popitem(last=False)
-    return tensor
+    return _TENSORS.put(key, PayTensor(wins, entries, mults, S, R, cp))
 
 
 pay_tensor.cache_clear = _TENSORS.clear

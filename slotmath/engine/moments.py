@@ -1,6 +1,6 @@
 """Exact second moment and hit frequency of a line game, without its distribution.
 
-The full distribution of the total win (:mod:`slotmath.joint`) is the
+The full distribution of the total win (:mod:`slotmath.engine.joint`) is the
 expensive part of a line game's figures.  Two of its figures need much less:
 
 * the **second moment** ``E[T^2]`` of the total win ``T = sum_l W_l + Sc``
@@ -39,18 +39,17 @@ prefixes on which no line has won yet and some line can still win.
 """
 from __future__ import annotations
 
-from collections import OrderedDict
 from dataclasses import dataclass
-from functools import lru_cache
 from fractions import Fraction
 
 import numba as nb
 import numpy as np
 
-from .joint import pack_reels, suffix_scatter
-from .lines import pay_table_key, pay_tensor
-from .model import Game
-from .scatters import scatter_counts, win_denominator
+from slotmath.engine.cache import ValueCache, memo
+from slotmath.engine.joint import pack_reels, suffix_scatter
+from slotmath.engine.lines import pay_table_key, pay_tensor
+from slotmath.model import Game
+from slotmath.engine.scatters import scatter_counts, win_denominator
 
 INT64_SAFE = 2 ** 62
 
@@ -122,21 +121,17 @@ def build_automaton(wins: np.ndarray, n_symbols: int, n_reels: int) -> PayAutoma
     return PayAutomaton(trans, lo, hi, value, n_states)
 
 
-_AUTOMATA: OrderedDict = OrderedDict()
+_AUTOMATA = ValueCache(maxsize=64)
 
 
 def pay_automaton(game: Game, level: int) -> PayAutomaton:
     """:func:`build_automaton` of ``game``'s pay tensor at ``level``, cached
-    on the pay table (:func:`slotmath.lines.pay_table_key`)."""
+    on the pay table (:func:`slotmath.engine.lines.pay_table_key`)."""
     key = pay_table_key(game, level)
     auto = _AUTOMATA.get(key)
     if auto is None:
         tensor = pay_tensor(game, level)
-        auto = _AUTOMATA[key] = build_automaton(tensor.wins, tensor.n_symbols, tensor.n_reels)
-        while len(_AUTOMATA) > 64:
-            _AUTOMATA.popitem(last=False)
-    else:
-        _AUTOMATA.move_to_end(key)
+        auto = _AUTOMATA.put(key, build_automaton(tensor.wins, tensor.n_symbols, tensor.n_reels))
     return auto
 
 
@@ -414,7 +409,7 @@ def joint_row_weights(win, weights, n_stops, n_symbols):
     return ju, jv, jw, jn
 
 
-@lru_cache(maxsize=64)
+@memo(maxsize=64)
 def _pair_patterns(paylines) -> tuple:
     """Distinct unordered pairs of line row patterns with their multiplicity
     in the double sum over (l, m)."""
@@ -430,7 +425,7 @@ def _pair_patterns(paylines) -> tuple:
     return pairs, np.array([count[k] for k in keys], dtype=np.int64)
 
 
-@lru_cache(maxsize=64)
+@memo(maxsize=64)
 def _line_patterns(paylines) -> tuple:
     rows = [tuple(int(x) for x in p) for p in paylines]
     keys = sorted(set(rows))

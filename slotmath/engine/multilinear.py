@@ -2,7 +2,7 @@
 
 A payline reads row ``rho_l(r)`` of reel ``r``.  The weighted number of
 stops of reel ``r`` that show symbol ``x`` in row ``k`` is the row marginal
-``m[r][k, x]`` (an integer; see :func:`slotmath.reels.row_marginal`).  For
+``m[r][k, x]`` (an integer; see :func:`slotmath.engine.reels.row_marginal`).  For
 any function ``f`` of a line's symbol tuple -- the line win, its square,
 "the line wins" -- the sum of ``f`` over the whole cycle is
 
@@ -24,8 +24,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .model import Game, Strip
-from .reels import windows
+from slotmath.model import Game, Strip
+from slotmath.engine.reels import windows
 
 INT64_SAFE = 2 ** 62
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .model import Game, Strip
+from slotmath.model import Game, Strip
 
 
 def strip_indices(game: Game, strip: Strip) -> np.ndarray:

@@ -2,7 +2,7 @@
 
 Spins are independent and identically distributed, so the total win after
 ``N`` spins is the ``N``-fold convolution of the per-spin win distribution
-(:class:`slotmath.distribution.WinDistribution`).  Wins live on a lattice:
+(:class:`slotmath.engine.distribution.WinDistribution`).  Wins live on a lattice:
 every win is a multiple of ``g`` win units, ``g`` the greatest common
 divisor of the wins, so the total win after ``N`` spins is ``g k`` for an
 integer ``k`` and the convolution power is computed on that lattice by
@@ -36,7 +36,7 @@ import numpy as np
 import pandas as pd
 from scipy.signal import fftconvolve
 
-from .distribution import WinDistribution
+from slotmath.engine.distribution import WinDistribution
 
 SESSION_LENGTHS = (100, 1000)
 QUANTILES = (0.05, 0.25, 0.50, 0.75, 0.95)

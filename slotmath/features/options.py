@@ -4,25 +4,25 @@ A game file may declare, under ``options:``, engine features that any rules
 module can use:
 
 ``lockit``
-    hold & respin feature (:mod:`slotmath.lockit`): which symbols are held,
+    hold & respin feature (:mod:`slotmath.features.lockit`): which symbols are held,
     which of them carry a mark (e.g. a WHEEL), the trigger count, the spin
-    rule, the rectangle shapes paid at the end (:mod:`slotmath.shapes`), the
+    rule, the rectangle shapes paid at the end (:mod:`slotmath.features.shapes`), the
     weighted award table of every shape, and one entry per *source* (where
     the feature was triggered from: spins, respin reel sets, award table).
 ``free_games``
-    free games (:mod:`slotmath.freegames`): the scatter symbol, the games
+    free games (:mod:`slotmath.features.freegames`): the scatter symbol, the games
     and prize [x total bet] awarded by each count, retriggers, the reel set,
     the multiplier, an optional expanding (nudging) wild.
 ``selection``
     a feature selection: a scatter count pays a prize and offers a choice
     between features (lock-it with given spins and awards, or free games).
 ``wheel``
-    a weighted prize wheel (:mod:`slotmath.wheel`).
+    a weighted prize wheel (:mod:`slotmath.features.wheel`).
 ``jackpots``
     named fixed prizes [x total bet] that award tables and wheels may list.
 
 The schema of every section is in ``docs/features.md``; :func:`load_features`
-validates it and raises :class:`~slotmath.gamefile.GameFileError` naming the
+validates it and raises :class:`~slotmath.io.gamefile.GameFileError` naming the
 field.  Award tables may sit in a CSV file beside the game file with columns
 ``table, level, shape, award, weight`` (``award`` a number [x total bet] or a
 jackpot name).
@@ -42,13 +42,13 @@ from __future__ import annotations
 import csv
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
 
-from .gamefile import GameFileError
-from .model import Game
+from slotmath.engine.cache import game_cache, no_sets
+from slotmath.io.gamefile import GameFileError
+from slotmath.model import Game
 
 __all__ = ["Award", "AwardTables", "LockItSource", "LockItSpec", "FreeGamesSpec",
            "SelectionOption", "SelectionSpec", "WheelSpec", "Features", "load_features",
@@ -313,7 +313,7 @@ def load_features(game: Game) -> Features:
     return _load_features(game)
 
 
-@lru_cache(maxsize=32)
+@game_cache(no_sets, maxsize=32)
 def _load_features(game: Game) -> Features:
     rd = _Reader(game)
     opts = game.options or {}
@@ -331,13 +331,15 @@ def _load_features(game: Game) -> Features:
     return Features(jackpots, lockit, free, selection, wheel)
 
 
+#: orders in which shapes are packed into the window (see :mod:`slotmath.features.shapes`)
+ORDERS = ("reel-major", "row-major")
+
 SHAPE_KEYS = ("symbols", "mark", "trigger", "rule", "shapes", "order", "packing", "awards",
               "mark_award", "sources")
 
 
 def _lockit(rd: _Reader, spec, jackpots) -> LockItSpec:
-    from .lockit import RULES
-    from .shapes import ORDERS
+    from slotmath.features.lockit import RULES
 
     w = "options.lockit"
     rd.mapping(spec, w, SHAPE_KEYS, ("symbols", "trigger", "shapes", "awards", "sources"))
@@ -560,9 +562,9 @@ def _strip_flags(game: Game, strip, names) -> np.ndarray:
 
 
 def feature_landing(game: Game, spec: LockItSpec, reel_set: str):
-    """:class:`~slotmath.lockit.Landing` of ``reel_set``: per reel, stop counts by
+    """:class:`~slotmath.features.lockit.Landing` of ``reel_set``: per reel, stop counts by
     (rows showing a held symbol, rows showing the mark)."""
-    from .lockit import Landing, window_counts
+    from slotmath.features.lockit import Landing, window_counts
 
     counts = []
     for strip in game.strips(reel_set):
@@ -584,8 +586,8 @@ def feature_landing(game: Game, spec: LockItSpec, reel_set: str):
 
 def lockit_chain(game: Game, spec: LockItSpec, source: str, spins: int | None = None,
                  exact: bool = False):
-    """The :class:`~slotmath.lockit.LockIt` chain of ``source`` (spins overridable)."""
-    from .lockit import LockIt
+    """The :class:`~slotmath.features.lockit.LockIt` chain of ``source`` (spins overridable)."""
+    from slotmath.features.lockit import LockIt
 
     src = spec.sources[source]
     landing = feature_landing(game, spec, src.reels)
@@ -595,7 +597,7 @@ def lockit_chain(game: Game, spec: LockItSpec, source: str, spins: int | None = 
 
 def shape_counts(game: Game, spec: LockItSpec) -> np.ndarray:
     """Shapes of each kind in the packing of every mask, shape (2**(H R), n_shapes)."""
-    from .shapes import shape_count_table
+    from slotmath.features.shapes import shape_count_table
 
     if spec.packing == "optimal":
         raise ValueError("optimal packing needs a prize per shape; use shapes.shape_count_table")
@@ -610,7 +612,7 @@ def nudged_strip(game: Game, strip, wild: str):
     result holding its (expanded) window, with weight ``w_s`` on the first and
     0 on the others, so every engine that reads windows and stop weights sees
     exactly the expanded outcomes (same cycle)."""
-    from .model import Strip
+    from slotmath.model import Strip
 
     H = game.rows
     syms = strip.symbols
@@ -628,14 +630,17 @@ def nudged_strip(game: Game, strip, wild: str):
 
 def nudged_game(game: Game, reel_set: str, wild: str | None) -> Game:
     """``game`` with ``reel_set`` replaced by its expanded-wild form (see :func:`nudged_strip`)."""
-    from dataclasses import replace
 
     if wild is None:
         return game
     return _nudged(game, reel_set, wild)
 
 
-@lru_cache(maxsize=16)
+def _the_set(game, reel_set, *args) -> tuple:
+    return (reel_set,)
+
+
+@game_cache(_the_set, maxsize=16)
 def _nudged(game, reel_set, wild):
     from dataclasses import replace
 
@@ -646,7 +651,7 @@ def _nudged(game, reel_set, wild):
 
 def scatter_window_counts(game: Game, strip, symbol: str) -> np.ndarray:
     """Number of ``symbol`` in the window of every stop, shape (N,)."""
-    from .reels import window_symbol_count
+    from slotmath.engine.reels import window_symbol_count
 
     return window_symbol_count(game, strip, symbol)
 
@@ -656,7 +661,7 @@ def free_games_table(game: Game, level: int, spec: FreeGamesSpec, max_cycle: int
 
     For line-and-scatter games whose free-game cycle is small enough to list:
     every stop combination of ``spec.reels`` (after the nudge, if any) is
-    evaluated by :mod:`slotmath.evaluate`; the win includes line and scatter
+    evaluated by :mod:`slotmath.engine.evaluate`; the win includes line and scatter
     pays and the free-game prize of the scatter count.  Integer weights.
 
     Returns
@@ -667,9 +672,9 @@ def free_games_table(game: Game, level: int, spec: FreeGamesSpec, max_cycle: int
     """
     from itertools import product
 
-    from .evaluate import line_wins
-    from .reels import reel_windows
-    from .scatters import scatter_pay, scatter_symbols
+    from slotmath.engine.evaluate import line_wins
+    from slotmath.engine.reels import reel_windows
+    from slotmath.engine.scatters import scatter_pay, scatter_symbols
 
     g = nudged_game(game, spec.reels, spec.nudge)
     bet = game.bet(level)
@@ -712,9 +717,9 @@ def free_games_table(game: Game, level: int, spec: FreeGamesSpec, max_cycle: int
 
 
 def free_games_feature(game: Game, level: int, spins: int | None = None, exact: bool = True):
-    """:class:`~slotmath.freegames.FreeGames` of a game's declared free games
+    """:class:`~slotmath.features.freegames.FreeGames` of a game's declared free games
     at bet ``level`` (win unit: 1 coin; ``spins`` defaults to the smallest award)."""
-    from .freegames import FreeGames
+    from slotmath.features.freegames import FreeGames
 
     spec = load_features(game).free_games
     if spec is None:

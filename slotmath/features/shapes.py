@@ -5,7 +5,7 @@ rectangular *shapes*, each shape paying its own prize.  This module turns an
 occupancy mask into a list of placed shapes and tabulates, for every possible
 mask of a grid, how many shapes of each kind it decomposes into.
 
-Grid convention (shared with :mod:`slotmath.lockit`): ``H`` rows by ``R``
+Grid convention (shared with :mod:`slotmath.features.lockit`): ``H`` rows by ``R``
 reels, cell ``c = reel * H + row`` is bit ``c`` of an integer mask; row 0 is
 the top row, reel 0 the leftmost reel.  A shape is a ``(rows, reels)``
 rectangle with fixed orientation.
@@ -30,6 +30,9 @@ from functools import lru_cache
 import numba
 import numpy as np
 
+from slotmath.engine.cache import memo
+from slotmath.features.options import ORDERS
+
 __all__ = [
     "ORDERS",
     "cell_index",
@@ -42,7 +45,6 @@ __all__ = [
     "shape_prize_moments",
 ]
 
-ORDERS = ("reel-major", "row-major")
 
 
 # ----------------------------------------------------------------------------
@@ -118,7 +120,7 @@ def _check_shapes(shapes, n_rows, n_reels):
     return shapes
 
 
-@lru_cache(maxsize=64)
+@memo(maxsize=64)
 def _placements(n_rows, n_reels, shapes, order):
     if order not in ORDERS:
         raise ValueError(f"order must be one of {ORDERS}, got {order!r}")

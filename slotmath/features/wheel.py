@@ -11,7 +11,7 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 
-from .features import WheelSpec
+from slotmath.features.options import WheelSpec
 
 
 def outcomes(wheel: WheelSpec) -> list:

@@ -2,7 +2,7 @@
 
 A game lives in ``data/games/<name>/game.yaml`` (long strips may sit in CSV
 files beside it).  Structure is checked against the JSON Schema shipped in
-``slotmath/schema/game.schema.json``; meaning (names resolve, rows fit the
+``slotmath/io/schema/game.schema.json``; meaning (names resolve, rows fit the
 grid, weights are usable, ...) is checked here.  Every problem raises
 :class:`GameFileError` naming the file, the field and the problem.
 """
@@ -14,6 +14,7 @@ import re
 import sys
 from fractions import Fraction
 from functools import lru_cache
+import importlib
 from importlib import resources
 from math import prod
 from pathlib import Path
@@ -28,9 +29,13 @@ if "jsonschema" not in sys.modules:
 import jsonschema  # noqa: E402
 import yaml  # noqa: E402
 
-from .model import BetLevel, Game, LinePay, ScatterPay, Strip, Symbol, WildRule
+from slotmath.model import BetLevel, Game, LinePay, ScatterPay, Strip, Symbol, WildRule
 
-GAMES_DIR = Path(__file__).resolve().parent.parent / "data" / "games"
+from slotmath.io.rulenames import rules_module_name  # noqa: E402
+from slotmath.io.search import default_games_dir, games_path  # noqa: E402
+
+#: the first existing folder of the games search path (see :mod:`slotmath.io.search`)
+GAMES_DIR = default_games_dir()
 EXACT_LIMIT = 2 ** 62  # cycle x lines must stay below this (int64 hit counts)
 GAME_FILE = "game.yaml"
 
@@ -48,7 +53,7 @@ class GameFileError(ValueError):
 @lru_cache(maxsize=1)
 def game_schema() -> dict:
     """The game-file JSON Schema."""
-    text = resources.files("slotmath").joinpath("schema/game.schema.json").read_text()
+    text = resources.files("slotmath").joinpath("io/schema/game.schema.json").read_text()
     return json.loads(text)
 
 
@@ -67,12 +72,13 @@ def option_file(folder: Path, value) -> Path | None:
 
 def resolve_game_path(spec: str | Path, games_dir: Path | None = None) -> Path:
     """Find the game file for ``spec``: a file, a folder holding
-    ``game.yaml``, or a folder name in ``data/games``."""
+    ``game.yaml``, or a folder name in ``games_dir`` or else on the games
+    search path (:func:`slotmath.io.search.games_path`)."""
     p = Path(spec)
     candidates = [p, p / GAME_FILE]
     if len(p.parts) == 1:
-        base = games_dir or GAMES_DIR
-        candidates += [base / p / GAME_FILE, base / f"{p}.yaml"]
+        for base in ([Path(games_dir)] if games_dir else games_path()):
+            candidates += [base / p / GAME_FILE, base / f"{p}.yaml"]
     for c in candidates:
         if c.is_file():
             return c
@@ -124,12 +130,11 @@ def load_game(spec: str | Path, games_dir: Path | None = None) -> Game:
 
 def check_rules(game: Game) -> None:
     """Run the rules module's own checks (``check(game)``)."""
-    from .par import rules_module
-
+    name = rules_module_name(game.rules)
     try:
-        module = rules_module(game)
+        module = importlib.import_module(name)
     except ModuleNotFoundError as exc:
-        if exc.name not in ("slotmath.games", f"slotmath.games.{game.rules}"):
+        if exc.name not in ("slotmath.rules", name):
             raise
         raise GameFileError(game.source, "rules", f"unknown rules {game.rules!r}") from None
     module.check(game)

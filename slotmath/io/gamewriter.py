@@ -27,8 +27,8 @@ from pathlib import Path
 
 import yaml
 
-from .gamefile import GameFileError, load_game, option_file
-from .model import Game, Strip
+from slotmath.io.gamefile import GameFileError, load_game, option_file
+from slotmath.model import Game, Strip
 
 
 class GameWriteError(RuntimeError):

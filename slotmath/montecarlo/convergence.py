@@ -32,7 +32,7 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 
-from .simulate import SimulationResult
+from slotmath.montecarlo.results import SimulationResult
 
 #: RTP precision of the exact engine the simulation is compared with:
 #: +-0.01 percentage points [x total bet].
@@ -222,7 +222,7 @@ def convergence_report(stats, event_names, par=None, exact_events: dict | None =
         (see :func:`exact_event_rates`).
     rounds_per_second : float, optional
     """
-    from .montecarlo import _THRESHOLDS, win_bin, win_bin_labels
+    from slotmath.montecarlo.run import _THRESHOLDS, win_bin, win_bin_labels
 
     n = stats.rounds
     exact = {} if par is None else exact_figures(par)

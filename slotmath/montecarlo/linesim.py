@@ -2,7 +2,7 @@
 
 One round: draw a stop on every reel with exact integer weighting, read the
 window, pay every payline and the scatters.  The result is a
-:class:`~slotmath.montecarlo.RoundSampler` for :mod:`slotmath.montecarlo`.
+:class:`~slotmath.montecarlo.run.RoundSampler` for :mod:`slotmath.montecarlo.run`.
 
 Stops
     A uniform integer ``u`` below the reel's total weight ``W`` comes from
@@ -15,10 +15,10 @@ Stops
     otherwise a binary search.
 
 Lines
-    The line rules are decided once, by :func:`slotmath.lines.line_pay`,
+    The line rules are decided once, by :func:`slotmath.engine.lines.line_pay`,
     through the pay tensor.  Each symbol tuple's outcome is coded as 0 (no
     win) or 1 + the index of its (pay-table entry, wild multiplier) label,
-    and :func:`slotmath.lines.prefix_determined` tabulates, for every prefix
+    and :func:`slotmath.engine.lines.prefix_determined` tabulates, for every prefix
     of 1..R symbols, the outcome when the rest of the line cannot change it.
     A line is read left to right until its prefix decides it, usually after
     two or three reels.
@@ -26,7 +26,7 @@ Lines
 Events
     One per line label (hits summed over lines, as in the combination
     table) and one per scatter pay entry, named by
-    :func:`slotmath.convergence.event_key` after the combination table rows.
+    :func:`slotmath.montecarlo.convergence.event_key` after the combination table rows.
 """
 from __future__ import annotations
 
@@ -35,12 +35,12 @@ from dataclasses import replace
 import numba as nb
 import numpy as np
 
-from .convergence import event_key
-from .lines import pay_tensor, prefix_determined
-from .model import Game
-from .montecarlo import RoundSampler
-from .reels import windows
-from .scatters import scatter_entry, scatter_pay, scatter_symbols
+from slotmath.montecarlo.convergence import event_key
+from slotmath.engine.lines import pay_tensor, prefix_determined
+from slotmath.model import Game
+from slotmath.montecarlo.run import RoundSampler
+from slotmath.engine.reels import windows
+from slotmath.engine.scatters import scatter_entry, scatter_pay, scatter_symbols
 
 #: Reels whose total stop weight is at most this draw by table lookup.
 TABLE_LIMIT = 4096

@@ -3,7 +3,7 @@
 Draws reel stops with exact integer weighting (a uniform integer below the
 reel's total weight, located in the cumulative weights), builds the windows
 and evaluates them with the independent reference evaluator
-(:mod:`slotmath.evaluate`).  Seeded and reproducible: the same seed and spin
+(:mod:`slotmath.engine.evaluate`).  Seeded and reproducible: the same seed and spin
 count give the same result.
 """
 from __future__ import annotations
@@ -12,9 +12,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .evaluate import total_wins
-from .model import Game
-from .reels import reel_windows
+from slotmath.engine.evaluate import total_wins
+from slotmath.model import Game
+from slotmath.engine.reels import reel_windows
 
 BATCH = 50_000
 

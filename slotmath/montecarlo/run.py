@@ -43,7 +43,7 @@ from typing import Callable
 import numba as nb
 import numpy as np
 
-from .simulate import Moments, SimulationResult
+from slotmath.montecarlo.results import Moments, SimulationResult
 
 #: Rounds per chunk (the unit of work and of reproducibility) by default.
 CHUNK = 1_000_000
@@ -124,15 +124,6 @@ def as_sampler(obj) -> RoundSampler:
     except AttributeError:
         raise TypeError(f"{type(obj).__name__} is not a round sampler "
                         "(needs .kernel, .args and .event_names)") from None
-
-
-def round_sampler(game, level: int | None = None):
-    """The compiled round sampler of ``game``'s rules module, or None."""
-    from .par import rules_module
-
-    module = rules_module(game)
-    make = getattr(module, "round_sampler", None)
-    return None if make is None else as_sampler(make(game, game.bet(level).level))
 
 
 # ---------------------------------------------------------------- chunks
@@ -669,57 +660,3 @@ class MonteCarloResult(SimulationResult):
         if self.convergence is not None and r.rounds:
             out["convergence"] = self.convergence.to_dict()
         return out
-
-
-def simulate(game, spins: int, seed: int = 0, level: int | None = None, *,
-             chunk: int = CHUNK, workers: int | None = None, scheduler=None,
-             progress: bool | None = None, exact=True, sampler=None) -> MonteCarloResult:
-    """Simulate ``spins`` rounds of ``game`` with its compiled round sampler.
-
-    Parameters
-    ----------
-    game : Game
-    spins : int
-        Rounds to play.
-    seed : int
-        Fixes the result (with ``spins`` and ``chunk``) whatever the workers.
-    level : int, optional
-        Bet level (default: the lowest).
-    chunk, workers, scheduler, progress
-        See :func:`run`.
-    exact : bool or ParResult
-        Compare with the exact figures (computed with
-        :func:`slotmath.par.par` when True).  Events are compared with the
-        combination table, ``features["event_rates"]`` and, when the rules
-        module has one, ``exact_events(game, level)`` (expected count per
-        round by event name).
-    sampler : round sampler, optional
-        Default: ``round_sampler(game, level)`` of the game's rules module.
-
-    Returns
-    -------
-    MonteCarloResult
-    """
-    from .convergence import convergence_report, exact_figures
-    from .par import par, rules_module
-
-    level = game.bet(level).level
-    plan_chunks(int(spins), int(chunk))  # refuse an impossible plan before any work
-    sampler = as_sampler(sampler) if sampler is not None else round_sampler(game, level)
-    if sampler is None:
-        raise LookupError(f"rules {game.rules!r} have no compiled round sampler")
-    client, own = connect(scheduler) if scheduler is not None else (None, False)
-    try:  # connect first: an unreachable scheduler fails before the exact analysis
-        exact_par = par(game, level) if exact is True else (exact or None)
-        extra = getattr(rules_module(game), "exact_events", None)
-        exact_events = extra(game, level) if exact_par is not None and extra else None
-        outcome = run(sampler, spins, seed, chunk=chunk, workers=workers, scheduler=client,
-                      progress=progress, desc=game.name)
-    finally:
-        if own:
-            client.close()
-    figures = {} if exact_par is None else exact_figures(exact_par)
-    report = convergence_report(outcome.stats, outcome.event_names, exact_par, exact_events,
-                                outcome.rounds_per_second) if outcome.rounds else None
-    return MonteCarloResult(game.name, level, outcome.rounds, outcome.seed, outcome.stats.moments,
-                            figures, run=outcome, convergence=report)

@@ -1,7 +1,7 @@
 """Feature sheets: the figures a rules module reports, shown generically.
 
 The report has no code for any particular game.  It reads two fields of
-:class:`slotmath.par.ParResult`:
+:class:`slotmath.rules.par.ParResult`:
 
 * ``tables`` ({name: DataFrame}): the rules module's report view, every
   table shown; a table of the window's shape (rows x reels, all numeric) or
@@ -24,9 +24,9 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 
-from . import plots
-from .model import Game
-from .sheettable import Table, figure_table, format_value, label
+from slotmath.report import plots
+from slotmath.model import Game
+from slotmath.report.sheettable import Table, figure_table, format_value, label
 
 def walk_scalars(obj, path=()):
     """(path, value) of every scalar in a nested JSON-ready structure."""

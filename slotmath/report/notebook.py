@@ -2,7 +2,7 @@
 
 For each game, ``notebooks/par_sheet.ipynb`` is executed with papermill in
 a temporary folder beside the target; the notebook computes the sheet
-(:func:`slotmath.sheet.par_sheet`) and saves ``par.json``, ``par.txt`` and
+(:func:`slotmath.report.sheet.par_sheet`) and saves ``par.json``, ``par.txt`` and
 ``par.xlsx``; the executed notebook is exported to a standalone
 ``par.html`` (code hidden, no script or external resource); the files are
 checked and the folder is swapped in for ``reports/<game>/``.  A failure
@@ -19,9 +19,9 @@ import tempfile
 from contextlib import contextmanager
 from pathlib import Path
 
-from .files import default_mode, write_text_atomic
-from .gamefile import GAMES_DIR, GameFileError, load_game
-from .sheet import DEFAULT_SEED, DEFAULT_SPINS, PARTIAL, PROGRESS_ENV, ROOT
+from slotmath.io.files import default_mode, write_text_atomic
+from slotmath.io.gamefile import GAMES_DIR, GameFileError, load_game
+from slotmath.report.sheet import DEFAULT_SEED, DEFAULT_SPINS, PARTIAL, PROGRESS_ENV, ROOT
 
 NOTEBOOK = ROOT / "notebooks" / "par_sheet.ipynb"
 TEMPLATES = Path(__file__).resolve().parent / "templates"
@@ -184,7 +184,7 @@ def all_games(games_dir: Path = GAMES_DIR) -> list:
 
 
 def cmd_report(args) -> int:
-    from .cli import UsageError
+    from slotmath.io.arguments import UsageError
 
     games = list(args.game)
     if args.all:
@@ -225,6 +225,6 @@ def register_cli(subparsers) -> None:
 
 
 def _spins_or_zero(text: str) -> int:
-    from .cli import spin_count
+    from slotmath.io.arguments import spin_count
 
     return 0 if text.strip() in ("0", "0.0") else spin_count(text)

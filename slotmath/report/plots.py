@@ -14,8 +14,8 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 from matplotlib.ticker import FuncFormatter, LogLocator, PercentFormatter
 
-from .draw import symbol_style
-from .model import Game
+from slotmath.pictures.frames import symbol_style
+from slotmath.model import Game
 
 INK = "#1d2733"
 ACCENT = "#1f5f99"
@@ -64,7 +64,7 @@ def _count_label(v: float) -> str:
 def reel_strips(game: Game, reel_set: str = "base") -> Figure:
     """The strips of ``reel_set`` as columns of coloured symbol cells, stop 0
     at the top; the stop weight is printed beside weighted stops.  Symbols
-    are coloured as in every window picture (:func:`slotmath.draw.symbol_style`)."""
+    are coloured as in every window picture (:func:`slotmath.pictures.frames.symbol_style`)."""
     strips = game.strips(reel_set)
     style = {s.name: symbol_style(game, s.name) for s in game.symbols}
     n_max = max(len(s) for s in strips)
@@ -209,7 +209,7 @@ def cumulative_rtp(x: np.ndarray, p: np.ndarray, rtp: float) -> Figure:
 # ---------------------------------------------------------------- sessions
 def session_cdf(sessions) -> Figure:
     """Cumulative distribution of the net result of each session
-    (:class:`slotmath.session.SessionDistribution`), x [total bets]."""
+    (:class:`slotmath.engine.session.SessionDistribution`), x [total bets]."""
     fig = _figure(7.5, 3.6)
     ax = fig.add_subplot()
     for s, colour in zip(sessions, (ACCENT, "#c0392b", "#27ae60", "#7d3c98")):

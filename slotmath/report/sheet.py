@@ -1,9 +1,9 @@
 """The PAR sheet of a game at one bet level: every figure of a report.
 
 :func:`par_sheet` runs the exact engine (at every bet level), the player
-sessions (:mod:`slotmath.session`) and the Monte Carlo cross-check, and
+sessions (:mod:`slotmath.engine.session`) and the Monte Carlo cross-check, and
 returns a :class:`ParSheet` whose ``sections`` hold titled tables
-(:class:`slotmath.sheettable.Table`) and figures (:mod:`slotmath.plots`).
+(:class:`slotmath.report.sheettable.Table`) and figures (:mod:`slotmath.report.plots`).
 ``notebooks/par_sheet.ipynb`` shows them (``sheet.show(key)``) and saves
 ``par.json``, ``par.txt`` and ``par.xlsx`` (``sheet.save(folder)``).
 """
@@ -24,18 +24,20 @@ from pathlib import Path
 import pandas as pd
 from tqdm import tqdm
 
-from . import __version__, plots
-from .distribution import CONFIDENCE_LEVELS, z_value
-from .featuresheet import feature_tables, walk_estimates, walk_scalars
-from .files import write_text_atomic
-from .gamefile import GameFileError, load_game
-from .model import Game
-from .par import ParResult, fraction_str, par, rules_module
-from .session import SESSION_LENGTHS, session
-from .sheettable import Section, Table, escape, exact_str, figure_table, label
-from .workbook import write_workbook
+from slotmath import __version__
+from slotmath.report import plots
+from slotmath.analysis.simulation import cross_check
+from slotmath.engine.distribution import CONFIDENCE_LEVELS, z_value
+from slotmath.report.featuresheet import feature_tables, walk_estimates, walk_scalars
+from slotmath.io.files import write_text_atomic
+from slotmath.io.gamefile import GameFileError, load_game
+from slotmath.model import Game
+from slotmath.rules.par import ParResult, fraction_str, par
+from slotmath.engine.session import SESSION_LENGTHS, session
+from slotmath.report.sheettable import Section, Table, escape, exact_str, figure_table, label
+from slotmath.report.workbook import write_workbook
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]   # the source tree (slotmath/report/sheet.py)
 DEFAULT_SPINS = 1_000_000
 DEFAULT_SEED = 20240601
 WIN_BANDS = (0, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10_000, 20_000, 50_000)
@@ -589,7 +591,7 @@ def par_sheet(game: str | Game, level: int | None = None, spins: int = DEFAULT_S
         raise GameFileError(game.source, "bet.levels", f"bet level {level} is not offered "
                             f"(levels: {', '.join(map(str, game.levels))})")
     level = game.bet(level).level
-    from .figures import equivalent_levels
+    from slotmath.analysis.metrics import equivalent_levels
 
     same = equivalent_levels(game)
     others = len({same[lv] for lv in game.levels} - {same[level]})
@@ -607,7 +609,7 @@ def par_sheet(game: str | Game, level: int | None = None, spins: int = DEFAULT_S
         simulation = None
         if spins:
             bar.set_postfix_str(f"Monte Carlo, {spins:,} rounds")
-            simulation = cross_check(game, level, spins, seed, main)
+            simulation = cross_check(game, level, spins, seed, exact=main, progress=False)
             bar.update()
         bar.set_postfix_str("done")
     generated = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
@@ -616,10 +618,10 @@ def par_sheet(game: str | Game, level: int | None = None, spins: int = DEFAULT_S
 
 def level_figures(game: Game, main: ParResult, bar=None) -> dict:
     """Exact figures at every bet level: {level: figures of
-    :func:`slotmath.figures.game_figures`}.  The sheet's own level comes from
+    :func:`slotmath.analysis.metrics.game_figures`}.  The sheet's own level comes from
     ``main``; levels with provably the same figures (a linear pay table) share
     them; the others are computed the cheapest way the rules module offers."""
-    from .figures import equivalent_levels, game_figures, par_figures
+    from slotmath.analysis.metrics import equivalent_levels, game_figures, par_figures
 
     same = equivalent_levels(game)
     done = {same[main.bet.level]: par_figures(main)}
@@ -631,15 +633,3 @@ def level_figures(game: Game, main: ParResult, bar=None) -> dict:
             if bar is not None:
                 bar.update()
     return {lv: done[same[lv]] for lv in game.levels}
-
-
-def cross_check(game: Game, level: int, spins: int, seed: int, exact: ParResult):
-    """Monte Carlo run against ``exact``: the compiled chunked simulator
-    (:mod:`slotmath.montecarlo`) when the rules module has a round sampler,
-    else the rules module's own ``simulate``."""
-    from .montecarlo import round_sampler, simulate
-
-    sampler = round_sampler(game, level)
-    if sampler is not None:
-        return simulate(game, spins, seed, level, exact=exact, progress=False, sampler=sampler)
-    return rules_module(game).simulate(game, level, spins, seed)

@@ -15,7 +15,7 @@ from typing import Callable
 import numpy as np
 import pandas as pd
 
-from .par import fraction_str
+from slotmath.rules.par import fraction_str
 
 # format key -> (Excel number format, text formatter)
 FORMATS: dict[str, tuple[str, Callable]] = {

@@ -13,11 +13,11 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
-from .files import atomic_path
-from .sheettable import FORMATS, excel_value, format_value
+from slotmath.io.files import atomic_path
+from slotmath.report.sheettable import FORMATS, excel_value, format_value
 
 if TYPE_CHECKING:
-    from .sheet import ParSheet
+    from slotmath.report.sheet import ParSheet
 
 
 def write_workbook(sheet: ParSheet, path: Path) -> None:

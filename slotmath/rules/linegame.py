@@ -1,18 +1,27 @@
-"""Analyser for plain line-and-scatter games (``rules: lines``)."""
+"""Analyser for plain line-and-scatter games (``rules: lines``).
+
+Light to import (validating a game file imports it for :func:`check`): the
+engine is imported by the functions that use it.
+"""
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
-from .combinations import combination_table, line_rtp
-from .joint import spin_distribution
-from .model import Game
-from .par import ParResult
-from .simulate import SimulationResult, simulate as simulate_spins
+from slotmath.model import Game
+
+if TYPE_CHECKING:
+    from slotmath.montecarlo.results import SimulationResult
+    from slotmath.rules.par import ParResult
 
 
 def analyse(game: Game, level: int, reel_set: str = "base") -> ParResult:
     """Exact PAR of a line game at bet ``level``: combination table,
     RTP by channel and the distribution of the total spin win."""
+    from slotmath.engine.combinations import combination_table, line_rtp
+    from slotmath.engine.joint import spin_distribution
+    from slotmath.rules.par import ParResult
+
     bet = game.bet(level)
     table = combination_table(game, level, reel_set)
     lines_rtp, per_line = line_rtp(game, level, reel_set)
@@ -30,14 +39,16 @@ def analyse(game: Game, level: int, reel_set: str = "base") -> ParResult:
 
 def simulate(game: Game, level: int, spins: int, seed: int = 0) -> SimulationResult:
     """Monte Carlo run with z-scores against the exact figures."""
+    from slotmath.montecarlo.results import simulate as simulate_spins
+
     exact = analyse(game, level)
     return simulate_spins(game, spins, seed, level, exact={
         "rtp": float(exact.rtp), "hit_frequency": exact.hit_frequency, "sd": exact.sd})
 
 
 def round_sampler(game: Game, level: int, reel_set: str = "base"):
-    """Compiled round sampler for :mod:`slotmath.montecarlo` (see :mod:`slotmath.linesim`)."""
-    from .linesim import line_sampler
+    """Compiled round sampler for :mod:`slotmath.montecarlo.run` (see :mod:`slotmath.montecarlo.linesim`)."""
+    from slotmath.montecarlo.linesim import line_sampler
 
     return line_sampler(game, level, reel_set)
 

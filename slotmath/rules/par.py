@@ -1,8 +1,8 @@
 """PAR results: the figures of a game at one bet level, and the orchestrator.
 
 :func:`par` dispatches on the game's ``rules``: ``lines`` (any line and
-scatter game) is analysed by :mod:`slotmath.linegame`; a game with its own
-rules module ``slotmath.games.<rules>`` provides ``analyse(game, level)``.
+scatter game) is analysed by :mod:`slotmath.rules.linegame`; a game with its own
+rules module ``slotmath.rules.<rules>`` provides ``analyse(game, level)``.
 Every analyser returns a :class:`ParResult`.
 """
 from __future__ import annotations
@@ -16,8 +16,9 @@ from typing import Any
 
 import pandas as pd
 
-from .distribution import CONFIDENCE_LEVELS, WinDistribution
-from .model import BetLevel, Game
+from slotmath.engine.distribution import CONFIDENCE_LEVELS, WinDistribution
+from slotmath.io.rulenames import rules_module_name
+from slotmath.model import BetLevel, Game
 
 
 def fraction_str(value: object) -> str | None:
@@ -42,7 +43,7 @@ class ParResult:
     distribution : WinDistribution
         Total win of a spin (or round) over the cycle.
     combinations : DataFrame
-        The combination table (see :func:`slotmath.combinations.combination_table`).
+        The combination table (see :func:`slotmath.engine.combinations.combination_table`).
     per_line_rtp : list
         RTP of each payline [x line bet].
     features : dict
@@ -189,8 +190,7 @@ def format_combinations(table: pd.DataFrame) -> str:
 
 def rules_module(game: Game) -> ModuleType:
     """The module that analyses games with ``game.rules``."""
-    name = "slotmath.linegame" if game.rules == "lines" else f"slotmath.games.{game.rules}"
-    return importlib.import_module(name)
+    return importlib.import_module(rules_module_name(game.rules))
 
 
 def par(game: Game, level: int | None = None) -> ParResult:

@@ -1,7 +1,7 @@
 """The reel-tuning search: linear models, per-reel integer programmes, local search.
 
-See :mod:`slotmath.tune` for the method in words.  Everything here works on
-the integer variables of a :class:`~slotmath.reelspace.ReelSpace` and judges
+See :mod:`slotmath.tuning.tune` for the method in words.  Everything here works on
+the integer variables of a :class:`~slotmath.tuning.reelspace.ReelSpace` and judges
 every candidate on exact figures (:class:`Evaluator`).
 """
 from __future__ import annotations
@@ -13,11 +13,11 @@ from fractions import Fraction
 import numpy as np
 from scipy.optimize import Bounds as VarBounds, LinearConstraint, milp
 
-from .figures import equivalent_levels, game_figures, honours_needed, shared_pay_tensor
-from .par import rules_module
-from .multilinear import line_total, reel_gradient, unit_coefficients
-from .reelspace import ReelSpace
-from .targets import Targets, assess, band_scale
+from slotmath.analysis.metrics import equivalent_levels, game_figures, honours_needed, shared_pay_tensor
+from slotmath.rules.par import rules_module
+from slotmath.engine.multilinear import line_total, reel_gradient, unit_coefficients
+from slotmath.tuning.reelspace import ReelSpace
+from slotmath.tuning.targets import Targets, assess, band_scale
 
 # Integer-programme objective, in units of the RTP tolerance:
 OUTSIDE_COST = 100.0         # per tolerance of RTP error beyond the aim (and per band scale outside a band)
@@ -36,7 +36,7 @@ class Evaluator:
     """Exact figures of candidate variable values, cached.
 
     ``levels`` are the bet levels the targets apply to; figures are computed
-    once per group of equivalent levels (:func:`slotmath.figures.equivalent_levels`).
+    once per group of equivalent levels (:func:`slotmath.analysis.metrics.equivalent_levels`).
     """
 
     def __init__(self, space: ReelSpace, targets: Targets, levels: tuple):

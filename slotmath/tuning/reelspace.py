@@ -4,14 +4,14 @@ Each reel is tuned in one of two ways, chosen by its strip:
 
 * ``counts`` (an unweighted strip): one variable per symbol, the number of
   its copies on the strip; the strip length is their sum.  New counts are
-  laid out on the strip by :func:`slotmath.layout.lay_out`.
+  laid out on the strip by :func:`slotmath.tuning.layout.lay_out`.
 * ``weights`` (a weighted strip, a virtual reel): one variable per stop,
   its weight; the symbol sequence never changes.
 
 A *unit* is one variable.  ``incidence[u, k, x]`` is 1 when one unit of
 ``u`` adds a stop weight that shows symbol ``x`` in window row ``k``, so
 every row marginal is ``x_r @ incidence[:, k, :]`` -- the link to the
-multilinear line figures (:mod:`slotmath.multilinear`).
+multilinear line figures (:mod:`slotmath.engine.multilinear`).
 
 Limits (:class:`Bounds`): symbols held fixed (default: scatter and special
 kinds), per-symbol minimum and maximum counts (for weighted reels: of the
@@ -27,8 +27,8 @@ from typing import Mapping
 import numpy as np
 import pandas as pd
 
-from .layout import lay_out, stacked_symbols
-from .model import Game, Strip
+from slotmath.tuning.layout import lay_out, stacked_symbols
+from slotmath.model import Game, Strip
 
 HELD_KINDS = ("scatter", "special")
 

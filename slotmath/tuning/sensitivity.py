@@ -2,7 +2,7 @@
 
 For every reel and every symbol on it (every stop on a weighted reel), the
 strip is changed by +1 and by -1 copy (stop weight), laid out as tuning
-would lay it out (:meth:`slotmath.reelspace.ReelSpace.strip`), and the game
+would lay it out (:meth:`slotmath.tuning.reelspace.ReelSpace.strip`), and the game
 is evaluated exactly.  The table gives the change of each figure
 (RTP [x total bet], hit frequency [probability], SD [x total bet], ...)
 from the game as it stands.  A +1 lengthens the strip (adds weight), so the
@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import pandas as pd
 
-from .figures import game_figures
-from .model import Game
-from .reelspace import Bounds, ReelSpace
+from slotmath.analysis.metrics import game_figures
+from slotmath.model import Game
+from slotmath.tuning.reelspace import Bounds, ReelSpace
 
 DEFAULT_FIGURES = ("rtp", "hit_frequency", "sd")
 
@@ -32,7 +32,7 @@ def sensitivities(game: Game, level: int | None = None, reel_set: str = "base",
         Bet level (default: the lowest).
     reel_set : str
     figures : sequence of str
-        Figure names (see :mod:`slotmath.figures`).
+        Figure names (see :mod:`slotmath.analysis.metrics`).
     bounds : Bounds, optional
         Only its held symbols matter here: they keep their places when
         strips are laid out.  Limits are not applied (every +-1 is shown).

@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Mapping
 
-from .model import Game
-from .par import rules_module
+from slotmath.model import Game
+from slotmath.rules.par import rules_module
 
 DEFAULT_TOLERANCE = 5e-5     # [x total bet] = 0.005 percentage points
 BAND_WEIGHT = 10.0           # a band violation of one band scale counts as 10 tolerances

@@ -2,11 +2,11 @@
 
 What is tuned
     One reel set (default ``base``).  Unweighted reels are tuned by symbol
-    counts, weighted reels by stop weights, within :class:`~slotmath.reelspace.Bounds`
+    counts, weighted reels by stop weights, within :class:`~slotmath.tuning.reelspace.Bounds`
     (held symbols, per-symbol limits, strip length or total weight).  New
-    counts are laid out on the strips by :func:`slotmath.layout.lay_out`
+    counts are laid out on the strips by :func:`slotmath.tuning.layout.lay_out`
     (stacks kept, the rest spread), and every candidate is judged on the
-    exact figures of its laid-out strips (:mod:`slotmath.figures`).
+    exact figures of its laid-out strips (:mod:`slotmath.analysis.metrics`).
 
 Targets (:class:`Targets`)
     The RTP to within a tolerance, at every bet level by default (so a
@@ -21,7 +21,7 @@ Targets (:class:`Targets`)
 Method
     1. *Linear models.*  The line RTP, single-line hit rate and single-line
        second moment are multilinear in the per-reel variables
-       (:mod:`slotmath.multilinear`): exactly linear-fractional in one reel
+       (:mod:`slotmath.engine.multilinear`): exactly linear-fractional in one reel
        while the others are held.  Each target figure is modelled through the
        matching line form, scaled by a secant factor learnt from the exact
        figures (exactly 1 for the RTP of a line game), or, for a figure with
@@ -41,10 +41,10 @@ Method
     Everything is deterministic: the same game, targets and bounds give the
     same strips.
 
-Modules: targets and their assessment in :mod:`slotmath.targets`, the
-search in :mod:`slotmath.reelsolver`, the variables and limits in
-:mod:`slotmath.reelspace`, layout in :mod:`slotmath.layout`, exact figures
-in :mod:`slotmath.figures`, file writing in :mod:`slotmath.gamewriter`.
+Modules: targets and their assessment in :mod:`slotmath.tuning.targets`, the
+search in :mod:`slotmath.tuning.reelsolver`, the variables and limits in
+:mod:`slotmath.tuning.reelspace`, layout in :mod:`slotmath.tuning.layout`, exact figures
+in :mod:`slotmath.analysis.metrics`, file writing in :mod:`slotmath.io.gamewriter`.
 This module holds the entry point :func:`tune`, its result and the
 ``slotmath tune`` / ``slotmath sensitivities`` commands.
 """
@@ -60,14 +60,14 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .figures import CORE_FIGURES
-from .gamefile import load_game
-from .layout import changed_positions
-from .model import Game
-from .par import fraction_str
-from .reelsolver import Solver
-from .reelspace import Bounds, BoundsError, ReelSpace
-from .targets import DEFAULT_TOLERANCE, Assessment, Targets, assess
+from slotmath.analysis.metrics import CORE_FIGURES
+from slotmath.io.gamefile import load_game
+from slotmath.tuning.layout import changed_positions
+from slotmath.model import Game
+from slotmath.rules.par import fraction_str
+from slotmath.tuning.reelsolver import Solver
+from slotmath.tuning.reelspace import Bounds, BoundsError, ReelSpace
+from slotmath.tuning.targets import DEFAULT_TOLERANCE, Assessment, Targets, assess
 
 __all__ = ["Targets", "Bounds", "TuningResult", "tune", "register_cli", "DEFAULT_TOLERANCE"]
 
@@ -196,7 +196,7 @@ class TuningResult:
 
     def write(self, path=None, backup: bool = True):
         """Write the tuned game file (default: over the source, keeping a backup)."""
-        from .gamewriter import write_game
+        from slotmath.io.gamewriter import write_game
 
         return write_game(self.game, {self.reel_set: self.tuned.strips(self.reel_set)},
                           path, backup=backup)
@@ -229,7 +229,7 @@ def tune(game, targets: Targets, bounds: Bounds | None = None, reel_set: str = "
     Parameters
     ----------
     game : Game or str
-        The game, or a game spec for :func:`slotmath.gamefile.load_game`.
+        The game, or a game spec for :func:`slotmath.io.gamefile.load_game`.
     targets : Targets
     bounds : Bounds, optional
     reel_set : str
@@ -277,8 +277,8 @@ def draft_game(game: Game, path, reel_set: str = "base") -> Game:
     strips, and "before" figures and moves are the draft's, while the game
     file stays the template that :meth:`TuningResult.write` rewrites.
     """
-    from .gamefile import GameFileError, build_strip, check_rules, read_strip_csv
-    from .reelspace import with_strips
+    from slotmath.io.gamefile import GameFileError, build_strip, check_rules, read_strip_csv
+    from slotmath.tuning.reelspace import with_strips
 
     path = Path(path)
     if reel_set not in game.reel_sets:
@@ -467,7 +467,7 @@ def _message(exc: Exception) -> str:
 def cmd_tune(args) -> int:
     import json
 
-    from .cli import UsageError
+    from slotmath.io.arguments import UsageError
 
     game = load_game(args.game)
     if getattr(args, "draft", None):
@@ -499,8 +499,8 @@ def cmd_tune(args) -> int:
 def cmd_sensitivities(args) -> int:
     import json
 
-    from .cli import UsageError, game_and_level
-    from .sensitivity import format_sensitivities, sensitivities
+    from slotmath.io.arguments import UsageError, game_and_level
+    from slotmath.tuning.sensitivity import format_sensitivities, sensitivities
 
     game, level = game_and_level(args.game, args.bet)
     figures = [f.strip() for f in args.figures.split(",") if f.strip()]

@@ -2,11 +2,11 @@
 literal implementation of the rules of :mod:`.grand_spinn_superpot`.
 
 It shares no evaluation code with the exact engine (neither the pay tensor
-nor :func:`slotmath.lines.line_pay`): it is the cross-check of that engine.
+nor :func:`slotmath.engine.lines.line_pay`): it is the cross-check of that engine.
 
 Stops
     Each reel draws an exactly uniform weight unit ``u`` below its total
-    stop weight (:func:`slotmath.linesim.uniform_below`: 32 random bits,
+    stop weight (:func:`slotmath.montecarlo.linesim.uniform_below`: 32 random bits,
     Lemire's multiply-and-reject).  ``stop_of[r, u]`` is the stop of reel
     ``r`` owning weight unit ``u`` (stop ``s`` owns ``weights[s]``
     consecutive units); reels with more than :data:`TABLE_LIMIT` units
@@ -41,9 +41,9 @@ from dataclasses import dataclass, field
 import numba as nb
 import numpy as np
 
-from ..linesim import uniform_below
-from ..model import Game
-from ..simulate import Estimate, Moments, SimulationResult
+from slotmath.montecarlo.linesim import uniform_below
+from slotmath.model import Game
+from slotmath.montecarlo.results import Estimate, Moments, SimulationResult
 
 #: Reels whose total stop weight is at most this draw stops from a table.
 TABLE_LIMIT = 1 << 20
@@ -344,7 +344,8 @@ def round_sampler(game: Game, level: int) -> Sampler:
     Raises ValueError when a line has more than :data:`LINE_TABLE_LIMIT`
     symbol tuples or a reel's total stop weight is not below ``2**31``.
     """
-    from .grand_spinn_superpot import pack_strips, parse_options
+    from slotmath.rules.grand_spinn_superpot.enumeration import pack_strips
+    from slotmath.rules.grand_spinn_superpot.options import parse_options
 
     opts = parse_options(game)
     idx = game.symbol_index
@@ -455,8 +456,9 @@ def run_sampler(sampler: Sampler, spins: int, seed: int, block: int = 1_000_000)
 
 def simulate(game: Game, level: int, spins: int, seed: int = 0) -> RoundsSimulation:
     """Monte Carlo run of ``spins`` rounds with z-scores against the exact figures."""
-    from ..distribution import WinDistribution
-    from .grand_spinn_superpot import compile_rules, enumerate_cycle, exact_events
+    from slotmath.engine.distribution import WinDistribution
+    from slotmath.rules.grand_spinn_superpot.analysis import exact_events
+    from slotmath.rules.grand_spinn_superpot.enumeration import compile_rules, enumerate_cycle
 
     sampler = round_sampler(game, level)
     moments, events = run_sampler(sampler, spins, seed)

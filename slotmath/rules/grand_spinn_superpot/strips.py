@@ -1,7 +1,7 @@
 """Grand Spinn Superpot reel strips: the designer's draft and the tuning run.
 
 The committed strips (``data/games/grand_spinn_superpot/reels.csv``) are the
-output of one run of the generic reel tuner (:mod:`slotmath.tune`) from the
+output of one run of the generic reel tuner (:mod:`slotmath.tuning.tune`) from the
 draft ``data/games/grand_spinn_superpot/draft/reels.csv``; the command and its
 targets are :data:`TUNE_ARGS` (docs/games/grand_spinn_superpot.md, section 8).
 
@@ -24,7 +24,7 @@ exact per-stop coefficients from :func:`tuning_stop_values` (with the other
 reels held, every figure here is linear in one reel's weights), so each
 reel's integer programme is exact.
 
-``python -m slotmath.games.grand_spinn_superpot_strips`` writes the draft
+``python -m slotmath.rules.grand_spinn_superpot.strips`` writes the draft
 from the layout and then runs the documented tuning command.
 """
 from __future__ import annotations
@@ -34,10 +34,10 @@ from pathlib import Path
 
 import numpy as np
 
-from ..gamefile import GAMES_DIR
-from ..gamewriter import strips_csv
-from ..files import write_text_atomic
-from .grand_spinn_superpot import compile_rules, play_all
+from slotmath.io.gamefile import GAMES_DIR
+from slotmath.io.gamewriter import strips_csv
+from slotmath.io.files import write_text_atomic
+from slotmath.rules.grand_spinn_superpot.enumeration import compile_rules, play_all
 
 GAME = "grand_spinn_superpot"
 DRAFT = Path("draft") / "reels.csv"       # inside the game folder
@@ -205,7 +205,7 @@ def tuning_stop_values(game, level: int, reel_set: str = "base") -> dict:
 
 def draft_csv() -> str:
     """The draft reel set as CSV (the layout with its hand-made weights)."""
-    from ..model import Strip
+    from slotmath.model import Strip
 
     strips = parse_layout()
     return strips_csv([Strip(tuple(s), tuple(initial_weights(s))) for s in strips])
@@ -213,12 +213,12 @@ def draft_csv() -> str:
 
 def main(argv=None) -> int:
     """Write the draft, then run the documented tuning command."""
-    from ..cli import main as cli_main
+    import subprocess
 
     folder = GAMES_DIR / GAME
     (folder / DRAFT).parent.mkdir(exist_ok=True)
     write_text_atomic(folder / DRAFT, draft_csv())
-    return cli_main(["tune", GAME, *TUNE_ARGS])
+    return subprocess.call([sys.executable, "-m", "slotmath", "tune", GAME, *TUNE_ARGS])
 
 
 if __name__ == "__main__":
