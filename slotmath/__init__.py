@@ -6,7 +6,8 @@ starts fast):
 * :func:`slotmath.io.gamefile.load_game` reads and validates a game file into a
   :class:`slotmath.model.Game`;
 * :func:`slotmath.rules.par.par` gives its exact PAR figures (:class:`slotmath.rules.par.ParResult`);
-* :func:`slotmath.montecarlo.results.simulate` and :func:`slotmath.montecarlo.run.simulate`
+* :func:`slotmath.montecarlo.results.simulate_lines` and
+  :func:`slotmath.analysis.simulation.simulate_game`
   cross-check them by simulation;
 * :func:`slotmath.tuning.tune.tune` tunes reel strips to targets;
 * a game with its own rules names a module of :mod:`slotmath.rules`.

@@ -41,7 +41,8 @@ from pathlib import Path
 import ipywidgets as W
 import numpy as np
 
-from slotmath.analysis.metrics import DISTRIBUTION_FIGURES, LIVE_FIGURES, fast_figures, full_figures, game_figures
+from slotmath.analysis.metrics import (DISTRIBUTION_FIGURES, LIVE_FIGURES, fast_figures, full_figures,
+    game_figures)
 from slotmath.io.gamefile import GAMES_DIR, GameFileError, load_game
 from slotmath.io.gamewriter import diff as file_diff, write_game
 from slotmath.engine.lines import pay_table_key

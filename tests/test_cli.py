@@ -126,7 +126,7 @@ def test_monte_carlo_agrees_with_exact(cli, name):
 def test_reference_simulator_agrees_with_exact(name, spins):
     # The reference simulator evaluates whole windows with slotmath.engine.evaluate, a code path
     # independent of the pay tensor the exact engine (and the compiled sampler) share.
-    from slotmath.montecarlo.results import simulate
+    from slotmath.montecarlo.results import simulate_lines as simulate
 
     game = load_game(name)
     exact = par(game)

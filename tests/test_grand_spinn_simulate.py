@@ -82,7 +82,7 @@ def test_kernel_plays_the_literal_round_of_its_drawn_stops(game):
         out = np.zeros((n, len(totals)), dtype=np.int64)
         pos = np.zeros(len(totals), dtype=np.int64)
         for i in range(n):
-            gs_sampler.draw_stops(rng, pos, totals, stop_of, cum, lengths)
+            gs_sampler.sample_stops(rng, pos, totals, stop_of, cum, lengths)
             out[i] = pos
         return out
 

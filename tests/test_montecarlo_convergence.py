@@ -9,7 +9,6 @@ from fractions import Fraction
 import pytest
 
 from slotmath.analysis import simulation
-from slotmath.montecarlo import run as mc
 from slotmath.montecarlo.convergence import (convergence_report, event_key, exact_event_rates,
                                   exact_figures, rounds_for_precision)
 from slotmath.io.gamefile import load_game
@@ -20,7 +19,7 @@ from slotmath.rules.par import par
 def video():
     game = load_game("video20")
     level = game.levels[0]
-    result = simulation.simulate(game, 500_000, seed=77, level=level, chunk=125_000, workers=1,
+    result = simulation.simulate_game(game, 500_000, seed=77, level=level, chunk=125_000, workers=1,
                          progress=False)
     return game, level, par(game, level), result
 

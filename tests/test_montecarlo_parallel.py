@@ -82,7 +82,7 @@ def test_interrupted_pool_run_reports_exactly_the_finished_chunks(video, monkeyp
 def test_partial_result_is_labelled(video, monkeypatch):
     game, _ = video
     monkeypatch.setattr(mc, "_progress_bar", lambda *a, **k: InterruptingBar())
-    result = simulation.simulate(game, 1_000_000, seed=2, chunk=100_000, workers=1, progress=True)
+    result = simulation.simulate_game(game, 1_000_000, seed=2, chunk=100_000, workers=1, progress=True)
     monkeypatch.undo()
     assert result.partial and result.spins == 200_000
     assert "PARTIAL RESULT: interrupted after 2 of 10 chunks (200,000 of 1,000,000 rounds)" \
@@ -104,7 +104,7 @@ def test_cli_simulate_json_equals_the_single_process_library_run():
     assert proc.returncode == 0, proc.stderr
     two = json.loads(proc.stdout)
     game = load_game("video20")
-    one = json.loads(json.dumps(simulation.simulate(game, 400_000, 12, chunk=100_000, workers=1,
+    one = json.loads(json.dumps(simulation.simulate_game(game, 400_000, 12, chunk=100_000, workers=1,
                                             progress=False).to_dict()))
     assert one["workers"] == 1 and two["workers"] == 2
     assert {k: v for k, v in one.items() if k not in TIMING} == \
@@ -177,7 +177,7 @@ def test_interrupted_before_any_chunk_finished(video, monkeypatch):
         raise KeyboardInterrupt
 
     monkeypatch.setattr(mc, "run_chunk", stop)
-    result = simulation.simulate(game, 1_000_000, seed=2, chunk=100_000, workers=1, progress=False)
+    result = simulation.simulate_game(game, 1_000_000, seed=2, chunk=100_000, workers=1, progress=False)
     monkeypatch.undo()
     assert result.partial and result.spins == 0 and result.convergence is None
     assert "PARTIAL RESULT: interrupted after 0 of 10 chunks" in result.text()

@@ -20,7 +20,7 @@ def round_sampler(game, level: int | None = None):
     return None if make is None else as_sampler(make(game, game.bet(level).level))
 
 
-def simulate(game, spins: int, seed: int = 0, level: int | None = None, *,
+def simulate_game(game, spins: int, seed: int = 0, level: int | None = None, *,
              chunk: int = CHUNK, workers: int | None = None, scheduler=None,
              progress: bool | None = None, exact=True, sampler=None) -> MonteCarloResult:
     """Simulate ``spins`` rounds of ``game`` with its compiled round sampler.
@@ -73,10 +73,10 @@ def simulate(game, spins: int, seed: int = 0, level: int | None = None, *,
 
 def cross_check(game, level: int | None, spins: int, seed: int = 0, *, exact=True, **options):
     """Simulate ``game`` to cross-check its exact figures: the compiled,
-    chunked run (:func:`simulate`) when its rules module has a round sampler,
+    chunked run (:func:`simulate_game`) when its rules module has a round sampler,
     else the rules module's own ``simulate``.
 
-    ``options`` are :func:`simulate`'s ``chunk``, ``workers``, ``scheduler``
+    ``options`` are :func:`simulate_game`'s ``chunk``, ``workers``, ``scheduler``
     and ``progress``; the last two need a compiled sampler (SetupError).
     """
     level = game.bet(level).level
@@ -86,4 +86,4 @@ def cross_check(game, level: int | None, spins: int, seed: int = 0, *, exact=Tru
             raise SetupError(f"rules {game.rules!r} have no compiled round sampler; "
                              "--scheduler and --workers need one")
         return rules_module(game).simulate(game, level, spins, seed)
-    return simulate(game, spins, seed, level, exact=exact, sampler=sampler, **options)
+    return simulate_game(game, spins, seed, level, exact=exact, sampler=sampler, **options)

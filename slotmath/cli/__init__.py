@@ -11,7 +11,6 @@ import importlib
 import importlib.util
 import json
 import sys
-from pathlib import Path
 
 from slotmath import __version__
 from slotmath.io.arguments import UsageError, game_and_level, positive_int, spin_count  # noqa: F401

@@ -118,7 +118,7 @@ class SimulationResult:
         return "\n".join(rows)
 
 
-def draw_stops(rng: np.random.Generator, strips, n: int) -> np.ndarray:
+def sample_stops(rng: np.random.Generator, strips, n: int) -> np.ndarray:
     """``n`` stop vectors, shape (n, R), weighted by the strips' stop weights."""
     out = np.empty((n, len(strips)), dtype=np.int64)
     for r, strip in enumerate(strips):
@@ -130,7 +130,7 @@ def draw_stops(rng: np.random.Generator, strips, n: int) -> np.ndarray:
     return out
 
 
-def simulate(game: Game, spins: int, seed: int = 0, level: int | None = None,
+def simulate_lines(game: Game, spins: int, seed: int = 0, level: int | None = None,
              reel_set: str = "base", exact: dict | None = None) -> SimulationResult:
     """Simulate ``spins`` spins of a line game (reference evaluator)."""
     level = game.bet(level).level
@@ -141,7 +141,7 @@ def simulate(game: Game, spins: int, seed: int = 0, level: int | None = None,
     done = 0
     while done < spins:
         n = min(BATCH, spins - done)
-        stops = draw_stops(rng, strips, n)
+        stops = sample_stops(rng, strips, n)
         windows = np.stack([wins[r][stops[:, r]] for r in range(game.reels)], axis=1)
         moments.add(total_wins(game, level, windows))
         done += n

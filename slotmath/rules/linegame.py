@@ -39,10 +39,10 @@ def analyse(game: Game, level: int, reel_set: str = "base") -> ParResult:
 
 def simulate(game: Game, level: int, spins: int, seed: int = 0) -> SimulationResult:
     """Monte Carlo run with z-scores against the exact figures."""
-    from slotmath.montecarlo.results import simulate as simulate_spins
+    from slotmath.montecarlo.results import simulate_lines
 
     exact = analyse(game, level)
-    return simulate_spins(game, spins, seed, level, exact={
+    return simulate_lines(game, spins, seed, level, exact={
         "rtp": float(exact.rtp), "hit_frequency": exact.hit_frequency, "sd": exact.sd})
 
 

@@ -239,7 +239,7 @@ def finish_round(landing, best_e, jp, pos, blanked, strips, lengths, pay_symbol,
 
 # ---------------------------------------------------------------- rounds
 @nb.njit(cache=True, inline="always")
-def draw_stops(rng, pos, totals, stop_of, cum, lengths):
+def sample_stops(rng, pos, totals, stop_of, cum, lengths):
     """Landing stops of every reel into ``pos``, each weighted by its stop weight."""
     for r in range(pos.shape[0]):
         v = uniform_below(rng, totals[r])
@@ -266,7 +266,7 @@ def simulate_rounds(rng, n, totals, stop_of, cum, wcode, lines, tab_coins, tab_e
     pos = np.zeros(R, dtype=np.int64)
     blanked = np.full(R, -1, dtype=np.int64)
     for i in range(n):
-        draw_stops(rng, pos, totals, stop_of, cum, lengths)
+        sample_stops(rng, pos, totals, stop_of, cum, lengths)
         landing, best_e, jp = table_lines(pos, wcode, lines, tab_coins, tab_entry, tab_jp)
         win, pays, arrows, jp = finish_round(landing, best_e, jp, pos, blanked, strips, lengths,
                                              pay_symbol, arrow, blank, jp_rank, jp_coins)

@@ -128,7 +128,7 @@ from slotmath.rules.piggy_bankin_superlock.steps import (  # noqa: F401  (re-exp
     coverage_frame,
     draw_lockit,
     free_game_summary,
-    free_games_table,
+    free_games_frame,
     play_lockit,
     shapes_table,
     wheel_table)
@@ -184,7 +184,7 @@ def analyse(game: Game, level: int, policy: str = "lockit",
            (("base game", BASE), ("free games", FREE), ("selection", sel_source))}
     feats["lockit_coverage"] = {k.replace(" ", "_"): v.tolist() for k, v in cov.items()}
     wheel_t = wheel_table(game)
-    fg_t = free_games_table(game, level)
+    fg_t = free_games_frame(game, level)
     feats["wheel"] = wheel_t.to_dict(orient="records")
     feats["free_games"] = fg_t.to_dict(orient="records")
     shapes = shapes_table(b)

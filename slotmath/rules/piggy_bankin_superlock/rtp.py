@@ -15,7 +15,8 @@ from slotmath.rules.piggy_bankin_superlock.check import (  # noqa: F401
     BASE, BASE_REELS, BATCH, FREE, LINES, POLICIES, SELECT, check)
 from slotmath.engine.cache import game_cache, no_sets
 from slotmath.rules.piggy_bankin_superlock.cache import _this_set, feature_sets
-from slotmath.rules.piggy_bankin_superlock.structure import Structure, _chain, _reel_classes, _weighted_total, features_of, popcount15, prizes, reel_data, structure
+from slotmath.rules.piggy_bankin_superlock.structure import (Structure, _chain, _reel_classes,
+    _weighted_total, features_of, popcount15, prizes, reel_data, structure)
 
 
 # ===========================================================================

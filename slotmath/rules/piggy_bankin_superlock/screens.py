@@ -17,7 +17,8 @@ from slotmath.rules.piggy_bankin_superlock.check import (  # noqa: F401
 from slotmath.engine.cache import game_cache, no_sets
 from slotmath.rules.piggy_bankin_superlock.cache import _this_set, feature_sets
 from slotmath.rules.piggy_bankin_superlock.rtp import _walk_feature_screens
-from slotmath.rules.piggy_bankin_superlock.structure import ReelData, _chain, features_of, popcount15, structure
+from slotmath.rules.piggy_bankin_superlock.structure import (ReelData, _chain, features_of, popcount15,
+    structure)
 
 
 # ===========================================================================

@@ -9,7 +9,8 @@ from slotmath.model import Game
 from slotmath.features import wheel as wheel_mod
 from slotmath.rules.piggy_bankin_superlock.check import (  # noqa: F401
     BASE, BASE_REELS, BATCH, FREE, LINES, POLICIES, SELECT, check)
-from slotmath.rules.piggy_bankin_superlock.rtp import Breakdown, _fg_per_spin, _per_awarded_game, _per_free_spin
+from slotmath.rules.piggy_bankin_superlock.rtp import (Breakdown, _fg_per_spin, _per_awarded_game,
+    _per_free_spin)
 from slotmath.rules.piggy_bankin_superlock.sampler import JACKPOT_ORDER
 from slotmath.rules.piggy_bankin_superlock.structure import features_of, structure
 
@@ -186,7 +187,7 @@ def wheel_table(game: Game) -> pd.DataFrame:
                          "expected value [x total bet]": frame["rtp_share"]})
 
 
-def free_games_table(game: Game, level: int) -> pd.DataFrame:
+def free_games_frame(game: Game, level: int) -> pd.DataFrame:
     """Free games by selection BONUS count: prize, games awarded, multiplier,
     expected games played, expected win per free game and per feature [x total
     bet, multiplier included] and the retrigger chances.
