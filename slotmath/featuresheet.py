@@ -26,7 +26,7 @@ import pandas as pd
 
 from . import plots
 from .model import Game
-from .sheettable import Table, figure_table, format_value, label
+from .sheettable import Table, figure_table, format_value, human, label
 
 def walk_scalars(obj, path=()):
     """(path, value) of every scalar in a nested JSON-ready structure."""
@@ -69,9 +69,14 @@ def _flat_rows(obj, path=()) -> list:
         if isinstance(v, dict):
             rows += _flat_rows(v, p)
         elif _is_scalar(v):
-            rows.append((" / ".join(p), v))
+            rows.append((" / ".join(p), human(v) if isinstance(v, str) else v))
         elif isinstance(v, (list, tuple)) and all(_is_scalar(x) for x in v):
-            rows.append((" / ".join(p), ", ".join(format_value(x, "general") for x in v)))
+            if all(isinstance(x, (int, float, Fraction, np.number)) and not isinstance(x, bool)
+                   for x in v):   # numbers stay numbers: a row per entry
+                rows += [(" / ".join(p) + f" {i + 1}", x) for i, x in enumerate(v)]
+            else:
+                rows.append((" / ".join(p), ", ".join(human(format_value(x, "general"))
+                                                      for x in v)))
     return rows
 
 
@@ -139,6 +144,9 @@ def records_table(title: str, frame: pd.DataFrame, html: bool = True) -> Table:
     names call for."""
     frame = frame.copy()
     frame.columns = [label(c) for c in frame.columns]
+    for c in frame.columns:
+        if frame[c].dtype == object:
+            frame[c] = [human(v) if isinstance(v, str) else v for v in frame[c]]
     return Table(title, frame, {c: f for c in frame.columns if (f := name_format(c))}, html=html)
 
 

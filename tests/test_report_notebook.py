@@ -17,7 +17,7 @@ pytestmark = pytest.mark.slow   # runs a notebook kernel and a browser
 TOY = Path(__file__).parent / "data" / "report_toy"
 CHROMIUM = Path("/usr/bin/chromium")
 SECTIONS = ("Identification", "Reel strips", "Symbols and counts per reel", "Pay table",
-            "Combination table", "Summary", "Volatility", "Win distribution",
+            "Paylines", "Combination table", "Summary", "Volatility", "Win distribution",
             "Player sessions", "Feature sheets", "Monte Carlo cross-check", "Notes")
 
 
@@ -62,7 +62,7 @@ def test_workbook_read_back(built):
     check_workbook_matches_json(built / "par.xlsx", built / "par.json")
     book = read_workbook(built / "par.xlsx")
     params = book["Identification"]["Notebook parameters"].set_index("figure")["value"]
-    assert params["parameter spins"] == 5_000 and params["parameter bet"] == 2
+    assert params["parameter Monte Carlo rounds"] == 5_000 and params["parameter bet level"] == 2
 
 
 def test_html_is_standalone_and_hides_code(built):
