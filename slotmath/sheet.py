@@ -223,8 +223,11 @@ class ParSheet:
                + (f"; {ident}" if ident else "")
                + (f"; game file of {self.generated}" if self.generated else ""))
         running = f"PAR sheet: {g.title}" + (f", {ident}" if ident else "")
-        return (f'<div class="par-running">{escape(running)}</div>'
-                f"<h1>PAR sheet: {escape(g.title)}</h1>"
+        # a CSS string inside <style> (no HTML entities there)
+        running = running.replace("\\", "\\\\").replace('"', '\\"').replace("<", "\\3c ")
+        page = (f'<style>@page {{ @top-left {{ content: "{running}"; '
+                'font: 9px sans-serif; color: #5c6b7a; } }</style>')
+        return (page + f"<h1>PAR sheet: {escape(g.title)}</h1>"
                 f'<p class="par-subtitle">{escape(sub)}</p>')
 
     def contents_html(self) -> str:
@@ -295,7 +298,8 @@ class ParSheet:
         names = {"game": "game", "bet": "bet level", "spins": "Monte Carlo rounds",
                  "seed": "Monte Carlo seed", "out": "output folder"}
         params = [(f"parameter {names.get(k, human(k))}", "default" if v is None else v,
-                   "int" if isinstance(v, int) and not isinstance(v, bool) else "text")
+                   "int" if isinstance(v, int) and not isinstance(v, bool) and k != "seed"
+                   else "text")
                   for k, v in shown.items()]
         return self._section("identification",
                              [figure_table("Game and provenance", rows),
@@ -573,7 +577,7 @@ class ParSheet:
             for side in ("low", "high"):
                 col = f"{c:.0%} {side}"
                 wide[col] = wide["spins N"].map(t[side])
-                formats[col] = "pct"
+                formats[col] = "pct2"
         d = r.distribution
         note = ("Exact: the low and high ends are the (1 - c)/2 and (1 + c)/2 quantiles of the "
                 "payback (total win / amount bet) of N spins, from the N-fold convolution of "
@@ -831,9 +835,9 @@ def fixed_floats(obj, digits: int = 15):
 def figure_html(fig, caption: str) -> str:
     """A figure as an embedded PNG with its caption."""
     data = base64.b64encode(plots.to_png(fig)).decode("ascii")
-    return (f'<div class="par-figure"><img alt="{escape(caption)}" '
+    return (f'<div class="par-figure-block"><div class="par-figure"><img alt="{escape(caption)}" '
             f'src="data:image/png;base64,{data}"/></div>'
-            f'<p class="par-caption">{escape(caption)}</p>')
+            f'<p class="par-caption">{escape(caption)}</p></div>')
 
 
 def par_sheet(game: str | Game, level: int | None = None, spins: int = DEFAULT_SPINS,

@@ -22,6 +22,7 @@ from .par import fraction_str
 FORMATS: dict[str, tuple[str, Callable]] = {
     "pct": ("0.0000%", lambda v: f"{v:.4%}"),
     "pct6": ("0.000000%", lambda v: f"{v:.6%}"),
+    "pct2": ("0.00%", lambda v: f"{v:.2%}"),
     # a probability as a percentage, small ones in scientific notation
     "pctp": ("[=0]0.0000%;[<0.0001]0.000E+00;0.0000%",
              lambda v: f"{v:.4%}" if v == 0 or v >= 1e-4 else f"{v:.3e}"),
@@ -106,7 +107,9 @@ class Table:
         if self.total_row and len(shown):
             classes.iloc[-1] = [f"{v} par-total-cell".strip() for v in classes.iloc[-1]]
         styler = (shown.style.hide(axis="index").set_caption(escape(self.title))
-                  .set_table_attributes('class="par-table"').set_td_classes(classes)
+                  .set_table_attributes('class="par-table par-figures"' if self.row_formats
+                                        is not None else 'class="par-table"')
+                  .set_td_classes(classes)
                   .set_uuid(uid))
         styler.cell_ids = False
         if self.total_row and len(shown):
