@@ -740,7 +740,8 @@ class ParSheet:
         h = conv.histogram
         h = h[(h["rounds"] > 0) | (h["exact"].fillna(0) > 0)]
         tables.append(Table("Rounds by win size [x total bet]", pd.DataFrame({
-            "win [x total bet]": h["bin"].tolist(), "rounds": h["rounds"].tolist(),
+            "win [x total bet]": ["no win" if b == "0" else b for b in h["bin"]],
+            "rounds": h["rounds"].tolist(),
             "simulated": h["probability"].tolist(), "exact": h["exact"].tolist(),
             "z": h["z"].tolist(), "check": [_agrees(z) for z in h["z"]]}),
             {"rounds": "int", "simulated": "prob", "exact": "prob", "z": "z", "check": "text"},

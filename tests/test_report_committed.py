@@ -5,7 +5,7 @@ import math
 
 import pytest
 
-from slotmath.gamefile import load_game
+from slotmath.gamefile import GAMES_DIR, load_game
 from slotmath.par import par
 from slotmath.report import REPORT_FILES, REPORTS_DIR, all_games
 from slotmath.workbook import read_workbook
@@ -86,3 +86,43 @@ def test_committed_workbook_matches_its_json(game):
 
     check_workbook_matches_json(folder / "par.xlsx", folder / "par.json")
     assert read_workbook(folder / "par.xlsx")["Identification"]
+
+
+# ------------------------------------------------------------ publishable reports
+def _folder(game):
+    folder = REPORTS_DIR / game
+    if not (folder / "par.json").is_file():
+        pytest.fail(f"reports/{game} is missing: run `make report`")
+    return folder
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_committed_report_is_publishable(game):
+    from report_checks import (allowed_names, code_names, failing_checks, paylines_problems,
+                               payback_problems, workbook_problems)
+
+    folder = _folder(game)
+    html = (folder / "par.html").read_text()
+    assert code_names(html, allowed_names(folder, GAMES_DIR / game)) == []
+    assert workbook_problems(folder / "par.xlsx") == []
+    assert payback_problems(folder) == []
+    assert failing_checks(folder / "par.xlsx") == []
+    assert paylines_problems(folder) == []
+    assert "par-scroll" not in html
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_committed_report_prints(game, tmp_path):
+    from report_checks import CHROMIUM, print_pdf, print_problems
+    from slotmath.sheet import SECTIONS
+
+    if not CHROMIUM.exists():
+        pytest.skip("Debian chromium missing (.ci/run installs it)")
+    folder = _folder(game)
+    pdf = tmp_path / "par.pdf"
+    print_pdf(folder / "par.html", pdf)
+    title = json.loads((folder / "par.json").read_text())["title"]
+    headings = [f"{i}. {t}" for i, (t, _, _) in enumerate(SECTIONS.values(), start=1)]
+    pages, problems = print_problems(pdf, headings, f"PAR sheet: {title}")
+    assert problems == []
+    assert pages <= 60
