@@ -19,6 +19,7 @@ See ``docs/reports.md``.
 """
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 
 import numpy as np
@@ -145,9 +146,22 @@ def records_table(title: str, frame: pd.DataFrame, html: bool = True) -> Table:
     frame = frame.copy()
     frame.columns = [label(c) for c in frame.columns]
     for c in frame.columns:
-        if frame[c].dtype == object:
-            frame[c] = [human(v) if isinstance(v, str) else v for v in frame[c]]
+        if frame[c].dtype == object or pd.api.types.is_string_dtype(frame[c]):
+            frame[c] = pd.Series([_cell(v) for v in frame[c]], dtype=object, index=frame.index)
     return Table(title, frame, {c: f for c in frame.columns if (f := name_format(c))}, html=html)
+
+
+_NUMBER = re.compile(r"^[-+]?[0-9][0-9,]*(\.[0-9]*)?([eE][-+]?[0-9]+)?$")
+
+
+def _cell(v):
+    """A table cell for the sheet: numbers a module wrote as text become
+    numbers again, code names become words."""
+    if not isinstance(v, str):
+        return v
+    if _NUMBER.match(v.strip()):
+        return float(v.strip().replace(",", ""))
+    return human(v)
 
 
 def name_format(name: str) -> str | None:

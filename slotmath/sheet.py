@@ -775,7 +775,7 @@ class ParSheet:
                      note="z = (simulated - exact) / standard error.")
 
     def _notes(self) -> Section:
-        notes = list(self.par.notes) + [
+        notes = [human(n) for n in self.par.notes] + [
             "Figures are per spin (or per round, where a feature follows the spin) and relative "
             "to the total bet unless a unit says otherwise.",
             "Exact figures come from full-cycle counting with integer hit counts; the RTP is "

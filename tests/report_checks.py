@@ -58,12 +58,18 @@ def workbook_problems(xlsx: Path) -> list:
         if ws.tables and ws.freeze_panes is None:
             out.append(f"{ws.title}: no frozen header row")
         for tbl in ws.tables.values():
-            for row in ws[tbl.ref][1:]:
-                for cell in row:
+            columns = list(zip(*ws[tbl.ref][1:]))
+            for col in columns:
+                # a column holding numbers must not hold text that reads as one
+                numeric = any(isinstance(c.value, (int, float)) and not isinstance(c.value, bool)
+                              for c in col)
+                for cell in col:
                     v = cell.value
-                    if isinstance(v, str) and (NUMBER_TEXT.match(v.strip()) and
-                                               len(v.strip()) < 17 or v.strip() in
-                                               ("never", "inf", "-inf", "nan")):
+                    if not isinstance(v, str):
+                        continue
+                    t = v.strip()
+                    if t in ("never", "inf", "-inf", "nan") or (
+                            numeric and NUMBER_TEXT.match(t) and len(t) < 17):
                         out.append(f"{ws.title}!{cell.coordinate}: {v!r} stored as text")
     return out
 
