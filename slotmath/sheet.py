@@ -441,7 +441,7 @@ class ParSheet:
                              float(g["probability"].sum()), 1 / float(g["probability"].sum()),
                              float(tot), exact_str(tot)])
             for r in g.itertuples(index=False):
-                label = f"  {name}, wild x{r.multiplier}" if len(g) > 1 else name
+                label = name
                 rows.append([human(kind), label, f"x{r.multiplier}", float(r.win), int(r.hits),
                              float(r.probability), float(r.one_in), float(r.rtp),
                              exact_str(r.rtp_exact)])

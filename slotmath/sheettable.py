@@ -192,7 +192,8 @@ class Section:
 def label(key) -> str:
     """A JSON key as words: ``one_in`` -> ``1 in N``, ``lockit_base_game`` ->
     ``lock-it base game`` (see :func:`human`)."""
-    return human(str(key))
+    text = str(key)
+    return WORDS.get(text.replace("_", " ").lower(), human(text)) if text.islower() else human(text)
 
 
 #: Code words and the words a reader sees instead.
