@@ -120,7 +120,7 @@ def feature_tables(features: dict, frames: dict, game: Game) -> list:
     for key, value in (features or {}).items():
         title = label(key).capitalize()
         if _is_scalar(value):
-            loose.append((label(key), value))
+            loose.append((label(key), _cell(value)))
         elif isinstance(value, dict):
             figures += _feature_dict(title, value, game, curated)
         else:
