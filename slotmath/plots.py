@@ -63,7 +63,7 @@ def _count_label(v: float) -> str:
 
 # ---------------------------------------------------------------- reel strips
 #: Most stops drawn in one reel-strip picture; longer strips are split.
-STOPS_PER_PICTURE = 40
+STOPS_PER_PICTURE = 30
 
 
 def strip_blocks(n_stops: int, most: int = STOPS_PER_PICTURE) -> list:

@@ -118,10 +118,11 @@ def print_pdf(html: Path, pdf: Path) -> None:
             browser.close()
 
 
-def print_problems(pdf: Path, headings, header: str) -> tuple:
+def print_problems(pdf: Path, headings, header: str, intros: dict | None = None) -> tuple:
     """(pages, problems) of a printed report: every page carries the running
     header and its number; every section heading has content below it on
-    its own page."""
+    its own page, beyond its introduction (``intros``: heading -> text)."""
+    intros = intros or {}
     from pypdf import PdfReader
 
     pages = [unicodedata.normalize("NFKC", p.extract_text() or "")
@@ -142,6 +143,18 @@ def print_problems(pdf: Path, headings, header: str) -> tuple:
         i, lines = where[0]
         k = [line.strip() for line in lines].index(heading)
         after = "".join(line for line in lines[k + 1:] if line.strip() != f"page {i} of {n}")
-        if len(re.sub(r"\s+", "", after)) < 40:
+        after = re.sub(r"\s+", "", after)
+        intro = re.sub(r"\s+", "", intros.get(heading, ""))
+        if after.startswith(intro):   # the introduction alone is not content
+            after = after[len(intro):]
+        if len(after) < 40:
             problems.append(f"heading {heading!r} alone at the bottom of page {i}")
     return n, problems
+
+
+def section_headings() -> tuple:
+    """(headings as printed, {heading: introduction}) of the sections."""
+    from slotmath.sheet import SECTIONS
+
+    heads = [f"{i}. {title}" for i, (title, _, _) in enumerate(SECTIONS.values(), start=1)]
+    return heads, {h: intro for h, (_, _, intro) in zip(heads, SECTIONS.values())}

@@ -113,8 +113,7 @@ def test_committed_report_is_publishable(game):
 
 @pytest.mark.parametrize("game", GAMES)
 def test_committed_report_prints(game, tmp_path):
-    from report_checks import CHROMIUM, print_pdf, print_problems
-    from slotmath.sheet import SECTIONS
+    from report_checks import CHROMIUM, print_pdf, print_problems, section_headings
 
     if not CHROMIUM.exists():
         pytest.skip("Debian chromium missing (.ci/run installs it)")
@@ -122,7 +121,7 @@ def test_committed_report_prints(game, tmp_path):
     pdf = tmp_path / "par.pdf"
     print_pdf(folder / "par.html", pdf)
     title = json.loads((folder / "par.json").read_text())["title"]
-    headings = [f"{i}. {t}" for i, (t, _, _) in enumerate(SECTIONS.values(), start=1)]
-    pages, problems = print_problems(pdf, headings, f"PAR sheet: {title}")
+    headings, intros = section_headings()
+    pages, problems = print_problems(pdf, headings, f"PAR sheet: {title}", intros)
     assert problems == []
     assert pages <= 60

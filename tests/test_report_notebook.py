@@ -172,12 +172,11 @@ def test_code_names_are_found():
 
 @pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian chromium missing (.ci/run installs it)")
 def test_printed_pages(built, tmp_path):
-    from report_checks import print_pdf, print_problems
-    from slotmath.sheet import SECTIONS as KEYS
+    from report_checks import print_pdf, print_problems, section_headings
 
     pdf = tmp_path / "par.pdf"
     print_pdf(built / "par.html", pdf)
-    headings = [f"{i}. {title}" for i, (title, _, _) in enumerate(KEYS.values(), start=1)]
-    pages, problems = print_problems(pdf, headings, "PAR sheet: Report Toy")
+    headings, intros = section_headings()
+    pages, problems = print_problems(pdf, headings, "PAR sheet: Report Toy", intros)
     assert problems == []
     assert 8 <= pages <= 20        # the toy game's 13 sections on A4
