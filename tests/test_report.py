@@ -328,3 +328,53 @@ def test_channel_groups_for_the_chart():
     shown, caption = channel_groups(many)
     assert list(shown) == ["base lines", "lock-it", "wheel"]
     assert shown["lock-it"] == pytest.approx(0.12) and "summed per group" in caption
+
+
+def test_version_and_variant(tmp_path, capsys):
+    # optional game-file keys shown in the identification and the page title
+    text = (TOY / "game.yaml").read_text()
+    game_dir = tmp_path / "toy"
+    game_dir.mkdir()
+    (game_dir / "game.yaml").write_text(f'version: "2.1"\nvariant: "92.2 %"\n{text}')
+    for extra in TOY.iterdir():
+        if extra.name != "game.yaml":
+            (game_dir / extra.name).write_bytes(extra.read_bytes())
+    sheet = par_sheet(str(game_dir), level=1, spins=0)
+    ident = sheet.sections["identification"].tables[0].frame.set_index("figure")["value"]
+    assert ident["version"] == "2.1" and ident["RTP variant"] == "92.2 %"
+    assert "version 2.1 RTP variant 92.2 %" in sheet.title_html()
+    # a version must be text: one line naming file, field and problem, exit 2
+    (game_dir / "game.yaml").write_text(f"version: 2.1\n{text}")
+    assert main(["par", str(game_dir)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "version" in err and "game.yaml" in err
+
+
+def test_payback_ranges_are_exact_quantiles(sheet):
+    # every bound is a quantile of the exact session distribution, in [0, max win]
+    table = sheet.payback_table()
+    for s in sheet.sessions:
+        for c in (0.90, 0.95, 0.99):
+            row = table[(table["spins"] == s.spins) & (table["confidence"] == c)].iloc[0]
+            assert (row["low"], row["high"]) == s.payback_interval(c)
+            assert 0 <= row["low"] <= row["high"] <= float(sheet.par.distribution.max_win)
+
+
+def test_combination_rows_grouped_by_entry(sheet):
+    frame = sheet.sections["combinations"].tables[0].frame.iloc[:-1]
+    # each entry's rows are adjacent; an entry at several multipliers starts with 'all'
+    names = list(frame["combination"])
+    assert all(names.index(n) + names.count(n) - 1 == len(names) - 1 - names[::-1].index(n)
+               for n in set(names))
+    for name, group in frame.groupby("combination", sort=False):
+        if len(group) > 1:
+            assert group["multiplier"].iloc[0] == "all"
+            assert group["hits"].iloc[0] == group["hits"].iloc[1:].sum()
+
+
+def test_odds_text():
+    assert sheet_module.odds_text(1.550139296294649e17) == "1 in 1.55e17"
+    assert sheet_module.odds_text(81529.37160212605) == "1 in 81,529.37"
+    assert sheettable.format_value(1.550139296294649e17, "odds") == "1.55e17"
+    assert sheet_module.volatility_class(4.9) == "low"
+    assert sheet_module.volatility_class(11.55) == "high"
