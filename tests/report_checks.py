@@ -147,7 +147,7 @@ def print_problems(pdf: Path, headings, header: str, intros: dict | None = None)
         intro = re.sub(r"\s+", "", intros.get(heading, ""))
         if after.startswith(intro):   # the introduction alone is not content
             after = after[len(intro):]
-        if len(after) < 40:
+        if len(after) < 20:   # e.g. a figure caption or a table title
             problems.append(f"heading {heading!r} alone at the bottom of page {i}")
     return n, problems
 
