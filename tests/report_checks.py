@@ -23,7 +23,7 @@ NUMBER_TEXT = re.compile(r"^[-+]?[0-9][0-9,]*(\.[0-9]+)?([eE][-+]?[0-9]+)?%?$")
 
 def visible_text(html: str) -> str:
     """The text a reader sees: no style blocks, tags or embedded images."""
-    html = re.sub(r"<style.*?</style>", " ", html, flags=re.S)
+    html = re.sub(r"<style.*?</style>", " ", html, flags=re.DOTALL)
     html = re.sub(r"<[^>]+>", " ", html)
     return html_lib.unescape(html)
 
@@ -145,8 +145,7 @@ def print_problems(pdf: Path, headings, header: str, intros: dict | None = None)
         after = "".join(line for line in lines[k + 1:] if line.strip() != f"page {i} of {n}")
         after = re.sub(r"\s+", "", after)
         intro = re.sub(r"\s+", "", intros.get(heading, ""))
-        if after.startswith(intro):   # the introduction alone is not content
-            after = after[len(intro):]
+        after = after.removeprefix(intro)   # the introduction alone is not content
         if len(after) < 20:   # e.g. a figure caption or a table title
             problems.append(f"heading {heading!r} alone at the bottom of page {i}")
     return n, problems

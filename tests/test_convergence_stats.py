@@ -1,7 +1,6 @@
 """The statistics of the Monte Carlo cross-check: the SD's standard error
 from the exact fourth moment and the exact Poisson test of rare counts."""
 import math
-from fractions import Fraction
 
 import numpy as np
 import pytest
