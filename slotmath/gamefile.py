@@ -243,7 +243,8 @@ def build_game(data: dict, path: Path, default_name: str) -> Game:
         paylines=tuple(tuple(p) for p in paylines), line_pays=line_pays,
         scatter_pays=tuple(scatter_pays), bet_levels=bet_levels,
         rules=data.get("rules", "lines"), options=data.get("options") or {},
-        source=str(path), description=data.get("description", ""))
+        source=str(path), description=data.get("description", ""),
+        version=str(data.get("version", "")), variant=str(data.get("variant", "")))
 
 
 def build_symbol(i, spec, names, kinds, fail) -> Symbol:

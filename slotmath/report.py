@@ -52,6 +52,8 @@ def export_html(notebook_path: Path, html_path: Path, title: str) -> list:
     nb = nbformat.read(notebook_path, as_version=4)
     stderr = []
     for cell in nb.cells:
+        if "injected-parameters" in cell.get("metadata", {}).get("tags", []):
+            cell["id"] = "injected-parameters"   # papermill's id is random: keep rebuilds equal
         if cell.cell_type != "code":
             continue
         kept = []
