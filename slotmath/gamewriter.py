@@ -27,6 +27,7 @@ from pathlib import Path
 
 import yaml
 
+from .files import default_mode, remove_leftovers, temp_prefix
 from .gamefile import GameFileError, load_game, option_file
 from .model import Game, Strip
 
@@ -221,9 +222,13 @@ def backup_path(path: Path) -> Path:
 
 
 def _temp_beside(path: Path, text: str, suffix: str) -> Path:
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.stem}.", suffix=suffix, dir=path.parent)
+    """A temporary file beside ``path`` holding ``text`` (umask permissions;
+    killed runs' leftovers for ``path`` are removed first)."""
+    remove_leftovers(path.parent, path.name)
+    fd, tmp = tempfile.mkstemp(prefix=temp_prefix(path.name), suffix=suffix, dir=path.parent)
     with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
         fh.write(text)
+    os.chmod(tmp, default_mode())
     return Path(tmp)
 
 

@@ -147,7 +147,7 @@ CASES = [
     Case("csv_unknown_symbol", put(["reels", "base"], "strips.csv"), "reels.base[2][3]",
          "unknown symbol 'Q' (column reel3, line 5)", file="strips.csv",
          files={"strips.csv": CSV_OK.replace("S,W,W", "S,W,Q")}),
-    Case("csv_bad_header", put(["reels", "base"], "strips.csv"), "header", "unknown column 'reel_3'",
+    Case("csv_bad_header", put(["reels", "base"], "strips.csv"), "header", "column 3 is not a reel or weight column",
          file="strips.csv", files={"strips.csv": CSV_OK.replace("reel3", "reel_3")}),
     Case("csv_gap_in_strip", put(["reels", "base"], "strips.csv"), "reel2",
          "empty cell on line 3", file="strips.csv", files={"strips.csv": CSV_OK.replace("B,X,B", "B,,B")}),
