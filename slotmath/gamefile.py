@@ -45,8 +45,9 @@ MAX_DEPTH = 64
 MAX_WIN_UNITS = 2 ** 53
 #: Largest stop weight.
 MAX_WEIGHT = 2 ** 32
-#: Largest denominator of a fractional scatter pay (and of their common multiple).
-MAX_PAY_DENOMINATOR = 10 ** 6
+#: Largest denominator of a fractional scatter pay (and of their common
+#: multiple): 1/2, 3/10, 0.05 pass; the win unit stays coarse.
+MAX_PAY_DENOMINATOR = 1000
 NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
@@ -135,9 +136,13 @@ class UniqueKeyLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
         seen = set()
         for key_node, _ in node.value:
             key = self.construct_object(key_node, deep=deep)
-            if isinstance(key, (str, int, float, bool)) and key in seen:
+            if not isinstance(key, (str, int, float, bool, type(None))):
                 raise yaml.constructor.ConstructorError(
-                    None, None, f"duplicate key {key!r}", key_node.start_mark)
+                    None, None, "a key must be a plain value, not a list or mapping",
+                    key_node.start_mark)
+            if key in seen:
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"duplicate key {str(key)[:40]!r}", key_node.start_mark)
             seen.add(key)
         return super().construct_mapping(node, deep=deep)
 
@@ -189,7 +194,7 @@ def load_yaml(path: Path):
         raise GameFileError(path, "", f"cannot read file: {exc.strerror}") from None
     except UnicodeDecodeError as exc:
         raise GameFileError(path, "", f"not UTF-8 text (byte {exc.start})") from None
-    if text.count(",") + text.count("\n") > 2 * MAX_NODES:   # cheap upper bound on values
+    if text.count(",") + text.count("\n") > MAX_NODES:   # a value per comma or line, roughly
         raise GameFileError(path, "", f"the document holds more than {MAX_NODES:,} values")
     loader = UniqueKeyLoader(text)
     try:
