@@ -544,9 +544,15 @@ def build_strip(spec, field, known, rows, fail) -> Strip:
 def read_strip_csv(csv_path: Path, game_path: Path, field: str) -> list:
     """Read a reel set from CSV: columns ``reel1..reelR`` of symbols and
     optional ``weight1..weightR``; shorter reels leave trailing cells empty."""
+    if not csv_path.is_file():
+        raise GameFileError(game_path, field, f"CSV file {csv_path} not found")
+
     def fail(where, problem):
         raise GameFileError(csv_path, where, problem)
 
+    problem = size_problem(csv_path)
+    if problem:
+        fail("", problem)
     try:
         with csv_path.open(newline="", encoding="utf-8-sig") as fh:
             table = list(csv.reader(fh))
