@@ -176,6 +176,10 @@ def main(argv=None) -> int:
     except KeyboardInterrupt:
         print("slotmath: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
+    except MemoryError:
+        print("slotmath: error: out of memory (the game's figures need more memory than "
+              "this process may use)", file=sys.stderr)
+        return 1
     except BrokenPipeError:
         # nothing more can be written to stdout: point it at /dev/null so the
         # interpreter's final flush stays quiet
