@@ -30,7 +30,7 @@ if "jsonschema" not in sys.modules:
 import jsonschema  # noqa: E402
 import yaml  # noqa: E402
 
-from .files import MAX_FILE_BYTES, inside, size_problem
+from .files import inside, size_problem
 from .model import BetLevel, Game, LinePay, ScatterPay, Strip, Symbol, WildRule
 
 GAMES_DIR = Path(__file__).resolve().parent.parent / "data" / "games"
@@ -261,7 +261,7 @@ def known_rules() -> list:
             source = Path(spec.origin).read_text(encoding="utf-8")
         except (OSError, AttributeError, TypeError, UnicodeDecodeError):
             continue
-        if re.search(r"^def analyse\(", source, re.M) and re.search(r"^def check\(", source, re.M):
+        if re.search(r"^def analyse\(", source, re.MULTILINE) and re.search(r"^def check\(", source, re.MULTILINE):
             names.add(info.name)
     prefix = f"{games.__name__}."
     names |= {n[len(prefix):] for n, m in list(sys.modules.items())

@@ -4,7 +4,7 @@ the bad-input corpus): ``python tests/bad_input_runner.py LIMIT_MB CMD... -- GAM
 Each GAME is run through each command (``validate``, ``par --json``) by
 :func:`slotmath.cli.main` with stdout and stderr captured, under an address
 space limit of LIMIT_MB and a 30 s alarm per run; one JSON line per run:
-game, command, status, stdout, stderr, seconds, error (an exception that
+game, command, status, stdout, stderr, seconds, cpu_seconds, error (an exception that
 escaped ``main``, with its traceback), and finally the peak RSS [MB].
 """
 from __future__ import annotations
@@ -31,7 +31,7 @@ def run(command: list, game: str) -> dict:
     from slotmath.cli import main
 
     out, err = io.StringIO(), io.StringIO()
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     error = ""
     signal.alarm(30)
     try:
@@ -42,7 +42,8 @@ def run(command: list, game: str) -> dict:
     finally:
         signal.alarm(0)
     return {"game": game, "command": " ".join(command), "status": status, "stdout": out.getvalue(),
-            "stderr": err.getvalue(), "seconds": time.perf_counter() - start, "error": error}
+            "stderr": err.getvalue(), "seconds": time.perf_counter() - start,
+            "cpu_seconds": time.process_time() - cpu, "error": error}
 
 
 def main(argv: list) -> None:

@@ -10,7 +10,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from conftest import ROOT, TEST_DATA
 
 from slotmath.files import install_dir, leftovers, remove_leftovers
@@ -94,7 +93,7 @@ def kill_trials(mode: str, source: Path, target: Path, seed: int) -> tuple:
     """States after each of TRIALS kills, and the folder's names after a last run."""
     proc = subprocess.run([sys.executable, "-c", HARNESS, mode, str(TRIALS), str(seed),
                            str(source), str(target)], capture_output=True, text=True,
-                          cwd=ROOT, timeout=600, env={**os.environ, "PYTHONPATH": str(ROOT)})
+                          cwd=ROOT, timeout=600, env={**os.environ, "PYTHONPATH": str(ROOT)}, check=False)
     assert proc.returncode == 0, proc.stderr[-3000:]
     lines = [json.loads(line) for line in proc.stdout.splitlines()]
     return lines[:-1], lines[-1]
@@ -129,8 +128,7 @@ def test_killed_tune_out_leaves_old_or_new(tmp_path):
 def child(code: str, *args, umask: int = 0o022) -> subprocess.Popen:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     return subprocess.Popen([sys.executable, "-c", code, *map(str, args)], env=env, cwd=ROOT,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                            preexec_fn=lambda: os.umask(umask))
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, umask=umask)
 
 
 TUNE_CHILD = r"""

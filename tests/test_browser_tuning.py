@@ -21,12 +21,11 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from conftest import ROOT, TEST_DATA
 
 from slotmath.figures import game_figures
 from slotmath.gamefile import load_game
 from slotmath.reelspace import ReelSpace
-
-from conftest import ROOT, TEST_DATA
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"]

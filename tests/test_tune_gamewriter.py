@@ -1,16 +1,14 @@
 """Writing tuned strips into a game file: only the strips change, atomically, with a backup."""
 from __future__ import annotations
 
-import os
 import shutil
 
 import pytest
+from conftest import TEST_DATA
 
 from slotmath.gamefile import GameFileError, load_game
 from slotmath.gamewriter import diff, write_game
 from slotmath.model import Strip
-
-from conftest import TEST_DATA
 
 GAME = """\
 # a comment at the top
