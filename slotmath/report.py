@@ -118,7 +118,7 @@ def run_report(spec: str, out_root: Path, level: int | None = None,
                     environment("PYTHONSAFEPATH", "1"):
                 pm.execute_notebook(str(notebook), str(executed), parameters=params,
                                     kernel_name="python3", progress_bar=False, cwd=os.getcwd(),
-                                    extra_arguments=["--IPKernelApp.log_level=ERROR",
+                                    extra_arguments=["--IPKernelApp.log_level=CRITICAL",
                                                      "--IPKernelApp.ignore_cwd=True",
                                                      "--IPKernelApp.capture_fd_output=False"])
         except pm.PapermillExecutionError as exc:

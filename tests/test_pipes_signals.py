@@ -40,3 +40,21 @@ def test_ctrl_c_prints_one_line_and_exits_130():
     assert p.returncode == 130, err
     assert err.decode().splitlines() == ["slotmath: interrupted"]
     assert b"Traceback" not in out + err
+
+
+def test_ctrl_c_during_a_report(tmp_path):
+    # interrupted while the notebook runs: one line, 130, no half-built folder
+    out = tmp_path / "reports"
+    p = subprocess.Popen(slotmath_command() + ["report", str(ROOT / "tests" / "data" / "report_toy"),
+                                               "--out", str(out), "--spins", "0", "--quiet"],
+                         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         start_new_session=True)
+    deadline = time.monotonic() + 120
+    while not (out.is_dir() and any(out.iterdir())) and time.monotonic() < deadline:
+        time.sleep(0.2)                      # the build folder exists: the notebook is on
+    time.sleep(2)
+    os.killpg(p.pid, signal.SIGINT)
+    _, err = p.communicate(timeout=120)
+    assert p.returncode == 130, err
+    assert err.decode().splitlines() == ["slotmath: interrupted"]
+    assert list(out.iterdir()) == []
