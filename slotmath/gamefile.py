@@ -249,7 +249,18 @@ def _is_rules_module(module) -> bool:
 def known_rules() -> list:
     """Names a game's ``rules`` may take: ``lines`` and the rules modules in
     :mod:`slotmath.games` (modules defining ``analyse`` and ``check``),
-    found without importing them."""
+    found without importing them, or already imported."""
+    from . import games
+
+    names = set(_rules_module_files())
+    prefix = f"{games.__name__}."
+    names |= {n[len(prefix):] for n, m in list(sys.modules.items())
+              if n.startswith(prefix) and m is not None and _is_rules_module(m)}
+    return sorted(names)
+
+
+@lru_cache(maxsize=1)
+def _rules_module_files() -> tuple:
     from . import games
 
     names = {"lines"}
@@ -263,10 +274,7 @@ def known_rules() -> list:
             continue
         if re.search(r"^def analyse\(", source, re.MULTILINE) and re.search(r"^def check\(", source, re.MULTILINE):
             names.add(info.name)
-    prefix = f"{games.__name__}."
-    names |= {n[len(prefix):] for n, m in list(sys.modules.items())
-              if n.startswith(prefix) and m is not None and _is_rules_module(m)}
-    return sorted(names)
+    return tuple(sorted(names))
 
 
 def check_rules(game: Game) -> None:
