@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from slotmath import report, sheet as sheet_module, sheettable
+from slotmath import files, report, sheet as sheet_module, sheettable
 from slotmath.cli import main
 from slotmath.featuresheet import feature_tables
 from slotmath.files import atomic_path
@@ -241,7 +241,7 @@ def test_install_swaps_and_restores(tmp_path, monkeypatch):
     work = tmp_path / ".game.partial"
     work.mkdir()
     (work / "par.json").write_text("new")
-    real = report.os.replace
+    real = files.os.replace
     calls = []
 
     def failing(src, dst):
@@ -250,10 +250,12 @@ def test_install_swaps_and_restores(tmp_path, monkeypatch):
             raise OSError("disk full")
         return real(src, dst)
 
-    monkeypatch.setattr(report.os, "replace", failing)
+    # the two-rename fallback (systems without an atomic exchange)
+    monkeypatch.setattr(files, "_exchange", lambda a, b: False)
+    monkeypatch.setattr(files.os, "replace", failing)
     with pytest.raises(OSError):
         install(work, target)
-    monkeypatch.setattr(report.os, "replace", real)
+    monkeypatch.setattr(files.os, "replace", real)
     assert (target / "par.json").read_text() == "old"      # previous report restored
     install(work, target)
     assert (target / "par.json").read_text() == "new"

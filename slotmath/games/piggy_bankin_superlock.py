@@ -142,11 +142,14 @@ def _rules_key(game: Game) -> str:
 def _rules_digest(game: Game) -> str:
     import hashlib
 
+    from ..files import file_digest
+
     h = hashlib.sha256(repr((game.rules, game.reels, game.rows, game.symbols, game.paylines,
                              game.line_pays, game.scatter_pays, game.bet_levels,
                              game.options)).encode())
-    for path in _referenced_files(game, dict(game.options or {})):
-        h.update(str(path.name).encode() + path.read_bytes())
+    for path in _referenced_files(game, dict(game.options or {})):   # checked for size
+        h.update(str(path.name).encode())
+        file_digest(path, h)
     return h.hexdigest()
 
 
