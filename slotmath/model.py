@@ -166,6 +166,8 @@ class Game:
     options: Mapping[str, Any] = field(default_factory=dict)
     source: str = ""
     description: str = ""
+    version: str = ""
+    variant: str = ""
 
     # ----------------------------------------------------------- look-ups
     @cached_property

@@ -9,13 +9,19 @@ cases the issue lists, a missing file and an unknown bet level also through
 from __future__ import annotations
 
 import copy
+import json
+import os
+import resource
+import subprocess
+import sys
+import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Callable
 
 import pytest
 import yaml
-
-from conftest import run_cli_many
+from conftest import ROOT, run_cli_many, slotmath_command
 
 BASE = {
     "name": "broken",
@@ -147,7 +153,7 @@ CASES = [
     Case("csv_unknown_symbol", put(["reels", "base"], "strips.csv"), "reels.base[2][3]",
          "unknown symbol 'Q' (column reel3, line 5)", file="strips.csv",
          files={"strips.csv": CSV_OK.replace("S,W,W", "S,W,Q")}),
-    Case("csv_bad_header", put(["reels", "base"], "strips.csv"), "header", "unknown column 'reel_3'",
+    Case("csv_bad_header", put(["reels", "base"], "strips.csv"), "header", "column 3 is not a reel or weight column",
          file="strips.csv", files={"strips.csv": CSV_OK.replace("reel3", "reel_3")}),
     Case("csv_gap_in_strip", put(["reels", "base"], "strips.csv"), "reel2",
          "empty cell on line 3", file="strips.csv", files={"strips.csv": CSV_OK.replace("B,X,B", "B,,B")}),
@@ -291,3 +297,131 @@ def test_bad_bet_argument(write_game):
     ((rc, out, err),) = run_many([("par", path, "--bet", "two")])
     assert rc == 2 and "Traceback" not in err and out == ""
     assert "--bet" in err.splitlines()[-1]
+
+
+# ---------------------------------------------------------------- the corpus
+# tests/data/bad/: one folder per hostile or careless game (written by
+# make_corpus.py, committed), cases.json names the file and the field each
+# one-line error must name.  The bulk runs in one process under an address
+# space limit (tests/bad_input_runner.py); a sample also runs as separate
+# `slotmath` processes.
+
+BAD = ROOT / "tests" / "data" / "bad"
+CORPUS = json.loads((BAD / "cases.json").read_text(encoding="utf-8"))
+LIMIT_MB = 1536           # address space: numba's compiler needs room to map
+PEAK_MB = 500             # resident memory actually used
+SECONDS = 5               # CPU time: the machine's load does not count against a case
+WALL_SECONDS = 30         # wall time: a hang
+COMMANDS = ("validate", "par --json")
+
+
+def test_corpus_is_large_and_committed():
+    assert len(CORPUS) >= 100
+    missing = [c for c in CORPUS if not (BAD / c / "game.yaml").is_file()]
+    assert not missing
+
+
+def assert_clean_refusal(result: dict, file: Path, field: str):
+    """Exit 2, one line naming the file and the field, no traceback, fast."""
+    assert not result["error"], result["error"]
+    assert result["status"] == 2, result
+    assert result["stdout"] == ""
+    lines = result["stderr"].splitlines()
+    assert len(lines) == 1 and "Traceback" not in result["stderr"], result["stderr"]
+    assert lines[0].startswith(f"slotmath: error: {file}: "), (lines[0], file)
+    if field:
+        assert lines[0].startswith(f"slotmath: error: {file}: {field}"), (lines[0], field)
+    assert result["cpu_seconds"] < SECONDS and result["seconds"] < WALL_SECONDS, result
+
+
+@pytest.fixture(scope="module")
+def corpus_results(tmp_path_factory):
+    """Every corpus case (and a game file over the size limit, too big to
+    commit) through validate and par --json in one limited process."""
+    big = tmp_path_factory.mktemp("oversized") / "game.yaml"
+    with big.open("w", encoding="utf-8") as fh:           # 21 MB of one comment
+        fh.write("# " + "x" * (21 * 2 ** 20) + "\ngrid: {reels: 3, rows: 3}\n")
+    games = [f"tests/data/bad/{c}/" for c in sorted(CORPUS)] + [str(big.parent)]
+    proc = subprocess.run([sys.executable, str(ROOT / "tests" / "bad_input_runner.py"), str(LIMIT_MB),
+                           *COMMANDS, "--", *games], capture_output=True, text=True, cwd=ROOT,
+                          timeout=600, env={**os.environ, "PYTHONPATH": str(ROOT)}, check=False)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    rows = [json.loads(line) for line in proc.stdout.splitlines()]
+    return {(r["game"], r["command"]): r for r in rows[:-1]}, rows[-1]["peak_mb"], big
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+@pytest.mark.parametrize("case", sorted(CORPUS))
+def test_corpus_case(case, command, corpus_results):
+    results, _, _ = corpus_results
+    expected = CORPUS[case]
+    result = results[(f"tests/data/bad/{case}/", command)]
+    assert_clean_refusal(result, f"tests/data/bad/{case}/{expected['file']}", expected["field"])
+
+
+def test_oversized_game_file(corpus_results):
+    results, _, big = corpus_results
+    for command in COMMANDS:
+        result = results[(str(big.parent), command)]
+        assert_clean_refusal(result, big, "")
+        assert "larger than the 20 MB limit" in result["stderr"]
+
+
+def test_corpus_memory(corpus_results):
+    _, peak_mb, _ = corpus_results
+    assert peak_mb < PEAK_MB
+
+
+def _limit_memory():
+    limit = LIMIT_MB * 2 ** 20
+    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+
+def run_limited(args, timeout=60):
+    """``slotmath ARGS`` in its own process under the memory limit:
+    (status, stdout, stderr, wall seconds, CPU seconds)."""
+    def cpu():
+        usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return usage.ru_utime + usage.ru_stime
+
+    start, cpu_start = time.perf_counter(), cpu()
+    with open(os.devnull, "rb") as null:
+        p = subprocess.Popen(slotmath_command() + [str(a) for a in args], stdin=null,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT,
+                             preexec_fn=_limit_memory)  # noqa: PLW1509 - the test starts no threads here
+    out, err = p.communicate(timeout=timeout)
+    return p.returncode, out.decode(), err.decode(), time.perf_counter() - start, cpu() - cpu_start
+
+
+SAMPLE = ["alias_bomb_groups", "piggy_alias_bomb_options", "deep_flow_nesting_5000", "too_many_values",
+          "rules_dotdot_evil", "csv_symlink_passwd", "piggy_awards_short_row", "line_pay_10_to_29"]
+
+
+@pytest.mark.parametrize("case", SAMPLE)
+def test_corpus_sample_as_processes(case):
+    # the installed command in a fresh process: interpreter start, imports and the limit included
+    expected = CORPUS[case]
+    for command in COMMANDS:
+        rc, out, err, seconds, cpu_seconds = run_limited(
+            [*command.split()[:1], f"tests/data/bad/{case}", *command.split()[1:]])
+        assert_clean_refusal({"status": rc, "stdout": out, "stderr": err, "seconds": seconds,
+                              "cpu_seconds": cpu_seconds, "error": ""}, f"tests/data/bad/{case}/{expected['file']}",
+                             expected["field"])
+    # the largest resident set of any child process this test session has waited for
+    assert resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024 < PEAK_MB
+
+
+def test_allow_outside_lets_a_game_use_a_file_beside_its_folder():
+    # csv_dotdot names ../outside.csv (a valid reel set): refused by default, read with the flag
+    game = "tests/data/bad/csv_dotdot"
+    rc, out, err, _, _ = run_limited(["validate", game])
+    assert rc == 2 and "outside the game's folder" in err
+    rc, out, err, _, _ = run_limited(["--allow-outside", "validate", game])
+    assert rc == 0 and "ok" in out, err
+    rc, out, err, _, _ = run_limited(["par", game, "--json", "--allow-outside"])
+    assert rc == 0 and json.loads(out)["game"] == "bad", err
+
+
+def test_csv_header_is_not_echoed():
+    rc, _, err, _, _ = run_limited(["validate", "tests/data/bad/csv_passwd_content"])
+    assert rc == 2 and "root" not in err and "/bin/bash" not in err

@@ -1,6 +1,6 @@
 """The tuning notebook in a real browser: JupyterLab on localhost, headless Chromium.
 
-JupyterLab is started on a free local port (no token, a temporary root
+JupyterLab is started on a free local port (a random token, XSRF checks on, a temporary root
 folder holding a copy of the notebook and of a small test game), the
 notebook is opened in Debian's Chromium driven by Playwright, all cells
 are run, one symbol count is changed in the page and the displayed RTP must
@@ -9,22 +9,23 @@ change to the exact RTP of the new strips.  The server is always shut down.
 from __future__ import annotations
 
 import os
+import secrets
 import shutil
 import signal
 import socket
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
 import pytest
+from conftest import ROOT, TEST_DATA
 
 from slotmath.analysis.metrics import game_figures
 from slotmath.io.gamefile import load_game
 from slotmath.tuning.reelspace import ReelSpace
-
-from conftest import ROOT, TEST_DATA
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"]
@@ -49,13 +50,15 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def wait_for_server(url: str, proc: subprocess.Popen, log: Path) -> None:
+def wait_for_server(url: str, proc: subprocess.Popen, log: Path, token: str) -> None:
     deadline = time.monotonic() + SERVER_START_S
     while time.monotonic() < deadline:
         if proc.poll() is not None:
             raise RuntimeError(f"JupyterLab exited early:\n{log.read_text()[-3000:]}")
         try:
-            with urllib.request.urlopen(url + "/api/status", timeout=2) as r:
+            request = urllib.request.Request(url + "/api/status",
+                                             headers={"Authorization": f"token {token}"})
+            with urllib.request.urlopen(request, timeout=2) as r:
                 if r.status == 200:
                     return
         except OSError:
@@ -75,13 +78,15 @@ def stop(proc: subprocess.Popen) -> None:
 
 @pytest.fixture
 def jupyterlab(tmp_path):
-    """A JupyterLab server serving a copy of the notebook; yields (url, game folder)."""
+    """A JupyterLab server serving a copy of the notebook, behind a random
+    token; yields (url, game folder, log, token)."""
     root = tmp_path / "lab"
     root.mkdir()
     shutil.copy(ROOT / "notebooks" / "reel_tuning.ipynb", root / "reel_tuning.ipynb")
     game = root / "game"
     shutil.copytree(TEST_DATA / "tune_small", game)
     port = free_port()
+    token = secrets.token_hex(24)
     env = dict(os.environ, SLOTMATH_TUNING_GAME=str(game),
                JUPYTER_CONFIG_DIR=str(tmp_path / "config"),
                JUPYTER_RUNTIME_DIR=str(tmp_path / "runtime"),
@@ -91,8 +96,8 @@ def jupyterlab(tmp_path):
     log = tmp_path / "jupyterlab.log"
     cmd = [sys.executable, "-m", "jupyter", "lab", "--no-browser", f"--port={port}",
            "--ServerApp.ip=127.0.0.1", "--ServerApp.port_retries=0",
-           "--IdentityProvider.token=", "--ServerApp.password=",
-           "--ServerApp.disable_check_xsrf=True", f"--ServerApp.root_dir={root}",
+           f"--IdentityProvider.token={token}", "--ServerApp.password=",
+           f"--ServerApp.root_dir={root}",
            "--LabApp.expose_app_in_browser=True",
            "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
            "--LabApp.extension_manager=readonly"]
@@ -103,8 +108,8 @@ def jupyterlab(tmp_path):
                                 start_new_session=True)
     try:
         url = f"http://127.0.0.1:{port}"
-        wait_for_server(url, proc, log)
-        yield url, game, log
+        wait_for_server(url, proc, log, token)
+        yield url, game, log, token
     finally:
         stop(proc)
 
@@ -114,7 +119,10 @@ def jupyterlab(tmp_path):
 def test_change_a_count_in_the_page_and_see_the_rtp_change(jupyterlab, tmp_path):
     from playwright.sync_api import sync_playwright
 
-    url, game_dir, log = jupyterlab
+    url, game_dir, log, token = jupyterlab
+    with pytest.raises(urllib.error.HTTPError) as refused:        # no token, no access
+        urllib.request.urlopen(url + "/api/contents", timeout=5)
+    assert refused.value.code == 403
     game = load_game(game_dir)
     space = ReelSpace(game)
     wild = game.symbol_index["WILD"]
@@ -129,7 +137,7 @@ def test_change_a_count_in_the_page_and_see_the_rtp_change(jupyterlab, tmp_path)
         try:
             page = browser.new_page()
             page.set_default_timeout(CELLS_RUN_S * 1000)
-            page.goto(f"{url}/lab/tree/reel_tuning.ipynb")
+            page.goto(f"{url}/lab/tree/reel_tuning.ipynb?token={token}")
             page.wait_for_selector(".jp-Notebook")
             page.wait_for_function("window.jupyterapp && window.jupyterapp.commands")
             # run every cell once the kernel is there

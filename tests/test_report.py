@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from slotmath.report import notebook as report
+from slotmath.io import files
 from slotmath.report import sheet as sheet_module
 from slotmath.report import sheettable
 from slotmath.cli import main
@@ -17,6 +17,7 @@ from slotmath.report.featuresheet import feature_tables
 from slotmath.io.files import atomic_path
 from slotmath.report.notebook import external_references, install
 from slotmath.report.sheet import ParSheet, par_sheet
+from slotmath.report.sheettable import human
 from slotmath.report.workbook import read_workbook
 
 TOY = Path(__file__).parent / "data" / "report_toy"
@@ -37,7 +38,7 @@ def saved(sheet, tmp_path_factory):
 
 def test_sections_are_complete(sheet):
     assert list(sheet.sections) == ["identification", "reels", "symbols", "paytable",
-                                    "combinations", "summary", "volatility", "distribution",
+                                    "paylines", "combinations", "summary", "volatility", "distribution",
                                     "sessions", "features", "simulation", "notes"]
     for key in sheet.sections:
         html = sheet.section_html(key)
@@ -51,7 +52,8 @@ def test_identification(sheet):
     assert ident["slotmath version"] == sheet_module.__version__
     assert len(ident["git commit"].split()[0]) == 40
     params = sheet.sections["identification"].tables[1].frame.set_index("figure")["value"]
-    assert params["parameter spins"] == 250_000 and params["parameter seed"] == 7
+    assert params["parameter Monte Carlo rounds"] == 250_000
+    assert params["parameter Monte Carlo seed"] == 7
 
 
 def test_combination_total_is_the_rtp(sheet):
@@ -94,17 +96,26 @@ def test_simulation_rows(sheet):
     frame = sec.tables[0].frame.set_index("figure")
     assert frame.loc["RTP", "exact"] == pytest.approx(float(sheet.par.rtp))
     assert list(frame.index) == ["RTP", "hit frequency", "SD"]
-    events = sec.tables[1].frame.set_index("event")
+    events = sec.tables[2].frame.set_index("event")
     # every pay of the combination table is checked; 3 x SEVEN at x8 has 5 hits in 4096
     assert events.loc["line: 3 x SEVEN (x8)", "exact 1 in N"] == pytest.approx(4096 / 5)
     for t in sec.tables:
+        if "z" not in t.frame.columns:
+            continue
         z = pd.to_numeric(t.frame["z"], errors="coerce").dropna()
         assert len(z) and (z.abs() < 4).all()
 
 
 def test_json_and_text_equal_the_par_command(saved, capsys):
     assert main(["par", str(TOY), "--json"]) == 0
-    assert json.loads((saved / "par.json").read_text()) == json.loads(capsys.readouterr().out)
+    # the report writes floats to 15 significant digits (reproducible files)
+    command = sheet_module.fixed_floats(json.loads(capsys.readouterr().out))
+    saved_json = json.loads((saved / "par.json").read_text())
+    # but for the payback ranges: exact quantiles, not the command's normal approximation
+    exact = saved_json.pop("confidence")
+    command.pop("confidence")
+    assert saved_json == command
+    assert min(r["low"] for r in exact) >= 0
     assert main(["par", str(TOY)]) == 0
     assert (saved / "par.txt").read_text() == capsys.readouterr().out
 
@@ -128,24 +139,29 @@ def check_workbook_matches_json(xlsx: Path, json_path: Path) -> None:
     head = book["Summary"]["Headline figures"].set_index("figure")["value"]
     assert close(head["RTP [x total bet]"], data["rtp"])
     # exact RTP as "p/q"; a float computation says so instead of JSON's null
-    assert head["RTP exact"] == (data["rtp_exact"] or "n/a (float computation)")
+    assert head["RTP exact"] == data["rtp_exact"] or head["RTP exact"].startswith("not a fraction")
     assert close(head["hit frequency: paying spins [probability]"], data["hit_frequency"])
     assert close(head["SD [x total bet]"], data["sd"])
     for k in ("90", "95", "99"):
         assert close(head[f"VI {k} % [x total bet]"], data["volatility_index"][k])
     assert close(head["max win [x total bet]"], data["max_win"])
     assert head["cycle"] == data["cycle"]
-    channels = book["Summary"]["RTP by channel"].set_index("channel")
-    assert list(channels.index[:-1]) == list(data["components"])
+    channels = book["Summary"]["RTP by component"].set_index("component")
+    assert list(channels.index[:-1]) == [human(k) for k in data["components"]]
     for name, value in data["components"].items():
-        assert close(channels.loc[name, "RTP [x total bet]"], value)
+        assert close(channels.loc[human(name), "RTP [x total bet]"], value)
     comb = book["Combinations"]["Hits over the full cycle for every pay"].iloc[:-1]
+    comb = comb[comb["multiplier"] != "all"]     # the rows of the combination table
+    comb = comb.assign(combination=[c.strip().split(", wild x")[0] for c in comb["combination"]],
+                       multiplier=[int(m[1:]) for m in comb["multiplier"]])
     expected = pd.DataFrame(data["combinations"])
-    assert list(comb["combination"]) == list(expected["combination"])
-    assert list(comb["hits"]) == list(expected["hits"])
-    assert all(close(a, b) for a, b in zip(comb["RTP contribution"], expected["rtp"]))
-    assert all(close(a, b) for a, b in zip(comb["1 in N"], expected["one_in"]))
-    conf = book["Volatility"]["Payback confidence table: RTP +- VI / sqrt(N)"]
+    key = ["combination", "multiplier"]
+    both = comb.merge(expected, on=key, how="outer", indicator=True, suffixes=("", "_json"))
+    assert (both["_merge"] == "both").all()       # the same pays, grouped by entry
+    assert list(both["hits"]) == list(both["hits_json"])
+    assert all(close(a, b) for a, b in zip(both["RTP contribution"], both["rtp"]))
+    assert all(close(a, b) for a, b in zip(both["1 in N"], both["one_in"]))
+    conf = book["Volatility"]["Payback range after N spins"]
     want = pd.DataFrame(data["confidence"])
     for c in (0.90, 0.95, 0.99):
         w = want[want["confidence"] == c]
@@ -165,7 +181,7 @@ def test_workbook_stores_numbers_with_formats(saved):
     assert isinstance(cells["hits"].value, int) and cells["hits"].number_format == "#,##0"
     assert isinstance(cells["RTP contribution"].value, float)
     assert cells["RTP contribution"].number_format == "0.000000%"
-    assert cells["1 in N"].number_format == "#,##0.00"
+    assert cells["1 in N"].number_format == "[<10000000]#,##0.00;0.00E+00"
 
 
 def test_generic_feature_sheets(sheet):
@@ -189,10 +205,11 @@ def test_generic_feature_sheets(sheet):
     assert {"Jackpots", "Lock it: coverage", "Lock it", "Wheel"} <= set(titles)
     assert all(t.html for t in out)
     jack = next(t for t in out if t.title == "Jackpots").frame
-    assert list(jack["entry"]) == ["mini", "super"] and list(jack["one in"]) == [100.0, 1000.0]
+    assert list(jack["entry"]) == ["mini", "super"] and list(jack["1 in N"]) == [100.0, 1000.0]
     lock = next(t for t in out if t.title == "Lock it").frame.set_index("figure")["value"]
     assert lock["spins"] == 5 and lock["nested / mean"] == 1.5
-    assert lock["nested / sizes"] == "1, 2, 3"
+    # a list of numbers: a row per entry, numbers kept as numbers
+    assert [lock[f"nested / sizes {i}"] for i in (1, 2, 3)] == [1, 2, 3]
     captions = {c for t in out for c, _ in t.figures}
     assert "Lock it: coverage" in captions                       # grid -> heat map
     assert "Wheel: probability by prize." in captions            # records -> bar chart
@@ -202,7 +219,7 @@ def test_generic_feature_sheets(sheet):
     assert {"Feature figures", "Lock it", "Lock it: coverage", "Nudge pays", "Heat"} <= shown
     assert {t.title for t in out if not t.html} == {"Jackpots", "Wheel", "Pays again"}
     jack_rows = next(t for t in out if t.title == "Jackpots")
-    assert jack_rows.format_key("one in", 0) == "odds"          # formats from the names
+    assert jack_rows.format_key("1 in N", 0) == "odds"          # formats from the names
     nudge = next(t for t in out if t.title == "Nudge pays")
     assert nudge.format_key("probability", 0) == "prob"
     captions = {c for t in out for c, _ in t.figures}
@@ -215,7 +232,7 @@ def test_generic_feature_sheets(sheet):
     sheet2 = ParSheet(sheet.game, rich, sheet.levels, sheet.sessions, None, sheet.parameters,
                       sheet.generated)
     events = set(sheet2.odds_frame()["event"])
-    assert {"trigger one in", "jackpots / mini", "jackpots / super"} <= events
+    assert {"trigger", "jackpots: mini", "jackpots: super"} <= events
     assert "No simulation" in sheet2.section_html("simulation")
 
 
@@ -226,7 +243,7 @@ def test_install_swaps_and_restores(tmp_path, monkeypatch):
     work = tmp_path / ".game.partial"
     work.mkdir()
     (work / "par.json").write_text("new")
-    real = report.os.replace
+    real = files.os.replace
     calls = []
 
     def failing(src, dst):
@@ -235,10 +252,12 @@ def test_install_swaps_and_restores(tmp_path, monkeypatch):
             raise OSError("disk full")
         return real(src, dst)
 
-    monkeypatch.setattr(report.os, "replace", failing)
+    # the two-rename fallback (systems without an atomic exchange)
+    monkeypatch.setattr(files, "_exchange", lambda a, b: False)
+    monkeypatch.setattr(files.os, "replace", failing)
     with pytest.raises(OSError):
         install(work, target)
-    monkeypatch.setattr(report.os, "replace", real)
+    monkeypatch.setattr(files.os, "replace", real)
     assert (target / "par.json").read_text() == "old"      # previous report restored
     install(work, target)
     assert (target / "par.json").read_text() == "new"
@@ -313,3 +332,53 @@ def test_channel_groups_for_the_chart():
     shown, caption = channel_groups(many)
     assert list(shown) == ["base lines", "lock-it", "wheel"]
     assert shown["lock-it"] == pytest.approx(0.12) and "summed per group" in caption
+
+
+def test_version_and_variant(tmp_path, capsys):
+    # optional game-file keys shown in the identification and the page title
+    text = (TOY / "game.yaml").read_text()
+    game_dir = tmp_path / "toy"
+    game_dir.mkdir()
+    (game_dir / "game.yaml").write_text(f'version: "2.1"\nvariant: "92.2 %"\n{text}')
+    for extra in TOY.iterdir():
+        if extra.name != "game.yaml":
+            (game_dir / extra.name).write_bytes(extra.read_bytes())
+    sheet = par_sheet(str(game_dir), level=1, spins=0)
+    ident = sheet.sections["identification"].tables[0].frame.set_index("figure")["value"]
+    assert ident["version"] == "2.1" and ident["RTP variant"] == "92.2 %"
+    assert "version 2.1 RTP variant 92.2 %" in sheet.title_html()
+    # a version must be text: one line naming file, field and problem, exit 2
+    (game_dir / "game.yaml").write_text(f"version: 2.1\n{text}")
+    assert main(["par", str(game_dir)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "version" in err and "game.yaml" in err
+
+
+def test_payback_ranges_are_exact_quantiles(sheet):
+    # every bound is a quantile of the exact session distribution, in [0, max win]
+    table = sheet.payback_table()
+    for s in sheet.sessions:
+        for c in (0.90, 0.95, 0.99):
+            row = table[(table["spins"] == s.spins) & (table["confidence"] == c)].iloc[0]
+            assert (row["low"], row["high"]) == s.payback_interval(c)
+            assert 0 <= row["low"] <= row["high"] <= float(sheet.par.distribution.max_win)
+
+
+def test_combination_rows_grouped_by_entry(sheet):
+    frame = sheet.sections["combinations"].tables[0].frame.iloc[:-1]
+    # each entry's rows are adjacent; an entry at several multipliers starts with 'all'
+    names = list(frame["combination"])
+    assert all(names.index(n) + names.count(n) - 1 == len(names) - 1 - names[::-1].index(n)
+               for n in set(names))
+    for name, group in frame.groupby("combination", sort=False):
+        if len(group) > 1:
+            assert group["multiplier"].iloc[0] == "all"
+            assert group["hits"].iloc[0] == group["hits"].iloc[1:].sum()
+
+
+def test_odds_text():
+    assert sheet_module.odds_text(1.550139296294649e17) == "1 in 1.55e17"
+    assert sheet_module.odds_text(81529.37160212605) == "1 in 81,529.37"
+    assert sheettable.format_value(1.550139296294649e17, "odds") == "1.55e17"
+    assert sheet_module.volatility_class(4.9) == "low"
+    assert sheet_module.volatility_class(11.55) == "high"

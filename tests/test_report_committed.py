@@ -5,7 +5,7 @@ import math
 
 import pytest
 
-from slotmath.io.gamefile import load_game
+from slotmath.io.gamefile import GAMES_DIR, load_game
 from slotmath.rules.par import par
 from slotmath.report.notebook import REPORT_FILES, REPORTS_DIR, all_games
 from slotmath.report.workbook import read_workbook
@@ -73,6 +73,10 @@ def test_committed_json_matches_the_engine(game):
     assert committed["components"].keys() == now["components"].keys()
     for key, value in committed["components"].items():
         assert math.isclose(value, now["components"][key], rel_tol=TOL, abs_tol=TOL), key
+    # the report's payback ranges are exact quantiles (never below 0), not the
+    # command's normal approximation: checked by test_committed_report_is_publishable
+    committed.pop("confidence")
+    now.pop("confidence")
     diffs = differences(committed, now)
     assert not diffs, f"reports/{game}/par.json is stale (run `make report`): {diffs[:10]}"
 
@@ -86,3 +90,42 @@ def test_committed_workbook_matches_its_json(game):
 
     check_workbook_matches_json(folder / "par.xlsx", folder / "par.json")
     assert read_workbook(folder / "par.xlsx")["Identification"]
+
+
+# ------------------------------------------------------------ publishable reports
+def _folder(game):
+    folder = REPORTS_DIR / game
+    if not (folder / "par.json").is_file():
+        pytest.fail(f"reports/{game} is missing: run `make report`")
+    return folder
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_committed_report_is_publishable(game):
+    from report_checks import (allowed_names, code_names, failing_checks, paylines_problems,
+                               payback_problems, workbook_problems)
+
+    folder = _folder(game)
+    html = (folder / "par.html").read_text()
+    assert code_names(html, allowed_names(folder, GAMES_DIR / game)) == []
+    assert workbook_problems(folder / "par.xlsx") == []
+    assert payback_problems(folder) == []
+    assert failing_checks(folder / "par.xlsx") == []
+    assert paylines_problems(folder) == []
+    assert "par-scroll" not in html
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_committed_report_prints(game, tmp_path):
+    from report_checks import CHROMIUM, print_pdf, print_problems, section_headings
+
+    if not CHROMIUM.exists():
+        pytest.skip("Debian chromium missing (.ci/run installs it)")
+    folder = _folder(game)
+    pdf = tmp_path / "par.pdf"
+    print_pdf(folder / "par.html", pdf)
+    title = json.loads((folder / "par.json").read_text())["title"]
+    headings, intros = section_headings()
+    pages, problems = print_problems(pdf, headings, f"PAR sheet: {title}", intros)
+    assert problems == []
+    assert pages <= 60

@@ -17,7 +17,7 @@ pytestmark = pytest.mark.slow   # runs a notebook kernel and a browser
 TOY = Path(__file__).parent / "data" / "report_toy"
 CHROMIUM = Path("/usr/bin/chromium")
 SECTIONS = ("Identification", "Reel strips", "Symbols and counts per reel", "Pay table",
-            "Combination table", "Summary", "Volatility", "Win distribution",
+            "Paylines", "Combination table", "Summary", "Volatility", "Win distribution",
             "Player sessions", "Feature sheets", "Monte Carlo cross-check", "Notes")
 
 
@@ -62,7 +62,7 @@ def test_workbook_read_back(built):
     check_workbook_matches_json(built / "par.xlsx", built / "par.json")
     book = read_workbook(built / "par.xlsx")
     params = book["Identification"]["Notebook parameters"].set_index("figure")["value"]
-    assert params["parameter spins"] == 5_000 and params["parameter bet"] == 2
+    assert params["parameter Monte Carlo rounds"] == 5_000 and params["parameter bet level"] == 2
 
 
 def test_html_is_standalone_and_hides_code(built):
@@ -134,3 +134,49 @@ def test_failure_keeps_the_previous_report(built, tmp_path):
     after = {name: (built / name).read_bytes() for name in REPORT_FILES}
     assert after == before
     assert sorted(p.name for p in out.iterdir()) == ["report_toy"]
+
+
+# ------------------------------------------------------------ a report one can publish
+def test_rebuild_is_byte_identical(built):
+    # the same game, parameters and folder: every file is the same, byte for byte
+    before = {name: (built / name).read_bytes() for name in REPORT_FILES}
+    again = run_report(str(TOY), built.parent, level=2, spins=5_000, seed=11, progress=False)
+    changed = [name for name in REPORT_FILES if (again / name).read_bytes() != before[name]]
+    assert changed == []
+
+
+def test_publishable(built):
+    from report_checks import (allowed_names, code_names, failing_checks, paylines_problems,
+                               payback_problems, workbook_problems)
+
+    html = (built / "par.html").read_text()
+    assert code_names(html, allowed_names(built, TOY)) == []
+    assert workbook_problems(built / "par.xlsx") == []
+    assert payback_problems(built) == []
+    assert failing_checks(built / "par.xlsx") == []
+    assert paylines_problems(built) == []
+    # the contents line links every section heading
+    for key in ("identification", "paylines", "simulation"):
+        assert f'href="#sec-{key}"' in html and f'id="sec-{key}"' in html
+    assert "par-scroll" not in html                    # strips in full, no scroll boxes
+
+
+def test_code_names_are_found():
+    from report_checks import code_names
+
+    page = "<p>hit_probability 0.5</p><p>WILD_3 on reel 1</p><style>.a_b {}</style>"
+    assert code_names(page) == ["hit_probability"]
+    assert code_names("<td>expected turnover between wins</td>") == []
+    assert code_names("<td>report_toy</td>", allowed=["report_toy"]) == []
+
+
+@pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian chromium missing (.ci/run installs it)")
+def test_printed_pages(built, tmp_path):
+    from report_checks import print_pdf, print_problems, section_headings
+
+    pdf = tmp_path / "par.pdf"
+    print_pdf(built / "par.html", pdf)
+    headings, intros = section_headings()
+    pages, problems = print_problems(pdf, headings, "PAR sheet: Report Toy", intros)
+    assert problems == []
+    assert 8 <= pages <= 20        # the toy game's 13 sections on A4

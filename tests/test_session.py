@@ -9,7 +9,7 @@ import pytest
 from slotmath.engine.distribution import WinDistribution
 from slotmath.io.gamefile import load_game
 from slotmath.rules.par import par
-from slotmath.engine.session import power_truncated, session, win_lattice
+from slotmath.engine.session import TAIL_LIMIT, power_truncated, session, win_lattice
 
 TOY = Path(__file__).parent / "data" / "report_toy"
 
@@ -60,7 +60,8 @@ def test_matches_exact_integer_convolution(toy_distribution):
     exact_p = np.array([float(Fraction(int(c), total)) for c in exact])
     err = np.abs(exact_p - s.probabilities)
     assert err.max() < 1e-14
-    big = exact_p > 1e-9
+    assert err.max() <= s.error_bound   # the stated bound holds
+    big = exact_p > 1e-6
     assert np.max(err[big] / exact_p[big]) < 1e-10
     assert s.tail == pytest.approx(1 - float(Fraction(int(sum(exact)), total)), abs=1e-13)
 
@@ -113,3 +114,32 @@ def test_quantiles_and_cdf_agree(toy_distribution):
         s.p_at_most(s.upper + 1)
     with pytest.raises(ValueError):
         session(toy_distribution, 0)
+
+
+def test_default_range_covers_all_but_a_negligible_tail(toy_distribution):
+    # the range grows until P(above it) < TAIL_LIMIT; asked for the whole
+    # range (5 x max win on the lattice), nothing is left above it
+    d = toy_distribution
+    for n in (5, 100, 1000):
+        s = session(d, n)
+        assert s.tail < TAIL_LIMIT
+        assert s.max_net == pytest.approx(n * (float(d.max_win) - 1))
+        assert s.upper <= s.max_net + 1e-9
+    s = session(d, 5, upper=5 * (float(d.max_win) - 1))
+    assert s.tail < 1e-14 and s.upper == pytest.approx(s.max_net)
+
+
+def test_payback_quantiles_stay_inside_what_the_game_pays(toy_distribution):
+    # payback = total win / amount bet lies in [0, max win]; the interval's
+    # ends are quantiles of the exact distribution (P(payback <= low) >= 5 %)
+    d = toy_distribution
+    for n in (100, 1000, 10_000):
+        s = session(d, n)
+        low, high = s.payback_interval(0.90)
+        assert 0 <= low <= float(d.mean) <= high <= float(d.max_win)
+        assert s.p_at_most((low - 1) * n) >= 0.05 - s.cdf_error_bound
+        below_low = s._cdf[int(np.searchsorted(s.net, (low - 1) * n - 1e-9)) - 1]
+        assert below_low < 0.05 + s.cdf_error_bound
+    # the interval narrows as the session grows (law of large numbers)
+    widths = [np.diff(session(d, n).payback_interval(0.99))[0] for n in (100, 1000, 10_000)]
+    assert widths[0] > widths[1] > widths[2]

@@ -1,16 +1,14 @@
 """Writing tuned strips into a game file: only the strips change, atomically, with a backup."""
 from __future__ import annotations
 
-import os
 import shutil
 
 import pytest
+from conftest import TEST_DATA
 
 from slotmath.io.gamefile import GameFileError, load_game
 from slotmath.io.gamewriter import diff, write_game
 from slotmath.model import Strip
-
-from conftest import TEST_DATA
 
 GAME = """\
 # a comment at the top
@@ -71,14 +69,15 @@ def test_a_csv_reel_set_is_rewritten_in_place_or_inlined_elsewhere(game, tmp_pat
     assert (tmp_path / "game.yaml").read_text() == GAME         # the YAML is untouched
     assert load_game(tmp_path / "game.yaml").strips("free") == free
     assert [p.read_text() for p in tmp_path.glob("free.csv.*.bak")] == [FREE_CSV]
-    # written elsewhere: the tuned set inline, the other CSV path made relative
+    # written elsewhere: the tuned set inline, the other CSV file copied beside it
     other = tmp_path / "copy" / "game.yaml"
     game2 = load_game(tmp_path / "game.yaml")
     write_game(game2, {"free": NEW}, other)
     assert "free: [[A, A, B, C], [C, B, A], {symbols: [A, B, C], weights: [4, 2, 1]}]" in other.read_text()
     assert load_game(other).strips("free") == NEW
     write_game(game2, {"base": NEW}, other)
-    assert "free: ../free.csv" in other.read_text()
+    assert "free: free.csv" in other.read_text()
+    assert (other.parent / "free.csv").read_text() == (tmp_path / "free.csv").read_text()
     assert load_game(other).strips("free") == free
 
 
@@ -109,9 +108,9 @@ def test_a_test_game_round_trips(tmp_path):
 
 def test_a_game_written_elsewhere_still_reads_its_award_table(tmp_path):
     """Piggy's award table (``options.lockit.awards: awards.csv``) is named
-    relative to the game file: written to another folder, the reference is
-    rewritten to point at the same file, and the written game loads with
-    the same award table (it used to fail validation: CSV not found)."""
+    relative to the game file: written to another folder, the table (and
+    every CSV reel set) is copied beside the new file, and the written game
+    loads with the same award table (a game names only files in its folder)."""
     game = load_game("piggy_bankin_superlock")
     other = tmp_path / "tuned" / "game.yaml"
     first = game.strips("base")[0].symbols
@@ -119,21 +118,23 @@ def test_a_game_written_elsewhere_still_reads_its_award_table(tmp_path):
     write_game(game, {"base": base}, other)
     text = other.read_text()
     source_dir = (TEST_DATA.parent.parent / "data" / "games" / "piggy_bankin_superlock").resolve()
-    rel = os.path.relpath(source_dir / "awards.csv", other.parent.resolve())
-    assert f"awards: {rel}" in text and "awards: awards.csv" not in text
+    assert "awards: awards.csv" in text
+    assert (other.parent / "awards.csv").read_bytes() == (source_dir / "awards.csv").read_bytes()
     written = load_game(other)
     assert written.strips("base") == base
     assert written.strips("feature") == game.strips("feature")
+    from slotmath.engine.cache import rules_key
     from slotmath.rules.piggy_bankin_superlock import analysis as pbs
-    assert [p.resolve() for p in pbs._referenced_files(written, dict(written.options))] == \
-        [p.resolve() for p in pbs._referenced_files(game, dict(game.options))]
+    assert rules_key(written) != "" and [p.name for p in pbs._referenced_files(
+        written, dict(written.options))] == [p.name for p in pbs._referenced_files(game, dict(game.options))]
 
 
-def test_file_names_under_options_follow_a_game_written_elsewhere(game, tmp_path):
-    """Only strings under ``options`` that name a file beside the game are
-    rewritten (relative to the new folder); an aliased one once, at its
-    anchor, which is kept; a long description (no file name, too long for a
-    path) and the rest of the file are left as they were."""
+def test_file_names_under_options_follow_a_game_written_elsewhere(game, tmp_path, monkeypatch):
+    """With --allow-outside, strings under ``options`` that name a file
+    beside the game are rewritten (relative to the new folder); an aliased
+    one once, at its anchor, which is kept; a long description (no file
+    name, too long for a path) and the rest of the file are left as they
+    were.  Without it the file is copied and the text is unchanged."""
     import yaml
 
     (tmp_path / "notes.csv").write_text("a,b\n")
@@ -142,6 +143,11 @@ def test_file_names_under_options_follow_a_game_written_elsewhere(game, tmp_path
                         f"options:\n  table: &t notes.csv\n  again: *t\n  quoted: 'notes.csv'\n"
                         f"  description: {long_text}\n  note: kept")
     (tmp_path / "game.yaml").write_text(text)
+    copied = tmp_path / "copied" / "game.yaml"
+    write_game(load_game(tmp_path / "game.yaml"), {"base": NEW}, copied)
+    assert copied.read_text().split("options:")[1] == text.split("options:")[1]
+    assert (copied.parent / "notes.csv").read_text() == "a,b\n"
+    monkeypatch.setenv("SLOTMATH_ALLOW_OUTSIDE", "1")
     other = tmp_path / "copy" / "game.yaml"
     write_game(load_game(tmp_path / "game.yaml"), {"base": NEW}, other)
     written = other.read_text()

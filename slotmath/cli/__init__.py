@@ -10,13 +10,18 @@ import argparse
 import importlib
 import importlib.util
 import json
+import os
 import sys
 
 from slotmath import __version__
 from slotmath.io.arguments import UsageError, game_and_level, positive_int, spin_count  # noqa: F401
+from slotmath.io.files import ALLOW_OUTSIDE_ENV
 from slotmath.io.gamefile import GameFileError, load_game
 
 EXIT_INPUT = 2
+EXIT_INTERRUPTED = 130         # 128 + SIGINT
+EXIT_BROKEN_PIPE = 141         # 128 + SIGPIPE: the reader went away (``| head``)
+ALLOW_OUTSIDE = "--allow-outside"
 
 
 def cmd_validate(args) -> int:
@@ -65,6 +70,8 @@ def build_parser(argv=None) -> argparse.ArgumentParser:
     they are listed by name (importing their modules costs seconds)."""
     parser = argparse.ArgumentParser(prog="slotmath", description=__doc__.splitlines()[0])
     parser.add_argument("--version", action="version", version=f"slotmath {__version__}")
+    parser.add_argument(ALLOW_OUTSIDE, action="store_true",
+                        help="let game files name files outside their folder (any position)")
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("validate", help="check a game file")
@@ -116,16 +123,33 @@ EXTRA_COMMANDS = {
 
 
 def main(argv=None) -> int:
-    parser = build_parser(argv)
-    args = parser.parse_args(argv)
+    """Run one command; bad input, Ctrl-C and a closed output pipe end with
+    one line (or none) and an exit status, never a traceback."""
+    argv = list(sys.argv[1:] if argv is None else argv)
     try:
-        return args.func(args)
+        if ALLOW_OUTSIDE in argv:               # accepted anywhere on the line
+            argv = [a for a in argv if a != ALLOW_OUTSIDE]
+            os.environ[ALLOW_OUTSIDE_ENV] = "1"  # report kernels inherit it
+        parser = build_parser(argv)
+        args = parser.parse_args(argv)
+        status = args.func(args)
+        sys.stdout.flush()
+        return status
     except (GameFileError, UsageError) as exc:
         print(f"slotmath: error: {exc}", file=sys.stderr)
         return EXIT_INPUT
     except KeyboardInterrupt:
         print("slotmath: interrupted", file=sys.stderr)
-        return 130
+        return EXIT_INTERRUPTED
+    except MemoryError:
+        print("slotmath: error: out of memory (the game's figures need more memory than "
+              "this process may use)", file=sys.stderr)
+        return 1
+    except BrokenPipeError:
+        # nothing more can be written to stdout: point it at /dev/null so the
+        # interpreter's final flush stays quiet
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_BROKEN_PIPE
 
 
 if __name__ == "__main__":

@@ -17,6 +17,8 @@ from collections.abc import Callable, Mapping
 from functools import lru_cache, wraps
 from pathlib import Path
 
+from slotmath.io.files import file_digest
+
 _REGISTRY: list = []            # objects with a clear() method
 
 #: Game fields the rules key holds (everything but the reel strips).
@@ -85,8 +87,9 @@ def rules_key(game) -> str:
     digest = _DIGESTS.get(stamp)
     if digest is None:
         h = hashlib.sha256(text.encode())
-        for path in files:
-            h.update(path.name.encode() + path.read_bytes())
+        for path in files:                  # checked for size
+            h.update(path.name.encode())
+            file_digest(path, h)
         digest = _DIGESTS.put(stamp, h.hexdigest())
     return digest
 

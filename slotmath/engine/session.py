@@ -15,11 +15,21 @@ computed on the net-result range ``[-N, upper]`` [x total bet] only, and the
 mass above it is kept as one number (:attr:`SessionDistribution.tail`).  A
 rare huge win (a jackpot) costs nothing: it only moves mass into the tail.
 
-Accuracy: float64 throughout.  Each FFT product adds an absolute error of
-order ``1e-16 log2(size)`` per lattice point and convolving with a
-probability vector does not amplify earlier errors, so after the
-``<= 2 log2(N)`` products of the exponentiation the absolute error per
-probability stays of order ``1e-14``; negative round-off is clipped to 0.
+Range: by default (``upper=None``) the computed range grows (doubling)
+until the mass above it is below :data:`TAIL_LIMIT` or it reaches the
+largest total the game can pay, ``N x max win``; the mass above it is
+reported with that top, so a session's figures cover the whole range.
+
+Accuracy: float64 throughout.  An FFT product of two probability vectors
+(2-norm at most 1) has a 2-norm error of at most ``c eps log2(M)`` (``M``
+the FFT length, ``c = 5`` a conservative constant); convolving an error
+with a probability vector does not enlarge its 2-norm, and a squaring at
+most doubles it, so after the binary exponentiation the 2-norm error of the
+probabilities is at most ``(2 N) c eps log2(M)``
+(:attr:`SessionDistribution.error_bound`), which also bounds every single
+probability; a CDF value is within ``sqrt(size)`` times that
+(:attr:`SessionDistribution.cdf_error_bound`).  Negative round-off is
+clipped to 0.
 ``tests/test_session.py`` checks the result against exact integer
 convolution.  Should the lattice exceed :data:`MAX_POINTS` points, wins are
 moved to a coarser lattice by splitting each win's probability between the
@@ -38,9 +48,13 @@ from scipy.signal import fftconvolve
 
 from slotmath.engine.distribution import WinDistribution
 
-SESSION_LENGTHS = (100, 1000)
+SESSION_LENGTHS = (100, 1000, 10_000, 100_000)
 QUANTILES = (0.05, 0.25, 0.50, 0.75, 0.95)
 MAX_POINTS = 1 << 22
+#: The default range grows until the probability above it is below this.
+TAIL_LIMIT = 1e-7
+#: Constant of the FFT error bound (see the module docstring).
+FFT_ERROR_CONSTANT = 5.0
 
 
 @dataclass(frozen=True, eq=False)
@@ -68,6 +82,12 @@ class SessionDistribution:
         Standard deviation of the net result [x total bet].
     exact_lattice : bool
         False when the wins had to be moved to a coarser lattice.
+    max_net : float
+        Largest net result the game can pay, ``spins x (max win - 1)``
+        [x total bet]; the tail lies between :attr:`upper` and it.
+    error_bound : float
+        Bound on the 2-norm (hence on each) error of ``probabilities``
+        from float64 FFT products [probability].
     """
 
     spins: int
@@ -79,6 +99,13 @@ class SessionDistribution:
     mean: float
     sd: float
     exact_lattice: bool = True
+    max_net: float = float("nan")
+    error_bound: float = 0.0
+
+    @property
+    def cdf_error_bound(self) -> float:
+        """Bound on the error of any cumulative probability [probability]."""
+        return float(np.sqrt(len(self.probabilities)) * self.error_bound)
 
     @cached_property
     def net(self) -> np.ndarray:
@@ -115,19 +142,34 @@ class SessionDistribution:
             raise ValueError(f"{net_bets} is above the computed range (up to {self.upper})")
         return self._mass(self.net <= net_bets + 1e-12)
 
+    @cached_property
+    def _cdf(self) -> np.ndarray:
+        return np.cumsum(self.probabilities)
+
     def quantile(self, q: float) -> float:
         """Smallest net result x with P(net <= x) >= q [x total bet];
         ``inf`` when x lies above the computed range."""
-        cdf = np.cumsum(self.probabilities)
-        i = int(np.searchsorted(cdf, q - 1e-13))
-        return float(self.net[i]) if i < len(cdf) else float("inf")
+        i = int(np.searchsorted(self._cdf, q - 1e-13))
+        return float(self.net[i]) if i < len(self._cdf) else float("inf")
+
+    def payback_quantile(self, q: float) -> float:
+        """Smallest payback y with P(payback <= y) >= q [x amount bet];
+        payback = total win / amount bet, between 0 and the max win."""
+        return 1.0 + self.quantile(q) / self.spins
+
+    def payback_interval(self, confidence: float) -> tuple:
+        """Two-sided interval holding the payback with at least
+        ``confidence``: the (1-c)/2 and (1+c)/2 quantiles [x amount bet]."""
+        a = (1 - confidence) / 2
+        return self.payback_quantile(a), self.payback_quantile(1 - a)
 
     def summary(self) -> dict:
         """Headline figures of the session (JSON-ready)."""
         row = {"spins": self.spins, "expected_net": self.mean, "sd_net": self.sd,
                "p_ahead": self.p_ahead, "p_even": self.p_even,
                "p_lose_half_or_more": self.p_at_most(-self.spins / 2),
-               "p_above_range": self.tail, "range_top": self.upper}
+               "p_above_range": self.tail, "range_top": self.upper,
+               "largest_possible_net": self.max_net, "error_bound": self.error_bound}
         row.update({f"q{round(q * 100):02d}": self.quantile(q) for q in QUANTILES})
         return row
 
@@ -180,16 +222,33 @@ def session(dist: WinDistribution, spins: int, upper: float | None = None,
     spins : int
         Session length [spins].
     upper : float, optional
-        Top of the computed net-result range [x total bet]; default ``spins``
-        (sessions ending more than one stake ahead go into the tail).
+        Top of the computed net-result range [x total bet].  Default: grown
+        from ``spins x (RTP - 1) + 8 SD sqrt(spins)`` by doubling until the
+        mass above it is below :data:`TAIL_LIMIT`, it holds every total the
+        game can pay, or the lattice would exceed ``max_points``.
     max_points : int
         Largest lattice size before wins are moved to a coarser lattice.
     """
     if spins < 1:
         raise ValueError("spins must be >= 1")
-    upper = float(spins if upper is None else upper)
-    if upper < 0:
-        raise ValueError("upper must be >= 0 (the tail is counted as ahead)")
+    units_per_bet = dist.unit_den * dist.total_bet
+    max_net = spins * (float(dist.max_win) - 1.0)
+    if upper is not None:
+        if upper < 0:
+            raise ValueError("upper must be >= 0 (the tail is counted as ahead)")
+        return _session(dist, spins, float(upper), max_points)
+    top = min(max_net, max(spins * (float(dist.mean) - 1.0) + 8 * dist.sd * np.sqrt(spins), 1.0))
+    step = win_lattice(dist)
+    while True:
+        s = _session(dist, spins, top, max_points)
+        fits = (spins * units_per_bet + 2 * top * units_per_bet) // step + 1 <= max_points
+        if s.tail < TAIL_LIMIT or top >= max_net or not fits:
+            return s
+        top = min(2 * top + 1, max_net)
+
+
+def _session(dist: WinDistribution, spins: int, upper: float,
+             max_points: int) -> SessionDistribution:
     units_per_bet = dist.unit_den * dist.total_bet
     stake = spins * units_per_bet
     top_units = stake + int(np.floor(upper * units_per_bet))
@@ -217,8 +276,10 @@ def session(dist: WinDistribution, spins: int, upper: float | None = None,
     tail = max(0.0, 1.0 - float(pk.sum()))
     mean = spins * (float(dist.mean) - 1.0)
     sd = float(np.sqrt(spins) * dist.sd)
+    max_net = spins * (float(dist.max_win) - 1.0)
+    bound = 2 * spins * FFT_ERROR_CONSTANT * np.finfo(float).eps * np.log2(max(2 * size, 2))
     return SessionDistribution(spins, int(step), pk, tail, stake, units_per_bet, mean, sd,
-                               exact_lattice)
+                               exact_lattice, max_net, float(min(bound, 1.0)))
 
 
 def session_table(dist: WinDistribution, lengths=SESSION_LENGTHS) -> pd.DataFrame:

@@ -47,7 +47,7 @@ from pathlib import Path
 import numpy as np
 
 from slotmath.engine.cache import game_cache, no_sets
-from slotmath.io.gamefile import GameFileError
+from slotmath.io.gamefile import GameFileError, named_file
 from slotmath.model import Game
 
 __all__ = ["Award", "AwardTables", "LockItSource", "LockItSpec", "FreeGamesSpec",
@@ -297,6 +297,8 @@ class _Reader:
 
 
 def _is_number(text: str) -> bool:
+    if "e" in text.lower() and any(len(p.lstrip("+-")) > 2 for p in text.lower().split("e")[1:]):
+        return False                     # an exponent beyond 99: not a usable number
     try:
         Fraction(text)
     except (ValueError, ZeroDivisionError):
@@ -317,7 +319,7 @@ def load_features(game: Game) -> Features:
 def _load_features(game: Game) -> Features:
     rd = _Reader(game)
     opts = game.options or {}
-    rd.mapping(opts, "options")
+    rd.mapping(opts, "options", allowed=("jackpots", "lockit", "free_games", "selection", "wheel"))
     jackpots = {}
     if "jackpots" in opts:
         for name, value in rd.mapping(opts["jackpots"], "options.jackpots").items():
@@ -403,23 +405,39 @@ def _lockit(rd: _Reader, spec, jackpots) -> LockItSpec:
                       sources, awards, mark_award)
 
 
+AWARD_COLUMNS = ["table", "level", "shape", "award", "weight"]
+
+
+def _award_csv_rows(path: Path) -> list:
+    """Rows ``(where, table, level, shape, award, weight)`` of an award CSV."""
+    try:
+        with path.open(newline="", encoding="utf-8-sig") as fh:
+            table = list(csv.reader(fh))
+    except UnicodeDecodeError as exc:
+        raise GameFileError(path, "", f"cannot read CSV: not UTF-8 text (byte {exc.start})") from None
+    except (OSError, csv.Error) as exc:
+        raise GameFileError(path, "", f"cannot read CSV: {' '.join(str(exc).split())[:200]}") from None
+    if not table or [h.strip() for h in table[0]] != AWARD_COLUMNS:
+        raise GameFileError(path, "header", "must be: " + ",".join(AWARD_COLUMNS))
+    rows = []
+    for i, row in enumerate(table[1:]):
+        if not any(c.strip() for c in row):
+            continue
+        if len(row) != len(AWARD_COLUMNS):
+            raise GameFileError(path, f"line {i + 2}", f"has {len(row)} cells, expected "
+                                f"{len(AWARD_COLUMNS)} ({','.join(AWARD_COLUMNS)})")
+        rows.append((f"line {i + 2}", *(c.strip() for c in row)))
+    return rows
+
+
 def _award_tables(rd: _Reader, spec, where, shape_names, jackpots) -> AwardTables:
     """Award tables inline (``{table: {level: {shape: [[award, weight], ...]}}}``)
     or from a CSV file (``table, level, shape, award, weight``)."""
     levels = rd.game.levels
     rows = []                                    # (where, table, level, shape, award, weight)
     if isinstance(spec, str):
-        path = Path(rd.game.source).parent / spec
-        if not path.is_file():
-            rd.fail(where, f"CSV file {path} not found")
-        with path.open(newline="", encoding="utf-8-sig") as fh:
-            reader = csv.DictReader(fh)
-            header = [h.strip() for h in (reader.fieldnames or [])]
-            if header != ["table", "level", "shape", "award", "weight"]:
-                raise GameFileError(path, "header", "must be: table,level,shape,award,weight")
-            for i, row in enumerate(reader):
-                rows.append((f"line {i + 2}", row["table"].strip(), row["level"].strip(),
-                             row["shape"].strip(), row["award"].strip(), row["weight"].strip()))
+        path = named_file(Path(rd.game.source), spec, where)   # inside the folder, size checked
+        rows = _award_csv_rows(path)
         fail_file = path
     else:
         rd.mapping(spec, where)
@@ -441,20 +459,22 @@ def _award_tables(rd: _Reader, spec, where, shape_names, jackpots) -> AwardTable
     for at, table, level, shape, award, weight in rows:
         def bad(problem, at=at):
             raise GameFileError(fail_file, at, problem)
-        if not level.isdigit() or int(level) not in levels:
-            bad(f"level {level!r} is not a bet level of the game ({levels})")
+        if not (level.isascii() and level.isdigit()) or len(level) > 12 or int(level) not in levels:
+            bad(f"level {level[:40]!r} is not a bet level of the game ({levels})")
         if shape not in shape_names:
-            bad(f"unknown shape {shape!r} (shapes: {', '.join(shape_names)})")
+            bad(f"unknown shape {shape[:40]!r} (shapes: {', '.join(shape_names)})")
         if award in jackpots:
             value, label = jackpots[award], award
-        elif award.isdigit():                       # the common case, fast
+        elif len(award) > 30 or len(weight) > 12:
+            bad("award or weight has too many characters (awards up to 30, weights up to 12)")
+        elif award.isascii() and award.isdigit():   # the common case, fast
             value, label = Fraction(int(award)), award
         elif _is_number(award) and Fraction(award) >= 0:
             value, label = Fraction(award), award
         else:
-            bad(f"award {award!r} is neither a number nor a jackpot ({', '.join(jackpots) or 'none'})")
-        if not weight.isdigit():
-            bad(f"weight {weight!r} must be a whole number >= 0")
+            bad(f"award {award[:40]!r} is neither a number nor a jackpot ({', '.join(jackpots) or 'none'})")
+        if not (weight.isascii() and weight.isdigit()):
+            bad(f"weight {weight[:40]!r} must be a whole number >= 0")
         entry = tables.setdefault(table, {}).setdefault(int(level), {}).setdefault(shape, [])
         entry.append(Award(value, int(weight), label))
     out = {}

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 import json
+import math
 import re
 import sys
 from fractions import Fraction
@@ -29,15 +30,29 @@ if "jsonschema" not in sys.modules:
 import jsonschema  # noqa: E402
 import yaml  # noqa: E402
 
+from slotmath.io.files import inside, size_problem
 from slotmath.model import BetLevel, Game, LinePay, ScatterPay, Strip, Symbol, WildRule
 
-from slotmath.io.rulenames import rules_module_name  # noqa: E402
+from slotmath.io.rulenames import known_rules, rules_module_name  # noqa: E402
 from slotmath.io.search import default_games_dir, games_path  # noqa: E402
 
 #: the first existing folder of the games search path (see :mod:`slotmath.io.search`)
 GAMES_DIR = default_games_dir()
 EXACT_LIMIT = 2 ** 62  # cycle x lines must stay below this (int64 hit counts)
 GAME_FILE = "game.yaml"
+#: Most values (scalars, lists, mappings; aliases expanded) one YAML file may hold.
+MAX_NODES = 250_000
+#: Deepest nesting of lists and mappings in a game file.
+MAX_DEPTH = 64
+#: Largest win of one spin in the smallest win unit (coins over the scatter
+#: pays' common denominator): every win and hit-count product stays exact.
+MAX_WIN_UNITS = 2 ** 53
+#: Largest stop weight.
+MAX_WEIGHT = 2 ** 32
+#: Largest denominator of a fractional scatter pay (and of their common
+#: multiple): 1/2, 3/10, 0.05 pass; the win unit stays coarse.
+MAX_PAY_DENOMINATOR = 1000
+NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 class GameFileError(ValueError):
@@ -59,15 +74,38 @@ def game_schema() -> dict:
 
 def option_file(folder: Path, value) -> Path | None:
     """The file a game option's string ``value`` names (relative to the game
-    file's ``folder``, or absolute), or None when it names no existing file
+    file's ``folder``), or None when it names no existing file inside the
+    folder (see :func:`slotmath.io.files.inside`) no larger than the file limit
     (not a string, empty, multi-line, too long for a path)."""
     if not isinstance(value, str) or not value or len(value) >= 256 or "\n" in value:
         return None
     path = Path(folder) / value
     try:
-        return path if path.is_file() else None
-    except OSError:                      # not a usable path
+        ok = path.is_file() and inside(folder, path) and size_problem(path) is None
+    except (OSError, ValueError):        # not a usable path
         return None
+    return path if ok else None
+
+
+def named_file(game_path: Path, value: str, field: str) -> Path:
+    """The file ``value`` (relative to the game file's folder) that field
+    ``field`` of ``game_path`` names, checked: it exists, lies inside the
+    game's folder (unless ``--allow-outside``) and is within the size limit."""
+    folder = Path(game_path).parent
+    path = folder / value
+    try:
+        exists = path.is_file()
+    except (OSError, ValueError):
+        exists = False
+    if not exists:
+        raise GameFileError(game_path, field, f"file {str(value)[:100]!r} not found")
+    if not inside(folder, path):
+        raise GameFileError(game_path, field, f"file {str(value)[:100]!r} is outside the game's "
+                            "folder (pass --allow-outside to allow it)")
+    problem = size_problem(path)
+    if problem:
+        raise GameFileError(path, field, problem)
+    return path
 
 
 def resolve_game_path(spec: str | Path, games_dir: Path | None = None) -> Path:
@@ -94,58 +132,165 @@ def field_path(parts) -> str:
     return out
 
 
-class UniqueKeyLoader(yaml.SafeLoader):
-    """Safe YAML loader that rejects a key repeated in one mapping (plain
-    YAML keeps the last one silently, dropping e.g. a whole reel set)."""
+class UniqueKeyLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
+    """Safe YAML loader (libyaml when present) that rejects a key repeated
+    in one mapping (plain YAML keeps the last one silently, dropping e.g. a
+    whole reel set)."""
 
     def construct_mapping(self, node, deep=False):
         seen = set()
         for key_node, _ in node.value:
             key = self.construct_object(key_node, deep=deep)
-            if isinstance(key, (str, int, float, bool)) and key in seen:
+            if not isinstance(key, (str, int, float, bool, type(None))):
                 raise yaml.constructor.ConstructorError(
-                    None, None, f"duplicate key {key!r}", key_node.start_mark)
+                    None, None, "a key must be a plain value, not a list or mapping",
+                    key_node.start_mark)
+            if key in seen:
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"duplicate key {str(key)[:40]!r}", key_node.start_mark)
             seen.add(key)
         return super().construct_mapping(node, deep=deep)
+
+
+def _children(node) -> list:
+    if isinstance(node, yaml.MappingNode):
+        return [n for pair in node.value for n in pair]
+    return node.value if isinstance(node, yaml.SequenceNode) else []
+
+
+def check_nodes(root, path: Path) -> None:
+    """Refuse a YAML node graph that expands (aliases followed) to more than
+    :data:`MAX_NODES` values, nests deeper than :data:`MAX_DEPTH` or refers
+    to itself; counted without expanding, so an alias bomb is refused fast."""
+    size, height, open_ = {}, {}, set()
+    stack = [(root, False)]
+    while stack:
+        node, done = stack.pop()
+        key = id(node)
+        kids = _children(node)
+        if done:
+            open_.discard(key)
+            size[key] = 1 + sum(size[id(k)] for k in kids)
+            height[key] = 1 + max((height[id(k)] for k in kids), default=0)
+            if size[key] > MAX_NODES:
+                raise GameFileError(path, "", f"the document holds more than {MAX_NODES:,} "
+                                    "values (aliases expanded)")
+            if height[key] > MAX_DEPTH:
+                raise GameFileError(path, "", f"lists and mappings nest deeper than {MAX_DEPTH} "
+                                    f"levels (line {node.start_mark.line + 1})")
+        elif key in open_:
+            raise GameFileError(path, "", f"an alias refers to its own anchor "
+                                f"(line {node.start_mark.line + 1})")
+        elif key not in size:
+            open_.add(key)
+            stack.append((node, True))
+            stack += [(k, False) for k in kids if id(k) not in size]
+
+
+def load_yaml(path: Path):
+    """The data in YAML file ``path``, within the loading limits (size,
+    values, depth, no duplicate keys)."""
+    problem = size_problem(path)
+    if problem:
+        raise GameFileError(path, "", problem)
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except OSError as exc:
+        raise GameFileError(path, "", f"cannot read file: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        raise GameFileError(path, "", f"not UTF-8 text (byte {exc.start})") from None
+    if text.count(",") + text.count("\n") > MAX_NODES:   # a value per comma or line, roughly
+        raise GameFileError(path, "", f"the document holds more than {MAX_NODES:,} values")
+    loader = UniqueKeyLoader(text)
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            return None
+        check_nodes(node, path)
+        return loader.construct_document(node)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark else ""
+        problem = " ".join(str(getattr(exc, "problem", None) or exc).split())[:200]
+        raise GameFileError(path, "", f"malformed YAML: {where}{problem}") from None
+    finally:
+        loader.dispose()
+
+
+def check_numbers(data, path: Path) -> None:
+    """Refuse non-finite numbers (``.nan``, ``.inf``) anywhere in the file."""
+    stack = [(data, [])]
+    while stack:
+        value, where = stack.pop()
+        if isinstance(value, float) and not math.isfinite(value):
+            raise GameFileError(path, field_path(where), f"non-finite number {value} "
+                                "(every number must be finite)")
+        if isinstance(value, dict):
+            stack += [(v, where + [str(k)]) for k, v in value.items()]
+        elif isinstance(value, list):
+            stack += [(v, where + [i]) for i, v in enumerate(value)]
 
 
 def load_game(spec: str | Path, games_dir: Path | None = None) -> Game:
     """Load, validate and return the game named or located by ``spec``."""
     path = resolve_game_path(spec, games_dir)
-    try:
-        data = yaml.load(path.read_text(encoding="utf-8"), Loader=UniqueKeyLoader)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark else ""
-        raise GameFileError(path, "", f"malformed YAML: {where}{getattr(exc, 'problem', exc)}") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise GameFileError(path, "", f"cannot read file: {exc}") from None
+    data = load_yaml(path)
     if not isinstance(data, dict):
         raise GameFileError(path, "", "the file must hold a mapping (key: value pairs)")
+    check_numbers(data, path)
     default_name = path.parent.name if path.name == GAME_FILE else path.stem
+    if not NAME.fullmatch(default_name):     # a folder name that is no plain identifier
+        default_name = re.sub(r"\W", "_", default_name, flags=re.ASCII)
+        default_name = default_name if NAME.fullmatch(default_name) else f"_{default_name}"
     game = build_game(data, path, default_name)
     check_rules(game)
     return game
 
 
 def check_rules(game: Game) -> None:
-    """Run the rules module's own checks (``check(game)``)."""
-    name = rules_module_name(game.rules)
-    try:
-        module = importlib.import_module(name)
-    except ModuleNotFoundError as exc:
-        if exc.name not in ("slotmath.rules", name):
-            raise
-        raise GameFileError(game.source, "rules", f"unknown rules {game.rules!r}") from None
+    """Check that ``game.rules`` names known rules (:mod:`slotmath.io.rulenames`),
+    then run the rules module's own checks (``check(game)``)."""
+    known = known_rules()
+    if not isinstance(game.rules, str) or game.rules not in known:
+        raise GameFileError(game.source, "rules", f"unknown rules {str(game.rules)[:100]!r} "
+                            f"(known rules: {', '.join(known)})")
+    module = importlib.import_module(rules_module_name(game.rules))
+    if not callable(getattr(module, "check", None)):
+        raise GameFileError(game.source, "rules", f"{game.rules!r} is not a rules module")
     module.check(game)
+
+
+def _is_integer(checker, value) -> bool:
+    """An integer is written as one: 2.0 is not an integer (nor is True)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_number(checker, value) -> bool:
+    return (isinstance(value, (int, float)) and not isinstance(value, bool)
+            and math.isfinite(value))
+
+
+@lru_cache(maxsize=1)
+def game_validator():
+    """The JSON-Schema validator of game files (integers written as integers,
+    finite numbers)."""
+    base = jsonschema.Draft202012Validator
+    types = base.TYPE_CHECKER.redefine_many({"integer": _is_integer, "number": _is_number})
+    return jsonschema.validators.extend(base, type_checker=types)(game_schema())
 
 
 def check_schema(data: dict, path: Path) -> None:
     """Raise the most relevant JSON-Schema violation as a GameFileError."""
-    validator = jsonschema.Draft202012Validator(game_schema())
-    error = jsonschema.exceptions.best_match(validator.iter_errors(data))
-    if error is not None:
-        raise GameFileError(path, field_path(error.absolute_path), error.message)
+    error = jsonschema.exceptions.best_match(game_validator().iter_errors(data))
+    if error is None:
+        return
+    value, message = error.instance, error.message
+    if error.validator == "type" and isinstance(value, float) and value.is_integer() \
+            and "integer" in str(error.validator_value):
+        message = f"{value!r} is not an integer (write {int(value)}: whole numbers are written without a decimal point)"
+    elif len(message) > 200 or "\n" in message:       # never echo a large value
+        message = " ".join(message.split())[:100] + " ..."
+    raise GameFileError(path, field_path(error.absolute_path), message)
 
 
 def build_game(data: dict, path: Path, default_name: str) -> Game:
@@ -181,7 +326,7 @@ def build_game(data: dict, path: Path, default_name: str) -> Game:
         field = f"reels.{set_name}"
         set_fail = fail
         if isinstance(spec, str):
-            csv_path = path.parent / spec
+            csv_path = named_file(path, spec, field)
             spec = read_strip_csv(csv_path, path, field)
 
             def set_fail(f, problem, csv_path=csv_path):  # errors name the CSV file and line
@@ -240,7 +385,8 @@ def build_game(data: dict, path: Path, default_name: str) -> Game:
             fail(f"scatters[{i}].symbol", f"{sp['symbol']!r} is not of kind 'scatter'")
         if sp["count"] > n_reels * n_rows:
             fail(f"scatters[{i}].count", f"{sp['count']} symbols do not fit a {n_rows}x{n_reels} window")
-        scatter_pays.append(ScatterPay(sp["symbol"], sp["count"], Fraction(str(sp["pay"]))))
+        scatter_pays.append(ScatterPay(sp["symbol"], sp["count"], scatter_fraction(sp["pay"], f"scatters[{i}].pay", fail)))
+    check_top_win(line_pays, scatter_pays, symbols, len(paylines), bet_levels, fail)
 
     return Game(
         name=data.get("name", default_name), title=data.get("title", default_name),
@@ -248,7 +394,46 @@ def build_game(data: dict, path: Path, default_name: str) -> Game:
         paylines=tuple(tuple(p) for p in paylines), line_pays=line_pays,
         scatter_pays=tuple(scatter_pays), bet_levels=bet_levels,
         rules=data.get("rules", "lines"), options=data.get("options") or {},
-        source=str(path), description=data.get("description", ""))
+        source=str(path), description=data.get("description", ""),
+        version=str(data.get("version", "")), variant=str(data.get("variant", "")))
+
+
+def scatter_fraction(value, field, fail) -> Fraction:
+    """A scatter pay [x total bet] (a number or a string ``"n"`` / ``"n/d"``)
+    as an exact Fraction, its denominator at most :data:`MAX_PAY_DENOMINATOR`."""
+    if isinstance(value, str):
+        num, _, den = value.partition("/")
+        if den and int(den) == 0:
+            fail(field, f"{value!r} divides by zero")
+        pay = Fraction(int(num), int(den or 1))
+    else:
+        pay = Fraction(str(value))        # the decimal as written: 0.1 is 1/10
+    if pay.denominator > MAX_PAY_DENOMINATOR:
+        fail(field, f"{value!r} has denominator {pay.denominator}, more than "
+             f"{MAX_PAY_DENOMINATOR:,} (write the pay with fewer decimals)")
+    return pay
+
+
+def check_top_win(line_pays, scatter_pays, symbols, n_lines, bet_levels, fail) -> None:
+    """Refuse pays whose largest possible win of one spin, in the smallest
+    win unit, reaches :data:`MAX_WIN_UNITS` (exact integer arithmetic)."""
+    mult = 1
+    for s in symbols:
+        if s.wild:
+            mult *= max(s.wild.multiplier(c) for c in range(10))
+    top_line = max((max(lp.pays) for lp in line_pays), default=0) * mult * n_lines
+    den = math.lcm(*(sp.pay.denominator for sp in scatter_pays)) if scatter_pays else 1
+    if den > MAX_PAY_DENOMINATOR:
+        fail("scatters", f"the scatter pays' common denominator {den} exceeds "
+             f"{MAX_PAY_DENOMINATOR:,}")
+    top_total_bet = max(b.total_bet for b in bet_levels)
+    top_scatter = sum(sp.pay for sp in scatter_pays) * top_total_bet
+    top = (top_line + top_scatter) * den
+    if top >= MAX_WIN_UNITS:
+        fail("scatters" if top_line * den < MAX_WIN_UNITS // 2 else "pays",
+             f"the largest win of one spin ({float(top_line + top_scatter):.4g} coins, "
+             f"with wild multipliers and every line) reaches 2**53 win units; pays "
+             "must keep it below (exact arithmetic)")
 
 
 def build_symbol(i, spec, names, kinds, fail) -> Symbol:
@@ -317,13 +502,16 @@ def build_strip(spec, field, known, rows, fail) -> Strip:
         fail(field, f"has {len(syms)} stops, fewer than the {rows} rows of the window")
     for k, s in enumerate(syms):
         if s not in known:
-            fail(f"{field}[{k}]", f"unknown symbol {s!r}")
+            fail(f"{field}[{k}]", f"unknown symbol {str(s)[:40]!r}")
     if weights is not None:
         if len(weights) != len(syms):
             fail(f"{field}.weights", f"has {len(weights)} weights for {len(syms)} stops")
         for k, w in enumerate(weights):
             if w < 0:
                 fail(f"{field}.weights[{k}]", f"negative weight {w}")
+            if w > MAX_WEIGHT:
+                fail(f"{field}.weights[{k}]", f"weight {w} is above the largest stop weight "
+                     f"{MAX_WEIGHT} (2**32)")
         if sum(weights) == 0:
             fail(f"{field}.weights", "all weights are zero")
         weights = tuple(weights)
@@ -339,20 +527,25 @@ def read_strip_csv(csv_path: Path, game_path: Path, field: str) -> list:
     def fail(where, problem):
         raise GameFileError(csv_path, where, problem)
 
+    problem = size_problem(csv_path)
+    if problem:
+        fail("", problem)
     try:
         with csv_path.open(newline="", encoding="utf-8-sig") as fh:
             table = list(csv.reader(fh))
-    except (OSError, UnicodeDecodeError, csv.Error) as exc:
-        fail("", f"cannot read CSV: {exc}")
+    except UnicodeDecodeError as exc:
+        fail("", f"cannot read CSV: not UTF-8 text (byte {exc.start})")
+    except (OSError, csv.Error) as exc:
+        fail("", f"cannot read CSV: {' '.join(str(exc).split())[:200]}")
     if not table:
         fail("header", "the file is empty; needs columns reel1, reel2, ...")
     header = [h.strip() for h in table[0]]
     cols = {}
     for j, h in enumerate(header):
         m = re.fullmatch(r"(reel|weight)([1-9][0-9]*)", h)
-        if m is None:
-            fail("header", f"unknown column {h!r} (expected reel1, reel2, ... and "
-                 "optional weight1, weight2, ...)")
+        if m is None:              # the cell is not echoed: the file may be anything
+            fail("header", f"column {j + 1} is not a reel or weight column (expected "
+                 "reel1, reel2, ... and optional weight1, weight2, ...)")
         if h in cols:
             fail("header", f"column {h!r} appears twice")
         cols[h] = j
@@ -380,11 +573,11 @@ def read_strip_csv(csv_path: Path, game_path: Path, field: str) -> list:
                 if (k < n) != bool(c):
                     fail(f"weight{r}", f"line {k + 2}: " + ("missing weight" if k < n else
                          "a weight without a symbol"))
-            try:
-                entry["weights"] = [int(c) for c in cells[:n]]
-            except ValueError:
-                k = next(k for k, c in enumerate(cells[:n]) if not c.lstrip("+-").isdigit())
-                fail(f"weight{r}", f"line {k + 2}: weight {cells[k]!r} is not an integer")
+            for k, c in enumerate(cells[:n]):
+                if not re.fullmatch(r"[+-]?[0-9]{1,12}", c):
+                    fail(f"weight{r}", f"line {k + 2}: weight {c[:20]!r} is not an integer "
+                         "(at most 12 digits)")
+            entry["weights"] = [int(c) for c in cells[:n]]
         out.append(entry)
     return out
 

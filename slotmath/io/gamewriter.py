@@ -4,8 +4,12 @@ Only the strips change.  The new file is the original text with each
 changed strip's list (and weight list) replaced in place, so comments, key
 order, formatting and every other field stay exactly as they were.  A reel
 set kept in a CSV file is rewritten as CSV when the game is written over
-itself, and inlined into the YAML when it is written elsewhere (paths of
-other CSV files are then made relative to the new folder).
+itself, and inlined into the YAML when it is written elsewhere; the other
+files the game names (CSV reel sets, award tables under ``options``) are
+then copied beside the new file under the same names, since a game names
+only files inside its folder (with ``--allow-outside`` they are instead
+named relative to the new folder).  A copied file under ``options`` is put
+in place before the new game file is validated.
 
 Every write goes to a temporary file in the target folder, is loaded back
 and validated (schema, names, the rules module's checks) and compared with
@@ -27,6 +31,7 @@ from pathlib import Path
 
 import yaml
 
+from slotmath.io.files import allow_outside, default_mode, remove_leftovers, temp_prefix
 from slotmath.io.gamefile import GameFileError, load_game, option_file
 from slotmath.model import Game, Strip
 
@@ -143,6 +148,10 @@ def render(source: Path, strips_by_set: dict, target: Path) -> tuple:
     if reels is None:
         raise GameWriteError(f"{source}: no reels mapping")
     same_folder = source.parent.resolve() == target.parent.resolve()
+    # a game names only files inside its folder: written elsewhere, the files
+    # it names go along (unless files outside are allowed: then they are
+    # named relative to the new folder)
+    copy_files = not allow_outside()
     in_place = source.resolve() == target.resolve()
     edits, csv_files = [], {}
     for key_node, set_node in reels.value:
@@ -154,6 +163,8 @@ def render(source: Path, strips_by_set: dict, target: Path) -> tuple:
             elif name in strips_by_set:
                 inline = "[" + ", ".join(flow_strip(s) for s in strips_by_set[name]) + "]"
                 edits.append((set_node.start_mark.index, set_node.end_mark.index, inline))
+            elif not same_folder and copy_files:         # the file goes along, same name
+                csv_files[target.parent / set_node.value] = _exact_text(csv_path)
             elif not same_folder:
                 rel = os.path.relpath(csv_path.resolve(), target.parent.resolve())
                 edits.append((set_node.start_mark.index, set_node.end_mark.index, _scalar(rel)))
@@ -165,11 +176,39 @@ def render(source: Path, strips_by_set: dict, target: Path) -> tuple:
             raise GameWriteError(f"reel set {name}: {len(strips)} strips for {len(set_node.value)} reels")
         for node, strip in zip(set_node.value, strips):
             edits += _strip_replacements(node, strip)
-    if not same_folder:
+    if not same_folder and copy_files:
+        for name in _option_files(root, source):
+            csv_files[target.parent / name] = _exact_text(source.parent / name)
+    elif not same_folder:
         edits += _moved_file_references(root, text, source, target)
     for start, end, new in sorted(edits, reverse=True):
         text = text[:start] + new + text[end:]
     return text, csv_files
+
+
+def _exact_text(path: Path) -> str:
+    """The text of ``path`` with its line endings as they are."""
+    with open(path, encoding="utf-8", newline="") as fh:
+        return fh.read()
+
+
+def _option_files(root, source: Path) -> list:
+    """Names of the files beside ``source`` that strings under ``options`` name."""
+    names, stack = [], [_get(root, "options")]
+    seen = set()
+    while stack:
+        node = stack.pop()
+        if node is None or id(node) in seen:
+            continue
+        seen.add(id(node))
+        if isinstance(node, yaml.MappingNode):
+            stack += [v for _, v in node.value]
+        elif isinstance(node, yaml.SequenceNode):
+            stack += node.value
+        elif (isinstance(node, yaml.ScalarNode) and node.tag == "tag:yaml.org,2002:str"
+              and option_file(source.parent, node.value) is not None and node.value not in names):
+            names.append(node.value)
+    return names
 
 
 def _moved_file_references(root, text: str, source: Path, target: Path) -> list:
@@ -221,9 +260,13 @@ def backup_path(path: Path) -> Path:
 
 
 def _temp_beside(path: Path, text: str, suffix: str) -> Path:
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.stem}.", suffix=suffix, dir=path.parent)
+    """A temporary file beside ``path`` holding ``text`` (umask permissions;
+    killed runs' leftovers for ``path`` are removed first)."""
+    remove_leftovers(path.parent, path.name)
+    fd, tmp = tempfile.mkstemp(prefix=temp_prefix(path.name), suffix=suffix, dir=path.parent)
     with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
         fh.write(text)
+    os.chmod(tmp, default_mode())
     return Path(tmp)
 
 
@@ -270,9 +313,15 @@ def write_game(game: Game, strips_by_set: dict, path=None, backup: bool = True) 
         # temporary CSVs first; a temporary YAML that points at them
         check_text = text
         for csv_path, csv_text in csv_files.items():
+            csv_path.parent.mkdir(parents=True, exist_ok=True)
             tmp = _temp_beside(csv_path, csv_text, ".csv")
             temps[csv_path] = tmp
-            check_text = _point_csv(check_text, csv_path, tmp, target)
+            pointed = _point_csv(check_text, csv_path, tmp, target)
+            if pointed == check_text:     # a file under options goes in place first (a copy)
+                if backup and csv_path.exists() and _exact_text(csv_path) != csv_text:
+                    shutil.copy2(csv_path, backup_path(csv_path))
+                os.replace(temps.pop(csv_path), csv_path)
+            check_text = pointed
         tmp_yaml = _temp_beside(target, check_text, ".yaml")
         temps[target] = tmp_yaml
         try:

@@ -15,13 +15,19 @@ Events and exact rates
     event is compared with ``ParResult.features["event_rates"][name]``
     (expected count per round) when the rules module provides it.
 
-Standard errors
-    RTP and SD: from the simulated power sums.  Hit frequency and histogram
-    bins: binomial, at the exact probability when there is one (the test
-    of the exact value), else at the simulated one.  Events: batch means
-    over the kernel blocks (a round may count an event several times, on
-    several lines); when no block saw the event, the Poisson value
-    ``sqrt(rate / n)`` at the exact rate.
+Standard errors and tests
+    Every test is of the exact value (the null hypothesis), so standard
+    errors come from the exact distribution where there is one.  RTP: the
+    exact SD over sqrt(n).  SD: the sample variance has variance
+    ``(mu4 - sigma**4) / n`` (``mu4`` the exact central fourth moment), so
+    the SD's standard error is ``sqrt((mu4 - sigma**4) / n) / (2 sigma)``
+    (delta method); without exact figures, the sample's own moments.  Hit
+    frequency, histogram bins and events: a count; when its expected value
+    is below :data:`EXACT_COUNT_BELOW` the z is the normal quantile of the
+    exact two-sided Poisson tail probability (:func:`count_z`), so a rare
+    event seen once is not called a failure; else binomial (events: batch
+    means over the kernel blocks, as a round may count an event several
+    times).  A check passes when ``|z| <`` :data:`Z_PASS`.
 """
 from __future__ import annotations
 
@@ -39,6 +45,58 @@ from slotmath.montecarlo.results import SimulationResult
 PRECISION = 1e-4
 #: Two-sided 95 % normal quantile used by the rounds-needed formula.
 Z95 = 1.96
+#: A check passes when |z| is below this.
+Z_PASS = 4.0
+#: Counts expected below this many times are tested with the exact Poisson tail.
+EXACT_COUNT_BELOW = 100
+
+
+def count_z(count: int, expected: float) -> float:
+    """z-equivalent of observing ``count`` where ``expected`` is the exact
+    mean count: the normal quantile of the two-sided Poisson tail
+    probability, signed (0 when the count is the most likely one)."""
+    from scipy.stats import norm, poisson
+
+    if expected <= 0:
+        return 0.0 if count == 0 else math.inf
+    low = poisson.cdf(count, expected)
+    high = poisson.sf(count - 1, expected)
+    p = min(1.0, 2 * min(low, high))
+    z = float(norm.isf(p / 2)) if p < 1 else 0.0
+    return z if count > expected else -z
+
+
+def central_fourth_moment(dist) -> float:
+    """E[(X - mean)^4] of a win distribution [(x total bet)^4] (exact
+    arithmetic when the distribution is exact)."""
+    scale = dist.unit_den * dist.total_bet
+    if dist.exact:
+        mean = Fraction(sum(int(w) * int(c) for w, c in zip(dist.wins.tolist(),
+                                                            dist.weights.tolist())),
+                        dist.total * scale)
+        acc = sum((Fraction(int(w), scale) - mean) ** 4 * int(c)
+                  for w, c in zip(dist.wins.tolist(), dist.weights.tolist()))
+        return float(acc / dist.total)
+    x = dist.wins / scale
+    p = dist.weights / dist.total
+    return float(np.dot((x - np.dot(x, p)) ** 4, p))
+
+
+def sd_standard_error(sd: float, mu4: float, n: int) -> float:
+    """Standard error of the sample SD of ``n`` rounds from the exact SD and
+    central fourth moment: ``sqrt((mu4 - sd**4) / n) / (2 sd)``."""
+    return math.sqrt(max(mu4 - sd ** 4, 0.0) / n) / (2 * sd) if sd > 0 else 0.0
+
+
+def detectable_rtp_error(sd: float, n: int) -> float:
+    """Smallest RTP error the check flags with |z| >= Z_PASS after ``n``
+    rounds: ``Z_PASS sd / sqrt(n)`` [x total bet]."""
+    return Z_PASS * sd / math.sqrt(n)
+
+
+def rounds_for_rtp_error(sd: float, error: float) -> float:
+    """Rounds after which an RTP error of ``error`` gives |z| >= Z_PASS."""
+    return (Z_PASS * sd / error) ** 2
 
 
 def event_key(kind: str, combination: str, multiplier: int = 1) -> str:
@@ -228,13 +286,23 @@ def convergence_report(stats, event_names, par=None, exact_events: dict | None =
     exact = {} if par is None else exact_figures(par)
     sim = SimulationResult("", 0, n, 0, stats.moments, exact)
     rows = []
+    mu4 = central_fourth_moment(par.distribution) if par is not None else None
     for label, name in (("RTP", "rtp"), ("hit frequency", "hit_frequency"), ("SD", "sd")):
         est = getattr(sim, name)
         se = est.se
-        if name == "hit_frequency" and est.exact is not None:
-            se = math.sqrt(est.exact * (1 - est.exact) / n)
-        lo, hi = est.value - Z95 * est.se, est.value + Z95 * est.se
-        rows.append((label, est.value, se, lo, hi, est.exact, _z(est.value, est.exact, se)))
+        z = None
+        if est.exact is not None:
+            if name == "rtp":
+                se = exact["sd"] / math.sqrt(n)
+            elif name == "sd":
+                se = sd_standard_error(exact["sd"], mu4, n)
+            else:
+                se = math.sqrt(est.exact * (1 - est.exact) / n)
+            z = _z(est.value, est.exact, se)
+            if name == "hit_frequency" and n * est.exact < EXACT_COUNT_BELOW:
+                z = count_z(round(est.value * n), n * est.exact)
+        lo, hi = est.value - Z95 * se, est.value + Z95 * se
+        rows.append((label, est.value, se, lo, hi, est.exact, z))
     figures = pd.DataFrame(rows, columns=["figure", "simulated", "se", "ci_low", "ci_high",
                                           "exact", "z"])
 
@@ -246,9 +314,11 @@ def convergence_report(stats, event_names, par=None, exact_events: dict | None =
         exf = None if ex is None else float(ex)
         if not se > 0 and exf:
             se = math.sqrt(exf / n)
+        z = _z(rate, exf, se)
+        if exf is not None and n * exf < EXACT_COUNT_BELOW:
+            z = count_z(int(stats.events[k]), n * exf)
         ev_rows.append((name, stats.events[k], rate, se, exf,
-                        1 / rate if rate else math.inf, 1 / exf if exf else math.inf,
-                        _z(rate, exf, se)))
+                        1 / rate if rate else math.inf, 1 / exf if exf else math.inf, z))
     events = pd.DataFrame(ev_rows, columns=["event", "hits", "per_round", "se", "exact",
                                             "one_in", "exact_one_in", "z"])
 
@@ -269,7 +339,10 @@ def convergence_report(stats, event_names, par=None, exact_events: dict | None =
         ex = None if exact_bins is None else exact_bins[k]
         q = p if ex is None else ex
         se = math.sqrt(q * (1 - q) / n)
-        h_rows.append((label, c, p, se, ex, _z(p, ex, se)))
+        z = _z(p, ex, se)
+        if ex is not None and n * ex < EXACT_COUNT_BELOW:
+            z = count_z(int(c), n * ex)
+        h_rows.append((label, c, p, se, ex, z))
     histogram = pd.DataFrame(h_rows, columns=["bin", "rounds", "probability", "se", "exact", "z"])
 
     sd, source = (exact["sd"], "exact") if par is not None else (sim.sd.value, "simulated")

@@ -19,6 +19,7 @@ See ``docs/reports.md``.
 """
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 
 import numpy as np
@@ -26,7 +27,7 @@ import pandas as pd
 
 from slotmath.report import plots
 from slotmath.model import Game
-from slotmath.report.sheettable import Table, figure_table, format_value, label
+from slotmath.report.sheettable import Table, figure_table, format_value, human, label
 
 def walk_scalars(obj, path=()):
     """(path, value) of every scalar in a nested JSON-ready structure."""
@@ -69,9 +70,14 @@ def _flat_rows(obj, path=()) -> list:
         if isinstance(v, dict):
             rows += _flat_rows(v, p)
         elif _is_scalar(v):
-            rows.append((" / ".join(p), v))
+            rows.append((" / ".join(p), human(v) if isinstance(v, str) else v))
         elif isinstance(v, (list, tuple)) and all(_is_scalar(x) for x in v):
-            rows.append((" / ".join(p), ", ".join(format_value(x, "general") for x in v)))
+            if all(isinstance(x, (int, float, Fraction, np.number)) and not isinstance(x, bool)
+                   for x in v):   # numbers stay numbers: a row per entry
+                rows += [(" / ".join(p) + f" {i + 1}", x) for i, x in enumerate(v)]
+            else:
+                rows.append((" / ".join(p), ", ".join(human(format_value(x, "general"))
+                                                      for x in v)))
     return rows
 
 
@@ -114,7 +120,7 @@ def feature_tables(features: dict, frames: dict, game: Game) -> list:
     for key, value in (features or {}).items():
         title = label(key).capitalize()
         if _is_scalar(value):
-            loose.append((label(key), value))
+            loose.append((label(key), _cell(value)))
         elif isinstance(value, dict):
             figures += _feature_dict(title, value, game, curated)
         else:
@@ -139,7 +145,23 @@ def records_table(title: str, frame: pd.DataFrame, html: bool = True) -> Table:
     names call for."""
     frame = frame.copy()
     frame.columns = [label(c) for c in frame.columns]
+    for c in frame.columns:
+        if frame[c].dtype == object or pd.api.types.is_string_dtype(frame[c]):
+            frame[c] = pd.Series([_cell(v) for v in frame[c]], dtype=object, index=frame.index)
     return Table(title, frame, {c: f for c in frame.columns if (f := name_format(c))}, html=html)
+
+
+_NUMBER = re.compile(r"^[-+]?[0-9][0-9,]*(\.[0-9]*)?([eE][-+]?[0-9]+)?$")
+
+
+def _cell(v):
+    """A table cell for the sheet: numbers a module wrote as text become
+    numbers again, code names become words."""
+    if not isinstance(v, str):
+        return v
+    if _NUMBER.match(v.strip()):
+        return float(v.strip().replace(",", ""))
+    return human(v)
 
 
 def name_format(name: str) -> str | None:

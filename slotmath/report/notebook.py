@@ -15,13 +15,12 @@ import os
 import re
 import shutil
 import sys
-import tempfile
 from contextlib import contextmanager
 from pathlib import Path
 
-from slotmath.io.files import default_mode, write_text_atomic
+from slotmath.io.files import install_dir, make_temp_dir, write_text_atomic
 from slotmath.io.gamefile import GAMES_DIR, GameFileError, load_game
-from slotmath.report.sheet import DEFAULT_SEED, DEFAULT_SPINS, PARTIAL, PROGRESS_ENV, ROOT
+from slotmath.report.sheet import DEFAULT_SEED, DEFAULT_SPINS, PROGRESS_ENV, ROOT
 
 NOTEBOOK = ROOT / "notebooks" / "par_sheet.ipynb"
 TEMPLATES = Path(__file__).resolve().parent / "templates"
@@ -52,6 +51,8 @@ def export_html(notebook_path: Path, html_path: Path, title: str) -> list:
     nb = nbformat.read(notebook_path, as_version=4)
     stderr = []
     for cell in nb.cells:
+        if "injected-parameters" in cell.get("metadata", {}).get("tags", []):
+            cell["id"] = "injected-parameters"   # papermill's id is random: keep rebuilds equal
         if cell.cell_type != "code":
             continue
         kept = []
@@ -103,9 +104,7 @@ def run_report(spec: str, out_root: Path, level: int | None = None,
     out_root = Path(out_root)
     target = out_root / game.name
     try:
-        out_root.mkdir(parents=True, exist_ok=True)
-        work = Path(tempfile.mkdtemp(dir=out_root, prefix=f".{game.name}{PARTIAL}"))
-        os.chmod(work, default_mode(directory=True))
+        work = make_temp_dir(out_root, game.name)   # removes killed runs' leftovers
     except OSError as exc:
         raise ReportError(game.name, "prepare output folder", str(exc)) from None
     try:
@@ -114,11 +113,15 @@ def run_report(spec: str, out_root: Path, level: int | None = None,
         params = {"game": str(spec), "bet": level, "spins": int(spins), "seed": int(seed),
                   "out": str(work)}
         try:
-            # the kernel shows the sheet's steps on the stderr it shares with this process
-            with environment(PROGRESS_ENV, "1" if progress else "0"):
+            # the kernel shows the sheet's steps on the stderr it shares with this process;
+            # its sys.path leaves out the working directory (PYTHONSAFEPATH, ignore_cwd), so
+            # a slotmath/ folder there is never imported in place of the package
+            with environment(PROGRESS_ENV, "1" if progress else "0"), \
+                    environment("PYTHONSAFEPATH", "1"):
                 pm.execute_notebook(str(notebook), str(executed), parameters=params,
                                     kernel_name="python3", progress_bar=False, cwd=os.getcwd(),
-                                    extra_arguments=["--IPKernelApp.log_level=ERROR",
+                                    extra_arguments=["--IPKernelApp.log_level=CRITICAL",
+                                                     "--IPKernelApp.ignore_cwd=True",
                                                      "--IPKernelApp.capture_fd_output=False"])
         except pm.PapermillExecutionError as exc:
             raise ReportError(game.name, step, f"{exc.ename}: {exc.evalue} "
@@ -161,21 +164,9 @@ def environment(name: str, value: str):
 
 
 def install(work: Path, target: Path) -> None:
-    """Swap the finished folder ``work`` into ``target`` (two renames on the
-    same file system; the previous report is restored if the second fails)."""
-    old = None
-    if target.exists():
-        old = target.with_name(f".{target.name}.old-{os.getpid()}")
-        shutil.rmtree(old, ignore_errors=True)
-        os.replace(target, old)
-    try:
-        os.replace(work, target)
-    except BaseException:
-        if old is not None:
-            os.replace(old, target)
-        raise
-    if old is not None:
-        shutil.rmtree(old, ignore_errors=True)
+    """Swap the finished folder ``work`` in for ``target`` (see
+    :func:`slotmath.io.files.install_dir`)."""
+    install_dir(work, target)
 
 
 def all_games(games_dir: Path = GAMES_DIR) -> list:

@@ -42,7 +42,8 @@ def _style(ax, grid_axis="y") -> None:
 def to_png(fig: Figure, dpi: int = 110) -> bytes:
     """The figure as PNG bytes."""
     buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=dpi, facecolor="white")
+    # no 'Software' entry: the bytes depend only on the figure
+    fig.savefig(buf, format="png", dpi=dpi, facecolor="white", metadata={"Software": None})
     return buf.getvalue()
 
 
@@ -61,25 +62,42 @@ def _count_label(v: float) -> str:
 
 
 # ---------------------------------------------------------------- reel strips
-def reel_strips(game: Game, reel_set: str = "base") -> Figure:
-    """The strips of ``reel_set`` as columns of coloured symbol cells, stop 0
-    at the top; the stop weight is printed beside weighted stops.  Symbols
-    are coloured as in every window picture (:func:`slotmath.pictures.frames.symbol_style`)."""
+#: Most stops drawn in one reel-strip picture; longer strips are split.
+STOPS_PER_PICTURE = 30
+
+
+def strip_blocks(n_stops: int, most: int = STOPS_PER_PICTURE) -> list:
+    """(first, stop after last) stop ranges splitting ``n_stops`` stops into
+    near-equal blocks of at most ``most``."""
+    k = -(-n_stops // most)
+    size = -(-n_stops // k)
+    return [(a, min(a + size, n_stops)) for a in range(0, n_stops, size)]
+
+
+def reel_strips(game: Game, reel_set: str = "base", first: int = 0,
+                stop: int | None = None) -> Figure:
+    """Stops ``first`` to ``stop - 1`` of the strips of ``reel_set`` as
+    columns of coloured symbol cells, the first stop at the top; the stop
+    weight is printed beside weighted stops.  The cells keep one readable
+    size whatever the strip length (split long strips with
+    :func:`strip_blocks`).  Symbols are coloured as in every window picture
+    (:func:`slotmath.pictures.frames.symbol_style`)."""
     strips = game.strips(reel_set)
     style = {s.name: symbol_style(game, s.name) for s in game.symbols}
     n_max = max(len(s) for s in strips)
+    stop = n_max if stop is None else min(stop, n_max)
+    rows = stop - first
     weighted = any(s.weights is not None for s in strips)
     longest = max(len(style[sym][1]) for s in strips for sym in s.symbols)
-    cell_h = min(0.24, 11.0 / n_max)
-    font = max(4.5, min(8.0, cell_h * 34))
+    cell_h, font = 0.22, 7.5
     cell_w = max(0.92, 0.1 * longest * font / 8)
     col_w = cell_w + (0.35 if weighted else 0.08)
-    fig = _figure(max(4.0, 0.9 + col_w * len(strips)), 0.9 + cell_h * n_max)
+    fig = _figure(max(4.0, 0.9 + col_w * len(strips)), 0.9 + cell_h * rows)
     ax = fig.add_subplot()
     for r, strip in enumerate(strips):
         x = r * col_w
-        for k, sym in enumerate(strip.symbols):
-            fill, label, ink = style[sym]
+        for k in range(first, min(stop, len(strip))):
+            fill, label, ink = style[strip.symbols[k]]
             ax.add_patch(Rectangle((x, k), cell_w, 0.92, facecolor=fill, edgecolor="white",
                                    linewidth=0.5))
             ax.text(x + cell_w / 2, k + 0.47, label, ha="center", va="center",
@@ -88,18 +106,42 @@ def reel_strips(game: Game, reel_set: str = "base") -> Figure:
                 ax.text(x + cell_w + 0.04, k + 0.47, str(strip.weights[k]), ha="left",
                         va="center", fontsize=font * 0.85, color="#5c6b7a")
     ax.set_xlim(-0.1, col_w * len(strips))
-    ax.set_ylim(n_max + 0.1, -0.1)
+    ax.set_ylim(stop + 0.1, first - 0.1)
     ax.set_xticks([r * col_w + cell_w / 2 for r in range(len(strips))],
                   [f"reel {r + 1}" for r in range(len(strips))])
     ax.xaxis.tick_top()
-    step = 5 if n_max <= 60 else 10
-    ax.set_yticks([k + 0.47 for k in range(0, n_max, step)], [str(k) for k in range(0, n_max, step)])
+    ticks = range(first - first % 5, stop, 5)
+    ax.set_yticks([k + 0.47 for k in ticks if k >= first], [str(k) for k in ticks if k >= first])
     ax.set_ylabel("stop")
     ax.tick_params(length=0, labelsize=8, colors=INK)
     for side in ax.spines.values():
         side.set_visible(False)
-    title = f"Reel set '{reel_set}'" + (" (stop weights beside the cells)" if weighted else "")
-    ax.set_title(title, fontsize=10, color=INK, loc="left")
+    return fig
+
+
+def paylines(game: Game, per_row: int = 10) -> Figure:
+    """Every payline as a small window picture: the line's cell on each
+    reel filled and joined, the line number above."""
+    lines = game.paylines
+    cols = min(per_row, len(lines))
+    rows = -(-len(lines) // cols)
+    w = 0.24 * game.reels + 0.25
+    h = 0.24 * game.rows + 0.35
+    fig = _figure(max(3.0, w * cols), h * rows)
+    for i, line in enumerate(lines):
+        ax = fig.add_subplot(rows, cols, i + 1)
+        for r in range(game.reels):
+            for c in range(game.rows):
+                on = line[r] == c
+                ax.add_patch(Rectangle((r, c), 0.9, 0.9, facecolor=ACCENT if on else "#eef2f6",
+                                       edgecolor="white", linewidth=0.5))
+        ax.plot([r + 0.45 for r in range(game.reels)], [c + 0.45 for c in line],
+                color="#c0392b", linewidth=1.0)
+        ax.set_xlim(-0.1, game.reels)
+        ax.set_ylim(game.rows, -0.1)
+        ax.set_title(f"line {i + 1}", fontsize=7.5, color=INK, pad=2)
+        ax.set_aspect("equal")
+        ax.axis("off")
     return fig
 
 
@@ -127,14 +169,17 @@ def rtp_by_channel(components: dict, rtp: float) -> Figure:
 
 # ---------------------------------------------------------------- volatility
 def confidence_band(table, rtp: float) -> Figure:
-    """Payback range after N spins (RTP +- VI/sqrt(N)) at each confidence
-    level; ``table`` has columns confidence, spins, low, high."""
+    """Payback range after N spins at each confidence level (exact
+    quantiles of the session distribution); ``table`` has columns
+    confidence, spins, low, high."""
     fig = _figure(7.5, 3.6)
     ax = fig.add_subplot()
     for c in sorted(set(table["confidence"]), reverse=True):
         t = table[table["confidence"] == c].sort_values("spins")
         ax.fill_between(t["spins"], t["low"], t["high"], color=BAND_COLOURS.get(c, "#a9c6e8"),
                         alpha=0.85, linewidth=0, label=f"{c:.0%} range")
+        ax.plot(t["spins"], t["low"], "o", t["spins"], t["high"], "o", markersize=3,
+                color=BAND_COLOURS.get(c, "#a9c6e8"))
     ax.axhline(float(rtp), color=INK, linewidth=1.2, label=f"RTP {float(rtp):.4%}")
     ax.set_xscale("log")
     _plain_log_labels(ax.xaxis, _count_label)
@@ -208,20 +253,29 @@ def cumulative_rtp(x: np.ndarray, p: np.ndarray, rtp: float) -> Figure:
 
 # ---------------------------------------------------------------- sessions
 def session_cdf(sessions) -> Figure:
-    """Cumulative distribution of the net result of each session
-    (:class:`slotmath.engine.session.SessionDistribution`), x [total bets]."""
+    """Cumulative distribution of the payback (total win / amount bet) of
+    each session (:class:`slotmath.engine.session.SessionDistribution`) over the
+    whole range the game can pay: linear up to 1 x the amount bet, then
+    logarithmic up to the max win."""
     fig = _figure(7.5, 3.6)
     ax = fig.add_subplot()
-    for s, colour in zip(sessions, (ACCENT, "#c0392b", "#27ae60", "#7d3c98")):
+    top = 1.0
+    for s, colour in zip(sessions, (ACCENT, "#c0392b", "#27ae60", "#7d3c98", "#b9770e")):
         cdf = np.cumsum(s.probabilities)
-        keep = (cdf > 1e-4) & (cdf < 1 - 1e-4)
-        keep[np.argmax(cdf > 1e-4):][:1] = True
-        ax.step(s.net[keep], cdf[keep], where="post", color=colour, linewidth=1.5,
+        payback = 1.0 + s.net / s.spins
+        most = 1.0 + s.max_net / s.spins
+        top = max(top, most)
+        x = np.append(payback, most)
+        y = np.append(cdf, 1.0)
+        ax.step(x, y, where="post", color=colour, linewidth=1.4,
                 label=f"{s.spins:,} spins: P(ahead) = {s.p_ahead:.2%}")
-    ax.axvline(0, color=INK, linewidth=0.9)
+    ax.axvline(1.0, color=INK, linewidth=0.9)
+    ax.set_xscale("symlog", linthresh=1.0, linscale=1.5)
+    ax.set_xlim(0, top * 1.05)
+    ax.xaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
     ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
-    ax.set_xlabel("net result after the session [x total bet]")
-    ax.set_ylabel("P(net result <= x)")
+    ax.set_xlabel("payback of the session (total win / amount bet), up to the max win")
+    ax.set_ylabel("P(payback <= x)")
     ax.legend(fontsize=8, frameon=False, loc="lower right")
     _style(ax, grid_axis="both")
     return fig

@@ -8,6 +8,7 @@ workbook (:data:`FORMATS`).
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Callable
@@ -21,17 +22,30 @@ from slotmath.rules.par import fraction_str
 FORMATS: dict[str, tuple[str, Callable]] = {
     "pct": ("0.0000%", lambda v: f"{v:.4%}"),
     "pct6": ("0.000000%", lambda v: f"{v:.6%}"),
+    "pct2": ("0.00%", lambda v: f"{v:.2%}"),
     # a probability as a percentage, small ones in scientific notation
     "pctp": ("[=0]0.0000%;[<0.0001]0.000E+00;0.0000%",
              lambda v: f"{v:.4%}" if v == 0 or v >= 1e-4 else f"{v:.3e}"),
     "prob": ("0.000000E+00", lambda v: f"{v:.6e}"),
     "int": ("#,##0", lambda v: f"{int(v):,}"),
-    "odds": ("#,##0.00", lambda v: f"{v:,.2f}"),
+    # "1 in N" odds: scientific from 10 million on (1.55e17, not 18 digits)
+    "odds": ("[<10000000]#,##0.00;0.00E+00", lambda v: _odds(v)),
+    "z": ("+0.00;-0.00;0.00", lambda v: f"{v:+.2f}"),
+    "money": ("#,##0.00", lambda v: f"{v:,.2f}"),
     "num": ("#,##0.000000", lambda v: f"{v:,.6f}"),
     "x": ("#,##0.00##", lambda v: f"{v:,.4f}".rstrip("0").rstrip(".")),
     "general": ("General", lambda v: f"{v:,.6g}" if isinstance(v, float) else f"{v:,}"),
     "text": ("@", str),
 }
+
+
+def _odds(v: float) -> str:
+    if abs(v) >= 1e7:
+        mant, exp = f"{v:.2e}".split("e")
+        return f"{mant}e{int(exp)}"
+    return f"{v:,.2f}"
+
+
 #: Integers beyond this are kept as text in a workbook (a double would round them).
 EXACT_INT_LIMIT = 2 ** 53
 
@@ -69,10 +83,10 @@ class Table:
     figures: list = field(default_factory=list)
 
     def format_key(self, column: str, row: int) -> str:
-        if self.row_formats is not None and column != self.frame.columns[0]:
-            return self.row_formats[row]
         if column in self.formats:
             return self.formats[column]
+        if self.row_formats is not None and column != self.frame.columns[0]:
+            return self.row_formats[row]
         kind = self.frame[column].dtype.kind
         return {"i": "int", "u": "int", "f": "general"}.get(kind, "auto")
 
@@ -93,7 +107,9 @@ class Table:
         if self.total_row and len(shown):
             classes.iloc[-1] = [f"{v} par-total-cell".strip() for v in classes.iloc[-1]]
         styler = (shown.style.hide(axis="index").set_caption(escape(self.title))
-                  .set_table_attributes('class="par-table"').set_td_classes(classes)
+                  .set_table_attributes('class="par-table par-figures"' if self.row_formats
+                                        is not None else 'class="par-table"')
+                  .set_td_classes(classes)
                   .set_uuid(uid))
         styler.cell_ids = False
         if self.total_row and len(shown):
@@ -101,8 +117,6 @@ class Table:
                 [{"selector": "td.par-total-cell",
                   "props": "font-weight: 600; border-top: 2px solid #b8c3cf;"}])
         out = styler.to_html()
-        if len(shown) > 40:
-            out = f'<div class="par-scroll">{out}</div>'
         if self.note:
             out += f'<p class="par-note">{escape(self.note)}</p>'
         return out
@@ -144,8 +158,8 @@ def excel_value(v):
         if math.isnan(v):
             return None
         if math.isinf(v):
-            return "never" if v > 0 else "-inf"
-        return v
+            return None     # blank: a workbook holds no text in a numeric column
+        return float(f"{v:.15g}")   # 15 significant digits, as Excel keeps: reproducible
     return str(v)
 
 
@@ -176,5 +190,37 @@ class Section:
 
 
 def label(key) -> str:
-    """A JSON key as words: ``one_in`` -> ``one in``."""
-    return str(key).replace("_", " ")
+    """A JSON key as words: ``one_in`` -> ``1 in N``, ``lockit_base_game`` ->
+    ``lock-it base game`` (see :func:`human`)."""
+    text = str(key)
+    return WORDS.get(text.replace("_", " ").lower(), human(text)) if text.islower() else human(text)
+
+
+#: Code words and the words a reader sees instead.
+WORDS = {"one in": "1 in N", "lockit": "lock-it", "rtp": "RTP", "sd": "SD", "vi": "VI",
+         "p": "probability", "q": "quantile", "per round": "per round",
+         "hit probability": "hit probability", "by choice": "RTP by choice",
+         "mean award": "mean award", "p next within window":
+         "probability the next win falls within the window"}
+_CODE = re.compile(r"\b[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+\b|\blockit\b")
+
+
+def human(text) -> str:
+    """Code names in ``text`` as words: lower-case ``snake_case`` names get
+    spaces (``expected_turnover_between_wins`` -> ``expected turnover
+    between wins``) and known words their reading (:data:`WORDS`); names
+    with capitals (symbols such as ``WILD_3``) are kept."""
+    text = str(text)
+
+    def words(m):
+        name = m.group(0)
+        if any(ch.isupper() for ch in name):
+            return name
+        spaced = name.replace("_", " ")
+        if spaced in WORDS:
+            return WORDS[spaced]
+        return " ".join(WORDS.get(w, w) if w in ("lockit", "rtp", "sd", "vi") else w
+                        for w in spaced.split(" "))
+
+    text = _CODE.sub(words, text)
+    return re.sub(r"\(policy ([^)]+)\)", r"(player always chooses \1)", text)

@@ -38,6 +38,7 @@ def write_workbook(sheet: ParSheet, path: Path) -> None:
     n_table = 0
     for sec in sheet.sections.values():
         ws = wb.create_sheet(sec.sheet[:31])
+        frozen = False
         ws.cell(1, 1, f"{sec.title}: {sheet.game.title}, bet level {sheet.par.bet.level}"
                 ).font = title_font
         widths: dict = {}
@@ -54,6 +55,9 @@ def write_workbook(sheet: ParSheet, path: Path) -> None:
                 cell.alignment = Alignment(wrap_text=True, vertical="top")
                 widths[j] = max(widths.get(j, 8), min(len(str(col)), 28))
             first = row
+            if not frozen:   # the first table's header stays in view
+                ws.freeze_panes = ws.cell(row + 1, 1)
+                frozen = True
             for i in range(len(frame)):
                 row += 1
                 for j, col in enumerate(frame.columns, start=1):
@@ -64,7 +68,7 @@ def write_workbook(sheet: ParSheet, path: Path) -> None:
                         cell.number_format = FORMATS["general" if key == "auto" else key][0]
                     if t.total_row and i == len(frame) - 1:
                         cell.font = total_font
-                    widths[j] = max(widths.get(j, 8), min(len(format_value(v, key)) + 2, 60))
+                    widths[j] = max(widths.get(j, 8), min(len(format_value(v, key)) + 3, 60))
             if len(frame):
                 n_table += 1
                 ref = f"A{first}:{get_column_letter(len(frame.columns))}{row}"
@@ -82,6 +86,29 @@ def write_workbook(sheet: ParSheet, path: Path) -> None:
             ws.column_dimensions[get_column_letter(j)].width = w
     with atomic_path(path, suffix=".xlsx") as tmp:
         wb.save(tmp)
+        reproducible_zip(tmp)
+
+
+#: Date written into the workbook's properties and zip entries (none of a build).
+FIXED_DATE = "2000-01-01T00:00:00Z"
+
+
+def reproducible_zip(path) -> None:
+    """Rewrite an .xlsx so that two builds of the same sheet are byte-identical:
+    fixed dates in ``docProps/core.xml`` and on every zip entry."""
+    import zipfile
+
+    with zipfile.ZipFile(path) as z:
+        entries = [(info.filename, z.read(info.filename)) for info in z.infolist()]
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
+        for name, data in entries:
+            if name == "docProps/core.xml":
+                data = re.sub(rb"(<dcterms:(created|modified)[^>]*>)[^<]*",
+                              rb"\g<1>" + FIXED_DATE.encode(), data)
+            info = zipfile.ZipInfo(name, date_time=(2000, 1, 1, 0, 0, 0))
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.external_attr = 0o600 << 16
+            z.writestr(info, data)
 
 
 def read_workbook(path: str | Path) -> dict:

@@ -1,0 +1,159 @@
+"""Checks a published PAR report must pass, shared by the tests of a freshly
+built report and of the committed ones (reports/<game>/)."""
+from __future__ import annotations
+
+import html as html_lib
+import json
+import re
+import unicodedata
+from pathlib import Path
+
+CHROMIUM = Path("/usr/bin/chromium")
+#: Code names that once reached a page; none may appear in the visible text.
+FORBIDDEN = ("hit_probability", "expected_turnover_between_wins", "line_win",
+             "jackpot_without_win", "one_in", "per_round", "by_choice", "lockit",
+             "free_games", "seed_rtp", "rtp_exact", "max_win", "hit_frequency", "sd_jackpot",
+             "wins_per_year", "p_next_within_window", "components_by_choice", "exact_lattice",
+             "NaN", "nan%", "inf", "agrees NO", " = super = ")
+#: A lower-case snake_case name (symbols such as WILD_3 have capitals).
+SNAKE = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b")
+#: Text that reads as a number (what a numeric cell stored as text looks like).
+NUMBER_TEXT = re.compile(r"^[-+]?[0-9][0-9,]*(\.[0-9]+)?([eE][-+]?[0-9]+)?%?$")
+
+
+def visible_text(html: str) -> str:
+    """The text a reader sees: no style blocks, tags or embedded images."""
+    html = re.sub(r"<style.*?</style>", " ", html, flags=re.DOTALL)
+    html = re.sub(r"<[^>]+>", " ", html)
+    return html_lib.unescape(html)
+
+
+def code_names(html: str, allowed=()) -> list:
+    """Forbidden names and snake_case identifiers in the visible text of a
+    page, except those in ``allowed`` (the game's name and file names)."""
+    text = visible_text(html)
+    found = [w for w in FORBIDDEN if re.search(rf"(?<![\w.]){re.escape(w)}(?![\w.])", text)]
+    found += sorted({w for w in SNAKE.findall(text)
+                     if not any(w in a for a in allowed)} - set(found))
+    return found
+
+
+def allowed_names(folder: Path, game_dir: Path | None) -> list:
+    """Names a page may show as they are: the game's name and its files."""
+    data = json.loads((folder / "par.json").read_text())
+    names = [data["game"]]
+    if game_dir is not None and game_dir.is_dir():
+        names += [p.name for p in game_dir.rglob("*") if p.is_file()]
+    return names
+
+
+def workbook_problems(xlsx: Path) -> list:
+    """Cells holding a number as text, 'never' or infinities; worksheets
+    without a frozen header."""
+    from openpyxl import load_workbook
+
+    wb = load_workbook(xlsx)
+    out = []
+    for ws in wb.worksheets:
+        if ws.tables and ws.freeze_panes is None:
+            out.append(f"{ws.title}: no frozen header row")
+        for tbl in ws.tables.values():
+            columns = list(zip(*ws[tbl.ref][1:]))
+            for col in columns:
+                # a column holding numbers must not hold text that reads as one
+                numeric = any(isinstance(c.value, (int, float)) and not isinstance(c.value, bool)
+                              for c in col)
+                for cell in col:
+                    v = cell.value
+                    if not isinstance(v, str):
+                        continue
+                    t = v.strip()
+                    if t in ("never", "inf", "-inf", "nan") or (
+                            numeric and NUMBER_TEXT.match(t) and len(t) < 17):
+                        out.append(f"{ws.title}!{cell.coordinate}: {v!r} stored as text")
+    return out
+
+
+def payback_problems(folder: Path) -> list:
+    """Negative or impossible payback bounds in par.json."""
+    data = json.loads((folder / "par.json").read_text())
+    return [f"payback {r['low']} .. {r['high']} at {r['spins']} spins" for r in data["confidence"]
+            if r["low"] < 0 or r["high"] > data["max_win"] + 1e-9 or r["low"] > r["high"]]
+
+
+def failing_checks(xlsx: Path) -> list:
+    """Monte Carlo checks that failed (the 'check' column says 'fails')."""
+    from slotmath.report.workbook import read_workbook
+
+    book = read_workbook(xlsx).get("Monte Carlo", {})
+    return [f"{title}: {row.iloc[0]}" for title, frame in book.items() if "check" in frame
+            for _, row in frame.iterrows() if row["check"] == "fails"]
+
+
+def paylines_problems(folder: Path) -> list:
+    """The paylines table must list every payline."""
+    from slotmath.report.workbook import read_workbook
+
+    data = json.loads((folder / "par.json").read_text())
+    lines = read_workbook(folder / "par.xlsx").get("Paylines", {}).get("Paylines")
+    if lines is None:
+        return ["no paylines table"]
+    want = len(data["per_line_rtp"]) or len(lines)
+    return [] if len(lines) == want and len(lines) > 0 else [f"{len(lines)} paylines listed"]
+
+
+def print_pdf(html: Path, pdf: Path) -> None:
+    """Print a page to PDF in headless Chromium (A4, the page's own CSS)."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=[
+            "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+            "--no-first-run"])
+        try:
+            page = browser.new_page()
+            page.goto(html.resolve().as_uri(), wait_until="load")
+            page.pdf(path=str(pdf), prefer_css_page_size=True, print_background=True)
+        finally:
+            browser.close()
+
+
+def print_problems(pdf: Path, headings, header: str, intros: dict | None = None) -> tuple:
+    """(pages, problems) of a printed report: every page carries the running
+    header and its number; every section heading has content below it on
+    its own page, beyond its introduction (``intros``: heading -> text)."""
+    intros = intros or {}
+    from pypdf import PdfReader
+
+    pages = [unicodedata.normalize("NFKC", p.extract_text() or "")
+             for p in PdfReader(str(pdf)).pages]
+    problems = []
+    n = len(pages)
+    for i, text in enumerate(pages, start=1):
+        if header not in text:
+            problems.append(f"page {i}: no page header {header!r}")
+        if f"page {i} of {n}" not in text:
+            problems.append(f"page {i}: no page number")
+    for heading in headings:
+        where = [(i, t.splitlines()) for i, t in enumerate(pages, start=1)
+                 if heading in [line.strip() for line in t.splitlines()]]
+        if not where:
+            problems.append(f"heading {heading!r} not printed")
+            continue
+        i, lines = where[0]
+        k = [line.strip() for line in lines].index(heading)
+        after = "".join(line for line in lines[k + 1:] if line.strip() != f"page {i} of {n}")
+        after = re.sub(r"\s+", "", after)
+        intro = re.sub(r"\s+", "", intros.get(heading, ""))
+        after = after.removeprefix(intro)   # the introduction alone is not content
+        if len(after) < 20:   # e.g. a figure caption or a table title
+            problems.append(f"heading {heading!r} alone at the bottom of page {i}")
+    return n, problems
+
+
+def section_headings() -> tuple:
+    """(headings as printed, {heading: introduction}) of the sections."""
+    from slotmath.report.sheet import SECTIONS
+
+    heads = [f"{i}. {title}" for i, (title, _, _) in enumerate(SECTIONS.values(), start=1)]
+    return heads, {h: intro for h, (_, _, intro) in zip(heads, SECTIONS.values())}
