@@ -139,6 +139,7 @@ class ReelTuner:
         # ------------------------------------------------------------ widgets
         self.game_picker = W.Dropdown(options=options, value=self._custom or self.game.name,
                                       description="game")
+        self.game_picker.add_class("slotmath-game")
         self.reel_set_picker = W.Dropdown(description="reel set")
         self.level_picker = W.Dropdown(description="bet level")
         self.live_box = W.Checkbox(value=live_distribution, description="live hit frequency / SD / VI",
@@ -148,7 +149,8 @@ class ReelTuner:
                                     tooltip="every figure, from the full analysis (may take long)")
         self.figures_html = W.HTML()
         self.figures_html.add_class("slotmath-figures")
-        self.plot_image = W.Image(format="png", layout=W.Layout(width=f"{PLOT_WIDTH}px", height="auto"))
+        self.plot_image = W.Image(format="png", layout=W.Layout(width="100%", max_width=f"{PLOT_WIDTH}px",
+                                                                height="auto"))
         self.plot_image.add_class("slotmath-plot")
         wide = {"description_width": "initial"}          # labels whole, never cut
         self.target_rtp = W.BoundedFloatText(description="target RTP %", min=0.0, max=1000.0,
@@ -163,19 +165,24 @@ class ReelTuner:
                               layout=W.Layout(width="160px"), style=wide)
         self.solve_button = W.Button(description="Solve to target", button_style="primary")
         self.cancel_button = W.Button(description="Cancel", disabled=True)
+        self.cancel_button.add_class("slotmath-cancel")
         self.shape_box = W.Checkbox(value=True, description="keep the game's shape", indent=False,
                                     tooltip="stop weights within x2, symbol shares +-50 %, RTP component "
                                             "shares +-25 % (docs/tuning.md)")
+        self.shape_box.add_class("slotmath-keep-shape")
         self.progress_bar = W.IntProgress(value=0, min=0, max=400, description="solver",
                                           layout=W.Layout(width="300px", visibility="hidden"))
         self.progress_text = W.HTML()
         self.progress_text.add_class("slotmath-progress")
         self.sensitivity_button = W.Button(description="Sensitivities",
                                            tooltip="exact RTP change for +-1 of each symbol / stop weight")
+        self.sensitivity_button.add_class("slotmath-sensitivity-button")
         self.sensitivity_html = W.HTML()
         self.sensitivity_html.add_class("slotmath-sensitivities")
         self.revert_button = W.Button(description="Revert to saved")
         self.save_button = W.Button(description="Save", button_style="warning")
+        for b, name in ((self.solve_button, "solve"), (self.revert_button, "revert"), (self.save_button, "save")):
+            b.add_class(f"slotmath-{name}")
         self.status = W.HTML()
         self.status.add_class("slotmath-status")
         self.diff_html = W.HTML()
@@ -199,7 +206,8 @@ class ReelTuner:
             W.HTML("<b>Symbol counts per reel</b> (weighted reels: stop weights)"),
             self.reels_box,
             W.HBox([self.live_box, self.refresh_button, self.full_button]),
-            W.HBox([self.figures_html, self.plot_image]),
+            self.figures_html,
+            self.plot_image,
             W.HBox([self.target_rtp, self.tolerance, self.hf_band, self.vi_band, self.shape_box]),
             W.HBox([self.solve_button, self.cancel_button, self.revert_button, self.save_button]),
             W.HBox([self.progress_bar, self.progress_text]),
