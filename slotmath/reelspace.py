@@ -62,7 +62,7 @@ class Bounds:
         stacks now, per reel).
     weight_factor : float or None
         Shape bound (default 2): each stop weight (unweighted reels: each symbol count)
-        stays within ``[x0 / f, x0 * f]`` of its value in the game file,
+        stays within ``[ceil(x0 / f), floor(x0 * f)]`` of its value in the game file,
         widened to ``x0 +- 1`` so small values can move (None: no bound).
     symbol_share : float or None
         Shape bound (default 0.5): each tuned symbol's share of a reel (its count, or its
@@ -118,8 +118,8 @@ def factor_limits(x0: np.ndarray, lo: np.ndarray, hi: np.ndarray, factor) -> tup
     if factor is None:
         return lo, hi
     free = lo < hi
-    f_lo = np.minimum(np.floor(x0 / factor), x0 - 1)
-    f_hi = np.maximum(np.ceil(x0 * factor), x0 + 1)
+    f_lo = np.minimum(np.ceil(x0 / factor), x0 - 1)
+    f_hi = np.maximum(np.floor(x0 * factor), x0 + 1)
     new_lo = np.where(free, np.maximum(lo, f_lo), lo).astype(np.int64)
     new_hi = np.where(free, np.minimum(hi, f_hi), hi).astype(np.int64)
     return new_lo, np.maximum(new_hi, new_lo)

@@ -142,8 +142,8 @@ def test_default_bounds(small):
     # shape bound: each count within a factor 2 of its value, at least +-1, never below 1
     for u in free:
         x0 = int(rv.x0[u])
-        assert rv.lo[u] == max(1, min(x0 // 2, x0 - 1)), names[u]
-        assert rv.hi[u] == max(-(-2 * x0 // 1), x0 + 1), names[u]
+        assert rv.lo[u] == max(1, min(-(-x0 // 2), x0 - 1)), names[u]     # ceil(x0 / 2)
+        assert rv.hi[u] == max(2 * x0, x0 + 1), names[u]
     # symbol shares within +-50 % of the share now (at least one copy either way)
     for mask, s_lo, s_hi, name in rv.shares:
         x0 = int(rv.x0[mask].sum())
@@ -163,7 +163,7 @@ def test_shape_bounds_hold_weights_within_a_factor():
     assert rv.mode == "weights"
     x0 = rv.x0
     free = rv.lo < rv.hi
-    assert np.all(rv.lo[free] == np.maximum(1, np.minimum(x0[free] // 2, x0[free] - 1)))
+    assert np.all(rv.lo[free] == np.maximum(1, np.minimum(-(-x0[free] // 2), x0[free] - 1)))
     assert np.all(rv.hi[free] == np.maximum(2 * x0[free], x0[free] + 1))
     assert rv.feasible(x0)
 
