@@ -615,6 +615,12 @@ class ReelTuner:
             ax.relim()
             ax.autoscale_view()
             ax.set_xlim(-0.5, max(len(h) - 0.5, 0.5))
+            if len(h) <= 6:                # whole change numbers only
+                ax.set_xticks(range(len(h)))
+            else:
+                from matplotlib.ticker import MaxNLocator
+
+                ax.xaxis.set_major_locator(MaxNLocator(nbins=5, integer=True))
         buf = io.BytesIO()
         self._fig.savefig(buf, format="png")
         return buf.getvalue()

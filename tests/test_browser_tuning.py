@@ -178,6 +178,8 @@ def test_switch_game_solve_and_save_in_the_page(jupyterlab, tmp_path):
     def shot(name):
         if shots:
             page.screenshot(path=str(Path(shots) / f"{name}.png"), full_page=True)
+            for part in ("plot", "reel-tuner"):
+                page.locator(f".slotmath-{part}").first.screenshot(path=str(Path(shots) / f"{name}-{part}.png"))
 
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
