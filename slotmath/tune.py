@@ -151,7 +151,8 @@ class TuningResult:
             d = (forms.value("win", lv, xs) - base) * 100
             alone.append(round(d, 6))
             if abs(gap) > self.targets.tolerance and d * gap > 0:
-                why.append(f"RTP {'up' if gap > 0 else 'down'} (start {gap * 100:+.4f} pp from target)")
+                why.append(f"RTP {'up' if gap > 0 else 'down'} (start {abs(gap) * 100:.4f} pp "
+                           f"{'below' if gap > 0 else 'above'} target)")
             elif off_bands:
                 why.append(f"band: {', '.join(dict.fromkeys(off_bands))}")
             else:
