@@ -284,6 +284,12 @@ class Solver:
         return {"evaluations": self.ev.count, "seconds": time.perf_counter() - self.t0,
                 "best_rtp": self.best_rtp, "distance": d}
 
+    def milp_seconds(self) -> float:
+        """Safety-net time limit of one programme (the rest of ``time_limit`` if set)."""
+        if self.time_limit is None:
+            return MILP_SECONDS
+        return max(0.05, min(MILP_SECONDS, self.time_limit - (time.perf_counter() - self.t0)))
+
     def constraints(self):
         """(level, figure, theta-or-band) items the programme models."""
         for lv in sorted(set(self.ev.rep.values())):
@@ -472,7 +478,7 @@ class Solver:
         integrality = np.concatenate([np.ones(U), np.zeros(U + M)])
         res = milp(c, integrality=integrality, bounds=VarBounds(lb, ub),
                    constraints=LinearConstraint(A, blo, bhi),
-                   options={"node_limit": MILP_NODES, "time_limit": MILP_SECONDS, "disp": False})
+                   options={"node_limit": MILP_NODES, "time_limit": self.milp_seconds(), "disp": False})
         if res.x is None:
             return x_cur
         x = np.rint(res.x[:U]).astype(np.int64)
@@ -487,6 +493,8 @@ class Solver:
         for _ in range(4):
             moved = False
             for r in range(len(cur)):
+                if self.spent():
+                    return cur
                 rows = self.reel_rows(models, xs0, cur, r)
                 if not rows:
                     continue

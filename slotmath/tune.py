@@ -18,6 +18,14 @@ Targets (:class:`Targets`)
     example the RTP under each choice of a feature selection) must equal the
     target RTP, which makes the choices worth the same.
 
+Shape (default)
+    The game's character is kept: each stop weight (count) within a factor
+    2 of its value, each tuned symbol's share of a reel within +-50 %, each
+    RTP component's share of the RTP within +-25 % (options release or set
+    each; see docs/tuning.md).  A run that misses a target says what binds
+    (:attr:`TuningResult.binding`: targets missed, the RTP reachable within
+    the limits by the continuous relaxation, the limits reached).
+
 Method
     1. *Linear models.*  The line RTP, single-line hit rate and single-line
        second moment are multilinear in the per-reel variables
