@@ -19,6 +19,16 @@
 4. With ``--solve``: ``tune()`` on each game to a nearby target RTP
    (the saved RTP - 0.5 pp, 0.005 pp tolerance, lowest bet level):
    result, moves, evaluations and time.
+5. With ``--random N``: the tuning test bench.  N seeded random but
+   plausible games (:mod:`slotmath.tuning.randgame`: 5x3 and 3x3, 9-25 lines,
+   weighted and unweighted, with and without a scatter), each a draft
+   1-2 pp below 96 %, tuned with the default shape bounds to 96 % +-
+   0.005 pp at every bet level with a hit-frequency band of +-1.5 pp
+   around the draft's; per game: targets met, seconds (wall clock and the
+   process's CPU time: one core), exact evaluations,
+   units moved, largest weight ratio (after / before, or before / after,
+   over the moved units), largest change of a component's share of the
+   RTP [pp of share].  ``--time-limit`` caps each run.
 
 The machine's load average is printed first: on a shared machine every
 time is inflated by the other work running on it.
@@ -116,6 +126,53 @@ def cold_rtp(game, repeat: int) -> tuple:
     return statistics.median(seen) * 1e3, statistics.median(new) * 1e3
 
 
+# (reels, lines, weighted, scatter, stops per reel) by game number, cycled
+BENCH_KINDS = [(5, 25, True, True, 40), (5, 20, False, True, 40), (3, 9, True, False, 30),
+               (5, 9, True, False, 36), (3, 9, False, True, 32), (5, 15, False, False, 40)]
+
+
+def random_bench(n: int, time_limit) -> int:
+    """The tuning test bench (module notes, 5); prints a markdown table."""
+    import tempfile
+
+    from slotmath.tuning.randgame import random_game
+    from slotmath.tuning.targets import rtp_components
+
+    print("| game | reels x lines | weighted | scatter | draft RTP | target | met | seconds | "
+          "CPU seconds | evaluations | units moved | largest weight ratio | component share change [pp] |")
+    print("|---|---|---|---|---:|---|---|---:|---:|---:|---:|---:|---:|")
+    with tempfile.TemporaryDirectory() as tmp:
+        for i in range(n):
+            reels, lines, weighted, scatter, length = BENCH_KINDS[i % len(BENCH_KINDS)]
+            seed = 100 + i
+            gap = 0.01 + 0.01 * ((seed * 7919) % 11) / 10          # 1.0-2.0 pp, from the seed
+            path = random_game(Path(tmp) / f"g{seed}", seed, target=0.96, gap=gap, reels=reels,
+                               lines=lines, weighted=weighted, scatter=scatter, length=length)
+            game = load_game(path)
+            f0 = game_figures(game, 1, needed={"rtp", "hit_frequency"})
+            hf = float(f0["hit_frequency"])
+            targets = Targets(Fraction(96, 100), bands={"hit_frequency": (hf - 0.015, hf + 0.015)})
+            cpu = time.process_time()
+            res = tune(game, targets, time_limit=time_limit, progress=False)
+            cpu = time.process_time() - cpu
+            moved = res.moves
+            units = int(moved["change"].abs().sum()) if len(moved) else 0
+            ratio = max([max(a, b) / max(min(a, b), 1) for a, b in zip(moved["before"], moved["after"])],
+                        default=1.0)
+            lv = next(iter(res.after))
+            c0 = rtp_components(res.before[lv], res.targets)
+            c1 = rtp_components(res.after[lv], res.targets)
+            r0, r1 = float(res.before[lv]["rtp"]), float(res.after[lv]["rtp"])
+            share = max([abs(float(c1.get(k, 0)) / r1 - float(v) / r0) * 100 for k, v in c0.items()],
+                        default=0.0)
+            print(f"| rand{seed} | {reels}x3, {lines} | {'yes' if weighted else 'no'} | "
+                  f"{'yes' if scatter else 'no'} | {float(f0['rtp']):.4%} | 96 % +- 0.005 pp, HF "
+                  f"{hf - 0.015:.1%}-{hf + 0.015:.1%} | {'yes' if res.feasible else 'NO'}"
+                  f"{' (' + res.stopped + ')' if res.stopped else ''} | {res.seconds:.1f} | {cpu:.1f} | "
+                  f"{res.evaluations} | {units} | {ratio:.2f} | {share:.2f} |", flush=True)
+    return 0
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", default="", help="comma-separated names or paths (default: all)")
@@ -123,11 +180,16 @@ def main(argv=None) -> int:
     ap.add_argument("--solve", action="store_true", help="also run the solver on each game")
     ap.add_argument("--max-seconds", type=float, default=5.0,
                     help="skip games whose one exact evaluation takes longer (default 5 s)")
+    ap.add_argument("--random", type=int, default=0, metavar="N",
+                    help="only the tuning test bench on N random games")
+    ap.add_argument("--time-limit", type=float, default=None, help="seconds per random-game run")
     args = ap.parse_args(argv)
     specs = game_specs([g for g in args.games.split(",") if g])
     load1, load5, load15 = os.getloadavg()
     print(f"machine: {os.cpu_count()} cores, load average {load1:.2f} {load5:.2f} {load15:.2f} "
           "(other work running inflates every time)\n")
+    if args.random:
+        return random_bench(args.random, args.time_limit)
 
     print("Workbench: median ms from a changed count to updated figures "
           f"({args.changes} changes; plot and whole update shown apart); "

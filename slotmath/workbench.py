@@ -54,6 +54,8 @@ LABELS = {"rtp": "RTP", "hit_frequency": "hit frequency", "sd": "SD [x total bet
           "vi": "VI 90 % [x total bet]", "feature_frequency": "feature frequency",
           "max_win": "max win [x total bet]"}
 ON_REQUEST = "on request"
+PLOT_WIDTH = 760           # [CSS px] the plot's width on the page ...
+PLOT_DPI = 2 * 96          # ... drawn at twice the pixels (crisp on retina screens)
 
 
 def available_games(games_dir: Path | None = None) -> list:
@@ -105,13 +107,19 @@ class ReelTuner:
         has a fast source of figures, else everything is on request).
     bounds : Bounds, optional
         Limits for "Solve to target".
+    background : bool
+        Run "Solve to target" in a thread (the notebook does), so that its
+        progress is shown and "Cancel" is heard; headless use runs it in line.
     """
 
     def __init__(self, game=None, reel_set: str = "base", level: int | None = None,
                  target_rtp: float | None = None, plot: bool = True,
                  live_distribution: bool = True, bounds: Bounds | None = None,
-                 games_dir: Path | None = None):
+                 games_dir: Path | None = None, background: bool = False):
         self.games_dir = games_dir
+        self.background = background
+        self._cancel = False
+        self._thread = None
         self.bounds = bounds
         self.plot_enabled = plot
         self.timings: dict = {}
@@ -132,6 +140,7 @@ class ReelTuner:
         # ------------------------------------------------------------ widgets
         self.game_picker = W.Dropdown(options=options, value=self._custom or self.game.name,
                                       description="game")
+        self.game_picker.add_class("slotmath-game")
         self.reel_set_picker = W.Dropdown(description="reel set")
         self.level_picker = W.Dropdown(description="bet level")
         self.live_box = W.Checkbox(value=live_distribution, description="live hit frequency / SD / VI",
@@ -141,18 +150,40 @@ class ReelTuner:
                                     tooltip="every figure, from the full analysis (may take long)")
         self.figures_html = W.HTML()
         self.figures_html.add_class("slotmath-figures")
-        self.plot_image = W.Image(format="png", layout=W.Layout(width="600px", height="auto"))
+        self.plot_image = W.Image(format="png", layout=W.Layout(width="100%", max_width=f"{PLOT_WIDTH}px",
+                                                                height="auto"))
+        self.plot_image.add_class("slotmath-plot")
+        wide = {"description_width": "initial"}          # labels whole, never cut
         self.target_rtp = W.BoundedFloatText(description="target RTP %", min=0.0, max=1000.0,
-                                             step=0.01, layout=W.Layout(width="200px"))
+                                             step=0.0001, layout=W.Layout(width="220px"), style=wide)
+        self.target_rtp.add_class("slotmath-target-rtp")
         self.tolerance = W.BoundedFloatText(value=DEFAULT_TOLERANCE * 100, min=0.0, max=10.0,
-                                            step=0.001, description="+- pp", layout=W.Layout(width="160px"))
+                                            step=0.001, description="+- pp", layout=W.Layout(width="160px"),
+                                            style=wide)
         self.hf_band = W.Text(value="", placeholder="e.g. 30:34", description="hit freq. %",
-                              layout=W.Layout(width="220px"))
+                              layout=W.Layout(width="220px"), style=wide)
         self.vi_band = W.Text(value="", placeholder="e.g. 5:8", description="VI",
-                              layout=W.Layout(width="200px"))
+                              layout=W.Layout(width="160px"), style=wide)
         self.solve_button = W.Button(description="Solve to target", button_style="primary")
+        self.cancel_button = W.Button(description="Cancel", disabled=True)
+        self.cancel_button.add_class("slotmath-cancel")
+        self.shape_box = W.Checkbox(value=True, description="keep the game's shape", indent=False,
+                                    tooltip="stop weights within x2, symbol shares +-50 %, RTP component "
+                                            "shares +-25 % (docs/tuning.md)")
+        self.shape_box.add_class("slotmath-keep-shape")
+        self.progress_bar = W.IntProgress(value=0, min=0, max=400, description="solver",
+                                          layout=W.Layout(width="300px", visibility="hidden"))
+        self.progress_text = W.HTML()
+        self.progress_text.add_class("slotmath-progress")
+        self.sensitivity_button = W.Button(description="Sensitivities",
+                                           tooltip="exact RTP change for +-1 of each symbol / stop weight")
+        self.sensitivity_button.add_class("slotmath-sensitivity-button")
+        self.sensitivity_html = W.HTML()
+        self.sensitivity_html.add_class("slotmath-sensitivities")
         self.revert_button = W.Button(description="Revert to saved")
         self.save_button = W.Button(description="Save", button_style="warning")
+        for b, name in ((self.solve_button, "solve"), (self.revert_button, "revert"), (self.save_button, "save")):
+            b.add_class(f"slotmath-{name}")
         self.status = W.HTML()
         self.status.add_class("slotmath-status")
         self.diff_html = W.HTML()
@@ -167,6 +198,8 @@ class ReelTuner:
         self.refresh_button.on_click(lambda b: self.update(refresh=True))
         self.full_button.on_click(lambda b: self.full_figures())
         self.solve_button.on_click(lambda b: self.solve())
+        self.cancel_button.on_click(lambda b: self.cancel())
+        self.sensitivity_button.on_click(lambda b: self.show_sensitivities())
         self.revert_button.on_click(lambda b: self.revert())
         self.save_button.on_click(lambda b: self.save())
         self.widget = W.VBox([
@@ -174,14 +207,17 @@ class ReelTuner:
             W.HTML("<b>Symbol counts per reel</b> (weighted reels: stop weights)"),
             self.reels_box,
             W.HBox([self.live_box, self.refresh_button, self.full_button]),
-            W.HBox([self.figures_html, self.plot_image]),
-            W.HBox([self.target_rtp, self.tolerance, self.hf_band, self.vi_band]),
-            W.HBox([self.solve_button, self.revert_button, self.save_button]),
+            self.figures_html,
+            self.plot_image,
+            W.HBox([self.target_rtp, self.tolerance, self.hf_band, self.vi_band, self.shape_box]),
+            W.HBox([self.solve_button, self.cancel_button, self.revert_button, self.save_button]),
+            W.HBox([self.progress_bar, self.progress_text]),
             self.status,
             W.HTML("<b>Change against the saved file</b>"),
             self.diff_html,
         ])
         self.widget.add_class("slotmath-reel-tuner")
+        self.sensitivity_widget = W.VBox([self.sensitivity_button, self.sensitivity_html])
         self._load(self.game, reel_set, level, target_rtp)
 
     # ================================================================ state
@@ -198,17 +234,24 @@ class ReelTuner:
             self._silent = False
         self._rebuild(target_rtp)
 
-    def _rebuild(self, target_rtp=None):
+    def _rebuild(self, target_rtp=None, keep_targets=False):
+        """Everything that belongs to the game, reel set and level afresh:
+        controls, saved figures, history, diff, sensitivities and (unless
+        ``keep_targets``, as after a save) the targets, from the new figures."""
         self.reel_set = self.reel_set_picker.value
         self.level = self.level_picker.value
         self.space = ReelSpace(self.game, self.reel_set, self.bounds)
         self.xs = self.space.x0
         self.saved_figures = self._figures(self.game, "live")
         self.history = []
+        self.last_result = None
+        self.sensitivity_html.value = "<i>press Sensitivities for the table of the current strips</i>"
         if target_rtp is not None:
             self.target_rtp.value = float(target_rtp) * 100
-        elif self.target_rtp.value == 0 and "rtp" in self.saved_figures:
-            self.target_rtp.value = round(float(self.saved_figures["rtp"]) * 100, 4)
+        elif not keep_targets:
+            self.target_rtp.value = round(float(self.saved_figures["rtp"]) * 100, 4) \
+                if "rtp" in self.saved_figures else 0.0
+            self.hf_band.value = self.vi_band.value = ""
         self._build_controls()
         self.update(refresh=True)
         missing = sorted(LIVE_FIGURES - set(getattr(self, "figures", {})))
@@ -226,9 +269,14 @@ class ReelTuner:
             items = [W.HTML(f"<b>reel {rv.reel + 1}</b>")]
             for u, label in enumerate(rv.labels):
                 if rv.mode == "counts" and rv.x0[u] == 0 and rv.hi[u] == 0:
-                    continue       # a symbol this reel does not carry
+                    # a symbol this reel does not carry: an empty row of the
+                    # same height keeps each symbol on the same row on every reel
+                    gap = W.HTML("", layout=W.Layout(width="190px", height="28px", margin="2px"))
+                    gap.add_class("slotmath-count-absent")
+                    items.append(gap)
+                    continue
                 box = W.BoundedIntText(value=int(rv.x0[u]), min=0, max=100000, description=label,
-                                       layout=W.Layout(width="190px"),
+                                       layout=W.Layout(width="190px", height="28px", margin="2px"),
                                        style={"description_width": "110px"})
                 box.add_class(f"slotmath-count-r{rv.reel + 1}-{css_name(label)}")
                 box.observe(self._on_count, names="value")
@@ -289,10 +337,7 @@ class ReelTuner:
 
     def _on_level(self, change):
         if not self._silent:
-            self.level = change["new"]
-            self.saved_figures = self._figures(self.game, "live")
-            self.history = []
-            self.update(refresh=True)
+            self._rebuild()
 
     def _on_count(self, change):
         if self._silent:
@@ -368,24 +413,83 @@ class ReelTuner:
         self._say(f"full figures in {time.perf_counter() - t0:.1f} s")
 
     def solve(self) -> None:
-        """Run the solver from the current values to the targets in the boxes."""
+        """Run the solver from the current values to the targets in the boxes
+        (in a thread with ``background``): the progress bar shows exact
+        evaluations, best RTP and distance to the target; "Cancel" stops it
+        and keeps the best candidate so far."""
         try:
             targets = self.targets()
         except ValueError as exc:
             self._say(html.escape(str(exc)), error=True)
             return
+        if self._thread is not None and self._thread.is_alive():
+            self._say("the solver is already running", error=True)
+            return
+        self._cancel = False
+        self.solve_button.disabled, self.cancel_button.disabled = True, False
+        self.progress_bar.value = 0
+        self.progress_bar.layout.visibility = "visible"
+        self.progress_text.value = "starting ..."
         self._say("solving ...")
+        if self.background:
+            import threading
+
+            self._thread = threading.Thread(target=self._solve, args=(targets,), daemon=True)
+            self._thread.start()
+        else:
+            self._solve(targets)
+
+    def cancel(self) -> None:
+        """Stop a running solve (the best candidate so far is shown)."""
+        self._cancel = True
+        self.progress_text.value += " (cancelling ...)"
+
+    def _progress(self, status: dict) -> None:
+        self.progress_bar.value = min(status["evaluations"], self.progress_bar.max)
+        best = "" if status["best_rtp"] is None else (
+            f", best RTP {status['best_rtp']:.6%}, {status['distance'] * 100:.4f} pp from target")
+        self.progress_text.value = (f"{status['evaluations']} exact evaluations, "
+                                    f"{status['seconds']:.1f} s{best}")
+
+    def _solve(self, targets) -> None:
+        from dataclasses import replace
+
+        from slotmath.tuning.targets import DEFAULT_COMPONENT_SHARE
+
+        bounds = self.bounds or Bounds()
+        if not self.shape_box.value:
+            bounds = replace(bounds, weight_factor=None, symbol_share=None)
         try:
-            res = tune(self.game, targets, self.bounds, self.reel_set, start=self.xs)
+            res = tune(self.game, targets, bounds, self.reel_set, start=self.xs,
+                       progress=self._progress, cancel=lambda: self._cancel,
+                       component_share=DEFAULT_COMPONENT_SHARE if self.shape_box.value else None)
         except Exception as exc:
             self._say(f"solver stopped: {html.escape(str(exc))}", error=True)
             return
+        finally:
+            self.solve_button.disabled, self.cancel_button.disabled = False, True
         self.last_result = res
         self.set_values(res.x_after)
         moved = int(res.moves["change"].abs().sum()) if len(res.moves) else 0
         verdict = "targets met" if res.feasible else "targets NOT met (best found shown)"
-        self._say(f"{verdict}: {moved} units moved from the saved file, "
+        stop = f" ({res.stopped})" if res.stopped else ""
+        self._progress({"evaluations": res.evaluations, "seconds": res.seconds,
+                        "best_rtp": float(res.after[self.level]["rtp"]),
+                        "distance": abs(float(res.after[self.level]["rtp"]) - float(targets.rtp))})
+        self._say(f"{verdict}{stop}: {moved} units moved from the saved file, "
                   f"{res.evaluations} exact evaluations, {res.seconds:.1f} s", error=not res.feasible)
+
+    def show_sensitivities(self) -> None:
+        """The exact RTP change for +-1 of each symbol (stop weight) on each
+        reel of the current strips, below the workbench."""
+        from slotmath.tuning.sensitivity import sensitivities
+
+        table = sensitivities(self.current_game, self.level, self.reel_set, figures=("rtp",))
+        for col in ("rtp +1", "rtp -1"):
+            table[col] = [f"{v * 100:+.4f} pp" if v == v else "" for v in table[col]]
+        self.sensitivity_html.value = (f"<b>{html.escape(self.game.title)}</b>, bet {self.level}, "
+                                       f"reel set {self.reel_set}"
+                                       + table.to_html(index=False, classes="slotmath-sens"))
 
     def targets(self) -> Targets:
         """The targets in the boxes."""
@@ -424,7 +528,7 @@ class ReelTuner:
             self.game = game
         finally:
             self._silent = False
-        self._rebuild()
+        self._rebuild(keep_targets=True)
         self._say(f"saved {html.escape(str(path))} (the previous file was kept as a .bak beside it)")
         return path
 
@@ -475,10 +579,10 @@ class ReelTuner:
         if getattr(self, "_fig", None) is None:
             from matplotlib.figure import Figure
 
-            fig = Figure(figsize=(7.5, 2.6), dpi=64)
+            fig = Figure(figsize=(PLOT_WIDTH / 96, 2.8), dpi=PLOT_DPI)
             a1, a2 = fig.subplots(1, 2)
             a3 = a2.twinx()
-            fig.subplots_adjust(left=0.08, right=0.92, bottom=0.12, top=0.88, wspace=0.35)
+            fig.subplots_adjust(left=0.09, right=0.92, bottom=0.14, top=0.88, wspace=0.4)
             self._fig = fig
             self._axes = (a1, a2, a3)
             self._lines = (a1.plot([], [], "o-", color="#1f77b4")[0],
@@ -493,6 +597,7 @@ class ReelTuner:
                 ax.tick_params(labelsize=7)
                 ax.xaxis.set_major_locator(MaxNLocator(nbins=5, integer=True))
                 ax.yaxis.set_major_locator(MaxNLocator(nbins=4))
+                ax.ticklabel_format(axis="y", useOffset=False, style="plain")   # no "+9.6e1"
         a1, a2, a3 = self._axes
         h = self.history
         k = np.arange(len(h))
@@ -511,6 +616,12 @@ class ReelTuner:
             ax.relim()
             ax.autoscale_view()
             ax.set_xlim(-0.5, max(len(h) - 0.5, 0.5))
+            if len(h) <= 6:                # whole change numbers only
+                ax.set_xticks(range(len(h)))
+            else:
+                from matplotlib.ticker import MaxNLocator
+
+                ax.xaxis.set_major_locator(MaxNLocator(nbins=5, integer=True))
         buf = io.BytesIO()
         self._fig.savefig(buf, format="png")
         return buf.getvalue()

@@ -155,7 +155,8 @@ def test_change_a_count_in_the_page_and_see_the_rtp_change(jupyterlab, tmp_path)
                 "b => document.querySelector('.slotmath-rtp').innerText.trim() !== b",
                 arg=before, timeout=CHANGE_S * 1000)
             assert rtp.inner_text().strip() == expected
-            # the last cell (sensitivities) ran too
+            # the last cell shows the sensitivities of the current strips on request
+            page.locator(".slotmath-sensitivity-button").click()
             page.wait_for_selector("text=rtp +1")
         except Exception:
             page.screenshot(path=str(tmp_path / "failure.png"), full_page=True)
@@ -163,3 +164,78 @@ def test_change_a_count_in_the_page_and_see_the_rtp_change(jupyterlab, tmp_path)
             raise
         finally:
             browser.close()
+
+
+@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed "
+                    "(apt-get install chromium; .ci/run does this)")
+def test_switch_game_solve_and_save_in_the_page(jupyterlab, tmp_path):
+    """Switch game -> the target follows the new game's RTP; switch back,
+    solve -> progress is shown -> targets met; save -> the file loads and
+    the previous one is kept as a backup.  ``SLOTMATH_SCREENSHOTS`` (a folder)
+    keeps screenshots of each step."""
+    from playwright.sync_api import sync_playwright
+
+    url, game_dir, log = jupyterlab
+    shots = os.environ.get("SLOTMATH_SCREENSHOTS")
+    game = load_game(game_dir)
+    own = round(float(game_figures(game, 1, needed={"rtp"})["rtp"]) * 100, 4)
+    other = load_game("fruit_classic")
+    other_rtp = round(float(game_figures(other, other.levels[0], needed={"rtp"})["rtp"]) * 100, 4)
+    assert own != other_rtp
+
+    def shot(name):
+        if shots:
+            page.screenshot(path=str(Path(shots) / f"{name}.png"), full_page=True)
+            for part in ("plot", "reel-tuner"):
+                page.locator(f".slotmath-{part}").first.screenshot(path=str(Path(shots) / f"{name}-{part}.png"))
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        try:
+            page = browser.new_page(viewport={"width": 1400, "height": 1000}, device_scale_factor=1)
+            page.set_default_timeout(CELLS_RUN_S * 1000)
+            page.goto(f"{url}/lab/tree/reel_tuning.ipynb")
+            page.wait_for_selector(".jp-Notebook")
+            page.wait_for_function("window.jupyterapp && window.jupyterapp.commands")
+            page.wait_for_function(KERNEL_READY)
+            page.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
+            target = page.locator(".slotmath-target-rtp input")
+            target.wait_for(state="visible")
+            page.wait_for_function("t => Number(document.querySelector('.slotmath-target-rtp input').value) === t",
+                                   arg=own)
+            shot("1-loaded")
+            picker = page.locator(".slotmath-game select")
+            picker.select_option(label="fruit_classic")
+            page.wait_for_function("t => Number(document.querySelector('.slotmath-target-rtp input').value) === t",
+                                   arg=other_rtp, timeout=CHANGE_S * 1000)
+            shot("2-switched")
+            picker.select_option(index=0)                 # back to the temporary copy
+            page.wait_for_function("t => Number(document.querySelector('.slotmath-target-rtp input').value) === t",
+                                   arg=own, timeout=CHANGE_S * 1000)
+            # solve to 95 % (18-stop toy reels 4 pp away: the shape is released)
+            page.locator(".slotmath-keep-shape input").uncheck()
+            target.fill("95")
+            target.press("Enter")
+            page.locator(".slotmath-solve").click()
+            page.wait_for_function("() => document.querySelector('.slotmath-progress').innerText"
+                                   ".includes('exact evaluations')", timeout=CHANGE_S * 1000)
+            page.wait_for_function("() => document.querySelector('.slotmath-status').innerText"
+                                   ".startsWith('targets')", timeout=CELLS_RUN_S * 1000)
+            status = page.locator(".slotmath-status").inner_text()
+            shot("3-solved")
+            assert status.startswith("targets met"), status
+            page.locator(".slotmath-save").click()
+            page.wait_for_function("() => document.querySelector('.slotmath-status').innerText"
+                                   ".startsWith('saved')", timeout=CHANGE_S * 1000)
+            shot("4-saved")
+        except Exception:
+            page.screenshot(path=str(tmp_path / "failure.png"), full_page=True)
+            print(f"screenshot: {tmp_path / 'failure.png'}; server log: {log}")
+            raise
+        finally:
+            browser.close()
+    saved = load_game(game_dir)                           # valid: loads and checks
+    rtp = game_figures(saved, 1, needed={"rtp"})["rtp"]
+    assert abs(float(rtp) - 0.95) <= 5e-5
+    backups = list(game_dir.glob("game.yaml.*.bak"))
+    assert len(backups) == 1 and backups[0].read_text() == (TEST_DATA / "tune_small" / "game.yaml").read_text()

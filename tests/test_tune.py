@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections import Counter
 from fractions import Fraction
 
+import numpy as np
 import pytest
 
 from slotmath.analysis.metrics import equivalent_levels, game_figures, line_figures, line_rtp_parts
@@ -137,7 +138,34 @@ def test_default_bounds(small):
     star = names.index("STAR")
     assert rv.lo[star] == rv.hi[star] == rv.x0[star]          # scatter held
     assert rv.total == (18, 18)                                # length unchanged
-    assert all(rv.lo[u] == 1 for u in range(len(names)) if names[u] != "STAR")
+    free = [u for u in range(len(names)) if names[u] != "STAR"]
+    # shape bound: each count within a factor 2 of its value, at least +-1, never below 1
+    for u in free:
+        x0 = int(rv.x0[u])
+        assert rv.lo[u] == max(1, min(-(-x0 // 2), x0 - 1)), names[u]     # ceil(x0 / 2)
+        assert rv.hi[u] == max(2 * x0, x0 + 1), names[u]
+    # symbol shares within +-50 % of the share now (at least one copy either way)
+    for mask, s_lo, s_hi, name in rv.shares:
+        x0 = int(rv.x0[mask].sum())
+        assert s_lo == pytest.approx(min(x0 / 18 * 0.5, (x0 - 1) / 18)), name
+        assert s_hi == pytest.approx(max(x0 / 18 * 1.5, (x0 + 1) / 18)), name
+    assert "STAR" not in {name for *_, name in rv.shares}     # held: no share limit
+    # released shape bounds: the old limits (at least one copy, up to the length)
+    loose = ReelSpace(small, bounds=Bounds(weight_factor=None, symbol_share=None)).reels[0]
+    assert all(loose.lo[u] == 1 and loose.hi[u] == 18 for u in free) and loose.shares == ()
+
+
+def test_shape_bounds_hold_weights_within_a_factor():
+    """A weighted reel: each stop weight within [w/2, 2w] (at least w+-1),
+    and every tuned symbol's share of the reel's weight inside its band."""
+    game = load_game("fruit_classic")
+    rv = ReelSpace(game).reels[0]
+    assert rv.mode == "weights"
+    x0 = rv.x0
+    free = rv.lo < rv.hi
+    assert np.all(rv.lo[free] == np.maximum(1, np.minimum(-(-x0[free] // 2), x0[free] - 1)))
+    assert np.all(rv.hi[free] == np.maximum(2 * x0[free], x0[free] + 1))
+    assert rv.feasible(x0)
 
 
 def test_symbols_absent_from_a_reel_stay_absent():

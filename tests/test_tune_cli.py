@@ -17,7 +17,8 @@ SMALL, MID, CLASSIC, VIDEO = (TEST_DATA / n for n in ("tune_small", "tune_mid", 
 # ------------------------------------------------------------------ command line
 def test_cli_tune_writes_a_valid_game(tmp_path):
     out = tmp_path / "tuned" / "game.yaml"
-    r = run_cli("tune", MID, "--target-rtp", "94%", "--hit-frequency", "30%:32%", "--out", out)
+    r = run_cli("tune", MID, "--target-rtp", "94%", "--hit-frequency", "30%:32%", "--shape", "off",
+                "--out", out)
     assert r.returncode == 0, r.stderr
     assert "What moved" in r.stdout and "targets met" in r.stdout
     tuned = load_game(out)

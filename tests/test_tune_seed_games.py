@@ -36,7 +36,7 @@ def test_grand_spinn_strips_are_the_documented_tuning_run():
     from slotmath.cli import build_parser
     from slotmath.rules.grand_spinn_superpot.strips import DRAFT, TUNE_ARGS, draft_csv
     from slotmath.io.gamewriter import planned_files
-    from slotmath.tuning.tune import bounds_from_args, draft_game, targets_from_args
+    from slotmath.tuning.tune import bounds_from_args, component_share_from_args, draft_game, targets_from_args
 
     root = GAMES.parent.parent
     folder = GAMES / "grand_spinn_superpot"
@@ -47,7 +47,8 @@ def test_grand_spinn_strips_are_the_documented_tuning_run():
     args = build_parser(argv).parse_args(argv)
     game = load_game(args.game)
     draft = draft_game(game, root / args.draft, args.reel_set)
-    res = tune(draft, targets_from_args(args), bounds_from_args(args, draft))
+    res = tune(draft, targets_from_args(args), bounds_from_args(args, draft),
+               component_share=component_share_from_args(args))
     assert res.feasible, res.text()
     assert res.tuned.strips() == game.strips()
     files = planned_files(res.game, {"base": res.tuned.strips()}, root / args.out)
@@ -69,7 +70,7 @@ def test_piggy_strips_are_the_documented_tuning_run():
 
     from slotmath.cli import build_parser
     from slotmath.io.gamewriter import planned_files
-    from slotmath.tuning.tune import bounds_from_args, draft_game, targets_from_args
+    from slotmath.tuning.tune import bounds_from_args, component_share_from_args, draft_game, targets_from_args
 
     root = GAMES.parent.parent
     folder = GAMES / "piggy_bankin_superlock"
@@ -82,7 +83,8 @@ def test_piggy_strips_are_the_documented_tuning_run():
     args = build_parser(argv).parse_args(argv)
     game = load_game(args.game)
     draft = draft_game(game, root / args.draft, args.reel_set)
-    res = tune(draft, targets_from_args(args), bounds_from_args(args, draft))
+    res = tune(draft, targets_from_args(args), bounds_from_args(args, draft),
+               component_share=component_share_from_args(args))
     assert res.feasible, res.text()
     assert set(res.targets.rtp_figures) >= {"rtp", "feature:by_choice.lockit", "feature:by_choice.free_games"}
     assert res.tuned.strips("base") == game.strips("base")

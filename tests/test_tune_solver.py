@@ -17,11 +17,17 @@ from slotmath.tuning.tune import Targets, tune
 
 from tuning_games import CLASSIC, MID, SMALL, VIDEO, brute_rtp_hf, classic, mid, small  # noqa: F401
 
+# The toy games have 18-64 stops per reel and start 4-7 pp from their targets:
+# the tests here are about targets, bands, levels and limits, so the shape
+# bounds (tested in test_tune_shape.py) are released.
+FREE = Bounds(weight_factor=None, symbol_share=None)
+SHAPE_OFF = {"component_share": None}
+
 
 # ------------------------------------------------------------------ solver
 def test_tune_to_target_rtp(small):
     target = Fraction("0.95")
-    res = tune(small, Targets(target))
+    res = tune(small, Targets(target), FREE, **SHAPE_OFF)
     assert res.feasible
     tuned = res.tuned
     tol = Fraction(str(res.targets.tolerance))
@@ -41,13 +47,13 @@ def test_tune_to_target_rtp(small):
         strip = tuned.strips()[m["reel"] - 1]
         assert strip.symbols.count(m["unit"]) == m["after"]
     # the same run gives the same strips
-    again = tune(small, Targets(target))
+    again = tune(small, Targets(target), FREE, **SHAPE_OFF)
     assert again.tuned.strips() == tuned.strips()
 
 
 def test_tune_with_hit_frequency_and_vi_bands(mid):
     targets = Targets(Fraction("0.95"), bands={"hit_frequency": (0.34, 0.36), "vi": (6.0, 7.0)})
-    res = tune(mid, targets)
+    res = tune(mid, targets, FREE, **SHAPE_OFF)
     assert res.feasible, res.text()
     result = par(res.tuned, 1)          # the engine on the laid-out strips
     assert abs(float(result.rtp) - 0.95) <= 5e-5
@@ -61,7 +67,9 @@ def test_same_rtp_at_every_bet_level_on_weighted_reels(classic):
     # the top award is 150 coins at 1 coin and 400 at 2: RTP(2) - RTP(1) = 50 P(7 7 7),
     # so both levels can be within 0.005 pp of the target only if P(7 7 7) <= 2e-6,
     # i.e. the total weight must grow: allow 64..256 per reel
-    res = tune(classic, Targets(Fraction("0.92")), Bounds(lengths={None: (64, 256)}))
+    res = tune(classic, Targets(Fraction("0.92")), Bounds(lengths={None: (64, 256)},
+                                                        weight_factor=None, symbol_share=None),
+               **SHAPE_OFF)
     assert res.feasible, res.text()
     for level in (1, 2):
         r = par(res.tuned, level)
@@ -82,8 +90,9 @@ def test_infeasible_targets_are_reported(classic):
 
 
 def test_count_limits_and_held_symbols_are_respected(mid):
-    bounds = Bounds(fixed=("SEVEN",), counts={(None, "BAR"): (4, 6), (2, "LEMON"): (7, 9)})
-    res = tune(mid, Targets(Fraction("0.9")), bounds)
+    bounds = Bounds(fixed=("SEVEN",), counts={(None, "BAR"): (4, 6), (2, "LEMON"): (7, 9)},
+                    weight_factor=None, symbol_share=None)
+    res = tune(mid, Targets(Fraction("0.9")), bounds, **SHAPE_OFF)
     assert res.feasible
     for r, (a, b) in enumerate(zip(mid.strips(), res.tuned.strips())):
         assert 4 <= b.symbols.count("BAR") <= 6

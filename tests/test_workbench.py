@@ -62,6 +62,7 @@ def test_change_a_count_and_read_the_exact_figures(games):
 def test_solve_then_save_writes_the_file_with_a_backup(games):
     tuner = ReelTuner("tune_small", games_dir=games, plot=False)
     tuner.target_rtp.value = 95.0
+    tuner.shape_box.value = False      # 18-stop toy reels 4.3 pp from the target: reshape freely
     tuner.solve_button.click()
     assert tuner.last_status.startswith("targets met"), tuner.last_status
     result = par(tuner.current_game, 1)
@@ -122,3 +123,55 @@ def test_pick_another_game_and_reel_set(games):
     assert (1, "stop 11 BLANK") in tuner.controls
     assert tuner.level_picker.options == (1, 2)
     assert tuner.reel_set_picker.options == ("base",)
+
+
+def test_switching_game_resets_everything_that_belongs_to_the_game(games):
+    """Targets follow the new game's RTP (working: the saved RTP of tune_classic
+    at bet 1, rounded to 4 decimals in %), bands are cleared, the history
+    restarts, the diff and the sensitivities are the new game's."""
+    from slotmath.analysis.metrics import game_figures
+
+    tuner = ReelTuner("tune_small", games_dir=games, plot=False)
+    tuner.hf_band.value = "30:34"
+    tuner.target_rtp.value = 95.0
+    tuner.control(1, "BAR").value += 1
+    tuner.show_sensitivities()
+    assert "Tune Small" in tuner.sensitivity_html.value and len(tuner.history) == 2
+    tuner.game_picker.value = "tune_classic"
+    mid = load_game(games / "tune_classic")
+    rtp = game_figures(mid, 1, needed={"rtp"})["rtp"]
+    assert tuner.target_rtp.value == round(float(rtp) * 100, 4) != 95.0
+    assert tuner.hf_band.value == "" and len(tuner.history) == 1
+    assert tuner.figures["rtp"] == rtp and "no change" in tuner.diff_html.value
+    assert "Tune Small" not in tuner.sensitivity_html.value
+    tuner.show_sensitivities()
+    assert mid.title in tuner.sensitivity_html.value
+
+
+def test_symbol_rows_line_up_across_reels():
+    """tune_video carries WILD on reels 2-4 only: reels 1 and 5 keep an
+    empty row there, so row k shows the same symbol on every reel."""
+    tuner = ReelTuner(TEST_DATA / "tune_video", plot=False)
+    columns = tuner.reels_box.children
+    assert len({len(c.children) for c in columns}) == 1
+    names = tuner.game.symbol_names
+    wild = names.index("WILD") + 1                       # row 0 is the reel's title
+    for r, col in enumerate(columns):
+        row = col.children[wild]
+        assert ("slotmath-count-absent" in row._dom_classes) == (r in (0, 4))
+        for k, name in enumerate(names):
+            box = col.children[k + 1]
+            if "slotmath-count-absent" not in box._dom_classes:
+                assert box.description == name
+
+
+def test_solve_reports_progress_and_can_be_cancelled(games):
+    tuner = ReelTuner("tune_small", games_dir=games, plot=False)
+    tuner.target_rtp.value = 95.0
+    tuner.shape_box.value = False
+    seen = []
+    show = tuner._progress
+    tuner._progress = lambda st: (seen.append(st), show(st), tuner.cancel())
+    tuner.solve_button.click()
+    assert seen and "exact evaluations" in tuner.progress_text.value
+    assert "cancelled" in tuner.last_status and "NOT met" in tuner.last_status

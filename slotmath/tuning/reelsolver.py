@@ -7,245 +7,50 @@ every candidate on exact figures (:class:`Evaluator`).
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
-from fractions import Fraction
 
 import numpy as np
 from scipy.optimize import Bounds as VarBounds, LinearConstraint, milp
 
-from slotmath.analysis.metrics import equivalent_levels, game_figures, honours_needed, shared_pay_tensor
-from slotmath.rules.par import rules_module
-from slotmath.engine.multilinear import line_total, reel_gradient, unit_coefficients
 from slotmath.tuning.reelspace import ReelSpace
-from slotmath.tuning.targets import Targets, assess, band_scale
+from slotmath.tuning.targets import Targets, band_scale
+from slotmath.tuning.linearmodels import (  # noqa: F401  (re-exported)
+    CENTRE_COST,
+    MOVE_COST,
+    OUTSIDE_COST,
+    Evaluator,
+    FigureModel,
+    LineForms,
+    PROXY_OF,
+    STOP,
+    StopForms,
+    proxy_kind,
+    row_objective,
+    stop_value_hook)
 
 # Integer-programme objective, in units of the RTP tolerance:
-OUTSIDE_COST = 100.0         # per tolerance of RTP error beyond the aim (and per band scale outside a band)
 AIM = 0.5                    # aim inside half the tolerance (margin for inexact models) ...
 AIM_EXACT = 0.95             # ... or nearly all of it when the RTP model is exact
-CENTRE_COST = 0.01           # per tolerance of RTP error (prefer the centre, weakly)
-MOVE_COST = 0.02             # per unit moved from the game file (prefer small changes)
 MILP_NODES = 400             # branch-and-bound node limit of one reel's programme (the
                              # incumbent is used): a work limit, so runs are reproducible
 MILP_SECONDS = 60.0          # safety net only
 PAIR_SINGLES = 400           # pairs of moves are formed among this many best single moves
 
 
-# ====================================================================== evaluation
-class Evaluator:
-    """Exact figures of candidate variable values, cached.
-
-    ``levels`` are the bet levels the targets apply to; figures are computed
-    once per group of equivalent levels (:func:`slotmath.analysis.metrics.equivalent_levels`).
-    """
-
-    def __init__(self, space: ReelSpace, targets: Targets, levels: tuple):
-        self.space, self.targets = space, targets
-        eq = equivalent_levels(space.game)
-        self.levels = tuple(levels)
-        self.rep = {lv: eq[lv] for lv in self.levels}
-        self.needed = set(targets.figures)
-        self.count = 0
-        self._cache: dict = {}
-
-    @staticmethod
-    def key(xs) -> bytes:
-        return b"|".join(np.asarray(x, dtype=np.int64).tobytes() for x in xs)
-
-    def figures(self, xs, needed=None) -> dict:
-        """``{level: {figure: value}}`` for values ``xs`` (``needed``: figures
-        wanted; line games and rules modules whose hook takes ``needed``
-        compute fewer than all)."""
-        if not honours_needed(self.space.game):
-            needed = None
-        k = (self.key(xs), None if needed is None else tuple(sorted(needed)))
-        if k not in self._cache:
-            game = self.space.game_for(xs)
-            self.count += 1
-            per_rep = {}
-            for rep in sorted(set(self.rep.values())):
-                per_rep[rep] = game_figures(game, rep, self.space.reel_set, needed)
-            self._cache[k] = {lv: per_rep[self.rep[lv]] for lv in self.levels}
-        return self._cache[k]
-
-    def __call__(self, xs) -> tuple:
-        figs = self.figures(xs, self.needed)
-        return figs, assess(figs, self.targets)
-
-
-# ====================================================================== linear models
-PROXY_OF = {"hit_frequency": "hit", "sd": "win2", "vi": "win2"}
-
-
-def proxy_kind(name: str, targets: Targets) -> str | None:
-    if name in targets.rtp_figures or name == "rtp" or name.startswith("rtp"):
-        return "win"
-    return PROXY_OF.get(name)
-
-
-STOP = "stop:"                # kind prefix of a figure given exactly by stop values
-
-
-def stop_value_hook(space: ReelSpace):
-    """The rules module's ``tuning_stop_values`` when every tuned reel is
-    weighted (the hook's coefficients are per stop), else None."""
-    game = space.game
-    if game.rules == "lines" or any(rv.mode != "weights" for rv in space.reels):
-        return None
-    return getattr(rules_module(game), "tuning_stop_values", None)
-
-
-class StopForms:
-    """Figures that are exactly multilinear in the stop weights, from a rules
-    module's ``tuning_stop_values(game, level, reel_set) -> {figure: [a_0, a_1, ...]}``:
-    with the other reels held, the part of the figure that depends on the
-    weights is ``a_r . x_r / prod_q sum(x_q)`` (``a_r[s]``: the sum over the
-    other reels' stops of their weight product times the figure's value in
-    the round, for stop ``s`` of reel ``r``), so it is exactly
-    linear-fractional in each reel.  The constant rest is taken from the
-    exact figures.  Coefficients are computed at an *anchor* (the start of a
-    round) and at each point a reel's programme is solved from; elsewhere a
-    move on one reel is exact and moves on several reels add up their
-    one-reel changes (first order in the cross terms)."""
-
-    def __init__(self, space: ReelSpace, hook, levels):
-        self.space, self.hook = space, hook
-        self._cache: dict = {}
-        self.anchor = None
-        self.names = set(self.arrays(levels[0], space.x0)) if hook is not None else set()
-
-    def arrays(self, level, xs) -> dict:
-        k = (level, Evaluator.key(xs))
-        if k not in self._cache:
-            if len(self._cache) >= 64:
-                self._cache.pop(next(iter(self._cache)))
-            game = self.space.game_for(xs)
-            self._cache[k] = {n: [np.asarray(a, dtype=np.float64) for a in v]
-                              for n, v in self.hook(game, level, self.space.reel_set).items()}
-        return self._cache[k]
-
-    @staticmethod
-    def _part(a, x, xs, r) -> float:
-        d = float(x.sum())
-        for q, xq in enumerate(xs):
-            if q != r:
-                d *= float(xq.sum())
-        return float(a @ x) / d
-
-    def value(self, name: str, level: int, xs) -> float:
-        base = self.anchor if self.anchor is not None else xs
-        arr = self.arrays(level, base)[name]
-        v0 = self._part(arr[0], base[0], base, 0)
-        diff = [r for r, (x, b) in enumerate(zip(xs, base)) if not np.array_equal(x, b)]
-        if len(diff) > 1 and Evaluator.key(xs) in {k[1] for k in self._cache if k[0] == level}:
-            arr, diff, base = self.arrays(level, xs)[name], [], xs
-            v0 = self._part(arr[0], xs[0], xs, 0)
-        for r in diff:
-            moved = [x if q == r else b for q, (x, b) in enumerate(zip(xs, base))]
-            v0 += self._part(arr[r], xs[r], moved, r) - self._part(arr[r], base[r], base, r)
-        return v0
-
-    def coefficients(self, name: str, level: int, xs, r: int) -> tuple:
-        a = self.arrays(level, xs)[name][r]
-        K = 1.0
-        for q, x in enumerate(xs):
-            if q != r:
-                K *= float(x.sum())
-        return a, K
-
-
-class LineForms:
-    """The multilinear line forms (win, hit, win squared) at each bet level,
-    and the exact stop forms of a rules module (kinds ``stop:<figure>``)."""
-
-    def __init__(self, space: ReelSpace, levels):
-        game = space.game
-        self.space = space
-        self.stops = StopForms(space, stop_value_hook(space), tuple(levels))
-        self.tensors = {}
-        for lv in levels:
-            t = shared_pay_tensor(game, lv).reshaped()
-            bet = game.bet(lv)
-            self.tensors[("win", lv)] = (t, bet.total_bet)
-            self.tensors[("hit", lv)] = ((t > 0).astype(np.int64), len(game.paylines))
-            self.tensors[("win2", lv)] = (t.astype(np.float64) ** 2, float(bet.total_bet) ** 2)
-        self.available = bool(game.line_pays)
-
-    def marginals(self, xs) -> list:
-        return [np.stack([x @ rv.incidence[:, k, :].astype(np.int64) for k in range(rv.incidence.shape[1])])
-                for rv, x in zip(self.space.reels, xs)]
-
-    def value(self, kind: str, level: int, xs) -> float:
-        if kind.startswith(STOP):
-            return self.stops.value(kind[len(STOP):], level, xs)
-        values, norm = self.tensors[(kind, level)]
-        total = line_total(values, self.marginals(xs), self.space.game.paylines)
-        cycle = 1
-        for x in xs:
-            cycle *= int(x.sum())
-        return float(Fraction(int(total), cycle) / norm) if kind != "win2" else total / cycle / norm
-
-    def coefficients(self, kind: str, level: int, xs, r: int) -> tuple:
-        """``(a, K)``: the form is ``a . x_r / (K * sum(x_r))`` with the other reels at ``xs``."""
-        if kind.startswith(STOP):
-            return self.stops.coefficients(kind[len(STOP):], level, xs, r)
-        values, norm = self.tensors[(kind, level)]
-        margs = self.marginals(xs)
-        G = reel_gradient(values, margs, self.space.game.paylines, r)
-        a = unit_coefficients(G, self.space.reels[r].incidence).astype(np.float64)
-        K = float(norm)
-        for rr, x in enumerate(xs):
-            if rr != r:
-                K *= float(x.sum())
-        return a, K
-
-
-@dataclass
-class FigureModel:
-    """Model of one exact figure at one level around the round's start ``xs0``:
-
-    ``f(x) = value0 + scale * (proxy(x) - proxy0) + sum_r res[r] . (x_r - xs0_r)``
-
-    ``proxy`` is a multilinear line form (``kind``; None: no proxy) and
-    ``res`` the finite-difference residual the proxy does not explain (None
-    until computed).
-    """
-
-    level: int
-    name: str
-    value0: float
-    kind: str | None = None
-    scale: float = 1.0
-    proxy0: float = 0.0
-    res: list | None = None
-
-
-def row_objective(rows, x, x_cur, x_file, outside_only=False) -> float:
-    """The per-reel programme's objective at ``x`` (see :meth:`Solver.solve_reel`)."""
-    t_cur = float(x_cur.sum())
-    total = 0.0
-    for kind, g, h, sc, fractional, aim in rows:
-        d = (float(g @ x) + h) * sc
-        aim = aim * float(x.sum()) / t_cur if fractional else aim
-        if kind == "rtp":
-            total += OUTSIDE_COST * max(0.0, abs(d) - aim)
-            if not outside_only:
-                total += CENTRE_COST * abs(d)
-        else:
-            total += OUTSIDE_COST * max(0.0, d if kind == "hi" else -d)
-    if not outside_only and x_file is not None:
-        total += MOVE_COST * float(np.abs(x - x_file).sum())
-    return total
-
-
 class Solver:
     """The tuning loop (see the module notes)."""
 
     def __init__(self, space: ReelSpace, targets: Targets, levels, max_rounds=12,
-                 max_evaluations=400, log=None):
+                 max_evaluations=400, log=None, time_limit=None, progress=None, cancel=None):
         self.space, self.targets = space, targets
         self.levels = tuple(levels)
         self.ev = Evaluator(space, targets, self.levels)
+        self.time_limit = time_limit
+        self.progress = progress         # called with each log row (see :meth:`log`)
+        self.cancel = cancel             # callable: True stops the run (best so far is kept)
+        self.stopped = ""
+        self.best_rtp = None
+        if progress is not None:
+            self.ev.tick = lambda: progress(self.status())
         self.forms = LineForms(space, sorted(set(self.ev.rep.values())))
         self.max_rounds, self.max_evaluations = max_rounds, max_evaluations
         self.log_rows: list = []
@@ -257,6 +62,29 @@ class Solver:
         self.t0 = time.perf_counter()
 
     # -------------------------------------------------------------- helpers
+    def spent(self) -> bool:
+        """Whether the budget (evaluations, wall-clock seconds) is spent or
+        the run was cancelled; sets ``stopped`` to the reason."""
+        if self.ev.count >= self.max_evaluations:
+            self.stopped = f"evaluation budget ({self.max_evaluations}) spent"
+        elif self.time_limit is not None and time.perf_counter() - self.t0 >= self.time_limit:
+            self.stopped = f"time limit ({self.time_limit:g} s) reached"
+        elif self.cancel is not None and self.cancel():
+            self.stopped = "cancelled"
+        return bool(self.stopped)
+
+    def status(self) -> dict:
+        """Progress so far: evaluations, seconds, best RTP and its distance to the target."""
+        d = None if self.best_rtp is None else abs(self.best_rtp - float(self.targets.rtp))
+        return {"evaluations": self.ev.count, "seconds": time.perf_counter() - self.t0,
+                "best_rtp": self.best_rtp, "distance": d}
+
+    def milp_seconds(self) -> float:
+        """Safety-net time limit of one programme (the rest of ``time_limit`` if set)."""
+        if self.time_limit is None:
+            return MILP_SECONDS
+        return max(0.05, min(MILP_SECONDS, self.time_limit - (time.perf_counter() - self.t0)))
+
     def constraints(self):
         """(level, figure, theta-or-band) items the programme models."""
         for lv in sorted(set(self.ev.rep.values())):
@@ -273,6 +101,10 @@ class Solver:
             "violation": assessment.violation, "rtp_error_tol": assessment.rtp_error,
             "evaluations": self.ev.count, "seconds": time.perf_counter() - self.t0})
         r = self.log_rows[-1]
+        if accepted:
+            self.best_rtp = r["rtp"]
+        if self.progress is not None:
+            self.progress(self.status())
         self.say(f"{stage:>14}: {'kept' if accepted else 'rejected'}, RTP {r['rtp']:.6%}, "
                  f"violation {r['violation']:.4g}, {r['evaluations']} evaluations, {r['seconds']:.1f} s")
 
@@ -323,6 +155,8 @@ class Solver:
                 trial[r][u] += step
                 if trial[r][u] < 0 or trial[r].sum() < 1:
                     continue
+                if self.spent():
+                    return
                 figs = self.ev.figures(trial, self.ev.needed)
                 for m in todo:
                     df = float(figs[m.level][m.name]) - m.value0
@@ -405,7 +239,7 @@ class Solver:
                 lo, hi = box_lo, box_hi
         lb = np.concatenate([lo, np.zeros(U + M)])
         ub = np.concatenate([hi, np.full(U + M, np.inf)])
-        n_rows = 1 + len(rv.groups) + 2 * U + sum(len(a[2]) for a in aux)
+        n_rows = 1 + len(rv.groups) + 2 * len(rv.shares) + 2 * U + sum(len(a[2]) for a in aux)
         A = np.zeros((n_rows, n))
         blo, bhi = np.full(n_rows, -np.inf), np.full(n_rows, np.inf)
         A[0, :U] = 1
@@ -415,6 +249,14 @@ class Solver:
             A[i, :U] = mask
             blo[i], bhi[i] = glo, ghi
             i += 1
+        for mask, s_lo, s_hi, _ in rv.shares:
+            # s_lo <= mask . x / sum(x) <= s_hi, i.e. (mask - s_lo) . x >= 0
+            # and (mask - s_hi) . x <= 0 (linear: homogeneous in x)
+            A[i, :U] = mask - s_lo
+            blo[i] = -1e-9
+            A[i + 1, :U] = mask - s_hi
+            bhi[i + 1] = 1e-9
+            i += 2
         for u in range(U):
             A[i, U + u], A[i, u], blo[i] = 1, -1, -x_orig[u]
             A[i + 1, U + u], A[i + 1, u], blo[i + 1] = 1, 1, x_orig[u]
@@ -431,7 +273,7 @@ class Solver:
         integrality = np.concatenate([np.ones(U), np.zeros(U + M)])
         res = milp(c, integrality=integrality, bounds=VarBounds(lb, ub),
                    constraints=LinearConstraint(A, blo, bhi),
-                   options={"node_limit": MILP_NODES, "time_limit": MILP_SECONDS, "disp": False})
+                   options={"node_limit": MILP_NODES, "time_limit": self.milp_seconds(), "disp": False})
         if res.x is None:
             return x_cur
         x = np.rint(res.x[:U]).astype(np.int64)
@@ -446,6 +288,8 @@ class Solver:
         for _ in range(4):
             moved = False
             for r in range(len(cur)):
+                if self.spent():
+                    return cur
                 rows = self.reel_rows(models, xs0, cur, r)
                 if not rows:
                     continue
@@ -497,7 +341,7 @@ class Solver:
             key = best.key
             xs, figs, best = self.programme_rounds(xs, figs, best)
             xs, figs, best = self.local_search(xs, figs, best)
-            if best.feasible or best.key >= key or self.ev.count >= self.max_evaluations:
+            if best.feasible or best.key >= key or self.spent():
                 return xs, best
 
     def programme_rounds(self, xs, figs, best):
@@ -515,7 +359,7 @@ class Solver:
         line_first = self.space.game.rules != "lines" and bool(models) and \
             all(m.kind == "win" for m in models.values())
         for rnd in range(self.max_rounds):
-            if best.feasible or self.ev.count >= self.max_evaluations:
+            if best.feasible or self.spent():
                 break
             models = self.models(xs, figs)
             if not (line_first and rnd == 0):
@@ -571,7 +415,7 @@ class Solver:
         """Single moves and pairs of moves, ranked by the models (pairs to
         first order, the best of them recomputed), judged exactly."""
         top_k = 8
-        while not best.feasible and self.ev.count < self.max_evaluations:
+        while not best.feasible and not self.spent():
             models = self.models(xs, figs)
             self.finite_differences(xs, models, best)
             keys = list(models)
@@ -583,9 +427,7 @@ class Solver:
                     singles.append((r, steps))
             if not singles:
                 break
-            D = np.array([[self.model_value(models[k], xs, self.apply(xs, [mv]), [mv[0]]) for k in keys]
-                          for mv in singles]) - base
-            cost = np.array([self.move_cost(xs, self.apply(xs, [mv]), [mv[0]]) for mv in singles])
+            D, cost = self.single_deltas(models, keys, xs, singles)
             s1 = self.score(keys, base + D) + cost
             ranked = [(s1[i], [singles[i]]) for i in np.argsort(s1, kind="stable")[:3 * top_k]]
             # pairs among the best single moves (all of them on short strips)
@@ -612,7 +454,7 @@ class Solver:
             rescored.sort(key=lambda t: t[0])
             improved = None
             for _, mv in rescored[:top_k]:
-                if self.ev.count >= self.max_evaluations:
+                if self.spent():
                     break
                 cand = self.apply(xs, mv)
                 figs_c, a_c = self.ev(cand)
@@ -624,6 +466,44 @@ class Solver:
             xs, figs, best = improved
             self.log("local search", xs, best, True)
         return xs, figs, best
+
+    def single_deltas(self, models, keys, xs, singles) -> tuple:
+        """Modelled change of every figure (``D[i, j]``: move ``i``, figure
+        ``keys[j]``) and move cost of each single move, at once: with the
+        other reels held a form is ``a . x_r / (K sum(x_r))`` (exact for the
+        multilinear line forms and the stop forms), so a move's change
+        needs only the coefficients ``a`` of its reel, computed once."""
+        n = len(singles)
+        reel = np.array([r for r, _ in singles])
+        width = max(len(st) for _, st in singles)
+        units = np.zeros((n, width), dtype=np.int64)
+        steps = np.zeros((n, width), dtype=np.int64)
+        for i, (_, st) in enumerate(singles):
+            for j, (u, d) in enumerate(st):
+                units[i, j], steps[i, j] = u, d
+        D = np.zeros((n, len(keys)))
+        coef: dict = {}
+        for j, key in enumerate(keys):
+            m = models[key]
+            for r in np.unique(reel):
+                sel = reel == r
+                u, d = units[sel], steps[sel]
+                x = xs[r].astype(np.float64)
+                if m.kind is not None:
+                    ck = (m.kind, m.level, r)
+                    if ck not in coef:
+                        coef[ck] = self.forms.coefficients(m.kind, m.level, xs, r)
+                    a, K = coef[ck]
+                    A, T = float(a @ x), float(x.sum())
+                    new = (A + (a[u] * d).sum(axis=1)) / (K * (T + d.sum(axis=1)))
+                    D[sel, j] += m.scale * (new - A / (K * T))
+                if m.res is not None:
+                    D[sel, j] += (m.res[r][u] * d).sum(axis=1)
+        cost = np.zeros(n)
+        for i, (r, st) in enumerate(singles):
+            x, x0 = xs[r], self.space.reels[r].x0
+            cost[i] = sum(abs(x[u] + dd - x0[u]) - abs(x[u] - x0[u]) for u, dd in st)
+        return D, MOVE_COST * cost
 
     def repair_moves(self, xs, models, keys, singles, D, cost, n):
         """Compound moves: one of the ``n`` single moves that most help the
@@ -691,3 +571,50 @@ class Solver:
                     miss = np.maximum(miss, v - hi)
                 total += OUTSIDE_COST * miss / band_scale(lo, hi)
         return total
+
+
+# ====================================================================== what binds
+def reel_polytope(rv):
+    """The linear limits of one reel's variables (continuous relaxation):
+    ``(bounds, constraints)`` for :func:`scipy.optimize.linprog`-style use
+    with :func:`scipy.optimize.milp` and no integrality."""
+    U = rv.size
+    rows, lo, hi = [np.ones(U)], [rv.total[0]], [rv.total[1]]
+    for mask, glo, ghi in rv.groups:
+        rows.append(mask.astype(float))
+        lo.append(glo)
+        hi.append(ghi)
+    for mask, s_lo, s_hi, _ in rv.shares:
+        rows += [mask - s_lo, mask - s_hi]
+        lo += [-1e-9, -np.inf]
+        hi += [np.inf, 1e-9]
+    return VarBounds(rv.lo.astype(float), rv.hi.astype(float)), LinearConstraint(np.array(rows), lo, hi)
+
+
+def line_rtp_range(solver: Solver, xs, level: int, sweeps: int = 3) -> tuple | None:
+    """Lowest and highest line RTP [x total bet] reachable within the limits
+    (shape bounds included), by the continuous relaxation of each reel's
+    programme, reel after reel from ``xs`` (block-coordinate LP; each reel's
+    strip length held at its value in ``xs``).  The rest of the RTP
+    (scatters, features) is not included.  None for a game without line pays."""
+    forms = solver.forms
+    if not forms.available:
+        return None
+    out = []
+    for sign in (1.0, -1.0):
+        cur = [np.asarray(x, dtype=np.float64).copy() for x in xs]
+        for _ in range(sweeps):
+            for r, rv in enumerate(solver.space.reels):
+                if np.all(rv.lo == rv.hi):
+                    continue
+                a, K = forms.coefficients("win", level, [np.rint(x).astype(np.int64) for x in cur], r)
+                bounds, cons = reel_polytope(rv)
+                t = float(cur[r].sum())
+                fix = LinearConstraint(np.ones((1, rv.size)), [t], [t])
+                res = milp(-sign * a, bounds=bounds, constraints=[cons, fix])
+                if res.x is not None:
+                    cur[r] = res.x
+        xi = [np.rint(x).astype(np.int64) for x in cur]
+        a, K = forms.coefficients("win", level, xi, 0)
+        out.append(float(a @ cur[0]) / (K * float(cur[0].sum())))
+    return min(out), max(out)

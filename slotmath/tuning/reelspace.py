@@ -60,6 +60,14 @@ class Bounds:
     stacked : tuple of str or None
         Symbols laid out as stacks (None: those all of whose copies sit in
         stacks now, per reel).
+    weight_factor : float or None
+        Shape bound (default 2): each stop weight (unweighted reels: each symbol count)
+        stays within ``[ceil(x0 / f), floor(x0 * f)]`` of its value in the game file,
+        widened to ``x0 +- 1`` so small values can move (None: no bound).
+    symbol_share : float or None
+        Shape bound (default 0.5): each tuned symbol's share of a reel (its count, or its
+        total weight, over the strip length or total weight) stays within
+        ``share0 * (1 +- b)``, widened to one unit either way (None: no bound).
     """
 
     fixed: tuple | None = None
@@ -68,6 +76,8 @@ class Bounds:
     weights: tuple = (1, None)
     new_symbols: bool = False
     stacked: tuple | None = None
+    weight_factor: float | None = 2.0
+    symbol_share: float | None = 0.5
 
     def held(self, game: Game) -> set:
         """Names of the symbols held fixed."""
@@ -96,6 +106,40 @@ class Bounds:
         lo, hi = self.weights
         if lo < 0 or (hi is not None and hi < lo):
             raise BoundsError(f"stop weight limits: bad range {lo}:{hi}")
+        if self.weight_factor is not None and not self.weight_factor >= 1:
+            raise BoundsError(f"weight factor: {self.weight_factor:g} is below 1")
+        if self.symbol_share is not None and not 0 <= self.symbol_share:
+            raise BoundsError(f"symbol share band: {self.symbol_share:g} is negative")
+
+
+def factor_limits(x0: np.ndarray, lo: np.ndarray, hi: np.ndarray, factor) -> tuple:
+    """``lo``/``hi`` narrowed to ``[x0 / factor, x0 * factor]`` (at least
+    ``x0 +- 1``; fixed units stay fixed)."""
+    if factor is None:
+        return lo, hi
+    free = lo < hi
+    f_lo = np.minimum(np.ceil(x0 / factor), x0 - 1)
+    f_hi = np.maximum(np.floor(x0 * factor), x0 + 1)
+    new_lo = np.where(free, np.maximum(lo, f_lo), lo).astype(np.int64)
+    new_hi = np.where(free, np.minimum(hi, f_hi), hi).astype(np.int64)
+    return new_lo, np.maximum(new_hi, new_lo)
+
+
+def share_limits(masks: list, x0: np.ndarray, lo: np.ndarray, hi: np.ndarray, band) -> tuple:
+    """``(mask, s_lo, s_hi, name)`` share limits of each tuned symbol
+    (``masks``: ``(name, mask)``): ``share0 * (1 +- band)``, at least one
+    unit either way."""
+    if band is None:
+        return ()
+    t = float(x0.sum())
+    out = []
+    for name, m in masks:
+        v = float(x0[m].sum())
+        if v == 0 or np.all(lo[m] == hi[m]):
+            continue
+        s0 = v / t
+        out.append((m, min(s0 * (1 - band), (v - 1) / t), max(s0 * (1 + band), (v + 1) / t), name))
+    return tuple(out)
 
 
 def _pick(mapping: Mapping, reel: int, key=None):
@@ -114,7 +158,9 @@ class ReelVariables:
     adds (-1 for a weighted stop, whose window spans several symbols);
     ``x0`` the current values; ``lo``/``hi`` per-unit limits; ``total``
     the (lo, hi) range of the sum; ``groups`` extra ``(mask, lo, hi)``
-    limits on sums of units; ``incidence`` shape (U, rows, S).
+    limits on sums of units; ``shares`` ``(mask, s_lo, s_hi, name)`` limits
+    ``s_lo * sum(x) <= mask . x <= s_hi * sum(x)`` (a symbol's share of the
+    reel); ``incidence`` shape (U, rows, S).
     """
 
     reel: int
@@ -127,6 +173,7 @@ class ReelVariables:
     total: tuple
     groups: tuple
     incidence: np.ndarray
+    shares: tuple = ()
 
     @property
     def size(self) -> int:
@@ -139,7 +186,27 @@ class ReelVariables:
         t = int(x.sum())
         if not self.total[0] <= t <= self.total[1]:
             return False
-        return all(lo <= int(x[m].sum()) <= hi for m, lo, hi in self.groups)
+        return all(lo <= int(x[m].sum()) <= hi for m, lo, hi in self.groups) and \
+            all(s_lo * t - 1e-6 <= int(x[m].sum()) <= s_hi * t + 1e-6 for m, s_lo, s_hi, _ in self.shares)
+
+    def binding(self, x: np.ndarray) -> list:
+        """Shape and range limits that ``x`` sits on: ``(unit or symbol, text)``."""
+        out = []
+        for u in range(self.size):
+            if self.lo[u] == self.hi[u]:
+                continue
+            if x[u] == self.hi[u] and x[u] > self.x0[u]:
+                out.append((self.labels[u], f"at its upper limit {int(self.hi[u])}"))
+            elif x[u] == self.lo[u] and x[u] < self.x0[u]:
+                out.append((self.labels[u], f"at its lower limit {int(self.lo[u])}"))
+        t = int(x.sum())
+        for m, s_lo, s_hi, name in self.shares:
+            v = int(x[m].sum())
+            if v + 1 > s_hi * t + 1e-9 and v > int(self.x0[m].sum()):
+                out.append((name, f"share of the reel at its upper limit {s_hi:.2%}"))
+            elif v - 1 < s_lo * t - 1e-9 and v < int(self.x0[m].sum()):
+                out.append((name, f"share of the reel at its lower limit {s_lo:.2%}"))
+        return out
 
 
 class ReelSpace:
@@ -191,8 +258,11 @@ class ReelSpace:
             incidence = np.zeros((S, rows, S), dtype=np.int8)
             for u in range(S):
                 incidence[u, :, u] = 1
+            lo, hi = factor_limits(x0, lo, hi, b.weight_factor)
+            shares = share_limits([(n, np.arange(S) == u) for u, n in enumerate(names)],
+                                  x0, lo, hi, b.symbol_share)
             return ReelVariables(r, "counts", names, np.arange(S), x0, lo, hi,
-                                 (int(t_lo), int(t_hi)), (), incidence)
+                                 (int(t_lo), int(t_hi)), (), incidence, shares)
         # weighted strip: one variable per stop
         N = len(strip)
         x0 = np.asarray(strip.weights, dtype=np.int64)
@@ -217,8 +287,11 @@ class ReelSpace:
             for k in range(rows):
                 incidence[s, k, sym_of_stop[(s + k) % N]] = 1
         labels = tuple(f"stop {s} {strip.symbols[s]}" for s in range(N))
+        lo, hi = factor_limits(x0, lo, hi, b.weight_factor)
+        masks = [(n, np.array([sym == n for sym in strip.symbols])) for n in dict.fromkeys(strip.symbols)]
+        shares = share_limits(masks, x0, lo, hi, b.symbol_share)
         return ReelVariables(r, "weights", labels, np.full(N, -1), x0, lo, hi,
-                             (int(t_lo), int(t_hi)), tuple(groups), incidence)
+                             (int(t_lo), int(t_hi)), tuple(groups), incidence, shares)
 
     # ------------------------------------------------------------ mapping
     @property

@@ -12,6 +12,7 @@ adding the symbol does.
 from __future__ import annotations
 
 import pandas as pd
+from tqdm.auto import tqdm
 
 from slotmath.analysis.metrics import game_figures
 from slotmath.model import Game
@@ -22,7 +23,7 @@ DEFAULT_FIGURES = ("rtp", "hit_frequency", "sd")
 
 def sensitivities(game: Game, level: int | None = None, reel_set: str = "base",
                   figures=DEFAULT_FIGURES, bounds: Bounds | None = None,
-                  all_symbols: bool = False) -> pd.DataFrame:
+                  all_symbols: bool = False, progress: bool = True) -> pd.DataFrame:
     """Change of each figure for +-1 of each symbol (or stop weight) on each reel.
 
     Parameters
@@ -38,6 +39,8 @@ def sensitivities(game: Game, level: int | None = None, reel_set: str = "base",
         strips are laid out.  Limits are not applied (every +-1 is shown).
     all_symbols : bool
         Include symbols a reel does not carry (their -1 is empty).
+    progress : bool
+        A tqdm bar on stderr when the table takes over 2 s.
 
     Returns
     -------
@@ -54,20 +57,24 @@ def sensitivities(game: Game, level: int | None = None, reel_set: str = "base",
     base = game_figures(game, level, reel_set, figures)
     xs = space.x0
     rows = []
-    for r, rv in enumerate(space.reels):
-        for u in range(rv.size):
-            if rv.x0[u] == 0 and not all_symbols and rv.mode == "counts":
-                continue
-            row = {"reel": r + 1, "unit": rv.labels[u], "count": int(rv.x0[u])}
-            for step in (1, -1):
-                trial = [x.copy() for x in xs]
-                trial[r][u] += step
-                ok = trial[r][u] >= 0 and trial[r].sum() >= 1
-                figs = game_figures(space.game_for(trial), level, reel_set, figures) if ok else {}
-                for f in figures:
-                    row[f"{f} {step:+d}"] = (float(figs[f]) - float(base[f])) \
-                        if ok and figs.get(f) is not None else float("nan")
-            rows.append(row)
+    units = [(r, u) for r, rv in enumerate(space.reels) for u in range(rv.size)
+             if not (rv.x0[u] == 0 and not all_symbols and rv.mode == "counts")]
+    bar = tqdm(total=len(units), desc="sensitivities", unit="row", delay=2.0, leave=False,
+               disable=None if progress else True)
+    for r, u in units:
+        rv = space.reels[r]
+        row = {"reel": r + 1, "unit": rv.labels[u], "count": int(rv.x0[u])}
+        for step in (1, -1):
+            trial = [x.copy() for x in xs]
+            trial[r][u] += step
+            ok = trial[r][u] >= 0 and trial[r].sum() >= 1
+            figs = game_figures(space.game_for(trial), level, reel_set, figures) if ok else {}
+            for f in figures:
+                row[f"{f} {step:+d}"] = (float(figs[f]) - float(base[f])) \
+                    if ok and figs.get(f) is not None else float("nan")
+        rows.append(row)
+        bar.update()
+    bar.close()
     cols = ["reel", "unit", "count"] + [f"{f} {s}" for f in figures for s in ("+1", "-1")]
     table = pd.DataFrame(rows, columns=cols)
     table.attrs["base"] = {f: base.get(f) for f in figures}

@@ -16,6 +16,7 @@ from slotmath.model import Game
 from slotmath.rules.par import rules_module
 
 DEFAULT_TOLERANCE = 5e-5     # [x total bet] = 0.005 percentage points
+DEFAULT_COMPONENT_SHARE = 0.25   # each RTP component's share within share0 * (1 +- 0.25)
 BAND_WEIGHT = 10.0           # a band violation of one band scale counts as 10 tolerances
 
 
@@ -141,6 +142,39 @@ def assess(figures_by_level: dict, targets: Targets) -> Assessment:
             miss = max(0.0, (lo - fv) if lo is not None else 0.0, (fv - hi) if hi is not None else 0.0)
             checks.append(Check(level, name, v, lo, hi, miss, band_scale(lo, hi), BAND_WEIGHT))
     return Assessment(tuple(checks), err)
+
+
+def rtp_components(figs: dict, targets: Targets) -> dict:
+    """``{figure: value}`` of the ``rtp:<component>`` figures that add up to
+    the RTP (lines, scatters, each feature); empty when the reported
+    ``rtp:`` figures are not such a decomposition (e.g. the RTP under each
+    choice of a selection) or there is only one."""
+    parts = {k: v for k, v in figs.items()
+             if k.startswith("rtp:") and k not in targets.rtp_figures and v is not None}
+    if len(parts) < 2 or "rtp" not in figs:
+        return {}
+    total = sum(_exact(v) for v in parts.values())
+    if abs(float(total - _exact(figs["rtp"]))) > 1e-12 * max(1.0, abs(float(figs["rtp"]))):
+        return {}
+    return {k: v for k, v in parts.items() if v != 0}
+
+
+def component_share_bands(figs: dict, targets: Targets, band: float | None) -> dict:
+    """Bands that keep each RTP component's share of the RTP within
+    ``share0 * (1 +- band)`` once the RTP is on target: ``{figure: (lo, hi)}``
+    [x total bet] for the components of :func:`rtp_components` that no
+    band of ``targets`` names already."""
+    if band is None:
+        return {}
+    parts = rtp_components(figs, targets)
+    rtp, t = float(figs.get("rtp", 0)), float(targets.rtp)
+    out = {}
+    for name, v in parts.items():
+        if name in targets.bands or rtp <= 0:
+            continue
+        share = float(v) / rtp
+        out[name] = (share * (1 - band) * t, share * (1 + band) * t)
+    return out
 
 
 def _exact(v):

@@ -18,6 +18,14 @@ Targets (:class:`Targets`)
     example the RTP under each choice of a feature selection) must equal the
     target RTP, which makes the choices worth the same.
 
+Shape (default)
+    The game's character is kept: each stop weight (count) within a factor
+    2 of its value, each tuned symbol's share of a reel within +-50 %, each
+    RTP component's share of the RTP within +-25 % (options release or set
+    each; see docs/tuning.md).  A run that misses a target says what binds
+    (:attr:`TuningResult.binding`: targets missed, the RTP reachable within
+    the limits by the continuous relaxation, the limits reached).
+
 Method
     1. *Linear models.*  The line RTP, single-line hit rate and single-line
        second moment are multilinear in the per-reel variables
@@ -65,9 +73,10 @@ from slotmath.io.gamefile import load_game
 from slotmath.tuning.layout import changed_positions
 from slotmath.model import Game
 from slotmath.rules.par import fraction_str
-from slotmath.tuning.reelsolver import Solver
+from slotmath.tuning.reelsolver import Solver, line_rtp_range
 from slotmath.tuning.reelspace import Bounds, BoundsError, ReelSpace
-from slotmath.tuning.targets import DEFAULT_TOLERANCE, Assessment, Targets, assess
+from slotmath.tuning.targets import (DEFAULT_COMPONENT_SHARE, DEFAULT_TOLERANCE, Assessment, Targets, assess,
+                      component_share_bands)
 
 __all__ = ["Targets", "Bounds", "TuningResult", "tune", "register_cli", "DEFAULT_TOLERANCE"]
 
@@ -94,6 +103,13 @@ class TuningResult:
     evaluations : int
         Exact evaluations made.
     seconds : float
+    stopped : str
+        Why the search stopped early ("" when it ran its course).
+    component_bands : dict
+        Share-of-RTP bands added to keep each component's share (``{figure: (lo, hi)}``).
+    rtp_range : dict
+        ``{level: (lo, hi)}`` line RTP reachable within the limits (continuous
+        relaxation; computed only when the targets are not met).
     """
 
     game: Game
@@ -110,6 +126,9 @@ class TuningResult:
     log: pd.DataFrame
     evaluations: int
     seconds: float
+    stopped: str = ""
+    component_bands: dict = None
+    rtp_range: dict = None
 
     @property
     def feasible(self) -> bool:
@@ -118,8 +137,57 @@ class TuningResult:
 
     @property
     def moves(self) -> pd.DataFrame:
-        """Every count or stop weight that changed."""
-        return self.space.moves(self.x_after, self.x_before)
+        """Every count or stop weight that changed, with why: the exact
+        change of the line RTP [pp] were this unit alone changed (line
+        form, :mod:`slotmath.engine.multilinear`) and the target it serves."""
+        mv = self.space.moves(self.x_after, self.x_before)
+        if not len(mv) or not self.game.line_pays:
+            return mv
+        from slotmath.tuning.reelsolver import LineForms
+
+        lv = next(iter(self.after))
+        forms = LineForms(self.space, [lv])
+        base = forms.value("win", lv, self.x_before)
+        rtp0 = float(self.before[lv]["rtp"])
+        gap = float(self.targets.rtp) - rtp0
+        off_bands = [c.figure for c in self.assessment_before.checks if not c.ok and c.figure != "rtp"
+                     and c.figure not in self.targets.rtp_figures]
+        alone, why = [], []
+        for reel, unit, change in zip(mv["reel"], mv["unit"], mv["change"]):
+            xs = [x.copy() for x in self.x_before]
+            xs[reel - 1][self.space.reels[reel - 1].labels.index(unit)] += change
+            d = (forms.value("win", lv, xs) - base) * 100
+            alone.append(round(d, 6))
+            if abs(gap) > self.targets.tolerance and d * gap > 0:
+                why.append(f"RTP {'up' if gap > 0 else 'down'} (start {abs(gap) * 100:.4f} pp "
+                           f"{'below' if gap > 0 else 'above'} target)")
+            elif off_bands:
+                why.append(f"band: {', '.join(dict.fromkeys(off_bands))}")
+            else:
+                why.append("RTP balance (offsets another move)")
+        return mv.assign(**{"line RTP alone [pp]": alone, "why": why})
+
+    @property
+    def binding(self) -> pd.DataFrame:
+        """Targets missed (figure, level, value, allowed range) and the
+        limits the tuned values sit on (unit, limit): what to release."""
+        rows = [{"what": f"target {c.figure} (bet {c.level})", "value": _fmt(c.figure, float(c.value)),
+                 "limit": f"{_fmt(c.figure, c.lo) if c.lo is not None else '-inf'} .. "
+                          f"{_fmt(c.figure, c.hi) if c.hi is not None else 'inf'}",
+                 "note": "missed"}
+                for c in self.assessment.checks if not c.ok]
+        for lv, (lo, hi) in (self.rtp_range or {}).items():
+            t = float(self.targets.rtp)
+            rest = float(self.after[lv]["rtp"]) - float(self.after[lv].get("rtp:lines", self.after[lv]["rtp"]))
+            lo, hi = lo + rest, hi + rest
+            rows.append({"what": f"reachable RTP (bet {lv})", "value": f"{lo:.4%} .. {hi:.4%}",
+                         "limit": "", "note": "target outside: the limits bind" if not lo <= t <= hi
+                         else "target inside"})
+        for rv, x in zip(self.space.reels, self.x_after):
+            for unit, text in rv.binding(x):
+                rows.append({"what": f"reel {rv.reel + 1} {unit}", "value": "", "limit": text,
+                             "note": "shape/range limit reached"})
+        return pd.DataFrame(rows, columns=["what", "value", "limit", "note"])
 
     @property
     def strip_changes(self) -> pd.DataFrame:
@@ -169,6 +237,15 @@ class TuningResult:
                 ("units moved", int(self.moves["change"].abs().sum()) if len(self.moves) else 0),
                 ("exact evaluations", self.evaluations),
                 ("time [s]", f"{self.seconds:.2f}")]
+        if self.stopped:
+            rows.append(("stopped", self.stopped))
+        b = self.space.bounds
+        rows.append(("shape bounds", "; ".join(
+            [f"stop weight / count within x{b.weight_factor:g}" if b.weight_factor else "weights free",
+             f"symbol share +-{b.symbol_share:.0%}" if b.symbol_share is not None else "symbol shares free",
+             "RTP component shares " + (", ".join(f"{k[4:]} {float(lo):.3%}..{float(hi):.3%}"
+                                                 for k, (lo, hi) in self.component_bands.items())
+                                        if self.component_bands else "free")])))
         return pd.DataFrame(rows, columns=["item", "value"])
 
     def text(self) -> str:
@@ -180,6 +257,8 @@ class TuningResult:
         parts = [f"Reel tuning: {self.game.title} ({self.game.name}), reel set {self.reel_set}",
                  self.summary.to_string(index=False, header=False), "",
                  "What moved", self.moves.to_string(index=False) if len(self.moves) else "(nothing)",
+                 *(["", "Why the targets are not met (release one of these)",
+                    self.binding.to_string(index=False)] if not self.feasible else []),
                  "", "Strips", self.strip_changes.to_string(index=False),
                  "", "Figures (exact, laid-out strips)",
                  fig.drop(columns="after exact").to_string(index=False)]
@@ -223,7 +302,8 @@ def _band_text(name, lo, hi) -> str:
 # ====================================================================== entry point
 def tune(game, targets: Targets, bounds: Bounds | None = None, reel_set: str = "base",
          max_rounds: int = 12, max_evaluations: int = 400, verbose: bool = False,
-         start: list | None = None) -> TuningResult:
+         start: list | None = None, component_share: float | None = DEFAULT_COMPONENT_SHARE,
+         time_limit: float | None = None, progress=True, cancel=None) -> TuningResult:
     """Tune ``reel_set`` of ``game`` to ``targets`` within ``bounds``.
 
     Parameters
@@ -242,6 +322,19 @@ def tune(game, targets: Targets, bounds: Bounds | None = None, reel_set: str = "
     start : list of ndarray, optional
         Variable values to start from (default: the game file's); moves
         and "before" figures are always relative to the game file.
+    component_share : float or None
+        Shape bound: each RTP component (lines, scatters, each feature) keeps
+        its share of the RTP within ``share0 * (1 +- component_share)``
+        (:func:`slotmath.tuning.targets.component_share_bands`; None: free).  The
+        other shape bounds are in ``bounds`` (``weight_factor``, ``symbol_share``).
+    time_limit : float, optional
+        Wall-clock budget [s]; the best candidate so far is returned.
+    progress : bool or callable
+        True: a tqdm bar on stderr for runs over 2 s (evaluations, best RTP,
+        distance to target); a callable gets the same as a dict after each
+        exact evaluation; False: none.
+    cancel : callable, optional
+        Polled during the run; True stops it (best candidate so far).
 
     Returns
     -------
@@ -257,15 +350,53 @@ def tune(game, targets: Targets, bounds: Bounds | None = None, reel_set: str = "
             raise BoundsError(f"bet level {lv} is not offered (levels: {', '.join(map(str, game.levels))})")
     space = ReelSpace(game, reel_set, bounds)
     say = (lambda m: print(m, file=sys.stderr)) if verbose else None
-    solver = Solver(space, targets, levels, max_rounds, max_evaluations, say)
+    bar = None
+    if progress is True:
+        from tqdm.auto import tqdm
+
+        bar = tqdm(total=max_evaluations, desc="tuning", unit="eval", delay=2.0, file=sys.stderr,
+                   leave=False, disable=None)
+        progress = _bar_update(bar)
+    solver = Solver(space, targets, levels, max_rounds, max_evaluations, say,
+                    time_limit=time_limit, progress=progress or None, cancel=cancel)
     x_before = space.x0
-    x_after, _ = solver.run(x_before if start is None else [np.asarray(x, dtype=np.int64) for x in start])
+    # shape: each RTP component keeps its share (bands from the game file's figures)
+    first = solver.ev.figures(x_before, set(targets.figures) | {"rtp"})[levels[0]]
+    extra = component_share_bands(first, targets, component_share)
+    if extra:
+        targets = Targets(targets.rtp, targets.tolerance, {**targets.bands, **extra},
+                          targets.rtp_figures, targets.levels)
+        solver.targets = solver.ev.targets = targets
+        solver.ev.needed = set(targets.figures)
+    try:
+        x_after, _ = solver.run(x_before if start is None else [np.asarray(x, dtype=np.int64) for x in start])
+    finally:
+        if bar is not None:
+            bar.close()
     tuned = space.game_for(x_after)
     before = solver.ev.figures(x_before)          # every figure, for the report
     after = solver.ev.figures(x_after)
+    result = assess(after, targets)
+    reach = {}
+    if not result.feasible:
+        for lv in sorted(set(solver.ev.rep.values())):
+            rng = line_rtp_range(solver, x_after, lv)
+            if rng is not None:
+                reach[lv] = rng
     return TuningResult(game, tuned, reel_set, targets, space, x_before, x_after, before, after,
-                        assess(before, targets), assess(after, targets),
-                        pd.DataFrame(solver.log_rows), solver.ev.count, time.perf_counter() - t0)
+                        assess(before, targets), result,
+                        pd.DataFrame(solver.log_rows), solver.ev.count, time.perf_counter() - t0,
+                        solver.stopped, extra, reach)
+
+
+def _bar_update(bar):
+    """A progress callback that moves a tqdm bar: evaluations, best RTP, distance to target."""
+    def update(status):
+        if status["best_rtp"] is not None:
+            bar.set_postfix_str(f"best RTP {status['best_rtp']:.6%}, "
+                                f"{status['distance'] * 100:.4f} pp from target", refresh=False)
+        bar.update(max(0, status["evaluations"] - bar.n))
+    return update
 
 
 def draft_game(game: Game, path, reel_set: str = "base") -> Game:
@@ -402,7 +533,31 @@ def bounds_from_args(args, game: Game) -> Bounds:
     counts = dict(args.count or ())
     lengths = dict(args.length or ())
     weights = args.weight or (1, None)
-    return Bounds(tuple(sorted(fixed)), counts, lengths, weights, args.allow_new_symbols)
+    free_shape = getattr(args, "shape", "on") == "off"
+    return Bounds(tuple(sorted(fixed)), counts, lengths, weights, args.allow_new_symbols,
+                  weight_factor=None if free_shape else getattr(args, "weight_factor", 2.0),
+                  symbol_share=None if free_shape else getattr(args, "symbol_share", 0.5))
+
+
+def component_share_from_args(args):
+    """The component-share band of ``--component-share`` / ``--shape off``."""
+    if getattr(args, "shape", "on") == "off":
+        return None
+    return getattr(args, "component_share", DEFAULT_COMPONENT_SHARE)
+
+
+def _off_or_float(what: str, minimum: float):
+    def parse(text: str):
+        if text.strip().lower() in ("off", "none", "free"):
+            return None
+        try:
+            v = float(parse_fraction(text, what))
+        except argparse.ArgumentTypeError:
+            raise argparse.ArgumentTypeError(f"expected a number or 'off', got {text!r}") from None
+        if v < minimum:
+            raise argparse.ArgumentTypeError(f"must be at least {minimum:g}, got {text!r}")
+        return v
+    return parse
 
 
 def add_tune_arguments(p) -> None:
@@ -437,6 +592,20 @@ def add_tune_arguments(p) -> None:
                    help="stop weight limits on weighted reels (default 1:)")
     p.add_argument("--allow-new-symbols", action="store_true",
                    help="let a symbol appear on a reel that does not carry it")
+    p.add_argument("--weight-factor", type=_off_or_float("--weight-factor", 1.0), default=2.0,
+                   metavar="F|off", help="shape: each stop weight (count) within a factor F of its "
+                   "value, at least +-1 (default 2)")
+    p.add_argument("--symbol-share", type=_off_or_float("--symbol-share", 0.0), default=0.5,
+                   metavar="B|off", help="shape: each tuned symbol's share of a reel within "
+                   "share x (1 +- B) (default 0.5 = 50%%)")
+    p.add_argument("--component-share", type=_off_or_float("--component-share", 0.0),
+                   default=DEFAULT_COMPONENT_SHARE, metavar="B|off",
+                   help="shape: each RTP component's (lines, scatters, features) share of the RTP "
+                   "within share x (1 +- B) (default 0.25)")
+    p.add_argument("--shape", choices=("on", "off"), default="on",
+                   help="off releases every shape bound (the three above)")
+    p.add_argument("--time-limit", type=float, metavar="SECONDS",
+                   help="wall-clock budget; the best candidate so far is reported")
     p.add_argument("--max-evaluations", type=int, default=400)
     p.add_argument("--out", help="write the tuned game file here (backs up an existing file)")
     p.add_argument("--keep-best", action="store_true",
@@ -456,7 +625,9 @@ def result_json(res: TuningResult) -> dict:
         "strips": {f"reel{r + 1}": list(s.symbols) if s.weights is None
                    else {"symbols": list(s.symbols), "weights": list(s.weights)}
                    for r, s in enumerate(res.tuned.strips(res.reel_set))},
-        "evaluations": res.evaluations, "seconds": res.seconds,
+        "evaluations": res.evaluations, "seconds": res.seconds, "stopped": res.stopped,
+        "component_bands": {k: list(v) for k, v in (res.component_bands or {}).items()},
+        "binding": res.binding.to_dict(orient="records") if not res.feasible else [],
     }
 
 
@@ -478,7 +649,9 @@ def cmd_tune(args) -> int:
     try:
         targets, bounds = targets_from_args(args), bounds_from_args(args, game)
         res = tune(game, targets, bounds, args.reel_set,
-                   max_evaluations=args.max_evaluations, verbose=args.verbose)
+                   max_evaluations=args.max_evaluations, verbose=args.verbose,
+                   component_share=component_share_from_args(args),
+                   time_limit=args.time_limit)
     except (BoundsError, KeyError) as exc:
         raise UsageError(_message(exc)) from None
     written = None

@@ -36,6 +36,7 @@ TRIGGER_SCALE = 1.5
 TUNE_ARGS = (
     "--draft", f"data/games/{GAME}/draft/reels_base.csv",
     "--target-rtp", "94.03%",
+    "--shape", "off",
     "--out", f"data/games/{GAME}/game.yaml",
 )
 LEVELS = [1, 2, 3, 5, 10]

@@ -87,6 +87,7 @@ TUNE_ARGS = (
     "--free", "ARROW", "--free", "MINI", "--free", "MIDI", "--free", "SUPER",
     "--count", f"SUPER=1:{SUPER_WEIGHT}",
     "--weight", f"1:{MAX_WEIGHT}",
+    "--shape", "off",
     "--out", f"data/games/{GAME}/game.yaml",
 )
 
