@@ -36,7 +36,8 @@ def test_grand_spinn_strips_are_the_documented_tuning_run():
     from slotmath.cli import build_parser
     from slotmath.rules.grand_spinn_superpot.strips import DRAFT, TUNE_ARGS, draft_csv
     from slotmath.io.gamewriter import planned_files
-    from slotmath.tuning.tune import bounds_from_args, component_share_from_args, draft_game, targets_from_args
+    from slotmath.cli.tune import bounds_from_args, component_share_from_args, targets_from_args
+    from slotmath.tuning.tune import draft_game
 
     root = GAMES.parent.parent
     folder = GAMES / "grand_spinn_superpot"
@@ -70,7 +71,8 @@ def test_piggy_strips_are_the_documented_tuning_run():
 
     from slotmath.cli import build_parser
     from slotmath.io.gamewriter import planned_files
-    from slotmath.tuning.tune import bounds_from_args, component_share_from_args, draft_game, targets_from_args
+    from slotmath.cli.tune import bounds_from_args, component_share_from_args, targets_from_args
+    from slotmath.tuning.tune import draft_game
 
     root = GAMES.parent.parent
     folder = GAMES / "piggy_bankin_superlock"

@@ -117,8 +117,8 @@ def build_parser(argv=None) -> argparse.ArgumentParser:
 #: a module (pandas, numba, ...) is imported only to run one of its commands
 EXTRA_COMMANDS = {
     "report": ("slotmath.report.notebook", "PAR sheet reports (HTML, Excel, JSON, text)"),
-    "tune": ("slotmath.tuning.tune", "tune reel strips to a target RTP and bands"),
-    "sensitivities": ("slotmath.tuning.tune", "figure changes for +-1 of each symbol per reel"),
+    "tune": ("slotmath.cli.tune", "tune reel strips to a target RTP and bands"),
+    "sensitivities": ("slotmath.cli.tune", "figure changes for +-1 of each symbol per reel"),
 }
 
 

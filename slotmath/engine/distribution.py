@@ -19,6 +19,10 @@ from statistics import NormalDist
 CONFIDENCE_LEVELS = (0.90, 0.95, 0.99)
 #: confidence of the volatility index [probability]
 VI_CONFIDENCE = 0.90
+#: The win-band ladder [x total bet]: lower edges of the bands above zero that
+#: the PAR sheet and the simulation statistics count wins in.
+WIN_EDGES = (1, 2, 5, 10, 20, 50, 100, 200, 500, 1_000, 2_000, 5_000, 10_000,
+             20_000, 50_000, 100_000)
 SESSION_SPINS = tuple(10 ** k for k in range(3, 9))
 
 
@@ -154,8 +158,9 @@ class WinDistribution:
         half = np.array([vi / np.sqrt(n) for n in spins])
         return pd.DataFrame({"spins": list(spins), "low": rtp - half, "high": rtp + half})
 
-    def exceedance_table(self, thresholds=(0.01, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000)) -> pd.DataFrame:
-        """P(win >= x) for a ladder of x [x total bet]."""
+    def exceedance_table(self, thresholds=(0.01, *WIN_EDGES)) -> pd.DataFrame:
+        """P(win >= x) for a ladder of x [x total bet] (default: the win-band
+        ladder :data:`WIN_EDGES` and 0.01)."""
         rows = []
         for t in thresholds:
             p = self.exceedance(t)

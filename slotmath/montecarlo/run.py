@@ -43,6 +43,7 @@ from typing import Callable
 import numba as nb
 import numpy as np
 
+from slotmath.engine.distribution import WIN_EDGES
 from slotmath.montecarlo.results import Moments, SimulationResult
 
 #: Rounds per chunk (the unit of work and of reproducibility) by default.
@@ -51,8 +52,6 @@ CHUNK = 1_000_000
 BLOCK = 8192
 #: Upper edges of the win histogram bins [x total bet]; bin 0 holds zero wins,
 #: bin k (k >= 1) wins in [edge k-1, edge k) with edge 0 = 0 (exclusive).
-WIN_EDGES = (1, 2, 5, 10, 20, 50, 100, 200, 500, 1_000, 2_000, 5_000, 10_000,
-             20_000, 50_000, 100_000)
 #: A win within this relative distance below an edge counts as on the edge
 #: (float rounding of sums such as 4.7 + 0.3 must not move a win of 5 down).
 EDGE_TOLERANCE = 1e-12

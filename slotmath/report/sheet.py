@@ -24,7 +24,7 @@ from tqdm import tqdm
 from slotmath import __version__
 from slotmath.report import plots
 from slotmath.analysis.simulation import cross_check
-from slotmath.engine.distribution import CONFIDENCE_LEVELS, z_value
+from slotmath.engine.distribution import CONFIDENCE_LEVELS, WIN_EDGES, z_value
 from slotmath.report.featuresheet import feature_tables, walk_estimates, walk_scalars
 from slotmath.io.files import write_text_atomic
 from slotmath.io.gamefile import GameFileError, load_game
@@ -58,7 +58,6 @@ from slotmath.report.sheetparts import (  # noqa: F401  (re-exported)
 #: Piggy's SD 17.2, the largest; see :func:`slotmath.montecarlo.convergence.detectable_rtp_error`).
 DEFAULT_SPINS = 50_000_000
 DEFAULT_SEED = 20240601
-WIN_BANDS = (0, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10_000, 20_000, 50_000)
 #: Set to ``1`` (by ``slotmath report``) to show the steps of :func:`par_sheet`.
 PROGRESS_ENV = "SLOTMATH_PROGRESS"
 FIGURE_NAMES = {"rtp": "RTP [x total bet]", "hit_frequency": "hit frequency",
@@ -550,7 +549,7 @@ class ParSheet:
         x, p = d.x, d.probabilities
         rtp = float(d.mean)
         rows = [{"win [x total bet]": "no win", "probability": float(p[x == 0].sum())}]
-        edges = [e for e in WIN_BANDS if e < x.max()] + [math.inf]
+        edges = [e for e in (0, *WIN_EDGES) if e < x.max()] + [math.inf]
         for lo, hi in zip(edges[:-1], edges[1:]):
             m = (x > lo) & (x < hi) if lo == 0 else (x >= lo) & (x < hi)
             label = (f"above 0, below {hi:g}" if lo == 0 else
@@ -562,8 +561,7 @@ class ParSheet:
         bands["cumulative RTP share"] = bands["RTP share"].fillna(0).cumsum()
         bands = bands[["win [x total bet]", "probability", "1 in N", "RTP share",
                        "cumulative RTP share"]]
-        ladder = [t for t in (0.01, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000,
-                              10_000, 20_000, 50_000) if t <= x.max()]
+        ladder = [t for t in (0.01, *WIN_EDGES) if t <= x.max()]
         ex = d.exceedance_table(ladder + [float(d.max_win)])
         ex.columns = ["win at least [x total bet]", "probability", "1 in N"]
         full = d.to_frame()
