@@ -9,7 +9,9 @@ loaded from there (nothing is written into ``data/games``):
 * ``video20_bigpay``: five H1 pay 1e7 coins per coin;
 * ``video20_scatter_prime``: three scatters pay 1/999983 total bet;
 * ``grid54_40``: a 5x4 40-line game with 100-stop strips (video20's symbol
-  mix, strips drawn with a fixed seed).
+  mix, strips drawn with a fixed seed);
+* ``rand{N}_{L}``: a 5x3 game with video20's pays, ``L`` lines and strips of
+  ``N`` stops drawn with a fixed seed (for growth in strip length and lines).
 """
 from __future__ import annotations
 
@@ -32,6 +34,20 @@ def _lines(rows: int, reels: int, n: int, first: list) -> list:
     return (first + rest)[:n]
 
 
+def _random_strips(g: dict, n: int, seed: int) -> list:
+    """Five strips of ``n`` stops drawn from video20's symbol mix, a stack
+    of three WILD on reels 2-4."""
+    rng = random.Random(seed)
+    pool = [s for strip in g["reels"]["base"] for s in strip if s != "WILD"]
+    strips = []
+    for r in range(5):
+        strip = [rng.choice(pool) for _ in range(n)]
+        if 1 <= r <= 3:
+            strip[10:13] = ["WILD"] * 3
+        strips.append(strip)
+    return strips
+
+
 def variant(name: str) -> dict:
     """The game-file dict of stress variant ``name`` (see the module notes)."""
     g = _video20()
@@ -48,17 +64,13 @@ def variant(name: str) -> dict:
     elif name == "video20_scatter_prime":
         g["scatters"][0]["pay"] = "1/999983"
     elif name == "grid54_40":
-        rng = random.Random(54)
         g["grid"] = {"reels": 5, "rows": 4}
-        pool = [s for strip in g["reels"]["base"] for s in strip if s != "WILD"]
-        strips = []
-        for r in range(5):
-            strip = rng.sample(pool * 2, 100)
-            if 1 <= r <= 3:
-                strip[10:13] = ["WILD"] * 3
-            strips.append(strip)
-        g["reels"]["base"] = strips
+        g["reels"]["base"] = _random_strips(g, 100, 54)
         g["paylines"] = _lines(4, 5, 40, [[r] * 5 for r in range(4)])
+    elif name.startswith("rand"):
+        n, lines = (int(x) for x in name[4:].split("_"))
+        g["reels"]["base"] = _random_strips(g, n, n)
+        g["paylines"] = _lines(3, 5, lines, g["paylines"])
     else:
         raise KeyError(name)
     return g

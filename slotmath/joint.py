@@ -40,9 +40,32 @@ from .reels import pack_reels
 from .scatters import scatter_counts, suffix_scatter, win_denominator
 
 __all__ = ["spin_distribution", "pack_reels", "suffix_scatter", "stop_classes",
-           "INT64_SAFE"]
+           "EngineTooLarge", "INT64_SAFE", "MAX_LINE_STEPS", "LINE_STEPS_PER_SECOND"]
 
 INT64_SAFE = 2 ** 62
+MAX_LINE_STEPS = 2 * 10 ** 10     # about 3 minutes on one core
+LINE_STEPS_PER_SECOND = 1e8       # measured on video20 and its stress variants (one core)
+
+
+class EngineTooLarge(RuntimeError):
+    """The next reel's step would exceed :data:`MAX_LINE_STEPS`."""
+
+
+def step_cost(n_states: int, n_classes: int, n_lines: int) -> int:
+    """Line steps of one reel's step: every state x every stop class x every line."""
+    return n_states * n_classes * n_lines
+
+
+def check_cost(game: Game, reel: int, n_states: int, n_classes: int, limit: int) -> None:
+    """Raise :class:`EngineTooLarge` (with the estimated time) when the step
+    of ``reel`` (0-based) would exceed ``limit`` line steps."""
+    cost = step_cost(n_states, n_classes, len(game.paylines))
+    if cost > limit:
+        raise EngineTooLarge(
+            f"{game.name}: the exact distribution is still too large: reel {reel + 1} would "
+            f"step {n_states:,} states x {n_classes} stop classes x {len(game.paylines)} lines "
+            f"= {cost:.2e} line steps (about {cost / LINE_STEPS_PER_SECOND:,.0f} s on one core, "
+            f"more for the reels after it); simulate instead")
 
 
 # ===========================================================================
@@ -206,8 +229,15 @@ def stop_classes(win: np.ndarray, weights: np.ndarray, codes: np.ndarray, classe
     return win[first], w, codes[first]
 
 
-def spin_distribution(game: Game, level: int, reel_set: str = "base") -> WinDistribution:
+def spin_distribution(game: Game, level: int, reel_set: str = "base",
+                      max_line_steps: int = MAX_LINE_STEPS) -> WinDistribution:
     """Exact distribution of the total win of one spin (lines + scatters).
+
+    Parameters
+    ----------
+    max_line_steps : int
+        Refuse (:class:`EngineTooLarge`) before a reel step costing more
+        line steps (states x stop classes x lines) than this.
 
     Returns
     -------
@@ -252,6 +282,7 @@ def spin_distribution(game: Game, level: int, reel_set: str = "base") -> WinDist
         classes = symbol_classes(auto.trans[k], auto.n_states[k])
         cls_win, cls_w, cls_code = stop_classes(win[k, :n_stops[k]], weights[k, :n_stops[k]],
                                                 sc.codes[k], classes)
+        check_cost(game, k, n, len(cls_w), max_line_steps)
         keys, wins, counts, n, fkeys, fwins, fcounts, fslots, fn = _advance(
             keys, wins, counts, n, k, cls_win, cls_w, cls_code, lines, auto.trans, auto.lo,
             auto.hi, unit_den, suffix, suffix_nz, sc.pay_units, fkeys, fwins, fcounts, fslots,
