@@ -110,7 +110,8 @@ def bench_game(name: str, repeat: int, full_baseline: bool) -> dict:
 
 
 STRESS = ("video20", "fruit_classic", "grand_spinn_superpot", "piggy_bankin_superlock",
-          "video20_x4", "video20_x4_50", "grid54_40", "video20_bigpay", "video20_scatter_prime")
+          "video20_x4", "video20_x4_50", "grid54_40", "video20_bigpay", "video20_scatter_prime",
+          "grand_spinn_x4")
 GROWTH_STOPS = (50, 100, 200, 400)
 GROWTH_LINES = (5, 10, 20, 50)
 

@@ -10,13 +10,17 @@ loaded from there (nothing is written into ``data/games``):
 * ``video20_scatter_prime``: three scatters pay 1/999983 total bet;
 * ``grid54_40``: a 5x4 40-line game with 100-stop strips (video20's symbol
   mix, strips drawn with a fixed seed);
+* ``grand_spinn_x4``: Grand Spinn Superpot with every weighted strip
+  repeated four times (its own rules module, same figures per stop weight);
 * ``rand{N}_{L}``: a 5x3 game with video20's pays, ``L`` lines and strips of
   ``N`` stops drawn with a fixed seed (for growth in strip length and lines).
 """
 from __future__ import annotations
 
+import csv
 import itertools
 import random
+import shutil
 from pathlib import Path
 
 import yaml
@@ -76,9 +80,29 @@ def variant(name: str) -> dict:
     return g
 
 
+def _grand_spinn_x4(folder: Path):
+    """Copy Grand Spinn into ``folder`` with every strip (and weight) repeated x4."""
+    src = GAMES_DIR / "grand_spinn_superpot"
+    shutil.copytree(src, folder, dirs_exist_ok=True)
+    with open(src / "reels.csv", newline="") as f:
+        rows = list(csv.reader(f))
+    head, body = rows[0], rows[1:]
+    cols = [[r[j] for r in body if j < len(r) and r[j] != ""] for j in range(len(head))]
+    cols = [c * 4 for c in cols]
+    n = max(len(c) for c in cols)
+    with open(folder / "reels.csv", "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(head)
+        for i in range(n):
+            w.writerow([c[i] if i < len(c) else "" for c in cols])
+    return load_game(folder)
+
+
 def stress_game(name: str, scratch: Path):
     """Write variant ``name`` under ``scratch`` and load it."""
     folder = Path(scratch) / name
     folder.mkdir(parents=True, exist_ok=True)
+    if name == "grand_spinn_x4":
+        return _grand_spinn_x4(folder)
     (folder / "game.yaml").write_text(yaml.safe_dump(variant(name), sort_keys=False))
     return load_game(folder)

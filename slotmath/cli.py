@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 from .gamefile import GameFileError, load_game
+from .limits import EngineTooLarge
 
 EXIT_INPUT = 2
 
@@ -155,7 +156,7 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     try:
         return args.func(args)
-    except (GameFileError, UsageError) as exc:
+    except (GameFileError, UsageError, EngineTooLarge) as exc:
         print(f"slotmath: error: {exc}", file=sys.stderr)
         return EXIT_INPUT
     except KeyboardInterrupt:

@@ -33,22 +33,18 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
+from . import limits
 from .distribution import WinDistribution
+from .limits import LINE_STEPS_PER_SECOND, EngineTooLarge
 from .model import Game
 from .moments import pay_automaton, unique_rows
 from .reels import pack_reels
 from .scatters import scatter_counts, suffix_scatter, win_denominator
 
 __all__ = ["spin_distribution", "pack_reels", "suffix_scatter", "stop_classes",
-           "EngineTooLarge", "INT64_SAFE", "MAX_LINE_STEPS", "LINE_STEPS_PER_SECOND"]
+           "EngineTooLarge", "INT64_SAFE"]
 
 INT64_SAFE = 2 ** 62
-MAX_LINE_STEPS = 2 * 10 ** 10     # about 3 minutes on one core
-LINE_STEPS_PER_SECOND = 1e8       # measured on video20 and its stress variants (one core)
-
-
-class EngineTooLarge(RuntimeError):
-    """The next reel's step would exceed :data:`MAX_LINE_STEPS`."""
 
 
 def step_cost(n_states: int, n_classes: int, n_lines: int) -> int:
@@ -230,14 +226,15 @@ def stop_classes(win: np.ndarray, weights: np.ndarray, codes: np.ndarray, classe
 
 
 def spin_distribution(game: Game, level: int, reel_set: str = "base",
-                      max_line_steps: int = MAX_LINE_STEPS) -> WinDistribution:
+                      max_line_steps: int | None = None) -> WinDistribution:
     """Exact distribution of the total win of one spin (lines + scatters).
 
     Parameters
     ----------
-    max_line_steps : int
+    max_line_steps : int, optional
         Refuse (:class:`EngineTooLarge`) before a reel step costing more
-        line steps (states x stop classes x lines) than this.
+        line steps (states x stop classes x lines) than this (default
+        :data:`slotmath.limits.MAX_LINE_STEPS`).
 
     Returns
     -------
@@ -282,7 +279,7 @@ def spin_distribution(game: Game, level: int, reel_set: str = "base",
         classes = symbol_classes(auto.trans[k], auto.n_states[k])
         cls_win, cls_w, cls_code = stop_classes(win[k, :n_stops[k]], weights[k, :n_stops[k]],
                                                 sc.codes[k], classes)
-        check_cost(game, k, n, len(cls_w), max_line_steps)
+        check_cost(game, k, n, len(cls_w), max_line_steps or limits.MAX_LINE_STEPS)
         keys, wins, counts, n, fkeys, fwins, fcounts, fslots, fn = _advance(
             keys, wins, counts, n, k, cls_win, cls_w, cls_code, lines, auto.trans, auto.lo,
             auto.hi, unit_den, suffix, suffix_nz, sc.pay_units, fkeys, fwins, fcounts, fslots,

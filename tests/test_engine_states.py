@@ -106,3 +106,14 @@ def test_too_large_is_refused_before_the_work(write_game):
     game = load_game(write_game(LONG))
     with pytest.raises(EngineTooLarge, match=r"still too large: reel \d .* line steps"):
         spin_distribution(game, 1, max_line_steps=100)
+
+
+def test_cli_says_too_large_in_one_line(write_game, monkeypatch, capsys):
+    from slotmath import cli, limits
+
+    path = write_game(LONG)
+    monkeypatch.setattr(limits, "MAX_LINE_STEPS", 100)
+    assert cli.main(["par", str(path)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("slotmath: error: ") and "still too large" in err
+    assert "\n" not in err
