@@ -28,13 +28,13 @@ from pathlib import Path
 
 import numba as nb
 import numpy as np
+from timing import median_time
 
 from slotmath.combinations import line_rtp
 from slotmath.gamefile import GAMES_DIR, load_game
 from slotmath.joint import pack_reels
-from slotmath.lines import _line_pay, compile_pays, pay_tensor
+from slotmath.lines import _line_pay, compile_pays
 from slotmath.par import par
-from timing import median_time
 
 DEFAULT_GAMES = ("video20", "fruit_classic")
 

@@ -41,8 +41,14 @@ from .moments import pay_automaton, unique_rows
 from .reels import pack_reels
 from .scatters import scatter_counts, suffix_scatter, win_denominator
 
-__all__ = ["spin_distribution", "pack_reels", "suffix_scatter", "stop_classes",
-           "EngineTooLarge", "INT64_SAFE"]
+__all__ = [
+    "INT64_SAFE",
+    "EngineTooLarge",
+    "pack_reels",
+    "spin_distribution",
+    "stop_classes",
+    "suffix_scatter",
+]
 
 INT64_SAFE = 2 ** 62
 

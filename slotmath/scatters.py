@@ -8,7 +8,7 @@ from math import lcm
 import numpy as np
 
 from .model import Game
-from .reels import count_distribution, convolve_int, window_symbol_count
+from .reels import convolve_int, count_distribution, window_symbol_count
 
 
 def scatter_symbols(game: Game) -> list:

@@ -7,8 +7,8 @@ from __future__ import annotations
 from fractions import Fraction as F
 
 import pytest
-
 from conftest import distribution_dict
+
 from slotmath.evaluate import brute_force_distribution
 from slotmath.gamefile import load_game
 from slotmath.joint import EngineTooLarge, spin_distribution
