@@ -16,6 +16,7 @@ from pathlib import Path
 
 from .files import ALLOW_OUTSIDE_ENV
 from .gamefile import GameFileError, load_game
+from .limits import EngineTooLarge
 
 EXIT_INPUT = 2
 EXIT_INTERRUPTED = 130         # 128 + SIGINT
@@ -170,7 +171,7 @@ def main(argv=None) -> int:
         status = args.func(args)
         sys.stdout.flush()
         return status
-    except (GameFileError, UsageError) as exc:
+    except (GameFileError, UsageError, EngineTooLarge) as exc:
         print(f"slotmath: error: {exc}", file=sys.stderr)
         return EXIT_INPUT
     except KeyboardInterrupt:

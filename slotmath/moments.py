@@ -41,16 +41,16 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from dataclasses import dataclass
-from functools import lru_cache
 from fractions import Fraction
+from functools import lru_cache
 
 import numba as nb
 import numpy as np
 
-from .joint import pack_reels, suffix_scatter
 from .lines import pay_table_key, pay_tensor
 from .model import Game
-from .scatters import scatter_counts, win_denominator
+from .reels import pack_reels
+from .scatters import scatter_counts, suffix_scatter, win_denominator
 
 INT64_SAFE = 2 ** 62
 
