@@ -8,23 +8,33 @@ compiled line evaluator.  Times are medians of repeated runs after a warm-up
 (numba compilation excluded).  For games whose cycle is large the baseline
 runs on a slice of reel-1 stops and is scaled up; the table says so.
 
+``--stress`` times the whole PAR of the stress variants of
+:mod:`stress_games` (long strips, 50 lines, 5x4 40 lines, a 1e7 award, a
+1/999983 scatter pay) and of the example games, each in a fresh process
+(peak RSS from ``getrusage``); ``--growth`` fits the growth exponents of the
+full PAR time in strip length and in lines and draws a log-log plot.
+
 Usage: ``python benchmarks/bench_engine.py [GAME ...] [--repeat N] [--full-baseline]``
+       ``python benchmarks/bench_engine.py --stress | --growth [--repeat N]``
 """
 from __future__ import annotations
 
 import argparse
+import json
+import subprocess
 import sys
 import time
+from pathlib import Path
 
 import numba as nb
 import numpy as np
+from timing import median_time
 
 from slotmath.engine.combinations import line_rtp
 from slotmath.io.gamefile import GAMES_DIR, load_game
 from slotmath.engine.joint import pack_reels
-from slotmath.engine.lines import _line_pay, compile_pays, pay_tensor
+from slotmath.engine.lines import _line_pay, compile_pays
 from slotmath.rules.par import par
-from timing import median_time
 
 DEFAULT_GAMES = ("video20", "fruit_classic")
 
@@ -99,12 +109,91 @@ def bench_game(name: str, repeat: int, full_baseline: bool) -> dict:
     }
 
 
+STRESS = ("video20", "fruit_classic", "grand_spinn_superpot", "piggy_bankin_superlock",
+          "video20_x4", "video20_x4_50", "grid54_40", "video20_bigpay", "video20_scatter_prime",
+          "grand_spinn_x4")
+GROWTH_STOPS = (50, 100, 200, 400)
+GROWTH_LINES = (5, 10, 20, 50)
+
+_CHILD = """
+import json, resource, sys, tempfile, time
+sys.path.insert(0, {bench!r})
+from stress_games import stress_game
+from slotmath.io.gamefile import GAMES_DIR, load_game
+from slotmath.rules.par import par
+from timing import forget_cached_results, median_time
+name, repeat = {name!r}, {repeat}
+scratch = tempfile.mkdtemp()
+get = (lambda: load_game(name)) if (GAMES_DIR / name).exists() else (lambda: stress_game(name, scratch))
+game = get()
+result = par(game, game.levels[0])          # warm-up: numba kernels loaded
+def run():
+    forget_cached_results()
+    par(get(), game.levels[0])
+t = median_time(run, repeat)
+print(json.dumps({{"game": name, "par_s": t, "rtp": float(result.rtp), "cycle": game.cycle(),
+                  "wins": len(result.distribution.wins), "lines": len(game.paylines),
+                  "stops": [len(s) for s in game.strips()],
+                  "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}}))
+"""
+
+
+def par_in_child(name: str, repeat: int) -> dict:
+    """Median whole-PAR time and peak RSS of game or stress variant ``name``
+    in a fresh Python process."""
+    code = _CHILD.format(bench=str(Path(__file__).parent), name=name, repeat=repeat)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def stress(repeat: int) -> None:
+    print(f"Whole PAR, fresh process per game (medians of {repeat}; peak RSS of the process)")
+    print(f"{'game':<24}{'lines':>6}{'stops':>20}{'cycle':>20}{'wins':>7}{'PAR [s]':>9}{'RSS [MB]':>10}")
+    for name in STRESS:
+        r = par_in_child(name, repeat)
+        print(f"{name:<24}{r['lines']:>6}{'/'.join(map(str, r['stops'])):>20}{r['cycle']:>20,}"
+              f"{r['wins']:>7}{r['par_s']:>9.2f}{r['rss_mb']:>10.0f}", flush=True)
+
+
+def growth(repeat: int, plot: Path) -> None:
+    """Fit t ~ stops^a (20 lines) and t ~ lines^b (100 stops); plot both."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, 2, figsize=(9, 3.6))
+    for ax, xs, label, names in (
+            (axes[0], GROWTH_STOPS, "stops per strip (20 lines)", [f"rand{n}_20" for n in GROWTH_STOPS]),
+            (axes[1], GROWTH_LINES, "paylines (100-stop strips)", [f"rand100_{n}" for n in GROWTH_LINES])):
+        ts = [par_in_child(n, repeat)["par_s"] for n in names]
+        slope = np.polyfit(np.log(xs), np.log(ts), 1)[0]
+        print(f"{label}: " + ", ".join(f"{x}: {t:.2f} s" for x, t in zip(xs, ts))
+              + f"; growth exponent {slope:.2f}", flush=True)
+        ax.loglog(xs, ts, "o-", label=f"exponent {slope:.2f}")
+        ax.set_xlabel(label)
+        ax.set_ylabel("whole PAR [s]")
+        ax.legend()
+        ax.grid(True, which="both", alpha=0.3)
+    fig.suptitle("Exact engine: whole PAR time (5x3, video20 pays, random strips)")
+    fig.tight_layout()
+    fig.savefig(plot, dpi=110)
+    print(f"plot: {plot}")
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("games", nargs="*", default=list(DEFAULT_GAMES))
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--full-baseline", action="store_true")
+    ap.add_argument("--stress", action="store_true")
+    ap.add_argument("--growth", action="store_true")
     args = ap.parse_args(argv)
+    if args.stress or args.growth:
+        if args.stress:
+            stress(args.repeat)
+        if args.growth:
+            growth(args.repeat, Path(__file__).parent / "engine_growth.png")
+        return 0
     rows = [bench_game(g, args.repeat, args.full_baseline) for g in args.games
             if (GAMES_DIR / g).exists()]
     print(f"Exact engine ({nb.get_num_threads()} threads; medians of {args.repeat} runs)")

@@ -14,6 +14,7 @@ import os
 import sys
 
 from slotmath import __version__
+from slotmath.engine.limits import EngineTooLarge
 from slotmath.io.arguments import UsageError, game_and_level, positive_int, spin_count  # noqa: F401
 from slotmath.io.files import ALLOW_OUTSIDE_ENV
 from slotmath.io.gamefile import GameFileError, load_game
@@ -135,7 +136,7 @@ def main(argv=None) -> int:
         status = args.func(args)
         sys.stdout.flush()
         return status
-    except (GameFileError, UsageError) as exc:
+    except (GameFileError, UsageError, EngineTooLarge) as exc:
         print(f"slotmath: error: {exc}", file=sys.stderr)
         return EXIT_INPUT
     except KeyboardInterrupt:

@@ -45,11 +45,11 @@ from fractions import Fraction
 import numba as nb
 import numpy as np
 
-from slotmath.engine.cache import ValueCache, memo
-from slotmath.engine.joint import pack_reels, suffix_scatter
 from slotmath.engine.lines import pay_table_key, pay_tensor
 from slotmath.model import Game
-from slotmath.engine.scatters import scatter_counts, win_denominator
+from slotmath.engine.reels import pack_reels
+from slotmath.engine.scatters import scatter_counts, suffix_scatter, win_denominator
+from slotmath.engine.cache import ValueCache, memo
 
 INT64_SAFE = 2 ** 62
 

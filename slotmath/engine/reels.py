@@ -66,3 +66,18 @@ def convolve_int(a: np.ndarray, b: np.ndarray) -> np.ndarray:
                 out[i:i + len(b)] += np.array([x * y for y in b.tolist()], dtype=object)
         return out
     return np.convolve(a.astype(np.int64), b.astype(np.int64))
+
+
+def pack_reels(game: Game, reel_set: str):
+    """Windows and weights padded into (R, Nmax, H) / (R, Nmax) arrays."""
+    wins = reel_windows(game, reel_set)
+    strips = game.strips(reel_set)
+    R, H = game.reels, game.rows
+    nmax = max(len(s) for s in strips)
+    win = np.zeros((R, nmax, H), dtype=np.int64)
+    weights = np.zeros((R, nmax), dtype=np.int64)
+    for r, (w, s) in enumerate(zip(wins, strips)):
+        win[r, :len(s)] = w
+        weights[r, :len(s)] = s.stop_weights()
+    n_stops = np.array([len(s) for s in strips], dtype=np.int64)
+    return win, weights, n_stops

@@ -8,7 +8,7 @@ from math import lcm
 import numpy as np
 
 from slotmath.model import Game
-from slotmath.engine.reels import count_distribution, convolve_int, window_symbol_count
+from slotmath.engine.reels import convolve_int, count_distribution, window_symbol_count
 
 
 def scatter_symbols(game: Game) -> list:
@@ -95,3 +95,23 @@ def count_distribution_window(game: Game, reel_set: str, symbol: str) -> np.ndar
                                       strip.stop_weights(), size)
         dist = convolve_int(dist, per_reel)
     return dist
+
+
+def suffix_scatter(codes: list, weights: np.ndarray, size: int):
+    """Weighted distribution of scatter codes over reels k..R-1, for k = 0..R."""
+    R = len(codes)
+    suffix = np.zeros((R + 1, size), dtype=np.int64)
+    suffix[R, 0] = 1
+    for k in range(R - 1, -1, -1):
+        per = np.zeros(size, dtype=np.int64)
+        np.add.at(per, codes[k], weights[k, :len(codes[k])])
+        nxt = suffix[k + 1]
+        for a in np.flatnonzero(per):
+            nz = np.flatnonzero(nxt)
+            np.add.at(suffix[k], a + nz, per[a] * nxt[nz])
+    nz_lists = [np.flatnonzero(row) for row in suffix]
+    width = max(len(z) for z in nz_lists)
+    suffix_nz = np.full((R + 1, width), -1, dtype=np.int64)
+    for k, z in enumerate(nz_lists):
+        suffix_nz[k, :len(z)] = z
+    return suffix, suffix_nz

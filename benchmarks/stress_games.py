@@ -1,0 +1,108 @@
+"""Stress variants of the sample games for the exact-engine benchmarks.
+
+Each variant is written as a game folder under a scratch directory and
+loaded from there (nothing is written into ``data/games``):
+
+* ``video20_x{k}``: video20 with every strip repeated ``k`` times;
+* ``video20_x{k}_50``: the same with 50 paylines (video20's 20, then the
+  other 5x3 row patterns in a fixed pseudo-random order);
+* ``video20_bigpay``: five H1 pay 1e7 coins per coin;
+* ``video20_scatter_prime``: three scatters pay 1/999983 total bet;
+* ``grid54_40``: a 5x4 40-line game with 100-stop strips (video20's symbol
+  mix, strips drawn with a fixed seed);
+* ``grand_spinn_x4``: Grand Spinn Superpot with every weighted strip
+  repeated four times (its own rules module, same figures per stop weight);
+* ``rand{N}_{L}``: a 5x3 game with video20's pays, ``L`` lines and strips of
+  ``N`` stops drawn with a fixed seed (for growth in strip length and lines).
+"""
+from __future__ import annotations
+
+import csv
+import itertools
+import random
+import shutil
+from pathlib import Path
+
+import yaml
+
+from slotmath.io.gamefile import GAMES_DIR, load_game
+
+
+def _video20() -> dict:
+    return yaml.safe_load((GAMES_DIR / "video20" / "game.yaml").read_text())
+
+
+def _lines(rows: int, reels: int, n: int, first: list) -> list:
+    rest = [list(p) for p in itertools.product(range(rows), repeat=reels) if list(p) not in first]
+    random.Random(7).shuffle(rest)
+    return (first + rest)[:n]
+
+
+def _random_strips(g: dict, n: int, seed: int) -> list:
+    """Five strips of ``n`` stops drawn from video20's symbol mix, a stack
+    of three WILD on reels 2-4."""
+    rng = random.Random(seed)
+    pool = [s for strip in g["reels"]["base"] for s in strip if s != "WILD"]
+    strips = []
+    for r in range(5):
+        strip = [rng.choice(pool) for _ in range(n)]
+        if 1 <= r <= 3:
+            strip[10:13] = ["WILD"] * 3
+        strips.append(strip)
+    return strips
+
+
+def variant(name: str) -> dict:
+    """The game-file dict of stress variant ``name`` (see the module notes)."""
+    g = _video20()
+    g["name"] = name
+    if name.startswith("video20_x"):
+        k = int(name.split("_")[1][1:])
+        g["reels"]["base"] = [s * k for s in g["reels"]["base"]]
+        if name.endswith("_50"):
+            g["paylines"] = _lines(3, 5, 50, g["paylines"])
+    elif name == "video20_bigpay":
+        for p in g["pays"]:
+            if p["symbol"] == "H1" and p["count"] == 5:
+                p["pay"] = 10 ** 7
+    elif name == "video20_scatter_prime":
+        g["scatters"][0]["pay"] = "1/999983"
+    elif name == "grid54_40":
+        g["grid"] = {"reels": 5, "rows": 4}
+        g["reels"]["base"] = _random_strips(g, 100, 54)
+        g["paylines"] = _lines(4, 5, 40, [[r] * 5 for r in range(4)])
+    elif name.startswith("rand"):
+        n, lines = (int(x) for x in name[4:].split("_"))
+        g["reels"]["base"] = _random_strips(g, n, n)
+        g["paylines"] = _lines(3, 5, lines, g["paylines"])
+    else:
+        raise KeyError(name)
+    return g
+
+
+def _grand_spinn_x4(folder: Path):
+    """Copy Grand Spinn into ``folder`` with every strip (and weight) repeated x4."""
+    src = GAMES_DIR / "grand_spinn_superpot"
+    shutil.copytree(src, folder, dirs_exist_ok=True)
+    with open(src / "reels.csv", newline="") as f:
+        rows = list(csv.reader(f))
+    head, body = rows[0], rows[1:]
+    cols = [[r[j] for r in body if j < len(r) and r[j] != ""] for j in range(len(head))]
+    cols = [c * 4 for c in cols]
+    n = max(len(c) for c in cols)
+    with open(folder / "reels.csv", "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(head)
+        for i in range(n):
+            w.writerow([c[i] if i < len(c) else "" for c in cols])
+    return load_game(folder)
+
+
+def stress_game(name: str, scratch: Path):
+    """Write variant ``name`` under ``scratch`` and load it."""
+    folder = Path(scratch) / name
+    folder.mkdir(parents=True, exist_ok=True)
+    if name == "grand_spinn_x4":
+        return _grand_spinn_x4(folder)
+    (folder / "game.yaml").write_text(yaml.safe_dump(variant(name), sort_keys=False))
+    return load_game(folder)
