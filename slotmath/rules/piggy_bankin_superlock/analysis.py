@@ -40,6 +40,7 @@ from slotmath.rules.par import ParResult
 from slotmath.rules.piggy_bankin_superlock.check import (  # noqa: F401
     BASE, BASE_REELS, BATCH, FREE, LINES, POLICIES, SELECT, check)
 from slotmath.engine.cache import clear as clear_caches  # noqa: F401  (benchmarks)
+from slotmath.features.options import load_features  # noqa: F401  (the notebook reads the features here)
 from slotmath.rules.piggy_bankin_superlock.cache import _referenced_files, _this_set, feature_sets  # noqa: F401
 from slotmath.rules.piggy_bankin_superlock.structure import (  # noqa: F401  (re-exported)
     Prizes,
