@@ -19,6 +19,9 @@ FORBIDDEN = ("hit_probability", "expected_turnover_between_wins", "line_win",
 SNAKE = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b")
 #: Text that reads as a number (what a numeric cell stored as text looks like).
 NUMBER_TEXT = re.compile(r"^[-+]?[0-9][0-9,]*(\.[0-9]+)?([eE][-+]?[0-9]+)?%?$")
+#: Identification rows whose value is a name, not a quantity ("1.0" as a
+#: game version is text, like a product code).
+TEXT_FIELDS = ("version", "RTP variant", "slotmath version", "git commit")
 
 
 def visible_text(html: str) -> str:
@@ -58,7 +61,8 @@ def workbook_problems(xlsx: Path) -> list:
         if ws.tables and ws.freeze_panes is None:
             out.append(f"{ws.title}: no frozen header row")
         for tbl in ws.tables.values():
-            columns = list(zip(*ws[tbl.ref][1:]))
+            rows = [r for r in ws[tbl.ref][1:] if r[0].value not in TEXT_FIELDS]
+            columns = list(zip(*rows)) if rows else []
             for col in columns:
                 # a column holding numbers must not hold text that reads as one
                 numeric = any(isinstance(c.value, (int, float)) and not isinstance(c.value, bool)
