@@ -391,9 +391,9 @@ def symbol_runs(game: Game, wp: WaysPays, p: int, reel_set: str = "base") -> dic
 def ways_table(game: Game, level: int, reel_set: str = "base") -> pd.DataFrame:
     """Combination table rows of the ways pays: one per symbol and count.
 
-    ``hits`` counts spins paying that n of a kind; ``multiplier`` is the
-    mean number of (multiplied) ways per hit, ``win`` the mean win per hit
-    [coins] = pay x multiplier.
+    ``hits`` counts spins paying that n of a kind; ``win`` is the mean win
+    per hit [coins] (pay x the mean number of multiplied ways); ``multiplier``
+    is 1 (the ways are in the win).
     """
     bet = game.bet(level)
     cycle = game.cycle(reel_set)
@@ -404,9 +404,9 @@ def ways_table(game: Game, level: int, reel_set: str = "base") -> pd.DataFrame:
             e = int(wp.entry[p, n])
             if e < 0 or hits == 0 or wp.pay[p, n] == 0:
                 continue
-            row = _row("ways", game.line_pays[e].name, float(Fraction(ways, hits)),
-                       Fraction(int(wp.pay[p, n]) * ways, hits), hits, cycle, bet.total_bet)
-            rows.append(row)
+            rows.append(_row("ways", game.line_pays[e].name, 1,
+                             Fraction(int(wp.pay[p, n]) * ways, hits), hits, cycle,
+                             bet.total_bet))
     return pd.DataFrame(rows)
 
 
@@ -428,4 +428,4 @@ def analyse(game: Game, level: int, reel_set: str = "base"):
     return ParResult(game=game, bet=bet, cycle=game.cycle(reel_set), rtp=rtp,
                      components=components, distribution=dist, combinations=table,
                      notes=[f"Pays by ways: {game.rows ** game.reels:,} ways; a combination's "
-                            "hits are spins, its win and multiplier the mean per hit."])
+                            "hits are spins, its win the mean win per hit (pay x mean ways)."])

@@ -22,14 +22,14 @@ def make_game(data: dict):
     return build_game(data, Path("test.yaml"), "t")
 
 
-# 3 reels x 2 rows, one plain wild, a scatter
+# 3 reels x 2 rows, one plain wild, a scatter, a blank
 SMALL = {
     "name": "ways32", "pays_by": "ways",
     "grid": {"reels": 3, "rows": 2},
     "bet": {"levels": [1, 3], "lines": 5},
     "symbols": [{"name": "A"}, {"name": "B"}, {"name": "W", "kind": "wild"},
-                {"name": "S", "kind": "scatter"}],
-    "reels": {"base": [["A", "B", "W", "S", "A"], ["B", "A", "A", "W"],
+                {"name": "S", "kind": "scatter"}, {"name": "X", "kind": "blank"}],
+    "reels": {"base": [["A", "B", "W", "S", "A"], ["B", "A", "X", "X", "A", "W"],
                        ["A", "S", "B", "B", "W", "A"]]},
     "pays": [{"symbol": "A", "count": 2, "pay": 1}, {"symbol": "A", "count": 3, "pay": 4},
              {"symbol": "B", "count": 3, "pay": 7}],
@@ -50,7 +50,7 @@ MULTI = {
     "reels": {"base": [["A", "B", "C", "W", "A", "S", "B", "C"],
                        ["B", "M", "A", "C", "X", "B", "A"],
                        ["C", "A", "X", "B", "M", "S", "A", "C", "B"],
-                       ["A", "C", "B", "W", "B", "X", "C"]]},
+                       ["A", "C", "B", "W", "B", "B", "B", "X", "C", "B"]]},
     "pays": [{"symbol": "A", "count": 3, "pay": 2}, {"symbol": "A", "count": 4, "pay": 6},
              {"symbol": "B", "count": 2, "pay": 1}, {"symbol": "B", "count": 3, "pay": 2},
              {"symbol": "B", "count": 4, "pay": 5},
@@ -177,3 +177,23 @@ def test_bad_input_anywhere_pay_with_ways():
     data = dict(SMALL, pays=[{"anywhere": "A", "exactly": 2, "pay": 1}])
     with pytest.raises(GameFileError, match="anywhere"):
         make_game(data)
+
+
+@pytest.mark.parametrize("data", [SMALL, MULTI])
+def test_simulation_agrees_with_exact_figures(data):
+    """The compiled ways sampler: RTP, hit frequency, SD and every combination
+    table row's rate within 4 standard errors of the exact figures."""
+    import slotmath.montecarlo as mc
+
+    game = make_game(data)
+    result = mc.simulate(game, 400_000, seed=15, workers=1, chunk=200_000, progress=False)
+    report = result.convergence
+    ev = report.events
+    assert ev.loc[ev["hits"] > 0, "exact"].notna().all()  # every event seen has an exact rate
+    assert report.max_abs_z < 4, report.text()
+    for name in ("rtp", "hit_frequency", "sd"):
+        est = getattr(result, name)
+        assert est.exact is not None and abs(est.z) < 4
+    table = par(game).combinations
+    keys = {f"{k}: {c}" for k, c in zip(table["kind"], table["combination"])}
+    assert keys <= set(report.events["event"]), keys
