@@ -42,15 +42,21 @@ import numba as nb
 import numpy as np
 import pandas as pd
 
-from . import limits
 from .combinations import _row, combination_table
 from .distribution import WinDistribution
 from .joint import INT64_SAFE, _find, _grow, _new_table
-from .limits import LINE_STEPS_PER_SECOND, EngineTooLarge
+from .limits import EngineTooLarge
 from .model import Game
 from .moments import unique_rows
 from .reels import pack_reels
 from .scatters import scatter_counts, suffix_scatter, win_denominator
+
+#: Ways steps (state x stop class x state entry) per second, one core
+#: (measured on data/games/ways4096: 1.0e8 steps in 6 s).
+WAYS_STEPS_PER_SECOND = 1.6e7
+#: Refuse a reel step above this many ways steps (about 3 minutes).
+MAX_WAYS_STEPS = 3 * 10 ** 9
+
 
 # ===========================================================================
 # the pay table and the per-stop features
@@ -292,13 +298,19 @@ def check_cost(game: Game, reel: int, n_states: int, n_classes: int, width: int,
         raise EngineTooLarge(
             f"{game.name}: the exact ways distribution is still too large: reel {reel + 1} "
             f"would step {n_states:,} states x {n_classes} stop classes x {width} ways "
-            f"digits = {cost:.2e} steps (about {cost / LINE_STEPS_PER_SECOND:,.0f} s on one "
+            f"digits = {cost:.2e} steps (about {cost / WAYS_STEPS_PER_SECOND:,.0f} s on one "
             "core, more for the reels after it); simulate instead")
 
 
 def ways_distribution(game: Game, level: int, reel_set: str = "base",
                       max_steps: int | None = None) -> WinDistribution:
     """Exact distribution of the total win of one spin of a ways game.
+
+    Parameters
+    ----------
+    max_steps : int, optional
+        Refuse (:class:`EngineTooLarge`) before a reel step of more ways
+        steps than this (default :data:`MAX_WAYS_STEPS`).
 
     Returns
     -------
@@ -333,7 +345,7 @@ def ways_distribution(game: Game, level: int, reel_set: str = "base",
         w_k = weights[k, :n_stops[k]]
         feat = stop_features(wp, win[k, :n_stops[k]])
         cls_f, cls_w, cls_code = ways_classes(feat, w_k, sc.codes[k])
-        check_cost(game, k, n, len(cls_w), width, max_steps or limits.MAX_LINE_STEPS)
+        check_cost(game, k, n, len(cls_w), width, max_steps or MAX_WAYS_STEPS)
         keys, wins, counts, n, fkeys, fwins, fcounts, fslots, fn = _advance_ways(
             keys, wins, counts, n, k, R, cls_f, cls_w, cls_code, pay_units, wp.step, wp.factor,
             suffix, suffix_nz, sc.pay_units, fkeys, fwins, fcounts, fslots, fn)

@@ -197,3 +197,12 @@ def test_simulation_agrees_with_exact_figures(data):
     table = par(game).combinations
     keys = {f"{k}: {c}" for k, c in zip(table["kind"], table["combination"])}
     assert keys <= set(report.events["event"]), keys
+
+
+def test_too_large_is_refused_before_the_work():
+    """The cost check names the states and the estimated time and stops."""
+    from slotmath.limits import EngineTooLarge
+
+    game = make_game(MULTI)
+    with pytest.raises(EngineTooLarge, match="reel 2 would step"):
+        ways_distribution(game, 1, max_steps=100)
