@@ -206,3 +206,41 @@ def test_too_large_is_refused_before_the_work():
     game = make_game(MULTI)
     with pytest.raises(EngineTooLarge, match="reel 2 would step"):
         ways_distribution(game, 1, max_steps=100)
+
+
+from hypothesis import HealthCheck, given, settings, strategies as st  # noqa: E402
+
+WILD_SPECS = [
+    {"name": "W", "kind": "wild"},
+    {"name": "W", "kind": "wild", "multiplier": {"per_wild": 3}},
+    {"name": "W", "kind": "wild", "substitutes": ["A"], "multiplier": {"by_count": [1, 2, 7]}},
+]
+
+
+@st.composite
+def ways_games(draw):
+    """Small random ways games: 2-4 reels, 1-3 rows, strips of 1-5 stops over
+    two paying symbols (at least as many stops as rows), one wild (plain, per-wild or by-count), a scatter and
+    a blank; pays for every count from a random smallest one."""
+    reels, rows = draw(st.integers(2, 4)), draw(st.integers(1, 3))
+    names = ["A", "B", "W", "S", "X"]
+    strips = [draw(st.lists(st.sampled_from(names), min_size=rows, max_size=5))
+              for _ in range(reels)]
+    pays = []
+    for sym in ("A", "B"):
+        low = draw(st.integers(1, reels))
+        pays += [{"symbol": sym, "count": n, "pay": draw(st.integers(0, 9))}
+                 for n in range(low, reels + 1)]
+    return {"name": "hyp", "pays_by": "ways", "grid": {"reels": reels, "rows": rows},
+            "bet": {"levels": [1], "lines": draw(st.integers(1, 3))},
+            "symbols": [{"name": "A"}, {"name": "B"}, draw(st.sampled_from(WILD_SPECS)),
+                        {"name": "S", "kind": "scatter"}, {"name": "X", "kind": "blank"}],
+            "reels": {"base": strips}, "pays": pays,
+            "scatters": [{"symbol": "S", "count": 2, "pay": "1/2"}]}
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(ways_games())
+def test_random_games_equal_brute_force(data):
+    game = make_game(data)
+    assert engine_distribution(game, 1) == +brute_distribution(game, 1)
