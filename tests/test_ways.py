@@ -244,3 +244,31 @@ def ways_games(draw):
 def test_random_games_equal_brute_force(data):
     game = make_game(data)
     assert engine_distribution(game, 1) == +brute_distribution(game, 1)
+
+
+def test_par_json_and_sheet_of_a_ways_game(tmp_path):
+    """`slotmath par --json` and the PAR sheet work for a ways game: exact RTP
+    equal to brute force, no per-line RTP, no paylines section."""
+    import json
+    import subprocess
+    import sys
+
+    from slotmath.sheet import par_sheet
+
+    path = tmp_path / "game.yaml"
+    path.write_text(yaml.safe_dump(MULTI))
+    run = subprocess.run([sys.executable, "-m", "slotmath", "par", str(path), "--json"],
+                         capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    out = json.loads(run.stdout)
+    game = make_game(MULTI)
+    brute = brute_distribution(game, 1)
+    rtp = sum(w * c for w, c in brute.items()) / (game.cycle() * game.bet(1).total_bet)
+    assert Fraction(out["rtp_exact"]) == rtp
+    assert out["per_line_rtp"] == []
+    assert {c["kind"] for c in out["combinations"]} == {"ways", "scatter"}
+    sheet = par_sheet(str(path), spins=0)
+    assert "paylines" not in sheet.sections
+    assert f"{3 ** 4} ways" in sheet.title_html()
+    html = "".join(sheet.section_html(key) for key in sheet.sections)   # every section renders
+    assert "Ways pays [coins per way" in html and "Payline" not in html
