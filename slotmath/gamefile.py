@@ -375,6 +375,9 @@ def build_game(data: dict, path: Path, default_name: str) -> Game:
 
     # paylines -----------------------------------------------------------
     ways = data.get("pays_by", "lines") == "ways"
+    if ways and data.get("rules", "lines") != "lines":
+        fail("pays_by", f"pays_by: ways needs rules: lines (the rules module "
+             f"{str(data['rules'])[:100]!r} evaluates its own pays)")
     if ways and "paylines" in data:
         fail("paylines", "paylines are not used with pays_by: ways (remove them)")
     paylines = [] if ways else data.get("paylines") or [[n_rows // 2] * n_reels]

@@ -381,7 +381,7 @@ def symbol_runs(game: Game, wp: WaysPays, p: int, reel_set: str = "base") -> dic
         nxt: dict = {}
         for vec, c in states.items():
             v = np.array(vec, dtype=np.int64)
-            for f, w in zip(cls, cw.tolist()):
+            for f, w in zip(cls, cw.tolist(), strict=True):
                 if w == 0:
                     continue
                 ended = int(step_ways(v, out, f, wp.step, wp.factor))

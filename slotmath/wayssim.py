@@ -76,7 +76,7 @@ def ways_sampler(game: Game, level: int, reel_set: str = "base",
     feat = np.stack([stop_features(wp, win[k]) for k in range(game.reels)])
     names = []
     event = np.full(wp.pay.shape, -1, dtype=np.int64)
-    for p, n in zip(*np.nonzero(wp.pay)):
+    for p, n in zip(*np.nonzero(wp.pay), strict=True):
         event[p, n] = len(names)
         names.append(event_key("ways", game.line_pays[wp.entry[p, n]].name, 1))
     sc_count, sc_pay, sc_event = scatter_args(game, reel_set, names)

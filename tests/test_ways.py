@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from slotmath.gamefile import GameFileError, build_game
 from slotmath.par import par
@@ -73,7 +75,7 @@ def brute_win(game, level, cols) -> Fraction:
     for lp in game.line_pays:
         pays[(next(iter(lp.positions[0])), len(lp.positions))] = lp.pays[li]
     for x in {s for s, _ in pays}:
-        def match(name):
+        def match(name, x=x):
             s = game.symbol(name)
             return name == x or (s.wild is not None and x in s.wild.substitutes)
         n = 0
@@ -105,7 +107,7 @@ def brute_distribution(game, level) -> Counter:
 
 def engine_distribution(game, level) -> Counter:
     d = ways_distribution(game, level)
-    return Counter({Fraction(int(w), d.unit_den): int(c) for w, c in zip(d.wins, d.weights)})
+    return Counter({Fraction(int(w), d.unit_den): int(c) for w, c in zip(d.wins, d.weights, strict=True)})
 
 
 @pytest.mark.parametrize("data, level", [(SMALL, 1), (SMALL, 3), (MULTI, 1)])
@@ -195,7 +197,7 @@ def test_simulation_agrees_with_exact_figures(data):
         est = getattr(result, name)
         assert est.exact is not None and abs(est.z) < 4
     table = par(game).combinations
-    keys = {f"{k}: {c}" for k, c in zip(table["kind"], table["combination"])}
+    keys = {f"{k}: {c}" for k, c in zip(table["kind"], table["combination"], strict=True)}
     assert keys <= set(report.events["event"]), keys
 
 
@@ -207,8 +209,6 @@ def test_too_large_is_refused_before_the_work():
     with pytest.raises(EngineTooLarge, match="reel 2 would step"):
         ways_distribution(game, 1, max_steps=100)
 
-
-from hypothesis import HealthCheck, given, settings, strategies as st  # noqa: E402
 
 WILD_SPECS = [
     {"name": "W", "kind": "wild"},
@@ -272,3 +272,8 @@ def test_par_json_and_sheet_of_a_ways_game(tmp_path):
     assert f"{3 ** 4} ways" in sheet.title_html()
     html = "".join(sheet.section_html(key) for key in sheet.sections)   # every section renders
     assert "Ways pays [coins per way" in html and "Payline" not in html
+
+
+def test_bad_input_ways_with_a_rules_module():
+    with pytest.raises(GameFileError, match="pays_by"):
+        make_game(dict(SMALL, rules="grand_spinn"))
