@@ -277,3 +277,19 @@ def test_par_json_and_sheet_of_a_ways_game(tmp_path):
 def test_bad_input_ways_with_a_rules_module():
     with pytest.raises(GameFileError, match="pays_by"):
         make_game(dict(SMALL, rules="grand_spinn"))
+
+
+def test_example_game_simulation_agrees_with_exact_figures():
+    """data/games/ways4096 (6x4, 4096 ways): the compiled sampler's RTP, hit
+    frequency, SD and pay rates within 4 standard errors of the exact PAR."""
+    import slotmath.montecarlo as mc
+    from slotmath.gamefile import load_game
+
+    game = load_game("ways4096")
+    assert game.pays_by == "ways" and game.rows ** game.reels == 4096
+    result = mc.simulate(game, 1_000_000, seed=4096, workers=1, chunk=500_000, progress=False)
+    report = result.convergence
+    assert report.max_abs_z < 4, report.text()
+    for name in ("rtp", "hit_frequency", "sd"):
+        est = getattr(result, name)
+        assert est.exact is not None and abs(est.z) < 4
