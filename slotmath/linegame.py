@@ -13,6 +13,9 @@ from .simulate import SimulationResult, simulate as simulate_spins
 def analyse(game: Game, level: int, reel_set: str = "base") -> ParResult:
     """Exact PAR of a line game at bet ``level``: combination table,
     RTP by channel and the distribution of the total spin win."""
+    if game.pays_by == "ways":
+        from .ways import analyse as analyse_ways
+        return analyse_ways(game, level, reel_set)
     bet = game.bet(level)
     table = combination_table(game, level, reel_set)
     lines_rtp, per_line = line_rtp(game, level, reel_set)
@@ -39,6 +42,9 @@ def round_sampler(game: Game, level: int, reel_set: str = "base"):
     """Compiled round sampler for :mod:`slotmath.montecarlo` (see :mod:`slotmath.linesim`)."""
     from .linesim import line_sampler
 
+    if game.pays_by == "ways":
+        from .wayssim import ways_sampler
+        return ways_sampler(game, level, reel_set)
     return line_sampler(game, level, reel_set)
 
 
