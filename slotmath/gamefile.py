@@ -46,8 +46,10 @@ MAX_WIN_UNITS = 2 ** 53
 #: Largest stop weight.
 MAX_WEIGHT = 2 ** 32
 #: Largest denominator of a fractional scatter pay (and of their common
-#: multiple): 1/2, 3/10, 0.05 pass; the win unit stays coarse.
-MAX_PAY_DENOMINATOR = 1000
+#: multiple): 1/2, 3/10, 0.05 and 1/999983 pass.  The exact engine's win table
+#: is sparse, so a fine win unit costs no memory; the bound keeps every win
+#: in win units below :data:`MAX_WIN_UNITS` for realistic pays.
+MAX_PAY_DENOMINATOR = 10 ** 6
 NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
