@@ -202,6 +202,8 @@ class ParSheet:
             return self.title_html()
         if key == "contents":
             return self.contents_html()
+        if key in SECTIONS and key not in self.sections:
+            return ""          # a section this game has none of (paylines of a ways game)
         sec = self.sections[key]
         number = list(self.sections).index(key) + 1
         head = [f'<h2 id="sec-{key}" class="par-section">{number}. {escape(sec.title)}</h2>']

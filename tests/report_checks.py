@@ -95,11 +95,13 @@ def failing_checks(xlsx: Path) -> list:
 
 
 def paylines_problems(folder: Path) -> list:
-    """The paylines table must list every payline."""
+    """The paylines table must list every payline (and a ways game has none)."""
     from slotmath.workbook import read_workbook
 
     data = json.loads((folder / "par.json").read_text())
     lines = read_workbook(folder / "par.xlsx").get("Paylines", {}).get("Paylines")
+    if any(c["kind"] == "ways" for c in data["combinations"]):      # a ways game has no paylines
+        return [] if lines is None else ["a paylines table in a ways game"]
     if lines is None:
         return ["no paylines table"]
     want = len(data["per_line_rtp"]) or len(lines)
@@ -155,9 +157,12 @@ def print_problems(pdf: Path, headings, header: str, intros: dict | None = None)
     return n, problems
 
 
-def section_headings() -> tuple:
-    """(headings as printed, {heading: introduction}) of the sections."""
+def section_headings(html: str) -> tuple:
+    """(headings as printed, {heading: introduction}) of the sections a
+    report holds, read from its page (a ways game has no paylines section,
+    so the numbers differ from game to game)."""
     from slotmath.sheet import SECTIONS
 
-    heads = [f"{i}. {title}" for i, (title, _, _) in enumerate(SECTIONS.values(), start=1)]
-    return heads, {h: intro for h, (_, _, intro) in zip(heads, SECTIONS.values())}
+    found = re.findall(r'<h2[^>]*\bid="sec-([a-z_]+)"[^>]*>(.*?)</h2>', html, flags=re.DOTALL)
+    heads = [html_lib.unescape(text).strip() for _, text in found]
+    return heads, {h: SECTIONS[key][2] for h, (key, _) in zip(heads, found, strict=True)}

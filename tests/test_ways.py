@@ -272,6 +272,9 @@ def test_par_json_and_sheet_of_a_ways_game(tmp_path):
     assert f"{3 ** 4} ways" in sheet.title_html()
     html = "".join(sheet.section_html(key) for key in sheet.sections)   # every section renders
     assert "Ways pays [coins per way" in html and "Payline" not in html
+    assert sheet.section_html("paylines") == ""     # the report notebook asks for every section
+    with pytest.raises(KeyError):
+        sheet.section_html("no_such_section")
 
 
 def test_bad_input_ways_with_a_rules_module():
