@@ -168,6 +168,7 @@ class Game:
     description: str = ""
     version: str = ""
     variant: str = ""
+    pays_by: str = "lines"      # "ways": see slotmath.engine.ways
 
     # ----------------------------------------------------------- look-ups
     @cached_property

@@ -62,11 +62,11 @@ TOY = {
 
 
 def line_games() -> list:
-    """The sample games in data/games played by the line rules."""
+    """The sample games in data/games played by the line rules (on paylines)."""
     out = []
     for path in sorted(GAMES.glob("*/game.yaml")):
         game = load_game(path)
-        if game.rules == "lines":
+        if game.rules == "lines" and game.pays_by == "lines":
             out.append(game)
     return out
 

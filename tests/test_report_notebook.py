@@ -176,7 +176,8 @@ def test_printed_pages(built, tmp_path):
 
     pdf = tmp_path / "par.pdf"
     print_pdf(built / "par.html", pdf)
-    headings, intros = section_headings()
+    headings, intros = section_headings((built / "par.html").read_text(encoding="utf-8"))
+    assert len(headings) == 13     # every section of a line game
     pages, problems = print_problems(pdf, headings, "PAR sheet: Report Toy", intros)
     assert problems == []
     assert 8 <= pages <= 20        # the toy game's 13 sections on A4

@@ -29,7 +29,8 @@ def cmd_validate(args) -> int:
     game = load_game(args.game)
     cycle = game.cycle()
     print(f"{game.source}: ok: {game.title}, {game.reels}x{game.rows}, "
-          f"{len(game.paylines)} lines, reel sets {', '.join(game.reel_sets)}, "
+          + (f"{game.rows ** game.reels:,} ways, " if game.pays_by == "ways" else
+             f"{len(game.paylines)} lines, ") + f"reel sets {', '.join(game.reel_sets)}, "
           f"bet levels {', '.join(map(str, game.levels))}, base cycle {cycle:,}")
     return 0
 

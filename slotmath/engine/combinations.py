@@ -81,8 +81,11 @@ def _label_wins(uniq, wins, inverse) -> np.ndarray:
     return out
 
 
-def combination_table(game: Game, level: int, reel_set: str = "base") -> pd.DataFrame:
+def combination_table(game: Game, level: int, reel_set: str = "base",
+                      pay_rows: list | None = None) -> pd.DataFrame:
     """Every line and scatter pay with hits, probability, 1 in N and RTP share.
+
+    ``pay_rows`` (rows made by :func:`_row`) replace the line rows (ways games).
 
     Columns: ``kind`` (line/scatter), ``combination``, ``multiplier``,
     ``win`` [coins at this level], ``hits`` (over all lines, integer),
@@ -91,14 +94,7 @@ def combination_table(game: Game, level: int, reel_set: str = "base") -> pd.Data
     """
     bet = game.bet(level)
     cycle = game.cycle(reel_set)
-    tensor = pay_tensor(game, level)
-    labels, hits, _ = line_hits(game, level, reel_set)
-    rows = []
-    for (e, m), h in zip(labels.tolist(), hits.tolist()):
-        if h == 0:
-            continue
-        win = int(tensor.compiled.pay[e]) * m
-        rows.append(_row("line", game.line_pays[e].name, m, win, h, cycle, bet.total_bet))
+    rows = list(pay_rows) if pay_rows is not None else line_rows(game, level, reel_set)
     for sym in scatter_symbols(game):
         dist = count_distribution_window(game, reel_set, sym)
         by_entry: dict = {}
@@ -112,6 +108,21 @@ def combination_table(game: Game, level: int, reel_set: str = "base") -> pd.Data
             "rtp", "rtp_exact"]
     table = pd.DataFrame(rows, columns=cols)
     return table.sort_values(["kind", "rtp"], ascending=[True, False], ignore_index=True)
+
+
+def line_rows(game: Game, level: int, reel_set: str = "base") -> list:
+    """Combination-table rows of the line pays (one per entry and multiplier)."""
+    bet = game.bet(level)
+    cycle = game.cycle(reel_set)
+    tensor = pay_tensor(game, level)
+    labels, hits, _ = line_hits(game, level, reel_set)
+    rows = []
+    for (e, m), h in zip(labels.tolist(), hits.tolist()):
+        if h == 0:
+            continue
+        win = int(tensor.compiled.pay[e]) * m
+        rows.append(_row("line", game.line_pays[e].name, m, win, h, cycle, bet.total_bet))
+    return rows
 
 
 def _row(kind, name, mult, win, hits, cycle, total_bet) -> dict:

@@ -313,6 +313,10 @@ def pay_tensor(game: Game, level: int) -> PayTensor:
     prefix-pruned walk :func:`_pay_tensor_pruned` (equal to the tuple-by-tuple
     :func:`_pay_tensor`, which tests keep as the reference).
     """
+    if game.pays_by == "ways":    # every line-only path (tuning, line moments) stops here
+        from slotmath.io.gamefile import GameFileError
+        raise GameFileError(game.source, "pays_by", "pays by ways: the line engine (line "
+                            "figures, line tuning) does not apply; use slotmath par / simulate")
     key = pay_table_key(game, level)
     tensor = _TENSORS.get(key)
     if tensor is not None:

@@ -50,8 +50,10 @@ MAX_WIN_UNITS = 2 ** 53
 #: Largest stop weight.
 MAX_WEIGHT = 2 ** 32
 #: Largest denominator of a fractional scatter pay (and of their common
-#: multiple): 1/2, 3/10, 0.05 pass; the win unit stays coarse.
-MAX_PAY_DENOMINATOR = 1000
+#: multiple): 1/2, 3/10, 0.05 and 1/999983 pass.  The exact engine's win table
+#: is sparse, so a fine win unit costs no memory; the bound keeps every win
+#: in win units below :data:`MAX_WIN_UNITS` for realistic pays.
+MAX_PAY_DENOMINATOR = 10 ** 6
 NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
@@ -247,6 +249,27 @@ def load_game(spec: str | Path, games_dir: Path | None = None) -> Game:
     return game
 
 
+def ways_problem(game: Game) -> tuple | None:
+    """(field, problem) when ``game``'s pays cannot be paid by ways, else None."""
+    for i, lp in enumerate(game.line_pays):
+        if lp.anywhere is not None:
+            return f"pays[{i}]", "an 'anywhere' pay does not apply with pays_by: ways"
+        first = lp.positions[0]
+        if len(first) != 1 or any(p != first for p in lp.positions):
+            return f"pays[{i}]", "with pays_by: ways a pay must be n of a kind of one symbol"
+        kind = game.symbol(next(iter(first))).kind
+        if kind in ("wild", "scatter"):
+            return f"pays[{i}]", f"a {kind}'s own pay is not supported with pays_by: ways"
+    counts: dict = {}
+    for lp in game.line_pays:
+        counts.setdefault(next(iter(lp.positions[0])), []).append(len(lp.positions))
+    for name, ns in counts.items():
+        if sorted(ns) != list(range(min(ns), game.reels + 1)):
+            return "pays", (f"with pays_by: ways {name}'s pays must list every count from "
+                            f"{min(ns)} to {game.reels} (listed: {sorted(ns)})")
+    return None
+
+
 def check_rules(game: Game) -> None:
     """Check that ``game.rules`` names known rules (:mod:`slotmath.io.rulenames`),
     then run the rules module's own checks (``check(game)``)."""
@@ -342,7 +365,13 @@ def build_game(data: dict, path: Path, default_name: str) -> Game:
             for r, strip in enumerate(spec))
 
     # paylines -----------------------------------------------------------
-    paylines = data.get("paylines") or [[n_rows // 2] * n_reels]
+    ways = data.get("pays_by", "lines") == "ways"
+    if ways and data.get("rules", "lines") != "lines":
+        fail("pays_by", f"pays_by: ways needs rules: lines (the rules module "
+             f"{str(data['rules'])[:100]!r} evaluates its own pays)")
+    if ways and "paylines" in data:
+        fail("paylines", "paylines are not used with pays_by: ways (remove them)")
+    paylines = [] if ways else data.get("paylines") or [[n_rows // 2] * n_reels]
     for i, line in enumerate(paylines):
         if len(line) != n_reels:
             fail(f"paylines[{i}]", f"has {len(line)} rows, need one per reel ({n_reels})")
@@ -353,15 +382,15 @@ def build_game(data: dict, path: Path, default_name: str) -> Game:
     # counts over the cycle are int64: keep cycle x lines inside its range
     for set_name, strips in reel_sets.items():
         cycle = prod(s.total_weight for s in strips)
-        if cycle * len(paylines) >= EXACT_LIMIT:
+        if cycle * max(len(paylines), 1) >= EXACT_LIMIT:
             fail(f"reels.{set_name}", f"the cycle (product of the reels' total weights) is "
                  f"{cycle:.4g}; times {len(paylines)} lines it exceeds 2**62, the range of "
                  "exact integer counting")
 
     # bet ----------------------------------------------------------------
     bet = data["bet"]
-    lines_bet = bet.get("lines", len(paylines))
-    if lines_bet != len(paylines):
+    lines_bet = bet.get("lines", len(paylines) or 1)   # ways: coins bet per bet level
+    if lines_bet != len(paylines) and not ways:
         fail("bet.lines", f"is {lines_bet} but the game defines {len(paylines)} paylines")
     levels = list(bet["levels"])
     bet_levels = tuple(BetLevel(level=lv, line_bet=lv, total_bet=lv * lines_bet) for lv in levels)
@@ -386,16 +415,23 @@ def build_game(data: dict, path: Path, default_name: str) -> Game:
         if sp["count"] > n_reels * n_rows:
             fail(f"scatters[{i}].count", f"{sp['count']} symbols do not fit a {n_rows}x{n_reels} window")
         scatter_pays.append(ScatterPay(sp["symbol"], sp["count"], scatter_fraction(sp["pay"], f"scatters[{i}].pay", fail)))
-    check_top_win(line_pays, scatter_pays, symbols, len(paylines), bet_levels, fail)
+    check_top_win(line_pays, scatter_pays, symbols, n_rows ** n_reels if ways else len(paylines),
+                  bet_levels, fail)
 
-    return Game(
+    game = Game(
         name=data.get("name", default_name), title=data.get("title", default_name),
         reels=n_reels, rows=n_rows, symbols=tuple(symbols), reel_sets=reel_sets,
         paylines=tuple(tuple(p) for p in paylines), line_pays=line_pays,
         scatter_pays=tuple(scatter_pays), bet_levels=bet_levels,
         rules=data.get("rules", "lines"), options=data.get("options") or {},
         source=str(path), description=data.get("description", ""),
-        version=str(data.get("version", "")), variant=str(data.get("variant", "")))
+        version=str(data.get("version", "")), variant=str(data.get("variant", "")),
+        pays_by=data.get("pays_by", "lines"))
+    if ways:
+        problem = ways_problem(game)
+        if problem:
+            fail(*problem)
+    return game
 
 
 def scatter_fraction(value, field, fail) -> Fraction:

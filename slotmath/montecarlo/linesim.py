@@ -117,15 +117,21 @@ def play_stops(stop, window, dims, sym, cells, codes, offsets, label_coins, sc_c
         if v > 0:
             coins += label_coins[v - 1]
             events[v - 1] += 1
+    return coins / total_bet + scatter_win(stop, sc_count, sc_pay, sc_event, events)
+
+
+@nb.njit(cache=True)
+def scatter_win(stop, sc_count, sc_pay, sc_event, events):
+    """Scatter win of the window at ``stop`` [x total bet]; adds its events."""
     scatter = 0.0
-    for j in range(J):
+    for j in range(sc_count.shape[0]):
         c = 0
-        for r in range(R):
+        for r in range(stop.shape[0]):
             c += sc_count[j, r, stop[r]]
         scatter += sc_pay[j, c]
         if sc_event[j, c] >= 0:
             events[sc_event[j, c]] += 1
-    return coins / total_bet + scatter
+    return scatter
 
 
 @nb.njit(cache=True)
@@ -165,6 +171,13 @@ def line_sampler(game: Game, level: int, reel_set: str = "base",
     ``args`` are ``(dims, bound, use_table, table, cum, n_stops)`` (the stop
     draw) followed by :func:`evaluation_args`.
     """
+    draw = draw_args(game, reel_set, table_limit)
+    evaluation, names = evaluation_args(game, level, reel_set)
+    return RoundSampler(line_kernel, (evaluation[0],) + draw + evaluation[1:], names)
+
+
+def draw_args(game: Game, reel_set: str = "base", table_limit: int = TABLE_LIMIT) -> tuple:
+    """``(bound, use_table, table, cum, n_stops)``: the arrays of the stop draw."""
     strips = game.strips(reel_set)
     R = game.reels
     n_max = max(len(s) for s in strips)
@@ -181,9 +194,7 @@ def line_sampler(game: Game, level: int, reel_set: str = "base",
         cum[r, :len(w)] = np.cumsum(w)
         if use_table[r]:
             table[r, :bound[r]] = np.repeat(np.arange(len(w)), w)
-    draw = (bound, use_table.astype(np.int64), table, cum, n_stops)
-    evaluation, names = evaluation_args(game, level, reel_set)
-    return RoundSampler(line_kernel, (evaluation[0],) + draw + evaluation[1:], names)
+    return bound, use_table.astype(np.int64), table, cum, n_stops
 
 
 def evaluation_args(game: Game, level: int, reel_set: str = "base", first: int = 3):
@@ -222,6 +233,20 @@ def evaluation_args(game: Game, level: int, reel_set: str = "base", first: int =
     names = [event_key("line", game.line_pays[e].name, int(m))
              for e, m in zip(entries.tolist(), mults.tolist())]
 
+    sc_count, sc_pay, sc_event = scatter_args(game, reel_set, names)
+    dims = np.array([R, L, S, bet.total_bet, len(sc_count), len(names), game.rows,
+                     max(1, min(first, R))], dtype=np.int64)
+    return (dims, sym, cells, codes, offsets, label_coins, sc_count, sc_pay, sc_event), \
+        tuple(names)
+
+
+def scatter_args(game: Game, reel_set: str, names: list) -> tuple:
+    """``(sc_count, sc_pay, sc_event)`` for :func:`scatter_win`: scatters per
+    (symbol, reel, stop), pay [x total bet] and event index per count; the
+    scatter events are appended to ``names``."""
+    strips = game.strips(reel_set)
+    R = game.reels
+    n_max = max(len(s) for s in strips)
     scatters = scatter_symbols(game)
     n_cells = R * game.rows
     sc_count = np.zeros((len(scatters), R, n_max), dtype=np.int64)
@@ -239,8 +264,4 @@ def evaluation_args(game: Game, level: int, reel_set: str = "base", first: int =
                 if key not in names:
                     names.append(key)
                 sc_event[j, c] = names.index(key)
-
-    dims = np.array([R, L, S, bet.total_bet, len(scatters), len(names), game.rows,
-                     max(1, min(first, R))], dtype=np.int64)
-    return (dims, sym, cells, codes, offsets, label_coins, sc_count, sc_pay, sc_event), \
-        tuple(names)
+    return sc_count, sc_pay, sc_event

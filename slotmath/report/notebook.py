@@ -64,7 +64,7 @@ def export_html(notebook_path: Path, html_path: Path, title: str) -> list:
         cell["outputs"] = kept
     nb.metadata["title"] = title
     exporter = HTMLExporter(template_name="par_sheet", extra_template_basedirs=[str(TEMPLATES)],
-                            exclude_input=True, exclude_input_prompt=True,
+                            exclude_input=True, exclude_markdown=True, exclude_input_prompt=True,
                             exclude_output_prompt=True, embed_images=True,
                             exclude_anchor_links=True)
     body, _ = exporter.from_notebook_node(nb)

@@ -34,6 +34,7 @@ from slotmath.engine.session import SESSION_LENGTHS, session
 from slotmath.report.sheettable import Section, Table, escape, exact_str, figure_table, human, label
 from slotmath.report.workbook import write_workbook
 from slotmath.report.sheetparts import (  # noqa: F401  (re-exported)
+    WAYS_NOTE,
     LEVEL_FIGURES,
     PARTIAL,
     level_figures,
@@ -139,6 +140,8 @@ class ParSheet:
             return self.title_html()
         if key == "contents":
             return self.contents_html()
+        if key in SECTIONS and key not in self.sections:
+            return ""          # a section this game has none of (paylines of a ways game)
         sec = self.sections[key]
         number = list(self.sections).index(key) + 1
         head = [f'<h2 id="sec-{key}" class="par-section">{number}. {escape(sec.title)}</h2>']
@@ -161,7 +164,8 @@ class ParSheet:
         g, b = self.game, self.par.bet
         ident = " ".join(x for x in (f"version {g.version}" if g.version else "",
                                       f"RTP variant {g.variant}" if g.variant else "") if x)
-        sub = (f"{g.reels} reels x {g.rows} rows, {len(g.paylines)} lines, bet level {b.level} "
+        pays = (f"{g.rows ** g.reels:,} ways" if g.pays_by == "ways" else f"{len(g.paylines)} lines")
+        sub = (f"{g.reels} reels x {g.rows} rows, {pays}, bet level {b.level} "
                f"({b.total_bet} coins total bet); RTP {float(self.par.rtp):.4%}"
                + (f"; {ident}" if ident else "")
                + (f"; game file of {self.generated}" if self.generated else ""))
@@ -203,7 +207,7 @@ class ParSheet:
         builders = (self._identification, self._reels, self._symbols, self._paytable,
                     self._paylines, self._combinations, self._summary, self._volatility, self._distribution,
                     self._sessions, self._features, self._simulation, self._notes)
-        return {s.key: s for s in (b() for b in builders)}
+        return {s.key: s for s in (b() for b in builders) if s is not None}
 
     def _identification(self) -> Section:
         g, b, p = self.game, self.par.bet, self.parameters
@@ -222,6 +226,7 @@ class ParSheet:
         for extra in extras:
             rows.append((f"data file {extra.name} SHA-256", file_sha256(extra), "text"))
         rows += [("grid", f"{g.reels} reels x {g.rows} rows", "text"),
+                 ("ways", g.rows ** g.reels, "int") if g.pays_by == "ways" else
                  ("paylines", len(g.paylines), "int"),
                  ("bet levels offered", ", ".join(map(str, g.levels)), "text"),
                  ("bet level of this sheet", b.level, "int"),
@@ -327,7 +332,12 @@ class ParSheet:
             row = {"combination": p.name, "symbols (from reel 1)": form}
             row.update({f"pays at level {lv} [coins]": pay for lv, pay in zip(g.levels, p.pays)})
             rows.append(row)
-        tables = [Table("Line pays [coins per line at each bet level]", pd.DataFrame(rows),
+        tables = [Table("Ways pays [coins per way at each bet level]", pd.DataFrame(rows),
+                        note="Each symbol pays its longest run from reel 1 on adjacent reels, "
+                             "in any row, times the number of ways (the product of its "
+                             "matching cells per reel, wild multipliers per way).")
+                  if g.pays_by == "ways" else
+                  Table("Line pays [coins per line at each bet level]", pd.DataFrame(rows),
                         note="Only the highest win per line is paid; wins are paid left to "
                              "right on adjacent reels.")]
         if g.scatter_pays:
@@ -348,8 +358,10 @@ class ParSheet:
                                  for i, col in enumerate(frame.columns)}))
         return self._section("paytable", tables)
 
-    def _paylines(self) -> Section:
+    def _paylines(self) -> Section | None:
         g, r = self.game, self.par
+        if g.pays_by == "ways":
+            return None       # pays by ways: no paylines
         frame = pd.DataFrame({"line": range(1, len(g.paylines) + 1)})
         for j in range(g.reels):
             frame[f"row on reel {j + 1}"] = [line[j] + 1 for line in g.paylines]
@@ -370,7 +382,7 @@ class ParSheet:
         order = {p.name: i for i, p in enumerate(self.game.line_pays)}
         order.update({f"{s.count} x {s.symbol}": len(order) + i
                       for i, s in enumerate(self.game.scatter_pays)})
-        kinds = {"line": 0, "scatter": 1}
+        kinds = {"line": 0, "ways": 0, "scatter": 1}
         c = c.assign(_k=[kinds.get(k, 2) for k in c["kind"]],
                      _o=[order.get(n, len(order)) for n in c["combination"]],
                      _first=range(len(c)))
@@ -398,10 +410,11 @@ class ParSheet:
             "Hits over the full cycle for every pay", frame,
             {"win [coins]": "x", "hits": "int", "probability": "prob", "1 in N": "odds",
              "RTP contribution": "pct6", "multiplier": "text"}, total_row=True,
-            note=f"Cycle {self.par.cycle:,}. Hits are summed over all lines; probability is "
+            note=f"Cycle {self.par.cycle:,}. " + (WAYS_NOTE if self.game.pays_by == "ways" else
+                 "Hits are summed over all lines; probability is "
                  "hits / cycle (expected occurrences per spin). The multiplier is the wild "
                  "multiplier on the line; an entry paid at several multipliers has a row for "
-                 "all of them, then a sub-row per multiplier.")])
+                 "all of them, then a sub-row per multiplier."))])
 
     def _summary(self) -> Section:
         r, d = self.par, self.par.distribution
@@ -468,7 +481,7 @@ class ParSheet:
             mult = f" (x{top['multiplier']})" if top["multiplier"] != 1 else ""
             rows.append((f"top award: {top['combination']}{mult}",
                          float(top["one_in"]), "combination table"))
-        for _, row in c[~c["kind"].isin(["line", "scatter"])].iterrows():
+        for _, row in c[~c["kind"].isin(["line", "ways", "scatter"])].iterrows():
             rows.append((f"{human(row['kind'])}: {row['combination']}", float(row["one_in"]),
                          "combination table"))
         seen: set = set()   # 1 in N values already listed: one event under several keys

@@ -16,6 +16,10 @@ from slotmath.model import Game
 from slotmath.rules.par import ParResult, par
 from slotmath.report.sheettable import escape
 
+#: The combination table's note for a game that pays by ways.
+WAYS_NOTE = ("Pays by ways: a row's hits are the spins paying that n of a kind (any number "
+             "of ways); probability is hits / cycle; the win is the mean win per hit (the pay "
+             "times the mean number of ways, wild multipliers included).")
 #: Name part of a report folder being built (``reports/.<game>.partial-*``).
 PARTIAL = ".partial-"
 ROOT = Path(__file__).resolve().parents[2]   # the source tree (slotmath/report/sheet.py)

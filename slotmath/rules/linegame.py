@@ -18,6 +18,8 @@ if TYPE_CHECKING:
 def analyse(game: Game, level: int, reel_set: str = "base") -> ParResult:
     """Exact PAR of a line game at bet ``level``: combination table,
     RTP by channel and the distribution of the total spin win."""
+    if game.pays_by == "ways":
+        return analyse_ways(game, level, reel_set)
     from slotmath.engine.combinations import combination_table, line_rtp
     from slotmath.engine.joint import spin_distribution
     from slotmath.rules.par import ParResult
@@ -50,8 +52,34 @@ def round_sampler(game: Game, level: int, reel_set: str = "base"):
     """Compiled round sampler for :mod:`slotmath.montecarlo.run` (see :mod:`slotmath.montecarlo.linesim`)."""
     from slotmath.montecarlo.linesim import line_sampler
 
+    if game.pays_by == "ways":
+        from slotmath.montecarlo.wayssim import ways_sampler
+        return ways_sampler(game, level, reel_set)
     return line_sampler(game, level, reel_set)
 
 
 def check(game: Game) -> None:
     """Line games need nothing beyond the file format's own checks."""
+
+
+def analyse_ways(game: Game, level: int, reel_set: str = "base") -> ParResult:
+    """Exact PAR of a ways game at bet ``level``."""
+    from slotmath.engine.combinations import combination_table
+    from slotmath.engine.ways import ways_distribution, ways_table
+    from slotmath.rules.par import ParResult
+
+    bet = game.bet(level)
+    table = combination_table(game, level, reel_set,
+                              pay_rows=ways_table(game, level, reel_set).to_dict("records"))
+    ways_rtp = sum(table.loc[table["kind"] == "ways", "rtp_exact"], Fraction(0))
+    scatter_rtp = sum(table.loc[table["kind"] == "scatter", "rtp_exact"], Fraction(0))
+    components = {"ways": ways_rtp}
+    if game.scatter_pays:
+        components["scatters"] = scatter_rtp
+    dist = ways_distribution(game, level, reel_set)
+    rtp = ways_rtp + scatter_rtp
+    assert dist.mean == rtp, "ways distribution disagrees with the combination table"
+    return ParResult(game=game, bet=bet, cycle=game.cycle(reel_set), rtp=rtp,
+                     components=components, distribution=dist, combinations=table,
+                     notes=[f"Pays by ways: {game.rows ** game.reels:,} ways; a combination's "
+                            "hits are spins, its win the mean win per hit (pay x mean ways)."])
