@@ -30,11 +30,11 @@ import numba as nb
 import numpy as np
 from timing import median_time
 
-from slotmath.combinations import line_rtp
-from slotmath.gamefile import GAMES_DIR, load_game
-from slotmath.joint import pack_reels
-from slotmath.lines import _line_pay, compile_pays
-from slotmath.par import par
+from slotmath.engine.combinations import line_rtp
+from slotmath.io.gamefile import GAMES_DIR, load_game
+from slotmath.engine.joint import pack_reels
+from slotmath.engine.lines import _line_pay, compile_pays
+from slotmath.rules.par import par
 
 DEFAULT_GAMES = ("video20", "fruit_classic")
 
@@ -119,8 +119,8 @@ _CHILD = """
 import json, resource, sys, tempfile, time
 sys.path.insert(0, {bench!r})
 from stress_games import stress_game
-from slotmath.gamefile import GAMES_DIR, load_game
-from slotmath.par import par
+from slotmath.io.gamefile import GAMES_DIR, load_game
+from slotmath.rules.par import par
 from timing import forget_cached_results, median_time
 name, repeat = {name!r}, {repeat}
 scratch = tempfile.mkdtemp()

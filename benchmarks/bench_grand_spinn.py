@@ -30,8 +30,8 @@ def main(argv=None) -> int:
     parser.add_argument("--sim-repeat", type=int, default=5)
     args = parser.parse_args(argv)
 
-    from slotmath.gamefile import load_game
-    from slotmath.games import grand_spinn_superpot as gs
+    from slotmath.io.gamefile import load_game
+    from slotmath.rules.grand_spinn_superpot import analysis as gs
 
     game = load_game("grand_spinn_superpot")
     t0 = time.perf_counter()

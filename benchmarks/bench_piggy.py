@@ -18,8 +18,8 @@ from dataclasses import replace
 
 import numpy as np
 
-from slotmath.gamefile import load_game
-from slotmath.games import piggy_bankin_superlock as pbs
+from slotmath.io.gamefile import load_game
+from slotmath.rules.piggy_bankin_superlock import analysis as pbs
 from slotmath.model import Strip
 
 from timing import forget_cached_results
@@ -43,8 +43,8 @@ def main(argv=None):
     args = ap.parse_args(argv)
 
     # warm numba caches and imports (compilation and the one-off import of
-    # scipy.signal by slotmath.freegames, ~3 s, are not part of the figures)
-    import slotmath.freegames  # noqa: F401
+    # scipy.signal by slotmath.features.freegames, ~3 s, are not part of the figures)
+    import slotmath.features.freegames  # noqa: F401
     g = load_game("piggy_bankin_superlock")
     pbs.breakdown(g, 1)
     s = pbs.round_sampler(g, 1)

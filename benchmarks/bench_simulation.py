@@ -4,13 +4,13 @@ simulation time needed to match the exact RTP to +-0.01 pp at 95 %.
 For every game in ``data/games`` (lowest bet level):
 
 * ``rounds/s/core``: one process plays chunks of the game's compiled round
-  sampler (:mod:`slotmath.montecarlo`, statistics included); median over
+  sampler (:mod:`slotmath.montecarlo.run`, statistics included); median over
   repeats of the wall-clock rate, and of the rate per CPU-second of the
   process (the two agree on an idle machine; on a busy one the CPU rate is
   the per-core speed and the wall rate what this machine gave).  ``kernel``
   is the sampler alone per CPU-second (the chunk statistics' cost is the
   difference).
-* ``PAR [s]``: median time of the full exact analysis (``slotmath.par.par``
+* ``PAR [s]``: median time of the full exact analysis (``slotmath.rules.par.par``
   on a freshly loaded game; numba kernels compiled beforehand).
 * ``N``: rounds for the 95 % interval of the RTP to be +-0.01 pp,
   ``(1.96 sigma / 0.0001)**2`` with the exact SD of the round win, and the
@@ -34,10 +34,11 @@ import time
 
 import numpy as np
 
-from slotmath import montecarlo as mc
-from slotmath.convergence import exact_figures, rounds_for_precision
-from slotmath.gamefile import GAMES_DIR, load_game
-from slotmath.par import par
+from slotmath.analysis import simulation
+from slotmath.montecarlo import run as mc
+from slotmath.montecarlo.convergence import exact_figures, rounds_for_precision
+from slotmath.io.gamefile import GAMES_DIR, load_game
+from slotmath.rules.par import par
 
 from timing import forget_cached_results
 
@@ -123,7 +124,7 @@ def bench_game(name: str, rounds: int, repeat: int, cores: int) -> dict:
     except Exception as exc:  # a rules module still being written
         row["note"] = f"no exact analysis ({type(exc).__name__}: {exc}); "
     try:
-        sampler = mc.round_sampler(game, level)
+        sampler = simulation.round_sampler(game, level)
     except Exception as exc:
         sampler, row["note"] = None, row["note"] + f"sampler failed ({exc})"
     if sampler is None:
@@ -142,7 +143,7 @@ def bench_parallel(name: str, rounds: int, chunk: int) -> dict:
     """Wall time of one run on 1 and 2 local processes and on a 2-worker
     Dask LocalCluster (each warmed up first; results must be identical)."""
     game = load_game(name)
-    sampler = mc.round_sampler(game, game.levels[0])
+    sampler = simulation.round_sampler(game, game.levels[0])
     out = {"game": name, "rounds": rounds, "chunk": chunk}
     mc.run(sampler, chunk, seed=0, chunk=chunk, workers=1, progress=False)
     one = mc.run(sampler, rounds, seed=1, chunk=chunk, workers=1, progress=False)

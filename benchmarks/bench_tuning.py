@@ -20,7 +20,7 @@
    (the saved RTP - 0.5 pp, 0.005 pp tolerance, lowest bet level):
    result, moves, evaluations and time.
 5. With ``--random N``: the tuning test bench.  N seeded random but
-   plausible games (:mod:`slotmath.randgame`: 5x3 and 3x3, 9-25 lines,
+   plausible games (:mod:`slotmath.tuning.randgame`: 5x3 and 3x3, 9-25 lines,
    weighted and unweighted, with and without a scatter), each a draft
    1-2 pp below 96 %, tuned with the default shape bounds to 96 % +-
    0.005 pp at every bet level with a hit-frequency band of +-1.5 pp
@@ -49,10 +49,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from slotmath.figures import fast_figures, full_figures, game_figures, line_rtp_parts  # noqa: E402
-from slotmath.gamefile import GAMES_DIR, load_game  # noqa: E402
-from slotmath.sensitivity import sensitivities  # noqa: E402
-from slotmath.tune import Targets, tune  # noqa: E402
+from slotmath.analysis.metrics import fast_figures, full_figures, game_figures, line_rtp_parts  # noqa: E402
+from slotmath.io.gamefile import GAMES_DIR, load_game  # noqa: E402
+from slotmath.tuning.sensitivity import sensitivities  # noqa: E402
+from slotmath.tuning.tune import Targets, tune  # noqa: E402
 from slotmath.workbench import ReelTuner, available_games  # noqa: E402
 
 TEST_GAMES = [ROOT / "tests" / "data" / n for n in ("tune_mid", "tune_video")]
@@ -135,8 +135,8 @@ def random_bench(n: int, time_limit) -> int:
     """The tuning test bench (module notes, 5); prints a markdown table."""
     import tempfile
 
-    from slotmath.randgame import random_game
-    from slotmath.targets import rtp_components
+    from slotmath.tuning.randgame import random_game
+    from slotmath.tuning.targets import rtp_components
 
     print("| game | reels x lines | weighted | scatter | draft RTP | target | met | seconds | "
           "CPU seconds | evaluations | units moved | largest weight ratio | component share change [pp] |")

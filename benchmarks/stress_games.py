@@ -25,7 +25,7 @@ from pathlib import Path
 
 import yaml
 
-from slotmath.gamefile import GAMES_DIR, load_game
+from slotmath.io.gamefile import GAMES_DIR, load_game
 
 
 def _video20() -> dict:

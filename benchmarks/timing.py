@@ -14,17 +14,9 @@ def median_time(fn, repeat: int) -> float:
 
 
 def forget_cached_results() -> None:
-    """Clear every memoised result of the loaded ``slotmath`` modules (their
-    ``functools`` caches and any module-level ``clear_caches()``), so that a
-    timed analysis computes everything again; compiled numba kernels stay."""
-    import sys
+    """Clear every memoised result of slotmath (the one cache registry,
+    :func:`slotmath.engine.cache.clear`), so that a timed analysis computes
+    everything again; compiled numba kernels stay."""
+    from slotmath.engine.cache import clear
 
-    for name, module in list(sys.modules.items()):
-        if not name.startswith("slotmath") or module is None:
-            continue
-        for attr in list(vars(module).values()):
-            if callable(getattr(attr, "cache_clear", None)) and getattr(attr, "__module__", None) == name:
-                attr.cache_clear()
-        hook = vars(module).get("clear_caches")
-        if callable(hook):
-            hook()
+    clear()

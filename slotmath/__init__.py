@@ -3,13 +3,14 @@
 The public API lives in its modules (imported on demand, so the command line
 starts fast):
 
-* :func:`slotmath.gamefile.load_game` reads and validates a game file into a
+* :func:`slotmath.io.gamefile.load_game` reads and validates a game file into a
   :class:`slotmath.model.Game`;
-* :func:`slotmath.par.par` gives its exact PAR figures (:class:`slotmath.par.ParResult`);
-* :func:`slotmath.simulate.simulate` and :func:`slotmath.montecarlo.simulate`
+* :func:`slotmath.rules.par.par` gives its exact PAR figures (:class:`slotmath.rules.par.ParResult`);
+* :func:`slotmath.montecarlo.results.simulate_lines` and
+  :func:`slotmath.analysis.simulation.simulate_game`
   cross-check them by simulation;
-* :func:`slotmath.tune.tune` tunes reel strips to targets;
-* a game with its own rules names a module of :mod:`slotmath.games`.
+* :func:`slotmath.tuning.tune.tune` tunes reel strips to targets;
+* a game with its own rules names a module of :mod:`slotmath.rules`.
 """
 
 # The package version: the one place it is written (pyproject.toml reads it

@@ -1,6 +1,6 @@
 """Validated game model: the thin containers every evaluator reads.
 
-A game file is parsed and checked by :mod:`slotmath.gamefile`; the result is
+A game file is parsed and checked by :mod:`slotmath.io.gamefile`; the result is
 a frozen :class:`Game`.  Nothing here computes probabilities.
 
 Conventions
@@ -148,7 +148,7 @@ class BetLevel:
 class Game:
     """A validated slot game.
 
-    Construct through :func:`slotmath.gamefile.load_game`; fields are
+    Construct through :func:`slotmath.io.gamefile.load_game`; fields are
     already consistent (every name resolves, shapes agree).
     """
 
@@ -168,7 +168,7 @@ class Game:
     description: str = ""
     version: str = ""
     variant: str = ""
-    pays_by: str = "lines"      # "ways": see slotmath.ways
+    pays_by: str = "lines"      # "ways": see slotmath.engine.ways
 
     # ----------------------------------------------------------- look-ups
     @cached_property

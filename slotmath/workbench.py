@@ -7,22 +7,22 @@ click a button, read the figures, the diff or the status.
 * Pick a game (``data/games`` or a path), reel set and bet level.
 * One integer control per symbol and reel (unweighted strips: the count;
   weighted strips: one per stop, its weight).  Counts are laid out on the
-  saved strips by :func:`slotmath.layout.lay_out`, exactly as the solver
+  saved strips by :func:`slotmath.tuning.layout.lay_out`, exactly as the solver
   lays them out.
 * After every change the exact figures of the laid-out strips are shown
   beside the saved ones: RTP, hit frequency, SD, VI (90 %), feature
   frequency and the RTP components, with a plot of the RTP, hit frequency
   and VI over the changes.  They come from the fast exact sources only
-  (:data:`slotmath.figures.LIVE_FIGURES`): a rules module's
+  (:data:`slotmath.analysis.metrics.LIVE_FIGURES`): a rules module's
   ``tuning_figures`` or, for line games, the contraction and the exact
-  moments (:mod:`slotmath.moments`).  A game with neither shows its figures
+  moments (:mod:`slotmath.engine.moments`).  A game with neither shows its figures
   "on request"; "Full figures" computes every figure (the joint
   distribution of a line game, with its max win, or ``par()``) for the
   current and the saved strips.  Unticking "live" keeps only the RTP and
   feature frequency live ("Refresh" brings the rest up to date).
-* "Solve to target" runs :func:`slotmath.tune.tune` from the current
+* "Solve to target" runs :func:`slotmath.tuning.tune.tune` from the current
   values; "Revert" returns to the saved file; "Save" validates and writes
-  the game file atomically, keeping a backup (:mod:`slotmath.gamewriter`).
+  the game file atomically, keeping a backup (:mod:`slotmath.io.gamewriter`).
 * The diff against the saved file (the game file's lines and a table of
   what moved) is always on screen.
 
@@ -41,12 +41,13 @@ from pathlib import Path
 import ipywidgets as W
 import numpy as np
 
-from .figures import DISTRIBUTION_FIGURES, LIVE_FIGURES, fast_figures, full_figures, game_figures
-from .gamefile import GAMES_DIR, GameFileError, load_game
-from .gamewriter import diff as file_diff, write_game
-from .lines import pay_table_key
-from .reelspace import Bounds, ReelSpace
-from .tune import DEFAULT_TOLERANCE, Targets, tune
+from slotmath.analysis.metrics import (DISTRIBUTION_FIGURES, LIVE_FIGURES, fast_figures, full_figures,
+    game_figures)
+from slotmath.io.gamefile import GAMES_DIR, GameFileError, load_game
+from slotmath.io.gamewriter import diff as file_diff, write_game
+from slotmath.engine.lines import pay_table_key
+from slotmath.tuning.reelspace import Bounds, ReelSpace
+from slotmath.tuning.tune import DEFAULT_TOLERANCE, Targets, tune
 
 SHOWN = ("rtp", "hit_frequency", "sd", "vi", "feature_frequency", "max_win")
 LABELS = {"rtp": "RTP", "hit_frequency": "hit frequency", "sd": "SD [x total bet]",
@@ -453,7 +454,7 @@ class ReelTuner:
     def _solve(self, targets) -> None:
         from dataclasses import replace
 
-        from .targets import DEFAULT_COMPONENT_SHARE
+        from slotmath.tuning.targets import DEFAULT_COMPONENT_SHARE
 
         bounds = self.bounds or Bounds()
         if not self.shape_box.value:
@@ -481,7 +482,7 @@ class ReelTuner:
     def show_sensitivities(self) -> None:
         """The exact RTP change for +-1 of each symbol (stop weight) on each
         reel of the current strips, below the workbench."""
-        from .sensitivity import sensitivities
+        from slotmath.tuning.sensitivity import sensitivities
 
         table = sensitivities(self.current_game, self.level, self.reel_set, figures=("rtp",))
         for col in ("rtp +1", "rtp -1"):

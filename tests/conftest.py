@@ -50,7 +50,7 @@ def write_game(tmp_path):
 
 
 def distribution_dict(dist) -> dict:
-    """A :class:`~slotmath.distribution.WinDistribution` with integer weights as
+    """A :class:`~slotmath.engine.distribution.WinDistribution` with integer weights as
     ``{win [x total bet] as Fraction: hit count}`` (zero counts dropped)."""
     from fractions import Fraction
 

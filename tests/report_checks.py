@@ -87,7 +87,7 @@ def payback_problems(folder: Path) -> list:
 
 def failing_checks(xlsx: Path) -> list:
     """Monte Carlo checks that failed (the 'check' column says 'fails')."""
-    from slotmath.workbook import read_workbook
+    from slotmath.report.workbook import read_workbook
 
     book = read_workbook(xlsx).get("Monte Carlo", {})
     return [f"{title}: {row.iloc[0]}" for title, frame in book.items() if "check" in frame
@@ -96,7 +96,7 @@ def failing_checks(xlsx: Path) -> list:
 
 def paylines_problems(folder: Path) -> list:
     """The paylines table must list every payline (and a ways game has none)."""
-    from slotmath.workbook import read_workbook
+    from slotmath.report.workbook import read_workbook
 
     data = json.loads((folder / "par.json").read_text())
     lines = read_workbook(folder / "par.xlsx").get("Paylines", {}).get("Paylines")
@@ -161,7 +161,7 @@ def section_headings(html: str) -> tuple:
     """(headings as printed, {heading: introduction}) of the sections a
     report holds, read from its page (a ways game has no paylines section,
     so the numbers differ from game to game)."""
-    from slotmath.sheet import SECTIONS
+    from slotmath.report.sheet import SECTIONS
 
     found = re.findall(r'<h2[^>]*\bid="sec-([a-z_]+)"[^>]*>(.*?)</h2>', html, flags=re.DOTALL)
     heads = [html_lib.unescape(text).strip() for _, text in found]

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from conftest import ROOT, TEST_DATA
 
-from slotmath.files import install_dir, leftovers, remove_leftovers
+from slotmath.io.files import install_dir, leftovers, remove_leftovers
 
 TRIALS = 20
 
@@ -29,7 +29,7 @@ mode, trials, seed, source, target = sys.argv[1:6]
 target = Path(target)
 if mode == "report":
     import nbformat, papermill
-    from slotmath import report
+    from slotmath.report import notebook as report
 
     def execute(notebook, executed, parameters, **kw):
         # the kernel takes seconds: the notebook step writes the four files;
@@ -44,8 +44,8 @@ if mode == "report":
     def write():
         report.run_report(source, target.parent, spins=0, progress=False)
 else:
-    from slotmath.gamefile import load_game
-    from slotmath.gamewriter import write_game
+    from slotmath.io.gamefile import load_game
+    from slotmath.io.gamewriter import write_game
     from slotmath.model import Strip
     game = load_game(source)
     strips = tuple(Strip(tuple(reversed(s.symbols)), s.weights and tuple(reversed(s.weights)))
@@ -133,8 +133,8 @@ def child(code: str, *args, umask: int = 0o022) -> subprocess.Popen:
 
 TUNE_CHILD = r"""
 import sys
-from slotmath.gamefile import load_game
-from slotmath.gamewriter import write_game
+from slotmath.io.gamefile import load_game
+from slotmath.io.gamewriter import write_game
 game = load_game(sys.argv[1])
 write_game(game, {"base": game.strips("base")[::-1]}, sys.argv[2], backup=False)
 """

@@ -23,9 +23,9 @@ from pathlib import Path
 import pytest
 from conftest import ROOT, TEST_DATA
 
-from slotmath.figures import game_figures
-from slotmath.gamefile import load_game
-from slotmath.reelspace import ReelSpace
+from slotmath.analysis.metrics import game_figures
+from slotmath.io.gamefile import load_game
+from slotmath.tuning.reelspace import ReelSpace
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"]
@@ -175,7 +175,7 @@ def test_switch_game_solve_and_save_in_the_page(jupyterlab, tmp_path):
     keeps screenshots of each step."""
     from playwright.sync_api import sync_playwright
 
-    url, game_dir, log = jupyterlab
+    url, game_dir, log, token = jupyterlab
     shots = os.environ.get("SLOTMATH_SCREENSHOTS")
     game = load_game(game_dir)
     own = round(float(game_figures(game, 1, needed={"rtp"})["rtp"]) * 100, 4)
@@ -194,7 +194,7 @@ def test_switch_game_solve_and_save_in_the_page(jupyterlab, tmp_path):
         try:
             page = browser.new_page(viewport={"width": 1400, "height": 1000}, device_scale_factor=1)
             page.set_default_timeout(CELLS_RUN_S * 1000)
-            page.goto(f"{url}/lab/tree/reel_tuning.ipynb")
+            page.goto(f"{url}/lab/tree/reel_tuning.ipynb?token={token}")
             page.wait_for_selector(".jp-Notebook")
             page.wait_for_function("window.jupyterapp && window.jupyterapp.commands")
             page.wait_for_function(KERNEL_READY)

@@ -10,9 +10,9 @@ from fractions import Fraction
 import pytest
 
 from conftest import GAMES, run_cli, run_cli_many
-from slotmath.distribution import z_value
-from slotmath.gamefile import load_game
-from slotmath.par import par
+from slotmath.engine.distribution import z_value
+from slotmath.io.gamefile import load_game
+from slotmath.rules.par import par
 
 REQUIRED = {"game", "bet", "bet_levels", "rtp", "rtp_exact", "hit_frequency", "sd",
             "volatility_index", "max_win", "cycle", "components"}
@@ -124,9 +124,9 @@ def test_monte_carlo_agrees_with_exact(cli, name):
 
 @pytest.mark.parametrize("name, spins", [("fruit_classic", 400_000), ("video20", 100_000)])
 def test_reference_simulator_agrees_with_exact(name, spins):
-    # The reference simulator evaluates whole windows with slotmath.evaluate, a code path
+    # The reference simulator evaluates whole windows with slotmath.engine.evaluate, a code path
     # independent of the pay tensor the exact engine (and the compiled sampler) share.
-    from slotmath.simulate import simulate
+    from slotmath.montecarlo.results import simulate_lines as simulate
 
     game = load_game(name)
     exact = par(game)

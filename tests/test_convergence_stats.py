@@ -5,9 +5,9 @@ import math
 import numpy as np
 import pytest
 
-from slotmath.convergence import (central_fourth_moment, count_z, detectable_rtp_error,
+from slotmath.montecarlo.convergence import (central_fourth_moment, count_z, detectable_rtp_error,
                                   rounds_for_rtp_error, sd_standard_error)
-from slotmath.distribution import WinDistribution
+from slotmath.engine.distribution import WinDistribution
 
 
 def two_point(a: int, hits: int, total: int) -> WinDistribution:

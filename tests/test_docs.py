@@ -15,8 +15,8 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 
-from slotmath.gamefile import load_game
-from slotmath.par import par
+from slotmath.io.gamefile import load_game
+from slotmath.rules.par import par
 
 from conftest import ROOT
 
@@ -110,8 +110,8 @@ def test_site_has_every_page_and_no_broken_reference(site):
         "examples/par_sheet",
         "examples/reel_tuning",
         "examples/workbench",
-        "generated/slotmath.par.par",
-        "generated/slotmath.gamefile.load_game",
+        "generated/slotmath.rules.par.par",
+        "generated/slotmath.io.gamefile.load_game",
     ]:
         assert (site / f"{page}.html").is_file(), page
     assert broken_references(site) == []
@@ -119,9 +119,9 @@ def test_site_has_every_page_and_no_broken_reference(site):
 
 @pytest.mark.slow
 def test_api_pages_show_the_docstrings(site):
-    page = (site / "generated" / "slotmath.par.par.html").read_text(encoding="utf-8")
+    page = (site / "generated" / "slotmath.rules.par.par.html").read_text(encoding="utf-8")
     assert 'class="sig-name descname"' in page and "Exact PAR figures of" in page
-    result = (site / "generated" / "slotmath.par.ParResult.html").read_text(encoding="utf-8")
+    result = (site / "generated" / "slotmath.rules.par.ParResult.html").read_text(encoding="utf-8")
     assert "Exact figures of one game at one bet level" in result and "Attributes" in result
     assert ".. auto" not in page + result  # reStructuredText shown as text
 
@@ -144,7 +144,7 @@ def test_notebooks_are_rendered_with_their_outputs(site):
     reason="Debian's chromium is not installed (apt-get install chromium; .ci/run does this)",
 )
 @pytest.mark.parametrize(
-    "page", ["index.html", "generated/slotmath.par.par.html", "examples/grand_spinn_superpot.html"]
+    "page", ["index.html", "generated/slotmath.rules.par.par.html", "examples/grand_spinn_superpot.html"]
 )
 def test_page_shows_in_chromium_with_every_image_and_link(site, page):
     from playwright.sync_api import sync_playwright

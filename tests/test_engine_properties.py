@@ -11,7 +11,7 @@ bet levels, linear and non-linear.
 
 References:
 
-* :func:`slotmath.evaluate.brute_force_distribution` evaluates the window of
+* :func:`slotmath.engine.evaluate.brute_force_distribution` evaluates the window of
   every stop combination (independent numpy evaluator);
 * :func:`rule_line_win` below restates the line rule once more, in plain
   Python, and is checked against the engine's pay tensor tuple by tuple.
@@ -29,12 +29,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import distribution_dict
-from slotmath.combinations import combination_table
-from slotmath.evaluate import brute_force_distribution, line_wins, window_at
-from slotmath.gamefile import build_game, check_rules
-from slotmath.lines import pay_tensor
-from slotmath.par import par
-from slotmath.scatters import scatter_pay
+from slotmath.engine.combinations import combination_table
+from slotmath.engine.evaluate import brute_force_distribution, line_wins, window_at
+from slotmath.io.gamefile import build_game, check_rules
+from slotmath.engine.lines import pay_tensor
+from slotmath.rules.par import par
+from slotmath.engine.scatters import scatter_pay
 
 REGULAR = ["A", "B", "C"]
 MAX_STOP_COMBINATIONS = 1500       # windows enumerated per example

@@ -1,4 +1,4 @@
-"""The merged-state exact engine (:mod:`slotmath.joint`): a sparse win table
+"""The merged-state exact engine (:mod:`slotmath.engine.joint`): a sparse win table
 for huge awards and fractional scatter pays, equality with brute-force
 enumeration on multi-line games with long runs of equal windows, a worked
 two-line example, and the "still too large" refusal."""
@@ -9,9 +9,9 @@ from fractions import Fraction as F
 import pytest
 from conftest import distribution_dict
 
-from slotmath.evaluate import brute_force_distribution
-from slotmath.gamefile import load_game
-from slotmath.joint import EngineTooLarge, spin_distribution
+from slotmath.engine.evaluate import brute_force_distribution
+from slotmath.io.gamefile import load_game
+from slotmath.engine.joint import EngineTooLarge, spin_distribution
 
 # 3 reels x 2 rows, two lines (top row, bottom row).  Window of stop s shows
 # strip[s] on top and strip[s+1] below.
@@ -109,7 +109,8 @@ def test_too_large_is_refused_before_the_work(write_game):
 
 
 def test_cli_says_too_large_in_one_line(write_game, monkeypatch, capsys):
-    from slotmath import cli, limits
+    from slotmath import cli
+    from slotmath.engine import limits
 
     path = write_game(LONG)
     monkeypatch.setattr(limits, "MAX_LINE_STEPS", 100)

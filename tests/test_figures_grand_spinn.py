@@ -16,13 +16,13 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from slotmath.distribution import z_value
-from slotmath.figures import VI_CONFIDENCE, game_figures, par_figures
-from slotmath.gamefile import GAMES_DIR, load_game
-from slotmath.games import grand_spinn_superpot as gs
+from slotmath.engine.distribution import z_value
+from slotmath.analysis.metrics import VI_CONFIDENCE, game_figures, par_figures
+from slotmath.io.gamefile import GAMES_DIR, load_game
+from slotmath.rules.grand_spinn_superpot import analysis as gs
 from slotmath.model import Strip
-from slotmath.par import par
-from slotmath.reelspace import ReelSpace
+from slotmath.rules.par import par
+from slotmath.tuning.reelspace import ReelSpace
 
 pytestmark = pytest.mark.skipif(not (GAMES_DIR / "grand_spinn_superpot" / "game.yaml").is_file(),
                                 reason="data/games/grand_spinn_superpot is not there")

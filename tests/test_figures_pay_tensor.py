@@ -8,8 +8,8 @@ import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
-from slotmath.gamefile import load_game
-from slotmath.lines import _pay_tensor, _pay_tensor_pruned, compile_pays, pay_table_key, pay_tensor
+from slotmath.io.gamefile import load_game
+from slotmath.engine.lines import _pay_tensor, _pay_tensor_pruned, compile_pays, pay_table_key, pay_tensor
 from slotmath.model import Strip
 from test_engine_properties import SETTINGS, games, load
 

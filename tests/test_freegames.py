@@ -1,11 +1,11 @@
-"""Tests for slotmath.freegames: retriggerable free games."""
+"""Tests for slotmath.features.freegames: retriggerable free games."""
 from fractions import Fraction as Fr
 from functools import lru_cache
 
 import numpy as np
 import pytest
 
-from slotmath.freegames import (FreeGames, capped_moments, fourier_distribution, per_spin_table,
+from slotmath.features.freegames import (FreeGames, capped_moments, fourier_distribution, per_spin_table,
                                 retrigger_table, series_distribution, uncapped_moments,
                                 win_distribution)
 

@@ -1,4 +1,4 @@
-"""The nudge as an absorbing Markov chain (slotmath.nudge), by hand and against
+"""The nudge as an absorbing Markov chain (slotmath.features.nudge), by hand and against
 the enumeration of Grand Spinn Superpot."""
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from slotmath.gamefile import load_game
-from slotmath.games import grand_spinn_superpot as gs
-from slotmath.nudge import (CAP_BLANKED, CAP_NONE, joint_distribution, nudge_reel, reel_cap,
+from slotmath.io.gamefile import load_game
+from slotmath.rules.grand_spinn_superpot import analysis as gs
+from slotmath.features.nudge import (CAP_BLANKED, CAP_NONE, joint_distribution, nudge_reel, reel_cap,
                             reel_chains, sum_distribution)
 
 X, ARROW, BLANK, LEMON, JP = 0, 1, 2, 3, 4

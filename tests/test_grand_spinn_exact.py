@@ -19,9 +19,9 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from slotmath.gamefile import GAMES_DIR, load_game
-from slotmath.games import grand_spinn_superpot as gs
-from slotmath.par import par
+from slotmath.io.gamefile import GAMES_DIR, load_game
+from slotmath.rules.grand_spinn_superpot import analysis as gs
+from slotmath.rules.par import par
 
 TARGET, TOLERANCE = Fraction(9621, 10000), Fraction(5, 100000)   # 96.21 % +- 0.005 pp
 
@@ -61,7 +61,7 @@ def test_components_and_convention(game, result):
         p = Fraction(result.features["jackpots"][name]["probability_exact"])
         assert comp[name] == p * coins / 10
     # the landing line wins equal the engine's line RTP
-    from slotmath.combinations import line_rtp
+    from slotmath.engine.combinations import line_rtp
     assert comp[gs.LANDING] == line_rtp(game, 1)[0]
 
 

@@ -8,9 +8,9 @@ import nbformat
 import numpy as np
 import pytest
 
-from slotmath.draw import Frame, draw_frames, draw_window
-from slotmath.gamefile import load_game
-from slotmath.games import grand_spinn_superpot as gs
+from slotmath.pictures.frames import Frame, draw_frames, draw_window
+from slotmath.io.gamefile import load_game
+from slotmath.rules.grand_spinn_superpot import analysis as gs
 
 NOTEBOOK = Path(__file__).resolve().parent.parent / "notebooks" / "grand_spinn_superpot.ipynb"
 

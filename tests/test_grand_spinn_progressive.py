@@ -1,4 +1,4 @@
-"""Renewal-reward figures of the Super progressive (slotmath.progressive)."""
+"""Renewal-reward figures of the Super progressive (slotmath.features.progressive)."""
 from __future__ import annotations
 
 import math
@@ -7,9 +7,9 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from slotmath.gamefile import load_game
-from slotmath.games import grand_spinn_superpot as gs
-from slotmath.progressive import Progressive, p_next_within, renewal_figures
+from slotmath.io.gamefile import load_game
+from slotmath.rules.grand_spinn_superpot import analysis as gs
+from slotmath.features.progressive import Progressive, p_next_within, renewal_figures
 
 SUPER = Progressive(Fraction("0.0216"), Fraction("0.0054"), Fraction(5000))
 

@@ -17,8 +17,8 @@ import numpy as np
 import pytest
 import yaml
 
-from slotmath.gamefile import GAMES_DIR, GameFileError, load_game
-from slotmath.games import grand_spinn_superpot as gs
+from slotmath.io.gamefile import GAMES_DIR, GameFileError, load_game
+from slotmath.rules.grand_spinn_superpot import analysis as gs
 
 REAL = GAMES_DIR / "grand_spinn_superpot" / "game.yaml"
 

@@ -7,9 +7,9 @@ import json
 import numpy as np
 import pytest
 
-from slotmath.gamefile import load_game
-from slotmath.games import grand_spinn_superpot as gs
-from slotmath.games import grand_spinn_superpot_sampler as gs_sampler
+from slotmath.io.gamefile import load_game
+from slotmath.rules.grand_spinn_superpot import analysis as gs
+from slotmath.rules.grand_spinn_superpot import sampler as gs_sampler
 
 SPINS = 16_000_000   # about 5 Supers at 1 in 3.0 million
 
@@ -62,8 +62,8 @@ def test_sampler_interface(game):
 
 
 def test_with_the_chunked_framework(game):
-    """The sampler runs under slotmath.montecarlo when that module is present."""
-    mc = pytest.importorskip("slotmath.montecarlo")
+    """The sampler runs under slotmath.montecarlo.run when that module is present."""
+    mc = pytest.importorskip("slotmath.montecarlo.run")
     sampler = mc.as_sampler(gs.round_sampler(game, 1))
     assert sampler.event_names[0] == "mini"
 
@@ -82,7 +82,7 @@ def test_kernel_plays_the_literal_round_of_its_drawn_stops(game):
         out = np.zeros((n, len(totals)), dtype=np.int64)
         pos = np.zeros(len(totals), dtype=np.int64)
         for i in range(n):
-            gs_sampler.draw_stops(rng, pos, totals, stop_of, cum, lengths)
+            gs_sampler.sample_stops(rng, pos, totals, stop_of, cum, lengths)
             out[i] = pos
         return out
 
@@ -100,7 +100,7 @@ def test_kernel_plays_the_literal_round_of_its_drawn_stops(game):
 def test_chunked_runs_are_reproducible_whatever_the_workers(game):
     """Same seed, rounds and chunk size: identical statistics on 1 and 2
     processes, equal to the exact merge of the chunks played one by one."""
-    mc = pytest.importorskip("slotmath.montecarlo")
+    mc = pytest.importorskip("slotmath.montecarlo.run")
     sampler = gs.round_sampler(game, 1)
     one = mc.run(sampler, 400_000, seed=21, chunk=100_000, workers=1, progress=False)
     two = mc.run(sampler, 400_000, seed=21, chunk=100_000, workers=2, progress=False)

@@ -1,4 +1,4 @@
-"""Tests for slotmath.lockit: the hold & respin chain must equal the rules exactly."""
+"""Tests for slotmath.features.lockit: the hold & respin chain must equal the rules exactly."""
 import itertools
 from fractions import Fraction as Fr
 from functools import lru_cache
@@ -6,8 +6,8 @@ from functools import lru_cache
 import numpy as np
 import pytest
 
-from slotmath import shapes
-from slotmath.lockit import (Landing, LockIt, screen_distribution, trigger_distribution,
+from slotmath.features import shapes
+from slotmath.features.lockit import (Landing, LockIt, screen_distribution, trigger_distribution,
                              window_counts)
 
 # ----------------------------------------------------------------------------

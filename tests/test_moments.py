@@ -1,11 +1,11 @@
-"""Exact moments of line games (:mod:`slotmath.moments`) against the joint
+"""Exact moments of line games (:mod:`slotmath.engine.moments`) against the joint
 distribution and brute force, exactly (Fractions, integer counts).
 
 * sample games (video20 at every level, fruit_classic at its three
   non-linear levels, the tuning test games): mean, second moment, variance,
   SD, hit frequency and feature frequency equal those of
-  :func:`slotmath.joint.spin_distribution` (which its own tests tie to brute
-  force), and :func:`slotmath.figures.line_figures` uses them;
+  :func:`slotmath.engine.joint.spin_distribution` (which its own tests tie to brute
+  force), and :func:`slotmath.analysis.metrics.line_figures` uses them;
 * random small games (the generator of ``test_engine_properties``): the
   same figures equal brute-force enumeration of every window;
 * a hand-worked toy game;
@@ -23,12 +23,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from conftest import TEST_DATA
-from slotmath.evaluate import brute_force_distribution
-from slotmath.figures import line_figures
-from slotmath.gamefile import build_game, load_game
-from slotmath.joint import spin_distribution
-from slotmath.lines import pay_tensor
-from slotmath.moments import build_automaton, line_moments, pay_automaton
+from slotmath.engine.evaluate import brute_force_distribution
+from slotmath.analysis.metrics import line_figures
+from slotmath.io.gamefile import build_game, load_game
+from slotmath.engine.joint import spin_distribution
+from slotmath.engine.lines import pay_tensor
+from slotmath.engine.moments import build_automaton, line_moments, pay_automaton
 from test_engine_properties import SETTINGS, games, load
 
 

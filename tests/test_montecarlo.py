@@ -1,4 +1,4 @@
-"""The chunked Monte Carlo framework (slotmath.montecarlo) on samplers whose
+"""The chunked Monte Carlo framework (slotmath.montecarlo.run) on samplers whose
 answers are known by hand.
 
 * ``dice``: a round wins k [x total bet] with k uniform on {0, 1, 2, 3}:
@@ -20,8 +20,8 @@ import numba as nb
 import numpy as np
 import pytest
 
-from slotmath import montecarlo as mc
-from slotmath.convergence import rounds_for_precision
+from slotmath.montecarlo import run as mc
+from slotmath.montecarlo.convergence import rounds_for_precision
 
 
 @nb.njit(cache=True)

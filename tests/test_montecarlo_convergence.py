@@ -8,18 +8,18 @@ from fractions import Fraction
 
 import pytest
 
-from slotmath import montecarlo as mc
-from slotmath.convergence import (convergence_report, event_key, exact_event_rates,
+from slotmath.analysis import simulation
+from slotmath.montecarlo.convergence import (convergence_report, event_key, exact_event_rates,
                                   exact_figures, rounds_for_precision)
-from slotmath.gamefile import load_game
-from slotmath.par import par
+from slotmath.io.gamefile import load_game
+from slotmath.rules.par import par
 
 
 @pytest.fixture(scope="module")
 def video():
     game = load_game("video20")
     level = game.levels[0]
-    result = mc.simulate(game, 500_000, seed=77, level=level, chunk=125_000, workers=1,
+    result = simulation.simulate_game(game, 500_000, seed=77, level=level, chunk=125_000, workers=1,
                          progress=False)
     return game, level, par(game, level), result
 

@@ -12,8 +12,9 @@ import os
 import pytest
 
 from conftest import run_cli
-from slotmath import montecarlo as mc
-from slotmath.gamefile import load_game
+from slotmath.analysis import simulation
+from slotmath.montecarlo import run as mc
+from slotmath.io.gamefile import load_game
 
 distributed = pytest.importorskip("distributed")
 
@@ -30,7 +31,7 @@ def cluster():
 @pytest.fixture(scope="module")
 def video():
     game = load_game("video20")
-    return game, mc.round_sampler(game, game.levels[0])
+    return game, simulation.round_sampler(game, game.levels[0])
 
 
 def test_cluster_run_equals_single_process_run(cluster, video):
@@ -47,8 +48,8 @@ def test_cluster_run_equals_single_process_run(cluster, video):
 
 def test_scheduler_address_and_full_result(cluster, video):
     game, _ = video
-    here = mc.simulate(game, 300_000, 21, chunk=100_000, workers=1, progress=False)
-    there = mc.simulate(game, 300_000, 21, chunk=100_000, scheduler=cluster.scheduler_address,
+    here = simulation.simulate_game(game, 300_000, 21, chunk=100_000, workers=1, progress=False)
+    there = simulation.simulate_game(game, 300_000, 21, chunk=100_000, scheduler=cluster.scheduler_address,
                         progress=False)
     assert there.run.stats == here.run.stats
     a = {k: v for k, v in here.to_dict().items() if k not in TIMING}
@@ -64,7 +65,7 @@ def test_cli_scheduler_option(cluster):
     out = json.loads(proc.stdout)
     assert out["scheduler"] == cluster.scheduler_address and out["workers"] == 2
     game = load_game("video20")
-    here = mc.simulate(game, 200_000, 3, chunk=50_000, workers=1, progress=False)
+    here = simulation.simulate_game(game, 200_000, 3, chunk=50_000, workers=1, progress=False)
     assert out["rtp"] == json.loads(json.dumps(here.to_dict()))["rtp"]
     assert out["convergence"]["max_abs_z"] < 4
 

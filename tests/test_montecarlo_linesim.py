@@ -1,10 +1,10 @@
-"""The compiled line-game sampler (slotmath.linesim) against the reference
+"""The compiled line-game sampler (slotmath.montecarlo.linesim) against the reference
 evaluator and the exact engine.
 
 * Stop draws: Lemire's method is exactly uniform (every bit pattern
   enumerated) and the stop tables reproduce the integer weights.
 * Identical stops: the compiled evaluation equals the reference evaluator
-  (slotmath.evaluate) bit for bit, on a toy game with multiplier wilds, a
+  (slotmath.engine.evaluate) bit for bit, on a toy game with multiplier wilds, a
   group pay, an "anywhere" pay and fractional scatter pays, and on the
   sample line games.
 * Statistics: compiled runs agree with the exact figures (RTP, hit
@@ -17,15 +17,15 @@ import numpy as np
 import pytest
 
 from conftest import GAMES
-from slotmath import montecarlo as mc
-from slotmath.combinations import combination_table
-from slotmath.convergence import event_key
-from slotmath.evaluate import line_wins, total_wins
-from slotmath.gamefile import load_game
-from slotmath.linesim import (evaluate_stops, evaluation_args, lemire, line_sampler,
+from slotmath.analysis import simulation
+from slotmath.engine.combinations import combination_table
+from slotmath.montecarlo.convergence import event_key
+from slotmath.engine.evaluate import line_wins, total_wins
+from slotmath.io.gamefile import load_game
+from slotmath.montecarlo.linesim import (evaluate_stops, evaluation_args, lemire, line_sampler,
                               stop_of)
-from slotmath.reels import reel_windows
-from slotmath.simulate import draw_stops, simulate as reference_simulate
+from slotmath.engine.reels import reel_windows
+from slotmath.montecarlo.results import sample_stops, simulate_lines as reference_simulate
 
 TOY = {
     "name": "mc_toy",
@@ -113,7 +113,7 @@ def test_stop_lookup_reproduces_the_weights(toy, limit):
 
 def test_compiled_evaluation_equals_reference_on_identical_stops(toy):
     for game, level in games_and_levels(toy):
-        stops = draw_stops(np.random.default_rng(123), game.strips(), 5_000)
+        stops = sample_stops(np.random.default_rng(123), game.strips(), 5_000)
         wins = reel_windows(game)
         windows = np.stack([wins[r][stops[:, r]] for r in range(game.reels)], axis=1)
         args, names = evaluation_args(game, level)
@@ -128,7 +128,7 @@ def test_compiled_evaluation_equals_reference_on_identical_stops(toy):
 
 
 def test_prefix_start_and_stop_lookup_do_not_change_results(toy):
-    stops = draw_stops(np.random.default_rng(5), toy.strips(), 5_000)
+    stops = sample_stops(np.random.default_rng(5), toy.strips(), 5_000)
     results = [evaluate_stops(stops, *evaluation_args(toy, 3, first=k)[0]) for k in range(1, 6)]
     for wins, events in results[1:]:
         assert np.array_equal(wins, results[0][0]) and np.array_equal(events, results[0][1])
@@ -143,7 +143,7 @@ def test_events_cover_the_combination_table(toy):
         table = combination_table(game, level)
         keys = {event_key(r.kind, r.combination, int(r.multiplier))
                 for r in table.itertuples(index=False)}
-        names = mc.round_sampler(game, level).event_names
+        names = simulation.round_sampler(game, level).event_names
         assert len(set(names)) == len(names)
         assert keys <= set(names), keys - set(names)
 
@@ -152,7 +152,7 @@ def test_events_cover_the_combination_table(toy):
 def test_simulation_agrees_with_exact_figures(toy, which):
     game = toy if which == "toy" else load_game(which)
     level = game.levels[-1]
-    result = mc.simulate(game, 1_000_000, seed=2024, level=level, workers=1, chunk=250_000,
+    result = simulation.simulate_game(game, 1_000_000, seed=2024, level=level, workers=1, chunk=250_000,
                          progress=False)
     report = result.convergence
     assert report.rounds == 1_000_000
@@ -167,7 +167,7 @@ def test_simulation_agrees_with_exact_figures(toy, which):
 def test_compiled_and_reference_simulators_agree(toy):
     for game in (toy, load_game("video20")):
         level = game.levels[0]
-        fast = mc.simulate(game, 600_000, seed=1, level=level, workers=1, chunk=150_000,
+        fast = simulation.simulate_game(game, 600_000, seed=1, level=level, workers=1, chunk=150_000,
                            progress=False, exact=False)
         slow = reference_simulate(game, 100_000, seed=1, level=level)
         for name in ("rtp", "hit_frequency", "sd"):

@@ -17,8 +17,9 @@ import time
 import pytest
 
 from conftest import GAMES, ROOT, run_cli, slotmath_command
-from slotmath import montecarlo as mc
-from slotmath.gamefile import load_game
+from slotmath.analysis import simulation
+from slotmath.montecarlo import run as mc
+from slotmath.io.gamefile import load_game
 
 TIMING = {"elapsed_s", "rounds_per_second", "workers"}
 
@@ -26,7 +27,7 @@ TIMING = {"elapsed_s", "rounds_per_second", "workers"}
 @pytest.fixture(scope="module")
 def video():
     game = load_game("video20")
-    return game, mc.round_sampler(game, game.levels[0])
+    return game, simulation.round_sampler(game, game.levels[0])
 
 
 def test_one_and_two_workers_give_identical_results(video):
@@ -81,7 +82,7 @@ def test_interrupted_pool_run_reports_exactly_the_finished_chunks(video, monkeyp
 def test_partial_result_is_labelled(video, monkeypatch):
     game, _ = video
     monkeypatch.setattr(mc, "_progress_bar", lambda *a, **k: InterruptingBar())
-    result = mc.simulate(game, 1_000_000, seed=2, chunk=100_000, workers=1, progress=True)
+    result = simulation.simulate_game(game, 1_000_000, seed=2, chunk=100_000, workers=1, progress=True)
     monkeypatch.undo()
     assert result.partial and result.spins == 200_000
     assert "PARTIAL RESULT: interrupted after 2 of 10 chunks (200,000 of 1,000,000 rounds)" \
@@ -103,7 +104,7 @@ def test_cli_simulate_json_equals_the_single_process_library_run():
     assert proc.returncode == 0, proc.stderr
     two = json.loads(proc.stdout)
     game = load_game("video20")
-    one = json.loads(json.dumps(mc.simulate(game, 400_000, 12, chunk=100_000, workers=1,
+    one = json.loads(json.dumps(simulation.simulate_game(game, 400_000, 12, chunk=100_000, workers=1,
                                             progress=False).to_dict()))
     assert one["workers"] == 1 and two["workers"] == 2
     assert {k: v for k, v in one.items() if k not in TIMING} == \
@@ -176,7 +177,7 @@ def test_interrupted_before_any_chunk_finished(video, monkeypatch):
         raise KeyboardInterrupt
 
     monkeypatch.setattr(mc, "run_chunk", stop)
-    result = mc.simulate(game, 1_000_000, seed=2, chunk=100_000, workers=1, progress=False)
+    result = simulation.simulate_game(game, 1_000_000, seed=2, chunk=100_000, workers=1, progress=False)
     monkeypatch.undo()
     assert result.partial and result.spins == 0 and result.convergence is None
     assert "PARTIAL RESULT: interrupted after 0 of 10 chunks" in result.text()
@@ -197,7 +198,7 @@ def test_any_rules_modules_sampler_runs_reproducibly(name):
     # the framework takes the seed games' samplers as they are: same
     # statistics on 1 and 2 processes, every event counted
     game = load_game(name)
-    sampler = mc.round_sampler(game)
+    sampler = simulation.round_sampler(game)
     if sampler is None:
         pytest.skip(f"{name}: its rules module has no round sampler yet")
     one = mc.run(sampler, 9_000, seed=3, chunk=3_000, workers=1, progress=False)

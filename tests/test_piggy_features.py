@@ -1,4 +1,4 @@
-"""Feature declarations (slotmath.features): the classic free-games game and
+"""Feature declarations (slotmath.features.options): the classic free-games game and
 validation of bad declarations."""
 from fractions import Fraction as Fr
 from itertools import product
@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 
 from conftest import TEST_DATA
-from slotmath.evaluate import line_wins, window_at
-from slotmath.features import free_games_feature, load_features, nudged_strip
-from slotmath.gamefile import GameFileError, load_game
+from slotmath.engine.evaluate import line_wins, window_at
+from slotmath.features.options import free_games_feature, load_features, nudged_strip
+from slotmath.io.gamefile import GameFileError, load_game
 from slotmath.model import Strip
 
 CLASSIC = TEST_DATA / "classic_free_games"
@@ -76,7 +76,7 @@ def test_classic_free_games_monte_carlo():
 def test_nudged_strip_expands_wild():
     # Strip (3 rows): positions 0..4 = Q, W3, W3, W3, K.  Stop 0 shows Q W3 W3
     # -> W3 W3 W3; stop 4 shows K Q W3 -> W3 W3 W3; stop 1 already W3 x3.
-    from slotmath.gamefile import load_game as lg
+    from slotmath.io.gamefile import load_game as lg
     game = lg("piggy_bankin_superlock")
     s = nudged_strip(game, Strip(("Q", "WILD_3", "WILD_3", "WILD_3", "K")), "WILD_3")
     assert s.weights == (1, 0, 0) * 5

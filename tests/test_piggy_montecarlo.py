@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from conftest import run_cli
-from slotmath.gamefile import load_game
-from slotmath.games import piggy_bankin_superlock as pbs
+from slotmath.io.gamefile import load_game
+from slotmath.rules.piggy_bankin_superlock import analysis as pbs
 
 ROUNDS = 2_000_000
 

@@ -9,8 +9,8 @@ import nbformat
 import numpy as np
 import pytest
 
-from slotmath.gamefile import load_game
-from slotmath.games import piggy_bankin_superlock as pbs
+from slotmath.io.gamefile import load_game
+from slotmath.rules.piggy_bankin_superlock import analysis as pbs
 
 NOTEBOOK = Path(__file__).resolve().parent.parent / "notebooks" / "piggy_bankin_superlock.ipynb"
 

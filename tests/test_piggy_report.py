@@ -5,11 +5,11 @@ from fractions import Fraction as Fr
 import numpy as np
 import pytest
 
-from slotmath.featuresheet import feature_tables
-from slotmath.features import load_features, nudged_strip
-from slotmath.gamefile import load_game
-from slotmath.games import piggy_bankin_superlock as pbs
-from slotmath.reels import windows
+from slotmath.report.featuresheet import feature_tables
+from slotmath.features.options import load_features, nudged_strip
+from slotmath.io.gamefile import load_game
+from slotmath.rules.piggy_bankin_superlock import analysis as pbs
+from slotmath.engine.reels import windows
 
 
 @pytest.fixture(scope="module")
@@ -169,7 +169,7 @@ def _every_screen(g):
     starts" of every base stop combination of ``g``, by brute force."""
     from itertools import product
 
-    from slotmath.evaluate import line_wins
+    from slotmath.engine.evaluate import line_wins
     wins = [windows(g, s) for s in g.strips("base")]
     combos = np.array(list(product(*[range(len(s)) for s in g.strips("base")])))
     win = np.stack([wins[r][combos[:, r]] for r in range(5)], axis=1)      # (n, R, H)

@@ -4,13 +4,13 @@ from fractions import Fraction as Fr
 import numpy as np
 import pytest
 
-from slotmath import shapes
-from slotmath.combinations import line_rtp
-from slotmath.features import load_features
-from slotmath.gamefile import load_game
-from slotmath.games import piggy_bankin_superlock as pbs
-from slotmath.lines import compile_pays, line_pay
-from slotmath.reels import windows
+from slotmath.features import shapes
+from slotmath.engine.combinations import line_rtp
+from slotmath.features.options import load_features
+from slotmath.io.gamefile import load_game
+from slotmath.rules.piggy_bankin_superlock import analysis as pbs
+from slotmath.engine.lines import compile_pays, line_pay
+from slotmath.engine.reels import windows
 
 TARGET, TOL = 0.9403, 0.00005          # 94.03 % +- 0.005 percentage points
 
@@ -153,7 +153,7 @@ def test_award_tables_respect_published_ranges(game):
 
 def test_wheel(game):
     # rule 7: 1/500 SUPERLOCK (10,000x) before the wheel, else a weighted segment
-    from slotmath import wheel
+    from slotmath.features import wheel
     w = load_features(game).wheel
     assert (w.pre_prize, w.pre_probability) == (10000, Fr(1, 500))
     out = wheel.outcomes(w)

@@ -6,11 +6,12 @@ from fractions import Fraction as Fr
 import numpy as np
 import pytest
 
-from slotmath.figures import game_figures
-from slotmath.gamefile import load_game
-from slotmath.games import piggy_bankin_superlock as pbs
+from slotmath.analysis.metrics import game_figures
+from slotmath.io.gamefile import load_game
+from slotmath.engine.cache import rules_key
+from slotmath.rules.piggy_bankin_superlock import analysis as pbs
 from slotmath.model import Strip
-from slotmath.reels import windows
+from slotmath.engine.reels import windows
 
 
 @pytest.fixture(scope="module")
@@ -50,8 +51,8 @@ def test_feature_caches_shared_across_base_reels(game, changed):
     assert pbs._chain(feat, "base_game", None) is not pbs._chain(game, "base_game", None)
     opts = dict(game.options)
     opts["jackpots"] = dict(opts["jackpots"], MINI=11)
-    assert pbs._rules_key(replace(game, options=opts)) != pbs._rules_key(game)
-    assert pbs._rules_key(changed) == pbs._rules_key(game)
+    assert rules_key(replace(game, options=opts)) != rules_key(game)
+    assert rules_key(changed) == rules_key(game)
 
 
 def _feature_count(game):

@@ -9,14 +9,16 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from slotmath import files, report, sheet as sheet_module, sheettable
+from slotmath.io import files
+from slotmath.report import sheet as sheet_module
+from slotmath.report import sheettable
 from slotmath.cli import main
-from slotmath.featuresheet import feature_tables
-from slotmath.files import atomic_path
-from slotmath.report import external_references, install
-from slotmath.sheet import ParSheet, par_sheet
-from slotmath.sheettable import human
-from slotmath.workbook import read_workbook
+from slotmath.report.featuresheet import feature_tables
+from slotmath.io.files import atomic_path
+from slotmath.report.notebook import external_references, install
+from slotmath.report.sheet import ParSheet, par_sheet
+from slotmath.report.sheettable import human
+from slotmath.report.workbook import read_workbook
 
 TOY = Path(__file__).parent / "data" / "report_toy"
 
@@ -304,9 +306,9 @@ def test_figures_at_every_bet_level():
     # fruit_classic has a non-linear coin pay table: level 3 pays more per coin
     # on some combinations, so its RTP differs; every level must equal its own
     # exact analysis, shared or not
-    from slotmath.gamefile import load_game
-    from slotmath.par import par
-    from slotmath.sheet import level_figures
+    from slotmath.io.gamefile import load_game
+    from slotmath.rules.par import par
+    from slotmath.report.sheet import level_figures
 
     game = load_game("fruit_classic")
     figs = level_figures(game, par(game, game.levels[0]))
@@ -321,7 +323,7 @@ def test_figures_at_every_bet_level():
 
 
 def test_channel_groups_for_the_chart():
-    from slotmath.sheet import channel_groups
+    from slotmath.report.sheet import channel_groups
 
     few = {"lines": 0.5, "scatters": 0.1}
     assert channel_groups(few)[0] == few

@@ -5,10 +5,10 @@ import math
 
 import pytest
 
-from slotmath.gamefile import GAMES_DIR, load_game
-from slotmath.par import par
-from slotmath.report import REPORT_FILES, REPORTS_DIR, all_games
-from slotmath.workbook import read_workbook
+from slotmath.io.gamefile import GAMES_DIR, load_game
+from slotmath.rules.par import par
+from slotmath.report.notebook import REPORT_FILES, REPORTS_DIR, all_games
+from slotmath.report.workbook import read_workbook
 
 pytestmark = pytest.mark.slow   # the exact analysis of every game
 GAMES = all_games()

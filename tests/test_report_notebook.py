@@ -8,8 +8,8 @@ import nbformat
 import numpy as np
 import pytest
 
-from slotmath.report import NOTEBOOK, REPORT_FILES, ReportError, external_references, run_report
-from slotmath.workbook import read_workbook
+from slotmath.report.notebook import NOTEBOOK, REPORT_FILES, ReportError, external_references, run_report
+from slotmath.report.workbook import read_workbook
 from test_report import check_workbook_matches_json
 
 pytestmark = pytest.mark.slow   # runs a notebook kernel and a browser
@@ -43,7 +43,7 @@ def test_notebook_is_diff_friendly():
         if c.cell_type == "code":
             assert c.outputs == [] and c.execution_count is None
             # no math in the notebook: it only calls the package
-            assert all(line.startswith(("sheet", "from slotmath.sheet", "game", "bet", "spins",
+            assert all(line.startswith(("sheet", "from slotmath.report.sheet", "game", "bet", "spins",
                                         "seed", "out")) or not line.strip()
                        for line in c.source.splitlines())
 

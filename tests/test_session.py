@@ -6,10 +6,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from slotmath.distribution import WinDistribution
-from slotmath.gamefile import load_game
-from slotmath.par import par
-from slotmath.session import TAIL_LIMIT, power_truncated, session, win_lattice
+from slotmath.engine.distribution import WinDistribution
+from slotmath.io.gamefile import load_game
+from slotmath.rules.par import par
+from slotmath.engine.session import TAIL_LIMIT, power_truncated, session, win_lattice
 
 TOY = Path(__file__).parent / "data" / "report_toy"
 

@@ -1,4 +1,4 @@
-"""Tests for slotmath.shapes: rectangle packing of occupancy masks."""
+"""Tests for slotmath.features.shapes: rectangle packing of occupancy masks."""
 import itertools
 import time
 
@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from slotmath import shapes as S
+from slotmath.features import shapes as S
 
 # Eleven fixed-orientation rectangles (rows x reels), largest first, as on a
 # typical 3x5 lock-it shapes table.

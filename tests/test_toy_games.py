@@ -1,6 +1,6 @@
 """Toy games worked by hand: every expected number below is derived in the
 comments from the strips and the pay table, then compared with the exact
-engine (:func:`slotmath.par.par`), exactly (``Fraction``).
+engine (:func:`slotmath.rules.par.par`), exactly (``Fraction``).
 
 Notation: ``X`` = total win of a spin [x total bet]; ``C`` = cycle.
 """
@@ -11,9 +11,9 @@ from fractions import Fraction as F
 import pytest
 
 from conftest import ROOT, distribution_dict
-from slotmath.evaluate import brute_force_distribution
-from slotmath.gamefile import load_game
-from slotmath.par import par
+from slotmath.engine.evaluate import brute_force_distribution
+from slotmath.io.gamefile import load_game
+from slotmath.rules.par import par
 
 
 @pytest.fixture
@@ -488,8 +488,8 @@ DOC_LINES = [
 def test_documented_line_examples(line, level, win, entry, mult):
     import numpy as np
 
-    from slotmath.evaluate import line_wins
-    from slotmath.lines import compile_pays, line_pay
+    from slotmath.engine.evaluate import line_wins
+    from slotmath.engine.lines import compile_pays, line_pay
 
     game = load_game(EXAMPLE)
     x = np.array([game.symbol_index[s] for s in line.split()])

@@ -11,13 +11,13 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from slotmath.figures import equivalent_levels, game_figures, line_figures, line_rtp_parts
-from slotmath.gamefile import load_game
-from slotmath.layout import changed_positions, lay_out, runs, stacked_symbols
-from slotmath.lines import pay_tensor
-from slotmath.multilinear import line_total, reel_gradient, row_marginals, unit_coefficients
-from slotmath.par import par
-from slotmath.reelspace import Bounds, BoundsError, ReelSpace
+from slotmath.analysis.metrics import equivalent_levels, game_figures, line_figures, line_rtp_parts
+from slotmath.io.gamefile import load_game
+from slotmath.tuning.layout import changed_positions, lay_out, runs, stacked_symbols
+from slotmath.engine.lines import pay_tensor
+from slotmath.engine.multilinear import line_total, reel_gradient, row_marginals, unit_coefficients
+from slotmath.rules.par import par
+from slotmath.tuning.reelspace import Bounds, BoundsError, ReelSpace
 
 
 from tuning_games import CLASSIC, MID, SMALL, VIDEO, brute_rtp_hf, classic, mid, small  # noqa: F401
@@ -39,7 +39,7 @@ def test_contracted_figures_equal_the_engine(path):
 
 def test_contracted_rtp_of_a_five_reel_game_equals_the_combination_table():
     game = load_game(VIDEO)
-    from slotmath.combinations import line_rtp
+    from slotmath.engine.combinations import line_rtp
 
     parts = line_rtp_parts(game, 1)
     assert parts["lines"] == line_rtp(game, 1)[0]

@@ -6,8 +6,8 @@ import json
 import pytest
 
 from slotmath.cli import main
-from slotmath.gamefile import load_game
-from slotmath.par import par
+from slotmath.io.gamefile import load_game
+from slotmath.rules.par import par
 
 from conftest import TEST_DATA, run_cli
 
@@ -80,7 +80,7 @@ def test_cli_sensitivities_json(capsys):
 
 # ------------------------------------------------------------------ --draft
 def _draft_csv(strips) -> str:
-    from slotmath.gamewriter import strips_csv
+    from slotmath.io.gamewriter import strips_csv
     return strips_csv(strips)
 
 
@@ -109,7 +109,7 @@ def test_cli_tune_from_a_draft_writes_the_game(tmp_path, capsys):
     assert abs(float(par(tuned, 1).rtp) - target) <= 0.02
     assert data["written"] == str(out)
     # the "before" figures are the draft's, the "after" ones the written game's
-    from slotmath.reelspace import with_strips
+    from slotmath.tuning.reelspace import with_strips
     row = next(f for f in data["figures"] if f["level"] == 1 and f["figure"] == "rtp")
     assert row["before"] == pytest.approx(float(par(with_strips(game, "base", draft), 1).rtp), abs=1e-15)
     assert row["after"] == pytest.approx(float(par(tuned, 1).rtp), abs=1e-15)

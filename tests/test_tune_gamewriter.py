@@ -6,8 +6,8 @@ import shutil
 import pytest
 from conftest import TEST_DATA
 
-from slotmath.gamefile import GameFileError, load_game
-from slotmath.gamewriter import diff, write_game
+from slotmath.io.gamefile import GameFileError, load_game
+from slotmath.io.gamewriter import diff, write_game
 from slotmath.model import Strip
 
 GAME = """\
@@ -123,8 +123,9 @@ def test_a_game_written_elsewhere_still_reads_its_award_table(tmp_path):
     written = load_game(other)
     assert written.strips("base") == base
     assert written.strips("feature") == game.strips("feature")
-    from slotmath.games import piggy_bankin_superlock as pbs
-    assert pbs._rules_digest(written) != "" and [p.name for p in pbs._referenced_files(
+    from slotmath.engine.cache import rules_key
+    from slotmath.rules.piggy_bankin_superlock import analysis as pbs
+    assert rules_key(written) != "" and [p.name for p in pbs._referenced_files(
         written, dict(written.options))] == [p.name for p in pbs._referenced_files(game, dict(game.options))]
 
 

@@ -1,6 +1,6 @@
 """Tuning a game whose rules module supplies its own figures and constraints.
 
-The toy rules module ``slotmath.games.tune_hook_toy`` is defined here and
+The toy rules module ``slotmath.rules.tune_hook_toy`` is defined here and
 registered for the test session.  Its game (tests/data/tune_hook) is the
 3x3 five-line Tune Mid game plus a feature selection: 3 or more STARs in
 the window offer either an instant prize of PRIZE_A x total bet (choice a)
@@ -25,12 +25,12 @@ from itertools import product
 import numpy as np
 import pytest
 
-from slotmath.figures import line_rtp_parts
-from slotmath.gamefile import load_game
-from slotmath.linegame import analyse
-from slotmath.reelspace import Bounds
-from slotmath.scatters import count_distribution_window
-from slotmath.tune import Targets, tune
+from slotmath.analysis.metrics import line_rtp_parts
+from slotmath.io.gamefile import load_game
+from slotmath.rules.linegame import analyse
+from slotmath.tuning.reelspace import Bounds
+from slotmath.engine.scatters import count_distribution_window
+from slotmath.tuning.tune import Targets, tune
 
 from conftest import TEST_DATA
 
@@ -57,7 +57,7 @@ def toy_constraints(game):
 
 @pytest.fixture(scope="module", autouse=True)
 def toy_rules():
-    mod = types.ModuleType("slotmath.games.tune_hook_toy")
+    mod = types.ModuleType("slotmath.rules.tune_hook_toy")
     mod.analyse = lambda game, level: analyse(game, level)
     mod.check = lambda game: None
     mod.simulate = None
@@ -70,7 +70,7 @@ def toy_rules():
 
 def brute_force_p3_and_lines(game, level=1):
     """P(3+ STAR) and the line RTP by enumerating every stop combination."""
-    from slotmath.evaluate import line_wins, window_at
+    from slotmath.engine.evaluate import line_wins, window_at
 
     strips = game.strips("base")
     star = game.symbol_index["STAR"]
@@ -114,8 +114,8 @@ def test_without_hook_the_par_figures_are_used(monkeypatch, toy_rules):
     monkeypatch.delattr(toy_rules, "tuning_figures")
     monkeypatch.delattr(toy_rules, "tuning_constraints")
     game = load_game(TEST_DATA / "tune_hook")
-    from slotmath.figures import game_figures
-    from slotmath.par import par
+    from slotmath.analysis.metrics import game_figures
+    from slotmath.rules.par import par
 
     figs = game_figures(game, 1)
     result = par(game, 1)
@@ -139,7 +139,7 @@ def test_numbers_in_par_features_become_figures(monkeypatch, toy_rules):
         return result
 
     monkeypatch.setattr(toy_rules, "analyse", analyse_with_features)
-    from slotmath.figures import game_figures
+    from slotmath.analysis.metrics import game_figures
 
     figs = game_figures(load_game(TEST_DATA / "tune_hook"), 1)
     assert figs["feature:by_choice.lockit"] == 0.9403 and figs["feature:by_choice.free_games"] == 0.9402

@@ -8,8 +8,8 @@ from fractions import Fraction
 
 import pytest
 
-from slotmath.gamefile import load_game
-from slotmath.tune import Targets, tune
+from slotmath.io.gamefile import load_game
+from slotmath.tuning.tune import Targets, tune
 
 from conftest import GAMES
 
@@ -34,9 +34,10 @@ def test_grand_spinn_strips_are_the_documented_tuning_run():
     (docs/games/grand_spinn_superpot.md, section 8), and the draft is the
     layout with its hand-made weights."""
     from slotmath.cli import build_parser
-    from slotmath.games.grand_spinn_superpot_strips import DRAFT, TUNE_ARGS, draft_csv
-    from slotmath.gamewriter import planned_files
-    from slotmath.tune import bounds_from_args, component_share_from_args, draft_game, targets_from_args
+    from slotmath.rules.grand_spinn_superpot.strips import DRAFT, TUNE_ARGS, draft_csv
+    from slotmath.io.gamewriter import planned_files
+    from slotmath.cli.tune import bounds_from_args, component_share_from_args, targets_from_args
+    from slotmath.tuning.tune import draft_game
 
     root = GAMES.parent.parent
     folder = GAMES / "grand_spinn_superpot"
@@ -69,8 +70,9 @@ def test_piggy_strips_are_the_documented_tuning_run():
     import importlib.util
 
     from slotmath.cli import build_parser
-    from slotmath.gamewriter import planned_files
-    from slotmath.tune import bounds_from_args, component_share_from_args, draft_game, targets_from_args
+    from slotmath.io.gamewriter import planned_files
+    from slotmath.cli.tune import bounds_from_args, component_share_from_args, targets_from_args
+    from slotmath.tuning.tune import draft_game
 
     root = GAMES.parent.parent
     folder = GAMES / "piggy_bankin_superlock"

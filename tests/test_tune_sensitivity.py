@@ -5,12 +5,12 @@ from fractions import Fraction
 
 import pytest
 
-from slotmath.gamefile import load_game
-from slotmath.layout import lay_out
+from slotmath.io.gamefile import load_game
+from slotmath.tuning.layout import lay_out
 from slotmath.model import Strip
-from slotmath.par import par
-from slotmath.reelspace import with_strips
-from slotmath.sensitivity import format_sensitivities, sensitivities
+from slotmath.rules.par import par
+from slotmath.tuning.reelspace import with_strips
+from slotmath.tuning.sensitivity import format_sensitivities, sensitivities
 
 from conftest import TEST_DATA
 

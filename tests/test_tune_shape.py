@@ -2,7 +2,7 @@
 an unreachable target says what binds, progress and the time limit.
 
 The game is a seeded random 5x3 25-line game with weighted reels, a wild
-and a scatter (:mod:`slotmath.randgame`), drafted about 1.5 pp below 96 %.
+and a scatter (:mod:`slotmath.tuning.randgame`), drafted about 1.5 pp below 96 %.
 Every tuned game is checked by the independent path ``par()``.
 """
 from __future__ import annotations
@@ -13,12 +13,12 @@ import numpy as np
 import pytest
 
 from slotmath.cli import main
-from slotmath.gamefile import load_game
-from slotmath.par import par
-from slotmath.randgame import random_game
-from slotmath.reelspace import Bounds
-from slotmath.targets import rtp_components
-from slotmath.tune import Targets, tune
+from slotmath.io.gamefile import load_game
+from slotmath.rules.par import par
+from slotmath.tuning.randgame import random_game
+from slotmath.tuning.reelspace import Bounds
+from slotmath.tuning.targets import rtp_components
+from slotmath.tuning.tune import Targets, tune
 
 
 @pytest.fixture(scope="module")

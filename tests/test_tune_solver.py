@@ -10,9 +10,9 @@ from fractions import Fraction
 
 import pytest
 
-from slotmath.par import par
-from slotmath.reelspace import Bounds
-from slotmath.tune import Targets, tune
+from slotmath.rules.par import par
+from slotmath.tuning.reelspace import Bounds
+from slotmath.tuning.tune import Targets, tune
 
 
 from tuning_games import CLASSIC, MID, SMALL, VIDEO, brute_rtp_hf, classic, mid, small  # noqa: F401

@@ -13,11 +13,11 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from slotmath.gamefile import GameFileError, build_game
-from slotmath.par import par
-from slotmath.reels import windows
-from slotmath.scatters import scatter_pay, scatter_symbols
-from slotmath.ways import ways_distribution
+from slotmath.io.gamefile import GameFileError, build_game
+from slotmath.rules.par import par
+from slotmath.engine.reels import windows
+from slotmath.engine.scatters import scatter_pay, scatter_symbols
+from slotmath.engine.ways import ways_distribution
 
 
 def make_game(data: dict):
@@ -185,10 +185,10 @@ def test_bad_input_anywhere_pay_with_ways():
 def test_simulation_agrees_with_exact_figures(data):
     """The compiled ways sampler: RTP, hit frequency, SD and every combination
     table row's rate within 4 standard errors of the exact figures."""
-    import slotmath.montecarlo as mc
+    from slotmath.analysis import simulation
 
     game = make_game(data)
-    result = mc.simulate(game, 400_000, seed=15, workers=1, chunk=200_000, progress=False)
+    result = simulation.simulate_game(game, 400_000, seed=15, workers=1, chunk=200_000, progress=False)
     report = result.convergence
     ev = report.events
     assert ev.loc[ev["hits"] > 0, "exact"].notna().all()  # every event seen has an exact rate
@@ -203,7 +203,7 @@ def test_simulation_agrees_with_exact_figures(data):
 
 def test_too_large_is_refused_before_the_work():
     """The cost check names the states and the estimated time and stops."""
-    from slotmath.limits import EngineTooLarge
+    from slotmath.engine.limits import EngineTooLarge
 
     game = make_game(MULTI)
     with pytest.raises(EngineTooLarge, match="reel 2 would step"):
@@ -253,7 +253,7 @@ def test_par_json_and_sheet_of_a_ways_game(tmp_path):
     import subprocess
     import sys
 
-    from slotmath.sheet import par_sheet
+    from slotmath.report.sheet import par_sheet
 
     path = tmp_path / "game.yaml"
     path.write_text(yaml.safe_dump(MULTI))
@@ -285,12 +285,12 @@ def test_bad_input_ways_with_a_rules_module():
 def test_example_game_simulation_agrees_with_exact_figures():
     """data/games/ways4096 (6x4, 4096 ways): the compiled sampler's RTP, hit
     frequency, SD and pay rates within 4 standard errors of the exact PAR."""
-    import slotmath.montecarlo as mc
-    from slotmath.gamefile import load_game
+    from slotmath.analysis import simulation
+    from slotmath.io.gamefile import load_game
 
     game = load_game("ways4096")
     assert game.pays_by == "ways" and game.rows ** game.reels == 4096
-    result = mc.simulate(game, 1_000_000, seed=4096, workers=1, chunk=500_000, progress=False)
+    result = simulation.simulate_game(game, 1_000_000, seed=4096, workers=1, chunk=500_000, progress=False)
     report = result.convergence
     assert report.max_abs_z < 4, report.text()
     for name in ("rtp", "hit_frequency", "sd"):

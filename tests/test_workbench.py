@@ -10,8 +10,8 @@ from fractions import Fraction
 
 import pytest
 
-from slotmath.gamefile import load_game
-from slotmath.par import par
+from slotmath.io.gamefile import load_game
+from slotmath.rules.par import par
 from slotmath.workbench import ReelTuner, available_games
 
 from conftest import TEST_DATA
@@ -129,7 +129,7 @@ def test_switching_game_resets_everything_that_belongs_to_the_game(games):
     """Targets follow the new game's RTP (working: the saved RTP of tune_classic
     at bet 1, rounded to 4 decimals in %), bands are cleared, the history
     restarts, the diff and the sensitivities are the new game's."""
-    from slotmath.figures import game_figures
+    from slotmath.analysis.metrics import game_figures
 
     tuner = ReelTuner("tune_small", games_dir=games, plot=False)
     tuner.hf_band.value = "30:34"

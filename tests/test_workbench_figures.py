@@ -17,11 +17,11 @@ import types
 
 import pytest
 
-import slotmath.figures as figures
-from slotmath.figures import par_figures
-from slotmath.gamefile import GAMES_DIR, load_game
-from slotmath.linegame import analyse
-from slotmath.par import par
+import slotmath.analysis.metrics as figures
+from slotmath.analysis.metrics import par_figures
+from slotmath.io.gamefile import GAMES_DIR, load_game
+from slotmath.rules.linegame import analyse
+from slotmath.rules.par import par
 from slotmath.workbench import ON_REQUEST, ReelTuner
 
 from conftest import TEST_DATA
@@ -89,7 +89,7 @@ def hookless(tmp_path):
         CALLS["analyse"] += 1
         return analyse(game, level)
 
-    mod = types.ModuleType("slotmath.games.tune_hook_toy")
+    mod = types.ModuleType("slotmath.rules.tune_hook_toy")
     mod.analyse = counted
     mod.check = lambda game: None
     mod.simulate = None

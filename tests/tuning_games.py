@@ -4,8 +4,8 @@ from fractions import Fraction
 import pytest
 
 from conftest import TEST_DATA
-from slotmath.evaluate import brute_force_distribution
-from slotmath.gamefile import load_game
+from slotmath.engine.evaluate import brute_force_distribution
+from slotmath.io.gamefile import load_game
 
 SMALL, MID, CLASSIC, VIDEO = (TEST_DATA / n for n in ("tune_small", "tune_mid", "tune_classic", "tune_video"))
 

@@ -1,0 +1,89 @@
+"""Simulating a game: its rules module's compiled round sampler run by
+:func:`slotmath.montecarlo.run.run`, compared with the exact figures.
+
+The sampling machinery (:mod:`slotmath.montecarlo`) knows no rules; this
+module picks the sampler a game's rules provide and the exact figures the
+comparison needs.
+"""
+from __future__ import annotations
+
+from slotmath.montecarlo.convergence import convergence_report, exact_figures
+from slotmath.montecarlo.run import (CHUNK, MonteCarloResult, SetupError, as_sampler, connect,
+                                     plan_chunks, run)
+from slotmath.rules.par import par, rules_module
+
+
+def round_sampler(game, level: int | None = None):
+    """The compiled round sampler of ``game``'s rules module, or None."""
+    module = rules_module(game)
+    make = getattr(module, "round_sampler", None)
+    return None if make is None else as_sampler(make(game, game.bet(level).level))
+
+
+def simulate_game(game, spins: int, seed: int = 0, level: int | None = None, *,
+             chunk: int = CHUNK, workers: int | None = None, scheduler=None,
+             progress: bool | None = None, exact=True, sampler=None) -> MonteCarloResult:
+    """Simulate ``spins`` rounds of ``game`` with its compiled round sampler.
+
+    Parameters
+    ----------
+    game : Game
+    spins : int
+        Rounds to play.
+    seed : int
+        Fixes the result (with ``spins`` and ``chunk``) whatever the workers.
+    level : int, optional
+        Bet level (default: the lowest).
+    chunk, workers, scheduler, progress
+        See :func:`run`.
+    exact : bool or ParResult
+        Compare with the exact figures (computed with
+        :func:`slotmath.rules.par.par` when True).  Events are compared with the
+        combination table, ``features["event_rates"]`` and, when the rules
+        module has one, ``exact_events(game, level)`` (expected count per
+        round by event name).
+    sampler : round sampler, optional
+        Default: ``round_sampler(game, level)`` of the game's rules module.
+
+    Returns
+    -------
+    MonteCarloResult
+    """
+    level = game.bet(level).level
+    plan_chunks(int(spins), int(chunk))  # refuse an impossible plan before any work
+    sampler = as_sampler(sampler) if sampler is not None else round_sampler(game, level)
+    if sampler is None:
+        raise LookupError(f"rules {game.rules!r} have no compiled round sampler")
+    client, own = connect(scheduler) if scheduler is not None else (None, False)
+    try:  # connect first: an unreachable scheduler fails before the exact analysis
+        exact_par = par(game, level) if exact is True else (exact or None)
+        extra = getattr(rules_module(game), "exact_events", None)
+        exact_events = extra(game, level) if exact_par is not None and extra else None
+        outcome = run(sampler, spins, seed, chunk=chunk, workers=workers, scheduler=client,
+                      progress=progress, desc=game.name)
+    finally:
+        if own:
+            client.close()
+    figures = {} if exact_par is None else exact_figures(exact_par)
+    report = convergence_report(outcome.stats, outcome.event_names, exact_par, exact_events,
+                                outcome.rounds_per_second) if outcome.rounds else None
+    return MonteCarloResult(game.name, level, outcome.rounds, outcome.seed, outcome.stats.moments,
+                            figures, run=outcome, convergence=report)
+
+
+def cross_check(game, level: int | None, spins: int, seed: int = 0, *, exact=True, **options):
+    """Simulate ``game`` to cross-check its exact figures: the compiled,
+    chunked run (:func:`simulate_game`) when its rules module has a round sampler,
+    else the rules module's own ``simulate``.
+
+    ``options`` are :func:`simulate_game`'s ``chunk``, ``workers``, ``scheduler``
+    and ``progress``; the last two need a compiled sampler (SetupError).
+    """
+    level = game.bet(level).level
+    sampler = round_sampler(game, level)
+    if sampler is None:
+        if options.get("scheduler") or options.get("workers"):
+            raise SetupError(f"rules {game.rules!r} have no compiled round sampler; "
+                             "--scheduler and --workers need one")
+        return rules_module(game).simulate(game, level, spins, seed)
+    return simulate_game(game, spins, seed, level, exact=exact, sampler=sampler, **options)

@@ -1,0 +1,158 @@
+"""The ``slotmath`` command line.
+
+Every command takes GAME as a path to a game folder or file, or the name of
+a folder in ``data/games``.  Invalid input prints one line naming the file,
+the field and the problem, and exits with status 2.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import importlib.util
+import json
+import os
+import sys
+
+from slotmath import __version__
+from slotmath.engine.limits import EngineTooLarge
+from slotmath.io.arguments import UsageError, game_and_level, positive_int, spin_count  # noqa: F401
+from slotmath.io.files import ALLOW_OUTSIDE_ENV
+from slotmath.io.gamefile import GameFileError, load_game
+
+EXIT_INPUT = 2
+EXIT_INTERRUPTED = 130         # 128 + SIGINT
+EXIT_BROKEN_PIPE = 141         # 128 + SIGPIPE: the reader went away (``| head``)
+ALLOW_OUTSIDE = "--allow-outside"
+
+
+def cmd_validate(args) -> int:
+    game = load_game(args.game)
+    cycle = game.cycle()
+    print(f"{game.source}: ok: {game.title}, {game.reels}x{game.rows}, "
+          + (f"{game.rows ** game.reels:,} ways, " if game.pays_by == "ways" else
+             f"{len(game.paylines)} lines, ") + f"reel sets {', '.join(game.reel_sets)}, "
+          f"bet levels {', '.join(map(str, game.levels))}, base cycle {cycle:,}")
+    return 0
+
+
+def cmd_par(args) -> int:
+    from slotmath.rules.par import par
+
+    game, level = game_and_level(args.game, args.bet)
+    result = par(game, level)
+    if args.json:
+        print(result.to_json())
+    else:
+        print(result.text())
+    return 0
+
+
+def cmd_simulate(args) -> int:
+    if args.seed < 0:
+        raise UsageError(f"--seed must be >= 0, got {args.seed}")
+    from slotmath.analysis.simulation import cross_check
+    from slotmath.montecarlo.run import SetupError
+
+    game, level = game_and_level(args.game, args.bet)
+    try:
+        result = cross_check(game, level, args.spins, args.seed, chunk=args.chunk,
+                             workers=args.workers, scheduler=args.scheduler, progress=args.progress)
+    except SetupError as exc:
+        raise UsageError(str(exc)) from None
+    print(json.dumps(result.to_dict()) if args.json else result.text())
+    return 130 if getattr(result, "partial", False) else 0
+
+
+CORE_COMMANDS = ("validate", "par", "simulate")
+
+
+def build_parser(argv=None) -> argparse.ArgumentParser:
+    """The argument parser.  The upper layers' commands (:data:`EXTRA_COMMANDS`)
+    are read from their modules only when ``argv`` runs one of them; otherwise
+    they are listed by name (importing their modules costs seconds)."""
+    parser = argparse.ArgumentParser(prog="slotmath", description=__doc__.splitlines()[0])
+    parser.add_argument("--version", action="version", version=f"slotmath {__version__}")
+    parser.add_argument(ALLOW_OUTSIDE, action="store_true",
+                        help="let game files name files outside their folder (any position)")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("validate", help="check a game file")
+    p.add_argument("game")
+    p.set_defaults(func=cmd_validate)
+
+    p = sub.add_parser("par", help="exact PAR figures")
+    p.add_argument("game")
+    p.add_argument("--bet", type=int, default=None, help="bet level (default: lowest)")
+    p.add_argument("--json", action="store_true", help="one JSON object on stdout")
+    p.set_defaults(func=cmd_par)
+
+    p = sub.add_parser("simulate", help="Monte Carlo cross-check")
+    p.add_argument("game")
+    p.add_argument("--spins", type=spin_count, required=True)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--bet", type=int, default=None)
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--scheduler", default=None, metavar="tcp://HOST:8786",
+                   help="run the chunks on this Dask cluster")
+    p.add_argument("--workers", type=positive_int, default=None,
+                   help="local processes (default: all cores)")
+    p.add_argument("--chunk", type=spin_count, default=1_000_000,
+                   help="rounds per chunk; with --seed it fixes the result (default 1e6)")
+    p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                   help="progress bar on stderr (default: when stderr is a terminal)")
+    p.set_defaults(func=cmd_simulate)
+
+    argv = sys.argv[1:] if argv is None else argv
+    command = next((a for a in argv if not a.startswith("-")), None)
+    wanted = {module for name, (module, _) in EXTRA_COMMANDS.items() if name == command}
+    for module in sorted(wanted):              # the command's own arguments
+        if importlib.util.find_spec(module) is not None:
+            importlib.import_module(module).register_cli(sub)
+    if command not in CORE_COMMANDS:           # listed in --help, modules not imported
+        for name, (_, help_text) in EXTRA_COMMANDS.items():
+            if name not in sub.choices:
+                sub.add_parser(name, help=help_text)
+    return parser
+
+
+#: commands of the upper layers: name -> (module with ``register_cli``, help);
+#: a module (pandas, numba, ...) is imported only to run one of its commands
+EXTRA_COMMANDS = {
+    "report": ("slotmath.report.notebook", "PAR sheet reports (HTML, Excel, JSON, text)"),
+    "tune": ("slotmath.cli.tune", "tune reel strips to a target RTP and bands"),
+    "sensitivities": ("slotmath.cli.tune", "figure changes for +-1 of each symbol per reel"),
+}
+
+
+def main(argv=None) -> int:
+    """Run one command; bad input, Ctrl-C and a closed output pipe end with
+    one line (or none) and an exit status, never a traceback."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    try:
+        if ALLOW_OUTSIDE in argv:               # accepted anywhere on the line
+            argv = [a for a in argv if a != ALLOW_OUTSIDE]
+            os.environ[ALLOW_OUTSIDE_ENV] = "1"  # report kernels inherit it
+        parser = build_parser(argv)
+        args = parser.parse_args(argv)
+        status = args.func(args)
+        sys.stdout.flush()
+        return status
+    except (GameFileError, UsageError, EngineTooLarge) as exc:
+        print(f"slotmath: error: {exc}", file=sys.stderr)
+        return EXIT_INPUT
+    except KeyboardInterrupt:
+        print("slotmath: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except MemoryError:
+        print("slotmath: error: out of memory (the game's figures need more memory than "
+              "this process may use)", file=sys.stderr)
+        return 1
+    except BrokenPipeError:
+        # nothing more can be written to stdout: point it at /dev/null so the
+        # interpreter's final flush stays quiet
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_BROKEN_PIPE
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,6 @@
+"""``python -m slotmath.cli`` (as ``python -m slotmath``)."""
+import sys
+
+from slotmath.cli import main
+
+sys.exit(main())

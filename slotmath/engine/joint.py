@@ -1,0 +1,299 @@
+"""Exact distribution of the total win of a spin (all lines and scatters).
+
+Method: a forward pass over the reels on merged states.  After reels
+1..k a *state* is
+
+* the state of every payline in the line pay automaton
+  (:func:`slotmath.engine.moments.pay_automaton`: two symbol prefixes are one
+  state when every completion pays them the same); a line whose win can no
+  longer change is *decided*: its win moves into the decided win and its
+  state becomes -1;
+* the scatter code of reels 1..k (:func:`slotmath.engine.scatters.scatter_counts`);
+* the decided win so far [1/unit_den coins],
+
+with an integer weight: the number of stop combinations of reels 1..k
+that reach it.  Reel k+1 is applied by grouping its stops into *stop
+classes* (equal window up to symbols the automaton cannot tell apart at
+that reel, equal scatter code; weights summed), stepping every state by
+every class and merging equal results in a hash table.  A state whose lines
+are all decided is finished at once: only the scatter win of the remaining
+reels can change, whose distribution is pre-convolved, and it is added to
+the sparse win table (distinct win -> count).
+
+Complexity: ``sum_k E_k x J_(k+1) x L`` steps, where ``E_k`` is the number
+of merged states after reel ``k`` (with live lines), ``J_k`` the number of
+stop classes of reel ``k`` and ``L`` the number of paylines; memory
+``O(max_k E_k x L)`` plus the distinct wins.  Neither depends on the cycle
+``prod N_r`` itself.  :func:`state_estimate` gives the state counts before
+the work starts.  Counts are int64, exact while the cycle is below 2**62
+(checked: every state's weight and every win's count is at most the cycle).
+"""
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from slotmath.engine import limits
+from slotmath.engine.distribution import WinDistribution
+from slotmath.engine.limits import LINE_STEPS_PER_SECOND, EngineTooLarge
+from slotmath.model import Game
+from slotmath.engine.moments import pay_automaton, unique_rows
+from slotmath.engine.reels import pack_reels
+from slotmath.engine.scatters import scatter_counts, suffix_scatter, win_denominator
+
+__all__ = [
+    "INT64_SAFE",
+    "EngineTooLarge",
+    "pack_reels",
+    "spin_distribution",
+    "stop_classes",
+    "suffix_scatter",
+]
+
+INT64_SAFE = 2 ** 62
+
+
+def step_cost(n_states: int, n_classes: int, n_lines: int) -> int:
+    """Line steps of one reel's step: every state x every stop class x every line."""
+    return n_states * n_classes * n_lines
+
+
+def check_cost(game: Game, reel: int, n_states: int, n_classes: int, limit: int) -> None:
+    """Raise :class:`EngineTooLarge` (with the estimated time) when the step
+    of ``reel`` (0-based) would exceed ``limit`` line steps."""
+    cost = step_cost(n_states, n_classes, len(game.paylines))
+    if cost > limit:
+        raise EngineTooLarge(
+            f"{game.name}: the exact distribution is still too large: reel {reel + 1} would "
+            f"step {n_states:,} states x {n_classes} stop classes x {len(game.paylines)} lines "
+            f"= {cost:.2e} line steps (about {cost / LINE_STEPS_PER_SECOND:,.0f} s on one core, "
+            f"more for the reels after it); simulate instead")
+
+
+# ===========================================================================
+# a hash table of (row, win) keys with int64 counts
+# ===========================================================================
+@nb.njit(cache=True)
+def _hash(row, win):
+    h = np.uint64(14695981039346656037)
+    p = np.uint64(1099511628211)
+    for v in row:
+        h = (h ^ np.uint64(np.int64(v) + 1)) * p
+    h = (h ^ np.uint64(win)) * p
+    return h ^ (h >> np.uint64(29))
+
+
+@nb.njit(cache=True)
+def _new_table(width, cap, dtype_probe):
+    """Empty table for at least ``cap`` entries (a power of two; 2 slots per entry)."""
+    c = 16
+    while c < cap:
+        c *= 2
+    cap = c
+    keys = np.empty((cap, width), dtype=dtype_probe.dtype)
+    wins = np.empty(cap, dtype=np.int64)
+    counts = np.empty(cap, dtype=np.int64)
+    slots = np.full(2 * cap, -1, dtype=np.int64)
+    return keys, wins, counts, slots
+
+
+@nb.njit(cache=True)
+def _grow(keys, wins, counts, slots, n):
+    """Double the table (entries and slots), re-slotting the ``n`` entries."""
+    cap = 2 * keys.shape[0]
+    k2 = np.empty((cap, keys.shape[1]), dtype=keys.dtype)
+    w2 = np.empty(cap, dtype=np.int64)
+    c2 = np.empty(cap, dtype=np.int64)
+    k2[:n] = keys[:n]
+    w2[:n] = wins[:n]
+    c2[:n] = counts[:n]
+    s2 = np.full(2 * cap, -1, dtype=np.int64)
+    mask = np.uint64(s2.shape[0] - 1)
+    for i in range(n):
+        h = _hash(k2[i], w2[i]) & mask
+        while s2[h] >= 0:
+            h = (h + np.uint64(1)) & mask
+        s2[h] = i
+    return k2, w2, c2, s2
+
+
+@nb.njit(cache=True)
+def _find(keys, wins, slots, row, win):
+    """Slot of ``(row, win)``: the entry there is the key, or the slot is empty."""
+    mask = np.uint64(slots.shape[0] - 1)
+    h = _hash(row, win) & mask
+    W = row.shape[0]
+    while True:
+        i = slots[h]
+        if i < 0:
+            return h
+        if wins[i] == win:
+            same = True
+            for j in range(W):
+                if keys[i, j] != row[j]:
+                    same = False
+                    break
+            if same:
+                return h
+        h = (h + np.uint64(1)) & mask
+
+
+# ===========================================================================
+# the forward pass
+# ===========================================================================
+@nb.njit(cache=True)
+def _advance(keys, wins, counts, n, k, cls_sym, cls_w, cls_code, lines, trans, lo, hi,
+             unit, suffix, suffix_nz, pay_units, fkeys, fwins, fcounts, fslots, fn):
+    """Step the ``n`` states after reel ``k`` by every stop class of reel
+    ``k + 1``; finished states go to the final win table ``f*``.
+
+    Returns the new states (keys, wins, counts, count) and the final table.
+    """
+    L = lines.shape[0]
+    W = keys.shape[1]
+    cap = max(16, n)
+    nk, nw, nc, ns = _new_table(W, cap, keys[0])
+    m = 0
+    row = np.empty(W, dtype=keys.dtype)
+    empty = np.empty(0, dtype=fkeys.dtype)
+    for i in range(n):
+        for j in range(cls_w.shape[0]):
+            w = counts[i] * cls_w[j]
+            win = wins[i]
+            live = False
+            for l in range(L):
+                q = keys[i, l]
+                if q < 0:
+                    row[l] = -1
+                    continue
+                q2 = trans[k, q, cls_sym[j, lines[l, k]]]
+                if lo[k + 1, q2] == hi[k + 1, q2]:
+                    win += lo[k + 1, q2] * unit
+                    row[l] = -1
+                else:
+                    row[l] = q2
+                    live = True
+            code = keys[i, L] + cls_code[j]
+            if live:
+                row[L] = code
+                if m + 1 > nk.shape[0]:
+                    nk, nw, nc, ns = _grow(nk, nw, nc, ns, m)
+                h = _find(nk, nw, ns, row, win)
+                e = ns[h]
+                if e < 0:
+                    ns[h] = m
+                    nk[m] = row
+                    nw[m] = win
+                    nc[m] = w
+                    m += 1
+                else:
+                    nc[e] += w
+            else:
+                for t in range(suffix_nz.shape[1]):
+                    c2 = suffix_nz[k + 1, t]
+                    if c2 < 0:
+                        break
+                    total = win + pay_units[code + c2]
+                    if fn + 1 > fkeys.shape[0]:
+                        fkeys, fwins, fcounts, fslots = _grow(fkeys, fwins, fcounts, fslots, fn)
+                    h = _find(fkeys, fwins, fslots, empty, total)
+                    e = fslots[h]
+                    if e < 0:
+                        fslots[h] = fn
+                        fwins[fn] = total
+                        fcounts[fn] = w * suffix[k + 1, c2]
+                        fn += 1
+                    else:
+                        fcounts[e] += w * suffix[k + 1, c2]
+    return nk, nw, nc, m, fkeys, fwins, fcounts, fslots, fn
+
+
+def symbol_classes(trans: np.ndarray, n_states: int) -> np.ndarray:
+    """Per symbol, its class at one reel: symbols with equal transitions
+    from every automaton state before that reel share a class."""
+    _, inv = unique_rows(np.ascontiguousarray(trans[:n_states].T))
+    return inv
+
+
+def stop_classes(win: np.ndarray, weights: np.ndarray, codes: np.ndarray, classes: np.ndarray):
+    """Stops of one reel grouped by (symbol class per row, scatter code).
+
+    Returns a representative window ``(J, H)``, the summed stop weight ``(J,)``
+    and the scatter code ``(J,)`` of each class (stops of weight 0 dropped).
+    """
+    keep = np.flatnonzero(weights)
+    key = np.column_stack([classes[win[keep]], codes[keep]])
+    uniq, inv = unique_rows(key)
+    first = np.empty(len(uniq), dtype=np.int64)
+    first[inv] = keep             # any stop of a class represents it
+    w = np.zeros(len(uniq), dtype=np.int64)
+    np.add.at(w, inv, weights[keep])
+    return win[first], w, codes[first]
+
+
+def spin_distribution(game: Game, level: int, reel_set: str = "base",
+                      max_line_steps: int | None = None) -> WinDistribution:
+    """Exact distribution of the total win of one spin (lines + scatters).
+
+    Parameters
+    ----------
+    max_line_steps : int, optional
+        Refuse (:class:`EngineTooLarge`) before a reel step costing more
+        line steps (states x stop classes x lines) than this (default
+        :data:`slotmath.engine.limits.MAX_LINE_STEPS`).
+
+    Returns
+    -------
+    WinDistribution
+        Integer hit counts over the full cycle by total win, with the win
+        unit [coins] and the total bet [coins] of ``level``.
+    """
+    bet = game.bet(level)
+    auto = pay_automaton(game, level)
+    unit_den = win_denominator(game, bet.total_bet)
+    sc = scatter_counts(game, reel_set, bet.total_bet, unit_den)
+    win, weights, n_stops = pack_reels(game, reel_set)
+    cycle = game.cycle(reel_set)
+    if cycle >= INT64_SAFE:
+        raise OverflowError(f"cycle {cycle} is too large for exact int64 counts")
+    lines = np.array(game.paylines, dtype=np.int64).reshape(len(game.paylines), game.reels)
+    L, R = len(lines), game.reels
+    max_total = int(auto.value.max()) * L * unit_den + int(sc.pay_units.max())
+    if max_total >= INT64_SAFE:
+        raise OverflowError(f"largest win {max_total} [1/{unit_den} coins] is too large for int64")
+    suffix, suffix_nz = suffix_scatter(sc.codes, weights, len(sc.pay_units))
+    width = L + 1
+    dtype = np.int16 if max(max(auto.n_states), len(sc.pay_units)) < 2 ** 15 else np.int32
+    probe = np.zeros(1, dtype=dtype)
+    # the start: every line in the automaton's initial state, or decided already
+    keys, wins, counts, _ = _new_table(width, 1, probe)
+    start_decided = auto.lo[0, 0] == auto.hi[0, 0]
+    keys[0] = -1 if start_decided else 0
+    keys[0, L] = 0
+    wins[0] = int(auto.lo[0, 0]) * L * unit_den if start_decided else 0
+    counts[0] = 1
+    n = 1
+    fkeys, fwins, fcounts, fslots = _new_table(0, 64, probe)
+    fn = 0
+    if start_decided:
+        hist = suffix[0]
+        nz = np.flatnonzero(hist)
+        return WinDistribution.from_pairs(
+            zip((int(wins[0]) + sc.pay_units[nz]).tolist(), hist[nz].tolist()),
+            unit_den, bet.total_bet)
+    for k in range(R):
+        classes = symbol_classes(auto.trans[k], auto.n_states[k])
+        cls_win, cls_w, cls_code = stop_classes(win[k, :n_stops[k]], weights[k, :n_stops[k]],
+                                                sc.codes[k], classes)
+        check_cost(game, k, n, len(cls_w), max_line_steps or limits.MAX_LINE_STEPS)
+        keys, wins, counts, n, fkeys, fwins, fcounts, fslots, fn = _advance(
+            keys, wins, counts, n, k, cls_win, cls_w, cls_code, lines, auto.trans, auto.lo,
+            auto.hi, unit_den, suffix, suffix_nz, sc.pay_units, fkeys, fwins, fcounts, fslots,
+            fn)
+    assert n == 0
+    order = np.argsort(fwins[:fn], kind="stable")
+    dist = WinDistribution(fwins[:fn][order].copy(),
+                           np.array(fcounts[:fn][order].tolist(), dtype=object),
+                           unit_den, bet.total_bet)
+    assert dist.total == cycle
+    return dist

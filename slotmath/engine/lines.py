@@ -1,0 +1,346 @@
+"""Line pays: the pay table compiled to arrays and the line pay function.
+
+The whole rule set for one payline lives in :func:`line_pay`: a tuple of
+symbols (left to right) is matched against every pay-table entry, wilds
+substitute where allowed, multiplier wilds multiply, and only the highest
+win is paid (the first entry in file order wins a tie).  Everything else in
+the engine (combination tables, the joint distribution, tuning) reads the
+pay tensor this module builds, so rule subtleties are decided once.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numba as nb
+import numpy as np
+
+from slotmath.engine.cache import ValueCache
+from slotmath.model import Game
+
+
+@dataclass(frozen=True)
+class CompiledPays:
+    """The line pay table as arrays for one bet level.
+
+    Attributes
+    ----------
+    natural : ndarray of bool, shape (E, R, S)
+        ``natural[e, i, s]``: symbol ``s`` matches position ``i`` of entry ``e``.
+    substitute : ndarray of bool, shape (E, R, S)
+        ``substitute[e, i, s]``: wild ``s`` stands in at position ``i``.
+    length : ndarray of int, shape (E,)
+        Symbols the entry needs from the left (0 for ``anywhere`` entries).
+    anywhere, exactly : ndarray of int, shape (E,)
+        Symbol index and exact count of "k of X anywhere" entries (-1, 0 otherwise).
+    pay : ndarray of int64, shape (E,)
+        Coin win at this bet level before wild multipliers [coins].
+    own_multiplied : ndarray of bool, shape (E,)
+        Natural wilds multiply this entry (a wild's own pay with
+        ``multiply_own_pays``).
+    wild_kind : ndarray of int, shape (S,)
+        Index of the symbol's multiplier rule, -1 for non-wilds.
+    mult_table : ndarray of int64, shape (K, R + 1)
+        ``mult_table[k, c]``: multiplier for ``c`` substituting wilds of kind ``k``.
+    """
+
+    natural: np.ndarray
+    substitute: np.ndarray
+    length: np.ndarray
+    anywhere: np.ndarray
+    exactly: np.ndarray
+    pay: np.ndarray
+    own_multiplied: np.ndarray
+    wild_kind: np.ndarray
+    mult_table: np.ndarray
+    names: tuple
+
+    @property
+    def arrays(self) -> tuple:
+        """Positional arguments for the numba kernels."""
+        return (self.natural, self.substitute, self.length, self.anywhere, self.exactly,
+                self.pay, self.own_multiplied, self.wild_kind, self.mult_table)
+
+
+def compile_pays(game: Game, level: int) -> CompiledPays:
+    """Compile ``game``'s line pay table at bet ``level``."""
+    S, R, E = len(game.symbols), game.reels, len(game.line_pays)
+    li = game.level_index(level)
+    idx = game.symbol_index
+    natural = np.zeros((max(E, 1), R, S), dtype=np.bool_)
+    substitute = np.zeros((max(E, 1), R, S), dtype=np.bool_)
+    length = np.zeros(max(E, 1), dtype=np.int64)
+    anywhere = np.full(max(E, 1), -1, dtype=np.int64)
+    exactly = np.zeros(max(E, 1), dtype=np.int64)
+    pay = np.zeros(max(E, 1), dtype=np.int64)
+    own = np.zeros(max(E, 1), dtype=np.bool_)
+    wilds = [s for s in game.symbols if s.wild]
+    wild_kind = np.full(S, -1, dtype=np.int64)
+    mult_table = np.ones((max(len(wilds), 1), R + 1), dtype=np.int64)
+    for k, w in enumerate(wilds):
+        wild_kind[idx[w.name]] = k
+        mult_table[k] = [w.wild.multiplier(c) for c in range(R + 1)]
+    for e, lp in enumerate(game.line_pays):
+        pay[e] = lp.pays[li]
+        if lp.anywhere is not None:
+            anywhere[e], exactly[e] = idx[lp.anywhere], lp.exactly
+            continue
+        length[e] = len(lp.positions)
+        for i, allowed in enumerate(lp.positions):
+            for name in allowed:
+                natural[e, i, idx[name]] = True
+            for w in wilds:
+                if not natural[e, i, idx[w.name]] and allowed & w.wild.substitutes:
+                    substitute[e, i, idx[w.name]] = True
+        if lp.wild_own:
+            own[e] = game.symbol(next(iter(lp.positions[0]))).wild.multiply_own_pays
+    if E == 0:
+        length[0] = R + 1  # an entry no line can match
+    return CompiledPays(natural, substitute, length, anywhere, exactly, pay, own,
+                        wild_kind, mult_table, tuple(lp.name for lp in game.line_pays))
+
+
+@nb.njit(cache=True)
+def line_pay(x, natural, substitute, length, anywhere, exactly, pay, own_multiplied,
+             wild_kind, mult_table):
+    """Highest win of one line.
+
+    Parameters
+    ----------
+    x : ndarray of int, shape (R,)
+        Symbol indices along the line, leftmost reel first.
+    natural, substitute, ... : ndarray
+        ``CompiledPays.arrays``.
+
+    Returns
+    -------
+    win : int
+        Coin win after wild multipliers [coins].
+    entry : int
+        Winning pay-table entry, -1 for no win.
+    multiplier : int
+        Wild multiplier applied to the entry.
+    """
+    counts = np.zeros(mult_table.shape[0], dtype=np.int64)
+    return _line_pay(x, counts, natural, substitute, length, anywhere, exactly, pay,
+                     own_multiplied, wild_kind, mult_table)
+
+
+@nb.njit(cache=True)
+def _count_of(x, n, symbol) -> int:
+    """How many of ``x[:n]`` are ``symbol`` (an exactly-k-anywhere entry's count)."""
+    c = 0
+    for i in range(n):
+        if x[i] == symbol:
+            c += 1
+    return c
+
+
+@nb.njit(cache=True)
+def _line_pay(x, counts, natural, substitute, length, anywhere, exactly, pay, own_multiplied,
+              wild_kind, mult_table):
+    """:func:`line_pay` with a caller-provided scratch array ``counts``."""
+    R = x.shape[0]
+    K = mult_table.shape[0]
+    best, best_e, best_m = 0, -1, 1
+    for e in range(pay.shape[0]):
+        if pay[e] <= 0:
+            continue
+        if anywhere[e] >= 0:
+            if _count_of(x, R, anywhere[e]) != exactly[e]:
+                continue
+            m = 1
+        else:
+            n = length[e]
+            if n > R:
+                continue
+            counts[:] = 0
+            ok = True
+            for i in range(n):
+                s = x[i]
+                if natural[e, i, s]:
+                    if own_multiplied[e] and wild_kind[s] >= 0:
+                        counts[wild_kind[s]] += 1
+                elif substitute[e, i, s]:
+                    counts[wild_kind[s]] += 1
+                else:
+                    ok = False
+                    break
+            if not ok:
+                continue
+            m = 1
+            for k in range(K):
+                m *= mult_table[k, counts[k]]
+        if pay[e] * m > best:
+            best, best_e, best_m = pay[e] * m, e, m
+    return best, best_e, best_m
+
+
+@nb.njit(parallel=True, cache=True)
+def _pay_tensor(S, R, natural, substitute, length, anywhere, exactly, pay, own_multiplied,
+                wild_kind, mult_table):
+    block = S ** (R - 1)
+    wins = np.zeros(S * block, dtype=np.int64)
+    entries = np.full(S * block, -1, dtype=np.int64)
+    mults = np.ones(S * block, dtype=np.int64)
+    for first in nb.prange(S):
+        x = np.zeros(R, dtype=np.int64)
+        counts = np.zeros(mult_table.shape[0], dtype=np.int64)
+        x[0] = first
+        for j in range(block):
+            rem = j
+            for i in range(R - 1, 0, -1):
+                x[i] = rem % S
+                rem //= S
+            t = first * block + j
+            wins[t], entries[t], mults[t] = _line_pay(
+                x, counts, natural, substitute, length, anywhere, exactly, pay,
+                own_multiplied, wild_kind, mult_table)
+    return wins, entries, mults
+
+
+@nb.njit(cache=True)
+def _pay_tensor_pruned(S, R, natural, substitute, length, anywhere, exactly, pay,
+                       own_multiplied, wild_kind, mult_table):
+    """:func:`_pay_tensor` by a depth-first walk over symbol prefixes that
+    fills a whole block as soon as the prefix decides the line: every
+    entry still matching has all its positions filled (its multiplier is
+    then fixed too) and no "exactly k anywhere" entry is open.  The highest
+    win is taken as in :func:`_line_pay` (first entry wins a tie)."""
+    E = pay.shape[0]
+    K = mult_table.shape[0]
+    n = S ** R
+    wins = np.zeros(n, dtype=np.int64)
+    entries = np.full(n, -1, dtype=np.int64)
+    mults = np.ones(n, dtype=np.int64)
+    alive = np.zeros((R + 1, E), dtype=np.bool_)
+    counts = np.zeros((R + 1, E, K), dtype=np.int64)
+    for e in range(E):
+        alive[0, e] = pay[e] > 0 and (anywhere[e] >= 0 or length[e] <= R)
+    sym = np.full(R, -1, dtype=np.int64)
+    base = np.zeros(R + 1, dtype=np.int64)          # tuple index of the prefix
+    d = 0
+    while d >= 0:
+        sym[d] += 1
+        if sym[d] >= S:
+            sym[d] = -1
+            d -= 1
+            continue
+        s = sym[d]
+        base[d + 1] = base[d] * S + s
+        open_ = False
+        for e in range(E):
+            ok = alive[d, e]
+            if ok:
+                for k in range(K):
+                    counts[d + 1, e, k] = counts[d, e, k]
+                if anywhere[e] >= 0:
+                    pass                   # open to the last reel; counted when decided
+                elif d < length[e]:
+                    if natural[e, d, s]:
+                        if own_multiplied[e] and wild_kind[s] >= 0:
+                            counts[d + 1, e, wild_kind[s]] += 1
+                    elif substitute[e, d, s]:
+                        counts[d + 1, e, wild_kind[s]] += 1
+                    else:
+                        ok = False
+            alive[d + 1, e] = ok
+            if ok and (anywhere[e] >= 0 or length[e] > d + 1):
+                open_ = True
+        if open_ and d + 1 < R:
+            d += 1
+            continue
+        # decided (or a full tuple): the block of every completion
+        best, best_e, best_m = 0, -1, 1
+        for e in range(E):
+            if not alive[d + 1, e]:
+                continue
+            if anywhere[e] >= 0:
+                if _count_of(sym, d + 1, anywhere[e]) != exactly[e]:
+                    continue
+                m = 1
+            else:
+                m = 1
+                for k in range(K):
+                    m *= mult_table[k, counts[d + 1, e, k]]
+            if pay[e] * m > best:
+                best, best_e, best_m = pay[e] * m, e, m
+        span = S ** (R - 1 - d)
+        start = base[d + 1] * span
+        for t in range(start, start + span):
+            wins[t] = best
+            entries[t] = best_e
+            mults[t] = best_m
+    return wins, entries, mults
+
+
+@dataclass(frozen=True)
+class PayTensor:
+    """Line win of every symbol tuple, flattened in C order over (reel 1 .. reel R).
+
+    ``wins[t]`` [coins], ``entries[t]`` (winning entry, -1 none) and
+    ``mults[t]`` (its wild multiplier) for tuple index
+    ``t = sum_i x_i * S**(R-1-i)``.
+    """
+
+    wins: np.ndarray
+    entries: np.ndarray
+    mults: np.ndarray
+    n_symbols: int
+    n_reels: int
+    compiled: CompiledPays
+
+    def reshaped(self) -> np.ndarray:
+        """Wins as an R-dimensional (S, ..., S) array."""
+        return self.wins.reshape((self.n_symbols,) * self.n_reels)
+
+
+def pay_table_key(game: Game, level: int) -> tuple:
+    """Everything the line pay table at bet ``level`` depends on: the reel
+    count, the symbols (with their wild rules), the line pays and the level's
+    position among the bet levels -- not the strips or the game's name."""
+    return (game.reels, game.symbols, game.line_pays, game.level_index(level))
+
+
+_TENSORS = ValueCache(maxsize=64)
+
+
+def pay_tensor(game: Game, level: int) -> PayTensor:
+    """Line win of every symbol tuple at bet ``level``.
+
+    Cached on :func:`pay_table_key` (least recently used of 64 pay tables
+    dropped), so games that differ only in their strips -- every tuning
+    candidate, every workbench change -- share one tensor.  Built by the
+    prefix-pruned walk :func:`_pay_tensor_pruned` (equal to the tuple-by-tuple
+    :func:`_pay_tensor`, which tests keep as the reference).
+    """
+    if game.pays_by == "ways":    # every line-only path (tuning, line moments) stops here
+        from slotmath.io.gamefile import GameFileError
+        raise GameFileError(game.source, "pays_by", "pays by ways: the line engine (line "
+                            "figures, line tuning) does not apply; use slotmath par / simulate")
+    key = pay_table_key(game, level)
+    tensor = _TENSORS.get(key)
+    if tensor is not None:
+        return tensor
+    cp = compile_pays(game, level)
+    S, R = len(game.symbols), game.reels
+    wins, entries, mults = _pay_tensor_pruned(S, R, *cp.arrays)
+    return _TENSORS.put(key, PayTensor(wins, entries, mults, S, R, cp))
+
+
+pay_tensor.cache_clear = _TENSORS.clear
+
+
+def prefix_determined(tensor: PayTensor) -> list:
+    """For k = 1..R, the line win of each k-symbol prefix when the rest of
+    the line cannot change it, else -1.
+
+    ``out[k-1]`` has ``S**k`` entries; ``out[R-1]`` is the full tensor.
+    """
+    S, R = tensor.n_symbols, tensor.n_reels
+    full = tensor.wins.reshape(S ** R)
+    out = []
+    for k in range(1, R + 1):
+        block = full.reshape(S ** k, S ** (R - k))
+        lo, hi = block.min(axis=1), block.max(axis=1)
+        out.append(np.where(lo == hi, lo, -1).astype(np.int64))
+    return out

@@ -1,0 +1,83 @@
+"""Per-reel counting: windows, row marginals and symbol-count distributions.
+
+All results are integer stop weights (counts), never probabilities, so that
+everything built on them stays exact.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from slotmath.model import Game, Strip
+
+
+def strip_indices(game: Game, strip: Strip) -> np.ndarray:
+    """Symbol index of every strip position."""
+    idx = game.symbol_index
+    return np.array([idx[s] for s in strip.symbols], dtype=np.int64)
+
+
+def windows(game: Game, strip: Strip) -> np.ndarray:
+    """Window of every stop, shape (N, rows): ``[s, k] = strip[(s + k) % N]``."""
+    sym = strip_indices(game, strip)
+    n = len(sym)
+    pos = (np.arange(n)[:, None] + np.arange(game.rows)[None, :]) % n
+    return sym[pos]
+
+
+def reel_windows(game: Game, reel_set: str = "base") -> list:
+    """Windows of every reel of ``reel_set``."""
+    return [windows(game, s) for s in game.strips(reel_set)]
+
+
+def row_marginal(game: Game, strip: Strip, row: int) -> np.ndarray:
+    """Weighted count of stops showing each symbol in ``row`` [stop weights]."""
+    return _weighted_bincount(windows(game, strip)[:, row], strip.stop_weights(),
+                              len(game.symbols))
+
+
+def _weighted_bincount(values: np.ndarray, weights: np.ndarray, size: int) -> np.ndarray:
+    out = np.zeros(size, dtype=np.int64)
+    np.add.at(out, values, weights)
+    return out
+
+
+def symbol_counts(game: Game, reel_set: str = "base") -> np.ndarray:
+    """Stop weight of each symbol per reel, shape (R, S) (row 0 of the window)."""
+    return np.array([row_marginal(game, s, 0) for s in game.strips(reel_set)], dtype=np.int64)
+
+
+def window_symbol_count(game: Game, strip: Strip, symbol: str) -> np.ndarray:
+    """Number of ``symbol`` in the window of every stop, shape (N,)."""
+    return (windows(game, strip) == game.symbol_index[symbol]).sum(axis=1)
+
+
+def count_distribution(counts: np.ndarray, weights: np.ndarray, size: int) -> np.ndarray:
+    """Weighted histogram of per-stop counts: ``[c]`` = weight of stops with count ``c``."""
+    return _weighted_bincount(counts, weights, size)
+
+
+def convolve_int(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Exact convolution of two integer count vectors (Python ints if int64 would overflow)."""
+    if a.dtype == object or b.dtype == object or \
+            float(a.max(initial=0)) * float(b.max(initial=0)) * min(len(a), len(b)) >= 2 ** 62:
+        out = np.zeros(len(a) + len(b) - 1, dtype=object)
+        for i, x in enumerate(a.tolist()):
+            if x:
+                out[i:i + len(b)] += np.array([x * y for y in b.tolist()], dtype=object)
+        return out
+    return np.convolve(a.astype(np.int64), b.astype(np.int64))
+
+
+def pack_reels(game: Game, reel_set: str):
+    """Windows and weights padded into (R, Nmax, H) / (R, Nmax) arrays."""
+    wins = reel_windows(game, reel_set)
+    strips = game.strips(reel_set)
+    R, H = game.reels, game.rows
+    nmax = max(len(s) for s in strips)
+    win = np.zeros((R, nmax, H), dtype=np.int64)
+    weights = np.zeros((R, nmax), dtype=np.int64)
+    for r, (w, s) in enumerate(zip(wins, strips)):
+        win[r, :len(s)] = w
+        weights[r, :len(s)] = s.stop_weights()
+    n_stops = np.array([len(s) for s in strips], dtype=np.int64)
+    return win, weights, n_stops

@@ -1,0 +1,401 @@
+"""Ways pays (``pays_by: ways``): exact RTP, combination table and the
+distribution of the spin's total win.
+
+Rule
+    A symbol X pays n of a kind when each of reels 1..n shows X, or a wild
+    that substitutes for X, in any row, and reel n+1 does not (or n = R);
+    a symbol's pays must list every count from its smallest to R.
+    A *way* is one choice of a matching cell on each of reels 1..n; the win
+    is ``pay(X, n) x sum over ways of the way's wild multiplier``.  With no
+    multiplier wilds that is ``pay x prod_{r<=n} c_r`` where ``c_r`` is the
+    number of matching cells on reel r (243 ways on 5x3, 4096 on 6x4).  A
+    way's multiplier combines its wilds as on a payline
+    (:meth:`slotmath.model.WildRule.multiplier`, kinds multiplied
+    together): a ``per_wild`` factor is a factor per cell, so a cell of such
+    a wild counts ``per_wild`` ways; a ``by_count`` rule needs the number
+    of its wilds on the way, which is carried as a digit of the state.
+    Every paying symbol pays independently (all symbols' wins add); only
+    the longest run of a symbol pays.  A wild's own pays are refused (they
+    would double-count the ways they substitute in).
+
+Method (exact)
+    Per reel, every stop has a *feature vector*: for each paying symbol,
+    its weighted matching cells (naturals + non-multiplying wilds count 1,
+    a ``per_wild`` wild counts its factor) and the number of each
+    ``by_count`` wild's cells substituting for it; with the scatter code
+    (:mod:`slotmath.engine.scatters`) this is the stop's *class*.  The forward pass
+    carries states: for every paying symbol the vector of ways alive so far
+    by ``by_count`` digit (all zero once its run has ended), the scatter
+    code, and the settled win; states are merged in a hash table with
+    integer weights (stop combinations).  A state with no symbol alive is
+    finished at once with the pre-convolved scatter suffix.  Cost:
+    ``sum_k E_k x J_(k+1) x P x M`` steps (``E_k`` merged states after reel
+    k, ``J`` stop classes, ``P`` paying symbols, ``M`` digits), independent
+    of the cycle.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numba as nb
+import numpy as np
+import pandas as pd
+
+from slotmath.engine.combinations import _row
+from slotmath.engine.distribution import WinDistribution
+from slotmath.engine.joint import INT64_SAFE, _find, _grow, _new_table
+from slotmath.engine.limits import EngineTooLarge
+from slotmath.model import Game
+from slotmath.engine.moments import unique_rows
+from slotmath.engine.reels import pack_reels
+from slotmath.engine.scatters import scatter_counts, suffix_scatter, win_denominator
+
+#: Ways steps (state x stop class x state entry) per second, one core
+#: (measured on data/games/ways4096: 1.0e8 steps in 6 s).
+WAYS_STEPS_PER_SECOND = 1.6e7
+#: Refuse a reel step above this many ways steps (about 3 minutes).
+MAX_WAYS_STEPS = 3 * 10 ** 9
+
+
+# ===========================================================================
+# the pay table and the per-stop features
+# ===========================================================================
+@dataclass(frozen=True)
+class WaysPays:
+    """The ways pay table at one bet level, as arrays.
+
+    Attributes
+    ----------
+    symbols : tuple of str
+        Paying symbols, in first-listed order (``P``).
+    pay : ndarray of int64, shape (P, R + 1)
+        ``pay[p, n]``: coin win of n of a kind per way [coins], 0 if unpaid.
+    entry : ndarray of int64, shape (P, R + 1)
+        Index into ``game.line_pays`` of that pay, -1 if unpaid.
+    weight : ndarray of int64, shape (S, P)
+        Ways one cell of symbol s counts towards symbol p (1 natural or
+        plain wild, ``per_wild`` for such a multiplier wild, 0 otherwise).
+    digit : ndarray of int64, shape (S, P)
+        The ``by_count`` wild kind (0..B-1) a cell of s counts as for p, -1 none.
+    step : ndarray of int64, shape (M, B)
+        Index of the digit vector ``m`` after one more wild of kind b.
+    factor : ndarray of int64, shape (M,)
+        Way multiplier of digit vector ``m`` (product over ``by_count`` kinds).
+    """
+
+    symbols: tuple
+    pay: np.ndarray
+    entry: np.ndarray
+    weight: np.ndarray
+    digit: np.ndarray
+    step: np.ndarray
+    factor: np.ndarray
+
+
+def compile_ways(game: Game, level: int) -> WaysPays:
+    """Compile ``game``'s ways pay table at bet ``level``."""
+    R, li = game.reels, game.level_index(level)
+    paying = []
+    for lp in game.line_pays:
+        name = next(iter(lp.positions[0]))
+        if name not in paying:
+            paying.append(name)
+    P, S = len(paying), len(game.symbols)
+    pay = np.zeros((P, R + 1), dtype=np.int64)
+    entry = np.full((P, R + 1), -1, dtype=np.int64)
+    for e, lp in enumerate(game.line_pays):
+        p = paying.index(next(iter(lp.positions[0])))
+        pay[p, len(lp.positions)], entry[p, len(lp.positions)] = lp.pays[li], e
+    counted = [s for s in game.symbols if s.wild and s.wild.by_count is not None]
+    caps = [len(s.wild.by_count) for s in counted]
+    M = int(np.prod(caps)) if caps else 1
+    weight = np.zeros((S, P), dtype=np.int64)
+    digit = np.full((S, P), -1, dtype=np.int64)
+    for si, s in enumerate(game.symbols):
+        for p, name in enumerate(paying):
+            if s.name == name:
+                weight[si, p] = 1
+            elif s.wild and name in s.wild.substitutes:
+                weight[si, p] = 1 if s.wild.by_count is not None else s.wild.per_wild
+                if s.wild.by_count is not None:
+                    digit[si, p] = counted.index(s)
+    digits = (np.array(np.unravel_index(np.arange(M), caps)).T if caps
+              else np.zeros((1, 0), dtype=np.int64))
+    step = np.zeros((M, max(len(caps), 1)), dtype=np.int64)
+    factor = np.ones(M, dtype=np.int64)
+    for m in range(M):
+        for b, s in enumerate(counted):
+            d = digits[m].copy()
+            d[b] = min(d[b] + 1, caps[b] - 1)
+            step[m, b] = np.ravel_multi_index(tuple(d), caps)
+            factor[m] *= s.wild.by_count[digits[m, b]]
+    return WaysPays(tuple(paying), pay, entry, weight, digit, step, factor)
+
+
+def stop_features(wp: WaysPays, window: np.ndarray) -> np.ndarray:
+    """Per stop and paying symbol: weighted matching cells, then the count of
+    each ``by_count`` wild kind's cells; shape (N, P x (1 + B))."""
+    B = wp.step.shape[1]
+    N, P = window.shape[0], wp.weight.shape[1]
+    out = np.zeros((N, P, 1 + B), dtype=np.int64)
+    out[:, :, 0] = wp.weight[window].sum(axis=1)
+    for b in range(B):
+        out[:, :, 1 + b] = (wp.digit[window] == b).sum(axis=1)
+    out[:, :, 0] -= out[:, :, 1:].sum(axis=2)   # by_count cells are counted by their digit
+    return out.reshape(N, -1)
+
+
+def ways_classes(feat: np.ndarray, weights: np.ndarray, codes: np.ndarray):
+    """Stops of one reel grouped by (features, scatter code): features ``(J, F)``,
+    summed stop weight ``(J,)`` and scatter code ``(J,)`` (weight-0 stops dropped)."""
+    keep = np.flatnonzero(weights)
+    uniq, inv = unique_rows(np.column_stack([feat[keep], codes[keep]]))
+    w = np.zeros(len(uniq), dtype=np.int64)
+    np.add.at(w, inv, weights[keep])
+    return np.ascontiguousarray(uniq[:, :-1]), w, np.ascontiguousarray(uniq[:, -1])
+
+
+# ===========================================================================
+# one symbol's ways through one reel (shared by the exact pass and the sampler)
+# ===========================================================================
+@nb.njit(cache=True)
+def step_ways(vec, out, f, step, factor):
+    """Ways of one symbol after one more reel.
+
+    ``vec`` (M,) ways alive by digit vector; ``f`` (1 + B,) the reel's
+    features for the symbol.  Writes ``out`` and returns the multiplied
+    ways of ``vec`` (their ``factor`` sum) when the run ends on this reel,
+    else -1 (still alive); 0 when ``vec`` was already dead.
+    """
+    M, B = vec.shape[0], step.shape[1]
+    alive = False
+    total = 0
+    for m in range(M):
+        out[m] = 0
+    for m in range(M):
+        v = vec[m]
+        if v == 0:
+            continue
+        total += v * factor[m]
+        out[m] += v * f[0]
+        for b in range(B):
+            if f[1 + b] > 0:
+                out[step[m, b]] += v * f[1 + b]
+    for m in range(M):
+        if out[m] != 0:
+            alive = True
+            break
+    return -1 if alive else total
+
+
+@nb.njit(cache=True)
+def _settle(vec, factor):
+    t = 0
+    for m in range(vec.shape[0]):
+        t += vec[m] * factor[m]
+    return t
+
+
+@nb.njit(cache=True)
+def _add_final(fkeys, fwins, fcounts, fslots, fn, empty, total, w):
+    if fn + 1 > fkeys.shape[0]:
+        fkeys, fwins, fcounts, fslots = _grow(fkeys, fwins, fcounts, fslots, fn)
+    h = _find(fkeys, fwins, fslots, empty, total)
+    e = fslots[h]
+    if e < 0:
+        fslots[h] = fn
+        fwins[fn] = total
+        fcounts[fn] = w
+        fn += 1
+    else:
+        fcounts[e] += w
+    return fkeys, fwins, fcounts, fslots, fn
+
+
+@nb.njit(cache=True)
+def _advance_ways(keys, wins, counts, n, k, R, feat, cls_w, cls_code, pay_units, step, factor,
+                  suffix, suffix_nz, sc_units, fkeys, fwins, fcounts, fslots, fn):
+    """Step the ``n`` states after reel ``k`` (0-based) by every class of reel k."""
+    W = keys.shape[1]
+    M = factor.shape[0]
+    P = (W - 1) // M
+    F = feat.shape[1] // P
+    nk, nw, nc, ns = _new_table(W, max(16, n), keys[0])
+    m = 0
+    row = np.empty(W, dtype=keys.dtype)
+    out = np.empty(M, dtype=keys.dtype)
+    empty = np.empty(0, dtype=fkeys.dtype)
+    for i in range(n):
+        for j in range(cls_w.shape[0]):
+            w = counts[i] * cls_w[j]
+            win = wins[i]
+            live = False
+            for p in range(P):
+                vec = keys[i, p * M:(p + 1) * M]
+                ended = step_ways(vec, out, feat[j, p * F:(p + 1) * F], step, factor)
+                if ended > 0:
+                    win += pay_units[p, k] * ended
+                if ended < 0 and k == R - 1:
+                    win += pay_units[p, R] * _settle(out, factor)
+                    out[:] = 0
+                elif ended < 0:
+                    live = True
+                row[p * M:(p + 1) * M] = out
+            code = keys[i, W - 1] + cls_code[j]
+            if live:
+                row[W - 1] = code
+                if m + 1 > nk.shape[0]:
+                    nk, nw, nc, ns = _grow(nk, nw, nc, ns, m)
+                h = _find(nk, nw, ns, row, win)
+                e = ns[h]
+                if e < 0:
+                    ns[h] = m
+                    nk[m] = row
+                    nw[m] = win
+                    nc[m] = w
+                    m += 1
+                else:
+                    nc[e] += w
+                continue
+            for t in range(suffix_nz.shape[1]):
+                c2 = suffix_nz[k + 1, t]
+                if c2 < 0:
+                    break
+                fkeys, fwins, fcounts, fslots, fn = _add_final(
+                    fkeys, fwins, fcounts, fslots, fn, empty, win + sc_units[code + c2],
+                    w * suffix[k + 1, c2])
+    return nk, nw, nc, m, fkeys, fwins, fcounts, fslots, fn
+
+
+def check_cost(game: Game, reel: int, n_states: int, n_classes: int, width: int,
+               limit: int) -> None:
+    """Raise :class:`EngineTooLarge` (with the estimated time) before a reel
+    step of more than ``limit`` steps (states x stop classes x state width)."""
+    cost = n_states * n_classes * width
+    if cost > limit:
+        raise EngineTooLarge(
+            f"{game.name}: the exact ways distribution is still too large: reel {reel + 1} "
+            f"would step {n_states:,} states x {n_classes} stop classes x {width} ways "
+            f"digits = {cost:.2e} steps (about {cost / WAYS_STEPS_PER_SECOND:,.0f} s on one "
+            "core, more for the reels after it); simulate instead")
+
+
+def ways_distribution(game: Game, level: int, reel_set: str = "base",
+                      max_steps: int | None = None) -> WinDistribution:
+    """Exact distribution of the total win of one spin of a ways game.
+
+    Parameters
+    ----------
+    max_steps : int, optional
+        Refuse (:class:`EngineTooLarge`) before a reel step of more ways
+        steps than this (default :data:`MAX_WAYS_STEPS`).
+
+    Returns
+    -------
+    WinDistribution
+        Integer hit counts over the full cycle by total win (ways + scatters).
+    """
+    bet = game.bet(level)
+    wp = compile_ways(game, level)
+    unit_den = win_denominator(game, bet.total_bet)
+    sc = scatter_counts(game, reel_set, bet.total_bet, unit_den)
+    win, weights, n_stops = pack_reels(game, reel_set)
+    cycle = game.cycle(reel_set)
+    if cycle >= INT64_SAFE:
+        raise OverflowError(f"cycle {cycle} is too large for exact int64 counts")
+    R, P, M = game.reels, len(wp.symbols), len(wp.factor)
+    top_ways = (int(wp.weight.max(initial=1)) * game.rows) ** R * int(wp.factor.max())
+    max_total = int(wp.pay.max(initial=0)) * top_ways * P * unit_den + int(sc.pay_units.max())
+    if max_total >= INT64_SAFE:
+        raise OverflowError(f"largest win {max_total} [1/{unit_den} coins] is too large for int64")
+    suffix, suffix_nz = suffix_scatter(sc.codes, weights, len(sc.pay_units))
+    width = P * M + 1
+    probe = np.zeros(1, dtype=np.int64)
+    keys, wins, counts, _ = _new_table(width, 1, probe)
+    keys[0] = 0
+    keys[0, :P * M:M] = 1            # every symbol: one way, no wild yet
+    wins[0], counts[0] = 0, 1
+    n = 1
+    fkeys, fwins, fcounts, fslots = _new_table(0, 64, probe)
+    fn = 0
+    pay_units = wp.pay * unit_den
+    for k in range(R):
+        w_k = weights[k, :n_stops[k]]
+        feat = stop_features(wp, win[k, :n_stops[k]])
+        cls_f, cls_w, cls_code = ways_classes(feat, w_k, sc.codes[k])
+        check_cost(game, k, n, len(cls_w), width, max_steps or MAX_WAYS_STEPS)
+        keys, wins, counts, n, fkeys, fwins, fcounts, fslots, fn = _advance_ways(
+            keys, wins, counts, n, k, R, cls_f, cls_w, cls_code, pay_units, wp.step, wp.factor,
+            suffix, suffix_nz, sc.pay_units, fkeys, fwins, fcounts, fslots, fn)
+    assert n == 0
+    order = np.argsort(fwins[:fn], kind="stable")
+    dist = WinDistribution(fwins[:fn][order].copy(),
+                           np.array(fcounts[:fn][order].tolist(), dtype=object),
+                           unit_den, bet.total_bet)
+    assert dist.total == cycle
+    return dist
+
+
+# ===========================================================================
+# the combination table: one symbol at a time
+# ===========================================================================
+def symbol_runs(game: Game, wp: WaysPays, p: int, reel_set: str = "base") -> dict:
+    """For paying symbol ``p``: run length n -> [spins, multiplied ways summed
+    over those spins] over the full cycle (exact ints)."""
+    R, M, B = game.reels, len(wp.factor), wp.step.shape[1]
+    strips = game.strips(reel_set)
+    win, weights, n_stops = pack_reels(game, reel_set)
+    tail = [1] * (R + 1)
+    for r in range(R - 1, -1, -1):
+        tail[r] = tail[r + 1] * strips[r].total_weight
+    states = {tuple([1] + [0] * (M - 1)): 1}
+    runs: dict = {}
+    out = np.zeros(M, dtype=np.int64)
+    for k in range(R):
+        feat = stop_features(wp, win[k, :n_stops[k]])[:, p * (1 + B):(p + 1) * (1 + B)]
+        cls, inv = unique_rows(feat)
+        cw = np.zeros(len(cls), dtype=np.int64)
+        np.add.at(cw, inv, weights[k, :n_stops[k]])
+        nxt: dict = {}
+        for vec, c in states.items():
+            v = np.array(vec, dtype=np.int64)
+            for f, w in zip(cls, cw.tolist(), strict=True):
+                if w == 0:
+                    continue
+                ended = int(step_ways(v, out, f, wp.step, wp.factor))
+                if ended > 0:
+                    acc = runs.setdefault(k, [0, 0])
+                    acc[0] += c * w * tail[k + 1]
+                    acc[1] += c * w * tail[k + 1] * ended
+                elif ended < 0:
+                    key = tuple(out.tolist())
+                    nxt[key] = nxt.get(key, 0) + c * w
+        states = nxt
+    for vec, c in states.items():
+        acc = runs.setdefault(R, [0, 0])
+        acc[0] += c
+        acc[1] += c * int(_settle(np.array(vec, dtype=np.int64), wp.factor))
+    return runs
+
+
+def ways_table(game: Game, level: int, reel_set: str = "base") -> pd.DataFrame:
+    """Combination table rows of the ways pays: one per symbol and count.
+
+    ``hits`` counts spins paying that n of a kind; ``win`` is the mean win
+    per hit [coins] (pay x the mean number of multiplied ways); ``multiplier``
+    is 1 (the ways are in the win).
+    """
+    bet = game.bet(level)
+    cycle = game.cycle(reel_set)
+    wp = compile_ways(game, level)
+    rows = []
+    for p in range(len(wp.symbols)):
+        for n, (hits, ways) in sorted(symbol_runs(game, wp, p, reel_set).items()):
+            e = int(wp.entry[p, n])
+            if e < 0 or hits == 0 or wp.pay[p, n] == 0:
+                continue
+            rows.append(_row("ways", game.line_pays[e].name, 1,
+                             Fraction(int(wp.pay[p, n]) * ways, hits), hits, cycle,
+                             bet.total_bet))
+    return pd.DataFrame(rows)

@@ -1,0 +1,750 @@
+"""Feature declarations of a game file, turned into engine objects.
+
+A game file may declare, under ``options:``, engine features that any rules
+module can use:
+
+``lockit``
+    hold & respin feature (:mod:`slotmath.features.lockit`): which symbols are held,
+    which of them carry a mark (e.g. a WHEEL), the trigger count, the spin
+    rule, the rectangle shapes paid at the end (:mod:`slotmath.features.shapes`), the
+    weighted award table of every shape, and one entry per *source* (where
+    the feature was triggered from: spins, respin reel sets, award table).
+``free_games``
+    free games (:mod:`slotmath.features.freegames`): the scatter symbol, the games
+    and prize [x total bet] awarded by each count, retriggers, the reel set,
+    the multiplier, an optional expanding (nudging) wild.
+``selection``
+    a feature selection: a scatter count pays a prize and offers a choice
+    between features (lock-it with given spins and awards, or free games).
+``wheel``
+    a weighted prize wheel (:mod:`slotmath.features.wheel`).
+``jackpots``
+    named fixed prizes [x total bet] that award tables and wheels may list.
+
+The schema of every section is in ``docs/features.md``; :func:`load_features`
+validates it and raises :class:`~slotmath.io.gamefile.GameFileError` naming the
+field.  Award tables may sit in a CSV file beside the game file with columns
+``table, level, shape, award, weight`` (``award`` a number [x total bet] or a
+jackpot name).
+
+A classic free-games game ("3+ scatters give N free spins at x M,
+retriggerable, on the same reels") needs only::
+
+    options:
+      free_games:
+        symbol: SCATTER
+        reels: base
+        multiplier: 3
+        awards: {3: {games: 10}}
+"""
+from __future__ import annotations
+
+import csv
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+
+from slotmath.engine.cache import game_cache, no_sets
+from slotmath.io.gamefile import GameFileError, named_file
+from slotmath.model import Game
+
+__all__ = ["Award", "AwardTables", "LockItSource", "LockItSpec", "FreeGamesSpec",
+           "SelectionOption", "SelectionSpec", "WheelSpec", "Features", "load_features",
+           "feature_landing", "lockit_chain", "shape_counts", "nudged_strip",
+           "scatter_window_counts", "free_games_table", "free_games_feature"]
+
+
+# ===========================================================================
+# declarations
+# ===========================================================================
+@dataclass(frozen=True)
+class Award:
+    """One entry of a weighted award table: ``value`` [x total bet], its
+    ``weight`` and ``label`` (a jackpot name or the value as text)."""
+
+    value: Fraction
+    weight: int
+    label: str
+
+
+@dataclass(frozen=True)
+class AwardTables:
+    """Weighted shape awards: ``tables[name][level][shape]`` -> tuple of :class:`Award`."""
+
+    tables: dict
+
+    def table(self, name: str, level: int) -> tuple:
+        """Per shape, its awards for table ``name`` at bet ``level``."""
+        return self.tables[name][level]
+
+    def moments(self, name: str, level: int):
+        """Per shape mean [x total bet] and second moment as Fractions."""
+        m1, m2 = [], []
+        for awards in self.table(name, level):
+            total = sum(a.weight for a in awards)
+            m1.append(sum(a.value * a.weight for a in awards) / total)
+            m2.append(sum(a.value ** 2 * a.weight for a in awards) / total)
+        return m1, m2
+
+    def distributions(self, name: str, level: int, unit: Fraction = Fraction(1)) -> list:
+        """Per shape the award distribution on the grid of ``unit`` [x total bet]:
+        ``p[j]`` = P(award = j * unit) [probability]."""
+        out = []
+        for awards in self.table(name, level):
+            total = sum(a.weight for a in awards)
+            top = max(int(a.value / unit) for a in awards)
+            p = np.zeros(top + 1)
+            for a in awards:
+                j = a.value / unit
+                if j.denominator != 1:
+                    raise ValueError(f"award {a.value} is not a multiple of {unit}")
+                p[int(j)] += a.weight / total
+            out.append(p)
+        return out
+
+
+@dataclass(frozen=True)
+class LockItSource:
+    """Where a lock-it feature comes from and how it plays from there.
+
+    ``reels``: respin reel set while no mark is on screen; ``after_mark``:
+    reel set once a mark is on screen (None: the same); ``awards``: award
+    table name; ``mark_award``: True when a mark on screen at the end pays
+    the declared mark award (the wheel)."""
+
+    name: str
+    spins: int
+    reels: str
+    after_mark: str | None
+    awards: str
+    mark_award: bool = True
+
+
+@dataclass(frozen=True)
+class LockItSpec:
+    """A declared lock-it feature (see the module docstring)."""
+
+    symbols: tuple
+    mark: str | None
+    trigger: int
+    rule: str
+    shapes: tuple
+    shape_names: tuple
+    order: str
+    packing: str
+    sources: dict
+    awards: AwardTables
+    mark_award: str | None
+
+
+@dataclass(frozen=True)
+class FreeGamesSpec:
+    """Declared free games: ``awards[count] = (prize [x total bet], games)``."""
+
+    symbol: str
+    reels: str
+    multiplier: Fraction
+    awards: dict
+    retrigger: bool = True
+    nudge: str | None = None
+    max_games: int | None = None
+
+    def games(self, count: int) -> int:
+        """Games awarded by ``count`` scatters (the highest listed count not above it)."""
+        return self._lookup(count)[1]
+
+    def prize(self, count: int) -> Fraction:
+        """Prize [x total bet] for ``count`` scatters."""
+        return self._lookup(count)[0]
+
+    def _lookup(self, count):
+        best = (Fraction(0), 0)
+        for c in sorted(self.awards):
+            if c <= count:
+                best = self.awards[c]
+        return best
+
+    @property
+    def min_count(self) -> int:
+        return min(self.awards)
+
+
+@dataclass(frozen=True)
+class SelectionOption:
+    """What ``count`` selection symbols award: a prize and the two choices."""
+
+    count: int
+    prize: Fraction
+    lockit_spins: int
+    lockit_awards: str
+    free_games: int
+
+
+@dataclass(frozen=True)
+class SelectionSpec:
+    """Declared feature selection: ``options[count]`` -> :class:`SelectionOption`."""
+
+    symbol: str
+    options: dict
+    lockit_source: str
+
+    def option(self, count: int) -> SelectionOption | None:
+        best = None
+        for c in sorted(self.options):
+            if c <= count:
+                best = self.options[c]
+        return best
+
+    @property
+    def min_count(self) -> int:
+        return min(self.options)
+
+
+@dataclass(frozen=True)
+class WheelSpec:
+    """A prize wheel: segments ``(label, value [x total bet], weight)`` and an
+    optional jackpot awarded before the wheel with ``pre_probability``."""
+
+    segments: tuple
+    pre_prize: Fraction = Fraction(0)
+    pre_probability: Fraction = Fraction(0)
+    pre_name: str = ""
+
+
+@dataclass(frozen=True)
+class Features:
+    """Every feature a game file declares (None where absent)."""
+
+    jackpots: dict = field(default_factory=dict)
+    lockit: LockItSpec | None = None
+    free_games: FreeGamesSpec | None = None
+    selection: SelectionSpec | None = None
+    wheel: WheelSpec | None = None
+
+
+# ===========================================================================
+# parsing
+# ===========================================================================
+class _Reader:
+    """Validation helpers bound to one game (every error names its field)."""
+
+    def __init__(self, game: Game):
+        self.game = game
+
+    def fail(self, where, problem):
+        raise GameFileError(self.game.source, where, problem)
+
+    def mapping(self, value, where, allowed=None, required=()):
+        if not isinstance(value, dict):
+            self.fail(where, "must be a mapping (key: value pairs)")
+        if allowed is not None:
+            for key in value:
+                if key not in allowed:
+                    self.fail(f"{where}.{key}", f"unknown key (allowed: {', '.join(allowed)})")
+        for key in required:
+            if key not in value:
+                self.fail(f"{where}.{key}", "is required")
+        return value
+
+    def number(self, value, where, integer=False, minimum=None, positive=False):
+        if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+            self.fail(where, f"must be a number, got {value!r}")
+        try:
+            x = Fraction(str(value))
+        except (ValueError, ZeroDivisionError):
+            self.fail(where, f"must be a number, got {value!r}")
+        if integer and x.denominator != 1:
+            self.fail(where, f"must be a whole number, got {value!r}")
+        if positive and x <= 0:
+            self.fail(where, f"must be positive, got {value!r}")
+        if minimum is not None and x < minimum:
+            self.fail(where, f"must be at least {minimum}, got {value!r}")
+        return int(x) if integer else x
+
+    def symbol(self, name, where):
+        if not isinstance(name, str) or name not in self.game.symbol_index:
+            self.fail(where, f"unknown symbol {name!r}")
+        return name
+
+    def reel_set(self, name, where):
+        if not isinstance(name, str) or name not in self.game.reel_sets:
+            self.fail(where, f"unknown reel set {name!r} (reel sets: "
+                      f"{', '.join(self.game.reel_sets)})")
+        return name
+
+    def counts(self, value, where):
+        self.mapping(value, where)
+        out = {}
+        for key, spec in value.items():
+            c = self.number(key, f"{where}.{key}", integer=True, positive=True)
+            if c > self.game.reels * self.game.rows:
+                self.fail(f"{where}.{key}", f"{c} symbols do not fit the window")
+            out[c] = spec
+        if not out:
+            self.fail(where, "must list at least one count")
+        return out
+
+    def prize(self, value, where, jackpots):
+        """A prize: a number [x total bet] or a jackpot name."""
+        if isinstance(value, str) and not _is_number(value):
+            if value not in jackpots:
+                self.fail(where, f"unknown jackpot {value!r} (jackpots: {', '.join(jackpots) or 'none'})")
+            return jackpots[value], value
+        x = self.number(value, where, minimum=0)
+        return x, _fmt(x)
+
+
+def _is_number(text: str) -> bool:
+    if "e" in text.lower() and any(len(p.lstrip("+-")) > 2 for p in text.lower().split("e")[1:]):
+        return False                     # an exponent beyond 99: not a usable number
+    try:
+        Fraction(text)
+    except (ValueError, ZeroDivisionError):
+        return False
+    return True
+
+
+def _fmt(x: Fraction) -> str:
+    return str(int(x)) if x.denominator == 1 else str(float(x))
+
+
+def load_features(game: Game) -> Features:
+    """Validate and return the features ``game`` declares under ``options:``."""
+    return _load_features(game)
+
+
+@game_cache(no_sets, maxsize=32)
+def _load_features(game: Game) -> Features:
+    rd = _Reader(game)
+    opts = game.options or {}
+    rd.mapping(opts, "options", allowed=("jackpots", "lockit", "free_games", "selection", "wheel"))
+    jackpots = {}
+    if "jackpots" in opts:
+        for name, value in rd.mapping(opts["jackpots"], "options.jackpots").items():
+            jackpots[str(name)] = rd.number(value, f"options.jackpots.{name}", positive=True)
+    lockit = _lockit(rd, opts["lockit"], jackpots) if "lockit" in opts else None
+    free = _free_games(rd, opts["free_games"]) if "free_games" in opts else None
+    selection = _selection(rd, opts["selection"], lockit, free) if "selection" in opts else None
+    wheel = _wheel(rd, opts["wheel"], jackpots) if "wheel" in opts else None
+    if lockit is not None and lockit.mark_award == "wheel" and wheel is None:
+        rd.fail("options.lockit.mark_award", "is 'wheel' but options.wheel is not declared")
+    return Features(jackpots, lockit, free, selection, wheel)
+
+
+#: orders in which shapes are packed into the window (see :mod:`slotmath.features.shapes`)
+ORDERS = ("reel-major", "row-major")
+
+SHAPE_KEYS = ("symbols", "mark", "trigger", "rule", "shapes", "order", "packing", "awards",
+              "mark_award", "sources")
+
+
+def _lockit(rd: _Reader, spec, jackpots) -> LockItSpec:
+    from slotmath.features.lockit import RULES
+
+    w = "options.lockit"
+    rd.mapping(spec, w, SHAPE_KEYS, ("symbols", "trigger", "shapes", "awards", "sources"))
+    syms = spec["symbols"]
+    if not isinstance(syms, list) or not syms:
+        rd.fail(f"{w}.symbols", "must be a non-empty list of symbols")
+    symbols = tuple(rd.symbol(s, f"{w}.symbols[{i}]") for i, s in enumerate(syms))
+    mark = spec.get("mark")
+    if mark is not None:
+        rd.symbol(mark, f"{w}.mark")
+        if mark not in symbols:
+            rd.fail(f"{w}.mark", f"{mark!r} must be one of the held symbols {list(symbols)}")
+    trigger = rd.number(spec["trigger"], f"{w}.trigger", integer=True, positive=True)
+    rule = spec.get("rule", "countdown")
+    if rule not in RULES:
+        rd.fail(f"{w}.rule", f"must be one of {', '.join(RULES)}, got {rule!r}")
+    order = spec.get("order", "reel-major")
+    if order not in ORDERS:
+        rd.fail(f"{w}.order", f"must be one of {', '.join(ORDERS)}, got {order!r}")
+    packing = spec.get("packing", "greedy")
+    if packing not in ("greedy", "optimal"):
+        rd.fail(f"{w}.packing", f"must be 'greedy' or 'optimal', got {packing!r}")
+    shapes = []
+    if not isinstance(spec["shapes"], list) or not spec["shapes"]:
+        rd.fail(f"{w}.shapes", "must be a non-empty list of [rows, reels]")
+    for i, s in enumerate(spec["shapes"]):
+        if (not isinstance(s, list) or len(s) != 2
+                or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 1 for v in s)):
+            rd.fail(f"{w}.shapes[{i}]", f"must be [rows, reels] with positive whole numbers, got {s!r}")
+        if s[0] > rd.game.rows or s[1] > rd.game.reels:
+            rd.fail(f"{w}.shapes[{i}]", f"{s[0]}x{s[1]} does not fit the {rd.game.rows}x{rd.game.reels} grid")
+        if tuple(s) in shapes:
+            rd.fail(f"{w}.shapes[{i}]", f"shape {s[0]}x{s[1]} is listed twice")
+        shapes.append(tuple(s))
+    if (1, 1) not in shapes:
+        rd.fail(f"{w}.shapes", "must include [1, 1] so that every held symbol is in a shape")
+    names = tuple(f"{r}x{c}" for r, c in shapes)
+    mark_award = spec.get("mark_award")
+    if mark_award not in (None, "wheel"):
+        rd.fail(f"{w}.mark_award", f"must be 'wheel' or absent, got {mark_award!r}")
+    awards = _award_tables(rd, spec["awards"], f"{w}.awards", names, jackpots)
+    sources = {}
+    rd.mapping(spec["sources"], f"{w}.sources")
+    for name, src in spec["sources"].items():
+        f = f"{w}.sources.{name}"
+        rd.mapping(src, f, ("spins", "reels", "after_mark", "awards", "mark_award"),
+                   ("spins", "reels", "awards"))
+        spins = rd.number(src["spins"], f"{f}.spins", integer=True, positive=True)
+        reels = rd.reel_set(src["reels"], f"{f}.reels")
+        after = src.get("after_mark")
+        if after is not None:
+            rd.reel_set(after, f"{f}.after_mark")
+        table = src["awards"]
+        if table not in awards.tables:
+            rd.fail(f"{f}.awards", f"unknown award table {table!r} (tables: {', '.join(awards.tables)})")
+        paid = src.get("mark_award", True)
+        if not isinstance(paid, bool):
+            rd.fail(f"{f}.mark_award", "must be true or false")
+        sources[str(name)] = LockItSource(str(name), spins, reels, after, table, paid)
+    return LockItSpec(symbols, mark, trigger, rule, tuple(shapes), names, order, packing,
+                      sources, awards, mark_award)
+
+
+AWARD_COLUMNS = ["table", "level", "shape", "award", "weight"]
+
+
+def _award_csv_rows(path: Path) -> list:
+    """Rows ``(where, table, level, shape, award, weight)`` of an award CSV."""
+    try:
+        with path.open(newline="", encoding="utf-8-sig") as fh:
+            table = list(csv.reader(fh))
+    except UnicodeDecodeError as exc:
+        raise GameFileError(path, "", f"cannot read CSV: not UTF-8 text (byte {exc.start})") from None
+    except (OSError, csv.Error) as exc:
+        raise GameFileError(path, "", f"cannot read CSV: {' '.join(str(exc).split())[:200]}") from None
+    if not table or [h.strip() for h in table[0]] != AWARD_COLUMNS:
+        raise GameFileError(path, "header", "must be: " + ",".join(AWARD_COLUMNS))
+    rows = []
+    for i, row in enumerate(table[1:]):
+        if not any(c.strip() for c in row):
+            continue
+        if len(row) != len(AWARD_COLUMNS):
+            raise GameFileError(path, f"line {i + 2}", f"has {len(row)} cells, expected "
+                                f"{len(AWARD_COLUMNS)} ({','.join(AWARD_COLUMNS)})")
+        rows.append((f"line {i + 2}", *(c.strip() for c in row)))
+    return rows
+
+
+def _award_tables(rd: _Reader, spec, where, shape_names, jackpots) -> AwardTables:
+    """Award tables inline (``{table: {level: {shape: [[award, weight], ...]}}}``)
+    or from a CSV file (``table, level, shape, award, weight``)."""
+    levels = rd.game.levels
+    rows = []                                    # (where, table, level, shape, award, weight)
+    if isinstance(spec, str):
+        path = named_file(Path(rd.game.source), spec, where)   # inside the folder, size checked
+        rows = _award_csv_rows(path)
+        fail_file = path
+    else:
+        rd.mapping(spec, where)
+        for table, by_level in spec.items():
+            rd.mapping(by_level, f"{where}.{table}")
+            for level, by_shape in by_level.items():
+                rd.mapping(by_shape, f"{where}.{table}.{level}")
+                for shape, entries in by_shape.items():
+                    f = f"{where}.{table}.{level}.{shape}"
+                    if not isinstance(entries, list):
+                        rd.fail(f, "must be a list of [award, weight]")
+                    for j, e in enumerate(entries):
+                        if not isinstance(e, list) or len(e) != 2:
+                            rd.fail(f"{f}[{j}]", "must be [award, weight]")
+                        rows.append((f"{f}[{j}]", str(table), str(level), str(shape),
+                                     str(e[0]), str(e[1])))
+        fail_file = rd.game.source
+    tables: dict = {}
+    for at, table, level, shape, award, weight in rows:
+        def bad(problem, at=at):
+            raise GameFileError(fail_file, at, problem)
+        if not (level.isascii() and level.isdigit()) or len(level) > 12 or int(level) not in levels:
+            bad(f"level {level[:40]!r} is not a bet level of the game ({levels})")
+        if shape not in shape_names:
+            bad(f"unknown shape {shape[:40]!r} (shapes: {', '.join(shape_names)})")
+        if award in jackpots:
+            value, label = jackpots[award], award
+        elif len(award) > 30 or len(weight) > 12:
+            bad("award or weight has too many characters (awards up to 30, weights up to 12)")
+        elif award.isascii() and award.isdigit():   # the common case, fast
+            value, label = Fraction(int(award)), award
+        elif _is_number(award) and Fraction(award) >= 0:
+            value, label = Fraction(award), award
+        else:
+            bad(f"award {award[:40]!r} is neither a number nor a jackpot ({', '.join(jackpots) or 'none'})")
+        if not (weight.isascii() and weight.isdigit()):
+            bad(f"weight {weight[:40]!r} must be a whole number >= 0")
+        entry = tables.setdefault(table, {}).setdefault(int(level), {}).setdefault(shape, [])
+        entry.append(Award(value, int(weight), label))
+    out = {}
+    for table, by_level in tables.items():
+        out[table] = {}
+        for level in levels:
+            if level not in by_level:
+                rd.fail(where, f"award table {table!r} has no entries for bet level {level}")
+            per_shape = []
+            for s in shape_names:
+                awards = by_level[level].get(s)
+                if not awards or sum(a.weight for a in awards) == 0:
+                    rd.fail(where, f"award table {table!r}, level {level}: shape {s} has no "
+                            "award with a positive weight")
+                per_shape.append(tuple(awards))
+            out[table][level] = tuple(per_shape)
+    if not out:
+        rd.fail(where, "no award tables")
+    return AwardTables(out)
+
+
+def _free_games(rd: _Reader, spec) -> FreeGamesSpec:
+    w = "options.free_games"
+    rd.mapping(spec, w, ("symbol", "reels", "multiplier", "awards", "retrigger", "nudge",
+                         "max_games"), ("symbol", "reels", "awards"))
+    symbol = rd.symbol(spec["symbol"], f"{w}.symbol")
+    reels = rd.reel_set(spec["reels"], f"{w}.reels")
+    mult = rd.number(spec.get("multiplier", 1), f"{w}.multiplier", positive=True)
+    awards = {}
+    for c, a in rd.counts(spec["awards"], f"{w}.awards").items():
+        f = f"{w}.awards.{c}"
+        rd.mapping(a, f, ("prize", "games"), ("games",))
+        awards[c] = (rd.number(a.get("prize", 0), f"{f}.prize", minimum=0),
+                     rd.number(a["games"], f"{f}.games", integer=True, positive=True))
+    retrigger = spec.get("retrigger", True)
+    if not isinstance(retrigger, bool):
+        rd.fail(f"{w}.retrigger", "must be true or false")
+    nudge = spec.get("nudge")
+    if nudge is not None:
+        rd.symbol(nudge, f"{w}.nudge")
+        if rd.game.symbol(nudge).kind != "wild":
+            rd.fail(f"{w}.nudge", f"{nudge!r} must be a wild symbol")
+    cap = spec.get("max_games")
+    if cap is not None:
+        cap = rd.number(cap, f"{w}.max_games", integer=True, positive=True)
+    return FreeGamesSpec(symbol, reels, mult, awards, retrigger, nudge, cap)
+
+
+def _selection(rd: _Reader, spec, lockit, free) -> SelectionSpec:
+    w = "options.selection"
+    rd.mapping(spec, w, ("symbol", "awards", "lockit_source"), ("symbol", "awards"))
+    symbol = rd.symbol(spec["symbol"], f"{w}.symbol")
+    if lockit is None or free is None:
+        rd.fail(w, "a selection needs both options.lockit and options.free_games")
+    source = spec.get("lockit_source", "selection")
+    if source not in lockit.sources:
+        rd.fail(f"{w}.lockit_source", f"{source!r} is not a source in options.lockit.sources")
+    options = {}
+    for c, a in rd.counts(spec["awards"], f"{w}.awards").items():
+        f = f"{w}.awards.{c}"
+        rd.mapping(a, f, ("prize", "lockit", "free_games"), ("lockit", "free_games"))
+        lk = rd.mapping(a["lockit"], f"{f}.lockit", ("spins", "awards"), ("spins", "awards"))
+        if lk["awards"] not in lockit.awards.tables:
+            rd.fail(f"{f}.lockit.awards", f"unknown award table {lk['awards']!r}")
+        options[c] = SelectionOption(
+            c, rd.number(a.get("prize", 0), f"{f}.prize", minimum=0),
+            rd.number(lk["spins"], f"{f}.lockit.spins", integer=True, positive=True),
+            str(lk["awards"]),
+            rd.number(a["free_games"], f"{f}.free_games", integer=True, positive=True))
+    return SelectionSpec(symbol, options, source)
+
+
+def _wheel(rd: _Reader, spec, jackpots) -> WheelSpec:
+    w = "options.wheel"
+    rd.mapping(spec, w, ("segments", "before"), ("segments",))
+    segs = spec["segments"]
+    if not isinstance(segs, list) or not segs:
+        rd.fail(f"{w}.segments", "must be a non-empty list of {prize, weight}")
+    out = []
+    for i, s in enumerate(segs):
+        f = f"{w}.segments[{i}]"
+        rd.mapping(s, f, ("prize", "weight"), ("prize", "weight"))
+        value, label = rd.prize(s["prize"], f"{f}.prize", jackpots)
+        out.append((label, value, rd.number(s["weight"], f"{f}.weight", integer=True, minimum=0)))
+    if sum(s[2] for s in out) == 0:
+        rd.fail(f"{w}.segments", "all weights are zero")
+    pre = Fraction(0), Fraction(0), ""
+    if "before" in spec:
+        b = rd.mapping(spec["before"], f"{w}.before", ("name", "prize", "probability"),
+                       ("prize", "probability"))
+        p = rd.number(b["probability"], f"{w}.before.probability", minimum=0)
+        if p >= 1:
+            rd.fail(f"{w}.before.probability", "must be below 1")
+        pre = (rd.number(b["prize"], f"{w}.before.prize", positive=True), p,
+               str(b.get("name", "jackpot")))
+    return WheelSpec(tuple(out), pre[0], pre[1], pre[2])
+
+
+# ===========================================================================
+# engine objects
+# ===========================================================================
+def _strip_flags(game: Game, strip, names) -> np.ndarray:
+    idx = {game.symbol_index[n] for n in names}
+    return np.array([game.symbol_index[s] in idx for s in strip.symbols], dtype=bool)
+
+
+def feature_landing(game: Game, spec: LockItSpec, reel_set: str):
+    """:class:`~slotmath.features.lockit.Landing` of ``reel_set``: per reel, stop counts by
+    (rows showing a held symbol, rows showing the mark)."""
+    from slotmath.features.lockit import Landing, window_counts
+
+    counts = []
+    for strip in game.strips(reel_set):
+        hits = _strip_flags(game, strip, spec.symbols)
+        marks = _strip_flags(game, strip, [spec.mark]) if spec.mark else np.zeros_like(hits)
+        if strip.weights is None:
+            counts.append(window_counts(hits, game.rows, marks))
+        else:  # weighted stops: weight each stop's (pattern, marks) cell
+            n = len(hits)
+            pos = (np.arange(n)[:, None] + np.arange(game.rows)[None, :]) % n
+            bits = 1 << np.arange(game.rows)
+            pat = (hits[pos] * bits).sum(axis=1)
+            mk = ((hits & marks)[pos] * bits).sum(axis=1)
+            c = np.zeros((1 << game.rows, 1 << game.rows), dtype=np.int64)
+            np.add.at(c, (pat, mk), strip.stop_weights())
+            counts.append(c)
+    return Landing.from_counts(np.array(counts, dtype=np.int64))
+
+
+def lockit_chain(game: Game, spec: LockItSpec, source: str, spins: int | None = None,
+                 exact: bool = False):
+    """The :class:`~slotmath.features.lockit.LockIt` chain of ``source`` (spins overridable)."""
+    from slotmath.features.lockit import LockIt
+
+    src = spec.sources[source]
+    landing = feature_landing(game, spec, src.reels)
+    after = feature_landing(game, spec, src.after_mark) if src.after_mark else None
+    return LockIt(landing, spins or src.spins, spec.rule, after_mark=after, exact=exact)
+
+
+def shape_counts(game: Game, spec: LockItSpec) -> np.ndarray:
+    """Shapes of each kind in the packing of every mask, shape (2**(H R), n_shapes)."""
+    from slotmath.features.shapes import shape_count_table
+
+    if spec.packing == "optimal":
+        raise ValueError("optimal packing needs a prize per shape; use shapes.shape_count_table")
+    return shape_count_table(game.rows, game.reels, spec.shapes, spec.order)
+
+
+def nudged_strip(game: Game, strip, wild: str):
+    """A weighted strip whose windows are ``strip``'s windows after ``wild``
+    expands to the whole reel whenever it shows (1, 2 or 3 positions).
+
+    Stop ``s`` of the original becomes positions ``H s .. H s + H - 1`` of the
+    result holding its (expanded) window, with weight ``w_s`` on the first and
+    0 on the others, so every engine that reads windows and stop weights sees
+    exactly the expanded outcomes (same cycle)."""
+    from slotmath.model import Strip
+
+    H = game.rows
+    syms = strip.symbols
+    n = len(syms)
+    w = strip.stop_weights()
+    out, weights = [], []
+    for s in range(n):
+        window = [syms[(s + k) % n] for k in range(H)]
+        if wild in window:
+            window = [wild] * H
+        out += window
+        weights += [int(w[s])] + [0] * (H - 1)
+    return Strip(tuple(out), tuple(weights))
+
+
+def nudged_game(game: Game, reel_set: str, wild: str | None) -> Game:
+    """``game`` with ``reel_set`` replaced by its expanded-wild form (see :func:`nudged_strip`)."""
+
+    if wild is None:
+        return game
+    return _nudged(game, reel_set, wild)
+
+
+def _the_set(game, reel_set, *args) -> tuple:
+    return (reel_set,)
+
+
+@game_cache(_the_set, maxsize=16)
+def _nudged(game, reel_set, wild):
+    from dataclasses import replace
+
+    sets = dict(game.reel_sets)
+    sets[reel_set] = tuple(nudged_strip(game, s, wild) for s in game.strips(reel_set))
+    return replace(game, reel_sets=sets)
+
+
+def scatter_window_counts(game: Game, strip, symbol: str) -> np.ndarray:
+    """Number of ``symbol`` in the window of every stop, shape (N,)."""
+    from slotmath.engine.reels import window_symbol_count
+
+    return window_symbol_count(game, strip, symbol)
+
+
+def free_games_table(game: Game, level: int, spec: FreeGamesSpec, max_cycle: int = 20_000_000):
+    """Per free spin joint weights of (win [coins], extra games) by full enumeration.
+
+    For line-and-scatter games whose free-game cycle is small enough to list:
+    every stop combination of ``spec.reels`` (after the nudge, if any) is
+    evaluated by :mod:`slotmath.engine.evaluate`; the win includes line and scatter
+    pays and the free-game prize of the scatter count.  Integer weights.
+
+    Returns
+    -------
+    table : ndarray of int64, shape (max win + 1, max games + 1)
+        ``table[y, k]`` stop combinations winning ``y`` coins and awarding
+        ``k`` more games (before the multiplier).
+    """
+    from itertools import product
+
+    from slotmath.engine.evaluate import line_wins
+    from slotmath.engine.reels import reel_windows
+    from slotmath.engine.scatters import scatter_pay, scatter_symbols
+
+    g = nudged_game(game, spec.reels, spec.nudge)
+    bet = game.bet(level)
+    cycle = g.cycle(spec.reels)
+    if cycle > max_cycle:
+        raise ValueError(f"free-game cycle {cycle} is too large to enumerate (max {max_cycle})")
+    strips = g.strips(spec.reels)
+    wins = reel_windows(g, spec.reels)
+    weights = [s.stop_weights() for s in strips]
+    sym = g.symbol_index[spec.symbol]
+    acc: dict = {}
+    stops = np.array(list(product(*[range(len(s)) for s in strips])), dtype=np.int64)
+    for lo in range(0, len(stops), 200_000):
+        chunk = stops[lo:lo + 200_000]
+        win = np.stack([wins[r][chunk[:, r]] for r in range(g.reels)], axis=1)
+        w = np.ones(len(chunk), dtype=np.int64)
+        for r in range(g.reels):
+            w *= weights[r][chunk[:, r]]
+        coins = line_wins(g, level, win).sum(axis=1).astype(object)
+        count = (win == sym).sum(axis=(1, 2))
+        for i in range(len(chunk)):
+            if w[i] == 0:
+                continue
+            c = int(count[i])
+            total = Fraction(int(coins[i]))
+            for s in scatter_symbols(g):
+                total += scatter_pay(g, s, int((win[i] == g.symbol_index[s]).sum())) * bet.total_bet
+            total += spec.prize(c) * bet.total_bet
+            if total.denominator != 1:
+                raise ValueError("free-spin wins must be whole coins for the table")
+            k = spec.games(c) if spec.retrigger else 0
+            key = (int(total), k)
+            acc[key] = acc.get(key, 0) + int(w[i])
+    top_y = max(y for y, _ in acc)
+    top_k = max(k for _, k in acc)
+    table = np.zeros((top_y + 1, top_k + 1), dtype=np.int64)
+    for (y, k), c in acc.items():
+        table[y, k] += c
+    return table
+
+
+def free_games_feature(game: Game, level: int, spins: int | None = None, exact: bool = True):
+    """:class:`~slotmath.features.freegames.FreeGames` of a game's declared free games
+    at bet ``level`` (win unit: 1 coin; ``spins`` defaults to the smallest award)."""
+    from slotmath.features.freegames import FreeGames
+
+    spec = load_features(game).free_games
+    if spec is None:
+        raise ValueError(f"{game.name} declares no free games")
+    table = free_games_table(game, level, spec)
+    n = spins or spec.games(spec.min_count)
+    mult = spec.multiplier if exact else float(spec.multiplier)
+    return FreeGames(table, n, mult, max_spins=spec.max_games, exact=exact)

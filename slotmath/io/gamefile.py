@@ -1,0 +1,670 @@
+"""Read and validate game files into a :class:`slotmath.model.Game`.
+
+A game lives in ``data/games/<name>/game.yaml`` (long strips may sit in CSV
+files beside it).  Structure is checked against the JSON Schema shipped in
+``slotmath/io/schema/game.schema.json``; meaning (names resolve, rows fit the
+grid, weights are usable, ...) is checked here.  Every problem raises
+:class:`GameFileError` naming the file, the field and the problem.
+"""
+from __future__ import annotations
+
+import csv
+import json
+import math
+import re
+import sys
+from fractions import Fraction
+from functools import lru_cache
+import importlib
+from importlib import resources
+from math import prod
+from pathlib import Path
+
+# jsonschema eagerly imports the optional IRI format checker rfc3987_syntax,
+# which builds dozens of parsers at import time (seconds per CLI call;
+# python-jsonschema/jsonschema#1428).  Game files use no "format" keywords,
+# so keep it out unless something in this process already loaded jsonschema.
+if "jsonschema" not in sys.modules:
+    sys.modules.setdefault("rfc3987_syntax", None)  # type: ignore[arg-type]
+
+import jsonschema  # noqa: E402
+import yaml  # noqa: E402
+
+from slotmath.io.files import inside, size_problem
+from slotmath.model import BetLevel, Game, LinePay, ScatterPay, Strip, Symbol, WildRule
+
+from slotmath.io.rulenames import known_rules, rules_module_name  # noqa: E402
+from slotmath.io.search import default_games_dir, games_path  # noqa: E402
+
+#: the first existing folder of the games search path (see :mod:`slotmath.io.search`)
+GAMES_DIR = default_games_dir()
+EXACT_LIMIT = 2 ** 62  # cycle x lines must stay below this (int64 hit counts)
+GAME_FILE = "game.yaml"
+#: Most values (scalars, lists, mappings; aliases expanded) one YAML file may hold.
+MAX_NODES = 250_000
+#: Deepest nesting of lists and mappings in a game file.
+MAX_DEPTH = 64
+#: Largest win of one spin in the smallest win unit (coins over the scatter
+#: pays' common denominator): every win and hit-count product stays exact.
+MAX_WIN_UNITS = 2 ** 53
+#: Largest stop weight.
+MAX_WEIGHT = 2 ** 32
+#: Largest denominator of a fractional scatter pay (and of their common
+#: multiple): 1/2, 3/10, 0.05 and 1/999983 pass.  The exact engine's win table
+#: is sparse, so a fine win unit costs no memory; the bound keeps every win
+#: in win units below :data:`MAX_WIN_UNITS` for realistic pays.
+MAX_PAY_DENOMINATOR = 10 ** 6
+NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+class GameFileError(ValueError):
+    """An invalid game file: ``file``, ``field`` (a path like
+    ``reels.base[2][14]``) and ``problem``."""
+
+    def __init__(self, file, field: str, problem: str):
+        self.file, self.field, self.problem = str(file), field, problem
+        where = f"{self.file}: {field}: " if field else f"{self.file}: "
+        super().__init__(where + problem)
+
+
+@lru_cache(maxsize=1)
+def game_schema() -> dict:
+    """The game-file JSON Schema."""
+    text = resources.files("slotmath").joinpath("io/schema/game.schema.json").read_text()
+    return json.loads(text)
+
+
+def option_file(folder: Path, value) -> Path | None:
+    """The file a game option's string ``value`` names (relative to the game
+    file's ``folder``), or None when it names no existing file inside the
+    folder (see :func:`slotmath.io.files.inside`) no larger than the file limit
+    (not a string, empty, multi-line, too long for a path)."""
+    if not isinstance(value, str) or not value or len(value) >= 256 or "\n" in value:
+        return None
+    path = Path(folder) / value
+    try:
+        ok = path.is_file() and inside(folder, path) and size_problem(path) is None
+    except (OSError, ValueError):        # not a usable path
+        return None
+    return path if ok else None
+
+
+def named_file(game_path: Path, value: str, field: str) -> Path:
+    """The file ``value`` (relative to the game file's folder) that field
+    ``field`` of ``game_path`` names, checked: it exists, lies inside the
+    game's folder (unless ``--allow-outside``) and is within the size limit."""
+    folder = Path(game_path).parent
+    path = folder / value
+    try:
+        exists = path.is_file()
+    except (OSError, ValueError):
+        exists = False
+    if not exists:
+        raise GameFileError(game_path, field, f"file {str(value)[:100]!r} not found")
+    if not inside(folder, path):
+        raise GameFileError(game_path, field, f"file {str(value)[:100]!r} is outside the game's "
+                            "folder (pass --allow-outside to allow it)")
+    problem = size_problem(path)
+    if problem:
+        raise GameFileError(path, field, problem)
+    return path
+
+
+def resolve_game_path(spec: str | Path, games_dir: Path | None = None) -> Path:
+    """Find the game file for ``spec``: a file, a folder holding
+    ``game.yaml``, or a folder name in ``games_dir`` or else on the games
+    search path (:func:`slotmath.io.search.games_path`)."""
+    p = Path(spec)
+    candidates = [p, p / GAME_FILE]
+    if len(p.parts) == 1:
+        for base in ([Path(games_dir)] if games_dir else games_path()):
+            candidates += [base / p / GAME_FILE, base / f"{p}.yaml"]
+    for c in candidates:
+        if c.is_file():
+            return c
+    raise GameFileError(spec, "", "no such game file or game folder "
+                        f"(looked for {', '.join(str(c) for c in candidates)})")
+
+
+def field_path(parts) -> str:
+    """Format a JSON path (``['reels', 'base', 2]``) as ``reels.base[2]``."""
+    out = ""
+    for part in parts:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out
+
+
+class UniqueKeyLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
+    """Safe YAML loader (libyaml when present) that rejects a key repeated
+    in one mapping (plain YAML keeps the last one silently, dropping e.g. a
+    whole reel set)."""
+
+    def construct_mapping(self, node, deep=False):
+        seen = set()
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=deep)
+            if not isinstance(key, (str, int, float, bool, type(None))):
+                raise yaml.constructor.ConstructorError(
+                    None, None, "a key must be a plain value, not a list or mapping",
+                    key_node.start_mark)
+            if key in seen:
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"duplicate key {str(key)[:40]!r}", key_node.start_mark)
+            seen.add(key)
+        return super().construct_mapping(node, deep=deep)
+
+
+def _children(node) -> list:
+    if isinstance(node, yaml.MappingNode):
+        return [n for pair in node.value for n in pair]
+    return node.value if isinstance(node, yaml.SequenceNode) else []
+
+
+def check_nodes(root, path: Path) -> None:
+    """Refuse a YAML node graph that expands (aliases followed) to more than
+    :data:`MAX_NODES` values, nests deeper than :data:`MAX_DEPTH` or refers
+    to itself; counted without expanding, so an alias bomb is refused fast."""
+    size, height, open_ = {}, {}, set()
+    stack = [(root, False)]
+    while stack:
+        node, done = stack.pop()
+        key = id(node)
+        kids = _children(node)
+        if done:
+            open_.discard(key)
+            size[key] = 1 + sum(size[id(k)] for k in kids)
+            height[key] = 1 + max((height[id(k)] for k in kids), default=0)
+            if size[key] > MAX_NODES:
+                raise GameFileError(path, "", f"the document holds more than {MAX_NODES:,} "
+                                    "values (aliases expanded)")
+            if height[key] > MAX_DEPTH:
+                raise GameFileError(path, "", f"lists and mappings nest deeper than {MAX_DEPTH} "
+                                    f"levels (line {node.start_mark.line + 1})")
+        elif key in open_:
+            raise GameFileError(path, "", f"an alias refers to its own anchor "
+                                f"(line {node.start_mark.line + 1})")
+        elif key not in size:
+            open_.add(key)
+            stack.append((node, True))
+            stack += [(k, False) for k in kids if id(k) not in size]
+
+
+def load_yaml(path: Path):
+    """The data in YAML file ``path``, within the loading limits (size,
+    values, depth, no duplicate keys)."""
+    problem = size_problem(path)
+    if problem:
+        raise GameFileError(path, "", problem)
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except OSError as exc:
+        raise GameFileError(path, "", f"cannot read file: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        raise GameFileError(path, "", f"not UTF-8 text (byte {exc.start})") from None
+    if text.count(",") + text.count("\n") > MAX_NODES:   # a value per comma or line, roughly
+        raise GameFileError(path, "", f"the document holds more than {MAX_NODES:,} values")
+    loader = UniqueKeyLoader(text)
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            return None
+        check_nodes(node, path)
+        return loader.construct_document(node)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark else ""
+        problem = " ".join(str(getattr(exc, "problem", None) or exc).split())[:200]
+        raise GameFileError(path, "", f"malformed YAML: {where}{problem}") from None
+    finally:
+        loader.dispose()
+
+
+def check_numbers(data, path: Path) -> None:
+    """Refuse non-finite numbers (``.nan``, ``.inf``) anywhere in the file."""
+    stack = [(data, [])]
+    while stack:
+        value, where = stack.pop()
+        if isinstance(value, float) and not math.isfinite(value):
+            raise GameFileError(path, field_path(where), f"non-finite number {value} "
+                                "(every number must be finite)")
+        if isinstance(value, dict):
+            stack += [(v, where + [str(k)]) for k, v in value.items()]
+        elif isinstance(value, list):
+            stack += [(v, where + [i]) for i, v in enumerate(value)]
+
+
+def load_game(spec: str | Path, games_dir: Path | None = None) -> Game:
+    """Load, validate and return the game named or located by ``spec``."""
+    path = resolve_game_path(spec, games_dir)
+    data = load_yaml(path)
+    if not isinstance(data, dict):
+        raise GameFileError(path, "", "the file must hold a mapping (key: value pairs)")
+    check_numbers(data, path)
+    default_name = path.parent.name if path.name == GAME_FILE else path.stem
+    if not NAME.fullmatch(default_name):     # a folder name that is no plain identifier
+        default_name = re.sub(r"\W", "_", default_name, flags=re.ASCII)
+        default_name = default_name if NAME.fullmatch(default_name) else f"_{default_name}"
+    game = build_game(data, path, default_name)
+    check_rules(game)
+    return game
+
+
+def ways_problem(game: Game) -> tuple | None:
+    """(field, problem) when ``game``'s pays cannot be paid by ways, else None."""
+    for i, lp in enumerate(game.line_pays):
+        if lp.anywhere is not None:
+            return f"pays[{i}]", "an 'anywhere' pay does not apply with pays_by: ways"
+        first = lp.positions[0]
+        if len(first) != 1 or any(p != first for p in lp.positions):
+            return f"pays[{i}]", "with pays_by: ways a pay must be n of a kind of one symbol"
+        kind = game.symbol(next(iter(first))).kind
+        if kind in ("wild", "scatter"):
+            return f"pays[{i}]", f"a {kind}'s own pay is not supported with pays_by: ways"
+    counts: dict = {}
+    for lp in game.line_pays:
+        counts.setdefault(next(iter(lp.positions[0])), []).append(len(lp.positions))
+    for name, ns in counts.items():
+        if sorted(ns) != list(range(min(ns), game.reels + 1)):
+            return "pays", (f"with pays_by: ways {name}'s pays must list every count from "
+                            f"{min(ns)} to {game.reels} (listed: {sorted(ns)})")
+    return None
+
+
+def check_rules(game: Game) -> None:
+    """Check that ``game.rules`` names known rules (:mod:`slotmath.io.rulenames`),
+    then run the rules module's own checks (``check(game)``)."""
+    known = known_rules()
+    if not isinstance(game.rules, str) or game.rules not in known:
+        raise GameFileError(game.source, "rules", f"unknown rules {str(game.rules)[:100]!r} "
+                            f"(known rules: {', '.join(known)})")
+    module = importlib.import_module(rules_module_name(game.rules))
+    if not callable(getattr(module, "check", None)):
+        raise GameFileError(game.source, "rules", f"{game.rules!r} is not a rules module")
+    module.check(game)
+
+
+def _is_integer(checker, value) -> bool:
+    """An integer is written as one: 2.0 is not an integer (nor is True)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_number(checker, value) -> bool:
+    return (isinstance(value, (int, float)) and not isinstance(value, bool)
+            and math.isfinite(value))
+
+
+@lru_cache(maxsize=1)
+def game_validator():
+    """The JSON-Schema validator of game files (integers written as integers,
+    finite numbers)."""
+    base = jsonschema.Draft202012Validator
+    types = base.TYPE_CHECKER.redefine_many({"integer": _is_integer, "number": _is_number})
+    return jsonschema.validators.extend(base, type_checker=types)(game_schema())
+
+
+def check_schema(data: dict, path: Path) -> None:
+    """Raise the most relevant JSON-Schema violation as a GameFileError."""
+    error = jsonschema.exceptions.best_match(game_validator().iter_errors(data))
+    if error is None:
+        return
+    value, message = error.instance, error.message
+    if error.validator == "type" and isinstance(value, float) and value.is_integer() \
+            and "integer" in str(error.validator_value):
+        message = f"{value!r} is not an integer (write {int(value)}: whole numbers are written without a decimal point)"
+    elif len(message) > 200 or "\n" in message:       # never echo a large value
+        message = " ".join(message.split())[:100] + " ..."
+    raise GameFileError(path, field_path(error.absolute_path), message)
+
+
+def build_game(data: dict, path: Path, default_name: str) -> Game:
+    """Turn parsed YAML ``data`` into a validated :class:`Game`."""
+    check_schema(data, path)
+
+    def fail(field, problem):
+        raise GameFileError(path, field, problem)
+
+    n_reels, n_rows = data["grid"]["reels"], data["grid"]["rows"]
+
+    # symbols ------------------------------------------------------------
+    names = [s["name"] for s in data["symbols"]]
+    seen = set()
+    for i, n in enumerate(names):
+        if n in seen:
+            fail(f"symbols[{i}].name", f"duplicate symbol name {n!r}")
+        seen.add(n)
+    groups = {g: list(m) for g, m in (data.get("groups") or {}).items()}
+    for g, members in groups.items():
+        if g in seen:
+            fail(f"groups.{g}", "a group may not share its name with a symbol")
+        for j, m in enumerate(members):
+            if m not in seen:
+                fail(f"groups.{g}[{j}]", f"unknown symbol {m!r}")
+    kinds = {s["name"]: s.get("kind", "regular") for s in data["symbols"]}
+    symbols = [build_symbol(i, s, names, kinds, fail) for i, s in enumerate(data["symbols"])]
+    symbols = close_substitution(symbols)
+
+    # reels --------------------------------------------------------------
+    reel_sets = {}
+    for set_name, spec in data["reels"].items():
+        field = f"reels.{set_name}"
+        set_fail = fail
+        if isinstance(spec, str):
+            csv_path = named_file(path, spec, field)
+            spec = read_strip_csv(csv_path, path, field)
+
+            def set_fail(f, problem, csv_path=csv_path):  # errors name the CSV file and line
+                m = re.fullmatch(r"reels\.[^\[]+\[(\d+)\](\.weights)?\[(\d+)\]", f)
+                if m:
+                    col = f"{'weight' if m[2] else 'reel'}{int(m[1]) + 1}"
+                    problem += f" (column {col}, line {int(m[3]) + 2})"
+                raise GameFileError(csv_path, f, problem)
+        if len(spec) != n_reels:
+            set_fail(field, f"has {len(spec)} reels, the grid has {n_reels}")
+        reel_sets[set_name] = tuple(
+            build_strip(strip, f"{field}[{r}]", seen, n_rows, set_fail)
+            for r, strip in enumerate(spec))
+
+    # paylines -----------------------------------------------------------
+    ways = data.get("pays_by", "lines") == "ways"
+    if ways and data.get("rules", "lines") != "lines":
+        fail("pays_by", f"pays_by: ways needs rules: lines (the rules module "
+             f"{str(data['rules'])[:100]!r} evaluates its own pays)")
+    if ways and "paylines" in data:
+        fail("paylines", "paylines are not used with pays_by: ways (remove them)")
+    paylines = [] if ways else data.get("paylines") or [[n_rows // 2] * n_reels]
+    for i, line in enumerate(paylines):
+        if len(line) != n_reels:
+            fail(f"paylines[{i}]", f"has {len(line)} rows, need one per reel ({n_reels})")
+        for r, row in enumerate(line):
+            if not 0 <= row < n_rows:
+                fail(f"paylines[{i}][{r}]", f"row {row} is outside the grid (rows 0..{n_rows - 1})")
+
+    # counts over the cycle are int64: keep cycle x lines inside its range
+    for set_name, strips in reel_sets.items():
+        cycle = prod(s.total_weight for s in strips)
+        if cycle * max(len(paylines), 1) >= EXACT_LIMIT:
+            fail(f"reels.{set_name}", f"the cycle (product of the reels' total weights) is "
+                 f"{cycle:.4g}; times {len(paylines)} lines it exceeds 2**62, the range of "
+                 "exact integer counting")
+
+    # bet ----------------------------------------------------------------
+    bet = data["bet"]
+    lines_bet = bet.get("lines", len(paylines) or 1)   # ways: coins bet per bet level
+    if lines_bet != len(paylines) and not ways:
+        fail("bet.lines", f"is {lines_bet} but the game defines {len(paylines)} paylines")
+    levels = list(bet["levels"])
+    bet_levels = tuple(BetLevel(level=lv, line_bet=lv, total_bet=lv * lines_bet) for lv in levels)
+
+    # pays ---------------------------------------------------------------
+    line_pays = tuple(build_line_pay(i, p, n_reels, levels, seen, groups, kinds, fail)
+                      for i, p in enumerate(data.get("pays") or []))
+    first: dict[tuple, int] = {}
+    for i, lp in enumerate(line_pays):
+        j = first.setdefault((lp.positions, lp.anywhere, lp.exactly), i)
+        if j != i:
+            fail(f"pays[{i}]", f"pays for the same combination as pays[{j}] ({line_pays[j].name!r})")
+    scatter_pays = []
+    for i, sp in enumerate(data.get("scatters") or []):
+        for j, other in enumerate((data.get("scatters") or [])[:i]):
+            if (other["symbol"], other["count"]) == (sp["symbol"], sp["count"]):
+                fail(f"scatters[{i}]", f"{sp['count']} x {sp['symbol']} is already paid by scatters[{j}]")
+        if sp["symbol"] not in seen:
+            fail(f"scatters[{i}].symbol", f"unknown symbol {sp['symbol']!r}")
+        if kinds[sp["symbol"]] != "scatter":
+            fail(f"scatters[{i}].symbol", f"{sp['symbol']!r} is not of kind 'scatter'")
+        if sp["count"] > n_reels * n_rows:
+            fail(f"scatters[{i}].count", f"{sp['count']} symbols do not fit a {n_rows}x{n_reels} window")
+        scatter_pays.append(ScatterPay(sp["symbol"], sp["count"], scatter_fraction(sp["pay"], f"scatters[{i}].pay", fail)))
+    check_top_win(line_pays, scatter_pays, symbols, n_rows ** n_reels if ways else len(paylines),
+                  bet_levels, fail)
+
+    game = Game(
+        name=data.get("name", default_name), title=data.get("title", default_name),
+        reels=n_reels, rows=n_rows, symbols=tuple(symbols), reel_sets=reel_sets,
+        paylines=tuple(tuple(p) for p in paylines), line_pays=line_pays,
+        scatter_pays=tuple(scatter_pays), bet_levels=bet_levels,
+        rules=data.get("rules", "lines"), options=data.get("options") or {},
+        source=str(path), description=data.get("description", ""),
+        version=str(data.get("version", "")), variant=str(data.get("variant", "")),
+        pays_by=data.get("pays_by", "lines"))
+    if ways:
+        problem = ways_problem(game)
+        if problem:
+            fail(*problem)
+    return game
+
+
+def scatter_fraction(value, field, fail) -> Fraction:
+    """A scatter pay [x total bet] (a number or a string ``"n"`` / ``"n/d"``)
+    as an exact Fraction, its denominator at most :data:`MAX_PAY_DENOMINATOR`."""
+    if isinstance(value, str):
+        num, _, den = value.partition("/")
+        if den and int(den) == 0:
+            fail(field, f"{value!r} divides by zero")
+        pay = Fraction(int(num), int(den or 1))
+    else:
+        pay = Fraction(str(value))        # the decimal as written: 0.1 is 1/10
+    if pay.denominator > MAX_PAY_DENOMINATOR:
+        fail(field, f"{value!r} has denominator {pay.denominator}, more than "
+             f"{MAX_PAY_DENOMINATOR:,} (write the pay with fewer decimals)")
+    return pay
+
+
+def check_top_win(line_pays, scatter_pays, symbols, n_lines, bet_levels, fail) -> None:
+    """Refuse pays whose largest possible win of one spin, in the smallest
+    win unit, reaches :data:`MAX_WIN_UNITS` (exact integer arithmetic)."""
+    mult = 1
+    for s in symbols:
+        if s.wild:
+            mult *= max(s.wild.multiplier(c) for c in range(10))
+    top_line = max((max(lp.pays) for lp in line_pays), default=0) * mult * n_lines
+    den = math.lcm(*(sp.pay.denominator for sp in scatter_pays)) if scatter_pays else 1
+    if den > MAX_PAY_DENOMINATOR:
+        fail("scatters", f"the scatter pays' common denominator {den} exceeds "
+             f"{MAX_PAY_DENOMINATOR:,}")
+    top_total_bet = max(b.total_bet for b in bet_levels)
+    top_scatter = sum(sp.pay for sp in scatter_pays) * top_total_bet
+    top = (top_line + top_scatter) * den
+    if top >= MAX_WIN_UNITS:
+        fail("scatters" if top_line * den < MAX_WIN_UNITS // 2 else "pays",
+             f"the largest win of one spin ({float(top_line + top_scatter):.4g} coins, "
+             f"with wild multipliers and every line) reaches 2**53 win units; pays "
+             "must keep it below (exact arithmetic)")
+
+
+def build_symbol(i, spec, names, kinds, fail) -> Symbol:
+    kind = spec.get("kind", "regular")
+    wild_keys = {"substitutes", "except", "multiplier", "multiply_own_pays"} & spec.keys()
+    if kind != "wild":
+        if wild_keys:
+            fail(f"symbols[{i}].{sorted(wild_keys)[0]}", f"only wild symbols take this (kind is {kind!r})")
+        return Symbol(spec["name"], kind, None, spec.get("label", ""), spec.get("color", ""))
+    subs = spec.get("substitutes", "all")
+    if subs != "all" and "except" in spec:
+        fail(f"symbols[{i}].except", "'except' only goes with 'substitutes: all'")
+    for key, lst in (("substitutes", subs if isinstance(subs, list) else []),
+                     ("except", spec.get("except", []))):
+        for j, n in enumerate(lst):
+            if n not in kinds:
+                fail(f"symbols[{i}].{key}[{j}]", f"unknown symbol {n!r}")
+            if n == spec["name"]:
+                fail(f"symbols[{i}].{key}[{j}]", "a wild cannot substitute for itself")
+            if key == "substitutes" and kinds[n] in ("scatter", "blank"):
+                fail(f"symbols[{i}].{key}[{j}]", f"{n!r} is a {kinds[n]}; wilds substitute "
+                     "only in line pays, and scatters and blanks never pay on a line")
+    if subs == "all":
+        excluded = set(spec.get("except", [])) | {spec["name"]}
+        # 'all' means every paying symbol: regular ones and other wilds
+        subs = [n for n in names if n not in excluded and kinds[n] in ("regular", "wild")]
+    mult = spec.get("multiplier", {})
+    if "per_wild" in mult and "by_count" in mult:
+        fail(f"symbols[{i}].multiplier", "give either 'per_wild' or 'by_count', not both")
+    if mult.get("by_count", [1])[0] != 1:
+        fail(f"symbols[{i}].multiplier.by_count[0]",
+             f"is {mult['by_count'][0]}, must be 1 (by_count[c] is the multiplier "
+             "for c wilds on the line, so entry 0 applies to lines without one)")
+    by_count = tuple(mult["by_count"]) if "by_count" in mult else None
+    rule = WildRule(frozenset(subs), mult.get("per_wild", 1), by_count,
+                    spec.get("multiply_own_pays", False))
+    return Symbol(spec["name"], kind, rule, spec.get("label", ""), spec.get("color", ""))
+
+
+def close_substitution(symbols: list) -> list:
+    """A wild that substitutes for another wild also covers what that one
+    covers (``WILD_3`` substitutes for ``WILD`` -> also for ``WILD``'s
+    symbols)."""
+    subs = {s.name: set(s.wild.substitutes) for s in symbols if s.wild}
+    changed = True
+    while changed:
+        changed = False
+        for name, cover in subs.items():
+            extra = set().union(*(subs[w] for w in cover if w in subs)) - cover - {name}
+            if extra:
+                cover |= extra
+                changed = True
+    return [Symbol(s.name, s.kind, WildRule(frozenset(subs[s.name]), s.wild.per_wild,
+                                             s.wild.by_count, s.wild.multiply_own_pays),
+                   s.label, s.color) if s.wild else s for s in symbols]
+
+
+def build_strip(spec, field, known, rows, fail) -> Strip:
+    if isinstance(spec, dict):
+        syms, weights = spec["symbols"], spec.get("weights")
+    else:
+        syms, weights = spec, None
+    if not syms:
+        fail(field, "the strip is empty")
+    if len(syms) < rows:
+        fail(field, f"has {len(syms)} stops, fewer than the {rows} rows of the window")
+    for k, s in enumerate(syms):
+        if s not in known:
+            fail(f"{field}[{k}]", f"unknown symbol {str(s)[:40]!r}")
+    if weights is not None:
+        if len(weights) != len(syms):
+            fail(f"{field}.weights", f"has {len(weights)} weights for {len(syms)} stops")
+        for k, w in enumerate(weights):
+            if w < 0:
+                fail(f"{field}.weights[{k}]", f"negative weight {w}")
+            if w > MAX_WEIGHT:
+                fail(f"{field}.weights[{k}]", f"weight {w} is above the largest stop weight "
+                     f"{MAX_WEIGHT} (2**32)")
+        if sum(weights) == 0:
+            fail(f"{field}.weights", "all weights are zero")
+        weights = tuple(weights)
+    return Strip(tuple(syms), weights)
+
+
+def read_strip_csv(csv_path: Path, game_path: Path, field: str) -> list:
+    """Read a reel set from CSV: columns ``reel1..reelR`` of symbols and
+    optional ``weight1..weightR``; shorter reels leave trailing cells empty."""
+    if not csv_path.is_file():
+        raise GameFileError(game_path, field, f"CSV file {csv_path} not found")
+
+    def fail(where, problem):
+        raise GameFileError(csv_path, where, problem)
+
+    problem = size_problem(csv_path)
+    if problem:
+        fail("", problem)
+    try:
+        with csv_path.open(newline="", encoding="utf-8-sig") as fh:
+            table = list(csv.reader(fh))
+    except UnicodeDecodeError as exc:
+        fail("", f"cannot read CSV: not UTF-8 text (byte {exc.start})")
+    except (OSError, csv.Error) as exc:
+        fail("", f"cannot read CSV: {' '.join(str(exc).split())[:200]}")
+    if not table:
+        fail("header", "the file is empty; needs columns reel1, reel2, ...")
+    header = [h.strip() for h in table[0]]
+    cols = {}
+    for j, h in enumerate(header):
+        m = re.fullmatch(r"(reel|weight)([1-9][0-9]*)", h)
+        if m is None:              # the cell is not echoed: the file may be anything
+            fail("header", f"column {j + 1} is not a reel or weight column (expected "
+                 "reel1, reel2, ... and optional weight1, weight2, ...)")
+        if h in cols:
+            fail("header", f"column {h!r} appears twice")
+        cols[h] = j
+    n_reels = sum(h.startswith("reel") for h in cols)
+    for h in cols:
+        if int(re.sub(r"\D", "", h)) > n_reels:
+            fail("header", f"column {h!r} but the reel columns are reel1..reel{n_reels}")
+
+    def column(h):
+        j = cols[h]
+        return [(row[j].strip() if j < len(row) else "") for row in table[1:]]
+
+    out = []
+    for r in range(1, n_reels + 1):
+        syms = column(f"reel{r}")
+        n = len(syms)
+        while n and not syms[n - 1]:
+            n -= 1
+        if "" in syms[:n]:
+            fail(f"reel{r}", f"empty cell on line {syms.index('') + 2} before the end of the strip")
+        entry = {"symbols": syms[:n]}
+        if f"weight{r}" in cols:
+            cells = column(f"weight{r}")
+            for k, c in enumerate(cells):
+                if (k < n) != bool(c):
+                    fail(f"weight{r}", f"line {k + 2}: " + ("missing weight" if k < n else
+                         "a weight without a symbol"))
+            for k, c in enumerate(cells[:n]):
+                if not re.fullmatch(r"[+-]?[0-9]{1,12}", c):
+                    fail(f"weight{r}", f"line {k + 2}: weight {c[:20]!r} is not an integer "
+                         "(at most 12 digits)")
+            entry["weights"] = [int(c) for c in cells[:n]]
+        out.append(entry)
+    return out
+
+
+def build_line_pay(i, spec, n_reels, levels, known, groups, kinds, fail) -> LinePay:
+    field = f"pays[{i}]"
+    forms = [k for k in ("symbol", "pattern", "anywhere") if k in spec]
+    if len(forms) != 1:
+        fail(field, "give exactly one of 'symbol' (with 'count'), 'pattern' or 'anywhere' (with 'exactly')")
+    if ("pay" in spec) == ("pay_by_level" in spec):
+        fail(field, "give exactly one of 'pay' and 'pay_by_level'")
+    if "pay" in spec:
+        pays = tuple(spec["pay"] * lv for lv in levels)
+    else:
+        if len(spec["pay_by_level"]) != len(levels):
+            fail(f"{field}.pay_by_level", f"has {len(spec['pay_by_level'])} values for {len(levels)} bet levels")
+        pays = tuple(spec["pay_by_level"])
+
+    def members(name, where):
+        if name in groups:
+            return frozenset(groups[name])
+        if name not in known:
+            fail(where, f"unknown symbol or group {name!r}")
+        return frozenset([name])
+
+    if "anywhere" in spec:
+        if "exactly" not in spec:
+            fail(f"{field}.exactly", "an 'anywhere' pay needs 'exactly'")
+        if spec["anywhere"] not in known:
+            fail(f"{field}.anywhere", f"unknown symbol {spec['anywhere']!r}")
+        if spec["exactly"] > n_reels:
+            fail(f"{field}.exactly", f"{spec['exactly']} symbols on a line of {n_reels} reels")
+        name = spec.get("name", f"{spec['exactly']} {spec['anywhere']} anywhere")
+        return LinePay(name, (), pays, anywhere=spec["anywhere"], exactly=spec["exactly"])
+    if "symbol" in spec:
+        if "count" not in spec:
+            fail(f"{field}.count", "a 'symbol' pay needs 'count'")
+        if spec["count"] > n_reels:
+            fail(f"{field}.count", f"a pay for {spec['count']} symbols on {n_reels} reels")
+        allowed = members(spec["symbol"], f"{field}.symbol")
+        positions = (allowed,) * spec["count"]
+        name = spec.get("name", f"{spec['count']} x {spec['symbol']}")
+        own = len(allowed) == 1 and kinds[next(iter(allowed))] == "wild"
+    else:
+        if len(spec["pattern"]) > n_reels:
+            fail(f"{field}.pattern", f"a pay for {len(spec['pattern'])} symbols on {n_reels} reels")
+        positions = tuple(members(p, f"{field}.pattern[{j}]") for j, p in enumerate(spec["pattern"]))
+        name = spec.get("name", " ".join(spec["pattern"]))
+        own = False
+    for j, pos in enumerate(positions):
+        for s in pos:
+            if kinds[s] in ("scatter", "blank"):
+                fail(f"{field}", f"{s!r} is a {kinds[s]} and cannot pay on a line")
+    return LinePay(name, positions, pays, wild_own=own)

@@ -1,0 +1,356 @@
+"""Convergence report: a simulation run against the exact figures.
+
+For the RTP, the hit frequency and the SD, each pay's and feature's hit
+rate and the win distribution by bins, the report puts the simulated value,
+its standard error and 95 % interval beside the exact value and the z-score
+``(simulated - exact) / se``.  It also states how many rounds a simulation
+needs to pin the RTP down as tightly as the exact engine does to
++-0.01 percentage points at 95 %: ``N = (1.96 sigma / 0.0001)**2`` with
+``sigma`` the SD of a round's win [x total bet].
+
+Events and exact rates
+    A sampler's event named ``event_key(kind, combination, multiplier)``
+    after a row of the exact combination table is compared with that row's
+    probability (expected hits per round, summed over lines).  Any other
+    event is compared with ``ParResult.features["event_rates"][name]``
+    (expected count per round) when the rules module provides it.
+
+Standard errors and tests
+    Every test is of the exact value (the null hypothesis), so standard
+    errors come from the exact distribution where there is one.  RTP: the
+    exact SD over sqrt(n).  SD: the sample variance has variance
+    ``(mu4 - sigma**4) / n`` (``mu4`` the exact central fourth moment), so
+    the SD's standard error is ``sqrt((mu4 - sigma**4) / n) / (2 sigma)``
+    (delta method); without exact figures, the sample's own moments.  Hit
+    frequency, histogram bins and events: a count; when its expected value
+    is below :data:`EXACT_COUNT_BELOW` the z is the normal quantile of the
+    exact two-sided Poisson tail probability (:func:`count_z`), so a rare
+    event seen once is not called a failure; else binomial (events: batch
+    means over the kernel blocks, as a round may count an event several
+    times).  A check passes when ``|z| <`` :data:`Z_PASS`.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+import numpy as np
+import pandas as pd
+
+from slotmath.montecarlo.results import SimulationResult
+
+#: RTP precision of the exact engine the simulation is compared with:
+#: +-0.01 percentage points [x total bet].
+PRECISION = 1e-4
+#: Two-sided 95 % normal quantile used by the rounds-needed formula.
+Z95 = 1.96
+#: A check passes when |z| is below this.
+Z_PASS = 4.0
+#: Counts expected below this many times are tested with the exact Poisson tail.
+EXACT_COUNT_BELOW = 100
+
+
+def count_z(count: int, expected: float) -> float:
+    """z-equivalent of observing ``count`` where ``expected`` is the exact
+    mean count: the normal quantile of the two-sided Poisson tail
+    probability, signed (0 when the count is the most likely one)."""
+    from scipy.stats import norm, poisson
+
+    if expected <= 0:
+        return 0.0 if count == 0 else math.inf
+    low = poisson.cdf(count, expected)
+    high = poisson.sf(count - 1, expected)
+    p = min(1.0, 2 * min(low, high))
+    z = float(norm.isf(p / 2)) if p < 1 else 0.0
+    return z if count > expected else -z
+
+
+def central_fourth_moment(dist) -> float:
+    """E[(X - mean)^4] of a win distribution [(x total bet)^4] (exact
+    arithmetic when the distribution is exact)."""
+    scale = dist.unit_den * dist.total_bet
+    if dist.exact:
+        mean = Fraction(sum(int(w) * int(c) for w, c in zip(dist.wins.tolist(),
+                                                            dist.weights.tolist())),
+                        dist.total * scale)
+        acc = sum((Fraction(int(w), scale) - mean) ** 4 * int(c)
+                  for w, c in zip(dist.wins.tolist(), dist.weights.tolist()))
+        return float(acc / dist.total)
+    x = dist.wins / scale
+    p = dist.weights / dist.total
+    return float(np.dot((x - np.dot(x, p)) ** 4, p))
+
+
+def sd_standard_error(sd: float, mu4: float, n: int) -> float:
+    """Standard error of the sample SD of ``n`` rounds from the exact SD and
+    central fourth moment: ``sqrt((mu4 - sd**4) / n) / (2 sd)``."""
+    return math.sqrt(max(mu4 - sd ** 4, 0.0) / n) / (2 * sd) if sd > 0 else 0.0
+
+
+def detectable_rtp_error(sd: float, n: int) -> float:
+    """Smallest RTP error the check flags with |z| >= Z_PASS after ``n``
+    rounds: ``Z_PASS sd / sqrt(n)`` [x total bet]."""
+    return Z_PASS * sd / math.sqrt(n)
+
+
+def rounds_for_rtp_error(sd: float, error: float) -> float:
+    """Rounds after which an RTP error of ``error`` gives |z| >= Z_PASS."""
+    return (Z_PASS * sd / error) ** 2
+
+
+def event_key(kind: str, combination: str, multiplier: int = 1) -> str:
+    """Name of the event matching a combination-table row:
+    ``"line: 5 x A"``, ``"line: 3 x H1 (x4)"``, ``"scatter: 3 x SCATTER"``."""
+    return f"{kind}: {combination}" + (f" (x{multiplier})" if multiplier != 1 else "")
+
+
+def rounds_for_precision(sd: float, precision: float = PRECISION, z: float = Z95) -> float:
+    """Rounds after which the RTP's ``z`` interval is +-``precision``:
+    ``(z sd / precision)**2``."""
+    return (z * sd / precision) ** 2
+
+
+def exact_figures(par) -> dict:
+    """Exact RTP, hit frequency and SD of the simulated round win.
+
+    Taken from the distribution of the round win, which is what a sampler
+    draws from; ``par.rtp`` may also hold components no round pays out
+    (such as contributions to a progressive meter).
+    """
+    d = par.distribution
+    return {"rtp": float(d.mean), "hit_frequency": float(d.hit_frequency), "sd": float(d.sd)}
+
+
+def exact_event_rates(par, extra: dict | None = None) -> dict:
+    """Expected count per round of every exact event: ``{name: Fraction or float}``.
+
+    From the combination table rows (named by :func:`event_key`),
+    ``par.features["event_rates"]`` and ``extra`` (later sources win).
+    """
+    out: dict = {}
+    table = getattr(par, "combinations", None)
+    if table is not None and len(table):
+        cycle = par.cycle
+        for row in table.itertuples(index=False):
+            key = event_key(row.kind, row.combination, int(row.multiplier))
+            hits = row.hits
+            rate = Fraction(int(hits), int(cycle)) if isinstance(hits, (int, np.integer)) \
+                and isinstance(cycle, (int, np.integer)) else float(row.probability)
+            out[key] = out.get(key, 0) + rate
+    rates = dict((getattr(par, "features", None) or {}).get("event_rates", {}))
+    rates.update(extra or {})
+    for name, value in rates.items():
+        out[name] = Fraction(value) if isinstance(value, str) else value
+    return out
+
+
+def _z(value, exact, se):
+    if exact is None or se is None or not se > 0:
+        return None
+    return (value - exact) / se
+
+
+@dataclass
+class ConvergenceReport:
+    """Simulated figures against exact ones (all rates per round).
+
+    Attributes
+    ----------
+    rounds : int
+    figures : DataFrame
+        RTP, hit frequency, SD: ``simulated, se, ci_low, ci_high, exact, z``.
+    events : DataFrame
+        Per event: ``hits, per_round, se, exact, one_in, exact_one_in, z``.
+    histogram : DataFrame
+        Rounds per win bin [x total bet]: ``rounds, probability, se, exact, z``.
+    sd : float
+        SD of a round's win used for ``rounds_needed`` [x total bet].
+    sd_source : str
+        ``"exact"`` or ``"simulated"``.
+    rounds_needed : float
+        Rounds for the RTP's 95 % interval to be +-0.01 pp.
+    rounds_per_second : float or None
+        Speed of the run, for the time the rounds needed would take.
+    notes : list of str
+    """
+
+    rounds: int
+    figures: pd.DataFrame
+    events: pd.DataFrame
+    histogram: pd.DataFrame
+    sd: float
+    sd_source: str
+    rounds_needed: float
+    rounds_per_second: float | None = None
+    notes: list = field(default_factory=list)
+
+    @property
+    def max_abs_z(self) -> float:
+        """Largest |z| over figures, events and bins (0 if none)."""
+        zs = pd.concat([self.figures["z"], self.events["z"], self.histogram["z"]])
+        zs = pd.to_numeric(zs, errors="coerce").abs().dropna()
+        return float(zs.max()) if len(zs) else 0.0
+
+    @property
+    def summary(self) -> pd.DataFrame:
+        return self.figures
+
+    def text(self) -> str:
+        f = self.figures
+        rows = ["  figure           simulated      95 % CI                    exact         z"]
+        for r in f.itertuples(index=False):
+            pct = r.figure != "SD"
+            fmt = (lambda v: f"{v:.5%}") if pct else (lambda v: f"{v:.5f}")
+            exact = "" if r.exact is None or pd.isna(r.exact) else fmt(r.exact)
+            z = "" if r.z is None or pd.isna(r.z) else f"{r.z:+.2f}"
+            rows.append(f"  {r.figure:<15}{fmt(r.simulated):>12}  [{fmt(r.ci_low)}, "
+                        f"{fmt(r.ci_high)}]  {exact:>12}  {z:>6}")
+        parts = ["\n".join(rows)]
+        if len(self.events):
+            e = self.events.copy()
+            e["one_in"] = e["one_in"].map(lambda v: f"{v:,.2f}" if v and np.isfinite(v) else "-")
+            e["exact_one_in"] = e["exact_one_in"].map(
+                lambda v: f"{v:,.2f}" if v and np.isfinite(v) else "-")
+            e["z"] = e["z"].map(lambda v: "" if v is None or pd.isna(v) else f"{v:+.2f}")
+            parts += ["Pays and features (hits per round, simulated vs exact)",
+                      e[["event", "hits", "one_in", "exact_one_in", "z"]].to_string(index=False)]
+        h = self.histogram.copy()
+        h = h[(h["rounds"] > 0) | (h["exact"].fillna(0) > 0)]
+        h["probability"] = h["probability"].map(lambda v: f"{v:.6e}")
+        h["exact"] = h["exact"].map(lambda v: "" if pd.isna(v) else f"{v:.6e}")
+        h["z"] = h["z"].map(lambda v: "" if v is None or pd.isna(v) else f"{v:+.2f}")
+        parts += ["Win distribution [x total bet]",
+                  h[["bin", "rounds", "probability", "exact", "z"]].to_string(index=False)]
+        need = (f"Rounds for RTP +-0.01 pp at 95 %: (1.96 x {self.sd:.4f} / 0.0001)^2 = "
+                f"{self.rounds_needed:.4g} (SD {self.sd_source})")
+        if self.rounds_per_second:
+            need += f", {_duration(self.rounds_needed / self.rounds_per_second)} at this run's speed"
+        parts += [need, f"Largest |z|: {self.max_abs_z:.2f}"] + self.notes
+        return "\n".join(parts)
+
+    def print_summary(self) -> None:
+        print(self.text())
+
+    def _repr_html_(self) -> str:
+        return "\n".join([self.figures.to_html(index=False), "<h4>Pays and features</h4>",
+                          self.events.to_html(index=False), "<h4>Win distribution</h4>",
+                          self.histogram.to_html(index=False),
+                          f"<p>Rounds for RTP +-0.01 pp at 95 %: {self.rounds_needed:.4g}</p>"])
+
+    def to_dict(self) -> dict:
+        clean = lambda df: [{k: _jsonable(v) for k, v in r.items()}  # noqa: E731
+                            for r in df.to_dict(orient="records")]
+        return {"rounds": self.rounds, "figures": clean(self.figures),
+                "events": clean(self.events), "histogram": clean(self.histogram),
+                "sd": self.sd, "sd_source": self.sd_source, "precision": PRECISION,
+                "rounds_needed": self.rounds_needed, "max_abs_z": self.max_abs_z,
+                "notes": self.notes}
+
+
+def _jsonable(v):
+    if isinstance(v, (np.integer,)):
+        return int(v)
+    if isinstance(v, (float, np.floating)):
+        return None if not math.isfinite(v) else float(v)
+    return v
+
+
+def _duration(seconds: float) -> str:
+    for unit, size in (("days", 86400), ("h", 3600), ("min", 60)):
+        if seconds >= size:
+            return f"{seconds / size:.1f} {unit}"
+    return f"{seconds:.1f} s"
+
+
+def convergence_report(stats, event_names, par=None, exact_events: dict | None = None,
+                       rounds_per_second: float | None = None) -> ConvergenceReport:
+    """Compare merged run statistics with the exact figures.
+
+    Parameters
+    ----------
+    stats : ChunkStats
+        Merged statistics of the run (at least one round).
+    event_names : sequence of str
+    par : ParResult, optional
+        Exact figures; without it the report has no z-scores and the SD
+        for the rounds needed is the simulated one.
+    exact_events : dict, optional
+        Exact count per round of events not in the combination table
+        (see :func:`exact_event_rates`).
+    rounds_per_second : float, optional
+    """
+    from slotmath.montecarlo.run import _THRESHOLDS, win_bin, win_bin_labels
+
+    n = stats.rounds
+    exact = {} if par is None else exact_figures(par)
+    sim = SimulationResult("", 0, n, 0, stats.moments, exact)
+    rows = []
+    mu4 = central_fourth_moment(par.distribution) if par is not None else None
+    for label, name in (("RTP", "rtp"), ("hit frequency", "hit_frequency"), ("SD", "sd")):
+        est = getattr(sim, name)
+        se = est.se
+        z = None
+        if est.exact is not None:
+            if name == "rtp":
+                se = exact["sd"] / math.sqrt(n)
+            elif name == "sd":
+                se = sd_standard_error(exact["sd"], mu4, n)
+            else:
+                se = math.sqrt(est.exact * (1 - est.exact) / n)
+            z = _z(est.value, est.exact, se)
+            if name == "hit_frequency" and n * est.exact < EXACT_COUNT_BELOW:
+                z = count_z(round(est.value * n), n * est.exact)
+        lo, hi = est.value - Z95 * se, est.value + Z95 * se
+        rows.append((label, est.value, se, lo, hi, est.exact, z))
+    figures = pd.DataFrame(rows, columns=["figure", "simulated", "se", "ci_low", "ci_high",
+                                          "exact", "z"])
+
+    rates = exact_event_rates(par, exact_events) if par is not None else dict(exact_events or {})
+    ev_rows = []
+    for k, name in enumerate(event_names):
+        rate, se = stats.event_rate(k)
+        ex = rates.get(name)
+        exf = None if ex is None else float(ex)
+        if not se > 0 and exf:
+            se = math.sqrt(exf / n)
+        z = _z(rate, exf, se)
+        if exf is not None and n * exf < EXACT_COUNT_BELOW:
+            z = count_z(int(stats.events[k]), n * exf)
+        ev_rows.append((name, stats.events[k], rate, se, exf,
+                        1 / rate if rate else math.inf, 1 / exf if exf else math.inf, z))
+    events = pd.DataFrame(ev_rows, columns=["event", "hits", "per_round", "se", "exact",
+                                            "one_in", "exact_one_in", "z"])
+
+    bins = win_bin_labels()
+    exact_bins = None
+    if par is not None:
+        d = par.distribution
+        exact_bins = [Fraction(0)] * len(bins) if d.exact else [0.0] * len(bins)
+        scale = d.unit_den * d.total_bet
+        for w, p in zip(d.wins.tolist(), d.weights.tolist()):
+            exact_bins[win_bin(float(Fraction(int(w), scale)), _THRESHOLDS)] += p
+        exact_bins = [float(Fraction(b) / d.total) if d.exact else b / d.total
+                      for b in exact_bins]
+    h_rows = []
+    for k, label in enumerate(bins):
+        c = stats.histogram[k]
+        p = c / n
+        ex = None if exact_bins is None else exact_bins[k]
+        q = p if ex is None else ex
+        se = math.sqrt(q * (1 - q) / n)
+        z = _z(p, ex, se)
+        if ex is not None and n * ex < EXACT_COUNT_BELOW:
+            z = count_z(int(c), n * ex)
+        h_rows.append((label, c, p, se, ex, z))
+    histogram = pd.DataFrame(h_rows, columns=["bin", "rounds", "probability", "se", "exact", "z"])
+
+    sd, source = (exact["sd"], "exact") if par is not None else (sim.sd.value, "simulated")
+    notes = []
+    if par is not None and abs(float(par.rtp) - exact["rtp"]) > 1e-9:
+        notes.append(f"The game's RTP {float(par.rtp):.5%} includes "
+                     f"{float(par.rtp) - exact['rtp']:+.5%} that no round pays out "
+                     "(e.g. progressive contributions); the simulated RTP is compared "
+                     "with the round win's exact mean.")
+    return ConvergenceReport(n, figures, events, histogram, float(sd), source,
+                             rounds_for_precision(float(sd)), rounds_per_second, notes)

@@ -1,0 +1,267 @@
+"""Compiled round simulator for line and scatter games (``rules: lines``).
+
+One round: draw a stop on every reel with exact integer weighting, read the
+window, pay every payline and the scatters.  The result is a
+:class:`~slotmath.montecarlo.run.RoundSampler` for :mod:`slotmath.montecarlo.run`.
+
+Stops
+    A uniform integer ``u`` below the reel's total weight ``W`` comes from
+    32 random bits by Lemire's multiply-and-reject method (exactly uniform:
+    of the ``2**32`` bit patterns, the ``2**32 mod W`` that would favour
+    small values are rejected and redrawn).  The bits are the top 32 of the
+    53 of ``rng.random()``, the fastest draw numba offers on a
+    ``numpy.random.Generator``.  ``u`` maps to the stop whose cumulative
+    weight range holds it: a lookup table when ``W <= TABLE_LIMIT``,
+    otherwise a binary search.
+
+Lines
+    The line rules are decided once, by :func:`slotmath.engine.lines.line_pay`,
+    through the pay tensor.  Each symbol tuple's outcome is coded as 0 (no
+    win) or 1 + the index of its (pay-table entry, wild multiplier) label,
+    and :func:`slotmath.engine.lines.prefix_determined` tabulates, for every prefix
+    of 1..R symbols, the outcome when the rest of the line cannot change it.
+    A line is read left to right until its prefix decides it, usually after
+    two or three reels.
+
+Events
+    One per line label (hits summed over lines, as in the combination
+    table) and one per scatter pay entry, named by
+    :func:`slotmath.montecarlo.convergence.event_key` after the combination table rows.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numba as nb
+import numpy as np
+
+from slotmath.montecarlo.convergence import event_key
+from slotmath.engine.lines import pay_tensor, prefix_determined
+from slotmath.model import Game
+from slotmath.montecarlo.run import RoundSampler
+from slotmath.engine.reels import windows
+from slotmath.engine.scatters import scatter_entry, scatter_pay, scatter_symbols
+
+#: Reels whose total stop weight is at most this draw by table lookup.
+TABLE_LIMIT = 4096
+_BITS = 32
+
+
+@nb.njit(cache=True)
+def lemire(u, w, bits):
+    """Map ``u``, uniform on [0, 2**bits), to [0, w) or reject it (-1).
+
+    Accepted values are exactly uniform: each result has the same number of
+    accepted ``u``.  Needs ``w <= 2**bits`` and ``u * w < 2**63``.
+    """
+    m = u * w
+    low = m & ((1 << bits) - 1)
+    if low < w:
+        if low < ((1 << bits) - w) % w:
+            return -1
+    return m >> bits
+
+
+@nb.njit(cache=True)
+def uniform_below(rng, w):
+    """Exactly uniform integer in [0, w) (``w < 2**31``) from ``rng``."""
+    while True:
+        # rng.random() is k * 2**-53 with k the top 53 bits of a 64-bit draw;
+        # scaling by 2**32 and truncating keeps its top 32 bits exactly.
+        u = np.int64(rng.random() * 4294967296.0)
+        v = lemire(u, w, _BITS)
+        if v >= 0:
+            return v
+
+
+@nb.njit(cache=True)
+def stop_of(u, r, use_table, table, cum, n_stops):
+    """Stop of reel ``r`` whose cumulative weight range holds ``u``."""
+    if use_table[r]:
+        return table[r, u]
+    lo, hi = 0, n_stops[r] - 1
+    while lo < hi:  # first stop with cum > u
+        mid = (lo + hi) // 2
+        if cum[r, mid] > u:
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
+
+
+@nb.njit(cache=True)
+def play_stops(stop, window, dims, sym, cells, codes, offsets, label_coins, sc_count, sc_pay,
+               sc_event, events):
+    """Win of the window at ``stop`` [x total bet]; adds its events to ``events``.
+
+    ``window`` is scratch space for the window's R x rows symbols.
+    """
+    R, L, S, total_bet, J, rows, first = dims[0], dims[1], dims[2], dims[3], dims[4], \
+        dims[6], dims[7]
+    for r in range(R):
+        for k in range(rows):
+            window[r * rows + k] = sym[r, stop[r], k]
+    coins = 0
+    for line in range(L):
+        # the first `first` symbols at once (a line is rarely decided sooner),
+        # then one reel at a time until the prefix decides the line
+        p = 0
+        for r in range(first):
+            p = p * S + window[cells[line, r]]
+        v = codes[offsets[first - 1] + p]
+        r = first
+        while v < 0:
+            p = p * S + window[cells[line, r]]
+            v = codes[offsets[r] + p]
+            r += 1
+        if v > 0:
+            coins += label_coins[v - 1]
+            events[v - 1] += 1
+    return coins / total_bet + scatter_win(stop, sc_count, sc_pay, sc_event, events)
+
+
+@nb.njit(cache=True)
+def scatter_win(stop, sc_count, sc_pay, sc_event, events):
+    """Scatter win of the window at ``stop`` [x total bet]; adds its events."""
+    scatter = 0.0
+    for j in range(sc_count.shape[0]):
+        c = 0
+        for r in range(stop.shape[0]):
+            c += sc_count[j, r, stop[r]]
+        scatter += sc_pay[j, c]
+        if sc_event[j, c] >= 0:
+            events[sc_event[j, c]] += 1
+    return scatter
+
+
+@nb.njit(cache=True)
+def line_kernel(rng, n, dims, bound, use_table, table, cum, n_stops, sym, cells, codes,
+                offsets, label_coins, sc_count, sc_pay, sc_event):
+    """Play ``n`` rounds: (wins [x total bet], event counts)."""
+    R = dims[0]
+    wins = np.empty(n, dtype=np.float64)
+    events = np.zeros(dims[5], dtype=np.int64)
+    stop = np.empty(R, dtype=np.int64)
+    window = np.empty(R * dims[6], dtype=np.int64)
+    for i in range(n):
+        for r in range(R):
+            stop[r] = stop_of(uniform_below(rng, bound[r]), r, use_table, table, cum, n_stops)
+        wins[i] = play_stops(stop, window, dims, sym, cells, codes, offsets, label_coins,
+                             sc_count, sc_pay, sc_event, events)
+    return wins, events
+
+
+@nb.njit(cache=True)
+def evaluate_stops(stops, dims, sym, cells, codes, offsets, label_coins, sc_count, sc_pay,
+                   sc_event):
+    """Wins of given stop vectors, shape (n, R), and their event counts."""
+    wins = np.empty(stops.shape[0], dtype=np.float64)
+    events = np.zeros(dims[5], dtype=np.int64)
+    window = np.empty(dims[0] * dims[6], dtype=np.int64)
+    for i in range(stops.shape[0]):
+        wins[i] = play_stops(stops[i], window, dims, sym, cells, codes, offsets, label_coins,
+                             sc_count, sc_pay, sc_event, events)
+    return wins, events
+
+
+def line_sampler(game: Game, level: int, reel_set: str = "base",
+                 table_limit: int = TABLE_LIMIT) -> RoundSampler:
+    """Compiled round sampler of a line game at bet ``level``.
+
+    ``args`` are ``(dims, bound, use_table, table, cum, n_stops)`` (the stop
+    draw) followed by :func:`evaluation_args`.
+    """
+    draw = draw_args(game, reel_set, table_limit)
+    evaluation, names = evaluation_args(game, level, reel_set)
+    return RoundSampler(line_kernel, (evaluation[0],) + draw + evaluation[1:], names)
+
+
+def draw_args(game: Game, reel_set: str = "base", table_limit: int = TABLE_LIMIT) -> tuple:
+    """``(bound, use_table, table, cum, n_stops)``: the arrays of the stop draw."""
+    strips = game.strips(reel_set)
+    R = game.reels
+    n_max = max(len(s) for s in strips)
+    bound = np.array([s.total_weight for s in strips], dtype=np.int64)
+    if bound.max() >= 2 ** 31:
+        raise ValueError(f"{game.name}: a reel's total stop weight must be below 2**31 "
+                         "for the compiled simulator")
+    use_table = bound <= table_limit
+    table = np.zeros((R, int(max(bound[use_table], default=1))), dtype=np.int32)
+    cum = np.zeros((R, n_max), dtype=np.int64)
+    n_stops = np.array([len(s) for s in strips], dtype=np.int64)
+    for r, strip in enumerate(strips):
+        w = strip.stop_weights()
+        cum[r, :len(w)] = np.cumsum(w)
+        if use_table[r]:
+            table[r, :bound[r]] = np.repeat(np.arange(len(w)), w)
+    return bound, use_table.astype(np.int64), table, cum, n_stops
+
+
+def evaluation_args(game: Game, level: int, reel_set: str = "base", first: int = 3):
+    """Arrays for :func:`play_stops` and :func:`evaluate_stops`, and the event names.
+
+    Returns
+    -------
+    args : tuple
+        ``(dims, sym, cells, codes, offsets, label_coins, sc_count, sc_pay,
+        sc_event)``; ``dims`` = (reels, lines, symbols, total bet [coins],
+        scatter symbols, events, rows, first), where ``first`` (at most the
+        reels) is the prefix length read before the first table look-up.
+    names : tuple of str
+    """
+    bet = game.bet(level)
+    strips = game.strips(reel_set)
+    R, S, L = game.reels, len(game.symbols), len(game.paylines)
+    n_max = max(len(s) for s in strips)
+
+    sym = np.zeros((R, n_max, game.rows), dtype=np.int64)
+    for r, strip in enumerate(strips):
+        sym[r, :len(strip)] = windows(game, strip)
+    rows = np.array(game.paylines, dtype=np.int64).reshape(L, R)
+    cells = np.arange(R)[None, :] * game.rows + rows  # window cell of each line's symbols
+
+    tensor = pay_tensor(game, level)
+    win_mask = tensor.entries >= 0
+    keys = tensor.entries * (1 << 20) + tensor.mults
+    labels = np.unique(keys[win_mask])
+    outcome = np.where(win_mask, np.searchsorted(labels, keys) + 1, 0).astype(np.int64)
+    tables = prefix_determined(replace(tensor, wins=outcome))
+    offsets = np.cumsum([0] + [len(t) for t in tables[:-1]]).astype(np.int64)
+    codes = np.concatenate(tables).astype(np.int32)
+    entries, mults = labels >> 20, labels & ((1 << 20) - 1)
+    label_coins = (tensor.compiled.pay[entries] * mults).astype(np.int64)
+    names = [event_key("line", game.line_pays[e].name, int(m))
+             for e, m in zip(entries.tolist(), mults.tolist())]
+
+    sc_count, sc_pay, sc_event = scatter_args(game, reel_set, names)
+    dims = np.array([R, L, S, bet.total_bet, len(sc_count), len(names), game.rows,
+                     max(1, min(first, R))], dtype=np.int64)
+    return (dims, sym, cells, codes, offsets, label_coins, sc_count, sc_pay, sc_event), \
+        tuple(names)
+
+
+def scatter_args(game: Game, reel_set: str, names: list) -> tuple:
+    """``(sc_count, sc_pay, sc_event)`` for :func:`scatter_win`: scatters per
+    (symbol, reel, stop), pay [x total bet] and event index per count; the
+    scatter events are appended to ``names``."""
+    strips = game.strips(reel_set)
+    R = game.reels
+    n_max = max(len(s) for s in strips)
+    scatters = scatter_symbols(game)
+    n_cells = R * game.rows
+    sc_count = np.zeros((len(scatters), R, n_max), dtype=np.int64)
+    sc_pay = np.zeros((len(scatters), n_cells + 1), dtype=np.float64)
+    sc_event = np.full((len(scatters), n_cells + 1), -1, dtype=np.int64)
+    for j, name in enumerate(scatters):
+        s = game.symbol_index[name]
+        for r, strip in enumerate(strips):
+            sc_count[j, r, :len(strip)] = (windows(game, strip) == s).sum(axis=1)
+        for c in range(n_cells + 1):
+            pay = scatter_pay(game, name, c)
+            sc_pay[j, c] = float(pay)
+            if pay:
+                key = event_key("scatter", scatter_entry(game, name, c), 1)
+                if key not in names:
+                    names.append(key)
+                sc_event[j, c] = names.index(key)
+    return sc_count, sc_pay, sc_event

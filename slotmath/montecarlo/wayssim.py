@@ -1,0 +1,86 @@
+"""Compiled round simulator for ways games (``pays_by: ways``).
+
+One round: draw a stop on every reel exactly as :mod:`slotmath.montecarlo.linesim`
+does, then, for every paying symbol, step its ways reel by reel with the
+stop's features (:func:`slotmath.engine.ways.stop_features`, the same arrays and
+the same :func:`slotmath.engine.ways.step_ways` as the exact engine) until its run
+ends, and add the scatters.  Events: one per ways pay entry (spins paying
+it, as in the combination table) and one per scatter pay entry.
+"""
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from slotmath.montecarlo.convergence import event_key
+from slotmath.montecarlo.linesim import TABLE_LIMIT, draw_args, scatter_args, scatter_win, stop_of, uniform_below
+from slotmath.model import Game
+from slotmath.montecarlo.run import RoundSampler
+from slotmath.engine.reels import pack_reels
+from slotmath.engine.ways import compile_ways, step_ways, stop_features
+
+
+@nb.njit(cache=True)
+def ways_win(stop, feat, pay, event, step, factor, total_bet, vec, out, events):
+    """Ways win of the window at ``stop`` [x total bet]; adds its events.
+
+    ``feat`` (R, Nmax, P x F) stop features, ``pay`` (P, R + 1) [coins],
+    ``event`` (P, R + 1) event index or -1; ``vec``/``out`` scratch (M,).
+    """
+    R = stop.shape[0]
+    P = pay.shape[0]
+    F = feat.shape[2] // P
+    coins = 0
+    for p in range(P):
+        vec[:] = 0
+        vec[0] = 1
+        for k in range(R + 1):
+            if k == R:
+                ended = 0
+                for m in range(vec.shape[0]):
+                    ended += vec[m] * factor[m]
+            else:
+                ended = step_ways(vec, out, feat[k, stop[k], p * F:(p + 1) * F], step, factor)
+            if ended >= 0:
+                if pay[p, k] > 0:
+                    coins += pay[p, k] * ended
+                    events[event[p, k]] += 1
+                break
+            vec[:] = out
+    return coins / total_bet
+
+
+@nb.njit(cache=True)
+def ways_kernel(rng, n, dims, bound, use_table, table, cum, n_stops, feat, pay, event, step,
+                factor, sc_count, sc_pay, sc_event):
+    """Play ``n`` rounds: (wins [x total bet], event counts)."""
+    R = dims[0]
+    wins = np.empty(n, dtype=np.float64)
+    events = np.zeros(dims[2], dtype=np.int64)
+    stop = np.empty(R, dtype=np.int64)
+    vec = np.empty(factor.shape[0], dtype=np.int64)
+    out = np.empty(factor.shape[0], dtype=np.int64)
+    for i in range(n):
+        for r in range(R):
+            stop[r] = stop_of(uniform_below(rng, bound[r]), r, use_table, table, cum, n_stops)
+        wins[i] = ways_win(stop, feat, pay, event, step, factor, dims[1], vec, out, events) \
+            + scatter_win(stop, sc_count, sc_pay, sc_event, events)
+    return wins, events
+
+
+def ways_sampler(game: Game, level: int, reel_set: str = "base",
+                 table_limit: int = TABLE_LIMIT) -> RoundSampler:
+    """Compiled round sampler of a ways game at bet ``level``."""
+    wp = compile_ways(game, level)
+    win, _, n_stops = pack_reels(game, reel_set)
+    feat = np.stack([stop_features(wp, win[k]) for k in range(game.reels)])
+    names = []
+    event = np.full(wp.pay.shape, -1, dtype=np.int64)
+    for p, n in zip(*np.nonzero(wp.pay), strict=True):
+        event[p, n] = len(names)
+        names.append(event_key("ways", game.line_pays[wp.entry[p, n]].name, 1))
+    sc_count, sc_pay, sc_event = scatter_args(game, reel_set, names)
+    dims = np.array([game.reels, game.bet(level).total_bet, len(names)], dtype=np.int64)
+    args = (dims,) + draw_args(game, reel_set, table_limit) + (
+        feat, wp.pay, event, wp.step, wp.factor, sc_count, sc_pay, sc_event)
+    return RoundSampler(ways_kernel, args, tuple(names))

@@ -1,0 +1,1 @@
+"""Pictures of reel windows (matplotlib, imported when drawing)."""

@@ -1,0 +1,1 @@
+"""The PAR report: sheet, tables, plots, workbook and the notebook runner."""

@@ -1,0 +1,221 @@
+"""``slotmath report``: PAR sheet reports written atomically per game.
+
+For each game, ``notebooks/par_sheet.ipynb`` is executed with papermill in
+a temporary folder beside the target; the notebook computes the sheet
+(:func:`slotmath.report.sheet.par_sheet`) and saves ``par.json``, ``par.txt`` and
+``par.xlsx``; the executed notebook is exported to a standalone
+``par.html`` (code hidden, no script or external resource); the files are
+checked and the folder is swapped in for ``reports/<game>/``.  A failure
+leaves the previous report in place and names the game, the step and why.
+See ``docs/reports.md``.
+"""
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import sys
+from contextlib import contextmanager
+from pathlib import Path
+
+from slotmath.io.files import install_dir, make_temp_dir, write_text_atomic
+from slotmath.io.gamefile import GAMES_DIR, GameFileError, load_game
+from slotmath.report.sheet import DEFAULT_SEED, DEFAULT_SPINS, PROGRESS_ENV, ROOT
+
+NOTEBOOK = ROOT / "notebooks" / "par_sheet.ipynb"
+TEMPLATES = Path(__file__).resolve().parent / "templates"
+REPORTS_DIR = ROOT / "reports"
+REPORT_FILES = ("par.html", "par.xlsx", "par.json", "par.txt")
+
+
+class ReportError(Exception):
+    """A report step failed: ``game``, ``step`` and ``why``; ``status`` is
+    the exit status (2 for bad input)."""
+
+    def __init__(self, game: str, step: str, why: str, status: int = 1):
+        self.game, self.step, self.why, self.status = game, step, why, status
+        super().__init__(f"report {game}: {step} failed: {why}")
+
+
+EXTERNAL = re.compile(r"""(?:src|href)\s*=\s*["']?\s*(?:https?:)?//|@import|url\(\s*["']?\s*(?:https?:)?//""",
+                      re.IGNORECASE)
+
+
+def export_html(notebook_path: Path, html_path: Path, title: str) -> list:
+    """Export an executed notebook to a standalone page (code hidden, no
+    scripts or external resources); returns the notebook's stderr texts,
+    which are left out of the page."""
+    import nbformat
+    from nbconvert import HTMLExporter
+
+    nb = nbformat.read(notebook_path, as_version=4)
+    stderr = []
+    for cell in nb.cells:
+        if "injected-parameters" in cell.get("metadata", {}).get("tags", []):
+            cell["id"] = "injected-parameters"   # papermill's id is random: keep rebuilds equal
+        if cell.cell_type != "code":
+            continue
+        kept = []
+        for o in cell.get("outputs", []):
+            if o.get("output_type") == "stream" and o.get("name") == "stderr":
+                stderr.append(o.get("text", ""))
+            else:
+                kept.append(o)
+        cell["outputs"] = kept
+    nb.metadata["title"] = title
+    exporter = HTMLExporter(template_name="par_sheet", extra_template_basedirs=[str(TEMPLATES)],
+                            exclude_input=True, exclude_markdown=True, exclude_input_prompt=True,
+                            exclude_output_prompt=True, embed_images=True,
+                            exclude_anchor_links=True)
+    body, _ = exporter.from_notebook_node(nb)
+    found = external_references(body)
+    if found:
+        raise ValueError(f"the page refers to external resources: {', '.join(found[:3])}")
+    if "<script" in body.lower():
+        raise ValueError("the page contains a script")
+    write_text_atomic(html_path, body)
+    return stderr
+
+
+def external_references(html: str) -> list:
+    """Snippets of ``html`` that would load something over the network."""
+    return [html[max(m.start() - 20, 0):m.end() + 40] for m in EXTERNAL.finditer(html)]
+
+
+def run_report(spec: str, out_root: Path, level: int | None = None,
+               spins: int = DEFAULT_SPINS, seed: int = DEFAULT_SEED,
+               notebook: Path = NOTEBOOK, progress: bool = True) -> Path:
+    """Build the report of game ``spec`` into ``out_root/<game>/``.
+
+    Everything is built in a temporary folder beside the target and swapped
+    in only when every step succeeded; on failure the previous report stays
+    and :class:`ReportError` names the game, the step and why.
+    """
+    import papermill as pm
+
+    step = "load game"
+    try:
+        game = load_game(spec)
+        if level is not None and level not in game.levels:
+            raise GameFileError(game.source, "bet.levels", f"bet level {level} is not offered "
+                                f"(levels: {', '.join(map(str, game.levels))})")
+    except GameFileError as exc:
+        raise ReportError(str(spec), step, str(exc), status=2) from None
+    out_root = Path(out_root)
+    target = out_root / game.name
+    try:
+        work = make_temp_dir(out_root, game.name)   # removes killed runs' leftovers
+    except OSError as exc:
+        raise ReportError(game.name, "prepare output folder", str(exc)) from None
+    try:
+        step = "execute notebook"
+        executed = work / "par_sheet.ipynb"
+        params = {"game": str(spec), "bet": level, "spins": int(spins), "seed": int(seed),
+                  "out": str(work)}
+        try:
+            # the kernel shows the sheet's steps on the stderr it shares with this process;
+            # its sys.path leaves out the working directory (PYTHONSAFEPATH, ignore_cwd), so
+            # a slotmath/ folder there is never imported in place of the package
+            with environment(PROGRESS_ENV, "1" if progress else "0"), \
+                    environment("PYTHONSAFEPATH", "1"):
+                pm.execute_notebook(str(notebook), str(executed), parameters=params,
+                                    kernel_name="python3", progress_bar=False, cwd=os.getcwd(),
+                                    extra_arguments=["--IPKernelApp.log_level=CRITICAL",
+                                                     "--IPKernelApp.ignore_cwd=True",
+                                                     "--IPKernelApp.capture_fd_output=False"])
+        except pm.PapermillExecutionError as exc:
+            raise ReportError(game.name, step, f"{exc.ename}: {exc.evalue} "
+                              f"(notebook cell {exc.cell_index})") from None
+        step = "export HTML"
+        stderr = export_html(executed, work / "par.html", f"PAR sheet: {game.title}")
+        for text in stderr:
+            print(f"slotmath: note from the {game.name} notebook: {text.strip()}", file=sys.stderr)
+        executed.unlink()
+        step = "check outputs"
+        missing = [f for f in REPORT_FILES if not (work / f).is_file() or not (work / f).stat().st_size]
+        if missing:
+            raise ValueError(f"the notebook did not write {', '.join(missing)}")
+        step = "install report"
+        install(work, target)
+    except Exception as exc:  # a step failed: keep the previous report, say which and why
+        shutil.rmtree(work, ignore_errors=True)
+        if isinstance(exc, ReportError):
+            raise
+        raise ReportError(game.name, step, f"{type(exc).__name__}: {exc}") from None
+    except BaseException:     # interrupted: leave nothing half-built behind
+        shutil.rmtree(work, ignore_errors=True)
+        raise
+    return target
+
+
+@contextmanager
+def environment(name: str, value: str):
+    """Set environment variable ``name`` (inherited by a kernel started
+    inside the block), then restore it."""
+    before = os.environ.get(name)
+    os.environ[name] = value
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = before
+
+
+def install(work: Path, target: Path) -> None:
+    """Swap the finished folder ``work`` in for ``target`` (see
+    :func:`slotmath.io.files.install_dir`)."""
+    install_dir(work, target)
+
+
+def all_games(games_dir: Path = GAMES_DIR) -> list:
+    """Names of the games in ``data/games`` (folders holding game.yaml)."""
+    return sorted(p.parent.name for p in Path(games_dir).glob("*/game.yaml"))
+
+
+def cmd_report(args) -> int:
+    from slotmath.io.arguments import UsageError
+
+    games = list(args.game)
+    if args.all:
+        games += [g for g in all_games() if g not in games]
+    if not games:
+        raise UsageError("report: name at least one GAME or give --all")
+    out_root = Path(args.out) if args.out else REPORTS_DIR
+    status = 0
+    for i, spec in enumerate(games, start=1):
+        if not args.quiet:
+            print(f"[{i}/{len(games)}] {spec}", file=sys.stderr, flush=True)
+        try:
+            target = run_report(spec, out_root, args.bet, args.spins, args.seed,
+                                progress=not args.quiet)
+        except ReportError as exc:
+            print(f"slotmath: error: {exc}", file=sys.stderr, flush=True)
+            status = max(status, exc.status)
+            continue
+        print(f"{spec}: wrote {', '.join(REPORT_FILES)} in {target}", flush=True)
+    return status
+
+
+def register_cli(subparsers) -> None:
+    """Add ``slotmath report`` to the command line."""
+    p = subparsers.add_parser(
+        "report", help="PAR sheet reports (HTML, Excel, JSON, text)",
+        description="Run the PAR sheet notebook for each GAME and write "
+                    "reports/<game>/par.{html,xlsx,json,txt}.")
+    p.add_argument("game", nargs="*", help="game folder, file or name in data/games")
+    p.add_argument("--all", action="store_true", help="every game in data/games")
+    p.add_argument("--out", default=None, help="reports folder (default: reports/)")
+    p.add_argument("--bet", type=int, default=None, help="bet level (default: lowest)")
+    p.add_argument("--spins", type=_spins_or_zero, default=DEFAULT_SPINS,
+                   help=f"Monte Carlo spins of the cross-check (default {DEFAULT_SPINS:,}; 0: none)")
+    p.add_argument("--seed", type=int, default=DEFAULT_SEED)
+    p.add_argument("--quiet", action="store_true", help="no progress bars")
+    p.set_defaults(func=cmd_report)
+
+
+def _spins_or_zero(text: str) -> int:
+    from slotmath.io.arguments import spin_count
+
+    return 0 if text.strip() in ("0", "0.0") else spin_count(text)

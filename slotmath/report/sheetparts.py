@@ -1,0 +1,180 @@
+"""Pieces of the PAR sheet that are not sections: where the sheet comes from
+(file digests, git revision, paths relative to the source tree), the words
+for odds and volatility, groups of RTP channels, coin values, fixed floats
+and figures as HTML."""
+from __future__ import annotations
+
+import base64
+import hashlib
+import math
+import os
+import subprocess
+from fractions import Fraction
+from pathlib import Path
+from slotmath.report import plots
+from slotmath.model import Game
+from slotmath.rules.par import ParResult, par
+from slotmath.report.sheettable import escape
+
+#: The combination table's note for a game that pays by ways.
+WAYS_NOTE = ("Pays by ways: a row's hits are the spins paying that n of a kind (any number "
+             "of ways); probability is hits / cycle; the win is the mean win per hit (the pay "
+             "times the mean number of ways, wild multipliers included).")
+#: Name part of a report folder being built (``reports/.<game>.partial-*``).
+PARTIAL = ".partial-"
+ROOT = Path(__file__).resolve().parents[2]   # the source tree (slotmath/report/sheet.py)
+
+
+#: Volatility classes by VI 90 % [x total bet] (upper bounds).
+VOLATILITY_CLASSES = ((5, "low"), (10, "medium"), (20, "high"), (math.inf, "very high"))
+
+
+def volatility_class(vi90: float) -> str:
+    """'low' (VI 90 % below 5), 'medium' (5-10), 'high' (10-20) or 'very high'."""
+    return next(name for top, name in VOLATILITY_CLASSES if vi90 < top)
+
+
+def odds_text(one_in: float) -> str:
+    """'1 in 4.10', '1 in 81,529.37', '1 in 1.55e17' (scientific from 10 million on)."""
+    if not one_in or math.isinf(one_in):
+        return "never"
+    if one_in >= 1e7:
+        mant, exp = f"{one_in:.2e}".split("e")
+        return f"1 in {mant}e{int(exp)}"
+    return f"1 in {one_in:,.2f}"
+
+
+def file_sha256(path: str | Path) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+def last_commit_date(path) -> str | None:
+    """Date (UTC) of the last commit that changed ``path``; None when it is
+    not in a git checkout or never committed."""
+    try:
+        out = subprocess.run(["git", "-C", str(Path(path).parent), "log", "-1", "--format=%cd",
+                              "--date=format-local:%Y-%m-%d %H:%M UTC", "--", str(path)],
+                             capture_output=True, text=True, timeout=20,
+                             env={**os.environ, "TZ": "UTC"})
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return out.stdout.strip() or None if out.returncode == 0 else None
+
+
+def git_revision(paths) -> str:
+    """Commit of the checkout holding the package, noting uncommitted
+    changes under ``paths``; 'unknown' outside a git checkout."""
+    try:
+        head = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "HEAD"], capture_output=True,
+                              text=True, timeout=20)
+        if head.returncode:
+            return "unknown (not a git checkout)"
+        status = subprocess.run(["git", "-C", str(ROOT), "status", "--porcelain", "--",
+                                 *map(str, paths)], capture_output=True, text=True, timeout=20)
+    except (OSError, subprocess.SubprocessError):
+        return "unknown (git not available)"
+    commit = head.stdout.strip()
+    if status.stdout.strip():
+        commit += " + uncommitted changes in the game folder or the package"
+    return commit
+
+
+def _installed_folder(out, name: str):
+    """The report folder as the reader finds it: a temporary build folder
+    (``.<game>.partial-*``) is shown as the folder it is installed as."""
+    if out is None:
+        return None
+    p = Path(out)
+    if p.name.startswith(f".{name}{PARTIAL}"):
+        p = p.parent / name
+    return _relative(p)
+
+
+def _relative(path: str | Path) -> str:
+    p = Path(path).resolve()
+    try:
+        return str(p.relative_to(ROOT))
+    except ValueError:
+        return str(p)
+
+
+def channel_groups(components: dict, most: int = 12):
+    """RTP channels for the chart and its caption: with more than ``most``
+    channels, those named ``"group: part"`` are summed per group."""
+    caption = "RTP contribution by channel [% of total bet]."
+    if len(components) <= most:
+        return dict(components), caption
+    grouped: dict = {}
+    for name, value in components.items():
+        key = name.split(": ", 1)[0]
+        grouped[key] = grouped.get(key, 0) + value
+    return grouped, caption[:-1] + ", channels named 'group: part' summed per group."
+
+
+def _agrees(z):
+    """'passes' / 'fails' for |z| < 4, '' without an exact value."""
+    if z is None or (isinstance(z, float) and math.isnan(z)):
+        return ""
+    return "passes" if abs(z) < 4 else "fails"
+
+
+def _finite(v):
+    """``v`` as a float, None when infinite or missing."""
+    return None if v is None or not math.isfinite(float(v)) else float(v)
+
+
+def coin_values(game: Game) -> tuple:
+    """(coin values, currency) the game file gives in ``options.coin_values``
+    (currency from ``options.currency`` or ``options.progressive.currency``);
+    ((), '') when it gives none."""
+    opts = game.options or {}
+    coins = opts.get("coin_values") or ()
+    prog = opts.get("progressive") if isinstance(opts.get("progressive"), dict) else {}
+    currency = opts.get("currency") or prog.get("currency") or "currency units"
+    return tuple(sorted(float(Fraction(str(c))) for c in coins)), currency if coins else ""
+
+
+def fixed_floats(obj, digits: int = 15):
+    """``obj`` with every float rounded to ``digits`` significant digits, so
+    that a rebuild writes the same text whatever the order of float sums."""
+    if isinstance(obj, float):
+        return float(f"{obj:.{digits}g}") if math.isfinite(obj) else obj
+    if isinstance(obj, dict):
+        return {k: fixed_floats(v, digits) for k, v in obj.items()}
+    if isinstance(obj, list):
+        return [fixed_floats(v, digits) for v in obj]
+    return obj
+
+
+def figure_html(fig, caption: str) -> str:
+    """A figure as an embedded PNG with its caption."""
+    data = base64.b64encode(plots.to_png(fig)).decode("ascii")
+    return (f'<div class="par-figure-block"><div class="par-figure"><img alt="{escape(caption)}" '
+            f'src="data:image/png;base64,{data}"/></div>'
+            f'<p class="par-caption">{escape(caption)}</p></div>')
+
+
+LEVEL_FIGURES = ("rtp", "hit_frequency", "sd", "vi", "max_win")
+
+
+def level_figures(game: Game, main: ParResult, bar=None) -> dict:
+    """Exact figures at every bet level: {level: figures of
+    :func:`slotmath.analysis.metrics.game_figures`}.  The sheet's own level comes from
+    ``main``; levels with provably the same figures (a linear pay table) share
+    them; the others are computed the cheapest way the rules module offers."""
+    from slotmath.analysis.metrics import equivalent_levels, game_figures, par_figures
+
+    same = equivalent_levels(game)
+    done = {same[main.bet.level]: par_figures(main)}
+    for lv in game.levels:
+        if same[lv] not in done:
+            if bar is not None:
+                bar.set_postfix_str(f"figures at bet level {lv}")
+            figs = game_figures(game, lv)
+            if any(figs.get(k) is None for k in LEVEL_FIGURES):   # the full analysis has them
+                figs = {**par_figures(par(game, lv)), **{k: v for k, v in figs.items()
+                                                         if v is not None}}
+            done[same[lv]] = figs
+            if bar is not None:
+                bar.update()
+    return {lv: done[same[lv]] for lv in game.levels}

@@ -1,0 +1,130 @@
+"""PAR sheets as Excel workbooks (openpyxl).
+
+A worksheet per section; every table is an Excel table (filter buttons,
+banded rows) with its title in the cell above and its note below; numbers
+are stored as numbers with the number format of their column or row.
+:func:`read_workbook` reads the tables back by their titles.
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pandas as pd
+
+from slotmath.io.files import atomic_path
+from slotmath.report.sheettable import FORMATS, excel_value, format_value
+
+if TYPE_CHECKING:
+    from slotmath.report.sheet import ParSheet
+
+
+def write_workbook(sheet: ParSheet, path: Path) -> None:
+    """Write the sheet as an Excel workbook: a worksheet per section, each
+    table an Excel table with its title above and its note below, numbers
+    stored as numbers with number formats."""
+    from openpyxl import Workbook
+    from openpyxl.styles import Alignment, Font
+    from openpyxl.utils import get_column_letter
+    from openpyxl.worksheet.table import Table as XlTable, TableStyleInfo
+
+    wb = Workbook()
+    wb.remove(wb.active)
+    title_font = Font(bold=True, size=14, color="1F5F99")
+    caption_font = Font(bold=True, size=11)
+    note_font = Font(italic=True, size=9, color="5C6B7A")
+    total_font = Font(bold=True)
+    n_table = 0
+    for sec in sheet.sections.values():
+        ws = wb.create_sheet(sec.sheet[:31])
+        frozen = False
+        ws.cell(1, 1, f"{sec.title}: {sheet.game.title}, bet level {sheet.par.bet.level}"
+                ).font = title_font
+        widths: dict = {}
+        row = 3
+        if sec.text:
+            ws.cell(row, 1, sec.text)
+            row += 2
+        for t in sec.tables:
+            ws.cell(row, 1, t.title).font = caption_font
+            row += 1
+            frame = t.frame
+            for j, col in enumerate(frame.columns, start=1):
+                cell = ws.cell(row, j, str(col))
+                cell.alignment = Alignment(wrap_text=True, vertical="top")
+                widths[j] = max(widths.get(j, 8), min(len(str(col)), 28))
+            first = row
+            if not frozen:   # the first table's header stays in view
+                ws.freeze_panes = ws.cell(row + 1, 1)
+                frozen = True
+            for i in range(len(frame)):
+                row += 1
+                for j, col in enumerate(frame.columns, start=1):
+                    v = frame[col].iat[i]
+                    cell = ws.cell(row, j, excel_value(v))
+                    key = t.format_key(col, i)
+                    if isinstance(cell.value, (int, float)) and not isinstance(cell.value, bool):
+                        cell.number_format = FORMATS["general" if key == "auto" else key][0]
+                    if t.total_row and i == len(frame) - 1:
+                        cell.font = total_font
+                    widths[j] = max(widths.get(j, 8), min(len(format_value(v, key)) + 3, 60))
+            if len(frame):
+                n_table += 1
+                ref = f"A{first}:{get_column_letter(len(frame.columns))}{row}"
+                xt = XlTable(displayName=f"T{n_table}_{re.sub(r'[^A-Za-z0-9]', '', sec.key)}",
+                             ref=ref)
+                xt.tableStyleInfo = TableStyleInfo(name="TableStyleLight9", showRowStripes=True)
+                ws.add_table(xt)
+            else:
+                row += 1
+            if t.note:
+                row += 1
+                ws.cell(row, 1, t.note).font = note_font
+            row += 3
+        for j, w in widths.items():
+            ws.column_dimensions[get_column_letter(j)].width = w
+    with atomic_path(path, suffix=".xlsx") as tmp:
+        wb.save(tmp)
+        reproducible_zip(tmp)
+
+
+#: Date written into the workbook's properties and zip entries (none of a build).
+FIXED_DATE = "2000-01-01T00:00:00Z"
+
+
+def reproducible_zip(path) -> None:
+    """Rewrite an .xlsx so that two builds of the same sheet are byte-identical:
+    fixed dates in ``docProps/core.xml`` and on every zip entry."""
+    import zipfile
+
+    with zipfile.ZipFile(path) as z:
+        entries = [(info.filename, z.read(info.filename)) for info in z.infolist()]
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
+        for name, data in entries:
+            if name == "docProps/core.xml":
+                data = re.sub(rb"(<dcterms:(created|modified)[^>]*>)[^<]*",
+                              rb"\g<1>" + FIXED_DATE.encode(), data)
+            info = zipfile.ZipInfo(name, date_time=(2000, 1, 1, 0, 0, 0))
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.external_attr = 0o600 << 16
+            z.writestr(info, data)
+
+
+def read_workbook(path: str | Path) -> dict:
+    """Read a report workbook back: {sheet: {table title: DataFrame}}."""
+    from openpyxl import load_workbook
+
+    wb = load_workbook(path, data_only=True)
+    out = {}
+    for ws in wb.worksheets:
+        tables = {}
+        for tbl in ws.tables.values():
+            cells = ws[tbl.ref]
+            header = [c.value for c in cells[0]]
+            top = cells[0][0].row
+            title = ws.cell(top - 1, 1).value
+            tables[title] = pd.DataFrame([[c.value for c in r] for r in cells[1:]],
+                                         columns=header)
+        out[ws.title] = tables
+    return out

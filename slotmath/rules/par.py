@@ -1,0 +1,199 @@
+"""PAR results: the figures of a game at one bet level, and the orchestrator.
+
+:func:`par` dispatches on the game's ``rules``: ``lines`` (any line and
+scatter game) is analysed by :mod:`slotmath.rules.linegame`; a game with its own
+rules module ``slotmath.rules.<rules>`` provides ``analyse(game, level)``.
+Every analyser returns a :class:`ParResult`.
+"""
+from __future__ import annotations
+
+import importlib
+import json
+from dataclasses import dataclass, field
+from fractions import Fraction
+from types import ModuleType
+from typing import Any
+
+import pandas as pd
+
+from slotmath.engine.distribution import CONFIDENCE_LEVELS, WinDistribution
+from slotmath.io.rulenames import rules_module_name
+from slotmath.model import BetLevel, Game
+
+
+def fraction_str(value: object) -> str | None:
+    """``"p/q"`` for an exact Fraction, None for a float."""
+    return f"{value.numerator}/{value.denominator}" if isinstance(value, Fraction) else None
+
+
+@dataclass
+class ParResult:
+    """Exact figures of one game at one bet level.
+
+    Attributes
+    ----------
+    game : Game
+    bet : BetLevel
+    cycle : int
+        Equally likely outcomes of the base spin.
+    rtp : Fraction or float
+        Return to player [x total bet]; a Fraction when exact.
+    components : dict
+        RTP by channel [x total bet]; the values sum to ``rtp``.
+    distribution : WinDistribution
+        Total win of a spin (or round) over the cycle.
+    combinations : DataFrame
+        The combination table (see :func:`slotmath.engine.combinations.combination_table`).
+    per_line_rtp : list
+        RTP of each payline [x line bet].
+    features : dict
+        Game-specific figures (JSON-ready).
+    tables : dict
+        Extra named DataFrames for reports.
+    notes : list of str
+        Conventions and caveats a reader must know.
+    """
+
+    game: Game
+    bet: BetLevel
+    cycle: int
+    rtp: Fraction | float
+    components: dict
+    distribution: WinDistribution
+    combinations: pd.DataFrame
+    per_line_rtp: list = field(default_factory=list)
+    features: dict = field(default_factory=dict)
+    tables: dict = field(default_factory=dict)
+    notes: list = field(default_factory=list)
+
+    # ------------------------------------------------------------ figures
+    @property
+    def hit_frequency(self) -> float:
+        return float(self.distribution.hit_frequency)
+
+    @property
+    def sd(self) -> float:
+        return self.distribution.sd
+
+    @property
+    def volatility_index(self) -> dict:
+        return {str(round(c * 100)): self.distribution.volatility_index(c) for c in CONFIDENCE_LEVELS}
+
+    def confidence_table(self) -> pd.DataFrame:
+        """Payback range after N spins at 90/95/99 % [x total bet]."""
+        rtp = float(self.rtp)
+        frames = []
+        for c in CONFIDENCE_LEVELS:
+            t = self.distribution.confidence_table(confidence=c)
+            shift = rtp - float(self.distribution.mean)
+            t["low"] += shift
+            t["high"] += shift
+            t.insert(0, "confidence", c)
+            frames.append(t)
+        return pd.concat(frames, ignore_index=True)
+
+    @property
+    def summary(self) -> pd.DataFrame:
+        """The headline figures as a (figure, value) table."""
+        d = self.distribution
+        rows = [
+            ("game", self.game.title),
+            ("bet level", self.bet.level),
+            ("total bet [coins]", self.bet.total_bet),
+            ("cycle", self.cycle),
+            ("RTP", f"{float(self.rtp):.6%}"),
+            ("RTP exact", fraction_str(self.rtp) or "n/a (float)"),
+        ]
+        rows += [(f"  {k}", f"{float(v):.6%}") for k, v in self.components.items()]
+        rows += [
+            ("hit frequency", f"{self.hit_frequency:.6%} (1 in {1 / self.hit_frequency:.4g})"
+             if self.hit_frequency else "0"),
+            ("SD [x total bet]", f"{self.sd:.6g}"),
+        ]
+        rows += [(f"VI {k} %", f"{v:.6g}") for k, v in self.volatility_index.items()]
+        p = float(d.max_win_probability)
+        rows += [("max win [x total bet]", f"{float(d.max_win):.6g}"),
+                 ("max win odds", f"1 in {1 / p:.6g}" if p else "n/a")]
+        return pd.DataFrame(rows, columns=["figure", "value"])
+
+    def print_summary(self) -> None:
+        """Print the summary, the combination table and the notes."""
+        print(self.text())
+
+    def text(self) -> str:
+        """Readable plain-text PAR summary."""
+        parts = [f"PAR sheet: {self.game.title} ({self.game.name}), bet level {self.bet.level}",
+                 self.summary.to_string(index=False, header=False), "",
+                 "Combination table", format_combinations(self.combinations)]
+        for name, table in self.tables.items():
+            parts += ["", name, table.to_string(index=False)]
+        if self.notes:
+            parts += ["", "Notes"] + [f"- {n}" for n in self.notes]
+        return "\n".join(parts)
+
+    def _repr_html_(self) -> str:
+        html = [f"<h3>{self.game.title}: bet level {self.bet.level}</h3>",
+                self.summary.to_html(index=False, header=False),
+                "<h4>Combination table</h4>",
+                self.combinations.drop(columns="rtp_exact").to_html(index=False)]
+        html += [f"<p>{n}</p>" for n in self.notes]
+        return "\n".join(html)
+
+    # ------------------------------------------------------------ JSON
+    def to_dict(self) -> dict:
+        """JSON-ready figures (the ``slotmath par --json`` object)."""
+        d = self.distribution
+        comb = self.combinations.drop(columns="rtp_exact").to_dict(orient="records")
+        return {
+            "game": self.game.name,
+            "title": self.game.title,
+            "bet": self.bet.level,
+            "bet_levels": self.game.levels,
+            "total_bet": self.bet.total_bet,
+            "rtp": float(self.rtp),
+            "rtp_exact": fraction_str(self.rtp),
+            "hit_frequency": self.hit_frequency,
+            "sd": self.sd,
+            "volatility_index": self.volatility_index,
+            "max_win": float(d.max_win),
+            "max_win_probability": float(d.max_win_probability),
+            "cycle": self.cycle,
+            "components": {k: float(v) for k, v in self.components.items()},
+            "components_exact": {k: fraction_str(v) for k, v in self.components.items()},
+            "per_line_rtp": [float(v) for v in self.per_line_rtp],
+            "confidence": self.confidence_table().to_dict(orient="records"),
+            "combinations": comb,
+            "features": self.features,
+            "notes": self.notes,
+        }
+
+    def to_json(self, **kw: Any) -> str:
+        return json.dumps(self.to_dict(), default=_json_default, **kw)
+
+
+def _json_default(obj: Any) -> Any:
+    if isinstance(obj, Fraction):
+        return float(obj)
+    if hasattr(obj, "item"):
+        return obj.item()
+    raise TypeError(f"not JSON serialisable: {type(obj).__name__}")
+
+
+def format_combinations(table: pd.DataFrame) -> str:
+    """The combination table as aligned text."""
+    t = table.drop(columns="rtp_exact").copy()
+    t["probability"] = t["probability"].map(lambda v: f"{v:.6e}")
+    t["one_in"] = t["one_in"].map(lambda v: f"{v:,.2f}")
+    t["rtp"] = t["rtp"].map(lambda v: f"{v:.6%}")
+    return t.to_string(index=False)
+
+
+def rules_module(game: Game) -> ModuleType:
+    """The module that analyses games with ``game.rules``."""
+    return importlib.import_module(rules_module_name(game.rules))
+
+
+def par(game: Game, level: int | None = None) -> ParResult:
+    """Exact PAR figures of ``game`` at bet ``level`` (default: lowest)."""
+    level = game.bet(level).level
+    return rules_module(game).analyse(game, level)

@@ -1,0 +1,21 @@
+"""Piggy Bankin' Superlock (``rules: piggy_bankin_superlock``).
+
+:mod:`.check` holds the game file checks (imported with the package);
+:mod:`.analysis` is the exact analysis and the Monte Carlo sampler.  The rules
+contract's other names (``analyse``, ``simulate``, ...) are looked up in
+:mod:`.analysis`, imported when first asked for.
+"""
+import importlib
+
+from slotmath.rules.piggy_bankin_superlock.check import check
+
+__all__ = ["check"]
+
+
+_SUBMODULES = ("analysis", "cache", "check", "rtp", "sampler", "screens", "steps", "structure")
+
+
+def __getattr__(name: str):
+    if name.startswith("__") or name in _SUBMODULES:   # imported as modules, not looked up
+        raise AttributeError(name)
+    return getattr(importlib.import_module(f"{__name__}.analysis"), name)

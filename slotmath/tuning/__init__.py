@@ -1,0 +1,1 @@
+"""Reel tuning: targets, the reel space, strip layout, the solver and sensitivities."""

@@ -1,0 +1,228 @@
+"""Evaluation and linear models of the exact figures in the tuning variables: figures
+given exactly by stop values (:class:`StopForms`), the line forms of the
+line RTP and its moments (:class:`LineForms`), the model of a figure the
+solver steers (:class:`FigureModel`) and the objective of one row."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+import numpy as np
+from slotmath.analysis.metrics import equivalent_levels, game_figures, honours_needed, shared_pay_tensor
+from slotmath.rules.par import rules_module
+from slotmath.engine.multilinear import line_total, reel_gradient, unit_coefficients
+from slotmath.tuning.reelspace import ReelSpace
+from slotmath.tuning.targets import Targets, assess
+
+
+# Integer-programme objective, in units of the RTP tolerance:
+OUTSIDE_COST = 100.0         # per tolerance of RTP error beyond the aim (and per band scale outside a band)
+CENTRE_COST = 0.01           # per tolerance of RTP error (prefer the centre, weakly)
+MOVE_COST = 0.02             # per unit moved from the game file (prefer small changes)
+
+
+class Evaluator:
+    """Exact figures of candidate variable values, cached.
+
+    ``levels`` are the bet levels the targets apply to; figures are computed
+    once per group of equivalent levels (:func:`slotmath.analysis.metrics.equivalent_levels`).
+    """
+
+    def __init__(self, space: ReelSpace, targets: Targets, levels: tuple):
+        self.space, self.targets = space, targets
+        eq = equivalent_levels(space.game)
+        self.levels = tuple(levels)
+        self.rep = {lv: eq[lv] for lv in self.levels}
+        self.needed = set(targets.figures)
+        self.count = 0
+        self.tick = None             # called after each exact evaluation
+        self._cache: dict = {}
+
+    @staticmethod
+    def key(xs) -> bytes:
+        return b"|".join(np.asarray(x, dtype=np.int64).tobytes() for x in xs)
+
+    def figures(self, xs, needed=None) -> dict:
+        """``{level: {figure: value}}`` for values ``xs`` (``needed``: figures
+        wanted; line games and rules modules whose hook takes ``needed``
+        compute fewer than all)."""
+        if not honours_needed(self.space.game):
+            needed = None
+        k = (self.key(xs), None if needed is None else tuple(sorted(needed)))
+        if k not in self._cache:
+            game = self.space.game_for(xs)
+            self.count += 1
+            per_rep = {}
+            for rep in sorted(set(self.rep.values())):
+                per_rep[rep] = game_figures(game, rep, self.space.reel_set, needed)
+            self._cache[k] = {lv: per_rep[self.rep[lv]] for lv in self.levels}
+            if self.tick is not None:
+                self.tick()
+        return self._cache[k]
+
+    def __call__(self, xs) -> tuple:
+        figs = self.figures(xs, self.needed)
+        return figs, assess(figs, self.targets)
+
+
+PROXY_OF = {"hit_frequency": "hit", "sd": "win2", "vi": "win2"}
+
+
+def proxy_kind(name: str, targets: Targets) -> str | None:
+    if name in targets.rtp_figures or name == "rtp" or name.startswith("rtp"):
+        return "win"
+    return PROXY_OF.get(name)
+
+
+STOP = "stop:"                # kind prefix of a figure given exactly by stop values
+
+
+def stop_value_hook(space: ReelSpace):
+    """The rules module's ``tuning_stop_values`` when every tuned reel is
+    weighted (the hook's coefficients are per stop), else None."""
+    game = space.game
+    if game.rules == "lines" or any(rv.mode != "weights" for rv in space.reels):
+        return None
+    return getattr(rules_module(game), "tuning_stop_values", None)
+
+
+class StopForms:
+    """Figures that are exactly multilinear in the stop weights, from a rules
+    module's ``tuning_stop_values(game, level, reel_set) -> {figure: [a_0, a_1, ...]}``:
+    with the other reels held, the part of the figure that depends on the
+    weights is ``a_r . x_r / prod_q sum(x_q)`` (``a_r[s]``: the sum over the
+    other reels' stops of their weight product times the figure's value in
+    the round, for stop ``s`` of reel ``r``), so it is exactly
+    linear-fractional in each reel.  The constant rest is taken from the
+    exact figures.  Coefficients are computed at an *anchor* (the start of a
+    round) and at each point a reel's programme is solved from; elsewhere a
+    move on one reel is exact and moves on several reels add up their
+    one-reel changes (first order in the cross terms)."""
+
+    def __init__(self, space: ReelSpace, hook, levels):
+        self.space, self.hook = space, hook
+        self._cache: dict = {}
+        self.anchor = None
+        self.names = set(self.arrays(levels[0], space.x0)) if hook is not None else set()
+
+    def arrays(self, level, xs) -> dict:
+        k = (level, Evaluator.key(xs))
+        if k not in self._cache:
+            if len(self._cache) >= 64:
+                self._cache.pop(next(iter(self._cache)))
+            game = self.space.game_for(xs)
+            self._cache[k] = {n: [np.asarray(a, dtype=np.float64) for a in v]
+                              for n, v in self.hook(game, level, self.space.reel_set).items()}
+        return self._cache[k]
+
+    @staticmethod
+    def _part(a, x, xs, r) -> float:
+        d = float(x.sum())
+        for q, xq in enumerate(xs):
+            if q != r:
+                d *= float(xq.sum())
+        return float(a @ x) / d
+
+    def value(self, name: str, level: int, xs) -> float:
+        base = self.anchor if self.anchor is not None else xs
+        arr = self.arrays(level, base)[name]
+        v0 = self._part(arr[0], base[0], base, 0)
+        diff = [r for r, (x, b) in enumerate(zip(xs, base)) if not np.array_equal(x, b)]
+        if len(diff) > 1 and Evaluator.key(xs) in {k[1] for k in self._cache if k[0] == level}:
+            arr, diff, base = self.arrays(level, xs)[name], [], xs
+            v0 = self._part(arr[0], xs[0], xs, 0)
+        for r in diff:
+            moved = [x if q == r else b for q, (x, b) in enumerate(zip(xs, base))]
+            v0 += self._part(arr[r], xs[r], moved, r) - self._part(arr[r], base[r], base, r)
+        return v0
+
+    def coefficients(self, name: str, level: int, xs, r: int) -> tuple:
+        a = self.arrays(level, xs)[name][r]
+        K = 1.0
+        for q, x in enumerate(xs):
+            if q != r:
+                K *= float(x.sum())
+        return a, K
+
+
+class LineForms:
+    """The multilinear line forms (win, hit, win squared) at each bet level,
+    and the exact stop forms of a rules module (kinds ``stop:<figure>``)."""
+
+    def __init__(self, space: ReelSpace, levels):
+        game = space.game
+        self.space = space
+        self.stops = StopForms(space, stop_value_hook(space), tuple(levels))
+        self.tensors = {}
+        for lv in levels:
+            t = shared_pay_tensor(game, lv).reshaped()
+            bet = game.bet(lv)
+            self.tensors[("win", lv)] = (t, bet.total_bet)
+            self.tensors[("hit", lv)] = ((t > 0).astype(np.int64), len(game.paylines))
+            self.tensors[("win2", lv)] = (t.astype(np.float64) ** 2, float(bet.total_bet) ** 2)
+        self.available = bool(game.line_pays)
+
+    def marginals(self, xs) -> list:
+        return [np.stack([x @ rv.incidence[:, k, :].astype(np.int64) for k in range(rv.incidence.shape[1])])
+                for rv, x in zip(self.space.reels, xs)]
+
+    def value(self, kind: str, level: int, xs) -> float:
+        if kind.startswith(STOP):
+            return self.stops.value(kind[len(STOP):], level, xs)
+        values, norm = self.tensors[(kind, level)]
+        total = line_total(values, self.marginals(xs), self.space.game.paylines)
+        cycle = 1
+        for x in xs:
+            cycle *= int(x.sum())
+        return float(Fraction(int(total), cycle) / norm) if kind != "win2" else total / cycle / norm
+
+    def coefficients(self, kind: str, level: int, xs, r: int) -> tuple:
+        """``(a, K)``: the form is ``a . x_r / (K * sum(x_r))`` with the other reels at ``xs``."""
+        if kind.startswith(STOP):
+            return self.stops.coefficients(kind[len(STOP):], level, xs, r)
+        values, norm = self.tensors[(kind, level)]
+        margs = self.marginals(xs)
+        G = reel_gradient(values, margs, self.space.game.paylines, r)
+        a = unit_coefficients(G, self.space.reels[r].incidence).astype(np.float64)
+        K = float(norm)
+        for rr, x in enumerate(xs):
+            if rr != r:
+                K *= float(x.sum())
+        return a, K
+
+
+@dataclass
+class FigureModel:
+    """Model of one exact figure at one level around the round's start ``xs0``:
+
+    ``f(x) = value0 + scale * (proxy(x) - proxy0) + sum_r res[r] . (x_r - xs0_r)``
+
+    ``proxy`` is a multilinear line form (``kind``; None: no proxy) and
+    ``res`` the finite-difference residual the proxy does not explain (None
+    until computed).
+    """
+
+    level: int
+    name: str
+    value0: float
+    kind: str | None = None
+    scale: float = 1.0
+    proxy0: float = 0.0
+    res: list | None = None
+
+
+def row_objective(rows, x, x_cur, x_file, outside_only=False) -> float:
+    """The per-reel programme's objective at ``x`` (see :meth:`Solver.solve_reel`)."""
+    t_cur = float(x_cur.sum())
+    total = 0.0
+    for kind, g, h, sc, fractional, aim in rows:
+        d = (float(g @ x) + h) * sc
+        aim = aim * float(x.sum()) / t_cur if fractional else aim
+        if kind == "rtp":
+            total += OUTSIDE_COST * max(0.0, abs(d) - aim)
+            if not outside_only:
+                total += CENTRE_COST * abs(d)
+        else:
+            total += OUTSIDE_COST * max(0.0, d if kind == "hi" else -d)
+    if not outside_only and x_file is not None:
+        total += MOVE_COST * float(np.abs(x - x_file).sum())
+    return total

@@ -1,0 +1,119 @@
+"""Random but plausible line games for the tuning bench and tests (seeded).
+
+:func:`random_game` writes a game folder (``game.yaml``) with a pay table of
+high, medium and low symbols, a wild on the middle reels, optionally a
+scatter that pays anywhere, and strips (weighted or not) on which low
+symbols are common and high ones rare.  Line pays are scaled so that the
+draft's RTP sits a chosen distance from a target, which is what a designer
+hands to ``slotmath tune``.  Everything follows from the seed.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+# payline patterns (row per reel), the first ones are the common ones
+LINES_5 = [
+    [1, 1, 1, 1, 1], [0, 0, 0, 0, 0], [2, 2, 2, 2, 2], [0, 1, 2, 1, 0], [2, 1, 0, 1, 2],
+    [0, 0, 1, 2, 2], [2, 2, 1, 0, 0], [1, 0, 0, 0, 1], [1, 2, 2, 2, 1], [0, 1, 1, 1, 0],
+    [2, 1, 1, 1, 2], [1, 0, 1, 2, 1], [1, 2, 1, 0, 1], [0, 1, 0, 1, 0], [2, 1, 2, 1, 2],
+    [1, 1, 0, 1, 1], [1, 1, 2, 1, 1], [0, 2, 0, 2, 0], [2, 0, 2, 0, 2], [1, 0, 2, 0, 1],
+    [1, 2, 0, 2, 1], [0, 0, 2, 0, 0], [2, 2, 0, 2, 2], [0, 2, 2, 2, 0], [2, 0, 0, 0, 2],
+]
+LINES_3 = [[1, 1, 1], [0, 0, 0], [2, 2, 2], [0, 1, 2], [2, 1, 0],
+           [0, 1, 0], [2, 1, 2], [1, 0, 1], [1, 2, 1]]
+
+# symbol, relative frequency on a strip, pays for 3/4/5 of a kind [line bet]
+SYMBOLS = [("H1", 2, (50, 200, 1000)), ("H2", 3, (30, 120, 500)), ("M1", 4, (20, 60, 240)),
+           ("M2", 5, (16, 50, 200)), ("L1", 7, (10, 30, 100)), ("L2", 7, (10, 30, 100)),
+           ("L3", 8, (8, 20, 80)), ("L4", 8, (8, 20, 80))]
+PAY_SCALE = 10                  # pays are written x10 so that scaling them rounds finely
+
+
+def _strip(rng, names, freq, length):
+    """A strip of ``length`` stops drawn with relative frequencies ``freq``
+    (every symbol at least once), no symbol next to itself where avoidable."""
+    p = np.asarray(freq, float) / np.sum(freq)
+    counts = np.maximum(1, np.floor(p * length).astype(int))
+    while counts.sum() < length:
+        counts[rng.choice(len(names), p=p)] += 1
+    while counts.sum() > length:
+        counts[int(np.argmax(counts))] -= 1
+    pool = [n for n, c in zip(names, counts) for _ in range(c)]
+    rng.shuffle(pool)
+    for i in range(1, len(pool)):              # break neighbouring pairs by swapping forward
+        if pool[i] == pool[i - 1]:
+            for j in range(i + 1, len(pool)):
+                if pool[j] != pool[i] and pool[j] != pool[i - 1]:
+                    pool[i], pool[j] = pool[j], pool[i]
+                    break
+    return pool
+
+
+def game_yaml(seed: int, reels: int = 5, lines: int = 25, weighted: bool = True,
+              scatter: bool = True, length: int = 40, pay_factor: float = 1.0) -> str:
+    """The text of a random game file (see the module notes)."""
+    rng = np.random.default_rng(seed)
+    names = [s for s, _, _ in SYMBOLS]
+    freq = [f * rng.uniform(0.8, 1.25) for _, f, _ in SYMBOLS]
+    pays_of = {s: p for s, _, p in SYMBOLS}
+    kinds = range(3, reels + 1)
+    out = [f"# Random plausible game, seed {seed} (slotmath.tuning.randgame).",
+           f"name: rand{seed}", f"title: Random {reels}x3 {lines}-line game {seed}",
+           "description: generated for the tuning bench.",
+           f"grid: {{reels: {reels}, rows: 3}}", "bet: {levels: [1, 2, 5]}", "symbols:"]
+    out += [f"  - {{name: {n}}}" for n in names]
+    out.append("  - {name: WILD, kind: wild, substitutes: all}")
+    if scatter:
+        out.append("  - {name: SCAT, kind: scatter}")
+    patterns = (LINES_5 if reels == 5 else LINES_3)[:lines]
+    out.append("paylines:")
+    out += [f"  - {p}" for p in patterns]
+    out.append("pays:")
+    for n in names:
+        base = pays_of[n] if reels == 5 else (pays_of[n][1],)
+        for k, pay in zip(kinds, base):
+            v = max(1, int(round(pay * PAY_SCALE * pay_factor)))
+            out.append(f"  - {{symbol: {n}, count: {k}, pay: {v}}}")
+    if scatter:
+        out.append("scatters:")
+        sp = (10, 50, 250) if reels == 5 else (25,)
+        for k, pay in zip(kinds, sp):
+            out.append(f"  - {{symbol: SCAT, count: {k}, pay: {pay}}}")
+    out += ["reels:", "  base:"]
+    for r in range(reels):
+        syms = list(names)
+        f = list(freq)
+        if 0 < r < reels - 1 or reels == 3:
+            syms.append("WILD")
+            f.append(1.0)
+        if scatter:
+            syms.append("SCAT")
+            f.append(1.2)
+        strip = _strip(rng, syms, f, length)
+        if weighted:
+            w = [int(rng.integers(1, 4)) if s in ("H1", "H2", "WILD", "SCAT")
+                 else int(rng.integers(2, 9)) for s in strip]
+            out.append(f"    - {{symbols: [{', '.join(strip)}], weights: {w}}}")
+        else:
+            out.append(f"    - [{', '.join(strip)}]")
+    return "\n".join(out) + "\n"
+
+
+def random_game(folder, seed: int, target: float = 0.96, gap: float = 0.015, **kw) -> Path:
+    """Write a random game into ``folder`` (``game.yaml``) whose draft RTP is
+    about ``target - gap`` [x total bet]: line pays are scaled (then rounded)
+    from a first draft.  Returns the path of the game file."""
+    from slotmath.analysis.metrics import line_rtp_parts
+    from slotmath.io.gamefile import load_game
+
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "game.yaml"
+    path.write_text(game_yaml(seed, **kw))
+    parts = line_rtp_parts(load_game(path), 1)
+    lines, scat = float(parts["lines"]), float(parts["scatters"])
+    factor = max(0.05, (target - gap - scat) / lines) if lines > 0 else 1.0
+    path.write_text(game_yaml(seed, pay_factor=factor, **kw))
+    return path

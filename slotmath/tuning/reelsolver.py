@@ -1,0 +1,620 @@
+"""The reel-tuning search: linear models, per-reel integer programmes, local search.
+
+See :mod:`slotmath.tuning.tune` for the method in words.  Everything here works on
+the integer variables of a :class:`~slotmath.tuning.reelspace.ReelSpace` and judges
+every candidate on exact figures (:class:`Evaluator`).
+"""
+from __future__ import annotations
+
+import time
+
+import numpy as np
+from scipy.optimize import Bounds as VarBounds, LinearConstraint, milp
+
+from slotmath.tuning.reelspace import ReelSpace
+from slotmath.tuning.targets import Targets, band_scale
+from slotmath.tuning.linearmodels import (  # noqa: F401  (re-exported)
+    CENTRE_COST,
+    MOVE_COST,
+    OUTSIDE_COST,
+    Evaluator,
+    FigureModel,
+    LineForms,
+    PROXY_OF,
+    STOP,
+    StopForms,
+    proxy_kind,
+    row_objective,
+    stop_value_hook)
+
+# Integer-programme objective, in units of the RTP tolerance:
+AIM = 0.5                    # aim inside half the tolerance (margin for inexact models) ...
+AIM_EXACT = 0.95             # ... or nearly all of it when the RTP model is exact
+MILP_NODES = 400             # branch-and-bound node limit of one reel's programme (the
+                             # incumbent is used): a work limit, so runs are reproducible
+MILP_SECONDS = 60.0          # safety net only
+PAIR_SINGLES = 400           # pairs of moves are formed among this many best single moves
+
+
+class Solver:
+    """The tuning loop (see the module notes)."""
+
+    def __init__(self, space: ReelSpace, targets: Targets, levels, max_rounds=12,
+                 max_evaluations=400, log=None, time_limit=None, progress=None, cancel=None):
+        self.space, self.targets = space, targets
+        self.levels = tuple(levels)
+        self.ev = Evaluator(space, targets, self.levels)
+        self.time_limit = time_limit
+        self.progress = progress         # called with each log row (see :meth:`log`)
+        self.cancel = cancel             # callable: True stops the run (best so far is kept)
+        self.stopped = ""
+        self.best_rtp = None
+        if progress is not None:
+            self.ev.tick = lambda: progress(self.status())
+        self.forms = LineForms(space, sorted(set(self.ev.rep.values())))
+        self.max_rounds, self.max_evaluations = max_rounds, max_evaluations
+        self.log_rows: list = []
+        self.say = log or (lambda msg: None)
+        self.secant: dict = {}
+        self.aim = AIM
+        self.rtp_exact = False
+        self.rejected: set = set()
+        self.t0 = time.perf_counter()
+
+    # -------------------------------------------------------------- helpers
+    def spent(self) -> bool:
+        """Whether the budget (evaluations, wall-clock seconds) is spent or
+        the run was cancelled; sets ``stopped`` to the reason."""
+        if self.ev.count >= self.max_evaluations:
+            self.stopped = f"evaluation budget ({self.max_evaluations}) spent"
+        elif self.time_limit is not None and time.perf_counter() - self.t0 >= self.time_limit:
+            self.stopped = f"time limit ({self.time_limit:g} s) reached"
+        elif self.cancel is not None and self.cancel():
+            self.stopped = "cancelled"
+        return bool(self.stopped)
+
+    def status(self) -> dict:
+        """Progress so far: evaluations, seconds, best RTP and its distance to the target."""
+        d = None if self.best_rtp is None else abs(self.best_rtp - float(self.targets.rtp))
+        return {"evaluations": self.ev.count, "seconds": time.perf_counter() - self.t0,
+                "best_rtp": self.best_rtp, "distance": d}
+
+    def milp_seconds(self) -> float:
+        """Safety-net time limit of one programme (the rest of ``time_limit`` if set)."""
+        if self.time_limit is None:
+            return MILP_SECONDS
+        return max(0.05, min(MILP_SECONDS, self.time_limit - (time.perf_counter() - self.t0)))
+
+    def constraints(self):
+        """(level, figure, theta-or-band) items the programme models."""
+        for lv in sorted(set(self.ev.rep.values())):
+            for name in self.targets.rtp_figures:
+                yield lv, name, "rtp"
+            for name in self.targets.bands:
+                yield lv, name, "band"
+
+    def log(self, stage, xs, assessment, accepted):
+        figs = self.ev.figures(xs, self.ev.needed)
+        first = figs[self.levels[0]]
+        self.log_rows.append({
+            "stage": stage, "accepted": accepted, "rtp": float(first["rtp"]),
+            "violation": assessment.violation, "rtp_error_tol": assessment.rtp_error,
+            "evaluations": self.ev.count, "seconds": time.perf_counter() - self.t0})
+        r = self.log_rows[-1]
+        if accepted:
+            self.best_rtp = r["rtp"]
+        if self.progress is not None:
+            self.progress(self.status())
+        self.say(f"{stage:>14}: {'kept' if accepted else 'rejected'}, RTP {r['rtp']:.6%}, "
+                 f"violation {r['violation']:.4g}, {r['evaluations']} evaluations, {r['seconds']:.1f} s")
+
+    def models(self, xs, figs) -> dict:
+        out = {}
+        self.forms.stops.anchor = [x.copy() for x in xs]
+        for lv, name, _ in self.constraints():
+            v0 = float(figs[lv][name])
+            if name in self.forms.stops.names:
+                m = FigureModel(lv, name, v0, STOP + name)
+                m.proxy0 = self.forms.value(m.kind, lv, xs)
+                out[(lv, name)] = m
+                continue
+            kind = proxy_kind(name, self.targets) if self.forms.available else None
+            m = FigureModel(lv, name, v0, kind)
+            if kind is not None:
+                m.proxy0 = self.forms.value(kind, lv, xs)
+                if m.proxy0 == 0:
+                    m.kind = None
+                else:
+                    default = 1.0 if kind == "win" else (v0 / m.proxy0) * (0.5 if kind == "win2" else 1.0)
+                    m.scale = self.secant.get((lv, name), default)
+            out[(lv, name)] = m
+        return out
+
+    def exact_rtp_model(self, m: FigureModel) -> bool:
+        return (m.kind == "win" and m.name in self.targets.rtp_figures and self.rtp_exact) \
+            or (m.kind is not None and m.kind.startswith(STOP))
+
+    def finite_differences(self, xs, models, assessment) -> None:
+        """Exact +-1 differences of every violated figure (except an RTP whose
+        line form is exact): the part of each change the figure's line form
+        does not explain becomes its residual ``res``.  One evaluation per
+        unit serves every figure."""
+        bad = {(self.ev.rep[c.level], c.figure) for c in assessment.checks if not c.ok}
+        todo = [m for key, m in models.items() if key in bad and not self.exact_rtp_model(m)
+                and not (m.kind or "").startswith(STOP)]
+        if not todo:
+            return
+        for m in todo:
+            m.res = [np.zeros(rv.size) for rv in self.space.reels]
+        for r, rv in enumerate(self.space.reels):
+            for u in range(rv.size):
+                if rv.lo[u] == rv.hi[u]:
+                    continue
+                step = 1 if xs[r][u] < rv.hi[u] else -1
+                trial = [x.copy() for x in xs]
+                trial[r][u] += step
+                if trial[r][u] < 0 or trial[r].sum() < 1:
+                    continue
+                if self.spent():
+                    return
+                figs = self.ev.figures(trial, self.ev.needed)
+                for m in todo:
+                    df = float(figs[m.level][m.name]) - m.value0
+                    if m.kind is not None:
+                        df -= m.scale * (self.forms.value(m.kind, m.level, trial) - m.proxy0)
+                    m.res[r][u] = df / step
+
+    def reel_rows(self, models, xs0, xs, r):
+        """Objective rows of reel r's programme, ``(kind, g, h, sc, fractional, aim)``
+        with the modelled deviation ``(g . x + h) * sc`` (see :meth:`solve_reel`).
+
+        With a line form the deviation ``f - theta`` is
+        ``[(c0 - theta) sum(x) + (scale / K) a . x] / sum(x) + res_r . x + h_res``
+        (``c0 = value0 - scale * proxy0``), linear-fractional in reel r; the
+        residual is brought over the same denominator with ``sum(x) ~ sum(x_cur)``.
+        """
+        rows = []
+        t, tol = float(self.targets.rtp), self.targets.tolerance
+        t_cur = float(xs[r].sum())
+        for (lv, name), m in models.items():
+            if m.kind is None and m.res is None:
+                continue
+            res_r = m.res[r] if m.res is not None else np.zeros(self.space.reels[r].size)
+            h_res = 0.0
+            if m.res is not None:
+                h_res = sum(float(m.res[rr] @ (xs[rr] - xs0[rr])) for rr in range(len(xs)) if rr != r)
+                h_res -= float(m.res[r] @ xs0[r])
+            bounds = []
+            if name in self.targets.rtp_figures:
+                bounds.append(("rtp", t, 1.0 / tol, self.aim))
+            if name in self.targets.bands:
+                lo, hi = self.targets.bands[name]
+                bs = 1.0 / band_scale(lo, hi)
+                if lo is not None:
+                    bounds.append(("lo", lo, bs, 0.0))
+                if hi is not None:
+                    bounds.append(("hi", hi, bs, 0.0))
+            if m.kind is not None:
+                a, K = self.forms.coefficients(m.kind, m.level, xs, r)
+                c0 = m.value0 - m.scale * m.proxy0
+                for kind, theta, w, aim in bounds:
+                    g = m.scale / K * a + (c0 - theta) + t_cur * res_r
+                    rows.append((kind, g, t_cur * h_res, w / t_cur, True, aim))
+            else:
+                for kind, theta, w, aim in bounds:
+                    rows.append((kind, res_r.astype(np.float64), m.value0 - theta + h_res, w, False, aim))
+        return rows
+
+    # -------------------------------------------------------------- programme
+    def solve_reel(self, r, x_cur, rows, radius) -> np.ndarray:
+        """One reel's integer programme.
+
+        Each row ``(kind, g, h, sc, fractional, aim)`` models a scaled deviation
+        ``d(x) = (g . x + h) * sc``: for ``rtp`` rows the RTP error in
+        tolerances, for ``lo``/``hi`` rows the signed distance past a band
+        edge in band scales.  A fractional row's true deviation is
+        ``(g . x) / sum(x)`` and ``sc`` holds ``1 / sum(x_cur)``; its
+        aim ``|d| <= aim`` is then imposed as ``|g . x| sc <= aim sum(x) / sum(x_cur)``,
+        exact for any strip length.  Auxiliaries: |d| and max(0, |d| - aim)
+        per RTP row, max(0, +-d) per band row, |x - x_file| per unit.
+        """
+        rv = self.space.reels[r]
+        U = rv.size
+        x_orig = rv.x0
+        aux = []                           # (row index, cost, sign, offset): aux >= sign*d - offset
+        for j, (kind, *_rest, aim) in enumerate(rows):
+            if kind == "rtp":
+                aux += [(j, CENTRE_COST, (1, -1), 0.0), (j, OUTSIDE_COST, (1, -1), aim)]
+            else:
+                aux.append((j, OUTSIDE_COST, (1,) if kind == "hi" else (-1,), 0.0))
+        M = len(aux)
+        n = 2 * U + M
+        c = np.concatenate([np.zeros(U), np.full(U, MOVE_COST), [a[1] for a in aux]])
+        lo = rv.lo.astype(float).copy()
+        hi = rv.hi.astype(float).copy()
+        if radius is not None:
+            box_lo = np.maximum(lo, x_cur - radius)
+            box_hi = np.minimum(hi, x_cur + radius)
+            if np.all(box_lo <= box_hi):
+                lo, hi = box_lo, box_hi
+        lb = np.concatenate([lo, np.zeros(U + M)])
+        ub = np.concatenate([hi, np.full(U + M, np.inf)])
+        n_rows = 1 + len(rv.groups) + 2 * len(rv.shares) + 2 * U + sum(len(a[2]) for a in aux)
+        A = np.zeros((n_rows, n))
+        blo, bhi = np.full(n_rows, -np.inf), np.full(n_rows, np.inf)
+        A[0, :U] = 1
+        blo[0], bhi[0] = rv.total
+        i = 1
+        for mask, glo, ghi in rv.groups:
+            A[i, :U] = mask
+            blo[i], bhi[i] = glo, ghi
+            i += 1
+        for mask, s_lo, s_hi, _ in rv.shares:
+            # s_lo <= mask . x / sum(x) <= s_hi, i.e. (mask - s_lo) . x >= 0
+            # and (mask - s_hi) . x <= 0 (linear: homogeneous in x)
+            A[i, :U] = mask - s_lo
+            blo[i] = -1e-9
+            A[i + 1, :U] = mask - s_hi
+            bhi[i + 1] = 1e-9
+            i += 2
+        for u in range(U):
+            A[i, U + u], A[i, u], blo[i] = 1, -1, -x_orig[u]
+            A[i + 1, U + u], A[i + 1, u], blo[i + 1] = 1, 1, x_orig[u]
+            i += 2
+        t_cur = float(x_cur.sum())
+        for k, (j, _, signs, offset) in enumerate(aux):
+            _, g, h, sc, fractional, _ = rows[j]
+            for sgn in signs:
+                # aux - sgn*sc*g.x (+ offset*sum(x)/t_cur) >= sgn*sc*h (- offset)
+                A[i, 2 * U + k] = 1
+                A[i, :U] = -sgn * sc * g + (offset / t_cur if fractional else 0.0)
+                blo[i] = sgn * sc * h - (0.0 if fractional else offset)
+                i += 1
+        integrality = np.concatenate([np.ones(U), np.zeros(U + M)])
+        res = milp(c, integrality=integrality, bounds=VarBounds(lb, ub),
+                   constraints=LinearConstraint(A, blo, bhi),
+                   options={"node_limit": MILP_NODES, "time_limit": self.milp_seconds(), "disp": False})
+        if res.x is None:
+            return x_cur
+        x = np.rint(res.x[:U]).astype(np.int64)
+        return x if row_objective(rows, x, x_cur, rv.x0) < row_objective(rows, x_cur, x_cur, rv.x0) - 1e-9 \
+            else x_cur
+
+    def propose(self, xs, models, radius) -> list:
+        """Block-coordinate sweeps of the per-reel programmes from ``xs``;
+        stops once the models put every target inside its aim."""
+        xs0 = [x.copy() for x in xs]
+        cur = [x.copy() for x in xs]
+        for _ in range(4):
+            moved = False
+            for r in range(len(cur)):
+                if self.spent():
+                    return cur
+                rows = self.reel_rows(models, xs0, cur, r)
+                if not rows:
+                    continue
+                rad = None if radius is None else radius[r]
+                x = self.solve_reel(r, cur[r], rows, rad)
+                if not np.array_equal(x, cur[r]) and self.space.reels[r].feasible(x):
+                    cur[r] = x
+                    moved = True
+                    if row_objective(rows, x, x, None, outside_only=True) == 0:
+                        return cur
+            if not moved:
+                break
+        return cur
+
+    def update_secant(self, models, xs_new, figs_new):
+        for (lv, name), m in models.items():
+            if m.kind is None or m.kind.startswith(STOP):
+                continue
+            dp = self.forms.value(m.kind, lv, xs_new) - m.proxy0
+            df = float(figs_new[lv][name]) - m.value0
+            if abs(dp) > 1e-12 * max(abs(m.proxy0), 1e-300):
+                s = df / dp
+                if s > 0:
+                    self.secant[(lv, name)] = float(np.clip(s, m.scale / 5, m.scale * 5))
+
+    def exact_models(self, models) -> bool:
+        """Whether the models are exact for any move: the RTP of a line game
+        with fixed strip lengths and every scatter held (the line form is
+        then the whole RTP up to a constant), or figures a rules module gives
+        exactly by stop values (solved from the point each reel's programme
+        starts at)."""
+        if models and all((m.kind or "").startswith(STOP) for m in models.values()):
+            return True
+        if self.space.game.rules != "lines":
+            return False
+        held = self.space.held
+        scatters_held = all(s.name in held for s in self.space.game.symbols if s.kind == "scatter")
+        fixed_len = all(rv.total[0] == rv.total[1] for rv in self.space.reels)
+        return scatters_held and fixed_len and all(m.kind == "win" for m in models.values())
+
+    # -------------------------------------------------------------- main loop
+    def run(self, xs):
+        """Alternate programme rounds and local search until the targets are
+        met, the budget is spent or a whole pass makes no progress."""
+        xs = [x.copy() for x in xs]
+        figs, best = self.ev(xs)
+        self.log("start", xs, best, True)
+        while True:
+            key = best.key
+            xs, figs, best = self.programme_rounds(xs, figs, best)
+            xs, figs, best = self.local_search(xs, figs, best)
+            if best.feasible or best.key >= key or self.spent():
+                return xs, best
+
+    def programme_rounds(self, xs, figs, best):
+        totals = [rv.total[1] for rv in self.space.reels]
+        models = self.models(xs, figs)
+        exact = self.exact_models(models)
+        self.rtp_exact = self.exact_models(
+            {k: m for k, m in models.items() if k[1] in self.targets.rtp_figures})
+        self.aim = AIM_EXACT if self.rtp_exact else AIM
+        radius = None if exact else [max(1, int(x.sum()) // 8) for x in xs]
+        # A rules game whose targets are all RTP figures first tries their
+        # line forms alone (often the rest of the RTP does not depend on the
+        # tuned symbols, e.g. features driven by held symbols); finite
+        # differences (one exact evaluation per unit) only if that fails.
+        line_first = self.space.game.rules != "lines" and bool(models) and \
+            all(m.kind == "win" for m in models.values())
+        for rnd in range(self.max_rounds):
+            if best.feasible or self.spent():
+                break
+            models = self.models(xs, figs)
+            if not (line_first and rnd == 0):
+                self.finite_differences(xs, models, best)
+            cand = self.propose(xs, models, radius)
+            key = Evaluator.key(cand)
+            if all(np.array_equal(a, b) for a, b in zip(cand, xs)) or key in self.rejected:
+                break
+            figs_c, a_c = self.ev(cand)
+            self.update_secant(models, cand, figs_c)
+            accepted = a_c.better_than(best)
+            self.log(f"programme {rnd + 1}", cand, a_c, accepted)
+            if not accepted:
+                self.rejected.add(key)
+            if accepted:
+                xs, figs, best = cand, figs_c, a_c
+                if radius is not None:
+                    radius = [min(t, 2 * r) for r, t in zip(radius, totals)]
+            elif radius is None:
+                radius = [max(1, int(x.sum()) // 8) for x in xs]
+            elif max(radius) <= 1:
+                break
+            else:
+                radius = [max(1, r // 2) for r in radius]
+        return xs, figs, best
+
+    # -------------------------------------------------------------- local search
+    def single_moves(self, xs):
+        for r, rv in enumerate(self.space.reels):
+            x = xs[r]
+            t = int(x.sum())
+            up = [u for u in range(rv.size) if x[u] < rv.hi[u]]
+            down = [u for u in range(rv.size) if x[u] > rv.lo[u]]
+            for w in down:
+                for u in up:
+                    if u != w:
+                        yield r, ((u, 1), (w, -1))
+            if t < rv.total[1]:
+                for u in up:
+                    yield r, ((u, 1),)
+            if t > rv.total[0]:
+                for w in down:
+                    yield r, ((w, -1),)
+
+    def apply(self, xs, moves):
+        out = [x.copy() for x in xs]
+        for r, steps in moves:
+            for u, d in steps:
+                out[r][u] += d
+        return out
+
+    def local_search(self, xs, figs, best):
+        """Single moves and pairs of moves, ranked by the models (pairs to
+        first order, the best of them recomputed), judged exactly."""
+        top_k = 8
+        while not best.feasible and not self.spent():
+            models = self.models(xs, figs)
+            self.finite_differences(xs, models, best)
+            keys = list(models)
+            base = np.array([models[k].value0 for k in keys])
+            singles = []
+            for r, steps in self.single_moves(xs):
+                cand = self.apply(xs, [(r, steps)])
+                if self.space.reels[r].feasible(cand[r]):
+                    singles.append((r, steps))
+            if not singles:
+                break
+            D, cost = self.single_deltas(models, keys, xs, singles)
+            s1 = self.score(keys, base + D) + cost
+            ranked = [(s1[i], [singles[i]]) for i in np.argsort(s1, kind="stable")[:3 * top_k]]
+            # pairs among the best single moves (all of them on short strips)
+            pick = np.sort(np.argsort(s1, kind="stable")[:PAIR_SINGLES])
+            Dp, cp = D[pick], cost[pick]
+            s2 = self.score(keys, base + Dp[:, None, :] + Dp[None, :, :]) + cp[:, None] + cp[None, :]
+            s2[np.tril_indices(len(pick))] = np.inf
+            flat = np.argsort(s2, axis=None, kind="stable")[:3 * top_k]
+            for f in flat:
+                i, j = divmod(int(f), len(pick))
+                if np.isfinite(s2[i, j]):
+                    ranked.append((s2[i, j], [singles[pick[i]], singles[pick[j]]]))
+            # recompute the models exactly for each ranked compound move
+            rescored = []
+            for _, mv in ranked:
+                cand = self.apply(xs, mv)
+                if not self.space.feasible(cand):
+                    continue
+                reels = sorted({r for r, _ in mv})
+                v = np.array([self.model_value(models[k], xs, cand, reels) for k in keys])
+                rescored.append((float(self.score(keys, v[None, :])[0])
+                                 + self.move_cost(xs, cand, reels), mv))
+            rescored += self.repair_moves(xs, models, keys, singles, D, cost, top_k)
+            rescored.sort(key=lambda t: t[0])
+            improved = None
+            for _, mv in rescored[:top_k]:
+                if self.spent():
+                    break
+                cand = self.apply(xs, mv)
+                figs_c, a_c = self.ev(cand)
+                if a_c.better_than(best) and (improved is None or a_c.better_than(improved[2])):
+                    improved = (cand, figs_c, a_c)
+            if improved is None:
+                break
+            self.update_secant(models, improved[0], improved[1])
+            xs, figs, best = improved
+            self.log("local search", xs, best, True)
+        return xs, figs, best
+
+    def single_deltas(self, models, keys, xs, singles) -> tuple:
+        """Modelled change of every figure (``D[i, j]``: move ``i``, figure
+        ``keys[j]``) and move cost of each single move, at once: with the
+        other reels held a form is ``a . x_r / (K sum(x_r))`` (exact for the
+        multilinear line forms and the stop forms), so a move's change
+        needs only the coefficients ``a`` of its reel, computed once."""
+        n = len(singles)
+        reel = np.array([r for r, _ in singles])
+        width = max(len(st) for _, st in singles)
+        units = np.zeros((n, width), dtype=np.int64)
+        steps = np.zeros((n, width), dtype=np.int64)
+        for i, (_, st) in enumerate(singles):
+            for j, (u, d) in enumerate(st):
+                units[i, j], steps[i, j] = u, d
+        D = np.zeros((n, len(keys)))
+        coef: dict = {}
+        for j, key in enumerate(keys):
+            m = models[key]
+            for r in np.unique(reel):
+                sel = reel == r
+                u, d = units[sel], steps[sel]
+                x = xs[r].astype(np.float64)
+                if m.kind is not None:
+                    ck = (m.kind, m.level, r)
+                    if ck not in coef:
+                        coef[ck] = self.forms.coefficients(m.kind, m.level, xs, r)
+                    a, K = coef[ck]
+                    A, T = float(a @ x), float(x.sum())
+                    new = (A + (a[u] * d).sum(axis=1)) / (K * (T + d.sum(axis=1)))
+                    D[sel, j] += m.scale * (new - A / (K * T))
+                if m.res is not None:
+                    D[sel, j] += (m.res[r][u] * d).sum(axis=1)
+        cost = np.zeros(n)
+        for i, (r, st) in enumerate(singles):
+            x, x0 = xs[r], self.space.reels[r].x0
+            cost[i] = sum(abs(x[u] + dd - x0[u]) - abs(x[u] - x0[u]) for u, dd in st)
+        return D, MOVE_COST * cost
+
+    def repair_moves(self, xs, models, keys, singles, D, cost, n):
+        """Compound moves: one of the ``n`` single moves that most help the
+        bands (RTP ignored), then each other reel's programme restores the
+        RTP.  Returns (modelled objective, moves) pairs."""
+        band_keys = [k[1] in self.targets.bands for k in keys]
+        if not any(band_keys):
+            return []
+        base = np.array([models[k].value0 for k in keys])
+        mask = np.array(band_keys)
+        band_only = Targets(self.targets.rtp, self.targets.tolerance, self.targets.bands, (), self.targets.levels)
+        saved, self.targets = self.targets, band_only
+        try:
+            gain = self.score(keys, (base + D * mask)) + cost
+        finally:
+            self.targets = saved
+        out = []
+        for i in np.argsort(gain, kind="stable")[:n]:
+            r1, steps = singles[i]
+            start = self.apply(xs, [(r1, steps)])
+            for r2 in range(len(xs)):
+                if r2 == r1:
+                    continue
+                rows = self.reel_rows(models, xs, start, r2)
+                x = self.solve_reel(r2, start[r2], rows, None)
+                if np.array_equal(x, start[r2]):
+                    continue
+                cand = [c.copy() for c in start]
+                cand[r2] = x
+                delta = [(r2, tuple((u, int(d)) for u, d in enumerate(x - start[r2]) if d))]
+                mv = [(r1, steps)] + delta
+                v = np.array([self.model_value(models[k], xs, cand, [r1, r2]) for k in keys])
+                out.append((float(self.score(keys, v[None, :])[0]) + self.move_cost(xs, cand, [r1, r2]), mv))
+        return out
+
+    def model_value(self, m: FigureModel, xs0, cand, reels) -> float:
+        """Modelled value of figure ``m`` at ``cand`` (differs from ``xs0`` on ``reels``)."""
+        v = m.value0
+        if m.kind is not None:
+            v += m.scale * (self.forms.value(m.kind, m.level, cand) - m.proxy0)
+        if m.res is not None:
+            v += sum(float(m.res[r] @ (cand[r] - xs0[r])) for r in reels)
+        return v
+
+    def move_cost(self, xs0, cand, reels) -> float:
+        x0 = self.space.reels
+        return MOVE_COST * sum(float(np.abs(cand[r] - x0[r].x0).sum() - np.abs(xs0[r] - x0[r].x0).sum())
+                               for r in reels)
+
+    def score(self, keys, V: np.ndarray) -> np.ndarray:
+        """Objective of modelled figure values ``V[..., j]`` (figure ``keys[j]``)."""
+        total = np.zeros(V.shape[:-1])
+        t, tol = float(self.targets.rtp), self.targets.tolerance
+        for j, (_, name) in enumerate(keys):
+            v = V[..., j]
+            if name in self.targets.rtp_figures:
+                e = np.abs(v - t) / tol
+                total += OUTSIDE_COST * np.maximum(0.0, e - self.aim) + CENTRE_COST * e
+            if name in self.targets.bands:
+                lo, hi = self.targets.bands[name]
+                miss = np.zeros_like(v)
+                if lo is not None:
+                    miss = np.maximum(miss, lo - v)
+                if hi is not None:
+                    miss = np.maximum(miss, v - hi)
+                total += OUTSIDE_COST * miss / band_scale(lo, hi)
+        return total
+
+
+# ====================================================================== what binds
+def reel_polytope(rv):
+    """The linear limits of one reel's variables (continuous relaxation):
+    ``(bounds, constraints)`` for :func:`scipy.optimize.linprog`-style use
+    with :func:`scipy.optimize.milp` and no integrality."""
+    U = rv.size
+    rows, lo, hi = [np.ones(U)], [rv.total[0]], [rv.total[1]]
+    for mask, glo, ghi in rv.groups:
+        rows.append(mask.astype(float))
+        lo.append(glo)
+        hi.append(ghi)
+    for mask, s_lo, s_hi, _ in rv.shares:
+        rows += [mask - s_lo, mask - s_hi]
+        lo += [-1e-9, -np.inf]
+        hi += [np.inf, 1e-9]
+    return VarBounds(rv.lo.astype(float), rv.hi.astype(float)), LinearConstraint(np.array(rows), lo, hi)
+
+
+def line_rtp_range(solver: Solver, xs, level: int, sweeps: int = 3) -> tuple | None:
+    """Lowest and highest line RTP [x total bet] reachable within the limits
+    (shape bounds included), by the continuous relaxation of each reel's
+    programme, reel after reel from ``xs`` (block-coordinate LP; each reel's
+    strip length held at its value in ``xs``).  The rest of the RTP
+    (scatters, features) is not included.  None for a game without line pays."""
+    forms = solver.forms
+    if not forms.available:
+        return None
+    out = []
+    for sign in (1.0, -1.0):
+        cur = [np.asarray(x, dtype=np.float64).copy() for x in xs]
+        for _ in range(sweeps):
+            for r, rv in enumerate(solver.space.reels):
+                if np.all(rv.lo == rv.hi):
+                    continue
+                a, K = forms.coefficients("win", level, [np.rint(x).astype(np.int64) for x in cur], r)
+                bounds, cons = reel_polytope(rv)
+                t = float(cur[r].sum())
+                fix = LinearConstraint(np.ones((1, rv.size)), [t], [t])
+                res = milp(-sign * a, bounds=bounds, constraints=[cons, fix])
+                if res.x is not None:
+                    cur[r] = res.x
+        xi = [np.rint(x).astype(np.int64) for x in cur]
+        a, K = forms.coefficients("win", level, xi, 0)
+        out.append(float(a @ cur[0]) / (K * float(cur[0].sum())))
+    return min(out), max(out)

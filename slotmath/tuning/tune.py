@@ -1,0 +1,430 @@
+"""Reel tuning: choose symbol counts or stop weights so a game hits its targets.
+
+What is tuned
+    One reel set (default ``base``).  Unweighted reels are tuned by symbol
+    counts, weighted reels by stop weights, within :class:`~slotmath.tuning.reelspace.Bounds`
+    (held symbols, per-symbol limits, strip length or total weight).  New
+    counts are laid out on the strips by :func:`slotmath.tuning.layout.lay_out`
+    (stacks kept, the rest spread), and every candidate is judged on the
+    exact figures of its laid-out strips (:mod:`slotmath.analysis.metrics`).
+
+Targets (:class:`Targets`)
+    The RTP to within a tolerance, at every bet level by default (so a
+    non-linear pay table is tuned to the same RTP at each level); bands on
+    any named figure: ``hit_frequency``, ``vi``, ``sd``, ``feature_frequency``
+    or whatever a rules module reports.  A rules module may state the game's
+    own constraints with ``tuning_constraints(game) -> {"rtp_figures": [...],
+    "bands": {name: (lo, hi)}}``: every figure in ``rtp_figures`` (for
+    example the RTP under each choice of a feature selection) must equal the
+    target RTP, which makes the choices worth the same.
+
+Shape (default)
+    The game's character is kept: each stop weight (count) within a factor
+    2 of its value, each tuned symbol's share of a reel within +-50 %, each
+    RTP component's share of the RTP within +-25 % (options release or set
+    each; see docs/tuning.md).  A run that misses a target says what binds
+    (:attr:`TuningResult.binding`: targets missed, the RTP reachable within
+    the limits by the continuous relaxation, the limits reached).
+
+Method
+    1. *Linear models.*  The line RTP, single-line hit rate and single-line
+       second moment are multilinear in the per-reel variables
+       (:mod:`slotmath.engine.multilinear`): exactly linear-fractional in one reel
+       while the others are held.  Each target figure is modelled through the
+       matching line form, scaled by a secant factor learnt from the exact
+       figures (exactly 1 for the RTP of a line game), or, for a figure with
+       no line form, by finite differences of the exact figure (+1 unit).
+    2. *Block-coordinate integer programmes.*  For one reel at a time,
+       :func:`scipy.optimize.milp` (HiGHS) minimises the RTP error in units
+       of the tolerance, plus band violations, plus 1e-4 per unit moved (so
+       among equally good answers the smallest change wins), subject to the
+       bounds and a trust region; reels are swept until none moves.
+    3. *Exact check.*  The proposal is laid out and evaluated exactly; it is
+       kept only if it improves (violations first, then RTP error), else the
+       trust region halves.
+    4. *Local search.*  Single moves (one unit from one symbol or stop to
+       another, on one reel) and pairs of them on two reels, ranked by the
+       models and judged exactly, until the targets are met or nothing
+       improves.
+    Everything is deterministic: the same game, targets and bounds give the
+    same strips.
+
+Modules: targets and their assessment in :mod:`slotmath.tuning.targets`, the
+search in :mod:`slotmath.tuning.reelsolver`, the variables and limits in
+:mod:`slotmath.tuning.reelspace`, layout in :mod:`slotmath.tuning.layout`, exact figures
+in :mod:`slotmath.analysis.metrics`, file writing in :mod:`slotmath.io.gamewriter`.
+This module holds the entry point :func:`tune`, its result and the
+``slotmath tune`` / ``slotmath sensitivities`` commands.
+"""
+from __future__ import annotations
+
+import sys
+import time
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from slotmath.analysis.metrics import CORE_FIGURES
+from slotmath.io.gamefile import load_game
+from slotmath.tuning.layout import changed_positions
+from slotmath.model import Game
+from slotmath.rules.par import fraction_str
+from slotmath.tuning.reelsolver import Solver, line_rtp_range
+from slotmath.tuning.reelspace import Bounds, BoundsError, ReelSpace
+from slotmath.tuning.targets import (DEFAULT_COMPONENT_SHARE, DEFAULT_TOLERANCE, Assessment, Targets, assess,
+                      component_share_bands)
+
+__all__ = ["Targets", "Bounds", "TuningResult", "tune", "DEFAULT_TOLERANCE"]
+
+
+# ====================================================================== result
+@dataclass
+class TuningResult:
+    """Outcome of :func:`tune`: the tuned game, what moved, figures before and after.
+
+    Attributes
+    ----------
+    game, tuned : Game
+        The game as loaded and with the tuned reel set.
+    reel_set : str
+    targets : Targets
+    space : ReelSpace
+    x_before, x_after : list of ndarray
+        Variable values (counts or stop weights) per reel.
+    before, after : dict
+        ``{level: {figure: value}}`` exact figures of both games.
+    assessment_before, assessment : Assessment
+    log : DataFrame
+        One row per judged proposal (stage, accepted, rtp, violation, ...).
+    evaluations : int
+        Exact evaluations made.
+    seconds : float
+    stopped : str
+        Why the search stopped early ("" when it ran its course).
+    component_bands : dict
+        Share-of-RTP bands added to keep each component's share (``{figure: (lo, hi)}``).
+    rtp_range : dict
+        ``{level: (lo, hi)}`` line RTP reachable within the limits (continuous
+        relaxation; computed only when the targets are not met).
+    """
+
+    game: Game
+    tuned: Game
+    reel_set: str
+    targets: Targets
+    space: ReelSpace
+    x_before: list
+    x_after: list
+    before: dict
+    after: dict
+    assessment_before: Assessment
+    assessment: Assessment
+    log: pd.DataFrame
+    evaluations: int
+    seconds: float
+    stopped: str = ""
+    component_bands: dict = None
+    rtp_range: dict = None
+
+    @property
+    def feasible(self) -> bool:
+        """Whether every target is met by the laid-out strips."""
+        return self.assessment.feasible
+
+    @property
+    def moves(self) -> pd.DataFrame:
+        """Every count or stop weight that changed, with why: the exact
+        change of the line RTP [pp] were this unit alone changed (line
+        form, :mod:`slotmath.engine.multilinear`) and the target it serves."""
+        mv = self.space.moves(self.x_after, self.x_before)
+        if not len(mv) or not self.game.line_pays:
+            return mv
+        from slotmath.tuning.reelsolver import LineForms
+
+        lv = next(iter(self.after))
+        forms = LineForms(self.space, [lv])
+        base = forms.value("win", lv, self.x_before)
+        rtp0 = float(self.before[lv]["rtp"])
+        gap = float(self.targets.rtp) - rtp0
+        off_bands = [c.figure for c in self.assessment_before.checks if not c.ok and c.figure != "rtp"
+                     and c.figure not in self.targets.rtp_figures]
+        alone, why = [], []
+        for reel, unit, change in zip(mv["reel"], mv["unit"], mv["change"]):
+            xs = [x.copy() for x in self.x_before]
+            xs[reel - 1][self.space.reels[reel - 1].labels.index(unit)] += change
+            d = (forms.value("win", lv, xs) - base) * 100
+            alone.append(round(d, 6))
+            if abs(gap) > self.targets.tolerance and d * gap > 0:
+                why.append(f"RTP {'up' if gap > 0 else 'down'} (start {abs(gap) * 100:.4f} pp "
+                           f"{'below' if gap > 0 else 'above'} target)")
+            elif off_bands:
+                why.append(f"band: {', '.join(dict.fromkeys(off_bands))}")
+            else:
+                why.append("RTP balance (offsets another move)")
+        return mv.assign(**{"line RTP alone [pp]": alone, "why": why})
+
+    @property
+    def binding(self) -> pd.DataFrame:
+        """Targets missed (figure, level, value, allowed range) and the
+        limits the tuned values sit on (unit, limit): what to release."""
+        rows = [{"what": f"target {c.figure} (bet {c.level})", "value": _fmt(c.figure, float(c.value)),
+                 "limit": f"{_fmt(c.figure, c.lo) if c.lo is not None else '-inf'} .. "
+                          f"{_fmt(c.figure, c.hi) if c.hi is not None else 'inf'}",
+                 "note": "missed"}
+                for c in self.assessment.checks if not c.ok]
+        for lv, (lo, hi) in (self.rtp_range or {}).items():
+            t = float(self.targets.rtp)
+            rest = float(self.after[lv]["rtp"]) - float(self.after[lv].get("rtp:lines", self.after[lv]["rtp"]))
+            lo, hi = lo + rest, hi + rest
+            rows.append({"what": f"reachable RTP (bet {lv})", "value": f"{lo:.4%} .. {hi:.4%}",
+                         "limit": "", "note": "target outside: the limits bind" if not lo <= t <= hi
+                         else "target inside"})
+        for rv, x in zip(self.space.reels, self.x_after):
+            for unit, text in rv.binding(x):
+                rows.append({"what": f"reel {rv.reel + 1} {unit}", "value": "", "limit": text,
+                             "note": "shape/range limit reached"})
+        return pd.DataFrame(rows, columns=["what", "value", "limit", "note"])
+
+    @property
+    def strip_changes(self) -> pd.DataFrame:
+        """Per reel: length before and after and stops edited by the layout."""
+        rows = []
+        for r, (a, b) in enumerate(zip(self.game.strips(self.reel_set),
+                                       self.tuned.strips(self.reel_set))):
+            rows.append({"reel": r + 1, "stops before": len(a), "stops after": len(b),
+                         "weight before": a.total_weight, "weight after": b.total_weight,
+                         "stops edited": changed_positions(a.symbols, b.symbols)
+                         + sum(1 for x, y in zip(a.weights or (), b.weights or ()) if x != y)})
+        return pd.DataFrame(rows)
+
+    @property
+    def figures(self) -> pd.DataFrame:
+        """Before/after figures at every level with the targets."""
+        rows = []
+        bands = self.targets.bands
+        for lv in self.after:
+            names = list(dict.fromkeys(list(CORE_FIGURES) + list(self.targets.figures)
+                                       + [k for k in self.after[lv] if k.startswith("rtp:")]
+                                       + (["feature_frequency"] if "feature_frequency" in self.after[lv] else [])))
+            for name in names:
+                b, a = self.before[lv].get(name), self.after[lv].get(name)
+                if a is None and b is None:
+                    continue
+                if name in self.targets.rtp_figures:
+                    tgt = f"{float(self.targets.rtp):.6%} +- {self.targets.tolerance:.4%}"
+                elif name in bands:
+                    tgt = _band_text(name, *bands[name])
+                else:
+                    tgt = ""
+                ok = [c.ok for c in self.assessment.checks if c.level == lv and c.figure == name]
+                rows.append({"level": lv, "figure": name, "before": _num(b), "after": _num(a),
+                             "change": (_num(a) - _num(b)) if a is not None and b is not None else None,
+                             "target": tgt, "met": (all(ok) if ok else None),
+                             "after exact": fraction_str(a) if isinstance(a, Fraction) else None})
+        return pd.DataFrame(rows)
+
+    @property
+    def summary(self) -> pd.DataFrame:
+        a = self.assessment
+        rows = [("game", self.game.title), ("reel set", self.reel_set),
+                ("target RTP", f"{float(self.targets.rtp):.6%} +- {self.targets.tolerance:.4%}"),
+                ("levels", ", ".join(map(str, self.after))),
+                ("targets met", "yes" if a.feasible else "NO"),
+                ("units moved", int(self.moves["change"].abs().sum()) if len(self.moves) else 0),
+                ("exact evaluations", self.evaluations),
+                ("time [s]", f"{self.seconds:.2f}")]
+        if self.stopped:
+            rows.append(("stopped", self.stopped))
+        b = self.space.bounds
+        rows.append(("shape bounds", "; ".join(
+            [f"stop weight / count within x{b.weight_factor:g}" if b.weight_factor else "weights free",
+             f"symbol share +-{b.symbol_share:.0%}" if b.symbol_share is not None else "symbol shares free",
+             "RTP component shares " + (", ".join(f"{k[4:]} {float(lo):.3%}..{float(hi):.3%}"
+                                                 for k, (lo, hi) in self.component_bands.items())
+                                        if self.component_bands else "free")])))
+        return pd.DataFrame(rows, columns=["item", "value"])
+
+    def text(self) -> str:
+        fig = self.figures.copy()
+        rtp_like = set(self.targets.rtp_figures)
+        for col in ("before", "after", "change"):
+            fig[col] = [_fmt(n, v, n in rtp_like) for n, v in zip(fig["figure"], fig[col])]
+        fig["met"] = fig["met"].map({True: "yes", False: "NO", None: ""})
+        parts = [f"Reel tuning: {self.game.title} ({self.game.name}), reel set {self.reel_set}",
+                 self.summary.to_string(index=False, header=False), "",
+                 "What moved", self.moves.to_string(index=False) if len(self.moves) else "(nothing)",
+                 *(["", "Why the targets are not met (release one of these)",
+                    self.binding.to_string(index=False)] if not self.feasible else []),
+                 "", "Strips", self.strip_changes.to_string(index=False),
+                 "", "Figures (exact, laid-out strips)",
+                 fig.drop(columns="after exact").to_string(index=False)]
+        return "\n".join(parts)
+
+    def print_summary(self) -> None:
+        print(self.text())
+
+    def _repr_html_(self) -> str:
+        return "\n".join([f"<h4>Reel tuning: {self.game.title}, reel set {self.reel_set}</h4>",
+                          self.summary.to_html(index=False, header=False),
+                          "<h5>What moved</h5>", self.moves.to_html(index=False),
+                          "<h5>Figures</h5>", self.figures.to_html(index=False)])
+
+    def write(self, path=None, backup: bool = True):
+        """Write the tuned game file (default: over the source, keeping a backup)."""
+        from slotmath.io.gamewriter import write_game
+
+        return write_game(self.game, {self.reel_set: self.tuned.strips(self.reel_set)},
+                          path, backup=backup)
+
+
+def _num(v):
+    return None if v is None else float(v)
+
+
+def _fmt(name, v, percent=False) -> str:
+    if v is None or (isinstance(v, float) and np.isnan(v)):
+        return ""
+    if percent or name.startswith("rtp") or name in ("hit_frequency", "feature_frequency"):
+        return f"{v:.6%}"
+    return f"{v:.6g}"
+
+
+def _band_text(name, lo, hi) -> str:
+    f = (lambda v: f"{v:.4%}") if name in ("hit_frequency", "feature_frequency") or name.startswith("rtp") \
+        else (lambda v: f"{v:.6g}")
+    return f"{f(lo) if lo is not None else '-inf'} .. {f(hi) if hi is not None else 'inf'}"
+
+
+# ====================================================================== entry point
+def tune(game, targets: Targets, bounds: Bounds | None = None, reel_set: str = "base",
+         max_rounds: int = 12, max_evaluations: int = 400, verbose: bool = False,
+         start: list | None = None, component_share: float | None = DEFAULT_COMPONENT_SHARE,
+         time_limit: float | None = None, progress=True, cancel=None) -> TuningResult:
+    """Tune ``reel_set`` of ``game`` to ``targets`` within ``bounds``.
+
+    Parameters
+    ----------
+    game : Game or str
+        The game, or a game spec for :func:`slotmath.io.gamefile.load_game`.
+    targets : Targets
+    bounds : Bounds, optional
+    reel_set : str
+    max_rounds : int
+        Integer-programme rounds before the local search.
+    max_evaluations : int
+        Budget of exact evaluations (figures of one candidate at its levels).
+    verbose : bool
+        Print one line per judged proposal.
+    start : list of ndarray, optional
+        Variable values to start from (default: the game file's); moves
+        and "before" figures are always relative to the game file.
+    component_share : float or None
+        Shape bound: each RTP component (lines, scatters, each feature) keeps
+        its share of the RTP within ``share0 * (1 +- component_share)``
+        (:func:`slotmath.tuning.targets.component_share_bands`; None: free).  The
+        other shape bounds are in ``bounds`` (``weight_factor``, ``symbol_share``).
+    time_limit : float, optional
+        Wall-clock budget [s]; the best candidate so far is returned.
+    progress : bool or callable
+        True: a tqdm bar on stderr for runs over 2 s (evaluations, best RTP,
+        distance to target); a callable gets the same as a dict after each
+        exact evaluation; False: none.
+    cancel : callable, optional
+        Polled during the run; True stops it (best candidate so far).
+
+    Returns
+    -------
+    TuningResult
+    """
+    t0 = time.perf_counter()
+    if not isinstance(game, Game):
+        game = load_game(game)
+    targets = targets.with_game_constraints(game)
+    levels = targets.levels or tuple(game.levels)
+    for lv in levels:
+        if lv not in game.levels:
+            raise BoundsError(f"bet level {lv} is not offered (levels: {', '.join(map(str, game.levels))})")
+    space = ReelSpace(game, reel_set, bounds)
+    say = (lambda m: print(m, file=sys.stderr)) if verbose else None
+    bar = None
+    if progress is True:
+        from tqdm.auto import tqdm
+
+        bar = tqdm(total=max_evaluations, desc="tuning", unit="eval", delay=2.0, file=sys.stderr,
+                   leave=False, disable=None)
+        progress = _bar_update(bar)
+    solver = Solver(space, targets, levels, max_rounds, max_evaluations, say,
+                    time_limit=time_limit, progress=progress or None, cancel=cancel)
+    x_before = space.x0
+    # shape: each RTP component keeps its share (bands from the game file's figures)
+    first = solver.ev.figures(x_before, set(targets.figures) | {"rtp"})[levels[0]]
+    extra = component_share_bands(first, targets, component_share)
+    if extra:
+        targets = Targets(targets.rtp, targets.tolerance, {**targets.bands, **extra},
+                          targets.rtp_figures, targets.levels)
+        solver.targets = solver.ev.targets = targets
+        solver.ev.needed = set(targets.figures)
+    try:
+        x_after, _ = solver.run(x_before if start is None else [np.asarray(x, dtype=np.int64) for x in start])
+    finally:
+        if bar is not None:
+            bar.close()
+    tuned = space.game_for(x_after)
+    before = solver.ev.figures(x_before)          # every figure, for the report
+    after = solver.ev.figures(x_after)
+    result = assess(after, targets)
+    reach = {}
+    if not result.feasible:
+        for lv in sorted(set(solver.ev.rep.values())):
+            rng = line_rtp_range(solver, x_after, lv)
+            if rng is not None:
+                reach[lv] = rng
+    return TuningResult(game, tuned, reel_set, targets, space, x_before, x_after, before, after,
+                        assess(before, targets), result,
+                        pd.DataFrame(solver.log_rows), solver.ev.count, time.perf_counter() - t0,
+                        solver.stopped, extra, reach)
+
+
+def _bar_update(bar):
+    """A progress callback that moves a tqdm bar: evaluations, best RTP, distance to target."""
+    def update(status):
+        if status["best_rtp"] is not None:
+            bar.set_postfix_str(f"best RTP {status['best_rtp']:.6%}, "
+                                f"{status['distance'] * 100:.4f} pp from target", refresh=False)
+        bar.update(max(0, status["evaluations"] - bar.n))
+    return update
+
+
+def draft_game(game: Game, path, reel_set: str = "base") -> Game:
+    """``game`` with reel set ``reel_set`` read from the reel CSV ``path``
+    (a designer's draft: columns ``reel1..`` and, for weighted strips,
+    ``weight1..``), validated like the game file's own reel sets.
+
+    Tuning the result starts from the draft: the layout edits the draft's
+    strips, and "before" figures and moves are the draft's, while the game
+    file stays the template that :meth:`TuningResult.write` rewrites.
+    """
+    from slotmath.io.gamefile import GameFileError, build_strip, check_rules, read_strip_csv
+    from slotmath.tuning.reelspace import with_strips
+
+    path = Path(path)
+    if reel_set not in game.reel_sets:
+        raise BoundsError(f"no reel set {reel_set!r} (reel sets: {', '.join(game.reel_sets)})")
+    spec = read_strip_csv(path, Path(game.source), f"reels.{reel_set}")
+
+    def fail(field, problem):
+        raise GameFileError(path, field, problem)
+
+    if len(spec) != game.reels:
+        fail("header", f"has {len(spec)} reels, the grid has {game.reels}")
+    known = set(game.symbol_names)
+    strips = tuple(build_strip(s, f"reel{r + 1}", known, game.rows, fail) for r, s in enumerate(spec))
+    draft = with_strips(game, reel_set, strips)
+    try:
+        check_rules(draft)
+    except GameFileError as exc:
+        raise GameFileError(path, exc.field, exc.problem) from None
+    return draft
