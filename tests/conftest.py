@@ -55,5 +55,5 @@ def distribution_dict(dist) -> dict:
     from fractions import Fraction
 
     scale = dist.unit_den * dist.total_bet
-    return {Fraction(int(w), scale): int(c) for w, c in zip(dist.wins.tolist(), dist.weights.tolist())
+    return {Fraction(int(w), scale): int(c) for w, c in zip(dist.wins.tolist(), dist.weights.tolist(), strict=True)
             if c}

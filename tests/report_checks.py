@@ -58,7 +58,7 @@ def workbook_problems(xlsx: Path) -> list:
         if ws.tables and ws.freeze_panes is None:
             out.append(f"{ws.title}: no frozen header row")
         for tbl in ws.tables.values():
-            columns = list(zip(*ws[tbl.ref][1:]))
+            columns = list(zip(*ws[tbl.ref][1:], strict=True))
             for col in columns:
                 # a column holding numbers must not hold text that reads as one
                 numeric = any(isinstance(c.value, (int, float)) and not isinstance(c.value, bool)
@@ -156,4 +156,4 @@ def section_headings() -> tuple:
     from slotmath.report.sheet import SECTIONS
 
     heads = [f"{i}. {title}" for i, (title, _, _) in enumerate(SECTIONS.values(), start=1)]
-    return heads, {h: intro for h, (_, _, intro) in zip(heads, SECTIONS.values())}
+    return heads, {h: intro for h, (_, _, intro) in zip(heads, SECTIONS.values(), strict=True)}

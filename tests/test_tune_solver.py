@@ -38,7 +38,7 @@ def test_tune_to_target_rtp(small):
     rtp, hf = brute_rtp_hf(tuned)
     assert rtp == result.rtp and hf == res.after[1]["hit_frequency"]
     # what may not move did not: STAR count and places, strip lengths
-    for a, b in zip(small.strips(), tuned.strips()):
+    for a, b in zip(small.strips(), tuned.strips(), strict=True):
         assert len(a) == len(b)
         assert [i for i, s in enumerate(a.symbols) if s == "STAR"] == \
                [i for i, s in enumerate(b.symbols) if s == "STAR"]
@@ -75,7 +75,7 @@ def test_same_rtp_at_every_bet_level_on_weighted_reels(classic):
         r = par(res.tuned, level)
         assert abs(r.rtp - Fraction("0.92")) <= Fraction("0.00005")
     # weights mode: the symbol sequences never change
-    for a, b in zip(classic.strips(), res.tuned.strips()):
+    for a, b in zip(classic.strips(), res.tuned.strips(), strict=True):
         assert a.symbols == b.symbols and a.weights != b.weights
 
 

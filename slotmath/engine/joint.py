@@ -279,7 +279,7 @@ def spin_distribution(game: Game, level: int, reel_set: str = "base",
         hist = suffix[0]
         nz = np.flatnonzero(hist)
         return WinDistribution.from_pairs(
-            zip((int(wins[0]) + sc.pay_units[nz]).tolist(), hist[nz].tolist()),
+            zip((int(wins[0]) + sc.pay_units[nz]).tolist(), hist[nz].tolist(), strict=True),
             unit_den, bet.total_bet)
     for k in range(R):
         classes = symbol_classes(auto.trans[k], auto.n_states[k])

@@ -437,7 +437,7 @@ def _quad(counts: np.ndarray, a: np.ndarray, b: np.ndarray) -> int:
     """sum_{q,t} counts[q,t] a[q] b[t] in Python integers."""
     q, t = np.nonzero(counts)
     return sum(int(c) * int(x) * int(y) for c, x, y in
-               zip(counts[q, t].tolist(), a[q].tolist(), b[t].tolist()))
+               zip(counts[q, t].tolist(), a[q].tolist(), b[t].tolist(), strict=True))
 
 
 def line_moments(game: Game, level: int, reel_set: str = "base") -> LineMoments:
@@ -467,10 +467,10 @@ def line_moments(game: Game, level: int, reel_set: str = "base") -> LineMoments:
     rows, mult = _line_patterns(tuple(map(tuple, game.paylines)))
     ls = _line_scatter_counts(rows, mult, win, weights, n_stops, codes, auto.trans, auto.hi,
                               n_final, size)
-    line_sum = int(sum(int(v) * int(c) for v, c in zip(value.tolist(), ls.sum(axis=1).tolist())))
+    line_sum = int(sum(int(v) * int(c) for v, c in zip(value.tolist(), ls.sum(axis=1).tolist(), strict=True)))
     scatter_counts_all = suffix[0]
-    sc_sum = sum(int(c) * int(p) for c, p in zip(scatter_counts_all.tolist(), pay_units.tolist()))
-    sc_sq = sum(int(c) * int(p) ** 2 for c, p in zip(scatter_counts_all.tolist(), pay_units.tolist()))
+    sc_sum = sum(int(c) * int(p) for c, p in zip(scatter_counts_all.tolist(), pay_units.tolist(), strict=True))
+    sc_sq = sum(int(c) * int(p) ** 2 for c, p in zip(scatter_counts_all.tolist(), pay_units.tolist(), strict=True))
     cross = _quad(ls, value, pay_units)
     pairs, pmult = _pair_patterns(tuple(map(tuple, game.paylines)))
     ju, jv, jw, jn = joint_row_weights(win, weights, n_stops, len(game.symbols))

@@ -287,7 +287,7 @@ class _Kron:
         self.N = [np.diag(d) + O if dtype is float else _diag_plus(d, O)
                   for d, O in zip(self.D, self.O)]
         self.X = [X if np.any(X != 0) else None for _, _, X in mats]
-        self.A = [N if X is None else N + X for N, X in zip(self.N, self.X)]
+        self.A = [N if X is None else N + X for N, X in zip(self.N, self.X, strict=True)]
         self.has_marks = any(X is not None for X in self.X)
 
     def _view(self, v, r):

@@ -180,7 +180,7 @@ class LockItResult:
         vals, inv = np.unique(f.ravel(), return_inverse=True)
         if self._exact:
             probs = np.array([Fraction(0)] * len(vals), dtype=object)
-            for i, p in zip(inv, self.final.ravel()):
+            for i, p in zip(inv, self.final.ravel(), strict=True):
                 probs[i] += p
             return vals, probs
         return vals, np.bincount(inv, weights=self.final.ravel(), minlength=len(vals))
@@ -242,7 +242,7 @@ class LockIt:
         """(operator before a mark, operator after a mark, per-spin denominator)."""
         dtype = object if self.exact else float
         if self.exact:
-            scale = [lcm(a, b) for a, b in zip(self.landing._den, self.after_mark._den)]
+            scale = [lcm(a, b) for a, b in zip(self.landing._den, self.after_mark._den, strict=True)]
             den = 1
             for s in scale:
                 den *= s

@@ -72,10 +72,10 @@ def central_fourth_moment(dist) -> float:
     scale = dist.unit_den * dist.total_bet
     if dist.exact:
         mean = Fraction(sum(int(w) * int(c) for w, c in zip(dist.wins.tolist(),
-                                                            dist.weights.tolist())),
+                                                            dist.weights.tolist(), strict=True)),
                         dist.total * scale)
         acc = sum((Fraction(int(w), scale) - mean) ** 4 * int(c)
-                  for w, c in zip(dist.wins.tolist(), dist.weights.tolist()))
+                  for w, c in zip(dist.wins.tolist(), dist.weights.tolist(), strict=True))
         return float(acc / dist.total)
     x = dist.wins / scale
     p = dist.weights / dist.total
@@ -328,7 +328,7 @@ def convergence_report(stats, event_names, par=None, exact_events: dict | None =
         d = par.distribution
         exact_bins = [Fraction(0)] * len(bins) if d.exact else [0.0] * len(bins)
         scale = d.unit_den * d.total_bet
-        for w, p in zip(d.wins.tolist(), d.weights.tolist()):
+        for w, p in zip(d.wins.tolist(), d.weights.tolist(), strict=True):
             exact_bins[win_bin(float(Fraction(int(w), scale)), _THRESHOLDS)] += p
         exact_bins = [float(Fraction(b) / d.total) if d.exact else b / d.total
                       for b in exact_bins]

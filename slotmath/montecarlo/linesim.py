@@ -220,7 +220,7 @@ def evaluation_args(game: Game, level: int, reel_set: str = "base", first: int =
     entries, mults = labels >> 20, labels & ((1 << 20) - 1)
     label_coins = (tensor.compiled.pay[entries] * mults).astype(np.int64)
     names = [event_key("line", game.line_pays[e].name, int(m))
-             for e, m in zip(entries.tolist(), mults.tolist())]
+             for e, m in zip(entries.tolist(), mults.tolist(), strict=True)]
 
     scatters = scatter_symbols(game)
     n_cells = R * game.rows

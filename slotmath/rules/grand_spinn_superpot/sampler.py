@@ -467,5 +467,5 @@ def simulate(game: Game, level: int, spins: int, seed: int = 0) -> RoundsSimulat
     dist = WinDistribution.from_histogram(ex.hist, 1, rules.total_bet)
     exact = {"rtp": float(dist.mean), "hit_frequency": float(dist.hit_frequency), "sd": dist.sd}
     return RoundsSimulation(game.name, level, spins, seed, moments, exact,
-                            dict(zip(sampler.event_names, events.tolist())),
+                            dict(zip(sampler.event_names, events.tolist(), strict=True)),
                             exact_events(game, level))
