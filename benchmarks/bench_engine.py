@@ -62,9 +62,9 @@ def _naive(stop_hi, win, n_stops, weights, lines, arrays_nat, arrays_sub, length
                 rem //= n_stops[r]
                 w *= weights[r, stops[r]]
             spin = 0
-            for l in range(lines.shape[0]):
+            for line in range(lines.shape[0]):
                 for r in range(R):
-                    x[r] = win[r, stops[r], lines[l, r]]
+                    x[r] = win[r, stops[r], lines[line, r]]
                 spin += _line_pay(x, counts, arrays_nat, arrays_sub, length, anywhere, exactly,
                                   pay, own, wild_kind, mult_table)[0]
             sub += w * spin

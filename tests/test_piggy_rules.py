@@ -109,7 +109,7 @@ def test_shape_examples(game):
 
     def packed(pic):
         m, _, _ = shapes.mask_from_picture(pic)
-        return sorted((names[s], t, l) for s, t, l in shapes.pack(m, 3, 5, lk.shapes, lk.order))
+        return sorted((names[s], top, left) for s, top, left in shapes.pack(m, 3, 5, lk.shapes, lk.order))
 
     assert packed("XXX.. XXX.. .XX..") == [("2x1", 0, 0), ("3x2", 0, 1)]
     assert packed("XX.XX XX.XX XXXXX") == [("1x1", 2, 2), ("3x2", 0, 0), ("3x2", 0, 3)]
@@ -147,7 +147,7 @@ def test_award_tables_respect_published_ranges(game):
     for s, shape in enumerate(lk.shape_names[:8]):
         p_jp = [sum(a.weight for a in lk.awards.table("trigger", lv)[s] if a.label in f.jackpots)
                 for lv in game.levels]
-        assert p_jp == sorted(p_jp) and p_jp[0] < p_jp[-1]
+        assert p_jp == sorted(p_jp) and p_jp[0] < p_jp[-1], shape
         means = [float(lk.awards.moments("trigger", lv)[0][s]) for lv in game.levels]
         assert max(means) - min(means) <= 1e-5 * means[0]
 

@@ -250,7 +250,7 @@ class LockIt:
             scale, den = None, 1
         before = self.landing.reel_matrices(self.exact, scale)
         # once a mark is on screen further marks change nothing: fold X into O
-        after = [(D, O + X, X * 0) for D, O, X in self.after_mark.reel_matrices(self.exact, scale)]
+        after = [(D, no_mark + X, X * 0) for D, no_mark, X in self.after_mark.reel_matrices(self.exact, scale)]
         return (_Kron(before, self.n_rows, self.n_reels, dtype),
                 _Kron(after, self.n_rows, self.n_reels, dtype), den)
 
