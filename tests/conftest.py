@@ -15,6 +15,9 @@ ROOT = Path(__file__).resolve().parent.parent
 TEST_DATA = ROOT / "tests" / "data"
 GAMES = ROOT / "data" / "games"
 
+# the toy tuning games' fixtures (small, mid, classic) for every test module
+pytest_plugins = ["tuning_games"]
+
 
 def slotmath_command() -> list:
     """The installed ``slotmath`` console script (falls back to ``python -m slotmath``)."""
