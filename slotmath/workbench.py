@@ -352,7 +352,7 @@ class ReelTuner:
         self._silent = True
         try:
             self.xs = [np.asarray(x, dtype=np.int64).copy() for x in xs]
-            for (reel, label), box in self.controls.items():
+            for box in self.controls.values():
                 r, u = box._slotmath_unit
                 box.value = int(self.xs[r][u])
         finally:

@@ -77,7 +77,7 @@ def test_wheel_table(game, result):
     w = load_features(game).wheel
     total = sum(wt for _, _, wt in w.segments)
     q = w.pre_probability
-    for label, value, wt in w.segments:
+    for label, _value, wt in w.segments:
         assert t.loc[label, "weight"] == wt
         assert abs(t.loc[label, "probability"] - float((1 - q) * Fr(wt, total))) < 1e-15
     # by hand: MINI weight 300 of 997, after the 1/500 Superlock chance:

@@ -372,8 +372,8 @@ def test_combination_rows_grouped_by_entry(sheet):
                for n in set(names))
     for name, group in frame.groupby("combination", sort=False):
         if len(group) > 1:
-            assert group["multiplier"].iloc[0] == "all"
-            assert group["hits"].iloc[0] == group["hits"].iloc[1:].sum()
+            assert group["multiplier"].iloc[0] == "all", name
+            assert group["hits"].iloc[0] == group["hits"].iloc[1:].sum(), name
 
 
 def test_odds_text():

@@ -287,7 +287,8 @@ def check_schema(data: dict, path: Path) -> None:
     value, message = error.instance, error.message
     if error.validator == "type" and isinstance(value, float) and value.is_integer() \
             and "integer" in str(error.validator_value):
-        message = f"{value!r} is not an integer (write {int(value)}: whole numbers are written without a decimal point)"
+        message = (f"{value!r} is not an integer (write {int(value)}: "
+                   "whole numbers are written without a decimal point)")
     elif len(message) > 200 or "\n" in message:       # never echo a large value
         message = " ".join(message.split())[:100] + " ..."
     raise GameFileError(path, field_path(error.absolute_path), message)
@@ -627,7 +628,7 @@ def build_line_pay(i, spec, n_reels, levels, known, groups, kinds, fail) -> Line
         positions = tuple(members(p, f"{field}.pattern[{j}]") for j, p in enumerate(spec["pattern"]))
         name = spec.get("name", " ".join(spec["pattern"]))
         own = False
-    for j, pos in enumerate(positions):
+    for pos in positions:
         for s in pos:
             if kinds[s] in ("scatter", "blank"):
                 fail(f"{field}", f"{s!r} is a {kinds[s]} and cannot pay on a line")

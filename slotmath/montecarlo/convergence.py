@@ -239,8 +239,9 @@ class ConvergenceReport:
                           f"<p>Rounds for RTP +-0.01 pp at 95 %: {self.rounds_needed:.4g}</p>"])
 
     def to_dict(self) -> dict:
-        clean = lambda df: [{k: _jsonable(v) for k, v in r.items()}  # noqa: E731
-                            for r in df.to_dict(orient="records")]
+        def clean(df):
+            return [{k: _jsonable(v) for k, v in r.items()} for r in df.to_dict(orient="records")]
+
         return {"rounds": self.rounds, "figures": clean(self.figures),
                 "events": clean(self.events), "histogram": clean(self.histogram),
                 "sd": self.sd, "sd_source": self.sd_source, "precision": PRECISION,

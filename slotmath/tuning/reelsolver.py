@@ -176,7 +176,7 @@ class Solver:
         rows = []
         t, tol = float(self.targets.rtp), self.targets.tolerance
         t_cur = float(xs[r].sum())
-        for (lv, name), m in models.items():
+        for (_level, name), m in models.items():
             if m.kind is None and m.res is None:
                 continue
             res_r = m.res[r] if m.res is not None else np.zeros(self.space.reels[r].size)

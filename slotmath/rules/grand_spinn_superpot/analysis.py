@@ -117,7 +117,7 @@ def analyse(game: Game, level: int) -> ParResult:
     opts = rules.options
     bet = game.bet(level)
     ex = enumerate_cycle(rules)
-    C, tb = ex.cycle, bet.total_bet
+    C = ex.cycle
     components, jp_prob, rtp, base, dist = cycle_figures(rules, ex)
     lines_rtp, per_line = line_rtp(game, level)
     assert lines_rtp == components[LANDING], "landing line RTP disagrees with the engine"
