@@ -132,7 +132,7 @@ def field_path(parts) -> str:
     return out
 
 
-class UniqueKeyLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
+class UniqueKeyLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
     """Safe YAML loader (libyaml when present) that rejects a key repeated
     in one mapping (plain YAML keeps the last one silently, dropping e.g. a
     whole reel set)."""
@@ -162,7 +162,9 @@ def check_nodes(root, path: Path) -> None:
     """Refuse a YAML node graph that expands (aliases followed) to more than
     :data:`MAX_NODES` values, nests deeper than :data:`MAX_DEPTH` or refers
     to itself; counted without expanding, so an alias bomb is refused fast."""
-    size, height, open_ = {}, {}, set()
+    size: dict = {}
+    height: dict = {}
+    open_: set = set()
     stack = [(root, False)]
     while stack:
         node, done = stack.pop()
@@ -219,7 +221,7 @@ def load_yaml(path: Path):
 
 def check_numbers(data, path: Path) -> None:
     """Refuse non-finite numbers (``.nan``, ``.inf``) anywhere in the file."""
-    stack = [(data, [])]
+    stack: list = [(data, [])]
     while stack:
         value, where = stack.pop()
         if isinstance(value, float) and not math.isfinite(value):

@@ -126,8 +126,8 @@ class TuningResult:
     evaluations: int
     seconds: float
     stopped: str = ""
-    component_bands: dict = None
-    rtp_range: dict = None
+    component_bands: dict | None = None
+    rtp_range: dict | None = None
 
     @property
     def feasible(self) -> bool:
@@ -164,7 +164,8 @@ class TuningResult:
                 why.append(f"band: {', '.join(dict.fromkeys(off_bands))}")
             else:
                 why.append("RTP balance (offsets another move)")
-        return mv.assign(**{"line RTP alone [pp]": alone, "why": why})
+        columns: dict = {"line RTP alone [pp]": alone, "why": why}
+        return mv.assign(**columns)
 
     @property
     def binding(self) -> pd.DataFrame:
