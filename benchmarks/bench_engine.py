@@ -62,9 +62,9 @@ def _naive(stop_hi, win, n_stops, weights, lines, arrays_nat, arrays_sub, length
                 rem //= n_stops[r]
                 w *= weights[r, stops[r]]
             spin = 0
-            for l in range(lines.shape[0]):
+            for line in range(lines.shape[0]):
                 for r in range(R):
-                    x[r] = win[r, stops[r], lines[l, r]]
+                    x[r] = win[r, stops[r], lines[line, r]]
                 spin += _line_pay(x, counts, arrays_nat, arrays_sub, length, anywhere, exactly,
                                   pay, own, wild_kind, mult_table)[0]
             sub += w * spin
@@ -167,7 +167,7 @@ def growth(repeat: int, plot: Path) -> None:
             (axes[1], GROWTH_LINES, "paylines (100-stop strips)", [f"rand100_{n}" for n in GROWTH_LINES])):
         ts = [par_in_child(n, repeat)["par_s"] for n in names]
         slope = np.polyfit(np.log(xs), np.log(ts), 1)[0]
-        print(f"{label}: " + ", ".join(f"{x}: {t:.2f} s" for x, t in zip(xs, ts))
+        print(f"{label}: " + ", ".join(f"{x}: {t:.2f} s" for x, t in zip(xs, ts, strict=True))
               + f"; growth exponent {slope:.2f}", flush=True)
         ax.loglog(xs, ts, "o-", label=f"exponent {slope:.2f}")
         ax.set_xlabel(label)

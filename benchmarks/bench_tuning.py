@@ -157,7 +157,7 @@ def random_bench(n: int, time_limit) -> int:
             cpu = time.process_time() - cpu
             moved = res.moves
             units = int(moved["change"].abs().sum()) if len(moved) else 0
-            ratio = max([max(a, b) / max(min(a, b), 1) for a, b in zip(moved["before"], moved["after"])],
+            ratio = max([max(a, b) / max(min(a, b), 1) for a, b in zip(moved["before"], moved["after"], strict=True)],
                         default=1.0)
             lv = next(iter(res.after))
             c0 = rtp_components(res.before[lv], res.targets)

@@ -352,7 +352,7 @@ class ReelTuner:
         self._silent = True
         try:
             self.xs = [np.asarray(x, dtype=np.int64).copy() for x in xs]
-            for (reel, label), box in self.controls.items():
+            for box in self.controls.values():
                 r, u = box._slotmath_unit
                 box.value = int(self.xs[r][u])
         finally:
@@ -567,7 +567,7 @@ class ReelTuner:
         return format_figure(name, figs[name]) if name in figs else ON_REQUEST
 
     def _show_lengths(self):
-        for rv, col in zip(self.space.reels, self.reels_box.children):
+        for rv, col in zip(self.space.reels, self.reels_box.children, strict=True):
             total = int(self.xs[rv.reel].sum())
             what = "stops" if rv.mode == "counts" else "total weight"
             col.children[-1].value = f"<small>{what}: {total} (saved {int(rv.x0.sum())})</small>"
@@ -606,7 +606,7 @@ class ReelTuner:
             return [float(f[name]) * scale if f.get(name) is not None else np.nan for f in h]
 
         for line, values in zip(self._lines, (series("rtp", 100), series("hit_frequency", 100),
-                                              series("vi", 1))):
+                                              series("vi", 1)), strict=True):
             line.set_data(k, values)
         t, tol = self.target_rtp.value, self.tolerance.value
         if self._band is not None:

@@ -15,6 +15,9 @@ ROOT = Path(__file__).resolve().parent.parent
 TEST_DATA = ROOT / "tests" / "data"
 GAMES = ROOT / "data" / "games"
 
+# the toy tuning games' fixtures (small, mid, classic) for every test module
+pytest_plugins = ["tuning_games"]
+
 
 def slotmath_command() -> list:
     """The installed ``slotmath`` console script (falls back to ``python -m slotmath``)."""
@@ -55,5 +58,5 @@ def distribution_dict(dist) -> dict:
     from fractions import Fraction
 
     scale = dist.unit_den * dist.total_bet
-    return {Fraction(int(w), scale): int(c) for w, c in zip(dist.wins.tolist(), dist.weights.tolist())
+    return {Fraction(int(w), scale): int(c) for w, c in zip(dist.wins.tolist(), dist.weights.tolist(), strict=True)
             if c}

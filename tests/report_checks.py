@@ -62,7 +62,7 @@ def workbook_problems(xlsx: Path) -> list:
             out.append(f"{ws.title}: no frozen header row")
         for tbl in ws.tables.values():
             rows = [r for r in ws[tbl.ref][1:] if r[0].value not in TEXT_FIELDS]
-            columns = list(zip(*rows)) if rows else []
+            columns = list(zip(*rows, strict=True)) if rows else []
             for col in columns:
                 # a column holding numbers must not hold text that reads as one
                 numeric = any(isinstance(c.value, (int, float)) and not isinstance(c.value, bool)

@@ -252,7 +252,7 @@ def outcomes(tmp_path_factory):
         jobs += [(case.id, (cmd[0], path, *cmd[1:])) for cmd in case.commands]
     results = run_many([args for _, args in jobs])
     out = {cid: (folder, []) for cid, folder in folders.items()}
-    for (cid, _), result in zip(jobs, results):
+    for (cid, _), result in zip(jobs, results, strict=True):
         out[cid][1].append(result)
     return out
 

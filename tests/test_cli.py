@@ -34,7 +34,7 @@ CALLS = {
 
 @pytest.fixture(scope="module")
 def cli():
-    return dict(zip(CALLS, run_cli_many(list(CALLS.values()))))
+    return dict(zip(CALLS, run_cli_many(list(CALLS.values())), strict=True))
 
 
 def output(cli, call: str, as_json: bool = True):

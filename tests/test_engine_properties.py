@@ -173,7 +173,8 @@ def rule_line_win(game, level_index, x) -> int:
                 best = max(best, pay)
             continue
         wilds = Counter()
-        for allowed, s in zip(lp.positions, x):
+        # a pay for k symbols reads the first k reels of the line: fewer positions than reels
+        for allowed, s in zip(lp.positions, x, strict=False):
             rule = game.symbol(s).wild
             if s in allowed:
                 if lp.wild_own and rule is not None and rule.multiply_own_pays:
@@ -191,7 +192,7 @@ def all_windows(game):
     """Every stop combination: weights (C-order over the stops) and windows (n, R, H)."""
     strips = game.strips("base")
     combos = list(product(*[range(len(s)) for s in strips]))
-    weights = np.array([prod(int(s.stop_weights()[k]) for s, k in zip(strips, stops))
+    weights = np.array([prod(int(s.stop_weights()[k]) for s, k in zip(strips, stops, strict=True))
                         for stops in combos], dtype=np.int64)
     return weights, np.array([window_at(game, stops) for stops in combos])
 
@@ -234,13 +235,13 @@ def test_combination_table_equals_brute_force(data, pick):
     wins = line_wins(game, level, windows)                      # (n, L) [coins]
     per_line = [int(v) for v in (wins * weights[:, None]).sum(axis=0)]
     line_by_win = Counter()
-    for w, weight in zip(wins.ravel().tolist(), np.repeat(weights, wins.shape[1]).tolist()):
+    for w, weight in zip(wins.ravel().tolist(), np.repeat(weights, wins.shape[1]).tolist(), strict=True):
         if w and weight:
             line_by_win[w] += weight
     scatter_by_entry = Counter()
     for sym in {sp.symbol for sp in game.scatter_pays}:
         shown = (windows == game.symbol_index[sym]).sum(axis=(1, 2))
-        for n, weight in zip(shown.tolist(), weights.tolist()):
+        for n, weight in zip(shown.tolist(), weights.tolist(), strict=True):
             if weight and scatter_pay(game, sym, n):
                 entry = max(sp.count for sp in game.scatter_pays if sp.symbol == sym and sp.count <= n)
                 top = max(sp.count for sp in game.scatter_pays if sp.symbol == sym)
@@ -250,14 +251,14 @@ def test_combination_table_equals_brute_force(data, pick):
     table = combination_table(game, level)
     lines = table[(table["kind"] == "line") & (table["hits"] > 0)]
     got = Counter()
-    for win, h in zip(lines["win"].tolist(), lines["hits"].tolist()):
+    for win, h in zip(lines["win"].tolist(), lines["hits"].tolist(), strict=True):
         got[int(win)] += int(h)
     assert got == line_by_win
     # each row: win = entry pay x multiplier, rtp = win x hits / (cycle x total bet)
     for row in lines.itertuples():
         assert row.rtp_exact == Fraction(int(row.win) * int(row.hits), cycle * bet.total_bet)
     scatters = table[(table["kind"] == "scatter") & (table["hits"] > 0)]
-    assert dict(zip(scatters["combination"], scatters["hits"].astype(int))) == \
+    assert dict(zip(scatters["combination"], scatters["hits"].astype(int), strict=True)) == \
         {k: v for k, v in scatter_by_entry.items() if v}
 
     result = par(game, level)

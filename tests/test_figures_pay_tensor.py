@@ -25,7 +25,7 @@ def both(game, level):
 def test_pruned_build_equals_the_full_build(data, pick):
     game = load(data)
     full, pruned = both(game, game.levels[pick % len(game.levels)])
-    for a, b in zip(full, pruned):          # wins, entries, multipliers
+    for a, b in zip(full, pruned, strict=True):          # wins, entries, multipliers
         np.testing.assert_array_equal(a, b)
 
 
@@ -34,7 +34,7 @@ def test_pruned_build_on_the_sample_games():
         game = load_game(name)
         for level in game.levels:
             full, pruned = both(game, level)
-            for a, b in zip(full, pruned):
+            for a, b in zip(full, pruned, strict=True):
                 np.testing.assert_array_equal(a, b)
 
 

@@ -207,7 +207,7 @@ def test_validation():
     with pytest.raises(ValueError, match="exact"):
         per_spin_table([[0.5, 0.5]], exact=True)
     with pytest.raises(ValueError, match=">= 1"):
-        FreeGames([[1, 0, 1]], spins=2).mean             # E[K] = 1: never ends
+        _ = FreeGames([[1, 0, 1]], spins=2).mean         # E[K] = 1: never ends
     # with a cap even a sure retrigger ends: every spin awards 2, so all 6 spins are played
     sure = FreeGames([[0, 0, 1]], spins=1, max_spins=6, exact=True)
     assert sure.spins_mean == 6 and sure.spins_variance == 0

@@ -95,7 +95,7 @@ def brute_force(game, level):
     for stops in product(*(range(len(s)) for s in strips)):
         steps = gs.play_steps(game, level, stops)
         w = 1
-        for s, k in zip(strips, stops):
+        for s, k in zip(strips, stops, strict=True):
             w *= int(s.stop_weights()[k])
         out[steps[-1].total] = out.get(steps[-1].total, 0) + w
         for s in steps:

@@ -33,7 +33,7 @@ def spin_outcomes(strips, held, flag, n_rows):
     p = Fr(1, int(np.prod(sizes)))
     for stops in itertools.product(*(range(n) for n in sizes)):
         new_held, new_flag = held, flag
-        for r, (strip, stop) in enumerate(zip(strips, stops)):
+        for r, (strip, stop) in enumerate(zip(strips, stops, strict=True)):
             for k in range(n_rows):
                 sym = strip[(stop + k) % len(strip)]
                 bit = 1 << (r * n_rows + k)
@@ -207,7 +207,7 @@ def test_countdown_equals_enumeration_of_all_stop_sequences(chain_parts, spins):
     for (flag, m), p in final.items():
         want_law[prize[flag, m]] = want_law.get(prize[flag, m], 0) + p
     vals, probs = res.distribution(prize)
-    assert {v: q for v, q in zip(vals, probs) if q} == want_law
+    assert {v: q for v, q in zip(vals, probs, strict=True) if q} == want_law
 
 
 @pytest.mark.parametrize("spins", [1, 2])

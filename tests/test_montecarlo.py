@@ -100,7 +100,7 @@ def test_chunk_statistics_count_exactly():
     assert stats.event_sq == tuple(int(v) for v in (events.astype(object) ** 2).sum(axis=0))
     sizes = [mc.BLOCK] * 3 + [123]
     assert stats.block_sq == sum(b * b for b in sizes)
-    assert stats.event_cross[0] == sum(int(e) * b for e, b in zip(events[:, 0], sizes))
+    assert stats.event_cross[0] == sum(int(e) * b for e, b in zip(events[:, 0], sizes, strict=True))
 
 
 def test_merge_is_exact_in_any_order():

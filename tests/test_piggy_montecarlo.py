@@ -23,7 +23,7 @@ def runs(game):
     for policy, level, seed in (("lockit", 1, 11), ("free_games", 10, 12)):
         s = pbs.round_sampler(game, level, policy)
         wins, events = s.kernel(np.random.default_rng(seed), ROUNDS, *s.args)
-        out[policy] = (level, wins, dict(zip(s.event_names, events.tolist())))
+        out[policy] = (level, wins, dict(zip(s.event_names, events.tolist(), strict=True)))
     return out
 
 

@@ -1,6 +1,7 @@
 """The Piggy Bankin' Superlock exploration notebook runs and draws its pictures."""
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from pathlib import Path
@@ -39,7 +40,7 @@ def test_play_lockit_follows_the_rules():
     game = load_game("piggy_bankin_superlock")
     steps = pbs.play_lockit(game, 1, start="XX.X. X..XW .X...", seed=1)
     assert steps[0].held.sum() == 7 and steps[0].wheel == (1, 4)     # 3 + 3 (W) + 1
-    for a, b in zip(steps, steps[1:]):
+    for a, b in itertools.pairwise(steps):
         assert (b.held >= a.held).all()                       # held cells stay held
         assert (b.new == (b.held & ~a.held)).all()
     assert len(steps) <= 5 + 2                                 # 5 spins, start and end

@@ -56,7 +56,7 @@ def test_shapes_per_feature_cover_the_cells(game, result):
     # sum over shapes of (count per feature x cells of the shape) = E[covered cells]
     t = result.tables["Lock-it shapes"]
     lk = load_features(game).lockit
-    area = {name: a * b for name, (a, b) in zip(lk.shape_names, lk.shapes)}
+    area = {name: a * b for name, (a, b) in zip(lk.shape_names, lk.shapes, strict=True)}
     st = pbs.structure(game)
     final, _, _ = st.final(("base_game", "base_game", None, None))
     base = t[t["source"] == "base game"]
@@ -77,7 +77,7 @@ def test_wheel_table(game, result):
     w = load_features(game).wheel
     total = sum(wt for _, _, wt in w.segments)
     q = w.pre_probability
-    for label, value, wt in w.segments:
+    for label, _value, wt in w.segments:
         assert t.loc[label, "weight"] == wt
         assert abs(t.loc[label, "probability"] - float((1 - q) * Fr(wt, total))) < 1e-15
     # by hand: MINI weight 300 of 997, after the 1/500 Superlock chance:
@@ -104,7 +104,7 @@ def _fg_bonus_distribution(game):
         w = windows(game, ns)
         weights = ns.weights if ns.weights is not None else [1] * len(ns)
         per = np.zeros(game.rows + 1, dtype=object)
-        for k, wt in zip((w == bonus).sum(axis=1), weights):
+        for k, wt in zip((w == bonus).sum(axis=1), weights, strict=True):
             per[k] += int(wt)
         dist = np.convolve(dist, per)
     return [Fr(int(c), int(sum(dist))) for c in dist]
@@ -187,12 +187,12 @@ def test_feature_screens_brute_force(small_game):
     g = small_game
     units, bonus, flag, mask, feature = _every_screen(g)
     expect = {}
-    for key in zip(units[feature], bonus[feature], flag[feature], mask[feature]):
+    for key in zip(units[feature], bonus[feature], flag[feature], mask[feature], strict=True):
         key = tuple(int(x) for x in key)
         expect[key] = expect.get(key, 0) + 1
     sc = pbs.screens(g, "base")
     got = {(int(w), int(b), int(f), int(m)): int(c)
-           for w, b, f, m, c in zip(sc.win, sc.bonus, sc.flag, sc.mask, sc.count)}
+           for w, b, f, m, c in zip(sc.win, sc.bonus, sc.flag, sc.mask, sc.count, strict=True)}
     assert len(expect) > 50 and got == expect
     plain = np.bincount(units[~feature], minlength=len(sc.plain))
     assert np.array_equal(sc.plain, plain) and sc.cycle == len(units)

@@ -65,10 +65,10 @@ def _feature_count(game):
     for strip in game.strips("base"):
         w = windows(game, strip)
         per = np.zeros((4, 4), dtype=object)
-        for p, b in zip(np.isin(w, pig).sum(axis=1), (w == bonus).sum(axis=1)):
+        for p, b in zip(np.isin(w, pig).sum(axis=1), (w == bonus).sum(axis=1), strict=True):
             per[p, b] += 1
         new = np.zeros_like(joint)
-        for p, b in zip(*np.nonzero(per)):
+        for p, b in zip(*np.nonzero(per), strict=True):
             new[p:, b:] += per[p, b] * joint[:16 - p, :16 - b]
         joint = new
     total = int(joint.sum())

@@ -159,15 +159,15 @@ def check_workbook_matches_json(xlsx: Path, json_path: Path) -> None:
     both = comb.merge(expected, on=key, how="outer", indicator=True, suffixes=("", "_json"))
     assert (both["_merge"] == "both").all()       # the same pays, grouped by entry
     assert list(both["hits"]) == list(both["hits_json"])
-    assert all(close(a, b) for a, b in zip(both["RTP contribution"], both["rtp"]))
-    assert all(close(a, b) for a, b in zip(both["1 in N"], both["one_in"]))
+    assert all(close(a, b) for a, b in zip(both["RTP contribution"], both["rtp"], strict=True))
+    assert all(close(a, b) for a, b in zip(both["1 in N"], both["one_in"], strict=True))
     conf = book["Volatility"]["Payback range after N spins"]
     want = pd.DataFrame(data["confidence"])
     for c in (0.90, 0.95, 0.99):
         w = want[want["confidence"] == c]
         assert list(conf["spins N"]) == list(w["spins"])
-        assert all(close(a, b) for a, b in zip(conf[f"{c:.0%} low"], w["low"]))
-        assert all(close(a, b) for a, b in zip(conf[f"{c:.0%} high"], w["high"]))
+        assert all(close(a, b) for a, b in zip(conf[f"{c:.0%} low"], w["low"], strict=True))
+        assert all(close(a, b) for a, b in zip(conf[f"{c:.0%} high"], w["high"], strict=True))
 
 
 def test_workbook_stores_numbers_with_formats(saved):
@@ -177,7 +177,7 @@ def test_workbook_stores_numbers_with_formats(saved):
     tbl = next(iter(ws.tables.values()))
     header = [c.value for c in ws[tbl.ref][0]]
     first = ws[tbl.ref][1]
-    cells = dict(zip(header, first))
+    cells = dict(zip(header, first, strict=True))
     assert isinstance(cells["hits"].value, int) and cells["hits"].number_format == "#,##0"
     assert isinstance(cells["RTP contribution"].value, float)
     assert cells["RTP contribution"].number_format == "0.000000%"
@@ -372,8 +372,8 @@ def test_combination_rows_grouped_by_entry(sheet):
                for n in set(names))
     for name, group in frame.groupby("combination", sort=False):
         if len(group) > 1:
-            assert group["multiplier"].iloc[0] == "all"
-            assert group["hits"].iloc[0] == group["hits"].iloc[1:].sum()
+            assert group["multiplier"].iloc[0] == "all", name
+            assert group["hits"].iloc[0] == group["hits"].iloc[1:].sum(), name
 
 
 def test_odds_text():

@@ -26,7 +26,7 @@ def differences(committed, engine, path="") -> list:
     if isinstance(committed, list) and isinstance(engine, list):
         if len(committed) != len(engine):
             return [f"{path}: {len(committed)} entries committed, {len(engine)} now"]
-        return [d for i, (a, b) in enumerate(zip(committed, engine))
+        return [d for i, (a, b) in enumerate(zip(committed, engine, strict=True))
                 for d in differences(a, b, f"{path}[{i}]")]
     numbers = (int, float)
     if (isinstance(committed, numbers) and isinstance(engine, numbers)

@@ -50,7 +50,7 @@ def test_matches_exact_integer_convolution(toy_distribution):
     size = len(s.probabilities)
     counts = np.zeros(size, dtype=object)
     counts[:] = 0
-    for w, h in zip(d.wins.tolist(), d.weights.tolist()):
+    for w, h in zip(d.wins.tolist(), d.weights.tolist(), strict=True):
         if w // s.step < size:
             counts[w // s.step] += int(h)
     exact = np.array([1] + [0] * (size - 1), dtype=object)

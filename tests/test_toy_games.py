@@ -26,13 +26,13 @@ def line_hits(result) -> dict:
     """{(combination, multiplier): hits} of the line rows with hits."""
     t = result.combinations
     t = t[(t["kind"] == "line") & (t["hits"] > 0)]
-    return {(c, int(m)): int(h) for c, m, h in zip(t["combination"], t["multiplier"], t["hits"])}
+    return {(c, int(m)): int(h) for c, m, h in zip(t["combination"], t["multiplier"], t["hits"], strict=True)}
 
 
 def scatter_hits(result) -> dict:
     t = result.combinations
     t = t[(t["kind"] == "scatter") & (t["hits"] > 0)]
-    return dict(zip(t["combination"], t["hits"].astype(int)))
+    return dict(zip(t["combination"], t["hits"].astype(int), strict=True))
 
 
 def check(result, *, cycle, dist, rtp, hit, var):

@@ -20,7 +20,7 @@ from slotmath.rules.par import par
 from slotmath.tuning.reelspace import Bounds, BoundsError, ReelSpace
 
 
-from tuning_games import CLASSIC, MID, SMALL, VIDEO, brute_rtp_hf, classic, mid, small  # noqa: F401
+from tuning_games import CLASSIC, MID, SMALL, VIDEO, brute_rtp_hf
 
 
 # ------------------------------------------------------------------ exact figures

@@ -27,7 +27,7 @@ def test_cli_tune_writes_a_valid_game(tmp_path):
     # every other field and the comments are kept
     old, new = MID.joinpath("game.yaml").read_text().splitlines(), out.read_text().splitlines()
     assert len(old) == len(new)
-    changed = [i for i, (a, b) in enumerate(zip(old, new)) if a != b]
+    changed = [i for i, (a, b) in enumerate(zip(old, new, strict=True)) if a != b]
     assert changed and all(old[i].lstrip().startswith("- [") for i in changed)
     assert new[0].startswith("# A 3x3, five-line game")
 

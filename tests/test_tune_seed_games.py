@@ -93,7 +93,7 @@ def test_piggy_strips_are_the_documented_tuning_run():
     for name in ("free_games", "feature", "feature_wheel"):
         assert res.tuned.strips(name) == game.strips(name)
     held = {"BONUS", "PIGGY", "PIGGY_WHEEL"}
-    for old, new in zip(draft.strips("base"), game.strips("base")):
+    for old, new in zip(draft.strips("base"), game.strips("base"), strict=True):
         assert [i for i, s in enumerate(old.symbols) if s in held] == \
                [i for i, s in enumerate(new.symbols) if s in held]
     files = planned_files(res.game, {"base": res.tuned.strips("base")}, root / args.out)

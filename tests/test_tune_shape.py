@@ -35,14 +35,14 @@ def test_default_tuning_keeps_the_shape(drafted):
     for lv in drafted.levels:
         assert abs(par(res.tuned, lv).rtp - Fraction(96, 100)) <= Fraction(5, 100000)
     # every stop weight within a factor 2 of the draft's (or +-1 for weight 1)
-    for before, after in zip(drafted.strips(), res.tuned.strips()):
-        for a, b in zip(before.weights, after.weights):
+    for before, after in zip(drafted.strips(), res.tuned.strips(), strict=True):
+        for a, b in zip(before.weights, after.weights, strict=True):
             assert min(-(-a // 2), a - 1) <= b <= max(2 * a, a + 1)     # ratio <= 2 (or +-1)
         # each symbol's share of the reel within +-50 % of the draft's
         tb, ta = sum(before.weights), sum(after.weights)
         for sym in set(before.symbols):
-            wb = sum(w for s, w in zip(before.symbols, before.weights) if s == sym)
-            wa = sum(w for s, w in zip(after.symbols, after.weights) if s == sym)
+            wb = sum(w for s, w in zip(before.symbols, before.weights, strict=True) if s == sym)
+            wa = sum(w for s, w in zip(after.symbols, after.weights, strict=True) if s == sym)
             lo, hi = min(wb / tb * 0.5, (wb - 1) / tb), max(wb / tb * 1.5, (wb + 1) / tb)
             assert lo - 1e-12 <= wa / ta <= hi + 1e-12, sym
     # the scatter's share of the RTP stays within +-25 % of the draft's

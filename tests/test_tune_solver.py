@@ -15,7 +15,7 @@ from slotmath.tuning.reelspace import Bounds
 from slotmath.tuning.tune import Targets, tune
 
 
-from tuning_games import CLASSIC, MID, SMALL, VIDEO, brute_rtp_hf, classic, mid, small  # noqa: F401
+from tuning_games import brute_rtp_hf
 
 # The toy games have 18-64 stops per reel and start 4-7 pp from their targets:
 # the tests here are about targets, bands, levels and limits, so the shape
@@ -38,7 +38,7 @@ def test_tune_to_target_rtp(small):
     rtp, hf = brute_rtp_hf(tuned)
     assert rtp == result.rtp and hf == res.after[1]["hit_frequency"]
     # what may not move did not: STAR count and places, strip lengths
-    for a, b in zip(small.strips(), tuned.strips()):
+    for a, b in zip(small.strips(), tuned.strips(), strict=True):
         assert len(a) == len(b)
         assert [i for i, s in enumerate(a.symbols) if s == "STAR"] == \
                [i for i, s in enumerate(b.symbols) if s == "STAR"]
@@ -75,7 +75,7 @@ def test_same_rtp_at_every_bet_level_on_weighted_reels(classic):
         r = par(res.tuned, level)
         assert abs(r.rtp - Fraction("0.92")) <= Fraction("0.00005")
     # weights mode: the symbol sequences never change
-    for a, b in zip(classic.strips(), res.tuned.strips()):
+    for a, b in zip(classic.strips(), res.tuned.strips(), strict=True):
         assert a.symbols == b.symbols and a.weights != b.weights
 
 
@@ -94,7 +94,7 @@ def test_count_limits_and_held_symbols_are_respected(mid):
                     weight_factor=None, symbol_share=None)
     res = tune(mid, Targets(Fraction("0.9")), bounds, **SHAPE_OFF)
     assert res.feasible
-    for r, (a, b) in enumerate(zip(mid.strips(), res.tuned.strips())):
+    for a, b in zip(mid.strips(), res.tuned.strips(), strict=True):
         assert 4 <= b.symbols.count("BAR") <= 6
         assert b.symbols.count("SEVEN") == a.symbols.count("SEVEN") == 3
         assert b.symbols.count("STAR") == 2

@@ -104,7 +104,7 @@ def line_rtp_parts(game: Game, level: int, reel_set: str = "base") -> dict:
     out = {"lines": Fraction(line_sum, cycle * bet.total_bet)}
     if game.scatter_pays:
         counts, pay_units, unit_den = scatter_code_distribution(game, reel_set, bet.total_bet)
-        paid = sum(int(c) * int(p) for c, p in zip(counts.tolist(), pay_units.tolist()))
+        paid = sum(int(c) * int(p) for c, p in zip(counts.tolist(), pay_units.tolist(), strict=True))
         out["scatters"] = Fraction(paid, cycle * bet.total_bet * unit_den)
         out["feature_frequency"] = Fraction(int(counts[pay_units > 0].sum()), cycle)
     else:

@@ -67,7 +67,7 @@ def line_hits(game: Game, level: int, reel_set: str = "base"):
             w = tuple_weights(profile)[win_mask]
             h = np.zeros(len(uniq), dtype=np.int64)
             np.add.at(h, inverse, w)
-            seen[key] = (h, sum(int(a) * int(b) for a, b in zip(h, _label_wins(uniq, wins, inverse))))
+            seen[key] = (h, sum(int(a) * int(b) for a, b in zip(h, _label_wins(uniq, wins, inverse), strict=True)))
         h, total = seen[key]
         hits += h
         per_line_win.append(total)

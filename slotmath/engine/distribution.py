@@ -99,7 +99,7 @@ class WinDistribution:
     def _moment(self, k: int):
         scale = self.unit_den * self.total_bet
         if self.exact:
-            s = sum(int(w) ** k * int(c) for w, c in zip(self.wins.tolist(), self.weights.tolist()))
+            s = sum(int(w) ** k * int(c) for w, c in zip(self.wins.tolist(), self.weights.tolist(), strict=True))
             return Fraction(s, self.total * scale ** k)
         return float(np.dot((self.wins / scale) ** k, self.weights) / self.total)
 

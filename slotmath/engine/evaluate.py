@@ -85,7 +85,7 @@ def window_at(game: Game, stops, reel_set: str = "base") -> np.ndarray:
     """The (R, H) window of symbol indices shown at ``stops``."""
     idx = game.symbol_index
     out = np.zeros((game.reels, game.rows), dtype=np.int64)
-    for r, (strip, s) in enumerate(zip(game.strips(reel_set), stops)):
+    for r, (strip, s) in enumerate(zip(game.strips(reel_set), stops, strict=True)):
         for k in range(game.rows):
             out[r, k] = idx[strip.symbols[(s + k) % len(strip)]]
     return out
@@ -104,9 +104,9 @@ def brute_force_distribution(game: Game, level: int, reel_set: str = "base") -> 
     windows = np.array([window_at(game, c, reel_set) for c in combos])
     lw = line_wins(game, level, windows).sum(axis=1)
     out: dict = {}
-    for c, coins, w in zip(combos, lw, windows):
+    for c, coins, w in zip(combos, lw, windows, strict=True):
         weight = 1
-        for strip, s in zip(strips, c):
+        for strip, s in zip(strips, c, strict=True):
             weight *= strip.stop_weights()[s]
         win = Fraction(int(coins), bet.total_bet)
         for sym in scatter_symbols(game):

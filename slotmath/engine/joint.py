@@ -161,17 +161,17 @@ def _advance(keys, wins, counts, n, k, cls_sym, cls_w, cls_code, lines, trans, l
             w = counts[i] * cls_w[j]
             win = wins[i]
             live = False
-            for l in range(L):
-                q = keys[i, l]
+            for line in range(L):
+                q = keys[i, line]
                 if q < 0:
-                    row[l] = -1
+                    row[line] = -1
                     continue
-                q2 = trans[k, q, cls_sym[j, lines[l, k]]]
+                q2 = trans[k, q, cls_sym[j, lines[line, k]]]
                 if lo[k + 1, q2] == hi[k + 1, q2]:
                     win += lo[k + 1, q2] * unit
-                    row[l] = -1
+                    row[line] = -1
                 else:
-                    row[l] = q2
+                    row[line] = q2
                     live = True
             code = keys[i, L] + cls_code[j]
             if live:
@@ -279,7 +279,7 @@ def spin_distribution(game: Game, level: int, reel_set: str = "base",
         hist = suffix[0]
         nz = np.flatnonzero(hist)
         return WinDistribution.from_pairs(
-            zip((int(wins[0]) + sc.pay_units[nz]).tolist(), hist[nz].tolist()),
+            zip((int(wins[0]) + sc.pay_units[nz]).tolist(), hist[nz].tolist(), strict=True),
             unit_den, bet.total_bet)
     for k in range(R):
         classes = symbol_classes(auto.trans[k], auto.n_states[k])

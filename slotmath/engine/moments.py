@@ -240,8 +240,8 @@ def _stop_sets(win, weights, n_stops, lines, trans, lo, hi, n_states):
     sure = np.zeros((R, L, n, words), dtype=np.int64)
     live = np.zeros((R, L, n, words), dtype=np.int64)
     for k in range(R):
-        for l in range(L):
-            row = lines[l, k]
+        for line in range(L):
+            row = lines[line, k]
             for q in range(n_states[k]):
                 for s in range(n_stops[k]):
                     if weights[k, s] == 0:
@@ -249,9 +249,9 @@ def _stop_sets(win, weights, n_stops, lines, trans, lo, hi, n_states):
                     q2 = trans[k, q, win[k, s, row]]
                     bit = np.int64(1) << (s % BITS)
                     if lo[k + 1, q2] > 0:
-                        sure[k, l, q, s // BITS] |= bit
+                        sure[k, line, q, s // BITS] |= bit
                     elif hi[k + 1, q2] > 0:
-                        live[k, l, q, s // BITS] |= bit
+                        live[k, line, q, s // BITS] |= bit
     return sure, live
 
 
@@ -279,9 +279,9 @@ def _no_win_chunk(first_lo, first_hi, win, n_stops, weights, lines, trans, sure,
             for j in range(words):
                 bad = np.int64(0)
                 go = np.int64(0)
-                for l in range(L):
-                    bad |= sure[level, l, state[level, l], j]
-                    go |= live[level, l, state[level, l], j]
+                for line in range(L):
+                    bad |= sure[level, line, state[level, line], j]
+                    go |= live[level, line, state[level, line], j]
                 ok = ~bad
                 todo[level, j] = ok
                 deeper[level, j] = ok & go
@@ -299,8 +299,8 @@ def _no_win_chunk(first_lo, first_hi, win, n_stops, weights, lines, trans, sure,
         w = wprod[level] * weights[level, s]
         c = code[level] + codes[level, s]
         if (deeper[level, s // BITS] >> (s % BITS)) & 1:
-            for l in range(L):
-                state[level + 1, l] = trans[level, state[level, l], win[level, s, lines[l, level]]]
+            for line in range(L):
+                state[level + 1, line] = trans[level, state[level, line], win[level, s, lines[line, level]]]
             level += 1
             wprod[level] = w
             code[level] = c
@@ -437,7 +437,7 @@ def _quad(counts: np.ndarray, a: np.ndarray, b: np.ndarray) -> int:
     """sum_{q,t} counts[q,t] a[q] b[t] in Python integers."""
     q, t = np.nonzero(counts)
     return sum(int(c) * int(x) * int(y) for c, x, y in
-               zip(counts[q, t].tolist(), a[q].tolist(), b[t].tolist()))
+               zip(counts[q, t].tolist(), a[q].tolist(), b[t].tolist(), strict=True))
 
 
 def line_moments(game: Game, level: int, reel_set: str = "base") -> LineMoments:
@@ -467,10 +467,10 @@ def line_moments(game: Game, level: int, reel_set: str = "base") -> LineMoments:
     rows, mult = _line_patterns(tuple(map(tuple, game.paylines)))
     ls = _line_scatter_counts(rows, mult, win, weights, n_stops, codes, auto.trans, auto.hi,
                               n_final, size)
-    line_sum = int(sum(int(v) * int(c) for v, c in zip(value.tolist(), ls.sum(axis=1).tolist())))
+    line_sum = int(sum(int(v) * int(c) for v, c in zip(value.tolist(), ls.sum(axis=1).tolist(), strict=True)))
     scatter_counts_all = suffix[0]
-    sc_sum = sum(int(c) * int(p) for c, p in zip(scatter_counts_all.tolist(), pay_units.tolist()))
-    sc_sq = sum(int(c) * int(p) ** 2 for c, p in zip(scatter_counts_all.tolist(), pay_units.tolist()))
+    sc_sum = sum(int(c) * int(p) for c, p in zip(scatter_counts_all.tolist(), pay_units.tolist(), strict=True))
+    sc_sq = sum(int(c) * int(p) ** 2 for c, p in zip(scatter_counts_all.tolist(), pay_units.tolist(), strict=True))
     cross = _quad(ls, value, pay_units)
     pairs, pmult = _pair_patterns(tuple(map(tuple, game.paylines)))
     ju, jv, jw, jn = joint_row_weights(win, weights, n_stops, len(game.symbols))

@@ -76,7 +76,7 @@ def pack_reels(game: Game, reel_set: str):
     nmax = max(len(s) for s in strips)
     win = np.zeros((R, nmax, H), dtype=np.int64)
     weights = np.zeros((R, nmax), dtype=np.int64)
-    for r, (w, s) in enumerate(zip(wins, strips)):
+    for r, (w, s) in enumerate(zip(wins, strips, strict=True)):
         win[r, :len(s)] = w
         weights[r, :len(s)] = s.stop_weights()
     n_stops = np.array([len(s) for s in strips], dtype=np.int64)

@@ -223,7 +223,7 @@ def win_distribution(p, spins, cap=None, tol=1e-15, max_steps=100_000):
     zero = Fraction(0) if exact else 0.0
     y_max = p.shape[0] - 1
     by_k = {}
-    for y, kk in zip(*np.nonzero(p != 0)):
+    for y, kk in zip(*np.nonzero(p != 0), strict=True):
         by_k.setdefault(int(kk), []).append((int(y), p[y, kk]))
     k_hi = max(by_k)
     start = spins if cap is None else min(spins, cap)

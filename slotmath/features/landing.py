@@ -252,7 +252,7 @@ class Landing:
             else:
                 w = self.prob[r]
                 mats = [np.zeros((n_pat, n_pat)) for _ in range(3)]
-            D, O, X = mats
+            D, no_mark, X = mats
             for held in range(n_pat):
                 for pattern in range(n_pat):
                     for marks in range(n_pat):
@@ -265,8 +265,8 @@ class Landing:
                         elif marks & ~held:
                             X[held, new] += wt
                         else:
-                            O[held, new] += wt
-            out.append((D, O, X))
+                            no_mark[held, new] += wt
+            out.append((D, no_mark, X))
         return out
 
 
@@ -283,11 +283,11 @@ class _Kron:
     def __init__(self, mats, n_rows, n_reels, dtype):
         self.n_pat, self.n_reels, self.dtype = 1 << n_rows, n_reels, dtype
         self.D = [np.diag(D).copy() for D, _, _ in mats]
-        self.O = [O for _, O, _ in mats]
-        self.N = [np.diag(d) + O if dtype is float else _diag_plus(d, O)
-                  for d, O in zip(self.D, self.O)]
+        self.O = [no_mark for _, no_mark, _ in mats]
+        self.N = [np.diag(d) + no_mark if dtype is float else _diag_plus(d, no_mark)
+                  for d, no_mark in zip(self.D, self.O, strict=True)]
         self.X = [X if np.any(X != 0) else None for _, _, X in mats]
-        self.A = [N if X is None else N + X for N, X in zip(self.N, self.X)]
+        self.A = [N if X is None else N + X for N, X in zip(self.N, self.X, strict=True)]
         self.has_marks = any(X is not None for X in self.X)
 
     def _view(self, v, r):
@@ -367,8 +367,8 @@ def _contract(v3, M):
     return np.moveaxis(out, -1, -2)
 
 
-def _diag_plus(d, O):
-    out = O.copy()
+def _diag_plus(d, no_mark):
+    out = no_mark.copy()
     for i, x in enumerate(d):
         out[i, i] = out[i, i] + x
     return out

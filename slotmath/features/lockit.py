@@ -180,7 +180,7 @@ class LockItResult:
         vals, inv = np.unique(f.ravel(), return_inverse=True)
         if self._exact:
             probs = np.array([Fraction(0)] * len(vals), dtype=object)
-            for i, p in zip(inv, self.final.ravel()):
+            for i, p in zip(inv, self.final.ravel(), strict=True):
                 probs[i] += p
             return vals, probs
         return vals, np.bincount(inv, weights=self.final.ravel(), minlength=len(vals))
@@ -242,7 +242,7 @@ class LockIt:
         """(operator before a mark, operator after a mark, per-spin denominator)."""
         dtype = object if self.exact else float
         if self.exact:
-            scale = [lcm(a, b) for a, b in zip(self.landing._den, self.after_mark._den)]
+            scale = [lcm(a, b) for a, b in zip(self.landing._den, self.after_mark._den, strict=True)]
             den = 1
             for s in scale:
                 den *= s
@@ -250,7 +250,7 @@ class LockIt:
             scale, den = None, 1
         before = self.landing.reel_matrices(self.exact, scale)
         # once a mark is on screen further marks change nothing: fold X into O
-        after = [(D, O + X, X * 0) for D, O, X in self.after_mark.reel_matrices(self.exact, scale)]
+        after = [(D, no_mark + X, X * 0) for D, no_mark, X in self.after_mark.reel_matrices(self.exact, scale)]
         return (_Kron(before, self.n_rows, self.n_reels, dtype),
                 _Kron(after, self.n_rows, self.n_reels, dtype), den)
 

@@ -20,6 +20,7 @@ import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 #: Largest game file, reel CSV or option file read [bytes].
 MAX_FILE_BYTES = 20 * 2 ** 20
@@ -197,8 +198,8 @@ def size_problem(path: str | Path, limit: int = MAX_FILE_BYTES) -> str | None:
     return None
 
 
-def file_digest(path: str | Path, h) -> None:
-    """Feed the bytes of ``path`` to hash ``h`` in blocks."""
+def file_digest(path: str | Path, h: Any) -> None:
+    """Feed the bytes of ``path`` to hash ``h`` (a :mod:`hashlib` object) in blocks."""
     with open(path, "rb") as fh:
         for block in iter(lambda: fh.read(1 << 16), b""):
             h.update(block)

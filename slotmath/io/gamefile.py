@@ -134,7 +134,7 @@ def field_path(parts) -> str:
     return out
 
 
-class UniqueKeyLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
+class UniqueKeyLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
     """Safe YAML loader (libyaml when present) that rejects a key repeated
     in one mapping (plain YAML keeps the last one silently, dropping e.g. a
     whole reel set)."""
@@ -164,7 +164,9 @@ def check_nodes(root, path: Path) -> None:
     """Refuse a YAML node graph that expands (aliases followed) to more than
     :data:`MAX_NODES` values, nests deeper than :data:`MAX_DEPTH` or refers
     to itself; counted without expanding, so an alias bomb is refused fast."""
-    size, height, open_ = {}, {}, set()
+    size: dict = {}
+    height: dict = {}
+    open_: set = set()
     stack = [(root, False)]
     while stack:
         node, done = stack.pop()
@@ -221,7 +223,7 @@ def load_yaml(path: Path):
 
 def check_numbers(data, path: Path) -> None:
     """Refuse non-finite numbers (``.nan``, ``.inf``) anywhere in the file."""
-    stack = [(data, [])]
+    stack: list = [(data, [])]
     while stack:
         value, where = stack.pop()
         if isinstance(value, float) and not math.isfinite(value):
@@ -310,7 +312,8 @@ def check_schema(data: dict, path: Path) -> None:
     value, message = error.instance, error.message
     if error.validator == "type" and isinstance(value, float) and value.is_integer() \
             and "integer" in str(error.validator_value):
-        message = f"{value!r} is not an integer (write {int(value)}: whole numbers are written without a decimal point)"
+        message = (f"{value!r} is not an integer (write {int(value)}: "
+                   "whole numbers are written without a decimal point)")
     elif len(message) > 200 or "\n" in message:       # never echo a large value
         message = " ".join(message.split())[:100] + " ..."
     raise GameFileError(path, field_path(error.absolute_path), message)
@@ -663,7 +666,7 @@ def build_line_pay(i, spec, n_reels, levels, known, groups, kinds, fail) -> Line
         positions = tuple(members(p, f"{field}.pattern[{j}]") for j, p in enumerate(spec["pattern"]))
         name = spec.get("name", " ".join(spec["pattern"]))
         own = False
-    for j, pos in enumerate(positions):
+    for pos in positions:
         for s in pos:
             if kinds[s] in ("scatter", "blank"):
                 fail(f"{field}", f"{s!r} is a {kinds[s]} and cannot pay on a line")

@@ -174,7 +174,7 @@ def render(source: Path, strips_by_set: dict, target: Path) -> tuple:
         strips = strips_by_set[name]
         if len(strips) != len(set_node.value):
             raise GameWriteError(f"reel set {name}: {len(strips)} strips for {len(set_node.value)} reels")
-        for node, strip in zip(set_node.value, strips):
+        for node, strip in zip(set_node.value, strips, strict=True):
             edits += _strip_replacements(node, strip)
     if not same_folder and copy_files:
         for name in _option_files(root, source):
@@ -274,7 +274,7 @@ def _same_strips(a, b) -> bool:
     return len(a) == len(b) and all(
         tuple(x.symbols) == tuple(y.symbols) and
         (None if x.weights is None else tuple(x.weights)) == (None if y.weights is None else tuple(y.weights))
-        for x, y in zip(a, b))
+        for x, y in zip(a, b, strict=True))
 
 
 def write_game(game: Game, strips_by_set: dict, path=None, backup: bool = True) -> Path:

@@ -72,10 +72,10 @@ def central_fourth_moment(dist) -> float:
     scale = dist.unit_den * dist.total_bet
     if dist.exact:
         mean = Fraction(sum(int(w) * int(c) for w, c in zip(dist.wins.tolist(),
-                                                            dist.weights.tolist())),
+                                                            dist.weights.tolist(), strict=True)),
                         dist.total * scale)
         acc = sum((Fraction(int(w), scale) - mean) ** 4 * int(c)
-                  for w, c in zip(dist.wins.tolist(), dist.weights.tolist()))
+                  for w, c in zip(dist.wins.tolist(), dist.weights.tolist(), strict=True))
         return float(acc / dist.total)
     x = dist.wins / scale
     p = dist.weights / dist.total
@@ -239,8 +239,9 @@ class ConvergenceReport:
                           f"<p>Rounds for RTP +-0.01 pp at 95 %: {self.rounds_needed:.4g}</p>"])
 
     def to_dict(self) -> dict:
-        clean = lambda df: [{k: _jsonable(v) for k, v in r.items()}  # noqa: E731
-                            for r in df.to_dict(orient="records")]
+        def clean(df):
+            return [{k: _jsonable(v) for k, v in r.items()} for r in df.to_dict(orient="records")]
+
         return {"rounds": self.rounds, "figures": clean(self.figures),
                 "events": clean(self.events), "histogram": clean(self.histogram),
                 "sd": self.sd, "sd_source": self.sd_source, "precision": PRECISION,
@@ -328,7 +329,7 @@ def convergence_report(stats, event_names, par=None, exact_events: dict | None =
         d = par.distribution
         exact_bins = [Fraction(0)] * len(bins) if d.exact else [0.0] * len(bins)
         scale = d.unit_den * d.total_bet
-        for w, p in zip(d.wins.tolist(), d.weights.tolist()):
+        for w, p in zip(d.wins.tolist(), d.weights.tolist(), strict=True):
             exact_bins[win_bin(float(Fraction(int(w), scale)), _THRESHOLDS)] += p
         exact_bins = [float(Fraction(b) / d.total) if d.exact else b / d.total
                       for b in exact_bins]

@@ -231,7 +231,7 @@ def evaluation_args(game: Game, level: int, reel_set: str = "base", first: int =
     entries, mults = labels >> 20, labels & ((1 << 20) - 1)
     label_coins = (tensor.compiled.pay[entries] * mults).astype(np.int64)
     names = [event_key("line", game.line_pays[e].name, int(m))
-             for e, m in zip(entries.tolist(), mults.tolist())]
+             for e, m in zip(entries.tolist(), mults.tolist(), strict=True)]
 
     sc_count, sc_pay, sc_event = scatter_args(game, reel_set, names)
     dims = np.array([R, L, S, bet.total_bet, len(sc_count), len(names), game.rows,

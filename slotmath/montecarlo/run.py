@@ -29,6 +29,7 @@ chunks finished so far, labelled partial.
 from __future__ import annotations
 
 import importlib
+import itertools
 import multiprocessing
 import os
 import signal
@@ -62,9 +63,8 @@ N_BINS = len(WIN_EDGES) + 2
 
 def win_bin_labels() -> list:
     """Labels of the histogram bins: ``0``, ``(0, 1)``, ``[1, 2)``, ..."""
-    lows = (0,) + WIN_EDGES
     labels = ["0", f"(0, {WIN_EDGES[0]:,})"]
-    labels += [f"[{lo:,}, {hi:,})" for lo, hi in zip(lows[1:], WIN_EDGES[1:])]
+    labels += [f"[{lo:,}, {hi:,})" for lo, hi in itertools.pairwise(WIN_EDGES)]
     return labels + [f"[{WIN_EDGES[-1]:,}, inf)"]
 
 
@@ -192,7 +192,7 @@ class ChunkStats:
         """Statistics of both sets of rounds (exact, associative, commutative)."""
         if len(self.events) != len(other.events):
             raise ValueError("cannot merge statistics with different events")
-        add = lambda a, b: tuple(x + y for x, y in zip(a, b))  # noqa: E731
+        add = lambda a, b: tuple(x + y for x, y in zip(a, b, strict=True))  # noqa: E731
         return ChunkStats(self.rounds + other.rounds, add(self.sums, other.sums),
                           self.hits + other.hits, max(self.max_win, other.max_win),
                           add(self.histogram, other.histogram), add(self.events, other.events),

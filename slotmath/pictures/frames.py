@@ -100,7 +100,8 @@ def draw_frames(game, frames: Sequence[Frame], ncols: int = 4, cell: float = 0.5
                              figsize=(ncols * (R * cell + 0.5), nrows * (H * cell + 0.8)))
     for ax in axes.ravel()[len(frames):]:
         ax.axis("off")
-    for ax, f in zip(axes.ravel(), frames):
+    # the grid may have more cells than frames (the spare ones are blanked above)
+    for ax, f in zip(axes.ravel(), frames, strict=False):
         draw_window(game, f.window, ax=ax, highlight=f.highlight, caption=f.caption,
                     marks=f.marks)
     if title:

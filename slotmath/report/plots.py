@@ -156,7 +156,7 @@ def rtp_by_channel(components: dict, rtp: float) -> Figure:
     bars = values + [float(rtp)]
     cols = [ACCENT] * len(names) + [INK]
     ax.barh(y, bars, color=cols, height=0.62)
-    for yi, v in zip(y, bars):
+    for yi, v in zip(y, bars, strict=True):
         ax.text(v, yi, f"  {v:.4%}", va="center", fontsize=9, color=INK)
     ax.set_yticks(y, names + ["total RTP"])
     ax.invert_yaxis()
@@ -260,7 +260,8 @@ def session_cdf(sessions) -> Figure:
     fig = _figure(7.5, 3.6)
     ax = fig.add_subplot()
     top = 1.0
-    for s, colour in zip(sessions, (ACCENT, "#c0392b", "#27ae60", "#7d3c98", "#b9770e")):
+    # five colours for up to five sessions: fewer sessions use the first ones
+    for s, colour in zip(sessions, (ACCENT, "#c0392b", "#27ae60", "#7d3c98", "#b9770e"), strict=False):
         cdf = np.cumsum(s.probabilities)
         payback = 1.0 + s.net / s.spins
         most = 1.0 + s.max_net / s.spins

@@ -9,6 +9,7 @@ returns a :class:`ParSheet` whose ``sections`` hold titled tables
 """
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import os
@@ -306,7 +307,7 @@ class ParSheet:
             for r, s in enumerate(strips):
                 w = s.stop_weights()
                 col = {sym: 0 for sym in g.symbol_names}
-                for sym, wt in zip(s.symbols, w.tolist()):
+                for sym, wt in zip(s.symbols, w.tolist(), strict=True):
                     col[sym] += wt
                 counts[f"reel {r + 1}"] = col
             frame = pd.DataFrame(counts)
@@ -330,7 +331,7 @@ class ParSheet:
                 form = " ".join("|".join(sorted(pos)) if len(pos) > 1 else next(iter(pos))
                                 for pos in p.positions)
             row = {"combination": p.name, "symbols (from reel 1)": form}
-            row.update({f"pays at level {lv} [coins]": pay for lv, pay in zip(g.levels, p.pays)})
+            row.update({f"pays at level {lv} [coins]": pay for lv, pay in zip(g.levels, p.pays, strict=True)})
             rows.append(row)
         tables = [Table("Ways pays [coins per way at each bet level]", pd.DataFrame(rows),
                         note="Each symbol pays its longest run from reel 1 on adjacent reels, "
@@ -563,7 +564,7 @@ class ParSheet:
         rtp = float(d.mean)
         rows = [{"win [x total bet]": "no win", "probability": float(p[x == 0].sum())}]
         edges = [e for e in (0, *WIN_EDGES) if e < x.max()] + [math.inf]
-        for lo, hi in zip(edges[:-1], edges[1:]):
+        for lo, hi in itertools.pairwise(edges):
             m = (x > lo) & (x < hi) if lo == 0 else (x >= lo) & (x < hi)
             label = (f"above 0, below {hi:g}" if lo == 0 else
                      f"{lo:g} to below {hi:g}" if hi != math.inf else f"{lo:g} and above")

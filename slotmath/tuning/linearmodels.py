@@ -126,12 +126,12 @@ class StopForms:
         base = self.anchor if self.anchor is not None else xs
         arr = self.arrays(level, base)[name]
         v0 = self._part(arr[0], base[0], base, 0)
-        diff = [r for r, (x, b) in enumerate(zip(xs, base)) if not np.array_equal(x, b)]
+        diff = [r for r, (x, b) in enumerate(zip(xs, base, strict=True)) if not np.array_equal(x, b)]
         if len(diff) > 1 and Evaluator.key(xs) in {k[1] for k in self._cache if k[0] == level}:
             arr, diff, base = self.arrays(level, xs)[name], [], xs
             v0 = self._part(arr[0], xs[0], xs, 0)
         for r in diff:
-            moved = [x if q == r else b for q, (x, b) in enumerate(zip(xs, base))]
+            moved = [x if q == r else b for q, (x, b) in enumerate(zip(xs, base, strict=True))]
             v0 += self._part(arr[r], xs[r], moved, r) - self._part(arr[r], base[r], base, r)
         return v0
 
@@ -163,7 +163,7 @@ class LineForms:
 
     def marginals(self, xs) -> list:
         return [np.stack([x @ rv.incidence[:, k, :].astype(np.int64) for k in range(rv.incidence.shape[1])])
-                for rv, x in zip(self.space.reels, xs)]
+                for rv, x in zip(self.space.reels, xs, strict=True)]
 
     def value(self, kind: str, level: int, xs) -> float:
         if kind.startswith(STOP):

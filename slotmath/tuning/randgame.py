@@ -40,7 +40,7 @@ def _strip(rng, names, freq, length):
         counts[rng.choice(len(names), p=p)] += 1
     while counts.sum() > length:
         counts[int(np.argmax(counts))] -= 1
-    pool = [n for n, c in zip(names, counts) for _ in range(c)]
+    pool = [n for n, c in zip(names, counts, strict=True) for _ in range(c)]
     rng.shuffle(pool)
     for i in range(1, len(pool)):              # break neighbouring pairs by swapping forward
         if pool[i] == pool[i - 1]:
@@ -73,13 +73,13 @@ def game_yaml(seed: int, reels: int = 5, lines: int = 25, weighted: bool = True,
     out.append("pays:")
     for n in names:
         base = pays_of[n] if reels == 5 else (pays_of[n][1],)
-        for k, pay in zip(kinds, base):
+        for k, pay in zip(kinds, base, strict=True):
             v = max(1, int(round(pay * PAY_SCALE * pay_factor)))
             out.append(f"  - {{symbol: {n}, count: {k}, pay: {v}}}")
     if scatter:
         out.append("scatters:")
         sp = (10, 50, 250) if reels == 5 else (25,)
-        for k, pay in zip(kinds, sp):
+        for k, pay in zip(kinds, sp, strict=True):
             out.append(f"  - {{symbol: SCAT, count: {k}, pay: {pay}}}")
     out += ["reels:", "  base:"]
     for r in range(reels):

@@ -176,7 +176,7 @@ class Solver:
         rows = []
         t, tol = float(self.targets.rtp), self.targets.tolerance
         t_cur = float(xs[r].sum())
-        for (lv, name), m in models.items():
+        for (_level, name), m in models.items():
             if m.kind is None and m.res is None:
                 continue
             res_r = m.res[r] if m.res is not None else np.zeros(self.space.reels[r].size)
@@ -366,7 +366,7 @@ class Solver:
                 self.finite_differences(xs, models, best)
             cand = self.propose(xs, models, radius)
             key = Evaluator.key(cand)
-            if all(np.array_equal(a, b) for a, b in zip(cand, xs)) or key in self.rejected:
+            if all(np.array_equal(a, b) for a, b in zip(cand, xs, strict=True)) or key in self.rejected:
                 break
             figs_c, a_c = self.ev(cand)
             self.update_secant(models, cand, figs_c)
@@ -377,7 +377,7 @@ class Solver:
             if accepted:
                 xs, figs, best = cand, figs_c, a_c
                 if radius is not None:
-                    radius = [min(t, 2 * r) for r, t in zip(radius, totals)]
+                    radius = [min(t, 2 * r) for r, t in zip(radius, totals, strict=True)]
             elif radius is None:
                 radius = [max(1, int(x.sum()) // 8) for x in xs]
             elif max(radius) <= 1:

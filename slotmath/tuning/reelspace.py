@@ -300,7 +300,7 @@ class ReelSpace:
         return [rv.x0.copy() for rv in self.reels]
 
     def feasible(self, xs: list) -> bool:
-        return all(rv.feasible(x) for rv, x in zip(self.reels, xs))
+        return all(rv.feasible(x) for rv, x in zip(self.reels, xs, strict=True))
 
     def strip(self, r: int, x: np.ndarray) -> Strip:
         """Reel ``r``'s strip for values ``x``."""
@@ -309,7 +309,7 @@ class ReelSpace:
             return Strip(old.symbols, tuple(int(v) for v in x))
         if np.array_equal(x, rv.x0):
             return old
-        counts = {name: int(c) for name, c in zip(rv.labels, x)}
+        counts = {name: int(c) for name, c in zip(rv.labels, x, strict=True)}
         return Strip(lay_out(old.symbols, counts, self.stacked[r], pinned=self.held), None)
 
     def strips_for(self, xs: list) -> tuple:
@@ -323,7 +323,7 @@ class ReelSpace:
         """Every variable that differs from ``before`` (default: the file)."""
         before = self.x0 if before is None else before
         rows = []
-        for rv, x, b in zip(self.reels, xs, before):
+        for rv, x, b in zip(self.reels, xs, before, strict=True):
             for u in np.flatnonzero(x != b):
                 rows.append({"reel": rv.reel + 1, "unit": rv.labels[u],
                              "before": int(b[u]), "after": int(x[u]),
@@ -335,12 +335,12 @@ class ReelSpace:
         xs = self.x0 if xs is None else xs
         names = self.game.symbol_names
         data = {}
-        for rv, x in zip(self.reels, xs):
+        for rv, x in zip(self.reels, xs, strict=True):
             if rv.mode == "counts":
                 data[f"reel {rv.reel + 1}"] = [int(v) for v in x]
             else:
                 strip = self.strips[rv.reel]
-                data[f"reel {rv.reel + 1}"] = [int(sum(int(w) for w, s in zip(x, strip.symbols) if s == n))
+                data[f"reel {rv.reel + 1}"] = [int(sum(int(w) for w, s in zip(x, strip.symbols, strict=True) if s == n))
                                                for n in names]
         return pd.DataFrame(data, index=list(names))
 

@@ -126,8 +126,8 @@ class TuningResult:
     evaluations: int
     seconds: float
     stopped: str = ""
-    component_bands: dict = None
-    rtp_range: dict = None
+    component_bands: dict | None = None
+    rtp_range: dict | None = None
 
     @property
     def feasible(self) -> bool:
@@ -152,7 +152,7 @@ class TuningResult:
         off_bands = [c.figure for c in self.assessment_before.checks if not c.ok and c.figure != "rtp"
                      and c.figure not in self.targets.rtp_figures]
         alone, why = [], []
-        for reel, unit, change in zip(mv["reel"], mv["unit"], mv["change"]):
+        for reel, unit, change in zip(mv["reel"], mv["unit"], mv["change"], strict=True):
             xs = [x.copy() for x in self.x_before]
             xs[reel - 1][self.space.reels[reel - 1].labels.index(unit)] += change
             d = (forms.value("win", lv, xs) - base) * 100
@@ -164,7 +164,8 @@ class TuningResult:
                 why.append(f"band: {', '.join(dict.fromkeys(off_bands))}")
             else:
                 why.append("RTP balance (offsets another move)")
-        return mv.assign(**{"line RTP alone [pp]": alone, "why": why})
+        columns: dict = {"line RTP alone [pp]": alone, "why": why}
+        return mv.assign(**columns)
 
     @property
     def binding(self) -> pd.DataFrame:
@@ -182,7 +183,7 @@ class TuningResult:
             rows.append({"what": f"reachable RTP (bet {lv})", "value": f"{lo:.4%} .. {hi:.4%}",
                          "limit": "", "note": "target outside: the limits bind" if not lo <= t <= hi
                          else "target inside"})
-        for rv, x in zip(self.space.reels, self.x_after):
+        for rv, x in zip(self.space.reels, self.x_after, strict=True):
             for unit, text in rv.binding(x):
                 rows.append({"what": f"reel {rv.reel + 1} {unit}", "value": "", "limit": text,
                              "note": "shape/range limit reached"})
@@ -193,11 +194,12 @@ class TuningResult:
         """Per reel: length before and after and stops edited by the layout."""
         rows = []
         for r, (a, b) in enumerate(zip(self.game.strips(self.reel_set),
-                                       self.tuned.strips(self.reel_set))):
+                                       self.tuned.strips(self.reel_set), strict=True)):
+            # the layout may change a strip's length: weights are compared on the stops both have
             rows.append({"reel": r + 1, "stops before": len(a), "stops after": len(b),
                          "weight before": a.total_weight, "weight after": b.total_weight,
                          "stops edited": changed_positions(a.symbols, b.symbols)
-                         + sum(1 for x, y in zip(a.weights or (), b.weights or ()) if x != y)})
+                         + sum(1 for x, y in zip(a.weights or (), b.weights or (), strict=False) if x != y)})
         return pd.DataFrame(rows)
 
     @property
@@ -251,7 +253,7 @@ class TuningResult:
         fig = self.figures.copy()
         rtp_like = set(self.targets.rtp_figures)
         for col in ("before", "after", "change"):
-            fig[col] = [_fmt(n, v, n in rtp_like) for n, v in zip(fig["figure"], fig[col])]
+            fig[col] = [_fmt(n, v, n in rtp_like) for n, v in zip(fig["figure"], fig[col], strict=True)]
         fig["met"] = fig["met"].map({True: "yes", False: "NO", None: ""})
         parts = [f"Reel tuning: {self.game.title} ({self.game.name}), reel set {self.reel_set}",
                  self.summary.to_string(index=False, header=False), "",

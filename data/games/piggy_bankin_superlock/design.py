@@ -22,7 +22,7 @@ run (:data:`TUNE_ARGS`; docs/games/piggy_bankin_superlock.md).
   (PIGGY, PIGGY_WHEEL and BONUS held in place, strip lengths kept) until the
   RTP is 94.03 % +- 0.005 pp at every bet under both selection policies.
 """
-import csv, math, random, sys
+import csv, itertools, math, random, sys
 from fractions import Fraction
 from pathlib import Path
 import numpy as np
@@ -112,7 +112,7 @@ def tables(factors):
                 jsum = sum(JACKPOTS[k] * w for k, w in jw.items())
                 cash_target = (target * W - jsum) / rest
                 cw = cash_weights(CASH[s], cash_target, rest)
-                for v, w in zip(CASH[s], cw):
+                for v, w in zip(CASH[s], cw, strict=True):
                     rows.append((tname, lv, s, v, w))
                 for k, w in jw.items():
                     rows.append((tname, lv, s, k, w))
@@ -177,9 +177,9 @@ def feature_strip(rng, n, runs, pw=0):
         if gaps < k:
             raise ValueError
         cuts = sorted(rng.sample(range(1, gaps), k - 1)) if k > 1 else []
-        sizes = [b - a for a, b in zip([0] + cuts, cuts + [gaps])]
+        sizes = [b - a for a, b in itertools.pairwise([0, *cuts, gaps])]
         strip = []
-        for it, g in zip(items, sizes):
+        for it, g in zip(items, sizes, strict=True):
             strip += it + ["BLANK"] * g
         rot = rng.randrange(n)
         strip = strip[rot:] + strip[:rot]

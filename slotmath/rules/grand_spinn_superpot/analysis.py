@@ -117,7 +117,7 @@ def analyse(game: Game, level: int) -> ParResult:
     opts = rules.options
     bet = game.bet(level)
     ex = enumerate_cycle(rules)
-    C, tb = ex.cycle, bet.total_bet
+    C = ex.cycle
     components, jp_prob, rtp, base, dist = cycle_figures(rules, ex)
     lines_rtp, per_line = line_rtp(game, level)
     assert lines_rtp == components[LANDING], "landing line RTP disagrees with the engine"
@@ -169,7 +169,7 @@ def _features(game, rules, ex, chain, components, jp_prob, rtp, base, dist) -> d
         "nudge_rtp_abs_diff": abs(float(components[NUDGES]) - chain.nudge_rtp),
         "arrow_rtp_abs_diff": abs(float(components[ARROWS]) - chain.arrow_rtp),
         "jackpot_after_nudge_max_abs_diff": float(max(
-            abs(float(p) - q) for p, q in zip(jp_nudge_exact, chain.jackpot_after_nudge))),
+            abs(float(p) - q) for p, q in zip(jp_nudge_exact, chain.jackpot_after_nudge, strict=True))),
     }
     jackpots = {}
     for k, j in enumerate(opts.jackpots):

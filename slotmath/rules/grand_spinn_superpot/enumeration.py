@@ -135,11 +135,11 @@ def line_parts(windows, lengths, lines, S, jp_rank):
     for r in range(R):
         scale = S ** (R - 1 - r)
         for s in range(lengths[r]):
-            for l in range(L):
-                sym = windows[r, s, lines[l, r]]
-                part[r, s, l] = scale * sym
+            for line in range(L):
+                sym = windows[r, s, lines[line, r]]
+                part[r, s, line] = scale * sym
                 if jp_rank[sym] >= 0:
-                    jp_lines[r, s] |= 1 << l
+                    jp_lines[r, s] |= 1 << line
     return part, jp_lines
 
 
@@ -154,11 +154,11 @@ def lines_win(tidx, wins, entries):
     """
     total = 0
     best_w, best_e = 0, -1
-    for l in range(tidx.shape[0]):
-        w = wins[tidx[l]]
+    for line in range(tidx.shape[0]):
+        w = wins[tidx[line]]
         if w > 0:
             total += w
-            e = entries[tidx[l]]
+            e = entries[tidx[line]]
             if w > best_w or (w == best_w and e < best_e):
                 best_w, best_e = w, e
     return total, best_e
@@ -173,15 +173,15 @@ def line_jackpot(mask, stops, windows, lines, jp_rank):
     round takes the highest offer.  Returns the rank, -1 for none.
     """
     best = -1
-    l = 0
+    line = 0
     while mask:
         if mask & 1:
             low = 1 << 30
             for r in range(lines.shape[1]):
-                low = min(low, jp_rank[windows[r, stops[r], lines[l, r]]])
+                low = min(low, jp_rank[windows[r, stops[r], lines[line, r]]])
             best = max(best, low)
         mask >>= 1
-        l += 1
+        line += 1
     return best
 
 
@@ -231,8 +231,8 @@ def play_round(stops, part, jp_lines, strips, lengths, windows, lines, wins, ent
     mask = (1 << L) - 1
     for r in range(strips.shape[0]):
         mask &= jp_lines[r, stops[r]]
-        for l in range(L):
-            tidx[l] += part[r, stops[r], l]
+        for line in range(L):
+            tidx[line] += part[r, stops[r], line]
     return round_outcome(tidx, mask, stops, strips, lengths, windows, lines, wins, entries,
                          entry_symbol, arrow, jp_rank, n_jp)
 
@@ -278,9 +278,9 @@ def _play_all(part, jp_lines, dead, strips, lengths, windows, lines, wins, entri
             mask = macc[level] & jp_lines[level, s]
             scale = S ** (R - 1 - level)
             alive = mask != 0
-            for l in range(L):
-                acc[level + 1, l] = acc[level, l] + part[level, s, l]
-                if not alive and not dead[level, acc[level + 1, l] // scale]:
+            for line in range(L):
+                acc[level + 1, line] = acc[level, line] + part[level, s, line]
+                if not alive and not dead[level, acc[level + 1, line] // scale]:
                     alive = True
             if not alive:          # every extension loses: leave the defaults
                 continue
@@ -289,8 +289,8 @@ def _play_all(part, jp_lines, dead, strips, lengths, windows, lines, wins, entri
             level += 1
             continue
         t = tacc[level] + s
-        for l in range(L):
-            tidx[l] = acc[level, l] + part[level, s, l]
+        for line in range(L):
+            tidx[line] = acc[level, line] + part[level, s, line]
         w0, u, a, jp, how, x = round_outcome(
             tidx, macc[level] & jp_lines[level, s], stops, strips, lengths, windows, lines,
             wins, entries, entry_symbol, arrow, jp_rank, n_jp)

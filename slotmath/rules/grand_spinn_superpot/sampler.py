@@ -144,10 +144,10 @@ def table_lines(pos, wcode, lines, tab_coins, tab_entry, tab_jp):
     s, k]`` is ``S**(R-1-r)`` times the symbol in row ``k`` of stop ``s`` of
     reel ``r``, so a line's tuple index is a sum over reels."""
     landing, best_w, best_e, jp = 0, 0, -1, -1
-    for l in range(lines.shape[0]):
+    for line in range(lines.shape[0]):
         t = 0
         for r in range(lines.shape[1]):
-            t += wcode[r, pos[r], lines[l, r]]
+            t += wcode[r, pos[r], lines[line, r]]
         w = tab_coins[t]
         if w > 0:
             landing, best_w, best_e = _best(landing, best_w, best_e, w, tab_entry[t])
@@ -164,9 +164,9 @@ def literal_lines(pos, strips, lengths, lines, pay_symbol, pay_count, pay_coins,
     R = lines.shape[1]
     landing, best_w, best_e, jp = 0, 0, -1, -1
     cell, counts = scratch[0, :R], scratch[1]
-    for l in range(lines.shape[0]):
+    for line in range(lines.shape[0]):
         for r in range(R):
-            cell[r] = strips[r, (pos[r] + lines[l, r]) % lengths[r]]
+            cell[r] = strips[r, (pos[r] + lines[line, r]) % lengths[r]]
         w, e = literal_line(cell, pay_symbol, pay_count, pay_coins, wilds, subst, mult, counts)
         if w > 0:
             landing, best_w, best_e = _best(landing, best_w, best_e, w, e)
@@ -467,5 +467,5 @@ def simulate(game: Game, level: int, spins: int, seed: int = 0) -> RoundsSimulat
     dist = WinDistribution.from_histogram(ex.hist, 1, rules.total_bet)
     exact = {"rtp": float(dist.mean), "hit_frequency": float(dist.hit_frequency), "sd": dist.sd}
     return RoundsSimulation(game.name, level, spins, seed, moments, exact,
-                            dict(zip(sampler.event_names, events.tolist())),
+                            dict(zip(sampler.event_names, events.tolist(), strict=True)),
                             exact_events(game, level))

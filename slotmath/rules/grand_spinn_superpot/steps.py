@@ -80,22 +80,22 @@ def play_steps(game: Game, level: int, stops) -> list:
 
     win0 = window()
     line_results = []
-    for l, line in enumerate(game.paylines):
+    for line_no, line in enumerate(game.paylines):
         x = np.array([idx[win0[r, line[r]]] for r in range(R)], dtype=np.int64)
         w, e, m = line_pay(x, *cp.arrays)
         if w > 0:
-            line_results.append((l, int(w), int(e), int(m)))
+            line_results.append((line_no, int(w), int(e), int(m)))
     landing = sum(w for _, w, _, _ in line_results)
     steps = []
     if landing == 0:
         best = -1
         best_line = None
-        for l, line in enumerate(game.paylines):
+        for line_no, line in enumerate(game.paylines):
             cells = [win0[r, line[r]] for r in range(R)]
             if all(c in jp_of for c in cells):
                 low = min(jp_of[c] for c in cells)
                 if low > best:
-                    best, best_line = low, l
+                    best, best_line = low, line_no
         steps.append(Step("land", None, tuple(stops), win0, 0, 0, "landing: no line win",
                           mask([])))
         if best >= 0:
@@ -109,10 +109,10 @@ def play_steps(game: Game, level: int, stops) -> list:
     # winning symbol: highest line win, then first pay entry, then lowest line
     top_line = min(line_results, key=lambda t: (-t[1], t[2], t[0]))
     x = next(iter(game.line_pays[top_line[2]].positions[0]))
-    cells = [(r, game.paylines[l][r]) for l, *_ in line_results for r in range(R)]
+    cells = [(r, game.paylines[line_no][r]) for line_no, *_ in line_results for r in range(R)]
     total = landing
-    desc = ", ".join(f"line {l + 1}: {game.line_pays[e].name}"
-                     f"{f' x{m}' if m > 1 else ''} = {w}" for l, w, e, m in line_results)
+    desc = ", ".join(f"line {line_no + 1}: {game.line_pays[e].name}"
+                     f"{f' x{m}' if m > 1 else ''} = {w}" for line_no, w, e, m in line_results)
     steps.append(Step("land", None, tuple(stops), win0, landing, total,
                       f"landing: {desc}; winning symbol {x}", mask(cells)))
     for r in range(R):

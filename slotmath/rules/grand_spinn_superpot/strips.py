@@ -136,7 +136,7 @@ def initial_weights(strip: list) -> list:
             while strip[q % len(strip)] == strip[(p + 1) % len(strip)]:
                 w[q % len(strip)] = round(1.5 * w[q % len(strip)])
                 q += 1
-    w = [min(max(x, lo), hi) for x, (lo, hi) in zip(w, bounds)]
+    w = [min(max(x, lo), hi) for x, (lo, hi) in zip(w, bounds, strict=True)]
     free = [p for p, (lo, hi) in enumerate(bounds) if hi == MAX_WEIGHT]
     rest = REEL_WEIGHT - sum(w[p] for p in range(len(w)) if p not in set(free))
     scale = rest / sum(w[p] for p in free)

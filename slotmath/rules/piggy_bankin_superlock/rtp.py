@@ -40,7 +40,7 @@ def lines_rtp(game: Game, level: int, reel_set: str = BASE_REELS, lines_game: Ga
     the bet, so the figure is computed once per reel set (cached)."""
     lv0 = game.levels[0]
     for lp in game.line_pays:
-        if any(p * lv0 != lp.pays[0] * lv for p, lv in zip(lp.pays, game.levels)):
+        if any(p * lv0 != lp.pays[0] * lv for p, lv in zip(lp.pays, game.levels, strict=True)):
             return line_rtp(lines_game or game, level, reel_set)[0]
     return _lines_rtp(lines_game or game, reel_set)
 
@@ -67,7 +67,7 @@ def _fg_per_spin(st: Structure, level: int) -> dict:
     p_b = [Fraction(int(c), cyc) for c in by_bonus]
     prize = sum((p * fgs.prize(b) for b, p in enumerate(p_b)), Fraction(0))
     games = np.array([fgs.games(b) if fgs.retrigger else 0 for b in range(len(p_b))])
-    ek = sum(p * int(k) for p, k in zip(p_b, games))
+    ek = sum(p * int(k) for p, k in zip(p_b, games, strict=True))
     final, p_trig, _ = st.final((FREE, FREE, None, None))
     pz = prizes(g, st.features.lockit.sources[FREE].awards, level)
     lock = p_trig / cyc * float((final * pz.f(st.shape_counts)).sum()) if final is not None else 0.0

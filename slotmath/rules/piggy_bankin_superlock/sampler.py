@@ -36,13 +36,13 @@ def _line_units(window, lines, pays, regular, wild):
     """Sum of line wins [u]: each line pays its leftmost symbol's run, WILD and
     WILD_3 standing in for regular symbols; the reel-1 symbol never is wild."""
     total = 0
-    for l in range(lines.shape[0]):
-        first = window[0, lines[l, 0]]
+    for line in range(lines.shape[0]):
+        first = window[0, lines[line, 0]]
         if not regular[first]:
             continue
         n = 1
         while n < window.shape[0]:
-            s = window[n, lines[l, n]]
+            s = window[n, lines[line, n]]
             if s == first or wild[s]:
                 n += 1
             else:

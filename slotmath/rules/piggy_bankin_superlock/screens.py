@@ -105,8 +105,8 @@ def _feature_screens(sym, weight, n_stops, pattern, mark, bonus, lines, tables, 
     msk = np.zeros(R + 1, dtype=np.int64)
     flg = np.zeros(R + 1, dtype=np.int64)
     wt = np.ones(R + 1, dtype=np.int64)
-    for l in range(L):
-        live[0, l] = l
+    for line in range(L):
+        live[0, line] = line
     n_live[0] = L
     pos[0], end[0] = c_start[0, 0, 0] - 1, c_start[0, 0, 0] + c_size[0, 0, 0]
     level = 0
@@ -126,12 +126,12 @@ def _feature_screens(sym, weight, n_stops, pattern, mark, bonus, lines, tables, 
         acc = fixed[level]
         n = 0
         for i in range(n_live[level]):
-            l = live[level, i]
-            q = pidx[level, l] * S + sym[level, s, lines[l, level]]
+            line = live[level, i]
+            q = pidx[level, line] * S + sym[level, s, lines[line, level]]
             v = tables[off + q]
             if v < 0:
-                pidx[nxt, l] = q
-                live[nxt, n] = l
+                pidx[nxt, line] = q
+                live[nxt, n] = line
                 n += 1
             else:
                 acc += v

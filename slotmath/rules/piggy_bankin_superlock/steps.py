@@ -178,7 +178,7 @@ def wheel_table(game: Game) -> pd.DataFrame:
     frame = wheel_mod.table(w)
     jackpots = features_of(game).jackpots
     prize = [o if o in jackpots or o == w.pre_name else f"{v:g}x"
-             for o, v in zip(frame["outcome"], frame["value"])]
+             for o, v in zip(frame["outcome"], frame["value"], strict=True)]
     weight = [None if pd.isna(x) else int(x) for x in frame["weight"]]
     return pd.DataFrame({"segment": frame["outcome"], "prize": prize,
                          "value [x total bet]": frame["value"],
@@ -234,7 +234,7 @@ def award_table(game: Game, table: str = "trigger") -> pd.DataFrame:
     for lv in game.levels:
         m1, _ = f.lockit.awards.moments(table, lv)
         for s, (name, awards) in enumerate(zip(f.lockit.shape_names,
-                                                f.lockit.awards.table(table, lv))):
+                                                f.lockit.awards.table(table, lv), strict=True)):
             total = sum(a.weight for a in awards)
             row = {"bet": lv, "shape": name, "mean": float(m1[s])}
             for j in JACKPOT_ORDER:
