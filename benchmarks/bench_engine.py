@@ -17,6 +17,7 @@ full PAR time in strip length and in lines and draws a log-log plot.
 Usage: ``python benchmarks/bench_engine.py [GAME ...] [--repeat N] [--full-baseline]``
        ``python benchmarks/bench_engine.py --stress | --growth [--repeat N]``
 """
+
 from __future__ import annotations
 
 import argparse
@@ -28,20 +29,35 @@ from pathlib import Path
 
 import numba as nb
 import numpy as np
-from timing import median_time
 
 from slotmath.engine.combinations import line_rtp
-from slotmath.io.gamefile import GAMES_DIR, load_game
 from slotmath.engine.joint import pack_reels
 from slotmath.engine.lines import _line_pay, compile_pays
+from slotmath.io.gamefile import GAMES_DIR, load_game
 from slotmath.rules.par import par
+
+from timing import median_time
 
 DEFAULT_GAMES = ("video20", "fruit_classic")
 
 
 @nb.njit(parallel=True, cache=True)
-def _naive(stop_hi, win, n_stops, weights, lines, arrays_nat, arrays_sub, length, anywhere,
-           exactly, pay, own, wild_kind, mult_table):
+def _naive(
+    stop_hi,
+    win,
+    n_stops,
+    weights,
+    lines,
+    arrays_nat,
+    arrays_sub,
+    length,
+    anywhere,
+    exactly,
+    pay,
+    own,
+    wild_kind,
+    mult_table,
+):
     """Sum of line wins over every stop combination (reel 1 limited to ``stop_hi``)."""
     R = n_stops.shape[0]
     total = 0
@@ -65,13 +81,22 @@ def _naive(stop_hi, win, n_stops, weights, lines, arrays_nat, arrays_sub, length
             for line in range(lines.shape[0]):
                 for r in range(R):
                     x[r] = win[r, stops[r], lines[line, r]]
-                spin += _line_pay(x, counts, arrays_nat, arrays_sub, length, anywhere, exactly,
-                                  pay, own, wild_kind, mult_table)[0]
+                spin += _line_pay(
+                    x,
+                    counts,
+                    arrays_nat,
+                    arrays_sub,
+                    length,
+                    anywhere,
+                    exactly,
+                    pay,
+                    own,
+                    wild_kind,
+                    mult_table,
+                )[0]
             sub += w * spin
         total += sub
     return total
-
-
 
 
 def bench_game(name: str, repeat: int, full_baseline: bool) -> dict:
@@ -100,18 +125,31 @@ def bench_game(name: str, repeat: int, full_baseline: bool) -> dict:
     _naive(hi, win, n_stops, weights, lines, *cp.arrays)
     naive = (time.perf_counter() - t) * n_stops[0] / hi
     return {
-        "game": name, "reels x rows": f"{game.reels}x{game.rows}", "lines": len(lines),
-        "stops": "/".join(str(int(n)) for n in n_stops), "cycle": cycle,
+        "game": name,
+        "reels x rows": f"{game.reels}x{game.rows}",
+        "lines": len(lines),
+        "stops": "/".join(str(int(n)) for n in n_stops),
+        "cycle": cycle,
         "rtp_s": median_time(rtp_alone, repeat),
         "rtp_cached_s": median_time(rtp_cached_tensor, repeat),
         "par_s": median_time(full_par, repeat),
-        "naive_s": naive, "naive_note": "" if hi == n_stops[0] else f"(scaled from {hi}/{n_stops[0]} reel-1 stops)",
+        "naive_s": naive,
+        "naive_note": "" if hi == n_stops[0] else f"(scaled from {hi}/{n_stops[0]} reel-1 stops)",
     }
 
 
-STRESS = ("video20", "fruit_classic", "grand_spinn_superpot", "piggy_bankin_superlock",
-          "video20_x4", "video20_x4_50", "grid54_40", "video20_bigpay", "video20_scatter_prime",
-          "grand_spinn_x4")
+STRESS = (
+    "video20",
+    "fruit_classic",
+    "grand_spinn_superpot",
+    "piggy_bankin_superlock",
+    "video20_x4",
+    "video20_x4_50",
+    "grid54_40",
+    "video20_bigpay",
+    "video20_scatter_prime",
+    "grand_spinn_x4",
+)
 GROWTH_STOPS = (50, 100, 200, 400)
 GROWTH_LINES = (5, 10, 20, 50)
 
@@ -151,24 +189,33 @@ def stress(repeat: int) -> None:
     print(f"{'game':<24}{'lines':>6}{'stops':>20}{'cycle':>20}{'wins':>7}{'PAR [s]':>9}{'RSS [MB]':>10}")
     for name in STRESS:
         r = par_in_child(name, repeat)
-        print(f"{name:<24}{r['lines']:>6}{'/'.join(map(str, r['stops'])):>20}{r['cycle']:>20,}"
-              f"{r['wins']:>7}{r['par_s']:>9.2f}{r['rss_mb']:>10.0f}", flush=True)
+        print(
+            f"{name:<24}{r['lines']:>6}{'/'.join(map(str, r['stops'])):>20}{r['cycle']:>20,}"
+            f"{r['wins']:>7}{r['par_s']:>9.2f}{r['rss_mb']:>10.0f}",
+            flush=True,
+        )
 
 
 def growth(repeat: int, plot: Path) -> None:
     """Fit t ~ stops^a (20 lines) and t ~ lines^b (100 stops); plot both."""
     import matplotlib
+
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     fig, axes = plt.subplots(1, 2, figsize=(9, 3.6))
     for ax, xs, label, names in (
-            (axes[0], GROWTH_STOPS, "stops per strip (20 lines)", [f"rand{n}_20" for n in GROWTH_STOPS]),
-            (axes[1], GROWTH_LINES, "paylines (100-stop strips)", [f"rand100_{n}" for n in GROWTH_LINES])):
+        (axes[0], GROWTH_STOPS, "stops per strip (20 lines)", [f"rand{n}_20" for n in GROWTH_STOPS]),
+        (axes[1], GROWTH_LINES, "paylines (100-stop strips)", [f"rand100_{n}" for n in GROWTH_LINES]),
+    ):
         ts = [par_in_child(n, repeat)["par_s"] for n in names]
         slope = np.polyfit(np.log(xs), np.log(ts), 1)[0]
-        print(f"{label}: " + ", ".join(f"{x}: {t:.2f} s" for x, t in zip(xs, ts, strict=True))
-              + f"; growth exponent {slope:.2f}", flush=True)
+        print(
+            f"{label}: "
+            + ", ".join(f"{x}: {t:.2f} s" for x, t in zip(xs, ts, strict=True))
+            + f"; growth exponent {slope:.2f}",
+            flush=True,
+        )
         ax.loglog(xs, ts, "o-", label=f"exponent {slope:.2f}")
         ax.set_xlabel(label)
         ax.set_ylabel("whole PAR [s]")
@@ -194,15 +241,18 @@ def main(argv=None) -> int:
         if args.growth:
             growth(args.repeat, Path(__file__).parent / "engine_growth.png")
         return 0
-    rows = [bench_game(g, args.repeat, args.full_baseline) for g in args.games
-            if (GAMES_DIR / g).exists()]
+    rows = [bench_game(g, args.repeat, args.full_baseline) for g in args.games if (GAMES_DIR / g).exists()]
     print(f"Exact engine ({nb.get_num_threads()} threads; medians of {args.repeat} runs)")
-    print(f"{'game':<16}{'grid':>6}{'lines':>6}{'stops':>16}{'cycle':>14}{'RTP [ms]':>10}"
-          f"{'RTP warm':>10}{'full PAR [s]':>14}{'naive [s]':>11}{'speed-up':>10}")
+    print(
+        f"{'game':<16}{'grid':>6}{'lines':>6}{'stops':>16}{'cycle':>14}{'RTP [ms]':>10}"
+        f"{'RTP warm':>10}{'full PAR [s]':>14}{'naive [s]':>11}{'speed-up':>10}"
+    )
     for r in rows:
-        print(f"{r['game']:<16}{r['reels x rows']:>6}{r['lines']:>6}{r['stops']:>16}{r['cycle']:>14,}"
-              f"{r['rtp_s'] * 1e3:>10.1f}{r['rtp_cached_s'] * 1e3:>10.1f}{r['par_s']:>14.3f}"
-              f"{r['naive_s']:>11.2f}{r['naive_s'] / r['par_s']:>10.1f} {r['naive_note']}")
+        print(
+            f"{r['game']:<16}{r['reels x rows']:>6}{r['lines']:>6}{r['stops']:>16}{r['cycle']:>14,}"
+            f"{r['rtp_s'] * 1e3:>10.1f}{r['rtp_cached_s'] * 1e3:>10.1f}{r['par_s']:>14.3f}"
+            f"{r['naive_s']:>11.2f}{r['naive_s'] / r['par_s']:>10.1f} {r['naive_note']}"
+        )
     print("RTP: new game object (pay tensor built + contraction); RTP warm: pay tensor cached.")
     return 0
 

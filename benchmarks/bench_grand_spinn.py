@@ -10,6 +10,7 @@ rounds per second per core.
 
     .venv/bin/python benchmarks/bench_grand_spinn.py [--repeat 7]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -35,7 +36,7 @@ def main(argv=None) -> int:
 
     game = load_game("grand_spinn_superpot")
     t0 = time.perf_counter()
-    res = gs.analyse(game, 1)                       # compiles (or loads) the kernels
+    res = gs.analyse(game, 1)  # compiles (or loads) the kernels
     first = time.perf_counter() - t0
 
     def fresh_rules():
@@ -45,11 +46,12 @@ def main(argv=None) -> int:
     rules = fresh_rules()
     ex = gs.enumerate_cycle(rules)
     rows = [
-        ("full exact analysis (analyse)", median_time(lambda: (gs.compile_rules.cache_clear(),
-                                                               gs.analyse(game, 1)), args.repeat)),
+        (
+            "full exact analysis (analyse)",
+            median_time(lambda: (gs.compile_rules.cache_clear(), gs.analyse(game, 1)), args.repeat),
+        ),
         ("  compile arrays", median_time(fresh_rules, args.repeat)),
-        ("  enumerate every stop combination", median_time(lambda: gs.enumerate_cycle(rules),
-                                                            args.repeat)),
+        ("  enumerate every stop combination", median_time(lambda: gs.enumerate_cycle(rules), args.repeat)),
         ("  nudge Markov chains", median_time(lambda: gs.nudge_chain(rules, ex), args.repeat)),
     ]
     sampler = gs.round_sampler(game, 1)
@@ -64,9 +66,13 @@ def main(argv=None) -> int:
 
     n = int(np.prod(rules.lengths))
     print(f"Grand Spinn Superpot: {n:,} stop combinations, cycle {game.cycle():,}")
-    print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cpus, "
-          f"python {platform.python_version()}; load average "
-          f"{os.getloadavg()[0]:.1f}" if hasattr(os, "getloadavg") else "")
+    print(
+        f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cpus, "
+        f"python {platform.python_version()}; load average "
+        f"{os.getloadavg()[0]:.1f}"
+        if hasattr(os, "getloadavg")
+        else ""
+    )
     print(f"first analysis (numba compile or cache load): {first:.2f} s")
     print(f"{'step':<40} {'median [s]':>11}")
     for name, t in rows:
@@ -74,12 +80,13 @@ def main(argv=None) -> int:
     print(f"{'enumeration rate [combinations/s]':<40} {n / rows[2][1]:>11,.0f}")
     print(f"{'Monte Carlo [rounds per CPU-second]':<40} {statistics.median(cpu):>11,.0f}")
     print(f"{'Monte Carlo [rounds per wall second]':<40} {statistics.median(wall):>11,.0f}")
-    print(f"  (sampler kernel alone, medians of {args.sim_repeat} runs of {args.rounds:,} rounds; "
-          f"load average at end {os.getloadavg()[0]:.1f}; goal 2 M per core -> "
-          f"{'meets' if statistics.median(cpu) >= 2e6 else 'MISSES'})")
+    print(
+        f"  (sampler kernel alone, medians of {args.sim_repeat} runs of {args.rounds:,} rounds; "
+        f"load average at end {os.getloadavg()[0]:.1f}; goal 2 M per core -> "
+        f"{'meets' if statistics.median(cpu) >= 2e6 else 'MISSES'})"
+    )
     verdict = "meets" if rows[0][1] < 1.0 else "MISSES"
-    print(f"goal: full exact analysis < 1 s -> {verdict} ({rows[0][1]:.3f} s); "
-          f"RTP {float(res.rtp):.6%}")
+    print(f"goal: full exact analysis < 1 s -> {verdict} ({rows[0][1]:.3f} s); RTP {float(res.rtp):.6%}")
     return 0
 
 

@@ -8,6 +8,7 @@ game < 1 s, full round distribution < 30 s under each selection policy; the
 tuning hook after a base-reel change < 100 ms (median).  The load average is
 printed with the figures (the machine may be shared).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -20,8 +21,8 @@ from dataclasses import replace
 import numpy as np
 
 from slotmath.io.gamefile import load_game
-from slotmath.rules.piggy_bankin_superlock import analysis as pbs
 from slotmath.model import Strip
+from slotmath.rules.piggy_bankin_superlock import analysis as pbs
 
 from timing import forget_cached_results
 
@@ -46,6 +47,7 @@ def main(argv=None):
     # warm numba caches and imports (compilation and the one-off import of
     # scipy.signal by slotmath.features.freegames, ~3 s, are not part of the figures)
     import slotmath.features.freegames  # noqa: F401
+
     g = load_game("piggy_bankin_superlock")
     pbs.breakdown(g, 1)
     s = pbs.round_sampler(g, 1)
@@ -55,34 +57,45 @@ def main(argv=None):
     g = fresh_game()
     pbs.breakdown(g, 1)
     rtp_warm = [timed(lambda lv=lv: pbs.breakdown(g, lv))[0] for lv in g.levels[1:]]
-    print(f"exact RTP, whole game, fresh game:        median {statistics.median(rtp_cold):8.3f} s"
-          f"  (target < 1 s)")
+    print(
+        f"exact RTP, whole game, fresh game:        median {statistics.median(rtp_cold):8.3f} s"
+        f"  (target < 1 s)"
+    )
     print(f"exact RTP, another bet (cached chains):   median {statistics.median(rtp_warm):8.3f} s")
 
-    pbs.tuning_figures(g, 1)                         # the feature value functions, once
+    pbs.tuning_figures(g, 1)  # the feature value functions, once
     n = 2 * args.repeat + 1
-    for first, label, needed in ((1, "RTP and feature figures", {"rtp"}),
-                                 (n + 1, "every figure (+ round hit frequency, SD, VI)", None)):
+    for first, label, needed in (
+        (1, "RTP and feature figures", {"rtp"}),
+        (n + 1, "every figure (+ round hit frequency, SD, VI)", None),
+    ):
         hook = []
-        for k in range(first, first + n):            # base reel 1 rotated by k stops (new each)
+        for k in range(first, first + n):  # base reel 1 rotated by k stops (new each)
             sets = dict(g.reel_sets)
             s0 = g.strips("base")[0].symbols
             sets["base"] = (Strip(s0[k:] + s0[:k]),) + g.strips("base")[1:]
-            hook.append(timed(functools.partial(pbs.tuning_figures, replace(g, reel_sets=sets), 1, needed))[0])
-        print(f"tuning_figures after a base-reel change, {label}: "
-              f"median {statistics.median(hook) * 1e3:.1f} ms  (target < 100 ms)")
+            hook.append(
+                timed(functools.partial(pbs.tuning_figures, replace(g, reel_sets=sets), 1, needed))[0]
+            )
+        print(
+            f"tuning_figures after a base-reel change, {label}: "
+            f"median {statistics.median(hook) * 1e3:.1f} ms  (target < 100 ms)"
+        )
 
     print(f"load average before the round distributions: {os.getloadavg()[0]:.2f}")
     g = fresh_game()
     t_dist, d = timed(lambda: pbs.win_distribution(g, 1, "lockit"))
     t_next, _ = timed(lambda: pbs.win_distribution(g, 10, "lockit"))
-    print(f"round distribution (lock-it), fresh game: {t_dist:8.3f} s  (target < 30 s); "
-          f"another bet: {t_next:.3f} s")
-    print(f"  mean {float(d.mean):.6f}  hit frequency {float(d.hit_frequency):.6f}  "
-          f"SD {d.sd:.4f}  max win {float(d.max_win):g}x")
+    print(
+        f"round distribution (lock-it), fresh game: {t_dist:8.3f} s  (target < 30 s); "
+        f"another bet: {t_next:.3f} s"
+    )
+    print(
+        f"  mean {float(d.mean):.6f}  hit frequency {float(d.hit_frequency):.6f}  "
+        f"SD {d.sd:.4f}  max win {float(d.max_win):g}x"
+    )
     t_fg, dfg = timed(lambda: pbs.win_distribution(g, 1, "free_games"))
-    print(f"round distribution (free games), base screens cached: {t_fg:8.3f} s  "
-          f"mean {float(dfg.mean):.6f}")
+    print(f"round distribution (free games), base screens cached: {t_fg:8.3f} s  mean {float(dfg.mean):.6f}")
     g = fresh_game()
     t_fg, dfg = timed(lambda: pbs.win_distribution(g, 1, "free_games"))
     print(f"round distribution (free games), fresh game: {t_fg:8.3f} s  (target < 30 s)")

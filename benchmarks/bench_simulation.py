@@ -23,6 +23,7 @@ pool, for the same run (identical results are checked).
 Usage: ``python benchmarks/bench_simulation.py [GAME ...] [--rounds N]
 [--repeat K] [--parallel-game G] [--parallel-rounds N] [--no-parallel]``
 """
+
 from __future__ import annotations
 
 import argparse
@@ -35,9 +36,9 @@ import time
 import numpy as np
 
 from slotmath.analysis import simulation
+from slotmath.io.gamefile import GAMES_DIR, load_game
 from slotmath.montecarlo import run as mc
 from slotmath.montecarlo.convergence import exact_figures, rounds_for_precision
-from slotmath.io.gamefile import GAMES_DIR, load_game
 from slotmath.rules.par import par
 
 from timing import forget_cached_results
@@ -59,18 +60,26 @@ def machine() -> dict:
     try:
         for line in open("/proc/meminfo", encoding="utf-8"):
             if line.startswith("MemTotal"):
-                mem = f"{int(line.split()[1]) / 1024 ** 2:.1f} GiB"
+                mem = f"{int(line.split()[1]) / 1024**2:.1f} GiB"
                 break
     except OSError:
         pass
     try:
         import distributed
+
         dask = distributed.__version__
     except ImportError:
         dask = "not installed"
-    return {"cores": mc.default_workers(), "cpu": model, "memory": mem,
-            "python": platform.python_version(), "numpy": np.__version__,
-            "numba": numba.__version__, "dask": dask, "load": os.getloadavg()}
+    return {
+        "cores": mc.default_workers(),
+        "cpu": model,
+        "memory": mem,
+        "python": platform.python_version(),
+        "numpy": np.__version__,
+        "numba": numba.__version__,
+        "dask": dask,
+        "load": os.getloadavg(),
+    }
 
 
 def _duration(seconds: float) -> str:
@@ -115,8 +124,18 @@ def par_time(name: str, level: int, repeat: int) -> tuple:
 def bench_game(name: str, rounds: int, repeat: int, cores: int) -> dict:
     game = load_game(name)
     level = game.levels[0]
-    row = {"game": name, "rules": game.rules, "level": level, "par_s": None, "sd": None,
-           "n": None, "wall": None, "cpu": None, "kernel": None, "note": ""}
+    row = {
+        "game": name,
+        "rules": game.rules,
+        "level": level,
+        "par_s": None,
+        "sd": None,
+        "n": None,
+        "wall": None,
+        "cpu": None,
+        "kernel": None,
+        "note": "",
+    }
     try:
         row["par_s"], exact = par_time(name, level, min(repeat, 3))
         row["sd"] = exact_figures(exact)["sd"]
@@ -154,8 +173,10 @@ def bench_parallel(name: str, rounds: int, chunk: int) -> dict:
         from distributed import Client, LocalCluster
     except ImportError:
         return out
-    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                      dashboard_address=None) as cluster, Client(cluster) as client:
+    with (
+        LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster,
+        Client(cluster) as client,
+    ):
         mc.run(sampler, 2 * chunk, seed=0, chunk=chunk, scheduler=client, progress=False)
         dask = mc.run(sampler, rounds, seed=1, chunk=chunk, scheduler=client, progress=False)
     out["t_dask"] = dask.elapsed
@@ -174,36 +195,54 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     games = args.games or sorted(p.parent.name for p in GAMES_DIR.glob("*/game.yaml"))
     m = machine()
-    print(f"Simulation benchmark: {m['cores']} cores ({m['cpu']}), {m['memory']}, "
-          f"Python {m['python']}, numpy {m['numpy']}, numba {m['numba']}, "
-          f"distributed {m['dask']}, "
-          f"load average at start {m['load'][0]:.2f}")
+    print(
+        f"Simulation benchmark: {m['cores']} cores ({m['cpu']}), {m['memory']}, "
+        f"Python {m['python']}, numpy {m['numpy']}, numba {m['numba']}, "
+        f"distributed {m['dask']}, "
+        f"load average at start {m['load'][0]:.2f}"
+    )
     rows = [bench_game(g, args.rounds, args.repeat, m["cores"]) for g in games]
     all_cores = f"{m['cores']} cores"
-    print(f"{'game':<24}{'rounds/s/core':>15}{'(wall)':>12}{'kernel':>10}{'PAR [s]':>10}{'SD':>9}"
-          f"{'N for 0.01pp':>14}{'1 core':>10}{all_cores:>10}")
+    print(
+        f"{'game':<24}{'rounds/s/core':>15}{'(wall)':>12}{'kernel':>10}{'PAR [s]':>10}{'SD':>9}"
+        f"{'N for 0.01pp':>14}{'1 core':>10}{all_cores:>10}"
+    )
     for r in rows:
         line = f"{r['game']:<24}"
-        line += f"{'-':>15}{'-':>12}{'-':>10}" if r["cpu"] is None else \
-            f"{r['cpu'] / 1e6:>13.2f} M{r['wall'] / 1e6:>10.2f} M{r['kernel'] / 1e6:>8.2f} M"
-        line += f"{'-':>10}{'-':>9}{'-':>14}" if r["n"] is None else \
-            f"{r['par_s']:>10.3f}{r['sd']:>9.3f}{r['n']:>14.3g}"
+        line += (
+            f"{'-':>15}{'-':>12}{'-':>10}"
+            if r["cpu"] is None
+            else f"{r['cpu'] / 1e6:>13.2f} M{r['wall'] / 1e6:>10.2f} M{r['kernel'] / 1e6:>8.2f} M"
+        )
+        line += (
+            f"{'-':>10}{'-':>9}{'-':>14}"
+            if r["n"] is None
+            else f"{r['par_s']:>10.3f}{r['sd']:>9.3f}{r['n']:>14.3g}"
+        )
         if r["cpu"] is not None and r["n"] is not None:
             line += f"{_duration(r['t_core']):>10}{_duration(r['t_machine']):>10}"
         print(line + (f"  {r['note']}" if r["note"] else ""))
-    print("rounds/s/core: per CPU-second of one process (wall-clock rate in brackets); "
-          f"medians of {args.repeat} chunks of {args.rounds:,} rounds, statistics included; "
-          "kernel: the sampler alone per CPU-second (one call, no chunk statistics). "
-          "PAR: full exact analysis, lowest bet level.")
+    print(
+        "rounds/s/core: per CPU-second of one process (wall-clock rate in brackets); "
+        f"medians of {args.repeat} chunks of {args.rounds:,} rounds, statistics included; "
+        "kernel: the sampler alone per CPU-second (one call, no chunk statistics). "
+        "PAR: full exact analysis, lowest bet level."
+    )
     print(f"load average at end {os.getloadavg()[0]:.2f}")
     if not args.no_parallel and args.parallel_game in games:
         p = bench_parallel(args.parallel_game, args.parallel_rounds, mc.CHUNK)
-        print(f"\nParallel ({p['game']}, {p['rounds']:,} rounds in chunks of {p['chunk']:,}): "
-              f"1 process {p['t1']:.2f} s, 2 processes {p['t2']:.2f} s "
-              f"(speed-up {p['t1'] / p['t2']:.2f}x)", end="")
+        print(
+            f"\nParallel ({p['game']}, {p['rounds']:,} rounds in chunks of {p['chunk']:,}): "
+            f"1 process {p['t1']:.2f} s, 2 processes {p['t2']:.2f} s "
+            f"(speed-up {p['t1'] / p['t2']:.2f}x)",
+            end="",
+        )
         if "t_dask" in p:
-            print(f", Dask LocalCluster 2 workers {p['t_dask']:.2f} s "
-                  f"({p['t_dask'] / p['t2'] - 1:+.1%} vs the local pool)", end="")
+            print(
+                f", Dask LocalCluster 2 workers {p['t_dask']:.2f} s "
+                f"({p['t_dask'] / p['t2'] - 1:+.1%} vs the local pool)",
+                end="",
+            )
         print(f"; results identical: {p['identical']}")
     return 0
 

@@ -8,6 +8,7 @@ their time is the interpreter, PyYAML, jsonschema and the game file.
 
 Usage: ``python benchmarks/bench_start.py [--repeat K]``
 """
+
 from __future__ import annotations
 
 import argparse
@@ -25,8 +26,7 @@ COMMANDS = {
     "slotmath --version": ["-m", "slotmath", "--version"],
     "slotmath validate video20": ["-m", "slotmath", "validate", "video20"],
     "slotmath validate grand_spinn_superpot": ["-m", "slotmath", "validate", "grand_spinn_superpot"],
-    "slotmath validate piggy_bankin_superlock": ["-m", "slotmath", "validate",
-                                                 "piggy_bankin_superlock"],
+    "slotmath validate piggy_bankin_superlock": ["-m", "slotmath", "validate", "piggy_bankin_superlock"],
 }
 
 

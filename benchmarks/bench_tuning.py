@@ -35,6 +35,7 @@ time is inflated by the other work running on it.
 
 Timings are wall-clock medians on this machine; they are not tests.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -83,8 +84,11 @@ def workbench_latency(spec, changes: int, live: bool) -> dict:
         figs.append(tuner.timings["figures_ms"])
         plots.append(tuner.timings["plot_ms"])
         totals.append(tuner.timings["total_ms"])
-    return {"figures_ms": statistics.median(figs), "plot_ms": statistics.median(plots),
-            "total_ms": statistics.median(totals)}
+    return {
+        "figures_ms": statistics.median(figs),
+        "plot_ms": statistics.median(plots),
+        "total_ms": statistics.median(totals),
+    }
 
 
 def full_seconds(spec) -> float:
@@ -110,9 +114,11 @@ def cold_rtp(game, repeat: int) -> tuple:
     for k in range(1, repeat + 1):
         strips = list(game.strips("base"))
         s0 = strips[0]
-        strips[0] = dataclasses.replace(s0, symbols=s0.symbols[k:] + s0.symbols[:k],
-                                        weights=None if s0.weights is None
-                                        else s0.weights[k:] + s0.weights[:k])
+        strips[0] = dataclasses.replace(
+            s0,
+            symbols=s0.symbols[k:] + s0.symbols[:k],
+            weights=None if s0.weights is None else s0.weights[k:] + s0.weights[:k],
+        )
         g1 = dataclasses.replace(game, reel_sets={**game.reel_sets, "base": tuple(strips)})
         t0 = time.perf_counter()
         line_rtp_parts(g1, level)
@@ -127,8 +133,14 @@ def cold_rtp(game, repeat: int) -> tuple:
 
 
 # (reels, lines, weighted, scatter, stops per reel) by game number, cycled
-BENCH_KINDS = [(5, 25, True, True, 40), (5, 20, False, True, 40), (3, 9, True, False, 30),
-               (5, 9, True, False, 36), (3, 9, False, True, 32), (5, 15, False, False, 40)]
+BENCH_KINDS = [
+    (5, 25, True, True, 40),
+    (5, 20, False, True, 40),
+    (3, 9, True, False, 30),
+    (5, 9, True, False, 36),
+    (3, 9, False, True, 32),
+    (5, 15, False, False, 40),
+]
 
 
 def random_bench(n: int, time_limit) -> int:
@@ -138,16 +150,27 @@ def random_bench(n: int, time_limit) -> int:
     from slotmath.tuning.randgame import random_game
     from slotmath.tuning.targets import rtp_components
 
-    print("| game | reels x lines | weighted | scatter | draft RTP | target | met | seconds | "
-          "CPU seconds | evaluations | units moved | largest weight ratio | component share change [pp] |")
+    print(
+        "| game | reels x lines | weighted | scatter | draft RTP | target | met | seconds | "
+        "CPU seconds | evaluations | units moved | largest weight ratio | component share change [pp] |"
+    )
     print("|---|---|---|---|---:|---|---|---:|---:|---:|---:|---:|---:|")
     with tempfile.TemporaryDirectory() as tmp:
         for i in range(n):
             reels, lines, weighted, scatter, length = BENCH_KINDS[i % len(BENCH_KINDS)]
             seed = 100 + i
-            gap = 0.01 + 0.01 * ((seed * 7919) % 11) / 10          # 1.0-2.0 pp, from the seed
-            path = random_game(Path(tmp) / f"g{seed}", seed, target=0.96, gap=gap, reels=reels,
-                               lines=lines, weighted=weighted, scatter=scatter, length=length)
+            gap = 0.01 + 0.01 * ((seed * 7919) % 11) / 10  # 1.0-2.0 pp, from the seed
+            path = random_game(
+                Path(tmp) / f"g{seed}",
+                seed,
+                target=0.96,
+                gap=gap,
+                reels=reels,
+                lines=lines,
+                weighted=weighted,
+                scatter=scatter,
+                length=length,
+            )
             game = load_game(path)
             f0 = game_figures(game, 1, needed={"rtp", "hit_frequency"})
             hf = float(f0["hit_frequency"])
@@ -157,19 +180,25 @@ def random_bench(n: int, time_limit) -> int:
             cpu = time.process_time() - cpu
             moved = res.moves
             units = int(moved["change"].abs().sum()) if len(moved) else 0
-            ratio = max([max(a, b) / max(min(a, b), 1) for a, b in zip(moved["before"], moved["after"], strict=True)],
-                        default=1.0)
+            ratio = max(
+                [max(a, b) / max(min(a, b), 1) for a, b in zip(moved["before"], moved["after"], strict=True)],
+                default=1.0,
+            )
             lv = next(iter(res.after))
             c0 = rtp_components(res.before[lv], res.targets)
             c1 = rtp_components(res.after[lv], res.targets)
             r0, r1 = float(res.before[lv]["rtp"]), float(res.after[lv]["rtp"])
-            share = max([abs(float(c1.get(k, 0)) / r1 - float(v) / r0) * 100 for k, v in c0.items()],
-                        default=0.0)
-            print(f"| rand{seed} | {reels}x3, {lines} | {'yes' if weighted else 'no'} | "
-                  f"{'yes' if scatter else 'no'} | {float(f0['rtp']):.4%} | 96 % +- 0.005 pp, HF "
-                  f"{hf - 0.015:.1%}-{hf + 0.015:.1%} | {'yes' if res.feasible else 'NO'}"
-                  f"{' (' + res.stopped + ')' if res.stopped else ''} | {res.seconds:.1f} | {cpu:.1f} | "
-                  f"{res.evaluations} | {units} | {ratio:.2f} | {share:.2f} |", flush=True)
+            share = max(
+                [abs(float(c1.get(k, 0)) / r1 - float(v) / r0) * 100 for k, v in c0.items()], default=0.0
+            )
+            print(
+                f"| rand{seed} | {reels}x3, {lines} | {'yes' if weighted else 'no'} | "
+                f"{'yes' if scatter else 'no'} | {float(f0['rtp']):.4%} | 96 % +- 0.005 pp, HF "
+                f"{hf - 0.015:.1%}-{hf + 0.015:.1%} | {'yes' if res.feasible else 'NO'}"
+                f"{' (' + res.stopped + ')' if res.stopped else ''} | {res.seconds:.1f} | {cpu:.1f} | "
+                f"{res.evaluations} | {units} | {ratio:.2f} | {share:.2f} |",
+                flush=True,
+            )
     return 0
 
 
@@ -178,43 +207,61 @@ def main(argv=None) -> int:
     ap.add_argument("--games", default="", help="comma-separated names or paths (default: all)")
     ap.add_argument("--changes", type=int, default=7)
     ap.add_argument("--solve", action="store_true", help="also run the solver on each game")
-    ap.add_argument("--max-seconds", type=float, default=5.0,
-                    help="skip games whose one exact evaluation takes longer (default 5 s)")
-    ap.add_argument("--random", type=int, default=0, metavar="N",
-                    help="only the tuning test bench on N random games")
+    ap.add_argument(
+        "--max-seconds",
+        type=float,
+        default=5.0,
+        help="skip games whose one exact evaluation takes longer (default 5 s)",
+    )
+    ap.add_argument(
+        "--random", type=int, default=0, metavar="N", help="only the tuning test bench on N random games"
+    )
     ap.add_argument("--time-limit", type=float, default=None, help="seconds per random-game run")
     args = ap.parse_args(argv)
     specs = game_specs([g for g in args.games.split(",") if g])
     load1, load5, load15 = os.getloadavg()
-    print(f"machine: {os.cpu_count()} cores, load average {load1:.2f} {load5:.2f} {load15:.2f} "
-          "(other work running inflates every time)\n")
+    print(
+        f"machine: {os.cpu_count()} cores, load average {load1:.2f} {load5:.2f} {load15:.2f} "
+        "(other work running inflates every time)\n"
+    )
     if args.random:
         return random_bench(args.random, args.time_limit)
 
-    print("Workbench: median ms from a changed count to updated figures "
-          f"({args.changes} changes; plot and whole update shown apart); "
-          "Full figures button once [s]")
-    print(f"{'game':28s} {'source':>10s} {'live: figures':>14s} {'plot':>8s} {'total':>8s} "
-          f"{'RTP live: figures':>18s} {'full [s]':>9s}")
+    print(
+        "Workbench: median ms from a changed count to updated figures "
+        f"({args.changes} changes; plot and whole update shown apart); "
+        "Full figures button once [s]"
+    )
+    print(
+        f"{'game':28s} {'source':>10s} {'live: figures':>14s} {'plot':>8s} {'total':>8s} "
+        f"{'RTP live: figures':>18s} {'full [s]':>9s}"
+    )
     for spec in specs:
         game = load_game(spec)
         if not fast_figures(game):
-            print(f"{label(spec):28s} {'on request':>10s} (no tuning_figures: nothing is "
-                  "computed on a change; Full figures runs par())")
+            print(
+                f"{label(spec):28s} {'on request':>10s} (no tuning_figures: nothing is "
+                "computed on a change; Full figures runs par())"
+            )
             continue
         try:
             live = workbench_latency(spec, args.changes, live=True)
             fast = workbench_latency(spec, args.changes, live=False)
             full = full_seconds(spec)
-        except Exception as exc:                       # report and go on
+        except Exception as exc:  # report and go on
             print(f"{label(spec):28s} failed: {exc}")
             continue
-        print(f"{label(spec):28s} {source(game):>10s} {live['figures_ms']:14.1f} "
-              f"{live['plot_ms']:8.1f} {live['total_ms']:8.1f} {fast['figures_ms']:18.1f} "
-              f"{full:9.2f}", flush=True)
+        print(
+            f"{label(spec):28s} {source(game):>10s} {live['figures_ms']:14.1f} "
+            f"{live['plot_ms']:8.1f} {live['total_ms']:8.1f} {fast['figures_ms']:18.1f} "
+            f"{full:9.2f}",
+            flush=True,
+        )
 
-    print("\nCold RTP of a line game: median ms, new game object with a known pay "
-          "table / a never-seen pay table")
+    print(
+        "\nCold RTP of a line game: median ms, new game object with a known pay "
+        "table / a never-seen pay table"
+    )
     for spec in specs:
         game = load_game(spec)
         if game.rules != "lines":
@@ -239,8 +286,10 @@ def main(argv=None) -> int:
 
     if args.solve:
         print("\nSolver: target = saved RTP - 0.5 pp, tolerance 0.005 pp, lowest bet level")
-        print(f"{'game':28s} {'from':>10s} {'target':>10s} {'reached':>10s} {'met':>4s} "
-              f"{'moved':>6s} {'evals':>6s} {'seconds':>8s}")
+        print(
+            f"{'game':28s} {'from':>10s} {'target':>10s} {'reached':>10s} {'met':>4s} "
+            f"{'moved':>6s} {'evals':>6s} {'seconds':>8s}"
+        )
         for spec in specs:
             game = load_game(spec)
             if not fast_figures(game):
@@ -251,15 +300,19 @@ def main(argv=None) -> int:
             t0 = time.perf_counter()
             game_figures(game, game.levels[0], needed={"rtp"})
             if time.perf_counter() - t0 > args.max_seconds / 10:
-                print(f"{label(spec):28s} skipped (one RTP evaluation takes over "
-                      f"{args.max_seconds / 10:g} s)")
+                print(
+                    f"{label(spec):28s} skipped (one RTP evaluation takes over {args.max_seconds / 10:g} s)"
+                )
                 continue
             res = tune(game, Targets(target, levels=(game.levels[0],)))
             moved = int(res.moves["change"].abs().sum()) if len(res.moves) else 0
             reached = float(res.after[game.levels[0]]["rtp"])
-            print(f"{label(spec):28s} {float(rtp0):10.4%} {float(target):10.4%} {reached:10.4%} "
-                  f"{'yes' if res.feasible else 'NO':>4s} {moved:6d} {res.evaluations:6d} "
-                  f"{res.seconds:8.1f}", flush=True)
+            print(
+                f"{label(spec):28s} {float(rtp0):10.4%} {float(target):10.4%} {reached:10.4%} "
+                f"{'yes' if res.feasible else 'NO':>4s} {moved:6d} {res.evaluations:6d} "
+                f"{res.seconds:8.1f}",
+                flush=True,
+            )
     return 0
 
 

@@ -5,6 +5,7 @@ PAR time, simulation time for +-0.01 pp at 95 %), then every other
 ``benchmarks/bench_*.py`` script that has a ``main(argv)``, with its
 defaults.
 """
+
 from __future__ import annotations
 
 import importlib

@@ -15,6 +15,7 @@ loaded from there (nothing is written into ``data/games``):
 * ``rand{N}_{L}``: a 5x3 game with video20's pays, ``L`` lines and strips of
   ``N`` stops drawn with a fixed seed (for growth in strip length and lines).
 """
+
 from __future__ import annotations
 
 import csv
@@ -64,7 +65,7 @@ def variant(name: str) -> dict:
     elif name == "video20_bigpay":
         for p in g["pays"]:
             if p["symbol"] == "H1" and p["count"] == 5:
-                p["pay"] = 10 ** 7
+                p["pay"] = 10**7
     elif name == "video20_scatter_prime":
         g["scatters"][0]["pay"] = "1/999983"
     elif name == "grid54_40":

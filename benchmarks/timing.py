@@ -1,4 +1,5 @@
 """Timing helper shared by the benchmark scripts."""
+
 import statistics
 import time
 

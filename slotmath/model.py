@@ -17,12 +17,14 @@ Conventions
   bet level explicitly (non-linear pay table).  Scatter pays are
   [x total bet].
 """
+
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
-from typing import Any, Mapping
+from typing import Any
 
 import numpy as np
 
@@ -57,7 +59,7 @@ class WildRule:
         """Line multiplier for ``count`` substituting wilds of this kind."""
         if self.by_count is not None:
             return self.by_count[min(count, len(self.by_count) - 1)]
-        return self.per_wild ** count
+        return self.per_wild**count
 
 
 @dataclass(frozen=True)
@@ -168,7 +170,7 @@ class Game:
     description: str = ""
     version: str = ""
     variant: str = ""
-    pays_by: str = "lines"      # "ways": see slotmath.engine.ways
+    pays_by: str = "lines"  # "ways": see slotmath.engine.ways
 
     # ----------------------------------------------------------- look-ups
     @cached_property

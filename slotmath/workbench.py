@@ -29,6 +29,7 @@ click a button, read the figures, the diff or the status.
 ``timings`` records, for the last change, the milliseconds spent on the
 figures, the plot and in total (see ``benchmarks/bench_tuning.py``).
 """
+
 from __future__ import annotations
 
 import html
@@ -41,21 +42,32 @@ from pathlib import Path
 import ipywidgets as W
 import numpy as np
 
-from slotmath.analysis.metrics import (DISTRIBUTION_FIGURES, LIVE_FIGURES, fast_figures, full_figures,
-    game_figures)
-from slotmath.io.gamefile import GAMES_DIR, GameFileError, load_game
-from slotmath.io.gamewriter import diff as file_diff, write_game
+from slotmath.analysis.metrics import (
+    DISTRIBUTION_FIGURES,
+    LIVE_FIGURES,
+    fast_figures,
+    full_figures,
+    game_figures,
+)
 from slotmath.engine.lines import pay_table_key
+from slotmath.io.gamefile import GAMES_DIR, GameFileError, load_game
+from slotmath.io.gamewriter import diff as file_diff
+from slotmath.io.gamewriter import write_game
 from slotmath.tuning.reelspace import Bounds, ReelSpace
 from slotmath.tuning.tune import DEFAULT_TOLERANCE, Targets, tune
 
 SHOWN = ("rtp", "hit_frequency", "sd", "vi", "feature_frequency", "max_win")
-LABELS = {"rtp": "RTP", "hit_frequency": "hit frequency", "sd": "SD [x total bet]",
-          "vi": "VI 90 % [x total bet]", "feature_frequency": "feature frequency",
-          "max_win": "max win [x total bet]"}
+LABELS = {
+    "rtp": "RTP",
+    "hit_frequency": "hit frequency",
+    "sd": "SD [x total bet]",
+    "vi": "VI 90 % [x total bet]",
+    "feature_frequency": "feature frequency",
+    "max_win": "max win [x total bet]",
+}
 ON_REQUEST = "on request"
-PLOT_WIDTH = 760           # [CSS px] the plot's width on the page ...
-PLOT_DPI = 2 * 96          # ... drawn at twice the pixels (crisp on retina screens)
+PLOT_WIDTH = 760  # [CSS px] the plot's width on the page ...
+PLOT_DPI = 2 * 96  # ... drawn at twice the pixels (crisp on retina screens)
 
 
 def available_games(games_dir: Path | None = None) -> list:
@@ -112,10 +124,18 @@ class ReelTuner:
         progress is shown and "Cancel" is heard; headless use runs it in line.
     """
 
-    def __init__(self, game=None, reel_set: str = "base", level: int | None = None,
-                 target_rtp: float | None = None, plot: bool = True,
-                 live_distribution: bool = True, bounds: Bounds | None = None,
-                 games_dir: Path | None = None, background: bool = False):
+    def __init__(
+        self,
+        game=None,
+        reel_set: str = "base",
+        level: int | None = None,
+        target_rtp: float | None = None,
+        plot: bool = True,
+        live_distribution: bool = True,
+        bounds: Bounds | None = None,
+        games_dir: Path | None = None,
+        background: bool = False,
+    ):
         self.games_dir = games_dir
         self.background = background
         self._cancel = False
@@ -138,51 +158,83 @@ class ReelTuner:
             self._custom = self.game.source
             options = [self.game.source] + options
         # ------------------------------------------------------------ widgets
-        self.game_picker = W.Dropdown(options=options, value=self._custom or self.game.name,
-                                      description="game")
+        self.game_picker = W.Dropdown(
+            options=options, value=self._custom or self.game.name, description="game"
+        )
         self.game_picker.add_class("slotmath-game")
         self.reel_set_picker = W.Dropdown(description="reel set")
         self.level_picker = W.Dropdown(description="bet level")
-        self.live_box = W.Checkbox(value=live_distribution, description="live hit frequency / SD / VI",
-                                   indent=False)
+        self.live_box = W.Checkbox(
+            value=live_distribution, description="live hit frequency / SD / VI", indent=False
+        )
         self.refresh_button = W.Button(description="Refresh")
-        self.full_button = W.Button(description="Full figures",
-                                    tooltip="every figure, from the full analysis (may take long)")
+        self.full_button = W.Button(
+            description="Full figures", tooltip="every figure, from the full analysis (may take long)"
+        )
         self.figures_html = W.HTML()
         self.figures_html.add_class("slotmath-figures")
-        self.plot_image = W.Image(format="png", layout=W.Layout(width="100%", max_width=f"{PLOT_WIDTH}px",
-                                                                height="auto"))
+        self.plot_image = W.Image(
+            format="png", layout=W.Layout(width="100%", max_width=f"{PLOT_WIDTH}px", height="auto")
+        )
         self.plot_image.add_class("slotmath-plot")
-        wide = {"description_width": "initial"}          # labels whole, never cut
-        self.target_rtp = W.BoundedFloatText(description="target RTP %", min=0.0, max=1000.0,
-                                             step=0.0001, layout=W.Layout(width="220px"), style=wide)
+        wide = {"description_width": "initial"}  # labels whole, never cut
+        self.target_rtp = W.BoundedFloatText(
+            description="target RTP %",
+            min=0.0,
+            max=1000.0,
+            step=0.0001,
+            layout=W.Layout(width="220px"),
+            style=wide,
+        )
         self.target_rtp.add_class("slotmath-target-rtp")
-        self.tolerance = W.BoundedFloatText(value=DEFAULT_TOLERANCE * 100, min=0.0, max=10.0,
-                                            step=0.001, description="+- pp", layout=W.Layout(width="160px"),
-                                            style=wide)
-        self.hf_band = W.Text(value="", placeholder="e.g. 30:34", description="hit freq. %",
-                              layout=W.Layout(width="220px"), style=wide)
-        self.vi_band = W.Text(value="", placeholder="e.g. 5:8", description="VI",
-                              layout=W.Layout(width="160px"), style=wide)
+        self.tolerance = W.BoundedFloatText(
+            value=DEFAULT_TOLERANCE * 100,
+            min=0.0,
+            max=10.0,
+            step=0.001,
+            description="+- pp",
+            layout=W.Layout(width="160px"),
+            style=wide,
+        )
+        self.hf_band = W.Text(
+            value="",
+            placeholder="e.g. 30:34",
+            description="hit freq. %",
+            layout=W.Layout(width="220px"),
+            style=wide,
+        )
+        self.vi_band = W.Text(
+            value="", placeholder="e.g. 5:8", description="VI", layout=W.Layout(width="160px"), style=wide
+        )
         self.solve_button = W.Button(description="Solve to target", button_style="primary")
         self.cancel_button = W.Button(description="Cancel", disabled=True)
         self.cancel_button.add_class("slotmath-cancel")
-        self.shape_box = W.Checkbox(value=True, description="keep the game's shape", indent=False,
-                                    tooltip="stop weights within x2, symbol shares +-50 %, RTP component "
-                                            "shares +-25 % (docs/tuning.md)")
+        self.shape_box = W.Checkbox(
+            value=True,
+            description="keep the game's shape",
+            indent=False,
+            tooltip="stop weights within x2, symbol shares +-50 %, RTP component "
+            "shares +-25 % (docs/tuning.md)",
+        )
         self.shape_box.add_class("slotmath-keep-shape")
-        self.progress_bar = W.IntProgress(value=0, min=0, max=400, description="solver",
-                                          layout=W.Layout(width="300px", visibility="hidden"))
+        self.progress_bar = W.IntProgress(
+            value=0, min=0, max=400, description="solver", layout=W.Layout(width="300px", visibility="hidden")
+        )
         self.progress_text = W.HTML()
         self.progress_text.add_class("slotmath-progress")
-        self.sensitivity_button = W.Button(description="Sensitivities",
-                                           tooltip="exact RTP change for +-1 of each symbol / stop weight")
+        self.sensitivity_button = W.Button(
+            description="Sensitivities", tooltip="exact RTP change for +-1 of each symbol / stop weight"
+        )
         self.sensitivity_button.add_class("slotmath-sensitivity-button")
         self.sensitivity_html = W.HTML()
         self.sensitivity_html.add_class("slotmath-sensitivities")
         self.revert_button = W.Button(description="Revert to saved")
         self.save_button = W.Button(description="Save", button_style="warning")
-        for b, name in ((self.solve_button, "solve"), (self.revert_button, "revert"), (self.save_button, "save")):
+        for b, name in (
+            (self.solve_button, "solve"),
+            (self.revert_button, "revert"),
+            (self.save_button, "save"),
+        ):
             b.add_class(f"slotmath-{name}")
         self.status = W.HTML()
         self.status.add_class("slotmath-status")
@@ -202,20 +254,22 @@ class ReelTuner:
         self.sensitivity_button.on_click(lambda b: self.show_sensitivities())
         self.revert_button.on_click(lambda b: self.revert())
         self.save_button.on_click(lambda b: self.save())
-        self.widget = W.VBox([
-            W.HBox([self.game_picker, self.reel_set_picker, self.level_picker]),
-            W.HTML("<b>Symbol counts per reel</b> (weighted reels: stop weights)"),
-            self.reels_box,
-            W.HBox([self.live_box, self.refresh_button, self.full_button]),
-            self.figures_html,
-            self.plot_image,
-            W.HBox([self.target_rtp, self.tolerance, self.hf_band, self.vi_band, self.shape_box]),
-            W.HBox([self.solve_button, self.cancel_button, self.revert_button, self.save_button]),
-            W.HBox([self.progress_bar, self.progress_text]),
-            self.status,
-            W.HTML("<b>Change against the saved file</b>"),
-            self.diff_html,
-        ])
+        self.widget = W.VBox(
+            [
+                W.HBox([self.game_picker, self.reel_set_picker, self.level_picker]),
+                W.HTML("<b>Symbol counts per reel</b> (weighted reels: stop weights)"),
+                self.reels_box,
+                W.HBox([self.live_box, self.refresh_button, self.full_button]),
+                self.figures_html,
+                self.plot_image,
+                W.HBox([self.target_rtp, self.tolerance, self.hf_band, self.vi_band, self.shape_box]),
+                W.HBox([self.solve_button, self.cancel_button, self.revert_button, self.save_button]),
+                W.HBox([self.progress_bar, self.progress_text]),
+                self.status,
+                W.HTML("<b>Change against the saved file</b>"),
+                self.diff_html,
+            ]
+        )
         self.widget.add_class("slotmath-reel-tuner")
         self.sensitivity_widget = W.VBox([self.sensitivity_button, self.sensitivity_html])
         self._load(self.game, reel_set, level, target_rtp)
@@ -249,18 +303,23 @@ class ReelTuner:
         if target_rtp is not None:
             self.target_rtp.value = float(target_rtp) * 100
         elif not keep_targets:
-            self.target_rtp.value = round(float(self.saved_figures["rtp"]) * 100, 4) \
-                if "rtp" in self.saved_figures else 0.0
+            self.target_rtp.value = (
+                round(float(self.saved_figures["rtp"]) * 100, 4) if "rtp" in self.saved_figures else 0.0
+            )
             self.hf_band.value = self.vi_band.value = ""
         self._build_controls()
         self.update(refresh=True)
         missing = sorted(LIVE_FIGURES - set(getattr(self, "figures", {})))
         if not self.fast:
-            self._say("this game's rules module has no fast tuning_figures: its figures are "
-                      "on request (press Full figures; it runs the full analysis)")
+            self._say(
+                "this game's rules module has no fast tuning_figures: its figures are "
+                "on request (press Full figures; it runs the full analysis)"
+            )
         elif missing:
-            self._say(f"{', '.join(LABELS[m] for m in missing)}: on request (this game's fast "
-                      "figures do not include them; press Full figures)")
+            self._say(
+                f"{', '.join(LABELS[m] for m in missing)}: on request (this game's fast "
+                "figures do not include them; press Full figures)"
+            )
 
     def _build_controls(self):
         self.controls = {}
@@ -275,9 +334,14 @@ class ReelTuner:
                     gap.add_class("slotmath-count-absent")
                     items.append(gap)
                     continue
-                box = W.BoundedIntText(value=int(rv.x0[u]), min=0, max=100000, description=label,
-                                       layout=W.Layout(width="190px", height="28px", margin="2px"),
-                                       style={"description_width": "110px"})
+                box = W.BoundedIntText(
+                    value=int(rv.x0[u]),
+                    min=0,
+                    max=100000,
+                    description=label,
+                    layout=W.Layout(width="190px", height="28px", margin="2px"),
+                    style={"description_width": "110px"},
+                )
                 box.add_class(f"slotmath-count-r{rv.reel + 1}-{css_name(label)}")
                 box.observe(self._on_count, names="value")
                 box._slotmath_unit = (rv.reel, u)
@@ -303,10 +367,15 @@ class ReelTuner:
         distribution); ``"live"`` the live figures from a fast source;
         ``"rtp"`` RTP and feature frequency only.  Without a fast source
         nothing but ``"full"`` computes anything (``{}``)."""
-        if mode == "full":          # the saved and current strips may be the same: once
-            key = (game.source, game.name, self.level, self.reel_set,
-                   pay_table_key(game, self.level),
-                   tuple(game.strips(name) for name in sorted(game.reel_sets)))
+        if mode == "full":  # the saved and current strips may be the same: once
+            key = (
+                game.source,
+                game.name,
+                self.level,
+                self.reel_set,
+                pay_table_key(game, self.level),
+                tuple(game.strips(name) for name in sorted(game.reel_sets)),
+            )
             if getattr(self, "_full_key", None) != key:
                 self._full = full_figures(game, self.level, self.reel_set)
                 self._full_key = key
@@ -316,7 +385,7 @@ class ReelTuner:
         needed = LIVE_FIGURES if mode == "live" else {"rtp", "feature_frequency"}
         figs = game_figures(game, self.level, self.reel_set, needed)
         if game.rules == "lines":
-            figs.setdefault("feature_frequency", None)     # no scatter pays: n/a
+            figs.setdefault("feature_frequency", None)  # no scatter pays: n/a
         return figs
 
     # ================================================================ events
@@ -372,7 +441,7 @@ class ReelTuner:
         try:
             game = self.current_game
             figs = self._figures(game, mode)
-        except Exception as exc:               # show, never lose the session
+        except Exception as exc:  # show, never lose the session
             self._say(f"cannot evaluate: {html.escape(str(exc))}", error=True)
             return
         if not figs:
@@ -394,8 +463,12 @@ class ReelTuner:
         t3 = time.perf_counter()
         self.diff_html.value = self._diff_html()
         t4 = time.perf_counter()
-        self.timings = {"figures_ms": (t1 - t0) * 1e3, "plot_ms": (t3 - t2) * 1e3,
-                        "diff_ms": (t4 - t3) * 1e3, "total_ms": (t4 - t0) * 1e3}
+        self.timings = {
+            "figures_ms": (t1 - t0) * 1e3,
+            "plot_ms": (t3 - t2) * 1e3,
+            "diff_ms": (t4 - t3) * 1e3,
+            "total_ms": (t4 - t0) * 1e3,
+        }
 
     def full_figures(self) -> None:
         """Every figure of the current strips (and of the saved ones, once)
@@ -446,10 +519,14 @@ class ReelTuner:
 
     def _progress(self, status: dict) -> None:
         self.progress_bar.value = min(status["evaluations"], self.progress_bar.max)
-        best = "" if status["best_rtp"] is None else (
-            f", best RTP {status['best_rtp']:.6%}, {status['distance'] * 100:.4f} pp from target")
-        self.progress_text.value = (f"{status['evaluations']} exact evaluations, "
-                                    f"{status['seconds']:.1f} s{best}")
+        best = (
+            ""
+            if status["best_rtp"] is None
+            else (f", best RTP {status['best_rtp']:.6%}, {status['distance'] * 100:.4f} pp from target")
+        )
+        self.progress_text.value = (
+            f"{status['evaluations']} exact evaluations, {status['seconds']:.1f} s{best}"
+        )
 
     def _solve(self, targets) -> None:
         from dataclasses import replace
@@ -460,9 +537,16 @@ class ReelTuner:
         if not self.shape_box.value:
             bounds = replace(bounds, weight_factor=None, symbol_share=None)
         try:
-            res = tune(self.game, targets, bounds, self.reel_set, start=self.xs,
-                       progress=self._progress, cancel=lambda: self._cancel,
-                       component_share=DEFAULT_COMPONENT_SHARE if self.shape_box.value else None)
+            res = tune(
+                self.game,
+                targets,
+                bounds,
+                self.reel_set,
+                start=self.xs,
+                progress=self._progress,
+                cancel=lambda: self._cancel,
+                component_share=DEFAULT_COMPONENT_SHARE if self.shape_box.value else None,
+            )
         except Exception as exc:
             self._say(f"solver stopped: {html.escape(str(exc))}", error=True)
             return
@@ -473,11 +557,19 @@ class ReelTuner:
         moved = int(res.moves["change"].abs().sum()) if len(res.moves) else 0
         verdict = "targets met" if res.feasible else "targets NOT met (best found shown)"
         stop = f" ({res.stopped})" if res.stopped else ""
-        self._progress({"evaluations": res.evaluations, "seconds": res.seconds,
-                        "best_rtp": float(res.after[self.level]["rtp"]),
-                        "distance": abs(float(res.after[self.level]["rtp"]) - float(targets.rtp))})
-        self._say(f"{verdict}{stop}: {moved} units moved from the saved file, "
-                  f"{res.evaluations} exact evaluations, {res.seconds:.1f} s", error=not res.feasible)
+        self._progress(
+            {
+                "evaluations": res.evaluations,
+                "seconds": res.seconds,
+                "best_rtp": float(res.after[self.level]["rtp"]),
+                "distance": abs(float(res.after[self.level]["rtp"]) - float(targets.rtp)),
+            }
+        )
+        self._say(
+            f"{verdict}{stop}: {moved} units moved from the saved file, "
+            f"{res.evaluations} exact evaluations, {res.seconds:.1f} s",
+            error=not res.feasible,
+        )
 
     def show_sensitivities(self) -> None:
         """The exact RTP change for +-1 of each symbol (stop weight) on each
@@ -487,9 +579,10 @@ class ReelTuner:
         table = sensitivities(self.current_game, self.level, self.reel_set, figures=("rtp",))
         for col in ("rtp +1", "rtp -1"):
             table[col] = [f"{v * 100:+.4f} pp" if v == v else "" for v in table[col]]
-        self.sensitivity_html.value = (f"<b>{html.escape(self.game.title)}</b>, bet {self.level}, "
-                                       f"reel set {self.reel_set}"
-                                       + table.to_html(index=False, classes="slotmath-sens"))
+        self.sensitivity_html.value = (
+            f"<b>{html.escape(self.game.title)}</b>, bet {self.level}, "
+            f"reel set {self.reel_set}" + table.to_html(index=False, classes="slotmath-sens")
+        )
 
     def targets(self) -> Targets:
         """The targets in the boxes."""
@@ -499,12 +592,18 @@ class ReelTuner:
             if text:
                 lo, _, hi = text.partition(":")
                 try:
-                    bands[name] = (float(lo) / scale if lo.strip() else None,
-                                   float(hi) / scale if hi.strip() else None)
+                    bands[name] = (
+                        float(lo) / scale if lo.strip() else None,
+                        float(hi) / scale if hi.strip() else None,
+                    )
                 except ValueError:
                     raise ValueError(f"{name} band: expected LO:HI, got {text!r}") from None
-        return Targets(Fraction(str(self.target_rtp.value)) / 100, self.tolerance.value / 100, bands,
-                       levels=(self.level,))
+        return Targets(
+            Fraction(str(self.target_rtp.value)) / 100,
+            self.tolerance.value / 100,
+            bands,
+            levels=(self.level,),
+        )
 
     def revert(self) -> None:
         """Back to the saved strips."""
@@ -544,21 +643,30 @@ class ReelTuner:
         rows = []
         for name in names:
             if name not in figs and name not in self.saved_figures and name not in LIVE_FIGURES:
-                continue              # live figures always have a row ("on request" if absent)
+                continue  # live figures always have a row ("on request" if absent)
             cur, old = figs.get(name), self.saved_figures.get(name)
             mark = " (not refreshed)" if stale and name in DISTRIBUTION_FIGURES and name in figs else ""
             cls = "slotmath-rtp " if name == "rtp" else ""
-            rows.append(f"<tr><td>{LABELS.get(name, name)}</td>"
-                        f"<td>{self._cell(name, self.saved_figures)}</td>"
-                        f'<td><span class="{cls}slotmath-fig-{css_name(name)}">'
-                        f"{self._cell(name, figs)}</span>{mark}</td>"
-                        f"<td>{format_change(name, cur, old)}</td></tr>")
+            rows.append(
+                f"<tr><td>{LABELS.get(name, name)}</td>"
+                f"<td>{self._cell(name, self.saved_figures)}</td>"
+                f'<td><span class="{cls}slotmath-fig-{css_name(name)}">'
+                f"{self._cell(name, figs)}</span>{mark}</td>"
+                f"<td>{format_change(name, cur, old)}</td></tr>"
+            )
         exact = figs.get("rtp")
-        foot = (f"<tr><td colspan=4><small>RTP exactly {exact.numerator}/{exact.denominator}"
-                f"</small></td></tr>") if isinstance(exact, Fraction) else ""
-        return ("<table style='white-space:nowrap'>"
-                "<tr><th>figure</th><th>saved</th><th>now</th><th>change</th></tr>"
-                + "".join(rows) + foot + "</table>")
+        foot = (
+            (f"<tr><td colspan=4><small>RTP exactly {exact.numerator}/{exact.denominator}</small></td></tr>")
+            if isinstance(exact, Fraction)
+            else ""
+        )
+        return (
+            "<table style='white-space:nowrap'>"
+            "<tr><th>figure</th><th>saved</th><th>now</th><th>change</th></tr>"
+            + "".join(rows)
+            + foot
+            + "</table>"
+        )
 
     @staticmethod
     def _cell(name, figs) -> str:
@@ -585,19 +693,21 @@ class ReelTuner:
             fig.subplots_adjust(left=0.09, right=0.92, bottom=0.14, top=0.88, wspace=0.4)
             self._fig = fig
             self._axes = (a1, a2, a3)
-            self._lines = (a1.plot([], [], "o-", color="#1f77b4")[0],
-                           a2.plot([], [], "o-", color="#ff7f0e")[0],
-                           a3.plot([], [], "s--", color="#9467bd")[0])
+            self._lines = (
+                a1.plot([], [], "o-", color="#1f77b4")[0],
+                a2.plot([], [], "o-", color="#ff7f0e")[0],
+                a3.plot([], [], "s--", color="#9467bd")[0],
+            )
             self._band = None
             a1.set_title("RTP % after each change", fontsize=9)
             a2.set_title("hit frequency % (left), VI 90 % (right)", fontsize=9)
             from matplotlib.ticker import MaxNLocator
 
-            for ax in (a1, a2, a3):       # few ticks: tick labels are most of the drawing time
+            for ax in (a1, a2, a3):  # few ticks: tick labels are most of the drawing time
                 ax.tick_params(labelsize=7)
                 ax.xaxis.set_major_locator(MaxNLocator(nbins=5, integer=True))
                 ax.yaxis.set_major_locator(MaxNLocator(nbins=4))
-                ax.ticklabel_format(axis="y", useOffset=False, style="plain")   # no "+9.6e1"
+                ax.ticklabel_format(axis="y", useOffset=False, style="plain")  # no "+9.6e1"
         a1, a2, a3 = self._axes
         h = self.history
         k = np.arange(len(h))
@@ -605,8 +715,9 @@ class ReelTuner:
         def series(name, scale):
             return [float(f[name]) * scale if f.get(name) is not None else np.nan for f in h]
 
-        for line, values in zip(self._lines, (series("rtp", 100), series("hit_frequency", 100),
-                                              series("vi", 1)), strict=True):
+        for line, values in zip(
+            self._lines, (series("rtp", 100), series("hit_frequency", 100), series("vi", 1)), strict=True
+        ):
             line.set_data(k, values)
         t, tol = self.target_rtp.value, self.tolerance.value
         if self._band is not None:
@@ -616,7 +727,7 @@ class ReelTuner:
             ax.relim()
             ax.autoscale_view()
             ax.set_xlim(-0.5, max(len(h) - 0.5, 0.5))
-            if len(h) <= 6:                # whole change numbers only
+            if len(h) <= 6:  # whole change numbers only
                 ax.set_xticks(range(len(h)))
             else:
                 from matplotlib.ticker import MaxNLocator
@@ -632,8 +743,10 @@ class ReelTuner:
             return "<i>no change: the strips are as saved</i>"
         strips = self.space.strips_for(self.xs)
         text = file_diff(self.game, {self.reel_set: strips})
-        return (moves.to_html(index=False, classes="slotmath-moves")
-                + f"<pre style='font-size:11px'>{html.escape(text)}</pre>")
+        return (
+            moves.to_html(index=False, classes="slotmath-moves")
+            + f"<pre style='font-size:11px'>{html.escape(text)}</pre>"
+        )
 
     # ================================================================ display
     def _repr_mimebundle_(self, **kwargs):

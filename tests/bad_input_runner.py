@@ -7,6 +7,7 @@ space limit of LIMIT_MB and a 30 s alarm per run; one JSON line per run:
 game, command, status, stdout, stderr, seconds, cpu_seconds, error (an exception that
 escaped ``main``, with its traceback), and finally the peak RSS [MB].
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -37,22 +38,29 @@ def run(command: list, game: str) -> dict:
     try:
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
             status = main([command[0], game, *command[1:]])
-    except BaseException:           # noqa: BLE001 - recorded for the test to show
+    except BaseException:
         status, error = None, traceback.format_exc()
     finally:
         signal.alarm(0)
-    return {"game": game, "command": " ".join(command), "status": status, "stdout": out.getvalue(),
-            "stderr": err.getvalue(), "seconds": time.perf_counter() - start,
-            "cpu_seconds": time.process_time() - cpu, "error": error}
+    return {
+        "game": game,
+        "command": " ".join(command),
+        "status": status,
+        "stdout": out.getvalue(),
+        "stderr": err.getvalue(),
+        "seconds": time.perf_counter() - start,
+        "cpu_seconds": time.process_time() - cpu,
+        "error": error,
+    }
 
 
 def main(argv: list) -> None:
-    limit = int(argv[0]) * 2 ** 20
+    limit = int(argv[0]) * 2**20
     resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     signal.signal(signal.SIGALRM, _alarm)
     split = argv.index("--")
     commands = [c.split() for c in argv[1:split]]
-    for game in argv[split + 1:]:
+    for game in argv[split + 1 :]:
         for command in commands:
             print(json.dumps(run(command, game)), flush=True)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024

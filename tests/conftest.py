@@ -1,5 +1,6 @@
 """Shared test fixtures: the repository root, the ``slotmath`` command and
 small game files written to a temporary folder."""
+
 from __future__ import annotations
 
 import os
@@ -27,8 +28,9 @@ def slotmath_command() -> list:
 
 def run_cli(*args, cwd=ROOT, timeout: float = 600) -> subprocess.CompletedProcess:
     """Run ``slotmath ARGS`` in a subprocess (in ``cwd``) and capture its text output."""
-    return subprocess.run(slotmath_command() + [str(a) for a in args], capture_output=True,
-                          text=True, timeout=timeout, cwd=cwd)
+    return subprocess.run(
+        slotmath_command() + [str(a) for a in args], capture_output=True, text=True, timeout=timeout, cwd=cwd
+    )
 
 
 def run_cli_many(invocations: list) -> list:
@@ -58,5 +60,8 @@ def distribution_dict(dist) -> dict:
     from fractions import Fraction
 
     scale = dist.unit_den * dist.total_bet
-    return {Fraction(int(w), scale): int(c) for w, c in zip(dist.wins.tolist(), dist.weights.tolist(), strict=True)
-            if c}
+    return {
+        Fraction(int(w), scale): int(c)
+        for w, c in zip(dist.wins.tolist(), dist.weights.tolist(), strict=True)
+        if c
+    }

@@ -1,5 +1,6 @@
 """Checks a published PAR report must pass, shared by the tests of a freshly
 built report and of the committed ones (reports/<game>/)."""
+
 from __future__ import annotations
 
 import html as html_lib
@@ -10,11 +11,31 @@ from pathlib import Path
 
 CHROMIUM = Path("/usr/bin/chromium")
 #: Code names that once reached a page; none may appear in the visible text.
-FORBIDDEN = ("hit_probability", "expected_turnover_between_wins", "line_win",
-             "jackpot_without_win", "one_in", "per_round", "by_choice", "lockit",
-             "free_games", "seed_rtp", "rtp_exact", "max_win", "hit_frequency", "sd_jackpot",
-             "wins_per_year", "p_next_within_window", "components_by_choice", "exact_lattice",
-             "NaN", "nan%", "inf", "agrees NO", " = super = ")
+FORBIDDEN = (
+    "hit_probability",
+    "expected_turnover_between_wins",
+    "line_win",
+    "jackpot_without_win",
+    "one_in",
+    "per_round",
+    "by_choice",
+    "lockit",
+    "free_games",
+    "seed_rtp",
+    "rtp_exact",
+    "max_win",
+    "hit_frequency",
+    "sd_jackpot",
+    "wins_per_year",
+    "p_next_within_window",
+    "components_by_choice",
+    "exact_lattice",
+    "NaN",
+    "nan%",
+    "inf",
+    "agrees NO",
+    " = super = ",
+)
 #: A lower-case snake_case name (symbols such as WILD_3 have capitals).
 SNAKE = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b")
 #: Text that reads as a number (what a numeric cell stored as text looks like).
@@ -36,8 +57,7 @@ def code_names(html: str, allowed=()) -> list:
     page, except those in ``allowed`` (the game's name and file names)."""
     text = visible_text(html)
     found = [w for w in FORBIDDEN if re.search(rf"(?<![\w.]){re.escape(w)}(?![\w.])", text)]
-    found += sorted({w for w in SNAKE.findall(text)
-                     if not any(w in a for a in allowed)} - set(found))
+    found += sorted({w for w in SNAKE.findall(text) if not any(w in a for a in allowed)} - set(found))
     return found
 
 
@@ -65,15 +85,17 @@ def workbook_problems(xlsx: Path) -> list:
             columns = list(zip(*rows, strict=True)) if rows else []
             for col in columns:
                 # a column holding numbers must not hold text that reads as one
-                numeric = any(isinstance(c.value, (int, float)) and not isinstance(c.value, bool)
-                              for c in col)
+                numeric = any(
+                    isinstance(c.value, (int, float)) and not isinstance(c.value, bool) for c in col
+                )
                 for cell in col:
                     v = cell.value
                     if not isinstance(v, str):
                         continue
                     t = v.strip()
                     if t in ("never", "inf", "-inf", "nan") or (
-                            numeric and NUMBER_TEXT.match(t) and len(t) < 17):
+                        numeric and NUMBER_TEXT.match(t) and len(t) < 17
+                    ):
                         out.append(f"{ws.title}!{cell.coordinate}: {v!r} stored as text")
     return out
 
@@ -81,8 +103,11 @@ def workbook_problems(xlsx: Path) -> list:
 def payback_problems(folder: Path) -> list:
     """Negative or impossible payback bounds in par.json."""
     data = json.loads((folder / "par.json").read_text())
-    return [f"payback {r['low']} .. {r['high']} at {r['spins']} spins" for r in data["confidence"]
-            if r["low"] < 0 or r["high"] > data["max_win"] + 1e-9 or r["low"] > r["high"]]
+    return [
+        f"payback {r['low']} .. {r['high']} at {r['spins']} spins"
+        for r in data["confidence"]
+        if r["low"] < 0 or r["high"] > data["max_win"] + 1e-9 or r["low"] > r["high"]
+    ]
 
 
 def failing_checks(xlsx: Path) -> list:
@@ -90,8 +115,13 @@ def failing_checks(xlsx: Path) -> list:
     from slotmath.report.workbook import read_workbook
 
     book = read_workbook(xlsx).get("Monte Carlo", {})
-    return [f"{title}: {row.iloc[0]}" for title, frame in book.items() if "check" in frame
-            for _, row in frame.iterrows() if row["check"] == "fails"]
+    return [
+        f"{title}: {row.iloc[0]}"
+        for title, frame in book.items()
+        if "check" in frame
+        for _, row in frame.iterrows()
+        if row["check"] == "fails"
+    ]
 
 
 def paylines_problems(folder: Path) -> list:
@@ -100,7 +130,7 @@ def paylines_problems(folder: Path) -> list:
 
     data = json.loads((folder / "par.json").read_text())
     lines = read_workbook(folder / "par.xlsx").get("Paylines", {}).get("Paylines")
-    if any(c["kind"] == "ways" for c in data["combinations"]):      # a ways game has no paylines
+    if any(c["kind"] == "ways" for c in data["combinations"]):  # a ways game has no paylines
         return [] if lines is None else ["a paylines table in a ways game"]
     if lines is None:
         return ["no paylines table"]
@@ -113,9 +143,10 @@ def print_pdf(html: Path, pdf: Path) -> None:
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=[
-            "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-            "--no-first-run"])
+        browser = p.chromium.launch(
+            executable_path=str(CHROMIUM),
+            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"],
+        )
         try:
             page = browser.new_page()
             page.goto(html.resolve().as_uri(), wait_until="load")
@@ -131,8 +162,7 @@ def print_problems(pdf: Path, headings, header: str, intros: dict | None = None)
     intros = intros or {}
     from pypdf import PdfReader
 
-    pages = [unicodedata.normalize("NFKC", p.extract_text() or "")
-             for p in PdfReader(str(pdf)).pages]
+    pages = [unicodedata.normalize("NFKC", p.extract_text() or "") for p in PdfReader(str(pdf)).pages]
     problems = []
     n = len(pages)
     for i, text in enumerate(pages, start=1):
@@ -141,18 +171,21 @@ def print_problems(pdf: Path, headings, header: str, intros: dict | None = None)
         if f"page {i} of {n}" not in text:
             problems.append(f"page {i}: no page number")
     for heading in headings:
-        where = [(i, t.splitlines()) for i, t in enumerate(pages, start=1)
-                 if heading in [line.strip() for line in t.splitlines()]]
+        where = [
+            (i, t.splitlines())
+            for i, t in enumerate(pages, start=1)
+            if heading in [line.strip() for line in t.splitlines()]
+        ]
         if not where:
             problems.append(f"heading {heading!r} not printed")
             continue
         i, lines = where[0]
         k = [line.strip() for line in lines].index(heading)
-        after = "".join(line for line in lines[k + 1:] if line.strip() != f"page {i} of {n}")
+        after = "".join(line for line in lines[k + 1 :] if line.strip() != f"page {i} of {n}")
         after = re.sub(r"\s+", "", after)
         intro = re.sub(r"\s+", "", intros.get(heading, ""))
-        after = after.removeprefix(intro)   # the introduction alone is not content
-        if len(after) < 20:   # e.g. a figure caption or a table title
+        after = after.removeprefix(intro)  # the introduction alone is not content
+        if len(after) < 20:  # e.g. a figure caption or a table title
             problems.append(f"heading {heading!r} alone at the bottom of page {i}")
     return n, problems
 

@@ -1,5 +1,6 @@
 """The package's shape: the layer contract (import-linter), a light command
 line, and no module over 800 lines."""
+
 from __future__ import annotations
 
 import json
@@ -21,9 +22,13 @@ def test_layer_contract_is_kept():
     """``lint-imports`` (contracts in pyproject.toml): every layer imports only
     the layers below it, and the games do not import each other."""
     exe = shutil.which("lint-imports", path=str(Path(sys.executable).parent)) or "lint-imports"
-    proc = subprocess.run([exe, "--config", str(ROOT / "pyproject.toml")], cwd=ROOT,
-                          capture_output=True, text=True,
-                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    proc = subprocess.run(
+        [exe, "--config", str(ROOT / "pyproject.toml")],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-2000:]
     assert "0 broken" in proc.stdout
 
@@ -31,18 +36,32 @@ def test_layer_contract_is_kept():
 def imported_after(args: list[str], cwd=ROOT) -> set[str]:
     """The top-level modules in ``sys.modules`` after ``slotmath ARGS`` ran in
     a fresh interpreter."""
-    code = ("import json, sys\nfrom slotmath.cli import main\n"
-            "try:\n    main(sys.argv[1:])\nexcept SystemExit:\n    pass\n"
-            "print(json.dumps(sorted({m.split('.')[0] for m in sys.modules})))")
-    proc = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True,
-                          cwd=cwd, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    code = (
+        "import json, sys\nfrom slotmath.cli import main\n"
+        "try:\n    main(sys.argv[1:])\nexcept SystemExit:\n    pass\n"
+        "print(json.dumps(sorted({m.split('.')[0] for m in sys.modules})))"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code, *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
     assert proc.returncode == 0, proc.stderr
     return set(json.loads(proc.stdout.strip().splitlines()[-1]))
 
 
-@pytest.mark.parametrize("args", [["--help"], ["--version"], ["validate", "video20"],
-                                  ["validate", "grand_spinn_superpot"],
-                                  ["validate", "piggy_bankin_superlock"]])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--help"],
+        ["--version"],
+        ["validate", "video20"],
+        ["validate", "grand_spinn_superpot"],
+        ["validate", "piggy_bankin_superlock"],
+    ],
+)
 def test_light_commands_import_no_numerics(args):
     """--help, --version and validate import neither numba, pandas, scipy nor
     matplotlib (the rules packages' checks are light; the analysis is not
@@ -51,8 +70,13 @@ def test_light_commands_import_no_numerics(args):
 
 
 def test_version():
-    proc = subprocess.run([sys.executable, "-m", "slotmath", "--version"], capture_output=True,
-                          text=True, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    proc = subprocess.run(
+        [sys.executable, "-m", "slotmath", "--version"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
     import slotmath
 
     assert proc.returncode == 0 and proc.stdout.strip() == f"slotmath {slotmath.__version__}"
@@ -60,14 +84,22 @@ def test_version():
 
 def test_help_lists_every_command():
     """The upper layers' commands are listed without importing their modules."""
-    proc = subprocess.run([sys.executable, "-m", "slotmath", "--help"], capture_output=True,
-                          text=True, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    proc = subprocess.run(
+        [sys.executable, "-m", "slotmath", "--help"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
     assert proc.returncode == 0
     for command in ("validate", "par", "simulate", "report", "tune", "sensitivities"):
         assert command in proc.stdout
 
 
 def test_modules_under_800_lines():
-    long = {str(p.relative_to(ROOT)): n for p in PACKAGE.rglob("*.py")
-            if (n := len(p.read_text(encoding="utf-8").splitlines())) > 800}
+    long = {
+        str(p.relative_to(ROOT)): n
+        for p in PACKAGE.rglob("*.py")
+        if (n := len(p.read_text(encoding="utf-8").splitlines())) > 800
+    }
     assert not long, long

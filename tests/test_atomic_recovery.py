@@ -1,6 +1,7 @@
 """Killed writers: a ``report`` or a ``tune --out`` killed at a random moment
 leaves the old result or the new one at the target, never neither; the next
 run removes what the killed one left; written files honour the umask."""
+
 from __future__ import annotations
 
 import json
@@ -10,9 +11,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, TEST_DATA
 
 from slotmath.io.files import install_dir, leftovers, remove_leftovers
+
+from conftest import ROOT, TEST_DATA
 
 TRIALS = 20
 
@@ -91,9 +93,15 @@ print(json.dumps(sorted(p.name for p in target.parent.iterdir())))
 
 def kill_trials(mode: str, source: Path, target: Path, seed: int) -> tuple:
     """States after each of TRIALS kills, and the folder's names after a last run."""
-    proc = subprocess.run([sys.executable, "-c", HARNESS, mode, str(TRIALS), str(seed),
-                           str(source), str(target)], capture_output=True, text=True,
-                          cwd=ROOT, timeout=600, env={**os.environ, "PYTHONPATH": str(ROOT)}, check=False)
+    proc = subprocess.run(
+        [sys.executable, "-c", HARNESS, mode, str(TRIALS), str(seed), str(source), str(target)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=600,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        check=False,
+    )
     assert proc.returncode == 0, proc.stderr[-3000:]
     lines = [json.loads(line) for line in proc.stdout.splitlines()]
     return lines[:-1], lines[-1]
@@ -109,8 +117,8 @@ def test_killed_reports_leave_old_or_new(tmp_path):
     for texts in states:
         assert sorted(texts) == ["par.html", "par.json", "par.txt", "par.xlsx"], texts
         kinds = {t.split()[0] for n, t in texts.items() if n != "par.html"}
-        assert kinds in ({"old"}, {"new"}), texts                 # one result, whole
-    assert names == ["report_toy"]                                # leftovers removed
+        assert kinds in ({"old"}, {"new"}), texts  # one result, whole
+    assert names == ["report_toy"]  # leftovers removed
     assert (target / "par.json").read_text() == "new par.json"
 
 
@@ -127,8 +135,14 @@ def test_killed_tune_out_leaves_old_or_new(tmp_path):
 
 def child(code: str, *args, umask: int = 0o022) -> subprocess.Popen:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    return subprocess.Popen([sys.executable, "-c", code, *map(str, args)], env=env, cwd=ROOT,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, umask=umask)
+    return subprocess.Popen(
+        [sys.executable, "-c", code, *map(str, args)],
+        env=env,
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        umask=umask,
+    )
 
 
 TUNE_CHILD = r"""

@@ -6,6 +6,7 @@ breaks one thing, and runs ``slotmath validate`` as a subprocess on it (the
 cases the issue lists, a missing file and an unknown bet level also through
 ``slotmath par``).
 """
+
 from __future__ import annotations
 
 import copy
@@ -15,12 +16,13 @@ import resource
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 
 import pytest
 import yaml
+
 from conftest import ROOT, run_cli_many, slotmath_command
 
 BASE = {
@@ -35,9 +37,7 @@ BASE = {
         {"name": "X", "kind": "blank"},
     ],
     "groups": {"AB": ["A", "B"]},
-    "reels": {"base": [["A", "B", "W", "S", "X"],
-                       ["A", "X", "B", "W", "S"],
-                       ["A", "B", "X", "W", "S", "X"]]},
+    "reels": {"base": [["A", "B", "W", "S", "X"], ["A", "X", "B", "W", "S"], ["A", "B", "X", "W", "S", "X"]]},
     "paylines": [[1, 1, 1], [0, 1, 2]],
     "pays": [
         {"symbol": "A", "count": 3, "pay": 10},
@@ -71,19 +71,31 @@ class Case:
 
 
 # the invalid inputs the issue names (each also checked with `slotmath par`)
-ISSUE_CASES = {"malformed_yaml", "unknown_symbol_on_strip", "unknown_symbol_in_pay",
-               "unknown_symbol_in_pattern", "empty_strip", "negative_weight", "all_zero_weights",
-               "payline_row_outside_grid", "payline_wrong_length", "pay_for_more_symbols_than_reels",
-               "wild_substitutes_unknown_symbol", "duplicate_symbol_names"}
+ISSUE_CASES = {
+    "malformed_yaml",
+    "unknown_symbol_on_strip",
+    "unknown_symbol_in_pay",
+    "unknown_symbol_in_pattern",
+    "empty_strip",
+    "negative_weight",
+    "all_zero_weights",
+    "payline_row_outside_grid",
+    "payline_wrong_length",
+    "pay_for_more_symbols_than_reels",
+    "wild_substitutes_unknown_symbol",
+    "duplicate_symbol_names",
+}
 
 
 def put(path: str, value):
     """An edit setting the dotted/indexed ``path`` (a list of keys) to ``value``."""
+
     def edit(d):
         *head, last = path
         for k in head:
             d = d[k]
         d[last] = value
+
     return edit
 
 
@@ -97,124 +109,316 @@ def add(key, item):
 
 CASES = [
     # --- YAML and file level
-    Case("malformed_yaml", lambda d: "grid: {reels: 3, rows: 3\nbet: {levels: [1]}\n",
-         "line 2", "malformed YAML"),
-    Case("duplicate_yaml_key", lambda d: "grid: {reels: 3, rows: 3}\ngrid: {reels: 5, rows: 3}\n",
-         "line 2", "duplicate key 'grid'"),
+    Case(
+        "malformed_yaml",
+        lambda d: "grid: {reels: 3, rows: 3\nbet: {levels: [1]}\n",
+        "line 2",
+        "malformed YAML",
+    ),
+    Case(
+        "duplicate_yaml_key",
+        lambda d: "grid: {reels: 3, rows: 3}\ngrid: {reels: 5, rows: 3}\n",
+        "line 2",
+        "duplicate key 'grid'",
+    ),
     Case("not_a_mapping", lambda d: "- just\n- a list\n", "", "must hold a mapping"),
     Case("empty_file", lambda d: "", "", "must hold a mapping"),
     Case("missing_required_key", lambda d: d.pop("reels"), "", "'reels' is a required property"),
     Case("unknown_top_level_key", lambda d: d.update(payline=[[1, 1, 1]]), "", "'payline' was unexpected"),
     # --- symbols and wilds
-    Case("duplicate_symbol_names", add("symbols", {"name": "B"}), "symbols[5].name",
-         "duplicate symbol name 'B'"),
+    Case(
+        "duplicate_symbol_names",
+        add("symbols", {"name": "B"}),
+        "symbols[5].name",
+        "duplicate symbol name 'B'",
+    ),
     Case("bad_symbol_kind", put(["symbols", 1, "kind"], "joker"), "symbols[1].kind", "'joker'"),
-    Case("wild_substitutes_unknown_symbol", put(["symbols", 2, "substitutes"], ["A", "Q"]),
-         "symbols[2].substitutes[1]", "unknown symbol 'Q'"),
-    Case("wild_except_unknown_symbol", put(["symbols", 2, "except"], ["Q"]),
-         "symbols[2].except[0]", "unknown symbol 'Q'"),
-    Case("wild_substitutes_for_itself", put(["symbols", 2, "substitutes"], ["A", "W"]),
-         "symbols[2].substitutes[1]", "cannot substitute for itself"),
-    Case("wild_substitutes_for_scatter", put(["symbols", 2, "substitutes"], ["A", "S"]),
-         "symbols[2].substitutes[1]", "'S' is a scatter"),
-    Case("except_without_all", lambda d: d["symbols"][2].update({"substitutes": ["A"], "except": ["B"]}),
-         "symbols[2].except", "only goes with 'substitutes: all'"),
-    Case("wild_substitutes_for_blank", put(["symbols", 2, "substitutes"], ["X"]),
-         "symbols[2].substitutes[0]", "'X' is a blank"),
-    Case("multiplier_on_regular_symbol", put(["symbols", 0, "multiplier"], {"per_wild": 2}),
-         "symbols[0].multiplier", "only wild symbols"),
-    Case("by_count_zero_wilds_not_1", put(["symbols", 2, "multiplier"], {"by_count": [2, 4, 8]}),
-         "symbols[2].multiplier.by_count[0]", "must be 1"),
-    Case("per_wild_and_by_count", put(["symbols", 2, "multiplier"], {"per_wild": 2, "by_count": [1, 3]}),
-         "symbols[2].multiplier", "not both"),
-    Case("group_with_unknown_symbol", put(["groups", "AB"], ["A", "Q"]), "groups.AB[1]",
-         "unknown symbol 'Q'"),
+    Case(
+        "wild_substitutes_unknown_symbol",
+        put(["symbols", 2, "substitutes"], ["A", "Q"]),
+        "symbols[2].substitutes[1]",
+        "unknown symbol 'Q'",
+    ),
+    Case(
+        "wild_except_unknown_symbol",
+        put(["symbols", 2, "except"], ["Q"]),
+        "symbols[2].except[0]",
+        "unknown symbol 'Q'",
+    ),
+    Case(
+        "wild_substitutes_for_itself",
+        put(["symbols", 2, "substitutes"], ["A", "W"]),
+        "symbols[2].substitutes[1]",
+        "cannot substitute for itself",
+    ),
+    Case(
+        "wild_substitutes_for_scatter",
+        put(["symbols", 2, "substitutes"], ["A", "S"]),
+        "symbols[2].substitutes[1]",
+        "'S' is a scatter",
+    ),
+    Case(
+        "except_without_all",
+        lambda d: d["symbols"][2].update({"substitutes": ["A"], "except": ["B"]}),
+        "symbols[2].except",
+        "only goes with 'substitutes: all'",
+    ),
+    Case(
+        "wild_substitutes_for_blank",
+        put(["symbols", 2, "substitutes"], ["X"]),
+        "symbols[2].substitutes[0]",
+        "'X' is a blank",
+    ),
+    Case(
+        "multiplier_on_regular_symbol",
+        put(["symbols", 0, "multiplier"], {"per_wild": 2}),
+        "symbols[0].multiplier",
+        "only wild symbols",
+    ),
+    Case(
+        "by_count_zero_wilds_not_1",
+        put(["symbols", 2, "multiplier"], {"by_count": [2, 4, 8]}),
+        "symbols[2].multiplier.by_count[0]",
+        "must be 1",
+    ),
+    Case(
+        "per_wild_and_by_count",
+        put(["symbols", 2, "multiplier"], {"per_wild": 2, "by_count": [1, 3]}),
+        "symbols[2].multiplier",
+        "not both",
+    ),
+    Case(
+        "group_with_unknown_symbol", put(["groups", "AB"], ["A", "Q"]), "groups.AB[1]", "unknown symbol 'Q'"
+    ),
     # --- reels
-    Case("unknown_symbol_on_strip", strip(2, ["A", "B", "X", "W", "Q", "X"]), "reels.base[2][4]",
-         "unknown symbol 'Q'"),
+    Case(
+        "unknown_symbol_on_strip",
+        strip(2, ["A", "B", "X", "W", "Q", "X"]),
+        "reels.base[2][4]",
+        "unknown symbol 'Q'",
+    ),
     Case("empty_strip", strip(1, []), "reels.base[1]", "empty"),
     Case("strip_shorter_than_window", strip(1, ["A", "B"]), "reels.base[1]", "fewer than the 3 rows"),
-    Case("wrong_reel_count", put(["reels", "base"], [["A", "B", "W"]] * 2), "reels.base",
-         "has 2 reels, the grid has 3"),
-    Case("no_base_reel_set", put(["reels"], {"free": [["A", "B", "W"]] * 3}), "reels",
-         "'base' is a required property"),
-    Case("negative_weight", strip(0, {"symbols": ["A", "B", "W", "S", "X"], "weights": [3, 2, -1, 1, 1]}),
-         "reels.base[0].weights[2]", "negative weight -1"),
-    Case("all_zero_weights", strip(0, {"symbols": ["A", "B", "W", "S", "X"], "weights": [0] * 5}),
-         "reels.base[0].weights", "all weights are zero"),
-    Case("weights_length_mismatch", strip(0, {"symbols": ["A", "B", "W", "S", "X"], "weights": [1, 2]}),
-         "reels.base[0].weights", "2 weights for 5 stops"),
-    Case("non_integer_weight", strip(0, {"symbols": ["A", "B", "W", "S", "X"], "weights": [1, 2.5, 1, 1, 1]}),
-         "reels.base[0].weights[1]", "not of type 'integer'"),
-    Case("cycle_beyond_exact_range",
-         put(["reels", "base"], [{"symbols": ["A", "B", "W", "S", "X"], "weights": [2 ** 21] * 5}] * 3),
-         "reels.base", "exceeds 2**62"),
+    Case(
+        "wrong_reel_count",
+        put(["reels", "base"], [["A", "B", "W"]] * 2),
+        "reels.base",
+        "has 2 reels, the grid has 3",
+    ),
+    Case(
+        "no_base_reel_set",
+        put(["reels"], {"free": [["A", "B", "W"]] * 3}),
+        "reels",
+        "'base' is a required property",
+    ),
+    Case(
+        "negative_weight",
+        strip(0, {"symbols": ["A", "B", "W", "S", "X"], "weights": [3, 2, -1, 1, 1]}),
+        "reels.base[0].weights[2]",
+        "negative weight -1",
+    ),
+    Case(
+        "all_zero_weights",
+        strip(0, {"symbols": ["A", "B", "W", "S", "X"], "weights": [0] * 5}),
+        "reels.base[0].weights",
+        "all weights are zero",
+    ),
+    Case(
+        "weights_length_mismatch",
+        strip(0, {"symbols": ["A", "B", "W", "S", "X"], "weights": [1, 2]}),
+        "reels.base[0].weights",
+        "2 weights for 5 stops",
+    ),
+    Case(
+        "non_integer_weight",
+        strip(0, {"symbols": ["A", "B", "W", "S", "X"], "weights": [1, 2.5, 1, 1, 1]}),
+        "reels.base[0].weights[1]",
+        "not of type 'integer'",
+    ),
+    Case(
+        "cycle_beyond_exact_range",
+        put(["reels", "base"], [{"symbols": ["A", "B", "W", "S", "X"], "weights": [2**21] * 5}] * 3),
+        "reels.base",
+        "exceeds 2**62",
+    ),
     Case("csv_file_missing", put(["reels", "base"], "strips.csv"), "reels.base", "not found"),
-    Case("csv_unknown_symbol", put(["reels", "base"], "strips.csv"), "reels.base[2][3]",
-         "unknown symbol 'Q' (column reel3, line 5)", file="strips.csv",
-         files={"strips.csv": CSV_OK.replace("S,W,W", "S,W,Q")}),
-    Case("csv_bad_header", put(["reels", "base"], "strips.csv"), "header", "column 3 is not a reel or weight column",
-         file="strips.csv", files={"strips.csv": CSV_OK.replace("reel3", "reel_3")}),
-    Case("csv_gap_in_strip", put(["reels", "base"], "strips.csv"), "reel2",
-         "empty cell on line 3", file="strips.csv", files={"strips.csv": CSV_OK.replace("B,X,B", "B,,B")}),
-    Case("csv_bad_weight", put(["reels", "base"], "strips.csv"), "weight1", "line 3: weight 'x'",
-         file="strips.csv", files={"strips.csv": "reel1,weight1,reel2,reel3\nA,1,A,A\nB,x,X,B\n"
-                                   "W,1,B,X\nS,1,W,W\n,,S,S\n"}),
-    Case("csv_wrong_reel_count", put(["reels", "base"], "strips.csv"), "reels.base",
-         "has 2 reels, the grid has 3", file="strips.csv",
-         files={"strips.csv": "reel1,reel2\nA,A\nB,B\nW,W\n"}),
+    Case(
+        "csv_unknown_symbol",
+        put(["reels", "base"], "strips.csv"),
+        "reels.base[2][3]",
+        "unknown symbol 'Q' (column reel3, line 5)",
+        file="strips.csv",
+        files={"strips.csv": CSV_OK.replace("S,W,W", "S,W,Q")},
+    ),
+    Case(
+        "csv_bad_header",
+        put(["reels", "base"], "strips.csv"),
+        "header",
+        "column 3 is not a reel or weight column",
+        file="strips.csv",
+        files={"strips.csv": CSV_OK.replace("reel3", "reel_3")},
+    ),
+    Case(
+        "csv_gap_in_strip",
+        put(["reels", "base"], "strips.csv"),
+        "reel2",
+        "empty cell on line 3",
+        file="strips.csv",
+        files={"strips.csv": CSV_OK.replace("B,X,B", "B,,B")},
+    ),
+    Case(
+        "csv_bad_weight",
+        put(["reels", "base"], "strips.csv"),
+        "weight1",
+        "line 3: weight 'x'",
+        file="strips.csv",
+        files={"strips.csv": "reel1,weight1,reel2,reel3\nA,1,A,A\nB,x,X,B\nW,1,B,X\nS,1,W,W\n,,S,S\n"},
+    ),
+    Case(
+        "csv_wrong_reel_count",
+        put(["reels", "base"], "strips.csv"),
+        "reels.base",
+        "has 2 reels, the grid has 3",
+        file="strips.csv",
+        files={"strips.csv": "reel1,reel2\nA,A\nB,B\nW,W\n"},
+    ),
     # --- paylines and bet
-    Case("payline_row_outside_grid", put(["paylines", 1], [0, 1, 3]), "paylines[1][2]",
-         "row 3 is outside the grid"),
-    Case("payline_negative_row", put(["paylines", 0], [1, -1, 1]), "paylines[0][1]",
-         "row -1 is outside the grid"),
-    Case("payline_wrong_length", put(["paylines", 0], [1, 1]), "paylines[0]",
-         "has 2 rows, need one per reel (3)"),
+    Case(
+        "payline_row_outside_grid",
+        put(["paylines", 1], [0, 1, 3]),
+        "paylines[1][2]",
+        "row 3 is outside the grid",
+    ),
+    Case(
+        "payline_negative_row",
+        put(["paylines", 0], [1, -1, 1]),
+        "paylines[0][1]",
+        "row -1 is outside the grid",
+    ),
+    Case(
+        "payline_wrong_length",
+        put(["paylines", 0], [1, 1]),
+        "paylines[0]",
+        "has 2 rows, need one per reel (3)",
+    ),
     Case("bet_lines_mismatch", put(["bet", "lines"], 5), "bet.lines", "2 paylines"),
     Case("no_bet_levels", put(["bet", "levels"], []), "bet.levels", "non-empty"),
     Case("repeated_bet_level", put(["bet", "levels"], [1, 2, 2]), "bet.levels", "non-unique"),
     # --- line pays
-    Case("unknown_symbol_in_pay", add("pays", {"symbol": "Q", "count": 2, "pay": 1}), "pays[4].symbol",
-         "unknown symbol or group 'Q'"),
-    Case("unknown_symbol_in_pattern", add("pays", {"pattern": ["A", "Q"], "pay": 1}), "pays[4].pattern[1]",
-         "unknown symbol or group 'Q'"),
-    Case("unknown_symbol_anywhere", add("pays", {"anywhere": "Q", "exactly": 1, "pay": 1}),
-         "pays[4].anywhere", "unknown symbol 'Q'"),
-    Case("pay_for_more_symbols_than_reels", add("pays", {"symbol": "B", "count": 4, "pay": 50}),
-         "pays[4].count", "4 symbols on 3 reels"),
-    Case("pattern_longer_than_reels", add("pays", {"pattern": ["A", "B", "A", "B"], "pay": 5}),
-         "pays[4].pattern", "4 symbols on 3 reels"),
-    Case("anywhere_more_than_reels", add("pays", {"anywhere": "B", "exactly": 4, "pay": 5}),
-         "pays[4].exactly", "4 symbols on a line of 3 reels"),
-    Case("two_pay_forms", add("pays", {"symbol": "B", "count": 2, "pattern": ["B", "B"], "pay": 1}),
-         "pays[4]", "give exactly one of 'symbol' (with 'count'), 'pattern' or 'anywhere'"),
+    Case(
+        "unknown_symbol_in_pay",
+        add("pays", {"symbol": "Q", "count": 2, "pay": 1}),
+        "pays[4].symbol",
+        "unknown symbol or group 'Q'",
+    ),
+    Case(
+        "unknown_symbol_in_pattern",
+        add("pays", {"pattern": ["A", "Q"], "pay": 1}),
+        "pays[4].pattern[1]",
+        "unknown symbol or group 'Q'",
+    ),
+    Case(
+        "unknown_symbol_anywhere",
+        add("pays", {"anywhere": "Q", "exactly": 1, "pay": 1}),
+        "pays[4].anywhere",
+        "unknown symbol 'Q'",
+    ),
+    Case(
+        "pay_for_more_symbols_than_reels",
+        add("pays", {"symbol": "B", "count": 4, "pay": 50}),
+        "pays[4].count",
+        "4 symbols on 3 reels",
+    ),
+    Case(
+        "pattern_longer_than_reels",
+        add("pays", {"pattern": ["A", "B", "A", "B"], "pay": 5}),
+        "pays[4].pattern",
+        "4 symbols on 3 reels",
+    ),
+    Case(
+        "anywhere_more_than_reels",
+        add("pays", {"anywhere": "B", "exactly": 4, "pay": 5}),
+        "pays[4].exactly",
+        "4 symbols on a line of 3 reels",
+    ),
+    Case(
+        "two_pay_forms",
+        add("pays", {"symbol": "B", "count": 2, "pattern": ["B", "B"], "pay": 1}),
+        "pays[4]",
+        "give exactly one of 'symbol' (with 'count'), 'pattern' or 'anywhere'",
+    ),
     Case("pay_without_count", add("pays", {"symbol": "B", "pay": 5}), "pays[4].count", "needs 'count'"),
-    Case("pay_and_pay_by_level", add("pays", {"symbol": "B", "count": 2, "pay": 5, "pay_by_level": [5, 10, 25]}),
-         "pays[4]", "exactly one of 'pay' and 'pay_by_level'"),
-    Case("pay_by_level_wrong_length", add("pays", {"symbol": "B", "count": 2, "pay_by_level": [5, 10]}),
-         "pays[4].pay_by_level", "2 values for 3 bet levels"),
-    Case("negative_pay", add("pays", {"symbol": "B", "count": 2, "pay": -5}), "pays[4].pay",
-         "less than the minimum of 0"),
-    Case("scatter_in_line_pay", add("pays", {"symbol": "S", "count": 3, "pay": 5}), "pays[4]",
-         "'S' is a scatter and cannot pay on a line"),
-    Case("duplicate_line_pay", add("pays", {"symbol": "A", "count": 3, "pay": 12}), "pays[4]",
-         "same combination as pays[0]"),
+    Case(
+        "pay_and_pay_by_level",
+        add("pays", {"symbol": "B", "count": 2, "pay": 5, "pay_by_level": [5, 10, 25]}),
+        "pays[4]",
+        "exactly one of 'pay' and 'pay_by_level'",
+    ),
+    Case(
+        "pay_by_level_wrong_length",
+        add("pays", {"symbol": "B", "count": 2, "pay_by_level": [5, 10]}),
+        "pays[4].pay_by_level",
+        "2 values for 3 bet levels",
+    ),
+    Case(
+        "negative_pay",
+        add("pays", {"symbol": "B", "count": 2, "pay": -5}),
+        "pays[4].pay",
+        "less than the minimum of 0",
+    ),
+    Case(
+        "scatter_in_line_pay",
+        add("pays", {"symbol": "S", "count": 3, "pay": 5}),
+        "pays[4]",
+        "'S' is a scatter and cannot pay on a line",
+    ),
+    Case(
+        "duplicate_line_pay",
+        add("pays", {"symbol": "A", "count": 3, "pay": 12}),
+        "pays[4]",
+        "same combination as pays[0]",
+    ),
     # --- scatter pays
-    Case("scatter_pay_on_non_scatter", add("scatters", {"symbol": "B", "count": 3, "pay": 5}),
-         "scatters[1].symbol", "'B' is not of kind 'scatter'"),
-    Case("scatter_pay_unknown_symbol", add("scatters", {"symbol": "Q", "count": 3, "pay": 5}),
-         "scatters[1].symbol", "unknown symbol 'Q'"),
-    Case("scatter_count_exceeds_window", add("scatters", {"symbol": "S", "count": 10, "pay": 5}),
-         "scatters[1].count", "do not fit a 3x3 window"),
-    Case("duplicate_scatter_pay", add("scatters", {"symbol": "S", "count": 3, "pay": 7}),
-         "scatters[1]", "already paid by scatters[0]"),
-    Case("bad_scatter_pay", add("scatters", {"symbol": "S", "count": 2, "pay": "two"}),
-         "scatters[1].pay", "'two'"),
+    Case(
+        "scatter_pay_on_non_scatter",
+        add("scatters", {"symbol": "B", "count": 3, "pay": 5}),
+        "scatters[1].symbol",
+        "'B' is not of kind 'scatter'",
+    ),
+    Case(
+        "scatter_pay_unknown_symbol",
+        add("scatters", {"symbol": "Q", "count": 3, "pay": 5}),
+        "scatters[1].symbol",
+        "unknown symbol 'Q'",
+    ),
+    Case(
+        "scatter_count_exceeds_window",
+        add("scatters", {"symbol": "S", "count": 10, "pay": 5}),
+        "scatters[1].count",
+        "do not fit a 3x3 window",
+    ),
+    Case(
+        "duplicate_scatter_pay",
+        add("scatters", {"symbol": "S", "count": 3, "pay": 7}),
+        "scatters[1]",
+        "already paid by scatters[0]",
+    ),
+    Case(
+        "bad_scatter_pay",
+        add("scatters", {"symbol": "S", "count": 2, "pay": "two"}),
+        "scatters[1].pay",
+        "'two'",
+    ),
     # --- rules
     Case("unknown_rules", put(["rules"], "no_such_rules"), "rules", "unknown rules 'no_such_rules'"),
     # --- command line: a bet level the game does not offer
-    Case("unknown_bet_level", lambda d: None, "bet.levels", "bet level 7 is not offered",
-         commands=(("par", "--bet", "7"), ("simulate", "--spins", "10", "--bet", "7"))),
+    Case(
+        "unknown_bet_level",
+        lambda d: None,
+        "bet.levels",
+        "bet level 7 is not offered",
+        commands=(("par", "--bet", "7"), ("simulate", "--spins", "10", "--bet", "7")),
+    ),
 ]
 
 
@@ -244,8 +448,9 @@ def outcomes(tmp_path_factory):
         data = copy.deepcopy(BASE)
         text = case.edit(data)
         path = folder / "game.yaml"
-        path.write_text(text if isinstance(text, str) else yaml.safe_dump(data, sort_keys=False),
-                        encoding="utf-8")
+        path.write_text(
+            text if isinstance(text, str) else yaml.safe_dump(data, sort_keys=False), encoding="utf-8"
+        )
         for name, content in case.files.items():
             (folder / name).write_text(content, encoding="utf-8")
         folders[case.id] = folder
@@ -282,8 +487,11 @@ def test_folder_without_game_file(tmp_path):
         assert_one_line_error(rc, out, err, tmp_path, "", "no such game file or game folder")
 
 
-@pytest.mark.parametrize("args", [("--spins", "0"), ("--spins", "-5"), ("--spins", "1.5"),
-                                  ("--spins", "many")], ids=["zero", "negative", "fraction", "text"])
+@pytest.mark.parametrize(
+    "args",
+    [("--spins", "0"), ("--spins", "-5"), ("--spins", "1.5"), ("--spins", "many")],
+    ids=["zero", "negative", "fraction", "text"],
+)
 def test_bad_spin_count(args, write_game):
     # argparse usage errors: exit status 2, the usage line and one error line naming --spins
     path = write_game(copy.deepcopy(BASE))
@@ -308,10 +516,10 @@ def test_bad_bet_argument(write_game):
 
 BAD = ROOT / "tests" / "data" / "bad"
 CORPUS = json.loads((BAD / "cases.json").read_text(encoding="utf-8"))
-LIMIT_MB = 1536           # address space: numba's compiler needs room to map
-PEAK_MB = 500             # resident memory actually used
-SECONDS = 5               # CPU time: the machine's load does not count against a case
-WALL_SECONDS = 30         # wall time: a hang
+LIMIT_MB = 1536  # address space: numba's compiler needs room to map
+PEAK_MB = 500  # resident memory actually used
+SECONDS = 5  # CPU time: the machine's load does not count against a case
+WALL_SECONDS = 30  # wall time: a hang
 COMMANDS = ("validate", "par --json")
 
 
@@ -339,12 +547,18 @@ def corpus_results(tmp_path_factory):
     """Every corpus case (and a game file over the size limit, too big to
     commit) through validate and par --json in one limited process."""
     big = tmp_path_factory.mktemp("oversized") / "game.yaml"
-    with big.open("w", encoding="utf-8") as fh:           # 21 MB of one comment
-        fh.write("# " + "x" * (21 * 2 ** 20) + "\ngrid: {reels: 3, rows: 3}\n")
+    with big.open("w", encoding="utf-8") as fh:  # 21 MB of one comment
+        fh.write("# " + "x" * (21 * 2**20) + "\ngrid: {reels: 3, rows: 3}\n")
     games = [f"tests/data/bad/{c}/" for c in sorted(CORPUS)] + [str(big.parent)]
-    proc = subprocess.run([sys.executable, str(ROOT / "tests" / "bad_input_runner.py"), str(LIMIT_MB),
-                           *COMMANDS, "--", *games], capture_output=True, text=True, cwd=ROOT,
-                          timeout=600, env={**os.environ, "PYTHONPATH": str(ROOT)}, check=False)
+    proc = subprocess.run(
+        [sys.executable, str(ROOT / "tests" / "bad_input_runner.py"), str(LIMIT_MB), *COMMANDS, "--", *games],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=600,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        check=False,
+    )
     assert proc.returncode == 0, proc.stderr[-2000:]
     rows = [json.loads(line) for line in proc.stdout.splitlines()]
     return {(r["game"], r["command"]): r for r in rows[:-1]}, rows[-1]["peak_mb"], big
@@ -373,28 +587,42 @@ def test_corpus_memory(corpus_results):
 
 
 def _limit_memory():
-    limit = LIMIT_MB * 2 ** 20
+    limit = LIMIT_MB * 2**20
     resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
 
 
 def run_limited(args, timeout=60):
     """``slotmath ARGS`` in its own process under the memory limit:
     (status, stdout, stderr, wall seconds, CPU seconds)."""
+
     def cpu():
         usage = resource.getrusage(resource.RUSAGE_CHILDREN)
         return usage.ru_utime + usage.ru_stime
 
     start, cpu_start = time.perf_counter(), cpu()
     with open(os.devnull, "rb") as null:
-        p = subprocess.Popen(slotmath_command() + [str(a) for a in args], stdin=null,
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT,
-                             preexec_fn=_limit_memory)  # noqa: PLW1509 - the test starts no threads here
+        p = subprocess.Popen(
+            slotmath_command() + [str(a) for a in args],
+            stdin=null,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            cwd=ROOT,
+            preexec_fn=_limit_memory,
+        )
     out, err = p.communicate(timeout=timeout)
     return p.returncode, out.decode(), err.decode(), time.perf_counter() - start, cpu() - cpu_start
 
 
-SAMPLE = ["alias_bomb_groups", "piggy_alias_bomb_options", "deep_flow_nesting_5000", "too_many_values",
-          "rules_dotdot_evil", "csv_symlink_passwd", "piggy_awards_short_row", "line_pay_10_to_29"]
+SAMPLE = [
+    "alias_bomb_groups",
+    "piggy_alias_bomb_options",
+    "deep_flow_nesting_5000",
+    "too_many_values",
+    "rules_dotdot_evil",
+    "csv_symlink_passwd",
+    "piggy_awards_short_row",
+    "line_pay_10_to_29",
+]
 
 
 @pytest.mark.parametrize("case", SAMPLE)
@@ -403,10 +631,20 @@ def test_corpus_sample_as_processes(case):
     expected = CORPUS[case]
     for command in COMMANDS:
         rc, out, err, seconds, cpu_seconds = run_limited(
-            [*command.split()[:1], f"tests/data/bad/{case}", *command.split()[1:]])
-        assert_clean_refusal({"status": rc, "stdout": out, "stderr": err, "seconds": seconds,
-                              "cpu_seconds": cpu_seconds, "error": ""}, f"tests/data/bad/{case}/{expected['file']}",
-                             expected["field"])
+            [*command.split()[:1], f"tests/data/bad/{case}", *command.split()[1:]]
+        )
+        assert_clean_refusal(
+            {
+                "status": rc,
+                "stdout": out,
+                "stderr": err,
+                "seconds": seconds,
+                "cpu_seconds": cpu_seconds,
+                "error": "",
+            },
+            f"tests/data/bad/{case}/{expected['file']}",
+            expected["field"],
+        )
     # the largest resident set of any child process this test session has waited for
     assert resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024 < PEAK_MB
 

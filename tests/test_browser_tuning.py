@@ -6,6 +6,7 @@ notebook is opened in Debian's Chromium driven by Playwright, all cells
 are run, one symbol count is changed in the page and the displayed RTP must
 change to the exact RTP of the new strips.  The server is always shut down.
 """
+
 from __future__ import annotations
 
 import os
@@ -21,11 +22,12 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, TEST_DATA
 
 from slotmath.analysis.metrics import game_figures
 from slotmath.io.gamefile import load_game
 from slotmath.tuning.reelspace import ReelSpace
+
+from conftest import ROOT, TEST_DATA
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"]
@@ -56,8 +58,7 @@ def wait_for_server(url: str, proc: subprocess.Popen, log: Path, token: str) -> 
         if proc.poll() is not None:
             raise RuntimeError(f"JupyterLab exited early:\n{log.read_text()[-3000:]}")
         try:
-            request = urllib.request.Request(url + "/api/status",
-                                             headers={"Authorization": f"token {token}"})
+            request = urllib.request.Request(url + "/api/status", headers={"Authorization": f"token {token}"})
             with urllib.request.urlopen(request, timeout=2) as r:
                 if r.status == 200:
                     return
@@ -87,25 +88,38 @@ def jupyterlab(tmp_path):
     shutil.copytree(TEST_DATA / "tune_small", game)
     port = free_port()
     token = secrets.token_hex(24)
-    env = dict(os.environ, SLOTMATH_TUNING_GAME=str(game),
-               JUPYTER_CONFIG_DIR=str(tmp_path / "config"),
-               JUPYTER_RUNTIME_DIR=str(tmp_path / "runtime"),
-               JUPYTER_DATA_DIR=str(tmp_path / "data"),
-               JUPYTERLAB_SETTINGS_DIR=str(tmp_path / "settings"),
-               JUPYTERLAB_WORKSPACES_DIR=str(tmp_path / "workspaces"))
+    env = dict(
+        os.environ,
+        SLOTMATH_TUNING_GAME=str(game),
+        JUPYTER_CONFIG_DIR=str(tmp_path / "config"),
+        JUPYTER_RUNTIME_DIR=str(tmp_path / "runtime"),
+        JUPYTER_DATA_DIR=str(tmp_path / "data"),
+        JUPYTERLAB_SETTINGS_DIR=str(tmp_path / "settings"),
+        JUPYTERLAB_WORKSPACES_DIR=str(tmp_path / "workspaces"),
+    )
     log = tmp_path / "jupyterlab.log"
-    cmd = [sys.executable, "-m", "jupyter", "lab", "--no-browser", f"--port={port}",
-           "--ServerApp.ip=127.0.0.1", "--ServerApp.port_retries=0",
-           f"--IdentityProvider.token={token}", "--ServerApp.password=",
-           f"--ServerApp.root_dir={root}",
-           "--LabApp.expose_app_in_browser=True",
-           "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
-           "--LabApp.extension_manager=readonly"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "jupyter",
+        "lab",
+        "--no-browser",
+        f"--port={port}",
+        "--ServerApp.ip=127.0.0.1",
+        "--ServerApp.port_retries=0",
+        f"--IdentityProvider.token={token}",
+        "--ServerApp.password=",
+        f"--ServerApp.root_dir={root}",
+        "--LabApp.expose_app_in_browser=True",
+        "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+        "--LabApp.extension_manager=readonly",
+    ]
     if hasattr(os, "geteuid") and os.geteuid() == 0:
         cmd.append("--allow-root")
     with log.open("w") as fh:
-        proc = subprocess.Popen(cmd, cwd=root, env=env, stdout=fh, stderr=subprocess.STDOUT,
-                                start_new_session=True)
+        proc = subprocess.Popen(
+            cmd, cwd=root, env=env, stdout=fh, stderr=subprocess.STDOUT, start_new_session=True
+        )
     try:
         url = f"http://127.0.0.1:{port}"
         wait_for_server(url, proc, log, token)
@@ -114,13 +128,15 @@ def jupyterlab(tmp_path):
         stop(proc)
 
 
-@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed "
-                    "(apt-get install chromium; .ci/run does this)")
+@pytest.mark.skipif(
+    not Path(CHROMIUM).exists(),
+    reason="Debian's chromium is not installed (apt-get install chromium; .ci/run does this)",
+)
 def test_change_a_count_in_the_page_and_see_the_rtp_change(jupyterlab, tmp_path):
     from playwright.sync_api import sync_playwright
 
     url, game_dir, log, token = jupyterlab
-    with pytest.raises(urllib.error.HTTPError) as refused:        # no token, no access
+    with pytest.raises(urllib.error.HTTPError) as refused:  # no token, no access
         urllib.request.urlopen(url + "/api/contents", timeout=5)
     assert refused.value.code == 403
     game = load_game(game_dir)
@@ -128,7 +144,7 @@ def test_change_a_count_in_the_page_and_see_the_rtp_change(jupyterlab, tmp_path)
     wild = game.symbol_index["WILD"]
     xs = space.x0
     before = f"{float(game_figures(game, 1, needed={'rtp'})['rtp']):.6%}"
-    xs[0][wild] += 1                                     # reel 1: one more WILD
+    xs[0][wild] += 1  # reel 1: one more WILD
     expected = f"{float(game_figures(space.game_for(xs), 1, needed={'rtp'})['rtp']):.6%}"
     assert expected != before
 
@@ -153,7 +169,9 @@ def test_change_a_count_in_the_page_and_see_the_rtp_change(jupyterlab, tmp_path)
             box.press("Enter")
             page.wait_for_function(
                 "b => document.querySelector('.slotmath-rtp').innerText.trim() !== b",
-                arg=before, timeout=CHANGE_S * 1000)
+                arg=before,
+                timeout=CHANGE_S * 1000,
+            )
             assert rtp.inner_text().strip() == expected
             # the last cell shows the sensitivities of the current strips on request
             page.locator(".slotmath-sensitivity-button").click()
@@ -166,8 +184,10 @@ def test_change_a_count_in_the_page_and_see_the_rtp_change(jupyterlab, tmp_path)
             browser.close()
 
 
-@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed "
-                    "(apt-get install chromium; .ci/run does this)")
+@pytest.mark.skipif(
+    not Path(CHROMIUM).exists(),
+    reason="Debian's chromium is not installed (apt-get install chromium; .ci/run does this)",
+)
 def test_switch_game_solve_and_save_in_the_page(jupyterlab, tmp_path):
     """Switch game -> the target follows the new game's RTP; switch back,
     solve -> progress is shown -> targets met; save -> the file loads and
@@ -187,7 +207,9 @@ def test_switch_game_solve_and_save_in_the_page(jupyterlab, tmp_path):
         if shots:
             page.screenshot(path=str(Path(shots) / f"{name}.png"), full_page=True)
             for part in ("plot", "reel-tuner"):
-                page.locator(f".slotmath-{part}").first.screenshot(path=str(Path(shots) / f"{name}-{part}.png"))
+                page.locator(f".slotmath-{part}").first.screenshot(
+                    path=str(Path(shots) / f"{name}-{part}.png")
+                )
 
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
@@ -201,32 +223,45 @@ def test_switch_game_solve_and_save_in_the_page(jupyterlab, tmp_path):
             page.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
             target = page.locator(".slotmath-target-rtp input")
             target.wait_for(state="visible")
-            page.wait_for_function("t => Number(document.querySelector('.slotmath-target-rtp input').value) === t",
-                                   arg=own)
+            page.wait_for_function(
+                "t => Number(document.querySelector('.slotmath-target-rtp input').value) === t", arg=own
+            )
             shot("1-loaded")
             picker = page.locator(".slotmath-game select")
             picker.select_option(label="fruit_classic")
-            page.wait_for_function("t => Number(document.querySelector('.slotmath-target-rtp input').value) === t",
-                                   arg=other_rtp, timeout=CHANGE_S * 1000)
+            page.wait_for_function(
+                "t => Number(document.querySelector('.slotmath-target-rtp input').value) === t",
+                arg=other_rtp,
+                timeout=CHANGE_S * 1000,
+            )
             shot("2-switched")
-            picker.select_option(index=0)                 # back to the temporary copy
-            page.wait_for_function("t => Number(document.querySelector('.slotmath-target-rtp input').value) === t",
-                                   arg=own, timeout=CHANGE_S * 1000)
+            picker.select_option(index=0)  # back to the temporary copy
+            page.wait_for_function(
+                "t => Number(document.querySelector('.slotmath-target-rtp input').value) === t",
+                arg=own,
+                timeout=CHANGE_S * 1000,
+            )
             # solve to 95 % (18-stop toy reels 4 pp away: the shape is released)
             page.locator(".slotmath-keep-shape input").uncheck()
             target.fill("95")
             target.press("Enter")
             page.locator(".slotmath-solve").click()
-            page.wait_for_function("() => document.querySelector('.slotmath-progress').innerText"
-                                   ".includes('exact evaluations')", timeout=CHANGE_S * 1000)
-            page.wait_for_function("() => document.querySelector('.slotmath-status').innerText"
-                                   ".startsWith('targets')", timeout=CELLS_RUN_S * 1000)
+            page.wait_for_function(
+                "() => document.querySelector('.slotmath-progress').innerText.includes('exact evaluations')",
+                timeout=CHANGE_S * 1000,
+            )
+            page.wait_for_function(
+                "() => document.querySelector('.slotmath-status').innerText.startsWith('targets')",
+                timeout=CELLS_RUN_S * 1000,
+            )
             status = page.locator(".slotmath-status").inner_text()
             shot("3-solved")
             assert status.startswith("targets met"), status
             page.locator(".slotmath-save").click()
-            page.wait_for_function("() => document.querySelector('.slotmath-status').innerText"
-                                   ".startsWith('saved')", timeout=CHANGE_S * 1000)
+            page.wait_for_function(
+                "() => document.querySelector('.slotmath-status').innerText.startsWith('saved')",
+                timeout=CHANGE_S * 1000,
+            )
             shot("4-saved")
         except Exception:
             page.screenshot(path=str(tmp_path / "failure.png"), full_page=True)
@@ -234,8 +269,10 @@ def test_switch_game_solve_and_save_in_the_page(jupyterlab, tmp_path):
             raise
         finally:
             browser.close()
-    saved = load_game(game_dir)                           # valid: loads and checks
+    saved = load_game(game_dir)  # valid: loads and checks
     rtp = game_figures(saved, 1, needed={"rtp"})["rtp"]
     assert abs(float(rtp) - 0.95) <= 5e-5
     backups = list(game_dir.glob("game.yaml.*.bak"))
-    assert len(backups) == 1 and backups[0].read_text() == (TEST_DATA / "tune_small" / "game.yaml").read_text()
+    assert (
+        len(backups) == 1 and backups[0].read_text() == (TEST_DATA / "tune_small" / "game.yaml").read_text()
+    )

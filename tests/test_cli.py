@@ -1,6 +1,7 @@
 """The ``slotmath`` command line on the sample games: the ``par --json``
 object, GAME given as a folder, a file or a name, reproducible simulations
 and Monte Carlo agreement with the exact figures (|z| < 4)."""
+
 from __future__ import annotations
 
 import json
@@ -9,13 +10,25 @@ from fractions import Fraction
 
 import pytest
 
-from conftest import GAMES, run_cli, run_cli_many
 from slotmath.engine.distribution import z_value
 from slotmath.io.gamefile import load_game
 from slotmath.rules.par import par
 
-REQUIRED = {"game", "bet", "bet_levels", "rtp", "rtp_exact", "hit_frequency", "sd",
-            "volatility_index", "max_win", "cycle", "components"}
+from conftest import GAMES, run_cli, run_cli_many
+
+REQUIRED = {
+    "game",
+    "bet",
+    "bet_levels",
+    "rtp",
+    "rtp_exact",
+    "hit_frequency",
+    "sd",
+    "volatility_index",
+    "max_win",
+    "cycle",
+    "components",
+}
 
 
 # every CLI call of this file, run concurrently once (each call pays the start-up cost)
@@ -110,8 +123,7 @@ def test_simulate_is_reproducible_with_a_seed(cli):
 def test_monte_carlo_agrees_with_exact(cli, name):
     obj = output(cli, f"mc {name}")
     exact = par(load_game(name))
-    for key, value in (("rtp", float(exact.rtp)), ("hit_frequency", exact.hit_frequency),
-                       ("sd", exact.sd)):
+    for key, value in (("rtp", float(exact.rtp)), ("hit_frequency", exact.hit_frequency), ("sd", exact.sd)):
         est = obj[key]
         assert est["exact"] == pytest.approx(value, rel=1e-12)
         assert est["se"] > 0

@@ -1,13 +1,19 @@
 """The statistics of the Monte Carlo cross-check: the SD's standard error
 from the exact fourth moment and the exact Poisson test of rare counts."""
+
 import math
 
 import numpy as np
 import pytest
 
-from slotmath.montecarlo.convergence import (central_fourth_moment, count_z, detectable_rtp_error,
-                                  rounds_for_rtp_error, sd_standard_error)
 from slotmath.engine.distribution import WinDistribution
+from slotmath.montecarlo.convergence import (
+    central_fourth_moment,
+    count_z,
+    detectable_rtp_error,
+    rounds_for_rtp_error,
+    sd_standard_error,
+)
 
 
 def two_point(a: int, hits: int, total: int) -> WinDistribution:
@@ -36,8 +42,7 @@ def test_sd_z_is_valid_for_heavy_tails():
     # a heavy-tailed game (a 1000x win 1 in 2,000): the z of 400 runs of 20,000 rounds
     # has mean near 0 and spread near 1, and no |z| >= 4; the sample's own fourth
     # moment (the former se) would often be far too small when the big win is missing
-    d = WinDistribution.from_pairs([(0, 1500), (2, 499), (1000, 1)], unit_den=1,
-                                   total_bet=1)
+    d = WinDistribution.from_pairs([(0, 1500), (2, 499), (1000, 1)], unit_den=1, total_bet=1)
     x, p = d.x, d.probabilities
     sd, mu4 = d.sd, central_fourth_moment(d)
     rng = np.random.default_rng(5)
@@ -66,5 +71,4 @@ def test_rare_count_uses_the_poisson_tail():
 def test_power_of_the_check():
     # SD 17, 10 million rounds: 4 x 17 / sqrt(1e7) = 0.0215 (2.15 percentage points)
     assert detectable_rtp_error(17.0, 10_000_000) == pytest.approx(0.0215035, rel=1e-5)
-    assert rounds_for_rtp_error(17.0, detectable_rtp_error(17.0, 10_000_000)) == \
-        pytest.approx(1e7)
+    assert rounds_for_rtp_error(17.0, detectable_rtp_error(17.0, 10_000_000)) == pytest.approx(1e7)

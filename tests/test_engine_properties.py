@@ -16,6 +16,7 @@ References:
 * :func:`rule_line_win` below restates the line rule once more, in plain
   Python, and is checked against the engine's pay tensor tuple by tuple.
 """
+
 from __future__ import annotations
 
 from collections import Counter
@@ -28,20 +29,22 @@ import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import distribution_dict
 from slotmath.engine.combinations import combination_table
 from slotmath.engine.evaluate import brute_force_distribution, line_wins, window_at
-from slotmath.io.gamefile import build_game, check_rules
 from slotmath.engine.lines import pay_tensor
-from slotmath.rules.par import par
 from slotmath.engine.scatters import scatter_pay
+from slotmath.io.gamefile import build_game, check_rules
+from slotmath.rules.par import par
+
+from conftest import distribution_dict
 
 REGULAR = ["A", "B", "C"]
-MAX_STOP_COMBINATIONS = 1500       # windows enumerated per example
+MAX_STOP_COMBINATIONS = 1500  # windows enumerated per example
 LEVEL_CHOICES = [1, 2, 3, 5, 10]
 
-SETTINGS = settings(max_examples=60, deadline=None,
-                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+SETTINGS = settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large]
+)
 
 
 # ----------------------------------------------------------------- strategies
@@ -53,14 +56,12 @@ def wild_spec(draw, name, others):
     if how == "except":
         spec["except"] = draw(st.lists(st.sampled_from(others), min_size=1, max_size=2, unique=True))
     elif how == "list":
-        spec["substitutes"] = draw(st.lists(st.sampled_from(others), min_size=1, max_size=3,
-                                            unique=True))
+        spec["substitutes"] = draw(st.lists(st.sampled_from(others), min_size=1, max_size=3, unique=True))
     rule = draw(st.sampled_from(["none", "per_wild", "by_count"]))
     if rule == "per_wild":
         spec["multiplier"] = {"per_wild": draw(st.integers(2, 3))}
     elif rule == "by_count":
-        spec["multiplier"] = {"by_count": [1] + draw(st.lists(st.integers(1, 7), min_size=1,
-                                                              max_size=4))}
+        spec["multiplier"] = {"by_count": [1] + draw(st.lists(st.integers(1, 7), min_size=1, max_size=4))}
     if draw(st.booleans()):
         spec["multiply_own_pays"] = True
     return spec
@@ -74,7 +75,7 @@ def games(draw):
     n_regular = draw(st.integers(2, 3))
     regular = REGULAR[:n_regular]
     symbols = [{"name": s} for s in regular] + [{"name": "X", "kind": "blank"}]
-    special = ["J"] if draw(st.booleans()) else []   # pays on lines; 'all' wilds skip it
+    special = ["J"] if draw(st.booleans()) else []  # pays on lines; 'all' wilds skip it
     symbols += [{"name": s, "kind": "special"} for s in special]
     wilds = []
     if draw(st.booleans()):
@@ -89,8 +90,7 @@ def games(draw):
     names = [s["name"] for s in symbols]
     groups = {}
     if draw(st.booleans()):
-        groups["G"] = draw(st.lists(st.sampled_from(regular + wilds), min_size=2, max_size=3,
-                                    unique=True))
+        groups["G"] = draw(st.lists(st.sampled_from(regular + wilds), min_size=2, max_size=3, unique=True))
 
     # strips: product of lengths bounded so brute force stays fast
     max_len = max(rows, min(8, int(MAX_STOP_COMBINATIONS ** (1 / reels))))
@@ -107,10 +107,10 @@ def games(draw):
             strips.append(syms)
 
     n_lines = draw(st.integers(1, 4))
-    paylines = [draw(st.lists(st.integers(0, rows - 1), min_size=reels, max_size=reels))
-                for _ in range(n_lines)]
-    levels = sorted(draw(st.lists(st.sampled_from(LEVEL_CHOICES), min_size=1, max_size=3,
-                                  unique=True)))
+    paylines = [
+        draw(st.lists(st.integers(0, rows - 1), min_size=reels, max_size=reels)) for _ in range(n_lines)
+    ]
+    levels = sorted(draw(st.lists(st.sampled_from(LEVEL_CHOICES), min_size=1, max_size=3, unique=True)))
 
     # pay table: every form, deduplicated on what the entry matches
     line_symbols = regular + special + wilds + list(groups)
@@ -134,20 +134,28 @@ def games(draw):
         if draw(st.booleans()):
             entry["pay"] = draw(st.integers(0, 50))
         else:  # non-linear: any coin win per level
-            entry["pay_by_level"] = draw(st.lists(st.integers(0, 500), min_size=len(levels),
-                                                  max_size=len(levels)))
+            entry["pay_by_level"] = draw(
+                st.lists(st.integers(0, 500), min_size=len(levels), max_size=len(levels))
+            )
         pays.append(entry)
 
-    data = {"name": "random", "grid": {"reels": reels, "rows": rows}, "bet": {"levels": levels},
-            "symbols": symbols, "reels": {"base": strips}, "paylines": paylines, "pays": pays}
+    data = {
+        "name": "random",
+        "grid": {"reels": reels, "rows": rows},
+        "bet": {"levels": levels},
+        "symbols": symbols,
+        "reels": {"base": strips},
+        "paylines": paylines,
+        "pays": pays,
+    }
     if groups:
         data["groups"] = groups
     if has_scatter:
-        counts = draw(st.lists(st.integers(1, min(reels * rows, 5)), min_size=1, max_size=3,
-                               unique=True))
-        data["scatters"] = [{"symbol": "S", "count": c,
-                             "pay": draw(st.sampled_from([0, 1, 2, 5, "1/2", "3/4", "7/3"]))}
-                            for c in counts]
+        counts = draw(st.lists(st.integers(1, min(reels * rows, 5)), min_size=1, max_size=3, unique=True))
+        data["scatters"] = [
+            {"symbol": "S", "count": c, "pay": draw(st.sampled_from([0, 1, 2, 5, "1/2", "3/4", "7/3"]))}
+            for c in counts
+        ]
     return data
 
 
@@ -192,8 +200,10 @@ def all_windows(game):
     """Every stop combination: weights (C-order over the stops) and windows (n, R, H)."""
     strips = game.strips("base")
     combos = list(product(*[range(len(s)) for s in strips]))
-    weights = np.array([prod(int(s.stop_weights()[k]) for s, k in zip(strips, stops, strict=True))
-                        for stops in combos], dtype=np.int64)
+    weights = np.array(
+        [prod(int(s.stop_weights()[k]) for s, k in zip(strips, stops, strict=True)) for stops in combos],
+        dtype=np.int64,
+    )
     return weights, np.array([window_at(game, stops) for stops in combos])
 
 
@@ -215,7 +225,7 @@ def test_exact_engine_equals_brute_force(data, pick):
     hits = sum(c for w, c in brute.items() if w > 0)
     assert result.rtp == mean == result.distribution.mean
     assert result.distribution.hit_frequency == Fraction(hits, cycle)
-    assert result.distribution.variance == second - mean ** 2
+    assert result.distribution.variance == second - mean**2
     assert result.distribution.max_win == max(brute)
     assert result.distribution.max_win_probability == Fraction(brute[max(brute)], cycle)
     assert sum(result.components.values()) == result.rtp
@@ -232,7 +242,7 @@ def test_combination_table_equals_brute_force(data, pick):
     # brute force: (line win -> weight summed over lines), per-line total win,
     # scatter entry -> weight
     weights, windows = all_windows(game)
-    wins = line_wins(game, level, windows)                      # (n, L) [coins]
+    wins = line_wins(game, level, windows)  # (n, L) [coins]
     per_line = [int(v) for v in (wins * weights[:, None]).sum(axis=0)]
     line_by_win = Counter()
     for w, weight in zip(wins.ravel().tolist(), np.repeat(weights, wins.shape[1]).tolist(), strict=True):
@@ -258,8 +268,9 @@ def test_combination_table_equals_brute_force(data, pick):
     for row in lines.itertuples():
         assert row.rtp_exact == Fraction(int(row.win) * int(row.hits), cycle * bet.total_bet)
     scatters = table[(table["kind"] == "scatter") & (table["hits"] > 0)]
-    assert dict(zip(scatters["combination"], scatters["hits"].astype(int), strict=True)) == \
-        {k: v for k, v in scatter_by_entry.items() if v}
+    assert dict(zip(scatters["combination"], scatters["hits"].astype(int), strict=True)) == {
+        k: v for k, v in scatter_by_entry.items() if v
+    }
 
     result = par(game, level)
     assert result.per_line_rtp == [Fraction(w, cycle * bet.line_bet) for w in per_line]
@@ -276,8 +287,7 @@ def test_pay_tensor_follows_the_line_rule(data, pick):
     tensor = pay_tensor(game, level)
     S, R = len(game.symbols), game.reels
     names = game.symbol_names
-    step = max(1, S ** R // 1500)  # every tuple when few, else an even sample
-    for t in range(0, S ** R, step):
+    step = max(1, S**R // 1500)  # every tuple when few, else an even sample
+    for t in range(0, S**R, step):
         x = np.unravel_index(t, (S,) * R)
-        assert tensor.wins[t] == rule_line_win(game, li, [names[i] for i in x]), \
-            [names[i] for i in x]
+        assert tensor.wins[t] == rule_line_win(game, li, [names[i] for i in x]), [names[i] for i in x]

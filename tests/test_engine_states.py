@@ -2,16 +2,18 @@
 for huge awards and fractional scatter pays, equality with brute-force
 enumeration on multi-line games with long runs of equal windows, a worked
 two-line example, and the "still too large" refusal."""
+
 from __future__ import annotations
 
 from fractions import Fraction as F
 
 import pytest
-from conftest import distribution_dict
 
 from slotmath.engine.evaluate import brute_force_distribution
-from slotmath.io.gamefile import load_game
 from slotmath.engine.joint import EngineTooLarge, spin_distribution
+from slotmath.io.gamefile import load_game
+
+from conftest import distribution_dict
 
 # 3 reels x 2 rows, two lines (top row, bottom row).  Window of stop s shows
 # strip[s] on top and strip[s+1] below.
@@ -51,8 +53,7 @@ def test_two_lines_worked_by_hand(write_game):
     assert dist.hit_frequency == 1
 
 
-@pytest.mark.parametrize("pay, scatter", [("10000000", "1"), ("10", "1/999983"),
-                                          ("10000000", "7/999983")])
+@pytest.mark.parametrize("pay, scatter", [("10000000", "1"), ("10", "1/999983"), ("10000000", "7/999983")])
 def test_sparse_table_equals_brute_force(write_game, pay, scatter):
     # a win table sized by the largest win x the win unit's denominator would
     # need 2e7 x 999983 cells; the sparse table holds the distinct wins only

@@ -8,24 +8,26 @@ game, after weight changes (the play-out reused) and after a physical strip
 change (a new play-out), and check its feature frequency against the
 rounds themselves.
 """
+
 from __future__ import annotations
 
 import dataclasses
 from fractions import Fraction
 
-import numpy as np
 import pytest
 
-from slotmath.engine.distribution import z_value
 from slotmath.analysis.metrics import VI_CONFIDENCE, game_figures, par_figures
+from slotmath.engine.distribution import z_value
 from slotmath.io.gamefile import GAMES_DIR, load_game
-from slotmath.rules.grand_spinn_superpot import analysis as gs
 from slotmath.model import Strip
+from slotmath.rules.grand_spinn_superpot import analysis as gs
 from slotmath.rules.par import par
 from slotmath.tuning.reelspace import ReelSpace
 
-pytestmark = pytest.mark.skipif(not (GAMES_DIR / "grand_spinn_superpot" / "game.yaml").is_file(),
-                                reason="data/games/grand_spinn_superpot is not there")
+pytestmark = pytest.mark.skipif(
+    not (GAMES_DIR / "grand_spinn_superpot" / "game.yaml").is_file(),
+    reason="data/games/grand_spinn_superpot is not there",
+)
 
 
 @pytest.fixture(scope="module")
@@ -34,7 +36,7 @@ def game():
 
 
 def assert_matches_par(game, level):
-    hook = game_figures(game, level)                   # through the hook
+    hook = game_figures(game, level)  # through the hook
     full = par_figures(par(game, level))
     shared = set(hook) & set(full)
     assert {"rtp", "hit_frequency", "sd", "vi", "max_win"} <= shared
@@ -61,7 +63,7 @@ def test_weight_changes_reuse_the_play_out(game):
     xs[2][7] = max(int(xs[2][7]) - 1, 0) + 2
     changed = space.game_for(xs)
     figs = assert_matches_par(changed, level)
-    assert gs._PLAYED.keys() == before.keys()          # same play-out, new weights
+    assert gs._PLAYED.keys() == before.keys()  # same play-out, new weights
     assert figs["rtp"] != game_figures(game, level)["rtp"]
 
 
@@ -72,8 +74,9 @@ def test_physical_change_plays_out_again(game):
     level = game.levels[0]
     strips = list(game.strips("base"))
     s = strips[0]
-    strips[0] = Strip(s.symbols[1:] + s.symbols[:1],
-                      None if s.weights is None else s.weights[1:] + s.weights[:1])
+    strips[0] = Strip(
+        s.symbols[1:] + s.symbols[:1], None if s.weights is None else s.weights[1:] + s.weights[:1]
+    )
     rotated = dataclasses.replace(game, reel_sets={**game.reel_sets, "base": tuple(strips)})
     gs.tuning_figures(game, level)
     figs = assert_matches_par(rotated, level)

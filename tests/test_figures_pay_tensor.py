@@ -1,5 +1,6 @@
 """The pay tensor: the prefix-pruned build equals the tuple-by-tuple build,
 and the cache is keyed on the pay table (not on the game object or strips)."""
+
 from __future__ import annotations
 
 import dataclasses
@@ -8,9 +9,10 @@ import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
-from slotmath.io.gamefile import load_game
 from slotmath.engine.lines import _pay_tensor, _pay_tensor_pruned, compile_pays, pay_table_key, pay_tensor
+from slotmath.io.gamefile import load_game
 from slotmath.model import Strip
+
 from test_engine_properties import SETTINGS, games, load
 
 
@@ -25,7 +27,7 @@ def both(game, level):
 def test_pruned_build_equals_the_full_build(data, pick):
     game = load(data)
     full, pruned = both(game, game.levels[pick % len(game.levels)])
-    for a, b in zip(full, pruned, strict=True):          # wins, entries, multipliers
+    for a, b in zip(full, pruned, strict=True):  # wins, entries, multipliers
         np.testing.assert_array_equal(a, b)
 
 
@@ -45,8 +47,7 @@ def test_cache_is_keyed_on_the_pay_table():
     # other strips and another name: the same pay table, the same tensor
     strips = list(game.strips("base"))
     strips[0] = Strip(tuple(reversed(strips[0].symbols)))
-    moved = dataclasses.replace(game, name="other", reel_sets={**game.reel_sets,
-                                                                "base": tuple(strips)})
+    moved = dataclasses.replace(game, name="other", reel_sets={**game.reel_sets, "base": tuple(strips)})
     assert pay_table_key(moved, level) == pay_table_key(game, level)
     assert pay_tensor(moved, level) is tensor
     # a changed pay: a new tensor with the new win where that entry pays
@@ -57,8 +58,9 @@ def test_cache_is_keyed_on_the_pay_table():
     assert other is not tensor
     hit = tensor.entries == 0
     assert hit.any()
-    np.testing.assert_array_equal(other.wins[~hit & (other.entries != 0)],
-                                  tensor.wins[~hit & (other.entries != 0)])
+    np.testing.assert_array_equal(
+        other.wins[~hit & (other.entries != 0)], tensor.wins[~hit & (other.entries != 0)]
+    )
     assert (other.wins[other.entries == 0] > 0).all()
     # another bet level of a non-linear table is another key
     classic = load_game("fruit_classic")

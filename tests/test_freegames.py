@@ -1,19 +1,24 @@
 """Tests for slotmath.features.freegames: retriggerable free games."""
+
 from fractions import Fraction as Fr
-from functools import lru_cache
 
 import numpy as np
 import pytest
 
-from slotmath.features.freegames import (FreeGames, capped_moments, fourier_distribution, per_spin_table,
-                                retrigger_table, series_distribution, uncapped_moments,
-                                win_distribution)
+from slotmath.features.freegames import (
+    FreeGames,
+    capped_moments,
+    fourier_distribution,
+    per_spin_table,
+    retrigger_table,
+    series_distribution,
+    uncapped_moments,
+    win_distribution,
+)
 
 # Per free spin (counts out of 4): win 0 & no retrigger: 2, win 1 & none: 1, win 2 & +1 spin: 1.
 #   rows = win units, columns = extra spins
-HALVING = np.array([[2, 0],
-                    [1, 0],
-                    [0, 1]])
+HALVING = np.array([[2, 0], [1, 0], [0, 1]])
 
 
 def test_hand_worked_geometric_total():
@@ -25,20 +30,19 @@ def test_hand_worked_geometric_total():
     fg = FreeGames(HALVING, spins=1, exact=True)
     assert fg.mean == 1 and fg.second_moment == 3 and fg.variance == 2
     assert fg.spins_mean == Fr(4, 3)
-    values, probs, leftover = fg.distribution(tol=Fr(1, 2 ** 30))
+    values, probs, leftover = fg.distribution(tol=Fr(1, 2**30))
     assert [probs[t] for t in range(20)] == [Fr(1, 2 ** (t + 1)) for t in range(20)]
-    assert probs.sum() + leftover == 1 and 0 < leftover <= Fr(1, 2 ** 30)
+    assert probs.sum() + leftover == 1 and 0 < leftover <= Fr(1, 2**30)
     # two starting spins: sum of two independent copies, E = 2, E[T^2] = 2*3 + 2*1*1 = 8
     fg2 = FreeGames(HALVING, spins=2, exact=True)
     assert (fg2.mean, fg2.second_moment) == (2, 8)
     # the float series method: same law; the mass above max_win = 39 is 2^-40
     probs, leftover = series_distribution(per_spin_table(HALVING), 1, max_win=39, tol=1e-18)
     np.testing.assert_allclose(probs, 0.5 ** np.arange(1, 41), rtol=1e-13, atol=0)
-    assert leftover == pytest.approx(2.0 ** -40, rel=1e-3)
+    assert leftover == pytest.approx(2.0**-40, rel=1e-3)
     # P(T_2 = t) = sum_{i+j=t} 2^-(i+1) 2^-(j+1) = (t+1) 2^-(t+2)
     probs2, _ = series_distribution(per_spin_table(HALVING), 2, max_win=30, tol=1e-18)
-    np.testing.assert_allclose(probs2, (np.arange(31) + 1) * 0.5 ** (np.arange(31) + 2),
-                               rtol=1e-12, atol=0)
+    np.testing.assert_allclose(probs2, (np.arange(31) + 1) * 0.5 ** (np.arange(31) + 2), rtol=1e-12, atol=0)
 
 
 def test_fourier_distribution_hand_worked():
@@ -69,8 +73,7 @@ def test_hand_worked_cap():
     fg = FreeGames(HALVING, spins=1, max_spins=3, exact=True)
     _, probs, leftover = fg.distribution()
     assert leftover == 0
-    assert probs.tolist() == [Fr(1, 2), Fr(1, 4), Fr(1, 8), Fr(1, 16),
-                              Fr(1, 32), Fr(1, 64), Fr(1, 64)]
+    assert probs.tolist() == [Fr(1, 2), Fr(1, 4), Fr(1, 8), Fr(1, 16), Fr(1, 32), Fr(1, 64), Fr(1, 64)]
     # E[T] = 1/4 + 2/8 + 3/16 + 4/32 + 5/64 + 6/64 = 63/64
     assert fg.mean == Fr(63, 64)
     spins, left = fg.spins_distribution()
@@ -102,8 +105,7 @@ def test_classic_same_reels_retrigger():
 
 def brute_capped(p, spins, cap):
     """Play every sequence of spin outcomes literally (exact)."""
-    outcomes = [(y, k, p[y, k]) for y in range(p.shape[0]) for k in range(p.shape[1])
-                if p[y, k] != 0]
+    outcomes = [(y, k, p[y, k]) for y in range(p.shape[0]) for k in range(p.shape[1]) if p[y, k] != 0]
     dist = {}
 
     def play(left, played, win, prob):
@@ -111,8 +113,8 @@ def brute_capped(p, spins, cap):
             dist[win] = dist.get(win, 0) + prob
             return
         for y, k, q in outcomes:
-            awarded = played + left                 # spins awarded so far
-            extra = min(k, cap - awarded)           # awards beyond the cap are lost
+            awarded = played + left  # spins awarded so far
+            extra = min(k, cap - awarded)  # awards beyond the cap are lost
             play(left - 1 + extra, played + 1, win + y, prob * q)
 
     play(min(spins, cap), 0, 0, Fr(1))
@@ -120,10 +122,7 @@ def brute_capped(p, spins, cap):
 
 
 def test_capped_matches_brute_force():
-    table = np.array([[5, 2, 1],
-                      [3, 0, 1],
-                      [0, 1, 0],
-                      [2, 0, 1]])
+    table = np.array([[5, 2, 1], [3, 0, 1], [0, 1, 0], [2, 0, 1]])
     p = per_spin_table(table, exact=True)
     for spins, cap in [(2, 5), (1, 4), (3, 3), (4, 2)]:
         dist = brute_capped(p, spins, cap)
@@ -180,14 +179,14 @@ def test_monte_carlo_agreement():
         spins[live] += 1
     z_win = (total.mean() - fg.mean) / np.sqrt(fg.variance / n)
     z_spins = (spins.mean() - fg.spins_mean) / np.sqrt(fg.spins_variance / n)
-    assert fg.retrigger_mean > 0.05                        # retriggers matter here
+    assert fg.retrigger_mean > 0.05  # retriggers matter here
     assert abs(z_win) < 4 and abs(z_spins) < 4
     # and the whole distribution agrees: Kolmogorov distance well inside 2.5 / sqrt(n)
     # (P(D > 2.5/sqrt(n)) ~ 2 exp(-2 * 2.5^2) ~ 7e-6; discreteness only makes D smaller)
     values, probs, leftover = fg.distribution(tol=1e-13)
     assert leftover < 1e-13 and values[7] == 21
     sim = np.bincount((total / 3).astype(int), minlength=len(probs)) / n
-    assert len(sim) == len(probs)                          # nothing simulated beyond support
+    assert len(sim) == len(probs)  # nothing simulated beyond support
     assert np.max(np.abs(np.cumsum(sim) - np.cumsum(probs))) < 2.5 / np.sqrt(n)
 
 
@@ -195,8 +194,8 @@ def test_multiplier_scales_moments():
     base = FreeGames(HALVING, spins=3, exact=True)
     dbl = FreeGames(HALVING, spins=3, multiplier=2, exact=True)
     assert dbl.mean == 2 * base.mean and dbl.variance == 4 * base.variance
-    values, probs, _ = dbl.distribution(tol=Fr(1, 2 ** 20))
-    assert values[5] == 10 and probs[5] == base.distribution(tol=Fr(1, 2 ** 20))[1][5]
+    values, probs, _ = dbl.distribution(tol=Fr(1, 2**20))
+    assert values[5] == 10 and probs[5] == base.distribution(tol=Fr(1, 2**20))[1][5]
 
 
 def test_validation():
@@ -207,7 +206,7 @@ def test_validation():
     with pytest.raises(ValueError, match="exact"):
         per_spin_table([[0.5, 0.5]], exact=True)
     with pytest.raises(ValueError, match=">= 1"):
-        _ = FreeGames([[1, 0, 1]], spins=2).mean         # E[K] = 1: never ends
+        _ = FreeGames([[1, 0, 1]], spins=2).mean  # E[K] = 1: never ends
     # with a cap even a sure retrigger ends: every spin awards 2, so all 6 spins are played
     sure = FreeGames([[0, 0, 1]], spins=1, max_spins=6, exact=True)
     assert sure.spins_mean == 6 and sure.spins_variance == 0

@@ -1,5 +1,6 @@
 """The nudge as an absorbing Markov chain (slotmath.features.nudge), by hand and against
 the enumeration of Grand Spinn Superpot."""
+
 from __future__ import annotations
 
 from fractions import Fraction
@@ -7,10 +8,17 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
+from slotmath.features.nudge import (
+    CAP_BLANKED,
+    CAP_NONE,
+    joint_distribution,
+    nudge_reel,
+    reel_cap,
+    reel_chains,
+    sum_distribution,
+)
 from slotmath.io.gamefile import load_game
 from slotmath.rules.grand_spinn_superpot import analysis as gs
-from slotmath.features.nudge import (CAP_BLANKED, CAP_NONE, joint_distribution, nudge_reel, reel_cap,
-                            reel_chains, sum_distribution)
 
 X, ARROW, BLANK, LEMON, JP = 0, 1, 2, 3, 4
 #            0      1      2  3  4  5      6   7  8  9
@@ -28,21 +36,37 @@ def test_one_reel_by_hand():
     """
     strip = np.array(STRIP, dtype=np.int64)
     n = len(strip)
-    expect = {0: (0, 0, CAP_NONE), 1: (0, 3, CAP_BLANKED), 2: (1, 3, CAP_BLANKED),
-              3: (2, 3, CAP_BLANKED), 4: (3, 3, CAP_BLANKED), 5: (0, 0, CAP_NONE),
-              6: (0, 0, JP), 7: (1, 0, JP), 8: (2, 0, JP), 9: (0, 0, CAP_NONE)}
+    expect = {
+        0: (0, 0, CAP_NONE),
+        1: (0, 3, CAP_BLANKED),
+        2: (1, 3, CAP_BLANKED),
+        3: (2, 3, CAP_BLANKED),
+        4: (3, 3, CAP_BLANKED),
+        5: (0, 0, CAP_NONE),
+        6: (0, 0, JP),
+        7: (1, 0, JP),
+        8: (2, 0, JP),
+        9: (0, 0, CAP_NONE),
+    }
     for s, (u, stack, cap) in expect.items():
         got_u, got_stack, top = nudge_reel(strip, n, s, X, ARROW)
         assert (got_u, got_stack, reel_cap(strip, n, top, X, got_stack)) == (u, stack, cap)
 
-    chains = reel_chains(strip[None, :], np.array([n]), np.ones((1, n), dtype=np.int64),
-                         np.zeros((1, n), dtype=np.int64), 1, np.array([X]), ARROW, 5)
+    chains = reel_chains(
+        strip[None, :],
+        np.array([n]),
+        np.ones((1, n), dtype=np.int64),
+        np.zeros((1, n), dtype=np.int64),
+        1,
+        np.array([X]),
+        ARROW,
+        5,
+    )
     # moves: 0 for 4 stops, 1..6 for one stop each
-    assert chains.moves_distribution[0, 0, 0] == pytest.approx(
-        [0.4, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1], abs=1e-15)
+    assert chains.moves_distribution[0, 0, 0] == pytest.approx([0.4, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1], abs=1e-15)
     caps = chains.cap_distribution[0, 0, 0]
     assert caps[JP] == pytest.approx(0.3) and caps[5] == pytest.approx(0.3)  # 5 = S: no stack
-    assert caps[6] == pytest.approx(0.4)                                       # 6 = S+1: blanked
+    assert caps[6] == pytest.approx(0.4)  # 6 = S+1: blanked
     nudges, arrows = chains.nudge_arrow_means
     assert nudges[0, 0, 0] == pytest.approx(0.9) and arrows[0, 0, 0] == pytest.approx(1.2)
     # transitions out of (0 nudges): 5 of 10 stops nudge, 1 fires the arrow, 4 stop
@@ -55,7 +79,7 @@ def test_one_reel_by_hand():
     out1 = t[t["from"] == (1, False)].set_index("to")["probability"]
     assert out1[(2, False)] == pytest.approx(0.6) and out1[(2, True)] == pytest.approx(0.2)
     assert chain.absorption.sum() == pytest.approx(1.0)
-    assert chain.expected_steps == pytest.approx(1 + 2.1)   # start state + moves
+    assert chain.expected_steps == pytest.approx(1 + 2.1)  # start state + moves
 
 
 def test_mixing_reels():
@@ -94,8 +118,7 @@ def test_chain_agrees_with_enumeration(real):
     assert chain.pays.sum() == pytest.approx(1.0, abs=1e-12)
     repay = Fraction(ex.landing + ex.nudge + ex.arrow, ex.landing)
     assert abs(chain.repay_factor - float(repay)) <= 1e-12
-    expected_pays = Fraction(int((ex.pays_hist * np.arange(len(ex.pays_hist))).sum()),
-                             ex.win_rounds)
+    expected_pays = Fraction(int((ex.pays_hist * np.arange(len(ex.pays_hist))).sum()), ex.win_rounds)
     assert abs(chain.expected_pays - float(expected_pays)) <= 1e-12
     C, tb = ex.cycle, rules.total_bet
     assert abs(chain.nudge_rtp - float(Fraction(ex.nudge, C * tb))) <= 1e-12

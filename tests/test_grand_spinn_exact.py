@@ -7,6 +7,7 @@
 * the distribution's figures against the enumeration's totals;
 * ``slotmath par --json`` carries the figures.
 """
+
 from __future__ import annotations
 
 import json
@@ -23,7 +24,7 @@ from slotmath.io.gamefile import GAMES_DIR, load_game
 from slotmath.rules.grand_spinn_superpot import analysis as gs
 from slotmath.rules.par import par
 
-TARGET, TOLERANCE = Fraction(9621, 10000), Fraction(5, 100000)   # 96.21 % +- 0.005 pp
+TARGET, TOLERANCE = Fraction(9621, 10000), Fraction(5, 100000)  # 96.21 % +- 0.005 pp
 
 
 @pytest.fixture(scope="module")
@@ -51,17 +52,17 @@ def test_rtp_is_96_21_at_every_bet_level(game):
 def test_components_and_convention(game, result):
     comp = result.components
     assert list(comp) == [gs.LANDING, gs.NUDGES, gs.ARROWS, "Mini", "Midi", "Super"]
-    assert comp["Super"] == Fraction(27, 1000)          # 2.16 % + 0.54 %
+    assert comp["Super"] == Fraction(27, 1000)  # 2.16 % + 0.54 %
     base = result.rtp - comp["Super"]
-    assert result.distribution.mean == base             # the coin win excludes the Super
-    assert result.features["rtp_excluding_progressive_exact"] == \
-        f"{base.numerator}/{base.denominator}"
+    assert result.distribution.mean == base  # the coin win excludes the Super
+    assert result.features["rtp_excluding_progressive_exact"] == f"{base.numerator}/{base.denominator}"
     # Mini / Midi: probability x 40 (200) x level coins over 10 x level coins
     for name, coins in (("Mini", 40), ("Midi", 200)):
         p = Fraction(result.features["jackpots"][name]["probability_exact"])
         assert comp[name] == p * coins / 10
     # the landing line wins equal the engine's line RTP
     from slotmath.engine.combinations import line_rtp
+
     assert comp[gs.LANDING] == line_rtp(game, 1)[0]
 
 
@@ -204,8 +205,7 @@ def test_documented_claims(game, result):
     """Statements of docs/games/grand_spinn_superpot.md about our strips and figures."""
     from pathlib import Path
 
-    doc = (Path(__file__).resolve().parent.parent / "docs" / "games" /
-           "grand_spinn_superpot.md").read_text()
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "games" / "grand_spinn_superpot.md").read_text()
     # A13: no window shows two jackpot symbols on one reel
     jp = {"MINI", "MIDI", "SUPER"}
     for strip in game.strips():
@@ -219,8 +219,10 @@ def test_documented_claims(game, result):
     assert f"| max win | {float(d.max_win):,.0f} x total bet" in doc
     assert f"1 in {1 / float(d.max_win_probability):,.0f} |" in doc
     assert f"| standard deviation [x total bet] | {d.sd:.3f} |" in doc
-    assert f"| **total** | **{float(result.rtp):.4%}** | " \
-           f"{result.rtp.numerator}/{result.rtp.denominator} |" in doc
+    assert (
+        f"| **total** | **{float(result.rtp):.4%}** | "
+        f"{result.rtp.numerator}/{result.rtp.denominator} |" in doc
+    )
     for name, j in result.features["jackpots"].items():
         assert f"| {name} |" in doc and f"| {j['one_in']:,.0f} |" in doc
     lengths = " x ".join(str(len(s)) for s in game.strips())

@@ -1,4 +1,5 @@
 """The Grand Spinn Superpot exploration notebook runs and draws its pictures."""
+
 from __future__ import annotations
 
 import json
@@ -8,8 +9,8 @@ import nbformat
 import numpy as np
 import pytest
 
-from slotmath.pictures.frames import Frame, draw_frames, draw_window
 from slotmath.io.gamefile import load_game
+from slotmath.pictures.frames import Frame, draw_frames, draw_window
 from slotmath.rules.grand_spinn_superpot import analysis as gs
 
 NOTEBOOK = Path(__file__).resolve().parent.parent / "notebooks" / "grand_spinn_superpot.ipynb"
@@ -17,8 +18,9 @@ NOTEBOOK = Path(__file__).resolve().parent.parent / "notebooks" / "grand_spinn_s
 
 def test_notebook_is_stored_without_outputs():
     nb = nbformat.read(NOTEBOOK, as_version=4)
-    assert all(not c.get("outputs") and c.get("execution_count") is None
-               for c in nb.cells if c.cell_type == "code")
+    assert all(
+        not c.get("outputs") and c.get("execution_count") is None for c in nb.cells if c.cell_type == "code"
+    )
     tagged = [c for c in nb.cells if "parameters" in c.metadata.get("tags", [])]
     assert len(tagged) == 1
 
@@ -27,19 +29,35 @@ def test_notebook_runs(tmp_path):
     params = {"level": 2, "example": "jackpot", "seed": 1}
     papermill = pytest.importorskip("papermill")
     out = tmp_path / "out.ipynb"
-    papermill.execute_notebook(str(NOTEBOOK), str(out), parameters=params,
-                               cwd=str(NOTEBOOK.parent), progress_bar=False, kernel_name="python3")
+    papermill.execute_notebook(
+        str(NOTEBOOK),
+        str(out),
+        parameters=params,
+        cwd=str(NOTEBOOK.parent),
+        progress_bar=False,
+        kernel_name="python3",
+    )
     nb = nbformat.read(out, as_version=4)
-    images = sum(1 for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", [])
-                 if "image/png" in o.get("data", {}))
-    errors = [o for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", [])
-              if o.get("output_type") == "error"]
+    images = sum(
+        1
+        for c in nb.cells
+        if c.cell_type == "code"
+        for o in c.get("outputs", [])
+        if "image/png" in o.get("data", {})
+    )
+    errors = [
+        o
+        for c in nb.cells
+        if c.cell_type == "code"
+        for o in c.get("outputs", [])
+        if o.get("output_type") == "error"
+    ]
     assert not errors
-    assert images >= 6       # the round, two example rounds and four charts
+    assert images >= 6  # the round, two example rounds and four charts
     text = json.dumps(nb.dict())
-    assert "96.2" in text                                   # the summary's RTP
+    assert "96.2" in text  # the summary's RTP
     cell = next(c for c in nb.cells if c.source.startswith("if stops is None"))
-    assert "jackpot" in cell.outputs[0]["data"]["text/plain"]    # the drawn jackpot round
+    assert "jackpot" in cell.outputs[0]["data"]["text/plain"]  # the drawn jackpot round
 
 
 def test_pictures_of_a_round():
@@ -50,7 +68,7 @@ def test_pictures_of_a_round():
     fig = gs.draw_round(game, 1, stops)
     drawn = [ax for ax in fig.axes if ax.patches]
     assert len(drawn) == len(steps)
-    assert all(len(ax.patches) == 9 for ax in drawn)       # 3 x 3 cells per panel
+    assert all(len(ax.patches) == 9 for ax in drawn)  # 3 x 3 cells per panel
     # the frame captions carry each step's pay
     assert any(str(steps[1].pay) in ax.get_title() for ax in drawn)
 
@@ -58,8 +76,9 @@ def test_pictures_of_a_round():
 def test_draw_is_generic():
     """draw_window / draw_frames take any game's window of names or indices."""
     game = load_game("grand_spinn_superpot")
-    window = np.array([["SEVEN", "BAR", "BLANK"], ["WILD", "MINI", "CHERRY"],
-                       ["ARROW", "LEMON", "SUPER"]], dtype=object)
+    window = np.array(
+        [["SEVEN", "BAR", "BLANK"], ["WILD", "MINI", "CHERRY"], ["ARROW", "LEMON", "SUPER"]], dtype=object
+    )
     ax = draw_window(game, window, highlight=np.eye(3, dtype=bool), caption="test")
     assert len(ax.patches) == 9 and ax.get_title() == "test"
     labels = {t.get_text() for t in ax.texts}

@@ -1,4 +1,5 @@
 """Renewal-reward figures of the Super progressive (slotmath.features.progressive)."""
+
 from __future__ import annotations
 
 import math
@@ -7,9 +8,9 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
+from slotmath.features.progressive import Progressive, p_next_within, renewal_figures
 from slotmath.io.gamefile import load_game
 from slotmath.rules.grand_spinn_superpot import analysis as gs
-from slotmath.features.progressive import Progressive, p_next_within, renewal_figures
 
 SUPER = Progressive(Fraction("0.0216"), Fraction("0.0054"), Fraction(5000))
 
@@ -23,7 +24,7 @@ def test_formulas_against_series():
     n = np.arange(1, 40_000)
     pn = p * (1 - p) ** (n - 1)
     mean_n = (pn * n).sum()
-    var_n = (pn * n ** 2).sum() - mean_n ** 2
+    var_n = (pn * n**2).sum() - mean_n**2
     c, cr = 0.0216, 0.0054
     mean = 5000 + (c + cr) * b * mean_n
     sd = b * math.sqrt((c * c + cr * cr) * var_n)
@@ -46,7 +47,7 @@ def test_renewal_simulation():
     mean, sd = SUPER.expected_jackpot(p, b), SUPER.sd_jackpot(p, b)
     # consecutive jackpots share a cycle, so use the exact SD of the mean of a
     # 1-dependent sequence: var = (sd^2 + 2 cov) / k, cov = c c_r b^2 Var N
-    cov = 0.0216 * 0.0054 * b * b * (1 - p) / p ** 2
+    cov = 0.0216 * 0.0054 * b * b * (1 - p) / p**2
     se = math.sqrt((sd * sd + 2 * cov) / k)
     assert abs(jackpots.mean() - mean) / se < 4
     assert jackpots.std() == pytest.approx(sd, rel=0.05)
@@ -64,8 +65,9 @@ def test_super_figures_of_the_game():
     res = gs.analyse(game, 1)
     sup = res.features["super"]
     p = Fraction(sup["hit_probability_exact"])
-    assert p == Fraction(int(gs.enumerate_cycle(gs.compile_rules(game, 1)).jp_counts[:, 2].sum()),
-                         game.cycle())
+    assert p == Fraction(
+        int(gs.enumerate_cycle(gs.compile_rules(game, 1)).jp_counts[:, 2].sum()), game.cycle()
+    )
     ref = sup["reference"]
     opts = gs.parse_options(game)
     net = opts.network
@@ -75,9 +77,11 @@ def test_super_figures_of_the_game():
     assert ref["expected_spins_between_wins"] == pytest.approx(1 / float(p))
     spins_per_s = net.players / net.seconds_per_spin
     assert ref["p_next_within_window"] == pytest.approx(
-        1 - (1 - float(p)) ** (spins_per_s * net.window_seconds))
-    assert ref == renewal_figures(opts.progressive, p, net.reference_bet, net.players,
-                                  net.seconds_per_spin, net.window_seconds)
+        1 - (1 - float(p)) ** (spins_per_s * net.window_seconds)
+    )
+    assert ref == renewal_figures(
+        opts.progressive, p, net.reference_bet, net.players, net.seconds_per_spin, net.window_seconds
+    )
     # the reseed's return as a function of the bet: p x 5000 / bet
     rows = sup["seed_rtp_by_bet"]
     assert len(rows) == len(opts.coin_values) * len(game.levels)

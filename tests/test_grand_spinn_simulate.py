@@ -1,5 +1,6 @@
 """Grand Spinn Superpot: Monte Carlo (an independent, literal implementation)
 against the exact figures, |z| < 4."""
+
 from __future__ import annotations
 
 import json
@@ -11,7 +12,7 @@ from slotmath.io.gamefile import load_game
 from slotmath.rules.grand_spinn_superpot import analysis as gs
 from slotmath.rules.grand_spinn_superpot import sampler as gs_sampler
 
-SPINS = 16_000_000   # about 5 Supers at 1 in 3.0 million
+SPINS = 16_000_000  # about 5 Supers at 1 in 3.0 million
 
 
 @pytest.fixture(scope="module")
@@ -30,8 +31,9 @@ def test_rtp_hit_frequency_and_sd(run):
         assert est.exact is not None and abs(est.z) < 4, (name, est)
 
 
-@pytest.mark.parametrize("event", ["mini", "midi", "super", "line_win", "nudge", "arrow",
-                                   "jackpot_without_win"])
+@pytest.mark.parametrize(
+    "event", ["mini", "midi", "super", "line_win", "nudge", "arrow", "jackpot_without_win"]
+)
 def test_event_frequencies(run, event):
     est = run.event(event)
     assert est.exact > 0
@@ -89,12 +91,17 @@ def test_kernel_plays_the_literal_round_of_its_drawn_stops(game):
     n = 300_000
     wins, events = s.kernel(np.random.default_rng(11), n, *s.args)
     out = gs.play_stops(s, drawn(np.random.default_rng(11), n), literal=True)
-    assert np.array_equal(wins, out[:, 0] / 30)           # level 3: total bet 30 coins
+    assert np.array_equal(wins, out[:, 0] / 30)  # level 3: total bet 30 coins
     landing, pays, arrows, jp, without = out[:, 1], out[:, 2], out[:, 3], out[:, 4], out[:, 5]
     expected = [(jp == k).sum() for k in range(3)] + [
-        (landing > 0).sum(), (pays > 1).sum(), (arrows > 0).sum(), without.sum(), (pays < 0).sum()]
+        (landing > 0).sum(),
+        (pays > 1).sum(),
+        (arrows > 0).sum(),
+        without.sum(),
+        (pays < 0).sum(),
+    ]
     assert events.tolist() == [int(v) for v in expected]
-    assert events[3] > 0.2 * n and events[5] > 0           # line wins and arrows were played
+    assert events[3] > 0.2 * n and events[5] > 0  # line wins and arrows were played
 
 
 def test_chunked_runs_are_reproducible_whatever_the_workers(game):
@@ -109,20 +116,19 @@ def test_chunked_runs_are_reproducible_whatever_the_workers(game):
     for i in (3, 1, 0, 2):
         merged = merged.merge(mc.run_chunk(sampler, 21, i, 100_000))
     assert merged == one.stats
-    assert mc.run(sampler, 400_000, seed=22, chunk=100_000, workers=1,
-                  progress=False).stats != one.stats
+    assert mc.run(sampler, 400_000, seed=22, chunk=100_000, workers=1, progress=False).stats != one.stats
 
 
 def test_cli_simulate(capsys):
     from slotmath.cli import main
 
-    assert main(["simulate", "grand_spinn_superpot", "--spins", "100000", "--seed", "3",
-                 "--json"]) == 0
+    assert main(["simulate", "grand_spinn_superpot", "--spins", "100000", "--seed", "3", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["simulated"] is True
     events = {e["event"]: e for e in out["convergence"]["events"]}
     assert {"mini", "midi", "super", "nudge", "arrow"} <= set(events)
-    assert events["mini"]["exact"] == pytest.approx(gs.exact_events(
-        load_game("grand_spinn_superpot"), 1)["mini"])
+    assert events["mini"]["exact"] == pytest.approx(
+        gs.exact_events(load_game("grand_spinn_superpot"), 1)["mini"]
+    )
     assert main(["simulate", "grand_spinn_superpot", "--spins", "1e4"]) == 0
     assert "mini" in capsys.readouterr().out

@@ -1,14 +1,14 @@
 """Tests for slotmath.features.lockit: the hold & respin chain must equal the rules exactly."""
+
 import itertools
 from fractions import Fraction as Fr
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 import pytest
 
 from slotmath.features import shapes
-from slotmath.features.lockit import (Landing, LockIt, screen_distribution, trigger_distribution,
-                             window_counts)
+from slotmath.features.lockit import Landing, LockIt, screen_distribution, trigger_distribution, window_counts
 
 # ----------------------------------------------------------------------------
 # a tiny reel-strip game, played literally by the brute-force referees below
@@ -16,14 +16,13 @@ from slotmath.features.lockit import (Landing, LockIt, screen_distribution, trig
 # 'F' feature symbol, 'M' marked feature symbol, '-' anything else.
 # At stop s, row k of reel r shows strip[(s + k) % len].
 H2, R3 = 2, 3
-STRIPS_W = ["FM-", "-FF", "M-F-"]      # used while no mark is on screen
-STRIPS_P = ["F--", "F-", "-FF"]        # used once a mark is on screen
+STRIPS_W = ["FM-", "-FF", "M-F-"]  # used while no mark is on screen
+STRIPS_P = ["F--", "F-", "-FF"]  # used once a mark is on screen
 FULL6 = (1 << (H2 * R3)) - 1
 
 
 def strip_landing(strips, n_rows):
-    counts = np.stack([window_counts([c in "FM" for c in s], n_rows, [c == "M" for c in s])
-                       for s in strips])
+    counts = np.stack([window_counts([c in "FM" for c in s], n_rows, [c == "M" for c in s]) for s in strips])
     return Landing.from_counts(counts)
 
 
@@ -37,7 +36,7 @@ def spin_outcomes(strips, held, flag, n_rows):
             for k in range(n_rows):
                 sym = strip[(stop + k) % len(strip)]
                 bit = 1 << (r * n_rows + k)
-                if sym in "FM" and not held & bit:          # lands on an empty cell
+                if sym in "FM" and not held & bit:  # lands on an empty cell
                     new_held |= bit
                     if sym == "M":
                         new_flag = 1
@@ -66,7 +65,7 @@ def brute_countdown(start, spins, n_rows=H2, full=FULL6):
 def brute_reset(start, spins, n_rows=H2, full=FULL6):
     """Play the reset rule literally; memoised on the raw (held, flag, counter) state."""
 
-    @lru_cache(maxsize=None)
+    @cache
     def outcome(held, flag, left):
         if left == 0 or held == full:
             return {(flag, held): Fr(1)}, Fr(0)
@@ -97,8 +96,7 @@ def as_array(dist, n_masks, exact=True):
     return out if exact else out.astype(float)
 
 
-START = {(0, 0b000001): Fr(1, 2), (1, 0b010010): Fr(1, 3), (0, FULL6): Fr(1, 12),
-         (0, 0b101100): Fr(1, 12)}
+START = {(0, 0b000001): Fr(1, 2), (1, 0b010010): Fr(1, 3), (0, FULL6): Fr(1, 12), (0, 0b101100): Fr(1, 12)}
 
 
 # ----------------------------------------------------------------------------
@@ -165,7 +163,7 @@ def test_marks_under_held_cells_do_not_count():
     # One reel, one row, held already.  The strip lands a marked symbol every time,
     # but under the held cell: the flag must stay 0 (and the screen is full anyway).
     # With the cell empty the same strip always sets the flag.
-    land = Landing.from_counts([[[0, 0], [0, 1]]])       # pattern 1, marks 1, weight 1
+    land = Landing.from_counts([[[0, 0], [0, 1]]])  # pattern 1, marks 1, weight 1
     held = LockIt(land, 3, exact=True).run([0, 1])
     empty = LockIt(land, 3, exact=True).run([1, 0])
     assert held.final[0, 1] == 1 and held.spins_mean == 0
@@ -194,13 +192,15 @@ def test_countdown_equals_enumeration_of_all_stop_sequences(chain_parts, spins):
     np.testing.assert_allclose(flo.final, want.astype(float), rtol=0, atol=1e-12)
     assert flo.spins_mean == pytest.approx(float(played), abs=1e-12)
     # derived summaries against the brute-force distribution
-    cover = [[sum(p for (f, m), p in final.items() if m >> (r * H2 + k) & 1) for r in range(R3)]
-             for k in range(H2)]
+    cover = [
+        [sum(p for (f, m), p in final.items() if m >> (r * H2 + k) & 1) for r in range(R3)] for k in range(H2)
+    ]
     assert res.coverage.tolist() == cover
     assert res.p_flag == sum(p for (f, m), p in final.items() if f == 1)
     assert res.p_full == sum(p for (f, m), p in final.items() if m == FULL6)
     assert res.cell_count_distribution.tolist() == [
-        sum(p for (f, m), p in final.items() if bin(m).count("1") == n) for n in range(7)]
+        sum(p for (f, m), p in final.items() if bin(m).count("1") == n) for n in range(7)
+    ]
     # law of a prize that depends on the mask and the flag
     prize = np.array([[bin(m).count("1") ** 2 + 5 * flag for m in range(64)] for flag in (0, 1)])
     want_law = {}
@@ -228,8 +228,7 @@ def test_reset_equals_literal_play(chain_parts, spins):
 def test_backward_values_equal_forward_runs_for_every_start(chain_parts, rule, spins):
     land_w, land_p = chain_parts
     rng = np.random.default_rng(3)
-    f = np.array([[Fr(int(x), 7) for x in row] for row in rng.integers(-20, 50, (2, 64))],
-                 dtype=object)
+    f = np.array([[Fr(int(x), 7) for x in row] for row in rng.integers(-20, 50, (2, 64))], dtype=object)
     chain = LockIt(land_w, spins, rule, after_mark=land_p, exact=True)
     V = chain.values(f)
     for flag in (0, 1):
@@ -271,8 +270,8 @@ def random_strips(rng, n_reels, marked):
     for _ in range(n_reels):
         n = int(rng.integers(18, 30))
         hits = np.zeros(n, dtype=bool)
-        for start in rng.choice(n, size=4, replace=False):     # some stacks of 1-3
-            hits[start:start + int(rng.integers(1, 4))] = True
+        for start in rng.choice(n, size=4, replace=False):  # some stacks of 1-3
+            hits[start : start + int(rng.integers(1, 4))] = True
         marks = hits & (rng.random(n) < 0.2) if marked else np.zeros(n, dtype=bool)
         strips.append((hits, marks))
     return strips
@@ -312,7 +311,7 @@ def test_exact_and_float_agree_on_3x5(game_3x5):
     exf = ex.final.astype(float)
     # documented bound: relative error <= ~ steps * R * (2^H + 3) * 2^-53 (~3e-14)
     nz = exf > 0
-    assert np.max(np.abs(fl.final[nz] - exf[nz]) / exf[nz]) < 5 * 5 * 11 * 2.0 ** -53
+    assert np.max(np.abs(fl.final[nz] - exf[nz]) / exf[nz]) < 5 * 5 * 11 * 2.0**-53
     assert np.all(fl.final[~nz] == 0)
     assert fl.spins_mean == pytest.approx(float(ex.spins_mean), rel=1e-13)
 
@@ -357,7 +356,7 @@ def test_monte_carlo_agreement_3x5(game_3x5):
         return (sample_mean - exact_mean) / np.sqrt(variance / n)
 
     p_full, p_flag = res.p_full, res.p_flag
-    assert 0.01 < p_full < 0.99 and 0.01 < p_flag < 0.99      # the test has power
+    assert 0.01 < p_full < 0.99 and 0.01 < p_flag < 0.99  # the test has power
     assert abs(z(f[held].mean(), mean, var)) < 4
     assert abs(z((held == full).mean(), p_full, p_full * (1 - p_full))) < 4
     assert abs(z(flag.mean(), p_flag, p_flag * (1 - p_flag))) < 4
@@ -370,6 +369,7 @@ def test_monte_carlo_agreement_3x5(game_3x5):
 
 def test_speed_3x5(game_3x5):
     import time
+
     _, _, land_w, land_p, start_mask = game_3x5
     chain = LockIt(land_w, 5, after_mark=land_p)
     start = np.zeros((2, 1 << 15))
@@ -388,7 +388,7 @@ def test_validation_errors():
     with pytest.raises(ValueError, match="non-negative"):
         Landing.from_counts([[3, -1]])
     with pytest.raises(ValueError, match="subset"):
-        Landing.from_counts([[[1, 1], [0, 0]]])          # a mark on an empty pattern
+        Landing.from_counts([[[1, 1], [0, 0]]])  # a mark on an empty pattern
     with pytest.raises(ValueError, match="sum to 1"):
         Landing(1, [[[0.5, 0.0], [0.4, 0.0]]])
     with pytest.raises(ValueError, match=r"\[0, 1\]"):

@@ -11,24 +11,25 @@ distribution and brute force, exactly (Fractions, integer counts).
 * a hand-worked toy game;
 * the automaton reproduces the pay tensor it compresses.
 """
+
 from __future__ import annotations
 
 from fractions import Fraction
 from itertools import product
 from pathlib import Path
 
-import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from conftest import TEST_DATA
-from slotmath.engine.evaluate import brute_force_distribution
 from slotmath.analysis.metrics import line_figures
-from slotmath.io.gamefile import build_game, load_game
+from slotmath.engine.evaluate import brute_force_distribution
 from slotmath.engine.joint import spin_distribution
 from slotmath.engine.lines import pay_tensor
 from slotmath.engine.moments import build_automaton, line_moments, pay_automaton
+from slotmath.io.gamefile import build_game, load_game
+
+from conftest import TEST_DATA
 from test_engine_properties import SETTINGS, games, load
 
 
@@ -58,12 +59,10 @@ def test_tuning_games_equal_the_joint_distribution(name):
 def test_line_figures_use_the_moments_and_agree_with_the_distribution():
     game = load_game("video20")
     level = game.levels[0]
-    fast = line_figures(game, level, needed={"rtp", "hit_frequency", "sd", "vi",
-                                             "feature_frequency"})
-    full = line_figures(game, level)           # every figure: joint distribution
+    fast = line_figures(game, level, needed={"rtp", "hit_frequency", "sd", "vi", "feature_frequency"})
+    full = line_figures(game, level)  # every figure: joint distribution
     assert "max_win" not in fast and "max_win" in full
-    for k in ("rtp", "hit_frequency", "sd", "vi", "feature_frequency", "rtp:lines",
-              "rtp:scatters"):
+    for k in ("rtp", "hit_frequency", "sd", "vi", "feature_frequency", "rtp:lines", "rtp:scatters"):
         assert fast[k] == full[k], k
     assert isinstance(fast["hit_frequency"], Fraction)
     # published figures of video20 (issue 2): hit frequency 38.30 %, SD 3.050
@@ -78,7 +77,7 @@ def test_line_figures_use_the_moments_and_agree_with_the_distribution():
 def test_random_games_equal_brute_force(data, pick):
     game = load(data)
     level = game.levels[pick % len(game.levels)]
-    brute = brute_force_distribution(game, level)     # {win [x total bet]: weight}
+    brute = brute_force_distribution(game, level)  # {win [x total bet]: weight}
     cycle = sum(brute.values())
     mean = sum(w * c for w, c in brute.items()) / Fraction(cycle)
     second = sum(w * w * c for w, c in brute.items()) / Fraction(cycle)
@@ -87,7 +86,7 @@ def test_random_games_equal_brute_force(data, pick):
     assert m.cycle == cycle
     assert m.mean == mean
     assert m.second_moment == second
-    assert m.variance == second - mean ** 2
+    assert m.variance == second - mean**2
     assert m.hit_frequency == Fraction(hits, cycle)
 
 
@@ -104,14 +103,15 @@ def test_automaton_reproduces_the_pay_tensor(data, pick):
         q = 0
         for k, s in enumerate(x):
             q = auto.trans[k, q, s]
-            completions = wins[x[:k + 1]]
+            completions = wins[x[: k + 1]]
             assert auto.lo[k + 1, q] == completions.min()
             assert auto.hi[k + 1, q] == completions.max()
         assert auto.value[q] == wins[x]
 
 
 TOY = {
-    "name": "toy", "title": "two lines, hand-worked",
+    "name": "toy",
+    "title": "two lines, hand-worked",
     "grid": {"reels": 2, "rows": 2},
     "bet": {"levels": [1]},
     "symbols": [{"name": "A"}, {"name": "B"}, {"name": "S", "kind": "scatter"}],

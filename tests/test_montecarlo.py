@@ -9,6 +9,7 @@ answers are known by hand.
 * ``uniform``: a win uniform on [0, 1) (non-integer float sums for the
   exact-merge checks).
 """
+
 from __future__ import annotations
 
 import math
@@ -67,7 +68,7 @@ def test_plan_chunks():
     with pytest.raises(mc.SetupError):
         mc.plan_chunks(10, 0)
     with pytest.raises(mc.SetupError, match="use larger chunks"):
-        mc.plan_chunks(10 ** 12, 1000)
+        mc.plan_chunks(10**12, 1000)
 
 
 def test_chunk_streams_are_the_spawned_children():
@@ -93,8 +94,7 @@ def test_chunk_statistics_count_exactly():
     assert stats.max_win == 3.0
     # bins: 0 | (0, 1) | [1, 2) | [2, 5) | ...
     hist = stats.histogram
-    assert hist[:4] == (int((wins == 0).sum()), 0, int((wins == 1).sum()),
-                        int((wins >= 2).sum()))
+    assert hist[:4] == (int((wins == 0).sum()), 0, int((wins == 1).sum()), int((wins >= 2).sum()))
     assert sum(hist) == size
     assert stats.events == tuple(int(v) for v in events.sum(axis=0))
     assert stats.event_sq == tuple(int(v) for v in (events.astype(object) ** 2).sum(axis=0))
@@ -126,7 +126,7 @@ def test_dice_agrees_with_hand_worked_values():
     n = s.rounds
     m = s.moments
     mean = m.s1 / n
-    sd = math.sqrt(m.s2 / n - mean ** 2)
+    sd = math.sqrt(m.s2 / n - mean**2)
     assert abs(mean - 1.5) / (sd / math.sqrt(n)) < 4
     assert abs(s.hits / n - 0.75) / math.sqrt(0.75 * 0.25 / n) < 4
     assert abs(sd - math.sqrt(1.25)) < 0.01
@@ -168,8 +168,10 @@ def test_any_object_following_the_protocol_is_a_sampler():
     foreign = SimpleNamespace(kernel=dice_kernel, args=[np.array([4])], event_names=["a", "b"])
     s = mc.as_sampler(foreign)
     assert s.event_names == ("a", "b")
-    assert mc.run(foreign, 1000, seed=2, workers=1, progress=False).stats == \
-        mc.run(DICE, 1000, seed=2, workers=1, progress=False).stats
+    assert (
+        mc.run(foreign, 1000, seed=2, workers=1, progress=False).stats
+        == mc.run(DICE, 1000, seed=2, workers=1, progress=False).stats
+    )
 
 
 def test_sampler_pickles_its_kernel_by_reference():
@@ -195,8 +197,7 @@ def test_interrupted_run_keeps_the_finished_chunks(monkeypatch):
     assert result.partial
     assert result.chunk_indices == [0, 1, 2] and result.chunks_planned == 10
     # the partial result is exactly the first three chunks
-    assert result.stats == mc.run(DICE, 30_000, seed=3, chunk=10_000, workers=1,
-                                  progress=False).stats
+    assert result.stats == mc.run(DICE, 30_000, seed=3, chunk=10_000, workers=1, progress=False).stats
 
 
 def test_rounds_for_precision_worked_by_hand():

@@ -1,5 +1,6 @@
 """The convergence report: exact event rates, the win-distribution bins,
 the rounds needed for +-0.01 pp, and that a wrong exact figure is caught."""
+
 from __future__ import annotations
 
 import math
@@ -9,9 +10,14 @@ from fractions import Fraction
 import pytest
 
 from slotmath.analysis import simulation
-from slotmath.montecarlo.convergence import (convergence_report, event_key, exact_event_rates,
-                                  exact_figures, rounds_for_precision)
 from slotmath.io.gamefile import load_game
+from slotmath.montecarlo.convergence import (
+    convergence_report,
+    event_key,
+    exact_event_rates,
+    exact_figures,
+    rounds_for_precision,
+)
 from slotmath.rules.par import par
 
 
@@ -19,8 +25,9 @@ from slotmath.rules.par import par
 def video():
     game = load_game("video20")
     level = game.levels[0]
-    result = simulation.simulate_game(game, 500_000, seed=77, level=level, chunk=125_000, workers=1,
-                         progress=False)
+    result = simulation.simulate_game(
+        game, 500_000, seed=77, level=level, chunk=125_000, workers=1, progress=False
+    )
     return game, level, par(game, level), result
 
 
@@ -39,8 +46,9 @@ def test_exact_event_rates_are_hits_over_cycle(video):
     assert rates["bonus"] == 0.25
     # scatter rows too: P(3+ scatters) as an exact fraction
     sc = exact.combinations[exact.combinations["kind"] == "scatter"]
-    assert sum(rates[event_key("scatter", c)] for c in sc["combination"]) == \
-        Fraction(int(sc["hits"].sum()), game.cycle())
+    assert sum(rates[event_key("scatter", c)] for c in sc["combination"]) == Fraction(
+        int(sc["hits"].sum()), game.cycle()
+    )
 
 
 def test_report_compares_every_figure(video):

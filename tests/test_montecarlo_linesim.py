@@ -11,21 +11,23 @@ evaluator and the exact engine.
   frequency, SD, every pay's hit rate, the win distribution by bins:
   |z| < 4) and with the reference simulator (two-sample z).
 """
+
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from conftest import GAMES
 from slotmath.analysis import simulation
 from slotmath.engine.combinations import combination_table
-from slotmath.montecarlo.convergence import event_key
 from slotmath.engine.evaluate import line_wins, total_wins
-from slotmath.io.gamefile import load_game
-from slotmath.montecarlo.linesim import (evaluate_stops, evaluation_args, lemire, line_sampler,
-                              stop_of)
 from slotmath.engine.reels import reel_windows
-from slotmath.montecarlo.results import sample_stops, simulate_lines as reference_simulate
+from slotmath.io.gamefile import load_game
+from slotmath.montecarlo.convergence import event_key
+from slotmath.montecarlo.linesim import evaluate_stops, evaluation_args, lemire, line_sampler, stop_of
+from slotmath.montecarlo.results import sample_stops
+from slotmath.montecarlo.results import simulate_lines as reference_simulate
+
+from conftest import GAMES
 
 TOY = {
     "name": "mc_toy",
@@ -34,25 +36,43 @@ TOY = {
     "symbols": [
         {"name": "W", "kind": "wild", "multiplier": {"by_count": [1, 2, 3, 5]}},
         {"name": "D", "kind": "wild", "substitutes": ["A", "B"], "multiplier": {"per_wild": 2}},
-        {"name": "A"}, {"name": "B"}, {"name": "C"},
-        {"name": "S", "kind": "scatter"}, {"name": "X", "kind": "blank"},
+        {"name": "A"},
+        {"name": "B"},
+        {"name": "C"},
+        {"name": "S", "kind": "scatter"},
+        {"name": "X", "kind": "blank"},
     ],
     "groups": {"AB": ["A", "B"]},
-    "reels": {"base": [
-        {"symbols": ["A", "B", "W", "C", "S", "X", "A", "C", "D", "B", "X", "C"],
-         "weights": [3, 2, 1, 4, 1, 5, 2, 3, 1, 2, 4, 1]},
-        ["B", "A", "C", "D", "X", "S", "A", "W", "C", "B", "X"],
-        ["C", "W", "A", "X", "B", "S", "D", "A", "C", "X", "B", "A", "C"],
-        ["A", "X", "C", "B", "S", "W", "C", "A", "X", "B"],
-        {"symbols": ["B", "C", "A", "S", "X", "D", "C", "A", "W", "X"],
-         "weights": [2, 3, 1, 1, 2, 1, 3, 2, 1, 2]},
-    ]},
-    "paylines": [[1, 1, 1, 1, 1], [0, 0, 0, 0, 0], [2, 2, 2, 2, 2], [0, 1, 2, 1, 0],
-                 [2, 1, 0, 1, 2], [1, 0, 0, 0, 1]],
+    "reels": {
+        "base": [
+            {
+                "symbols": ["A", "B", "W", "C", "S", "X", "A", "C", "D", "B", "X", "C"],
+                "weights": [3, 2, 1, 4, 1, 5, 2, 3, 1, 2, 4, 1],
+            },
+            ["B", "A", "C", "D", "X", "S", "A", "W", "C", "B", "X"],
+            ["C", "W", "A", "X", "B", "S", "D", "A", "C", "X", "B", "A", "C"],
+            ["A", "X", "C", "B", "S", "W", "C", "A", "X", "B"],
+            {
+                "symbols": ["B", "C", "A", "S", "X", "D", "C", "A", "W", "X"],
+                "weights": [2, 3, 1, 1, 2, 1, 3, 2, 1, 2],
+            },
+        ]
+    },
+    "paylines": [
+        [1, 1, 1, 1, 1],
+        [0, 0, 0, 0, 0],
+        [2, 2, 2, 2, 2],
+        [0, 1, 2, 1, 0],
+        [2, 1, 0, 1, 2],
+        [1, 0, 0, 0, 1],
+    ],
     "pays": [
-        {"symbol": "A", "count": 3, "pay": 5}, {"symbol": "A", "count": 4, "pay": 15},
-        {"symbol": "A", "count": 5, "pay": 60}, {"symbol": "B", "count": 3, "pay": 4},
-        {"symbol": "B", "count": 5, "pay": 40}, {"symbol": "AB", "count": 4, "pay": 8},
+        {"symbol": "A", "count": 3, "pay": 5},
+        {"symbol": "A", "count": 4, "pay": 15},
+        {"symbol": "A", "count": 5, "pay": 60},
+        {"symbol": "B", "count": 3, "pay": 4},
+        {"symbol": "B", "count": 5, "pay": 40},
+        {"symbol": "AB", "count": 4, "pay": 8},
         {"symbol": "C", "count": 2, "pay_by_level": [1, 2]},
         {"symbol": "W", "count": 3, "pay": 25},
         {"anywhere": "C", "exactly": 4, "pay": 7},
@@ -81,8 +101,9 @@ def toy(tmp_path_factory):
 
 
 def games_and_levels(toy):
-    return [(toy, lv) for lv in toy.levels] + \
-        [(g, lv) for g in line_games() for lv in (g.levels[0], g.levels[-1])]
+    return [(toy, lv) for lv in toy.levels] + [
+        (g, lv) for g in line_games() for lv in (g.levels[0], g.levels[-1])
+    ]
 
 
 def test_sample_line_games_exist():
@@ -106,8 +127,9 @@ def test_stop_lookup_reproduces_the_weights(toy, limit):
     s = line_sampler(toy, 1, table_limit=limit)
     dims, bound, use_table, table, cum, n_stops = s.args[:6]
     for r, strip in enumerate(toy.strips()):
-        hits = np.bincount([stop_of(u, r, use_table, table, cum, n_stops)
-                            for u in range(bound[r])], minlength=len(strip))
+        hits = np.bincount(
+            [stop_of(u, r, use_table, table, cum, n_stops) for u in range(bound[r])], minlength=len(strip)
+        )
         assert hits.tolist() == strip.stop_weights().tolist()
 
 
@@ -141,8 +163,7 @@ def test_prefix_start_and_stop_lookup_do_not_change_results(toy):
 def test_events_cover_the_combination_table(toy):
     for game, level in games_and_levels(toy):
         table = combination_table(game, level)
-        keys = {event_key(r.kind, r.combination, int(r.multiplier))
-                for r in table.itertuples(index=False)}
+        keys = {event_key(r.kind, r.combination, int(r.multiplier)) for r in table.itertuples(index=False)}
         names = simulation.round_sampler(game, level).event_names
         assert len(set(names)) == len(names)
         assert keys <= set(names), keys - set(names)
@@ -152,8 +173,9 @@ def test_events_cover_the_combination_table(toy):
 def test_simulation_agrees_with_exact_figures(toy, which):
     game = toy if which == "toy" else load_game(which)
     level = game.levels[-1]
-    result = simulation.simulate_game(game, 1_000_000, seed=2024, level=level, workers=1, chunk=250_000,
-                         progress=False)
+    result = simulation.simulate_game(
+        game, 1_000_000, seed=2024, level=level, workers=1, chunk=250_000, progress=False
+    )
     report = result.convergence
     assert report.rounds == 1_000_000
     assert report.events["exact"].notna().all()  # every event has an exact rate
@@ -167,10 +189,11 @@ def test_simulation_agrees_with_exact_figures(toy, which):
 def test_compiled_and_reference_simulators_agree(toy):
     for game in (toy, load_game("video20")):
         level = game.levels[0]
-        fast = simulation.simulate_game(game, 600_000, seed=1, level=level, workers=1, chunk=150_000,
-                           progress=False, exact=False)
+        fast = simulation.simulate_game(
+            game, 600_000, seed=1, level=level, workers=1, chunk=150_000, progress=False, exact=False
+        )
         slow = reference_simulate(game, 100_000, seed=1, level=level)
         for name in ("rtp", "hit_frequency", "sd"):
             a, b = getattr(fast, name), getattr(slow, name)
-            z = (a.value - b.value) / (a.se ** 2 + b.se ** 2) ** 0.5
+            z = (a.value - b.value) / (a.se**2 + b.se**2) ** 0.5
             assert abs(z) < 4, (game.name, name, z)

@@ -5,6 +5,7 @@ For a given seed, spin count and chunk size the result is identical
 whatever the number of workers; Ctrl-C returns the finished chunks,
 labelled partial, and those are exactly the chunks listed.
 """
+
 from __future__ import annotations
 
 import json
@@ -16,10 +17,11 @@ import time
 
 import pytest
 
-from conftest import GAMES, ROOT, run_cli, slotmath_command
 from slotmath.analysis import simulation
-from slotmath.montecarlo import run as mc
 from slotmath.io.gamefile import load_game
+from slotmath.montecarlo import run as mc
+
+from conftest import GAMES, ROOT, run_cli, slotmath_command
 
 TIMING = {"elapsed_s", "rounds_per_second", "workers"}
 
@@ -85,8 +87,7 @@ def test_partial_result_is_labelled(video, monkeypatch):
     result = simulation.simulate_game(game, 1_000_000, seed=2, chunk=100_000, workers=1, progress=True)
     monkeypatch.undo()
     assert result.partial and result.spins == 200_000
-    assert "PARTIAL RESULT: interrupted after 2 of 10 chunks (200,000 of 1,000,000 rounds)" \
-        in result.text()
+    assert "PARTIAL RESULT: interrupted after 2 of 10 chunks (200,000 of 1,000,000 rounds)" in result.text()
     d = result.to_dict()
     assert d["partial"] is True and d["rounds"] == 200_000 and d["rounds_requested"] == 1_000_000
     assert d["simulated"] is True
@@ -99,16 +100,32 @@ def cli_json(*args):
 
 
 def test_cli_simulate_json_equals_the_single_process_library_run():
-    proc = run_cli("simulate", "video20", "--spins", "4e5", "--chunk", "1e5", "--seed", "12",
-                   "--workers", "2", "--json", "--no-progress")
+    proc = run_cli(
+        "simulate",
+        "video20",
+        "--spins",
+        "4e5",
+        "--chunk",
+        "1e5",
+        "--seed",
+        "12",
+        "--workers",
+        "2",
+        "--json",
+        "--no-progress",
+    )
     assert proc.returncode == 0, proc.stderr
     two = json.loads(proc.stdout)
     game = load_game("video20")
-    one = json.loads(json.dumps(simulation.simulate_game(game, 400_000, 12, chunk=100_000, workers=1,
-                                            progress=False).to_dict()))
+    one = json.loads(
+        json.dumps(
+            simulation.simulate_game(game, 400_000, 12, chunk=100_000, workers=1, progress=False).to_dict()
+        )
+    )
     assert one["workers"] == 1 and two["workers"] == 2
-    assert {k: v for k, v in one.items() if k not in TIMING} == \
-        {k: v for k, v in two.items() if k not in TIMING}
+    assert {k: v for k, v in one.items() if k not in TIMING} == {
+        k: v for k, v in two.items() if k not in TIMING
+    }
     assert two["simulated"] is True and two["engine"] == "compiled" and two["partial"] is False
     assert two["spins"] == 400_000 and two["chunks"] == 4 and two["seed"] == 12
     for name in ("rtp", "hit_frequency", "sd"):
@@ -119,8 +136,9 @@ def test_cli_simulate_json_equals_the_single_process_library_run():
 
 
 def test_cli_simulate_text_names_the_run():
-    proc = run_cli("simulate", "fruit_classic", "--spins", "2e5", "--bet", "3", "--workers", "1",
-                   "--no-progress")
+    proc = run_cli(
+        "simulate", "fruit_classic", "--spins", "2e5", "--bet", "3", "--workers", "1", "--no-progress"
+    )
     assert proc.returncode == 0, proc.stderr
     out = proc.stdout
     assert "Simulation (Monte Carlo, compiled sampler): fruit_classic, bet level 3" in out
@@ -128,12 +146,15 @@ def test_cli_simulate_text_names_the_run():
     assert "Rounds for RTP +-0.01 pp at 95 %" in out and "line: 3 x R7" in out
 
 
-@pytest.mark.parametrize("args, message", [
-    (("--workers", "0"), "must be >= 1"),
-    (("--chunk", "0"), "must be a whole number >= 1"),
-    (("--seed", "-1"), "--seed must be >= 0"),
-    (("--spins", "1e12", "--chunk", "1000"), "more than 1,000,000 chunks: use larger chunks"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (("--workers", "0"), "must be >= 1"),
+        (("--chunk", "0"), "must be a whole number >= 1"),
+        (("--seed", "-1"), "--seed must be >= 0"),
+        (("--spins", "1e12", "--chunk", "1000"), "more than 1,000,000 chunks: use larger chunks"),
+    ],
+)
 def test_cli_simulate_rejects_bad_options(args, message):
     proc = run_cli("simulate", "video20", "--spins", "1000", *args)
     assert proc.returncode == 2
@@ -144,12 +165,16 @@ def test_ctrl_c_stops_the_command_and_prints_the_partial_result():
     # Ctrl-C in a terminal signals the whole process group: the command and
     # its workers.  The workers ignore it; the command stops and reports.
     proc = subprocess.Popen(
-        slotmath_command() + ["simulate", "video20", "--spins", "1e9", "--workers", "2",
-                              "--chunk", "2e5", "--progress"],
-        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
+        slotmath_command()
+        + ["simulate", "video20", "--spins", "1e9", "--workers", "2", "--chunk", "2e5", "--progress"],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
         # a terminal's command takes Ctrl-C; a background job (as this suite may be) inherits
         # SIGINT ignored, so give the command the terminal's default
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
     err = b""
     deadline = time.monotonic() + 300
     try:
@@ -189,8 +214,7 @@ def test_interrupted_before_any_chunk_finished(video, monkeypatch):
 
 def feature_games() -> list:
     """Sample games whose own rules module provides a round sampler."""
-    return [p.parent.name for p in sorted(GAMES.glob("*/game.yaml"))
-            if load_game(p).rules != "lines"]
+    return [p.parent.name for p in sorted(GAMES.glob("*/game.yaml")) if load_game(p).rules != "lines"]
 
 
 @pytest.mark.parametrize("name", feature_games())

@@ -1,16 +1,18 @@
 """Feature declarations (slotmath.features.options): the classic free-games game and
 validation of bad declarations."""
+
 from fractions import Fraction as Fr
 from itertools import product
 
 import numpy as np
 import pytest
 
-from conftest import TEST_DATA
 from slotmath.engine.evaluate import line_wins, window_at
 from slotmath.features.options import free_games_feature, load_features, nudged_strip
 from slotmath.io.gamefile import GameFileError, load_game
 from slotmath.model import Strip
+
+from conftest import TEST_DATA
 
 CLASSIC = TEST_DATA / "classic_free_games"
 
@@ -23,7 +25,7 @@ def classic_per_spin(game):
         w = window_at(game, stops)
         coins = int(line_wins(game, 1, w[None])[0].sum())
         scatters = int((w == game.symbol_index["SCATTER"]).sum())
-        total += coins + (2 if scatters >= 3 else 0)     # 2 x total bet (1 coin: 1 line)
+        total += coins + (2 if scatters >= 3 else 0)  # 2 x total bet (1 coin: 1 line)
         n3 += scatters >= 3
         cycle += 1
     return total / cycle, Fr(n3, cycle)
@@ -66,7 +68,7 @@ def test_classic_free_games_monte_carlo():
             c = rng.integers(len(combos))
             total += coins[c]
             if third[c]:
-                total += 2                      # 2 x total bet (1 coin)
+                total += 2  # 2 x total bet (1 coin)
                 left += 5
         totals[i] = 3 * total
     z = (totals.mean() - fg.mean) / (totals.std() / np.sqrt(n_feat))
@@ -77,24 +79,29 @@ def test_nudged_strip_expands_wild():
     # Strip (3 rows): positions 0..4 = Q, W3, W3, W3, K.  Stop 0 shows Q W3 W3
     # -> W3 W3 W3; stop 4 shows K Q W3 -> W3 W3 W3; stop 1 already W3 x3.
     from slotmath.io.gamefile import load_game as lg
+
     game = lg("piggy_bankin_superlock")
     s = nudged_strip(game, Strip(("Q", "WILD_3", "WILD_3", "WILD_3", "K")), "WILD_3")
     assert s.weights == (1, 0, 0) * 5
-    windows = [s.symbols[3 * i:3 * i + 3] for i in range(5)]
+    windows = [s.symbols[3 * i : 3 * i + 3] for i in range(5)]
     assert windows[0] == ("WILD_3",) * 3 and windows[4] == ("WILD_3",) * 3
     # stop 2 shows W3 W3 K: nudged as well; no stop keeps a partial WILD_3
     assert all(w == ("WILD_3",) * 3 or "WILD_3" not in w for w in windows)
 
 
-@pytest.mark.parametrize("patch, field", [
-    ({"multiplier": 0}, "options.free_games.multiplier"),
-    ({"reels": "nope"}, "options.free_games.reels"),
-    ({"awards": {3: {"prize": 1}}}, "options.free_games.awards.3.games"),
-    ({"symbol": "ZZZ"}, "options.free_games.symbol"),
-    ({"colour": 1}, "options.free_games.colour"),
-])
+@pytest.mark.parametrize(
+    "patch, field",
+    [
+        ({"multiplier": 0}, "options.free_games.multiplier"),
+        ({"reels": "nope"}, "options.free_games.reels"),
+        ({"awards": {3: {"prize": 1}}}, "options.free_games.awards.3.games"),
+        ({"symbol": "ZZZ"}, "options.free_games.symbol"),
+        ({"colour": 1}, "options.free_games.colour"),
+    ],
+)
 def test_bad_free_games_declaration(write_game, patch, field):
     import yaml
+
     data = yaml.safe_load((CLASSIC / "game.yaml").read_text())
     data["options"]["free_games"].update(patch)
     path = write_game(data)

@@ -1,13 +1,15 @@
 """Piggy Bankin' Superlock: Monte Carlo of the rules played literally (the
 compiled round sampler) against the exact figures."""
+
 import json
 
 import numpy as np
 import pytest
 
-from conftest import run_cli
 from slotmath.io.gamefile import load_game
 from slotmath.rules.piggy_bankin_superlock import analysis as pbs
+
+from conftest import run_cli
 
 ROUNDS = 2_000_000
 
@@ -40,8 +42,17 @@ def test_event_rates_agree(game, runs, policy):
     # counts per round; SE from the count (Poisson) -- features are rare events
     level, _, events = runs[policy]
     exact = pbs.exact_events(game, level, policy)
-    for name in ("lockit_base_game", "selection", "lockit_selection", "free_games",
-                 "lockit_free_games", "wheel", "MINI", "MINOR", "full_screen"):
+    for name in (
+        "lockit_base_game",
+        "selection",
+        "lockit_selection",
+        "free_games",
+        "lockit_free_games",
+        "wheel",
+        "MINI",
+        "MINOR",
+        "full_screen",
+    ):
         expected = exact[name] * ROUNDS
         if expected == 0:
             assert events[name] == 0, name

@@ -1,15 +1,16 @@
 """Piggy Bankin' Superlock: the PAR-sheet feature tables (coverage heat maps,
 shapes, wheel, free games), checked against figures worked out another way."""
+
 from fractions import Fraction as Fr
 
 import numpy as np
 import pytest
 
-from slotmath.report.featuresheet import feature_tables
+from slotmath.engine.reels import windows
 from slotmath.features.options import load_features, nudged_strip
 from slotmath.io.gamefile import load_game
+from slotmath.report.featuresheet import feature_tables
 from slotmath.rules.piggy_bankin_superlock import analysis as pbs
-from slotmath.engine.reels import windows
 
 
 @pytest.fixture(scope="module")
@@ -32,8 +33,10 @@ def _mean_cells(final):
 def test_coverage_mean_is_expected_cells(game, result):
     # mean of the 15 per-cell probabilities = E[covered cells] / 15 (linearity)
     st = pbs.structure(game)
-    for name, key in (("base game", ("base_game", "base_game", None, None)),
-                      ("free games", ("free_games", "free_games", None, None))):
+    for name, key in (
+        ("base game", ("base_game", "base_game", None, None)),
+        ("free games", ("free_games", "free_games", None, None)),
+    ):
         frame = result.tables[f"Lock-it coverage: {name} [P(cell covered at the end)]"]
         assert frame.shape == (3, 5) and list(frame.columns) == [f"reel {j}" for j in range(1, 6)]
         final, _, _ = st.final(key)
@@ -41,15 +44,19 @@ def test_coverage_mean_is_expected_cells(game, result):
     # selection: BONUS counts weighted by their base-game stop counts
     sel = load_features(game).selection
     by = st.base_screens.sum(axis=(0, 1))
-    num = sum(int(by[b]) * _mean_cells(st.final((sel.lockit_source, "base_game", b,
-                                                  sel.options[b].lockit_spins))[0])
-              for b in sel.options)
+    num = sum(
+        int(by[b])
+        * _mean_cells(st.final((sel.lockit_source, "base_game", b, sel.options[b].lockit_spins))[0])
+        for b in sel.options
+    )
     expect = num / sum(int(by[b]) for b in sel.options) / 15
     frame = result.tables["Lock-it coverage: selection [P(cell covered at the end)]"]
     assert abs(frame.to_numpy().mean() - expect) < 1e-12
     # the JSON figures hold the same grids
-    assert np.allclose(result.features["lockit_coverage"]["base_game"],
-                       result.tables["Lock-it coverage: base game [P(cell covered at the end)]"])
+    assert np.allclose(
+        result.features["lockit_coverage"]["base_game"],
+        result.tables["Lock-it coverage: base game [P(cell covered at the end)]"],
+    )
 
 
 def test_shapes_per_feature_cover_the_cells(game, result):
@@ -63,8 +70,7 @@ def test_shapes_per_feature_cover_the_cells(game, result):
     assert abs(sum(base["per feature"] * base["shape"].map(area)) - _mean_cells(final)) < 1e-9
     # per round = per feature x features per round; 1 in N = 1 / per round
     odds = pbs.breakdown(game, 1).odds
-    assert np.allclose(base["per round"], base["per feature"] * odds["lockit base game"],
-                       rtol=1e-12)
+    assert np.allclose(base["per round"], base["per feature"] * odds["lockit base game"], rtol=1e-12)
     ok = t["per round"] > 0
     assert np.allclose(t.loc[ok, "1 in [rounds]"].astype(float), 1 / t.loc[ok, "per round"])
     fg = t[t["source"] == "free games"]
@@ -115,17 +121,21 @@ def test_free_games_table(game, result):
     b = pbs.breakdown(game, 1)
     p = _fg_bonus_distribution(game)
     q = float(sum(p[3:]))
-    ek = float(10 * p[3] + 15 * p[4] + 25 * p[5])       # games added per free game
+    ek = float(10 * p[3] + 15 * p[4] + 25 * p[5])  # games added per free game
     for n_bonus, games in ((3, 10), (4, 15), (5, 25)):
         row = t.loc[n_bonus]
         assert row["games awarded"] == games and row["multiplier"] == 2
         assert abs(row["retrigger probability per game"] - q) < 1e-15
         assert abs(row["P(at least one retrigger)"] - (1 - (1 - q) ** games)) < 1e-12
         assert abs(row["games played (mean)"] - games / (1 - ek)) < 1e-9
-        assert abs(row["win per feature [x total bet]"]
-                   - b.values[f"free games selection {n_bonus}"]) < 1e-9
-        assert abs(row["win per feature [x total bet]"]
-                   - row["games played (mean)"] * row["win per free game [x total bet]"]) < 1e-9
+        assert abs(row["win per feature [x total bet]"] - b.values[f"free games selection {n_bonus}"]) < 1e-9
+        assert (
+            abs(
+                row["win per feature [x total bet]"]
+                - row["games played (mean)"] * row["win per free game [x total bet]"]
+            )
+            < 1e-9
+        )
     assert list(t["prize [x total bet]"]) == [2, 15, 100]
 
 
@@ -145,12 +155,13 @@ def test_tables_render_with_heat_maps(game, result):
 # ---------------------------------------------------------------------------
 # feature-screen enumeration against brute force on a small grid
 # ---------------------------------------------------------------------------
-SMALL = (["PIGGY", "PIGGY", "GUARD", "BONUS", "K", "PIGGY", "Q", "GUARD", "J", "A"],
-         ["PIGGY", "WILD", "GUARD", "BONUS", "PIGGY", "PIGGY", "K", "WILD_3", "WILD_3",
-          "WILD_3", "Q"],
-         ["PIGGY_WHEEL", "PIGGY", "GUARD", "WILD", "BONUS", "Q", "PIGGY", "GUARD", "J"],
-         ["PIGGY", "PIGGY", "K", "BONUS", "GUARD", "WILD", "Q", "PIGGY", "A", "GUARD"],
-         ["GUARD", "PIGGY", "PIGGY", "BONUS", "WILD", "K", "GUARD", "J", "PIGGY"])
+SMALL = (
+    ["PIGGY", "PIGGY", "GUARD", "BONUS", "K", "PIGGY", "Q", "GUARD", "J", "A"],
+    ["PIGGY", "WILD", "GUARD", "BONUS", "PIGGY", "PIGGY", "K", "WILD_3", "WILD_3", "WILD_3", "Q"],
+    ["PIGGY_WHEEL", "PIGGY", "GUARD", "WILD", "BONUS", "Q", "PIGGY", "GUARD", "J"],
+    ["PIGGY", "PIGGY", "K", "BONUS", "GUARD", "WILD", "Q", "PIGGY", "A", "GUARD"],
+    ["GUARD", "PIGGY", "PIGGY", "BONUS", "WILD", "K", "GUARD", "J", "PIGGY"],
+)
 
 
 @pytest.fixture(scope="module")
@@ -159,6 +170,7 @@ def small_game(game):
     from dataclasses import replace
 
     from slotmath.model import Strip
+
     sets = dict(game.reel_sets)
     sets["base"] = tuple(Strip(tuple(s), None) for s in SMALL)
     return replace(game, reel_sets=sets)
@@ -170,14 +182,15 @@ def _every_screen(g):
     from itertools import product
 
     from slotmath.engine.evaluate import line_wins
+
     wins = [windows(g, s) for s in g.strips("base")]
     combos = np.array(list(product(*[range(len(s)) for s in g.strips("base")])))
-    win = np.stack([wins[r][combos[:, r]] for r in range(5)], axis=1)      # (n, R, H)
-    units = line_wins(g, 1, win).sum(axis=1)        # [coins at bet 1] = [u]
+    win = np.stack([wins[r][combos[:, r]] for r in range(5)], axis=1)  # (n, R, H)
+    units = line_wins(g, 1, win).sum(axis=1)  # [coins at bet 1] = [u]
     pig = np.isin(win, [g.symbol_index["PIGGY"], g.symbol_index["PIGGY_WHEEL"]])
     bonus = (win == g.symbol_index["BONUS"]).sum(axis=(1, 2))
     flag = (win == g.symbol_index["PIGGY_WHEEL"]).any(axis=(1, 2)).astype(int)
-    bit = 1 << (3 * np.arange(5)[:, None] + np.arange(3)[None, :])       # cell (r, k)
+    bit = 1 << (3 * np.arange(5)[:, None] + np.arange(3)[None, :])  # cell (r, k)
     mask = (pig * bit).sum(axis=(1, 2))
     feature = (pig.sum(axis=(1, 2)) >= 6) | (bonus >= 3)
     return units, bonus, flag, mask, feature
@@ -191,8 +204,10 @@ def test_feature_screens_brute_force(small_game):
         key = tuple(int(x) for x in key)
         expect[key] = expect.get(key, 0) + 1
     sc = pbs.screens(g, "base")
-    got = {(int(w), int(b), int(f), int(m)): int(c)
-           for w, b, f, m, c in zip(sc.win, sc.bonus, sc.flag, sc.mask, sc.count, strict=True)}
+    got = {
+        (int(w), int(b), int(f), int(m)): int(c)
+        for w, b, f, m, c in zip(sc.win, sc.bonus, sc.flag, sc.mask, sc.count, strict=True)
+    }
     assert len(expect) > 50 and got == expect
     plain = np.bincount(units[~feature], minlength=len(sc.plain))
     assert np.array_equal(sc.plain, plain) and sc.cycle == len(units)

@@ -1,18 +1,19 @@
 """Piggy Bankin' Superlock: the numbered rules of docs/games/piggy_bankin_superlock.md."""
+
 from fractions import Fraction as Fr
 
 import numpy as np
 import pytest
 
-from slotmath.features import shapes
 from slotmath.engine.combinations import line_rtp
+from slotmath.engine.lines import compile_pays, line_pay
+from slotmath.engine.reels import windows
+from slotmath.features import shapes
 from slotmath.features.options import load_features
 from slotmath.io.gamefile import load_game
 from slotmath.rules.piggy_bankin_superlock import analysis as pbs
-from slotmath.engine.lines import compile_pays, line_pay
-from slotmath.engine.reels import windows
 
-TARGET, TOL = 0.9403, 0.00005          # 94.03 % +- 0.005 percentage points
+TARGET, TOL = 0.9403, 0.00005  # 94.03 % +- 0.005 percentage points
 
 
 @pytest.fixture(scope="module")
@@ -44,10 +45,10 @@ def test_line_examples(game):
     for _ in range(200):
         w = rng.integers(0, len(game.symbols), size=(5, 3))
         w[0] = rng.integers(0, 9, size=3)
-        expect = sum(pay(game, [game.symbols[w[r, row]].name for r, row in enumerate(line)])
-                     for line in game.paylines)
-        assert pbs._line_units(w, args["lines"], args["pays"], args["regular"],
-                               args["wild"]) == expect
+        expect = sum(
+            pay(game, [game.symbols[w[r, row]].name for r, row in enumerate(line)]) for line in game.paylines
+        )
+        assert pbs._line_units(w, args["lines"], args["pays"], args["regular"], args["wild"]) == expect
 
 
 def test_line_pays_scale_with_bet(game):
@@ -121,13 +122,19 @@ def test_shape_examples(game):
     assert np.array_equal(counts @ cells, pbs.popcount15())
 
 
-PUBLISHED = {"3x5": (100, 2500, {"GRAND", "MAJOR", "MINOR"}),
-             "3x4": (50, 1000, {"MAJOR", "MINOR"}),
-             "2x5": (40, 1000, {"MAJOR", "MINOR", "MINI"}),
-             "3x3": (30, 1000, {"MINOR", "MINI"}), "2x4": (15, 100, {"MINOR", "MINI"}),
-             "3x2": (12, 100, {"MINOR", "MINI"}), "2x3": (12, 100, {"MINOR", "MINI"}),
-             "2x2": (4, 100, {"MINOR", "MINI"}), "3x1": (5, 5, set()), "2x1": (3, 3, set()),
-             "1x1": (1, 1, set())}
+PUBLISHED = {
+    "3x5": (100, 2500, {"GRAND", "MAJOR", "MINOR"}),
+    "3x4": (50, 1000, {"MAJOR", "MINOR"}),
+    "2x5": (40, 1000, {"MAJOR", "MINOR", "MINI"}),
+    "3x3": (30, 1000, {"MINOR", "MINI"}),
+    "2x4": (15, 100, {"MINOR", "MINI"}),
+    "3x2": (12, 100, {"MINOR", "MINI"}),
+    "2x3": (12, 100, {"MINOR", "MINI"}),
+    "2x2": (4, 100, {"MINOR", "MINI"}),
+    "3x1": (5, 5, set()),
+    "2x1": (3, 3, set()),
+    "1x1": (1, 1, set()),
+}
 
 
 def test_award_tables_respect_published_ranges(game):
@@ -145,8 +152,10 @@ def test_award_tables_respect_published_ranges(game):
     # rule 6.2: jackpot chance grows with the bet, the mean award does not move
     lk = f.lockit
     for s, shape in enumerate(lk.shape_names[:8]):
-        p_jp = [sum(a.weight for a in lk.awards.table("trigger", lv)[s] if a.label in f.jackpots)
-                for lv in game.levels]
+        p_jp = [
+            sum(a.weight for a in lk.awards.table("trigger", lv)[s] if a.label in f.jackpots)
+            for lv in game.levels
+        ]
         assert p_jp == sorted(p_jp) and p_jp[0] < p_jp[-1], shape
         means = [float(lk.awards.moments("trigger", lv)[0][s]) for lv in game.levels]
         assert max(means) - min(means) <= 1e-5 * means[0]
@@ -155,13 +164,25 @@ def test_award_tables_respect_published_ranges(game):
 def test_wheel(game):
     # rule 7: 1/500 SUPERLOCK (10,000x) before the wheel, else a weighted segment
     from slotmath.features import wheel
+
     w = load_features(game).wheel
     assert (w.pre_prize, w.pre_probability) == (10000, Fr(1, 500))
     out = wheel.outcomes(w)
     assert sum(p for _, _, p in out) == 1
     assert {lab for lab, _, _ in out} >= {"MINI", "MINOR", "MAJOR", "GRAND", "SUPERLOCK"}
-    assert sorted(int(v) for lab, v, _ in out if lab.isdigit()) == \
-        [25, 50, 75, 150, 200, 250, 300, 350, 400, 500, 750]
+    assert sorted(int(v) for lab, v, _ in out if lab.isdigit()) == [
+        25,
+        50,
+        75,
+        150,
+        200,
+        250,
+        300,
+        350,
+        400,
+        500,
+        750,
+    ]
     mean, _ = wheel.moments(w)
     # by hand (rule 7.2): sum of weight x value over the segments
     #   MINI 300x10 + MINOR 60x100 + MAJOR 4x1000 + GRAND 1x2500 = 15,500
@@ -205,8 +226,7 @@ def test_components_named_by_channel(breakdowns):
     st = pbs.structure(breakdowns[1].shapes.attrs.get("game") or load_game("piggy_bankin_superlock"))
     by = st.base_screens.sum(axis=(0, 1))
     cyc = st.cycles["base_game"]
-    assert comps["lockit"]["selection prizes"] == Fr(2 * int(by[3]) + 15 * int(by[4])
-                                                     + 100 * int(by[5]), cyc)
+    assert comps["lockit"]["selection prizes"] == Fr(2 * int(by[3]) + 15 * int(by[4]) + 100 * int(by[5]), cyc)
 
 
 def test_one_bonus_threshold_is_required(tmp_path):
@@ -221,12 +241,12 @@ def test_one_bonus_threshold_is_required(tmp_path):
     folder = tmp_path / "piggy"
     shutil.copytree(__import__("pathlib").Path(src).parent, folder)
     text = (folder / "game.yaml").read_text()
-    bad = text.replace("      3: {prize: 2, lockit: {spins: 5, awards: selection_3}, free_games: 10}\n",
-                       "")
+    bad = text.replace("      3: {prize: 2, lockit: {spins: 5, awards: selection_3}, free_games: 10}\n", "")
     assert bad != text
     (folder / "game.yaml").write_text(bad)
-    proc = subprocess.run([sys.executable, "-m", "slotmath.cli", "validate", str(folder)],
-                          capture_output=True, text=True)
+    proc = subprocess.run(
+        [sys.executable, "-m", "slotmath.cli", "validate", str(folder)], capture_output=True, text=True
+    )
     assert proc.returncode == 2, proc.stderr
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and "options.selection" in lines[0] and "Traceback" not in proc.stderr

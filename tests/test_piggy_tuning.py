@@ -1,5 +1,6 @@
 """Piggy Bankin' Superlock: caches shared by games that differ only in their
 base reels, and the tuning hook (exact figures fast after a base-reel change)."""
+
 from dataclasses import replace
 from fractions import Fraction as Fr
 
@@ -7,11 +8,11 @@ import numpy as np
 import pytest
 
 from slotmath.analysis.metrics import game_figures
-from slotmath.io.gamefile import load_game
 from slotmath.engine.cache import rules_key
-from slotmath.rules.piggy_bankin_superlock import analysis as pbs
-from slotmath.model import Strip
 from slotmath.engine.reels import windows
+from slotmath.io.gamefile import load_game
+from slotmath.model import Strip
+from slotmath.rules.piggy_bankin_superlock import analysis as pbs
 
 
 @pytest.fixture(scope="module")
@@ -69,7 +70,7 @@ def _feature_count(game):
             per[p, b] += 1
         new = np.zeros_like(joint)
         for p, b in zip(*np.nonzero(per), strict=True):
-            new[p:, b:] += per[p, b] * joint[:16 - p, :16 - b]
+            new[p:, b:] += per[p, b] * joint[: 16 - p, : 16 - b]
         joint = new
     total = int(joint.sum())
     feature = int(joint[6:, :].sum() + joint[:6, 3:].sum())
@@ -111,7 +112,7 @@ def test_figures_come_from_the_hook(changed):
     assert game_figures(changed, 1, needed={"rtp", "sd"})["sd"] == hook["sd"]
 
 
-@pytest.mark.slow          # two round distributions, ~15-40 s each
+@pytest.mark.slow  # two round distributions, ~15-40 s each
 @pytest.mark.parametrize("which", ["committed", "changed"])
 def test_round_moments_equal_the_round_distribution(game, changed, which):
     """Hit frequency and SD of the whole round from the moments (no
@@ -133,7 +134,7 @@ def test_round_moments_equal_the_round_distribution(game, changed, which):
     assert (m["hit_frequency"] * g.cycle("base")).denominator == 1
 
 
-@pytest.mark.slow          # one tuning run on exact round figures, ~40 s
+@pytest.mark.slow  # one tuning run on exact round figures, ~40 s
 def test_a_vi_band_is_met_on_the_exact_round_figures(game, tmp_path, capsys):
     """``slotmath tune piggy_bankin_superlock --vi 27.9:28.4``: the committed
     base reels have VI 28.26 (bet 1) to 28.45 (bet 10), so the bet-10 VI
@@ -145,8 +146,16 @@ def test_a_vi_band_is_met_on_the_exact_round_figures(game, tmp_path, capsys):
     before = {lv: pbs.tuning_figures(game, lv)["vi"] for lv in game.levels}
     assert before[10] > 28.4 and all(27.9 <= v for v in before.values())
     out = tmp_path / "tuned" / "game.yaml"
-    argv = ["tune", "piggy_bankin_superlock", "--target-rtp", "94.03%", "--vi", "27.9:28.4",
-            "--out", str(out)]
+    argv = [
+        "tune",
+        "piggy_bankin_superlock",
+        "--target-rtp",
+        "94.03%",
+        "--vi",
+        "27.9:28.4",
+        "--out",
+        str(out),
+    ]
     assert main(argv) == 0, capsys.readouterr().out
     tuned = load_game(out)
     assert tuned.strips("base") != game.strips("base")
@@ -168,9 +177,9 @@ def test_screen_values_read_the_chains_value_functions(game):
     sv = pbs._screen_values(game, 1, (0, 1, 2, 3, 4, 5))
     v = pbs._lockit_values(game, pbs.BASE, None, lk.sources[pbs.BASE].awards, 1)
     v2 = pbs._lockit_second_values(game, pbs.BASE, None, lk.sources[pbs.BASE].awards, 1)
-    six, two = 0b111111, 0b11                       # cells 1-6, cells 1-2
+    six, two = 0b111111, 0b11  # cells 1-6, cells 1-2
     assert sv.ef_fbm[1, 0, six] == v[1, six] > 0 and sv.ef2_fmb[1, six, 0] == v2[1, six]
-    assert sv.ef_fbm[0, 0, six] == v[0, six] != v[1, six]         # the WHEEL counts
+    assert sv.ef_fbm[0, 0, six] == v[0, six] != v[1, six]  # the WHEEL counts
     o = sel.option(3)
     w = pbs._lockit_values(game, sel.lockit_source, o.lockit_spins, o.lockit_awards, 1)
     w2 = pbs._lockit_second_values(game, sel.lockit_source, o.lockit_spins, o.lockit_awards, 1)

@@ -1,5 +1,6 @@
 """The command line in pipes and under Ctrl-C: ``slotmath ... | head`` ends
 quietly (no traceback), Ctrl-C prints one line and exits with status 130."""
+
 from __future__ import annotations
 
 import os
@@ -14,26 +15,45 @@ from conftest import ROOT, slotmath_command
 def test_closed_pipe_is_quiet():
     # stdout is a pipe whose reader is already gone (as after `| head` has
     # read its lines): the first write fails, and nothing is said about it
-    code = ("import os, sys; r, w = os.pipe(); os.close(r); os.dup2(w, 1); "
-            "from slotmath.cli import main; sys.exit(main(['par', 'video20']))")
-    p = subprocess.run([sys.executable, "-c", code], capture_output=True, cwd=ROOT, timeout=120,
-                       env={**os.environ, "PYTHONPATH": str(ROOT)}, check=False)
+    code = (
+        "import os, sys; r, w = os.pipe(); os.close(r); os.dup2(w, 1); "
+        "from slotmath.cli import main; sys.exit(main(['par', 'video20']))"
+    )
+    p = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        cwd=ROOT,
+        timeout=120,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        check=False,
+    )
     assert p.stderr == b"", p.stderr.decode()
-    assert p.returncode == 141              # 128 + SIGPIPE, as a shell tool killed by it
+    assert p.returncode == 141  # 128 + SIGPIPE, as a shell tool killed by it
 
 
 def test_closed_pipe_through_head():
-    out = subprocess.run(" ".join(slotmath_command()) + " par video20 --json | head -c 10; "
-                         "exit ${PIPESTATUS[0]}", shell=True, executable="/bin/bash",
-                         capture_output=True, cwd=ROOT, timeout=120, check=False)
+    out = subprocess.run(
+        " ".join(slotmath_command()) + " par video20 --json | head -c 10; exit ${PIPESTATUS[0]}",
+        shell=True,
+        executable="/bin/bash",
+        capture_output=True,
+        cwd=ROOT,
+        timeout=120,
+        check=False,
+    )
     assert out.stdout == b'{"game": "' and out.stderr == b""
     assert out.returncode in (0, 141)
 
 
 def test_ctrl_c_prints_one_line_and_exits_130():
     # Piggy's figures take seconds: interrupt while they are computed
-    p = subprocess.Popen(slotmath_command() + ["par", "piggy_bankin_superlock"], cwd=ROOT,
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    p = subprocess.Popen(
+        slotmath_command() + ["par", "piggy_bankin_superlock"],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
     time.sleep(2.5)
     os.killpg(p.pid, signal.SIGINT)
     out, err = p.communicate(timeout=120)
@@ -45,13 +65,25 @@ def test_ctrl_c_prints_one_line_and_exits_130():
 def test_ctrl_c_during_a_report(tmp_path):
     # interrupted while the notebook runs: one line, 130, no half-built folder
     out = tmp_path / "reports"
-    p = subprocess.Popen(slotmath_command() + ["report", str(ROOT / "tests" / "data" / "report_toy"),
-                                               "--out", str(out), "--spins", "0", "--quiet"],
-                         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                         start_new_session=True)
+    p = subprocess.Popen(
+        slotmath_command()
+        + [
+            "report",
+            str(ROOT / "tests" / "data" / "report_toy"),
+            "--out",
+            str(out),
+            "--spins",
+            "0",
+            "--quiet",
+        ],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
     deadline = time.monotonic() + 120
     while not (out.is_dir() and any(out.iterdir())) and time.monotonic() < deadline:
-        time.sleep(0.2)                      # the build folder exists: the notebook is on
+        time.sleep(0.2)  # the build folder exists: the notebook is on
     time.sleep(2)
     os.killpg(p.pid, signal.SIGINT)
     _, err = p.communicate(timeout=120)

@@ -1,4 +1,5 @@
 """PAR sheet contents, workbook and files, in-process (no notebook kernel)."""
+
 import json
 import math
 from dataclasses import replace
@@ -9,12 +10,12 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from slotmath.cli import main
 from slotmath.io import files
+from slotmath.io.files import atomic_path
 from slotmath.report import sheet as sheet_module
 from slotmath.report import sheettable
-from slotmath.cli import main
 from slotmath.report.featuresheet import feature_tables
-from slotmath.io.files import atomic_path
 from slotmath.report.notebook import external_references, install
 from slotmath.report.sheet import ParSheet, par_sheet
 from slotmath.report.sheettable import human
@@ -37,9 +38,21 @@ def saved(sheet, tmp_path_factory):
 
 
 def test_sections_are_complete(sheet):
-    assert list(sheet.sections) == ["identification", "reels", "symbols", "paytable",
-                                    "paylines", "combinations", "summary", "volatility", "distribution",
-                                    "sessions", "features", "simulation", "notes"]
+    assert list(sheet.sections) == [
+        "identification",
+        "reels",
+        "symbols",
+        "paytable",
+        "paylines",
+        "combinations",
+        "summary",
+        "volatility",
+        "distribution",
+        "sessions",
+        "features",
+        "simulation",
+        "notes",
+    ]
     for key in sheet.sections:
         html = sheet.section_html(key)
         assert html and not external_references(html)
@@ -48,6 +61,7 @@ def test_sections_are_complete(sheet):
 def test_identification(sheet):
     ident = sheet.sections["identification"].tables[0].frame.set_index("figure")["value"]
     import hashlib
+
     assert ident["game file SHA-256"] == hashlib.sha256((TOY / "game.yaml").read_bytes()).hexdigest()
     assert ident["slotmath version"] == sheet_module.__version__
     assert len(ident["git commit"].split()[0]) == 40
@@ -79,7 +93,7 @@ def test_odds_and_levels(sheet):
     assert odds.loc[top[0], "1 in N spins"] == pytest.approx(4096 / 5)
     levels = sheet.levels_frame()
     assert list(levels["bet level"]) == [1, 2]
-    assert (levels["RTP exact"] == "7553/8192").all()   # linear pay table
+    assert (levels["RTP exact"] == "7553/8192").all()  # linear pay table
 
 
 def test_sessions_section(sheet):
@@ -87,7 +101,8 @@ def test_sessions_section(sheet):
     table = sheet.sections["sessions"].tables[0].frame.set_index("figure")
     assert table.loc["P(ahead: net result > 0)", "100 spins"] == s100.p_ahead
     assert table.loc["expected net result [x total bet]", "1,000 spins"] == pytest.approx(
-        1000 * (float(sheet.par.rtp) - 1))
+        1000 * (float(sheet.par.rtp) - 1)
+    )
 
 
 def test_simulation_rows(sheet):
@@ -133,9 +148,20 @@ def check_workbook_matches_json(xlsx: Path, json_path: Path) -> None:
     """Every figure the workbook shares with par.json is equal."""
     data = json.loads(json_path.read_text())
     book = read_workbook(xlsx)
-    assert {"Identification", "Reel strips", "Symbols", "Pay table", "Combinations", "Summary",
-            "Volatility", "Win distribution", "Sessions", "Features", "Monte Carlo",
-            "Notes"} <= set(book)
+    assert {
+        "Identification",
+        "Reel strips",
+        "Symbols",
+        "Pay table",
+        "Combinations",
+        "Summary",
+        "Volatility",
+        "Win distribution",
+        "Sessions",
+        "Features",
+        "Monte Carlo",
+        "Notes",
+    } <= set(book)
     head = book["Summary"]["Headline figures"].set_index("figure")["value"]
     assert close(head["RTP [x total bet]"], data["rtp"])
     # exact RTP as "p/q"; a float computation says so instead of JSON's null
@@ -151,13 +177,15 @@ def check_workbook_matches_json(xlsx: Path, json_path: Path) -> None:
     for name, value in data["components"].items():
         assert close(channels.loc[human(name), "RTP [x total bet]"], value)
     comb = book["Combinations"]["Hits over the full cycle for every pay"].iloc[:-1]
-    comb = comb[comb["multiplier"] != "all"]     # the rows of the combination table
-    comb = comb.assign(combination=[c.strip().split(", wild x")[0] for c in comb["combination"]],
-                       multiplier=[int(m[1:]) for m in comb["multiplier"]])
+    comb = comb[comb["multiplier"] != "all"]  # the rows of the combination table
+    comb = comb.assign(
+        combination=[c.strip().split(", wild x")[0] for c in comb["combination"]],
+        multiplier=[int(m[1:]) for m in comb["multiplier"]],
+    )
     expected = pd.DataFrame(data["combinations"])
     key = ["combination", "multiplier"]
     both = comb.merge(expected, on=key, how="outer", indicator=True, suffixes=("", "_json"))
-    assert (both["_merge"] == "both").all()       # the same pays, grouped by entry
+    assert (both["_merge"] == "both").all()  # the same pays, grouped by entry
     assert list(both["hits"]) == list(both["hits_json"])
     assert all(close(a, b) for a, b in zip(both["RTP contribution"], both["rtp"], strict=True))
     assert all(close(a, b) for a, b in zip(both["1 in N"], both["one_in"], strict=True))
@@ -185,19 +213,28 @@ def test_workbook_stores_numbers_with_formats(saved):
 
 
 def test_generic_feature_sheets(sheet):
-    game = sheet.game   # 3 reels x 3 rows
+    game = sheet.game  # 3 reels x 3 rows
     features = {
         "trigger_one_in": 123.5,
-        "jackpots": {"mini": {"probability": 0.01, "one_in": 100.0, "rtp": 0.02},
-                     "super": {"probability": 0.001, "one_in": 1000.0, "rtp": 0.03}},
-        "lock_it": {"spins": 5, "coverage": [[0.1, 0.2, 0.3], [0.4, 0.5, 0.6], [0.7, 0.8, 0.9]],
-                    "nested": {"mean": 1.5, "sizes": [1, 2, 3]}},
-        "wheel": [{"prize": 25, "weight": 10, "probability": 0.5},
-                  {"prize": 50, "weight": 10, "probability": 0.5}],
+        "jackpots": {
+            "mini": {"probability": 0.01, "one_in": 100.0, "rtp": 0.02},
+            "super": {"probability": 0.001, "one_in": 1000.0, "rtp": 0.03},
+        },
+        "lock_it": {
+            "spins": 5,
+            "coverage": [[0.1, 0.2, 0.3], [0.4, 0.5, 0.6], [0.7, 0.8, 0.9]],
+            "nested": {"mean": 1.5, "sizes": [1, 2, 3]},
+        },
+        "wheel": [
+            {"prize": 25, "weight": 10, "probability": 0.5},
+            {"prize": 50, "weight": 10, "probability": 0.5},
+        ],
     }
-    features["pays_again"] = {"one": 0.7, "two": 0.2}     # numbers a table below shows
-    tables = {"nudge_pays": pd.DataFrame({"pays": [1, 2, 3], "probability": [0.7, 0.2, 0.1]}),
-              "heat": pd.DataFrame(np.arange(9.0).reshape(3, 3))}
+    features["pays_again"] = {"one": 0.7, "two": 0.2}  # numbers a table below shows
+    tables = {
+        "nudge_pays": pd.DataFrame({"pays": [1, 2, 3], "probability": [0.7, 0.2, 0.1]}),
+        "heat": pd.DataFrame(np.arange(9.0).reshape(3, 3)),
+    }
     # without tables from the rules module every feature figure is on the page
     out = feature_tables(features, {}, game)
     titles = [t.title for t in out]
@@ -211,26 +248,25 @@ def test_generic_feature_sheets(sheet):
     # a list of numbers: a row per entry, numbers kept as numbers
     assert [lock[f"nested / sizes {i}"] for i in (1, 2, 3)] == [1, 2, 3]
     captions = {c for t in out for c, _ in t.figures}
-    assert "Lock it: coverage" in captions                       # grid -> heat map
-    assert "Wheel: probability by prize." in captions            # records -> bar chart
+    assert "Lock it: coverage" in captions  # grid -> heat map
+    assert "Wheel: probability by prize." in captions  # records -> bar chart
     # with tables, those are the page's tabular view; records stay in the workbook
     out = feature_tables(features, tables, game)
     shown = {t.title for t in out if t.html}
     assert {"Feature figures", "Lock it", "Lock it: coverage", "Nudge pays", "Heat"} <= shown
     assert {t.title for t in out if not t.html} == {"Jackpots", "Wheel", "Pays again"}
     jack_rows = next(t for t in out if t.title == "Jackpots")
-    assert jack_rows.format_key("1 in N", 0) == "odds"          # formats from the names
+    assert jack_rows.format_key("1 in N", 0) == "odds"  # formats from the names
     nudge = next(t for t in out if t.title == "Nudge pays")
     assert nudge.format_key("probability", 0) == "prob"
     captions = {c for t in out for c, _ in t.figures}
     assert {"Lock it: coverage", "Heat", "Nudge pays: probability by pays."} <= captions
     for t in out:
-        for _, build in t.figures:           # every figure draws
+        for _, build in t.figures:  # every figure draws
             assert build().axes
     # the summary lists 1-in-N figures found in the features
     rich = replace(sheet.par, features=features, tables=tables)
-    sheet2 = ParSheet(sheet.game, rich, sheet.levels, sheet.sessions, None, sheet.parameters,
-                      sheet.generated)
+    sheet2 = ParSheet(sheet.game, rich, sheet.levels, sheet.sessions, None, sheet.parameters, sheet.generated)
     events = set(sheet2.odds_frame()["event"])
     assert {"trigger", "jackpots: mini", "jackpots: super"} <= events
     assert "No simulation" in sheet2.section_html("simulation")
@@ -258,7 +294,7 @@ def test_install_swaps_and_restores(tmp_path, monkeypatch):
     with pytest.raises(OSError):
         install(work, target)
     monkeypatch.setattr(files.os, "replace", real)
-    assert (target / "par.json").read_text() == "old"      # previous report restored
+    assert (target / "par.json").read_text() == "old"  # previous report restored
     install(work, target)
     assert (target / "par.json").read_text() == "new"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["game"]
@@ -284,7 +320,7 @@ def test_value_formats():
     assert f(Fraction(1, 2), "x") == "0.5"
     assert f(2.5e-8, "auto") == "2.5e-08" and f("EUR", "auto") == "EUR"
     assert f(5e-6, "pctp") == "5.000e-06" and f(0.3, "pctp") == "30.0000%" and f(0.0, "pctp") == "0.0000%"
-    assert sheettable.excel_value(2 ** 60) == str(2 ** 60)     # kept exact as text
+    assert sheettable.excel_value(2**60) == str(2**60)  # kept exact as text
     assert sheettable.excel_value(np.int64(5)) == 5
     assert sheettable.exact_str(Fraction(10)) == "10" and sheettable.exact_str(0.5) == ""
 
@@ -307,8 +343,8 @@ def test_figures_at_every_bet_level():
     # on some combinations, so its RTP differs; every level must equal its own
     # exact analysis, shared or not
     from slotmath.io.gamefile import load_game
-    from slotmath.rules.par import par
     from slotmath.report.sheet import level_figures
+    from slotmath.rules.par import par
 
     game = load_game("fruit_classic")
     figs = level_figures(game, par(game, game.levels[0]))
@@ -327,8 +363,7 @@ def test_channel_groups_for_the_chart():
 
     few = {"lines": 0.5, "scatters": 0.1}
     assert channel_groups(few)[0] == few
-    many = {"base lines": Fraction(1, 2), **{f"lock-it: {k}x1": 0.01 for k in range(1, 13)},
-            "wheel": 0.02}
+    many = {"base lines": Fraction(1, 2), **{f"lock-it: {k}x1": 0.01 for k in range(1, 13)}, "wheel": 0.02}
     shown, caption = channel_groups(many)
     assert list(shown) == ["base lines", "lock-it", "wheel"]
     assert shown["lock-it"] == pytest.approx(0.12) and "summed per group" in caption
@@ -368,8 +403,9 @@ def test_combination_rows_grouped_by_entry(sheet):
     frame = sheet.sections["combinations"].tables[0].frame.iloc[:-1]
     # each entry's rows are adjacent; an entry at several multipliers starts with 'all'
     names = list(frame["combination"])
-    assert all(names.index(n) + names.count(n) - 1 == len(names) - 1 - names[::-1].index(n)
-               for n in set(names))
+    assert all(
+        names.index(n) + names.count(n) - 1 == len(names) - 1 - names[::-1].index(n) for n in set(names)
+    )
     for name, group in frame.groupby("combination", sort=False):
         if len(group) > 1:
             assert group["multiplier"].iloc[0] == "all", name

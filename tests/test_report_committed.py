@@ -1,16 +1,17 @@
 """The committed reports under reports/ are those of the games in data/games
 and still agree with the engine (regenerate with `make report`)."""
+
 import json
 import math
 
 import pytest
 
 from slotmath.io.gamefile import GAMES_DIR, load_game
-from slotmath.rules.par import par
 from slotmath.report.notebook import REPORT_FILES, REPORTS_DIR, all_games
 from slotmath.report.workbook import read_workbook
+from slotmath.rules.par import par
 
-pytestmark = pytest.mark.slow   # the exact analysis of every game
+pytestmark = pytest.mark.slow  # the exact analysis of every game
 GAMES = all_games()
 TOL = 1e-12
 
@@ -26,11 +27,18 @@ def differences(committed, engine, path="") -> list:
     if isinstance(committed, list) and isinstance(engine, list):
         if len(committed) != len(engine):
             return [f"{path}: {len(committed)} entries committed, {len(engine)} now"]
-        return [d for i, (a, b) in enumerate(zip(committed, engine, strict=True))
-                for d in differences(a, b, f"{path}[{i}]")]
+        return [
+            d
+            for i, (a, b) in enumerate(zip(committed, engine, strict=True))
+            for d in differences(a, b, f"{path}[{i}]")
+        ]
     numbers = (int, float)
-    if (isinstance(committed, numbers) and isinstance(engine, numbers)
-            and not isinstance(committed, bool) and not isinstance(engine, bool)):
+    if (
+        isinstance(committed, numbers)
+        and isinstance(engine, numbers)
+        and not isinstance(committed, bool)
+        and not isinstance(engine, bool)
+    ):
         if isinstance(committed, int) and isinstance(engine, int):
             return [] if committed == engine else [f"{path}: {committed} committed, {engine} now"]
         if math.isclose(committed, engine, rel_tol=TOL, abs_tol=TOL):
@@ -54,8 +62,11 @@ def test_every_game_has_a_committed_report():
     for game in GAMES:
         missing = [f for f in REPORT_FILES if not (REPORTS_DIR / game / f).is_file()]
         assert not missing, f"reports/{game} lacks {missing}: run `make report`"
-    orphans = sorted(p.name for p in REPORTS_DIR.iterdir()
-                     if p.is_dir() and not p.name.startswith(".") and p.name not in GAMES)
+    orphans = sorted(
+        p.name
+        for p in REPORTS_DIR.iterdir()
+        if p.is_dir() and not p.name.startswith(".") and p.name not in GAMES
+    )
     assert not orphans, f"reports without a game in data/games: {orphans}"
 
 
@@ -102,8 +113,14 @@ def _folder(game):
 
 @pytest.mark.parametrize("game", GAMES)
 def test_committed_report_is_publishable(game):
-    from report_checks import (allowed_names, code_names, failing_checks, paylines_problems,
-                               payback_problems, workbook_problems)
+    from report_checks import (
+        allowed_names,
+        code_names,
+        failing_checks,
+        payback_problems,
+        paylines_problems,
+        workbook_problems,
+    )
 
     folder = _folder(game)
     html = (folder / "par.html").read_text()
@@ -126,7 +143,7 @@ def test_committed_report_prints(game, tmp_path):
     print_pdf(folder / "par.html", pdf)
     title = json.loads((folder / "par.json").read_text())["title"]
     headings, intros = section_headings((folder / "par.html").read_text(encoding="utf-8"))
-    assert len(headings) >= 12     # every section (a ways game has no paylines section)
+    assert len(headings) >= 12  # every section (a ways game has no paylines section)
     pages, problems = print_problems(pdf, headings, f"PAR sheet: {title}", intros)
     assert problems == []
     assert pages <= 60

@@ -1,5 +1,6 @@
 """The full report: papermill run of the notebook, the standalone page in
 headless Chromium, the workbook read back, and atomic failure handling."""
+
 import json
 import re
 from pathlib import Path
@@ -7,18 +8,30 @@ from pathlib import Path
 import nbformat
 import numpy as np
 import pytest
+from test_report import check_workbook_matches_json
 
 from slotmath.report.notebook import NOTEBOOK, REPORT_FILES, ReportError, external_references, run_report
 from slotmath.report.workbook import read_workbook
-from test_report import check_workbook_matches_json
 
-pytestmark = pytest.mark.slow   # runs a notebook kernel and a browser
+pytestmark = pytest.mark.slow  # runs a notebook kernel and a browser
 
 TOY = Path(__file__).parent / "data" / "report_toy"
 CHROMIUM = Path("/usr/bin/chromium")
-SECTIONS = ("Identification", "Reel strips", "Symbols and counts per reel", "Pay table",
-            "Paylines", "Combination table", "Summary", "Volatility", "Win distribution",
-            "Player sessions", "Feature sheets", "Monte Carlo cross-check", "Notes")
+SECTIONS = (
+    "Identification",
+    "Reel strips",
+    "Symbols and counts per reel",
+    "Pay table",
+    "Paylines",
+    "Combination table",
+    "Summary",
+    "Volatility",
+    "Win distribution",
+    "Player sessions",
+    "Feature sheets",
+    "Monte Carlo cross-check",
+    "Notes",
+)
 
 
 @pytest.fixture(scope="module")
@@ -43,9 +56,13 @@ def test_notebook_is_diff_friendly():
         if c.cell_type == "code":
             assert c.outputs == [] and c.execution_count is None
             # no math in the notebook: it only calls the package
-            assert all(line.startswith(("sheet", "from slotmath.report.sheet", "game", "bet", "spins",
-                                        "seed", "out")) or not line.strip()
-                       for line in c.source.splitlines())
+            assert all(
+                line.startswith(
+                    ("sheet", "from slotmath.report.sheet", "game", "bet", "spins", "seed", "out")
+                )
+                or not line.strip()
+                for line in c.source.splitlines()
+            )
 
 
 def test_report_files(built):
@@ -53,7 +70,7 @@ def test_report_files(built):
     for name in REPORT_FILES:
         assert (built / name).stat().st_size > 0
     assert sorted(p.name for p in built.iterdir()) == sorted(REPORT_FILES)
-    assert not [p for p in built.parent.iterdir() if p.name.startswith(".")]   # no leftovers
+    assert not [p for p in built.parent.iterdir() if p.name.startswith(".")]  # no leftovers
     data = json.loads((built / "par.json").read_text())
     assert data["bet"] == 2 and data["rtp_exact"] == "7553/8192"
 
@@ -83,9 +100,10 @@ def test_page_in_headless_chromium(built, tmp_path):
 
     requests, errors = [], []
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=[
-            "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-            "--no-first-run"])
+        browser = p.chromium.launch(
+            executable_path=str(CHROMIUM),
+            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"],
+        )
         try:
             page = browser.new_page(viewport={"width": 1280, "height": 1000})
             page.on("request", lambda r: requests.append(r.url))
@@ -101,17 +119,18 @@ def test_page_in_headless_chromium(built, tmp_path):
     assert errors == []
     # the page itself is the only request: nothing from the network
     assert requests == [(built / "par.html").resolve().as_uri()]
-    assert height > 3000 and len(images) >= 6 and min(images) > 100   # every figure decoded
+    assert height > 3000 and len(images) >= 6 and min(images) > 100  # every figure decoded
     pixels = np.asarray(Image.open(shot).convert("L"), dtype=float)
     assert pixels.shape[0] > 3000
-    assert (pixels < 250).mean() > 0.03          # not blank: ink on a good share of the page
+    assert (pixels < 250).mean() > 0.03  # not blank: ink on a good share of the page
     assert pixels.std() > 20
 
 
 def _notebook_with(cells, tmp_path) -> Path:
     nb = nbformat.read(NOTEBOOK, as_version=4)
     nb.cells = [c for c in nb.cells if "parameters" in c.metadata.get("tags", [])] + [
-        nbformat.v4.new_code_cell(src, id=f"cell{i}") for i, src in enumerate(cells)]
+        nbformat.v4.new_code_cell(src, id=f"cell{i}") for i, src in enumerate(cells)
+    ]
     path = tmp_path / "broken.ipynb"
     nbformat.write(nb, path)
     return path
@@ -146,8 +165,14 @@ def test_rebuild_is_byte_identical(built):
 
 
 def test_publishable(built):
-    from report_checks import (allowed_names, code_names, failing_checks, paylines_problems,
-                               payback_problems, workbook_problems)
+    from report_checks import (
+        allowed_names,
+        code_names,
+        failing_checks,
+        payback_problems,
+        paylines_problems,
+        workbook_problems,
+    )
 
     html = (built / "par.html").read_text()
     assert code_names(html, allowed_names(built, TOY)) == []
@@ -158,7 +183,7 @@ def test_publishable(built):
     # the contents line links every section heading
     for key in ("identification", "paylines", "simulation"):
         assert f'href="#sec-{key}"' in html and f'id="sec-{key}"' in html
-    assert "par-scroll" not in html                    # strips in full, no scroll boxes
+    assert "par-scroll" not in html  # strips in full, no scroll boxes
 
 
 def test_code_names_are_found():
@@ -177,7 +202,7 @@ def test_printed_pages(built, tmp_path):
     pdf = tmp_path / "par.pdf"
     print_pdf(built / "par.html", pdf)
     headings, intros = section_headings((built / "par.html").read_text(encoding="utf-8"))
-    assert len(headings) == 13     # every section of a line game
+    assert len(headings) == 13  # every section of a line game
     pages, problems = print_problems(pdf, headings, "PAR sheet: Report Toy", intros)
     assert problems == []
-    assert 8 <= pages <= 20        # the toy game's 13 sections on A4
+    assert 8 <= pages <= 20  # the toy game's 13 sections on A4

@@ -1,4 +1,5 @@
 """Player-session distributions: FFT convolution against exact arithmetic."""
+
 from fractions import Fraction
 from math import comb
 from pathlib import Path
@@ -7,9 +8,9 @@ import numpy as np
 import pytest
 
 from slotmath.engine.distribution import WinDistribution
+from slotmath.engine.session import TAIL_LIMIT, power_truncated, session, win_lattice
 from slotmath.io.gamefile import load_game
 from slotmath.rules.par import par
-from slotmath.engine.session import TAIL_LIMIT, power_truncated, session, win_lattice
 
 TOY = Path(__file__).parent / "data" / "report_toy"
 
@@ -21,8 +22,7 @@ def toy_distribution():
 
 def coin_flip(bet_units: int = 1) -> WinDistribution:
     """Win 0 or 2 total bets with probability 1/2 each (RTP 100 %)."""
-    return WinDistribution.from_pairs([(0, 1), (2 * bet_units, 1)], unit_den=1,
-                                      total_bet=bet_units)
+    return WinDistribution.from_pairs([(0, 1), (2 * bet_units, 1)], unit_den=1, total_bet=bet_units)
 
 
 def test_coin_flip_by_hand():
@@ -30,15 +30,15 @@ def test_coin_flip_by_hand():
     # net result is 2B - N.  N = 100: ahead iff B > 50, even iff B = 50, hence
     # P(ahead) = (1 - C(100,50)/2^100) / 2 and P(even) = C(100,50)/2^100.
     s = session(coin_flip(5), 100)
-    p_even = comb(100, 50) / 2 ** 100
+    p_even = comb(100, 50) / 2**100
     assert s.p_even == pytest.approx(p_even, abs=1e-15)
     assert s.p_ahead == pytest.approx((1 - p_even) / 2, abs=1e-13)
     # Lattice step is the gcd of the wins: 10 units (2 bets of 5 coins).
     assert s.step == 10 and win_lattice(coin_flip(5)) == 10
     # P(net <= -50) = P(B <= 25)
-    p25 = sum(comb(100, k) for k in range(26)) / 2 ** 100
+    p25 = sum(comb(100, k) for k in range(26)) / 2**100
     assert s.p_at_most(-50) == pytest.approx(p25, abs=1e-15)
-    assert s.mean == 0.0 and s.sd == pytest.approx(10.0)   # sqrt(100) x SD 1
+    assert s.mean == 0.0 and s.sd == pytest.approx(10.0)  # sqrt(100) x SD 1
     # the median of 2B - 100 is 0 (P(B <= 50) > 1/2 and P(B <= 49) < 1/2)
     assert s.quantile(0.5) == 0.0
 
@@ -56,11 +56,11 @@ def test_matches_exact_integer_convolution(toy_distribution):
     exact = np.array([1] + [0] * (size - 1), dtype=object)
     for _ in range(n):
         exact = np.convolve(exact, counts)[:size]
-    total = d.total ** n
+    total = d.total**n
     exact_p = np.array([float(Fraction(int(c), total)) for c in exact])
     err = np.abs(exact_p - s.probabilities)
     assert err.max() < 1e-14
-    assert err.max() <= s.error_bound   # the stated bound holds
+    assert err.max() <= s.error_bound  # the stated bound holds
     big = exact_p > 1e-6
     assert np.max(err[big] / exact_p[big]) < 1e-10
     assert s.tail == pytest.approx(1 - float(Fraction(int(sum(exact)), total)), abs=1e-13)
@@ -81,9 +81,8 @@ def test_moments_when_the_range_holds_everything(toy_distribution):
     d = toy_distribution
     s = session(d, 5, upper=500)
     assert s.tail < 1e-14
-    assert float(np.dot(s.net, s.probabilities)) == pytest.approx(5 * (float(d.mean) - 1),
-                                                                  abs=1e-10)
-    var = float(np.dot(s.net ** 2, s.probabilities)) - (5 * (float(d.mean) - 1)) ** 2
+    assert float(np.dot(s.net, s.probabilities)) == pytest.approx(5 * (float(d.mean) - 1), abs=1e-10)
+    var = float(np.dot(s.net**2, s.probabilities)) - (5 * (float(d.mean) - 1)) ** 2
     assert var == pytest.approx(5 * float(d.variance), rel=1e-10)
 
 

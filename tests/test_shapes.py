@@ -1,10 +1,12 @@
 """Tests for slotmath.features.shapes: rectangle packing of occupancy masks."""
+
 import itertools
 import time
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from slotmath.features import shapes as S
 
@@ -19,8 +21,7 @@ def covered_cells(placed, shapes, n_rows):
     out = []
     for s, top, left in placed:
         rows, reels = shapes[s]
-        out.append([S.cell_index(top + i, left + j, n_rows)
-                    for i in range(rows) for j in range(reels)])
+        out.append([S.cell_index(top + i, left + j, n_rows) for i in range(rows) for j in range(reels)])
     return out
 
 
@@ -43,8 +44,7 @@ def test_picture_roundtrip_and_cell_index():
     assert mask == (1 << 0) | (1 << 4) | (1 << 14)
     assert S.mask_from_picture(S.picture(mask, 3, 5)) == (mask, 3, 5)
     # a 2x3 rectangle at top 1, left 2 covers bits 3*2+1, 3*2+2, 3*3+1, ... on a 3-row grid
-    assert S.rect_mask(3, 1, 2, 2, 3) == sum(1 << (3 * reel + row)
-                                            for reel in (2, 3, 4) for row in (1, 2))
+    assert S.rect_mask(3, 1, 2, 2, 3) == sum(1 << (3 * reel + row) for reel in (2, 3, 4) for row in (1, 2))
 
 
 # ----------------------------------------------------------------------------
@@ -78,12 +78,10 @@ def test_hand_worked_scan_orders_differ():
     # reel-major: anchors (reel 0, row 0) fails at the empty (0,0); (reel 0, row 1) covers
     # rows 1-2 x reels 0-1 -> placed.  The remaining 2x2 anchors all hit (1,1), now used.
     # Leftover 1x1 in reel-major order: (row 0, reel 1), (row 0, reel 2), (row 1, reel 2).
-    assert S.pack(mask, h, r, shapes, "reel-major") == [
-        (0, 1, 0), (1, 0, 1), (1, 0, 2), (1, 1, 2)]
+    assert S.pack(mask, h, r, shapes, "reel-major") == [(0, 1, 0), (1, 0, 1), (1, 0, 2), (1, 1, 2)]
     # row-major: (row 0, reel 0) fails; (row 0, reel 1) covers rows 0-1 x reels 1-2 -> placed.
     # Leftover: (row 1, reel 0), (row 2, reel 0), (row 2, reel 1).
-    assert S.pack(mask, h, r, shapes, "row-major") == [
-        (0, 0, 1), (1, 1, 0), (1, 2, 0), (1, 2, 1)]
+    assert S.pack(mask, h, r, shapes, "row-major") == [(0, 0, 1), (1, 1, 0), (1, 2, 0), (1, 2, 1)]
 
 
 def test_hand_worked_greedy_vs_optimal():
@@ -93,8 +91,7 @@ def test_hand_worked_greedy_vs_optimal():
     shapes, prize = [(2, 2), (2, 1), (1, 1)], [1.0, 10.0, 0.0]
     full = (1 << 6) - 1
     assert S.pack(full, 2, 3, shapes) == [(0, 0, 0), (1, 0, 2)]
-    assert S.pack(full, 2, 3, shapes, rule="optimal", prize=prize) == [
-        (1, 0, 0), (1, 0, 1), (1, 0, 2)]
+    assert S.pack(full, 2, 3, shapes, rule="optimal", prize=prize) == [(1, 0, 0), (1, 0, 1), (1, 0, 2)]
     table_g = S.shape_count_table(2, 3, shapes)
     table_o = S.shape_count_table(2, 3, shapes, rule="optimal", prize=prize)
     assert table_g[full].tolist() == [1, 1, 0]
@@ -141,9 +138,14 @@ shape_lists = st.lists(st.tuples(st.integers(1, 3), st.integers(1, 4)), max_size
 
 
 @settings(max_examples=150, deadline=None)
-@given(h=st.integers(1, 3), r=st.integers(1, 4), extra=shape_lists,
-       mask_seed=st.integers(0, 2 ** 12 - 1), order=st.sampled_from(S.ORDERS),
-       prize_seed=st.integers(0, 10 ** 6))
+@given(
+    h=st.integers(1, 3),
+    r=st.integers(1, 4),
+    extra=shape_lists,
+    mask_seed=st.integers(0, 2**12 - 1),
+    order=st.sampled_from(S.ORDERS),
+    prize_seed=st.integers(0, 10**6),
+)
 def test_every_cell_in_exactly_one_shape(h, r, extra, mask_seed, order, prize_seed):
     shapes = [s for s in extra if s != (1, 1)] + [(1, 1)]
     mask = mask_seed % (1 << (h * r))
@@ -162,8 +164,7 @@ def test_table_equals_pack_for_every_mask(order):
     sizes = np.array([a * b for a, b in shapes])
     for mask in range(1 << (h * r)):
         for table, kw in ((greedy, dict(order=order)), (optimal, dict(rule="optimal", prize=prize))):
-            counts = np.bincount([s for s, _, _ in S.pack(mask, h, r, shapes, **kw)],
-                                 minlength=len(shapes))
+            counts = np.bincount([s for s, _, _ in S.pack(mask, h, r, shapes, **kw)], minlength=len(shapes))
             assert table[mask].tolist() == counts.tolist()
         assert greedy[mask] @ sizes == bin(mask).count("1")
         # optimal is never worse than greedy
@@ -171,9 +172,9 @@ def test_table_equals_pack_for_every_mask(order):
 
 
 def test_full_3x5_table_speed_and_consistency():
-    S.shape_count_table(3, 5, RECTS)          # warm caches
+    S.shape_count_table(3, 5, RECTS)  # warm caches
     prize = np.array([1000, 500, 400, 300, 60, 50, 50, 20, 5, 3, 1.0])
-    S.shape_count_table(3, 5, RECTS, rule="optimal", prize=prize)   # numba compile
+    S.shape_count_table(3, 5, RECTS, rule="optimal", prize=prize)  # numba compile
     t0 = time.perf_counter()
     greedy = S.shape_count_table(3, 5, RECTS)
     optimal = S.shape_count_table(3, 5, RECTS, rule="optimal", prize=prize)
@@ -203,8 +204,8 @@ def test_shape_prize_moments_hand_worked():
     assert table[mask].tolist() == [0, 1, 1]
     # 2x1 prize: mean 3, second moment 13 (var 4); 1x1: mean 1, second 1 (var 0).
     m1, m2 = S.shape_prize_moments(table, [0, 3, 1], [0, 13, 1])
-    assert m1[mask] == 4                      # 3 + 1
-    assert m2[mask] == 4 ** 2 + 4 + 0         # mean^2 + sum of variances
+    assert m1[mask] == 4  # 3 + 1
+    assert m2[mask] == 4**2 + 4 + 0  # mean^2 + sum of variances
 
 
 def test_validation():

@@ -4,16 +4,18 @@ engine (:func:`slotmath.rules.par.par`), exactly (``Fraction``).
 
 Notation: ``X`` = total win of a spin [x total bet]; ``C`` = cycle.
 """
+
 from __future__ import annotations
 
 from fractions import Fraction as F
 
 import pytest
 
-from conftest import ROOT, distribution_dict
 from slotmath.engine.evaluate import brute_force_distribution
 from slotmath.io.gamefile import load_game
 from slotmath.rules.par import par
+
+from conftest import ROOT, distribution_dict
 
 
 @pytest.fixture
@@ -114,8 +116,7 @@ def test_weighted_stops(game):
     # Total 40 + 16 + 40 = 96 -> RTP 96/120 = 4/5; hits 20/120 = 1/6.
     # E[X^2] = (2*400 + 8*4 + 10*16)/120 = 992/120 = 124/15; Var = 124/15 - 16/25 = 572/75.
     r = par(game(TOY_WEIGHTED))
-    check(r, cycle=120, dist={0: 100, 2: 8, 4: 10, 20: 2}, rtp=F(4, 5), hit=F(1, 6),
-          var=F(572, 75))
+    check(r, cycle=120, dist={0: 100, 2: 8, 4: 10, 20: 2}, rtp=F(4, 5), hit=F(1, 6), var=F(572, 75))
     assert line_hits(r) == {("3 x A", 1): 2, ("2 x A", 1): 8, ("2 x B", 1): 10}
 
 
@@ -153,22 +154,26 @@ def test_window_convention_with_weights(game):
 # 3. Non-linear pay table (max-coin bonus)
 # ---------------------------------------------------------------------------
 TOY_NONLINEAR = TOY_3REEL.replace("bet: {levels: [1, 2]}", "bet: {levels: [1, 2, 3]}").replace(
-    "{symbol: A, count: 3, pay: 10}", "{symbol: A, count: 3, pay_by_level: [10, 20, 50]}")
+    "{symbol: A, count: 3, pay: 10}", "{symbol: A, count: 3, pay_by_level: [10, 20, 50]}"
+)
 
 
-@pytest.mark.parametrize("level, rtp, dist", [
-    # Hits as in toy 1 (3xA 2, 3xB 2, 2xA 6 of 48); coin wins per level:
-    #   level 1: 10, 5, 1  -> (20 + 10 + 6)/(48*1)  = 36/48  = 3/4
-    #   level 2: 20, 10, 2 -> (40 + 20 + 12)/(48*2) = 72/96  = 3/4
-    #   level 3: 50, 15, 3 -> (100 + 30 + 18)/(48*3) = 148/144 = 37/36  (the bonus)
-    (1, F(3, 4), {0: 38, 1: 6, 5: 2, 10: 2}),
-    (2, F(3, 4), {0: 38, 1: 6, 5: 2, 10: 2}),
-    (3, F(37, 36), {0: 38, 1: 6, 5: 2, F(50, 3): 2}),
-])
+@pytest.mark.parametrize(
+    "level, rtp, dist",
+    [
+        # Hits as in toy 1 (3xA 2, 3xB 2, 2xA 6 of 48); coin wins per level:
+        #   level 1: 10, 5, 1  -> (20 + 10 + 6)/(48*1)  = 36/48  = 3/4
+        #   level 2: 20, 10, 2 -> (40 + 20 + 12)/(48*2) = 72/96  = 3/4
+        #   level 3: 50, 15, 3 -> (100 + 30 + 18)/(48*3) = 148/144 = 37/36  (the bonus)
+        (1, F(3, 4), {0: 38, 1: 6, 5: 2, 10: 2}),
+        (2, F(3, 4), {0: 38, 1: 6, 5: 2, 10: 2}),
+        (3, F(37, 36), {0: 38, 1: 6, 5: 2, F(50, 3): 2}),
+    ],
+)
 def test_non_linear_pay_table(game, level, rtp, dist):
     r = par(game(TOY_NONLINEAR), level)
     # Var at level 3: E[X^2] = (2*(50/3)^2 + 2*25 + 6)/48 = (5000/9 + 56)/48 = 5504/432
-    var = sum(F(c, 48) * x * x for x, c in dist.items()) - rtp ** 2
+    var = sum(F(c, 48) * x * x for x, c in dist.items()) - rtp**2
     if level == 3:
         assert var == F(5504, 432) - F(37, 36) ** 2
     check(r, cycle=48, dist=dist, rtp=rtp, hit=F(10, 48), var=var)
@@ -208,17 +213,32 @@ def test_multiplier_wild_against_wild_run(game):
     # E[X^2] = (100 + 3*400 + 3*1600 + 10000 + 4 + 2*16 + 900)/27 = 17036/27;
     # Var = 17036/27 - (110/9)^2 = 39008/81.
     r = par(game(TOY_WILD))
-    check(r, cycle=27, dist={0: 15, 2: 1, 4: 2, 10: 1, 20: 3, 30: 1, 40: 3, 100: 1},
-          rtp=F(110, 9), hit=F(4, 9), var=F(39008, 81))
-    assert line_hits(r) == {("3 x W", 1): 1, ("2 x W", 1): 1, ("3 x A", 1): 1, ("3 x A", 2): 3,
-                            ("3 x A", 4): 3, ("2 x A", 1): 1, ("2 x A", 2): 2}
+    check(
+        r,
+        cycle=27,
+        dist={0: 15, 2: 1, 4: 2, 10: 1, 20: 3, 30: 1, 40: 3, 100: 1},
+        rtp=F(110, 9),
+        hit=F(4, 9),
+        var=F(39008, 81),
+    )
+    assert line_hits(r) == {
+        ("3 x W", 1): 1,
+        ("2 x W", 1): 1,
+        ("3 x A", 1): 1,
+        ("3 x A", 2): 3,
+        ("3 x A", 4): 3,
+        ("2 x A", 1): 1,
+        ("2 x A", 2): 2,
+    }
 
 
 def test_multiplier_wild_multiplies_own_pays(game):
     # As above with multiply_own_pays: 2xW pays 30*4 = 120 and 3xW 100*8 = 800.
     #   W W A max(120, 40) = 120, W W X max(120, 8) = 120, W W W 800; the rest unchanged.
     # Sum 330 - 40 - 30 - 100 + 120 + 120 + 800 = 1200 -> RTP 1200/27 = 400/9.
-    text = TOY_WILD.replace("multiplier: {per_wild: 2}}", "multiplier: {per_wild: 2}, multiply_own_pays: true}")
+    text = TOY_WILD.replace(
+        "multiplier: {per_wild: 2}}", "multiplier: {per_wild: 2}, multiply_own_pays: true}"
+    )
     r = par(game(text))
     dist = {0: 15, 2: 1, 4: 2, 10: 1, 20: 3, 40: 2, 120: 2, 800: 1}
     var = sum(F(c, 27) * x * x for x, c in dist.items()) - F(400, 9) ** 2
@@ -297,10 +317,15 @@ def test_cherries_anywhere(game):
     # Sum 20 + 60 + 44 + 40 = 164 -> RTP 164/48 = 41/12; hits 38/48 = 19/24.
     # E[X^2] = (200 + 300 + 88 + 800)/48 = 1388/48 = 347/12; Var = 347/12 - (41/12)^2 = 2483/144.
     r = par(game(TOY_CHERRIES))
-    check(r, cycle=48, dist={0: 10, 2: 22, 5: 12, 10: 2, 20: 2}, rtp=F(41, 12), hit=F(19, 24),
-          var=F(2483, 144))
-    assert line_hits(r) == {("3 C anywhere", 1): 2, ("2 C anywhere", 1): 12,
-                            ("1 C anywhere", 1): 22, ("3 x A", 1): 2}
+    check(
+        r, cycle=48, dist={0: 10, 2: 22, 5: 12, 10: 2, 20: 2}, rtp=F(41, 12), hit=F(19, 24), var=F(2483, 144)
+    )
+    assert line_hits(r) == {
+        ("3 C anywhere", 1): 2,
+        ("2 C anywhere", 1): 12,
+        ("1 C anywhere", 1): 22,
+        ("3 x A", 1): 2,
+    }
 
 
 # ---------------------------------------------------------------------------
@@ -331,10 +356,22 @@ def test_group_and_mixed_pays(game):
     # Sum 40 + 20 + 10 + 30 + 115 + 9 = 224 -> RTP 224/64 = 7/2; hits 36/64 = 9/16.
     # E[X^2] = (1600 + 400 + 100 + 900 + 23*25 + 9)/64 = 3584/64 = 56; Var = 56 - 49/4 = 175/4.
     r = par(game(TOY_BARS))
-    check(r, cycle=64, dist={0: 28, 1: 9, 5: 23, 10: 1, 20: 1, 30: 1, 40: 1}, rtp=F(7, 2),
-          hit=F(9, 16), var=F(175, 4))
-    assert line_hits(r) == {("3 x B3", 1): 1, ("B3 B2 B1", 1): 1, ("3 x B2", 1): 1,
-                            ("3 x B1", 1): 1, ("any 3 bars", 1): 23, ("any 2 bars", 1): 9}
+    check(
+        r,
+        cycle=64,
+        dist={0: 28, 1: 9, 5: 23, 10: 1, 20: 1, 30: 1, 40: 1},
+        rtp=F(7, 2),
+        hit=F(9, 16),
+        var=F(175, 4),
+    )
+    assert line_hits(r) == {
+        ("3 x B3", 1): 1,
+        ("B3 B2 B1", 1): 1,
+        ("3 x B2", 1): 1,
+        ("3 x B1", 1): 1,
+        ("any 3 bars", 1): 23,
+        ("any 2 bars", 1): 9,
+    }
 
 
 def test_positional_pattern_with_wild(game):
@@ -365,8 +402,7 @@ pays:
 """
     r = par(game(text))
     check(r, cycle=18, dist={0: 14, 20: 2, 40: 2}, rtp=F(20, 3), hit=F(2, 9), var=F(1600, 9))
-    assert line_hits(r) == {("any red, any white, any blue", 1): 2,
-                            ("any red, any white, any blue", 2): 2}
+    assert line_hits(r) == {("any red, any white, any blue", 1): 2, ("any red, any white, any blue", 2): 2}
 
 
 # ---------------------------------------------------------------------------
@@ -398,8 +434,14 @@ def test_correlated_lines(game):
     # Per-line variances sum to 3 * 100/9 * (1/8)(7/8) = 175/48 = 14175/3888 < 16925/3888:
     # the stacks correlate the lines, so the sum of per-line variances understates the spread.
     r = par(game(TOY_STACKED))
-    check(r, cycle=216, dist={0: 151, F(10, 3): 50, F(20, 3): 14, 10: 1}, rtp=F(5, 4),
-          hit=F(65, 216), var=F(16925, 3888))
+    check(
+        r,
+        cycle=216,
+        dist={0: 151, F(10, 3): 50, F(20, 3): 14, 10: 1},
+        rtp=F(5, 4),
+        hit=F(65, 216),
+        var=F(16925, 3888),
+    )
     per_line_var = 3 * F(100, 9) * F(1, 8) * F(7, 8)
     assert per_line_var == F(14175, 3888) != r.distribution.variance
     assert r.per_line_rtp == [F(5, 4)] * 3
@@ -431,8 +473,7 @@ def test_scatter_pays(game, level):
     # RTP = 12/27 * 1/2 + 8/27 * 5 = 46/27; hits 20/27.
     # E[X^2] = 12/27 * 1/4 + 8/27 * 25 = 203/27; Var = 203/27 - (46/27)^2 = 3365/729.
     r = par(game(TOY_SCATTER), level)
-    check(r, cycle=27, dist={0: 7, F(1, 2): 12, 5: 8}, rtp=F(46, 27), hit=F(20, 27),
-          var=F(3365, 729))
+    check(r, cycle=27, dist={0: 7, F(1, 2): 12, 5: 8}, rtp=F(46, 27), hit=F(20, 27), var=F(3365, 729))
     # "2 x S" is exactly two (3 has its own pay); the top listed count reads "3+"
     assert scatter_hits(r) == {"2 x S": 12, "3+ x S": 8}
     assert r.components["scatters"] == F(46, 27) and r.components["lines"] == 0
@@ -466,21 +507,21 @@ def test_documented_example_is_the_test_game():
 #   3 x R7 6/12/40 coins at levels 1/2/5, 4 x R7 20, 5 x R7 60, any 3 sevens 3, R7 B7 R7 8,
 #   red BAR red 4, 3 x BAR 5, 2 x BELL 1, exactly 2 cherries anywhere 4.
 DOC_LINES = [
-    ("R7 R7 R7 BAR BLANK", 1, 6, "3 x R7", 1),                 # 6 > any 3 sevens 3
-    ("R7 WILD R7 BLANK BAR", 1, 16, "R7 B7 R7", 2),            # 8*2 > 3xR7 6*2, red BAR red 4*2
-    ("WILD WILD WILD BELL BAR", 1, 100, "3 x WILD", 1),        # own 100 > R7 B7 R7 8*8 = 64
-    ("WILD WILD R7 BELL BAR", 1, 32, "R7 B7 R7", 4),           # 8*4 > 2 x WILD 5, 3xR7 6*4
-    ("WILD WILD WILD WILD WILD", 1, 5000, "5 x WILD", 1),      # 5000 > 5 x R7 60*32 = 1920
-    ("STAR STAR B7 BAR BELL", 1, 15, "any 3 sevens", 5),       # 3*5 > 2 x STAR 2*5 (own, x5)
+    ("R7 R7 R7 BAR BLANK", 1, 6, "3 x R7", 1),  # 6 > any 3 sevens 3
+    ("R7 WILD R7 BLANK BAR", 1, 16, "R7 B7 R7", 2),  # 8*2 > 3xR7 6*2, red BAR red 4*2
+    ("WILD WILD WILD BELL BAR", 1, 100, "3 x WILD", 1),  # own 100 > R7 B7 R7 8*8 = 64
+    ("WILD WILD R7 BELL BAR", 1, 32, "R7 B7 R7", 4),  # 8*4 > 2 x WILD 5, 3xR7 6*4
+    ("WILD WILD WILD WILD WILD", 1, 5000, "5 x WILD", 1),  # 5000 > 5 x R7 60*32 = 1920
+    ("STAR STAR B7 BAR BELL", 1, 15, "any 3 sevens", 5),  # 3*5 > 2 x STAR 2*5 (own, x5)
     ("STAR STAR BELL BAR BELL", 1, 10, "2 x STAR", 5),
-    ("WILD STAR R7 BLANK BLANK", 1, 48, "R7 B7 R7", 6),        # x2 * x3; > 3xR7 36, 2xSTAR 12
+    ("WILD STAR R7 BLANK BLANK", 1, 48, "R7 B7 R7", 6),  # x2 * x3; > 3xR7 36, 2xSTAR 12
     ("CHERRY BAR CHERRY BLANK BELL", 1, 4, "red BAR red", 1),  # tie with 2 cherries: first listed
     ("CHERRY BLANK BELL CHERRY BLANK", 1, 4, "2 CHERRY anywhere", 1),
-    ("CHERRY CHERRY CHERRY BAR BLANK", 1, 0, None, 1),         # three is not "exactly 2"
-    ("BELL WILD BELL BAR BAR", 1, 0, None, 1),                 # WILD does not stand in for BELL
+    ("CHERRY CHERRY CHERRY BAR BLANK", 1, 0, None, 1),  # three is not "exactly 2"
+    ("BELL WILD BELL BAR BAR", 1, 0, None, 1),  # WILD does not stand in for BELL
     ("BELL BELL WILD WILD WILD", 1, 1, "2 x BELL", 1),
-    ("R7 WILD R7 BLANK BAR", 5, 80, "3 x R7", 2),              # 40*2 ties 8*5*2: first listed
-    ("WILD STAR R7 BLANK BLANK", 5, 240, "3 x R7", 6),         # 40*6 ties 8*5*6
+    ("R7 WILD R7 BLANK BAR", 5, 80, "3 x R7", 2),  # 40*2 ties 8*5*2: first listed
+    ("WILD STAR R7 BLANK BLANK", 5, 240, "3 x R7", 6),  # 40*6 ties 8*5*6
 ]
 
 

@@ -3,6 +3,7 @@
 The fast figures the tuner reads are checked against the engine (``par()``)
 and against brute-force enumeration of every stop combination.
 """
+
 from __future__ import annotations
 
 from collections import Counter
@@ -12,13 +13,12 @@ import numpy as np
 import pytest
 
 from slotmath.analysis.metrics import equivalent_levels, game_figures, line_figures, line_rtp_parts
-from slotmath.io.gamefile import load_game
-from slotmath.tuning.layout import changed_positions, lay_out, runs, stacked_symbols
 from slotmath.engine.lines import pay_tensor
 from slotmath.engine.multilinear import line_total, reel_gradient, row_marginals, unit_coefficients
+from slotmath.io.gamefile import load_game
 from slotmath.rules.par import par
+from slotmath.tuning.layout import changed_positions, lay_out, runs, stacked_symbols
 from slotmath.tuning.reelspace import Bounds, BoundsError, ReelSpace
-
 
 from tuning_games import CLASSIC, MID, SMALL, VIDEO, brute_rtp_hf
 
@@ -30,7 +30,7 @@ def test_contracted_figures_equal_the_engine(path):
     for level in game.levels:
         figs = line_figures(game, level)
         result = par(game, level)
-        assert figs["rtp"] == result.rtp                      # Fractions, exactly
+        assert figs["rtp"] == result.rtp  # Fractions, exactly
         assert figs["rtp:lines"] == result.components["lines"]
         assert figs["hit_frequency"] == result.distribution.hit_frequency
         assert figs["sd"] == result.sd
@@ -136,20 +136,20 @@ def test_default_bounds(small):
     names = small.symbol_names
     rv = space.reels[0]
     star = names.index("STAR")
-    assert rv.lo[star] == rv.hi[star] == rv.x0[star]          # scatter held
-    assert rv.total == (18, 18)                                # length unchanged
+    assert rv.lo[star] == rv.hi[star] == rv.x0[star]  # scatter held
+    assert rv.total == (18, 18)  # length unchanged
     free = [u for u in range(len(names)) if names[u] != "STAR"]
     # shape bound: each count within a factor 2 of its value, at least +-1, never below 1
     for u in free:
         x0 = int(rv.x0[u])
-        assert rv.lo[u] == max(1, min(-(-x0 // 2), x0 - 1)), names[u]     # ceil(x0 / 2)
+        assert rv.lo[u] == max(1, min(-(-x0 // 2), x0 - 1)), names[u]  # ceil(x0 / 2)
         assert rv.hi[u] == max(2 * x0, x0 + 1), names[u]
     # symbol shares within +-50 % of the share now (at least one copy either way)
     for mask, s_lo, s_hi, name in rv.shares:
         x0 = int(rv.x0[mask].sum())
         assert s_lo == pytest.approx(min(x0 / 18 * 0.5, (x0 - 1) / 18)), name
         assert s_hi == pytest.approx(max(x0 / 18 * 1.5, (x0 + 1) / 18)), name
-    assert "STAR" not in {name for *_, name in rv.shares}     # held: no share limit
+    assert "STAR" not in {name for *_, name in rv.shares}  # held: no share limit
     # released shape bounds: the old limits (at least one copy, up to the length)
     loose = ReelSpace(small, bounds=Bounds(weight_factor=None, symbol_share=None)).reels[0]
     assert all(loose.lo[u] == 1 and loose.hi[u] == 18 for u in free) and loose.shares == ()

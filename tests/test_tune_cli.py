@@ -1,4 +1,5 @@
 """``slotmath tune`` and ``slotmath sensitivities`` on the command line."""
+
 from __future__ import annotations
 
 import json
@@ -17,8 +18,9 @@ SMALL, MID, CLASSIC, VIDEO = (TEST_DATA / n for n in ("tune_small", "tune_mid", 
 # ------------------------------------------------------------------ command line
 def test_cli_tune_writes_a_valid_game(tmp_path):
     out = tmp_path / "tuned" / "game.yaml"
-    r = run_cli("tune", MID, "--target-rtp", "94%", "--hit-frequency", "30%:32%", "--shape", "off",
-                "--out", out)
+    r = run_cli(
+        "tune", MID, "--target-rtp", "94%", "--hit-frequency", "30%:32%", "--shape", "off", "--out", out
+    )
     assert r.returncode == 0, r.stderr
     assert "What moved" in r.stdout and "targets met" in r.stdout
     tuned = load_game(out)
@@ -34,31 +36,37 @@ def test_cli_tune_writes_a_valid_game(tmp_path):
 
 def test_cli_tune_json_and_exit_status_when_not_met(tmp_path, capsys):
     out = tmp_path / "x.yaml"
-    status = main(["tune", str(CLASSIC), "--target-rtp", "0.92", "--json", "--out", str(out),
-                   "--max-evaluations", "40"])
+    status = main(
+        ["tune", str(CLASSIC), "--target-rtp", "0.92", "--json", "--out", str(out), "--max-evaluations", "40"]
+    )
     assert status == 1
     data = json.loads(capsys.readouterr().out)
     assert data["targets_met"] is False and data["written"] is None
     assert not out.exists()
 
 
-@pytest.mark.parametrize("args, message", [
-    (["--target-rtp", "94"], "--target-rtp: 94 is not a fraction"),
-    (["--target-rtp", "0.94", "--hit-frequency", "0.3"], "argument --hit-frequency: expected LO:HI"),
-    (["--target-rtp", "0.94", "--hit-frequency", "0.4:0.3"], "LO is above HI"),
-    (["--target-rtp", "0.94", "--count", "BAR=2"], "argument --count: expected LO:HI"),
-    (["--target-rtp", "0.94", "--count", "BAR=1.5:2"], "expected whole numbers LO:HI"),
-    (["--target-rtp", "0.94", "--count", "QQQ=2:3"], "unknown symbol 'QQQ'"),
-    (["--target-rtp", "0.94", "--fix", "QQQ"], "unknown symbol 'QQQ'"),
-    (["--target-rtp", "0.94", "--reel-set", "free"], "no reel set 'free'"),
-    (["--target-rtp", "0.94", "--bet", "7"], "bet level 7 is not offered"),
-    (["--target-rtp", "0.94", "--figure", "jackpot_frequency=0:1"],
-     "figure 'jackpot_frequency' is not reported"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--target-rtp", "94"], "--target-rtp: 94 is not a fraction"),
+        (["--target-rtp", "0.94", "--hit-frequency", "0.3"], "argument --hit-frequency: expected LO:HI"),
+        (["--target-rtp", "0.94", "--hit-frequency", "0.4:0.3"], "LO is above HI"),
+        (["--target-rtp", "0.94", "--count", "BAR=2"], "argument --count: expected LO:HI"),
+        (["--target-rtp", "0.94", "--count", "BAR=1.5:2"], "expected whole numbers LO:HI"),
+        (["--target-rtp", "0.94", "--count", "QQQ=2:3"], "unknown symbol 'QQQ'"),
+        (["--target-rtp", "0.94", "--fix", "QQQ"], "unknown symbol 'QQQ'"),
+        (["--target-rtp", "0.94", "--reel-set", "free"], "no reel set 'free'"),
+        (["--target-rtp", "0.94", "--bet", "7"], "bet level 7 is not offered"),
+        (
+            ["--target-rtp", "0.94", "--figure", "jackpot_frequency=0:1"],
+            "figure 'jackpot_frequency' is not reported",
+        ),
+    ],
+)
 def test_bad_input_exits_2_with_one_line(args, message, capsys):
     try:
         status = main(["tune", str(SMALL), *args])
-    except SystemExit as exc:          # argparse's own errors
+    except SystemExit as exc:  # argparse's own errors
         status = exc.code
     err = capsys.readouterr().err
     assert status == 2
@@ -81,6 +89,7 @@ def test_cli_sensitivities_json(capsys):
 # ------------------------------------------------------------------ --draft
 def _draft_csv(strips) -> str:
     from slotmath.io.gamewriter import strips_csv
+
     return strips_csv(strips)
 
 
@@ -93,16 +102,30 @@ def test_cli_tune_from_a_draft_writes_the_game(tmp_path, capsys):
     draft = list(game.strips())
     syms = list(draft[0].symbols)
     i = next(k for k, s in enumerate(syms) if game.symbols[game.symbol_index[s]].kind == "regular")
-    j = next(k for k, s in enumerate(syms) if s != syms[i] and
-             game.symbols[game.symbol_index[s]].kind == "regular")
-    syms[j] = syms[i]                                  # the draft: one copy changed on reel 1
+    j = next(
+        k for k, s in enumerate(syms) if s != syms[i] and game.symbols[game.symbol_index[s]].kind == "regular"
+    )
+    syms[j] = syms[i]  # the draft: one copy changed on reel 1
     draft[0] = Strip(tuple(syms), draft[0].weights)
     path = tmp_path / "draft.csv"
     path.write_text(_draft_csv(draft))
-    target = float(par(game, 1).rtp)                   # the game file's RTP: reachable
+    target = float(par(game, 1).rtp)  # the game file's RTP: reachable
     out = tmp_path / "tuned" / "game.yaml"
-    status = main(["tune", str(SMALL), "--draft", str(path), "--target-rtp", repr(target),
-                   "--tolerance", "0.02", "--json", "--out", str(out)])
+    status = main(
+        [
+            "tune",
+            str(SMALL),
+            "--draft",
+            str(path),
+            "--target-rtp",
+            repr(target),
+            "--tolerance",
+            "0.02",
+            "--json",
+            "--out",
+            str(out),
+        ]
+    )
     assert status == 0
     data = json.loads(capsys.readouterr().out)
     tuned = load_game(out)
@@ -110,16 +133,23 @@ def test_cli_tune_from_a_draft_writes_the_game(tmp_path, capsys):
     assert data["written"] == str(out)
     # the "before" figures are the draft's, the "after" ones the written game's
     from slotmath.tuning.reelspace import with_strips
+
     row = next(f for f in data["figures"] if f["level"] == 1 and f["figure"] == "rtp")
     assert row["before"] == pytest.approx(float(par(with_strips(game, "base", draft), 1).rtp), abs=1e-15)
     assert row["after"] == pytest.approx(float(par(tuned, 1).rtp), abs=1e-15)
 
 
-@pytest.mark.parametrize("text, message", [
-    (None, "not found"),
-    ("reel1,reel2\nSEVEN,SEVEN\n", "has 2 reels, the grid has 3"),
-    ("reel1,reel2,reel3\nQQQ,SEVEN,SEVEN\nSEVEN,SEVEN,SEVEN\nSEVEN,SEVEN,SEVEN\n", "unknown symbol 'QQQ'"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        (None, "not found"),
+        ("reel1,reel2\nSEVEN,SEVEN\n", "has 2 reels, the grid has 3"),
+        (
+            "reel1,reel2,reel3\nQQQ,SEVEN,SEVEN\nSEVEN,SEVEN,SEVEN\nSEVEN,SEVEN,SEVEN\n",
+            "unknown symbol 'QQQ'",
+        ),
+    ],
+)
 def test_bad_draft_exits_2_naming_the_file(tmp_path, text, message, capsys):
     path = tmp_path / "draft.csv"
     if text is not None:

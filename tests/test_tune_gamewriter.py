@@ -1,14 +1,16 @@
 """Writing tuned strips into a game file: only the strips change, atomically, with a backup."""
+
 from __future__ import annotations
 
 import shutil
 
 import pytest
-from conftest import TEST_DATA
 
 from slotmath.io.gamefile import GameFileError, load_game
 from slotmath.io.gamewriter import diff, write_game
 from slotmath.model import Strip
+
+from conftest import TEST_DATA
 
 GAME = """\
 # a comment at the top
@@ -54,19 +56,19 @@ def test_only_the_strips_change_and_a_backup_is_kept(game, tmp_path):
     text = written.read_text()
     assert "# a comment at the top" in text and "# trailing comment" in text
     assert "# reel 1" in text and "# between reels" in text and "options: {note: kept}" in text
-    assert "- [A, A, B, C]        # reel 1" in text             # flow list stays flow
-    assert "    - - C\n      - B\n      - A\n" in text          # block list stays block
+    assert "- [A, A, B, C]        # reel 1" in text  # flow list stays flow
+    assert "    - - C\n      - B\n      - A\n" in text  # block list stays block
     assert "weights:\n        - 4\n        - 2\n        - 1" in text
     assert load_game(written).strips("base") == NEW
     backups = list(tmp_path.glob("game.yaml.*.bak"))
     assert len(backups) == 1 and backups[0].read_text() == GAME
-    assert not list(tmp_path.glob(".game.*"))                   # no temporary files left
+    assert not list(tmp_path.glob(".game.*"))  # no temporary files left
 
 
 def test_a_csv_reel_set_is_rewritten_in_place_or_inlined_elsewhere(game, tmp_path):
     free = (Strip(("C", "C", "A")), Strip(("A", "B")), Strip(("B",)))
     write_game(game, {"free": free})
-    assert (tmp_path / "game.yaml").read_text() == GAME         # the YAML is untouched
+    assert (tmp_path / "game.yaml").read_text() == GAME  # the YAML is untouched
     assert load_game(tmp_path / "game.yaml").strips("free") == free
     assert [p.read_text() for p in tmp_path.glob("free.csv.*.bak")] == [FREE_CSV]
     # written elsewhere: the tuned set inline, the other CSV file copied beside it
@@ -114,7 +116,7 @@ def test_a_game_written_elsewhere_still_reads_its_award_table(tmp_path):
     game = load_game("piggy_bankin_superlock")
     other = tmp_path / "tuned" / "game.yaml"
     first = game.strips("base")[0].symbols
-    base = (Strip(first[1:] + first[:1]),) + game.strips("base")[1:]      # reel 1 rotated
+    base = (Strip(first[1:] + first[:1]),) + game.strips("base")[1:]  # reel 1 rotated
     write_game(game, {"base": base}, other)
     text = other.read_text()
     source_dir = (TEST_DATA.parent.parent / "data" / "games" / "piggy_bankin_superlock").resolve()
@@ -125,8 +127,10 @@ def test_a_game_written_elsewhere_still_reads_its_award_table(tmp_path):
     assert written.strips("feature") == game.strips("feature")
     from slotmath.engine.cache import rules_key
     from slotmath.rules.piggy_bankin_superlock import analysis as pbs
-    assert rules_key(written) != "" and [p.name for p in pbs._referenced_files(
-        written, dict(written.options))] == [p.name for p in pbs._referenced_files(game, dict(game.options))]
+
+    assert rules_key(written) != "" and [
+        p.name for p in pbs._referenced_files(written, dict(written.options))
+    ] == [p.name for p in pbs._referenced_files(game, dict(game.options))]
 
 
 def test_file_names_under_options_follow_a_game_written_elsewhere(game, tmp_path, monkeypatch):
@@ -139,9 +143,11 @@ def test_file_names_under_options_follow_a_game_written_elsewhere(game, tmp_path
 
     (tmp_path / "notes.csv").write_text("a,b\n")
     long_text = "x" * 300
-    text = GAME.replace("options: {note: kept}",
-                        f"options:\n  table: &t notes.csv\n  again: *t\n  quoted: 'notes.csv'\n"
-                        f"  description: {long_text}\n  note: kept")
+    text = GAME.replace(
+        "options: {note: kept}",
+        f"options:\n  table: &t notes.csv\n  again: *t\n  quoted: 'notes.csv'\n"
+        f"  description: {long_text}\n  note: kept",
+    )
     (tmp_path / "game.yaml").write_text(text)
     copied = tmp_path / "copied" / "game.yaml"
     write_game(load_game(tmp_path / "game.yaml"), {"base": NEW}, copied)
@@ -153,8 +159,15 @@ def test_file_names_under_options_follow_a_game_written_elsewhere(game, tmp_path
     written = other.read_text()
     assert "table: &t ../notes.csv\n  again: *t\n  quoted: ../notes.csv\n" in written
     assert yaml.safe_load(written)["options"] == {
-        "table": "../notes.csv", "again": "../notes.csv", "quoted": "../notes.csv",
-        "description": long_text, "note": "kept"}
-    expected = text.split("options:")[1].replace("&t notes.csv", "&t ../notes.csv") \
+        "table": "../notes.csv",
+        "again": "../notes.csv",
+        "quoted": "../notes.csv",
+        "description": long_text,
+        "note": "kept",
+    }
+    expected = (
+        text.split("options:")[1]
+        .replace("&t notes.csv", "&t ../notes.csv")
         .replace("'notes.csv'", "../notes.csv")
+    )
     assert written.split("options:")[1] == expected

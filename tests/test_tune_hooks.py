@@ -15,6 +15,7 @@ worth FREE_SPINS x line RTP).  The module reports
 and states, through ``tuning_constraints``, that both choices must pay the
 target RTP, which forces ``FREE_SPINS * lines = PRIZE_A`` (lines = 0.8).
 """
+
 from __future__ import annotations
 
 import sys
@@ -26,15 +27,15 @@ import numpy as np
 import pytest
 
 from slotmath.analysis.metrics import line_rtp_parts
+from slotmath.engine.scatters import count_distribution_window
 from slotmath.io.gamefile import load_game
 from slotmath.rules.linegame import analyse
 from slotmath.tuning.reelspace import Bounds
-from slotmath.engine.scatters import count_distribution_window
 from slotmath.tuning.tune import Targets, tune
 
 from conftest import TEST_DATA
 
-PRIZE_A = 8            # [x total bet]
+PRIZE_A = 8  # [x total bet]
 FREE_SPINS = 10
 CALLS = {"figures": 0}
 
@@ -47,8 +48,13 @@ def toy_figures(game, level):
     base = parts["lines"] + parts["scatters"]
     a = base + p3 * PRIZE_A
     b = base + p3 * FREE_SPINS * parts["lines"]
-    return {"rtp": (a + b) / 2, "rtp:choice_a": a, "rtp:choice_b": b,
-            "rtp:lines": parts["lines"], "feature_frequency": p3}
+    return {
+        "rtp": (a + b) / 2,
+        "rtp:choice_a": a,
+        "rtp:choice_b": b,
+        "rtp:lines": parts["lines"],
+        "feature_frequency": p3,
+    }
 
 
 def toy_constraints(game):
@@ -122,8 +128,9 @@ def test_without_hook_the_par_figures_are_used(monkeypatch, toy_rules):
     assert figs["rtp"] == result.rtp
     assert figs["hit_frequency"] == result.distribution.hit_frequency
     # a toy 3x3 game 5 pp from the target: shape bounds released
-    res = tune(game, Targets(Fraction("0.93")), Bounds(weight_factor=None, symbol_share=None),
-               component_share=None)
+    res = tune(
+        game, Targets(Fraction("0.93")), Bounds(weight_factor=None, symbol_share=None), component_share=None
+    )
     assert res.feasible
     assert abs(res.after[1]["rtp"] - Fraction("0.93")) <= Fraction(str(res.targets.tolerance))
 
@@ -134,8 +141,12 @@ def test_numbers_in_par_features_become_figures(monkeypatch, toy_rules):
 
     def analyse_with_features(game, level):
         result = analyse(game, level)
-        result.features = {"by_choice": {"lockit": 0.9403, "free_games": 0.9402}, "one_in": 247.3,
-                           "flag": True, "note": "text"}
+        result.features = {
+            "by_choice": {"lockit": 0.9403, "free_games": 0.9402},
+            "one_in": 247.3,
+            "flag": True,
+            "note": "text",
+        }
         return result
 
     monkeypatch.setattr(toy_rules, "analyse", analyse_with_features)

@@ -2,6 +2,7 @@
 the published RTP, so ``slotmath tune`` reports the target met with nothing
 moved (docs/games/grand_spinn_superpot.md, section 8).  Skipped while a game
 is not in data/games."""
+
 from __future__ import annotations
 
 from fractions import Fraction
@@ -14,8 +15,10 @@ from slotmath.tuning.tune import Targets, tune
 from conftest import GAMES
 
 
-@pytest.mark.skipif(not (GAMES / "grand_spinn_superpot" / "game.yaml").is_file(),
-                    reason="data/games/grand_spinn_superpot is not there yet")
+@pytest.mark.skipif(
+    not (GAMES / "grand_spinn_superpot" / "game.yaml").is_file(),
+    reason="data/games/grand_spinn_superpot is not there yet",
+)
 def test_grand_spinn_committed_strips_meet_the_target():
     game = load_game("grand_spinn_superpot")
     res = tune(game, Targets(Fraction("0.9621")))
@@ -26,17 +29,19 @@ def test_grand_spinn_committed_strips_meet_the_target():
         assert abs(res.after[level]["rtp"] - Fraction("0.9621")) <= Fraction("0.00005")
 
 
-@pytest.mark.skipif(not (GAMES / "grand_spinn_superpot" / "draft" / "reels.csv").is_file(),
-                    reason="data/games/grand_spinn_superpot/draft is not there yet")
+@pytest.mark.skipif(
+    not (GAMES / "grand_spinn_superpot" / "draft" / "reels.csv").is_file(),
+    reason="data/games/grand_spinn_superpot/draft is not there yet",
+)
 def test_grand_spinn_strips_are_the_documented_tuning_run():
     """The committed reels.csv is, byte for byte, what the documented command
     ``slotmath tune grand_spinn_superpot <TUNE_ARGS>`` writes from the draft
     (docs/games/grand_spinn_superpot.md, section 8), and the draft is the
     layout with its hand-made weights."""
     from slotmath.cli import build_parser
-    from slotmath.rules.grand_spinn_superpot.strips import DRAFT, TUNE_ARGS, draft_csv
-    from slotmath.io.gamewriter import planned_files
     from slotmath.cli.tune import bounds_from_args, component_share_from_args, targets_from_args
+    from slotmath.io.gamewriter import planned_files
+    from slotmath.rules.grand_spinn_superpot.strips import DRAFT, TUNE_ARGS, draft_csv
     from slotmath.tuning.tune import draft_game
 
     root = GAMES.parent.parent
@@ -48,19 +53,25 @@ def test_grand_spinn_strips_are_the_documented_tuning_run():
     args = build_parser(argv).parse_args(argv)
     game = load_game(args.game)
     draft = draft_game(game, root / args.draft, args.reel_set)
-    res = tune(draft, targets_from_args(args), bounds_from_args(args, draft),
-               component_share=component_share_from_args(args))
+    res = tune(
+        draft,
+        targets_from_args(args),
+        bounds_from_args(args, draft),
+        component_share=component_share_from_args(args),
+    )
     assert res.feasible, res.text()
     assert res.tuned.strips() == game.strips()
     files = planned_files(res.game, {"base": res.tuned.strips()}, root / args.out)
     for path, text in files.items():
         assert path.read_text(encoding="utf-8") == text, path
-    for level in game.levels:        # 96.21 % +- 0.005 pp at every level, the Super counted
+    for level in game.levels:  # 96.21 % +- 0.005 pp at every level, the Super counted
         assert abs(res.after[level]["rtp"] - Fraction("0.9621")) <= Fraction("0.00005")
 
 
-@pytest.mark.skipif(not (GAMES / "piggy_bankin_superlock" / "draft" / "reels_base.csv").is_file(),
-                    reason="data/games/piggy_bankin_superlock/draft is not there yet")
+@pytest.mark.skipif(
+    not (GAMES / "piggy_bankin_superlock" / "draft" / "reels_base.csv").is_file(),
+    reason="data/games/piggy_bankin_superlock/draft is not there yet",
+)
 def test_piggy_strips_are_the_documented_tuning_run():
     """The committed reels_base.csv is, byte for byte, what the documented
     command ``slotmath tune piggy_bankin_superlock <TUNE_ARGS>`` writes from
@@ -70,8 +81,8 @@ def test_piggy_strips_are_the_documented_tuning_run():
     import importlib.util
 
     from slotmath.cli import build_parser
-    from slotmath.io.gamewriter import planned_files
     from slotmath.cli.tune import bounds_from_args, component_share_from_args, targets_from_args
+    from slotmath.io.gamewriter import planned_files
     from slotmath.tuning.tune import draft_game
 
     root = GAMES.parent.parent
@@ -85,8 +96,12 @@ def test_piggy_strips_are_the_documented_tuning_run():
     args = build_parser(argv).parse_args(argv)
     game = load_game(args.game)
     draft = draft_game(game, root / args.draft, args.reel_set)
-    res = tune(draft, targets_from_args(args), bounds_from_args(args, draft),
-               component_share=component_share_from_args(args))
+    res = tune(
+        draft,
+        targets_from_args(args),
+        bounds_from_args(args, draft),
+        component_share=component_share_from_args(args),
+    )
     assert res.feasible, res.text()
     assert set(res.targets.rtp_figures) >= {"rtp", "feature:by_choice.lockit", "feature:by_choice.free_games"}
     assert res.tuned.strips("base") == game.strips("base")
@@ -94,8 +109,9 @@ def test_piggy_strips_are_the_documented_tuning_run():
         assert res.tuned.strips(name) == game.strips(name)
     held = {"BONUS", "PIGGY", "PIGGY_WHEEL"}
     for old, new in zip(draft.strips("base"), game.strips("base"), strict=True):
-        assert [i for i, s in enumerate(old.symbols) if s in held] == \
-               [i for i, s in enumerate(new.symbols) if s in held]
+        assert [i for i, s in enumerate(old.symbols) if s in held] == [
+            i for i, s in enumerate(new.symbols) if s in held
+        ]
     files = planned_files(res.game, {"base": res.tuned.strips("base")}, root / args.out)
     for path, text in files.items():
         assert path.read_text(encoding="utf-8") == text, path

@@ -1,4 +1,5 @@
 """The +-1 sensitivity table: hand-worked cases and independent recomputation."""
+
 from __future__ import annotations
 
 from fractions import Fraction
@@ -6,9 +7,9 @@ from fractions import Fraction
 import pytest
 
 from slotmath.io.gamefile import load_game
-from slotmath.tuning.layout import lay_out
 from slotmath.model import Strip
 from slotmath.rules.par import par
+from slotmath.tuning.layout import lay_out
 from slotmath.tuning.reelspace import with_strips
 from slotmath.tuning.sensitivity import format_sensitivities, sensitivities
 
@@ -49,7 +50,7 @@ def test_hand_worked_tiny_game(write_game):
 def test_entries_equal_the_engine_on_explicit_strips():
     game = load_game(TEST_DATA / "tune_small")
     t = sensitivities(game, figures=("rtp", "hit_frequency", "sd"))
-    assert len(t) == 3 * 7              # every symbol is on every reel
+    assert len(t) == 3 * 7  # every symbol is on every reel
     base = par(game, 1)
     for reel, unit, step in ((1, "SEVEN", +1), (2, "WILD", -1), (3, "BLANK", +1)):
         strip = game.strips()[reel - 1]
@@ -71,6 +72,6 @@ def test_weighted_reels_are_changed_stop_by_stop():
     # +1 weight on reel 1, stop 0 (SEVEN): the cycle grows from 64**3 to 65 * 64**2 and the
     # line sum grows by 900 + 616 + 30 = 1546 coins (see test_tune.py for the working)
     old = par(game, 1).rtp
-    line_sum = old * 64 ** 3
-    new = (line_sum + 1546) / (65 * 64 ** 2)
+    line_sum = old * 64**3
+    new = (line_sum + 1546) / (65 * 64**2)
     assert t.iloc[0]["rtp +1"] == pytest.approx(float(new - old), abs=1e-15)

@@ -5,6 +5,7 @@ The game is a seeded random 5x3 25-line game with weighted reels, a wild
 and a scatter (:mod:`slotmath.tuning.randgame`), drafted about 1.5 pp below 96 %.
 Every tuned game is checked by the independent path ``par()``.
 """
+
 from __future__ import annotations
 
 from fractions import Fraction
@@ -37,7 +38,7 @@ def test_default_tuning_keeps_the_shape(drafted):
     # every stop weight within a factor 2 of the draft's (or +-1 for weight 1)
     for before, after in zip(drafted.strips(), res.tuned.strips(), strict=True):
         for a, b in zip(before.weights, after.weights, strict=True):
-            assert min(-(-a // 2), a - 1) <= b <= max(2 * a, a + 1)     # ratio <= 2 (or +-1)
+            assert min(-(-a // 2), a - 1) <= b <= max(2 * a, a + 1)  # ratio <= 2 (or +-1)
         # each symbol's share of the reel within +-50 % of the draft's
         tb, ta = sum(before.weights), sum(after.weights)
         for sym in set(before.symbols):
@@ -67,11 +68,12 @@ def test_an_unreachable_target_names_what_binds(drafted, tmp_path, capsys):
     reach = b[b["what"].str.startswith("reachable RTP")]
     assert len(reach) and (reach["note"] == "target outside: the limits bind").all()
     hi = float(reach["value"].iloc[0].split("..")[1].strip().rstrip("%")) / 100
-    assert float(res.after[1]["rtp"]) <= hi + 1e-6       # the best found is inside the reachable range
-    assert float(res.before[1]["rtp"]) < hi < 1.99       # above the draft, below the target
+    assert float(res.after[1]["rtp"]) <= hi + 1e-6  # the best found is inside the reachable range
+    assert float(res.before[1]["rtp"]) < hi < 1.99  # above the draft, below the target
     out = tmp_path / "x.yaml"
-    status = main(["tune", str(drafted.source), "--target-rtp", "199%", "--max-evaluations", "30",
-                   "--out", str(out)])
+    status = main(
+        ["tune", str(drafted.source), "--target-rtp", "199%", "--max-evaluations", "30", "--out", str(out)]
+    )
     text = capsys.readouterr().out
     assert status == 1 and not out.exists()
     assert "Why the targets are not met" in text and "reachable RTP" in text
@@ -81,7 +83,12 @@ def test_time_limit_and_released_shape(drafted):
     res = tune(drafted, Targets(Fraction(96, 100)), time_limit=0.0, progress=False)
     assert res.stopped.startswith("time limit") and not res.feasible
     # released shape: no share bands, the weights only need be >= 1
-    free = tune(drafted, Targets(Fraction(96, 100)), Bounds(weight_factor=None, symbol_share=None),
-                component_share=None, progress=False)
+    free = tune(
+        drafted,
+        Targets(Fraction(96, 100)),
+        Bounds(weight_factor=None, symbol_share=None),
+        component_share=None,
+        progress=False,
+    )
     assert free.component_bands == {} and free.feasible
     assert all(np.all(rv.lo[rv.lo < rv.hi] == 1) for rv in free.space.reels)

@@ -4,16 +4,14 @@ Each tuned game is re-checked by an independent path: ``par()`` of the
 tuned game (combination table and joint distribution) and, on the small
 game, brute-force enumeration of every stop combination.
 """
+
 from __future__ import annotations
 
 from fractions import Fraction
 
-import pytest
-
 from slotmath.rules.par import par
 from slotmath.tuning.reelspace import Bounds
 from slotmath.tuning.tune import Targets, tune
-
 
 from tuning_games import brute_rtp_hf
 
@@ -40,8 +38,9 @@ def test_tune_to_target_rtp(small):
     # what may not move did not: STAR count and places, strip lengths
     for a, b in zip(small.strips(), tuned.strips(), strict=True):
         assert len(a) == len(b)
-        assert [i for i, s in enumerate(a.symbols) if s == "STAR"] == \
-               [i for i, s in enumerate(b.symbols) if s == "STAR"]
+        assert [i for i, s in enumerate(a.symbols) if s == "STAR"] == [
+            i for i, s in enumerate(b.symbols) if s == "STAR"
+        ]
     # the moves table describes the strips exactly
     for _, m in res.moves.iterrows():
         strip = tuned.strips()[m["reel"] - 1]
@@ -55,7 +54,7 @@ def test_tune_with_hit_frequency_and_vi_bands(mid):
     targets = Targets(Fraction("0.95"), bands={"hit_frequency": (0.34, 0.36), "vi": (6.0, 7.0)})
     res = tune(mid, targets, FREE, **SHAPE_OFF)
     assert res.feasible, res.text()
-    result = par(res.tuned, 1)          # the engine on the laid-out strips
+    result = par(res.tuned, 1)  # the engine on the laid-out strips
     assert abs(float(result.rtp) - 0.95) <= 5e-5
     assert 0.34 <= result.hit_frequency <= 0.36
     assert 6.0 <= result.volatility_index["90"] <= 7.0
@@ -67,9 +66,12 @@ def test_same_rtp_at_every_bet_level_on_weighted_reels(classic):
     # the top award is 150 coins at 1 coin and 400 at 2: RTP(2) - RTP(1) = 50 P(7 7 7),
     # so both levels can be within 0.005 pp of the target only if P(7 7 7) <= 2e-6,
     # i.e. the total weight must grow: allow 64..256 per reel
-    res = tune(classic, Targets(Fraction("0.92")), Bounds(lengths={None: (64, 256)},
-                                                        weight_factor=None, symbol_share=None),
-               **SHAPE_OFF)
+    res = tune(
+        classic,
+        Targets(Fraction("0.92")),
+        Bounds(lengths={None: (64, 256)}, weight_factor=None, symbol_share=None),
+        **SHAPE_OFF,
+    )
     assert res.feasible, res.text()
     for level in (1, 2):
         r = par(res.tuned, level)
@@ -86,12 +88,16 @@ def test_infeasible_targets_are_reported(classic):
     assert not res.feasible
     assert "NO" in res.text()
     diff = abs(res.after[2]["rtp"] - res.after[1]["rtp"])
-    assert diff >= Fraction(50, 64 ** 3)
+    assert diff >= Fraction(50, 64**3)
 
 
 def test_count_limits_and_held_symbols_are_respected(mid):
-    bounds = Bounds(fixed=("SEVEN",), counts={(None, "BAR"): (4, 6), (2, "LEMON"): (7, 9)},
-                    weight_factor=None, symbol_share=None)
+    bounds = Bounds(
+        fixed=("SEVEN",),
+        counts={(None, "BAR"): (4, 6), (2, "LEMON"): (7, 9)},
+        weight_factor=None,
+        symbol_share=None,
+    )
     res = tune(mid, Targets(Fraction("0.9")), bounds, **SHAPE_OFF)
     assert res.feasible
     for a, b in zip(mid.strips(), res.tuned.strips(), strict=True):

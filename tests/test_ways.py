@@ -1,6 +1,7 @@
 """Ways pays (``pays_by: ways``): the exact engine against brute force over
 every stop combination, a hand-worked game, the compiled sampler's z-scores
 and the bad input."""
+
 from __future__ import annotations
 
 import itertools
@@ -13,11 +14,11 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from slotmath.io.gamefile import GameFileError, build_game
-from slotmath.rules.par import par
 from slotmath.engine.reels import windows
 from slotmath.engine.scatters import scatter_pay, scatter_symbols
 from slotmath.engine.ways import ways_distribution
+from slotmath.io.gamefile import GameFileError, build_game
+from slotmath.rules.par import par
 
 
 def make_game(data: dict):
@@ -26,37 +27,60 @@ def make_game(data: dict):
 
 # 3 reels x 2 rows, one plain wild, a scatter, a blank
 SMALL = {
-    "name": "ways32", "pays_by": "ways",
+    "name": "ways32",
+    "pays_by": "ways",
     "grid": {"reels": 3, "rows": 2},
     "bet": {"levels": [1, 3], "lines": 5},
-    "symbols": [{"name": "A"}, {"name": "B"}, {"name": "W", "kind": "wild"},
-                {"name": "S", "kind": "scatter"}, {"name": "X", "kind": "blank"}],
-    "reels": {"base": [["A", "B", "W", "S", "A"], ["B", "A", "X", "X", "A", "W"],
-                       ["A", "S", "B", "B", "W", "A"]]},
-    "pays": [{"symbol": "A", "count": 2, "pay": 1}, {"symbol": "A", "count": 3, "pay": 4},
-             {"symbol": "B", "count": 3, "pay": 7}],
+    "symbols": [
+        {"name": "A"},
+        {"name": "B"},
+        {"name": "W", "kind": "wild"},
+        {"name": "S", "kind": "scatter"},
+        {"name": "X", "kind": "blank"},
+    ],
+    "reels": {
+        "base": [["A", "B", "W", "S", "A"], ["B", "A", "X", "X", "A", "W"], ["A", "S", "B", "B", "W", "A"]]
+    },
+    "pays": [
+        {"symbol": "A", "count": 2, "pay": 1},
+        {"symbol": "A", "count": 3, "pay": 4},
+        {"symbol": "B", "count": 3, "pay": 7},
+    ],
     "scatters": [{"symbol": "S", "count": 2, "pay": "1/3"}],
 }
 
 # 4 reels x 3 rows: a plain wild, a x2-per-wild wild and a by-count wild
 MULTI = {
-    "name": "ways43", "pays_by": "ways",
+    "name": "ways43",
+    "pays_by": "ways",
     "grid": {"reels": 4, "rows": 3},
     "bet": {"levels": [1], "lines": 10},
-    "symbols": [{"name": "A"}, {"name": "B"}, {"name": "C"},
-                {"name": "W", "kind": "wild"},
-                {"name": "M", "kind": "wild", "multiplier": {"per_wild": 2}},
-                {"name": "X", "kind": "wild", "substitutes": ["A"],
-                 "multiplier": {"by_count": [1, 3, 5]}},
-                {"name": "S", "kind": "scatter"}],
-    "reels": {"base": [["A", "B", "C", "W", "A", "S", "B", "C"],
-                       ["B", "M", "A", "C", "X", "B", "A"],
-                       ["C", "A", "X", "B", "M", "S", "A", "C", "B"],
-                       ["A", "C", "B", "W", "B", "B", "B", "X", "C", "B"]]},
-    "pays": [{"symbol": "A", "count": 3, "pay": 2}, {"symbol": "A", "count": 4, "pay": 6},
-             {"symbol": "B", "count": 2, "pay": 1}, {"symbol": "B", "count": 3, "pay": 2},
-             {"symbol": "B", "count": 4, "pay": 5},
-             {"symbol": "C", "count": 3, "pay": 3}, {"symbol": "C", "count": 4, "pay": 8}],
+    "symbols": [
+        {"name": "A"},
+        {"name": "B"},
+        {"name": "C"},
+        {"name": "W", "kind": "wild"},
+        {"name": "M", "kind": "wild", "multiplier": {"per_wild": 2}},
+        {"name": "X", "kind": "wild", "substitutes": ["A"], "multiplier": {"by_count": [1, 3, 5]}},
+        {"name": "S", "kind": "scatter"},
+    ],
+    "reels": {
+        "base": [
+            ["A", "B", "C", "W", "A", "S", "B", "C"],
+            ["B", "M", "A", "C", "X", "B", "A"],
+            ["C", "A", "X", "B", "M", "S", "A", "C", "B"],
+            ["A", "C", "B", "W", "B", "B", "B", "X", "C", "B"],
+        ]
+    },
+    "pays": [
+        {"symbol": "A", "count": 3, "pay": 2},
+        {"symbol": "A", "count": 4, "pay": 6},
+        {"symbol": "B", "count": 2, "pay": 1},
+        {"symbol": "B", "count": 3, "pay": 2},
+        {"symbol": "B", "count": 4, "pay": 5},
+        {"symbol": "C", "count": 3, "pay": 3},
+        {"symbol": "C", "count": 4, "pay": 8},
+    ],
     "scatters": [{"symbol": "S", "count": 2, "pay": 2}],
 }
 
@@ -75,9 +99,11 @@ def brute_win(game, level, cols) -> Fraction:
     for lp in game.line_pays:
         pays[(next(iter(lp.positions[0])), len(lp.positions))] = lp.pays[li]
     for x in {s for s, _ in pays}:
+
         def match(name, x=x):
             s = game.symbol(name)
             return name == x or (s.wild is not None and x in s.wild.substitutes)
+
         n = 0
         while n < game.reels and any(match(c) for c in cols[n]):
             n += 1
@@ -124,11 +150,17 @@ def test_engine_equals_brute_force(data, level):
 
 def test_ways_count_without_wilds():
     """6 reels x 4 rows of one symbol: 4**6 = 4096 ways on every spin."""
-    data = {"name": "full", "pays_by": "ways", "grid": {"reels": 6, "rows": 4},
-            "bet": {"levels": [1]}, "symbols": [{"name": "A"}],
-            "reels": {"base": [["A"] * 5] * 6}, "pays": [{"symbol": "A", "count": 6, "pay": 1}]}
+    data = {
+        "name": "full",
+        "pays_by": "ways",
+        "grid": {"reels": 6, "rows": 4},
+        "bet": {"levels": [1]},
+        "symbols": [{"name": "A"}],
+        "reels": {"base": [["A"] * 5] * 6},
+        "pays": [{"symbol": "A", "count": 6, "pay": 1}],
+    }
     d = ways_distribution(make_game(data), 1)
-    assert d.wins.tolist() == [4096] and d.weights.tolist() == [5 ** 6]
+    assert d.wins.tolist() == [4096] and d.weights.tolist() == [5**6]
 
 
 def test_hand_worked():
@@ -148,12 +180,19 @@ def test_hand_worked():
     Wins: 7 on 2 windows x 2 x 2 = 8 combinations, 8 on 1 x 2 x 2 = 4.
     RTP = (7*8 + 8*4) / (12 combinations x 1 coin bet) = 88/12 = 22/3.
     """
-    data = {"name": "hand", "pays_by": "ways", "grid": {"reels": 3, "rows": 2},
-            "bet": {"levels": [1]},
-            "symbols": [{"name": "A"}, {"name": "B"}, {"name": "W", "kind": "wild"}],
-            "reels": {"base": [["A", "B", "A"], ["A", "W"], ["B", "A"]]},
-            "pays": [{"symbol": "A", "count": 3, "pay": 2}, {"symbol": "B", "count": 2, "pay": 1},
-                     {"symbol": "B", "count": 3, "pay": 3}]}
+    data = {
+        "name": "hand",
+        "pays_by": "ways",
+        "grid": {"reels": 3, "rows": 2},
+        "bet": {"levels": [1]},
+        "symbols": [{"name": "A"}, {"name": "B"}, {"name": "W", "kind": "wild"}],
+        "reels": {"base": [["A", "B", "A"], ["A", "W"], ["B", "A"]]},
+        "pays": [
+            {"symbol": "A", "count": 3, "pay": 2},
+            {"symbol": "B", "count": 2, "pay": 1},
+            {"symbol": "B", "count": 3, "pay": 3},
+        ],
+    }
     game = make_game(data)
     assert engine_distribution(game, 1) == Counter({7: 8, 8: 4})
     assert par(game).rtp == Fraction(22, 3)
@@ -168,8 +207,9 @@ def test_bad_input_paylines_with_ways(tmp_path):
     path.write_text(yaml.safe_dump(data))
     with pytest.raises(GameFileError, match="paylines"):
         make_game(data)
-    run = subprocess.run([sys.executable, "-m", "slotmath", "validate", str(path)],
-                         capture_output=True, text=True)
+    run = subprocess.run(
+        [sys.executable, "-m", "slotmath", "validate", str(path)], capture_output=True, text=True
+    )
     assert run.returncode == 2
     assert run.stderr.strip().count("\n") == 0 and "paylines" in run.stderr
     assert "Traceback" not in run.stderr
@@ -224,19 +264,27 @@ def ways_games(draw):
     a blank; pays for every count from a random smallest one."""
     reels, rows = draw(st.integers(2, 4)), draw(st.integers(1, 3))
     names = ["A", "B", "W", "S", "X"]
-    strips = [draw(st.lists(st.sampled_from(names), min_size=rows, max_size=5))
-              for _ in range(reels)]
+    strips = [draw(st.lists(st.sampled_from(names), min_size=rows, max_size=5)) for _ in range(reels)]
     pays = []
     for sym in ("A", "B"):
         low = draw(st.integers(1, reels))
-        pays += [{"symbol": sym, "count": n, "pay": draw(st.integers(0, 9))}
-                 for n in range(low, reels + 1)]
-    return {"name": "hyp", "pays_by": "ways", "grid": {"reels": reels, "rows": rows},
-            "bet": {"levels": [1], "lines": draw(st.integers(1, 3))},
-            "symbols": [{"name": "A"}, {"name": "B"}, draw(st.sampled_from(WILD_SPECS)),
-                        {"name": "S", "kind": "scatter"}, {"name": "X", "kind": "blank"}],
-            "reels": {"base": strips}, "pays": pays,
-            "scatters": [{"symbol": "S", "count": 2, "pay": "1/2"}]}
+        pays += [{"symbol": sym, "count": n, "pay": draw(st.integers(0, 9))} for n in range(low, reels + 1)]
+    return {
+        "name": "hyp",
+        "pays_by": "ways",
+        "grid": {"reels": reels, "rows": rows},
+        "bet": {"levels": [1], "lines": draw(st.integers(1, 3))},
+        "symbols": [
+            {"name": "A"},
+            {"name": "B"},
+            draw(st.sampled_from(WILD_SPECS)),
+            {"name": "S", "kind": "scatter"},
+            {"name": "X", "kind": "blank"},
+        ],
+        "reels": {"base": strips},
+        "pays": pays,
+        "scatters": [{"symbol": "S", "count": 2, "pay": "1/2"}],
+    }
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -257,8 +305,9 @@ def test_par_json_and_sheet_of_a_ways_game(tmp_path):
 
     path = tmp_path / "game.yaml"
     path.write_text(yaml.safe_dump(MULTI))
-    run = subprocess.run([sys.executable, "-m", "slotmath", "par", str(path), "--json"],
-                         capture_output=True, text=True)
+    run = subprocess.run(
+        [sys.executable, "-m", "slotmath", "par", str(path), "--json"], capture_output=True, text=True
+    )
     assert run.returncode == 0, run.stderr
     out = json.loads(run.stdout)
     game = make_game(MULTI)
@@ -269,10 +318,10 @@ def test_par_json_and_sheet_of_a_ways_game(tmp_path):
     assert {c["kind"] for c in out["combinations"]} == {"ways", "scatter"}
     sheet = par_sheet(str(path), spins=0)
     assert "paylines" not in sheet.sections
-    assert f"{3 ** 4} ways" in sheet.title_html()
-    html = "".join(sheet.section_html(key) for key in sheet.sections)   # every section renders
+    assert f"{3**4} ways" in sheet.title_html()
+    html = "".join(sheet.section_html(key) for key in sheet.sections)  # every section renders
     assert "Ways pays [coins per way" in html and "Payline" not in html
-    assert sheet.section_html("paylines") == ""     # the report notebook asks for every section
+    assert sheet.section_html("paylines") == ""  # the report notebook asks for every section
     with pytest.raises(KeyError):
         sheet.section_html("no_such_section")
 
@@ -289,7 +338,7 @@ def test_example_game_simulation_agrees_with_exact_figures():
     from slotmath.io.gamefile import load_game
 
     game = load_game("ways4096")
-    assert game.pays_by == "ways" and game.rows ** game.reels == 4096
+    assert game.pays_by == "ways" and game.rows**game.reels == 4096
     result = simulation.simulate_game(game, 1_000_000, seed=4096, workers=1, chunk=500_000, progress=False)
     report = result.convergence
     assert report.max_abs_z < 4, report.text()

@@ -3,6 +3,7 @@
 Every figure the workbench shows is compared with ``par()`` of the game it
 claims to show (the laid-out strips of the current counts).
 """
+
 from __future__ import annotations
 
 import shutil
@@ -29,7 +30,7 @@ def shown(tuner, name):
     """The 'now' value of a figure as the HTML shows it."""
     html = tuner.figures_html.value
     start = html.index(f"slotmath-fig-{name}")
-    return html[html.index(">", start) + 1:html.index("</span>", start)]
+    return html[html.index(">", start) + 1 : html.index("</span>", start)]
 
 
 def test_change_a_count_and_read_the_exact_figures(games):
@@ -39,11 +40,11 @@ def test_change_a_count_and_read_the_exact_figures(games):
     saved = par(load_game(games / "tune_small"), 1)
     assert tuner.figures["rtp"] == saved.rtp
     assert shown(tuner, "rtp") == f"{float(saved.rtp):.6%}"
-    assert "class=\"slotmath-rtp " in tuner.figures_html.value
+    assert 'class="slotmath-rtp ' in tuner.figures_html.value
     png0 = bytes(tuner.plot_image.value)
     assert png0.startswith(b"\x89PNG")
 
-    tuner.control(1, "WILD").value = 2           # one more WILD on reel 1
+    tuner.control(1, "WILD").value = 2  # one more WILD on reel 1
     now = par(tuner.current_game, 1)
     assert tuner.current_game.strips()[0].symbols.count("WILD") == 2
     assert tuner.figures["rtp"] == now.rtp != saved.rtp
@@ -62,7 +63,7 @@ def test_change_a_count_and_read_the_exact_figures(games):
 def test_solve_then_save_writes_the_file_with_a_backup(games):
     tuner = ReelTuner("tune_small", games_dir=games, plot=False)
     tuner.target_rtp.value = 95.0
-    tuner.shape_box.value = False      # 18-stop toy reels 4.3 pp from the target: reshape freely
+    tuner.shape_box.value = False  # 18-stop toy reels 4.3 pp from the target: reshape freely
     tuner.solve_button.click()
     assert tuner.last_status.startswith("targets met"), tuner.last_status
     result = par(tuner.current_game, 1)
@@ -96,8 +97,10 @@ def test_bands_from_the_boxes_and_bad_band_text(games):
 
 def test_weighted_reels_levels_and_on_demand_distribution(games):
     tuner = ReelTuner(games / "tune_classic", plot=False, games_dir=games)
-    assert tuner.game_picker.value == str(games / "tune_classic" / "game.yaml") or \
-        tuner.game_picker.value == "tune_classic"
+    assert (
+        tuner.game_picker.value == str(games / "tune_classic" / "game.yaml")
+        or tuner.game_picker.value == "tune_classic"
+    )
     box = tuner.control(1, "stop 0 SEVEN")
     box.value = 1
     assert tuner.current_game.strips()[0].weights[0] == 1
@@ -155,7 +158,7 @@ def test_symbol_rows_line_up_across_reels():
     columns = tuner.reels_box.children
     assert len({len(c.children) for c in columns}) == 1
     names = tuner.game.symbol_names
-    wild = names.index("WILD") + 1                       # row 0 is the reel's title
+    wild = names.index("WILD") + 1  # row 0 is the reel's title
     for r, col in enumerate(columns):
         row = col.children[wild]
         assert ("slotmath-count-absent" in row._dom_classes) == (r in (0, 4))

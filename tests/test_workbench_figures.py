@@ -9,6 +9,7 @@
 * A rules module without it: nothing is computed on a change; the figures
   read "on request" until "Full figures" runs ``par()``.
 """
+
 from __future__ import annotations
 
 import shutil
@@ -30,12 +31,13 @@ from conftest import TEST_DATA
 def shown(tuner, name):
     html = tuner.figures_html.value
     start = html.index(f"slotmath-fig-{name}")
-    return html[html.index(">", start) + 1:html.index("</span>", start)]
+    return html[html.index(">", start) + 1 : html.index("</span>", start)]
 
 
 def forbid(monkeypatch, *names):
     def boom(*args, **kwargs):
         raise AssertionError("the workbench called the full analysis on a change")
+
     for name in names:
         monkeypatch.setattr(figures, name, boom)
 
@@ -48,18 +50,24 @@ def test_line_game_changes_use_the_moments(monkeypatch, game):
     box.value += 1
     monkeypatch.undo()
     full = par(tuner.current_game, tuner.level)
-    for name, want in (("rtp", full.rtp), ("hit_frequency", full.distribution.hit_frequency),
-                       ("sd", full.sd), ("vi", full.distribution.volatility_index(0.90))):
+    for name, want in (
+        ("rtp", full.rtp),
+        ("hit_frequency", full.distribution.hit_frequency),
+        ("sd", full.sd),
+        ("vi", full.distribution.volatility_index(0.90)),
+    ):
         assert tuner.figures[name] == want, name
-    assert "max_win" not in tuner.figures          # only the full analysis gives it
+    assert "max_win" not in tuner.figures  # only the full analysis gives it
     tuner.full_button.click()
     assert tuner.figures["max_win"] == full.distribution.max_win
     assert shown(tuner, "max_win") == f"{float(full.distribution.max_win):.6g}"
     assert tuner.last_status.startswith("full figures")
 
 
-@pytest.mark.skipif(not (GAMES_DIR / "grand_spinn_superpot" / "game.yaml").is_file(),
-                    reason="data/games/grand_spinn_superpot is not there")
+@pytest.mark.skipif(
+    not (GAMES_DIR / "grand_spinn_superpot" / "game.yaml").is_file(),
+    reason="data/games/grand_spinn_superpot is not there",
+)
 def test_grand_spinn_changes_use_its_hook(monkeypatch):
     tuner = ReelTuner("grand_spinn_superpot", plot=False)
     forbid(monkeypatch, "par")
@@ -85,6 +93,7 @@ CALLS = {"analyse": 0}
 @pytest.fixture
 def hookless(tmp_path):
     """The tune_hook test game under a rules module without ``tuning_figures``."""
+
     def counted(game, level):
         CALLS["analyse"] += 1
         return analyse(game, level)
@@ -103,7 +112,7 @@ def test_without_a_fast_source_figures_are_on_request(hookless):
     path, mod = hookless
     CALLS["analyse"] = 0
     tuner = ReelTuner(path, plot=False)
-    assert CALLS["analyse"] == 0                   # loading computes nothing
+    assert CALLS["analyse"] == 0  # loading computes nothing
     assert shown(tuner, "rtp") == ON_REQUEST
     assert "Full figures" in tuner.last_status
     box = next(b for b in tuner.controls.values() if b.value > 1)
@@ -119,8 +128,7 @@ def test_without_a_fast_source_figures_are_on_request(hookless):
     box.value -= 1
     assert shown(tuner, "rtp") == ON_REQUEST
     # with a hook the same game is live
-    mod.tuning_figures = lambda game, level: figures.line_figures(
-        game, level, needed=figures.LIVE_FIGURES)
+    mod.tuning_figures = lambda game, level: figures.line_figures(game, level, needed=figures.LIVE_FIGURES)
     live = ReelTuner(path, plot=False)
     box = next(b for b in live.controls.values() if b.value > 1)
     box.value += 1

@@ -1,11 +1,13 @@
 """Small test games and brute-force figures shared by the tuning tests."""
+
 from fractions import Fraction
 
 import pytest
 
-from conftest import TEST_DATA
 from slotmath.engine.evaluate import brute_force_distribution
 from slotmath.io.gamefile import load_game
+
+from conftest import TEST_DATA
 
 SMALL, MID, CLASSIC, VIDEO = (TEST_DATA / n for n in ("tune_small", "tune_mid", "tune_classic", "tune_video"))
 

@@ -38,22 +38,25 @@ Where they come from (first that applies):
    The mean of either is checked to equal the contracted RTP exactly;
 3. otherwise the figures of :func:`slotmath.rules.par.par`.
 """
+
 from __future__ import annotations
 
 import inspect
 from fractions import Fraction
 from functools import lru_cache
 
-from slotmath.engine.distribution import z_value
+from slotmath.engine.distribution import (
+    VI_CONFIDENCE,
+    z_value,
+)
 from slotmath.engine.joint import pack_reels, spin_distribution, suffix_scatter
 from slotmath.engine.lines import pay_tensor
-from slotmath.model import Game
 from slotmath.engine.moments import line_moments
 from slotmath.engine.multilinear import cycle_line_win
-from slotmath.rules.par import ParResult, par, rules_module
 from slotmath.engine.scatters import scatter_counts, win_denominator
+from slotmath.model import Game
+from slotmath.rules.par import ParResult, par, rules_module
 
-from slotmath.engine.distribution import VI_CONFIDENCE  # noqa: E402,F401  (re-exported)
 #: Figures of a line game beyond its RTP (from the moments or the joint distribution).
 DISTRIBUTION_FIGURES = frozenset({"hit_frequency", "sd", "vi", "max_win"})
 #: Those the exact moments give without the distribution (:mod:`slotmath.engine.moments`).
@@ -132,24 +135,32 @@ def line_figures(game: Game, level: int, reel_set: str = "base", needed=None) ->
     if wanted - MOMENT_FIGURES:
         dist = spin_distribution(game, level, reel_set)
         if dist.mean != rtp:
-            raise EngineMismatch(f"{game.name}: contracted RTP {rtp} differs from the "
-                                 f"joint distribution's mean {dist.mean}")
-        figs.update(hit_frequency=dist.hit_frequency, sd=dist.sd,
-                    vi=dist.volatility_index(VI_CONFIDENCE), max_win=dist.max_win)
+            raise EngineMismatch(
+                f"{game.name}: contracted RTP {rtp} differs from the joint distribution's mean {dist.mean}"
+            )
+        figs.update(
+            hit_frequency=dist.hit_frequency,
+            sd=dist.sd,
+            vi=dist.volatility_index(VI_CONFIDENCE),
+            max_win=dist.max_win,
+        )
     elif wanted:
         m = line_moments(game, level, reel_set)
         if m.mean != rtp:
-            raise EngineMismatch(f"{game.name}: contracted RTP {rtp} differs from the "
-                                 f"moments' mean {m.mean}")
+            raise EngineMismatch(f"{game.name}: contracted RTP {rtp} differs from the moments' mean {m.mean}")
         figs.update(hit_frequency=m.hit_frequency, sd=m.sd, vi=z_value(VI_CONFIDENCE) * m.sd)
     return figs
 
 
 def par_figures(result: ParResult) -> dict:
     """The tuning figures of a PAR result."""
-    figs = {"rtp": result.rtp, "hit_frequency": result.distribution.hit_frequency,
-            "sd": result.sd, "vi": result.distribution.volatility_index(VI_CONFIDENCE),
-            "max_win": result.distribution.max_win}
+    figs = {
+        "rtp": result.rtp,
+        "hit_frequency": result.distribution.hit_frequency,
+        "sd": result.sd,
+        "vi": result.distribution.volatility_index(VI_CONFIDENCE),
+        "max_win": result.distribution.max_win,
+    }
     for name, value in result.components.items():
         figs[f"rtp:{name}"] = value
     features = result.features if isinstance(result.features, dict) else {}
@@ -201,8 +212,7 @@ def game_figures(game: Game, level: int, reel_set: str = "base", needed=None) ->
     """Exact named figures of ``game`` at bet ``level`` (see the module notes)."""
     hook = figure_hook(game)
     if hook is not None:
-        figs = dict(hook(game, level, needed=needed) if _takes_needed(hook)
-                    else hook(game, level))
+        figs = dict(hook(game, level, needed=needed) if _takes_needed(hook) else hook(game, level))
         if "rtp" not in figs:
             raise TypeError(f"{game.rules}.tuning_figures returned no 'rtp'")
         if "sd" in figs and "vi" not in figs:
@@ -253,4 +263,3 @@ def as_float(value) -> float:
 
 def to_float_dict(figs: dict) -> dict:
     return {k: as_float(v) for k, v in figs.items()}
-

@@ -5,11 +5,11 @@ The sampling machinery (:mod:`slotmath.montecarlo`) knows no rules; this
 module picks the sampler a game's rules provide and the exact figures the
 comparison needs.
 """
+
 from __future__ import annotations
 
 from slotmath.montecarlo.convergence import convergence_report, exact_figures
-from slotmath.montecarlo.run import (CHUNK, MonteCarloResult, SetupError, as_sampler, connect,
-                                     plan_chunks, run)
+from slotmath.montecarlo.run import CHUNK, MonteCarloResult, SetupError, as_sampler, connect, plan_chunks, run
 from slotmath.rules.par import par, rules_module
 
 
@@ -20,9 +20,19 @@ def round_sampler(game, level: int | None = None):
     return None if make is None else as_sampler(make(game, game.bet(level).level))
 
 
-def simulate_game(game, spins: int, seed: int = 0, level: int | None = None, *,
-             chunk: int = CHUNK, workers: int | None = None, scheduler=None,
-             progress: bool | None = None, exact=True, sampler=None) -> MonteCarloResult:
+def simulate_game(
+    game,
+    spins: int,
+    seed: int = 0,
+    level: int | None = None,
+    *,
+    chunk: int = CHUNK,
+    workers: int | None = None,
+    scheduler=None,
+    progress: bool | None = None,
+    exact=True,
+    sampler=None,
+) -> MonteCarloResult:
     """Simulate ``spins`` rounds of ``game`` with its compiled round sampler.
 
     Parameters
@@ -59,16 +69,37 @@ def simulate_game(game, spins: int, seed: int = 0, level: int | None = None, *,
         exact_par = par(game, level) if exact is True else (exact or None)
         extra = getattr(rules_module(game), "exact_events", None)
         exact_events = extra(game, level) if exact_par is not None and extra else None
-        outcome = run(sampler, spins, seed, chunk=chunk, workers=workers, scheduler=client,
-                      progress=progress, desc=game.name)
+        outcome = run(
+            sampler,
+            spins,
+            seed,
+            chunk=chunk,
+            workers=workers,
+            scheduler=client,
+            progress=progress,
+            desc=game.name,
+        )
     finally:
         if own:
             client.close()
     figures = {} if exact_par is None else exact_figures(exact_par)
-    report = convergence_report(outcome.stats, outcome.event_names, exact_par, exact_events,
-                                outcome.rounds_per_second) if outcome.rounds else None
-    return MonteCarloResult(game.name, level, outcome.rounds, outcome.seed, outcome.stats.moments,
-                            figures, run=outcome, convergence=report)
+    report = (
+        convergence_report(
+            outcome.stats, outcome.event_names, exact_par, exact_events, outcome.rounds_per_second
+        )
+        if outcome.rounds
+        else None
+    )
+    return MonteCarloResult(
+        game.name,
+        level,
+        outcome.rounds,
+        outcome.seed,
+        outcome.stats.moments,
+        figures,
+        run=outcome,
+        convergence=report,
+    )
 
 
 def cross_check(game, level: int | None, spins: int, seed: int = 0, *, exact=True, **options):
@@ -83,7 +114,8 @@ def cross_check(game, level: int | None, spins: int, seed: int = 0, *, exact=Tru
     sampler = round_sampler(game, level)
     if sampler is None:
         if options.get("scheduler") or options.get("workers"):
-            raise SetupError(f"rules {game.rules!r} have no compiled round sampler; "
-                             "--scheduler and --workers need one")
+            raise SetupError(
+                f"rules {game.rules!r} have no compiled round sampler; --scheduler and --workers need one"
+            )
         return rules_module(game).simulate(game, level, spins, seed)
     return simulate_game(game, spins, seed, level, exact=exact, sampler=sampler, **options)

@@ -4,6 +4,7 @@ Every command takes GAME as a path to a game folder or file, or the name of
 a folder in ``data/games``.  Invalid input prints one line naming the file,
 the field and the problem, and exits with status 2.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -15,23 +16,25 @@ import sys
 
 from slotmath import __version__
 from slotmath.engine.limits import EngineTooLarge
-from slotmath.io.arguments import UsageError, game_and_level, positive_int, spin_count  # noqa: F401
+from slotmath.io.arguments import UsageError, game_and_level, positive_int, spin_count
 from slotmath.io.files import ALLOW_OUTSIDE_ENV
 from slotmath.io.gamefile import GameFileError, load_game
 
 EXIT_INPUT = 2
-EXIT_INTERRUPTED = 130         # 128 + SIGINT
-EXIT_BROKEN_PIPE = 141         # 128 + SIGPIPE: the reader went away (``| head``)
+EXIT_INTERRUPTED = 130  # 128 + SIGINT
+EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE: the reader went away (``| head``)
 ALLOW_OUTSIDE = "--allow-outside"
 
 
 def cmd_validate(args) -> int:
     game = load_game(args.game)
     cycle = game.cycle()
-    print(f"{game.source}: ok: {game.title}, {game.reels}x{game.rows}, "
-          + (f"{game.rows ** game.reels:,} ways, " if game.pays_by == "ways" else
-             f"{len(game.paylines)} lines, ") + f"reel sets {', '.join(game.reel_sets)}, "
-          f"bet levels {', '.join(map(str, game.levels))}, base cycle {cycle:,}")
+    print(
+        f"{game.source}: ok: {game.title}, {game.reels}x{game.rows}, "
+        + (f"{game.rows**game.reels:,} ways, " if game.pays_by == "ways" else f"{len(game.paylines)} lines, ")
+        + f"reel sets {', '.join(game.reel_sets)}, "
+        f"bet levels {', '.join(map(str, game.levels))}, base cycle {cycle:,}"
+    )
     return 0
 
 
@@ -55,8 +58,16 @@ def cmd_simulate(args) -> int:
 
     game, level = game_and_level(args.game, args.bet)
     try:
-        result = cross_check(game, level, args.spins, args.seed, chunk=args.chunk,
-                             workers=args.workers, scheduler=args.scheduler, progress=args.progress)
+        result = cross_check(
+            game,
+            level,
+            args.spins,
+            args.seed,
+            chunk=args.chunk,
+            workers=args.workers,
+            scheduler=args.scheduler,
+            progress=args.progress,
+        )
     except SetupError as exc:
         raise UsageError(str(exc)) from None
     print(json.dumps(result.to_dict()) if args.json else result.text())
@@ -72,8 +83,11 @@ def build_parser(argv=None) -> argparse.ArgumentParser:
     they are listed by name (importing their modules costs seconds)."""
     parser = argparse.ArgumentParser(prog="slotmath", description=__doc__.splitlines()[0])
     parser.add_argument("--version", action="version", version=f"slotmath {__version__}")
-    parser.add_argument(ALLOW_OUTSIDE, action="store_true",
-                        help="let game files name files outside their folder (any position)")
+    parser.add_argument(
+        ALLOW_OUTSIDE,
+        action="store_true",
+        help="let game files name files outside their folder (any position)",
+    )
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("validate", help="check a game file")
@@ -92,23 +106,31 @@ def build_parser(argv=None) -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--bet", type=int, default=None)
     p.add_argument("--json", action="store_true")
-    p.add_argument("--scheduler", default=None, metavar="tcp://HOST:8786",
-                   help="run the chunks on this Dask cluster")
-    p.add_argument("--workers", type=positive_int, default=None,
-                   help="local processes (default: all cores)")
-    p.add_argument("--chunk", type=spin_count, default=1_000_000,
-                   help="rounds per chunk; with --seed it fixes the result (default 1e6)")
-    p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
-                   help="progress bar on stderr (default: when stderr is a terminal)")
+    p.add_argument(
+        "--scheduler", default=None, metavar="tcp://HOST:8786", help="run the chunks on this Dask cluster"
+    )
+    p.add_argument("--workers", type=positive_int, default=None, help="local processes (default: all cores)")
+    p.add_argument(
+        "--chunk",
+        type=spin_count,
+        default=1_000_000,
+        help="rounds per chunk; with --seed it fixes the result (default 1e6)",
+    )
+    p.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="progress bar on stderr (default: when stderr is a terminal)",
+    )
     p.set_defaults(func=cmd_simulate)
 
     argv = sys.argv[1:] if argv is None else argv
     command = next((a for a in argv if not a.startswith("-")), None)
     wanted = {module for name, (module, _) in EXTRA_COMMANDS.items() if name == command}
-    for module in sorted(wanted):              # the command's own arguments
+    for module in sorted(wanted):  # the command's own arguments
         if importlib.util.find_spec(module) is not None:
             importlib.import_module(module).register_cli(sub)
-    if command not in CORE_COMMANDS:           # listed in --help, modules not imported
+    if command not in CORE_COMMANDS:  # listed in --help, modules not imported
         for name, (_, help_text) in EXTRA_COMMANDS.items():
             if name not in sub.choices:
                 sub.add_parser(name, help=help_text)
@@ -129,7 +151,7 @@ def main(argv=None) -> int:
     one line (or none) and an exit status, never a traceback."""
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
-        if ALLOW_OUTSIDE in argv:               # accepted anywhere on the line
+        if ALLOW_OUTSIDE in argv:  # accepted anywhere on the line
             argv = [a for a in argv if a != ALLOW_OUTSIDE]
             os.environ[ALLOW_OUTSIDE_ENV] = "1"  # report kernels inherit it
         parser = build_parser(argv)
@@ -144,8 +166,10 @@ def main(argv=None) -> int:
         print("slotmath: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
     except MemoryError:
-        print("slotmath: error: out of memory (the game's figures need more memory than "
-              "this process may use)", file=sys.stderr)
+        print(
+            "slotmath: error: out of memory (the game's figures need more memory than this process may use)",
+            file=sys.stderr,
+        )
         return 1
     except BrokenPipeError:
         # nothing more can be written to stdout: point it at /dev/null so the

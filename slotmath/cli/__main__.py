@@ -1,4 +1,5 @@
 """``python -m slotmath.cli`` (as ``python -m slotmath``)."""
+
 import sys
 
 from slotmath.cli import main

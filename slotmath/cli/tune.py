@@ -1,14 +1,16 @@
 """``slotmath tune`` and ``slotmath sensitivities``: their arguments, parsed
 into targets and bounds, and the commands (the tuning itself is
 :mod:`slotmath.tuning.tune`)."""
+
 from __future__ import annotations
 
 import argparse
 from fractions import Fraction
+
 from slotmath.io.gamefile import load_game
 from slotmath.model import Game
 from slotmath.tuning.reelspace import Bounds, BoundsError
-from slotmath.tuning.targets import (DEFAULT_COMPONENT_SHARE, DEFAULT_TOLERANCE, Targets)
+from slotmath.tuning.targets import DEFAULT_COMPONENT_SHARE, DEFAULT_TOLERANCE, Targets
 from slotmath.tuning.tune import TuningResult, draft_game, tune
 
 
@@ -28,8 +30,7 @@ def parse_range(text: str, what: str, percent_ok: bool = True) -> tuple:
     if ":" not in text:
         raise argparse.ArgumentTypeError(f"expected LO:HI, got {text!r}")
     lo, hi = text.split(":", 1)
-    conv = (lambda v: float(parse_fraction(v, what))) if percent_ok else \
-        (lambda v: float(Fraction(v)))
+    conv = (lambda v: float(parse_fraction(v, what))) if percent_ok else (lambda v: float(Fraction(v)))
     try:
         out = (conv(lo) if lo.strip() else None, conv(hi) if hi.strip() else None)
     except (ValueError, ZeroDivisionError):
@@ -81,8 +82,10 @@ def parse_figure_band(text: str) -> tuple:
 def _plausible(value, what: str, upper: float = 2.0):
     """Reject ``94`` meant as 94 %."""
     if value is not None and not 0 <= float(value) <= upper:
-        raise BoundsError(f"{what}: {float(value):g} is not a fraction; write it as a "
-                          f"fraction (0.94) or with a percent sign (94%)")
+        raise BoundsError(
+            f"{what}: {float(value):g} is not a fraction; write it as a "
+            f"fraction (0.94) or with a percent sign (94%)"
+        )
 
 
 def targets_from_args(args) -> Targets:
@@ -100,8 +103,9 @@ def targets_from_args(args) -> Targets:
     for name, rng in args.figure or ():
         bands[name] = rng
     rtp_figs = ("rtp",) + tuple(args.rtp_figure or ())
-    return Targets(args.target_rtp, float(args.tolerance), bands, rtp_figs,
-                   tuple(args.bet) if args.bet else None)
+    return Targets(
+        args.target_rtp, float(args.tolerance), bands, rtp_figs, tuple(args.bet) if args.bet else None
+    )
 
 
 def bounds_from_args(args, game: Game) -> Bounds:
@@ -114,9 +118,15 @@ def bounds_from_args(args, game: Game) -> Bounds:
     lengths = dict(args.length or ())
     weights = args.weight or (1, None)
     free_shape = getattr(args, "shape", "on") == "off"
-    return Bounds(tuple(sorted(fixed)), counts, lengths, weights, args.allow_new_symbols,
-                  weight_factor=None if free_shape else getattr(args, "weight_factor", 2.0),
-                  symbol_share=None if free_shape else getattr(args, "symbol_share", 0.5))
+    return Bounds(
+        tuple(sorted(fixed)),
+        counts,
+        lengths,
+        weights,
+        args.allow_new_symbols,
+        weight_factor=None if free_shape else getattr(args, "weight_factor", 2.0),
+        symbol_share=None if free_shape else getattr(args, "symbol_share", 0.5),
+    )
 
 
 def component_share_from_args(args):
@@ -137,59 +147,132 @@ def _off_or_float(what: str, minimum: float):
         if v < minimum:
             raise argparse.ArgumentTypeError(f"must be at least {minimum:g}, got {text!r}")
         return v
+
     return parse
 
 
 def add_tune_arguments(p) -> None:
     p.add_argument("game", help="game folder, file or name in data/games")
-    p.add_argument("--target-rtp", required=True, type=lambda v: parse_fraction(v, "--target-rtp"),
-                   help="target RTP, e.g. 96.21%% or 0.9621")
-    p.add_argument("--tolerance", default=Fraction(str(DEFAULT_TOLERANCE)),
-                   type=lambda v: parse_fraction(v, "--tolerance"),
-                   help="allowed |RTP - target| (default 0.005%%)")
-    p.add_argument("--hit-frequency", type=lambda v: parse_range(v, "--hit-frequency"),
-                   metavar="LO:HI", help="hit frequency band, e.g. 30%%:34%%")
-    p.add_argument("--vi", type=lambda v: parse_range(v, "--vi", percent_ok=False),
-                   metavar="LO:HI", help="90%% volatility index band [x total bet]")
-    p.add_argument("--figure", action="append", type=parse_figure_band, metavar="NAME=LO:HI",
-                   help="band on any reported figure (repeatable)")
-    p.add_argument("--rtp-figure", action="append", metavar="NAME",
-                   help="another figure that must equal the target RTP (repeatable)")
+    p.add_argument(
+        "--target-rtp",
+        required=True,
+        type=lambda v: parse_fraction(v, "--target-rtp"),
+        help="target RTP, e.g. 96.21%% or 0.9621",
+    )
+    p.add_argument(
+        "--tolerance",
+        default=Fraction(str(DEFAULT_TOLERANCE)),
+        type=lambda v: parse_fraction(v, "--tolerance"),
+        help="allowed |RTP - target| (default 0.005%%)",
+    )
+    p.add_argument(
+        "--hit-frequency",
+        type=lambda v: parse_range(v, "--hit-frequency"),
+        metavar="LO:HI",
+        help="hit frequency band, e.g. 30%%:34%%",
+    )
+    p.add_argument(
+        "--vi",
+        type=lambda v: parse_range(v, "--vi", percent_ok=False),
+        metavar="LO:HI",
+        help="90%% volatility index band [x total bet]",
+    )
+    p.add_argument(
+        "--figure",
+        action="append",
+        type=parse_figure_band,
+        metavar="NAME=LO:HI",
+        help="band on any reported figure (repeatable)",
+    )
+    p.add_argument(
+        "--rtp-figure",
+        action="append",
+        metavar="NAME",
+        help="another figure that must equal the target RTP (repeatable)",
+    )
     p.add_argument("--reel-set", default="base")
-    p.add_argument("--draft", metavar="CSV",
-                   help="start from this reel CSV (the designer's draft) instead of the "
-                        "game file's strips of --reel-set; --out still rewrites the game file")
-    p.add_argument("--bet", action="append", type=int, metavar="LEVEL",
-                   help="bet level the targets apply to (repeatable; default: every level)")
-    p.add_argument("--fix", action="append", metavar="SYMBOL",
-                   help="hold a symbol's count/weights (scatter and special symbols are held by default)")
+    p.add_argument(
+        "--draft",
+        metavar="CSV",
+        help="start from this reel CSV (the designer's draft) instead of the "
+        "game file's strips of --reel-set; --out still rewrites the game file",
+    )
+    p.add_argument(
+        "--bet",
+        action="append",
+        type=int,
+        metavar="LEVEL",
+        help="bet level the targets apply to (repeatable; default: every level)",
+    )
+    p.add_argument(
+        "--fix",
+        action="append",
+        metavar="SYMBOL",
+        help="hold a symbol's count/weights (scatter and special symbols are held by default)",
+    )
     p.add_argument("--free", action="append", metavar="SYMBOL", help="release a held symbol")
-    p.add_argument("--count", action="append", type=parse_count_limit, metavar="[REEL:]SYMBOL=LO:HI",
-                   help="limits on a symbol's count (weighted reels: its total weight)")
-    p.add_argument("--length", action="append", type=parse_length_limit, metavar="[REEL=]LO:HI",
-                   help="strip length (weighted reels: total weight) limits; default: unchanged")
-    p.add_argument("--weight", type=lambda v: _int_range(v, "--weight"), metavar="LO:HI",
-                   help="stop weight limits on weighted reels (default 1:)")
-    p.add_argument("--allow-new-symbols", action="store_true",
-                   help="let a symbol appear on a reel that does not carry it")
-    p.add_argument("--weight-factor", type=_off_or_float("--weight-factor", 1.0), default=2.0,
-                   metavar="F|off", help="shape: each stop weight (count) within a factor F of its "
-                   "value, at least +-1 (default 2)")
-    p.add_argument("--symbol-share", type=_off_or_float("--symbol-share", 0.0), default=0.5,
-                   metavar="B|off", help="shape: each tuned symbol's share of a reel within "
-                   "share x (1 +- B) (default 0.5 = 50%%)")
-    p.add_argument("--component-share", type=_off_or_float("--component-share", 0.0),
-                   default=DEFAULT_COMPONENT_SHARE, metavar="B|off",
-                   help="shape: each RTP component's (lines, scatters, features) share of the RTP "
-                   "within share x (1 +- B) (default 0.25)")
-    p.add_argument("--shape", choices=("on", "off"), default="on",
-                   help="off releases every shape bound (the three above)")
-    p.add_argument("--time-limit", type=float, metavar="SECONDS",
-                   help="wall-clock budget; the best candidate so far is reported")
+    p.add_argument(
+        "--count",
+        action="append",
+        type=parse_count_limit,
+        metavar="[REEL:]SYMBOL=LO:HI",
+        help="limits on a symbol's count (weighted reels: its total weight)",
+    )
+    p.add_argument(
+        "--length",
+        action="append",
+        type=parse_length_limit,
+        metavar="[REEL=]LO:HI",
+        help="strip length (weighted reels: total weight) limits; default: unchanged",
+    )
+    p.add_argument(
+        "--weight",
+        type=lambda v: _int_range(v, "--weight"),
+        metavar="LO:HI",
+        help="stop weight limits on weighted reels (default 1:)",
+    )
+    p.add_argument(
+        "--allow-new-symbols",
+        action="store_true",
+        help="let a symbol appear on a reel that does not carry it",
+    )
+    p.add_argument(
+        "--weight-factor",
+        type=_off_or_float("--weight-factor", 1.0),
+        default=2.0,
+        metavar="F|off",
+        help="shape: each stop weight (count) within a factor F of its value, at least +-1 (default 2)",
+    )
+    p.add_argument(
+        "--symbol-share",
+        type=_off_or_float("--symbol-share", 0.0),
+        default=0.5,
+        metavar="B|off",
+        help="shape: each tuned symbol's share of a reel within share x (1 +- B) (default 0.5 = 50%%)",
+    )
+    p.add_argument(
+        "--component-share",
+        type=_off_or_float("--component-share", 0.0),
+        default=DEFAULT_COMPONENT_SHARE,
+        metavar="B|off",
+        help="shape: each RTP component's (lines, scatters, features) share of the RTP "
+        "within share x (1 +- B) (default 0.25)",
+    )
+    p.add_argument(
+        "--shape",
+        choices=("on", "off"),
+        default="on",
+        help="off releases every shape bound (the three above)",
+    )
+    p.add_argument(
+        "--time-limit",
+        type=float,
+        metavar="SECONDS",
+        help="wall-clock budget; the best candidate so far is reported",
+    )
     p.add_argument("--max-evaluations", type=int, default=400)
     p.add_argument("--out", help="write the tuned game file here (backs up an existing file)")
-    p.add_argument("--keep-best", action="store_true",
-                   help="write --out even when the targets are not met")
+    p.add_argument("--keep-best", action="store_true", help="write --out even when the targets are not met")
     p.add_argument("--json", action="store_true", help="one JSON object on stdout")
     p.add_argument("--verbose", action="store_true", help="progress on stderr")
 
@@ -197,15 +280,23 @@ def add_tune_arguments(p) -> None:
 def result_json(res: TuningResult) -> dict:
     fig = res.figures
     return {
-        "game": res.game.name, "reel_set": res.reel_set, "targets_met": res.feasible,
-        "target_rtp": float(res.targets.rtp), "tolerance": res.targets.tolerance,
+        "game": res.game.name,
+        "reel_set": res.reel_set,
+        "targets_met": res.feasible,
+        "target_rtp": float(res.targets.rtp),
+        "tolerance": res.targets.tolerance,
         "bands": {k: list(v) for k, v in res.targets.bands.items()},
         "moves": res.moves.to_dict(orient="records"),
         "figures": fig.where(fig.notna(), None).to_dict(orient="records"),
-        "strips": {f"reel{r + 1}": list(s.symbols) if s.weights is None
-                   else {"symbols": list(s.symbols), "weights": list(s.weights)}
-                   for r, s in enumerate(res.tuned.strips(res.reel_set))},
-        "evaluations": res.evaluations, "seconds": res.seconds, "stopped": res.stopped,
+        "strips": {
+            f"reel{r + 1}": list(s.symbols)
+            if s.weights is None
+            else {"symbols": list(s.symbols), "weights": list(s.weights)}
+            for r, s in enumerate(res.tuned.strips(res.reel_set))
+        },
+        "evaluations": res.evaluations,
+        "seconds": res.seconds,
+        "stopped": res.stopped,
         "component_bands": {k: list(v) for k, v in (res.component_bands or {}).items()},
         "binding": res.binding.to_dict(orient="records") if not res.feasible else [],
     }
@@ -228,10 +319,16 @@ def cmd_tune(args) -> int:
             raise UsageError(_message(exc)) from None
     try:
         targets, bounds = targets_from_args(args), bounds_from_args(args, game)
-        res = tune(game, targets, bounds, args.reel_set,
-                   max_evaluations=args.max_evaluations, verbose=args.verbose,
-                   component_share=component_share_from_args(args),
-                   time_limit=args.time_limit)
+        res = tune(
+            game,
+            targets,
+            bounds,
+            args.reel_set,
+            max_evaluations=args.max_evaluations,
+            verbose=args.verbose,
+            component_share=component_share_from_args(args),
+            time_limit=args.time_limit,
+        )
     except (BoundsError, KeyError) as exc:
         raise UsageError(_message(exc)) from None
     written = None
@@ -244,8 +341,11 @@ def cmd_tune(args) -> int:
     else:
         res.print_summary()
         if args.out:
-            print(f"\nwritten: {written}" if written else
-                  "\nnot written: the targets are not met (use --keep-best to write anyway)")
+            print(
+                f"\nwritten: {written}"
+                if written
+                else "\nnot written: the targets are not met (use --keep-best to write anyway)"
+            )
     return 0 if res.feasible else 1
 
 
@@ -262,9 +362,17 @@ def cmd_sensitivities(args) -> int:
     except (BoundsError, KeyError) as exc:
         raise UsageError(_message(exc)) from None
     if args.json:
-        print(json.dumps({"game": game.name, "bet": level, "reel_set": args.reel_set,
-                          "base": {k: float(v) for k, v in table.attrs["base"].items() if v is not None},
-                          "rows": table.where(table.notna(), None).to_dict(orient="records")}))
+        print(
+            json.dumps(
+                {
+                    "game": game.name,
+                    "bet": level,
+                    "reel_set": args.reel_set,
+                    "base": {k: float(v) for k, v in table.attrs["base"].items() if v is not None},
+                    "rows": table.where(table.notna(), None).to_dict(orient="records"),
+                }
+            )
+        )
     else:
         print(format_sensitivities(table))
     return 0
@@ -272,15 +380,19 @@ def cmd_sensitivities(args) -> int:
 
 def register_cli(subparsers) -> None:
     """Add ``slotmath tune`` and ``slotmath sensitivities``."""
-    p = subparsers.add_parser("tune", help="tune reel strips to a target RTP and bands",
-                              description=__doc__.splitlines()[0])
+    p = subparsers.add_parser(
+        "tune", help="tune reel strips to a target RTP and bands", description=__doc__.splitlines()[0]
+    )
     add_tune_arguments(p)
     p.set_defaults(func=cmd_tune)
     p = subparsers.add_parser("sensitivities", help="figure changes for +-1 of each symbol per reel")
     p.add_argument("game")
     p.add_argument("--bet", type=int, default=None)
     p.add_argument("--reel-set", default="base")
-    p.add_argument("--figures", default="rtp,hit_frequency,sd",
-                   help="comma-separated figure names (default rtp,hit_frequency,sd)")
+    p.add_argument(
+        "--figures",
+        default="rtp,hit_frequency,sd",
+        help="comma-separated figure names (default rtp,hit_frequency,sd)",
+    )
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_sensitivities)

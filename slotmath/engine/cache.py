@@ -9,6 +9,7 @@ results that do not read its new base reels), and an edited award file is a
 new key.  :func:`clear` forgets every registered cache at once (benchmarks of
 fresh games, tests).
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -19,11 +20,22 @@ from pathlib import Path
 
 from slotmath.io.files import file_digest
 
-_REGISTRY: list = []            # objects with a clear() method
+_REGISTRY: list = []  # objects with a clear() method
 
 #: Game fields the rules key holds (everything but the reel strips).
-RULES_FIELDS = ("name", "rules", "reels", "rows", "symbols", "paylines", "line_pays",
-                "scatter_pays", "bet_levels", "options", "source")
+RULES_FIELDS = (
+    "name",
+    "rules",
+    "reels",
+    "rows",
+    "symbols",
+    "paylines",
+    "line_pays",
+    "scatter_pays",
+    "bet_levels",
+    "options",
+    "source",
+)
 
 
 class ValueCache:
@@ -55,10 +67,12 @@ class ValueCache:
 def memo(maxsize: int = 64) -> Callable:
     """``functools.lru_cache`` for a function of hashable values, registered
     with :func:`clear`."""
+
     def decorate(fn):
         cached = lru_cache(maxsize=maxsize)(fn)
         _REGISTRY.append(cached)
         return cached
+
     return decorate
 
 
@@ -81,13 +95,12 @@ def rules_key(game) -> str:
     """Digest of everything but the reel strips that an analysis reads:
     :data:`RULES_FIELDS` and the content of the files the options name."""
     text = repr(tuple(getattr(game, name) for name in RULES_FIELDS))
-    files = referenced_files(Path(game.source).parent, dict(game.options or {})) \
-        if game.source else []
+    files = referenced_files(Path(game.source).parent, dict(game.options or {})) if game.source else []
     stamp = (text, tuple((str(p), p.stat().st_mtime_ns, p.stat().st_size) for p in files))
     digest = _DIGESTS.get(stamp)
     if digest is None:
         h = hashlib.sha256(text.encode())
-        for path in files:                  # checked for size
+        for path in files:  # checked for size
             h.update(path.name.encode())
             file_digest(path, h)
         digest = _DIGESTS.put(stamp, h.hexdigest())
@@ -128,6 +141,7 @@ class _Keyed:
 def game_cache(sets: Callable = all_sets, maxsize: int = 32) -> Callable:
     """Cache a function of ``(game, *args)`` on the game's value key for the
     reel sets ``sets(game, *args)`` names (default: all), and ``args``."""
+
     def decorate(fn):
         cached = lru_cache(maxsize=maxsize)(lambda k, *args: fn(k.game, *args))
         _REGISTRY.append(cached)
@@ -139,6 +153,7 @@ def game_cache(sets: Callable = all_sets, maxsize: int = 32) -> Callable:
         wrapper.cache_clear = cached.cache_clear
         wrapper.cache_info = cached.cache_info
         return wrapper
+
     return decorate
 
 

@@ -7,6 +7,7 @@ number of stop combinations putting tuple ``x`` on line ``l`` is
 over the tuples whose highest win is the pay.  Cost O(S**R) per distinct
 line profile (all lines share one profile on unweighted strips).
 """
+
 from __future__ import annotations
 
 from fractions import Fraction
@@ -15,9 +16,9 @@ import numpy as np
 import pandas as pd
 
 from slotmath.engine.lines import PayTensor, pay_tensor
-from slotmath.model import Game
 from slotmath.engine.reels import row_marginal
 from slotmath.engine.scatters import count_distribution_window, scatter_entry, scatter_pay, scatter_symbols
+from slotmath.model import Game
 
 
 def tuple_weights(marginals: list) -> np.ndarray:
@@ -67,7 +68,10 @@ def line_hits(game: Game, level: int, reel_set: str = "base"):
             w = tuple_weights(profile)[win_mask]
             h = np.zeros(len(uniq), dtype=np.int64)
             np.add.at(h, inverse, w)
-            seen[key] = (h, sum(int(a) * int(b) for a, b in zip(h, _label_wins(uniq, wins, inverse), strict=True)))
+            seen[key] = (
+                h,
+                sum(int(a) * int(b) for a, b in zip(h, _label_wins(uniq, wins, inverse), strict=True)),
+            )
         h, total = seen[key]
         hits += h
         per_line_win.append(total)
@@ -81,8 +85,9 @@ def _label_wins(uniq, wins, inverse) -> np.ndarray:
     return out
 
 
-def combination_table(game: Game, level: int, reel_set: str = "base",
-                      pay_rows: list | None = None) -> pd.DataFrame:
+def combination_table(
+    game: Game, level: int, reel_set: str = "base", pay_rows: list | None = None
+) -> pd.DataFrame:
     """Every line and scatter pay with hits, probability, 1 in N and RTP share.
 
     ``pay_rows`` (rows made by :func:`_row`) replace the line rows (ways games).
@@ -104,8 +109,7 @@ def combination_table(game: Game, level: int, reel_set: str = "base",
                 by_entry.setdefault(name, [scatter_pay(game, sym, n), 0])[1] += int(h)
         for name, (pay, h) in by_entry.items():
             rows.append(_row("scatter", name, 1, pay * bet.total_bet, h, cycle, bet.total_bet))
-    cols = ["kind", "combination", "multiplier", "win", "hits", "probability", "one_in",
-            "rtp", "rtp_exact"]
+    cols = ["kind", "combination", "multiplier", "win", "hits", "probability", "one_in", "rtp", "rtp_exact"]
     table = pd.DataFrame(rows, columns=cols)
     return table.sort_values(["kind", "rtp"], ascending=[True, False], ignore_index=True)
 
@@ -117,7 +121,7 @@ def line_rows(game: Game, level: int, reel_set: str = "base") -> list:
     tensor = pay_tensor(game, level)
     labels, hits, _ = line_hits(game, level, reel_set)
     rows = []
-    for (e, m), h in zip(labels.tolist(), hits.tolist()):
+    for (e, m), h in zip(labels.tolist(), hits.tolist(), strict=True):
         if h == 0:
             continue
         win = int(tensor.compiled.pay[e]) * m
@@ -127,10 +131,17 @@ def line_rows(game: Game, level: int, reel_set: str = "base") -> list:
 
 def _row(kind, name, mult, win, hits, cycle, total_bet) -> dict:
     rtp = Fraction(win) * hits / (cycle * total_bet)
-    return {"kind": kind, "combination": name, "multiplier": mult,
-            "win": float(win) if isinstance(win, Fraction) else win, "hits": hits,
-            "probability": hits / cycle, "one_in": cycle / hits if hits else float("inf"),
-            "rtp": float(rtp), "rtp_exact": rtp}
+    return {
+        "kind": kind,
+        "combination": name,
+        "multiplier": mult,
+        "win": float(win) if isinstance(win, Fraction) else win,
+        "hits": hits,
+        "probability": hits / cycle,
+        "one_in": cycle / hits if hits else float("inf"),
+        "rtp": float(rtp),
+        "rtp_exact": rtp,
+    }
 
 
 def line_rtp(game: Game, level: int, reel_set: str = "base"):

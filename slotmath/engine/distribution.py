@@ -6,24 +6,24 @@ either integer hit counts over the full cycle (exact; statistics are
 floats with relative error of order ``support size x 2**-53``).
 Statistics are per unit of total bet: ``X = win / total_bet``.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
+from statistics import NormalDist
 
 import numpy as np
 import pandas as pd
-from statistics import NormalDist
 
 CONFIDENCE_LEVELS = (0.90, 0.95, 0.99)
 #: confidence of the volatility index [probability]
 VI_CONFIDENCE = 0.90
 #: The win-band ladder [x total bet]: lower edges of the bands above zero that
 #: the PAR sheet and the simulation statistics count wins in.
-WIN_EDGES = (1, 2, 5, 10, 20, 50, 100, 200, 500, 1_000, 2_000, 5_000, 10_000,
-             20_000, 50_000, 100_000)
-SESSION_SPINS = tuple(10 ** k for k in range(3, 9))
+WIN_EDGES = (1, 2, 5, 10, 20, 50, 100, 200, 500, 1_000, 2_000, 5_000, 10_000, 20_000, 50_000, 100_000)
+SESSION_SPINS = tuple(10**k for k in range(3, 9))
 
 
 def z_value(confidence: float) -> float:
@@ -54,7 +54,7 @@ class WinDistribution:
 
     # ------------------------------------------------------------ builders
     @classmethod
-    def from_histogram(cls, hist: np.ndarray, unit_den: int, total_bet: int) -> "WinDistribution":
+    def from_histogram(cls, hist: np.ndarray, unit_den: int, total_bet: int) -> WinDistribution:
         """From a dense histogram indexed by win [units]."""
         nz = np.flatnonzero(hist)
         weights = hist[nz]
@@ -63,7 +63,7 @@ class WinDistribution:
         return cls(nz.astype(np.int64), weights, unit_den, total_bet)
 
     @classmethod
-    def from_pairs(cls, pairs, unit_den: int, total_bet: int) -> "WinDistribution":
+    def from_pairs(cls, pairs, unit_den: int, total_bet: int) -> WinDistribution:
         """From ``(win_units, weight)`` pairs; equal wins are merged."""
         acc: dict = {}
         for w, c in pairs:
@@ -88,8 +88,11 @@ class WinDistribution:
     @cached_property
     def probabilities(self) -> np.ndarray:
         """Probability of each win [probability]."""
-        return np.array([float(Fraction(int(c), self.total)) for c in self.weights]) \
-            if self.exact else self.weights / self.total
+        return (
+            np.array([float(Fraction(int(c), self.total)) for c in self.weights])
+            if self.exact
+            else self.weights / self.total
+        )
 
     @property
     def x(self) -> np.ndarray:
@@ -99,8 +102,10 @@ class WinDistribution:
     def _moment(self, k: int):
         scale = self.unit_den * self.total_bet
         if self.exact:
-            s = sum(int(w) ** k * int(c) for w, c in zip(self.wins.tolist(), self.weights.tolist(), strict=True))
-            return Fraction(s, self.total * scale ** k)
+            s = sum(
+                int(w) ** k * int(c) for w, c in zip(self.wins.tolist(), self.weights.tolist(), strict=True)
+            )
+            return Fraction(s, self.total * scale**k)
         return float(np.dot((self.wins / scale) ** k, self.weights) / self.total)
 
     # ------------------------------------------------------------ statistics
@@ -117,7 +122,7 @@ class WinDistribution:
     @cached_property
     def variance(self):
         """Var X [(x total bet)^2]."""
-        return self.second_moment - self.mean ** 2
+        return self.second_moment - self.mean**2
 
     @property
     def sd(self) -> float:
@@ -164,11 +169,9 @@ class WinDistribution:
         rows = []
         for t in thresholds:
             p = self.exceedance(t)
-            rows.append({"win_at_least": t, "probability": p,
-                         "one_in": (1 / p) if p > 0 else float("inf")})
+            rows.append({"win_at_least": t, "probability": p, "one_in": (1 / p) if p > 0 else float("inf")})
         return pd.DataFrame(rows)
 
     def to_frame(self) -> pd.DataFrame:
         """One row per distinct win: win [x total bet], weight, probability."""
-        return pd.DataFrame({"win": self.x, "weight": self.weights,
-                             "probability": self.probabilities})
+        return pd.DataFrame({"win": self.x, "weight": self.weights, "probability": self.probabilities})

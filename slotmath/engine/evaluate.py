@@ -6,14 +6,15 @@ compiled pay tensor) and evaluates whole batches of windows with numpy.
 The Monte Carlo simulator and the brute-force tests use it to cross-check
 the exact engine.
 """
+
 from __future__ import annotations
 
 from fractions import Fraction
 
 import numpy as np
 
-from slotmath.model import Game
 from slotmath.engine.scatters import scatter_pay, scatter_symbols
+from slotmath.model import Game
 
 
 def line_symbols(game: Game, windows: np.ndarray) -> np.ndarray:
@@ -77,8 +78,7 @@ def scatter_wins(game: Game, level: int, windows: np.ndarray) -> np.ndarray:
 def total_wins(game: Game, level: int, windows: np.ndarray) -> np.ndarray:
     """Total win of every window [x total bet]."""
     bet = game.bet(level)
-    return line_wins(game, level, windows).sum(axis=1) / bet.total_bet + \
-        scatter_wins(game, level, windows)
+    return line_wins(game, level, windows).sum(axis=1) / bet.total_bet + scatter_wins(game, level, windows)
 
 
 def window_at(game: Game, stops, reel_set: str = "base") -> np.ndarray:

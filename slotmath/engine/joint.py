@@ -28,6 +28,7 @@ stop classes of reel ``k`` and ``L`` the number of paylines; memory
 the work starts.  Counts are int64, exact while the cycle is below 2**62
 (checked: every state's weight and every win's count is at most the cycle).
 """
+
 from __future__ import annotations
 
 import numba as nb
@@ -36,10 +37,10 @@ import numpy as np
 from slotmath.engine import limits
 from slotmath.engine.distribution import WinDistribution
 from slotmath.engine.limits import LINE_STEPS_PER_SECOND, EngineTooLarge
-from slotmath.model import Game
 from slotmath.engine.moments import pay_automaton, unique_rows
 from slotmath.engine.reels import pack_reels
 from slotmath.engine.scatters import scatter_counts, suffix_scatter, win_denominator
+from slotmath.model import Game
 
 __all__ = [
     "INT64_SAFE",
@@ -50,7 +51,7 @@ __all__ = [
     "suffix_scatter",
 ]
 
-INT64_SAFE = 2 ** 62
+INT64_SAFE = 2**62
 
 
 def step_cost(n_states: int, n_classes: int, n_lines: int) -> int:
@@ -67,7 +68,8 @@ def check_cost(game: Game, reel: int, n_states: int, n_classes: int, limit: int)
             f"{game.name}: the exact distribution is still too large: reel {reel + 1} would "
             f"step {n_states:,} states x {n_classes} stop classes x {len(game.paylines)} lines "
             f"= {cost:.2e} line steps (about {cost / LINE_STEPS_PER_SECOND:,.0f} s on one core, "
-            f"more for the reels after it); simulate instead")
+            f"more for the reels after it); simulate instead"
+        )
 
 
 # ===========================================================================
@@ -142,8 +144,29 @@ def _find(keys, wins, slots, row, win):
 # the forward pass
 # ===========================================================================
 @nb.njit(cache=True)
-def _advance(keys, wins, counts, n, k, cls_sym, cls_w, cls_code, lines, trans, lo, hi,
-             unit, suffix, suffix_nz, pay_units, fkeys, fwins, fcounts, fslots, fn):
+def _advance(
+    keys,
+    wins,
+    counts,
+    n,
+    k,
+    cls_sym,
+    cls_w,
+    cls_code,
+    lines,
+    trans,
+    lo,
+    hi,
+    unit,
+    suffix,
+    suffix_nz,
+    pay_units,
+    fkeys,
+    fwins,
+    fcounts,
+    fslots,
+    fn,
+):
     """Step the ``n`` states after reel ``k`` by every stop class of reel
     ``k + 1``; finished states go to the final win table ``f*``.
 
@@ -225,14 +248,15 @@ def stop_classes(win: np.ndarray, weights: np.ndarray, codes: np.ndarray, classe
     key = np.column_stack([classes[win[keep]], codes[keep]])
     uniq, inv = unique_rows(key)
     first = np.empty(len(uniq), dtype=np.int64)
-    first[inv] = keep             # any stop of a class represents it
+    first[inv] = keep  # any stop of a class represents it
     w = np.zeros(len(uniq), dtype=np.int64)
     np.add.at(w, inv, weights[keep])
     return win[first], w, codes[first]
 
 
-def spin_distribution(game: Game, level: int, reel_set: str = "base",
-                      max_line_steps: int | None = None) -> WinDistribution:
+def spin_distribution(
+    game: Game, level: int, reel_set: str = "base", max_line_steps: int | None = None
+) -> WinDistribution:
     """Exact distribution of the total win of one spin (lines + scatters).
 
     Parameters
@@ -263,7 +287,7 @@ def spin_distribution(game: Game, level: int, reel_set: str = "base",
         raise OverflowError(f"largest win {max_total} [1/{unit_den} coins] is too large for int64")
     suffix, suffix_nz = suffix_scatter(sc.codes, weights, len(sc.pay_units))
     width = L + 1
-    dtype = np.int16 if max(max(auto.n_states), len(sc.pay_units)) < 2 ** 15 else np.int32
+    dtype = np.int16 if max(max(auto.n_states), len(sc.pay_units)) < 2**15 else np.int32
     probe = np.zeros(1, dtype=dtype)
     # the start: every line in the automaton's initial state, or decided already
     keys, wins, counts, _ = _new_table(width, 1, probe)
@@ -280,20 +304,45 @@ def spin_distribution(game: Game, level: int, reel_set: str = "base",
         nz = np.flatnonzero(hist)
         return WinDistribution.from_pairs(
             zip((int(wins[0]) + sc.pay_units[nz]).tolist(), hist[nz].tolist(), strict=True),
-            unit_den, bet.total_bet)
+            unit_den,
+            bet.total_bet,
+        )
     for k in range(R):
         classes = symbol_classes(auto.trans[k], auto.n_states[k])
-        cls_win, cls_w, cls_code = stop_classes(win[k, :n_stops[k]], weights[k, :n_stops[k]],
-                                                sc.codes[k], classes)
+        cls_win, cls_w, cls_code = stop_classes(
+            win[k, : n_stops[k]], weights[k, : n_stops[k]], sc.codes[k], classes
+        )
         check_cost(game, k, n, len(cls_w), max_line_steps or limits.MAX_LINE_STEPS)
         keys, wins, counts, n, fkeys, fwins, fcounts, fslots, fn = _advance(
-            keys, wins, counts, n, k, cls_win, cls_w, cls_code, lines, auto.trans, auto.lo,
-            auto.hi, unit_den, suffix, suffix_nz, sc.pay_units, fkeys, fwins, fcounts, fslots,
-            fn)
+            keys,
+            wins,
+            counts,
+            n,
+            k,
+            cls_win,
+            cls_w,
+            cls_code,
+            lines,
+            auto.trans,
+            auto.lo,
+            auto.hi,
+            unit_den,
+            suffix,
+            suffix_nz,
+            sc.pay_units,
+            fkeys,
+            fwins,
+            fcounts,
+            fslots,
+            fn,
+        )
     assert n == 0
     order = np.argsort(fwins[:fn], kind="stable")
-    dist = WinDistribution(fwins[:fn][order].copy(),
-                           np.array(fcounts[:fn][order].tolist(), dtype=object),
-                           unit_den, bet.total_bet)
+    dist = WinDistribution(
+        fwins[:fn][order].copy(),
+        np.array(fcounts[:fn][order].tolist(), dtype=object),
+        unit_den,
+        bet.total_bet,
+    )
     assert dist.total == cycle
     return dist

@@ -7,6 +7,7 @@ win is paid (the first entry in file order wins a tie).  Everything else in
 the engine (combination tables, the joint distribution, tuning) reads the
 pay tensor this module builds, so rule subtleties are decided once.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -57,8 +58,17 @@ class CompiledPays:
     @property
     def arrays(self) -> tuple:
         """Positional arguments for the numba kernels."""
-        return (self.natural, self.substitute, self.length, self.anywhere, self.exactly,
-                self.pay, self.own_multiplied, self.wild_kind, self.mult_table)
+        return (
+            self.natural,
+            self.substitute,
+            self.length,
+            self.anywhere,
+            self.exactly,
+            self.pay,
+            self.own_multiplied,
+            self.wild_kind,
+            self.mult_table,
+        )
 
 
 def compile_pays(game: Game, level: int) -> CompiledPays:
@@ -95,13 +105,22 @@ def compile_pays(game: Game, level: int) -> CompiledPays:
             own[e] = game.symbol(next(iter(lp.positions[0]))).wild.multiply_own_pays
     if E == 0:
         length[0] = R + 1  # an entry no line can match
-    return CompiledPays(natural, substitute, length, anywhere, exactly, pay, own,
-                        wild_kind, mult_table, tuple(lp.name for lp in game.line_pays))
+    return CompiledPays(
+        natural,
+        substitute,
+        length,
+        anywhere,
+        exactly,
+        pay,
+        own,
+        wild_kind,
+        mult_table,
+        tuple(lp.name for lp in game.line_pays),
+    )
 
 
 @nb.njit(cache=True)
-def line_pay(x, natural, substitute, length, anywhere, exactly, pay, own_multiplied,
-             wild_kind, mult_table):
+def line_pay(x, natural, substitute, length, anywhere, exactly, pay, own_multiplied, wild_kind, mult_table):
     """Highest win of one line.
 
     Parameters
@@ -121,8 +140,9 @@ def line_pay(x, natural, substitute, length, anywhere, exactly, pay, own_multipl
         Wild multiplier applied to the entry.
     """
     counts = np.zeros(mult_table.shape[0], dtype=np.int64)
-    return _line_pay(x, counts, natural, substitute, length, anywhere, exactly, pay,
-                     own_multiplied, wild_kind, mult_table)
+    return _line_pay(
+        x, counts, natural, substitute, length, anywhere, exactly, pay, own_multiplied, wild_kind, mult_table
+    )
 
 
 @nb.njit(cache=True)
@@ -136,8 +156,9 @@ def _count_of(x, n, symbol) -> int:
 
 
 @nb.njit(cache=True)
-def _line_pay(x, counts, natural, substitute, length, anywhere, exactly, pay, own_multiplied,
-              wild_kind, mult_table):
+def _line_pay(
+    x, counts, natural, substitute, length, anywhere, exactly, pay, own_multiplied, wild_kind, mult_table
+):
     """:func:`line_pay` with a caller-provided scratch array ``counts``."""
     R = x.shape[0]
     K = mult_table.shape[0]
@@ -176,8 +197,9 @@ def _line_pay(x, counts, natural, substitute, length, anywhere, exactly, pay, ow
 
 
 @nb.njit(parallel=True, cache=True)
-def _pay_tensor(S, R, natural, substitute, length, anywhere, exactly, pay, own_multiplied,
-                wild_kind, mult_table):
+def _pay_tensor(
+    S, R, natural, substitute, length, anywhere, exactly, pay, own_multiplied, wild_kind, mult_table
+):
     block = S ** (R - 1)
     wins = np.zeros(S * block, dtype=np.int64)
     entries = np.full(S * block, -1, dtype=np.int64)
@@ -193,14 +215,25 @@ def _pay_tensor(S, R, natural, substitute, length, anywhere, exactly, pay, own_m
                 rem //= S
             t = first * block + j
             wins[t], entries[t], mults[t] = _line_pay(
-                x, counts, natural, substitute, length, anywhere, exactly, pay,
-                own_multiplied, wild_kind, mult_table)
+                x,
+                counts,
+                natural,
+                substitute,
+                length,
+                anywhere,
+                exactly,
+                pay,
+                own_multiplied,
+                wild_kind,
+                mult_table,
+            )
     return wins, entries, mults
 
 
 @nb.njit(cache=True)
-def _pay_tensor_pruned(S, R, natural, substitute, length, anywhere, exactly, pay,
-                       own_multiplied, wild_kind, mult_table):
+def _pay_tensor_pruned(
+    S, R, natural, substitute, length, anywhere, exactly, pay, own_multiplied, wild_kind, mult_table
+):
     """:func:`_pay_tensor` by a depth-first walk over symbol prefixes that
     fills a whole block as soon as the prefix decides the line: every
     entry still matching has all its positions filled (its multiplier is
@@ -208,7 +241,7 @@ def _pay_tensor_pruned(S, R, natural, substitute, length, anywhere, exactly, pay
     win is taken as in :func:`_line_pay` (first entry wins a tie)."""
     E = pay.shape[0]
     K = mult_table.shape[0]
-    n = S ** R
+    n = S**R
     wins = np.zeros(n, dtype=np.int64)
     entries = np.full(n, -1, dtype=np.int64)
     mults = np.ones(n, dtype=np.int64)
@@ -217,7 +250,7 @@ def _pay_tensor_pruned(S, R, natural, substitute, length, anywhere, exactly, pay
     for e in range(E):
         alive[0, e] = pay[e] > 0 and (anywhere[e] >= 0 or length[e] <= R)
     sym = np.full(R, -1, dtype=np.int64)
-    base = np.zeros(R + 1, dtype=np.int64)          # tuple index of the prefix
+    base = np.zeros(R + 1, dtype=np.int64)  # tuple index of the prefix
     d = 0
     while d >= 0:
         sym[d] += 1
@@ -234,7 +267,7 @@ def _pay_tensor_pruned(S, R, natural, substitute, length, anywhere, exactly, pay
                 for k in range(K):
                     counts[d + 1, e, k] = counts[d, e, k]
                 if anywhere[e] >= 0:
-                    pass                   # open to the last reel; counted when decided
+                    pass  # open to the last reel; counted when decided
                 elif d < length[e]:
                     if natural[e, d, s]:
                         if own_multiplied[e] and wild_kind[s] >= 0:
@@ -313,10 +346,15 @@ def pay_tensor(game: Game, level: int) -> PayTensor:
     prefix-pruned walk :func:`_pay_tensor_pruned` (equal to the tuple-by-tuple
     :func:`_pay_tensor`, which tests keep as the reference).
     """
-    if game.pays_by == "ways":    # every line-only path (tuning, line moments) stops here
+    if game.pays_by == "ways":  # every line-only path (tuning, line moments) stops here
         from slotmath.io.gamefile import GameFileError
-        raise GameFileError(game.source, "pays_by", "pays by ways: the line engine (line "
-                            "figures, line tuning) does not apply; use slotmath par / simulate")
+
+        raise GameFileError(
+            game.source,
+            "pays_by",
+            "pays by ways: the line engine (line "
+            "figures, line tuning) does not apply; use slotmath par / simulate",
+        )
     key = pay_table_key(game, level)
     tensor = _TENSORS.get(key)
     if tensor is not None:
@@ -337,10 +375,10 @@ def prefix_determined(tensor: PayTensor) -> list:
     ``out[k-1]`` has ``S**k`` entries; ``out[R-1]`` is the full tensor.
     """
     S, R = tensor.n_symbols, tensor.n_reels
-    full = tensor.wins.reshape(S ** R)
+    full = tensor.wins.reshape(S**R)
     out = []
     for k in range(1, R + 1):
-        block = full.reshape(S ** k, S ** (R - k))
+        block = full.reshape(S**k, S ** (R - k))
         lo, hi = block.min(axis=1), block.max(axis=1)
         out.append(np.where(lo == hi, lo, -1).astype(np.int64))
     return out

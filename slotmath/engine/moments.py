@@ -37,6 +37,7 @@ distinct pair of line row patterns the programme costs
 before reel ``r`` (tens to a few hundred); the walk visits the stop
 prefixes on which no line has won yet and some line can still win.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -45,13 +46,13 @@ from fractions import Fraction
 import numba as nb
 import numpy as np
 
+from slotmath.engine.cache import ValueCache, memo
 from slotmath.engine.lines import pay_table_key, pay_tensor
-from slotmath.model import Game
 from slotmath.engine.reels import pack_reels
 from slotmath.engine.scatters import scatter_counts, suffix_scatter, win_denominator
-from slotmath.engine.cache import ValueCache, memo
+from slotmath.model import Game
 
-INT64_SAFE = 2 ** 62
+INT64_SAFE = 2**62
 
 
 @dataclass(frozen=True)
@@ -99,25 +100,25 @@ def build_automaton(wins: np.ndarray, n_symbols: int, n_reels: int) -> PayAutoma
     cur = cur.ravel()
     layers = []
     for k in range(R - 1, -1, -1):
-        rows = cur.reshape(S ** k, S)
+        rows = cur.reshape(S**k, S)
         uniq, inv = unique_rows(rows)
         layers.append(uniq)
         cur = inv.ravel()
-    layers.reverse()                      # layers[k]: (n_k, S) -> states after k + 1 reels
+    layers.reverse()  # layers[k]: (n_k, S) -> states after k + 1 reels
     n_states = tuple(len(t) for t in layers) + (len(values),)
     n = max(n_states)
     trans = np.zeros((R, n, S), dtype=np.int64)
     lo = np.zeros((R + 1, n), dtype=np.int64)
     hi = np.zeros((R + 1, n), dtype=np.int64)
-    lo[R, :len(values)] = values
-    hi[R, :len(values)] = values
+    lo[R, : len(values)] = values
+    hi[R, : len(values)] = values
     for k in range(R - 1, -1, -1):
         t = layers[k]
-        trans[k, :len(t)] = t
-        lo[k, :len(t)] = lo[k + 1][t].min(axis=1)
-        hi[k, :len(t)] = hi[k + 1][t].max(axis=1)
+        trans[k, : len(t)] = t
+        lo[k, : len(t)] = lo[k + 1][t].min(axis=1)
+        hi[k, : len(t)] = hi[k + 1][t].max(axis=1)
     value = np.zeros(n, dtype=np.int64)
-    value[:len(values)] = values
+    value[: len(values)] = values
     return PayAutomaton(trans, lo, hi, value, n_states)
 
 
@@ -149,9 +150,9 @@ def _pair_counts(pairs, mult, ju, jv, jw, jn, trans, hi, n_final):
     out = np.zeros((n_final, n_final), dtype=np.int64)
     M = np.zeros((n, n), dtype=np.int64)
     new = np.zeros((n, n), dtype=np.int64)
-    qs = np.zeros(n * n, dtype=np.int64)       # live state pairs before reel r
+    qs = np.zeros(n * n, dtype=np.int64)  # live state pairs before reel r
     ts = np.zeros(n * n, dtype=np.int64)
-    qs2 = np.zeros(n * n, dtype=np.int64)      # ... and after it
+    qs2 = np.zeros(n * n, dtype=np.int64)  # ... and after it
     ts2 = np.zeros(n * n, dtype=np.int64)
     for p in range(pairs.shape[0]):
         M[0, 0] = 1
@@ -225,7 +226,7 @@ def _line_scatter_counts(rows, mult, win, weights, n_stops, codes, trans, hi, n_
     return out
 
 
-BITS = 62          # stops per int64 word of a stop set
+BITS = 62  # stops per int64 word of a stop set
 
 
 @nb.njit(cache=True)
@@ -256,8 +257,7 @@ def _stop_sets(win, weights, n_stops, lines, trans, lo, hi, n_states):
 
 
 @nb.njit(cache=True)
-def _no_win_chunk(first_lo, first_hi, win, n_stops, weights, lines, trans, sure, live, codes,
-                  zero_suffix):
+def _no_win_chunk(first_lo, first_hi, win, n_stops, weights, lines, trans, sure, live, codes, zero_suffix):
     """Weight of the stop combinations paying nothing, reel-1 stops in
     [first_lo, first_hi): a depth-first walk over the stops that skips every
     stop after which some line is sure to win and, where no line can win
@@ -289,8 +289,11 @@ def _no_win_chunk(first_lo, first_hi, win, n_stops, weights, lines, trans, sure,
             enter = False
         top = first_hi if level == 0 else n_stops[level]
         s = stop[level] + 1
-        while s < top and weights[level, s] == 0 or (
-                s < top and ((todo[level, s // BITS] >> (s % BITS)) & 1) == 0):
+        while (
+            s < top
+            and weights[level, s] == 0
+            or (s < top and ((todo[level, s // BITS] >> (s % BITS)) & 1) == 0)
+        ):
             s += 1
         stop[level] = s
         if s >= top:
@@ -355,7 +358,7 @@ class LineMoments:
     @property
     def variance(self) -> Fraction:
         """Var X [(x total bet)^2]."""
-        return self.second_moment - self.mean ** 2
+        return self.second_moment - self.mean**2
 
     @property
     def sd(self) -> float:
@@ -429,15 +432,19 @@ def _pair_patterns(paylines) -> tuple:
 def _line_patterns(paylines) -> tuple:
     rows = [tuple(int(x) for x in p) for p in paylines]
     keys = sorted(set(rows))
-    return (np.array(keys, dtype=np.int64).reshape(len(keys), -1),
-            np.array([rows.count(k) for k in keys], dtype=np.int64))
+    return (
+        np.array(keys, dtype=np.int64).reshape(len(keys), -1),
+        np.array([rows.count(k) for k in keys], dtype=np.int64),
+    )
 
 
 def _quad(counts: np.ndarray, a: np.ndarray, b: np.ndarray) -> int:
     """sum_{q,t} counts[q,t] a[q] b[t] in Python integers."""
     q, t = np.nonzero(counts)
-    return sum(int(c) * int(x) * int(y) for c, x, y in
-               zip(counts[q, t].tolist(), a[q].tolist(), b[t].tolist(), strict=True))
+    return sum(
+        int(c) * int(x) * int(y)
+        for c, x, y in zip(counts[q, t].tolist(), a[q].tolist(), b[t].tolist(), strict=True)
+    )
 
 
 def line_moments(game: Game, level: int, reel_set: str = "base") -> LineMoments:
@@ -456,7 +463,7 @@ def line_moments(game: Game, level: int, reel_set: str = "base") -> LineMoments:
     size = len(sc.pay_units)
     codes = np.zeros((game.reels, win.shape[1]), dtype=np.int64)
     for r, c in enumerate(sc.codes):
-        codes[r, :len(c)] = c
+        codes[r, : len(c)] = c
     suffix, _ = suffix_scatter(sc.codes, weights, size)
     pay_units = sc.pay_units
     if (auto.value < 0).any() or (pay_units < 0).any():
@@ -465,31 +472,37 @@ def line_moments(game: Game, level: int, reel_set: str = "base") -> LineMoments:
     value = auto.value[:n_final]
     # first moment: lines by the pair-free contraction of each line, scatters directly
     rows, mult = _line_patterns(tuple(map(tuple, game.paylines)))
-    ls = _line_scatter_counts(rows, mult, win, weights, n_stops, codes, auto.trans, auto.hi,
-                              n_final, size)
+    ls = _line_scatter_counts(rows, mult, win, weights, n_stops, codes, auto.trans, auto.hi, n_final, size)
     line_sum = int(sum(int(v) * int(c) for v, c in zip(value.tolist(), ls.sum(axis=1).tolist(), strict=True)))
     scatter_counts_all = suffix[0]
-    sc_sum = sum(int(c) * int(p) for c, p in zip(scatter_counts_all.tolist(), pay_units.tolist(), strict=True))
-    sc_sq = sum(int(c) * int(p) ** 2 for c, p in zip(scatter_counts_all.tolist(), pay_units.tolist(), strict=True))
+    sc_sum = sum(
+        int(c) * int(p) for c, p in zip(scatter_counts_all.tolist(), pay_units.tolist(), strict=True)
+    )
+    sc_sq = sum(
+        int(c) * int(p) ** 2 for c, p in zip(scatter_counts_all.tolist(), pay_units.tolist(), strict=True)
+    )
     cross = _quad(ls, value, pay_units)
     pairs, pmult = _pair_patterns(tuple(map(tuple, game.paylines)))
     ju, jv, jw, jn = joint_row_weights(win, weights, n_stops, len(game.symbols))
     pc = _pair_counts(pairs, pmult, ju, jv, jw, jn, auto.trans, auto.hi, n_final)
     line_sq = _quad(pc, value, value)
     sum_win = line_sum * unit_den + sc_sum
-    sum_square = line_sq * unit_den ** 2 + 2 * cross * unit_den + sc_sq
+    sum_square = line_sq * unit_den**2 + 2 * cross * unit_den + sc_sq
     # hit frequency: the weight of the stop combinations paying nothing
-    zero = (pay_units == 0)
+    zero = pay_units == 0
     zero_suffix = np.zeros((R + 1, size), dtype=np.int64)
     for k in range(R + 1):
         for c in range(size):
-            nz = np.flatnonzero(suffix[k][:size - c])
+            nz = np.flatnonzero(suffix[k][: size - c])
             zero_suffix[k, c] = int(suffix[k][nz][zero[c + nz]].sum())
     lines = np.array(game.paylines, dtype=np.int64)
-    sure, live = _stop_sets(win, weights, n_stops, lines, auto.trans, auto.lo, auto.hi,
-                            np.array(auto.n_states, dtype=np.int64))
-    no_win = int(_no_win_chunk(0, int(n_stops[0]), win, n_stops, weights, lines, auto.trans,
-                               sure, live, codes, zero_suffix))
+    sure, live = _stop_sets(
+        win, weights, n_stops, lines, auto.trans, auto.lo, auto.hi, np.array(auto.n_states, dtype=np.int64)
+    )
+    no_win = int(
+        _no_win_chunk(
+            0, int(n_stops[0]), win, n_stops, weights, lines, auto.trans, sure, live, codes, zero_suffix
+        )
+    )
     scatter_paid = int(scatter_counts_all[pay_units > 0].sum())
-    return LineMoments(cycle, unit_den, bet.total_bet, sum_win, sum_square, no_win,
-                       scatter_paid)
+    return LineMoments(cycle, unit_den, bet.total_bet, sum_win, sum_square, no_win, scatter_paid)

@@ -20,14 +20,15 @@ possible partial sum (``max |f| x`` product of the contracted reels'
 weights) stays below 2**62, otherwise in Python integers.  Cost per
 contraction O(S**R); lines with equal marginals on every reel share one.
 """
+
 from __future__ import annotations
 
 import numpy as np
 
-from slotmath.model import Game, Strip
 from slotmath.engine.reels import windows
+from slotmath.model import Game, Strip
 
-INT64_SAFE = 2 ** 62
+INT64_SAFE = 2**62
 
 
 def row_marginals(game: Game, strip: Strip) -> np.ndarray:

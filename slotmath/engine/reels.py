@@ -3,6 +3,7 @@
 All results are integer stop weights (counts), never probabilities, so that
 everything built on them stays exact.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -31,8 +32,7 @@ def reel_windows(game: Game, reel_set: str = "base") -> list:
 
 def row_marginal(game: Game, strip: Strip, row: int) -> np.ndarray:
     """Weighted count of stops showing each symbol in ``row`` [stop weights]."""
-    return _weighted_bincount(windows(game, strip)[:, row], strip.stop_weights(),
-                              len(game.symbols))
+    return _weighted_bincount(windows(game, strip)[:, row], strip.stop_weights(), len(game.symbols))
 
 
 def _weighted_bincount(values: np.ndarray, weights: np.ndarray, size: int) -> np.ndarray:
@@ -58,12 +58,15 @@ def count_distribution(counts: np.ndarray, weights: np.ndarray, size: int) -> np
 
 def convolve_int(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Exact convolution of two integer count vectors (Python ints if int64 would overflow)."""
-    if a.dtype == object or b.dtype == object or \
-            float(a.max(initial=0)) * float(b.max(initial=0)) * min(len(a), len(b)) >= 2 ** 62:
+    if (
+        a.dtype == object
+        or b.dtype == object
+        or float(a.max(initial=0)) * float(b.max(initial=0)) * min(len(a), len(b)) >= 2**62
+    ):
         out = np.zeros(len(a) + len(b) - 1, dtype=object)
         for i, x in enumerate(a.tolist()):
             if x:
-                out[i:i + len(b)] += np.array([x * y for y in b.tolist()], dtype=object)
+                out[i : i + len(b)] += np.array([x * y for y in b.tolist()], dtype=object)
         return out
     return np.convolve(a.astype(np.int64), b.astype(np.int64))
 
@@ -77,7 +80,7 @@ def pack_reels(game: Game, reel_set: str):
     win = np.zeros((R, nmax, H), dtype=np.int64)
     weights = np.zeros((R, nmax), dtype=np.int64)
     for r, (w, s) in enumerate(zip(wins, strips, strict=True)):
-        win[r, :len(s)] = w
-        weights[r, :len(s)] = s.stop_weights()
+        win[r, : len(s)] = w
+        weights[r, : len(s)] = s.stop_weights()
     n_stops = np.array([len(s) for s in strips], dtype=np.int64)
     return win, weights, n_stops

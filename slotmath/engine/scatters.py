@@ -1,4 +1,5 @@
 """Scatter pays: wins by the number of scatter symbols anywhere in the window."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -7,8 +8,8 @@ from math import lcm
 
 import numpy as np
 
-from slotmath.model import Game
 from slotmath.engine.reels import convolve_int, count_distribution, window_symbol_count
+from slotmath.model import Game
 
 
 def scatter_symbols(game: Game) -> list:
@@ -91,8 +92,7 @@ def count_distribution_window(game: Game, reel_set: str, symbol: str) -> np.ndar
     size = game.rows + 1
     dist = np.ones(1, dtype=np.int64)
     for strip in game.strips(reel_set):
-        per_reel = count_distribution(window_symbol_count(game, strip, symbol),
-                                      strip.stop_weights(), size)
+        per_reel = count_distribution(window_symbol_count(game, strip, symbol), strip.stop_weights(), size)
         dist = convolve_int(dist, per_reel)
     return dist
 
@@ -104,7 +104,7 @@ def suffix_scatter(codes: list, weights: np.ndarray, size: int):
     suffix[R, 0] = 1
     for k in range(R - 1, -1, -1):
         per = np.zeros(size, dtype=np.int64)
-        np.add.at(per, codes[k], weights[k, :len(codes[k])])
+        np.add.at(per, codes[k], weights[k, : len(codes[k])])
         nxt = suffix[k + 1]
         for a in np.flatnonzero(per):
             nz = np.flatnonzero(nxt)
@@ -113,5 +113,5 @@ def suffix_scatter(codes: list, weights: np.ndarray, size: int):
     width = max(len(z) for z in nz_lists)
     suffix_nz = np.full((R + 1, width), -1, dtype=np.int64)
     for k, z in enumerate(nz_lists):
-        suffix_nz[k, :len(z)] = z
+        suffix_nz[k, : len(z)] = z
     return suffix, suffix_nz

@@ -36,6 +36,7 @@ moved to a coarser lattice by splitting each win's probability between the
 two neighbouring lattice points so that the mean is kept; the result then
 says ``exact_lattice = False``.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -165,19 +166,31 @@ class SessionDistribution:
 
     def summary(self) -> dict:
         """Headline figures of the session (JSON-ready)."""
-        row = {"spins": self.spins, "expected_net": self.mean, "sd_net": self.sd,
-               "p_ahead": self.p_ahead, "p_even": self.p_even,
-               "p_lose_half_or_more": self.p_at_most(-self.spins / 2),
-               "p_above_range": self.tail, "range_top": self.upper,
-               "largest_possible_net": self.max_net, "error_bound": self.error_bound}
+        row = {
+            "spins": self.spins,
+            "expected_net": self.mean,
+            "sd_net": self.sd,
+            "p_ahead": self.p_ahead,
+            "p_even": self.p_even,
+            "p_lose_half_or_more": self.p_at_most(-self.spins / 2),
+            "p_above_range": self.tail,
+            "range_top": self.upper,
+            "largest_possible_net": self.max_net,
+            "error_bound": self.error_bound,
+        }
         row.update({f"q{round(q * 100):02d}": self.quantile(q) for q in QUANTILES})
         return row
 
     def to_frame(self) -> pd.DataFrame:
         """Lattice points with non-negligible probability: net result and probability."""
         keep = self.probabilities > 0
-        return pd.DataFrame({"net": self.net[keep], "probability": self.probabilities[keep],
-                             "cdf": np.cumsum(self.probabilities)[keep]})
+        return pd.DataFrame(
+            {
+                "net": self.net[keep],
+                "probability": self.probabilities[keep],
+                "cdf": np.cumsum(self.probabilities)[keep],
+            }
+        )
 
 
 def win_lattice(dist: WinDistribution) -> int:
@@ -211,8 +224,9 @@ def power_truncated(p: np.ndarray, n: int, size: int) -> np.ndarray:
     return result
 
 
-def session(dist: WinDistribution, spins: int, upper: float | None = None,
-            max_points: int = MAX_POINTS) -> SessionDistribution:
+def session(
+    dist: WinDistribution, spins: int, upper: float | None = None, max_points: int = MAX_POINTS
+) -> SessionDistribution:
     """Distribution of the net result after ``spins`` spins.
 
     Parameters
@@ -247,8 +261,7 @@ def session(dist: WinDistribution, spins: int, upper: float | None = None,
         top = min(2 * top + 1, max_net)
 
 
-def _session(dist: WinDistribution, spins: int, upper: float,
-             max_points: int) -> SessionDistribution:
+def _session(dist: WinDistribution, spins: int, upper: float, max_points: int) -> SessionDistribution:
     units_per_bet = dist.unit_den * dist.total_bet
     stake = spins * units_per_bet
     top_units = stake + int(np.floor(upper * units_per_bet))
@@ -278,8 +291,19 @@ def _session(dist: WinDistribution, spins: int, upper: float,
     sd = float(np.sqrt(spins) * dist.sd)
     max_net = spins * (float(dist.max_win) - 1.0)
     bound = 2 * spins * FFT_ERROR_CONSTANT * np.finfo(float).eps * np.log2(max(2 * size, 2))
-    return SessionDistribution(spins, int(step), pk, tail, stake, units_per_bet, mean, sd,
-                               exact_lattice, max_net, float(min(bound, 1.0)))
+    return SessionDistribution(
+        spins,
+        int(step),
+        pk,
+        tail,
+        stake,
+        units_per_bet,
+        mean,
+        sd,
+        exact_lattice,
+        max_net,
+        float(min(bound, 1.0)),
+    )
 
 
 def session_table(dist: WinDistribution, lengths=SESSION_LENGTHS) -> pd.DataFrame:

@@ -33,6 +33,7 @@ Method (exact)
     k, ``J`` stop classes, ``P`` paying symbols, ``M`` digits), independent
     of the cycle.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -46,16 +47,16 @@ from slotmath.engine.combinations import _row
 from slotmath.engine.distribution import WinDistribution
 from slotmath.engine.joint import INT64_SAFE, _find, _grow, _new_table
 from slotmath.engine.limits import EngineTooLarge
-from slotmath.model import Game
 from slotmath.engine.moments import unique_rows
 from slotmath.engine.reels import pack_reels
 from slotmath.engine.scatters import scatter_counts, suffix_scatter, win_denominator
+from slotmath.model import Game
 
 #: Ways steps (state x stop class x state entry) per second, one core
 #: (measured on data/games/ways4096: 1.0e8 steps in 6 s).
 WAYS_STEPS_PER_SECOND = 1.6e7
 #: Refuse a reel step above this many ways steps (about 3 minutes).
-MAX_WAYS_STEPS = 3 * 10 ** 9
+MAX_WAYS_STEPS = 3 * 10**9
 
 
 # ===========================================================================
@@ -120,8 +121,7 @@ def compile_ways(game: Game, level: int) -> WaysPays:
                 weight[si, p] = 1 if s.wild.by_count is not None else s.wild.per_wild
                 if s.wild.by_count is not None:
                     digit[si, p] = counted.index(s)
-    digits = (np.array(np.unravel_index(np.arange(M), caps)).T if caps
-              else np.zeros((1, 0), dtype=np.int64))
+    digits = np.array(np.unravel_index(np.arange(M), caps)).T if caps else np.zeros((1, 0), dtype=np.int64)
     step = np.zeros((M, max(len(caps), 1)), dtype=np.int64)
     factor = np.ones(M, dtype=np.int64)
     for m in range(M):
@@ -142,7 +142,7 @@ def stop_features(wp: WaysPays, window: np.ndarray) -> np.ndarray:
     out[:, :, 0] = wp.weight[window].sum(axis=1)
     for b in range(B):
         out[:, :, 1 + b] = (wp.digit[window] == b).sum(axis=1)
-    out[:, :, 0] -= out[:, :, 1:].sum(axis=2)   # by_count cells are counted by their digit
+    out[:, :, 0] -= out[:, :, 1:].sum(axis=2)  # by_count cells are counted by their digit
     return out.reshape(N, -1)
 
 
@@ -214,8 +214,28 @@ def _add_final(fkeys, fwins, fcounts, fslots, fn, empty, total, w):
 
 
 @nb.njit(cache=True)
-def _advance_ways(keys, wins, counts, n, k, R, feat, cls_w, cls_code, pay_units, step, factor,
-                  suffix, suffix_nz, sc_units, fkeys, fwins, fcounts, fslots, fn):
+def _advance_ways(
+    keys,
+    wins,
+    counts,
+    n,
+    k,
+    R,
+    feat,
+    cls_w,
+    cls_code,
+    pay_units,
+    step,
+    factor,
+    suffix,
+    suffix_nz,
+    sc_units,
+    fkeys,
+    fwins,
+    fcounts,
+    fslots,
+    fn,
+):
     """Step the ``n`` states after reel ``k`` (0-based) by every class of reel k."""
     W = keys.shape[1]
     M = factor.shape[0]
@@ -232,8 +252,8 @@ def _advance_ways(keys, wins, counts, n, k, R, feat, cls_w, cls_code, pay_units,
             win = wins[i]
             live = False
             for p in range(P):
-                vec = keys[i, p * M:(p + 1) * M]
-                ended = step_ways(vec, out, feat[j, p * F:(p + 1) * F], step, factor)
+                vec = keys[i, p * M : (p + 1) * M]
+                ended = step_ways(vec, out, feat[j, p * F : (p + 1) * F], step, factor)
                 if ended > 0:
                     win += pay_units[p, k] * ended
                 if ended < 0 and k == R - 1:
@@ -241,7 +261,7 @@ def _advance_ways(keys, wins, counts, n, k, R, feat, cls_w, cls_code, pay_units,
                     out[:] = 0
                 elif ended < 0:
                     live = True
-                row[p * M:(p + 1) * M] = out
+                row[p * M : (p + 1) * M] = out
             code = keys[i, W - 1] + cls_code[j]
             if live:
                 row[W - 1] = code
@@ -263,13 +283,12 @@ def _advance_ways(keys, wins, counts, n, k, R, feat, cls_w, cls_code, pay_units,
                 if c2 < 0:
                     break
                 fkeys, fwins, fcounts, fslots, fn = _add_final(
-                    fkeys, fwins, fcounts, fslots, fn, empty, win + sc_units[code + c2],
-                    w * suffix[k + 1, c2])
+                    fkeys, fwins, fcounts, fslots, fn, empty, win + sc_units[code + c2], w * suffix[k + 1, c2]
+                )
     return nk, nw, nc, m, fkeys, fwins, fcounts, fslots, fn
 
 
-def check_cost(game: Game, reel: int, n_states: int, n_classes: int, width: int,
-               limit: int) -> None:
+def check_cost(game: Game, reel: int, n_states: int, n_classes: int, width: int, limit: int) -> None:
     """Raise :class:`EngineTooLarge` (with the estimated time) before a reel
     step of more than ``limit`` steps (states x stop classes x state width)."""
     cost = n_states * n_classes * width
@@ -278,11 +297,13 @@ def check_cost(game: Game, reel: int, n_states: int, n_classes: int, width: int,
             f"{game.name}: the exact ways distribution is still too large: reel {reel + 1} "
             f"would step {n_states:,} states x {n_classes} stop classes x {width} ways "
             f"digits = {cost:.2e} steps (about {cost / WAYS_STEPS_PER_SECOND:,.0f} s on one "
-            "core, more for the reels after it); simulate instead")
+            "core, more for the reels after it); simulate instead"
+        )
 
 
-def ways_distribution(game: Game, level: int, reel_set: str = "base",
-                      max_steps: int | None = None) -> WinDistribution:
+def ways_distribution(
+    game: Game, level: int, reel_set: str = "base", max_steps: int | None = None
+) -> WinDistribution:
     """Exact distribution of the total win of one spin of a ways game.
 
     Parameters
@@ -314,25 +335,47 @@ def ways_distribution(game: Game, level: int, reel_set: str = "base",
     probe = np.zeros(1, dtype=np.int64)
     keys, wins, counts, _ = _new_table(width, 1, probe)
     keys[0] = 0
-    keys[0, :P * M:M] = 1            # every symbol: one way, no wild yet
+    keys[0, : P * M : M] = 1  # every symbol: one way, no wild yet
     wins[0], counts[0] = 0, 1
     n = 1
     fkeys, fwins, fcounts, fslots = _new_table(0, 64, probe)
     fn = 0
     pay_units = wp.pay * unit_den
     for k in range(R):
-        w_k = weights[k, :n_stops[k]]
-        feat = stop_features(wp, win[k, :n_stops[k]])
+        w_k = weights[k, : n_stops[k]]
+        feat = stop_features(wp, win[k, : n_stops[k]])
         cls_f, cls_w, cls_code = ways_classes(feat, w_k, sc.codes[k])
         check_cost(game, k, n, len(cls_w), width, max_steps or MAX_WAYS_STEPS)
         keys, wins, counts, n, fkeys, fwins, fcounts, fslots, fn = _advance_ways(
-            keys, wins, counts, n, k, R, cls_f, cls_w, cls_code, pay_units, wp.step, wp.factor,
-            suffix, suffix_nz, sc.pay_units, fkeys, fwins, fcounts, fslots, fn)
+            keys,
+            wins,
+            counts,
+            n,
+            k,
+            R,
+            cls_f,
+            cls_w,
+            cls_code,
+            pay_units,
+            wp.step,
+            wp.factor,
+            suffix,
+            suffix_nz,
+            sc.pay_units,
+            fkeys,
+            fwins,
+            fcounts,
+            fslots,
+            fn,
+        )
     assert n == 0
     order = np.argsort(fwins[:fn], kind="stable")
-    dist = WinDistribution(fwins[:fn][order].copy(),
-                           np.array(fcounts[:fn][order].tolist(), dtype=object),
-                           unit_den, bet.total_bet)
+    dist = WinDistribution(
+        fwins[:fn][order].copy(),
+        np.array(fcounts[:fn][order].tolist(), dtype=object),
+        unit_den,
+        bet.total_bet,
+    )
     assert dist.total == cycle
     return dist
 
@@ -353,10 +396,10 @@ def symbol_runs(game: Game, wp: WaysPays, p: int, reel_set: str = "base") -> dic
     runs: dict = {}
     out = np.zeros(M, dtype=np.int64)
     for k in range(R):
-        feat = stop_features(wp, win[k, :n_stops[k]])[:, p * (1 + B):(p + 1) * (1 + B)]
+        feat = stop_features(wp, win[k, : n_stops[k]])[:, p * (1 + B) : (p + 1) * (1 + B)]
         cls, inv = unique_rows(feat)
         cw = np.zeros(len(cls), dtype=np.int64)
-        np.add.at(cw, inv, weights[k, :n_stops[k]])
+        np.add.at(cw, inv, weights[k, : n_stops[k]])
         nxt: dict = {}
         for vec, c in states.items():
             v = np.array(vec, dtype=np.int64)
@@ -395,7 +438,15 @@ def ways_table(game: Game, level: int, reel_set: str = "base") -> pd.DataFrame:
             e = int(wp.entry[p, n])
             if e < 0 or hits == 0 or wp.pay[p, n] == 0:
                 continue
-            rows.append(_row("ways", game.line_pays[e].name, 1,
-                             Fraction(int(wp.pay[p, n]) * ways, hits), hits, cycle,
-                             bet.total_bet))
+            rows.append(
+                _row(
+                    "ways",
+                    game.line_pays[e].name,
+                    1,
+                    Fraction(int(wp.pay[p, n]) * ways, hits),
+                    hits,
+                    cycle,
+                    bet.total_bet,
+                )
+            )
     return pd.DataFrame(rows)

@@ -26,6 +26,7 @@ Methods
 All functions work in float64 or, with int/Fraction inputs and
 ``exact=True``, in exact rational arithmetic.
 """
+
 from __future__ import annotations
 
 from fractions import Fraction
@@ -88,8 +89,10 @@ def per_spin_table(table, exact=False):
     if counts:
         return as_float / as_float.sum()
     if abs(as_float.sum() - 1.0) > 1e-12:
-        raise ValueError(f"probabilities must sum to 1, got {as_float.sum()!r}; "
-                         "pass integer counts to have them normalised")
+        raise ValueError(
+            f"probabilities must sum to 1, got {as_float.sum()!r}; "
+            "pass integer counts to have them normalised"
+        )
     return as_float
 
 
@@ -126,8 +129,8 @@ def retrigger_table(joint, awards):
 def _marginals(p):
     y = np.arange(p.shape[0])
     k = np.arange(p.shape[1])
-    pk = p.sum(axis=0)                     # P(K = k)
-    yk = (y[:, None] * p).sum(axis=0)      # E[Y; K = k]
+    pk = p.sum(axis=0)  # P(K = k)
+    yk = (y[:, None] * p).sum(axis=0)  # E[Y; K = k]
     ey = yk.sum()
     ey2 = ((y * y)[:, None] * p).sum()
     return k, pk, yk, ey, ey2
@@ -143,8 +146,9 @@ def uncapped_moments(p, spins):
     k, pk, yk, ey, ey2 = _marginals(p)
     ek = (k * pk).sum()
     if ek >= 1:
-        raise ValueError(f"E[extra spins per spin] = {float(ek):.6g} >= 1: "
-                         "the feature would not end (give max_spins)")
+        raise ValueError(
+            f"E[extra spins per spin] = {float(ek):.6g} >= 1: the feature would not end (give max_spins)"
+        )
     ekk = (k * (k - 1) * pk).sum()
     eyk = (k * yk).sum()
     n = spins
@@ -227,7 +231,7 @@ def win_distribution(p, spins, cap=None, tol=1e-15, max_steps=100_000):
         by_k.setdefault(int(kk), []).append((int(y), p[y, kk]))
     k_hi = max(by_k)
     start = spins if cap is None else min(spins, cap)
-    live = np.full((start + 1, 1), zero, dtype=p.dtype)     # live[l, w], l >= 1 used
+    live = np.full((start + 1, 1), zero, dtype=p.dtype)  # live[l, w], l >= 1 used
     live[start, 0] = 1
     final = np.full(1, zero, dtype=p.dtype)
     pruned = zero
@@ -242,19 +246,18 @@ def win_distribution(p, spins, cap=None, tol=1e-15, max_steps=100_000):
         for kk, terms in by_k.items():
             if not exact and len(terms) > 8:
                 conv = np.zeros((n_left - 1, width + y_max))
-                conv[:, :width + y_max] = _convolve_rows(live[1:], p[:, kk])
+                conv[:, : width + y_max] = _convolve_rows(live[1:], p[:, kk])
             else:
                 conv = np.full((n_left - 1, width + y_max), zero, dtype=p.dtype)
                 for y, w in terms:
-                    conv[:, y:y + width] += w * live[1:]
+                    conv[:, y : y + width] += w * live[1:]
             # spins left l -> l - 1 + kk, clipped at ``top`` (the cap)
             n_free = max(0, min(n_left - 1, top - kk + 1))
-            new[kk:kk + n_free] += conv[:n_free]
+            new[kk : kk + n_free] += conv[:n_free]
             if n_free < n_left - 1:
                 new[top] += conv[n_free:].sum(axis=0)
         if new.shape[1] > final.shape[0]:
-            final = np.concatenate([final, np.full(new.shape[1] - final.shape[0], zero,
-                                                   dtype=p.dtype)])
+            final = np.concatenate([final, np.full(new.shape[1] - final.shape[0], zero, dtype=p.dtype)])
         final += new[0]
         new[0] = zero
         if not exact:
@@ -264,7 +267,7 @@ def win_distribution(p, spins, cap=None, tol=1e-15, max_steps=100_000):
             n_drop = min(int(np.searchsorted(tail, tol * 1e-3, side="right")), len(new) - 1)
             if n_drop:
                 pruned += tail[n_drop - 1]
-                new = new[:len(new) - n_drop]
+                new = new[: len(new) - n_drop]
         live = new
     raise RuntimeError(f"free games did not finish within {max_steps} spins")
 
@@ -324,13 +327,13 @@ def series_distribution(p, spins, max_win, tol=1e-15):
     G = np.zeros(n)
     for _ in range(rounds):
         acc = cols[-1].copy()
-        for k in range(p.shape[1] - 2, -1, -1):          # Horner in G
+        for k in range(p.shape[1] - 2, -1, -1):  # Horner in G
             acc = _series_mul(acc, G, n) + cols[k]
         G = acc
     out = np.zeros(n)
     out[0] = 1.0
     base, e = G, int(spins)
-    while e:                                             # G ** spins by squaring
+    while e:  # G ** spins by squaring
         if e & 1:
             out = _series_mul(out, base, n)
         e >>= 1
@@ -399,12 +402,12 @@ class FreeGames:
     @property
     def second_moment(self):
         """``E[total win^2]`` [(multiplier x win units)^2]."""
-        return self.multiplier ** 2 * self._moments[1]
+        return self.multiplier**2 * self._moments[1]
 
     @property
     def variance(self):
         """Variance of the total feature win."""
-        return self.second_moment - self.mean ** 2
+        return self.second_moment - self.mean**2
 
     @property
     def spins_mean(self):
@@ -433,8 +436,7 @@ class FreeGames:
             Probability mass not in ``probs`` (0 for exact capped runs).
         """
         if self.max_spins is not None or self.exact:
-            probs, leftover = win_distribution(self.p, self.spins, self.max_spins, tol,
-                                               max_steps)
+            probs, leftover = win_distribution(self.p, self.spins, self.max_spins, tol, max_steps)
         elif max_win is not None:
             probs, leftover = series_distribution(self.p, self.spins, max_win, tol)
         else:
@@ -448,7 +450,7 @@ class FreeGames:
                     raise RuntimeError("win support beyond 2**24 units; pass max_win")
                 size *= 2
             nz = np.nonzero(probs)[0]
-            probs = probs[:nz[-1] + 1] if nz.size else probs[:1]
+            probs = probs[: nz[-1] + 1] if nz.size else probs[:1]
         values = np.arange(len(probs)) * self.multiplier
         return values, probs, leftover
 
@@ -504,7 +506,7 @@ def fourier_distribution(p, spins, size):
     g = np.zeros(size // 2 + 1, dtype=complex)
     change = np.inf
     for _ in range(10_000):
-        new = sum(hat[k] * g ** k for k in used)
+        new = sum(hat[k] * g**k for k in used)
         step = float(np.max(np.abs(new - g)))
         g = new
         # |g| <= 1 on the unit circle: stop at rounding level, or once the

@@ -2,12 +2,14 @@
 and the Kronecker-factored sweeps over the reels that the chain
 (:mod:`slotmath.features.lockit`) runs; float64 or exact, as described
 there."""
+
 from __future__ import annotations
 
 from fractions import Fraction
 from functools import cached_property
 from math import lcm
 from numbers import Rational
+
 import numpy as np
 
 
@@ -21,7 +23,7 @@ def _is_rational(x):
 def _popcount(n_bits):
     pc = np.zeros(1 << n_bits, dtype=np.int64)
     for b in range(n_bits):
-        pc[1 << b:2 << b] = pc[:1 << b] + 1
+        pc[1 << b : 2 << b] = pc[: 1 << b] + 1
     return pc
 
 
@@ -108,7 +110,7 @@ class Landing:
             raise ValueError(f"table must have shape (R, {n_pat}, {n_pat}), got {raw.shape}")
         self.n_reels = raw.shape[0]
         pat = np.arange(n_pat)
-        outside = (pat[None, :] & ~pat[:, None]) != 0          # marks not within pattern
+        outside = (pat[None, :] & ~pat[:, None]) != 0  # marks not within pattern
         all_rational = all(_is_rational(x) for x in raw.ravel())
         prob = raw.astype(float)
         if not np.all(np.isfinite(prob)) or np.any(prob < 0):
@@ -119,10 +121,10 @@ class Landing:
         if np.any(totals <= 0):
             raise ValueError("every reel needs a positive total weight")
         integral = all_rational and all(Fraction(x).denominator == 1 for x in raw.ravel())
-        if integral:                                             # stop counts
+        if integral:  # stop counts
             self._num = np.vectorize(int, otypes=[object])(raw)
             self._den = [int(self._num[r].sum()) for r in range(self.n_reels)]
-        elif all_rational:                                       # exact probabilities
+        elif all_rational:  # exact probabilities
             frac = _as_exact(raw)
             dens = [lcm(*(x.denominator for x in frac[r].ravel())) for r in range(self.n_reels)]
             if any(frac[r].sum() != 1 for r in range(self.n_reels)):
@@ -132,7 +134,7 @@ class Landing:
                 for idx, x in np.ndenumerate(frac[r]):
                     self._num[(r,) + idx] = int(x * dens[r])
             self._den = dens
-        else:                                                    # float probabilities
+        else:  # float probabilities
             self._check_unit_sum(totals)
             self._num, self._den = None, None
         self.prob = prob / totals[:, None, None]
@@ -141,9 +143,11 @@ class Landing:
     @staticmethod
     def _check_unit_sum(totals):
         if np.any(np.abs(totals - 1.0) > 1e-12):
-            raise ValueError("landing probabilities must sum to 1 on every reel "
-                             f"(got sums {np.round(totals, 15).tolist()}); pass integer "
-                             "counts to have them normalised")
+            raise ValueError(
+                "landing probabilities must sum to 1 on every reel "
+                f"(got sums {np.round(totals, 15).tolist()}); pass integer "
+                "counts to have them normalised"
+            )
 
     @classmethod
     def from_counts(cls, counts, n_rows=None):
@@ -190,8 +194,7 @@ class Landing:
         if q.shape != p.shape:
             raise ValueError("p_mark must have the same shape as p")
         pf, qf = p.astype(float), q.astype(float)
-        if np.any(~np.isfinite(pf)) or np.any(pf < 0) or np.any(pf > 1) \
-                or np.any(qf < 0) or np.any(qf > 1):
+        if np.any(~np.isfinite(pf)) or np.any(pf < 0) or np.any(pf > 1) or np.any(qf < 0) or np.any(qf > 1):
             raise ValueError("cell probabilities must lie in [0, 1]")
         exact = all(_is_rational(x) for x in np.concatenate([p.ravel(), q.ravel()]))
         if exact:
@@ -284,21 +287,22 @@ class _Kron:
         self.n_pat, self.n_reels, self.dtype = 1 << n_rows, n_reels, dtype
         self.D = [np.diag(D).copy() for D, _, _ in mats]
         self.O = [no_mark for _, no_mark, _ in mats]
-        self.N = [np.diag(d) + no_mark if dtype is float else _diag_plus(d, no_mark)
-                  for d, no_mark in zip(self.D, self.O, strict=True)]
+        self.N = [
+            np.diag(d) + no_mark if dtype is float else _diag_plus(d, no_mark)
+            for d, no_mark in zip(self.D, self.O, strict=True)
+        ]
         self.X = [X if np.any(X != 0) else None for _, _, X in mats]
         self.A = [N if X is None else N + X for N, X in zip(self.N, self.X, strict=True)]
         self.has_marks = any(X is not None for X in self.X)
 
     def _view(self, v, r):
         # leading axes (a batch of vectors) are kept
-        return v.reshape(v.shape[:-1] + (self.n_pat ** (self.n_reels - 1 - r), self.n_pat,
-                                         self.n_pat ** r))
+        return v.reshape(v.shape[:-1] + (self.n_pat ** (self.n_reels - 1 - r), self.n_pat, self.n_pat**r))
 
-    def fwd(self, v, M, r):                     # v @ kron(..., M, ...)
+    def fwd(self, v, M, r):  # v @ kron(..., M, ...)
         return _contract(self._view(v, r), M).reshape(v.shape)
 
-    def bwd(self, g, M, r):                     # kron(..., M, ...) @ g
+    def bwd(self, g, M, r):  # kron(..., M, ...) @ g
         return _contract(self._view(g, r), M.T).reshape(g.shape)
 
     def diag(self, v, r):
@@ -308,7 +312,7 @@ class _Kron:
     def stay(self):
         """Probability (or weight) per mask that a spin adds nothing."""
         d = np.ones(1, dtype=self.dtype)
-        for r in range(self.n_reels):          # reel r becomes the slowest axis so far
+        for r in range(self.n_reels):  # reel r becomes the slowest axis so far
             d = np.multiply.outer(self.D[r], d).reshape(-1)
         return d
 
@@ -324,12 +328,16 @@ class _Kron:
             X = self.X[r]
             if X is not None:
                 src = _add(s, c)
-                k = _add(None if k is None else self.fwd(k, self.A[r], r),
-                         None if src is None else self.fwd(src, X, r))
+                k = _add(
+                    None if k is None else self.fwd(k, self.A[r], r),
+                    None if src is None else self.fwd(src, X, r),
+                )
             elif k is not None:
                 k = self.fwd(k, self.A[r], r)
-            c = _add(None if c is None else self.fwd(c, self.N[r], r),
-                     None if s is None else self.fwd(s, self.O[r], r))
+            c = _add(
+                None if c is None else self.fwd(c, self.N[r], r),
+                None if s is None else self.fwd(s, self.O[r], r),
+            )
             if s is not None:
                 s = self.diag(s, r)
         return s, c, k
@@ -347,8 +355,13 @@ class _Kron:
             X = self.X[r]
             xk = None if (X is None or k is None) else self.bwd(k, X, r)
             if not merged:
-                s = _add(_add(None if s is None else self.diag(s, r),
-                              None if c is None else self.bwd(c, self.O[r], r)), xk)
+                s = _add(
+                    _add(
+                        None if s is None else self.diag(s, r),
+                        None if c is None else self.bwd(c, self.O[r], r),
+                    ),
+                    xk,
+                )
             c = _add(None if c is None else self.bwd(c, self.N[r], r), xk)
             k = None if k is None else self.bwd(k, self.A[r], r)
         return c if merged else s

@@ -48,6 +48,7 @@ denominator and returns :class:`fractions.Fraction` object arrays; it needs
 integer counts or rational probabilities and is meant for small grids and
 verification (a 3x5, 5-spin run takes seconds, not milliseconds).
 """
+
 from __future__ import annotations
 
 from fractions import Fraction
@@ -55,16 +56,18 @@ from functools import cached_property
 from math import lcm
 
 import numpy as np
+
 from slotmath.features.landing import (  # noqa: F401  (re-exported)
     Landing,
-    _Kron,
     _add,
     _as_exact,
     _contract,
     _diag_plus,
     _is_rational,
+    _Kron,
     _popcount,
-    window_counts)
+    window_counts,
+)
 
 __all__ = [
     "RULES",
@@ -126,7 +129,7 @@ class LockItResult:
     def coverage(self):
         """Per-cell probability of being held at the end, shape (H, R) [probability]."""
         n_cells = self.n_rows * self.n_reels
-        t = self.mask_probabilities.reshape((2,) * n_cells)   # axis 0 = highest cell
+        t = self.mask_probabilities.reshape((2,) * n_cells)  # axis 0 = highest cell
         out = np.empty(n_cells, dtype=t.dtype)
         for c in range(n_cells):
             ax = n_cells - 1 - c
@@ -250,9 +253,14 @@ class LockIt:
             scale, den = None, 1
         before = self.landing.reel_matrices(self.exact, scale)
         # once a mark is on screen further marks change nothing: fold X into O
-        after = [(D, no_mark + X, X * 0) for D, no_mark, X in self.after_mark.reel_matrices(self.exact, scale)]
-        return (_Kron(before, self.n_rows, self.n_reels, dtype),
-                _Kron(after, self.n_rows, self.n_reels, dtype), den)
+        after = [
+            (D, no_mark + X, X * 0) for D, no_mark, X in self.after_mark.reel_matrices(self.exact, scale)
+        ]
+        return (
+            _Kron(before, self.n_rows, self.n_reels, dtype),
+            _Kron(after, self.n_rows, self.n_reels, dtype),
+            den,
+        )
 
     def _initial(self, initial):
         """Validate a start distribution; return (integer numerators or floats, denominator)."""
@@ -346,7 +354,7 @@ class LockIt:
 
     def _run_countdown(self, v, den):
         _, _, spin_den = self._ops
-        spins = 0                                  # numerator over ``den``
+        spins = 0  # numerator over ``den``
         for _ in range(self.spins):
             spins += v.sum() - v[:, self.full_mask].sum()
             v = self._step(v)
@@ -357,7 +365,7 @@ class LockIt:
     def _run_reset(self, v, den):
         op0, op1, spin_den = self._ops
         n = self.spins
-        live = self._zeros(2, n)                 # live[flag, k-1, mask], k spins left
+        live = self._zeros(2, n)  # live[flag, k-1, mask], k spins left
         final = self._zeros(2)
         final[:, self.full_mask] = v[:, self.full_mask]
         v[:, self.full_mask] = 0
@@ -374,7 +382,7 @@ class LockIt:
             for flag, op in ((0, op0), (1, op1)):
                 stay = op.stay
                 final[flag] += stay * live[flag, 0]
-                nxt[flag, :n - 1] = stay * live[flag, 1:]
+                nxt[flag, : n - 1] = stay * live[flag, 1:]
                 _, moved, marked = op.forward(live[flag].sum(axis=0), split_stay=True)
                 if moved is not None:
                     nxt[flag, n - 1] += moved
@@ -423,7 +431,7 @@ class LockIt:
                 out.append(np.stack([norm(w0), norm(w1)]))
         else:
             n = self.spins
-            V = np.stack([f] * (n + 1))                  # V[k, flag, mask]
+            V = np.stack([f] * (n + 1))  # V[k, flag, mask]
             for _ in range(n * (self.n_cells + 1) + 1):
                 m0 = op0.backward(None, V[n, 0], V[n, 1])
                 m1 = op1.backward(None, V[n, 1], V[n, 1])
@@ -438,8 +446,10 @@ class LockIt:
         return np.stack(out) if all_spins else out[-1]
 
     def __repr__(self):
-        return (f"LockIt({self.n_rows}x{self.n_reels}, spins={self.spins}, "
-                f"rule={self.rule!r}, exact={self.exact})")
+        return (
+            f"LockIt({self.n_rows}x{self.n_reels}, spins={self.spins}, "
+            f"rule={self.rule!r}, exact={self.exact})"
+        )
 
 
 # ----------------------------------------------------------------------------

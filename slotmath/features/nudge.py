@@ -40,6 +40,7 @@ Arithmetic: float64.  Every chain is a DAG with at most ``T`` transient
 states (``T`` < twice the longest run plus two), so ``N`` is exact up to a
 relative error of a few ``T * 2**-53``; mixtures add non-negative terms.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -48,7 +49,7 @@ from functools import cached_property
 import numba as nb
 import numpy as np
 
-CAP_NONE = -1     #: the top symbol has no stack of the nudge symbol below it
+CAP_NONE = -1  #: the top symbol has no stack of the nudge symbol below it
 CAP_BLANKED = -2  #: the reel used its arrow; the top shows the blanked arrow
 
 
@@ -304,9 +305,16 @@ def _chain_flows(strips, lengths, weights, klass, symbols, arrow, K, S, flow, ab
                     absorb[r, xi, d, u, c if c >= 0 else S] += w
 
 
-def reel_chains(strips: np.ndarray, lengths: np.ndarray, weights: np.ndarray,
-                klass: np.ndarray, n_classes: int, symbols: np.ndarray, arrow: int,
-                n_symbols: int) -> ReelChains:
+def reel_chains(
+    strips: np.ndarray,
+    lengths: np.ndarray,
+    weights: np.ndarray,
+    klass: np.ndarray,
+    n_classes: int,
+    symbols: np.ndarray,
+    arrow: int,
+    n_symbols: int,
+) -> ReelChains:
     """Build and solve the nudge chain of every (reel, symbol, landing class).
 
     Parameters
@@ -342,8 +350,19 @@ def reel_chains(strips: np.ndarray, lengths: np.ndarray, weights: np.ndarray,
     flow = np.zeros(shape + (T, T))
     absorb = np.zeros(shape + (T, n_symbols + 2))
     visit = np.zeros(shape + (T,))
-    _chain_flows(strips, lengths, weights, klass, np.asarray(symbols, dtype=np.int64), arrow,
-                 K, n_symbols, flow, absorb, visit)
+    _chain_flows(
+        strips,
+        lengths,
+        weights,
+        klass,
+        np.asarray(symbols, dtype=np.int64),
+        arrow,
+        K,
+        n_symbols,
+        flow,
+        absorb,
+        visit,
+    )
     denom = np.where(visit > 0, visit, 1.0)
     Q = flow / denom[..., None]
     rates = absorb / denom[..., None]
@@ -358,9 +377,8 @@ def reel_chains(strips: np.ndarray, lengths: np.ndarray, weights: np.ndarray,
     arrow_used = np.arange(T) >= K
     class_weight = np.zeros((R, n_classes), dtype=np.int64)
     for r in range(R):
-        np.add.at(class_weight[r], klass[r, :lengths[r]], weights[r, :lengths[r]])
-    return ReelChains(Q, rates, visits, moves, arrow_used, class_weight,
-                      np.asarray(symbols, dtype=np.int64))
+        np.add.at(class_weight[r], klass[r, : lengths[r]], weights[r, : lengths[r]])
+    return ReelChains(Q, rates, visits, moves, arrow_used, class_weight, np.asarray(symbols, dtype=np.int64))
 
 
 # ---------------------------------------------------------------------------
@@ -379,11 +397,11 @@ def sum_distribution(tensor: np.ndarray, factors: list) -> np.ndarray:
     for f in factors:
         # acc[n, d_r, rest...] x f[d_r, m] -> new[n + m, rest...]
         part = np.tensordot(acc, f, axes=([1], [0]))  # (n, rest..., m)
-        part = np.moveaxis(part, -1, 1)               # (n, m, rest...)
+        part = np.moveaxis(part, -1, 1)  # (n, m, rest...)
         n, m = part.shape[:2]
         new = np.zeros((n + m - 1,) + part.shape[2:])
         for j in range(m):
-            new[j:j + n] += part[:, j]
+            new[j : j + n] += part[:, j]
         acc = new
     return acc
 

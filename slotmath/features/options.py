@@ -37,6 +37,7 @@ retriggerable, on the same reels") needs only::
         multiplier: 3
         awards: {3: {games: 10}}
 """
+
 from __future__ import annotations
 
 import csv
@@ -50,10 +51,25 @@ from slotmath.engine.cache import game_cache, no_sets
 from slotmath.io.gamefile import GameFileError, named_file
 from slotmath.model import Game
 
-__all__ = ["Award", "AwardTables", "LockItSource", "LockItSpec", "FreeGamesSpec",
-           "SelectionOption", "SelectionSpec", "WheelSpec", "Features", "load_features",
-           "feature_landing", "lockit_chain", "shape_counts", "nudged_strip",
-           "scatter_window_counts", "free_games_table", "free_games_feature"]
+__all__ = [
+    "Award",
+    "AwardTables",
+    "LockItSource",
+    "LockItSpec",
+    "FreeGamesSpec",
+    "SelectionOption",
+    "SelectionSpec",
+    "WheelSpec",
+    "Features",
+    "load_features",
+    "feature_landing",
+    "lockit_chain",
+    "shape_counts",
+    "nudged_strip",
+    "scatter_window_counts",
+    "free_games_table",
+    "free_games_feature",
+]
 
 
 # ===========================================================================
@@ -85,7 +101,7 @@ class AwardTables:
         for awards in self.table(name, level):
             total = sum(a.weight for a in awards)
             m1.append(sum(a.value * a.weight for a in awards) / total)
-            m2.append(sum(a.value ** 2 * a.weight for a in awards) / total)
+            m2.append(sum(a.value**2 * a.weight for a in awards) / total)
         return m1, m2
 
     def distributions(self, name: str, level: int, unit: Fraction = Fraction(1)) -> list:
@@ -270,8 +286,7 @@ class _Reader:
 
     def reel_set(self, name, where):
         if not isinstance(name, str) or name not in self.game.reel_sets:
-            self.fail(where, f"unknown reel set {name!r} (reel sets: "
-                      f"{', '.join(self.game.reel_sets)})")
+            self.fail(where, f"unknown reel set {name!r} (reel sets: {', '.join(self.game.reel_sets)})")
         return name
 
     def counts(self, value, where):
@@ -298,7 +313,7 @@ class _Reader:
 
 def _is_number(text: str) -> bool:
     if "e" in text.lower() and any(len(p.lstrip("+-")) > 2 for p in text.lower().split("e")[1:]):
-        return False                     # an exponent beyond 99: not a usable number
+        return False  # an exponent beyond 99: not a usable number
     try:
         Fraction(text)
     except (ValueError, ZeroDivisionError):
@@ -336,8 +351,18 @@ def _load_features(game: Game) -> Features:
 #: orders in which shapes are packed into the window (see :mod:`slotmath.features.shapes`)
 ORDERS = ("reel-major", "row-major")
 
-SHAPE_KEYS = ("symbols", "mark", "trigger", "rule", "shapes", "order", "packing", "awards",
-              "mark_award", "sources")
+SHAPE_KEYS = (
+    "symbols",
+    "mark",
+    "trigger",
+    "rule",
+    "shapes",
+    "order",
+    "packing",
+    "awards",
+    "mark_award",
+    "sources",
+)
 
 
 def _lockit(rd: _Reader, spec, jackpots) -> LockItSpec:
@@ -368,8 +393,11 @@ def _lockit(rd: _Reader, spec, jackpots) -> LockItSpec:
     if not isinstance(spec["shapes"], list) or not spec["shapes"]:
         rd.fail(f"{w}.shapes", "must be a non-empty list of [rows, reels]")
     for i, s in enumerate(spec["shapes"]):
-        if (not isinstance(s, list) or len(s) != 2
-                or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 1 for v in s)):
+        if (
+            not isinstance(s, list)
+            or len(s) != 2
+            or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 1 for v in s)
+        ):
             rd.fail(f"{w}.shapes[{i}]", f"must be [rows, reels] with positive whole numbers, got {s!r}")
         if s[0] > rd.game.rows or s[1] > rd.game.reels:
             rd.fail(f"{w}.shapes[{i}]", f"{s[0]}x{s[1]} does not fit the {rd.game.rows}x{rd.game.reels} grid")
@@ -387,8 +415,9 @@ def _lockit(rd: _Reader, spec, jackpots) -> LockItSpec:
     rd.mapping(spec["sources"], f"{w}.sources")
     for name, src in spec["sources"].items():
         f = f"{w}.sources.{name}"
-        rd.mapping(src, f, ("spins", "reels", "after_mark", "awards", "mark_award"),
-                   ("spins", "reels", "awards"))
+        rd.mapping(
+            src, f, ("spins", "reels", "after_mark", "awards", "mark_award"), ("spins", "reels", "awards")
+        )
         spins = rd.number(src["spins"], f"{f}.spins", integer=True, positive=True)
         reels = rd.reel_set(src["reels"], f"{f}.reels")
         after = src.get("after_mark")
@@ -401,8 +430,9 @@ def _lockit(rd: _Reader, spec, jackpots) -> LockItSpec:
         if not isinstance(paid, bool):
             rd.fail(f"{f}.mark_award", "must be true or false")
         sources[str(name)] = LockItSource(str(name), spins, reels, after, table, paid)
-    return LockItSpec(symbols, mark, trigger, rule, tuple(shapes), names, order, packing,
-                      sources, awards, mark_award)
+    return LockItSpec(
+        symbols, mark, trigger, rule, tuple(shapes), names, order, packing, sources, awards, mark_award
+    )
 
 
 AWARD_COLUMNS = ["table", "level", "shape", "award", "weight"]
@@ -424,8 +454,11 @@ def _award_csv_rows(path: Path) -> list:
         if not any(c.strip() for c in row):
             continue
         if len(row) != len(AWARD_COLUMNS):
-            raise GameFileError(path, f"line {i + 2}", f"has {len(row)} cells, expected "
-                                f"{len(AWARD_COLUMNS)} ({','.join(AWARD_COLUMNS)})")
+            raise GameFileError(
+                path,
+                f"line {i + 2}",
+                f"has {len(row)} cells, expected {len(AWARD_COLUMNS)} ({','.join(AWARD_COLUMNS)})",
+            )
         rows.append((f"line {i + 2}", *(c.strip() for c in row)))
     return rows
 
@@ -434,9 +467,9 @@ def _award_tables(rd: _Reader, spec, where, shape_names, jackpots) -> AwardTable
     """Award tables inline (``{table: {level: {shape: [[award, weight], ...]}}}``)
     or from a CSV file (``table, level, shape, award, weight``)."""
     levels = rd.game.levels
-    rows = []                                    # (where, table, level, shape, award, weight)
+    rows = []  # (where, table, level, shape, award, weight)
     if isinstance(spec, str):
-        path = named_file(Path(rd.game.source), spec, where)   # inside the folder, size checked
+        path = named_file(Path(rd.game.source), spec, where)  # inside the folder, size checked
         rows = _award_csv_rows(path)
         fail_file = path
     else:
@@ -452,13 +485,14 @@ def _award_tables(rd: _Reader, spec, where, shape_names, jackpots) -> AwardTable
                     for j, e in enumerate(entries):
                         if not isinstance(e, list) or len(e) != 2:
                             rd.fail(f"{f}[{j}]", "must be [award, weight]")
-                        rows.append((f"{f}[{j}]", str(table), str(level), str(shape),
-                                     str(e[0]), str(e[1])))
+                        rows.append((f"{f}[{j}]", str(table), str(level), str(shape), str(e[0]), str(e[1])))
         fail_file = rd.game.source
     tables: dict = {}
     for at, table, level, shape, award, weight in rows:
+
         def bad(problem, at=at):
             raise GameFileError(fail_file, at, problem)
+
         if not (level.isascii() and level.isdigit()) or len(level) > 12 or int(level) not in levels:
             bad(f"level {level[:40]!r} is not a bet level of the game ({levels})")
         if shape not in shape_names:
@@ -467,7 +501,7 @@ def _award_tables(rd: _Reader, spec, where, shape_names, jackpots) -> AwardTable
             value, label = jackpots[award], award
         elif len(award) > 30 or len(weight) > 12:
             bad("award or weight has too many characters (awards up to 30, weights up to 12)")
-        elif award.isascii() and award.isdigit():   # the common case, fast
+        elif award.isascii() and award.isdigit():  # the common case, fast
             value, label = Fraction(int(award)), award
         elif _is_number(award) and Fraction(award) >= 0:
             value, label = Fraction(award), award
@@ -487,8 +521,11 @@ def _award_tables(rd: _Reader, spec, where, shape_names, jackpots) -> AwardTable
             for s in shape_names:
                 awards = by_level[level].get(s)
                 if not awards or sum(a.weight for a in awards) == 0:
-                    rd.fail(where, f"award table {table!r}, level {level}: shape {s} has no "
-                            "award with a positive weight")
+                    rd.fail(
+                        where,
+                        f"award table {table!r}, level {level}: shape {s} has no "
+                        "award with a positive weight",
+                    )
                 per_shape.append(tuple(awards))
             out[table][level] = tuple(per_shape)
     if not out:
@@ -498,8 +535,12 @@ def _award_tables(rd: _Reader, spec, where, shape_names, jackpots) -> AwardTable
 
 def _free_games(rd: _Reader, spec) -> FreeGamesSpec:
     w = "options.free_games"
-    rd.mapping(spec, w, ("symbol", "reels", "multiplier", "awards", "retrigger", "nudge",
-                         "max_games"), ("symbol", "reels", "awards"))
+    rd.mapping(
+        spec,
+        w,
+        ("symbol", "reels", "multiplier", "awards", "retrigger", "nudge", "max_games"),
+        ("symbol", "reels", "awards"),
+    )
     symbol = rd.symbol(spec["symbol"], f"{w}.symbol")
     reels = rd.reel_set(spec["reels"], f"{w}.reels")
     mult = rd.number(spec.get("multiplier", 1), f"{w}.multiplier", positive=True)
@@ -507,8 +548,10 @@ def _free_games(rd: _Reader, spec) -> FreeGamesSpec:
     for c, a in rd.counts(spec["awards"], f"{w}.awards").items():
         f = f"{w}.awards.{c}"
         rd.mapping(a, f, ("prize", "games"), ("games",))
-        awards[c] = (rd.number(a.get("prize", 0), f"{f}.prize", minimum=0),
-                     rd.number(a["games"], f"{f}.games", integer=True, positive=True))
+        awards[c] = (
+            rd.number(a.get("prize", 0), f"{f}.prize", minimum=0),
+            rd.number(a["games"], f"{f}.games", integer=True, positive=True),
+        )
     retrigger = spec.get("retrigger", True)
     if not isinstance(retrigger, bool):
         rd.fail(f"{w}.retrigger", "must be true or false")
@@ -540,10 +583,12 @@ def _selection(rd: _Reader, spec, lockit, free) -> SelectionSpec:
         if lk["awards"] not in lockit.awards.tables:
             rd.fail(f"{f}.lockit.awards", f"unknown award table {lk['awards']!r}")
         options[c] = SelectionOption(
-            c, rd.number(a.get("prize", 0), f"{f}.prize", minimum=0),
+            c,
+            rd.number(a.get("prize", 0), f"{f}.prize", minimum=0),
             rd.number(lk["spins"], f"{f}.lockit.spins", integer=True, positive=True),
             str(lk["awards"]),
-            rd.number(a["free_games"], f"{f}.free_games", integer=True, positive=True))
+            rd.number(a["free_games"], f"{f}.free_games", integer=True, positive=True),
+        )
     return SelectionSpec(symbol, options, source)
 
 
@@ -563,13 +608,13 @@ def _wheel(rd: _Reader, spec, jackpots) -> WheelSpec:
         rd.fail(f"{w}.segments", "all weights are zero")
     pre = Fraction(0), Fraction(0), ""
     if "before" in spec:
-        b = rd.mapping(spec["before"], f"{w}.before", ("name", "prize", "probability"),
-                       ("prize", "probability"))
+        b = rd.mapping(
+            spec["before"], f"{w}.before", ("name", "prize", "probability"), ("prize", "probability")
+        )
         p = rd.number(b["probability"], f"{w}.before.probability", minimum=0)
         if p >= 1:
             rd.fail(f"{w}.before.probability", "must be below 1")
-        pre = (rd.number(b["prize"], f"{w}.before.prize", positive=True), p,
-               str(b.get("name", "jackpot")))
+        pre = (rd.number(b["prize"], f"{w}.before.prize", positive=True), p, str(b.get("name", "jackpot")))
     return WheelSpec(tuple(out), pre[0], pre[1], pre[2])
 
 
@@ -604,8 +649,7 @@ def feature_landing(game: Game, spec: LockItSpec, reel_set: str):
     return Landing.from_counts(np.array(counts, dtype=np.int64))
 
 
-def lockit_chain(game: Game, spec: LockItSpec, source: str, spins: int | None = None,
-                 exact: bool = False):
+def lockit_chain(game: Game, spec: LockItSpec, source: str, spins: int | None = None, exact: bool = False):
     """The :class:`~slotmath.features.lockit.LockIt` chain of ``source`` (spins overridable)."""
     from slotmath.features.lockit import LockIt
 
@@ -708,7 +752,7 @@ def free_games_table(game: Game, level: int, spec: FreeGamesSpec, max_cycle: int
     acc: dict = {}
     stops = np.array(list(product(*[range(len(s)) for s in strips])), dtype=np.int64)
     for lo in range(0, len(stops), 200_000):
-        chunk = stops[lo:lo + 200_000]
+        chunk = stops[lo : lo + 200_000]
         win = np.stack([wins[r][chunk[:, r]] for r in range(g.reels)], axis=1)
         w = np.ones(len(chunk), dtype=np.int64)
         for r in range(g.reels):

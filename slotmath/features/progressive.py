@@ -31,6 +31,7 @@ per second, so the next win after a win comes within ``t`` seconds with
 probability ``1 - (1 - p)**(t * players / seconds_per_spin)`` (Poisson limit
 ``1 - exp(-lambda t)``, ``lambda`` = wins per second).
 """
+
 from __future__ import annotations
 
 import math
@@ -106,8 +107,9 @@ def p_next_within(p, spins_per_second: float, seconds: float) -> float:
     return -math.expm1(spins * math.log1p(-float(p)))
 
 
-def renewal_figures(prog: Progressive, p, bet: float, players: int,
-                    seconds_per_spin: float, window: float = 30.0) -> dict:
+def renewal_figures(
+    prog: Progressive, p, bet: float, players: int, seconds_per_spin: float, window: float = 30.0
+) -> dict:
     """Renewal-reward figures of ``prog`` with per-spin win probability ``p``
     at bet ``bet`` [currency], JSON-ready.
 

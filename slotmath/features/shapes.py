@@ -23,9 +23,10 @@ Two packing rules are provided:
 Both rules require the 1x1 shape in the list, so that every held cell ends up
 in exactly one shape.
 """
+
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 import numba
 import numpy as np
@@ -44,7 +45,6 @@ __all__ = [
     "shape_count_table",
     "shape_prize_moments",
 ]
-
 
 
 # ----------------------------------------------------------------------------
@@ -93,9 +93,9 @@ def mask_from_picture(picture_text):
 def picture(mask, n_rows, n_reels):
     """Render a mask as rows of ``'X'``/``'.'`` (inverse of :func:`mask_from_picture`)."""
     return "\n".join(
-        "".join("X" if mask >> cell_index(row, reel, n_rows) & 1 else "."
-                for reel in range(n_reels))
-        for row in range(n_rows))
+        "".join("X" if mask >> cell_index(row, reel, n_rows) & 1 else "." for reel in range(n_reels))
+        for row in range(n_rows)
+    )
 
 
 def _check_grid(n_rows, n_reels):
@@ -126,13 +126,10 @@ def _placements(n_rows, n_reels, shapes, order):
         raise ValueError(f"order must be one of {ORDERS}, got {order!r}")
     out = []
     for s, (rows, reels) in enumerate(shapes):
-        anchors = [(top, left)
-                   for left in range(n_reels - reels + 1)
-                   for top in range(n_rows - rows + 1)]
+        anchors = [(top, left) for left in range(n_reels - reels + 1) for top in range(n_rows - rows + 1)]
         if order == "row-major":
             anchors.sort()
-        out.extend((s, top, left, rect_mask(n_rows, top, left, rows, reels))
-                   for top, left in anchors)
+        out.extend((s, top, left, rect_mask(n_rows, top, left, rows, reels)) for top, left in anchors)
     return tuple(out)
 
 
@@ -153,8 +150,7 @@ def placements(n_rows, n_reels, shapes, order="reel-major"):
 # ----------------------------------------------------------------------------
 # single mask
 # ----------------------------------------------------------------------------
-def pack(mask, n_rows, n_reels, shapes, order="reel-major", *, rule="greedy",
-         prize=None):
+def pack(mask, n_rows, n_reels, shapes, order="reel-major", *, rule="greedy", prize=None):
     """Decompose one occupancy mask into shapes.
 
     Parameters
@@ -193,7 +189,7 @@ def pack(mask, n_rows, n_reels, shapes, order="reel-major", *, rule="greedy",
         prize = _check_prize(prize, len(shapes))
         by_cell = _anchored(n_rows, n_reels, shapes)
 
-        @lru_cache(maxsize=None)
+        @cache
         def best(free):
             if free == 0:
                 return 0.0, ()
@@ -263,8 +259,7 @@ def _optimal_table(n_cells, n_shapes, start, place_shape, place_cells, prize):
     return counts
 
 
-def shape_count_table(n_rows, n_reels, shapes, order="reel-major", *,
-                      rule="greedy", prize=None):
+def shape_count_table(n_rows, n_reels, shapes, order="reel-major", *, rule="greedy", prize=None):
     """Number of shapes of each kind in the decomposition of every mask.
 
     Parameters
@@ -322,8 +317,8 @@ def shape_prize_moments(table, mean, second):
     second = np.asarray(second, dtype=float)
     if mean.shape != (table.shape[1],) or second.shape != mean.shape:
         raise ValueError("mean and second must have one entry per shape")
-    var = second - mean ** 2
+    var = second - mean**2
     if np.any(var < -1e-9 * np.maximum(1.0, second)):
         raise ValueError("second moment must be >= mean**2 for every shape")
     m1 = table @ mean
-    return m1, m1 ** 2 + table @ np.maximum(var, 0.0)
+    return m1, m1**2 + table @ np.maximum(var, 0.0)

@@ -4,6 +4,7 @@ A wheel spin first awards the *before* jackpot with probability ``q``
 (and then the wheel is not spun); otherwise one segment is drawn with
 probability proportional to its weight.  Values are [x total bet].
 """
+
 from __future__ import annotations
 
 from fractions import Fraction
@@ -49,11 +50,16 @@ def table(wheel: WheelSpec) -> pd.DataFrame:
     rows = []
     for label, value, prob in outcomes(wheel):
         weight = next((w for lab, _, w in wheel.segments if lab == label), None)
-        rows.append({"outcome": label, "value": float(value),
-                     "weight": weight if label != wheel.pre_name or not wheel.pre_probability
-                     else None,
-                     "probability": float(prob), "one_in": float(1 / prob) if prob else np.inf,
-                     "rtp_share": float(value * prob)})
+        rows.append(
+            {
+                "outcome": label,
+                "value": float(value),
+                "weight": weight if label != wheel.pre_name or not wheel.pre_probability else None,
+                "probability": float(prob),
+                "one_in": float(1 / prob) if prob else np.inf,
+                "rtp_share": float(value * prob),
+            }
+        )
     df = pd.DataFrame(rows)
     df.attrs["total_weight"] = total
     return df

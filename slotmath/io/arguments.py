@@ -1,5 +1,6 @@
 """Command-line argument types and the usage error, shared by the commands
 that each layer registers with :mod:`slotmath.cli` (light: argparse only)."""
+
 from __future__ import annotations
 
 import argparse
@@ -15,9 +16,11 @@ def game_and_level(spec: str, level: int | None):
     """Load GAME and check that ``level`` is one of its bet levels."""
     game = load_game(spec)
     if level is not None and level not in game.levels:
-        raise GameFileError(game.source, "bet.levels",
-                            f"bet level {level} is not offered (levels: "
-                            f"{', '.join(map(str, game.levels))})")
+        raise GameFileError(
+            game.source,
+            "bet.levels",
+            f"bet level {level} is not offered (levels: {', '.join(map(str, game.levels))})",
+        )
     return game, game.bet(level).level
 
 

@@ -10,6 +10,7 @@ in for the previous one with one atomic exchange where the system has it
 (Linux ``renameat2``), so the target always holds the old or the new
 result.
 """
+
 from __future__ import annotations
 
 import ctypes
@@ -23,13 +24,13 @@ from pathlib import Path
 from typing import Any
 
 #: Largest game file, reel CSV or option file read [bytes].
-MAX_FILE_BYTES = 20 * 2 ** 20
+MAX_FILE_BYTES = 20 * 2**20
 #: Environment variable that lets a game name files outside its folder
 #: (set by ``slotmath --allow-outside``; inherited by report kernels).
 ALLOW_OUTSIDE_ENV = "SLOTMATH_ALLOW_OUTSIDE"
-TEMP = ".tmp-"          # temporary files: .<name>.tmp-<pid>-<random>
-PARTIAL = ".partial-"   # report folders being built: .<name>.partial-<pid>-<random>
-OLD = ".old-"           # a previous result moved aside: .<name>.old-<pid>
+TEMP = ".tmp-"  # temporary files: .<name>.tmp-<pid>-<random>
+PARTIAL = ".partial-"  # report folders being built: .<name>.partial-<pid>-<random>
+OLD = ".old-"  # a previous result moved aside: .<name>.old-<pid>
 
 
 def default_mode(directory: bool = False) -> int:
@@ -51,7 +52,7 @@ def _alive(pid: int) -> bool:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
-    except OSError:                      # exists, owned by someone else
+    except OSError:  # exists, owned by someone else
         return True
     return True
 
@@ -177,7 +178,7 @@ def inside(folder: str | Path, path: str | Path) -> bool:
         return True
     try:
         return Path(path).resolve().is_relative_to(Path(folder).resolve())
-    except (OSError, RuntimeError, ValueError):   # a symlink loop, a bad name
+    except (OSError, RuntimeError, ValueError):  # a symlink loop, a bad name
         return False
 
 
@@ -193,8 +194,7 @@ def size_problem(path: str | Path, limit: int = MAX_FILE_BYTES) -> str | None:
     if not stat.S_ISREG(st.st_mode):
         return "is not a regular file"
     if st.st_size > limit:
-        return (f"the file is {st.st_size / 2 ** 20:.1f} MB, larger than the "
-                f"{limit / 2 ** 20:.0f} MB limit")
+        return f"the file is {st.st_size / 2**20:.1f} MB, larger than the {limit / 2**20:.0f} MB limit"
     return None
 
 

@@ -6,16 +6,17 @@ files beside it).  Structure is checked against the JSON Schema shipped in
 grid, weights are usable, ...) is checked here.  Every problem raises
 :class:`GameFileError` naming the file, the field and the problem.
 """
+
 from __future__ import annotations
 
 import csv
+import importlib
 import json
 import math
 import re
 import sys
 from fractions import Fraction
 from functools import lru_cache
-import importlib
 from importlib import resources
 from math import prod
 from pathlib import Path
@@ -27,18 +28,17 @@ from pathlib import Path
 if "jsonschema" not in sys.modules:
     sys.modules.setdefault("rfc3987_syntax", None)  # type: ignore[arg-type]
 
-import jsonschema  # noqa: E402
-import yaml  # noqa: E402
+import jsonschema
+import yaml
 
 from slotmath.io.files import inside, size_problem
+from slotmath.io.rulenames import known_rules, rules_module_name
+from slotmath.io.search import default_games_dir, games_path
 from slotmath.model import BetLevel, Game, LinePay, ScatterPay, Strip, Symbol, WildRule
-
-from slotmath.io.rulenames import known_rules, rules_module_name  # noqa: E402
-from slotmath.io.search import default_games_dir, games_path  # noqa: E402
 
 #: the first existing folder of the games search path (see :mod:`slotmath.io.search`)
 GAMES_DIR = default_games_dir()
-EXACT_LIMIT = 2 ** 62  # cycle x lines must stay below this (int64 hit counts)
+EXACT_LIMIT = 2**62  # cycle x lines must stay below this (int64 hit counts)
 GAME_FILE = "game.yaml"
 #: Most values (scalars, lists, mappings; aliases expanded) one YAML file may hold.
 MAX_NODES = 250_000
@@ -46,14 +46,14 @@ MAX_NODES = 250_000
 MAX_DEPTH = 64
 #: Largest win of one spin in the smallest win unit (coins over the scatter
 #: pays' common denominator): every win and hit-count product stays exact.
-MAX_WIN_UNITS = 2 ** 53
+MAX_WIN_UNITS = 2**53
 #: Largest stop weight.
-MAX_WEIGHT = 2 ** 32
+MAX_WEIGHT = 2**32
 #: Largest denominator of a fractional scatter pay (and of their common
 #: multiple): 1/2, 3/10, 0.05 and 1/999983 pass.  The exact engine's win table
 #: is sparse, so a fine win unit costs no memory; the bound keeps every win
 #: in win units below :data:`MAX_WIN_UNITS` for realistic pays.
-MAX_PAY_DENOMINATOR = 10 ** 6
+MAX_PAY_DENOMINATOR = 10**6
 NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
@@ -84,7 +84,7 @@ def option_file(folder: Path, value) -> Path | None:
     path = Path(folder) / value
     try:
         ok = path.is_file() and inside(folder, path) and size_problem(path) is None
-    except (OSError, ValueError):        # not a usable path
+    except (OSError, ValueError):  # not a usable path
         return None
     return path if ok else None
 
@@ -102,8 +102,11 @@ def named_file(game_path: Path, value: str, field: str) -> Path:
     if not exists:
         raise GameFileError(game_path, field, f"file {str(value)[:100]!r} not found")
     if not inside(folder, path):
-        raise GameFileError(game_path, field, f"file {str(value)[:100]!r} is outside the game's "
-                            "folder (pass --allow-outside to allow it)")
+        raise GameFileError(
+            game_path,
+            field,
+            f"file {str(value)[:100]!r} is outside the game's folder (pass --allow-outside to allow it)",
+        )
     problem = size_problem(path)
     if problem:
         raise GameFileError(path, field, problem)
@@ -117,13 +120,14 @@ def resolve_game_path(spec: str | Path, games_dir: Path | None = None) -> Path:
     p = Path(spec)
     candidates = [p, p / GAME_FILE]
     if len(p.parts) == 1:
-        for base in ([Path(games_dir)] if games_dir else games_path()):
+        for base in [Path(games_dir)] if games_dir else games_path():
             candidates += [base / p / GAME_FILE, base / f"{p}.yaml"]
     for c in candidates:
         if c.is_file():
             return c
-    raise GameFileError(spec, "", "no such game file or game folder "
-                        f"(looked for {', '.join(str(c) for c in candidates)})")
+    raise GameFileError(
+        spec, "", f"no such game file or game folder (looked for {', '.join(str(c) for c in candidates)})"
+    )
 
 
 def field_path(parts) -> str:
@@ -145,11 +149,12 @@ class UniqueKeyLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: i
             key = self.construct_object(key_node, deep=deep)
             if not isinstance(key, (str, int, float, bool, type(None))):
                 raise yaml.constructor.ConstructorError(
-                    None, None, "a key must be a plain value, not a list or mapping",
-                    key_node.start_mark)
+                    None, None, "a key must be a plain value, not a list or mapping", key_node.start_mark
+                )
             if key in seen:
                 raise yaml.constructor.ConstructorError(
-                    None, None, f"duplicate key {str(key)[:40]!r}", key_node.start_mark)
+                    None, None, f"duplicate key {str(key)[:40]!r}", key_node.start_mark
+                )
             seen.add(key)
         return super().construct_mapping(node, deep=deep)
 
@@ -177,14 +182,20 @@ def check_nodes(root, path: Path) -> None:
             size[key] = 1 + sum(size[id(k)] for k in kids)
             height[key] = 1 + max((height[id(k)] for k in kids), default=0)
             if size[key] > MAX_NODES:
-                raise GameFileError(path, "", f"the document holds more than {MAX_NODES:,} "
-                                    "values (aliases expanded)")
+                raise GameFileError(
+                    path, "", f"the document holds more than {MAX_NODES:,} values (aliases expanded)"
+                )
             if height[key] > MAX_DEPTH:
-                raise GameFileError(path, "", f"lists and mappings nest deeper than {MAX_DEPTH} "
-                                    f"levels (line {node.start_mark.line + 1})")
+                raise GameFileError(
+                    path,
+                    "",
+                    f"lists and mappings nest deeper than {MAX_DEPTH} "
+                    f"levels (line {node.start_mark.line + 1})",
+                )
         elif key in open_:
-            raise GameFileError(path, "", f"an alias refers to its own anchor "
-                                f"(line {node.start_mark.line + 1})")
+            raise GameFileError(
+                path, "", f"an alias refers to its own anchor (line {node.start_mark.line + 1})"
+            )
         elif key not in size:
             open_.add(key)
             stack.append((node, True))
@@ -203,7 +214,7 @@ def load_yaml(path: Path):
         raise GameFileError(path, "", f"cannot read file: {exc.strerror}") from None
     except UnicodeDecodeError as exc:
         raise GameFileError(path, "", f"not UTF-8 text (byte {exc.start})") from None
-    if text.count(",") + text.count("\n") > MAX_NODES:   # a value per comma or line, roughly
+    if text.count(",") + text.count("\n") > MAX_NODES:  # a value per comma or line, roughly
         raise GameFileError(path, "", f"the document holds more than {MAX_NODES:,} values")
     loader = UniqueKeyLoader(text)
     try:
@@ -227,8 +238,9 @@ def check_numbers(data, path: Path) -> None:
     while stack:
         value, where = stack.pop()
         if isinstance(value, float) and not math.isfinite(value):
-            raise GameFileError(path, field_path(where), f"non-finite number {value} "
-                                "(every number must be finite)")
+            raise GameFileError(
+                path, field_path(where), f"non-finite number {value} (every number must be finite)"
+            )
         if isinstance(value, dict):
             stack += [(v, where + [str(k)]) for k, v in value.items()]
         elif isinstance(value, list):
@@ -243,7 +255,7 @@ def load_game(spec: str | Path, games_dir: Path | None = None) -> Game:
         raise GameFileError(path, "", "the file must hold a mapping (key: value pairs)")
     check_numbers(data, path)
     default_name = path.parent.name if path.name == GAME_FILE else path.stem
-    if not NAME.fullmatch(default_name):     # a folder name that is no plain identifier
+    if not NAME.fullmatch(default_name):  # a folder name that is no plain identifier
         default_name = re.sub(r"\W", "_", default_name, flags=re.ASCII)
         default_name = default_name if NAME.fullmatch(default_name) else f"_{default_name}"
     game = build_game(data, path, default_name)
@@ -267,8 +279,10 @@ def ways_problem(game: Game) -> tuple | None:
         counts.setdefault(next(iter(lp.positions[0])), []).append(len(lp.positions))
     for name, ns in counts.items():
         if sorted(ns) != list(range(min(ns), game.reels + 1)):
-            return "pays", (f"with pays_by: ways {name}'s pays must list every count from "
-                            f"{min(ns)} to {game.reels} (listed: {sorted(ns)})")
+            return "pays", (
+                f"with pays_by: ways {name}'s pays must list every count from "
+                f"{min(ns)} to {game.reels} (listed: {sorted(ns)})"
+            )
     return None
 
 
@@ -277,8 +291,9 @@ def check_rules(game: Game) -> None:
     then run the rules module's own checks (``check(game)``)."""
     known = known_rules()
     if not isinstance(game.rules, str) or game.rules not in known:
-        raise GameFileError(game.source, "rules", f"unknown rules {str(game.rules)[:100]!r} "
-                            f"(known rules: {', '.join(known)})")
+        raise GameFileError(
+            game.source, "rules", f"unknown rules {str(game.rules)[:100]!r} (known rules: {', '.join(known)})"
+        )
     module = importlib.import_module(rules_module_name(game.rules))
     if not callable(getattr(module, "check", None)):
         raise GameFileError(game.source, "rules", f"{game.rules!r} is not a rules module")
@@ -291,8 +306,7 @@ def _is_integer(checker, value) -> bool:
 
 
 def _is_number(checker, value) -> bool:
-    return (isinstance(value, (int, float)) and not isinstance(value, bool)
-            and math.isfinite(value))
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 
 @lru_cache(maxsize=1)
@@ -310,11 +324,17 @@ def check_schema(data: dict, path: Path) -> None:
     if error is None:
         return
     value, message = error.instance, error.message
-    if error.validator == "type" and isinstance(value, float) and value.is_integer() \
-            and "integer" in str(error.validator_value):
-        message = (f"{value!r} is not an integer (write {int(value)}: "
-                   "whole numbers are written without a decimal point)")
-    elif len(message) > 200 or "\n" in message:       # never echo a large value
+    if (
+        error.validator == "type"
+        and isinstance(value, float)
+        and value.is_integer()
+        and "integer" in str(error.validator_value)
+    ):
+        message = (
+            f"{value!r} is not an integer (write {int(value)}: "
+            "whole numbers are written without a decimal point)"
+        )
+    elif len(message) > 200 or "\n" in message:  # never echo a large value
         message = " ".join(message.split())[:100] + " ..."
     raise GameFileError(path, field_path(error.absolute_path), message)
 
@@ -361,17 +381,21 @@ def build_game(data: dict, path: Path, default_name: str) -> Game:
                     col = f"{'weight' if m[2] else 'reel'}{int(m[1]) + 1}"
                     problem += f" (column {col}, line {int(m[3]) + 2})"
                 raise GameFileError(csv_path, f, problem)
+
         if len(spec) != n_reels:
             set_fail(field, f"has {len(spec)} reels, the grid has {n_reels}")
         reel_sets[set_name] = tuple(
-            build_strip(strip, f"{field}[{r}]", seen, n_rows, set_fail)
-            for r, strip in enumerate(spec))
+            build_strip(strip, f"{field}[{r}]", seen, n_rows, set_fail) for r, strip in enumerate(spec)
+        )
 
     # paylines -----------------------------------------------------------
     ways = data.get("pays_by", "lines") == "ways"
     if ways and data.get("rules", "lines") != "lines":
-        fail("pays_by", f"pays_by: ways needs rules: lines (the rules module "
-             f"{str(data['rules'])[:100]!r} evaluates its own pays)")
+        fail(
+            "pays_by",
+            f"pays_by: ways needs rules: lines (the rules module "
+            f"{str(data['rules'])[:100]!r} evaluates its own pays)",
+        )
     if ways and "paylines" in data:
         fail("paylines", "paylines are not used with pays_by: ways (remove them)")
     paylines = [] if ways else data.get("paylines") or [[n_rows // 2] * n_reels]
@@ -386,21 +410,26 @@ def build_game(data: dict, path: Path, default_name: str) -> Game:
     for set_name, strips in reel_sets.items():
         cycle = prod(s.total_weight for s in strips)
         if cycle * max(len(paylines), 1) >= EXACT_LIMIT:
-            fail(f"reels.{set_name}", f"the cycle (product of the reels' total weights) is "
-                 f"{cycle:.4g}; times {len(paylines)} lines it exceeds 2**62, the range of "
-                 "exact integer counting")
+            fail(
+                f"reels.{set_name}",
+                f"the cycle (product of the reels' total weights) is "
+                f"{cycle:.4g}; times {len(paylines)} lines it exceeds 2**62, the range of "
+                "exact integer counting",
+            )
 
     # bet ----------------------------------------------------------------
     bet = data["bet"]
-    lines_bet = bet.get("lines", len(paylines) or 1)   # ways: coins bet per bet level
+    lines_bet = bet.get("lines", len(paylines) or 1)  # ways: coins bet per bet level
     if lines_bet != len(paylines) and not ways:
         fail("bet.lines", f"is {lines_bet} but the game defines {len(paylines)} paylines")
     levels = list(bet["levels"])
     bet_levels = tuple(BetLevel(level=lv, line_bet=lv, total_bet=lv * lines_bet) for lv in levels)
 
     # pays ---------------------------------------------------------------
-    line_pays = tuple(build_line_pay(i, p, n_reels, levels, seen, groups, kinds, fail)
-                      for i, p in enumerate(data.get("pays") or []))
+    line_pays = tuple(
+        build_line_pay(i, p, n_reels, levels, seen, groups, kinds, fail)
+        for i, p in enumerate(data.get("pays") or [])
+    )
     first: dict[tuple, int] = {}
     for i, lp in enumerate(line_pays):
         j = first.setdefault((lp.positions, lp.anywhere, lp.exactly), i)
@@ -417,19 +446,32 @@ def build_game(data: dict, path: Path, default_name: str) -> Game:
             fail(f"scatters[{i}].symbol", f"{sp['symbol']!r} is not of kind 'scatter'")
         if sp["count"] > n_reels * n_rows:
             fail(f"scatters[{i}].count", f"{sp['count']} symbols do not fit a {n_rows}x{n_reels} window")
-        scatter_pays.append(ScatterPay(sp["symbol"], sp["count"], scatter_fraction(sp["pay"], f"scatters[{i}].pay", fail)))
-    check_top_win(line_pays, scatter_pays, symbols, n_rows ** n_reels if ways else len(paylines),
-                  bet_levels, fail)
+        scatter_pays.append(
+            ScatterPay(sp["symbol"], sp["count"], scatter_fraction(sp["pay"], f"scatters[{i}].pay", fail))
+        )
+    check_top_win(
+        line_pays, scatter_pays, symbols, n_rows**n_reels if ways else len(paylines), bet_levels, fail
+    )
 
     game = Game(
-        name=data.get("name", default_name), title=data.get("title", default_name),
-        reels=n_reels, rows=n_rows, symbols=tuple(symbols), reel_sets=reel_sets,
-        paylines=tuple(tuple(p) for p in paylines), line_pays=line_pays,
-        scatter_pays=tuple(scatter_pays), bet_levels=bet_levels,
-        rules=data.get("rules", "lines"), options=data.get("options") or {},
-        source=str(path), description=data.get("description", ""),
-        version=str(data.get("version", "")), variant=str(data.get("variant", "")),
-        pays_by=data.get("pays_by", "lines"))
+        name=data.get("name", default_name),
+        title=data.get("title", default_name),
+        reels=n_reels,
+        rows=n_rows,
+        symbols=tuple(symbols),
+        reel_sets=reel_sets,
+        paylines=tuple(tuple(p) for p in paylines),
+        line_pays=line_pays,
+        scatter_pays=tuple(scatter_pays),
+        bet_levels=bet_levels,
+        rules=data.get("rules", "lines"),
+        options=data.get("options") or {},
+        source=str(path),
+        description=data.get("description", ""),
+        version=str(data.get("version", "")),
+        variant=str(data.get("variant", "")),
+        pays_by=data.get("pays_by", "lines"),
+    )
     if ways:
         problem = ways_problem(game)
         if problem:
@@ -446,10 +488,13 @@ def scatter_fraction(value, field, fail) -> Fraction:
             fail(field, f"{value!r} divides by zero")
         pay = Fraction(int(num), int(den or 1))
     else:
-        pay = Fraction(str(value))        # the decimal as written: 0.1 is 1/10
+        pay = Fraction(str(value))  # the decimal as written: 0.1 is 1/10
     if pay.denominator > MAX_PAY_DENOMINATOR:
-        fail(field, f"{value!r} has denominator {pay.denominator}, more than "
-             f"{MAX_PAY_DENOMINATOR:,} (write the pay with fewer decimals)")
+        fail(
+            field,
+            f"{value!r} has denominator {pay.denominator}, more than "
+            f"{MAX_PAY_DENOMINATOR:,} (write the pay with fewer decimals)",
+        )
     return pay
 
 
@@ -463,16 +508,17 @@ def check_top_win(line_pays, scatter_pays, symbols, n_lines, bet_levels, fail) -
     top_line = max((max(lp.pays) for lp in line_pays), default=0) * mult * n_lines
     den = math.lcm(*(sp.pay.denominator for sp in scatter_pays)) if scatter_pays else 1
     if den > MAX_PAY_DENOMINATOR:
-        fail("scatters", f"the scatter pays' common denominator {den} exceeds "
-             f"{MAX_PAY_DENOMINATOR:,}")
+        fail("scatters", f"the scatter pays' common denominator {den} exceeds {MAX_PAY_DENOMINATOR:,}")
     top_total_bet = max(b.total_bet for b in bet_levels)
     top_scatter = sum(sp.pay for sp in scatter_pays) * top_total_bet
     top = (top_line + top_scatter) * den
     if top >= MAX_WIN_UNITS:
-        fail("scatters" if top_line * den < MAX_WIN_UNITS // 2 else "pays",
-             f"the largest win of one spin ({float(top_line + top_scatter):.4g} coins, "
-             f"with wild multipliers and every line) reaches 2**53 win units; pays "
-             "must keep it below (exact arithmetic)")
+        fail(
+            "scatters" if top_line * den < MAX_WIN_UNITS // 2 else "pays",
+            f"the largest win of one spin ({float(top_line + top_scatter):.4g} coins, "
+            f"with wild multipliers and every line) reaches 2**53 win units; pays "
+            "must keep it below (exact arithmetic)",
+        )
 
 
 def build_symbol(i, spec, names, kinds, fail) -> Symbol:
@@ -485,16 +531,21 @@ def build_symbol(i, spec, names, kinds, fail) -> Symbol:
     subs = spec.get("substitutes", "all")
     if subs != "all" and "except" in spec:
         fail(f"symbols[{i}].except", "'except' only goes with 'substitutes: all'")
-    for key, lst in (("substitutes", subs if isinstance(subs, list) else []),
-                     ("except", spec.get("except", []))):
+    for key, lst in (
+        ("substitutes", subs if isinstance(subs, list) else []),
+        ("except", spec.get("except", [])),
+    ):
         for j, n in enumerate(lst):
             if n not in kinds:
                 fail(f"symbols[{i}].{key}[{j}]", f"unknown symbol {n!r}")
             if n == spec["name"]:
                 fail(f"symbols[{i}].{key}[{j}]", "a wild cannot substitute for itself")
             if key == "substitutes" and kinds[n] in ("scatter", "blank"):
-                fail(f"symbols[{i}].{key}[{j}]", f"{n!r} is a {kinds[n]}; wilds substitute "
-                     "only in line pays, and scatters and blanks never pay on a line")
+                fail(
+                    f"symbols[{i}].{key}[{j}]",
+                    f"{n!r} is a {kinds[n]}; wilds substitute "
+                    "only in line pays, and scatters and blanks never pay on a line",
+                )
     if subs == "all":
         excluded = set(spec.get("except", [])) | {spec["name"]}
         # 'all' means every paying symbol: regular ones and other wilds
@@ -503,12 +554,13 @@ def build_symbol(i, spec, names, kinds, fail) -> Symbol:
     if "per_wild" in mult and "by_count" in mult:
         fail(f"symbols[{i}].multiplier", "give either 'per_wild' or 'by_count', not both")
     if mult.get("by_count", [1])[0] != 1:
-        fail(f"symbols[{i}].multiplier.by_count[0]",
-             f"is {mult['by_count'][0]}, must be 1 (by_count[c] is the multiplier "
-             "for c wilds on the line, so entry 0 applies to lines without one)")
+        fail(
+            f"symbols[{i}].multiplier.by_count[0]",
+            f"is {mult['by_count'][0]}, must be 1 (by_count[c] is the multiplier "
+            "for c wilds on the line, so entry 0 applies to lines without one)",
+        )
     by_count = tuple(mult["by_count"]) if "by_count" in mult else None
-    rule = WildRule(frozenset(subs), mult.get("per_wild", 1), by_count,
-                    spec.get("multiply_own_pays", False))
+    rule = WildRule(frozenset(subs), mult.get("per_wild", 1), by_count, spec.get("multiply_own_pays", False))
     return Symbol(spec["name"], kind, rule, spec.get("label", ""), spec.get("color", ""))
 
 
@@ -525,9 +577,18 @@ def close_substitution(symbols: list) -> list:
             if extra:
                 cover |= extra
                 changed = True
-    return [Symbol(s.name, s.kind, WildRule(frozenset(subs[s.name]), s.wild.per_wild,
-                                             s.wild.by_count, s.wild.multiply_own_pays),
-                   s.label, s.color) if s.wild else s for s in symbols]
+    return [
+        Symbol(
+            s.name,
+            s.kind,
+            WildRule(frozenset(subs[s.name]), s.wild.per_wild, s.wild.by_count, s.wild.multiply_own_pays),
+            s.label,
+            s.color,
+        )
+        if s.wild
+        else s
+        for s in symbols
+    ]
 
 
 def build_strip(spec, field, known, rows, fail) -> Strip:
@@ -549,8 +610,10 @@ def build_strip(spec, field, known, rows, fail) -> Strip:
             if w < 0:
                 fail(f"{field}.weights[{k}]", f"negative weight {w}")
             if w > MAX_WEIGHT:
-                fail(f"{field}.weights[{k}]", f"weight {w} is above the largest stop weight "
-                     f"{MAX_WEIGHT} (2**32)")
+                fail(
+                    f"{field}.weights[{k}]",
+                    f"weight {w} is above the largest stop weight {MAX_WEIGHT} (2**32)",
+                )
         if sum(weights) == 0:
             fail(f"{field}.weights", "all weights are zero")
         weights = tuple(weights)
@@ -582,9 +645,12 @@ def read_strip_csv(csv_path: Path, game_path: Path, field: str) -> list:
     cols = {}
     for j, h in enumerate(header):
         m = re.fullmatch(r"(reel|weight)([1-9][0-9]*)", h)
-        if m is None:              # the cell is not echoed: the file may be anything
-            fail("header", f"column {j + 1} is not a reel or weight column (expected "
-                 "reel1, reel2, ... and optional weight1, weight2, ...)")
+        if m is None:  # the cell is not echoed: the file may be anything
+            fail(
+                "header",
+                f"column {j + 1} is not a reel or weight column (expected "
+                "reel1, reel2, ... and optional weight1, weight2, ...)",
+            )
         if h in cols:
             fail("header", f"column {h!r} appears twice")
         cols[h] = j
@@ -610,12 +676,15 @@ def read_strip_csv(csv_path: Path, game_path: Path, field: str) -> list:
             cells = column(f"weight{r}")
             for k, c in enumerate(cells):
                 if (k < n) != bool(c):
-                    fail(f"weight{r}", f"line {k + 2}: " + ("missing weight" if k < n else
-                         "a weight without a symbol"))
+                    fail(
+                        f"weight{r}",
+                        f"line {k + 2}: " + ("missing weight" if k < n else "a weight without a symbol"),
+                    )
             for k, c in enumerate(cells[:n]):
                 if not re.fullmatch(r"[+-]?[0-9]{1,12}", c):
-                    fail(f"weight{r}", f"line {k + 2}: weight {c[:20]!r} is not an integer "
-                         "(at most 12 digits)")
+                    fail(
+                        f"weight{r}", f"line {k + 2}: weight {c[:20]!r} is not an integer (at most 12 digits)"
+                    )
             entry["weights"] = [int(c) for c in cells[:n]]
         out.append(entry)
     return out
@@ -632,7 +701,10 @@ def build_line_pay(i, spec, n_reels, levels, known, groups, kinds, fail) -> Line
         pays = tuple(spec["pay"] * lv for lv in levels)
     else:
         if len(spec["pay_by_level"]) != len(levels):
-            fail(f"{field}.pay_by_level", f"has {len(spec['pay_by_level'])} values for {len(levels)} bet levels")
+            fail(
+                f"{field}.pay_by_level",
+                f"has {len(spec['pay_by_level'])} values for {len(levels)} bet levels",
+            )
         pays = tuple(spec["pay_by_level"])
 
     def members(name, where):

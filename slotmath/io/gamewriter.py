@@ -17,6 +17,7 @@ the intended strips, and only then replaces the target with ``os.replace``.
 An existing target is first copied to ``<file>.<timestamp>.bak``, so
 nothing a user had is lost.
 """
+
 from __future__ import annotations
 
 import csv
@@ -82,8 +83,9 @@ def _node_end(node) -> int:
 def _list_replacement(node, values) -> tuple:
     if not isinstance(node, yaml.SequenceNode):
         raise GameWriteError(f"expected a list at line {node.start_mark.line + 1}")
-    text = flow_list(values) if node.flow_style or not node.value \
-        else block_list(values, node.start_mark.column)
+    text = (
+        flow_list(values) if node.flow_style or not node.value else block_list(values, node.start_mark.column)
+    )
     return node.start_mark.index, _node_end(node), text
 
 
@@ -156,14 +158,14 @@ def render(source: Path, strips_by_set: dict, target: Path) -> tuple:
     edits, csv_files = [], {}
     for key_node, set_node in reels.value:
         name = key_node.value
-        if isinstance(set_node, yaml.ScalarNode):           # a CSV file
-            csv_path = (source.parent / set_node.value)
+        if isinstance(set_node, yaml.ScalarNode):  # a CSV file
+            csv_path = source.parent / set_node.value
             if name in strips_by_set and in_place:
                 csv_files[csv_path] = strips_csv(strips_by_set[name])
             elif name in strips_by_set:
                 inline = "[" + ", ".join(flow_strip(s) for s in strips_by_set[name]) + "]"
                 edits.append((set_node.start_mark.index, set_node.end_mark.index, inline))
-            elif not same_folder and copy_files:         # the file goes along, same name
+            elif not same_folder and copy_files:  # the file goes along, same name
                 csv_files[target.parent / set_node.value] = _exact_text(csv_path)
             elif not same_folder:
                 rel = os.path.relpath(csv_path.resolve(), target.parent.resolve())
@@ -205,8 +207,12 @@ def _option_files(root, source: Path) -> list:
             stack += [v for _, v in node.value]
         elif isinstance(node, yaml.SequenceNode):
             stack += node.value
-        elif (isinstance(node, yaml.ScalarNode) and node.tag == "tag:yaml.org,2002:str"
-              and option_file(source.parent, node.value) is not None and node.value not in names):
+        elif (
+            isinstance(node, yaml.ScalarNode)
+            and node.tag == "tag:yaml.org,2002:str"
+            and option_file(source.parent, node.value) is not None
+            and node.value not in names
+        ):
             names.append(node.value)
     return names
 
@@ -228,16 +234,22 @@ def _moved_file_references(root, text: str, source: Path, target: Path) -> list:
         elif isinstance(node, yaml.SequenceNode):
             for item in node.value:
                 visit(item)
-        elif (isinstance(node, yaml.ScalarNode) and node.tag == "tag:yaml.org,2002:str"
-              and not os.path.isabs(node.value)
-              and option_file(source.parent, node.value) is not None):
+        elif (
+            isinstance(node, yaml.ScalarNode)
+            and node.tag == "tag:yaml.org,2002:str"
+            and not os.path.isabs(node.value)
+            and option_file(source.parent, node.value) is not None
+        ):
             start, end = node.start_mark.index, node.end_mark.index
             raw = text[start:end]
-            form = next((f for f in (node.value, f'"{node.value}"', f"'{node.value}'")
-                         if raw.endswith(f)), None)
+            form = next(
+                (f for f in (node.value, f'"{node.value}"', f"'{node.value}'") if raw.endswith(f)), None
+            )
             if form is None:
-                raise GameWriteError(f"{source}: line {node.start_mark.line + 1}: cannot "
-                                     f"rewrite the file name {node.value!r} for another folder")
+                raise GameWriteError(
+                    f"{source}: line {node.start_mark.line + 1}: cannot "
+                    f"rewrite the file name {node.value!r} for another folder"
+                )
             rel = os.path.relpath((source.parent / node.value).resolve(), target.parent.resolve())
             edits.append((end - len(form), end, _scalar(rel)))
 
@@ -272,9 +284,11 @@ def _temp_beside(path: Path, text: str, suffix: str) -> Path:
 
 def _same_strips(a, b) -> bool:
     return len(a) == len(b) and all(
-        tuple(x.symbols) == tuple(y.symbols) and
-        (None if x.weights is None else tuple(x.weights)) == (None if y.weights is None else tuple(y.weights))
-        for x, y in zip(a, b, strict=True))
+        tuple(x.symbols) == tuple(y.symbols)
+        and (None if x.weights is None else tuple(x.weights))
+        == (None if y.weights is None else tuple(y.weights))
+        for x, y in zip(a, b, strict=True)
+    )
 
 
 def write_game(game: Game, strips_by_set: dict, path=None, backup: bool = True) -> Path:
@@ -317,7 +331,7 @@ def write_game(game: Game, strips_by_set: dict, path=None, backup: bool = True) 
             tmp = _temp_beside(csv_path, csv_text, ".csv")
             temps[csv_path] = tmp
             pointed = _point_csv(check_text, csv_path, tmp, target)
-            if pointed == check_text:     # a file under options goes in place first (a copy)
+            if pointed == check_text:  # a file under options goes in place first (a copy)
                 if backup and csv_path.exists() and _exact_text(csv_path) != csv_text:
                     shutil.copy2(csv_path, backup_path(csv_path))
                 os.replace(temps.pop(csv_path), csv_path)
@@ -331,10 +345,10 @@ def write_game(game: Game, strips_by_set: dict, path=None, backup: bool = True) 
         for name, strips in strips_by_set.items():
             if not _same_strips(loaded.strips(name), strips):
                 raise GameWriteError(f"{target}: reel set {name} did not read back as written")
-        if check_text != text:                      # the final YAML names the real CSV files
+        if check_text != text:  # the final YAML names the real CSV files
             tmp_yaml.write_text(text, encoding="utf-8")
         if target.exists() and target.read_text(encoding="utf-8") == text:
-            temps.pop(target).unlink()              # the YAML itself is unchanged
+            temps.pop(target).unlink()  # the YAML itself is unchanged
         for dest, tmp in list(temps.items()):
             if backup and dest.exists():
                 shutil.copy2(dest, backup_path(dest))
@@ -350,10 +364,9 @@ def _point_csv(text: str, csv_path: Path, tmp: Path, target: Path) -> str:
     """Make the YAML refer to ``tmp`` where it refers to ``csv_path``."""
     root = yaml.compose(text)
     for _, node in _get(root, "reels").value:
-        if isinstance(node, yaml.ScalarNode) and \
-                (target.parent / node.value).resolve() == csv_path.resolve():
+        if isinstance(node, yaml.ScalarNode) and (target.parent / node.value).resolve() == csv_path.resolve():
             rel = os.path.relpath(tmp, target.parent)
-            return text[:node.start_mark.index] + _scalar(rel) + text[node.end_mark.index:]
+            return text[: node.start_mark.index] + _scalar(rel) + text[node.end_mark.index :]
     return text
 
 
@@ -372,6 +385,11 @@ def diff(game: Game, strips_by_set: dict, path=None, context: int = 1) -> str:
     out = []
     for file, new in planned_files(game, strips_by_set, path).items():
         old = file.read_text(encoding="utf-8") if file.exists() else ""
-        out += unified_diff(old.splitlines(keepends=True), new.splitlines(keepends=True),
-                            fromfile=f"{file} (saved)", tofile=f"{file} (tuned)", n=context)
+        out += unified_diff(
+            old.splitlines(keepends=True),
+            new.splitlines(keepends=True),
+            fromfile=f"{file} (saved)",
+            tofile=f"{file} (tuned)",
+            n=context,
+        )
     return "".join(out)

@@ -4,6 +4,7 @@ Light on purpose: the game-file reader looks a name up here and imports the
 rules package, whose ``__init__`` holds only its file checks (the analysis is
 imported when first used), so validating a game file imports no analysis code.
 """
+
 from __future__ import annotations
 
 import sys
@@ -33,9 +34,15 @@ def known_rules() -> list[str]:
     prefix = "slotmath.rules."
     names = set(RULES)
     for full, module in list(sys.modules.items()):
-        name = full[len(prefix):]
-        if full.startswith(prefix) and "." not in name and module is not None \
-                and name not in names and full not in RULES.values() and name != "par" \
-                and _is_rules_module(module):
+        name = full[len(prefix) :]
+        if (
+            full.startswith(prefix)
+            and "." not in name
+            and module is not None
+            and name not in names
+            and full not in RULES.values()
+            and name != "par"
+            and _is_rules_module(module)
+        ):
             names.add(name)
     return sorted(names)

@@ -10,6 +10,7 @@ in
 3. the example games bundled with the package (``slotmath/examples``, read
    through :mod:`importlib.resources`, so an installed wheel has them).
 """
+
 from __future__ import annotations
 
 import os

@@ -29,6 +29,7 @@ Standard errors and tests
     means over the kernel blocks, as a round may count an event several
     times).  A check passes when ``|z| <`` :data:`Z_PASS`.
 """
+
 from __future__ import annotations
 
 import math
@@ -71,11 +72,14 @@ def central_fourth_moment(dist) -> float:
     arithmetic when the distribution is exact)."""
     scale = dist.unit_den * dist.total_bet
     if dist.exact:
-        mean = Fraction(sum(int(w) * int(c) for w, c in zip(dist.wins.tolist(),
-                                                            dist.weights.tolist(), strict=True)),
-                        dist.total * scale)
-        acc = sum((Fraction(int(w), scale) - mean) ** 4 * int(c)
-                  for w, c in zip(dist.wins.tolist(), dist.weights.tolist(), strict=True))
+        mean = Fraction(
+            sum(int(w) * int(c) for w, c in zip(dist.wins.tolist(), dist.weights.tolist(), strict=True)),
+            dist.total * scale,
+        )
+        acc = sum(
+            (Fraction(int(w), scale) - mean) ** 4 * int(c)
+            for w, c in zip(dist.wins.tolist(), dist.weights.tolist(), strict=True)
+        )
         return float(acc / dist.total)
     x = dist.wins / scale
     p = dist.weights / dist.total
@@ -85,7 +89,7 @@ def central_fourth_moment(dist) -> float:
 def sd_standard_error(sd: float, mu4: float, n: int) -> float:
     """Standard error of the sample SD of ``n`` rounds from the exact SD and
     central fourth moment: ``sqrt((mu4 - sd**4) / n) / (2 sd)``."""
-    return math.sqrt(max(mu4 - sd ** 4, 0.0) / n) / (2 * sd) if sd > 0 else 0.0
+    return math.sqrt(max(mu4 - sd**4, 0.0) / n) / (2 * sd) if sd > 0 else 0.0
 
 
 def detectable_rtp_error(sd: float, n: int) -> float:
@@ -135,8 +139,11 @@ def exact_event_rates(par, extra: dict | None = None) -> dict:
         for row in table.itertuples(index=False):
             key = event_key(row.kind, row.combination, int(row.multiplier))
             hits = row.hits
-            rate = Fraction(int(hits), int(cycle)) if isinstance(hits, (int, np.integer)) \
-                and isinstance(cycle, (int, np.integer)) else float(row.probability)
+            rate = (
+                Fraction(int(hits), int(cycle))
+                if isinstance(hits, (int, np.integer)) and isinstance(cycle, (int, np.integer))
+                else float(row.probability)
+            )
             out[key] = out.get(key, 0) + rate
     rates = dict((getattr(par, "features", None) or {}).get("event_rates", {}))
     rates.update(extra or {})
@@ -204,26 +211,33 @@ class ConvergenceReport:
             fmt = (lambda v: f"{v:.5%}") if pct else (lambda v: f"{v:.5f}")
             exact = "" if r.exact is None or pd.isna(r.exact) else fmt(r.exact)
             z = "" if r.z is None or pd.isna(r.z) else f"{r.z:+.2f}"
-            rows.append(f"  {r.figure:<15}{fmt(r.simulated):>12}  [{fmt(r.ci_low)}, "
-                        f"{fmt(r.ci_high)}]  {exact:>12}  {z:>6}")
+            rows.append(
+                f"  {r.figure:<15}{fmt(r.simulated):>12}  [{fmt(r.ci_low)}, "
+                f"{fmt(r.ci_high)}]  {exact:>12}  {z:>6}"
+            )
         parts = ["\n".join(rows)]
         if len(self.events):
             e = self.events.copy()
             e["one_in"] = e["one_in"].map(lambda v: f"{v:,.2f}" if v and np.isfinite(v) else "-")
-            e["exact_one_in"] = e["exact_one_in"].map(
-                lambda v: f"{v:,.2f}" if v and np.isfinite(v) else "-")
+            e["exact_one_in"] = e["exact_one_in"].map(lambda v: f"{v:,.2f}" if v and np.isfinite(v) else "-")
             e["z"] = e["z"].map(lambda v: "" if v is None or pd.isna(v) else f"{v:+.2f}")
-            parts += ["Pays and features (hits per round, simulated vs exact)",
-                      e[["event", "hits", "one_in", "exact_one_in", "z"]].to_string(index=False)]
+            parts += [
+                "Pays and features (hits per round, simulated vs exact)",
+                e[["event", "hits", "one_in", "exact_one_in", "z"]].to_string(index=False),
+            ]
         h = self.histogram.copy()
         h = h[(h["rounds"] > 0) | (h["exact"].fillna(0) > 0)]
         h["probability"] = h["probability"].map(lambda v: f"{v:.6e}")
         h["exact"] = h["exact"].map(lambda v: "" if pd.isna(v) else f"{v:.6e}")
         h["z"] = h["z"].map(lambda v: "" if v is None or pd.isna(v) else f"{v:+.2f}")
-        parts += ["Win distribution [x total bet]",
-                  h[["bin", "rounds", "probability", "exact", "z"]].to_string(index=False)]
-        need = (f"Rounds for RTP +-0.01 pp at 95 %: (1.96 x {self.sd:.4f} / 0.0001)^2 = "
-                f"{self.rounds_needed:.4g} (SD {self.sd_source})")
+        parts += [
+            "Win distribution [x total bet]",
+            h[["bin", "rounds", "probability", "exact", "z"]].to_string(index=False),
+        ]
+        need = (
+            f"Rounds for RTP +-0.01 pp at 95 %: (1.96 x {self.sd:.4f} / 0.0001)^2 = "
+            f"{self.rounds_needed:.4g} (SD {self.sd_source})"
+        )
         if self.rounds_per_second:
             need += f", {_duration(self.rounds_needed / self.rounds_per_second)} at this run's speed"
         parts += [need, f"Largest |z|: {self.max_abs_z:.2f}"] + self.notes
@@ -233,20 +247,33 @@ class ConvergenceReport:
         print(self.text())
 
     def _repr_html_(self) -> str:
-        return "\n".join([self.figures.to_html(index=False), "<h4>Pays and features</h4>",
-                          self.events.to_html(index=False), "<h4>Win distribution</h4>",
-                          self.histogram.to_html(index=False),
-                          f"<p>Rounds for RTP +-0.01 pp at 95 %: {self.rounds_needed:.4g}</p>"])
+        return "\n".join(
+            [
+                self.figures.to_html(index=False),
+                "<h4>Pays and features</h4>",
+                self.events.to_html(index=False),
+                "<h4>Win distribution</h4>",
+                self.histogram.to_html(index=False),
+                f"<p>Rounds for RTP +-0.01 pp at 95 %: {self.rounds_needed:.4g}</p>",
+            ]
+        )
 
     def to_dict(self) -> dict:
         def clean(df):
             return [{k: _jsonable(v) for k, v in r.items()} for r in df.to_dict(orient="records")]
 
-        return {"rounds": self.rounds, "figures": clean(self.figures),
-                "events": clean(self.events), "histogram": clean(self.histogram),
-                "sd": self.sd, "sd_source": self.sd_source, "precision": PRECISION,
-                "rounds_needed": self.rounds_needed, "max_abs_z": self.max_abs_z,
-                "notes": self.notes}
+        return {
+            "rounds": self.rounds,
+            "figures": clean(self.figures),
+            "events": clean(self.events),
+            "histogram": clean(self.histogram),
+            "sd": self.sd,
+            "sd_source": self.sd_source,
+            "precision": PRECISION,
+            "rounds_needed": self.rounds_needed,
+            "max_abs_z": self.max_abs_z,
+            "notes": self.notes,
+        }
 
 
 def _jsonable(v):
@@ -264,8 +291,9 @@ def _duration(seconds: float) -> str:
     return f"{seconds:.1f} s"
 
 
-def convergence_report(stats, event_names, par=None, exact_events: dict | None = None,
-                       rounds_per_second: float | None = None) -> ConvergenceReport:
+def convergence_report(
+    stats, event_names, par=None, exact_events: dict | None = None, rounds_per_second: float | None = None
+) -> ConvergenceReport:
     """Compare merged run statistics with the exact figures.
 
     Parameters
@@ -304,8 +332,7 @@ def convergence_report(stats, event_names, par=None, exact_events: dict | None =
                 z = count_z(round(est.value * n), n * est.exact)
         lo, hi = est.value - Z95 * se, est.value + Z95 * se
         rows.append((label, est.value, se, lo, hi, est.exact, z))
-    figures = pd.DataFrame(rows, columns=["figure", "simulated", "se", "ci_low", "ci_high",
-                                          "exact", "z"])
+    figures = pd.DataFrame(rows, columns=["figure", "simulated", "se", "ci_low", "ci_high", "exact", "z"])
 
     rates = exact_event_rates(par, exact_events) if par is not None else dict(exact_events or {})
     ev_rows = []
@@ -318,10 +345,21 @@ def convergence_report(stats, event_names, par=None, exact_events: dict | None =
         z = _z(rate, exf, se)
         if exf is not None and n * exf < EXACT_COUNT_BELOW:
             z = count_z(int(stats.events[k]), n * exf)
-        ev_rows.append((name, stats.events[k], rate, se, exf,
-                        1 / rate if rate else math.inf, 1 / exf if exf else math.inf, z))
-    events = pd.DataFrame(ev_rows, columns=["event", "hits", "per_round", "se", "exact",
-                                            "one_in", "exact_one_in", "z"])
+        ev_rows.append(
+            (
+                name,
+                stats.events[k],
+                rate,
+                se,
+                exf,
+                1 / rate if rate else math.inf,
+                1 / exf if exf else math.inf,
+                z,
+            )
+        )
+    events = pd.DataFrame(
+        ev_rows, columns=["event", "hits", "per_round", "se", "exact", "one_in", "exact_one_in", "z"]
+    )
 
     bins = win_bin_labels()
     exact_bins = None
@@ -331,8 +369,7 @@ def convergence_report(stats, event_names, par=None, exact_events: dict | None =
         scale = d.unit_den * d.total_bet
         for w, p in zip(d.wins.tolist(), d.weights.tolist(), strict=True):
             exact_bins[win_bin(float(Fraction(int(w), scale)), _THRESHOLDS)] += p
-        exact_bins = [float(Fraction(b) / d.total) if d.exact else b / d.total
-                      for b in exact_bins]
+        exact_bins = [float(Fraction(b) / d.total) if d.exact else b / d.total for b in exact_bins]
     h_rows = []
     for k, label in enumerate(bins):
         c = stats.histogram[k]
@@ -349,9 +386,20 @@ def convergence_report(stats, event_names, par=None, exact_events: dict | None =
     sd, source = (exact["sd"], "exact") if par is not None else (sim.sd.value, "simulated")
     notes = []
     if par is not None and abs(float(par.rtp) - exact["rtp"]) > 1e-9:
-        notes.append(f"The game's RTP {float(par.rtp):.5%} includes "
-                     f"{float(par.rtp) - exact['rtp']:+.5%} that no round pays out "
-                     "(e.g. progressive contributions); the simulated RTP is compared "
-                     "with the round win's exact mean.")
-    return ConvergenceReport(n, figures, events, histogram, float(sd), source,
-                             rounds_for_precision(float(sd)), rounds_per_second, notes)
+        notes.append(
+            f"The game's RTP {float(par.rtp):.5%} includes "
+            f"{float(par.rtp) - exact['rtp']:+.5%} that no round pays out "
+            "(e.g. progressive contributions); the simulated RTP is compared "
+            "with the round win's exact mean."
+        )
+    return ConvergenceReport(
+        n,
+        figures,
+        events,
+        histogram,
+        float(sd),
+        source,
+        rounds_for_precision(float(sd)),
+        rounds_per_second,
+        notes,
+    )

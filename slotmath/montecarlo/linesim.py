@@ -28,6 +28,7 @@ Events
     table) and one per scatter pay entry, named by
     :func:`slotmath.montecarlo.convergence.event_key` after the combination table rows.
 """
+
 from __future__ import annotations
 
 from dataclasses import replace
@@ -35,12 +36,12 @@ from dataclasses import replace
 import numba as nb
 import numpy as np
 
-from slotmath.montecarlo.convergence import event_key
 from slotmath.engine.lines import pay_tensor, prefix_determined
-from slotmath.model import Game
-from slotmath.montecarlo.run import RoundSampler
 from slotmath.engine.reels import windows
 from slotmath.engine.scatters import scatter_entry, scatter_pay, scatter_symbols
+from slotmath.model import Game
+from slotmath.montecarlo.convergence import event_key
+from slotmath.montecarlo.run import RoundSampler
 
 #: Reels whose total stop weight is at most this draw by table lookup.
 TABLE_LIMIT = 4096
@@ -90,14 +91,14 @@ def stop_of(u, r, use_table, table, cum, n_stops):
 
 
 @nb.njit(cache=True)
-def play_stops(stop, window, dims, sym, cells, codes, offsets, label_coins, sc_count, sc_pay,
-               sc_event, events):
+def play_stops(
+    stop, window, dims, sym, cells, codes, offsets, label_coins, sc_count, sc_pay, sc_event, events
+):
     """Win of the window at ``stop`` [x total bet]; adds its events to ``events``.
 
     ``window`` is scratch space for the window's R x rows symbols.
     """
-    R, L, S, total_bet, J, rows, first = dims[0], dims[1], dims[2], dims[3], dims[4], \
-        dims[6], dims[7]
+    R, L, S, total_bet, rows, first = dims[0], dims[1], dims[2], dims[3], dims[6], dims[7]
     for r in range(R):
         for k in range(rows):
             window[r * rows + k] = sym[r, stop[r], k]
@@ -135,8 +136,24 @@ def scatter_win(stop, sc_count, sc_pay, sc_event, events):
 
 
 @nb.njit(cache=True)
-def line_kernel(rng, n, dims, bound, use_table, table, cum, n_stops, sym, cells, codes,
-                offsets, label_coins, sc_count, sc_pay, sc_event):
+def line_kernel(
+    rng,
+    n,
+    dims,
+    bound,
+    use_table,
+    table,
+    cum,
+    n_stops,
+    sym,
+    cells,
+    codes,
+    offsets,
+    label_coins,
+    sc_count,
+    sc_pay,
+    sc_event,
+):
     """Play ``n`` rounds: (wins [x total bet], event counts)."""
     R = dims[0]
     wins = np.empty(n, dtype=np.float64)
@@ -146,26 +163,39 @@ def line_kernel(rng, n, dims, bound, use_table, table, cum, n_stops, sym, cells,
     for i in range(n):
         for r in range(R):
             stop[r] = stop_of(uniform_below(rng, bound[r]), r, use_table, table, cum, n_stops)
-        wins[i] = play_stops(stop, window, dims, sym, cells, codes, offsets, label_coins,
-                             sc_count, sc_pay, sc_event, events)
+        wins[i] = play_stops(
+            stop, window, dims, sym, cells, codes, offsets, label_coins, sc_count, sc_pay, sc_event, events
+        )
     return wins, events
 
 
 @nb.njit(cache=True)
-def evaluate_stops(stops, dims, sym, cells, codes, offsets, label_coins, sc_count, sc_pay,
-                   sc_event):
+def evaluate_stops(stops, dims, sym, cells, codes, offsets, label_coins, sc_count, sc_pay, sc_event):
     """Wins of given stop vectors, shape (n, R), and their event counts."""
     wins = np.empty(stops.shape[0], dtype=np.float64)
     events = np.zeros(dims[5], dtype=np.int64)
     window = np.empty(dims[0] * dims[6], dtype=np.int64)
     for i in range(stops.shape[0]):
-        wins[i] = play_stops(stops[i], window, dims, sym, cells, codes, offsets, label_coins,
-                             sc_count, sc_pay, sc_event, events)
+        wins[i] = play_stops(
+            stops[i],
+            window,
+            dims,
+            sym,
+            cells,
+            codes,
+            offsets,
+            label_coins,
+            sc_count,
+            sc_pay,
+            sc_event,
+            events,
+        )
     return wins, events
 
 
-def line_sampler(game: Game, level: int, reel_set: str = "base",
-                 table_limit: int = TABLE_LIMIT) -> RoundSampler:
+def line_sampler(
+    game: Game, level: int, reel_set: str = "base", table_limit: int = TABLE_LIMIT
+) -> RoundSampler:
     """Compiled round sampler of a line game at bet ``level``.
 
     ``args`` are ``(dims, bound, use_table, table, cum, n_stops)`` (the stop
@@ -182,18 +212,19 @@ def draw_args(game: Game, reel_set: str = "base", table_limit: int = TABLE_LIMIT
     R = game.reels
     n_max = max(len(s) for s in strips)
     bound = np.array([s.total_weight for s in strips], dtype=np.int64)
-    if bound.max() >= 2 ** 31:
-        raise ValueError(f"{game.name}: a reel's total stop weight must be below 2**31 "
-                         "for the compiled simulator")
+    if bound.max() >= 2**31:
+        raise ValueError(
+            f"{game.name}: a reel's total stop weight must be below 2**31 for the compiled simulator"
+        )
     use_table = bound <= table_limit
     table = np.zeros((R, int(max(bound[use_table], default=1))), dtype=np.int32)
     cum = np.zeros((R, n_max), dtype=np.int64)
     n_stops = np.array([len(s) for s in strips], dtype=np.int64)
     for r, strip in enumerate(strips):
         w = strip.stop_weights()
-        cum[r, :len(w)] = np.cumsum(w)
+        cum[r, : len(w)] = np.cumsum(w)
         if use_table[r]:
-            table[r, :bound[r]] = np.repeat(np.arange(len(w)), w)
+            table[r, : bound[r]] = np.repeat(np.arange(len(w)), w)
     return bound, use_table.astype(np.int64), table, cum, n_stops
 
 
@@ -216,7 +247,7 @@ def evaluation_args(game: Game, level: int, reel_set: str = "base", first: int =
 
     sym = np.zeros((R, n_max, game.rows), dtype=np.int64)
     for r, strip in enumerate(strips):
-        sym[r, :len(strip)] = windows(game, strip)
+        sym[r, : len(strip)] = windows(game, strip)
     rows = np.array(game.paylines, dtype=np.int64).reshape(L, R)
     cells = np.arange(R)[None, :] * game.rows + rows  # window cell of each line's symbols
 
@@ -230,14 +261,16 @@ def evaluation_args(game: Game, level: int, reel_set: str = "base", first: int =
     codes = np.concatenate(tables).astype(np.int32)
     entries, mults = labels >> 20, labels & ((1 << 20) - 1)
     label_coins = (tensor.compiled.pay[entries] * mults).astype(np.int64)
-    names = [event_key("line", game.line_pays[e].name, int(m))
-             for e, m in zip(entries.tolist(), mults.tolist(), strict=True)]
+    names = [
+        event_key("line", game.line_pays[e].name, int(m))
+        for e, m in zip(entries.tolist(), mults.tolist(), strict=True)
+    ]
 
     sc_count, sc_pay, sc_event = scatter_args(game, reel_set, names)
-    dims = np.array([R, L, S, bet.total_bet, len(sc_count), len(names), game.rows,
-                     max(1, min(first, R))], dtype=np.int64)
-    return (dims, sym, cells, codes, offsets, label_coins, sc_count, sc_pay, sc_event), \
-        tuple(names)
+    dims = np.array(
+        [R, L, S, bet.total_bet, len(sc_count), len(names), game.rows, max(1, min(first, R))], dtype=np.int64
+    )
+    return (dims, sym, cells, codes, offsets, label_coins, sc_count, sc_pay, sc_event), tuple(names)
 
 
 def scatter_args(game: Game, reel_set: str, names: list) -> tuple:
@@ -255,7 +288,7 @@ def scatter_args(game: Game, reel_set: str, names: list) -> tuple:
     for j, name in enumerate(scatters):
         s = game.symbol_index[name]
         for r, strip in enumerate(strips):
-            sc_count[j, r, :len(strip)] = (windows(game, strip) == s).sum(axis=1)
+            sc_count[j, r, : len(strip)] = (windows(game, strip) == s).sum(axis=1)
         for c in range(n_cells + 1):
             pay = scatter_pay(game, name, c)
             sc_pay[j, c] = float(pay)

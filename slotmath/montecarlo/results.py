@@ -6,6 +6,7 @@ and evaluates them with the independent reference evaluator
 (:mod:`slotmath.engine.evaluate`).  Seeded and reproducible: the same seed and spin
 count give the same result.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -13,8 +14,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from slotmath.engine.evaluate import total_wins
-from slotmath.model import Game
 from slotmath.engine.reels import reel_windows
+from slotmath.model import Game
 
 BATCH = 50_000
 
@@ -33,14 +34,20 @@ class Moments:
     def add(self, x: np.ndarray) -> None:
         self.n += len(x)
         self.s1 += float(x.sum())
-        self.s2 += float((x ** 2).sum())
-        self.s3 += float((x ** 3).sum())
-        self.s4 += float((x ** 4).sum())
+        self.s2 += float((x**2).sum())
+        self.s3 += float((x**3).sum())
+        self.s4 += float((x**4).sum())
         self.hits += int((x > 0).sum())
 
-    def merge(self, other: "Moments") -> "Moments":
-        return Moments(self.n + other.n, self.s1 + other.s1, self.s2 + other.s2,
-                       self.s3 + other.s3, self.s4 + other.s4, self.hits + other.hits)
+    def merge(self, other: Moments) -> Moments:
+        return Moments(
+            self.n + other.n,
+            self.s1 + other.s1,
+            self.s2 + other.s2,
+            self.s3 + other.s3,
+            self.s4 + other.s4,
+            self.hits + other.hits,
+        )
 
 
 @dataclass
@@ -64,8 +71,7 @@ class Estimate:
 
     def to_dict(self) -> dict:
         lo, hi = self.ci95
-        return {"value": self.value, "se": self.se, "ci95": [lo, hi],
-                "exact": self.exact, "z": self.z}
+        return {"value": self.value, "se": self.se, "ci95": [lo, hi], "exact": self.exact, "z": self.z}
 
 
 @dataclass
@@ -83,7 +89,7 @@ class SimulationResult:
     def rtp(self) -> Estimate:
         m = self.moments
         mean = m.s1 / m.n
-        var = max(m.s2 / m.n - mean ** 2, 0.0)
+        var = max(m.s2 / m.n - mean**2, 0.0)
         return Estimate(mean, (var / m.n) ** 0.5, self.exact.get("rtp"))
 
     @property
@@ -96,20 +102,29 @@ class SimulationResult:
         m = self.moments
         n = m.n
         mu = m.s1 / n
-        c2 = m.s2 / n - mu ** 2
-        c4 = m.s4 / n - 4 * mu * m.s3 / n + 6 * mu ** 2 * m.s2 / n - 3 * mu ** 4
+        c2 = m.s2 / n - mu**2
+        c4 = m.s4 / n - 4 * mu * m.s3 / n + 6 * mu**2 * m.s2 / n - 3 * mu**4
         sd = max(c2, 0.0) ** 0.5
-        se_var = max(c4 - c2 ** 2, 0.0) ** 0.5 / n ** 0.5
+        se_var = max(c4 - c2**2, 0.0) ** 0.5 / n**0.5
         return Estimate(sd, se_var / (2 * sd) if sd else 0.0, self.exact.get("sd"))
 
     def to_dict(self) -> dict:
-        return {"game": self.game, "bet": self.level, "spins": self.spins, "seed": self.seed,
-                "simulated": True, "rtp": self.rtp.to_dict(),
-                "hit_frequency": self.hit_frequency.to_dict(), "sd": self.sd.to_dict()}
+        return {
+            "game": self.game,
+            "bet": self.level,
+            "spins": self.spins,
+            "seed": self.seed,
+            "simulated": True,
+            "rtp": self.rtp.to_dict(),
+            "hit_frequency": self.hit_frequency.to_dict(),
+            "sd": self.sd.to_dict(),
+        }
 
     def text(self) -> str:
-        rows = [f"Simulation (Monte Carlo, {self.spins:,} spins, seed {self.seed}): "
-                f"{self.game}, bet level {self.level}"]
+        rows = [
+            f"Simulation (Monte Carlo, {self.spins:,} spins, seed {self.seed}): "
+            f"{self.game}, bet level {self.level}"
+        ]
         for name in ("rtp", "hit_frequency", "sd"):
             e = getattr(self, name)
             lo, hi = e.ci95
@@ -130,8 +145,14 @@ def sample_stops(rng: np.random.Generator, strips, n: int) -> np.ndarray:
     return out
 
 
-def simulate_lines(game: Game, spins: int, seed: int = 0, level: int | None = None,
-             reel_set: str = "base", exact: dict | None = None) -> SimulationResult:
+def simulate_lines(
+    game: Game,
+    spins: int,
+    seed: int = 0,
+    level: int | None = None,
+    reel_set: str = "base",
+    exact: dict | None = None,
+) -> SimulationResult:
     """Simulate ``spins`` spins of a line game (reference evaluator)."""
     level = game.bet(level).level
     rng = np.random.default_rng(seed)

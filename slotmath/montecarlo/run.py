@@ -26,6 +26,7 @@ address or ``distributed.Client``).  A tqdm progress bar shows the ETA and
 the running RTP with its 95 % interval; Ctrl-C stops the run and returns the
 chunks finished so far, labelled partial.
 """
+
 from __future__ import annotations
 
 import importlib
@@ -36,10 +37,10 @@ import signal
 import sys
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Callable
 
 import numba as nb
 import numpy as np
@@ -121,8 +122,9 @@ def as_sampler(obj) -> RoundSampler:
     try:
         return RoundSampler(obj.kernel, tuple(obj.args), tuple(obj.event_names))
     except AttributeError:
-        raise TypeError(f"{type(obj).__name__} is not a round sampler "
-                        "(needs .kernel, .args and .event_names)") from None
+        raise TypeError(
+            f"{type(obj).__name__} is not a round sampler (needs .kernel, .args and .event_names)"
+        ) from None
 
 
 # ---------------------------------------------------------------- chunks
@@ -131,8 +133,10 @@ def plan_chunks(rounds: int, chunk: int = CHUNK) -> list:
     if rounds < 0 or chunk < 1:
         raise SetupError("rounds must be >= 0 and chunk >= 1")
     if -(-rounds // chunk) > MAX_CHUNKS:
-        raise SetupError(f"{rounds:,} rounds in chunks of {chunk:,} make more than "
-                         f"{MAX_CHUNKS:,} chunks: use larger chunks")
+        raise SetupError(
+            f"{rounds:,} rounds in chunks of {chunk:,} make more than "
+            f"{MAX_CHUNKS:,} chunks: use larger chunks"
+        )
     return [(i, min(chunk, rounds - i * chunk)) for i in range(-(-rounds // chunk))]
 
 
@@ -183,23 +187,28 @@ class ChunkStats:
     chunks: int
 
     @classmethod
-    def empty(cls, n_events: int) -> "ChunkStats":
+    def empty(cls, n_events: int) -> ChunkStats:
         zeros = (0,) * n_events
-        return cls(0, (Fraction(0),) * 4, 0, 0.0, (0,) * (N_BINS), zeros, zeros,
-                   zeros, 0, 0, 0)
+        return cls(0, (Fraction(0),) * 4, 0, 0.0, (0,) * (N_BINS), zeros, zeros, zeros, 0, 0, 0)
 
-    def merge(self, other: "ChunkStats") -> "ChunkStats":
+    def merge(self, other: ChunkStats) -> ChunkStats:
         """Statistics of both sets of rounds (exact, associative, commutative)."""
         if len(self.events) != len(other.events):
             raise ValueError("cannot merge statistics with different events")
         add = lambda a, b: tuple(x + y for x, y in zip(a, b, strict=True))  # noqa: E731
-        return ChunkStats(self.rounds + other.rounds, add(self.sums, other.sums),
-                          self.hits + other.hits, max(self.max_win, other.max_win),
-                          add(self.histogram, other.histogram), add(self.events, other.events),
-                          add(self.event_sq, other.event_sq),
-                          add(self.event_cross, other.event_cross),
-                          self.block_sq + other.block_sq, self.blocks + other.blocks,
-                          self.chunks + other.chunks)
+        return ChunkStats(
+            self.rounds + other.rounds,
+            add(self.sums, other.sums),
+            self.hits + other.hits,
+            max(self.max_win, other.max_win),
+            add(self.histogram, other.histogram),
+            add(self.events, other.events),
+            add(self.event_sq, other.event_sq),
+            add(self.event_cross, other.event_cross),
+            self.block_sq + other.block_sq,
+            self.blocks + other.blocks,
+            self.chunks + other.chunks,
+        )
 
     @property
     def moments(self) -> Moments:
@@ -227,7 +236,7 @@ class ChunkStats:
             return float("nan"), float("nan")
         p = Fraction(self.events[k], n)
         ss = self.event_sq[k] - 2 * p * self.event_cross[k] + p * p * self.block_sq
-        var = float(ss) / n ** 2 * (b / (b - 1) if b > 1 else 1.0)
+        var = float(ss) / n**2 * (b / (b - 1) if b > 1 else 1.0)
         return float(p), max(var, 0.0) ** 0.5
 
 
@@ -282,10 +291,11 @@ def run_chunk(sampler, seed: int, index: int, size: int, block: int = BLOCK) -> 
         wins, ev = sampler.kernel(rng, n, *sampler.args)
         wins, ev = np.asarray(wins), np.asarray(ev)
         if wins.shape != (n,) or ev.shape != (n_events,):
-            raise ValueError(f"round sampler returned shapes {wins.shape} and {ev.shape}, "
-                             f"expected ({n},) and ({n_events},)")
-        b1, b2, b3, b4, h, m, hb, bad = _block_stats(wins.astype(np.float64, copy=False),
-                                                     _THRESHOLDS)
+            raise ValueError(
+                f"round sampler returned shapes {wins.shape} and {ev.shape}, "
+                f"expected ({n},) and ({n_events},)"
+            )
+        b1, b2, b3, b4, h, m, hb, bad = _block_stats(wins.astype(np.float64, copy=False), _THRESHOLDS)
         if bad:
             raise ValueError(f"round sampler returned {bad} negative or non-finite wins")
         for k, s in enumerate((b1, b2, b3, b4)):
@@ -299,9 +309,19 @@ def run_chunk(sampler, seed: int, index: int, size: int, block: int = BLOCK) -> 
         event_cross += evo * n
         block_sq += n * n
         blocks += 1
-    return ChunkStats(size, tuple(sums), hits, mx, tuple(int(v) for v in hist),
-                      tuple(int(v) for v in events), tuple(int(v) for v in event_sq),
-                      tuple(int(v) for v in event_cross), block_sq, blocks, 1)
+    return ChunkStats(
+        size,
+        tuple(sums),
+        hits,
+        mx,
+        tuple(int(v) for v in hist),
+        tuple(int(v) for v in events),
+        tuple(int(v) for v in event_sq),
+        tuple(int(v) for v in event_cross),
+        block_sq,
+        blocks,
+        1,
+    )
 
 
 # ---------------------------------------------------------------- runs
@@ -338,8 +358,17 @@ def default_workers() -> int:
         return os.cpu_count() or 1
 
 
-def run(sampler, rounds: int, seed: int = 0, *, chunk: int = CHUNK, workers: int | None = None,
-        scheduler=None, progress: bool | None = None, desc: str = "") -> Run:
+def run(
+    sampler,
+    rounds: int,
+    seed: int = 0,
+    *,
+    chunk: int = CHUNK,
+    workers: int | None = None,
+    scheduler=None,
+    progress: bool | None = None,
+    desc: str = "",
+) -> Run:
     """Play ``rounds`` rounds of ``sampler`` in chunks and merge them.
 
     Parameters
@@ -375,8 +404,9 @@ def run(sampler, rounds: int, seed: int = 0, *, chunk: int = CHUNK, workers: int
         runner = _DaskRunner(sampler, plan, seed, scheduler)
     else:
         workers = max(1, min(workers or default_workers(), len(plan)))
-        runner = _LocalRunner(sampler, plan, seed) if workers == 1 else \
-            _PoolRunner(sampler, plan, seed, workers)
+        runner = (
+            _LocalRunner(sampler, plan, seed) if workers == 1 else _PoolRunner(sampler, plan, seed, workers)
+        )
     empty = ChunkStats.empty(len(sampler.event_names))
     finished: list = []  # (index, stats); one append per chunk, so Ctrl-C cannot split it
     shown = empty  # running total for the progress bar only
@@ -411,8 +441,19 @@ def run(sampler, rounds: int, seed: int = 0, *, chunk: int = CHUNK, workers: int
     for _, stats in finished:  # exact merge: any order gives the same total
         total = total.merge(stats)
     done = sorted(index for index, _ in finished)
-    return Run(total, tuple(sampler.event_names), int(seed), int(rounds), int(chunk), len(plan),
-               done, runner.workers, runner.scheduler, elapsed, len(done) < len(plan))
+    return Run(
+        total,
+        tuple(sampler.event_names),
+        int(seed),
+        int(rounds),
+        int(chunk),
+        len(plan),
+        done,
+        runner.workers,
+        runner.scheduler,
+        elapsed,
+        len(done) < len(plan),
+    )
 
 
 def _defer_ctrl_c(runner):
@@ -423,8 +464,11 @@ def _defer_ctrl_c(runner):
     nothing is installed for other runners, outside the main thread, or
     when SIGINT is ignored (a background job)."""
     stop = getattr(runner, "stop", None)
-    if stop is None or threading.current_thread() is not threading.main_thread() \
-            or signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    if (
+        stop is None
+        or threading.current_thread() is not threading.main_thread()
+        or signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+    ):
         return False, None
     return True, signal.signal(signal.SIGINT, lambda signum, frame: stop.set())
 
@@ -436,8 +480,7 @@ def _progress_bar(total: int, desc: str, enabled: bool | None):
         return None
     from tqdm.auto import tqdm
 
-    return tqdm(total=total, desc=desc, unit="rounds", unit_scale=True, dynamic_ncols=True,
-                smoothing=0.1)
+    return tqdm(total=total, desc=desc, unit="rounds", unit_scale=True, dynamic_ncols=True, smoothing=0.1)
 
 
 def _in_notebook() -> bool:
@@ -513,12 +556,13 @@ class _PoolRunner(_LocalRunner):
     def __init__(self, sampler, plan, seed, workers):
         super().__init__(sampler, plan, seed)
         self.workers, self.where = workers, f"{workers} processes"
-        self.pool = ProcessPoolExecutor(workers, mp_context=_mp_context(),
-                                        initializer=_init_worker, initargs=(sampler,))
+        self.pool = ProcessPoolExecutor(
+            workers, mp_context=_mp_context(), initializer=_init_worker, initargs=(sampler,)
+        )
         self.pool.submit(int).result()  # start the workers before any other thread
         self.pending: set = set()
         self.ready: list = []
-        self.stop = threading.Event()    # set by Ctrl-C (see _defer_ctrl_c)
+        self.stop = threading.Event()  # set by Ctrl-C (see _defer_ctrl_c)
 
     def results(self):
         todo = iter(self.plan)
@@ -544,8 +588,8 @@ class _PoolRunner(_LocalRunner):
         self.pool.shutdown(wait=True, cancel_futures=True)
         if interrupted:
             self.leftovers = self.ready + [
-                f.result() for f in self.pending
-                if f.done() and not f.cancelled() and f.exception() is None]
+                f.result() for f in self.pending if f.done() and not f.cancelled() and f.exception() is None
+            ]
 
 
 def _dask_chunk(sampler, seed, index, size):
@@ -562,8 +606,9 @@ def connect(scheduler):
     try:
         from distributed import Client
     except ImportError:
-        raise SchedulerError("a Dask scheduler needs the 'scale' extra: "
-                             "pip install 'slotmath[scale]'") from None
+        raise SchedulerError(
+            "a Dask scheduler needs the 'scale' extra: pip install 'slotmath[scale]'"
+        ) from None
     if isinstance(scheduler, Client):
         return scheduler, False
     try:
@@ -587,8 +632,10 @@ class _DaskRunner(_LocalRunner):
         from distributed import as_completed
 
         remote = self.client.scatter(self.sampler, broadcast=True, hash=False)
-        self.futures = {i: self.client.submit(_dask_chunk, remote, self.seed, i, size, pure=False)
-                        for i, size in self.plan}
+        self.futures = {
+            i: self.client.submit(_dask_chunk, remote, self.seed, i, size, pure=False)
+            for i, size in self.plan
+        }
         for fut in as_completed(list(self.futures.values())):
             index, stats = fut.result()
             del self.futures[index]
@@ -597,8 +644,7 @@ class _DaskRunner(_LocalRunner):
     def close(self, interrupted: bool) -> None:
         try:
             if interrupted:
-                self.leftovers = [f.result() for f in self.futures.values()
-                                  if f.status == "finished"]
+                self.leftovers = [f.result() for f in self.futures.values() if f.status == "finished"]
                 self.client.cancel(list(self.futures.values()))
         finally:
             if self.own:
@@ -622,19 +668,22 @@ class MonteCarloResult(SimulationResult):
 
     def text(self) -> str:
         r = self.run
-        where = f"Dask {r.scheduler}" if r.scheduler else \
-            f"{r.workers} process{'es' * (r.workers != 1)}"
-        head = [f"Simulation (Monte Carlo, compiled sampler): {self.game}, bet level {self.level}",
-                f"  {r.rounds:,} rounds in {len(r.chunk_indices)} "
-                f"chunk{'s' * (len(r.chunk_indices) != 1)} of {r.chunk:,}, "
-                f"seed {r.seed}, {where}, {r.elapsed:.1f} s ({r.rounds_per_second:,.0f} rounds/s)"]
+        where = f"Dask {r.scheduler}" if r.scheduler else f"{r.workers} process{'es' * (r.workers != 1)}"
+        head = [
+            f"Simulation (Monte Carlo, compiled sampler): {self.game}, bet level {self.level}",
+            f"  {r.rounds:,} rounds in {len(r.chunk_indices)} "
+            f"chunk{'s' * (len(r.chunk_indices) != 1)} of {r.chunk:,}, "
+            f"seed {r.seed}, {where}, {r.elapsed:.1f} s ({r.rounds_per_second:,.0f} rounds/s)",
+        ]
         if r.partial:
-            head.insert(1, f"  PARTIAL RESULT: interrupted after {len(r.chunk_indices)} of "
-                        f"{r.chunks_planned} chunks ({r.rounds:,} of {r.rounds_requested:,} rounds)")
+            head.insert(
+                1,
+                f"  PARTIAL RESULT: interrupted after {len(r.chunk_indices)} of "
+                f"{r.chunks_planned} chunks ({r.rounds:,} of {r.rounds_requested:,} rounds)",
+            )
         if r.rounds == 0:
             return "\n".join(head + ["  no chunk finished: nothing to report"])
-        body = self.convergence.text() if self.convergence is not None else \
-            super().text().split("\n", 1)[1]
+        body = self.convergence.text() if self.convergence is not None else super().text().split("\n", 1)[1]
         return "\n".join(head) + "\n" + body
 
     def print_summary(self) -> None:
@@ -649,13 +698,26 @@ class MonteCarloResult(SimulationResult):
 
     def to_dict(self) -> dict:
         r = self.run
-        out = super().to_dict() if r.rounds else {
-            "game": self.game, "bet": self.level, "spins": 0, "seed": self.seed, "simulated": True}
-        out.update({"engine": "compiled", "partial": r.partial, "rounds": r.rounds,
-                    "rounds_requested": r.rounds_requested, "chunk": r.chunk,
-                    "chunks": len(r.chunk_indices), "chunks_planned": r.chunks_planned,
-                    "workers": r.workers, "scheduler": r.scheduler, "elapsed_s": r.elapsed,
-                    "rounds_per_second": r.rounds_per_second})
+        out = (
+            super().to_dict()
+            if r.rounds
+            else {"game": self.game, "bet": self.level, "spins": 0, "seed": self.seed, "simulated": True}
+        )
+        out.update(
+            {
+                "engine": "compiled",
+                "partial": r.partial,
+                "rounds": r.rounds,
+                "rounds_requested": r.rounds_requested,
+                "chunk": r.chunk,
+                "chunks": len(r.chunk_indices),
+                "chunks_planned": r.chunks_planned,
+                "workers": r.workers,
+                "scheduler": r.scheduler,
+                "elapsed_s": r.elapsed,
+                "rounds_per_second": r.rounds_per_second,
+            }
+        )
         if self.convergence is not None and r.rounds:
             out["convergence"] = self.convergence.to_dict()
         return out

@@ -7,17 +7,25 @@ the same :func:`slotmath.engine.ways.step_ways` as the exact engine) until its r
 ends, and add the scatters.  Events: one per ways pay entry (spins paying
 it, as in the combination table) and one per scatter pay entry.
 """
+
 from __future__ import annotations
 
 import numba as nb
 import numpy as np
 
-from slotmath.montecarlo.convergence import event_key
-from slotmath.montecarlo.linesim import TABLE_LIMIT, draw_args, scatter_args, scatter_win, stop_of, uniform_below
-from slotmath.model import Game
-from slotmath.montecarlo.run import RoundSampler
 from slotmath.engine.reels import pack_reels
 from slotmath.engine.ways import compile_ways, step_ways, stop_features
+from slotmath.model import Game
+from slotmath.montecarlo.convergence import event_key
+from slotmath.montecarlo.linesim import (
+    TABLE_LIMIT,
+    draw_args,
+    scatter_args,
+    scatter_win,
+    stop_of,
+    uniform_below,
+)
+from slotmath.montecarlo.run import RoundSampler
 
 
 @nb.njit(cache=True)
@@ -40,7 +48,7 @@ def ways_win(stop, feat, pay, event, step, factor, total_bet, vec, out, events):
                 for m in range(vec.shape[0]):
                     ended += vec[m] * factor[m]
             else:
-                ended = step_ways(vec, out, feat[k, stop[k], p * F:(p + 1) * F], step, factor)
+                ended = step_ways(vec, out, feat[k, stop[k], p * F : (p + 1) * F], step, factor)
             if ended >= 0:
                 if pay[p, k] > 0:
                     coins += pay[p, k] * ended
@@ -51,8 +59,24 @@ def ways_win(stop, feat, pay, event, step, factor, total_bet, vec, out, events):
 
 
 @nb.njit(cache=True)
-def ways_kernel(rng, n, dims, bound, use_table, table, cum, n_stops, feat, pay, event, step,
-                factor, sc_count, sc_pay, sc_event):
+def ways_kernel(
+    rng,
+    n,
+    dims,
+    bound,
+    use_table,
+    table,
+    cum,
+    n_stops,
+    feat,
+    pay,
+    event,
+    step,
+    factor,
+    sc_count,
+    sc_pay,
+    sc_event,
+):
     """Play ``n`` rounds: (wins [x total bet], event counts)."""
     R = dims[0]
     wins = np.empty(n, dtype=np.float64)
@@ -63,13 +87,15 @@ def ways_kernel(rng, n, dims, bound, use_table, table, cum, n_stops, feat, pay, 
     for i in range(n):
         for r in range(R):
             stop[r] = stop_of(uniform_below(rng, bound[r]), r, use_table, table, cum, n_stops)
-        wins[i] = ways_win(stop, feat, pay, event, step, factor, dims[1], vec, out, events) \
-            + scatter_win(stop, sc_count, sc_pay, sc_event, events)
+        wins[i] = ways_win(stop, feat, pay, event, step, factor, dims[1], vec, out, events) + scatter_win(
+            stop, sc_count, sc_pay, sc_event, events
+        )
     return wins, events
 
 
-def ways_sampler(game: Game, level: int, reel_set: str = "base",
-                 table_limit: int = TABLE_LIMIT) -> RoundSampler:
+def ways_sampler(
+    game: Game, level: int, reel_set: str = "base", table_limit: int = TABLE_LIMIT
+) -> RoundSampler:
     """Compiled round sampler of a ways game at bet ``level``."""
     wp = compile_ways(game, level)
     win, _, n_stops = pack_reels(game, reel_set)
@@ -81,6 +107,9 @@ def ways_sampler(game: Game, level: int, reel_set: str = "base",
         names.append(event_key("ways", game.line_pays[wp.entry[p, n]].name, 1))
     sc_count, sc_pay, sc_event = scatter_args(game, reel_set, names)
     dims = np.array([game.reels, game.bet(level).total_bet, len(names)], dtype=np.int64)
-    args = (dims,) + draw_args(game, reel_set, table_limit) + (
-        feat, wp.pay, event, wp.step, wp.factor, sc_count, sc_pay, sc_event)
+    args = (
+        (dims,)
+        + draw_args(game, reel_set, table_limit)
+        + (feat, wp.pay, event, wp.step, wp.factor, sc_count, sc_pay, sc_event)
+    )
     return RoundSampler(ways_kernel, args, tuple(names))

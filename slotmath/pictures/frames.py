@@ -7,14 +7,28 @@ Cells take the symbol's ``color`` and ``label`` from the game file
 (defaults: a fixed palette and the symbol name).  Any game can use these:
 the rules module turns its steps into :class:`Frame` objects.
 """
+
 from __future__ import annotations
 
-from typing import NamedTuple, Sequence
+from collections.abc import Sequence
+from typing import NamedTuple
 
 import numpy as np
 
-PALETTE = ("#e45756", "#f58518", "#eeca3b", "#54a24b", "#4c78a8", "#b279a2", "#9d755d",
-           "#72b7b2", "#ff9da6", "#bab0ac", "#88d27a", "#fcbf49")
+PALETTE = (
+    "#e45756",
+    "#f58518",
+    "#eeca3b",
+    "#54a24b",
+    "#4c78a8",
+    "#b279a2",
+    "#9d755d",
+    "#72b7b2",
+    "#ff9da6",
+    "#bab0ac",
+    "#88d27a",
+    "#fcbf49",
+)
 
 
 class Frame(NamedTuple):
@@ -63,16 +77,38 @@ def draw_window(game, window, ax=None, highlight=None, caption: str = "", marks=
         for k in range(H):
             face, label, text = symbol_style(game, window[r, k])
             on = highlight is not None and bool(highlight[r, k])
-            ax.add_patch(FancyBboxPatch((r + 0.06, H - 1 - k + 0.06), 0.88, 0.88,
-                                        boxstyle="round,pad=0,rounding_size=0.08",
-                                        facecolor=face, edgecolor="#111111" if on else "#999999",
-                                        linewidth=2.6 if on else 0.8))
+            ax.add_patch(
+                FancyBboxPatch(
+                    (r + 0.06, H - 1 - k + 0.06),
+                    0.88,
+                    0.88,
+                    boxstyle="round,pad=0,rounding_size=0.08",
+                    facecolor=face,
+                    edgecolor="#111111" if on else "#999999",
+                    linewidth=2.6 if on else 0.8,
+                )
+            )
             size = 11 if len(label) <= 3 else (8 if len(label) <= 6 else 6.5)
-            ax.text(r + 0.5, H - 1 - k + 0.5, label, ha="center", va="center",
-                    fontsize=size, color=text, fontweight="bold")
+            ax.text(
+                r + 0.5,
+                H - 1 - k + 0.5,
+                label,
+                ha="center",
+                va="center",
+                fontsize=size,
+                color=text,
+                fontweight="bold",
+            )
             if marks is not None and marks[r, k]:
-                ax.text(r + 0.9, H - 1 - k + 0.88, str(marks[r, k]), ha="right", va="top",
-                        fontsize=6.5, color=text)
+                ax.text(
+                    r + 0.9,
+                    H - 1 - k + 0.88,
+                    str(marks[r, k]),
+                    ha="right",
+                    va="top",
+                    fontsize=6.5,
+                    color=text,
+                )
     ax.set_xlim(0, R)
     ax.set_ylim(0, H)
     ax.set_aspect("equal")
@@ -85,8 +121,7 @@ def draw_window(game, window, ax=None, highlight=None, caption: str = "", marks=
     return ax
 
 
-def draw_frames(game, frames: Sequence[Frame], ncols: int = 4, cell: float = 0.55,
-                title: str = ""):
+def draw_frames(game, frames: Sequence[Frame], ncols: int = 4, cell: float = 0.55, title: str = ""):
     """Draw a sequence of frames as a grid of panels; returns the figure."""
     import matplotlib.pyplot as plt
 
@@ -96,14 +131,14 @@ def draw_frames(game, frames: Sequence[Frame], ncols: int = 4, cell: float = 0.5
     R, H = np.asarray(frames[0].window).shape
     ncols = max(1, min(ncols, len(frames)))
     nrows = -(-len(frames) // ncols)
-    fig, axes = plt.subplots(nrows, ncols, squeeze=False,
-                             figsize=(ncols * (R * cell + 0.5), nrows * (H * cell + 0.8)))
-    for ax in axes.ravel()[len(frames):]:
+    fig, axes = plt.subplots(
+        nrows, ncols, squeeze=False, figsize=(ncols * (R * cell + 0.5), nrows * (H * cell + 0.8))
+    )
+    for ax in axes.ravel()[len(frames) :]:
         ax.axis("off")
     # the grid may have more cells than frames (the spare ones are blanked above)
     for ax, f in zip(axes.ravel(), frames, strict=False):
-        draw_window(game, f.window, ax=ax, highlight=f.highlight, caption=f.caption,
-                    marks=f.marks)
+        draw_window(game, f.window, ax=ax, highlight=f.highlight, caption=f.caption, marks=f.marks)
     if title:
         fig.suptitle(title, fontsize=10)
     fig.tight_layout()

@@ -17,6 +17,7 @@ The report has no code for any particular game.  It reads two fields of
 
 See ``docs/reports.md``.
 """
+
 from __future__ import annotations
 
 import re
@@ -25,9 +26,10 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 
-from slotmath.report import plots
 from slotmath.model import Game
+from slotmath.report import plots
 from slotmath.report.sheettable import Table, figure_table, format_value, human, label
+
 
 def walk_scalars(obj, path=()):
     """(path, value) of every scalar in a nested JSON-ready structure."""
@@ -57,10 +59,16 @@ def _is_scalar(v) -> bool:
 
 
 def _is_grid(v, game: Game) -> bool:
-    return (isinstance(v, (list, tuple)) and len(v) == game.rows
-            and all(isinstance(r, (list, tuple)) and len(r) == game.reels
-                    and all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in r)
-                    for r in v))
+    return (
+        isinstance(v, (list, tuple))
+        and len(v) == game.rows
+        and all(
+            isinstance(r, (list, tuple))
+            and len(r) == game.reels
+            and all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in r)
+            for r in v
+        )
+    )
 
 
 def _flat_rows(obj, path=()) -> list:
@@ -72,12 +80,12 @@ def _flat_rows(obj, path=()) -> list:
         elif _is_scalar(v):
             rows.append((" / ".join(p), human(v) if isinstance(v, str) else v))
         elif isinstance(v, (list, tuple)) and all(_is_scalar(x) for x in v):
-            if all(isinstance(x, (int, float, Fraction, np.number)) and not isinstance(x, bool)
-                   for x in v):   # numbers stay numbers: a row per entry
+            if all(
+                isinstance(x, (int, float, Fraction, np.number)) and not isinstance(x, bool) for x in v
+            ):  # numbers stay numbers: a row per entry
                 rows += [(" / ".join(p) + f" {i + 1}", x) for i, x in enumerate(v)]
             else:
-                rows.append((" / ".join(p), ", ".join(human(format_value(x, "general"))
-                                                      for x in v)))
+                rows.append((" / ".join(p), ", ".join(human(format_value(x, "general")) for x in v)))
     return rows
 
 
@@ -109,7 +117,8 @@ def feature_tables(features: dict, frames: dict, game: Game) -> list:
         frame = table.frame
         heat = frame.attrs.get("heatmap") or (
             frame.shape == (game.rows, game.reels)
-            and all(frame[c].dtype.kind in "iuf" for c in frame.columns))
+            and all(frame[c].dtype.kind in "iuf" for c in frame.columns)
+        )
         if heat:
             values = frame.select_dtypes("number").to_numpy(float)
             table.figures.append((title, lambda v=values, t=title: plots.grid_heatmap(v, t)))
@@ -126,16 +135,14 @@ def feature_tables(features: dict, frames: dict, game: Game) -> list:
         else:
             figures += _feature_list(title, value, game, curated)
     if loose:
-        figures.insert(0, figure_table("Feature figures", [(k, v, _value_format(v, k))
-                                                           for k, v in loose]))
-    if curated:   # figures the module's tables already show stay in the workbook
-        known = {key for t in tables for v in t.frame.to_numpy().ravel()
-                 if (key := _number_key(v)) is not None}
+        figures.insert(0, figure_table("Feature figures", [(k, v, _value_format(v, k)) for k, v in loose]))
+    if curated:  # figures the module's tables already show stay in the workbook
+        known = {
+            key for t in tables for v in t.frame.to_numpy().ravel() if (key := _number_key(v)) is not None
+        }
         for t in figures:
-            numbers = {key for v in t.frame.to_numpy().ravel()
-                       if (key := _number_key(v)) is not None}
-            if ((t.row_formats is not None or t.frame.attrs.get("grid")) and numbers
-                    and numbers <= known):
+            numbers = {key for v in t.frame.to_numpy().ravel() if (key := _number_key(v)) is not None}
+            if (t.row_formats is not None or t.frame.attrs.get("grid")) and numbers and numbers <= known:
                 t.html = False
     return tables + figures
 
@@ -212,16 +219,17 @@ def _grid_formats(game: Game) -> dict:
 
 def _feature_dict(title, value, game, curated) -> list:
     scalars = {k: v for k, v in value.items() if _is_scalar(v)}
-    records = {k: v for k, v in value.items()
-               if isinstance(v, dict) and v and all(_is_scalar(x) for x in v.values())}
+    records = {
+        k: v for k, v in value.items() if isinstance(v, dict) and v and all(_is_scalar(x) for x in v.values())
+    }
     tables = []
     if len(records) >= 2 and len(records) == len(value) - len(scalars):
         if scalars:
-            tables.append(figure_table(title, [(label(k), v, _value_format(v, k))
-                                               for k, v in scalars.items()]))
+            tables.append(
+                figure_table(title, [(label(k), v, _value_format(v, k)) for k, v in scalars.items()])
+            )
         frame = pd.DataFrame.from_dict(records, orient="index").reset_index(names="entry")
-        table = records_table(f"{title}: by entry" if scalars else title, frame,
-                              html=not curated)
+        table = records_table(f"{title}: by entry" if scalars else title, frame, html=not curated)
         _distribution_figure(table)
         return tables + [table]
     rest = {}
@@ -240,10 +248,18 @@ def _distribution_figure(table: Table) -> None:
     """Attach a bar chart to a small table whose ``probability`` column is a
     distribution (sums to 1)."""
     frame = table.frame
-    if ("probability" in frame.columns and 2 <= len(frame) <= 40
-            and frame.columns[0] != "probability"
-            and abs(pd.to_numeric(frame["probability"], errors="coerce").sum() - 1) < 1e-6):
+    if (
+        "probability" in frame.columns
+        and 2 <= len(frame) <= 40
+        and frame.columns[0] != "probability"
+        and abs(pd.to_numeric(frame["probability"], errors="coerce").sum() - 1) < 1e-6
+    ):
         first = frame.columns[0]
-        table.figures.append((f"{table.title}: probability by {first}.",
-                              lambda f=frame, c=first, t=table.title: plots.probability_bars(
-                                  f[c].tolist(), f["probability"].astype(float), str(c), t)))
+        table.figures.append(
+            (
+                f"{table.title}: probability by {first}.",
+                lambda f=frame, c=first, t=table.title: plots.probability_bars(
+                    f[c].tolist(), f["probability"].astype(float), str(c), t
+                ),
+            )
+        )

@@ -9,6 +9,7 @@ checked and the folder is swapped in for ``reports/<game>/``.  A failure
 leaves the previous report in place and names the game, the step and why.
 See ``docs/reports.md``.
 """
+
 from __future__ import annotations
 
 import os
@@ -37,8 +38,9 @@ class ReportError(Exception):
         super().__init__(f"report {game}: {step} failed: {why}")
 
 
-EXTERNAL = re.compile(r"""(?:src|href)\s*=\s*["']?\s*(?:https?:)?//|@import|url\(\s*["']?\s*(?:https?:)?//""",
-                      re.IGNORECASE)
+EXTERNAL = re.compile(
+    r"""(?:src|href)\s*=\s*["']?\s*(?:https?:)?//|@import|url\(\s*["']?\s*(?:https?:)?//""", re.IGNORECASE
+)
 
 
 def export_html(notebook_path: Path, html_path: Path, title: str) -> list:
@@ -52,7 +54,7 @@ def export_html(notebook_path: Path, html_path: Path, title: str) -> list:
     stderr = []
     for cell in nb.cells:
         if "injected-parameters" in cell.get("metadata", {}).get("tags", []):
-            cell["id"] = "injected-parameters"   # papermill's id is random: keep rebuilds equal
+            cell["id"] = "injected-parameters"  # papermill's id is random: keep rebuilds equal
         if cell.cell_type != "code":
             continue
         kept = []
@@ -63,10 +65,16 @@ def export_html(notebook_path: Path, html_path: Path, title: str) -> list:
                 kept.append(o)
         cell["outputs"] = kept
     nb.metadata["title"] = title
-    exporter = HTMLExporter(template_name="par_sheet", extra_template_basedirs=[str(TEMPLATES)],
-                            exclude_input=True, exclude_markdown=True, exclude_input_prompt=True,
-                            exclude_output_prompt=True, embed_images=True,
-                            exclude_anchor_links=True)
+    exporter = HTMLExporter(
+        template_name="par_sheet",
+        extra_template_basedirs=[str(TEMPLATES)],
+        exclude_input=True,
+        exclude_markdown=True,
+        exclude_input_prompt=True,
+        exclude_output_prompt=True,
+        embed_images=True,
+        exclude_anchor_links=True,
+    )
     body, _ = exporter.from_notebook_node(nb)
     found = external_references(body)
     if found:
@@ -79,12 +87,18 @@ def export_html(notebook_path: Path, html_path: Path, title: str) -> list:
 
 def external_references(html: str) -> list:
     """Snippets of ``html`` that would load something over the network."""
-    return [html[max(m.start() - 20, 0):m.end() + 40] for m in EXTERNAL.finditer(html)]
+    return [html[max(m.start() - 20, 0) : m.end() + 40] for m in EXTERNAL.finditer(html)]
 
 
-def run_report(spec: str, out_root: Path, level: int | None = None,
-               spins: int = DEFAULT_SPINS, seed: int = DEFAULT_SEED,
-               notebook: Path = NOTEBOOK, progress: bool = True) -> Path:
+def run_report(
+    spec: str,
+    out_root: Path,
+    level: int | None = None,
+    spins: int = DEFAULT_SPINS,
+    seed: int = DEFAULT_SEED,
+    notebook: Path = NOTEBOOK,
+    progress: bool = True,
+) -> Path:
     """Build the report of game ``spec`` into ``out_root/<game>/``.
 
     Everything is built in a temporary folder beside the target and swapped
@@ -97,35 +111,45 @@ def run_report(spec: str, out_root: Path, level: int | None = None,
     try:
         game = load_game(spec)
         if level is not None and level not in game.levels:
-            raise GameFileError(game.source, "bet.levels", f"bet level {level} is not offered "
-                                f"(levels: {', '.join(map(str, game.levels))})")
+            raise GameFileError(
+                game.source,
+                "bet.levels",
+                f"bet level {level} is not offered (levels: {', '.join(map(str, game.levels))})",
+            )
     except GameFileError as exc:
         raise ReportError(str(spec), step, str(exc), status=2) from None
     out_root = Path(out_root)
     target = out_root / game.name
     try:
-        work = make_temp_dir(out_root, game.name)   # removes killed runs' leftovers
+        work = make_temp_dir(out_root, game.name)  # removes killed runs' leftovers
     except OSError as exc:
         raise ReportError(game.name, "prepare output folder", str(exc)) from None
     try:
         step = "execute notebook"
         executed = work / "par_sheet.ipynb"
-        params = {"game": str(spec), "bet": level, "spins": int(spins), "seed": int(seed),
-                  "out": str(work)}
+        params = {"game": str(spec), "bet": level, "spins": int(spins), "seed": int(seed), "out": str(work)}
         try:
             # the kernel shows the sheet's steps on the stderr it shares with this process;
             # its sys.path leaves out the working directory (PYTHONSAFEPATH, ignore_cwd), so
             # a slotmath/ folder there is never imported in place of the package
-            with environment(PROGRESS_ENV, "1" if progress else "0"), \
-                    environment("PYTHONSAFEPATH", "1"):
-                pm.execute_notebook(str(notebook), str(executed), parameters=params,
-                                    kernel_name="python3", progress_bar=False, cwd=os.getcwd(),
-                                    extra_arguments=["--IPKernelApp.log_level=CRITICAL",
-                                                     "--IPKernelApp.ignore_cwd=True",
-                                                     "--IPKernelApp.capture_fd_output=False"])
+            with environment(PROGRESS_ENV, "1" if progress else "0"), environment("PYTHONSAFEPATH", "1"):
+                pm.execute_notebook(
+                    str(notebook),
+                    str(executed),
+                    parameters=params,
+                    kernel_name="python3",
+                    progress_bar=False,
+                    cwd=os.getcwd(),
+                    extra_arguments=[
+                        "--IPKernelApp.log_level=CRITICAL",
+                        "--IPKernelApp.ignore_cwd=True",
+                        "--IPKernelApp.capture_fd_output=False",
+                    ],
+                )
         except pm.PapermillExecutionError as exc:
-            raise ReportError(game.name, step, f"{exc.ename}: {exc.evalue} "
-                              f"(notebook cell {exc.cell_index})") from None
+            raise ReportError(
+                game.name, step, f"{exc.ename}: {exc.evalue} (notebook cell {exc.cell_index})"
+            ) from None
         step = "export HTML"
         stderr = export_html(executed, work / "par.html", f"PAR sheet: {game.title}")
         for text in stderr:
@@ -142,7 +166,7 @@ def run_report(spec: str, out_root: Path, level: int | None = None,
         if isinstance(exc, ReportError):
             raise
         raise ReportError(game.name, step, f"{type(exc).__name__}: {exc}") from None
-    except BaseException:     # interrupted: leave nothing half-built behind
+    except BaseException:  # interrupted: leave nothing half-built behind
         shutil.rmtree(work, ignore_errors=True)
         raise
     return target
@@ -188,8 +212,7 @@ def cmd_report(args) -> int:
         if not args.quiet:
             print(f"[{i}/{len(games)}] {spec}", file=sys.stderr, flush=True)
         try:
-            target = run_report(spec, out_root, args.bet, args.spins, args.seed,
-                                progress=not args.quiet)
+            target = run_report(spec, out_root, args.bet, args.spins, args.seed, progress=not args.quiet)
         except ReportError as exc:
             print(f"slotmath: error: {exc}", file=sys.stderr, flush=True)
             status = max(status, exc.status)
@@ -201,15 +224,21 @@ def cmd_report(args) -> int:
 def register_cli(subparsers) -> None:
     """Add ``slotmath report`` to the command line."""
     p = subparsers.add_parser(
-        "report", help="PAR sheet reports (HTML, Excel, JSON, text)",
+        "report",
+        help="PAR sheet reports (HTML, Excel, JSON, text)",
         description="Run the PAR sheet notebook for each GAME and write "
-                    "reports/<game>/par.{html,xlsx,json,txt}.")
+        "reports/<game>/par.{html,xlsx,json,txt}.",
+    )
     p.add_argument("game", nargs="*", help="game folder, file or name in data/games")
     p.add_argument("--all", action="store_true", help="every game in data/games")
     p.add_argument("--out", default=None, help="reports folder (default: reports/)")
     p.add_argument("--bet", type=int, default=None, help="bet level (default: lowest)")
-    p.add_argument("--spins", type=_spins_or_zero, default=DEFAULT_SPINS,
-                   help=f"Monte Carlo spins of the cross-check (default {DEFAULT_SPINS:,}; 0: none)")
+    p.add_argument(
+        "--spins",
+        type=_spins_or_zero,
+        default=DEFAULT_SPINS,
+        help=f"Monte Carlo spins of the cross-check (default {DEFAULT_SPINS:,}; 0: none)",
+    )
     p.add_argument("--seed", type=int, default=DEFAULT_SEED)
     p.add_argument("--quiet", action="store_true", help="no progress bars")
     p.set_defaults(func=cmd_report)

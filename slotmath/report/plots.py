@@ -5,6 +5,7 @@ pyplot (no global state, nothing shown by side effect); :func:`to_png`
 renders one for a report.  The figures only draw numbers computed
 elsewhere.
 """
+
 from __future__ import annotations
 
 import io
@@ -14,8 +15,8 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 from matplotlib.ticker import FuncFormatter, LogLocator, PercentFormatter
 
-from slotmath.pictures.frames import symbol_style
 from slotmath.model import Game
+from slotmath.pictures.frames import symbol_style
 
 INK = "#1d2733"
 ACCENT = "#1f5f99"
@@ -74,8 +75,7 @@ def strip_blocks(n_stops: int, most: int = STOPS_PER_PICTURE) -> list:
     return [(a, min(a + size, n_stops)) for a in range(0, n_stops, size)]
 
 
-def reel_strips(game: Game, reel_set: str = "base", first: int = 0,
-                stop: int | None = None) -> Figure:
+def reel_strips(game: Game, reel_set: str = "base", first: int = 0, stop: int | None = None) -> Figure:
     """Stops ``first`` to ``stop - 1`` of the strips of ``reel_set`` as
     columns of coloured symbol cells, the first stop at the top; the stop
     weight is printed beside weighted stops.  The cells keep one readable
@@ -98,17 +98,23 @@ def reel_strips(game: Game, reel_set: str = "base", first: int = 0,
         x = r * col_w
         for k in range(first, min(stop, len(strip))):
             fill, label, ink = style[strip.symbols[k]]
-            ax.add_patch(Rectangle((x, k), cell_w, 0.92, facecolor=fill, edgecolor="white",
-                                   linewidth=0.5))
-            ax.text(x + cell_w / 2, k + 0.47, label, ha="center", va="center",
-                    fontsize=font, color=ink)
+            ax.add_patch(Rectangle((x, k), cell_w, 0.92, facecolor=fill, edgecolor="white", linewidth=0.5))
+            ax.text(x + cell_w / 2, k + 0.47, label, ha="center", va="center", fontsize=font, color=ink)
             if strip.weights is not None:
-                ax.text(x + cell_w + 0.04, k + 0.47, str(strip.weights[k]), ha="left",
-                        va="center", fontsize=font * 0.85, color="#5c6b7a")
+                ax.text(
+                    x + cell_w + 0.04,
+                    k + 0.47,
+                    str(strip.weights[k]),
+                    ha="left",
+                    va="center",
+                    fontsize=font * 0.85,
+                    color="#5c6b7a",
+                )
     ax.set_xlim(-0.1, col_w * len(strips))
     ax.set_ylim(stop + 0.1, first - 0.1)
-    ax.set_xticks([r * col_w + cell_w / 2 for r in range(len(strips))],
-                  [f"reel {r + 1}" for r in range(len(strips))])
+    ax.set_xticks(
+        [r * col_w + cell_w / 2 for r in range(len(strips))], [f"reel {r + 1}" for r in range(len(strips))]
+    )
     ax.xaxis.tick_top()
     ticks = range(first - first % 5, stop, 5)
     ax.set_yticks([k + 0.47 for k in ticks if k >= first], [str(k) for k in ticks if k >= first])
@@ -133,10 +139,19 @@ def paylines(game: Game, per_row: int = 10) -> Figure:
         for r in range(game.reels):
             for c in range(game.rows):
                 on = line[r] == c
-                ax.add_patch(Rectangle((r, c), 0.9, 0.9, facecolor=ACCENT if on else "#eef2f6",
-                                       edgecolor="white", linewidth=0.5))
-        ax.plot([r + 0.45 for r in range(game.reels)], [c + 0.45 for c in line],
-                color="#c0392b", linewidth=1.0)
+                ax.add_patch(
+                    Rectangle(
+                        (r, c),
+                        0.9,
+                        0.9,
+                        facecolor=ACCENT if on else "#eef2f6",
+                        edgecolor="white",
+                        linewidth=0.5,
+                    )
+                )
+        ax.plot(
+            [r + 0.45 for r in range(game.reels)], [c + 0.45 for c in line], color="#c0392b", linewidth=1.0
+        )
         ax.set_xlim(-0.1, game.reels)
         ax.set_ylim(game.rows, -0.1)
         ax.set_title(f"line {i + 1}", fontsize=7.5, color=INK, pad=2)
@@ -176,10 +191,25 @@ def confidence_band(table, rtp: float) -> Figure:
     ax = fig.add_subplot()
     for c in sorted(set(table["confidence"]), reverse=True):
         t = table[table["confidence"] == c].sort_values("spins")
-        ax.fill_between(t["spins"], t["low"], t["high"], color=BAND_COLOURS.get(c, "#a9c6e8"),
-                        alpha=0.85, linewidth=0, label=f"{c:.0%} range")
-        ax.plot(t["spins"], t["low"], "o", t["spins"], t["high"], "o", markersize=3,
-                color=BAND_COLOURS.get(c, "#a9c6e8"))
+        ax.fill_between(
+            t["spins"],
+            t["low"],
+            t["high"],
+            color=BAND_COLOURS.get(c, "#a9c6e8"),
+            alpha=0.85,
+            linewidth=0,
+            label=f"{c:.0%} range",
+        )
+        ax.plot(
+            t["spins"],
+            t["low"],
+            "o",
+            t["spins"],
+            t["high"],
+            "o",
+            markersize=3,
+            color=BAND_COLOURS.get(c, "#a9c6e8"),
+        )
     ax.axhline(float(rtp), color=INK, linewidth=1.2, label=f"RTP {float(rtp):.4%}")
     ax.set_xscale("log")
     _plain_log_labels(ax.xaxis, _count_label)
@@ -209,8 +239,15 @@ def win_histogram(x: np.ndarray, p: np.ndarray) -> Figure:
         bins = _log_bins(x[pay])
         h, edges = np.histogram(x[pay], bins=bins, weights=p[pay])
         keep = h > 0
-        ax.bar(edges[:-1][keep], h[keep], width=np.diff(edges)[keep], align="edge",
-               color=ACCENT, edgecolor="white", linewidth=0.6)
+        ax.bar(
+            edges[:-1][keep],
+            h[keep],
+            width=np.diff(edges)[keep],
+            align="edge",
+            color=ACCENT,
+            edgecolor="white",
+            linewidth=0.6,
+        )
         ax.set_xscale("log")
         ax.set_yscale("log")
         ax.yaxis.set_major_locator(LogLocator(numticks=12))
@@ -232,16 +269,20 @@ def cumulative_rtp(x: np.ndarray, p: np.ndarray, rtp: float) -> Figure:
     ax = fig.add_subplot()
     if pay.any() and rtp > 0:
         share = np.cumsum(x[pay] * p[pay]) / float(rtp)
-        ax.step(np.r_[x[pay][0], x[pay]], np.r_[0.0, share], where="post", color=ACCENT,
-                linewidth=1.6)
+        ax.step(np.r_[x[pay][0], x[pay]], np.r_[0.0, share], where="post", color=ACCENT, linewidth=1.6)
         ax.set_xscale("log")
         for level in (0.5, 0.9):
             i = int(np.searchsorted(share, level))
             if i < len(share):
                 ax.axhline(level, color="#9aa5b1", linewidth=0.8, linestyle="--")
-                ax.annotate(f"{level:.0%} of RTP from wins <= {x[pay][i]:g}x",
-                            (x[pay][i], level), xytext=(6, -12), textcoords="offset points",
-                            fontsize=8, color=INK)
+                ax.annotate(
+                    f"{level:.0%} of RTP from wins <= {x[pay][i]:g}x",
+                    (x[pay][i], level),
+                    xytext=(6, -12),
+                    textcoords="offset points",
+                    fontsize=8,
+                    color=INK,
+                )
     ax.set_ylim(0, 1.02)
     ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
     _plain_log_labels(ax.xaxis, lambda v: f"{v:g}x")
@@ -268,8 +309,14 @@ def session_cdf(sessions) -> Figure:
         top = max(top, most)
         x = np.append(payback, most)
         y = np.append(cdf, 1.0)
-        ax.step(x, y, where="post", color=colour, linewidth=1.4,
-                label=f"{s.spins:,} spins: P(ahead) = {s.p_ahead:.2%}")
+        ax.step(
+            x,
+            y,
+            where="post",
+            color=colour,
+            linewidth=1.4,
+            label=f"{s.spins:,} spins: P(ahead) = {s.p_ahead:.2%}",
+        )
     ax.axvline(1.0, color=INK, linewidth=0.9)
     ax.set_xscale("symlog", linthresh=1.0, linscale=1.5)
     ax.set_xlim(0, top * 1.05)
@@ -292,8 +339,15 @@ def grid_heatmap(values, title: str = "", fmt: str = "{:.2%}") -> Figure:
     span = (np.nanmax(v) - np.nanmin(v)) or 1.0
     for (i, j), val in np.ndenumerate(v):
         shade = (val - np.nanmin(v)) / span
-        ax.text(j, i, fmt.format(val), ha="center", va="center", fontsize=8,
-                color="white" if shade > 0.55 else INK)
+        ax.text(
+            j,
+            i,
+            fmt.format(val),
+            ha="center",
+            va="center",
+            fontsize=8,
+            color="white" if shade > 0.55 else INK,
+        )
     ax.set_xticks(range(v.shape[1]), [f"reel {j + 1}" for j in range(v.shape[1])])
     ax.set_yticks(range(v.shape[0]), [f"row {i + 1}" for i in range(v.shape[0])])
     ax.tick_params(length=0, labelsize=8, colors=INK)

@@ -2,6 +2,7 @@
 (file digests, git revision, paths relative to the source tree), the words
 for odds and volatility, groups of RTP channels, coin values, fixed floats
 and figures as HTML."""
+
 from __future__ import annotations
 
 import base64
@@ -11,18 +12,21 @@ import os
 import subprocess
 from fractions import Fraction
 from pathlib import Path
-from slotmath.report import plots
+
 from slotmath.model import Game
-from slotmath.rules.par import ParResult, par
+from slotmath.report import plots
 from slotmath.report.sheettable import escape
+from slotmath.rules.par import ParResult, par
 
 #: The combination table's note for a game that pays by ways.
-WAYS_NOTE = ("Pays by ways: a row's hits are the spins paying that n of a kind (any number "
-             "of ways); probability is hits / cycle; the win is the mean win per hit (the pay "
-             "times the mean number of ways, wild multipliers included).")
+WAYS_NOTE = (
+    "Pays by ways: a row's hits are the spins paying that n of a kind (any number "
+    "of ways); probability is hits / cycle; the win is the mean win per hit (the pay "
+    "times the mean number of ways, wild multipliers included)."
+)
 #: Name part of a report folder being built (``reports/.<game>.partial-*``).
 PARTIAL = ".partial-"
-ROOT = Path(__file__).resolve().parents[2]   # the source tree (slotmath/report/sheet.py)
+ROOT = Path(__file__).resolve().parents[2]  # the source tree (slotmath/report/sheet.py)
 
 
 #: Volatility classes by VI 90 % [x total bet] (upper bounds).
@@ -52,10 +56,23 @@ def last_commit_date(path) -> str | None:
     """Date (UTC) of the last commit that changed ``path``; None when it is
     not in a git checkout or never committed."""
     try:
-        out = subprocess.run(["git", "-C", str(Path(path).parent), "log", "-1", "--format=%cd",
-                              "--date=format-local:%Y-%m-%d %H:%M UTC", "--", str(path)],
-                             capture_output=True, text=True, timeout=20,
-                             env={**os.environ, "TZ": "UTC"})
+        out = subprocess.run(
+            [
+                "git",
+                "-C",
+                str(Path(path).parent),
+                "log",
+                "-1",
+                "--format=%cd",
+                "--date=format-local:%Y-%m-%d %H:%M UTC",
+                "--",
+                str(path),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=20,
+            env={**os.environ, "TZ": "UTC"},
+        )
     except (OSError, subprocess.SubprocessError):
         return None
     return out.stdout.strip() or None if out.returncode == 0 else None
@@ -65,12 +82,17 @@ def git_revision(paths) -> str:
     """Commit of the checkout holding the package, noting uncommitted
     changes under ``paths``; 'unknown' outside a git checkout."""
     try:
-        head = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "HEAD"], capture_output=True,
-                              text=True, timeout=20)
+        head = subprocess.run(
+            ["git", "-C", str(ROOT), "rev-parse", "HEAD"], capture_output=True, text=True, timeout=20
+        )
         if head.returncode:
             return "unknown (not a git checkout)"
-        status = subprocess.run(["git", "-C", str(ROOT), "status", "--porcelain", "--",
-                                 *map(str, paths)], capture_output=True, text=True, timeout=20)
+        status = subprocess.run(
+            ["git", "-C", str(ROOT), "status", "--porcelain", "--", *map(str, paths)],
+            capture_output=True,
+            text=True,
+            timeout=20,
+        )
     except (OSError, subprocess.SubprocessError):
         return "unknown (git not available)"
     commit = head.stdout.strip()
@@ -149,9 +171,11 @@ def fixed_floats(obj, digits: int = 15):
 def figure_html(fig, caption: str) -> str:
     """A figure as an embedded PNG with its caption."""
     data = base64.b64encode(plots.to_png(fig)).decode("ascii")
-    return (f'<div class="par-figure-block"><div class="par-figure"><img alt="{escape(caption)}" '
-            f'src="data:image/png;base64,{data}"/></div>'
-            f'<p class="par-caption">{escape(caption)}</p></div>')
+    return (
+        f'<div class="par-figure-block"><div class="par-figure"><img alt="{escape(caption)}" '
+        f'src="data:image/png;base64,{data}"/></div>'
+        f'<p class="par-caption">{escape(caption)}</p></div>'
+    )
 
 
 LEVEL_FIGURES = ("rtp", "hit_frequency", "sd", "vi", "max_win")
@@ -171,9 +195,8 @@ def level_figures(game: Game, main: ParResult, bar=None) -> dict:
             if bar is not None:
                 bar.set_postfix_str(f"figures at bet level {lv}")
             figs = game_figures(game, lv)
-            if any(figs.get(k) is None for k in LEVEL_FIGURES):   # the full analysis has them
-                figs = {**par_figures(par(game, lv)), **{k: v for k, v in figs.items()
-                                                         if v is not None}}
+            if any(figs.get(k) is None for k in LEVEL_FIGURES):  # the full analysis has them
+                figs = {**par_figures(par(game, lv)), **{k: v for k, v in figs.items() if v is not None}}
             done[same[lv]] = figs
             if bar is not None:
                 bar.update()

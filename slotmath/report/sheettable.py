@@ -5,13 +5,14 @@ per column (or per row, for tables of figures); the same keys give the text
 on the page (:func:`format_value`) and the Excel number format in the
 workbook (:data:`FORMATS`).
 """
+
 from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Callable
 
 import numpy as np
 import pandas as pd
@@ -24,8 +25,10 @@ FORMATS: dict[str, tuple[str, Callable]] = {
     "pct6": ("0.000000%", lambda v: f"{v:.6%}"),
     "pct2": ("0.00%", lambda v: f"{v:.2%}"),
     # a probability as a percentage, small ones in scientific notation
-    "pctp": ("[=0]0.0000%;[<0.0001]0.000E+00;0.0000%",
-             lambda v: f"{v:.4%}" if v == 0 or v >= 1e-4 else f"{v:.3e}"),
+    "pctp": (
+        "[=0]0.0000%;[<0.0001]0.000E+00;0.0000%",
+        lambda v: f"{v:.4%}" if v == 0 or v >= 1e-4 else f"{v:.3e}",
+    ),
     "prob": ("0.000000E+00", lambda v: f"{v:.6e}"),
     "int": ("#,##0", lambda v: f"{int(v):,}"),
     # "1 in N" odds: scientific from 10 million on (1.55e17, not 18 digits)
@@ -47,7 +50,7 @@ def _odds(v: float) -> str:
 
 
 #: Integers beyond this are kept as text in a workbook (a double would round them).
-EXACT_INT_LIMIT = 2 ** 53
+EXACT_INT_LIMIT = 2**53
 
 
 @dataclass
@@ -99,23 +102,35 @@ class Table:
 
     def to_html(self, uid: str) -> str:
         """The table as HTML (pandas Styler), numbers formatted for reading."""
-        shown = pd.DataFrame({c: [self.text_value(c, i) for i in range(len(self.frame))]
-                              for c in self.frame.columns})
-        classes = pd.DataFrame([["num" if self.is_number(c, i) else "" for c in shown.columns]
-                                for i in range(len(shown))], columns=shown.columns,
-                               index=shown.index)
+        shown = pd.DataFrame(
+            {c: [self.text_value(c, i) for i in range(len(self.frame))] for c in self.frame.columns}
+        )
+        classes = pd.DataFrame(
+            [["num" if self.is_number(c, i) else "" for c in shown.columns] for i in range(len(shown))],
+            columns=shown.columns,
+            index=shown.index,
+        )
         if self.total_row and len(shown):
             classes.iloc[-1] = [f"{v} par-total-cell".strip() for v in classes.iloc[-1]]
-        styler = (shown.style.hide(axis="index").set_caption(escape(self.title))
-                  .set_table_attributes('class="par-table par-figures"' if self.row_formats
-                                        is not None else 'class="par-table"')
-                  .set_td_classes(classes)
-                  .set_uuid(uid))
+        styler = (
+            shown.style.hide(axis="index")
+            .set_caption(escape(self.title))
+            .set_table_attributes(
+                'class="par-table par-figures"' if self.row_formats is not None else 'class="par-table"'
+            )
+            .set_td_classes(classes)
+            .set_uuid(uid)
+        )
         styler.cell_ids = False
         if self.total_row and len(shown):
             styler = styler.set_table_styles(
-                [{"selector": "td.par-total-cell",
-                  "props": "font-weight: 600; border-top: 2px solid #b8c3cf;"}])
+                [
+                    {
+                        "selector": "td.par-total-cell",
+                        "props": "font-weight: 600; border-top: 2px solid #b8c3cf;",
+                    }
+                ]
+            )
         out = styler.to_html()
         if self.note:
             out += f'<p class="par-note">{escape(self.note)}</p>'
@@ -123,7 +138,7 @@ class Table:
 
 
 def escape(text: str) -> str:
-    return (str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;"))
+    return str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 def format_value(v, key: str) -> str:
@@ -158,8 +173,8 @@ def excel_value(v):
         if math.isnan(v):
             return None
         if math.isinf(v):
-            return None     # blank: a workbook holds no text in a numeric column
-        return float(f"{v:.15g}")   # 15 significant digits, as Excel keeps: reproducible
+            return None  # blank: a workbook holds no text in a numeric column
+        return float(f"{v:.15g}")  # 15 significant digits, as Excel keeps: reproducible
     return str(v)
 
 
@@ -197,11 +212,20 @@ def label(key) -> str:
 
 
 #: Code words and the words a reader sees instead.
-WORDS = {"one in": "1 in N", "lockit": "lock-it", "rtp": "RTP", "sd": "SD", "vi": "VI",
-         "p": "probability", "q": "quantile", "per round": "per round",
-         "hit probability": "hit probability", "by choice": "RTP by choice",
-         "mean award": "mean award", "p next within window":
-         "probability the next win falls within the window"}
+WORDS = {
+    "one in": "1 in N",
+    "lockit": "lock-it",
+    "rtp": "RTP",
+    "sd": "SD",
+    "vi": "VI",
+    "p": "probability",
+    "q": "quantile",
+    "per round": "per round",
+    "hit probability": "hit probability",
+    "by choice": "RTP by choice",
+    "mean award": "mean award",
+    "p next within window": "probability the next win falls within the window",
+}
 _CODE = re.compile(r"\b[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+\b|\blockit\b")
 
 
@@ -219,8 +243,9 @@ def human(text) -> str:
         spaced = name.replace("_", " ")
         if spaced in WORDS:
             return WORDS[spaced]
-        return " ".join(WORDS.get(w, w) if w in ("lockit", "rtp", "sd", "vi") else w
-                        for w in spaced.split(" "))
+        return " ".join(
+            WORDS.get(w, w) if w in ("lockit", "rtp", "sd", "vi") else w for w in spaced.split(" ")
+        )
 
     text = _CODE.sub(words, text)
     return re.sub(r"\(policy ([^)]+)\)", r"(player always chooses \1)", text)

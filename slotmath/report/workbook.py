@@ -5,6 +5,7 @@ banded rows) with its title in the cell above and its note below; numbers
 are stored as numbers with the number format of their column or row.
 :func:`read_workbook` reads the tables back by their titles.
 """
+
 from __future__ import annotations
 
 import re
@@ -27,7 +28,8 @@ def write_workbook(sheet: ParSheet, path: Path) -> None:
     from openpyxl import Workbook
     from openpyxl.styles import Alignment, Font
     from openpyxl.utils import get_column_letter
-    from openpyxl.worksheet.table import Table as XlTable, TableStyleInfo
+    from openpyxl.worksheet.table import Table as XlTable
+    from openpyxl.worksheet.table import TableStyleInfo
 
     wb = Workbook()
     wb.remove(wb.active)
@@ -39,8 +41,7 @@ def write_workbook(sheet: ParSheet, path: Path) -> None:
     for sec in sheet.sections.values():
         ws = wb.create_sheet(sec.sheet[:31])
         frozen = False
-        ws.cell(1, 1, f"{sec.title}: {sheet.game.title}, bet level {sheet.par.bet.level}"
-                ).font = title_font
+        ws.cell(1, 1, f"{sec.title}: {sheet.game.title}, bet level {sheet.par.bet.level}").font = title_font
         widths: dict = {}
         row = 3
         if sec.text:
@@ -55,7 +56,7 @@ def write_workbook(sheet: ParSheet, path: Path) -> None:
                 cell.alignment = Alignment(wrap_text=True, vertical="top")
                 widths[j] = max(widths.get(j, 8), min(len(str(col)), 28))
             first = row
-            if not frozen:   # the first table's header stays in view
+            if not frozen:  # the first table's header stays in view
                 ws.freeze_panes = ws.cell(row + 1, 1)
                 frozen = True
             for i in range(len(frame)):
@@ -72,8 +73,7 @@ def write_workbook(sheet: ParSheet, path: Path) -> None:
             if len(frame):
                 n_table += 1
                 ref = f"A{first}:{get_column_letter(len(frame.columns))}{row}"
-                xt = XlTable(displayName=f"T{n_table}_{re.sub(r'[^A-Za-z0-9]', '', sec.key)}",
-                             ref=ref)
+                xt = XlTable(displayName=f"T{n_table}_{re.sub(r'[^A-Za-z0-9]', '', sec.key)}", ref=ref)
                 xt.tableStyleInfo = TableStyleInfo(name="TableStyleLight9", showRowStripes=True)
                 ws.add_table(xt)
             else:
@@ -103,8 +103,9 @@ def reproducible_zip(path) -> None:
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
         for name, data in entries:
             if name == "docProps/core.xml":
-                data = re.sub(rb"(<dcterms:(created|modified)[^>]*>)[^<]*",
-                              rb"\g<1>" + FIXED_DATE.encode(), data)
+                data = re.sub(
+                    rb"(<dcterms:(created|modified)[^>]*>)[^<]*", rb"\g<1>" + FIXED_DATE.encode(), data
+                )
             info = zipfile.ZipInfo(name, date_time=(2000, 1, 1, 0, 0, 0))
             info.compress_type = zipfile.ZIP_DEFLATED
             info.external_attr = 0o600 << 16
@@ -124,7 +125,6 @@ def read_workbook(path: str | Path) -> dict:
             header = [c.value for c in cells[0]]
             top = cells[0][0].row
             title = ws.cell(top - 1, 1).value
-            tables[title] = pd.DataFrame([[c.value for c in r] for r in cells[1:]],
-                                         columns=header)
+            tables[title] = pd.DataFrame([[c.value for c in r] for r in cells[1:]], columns=header)
         out[ws.title] = tables
     return out

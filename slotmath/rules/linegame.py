@@ -3,6 +3,7 @@
 Light to import (validating a game file imports it for :func:`check`): the
 engine is imported by the functions that use it.
 """
+
 from __future__ import annotations
 
 from fractions import Fraction
@@ -34,9 +35,16 @@ def analyse(game: Game, level: int, reel_set: str = "base") -> ParResult:
     dist = spin_distribution(game, level, reel_set)
     rtp = lines_rtp + scatter_rtp
     assert dist.mean == rtp, "joint distribution disagrees with the combination table"
-    return ParResult(game=game, bet=bet, cycle=game.cycle(reel_set), rtp=rtp,
-                     components=components, distribution=dist, combinations=table,
-                     per_line_rtp=per_line)
+    return ParResult(
+        game=game,
+        bet=bet,
+        cycle=game.cycle(reel_set),
+        rtp=rtp,
+        components=components,
+        distribution=dist,
+        combinations=table,
+        per_line_rtp=per_line,
+    )
 
 
 def simulate(game: Game, level: int, spins: int, seed: int = 0) -> SimulationResult:
@@ -44,8 +52,13 @@ def simulate(game: Game, level: int, spins: int, seed: int = 0) -> SimulationRes
     from slotmath.montecarlo.results import simulate_lines
 
     exact = analyse(game, level)
-    return simulate_lines(game, spins, seed, level, exact={
-        "rtp": float(exact.rtp), "hit_frequency": exact.hit_frequency, "sd": exact.sd})
+    return simulate_lines(
+        game,
+        spins,
+        seed,
+        level,
+        exact={"rtp": float(exact.rtp), "hit_frequency": exact.hit_frequency, "sd": exact.sd},
+    )
 
 
 def round_sampler(game: Game, level: int, reel_set: str = "base"):
@@ -54,6 +67,7 @@ def round_sampler(game: Game, level: int, reel_set: str = "base"):
 
     if game.pays_by == "ways":
         from slotmath.montecarlo.wayssim import ways_sampler
+
         return ways_sampler(game, level, reel_set)
     return line_sampler(game, level, reel_set)
 
@@ -69,8 +83,9 @@ def analyse_ways(game: Game, level: int, reel_set: str = "base") -> ParResult:
     from slotmath.rules.par import ParResult
 
     bet = game.bet(level)
-    table = combination_table(game, level, reel_set,
-                              pay_rows=ways_table(game, level, reel_set).to_dict("records"))
+    table = combination_table(
+        game, level, reel_set, pay_rows=ways_table(game, level, reel_set).to_dict("records")
+    )
     ways_rtp = sum(table.loc[table["kind"] == "ways", "rtp_exact"], Fraction(0))
     scatter_rtp = sum(table.loc[table["kind"] == "scatter", "rtp_exact"], Fraction(0))
     components = {"ways": ways_rtp}
@@ -79,7 +94,16 @@ def analyse_ways(game: Game, level: int, reel_set: str = "base") -> ParResult:
     dist = ways_distribution(game, level, reel_set)
     rtp = ways_rtp + scatter_rtp
     assert dist.mean == rtp, "ways distribution disagrees with the combination table"
-    return ParResult(game=game, bet=bet, cycle=game.cycle(reel_set), rtp=rtp,
-                     components=components, distribution=dist, combinations=table,
-                     notes=[f"Pays by ways: {game.rows ** game.reels:,} ways; a combination's "
-                            "hits are spins, its win the mean win per hit (pay x mean ways)."])
+    return ParResult(
+        game=game,
+        bet=bet,
+        cycle=game.cycle(reel_set),
+        rtp=rtp,
+        components=components,
+        distribution=dist,
+        combinations=table,
+        notes=[
+            f"Pays by ways: {game.rows**game.reels:,} ways; a combination's "
+            "hits are spins, its win the mean win per hit (pay x mean ways)."
+        ],
+    )

@@ -5,6 +5,7 @@ scatter game) is analysed by :mod:`slotmath.rules.linegame`; a game with its own
 rules module ``slotmath.rules.<rules>`` provides ``analyse(game, level)``.
 Every analyser returns a :class:`ParResult`.
 """
+
 from __future__ import annotations
 
 import importlib
@@ -106,14 +107,20 @@ class ParResult:
         ]
         rows += [(f"  {k}", f"{float(v):.6%}") for k, v in self.components.items()]
         rows += [
-            ("hit frequency", f"{self.hit_frequency:.6%} (1 in {1 / self.hit_frequency:.4g})"
-             if self.hit_frequency else "0"),
+            (
+                "hit frequency",
+                f"{self.hit_frequency:.6%} (1 in {1 / self.hit_frequency:.4g})"
+                if self.hit_frequency
+                else "0",
+            ),
             ("SD [x total bet]", f"{self.sd:.6g}"),
         ]
         rows += [(f"VI {k} %", f"{v:.6g}") for k, v in self.volatility_index.items()]
         p = float(d.max_win_probability)
-        rows += [("max win [x total bet]", f"{float(d.max_win):.6g}"),
-                 ("max win odds", f"1 in {1 / p:.6g}" if p else "n/a")]
+        rows += [
+            ("max win [x total bet]", f"{float(d.max_win):.6g}"),
+            ("max win odds", f"1 in {1 / p:.6g}" if p else "n/a"),
+        ]
         return pd.DataFrame(rows, columns=["figure", "value"])
 
     def print_summary(self) -> None:
@@ -122,9 +129,13 @@ class ParResult:
 
     def text(self) -> str:
         """Readable plain-text PAR summary."""
-        parts = [f"PAR sheet: {self.game.title} ({self.game.name}), bet level {self.bet.level}",
-                 self.summary.to_string(index=False, header=False), "",
-                 "Combination table", format_combinations(self.combinations)]
+        parts = [
+            f"PAR sheet: {self.game.title} ({self.game.name}), bet level {self.bet.level}",
+            self.summary.to_string(index=False, header=False),
+            "",
+            "Combination table",
+            format_combinations(self.combinations),
+        ]
         for name, table in self.tables.items():
             parts += ["", name, table.to_string(index=False)]
         if self.notes:
@@ -132,10 +143,12 @@ class ParResult:
         return "\n".join(parts)
 
     def _repr_html_(self) -> str:
-        html = [f"<h3>{self.game.title}: bet level {self.bet.level}</h3>",
-                self.summary.to_html(index=False, header=False),
-                "<h4>Combination table</h4>",
-                self.combinations.drop(columns="rtp_exact").to_html(index=False)]
+        html = [
+            f"<h3>{self.game.title}: bet level {self.bet.level}</h3>",
+            self.summary.to_html(index=False, header=False),
+            "<h4>Combination table</h4>",
+            self.combinations.drop(columns="rtp_exact").to_html(index=False),
+        ]
         html += [f"<p>{n}</p>" for n in self.notes]
         return "\n".join(html)
 

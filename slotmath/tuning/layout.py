@@ -19,10 +19,11 @@ The result depends only on the original strip and the target counts, so a
 tuning run is reproducible from the game file and its targets.  All ties
 are broken by the lowest strip position.
 """
+
 from __future__ import annotations
 
 from collections import Counter
-from typing import Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 HOLE = None
 
@@ -183,8 +184,7 @@ def _spread(cells: list, movable: set, allowed: dict) -> None:
         cells[bad], cells[best] = cells[best], x
 
 
-def lay_out(strip: Sequence[str], counts: Mapping[str, int],
-            stacked: set | None = None, pinned=()) -> tuple:
+def lay_out(strip: Sequence[str], counts: Mapping[str, int], stacked: set | None = None, pinned=()) -> tuple:
     """A strip with ``counts`` copies of each symbol, edited from ``strip``.
 
     Parameters
@@ -225,8 +225,7 @@ def lay_out(strip: Sequence[str], counts: Mapping[str, int],
     pending = {s: target.get(s, 0) - current.get(s, 0) for s in order}
     while any(v > 0 for v in pending.values()):
         # round robin, the symbol with most copies to place first
-        for sym in sorted((s for s in order if pending[s] > 0),
-                          key=lambda s: (-pending[s], order.index(s))):
+        for sym in sorted((s for s in order if pending[s] > 0), key=lambda s: (-pending[s], order.index(s))):
             _add_one(cells, sym, sym in stacked)
             pending[sym] -= 1
     cells = [c for c in cells if c is not HOLE]

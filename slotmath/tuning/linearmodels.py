@@ -2,22 +2,24 @@
 given exactly by stop values (:class:`StopForms`), the line forms of the
 line RTP and its moments (:class:`LineForms`), the model of a figure the
 solver steers (:class:`FigureModel`) and the objective of one row."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+
 import numpy as np
+
 from slotmath.analysis.metrics import equivalent_levels, game_figures, honours_needed, shared_pay_tensor
-from slotmath.rules.par import rules_module
 from slotmath.engine.multilinear import line_total, reel_gradient, unit_coefficients
+from slotmath.rules.par import rules_module
 from slotmath.tuning.reelspace import ReelSpace
 from slotmath.tuning.targets import Targets, assess
 
-
 # Integer-programme objective, in units of the RTP tolerance:
-OUTSIDE_COST = 100.0         # per tolerance of RTP error beyond the aim (and per band scale outside a band)
-CENTRE_COST = 0.01           # per tolerance of RTP error (prefer the centre, weakly)
-MOVE_COST = 0.02             # per unit moved from the game file (prefer small changes)
+OUTSIDE_COST = 100.0  # per tolerance of RTP error beyond the aim (and per band scale outside a band)
+CENTRE_COST = 0.01  # per tolerance of RTP error (prefer the centre, weakly)
+MOVE_COST = 0.02  # per unit moved from the game file (prefer small changes)
 
 
 class Evaluator:
@@ -34,7 +36,7 @@ class Evaluator:
         self.rep = {lv: eq[lv] for lv in self.levels}
         self.needed = set(targets.figures)
         self.count = 0
-        self.tick = None             # called after each exact evaluation
+        self.tick = None  # called after each exact evaluation
         self._cache: dict = {}
 
     @staticmethod
@@ -73,7 +75,7 @@ def proxy_kind(name: str, targets: Targets) -> str | None:
     return PROXY_OF.get(name)
 
 
-STOP = "stop:"                # kind prefix of a figure given exactly by stop values
+STOP = "stop:"  # kind prefix of a figure given exactly by stop values
 
 
 def stop_value_hook(space: ReelSpace):
@@ -110,8 +112,10 @@ class StopForms:
             if len(self._cache) >= 64:
                 self._cache.pop(next(iter(self._cache)))
             game = self.space.game_for(xs)
-            self._cache[k] = {n: [np.asarray(a, dtype=np.float64) for a in v]
-                              for n, v in self.hook(game, level, self.space.reel_set).items()}
+            self._cache[k] = {
+                n: [np.asarray(a, dtype=np.float64) for a in v]
+                for n, v in self.hook(game, level, self.space.reel_set).items()
+            }
         return self._cache[k]
 
     @staticmethod
@@ -162,12 +166,14 @@ class LineForms:
         self.available = bool(game.line_pays)
 
     def marginals(self, xs) -> list:
-        return [np.stack([x @ rv.incidence[:, k, :].astype(np.int64) for k in range(rv.incidence.shape[1])])
-                for rv, x in zip(self.space.reels, xs, strict=True)]
+        return [
+            np.stack([x @ rv.incidence[:, k, :].astype(np.int64) for k in range(rv.incidence.shape[1])])
+            for rv, x in zip(self.space.reels, xs, strict=True)
+        ]
 
     def value(self, kind: str, level: int, xs) -> float:
         if kind.startswith(STOP):
-            return self.stops.value(kind[len(STOP):], level, xs)
+            return self.stops.value(kind[len(STOP) :], level, xs)
         values, norm = self.tensors[(kind, level)]
         total = line_total(values, self.marginals(xs), self.space.game.paylines)
         cycle = 1
@@ -178,7 +184,7 @@ class LineForms:
     def coefficients(self, kind: str, level: int, xs, r: int) -> tuple:
         """``(a, K)``: the form is ``a . x_r / (K * sum(x_r))`` with the other reels at ``xs``."""
         if kind.startswith(STOP):
-            return self.stops.coefficients(kind[len(STOP):], level, xs, r)
+            return self.stops.coefficients(kind[len(STOP) :], level, xs, r)
         values, norm = self.tensors[(kind, level)]
         margs = self.marginals(xs)
         G = reel_gradient(values, margs, self.space.game.paylines, r)

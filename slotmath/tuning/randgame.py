@@ -7,6 +7,7 @@ symbols are common and high ones rare.  Line pays are scaled so that the
 draft's RTP sits a chosen distance from a target, which is what a designer
 hands to ``slotmath tune``.  Everything follows from the seed.
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -15,20 +16,46 @@ import numpy as np
 
 # payline patterns (row per reel), the first ones are the common ones
 LINES_5 = [
-    [1, 1, 1, 1, 1], [0, 0, 0, 0, 0], [2, 2, 2, 2, 2], [0, 1, 2, 1, 0], [2, 1, 0, 1, 2],
-    [0, 0, 1, 2, 2], [2, 2, 1, 0, 0], [1, 0, 0, 0, 1], [1, 2, 2, 2, 1], [0, 1, 1, 1, 0],
-    [2, 1, 1, 1, 2], [1, 0, 1, 2, 1], [1, 2, 1, 0, 1], [0, 1, 0, 1, 0], [2, 1, 2, 1, 2],
-    [1, 1, 0, 1, 1], [1, 1, 2, 1, 1], [0, 2, 0, 2, 0], [2, 0, 2, 0, 2], [1, 0, 2, 0, 1],
-    [1, 2, 0, 2, 1], [0, 0, 2, 0, 0], [2, 2, 0, 2, 2], [0, 2, 2, 2, 0], [2, 0, 0, 0, 2],
+    [1, 1, 1, 1, 1],
+    [0, 0, 0, 0, 0],
+    [2, 2, 2, 2, 2],
+    [0, 1, 2, 1, 0],
+    [2, 1, 0, 1, 2],
+    [0, 0, 1, 2, 2],
+    [2, 2, 1, 0, 0],
+    [1, 0, 0, 0, 1],
+    [1, 2, 2, 2, 1],
+    [0, 1, 1, 1, 0],
+    [2, 1, 1, 1, 2],
+    [1, 0, 1, 2, 1],
+    [1, 2, 1, 0, 1],
+    [0, 1, 0, 1, 0],
+    [2, 1, 2, 1, 2],
+    [1, 1, 0, 1, 1],
+    [1, 1, 2, 1, 1],
+    [0, 2, 0, 2, 0],
+    [2, 0, 2, 0, 2],
+    [1, 0, 2, 0, 1],
+    [1, 2, 0, 2, 1],
+    [0, 0, 2, 0, 0],
+    [2, 2, 0, 2, 2],
+    [0, 2, 2, 2, 0],
+    [2, 0, 0, 0, 2],
 ]
-LINES_3 = [[1, 1, 1], [0, 0, 0], [2, 2, 2], [0, 1, 2], [2, 1, 0],
-           [0, 1, 0], [2, 1, 2], [1, 0, 1], [1, 2, 1]]
+LINES_3 = [[1, 1, 1], [0, 0, 0], [2, 2, 2], [0, 1, 2], [2, 1, 0], [0, 1, 0], [2, 1, 2], [1, 0, 1], [1, 2, 1]]
 
 # symbol, relative frequency on a strip, pays for 3/4/5 of a kind [line bet]
-SYMBOLS = [("H1", 2, (50, 200, 1000)), ("H2", 3, (30, 120, 500)), ("M1", 4, (20, 60, 240)),
-           ("M2", 5, (16, 50, 200)), ("L1", 7, (10, 30, 100)), ("L2", 7, (10, 30, 100)),
-           ("L3", 8, (8, 20, 80)), ("L4", 8, (8, 20, 80))]
-PAY_SCALE = 10                  # pays are written x10 so that scaling them rounds finely
+SYMBOLS = [
+    ("H1", 2, (50, 200, 1000)),
+    ("H2", 3, (30, 120, 500)),
+    ("M1", 4, (20, 60, 240)),
+    ("M2", 5, (16, 50, 200)),
+    ("L1", 7, (10, 30, 100)),
+    ("L2", 7, (10, 30, 100)),
+    ("L3", 8, (8, 20, 80)),
+    ("L4", 8, (8, 20, 80)),
+]
+PAY_SCALE = 10  # pays are written x10 so that scaling them rounds finely
 
 
 def _strip(rng, names, freq, length):
@@ -42,7 +69,7 @@ def _strip(rng, names, freq, length):
         counts[int(np.argmax(counts))] -= 1
     pool = [n for n, c in zip(names, counts, strict=True) for _ in range(c)]
     rng.shuffle(pool)
-    for i in range(1, len(pool)):              # break neighbouring pairs by swapping forward
+    for i in range(1, len(pool)):  # break neighbouring pairs by swapping forward
         if pool[i] == pool[i - 1]:
             for j in range(i + 1, len(pool)):
                 if pool[j] != pool[i] and pool[j] != pool[i - 1]:
@@ -51,18 +78,30 @@ def _strip(rng, names, freq, length):
     return pool
 
 
-def game_yaml(seed: int, reels: int = 5, lines: int = 25, weighted: bool = True,
-              scatter: bool = True, length: int = 40, pay_factor: float = 1.0) -> str:
+def game_yaml(
+    seed: int,
+    reels: int = 5,
+    lines: int = 25,
+    weighted: bool = True,
+    scatter: bool = True,
+    length: int = 40,
+    pay_factor: float = 1.0,
+) -> str:
     """The text of a random game file (see the module notes)."""
     rng = np.random.default_rng(seed)
     names = [s for s, _, _ in SYMBOLS]
     freq = [f * rng.uniform(0.8, 1.25) for _, f, _ in SYMBOLS]
     pays_of = {s: p for s, _, p in SYMBOLS}
     kinds = range(3, reels + 1)
-    out = [f"# Random plausible game, seed {seed} (slotmath.tuning.randgame).",
-           f"name: rand{seed}", f"title: Random {reels}x3 {lines}-line game {seed}",
-           "description: generated for the tuning bench.",
-           f"grid: {{reels: {reels}, rows: 3}}", "bet: {levels: [1, 2, 5]}", "symbols:"]
+    out = [
+        f"# Random plausible game, seed {seed} (slotmath.tuning.randgame).",
+        f"name: rand{seed}",
+        f"title: Random {reels}x3 {lines}-line game {seed}",
+        "description: generated for the tuning bench.",
+        f"grid: {{reels: {reels}, rows: 3}}",
+        "bet: {levels: [1, 2, 5]}",
+        "symbols:",
+    ]
     out += [f"  - {{name: {n}}}" for n in names]
     out.append("  - {name: WILD, kind: wild, substitutes: all}")
     if scatter:
@@ -93,8 +132,10 @@ def game_yaml(seed: int, reels: int = 5, lines: int = 25, weighted: bool = True,
             f.append(1.2)
         strip = _strip(rng, syms, f, length)
         if weighted:
-            w = [int(rng.integers(1, 4)) if s in ("H1", "H2", "WILD", "SCAT")
-                 else int(rng.integers(2, 9)) for s in strip]
+            w = [
+                int(rng.integers(1, 4)) if s in ("H1", "H2", "WILD", "SCAT") else int(rng.integers(2, 9))
+                for s in strip
+            ]
             out.append(f"    - {{symbols: [{', '.join(strip)}], weights: {w}}}")
         else:
             out.append(f"    - [{', '.join(strip)}]")

@@ -4,49 +4,62 @@ See :mod:`slotmath.tuning.tune` for the method in words.  Everything here works 
 the integer variables of a :class:`~slotmath.tuning.reelspace.ReelSpace` and judges
 every candidate on exact figures (:class:`Evaluator`).
 """
+
 from __future__ import annotations
 
 import time
 
 import numpy as np
-from scipy.optimize import Bounds as VarBounds, LinearConstraint, milp
+from scipy.optimize import Bounds as VarBounds
+from scipy.optimize import LinearConstraint, milp
 
-from slotmath.tuning.reelspace import ReelSpace
-from slotmath.tuning.targets import Targets, band_scale
 from slotmath.tuning.linearmodels import (  # noqa: F401  (re-exported)
     CENTRE_COST,
     MOVE_COST,
     OUTSIDE_COST,
+    PROXY_OF,
+    STOP,
     Evaluator,
     FigureModel,
     LineForms,
-    PROXY_OF,
-    STOP,
     StopForms,
     proxy_kind,
     row_objective,
-    stop_value_hook)
+    stop_value_hook,
+)
+from slotmath.tuning.reelspace import ReelSpace
+from slotmath.tuning.targets import Targets, band_scale
 
 # Integer-programme objective, in units of the RTP tolerance:
-AIM = 0.5                    # aim inside half the tolerance (margin for inexact models) ...
-AIM_EXACT = 0.95             # ... or nearly all of it when the RTP model is exact
-MILP_NODES = 400             # branch-and-bound node limit of one reel's programme (the
-                             # incumbent is used): a work limit, so runs are reproducible
-MILP_SECONDS = 60.0          # safety net only
-PAIR_SINGLES = 400           # pairs of moves are formed among this many best single moves
+AIM = 0.5  # aim inside half the tolerance (margin for inexact models) ...
+AIM_EXACT = 0.95  # ... or nearly all of it when the RTP model is exact
+MILP_NODES = 400  # branch-and-bound node limit of one reel's programme (the
+# incumbent is used): a work limit, so runs are reproducible
+MILP_SECONDS = 60.0  # safety net only
+PAIR_SINGLES = 400  # pairs of moves are formed among this many best single moves
 
 
 class Solver:
     """The tuning loop (see the module notes)."""
 
-    def __init__(self, space: ReelSpace, targets: Targets, levels, max_rounds=12,
-                 max_evaluations=400, log=None, time_limit=None, progress=None, cancel=None):
+    def __init__(
+        self,
+        space: ReelSpace,
+        targets: Targets,
+        levels,
+        max_rounds=12,
+        max_evaluations=400,
+        log=None,
+        time_limit=None,
+        progress=None,
+        cancel=None,
+    ):
         self.space, self.targets = space, targets
         self.levels = tuple(levels)
         self.ev = Evaluator(space, targets, self.levels)
         self.time_limit = time_limit
-        self.progress = progress         # called with each log row (see :meth:`log`)
-        self.cancel = cancel             # callable: True stops the run (best so far is kept)
+        self.progress = progress  # called with each log row (see :meth:`log`)
+        self.cancel = cancel  # callable: True stops the run (best so far is kept)
         self.stopped = ""
         self.best_rtp = None
         if progress is not None:
@@ -76,8 +89,12 @@ class Solver:
     def status(self) -> dict:
         """Progress so far: evaluations, seconds, best RTP and its distance to the target."""
         d = None if self.best_rtp is None else abs(self.best_rtp - float(self.targets.rtp))
-        return {"evaluations": self.ev.count, "seconds": time.perf_counter() - self.t0,
-                "best_rtp": self.best_rtp, "distance": d}
+        return {
+            "evaluations": self.ev.count,
+            "seconds": time.perf_counter() - self.t0,
+            "best_rtp": self.best_rtp,
+            "distance": d,
+        }
 
     def milp_seconds(self) -> float:
         """Safety-net time limit of one programme (the rest of ``time_limit`` if set)."""
@@ -96,17 +113,26 @@ class Solver:
     def log(self, stage, xs, assessment, accepted):
         figs = self.ev.figures(xs, self.ev.needed)
         first = figs[self.levels[0]]
-        self.log_rows.append({
-            "stage": stage, "accepted": accepted, "rtp": float(first["rtp"]),
-            "violation": assessment.violation, "rtp_error_tol": assessment.rtp_error,
-            "evaluations": self.ev.count, "seconds": time.perf_counter() - self.t0})
+        self.log_rows.append(
+            {
+                "stage": stage,
+                "accepted": accepted,
+                "rtp": float(first["rtp"]),
+                "violation": assessment.violation,
+                "rtp_error_tol": assessment.rtp_error,
+                "evaluations": self.ev.count,
+                "seconds": time.perf_counter() - self.t0,
+            }
+        )
         r = self.log_rows[-1]
         if accepted:
             self.best_rtp = r["rtp"]
         if self.progress is not None:
             self.progress(self.status())
-        self.say(f"{stage:>14}: {'kept' if accepted else 'rejected'}, RTP {r['rtp']:.6%}, "
-                 f"violation {r['violation']:.4g}, {r['evaluations']} evaluations, {r['seconds']:.1f} s")
+        self.say(
+            f"{stage:>14}: {'kept' if accepted else 'rejected'}, RTP {r['rtp']:.6%}, "
+            f"violation {r['violation']:.4g}, {r['evaluations']} evaluations, {r['seconds']:.1f} s"
+        )
 
     def models(self, xs, figs) -> dict:
         out = {}
@@ -131,8 +157,9 @@ class Solver:
         return out
 
     def exact_rtp_model(self, m: FigureModel) -> bool:
-        return (m.kind == "win" and m.name in self.targets.rtp_figures and self.rtp_exact) \
-            or (m.kind is not None and m.kind.startswith(STOP))
+        return (m.kind == "win" and m.name in self.targets.rtp_figures and self.rtp_exact) or (
+            m.kind is not None and m.kind.startswith(STOP)
+        )
 
     def finite_differences(self, xs, models, assessment) -> None:
         """Exact +-1 differences of every violated figure (except an RTP whose
@@ -140,8 +167,11 @@ class Solver:
         does not explain becomes its residual ``res``.  One evaluation per
         unit serves every figure."""
         bad = {(self.ev.rep[c.level], c.figure) for c in assessment.checks if not c.ok}
-        todo = [m for key, m in models.items() if key in bad and not self.exact_rtp_model(m)
-                and not (m.kind or "").startswith(STOP)]
+        todo = [
+            m
+            for key, m in models.items()
+            if key in bad and not self.exact_rtp_model(m) and not (m.kind or "").startswith(STOP)
+        ]
         if not todo:
             return
         for m in todo:
@@ -221,7 +251,7 @@ class Solver:
         rv = self.space.reels[r]
         U = rv.size
         x_orig = rv.x0
-        aux = []                           # (row index, cost, sign, offset): aux >= sign*d - offset
+        aux = []  # (row index, cost, sign, offset): aux >= sign*d - offset
         for j, (kind, *_rest, aim) in enumerate(rows):
             if kind == "rtp":
                 aux += [(j, CENTRE_COST, (1, -1), 0.0), (j, OUTSIDE_COST, (1, -1), aim)]
@@ -271,14 +301,21 @@ class Solver:
                 blo[i] = sgn * sc * h - (0.0 if fractional else offset)
                 i += 1
         integrality = np.concatenate([np.ones(U), np.zeros(U + M)])
-        res = milp(c, integrality=integrality, bounds=VarBounds(lb, ub),
-                   constraints=LinearConstraint(A, blo, bhi),
-                   options={"node_limit": MILP_NODES, "time_limit": self.milp_seconds(), "disp": False})
+        res = milp(
+            c,
+            integrality=integrality,
+            bounds=VarBounds(lb, ub),
+            constraints=LinearConstraint(A, blo, bhi),
+            options={"node_limit": MILP_NODES, "time_limit": self.milp_seconds(), "disp": False},
+        )
         if res.x is None:
             return x_cur
         x = np.rint(res.x[:U]).astype(np.int64)
-        return x if row_objective(rows, x, x_cur, rv.x0) < row_objective(rows, x_cur, x_cur, rv.x0) - 1e-9 \
+        return (
+            x
+            if row_objective(rows, x, x_cur, rv.x0) < row_objective(rows, x_cur, x_cur, rv.x0) - 1e-9
             else x_cur
+        )
 
     def propose(self, xs, models, radius) -> list:
         """Block-coordinate sweeps of the per-reel programmes from ``xs``;
@@ -349,15 +386,19 @@ class Solver:
         models = self.models(xs, figs)
         exact = self.exact_models(models)
         self.rtp_exact = self.exact_models(
-            {k: m for k, m in models.items() if k[1] in self.targets.rtp_figures})
+            {k: m for k, m in models.items() if k[1] in self.targets.rtp_figures}
+        )
         self.aim = AIM_EXACT if self.rtp_exact else AIM
         radius = None if exact else [max(1, int(x.sum()) // 8) for x in xs]
         # A rules game whose targets are all RTP figures first tries their
         # line forms alone (often the rest of the RTP does not depend on the
         # tuned symbols, e.g. features driven by held symbols); finite
         # differences (one exact evaluation per unit) only if that fails.
-        line_first = self.space.game.rules != "lines" and bool(models) and \
-            all(m.kind == "win" for m in models.values())
+        line_first = (
+            self.space.game.rules != "lines"
+            and bool(models)
+            and all(m.kind == "win" for m in models.values())
+        )
         for rnd in range(self.max_rounds):
             if best.feasible or self.spent():
                 break
@@ -429,13 +470,13 @@ class Solver:
                 break
             D, cost = self.single_deltas(models, keys, xs, singles)
             s1 = self.score(keys, base + D) + cost
-            ranked = [(s1[i], [singles[i]]) for i in np.argsort(s1, kind="stable")[:3 * top_k]]
+            ranked = [(s1[i], [singles[i]]) for i in np.argsort(s1, kind="stable")[: 3 * top_k]]
             # pairs among the best single moves (all of them on short strips)
             pick = np.sort(np.argsort(s1, kind="stable")[:PAIR_SINGLES])
             Dp, cp = D[pick], cost[pick]
             s2 = self.score(keys, base + Dp[:, None, :] + Dp[None, :, :]) + cp[:, None] + cp[None, :]
             s2[np.tril_indices(len(pick))] = np.inf
-            flat = np.argsort(s2, axis=None, kind="stable")[:3 * top_k]
+            flat = np.argsort(s2, axis=None, kind="stable")[: 3 * top_k]
             for f in flat:
                 i, j = divmod(int(f), len(pick))
                 if np.isfinite(s2[i, j]):
@@ -448,8 +489,9 @@ class Solver:
                     continue
                 reels = sorted({r for r, _ in mv})
                 v = np.array([self.model_value(models[k], xs, cand, reels) for k in keys])
-                rescored.append((float(self.score(keys, v[None, :])[0])
-                                 + self.move_cost(xs, cand, reels), mv))
+                rescored.append(
+                    (float(self.score(keys, v[None, :])[0]) + self.move_cost(xs, cand, reels), mv)
+                )
             rescored += self.repair_moves(xs, models, keys, singles, D, cost, top_k)
             rescored.sort(key=lambda t: t[0])
             improved = None
@@ -514,7 +556,9 @@ class Solver:
             return []
         base = np.array([models[k].value0 for k in keys])
         mask = np.array(band_keys)
-        band_only = Targets(self.targets.rtp, self.targets.tolerance, self.targets.bands, (), self.targets.levels)
+        band_only = Targets(
+            self.targets.rtp, self.targets.tolerance, self.targets.bands, (), self.targets.levels
+        )
         saved, self.targets = self.targets, band_only
         try:
             gain = self.score(keys, (base + D * mask)) + cost
@@ -550,8 +594,9 @@ class Solver:
 
     def move_cost(self, xs0, cand, reels) -> float:
         x0 = self.space.reels
-        return MOVE_COST * sum(float(np.abs(cand[r] - x0[r].x0).sum() - np.abs(xs0[r] - x0[r].x0).sum())
-                               for r in reels)
+        return MOVE_COST * sum(
+            float(np.abs(cand[r] - x0[r].x0).sum() - np.abs(xs0[r] - x0[r].x0).sum()) for r in reels
+        )
 
     def score(self, keys, V: np.ndarray) -> np.ndarray:
         """Objective of modelled figure values ``V[..., j]`` (figure ``keys[j]``)."""

@@ -19,16 +19,17 @@ symbol's total weight), strip length or total weight, per-stop weight
 limits.  By default a symbol absent from a reel stays absent (a rule such as
 "WILD only on reels 2-5" is kept) and a present one keeps at least one copy.
 """
+
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Mapping
 
 import numpy as np
 import pandas as pd
 
-from slotmath.tuning.layout import lay_out, stacked_symbols
 from slotmath.model import Game, Strip
+from slotmath.tuning.layout import lay_out, stacked_symbols
 
 HELD_KINDS = ("scatter", "special")
 
@@ -87,15 +88,16 @@ class Bounds:
 
     def check(self, game: Game, n_reels: int) -> None:
         known = set(game.symbol_names)
-        for name in (self.fixed or ()):
+        for name in self.fixed or ():
             if name not in known:
                 raise BoundsError(f"fixed: unknown symbol {name!r}")
         for (reel, sym), (lo, hi) in self.counts.items():
             if sym not in known:
                 raise BoundsError(f"count limits: unknown symbol {sym!r}")
             if reel is not None and not 0 <= reel < n_reels:
-                raise BoundsError(f"count limits for {sym}: reel {reel + 1} does not exist "
-                                  f"(reels 1..{n_reels})")
+                raise BoundsError(
+                    f"count limits for {sym}: reel {reel + 1} does not exist (reels 1..{n_reels})"
+                )
             if lo < 0 or (hi is not None and hi < lo):
                 raise BoundsError(f"count limits for {sym}: bad range {lo}:{hi}")
         for reel, (lo, hi) in self.lengths.items():
@@ -186,8 +188,9 @@ class ReelVariables:
         t = int(x.sum())
         if not self.total[0] <= t <= self.total[1]:
             return False
-        return all(lo <= int(x[m].sum()) <= hi for m, lo, hi in self.groups) and \
-            all(s_lo * t - 1e-6 <= int(x[m].sum()) <= s_hi * t + 1e-6 for m, s_lo, s_hi, _ in self.shares)
+        return all(lo <= int(x[m].sum()) <= hi for m, lo, hi in self.groups) and all(
+            s_lo * t - 1e-6 <= int(x[m].sum()) <= s_hi * t + 1e-6 for m, s_lo, s_hi, _ in self.shares
+        )
 
     def binding(self, x: np.ndarray) -> list:
         """Shape and range limits that ``x`` sits on: ``(unit or symbol, text)``."""
@@ -228,8 +231,10 @@ class ReelSpace:
         self.bounds.check(game, len(self.strips))
         self.held = self.bounds.held(game)
         self.reels = [self._reel(r, s) for r, s in enumerate(self.strips)]
-        self.stacked = [set(self.bounds.stacked) if self.bounds.stacked is not None
-                        else stacked_symbols(s.symbols) for s in self.strips]
+        self.stacked = [
+            set(self.bounds.stacked) if self.bounds.stacked is not None else stacked_symbols(s.symbols)
+            for s in self.strips
+        ]
 
     # ------------------------------------------------------------ building
     def _reel(self, r: int, strip: Strip) -> ReelVariables:
@@ -259,10 +264,12 @@ class ReelSpace:
             for u in range(S):
                 incidence[u, :, u] = 1
             lo, hi = factor_limits(x0, lo, hi, b.weight_factor)
-            shares = share_limits([(n, np.arange(S) == u) for u, n in enumerate(names)],
-                                  x0, lo, hi, b.symbol_share)
-            return ReelVariables(r, "counts", names, np.arange(S), x0, lo, hi,
-                                 (int(t_lo), int(t_hi)), (), incidence, shares)
+            shares = share_limits(
+                [(n, np.arange(S) == u) for u, n in enumerate(names)], x0, lo, hi, b.symbol_share
+            )
+            return ReelVariables(
+                r, "counts", names, np.arange(S), x0, lo, hi, (int(t_lo), int(t_hi)), (), incidence, shares
+            )
         # weighted strip: one variable per stop
         N = len(strip)
         x0 = np.asarray(strip.weights, dtype=np.int64)
@@ -290,8 +297,19 @@ class ReelSpace:
         lo, hi = factor_limits(x0, lo, hi, b.weight_factor)
         masks = [(n, np.array([sym == n for sym in strip.symbols])) for n in dict.fromkeys(strip.symbols)]
         shares = share_limits(masks, x0, lo, hi, b.symbol_share)
-        return ReelVariables(r, "weights", labels, np.full(N, -1), x0, lo, hi,
-                             (int(t_lo), int(t_hi)), tuple(groups), incidence, shares)
+        return ReelVariables(
+            r,
+            "weights",
+            labels,
+            np.full(N, -1),
+            x0,
+            lo,
+            hi,
+            (int(t_lo), int(t_hi)),
+            tuple(groups),
+            incidence,
+            shares,
+        )
 
     # ------------------------------------------------------------ mapping
     @property
@@ -325,9 +343,15 @@ class ReelSpace:
         rows = []
         for rv, x, b in zip(self.reels, xs, before, strict=True):
             for u in np.flatnonzero(x != b):
-                rows.append({"reel": rv.reel + 1, "unit": rv.labels[u],
-                             "before": int(b[u]), "after": int(x[u]),
-                             "change": int(x[u] - b[u])})
+                rows.append(
+                    {
+                        "reel": rv.reel + 1,
+                        "unit": rv.labels[u],
+                        "before": int(b[u]),
+                        "after": int(x[u]),
+                        "change": int(x[u] - b[u]),
+                    }
+                )
         return pd.DataFrame(rows, columns=["reel", "unit", "before", "after", "change"])
 
     def composition(self, xs: list | None = None) -> pd.DataFrame:
@@ -340,8 +364,9 @@ class ReelSpace:
                 data[f"reel {rv.reel + 1}"] = [int(v) for v in x]
             else:
                 strip = self.strips[rv.reel]
-                data[f"reel {rv.reel + 1}"] = [int(sum(int(w) for w, s in zip(x, strip.symbols, strict=True) if s == n))
-                                               for n in names]
+                data[f"reel {rv.reel + 1}"] = [
+                    int(sum(int(w) for w, s in zip(x, strip.symbols, strict=True) if s == n)) for n in names
+                ]
         return pd.DataFrame(data, index=list(names))
 
 

@@ -9,6 +9,7 @@ from the game as it stands.  A +1 lengthens the strip (adds weight), so the
 entry includes the dilution of every other symbol: it is exactly what
 adding the symbol does.
 """
+
 from __future__ import annotations
 
 import pandas as pd
@@ -21,9 +22,15 @@ from slotmath.tuning.reelspace import Bounds, ReelSpace
 DEFAULT_FIGURES = ("rtp", "hit_frequency", "sd")
 
 
-def sensitivities(game: Game, level: int | None = None, reel_set: str = "base",
-                  figures=DEFAULT_FIGURES, bounds: Bounds | None = None,
-                  all_symbols: bool = False, progress: bool = True) -> pd.DataFrame:
+def sensitivities(
+    game: Game,
+    level: int | None = None,
+    reel_set: str = "base",
+    figures=DEFAULT_FIGURES,
+    bounds: Bounds | None = None,
+    all_symbols: bool = False,
+    progress: bool = True,
+) -> pd.DataFrame:
     """Change of each figure for +-1 of each symbol (or stop weight) on each reel.
 
     Parameters
@@ -57,10 +64,20 @@ def sensitivities(game: Game, level: int | None = None, reel_set: str = "base",
     base = game_figures(game, level, reel_set, figures)
     xs = space.x0
     rows = []
-    units = [(r, u) for r, rv in enumerate(space.reels) for u in range(rv.size)
-             if not (rv.x0[u] == 0 and not all_symbols and rv.mode == "counts")]
-    bar = tqdm(total=len(units), desc="sensitivities", unit="row", delay=2.0, leave=False,
-               disable=None if progress else True)
+    units = [
+        (r, u)
+        for r, rv in enumerate(space.reels)
+        for u in range(rv.size)
+        if not (rv.x0[u] == 0 and not all_symbols and rv.mode == "counts")
+    ]
+    bar = tqdm(
+        total=len(units),
+        desc="sensitivities",
+        unit="row",
+        delay=2.0,
+        leave=False,
+        disable=None if progress else True,
+    )
     for r, u in units:
         rv = space.reels[r]
         row = {"reel": r + 1, "unit": rv.labels[u], "count": int(rv.x0[u])}
@@ -70,8 +87,9 @@ def sensitivities(game: Game, level: int | None = None, reel_set: str = "base",
             ok = trial[r][u] >= 0 and trial[r].sum() >= 1
             figs = game_figures(space.game_for(trial), level, reel_set, figures) if ok else {}
             for f in figures:
-                row[f"{f} {step:+d}"] = (float(figs[f]) - float(base[f])) \
-                    if ok and figs.get(f) is not None else float("nan")
+                row[f"{f} {step:+d}"] = (
+                    (float(figs[f]) - float(base[f])) if ok and figs.get(f) is not None else float("nan")
+                )
         rows.append(row)
         bar.update()
     bar.close()

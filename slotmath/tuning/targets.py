@@ -6,18 +6,19 @@ each equal the target RTP); :func:`assess` judges exact figures against
 them, target by target (:class:`Check`), into an :class:`Assessment` whose
 ``key`` orders candidates: total violation first, then RTP error.
 """
+
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Mapping
 
 from slotmath.model import Game
 from slotmath.rules.par import rules_module
 
-DEFAULT_TOLERANCE = 5e-5     # [x total bet] = 0.005 percentage points
-DEFAULT_COMPONENT_SHARE = 0.25   # each RTP component's share within share0 * (1 +- 0.25)
-BAND_WEIGHT = 10.0           # a band violation of one band scale counts as 10 tolerances
+DEFAULT_TOLERANCE = 5e-5  # [x total bet] = 0.005 percentage points
+DEFAULT_COMPONENT_SHARE = 0.25  # each RTP component's share within share0 * (1 +- 0.25)
+BAND_WEIGHT = 10.0  # a band violation of one band scale counts as 10 tolerances
 
 
 @dataclass(frozen=True)
@@ -51,7 +52,7 @@ class Targets:
         object.__setattr__(self, "bands", {k: tuple(v) for k, v in dict(self.bands).items()})
         object.__setattr__(self, "rtp_figures", tuple(self.rtp_figures))
 
-    def with_game_constraints(self, game: Game) -> "Targets":
+    def with_game_constraints(self, game: Game) -> Targets:
         """Add the constraints the game's rules module states."""
         if game.rules == "lines":
             return self
@@ -77,8 +78,8 @@ class Check:
     value: object
     lo: object
     hi: object
-    miss: float        # distance outside the allowed range (0 when met) [figure units]
-    scale: float       # what one unit of violation is measured in
+    miss: float  # distance outside the allowed range (0 when met) [figure units]
+    scale: float  # what one unit of violation is measured in
     weight: float
 
     @property
@@ -103,7 +104,7 @@ class Assessment:
     """How far exact figures are from the targets."""
 
     checks: tuple
-    rtp_error: float     # sum of |figure - target RTP| / tolerance over RTP figures and levels
+    rtp_error: float  # sum of |figure - target RTP| / tolerance over RTP figures and levels
 
     @property
     def violation(self) -> float:
@@ -117,7 +118,7 @@ class Assessment:
     def key(self) -> tuple:
         return (round(self.violation, 9), round(self.rtp_error, 9))
 
-    def better_than(self, other: "Assessment") -> bool:
+    def better_than(self, other: Assessment) -> bool:
         return self.key < other.key
 
 
@@ -149,8 +150,11 @@ def rtp_components(figs: dict, targets: Targets) -> dict:
     the RTP (lines, scatters, each feature); empty when the reported
     ``rtp:`` figures are not such a decomposition (e.g. the RTP under each
     choice of a selection) or there is only one."""
-    parts = {k: v for k, v in figs.items()
-             if k.startswith("rtp:") and k not in targets.rtp_figures and v is not None}
+    parts = {
+        k: v
+        for k, v in figs.items()
+        if k.startswith("rtp:") and k not in targets.rtp_figures and v is not None
+    }
     if len(parts) < 2 or "rtp" not in figs:
         return {}
     total = sum(_exact(v) for v in parts.values())

@@ -56,6 +56,7 @@ in :mod:`slotmath.analysis.metrics`, file writing in :mod:`slotmath.io.gamewrite
 This module holds the entry point :func:`tune`, its result and the
 ``slotmath tune`` / ``slotmath sensitivities`` commands.
 """
+
 from __future__ import annotations
 
 import sys
@@ -69,13 +70,19 @@ import pandas as pd
 
 from slotmath.analysis.metrics import CORE_FIGURES
 from slotmath.io.gamefile import load_game
-from slotmath.tuning.layout import changed_positions
 from slotmath.model import Game
 from slotmath.rules.par import fraction_str
+from slotmath.tuning.layout import changed_positions
 from slotmath.tuning.reelsolver import Solver, line_rtp_range
 from slotmath.tuning.reelspace import Bounds, BoundsError, ReelSpace
-from slotmath.tuning.targets import (DEFAULT_COMPONENT_SHARE, DEFAULT_TOLERANCE, Assessment, Targets, assess,
-                      component_share_bands)
+from slotmath.tuning.targets import (
+    DEFAULT_COMPONENT_SHARE,
+    DEFAULT_TOLERANCE,
+    Assessment,
+    Targets,
+    assess,
+    component_share_bands,
+)
 
 __all__ = ["Targets", "Bounds", "TuningResult", "tune", "DEFAULT_TOLERANCE"]
 
@@ -149,8 +156,11 @@ class TuningResult:
         base = forms.value("win", lv, self.x_before)
         rtp0 = float(self.before[lv]["rtp"])
         gap = float(self.targets.rtp) - rtp0
-        off_bands = [c.figure for c in self.assessment_before.checks if not c.ok and c.figure != "rtp"
-                     and c.figure not in self.targets.rtp_figures]
+        off_bands = [
+            c.figure
+            for c in self.assessment_before.checks
+            if not c.ok and c.figure != "rtp" and c.figure not in self.targets.rtp_figures
+        ]
         alone, why = [], []
         for reel, unit, change in zip(mv["reel"], mv["unit"], mv["change"], strict=True):
             xs = [x.copy() for x in self.x_before]
@@ -158,8 +168,10 @@ class TuningResult:
             d = (forms.value("win", lv, xs) - base) * 100
             alone.append(round(d, 6))
             if abs(gap) > self.targets.tolerance and d * gap > 0:
-                why.append(f"RTP {'up' if gap > 0 else 'down'} (start {abs(gap) * 100:.4f} pp "
-                           f"{'below' if gap > 0 else 'above'} target)")
+                why.append(
+                    f"RTP {'up' if gap > 0 else 'down'} (start {abs(gap) * 100:.4f} pp "
+                    f"{'below' if gap > 0 else 'above'} target)"
+                )
             elif off_bands:
                 why.append(f"band: {', '.join(dict.fromkeys(off_bands))}")
             else:
@@ -171,35 +183,62 @@ class TuningResult:
     def binding(self) -> pd.DataFrame:
         """Targets missed (figure, level, value, allowed range) and the
         limits the tuned values sit on (unit, limit): what to release."""
-        rows = [{"what": f"target {c.figure} (bet {c.level})", "value": _fmt(c.figure, float(c.value)),
-                 "limit": f"{_fmt(c.figure, c.lo) if c.lo is not None else '-inf'} .. "
-                          f"{_fmt(c.figure, c.hi) if c.hi is not None else 'inf'}",
-                 "note": "missed"}
-                for c in self.assessment.checks if not c.ok]
+        rows = [
+            {
+                "what": f"target {c.figure} (bet {c.level})",
+                "value": _fmt(c.figure, float(c.value)),
+                "limit": f"{_fmt(c.figure, c.lo) if c.lo is not None else '-inf'} .. "
+                f"{_fmt(c.figure, c.hi) if c.hi is not None else 'inf'}",
+                "note": "missed",
+            }
+            for c in self.assessment.checks
+            if not c.ok
+        ]
         for lv, (lo, hi) in (self.rtp_range or {}).items():
             t = float(self.targets.rtp)
-            rest = float(self.after[lv]["rtp"]) - float(self.after[lv].get("rtp:lines", self.after[lv]["rtp"]))
+            rest = float(self.after[lv]["rtp"]) - float(
+                self.after[lv].get("rtp:lines", self.after[lv]["rtp"])
+            )
             lo, hi = lo + rest, hi + rest
-            rows.append({"what": f"reachable RTP (bet {lv})", "value": f"{lo:.4%} .. {hi:.4%}",
-                         "limit": "", "note": "target outside: the limits bind" if not lo <= t <= hi
-                         else "target inside"})
+            rows.append(
+                {
+                    "what": f"reachable RTP (bet {lv})",
+                    "value": f"{lo:.4%} .. {hi:.4%}",
+                    "limit": "",
+                    "note": "target outside: the limits bind" if not lo <= t <= hi else "target inside",
+                }
+            )
         for rv, x in zip(self.space.reels, self.x_after, strict=True):
             for unit, text in rv.binding(x):
-                rows.append({"what": f"reel {rv.reel + 1} {unit}", "value": "", "limit": text,
-                             "note": "shape/range limit reached"})
+                rows.append(
+                    {
+                        "what": f"reel {rv.reel + 1} {unit}",
+                        "value": "",
+                        "limit": text,
+                        "note": "shape/range limit reached",
+                    }
+                )
         return pd.DataFrame(rows, columns=["what", "value", "limit", "note"])
 
     @property
     def strip_changes(self) -> pd.DataFrame:
         """Per reel: length before and after and stops edited by the layout."""
         rows = []
-        for r, (a, b) in enumerate(zip(self.game.strips(self.reel_set),
-                                       self.tuned.strips(self.reel_set), strict=True)):
+        for r, (a, b) in enumerate(
+            zip(self.game.strips(self.reel_set), self.tuned.strips(self.reel_set), strict=True)
+        ):
             # the layout may change a strip's length: weights are compared on the stops both have
-            rows.append({"reel": r + 1, "stops before": len(a), "stops after": len(b),
-                         "weight before": a.total_weight, "weight after": b.total_weight,
-                         "stops edited": changed_positions(a.symbols, b.symbols)
-                         + sum(1 for x, y in zip(a.weights or (), b.weights or (), strict=False) if x != y)})
+            rows.append(
+                {
+                    "reel": r + 1,
+                    "stops before": len(a),
+                    "stops after": len(b),
+                    "weight before": a.total_weight,
+                    "weight after": b.total_weight,
+                    "stops edited": changed_positions(a.symbols, b.symbols)
+                    + sum(1 for x, y in zip(a.weights or (), b.weights or (), strict=False) if x != y),
+                }
+            )
         return pd.DataFrame(rows)
 
     @property
@@ -208,9 +247,14 @@ class TuningResult:
         rows = []
         bands = self.targets.bands
         for lv in self.after:
-            names = list(dict.fromkeys(list(CORE_FIGURES) + list(self.targets.figures)
-                                       + [k for k in self.after[lv] if k.startswith("rtp:")]
-                                       + (["feature_frequency"] if "feature_frequency" in self.after[lv] else [])))
+            names = list(
+                dict.fromkeys(
+                    list(CORE_FIGURES)
+                    + list(self.targets.figures)
+                    + [k for k in self.after[lv] if k.startswith("rtp:")]
+                    + (["feature_frequency"] if "feature_frequency" in self.after[lv] else [])
+                )
+            )
             for name in names:
                 b, a = self.before[lv].get(name), self.after[lv].get(name)
                 if a is None and b is None:
@@ -222,31 +266,60 @@ class TuningResult:
                 else:
                     tgt = ""
                 ok = [c.ok for c in self.assessment.checks if c.level == lv and c.figure == name]
-                rows.append({"level": lv, "figure": name, "before": _num(b), "after": _num(a),
-                             "change": (_num(a) - _num(b)) if a is not None and b is not None else None,
-                             "target": tgt, "met": (all(ok) if ok else None),
-                             "after exact": fraction_str(a) if isinstance(a, Fraction) else None})
+                rows.append(
+                    {
+                        "level": lv,
+                        "figure": name,
+                        "before": _num(b),
+                        "after": _num(a),
+                        "change": (_num(a) - _num(b)) if a is not None and b is not None else None,
+                        "target": tgt,
+                        "met": (all(ok) if ok else None),
+                        "after exact": fraction_str(a) if isinstance(a, Fraction) else None,
+                    }
+                )
         return pd.DataFrame(rows)
 
     @property
     def summary(self) -> pd.DataFrame:
         a = self.assessment
-        rows = [("game", self.game.title), ("reel set", self.reel_set),
-                ("target RTP", f"{float(self.targets.rtp):.6%} +- {self.targets.tolerance:.4%}"),
-                ("levels", ", ".join(map(str, self.after))),
-                ("targets met", "yes" if a.feasible else "NO"),
-                ("units moved", int(self.moves["change"].abs().sum()) if len(self.moves) else 0),
-                ("exact evaluations", self.evaluations),
-                ("time [s]", f"{self.seconds:.2f}")]
+        rows = [
+            ("game", self.game.title),
+            ("reel set", self.reel_set),
+            ("target RTP", f"{float(self.targets.rtp):.6%} +- {self.targets.tolerance:.4%}"),
+            ("levels", ", ".join(map(str, self.after))),
+            ("targets met", "yes" if a.feasible else "NO"),
+            ("units moved", int(self.moves["change"].abs().sum()) if len(self.moves) else 0),
+            ("exact evaluations", self.evaluations),
+            ("time [s]", f"{self.seconds:.2f}"),
+        ]
         if self.stopped:
             rows.append(("stopped", self.stopped))
         b = self.space.bounds
-        rows.append(("shape bounds", "; ".join(
-            [f"stop weight / count within x{b.weight_factor:g}" if b.weight_factor else "weights free",
-             f"symbol share +-{b.symbol_share:.0%}" if b.symbol_share is not None else "symbol shares free",
-             "RTP component shares " + (", ".join(f"{k[4:]} {float(lo):.3%}..{float(hi):.3%}"
-                                                 for k, (lo, hi) in self.component_bands.items())
-                                        if self.component_bands else "free")])))
+        rows.append(
+            (
+                "shape bounds",
+                "; ".join(
+                    [
+                        f"stop weight / count within x{b.weight_factor:g}"
+                        if b.weight_factor
+                        else "weights free",
+                        f"symbol share +-{b.symbol_share:.0%}"
+                        if b.symbol_share is not None
+                        else "symbol shares free",
+                        "RTP component shares "
+                        + (
+                            ", ".join(
+                                f"{k[4:]} {float(lo):.3%}..{float(hi):.3%}"
+                                for k, (lo, hi) in self.component_bands.items()
+                            )
+                            if self.component_bands
+                            else "free"
+                        ),
+                    ]
+                ),
+            )
+        )
         return pd.DataFrame(rows, columns=["item", "value"])
 
     def text(self) -> str:
@@ -255,31 +328,50 @@ class TuningResult:
         for col in ("before", "after", "change"):
             fig[col] = [_fmt(n, v, n in rtp_like) for n, v in zip(fig["figure"], fig[col], strict=True)]
         fig["met"] = fig["met"].map({True: "yes", False: "NO", None: ""})
-        parts = [f"Reel tuning: {self.game.title} ({self.game.name}), reel set {self.reel_set}",
-                 self.summary.to_string(index=False, header=False), "",
-                 "What moved", self.moves.to_string(index=False) if len(self.moves) else "(nothing)",
-                 *(["", "Why the targets are not met (release one of these)",
-                    self.binding.to_string(index=False)] if not self.feasible else []),
-                 "", "Strips", self.strip_changes.to_string(index=False),
-                 "", "Figures (exact, laid-out strips)",
-                 fig.drop(columns="after exact").to_string(index=False)]
+        parts = [
+            f"Reel tuning: {self.game.title} ({self.game.name}), reel set {self.reel_set}",
+            self.summary.to_string(index=False, header=False),
+            "",
+            "What moved",
+            self.moves.to_string(index=False) if len(self.moves) else "(nothing)",
+            *(
+                [
+                    "",
+                    "Why the targets are not met (release one of these)",
+                    self.binding.to_string(index=False),
+                ]
+                if not self.feasible
+                else []
+            ),
+            "",
+            "Strips",
+            self.strip_changes.to_string(index=False),
+            "",
+            "Figures (exact, laid-out strips)",
+            fig.drop(columns="after exact").to_string(index=False),
+        ]
         return "\n".join(parts)
 
     def print_summary(self) -> None:
         print(self.text())
 
     def _repr_html_(self) -> str:
-        return "\n".join([f"<h4>Reel tuning: {self.game.title}, reel set {self.reel_set}</h4>",
-                          self.summary.to_html(index=False, header=False),
-                          "<h5>What moved</h5>", self.moves.to_html(index=False),
-                          "<h5>Figures</h5>", self.figures.to_html(index=False)])
+        return "\n".join(
+            [
+                f"<h4>Reel tuning: {self.game.title}, reel set {self.reel_set}</h4>",
+                self.summary.to_html(index=False, header=False),
+                "<h5>What moved</h5>",
+                self.moves.to_html(index=False),
+                "<h5>Figures</h5>",
+                self.figures.to_html(index=False),
+            ]
+        )
 
     def write(self, path=None, backup: bool = True):
         """Write the tuned game file (default: over the source, keeping a backup)."""
         from slotmath.io.gamewriter import write_game
 
-        return write_game(self.game, {self.reel_set: self.tuned.strips(self.reel_set)},
-                          path, backup=backup)
+        return write_game(self.game, {self.reel_set: self.tuned.strips(self.reel_set)}, path, backup=backup)
 
 
 def _num(v):
@@ -295,16 +387,29 @@ def _fmt(name, v, percent=False) -> str:
 
 
 def _band_text(name, lo, hi) -> str:
-    f = (lambda v: f"{v:.4%}") if name in ("hit_frequency", "feature_frequency") or name.startswith("rtp") \
+    f = (
+        (lambda v: f"{v:.4%}")
+        if name in ("hit_frequency", "feature_frequency") or name.startswith("rtp")
         else (lambda v: f"{v:.6g}")
+    )
     return f"{f(lo) if lo is not None else '-inf'} .. {f(hi) if hi is not None else 'inf'}"
 
 
 # ====================================================================== entry point
-def tune(game, targets: Targets, bounds: Bounds | None = None, reel_set: str = "base",
-         max_rounds: int = 12, max_evaluations: int = 400, verbose: bool = False,
-         start: list | None = None, component_share: float | None = DEFAULT_COMPONENT_SHARE,
-         time_limit: float | None = None, progress=True, cancel=None) -> TuningResult:
+def tune(
+    game,
+    targets: Targets,
+    bounds: Bounds | None = None,
+    reel_set: str = "base",
+    max_rounds: int = 12,
+    max_evaluations: int = 400,
+    verbose: bool = False,
+    start: list | None = None,
+    component_share: float | None = DEFAULT_COMPONENT_SHARE,
+    time_limit: float | None = None,
+    progress=True,
+    cancel=None,
+) -> TuningResult:
     """Tune ``reel_set`` of ``game`` to ``targets`` within ``bounds``.
 
     Parameters
@@ -355,18 +460,35 @@ def tune(game, targets: Targets, bounds: Bounds | None = None, reel_set: str = "
     if progress is True:
         from tqdm.auto import tqdm
 
-        bar = tqdm(total=max_evaluations, desc="tuning", unit="eval", delay=2.0, file=sys.stderr,
-                   leave=False, disable=None)
+        bar = tqdm(
+            total=max_evaluations,
+            desc="tuning",
+            unit="eval",
+            delay=2.0,
+            file=sys.stderr,
+            leave=False,
+            disable=None,
+        )
         progress = _bar_update(bar)
-    solver = Solver(space, targets, levels, max_rounds, max_evaluations, say,
-                    time_limit=time_limit, progress=progress or None, cancel=cancel)
+    solver = Solver(
+        space,
+        targets,
+        levels,
+        max_rounds,
+        max_evaluations,
+        say,
+        time_limit=time_limit,
+        progress=progress or None,
+        cancel=cancel,
+    )
     x_before = space.x0
     # shape: each RTP component keeps its share (bands from the game file's figures)
     first = solver.ev.figures(x_before, set(targets.figures) | {"rtp"})[levels[0]]
     extra = component_share_bands(first, targets, component_share)
     if extra:
-        targets = Targets(targets.rtp, targets.tolerance, {**targets.bands, **extra},
-                          targets.rtp_figures, targets.levels)
+        targets = Targets(
+            targets.rtp, targets.tolerance, {**targets.bands, **extra}, targets.rtp_figures, targets.levels
+        )
         solver.targets = solver.ev.targets = targets
         solver.ev.needed = set(targets.figures)
     try:
@@ -375,7 +497,7 @@ def tune(game, targets: Targets, bounds: Bounds | None = None, reel_set: str = "
         if bar is not None:
             bar.close()
     tuned = space.game_for(x_after)
-    before = solver.ev.figures(x_before)          # every figure, for the report
+    before = solver.ev.figures(x_before)  # every figure, for the report
     after = solver.ev.figures(x_after)
     result = assess(after, targets)
     reach = {}
@@ -384,19 +506,38 @@ def tune(game, targets: Targets, bounds: Bounds | None = None, reel_set: str = "
             rng = line_rtp_range(solver, x_after, lv)
             if rng is not None:
                 reach[lv] = rng
-    return TuningResult(game, tuned, reel_set, targets, space, x_before, x_after, before, after,
-                        assess(before, targets), result,
-                        pd.DataFrame(solver.log_rows), solver.ev.count, time.perf_counter() - t0,
-                        solver.stopped, extra, reach)
+    return TuningResult(
+        game,
+        tuned,
+        reel_set,
+        targets,
+        space,
+        x_before,
+        x_after,
+        before,
+        after,
+        assess(before, targets),
+        result,
+        pd.DataFrame(solver.log_rows),
+        solver.ev.count,
+        time.perf_counter() - t0,
+        solver.stopped,
+        extra,
+        reach,
+    )
 
 
 def _bar_update(bar):
     """A progress callback that moves a tqdm bar: evaluations, best RTP, distance to target."""
+
     def update(status):
         if status["best_rtp"] is not None:
-            bar.set_postfix_str(f"best RTP {status['best_rtp']:.6%}, "
-                                f"{status['distance'] * 100:.4f} pp from target", refresh=False)
+            bar.set_postfix_str(
+                f"best RTP {status['best_rtp']:.6%}, {status['distance'] * 100:.4f} pp from target",
+                refresh=False,
+            )
         bar.update(max(0, status["evaluations"] - bar.n))
+
     return update
 
 

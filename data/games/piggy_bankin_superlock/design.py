@@ -22,9 +22,13 @@ run (:data:`TUNE_ARGS`; docs/games/piggy_bankin_superlock.md).
   (PIGGY, PIGGY_WHEEL and BONUS held in place, strip lengths kept) until the
   RTP is 94.03 % +- 0.005 pp at every bet under both selection policies.
 """
-import csv, itertools, math, random, sys
-from fractions import Fraction
+
+import csv
+import itertools
+import random
+import sys
 from pathlib import Path
+
 import numpy as np
 
 OUT = Path(__file__).resolve().parent
@@ -34,10 +38,14 @@ GAME = "piggy_bankin_superlock"
 TRIGGER_SCALE = 1.5
 #: The documented tuning run: ``slotmath tune`` arguments after the game.
 TUNE_ARGS = (
-    "--draft", f"data/games/{GAME}/draft/reels_base.csv",
-    "--target-rtp", "94.03%",
-    "--shape", "off",
-    "--out", f"data/games/{GAME}/game.yaml",
+    "--draft",
+    f"data/games/{GAME}/draft/reels_base.csv",
+    "--target-rtp",
+    "94.03%",
+    "--shape",
+    "off",
+    "--out",
+    f"data/games/{GAME}/game.yaml",
 )
 LEVELS = [1, 2, 3, 5, 10]
 JACKPOTS = {"MINI": 10, "MINOR": 100, "MAJOR": 1000, "GRAND": 2500}
@@ -54,9 +62,11 @@ CASH = {
     "3x2": [12, 15, 20, 25, 30, 50, 75, 100],
     "2x3": [12, 15, 20, 25, 30, 50, 75, 100],
     "2x2": [4, 5, 6, 8, 10, 15, 20, 25, 50, 100],
-    "3x1": [5], "2x1": [3], "1x1": [1],
+    "3x1": [5],
+    "2x1": [3],
+    "1x1": [1],
 }
-JP = {   # probability at bet multiplier 1
+JP = {  # probability at bet multiplier 1
     "3x5": {"GRAND": 0.01, "MAJOR": 0.02, "MINOR": 0.04},
     "3x4": {"MAJOR": 0.005, "MINOR": 0.04},
     "2x5": {"MAJOR": 0.002, "MINOR": 0.02, "MINI": 0.06},
@@ -66,8 +76,19 @@ JP = {   # probability at bet multiplier 1
     "2x3": {"MINOR": 0.0015, "MINI": 0.015},
     "2x2": {"MINOR": 0.0004, "MINI": 0.008},
 }
-MEAN = {"3x5": 600, "3x4": 230, "2x5": 150, "3x3": 100, "2x4": 30, "3x2": 25, "2x3": 25,
-        "2x2": 9.5, "3x1": 5, "2x1": 3, "1x1": 1}
+MEAN = {
+    "3x5": 600,
+    "3x4": 230,
+    "2x5": 150,
+    "3x3": 100,
+    "2x4": 30,
+    "3x2": 25,
+    "2x3": 25,
+    "2x2": 9.5,
+    "3x1": 5,
+    "2x1": 3,
+    "1x1": 1,
+}
 W = 1_000_000
 
 
@@ -79,9 +100,11 @@ def cash_weights(values, target, total):
     if not v[0] < target < v[-1]:
         raise ValueError(f"target {target} outside {values}")
     base = 0.55 ** np.arange(len(v))
+
     def mean(t):
         w = base * np.exp(t * (v - v.mean()) / np.ptp(v))
         return (w * v).sum() / w.sum(), w
+
     lo, hi = -200.0, 200.0
     for _ in range(200):
         mid = (lo + hi) / 2
@@ -184,8 +207,9 @@ def feature_strip(rng, n, runs, pw=0):
         rot = rng.randrange(n)
         strip = strip[rot:] + strip[:rot]
         pig = [s != "BLANK" for s in strip]
-        good = all(not (pig[i] and pig[(i + 1) % n] and pig[(i + 2) % n] and pig[(i + 3) % n])
-                   for i in range(n))
+        good = all(
+            not (pig[i] and pig[(i + 1) % n] and pig[(i + 2) % n] and pig[(i + 3) % n]) for i in range(n)
+        )
         if good:
             return strip
     raise RuntimeError
@@ -208,8 +232,7 @@ def make_strips(seed=4):
     regw = dict(GUARD=4, DOG=5, SAFE=6, BULLION=6, DOLLARSIGN=7, A=8, K=9, Q=9, J=10, WILD=2)
     for r in range(5):
         counts = dict(reg1 if r == 0 else regw)
-        base.append(build_strip(rng, counts, [2, 2, 1, 1, 1], 2,
-                                0 if r == 0 else 1, pw=1 if r == 2 else 0))
+        base.append(build_strip(rng, counts, [2, 2, 1, 1, 1], 2, 0 if r == 0 else 1, pw=1 if r == 2 else 0))
     fg = []
     for r in range(5):
         counts = dict(reg1 if r == 0 else regw)
@@ -221,7 +244,7 @@ def make_strips(seed=4):
     fw, fp = [], []
     for r in range(5):
         fp.append(feature_strip(rng, 80, [3, 3, 2, 1, 1]))
-        fw.append(feature_strip(rng, 240, [3, 3, 2, 1, 1]*3, pw=1) if r == 2 else fp[-1])
+        fw.append(feature_strip(rng, 240, [3, 3, 2, 1, 1] * 3, pw=1) if r == 2 else fp[-1])
     DRAFT.parent.mkdir(exist_ok=True)
     write_csv(DRAFT.relative_to(OUT), base)
     write_csv("reels_free_games.csv", fg)
@@ -233,15 +256,17 @@ def draft():
     """The game with the draft base reels."""
     from slotmath.gamefile import load_game
     from slotmath.tune import draft_game
+
     return draft_game(load_game(str(OUT)), DRAFT, "base")
 
 
 def selection_factors(Ft=TRIGGER_SCALE):
     """``F`` of each selection table (by BONUS count) that makes the lock-it
     option worth the free games, the trigger table at scale ``Ft``."""
+    from slotmath import wheel as wm
     from slotmath.combinations import line_rtp
     from slotmath.games import piggy_bankin_superlock as m
-    from slotmath import wheel as wm
+
     st = m.structure(draft())
     f = st.features
     counts = st.shape_counts
@@ -252,6 +277,7 @@ def selection_factors(Ft=TRIGGER_SCALE):
     def AB(final):
         n = final.sum(axis=0) @ counts
         return float(n @ scal), float(n @ fixed + final[1].sum() * wheel_mean)
+
     ff, pf_, _ = st.final((m.FREE, m.FREE, None, None))
     A_fg, B_fg = AB(ff)
     fgs = f.free_games
@@ -271,12 +297,14 @@ def selection_factors(Ft=TRIGGER_SCALE):
     def vfg(b):
         y = lines_fg + prize_fg + p_lk_fg * (Ft * A_fg + B_fg)
         return 2 * sel.option(b).free_games * y / (1 - ek)
+
     return {b: (vfg(b) - AB_sel[b][1]) / AB_sel[b][0] for b in (3, 4, 5)}
 
 
 def main(seed=4):
     """Draft strips, award tables, then the documented tuning run."""
     from slotmath.cli import main as cli_main
+
     make_strips(seed)
     Fb = selection_factors(TRIGGER_SCALE)
     tables({"trigger": (TRIGGER_SCALE, 1.0), **{f"selection_{b}": (Fb[b], SEL_JP[b]) for b in (3, 4, 5)}})

@@ -6,6 +6,7 @@ independent Monte Carlo and :mod:`.strips` the draft strips used in tuning.
 The rules contract's other names (``analyse``, ``simulate``, ...) are looked
 up in :mod:`.analysis`, imported when first asked for.
 """
+
 import importlib
 
 from slotmath.rules.grand_spinn_superpot.options import check
@@ -17,6 +18,6 @@ _SUBMODULES = ("analysis", "chains", "enumeration", "options", "sampler", "steps
 
 
 def __getattr__(name: str):
-    if name.startswith("__") or name in _SUBMODULES:   # imported as modules, not looked up
+    if name.startswith("__") or name in _SUBMODULES:  # imported as modules, not looked up
         raise AttributeError(name)
     return getattr(importlib.import_module(f"{__name__}.analysis"), name)

@@ -30,6 +30,7 @@ Monte Carlo (:func:`simulate`, :func:`round_sampler`): a separate, literal
 implementation in :mod:`.sampler` (its own line rule,
 reels moved step by step with the used arrow blanked), re-exported here.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -40,19 +41,14 @@ import pandas as pd
 
 from slotmath.engine.combinations import combination_table, line_rtp
 from slotmath.engine.distribution import WinDistribution
-from slotmath.model import Game
-from slotmath.rules.par import ParResult, fraction_str
 from slotmath.features.progressive import renewal_figures
-from slotmath.rules.grand_spinn_superpot.options import (  # noqa: F401
-    Jackpot, Network, Options, _fail, check, parse_options)
-from slotmath.rules.grand_spinn_superpot.sampler import (RoundsSimulation, Sampler, event_names,  # noqa: F401
-                                           play_stops, round_sampler, run_sampler, simulate,
-                                           simulate_rounds)
+from slotmath.model import Game
+from slotmath.rules.grand_spinn_superpot.chains import NudgeChain, _reel_table, nudge_chain, solve_nudge  # noqa: F401  (re-exported)
 from slotmath.rules.grand_spinn_superpot.enumeration import (  # noqa: F401  (re-exported)
-    Enumeration,
     PATH_LINE,
     PATH_NONE,
     PATH_NUDGE,
+    Enumeration,
     Rounds,
     Rules,
     _accumulate,
@@ -66,20 +62,28 @@ from slotmath.rules.grand_spinn_superpot.enumeration import (  # noqa: F401  (re
     pack_strips,
     play_all,
     play_round,
-    round_outcome)
-from slotmath.rules.grand_spinn_superpot.chains import (  # noqa: F401  (re-exported)
-    NudgeChain,
-    _reel_table,
-    nudge_chain,
-    solve_nudge)
+    round_outcome,
+)
+from slotmath.rules.grand_spinn_superpot.options import Jackpot, Network, Options, _fail, check, parse_options  # noqa: F401
+from slotmath.rules.grand_spinn_superpot.sampler import (  # noqa: F401
+    RoundsSimulation,
+    Sampler,
+    event_names,
+    play_stops,
+    round_sampler,
+    run_sampler,
+    simulate,
+    simulate_rounds,
+)
 from slotmath.rules.grand_spinn_superpot.steps import (  # noqa: F401  (re-exported)
     EXAMPLES,
     Step,
     draw_round,
     example_stops,
     play_steps,
-    steps_frame)
-
+    steps_frame,
+)
+from slotmath.rules.par import ParResult, fraction_str
 
 #: Component names of the RTP, in report order.
 LANDING, NUDGES, ARROWS = "line wins (landing)", "nudge re-pays", "arrow re-pays"
@@ -93,8 +97,11 @@ def cycle_figures(rules: Rules, ex: Enumeration) -> tuple:
     the progressive and the coin-win distribution of an enumerated cycle."""
     opts = rules.options
     C, tb = ex.cycle, rules.total_bet
-    components = {LANDING: Fraction(ex.landing, C * tb), NUDGES: Fraction(ex.nudge, C * tb),
-                  ARROWS: Fraction(ex.arrow, C * tb)}
+    components = {
+        LANDING: Fraction(ex.landing, C * tb),
+        NUDGES: Fraction(ex.nudge, C * tb),
+        ARROWS: Fraction(ex.arrow, C * tb),
+    }
     jp_prob = {}
     for k, j in enumerate(opts.jackpots):
         hits = int(ex.jp_counts[:, k].sum())
@@ -105,8 +112,7 @@ def cycle_figures(rules: Rules, ex: Enumeration) -> tuple:
             components[j.name] = opts.progressive.contribution_rate
     rtp = sum(components.values(), Fraction(0))
     dist = WinDistribution.from_histogram(ex.hist, 1, tb)
-    base = rtp - sum((components[j.name] for j in opts.jackpots if j.pay_per_level is None),
-                     Fraction(0))
+    base = rtp - sum((components[j.name] for j in opts.jackpots if j.pay_per_level is None), Fraction(0))
     assert dist.mean == base, "win distribution disagrees with the RTP components"
     return components, jp_prob, rtp, base, dist
 
@@ -125,15 +131,25 @@ def analyse(game: Game, level: int) -> ParResult:
     features = _features(game, rules, ex, chain, components, jp_prob, rtp, base, dist)
     tables = _tables(rules, ex, chain, components, jp_prob, features)
     notes = _notes(opts, features)
-    return ParResult(game=game, bet=bet, cycle=C, rtp=rtp, components=components,
-                     distribution=dist, combinations=combination_table(game, level),
-                     per_line_rtp=per_line, features=features, tables=tables, notes=notes)
+    return ParResult(
+        game=game,
+        bet=bet,
+        cycle=C,
+        rtp=rtp,
+        components=components,
+        distribution=dist,
+        combinations=combination_table(game, level),
+        per_line_rtp=per_line,
+        features=features,
+        tables=tables,
+        notes=notes,
+    )
 
 
 def pays_distribution(ex: Enumeration) -> np.ndarray:
     """P(a winning spin is paid n times), exact enumeration [probability]."""
     nz = np.flatnonzero(ex.pays_hist)
-    out = np.array([float(Fraction(int(c), ex.win_rounds)) for c in ex.pays_hist[:nz[-1] + 1]])
+    out = np.array([float(Fraction(int(c), ex.win_rounds)) for c in ex.pays_hist[: nz[-1] + 1]])
     return out
 
 
@@ -144,8 +160,11 @@ def _one_in(p) -> float | None:
 def levels_proportional(game: Game) -> bool:
     """True when every coin amount is proportional to the bet level (line
     pays by level and fixed jackpots), so the RTP is the same at every level."""
-    return all(lp.pays[i] * game.levels[0] == lp.pays[0] * lv
-               for lp in game.line_pays for i, lv in enumerate(game.levels))
+    return all(
+        lp.pays[i] * game.levels[0] == lp.pays[0] * lv
+        for lp in game.line_pays
+        for i, lv in enumerate(game.levels)
+    )
 
 
 def _features(game, rules, ex, chain, components, jp_prob, rtp, base, dist) -> dict:
@@ -155,21 +174,24 @@ def _features(game, rules, ex, chain, components, jp_prob, rtp, base, dist) -> d
     n = max(len(exact_pays), len(chain.pays))
     a = np.zeros(n)
     b = np.zeros(n)
-    a[:len(exact_pays)] = exact_pays
-    b[:len(chain.pays)] = chain.pays
+    a[: len(exact_pays)] = exact_pays
+    b[: len(chain.pays)] = chain.pays
     repay_exact = Fraction(ex.landing + ex.nudge + ex.arrow, ex.landing) if ex.landing else None
-    expected_pays_exact = Fraction(int((ex.pays_hist * np.arange(len(ex.pays_hist))).sum()),
-                                   ex.win_rounds) if ex.win_rounds else None
-    jp_nudge_exact = [Fraction(int(ex.jp_counts[PATH_NUDGE, k]), C)
-                      for k in range(len(opts.jackpots))]
+    expected_pays_exact = (
+        Fraction(int((ex.pays_hist * np.arange(len(ex.pays_hist))).sum()), ex.win_rounds)
+        if ex.win_rounds
+        else None
+    )
+    jp_nudge_exact = [Fraction(int(ex.jp_counts[PATH_NUDGE, k]), C) for k in range(len(opts.jackpots))]
     agreement = {
         "pays_distribution_max_abs_diff": float(np.abs(a - b).max()),
         "repay_factor_abs_diff": abs(float(repay_exact) - chain.repay_factor),
         "expected_pays_abs_diff": abs(float(expected_pays_exact) - chain.expected_pays),
         "nudge_rtp_abs_diff": abs(float(components[NUDGES]) - chain.nudge_rtp),
         "arrow_rtp_abs_diff": abs(float(components[ARROWS]) - chain.arrow_rtp),
-        "jackpot_after_nudge_max_abs_diff": float(max(
-            abs(float(p) - q) for p, q in zip(jp_nudge_exact, chain.jackpot_after_nudge, strict=True))),
+        "jackpot_after_nudge_max_abs_diff": float(
+            max(abs(float(p) - q) for p, q in zip(jp_nudge_exact, chain.jackpot_after_nudge, strict=True))
+        ),
     }
     jackpots = {}
     for k, j in enumerate(opts.jackpots):
@@ -177,10 +199,12 @@ def _features(game, rules, ex, chain, components, jp_prob, rtp, base, dist) -> d
         jackpots[j.name] = {
             "symbol": j.symbol,
             "award_coins": None if j.pay_per_level is None else int(rules.jp_coins[k]),
-            "award_x_total_bet": None if j.pay_per_level is None else
-            float(Fraction(int(rules.jp_coins[k]), rules.total_bet)),
+            "award_x_total_bet": None
+            if j.pay_per_level is None
+            else float(Fraction(int(rules.jp_coins[k]), rules.total_bet)),
             "progressive": j.pay_per_level is None,
-            "probability": float(p), "probability_exact": fraction_str(p),
+            "probability": float(p),
+            "probability_exact": fraction_str(p),
             "one_in": _one_in(p),
             "after_nudge_probability": float(jp_nudge_exact[k]),
             "on_line_without_win_probability": float(Fraction(int(ex.jp_counts[PATH_LINE, k]), C)),
@@ -195,16 +219,22 @@ def _features(game, rules, ex, chain, components, jp_prob, rtp, base, dist) -> d
         super_fig = {
             "name": pj.name,
             "convention": "RTP counts the meter and reserve contributions "
-                          f"({float(prog.meter_rate):.2%} + {float(prog.reserve_rate):.2%} = "
-                          f"{float(prog.contribution_rate):.2%} of every bet); the operator's "
-                          f"reseed of {float(prog.reseed):,.0f} {prog.currency} is extra and "
-                          "depends on the bet size (seed_rtp_by_bet)",
-            "meter_rate": float(prog.meter_rate), "reserve_rate": float(prog.reserve_rate),
-            "reseed": float(prog.reseed), "currency": prog.currency,
-            "hit_probability": float(p), "hit_probability_exact": fraction_str(p),
+            f"({float(prog.meter_rate):.2%} + {float(prog.reserve_rate):.2%} = "
+            f"{float(prog.contribution_rate):.2%} of every bet); the operator's "
+            f"reseed of {float(prog.reseed):,.0f} {prog.currency} is extra and "
+            "depends on the bet size (seed_rtp_by_bet)",
+            "meter_rate": float(prog.meter_rate),
+            "reserve_rate": float(prog.reserve_rate),
+            "reseed": float(prog.reseed),
+            "currency": prog.currency,
+            "hit_probability": float(p),
+            "hit_probability_exact": fraction_str(p),
             "one_in": _one_in(p),
-            "reference": renewal_figures(prog, p, net.reference_bet, net.players,
-                                         net.seconds_per_spin, net.window_seconds) if p else None,
+            "reference": renewal_figures(
+                prog, p, net.reference_bet, net.players, net.seconds_per_spin, net.window_seconds
+            )
+            if p
+            else None,
             "seed_rtp_by_bet": _seed_table(game, opts, p, rtp),
         }
     per_level = levels_proportional(game)
@@ -212,12 +242,13 @@ def _features(game, rules, ex, chain, components, jp_prob, rtp, base, dist) -> d
         "rtp_convention": "contributions",
         "rtp_excluding_progressive": float(base),
         "rtp_excluding_progressive_exact": fraction_str(base),
-        "rtp_by_level": {str(lv): {"rtp": float(rtp), "rtp_exact": fraction_str(rtp)}
-                         for lv in game.levels} if per_level else None,
+        "rtp_by_level": {str(lv): {"rtp": float(rtp), "rtp_exact": fraction_str(rtp)} for lv in game.levels}
+        if per_level
+        else None,
         "rtp_same_at_every_level": per_level,
         "hit_frequency_note": "hit frequency, SD, VI and max win are of the coin win of a spin "
-                              "(landing wins, nudge and arrow re-pays, fixed jackpots); the "
-                              "progressive is not a coin win",
+        "(landing wins, nudge and arrow re-pays, fixed jackpots); the "
+        "progressive is not a coin win",
         "line_win_probability": float(Fraction(ex.win_rounds, C)),
         "nudge": {
             "winning_spins_with_a_nudge": float(Fraction(ex.nudge_rounds, ex.win_rounds)),
@@ -228,14 +259,18 @@ def _features(game, rules, ex, chain, components, jp_prob, rtp, base, dist) -> d
             "repay_factor_exact": fraction_str(repay_exact),
             "pays_distribution": [
                 {"pays": int(k), "probability": float(v), "one_in_winning_spins": _one_in(v)}
-                for k, v in enumerate(exact_pays) if v > 0],
+                for k, v in enumerate(exact_pays)
+                if v > 0
+            ],
             "markov_chain": {
                 "pays_distribution": [float(v) for v in chain.pays],
                 "expected_pays_per_winning_spin": chain.expected_pays,
                 "repay_factor": chain.repay_factor,
-                "nudge_rtp": chain.nudge_rtp, "arrow_rtp": chain.arrow_rtp,
-                "jackpot_after_nudge": {j.name: float(chain.jackpot_after_nudge[k])
-                                        for k, j in enumerate(opts.jackpots)},
+                "nudge_rtp": chain.nudge_rtp,
+                "arrow_rtp": chain.arrow_rtp,
+                "jackpot_after_nudge": {
+                    j.name: float(chain.jackpot_after_nudge[k]) for k, j in enumerate(opts.jackpots)
+                },
                 "agreement": agreement,
             },
         },
@@ -254,29 +289,54 @@ def _seed_table(game, opts, p, rtp) -> list:
         for b in game.bet_levels:
             stake = cv * b.total_bet
             seed = prog.seed_rtp(p, stake)
-            rows.append({"coin_value": float(cv), "level": b.level, "total_bet": float(stake),
-                         "seed_rtp": float(seed), "rtp_with_seed": float(rtp + seed)})
+            rows.append(
+                {
+                    "coin_value": float(cv),
+                    "level": b.level,
+                    "total_bet": float(stake),
+                    "seed_rtp": float(seed),
+                    "rtp_with_seed": float(rtp + seed),
+                }
+            )
     return rows
 
 
 def _tables(rules, ex, chain, components, jp_prob, features) -> dict:
-    comp = pd.DataFrame({"component": list(components),
-                         "rtp": [float(v) for v in components.values()],
-                         "rtp_exact": [fraction_str(v) for v in components.values()]})
+    comp = pd.DataFrame(
+        {
+            "component": list(components),
+            "rtp": [float(v) for v in components.values()],
+            "rtp_exact": [fraction_str(v) for v in components.values()],
+        }
+    )
     pays = pd.DataFrame(features["nudge"]["pays_distribution"])
     pays["markov_chain"] = [chain.pays[k] if k < len(chain.pays) else 0.0 for k in pays["pays"]]
-    jp = pd.DataFrame([{"jackpot": k, "probability": v["probability"], "one_in": v["one_in"],
-                        "after nudges": v["after_nudge_probability"],
-                        "on a line, no win": v["on_line_without_win_probability"],
-                        "award [coins]": v["award_coins"], "rtp": v["rtp"]}
-                       for k, v in features["jackpots"].items()])
-    out = {"RTP by component": comp, "Pays per winning spin": pays, "Jackpots": jp,
-           "Nudge chain by reel": chain.reel_table}
+    jp = pd.DataFrame(
+        [
+            {
+                "jackpot": k,
+                "probability": v["probability"],
+                "one_in": v["one_in"],
+                "after nudges": v["after_nudge_probability"],
+                "on a line, no win": v["on_line_without_win_probability"],
+                "award [coins]": v["award_coins"],
+                "rtp": v["rtp"],
+            }
+            for k, v in features["jackpots"].items()
+        ]
+    )
+    out = {
+        "RTP by component": comp,
+        "Pays per winning spin": pays,
+        "Jackpots": jp,
+        "Nudge chain by reel": chain.reel_table,
+    }
     sup = features.get("super")
     if sup and sup["reference"]:
         out["Super progressive (reference bet)"] = pd.DataFrame(
-            [(k, f"{v:,.6g}" if isinstance(v, float) else v)
-             for k, v in sup["reference"].items()], columns=["figure", "value"])
+            [(k, f"{v:,.6g}" if isinstance(v, float) else v) for k, v in sup["reference"].items()],
+            columns=["figure", "value"],
+        )
     return out
 
 
@@ -341,17 +401,25 @@ def played_rounds(rules: Rules) -> Rounds:
     change (the play-out of a stop combination does not depend on them):
     cached on the physical strips, symbols, pays, lines, options and level."""
     game = rules.game
-    key = (rules.level, game.rows, game.symbols, game.line_pays, game.paylines,
-           repr(game.options), rules.strips.tobytes(), rules.lengths.tobytes())
+    key = (
+        rules.level,
+        game.rows,
+        game.symbols,
+        game.line_pays,
+        game.paylines,
+        repr(game.options),
+        rules.strips.tobytes(),
+        rules.lengths.tobytes(),
+    )
     rounds = _PLAYED.get(key)
     if rounds is None:
         rounds = play_all(rules)
-        _PLAYED.clear()                      # one play-out kept (about 10 arrays of the cycle)
+        _PLAYED.clear()  # one play-out kept (about 10 arrays of the cycle)
         _PLAYED[key] = rounds
         return rounds
     weight = np.ones((), dtype=np.int64)
     for r in range(game.reels):
-        weight = np.multiply.outer(weight, rules.weights[r, :rules.lengths[r]])
+        weight = np.multiply.outer(weight, rules.weights[r, : rules.lengths[r]])
     return dataclasses.replace(rounds, weight=weight)
 
 
@@ -370,8 +438,13 @@ def tuning_figures(game: Game, level: int) -> dict:
     ex = enumerate_cycle(rules, played_rounds(rules))
     components, jp_prob, rtp, base, dist = cycle_figures(rules, ex)
     C = ex.cycle
-    figs = {"rtp": rtp, "hit_frequency": dist.hit_frequency, "sd": dist.sd,
-            "max_win": dist.max_win, "feature_frequency": Fraction(ex.repay_rounds, C)}
+    figs = {
+        "rtp": rtp,
+        "hit_frequency": dist.hit_frequency,
+        "sd": dist.sd,
+        "max_win": dist.max_win,
+        "feature_frequency": Fraction(ex.repay_rounds, C),
+    }
     figs.update({f"rtp:{name}": value for name, value in components.items()})
     figs["feature:rtp_excluding_progressive"] = float(base)
     figs["feature:line_win_probability"] = float(Fraction(ex.win_rounds, C))
@@ -382,8 +455,7 @@ def tuning_figures(game: Game, level: int) -> dict:
         pays = int((ex.pays_hist * np.arange(len(ex.pays_hist))).sum())
         figs["feature:nudge.expected_pays_per_winning_spin"] = float(Fraction(pays, ex.win_rounds))
     if ex.landing:
-        figs["feature:nudge.repay_factor"] = float(Fraction(ex.landing + ex.nudge + ex.arrow,
-                                                            ex.landing))
+        figs["feature:nudge.repay_factor"] = float(Fraction(ex.landing + ex.nudge + ex.arrow, ex.landing))
     pj = rules.options.progressive_jackpot
     if pj is not None:
         figs["feature:super.hit_probability"] = float(jp_prob[pj.name])

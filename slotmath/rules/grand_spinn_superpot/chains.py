@@ -1,11 +1,14 @@
 """Grand Spinn Superpot: the nudge as absorbing Markov chains (checked against the enumeration)."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
+
 import numpy as np
 import pandas as pd
-from slotmath.model import Game
+
 from slotmath.features.nudge import joint_distribution, reel_chains, sum_distribution
+from slotmath.model import Game
 from slotmath.rules.grand_spinn_superpot.enumeration import Enumeration, Rules, compile_rules, enumerate_cycle
 
 
@@ -68,20 +71,20 @@ def nudge_chain(rules: Rules, ex: Enumeration) -> NudgeChain:
     reps, n_classes = [], []
     for r in range(R):
         n = rules.lengths[r]
-        _, first, inv = np.unique(rules.windows[r, :n], axis=0, return_index=True,
-                                  return_inverse=True)
+        _, first, inv = np.unique(rules.windows[r, :n], axis=0, return_index=True, return_inverse=True)
         klass[r, :n] = inv.ravel()
         reps.append(first)
         n_classes.append(len(first))
     D = max(n_classes)
     xs = np.unique(rules.entry_symbol)
-    chains = reel_chains(rules.strips, rules.lengths, rules.weights, klass, D, xs, rules.arrow,
-                         rules.n_symbols)
+    chains = reel_chains(
+        rules.strips, rules.lengths, rules.weights, klass, D, xs, rules.arrow, rules.n_symbols
+    )
     landing = ex.round_landing[np.ix_(*reps)].astype(np.float64)
     symbol = ex.round_symbol[np.ix_(*reps)]
     prob = np.ones(())
     for r in range(R):
-        cwr = chains.class_weight[r, :n_classes[r]].astype(np.float64)
+        cwr = chains.class_weight[r, : n_classes[r]].astype(np.float64)
         prob = np.multiply.outer(prob, cwr / cwr.sum())
     moves = chains.moves_distribution
     nudge_mean, arrow_mean = chains.nudge_arrow_means
@@ -97,15 +100,14 @@ def nudge_chain(rules: Rules, ex: Enumeration) -> NudgeChain:
     jackpots = np.zeros(J)
     class_prob = np.zeros(chains.visits.shape[:3])  # P(reel r lands class d, winning symbol x)
     grid = np.stack(np.meshgrid(*([np.arange(J + 1)] * R), indexing="ij"))
-    all_jp = (grid > 0).all(axis=0)   # every reel caps its stack with a jackpot symbol
-    low = grid.min(axis=0) - 1        # the lowest of them (rule R17)
+    all_jp = (grid > 0).all(axis=0)  # every reel caps its stack with a jackpot symbol
+    low = grid.min(axis=0) - 1  # the lowest of them (rule R17)
     for xi, x in enumerate(chains.symbols):
         mask = symbol == x
         if not mask.any():
             continue
         # only the classes that take part in a win with x
-        keep = [np.flatnonzero(mask.any(axis=tuple(a for a in range(R) if a != r)))
-                for r in range(R)]
+        keep = [np.flatnonzero(mask.any(axis=tuple(a for a in range(R) if a != r))) for r in range(R)]
         sub = np.ix_(*keep)
         T = np.where(mask[sub], prob[sub], 0.0)
         TW = T * landing[sub]
@@ -113,7 +115,7 @@ def nudge_chain(rules: Rules, ex: Enumeration) -> NudgeChain:
         e_w0 += TW.sum()
         factors = [moves[r, xi, keep[r]] for r in range(R)]
         dist = sum_distribution(T, factors)
-        pays[1:1 + len(dist)] += dist
+        pays[1 : 1 + len(dist)] += dist
         for r in range(R):
             axes = tuple(a for a in range(R) if a != r)
             class_prob[r, xi, keep[r]] = T.sum(axis=axes)
@@ -130,12 +132,19 @@ def nudge_chain(rules: Rules, ex: Enumeration) -> NudgeChain:
         joint = joint_distribution(T, caps)
         for j in range(J):
             jackpots[j] += joint[all_jp & (low == j)].sum()
-    pays = pays[:np.flatnonzero(pays)[-1] + 1] / p_win
+    pays = pays[: np.flatnonzero(pays)[-1] + 1] / p_win
     bet = rules.total_bet
-    return NudgeChain(chains, pays, (e_w0 + e_w0_nudge + e_w0_arrow) / e_w0,
-                      float((pays * np.arange(len(pays))).sum()), e_w0_nudge / bet,
-                      e_w0_arrow / bet, jackpots, _reel_table(chains, class_prob, p_win),
-                      class_prob)
+    return NudgeChain(
+        chains,
+        pays,
+        (e_w0 + e_w0_nudge + e_w0_arrow) / e_w0,
+        float((pays * np.arange(len(pays))).sum()),
+        e_w0_nudge / bet,
+        e_w0_arrow / bet,
+        jackpots,
+        _reel_table(chains, class_prob, p_win),
+        class_prob,
+    )
 
 
 def solve_nudge(game: Game, level: int) -> NudgeChain:
@@ -157,7 +166,14 @@ def _reel_table(chains, class_prob, p_win) -> pd.DataFrame:
         for k in range(K - 1):
             if v[k] > 0:
                 nxt, arrow = flow[k, k + 1], flow[k, K:].sum()
-                rows.append({"reel": r + 1, "nudges so far": k, "P(reach | win)": v[k] / p_win,
-                             "P(nudge again)": nxt / v[k], "P(arrow fires)": arrow / v[k],
-                             "P(stop)": 1 - (nxt + arrow) / v[k]})
+                rows.append(
+                    {
+                        "reel": r + 1,
+                        "nudges so far": k,
+                        "P(reach | win)": v[k] / p_win,
+                        "P(nudge again)": nxt / v[k],
+                        "P(arrow fires)": arrow / v[k],
+                        "P(stop)": 1 - (nxt + arrow) / v[k],
+                    }
+                )
     return pd.DataFrame(rows)

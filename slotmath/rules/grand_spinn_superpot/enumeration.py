@@ -1,18 +1,20 @@
 """Grand Spinn Superpot: the rules compiled for the numba kernels, one round on
 the exact path, and the full enumeration of the cycle."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
+
 import numba as nb
 import numpy as np
-from slotmath.io.gamefile import GameFileError
-from slotmath.engine.lines import pay_tensor, prefix_determined
-from slotmath.engine.cache import game_cache
-from slotmath.model import Game
-from slotmath.features.nudge import nudge_reel, reel_cap
-from slotmath.engine.reels import strip_indices, windows
-from slotmath.rules.grand_spinn_superpot.options import Options, parse_options
 
+from slotmath.engine.cache import game_cache
+from slotmath.engine.lines import pay_tensor, prefix_determined
+from slotmath.engine.reels import strip_indices, windows
+from slotmath.features.nudge import nudge_reel, reel_cap
+from slotmath.io.gamefile import GameFileError
+from slotmath.model import Game
+from slotmath.rules.grand_spinn_superpot.options import Options, parse_options
 
 # ===========================================================================
 # compiled rules
@@ -72,9 +74,20 @@ class Rules:
     @property
     def round_args(self) -> tuple:
         """Arguments of :func:`play_round` after ``stops``."""
-        return (self.part, self.jp_lines, self.strips, self.lengths, self.windows, self.lines,
-                self.wins, self.entries, self.entry_symbol, self.arrow, self.jp_rank,
-                len(self.jp_coins))
+        return (
+            self.part,
+            self.jp_lines,
+            self.strips,
+            self.lengths,
+            self.windows,
+            self.lines,
+            self.wins,
+            self.entries,
+            self.entry_symbol,
+            self.arrow,
+            self.jp_rank,
+            len(self.jp_coins),
+        )
 
 
 def pack_strips(game: Game, reel_set: str = "base"):
@@ -86,9 +99,9 @@ def pack_strips(game: Game, reel_set: str = "base"):
     wts = np.zeros((R, nmax), dtype=np.int64)
     win = np.zeros((R, nmax, H), dtype=np.int64)
     for r, s in enumerate(strips):
-        sym[r, :len(s)] = strip_indices(game, s)
-        wts[r, :len(s)] = s.stop_weights()
-        win[r, :len(s)] = windows(game, s)
+        sym[r, : len(s)] = strip_indices(game, s)
+        wts[r, : len(s)] = s.stop_weights()
+        win[r, : len(s)] = windows(game, s)
     return sym, wts, np.array([len(s) for s in strips], dtype=np.int64), win
 
 
@@ -100,8 +113,7 @@ def compile_rules(game: Game, level: int) -> Rules:
     idx = game.symbol_index
     strips, weights, lengths, win = pack_strips(game)
     tensor = pay_tensor(game, level)
-    entry_symbol = np.array([idx[next(iter(lp.positions[0]))] for lp in game.line_pays],
-                            dtype=np.int64)
+    entry_symbol = np.array([idx[next(iter(lp.positions[0]))] for lp in game.line_pays], dtype=np.int64)
     jp_rank = np.full(len(game.symbols), -1, dtype=np.int64)
     jp_coins = np.zeros(len(opts.jackpots), dtype=np.int64)
     for k, j in enumerate(opts.jackpots):
@@ -111,9 +123,25 @@ def compile_rules(game: Game, level: int) -> Rules:
     if len(lines) > 62:
         raise GameFileError(game.source, "paylines", "at most 62 lines (line bit masks)")
     part, jp_lines = line_parts(win, lengths, lines, len(game.symbols), jp_rank)
-    return Rules(game, level, bet.total_bet, opts, strips, weights, lengths, win, lines,
-                 tensor.wins, tensor.entries, entry_symbol, idx[opts.arrow], jp_rank, jp_coins,
-                 part, jp_lines)
+    return Rules(
+        game,
+        level,
+        bet.total_bet,
+        opts,
+        strips,
+        weights,
+        lengths,
+        win,
+        lines,
+        tensor.wins,
+        tensor.entries,
+        entry_symbol,
+        idx[opts.arrow],
+        jp_rank,
+        jp_coins,
+        part,
+        jp_lines,
+    )
 
 
 # ===========================================================================
@@ -186,8 +214,9 @@ def line_jackpot(mask, stops, windows, lines, jp_rank):
 
 
 @nb.njit(cache=True, inline="always")
-def round_outcome(tidx, mask, stops, strips, lengths, windows, lines, wins, entries,
-                  entry_symbol, arrow, jp_rank, n_jp):
+def round_outcome(
+    tidx, mask, stops, strips, lengths, windows, lines, wins, entries, entry_symbol, arrow, jp_rank, n_jp
+):
     """The outcome of a round from its landing ``stops``, given the lines'
     pay-tensor indices ``tidx`` and jackpot-line mask ``mask``.
 
@@ -223,8 +252,9 @@ def round_outcome(tidx, mask, stops, strips, lengths, windows, lines, wins, entr
 
 
 @nb.njit(cache=True)
-def play_round(stops, part, jp_lines, strips, lengths, windows, lines, wins, entries,
-               entry_symbol, arrow, jp_rank, n_jp):
+def play_round(
+    stops, part, jp_lines, strips, lengths, windows, lines, wins, entries, entry_symbol, arrow, jp_rank, n_jp
+):
     """Play one round from landing ``stops`` (see :func:`round_outcome`)."""
     L = lines.shape[0]
     tidx = np.zeros(L, dtype=np.int64)
@@ -233,17 +263,37 @@ def play_round(stops, part, jp_lines, strips, lengths, windows, lines, wins, ent
         mask &= jp_lines[r, stops[r]]
         for line in range(L):
             tidx[line] += part[r, stops[r], line]
-    return round_outcome(tidx, mask, stops, strips, lengths, windows, lines, wins, entries,
-                         entry_symbol, arrow, jp_rank, n_jp)
+    return round_outcome(
+        tidx, mask, stops, strips, lengths, windows, lines, wins, entries, entry_symbol, arrow, jp_rank, n_jp
+    )
 
 
 # ===========================================================================
 # full enumeration
 # ===========================================================================
 @nb.njit(cache=True)
-def _play_all(part, jp_lines, dead, strips, lengths, windows, lines, wins, entries,
-              entry_symbol, arrow, jp_rank, jp_coins, landing, symbol, nudges, arrow_pays,
-              jackpot, path, win):
+def _play_all(
+    part,
+    jp_lines,
+    dead,
+    strips,
+    lengths,
+    windows,
+    lines,
+    wins,
+    entries,
+    entry_symbol,
+    arrow,
+    jp_rank,
+    jp_coins,
+    landing,
+    symbol,
+    nudges,
+    arrow_pays,
+    jackpot,
+    path,
+    win,
+):
     """Play every stop combination; round ``t`` (C order over the reels'
     stops) gets its landing win, winning symbol, nudges, arrow pays,
     jackpot, jackpot path and coin win.  The output arrays come filled
@@ -261,9 +311,9 @@ def _play_all(part, jp_lines, dead, strips, lengths, windows, lines, wins, entri
     n_jp = jp_coins.shape[0]
     S = jp_rank.shape[0]
     stops = np.full(R, -1, dtype=np.int64)
-    acc = np.zeros((R, L), dtype=np.int64)   # acc[r]: line parts of reels < r
+    acc = np.zeros((R, L), dtype=np.int64)  # acc[r]: line parts of reels < r
     tidx = np.zeros(L, dtype=np.int64)
-    tacc = np.zeros(R, dtype=np.int64)       # flat round index of the prefix
+    tacc = np.zeros(R, dtype=np.int64)  # flat round index of the prefix
     macc = np.full(R, (1 << L) - 1, dtype=np.int64)
     errors = 0
     level = 0
@@ -282,7 +332,7 @@ def _play_all(part, jp_lines, dead, strips, lengths, windows, lines, wins, entri
                 acc[level + 1, line] = acc[level, line] + part[level, s, line]
                 if not alive and not dead[level, acc[level + 1, line] // scale]:
                     alive = True
-            if not alive:          # every extension loses: leave the defaults
+            if not alive:  # every extension loses: leave the defaults
                 continue
             macc[level + 1] = mask
             tacc[level + 1] = (tacc[level] + s) * lengths[level + 1]
@@ -292,8 +342,20 @@ def _play_all(part, jp_lines, dead, strips, lengths, windows, lines, wins, entri
         for line in range(L):
             tidx[line] = acc[level, line] + part[level, s, line]
         w0, u, a, jp, how, x = round_outcome(
-            tidx, macc[level] & jp_lines[level, s], stops, strips, lengths, windows, lines,
-            wins, entries, entry_symbol, arrow, jp_rank, n_jp)
+            tidx,
+            macc[level] & jp_lines[level, s],
+            stops,
+            strips,
+            lengths,
+            windows,
+            lines,
+            wins,
+            entries,
+            entry_symbol,
+            arrow,
+            jp_rank,
+            n_jp,
+        )
         if u < 0:
             errors += 1
             continue
@@ -303,8 +365,9 @@ def _play_all(part, jp_lines, dead, strips, lengths, windows, lines, wins, entri
 
 
 @nb.njit(cache=True)
-def _accumulate(landing, nudges, arrow_pays, jackpot, path, weight, jp_coins, hist, pays_hist,
-                pays_w0, jp_counts, sums):
+def _accumulate(
+    landing, nudges, arrow_pays, jackpot, path, weight, jp_coins, hist, pays_hist, pays_w0, jp_counts, sums
+):
     """Weighted totals of the rounds played by :func:`_play_all`."""
     for t in range(landing.shape[0]):
         w = weight[t]
@@ -416,7 +479,7 @@ def dead_prefixes(rules: Rules) -> np.ndarray:
     R = rules.game.reels
     out = np.zeros((R, len(prefix[-1])), dtype=np.bool_)
     for k, table in enumerate(prefix):
-        out[k, :len(table)] = table == 0
+        out[k, : len(table)] = table == 0
     return out
 
 
@@ -425,19 +488,43 @@ def play_all(rules: Rules) -> Rounds:
     n = int(np.prod(rules.lengths))
     landing, nudges, arrow_pays, path, win = (np.zeros(n, dtype=np.int64) for _ in range(5))
     symbol, jackpot = np.full(n, -1, dtype=np.int64), np.full(n, -1, dtype=np.int64)
-    errors = _play_all(rules.part, rules.jp_lines, dead_prefixes(rules), rules.strips,
-                       rules.lengths, rules.windows, rules.lines, rules.wins, rules.entries,
-                       rules.entry_symbol, rules.arrow, rules.jp_rank, rules.jp_coins, landing,
-                       symbol, nudges, arrow_pays, jackpot, path, win)
+    errors = _play_all(
+        rules.part,
+        rules.jp_lines,
+        dead_prefixes(rules),
+        rules.strips,
+        rules.lengths,
+        rules.windows,
+        rules.lines,
+        rules.wins,
+        rules.entries,
+        rules.entry_symbol,
+        rules.arrow,
+        rules.jp_rank,
+        rules.jp_coins,
+        landing,
+        symbol,
+        nudges,
+        arrow_pays,
+        jackpot,
+        path,
+        win,
+    )
     if errors:
-        raise GameFileError(rules.game.source, "reels.base",
-                            "a reel shows one paying symbol at every stop: its nudge never ends")
+        raise GameFileError(
+            rules.game.source,
+            "reels.base",
+            "a reel shows one paying symbol at every stop: its nudge never ends",
+        )
     weight = np.ones((), dtype=np.int64)
     for r in range(rules.game.reels):
-        weight = np.multiply.outer(weight, rules.weights[r, :rules.lengths[r]])
+        weight = np.multiply.outer(weight, rules.weights[r, : rules.lengths[r]])
     shape = tuple(int(x) for x in rules.lengths)
-    return Rounds(*(a.reshape(shape) for a in (landing, symbol, nudges, arrow_pays, jackpot,
-                                                path)), weight, win.reshape(shape))
+    return Rounds(
+        *(a.reshape(shape) for a in (landing, symbol, nudges, arrow_pays, jackpot, path)),
+        weight,
+        win.reshape(shape),
+    )
 
 
 def enumerate_cycle(rules: Rules, rounds: Rounds | None = None) -> Enumeration:
@@ -445,21 +532,46 @@ def enumerate_cycle(rules: Rules, rounds: Rounds | None = None) -> Enumeration:
     (``rounds``: the play-out when already known, :func:`play_all`)."""
     cycle = rules.game.cycle()
     rounds = play_all(rules) if rounds is None else rounds
-    landing, nudges, arrow_pays = (a.ravel() for a in (rounds.landing, rounds.nudges,
-                                                         rounds.arrow_pays))
-    jackpot, path, weight, wins = (a.ravel() for a in (rounds.jackpot, rounds.path,
-                                                       rounds.weight, rounds.win))
+    landing, nudges, arrow_pays = (a.ravel() for a in (rounds.landing, rounds.nudges, rounds.arrow_pays))
+    jackpot, path, weight, wins = (
+        a.ravel() for a in (rounds.jackpot, rounds.path, rounds.weight, rounds.win)
+    )
     pays = 1 + nudges + arrow_pays
-    if float(cycle) * float(max(int(wins.max()), 1)) * float(pays.max()) >= 2.0 ** 62:
+    if float(cycle) * float(max(int(wins.max()), 1)) * float(pays.max()) >= 2.0**62:
         raise OverflowError(f"cycle {cycle} x wins too large for exact int64 sums")
     hist = np.zeros(int(wins.max()) + 1, dtype=np.int64)
     pays_hist = np.zeros(int(pays.max()) + 1, dtype=np.int64)
     pays_w0 = np.zeros_like(pays_hist)
     jp_counts = np.zeros((3, len(rules.jp_coins)), dtype=np.int64)
     sums = np.zeros(10, dtype=np.int64)
-    _accumulate(landing, nudges, arrow_pays, jackpot, path, weight, rules.jp_coins, hist,
-                pays_hist, pays_w0, jp_counts, sums)
+    _accumulate(
+        landing,
+        nudges,
+        arrow_pays,
+        jackpot,
+        path,
+        weight,
+        rules.jp_coins,
+        hist,
+        pays_hist,
+        pays_w0,
+        jp_counts,
+        sums,
+    )
     assert int(sums[0]) == cycle, "enumeration weights do not add up to the cycle"
-    return Enumeration(cycle, hist, *(int(x) for x in sums[1:4]), int(sums[4]), int(sums[7]),
-                       int(sums[8]), int(sums[9]), int(sums[5]), int(sums[6]), pays_hist,
-                       pays_w0, jp_counts, rounds.landing, rounds.symbol)
+    return Enumeration(
+        cycle,
+        hist,
+        *(int(x) for x in sums[1:4]),
+        int(sums[4]),
+        int(sums[7]),
+        int(sums[8]),
+        int(sums[9]),
+        int(sums[5]),
+        int(sums[6]),
+        pays_hist,
+        pays_w0,
+        jp_counts,
+        rounds.landing,
+        rounds.symbol,
+    )

@@ -1,5 +1,6 @@
 """Grand Spinn Superpot: the game file's ``options`` and the rule-specific
 checks (light: imported when a game file is validated)."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -89,8 +90,9 @@ def _symbol(game, name, fieldname, kinds):
 def parse_options(game: Game) -> Options:
     """Validate ``game.options`` (GameFileError naming ``options.<field>``)."""
     opts = _mapping(game, game.options, "options")
-    _known_keys(game, opts, "options",
-                ("arrow", "arrow_becomes", "jackpots", "progressive", "coin_values", "network"))
+    _known_keys(
+        game, opts, "options", ("arrow", "arrow_becomes", "jackpots", "progressive", "coin_values", "network")
+    )
     for key in ("arrow", "arrow_becomes", "jackpots", "progressive"):
         if key not in opts:
             _fail(game, f"options.{key}", "is required by the grand_spinn_superpot rules")
@@ -118,27 +120,31 @@ def parse_options(game: Game) -> Options:
             _fail(game, f"{f}.progressive", "must be true or false")
         if progressive == ("pay_per_level" in spec):
             _fail(game, f, "give exactly one of 'pay_per_level' (fixed) and 'progressive: true'")
-        pay = None if progressive else int(_number(game, spec["pay_per_level"],
-                                                   f"{f}.pay_per_level", integer=True))
+        pay = (
+            None
+            if progressive
+            else int(_number(game, spec["pay_per_level"], f"{f}.pay_per_level", integer=True))
+        )
         jackpots.append(Jackpot(str(spec.get("name", sym)), sym, pay))
     if sum(j.pay_per_level is None for j in jackpots) > 1:
         _fail(game, "options.jackpots", "at most one jackpot may be progressive")
     fixed = [j.pay_per_level for j in jackpots if j.pay_per_level is not None]
     if fixed != sorted(fixed) or len(set(fixed)) != len(fixed):
-        _fail(game, "options.jackpots", "fixed jackpots must be listed lowest first, "
-              "with increasing pay_per_level")
+        _fail(
+            game,
+            "options.jackpots",
+            "fixed jackpots must be listed lowest first, with increasing pay_per_level",
+        )
     if any(j.pay_per_level is None for j in jackpots[:-1]):
         _fail(game, "options.jackpots", "the progressive jackpot must be the highest (listed last)")
 
     prog_spec = _mapping(game, opts["progressive"], "options.progressive")
-    _known_keys(game, prog_spec, "options.progressive",
-                ("meter_rate", "reserve_rate", "reseed", "currency"))
+    _known_keys(game, prog_spec, "options.progressive", ("meter_rate", "reserve_rate", "reseed", "currency"))
     for key in ("meter_rate", "reserve_rate", "reseed"):
         if key not in prog_spec:
             _fail(game, f"options.progressive.{key}", "is required")
     meter = _number(game, prog_spec["meter_rate"], "options.progressive.meter_rate", positive=False)
-    reserve = _number(game, prog_spec["reserve_rate"], "options.progressive.reserve_rate",
-                      positive=False)
+    reserve = _number(game, prog_spec["reserve_rate"], "options.progressive.reserve_rate", positive=False)
     if meter + reserve >= 1:
         _fail(game, "options.progressive", "meter_rate + reserve_rate must be below 1")
     reseed = _number(game, prog_spec["reseed"], "options.progressive.reseed", positive=False)
@@ -151,13 +157,15 @@ def parse_options(game: Game) -> Options:
     coin_values = tuple(_number(game, c, f"options.coin_values[{i}]") for i, c in enumerate(coins))
 
     net = _mapping(game, opts.get("network", {}), "options.network")
-    _known_keys(game, net, "options.network",
-                ("players", "seconds_per_spin", "window_seconds", "reference_bet"))
+    _known_keys(
+        game, net, "options.network", ("players", "seconds_per_spin", "window_seconds", "reference_bet")
+    )
     network = Network(
         int(_number(game, net.get("players", 1000), "options.network.players", integer=True)),
         float(_number(game, net.get("seconds_per_spin", 4), "options.network.seconds_per_spin")),
         float(_number(game, net.get("window_seconds", 30), "options.network.window_seconds")),
-        float(_number(game, net.get("reference_bet", 1), "options.network.reference_bet")))
+        float(_number(game, net.get("reference_bet", 1), "options.network.reference_bet")),
+    )
     return Options(arrow, blank, tuple(jackpots), progressive, coin_values, network)
 
 
@@ -176,20 +184,29 @@ def check(game: Game) -> None:
         _fail(game, "grid.rows", "the nudge needs at least 2 rows (a top row and one below)")
     for i, lp in enumerate(game.line_pays):
         names = {n for pos in lp.positions for n in pos}
-        if lp.anywhere is not None or len(names) != 1 or \
-                game.symbol(next(iter(names))).kind != "regular":
-            _fail(game, f"pays[{i}]", "grand_spinn_superpot pays n of one regular symbol "
-                  "(symbol + count); the nudge follows that symbol")
+        if lp.anywhere is not None or len(names) != 1 or game.symbol(next(iter(names))).kind != "regular":
+            _fail(
+                game,
+                f"pays[{i}]",
+                "grand_spinn_superpot pays n of one regular symbol "
+                "(symbol + count); the nudge follows that symbol",
+            )
     special = {opts.arrow, opts.arrow_becomes} | {j.symbol for j in opts.jackpots}
     for s in game.symbols:
         if s.wild and s.wild.substitutes & special:
             bad = sorted(s.wild.substitutes & special)[0]
-            _fail(game, f"symbols[{game.symbol_index[s.name]}]",
-                  f"wild {s.name!r} may not substitute for {bad!r} (rule R4)")
+            _fail(
+                game,
+                f"symbols[{game.symbol_index[s.name]}]",
+                f"wild {s.name!r} may not substitute for {bad!r} (rule R4)",
+            )
     paying = {next(iter(lp.positions[0])) for lp in game.line_pays}
     for set_name, strips in game.reel_sets.items():
         for r, strip in enumerate(strips):
             if len(set(strip.symbols)) == 1 and strip.symbols[0] in paying:
-                _fail(game, f"reels.{set_name}[{r}]",
-                      f"every stop shows {strip.symbols[0]!r}: a nudge on {strip.symbols[0]!r} "
-                      "would never end (the strip needs another symbol)")
+                _fail(
+                    game,
+                    f"reels.{set_name}[{r}]",
+                    f"every stop shows {strip.symbols[0]!r}: a nudge on {strip.symbols[0]!r} "
+                    "would never end (the strip needs another symbol)",
+                )

@@ -34,6 +34,7 @@ Speed: the round functions are inlined into the kernel (``inline="always"``:
 numba would otherwise pass every array through each call); about 5 M rounds
 per CPU-second for the kernel (``benchmarks/bench_grand_spinn.py``).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -41,8 +42,8 @@ from dataclasses import dataclass, field
 import numba as nb
 import numpy as np
 
-from slotmath.montecarlo.linesim import uniform_below
 from slotmath.model import Game
+from slotmath.montecarlo.linesim import uniform_below
 from slotmath.montecarlo.results import Estimate, Moments, SimulationResult
 
 #: Reels whose total stop weight is at most this draw stops from a table.
@@ -102,7 +103,7 @@ def line_jackpot(cell, jp_rank):
 def line_tables(S, R, pay_symbol, pay_count, pay_coins, wilds, subst, mult, jp_rank):
     """:func:`literal_line` and :func:`line_jackpot` of every symbol tuple,
     indexed by ``sum_r symbol_r * S**(R-1-r)``: (coins, entry, jackpot rank)."""
-    n = S ** R
+    n = S**R
     coins = np.zeros(n, dtype=np.int64)
     entry = np.full(n, -1, dtype=np.int64)
     jackpot = np.full(n, -1, dtype=np.int64)
@@ -113,8 +114,7 @@ def line_tables(S, R, pay_symbol, pay_count, pay_coins, wilds, subst, mult, jp_r
         for r in range(R - 1, -1, -1):
             cell[r] = v % S
             v //= S
-        coins[t], entry[t] = literal_line(cell, pay_symbol, pay_count, pay_coins, wilds, subst,
-                                          mult, counts)
+        coins[t], entry[t] = literal_line(cell, pay_symbol, pay_count, pay_coins, wilds, subst, mult, counts)
         jackpot[t] = line_jackpot(cell, jp_rank)
     return coins, entry, jackpot
 
@@ -157,8 +157,9 @@ def table_lines(pos, wcode, lines, tab_coins, tab_entry, tab_jp):
 
 
 @nb.njit(cache=True)
-def literal_lines(pos, strips, lengths, lines, pay_symbol, pay_count, pay_coins, wilds, subst,
-                  mult, jp_rank, scratch):
+def literal_lines(
+    pos, strips, lengths, lines, pay_symbol, pay_count, pay_coins, wilds, subst, mult, jp_rank, scratch
+):
     """As :func:`table_lines`, each line played by :func:`literal_line`
     (``scratch`` (2, >= S) holds the line's symbols and the wild counts)."""
     R = lines.shape[1]
@@ -196,15 +197,15 @@ def nudge_reels(pos, blanked, x, strips, lengths, arrow, blank, jp_rank):
             if steps > 2 * nr + 2:
                 return -1, 0, -1
             top = _cell(strips[r], nr, pos[r], blanked[r], blank)
-            if top == x:                          # nudge one symbol down
+            if top == x:  # nudge one symbol down
                 pos[r] = (pos[r] - 1) % nr
                 pays += 1
             elif top == arrow and _cell(strips[r], nr, pos[r] + 1, blanked[r], blank) == x:
-                blanked[r] = pos[r] % nr          # the arrow becomes a blank
+                blanked[r] = pos[r] % nr  # the arrow becomes a blank
                 bottom = pos[r] + 1
                 while _cell(strips[r], nr, bottom + 1, blanked[r], blank) == x:
                     bottom += 1
-                pos[r] = (bottom - 1) % nr        # bottom of the stack in row 2
+                pos[r] = (bottom - 1) % nr  # bottom of the stack in row 2
                 pays += 1
                 arrow_moves += 1
             else:
@@ -220,18 +221,18 @@ def nudge_reels(pos, blanked, x, strips, lengths, arrow, blank, jp_rank):
 
 
 @nb.njit(cache=True, inline="always")
-def finish_round(landing, best_e, jp, pos, blanked, strips, lengths, pay_symbol, arrow, blank,
-                 jp_rank, jp_coins):
+def finish_round(
+    landing, best_e, jp, pos, blanked, strips, lengths, pay_symbol, arrow, blank, jp_rank, jp_coins
+):
     """The rest of a round whose landing lines gave ``(landing, best_e,
     jp)`` (:func:`table_lines`); ``pos`` becomes the final stops.
 
     Returns ``(win [coins], pays, arrow_moves, jackpot rank)``; ``pays = -1``
     when a reel never stops nudging.
     """
-    if landing == 0:                              # R18: jackpot on a line, no win
+    if landing == 0:  # R18: jackpot on a line, no win
         return (jp_coins[jp] if jp >= 0 else 0), 1, 0, jp
-    pays, arrows, low = nudge_reels(pos, blanked, pay_symbol[best_e], strips, lengths, arrow,
-                                      blank, jp_rank)
+    pays, arrows, low = nudge_reels(pos, blanked, pay_symbol[best_e], strips, lengths, arrow, blank, jp_rank)
     if pays < 0:
         return 0, -1, 0, -1
     return landing * pays + (jp_coins[low] if low >= 0 else 0), pays, arrows, low
@@ -246,13 +247,35 @@ def sample_stops(rng, pos, totals, stop_of, cum, lengths):
         if stop_of.shape[1] > 0:
             pos[r] = stop_of[r, v]
         else:
-            pos[r] = np.searchsorted(cum[r, :lengths[r]], v, side="right")
+            pos[r] = np.searchsorted(cum[r, : lengths[r]], v, side="right")
 
 
 @nb.njit(cache=True)
-def simulate_rounds(rng, n, totals, stop_of, cum, wcode, lines, tab_coins, tab_entry,
-                    tab_jp, strips, lengths, pay_symbol, pay_count, pay_coins, wilds, subst,
-                    mult, arrow, blank, jp_rank, jp_coins, total_bet):
+def simulate_rounds(
+    rng,
+    n,
+    totals,
+    stop_of,
+    cum,
+    wcode,
+    lines,
+    tab_coins,
+    tab_entry,
+    tab_jp,
+    strips,
+    lengths,
+    pay_symbol,
+    pay_count,
+    pay_coins,
+    wilds,
+    subst,
+    mult,
+    arrow,
+    blank,
+    jp_rank,
+    jp_coins,
+    total_bet,
+):
     """Play ``n`` rounds with ``rng``; returns (wins [x total bet], event counts).
 
     Events: jackpots by rank, then rounds with a line win, with a nudge or
@@ -268,8 +291,9 @@ def simulate_rounds(rng, n, totals, stop_of, cum, wcode, lines, tab_coins, tab_e
     for i in range(n):
         sample_stops(rng, pos, totals, stop_of, cum, lengths)
         landing, best_e, jp = table_lines(pos, wcode, lines, tab_coins, tab_entry, tab_jp)
-        win, pays, arrows, jp = finish_round(landing, best_e, jp, pos, blanked, strips, lengths,
-                                             pay_symbol, arrow, blank, jp_rank, jp_coins)
+        win, pays, arrows, jp = finish_round(
+            landing, best_e, jp, pos, blanked, strips, lengths, pay_symbol, arrow, blank, jp_rank, jp_coins
+        )
         if pays < 0:
             events[J + 4] += 1
             continue
@@ -288,9 +312,27 @@ def simulate_rounds(rng, n, totals, stop_of, cum, wcode, lines, tab_coins, tab_e
 
 
 @nb.njit(cache=True)
-def play_stops_kernel(stops, literal, wcode, lines, tab_coins, tab_entry, tab_jp, strips,
-                      lengths, pay_symbol, pay_count, pay_coins, wilds, subst, mult, arrow, blank,
-                      jp_rank, jp_coins):
+def play_stops_kernel(
+    stops,
+    literal,
+    wcode,
+    lines,
+    tab_coins,
+    tab_entry,
+    tab_jp,
+    strips,
+    lengths,
+    pay_symbol,
+    pay_count,
+    pay_coins,
+    wilds,
+    subst,
+    mult,
+    arrow,
+    blank,
+    jp_rank,
+    jp_coins,
+):
     """The round of every row of ``stops`` (n, R), lines from the tables or
     (``literal``) by :func:`literal_lines`: an (n, 6) int64 array of (win
     [coins], landing [coins], pays, arrow moves, jackpot, won without a
@@ -304,13 +346,25 @@ def play_stops_kernel(stops, literal, wcode, lines, tab_coins, tab_entry, tab_jp
         for r in range(R):
             pos[r] = stops[i, r]
         if literal:
-            landing, best_e, jp = literal_lines(pos, strips, lengths, lines, pay_symbol,
-                                                pay_count, pay_coins, wilds, subst, mult,
-                                                jp_rank, scratch)
+            landing, best_e, jp = literal_lines(
+                pos,
+                strips,
+                lengths,
+                lines,
+                pay_symbol,
+                pay_count,
+                pay_coins,
+                wilds,
+                subst,
+                mult,
+                jp_rank,
+                scratch,
+            )
         else:
             landing, best_e, jp = table_lines(pos, wcode, lines, tab_coins, tab_entry, tab_jp)
-        win, pays, arrows, jp = finish_round(landing, best_e, jp, pos, blanked, strips, lengths,
-                                             pay_symbol, arrow, blank, jp_rank, jp_coins)
+        win, pays, arrows, jp = finish_round(
+            landing, best_e, jp, pos, blanked, strips, lengths, pay_symbol, arrow, blank, jp_rank, jp_coins
+        )
         out[i, 0], out[i, 1], out[i, 2] = win, landing, pays
         out[i, 3], out[i, 4], out[i, 5] = arrows, jp, landing == 0 and jp >= 0
     return out
@@ -333,8 +387,13 @@ class Sampler:
 
 def event_names(opts) -> tuple:
     """Names of the sampler's events."""
-    return tuple(j.name.lower() for j in opts.jackpots) + \
-        ("line_win", "nudge", "arrow", "jackpot_without_win", "endless_nudge")
+    return tuple(j.name.lower() for j in opts.jackpots) + (
+        "line_win",
+        "nudge",
+        "arrow",
+        "jackpot_without_win",
+        "endless_nudge",
+    )
 
 
 def round_sampler(game: Game, level: int) -> Sampler:
@@ -353,17 +412,15 @@ def round_sampler(game: Game, level: int) -> Sampler:
     strips_, weights, lengths, win = pack_strips(game)
     totals = weights.sum(axis=1)
     if int(totals.max()) >= _MAX_WEIGHT:
-        raise ValueError(f"{game.name}: a reel's total stop weight must be below 2**31 "
-                         "for the sampler")
+        raise ValueError(f"{game.name}: a reel's total stop weight must be below 2**31 for the sampler")
     cum = np.cumsum(weights, axis=1)
     width = int(totals.max()) if totals.max() <= TABLE_LIMIT else 0
     stop_of = np.zeros((R, width), dtype=np.int64)
     for r in range(R):
         if width:
-            stop_of[r, :totals[r]] = np.repeat(np.arange(weights.shape[1]), weights[r])
+            stop_of[r, : totals[r]] = np.repeat(np.arange(weights.shape[1]), weights[r])
     li = game.level_index(level)
-    pay_symbol = np.array([idx[next(iter(lp.positions[0]))] for lp in game.line_pays],
-                          dtype=np.int64)
+    pay_symbol = np.array([idx[next(iter(lp.positions[0]))] for lp in game.line_pays], dtype=np.int64)
     pay_count = np.array([len(lp.positions) for lp in game.line_pays], dtype=np.int64)
     pay_coins = np.array([lp.pays[li] for lp in game.line_pays], dtype=np.int64)
     subst = np.zeros((S, S), dtype=np.bool_)
@@ -379,16 +436,35 @@ def round_sampler(game: Game, level: int) -> Sampler:
         jp_rank[idx[j.symbol]] = k
         jp_coins[k] = 0 if j.pay_per_level is None else j.pay_per_level * level
     wilds = np.array([idx[s.name] for s in game.symbols if s.wild], dtype=np.int64)
-    if S ** R > LINE_TABLE_LIMIT:
-        raise ValueError(f"{game.name}: {S}**{R} symbol tuples per line are more than the "
-                         f"sampler's line tables hold ({LINE_TABLE_LIMIT:,})")
+    if S**R > LINE_TABLE_LIMIT:
+        raise ValueError(
+            f"{game.name}: {S}**{R} symbol tuples per line are more than the "
+            f"sampler's line tables hold ({LINE_TABLE_LIMIT:,})"
+        )
     tables = line_tables(S, R, pay_symbol, pay_count, pay_coins, wilds, subst, mult, jp_rank)
     radix = S ** np.arange(R - 1, -1, -1, dtype=np.int64)
     wcode = win * radix[:, None, None]
-    args = (totals, stop_of, cum, wcode, np.array(game.paylines, dtype=np.int64),
-            *tables, strips_, lengths, pay_symbol, pay_count, pay_coins, wilds, subst, mult,
-            np.int64(idx[opts.arrow]), np.int64(idx[opts.arrow_becomes]), jp_rank, jp_coins,
-            float(game.bet(level).total_bet))
+    args = (
+        totals,
+        stop_of,
+        cum,
+        wcode,
+        np.array(game.paylines, dtype=np.int64),
+        *tables,
+        strips_,
+        lengths,
+        pay_symbol,
+        pay_count,
+        pay_coins,
+        wilds,
+        subst,
+        mult,
+        np.int64(idx[opts.arrow]),
+        np.int64(idx[opts.arrow_becomes]),
+        jp_rank,
+        jp_coins,
+        float(game.bet(level).total_bet),
+    )
     return Sampler(simulate_rounds, args, event_names(opts))
 
 
@@ -430,8 +506,10 @@ class RoundsSimulation(SimulationResult):
         return d
 
     def text(self) -> str:
-        rows = [super().text().replace("  rtp ", "  rtp*"),
-                "  (* coin win: landing, re-pays and fixed jackpots; the progressive is not simulated)"]
+        rows = [
+            super().text().replace("  rtp ", "  rtp*"),
+            "  (* coin win: landing, re-pays and fixed jackpots; the progressive is not simulated)",
+        ]
         for k in self.events:
             e = self.event(k)
             z = "" if e.z is None else f"  exact {e.exact:.4e}  z = {e.z:+.2f}"
@@ -466,6 +544,13 @@ def simulate(game: Game, level: int, spins: int, seed: int = 0) -> RoundsSimulat
     ex = enumerate_cycle(rules)
     dist = WinDistribution.from_histogram(ex.hist, 1, rules.total_bet)
     exact = {"rtp": float(dist.mean), "hit_frequency": float(dist.hit_frequency), "sd": dist.sd}
-    return RoundsSimulation(game.name, level, spins, seed, moments, exact,
-                            dict(zip(sampler.event_names, events.tolist(), strict=True)),
-                            exact_events(game, level))
+    return RoundsSimulation(
+        game.name,
+        level,
+        spins,
+        seed,
+        moments,
+        exact,
+        dict(zip(sampler.event_names, events.tolist(), strict=True)),
+        exact_events(game, level),
+    )

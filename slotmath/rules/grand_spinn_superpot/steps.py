@@ -1,14 +1,17 @@
 """Grand Spinn Superpot: a round step by step (pictures of the nudges)."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
+
 import numpy as np
 import pandas as pd
-from slotmath.pictures.frames import Frame, draw_frames
+
 from slotmath.engine.lines import compile_pays, line_pay
 from slotmath.model import Game
-from slotmath.rules.grand_spinn_superpot.options import parse_options
+from slotmath.pictures.frames import Frame, draw_frames
 from slotmath.rules.grand_spinn_superpot.enumeration import compile_rules, play_all
+from slotmath.rules.grand_spinn_superpot.options import parse_options
 
 
 # ===========================================================================
@@ -96,25 +99,45 @@ def play_steps(game: Game, level: int, stops) -> list:
                 low = min(jp_of[c] for c in cells)
                 if low > best:
                     best, best_line = low, line_no
-        steps.append(Step("land", None, tuple(stops), win0, 0, 0, "landing: no line win",
-                          mask([])))
+        steps.append(Step("land", None, tuple(stops), win0, 0, 0, "landing: no line win", mask([])))
         if best >= 0:
             j = opts.jackpots[best]
             coins = 0 if j.pay_per_level is None else j.pay_per_level * bet.level
             cells = [(r, game.paylines[best_line][r]) for r in range(R)]
-            steps.append(Step("jackpot", None, tuple(stops), win0, coins, coins,
-                              f"{j.name} jackpot: 3 jackpot symbols on line {best_line + 1}",
-                              mask(cells)))
+            steps.append(
+                Step(
+                    "jackpot",
+                    None,
+                    tuple(stops),
+                    win0,
+                    coins,
+                    coins,
+                    f"{j.name} jackpot: 3 jackpot symbols on line {best_line + 1}",
+                    mask(cells),
+                )
+            )
         return steps
     # winning symbol: highest line win, then first pay entry, then lowest line
     top_line = min(line_results, key=lambda t: (-t[1], t[2], t[0]))
     x = next(iter(game.line_pays[top_line[2]].positions[0]))
     cells = [(r, game.paylines[line_no][r]) for line_no, *_ in line_results for r in range(R)]
     total = landing
-    desc = ", ".join(f"line {line_no + 1}: {game.line_pays[e].name}"
-                     f"{f' x{m}' if m > 1 else ''} = {w}" for line_no, w, e, m in line_results)
-    steps.append(Step("land", None, tuple(stops), win0, landing, total,
-                      f"landing: {desc}; winning symbol {x}", mask(cells)))
+    desc = ", ".join(
+        f"line {line_no + 1}: {game.line_pays[e].name}{f' x{m}' if m > 1 else ''} = {w}"
+        for line_no, w, e, m in line_results
+    )
+    steps.append(
+        Step(
+            "land",
+            None,
+            tuple(stops),
+            win0,
+            landing,
+            total,
+            f"landing: {desc}; winning symbol {x}",
+            mask(cells),
+        )
+    )
     for r in range(R):
         n = len(strips[r])
         guard = 0
@@ -126,9 +149,18 @@ def play_steps(game: Game, level: int, stops) -> list:
             if top == x:
                 stops[r] = (stops[r] - 1) % n
                 total += landing
-                steps.append(Step("nudge", r, tuple(stops), window(), landing, total,
-                                  f"reel {r + 1} nudges down: pays {landing} again",
-                                  mask([(r, k) for k in range(H) if cell(r, stops[r] + k) == x])))
+                steps.append(
+                    Step(
+                        "nudge",
+                        r,
+                        tuple(stops),
+                        window(),
+                        landing,
+                        total,
+                        f"reel {r + 1} nudges down: pays {landing} again",
+                        mask([(r, k) for k in range(H) if cell(r, stops[r] + k) == x]),
+                    )
+                )
             elif top == opts.arrow and cell(r, stops[r] + 1) == x:
                 blanked[r] = stops[r] % n
                 bottom = stops[r] + 1
@@ -136,10 +168,18 @@ def play_steps(game: Game, level: int, stops) -> list:
                     bottom += 1
                 stops[r] = (bottom - 1) % n
                 total += landing
-                steps.append(Step("arrow", r, tuple(stops), window(), landing, total,
-                                  f"reel {r + 1} up arrow: back to the bottom of the {x} stack, "
-                                  f"pays {landing} again",
-                                  mask([(r, k) for k in range(H) if cell(r, stops[r] + k) == x])))
+                steps.append(
+                    Step(
+                        "arrow",
+                        r,
+                        tuple(stops),
+                        window(),
+                        landing,
+                        total,
+                        f"reel {r + 1} up arrow: back to the bottom of the {x} stack, pays {landing} again",
+                        mask([(r, k) for k in range(H) if cell(r, stops[r] + k) == x]),
+                    )
+                )
             else:
                 break
     final = window()
@@ -151,20 +191,38 @@ def play_steps(game: Game, level: int, stops) -> list:
         j = opts.jackpots[min(ranks)]
         coins = 0 if j.pay_per_level is None else j.pay_per_level * bet.level
         total += coins
-        steps.append(Step("jackpot", None, tuple(stops), final, coins, total,
-                          f"{j.name} jackpot: a jackpot symbol on top of every {x} stack",
-                          mask([(r, 0) for r in range(R)])))
-    steps.append(Step("end", None, tuple(stops), final, 0, total,
-                      f"round pays {total} coins", mask([])))
+        steps.append(
+            Step(
+                "jackpot",
+                None,
+                tuple(stops),
+                final,
+                coins,
+                total,
+                f"{j.name} jackpot: a jackpot symbol on top of every {x} stack",
+                mask([(r, 0) for r in range(R)]),
+            )
+        )
+    steps.append(Step("end", None, tuple(stops), final, 0, total, f"round pays {total} coins", mask([])))
     return steps
 
 
 def steps_frame(steps: list) -> pd.DataFrame:
     """The steps of a round as a table (step, kind, reel, stops, pay, total, text)."""
-    return pd.DataFrame([{"step": i + 1, "kind": s.kind,
-                          "reel": None if s.reel is None else s.reel + 1,
-                          "stops": s.stops, "pay [coins]": s.pay, "total [coins]": s.total,
-                          "what happens": s.text} for i, s in enumerate(steps)])
+    return pd.DataFrame(
+        [
+            {
+                "step": i + 1,
+                "kind": s.kind,
+                "reel": None if s.reel is None else s.reel + 1,
+                "stops": s.stops,
+                "pay [coins]": s.pay,
+                "total [coins]": s.total,
+                "what happens": s.text,
+            }
+            for i, s in enumerate(steps)
+        ]
+    )
 
 
 EXAMPLES = ("any", "win", "nudge", "arrow", "jackpot", "max win")
@@ -180,9 +238,14 @@ def example_stops(game: Game, level: int, kind: str = "any", seed: int = 0) -> t
     rules = compile_rules(game, level)
     rounds = play_all(rules)
     names = [j.name for j in rules.options.jackpots]
-    masks = {"any": np.ones(rounds.win.shape, dtype=bool), "win": rounds.win > 0,
-             "nudge": rounds.nudges > 0, "arrow": rounds.arrow_pays > 0,
-             "jackpot": rounds.jackpot >= 0, "max win": rounds.win == rounds.win.max()}
+    masks = {
+        "any": np.ones(rounds.win.shape, dtype=bool),
+        "win": rounds.win > 0,
+        "nudge": rounds.nudges > 0,
+        "arrow": rounds.arrow_pays > 0,
+        "jackpot": rounds.jackpot >= 0,
+        "max win": rounds.win == rounds.win.max(),
+    }
     for k, name in enumerate(names):
         masks[name] = rounds.jackpot == k
     if kind not in masks:
@@ -198,7 +261,12 @@ def example_stops(game: Game, level: int, kind: str = "any", seed: int = 0) -> t
 def draw_round(game: Game, level: int, stops, ncols: int = 4):
     """Every step of the round from ``stops`` as a figure (see :mod:`slotmath.pictures.frames`)."""
     steps = play_steps(game, level, stops)
-    frames = [Frame(s.window, f"{i + 1}. {s.text}" if len(s.text) < 60 else
-                    f"{i + 1}. {s.kind}: {s.pay} (total {s.total})", s.highlight)
-              for i, s in enumerate(steps)]
+    frames = [
+        Frame(
+            s.window,
+            f"{i + 1}. {s.text}" if len(s.text) < 60 else f"{i + 1}. {s.kind}: {s.pay} (total {s.total})",
+            s.highlight,
+        )
+        for i, s in enumerate(steps)
+    ]
     return draw_frames(game, frames, ncols=ncols, title=f"{game.title}: stops {tuple(stops)}")

@@ -27,6 +27,7 @@ reel's integer programme is exact.
 ``python -m slotmath.rules.grand_spinn_superpot.strips`` writes the draft
 from the layout and then runs the documented tuning command.
 """
+
 from __future__ import annotations
 
 import sys
@@ -34,13 +35,13 @@ from pathlib import Path
 
 import numpy as np
 
+from slotmath.io.files import write_text_atomic
 from slotmath.io.gamefile import GAMES_DIR
 from slotmath.io.gamewriter import strips_csv
-from slotmath.io.files import write_text_atomic
 from slotmath.rules.grand_spinn_superpot.enumeration import compile_rules, play_all
 
 GAME = "grand_spinn_superpot"
-DRAFT = Path("draft") / "reels.csv"       # inside the game folder
+DRAFT = Path("draft") / "reels.csv"  # inside the game folder
 
 #: Reel strips as blocks separated by a blank; symbols within a block are
 #: adjacent ("SYMBOL*k" is a stack of k) and a cap (ARROW, MINI, MIDI,
@@ -53,13 +54,11 @@ LAYOUT = (
     "ARROW GRAPES*2 | MINI PLUM*2 | CHERRY*3 | LEMON ORANGE | MIDI BELL*2 | CHERRY LEMON*2 | "
     "BAR*2 | "
     "GRAPES ORANGE | WILD",
-
     "CHERRY*3 | LEMON*2 ORANGE | MINI LEMON*3 | CHERRY PLUM*2 | MIDI MELON*2 | WILD | "
     "ORANGE*2 CHERRY | ARROW GRAPES*2 | MINI CHERRY*2 LEMON | BELL*2 | LEMON ORANGE*2 | SEVEN*2 | "
     "CHERRY*2 | MINI ORANGE*3 | BAR | PLUM*2 LEMON | SUPER SEVEN*2 | CHERRY LEMON | MINI PLUM*2 | "
     "WILD | GRAPES*2 CHERRY | MIDI BELL*2 | ORANGE CHERRY*2 | LEMON*2 | MIDI GRAPES*2 | "
     "CHERRY ORANGE | ARROW MELON*2 | LEMON CHERRY | BAR*2 | PLUM ORANGE | WILD",
-
     "MINI CHERRY*2 LEMON | ORANGE*2 | ARROW PLUM*2 | CHERRY*2 LEMON | WILD | MIDI GRAPES*2 | "
     "LEMON*3 | MINI LEMON*2 ORANGE | CHERRY*2 | BELL*2 | CHERRY*3 | ORANGE*2 PLUM | SEVEN*2 | "
     "LEMON CHERRY | BAR*2 | SUPER SEVEN*2 | MINI ORANGE*2 CHERRY | PLUM*2 | WILD | MIDI MELON*2 | "
@@ -78,17 +77,34 @@ SUPER_WEIGHT = 8
 
 #: The documented tuning run: ``slotmath tune`` arguments after the game.
 TUNE_ARGS = (
-    "--draft", f"data/games/{GAME}/{DRAFT.as_posix()}",
-    "--target-rtp", "96.21%",
-    "--hit-frequency", "23.5%:24.5%",
-    "--figure", "rtp:Mini=0.8%:0.96%",
-    "--figure", "rtp:Midi=0.38%:0.48%",
-    "--figure", "feature:super.hit_probability=2.5e-7:4.5e-7",
-    "--free", "ARROW", "--free", "MINI", "--free", "MIDI", "--free", "SUPER",
-    "--count", f"SUPER=1:{SUPER_WEIGHT}",
-    "--weight", f"1:{MAX_WEIGHT}",
-    "--shape", "off",
-    "--out", f"data/games/{GAME}/game.yaml",
+    "--draft",
+    f"data/games/{GAME}/{DRAFT.as_posix()}",
+    "--target-rtp",
+    "96.21%",
+    "--hit-frequency",
+    "23.5%:24.5%",
+    "--figure",
+    "rtp:Mini=0.8%:0.96%",
+    "--figure",
+    "rtp:Midi=0.38%:0.48%",
+    "--figure",
+    "feature:super.hit_probability=2.5e-7:4.5e-7",
+    "--free",
+    "ARROW",
+    "--free",
+    "MINI",
+    "--free",
+    "MIDI",
+    "--free",
+    "SUPER",
+    "--count",
+    f"SUPER=1:{SUPER_WEIGHT}",
+    "--weight",
+    f"1:{MAX_WEIGHT}",
+    "--shape",
+    "off",
+    "--out",
+    f"data/games/{GAME}/game.yaml",
 )
 
 
@@ -125,12 +141,25 @@ def weight_bounds(strip: list) -> list:
 
 def initial_weights(strip: list) -> list:
     """Hand-made starting weights, scaled to :data:`REEL_WEIGHT`."""
-    base = {"CHERRY": 24, "LEMON": 18, "ORANGE": 14, "PLUM": 12, "GRAPES": 12, "MELON": 12,
-            "BELL": 9, "BAR": 8, "SEVEN": 8, "WILD": 10, "BLANK": 8, "ARROW": 6, "MINI": 24,
-            "MIDI": 10}
+    base = {
+        "CHERRY": 24,
+        "LEMON": 18,
+        "ORANGE": 14,
+        "PLUM": 12,
+        "GRAPES": 12,
+        "MELON": 12,
+        "BELL": 9,
+        "BAR": 8,
+        "SEVEN": 8,
+        "WILD": 10,
+        "BLANK": 8,
+        "ARROW": 6,
+        "MINI": 24,
+        "MIDI": 10,
+    }
     bounds = weight_bounds(strip)
     w = [base.get(s, 14) for s in strip]
-    for p, s in enumerate(strip):     # stacks under a Mini land more often
+    for p, s in enumerate(strip):  # stacks under a Mini land more often
         if s == "MINI":
             q = p + 1
             while strip[q % len(strip)] == strip[(p + 1) % len(strip)]:
@@ -166,13 +195,13 @@ def stop_values(rules) -> dict:
     metrics = {"rtp": rounds.win / rules.total_bet, "hit_frequency": (rounds.win > 0) * 1.0}
     for k, j in enumerate(rules.options.jackpots):
         metrics[j.name] = (rounds.jackpot == k) * 1.0
-    w = [rules.weights[r, :rules.lengths[r]].astype(np.float64) for r in range(R)]
+    w = [rules.weights[r, : rules.lengths[r]].astype(np.float64) for r in range(R)]
     out = {}
     for name, m in metrics.items():
         per = []
         for r in range(R):
             t = m
-            for q in range(R - 1, -1, -1):   # contract the other reels, highest axis first
+            for q in range(R - 1, -1, -1):  # contract the other reels, highest axis first
                 if q != r:
                     t = np.tensordot(t, w[q], axes=([q], [0]))
             per.append(np.asarray(t))

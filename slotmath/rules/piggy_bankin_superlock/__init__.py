@@ -5,6 +5,7 @@
 contract's other names (``analyse``, ``simulate``, ...) are looked up in
 :mod:`.analysis`, imported when first asked for.
 """
+
 import importlib
 
 from slotmath.rules.piggy_bankin_superlock.check import check
@@ -16,6 +17,6 @@ _SUBMODULES = ("analysis", "cache", "check", "rtp", "sampler", "screens", "steps
 
 
 def __getattr__(name: str):
-    if name.startswith("__") or name in _SUBMODULES:   # imported as modules, not looked up
+    if name.startswith("__") or name in _SUBMODULES:  # imported as modules, not looked up
         raise AttributeError(name)
     return getattr(importlib.import_module(f"{__name__}.analysis"), name)

@@ -26,22 +26,102 @@ per-reel factorisation of ``(mask, flag, count)`` (integer stop counts) and
 linearity; the distribution conditions on the line win by enumerating every
 stop combination that starts a feature.
 """
-from __future__ import annotations
 
+from __future__ import annotations
 
 import numpy as np
 import pandas as pd
 
+from slotmath.engine.cache import clear as clear_caches  # noqa: F401  (benchmarks)
 from slotmath.engine.combinations import combination_table, line_rtp
 from slotmath.engine.distribution import WinDistribution
+from slotmath.features.options import load_features  # noqa: F401  (the notebook reads the features here)
 from slotmath.model import Game
 from slotmath.rules.par import ParResult
-
-from slotmath.rules.piggy_bankin_superlock.check import (  # noqa: F401
-    BASE, BASE_REELS, BATCH, FREE, LINES, POLICIES, SELECT, check)
-from slotmath.engine.cache import clear as clear_caches  # noqa: F401  (benchmarks)
-from slotmath.features.options import load_features  # noqa: F401  (the notebook reads the features here)
 from slotmath.rules.piggy_bankin_superlock.cache import _referenced_files, _this_set, feature_sets  # noqa: F401
+from slotmath.rules.piggy_bankin_superlock.check import (  # noqa: F401
+    BASE,
+    BASE_REELS,
+    BATCH,
+    FREE,
+    LINES,
+    POLICIES,
+    SELECT,
+    check,
+)
+from slotmath.rules.piggy_bankin_superlock.rtp import (  # noqa: F401  (re-exported)
+    ROUND_FIGURES,
+    Breakdown,
+    ScreenValues,
+    _feature_screen_sums,
+    _features_always_pay,
+    _fg_per_spin,
+    _free_games_value,
+    _lines_rtp,
+    _lockit_second_values,
+    _lockit_values,
+    _per_awarded_game,
+    _per_free_spin,
+    _prefix_tables,
+    _run_feature_walk,
+    _screen_values,
+    _suffix_step,
+    _suffix_tables,
+    _walk_feature_screens,
+    breakdown,
+    lines_rtp,
+    round_moments,
+    tuning_figures,
+)
+from slotmath.rules.piggy_bankin_superlock.sampler import (  # noqa: F401  (re-exported)
+    EVENTS,
+    JACKPOT_ORDER,
+    Sampler,
+    _draw,
+    _line_units,
+    _lockit,
+    _pick,
+    _scan_window,
+    _strip_array,
+    _wheel,
+    exact_events,
+    piggy_kernel,
+    round_sampler,
+    simulate,
+)
+from slotmath.rules.piggy_bankin_superlock.screens import (  # noqa: F401  (re-exported)
+    PrizeDistributions,
+    RoundDistribution,
+    Screens,
+    _add,
+    _candidate_table,
+    _feature_screens,
+    _group_finals,
+    _lines_given_bonus,
+    _run_groups,
+    _screens,
+    _shape_classes,
+    _stop_classes,
+    _upsample,
+    free_spin_table,
+    round_distribution,
+    screens,
+    win_distribution,
+    window_game,
+)
+from slotmath.rules.piggy_bankin_superlock.steps import (  # noqa: F401  (re-exported)
+    LockItStep,
+    _draw_index,
+    award_table,
+    coverage,
+    coverage_frame,
+    draw_lockit,
+    free_game_summary,
+    free_games_frame,
+    play_lockit,
+    shapes_table,
+    wheel_table,
+)
 from slotmath.rules.piggy_bankin_superlock.structure import (  # noqa: F401  (re-exported)
     Prizes,
     ReelData,
@@ -63,76 +143,8 @@ from slotmath.rules.piggy_bankin_superlock.structure import (  # noqa: F401  (re
     prizes,
     reel_data,
     screen_counts,
-    structure)
-from slotmath.rules.piggy_bankin_superlock.rtp import (  # noqa: F401  (re-exported)
-    Breakdown,
-    ROUND_FIGURES,
-    ScreenValues,
-    _feature_screen_sums,
-    _features_always_pay,
-    _fg_per_spin,
-    _free_games_value,
-    _lines_rtp,
-    _lockit_second_values,
-    _lockit_values,
-    _per_awarded_game,
-    _per_free_spin,
-    _prefix_tables,
-    _run_feature_walk,
-    _screen_values,
-    _suffix_step,
-    _suffix_tables,
-    _walk_feature_screens,
-    breakdown,
-    lines_rtp,
-    round_moments,
-    tuning_figures)
-from slotmath.rules.piggy_bankin_superlock.screens import (  # noqa: F401  (re-exported)
-    PrizeDistributions,
-    RoundDistribution,
-    Screens,
-    _add,
-    _candidate_table,
-    _feature_screens,
-    _group_finals,
-    _lines_given_bonus,
-    _run_groups,
-    _screens,
-    _shape_classes,
-    _stop_classes,
-    _upsample,
-    free_spin_table,
-    round_distribution,
-    screens,
-    win_distribution,
-    window_game)
-from slotmath.rules.piggy_bankin_superlock.sampler import (  # noqa: F401  (re-exported)
-    EVENTS,
-    JACKPOT_ORDER,
-    Sampler,
-    _draw,
-    _line_units,
-    _lockit,
-    _pick,
-    _scan_window,
-    _strip_array,
-    _wheel,
-    exact_events,
-    piggy_kernel,
-    round_sampler,
-    simulate)
-from slotmath.rules.piggy_bankin_superlock.steps import (  # noqa: F401  (re-exported)
-    LockItStep,
-    _draw_index,
-    award_table,
-    coverage,
-    coverage_frame,
-    draw_lockit,
-    free_game_summary,
-    free_games_frame,
-    play_lockit,
-    shapes_table,
-    wheel_table)
+    structure,
+)
 
 
 # ===========================================================================
@@ -154,8 +166,7 @@ def _one_in(p: float):
     return float(1 / p) if p > 0 else None
 
 
-def analyse(game: Game, level: int, policy: str = "lockit",
-            distribution: bool = True) -> PiggyParResult:
+def analyse(game: Game, level: int, policy: str = "lockit", distribution: bool = True) -> PiggyParResult:
     """Exact PAR at bet ``level``: RTP by channel for both selection choices,
     the round distribution (under ``policy``) and the feature odds."""
     bet = game.bet(level)
@@ -174,25 +185,26 @@ def analyse(game: Game, level: int, policy: str = "lockit",
     feats = {
         "policy": policy,
         "by_choice": {p: b.rtp[p] for p in POLICIES},
-        "components_by_choice": {p: {k: float(v) for k, v in c.items()}
-                                 for p, c in b.components.items()},
+        "components_by_choice": {p: {k: float(v) for k, v in c.items()} for p, c in b.components.items()},
         "odds": odds,
         "feature_values": {k: float(v) for k, v in b.values.items()},
         "lockit_shapes": b.shapes.to_dict(orient="records"),
     }
     sel_source = features_of(game).selection.lockit_source
-    cov = {name: coverage(game, src) for name, src in
-           (("base game", BASE), ("free games", FREE), ("selection", sel_source))}
+    cov = {
+        name: coverage(game, src)
+        for name, src in (("base game", BASE), ("free games", FREE), ("selection", sel_source))
+    }
     feats["lockit_coverage"] = {k.replace(" ", "_"): v.tolist() for k, v in cov.items()}
     wheel_t = wheel_table(game)
     fg_t = free_games_frame(game, level)
     feats["wheel"] = wheel_t.to_dict(orient="records")
     feats["free_games"] = fg_t.to_dict(orient="records")
     shapes = shapes_table(b)
-    values = pd.DataFrame([{"feature": k, "value [x total bet]": float(v)}
-                           for k, v in b.values.items()])
-    odds_t = pd.DataFrame([{"event": k, "per round": v["per_round"], "1 in": v["one_in"]}
-                           for k, v in odds.items()])
+    values = pd.DataFrame([{"feature": k, "value [x total bet]": float(v)} for k, v in b.values.items()])
+    odds_t = pd.DataFrame(
+        [{"event": k, "per round": v["per_round"], "1 in": v["one_in"]} for k, v in odds.items()]
+    )
     choice = pd.DataFrame([{"policy": p, "rtp": r} for p, r in b.rtp.items()])
     notes = [
         f"RTP and distribution under the selection policy '{policy}'; by_choice gives the "
@@ -202,15 +214,30 @@ def analyse(game: Game, level: int, policy: str = "lockit",
         "'1 in' figures are expected occurrences per round (base spin and every feature it "
         "leads to); jackpots count shape awards and wheel segments.",
     ]
-    return PiggyParResult(game=game, bet=bet, cycle=game.cycle(BASE_REELS), rtp=rtp,
-                          components=comps, distribution=dist, combinations=table,
-                          per_line_rtp=per_line, features=feats,
-                          tables={"RTP by choice": choice, "Feature values": values,
-                                  "Odds": odds_t, "Lock-it shapes": shapes,
-                                  **{f"Lock-it coverage: {k} [P(cell covered at the end)]":
-                                     coverage_frame(v) for k, v in cov.items()},
-                                  "Superlock wheel": wheel_t, "Free games": fg_t},
-                          notes=notes)
+    return PiggyParResult(
+        game=game,
+        bet=bet,
+        cycle=game.cycle(BASE_REELS),
+        rtp=rtp,
+        components=comps,
+        distribution=dist,
+        combinations=table,
+        per_line_rtp=per_line,
+        features=feats,
+        tables={
+            "RTP by choice": choice,
+            "Feature values": values,
+            "Odds": odds_t,
+            "Lock-it shapes": shapes,
+            **{
+                f"Lock-it coverage: {k} [P(cell covered at the end)]": coverage_frame(v)
+                for k, v in cov.items()
+            },
+            "Superlock wheel": wheel_t,
+            "Free games": fg_t,
+        },
+        notes=notes,
+    )
 
 
 # ===========================================================================

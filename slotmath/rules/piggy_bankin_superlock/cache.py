@@ -4,6 +4,7 @@ The results are cached in :mod:`slotmath.engine.cache` (keyed on the game's
 rules and the strips of these sets), so a tuning candidate with new base
 reels reuses every feature result.
 """
+
 from __future__ import annotations
 
 from pathlib import Path

@@ -1,5 +1,6 @@
 """Piggy Bankin' Superlock: the rule-specific checks of a game file (light:
 imported when a game file is validated) and the names the rules use."""
+
 from __future__ import annotations
 
 from slotmath.features.options import load_features
@@ -7,7 +8,7 @@ from slotmath.io.gamefile import GameFileError
 from slotmath.model import Game
 
 LINES = 20
-BATCH = 32            # lock-it starts played together by LockIt.run_batch
+BATCH = 32  # lock-it starts played together by LockIt.run_batch
 POLICIES = ("lockit", "free_games")
 BASE, FREE, SELECT = "base_game", "free_games", "selection"
 BASE_REELS = "base"
@@ -15,6 +16,7 @@ BASE_REELS = "base"
 
 def check(game: Game) -> None:
     """Rule-specific checks of the game file (GameFileError naming the field)."""
+
     def fail(where, problem):
         raise GameFileError(game.source, where, problem)
 
@@ -31,9 +33,12 @@ def check(game: Game) -> None:
             fail(f"options.lockit.sources.{src}", "is required")
     if f.selection.symbol != f.free_games.symbol:
         fail("options.selection.symbol", "must be the free-games scatter symbol")
-    if f.selection.min_count != f.free_games.min_count:   # one BONUS threshold (rules 4, 3.4)
-        fail("options.selection", f"the selection starts at {f.selection.min_count} BONUS and "
-             f"free games retrigger at {f.free_games.min_count}: the rules use one count")
+    if f.selection.min_count != f.free_games.min_count:  # one BONUS threshold (rules 4, 3.4)
+        fail(
+            "options.selection",
+            f"the selection starts at {f.selection.min_count} BONUS and "
+            f"free games retrigger at {f.free_games.min_count}: the rules use one count",
+        )
     for name in ("WILD", "WILD_3"):
         if name not in game.symbol_index:
             fail("symbols", f"symbol {name} is required")

@@ -1,22 +1,42 @@
 """Piggy Bankin' Superlock: the exact RTP, and the tuning figures (exact RTP
 fast after a base-reel change)."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+
 import numba as nb
 import numpy as np
 import pandas as pd
+
+from slotmath.engine.cache import game_cache, no_sets
 from slotmath.engine.combinations import line_rtp
 from slotmath.engine.lines import pay_tensor
-from slotmath.model import Game
 from slotmath.features import wheel as wheel_mod
-from slotmath.rules.piggy_bankin_superlock.check import (  # noqa: F401
-    BASE, BASE_REELS, BATCH, FREE, LINES, POLICIES, SELECT, check)
-from slotmath.engine.cache import game_cache, no_sets
+from slotmath.model import Game
 from slotmath.rules.piggy_bankin_superlock.cache import _this_set, feature_sets
-from slotmath.rules.piggy_bankin_superlock.structure import (Structure, _chain, _reel_classes,
-    _weighted_total, features_of, popcount15, prizes, reel_data, structure)
+from slotmath.rules.piggy_bankin_superlock.check import (  # noqa: F401
+    BASE,
+    BASE_REELS,
+    BATCH,
+    FREE,
+    LINES,
+    POLICIES,
+    SELECT,
+    check,
+)
+from slotmath.rules.piggy_bankin_superlock.structure import (
+    Structure,
+    _chain,
+    _reel_classes,
+    _weighted_total,
+    features_of,
+    popcount15,
+    prizes,
+    reel_data,
+    structure,
+)
 
 
 # ===========================================================================
@@ -26,11 +46,11 @@ from slotmath.rules.piggy_bankin_superlock.structure import (Structure, _chain, 
 class Breakdown:
     """RTP by channel under each selection policy, plus feature odds."""
 
-    components: dict            # policy -> {name: value [x total bet]}
-    rtp: dict                   # policy -> RTP
-    odds: dict                  # name -> probability or expected count per round
-    values: dict                # name -> expected value of a feature [x total bet]
-    shapes: pd.DataFrame        # per source and shape: count per feature and per round, RTP
+    components: dict  # policy -> {name: value [x total bet]}
+    rtp: dict  # policy -> RTP
+    odds: dict  # name -> probability or expected count per round
+    values: dict  # name -> expected value of a feature [x total bet]
+    shapes: pd.DataFrame  # per source and shape: count per feature and per round, RTP
 
 
 def lines_rtp(game: Game, level: int, reel_set: str = BASE_REELS, lines_game: Game | None = None):
@@ -71,11 +91,20 @@ def _fg_per_spin(st: Structure, level: int) -> dict:
     final, p_trig, _ = st.final((FREE, FREE, None, None))
     pz = prizes(g, st.features.lockit.sources[FREE].awards, level)
     lock = p_trig / cyc * float((final * pz.f(st.shape_counts)).sum()) if final is not None else 0.0
-    shape_n = (final.sum(axis=0) @ st.shape_counts) * p_trig / cyc if final is not None \
-        else np.zeros(len(pz.mean))
-    return {"lines": lines, "prize": prize, "lockit": lock, "ek": ek, "p_b": p_b,
-            "p_lockit": p_trig / cyc, "shape_n": shape_n, "final": final,
-            "full": (final.sum(axis=0)[-1] * p_trig / cyc) if final is not None else 0.0}
+    shape_n = (
+        (final.sum(axis=0) @ st.shape_counts) * p_trig / cyc if final is not None else np.zeros(len(pz.mean))
+    )
+    return {
+        "lines": lines,
+        "prize": prize,
+        "lockit": lock,
+        "ek": ek,
+        "p_b": p_b,
+        "p_lockit": p_trig / cyc,
+        "shape_n": shape_n,
+        "final": final,
+        "full": (final.sum(axis=0)[-1] * p_trig / cyc) if final is not None else 0.0,
+    }
 
 
 def breakdown(game: Game, level: int) -> Breakdown:
@@ -92,8 +121,7 @@ def breakdown(game: Game, level: int) -> Breakdown:
     base_lines = lines_rtp(game, level, BASE_REELS)
     by_bonus = st.base_screens.sum(axis=(0, 1))
     p_b = [Fraction(int(c), cyc) for c in by_bonus]
-    sel_prize = sum((p * sel.option(b).prize for b, p in enumerate(p_b) if sel.option(b)),
-                    Fraction(0))
+    sel_prize = sum((p * sel.option(b).prize for b, p in enumerate(p_b) if sel.option(b)), Fraction(0))
     wm = wheel_mod.outcomes(f.wheel)
     pre = float(f.wheel.pre_prize * f.wheel.pre_probability)
     wheel_mean = float(wheel_mod.moments(f.wheel)[0])
@@ -114,9 +142,17 @@ def breakdown(game: Game, level: int) -> Breakdown:
             c["wheel"] = c.get("wheel", 0.0) + flag * (wheel_mean - pre)
             c["Superlock jackpot"] = c.get("Superlock jackpot", 0.0) + flag * pre
         for s, name in enumerate(lk.shape_names):
-            rows.append({"source": source_label, "shape": name, "per_feature": n[s] / weight,
-                         "count": n[s], "mean_award": pz.mean[s], "rtp": n[s] * pz.mean[s],
-                         "policies": ",".join(policy_list)})
+            rows.append(
+                {
+                    "source": source_label,
+                    "shape": name,
+                    "per_feature": n[s] / weight,
+                    "count": n[s],
+                    "mean_award": pz.mean[s],
+                    "rtp": n[s] * pz.mean[s],
+                    "policies": ",".join(policy_list),
+                }
+            )
         jack = {}
         for label, per_shape in pz.labels.items():
             jack[label] = float(n @ per_shape)
@@ -129,8 +165,9 @@ def breakdown(game: Game, level: int) -> Breakdown:
     # lock-it from the base game (rule 5.1)
     final, p_trig, spins = st.final((BASE, BASE, None, None))
     w_base = p_trig / cyc
-    n_base, flag_base, jack_base = lockit_part(final, w_base, lk.sources[BASE].awards,
-                                               "base game", list(POLICIES))
+    n_base, flag_base, jack_base = lockit_part(
+        final, w_base, lk.sources[BASE].awards, "base game", list(POLICIES)
+    )
     odds["lockit base game"] = w_base
     full = {"base game": final.sum(axis=0)[-1] * w_base}
     flags = {pol: flag_base for pol in POLICIES}
@@ -161,7 +198,9 @@ def breakdown(game: Game, level: int) -> Breakdown:
         values[f"free games selection {b}"] = mult * opt.free_games * one_fg
         c = comps["free_games"]
         c["free games lines"] = c.get("free games lines", 0.0) + pb * mult * games * float(fg_stats["lines"])
-        c["free games prizes"] = c.get("free games prizes", 0.0) + pb * mult * games * float(fg_stats["prize"])
+        c["free games prizes"] = c.get("free games prizes", 0.0) + pb * mult * games * float(
+            fg_stats["prize"]
+        )
         fg_count += pb * games
     # lock-it in free games: shapes by type, x multiplier
     pz_fg = prizes(game, lk.sources[FREE].awards, level)
@@ -169,30 +208,39 @@ def breakdown(game: Game, level: int) -> Breakdown:
         v = fg_count * mult * fg_stats["shape_n"][s] * pz_fg.mean[s]
         comps["free_games"][f"lock-it free games: {name}"] = v
         p_lk = float(fg_stats["p_lockit"])
-        rows.append({"source": "free games", "shape": name,
-                     "per_feature": fg_stats["shape_n"][s] / p_lk if p_lk else 0.0,
-                     "count": fg_count * fg_stats["shape_n"][s], "mean_award": pz_fg.mean[s] * mult,
-                     "rtp": v, "policies": "free_games"})
+        rows.append(
+            {
+                "source": "free games",
+                "shape": name,
+                "per_feature": fg_stats["shape_n"][s] / p_lk if p_lk else 0.0,
+                "count": fg_count * fg_stats["shape_n"][s],
+                "mean_award": pz_fg.mean[s] * mult,
+                "rtp": v,
+                "policies": "free_games",
+            }
+        )
     for label, per_shape in pz_fg.labels.items():
-        jackpots["free_games"][label] = jackpots["free_games"].get(label, 0.0) + \
-            fg_count * float(fg_stats["shape_n"] @ per_shape)
+        jackpots["free_games"][label] = jackpots["free_games"].get(label, 0.0) + fg_count * float(
+            fg_stats["shape_n"] @ per_shape
+        )
     full["free games"] = fg_count * fg_stats["full"]
     odds["selection"] = p_sel
     odds["free games (policy free_games)"] = p_sel
     odds["lockit in free games (policy free_games)"] = fg_count * fg_stats["p_lockit"]
     odds["lockit selection (policy lockit)"] = p_sel
     for pol in POLICIES:
-        fs = full["base game"] + (full["free games"] if pol == "free_games" else
-                                  sum(v for k, v in full.items() if k.startswith("selection")))
+        fs = full["base game"] + (
+            full["free games"]
+            if pol == "free_games"
+            else sum(v for k, v in full.items() if k.startswith("selection"))
+        )
         odds[f"full screen (policy {pol})"] = fs
         odds[f"wheel (policy {pol})"] = flags[pol]
         odds[f"Superlock jackpot (policy {pol})"] = flags[pol] * float(f.wheel.pre_probability)
         wheel_j = {lab: float(p) for lab, _, p in wm if lab in f.jackpots}
         for lab in f.jackpots:
-            odds[f"{lab} (policy {pol})"] = jackpots[pol].get(lab, 0.0) + \
-                flags[pol] * wheel_j.get(lab, 0.0)
-    values["lockit base game"] = float((final * prizes(game, lk.sources[BASE].awards, level)
-                                        .f(counts)).sum())
+            odds[f"{lab} (policy {pol})"] = jackpots[pol].get(lab, 0.0) + flags[pol] * wheel_j.get(lab, 0.0)
+    values["lockit base game"] = float((final * prizes(game, lk.sources[BASE].awards, level).f(counts)).sum())
     values["free game (one, incl. retriggers)"] = mult * one_fg
     rtp = {pol: sum(float(v) for v in comps[pol].values()) for pol in POLICIES}
     return Breakdown(comps, rtp, odds, values, pd.DataFrame(rows))
@@ -246,7 +294,7 @@ def _lockit_second_values(game, source, spins, table, level):
     pz = prizes(game, table, level)
     counts = st.shape_counts
     a = counts @ pz.mean
-    a2 = counts @ (pz.second - pz.mean ** 2) + a ** 2
+    a2 = counts @ (pz.second - pz.mean**2) + a**2
     g = np.stack([a2, a2 + 2 * a * pz.wheel_mean + pz.wheel_second])
     if not st.features.lockit.sources[source].mark_award:
         g = np.stack([a2, a2])
@@ -260,8 +308,7 @@ def _prefix_tables(game, level):
     from slotmath.engine.lines import prefix_determined
 
     prefix = prefix_determined(pay_tensor(game, level))
-    return (np.concatenate(prefix),
-            np.cumsum([0] + [len(t) for t in prefix[:-1]]).astype(np.int64))
+    return (np.concatenate(prefix), np.cumsum([0] + [len(t) for t in prefix[:-1]]).astype(np.int64))
 
 
 def _walk_feature_screens(game, reel_set, level):
@@ -273,8 +320,7 @@ def _walk_feature_screens(game, reel_set, level):
     keys, vals = keys[order], vals[order]
     cells = game.reels * game.rows
     rest = keys >> cells
-    return (rest // (2 * (cells + 1)), (rest // 2) % (cells + 1), rest % 2,
-            keys % (1 << cells), vals)
+    return (rest // (2 * (cells + 1)), (rest // 2) % (cells + 1), rest % 2, keys % (1 << cells), vals)
 
 
 def _feature_screen_sums(game, reel_set, level, f, q):
@@ -292,6 +338,7 @@ def _run_feature_walk(game, reel_set, level, suffix):
     """:func:`_feature_screens` on ``reel_set`` of a window game; with
     ``suffix = (f, q)`` through their suffix tables."""
     from slotmath.rules.piggy_bankin_superlock.screens import _feature_screens, _stop_classes
+
     f = features_of(game)
     d = reel_data(game, reel_set)
     tables, offsets = _prefix_tables(game, level)
@@ -302,13 +349,30 @@ def _run_feature_walk(game, reel_set, level, suffix):
         sf, sq, at = lf, np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
     else:
         lf, lq, n_b = suffix[0].ravel(), suffix[1].ravel(), suffix[0].shape[1]
-        sf, sq, at = _suffix_tables(lf, lq, d.pattern, d.mark, d.bonus, d.weight, d.n_stops,
-                                    game.rows, n_b)
+        sf, sq, at = _suffix_tables(lf, lq, d.pattern, d.mark, d.bonus, d.weight, d.n_stops, game.rows, n_b)
     return _feature_screens(
-        d.sym, d.weight, d.n_stops, d.pattern, d.mark, d.bonus,
-        np.array(game.paylines, dtype=np.int64), tables, offsets, len(game.symbols),
-        f.lockit.trigger, f.free_games.min_count, pigs_of, cls_start, cls_order, sf, sq, at,
-        lf, lq, n_b)
+        d.sym,
+        d.weight,
+        d.n_stops,
+        d.pattern,
+        d.mark,
+        d.bonus,
+        np.array(game.paylines, dtype=np.int64),
+        tables,
+        offsets,
+        len(game.symbols),
+        f.lockit.trigger,
+        f.free_games.min_count,
+        pigs_of,
+        cls_start,
+        cls_order,
+        sf,
+        sq,
+        at,
+        lf,
+        lq,
+        n_b,
+    )
 
 
 @nb.njit(cache=True)
@@ -327,7 +391,7 @@ def _suffix_tables(f_last, q_last, pattern, mark, bonus, weight, n_stops, H, n_b
         at[r] = at[r - 1] + (2 * n_b << ((r - 1) * H))
     tf = np.zeros(at[R])
     tq = np.zeros(at[R], dtype=np.int64)
-    reach = np.zeros(R + 1, dtype=np.int64)   # most BONUS reels < r show
+    reach = np.zeros(R + 1, dtype=np.int64)  # most BONUS reels < r show
     for r in range(R):
         most = 0
         for s in range(n_stops[r]):
@@ -373,8 +437,9 @@ def _features_always_pay(game: Game, level: int) -> bool:
     tables = [lk.sources[BASE].awards]
     if not all(a.value > 0 for t in tables for aw in lk.awards.table(t, level) for a in aw):
         return False
-    return all(sel.option(b).prize > 0 for b in range(sel.min_count, game.reels * game.rows + 1)
-               if sel.option(b))
+    return all(
+        sel.option(b).prize > 0 for b in range(sel.min_count, game.reels * game.rows + 1) if sel.option(b)
+    )
 
 
 def round_moments(game: Game, level: int, rtp: float) -> dict:
@@ -403,10 +468,9 @@ def round_moments(game: Game, level: int, rtp: float) -> dict:
     relative error is below ``1e-12 E[X^2] / Var X`` (< 1e-11 for the seed
     game, whose Var X is most of E[X^2]).  ``rtp`` is the headline RTP.
     """
-    from slotmath.rules.piggy_bankin_superlock.screens import window_game
-    from slotmath.engine.distribution import z_value
-    from slotmath.engine.distribution import VI_CONFIDENCE
+    from slotmath.engine.distribution import VI_CONFIDENCE, z_value
     from slotmath.engine.moments import line_moments
+    from slotmath.rules.piggy_bankin_superlock.screens import window_game
 
     st = structure(game)
     cyc = game.cycle(BASE_REELS)
@@ -414,8 +478,9 @@ def round_moments(game: Game, level: int, rtp: float) -> dict:
     present = tuple(int(b) for b in np.flatnonzero(st.base_totals.by_bonus))
     sv = _screen_values(game, level, present)
     f2 = _weighted_total(scr, sv.ef2_fmb) / cyc
-    win_f, quiet_starts = _feature_screen_sums(window_game(game, BASE_REELS), BASE_REELS,
-                                               level, sv.ef_fbm, sv.starts_fbm)
+    win_f, quiet_starts = _feature_screen_sums(
+        window_game(game, BASE_REELS), BASE_REELS, level, sv.ef_fbm, sv.starts_fbm
+    )
     lf = win_f / game.bet(level).total_bet / cyc
     lm = line_moments(game, level, BASE_REELS)
     second = float(lm.second_moment) + 2 * lf + f2
@@ -459,18 +524,19 @@ def _screen_values(game, level, present):
         if o is None:
             continue
         v = _lockit_values(game, sel.lockit_source, o.lockit_spins, o.lockit_awards, level)
-        v2 = _lockit_second_values(game, sel.lockit_source, o.lockit_spins, o.lockit_awards,
-                                   level)
+        v2 = _lockit_second_values(game, sel.lockit_source, o.lockit_spins, o.lockit_awards, level)
         p = float(o.prize)
         ef[:, :, b] = p + v
         ef2[:, :, b] = p * p + 2 * p * v + v2
-    both = ef * pigs[None, :, None]                  # lock-it and selection on one screen
+    both = ef * pigs[None, :, None]  # lock-it and selection on one screen
     ef2 += 2 * both * v_base[:, :, None] + (v2_base * pigs[None, :])[:, :, None]
     ef += (v_base * pigs[None, :])[:, :, None]
     starts = pigs[:, None] | (np.arange(n_b) >= f.free_games.min_count)[None, :]
-    return ScreenValues(np.ascontiguousarray(ef.transpose(0, 2, 1)), ef2,
-                        np.ascontiguousarray(np.broadcast_to(starts.T, (2, n_b, len(st.pc))),
-                                             dtype=np.int8))
+    return ScreenValues(
+        np.ascontiguousarray(ef.transpose(0, 2, 1)),
+        ef2,
+        np.ascontiguousarray(np.broadcast_to(starts.T, (2, n_b, len(st.pc))), dtype=np.int8),
+    )
 
 
 #: Figures of the whole round that :func:`round_moments` gives.
@@ -516,13 +582,16 @@ def tuning_figures(game: Game, level: int, needed=None) -> dict:
     n_trig = int(trig.sum())
     n_sel = sum(int(by_b[b]) for b, _ in options)
     n_feat = totals.starts
-    out = {"rtp": common + by_choice["lockit"],
-           "feature:by_choice.lockit": common + by_choice["lockit"],
-           "feature:by_choice.free_games": common + by_choice["free_games"],
-           "rtp:base lines": lines, "rtp:selection prizes": sel_prize,
-           "feature_frequency": Fraction(n_feat, cyc),
-           "lockit_one_in": Fraction(cyc, n_trig) if n_trig else None,
-           "selection_one_in": Fraction(cyc, n_sel) if n_sel else None}
+    out = {
+        "rtp": common + by_choice["lockit"],
+        "feature:by_choice.lockit": common + by_choice["lockit"],
+        "feature:by_choice.free_games": common + by_choice["free_games"],
+        "rtp:base lines": lines,
+        "rtp:selection prizes": sel_prize,
+        "feature_frequency": Fraction(n_feat, cyc),
+        "lockit_one_in": Fraction(cyc, n_trig) if n_trig else None,
+        "selection_one_in": Fraction(cyc, n_sel) if n_sel else None,
+    }
     if needed is None or ROUND_FIGURES & set(needed):
         out.update(round_moments(game, level, out["rtp"]))
     return out

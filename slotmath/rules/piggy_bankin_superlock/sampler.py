@@ -1,23 +1,45 @@
 """Piggy Bankin' Superlock: Monte Carlo, the rules played literally
 (independent of the exact engine)."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
+
 import numba as nb
 import numpy as np
-from slotmath.montecarlo.linesim import uniform_below
+
 from slotmath.model import Game
+from slotmath.montecarlo.linesim import uniform_below
 from slotmath.rules.piggy_bankin_superlock.check import (  # noqa: F401
-    BASE, BASE_REELS, BATCH, FREE, LINES, POLICIES, SELECT, check)
+    BASE,
+    BASE_REELS,
+    BATCH,
+    FREE,
+    LINES,
+    POLICIES,
+    SELECT,
+    check,
+)
 from slotmath.rules.piggy_bankin_superlock.rtp import breakdown
 from slotmath.rules.piggy_bankin_superlock.structure import _symbol_set, features_of
-
 
 # ===========================================================================
 # Monte Carlo: the rules played literally (independent of the exact engine)
 # ===========================================================================
-EVENTS = ("lockit_base_game", "lockit_free_games", "lockit_selection", "selection",
-          "free_games", "full_screen", "wheel", "superlock", "MINI", "MINOR", "MAJOR", "GRAND")
+EVENTS = (
+    "lockit_base_game",
+    "lockit_free_games",
+    "lockit_selection",
+    "selection",
+    "free_games",
+    "full_screen",
+    "wheel",
+    "superlock",
+    "MINI",
+    "MINOR",
+    "MAJOR",
+    "GRAND",
+)
 JACKPOT_ORDER = ("MINI", "MINOR", "MAJOR", "GRAND")
 
 
@@ -84,7 +106,7 @@ def _wheel(rng, wh_val, wh_cum, wh_jp, pre_num, pre_den, events):
     events[6] += 1
     if uniform_below(rng, pre_den) < pre_num:
         events[7] += 1
-        return wh_val[-1]                       # the before-jackpot value is stored last
+        return wh_val[-1]  # the before-jackpot value is stored last
     i = _pick(rng, wh_cum, wh_cum.shape[0])
     if wh_jp[i] >= 0:
         events[8 + wh_jp[i]] += 1
@@ -92,9 +114,30 @@ def _wheel(rng, wh_val, wh_cum, wh_jp, pre_num, pre_den, events):
 
 
 @nb.njit(cache=True)
-def _lockit(rng, held, flag, spins, wheel_reels, plain_reels, feat_lens, pig, pig_mark,
-            shapes, table, aw_val, aw_cum, aw_n, aw_jp, wh_val, wh_cum, wh_jp, pre_num,
-            pre_den, wheel_paid, events):
+def _lockit(
+    rng,
+    held,
+    flag,
+    spins,
+    wheel_reels,
+    plain_reels,
+    feat_lens,
+    pig,
+    pig_mark,
+    shapes,
+    table,
+    aw_val,
+    aw_cum,
+    aw_n,
+    aw_jp,
+    wh_val,
+    wh_cum,
+    wh_jp,
+    pre_num,
+    pre_den,
+    wheel_paid,
+    events,
+):
     """Play one lock-it feature from ``held`` (H, R bools) and WHEEL ``flag``;
     returns its prize [x total bet]."""
     R, H = held.shape[1], held.shape[0]
@@ -148,17 +191,39 @@ def _lockit(rng, held, flag, spins, wheel_reels, plain_reels, feat_lens, pig, pi
 
 
 @nb.njit(cache=True)
-def piggy_kernel(rng, n, ints, strips, lens, lines, pays, regular, wild, pig, pig_mark, shapes,
-                 aw_val, aw_cum, aw_n, aw_jp, wh_val, wh_cum, wh_jp, sel_prize, sel_spins,
-                 sel_games, fg_prize, fg_games):
+def piggy_kernel(
+    rng,
+    n,
+    ints,
+    strips,
+    lens,
+    lines,
+    pays,
+    regular,
+    wild,
+    pig,
+    pig_mark,
+    shapes,
+    aw_val,
+    aw_cum,
+    aw_n,
+    aw_jp,
+    wh_val,
+    wh_cum,
+    wh_jp,
+    sel_prize,
+    sel_spins,
+    sel_games,
+    fg_prize,
+    fg_games,
+):
     """Play ``n`` rounds; wins [x total bet] and event counts (see ``EVENTS``).
 
     ``ints`` = (policy 0 lock-it / 1 free games, BONUS symbol, WILD_3 symbol,
     lock-it trigger, minimum BONUS, base spins, free-game lock-it spins,
     free-game multiplier, before-jackpot numerator, denominator, rows)."""
     policy, bonus_sym, wild3, trigger, min_bonus = ints[0], ints[1], ints[2], ints[3], ints[4]
-    base_spins, fg_spins, mult, pre_num, pre_den, H = ints[5], ints[6], ints[7], ints[8], \
-        ints[9], ints[10]
+    base_spins, fg_spins, mult, pre_num, pre_den, H = ints[5], ints[6], ints[7], ints[8], ints[9], ints[10]
     R = strips.shape[1]
     base, fgr, wreels, preels = strips[0], strips[1], strips[2], strips[3]
     feat_lens = lens[2:4]
@@ -170,21 +235,62 @@ def piggy_kernel(rng, n, ints, strips, lens, lines, pays, regular, wild, pig, pi
         _draw(rng, base, lens[0], window, H)
         win = _line_units(window, lines, pays, regular, wild) / 20.0
         n_pig, n_bonus, flag = _scan_window(window, held, pig, pig_mark, bonus_sym)
-        if n_pig >= trigger:                       # rule 5.1: lock-it from the base game
+        if n_pig >= trigger:  # rule 5.1: lock-it from the base game
             events[0] += 1
-            win += _lockit(rng, held.copy(), flag, base_spins, wreels, preels, feat_lens, pig,
-                           pig_mark, shapes, 0, aw_val, aw_cum, aw_n, aw_jp, wh_val, wh_cum,
-                           wh_jp, pre_num, pre_den, True, events)
-        if n_bonus >= min_bonus:                   # rule 4: feature selection
+            win += _lockit(
+                rng,
+                held.copy(),
+                flag,
+                base_spins,
+                wreels,
+                preels,
+                feat_lens,
+                pig,
+                pig_mark,
+                shapes,
+                0,
+                aw_val,
+                aw_cum,
+                aw_n,
+                aw_jp,
+                wh_val,
+                wh_cum,
+                wh_jp,
+                pre_num,
+                pre_den,
+                True,
+                events,
+            )
+        if n_bonus >= min_bonus:  # rule 4: feature selection
             b = min(n_bonus, sel_prize.shape[0] - 1)
             events[3] += 1
             win += sel_prize[b]
             if policy == 0:
                 events[2] += 1
-                win += _lockit(rng, held.copy(), flag, sel_spins[b], wreels, preels,
-                               feat_lens, pig, pig_mark, shapes, b - min_bonus + 1, aw_val,
-                               aw_cum, aw_n, aw_jp, wh_val, wh_cum, wh_jp, pre_num, pre_den,
-                               True, events)
+                win += _lockit(
+                    rng,
+                    held.copy(),
+                    flag,
+                    sel_spins[b],
+                    wreels,
+                    preels,
+                    feat_lens,
+                    pig,
+                    pig_mark,
+                    shapes,
+                    b - min_bonus + 1,
+                    aw_val,
+                    aw_cum,
+                    aw_n,
+                    aw_jp,
+                    wh_val,
+                    wh_cum,
+                    wh_jp,
+                    pre_num,
+                    pre_den,
+                    True,
+                    events,
+                )
             else:
                 events[4] += 1
                 left = sel_games[b]
@@ -192,7 +298,7 @@ def piggy_kernel(rng, n, ints, strips, lens, lines, pays, regular, wild, pig, pi
                 while left > 0:
                     left -= 1
                     _draw(rng, fgr, lens[1], window, H)
-                    for r in range(R):                 # rule 3.3: WILD_3 covers the reel
+                    for r in range(R):  # rule 3.3: WILD_3 covers the reel
                         has = False
                         for k in range(H):
                             if window[r, k] == wild3:
@@ -208,10 +314,30 @@ def piggy_kernel(rng, n, ints, strips, lens, lines, pays, regular, wild, pig, pi
                         left += fg_games[bb]
                     if np_ >= trigger:
                         events[1] += 1
-                        fg_win += _lockit(rng, held.copy(), 0, fg_spins, preels, preels,
-                                          feat_lens, pig, pig_mark, shapes, 0, aw_val, aw_cum,
-                                          aw_n, aw_jp, wh_val, wh_cum, wh_jp, pre_num, pre_den,
-                                          False, events)
+                        fg_win += _lockit(
+                            rng,
+                            held.copy(),
+                            0,
+                            fg_spins,
+                            preels,
+                            preels,
+                            feat_lens,
+                            pig,
+                            pig_mark,
+                            shapes,
+                            0,
+                            aw_val,
+                            aw_cum,
+                            aw_n,
+                            aw_jp,
+                            wh_val,
+                            wh_cum,
+                            wh_jp,
+                            pre_num,
+                            pre_den,
+                            False,
+                            events,
+                        )
                 win += mult * fg_win
         wins[i] = win
     return wins, events
@@ -234,8 +360,8 @@ def _strip_array(game, reel_set, width):
         if strip.weights is not None and len(set(strip.weights)) > 1:
             raise ValueError("the simulator draws uniform stops; weighted strips are not supported")
         idx = [game.symbol_index[s] for s in strip.symbols]
-        idx = (idx * (game.rows // len(idx) + 2))[:len(idx) + game.rows]
-        out[r, :len(idx)] = idx
+        idx = (idx * (game.rows // len(idx) + 2))[: len(idx) + game.rows]
+        out[r, : len(idx)] = idx
     return out
 
 
@@ -269,7 +395,7 @@ def round_sampler(game: Game, level: int, policy: str = "lockit") -> Sampler:
     for t, name in enumerate(tables):
         for s, awards in enumerate(lk.awards.table(name, level)):
             aw_n[t, s] = len(awards)
-            aw_cum[t, s, :len(awards)] = np.cumsum([a.weight for a in awards])
+            aw_cum[t, s, : len(awards)] = np.cumsum([a.weight for a in awards])
             for j, a in enumerate(awards):
                 aw_val[t, s, j] = float(a.value)
                 if a.label in JACKPOT_ORDER:
@@ -277,8 +403,9 @@ def round_sampler(game: Game, level: int, policy: str = "lockit") -> Sampler:
     w = f.wheel
     wh_val = np.array([float(v) for _, v, _ in w.segments] + [float(w.pre_prize)])
     wh_cum = np.cumsum([wt for _, _, wt in w.segments]).astype(np.int64)
-    wh_jp = np.array([JACKPOT_ORDER.index(lab) if lab in JACKPOT_ORDER else -1
-                      for lab, _, _ in w.segments], dtype=np.int64)
+    wh_jp = np.array(
+        [JACKPOT_ORDER.index(lab) if lab in JACKPOT_ORDER else -1 for lab, _, _ in w.segments], dtype=np.int64
+    )
     top = game.reels * game.rows + 1
     sel_prize = np.zeros(top)
     sel_spins = np.zeros(top, dtype=np.int64)
@@ -288,18 +415,49 @@ def round_sampler(game: Game, level: int, policy: str = "lockit") -> Sampler:
     for b in range(top):
         opt = sel.option(b)
         if opt is not None:
-            sel_prize[b], sel_spins[b], sel_games[b] = float(opt.prize), opt.lockit_spins, \
-                opt.free_games
+            sel_prize[b], sel_spins[b], sel_games[b] = float(opt.prize), opt.lockit_spins, opt.free_games
         fg_prize[b] = float(fgs.prize(b))
         fg_games[b] = fgs.games(b) if fgs.retrigger else 0
-    ints = np.array([POLICIES.index(policy), game.symbol_index[fgs.symbol],
-                     game.symbol_index[fgs.nudge] if fgs.nudge else -1, lk.trigger,
-                     sel.min_count, lk.sources[BASE].spins, lk.sources[FREE].spins,
-                     int(fgs.multiplier), w.pre_probability.numerator,
-                     w.pre_probability.denominator, game.rows], dtype=np.int64)
-    args = (ints, strips, lens, lines, pays, regular, wild, pig, pig_mark, shapes, aw_val,
-            aw_cum, aw_n, aw_jp, wh_val, wh_cum, wh_jp, sel_prize, sel_spins, sel_games,
-            fg_prize, fg_games)
+    ints = np.array(
+        [
+            POLICIES.index(policy),
+            game.symbol_index[fgs.symbol],
+            game.symbol_index[fgs.nudge] if fgs.nudge else -1,
+            lk.trigger,
+            sel.min_count,
+            lk.sources[BASE].spins,
+            lk.sources[FREE].spins,
+            int(fgs.multiplier),
+            w.pre_probability.numerator,
+            w.pre_probability.denominator,
+            game.rows,
+        ],
+        dtype=np.int64,
+    )
+    args = (
+        ints,
+        strips,
+        lens,
+        lines,
+        pays,
+        regular,
+        wild,
+        pig,
+        pig_mark,
+        shapes,
+        aw_val,
+        aw_cum,
+        aw_n,
+        aw_jp,
+        wh_val,
+        wh_cum,
+        wh_jp,
+        sel_prize,
+        sel_spins,
+        sel_games,
+        fg_prize,
+        fg_games,
+    )
     return Sampler(piggy_kernel, args, EVENTS)
 
 
@@ -338,5 +496,6 @@ def simulate(game: Game, level: int, spins: int, seed: int = 0, policy: str = "l
         wins, _ = sampler.kernel(rng, n, *sampler.args)
         moments.add(wins)
         done += n
-    return SimulationResult(game.name, level, spins, seed, moments,
-                            {"rtp": breakdown(game, level).rtp[policy]})
+    return SimulationResult(
+        game.name, level, spins, seed, moments, {"rtp": breakdown(game, level).rtp[policy]}
+    )

@@ -1,24 +1,40 @@
 """Piggy Bankin' Superlock: feature screens (joint line win, mask, flag, BONUS
 by enumeration) and the prize distributions."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
+
 import numba as nb
 import numpy as np
 from numba import types
 from numba.typed import Dict
+
+from slotmath.engine.cache import game_cache, no_sets
 from slotmath.engine.distribution import WinDistribution
 from slotmath.engine.joint import spin_distribution
-from slotmath.model import Game
 from slotmath.features import wheel as wheel_mod
-from slotmath.rules.piggy_bankin_superlock.check import (  # noqa: F401
-    BASE, BASE_REELS, BATCH, FREE, LINES, POLICIES, SELECT, check)
-from slotmath.engine.cache import game_cache, no_sets
+from slotmath.model import Game
 from slotmath.rules.piggy_bankin_superlock.cache import _this_set, feature_sets
+from slotmath.rules.piggy_bankin_superlock.check import (  # noqa: F401
+    BASE,
+    BASE_REELS,
+    BATCH,
+    FREE,
+    LINES,
+    POLICIES,
+    SELECT,
+    check,
+)
 from slotmath.rules.piggy_bankin_superlock.rtp import _walk_feature_screens
-from slotmath.rules.piggy_bankin_superlock.structure import (ReelData, _chain, features_of, popcount15,
-    structure)
+from slotmath.rules.piggy_bankin_superlock.structure import (
+    ReelData,
+    _chain,
+    features_of,
+    popcount15,
+    structure,
+)
 
 
 # ===========================================================================
@@ -31,7 +47,7 @@ def _candidate_table(cls_start, cls_order, max_p, max_b, min_pigs, min_bonus):
     b]:start[r, p, b] + size[r, p, b]]``.  ``max_*[r]``: the most reels r..
     can add; stops are grouped by class ``(H + 1) pigs + BONUS``."""
     R = cls_start.shape[0]
-    k = cls_start.shape[1] - 1            # classes (H + 1)**2
+    k = cls_start.shape[1] - 1  # classes (H + 1)**2
     h1 = int(np.sqrt(k) + 0.5)
     top = (h1 - 1) * R + 1
     start = np.zeros((R, top, top), dtype=np.int64)
@@ -53,9 +69,29 @@ def _candidate_table(cls_start, cls_order, max_p, max_b, min_pigs, min_bonus):
 
 
 @nb.njit(cache=True)
-def _feature_screens(sym, weight, n_stops, pattern, mark, bonus, lines, tables, offsets, S,
-                     min_pigs, min_bonus, pigs_of, cls_start, cls_order,
-                     suffix_f, suffix_q, suffix_at, last_f, last_q, n_b):
+def _feature_screens(
+    sym,
+    weight,
+    n_stops,
+    pattern,
+    mark,
+    bonus,
+    lines,
+    tables,
+    offsets,
+    S,
+    min_pigs,
+    min_bonus,
+    pigs_of,
+    cls_start,
+    cls_order,
+    suffix_f,
+    suffix_q,
+    suffix_at,
+    last_f,
+    last_q,
+    n_b,
+):
     """Every stop combination that starts a feature (pigs >= ``min_pigs`` or
     BONUS >= ``min_bonus``), aggregated by (line win, BONUS, flag, mask), or
     -- given suffix tables -- the sums ``sum count win f(flag, mask, BONUS)``
@@ -78,7 +114,7 @@ def _feature_screens(sym, weight, n_stops, pattern, mark, bonus, lines, tables, 
     R, H, L = sym.shape[0], sym.shape[2], lines.shape[0]
     B = R * H + 1
     M = 1 << (R * H)
-    max_p = np.zeros(R + 1, dtype=np.int64)     # most PIGGY / BONUS reels r.. can add
+    max_p = np.zeros(R + 1, dtype=np.int64)  # most PIGGY / BONUS reels r.. can add
     max_b = np.zeros(R + 1, dtype=np.int64)
     for r in range(R - 1, -1, -1):
         mp, mb = 0, 0
@@ -92,14 +128,13 @@ def _feature_screens(sym, weight, n_stops, pattern, mark, bonus, lines, tables, 
     sums = suffix_at.shape[0] > 0
     win_f = 0.0
     quiet_q = 0
-    cand, c_start, c_size = _candidate_table(cls_start, cls_order, max_p, max_b, min_pigs,
-                                             min_bonus)
+    cand, c_start, c_size = _candidate_table(cls_start, cls_order, max_p, max_b, min_pigs, min_bonus)
     pos = np.zeros(R, dtype=np.int64)
     end = np.zeros(R, dtype=np.int64)
     pidx = np.zeros((R + 1, L), dtype=np.int64)  # tensor index of each live line's prefix
     live = np.zeros((R + 1, L), dtype=np.int64)  # live lines after reels < level
     n_live = np.zeros(R + 1, dtype=np.int64)
-    fixed = np.zeros(R + 1, dtype=np.int64)      # win of the lines already fixed
+    fixed = np.zeros(R + 1, dtype=np.int64)  # win of the lines already fixed
     pigs = np.zeros(R + 1, dtype=np.int64)
     bon = np.zeros(R + 1, dtype=np.int64)
     msk = np.zeros(R + 1, dtype=np.int64)
@@ -135,7 +170,7 @@ def _feature_screens(sym, weight, n_stops, pattern, mark, bonus, lines, tables, 
                 n += 1
             else:
                 acc += v
-        if sums and (n == 0 or nxt == R):        # every completion has line win acc
+        if sums and (n == 0 or nxt == R):  # every completion has line win acc
             at = ((flg[nxt] * n_b + bon[nxt]) << (nxt * H)) + msk[nxt]
             if nxt == R:
                 qv, fv = last_q[at], last_f[at]
@@ -146,7 +181,7 @@ def _feature_screens(sym, weight, n_stops, pattern, mark, bonus, lines, tables, 
             else:
                 win_f += float(wt[nxt]) * acc * fv
             continue
-        if nxt == R:                             # every line is fixed at full length
+        if nxt == R:  # every line is fixed at full length
             key = ((acc * B + bon[nxt]) * 2 + flg[nxt]) * M + msk[nxt]
             out[key] = out.get(key, 0) + wt[nxt]
             continue
@@ -176,7 +211,7 @@ def _stop_classes(d: ReelData, pigs_of: np.ndarray):
         stops = np.flatnonzero(d.weight[r] > 0)
         cls = (H + 1) * pigs_of[d.pattern[r, stops]] + d.bonus[r, stops]
         order = np.argsort(cls, kind="stable")
-        cls_order[r, :len(stops)] = stops[order]
+        cls_order[r, : len(stops)] = stops[order]
         cls_start[r, 1:] = np.cumsum(np.bincount(cls, minlength=k))
     return cls_start, cls_order
 
@@ -225,8 +260,12 @@ def window_game(game: Game, reel_set: str) -> Game:
             if w[stop]:
                 window = tuple(syms[(stop + k) % n] for k in range(H))
                 merged[window] = merged.get(window, 0) + int(w[stop])
-        strips.append(Strip(tuple(x for window in merged for x in window),
-                            tuple(v for c in merged.values() for v in [c] + [0] * (H - 1))))
+        strips.append(
+            Strip(
+                tuple(x for window in merged for x in window),
+                tuple(v for c in merged.values() for v in [c] + [0] * (H - 1)),
+            )
+        )
     sets = dict(game.reel_sets)
     sets[reel_set] = tuple(strips)
     return replace(game, reel_sets=sets)
@@ -284,7 +323,7 @@ class PrizeDistributions:
         rows = [self.of_vector(tuple(int(x) for x in v)) for v in self.vectors]
         out = np.zeros((len(rows), max(len(r) for r in rows)))
         for i, r in enumerate(rows):
-            out[i, :len(r)] = r
+            out[i, : len(r)] = r
         return out
 
     def of_final(self, final: np.ndarray) -> np.ndarray:
@@ -298,7 +337,7 @@ class PrizeDistributions:
         out[:width] = mix[0]
         if pv[1].any():
             for j in np.flatnonzero(self.wheel):
-                out[j:j + width] += self.wheel[j] * mix[1]
+                out[j : j + width] += self.wheel[j] * mix[1]
         return np.trim_zeros(out, "b")
 
 
@@ -306,8 +345,8 @@ def _add(a: np.ndarray, b: np.ndarray, shift: int = 0) -> np.ndarray:
     """``a + b`` shifted by ``shift`` points, padding the shorter."""
     n = max(len(a), len(b) + shift)
     out = np.zeros(n)
-    out[:len(a)] += a
-    out[shift:shift + len(b)] += b
+    out[: len(a)] += a
+    out[shift : shift + len(b)] += b
     return out
 
 
@@ -317,8 +356,7 @@ def _upsample(p: np.ndarray, factor: int) -> np.ndarray:
     return out
 
 
-@game_cache(lambda game, reel_set, *args: tuple(sorted({reel_set, *feature_sets(game)})),
-             maxsize=64)
+@game_cache(lambda game, reel_set, *args: tuple(sorted({reel_set, *feature_sets(game)})), maxsize=64)
 def _group_finals(game, reel_set, source, bonus, spins):
     """Final (flag, mask) per distinct line win among screens starting the
     lock-it ``source`` (pigs trigger when ``bonus`` is None, else with that
@@ -331,8 +369,10 @@ def _group_finals(game, reel_set, source, bonus, spins):
     else:
         sel = sc.bonus == bonus
         if (sel & pigs).any():
-            raise NotImplementedError("screens with both a lock-it trigger and a selection "
-                                      "need per-screen convolution (absent from this game's strips)")
+            raise NotImplementedError(
+                "screens with both a lock-it trigger and a selection "
+                "need per-screen convolution (absent from this game's strips)"
+            )
     chain = _chain(game, source, spins)
     mark_paid = f.lockit.sources[source].mark_award
     n_masks = 1 << (game.reels * game.rows)
@@ -343,8 +383,15 @@ def _group_finals(game, reel_set, source, bonus, spins):
     if len(starts) < len(wins):
         # fewer distinct starts than wins: play each start once and mix the
         # finals per win (the chain is linear in its start distribution)
-        fin_s = _run_groups(chain, starts // n_masks, np.arange(len(starts)), starts % n_masks,
-                            np.ones(len(starts)), len(starts), n_masks)
+        fin_s = _run_groups(
+            chain,
+            starts // n_masks,
+            np.arange(len(starts)),
+            starts % n_masks,
+            np.ones(len(starts)),
+            len(starts),
+            n_masks,
+        )
         mix = np.zeros((len(wins), len(starts)))
         np.add.at(mix, (inverse, s_inv), count)
         fin = np.einsum("ws,fsm->fwm", mix / totals[:, None], fin_s)
@@ -401,7 +448,7 @@ def free_spin_table(game: Game, level: int) -> np.ndarray:
     n = max(len(c) for c in cols.values())
     table = np.zeros((n, max(cols) + 1))
     for k, c in cols.items():
-        table[:len(c), k] = c
+        table[: len(c), k] = c
     return table / sc.cycle
 
 
@@ -411,11 +458,12 @@ class RoundDistribution:
 
     probs: np.ndarray
     policy: str
-    dropped: float = 0.0       # mass below the FFT noise floor set to 0
+    dropped: float = 0.0  # mass below the FFT noise floor set to 0
 
 
-def round_distribution(game: Game, level: int, policy: str = "lockit",
-                       fg_size: int = 1 << 20) -> RoundDistribution:
+def round_distribution(
+    game: Game, level: int, policy: str = "lockit", fg_size: int = 1 << 20
+) -> RoundDistribution:
     """Distribution of the total win of a round (base spin and every feature
     it leads to) at bet ``level`` under a pure selection ``policy``.
 
@@ -447,8 +495,9 @@ def round_distribution(game: Game, level: int, policy: str = "lockit",
         shift = int(opt.prize * U)
         if policy == "lockit":
             pzs = PrizeDistributions(game, opt.lockit_awards, level)
-            for w, cnt, fin in _group_finals(game, BASE_REELS, f.selection.lockit_source, b,
-                                              opt.lockit_spins):
+            for w, cnt, fin in _group_finals(
+                game, BASE_REELS, f.selection.lockit_source, b, opt.lockit_spins
+            ):
                 out = _add(out, cnt * _upsample(pzs.of_final(fin), U), w + shift)
         else:
             if fg_table is None:
@@ -464,7 +513,7 @@ def round_distribution(game: Game, level: int, policy: str = "lockit",
             out = _add(out, conv, shift)
     out = out / sc.cycle
     nz = np.flatnonzero(out)
-    return RoundDistribution(out[:nz[-1] + 1], policy, dropped)
+    return RoundDistribution(out[: nz[-1] + 1], policy, dropped)
 
 
 def win_distribution(game: Game, level: int, policy: str = "lockit") -> WinDistribution:
@@ -472,5 +521,5 @@ def win_distribution(game: Game, level: int, policy: str = "lockit") -> WinDistr
     rd = round_distribution(game, level, policy)
     nz = np.flatnonzero(rd.probs)
     bet = game.bet(level)
-    unit = bet.total_bet // LINES        # coins per u at this level
+    unit = bet.total_bet // LINES  # coins per u at this level
     return WinDistribution(nz.astype(np.int64) * unit, rd.probs[nz], 1, bet.total_bet)

@@ -1,16 +1,31 @@
 """Piggy Bankin' Superlock: exploration, a lock-it feature step by step (pictures and tables)."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
+
 import numpy as np
 import pandas as pd
-from slotmath.model import Game
+
 from slotmath.features import wheel as wheel_mod
+from slotmath.model import Game
 from slotmath.rules.piggy_bankin_superlock.check import (  # noqa: F401
-    BASE, BASE_REELS, BATCH, FREE, LINES, POLICIES, SELECT, check)
-from slotmath.rules.piggy_bankin_superlock.rtp import (Breakdown, _fg_per_spin, _per_awarded_game,
-    _per_free_spin)
+    BASE,
+    BASE_REELS,
+    BATCH,
+    FREE,
+    LINES,
+    POLICIES,
+    SELECT,
+    check,
+)
+from slotmath.rules.piggy_bankin_superlock.rtp import (
+    Breakdown,
+    _fg_per_spin,
+    _per_awarded_game,
+    _per_free_spin,
+)
 from slotmath.rules.piggy_bankin_superlock.sampler import JACKPOT_ORDER
 from slotmath.rules.piggy_bankin_superlock.structure import features_of, structure
 
@@ -27,7 +42,7 @@ class LockItStep:
     new: np.ndarray
     wheel: tuple | None
     caption: str
-    shapes: list = field(default_factory=list)   # (name, top, left, award label) at the end
+    shapes: list = field(default_factory=list)  # (name, top, left, award label) at the end
 
 
 def play_lockit(game: Game, level: int, source: str = BASE, start=None, seed: int = 0):
@@ -86,8 +101,7 @@ def play_lockit(game: Game, level: int, source: str = BASE, start=None, seed: in
                     held[k, r] = new[k, r] = True
                     if sym == lk.mark and wheel is None:
                         wheel = (k, r)
-        steps.append(LockItStep(held.copy(), new, wheel,
-                                f"spin {spin}: +{int(new.sum())} ({reel_set})"))
+        steps.append(LockItStep(held.copy(), new, wheel, f"spin {spin}: +{int(new.sum())} ({reel_set})"))
     mask = sum(1 << (r * H + k) for r in range(R) for k in range(H) if held[k, r])
     placed = []
     total = Fraction(0)
@@ -96,8 +110,7 @@ def play_lockit(game: Game, level: int, source: str = BASE, start=None, seed: in
         options = awards[s]
         a = options[_draw_index(rng, [o.weight for o in options])]
         total += a.value
-        placed.append((lk.shape_names[s], top, left, a.label if a.label in f.jackpots
-                       else f"{a.label}x"))
+        placed.append((lk.shape_names[s], top, left, a.label if a.label in f.jackpots else f"{a.label}x"))
     caption = f"end: {len(placed)} shapes, {float(total):g}x"
     if wheel is not None and src.mark_award:
         o = wheel_mod.outcomes(f.wheel)
@@ -164,8 +177,9 @@ def coverage(game: Game, source: str = BASE) -> np.ndarray:
 def coverage_frame(grid: np.ndarray) -> pd.DataFrame:
     """A (rows, reels) grid as a numeric table: one row per window row (top
     first), columns ``reel 1`` to ``reel R`` (a heat map in the PAR sheet)."""
-    frame = pd.DataFrame(np.asarray(grid, dtype=float),
-                         columns=[f"reel {j + 1}" for j in range(grid.shape[1])])
+    frame = pd.DataFrame(
+        np.asarray(grid, dtype=float), columns=[f"reel {j + 1}" for j in range(grid.shape[1])]
+    )
     frame.attrs["heatmap"] = True
     return frame
 
@@ -177,14 +191,21 @@ def wheel_table(game: Game) -> pd.DataFrame:
     w = features_of(game).wheel
     frame = wheel_mod.table(w)
     jackpots = features_of(game).jackpots
-    prize = [o if o in jackpots or o == w.pre_name else f"{v:g}x"
-             for o, v in zip(frame["outcome"], frame["value"], strict=True)]
+    prize = [
+        o if o in jackpots or o == w.pre_name else f"{v:g}x"
+        for o, v in zip(frame["outcome"], frame["value"], strict=True)
+    ]
     weight = [None if pd.isna(x) else int(x) for x in frame["weight"]]
-    return pd.DataFrame({"segment": frame["outcome"], "prize": prize,
-                         "value [x total bet]": frame["value"],
-                         "weight": pd.Series(weight, dtype=object),
-                         "probability": frame["probability"],
-                         "expected value [x total bet]": frame["rtp_share"]})
+    return pd.DataFrame(
+        {
+            "segment": frame["outcome"],
+            "prize": prize,
+            "value [x total bet]": frame["value"],
+            "weight": pd.Series(weight, dtype=object),
+            "probability": frame["probability"],
+            "expected value [x total bet]": frame["rtp_share"],
+        }
+    )
 
 
 def free_games_frame(game: Game, level: int) -> pd.DataFrame:
@@ -207,12 +228,19 @@ def free_games_frame(game: Game, level: int) -> pd.DataFrame:
     rows = []
     for b in sorted(sel.options):
         n = sel.options[b].free_games
-        rows.append({"BONUS": b, "prize [x total bet]": float(sel.options[b].prize),
-                     "games awarded": n, "multiplier": mult, "games played (mean)": n / (1 - ek),
-                     "win per free game [x total bet]": per_game,
-                     "win per feature [x total bet]": n / (1 - ek) * per_game,
-                     "retrigger probability per game": q,
-                     "P(at least one retrigger)": 1 - (1 - q) ** n})
+        rows.append(
+            {
+                "BONUS": b,
+                "prize [x total bet]": float(sel.options[b].prize),
+                "games awarded": n,
+                "multiplier": mult,
+                "games played (mean)": n / (1 - ek),
+                "win per free game [x total bet]": per_game,
+                "win per feature [x total bet]": n / (1 - ek) * per_game,
+                "retrigger probability per game": q,
+                "P(at least one retrigger)": 1 - (1 - q) ** n,
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -220,11 +248,18 @@ def shapes_table(b: Breakdown) -> pd.DataFrame:
     """Lock-it shape frequencies by source: mean count per feature, per round
     and 1 in N rounds, mean award and RTP contribution [x total bet]."""
     t = b.shapes
-    return pd.DataFrame({"source": t["source"], "shape": t["shape"],
-                         "per feature": t["per_feature"], "per round": t["count"],
-                         "1 in [rounds]": [float(1 / c) if c > 0 else None for c in t["count"]],
-                         "mean award [x total bet]": t["mean_award"], "rtp": t["rtp"],
-                         "policies": t["policies"]})
+    return pd.DataFrame(
+        {
+            "source": t["source"],
+            "shape": t["shape"],
+            "per feature": t["per_feature"],
+            "per round": t["count"],
+            "1 in [rounds]": [float(1 / c) if c > 0 else None for c in t["count"]],
+            "mean award [x total bet]": t["mean_award"],
+            "rtp": t["rtp"],
+            "policies": t["policies"],
+        }
+    )
 
 
 def award_table(game: Game, table: str = "trigger") -> pd.DataFrame:
@@ -233,8 +268,9 @@ def award_table(game: Game, table: str = "trigger") -> pd.DataFrame:
     rows = []
     for lv in game.levels:
         m1, _ = f.lockit.awards.moments(table, lv)
-        for s, (name, awards) in enumerate(zip(f.lockit.shape_names,
-                                                f.lockit.awards.table(table, lv), strict=True)):
+        for s, (name, awards) in enumerate(
+            zip(f.lockit.shape_names, f.lockit.awards.table(table, lv), strict=True)
+        ):
             total = sum(a.weight for a in awards)
             row = {"bet": lv, "shape": name, "mean": float(m1[s])}
             for j in JACKPOT_ORDER:
@@ -249,12 +285,15 @@ def free_game_summary(game: Game, level: int) -> pd.DataFrame:
     st = structure(game)
     d = _fg_per_spin(st, level)
     fgs = st.features.free_games
-    rows = [("lines per spin", float(d["lines"])), ("BONUS prizes per spin", float(d["prize"])),
-            ("lock-it per spin", float(d["lockit"])), ("P(lock-it) per spin", float(d["p_lockit"])),
-            ("E[extra games] per spin", float(d["ek"]))]
+    rows = [
+        ("lines per spin", float(d["lines"])),
+        ("BONUS prizes per spin", float(d["prize"])),
+        ("lock-it per spin", float(d["lockit"])),
+        ("P(lock-it) per spin", float(d["p_lockit"])),
+        ("E[extra games] per spin", float(d["ek"])),
+    ]
     one = _per_awarded_game(d)
     for n in sorted(fgs.awards):
         g = fgs.games(n)
-        rows.append((f"{g} games (x{fgs.multiplier}) incl. retriggers",
-                     float(fgs.multiplier) * g * one))
+        rows.append((f"{g} games (x{fgs.multiplier}) incl. retriggers", float(fgs.multiplier) * g * one))
     return pd.DataFrame(rows, columns=["figure", "value"])

@@ -1,19 +1,29 @@
 """Piggy Bankin' Superlock: the game's compiled structure (bet independent) and
 the award tables per bet."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
+
 import numba as nb
 import numpy as np
-from slotmath.features.options import Features, load_features, lockit_chain, nudged_game, \
-    shape_counts
-from slotmath.model import Game
-from slotmath.features import wheel as wheel_mod
-from slotmath.rules.piggy_bankin_superlock.check import (  # noqa: F401
-    BASE, BASE_REELS, BATCH, FREE, LINES, POLICIES, SELECT, check)
+
 from slotmath.engine.cache import all_sets, game_cache, no_sets
+from slotmath.features import wheel as wheel_mod
+from slotmath.features.options import Features, load_features, lockit_chain, nudged_game, shape_counts
+from slotmath.model import Game
 from slotmath.rules.piggy_bankin_superlock.cache import _this_set, feature_sets
+from slotmath.rules.piggy_bankin_superlock.check import (  # noqa: F401
+    BASE,
+    BASE_REELS,
+    BATCH,
+    FREE,
+    LINES,
+    POLICIES,
+    SELECT,
+    check,
+)
 
 
 # ===========================================================================
@@ -31,12 +41,12 @@ class ReelData:
     """Per reel and stop of one reel set: window symbols, PIGGY pattern, WHEEL
     flag and BONUS count, padded to (R, Nmax, ...)."""
 
-    sym: np.ndarray        # (R, Nmax, H) symbol indices
-    weight: np.ndarray     # (R, Nmax) stop weights (0 = padding)
-    n_stops: np.ndarray    # (R,)
-    pattern: np.ndarray    # (R, Nmax) held-symbol rows, bit k = row k
-    mark: np.ndarray       # (R, Nmax) 1 if a WHEEL shows
-    bonus: np.ndarray      # (R, Nmax) BONUS symbols in the window
+    sym: np.ndarray  # (R, Nmax, H) symbol indices
+    weight: np.ndarray  # (R, Nmax) stop weights (0 = padding)
+    n_stops: np.ndarray  # (R,)
+    pattern: np.ndarray  # (R, Nmax) held-symbol rows, bit k = row k
+    mark: np.ndarray  # (R, Nmax) 1 if a WHEEL shows
+    bonus: np.ndarray  # (R, Nmax) BONUS symbols in the window
 
 
 def reel_data(game: Game, reel_set: str) -> ReelData:
@@ -113,7 +123,7 @@ def _screen_counts(game, reel_set):
 def popcount15(n_cells: int = 15) -> np.ndarray:
     pc = np.zeros(1 << n_cells, dtype=np.int64)
     for b in range(n_cells):
-        pc[1 << b:2 << b] = pc[:1 << b] + 1
+        pc[1 << b : 2 << b] = pc[: 1 << b] + 1
     return pc
 
 
@@ -179,11 +189,12 @@ class Structure:
         return screen_counts(self.game, BASE_REELS)
 
     @cached_property
-    def base_totals(self) -> "ScreenTotals":
+    def base_totals(self) -> ScreenTotals:
         """Sums of :attr:`base_screens` (one pass)."""
         f = self.features
-        by_b, by_state, starts = _screen_totals(self.base_screens, self.pc >= f.lockit.trigger,
-                                                f.selection.min_count)
+        by_b, by_state, starts = _screen_totals(
+            self.base_screens, self.pc >= f.lockit.trigger, f.selection.min_count
+        )
         return ScreenTotals(by_b, by_state, int(starts))
 
     @cached_property
@@ -269,11 +280,11 @@ def _final(game, key):
 class Prizes:
     """Per-state mean prize [x total bet] of one award table at one bet."""
 
-    mean: np.ndarray            # per shape
+    mean: np.ndarray  # per shape
     second: np.ndarray
     wheel_mean: float
     wheel_second: float
-    labels: dict                # jackpot label -> per-shape probability array
+    labels: dict  # jackpot label -> per-shape probability array
 
     def f(self, counts) -> np.ndarray:
         """E[prize | final (flag, mask)], shape (2, masks)."""
@@ -297,5 +308,6 @@ def _prizes(game, table, level):
             if a.label in f.jackpots:
                 labels.setdefault(a.label, np.zeros(len(f.lockit.shapes)))
                 labels[a.label][s] += a.weight / total
-    return Prizes(np.array([float(x) for x in m1]), np.array([float(x) for x in m2]),
-                  float(wm), float(w2), labels)
+    return Prizes(
+        np.array([float(x) for x in m1]), np.array([float(x) for x in m2]), float(wm), float(w2), labels
+    )
