@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+import slotmath
 from slotmath.cli import main
 from slotmath.io import files
 from slotmath.io.files import atomic_path
@@ -63,7 +64,7 @@ def test_identification(sheet):
     import hashlib
 
     assert ident["game file SHA-256"] == hashlib.sha256((TOY / "game.yaml").read_bytes()).hexdigest()
-    assert ident["slotmath version"] == sheet_module.__version__
+    assert ident["slotmath version"] == slotmath.__version__
     assert len(ident["git commit"].split()[0]) == 40
     params = sheet.sections["identification"].tables[1].frame.set_index("figure")["value"]
     assert params["parameter Monte Carlo rounds"] == 250_000

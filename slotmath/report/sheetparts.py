@@ -28,6 +28,87 @@ WAYS_NOTE = (
 PARTIAL = ".partial-"
 ROOT = Path(__file__).resolve().parents[2]  # the source tree (slotmath/report/sheet.py)
 
+#: Monte Carlo rounds of the cross-check: enough for its RTP test to detect an
+#: error of 1 percentage point on every seed game (4 SD / sqrt(N) = 0.97 pp at
+#: Piggy's SD 17.2, the largest; see :func:`slotmath.montecarlo.convergence.detectable_rtp_error`).
+DEFAULT_SPINS = 50_000_000
+DEFAULT_SEED = 20240601
+#: Set to ``1`` (by ``slotmath report``) to show the steps of :func:`par_sheet`.
+PROGRESS_ENV = "SLOTMATH_PROGRESS"
+FIGURE_NAMES = {"rtp": "RTP [x total bet]", "hit_frequency": "hit frequency", "sd": "SD [x total bet]"}
+#: Section key -> (heading, worksheet name, introduction).
+SECTIONS = {
+    "identification": (
+        "Identification",
+        "Identification",
+        "The game file is identified by its SHA-256 digest; the package version "
+        "and commit identify the code that computed the figures.",
+    ),
+    "reels": (
+        "Reel strips",
+        "Reel strips",
+        "The ordered symbols of every reel, stop 0 first. A stop shows its own position "
+        "in the top row and the following positions below it. Weighted (virtual) reels "
+        "list the weight of every stop.",
+    ),
+    "symbols": (
+        "Symbols and counts per reel",
+        "Symbols",
+        "What each symbol is and does, and how many stops (or how much stop weight) each reel gives it.",
+    ),
+    "paytable": ("Pay table", "Pay table", "Every paying combination with its pay at every bet level."),
+    "paylines": (
+        "Paylines",
+        "Paylines",
+        "The row each payline takes on every reel (row 1 is the top row), and the RTP each line returns.",
+    ),
+    "combinations": (
+        "Combination table",
+        "Combinations",
+        "For every pay: its hits over the full cycle (all lines), probability per "
+        "spin, odds and RTP contribution, grouped by pay-table entry with a sub-row "
+        "per wild multiplier.",
+    ),
+    "summary": (
+        "Summary",
+        "Summary",
+        "Theoretical payback and its split by component, hit frequency, volatility, "
+        "odds of features, jackpots and the top award, and the same figures at every "
+        "bet level the game offers.",
+    ),
+    "volatility": (
+        "Volatility",
+        "Volatility",
+        "Standard deviation of the total win of a spin, the volatility index VI = "
+        "z x SD at 90, 95 and 99 % confidence, and the exact range the payback of N "
+        "spins falls in.",
+    ),
+    "distribution": (
+        "Win distribution",
+        "Win distribution",
+        "How often each size of win occurs and how much of the RTP it pays. The "
+        "full distribution is in the workbook.",
+    ),
+    "sessions": (
+        "Player sessions",
+        "Sessions",
+        "The exact distribution of the result of a session of N spins at this bet, by "
+        "convolution of the per-spin distribution.",
+    ),
+    "features": (
+        "Feature sheets",
+        "Features",
+        "Figures of the game's features as computed by its rules module.",
+    ),
+    "simulation": (
+        "Monte Carlo cross-check",
+        "Monte Carlo",
+        "A seeded simulation with an independent evaluator; each simulated figure is "
+        "compared with its exact value by a test that holds for this game.",
+    ),
+    "notes": ("Notes", "Notes", ""),
+}
+
 
 #: Volatility classes by VI 90 % [x total bet] (upper bounds).
 VOLATILITY_CLASSES = ((5, "low"), (10, "medium"), (20, "high"), (math.inf, "very high"))

@@ -1,0 +1,557 @@
+"""Sections of a PAR sheet that hold the game's figures: summary, odds and
+bet levels, volatility, win distribution, player sessions, feature sheets,
+the Monte Carlo cross-check and notes.  Each builder takes the
+:class:`~slotmath.report.sheet.ParSheet` and returns a
+:class:`~slotmath.report.sheettable.Section` or a table.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from typing import TYPE_CHECKING
+
+import pandas as pd
+
+from slotmath.engine.distribution import CONFIDENCE_LEVELS, WIN_EDGES, z_value
+from slotmath.report import plots
+from slotmath.report.featuresheet import feature_tables, walk_estimates, walk_scalars
+from slotmath.report.sheetparts import (
+    FIGURE_NAMES,
+    _agrees,
+    _finite,
+    channel_groups,
+    coin_values,
+    volatility_class,
+)
+from slotmath.report.sheettable import Section, Table, exact_str, figure_table, human, label
+from slotmath.rules.par import fraction_str
+
+if TYPE_CHECKING:
+    from slotmath.report.sheet import ParSheet
+
+
+def summary(sheet: ParSheet) -> Section:
+    r, d = sheet.par, sheet.par.distribution
+    rtp = float(r.rtp)
+    hit = r.hit_frequency
+    pmax = float(d.max_win_probability)
+    vi = r.volatility_index
+    rows = [
+        ("RTP [x total bet]", rtp, "pct6"),
+        (
+            "RTP exact",
+            fraction_str(r.rtp) or "not a fraction (float64 computation, relative error below 1e-12)",
+            "text",
+        ),
+        ("hit frequency: paying spins [probability]", hit, "pct"),
+        ("hit frequency: 1 in N spins", 1 / hit if hit else None, "odds"),
+        ("SD [x total bet]", r.sd, "num"),
+    ]
+    rows += [(f"VI {k} % [x total bet]", v, "num") for k, v in vi.items()]
+    rows += [
+        ("volatility class (by VI 90 %)", volatility_class(vi["90"]), "text"),
+        ("max win [x total bet]", float(d.max_win), "x"),
+        ("max win: 1 in N spins", 1 / pmax if pmax else None, "odds"),
+        ("cycle", r.cycle, "int"),
+        ("total bet [coins]", r.bet.total_bet, "int"),
+    ]
+    coins, currency = coin_values(sheet.game)
+    if coins:
+        rows.append(
+            (
+                f"total bet [{currency}] at coin values {coins[0]:.2f} to {coins[-1]:.2f}",
+                f"{coins[0] * r.bet.total_bet:,.2f} to {coins[-1] * r.bet.total_bet:,.2f}",
+                "text",
+            )
+        )
+    feats = r.features if isinstance(r.features, dict) else {}
+    if isinstance(feats.get("policy"), str):
+        rows.append(
+            (
+                "player choice assumed by every figure of this sheet",
+                f"always {human(feats['policy'])}",
+                "text",
+            )
+        )
+        for pol, value in (feats.get("by_choice") or {}).items():
+            rows.append((f"RTP if the player always chooses {human(pol)}", float(value), "pct6"))
+    headline = figure_table(
+        "Headline figures",
+        rows,
+        note=(
+            "Hit frequency counts spins (rounds, where features follow a spin) paying "
+            "anything: all lines, scatters and features together, not per-line hits. "
+            "Volatility class: low below VI 90 % = 5, medium 5 to 10, high 10 to 20, very "
+            "high above 20."
+        ),
+    )
+    channels = pd.DataFrame(
+        {
+            "component": [human(k) for k in r.components] + ["total"],
+            "RTP [x total bet]": [float(v) for v in r.components.values()] + [rtp],
+            "share of RTP": [float(v) / rtp if rtp else 0.0 for v in r.components.values()]
+            + [1.0 if rtp else 0.0],
+            "exact": [exact_str(v) for v in r.components.values()] + [exact_str(r.rtp)],
+        }
+    )
+    shown, caption = channel_groups(r.components)
+    by_channel = Table(
+        "RTP by component",
+        channels,
+        {"RTP [x total bet]": "pct6", "share of RTP": "pct", "exact": "text"},
+        total_row=True,
+        figures=[(caption, lambda: plots.rtp_by_channel(shown, r.rtp))],
+        note="'exact' is blank where a component is computed in float64.",
+    )
+    tables = [
+        headline,
+        by_channel,
+        Table(
+            "Plays per feature and per jackpot",
+            odds_frame(sheet),
+            {"1 in N spins": "odds", "probability per spin": "prob"},
+        ),
+        Table(
+            "Figures by bet level",
+            levels_frame(sheet),
+            {
+                "RTP": "pct6",
+                "RTP exact": "text",
+                "hit frequency": "pct",
+                "SD [x total bet]": "num",
+                "VI 90 % [x total bet]": "num",
+                "max win [x total bet]": "x",
+                "total bet [coins]": "int",
+            },
+        ),
+    ]
+    return sheet._section("summary", tables)
+
+
+def odds_frame(sheet: ParSheet) -> pd.DataFrame:
+    """Plays per feature, jackpot and top award: 1 in N spins.  An event
+    the rules module reports under several names is listed once."""
+    rows = []
+    c = sheet.par.combinations
+    if len(c):
+        top = c.loc[c["win"].astype(float).idxmax()]
+        mult = f" (x{top['multiplier']})" if top["multiplier"] != 1 else ""
+        rows.append((f"top award: {top['combination']}{mult}", float(top["one_in"]), "combination table"))
+    for _, row in c[~c["kind"].isin(["line", "ways", "scatter"])].iterrows():
+        rows.append(
+            (f"{human(row['kind'])}: {row['combination']}", float(row["one_in"]), "combination table")
+        )
+    seen: set = set()  # 1 in N values already listed: one event under several keys
+    for path, value in walk_scalars(sheet.par.features):
+        leaf = path[-1]
+        if (
+            isinstance(value, (int, float))
+            and not isinstance(value, bool)
+            and (leaf == "one_in" or leaf.endswith("_one_in") or leaf.startswith("plays_per"))
+        ):
+            key = f"{float(value):.12g}"
+            if key in seen:
+                continue
+            seen.add(key)
+            parts = [human(p) for p in path if p not in ("one_in", "odds")]
+            if leaf.endswith("_one_in"):
+                parts[-1] = human(leaf[: -len("_one_in")])
+            rows.append((": ".join(parts), float(value), "features"))
+    pmax = float(sheet.par.distribution.max_win_probability)
+    rows.append(
+        (
+            f"max total win ({float(sheet.par.distribution.max_win):g}x total bet)",
+            1 / pmax if pmax else None,
+            "win distribution",
+        )
+    )
+    return pd.DataFrame(
+        {
+            "event": [r[0] for r in rows],
+            "1 in N spins": [r[1] for r in rows],
+            "probability per spin": [1 / r[1] if r[1] else 0.0 for r in rows],
+            "source": [r[2] for r in rows],
+        }
+    )
+
+
+def levels_frame(sheet: ParSheet) -> pd.DataFrame:
+    """RTP, hit frequency, SD, VI 90 % and max win at every bet level."""
+    rows = []
+    for lv, figs in sheet.levels.items():
+        rows.append(
+            {
+                "bet level": lv,
+                "total bet [coins]": sheet.game.bet(lv).total_bet,
+                "RTP": float(figs["rtp"]),
+                "RTP exact": exact_str(figs["rtp"]) or "float64",
+                "hit frequency": float(figs["hit_frequency"]),
+                "SD [x total bet]": float(figs["sd"]),
+                "VI 90 % [x total bet]": float(figs["vi"]),
+                "max win [x total bet]": float(figs["max_win"]),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def volatility(sheet: ParSheet) -> Section:
+    r = sheet.par
+    rows = [("SD [x total bet]", None, r.sd, "num")]
+    rows += [
+        (f"VI {round(c * 100)} %", z_value(c), r.volatility_index[str(round(c * 100))], "num")
+        for c in CONFIDENCE_LEVELS
+    ]
+    vol = figure_table(
+        "Standard deviation and volatility index",
+        rows,
+        columns=("figure", "z", "value [x total bet]"),
+        note="VI = z x SD of the total win of a spin; z is the two-sided normal quantile.",
+    )
+    conf = payback_table(sheet)
+    wide = pd.DataFrame({"spins N": sorted(set(conf["spins"]))})
+    formats = {"spins N": "int"}
+    for c in CONFIDENCE_LEVELS:
+        t = conf[conf["confidence"] == c].set_index("spins")
+        for side in ("low", "high"):
+            col = f"{c:.0%} {side}"
+            wide[col] = wide["spins N"].map(t[side])
+            formats[col] = "pct2"
+    d = r.distribution
+    note = (
+        "Exact: the low and high ends are the (1 - c)/2 and (1 + c)/2 quantiles of the "
+        "payback (total win / amount bet) of N spins, from the N-fold convolution of "
+        "the exact per-spin distribution (see Player sessions for its error bound); "
+        "the payback stays between 0 and the max win. The normal approximation RTP +- "
+        "VI / sqrt(N) is not used: it fails for heavy-tailed wins."
+    )
+    if abs(float(r.rtp) - float(d.mean)) > 1e-12:
+        note += (
+            f" The payback counts the wins paid to the player ({float(d.mean):.4%} "
+            f"of the bet on average), not the {float(r.rtp) - float(d.mean):.4%} of "
+            "the RTP that is not a spin win."
+        )
+    band = Table(
+        "Payback range after N spins",
+        wide,
+        formats,
+        note=note,
+        figures=[
+            (
+                "Payback range after N spins at 90, 95 and 99 % confidence (exact quantiles).",
+                lambda: plots.confidence_band(conf, d.mean),
+            )
+        ],
+    )
+    return sheet._section("volatility", [vol, band])
+
+
+def payback_table(sheet: ParSheet) -> pd.DataFrame:
+    """Exact payback interval after each session length at 90/95/99 %:
+    columns confidence, spins, low, high [x amount bet]."""
+    rows = [(c, s.spins, *s.payback_interval(c)) for c in CONFIDENCE_LEVELS for s in sheet.sessions]
+    return pd.DataFrame(rows, columns=["confidence", "spins", "low", "high"])
+
+
+def distribution(sheet: ParSheet) -> Section:
+    d = sheet.par.distribution
+    x, p = d.x, d.probabilities
+    rtp = float(d.mean)
+    rows = [{"win [x total bet]": "no win", "probability": float(p[x == 0].sum())}]
+    edges = [e for e in (0, *WIN_EDGES) if e < x.max()] + [math.inf]
+    for lo, hi in itertools.pairwise(edges):
+        m = (x > lo) & (x < hi) if lo == 0 else (x >= lo) & (x < hi)
+        label = (
+            f"above 0, below {hi:g}"
+            if lo == 0
+            else f"{lo:g} to below {hi:g}"
+            if hi != math.inf
+            else f"{lo:g} and above"
+        )
+        rows.append(
+            {
+                "win [x total bet]": label,
+                "probability": float(p[m].sum()),
+                "RTP share": float((x[m] * p[m]).sum()) / rtp if rtp else 0.0,
+            }
+        )
+    bands = pd.DataFrame(rows)
+    bands["1 in N"] = [1 / v if v else math.inf for v in bands["probability"]]
+    bands["cumulative RTP share"] = bands["RTP share"].fillna(0).cumsum()
+    bands = bands[["win [x total bet]", "probability", "1 in N", "RTP share", "cumulative RTP share"]]
+    ladder = [t for t in (0.01, *WIN_EDGES) if t <= x.max()]
+    ex = d.exceedance_table(ladder + [float(d.max_win)])
+    ex.columns = ["win at least [x total bet]", "probability", "1 in N"]
+    full = d.to_frame()
+    full = pd.DataFrame(
+        {
+            "win [x total bet]": full["win"],
+            "weight": full["weight"],
+            "probability": full["probability"],
+            "P(win >= x)": full["probability"][::-1].cumsum()[::-1],
+        }
+    )
+    figures = [
+        ("Probability per spin by win size (log scales).", lambda: plots.win_histogram(x, p)),
+        (
+            "Cumulative share of the RTP paid by wins up to each size.",
+            lambda: plots.cumulative_rtp(x, p, rtp),
+        ),
+    ]
+    paid = float(sheet.par.rtp) - rtp
+    share_note = (
+        ""
+        if abs(paid) < 1e-12
+        else f"Shares are of the return paid as spin wins ({rtp:.4%}); the other "
+        f"{paid:.4%} of the RTP is not a spin win (see the RTP by channel)."
+    )
+    tables = [
+        Table(
+            "Wins by size",
+            bands,
+            {"probability": "prob", "1 in N": "odds", "RTP share": "pct", "cumulative RTP share": "pct"},
+            figures=figures,
+            note=share_note,
+        ),
+        Table(
+            "P(win >= x)",
+            ex,
+            {"win at least [x total bet]": "x", "probability": "prob", "1 in N": "odds"},
+        ),
+        Table(
+            "Distribution of the total win of a spin",
+            full,
+            {
+                "win [x total bet]": "x",
+                "probability": "prob",
+                "P(win >= x)": "prob",
+                "weight": "int" if d.exact else "prob",
+            },
+            html=False,
+            note="Weights are hit counts over the cycle."
+            if d.exact
+            else "Weights are probabilities (float64).",
+        ),
+    ]
+    return sheet._section("distribution", tables)
+
+
+def sessions(sheet: ParSheet) -> Section:
+    labels = [f"{s.spins:,} spins" for s in sheet.sessions]
+    spec = [
+        ("expected net result [x total bet]", lambda s: s.mean, "x"),
+        ("SD of the net result [x total bet]", lambda s: s.sd, "x"),
+        ("P(ahead: net result > 0)", lambda s: s.p_ahead, "pctp"),
+        ("P(exactly even)", lambda s: s.p_even, "pctp"),
+        ("P(lose half the stake or more)", lambda s: s.p_at_most(-s.spins / 2), "pctp"),
+    ]
+    spec += [
+        (f"{q:.0%} quantile of the net result [x total bet]", lambda s, q=q: s.quantile(q), "x")
+        for q in (0.05, 0.25, 0.5, 0.75, 0.95)
+    ]
+    spec += [
+        ("largest possible net result [x total bet]", lambda s: s.max_net, "x"),
+        ("top of the exact lattice [x total bet]", lambda s: s.upper, "x"),
+        ("P(net result above the top of the lattice)", lambda s: s.tail, "prob"),
+        ("bound on the error of a probability", lambda s: s.error_bound, "prob"),
+        ("bound on the error of a cumulative probability", lambda s: s.cdf_error_bound, "prob"),
+    ]
+    rows = [(name, *[f(s) for s in sheet.sessions], fmt) for name, f, fmt in spec]
+    exact = all(s.exact_lattice for s in sheet.sessions)
+    note = (
+        "Exact lattice convolution of the per-spin distribution (FFT, float64), over the "
+        "whole range from losing every bet to the top of the lattice; the probability "
+        "above it (up to the largest possible result, N x max win - N) is one figure. "
+        "The error bounds follow from the float64 FFT error of each product."
+        if exact
+        else "Some wins were moved to a coarser lattice (mean kept) to bound the size; "
+        "quantiles are approximate to one lattice step per spin."
+    )
+    table = figure_table("Net result of a session", rows, note=note, columns=("figure", *labels))
+    return sheet._section(
+        "sessions",
+        [table],
+        [
+            (
+                "Distribution of the payback of each session length, over the whole range up to the max win.",
+                lambda: plots.session_cdf(sheet.sessions),
+            )
+        ],
+    )
+
+
+def features(sheet: ParSheet) -> Section:
+    tables = feature_tables(sheet.par.features, sheet.par.tables, sheet.game)
+    text = "" if tables else "This game has no feature beyond its line and scatter pays."
+    return sheet._section("features", tables, text=text)
+
+
+def simulation(sheet: ParSheet) -> Section:
+    from slotmath.montecarlo.convergence import EXACT_COUNT_BELOW, Z_PASS, detectable_rtp_error
+
+    sim = sheet.simulation
+    if sim is None:
+        return sheet._section("simulation", text="No simulation was run (Monte Carlo spins = 0).")
+    d = sim.to_dict()
+    head = (
+        f"Simulated: {d.get('spins', 0):,} rounds, seed {d.get('seed')}"
+        + (
+            f", {d['chunks']} chunk{'s' * (d['chunks'] != 1)} of {d['chunk']:,} rounds (the "
+            "result does not depend on the number of processes)"
+            if "chunks" in d
+            else ""
+        )
+        + "."
+    )
+    conv = getattr(sim, "convergence", None)
+    if conv is None:
+        return sheet._section("simulation", [estimates_table(sheet, d)], text=head)
+    f = conv.figures
+    paid = float(sheet.par.distribution.mean)
+    differs = abs(float(sheet.par.rtp) - paid) > 1e-12
+    names = {
+        "RTP": "RTP paid as round wins" if differs else "RTP",
+        "hit frequency": "hit frequency",
+        "SD": "SD",
+    }
+    row_fmt = {"RTP": "pct6", "hit frequency": "pct6", "SD": "num"}
+    figures = pd.DataFrame(
+        {
+            "figure": [names[x] for x in f["figure"]],
+            "exact": f["exact"],
+            "simulated": f["simulated"],
+            "standard error": f["se"],
+            "95 % CI low": f["ci_low"],
+            "95 % CI high": f["ci_high"],
+            "z": f["z"],
+        }
+    )
+    figures["check"] = [_agrees(z) for z in f["z"]]
+    rows_fmt = [row_fmt[x] for x in f["figure"]]
+    table = Table(
+        "RTP, hit frequency and SD",
+        figures,
+        row_formats=rows_fmt,
+        note="z = (simulated - exact) / standard error; a check passes when "
+        f"|z| < {Z_PASS:g}. Standard errors are those of the exact "
+        "distribution: the RTP's is SD / sqrt(N); the SD's comes from the "
+        "exact fourth moment mu4 of the round win, sqrt((mu4 - SD^4) / N) "
+        "/ (2 SD), which holds for heavy-tailed wins.",
+    )
+    table.row_formats = ["text" if c == "figure" else None for c in ()] or rows_fmt
+    table.column_formats = {"z": "z", "check": "text"}
+    tables = [table]
+    sd = float(sheet.par.distribution.sd)
+    power = [
+        ("rounds simulated", int(conv.rounds), "int"),
+        (
+            "smallest RTP error the check detects (|z| >= 4) [x total bet]",
+            detectable_rtp_error(sd, conv.rounds),
+            "pct",
+        ),
+        ("rounds for the RTP to +-0.01 percentage points at 95 %", conv.rounds_needed, "odds"),
+    ]
+    tables.append(figure_table("Power of the check", power))
+    e = conv.events
+    if len(e):
+        events = pd.DataFrame(
+            {
+                "event": [human(x) for x in e["event"]],
+                "hits": e["hits"],
+                "simulated 1 in N": [_finite(v) for v in e["one_in"]],
+                "exact 1 in N": [_finite(v) for v in e["exact_one_in"]],
+                "z": e["z"],
+                "check": [_agrees(z) for z in e["z"]],
+            }
+        )
+        tables.append(
+            Table(
+                "Pays and features: simulated against exact frequency",
+                events,
+                {
+                    "hits": "int",
+                    "simulated 1 in N": "odds",
+                    "exact 1 in N": "odds",
+                    "z": "z",
+                    "check": "text",
+                },
+                note=f"Events expected fewer than {EXACT_COUNT_BELOW} times are "
+                "tested with the exact Poisson tail probability (its z is "
+                "the equivalent normal quantile); 1 in N is blank for an "
+                "event never seen.",
+            )
+        )
+    h = conv.histogram
+    h = h[(h["rounds"] > 0) | (h["exact"].fillna(0) > 0)]
+    tables.append(
+        Table(
+            "Rounds by win size [x total bet]",
+            pd.DataFrame(
+                {
+                    "win [x total bet]": ["no win" if b == "0" else b for b in h["bin"]],
+                    "rounds": h["rounds"].tolist(),
+                    "simulated": h["probability"].tolist(),
+                    "exact": h["exact"].tolist(),
+                    "z": h["z"].tolist(),
+                    "check": [_agrees(z) for z in h["z"]],
+                }
+            ),
+            {"rounds": "int", "simulated": "prob", "exact": "prob", "z": "z", "check": "text"},
+            note=f"Largest |z| over all rows: {conv.max_abs_z:.2f}.",
+        )
+    )
+    notes = [n for n in conv.notes]
+    failing = [
+        f"{t.title}: {row[0]}"
+        for t in tables
+        if "check" in t.frame.columns
+        for row in t.frame.itertuples(index=False)
+        if row[-1] == "fails"
+    ]
+    text = head
+    if notes:
+        text += " " + " ".join(notes)
+    if failing:
+        text += (
+            f" {len(failing)} check{'s' * (len(failing) != 1)} failed ("
+            + "; ".join(failing[:5])
+            + "): a failing check means the simulation and "
+            "the exact figures disagree by more than chance allows; the sheet must "
+            "not be published until the cause is found."
+        )
+    return sheet._section("simulation", tables, text=text)
+
+
+def estimates_table(sheet: ParSheet, d: dict) -> Table:
+    rows = []
+    for path, est in walk_estimates(d):
+        z = est.get("z")
+        lo, hi = est.get("ci95") or (None, None)
+        rows.append(
+            {
+                "figure": " / ".join(FIGURE_NAMES.get(p, label(p)) for p in path),
+                "exact": est.get("exact"),
+                "simulated": est["value"],
+                "standard error": est.get("se"),
+                "95 % CI low": lo,
+                "95 % CI high": hi,
+                "z": z,
+                "agrees (|z| < 4)": _agrees(z),
+            }
+        )
+    fmt = {c: "num" for c in ("exact", "simulated", "standard error", "95 % CI low", "95 % CI high")}
+    fmt["z"] = "odds"
+    return Table(
+        "Simulated figures", pd.DataFrame(rows), fmt, note="z = (simulated - exact) / standard error."
+    )
+
+
+def notes(sheet: ParSheet) -> Section:
+    notes = [human(n) for n in sheet.par.notes] + [
+        "Figures are per spin (or per round, where a feature follows the spin) and relative "
+        "to the total bet unless a unit says otherwise.",
+        "Exact figures come from full-cycle counting with integer hit counts; the RTP is "
+        "given as an exact fraction where all inputs are integers.",
+        "Simulated figures are marked as such and only cross-check the exact ones.",
+    ]
+    return sheet._section("notes", [Table("Notes", pd.DataFrame({"note": notes}))])
