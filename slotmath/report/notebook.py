@@ -12,6 +12,7 @@ See ``docs/reports.md``.
 
 from __future__ import annotations
 
+import logging
 import os
 import re
 import shutil
@@ -132,7 +133,11 @@ def run_report(
             # the kernel shows the sheet's steps on the stderr it shares with this process;
             # its sys.path leaves out the working directory (PYTHONSAFEPATH, ignore_cwd), so
             # a slotmath/ folder there is never imported in place of the package
-            with environment(PROGRESS_ENV, "1" if progress else "0"), environment("PYTHONSAFEPATH", "1"):
+            with (
+                environment(PROGRESS_ENV, "1" if progress else "0"),
+                environment("PYTHONSAFEPATH", "1"),
+                quiet_logs(*QUIET_LOGGERS),
+            ):
                 pm.execute_notebook(
                     str(notebook),
                     str(executed),
@@ -185,6 +190,26 @@ def environment(name: str, value: str):
             os.environ.pop(name, None)
         else:
             os.environ[name] = before
+
+
+#: Loggers silenced while the notebook runs: on Ctrl-C the kernel (in the same
+#: process group) dies with this process, and the notebook runner logs "Kernel
+#: died" and an unretrieved task; the outcome is reported in one line instead.
+QUIET_LOGGERS = ("papermill", "nbclient", "asyncio")
+
+
+@contextmanager
+def quiet_logs(*names: str):
+    """Disable the loggers ``names`` inside the block.  They stay disabled
+    when the block is left by an exception (a task of the dead kernel is
+    logged only when collected, after the one-line message)."""
+    loggers = [logging.getLogger(n) for n in names]
+    saved = [lg.disabled for lg in loggers]
+    for lg in loggers:
+        lg.disabled = True
+    yield
+    for lg, was in zip(loggers, saved, strict=True):
+        lg.disabled = was
 
 
 def install(work: Path, target: Path) -> None:
