@@ -45,7 +45,7 @@ import pandas as pd
 
 from slotmath.engine.combinations import _row
 from slotmath.engine.distribution import WinDistribution
-from slotmath.engine.joint import INT64_SAFE, _find, _grow, _new_table
+from slotmath.engine.joint import INT64_SAFE, _find, _grow, _new_table, final_distribution
 from slotmath.engine.limits import EngineTooLarge
 from slotmath.engine.moments import unique_rows
 from slotmath.engine.reels import pack_reels
@@ -369,15 +369,7 @@ def ways_distribution(
             fn,
         )
     assert n == 0
-    order = np.argsort(fwins[:fn], kind="stable")
-    dist = WinDistribution(
-        fwins[:fn][order].copy(),
-        np.array(fcounts[:fn][order].tolist(), dtype=object),
-        unit_den,
-        bet.total_bet,
-    )
-    assert dist.total == cycle
-    return dist
+    return final_distribution(fwins[:fn], fcounts[:fn], unit_den, bet.total_bet, cycle)
 
 
 # ===========================================================================
