@@ -254,6 +254,19 @@ def stop_classes(win: np.ndarray, weights: np.ndarray, codes: np.ndarray, classe
     return win[first], w, codes[first]
 
 
+def final_distribution(
+    wins: np.ndarray, counts: np.ndarray, unit_den: int, total_bet: int, cycle: int
+) -> WinDistribution:
+    """The finished table as a win distribution, wins ascending; its counts
+    must sum to the full ``cycle`` [spins]. ``wins`` are in [1/unit_den coins]."""
+    order = np.argsort(wins, kind="stable")
+    dist = WinDistribution(
+        wins[order].copy(), np.array(counts[order].tolist(), dtype=object), unit_den, total_bet
+    )
+    assert dist.total == cycle
+    return dist
+
+
 def spin_distribution(
     game: Game, level: int, reel_set: str = "base", max_line_steps: int | None = None
 ) -> WinDistribution:
@@ -337,12 +350,4 @@ def spin_distribution(
             fn,
         )
     assert n == 0
-    order = np.argsort(fwins[:fn], kind="stable")
-    dist = WinDistribution(
-        fwins[:fn][order].copy(),
-        np.array(fcounts[:fn][order].tolist(), dtype=object),
-        unit_den,
-        bet.total_bet,
-    )
-    assert dist.total == cycle
-    return dist
+    return final_distribution(fwins[:fn], fcounts[:fn], unit_den, bet.total_bet, cycle)

@@ -45,7 +45,7 @@ import pandas as pd
 
 from slotmath.engine.combinations import _row
 from slotmath.engine.distribution import WinDistribution
-from slotmath.engine.joint import INT64_SAFE, _find, _grow, _new_table
+from slotmath.engine.joint import INT64_SAFE, _find, _grow, _new_table, final_distribution
 from slotmath.engine.limits import EngineTooLarge
 from slotmath.engine.moments import unique_rows
 from slotmath.engine.reels import pack_reels
@@ -198,19 +198,22 @@ def _settle(vec, factor):
 
 
 @nb.njit(cache=True)
-def _add_final(fkeys, fwins, fcounts, fslots, fn, empty, total, w):
-    if fn + 1 > fkeys.shape[0]:
-        fkeys, fwins, fcounts, fslots = _grow(fkeys, fwins, fcounts, fslots, fn)
-    h = _find(fkeys, fwins, fslots, empty, total)
-    e = fslots[h]
+def _add(keys, wins, counts, slots, n, row, win, w):
+    """Add count ``w`` to the entry (``row``, ``win``) of a table of ``n``
+    entries, growing it when full; returns the table and its new size."""
+    if n + 1 > keys.shape[0]:
+        keys, wins, counts, slots = _grow(keys, wins, counts, slots, n)
+    h = _find(keys, wins, slots, row, win)
+    e = slots[h]
     if e < 0:
-        fslots[h] = fn
-        fwins[fn] = total
-        fcounts[fn] = w
-        fn += 1
+        slots[h] = n
+        keys[n] = row
+        wins[n] = win
+        counts[n] = w
+        n += 1
     else:
-        fcounts[e] += w
-    return fkeys, fwins, fcounts, fslots, fn
+        counts[e] += w
+    return keys, wins, counts, slots, n
 
 
 @nb.njit(cache=True)
@@ -265,24 +268,13 @@ def _advance_ways(
             code = keys[i, W - 1] + cls_code[j]
             if live:
                 row[W - 1] = code
-                if m + 1 > nk.shape[0]:
-                    nk, nw, nc, ns = _grow(nk, nw, nc, ns, m)
-                h = _find(nk, nw, ns, row, win)
-                e = ns[h]
-                if e < 0:
-                    ns[h] = m
-                    nk[m] = row
-                    nw[m] = win
-                    nc[m] = w
-                    m += 1
-                else:
-                    nc[e] += w
+                nk, nw, nc, ns, m = _add(nk, nw, nc, ns, m, row, win, w)
                 continue
             for t in range(suffix_nz.shape[1]):
                 c2 = suffix_nz[k + 1, t]
                 if c2 < 0:
                     break
-                fkeys, fwins, fcounts, fslots, fn = _add_final(
+                fkeys, fwins, fcounts, fslots, fn = _add(
                     fkeys, fwins, fcounts, fslots, fn, empty, win + sc_units[code + c2], w * suffix[k + 1, c2]
                 )
     return nk, nw, nc, m, fkeys, fwins, fcounts, fslots, fn
@@ -369,15 +361,7 @@ def ways_distribution(
             fn,
         )
     assert n == 0
-    order = np.argsort(fwins[:fn], kind="stable")
-    dist = WinDistribution(
-        fwins[:fn][order].copy(),
-        np.array(fcounts[:fn][order].tolist(), dtype=object),
-        unit_den,
-        bet.total_bet,
-    )
-    assert dist.total == cycle
-    return dist
+    return final_distribution(fwins[:fn], fcounts[:fn], unit_den, bet.total_bet, cycle)
 
 
 # ===========================================================================

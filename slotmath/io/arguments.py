@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 
-from slotmath.io.gamefile import GameFileError, load_game
+from slotmath.io.gamefile import check_level, load_game
 
 
 class UsageError(Exception):
@@ -15,12 +15,7 @@ class UsageError(Exception):
 def game_and_level(spec: str, level: int | None):
     """Load GAME and check that ``level`` is one of its bet levels."""
     game = load_game(spec)
-    if level is not None and level not in game.levels:
-        raise GameFileError(
-            game.source,
-            "bet.levels",
-            f"bet level {level} is not offered (levels: {', '.join(map(str, game.levels))})",
-        )
+    check_level(game, level)
     return game, game.bet(level).level
 
 

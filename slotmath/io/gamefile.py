@@ -263,6 +263,17 @@ def load_game(spec: str | Path, games_dir: Path | None = None) -> Game:
     return game
 
 
+def check_level(game: Game, level: int | None) -> None:
+    """Raise :class:`GameFileError` unless ``level`` is None (the default
+    level) or one of the game's bet levels."""
+    if level is not None and level not in game.levels:
+        raise GameFileError(
+            game.source,
+            "bet.levels",
+            f"bet level {level} is not offered (levels: {', '.join(map(str, game.levels))})",
+        )
+
+
 def ways_problem(game: Game) -> tuple | None:
     """(field, problem) when ``game``'s pays cannot be paid by ways, else None."""
     for i, lp in enumerate(game.line_pays):

@@ -122,6 +122,13 @@ def play_stops(
 
 
 @nb.njit(cache=True)
+def draw_stops(rng, stop, bound, use_table, table, cum, n_stops):
+    """Fill ``stop`` (R,) with one weighted random stop per reel."""
+    for r in range(stop.shape[0]):
+        stop[r] = stop_of(uniform_below(rng, bound[r]), r, use_table, table, cum, n_stops)
+
+
+@nb.njit(cache=True)
 def scatter_win(stop, sc_count, sc_pay, sc_event, events):
     """Scatter win of the window at ``stop`` [x total bet]; adds its events."""
     scatter = 0.0
@@ -161,8 +168,7 @@ def line_kernel(
     stop = np.empty(R, dtype=np.int64)
     window = np.empty(R * dims[6], dtype=np.int64)
     for i in range(n):
-        for r in range(R):
-            stop[r] = stop_of(uniform_below(rng, bound[r]), r, use_table, table, cum, n_stops)
+        draw_stops(rng, stop, bound, use_table, table, cum, n_stops)
         wins[i] = play_stops(
             stop, window, dims, sym, cells, codes, offsets, label_coins, sc_count, sc_pay, sc_event, events
         )

@@ -20,10 +20,9 @@ from slotmath.montecarlo.convergence import event_key
 from slotmath.montecarlo.linesim import (
     TABLE_LIMIT,
     draw_args,
+    draw_stops,
     scatter_args,
     scatter_win,
-    stop_of,
-    uniform_below,
 )
 from slotmath.montecarlo.run import RoundSampler
 
@@ -85,8 +84,7 @@ def ways_kernel(
     vec = np.empty(factor.shape[0], dtype=np.int64)
     out = np.empty(factor.shape[0], dtype=np.int64)
     for i in range(n):
-        for r in range(R):
-            stop[r] = stop_of(uniform_below(rng, bound[r]), r, use_table, table, cum, n_stops)
+        draw_stops(rng, stop, bound, use_table, table, cum, n_stops)
         wins[i] = ways_win(stop, feat, pay, event, step, factor, dims[1], vec, out, events) + scatter_win(
             stop, sc_count, sc_pay, sc_event, events
         )

@@ -21,7 +21,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from slotmath.io.files import install_dir, make_temp_dir, write_text_atomic
-from slotmath.io.gamefile import GAMES_DIR, GameFileError, load_game
+from slotmath.io.gamefile import GAMES_DIR, GameFileError, check_level, load_game
 from slotmath.report.sheet import DEFAULT_SEED, DEFAULT_SPINS, PROGRESS_ENV, ROOT
 
 NOTEBOOK = ROOT / "notebooks" / "par_sheet.ipynb"
@@ -111,12 +111,7 @@ def run_report(
     step = "load game"
     try:
         game = load_game(spec)
-        if level is not None and level not in game.levels:
-            raise GameFileError(
-                game.source,
-                "bet.levels",
-                f"bet level {level} is not offered (levels: {', '.join(map(str, game.levels))})",
-            )
+        check_level(game, level)
     except GameFileError as exc:
         raise ReportError(str(spec), step, str(exc), status=2) from None
     out_root = Path(out_root)

@@ -23,7 +23,7 @@ from tqdm import tqdm
 from slotmath.analysis.simulation import cross_check
 from slotmath.engine.session import SESSION_LENGTHS, session
 from slotmath.io.files import write_text_atomic
-from slotmath.io.gamefile import GameFileError, load_game
+from slotmath.io.gamefile import check_level, load_game
 from slotmath.model import Game
 from slotmath.report import figure_sections, game_sections
 from slotmath.report.sheetparts import (  # noqa: F401  (re-exported)
@@ -246,12 +246,7 @@ def par_sheet(
     }
     if not isinstance(game, Game):
         game = load_game(game)
-    if level is not None and level not in game.levels:
-        raise GameFileError(
-            game.source,
-            "bet.levels",
-            f"bet level {level} is not offered (levels: {', '.join(map(str, game.levels))})",
-        )
+    check_level(game, level)
     level = game.bet(level).level
     from slotmath.analysis.metrics import equivalent_levels
 

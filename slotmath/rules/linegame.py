@@ -23,27 +23,34 @@ def analyse(game: Game, level: int, reel_set: str = "base") -> ParResult:
         return analyse_ways(game, level, reel_set)
     from slotmath.engine.combinations import combination_table, line_rtp
     from slotmath.engine.joint import spin_distribution
-    from slotmath.rules.par import ParResult
 
-    bet = game.bet(level)
     table = combination_table(game, level, reel_set)
     lines_rtp, per_line = line_rtp(game, level, reel_set)
+    dist = spin_distribution(game, level, reel_set)
+    return _par_result(game, level, reel_set, table, "lines", lines_rtp, dist, per_line_rtp=per_line)
+
+
+def _par_result(game, level, reel_set, table, channel, channel_rtp, dist, **extra) -> ParResult:
+    """PAR of a line or ways game from its combination ``table``, the RTP of its
+    pay ``channel`` ("lines" or "ways") [x total bet] and the spin-win ``dist``;
+    checks that the distribution's mean equals the table's RTP."""
+    from slotmath.rules.par import ParResult
+
     scatter_rtp = sum(table.loc[table["kind"] == "scatter", "rtp_exact"], Fraction(0))
-    components = {"lines": lines_rtp}
+    components = {channel: channel_rtp}
     if game.scatter_pays:
         components["scatters"] = scatter_rtp
-    dist = spin_distribution(game, level, reel_set)
-    rtp = lines_rtp + scatter_rtp
-    assert dist.mean == rtp, "joint distribution disagrees with the combination table"
+    rtp = channel_rtp + scatter_rtp
+    assert dist.mean == rtp, f"{channel} distribution disagrees with the combination table"
     return ParResult(
         game=game,
-        bet=bet,
+        bet=game.bet(level),
         cycle=game.cycle(reel_set),
         rtp=rtp,
         components=components,
         distribution=dist,
         combinations=table,
-        per_line_rtp=per_line,
+        **extra,
     )
 
 
@@ -80,28 +87,20 @@ def analyse_ways(game: Game, level: int, reel_set: str = "base") -> ParResult:
     """Exact PAR of a ways game at bet ``level``."""
     from slotmath.engine.combinations import combination_table
     from slotmath.engine.ways import ways_distribution, ways_table
-    from slotmath.rules.par import ParResult
 
-    bet = game.bet(level)
     table = combination_table(
         game, level, reel_set, pay_rows=ways_table(game, level, reel_set).to_dict("records")
     )
     ways_rtp = sum(table.loc[table["kind"] == "ways", "rtp_exact"], Fraction(0))
-    scatter_rtp = sum(table.loc[table["kind"] == "scatter", "rtp_exact"], Fraction(0))
-    components = {"ways": ways_rtp}
-    if game.scatter_pays:
-        components["scatters"] = scatter_rtp
     dist = ways_distribution(game, level, reel_set)
-    rtp = ways_rtp + scatter_rtp
-    assert dist.mean == rtp, "ways distribution disagrees with the combination table"
-    return ParResult(
-        game=game,
-        bet=bet,
-        cycle=game.cycle(reel_set),
-        rtp=rtp,
-        components=components,
-        distribution=dist,
-        combinations=table,
+    return _par_result(
+        game,
+        level,
+        reel_set,
+        table,
+        "ways",
+        ways_rtp,
+        dist,
         notes=[
             f"Pays by ways: {game.rows**game.reels:,} ways; a combination's "
             "hits are spins, its win the mean win per hit (pay x mean ways)."

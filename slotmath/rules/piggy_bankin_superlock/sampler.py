@@ -10,16 +10,7 @@ import numpy as np
 
 from slotmath.model import Game
 from slotmath.montecarlo.linesim import uniform_below
-from slotmath.rules.piggy_bankin_superlock.check import (  # noqa: F401
-    BASE,
-    BASE_REELS,
-    BATCH,
-    FREE,
-    LINES,
-    POLICIES,
-    SELECT,
-    check,
-)
+from slotmath.rules.piggy_bankin_superlock.check import BASE, BASE_REELS, FREE, POLICIES
 from slotmath.rules.piggy_bankin_superlock.rtp import breakdown
 from slotmath.rules.piggy_bankin_superlock.structure import _symbol_set, features_of
 

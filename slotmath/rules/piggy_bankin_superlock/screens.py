@@ -17,16 +17,7 @@ from slotmath.engine.joint import spin_distribution
 from slotmath.features import wheel as wheel_mod
 from slotmath.model import Game
 from slotmath.rules.piggy_bankin_superlock.cache import _this_set, feature_sets
-from slotmath.rules.piggy_bankin_superlock.check import (  # noqa: F401
-    BASE,
-    BASE_REELS,
-    BATCH,
-    FREE,
-    LINES,
-    POLICIES,
-    SELECT,
-    check,
-)
+from slotmath.rules.piggy_bankin_superlock.check import BASE, BASE_REELS, BATCH, FREE, LINES, POLICIES
 from slotmath.rules.piggy_bankin_superlock.rtp import _walk_feature_screens
 from slotmath.rules.piggy_bankin_superlock.structure import (
     ReelData,

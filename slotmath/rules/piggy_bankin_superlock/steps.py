@@ -10,16 +10,7 @@ import pandas as pd
 
 from slotmath.features import wheel as wheel_mod
 from slotmath.model import Game
-from slotmath.rules.piggy_bankin_superlock.check import (  # noqa: F401
-    BASE,
-    BASE_REELS,
-    BATCH,
-    FREE,
-    LINES,
-    POLICIES,
-    SELECT,
-    check,
-)
+from slotmath.rules.piggy_bankin_superlock.check import BASE, BASE_REELS, FREE
 from slotmath.rules.piggy_bankin_superlock.rtp import (
     Breakdown,
     _fg_per_spin,
