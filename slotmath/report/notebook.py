@@ -144,6 +144,9 @@ def run_report(
                         "--IPKernelApp.log_level=CRITICAL",
                         "--IPKernelApp.ignore_cwd=True",
                         "--IPKernelApp.capture_fd_output=False",
+                        # the kernel's own shutdown race ("Task was destroyed but it is
+                        # pending!") would reach the shared stderr: its asyncio log is off
+                        f"--IPKernelApp.exec_lines={KERNEL_QUIET!r}",
                     ],
                 )
         except pm.PapermillExecutionError as exc:
@@ -187,6 +190,8 @@ def environment(name: str, value: str):
             os.environ[name] = before
 
 
+#: Run in the report kernel first: its asyncio logger is silenced.
+KERNEL_QUIET = ["import logging as _logging; _logging.getLogger('asyncio').disabled = True"]
 #: Loggers silenced while the notebook runs: on Ctrl-C the kernel (in the same
 #: process group) dies with this process, and the notebook runner logs "Kernel
 #: died" and an unretrieved task; the outcome is reported in one line instead.
