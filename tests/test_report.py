@@ -2,6 +2,7 @@
 
 import json
 import math
+import re
 from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
@@ -112,6 +113,10 @@ def test_simulation_rows(sheet):
     frame = sec.tables[0].frame.set_index("figure")
     assert frame.loc["RTP", "exact"] == pytest.approx(float(sheet.par.rtp))
     assert list(frame.index) == ["RTP", "hit frequency", "SD"]
+    # z is a plain signed number in every row, never formatted as its row's percentage
+    table = sec.tables[0]
+    shown = [table.text_value("z", i) for i in range(len(table.frame))]
+    assert all(re.fullmatch(r"[+-]\d+\.\d\d", z) for z in shown), shown
     events = sec.tables[2].frame.set_index("event")
     # every pay of the combination table is checked; 3 x SEVEN at x8 has 5 hits in 4096
     assert events.loc["line: 3 x SEVEN (x8)", "exact 1 in N"] == pytest.approx(4096 / 5)

@@ -431,6 +431,7 @@ def simulation(sheet: ParSheet) -> Section:
     table = Table(
         "RTP, hit frequency and SD",
         figures,
+        {"z": "z", "check": "text"},
         row_formats=rows_fmt,
         note="z = (simulated - exact) / standard error; a check passes when "
         f"|z| < {Z_PASS:g}. Standard errors are those of the exact "
@@ -438,8 +439,6 @@ def simulation(sheet: ParSheet) -> Section:
         "exact fourth moment mu4 of the round win, sqrt((mu4 - SD^4) / N) "
         "/ (2 SD), which holds for heavy-tailed wins.",
     )
-    table.row_formats = ["text" if c == "figure" else None for c in ()] or rows_fmt
-    table.column_formats = {"z": "z", "check": "text"}
     tables = [table]
     sd = float(sheet.par.distribution.sd)
     power = [
