@@ -188,7 +188,7 @@ class SessionDistribution:
             {
                 "net": self.net[keep],
                 "probability": self.probabilities[keep],
-                "cdf": np.cumsum(self.probabilities)[keep],
+                "cdf": self._cdf[keep],
             }
         )
 

@@ -13,6 +13,7 @@ import subprocess
 from fractions import Fraction
 from pathlib import Path
 
+from slotmath.io.files import file_digest
 from slotmath.model import Game
 from slotmath.report import plots
 from slotmath.report.sheettable import escape
@@ -130,7 +131,10 @@ def odds_text(one_in: float) -> str:
 
 
 def file_sha256(path: str | Path) -> str:
-    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    """SHA-256 of a file, read in blocks."""
+    h = hashlib.sha256()
+    file_digest(path, h)
+    return h.hexdigest()
 
 
 def last_commit_date(path) -> str | None:

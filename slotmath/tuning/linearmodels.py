@@ -131,7 +131,7 @@ class StopForms:
         arr = self.arrays(level, base)[name]
         v0 = self._part(arr[0], base[0], base, 0)
         diff = [r for r, (x, b) in enumerate(zip(xs, base, strict=True)) if not np.array_equal(x, b)]
-        if len(diff) > 1 and Evaluator.key(xs) in {k[1] for k in self._cache if k[0] == level}:
+        if len(diff) > 1 and (level, Evaluator.key(xs)) in self._cache:
             arr, diff, base = self.arrays(level, xs)[name], [], xs
             v0 = self._part(arr[0], xs[0], xs, 0)
         for r in diff:
