@@ -247,25 +247,27 @@ def session(
         raise ValueError("spins must be >= 1")
     units_per_bet = dist.unit_den * dist.total_bet
     max_net = spins * (float(dist.max_win) - 1.0)
+    step = win_lattice(dist)  # once: every pass of the doubling uses the same lattice
     if upper is not None:
         if upper < 0:
             raise ValueError("upper must be >= 0 (the tail is counted as ahead)")
-        return _session(dist, spins, float(upper), max_points)
+        return _session(dist, spins, float(upper), max_points, step)
     top = min(max_net, max(spins * (float(dist.mean) - 1.0) + 8 * dist.sd * np.sqrt(spins), 1.0))
-    step = win_lattice(dist)
     while True:
-        s = _session(dist, spins, top, max_points)
+        s = _session(dist, spins, top, max_points, step)
         fits = (spins * units_per_bet + 2 * top * units_per_bet) // step + 1 <= max_points
         if s.tail < TAIL_LIMIT or top >= max_net or not fits:
             return s
         top = min(2 * top + 1, max_net)
 
 
-def _session(dist: WinDistribution, spins: int, upper: float, max_points: int) -> SessionDistribution:
+def _session(
+    dist: WinDistribution, spins: int, upper: float, max_points: int, step: int
+) -> SessionDistribution:
+    """The session distribution up to ``upper``; ``step`` is :func:`win_lattice` of ``dist``."""
     units_per_bet = dist.unit_den * dist.total_bet
     stake = spins * units_per_bet
     top_units = stake + int(np.floor(upper * units_per_bet))
-    step = win_lattice(dist)
     exact_lattice = True
     if top_units // step + 1 > max_points:
         step = -(-top_units // (max_points - 1))
