@@ -190,7 +190,8 @@ def step_ways(vec, out, f, step, factor):
 
 
 @nb.njit(cache=True)
-def _settle(vec, factor):
+def settle_ways(vec, factor):
+    """Ways of a finished run: the live ways ``vec`` weighted by their multipliers ``factor``."""
     t = 0
     for m in range(vec.shape[0]):
         t += vec[m] * factor[m]
@@ -260,7 +261,7 @@ def _advance_ways(
                 if ended > 0:
                     win += pay_units[p, k] * ended
                 if ended < 0 and k == R - 1:
-                    win += pay_units[p, R] * _settle(out, factor)
+                    win += pay_units[p, R] * settle_ways(out, factor)
                     out[:] = 0
                 elif ended < 0:
                     live = True
@@ -402,7 +403,7 @@ def symbol_runs(game: Game, wp: WaysPays, p: int, reel_set: str = "base") -> dic
     for vec, c in states.items():
         acc = runs.setdefault(R, [0, 0])
         acc[0] += c
-        acc[1] += c * int(_settle(np.array(vec, dtype=np.int64), wp.factor))
+        acc[1] += c * int(settle_ways(np.array(vec, dtype=np.int64), wp.factor))
     return runs
 
 

@@ -14,7 +14,7 @@ import numba as nb
 import numpy as np
 
 from slotmath.engine.reels import pack_reels
-from slotmath.engine.ways import compile_ways, step_ways, stop_features
+from slotmath.engine.ways import compile_ways, settle_ways, step_ways, stop_features
 from slotmath.model import Game
 from slotmath.montecarlo.convergence import event_key
 from slotmath.montecarlo.linesim import (
@@ -43,9 +43,7 @@ def ways_win(stop, feat, pay, event, step, factor, total_bet, vec, out, events):
         vec[0] = 1
         for k in range(R + 1):
             if k == R:
-                ended = 0
-                for m in range(vec.shape[0]):
-                    ended += vec[m] * factor[m]
+                ended = settle_ways(vec, factor)
             else:
                 ended = step_ways(vec, out, feat[k, stop[k], p * F : (p + 1) * F], step, factor)
             if ended >= 0:
