@@ -12,6 +12,7 @@ import importlib
 import importlib.util
 import json
 import os
+import signal
 import sys
 
 from slotmath import __version__
@@ -146,10 +147,37 @@ EXTRA_COMMANDS = {
 }
 
 
+class _Interrupt:
+    """Remembers a Ctrl-C.  One that lands inside a C callback (numba's
+    compiler, while it caches a kernel) is only "ignored" there and surfaces
+    later as another error; the command still ends as interrupted."""
+
+    seen = False
+
+    @classmethod
+    def install(cls) -> None:
+        if signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+            return  # an ignored (inherited) or custom SIGINT is respected
+        signal.signal(signal.SIGINT, cls._on_sigint)
+        default_hook = sys.unraisablehook
+
+        def hook(unraisable):
+            if not isinstance(unraisable.exc_value, KeyboardInterrupt):
+                default_hook(unraisable)
+
+        sys.unraisablehook = hook
+
+    @classmethod
+    def _on_sigint(cls, signum, frame):
+        cls.seen = True
+        raise KeyboardInterrupt
+
+
 def main(argv=None) -> int:
     """Run one command; bad input, Ctrl-C and a closed output pipe end with
     one line (or none) and an exit status, never a traceback."""
     argv = list(sys.argv[1:] if argv is None else argv)
+    _Interrupt.install()
     try:
         if ALLOW_OUTSIDE in argv:  # accepted anywhere on the line
             argv = [a for a in argv if a != ALLOW_OUTSIDE]
@@ -158,6 +186,8 @@ def main(argv=None) -> int:
         args = parser.parse_args(argv)
         status = args.func(args)
         sys.stdout.flush()
+        if _Interrupt.seen:  # swallowed where it landed: the command still was interrupted
+            raise KeyboardInterrupt
         return status
     except (GameFileError, UsageError, EngineTooLarge) as exc:
         print(f"slotmath: error: {exc}", file=sys.stderr)
@@ -176,6 +206,11 @@ def main(argv=None) -> int:
         # interpreter's final flush stays quiet
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_BROKEN_PIPE
+    except Exception:
+        if _Interrupt.seen:  # the Ctrl-C broke the computation it landed in
+            print("slotmath: interrupted", file=sys.stderr)
+            return EXIT_INTERRUPTED
+        raise
 
 
 if __name__ == "__main__":
