@@ -166,25 +166,38 @@ class FreeGamesSpec:
     retrigger: bool = True
     nudge: str | None = None
     max_games: int | None = None
+    scatter_pays: bool = True
+    retrigger_awards: dict | None = None
 
     def games(self, count: int) -> int:
         """Games awarded by ``count`` scatters (the highest listed count not above it)."""
-        return self._lookup(count)[1]
+        return _lookup(self.awards, count)[1]
 
     def prize(self, count: int) -> Fraction:
         """Prize [x total bet] for ``count`` scatters."""
-        return self._lookup(count)[0]
+        return _lookup(self.awards, count)[0]
 
-    def _lookup(self, count):
-        best = (Fraction(0), 0)
-        for c in sorted(self.awards):
-            if c <= count:
-                best = self.awards[c]
-        return best
+    def retrigger_games(self, count: int) -> int:
+        """Games added by ``count`` scatters during free games (``retrigger_awards``,
+        default ``awards``; 0 without retriggers)."""
+        return _lookup(self.retrigger_awards or self.awards, count)[1] if self.retrigger else 0
+
+    def retrigger_prize(self, count: int) -> Fraction:
+        """Prize [x total bet] of ``count`` scatters during free games."""
+        return _lookup(self.retrigger_awards or self.awards, count)[0]
 
     @property
     def min_count(self) -> int:
         return min(self.awards)
+
+
+def _lookup(awards: dict, count: int) -> tuple:
+    """``(prize, games)`` of the highest listed count not above ``count``."""
+    best = (Fraction(0), 0)
+    for c in sorted(awards):
+        if c <= count:
+            best = awards[c]
+    return best
 
 
 @dataclass(frozen=True)
@@ -238,6 +251,7 @@ class Features:
     free_games: FreeGamesSpec | None = None
     selection: SelectionSpec | None = None
     wheel: WheelSpec | None = None
+    round_cap: Fraction | None = None
 
 
 # ===========================================================================
@@ -334,7 +348,7 @@ def load_features(game: Game) -> Features:
 def _load_features(game: Game) -> Features:
     rd = _Reader(game)
     opts = game.options or {}
-    rd.mapping(opts, "options", allowed=("jackpots", "lockit", "free_games", "selection", "wheel"))
+    rd.mapping(opts, "options", allowed=("jackpots", "lockit", "free_games", "selection", "wheel", "round_cap"))
     jackpots = {}
     if "jackpots" in opts:
         for name, value in rd.mapping(opts["jackpots"], "options.jackpots").items():
@@ -345,7 +359,8 @@ def _load_features(game: Game) -> Features:
     wheel = _wheel(rd, opts["wheel"], jackpots) if "wheel" in opts else None
     if lockit is not None and lockit.mark_award == "wheel" and wheel is None:
         rd.fail("options.lockit.mark_award", "is 'wheel' but options.wheel is not declared")
-    return Features(jackpots, lockit, free, selection, wheel)
+    cap = rd.number(opts["round_cap"], "options.round_cap", positive=True) if "round_cap" in opts else None
+    return Features(jackpots, lockit, free, selection, wheel, cap)
 
 
 #: orders in which shapes are packed into the window (see :mod:`slotmath.features.shapes`)
@@ -538,23 +553,23 @@ def _free_games(rd: _Reader, spec) -> FreeGamesSpec:
     rd.mapping(
         spec,
         w,
-        ("symbol", "reels", "multiplier", "awards", "retrigger", "nudge", "max_games"),
+        FREE_GAMES_KEYS,
         ("symbol", "reels", "awards"),
     )
     symbol = rd.symbol(spec["symbol"], f"{w}.symbol")
     reels = rd.reel_set(spec["reels"], f"{w}.reels")
     mult = rd.number(spec.get("multiplier", 1), f"{w}.multiplier", positive=True)
-    awards = {}
-    for c, a in rd.counts(spec["awards"], f"{w}.awards").items():
-        f = f"{w}.awards.{c}"
-        rd.mapping(a, f, ("prize", "games"), ("games",))
-        awards[c] = (
-            rd.number(a.get("prize", 0), f"{f}.prize", minimum=0),
-            rd.number(a["games"], f"{f}.games", integer=True, positive=True),
-        )
+    awards = _games_awards(rd, spec["awards"], f"{w}.awards")
+    again = spec.get("retrigger_awards")
+    again = None if again is None else _games_awards(rd, again, f"{w}.retrigger_awards", zero=True)
     retrigger = spec.get("retrigger", True)
     if not isinstance(retrigger, bool):
         rd.fail(f"{w}.retrigger", "must be true or false")
+    if again is not None and not retrigger:
+        rd.fail(f"{w}.retrigger_awards", "is given but retrigger is false")
+    scatter_pays = spec.get("scatter_pays", True)
+    if not isinstance(scatter_pays, bool):
+        rd.fail(f"{w}.scatter_pays", "must be true or false")
     nudge = spec.get("nudge")
     if nudge is not None:
         rd.symbol(nudge, f"{w}.nudge")
@@ -563,7 +578,35 @@ def _free_games(rd: _Reader, spec) -> FreeGamesSpec:
     cap = spec.get("max_games")
     if cap is not None:
         cap = rd.number(cap, f"{w}.max_games", integer=True, positive=True)
-    return FreeGamesSpec(symbol, reels, mult, awards, retrigger, nudge, cap)
+    return FreeGamesSpec(symbol, reels, mult, awards, retrigger, nudge, cap, scatter_pays, again)
+
+
+#: keys of ``options.free_games``
+FREE_GAMES_KEYS = (
+    "symbol",
+    "reels",
+    "multiplier",
+    "awards",
+    "retrigger",
+    "retrigger_awards",
+    "scatter_pays",
+    "nudge",
+    "max_games",
+)
+
+
+def _games_awards(rd: _Reader, value, where: str, zero: bool = False) -> dict:
+    """``{count: (prize [x total bet], games)}`` from ``{count: {games, prize}}``
+    (``zero``: 0 games allowed, e.g. a retrigger count that pays a prize only)."""
+    out = {}
+    for c, a in rd.counts(value, where).items():
+        f = f"{where}.{c}"
+        rd.mapping(a, f, ("prize", "games"), ("games",))
+        out[c] = (
+            rd.number(a.get("prize", 0), f"{f}.prize", minimum=0),
+            rd.number(a["games"], f"{f}.games", integer=True, positive=not zero, minimum=0),
+        )
+    return out
 
 
 def _selection(rd: _Reader, spec, lockit, free) -> SelectionSpec:
