@@ -56,6 +56,11 @@ def analyse(game: Game, level: int, reel_set: str = "base") -> ParResult:
     return result
 
 
+def has_round(game: Game) -> bool:
+    """True when the game declares a feature or cap the line rules play."""
+    return bool(game.options) and any(k in game.options for k in PLAYED_OPTIONS)
+
+
 def round_features(game: Game, level: int) -> list:
     """The features of the generic round that ``game`` declares (each a
     :class:`slotmath.features.round.Feature`), in the order they are played."""
@@ -155,9 +160,23 @@ def _par_result(game, level, reel_set, table, channel, channel_rtp, dist, **extr
 
 def simulate(game: Game, level: int, spins: int, seed: int = 0) -> SimulationResult:
     """Monte Carlo run with z-scores against the exact figures."""
-    from slotmath.montecarlo.results import simulate_lines
+    from slotmath.montecarlo.results import Moments, SimulationResult, simulate_lines
 
     exact = analyse(game, level)
+    if has_round(game):
+        import numpy as np
+
+        sampler = round_sampler(game, level)
+        rng = np.random.default_rng(seed)
+        moments = Moments()
+        done = 0
+        while done < spins:
+            n = min(1_000_000, spins - done)
+            wins, _ = sampler.kernel(rng, n, *sampler.args)
+            moments.add(wins)
+            done += n
+        figures = {"rtp": float(exact.rtp), "hit_frequency": exact.hit_frequency, "sd": exact.sd}
+        return SimulationResult(game.name, level, spins, seed, moments, figures)
     return simulate_lines(
         game,
         spins,
@@ -171,6 +190,10 @@ def round_sampler(game: Game, level: int, reel_set: str = "base"):
     """Compiled round sampler for :mod:`slotmath.montecarlo.run` (see :mod:`slotmath.montecarlo.linesim`)."""
     from slotmath.montecarlo.linesim import line_sampler
 
+    if reel_set == "base" and has_round(game):
+        from slotmath.montecarlo.roundsim import round_sampler as sampler_of_round
+
+        return sampler_of_round(game, level)
     if game.pays_by == "ways":
         from slotmath.montecarlo.wayssim import ways_sampler
 
