@@ -37,7 +37,7 @@ from scipy.signal import fftconvolve
 
 from slotmath.engine.distribution import WinDistribution
 
-__all__ = ["Trigger", "Feature", "RoundLaw", "round_triggers", "round_law", "RESOLVED"]
+__all__ = ["Trigger", "Feature", "RoundLaw", "round_triggers", "round_law", "feature_means", "RESOLVED"]
 
 #: Probabilities below this are not resolved by the float convolutions.
 RESOLVED = 1e-15
@@ -160,6 +160,19 @@ def round_law(keyed, features, round_cap=None, distribution: bool = True) -> Rou
             components["round_cap"] = -over
             rtp = float(rtp) - over
     return RoundLaw(rtp, components, dist, key_p, dropped, figures)
+
+
+def feature_means(features, key_probability: dict) -> dict:
+    """Each feature's RTP component [x total bet] from ``{feature name: {key:
+    P(key)}}`` (its own key items): ``sum_key P(key) mean(key)`` over the
+    triggering keys (exact when the means and probabilities are)."""
+    out: dict = {}
+    for f in features:
+        probs = key_probability[f.name]
+        out[f.name] = out.get(f.name, 0) + sum(
+            (p * f.mean(k) for k, p in probs.items() if f.triggers(k)), Fraction(0)
+        )
+    return out
 
 
 def _round_distribution(keyed, features, triggers):

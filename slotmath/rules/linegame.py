@@ -56,6 +56,38 @@ def analyse(game: Game, level: int, reel_set: str = "base") -> ParResult:
     return result
 
 
+def components(game: Game, level: int) -> dict:
+    """RTP by component [x total bet] without the round's distribution:
+    ``lines`` (or ``ways``), ``scatters``, each feature's exact mean
+    contribution (Fractions); with a ``round_cap`` the capped round is
+    analysed in full (its ``round_cap`` component is float)."""
+    if round_cap(game) is not None:
+        return dict(analyse(game, level).components)
+    from slotmath.engine.combinations import combination_table, line_rtp
+
+    table = combination_table(game, level)
+    channel = "ways" if game.pays_by == "ways" else "lines"
+    if channel == "ways":
+        out = {channel: sum(table.loc[table["kind"] == "ways", "rtp_exact"], Fraction(0))}
+    else:
+        out = {channel: line_rtp(game, level)[0]}
+    if game.scatter_pays:
+        out["scatters"] = sum(table.loc[table["kind"] == "scatter", "rtp_exact"], Fraction(0))
+    features = round_features(game, level)
+    if features:
+        from slotmath.engine.scatters import count_distribution_window
+        from slotmath.features.round import feature_means
+
+        keys = {}
+        for f in features:
+            if f.trigger.per_reel:
+                raise NotImplementedError("components of a per-reel trigger need the joint pass; use analyse")
+            counts = count_distribution_window(game, "base", f.trigger.symbol)
+            keys[f.name] = {c: Fraction(int(n), game.cycle("base")) for c, n in enumerate(counts.tolist()) if n}
+        out.update(feature_means(features, keys))
+    return out
+
+
 def has_round(game: Game) -> bool:
     """True when the game declares a feature or cap the line rules play."""
     return bool(game.options) and any(k in game.options for k in PLAYED_OPTIONS)
