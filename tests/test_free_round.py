@@ -229,3 +229,26 @@ def test_declarations_not_played_are_refused(write_game, extra, more, edit, fiel
     with pytest.raises(GameFileError) as err:
         tiny(write_game, 2, extra, more, edit)
     assert field in str(err.value) and "\n" not in str(err.value)
+
+
+def test_components_without_the_distribution(write_game):
+    # linegame.components: the same exact figures as analyse, from the trigger
+    # count's law (per-reel counts multiplied, totals convolved)
+    from slotmath.features.round import Trigger, trigger_key_probability
+    from slotmath.rules.linegame import components
+
+    game = tiny(write_game)
+    assert components(game, 1) == analyse(game, 1).components
+    per = trigger_key_probability(game, Trigger("S", True))
+    assert per[(1, 1, 1)] == F(1, 64) and sum(per.values()) == 1 and len(per) == 8
+    classic = load_game(TEST_DATA / "classic_free_games")
+    assert sum(components(classic, 1).values()) == F(50927, 21625)
+
+
+def test_never_ending_free_games_are_refused(write_game):
+    # 3 S with probability 1/64 add 40 games: E[K] = 40/64 < 1 is fine; 80 games
+    # give E[K] = 80/64 >= 1 and the feature would never end
+    assert analyse(tiny(write_game, 40), 1).rtp > 0
+    with pytest.raises(GameFileError, match="options.free_games.awards: free games would never end"):
+        analyse(tiny(write_game, 80), 1)
+    assert analyse(tiny(write_game, 80, ", max_games: 100"), 1).rtp > 0

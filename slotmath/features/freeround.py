@@ -96,6 +96,17 @@ def free_games_feature_of(game: Game, level: int, spec: FreeGamesSpec) -> Featur
     wins, extra, counts, den, by_count = free_spin_counts(game, level, spec)
     scale = den * game.bet(level).total_bet
     cap = spec.max_games
+    ek = Fraction(sum(k * c for k, c in zip(extra, counts, strict=True)), sum(counts))
+    if cap is None and ek >= 1:
+        from slotmath.io.gamefile import GameFileError
+
+        field = "retrigger_awards" if spec.retrigger_awards else "awards"
+        raise GameFileError(
+            game.source,
+            f"options.free_games.{field}",
+            f"free games would never end: each game adds {float(ek):.4g} games on average "
+            "(must be below 1); give max_games or award fewer games",
+        )
 
     @lru_cache(maxsize=None)
     def games_law(n: int) -> FreeGames:
@@ -165,7 +176,9 @@ def award_probabilities(fg: FreeGames) -> np.ndarray:
         return np.asarray(probs, dtype=float)
     size = grid_size(fg.p, fg.spins, ALIAS_BOUND)
     if size > MAX_GRID:
-        raise ValueError(
+        from slotmath.engine.limits import EngineTooLarge
+
+        raise EngineTooLarge(
             f"the free-games award law needs {size:,} grid points (more than {MAX_GRID:,}); "
             "give max_games or simulate"
         )

@@ -162,6 +162,31 @@ def round_law(keyed, features, round_cap=None, distribution: bool = True) -> Rou
     return RoundLaw(rtp, components, dist, key_p, dropped, figures)
 
 
+def trigger_key_probability(game, trigger: Trigger, reel_set: str = "base") -> dict:
+    """Exact ``{key: P(key)}`` of one trigger on the base window: reels are
+    independent, so a per-reel key's probability is the product of its
+    reels' count probabilities, and a total count's the convolution."""
+    from itertools import product
+
+    from slotmath.engine.reels import count_distribution, window_symbol_count
+
+    per_reel = []
+    for strip in game.strips(reel_set):
+        counts = count_distribution(
+            window_symbol_count(game, strip, trigger.symbol), strip.stop_weights(), game.rows + 1
+        )
+        total = int(counts.sum())
+        per_reel.append({c: Fraction(int(n), total) for c, n in enumerate(counts.tolist()) if n})
+    out: dict = {}
+    for combo in product(*(d.items() for d in per_reel)):
+        key = tuple(c for c, _ in combo) if trigger.per_reel else sum(c for c, _ in combo)
+        p = Fraction(1)
+        for _, q in combo:
+            p *= q
+        out[key] = out.get(key, 0) + p
+    return out
+
+
 def feature_means(features, key_probability: dict) -> dict:
     """Each feature's RTP component [x total bet] from ``{feature name: {key:
     P(key)}}`` (its own key items): ``sum_key P(key) mean(key)`` over the

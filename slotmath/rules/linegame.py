@@ -75,15 +75,9 @@ def components(game: Game, level: int) -> dict:
         out["scatters"] = sum(table.loc[table["kind"] == "scatter", "rtp_exact"], Fraction(0))
     features = round_features(game, level)
     if features:
-        from slotmath.engine.scatters import count_distribution_window
-        from slotmath.features.round import feature_means
+        from slotmath.features.round import feature_means, trigger_key_probability
 
-        keys = {}
-        for f in features:
-            if f.trigger.per_reel:
-                raise NotImplementedError("components of a per-reel trigger need the joint pass; use analyse")
-            counts = count_distribution_window(game, "base", f.trigger.symbol)
-            keys[f.name] = {c: Fraction(int(n), game.cycle("base")) for c, n in enumerate(counts.tolist()) if n}
+        keys = {f.name: trigger_key_probability(game, f.trigger) for f in features}
         out.update(feature_means(features, keys))
     return out
 
