@@ -252,3 +252,35 @@ def test_never_ending_free_games_are_refused(write_game):
     with pytest.raises(GameFileError, match="options.free_games.awards: free games would never end"):
         analyse(tiny(write_game, 80), 1)
     assert analyse(tiny(write_game, 80, ", max_games: 100"), 1).rtp > 0
+
+
+def test_round_accepts_any_feature_with_a_trigger(write_game):
+    # a table feature keyed by the per-reel counts of A: (1, 1, 1) on the
+    # 1x3 window of the tiny game (A A A, 8 of 64) pays 10 or 30 x total bet
+    # with probability 1/2 each (mean 20); with the free games in the same round:
+    #   RTP = 561/496 + (8/64) x 20 = 561/496 + 5/2
+    from slotmath.engine.distribution import WinDistribution
+    from slotmath.engine.joint import spin_key_distribution
+    from slotmath.features.freeround import free_games_feature_of
+    from slotmath.features.options import load_features
+    from slotmath.features.round import Trigger, feature_from_tables, round_law, round_triggers
+
+    game = tiny(write_game)
+    prize = WinDistribution(np.array([10, 30]), np.array([0.5, 0.5]), 1, 1)
+    feats = [
+        free_games_feature_of(game, 1, load_features(game).free_games),
+        feature_from_tables("table", Trigger("A", True), {(1, 1, 1): prize}, {(1, 1, 1): F(20)}),
+    ]
+    keyed = spin_key_distribution(game, 1, round_triggers(feats))
+    law = round_law(keyed, feats)
+    assert law.rtp == F(561, 496) + F(5, 2)
+    assert law.components["table"] == F(5, 2)
+    assert float(law.distribution.mean) == pytest.approx(float(law.rtp), abs=1e-12)
+    # A A A pays 8 and the table 10 or 30: 18 with 4/64 (no free-games round
+    # makes 18: 2 + 3y = 18 has no whole y), 38 with 4/64 plus the free-games
+    # rounds 2 + 3 x 12; a win of 8 keeps only its free-games rounds (2 + 3 x 2)
+    got = dict(zip(law.distribution.x.tolist(), law.distribution.probabilities.tolist(), strict=True))
+    assert got[18.0] == pytest.approx(4 / 64, abs=1e-14) and got[38.0] > 4 / 64
+    alone = analyse(game, 1).distribution
+    before = dict(zip(alone.x.tolist(), alone.probabilities.tolist(), strict=True))
+    assert got[8.0] == pytest.approx(before[8.0] - 8 / 64, abs=1e-14)

@@ -37,7 +37,7 @@ from scipy.signal import fftconvolve
 
 from slotmath.engine.distribution import WinDistribution
 
-__all__ = ["Trigger", "Feature", "RoundLaw", "round_triggers", "round_law", "feature_means", "RESOLVED"]
+__all__ = ["Trigger", "Feature", "RoundLaw", "round_triggers", "round_law", "feature_means", "feature_from_tables", "trigger_key_probability", "RESOLVED"]
 
 #: Probabilities below this are not resolved by the float convolutions.
 RESOLVED = 1e-15
@@ -85,6 +85,14 @@ class Feature:
     award: Callable
     group: Callable = field(default=lambda key: key)
     odds: Callable | None = None
+
+
+def feature_from_tables(name: str, trigger: Trigger, awards: dict, means: dict, odds=None) -> Feature:
+    """A :class:`Feature` from per-key tables: ``awards[key]`` its award law
+    (:class:`WinDistribution`) and ``means[key]`` its exact mean [x total
+    bet], for the keys that trigger (e.g. a hold-and-spin's
+    ``hold_and_spin_awards`` / ``hold_and_spin_means``, keyed by per-reel counts)."""
+    return Feature(name, trigger, lambda key: key in awards, means.__getitem__, awards.__getitem__, odds=odds)
 
 
 def round_triggers(features) -> list:
