@@ -25,7 +25,7 @@ inequality; capped, the forward DP over games played
 from __future__ import annotations
 
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 from math import lcm
 
 import numpy as np
@@ -63,7 +63,8 @@ def free_spin_counts(game: Game, level: int, spec: FreeGamesSpec):
     others = [s for s in scatter_symbols(g) if s != spec.symbol] if not spec.scatter_pays else []
     triggers = [Trigger(spec.symbol)] + [Trigger(s) for s in others]
     kw = spin_key_distribution(g, level, triggers, spec.reels)
-    den = lcm(kw.unit_den, *(Fraction(spec.retrigger_prize(c) * total_bet).denominator for c in range(g.reels * g.rows + 1)))
+    prizes = [spec.retrigger_prize(c) * total_bet for c in range(g.reels * g.rows + 1)]
+    den = lcm(kw.unit_den, *(Fraction(x).denominator for x in prizes))
     step = den // kw.unit_den
     acc: dict = {}
     paid = scatter_symbols(g)
@@ -108,7 +109,7 @@ def free_games_feature_of(game: Game, level: int, spec: FreeGamesSpec) -> Featur
             "(must be below 1); give max_games or award fewer games",
         )
 
-    @lru_cache(maxsize=None)
+    @cache
     def games_law(n: int) -> FreeGames:
         return FreeGames.from_counts(wins, extra, counts, n, spec.multiplier, max_spins=cap, exact=True)
 
@@ -116,7 +117,7 @@ def free_games_feature_of(game: Game, level: int, spec: FreeGamesSpec) -> Featur
         fg = games_law(spec.games(count))
         return spec.prize(count) + fg.mean / scale
 
-    @lru_cache(maxsize=None)
+    @cache
     def award_of(n: int, prize: Fraction) -> WinDistribution:
         probs = award_probabilities(games_law(n))
         mult = Fraction(spec.multiplier)
@@ -131,6 +132,8 @@ def free_games_feature_of(game: Game, level: int, spec: FreeGamesSpec) -> Featur
     def award(count):
         return award_of(spec.games(count), spec.prize(count))
 
+    spin_mean = Fraction(sum(w * c for w, c in zip(wins, counts, strict=True)), sum(counts) * scale)
+
     def odds(key_p: dict) -> dict:
         p = sum(key_p.values(), Fraction(0))
         if p == 0:
@@ -138,7 +141,7 @@ def free_games_feature_of(game: Game, level: int, spec: FreeGamesSpec) -> Featur
         games = sum((q * games_law(spec.games(c)).spins_mean for c, q in key_p.items()), Fraction(0)) / p
         award_mean = sum((q * mean(c) for c, q in key_p.items()), Fraction(0)) / p
         fg = games_law(spec.games(min(key_p)))
-        retrigger = sum((Fraction(c) for w, k, c in zip(wins, extra, counts, strict=True) if k > 0), Fraction(0))
+        retrigger = sum(c for k, c in zip(extra, counts, strict=True) if k > 0)
         return {
             "trigger_probability": float(p),
             "trigger_one_in": float(1 / p),
@@ -146,7 +149,7 @@ def free_games_feature_of(game: Game, level: int, spec: FreeGamesSpec) -> Featur
             "mean_award": float(award_mean),
             "retrigger_probability": float(retrigger / sum(counts)),
             "multiplier": float(spec.multiplier),
-            "free_spin_mean": float(Fraction(sum(w * c for w, c in zip(wins, counts, strict=True)), sum(counts) * scale)),
+            "free_spin_mean": float(spin_mean),
             "by_count": {
                 str(c): {"probability": float(q), "games": spec.games(c), "mean_award": float(mean(c))}
                 for c, q in sorted(key_p.items())

@@ -37,7 +37,17 @@ from scipy.signal import fftconvolve
 
 from slotmath.engine.distribution import WinDistribution
 
-__all__ = ["Trigger", "Feature", "RoundLaw", "round_triggers", "round_law", "feature_means", "feature_from_tables", "trigger_key_probability", "RESOLVED"]
+__all__ = [
+    "Trigger",
+    "Feature",
+    "RoundLaw",
+    "round_triggers",
+    "round_law",
+    "feature_means",
+    "feature_from_tables",
+    "trigger_key_probability",
+    "RESOLVED",
+]
 
 #: Probabilities below this are not resolved by the float convolutions.
 RESOLVED = 1e-15
@@ -144,7 +154,8 @@ def round_law(keyed, features, round_cap=None, distribution: bool = True) -> Rou
     """
     triggers = round_triggers(features)
     scale = keyed.unit_den * keyed.total_bet
-    base_mean = Fraction(sum(w * c for w, c in zip(keyed.wins.tolist(), keyed.counts, strict=True)), scale * keyed.cycle)
+    paid = sum(w * c for w, c in zip(keyed.wins.tolist(), keyed.counts, strict=True))
+    base_mean = Fraction(paid, scale * keyed.cycle)
     key_p = {k: Fraction(c, keyed.cycle) for k, c in keyed.key_counts().items()}
     components: dict = {}
     figures: dict = {}
@@ -231,7 +242,8 @@ def _round_distribution(keyed, features, triggers):
         hist = _dense({w * (den // keyed.unit_den): c / keyed.cycle for w, c in base_counts.items()})
         for law in awards.get(label, []):
             step = den // law.unit_den
-            hist = _convolve(hist, _dense(dict(zip((law.wins * step).tolist(), law.probabilities.tolist(), strict=True))))
+            points = zip((law.wins * step).tolist(), law.probabilities.tolist(), strict=True)
+            hist = _convolve(hist, _dense(dict(points)))
         parts.append(hist)
     total = np.zeros(max(len(p) for p in parts))
     for p in parts:
@@ -274,5 +286,6 @@ def cap_distribution(dist: WinDistribution, cap: Fraction) -> tuple:
     over = float(np.dot(dist.wins[above] - top, p[above]) / (dist.unit_den * dist.total_bet))
     wins = np.append(dist.wins[~above], top)
     weights = np.append(p[~above] * float(dist.total), p[above].sum() * float(dist.total))
-    merged = WinDistribution.from_pairs(zip(wins.tolist(), weights.tolist(), strict=True), dist.unit_den, dist.total_bet)
+    pairs = zip(wins.tolist(), weights.tolist(), strict=True)
+    merged = WinDistribution.from_pairs(pairs, dist.unit_den, dist.total_bet)
     return merged, over

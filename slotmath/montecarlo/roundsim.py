@@ -52,8 +52,13 @@ def _count(stop, trig):
 
 
 @nb.njit(cache=True)
-def _round(rng, comp, stop, window, events, fg_events, base_draw, base_ev, free_draw, free_ev, trig, ftrig, games, prize, again, reprize, params):
-    """Play one round into ``comp`` (see :data:`COMPONENTS`); returns its total win."""
+def _round(rng, comp, stop, window, events, fg_events, base_draw, base_ev, free_draw, free_ev, feat):
+    """Play one round into ``comp`` (see :data:`COMPONENTS`); returns its total win.
+
+    ``feat`` = (trigger count per base stop, per free stop, games, prize,
+    retrigger games, retrigger prize by count, (multiplier, max games, round cap)).
+    """
+    trig, ftrig, games, prize, again, reprize, params = feat
     mult, cap_games, cap_win = params[0], params[1], params[2]
     base, sc = _spin(rng, stop, window, base_draw, base_ev, events, fg_events)
     comp[0] = base - sc
@@ -83,7 +88,7 @@ def _round(rng, comp, stop, window, events, fg_events, base_draw, base_ev, free_
 
 
 @nb.njit(cache=True)
-def round_kernel(rng, n, base_draw, base_ev, free_draw, free_ev, trig, ftrig, games, prize, again, reprize, params):
+def round_kernel(rng, n, base_draw, base_ev, free_draw, free_ev, feat):
     """Play ``n`` rounds: (wins [x total bet], event counts)."""
     n_events = base_ev[0][5] + 2
     wins = np.empty(n, dtype=np.float64)
@@ -93,12 +98,13 @@ def round_kernel(rng, n, base_draw, base_ev, free_draw, free_ev, trig, ftrig, ga
     stop = np.empty(base_ev[0][0], dtype=np.int64)
     window = np.empty(base_ev[0][0] * base_ev[0][6], dtype=np.int64)
     for i in range(n):
-        wins[i] = _round(rng, comp, stop, window, events, fg_events, base_draw, base_ev, free_draw, free_ev, trig, ftrig, games, prize, again, reprize, params)
+        sets = (base_draw, base_ev, free_draw, free_ev)
+        wins[i] = _round(rng, comp, stop, window, events, fg_events, *sets, feat)
     return wins, events
 
 
 @nb.njit(cache=True)
-def components_kernel(rng, n, base_draw, base_ev, free_draw, free_ev, trig, ftrig, games, prize, again, reprize, params):
+def components_kernel(rng, n, base_draw, base_ev, free_draw, free_ev, feat):
     """Play ``n`` rounds: their components, shape (n, 4) [x total bet]."""
     out = np.empty((n, 4))
     events = np.zeros(base_ev[0][5] + 2, dtype=np.int64)
@@ -106,7 +112,7 @@ def components_kernel(rng, n, base_draw, base_ev, free_draw, free_ev, trig, ftri
     stop = np.empty(base_ev[0][0], dtype=np.int64)
     window = np.empty(base_ev[0][0] * base_ev[0][6], dtype=np.int64)
     for i in range(n):
-        _round(rng, out[i], stop, window, events, fg_events, base_draw, base_ev, free_draw, free_ev, trig, ftrig, games, prize, again, reprize, params)
+        _round(rng, out[i], stop, window, events, fg_events, base_draw, base_ev, free_draw, free_ev, feat)
     return out
 
 
@@ -148,7 +154,8 @@ def sampler_args(game: Game, level: int) -> tuple:
         free_ev, _, fsym = _free_evaluation(game, level, spec.reels, spec.nudge, spec.scatter_pays)
         free_draw = draw_args(game, spec.reels)
         symbol = spec.symbol
-    trig = _trigger_counts(game, base_ev[1], symbol) if symbol else np.zeros(base_ev[1].shape[:2], dtype=np.int64)
+    none = np.zeros(base_ev[1].shape[:2], dtype=np.int64)
+    trig = _trigger_counts(game, base_ev[1], symbol) if symbol else none
     ftrig = _trigger_counts(game, fsym, symbol) if symbol else trig
     games = np.array([spec.games(c) if spec else 0 for c in range(cells)], dtype=np.int64)
     prize = np.array([float(spec.prize(c)) if spec else 0.0 for c in range(cells)])
@@ -161,7 +168,7 @@ def sampler_args(game: Game, level: int) -> tuple:
             float(declared.round_cap) if declared.round_cap is not None else -1.0,
         ]
     )
-    args = (base_draw, base_ev, free_draw, free_ev, trig, ftrig, games, prize, again, reprize, params)
+    args = (base_draw, base_ev, free_draw, free_ev, (trig, ftrig, games, prize, again, reprize, params))
     return args, names + ("free_games", "free_games_played")
 
 
