@@ -284,3 +284,17 @@ def test_round_accepts_any_feature_with_a_trigger(write_game):
     alone = analyse(game, 1).distribution
     before = dict(zip(alone.x.tolist(), alone.probabilities.tolist(), strict=True))
     assert got[8.0] == pytest.approx(before[8.0] - 8 / 64, abs=1e-14)
+
+
+def test_round_cap_alone(write_game):
+    # no free games, rounds capped at 5 x total bet: A A A (8 of 64) pays 8 -> 5,
+    # S S S (1 of 64) pays 2: RTP = (8 x 5 + 2) / 64 = 42/64, cut -(8 x 3)/64
+    text = TINY.replace("  free_games: {symbol: S, reels: base, multiplier: 3, awards: {3: {games: GAMES}}EXTRA}\n", "")
+    game = load_game(write_game(text + "  round_cap: 5\n"))
+    result = analyse(game, 1)
+    assert result.rtp == pytest.approx(42 / 64, abs=1e-15)
+    assert result.components["round_cap"] == pytest.approx(-24 / 64, abs=1e-15)
+    assert result.distribution.max_win == 5
+    comp = round_components(game, 1, 200_000, 2)
+    assert comp[:, 2].sum() == 0 and comp.sum(axis=1).max() == 5
+    assert comp[:, 3].min() == -3

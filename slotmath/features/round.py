@@ -273,19 +273,19 @@ def _convolve(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 def cap_distribution(dist: WinDistribution, cap: Fraction) -> tuple:
     """``dist`` with every win above ``cap`` [x total bet] paid as the cap, and
     ``E[(T - cap)+]`` [x total bet] (float)."""
-    top = cap * dist.unit_den * dist.total_bet
-    if top.denominator != 1:
-        den = dist.unit_den * top.denominator
-        dist = WinDistribution(dist.wins * top.denominator, dist.weights, den, dist.total_bet)
-        top = cap * den * dist.total_bet
-    top = int(top)
+    at = cap * dist.unit_den * dist.total_bet
+    if at.denominator != 1:
+        den = dist.unit_den * at.denominator
+        dist = WinDistribution(dist.wins * at.denominator, dist.weights, den, dist.total_bet)
+        at = cap * den * dist.total_bet
+    top = int(at)
     above = dist.wins > top
     if not above.any():
         return dist, 0.0
     p = dist.probabilities
     over = float(np.dot(dist.wins[above] - top, p[above]) / (dist.unit_den * dist.total_bet))
-    wins = np.append(dist.wins[~above], top)
-    weights = np.append(p[~above] * float(dist.total), p[above].sum() * float(dist.total))
-    pairs = zip(wins.tolist(), weights.tolist(), strict=True)
+    wins = [*dist.wins[~above].tolist(), top]
+    weights = [*(p[~above] * float(dist.total)).tolist(), float(p[above].sum()) * float(dist.total)]
+    pairs = zip(wins, weights, strict=True)
     merged = WinDistribution.from_pairs(pairs, dist.unit_den, dist.total_bet)
     return merged, over
