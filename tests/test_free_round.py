@@ -289,7 +289,8 @@ def test_round_accepts_any_feature_with_a_trigger(write_game):
 def test_round_cap_alone(write_game):
     # no free games, rounds capped at 5 x total bet: A A A (8 of 64) pays 8 -> 5,
     # S S S (1 of 64) pays 2: RTP = (8 x 5 + 2) / 64 = 42/64, cut -(8 x 3)/64
-    text = TINY.replace("  free_games: {symbol: S, reels: base, multiplier: 3, awards: {3: {games: GAMES}}EXTRA}\n", "")
+    declared = "  free_games: {symbol: S, reels: base, multiplier: 3, awards: {3: {games: GAMES}}EXTRA}\n"
+    text = TINY.replace(declared, "")
     game = load_game(write_game(text + "  round_cap: 5\n"))
     result = analyse(game, 1)
     assert result.rtp == pytest.approx(42 / 64, abs=1e-15)
