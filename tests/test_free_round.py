@@ -212,6 +212,8 @@ options:
     assert all(abs(v) < 4 for v in z.values()), z
     result = analyse(game, 2)
     assert result.components["round_cap"] < 0
+    assert result.distribution.max_win == 150
+    assert float(result.distribution.mean) == pytest.approx(float(result.rtp), abs=1e-9)
 
 
 @pytest.mark.parametrize(
