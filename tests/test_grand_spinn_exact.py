@@ -21,8 +21,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from slotmath.io.gamefile import GAMES_DIR, load_game
+from slotmath.model import Strip
 from slotmath.rules.grand_spinn_superpot import analysis as gs
 from slotmath.rules.par import par
+from slotmath.tuning.reelspace import with_strips
 
 TARGET, TOLERANCE = Fraction(9621, 10000), Fraction(5, 100000)  # 96.21 % +- 0.005 pp
 
@@ -152,6 +154,31 @@ def test_simulator_round_equals_exact_round_everywhere(game):
         out = gs.play_stops(sampler, stops, literal=literal)
         assert np.array_equal(out[:, 0], rounds.win.ravel())
         assert np.array_equal(out[:, 4], rounds.jackpot.ravel())
+
+
+def test_outcomes_reweighed_equal_a_fresh_play(game):
+    """The rounds are not kept by the enumeration, only the weight of each
+    distinct outcome; the outcome numbers kept for tuning, totalled with
+    other stop weights, give what a fresh play with those weights gives."""
+    rules = gs.compile_rules(game, 1)
+    kept = gs.play_outcomes(rules, keep=True)
+    streamed = gs.play_outcomes(rules)
+    assert streamed.codes is None and np.array_equal(streamed.table, kept.table)
+    assert np.array_equal(streamed.weight, kept.weight)
+    # the losing outcome's weight includes the rounds skipped by dead prefixes
+    assert int(kept.weight.sum()) == game.cycle() and kept.weight[0] > 0
+    assert np.array_equal(kept.table[0], [0, -1, 0, 0, -1])
+    rng = np.random.default_rng(3)
+    strips = [Strip(s.symbols, tuple(int(w) for w in rng.integers(1, 9, len(s)))) for s in game.strips()]
+    other_game = with_strips(game, "base", strips)
+    other = gs.compile_rules(other_game, 1)
+    fresh = gs.play_outcomes(other)
+    again = gs.reweigh(other, kept)
+    assert np.array_equal(again.table, fresh.table) and np.array_equal(again.weight, fresh.weight)
+    a, b = gs.enumerate_cycle(other, again), gs.enumerate_cycle(other)
+    assert a.cycle == b.cycle == other_game.cycle() != game.cycle()
+    for name in a.__dataclass_fields__:
+        assert np.array_equal(getattr(a, name), getattr(b, name)), name
 
 
 def test_steps_agree_with_exact_round_on_a_sample(game):
