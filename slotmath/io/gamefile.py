@@ -96,9 +96,9 @@ def named_file(game_path: Path, value: str, field: str) -> Path:
     folder = Path(game_path).parent
     path = folder / value
     try:
-        exists = path.is_file()
+        exists, regular = path.exists(), path.is_file()
     except (OSError, ValueError):
-        exists = False
+        exists = regular = False
     if not exists:
         raise GameFileError(game_path, field, f"file {str(value)[:100]!r} not found")
     if not inside(folder, path):
@@ -106,6 +106,10 @@ def named_file(game_path: Path, value: str, field: str) -> Path:
             game_path,
             field,
             f"file {str(value)[:100]!r} is outside the game's folder (pass --allow-outside to allow it)",
+        )
+    if not regular:
+        raise GameFileError(
+            game_path, field, f"{str(value)[:100]!r} is not a regular file (a folder, a device or a pipe)"
         )
     problem = size_problem(path)
     if problem:
