@@ -181,6 +181,22 @@ def test_outcomes_reweighed_equal_a_fresh_play(game):
         assert np.array_equal(getattr(a, name), getattr(b, name)), name
 
 
+def test_cycle_beyond_int64_sums(game, result):
+    """Every stop weight x 256: cycle 2**54 (10 lines: 1.8e17 < 2**62, so the
+    file is valid), and weight x coin sums reach 2**54 x 4000 x 10 > 2**63
+    (the enumeration refused this with OverflowError).  Every probability is
+    the original game's, so every figure is too."""
+    strips = [Strip(s.symbols, tuple(256 * int(w) for w in s.stop_weights())) for s in game.strips()]
+    big = with_strips(game, "base", strips)
+    assert big.cycle() == 2**54 == game.cycle() * 2**24
+    res = par(big, 1)
+    assert res.rtp == result.rtp and res.components == result.components
+    d, e = res.distribution, result.distribution
+    assert (d.hit_frequency, d.sd, d.max_win) == (e.hit_frequency, e.sd, e.max_win)
+    assert res.features["nudge"]["repay_factor_exact"] == result.features["nudge"]["repay_factor_exact"]
+    assert res.features["jackpots"] == result.features["jackpots"]
+
+
 def test_steps_agree_with_exact_round_on_a_sample(game):
     rules = gs.compile_rules(game, 1)
     rounds = gs.play_all(rules)

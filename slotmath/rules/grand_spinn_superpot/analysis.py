@@ -180,7 +180,7 @@ def _features(game, rules, ex, chain, components, jp_prob, rtp, base, dist) -> d
     b[: len(chain.pays)] = chain.pays
     repay_exact = Fraction(ex.landing + ex.nudge + ex.arrow, ex.landing) if ex.landing else None
     expected_pays_exact = (
-        Fraction(int((ex.pays_hist * np.arange(len(ex.pays_hist))).sum()), ex.win_rounds)
+        Fraction(int((ex.pays_hist.astype(object) * np.arange(len(ex.pays_hist))).sum()), ex.win_rounds)
         if ex.win_rounds
         else None
     )
@@ -452,7 +452,7 @@ def tuning_figures(game: Game, level: int) -> dict:
     if ex.win_rounds:
         figs["feature:nudge.winning_spins_with_a_nudge"] = float(Fraction(ex.nudge_rounds, ex.win_rounds))
         figs["feature:nudge.winning_spins_with_an_arrow"] = float(Fraction(ex.arrow_rounds, ex.win_rounds))
-        pays = int((ex.pays_hist * np.arange(len(ex.pays_hist))).sum())
+        pays = int((ex.pays_hist.astype(object) * np.arange(len(ex.pays_hist))).sum())
         figs["feature:nudge.expected_pays_per_winning_spin"] = float(Fraction(pays, ex.win_rounds))
     if ex.landing:
         figs["feature:nudge.repay_factor"] = float(Fraction(ex.landing + ex.nudge + ex.arrow, ex.landing))

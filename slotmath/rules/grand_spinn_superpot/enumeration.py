@@ -524,7 +524,7 @@ class Enumeration:
         with an arrow fired, with any re-pay (a nudge or an arrow).
     nudge_count, arrow_count : int
         Sums of weight x nudges, x arrow pays over winning rounds.
-    pays_hist, pays_w0 : ndarray of int64
+    pays_hist, pays_w0 : ndarray of int64, of Python int
         ``[n]``: weight (and weight x landing win) of winning rounds paid
         ``n`` times (the landing pay, nudges and arrow pays).
     jp_counts : ndarray of int64, shape (3, J)
@@ -658,38 +658,45 @@ def play_all(rules: Rules) -> Rounds:
 def enumerate_cycle(rules: Rules, outcomes: Outcomes | None = None) -> Enumeration:
     """Play out every stop combination of ``rules`` and total the cycle exactly
     (``outcomes``: the rounds grouped by outcome when already known,
-    :func:`play_outcomes`)."""
+    :func:`play_outcomes`).
+
+    Weights of rounds (at most the cycle, below 2**62) are int64; sums of
+    weight x coins are Python integers (one term per distinct outcome), so
+    no cycle the game file allows overflows."""
     cycle = rules.game.cycle()
     out = play_outcomes(rules) if outcomes is None else outcomes
     t, w = out.table, out.weight
     landing, nudges, arrow_pays, jackpot = (t[:, k] for k in (LANDING, NUDGES, ARROW_PAYS, JACKPOT))
     pays = 1 + nudges + arrow_pays
     wins = out.win(rules.jp_coins)
-    if float(cycle) * float(max(int(wins.max()), 1)) * float(pays.max()) >= 2.0**62:
-        raise OverflowError(f"cycle {cycle} x wins too large for exact int64 sums")
-    assert int(w.sum()) == cycle, "enumeration weights do not add up to the cycle"
+    assert int(w.sum(dtype=object)) == cycle, "enumeration weights do not add up to the cycle"
     hist = np.zeros(int(wins.max()) + 1, dtype=np.int64)
     np.add.at(hist, wins, w)
     won = landing > 0
     pays_hist = np.zeros(int(pays.max()) + 1, dtype=np.int64)
-    pays_w0 = np.zeros_like(pays_hist)
     np.add.at(pays_hist, pays[won], w[won])
-    np.add.at(pays_w0, pays[won], w[won] * landing[won])
+    pays_w0 = np.zeros(len(pays_hist), dtype=object)
+    np.add.at(pays_w0, pays[won], w[won].astype(object) * landing[won])
     jp_counts = np.zeros((3, len(rules.jp_coins)), dtype=np.int64)
     hit = jackpot >= 0
     np.add.at(jp_counts, (out.path[hit], jackpot[hit]), w[hit])
+    wo = w.astype(object)
+
+    def total(values, where=None) -> int:
+        return int((wo * values if where is None else (wo * values)[where]).sum())
+
     return Enumeration(
         cycle,
         hist,
-        int((w * landing).sum()),
-        int((w * landing * nudges).sum()),
-        int((w * landing * arrow_pays).sum()),
-        int(w[won].sum()),
-        int(w[won & (nudges > 0)].sum()),
-        int(w[won & (arrow_pays > 0)].sum()),
-        int(w[won & (pays > 1)].sum()),
-        int((w * nudges)[won].sum()),
-        int((w * arrow_pays)[won].sum()),
+        total(landing),
+        total(landing * nudges),
+        total(landing * arrow_pays),
+        total(1, won),
+        total(1, won & (nudges > 0)),
+        total(1, won & (arrow_pays > 0)),
+        total(1, won & (pays > 1)),
+        total(nudges, won),
+        total(arrow_pays, won),
         pays_hist,
         pays_w0,
         jp_counts,
