@@ -181,6 +181,20 @@ def test_outcomes_reweighed_equal_a_fresh_play(game):
         assert np.array_equal(getattr(a, name), getattr(b, name)), name
 
 
+def test_outcome_numbers_too_many_for_the_narrow_type(game, monkeypatch):
+    # the real game has about 1,000 distinct outcomes: with one byte per round they do not
+    # fit, so the play is done again with the next type, and every round keeps its outcome
+    from slotmath.rules.grand_spinn_superpot import enumeration
+
+    rules = gs.compile_rules(game, 1)
+    wide = gs.play_outcomes(rules, keep=True)
+    assert wide.codes.dtype == np.uint16 and 256 < len(wide.table) <= 2**16
+    monkeypatch.setattr(enumeration, "CODE_TYPES", (np.uint8, np.uint32))
+    again = gs.play_outcomes(rules, keep=True)
+    assert again.codes.dtype == np.uint32
+    assert np.array_equal(again.codes, wide.codes) and np.array_equal(again.table, wide.table)
+
+
 def test_cycle_beyond_int64_sums(game, result):
     """Every stop weight x 256: cycle 2**54 (10 lines: 1.8e17 < 2**62, so the
     file is valid), and weight x coin sums reach 2**54 x 4000 x 10 > 2**63

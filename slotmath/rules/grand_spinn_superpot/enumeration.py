@@ -273,6 +273,8 @@ def play_round(
 # ===========================================================================
 #: Columns of an outcome (a row of :attr:`Outcomes.table`).
 LANDING, SYMBOL, NUDGES, ARROW_PAYS, JACKPOT = range(5)
+#: Types of the outcome numbers kept per round, narrowest first.
+CODE_TYPES = (np.uint16, np.uint32)
 
 
 @nb.njit(cache=True)
@@ -598,7 +600,7 @@ def play_outcomes(rules: Rules, keep: bool = False) -> Outcomes:
     totals = [int(w.sum()) for w in reel_weights(rules)]
     tail = np.array([int(np.prod(totals[r:], dtype=object)) for r in range(len(totals) + 1)], dtype=np.int64)
     n = int(np.prod(rules.lengths))
-    for dtype in (np.uint16, np.uint32):
+    for dtype in CODE_TYPES:
         codes = np.zeros(n if keep else 0, dtype=dtype)
         errors, table, weight = _play_all(
             rules.part,
@@ -618,8 +620,8 @@ def play_outcomes(rules: Rules, keep: bool = False) -> Outcomes:
             tail,
             codes,
         )
-        if len(table) <= np.iinfo(dtype).max + 1:
-            break
+        if not keep or len(table) <= np.iinfo(dtype).max + 1:
+            break  # else an outcome number did not fit: play again with wider ones
     if errors:
         raise GameFileError(
             rules.game.source,
