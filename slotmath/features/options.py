@@ -50,7 +50,7 @@ from pathlib import Path
 import numpy as np
 
 from slotmath.engine.cache import game_cache, no_sets
-from slotmath.io.gamefile import GameFileError, named_file
+from slotmath.io.gamefile import GameFileError, named_file, not_an_integer
 from slotmath.model import Game
 
 __all__ = [
@@ -285,8 +285,8 @@ class _Reader:
             x = Fraction(str(value))
         except (ValueError, ZeroDivisionError):
             self.fail(where, f"must be a number, got {value!r}")
-        if integer and x.denominator != 1:
-            self.fail(where, f"must be a whole number, got {value!r}")
+        if integer and (x.denominator != 1 or not isinstance(value, int)):
+            self.fail(where, not_an_integer(value))
         if positive and x <= 0:
             self.fail(where, f"must be positive, got {value!r}")
         if minimum is not None and x < minimum:
