@@ -1,0 +1,730 @@
+"""Value-per-symbol hold-and-spin: every held coin pays its own drawn value.
+
+The feature
+-----------
+``trigger`` or more coin symbols anywhere in the base window start it.  The
+coins are held; the other cells respin ``respins`` times; with the ``reset``
+rule every respin that lands a new coin sets the counter back to
+``respins`` (``countdown``: no reset).  Each coin carries a prize drawn
+independently from a weighted table ([x total bet] or a jackpot name of
+``options.jackpots``); the coins of the trigger window may draw from their own
+table (``start_values``).  The feature ends when the respins run out or the
+screen is full; it pays the sum of the held prizes, plus ``full_screen`` (e.g.
+the GRAND) when every cell holds a coin.
+
+Respin model (``respin``)
+-------------------------
+``cells``
+    every empty cell spins alone: cell (row, reel) shows a coin with
+    probability (coin stop weight / total stop weight) of reel ``reel`` of the
+    reel set ``reels``, or the probability given in ``probabilities``
+    (rows x reels), independently of every other cell.
+``reels``
+    the whole reel spins on its strip of ``reels`` under the held coins
+    (cells of one reel are correlated, as in
+    :func:`slotmath.features.options.feature_landing`).
+
+Exact method
+------------
+The occupancy of the screen is the absorbing Markov chain of
+:class:`slotmath.features.lockit.LockIt` on masks (bit ``reel * H + row``).
+Prizes are independent of positions and of one another, so the award given
+the final number ``n`` of coins, ``k0`` of which were on the trigger window, is
+``S^{*k0} * V^{*(n - k0)}`` (``*``: convolution; ``S``, ``V`` the start and
+respin value laws) shifted by the full-screen prize when ``n`` is every cell.
+The chain is run backwards once per ``n`` (``E[1{final count = n}]`` from
+every start mask), then averaged over the start masks a triggering *key*
+(the per-reel coin counts of the base window) leaves possible, weighted by
+the base reel strips: given its count ``c``, reel ``r``'s window pattern has
+probability count(pattern) / count(patterns with ``c`` coins), independently
+across reels.  Under ``respin: cells`` with one probability per reel the law
+depends on the mask only through the key; under ``reels`` (or per-cell
+probabilities) the rows matter and the average is what makes the key's law
+exact.
+
+``E[award | key] = k0 E[S] + (E[n | key] - k0) E[V] + P(full | key) G``.
+
+Arithmetic: integer strip counts make the chain rational; grids of at most
+:data:`EXACT_CELLS` cells run in exact Fractions.  Larger grids run in float64:
+every probability is a sum of products of non-negative numbers, with a
+relative error below ``m 2**-53``, ``m ~ steps R (2**H + 3)`` (about 1e-12
+for 3 reset respins on 3 x 5, where the chain absorbs within 48 steps); the
+feature RTP inherits that relative bound.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from math import gcd, lcm, prod
+
+import numpy as np
+
+from slotmath.engine.cache import game_cache
+from slotmath.engine.distribution import WinDistribution
+from slotmath.features.options import _is_number, _Reader
+from slotmath.model import Game
+
+__all__ = [
+    "EXACT_CELLS",
+    "Prize",
+    "HoldAndSpinSpec",
+    "load_hold_and_spin",
+    "hold_and_spin_landing",
+    "hold_and_spin_chain",
+    "trigger_keys",
+    "final_count_laws",
+    "hold_and_spin_means",
+    "hold_and_spin_awards",
+    "hold_and_spin_rtp",
+    "hold_and_spin_par",
+    "feature_figures",
+    "base_rtp",
+    "base_by_coins",
+    "base_given_key",
+    "round_distribution",
+]
+
+#: grids with at most this many cells run the chain in exact Fractions
+EXACT_CELLS = 9
+SPEC_KEYS = (
+    "symbol",
+    "trigger",
+    "respins",
+    "rule",
+    "respin",
+    "reels",
+    "probabilities",
+    "values",
+    "start_values",
+    "full_screen",
+)
+RESPIN_MODELS = ("cells", "reels")
+
+
+# ===========================================================================
+# declaration
+# ===========================================================================
+@dataclass(frozen=True)
+class Prize:
+    """One entry of a coin value table: ``value`` [x total bet], its
+    ``weight`` and ``label`` (a jackpot name or the value as text)."""
+
+    value: Fraction
+    weight: int
+    label: str
+
+
+@dataclass(frozen=True)
+class HoldAndSpinSpec:
+    """A declared hold-and-spin (see the module docstring).
+
+    ``values`` / ``start_values``: tuples of :class:`Prize` (respin coins /
+    coins of the trigger window); ``full_screen``: prize [x total bet] of a
+    full screen and its label; ``probabilities``: rows x reels Fractions when
+    declared instead of ``reels``."""
+
+    symbol: str
+    trigger: int
+    respins: int
+    rule: str
+    respin: str
+    reels: str | None
+    probabilities: tuple | None
+    values: tuple
+    start_values: tuple
+    full_screen: Fraction
+    full_screen_label: str
+    base_reels: str = "base"
+
+    # what options.feature_landing reads
+    @property
+    def symbols(self) -> tuple:
+        return (self.symbol,)
+
+    @property
+    def mark(self):
+        return None
+
+    @staticmethod
+    def table_moments(table) -> tuple:
+        """Mean [x total bet] and second moment of a value table (Fractions)."""
+        total = sum(p.weight for p in table)
+        return (
+            sum(p.value * p.weight for p in table) / total,
+            sum(p.value**2 * p.weight for p in table) / total,
+        )
+
+
+def load_hold_and_spin(game: Game) -> HoldAndSpinSpec | None:
+    """Parse and validate ``options.hold_and_spin`` (None when absent).
+
+    Raises :class:`~slotmath.io.gamefile.GameFileError` naming the game file
+    and the field.
+    """
+    opts = game.options or {}
+    if not isinstance(opts, dict) or "hold_and_spin" not in opts:
+        return None
+    return _load(game)
+
+
+@game_cache(maxsize=16)
+def _load(game: Game) -> HoldAndSpinSpec:
+    rd = _Reader(game)
+    w = "options.hold_and_spin"
+    spec = rd.mapping(game.options["hold_and_spin"], w, SPEC_KEYS, ("symbol", "trigger", "respins", "values"))
+    jackpots = {}
+    if "jackpots" in game.options:
+        for name, value in rd.mapping(game.options["jackpots"], "options.jackpots").items():
+            jackpots[str(name)] = rd.number(value, f"options.jackpots.{name}", positive=True)
+    symbol = rd.symbol(spec["symbol"], f"{w}.symbol")
+    sym = game.symbol(symbol)
+    if sym.kind == "wild":
+        rd.fail(f"{w}.symbol", f"{symbol!r} is a wild; a coin symbol may not substitute on lines")
+    if any(symbol in pos for lp in game.line_pays for pos in lp.positions) or any(
+        lp.anywhere == symbol for lp in game.line_pays
+    ):
+        rd.fail(f"{w}.symbol", f"{symbol!r} has line pays; a coin symbol pays only in the feature")
+    if any(sp.symbol == symbol for sp in game.scatter_pays):
+        rd.fail(f"{w}.symbol", f"{symbol!r} has scatter pays; a coin symbol pays only in the feature")
+    cells = game.reels * game.rows
+    trigger = rd.number(spec["trigger"], f"{w}.trigger", integer=True, positive=True)
+    if trigger > cells:
+        rd.fail(f"{w}.trigger", f"{trigger} coins do not fit the {game.rows}x{game.reels} window")
+    respins = rd.number(spec["respins"], f"{w}.respins", integer=True, positive=True)
+    rule = spec.get("rule", "reset")
+    if rule not in ("reset", "countdown"):
+        rd.fail(f"{w}.rule", f"must be 'reset' or 'countdown', got {rule!r}")
+    respin = spec.get("respin", "cells")
+    if respin not in RESPIN_MODELS:
+        rd.fail(f"{w}.respin", f"must be one of {', '.join(RESPIN_MODELS)}, got {respin!r}")
+    if ("reels" in spec) == ("probabilities" in spec):
+        rd.fail(w, "declare exactly one of 'reels' (a reel set) and 'probabilities' (per cell)")
+    reels, probs = None, None
+    if "reels" in spec:
+        reels = rd.reel_set(spec["reels"], f"{w}.reels")
+    else:
+        if respin != "cells":
+            rd.fail(f"{w}.probabilities", "per-cell probabilities need respin: cells")
+        probs = _probabilities(rd, spec["probabilities"], f"{w}.probabilities")
+    values = _table(rd, spec["values"], f"{w}.values", jackpots)
+    start = _table(rd, spec["start_values"], f"{w}.start_values", jackpots) if "start_values" in spec else values
+    full, full_label = rd.prize(spec.get("full_screen", 0), f"{w}.full_screen", jackpots)
+    out = HoldAndSpinSpec(symbol, trigger, respins, rule, respin, reels, probs, values, start, full, full_label)
+    if not _trigger_possible(game, out):
+        rd.fail(f"{w}.trigger", f"no window of reel set 'base' shows {trigger} or more {symbol}")
+    return out
+
+
+def _probabilities(rd: _Reader, value, where) -> tuple:
+    g = rd.game
+    if not isinstance(value, list) or len(value) != g.rows:
+        rd.fail(where, f"must be a list of {g.rows} rows of {g.reels} probabilities")
+    out = []
+    for k, row in enumerate(value):
+        if not isinstance(row, list) or len(row) != g.reels:
+            rd.fail(f"{where}[{k}]", f"must be a list of {g.reels} probabilities")
+        cells = []
+        for r, p in enumerate(row):
+            if isinstance(p, str) and not _is_number(p):
+                rd.fail(f"{where}[{k}][{r}]", f"must be a number or a fraction 'p/q', got {p!r}")
+            x = rd.number(p, f"{where}[{k}][{r}]", minimum=0)
+            if x > 1:
+                rd.fail(f"{where}[{k}][{r}]", f"must be at most 1, got {p!r}")
+            cells.append(x)
+        out.append(tuple(cells))
+    return tuple(out)
+
+
+def _table(rd: _Reader, value, where, jackpots) -> tuple:
+    if not isinstance(value, list) or not value:
+        rd.fail(where, "must be a non-empty list of {prize, weight}")
+    out = []
+    for i, e in enumerate(value):
+        f = f"{where}[{i}]"
+        rd.mapping(e, f, ("prize", "weight"), ("prize", "weight"))
+        v, label = rd.prize(e["prize"], f"{f}.prize", jackpots)
+        out.append(Prize(v, rd.number(e["weight"], f"{f}.weight", integer=True, minimum=0), label))
+    if sum(p.weight for p in out) == 0:
+        rd.fail(where, "all weights are zero")
+    return tuple(p for p in out if p.weight)
+
+
+# ===========================================================================
+# the base window and the chain
+# ===========================================================================
+def _base_patterns(game: Game, spec: HoldAndSpinSpec) -> np.ndarray:
+    """Per reel, stop weight of every coin pattern of the base window, shape (R, 2**H) (Python ints)."""
+    from slotmath.features.options import feature_landing
+
+    landing = feature_landing(game, spec, spec.base_reels)
+    return landing._num[:, :, 0]
+
+
+def _trigger_possible(game, spec) -> bool:
+    top = sum(max(bin(p).count("1") for p in range(1 << game.rows) if c[p]) for c in _base_patterns(game, spec))
+    return top >= spec.trigger
+
+
+def trigger_keys(game: Game, spec: HoldAndSpinSpec) -> dict:
+    """Exact probability of every triggering key [probability].
+
+    A key is the tuple of per-reel coin counts on the base window; reels are
+    independent, so P(key) is the product of per-reel window counts over the
+    cycle.  Only keys with ``trigger`` or more coins are listed.
+    """
+    from itertools import product
+
+    per_reel = _count_weights(game, spec)
+    total = prod(sum(c) for c in per_reel)
+    out = {}
+    for key in product(*[range(len(c)) for c in per_reel]):
+        if sum(key) >= spec.trigger:
+            n = prod(c[k] for c, k in zip(per_reel, key, strict=True))
+            if n:
+                out[key] = Fraction(n, total)
+    return out
+
+
+def _count_weights(game, spec) -> list:
+    pc = [bin(p).count("1") for p in range(1 << game.rows)]
+    out = []
+    for counts in _base_patterns(game, spec):
+        c = [0] * (game.rows + 1)
+        for p, n in enumerate(counts):
+            c[pc[p]] += int(n)
+        out.append(c)
+    return out
+
+
+def hold_and_spin_landing(game: Game, spec: HoldAndSpinSpec):
+    """The :class:`~slotmath.features.lockit.Landing` of one respin (integer
+    counts or Fractions: always rational)."""
+    from slotmath.features.lockit import Landing
+    from slotmath.features.options import feature_landing
+
+    if spec.respin == "reels":
+        return feature_landing(game, spec, spec.reels)
+    if spec.probabilities is not None:
+        return Landing.from_cells([list(row) for row in spec.probabilities])
+    idx = game.symbol_index[spec.symbol]
+    p = []
+    for strip in game.strips(spec.reels):
+        w = strip.stop_weights()
+        hits = np.array([game.symbol_index[s] == idx for s in strip.symbols])
+        p.append(Fraction(int(w[hits].sum()), int(w.sum())))
+    return Landing.from_cells([p] * game.rows)
+
+
+def hold_and_spin_chain(game: Game, spec: HoldAndSpinSpec, exact: bool | None = None):
+    """The :class:`~slotmath.features.lockit.LockIt` chain of the respins
+    (``exact`` None: exact when the grid has at most :data:`EXACT_CELLS` cells)."""
+    from slotmath.features.lockit import LockIt
+
+    if exact is None:
+        exact = game.rows * game.reels <= EXACT_CELLS
+    return LockIt(hold_and_spin_landing(game, spec), spec.respins, spec.rule, exact=exact)
+
+
+def final_count_laws(game: Game, spec: HoldAndSpinSpec, exact: bool | None = None) -> dict:
+    """Law of the final number of coins for every triggering key.
+
+    Returns
+    -------
+    dict
+        key -> array of shape (H R + 1,): P(final count = n | key) [probability]
+        (Fractions in exact mode).
+    """
+    return _final_count_laws(game, spec, exact)
+
+
+@game_cache(maxsize=8)
+def _final_count_laws(game, spec, exact):
+    from slotmath.features.landing import _popcount
+
+    chain = hold_and_spin_chain(game, spec, exact)
+    H, R, cells = game.rows, game.reels, game.rows * game.reels
+    P = 1 << H
+    pc = _popcount(cells)
+    values = []
+    for n in range(cells + 1):
+        f = (pc == n).astype(object if chain.exact else float)
+        values.append(chain.values(f)[0])
+    V = np.stack(values)  # (n, mask)
+    # average over the start patterns each reel's count leaves possible
+    pat_pc = _popcount(H)
+    T = V.reshape((cells + 1,) + (P,) * R)  # axis 1 + (R - 1 - r) is reel r
+    for r, counts in enumerate(_base_patterns(game, spec)):
+        Q = np.zeros((H + 1, P), dtype=object)
+        for p in range(P):
+            Q[pat_pc[p], p] = int(counts[p])
+        tot = Q.sum(axis=1)
+        for c in range(H + 1):
+            if tot[c]:
+                Q[c] = [Fraction(int(x), int(tot[c])) for x in Q[c]]
+        if not chain.exact:
+            Q = Q.astype(float)
+        ax = 1 + (R - 1 - r)
+        T = np.moveaxis(np.tensordot(T, Q, axes=([ax], [1])), -1, ax)
+    out = {}
+    for key in trigger_keys(game, spec):
+        idx = (slice(None),) + tuple(key[r] for r in range(R - 1, -1, -1))
+        out[key] = T[idx]
+    return out
+
+
+# ===========================================================================
+# awards
+# ===========================================================================
+def hold_and_spin_means(game: Game, level: int, spec: HoldAndSpinSpec, exact: bool | None = None) -> dict:
+    """Mean award of the feature for every triggering key [x total bet].
+
+    ``k0 E[start value] + (E[n | key] - k0) E[value] + P(full | key) x full
+    screen``; Fractions when the chain runs exact (the mean does not depend
+    on the bet level: prizes are multiples of the total bet).
+    """
+    ev, _ = HoldAndSpinSpec.table_moments(spec.values)
+    es, _ = HoldAndSpinSpec.table_moments(spec.start_values)
+    cells = game.rows * game.reels
+    out = {}
+    for key, law in final_count_laws(game, spec, exact).items():
+        k0 = sum(key)
+        en = sum(n * law[n] for n in range(cells + 1))
+        if isinstance(en, Fraction) or isinstance(law[0], Fraction):
+            out[key] = k0 * es + (en - k0) * ev + law[cells] * spec.full_screen
+        else:
+            out[key] = float(k0 * es) + (float(en) - k0) * float(ev) + float(law[cells]) * float(spec.full_screen)
+    return out
+
+
+def _grid(spec: HoldAndSpinSpec) -> Fraction:
+    """Largest prize step g [x total bet] with every prize a whole multiple of it."""
+    prizes = [p.value for p in spec.values + spec.start_values] + [spec.full_screen]
+    den = lcm(*(x.denominator for x in prizes))
+    num = 0
+    for x in prizes:
+        num = gcd(num, int(x * den))
+    return Fraction(num or 1, den)
+
+
+def _value_law(table, g: Fraction) -> np.ndarray:
+    total = sum(p.weight for p in table)
+    top = max(int(p.value / g) for p in table)
+    law = np.zeros(top + 1)
+    for p in table:
+        law[int(p.value / g)] += p.weight / total
+    return law
+
+
+def _add_iid(dist: np.ndarray, law: np.ndarray) -> np.ndarray:
+    """Law of X + Y for X ~ ``dist`` and an independent Y ~ ``law`` (sparse direct sums)."""
+    out = np.zeros(len(dist) + len(law) - 1)
+    for j in np.flatnonzero(law):
+        out[j : j + len(dist)] += law[j] * dist
+    return out
+
+
+def _award_grid_laws(game: Game, spec: HoldAndSpinSpec, exact) -> tuple:
+    """(grid g [x total bet], {key: law of the award on the grid, float64 array})."""
+    g = _grid(spec)
+    cells = game.rows * game.reels
+    v, s = _value_law(spec.values, g), _value_law(spec.start_values, g)
+    full = int(spec.full_screen / g)
+    laws = final_count_laws(game, spec, exact)
+    cache: dict = {}
+
+    def component(k0, n):  # law of k0 start prizes plus n - k0 respin prizes
+        if (k0, n) not in cache:
+            if n == k0:
+                d = np.ones(1)
+                for _ in range(k0):
+                    d = _add_iid(d, s)
+            else:
+                d = _add_iid(component(k0, n - 1), v)
+            cache[(k0, n)] = d
+        return cache[(k0, n)]
+
+    out = {}
+    for key, law in laws.items():
+        k0 = sum(key)
+        top = len(component(k0, cells)) + full
+        hist = np.zeros(top)
+        for n in range(k0, cells + 1):
+            p = float(law[n])
+            if p == 0:
+                continue
+            d = component(k0, n)
+            shift = full if n == cells else 0
+            hist[shift : shift + len(d)] += p * d
+        out[key] = hist
+    return g, out
+
+
+def hold_and_spin_awards(game: Game, level: int, spec: HoldAndSpinSpec, exact: bool | None = None) -> dict:
+    """Law of the feature's award for every triggering key.
+
+    Returns
+    -------
+    dict
+        key (per-reel coin counts of the base window) -> :class:`WinDistribution`
+        of the award at bet ``level`` (float64 probabilities summing to 1; wins
+        in 1/``unit_den`` coins, ``unit_den`` the denominator of the prize step
+        times the total bet).
+    """
+    bet = game.bet(level)
+    g, laws = _award_grid_laws(game, spec, exact)
+    step = g * bet.total_bet  # coins per grid step
+    unit_den = step.denominator
+    step_units = int(step * unit_den)
+    out = {}
+    for key, hist in laws.items():
+        nz = np.flatnonzero(hist)
+        out[key] = WinDistribution(nz.astype(np.int64) * step_units, hist[nz], unit_den, bet.total_bet)
+    return out
+
+
+# ===========================================================================
+# the round: base spin + feature
+# ===========================================================================
+OWN_OPTIONS = ("jackpots", "hold_and_spin")
+
+
+def _check_options(game: Game, spec: HoldAndSpinSpec) -> None:
+    """Refuse option keys the round does not compute and unused jackpots."""
+    rd = _Reader(game)
+    rd.mapping(game.options, "options", OWN_OPTIONS)
+    used = {p.label for p in spec.values + spec.start_values} | {spec.full_screen_label}
+    for name in (game.options.get("jackpots") or {}):
+        if str(name) not in used:
+            rd.fail(f"options.jackpots.{name}", "is declared but no prize of options.hold_and_spin uses it")
+
+
+def base_rtp(game: Game, level: int, reel_set: str = "base") -> dict:
+    """Exact line and scatter RTP of the base spin [x total bet] (Fractions)."""
+    from slotmath.engine.combinations import line_rtp
+    from slotmath.engine.scatters import count_distribution_window, scatter_pay, scatter_symbols
+
+    lines, _ = line_rtp(game, level, reel_set)
+    out = {"lines": lines}
+    if game.scatter_pays:
+        total = Fraction(0)
+        for s in scatter_symbols(game):
+            dist = count_distribution_window(game, reel_set, s)
+            total += sum((scatter_pay(game, s, c) * int(n) for c, n in enumerate(dist)), Fraction(0))
+        out["scatters"] = total / game.cycle(reel_set)
+    return out
+
+
+def hold_and_spin_rtp(game: Game, level: int, spec: HoldAndSpinSpec | None = None, exact: bool | None = None):
+    """RTP of the round by component [x total bet]: ``lines``, ``scatters``
+    (exact Fractions) and ``hold_and_spin`` = sum over keys of P(key) x
+    mean(key) (a Fraction when the chain runs exact, else float64 within the
+    bound of the module docstring)."""
+    spec = spec or _required(game)
+    out = base_rtp(game, level, spec.base_reels)
+    means = hold_and_spin_means(game, level, spec, exact)
+    probs = trigger_keys(game, spec)
+    feature = sum((probs[k] * means[k] for k in probs), Fraction(0))
+    out["hold_and_spin"] = feature
+    return out
+
+
+def _required(game: Game) -> HoldAndSpinSpec:
+    spec = load_hold_and_spin(game)
+    if spec is None:
+        _Reader(game).fail("options.hold_and_spin", "is required (the game declares no hold-and-spin)")
+    return spec
+
+
+def _tagged(game: Game, level: int, spec: HoldAndSpinSpec):
+    """``game`` with the coin symbol paying ``big`` coins per coin as a scatter,
+    ``big`` above the largest base win: one exact run of the line engine then
+    gives the joint law of (base win, coins on the window)."""
+    from dataclasses import replace
+
+    from slotmath.engine.joint import spin_distribution
+    from slotmath.model import ScatterPay
+
+    bet = game.bet(level)
+    plain = spin_distribution(game, level, spec.base_reels)
+    big = int(plain.max_win * bet.total_bet) + 1  # coins
+    cells = game.rows * game.reels
+    pays = tuple(ScatterPay(spec.symbol, c, Fraction(big * c, bet.total_bet)) for c in range(1, cells + 1))
+    return replace(game, scatter_pays=game.scatter_pays + pays), big
+
+
+def base_by_coins(game: Game, level: int, spec: HoldAndSpinSpec) -> dict:
+    """Exact joint law of (base spin win, coins on the window).
+
+    Returns
+    -------
+    dict
+        total coin count -> :class:`WinDistribution` of the base win (lines +
+        scatters) with integer hit counts over the base cycle.
+    """
+    from slotmath.engine.joint import spin_distribution
+
+    tagged, big = _tagged(game, level, spec)
+    joint = spin_distribution(tagged, level, spec.base_reels)
+    big_units = big * joint.unit_den
+    pairs: dict = {}
+    for w, c in zip(joint.wins.tolist(), joint.weights.tolist(), strict=True):
+        pairs.setdefault(w // big_units, []).append((w % big_units, c))
+    bet = game.bet(level)
+    return {k: WinDistribution.from_pairs(p, joint.unit_den, bet.total_bet) for k, p in pairs.items()}
+
+
+def base_given_key(game: Game, level: int, spec: HoldAndSpinSpec, key: tuple) -> WinDistribution:
+    """Exact law of the base win on the stops whose windows show ``key``
+    (per-reel coin counts): the base strips with every other stop weighted 0."""
+    from dataclasses import replace
+
+    from slotmath.engine.joint import spin_distribution
+    from slotmath.engine.reels import window_symbol_count
+    from slotmath.model import Strip
+
+    strips = []
+    for strip, c in zip(game.strips(spec.base_reels), key, strict=True):
+        keep = window_symbol_count(game, strip, spec.symbol) == c
+        strips.append(Strip(strip.symbols, tuple(int(w) for w in strip.stop_weights() * keep)))
+    sets = dict(game.reel_sets)
+    sets[spec.base_reels] = tuple(strips)
+    return spin_distribution(replace(game, reel_sets=sets), level, spec.base_reels)
+
+
+def _same_law(a: np.ndarray, b: np.ndarray) -> bool:
+    n = max(len(a), len(b))
+    a, b = np.pad(a, (0, n - len(a))), np.pad(b, (0, n - len(b)))
+    return bool(np.allclose(a, b, rtol=1e-12, atol=1e-15))
+
+
+def round_distribution(game: Game, level: int, spec: HoldAndSpinSpec, exact: bool | None = None) -> WinDistribution:
+    """Law of the round win (base spin + feature award when triggered).
+
+    The base win and the award both depend on the key, and only through it;
+    they are independent given the key.  When every key with the same number
+    of coins has the same award law (cells that land alike), the joint law of
+    (base win, coin count) from :func:`base_by_coins` suffices; otherwise the
+    base win is conditioned on every key (:func:`base_given_key`, slower).
+    Float64 probabilities.
+    """
+    bet = game.bet(level)
+    g, laws = _award_grid_laws(game, spec, exact)
+    by_count: dict = {}
+    for key, law in laws.items():
+        by_count.setdefault(sum(key), []).append(key)
+    grouped = all(_same_law(laws[ks[0]], laws[k]) for ks in by_count.values() for k in ks)
+    base = base_by_coins(game, level, spec)
+    cycle = game.cycle(spec.base_reels)
+    step = g * bet.total_bet
+    ud_base = next(iter(base.values())).unit_den
+    ud = lcm(ud_base, step.denominator)
+    parts = []  # (base wins [1/ud coins], base probabilities, award law on the grid or None)
+    for k0, dist in base.items():
+        if k0 < spec.trigger:
+            parts.append((dist, Fraction(1, cycle), None))
+        elif grouped:
+            parts.append((dist, Fraction(1, cycle), laws[by_count[k0][0]]))
+    if not grouped:
+        probs = trigger_keys(game, spec)
+        for key in laws:
+            d = base_given_key(game, level, spec, key)
+            parts.append((d, probs[key] / d.total, laws[key]))
+    step_units = int(step * ud)
+    top = 0
+    for dist, _, law in parts:
+        top = max(top, int(dist.wins[-1]) * (ud // dist.unit_den) + (0 if law is None else (len(law) - 1) * step_units))
+    hist = np.zeros(top + 1)
+    for dist, scale, law in parts:
+        wb = dist.wins * (ud // dist.unit_den)
+        pb = np.array([float(int(c) * scale) for c in dist.weights.tolist()])
+        if law is None:
+            hist[wb] += pb
+            continue
+        for j in np.flatnonzero(law):
+            hist[wb + j * step_units] += law[j] * pb
+    nz = np.flatnonzero(hist)
+    return WinDistribution(nz.astype(np.int64), hist[nz], ud, bet.total_bet)
+
+
+def hold_and_spin_par(game: Game, level: int | None = None, exact: bool | None = None):
+    """Exact PAR of a line game with a hold-and-spin: components ``lines``,
+    ``scatters`` and ``hold_and_spin``, the round's win distribution and the
+    feature odds (``features["hold_and_spin"]``).
+
+    The round is a base spin (line and scatter pays) followed by the feature
+    when the window shows ``trigger`` or more coins.
+    """
+    from slotmath.engine.combinations import combination_table, line_rtp
+    from slotmath.rules.par import ParResult
+
+    spec = _required(game)
+    _check_options(game, spec)
+    level = game.bet(level).level
+    reels = spec.base_reels
+    table = combination_table(game, level, reels)
+    _, per_line = line_rtp(game, level, reels)
+    comps = hold_and_spin_rtp(game, level, spec, exact)
+    if not game.scatter_pays:
+        comps.pop("scatters", None)
+    rtp = sum(comps.values(), Fraction(0))
+    dist = round_distribution(game, level, spec, exact)
+    assert abs(float(dist.mean) - float(rtp)) <= 1e-9 * max(1.0, float(rtp)), "round law disagrees with the RTP"
+    return ParResult(
+        game=game,
+        bet=game.bet(level),
+        cycle=game.cycle(reels),
+        rtp=rtp,
+        components=comps,
+        distribution=dist,
+        combinations=table,
+        per_line_rtp=per_line,
+        features={"hold_and_spin": feature_figures(game, level, spec, exact)},
+        notes=_notes(game, spec, isinstance(comps["hold_and_spin"], Fraction)),
+    )
+
+
+def feature_figures(game: Game, level: int, spec: HoldAndSpinSpec, exact: bool | None = None) -> dict:
+    """Feature odds (JSON-ready): trigger probability, mean award, full-screen
+    probability and expected jackpots per round."""
+    probs = trigger_keys(game, spec)
+    means = hold_and_spin_means(game, level, spec, exact)
+    laws = final_count_laws(game, spec, exact)
+    cells = game.rows * game.reels
+    p = sum(probs.values(), Fraction(0))
+    full = sum(float(probs[k]) * float(laws[k][cells]) for k in probs)
+    new = sum(float(probs[k]) * (sum(n * float(laws[k][n]) for n in range(cells + 1)) - sum(k)) for k in probs)
+    start = sum(float(probs[k]) * sum(k) for k in probs)
+    jackpots = {}
+    for table, coins in ((spec.start_values, start), (spec.values, new)):
+        total = sum(x.weight for x in table)
+        for x in table:
+            if not _is_number(x.label):
+                jackpots[x.label] = jackpots.get(x.label, 0.0) + coins * x.weight / total
+    if spec.full_screen:
+        jackpots[spec.full_screen_label] = jackpots.get(spec.full_screen_label, 0.0) + full
+    feature_rtp = sum(float(probs[k]) * float(means[k]) for k in probs)
+    return {
+        "trigger_probability": float(p),
+        "trigger_probability_exact": f"{p.numerator}/{p.denominator}",
+        "trigger_one_in": float(1 / p),
+        "mean_award": feature_rtp / float(p),
+        "full_screen_probability": full,
+        "rtp": feature_rtp,
+        "coins_at_trigger_mean": start / float(p),
+        "coins_at_end_mean": (start + new) / float(p),
+        "jackpot_hits_per_round": jackpots,
+    }
+
+
+def _notes(game: Game, spec: HoldAndSpinSpec, exact: bool) -> list:
+    how = (
+        "exact (rational chain)"
+        if exact
+        else "float64 chain, relative error below about 1e-12 (sums of non-negative products)"
+    )
+    return [
+        f"Hold-and-spin: {spec.trigger}+ {spec.symbol} hold, {spec.respins} respins "
+        f"({spec.rule}), respin model '{spec.respin}'; feature RTP {how}.",
+        "The round distribution: base win given the coins on the window, convolved with the award law.",
+    ]
