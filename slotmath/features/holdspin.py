@@ -348,7 +348,8 @@ def _final_count_laws(game, spec, exact):
     pc = _popcount(cells)
     values = []
     for n in range(cells + 1):
-        f = (pc == n).astype(object if chain.exact else float)
+        f = (pc == n).astype(np.int64)
+        f = np.array([int(x) for x in f], dtype=object) if chain.exact else f.astype(float)
         values.append(chain.values(f)[0])
     V = np.stack(values)  # (n, mask)
     # average over the start patterns each reel's count leaves possible
