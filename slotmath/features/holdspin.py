@@ -44,12 +44,17 @@ exact.
 
 ``E[award | key] = k0 E[S] + (E[n | key] - k0) E[V] + P(full | key) G``.
 
-Arithmetic: integer strip counts make the chain rational; grids of at most
-:data:`EXACT_CELLS` cells run in exact Fractions.  Larger grids run in float64:
-every probability is a sum of products of non-negative numbers, with a
-relative error below ``m 2**-53``, ``m ~ steps R (2**H + 3)`` (about 1e-12
+Arithmetic: integer strip counts make the chain rational.  When every cell
+of a reel lands alike (``respin: cells`` from strips, or per-cell
+probabilities equal down each reel) the law depends on the start only through
+the key, and the means run exact in Fractions on the chain of per-reel counts
+(:func:`count_chain_values`, ``(H + 1)**R`` states) for any grid.  The mask
+chain runs exact on grids of at most :data:`EXACT_CELLS` cells, in float64
+beyond: every probability is a sum of products of non-negative numbers, with
+a relative error below ``m 2**-53``, ``m ~ steps R (2**H + 3)`` (about 1e-12
 for 3 reset respins on 3 x 5, where the chain absorbs within 48 steps); the
-feature RTP inherits that relative bound.
+award laws (float64 probabilities) and a float feature RTP inherit that
+relative bound.
 """
 
 from __future__ import annotations
@@ -74,6 +79,8 @@ __all__ = [
     "hold_and_spin_chain",
     "trigger_keys",
     "final_count_laws",
+    "reel_probabilities",
+    "count_chain_values",
     "hold_and_spin_means",
     "hold_and_spin_awards",
     "hold_and_spin_rtp",
@@ -381,12 +388,22 @@ def hold_and_spin_means(game: Game, level: int, spec: HoldAndSpinSpec, exact: bo
     """Mean award of the feature for every triggering key [x total bet].
 
     ``k0 E[start value] + (E[n | key] - k0) E[value] + P(full | key) x full
-    screen``; Fractions when the chain runs exact (the mean does not depend
-    on the bet level: prizes are multiples of the total bet).
+    screen``; the mean does not depend on the bet level (prizes are
+    multiples of the total bet).  Fractions unless ``exact`` is False or the
+    chain can only run in float64: when every cell of a reel lands alike
+    (``respin: cells``) the exact chain on per-reel counts
+    (:func:`count_chain_values`) serves any grid; otherwise the mask chain runs
+    exact up to :data:`EXACT_CELLS` cells.
     """
     ev, _ = HoldAndSpinSpec.table_moments(spec.values)
     es, _ = HoldAndSpinSpec.table_moments(spec.start_values)
     cells = game.rows * game.reels
+    p = reel_probabilities(game, spec)
+    if exact is not False and p is not None:
+        f = _count_grid(game.rows, game.reels) * ev
+        f[(game.rows,) * game.reels] += spec.full_screen
+        V = count_chain_values(p, game.rows, spec.respins, spec.rule, f)
+        return {key: V[key] - sum(key) * (ev - es) for key in trigger_keys(game, spec)}
     out = {}
     for key, law in final_count_laws(game, spec, exact).items():
         k0 = sum(key)
@@ -396,6 +413,91 @@ def hold_and_spin_means(game: Game, level: int, spec: HoldAndSpinSpec, exact: bo
         else:
             out[key] = float(k0 * es) + (float(en) - k0) * float(ev) + float(law[cells]) * float(spec.full_screen)
     return out
+
+
+def reel_probabilities(game: Game, spec: HoldAndSpinSpec) -> list | None:
+    """Per reel, the probability that an empty cell lands a coin, when the
+    respins land cell by cell with one probability per reel (the feature then
+    depends on the start only through the per-reel counts); None otherwise."""
+    if spec.respin != "cells":
+        return None
+    if spec.probabilities is not None:
+        cols = [{row[r] for row in spec.probabilities} for r in range(game.reels)]
+        return [c.pop() for c in cols] if all(len(c) == 1 for c in cols) else None
+    idx = game.symbol_index[spec.symbol]
+    out = []
+    for strip in game.strips(spec.reels):
+        w = strip.stop_weights()
+        hits = np.array([game.symbol_index[s] == idx for s in strip.symbols])
+        out.append(Fraction(int(w[hits].sum()), int(w.sum())))
+    return out
+
+
+def _count_grid(H: int, R: int) -> np.ndarray:
+    """Total count of every per-reel count state, shape (H + 1,) * R (object ints)."""
+    tot = np.zeros((H + 1,) * R, dtype=np.int64)
+    for r in range(R):
+        shape = [1] * R
+        shape[r] = H + 1
+        tot = tot + np.arange(H + 1).reshape(shape)
+    return np.array(tot.tolist(), dtype=object)
+
+
+def count_chain_values(p: list, H: int, respins: int, rule: str, f: np.ndarray) -> np.ndarray:
+    """Exact ``E[f(final per-reel counts) | start counts]`` when every empty
+    cell of reel r lands a coin with probability ``p[r]``, independently.
+
+    The state is the tuple of per-reel counts (``(H + 1)**R`` states instead
+    of ``2**(H R)`` masks); one respin moves reel r from ``c`` to ``c'`` coins
+    with the binomial ``C(H - c, c' - c) p^(c' - c) (1 - p)^(H - c')``.  Reset
+    rule: states only grow, so the value with a full counter is settled level
+    by level of the total count, from the full screen down:
+    ``V(s) = stay^n f(s) + moved(s) (1 + stay + ... + stay^(n-1))``.
+
+    Parameters
+    ----------
+    p : list of Fraction
+        Landing probability of an empty cell of each reel [probability].
+    f : ndarray, shape (H + 1,) * R
+        Prize of each final state (Fractions or ints).
+    """
+    from math import comb
+
+    R = len(p)
+    A = []
+    for q in p:
+        a = np.zeros((H + 1, H + 1), dtype=object)
+        a[...] = Fraction(0)
+        for c in range(H + 1):
+            for c2 in range(c, H + 1):
+                a[c, c2] = comb(H - c, c2 - c) * q ** (c2 - c) * (1 - q) ** (H - c2)
+        A.append(a)
+
+    def step(V):  # (T V)(s) = sum_s' T(s, s') V(s')
+        for r in range(R):
+            V = np.moveaxis(np.tensordot(A[r], V, axes=([1], [r])), 0, r)
+        return V
+
+    f = np.asarray(f, dtype=object)
+    if rule == "countdown":
+        V = f
+        for _ in range(respins):
+            V = step(V)
+        return V
+    stay = np.ones((1,) * R, dtype=object)
+    for r in range(R):
+        shape = [1] * R
+        shape[r] = H + 1
+        stay = stay * np.array([A[r][c, c] for c in range(H + 1)], dtype=object).reshape(shape)
+    stay_n = stay**respins
+    geo = sum((stay**j for j in range(respins)), np.zeros_like(stay))
+    level = _count_grid(H, R)
+    V = f.copy()
+    for t in range(H * R, -1, -1):
+        moved = step(V) - stay * V  # reads only states above level t once they are settled
+        at = level == t
+        V[at] = (stay_n * f + moved * geo)[at]
+    return V
 
 
 def _grid(spec: HoldAndSpinSpec) -> Fraction:
