@@ -19,10 +19,10 @@ from slotmath.features.holdspin import (
     hold_and_spin_awards,
     hold_and_spin_means,
     hold_and_spin_par,
-    hold_and_spin_rtp,
     load_hold_and_spin,
     trigger_keys,
 )
+from slotmath.features.holdspin_round import hold_and_spin_rtp
 from slotmath.io.gamefile import GameFileError, load_game
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -382,6 +382,7 @@ def test_sampler_small_grid(tmp_path, feature):
 # ----------------------------------------------------------------------------
 # bad input: one line naming the file and the field
 # ----------------------------------------------------------------------------
+HS = "options.hold_and_spin"
 BAD = [
     ({"respinz": 3}, "options.hold_and_spin.respinz", "unknown key"),
     ({"symbol": "NOPE"}, "options.hold_and_spin.symbol", "unknown symbol"),
@@ -392,11 +393,11 @@ BAD = [
     ({"rule": "sticky"}, "options.hold_and_spin.rule", "reset"),
     ({"respin": "ways"}, "options.hold_and_spin.respin", "cells"),
     ({"reels": "nosuch"}, "options.hold_and_spin", "exactly one"),
-    ({"probabilities": [["1/2", "3/2"], ["0", "0"]]}, "options.hold_and_spin.probabilities[0][1]", "at most 1"),
+    ({"probabilities": [["1/2", "3/2"], ["0", "0"]]}, f"{HS}.probabilities[0][1]", "at most 1"),
     ({"probabilities": [["1/2"], ["0", "0"]]}, "options.hold_and_spin.probabilities[0]", "list of 2"),
     ({"probabilities": [["x", "0"], ["0", "0"]]}, "options.hold_and_spin.probabilities[0][0]", "number"),
     ({"values": []}, "options.hold_and_spin.values", "non-empty"),
-    ({"values": [{"prize": "MEGA", "weight": 1}]}, "options.hold_and_spin.values[0].prize", "unknown jackpot"),
+    ({"values": [{"prize": "MEGA", "weight": 1}]}, f"{HS}.values[0].prize", "unknown jackpot"),
     ({"values": [{"prize": 1, "weight": 0}]}, "options.hold_and_spin.values", "all weights are zero"),
     ({"values": [{"prize": -1, "weight": 1}]}, "options.hold_and_spin.values[0].prize", "at least 0"),
     ({"values": [{"prize": 1}]}, "options.hold_and_spin.values[0].weight", "required"),
@@ -428,7 +429,7 @@ def test_trigger_impossible(tmp_path):
     data["reels"]["base"] = [["COIN", "A", "B", "B"], ["A", "B", "COIN"]]  # at most one coin per window
     data["options"]["hold_and_spin"]["trigger"] = 3
     game = write_game(tmp_path, data)
-    with pytest.raises(GameFileError, match=r"options\.hold_and_spin\.trigger: no window .* shows 3 or more COIN"):
+    with pytest.raises(GameFileError, match=r"hold_and_spin\.trigger: no window .* shows 3 or more COIN"):
         load_hold_and_spin(game)
 
 

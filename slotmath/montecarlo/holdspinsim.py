@@ -22,9 +22,16 @@ from fractions import Fraction
 import numba as nb
 import numpy as np
 
-from slotmath.features.holdspin import HoldAndSpinSpec, _grid, _required
+from slotmath.features.holdspin import HoldAndSpinSpec, _grid, _required, cell_probabilities
 from slotmath.model import Game
-from slotmath.montecarlo.linesim import draw_args, draw_stops, evaluation_args, play_stops, stop_of, uniform_below
+from slotmath.montecarlo.linesim import (
+    draw_args,
+    draw_stops,
+    evaluation_args,
+    play_stops,
+    stop_of,
+    uniform_below,
+)
 from slotmath.montecarlo.run import RoundSampler
 
 FEATURE_EVENTS = ("hold_and_spin triggers", "hold_and_spin full screens", "hold_and_spin award [grid]")
@@ -42,8 +49,9 @@ def _prize(rng, units, cum):
 
 @nb.njit(cache=True)
 def play_feature(
-    rng, mask, fdims, cell_num, cell_den, fbound, fuse_table, ftable, fcum, fn_stops, fpat, v_units, v_cum, s_units, s_cum
-):
+    rng, mask, fdims, cell_num, cell_den, fbound, fuse_table, ftable, fcum, fn_stops, fpat,
+    v_units, v_cum, s_units, s_cum,
+):  # fmt: skip
     """Play the feature from the held ``mask``: (award [grid units], full screen 0/1).
 
     ``fdims`` = (rows H, reels R, respins, reset 0/1, respin model 0 cells /
@@ -176,21 +184,12 @@ def feature_args(game: Game, spec: HoldAndSpinSpec) -> tuple:
     cell_num = np.zeros(n_cells, dtype=np.int64)
     cell_den = np.ones(n_cells, dtype=np.int64)
     if spec.respin == "cells":
-        if spec.probabilities is not None:
-            p = [[Fraction(x) for x in row] for row in spec.probabilities]
-        else:
-            p = []
-            idx = game.symbol_index[spec.symbol]
-            for strip in game.strips(spec.reels):
-                w = strip.stop_weights()
-                hit = sum(int(x) for x, s in zip(w, strip.symbols, strict=True) if game.symbol_index[s] == idx)
-                p.append(Fraction(hit, int(w.sum())))
-            p = [p] * H
+        p = cell_probabilities(game, spec)
         for k in range(H):
             for r in range(R):
                 cell_num[r * H + k], cell_den[r * H + k] = p[k][r].numerator, p[k][r].denominator
         if cell_den.max() >= 2**31:
-            raise ValueError(f"{game.name}: a cell probability's denominator must be below 2**31 for the sampler")
+            raise ValueError(f"{game.name}: cell probability denominators must be below 2**31 to sample")
         fbound, fuse, ftable, fcum, fn = draw_args(game, spec.base_reels)
         fpat = np.zeros((R, 1), dtype=np.int64)
         model = 0
@@ -216,4 +215,5 @@ def round_sampler(game: Game, level: int, spec: HoldAndSpinSpec | None = None) -
     head = np.array([spec.trigger, 0], dtype=np.float64)
     head[1] = float(g)
     extra = (_patterns(game, reels, spec.symbol), head) + feature
-    return RoundSampler(holdspin_kernel, (evaluation[0],) + draw + evaluation[1:] + extra, names + FEATURE_EVENTS)
+    args = (evaluation[0],) + draw + evaluation[1:] + extra
+    return RoundSampler(holdspin_kernel, args, names + FEATURE_EVENTS)
