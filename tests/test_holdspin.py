@@ -23,6 +23,7 @@ from slotmath.features.holdspin import (
     trigger_keys,
 )
 from slotmath.features.holdspin_round import hold_and_spin_rtp
+from slotmath.features.options import load_features
 from slotmath.io.gamefile import GameFileError, load_game
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -416,12 +417,13 @@ def test_bad_input(tmp_path, change, field, problem):
             hs.pop("probabilities" if k == "reels" else k, None)
         hs.update(change)
     game = write_game(tmp_path, data)
-    with pytest.raises(GameFileError) as err:
-        load_hold_and_spin(game)
-    msg = str(err.value)
-    assert "\n" not in msg
-    assert msg.startswith(str(tmp_path / "game" / "game.yaml") + f": {field}: ")
-    assert problem in msg
+    for load in (load_hold_and_spin, load_features):  # the features reader validates it too
+        with pytest.raises(GameFileError) as err:
+            load(game)
+        msg = str(err.value)
+        assert "\n" not in msg
+        assert msg.startswith(str(tmp_path / "game" / "game.yaml") + f": {field}: ")
+        assert problem in msg
 
 
 def test_trigger_impossible(tmp_path):
