@@ -403,6 +403,11 @@ def hold_and_spin_means(game: Game, level: int, spec: HoldAndSpinSpec, exact: bo
     (:func:`count_chain_values`) serves any grid; otherwise the mask chain runs
     exact up to :data:`EXACT_CELLS` cells.
     """
+    return _means(game, spec, exact)
+
+
+@game_cache(maxsize=8)
+def _means(game, spec, exact):
     ev, _ = HoldAndSpinSpec.table_moments(spec.values)
     es, _ = HoldAndSpinSpec.table_moments(spec.start_values)
     cells = game.rows * game.reels
