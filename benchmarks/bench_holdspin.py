@@ -17,11 +17,11 @@ import argparse
 import os
 import time
 
-from slotmath.features.holdspin import hold_and_spin_awards, hold_and_spin_par, load_hold_and_spin
-from slotmath.features.holdspin_round import hold_and_spin_rtp
+from slotmath.features.holdspin import hold_and_spin_awards, load_hold_and_spin
 from slotmath.io.gamefile import load_game
 from slotmath.montecarlo.holdspinsim import round_sampler
 from slotmath.montecarlo.run import run_chunk
+from slotmath.rules.holdspin_round import hold_and_spin_par, hold_and_spin_rtp
 
 from timing import forget_cached_results, median_time
 

@@ -18,11 +18,10 @@ from slotmath.features.holdspin import (
     final_count_laws,
     hold_and_spin_awards,
     hold_and_spin_means,
-    hold_and_spin_par,
     load_hold_and_spin,
     trigger_keys,
 )
-from slotmath.features.holdspin_round import hold_and_spin_rtp
+from slotmath.rules.holdspin_round import hold_and_spin_par, hold_and_spin_rtp
 from slotmath.features.options import load_features
 from slotmath.io.gamefile import GameFileError, load_game
 

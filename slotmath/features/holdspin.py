@@ -84,7 +84,6 @@ __all__ = [
     "count_chain_values",
     "hold_and_spin_means",
     "hold_and_spin_awards",
-    "hold_and_spin_par",
 ]
 
 #: grids with at most this many cells run the chain in exact Fractions
@@ -590,14 +589,6 @@ def hold_and_spin_awards(game: Game, level: int, spec: HoldAndSpinSpec, exact: b
         nz = np.flatnonzero(hist)
         out[key] = WinDistribution(nz.astype(np.int64) * step_units, hist[nz], unit_den, bet.total_bet)
     return out
-
-
-def hold_and_spin_par(game: Game, level: int | None = None, exact: bool | None = None):
-    """Exact PAR of a line game with a hold-and-spin (see
-    :func:`slotmath.features.holdspin_round.round_par`)."""
-    from slotmath.features.holdspin_round import round_par
-
-    return round_par(game, level, exact)
 
 
 def _required(game: Game) -> HoldAndSpinSpec:

@@ -6,7 +6,7 @@ Exact RTP: ``E[base spin win] + sum over keys P(key) mean(key)``.  The round's
 win law: the base win and the award depend on each other only through the
 key (the coins per reel of the window), so the base win given the key is
 convolved with the award given the key.  Until the generic feature round of
-``rules: lines`` plays this feature, :func:`round_par` is its PAR.
+``rules: lines`` plays this feature, :func:`hold_and_spin_par` is its PAR.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ __all__ = [
     "base_given_key",
     "round_distribution",
     "feature_figures",
-    "round_par",
+    "hold_and_spin_par",
 ]
 
 
@@ -196,7 +196,7 @@ def round_distribution(
     return WinDistribution(nz.astype(np.int64), hist[nz], ud, bet.total_bet)
 
 
-def round_par(game: Game, level: int | None = None, exact: bool | None = None):
+def hold_and_spin_par(game: Game, level: int | None = None, exact: bool | None = None):
     """Exact PAR of a line game with a hold-and-spin: components ``lines``,
     ``scatters`` and ``hold_and_spin``, the round's win distribution and the
     feature odds (``features["hold_and_spin"]``).
