@@ -21,9 +21,9 @@ from slotmath.features.holdspin import (
     load_hold_and_spin,
     trigger_keys,
 )
-from slotmath.rules.holdspin_round import hold_and_spin_par, hold_and_spin_rtp
 from slotmath.features.options import load_features
 from slotmath.io.gamefile import GameFileError, load_game
+from slotmath.rules.holdspin_round import hold_and_spin_par, hold_and_spin_rtp
 
 ROOT = Path(__file__).resolve().parents[1]
 
