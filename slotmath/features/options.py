@@ -334,13 +334,7 @@ def load_features(game: Game) -> Features:
 def _load_features(game: Game) -> Features:
     rd = _Reader(game)
     opts = game.options or {}
-    rd.mapping(
-        opts, "options", allowed=("jackpots", "lockit", "free_games", "selection", "wheel", "hold_and_spin")
-    )
-    if "hold_and_spin" in opts:  # validated (and computed) by slotmath.features.holdspin
-        from slotmath.features.holdspin import load_hold_and_spin
-
-        load_hold_and_spin(game)
+    rd.mapping(opts, "options", allowed=("jackpots", "lockit", "free_games", "selection", "wheel"))
     jackpots = {}
     if "jackpots" in opts:
         for name, value in rd.mapping(opts["jackpots"], "options.jackpots").items():
