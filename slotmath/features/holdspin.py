@@ -21,8 +21,7 @@ Respin model (``respin``)
     (rows x reels), independently of every other cell.
 ``reels``
     the whole reel spins on its strip of ``reels`` under the held coins
-    (cells of one reel are correlated, as in
-    :func:`slotmath.features.options.feature_landing`).
+    (cells of one reel are correlated).
 
 Exact method
 ------------
@@ -68,6 +67,7 @@ import numpy as np
 from slotmath.engine.cache import game_cache
 from slotmath.engine.distribution import WinDistribution
 from slotmath.features.options import _is_number, _Reader
+from slotmath.io.gamefile import GameFileError
 from slotmath.model import Game
 
 __all__ = [
@@ -78,6 +78,8 @@ __all__ = [
     "hold_and_spin_landing",
     "hold_and_spin_chain",
     "trigger_keys",
+    "coin_patterns",
+    "pattern_counts",
     "final_count_laws",
     "cell_probabilities",
     "reel_probabilities",
@@ -137,15 +139,6 @@ class HoldAndSpinSpec:
     full_screen: Fraction
     full_screen_label: str
     base_reels: str = "base"
-
-    # what options.feature_landing reads
-    @property
-    def symbols(self) -> tuple:
-        return (self.symbol,)
-
-    @property
-    def mark(self):
-        return None
 
     @staticmethod
     def table_moments(table) -> tuple:
@@ -258,12 +251,28 @@ def _table(rd: _Reader, value, where, jackpots) -> tuple:
 # ===========================================================================
 # the base window and the chain
 # ===========================================================================
-def _base_patterns(game: Game, spec: HoldAndSpinSpec) -> np.ndarray:
-    """Per reel, stop weight of every coin pattern of the base window, shape (R, 2**H) (Python ints)."""
-    from slotmath.features.options import feature_landing
+def coin_patterns(game: Game, reel_set: str, symbol: str) -> list:
+    """Per reel, the coin pattern (bit k: row k shows ``symbol``) of the window
+    at every stop: a list of R int64 arrays."""
+    from slotmath.engine.reels import windows
 
-    landing = feature_landing(game, spec, spec.base_reels)
-    return landing._num[:, :, 0]
+    bits = 1 << np.arange(game.rows)
+    idx = game.symbol_index[symbol]
+    return [((windows(game, s) == idx) * bits).sum(axis=1) for s in game.strips(reel_set)]
+
+
+def pattern_counts(game: Game, reel_set: str, symbol: str) -> np.ndarray:
+    """Per reel, the stop weight of every coin pattern, shape (R, 2**H) int64."""
+    return np.array(
+        [
+            np.bincount(pat, weights=s.stop_weights(), minlength=1 << game.rows).astype(np.int64)
+            for pat, s in zip(coin_patterns(game, reel_set, symbol), game.strips(reel_set), strict=True)
+        ]
+    )
+
+
+def _base_patterns(game: Game, spec: HoldAndSpinSpec) -> np.ndarray:
+    return pattern_counts(game, spec.base_reels, spec.symbol)
 
 
 def _trigger_possible(game, spec) -> bool:
@@ -308,10 +317,10 @@ def hold_and_spin_landing(game: Game, spec: HoldAndSpinSpec):
     """The :class:`~slotmath.features.lockit.Landing` of one respin (integer
     counts or Fractions: always rational)."""
     from slotmath.features.lockit import Landing
-    from slotmath.features.options import feature_landing
 
     if spec.respin == "reels":
-        return feature_landing(game, spec, spec.reels)
+        assert spec.reels is not None  # the loader requires it
+        return Landing.from_counts(pattern_counts(game, spec.reels, spec.symbol))
     return Landing.from_cells([list(row) for row in cell_probabilities(game, spec)])
 
 
@@ -321,6 +330,7 @@ def cell_probabilities(game: Game, spec: HoldAndSpinSpec) -> tuple:
     the stop weight of the cell's reel strip."""
     if spec.probabilities is not None:
         return spec.probabilities
+    assert spec.reels is not None  # the loader requires reels or probabilities
     idx = game.symbol_index[spec.symbol]
     p = []
     for strip in game.strips(spec.reels):
@@ -594,5 +604,5 @@ def hold_and_spin_awards(game: Game, level: int, spec: HoldAndSpinSpec, exact: b
 def _required(game: Game) -> HoldAndSpinSpec:
     spec = load_hold_and_spin(game)
     if spec is None:
-        _Reader(game).fail("options.hold_and_spin", "is required (the game declares no hold-and-spin)")
+        raise GameFileError(game.source, "options.hold_and_spin", "is required (no hold-and-spin declared)")
     return spec

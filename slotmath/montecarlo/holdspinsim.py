@@ -22,7 +22,7 @@ from fractions import Fraction
 import numba as nb
 import numpy as np
 
-from slotmath.features.holdspin import HoldAndSpinSpec, _grid, _required, cell_probabilities
+from slotmath.features.holdspin import HoldAndSpinSpec, _grid, _required, cell_probabilities, coin_patterns
 from slotmath.model import Game
 from slotmath.montecarlo.linesim import (
     draw_args,
@@ -158,15 +158,11 @@ def holdspin_kernel(
 
 
 def _patterns(game: Game, reel_set: str, symbol: str) -> np.ndarray:
-    """Coin pattern (bit k = row k) of the window at every stop, shape (R, max stops)."""
-    from slotmath.engine.reels import windows
-
-    strips = game.strips(reel_set)
-    idx = game.symbol_index[symbol]
-    out = np.zeros((game.reels, max(len(s) for s in strips)), dtype=np.int64)
-    bits = 1 << np.arange(game.rows)
-    for r, strip in enumerate(strips):
-        out[r, : len(strip)] = ((windows(game, strip) == idx) * bits).sum(axis=1)
+    """Coin pattern of the window at every stop, shape (R, max stops)."""
+    pats = coin_patterns(game, reel_set, symbol)
+    out = np.zeros((game.reels, max(len(p) for p in pats)), dtype=np.int64)
+    for r, p in enumerate(pats):
+        out[r, : len(p)] = p
     return out
 
 
@@ -194,6 +190,7 @@ def feature_args(game: Game, spec: HoldAndSpinSpec) -> tuple:
         fpat = np.zeros((R, 1), dtype=np.int64)
         model = 0
     else:
+        assert spec.reels is not None  # the loader requires it with respin: reels
         fbound, fuse, ftable, fcum, fn = draw_args(game, spec.reels)
         fpat = _patterns(game, spec.reels, spec.symbol)
         model = 1

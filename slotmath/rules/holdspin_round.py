@@ -247,7 +247,7 @@ def feature_figures(game: Game, level: int, spec: HoldAndSpinSpec, exact: bool |
     for k, law in laws.items():
         new += float(probs[k]) * (sum(n * float(law[n]) for n in range(cells + 1)) - sum(k))
     start = sum(float(probs[k]) * sum(k) for k in probs)
-    jackpots = {}
+    jackpots: dict[str, float] = {}
     for table, coins in ((spec.start_values, start), (spec.values, new)):
         total = sum(x.weight for x in table)
         for x in table:
