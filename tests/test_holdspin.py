@@ -108,6 +108,14 @@ def test_hand_worked_means_and_rtp(hand):
     assert rtp == {"lines": Fr(5, 24), "hold_and_spin": Fr(2821, 384)}
     par = hold_and_spin_par(hand, 1)
     assert par.rtp == Fr(2901, 384)
+    # coins at the end given a trigger (3/4): one start coin 11/24, two 6/24, three 1/24
+    #   n = 1: 11/24 x 1/4 / (3/4) = 11/72
+    #   n = 2: (11/24 x 1/4 + 6/24 x 1/2) / (3/4) = 23/72
+    #   n = 3: (11/24 x 1/2 + 6/24 x 1/2 + 1/24) / (3/4) = 38/72
+    coins = par.tables["Hold-and-spin: coins on screen given a trigger"]
+    assert coins["coins"].tolist() == [1, 2, 3]
+    assert coins["at_trigger"].tolist() == pytest.approx([11 / 18, 6 / 18, 1 / 18], rel=1e-15)
+    assert coins["at_end"].tolist() == pytest.approx([11 / 72, 23 / 72, 38 / 72], rel=1e-15)
     assert par.features["hold_and_spin"]["trigger_probability_exact"] == "3/4"
 
 

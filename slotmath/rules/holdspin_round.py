@@ -35,6 +35,7 @@ __all__ = [
     "base_given_key",
     "round_distribution",
     "feature_figures",
+    "coins_table",
     "hold_and_spin_par",
 ]
 
@@ -230,6 +231,7 @@ def hold_and_spin_par(game: Game, level: int | None = None, exact: bool | None =
         combinations=table,
         per_line_rtp=per_line,
         features={"hold_and_spin": feature_figures(game, level, spec, exact)},
+        tables={"Hold-and-spin: coins on screen given a trigger": coins_table(game, spec, exact)},
         notes=_notes(game, spec, isinstance(comps["hold_and_spin"], Fraction)),
     )
 
@@ -267,6 +269,24 @@ def feature_figures(game: Game, level: int, spec: HoldAndSpinSpec, exact: bool |
         "coins_at_end_mean": (start + new) / float(p),
         "jackpot_hits_per_round": jackpots,
     }
+
+
+def coins_table(game: Game, spec: HoldAndSpinSpec, exact: bool | None = None):
+    """Law of the coins on screen at the trigger and at the end of the
+    feature, given a trigger [probability]: a DataFrame (coins, at_trigger,
+    at_end)."""
+    import pandas as pd
+
+    probs = trigger_keys(game, spec)
+    laws = final_count_laws(game, spec, exact)
+    cells = game.rows * game.reels
+    p = float(sum(probs.values(), Fraction(0)))
+    start, end = np.zeros(cells + 1), np.zeros(cells + 1)
+    for k, law in laws.items():
+        start[sum(k)] += float(probs[k]) / p
+        end += np.array([float(x) for x in law]) * (float(probs[k]) / p)
+    keep = np.arange(spec.trigger, cells + 1)
+    return pd.DataFrame({"coins": keep, "at_trigger": start[keep], "at_end": end[keep]})
 
 
 def _notes(game: Game, spec: HoldAndSpinSpec, exact: bool) -> list:
