@@ -350,22 +350,29 @@ def test_example_game_figures(example):
 
 
 def test_sampler_agrees_with_exact(example):
+    """The simulation command's machinery: RTP, feature frequency, feature RTP
+    (the award sum in prize steps of 0.5 x total bet) and every line and
+    scatter pay against the exact figures."""
+    from slotmath.analysis.simulation import simulate_game
     from slotmath.montecarlo.holdspinsim import round_sampler
-    from slotmath.montecarlo.run import run_chunk
 
     game, par = example
     sampler = round_sampler(game, 1)
-    n = 2_000_000
-    stats = run_chunk(sampler, 2026, 0, n)
-    rtp, _ = stats.rtp_interval()
-    assert abs(rtp - float(par.rtp)) / (par.sd / n**0.5) < 4
-    e = sampler.event_names.index("hold_and_spin triggers")
-    f = par.features["hold_and_spin"]
-    p, se = stats.event_rate(e)
-    assert abs(p - f["trigger_probability"]) / se < 4
-    units, se = stats.event_rate(sampler.event_names.index("hold_and_spin award [grid]"))
-    grid = 0.5  # the prize step of the example's value table [x total bet]
-    assert abs(units * grid - f["rtp"]) / (se * grid) < 4
+    sim = simulate_game(game, 2_000_000, seed=2026, workers=1, progress=False, exact=par, sampler=sampler)
+    report = sim.convergence
+    assert abs(report.figures.set_index("figure").loc["RTP", "z"]) < 4
+    events = report.events.set_index("event")
+    for name in ("hold_and_spin triggers", "hold_and_spin award [grid]", "hold_and_spin full screens"):
+        assert events.loc[name, "exact"] > 0
+        assert abs(events.loc[name, "z"]) < 4, name
+    assert events.loc["hold_and_spin award [grid]", "exact"] * 0.5 == pytest.approx(
+        float(par.components["hold_and_spin"]), rel=1e-12
+    )
+    line_events = events[events.index.str.startswith(("line", "scatter"))]
+    assert len(line_events) > 20 and (line_events["z"].abs() < 4).all()
+    # the round's win law (win bands) against the simulated rounds
+    bins = report.histogram.dropna(subset=["z"])
+    assert len(bins) > 8 and (bins["z"].abs() < 4).all()
 
 
 @pytest.mark.parametrize("feature", [CELLS, REELS], ids=["cells", "reels"])

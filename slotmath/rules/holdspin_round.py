@@ -20,12 +20,14 @@ from slotmath.engine.distribution import WinDistribution
 from slotmath.features.holdspin import (
     HoldAndSpinSpec,
     _award_grid_laws,
+    _grid,
     _required,
     final_count_laws,
     hold_and_spin_means,
     trigger_keys,
 )
 from slotmath.features.options import _is_number, _Reader
+from slotmath.montecarlo.holdspinsim import FEATURE_EVENTS
 from slotmath.model import Game
 
 __all__ = [
@@ -219,6 +221,7 @@ def hold_and_spin_par(game: Game, level: int | None = None, exact: bool | None =
         comps.pop("scatters", None)
     rtp = sum(comps.values(), Fraction(0))
     dist = round_distribution(game, level, spec, exact)
+    odds = feature_figures(game, level, spec, exact)
     gap = abs(float(dist.mean) - float(rtp))
     assert gap <= 1e-9 * max(1.0, float(rtp)), "the round's win law disagrees with its RTP"
     return ParResult(
@@ -230,7 +233,7 @@ def hold_and_spin_par(game: Game, level: int | None = None, exact: bool | None =
         distribution=dist,
         combinations=table,
         per_line_rtp=per_line,
-        features={"hold_and_spin": feature_figures(game, level, spec, exact)},
+        features={"hold_and_spin": odds, "event_rates": odds.pop("event_rates")},
         tables={"Hold-and-spin: coins on screen given a trigger": coins_table(game, spec, exact)},
         notes=_notes(game, spec, isinstance(comps["hold_and_spin"], Fraction)),
     )
@@ -258,6 +261,7 @@ def feature_figures(game: Game, level: int, spec: HoldAndSpinSpec, exact: bool |
     if spec.full_screen:
         jackpots[spec.full_screen_label] = jackpots.get(spec.full_screen_label, 0.0) + full
     feature_rtp = sum(float(probs[k]) * float(means[k]) for k in probs)
+    award_steps = feature_rtp / float(_grid(spec))
     return {
         "trigger_probability": float(p),
         "trigger_probability_exact": f"{p.numerator}/{p.denominator}",
@@ -268,6 +272,9 @@ def feature_figures(game: Game, level: int, spec: HoldAndSpinSpec, exact: bool |
         "coins_at_trigger_mean": start / float(p),
         "coins_at_end_mean": (start + new) / float(p),
         "jackpot_hits_per_round": jackpots,
+        # expected count per round of the sampler's feature events
+        # (hold_and_spin_par moves them to the PAR's features["event_rates"])
+        "event_rates": dict(zip(FEATURE_EVENTS, (float(p), full, award_steps), strict=True)),
     }
 
 
