@@ -27,8 +27,8 @@ from slotmath.features.holdspin import (
     trigger_keys,
 )
 from slotmath.features.options import _is_number, _Reader
-from slotmath.montecarlo.holdspinsim import FEATURE_EVENTS
 from slotmath.model import Game
+from slotmath.montecarlo.holdspinsim import FEATURE_EVENTS
 
 __all__ = [
     "base_rtp",
