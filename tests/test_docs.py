@@ -188,3 +188,18 @@ def test_broken_reference_check_finds_a_missing_page_anchor_and_image(tmp_path):
         "a.html: b.html#gone (no such anchor)",
         "a.html: pic.png",
     ]
+
+
+def test_free_games_worked_example_has_the_figures_the_page_states(tmp_path):
+    # docs/features.md, free games, "Worked example": E[spin win] = 33/32,
+    # p = 1/64, 2 games at x3: RTP = 33/32 + (1/64) x 2/(1 - 2/64) x 3 x 33/32 = 561/496
+    text = (DOCS / "features.md").read_text(encoding="utf-8")
+    section = text[text.index("### Worked example") :]
+    yaml_text = re.search(r"```yaml\n(.*?)```", section, re.S).group(1)
+    folder = tmp_path / "free_games_example"
+    folder.mkdir()
+    (folder / "game.yaml").write_text(yaml_text, encoding="utf-8")
+    result = par(load_game(folder))
+    assert result.rtp == Fraction(561, 496)
+    assert result.components == {"lines": 1, "scatters": Fraction(1, 32), "free_games": Fraction(99, 992)}
+    assert "`561/496`" in section and "113.1048 %" in section and f"{float(result.rtp):.4%}" == "113.1048%"

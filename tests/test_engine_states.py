@@ -119,3 +119,61 @@ def test_cli_says_too_large_in_one_line(write_game, monkeypatch, capsys):
     err = capsys.readouterr().err.strip()
     assert err.startswith("slotmath: error: ") and "still too large" in err
     assert "\n" not in err
+
+
+def brute_keyed(game, level, symbol, per_reel):
+    """Every stop combination evaluated: {(win [x total bet], key): weight}."""
+    from itertools import product
+
+    from slotmath.engine.evaluate import total_wins, window_at
+
+    strips = game.strips("base")
+    s = game.symbol_index[symbol]
+    out: dict = {}
+    for stops in product(*[range(len(st)) for st in strips]):
+        w = window_at(game, stops)
+        weight = 1
+        for st, i in zip(strips, stops, strict=True):
+            weight *= int(st.stop_weights()[i])
+        win = F(total_wins(game, level, w[None])[0]).limit_denominator(10**9)
+        per = tuple(int(v) for v in (w == s).sum(axis=1))
+        key = ((per if per_reel else sum(per)),)
+        out[(win, key)] = out.get((win, key), 0) + weight
+    return out
+
+
+@pytest.mark.parametrize("per_reel", [False, True])
+@pytest.mark.parametrize("symbol", ["SCATTER", "A", "WILD"])
+def test_keyed_law_equals_brute_force(per_reel, symbol):
+    # the joint law of (spin win, count of a symbol) by the forward pass with
+    # the key as one more state digit, against every window of the cycle
+    from slotmath.engine.joint import spin_key_distribution
+    from slotmath.features.round import Trigger
+
+    from conftest import TEST_DATA
+
+    game = load_game(TEST_DATA / "classic_free_games")
+    kw = spin_key_distribution(game, 1, [Trigger(symbol, per_reel)])
+    got: dict = {}
+    for w, k, c in zip(kw.wins.tolist(), kw.keys, kw.counts, strict=True):
+        got[(F(w, kw.unit_den * kw.total_bet), k)] = got.get((F(w, kw.unit_den * kw.total_bet), k), 0) + c
+    assert got == brute_keyed(game, 1, symbol, per_reel)
+    marginal = kw.marginal()
+    plain = spin_distribution(game, 1)
+    assert marginal.wins.tolist() == plain.wins.tolist()
+    assert marginal.weights.tolist() == plain.weights.tolist()
+
+
+def test_keyed_law_two_lines_scatter_key(write_game):
+    # the worked two-line game: every reel-3 window shows one S, so the key
+    # (S per reel) is (0, 0, 1) on every spin; wins as worked above
+    from slotmath.engine.joint import spin_key_distribution
+    from slotmath.features.round import Trigger
+
+    game = two_lines(write_game)
+    kw = spin_key_distribution(game, 1, [Trigger("S", True), Trigger("A", False)])
+    by = {}
+    for w, k, c in zip(kw.wins.tolist(), kw.keys, kw.counts, strict=True):
+        by[(w, k)] = by.get((w, k), 0) + c
+    # A count: reels 1-2 show one A each always; reel 3 shows one A always -> 3
+    assert by == {(2, ((0, 0, 1), 3)): 6, (12, ((0, 0, 1), 3)): 2}

@@ -218,9 +218,17 @@ def game_figures(game: Game, level: int, reel_set: str = "base", needed=None) ->
         if "sd" in figs and "vi" not in figs:
             figs["vi"] = z_value(VI_CONFIDENCE) * float(figs["sd"])
         return figs
-    if game.rules == "lines" and game.pays_by != "ways":
+    if _plain_lines(game):
         return line_figures(game, level, reel_set, needed)
     return par_figures(par(game, level))
+
+
+def _plain_lines(game: Game) -> bool:
+    """A line game whose round is its spin (no declared feature or round cap):
+    its figures come from the line path; a round's from ``par()``."""
+    from slotmath.rules.linegame import has_round
+
+    return game.rules == "lines" and game.pays_by != "ways" and not has_round(game)
 
 
 def full_figures(game: Game, level: int, reel_set: str = "base") -> dict:
@@ -228,7 +236,7 @@ def full_figures(game: Game, level: int, reel_set: str = "base") -> dict:
     a line game's figures with the joint distribution (adds the max win);
     otherwise the figures of :func:`slotmath.rules.par.par` over those of the rules
     module's ``tuning_figures`` (which the hook's tests show to agree)."""
-    if game.rules == "lines" and game.pays_by != "ways":
+    if _plain_lines(game):
         return line_figures(game, level, reel_set)
     figs = game_figures(game, level, reel_set) if figure_hook(game) is not None else {}
     figs.update(par_figures(par(game, level)))

@@ -31,6 +31,8 @@ the work starts.  Counts are int64, exact while the cycle is below 2**62
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numba as nb
 import numpy as np
 
@@ -45,8 +47,10 @@ from slotmath.model import Game
 __all__ = [
     "INT64_SAFE",
     "EngineTooLarge",
+    "KeyedWins",
     "pack_reels",
     "spin_distribution",
+    "spin_key_distribution",
     "stop_classes",
     "suffix_scatter",
 ]
@@ -166,10 +170,13 @@ def _advance(
     fcounts,
     fslots,
     fn,
+    n_sc,
 ):
     """Step the ``n`` states after reel ``k`` by every stop class of reel
     ``k + 1``; finished states go to the final win table ``f*``.
 
+    Codes are scatter code + ``n_sc`` x key code; the final table is keyed by
+    (key code, win) when it has one key column, by win alone otherwise.
     Returns the new states (keys, wins, counts, count) and the final table.
     """
     L = lines.shape[0]
@@ -178,7 +185,8 @@ def _advance(
     nk, nw, nc, ns = _new_table(W, cap, keys[0])
     m = 0
     row = np.empty(W, dtype=keys.dtype)
-    empty = np.empty(0, dtype=fkeys.dtype)
+    frow = np.zeros(fkeys.shape[1], dtype=fkeys.dtype)
+    keyed = fkeys.shape[1] > 0
     for i in range(n):
         for j in range(cls_w.shape[0]):
             w = counts[i] * cls_w[j]
@@ -217,12 +225,16 @@ def _advance(
                     if c2 < 0:
                         break
                     total = win + pay_units[code + c2]
+                    if keyed:
+                        frow[0] = (code + c2) // n_sc
                     if fn + 1 > fkeys.shape[0]:
                         fkeys, fwins, fcounts, fslots = _grow(fkeys, fwins, fcounts, fslots, fn)
-                    h = _find(fkeys, fwins, fslots, empty, total)
+                    h = _find(fkeys, fwins, fslots, frow, total)
                     e = fslots[h]
                     if e < 0:
                         fslots[h] = fn
+                        if keyed:
+                            fkeys[fn, 0] = frow[0]
                         fwins[fn] = total
                         fcounts[fn] = w * suffix[k + 1, c2]
                         fn += 1
@@ -285,6 +297,135 @@ def spin_distribution(
         Integer hit counts over the full cycle by total win, with the win
         unit [coins] and the total bet [coins] of ``level``.
     """
+    wins, _, counts, unit_den, total_bet, cycle = _forward(game, level, reel_set, (), max_line_steps)
+    return final_distribution(wins, counts, unit_den, total_bet, cycle)
+
+
+@dataclass(frozen=True, eq=False)
+class KeyedWins:
+    """Exact joint law of (spin win, key) over the full cycle.
+
+    Attributes
+    ----------
+    wins : ndarray of int64
+        Win of each entry [1/unit_den coins].
+    keys : list of tuple
+        Key of each entry: one item per trigger, the count of its symbol in
+        the window (an int) or its counts per reel (a tuple).
+    counts : list of int
+        Stop combinations of each (win, key) entry (exact).
+    unit_den, total_bet, cycle : int
+    """
+
+    wins: np.ndarray
+    keys: list
+    counts: list
+    unit_den: int
+    total_bet: int
+    cycle: int
+
+    def marginal(self) -> WinDistribution:
+        """Distribution of the spin win alone (equal to :func:`spin_distribution`)."""
+        return WinDistribution.from_pairs(
+            zip(self.wins.tolist(), self.counts, strict=True), self.unit_den, self.total_bet
+        )
+
+    def by_key(self) -> dict:
+        """Per key, the win distribution of the spins showing it (weights:
+        stop combinations, summing to the key's count)."""
+        groups: dict = {}
+        for w, k, c in zip(self.wins.tolist(), self.keys, self.counts, strict=True):
+            groups.setdefault(k, []).append((w, c))
+        return {
+            k: WinDistribution.from_pairs(pairs, self.unit_den, self.total_bet)
+            for k, pairs in sorted(groups.items())
+        }
+
+    def key_counts(self) -> dict:
+        """Stop combinations of each key."""
+        out: dict = {}
+        for k, c in zip(self.keys, self.counts, strict=True):
+            out[k] = out.get(k, 0) + c
+        return dict(sorted(out.items()))
+
+
+def spin_key_distribution(
+    game: Game,
+    level: int,
+    triggers,
+    reel_set: str = "base",
+    max_line_steps: int | None = None,
+) -> KeyedWins:
+    """Exact joint law of (total spin win, key) in one forward pass.
+
+    The key counts symbols anywhere in the window: one item per trigger in
+    ``triggers`` (objects with ``symbol`` and ``per_reel``, e.g.
+    :class:`slotmath.features.round.Trigger`), the total count of
+    ``symbol`` (``per_reel`` False) or the tuple of its counts per reel.
+    The key is one more mixed-radix digit group of the state's scatter code
+    (codes add reel by reel without carry), so the pass is the one of
+    :func:`spin_distribution` with the key carried along; when the trigger
+    symbol is a paying scatter counted in total, the states do not grow.
+    """
+    triggers = tuple(triggers)
+    if not triggers:
+        raise ValueError("give at least one trigger")
+    wins, codes, counts, unit_den, total_bet, cycle = _forward(
+        game, level, reel_set, triggers, max_line_steps
+    )
+    radix = key_radix(game, triggers)
+    keys = [decode_key(int(c), triggers, radix, game.reels) for c in codes.tolist()]
+    return KeyedWins(wins.copy(), keys, [int(c) for c in counts.tolist()], unit_den, total_bet, cycle)
+
+
+def key_radix(game: Game, triggers) -> list:
+    """Radix of each key digit: per trigger one digit (total count, radix
+    ``reels x rows + 1``) or one per reel (radix ``rows + 1``)."""
+    out = []
+    for t in triggers:
+        out += [game.rows + 1] * game.reels if t.per_reel else [game.reels * game.rows + 1]
+    return out
+
+
+def key_codes(game: Game, reel_set: str, triggers) -> tuple:
+    """Per reel the key code of every stop, and the number of key codes."""
+    from slotmath.engine.reels import window_symbol_count
+
+    radix = key_radix(game, triggers)
+    place = np.cumprod([1] + radix[:-1]).astype(np.int64)
+    out = []
+    for r, strip in enumerate(game.strips(reel_set)):
+        code = np.zeros(len(strip), dtype=np.int64)
+        d = 0
+        for t in triggers:
+            count = window_symbol_count(game, strip, t.symbol)
+            code += count * place[d + r if t.per_reel else d]
+            d += game.reels if t.per_reel else 1
+        out.append(code)
+    return out, int(np.prod(radix))
+
+
+def decode_key(code: int, triggers, radix: list, reels: int) -> tuple:
+    """The key (one item per trigger) of a key code."""
+    digits = []
+    for r in radix:
+        digits.append(code % r)
+        code //= r
+    out, d = [], 0
+    for t in triggers:
+        if t.per_reel:
+            out.append(tuple(digits[d : d + reels]))
+            d += reels
+        else:
+            out.append(digits[d])
+            d += 1
+    return tuple(out)
+
+
+def _forward(game: Game, level: int, reel_set: str, triggers: tuple, max_line_steps: int | None):
+    """The forward pass: finished (wins, key codes, counts) with the win unit,
+    total bet and cycle.  Without ``triggers`` the key codes are all 0 and the
+    final table is keyed by win alone (the marginal)."""
     bet = game.bet(level)
     auto = pay_automaton(game, level)
     unit_den = win_denominator(game, bet.total_bet)
@@ -298,32 +439,37 @@ def spin_distribution(
     max_total = int(auto.value.max()) * L * unit_den + int(sc.pay_units.max())
     if max_total >= INT64_SAFE:
         raise OverflowError(f"largest win {max_total} [1/{unit_den} coins] is too large for int64")
-    suffix, suffix_nz = suffix_scatter(sc.codes, weights, len(sc.pay_units))
+    n_sc = len(sc.pay_units)
+    codes, pay_units = sc.codes, sc.pay_units
+    if triggers:
+        kcodes, n_keys = key_codes(game, reel_set, triggers)
+        codes = [c + n_sc * k for c, k in zip(codes, kcodes, strict=True)]
+        pay_units = np.tile(pay_units, n_keys)
+    suffix, suffix_nz = suffix_scatter(codes, weights, len(pay_units))
     width = L + 1
-    dtype = np.int16 if max(max(auto.n_states), len(sc.pay_units)) < 2**15 else np.int32
+    dtype = np.int16 if max(max(auto.n_states), len(pay_units)) < 2**15 else np.int32
     probe = np.zeros(1, dtype=dtype)
-    # the start: every line in the automaton's initial state, or decided already
+    fkeys, fwins, fcounts, fslots = _new_table(1 if triggers else 0, 64, probe)
+    fn = 0
+    if auto.lo[0, 0] == auto.hi[0, 0]:  # every line decided before the first reel
+        start = int(auto.lo[0, 0]) * L * unit_den
+        merged: dict = {}
+        for code in np.flatnonzero(suffix[0]).tolist():
+            at = (int(start + pay_units[code]), code // n_sc)
+            merged[at] = merged.get(at, 0) + int(suffix[0][code])
+        pairs = np.array(list(merged), dtype=np.int64).reshape(-1, 2)
+        fcounts = np.array(list(merged.values()), dtype=np.int64)
+        return pairs[:, 0], pairs[:, 1], fcounts, unit_den, bet.total_bet, cycle
+    # the start: every line in the automaton's initial state
     keys, wins, counts, _ = _new_table(width, 1, probe)
-    start_decided = auto.lo[0, 0] == auto.hi[0, 0]
-    keys[0] = -1 if start_decided else 0
-    keys[0, L] = 0
-    wins[0] = int(auto.lo[0, 0]) * L * unit_den if start_decided else 0
+    keys[0] = 0
+    wins[0] = 0
     counts[0] = 1
     n = 1
-    fkeys, fwins, fcounts, fslots = _new_table(0, 64, probe)
-    fn = 0
-    if start_decided:
-        hist = suffix[0]
-        nz = np.flatnonzero(hist)
-        return WinDistribution.from_pairs(
-            zip((int(wins[0]) + sc.pay_units[nz]).tolist(), hist[nz].tolist(), strict=True),
-            unit_den,
-            bet.total_bet,
-        )
     for k in range(R):
         classes = symbol_classes(auto.trans[k], auto.n_states[k])
         cls_win, cls_w, cls_code = stop_classes(
-            win[k, : n_stops[k]], weights[k, : n_stops[k]], sc.codes[k], classes
+            win[k, : n_stops[k]], weights[k, : n_stops[k]], codes[k], classes
         )
         check_cost(game, k, n, len(cls_w), max_line_steps or limits.MAX_LINE_STEPS)
         keys, wins, counts, n, fkeys, fwins, fcounts, fslots, fn = _advance(
@@ -342,12 +488,14 @@ def spin_distribution(
             unit_den,
             suffix,
             suffix_nz,
-            sc.pay_units,
+            pay_units,
             fkeys,
             fwins,
             fcounts,
             fslots,
             fn,
+            n_sc,
         )
     assert n == 0
-    return final_distribution(fwins[:fn], fcounts[:fn], unit_den, bet.total_bet, cycle)
+    fcodes = fkeys[:fn, 0].astype(np.int64) if triggers else np.zeros(fn, dtype=np.int64)
+    return fwins[:fn], fcodes, fcounts[:fn], unit_den, bet.total_bet, cycle

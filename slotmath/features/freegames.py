@@ -38,6 +38,7 @@ from scipy.signal import fftconvolve
 
 __all__ = [
     "per_spin_table",
+    "count_marginals",
     "retrigger_table",
     "uncapped_moments",
     "capped_moments",
@@ -136,14 +137,46 @@ def _marginals(p):
     return k, pk, yk, ey, ey2
 
 
-def uncapped_moments(p, spins):
+def count_marginals(wins, extra, counts):
+    """Exact per-spin marginals from sparse integer counts.
+
+    Parameters
+    ----------
+    wins, extra : sequence of int
+        Win [win units] and extra spins of each entry.
+    counts : sequence of int
+        Its weight (stop combinations).
+
+    Returns
+    -------
+    tuple
+        ``(k, P(K = k), E[Y; K = k], E[Y], E[Y^2])`` as Fractions (object
+        arrays over ``k = 0..max extra``), the form the moment functions take
+        as ``marginals`` instead of a dense table.
+    """
+    total = sum(counts)
+    top = max(extra)
+    pk = [0] * (top + 1)
+    yk = [0] * (top + 1)
+    s1 = s2 = 0
+    for y, kk, c in zip(wins, extra, counts, strict=True):
+        pk[kk] += c
+        yk[kk] += y * c
+        s1 += y * c
+        s2 += y * y * c
+    frac = lambda v: np.array([Fraction(x, total) for x in v], dtype=object)  # noqa: E731
+    return np.arange(top + 1), frac(pk), frac(yk), Fraction(s1, total), Fraction(s2, total)
+
+
+def uncapped_moments(p, spins, marginals=None):
     """Exact ``(E[T], E[T^2], E[S], E[S^2])`` without a cap.
 
     ``T`` = total win [win units] and ``S`` = spins played, starting from
-    ``spins`` spins, for a normalised per-spin table ``p`` (see module notes).
+    ``spins`` spins, for a normalised per-spin table ``p`` (see module notes)
+    or its ``marginals`` (:func:`count_marginals`; ``p`` is then unused).
     Raises ValueError unless ``E[K] < 1``.
     """
-    k, pk, yk, ey, ey2 = _marginals(p)
+    k, pk, yk, ey, ey2 = marginals or _marginals(p)
     ek = (k * pk).sum()
     if ek >= 1:
         raise ValueError(
@@ -159,21 +192,23 @@ def uncapped_moments(p, spins):
     return n * a, n * b + n * (n - 1) * a * a, n * sa, n * sb + n * (n - 1) * sa * sa
 
 
-def capped_moments(p, spins, cap):
+def capped_moments(p, spins, cap, marginals=None):
     """Exact ``(E[T], E[T^2], E[S], E[S^2])`` when at most ``cap`` spins are played.
 
     Backward recursion over (spins left ``l``, spins still awardable ``b``),
     processed by ``l + b`` (which drops by one per spin); cost ``O(cap^2 K)``.
+    ``marginals`` as in :func:`uncapped_moments`.
     """
-    k, pk, yk, ey, ey2 = _marginals(p)
-    zero = p.flat[0] * 0
+    k, pk, yk, ey, ey2 = marginals or _marginals(p)
+    zero = pk[0] * 0
+    dtype = pk.dtype
     # m[s][l] for states with l + b = s; only the previous s is kept.
-    m1 = np.array([zero], dtype=p.dtype)
+    m1 = np.array([zero], dtype=dtype)
     m2, n1, n2 = m1.copy(), m1.copy(), m1.copy()
     start = min(spins, cap)
     for s in range(1, cap + 1):
         left = np.arange(1, s + 1)
-        new = [np.concatenate([[zero], np.full(s, zero, dtype=p.dtype)]) for _ in range(4)]
+        new = [np.concatenate([[zero], np.full(s, zero, dtype=dtype)]) for _ in range(4)]
         a1, a2, b1, b2 = (x[1:] for x in new)
         a1 += ey
         a2 += ey2
@@ -367,6 +402,19 @@ class FreeGames:
     >>> FreeGames(table, spins=10, multiplier=2).mean            # doctest: +SKIP
     """
 
+    @classmethod
+    def from_counts(cls, wins, extra, counts, spins, multiplier=1, *, max_spins=None, exact=True):
+        """From sparse integer counts of (win [win units], extra spins): moments
+        exact (:func:`count_marginals`, no dense table of Fractions), the
+        distribution from the dense float table."""
+        table = np.zeros((max(wins) + 1, max(extra) + 1))
+        np.add.at(table, (np.asarray(wins), np.asarray(extra)), np.asarray(counts, dtype=float))
+        out = cls(table / table.sum(), spins, float(multiplier), max_spins=max_spins)
+        if exact:
+            out.multiplier = Fraction(multiplier)
+            out._marg = count_marginals(wins, extra, counts)
+        return out
+
     def __init__(self, table, spins, multiplier=1, *, max_spins=None, exact=False):
         if int(spins) != spins or spins < 1:
             raise ValueError(f"spins must be a positive integer, got {spins!r}")
@@ -382,17 +430,20 @@ class FreeGames:
         self.multiplier = Fraction(multiplier) if exact else float(multiplier)
         self.max_spins = None if max_spins is None else int(max_spins)
         self.exact = bool(exact)
+        self._marg = None
 
     @cached_property
     def retrigger_mean(self):
         """Expected extra spins awarded per free spin."""
+        if self._marg is not None:
+            return (self._marg[0] * self._marg[1]).sum()
         return (np.arange(self.p.shape[1]) * self.p.sum(axis=0)).sum()
 
     @cached_property
     def _moments(self):
         if self.max_spins is None:
-            return uncapped_moments(self.p, self.spins)
-        return capped_moments(self.p, self.spins, self.max_spins)
+            return uncapped_moments(self.p, self.spins, self._marg)
+        return capped_moments(self.p, self.spins, self.max_spins, self._marg)
 
     @property
     def mean(self):

@@ -12,7 +12,9 @@ module can use:
 ``free_games``
     free games (:mod:`slotmath.features.freegames`): the scatter symbol, the games
     and prize [x total bet] awarded by each count, retriggers, the reel set,
-    the multiplier, an optional expanding (nudging) wild.
+    the multiplier, an optional expanding (nudging) wild
+    (:mod:`slotmath.features.freeround` plays them in the round of ``rules:
+    lines``; :mod:`slotmath.features.freetable` lists a small free-game cycle).
 ``selection``
     a feature selection: a scatter count pays a prize and offers a choice
     between features (lock-it with given spins and awards, or free games).
@@ -67,8 +69,6 @@ __all__ = [
     "shape_counts",
     "nudged_strip",
     "scatter_window_counts",
-    "free_games_table",
-    "free_games_feature",
 ]
 
 
@@ -166,25 +166,38 @@ class FreeGamesSpec:
     retrigger: bool = True
     nudge: str | None = None
     max_games: int | None = None
+    scatter_pays: bool = True
+    retrigger_awards: dict | None = None
 
     def games(self, count: int) -> int:
         """Games awarded by ``count`` scatters (the highest listed count not above it)."""
-        return self._lookup(count)[1]
+        return _lookup(self.awards, count)[1]
 
     def prize(self, count: int) -> Fraction:
         """Prize [x total bet] for ``count`` scatters."""
-        return self._lookup(count)[0]
+        return _lookup(self.awards, count)[0]
 
-    def _lookup(self, count):
-        best = (Fraction(0), 0)
-        for c in sorted(self.awards):
-            if c <= count:
-                best = self.awards[c]
-        return best
+    def retrigger_games(self, count: int) -> int:
+        """Games added by ``count`` scatters during free games (``retrigger_awards``,
+        default ``awards``; 0 without retriggers)."""
+        return _lookup(self.retrigger_awards or self.awards, count)[1] if self.retrigger else 0
+
+    def retrigger_prize(self, count: int) -> Fraction:
+        """Prize [x total bet] of ``count`` scatters during free games."""
+        return _lookup(self.retrigger_awards or self.awards, count)[0]
 
     @property
     def min_count(self) -> int:
         return min(self.awards)
+
+
+def _lookup(awards: dict, count: int) -> tuple:
+    """``(prize, games)`` of the highest listed count not above ``count``."""
+    best = (Fraction(0), 0)
+    for c in sorted(awards):
+        if c <= count:
+            best = awards[c]
+    return best
 
 
 @dataclass(frozen=True)
@@ -238,6 +251,7 @@ class Features:
     free_games: FreeGamesSpec | None = None
     selection: SelectionSpec | None = None
     wheel: WheelSpec | None = None
+    round_cap: Fraction | None = None
 
 
 # ===========================================================================
@@ -334,7 +348,9 @@ def load_features(game: Game) -> Features:
 def _load_features(game: Game) -> Features:
     rd = _Reader(game)
     opts = game.options or {}
-    rd.mapping(opts, "options", allowed=("jackpots", "lockit", "free_games", "selection", "wheel"))
+    rd.mapping(
+        opts, "options", allowed=("jackpots", "lockit", "free_games", "selection", "wheel", "round_cap")
+    )
     jackpots = {}
     if "jackpots" in opts:
         for name, value in rd.mapping(opts["jackpots"], "options.jackpots").items():
@@ -345,7 +361,8 @@ def _load_features(game: Game) -> Features:
     wheel = _wheel(rd, opts["wheel"], jackpots) if "wheel" in opts else None
     if lockit is not None and lockit.mark_award == "wheel" and wheel is None:
         rd.fail("options.lockit.mark_award", "is 'wheel' but options.wheel is not declared")
-    return Features(jackpots, lockit, free, selection, wheel)
+    cap = rd.number(opts["round_cap"], "options.round_cap", positive=True) if "round_cap" in opts else None
+    return Features(jackpots, lockit, free, selection, wheel, cap)
 
 
 #: orders in which shapes are packed into the window (see :mod:`slotmath.features.shapes`)
@@ -538,23 +555,23 @@ def _free_games(rd: _Reader, spec) -> FreeGamesSpec:
     rd.mapping(
         spec,
         w,
-        ("symbol", "reels", "multiplier", "awards", "retrigger", "nudge", "max_games"),
+        FREE_GAMES_KEYS,
         ("symbol", "reels", "awards"),
     )
     symbol = rd.symbol(spec["symbol"], f"{w}.symbol")
     reels = rd.reel_set(spec["reels"], f"{w}.reels")
     mult = rd.number(spec.get("multiplier", 1), f"{w}.multiplier", positive=True)
-    awards = {}
-    for c, a in rd.counts(spec["awards"], f"{w}.awards").items():
-        f = f"{w}.awards.{c}"
-        rd.mapping(a, f, ("prize", "games"), ("games",))
-        awards[c] = (
-            rd.number(a.get("prize", 0), f"{f}.prize", minimum=0),
-            rd.number(a["games"], f"{f}.games", integer=True, positive=True),
-        )
+    awards = _games_awards(rd, spec["awards"], f"{w}.awards")
+    again = spec.get("retrigger_awards")
+    again = None if again is None else _games_awards(rd, again, f"{w}.retrigger_awards", zero=True)
     retrigger = spec.get("retrigger", True)
     if not isinstance(retrigger, bool):
         rd.fail(f"{w}.retrigger", "must be true or false")
+    if again is not None and not retrigger:
+        rd.fail(f"{w}.retrigger_awards", "is given but retrigger is false")
+    scatter_pays = spec.get("scatter_pays", True)
+    if not isinstance(scatter_pays, bool):
+        rd.fail(f"{w}.scatter_pays", "must be true or false")
     nudge = spec.get("nudge")
     if nudge is not None:
         rd.symbol(nudge, f"{w}.nudge")
@@ -563,7 +580,35 @@ def _free_games(rd: _Reader, spec) -> FreeGamesSpec:
     cap = spec.get("max_games")
     if cap is not None:
         cap = rd.number(cap, f"{w}.max_games", integer=True, positive=True)
-    return FreeGamesSpec(symbol, reels, mult, awards, retrigger, nudge, cap)
+    return FreeGamesSpec(symbol, reels, mult, awards, retrigger, nudge, cap, scatter_pays, again)
+
+
+#: keys of ``options.free_games``
+FREE_GAMES_KEYS = (
+    "symbol",
+    "reels",
+    "multiplier",
+    "awards",
+    "retrigger",
+    "retrigger_awards",
+    "scatter_pays",
+    "nudge",
+    "max_games",
+)
+
+
+def _games_awards(rd: _Reader, value, where: str, zero: bool = False) -> dict:
+    """``{count: (prize [x total bet], games)}`` from ``{count: {games, prize}}``
+    (``zero``: 0 games allowed, e.g. a retrigger count that pays a prize only)."""
+    out = {}
+    for c, a in rd.counts(value, where).items():
+        f = f"{where}.{c}"
+        rd.mapping(a, f, ("prize", "games"), ("games",))
+        out[c] = (
+            rd.number(a.get("prize", 0), f"{f}.prize", minimum=0),
+            rd.number(a["games"], f"{f}.games", integer=True, positive=not zero, minimum=0),
+        )
+    return out
 
 
 def _selection(rd: _Reader, spec, lockit, free) -> SelectionSpec:
@@ -718,77 +763,3 @@ def scatter_window_counts(game: Game, strip, symbol: str) -> np.ndarray:
     from slotmath.engine.reels import window_symbol_count
 
     return window_symbol_count(game, strip, symbol)
-
-
-def free_games_table(game: Game, level: int, spec: FreeGamesSpec, max_cycle: int = 20_000_000):
-    """Per free spin joint weights of (win [coins], extra games) by full enumeration.
-
-    For line-and-scatter games whose free-game cycle is small enough to list:
-    every stop combination of ``spec.reels`` (after the nudge, if any) is
-    evaluated by :mod:`slotmath.engine.evaluate`; the win includes line and scatter
-    pays and the free-game prize of the scatter count.  Integer weights.
-
-    Returns
-    -------
-    table : ndarray of int64, shape (max win + 1, max games + 1)
-        ``table[y, k]`` stop combinations winning ``y`` coins and awarding
-        ``k`` more games (before the multiplier).
-    """
-    from itertools import product
-
-    from slotmath.engine.evaluate import line_wins
-    from slotmath.engine.reels import reel_windows
-    from slotmath.engine.scatters import scatter_pay, scatter_symbols
-
-    g = nudged_game(game, spec.reels, spec.nudge)
-    bet = game.bet(level)
-    cycle = g.cycle(spec.reels)
-    if cycle > max_cycle:
-        raise ValueError(f"free-game cycle {cycle} is too large to enumerate (max {max_cycle})")
-    strips = g.strips(spec.reels)
-    wins = reel_windows(g, spec.reels)
-    weights = [s.stop_weights() for s in strips]
-    sym = g.symbol_index[spec.symbol]
-    acc: dict = {}
-    stops = np.array(list(product(*[range(len(s)) for s in strips])), dtype=np.int64)
-    for lo in range(0, len(stops), 200_000):
-        chunk = stops[lo : lo + 200_000]
-        win = np.stack([wins[r][chunk[:, r]] for r in range(g.reels)], axis=1)
-        w = np.ones(len(chunk), dtype=np.int64)
-        for r in range(g.reels):
-            w *= weights[r][chunk[:, r]]
-        coins = line_wins(g, level, win).sum(axis=1).astype(object)
-        count = (win == sym).sum(axis=(1, 2))
-        for i in range(len(chunk)):
-            if w[i] == 0:
-                continue
-            c = int(count[i])
-            total = Fraction(int(coins[i]))
-            for s in scatter_symbols(g):
-                total += scatter_pay(g, s, int((win[i] == g.symbol_index[s]).sum())) * bet.total_bet
-            total += spec.prize(c) * bet.total_bet
-            if total.denominator != 1:
-                raise ValueError("free-spin wins must be whole coins for the table")
-            k = spec.games(c) if spec.retrigger else 0
-            key = (int(total), k)
-            acc[key] = acc.get(key, 0) + int(w[i])
-    top_y = max(y for y, _ in acc)
-    top_k = max(k for _, k in acc)
-    table = np.zeros((top_y + 1, top_k + 1), dtype=np.int64)
-    for (y, k), c in acc.items():
-        table[y, k] += c
-    return table
-
-
-def free_games_feature(game: Game, level: int, spins: int | None = None, exact: bool = True):
-    """:class:`~slotmath.features.freegames.FreeGames` of a game's declared free games
-    at bet ``level`` (win unit: 1 coin; ``spins`` defaults to the smallest award)."""
-    from slotmath.features.freegames import FreeGames
-
-    spec = load_features(game).free_games
-    if spec is None:
-        raise ValueError(f"{game.name} declares no free games")
-    table = free_games_table(game, level, spec)
-    n = spins or spec.games(spec.min_count)
-    mult = spec.multiplier if exact else float(spec.multiplier)
-    return FreeGames(table, n, mult, max_spins=spec.max_games, exact=exact)

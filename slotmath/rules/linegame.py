@@ -26,8 +26,138 @@ def analyse(game: Game, level: int, reel_set: str = "base") -> ParResult:
 
     table = combination_table(game, level, reel_set)
     lines_rtp, per_line = line_rtp(game, level, reel_set)
-    dist = spin_distribution(game, level, reel_set)
-    return _par_result(game, level, reel_set, table, "lines", lines_rtp, dist, per_line_rtp=per_line)
+    features = round_features(game, level) if reel_set == "base" else []
+    cap = round_cap(game) if reel_set == "base" else None
+    if not features:
+        dist = spin_distribution(game, level, reel_set)
+        result = _par_result(game, level, reel_set, table, "lines", lines_rtp, dist, per_line_rtp=per_line)
+        if cap is not None:
+            from slotmath.features.round import cap_distribution
+
+            result.distribution, over = cap_distribution(dist, cap)
+            result.components["round_cap"] = -over
+            result.rtp = float(result.rtp) - over
+            result.notes.append(_cap_note(cap))
+        return result
+    from slotmath.engine.joint import spin_key_distribution
+    from slotmath.features.round import round_law, round_triggers
+
+    keyed = spin_key_distribution(game, level, round_triggers(features), reel_set)
+    result = _par_result(
+        game, level, reel_set, table, "lines", lines_rtp, keyed.marginal(), per_line_rtp=per_line
+    )
+    law = round_law(keyed, features, cap)
+    result.rtp = law.rtp
+    result.components.update(law.components)
+    result.distribution = law.distribution
+    result.features = law.figures
+    result.tables.update(feature_tables(law))
+    result.notes += round_notes(law, cap)
+    return result
+
+
+def components(game: Game, level: int) -> dict:
+    """RTP by component [x total bet] without the round's distribution:
+    ``lines`` (or ``ways``), ``scatters``, each feature's exact mean
+    contribution (Fractions); with a ``round_cap`` the capped round is
+    analysed in full (its ``round_cap`` component is float)."""
+    if round_cap(game) is not None:
+        return dict(analyse(game, level).components)
+    from slotmath.engine.combinations import combination_table, line_rtp
+
+    table = combination_table(game, level)
+    channel = "ways" if game.pays_by == "ways" else "lines"
+    if channel == "ways":
+        out = {channel: sum(table.loc[table["kind"] == "ways", "rtp_exact"], Fraction(0))}
+    else:
+        out = {channel: line_rtp(game, level)[0]}
+    if game.scatter_pays:
+        out["scatters"] = sum(table.loc[table["kind"] == "scatter", "rtp_exact"], Fraction(0))
+    features = round_features(game, level)
+    if features:
+        from slotmath.features.round import feature_means, trigger_key_probability
+
+        keys = {f.name: trigger_key_probability(game, f.trigger) for f in features}
+        out.update(feature_means(features, keys))
+    return out
+
+
+def has_round(game: Game) -> bool:
+    """True when the game declares a feature or cap the line rules play."""
+    return bool(game.options) and any(k in game.options for k in PLAYED_OPTIONS)
+
+
+def round_features(game: Game, level: int) -> list:
+    """The features of the generic round that ``game`` declares (each a
+    :class:`slotmath.features.round.Feature`), in the order they are played."""
+    if not game.options:
+        return []
+    from slotmath.features.freeround import free_games_feature_of
+    from slotmath.features.options import load_features
+
+    declared = load_features(game)
+    out = []
+    if declared.free_games is not None:
+        out.append(free_games_feature_of(game, level, declared.free_games))
+    return out
+
+
+def round_cap(game: Game):
+    """Cap on the total win of a round [x total bet] (``options.round_cap``), or None."""
+    if not game.options or "round_cap" not in game.options:
+        return None
+    from slotmath.features.options import load_features
+
+    return load_features(game).round_cap
+
+
+def _cap_note(cap) -> str:
+    return (
+        f"Round cap: a round pays at most {float(cap):g} x total bet; the distribution "
+        "and the RTP are the capped ones (component round_cap = -E[(win - cap)+], float)."
+    )
+
+
+def feature_tables(law) -> dict:
+    """Report tables of the round's features (one row per trigger count)."""
+    import pandas as pd
+
+    out = {}
+    fg = law.figures.get("free_games")
+    if fg and fg.get("by_count"):
+        rows = [
+            {
+                "count": int(c),
+                "probability": v["probability"],
+                "one_in": 1 / v["probability"] if v["probability"] else float("inf"),
+                "games": v["games"],
+                "mean_award": v["mean_award"],
+            }
+            for c, v in fg["by_count"].items()
+        ]
+        out["Free games by trigger count"] = pd.DataFrame(rows)
+    return out
+
+
+def round_notes(law, cap) -> list:
+    """Method notes of the round's figures."""
+    from slotmath.features.freeround import ALIAS_BOUND
+    from slotmath.features.round import RESOLVED
+
+    notes = [
+        "Round = base spin (lines and scatters) followed by the features its window "
+        "triggers. RTP by component is exact (free games: renewal moments of the "
+        "per-free-spin (win, extra games) law, itself exact from the line engine with "
+        "the trigger count as one more state digit)"
+        + (" except the round cap." if cap is not None else "."),
+        "Round distribution (hit frequency, SD, VI, max win): float64. Free-games award "
+        f"law by the fixed point of its generating function on an FFT grid (wrapped mass "
+        f"below {ALIAS_BOUND:g} by Chernoff's bound) or, with max_games, the forward DP; "
+        f"probabilities below {RESOLVED:g} are not resolved (mass dropped: {law.dropped:.2g}).",
+    ]
+    if cap is not None:
+        notes.append(_cap_note(cap))
+    return notes
 
 
 def _par_result(game, level, reel_set, table, channel, channel_rtp, dist, **extra) -> ParResult:
@@ -56,9 +186,23 @@ def _par_result(game, level, reel_set, table, channel, channel_rtp, dist, **extr
 
 def simulate(game: Game, level: int, spins: int, seed: int = 0) -> SimulationResult:
     """Monte Carlo run with z-scores against the exact figures."""
-    from slotmath.montecarlo.results import simulate_lines
+    from slotmath.montecarlo.results import Moments, SimulationResult, simulate_lines
 
     exact = analyse(game, level)
+    if has_round(game):
+        import numpy as np
+
+        sampler = round_sampler(game, level)
+        rng = np.random.default_rng(seed)
+        moments = Moments()
+        done = 0
+        while done < spins:
+            n = min(1_000_000, spins - done)
+            wins, _ = sampler.kernel(rng, n, *sampler.args)
+            moments.add(wins)
+            done += n
+        figures = {"rtp": float(exact.rtp), "hit_frequency": exact.hit_frequency, "sd": exact.sd}
+        return SimulationResult(game.name, level, spins, seed, moments, figures)
     return simulate_lines(
         game,
         spins,
@@ -72,6 +216,10 @@ def round_sampler(game: Game, level: int, reel_set: str = "base"):
     """Compiled round sampler for :mod:`slotmath.montecarlo.run` (see :mod:`slotmath.montecarlo.linesim`)."""
     from slotmath.montecarlo.linesim import line_sampler
 
+    if reel_set == "base" and has_round(game):
+        from slotmath.montecarlo.roundsim import round_sampler as sampler_of_round
+
+        return sampler_of_round(game, level)
     if game.pays_by == "ways":
         from slotmath.montecarlo.wayssim import ways_sampler
 
@@ -79,8 +227,30 @@ def round_sampler(game: Game, level: int, reel_set: str = "base"):
     return line_sampler(game, level, reel_set)
 
 
+#: features of ``options`` the line rules play (each refused key is one line)
+PLAYED_OPTIONS = ("free_games", "round_cap")
+
+
 def check(game: Game) -> None:
-    """Line games need nothing beyond the file format's own checks."""
+    """Validate the features a line game declares under ``options``: the free
+    games and the round cap are played; any other declared feature is refused
+    (:class:`~slotmath.io.gamefile.GameFileError` naming the field), never ignored."""
+    if not game.options:
+        return
+    from slotmath.features.options import load_features
+    from slotmath.io.gamefile import GameFileError
+
+    if isinstance(game.options, dict):
+        for key in game.options:
+            if key not in PLAYED_OPTIONS and key in ("jackpots", "lockit", "selection", "wheel"):
+                raise GameFileError(
+                    game.source,
+                    f"options.{key}",
+                    f"is not played under rules: {game.rules} (it plays: {', '.join(PLAYED_OPTIONS)})",
+                )
+    declared = load_features(game)
+    if declared.free_games is not None and game.pays_by == "ways":
+        raise GameFileError(game.source, "options.free_games", "is not played on ways games (pays_by: ways)")
 
 
 def analyse_ways(game: Game, level: int, reel_set: str = "base") -> ParResult:

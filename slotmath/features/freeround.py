@@ -1,0 +1,229 @@
+"""Declared free games of a line game as a feature of the generic round.
+
+The free spin's joint law of (line + scatter win, trigger count) comes from
+the line engine's forward pass with the trigger count as one more state
+digit (:func:`slotmath.engine.joint.spin_key_distribution`), on the free
+games' reel set (after the expanding wild, if any).  It gives the per-spin
+table of (win, extra games) that :class:`~slotmath.features.freegames.FreeGames`
+takes, as sparse integer counts: no free-game cycle is listed.
+
+Per free spin (before the multiplier): ``Y`` = the spin's line win, plus
+its scatter pays unless ``scatter_pays: false``, plus the prize of the
+retrigger count; ``K`` = the games of ``retrigger_awards`` (default: the
+trigger ``awards``) for that count, 0 without retriggers.  The feature from
+``n`` games pays ``multiplier x sum Y`` over all games played, at most
+``max_games`` of them.
+
+Exact: the mean (renewal moments, or the capped recursion) is a Fraction.
+The award law is float: uncapped, the fixed point of the win generating
+function on an FFT grid (:func:`~slotmath.features.freegames.fourier_distribution`)
+whose size puts the wrapped mass below :data:`ALIAS_BOUND` by Cantelli's
+inequality; capped, the forward DP over games played
+(:func:`~slotmath.features.freegames.win_distribution`).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from functools import cache
+from math import lcm
+
+import numpy as np
+
+from slotmath.engine.distribution import WinDistribution
+from slotmath.features.freegames import FreeGames, fourier_distribution, win_distribution
+from slotmath.features.options import FreeGamesSpec, nudged_game
+from slotmath.features.round import Feature, Trigger
+from slotmath.model import Game
+
+__all__ = ["free_spin_counts", "free_games_feature_of", "ALIAS_BOUND", "MAX_GRID"]
+
+#: Bound on the award mass folded back by the FFT grid [probability].
+ALIAS_BOUND = 1e-12
+#: Largest FFT grid of the award law [points].
+MAX_GRID = 1 << 25
+
+
+def free_spin_counts(game: Game, level: int, spec: FreeGamesSpec):
+    """Per free spin, sparse exact counts of (win [1/unit_den coins], extra games).
+
+    Returns
+    -------
+    wins, extra, counts : list of int
+    unit_den : int
+        Win units per coin (the line engine's, refined by fractional prizes).
+    key_counts : dict
+        Stop combinations of the free reel set by trigger count.
+    """
+    from slotmath.engine.joint import spin_key_distribution
+    from slotmath.engine.scatters import scatter_pay, scatter_symbols
+
+    g = nudged_game(game, spec.reels, spec.nudge)
+    total_bet = game.bet(level).total_bet
+    others = [s for s in scatter_symbols(g) if s != spec.symbol] if not spec.scatter_pays else []
+    triggers = [Trigger(spec.symbol)] + [Trigger(s) for s in others]
+    kw = spin_key_distribution(g, level, triggers, spec.reels)
+    prizes = [spec.retrigger_prize(c) * total_bet for c in range(g.reels * g.rows + 1)]
+    den = lcm(kw.unit_den, *(Fraction(x).denominator for x in prizes))
+    step = den // kw.unit_den
+    acc: dict = {}
+    paid = scatter_symbols(g)
+    for w, key, c in zip(kw.wins.tolist(), kw.keys, kw.counts, strict=True):
+        n = key[0]
+        y = Fraction(w * step)
+        if not spec.scatter_pays:
+            counts = dict(zip([spec.symbol] + others, key, strict=True))
+            for s in paid:
+                y -= scatter_pay(g, s, counts[s]) * total_bet * den
+        y += spec.retrigger_prize(n) * total_bet * den
+        k = spec.retrigger_games(n) if spec.retrigger else 0
+        at = (int(y), k)
+        acc[at] = acc.get(at, 0) + c
+    wins = [y for y, _ in acc]
+    extra = [k for _, k in acc]
+    by_count: dict = {}
+    for key, c in kw.key_counts().items():
+        by_count[key[0]] = by_count.get(key[0], 0) + c
+    return wins, extra, list(acc.values()), den, by_count
+
+
+def free_games_feature_of(game: Game, level: int, spec: FreeGamesSpec) -> Feature:
+    """The declared free games as a round :class:`Feature` (component ``free_games``).
+
+    The base window's key is the count of ``spec.symbol``; counts with games
+    in ``spec.awards`` trigger, paying ``prize(count)`` [x total bet] plus
+    the free games started with ``games(count)``.
+    """
+    wins, extra, counts, den, by_count = free_spin_counts(game, level, spec)
+    scale = den * game.bet(level).total_bet
+    cap = spec.max_games
+    ek = Fraction(sum(k * c for k, c in zip(extra, counts, strict=True)), sum(counts))
+    if cap is None and ek >= 1:
+        from slotmath.io.gamefile import GameFileError
+
+        field = "retrigger_awards" if spec.retrigger_awards else "awards"
+        raise GameFileError(
+            game.source,
+            f"options.free_games.{field}",
+            f"free games would never end: each game adds {float(ek):.4g} games on average "
+            "(must be below 1); give max_games or award fewer games",
+        )
+
+    @cache
+    def games_law(n: int) -> FreeGames:
+        return FreeGames.from_counts(wins, extra, counts, n, spec.multiplier, max_spins=cap, exact=True)
+
+    def mean(count):
+        fg = games_law(spec.games(count))
+        return spec.prize(count) + fg.mean / scale
+
+    @cache
+    def award_of(n: int, prize: Fraction) -> WinDistribution:
+        probs = award_probabilities(games_law(n))
+        mult = Fraction(spec.multiplier)
+        total_bet = game.bet(level).total_bet
+        prize_den = (prize * total_bet * den * mult.denominator).denominator
+        award_den = den * mult.denominator * prize_den
+        grid = np.arange(len(probs)) * (mult.numerator * prize_den)
+        shift = int(prize * total_bet * award_den)
+        nz = probs > 0
+        return WinDistribution(grid[nz] + shift, probs[nz], award_den, total_bet)
+
+    def award(count):
+        return award_of(spec.games(count), spec.prize(count))
+
+    spin_mean = Fraction(sum(w * c for w, c in zip(wins, counts, strict=True)), sum(counts) * scale)
+
+    def odds(key_p: dict) -> dict:
+        p = sum(key_p.values(), Fraction(0))
+        if p == 0:
+            return {"trigger_probability": 0.0}
+        games = sum((q * games_law(spec.games(c)).spins_mean for c, q in key_p.items()), Fraction(0)) / p
+        award_mean = sum((q * mean(c) for c, q in key_p.items()), Fraction(0)) / p
+        fg = games_law(spec.games(min(key_p)))
+        retrigger = sum(c for k, c in zip(extra, counts, strict=True) if k > 0)
+        return {
+            "trigger_probability": float(p),
+            "trigger_one_in": float(1 / p),
+            "mean_games": float(games),
+            "mean_award": float(award_mean),
+            "retrigger_probability": float(retrigger / sum(counts)),
+            "multiplier": float(spec.multiplier),
+            "free_spin_mean": float(spin_mean),
+            "by_count": {
+                str(c): {"probability": float(q), "games": spec.games(c), "mean_award": float(mean(c))}
+                for c, q in sorted(key_p.items())
+            },
+            "extra_games_per_game": float(fg.retrigger_mean),
+        }
+
+    def group(count):
+        return (spec.games(count), spec.prize(count))
+
+    return Feature(
+        "free_games",
+        Trigger(spec.symbol),
+        lambda count: spec.games(count) > 0,
+        mean,
+        award,
+        group,
+        odds,
+    )
+
+
+def award_probabilities(fg: FreeGames) -> np.ndarray:
+    """Law of the feature's total win before the multiplier: ``probs[y]`` =
+    P(sum Y = y win units) [probability] (float; see the module notes)."""
+    if fg.max_spins is not None:
+        probs, _ = win_distribution(fg.p, fg.spins, fg.max_spins, tol=0.0)
+        return np.asarray(probs, dtype=float)
+    size = grid_size(fg.p, fg.spins, ALIAS_BOUND)
+    if size > MAX_GRID:
+        from slotmath.engine.limits import EngineTooLarge
+
+        raise EngineTooLarge(
+            f"the free-games award law needs {size:,} grid points (more than {MAX_GRID:,}); "
+            "give max_games or simulate"
+        )
+    probs = fourier_distribution(fg.p, fg.spins, size)
+    nz = np.flatnonzero(probs)
+    return probs[: nz[-1] + 1] if nz.size else probs[:1]
+
+
+def grid_size(p: np.ndarray, spins: int, bound: float) -> int:
+    """FFT grid (a power of two, at least 4 x the per-spin wins) on which the
+    uncapped feature's total win ``T`` [win units] exceeds the grid with
+    probability at most ``bound``, by Chernoff's bound
+    ``P(T >= N) <= E[exp(theta T)] exp(-theta N)``.
+
+    ``E[exp(theta T)] = G^spins`` where ``G`` is the least fixed point of
+    ``G = sum_k P_k(e^theta) G^k`` (the one-game feature's generating
+    function at ``e^theta``), found by iterating from 0; a theta where it
+    does not converge is skipped.  The smallest ``N`` over a range of theta wins.
+    """
+    y = np.arange(p.shape[0], dtype=float)
+    ey = float((y[:, None] * p).sum())
+    sd = max(float(((y[:, None] - ey) ** 2 * p).sum()) ** 0.5, 1.0)
+    best = np.inf
+    for theta in np.geomspace(1e-4, 10.0, 60) / sd:
+        if theta * y[-1] > 600:
+            break
+        pk = (np.exp(theta * y)[:, None] * p).sum(axis=0)
+        g = 0.0
+        for _ in range(5000):
+            with np.errstate(over="ignore", invalid="ignore"):
+                new = float(np.polyval(pk[::-1], g))
+            if not np.isfinite(new) or new > 1e300:
+                g = np.inf
+                break
+            if abs(new - g) <= 1e-14 * new:
+                g = new
+                break
+            g = new
+        else:
+            g = np.inf
+        if np.isfinite(g):
+            best = min(best, (spins * np.log(g) - np.log(bound)) / theta)
+    if not np.isfinite(best):
+        return MAX_GRID * 2
+    return 1 << int(np.ceil(np.log2(max(best, 4 * p.shape[0], 64))))

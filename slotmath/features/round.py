@@ -1,0 +1,291 @@
+"""The generic feature round: a base spin followed by the features its window triggers.
+
+A feature plugs into the round through :class:`Feature`: the :class:`Trigger`
+(which symbol the base window must show, counted in total or per reel), a
+test of the key (``triggers(key)``), the exact mean of its award given the
+key and the law of that award.  The base spin's joint law of (spin win,
+key) comes from the line engine in one forward pass
+(:func:`slotmath.engine.joint.spin_key_distribution`, the key as one more
+state digit), so the round is exact without listing the cycle:
+
+* RTP: ``E[base win] + sum_key P(key) sum_f mean_f(key)`` [x total bet], a
+  Fraction when every mean is one;
+* distribution: per key, the base wins of the windows showing it convolved
+  with the awards of the features it triggers (independent given the
+  window), summed over keys; float probabilities on the lattice of the least
+  common win unit.  FFT rounding (about ``1e-16 x log2(size)`` per point)
+  leaves noise below :data:`RESOLVED` [probability]: points below it are
+  dropped and their total mass reported (``dropped``);
+* a cap on the round's total win (``round_cap`` [x total bet]) moves the
+  mass above it onto the cap; the RTP loses ``E[(T - cap)+]``, computed
+  from the distribution (float).
+
+Several features may share a key (e.g. two triggers counted in one pass):
+the key is then the tuple of their keys, one item per trigger, in the
+order of :func:`round_triggers`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from fractions import Fraction
+from math import lcm
+
+import numpy as np
+from scipy.signal import fftconvolve
+
+from slotmath.engine.distribution import WinDistribution
+
+__all__ = [
+    "Trigger",
+    "Feature",
+    "RoundLaw",
+    "round_triggers",
+    "round_law",
+    "feature_means",
+    "feature_from_tables",
+    "trigger_key_probability",
+    "RESOLVED",
+]
+
+#: Probabilities below this are not resolved by the float convolutions.
+RESOLVED = 1e-15
+
+
+@dataclass(frozen=True)
+class Trigger:
+    """What the base window must show: ``symbol`` counted anywhere in the
+    window, in total (``per_reel`` False: the key is an int) or per reel
+    (the key is a tuple of counts, reel 1 first)."""
+
+    symbol: str
+    per_reel: bool = False
+
+
+@dataclass(frozen=True, eq=False)
+class Feature:
+    """One feature of the round.
+
+    Attributes
+    ----------
+    name : str
+        Its RTP component (e.g. ``"free_games"``).
+    trigger : Trigger
+    triggers : callable
+        ``triggers(key) -> bool``: the window with this key starts the feature.
+    mean : callable
+        ``mean(key) -> Fraction | float``: expected award [x total bet].
+    award : callable
+        ``award(key) -> WinDistribution``: law of the award (float
+        probabilities summing to 1, or exact counts), own ``unit_den``,
+        ``total_bet`` the game's.
+    group : callable
+        ``group(key)``: keys with one award law share a group (convolved
+        once); default the key itself.
+    odds : callable, optional
+        ``odds(key_probabilities) -> dict``: the feature's figures for the
+        PAR sheet from ``{key: P(key)}`` of the triggering keys.
+    """
+
+    name: str
+    trigger: Trigger
+    triggers: Callable
+    mean: Callable
+    award: Callable
+    group: Callable = field(default=lambda key: key)
+    odds: Callable | None = None
+
+
+def feature_from_tables(name: str, trigger: Trigger, awards: dict, means: dict, odds=None) -> Feature:
+    """A :class:`Feature` from per-key tables: ``awards[key]`` its award law
+    (:class:`WinDistribution`) and ``means[key]`` its exact mean [x total
+    bet], for the keys that trigger (e.g. a hold-and-spin's
+    ``hold_and_spin_awards`` / ``hold_and_spin_means``, keyed by per-reel counts)."""
+    return Feature(name, trigger, lambda key: key in awards, means.__getitem__, awards.__getitem__, odds=odds)
+
+
+def round_triggers(features) -> list:
+    """The distinct triggers of ``features``, in first-listed order (one key item each)."""
+    out: list = []
+    for f in features:
+        if f.trigger not in out:
+            out.append(f.trigger)
+    return out
+
+
+@dataclass
+class RoundLaw:
+    """The round's exact RTP by component and its distribution.
+
+    ``components`` [x total bet] sum to ``rtp``; ``key_probability`` maps
+    every key of the base window to its exact probability; ``dropped`` is
+    the probability mass not resolved (see the module notes); ``figures``
+    holds each feature's odds (JSON-ready).
+    """
+
+    rtp: Fraction | float
+    components: dict
+    distribution: WinDistribution | None
+    key_probability: dict
+    dropped: float
+    figures: dict
+
+
+def _feature_key(key, features, triggers, f):
+    """The key item of feature ``f`` inside the round's key tuple."""
+    return key[triggers.index(f.trigger)]
+
+
+def round_law(keyed, features, round_cap=None, distribution: bool = True) -> RoundLaw:
+    """Exact RTP and (optionally) the distribution of the round.
+
+    Parameters
+    ----------
+    keyed : KeyedWins
+        Joint law of (base spin win, key) with one key item per trigger of
+        :func:`round_triggers` (``features``).
+    features : sequence of Feature
+    round_cap : Fraction, optional
+        Cap on the total win of a round [x total bet].
+    distribution : bool
+        Build the distribution (False: RTP and feature figures only; with a
+        ``round_cap`` the distribution is always built).
+    """
+    triggers = round_triggers(features)
+    scale = keyed.unit_den * keyed.total_bet
+    paid = sum(w * c for w, c in zip(keyed.wins.tolist(), keyed.counts, strict=True))
+    base_mean = Fraction(paid, scale * keyed.cycle)
+    key_p = {k: Fraction(c, keyed.cycle) for k, c in keyed.key_counts().items()}
+    components: dict = {}
+    figures: dict = {}
+    for f in features:
+        probs = {k: p for k, p in key_p.items() if f.triggers(_feature_key(k, features, triggers, f))}
+        item = {}
+        for k, p in probs.items():
+            fk = _feature_key(k, features, triggers, f)
+            item[fk] = item.get(fk, 0) + p
+        components[f.name] = components.get(f.name, 0) + sum(
+            (p * f.mean(fk) for fk, p in item.items()), Fraction(0)
+        )
+        if f.odds is not None:
+            figures[f.name] = f.odds(item)
+    rtp = base_mean + sum(components.values(), Fraction(0))
+    dist, dropped = None, 0.0
+    if distribution or round_cap is not None:
+        dist, dropped = _round_distribution(keyed, features, triggers)
+        if round_cap is not None:
+            dist, over = cap_distribution(dist, round_cap)
+            components["round_cap"] = -over
+            rtp = float(rtp) - over
+    return RoundLaw(rtp, components, dist, key_p, dropped, figures)
+
+
+def trigger_key_probability(game, trigger: Trigger, reel_set: str = "base") -> dict:
+    """Exact ``{key: P(key)}`` of one trigger on the base window: reels are
+    independent, so a per-reel key's probability is the product of its
+    reels' count probabilities, and a total count's the convolution."""
+    from itertools import product
+
+    from slotmath.engine.reels import count_distribution, window_symbol_count
+
+    per_reel = []
+    for strip in game.strips(reel_set):
+        counts = count_distribution(
+            window_symbol_count(game, strip, trigger.symbol), strip.stop_weights(), game.rows + 1
+        )
+        total = int(counts.sum())
+        per_reel.append({c: Fraction(int(n), total) for c, n in enumerate(counts.tolist()) if n})
+    out: dict = {}
+    for combo in product(*(d.items() for d in per_reel)):
+        key = tuple(c for c, _ in combo) if trigger.per_reel else sum(c for c, _ in combo)
+        p = Fraction(1)
+        for _, q in combo:
+            p *= q
+        out[key] = out.get(key, 0) + p
+    return out
+
+
+def feature_means(features, key_probability: dict) -> dict:
+    """Each feature's RTP component [x total bet] from ``{feature name: {key:
+    P(key)}}`` (its own key items): ``sum_key P(key) mean(key)`` over the
+    triggering keys (exact when the means and probabilities are)."""
+    out: dict = {}
+    for f in features:
+        probs = key_probability[f.name]
+        out[f.name] = out.get(f.name, 0) + sum(
+            (p * f.mean(k) for k, p in probs.items() if f.triggers(k)), Fraction(0)
+        )
+    return out
+
+
+def _round_distribution(keyed, features, triggers):
+    """Float law of the round's total win on the least common win unit, and the dropped mass."""
+    by_key = keyed.by_key()
+    plan: dict = {}  # (group of each triggered feature) -> [(features, key item), ...] and base wins
+    for key, base in by_key.items():
+        started = tuple(
+            (f, _feature_key(key, features, triggers, f))
+            for f in features
+            if f.triggers(_feature_key(key, features, triggers, f))
+        )
+        label = tuple((f.name, f.group(fk)) for f, fk in started)
+        entry = plan.setdefault(label, [started, {}])
+        for w, c in zip(base.wins.tolist(), base.weights.tolist(), strict=True):
+            entry[1][w] = entry[1].get(w, 0) + c
+    awards = {
+        label: [f.award(fk) for f, fk in started] for label, (started, _) in plan.items() if started
+    }
+    den = lcm(keyed.unit_den, *(a.unit_den for laws in awards.values() for a in laws))
+    parts = []
+    for label, (_, base_counts) in plan.items():
+        hist = _dense({w * (den // keyed.unit_den): c / keyed.cycle for w, c in base_counts.items()})
+        for law in awards.get(label, []):
+            step = den // law.unit_den
+            points = zip((law.wins * step).tolist(), law.probabilities.tolist(), strict=True)
+            hist = _convolve(hist, _dense(dict(points)))
+        parts.append(hist)
+    total = np.zeros(max(len(p) for p in parts))
+    for p in parts:
+        total[: len(p)] += p
+    keep = total >= RESOLVED
+    dropped = float(total[~keep].sum())
+    total[~keep] = 0.0
+    return WinDistribution.from_histogram(total, den, keyed.total_bet), dropped
+
+
+def _dense(points: dict) -> np.ndarray:
+    out = np.zeros(max(points) + 1)
+    for w, p in points.items():
+        out[w] += float(p)
+    return out
+
+
+def _convolve(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Convolution of two probability vectors (direct when small, FFT otherwise), negatives clipped."""
+    if min(len(a), len(b)) <= 64 or len(a) * len(b) <= 1 << 22:
+        out = np.convolve(a, b)
+    else:
+        out = fftconvolve(a, b)
+    return np.maximum(out, 0.0)
+
+
+def cap_distribution(dist: WinDistribution, cap: Fraction) -> tuple:
+    """``dist`` with every win above ``cap`` [x total bet] paid as the cap, and
+    ``E[(T - cap)+]`` [x total bet] (float)."""
+    at = cap * dist.unit_den * dist.total_bet
+    if at.denominator != 1:
+        den = dist.unit_den * at.denominator
+        dist = WinDistribution(dist.wins * at.denominator, dist.weights, den, dist.total_bet)
+        at = cap * den * dist.total_bet
+    top = int(at)
+    above = dist.wins > top
+    if not above.any():
+        return dist, 0.0
+    p = dist.probabilities
+    over = float(np.dot(dist.wins[above] - top, p[above]) / (dist.unit_den * dist.total_bet))
+    wins = [*dist.wins[~above].tolist(), top]
+    weights = [*(p[~above] * float(dist.total)).tolist(), float(p[above].sum()) * float(dist.total)]
+    pairs = zip(wins, weights, strict=True)
+    merged = WinDistribution.from_pairs(pairs, dist.unit_den, dist.total_bet)
+    return merged, over

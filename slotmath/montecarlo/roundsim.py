@@ -1,0 +1,186 @@
+"""Compiled round sampler of a line game with declared free games.
+
+Built from the same declarations as the exact round
+(:mod:`slotmath.features.round`, :mod:`slotmath.features.freeround`) but
+plays the round literally: draw the base stops, pay lines and scatters
+(:func:`slotmath.montecarlo.linesim.play_stops`), count the trigger symbol
+in the window; when it triggers, pay the prize and play free spins one by
+one on the free reel set (a ``nudge`` wild fills its reel in the window),
+adding the games each retrigger count awards, until none are left or
+``max_games`` were played; multiply the free spins' wins; cap the round
+at ``round_cap``.  No exact table is used.
+
+Components of a round [x total bet]: 0 lines, 1 scatters, 2 free games
+(prize and multiplied free spins), 3 the cap's cut (0 or negative).
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from slotmath.engine.scatters import scatter_symbols
+from slotmath.model import Game
+from slotmath.montecarlo.linesim import draw_args, draw_stops, evaluation_args, play_stops, scatter_win
+from slotmath.montecarlo.run import RoundSampler
+
+__all__ = ["COMPONENTS", "round_sampler", "round_components"]
+
+#: Names of the simulated components, in the kernel's column order.
+COMPONENTS = ("lines", "scatters", "free_games", "round_cap")
+
+
+@nb.njit(cache=True)
+def _spin(rng, stop, window, draw, ev, events, spare):
+    """Draw one spin of a reel set; its (total win, scatter win) [x total bet]
+    (events added to ``events``; ``spare`` is scratch of the same size)."""
+    bound, use_table, table, cum, n_stops = draw
+    dims, sym, cells, codes, offsets, label_coins, sc_count, sc_pay, sc_event = ev
+    draw_stops(rng, stop, bound, use_table, table, cum, n_stops)
+    total = play_stops(
+        stop, window, dims, sym, cells, codes, offsets, label_coins, sc_count, sc_pay, sc_event, events
+    )
+    return total, scatter_win(stop, sc_count, sc_pay, sc_event, spare)
+
+
+@nb.njit(cache=True)
+def _count(stop, trig):
+    c = 0
+    for r in range(stop.shape[0]):
+        c += trig[r, stop[r]]
+    return c
+
+
+@nb.njit(cache=True)
+def _round(rng, comp, stop, window, events, fg_events, base_draw, base_ev, free_draw, free_ev, feat):
+    """Play one round into ``comp`` (see :data:`COMPONENTS`); returns its total win.
+
+    ``feat`` = (trigger count per base stop, per free stop, games, prize,
+    retrigger games, retrigger prize by count, (multiplier, max games, round cap)).
+    """
+    trig, ftrig, games, prize, again, reprize, params = feat
+    mult, cap_games, cap_win = params[0], params[1], params[2]
+    base, sc = _spin(rng, stop, window, base_draw, base_ev, events, fg_events)
+    comp[0] = base - sc
+    comp[1] = sc
+    comp[2] = 0.0
+    comp[3] = 0.0
+    c = _count(stop, trig)
+    if games[c] > 0:
+        events[events.shape[0] - 2] += 1
+        left = games[c]
+        played = 0
+        fg = 0.0
+        while left > 0 and (cap_games < 0 or played < cap_games):
+            left -= 1
+            played += 1
+            w, _ = _spin(rng, stop, window, free_draw, free_ev, fg_events, fg_events)
+            k = _count(stop, ftrig)
+            fg += w + reprize[k]
+            left += again[k]
+        events[events.shape[0] - 1] += played
+        comp[2] = prize[c] + mult * fg
+    total = comp[0] + comp[1] + comp[2]
+    if cap_win >= 0 and total > cap_win:
+        comp[3] = cap_win - total
+        total = cap_win
+    return total
+
+
+@nb.njit(cache=True)
+def round_kernel(rng, n, base_draw, base_ev, free_draw, free_ev, feat):
+    """Play ``n`` rounds: (wins [x total bet], event counts)."""
+    n_events = base_ev[0][5] + 2
+    wins = np.empty(n, dtype=np.float64)
+    events = np.zeros(n_events, dtype=np.int64)
+    fg_events = np.zeros(max(free_ev[0][5], base_ev[0][5]) + 1, dtype=np.int64)
+    comp = np.zeros(4)
+    stop = np.empty(base_ev[0][0], dtype=np.int64)
+    window = np.empty(base_ev[0][0] * base_ev[0][6], dtype=np.int64)
+    for i in range(n):
+        sets = (base_draw, base_ev, free_draw, free_ev)
+        wins[i] = _round(rng, comp, stop, window, events, fg_events, *sets, feat)
+    return wins, events
+
+
+@nb.njit(cache=True)
+def components_kernel(rng, n, base_draw, base_ev, free_draw, free_ev, feat):
+    """Play ``n`` rounds: their components, shape (n, 4) [x total bet]."""
+    out = np.empty((n, 4))
+    events = np.zeros(base_ev[0][5] + 2, dtype=np.int64)
+    fg_events = np.zeros(max(free_ev[0][5], base_ev[0][5]) + 1, dtype=np.int64)
+    stop = np.empty(base_ev[0][0], dtype=np.int64)
+    window = np.empty(base_ev[0][0] * base_ev[0][6], dtype=np.int64)
+    for i in range(n):
+        _round(rng, out[i], stop, window, events, fg_events, base_draw, base_ev, free_draw, free_ev, feat)
+    return out
+
+
+def _free_evaluation(game: Game, level: int, reel_set: str, nudge: str | None, scatter_pays: bool):
+    """Evaluation arrays of the free reel set: the expanding wild fills its reel's
+    window column; scatter pays zeroed when they are not paid in free games."""
+    ev, names = evaluation_args(game, level, reel_set)
+    dims, sym, cells, codes, offsets, label_coins, sc_count, sc_pay, sc_event = ev
+    if nudge is not None:
+        w = game.symbol_index[nudge]
+        sym = sym.copy()
+        shows = (sym == w).any(axis=2)
+        sym[shows] = w
+        sc_count = sc_count.copy()
+        for j, name in enumerate(scatter_symbols(game)):
+            sc_count[j] = (sym == game.symbol_index[name]).sum(axis=2)
+    if not scatter_pays:
+        sc_pay = np.zeros_like(sc_pay)
+    return (dims, sym, cells, codes, offsets, label_coins, sc_count, sc_pay, sc_event), names, sym
+
+
+def _trigger_counts(game: Game, sym: np.ndarray, symbol: str) -> np.ndarray:
+    return (sym == game.symbol_index[symbol]).sum(axis=2).astype(np.int64)
+
+
+def sampler_args(game: Game, level: int) -> tuple:
+    """Arguments of :func:`round_kernel` after ``n``, and the event names."""
+    from slotmath.features.options import load_features
+
+    declared = load_features(game)
+    spec = declared.free_games
+    base_ev, names = evaluation_args(game, level, "base")
+    base_draw = draw_args(game, "base")
+    cells = game.reels * game.rows + 1
+    if spec is None:  # a round cap alone: no free games are ever triggered
+        free_ev, free_draw, fsym = base_ev, base_draw, base_ev[1]
+        symbol = None
+    else:
+        free_ev, _, fsym = _free_evaluation(game, level, spec.reels, spec.nudge, spec.scatter_pays)
+        free_draw = draw_args(game, spec.reels)
+        symbol = spec.symbol
+    none = np.zeros(base_ev[1].shape[:2], dtype=np.int64)
+    trig = _trigger_counts(game, base_ev[1], symbol) if symbol else none
+    ftrig = _trigger_counts(game, fsym, symbol) if symbol else trig
+    games = np.array([spec.games(c) if spec else 0 for c in range(cells)], dtype=np.int64)
+    prize = np.array([float(spec.prize(c)) if spec else 0.0 for c in range(cells)])
+    again = np.array([spec.retrigger_games(c) if spec else 0 for c in range(cells)], dtype=np.int64)
+    reprize = np.array([float(spec.retrigger_prize(c)) if spec else 0.0 for c in range(cells)])
+    params = np.array(
+        [
+            float(spec.multiplier) if spec else 1.0,
+            float(spec.max_games) if spec and spec.max_games else -1.0,
+            float(declared.round_cap) if declared.round_cap is not None else -1.0,
+        ]
+    )
+    args = (base_draw, base_ev, free_draw, free_ev, (trig, ftrig, games, prize, again, reprize, params))
+    return args, names + ("free_games", "free_games_played")
+
+
+def round_sampler(game: Game, level: int) -> RoundSampler:
+    """Compiled sampler of the round (base spin + free games) for :mod:`slotmath.montecarlo.run`."""
+    args, names = sampler_args(game, level)
+    return RoundSampler(round_kernel, args, names)
+
+
+def round_components(game: Game, level: int, n: int, seed: int = 0) -> np.ndarray:
+    """``n`` simulated rounds by component (:data:`COMPONENTS`), shape (n, 4) [x total bet]."""
+    args, _ = sampler_args(game, level)
+    rng = np.random.Generator(np.random.PCG64DXSM(np.random.SeedSequence(seed)))
+    return components_kernel(rng, int(n), *args)
+
