@@ -15,6 +15,7 @@ import pytest
 import yaml
 
 from slotmath.features.holdspin import (
+    COINS_TABLE,
     final_count_laws,
     hold_and_spin_awards,
     hold_and_spin_means,
@@ -349,16 +350,41 @@ def test_example_game_figures(example):
     assert hold_and_spin_par(game, 10).rtp == pytest.approx(float(par.rtp), rel=1e-12)
 
 
+def test_line_rules_play_the_feature(example):
+    """`slotmath par` of the example (rules: lines, the generic round) gives the
+    figures of the standalone round PAR: exact RTP by component, odds, the
+    round's win law."""
+    from slotmath.rules.par import par as rules_par
+
+    game, own = example
+    lines = rules_par(game, 1)
+    assert lines.rtp == own.rtp and isinstance(lines.rtp, Fr)
+    assert lines.components == own.components
+    assert lines.features["event_rates"] == pytest.approx(own.features["event_rates"], rel=1e-12)
+    for k, v in own.features["hold_and_spin"].items():
+        if isinstance(v, float):
+            assert lines.features["hold_and_spin"][k] == pytest.approx(v, rel=1e-12), k
+    # the generic round convolves by FFT and drops points below 1e-15 [probability]
+    # (far in the tail: 1e-15 x 1000**2 moves E[X**2] by 1e-9)
+    a, b = lines.distribution, own.distribution
+    assert a.mean == pytest.approx(b.mean, rel=1e-9) and a.sd == pytest.approx(b.sd, rel=1e-8)
+    assert a.hit_frequency == pytest.approx(b.hit_frequency, rel=1e-12)
+    assert a.max_win <= b.max_win  # the standalone law resolves the tail to 1e-58
+    assert lines.tables[COINS_TABLE].equals(own.tables[COINS_TABLE])
+
+
 def test_sampler_agrees_with_exact(example):
     """The simulation command's machinery: RTP, feature frequency, feature RTP
     (the award sum in prize steps of 0.5 x total bet) and every line and
     scatter pay against the exact figures."""
     from slotmath.analysis.simulation import simulate_game
     from slotmath.montecarlo.holdspinsim import round_sampler
+    from slotmath.rules.linegame import round_sampler as lines_round_sampler
 
     game, par = example
-    sampler = round_sampler(game, 1)
-    sim = simulate_game(game, 2_000_000, seed=2026, workers=1, progress=False, exact=par, sampler=sampler)
+    # the line rules play the hold-and-spin: their round sampler is this one
+    assert round_sampler(game, 1).kernel is lines_round_sampler(game, 1).kernel
+    sim = simulate_game(game, 2_000_000, seed=2026, workers=1, progress=False)  # exact: par()
     report = sim.convergence
     assert abs(report.figures.set_index("figure").loc["RTP", "z"]) < 4
     events = report.events.set_index("event")
@@ -419,51 +445,78 @@ BAD = [
 ]
 
 
-@pytest.mark.parametrize(("change", "field", "problem"), BAD, ids=[b[1] + ":" + b[2] for b in BAD])
-def test_bad_input(tmp_path, change, field, problem):
+def bad_game(tmp_path, change):
+    """The small game file with ``change`` made to its hold_and_spin; its path."""
     data = small_game_data(CELLS)
     hs = data["options"]["hold_and_spin"]
-    if "reels" in change:
-        hs.update(change)  # both reels and probabilities
-    else:
+    if "reels" not in change:
         for k in change:
-            hs.pop("probabilities" if k == "reels" else k, None)
-        hs.update(change)
-    game = write_game(tmp_path, data)
+            hs.pop(k, None)
+    hs.update(change)  # with "reels": both reels and probabilities
+    folder = tmp_path / "game"
+    folder.mkdir()
+    (folder / "game.yaml").write_text(yaml.safe_dump(data, sort_keys=False))
+    return folder / "game.yaml"
+
+
+@pytest.mark.parametrize(("change", "field", "problem"), BAD, ids=[b[1] + ":" + b[2] for b in BAD])
+def test_bad_input(tmp_path, change, field, problem):
+    path = bad_game(tmp_path, change)
     with pytest.raises(GameFileError) as err:
-        load_hold_and_spin(game)
+        load_game(path)  # the line rules check the hold-and-spin they play
     msg = str(err.value)
     assert "\n" not in msg
-    assert msg.startswith(str(tmp_path / "game" / "game.yaml") + f": {field}: ")
+    assert msg.startswith(f"{path}: {field}: ")
     assert problem in msg
+
+
+def test_bad_input_command_line(tmp_path):
+    """`slotmath validate` and `slotmath par`: one line naming file and field, exit 2."""
+    import subprocess
+    import sys
+
+    path = bad_game(tmp_path, {"rule": "sticky"})
+    for command in ("validate", "par"):
+        proc = subprocess.run(
+            [sys.executable, "-m", "slotmath", command, str(path)], capture_output=True, text=True, cwd=ROOT
+        )
+        assert proc.returncode == 2, proc.stderr
+        want = f"slotmath: error: {path}: options.hold_and_spin.rule: must be 'reset' or 'countdown', got 'sticky'"
+        assert proc.stderr.strip() == want
+        assert "Traceback" not in proc.stderr
 
 
 def test_trigger_impossible(tmp_path):
     data = small_game_data(CELLS)
     data["reels"]["base"] = [["COIN", "A", "B", "B"], ["A", "B", "COIN"]]  # at most one coin per window
     data["options"]["hold_and_spin"]["trigger"] = 3
-    game = write_game(tmp_path, data)
     with pytest.raises(GameFileError, match=r"hold_and_spin\.trigger: no window .* shows 3 or more COIN"):
-        load_hold_and_spin(game)
+        write_game(tmp_path, data)
 
 
-def test_par_refuses_what_it_does_not_compute(tmp_path):
-    data = small_game_data(CELLS)
-    data["options"]["free_games"] = {"symbol": "B"}
-    game = write_game(tmp_path, data)
-    with pytest.raises(GameFileError, match=r"options\.free_games: unknown key"):
-        hold_and_spin_par(game, 1)
+def test_refusals_of_what_is_not_computed(tmp_path):
     data = small_game_data(CELLS)
     data["options"]["jackpots"]["MAJOR"] = 100
-    game = write_game(tmp_path, data, "unused")
-    with pytest.raises(GameFileError, match=r"options\.jackpots\.MAJOR: is declared but no prize"):
-        hold_and_spin_par(game, 1)
+    with pytest.raises(GameFileError, match=r"options\.jackpots\.MAJOR: is declared but no hold-and-spin prize"):
+        write_game(tmp_path, data, "unused")
     data = small_game_data(CELLS)
     del data["options"]["hold_and_spin"]
-    game = write_game(tmp_path, data, "none")
-    assert load_hold_and_spin(game) is None
-    with pytest.raises(GameFileError, match=r"options\.hold_and_spin: is required"):
+    with pytest.raises(GameFileError, match=r"options\.jackpots: is not played under rules: lines"):
+        write_game(tmp_path, data, "none")
+    data = small_game_data(CELLS)
+    data["options"]["hold_and_spin"]["respin"] = "reels"  # per-cell probabilities need cells
+    with pytest.raises(GameFileError, match=r"hold_and_spin\.probabilities: per-cell probabilities need respin: cells"):
+        write_game(tmp_path, data, "model")
+    # the standalone round PAR refuses features it does not play
+    data = small_game_data(CELLS)
+    data["options"]["round_cap"] = 50
+    game = write_game(tmp_path, data, "cap")
+    with pytest.raises(GameFileError, match=r"options\.round_cap: unknown key"):
         hold_and_spin_par(game, 1)
+    with pytest.raises(ValueError, match="plays a hold-and-spin alone"):
+        from slotmath.rules.linegame import round_sampler
+
+        round_sampler(game, 1)
 
 
 # ----------------------------------------------------------------------------

@@ -86,6 +86,12 @@ __all__ = [
     "count_chain_values",
     "hold_and_spin_means",
     "hold_and_spin_awards",
+    "FEATURE_EVENTS",
+    "COINS_TABLE",
+    "check_jackpots",
+    "depends_on_count_only",
+    "feature_odds",
+    "hold_and_spin_feature",
 ]
 
 #: grids with at most this many cells run the chain in exact Fractions
@@ -606,3 +612,101 @@ def _required(game: Game) -> HoldAndSpinSpec:
     if spec is None:
         raise GameFileError(game.source, "options.hold_and_spin", "is required (no hold-and-spin declared)")
     return spec
+
+
+# ===========================================================================
+# odds, checks and the feature of the generic round
+# ===========================================================================
+#: events of the compiled sampler (:mod:`slotmath.montecarlo.holdspinsim`), after the pays'
+FEATURE_EVENTS = ("hold_and_spin triggers", "hold_and_spin full screens", "hold_and_spin award [grid]")
+#: name of the PAR table of coins on screen
+COINS_TABLE = "Hold-and-spin: coins on screen given a trigger"
+
+
+def check_jackpots(game: Game, spec: HoldAndSpinSpec) -> None:
+    """Refuse a declared jackpot that no prize of the hold-and-spin uses."""
+    used = {p.label for p in spec.values + spec.start_values} | {spec.full_screen_label}
+    for name in game.options.get("jackpots") or {}:
+        if str(name) not in used:
+            _Reader(game).fail(f"options.jackpots.{name}", "is declared but no hold-and-spin prize uses it")
+
+
+def depends_on_count_only(game: Game, spec: HoldAndSpinSpec, exact: bool | None = None) -> bool:
+    """True when every key with the same number of coins has the same award law."""
+    _, laws = _award_grid_laws(game, spec, exact)
+    first: dict = {}
+    for key, law in laws.items():
+        ref = first.setdefault(sum(key), law)
+        n = max(len(ref), len(law))
+        a, b = np.pad(ref, (0, n - len(ref))), np.pad(law, (0, n - len(law)))
+        if not np.allclose(a, b, rtol=1e-12, atol=1e-15):
+            return False
+    return True
+
+
+def feature_odds(game: Game, spec: HoldAndSpinSpec, probs: dict, exact: bool | None = None) -> dict:
+    """Feature odds (JSON-ready) from ``probs`` = {triggering key: P(key)}:
+    trigger probability, mean award [x total bet], full-screen probability,
+    expected jackpots per round, the coins on screen given a trigger and the
+    expected count per round of the sampler's events (``event_rates``)."""
+    means = hold_and_spin_means(game, 0, spec, exact)
+    laws = final_count_laws(game, spec, exact)
+    cells = game.rows * game.reels
+    p = sum(probs.values(), Fraction(0))
+    pf = float(p)
+    full = sum(float(probs[k]) * float(laws[k][cells]) for k in probs)
+    at_trigger, at_end = np.zeros(cells + 1), np.zeros(cells + 1)
+    for k, q in probs.items():
+        at_trigger[sum(k)] += float(q)
+        at_end += np.array([float(x) for x in laws[k]]) * float(q)
+    counts = np.arange(cells + 1)
+    start, end = float(at_trigger @ counts), float(at_end @ counts)
+    jackpots: dict[str, float] = {}
+    for table, coins in ((spec.start_values, start), (spec.values, end - start)):
+        total = sum(x.weight for x in table)
+        for x in table:
+            if not _is_number(x.label):
+                jackpots[x.label] = jackpots.get(x.label, 0.0) + coins * x.weight / total
+    if spec.full_screen:
+        jackpots[spec.full_screen_label] = jackpots.get(spec.full_screen_label, 0.0) + full
+    rtp = sum(float(probs[k]) * float(means[k]) for k in probs)
+    return {
+        "trigger_probability": pf,
+        "trigger_probability_exact": f"{p.numerator}/{p.denominator}" if isinstance(p, Fraction) else None,
+        "trigger_one_in": 1 / pf,
+        "mean_award": rtp / pf,
+        "full_screen_probability": full,
+        "rtp": rtp,
+        "coins_at_trigger_mean": start / pf,
+        "coins_at_end_mean": end / pf,
+        "jackpot_hits_per_round": jackpots,
+        "coins_given_trigger": [
+            {"coins": int(n), "at_trigger": at_trigger[n] / pf, "at_end": at_end[n] / pf}
+            for n in range(spec.trigger, cells + 1)
+        ],
+        "event_rates": dict(zip(FEATURE_EVENTS, (pf, full, rtp / float(_grid(spec))), strict=True)),
+    }
+
+
+def hold_and_spin_feature(
+    game: Game, level: int, spec: HoldAndSpinSpec | None = None, exact: bool | None = None
+):
+    """The hold-and-spin as a :class:`slotmath.features.round.Feature` of the
+    generic round: trigger = the coin counted per reel; mean and award law of
+    every triggering key; keys share an award law by coin count when
+    :func:`depends_on_count_only`; odds by :func:`feature_odds`."""
+    from slotmath.features.round import Feature, Trigger
+
+    spec = spec or _required(game)
+    awards = hold_and_spin_awards(game, level, spec, exact)
+    means = hold_and_spin_means(game, level, spec, exact)
+    by_count = depends_on_count_only(game, spec, exact)
+    return Feature(
+        "hold_and_spin",
+        Trigger(spec.symbol, per_reel=True),
+        lambda key: key in awards,
+        means.__getitem__,
+        awards.__getitem__,
+        group=(lambda key: sum(key)) if by_count else (lambda key: key),
+        odds=lambda probs: feature_odds(game, spec, probs, exact),
+    )

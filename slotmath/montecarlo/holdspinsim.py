@@ -22,7 +22,14 @@ from fractions import Fraction
 import numba as nb
 import numpy as np
 
-from slotmath.features.holdspin import HoldAndSpinSpec, _grid, _required, cell_probabilities, coin_patterns
+from slotmath.features.holdspin import (
+    FEATURE_EVENTS,
+    HoldAndSpinSpec,
+    _grid,
+    _required,
+    cell_probabilities,
+    coin_patterns,
+)
 from slotmath.model import Game
 from slotmath.montecarlo.linesim import (
     draw_args,
@@ -33,8 +40,6 @@ from slotmath.montecarlo.linesim import (
     uniform_below,
 )
 from slotmath.montecarlo.run import RoundSampler
-
-FEATURE_EVENTS = ("hold_and_spin triggers", "hold_and_spin full screens", "hold_and_spin award [grid]")
 
 
 @nb.njit(cache=True)

@@ -18,17 +18,18 @@ import numpy as np
 
 from slotmath.engine.distribution import WinDistribution
 from slotmath.features.holdspin import (
+    COINS_TABLE,
     HoldAndSpinSpec,
     _award_grid_laws,
-    _grid,
     _required,
-    final_count_laws,
+    check_jackpots,
+    depends_on_count_only,
+    feature_odds,
     hold_and_spin_means,
     trigger_keys,
 )
-from slotmath.features.options import _is_number, _Reader
+from slotmath.features.options import _Reader
 from slotmath.model import Game
-from slotmath.montecarlo.holdspinsim import FEATURE_EVENTS
 
 __all__ = [
     "base_rtp",
@@ -36,8 +37,6 @@ __all__ = [
     "base_by_coins",
     "base_given_key",
     "round_distribution",
-    "feature_figures",
-    "coins_table",
     "hold_and_spin_par",
 ]
 
@@ -47,12 +46,8 @@ OWN_OPTIONS = ("jackpots", "hold_and_spin")
 
 def _check_options(game: Game, spec: HoldAndSpinSpec) -> None:
     """Refuse option keys the round does not compute and unused jackpots."""
-    rd = _Reader(game)
-    rd.mapping(game.options, "options", OWN_OPTIONS)
-    used = {p.label for p in spec.values + spec.start_values} | {spec.full_screen_label}
-    for name in (game.options.get("jackpots") or {}):
-        if str(name) not in used:
-            rd.fail(f"options.jackpots.{name}", "is declared but no prize of options.hold_and_spin uses it")
+    _Reader(game).mapping(game.options, "options", OWN_OPTIONS)
+    check_jackpots(game, spec)
 
 
 def base_rtp(game: Game, level: int, reel_set: str = "base") -> dict:
@@ -141,12 +136,6 @@ def base_given_key(game: Game, level: int, spec: HoldAndSpinSpec, key: tuple) ->
     return spin_distribution(replace(game, reel_sets=sets), level, spec.base_reels)
 
 
-def _same_law(a: np.ndarray, b: np.ndarray) -> bool:
-    n = max(len(a), len(b))
-    a, b = np.pad(a, (0, n - len(a))), np.pad(b, (0, n - len(b)))
-    return bool(np.allclose(a, b, rtol=1e-12, atol=1e-15))
-
-
 def round_distribution(
     game: Game, level: int, spec: HoldAndSpinSpec, exact: bool | None = None
 ) -> WinDistribution:
@@ -164,7 +153,7 @@ def round_distribution(
     by_count: dict = {}
     for key in laws:
         by_count.setdefault(sum(key), []).append(key)
-    grouped = all(_same_law(laws[ks[0]], laws[k]) for ks in by_count.values() for k in ks)
+    grouped = depends_on_count_only(game, spec, exact)
     base = base_by_coins(game, level, spec)
     cycle = game.cycle(spec.base_reels)
     step = g * bet.total_bet
@@ -207,6 +196,8 @@ def hold_and_spin_par(game: Game, level: int | None = None, exact: bool | None =
     The round is a base spin (line and scatter pays) followed by the feature
     when the window shows ``trigger`` or more coins.
     """
+    import pandas as pd
+
     from slotmath.engine.combinations import combination_table, line_rtp
     from slotmath.rules.par import ParResult
 
@@ -221,7 +212,7 @@ def hold_and_spin_par(game: Game, level: int | None = None, exact: bool | None =
         comps.pop("scatters", None)
     rtp = sum(comps.values(), Fraction(0))
     dist = round_distribution(game, level, spec, exact)
-    odds = feature_figures(game, level, spec, exact)
+    odds = feature_odds(game, spec, trigger_keys(game, spec), exact)
     gap = abs(float(dist.mean) - float(rtp))
     assert gap <= 1e-9 * max(1.0, float(rtp)), "the round's win law disagrees with its RTP"
     return ParResult(
@@ -234,66 +225,9 @@ def hold_and_spin_par(game: Game, level: int | None = None, exact: bool | None =
         combinations=table,
         per_line_rtp=per_line,
         features={"hold_and_spin": odds, "event_rates": odds.pop("event_rates")},
-        tables={"Hold-and-spin: coins on screen given a trigger": coins_table(game, spec, exact)},
+        tables={COINS_TABLE: pd.DataFrame(odds["coins_given_trigger"])},
         notes=_notes(game, spec, isinstance(comps["hold_and_spin"], Fraction)),
     )
-
-
-def feature_figures(game: Game, level: int, spec: HoldAndSpinSpec, exact: bool | None = None) -> dict:
-    """Feature odds (JSON-ready): trigger probability, mean award, full-screen
-    probability and expected jackpots per round."""
-    probs = trigger_keys(game, spec)
-    means = hold_and_spin_means(game, level, spec, exact)
-    laws = final_count_laws(game, spec, exact)
-    cells = game.rows * game.reels
-    p = sum(probs.values(), Fraction(0))
-    full = sum(float(probs[k]) * float(laws[k][cells]) for k in probs)
-    new = 0.0  # coins landed in the respins, per round
-    for k, law in laws.items():
-        new += float(probs[k]) * (sum(n * float(law[n]) for n in range(cells + 1)) - sum(k))
-    start = sum(float(probs[k]) * sum(k) for k in probs)
-    jackpots: dict[str, float] = {}
-    for table, coins in ((spec.start_values, start), (spec.values, new)):
-        total = sum(x.weight for x in table)
-        for x in table:
-            if not _is_number(x.label):
-                jackpots[x.label] = jackpots.get(x.label, 0.0) + coins * x.weight / total
-    if spec.full_screen:
-        jackpots[spec.full_screen_label] = jackpots.get(spec.full_screen_label, 0.0) + full
-    feature_rtp = sum(float(probs[k]) * float(means[k]) for k in probs)
-    award_steps = feature_rtp / float(_grid(spec))
-    return {
-        "trigger_probability": float(p),
-        "trigger_probability_exact": f"{p.numerator}/{p.denominator}",
-        "trigger_one_in": float(1 / p),
-        "mean_award": feature_rtp / float(p),
-        "full_screen_probability": full,
-        "rtp": feature_rtp,
-        "coins_at_trigger_mean": start / float(p),
-        "coins_at_end_mean": (start + new) / float(p),
-        "jackpot_hits_per_round": jackpots,
-        # expected count per round of the sampler's feature events
-        # (hold_and_spin_par moves them to the PAR's features["event_rates"])
-        "event_rates": dict(zip(FEATURE_EVENTS, (float(p), full, award_steps), strict=True)),
-    }
-
-
-def coins_table(game: Game, spec: HoldAndSpinSpec, exact: bool | None = None):
-    """Law of the coins on screen at the trigger and at the end of the
-    feature, given a trigger [probability]: a DataFrame (coins, at_trigger,
-    at_end)."""
-    import pandas as pd
-
-    probs = trigger_keys(game, spec)
-    laws = final_count_laws(game, spec, exact)
-    cells = game.rows * game.reels
-    p = float(sum(probs.values(), Fraction(0)))
-    start, end = np.zeros(cells + 1), np.zeros(cells + 1)
-    for k, law in laws.items():
-        start[sum(k)] += float(probs[k]) / p
-        end += np.array([float(x) for x in law]) * (float(probs[k]) / p)
-    keep = np.arange(spec.trigger, cells + 1)
-    return pd.DataFrame({"coins": keep, "at_trigger": start[keep], "at_end": end[keep]})
 
 
 def _notes(game: Game, spec: HoldAndSpinSpec, exact: bool) -> list:
