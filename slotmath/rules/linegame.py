@@ -156,16 +156,26 @@ def round_notes(law, cap) -> list:
     from slotmath.features.freeround import ALIAS_BOUND
     from slotmath.features.round import RESOLVED
 
+    free = "free_games" in law.figures
     notes = [
         "Round = base spin (lines and scatters) followed by the features its window "
-        "triggers. RTP by component is exact (free games: renewal moments of the "
-        "per-free-spin (win, extra games) law, itself exact from the line engine with "
-        "the trigger count as one more state digit)"
+        "triggers. RTP by component is exact"
+        + (
+            " (free games: renewal moments of the per-free-spin (win, extra games) law, "
+            "itself exact from the line engine with the trigger count as one more state digit)"
+            if free
+            else ""
+        )
         + (" except the round cap." if cap is not None else "."),
-        "Round distribution (hit frequency, SD, VI, max win): float64. Free-games award "
-        f"law by the fixed point of its generating function on an FFT grid (wrapped mass "
-        f"below {ALIAS_BOUND:g} by Chernoff's bound) or, with max_games, the forward DP; "
-        f"probabilities below {RESOLVED:g} are not resolved (mass dropped: {law.dropped:.2g}).",
+        "Round distribution (hit frequency, SD, VI, max win): float64. "
+        + (
+            "Free-games award law by the fixed point of its generating function on an FFT grid "
+            f"(wrapped mass below {ALIAS_BOUND:g} by Chernoff's bound) or, with max_games, the "
+            "forward DP; "
+            if free
+            else ""
+        )
+        + f"probabilities below {RESOLVED:g} are not resolved (mass dropped: {law.dropped:.2g}).",
     ]
     if "hold_and_spin" in law.figures:
         notes.append(
