@@ -7,7 +7,9 @@ of fresh runs (every cached result forgotten, numba kernels compiled):
   (Fractions) and the exact line and scatter RTP;
 * award laws: the 2**15-mask chain run backwards once per final count
   (float64) and the convolved prize laws of every key;
-* PAR: the whole round (combination table, RTP, round win distribution);
+* PAR: the whole round (combination table, RTP, round win distribution),
+  by the line rules' generic round (``slotmath par``) and by the standalone
+  round PAR (direct convolutions);
 * sampler: rounds per second of the compiled base spin + feature.
 """
 
@@ -22,6 +24,7 @@ from slotmath.io.gamefile import load_game
 from slotmath.montecarlo.holdspinsim import round_sampler
 from slotmath.montecarlo.run import run_chunk
 from slotmath.rules.holdspin_round import hold_and_spin_par, hold_and_spin_rtp
+from slotmath.rules.par import par
 
 from timing import forget_cached_results, median_time
 
@@ -49,8 +52,10 @@ def main() -> None:
     print(f"exact RTP (Fraction)          {t:8.2f} s")
     t = median_time(fresh(lambda g: hold_and_spin_awards(g, 1, load_hold_and_spin(g))), args.repeat)
     print(f"award laws of every key       {t:8.2f} s")
+    t = median_time(fresh(lambda g: par(g, 1)), args.repeat)
+    print(f"PAR, generic round            {t:8.2f} s")
     t = median_time(fresh(lambda g: hold_and_spin_par(g, 1)), args.repeat)
-    print(f"PAR with the round law        {t:8.2f} s")
+    print(f"PAR, standalone round         {t:8.2f} s")
     start = time.perf_counter()
     run_chunk(sampler, 1, 0, args.rounds)
     rate = args.rounds / (time.perf_counter() - start)
