@@ -349,7 +349,9 @@ def _load_features(game: Game) -> Features:
     rd = _Reader(game)
     opts = game.options or {}
     rd.mapping(
-        opts, "options", allowed=("jackpots", "lockit", "free_games", "selection", "wheel", "round_cap")
+        opts,
+        "options",
+        allowed=("jackpots", "lockit", "free_games", "selection", "wheel", "round_cap", "hold_and_spin"),
     )
     jackpots = {}
     if "jackpots" in opts:
@@ -359,6 +361,10 @@ def _load_features(game: Game) -> Features:
     free = _free_games(rd, opts["free_games"]) if "free_games" in opts else None
     selection = _selection(rd, opts["selection"], lockit, free) if "selection" in opts else None
     wheel = _wheel(rd, opts["wheel"], jackpots) if "wheel" in opts else None
+    if "hold_and_spin" in opts:  # read by slotmath.features.holdspin (load_hold_and_spin)
+        from slotmath.features.holdspin import load_hold_and_spin
+
+        load_hold_and_spin(game)
     if lockit is not None and lockit.mark_award == "wheel" and wheel is None:
         rd.fail("options.lockit.mark_award", "is 'wheel' but options.wheel is not declared")
     cap = rd.number(opts["round_cap"], "options.round_cap", positive=True) if "round_cap" in opts else None

@@ -51,6 +51,9 @@ def analyse(game: Game, level: int, reel_set: str = "base") -> ParResult:
     result.components.update(law.components)
     result.distribution = law.distribution
     result.features = law.figures
+    rates = {k: v for fig in law.figures.values() for k, v in fig.pop("event_rates", {}).items()}
+    if rates:  # expected count per round of the round sampler's feature events
+        result.features["event_rates"] = rates
     result.tables.update(feature_tables(law))
     result.notes += round_notes(law, cap)
     return result
@@ -99,6 +102,10 @@ def round_features(game: Game, level: int) -> list:
     out = []
     if declared.free_games is not None:
         out.append(free_games_feature_of(game, level, declared.free_games))
+    if "hold_and_spin" in game.options:
+        from slotmath.features.holdspin import hold_and_spin_feature
+
+        out.append(hold_and_spin_feature(game, level))
     return out
 
 
@@ -136,6 +143,11 @@ def feature_tables(law) -> dict:
             for c, v in fg["by_count"].items()
         ]
         out["Free games by trigger count"] = pd.DataFrame(rows)
+    hs = law.figures.get("hold_and_spin")
+    if hs:
+        from slotmath.features.holdspin import COINS_TABLE
+
+        out[COINS_TABLE] = pd.DataFrame(hs["coins_given_trigger"])
     return out
 
 
@@ -144,17 +156,34 @@ def round_notes(law, cap) -> list:
     from slotmath.features.freeround import ALIAS_BOUND
     from slotmath.features.round import RESOLVED
 
+    free = "free_games" in law.figures
     notes = [
         "Round = base spin (lines and scatters) followed by the features its window "
-        "triggers. RTP by component is exact (free games: renewal moments of the "
-        "per-free-spin (win, extra games) law, itself exact from the line engine with "
-        "the trigger count as one more state digit)"
+        "triggers. RTP by component is exact"
+        + (
+            " (free games: renewal moments of the per-free-spin (win, extra games) law, "
+            "itself exact from the line engine with the trigger count as one more state digit)"
+            if free
+            else ""
+        )
         + (" except the round cap." if cap is not None else "."),
-        "Round distribution (hit frequency, SD, VI, max win): float64. Free-games award "
-        f"law by the fixed point of its generating function on an FFT grid (wrapped mass "
-        f"below {ALIAS_BOUND:g} by Chernoff's bound) or, with max_games, the forward DP; "
-        f"probabilities below {RESOLVED:g} are not resolved (mass dropped: {law.dropped:.2g}).",
+        "Round distribution (hit frequency, SD, VI, max win): float64. "
+        + (
+            "Free-games award law by the fixed point of its generating function on an FFT grid "
+            f"(wrapped mass below {ALIAS_BOUND:g} by Chernoff's bound) or, with max_games, the "
+            "forward DP; "
+            if free
+            else ""
+        )
+        + f"probabilities below {RESOLVED:g} are not resolved (mass dropped: {law.dropped:.2g}).",
     ]
+    if "hold_and_spin" in law.figures:
+        notes.append(
+            "Hold-and-spin: the lock-it chain of the held coins, its award the held prizes "
+            "(convolutions of the value tables given the coins at the trigger and at the end) "
+            "plus the full-screen prize; means exact when every cell of a reel lands alike, "
+            "else float64 (relative error below about 1e-12)."
+        )
     if cap is not None:
         notes.append(_cap_note(cap))
     return notes
@@ -216,6 +245,15 @@ def round_sampler(game: Game, level: int, reel_set: str = "base"):
     """Compiled round sampler for :mod:`slotmath.montecarlo.run` (see :mod:`slotmath.montecarlo.linesim`)."""
     from slotmath.montecarlo.linesim import line_sampler
 
+    if reel_set == "base" and "hold_and_spin" in (game.options or {}):
+        if any(k in game.options for k in PLAYED_OPTIONS if k != "hold_and_spin"):
+            raise ValueError(
+                f"{game.name}: the compiled sampler plays a hold-and-spin alone "
+                "(not with free games or a round cap)"
+            )
+        from slotmath.montecarlo.holdspinsim import round_sampler as hold_and_spin_sampler
+
+        return hold_and_spin_sampler(game, level)
     if reel_set == "base" and has_round(game):
         from slotmath.montecarlo.roundsim import round_sampler as sampler_of_round
 
@@ -228,12 +266,13 @@ def round_sampler(game: Game, level: int, reel_set: str = "base"):
 
 
 #: features of ``options`` the line rules play (each refused key is one line)
-PLAYED_OPTIONS = ("free_games", "round_cap")
+PLAYED_OPTIONS = ("free_games", "round_cap", "hold_and_spin")
 
 
 def check(game: Game) -> None:
     """Validate the features a line game declares under ``options``: the free
-    games and the round cap are played; any other declared feature is refused
+    games, the hold-and-spin (with the jackpots its prizes use) and the round
+    cap are played; any other declared feature is refused
     (:class:`~slotmath.io.gamefile.GameFileError` naming the field), never ignored."""
     if not game.options:
         return
@@ -241,16 +280,24 @@ def check(game: Game) -> None:
     from slotmath.io.gamefile import GameFileError
 
     if isinstance(game.options, dict):
+        played = PLAYED_OPTIONS + (("jackpots",) if "hold_and_spin" in game.options else ())
         for key in game.options:
-            if key not in PLAYED_OPTIONS and key in ("jackpots", "lockit", "selection", "wheel"):
+            if key not in played and key in ("jackpots", "lockit", "selection", "wheel"):
                 raise GameFileError(
                     game.source,
                     f"options.{key}",
                     f"is not played under rules: {game.rules} (it plays: {', '.join(PLAYED_OPTIONS)})",
                 )
-    declared = load_features(game)
-    if declared.free_games is not None and game.pays_by == "ways":
-        raise GameFileError(game.source, "options.free_games", "is not played on ways games (pays_by: ways)")
+    load_features(game)  # validates every declared feature
+    for name in ("free_games", "hold_and_spin"):
+        if name in game.options and game.pays_by == "ways":
+            raise GameFileError(game.source, f"options.{name}", "is not played on ways games (pays_by: ways)")
+    if "hold_and_spin" in game.options:
+        from slotmath.features.holdspin import check_jackpots, load_hold_and_spin
+
+        spec = load_hold_and_spin(game)
+        assert spec is not None
+        check_jackpots(game, spec)
 
 
 def analyse_ways(game: Game, level: int, reel_set: str = "base") -> ParResult:
