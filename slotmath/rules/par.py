@@ -40,7 +40,7 @@ def fraction_display(value: object) -> str:
     if len(text) <= FRACTION_DISPLAY_LIMIT:
         return text
     num, den = text.split("/")
-    return f"exact fraction of {len(num)}/{len(den)} digits (in full in par.json)"
+    return f"{len(num)}-digit / {len(den)}-digit fraction (whole in par.json)"
 
 
 @dataclass
