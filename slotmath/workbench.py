@@ -384,8 +384,7 @@ class ReelTuner:
             return {}
         needed = LIVE_FIGURES if mode == "live" else {"rtp", "feature_frequency"}
         figs = game_figures(game, self.level, self.reel_set, needed)
-        if game.rules == "lines":
-            figs.setdefault("feature_frequency", None)  # no scatter pays: n/a
+        figs.setdefault("feature_frequency", None)  # e.g. a line game without scatter pays: n/a
         return figs
 
     # ================================================================ events

@@ -11,10 +11,28 @@ from slotmath.engine.evaluate import line_wins, window_at
 from slotmath.features.options import free_games_feature, load_features, nudged_strip
 from slotmath.io.gamefile import GameFileError, load_game
 from slotmath.model import Strip
+from slotmath.rules import registry
+from slotmath.rules.contract import LineRules
 
 from conftest import TEST_DATA
 
 CLASSIC = TEST_DATA / "classic_free_games"
+
+
+class LinesAcceptingFreeGames(LineRules):
+    """``rules: lines`` accepting ``options.free_games``: these tests read
+    the declaration and value the feature with ``free_games_feature``
+    directly; the line round itself does not play it, so ``rules: lines``
+    refuses the key (see test_rules_contract.py)."""
+
+    options = LineRules.options | {"free_games"}
+
+
+@pytest.fixture(autouse=True)
+def lines_accept_free_games():
+    registry.register("lines", LinesAcceptingFreeGames)
+    yield
+    registry.unregister("lines")
 
 
 def classic_per_spin(game):

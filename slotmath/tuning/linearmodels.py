@@ -12,7 +12,7 @@ import numpy as np
 
 from slotmath.analysis.metrics import equivalent_levels, game_figures, honours_needed, shared_pay_tensor
 from slotmath.engine.multilinear import line_total, reel_gradient, unit_coefficients
-from slotmath.rules.par import rules_module
+from slotmath.rules.registry import rules_for
 from slotmath.tuning.reelspace import ReelSpace
 from slotmath.tuning.targets import Targets, assess
 
@@ -45,8 +45,8 @@ class Evaluator:
 
     def figures(self, xs, needed=None) -> dict:
         """``{level: {figure: value}}`` for values ``xs`` (``needed``: figures
-        wanted; line games and rules modules whose hook takes ``needed``
-        compute fewer than all)."""
+        wanted; rules whose figures honour ``needed`` compute fewer than
+        all)."""
         if not honours_needed(self.space.game):
             needed = None
         k = (self.key(xs), None if needed is None else tuple(sorted(needed)))
@@ -79,12 +79,13 @@ STOP = "stop:"  # kind prefix of a figure given exactly by stop values
 
 
 def stop_value_hook(space: ReelSpace):
-    """The rules module's ``tuning_stop_values`` when every tuned reel is
-    weighted (the hook's coefficients are per stop), else None."""
-    game = space.game
-    if game.rules == "lines" or any(rv.mode != "weights" for rv in space.reels):
+    """The rules' :meth:`~slotmath.rules.contract.Rules.stop_values` when
+    they give them and every tuned reel is weighted (the coefficients are
+    per stop), else None."""
+    rules = rules_for(space.game)
+    if not rules.has_stop_values or any(rv.mode != "weights" for rv in space.reels):
         return None
-    return getattr(rules_module(game), "tuning_stop_values", None)
+    return lambda game, level, reel_set="base": rules.stop_values(game, level, reel_set)
 
 
 class StopForms:
