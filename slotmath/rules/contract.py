@@ -169,6 +169,12 @@ class Rules:
         rules allow.  Default: from :meth:`analyse`."""
         return dict(self.analyse(game, level).components)
 
+    def unpaid_components(self, game: Game) -> frozenset:
+        """Names of RTP components that are not a win of the round (for
+        example a progressive jackpot's meter contribution): the mean of
+        ``analyse(...).distribution`` is the RTP less these (default: none)."""
+        return frozenset()
+
     def feature_tables(self, game: Game, level: int) -> dict:
         """Report tables of the features ``{title: DataFrame}`` (the
         ``tables`` of :meth:`analyse`)."""

@@ -37,7 +37,8 @@ _LOADED: dict = {}  # name -> Rules instance (built-in and entry-point rules, on
 
 
 class UnknownRules(LookupError):
-    """A rules name that no source registers."""
+    """A rules name that no source registers (or whose installed entry
+    point does not load)."""
 
 
 @lru_cache(maxsize=1)
@@ -96,9 +97,8 @@ def get_rules(name: str):
     Raises
     ------
     UnknownRules
-        ``name`` is not registered (the message lists the registered names).
-    TypeError
-        An installed entry point does not name a Rules class.
+        ``name`` is not registered (the message lists the registered
+        names), or its entry point does not load a Rules class.
     """
     if isinstance(name, str) and name in _REGISTERED:
         return _REGISTERED[name]
@@ -107,7 +107,14 @@ def get_rules(name: str):
     if isinstance(name, str) and name in BUILT_IN:
         rules = _instance(_load(BUILT_IN[name]), name)
     elif isinstance(name, str) and name in _entry_points():
-        rules = _instance(_entry_points()[name].load(), name)
+        point = _entry_points()[name]
+        try:
+            rules = _instance(point.load(), name)
+        except (ImportError, AttributeError, TypeError) as exc:  # the installed package is broken
+            problem = " ".join(str(exc).split())[:200]
+            raise UnknownRules(
+                f"rules {name!r} do not load (entry point {point.value!r}: {type(exc).__name__}: {problem})"
+            ) from None
     else:
         raise UnknownRules(f"unknown rules {str(name)[:100]!r} (known rules: {', '.join(known_rules())})")
     _LOADED[name] = rules

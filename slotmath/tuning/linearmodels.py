@@ -89,8 +89,8 @@ def stop_value_hook(space: ReelSpace):
 
 
 class StopForms:
-    """Figures that are exactly multilinear in the stop weights, from a rules
-    module's ``tuning_stop_values(game, level, reel_set) -> {figure: [a_0, a_1, ...]}``:
+    """Figures that are exactly multilinear in the stop weights, from the
+    rules' ``stop_values(game, level, reel_set) -> {figure: [a_0, a_1, ...]}``:
     with the other reels held, the part of the figure that depends on the
     weights is ``a_r . x_r / prod_q sum(x_q)`` (``a_r[s]``: the sum over the
     other reels' stops of their weight product times the figure's value in
@@ -151,7 +151,7 @@ class StopForms:
 
 class LineForms:
     """The multilinear line forms (win, hit, win squared) at each bet level,
-    and the exact stop forms of a rules module (kinds ``stop:<figure>``)."""
+    and the exact stop forms the rules give (kinds ``stop:<figure>``)."""
 
     def __init__(self, space: ReelSpace, levels):
         game = space.game

@@ -15,7 +15,7 @@ from collections.abc import Iterable
 
 from slotmath.model import Game
 from slotmath.rules.contract import LineRules, Rules
-from slotmath.rules.grand_spinn_superpot.options import OPTION_KEYS, check
+from slotmath.rules.grand_spinn_superpot.options import OPTION_KEYS, check, parse_options
 
 
 def _analysis():
@@ -53,6 +53,11 @@ class GrandSpinnSuperpotRules(LineRules):
         """RTP by component from the cycle enumeration (no Markov-chain
         cross-check, no tables)."""
         return _analysis().components(game, level)
+
+    def unpaid_components(self, game: Game) -> frozenset:
+        """The progressive jackpot: its RTP is the meter and reserve
+        contributions, not a coin win of the spin."""
+        return frozenset(j.name for j in parse_options(game).jackpots if j.pay_per_level is None)
 
     def exact_events(self, game: Game, level: int) -> dict:
         return _analysis().exact_events(game, level)
