@@ -43,7 +43,9 @@ class GrandSpinnSuperpotRules(LineRules):
     has_stop_values = True
 
     def check_game(self, game: Game) -> None:
-        super().check_game(game)
+        """The nudge rules' checks (:func:`.options.check`); the line
+        round's own checks read features of ``options`` that these rules
+        replace with options of their own."""
         check(game)
 
     def analyse(self, game: Game, level: int):
