@@ -43,7 +43,7 @@ def _parse_feature(game: Game) -> Any:
 
 #: Option key -> the parser that validates ``options.<key>``: each feature is
 #: parsed by its own parser in :mod:`slotmath.features`, never by the rules
-#: that read it.  A feature branch adds its key here (e.g. ``hold_and_spin``).
+#: that read it.  A new feature adds its key and parser here.
 OPTION_PARSERS: dict[str, Callable[[Game], Any]] = {
     "jackpots": _parse_feature,
     "lockit": _parse_feature,
