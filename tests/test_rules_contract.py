@@ -365,3 +365,35 @@ def test_rules_are_documented():
         if callable(attr) and not name.startswith("_"):
             assert attr.__doc__ and len(attr.__doc__) > 40, name
     assert Path(ROOT / "docs" / "rules-packages.md").is_file()
+
+
+def test_line_rules_delegate_to_the_line_game_functions(monkeypatch):
+    """``LineRules`` calls the functions of ``slotmath.rules.linegame`` (so a
+    change to the line round reaches every caller through the contract)."""
+    from slotmath.rules import linegame
+
+    game = load_game("fruit_classic")
+    calls = []
+    for name in ("analyse", "round_sampler", "check", "simulate"):
+        monkeypatch.setattr(linegame, name, lambda *args, _n=name: calls.append(_n) or _n)
+    rules = LineRules()
+    assert rules.analyse(game, 1) == "analyse"
+    assert rules.round_sampler(game, 1) == "round_sampler"
+    assert rules.simulate(game, 1, 10, 0) == "simulate"
+    rules.check(game)
+    assert calls == ["analyse", "round_sampler", "simulate", "check"]
+
+
+def test_no_caller_asks_which_rules_a_game_has():
+    """Outside the registry, no module compares a game's ``rules`` with a
+    name or looks a rules hook up by name."""
+    pattern = re.compile(r"\.rules\s*[!=]=|rules_module|getattr\(rules|tuning_figures\b|figure_hook")
+    found = []
+    for path in sorted((ROOT / "slotmath").rglob("*.py")):
+        rel = path.relative_to(ROOT).as_posix()
+        if "/grand_spinn_superpot/" in rel or "/piggy_bankin_superlock/" in rel:
+            continue  # a game's own package names its own functions
+        for i, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if pattern.search(line):
+                found.append(f"{rel}:{i}: {line.strip()}")
+    assert not found, "\n".join(found)
