@@ -6,8 +6,8 @@
    (or stop weight) to updated figures in :class:`slotmath.workbench.ReelTuner`,
    median over N changes (+1 then -1 on a cycle of symbols).  Two modes:
    all live figures (RTP, hit frequency, SD, VI, feature frequency: a line
-   game's contraction and exact moments, or the rules module's
-   ``tuning_figures``) and RTP-only live.  The plot is timed separately,
+   game's contraction and exact moments, or the rules' fast
+   ``figures``) and RTP-only live.  The plot is timed separately,
    and the "Full figures" button (joint distribution or ``par()``) once.
    Goal: <= 100 ms from a change to updated figures on the seed games'
    base reels.  A game without a fast source shows its figures on request
@@ -240,7 +240,7 @@ def main(argv=None) -> int:
         game = load_game(spec)
         if not fast_figures(game):
             print(
-                f"{label(spec):28s} {'on request':>10s} (no tuning_figures: nothing is "
+                f"{label(spec):28s} {'on request':>10s} (no fast figures: nothing is "
                 "computed on a change; Full figures runs par())"
             )
             continue

@@ -10,7 +10,8 @@ starts fast):
   :func:`slotmath.analysis.simulation.simulate_game`
   cross-check them by simulation;
 * :func:`slotmath.tuning.tune.tune` tunes reel strips to targets;
-* a game with its own rules names a module of :mod:`slotmath.rules`.
+* a game names its rules by a registered name
+  (:func:`slotmath.rules.registry.rules_for`, :class:`slotmath.rules.contract.Rules`).
 """
 
 # The package version: the one place it is written (pyproject.toml reads it

@@ -13,9 +13,10 @@ click a button, read the figures, the diff or the status.
   beside the saved ones: RTP, hit frequency, SD, VI (90 %), feature
   frequency and the RTP components, with a plot of the RTP, hit frequency
   and VI over the changes.  They come from the fast exact sources only
-  (:data:`slotmath.analysis.metrics.LIVE_FIGURES`): a rules module's
-  ``tuning_figures`` or, for line games, the contraction and the exact
-  moments (:mod:`slotmath.engine.moments`).  A game with neither shows its figures
+  (:data:`slotmath.analysis.metrics.LIVE_FIGURES`): the rules' ``figures``
+  when they are fast (:attr:`slotmath.rules.contract.Rules.fast_figures`;
+  for line games the contraction and the exact moments,
+  :mod:`slotmath.engine.moments`).  A game without them shows its figures
   "on request"; "Full figures" computes every figure (the joint
   distribution of a line game, with its max win, or ``par()``) for the
   current and the saved strips.  Unticking "live" keeps only the RTP and
@@ -312,7 +313,7 @@ class ReelTuner:
         missing = sorted(LIVE_FIGURES - set(getattr(self, "figures", {})))
         if not self.fast:
             self._say(
-                "this game's rules module has no fast tuning_figures: its figures are "
+                "this game's rules give no fast figures: its figures are "
                 "on request (press Full figures; it runs the full analysis)"
             )
         elif missing:
@@ -384,8 +385,7 @@ class ReelTuner:
             return {}
         needed = LIVE_FIGURES if mode == "live" else {"rtp", "feature_frequency"}
         figs = game_figures(game, self.level, self.reel_set, needed)
-        if game.rules == "lines":
-            figs.setdefault("feature_frequency", None)  # no scatter pays: n/a
+        figs.setdefault("feature_frequency", None)  # e.g. a line game without scatter pays: n/a
         return figs
 
     # ================================================================ events

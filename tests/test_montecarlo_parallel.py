@@ -213,7 +213,7 @@ def test_interrupted_before_any_chunk_finished(video, monkeypatch):
 
 
 def feature_games() -> list:
-    """Sample games whose own rules module provides a round sampler."""
+    """Sample games with rules of their own (each provides a round sampler)."""
     return [p.parent.name for p in sorted(GAMES.glob("*/game.yaml")) if load_game(p).rules != "lines"]
 
 
@@ -224,7 +224,7 @@ def test_any_rules_modules_sampler_runs_reproducibly(name):
     game = load_game(name)
     sampler = simulation.round_sampler(game)
     if sampler is None:
-        pytest.skip(f"{name}: its rules module has no round sampler yet")
+        pytest.skip(f"{name}: its rules have no round sampler yet")
     one = mc.run(sampler, 9_000, seed=3, chunk=3_000, workers=1, progress=False)
     two = mc.run(sampler, 9_000, seed=3, chunk=3_000, workers=2, progress=False)
     assert one.stats == two.stats and one.rounds == 9_000

@@ -9,12 +9,30 @@ import pytest
 from slotmath.io.gamefile import GameFileError, load_game
 from slotmath.io.gamewriter import diff, write_game
 from slotmath.model import Strip
+from slotmath.rules import registry
+from slotmath.rules.contract import LineRules
 
 from conftest import TEST_DATA
+
+
+class WriterToyRules(LineRules):
+    """Line rules reading settings of their own under ``options`` (a note,
+    file names), which the writer must carry over unchanged."""
+
+    options = own_options = frozenset({"note", "table", "again", "quoted", "description"})
+
+
+@pytest.fixture(autouse=True)
+def writer_toy_rules():
+    registry.register("writer_toy_rules", WriterToyRules)
+    yield
+    registry.unregister("writer_toy_rules")
+
 
 GAME = """\
 # a comment at the top
 name: writer_toy
+rules: writer_toy_rules
 grid: {reels: 3, rows: 1}
 bet: {levels: [1, 2]}   # trailing comment
 symbols: [{name: A}, {name: B}, {name: C}]

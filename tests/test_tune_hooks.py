@@ -1,7 +1,7 @@
-"""Tuning a game whose rules module supplies its own figures and constraints.
+"""Tuning a game whose rules supply their own figures and constraints.
 
-The toy rules module ``slotmath.rules.tune_hook_toy`` is defined here and
-registered for the test session.  Its game (tests/data/tune_hook) is the
+The toy rules ``tune_hook_toy`` (:class:`ToyRules`) are defined here and
+registered (:func:`slotmath.rules.registry.register`) for these tests.  Its game (tests/data/tune_hook) is the
 3x3 five-line Tune Mid game plus a feature selection: 3 or more STARs in
 the window offer either an instant prize of PRIZE_A x total bet (choice a)
 or FREE_SPINS free spins on the same reels that pay line wins (choice b,
@@ -18,8 +18,6 @@ target RTP, which forces ``FREE_SPINS * lines = PRIZE_A`` (lines = 0.8).
 
 from __future__ import annotations
 
-import sys
-import types
 from fractions import Fraction
 from itertools import product
 
@@ -29,6 +27,8 @@ import pytest
 from slotmath.analysis.metrics import line_rtp_parts
 from slotmath.engine.scatters import count_distribution_window
 from slotmath.io.gamefile import load_game
+from slotmath.rules import registry
+from slotmath.rules.contract import Rules
 from slotmath.rules.linegame import analyse
 from slotmath.tuning.reelspace import Bounds
 from slotmath.tuning.tune import Targets, tune
@@ -61,17 +61,36 @@ def toy_constraints(game):
     return {"rtp_figures": ["rtp:choice_a", "rtp:choice_b"]}
 
 
-@pytest.fixture(scope="module", autouse=True)
+class PlainToyRules(Rules):
+    """The toy game's line round, analysed by the line engine, and nothing
+    else: no fast figures, no constraints (the contract's defaults)."""
+
+    def analyse(self, game, level):
+        return analyse(game, level)
+
+
+class ToyRules(PlainToyRules):
+    """The toy rules with their own fast figures and constraints."""
+
+    fast_figures = True
+
+    def figures(self, game, level, reel_set="base", needed=None):
+        return toy_figures(game, level)
+
+    def tuning_constraints(self, game):
+        return toy_constraints(game)
+
+
+def use_rules(rules):
+    """Register ``rules`` as ``tune_hook_toy`` (for the rest of the test)."""
+    registry.register("tune_hook_toy", rules)
+
+
+@pytest.fixture(autouse=True)
 def toy_rules():
-    mod = types.ModuleType("slotmath.rules.tune_hook_toy")
-    mod.analyse = lambda game, level: analyse(game, level)
-    mod.check = lambda game: None
-    mod.simulate = None
-    mod.tuning_figures = toy_figures
-    mod.tuning_constraints = toy_constraints
-    sys.modules[mod.__name__] = mod
-    yield mod
-    del sys.modules[mod.__name__]
+    use_rules(ToyRules)
+    yield
+    registry.unregister("tune_hook_toy")
 
 
 def brute_force_p3_and_lines(game, level=1):
@@ -115,10 +134,9 @@ def test_hook_figures_and_stated_constraints_are_honoured():
     assert "STAR" in set(res.moves["unit"])
 
 
-def test_without_hook_the_par_figures_are_used(monkeypatch, toy_rules):
-    """A rules module without ``tuning_figures`` falls back to ``par()``."""
-    monkeypatch.delattr(toy_rules, "tuning_figures")
-    monkeypatch.delattr(toy_rules, "tuning_constraints")
+def test_without_hook_the_par_figures_are_used():
+    """Rules without fast figures give those of their analysis (``par()``)."""
+    use_rules(PlainToyRules)
     game = load_game(TEST_DATA / "tune_hook")
     from slotmath.analysis.metrics import game_figures
     from slotmath.rules.par import par
@@ -135,21 +153,21 @@ def test_without_hook_the_par_figures_are_used(monkeypatch, toy_rules):
     assert abs(res.after[1]["rtp"] - Fraction("0.93")) <= Fraction(str(res.targets.tolerance))
 
 
-def test_numbers_in_par_features_become_figures(monkeypatch, toy_rules):
-    """Without a hook, numbers in ``ParResult.features`` are figures ``feature:<key>[.<sub>]``."""
-    monkeypatch.delattr(toy_rules, "tuning_figures")
+def test_numbers_in_par_features_become_figures():
+    """Without fast figures, numbers in ``ParResult.features`` are figures ``feature:<key>[.<sub>]``."""
 
-    def analyse_with_features(game, level):
-        result = analyse(game, level)
-        result.features = {
-            "by_choice": {"lockit": 0.9403, "free_games": 0.9402},
-            "one_in": 247.3,
-            "flag": True,
-            "note": "text",
-        }
-        return result
+    class FeatureToyRules(PlainToyRules):
+        def analyse(self, game, level):
+            result = analyse(game, level)
+            result.features = {
+                "by_choice": {"lockit": 0.9403, "free_games": 0.9402},
+                "one_in": 247.3,
+                "flag": True,
+                "note": "text",
+            }
+            return result
 
-    monkeypatch.setattr(toy_rules, "analyse", analyse_with_features)
+    use_rules(FeatureToyRules)
     from slotmath.analysis.metrics import game_figures
 
     figs = game_figures(load_game(TEST_DATA / "tune_hook"), 1)

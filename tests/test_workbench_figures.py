@@ -13,16 +13,18 @@
 from __future__ import annotations
 
 import shutil
-import sys
-import types
 
 import pytest
 
 import slotmath.analysis.metrics as figures
+import slotmath.rules.figures as line_figures_module
 from slotmath.analysis.metrics import par_figures
 from slotmath.io.gamefile import GAMES_DIR, load_game
+from slotmath.rules import registry
+from slotmath.rules.contract import Rules
 from slotmath.rules.linegame import analyse
 from slotmath.rules.par import par
+from slotmath.rules.registry import rules_for
 from slotmath.workbench import ON_REQUEST, ReelTuner
 
 from conftest import TEST_DATA
@@ -34,18 +36,22 @@ def shown(tuner, name):
     return html[html.index(">", start) + 1 : html.index("</span>", start)]
 
 
-def forbid(monkeypatch, *names):
+def forbid(monkeypatch, game, distribution=False):
+    """Make the full analysis of ``game``'s rules (and, with
+    ``distribution``, the line engine's joint distribution) fail."""
+
     def boom(*args, **kwargs):
         raise AssertionError("the workbench called the full analysis on a change")
 
-    for name in names:
-        monkeypatch.setattr(figures, name, boom)
+    monkeypatch.setattr(type(rules_for(game)), "analyse", boom)
+    if distribution:
+        monkeypatch.setattr(line_figures_module, "spin_distribution", boom)
 
 
 @pytest.mark.parametrize("game", ["tune_video", "tune_small"])
 def test_line_game_changes_use_the_moments(monkeypatch, game):
     tuner = ReelTuner(TEST_DATA / game, plot=False)
-    forbid(monkeypatch, "spin_distribution", "par")
+    forbid(monkeypatch, tuner.game, distribution=True)
     box = next(b for b in tuner.controls.values() if b.value > 1)
     box.value += 1
     monkeypatch.undo()
@@ -70,7 +76,7 @@ def test_line_game_changes_use_the_moments(monkeypatch, game):
 )
 def test_grand_spinn_changes_use_its_hook(monkeypatch):
     tuner = ReelTuner("grand_spinn_superpot", plot=False)
-    forbid(monkeypatch, "par")
+    forbid(monkeypatch, tuner.game)
     box = tuner.control(1, next(label for (reel, label) in tuner.controls if reel == 1))
     box.value += 3
     monkeypatch.undo()
@@ -90,26 +96,35 @@ def test_grand_spinn_changes_use_its_hook(monkeypatch):
 CALLS = {"analyse": 0}
 
 
-@pytest.fixture
-def hookless(tmp_path):
-    """The tune_hook test game under a rules module without ``tuning_figures``."""
+class CountedRules(Rules):
+    """The tune_hook test game's line round with the contract's defaults
+    only (no fast figures); counts its analyses."""
 
-    def counted(game, level):
+    def analyse(self, game, level):
         CALLS["analyse"] += 1
         return analyse(game, level)
 
-    mod = types.ModuleType("slotmath.rules.tune_hook_toy")
-    mod.analyse = counted
-    mod.check = lambda game: None
-    mod.simulate = None
-    sys.modules[mod.__name__] = mod
+
+class LiveRules(CountedRules):
+    """The same rules with fast figures (the line figures)."""
+
+    fast_figures = True
+
+    def figures(self, game, level, reel_set="base", needed=None):
+        return figures.line_figures(game, level, needed=figures.LIVE_FIGURES)
+
+
+@pytest.fixture
+def hookless(tmp_path):
+    """The tune_hook test game under rules without fast figures."""
+    registry.register("tune_hook_toy", CountedRules)
     shutil.copytree(TEST_DATA / "tune_hook", tmp_path / "tune_hook")
-    yield tmp_path / "tune_hook", mod
-    del sys.modules[mod.__name__]
+    yield tmp_path / "tune_hook"
+    registry.unregister("tune_hook_toy")
 
 
 def test_without_a_fast_source_figures_are_on_request(hookless):
-    path, mod = hookless
+    path = hookless
     CALLS["analyse"] = 0
     tuner = ReelTuner(path, plot=False)
     assert CALLS["analyse"] == 0  # loading computes nothing
@@ -127,8 +142,8 @@ def test_without_a_fast_source_figures_are_on_request(hookless):
     # a later change is on request again (nothing stale is shown as current)
     box.value -= 1
     assert shown(tuner, "rtp") == ON_REQUEST
-    # with a hook the same game is live
-    mod.tuning_figures = lambda game, level: figures.line_figures(game, level, needed=figures.LIVE_FIGURES)
+    # with fast figures the same game is live
+    registry.register("tune_hook_toy", LiveRules)
     live = ReelTuner(path, plot=False)
     box = next(b for b in live.controls.values() if b.value > 1)
     box.value += 1

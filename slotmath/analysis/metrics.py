@@ -11,7 +11,7 @@ Every figure is exact (computed over the full cycle by the engine):
 ``max_win``
     Largest win [x total bet].
 ``feature_frequency``
-    For line games: P(a scatter pays) [probability]; rules modules define
+    For line games: P(a scatter pays) [probability]; other rules define
     their own (a feature trigger).
 ``rtp:<component>``
     The RTP components of the PAR result [x total bet].
@@ -20,248 +20,77 @@ Every figure is exact (computed over the full cycle by the engine):
     each choice of a feature selection, ``feature:by_choice.lockit``), when
     the figures come from ``par()``.
 
-Where they come from (first that applies):
-
-1. the rules module's ``tuning_figures(game, level[, needed])``
-   (``slotmath.rules.<rules>``), which returns a dict with at least ``rtp``
-   and any game-specific figures (feature frequencies, the RTP under each
-   choice of a feature selection, ...); a hook that takes ``needed`` (the
-   figure names wanted, None for all) may leave out figures not asked for;
-   ``vi`` is added from ``sd`` when missing;
-2. for line games (``rules: lines``), :func:`line_figures`: the RTP by
-   contracting the cached pay tensor with the reels' row marginals plus the
-   scatter distribution (milliseconds); hit frequency, SD and VI from the
-   exact moments (:func:`slotmath.engine.moments.line_moments`: pairwise line
-   terms and a no-win count, tens of milliseconds); and -- only when the
-   max win is asked for (or every figure, ``needed=None``) -- all four
-   from the exact joint distribution (:func:`slotmath.engine.joint.spin_distribution`).
-   The mean of either is checked to equal the contracted RTP exactly;
-3. otherwise the figures of :func:`slotmath.rules.par.par`.
+Where they come from: the game's rules
+(:meth:`slotmath.rules.contract.Rules.figures`, with ``needed``: the figure
+names wanted, None for all; ``vi`` is added from ``sd`` when missing).
+For line games (``rules: lines``) they are :func:`line_figures`: the RTP by
+contracting the cached pay tensor with the reels' row marginals plus the
+scatter distribution (milliseconds); hit frequency, SD and VI from the exact
+moments (:func:`slotmath.engine.moments.line_moments`: pairwise line terms
+and a no-win count, tens of milliseconds); and -- only when the max win is
+asked for (or every figure, ``needed=None``) -- all four from the exact joint
+distribution (:func:`slotmath.engine.joint.spin_distribution`).  The mean of
+either is checked to equal the contracted RTP exactly.  Rules without fast
+figures give those of their full analysis (:func:`par_figures`).
 """
 
 from __future__ import annotations
 
-import inspect
-from fractions import Fraction
-from functools import lru_cache
-
-from slotmath.engine.distribution import (
-    VI_CONFIDENCE,
-    z_value,
-)
-from slotmath.engine.joint import pack_reels, spin_distribution, suffix_scatter
-from slotmath.engine.lines import pay_tensor
-from slotmath.engine.moments import line_moments
-from slotmath.engine.multilinear import cycle_line_win
-from slotmath.engine.scatters import scatter_counts, win_denominator
+from slotmath.engine.distribution import VI_CONFIDENCE, z_value
 from slotmath.model import Game
-from slotmath.rules.par import ParResult, par, rules_module
-
-#: Figures of a line game beyond its RTP (from the moments or the joint distribution).
-DISTRIBUTION_FIGURES = frozenset({"hit_frequency", "sd", "vi", "max_win"})
-#: Those the exact moments give without the distribution (:mod:`slotmath.engine.moments`).
-MOMENT_FIGURES = frozenset({"hit_frequency", "sd", "vi"})
-#: The figures the workbench keeps live (every source gives them fast).
-LIVE_FIGURES = frozenset({"rtp", "hit_frequency", "sd", "vi", "feature_frequency"})
-#: Figures every source provides.
-CORE_FIGURES = ("rtp", "hit_frequency", "sd", "vi")
-
-
-class EngineMismatch(AssertionError):
-    """Two exact computations of one figure disagree (a defect, never input)."""
-
-
-def scatter_code_distribution(game: Game, reel_set: str, total_bet: int):
-    """Exact distribution of the scatter code over the cycle and each code's win.
-
-    Returns
-    -------
-    counts : ndarray of int64
-        Weighted number of outcomes per scatter code.
-    pay_units : ndarray of int64
-        Scatter win of each code [1/unit_den coins].
-    unit_den : int
-    """
-    unit_den = win_denominator(game, total_bet)
-    sc = scatter_counts(game, reel_set, total_bet, unit_den)
-    _, weights, _ = pack_reels(game, reel_set)
-    suffix, _ = suffix_scatter(sc.codes, weights, len(sc.pay_units))
-    return suffix[0], sc.pay_units, unit_den
-
-
-def shared_pay_tensor(game: Game, level: int):
-    """:func:`slotmath.engine.lines.pay_tensor` (cached on the pay table, so games
-    that differ only in their strips share one tensor)."""
-    return pay_tensor(game, level)
-
-
-def line_rtp_parts(game: Game, level: int, reel_set: str = "base") -> dict:
-    """Exact line and scatter RTP of a line game [x total bet], by contraction.
-
-    Returns ``{"lines": Fraction, "scatters": Fraction, "feature_frequency":
-    Fraction or None}`` (the last: P(scatter win > 0), None without scatter pays).
-    """
-    bet = game.bet(level)
-    cycle = game.cycle(reel_set)
-    line_sum = int(cycle_line_win(game, shared_pay_tensor(game, level).reshaped(), reel_set))
-    out = {"lines": Fraction(line_sum, cycle * bet.total_bet)}
-    if game.scatter_pays:
-        counts, pay_units, unit_den = scatter_code_distribution(game, reel_set, bet.total_bet)
-        paid = sum(int(c) * int(p) for c, p in zip(counts.tolist(), pay_units.tolist(), strict=True))
-        out["scatters"] = Fraction(paid, cycle * bet.total_bet * unit_den)
-        out["feature_frequency"] = Fraction(int(counts[pay_units > 0].sum()), cycle)
-    else:
-        out["scatters"], out["feature_frequency"] = Fraction(0), None
-    return out
-
-
-def line_figures(game: Game, level: int, reel_set: str = "base", needed=None) -> dict:
-    """Exact figures of a line game (see the module notes).
-
-    Parameters
-    ----------
-    needed : iterable of str, optional
-        Figures wanted (default: all figures).  Hit frequency, SD and VI come
-        from the moments; the joint distribution is computed only for
-        ``max_win`` (and for the default, every figure).
-    """
-    parts = line_rtp_parts(game, level, reel_set)
-    rtp = parts["lines"] + parts["scatters"]
-    figs = {"rtp": rtp, "rtp:lines": parts["lines"]}
-    if game.scatter_pays:
-        figs["rtp:scatters"] = parts["scatters"]
-        figs["feature_frequency"] = parts["feature_frequency"]
-    wanted = DISTRIBUTION_FIGURES if needed is None else DISTRIBUTION_FIGURES & set(needed)
-    if wanted - MOMENT_FIGURES:
-        dist = spin_distribution(game, level, reel_set)
-        if dist.mean != rtp:
-            raise EngineMismatch(
-                f"{game.name}: contracted RTP {rtp} differs from the joint distribution's mean {dist.mean}"
-            )
-        figs.update(
-            hit_frequency=dist.hit_frequency,
-            sd=dist.sd,
-            vi=dist.volatility_index(VI_CONFIDENCE),
-            max_win=dist.max_win,
-        )
-    elif wanted:
-        m = line_moments(game, level, reel_set)
-        if m.mean != rtp:
-            raise EngineMismatch(f"{game.name}: contracted RTP {rtp} differs from the moments' mean {m.mean}")
-        figs.update(hit_frequency=m.hit_frequency, sd=m.sd, vi=z_value(VI_CONFIDENCE) * m.sd)
-    return figs
-
-
-def par_figures(result: ParResult) -> dict:
-    """The tuning figures of a PAR result."""
-    figs = {
-        "rtp": result.rtp,
-        "hit_frequency": result.distribution.hit_frequency,
-        "sd": result.sd,
-        "vi": result.distribution.volatility_index(VI_CONFIDENCE),
-        "max_win": result.distribution.max_win,
-    }
-    for name, value in result.components.items():
-        figs[f"rtp:{name}"] = value
-    features = result.features if isinstance(result.features, dict) else {}
-    ff = features.get("feature_frequency")
-    if _is_number(ff):
-        figs["feature_frequency"] = ff
-    for key, value in features.items():
-        if _is_number(value):
-            figs[f"feature:{key}"] = value
-        elif isinstance(value, dict):
-            for sub, v in value.items():
-                if _is_number(v):
-                    figs[f"feature:{key}.{sub}"] = v
-    return figs
-
-
-def _is_number(value) -> bool:
-    return isinstance(value, (int, float, Fraction)) and not isinstance(value, bool)
-
-
-def figure_hook(game: Game):
-    """The rules module's ``tuning_figures`` function, or None."""
-    if game.rules == "lines":
-        return None
-    return getattr(rules_module(game), "tuning_figures", None)
+from slotmath.rules.figures import (  # noqa: F401  (re-exported: the figures' home before the rules contract)
+    CORE_FIGURES,
+    DISTRIBUTION_FIGURES,
+    LIVE_FIGURES,
+    MOMENT_FIGURES,
+    EngineMismatch,
+    line_figures,
+    line_rtp_parts,
+    par_figures,
+    scatter_code_distribution,
+    shared_pay_tensor,
+)
+from slotmath.rules.registry import rules_for
 
 
 def fast_figures(game: Game) -> bool:
-    """True when ``game`` has a fast exact source of the :data:`LIVE_FIGURES`
-    (a rules module's ``tuning_figures`` or the line-game path), so a
-    workbench can keep them live; else only ``par()`` gives them."""
-    return game.rules == "lines" or figure_hook(game) is not None
-
-
-@lru_cache(maxsize=32)
-def _takes_needed(hook) -> bool:
-    """True when a ``tuning_figures`` hook has a ``needed`` parameter."""
-    return "needed" in inspect.signature(hook).parameters
+    """True when ``game``'s rules give the :data:`LIVE_FIGURES` fast
+    (:attr:`slotmath.rules.contract.Rules.fast_figures`), so a workbench can
+    keep them live; else only the full analysis gives them."""
+    return rules_for(game).fast_figures
 
 
 def honours_needed(game: Game) -> bool:
     """True when :func:`game_figures` may compute fewer figures for a
-    ``needed`` set (line games; a hook with a ``needed`` parameter)."""
-    hook = figure_hook(game)
-    return game.rules == "lines" or (hook is not None and _takes_needed(hook))
+    ``needed`` set (:attr:`slotmath.rules.contract.Rules.figures_honour_needed`)."""
+    return rules_for(game).figures_honour_needed
 
 
 def game_figures(game: Game, level: int, reel_set: str = "base", needed=None) -> dict:
     """Exact named figures of ``game`` at bet ``level`` (see the module notes)."""
-    hook = figure_hook(game)
-    if hook is not None:
-        figs = dict(hook(game, level, needed=needed) if _takes_needed(hook) else hook(game, level))
-        if "rtp" not in figs:
-            raise TypeError(f"{game.rules}.tuning_figures returned no 'rtp'")
-        if "sd" in figs and "vi" not in figs:
-            figs["vi"] = z_value(VI_CONFIDENCE) * float(figs["sd"])
-        return figs
-    if _plain_lines(game):
-        return line_figures(game, level, reel_set, needed)
-    return par_figures(par(game, level))
-
-
-def _plain_lines(game: Game) -> bool:
-    """A line game whose round is its spin (no declared feature or round cap):
-    its figures come from the line path; a round's from ``par()``."""
-    from slotmath.rules.linegame import has_round
-
-    return game.rules == "lines" and game.pays_by != "ways" and not has_round(game)
+    rules = rules_for(game)
+    figs = dict(rules.figures(game, level, reel_set, needed))
+    if "rtp" not in figs:
+        raise TypeError(f"rules {game.rules!r}: figures() returned no 'rtp'")
+    if "sd" in figs and "vi" not in figs:
+        figs["vi"] = z_value(VI_CONFIDENCE) * float(figs["sd"])
+    return figs
 
 
 def full_figures(game: Game, level: int, reel_set: str = "base") -> dict:
     """Every figure from the full analysis (the workbench's "Full figures"):
-    a line game's figures with the joint distribution (adds the max win);
-    otherwise the figures of :func:`slotmath.rules.par.par` over those of the rules
-    module's ``tuning_figures`` (which the hook's tests show to agree)."""
-    if _plain_lines(game):
-        return line_figures(game, level, reel_set)
-    figs = game_figures(game, level, reel_set) if figure_hook(game) is not None else {}
-    figs.update(par_figures(par(game, level)))
-    return figs
+    :meth:`slotmath.rules.contract.Rules.full_figures` (a line game's figures
+    with the joint distribution, which adds the max win; otherwise the
+    figures of the PAR result over those of the rules' fast figures)."""
+    return rules_for(game).full_figures(game, level, reel_set)
 
 
 def equivalent_levels(game: Game) -> dict:
-    """Map each bet level to a level with provably the same figures.
-
-    For a line game whose pays are proportional to the bet level (linear
-    pay table) every figure per unit of total bet is the same at every
-    level; a non-linear pay table makes levels distinct.  A rules module may
-    say which of its levels are equivalent with ``equivalent_levels(game)``
-    (same mapping); otherwise each level stands alone.
-    """
-    levels = game.levels
-    if game.rules != "lines":
-        hook = getattr(rules_module(game), "equivalent_levels", None)
-        return dict(hook(game)) if hook is not None else {lv: lv for lv in levels}
-    base = levels[0]
-    out = {}
-    for i, lv in enumerate(levels):
-        same = all(lp.pays[i] * base == lp.pays[0] * lv for lp in game.line_pays)
-        out[lv] = base if same else lv
-    return out
+    """Map each bet level to a level with provably the same figures
+    (:meth:`slotmath.rules.contract.Rules.equivalent_levels`: for a line
+    game whose pays are proportional to the bet level, every figure per
+    unit of total bet is the same at every level)."""
+    return dict(rules_for(game).equivalent_levels(game))
 
 
 def as_float(value) -> float:

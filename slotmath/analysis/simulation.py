@@ -1,23 +1,25 @@
-"""Simulating a game: its rules module's compiled round sampler run by
+"""Simulating a game: its rules' compiled round sampler run by
 :func:`slotmath.montecarlo.run.run`, compared with the exact figures.
 
 The sampling machinery (:mod:`slotmath.montecarlo`) knows no rules; this
-module picks the sampler a game's rules provide and the exact figures the
-comparison needs.
+module picks the sampler a game's rules provide
+(:meth:`slotmath.rules.contract.Rules.round_sampler`) and the exact figures
+the comparison needs.
 """
 
 from __future__ import annotations
 
 from slotmath.montecarlo.convergence import convergence_report, exact_figures
 from slotmath.montecarlo.run import CHUNK, MonteCarloResult, SetupError, as_sampler, connect, plan_chunks, run
-from slotmath.rules.par import par, rules_module
+from slotmath.rules.par import par
+from slotmath.rules.registry import rules_for
 
 
 def round_sampler(game, level: int | None = None):
-    """The compiled round sampler of ``game``'s rules module, or None."""
-    module = rules_module(game)
-    make = getattr(module, "round_sampler", None)
-    return None if make is None else as_sampler(make(game, game.bet(level).level))
+    """The compiled round sampler of ``game``'s rules, or None when they
+    have none (:attr:`slotmath.rules.contract.Rules.has_round_sampler`)."""
+    rules = rules_for(game)
+    return as_sampler(rules.round_sampler(game, game.bet(level).level)) if rules.has_round_sampler else None
 
 
 def simulate_game(
@@ -49,11 +51,11 @@ def simulate_game(
     exact : bool or ParResult
         Compare with the exact figures (computed with
         :func:`slotmath.rules.par.par` when True).  Events are compared with the
-        combination table, ``features["event_rates"]`` and, when the rules
-        module has one, ``exact_events(game, level)`` (expected count per
-        round by event name).
+        combination table, ``features["event_rates"]`` and the rules'
+        ``exact_events(game, level)`` (expected count per round by event
+        name).
     sampler : round sampler, optional
-        Default: ``round_sampler(game, level)`` of the game's rules module.
+        Default: ``round_sampler(game, level)`` of the game's rules.
 
     Returns
     -------
@@ -67,8 +69,7 @@ def simulate_game(
     client, own = connect(scheduler) if scheduler is not None else (None, False)
     try:  # connect first: an unreachable scheduler fails before the exact analysis
         exact_par = par(game, level) if exact is True else (exact or None)
-        extra = getattr(rules_module(game), "exact_events", None)
-        exact_events = extra(game, level) if exact_par is not None and extra else None
+        exact_events = rules_for(game).exact_events(game, level) if exact_par is not None else None
         outcome = run(
             sampler,
             spins,
@@ -104,8 +105,8 @@ def simulate_game(
 
 def cross_check(game, level: int | None, spins: int, seed: int = 0, *, exact=True, **options):
     """Simulate ``game`` to cross-check its exact figures: the compiled,
-    chunked run (:func:`simulate_game`) when its rules module has a round sampler,
-    else the rules module's own ``simulate``.
+    chunked run (:func:`simulate_game`) when its rules have a round sampler, else the
+    rules' own ``simulate``.
 
     ``options`` are :func:`simulate_game`'s ``chunk``, ``workers``, ``scheduler``
     and ``progress``; the last two need a compiled sampler (SetupError).
@@ -117,5 +118,5 @@ def cross_check(game, level: int | None, spins: int, seed: int = 0, *, exact=Tru
             raise SetupError(
                 f"rules {game.rules!r} have no compiled round sampler; --scheduler and --workers need one"
             )
-        return rules_module(game).simulate(game, level, spins, seed)
+        return rules_for(game).simulate(game, level, spins, seed)
     return simulate_game(game, spins, seed, level, exact=exact, sampler=sampler, **options)

@@ -339,8 +339,14 @@ def _fmt(x: Fraction) -> str:
     return str(int(x)) if x.denominator == 1 else str(float(x))
 
 
+#: The feature keys of ``options`` read here; a rules' own keys are checked by
+#: the rules (:meth:`slotmath.rules.contract.Rules.check` refuses any other).
+FEATURE_KEYS = ("jackpots", "lockit", "free_games", "selection", "wheel", "round_cap", "hold_and_spin")
+
+
 def load_features(game: Game) -> Features:
-    """Validate and return the features ``game`` declares under ``options:``."""
+    """Validate and return the features ``game`` declares under ``options:``
+    (:data:`FEATURE_KEYS`; other keys are left to the game's rules)."""
     return _load_features(game)
 
 
@@ -348,11 +354,7 @@ def load_features(game: Game) -> Features:
 def _load_features(game: Game) -> Features:
     rd = _Reader(game)
     opts = game.options or {}
-    rd.mapping(
-        opts,
-        "options",
-        allowed=("jackpots", "lockit", "free_games", "selection", "wheel", "round_cap", "hold_and_spin"),
-    )
+    rd.mapping(opts, "options")  # keys outside FEATURE_KEYS are the rules' own (see Rules.check)
     jackpots = {}
     if "jackpots" in opts:
         for name, value in rd.mapping(opts["jackpots"], "options.jackpots").items():

@@ -1,4 +1,3 @@
 """Game files in and out: reading and validating (:mod:`.gamefile`), the
-games search path (:mod:`.search`), the rules-name registry
-(:mod:`.rulenames`), writing (:mod:`.gamewriter`) and atomic file writes
+games search path (:mod:`.search`), writing (:mod:`.gamewriter`) and atomic file writes
 (:mod:`.files`).  Imports nothing of the analysis."""

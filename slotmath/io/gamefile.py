@@ -10,7 +10,6 @@ grid, weights are usable, ...) is checked here.  Every problem raises
 from __future__ import annotations
 
 import csv
-import importlib
 import json
 import math
 import re
@@ -32,7 +31,6 @@ import jsonschema
 import yaml
 
 from slotmath.io.files import inside, size_problem
-from slotmath.io.rulenames import known_rules, rules_module_name
 from slotmath.io.search import default_games_dir, games_path
 from slotmath.model import BetLevel, Game, LinePay, ScatterPay, Strip, Symbol, WildRule
 
@@ -302,17 +300,17 @@ def ways_problem(game: Game) -> tuple | None:
 
 
 def check_rules(game: Game) -> None:
-    """Check that ``game.rules`` names known rules (:mod:`slotmath.io.rulenames`),
-    then run the rules module's own checks (``check(game)``)."""
-    known = known_rules()
-    if not isinstance(game.rules, str) or game.rules not in known:
-        raise GameFileError(
-            game.source, "rules", f"unknown rules {str(game.rules)[:100]!r} (known rules: {', '.join(known)})"
-        )
-    module = importlib.import_module(rules_module_name(game.rules))
-    if not callable(getattr(module, "check", None)):
-        raise GameFileError(game.source, "rules", f"{game.rules!r} is not a rules module")
-    module.check(game)
+    """Check that ``game.rules`` is a registered rules name
+    (:mod:`slotmath.rules.registry`), then run those rules' checks
+    (:meth:`slotmath.rules.contract.Rules.check`: the options they read and
+    their own rules)."""
+    from slotmath.rules.registry import UnknownRules, get_rules  # the one upward look-up (see pyproject)
+
+    try:
+        rules = get_rules(game.rules)
+    except UnknownRules as exc:
+        raise GameFileError(game.source, "rules", str(exc)) from None
+    rules.check(game)
 
 
 def _is_integer(checker, value) -> bool:
@@ -359,7 +357,13 @@ def check_schema(data: dict, path: Path) -> None:
         message = not_an_integer(value)
     elif len(message) > 200 or "\n" in message:  # never echo a large value
         message = " ".join(message.split())[:100] + " ..."
-    raise GameFileError(path, field_path(error.absolute_path), message)
+    where = list(error.absolute_path)
+    if error.validator == "additionalProperties" and where[:1] == ["options"]:  # name the key
+        allowed = sorted(error.schema.get("properties", {}))
+        extra = [k for k in value if k not in allowed]
+        where.append(str(extra[0])[:100])
+        message = f"unknown key (allowed: {', '.join(allowed)})"
+    raise GameFileError(path, field_path(where), message)
 
 
 def build_game(data: dict, path: Path, default_name: str) -> Game:

@@ -1,12 +1,8 @@
-"""Rules of games: the PAR dispatch (:mod:`.par`), plain line games
+"""Rules of games: the rules contract (:mod:`.contract`: the base class
+:class:`~slotmath.rules.contract.Rules` and ``rules: lines``), the registry of
+rules names (:mod:`.registry`: built-in rules and those installed packages
+register under the entry-point group ``slotmath.rules``), the PAR result
+(:mod:`.par`), the fast tuning figures (:mod:`.figures`), plain line games
 (:mod:`.linegame`) and one package per game whose play goes beyond lines and
-scatters.
-
-The rules contract: the module :func:`slotmath.io.rulenames.rules_module_name`
-names for ``rules: <name>`` provides ``analyse(game, level) -> ParResult``,
-``simulate(game, level, spins, seed) -> SimulationResult``, ``check(game)``
-(raises :class:`slotmath.io.gamefile.GameFileError`) and optionally
-``round_sampler`` and the tuning hooks.  A game package's ``__init__`` holds
-only ``check``; the rest is imported from its ``analysis`` module when first
-used, so validating a game file stays light.
+scatters.  ``docs/rules-packages.md`` shows how to write rules of your own.
 """

@@ -68,8 +68,13 @@ def components(game: Game, level: int) -> dict:
         return dict(analyse(game, level).components)
     from slotmath.engine.combinations import combination_table, line_rtp
 
-    table = combination_table(game, level)
     channel = "ways" if game.pays_by == "ways" else "lines"
+    if channel == "ways":
+        from slotmath.engine.ways import ways_table
+
+        table = combination_table(game, level, pay_rows=ways_table(game, level).to_dict("records"))
+    else:
+        table = combination_table(game, level)
     if channel == "ways":
         out = {channel: sum(table.loc[table["kind"] == "ways", "rtp_exact"], Fraction(0))}
     else:

@@ -1,24 +1,19 @@
 """PAR results: the figures of a game at one bet level, and the orchestrator.
 
-:func:`par` dispatches on the game's ``rules``: ``lines`` (any line and
-scatter game) is analysed by :mod:`slotmath.rules.linegame`; a game with its own
-rules module ``slotmath.rules.<rules>`` provides ``analyse(game, level)``.
-Every analyser returns a :class:`ParResult`.
+:func:`par` asks the game's rules (:func:`slotmath.rules.registry.rules_for`)
+for their exact analysis; every rules returns a :class:`ParResult`.
 """
 
 from __future__ import annotations
 
-import importlib
 import json
 from dataclasses import dataclass, field
 from fractions import Fraction
-from types import ModuleType
 from typing import Any
 
 import pandas as pd
 
 from slotmath.engine.distribution import CONFIDENCE_LEVELS, WinDistribution
-from slotmath.io.rulenames import rules_module_name
 from slotmath.model import BetLevel, Game
 
 
@@ -217,12 +212,9 @@ def format_combinations(table: pd.DataFrame) -> str:
     return t.to_string(index=False)
 
 
-def rules_module(game: Game) -> ModuleType:
-    """The module that analyses games with ``game.rules``."""
-    return importlib.import_module(rules_module_name(game.rules))
-
-
 def par(game: Game, level: int | None = None) -> ParResult:
     """Exact PAR figures of ``game`` at bet ``level`` (default: lowest)."""
+    from slotmath.rules.registry import rules_for
+
     level = game.bet(level).level
-    return rules_module(game).analyse(game, level)
+    return rules_for(game).analyse(game, level)

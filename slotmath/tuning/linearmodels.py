@@ -12,7 +12,7 @@ import numpy as np
 
 from slotmath.analysis.metrics import equivalent_levels, game_figures, honours_needed, shared_pay_tensor
 from slotmath.engine.multilinear import line_total, reel_gradient, unit_coefficients
-from slotmath.rules.par import rules_module
+from slotmath.rules.registry import rules_for
 from slotmath.tuning.reelspace import ReelSpace
 from slotmath.tuning.targets import Targets, assess
 
@@ -45,8 +45,8 @@ class Evaluator:
 
     def figures(self, xs, needed=None) -> dict:
         """``{level: {figure: value}}`` for values ``xs`` (``needed``: figures
-        wanted; line games and rules modules whose hook takes ``needed``
-        compute fewer than all)."""
+        wanted; rules whose figures honour ``needed`` compute fewer than
+        all)."""
         if not honours_needed(self.space.game):
             needed = None
         k = (self.key(xs), None if needed is None else tuple(sorted(needed)))
@@ -79,17 +79,18 @@ STOP = "stop:"  # kind prefix of a figure given exactly by stop values
 
 
 def stop_value_hook(space: ReelSpace):
-    """The rules module's ``tuning_stop_values`` when every tuned reel is
-    weighted (the hook's coefficients are per stop), else None."""
-    game = space.game
-    if game.rules == "lines" or any(rv.mode != "weights" for rv in space.reels):
+    """The rules' :meth:`~slotmath.rules.contract.Rules.stop_values` when
+    they give them and every tuned reel is weighted (the coefficients are
+    per stop), else None."""
+    rules = rules_for(space.game)
+    if not rules.has_stop_values or any(rv.mode != "weights" for rv in space.reels):
         return None
-    return getattr(rules_module(game), "tuning_stop_values", None)
+    return lambda game, level, reel_set="base": rules.stop_values(game, level, reel_set)
 
 
 class StopForms:
-    """Figures that are exactly multilinear in the stop weights, from a rules
-    module's ``tuning_stop_values(game, level, reel_set) -> {figure: [a_0, a_1, ...]}``:
+    """Figures that are exactly multilinear in the stop weights, from the
+    rules' ``stop_values(game, level, reel_set) -> {figure: [a_0, a_1, ...]}``:
     with the other reels held, the part of the figure that depends on the
     weights is ``a_r . x_r / prod_q sum(x_q)`` (``a_r[s]``: the sum over the
     other reels' stops of their weight product times the figure's value in
@@ -150,7 +151,7 @@ class StopForms:
 
 class LineForms:
     """The multilinear line forms (win, hit, win squared) at each bet level,
-    and the exact stop forms of a rules module (kinds ``stop:<figure>``)."""
+    and the exact stop forms the rules give (kinds ``stop:<figure>``)."""
 
     def __init__(self, space: ReelSpace, levels):
         game = space.game

@@ -13,6 +13,7 @@ import numpy as np
 from scipy.optimize import Bounds as VarBounds
 from scipy.optimize import LinearConstraint, milp
 
+from slotmath.rules.registry import rules_for
 from slotmath.tuning.linearmodels import (  # noqa: F401  (re-exported)
     CENTRE_COST,
     MOVE_COST,
@@ -360,7 +361,7 @@ class Solver:
         starts at)."""
         if models and all((m.kind or "").startswith(STOP) for m in models.values()):
             return True
-        if self.space.game.rules != "lines":
+        if not rules_for(self.space.game).rtp_is_line_form:
             return False
         held = self.space.held
         scatters_held = all(s.name in held for s in self.space.game.symbols if s.kind == "scatter")
@@ -395,7 +396,7 @@ class Solver:
         # tuned symbols, e.g. features driven by held symbols); finite
         # differences (one exact evaluation per unit) only if that fails.
         line_first = (
-            self.space.game.rules != "lines"
+            not rules_for(self.space.game).rtp_is_line_form
             and bool(models)
             and all(m.kind == "win" for m in models.values())
         )

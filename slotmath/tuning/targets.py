@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from slotmath.model import Game
-from slotmath.rules.par import rules_module
+from slotmath.rules.registry import rules_for
 
 DEFAULT_TOLERANCE = 5e-5  # [x total bet] = 0.005 percentage points
 DEFAULT_COMPONENT_SHARE = 0.25  # each RTP component's share within share0 * (1 +- 0.25)
@@ -53,13 +53,11 @@ class Targets:
         object.__setattr__(self, "rtp_figures", tuple(self.rtp_figures))
 
     def with_game_constraints(self, game: Game) -> Targets:
-        """Add the constraints the game's rules module states."""
-        if game.rules == "lines":
+        """Add the constraints the game's rules state
+        (:meth:`slotmath.rules.contract.Rules.tuning_constraints`)."""
+        stated = rules_for(game).tuning_constraints(game) or {}
+        if not stated:
             return self
-        hook = getattr(rules_module(game), "tuning_constraints", None)
-        if hook is None:
-            return self
-        stated = hook(game) or {}
         rtp_figs = tuple(dict.fromkeys(tuple(self.rtp_figures) + tuple(stated.get("rtp_figures", ()))))
         bands = {**dict(stated.get("bands", {})), **dict(self.bands)}
         return Targets(self.rtp, self.tolerance, bands, rtp_figs, self.levels)

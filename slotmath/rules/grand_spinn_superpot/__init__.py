@@ -3,8 +3,9 @@
 :mod:`.options` reads and checks the game file's options (imported with the
 package); :mod:`.analysis` is the exact analysis, :mod:`.sampler` the
 independent Monte Carlo and :mod:`.strips` the draft strips used in tuning.
-The rules contract's other names (``analyse``, ``simulate``, ...) are looked
-up in :mod:`.analysis`, imported when first asked for.
+:mod:`.rules` puts the game on the rules contract
+(:mod:`slotmath.rules.contract`); the analysis's names are also looked up in
+:mod:`.analysis`, imported when first asked for.
 """
 
 import importlib
@@ -14,7 +15,7 @@ from slotmath.rules.grand_spinn_superpot.options import check
 __all__ = ["check"]
 
 
-_SUBMODULES = ("analysis", "chains", "enumeration", "options", "sampler", "steps", "strips")
+_SUBMODULES = ("analysis", "chains", "enumeration", "options", "rules", "sampler", "steps", "strips")
 
 
 def __getattr__(name: str):

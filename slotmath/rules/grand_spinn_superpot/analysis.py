@@ -148,6 +148,13 @@ def analyse(game: Game, level: int) -> ParResult:
     )
 
 
+def components(game: Game, level: int) -> dict:
+    """RTP by component [x total bet], as :func:`analyse` gives them, from
+    one enumeration of the cycle (no Markov-chain cross-check, no tables)."""
+    rules = compile_rules(game, level)
+    return dict(cycle_figures(rules, enumerate_cycle(rules, played_outcomes(rules)))[0])
+
+
 def pays_distribution(ex: Enumeration) -> np.ndarray:
     """P(a winning spin is paid n times), exact enumeration [probability]."""
     nz = np.flatnonzero(ex.pays_hist)

@@ -87,12 +87,15 @@ def _symbol(game, name, fieldname, kinds):
     return name
 
 
+#: The keys of ``options`` the rules read (in the order the docs list them).
+OPTION_NAMES = ("arrow", "arrow_becomes", "jackpots", "progressive", "coin_values", "network")
+OPTION_KEYS = frozenset(OPTION_NAMES)
+
+
 def parse_options(game: Game) -> Options:
     """Validate ``game.options`` (GameFileError naming ``options.<field>``)."""
     opts = _mapping(game, game.options, "options")
-    _known_keys(
-        game, opts, "options", ("arrow", "arrow_becomes", "jackpots", "progressive", "coin_values", "network")
-    )
+    _known_keys(game, opts, "options", OPTION_NAMES)
     for key in ("arrow", "arrow_becomes", "jackpots", "progressive"):
         if key not in opts:
             _fail(game, f"options.{key}", "is required by the grand_spinn_superpot rules")

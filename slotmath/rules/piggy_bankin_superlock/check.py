@@ -12,6 +12,8 @@ BATCH = 32  # lock-it starts played together by LockIt.run_batch
 POLICIES = ("lockit", "free_games")
 BASE, FREE, SELECT = "base_game", "free_games", "selection"
 BASE_REELS = "base"
+#: The features of ``options`` the rules play (each parsed by :mod:`slotmath.features.options`).
+OPTION_KEYS = frozenset(("jackpots", "lockit", "free_games", "selection", "wheel"))
 
 
 def check(game: Game) -> None:

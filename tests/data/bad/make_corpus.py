@@ -466,6 +466,42 @@ def build():
         piggy=True,
     )
     case("piggy_options_nan", piggy_sub("MINI: 10", "MINI: .nan"), "options.jackpots.MINI", piggy=True)
+    # --- options the rules do not read, features' unknown keys and values
+    case("options_misspelt_free_games", put("options", {"free_gmaes": {}}), "options.free_gmaes")
+    case(
+        "options_free_games_under_lines",
+        put("options", {"free_games": {"reels": "nosuchset", "multiplier": -3}}),
+        "options.free_games",
+    )
+    case(
+        "options_free_games_unknown_key",
+        put(
+            "options",
+            {"free_games": {"symbol": "S", "reels": "base", "awards": {3: {"games": 5}}, "colour": 1}},
+        ),
+        "options.free_games.colour",
+    )
+    case("options_lockit_unknown_key", put("options", {"lockit": {"colour": 1}}), "options.lockit.colour")
+    case("options_other_rules_key", put("options", {"arrow": "A"}), "options.arrow")
+    case("options_not_a_mapping", put("options", [1, 2]), "options")
+    case(
+        "piggy_misspelt_free_games",
+        piggy_sub("  free_games:\n", "  free_gmaes:\n"),
+        "options.free_gmaes",
+        piggy=True,
+    )
+    case(
+        "piggy_other_rules_key",
+        piggy_sub("options:\n", "options:\n  arrow: PIGGY\n"),
+        "options.arrow",
+        piggy=True,
+    )
+    case(
+        "piggy_free_games_multiplier_negative",
+        piggy_sub("    multiplier: 2\n", "    multiplier: -3\n"),
+        "options.free_games.multiplier",
+        piggy=True,
+    )
     case(
         "piggy_level_written_1_0",
         piggy_sub("levels: [1, 2, 3, 5, 10]", "levels: [1.0, 2, 3, 5, 10]"),

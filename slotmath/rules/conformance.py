@@ -1,0 +1,232 @@
+"""The conformance check of a rules class: what every registered rules must
+satisfy on its games (run by the tests on every registered rules, and by a
+rules package's own tests; see ``docs/rules-packages.md``).
+
+:func:`check_rules` raises :class:`ConformanceError` naming the first broken
+promise of the contract (:class:`slotmath.rules.contract.Rules`):
+
+* the game passes ``check``, and ``check`` refuses an option key the rules
+  do not read (GameFileError naming ``options.<key>``);
+* ``analyse`` returns a :class:`~slotmath.rules.par.ParResult` whose
+  components sum to its RTP and whose win distribution is a probability
+  law (weights sum to 1, no negative win) with mean equal to the RTP less
+  the ``unpaid_components`` (e.g. a progressive meter's contribution);
+* ``components`` equal the analysis's components, key by key;
+* ``figures`` give the analysis's RTP (and its SD, when given);
+* ``equivalent_levels`` maps every level to a level with the same figures;
+* ``tuning_constraints`` name only ``rtp_figures`` and ``bands``;
+* ``exact_events`` are non-negative rates;
+* with a round sampler: the kernel returns ``n`` finite wins in
+  [0, max win] and one non-negative count per event name, and the mean of
+  ``rounds`` simulated rounds is within 5 standard errors of the
+  distribution's mean.
+
+Exact figures (Fractions) must agree exactly; float64 figures to a relative
+``tolerance`` (default 1e-8: a round law computed on an FFT grid resolves
+probabilities down to 1e-15 only, and the mass it drops, a few 1e-12 at wins
+of a few thousand x total bet, moves its mean by a few 1e-9).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from fractions import Fraction
+
+import numpy as np
+
+from slotmath.io.gamefile import GameFileError
+from slotmath.model import Game
+from slotmath.rules.contract import Rules
+from slotmath.rules.par import ParResult
+
+#: An option key no rules reads (the check must refuse it).
+PROBE_KEY = "no_such_option_for_conformance"
+
+
+class ConformanceError(AssertionError):
+    """A rules object breaks a promise of the rules contract."""
+
+
+def _same(a, b, tolerance: float) -> bool:
+    """Exact equality for two Fractions/ints, else relative ``tolerance``."""
+    if isinstance(a, (int, Fraction)) and isinstance(b, (int, Fraction)):
+        return a == b
+    a, b = float(a), float(b)
+    return math.isclose(a, b, rel_tol=tolerance, abs_tol=tolerance)
+
+
+def _require(ok: bool, where: str, problem: str) -> None:
+    if not ok:
+        raise ConformanceError(f"{where}: {problem}")
+
+
+def check_rules(
+    rules: Rules, game: Game, level: int | None = None, *, rounds: int = 20_000, tolerance: float = 1e-8
+) -> ParResult:
+    """Check that ``rules`` keep the rules contract on ``game`` at bet ``level``.
+
+    Parameters
+    ----------
+    rules : Rules
+    game : Game
+        A valid game of these rules.
+    level : int, optional
+        Bet level (default: the lowest).
+    rounds : int
+        Rounds simulated with the round sampler (0: shape checks only).
+    tolerance : float
+        Relative tolerance of float64 figures.
+
+    Returns
+    -------
+    ParResult
+        The analysis (for further checks by the caller).
+
+    Raises
+    ------
+    ConformanceError
+        Naming the method and the broken promise.
+    """
+    name = type(rules).__name__
+    level = game.bet(level).level
+    _require(isinstance(rules, Rules), name, "is not a slotmath.rules.contract.Rules")
+    _require(
+        isinstance(rules.options, frozenset) and all(isinstance(k, str) for k in rules.options),
+        f"{name}.options",
+        "must be a frozenset of option keys",
+    )
+    _require(rules.own_options <= rules.options, f"{name}.own_options", "must be a subset of options")
+    _check_check(rules, game, name)
+    result = rules.analyse(game, level)
+    unpaid = rules.unpaid_components(game)
+    _require(
+        unpaid <= set(result.components), f"{name}.unpaid_components", f"{set(unpaid)} are not components"
+    )
+    _check_analysis(result, f"{name}.analyse", unpaid, tolerance)
+    comps = rules.components(game, level)
+    _require(
+        list(comps) == list(result.components),
+        f"{name}.components",
+        f"keys {list(comps)} differ from analyse's {list(result.components)}",
+    )
+    for key, value in comps.items():
+        _require(
+            _same(value, result.components[key], tolerance),
+            f"{name}.components",
+            f"{key!r} is {value}, analyse gives {result.components[key]}",
+        )
+    figs = rules.figures(game, level)
+    _require("rtp" in figs, f"{name}.figures", "give no 'rtp'")
+    _require(
+        _same(figs["rtp"], result.rtp, tolerance), f"{name}.figures", f"rtp {figs['rtp']} != {result.rtp}"
+    )
+    if figs.get("sd") is not None:
+        _require(_same(figs["sd"], result.sd, 1e-6), f"{name}.figures", f"sd {figs['sd']} != {result.sd}")
+    eq = rules.equivalent_levels(game)
+    _require(
+        set(eq) == set(game.levels) and all(v in game.levels and eq[v] == v for v in eq.values()),
+        f"{name}.equivalent_levels",
+        f"{eq} must map every level to a representative level that maps to itself",
+    )
+    stated = rules.tuning_constraints(game) or {}
+    _require(
+        set(stated) <= {"rtp_figures", "bands"},
+        f"{name}.tuning_constraints",
+        f"unknown keys {sorted(set(stated) - {'rtp_figures', 'bands'})}",
+    )
+    events = rules.exact_events(game, level)
+    _require(
+        all(float(v) >= 0 for v in events.values()), f"{name}.exact_events", "rates must be non-negative"
+    )
+    if rules.has_round_sampler:
+        _check_sampler(rules, game, level, result, rounds, name)
+    return result
+
+
+def _check_check(rules: Rules, game: Game, name: str) -> None:
+    try:
+        rules.check(game)
+    except GameFileError as exc:
+        raise ConformanceError(f"{name}.check: refuses its own game: {exc}") from None
+    probe = dataclasses.replace(game, options={**(game.options or {}), PROBE_KEY: 1})
+    try:
+        rules.check(probe)
+    except GameFileError as exc:
+        _require(
+            exc.field == f"options.{PROBE_KEY}",
+            f"{name}.check",
+            f"an unknown option key is refused naming {exc.field!r}, not options.{PROBE_KEY}",
+        )
+    else:
+        raise ConformanceError(f"{name}.check: accepts an option key the rules do not read ({PROBE_KEY})")
+
+
+def _check_analysis(result, where: str, unpaid: frozenset, tolerance: float) -> None:
+    _require(isinstance(result, ParResult), where, f"returned {type(result).__name__}, not a ParResult")
+    total = sum(result.components.values(), Fraction(0))
+    _require(
+        _same(total, result.rtp, tolerance),
+        where,
+        f"components sum to {float(total)!r}, RTP is {float(result.rtp)!r}",
+    )
+    d = result.distribution
+    weights = np.asarray(d.weights)
+    _require(bool((weights >= 0).all()), where, "the distribution has a negative weight")
+    if d.exact:  # integer hit counts
+        _require(int(weights.sum()) > 0, where, "the distribution's hit counts sum to 0")
+    else:
+        _require(
+            math.isclose(float(weights.sum()), 1.0, rel_tol=1e-9),
+            where,
+            f"distribution weights sum to {float(weights.sum())!r}, not 1",
+        )
+    _require(bool((np.asarray(d.wins) >= 0).all()), where, "the distribution has a negative win")
+    paid = result.rtp - sum((result.components[k] for k in unpaid), Fraction(0))
+    _require(
+        _same(d.mean, paid, tolerance),
+        where,
+        f"distribution mean {float(d.mean)!r} != RTP {float(result.rtp)!r}"
+        + (f" less {', '.join(sorted(unpaid))}" if unpaid else ""),
+    )
+    _require(0 <= result.hit_frequency <= 1, where, f"hit frequency {result.hit_frequency} outside [0, 1]")
+
+
+def _check_sampler(rules: Rules, game: Game, level: int, result, rounds: int, name: str) -> None:
+    from slotmath.montecarlo.run import as_sampler
+
+    where = f"{name}.round_sampler"
+    sampler = as_sampler(rules.round_sampler(game, level))
+    rng = np.random.default_rng(20_260_101)
+    n = 256
+    wins, events = sampler.kernel(rng, n, *sampler.args)
+    wins, events = np.asarray(wins), np.asarray(events)
+    _require(wins.shape == (n,), where, f"kernel returned wins of shape {wins.shape}, not ({n},)")
+    _require(
+        events.shape == (len(sampler.event_names),),
+        where,
+        f"kernel returned events of shape {events.shape}, not ({len(sampler.event_names)},)",
+    )
+    _require(events.dtype.kind in "iu" and bool((events >= 0).all()), where, "event counts must be counts")
+    top = float(result.distribution.max_win) * (1 + 1e-9)
+    _require(
+        bool(np.isfinite(wins).all() and (wins >= 0).all() and (wins <= top).all()),
+        where,
+        f"a win outside [0, max win {float(result.distribution.max_win):g}]",
+    )
+    if rounds <= 0:
+        return
+    total, done = 0.0, 0
+    while done < rounds:
+        m = min(8192, rounds - done)
+        w, _ = sampler.kernel(rng, m, *sampler.args)
+        total += float(np.sum(w))
+        done += m
+    se = result.sd / math.sqrt(rounds)
+    mean = float(result.distribution.mean)
+    z = (total / rounds - mean) / se if se > 0 else 0.0
+    _require(
+        abs(z) < 5,
+        where,
+        f"mean win of {rounds:,} rounds {total / rounds:.6g} is {z:+.2f} SE from {mean:.6g}",
+    )

@@ -1,0 +1,145 @@
+"""Exact tuning figures the rules layer can give without the analysis layer:
+the fast figures of a line game (:func:`line_figures`) and the figures of a
+PAR result (:func:`par_figures`).  :mod:`slotmath.analysis.metrics` documents
+each figure's name and re-exports these; the rules contract
+(:mod:`slotmath.rules.contract`) uses them as its defaults.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from slotmath.engine.distribution import (
+    VI_CONFIDENCE,
+    z_value,
+)
+from slotmath.engine.joint import pack_reels, spin_distribution, suffix_scatter
+from slotmath.engine.lines import pay_tensor
+from slotmath.engine.moments import line_moments
+from slotmath.engine.multilinear import cycle_line_win
+from slotmath.engine.scatters import scatter_counts, win_denominator
+from slotmath.model import Game
+from slotmath.rules.par import ParResult
+
+#: Figures of a line game beyond its RTP (from the moments or the joint distribution).
+DISTRIBUTION_FIGURES = frozenset({"hit_frequency", "sd", "vi", "max_win"})
+#: Those the exact moments give without the distribution (:mod:`slotmath.engine.moments`).
+MOMENT_FIGURES = frozenset({"hit_frequency", "sd", "vi"})
+#: The figures the workbench keeps live (every source gives them fast).
+LIVE_FIGURES = frozenset({"rtp", "hit_frequency", "sd", "vi", "feature_frequency"})
+#: Figures every source provides.
+CORE_FIGURES = ("rtp", "hit_frequency", "sd", "vi")
+
+
+class EngineMismatch(AssertionError):
+    """Two exact computations of one figure disagree (a defect, never input)."""
+
+
+def scatter_code_distribution(game: Game, reel_set: str, total_bet: int):
+    """Exact distribution of the scatter code over the cycle and each code's win.
+
+    Returns
+    -------
+    counts : ndarray of int64
+        Weighted number of outcomes per scatter code.
+    pay_units : ndarray of int64
+        Scatter win of each code [1/unit_den coins].
+    unit_den : int
+    """
+    unit_den = win_denominator(game, total_bet)
+    sc = scatter_counts(game, reel_set, total_bet, unit_den)
+    _, weights, _ = pack_reels(game, reel_set)
+    suffix, _ = suffix_scatter(sc.codes, weights, len(sc.pay_units))
+    return suffix[0], sc.pay_units, unit_den
+
+
+def shared_pay_tensor(game: Game, level: int):
+    """:func:`slotmath.engine.lines.pay_tensor` (cached on the pay table, so games
+    that differ only in their strips share one tensor)."""
+    return pay_tensor(game, level)
+
+
+def line_rtp_parts(game: Game, level: int, reel_set: str = "base") -> dict:
+    """Exact line and scatter RTP of a line game [x total bet], by contraction.
+
+    Returns ``{"lines": Fraction, "scatters": Fraction, "feature_frequency":
+    Fraction or None}`` (the last: P(scatter win > 0), None without scatter pays).
+    """
+    bet = game.bet(level)
+    cycle = game.cycle(reel_set)
+    line_sum = int(cycle_line_win(game, shared_pay_tensor(game, level).reshaped(), reel_set))
+    out = {"lines": Fraction(line_sum, cycle * bet.total_bet)}
+    if game.scatter_pays:
+        counts, pay_units, unit_den = scatter_code_distribution(game, reel_set, bet.total_bet)
+        paid = sum(int(c) * int(p) for c, p in zip(counts.tolist(), pay_units.tolist(), strict=True))
+        out["scatters"] = Fraction(paid, cycle * bet.total_bet * unit_den)
+        out["feature_frequency"] = Fraction(int(counts[pay_units > 0].sum()), cycle)
+    else:
+        out["scatters"], out["feature_frequency"] = Fraction(0), None
+    return out
+
+
+def line_figures(game: Game, level: int, reel_set: str = "base", needed=None) -> dict:
+    """Exact figures of a line game (see the module notes).
+
+    Parameters
+    ----------
+    needed : iterable of str, optional
+        Figures wanted (default: all figures).  Hit frequency, SD and VI come
+        from the moments; the joint distribution is computed only for
+        ``max_win`` (and for the default, every figure).
+    """
+    parts = line_rtp_parts(game, level, reel_set)
+    rtp = parts["lines"] + parts["scatters"]
+    figs = {"rtp": rtp, "rtp:lines": parts["lines"]}
+    if game.scatter_pays:
+        figs["rtp:scatters"] = parts["scatters"]
+        figs["feature_frequency"] = parts["feature_frequency"]
+    wanted = DISTRIBUTION_FIGURES if needed is None else DISTRIBUTION_FIGURES & set(needed)
+    if wanted - MOMENT_FIGURES:
+        dist = spin_distribution(game, level, reel_set)
+        if dist.mean != rtp:
+            raise EngineMismatch(
+                f"{game.name}: contracted RTP {rtp} differs from the joint distribution's mean {dist.mean}"
+            )
+        figs.update(
+            hit_frequency=dist.hit_frequency,
+            sd=dist.sd,
+            vi=dist.volatility_index(VI_CONFIDENCE),
+            max_win=dist.max_win,
+        )
+    elif wanted:
+        m = line_moments(game, level, reel_set)
+        if m.mean != rtp:
+            raise EngineMismatch(f"{game.name}: contracted RTP {rtp} differs from the moments' mean {m.mean}")
+        figs.update(hit_frequency=m.hit_frequency, sd=m.sd, vi=z_value(VI_CONFIDENCE) * m.sd)
+    return figs
+
+
+def par_figures(result: ParResult) -> dict:
+    """The tuning figures of a PAR result."""
+    figs = {
+        "rtp": result.rtp,
+        "hit_frequency": result.distribution.hit_frequency,
+        "sd": result.sd,
+        "vi": result.distribution.volatility_index(VI_CONFIDENCE),
+        "max_win": result.distribution.max_win,
+    }
+    for name, value in result.components.items():
+        figs[f"rtp:{name}"] = value
+    features = result.features if isinstance(result.features, dict) else {}
+    ff = features.get("feature_frequency")
+    if _is_number(ff):
+        figs["feature_frequency"] = ff
+    for key, value in features.items():
+        if _is_number(value):
+            figs[f"feature:{key}"] = value
+        elif isinstance(value, dict):
+            for sub, v in value.items():
+                if _is_number(v):
+                    figs[f"feature:{key}.{sub}"] = v
+    return figs
+
+
+def _is_number(value) -> bool:
+    return isinstance(value, (int, float, Fraction)) and not isinstance(value, bool)
