@@ -357,8 +357,10 @@ def _load_features(game: Game) -> Features:
             jackpots[str(name)] = rd.number(value, f"options.jackpots.{name}", positive=True)
     lockit = _lockit(rd, opts["lockit"], jackpots) if "lockit" in opts else None
     free = _free_games(rd, opts["free_games"]) if "free_games" in opts else None
-    selection = _selection(rd, opts["selection"], lockit, free) if "selection" in opts else None
-    wheel = _wheel(rd, opts["wheel"], jackpots) if "wheel" in opts else None
+    # under rules: lines the round's own wheel and selection (slotmath.features.prizes)
+    lines = game.rules == "lines"
+    selection = _selection(rd, opts["selection"], lockit, free) if "selection" in opts and not lines else None
+    wheel = _wheel(rd, opts["wheel"], jackpots) if "wheel" in opts and not lines else None
     if lockit is not None and lockit.mark_award == "wheel" and wheel is None:
         rd.fail("options.lockit.mark_award", "is 'wheel' but options.wheel is not declared")
     cap = rd.number(opts["round_cap"], "options.round_cap", positive=True) if "round_cap" in opts else None

@@ -99,6 +99,22 @@ def round_features(game: Game, level: int) -> list:
     out = []
     if declared.free_games is not None:
         out.append(free_games_feature_of(game, level, declared.free_games))
+    out += prize_features(game, level)
+    return out
+
+
+def prize_features(game: Game, level: int) -> list:
+    """The triggered wheel and the feature selection of the round (:mod:`slotmath.features.prizes`)."""
+    if not any(k in game.options for k in ("wheel", "selection")):
+        return []
+    from slotmath.features.prizes import load_line_prizes, selection_feature, wheel_feature
+
+    prizes = load_line_prizes(game)
+    out = []
+    if prizes.wheel is not None and prizes.wheel.symbol is not None:
+        out.append(wheel_feature(game, level, prizes.wheel))
+    if prizes.selection is not None:
+        out.append(selection_feature(game, level, prizes.selection, prizes))
     return out
 
 
@@ -228,12 +244,13 @@ def round_sampler(game: Game, level: int, reel_set: str = "base"):
 
 
 #: features of ``options`` the line rules play (each refused key is one line)
-PLAYED_OPTIONS = ("free_games", "round_cap")
+PLAYED_OPTIONS = ("free_games", "round_cap", "jackpots", "wheel", "selection")
 
 
 def check(game: Game) -> None:
     """Validate the features a line game declares under ``options``: the free
-    games and the round cap are played; any other declared feature is refused
+    games, jackpots, wheel, selection and the round cap are played; any other
+    declared feature is refused
     (:class:`~slotmath.io.gamefile.GameFileError` naming the field), never ignored."""
     if not game.options:
         return
@@ -242,15 +259,20 @@ def check(game: Game) -> None:
 
     if isinstance(game.options, dict):
         for key in game.options:
-            if key not in PLAYED_OPTIONS and key in ("jackpots", "lockit", "selection", "wheel"):
+            if key not in PLAYED_OPTIONS and key in ("lockit",):
                 raise GameFileError(
                     game.source,
                     f"options.{key}",
                     f"is not played under rules: {game.rules} (it plays: {', '.join(PLAYED_OPTIONS)})",
                 )
-    declared = load_features(game)
-    if declared.free_games is not None and game.pays_by == "ways":
-        raise GameFileError(game.source, "options.free_games", "is not played on ways games (pays_by: ways)")
+    load_features(game)
+    for key in ("free_games", "wheel", "selection"):
+        if key in game.options and game.pays_by == "ways":
+            raise GameFileError(game.source, f"options.{key}", "is not played on ways games (pays_by: ways)")
+    if any(k in game.options for k in ("jackpots", "wheel", "selection")):
+        from slotmath.features.prizes import load_line_prizes
+
+        load_line_prizes(game)
 
 
 def analyse_ways(game: Game, level: int, reel_set: str = "base") -> ParResult:
