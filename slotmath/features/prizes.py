@@ -284,6 +284,10 @@ def wheel_feature(game: Game, level: int, spec: TriggeredWheel) -> Feature:
             "trigger_one_in": float(1 / p) if p else float("inf"),
             "spins": spec.spins,
             "mean_award": float(mean),
+            "outcomes": [
+                {"outcome": label, "value": float(v), "probability": float(q)}
+                for label, v, q in wheel_mod.outcomes(spec.wheel)
+            ],
             "jackpots": _rates({k: p * spec.spins * q for k, q in per_spin.items()}),
         }
 

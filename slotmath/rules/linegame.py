@@ -152,6 +152,13 @@ def feature_tables(law) -> dict:
             for c, v in fg["by_count"].items()
         ]
         out["Free games by trigger count"] = pd.DataFrame(rows)
+    wheel = law.figures.get("wheel")
+    if wheel:
+        out["Wheel (one spin)"] = pd.DataFrame(wheel["outcomes"])
+    sel = law.figures.get("selection")
+    if sel:
+        rows = [{"choice": name, **v} for name, v in sel["choices"].items()]
+        out[f"Selection choices (policy {sel['policy']})"] = pd.DataFrame(rows)
     return out
 
 
@@ -171,6 +178,12 @@ def round_notes(law, cap) -> list:
         f"below {ALIAS_BOUND:g} by Chernoff's bound) or, with max_games, the forward DP; "
         f"probabilities below {RESOLVED:g} are not resolved (mass dropped: {law.dropped:.2g}).",
     ]
+    if "wheel" in law.figures or "selection" in law.figures:
+        notes.append(
+            "Wheel and selection: exact means (a wheel award is the sum of its spins' "
+            "independent draws; a selection the mixture of its choices under the policy, "
+            "each choice the sum of its prize, free games and wheel spins)."
+        )
     if cap is not None:
         notes.append(_cap_note(cap))
     return notes
