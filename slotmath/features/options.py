@@ -348,9 +348,9 @@ def load_features(game: Game) -> Features:
 def _load_features(game: Game) -> Features:
     rd = _Reader(game)
     opts = game.options or {}
-    rd.mapping(
-        opts, "options", allowed=("jackpots", "lockit", "free_games", "selection", "wheel", "round_cap")
-    )
+    allowed = ("jackpots", "lockit", "free_games", "selection", "wheel", "round_cap")
+    # rules: lines also plays drawn wild multipliers (slotmath.features.wildmult)
+    rd.mapping(opts, "options", allowed=allowed + (("wild_multipliers",) if game.rules == "lines" else ()))
     jackpots = {}
     if "jackpots" in opts:
         for name, value in rd.mapping(opts["jackpots"], "options.jackpots").items():

@@ -24,6 +24,8 @@ def analyse(game: Game, level: int, reel_set: str = "base") -> ParResult:
     from slotmath.engine.combinations import combination_table, line_rtp
     from slotmath.engine.joint import spin_distribution
 
+    game = played_game(game)
+
     table = combination_table(game, level, reel_set)
     lines_rtp, per_line = line_rtp(game, level, reel_set)
     features = round_features(game, level) if reel_set == "base" else []
@@ -65,6 +67,8 @@ def components(game: Game, level: int) -> dict:
         return dict(analyse(game, level).components)
     from slotmath.engine.combinations import combination_table, line_rtp
 
+    game = played_game(game)
+
     table = combination_table(game, level)
     channel = "ways" if game.pays_by == "ways" else "lines"
     if channel == "ways":
@@ -80,6 +84,16 @@ def components(game: Game, level: int) -> dict:
         keys = {f.name: trigger_key_probability(game, f.trigger) for f in features}
         out.update(feature_means(features, keys))
     return out
+
+
+def played_game(game: Game) -> Game:
+    """``game`` with drawn wild multipliers written into its symbols and stops
+    (:func:`slotmath.features.wildmult.played_game`); itself without them."""
+    if not game.options or "wild_multipliers" not in game.options:
+        return game
+    from slotmath.features.wildmult import played_game as rewrite
+
+    return rewrite(game)
 
 
 def has_round(game: Game) -> bool:
@@ -233,7 +247,7 @@ def simulate(game: Game, level: int, spins: int, seed: int = 0) -> SimulationRes
         figures = {"rtp": float(exact.rtp), "hit_frequency": exact.hit_frequency, "sd": exact.sd}
         return SimulationResult(game.name, level, spins, seed, moments, figures)
     return simulate_lines(
-        game,
+        played_game(game),
         spins,
         seed,
         level,
@@ -245,6 +259,7 @@ def round_sampler(game: Game, level: int, reel_set: str = "base"):
     """Compiled round sampler for :mod:`slotmath.montecarlo.run` (see :mod:`slotmath.montecarlo.linesim`)."""
     from slotmath.montecarlo.linesim import line_sampler
 
+    game = played_game(game)
     if reel_set == "base" and has_round(game):
         from slotmath.montecarlo.roundsim import round_sampler as sampler_of_round
 
@@ -257,7 +272,7 @@ def round_sampler(game: Game, level: int, reel_set: str = "base"):
 
 
 #: features of ``options`` the line rules play (each refused key is one line)
-PLAYED_OPTIONS = ("free_games", "round_cap", "jackpots", "wheel", "selection")
+PLAYED_OPTIONS = ("free_games", "round_cap", "jackpots", "wheel", "selection", "wild_multipliers")
 
 
 def check(game: Game) -> None:
@@ -286,6 +301,7 @@ def check(game: Game) -> None:
         from slotmath.features.prizes import load_line_prizes
 
         load_line_prizes(game)
+    played_game(game)  # drawn wild multipliers: validated and the rewrite's size checked
 
 
 def analyse_ways(game: Game, level: int, reel_set: str = "base") -> ParResult:
