@@ -256,3 +256,54 @@ def test_choices_need_their_features_declared(write_game):
     ]:
         with pytest.raises(GameFileError, match=field.replace("[", r"\[").replace("]", r"\]")):
             load_game(write_game(text.replace("CHOICE", choice)))
+
+
+def docs_example(tmp_path, heading):
+    """The game of the docs/features.md section ``heading`` and the section text."""
+    import re
+
+    from conftest import ROOT
+
+    text = (ROOT / "docs" / "features.md").read_text(encoding="utf-8")
+    section = text[text.index(heading) :]
+    section = section[: section.index("\n## ")] if "\n## " in section else section
+    folder = tmp_path / "example"
+    folder.mkdir()
+    (folder / "game.yaml").write_text(re.search(r"```yaml\n(.*?)```", section, re.S).group(1), encoding="utf-8")
+    return load_game(folder), section
+
+
+def test_wheel_worked_example_has_the_figures_the_page_states(tmp_path):
+    # docs: P(2+ S) = 10/64, one spin 237/10: RTP = 1 + 237/64 = 301/64 (470.3125 %)
+    game, section = docs_example(tmp_path, "### Worked example: wheel")
+    result = analyse(game, 1)
+    assert result.components == {"lines": 1, "wheel": F(237, 64)}
+    assert result.rtp == F(301, 64) and f"{float(result.rtp):.4%}" == "470.3125%"
+    assert "`301/64` (470.3125 %)" in section
+    jackpots = result.features["wheel"]["jackpots"]
+    assert jackpots["MINI"]["one_in"] == jackpots["MAJOR"]["one_in"] == pytest.approx(64)
+
+
+def test_selection_worked_example_has_the_figures_the_page_states(tmp_path):
+    # docs: choices 10, 10, 417/5; player (2, 1, 1): 567/20; RTP = 1 + 3/32 + 567/128 = 707/128;
+    # max_rtp: the wheel, RTP = 1 + 3/32 + 417/32 = 113/8
+    game, section = docs_example(tmp_path, "### Worked example: selection")
+    result = analyse(game, 1)
+    assert result.components == {"lines": 1, "free_games": F(3, 32), "selection": F(567, 128)}
+    assert result.rtp == F(707, 128) and f"{float(result.rtp):.4%}" == "552.3438%"
+    assert "`1 + 3/32 + 567/128 = 707/128` (552.3438 %)" in section
+    means = {k: v["mean_value"] for k, v in result.features["selection"]["choices"].items()}
+    assert means == pytest.approx({"cash": 10, "spins": 10, "wheel": 417 / 5})
+    best = load_game(write_text(game, "policy: player", "policy: max_rtp"))
+    assert analyse(best, 1).rtp == F(113, 8) and "`1 + 3/32 + 417/32 = 113/8`" in section
+
+
+def write_text(game, old, new):
+    """The folder of ``game`` with ``old`` replaced by ``new`` and player weights dropped."""
+    import re
+    from pathlib import Path
+
+    path = Path(game.source)
+    text = path.read_text(encoding="utf-8").replace(old, new)
+    path.write_text(re.sub(r"(- \{name: [^\n]*?), weight: \d+", r"\1", text), encoding="utf-8")
+    return path.parent

@@ -135,3 +135,13 @@ def test_cycle_beyond_the_engine_range_is_refused(write_game):
     with pytest.raises(GameFileError, match="options.wild_multipliers.table: reel set 'base'"):
         load_game(write_game(GAME.replace("table: [[2, 3], [3, 1]]", edit).replace("COMBINE", "")
                              .replace("FREE", "").replace("S_SYMBOL", "")))
+
+
+def test_worked_example_has_the_figures_the_page_states(tmp_path):
+    # docs/features.md "Worked example: wild multipliers": RTP 2431/256 (949.6094 %), cycle 16384
+    from test_prize_round import docs_example
+
+    game, section = docs_example(tmp_path, "### Worked example: wild multipliers")
+    result = analyse(game, 1)
+    assert result.rtp == F(2431, 256) and f"{float(result.rtp):.4%}" == "949.6094%"
+    assert result.cycle == 16384 and "= 2431/256`" in section and "= 16384`" in section

@@ -21,10 +21,21 @@ def analyse(game: Game, level: int, reel_set: str = "base") -> ParResult:
     RTP by channel and the distribution of the total spin win."""
     if game.pays_by == "ways":
         return analyse_ways(game, level, reel_set)
+    played = played_game(game)
+    result = _analyse_lines(played, level, reel_set)
+    if played is not game:
+        result.notes.append(
+            "Wild multipliers drawn from a table: every draw is written into the stops "
+            f"(cycle {result.cycle:,} is the rewritten one); the figures are exact over it."
+        )
+    return result
+
+
+def _analyse_lines(game: Game, level: int, reel_set: str) -> ParResult:
+    """:func:`analyse` of a line game (drawn wild multipliers already written in)."""
     from slotmath.engine.combinations import combination_table, line_rtp
     from slotmath.engine.joint import spin_distribution
 
-    game = played_game(game)
 
     table = combination_table(game, level, reel_set)
     lines_rtp, per_line = line_rtp(game, level, reel_set)
