@@ -507,6 +507,22 @@ def test_folder_without_game_file(tmp_path):
         assert_one_line_error(rc, out, err, tmp_path, "", "no such game file or game folder")
 
 
+def test_reel_file_that_is_a_pipe_or_a_folder(write_game):
+    # a named pipe inside the game's folder would block the CSV reader for ever (nothing can be
+    # committed for it: git keeps no pipes); a pipe and a folder are refused before any read
+    data = copy.deepcopy(BASE)
+    data["reels"] = {"base": "pipe.csv", "other": "sub"}
+    path = write_game(data)
+    os.mkfifo(path.parent / "pipe.csv")
+    (path.parent / "sub").mkdir()
+    ((rc, out, err),) = run_many([("validate", path)])
+    assert_one_line_error(rc, out, err, path, "reels.base", "'pipe.csv' is not a regular file")
+    data["reels"] = {"base": "sub"}
+    path = write_game(data)
+    ((rc, out, err),) = run_many([("validate", path)])
+    assert_one_line_error(rc, out, err, path, "reels.base", "'sub' is not a regular file")
+
+
 @pytest.mark.parametrize(
     "args",
     [("--spins", "0"), ("--spins", "-5"), ("--spins", "1.5"), ("--spins", "many")],

@@ -21,8 +21,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from slotmath.io.gamefile import GAMES_DIR, load_game
+from slotmath.model import Strip
 from slotmath.rules.grand_spinn_superpot import analysis as gs
 from slotmath.rules.par import par
+from slotmath.tuning.reelspace import with_strips
 
 TARGET, TOLERANCE = Fraction(9621, 10000), Fraction(5, 100000)  # 96.21 % +- 0.005 pp
 
@@ -152,6 +154,61 @@ def test_simulator_round_equals_exact_round_everywhere(game):
         out = gs.play_stops(sampler, stops, literal=literal)
         assert np.array_equal(out[:, 0], rounds.win.ravel())
         assert np.array_equal(out[:, 4], rounds.jackpot.ravel())
+
+
+def test_outcomes_reweighed_equal_a_fresh_play(game):
+    """The rounds are not kept by the enumeration, only the weight of each
+    distinct outcome; the outcome numbers kept for tuning, totalled with
+    other stop weights, give what a fresh play with those weights gives."""
+    rules = gs.compile_rules(game, 1)
+    kept = gs.play_outcomes(rules, keep=True)
+    streamed = gs.play_outcomes(rules)
+    assert streamed.codes is None and np.array_equal(streamed.table, kept.table)
+    assert np.array_equal(streamed.weight, kept.weight)
+    # the losing outcome's weight includes the rounds skipped by dead prefixes
+    assert int(kept.weight.sum()) == game.cycle() and kept.weight[0] > 0
+    assert np.array_equal(kept.table[0], [0, -1, 0, 0, -1])
+    rng = np.random.default_rng(3)
+    strips = [Strip(s.symbols, tuple(int(w) for w in rng.integers(1, 9, len(s)))) for s in game.strips()]
+    other_game = with_strips(game, "base", strips)
+    other = gs.compile_rules(other_game, 1)
+    fresh = gs.play_outcomes(other)
+    again = gs.reweigh(other, kept)
+    assert np.array_equal(again.table, fresh.table) and np.array_equal(again.weight, fresh.weight)
+    a, b = gs.enumerate_cycle(other, again), gs.enumerate_cycle(other)
+    assert a.cycle == b.cycle == other_game.cycle() != game.cycle()
+    for name in a.__dataclass_fields__:
+        assert np.array_equal(getattr(a, name), getattr(b, name)), name
+
+
+def test_outcome_numbers_too_many_for_the_narrow_type(game, monkeypatch):
+    # the real game has about 1,000 distinct outcomes: with one byte per round they do not
+    # fit, so the play is done again with the next type, and every round keeps its outcome
+    from slotmath.rules.grand_spinn_superpot import enumeration
+
+    rules = gs.compile_rules(game, 1)
+    wide = gs.play_outcomes(rules, keep=True)
+    assert wide.codes.dtype == np.uint16 and 256 < len(wide.table) <= 2**16
+    monkeypatch.setattr(enumeration, "CODE_TYPES", (np.uint8, np.uint32))
+    again = gs.play_outcomes(rules, keep=True)
+    assert again.codes.dtype == np.uint32
+    assert np.array_equal(again.codes, wide.codes) and np.array_equal(again.table, wide.table)
+
+
+def test_cycle_beyond_int64_sums(game, result):
+    """Every stop weight x 256: cycle 2**54 (10 lines: 1.8e17 < 2**62, so the
+    file is valid), and weight x coin sums reach 2**54 x 4000 x 10 > 2**63
+    (the enumeration refused this with OverflowError).  Every probability is
+    the original game's, so every figure is too."""
+    strips = [Strip(s.symbols, tuple(256 * int(w) for w in s.stop_weights())) for s in game.strips()]
+    big = with_strips(game, "base", strips)
+    assert big.cycle() == 2**54 == game.cycle() * 2**24
+    res = par(big, 1)
+    assert res.rtp == result.rtp and res.components == result.components
+    d, e = res.distribution, result.distribution
+    assert (d.hit_frequency, d.sd, d.max_win) == (e.hit_frequency, e.sd, e.max_win)
+    assert res.features["nudge"]["repay_factor_exact"] == result.features["nudge"]["repay_factor_exact"]
+    assert res.features["jackpots"] == result.features["jackpots"]
 
 
 def test_steps_agree_with_exact_round_on_a_sample(game):

@@ -208,11 +208,42 @@ def test_rtp_every_bet_and_policy(breakdowns):
 
 
 def test_choices_are_worth_the_same(breakdowns):
-    # rule 4.3: for 3, 4, 5 BONUS the lock-it and the free games have equal value
+    # rule 4.3: for 3, 4, 5 BONUS the lock-it and the free games have equal value; the free
+    # games are worth 10, 15, 25 awarded games x one game's value (2.8886 x total bet, x2
+    # and retriggers included): 28.886, 43.329, 72.215 as the rules document quotes them
     for b in breakdowns.values():
-        for n in (3, 4, 5):
+        one = b.values["free game (one, incl. retriggers)"]
+        assert round(one, 4) == 2.8886
+        for n, games, quoted in ((3, 10, 28.886), (4, 15, 43.329), (5, 25, 72.215)):
             lk, fg = b.values[f"lockit selection {n}"], b.values[f"free games selection {n}"]
-            assert abs(lk - fg) <= 1e-5 * fg, (n, lk, fg)
+            assert fg == pytest.approx(games * one, rel=1e-15)
+            assert abs(lk - fg) <= 1.4e-6 * fg, (n, lk, fg)
+            assert round(lk, 3) == round(fg, 3) == quoted
+
+
+def test_selection_tables(game):
+    # rules 6.2 and 6.3: each shape's mean award is the same at every bet to 8e-6 relative
+    # (integer weights); the selection tables' means are the trigger table's x 0.89673,
+    # 0.53684, 0.60745 (to 1e-5) for shapes 1-8 (lower), equal for 3x1, 2x1, 1x1; jackpot weights of
+    # shapes 1-3 are the trigger table's x 1, 1.25, 1.5 (e.g. 3x5 GRAND at bet 1:
+    # 10000, 12500, 15000)
+    awards = load_features(game).lockit.awards
+    names = ("trigger", "selection_3", "selection_4", "selection_5")
+    means = {t: np.array([[float(m) for m in awards.moments(t, lv)[0]] for lv in game.levels]) for t in names}
+    for t in names:
+        spread = (means[t].max(axis=0) - means[t].min(axis=0)) / means[t].min(axis=0)
+        assert spread.max() < 8e-6, t
+    factors = {"selection_3": (0.89673, 1), "selection_4": (0.53684, 1.25), "selection_5": (0.60745, 1.5)}
+    for t, (factor, jackpot) in factors.items():
+        ratio = means[t] / means["trigger"]
+        assert np.abs(ratio[:, :8] - factor).max() < 1e-5, t
+        assert np.array_equal(ratio[:, 8:], np.ones((len(game.levels), 3))), t
+        for lv in game.levels:
+            for s in range(3):
+                base = {a.label: a.weight for a in awards.table("trigger", lv)[s] if not a.label.isdigit()}
+                sel = {a.label: a.weight for a in awards.table(t, lv)[s] if not a.label.isdigit()}
+                assert set(base) == set(sel) and base
+                assert all(sel[k] == round(jackpot * base[k]) for k in base), (t, lv, s)
 
 
 def test_components_named_by_channel(breakdowns):

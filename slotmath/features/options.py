@@ -50,7 +50,7 @@ from pathlib import Path
 import numpy as np
 
 from slotmath.engine.cache import game_cache, no_sets
-from slotmath.io.gamefile import GameFileError, named_file
+from slotmath.io.gamefile import GameFileError, named_file, not_an_integer
 from slotmath.model import Game
 
 __all__ = [
@@ -285,8 +285,8 @@ class _Reader:
             x = Fraction(str(value))
         except (ValueError, ZeroDivisionError):
             self.fail(where, f"must be a number, got {value!r}")
-        if integer and x.denominator != 1:
-            self.fail(where, f"must be a whole number, got {value!r}")
+        if integer and (x.denominator != 1 or not isinstance(value, int)):
+            self.fail(where, not_an_integer(value))
         if positive and x <= 0:
             self.fail(where, f"must be positive, got {value!r}")
         if minimum is not None and x < minimum:
@@ -348,7 +348,7 @@ def load_features(game: Game) -> Features:
 def _load_features(game: Game) -> Features:
     rd = _Reader(game)
     opts = game.options or {}
-    allowed = ("jackpots", "lockit", "free_games", "selection", "wheel", "round_cap")
+    allowed = ("jackpots", "lockit", "free_games", "selection", "wheel", "round_cap", "hold_and_spin")
     # rules: lines also plays drawn wild multipliers (slotmath.features.wildmult)
     rd.mapping(opts, "options", allowed=allowed + (("wild_multipliers",) if game.rules == "lines" else ()))
     jackpots = {}
@@ -361,6 +361,10 @@ def _load_features(game: Game) -> Features:
     lines = game.rules == "lines"
     selection = _selection(rd, opts["selection"], lockit, free) if "selection" in opts and not lines else None
     wheel = _wheel(rd, opts["wheel"], jackpots) if "wheel" in opts and not lines else None
+    if "hold_and_spin" in opts:  # read by slotmath.features.holdspin (load_hold_and_spin)
+        from slotmath.features.holdspin import load_hold_and_spin
+
+        load_hold_and_spin(game)
     if lockit is not None and lockit.mark_award == "wheel" and wheel is None:
         rd.fail("options.lockit.mark_award", "is 'wheel' but options.wheel is not declared")
     cap = rd.number(opts["round_cap"], "options.round_cap", positive=True) if "round_cap" in opts else None

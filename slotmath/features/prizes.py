@@ -121,9 +121,17 @@ def _load(game: Game) -> LinePrizes:
         rd.fail("options.wheel", "has no symbol/trigger and no selection choice spins it")
     used = {lab for lab, _, _ in wheel.wheel.segments} if wheel else set()
     used |= {c.label for c in sel.choices} if sel else set()
+    if "hold_and_spin" in opts:
+        from slotmath.features.holdspin import load_hold_and_spin
+
+        hs = load_hold_and_spin(game)
+        used |= {p.label for p in hs.values + hs.start_values} | {hs.full_screen_label}
     for name in jackpots:
         if name not in used:
-            rd.fail(f"options.jackpots.{name}", "is not awarded by any wheel segment or selection choice")
+            rd.fail(
+                f"options.jackpots.{name}",
+                "is not awarded by any wheel segment, selection choice or hold-and-spin prize",
+            )
     return LinePrizes(jackpots, wheel, sel)
 
 

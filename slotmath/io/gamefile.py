@@ -96,9 +96,9 @@ def named_file(game_path: Path, value: str, field: str) -> Path:
     folder = Path(game_path).parent
     path = folder / value
     try:
-        exists = path.is_file()
+        exists, regular = path.exists(), path.is_file()
     except (OSError, ValueError):
-        exists = False
+        exists = regular = False
     if not exists:
         raise GameFileError(game_path, field, f"file {str(value)[:100]!r} not found")
     if not inside(folder, path):
@@ -106,6 +106,10 @@ def named_file(game_path: Path, value: str, field: str) -> Path:
             game_path,
             field,
             f"file {str(value)[:100]!r} is outside the game's folder (pass --allow-outside to allow it)",
+        )
+    if not regular:
+        raise GameFileError(
+            game_path, field, f"{str(value)[:100]!r} is not a regular file (a folder, a device or a pipe)"
         )
     problem = size_problem(path)
     if problem:
@@ -329,6 +333,17 @@ def game_validator():
     return jsonschema.validators.extend(base, type_checker=types)(game_schema())
 
 
+def not_an_integer(value) -> str:
+    """The problem of ``value`` where an integer is required (a whole
+    number is written without a decimal point, docs/game-format.md 15.1)."""
+    if isinstance(value, float) and value.is_integer():
+        return (
+            f"{value!r} is not an integer (write {int(value)}: "
+            "whole numbers are written without a decimal point)"
+        )
+    return f"must be a whole number written as an integer, got {value!r}"
+
+
 def check_schema(data: dict, path: Path) -> None:
     """Raise the most relevant JSON-Schema violation as a GameFileError."""
     error = jsonschema.exceptions.best_match(game_validator().iter_errors(data))
@@ -341,10 +356,7 @@ def check_schema(data: dict, path: Path) -> None:
         and value.is_integer()
         and "integer" in str(error.validator_value)
     ):
-        message = (
-            f"{value!r} is not an integer (write {int(value)}: "
-            "whole numbers are written without a decimal point)"
-        )
+        message = not_an_integer(value)
     elif len(message) > 200 or "\n" in message:  # never echo a large value
         message = " ".join(message.split())[:100] + " ..."
     raise GameFileError(path, field_path(error.absolute_path), message)

@@ -187,7 +187,7 @@ def _trigger_counts(game: Game, sym: np.ndarray, symbol: str) -> np.ndarray:
 def sampler_args(game: Game, level: int) -> tuple:
     """Arguments of :func:`round_kernel` after ``n``, and the event names."""
     from slotmath.features.options import load_features
-    from slotmath.rules.linegame import played_game
+    from slotmath.features.wildmult import played_game
 
     game = played_game(game)
     declared = load_features(game)

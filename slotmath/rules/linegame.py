@@ -64,6 +64,9 @@ def _analyse_lines(game: Game, level: int, reel_set: str) -> ParResult:
     result.components.update(law.components)
     result.distribution = law.distribution
     result.features = law.figures
+    rates = {k: v for fig in law.figures.values() for k, v in fig.pop("event_rates", {}).items()}
+    if rates:  # expected count per round of the round sampler's feature events
+        result.features["event_rates"] = rates
     result.tables.update(feature_tables(law))
     result.notes += round_notes(law, cap)
     return result
@@ -124,6 +127,10 @@ def round_features(game: Game, level: int) -> list:
     out = []
     if declared.free_games is not None:
         out.append(free_games_feature_of(game, level, declared.free_games))
+    if "hold_and_spin" in game.options:
+        from slotmath.features.holdspin import hold_and_spin_feature
+
+        out.append(hold_and_spin_feature(game, level))
     out += prize_features(game, level)
     return out
 
@@ -177,6 +184,11 @@ def feature_tables(law) -> dict:
             for c, v in fg["by_count"].items()
         ]
         out["Free games by trigger count"] = pd.DataFrame(rows)
+    hs = law.figures.get("hold_and_spin")
+    if hs:
+        from slotmath.features.holdspin import COINS_TABLE
+
+        out[COINS_TABLE] = pd.DataFrame(hs["coins_given_trigger"])
     wheel = law.figures.get("wheel")
     if wheel:
         out["Wheel (one spin)"] = pd.DataFrame(wheel["outcomes"])
@@ -192,17 +204,34 @@ def round_notes(law, cap) -> list:
     from slotmath.features.freeround import ALIAS_BOUND
     from slotmath.features.round import RESOLVED
 
+    free = "free_games" in law.figures
     notes = [
         "Round = base spin (lines and scatters) followed by the features its window "
-        "triggers. RTP by component is exact (free games: renewal moments of the "
-        "per-free-spin (win, extra games) law, itself exact from the line engine with "
-        "the trigger count as one more state digit)"
+        "triggers. RTP by component is exact"
+        + (
+            " (free games: renewal moments of the per-free-spin (win, extra games) law, "
+            "itself exact from the line engine with the trigger count as one more state digit)"
+            if free
+            else ""
+        )
         + (" except the round cap." if cap is not None else "."),
-        "Round distribution (hit frequency, SD, VI, max win): float64. Free-games award "
-        f"law by the fixed point of its generating function on an FFT grid (wrapped mass "
-        f"below {ALIAS_BOUND:g} by Chernoff's bound) or, with max_games, the forward DP; "
-        f"probabilities below {RESOLVED:g} are not resolved (mass dropped: {law.dropped:.2g}).",
+        "Round distribution (hit frequency, SD, VI, max win): float64. "
+        + (
+            "Free-games award law by the fixed point of its generating function on an FFT grid "
+            f"(wrapped mass below {ALIAS_BOUND:g} by Chernoff's bound) or, with max_games, the "
+            "forward DP; "
+            if free
+            else ""
+        )
+        + f"probabilities below {RESOLVED:g} are not resolved (mass dropped: {law.dropped:.2g}).",
     ]
+    if "hold_and_spin" in law.figures:
+        notes.append(
+            "Hold-and-spin: the lock-it chain of the held coins, its award the held prizes "
+            "(convolutions of the value tables given the coins at the trigger and at the end) "
+            "plus the full-screen prize; means exact when every cell of a reel lands alike, "
+            "else float64 (relative error below about 1e-12)."
+        )
     if "wheel" in law.figures or "selection" in law.figures:
         notes.append(
             "Wheel and selection: exact means (a wheel award is the sum of its spins' "
@@ -271,6 +300,15 @@ def round_sampler(game: Game, level: int, reel_set: str = "base"):
     from slotmath.montecarlo.linesim import line_sampler
 
     game = played_game(game)
+    if reel_set == "base" and "hold_and_spin" in (game.options or {}):
+        if any(k in game.options for k in PLAYED_OPTIONS if k not in ("hold_and_spin", "jackpots")):
+            raise ValueError(
+                f"{game.name}: the compiled sampler plays a hold-and-spin alone "
+                "(not with other features or a round cap)"
+            )
+        from slotmath.montecarlo.holdspinsim import round_sampler as hold_and_spin_sampler
+
+        return hold_and_spin_sampler(game, level)
     if reel_set == "base" and has_round(game):
         from slotmath.montecarlo.roundsim import round_sampler as sampler_of_round
 
@@ -283,13 +321,21 @@ def round_sampler(game: Game, level: int, reel_set: str = "base"):
 
 
 #: features of ``options`` the line rules play (each refused key is one line)
-PLAYED_OPTIONS = ("free_games", "round_cap", "jackpots", "wheel", "selection", "wild_multipliers")
+PLAYED_OPTIONS = (
+    "free_games",
+    "round_cap",
+    "hold_and_spin",
+    "jackpots",
+    "wheel",
+    "selection",
+    "wild_multipliers",
+)
 
 
 def check(game: Game) -> None:
     """Validate the features a line game declares under ``options``: the free
-    games, jackpots, wheel, selection and the round cap are played; any other
-    declared feature is refused
+    games, the hold-and-spin, jackpots, wheel, selection, drawn wild multipliers
+    and the round cap are played; any other declared feature is refused
     (:class:`~slotmath.io.gamefile.GameFileError` naming the field), never ignored."""
     if not game.options:
         return
@@ -297,18 +343,27 @@ def check(game: Game) -> None:
     from slotmath.io.gamefile import GameFileError
 
     if isinstance(game.options, dict):
+        played = PLAYED_OPTIONS + (("jackpots",) if "hold_and_spin" in game.options else ())
         for key in game.options:
-            if key not in PLAYED_OPTIONS and key in ("lockit",):
+            if key not in played and key in ("lockit",):
                 raise GameFileError(
                     game.source,
                     f"options.{key}",
                     f"is not played under rules: {game.rules} (it plays: {', '.join(PLAYED_OPTIONS)})",
                 )
-    load_features(game)
-    for key in ("free_games", "wheel", "selection"):
-        if key in game.options and game.pays_by == "ways":
-            raise GameFileError(game.source, f"options.{key}", "is not played on ways games (pays_by: ways)")
-    if any(k in game.options for k in ("jackpots", "wheel", "selection")):
+    load_features(game)  # validates every declared feature
+    for name in ("free_games", "hold_and_spin", "wheel", "selection"):
+        if name in game.options and game.pays_by == "ways":
+            raise GameFileError(game.source, f"options.{name}", "is not played on ways games (pays_by: ways)")
+    prizes = any(k in game.options for k in ("wheel", "selection"))
+    if "hold_and_spin" in game.options:
+        from slotmath.features.holdspin import check_jackpots, load_hold_and_spin
+
+        spec = load_hold_and_spin(game)
+        assert spec is not None
+        if not prizes:  # else the jackpots' check below counts every feature's
+            check_jackpots(game, spec)
+    if prizes or ("jackpots" in game.options and "hold_and_spin" not in game.options):
         from slotmath.features.prizes import load_line_prizes
 
         load_line_prizes(game)

@@ -27,6 +27,22 @@ def fraction_str(value: object) -> str | None:
     return f"{value.numerator}/{value.denominator}" if isinstance(value, Fraction) else None
 
 
+#: Longest exact fraction a summary or sheet prints in full [characters].
+FRACTION_DISPLAY_LIMIT = 60
+
+
+def fraction_display(value: object) -> str:
+    """An exact RTP for people: ``"p/q"`` when short, else its size (the full
+    fraction is in the JSON); for a float, what its error is."""
+    text = fraction_str(value)
+    if text is None:
+        return "not a fraction (float64 computation, relative error below 1e-12)"
+    if len(text) <= FRACTION_DISPLAY_LIMIT:
+        return text
+    num, den = text.split("/")
+    return f"{len(num)}-digit / {len(den)}-digit fraction (whole in par.json)"
+
+
 @dataclass
 class ParResult:
     """Exact figures of one game at one bet level.
@@ -103,7 +119,7 @@ class ParResult:
             ("total bet [coins]", self.bet.total_bet),
             ("cycle", self.cycle),
             ("RTP", f"{float(self.rtp):.6%}"),
-            ("RTP exact", fraction_str(self.rtp) or "n/a (float)"),
+            ("RTP exact", fraction_display(self.rtp)),
         ]
         rows += [(f"  {k}", f"{float(v):.6%}") for k, v in self.components.items()]
         rows += [

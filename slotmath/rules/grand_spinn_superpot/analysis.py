@@ -19,8 +19,9 @@ numbers R1..R22 below refer to it).  In short, for a spin at bet level ``v``:
   the Super is progressive (R21).
 
 Exact analysis (:func:`analyse`): every stop combination is played out
-(:func:`round_outcome`, numba, via :func:`play_all`) and weighted by its stop
-weights; the integer
+(:func:`round_outcome`, numba, via :func:`play_outcomes`) and its stop-weight
+product added to the total of its outcome (the rounds themselves are not
+kept, so memory does not grow with the cycle); the integer
 totals give the RTP by channel as Fractions and the exact distribution of
 the coin win of a spin.  The nudge is also solved as absorbing Markov chains
 (:mod:`slotmath.features.nudge`), checked against the enumeration.  The Super's
@@ -33,7 +34,6 @@ reels moved step by step with the used arrow blanked), re-exported here.
 
 from __future__ import annotations
 
-import dataclasses
 from fractions import Fraction
 
 import numpy as np
@@ -49,19 +49,21 @@ from slotmath.rules.grand_spinn_superpot.enumeration import (  # noqa: F401  (re
     PATH_NONE,
     PATH_NUDGE,
     Enumeration,
+    Outcomes,
     Rounds,
     Rules,
-    _accumulate,
-    _play_all,
     compile_rules,
     dead_prefixes,
     enumerate_cycle,
+    landing_grid,
     line_jackpot,
     line_parts,
     lines_win,
     pack_strips,
     play_all,
+    play_outcomes,
     play_round,
+    reweigh,
     round_outcome,
 )
 from slotmath.rules.grand_spinn_superpot.options import Jackpot, Network, Options, _fail, check, parse_options  # noqa: F401
@@ -127,7 +129,7 @@ def analyse(game: Game, level: int) -> ParResult:
     components, jp_prob, rtp, base, dist = cycle_figures(rules, ex)
     lines_rtp, per_line = line_rtp(game, level)
     assert lines_rtp == components[LANDING], "landing line RTP disagrees with the engine"
-    chain = nudge_chain(rules, ex)
+    chain = nudge_chain(rules)
     features = _features(game, rules, ex, chain, components, jp_prob, rtp, base, dist)
     tables = _tables(rules, ex, chain, components, jp_prob, features)
     notes = _notes(opts, features)
@@ -178,7 +180,7 @@ def _features(game, rules, ex, chain, components, jp_prob, rtp, base, dist) -> d
     b[: len(chain.pays)] = chain.pays
     repay_exact = Fraction(ex.landing + ex.nudge + ex.arrow, ex.landing) if ex.landing else None
     expected_pays_exact = (
-        Fraction(int((ex.pays_hist * np.arange(len(ex.pays_hist))).sum()), ex.win_rounds)
+        Fraction(int((ex.pays_hist.astype(object) * np.arange(len(ex.pays_hist))).sum()), ex.win_rounds)
         if ex.win_rounds
         else None
     )
@@ -396,10 +398,11 @@ def tuning_stop_values(game: Game, level: int, reel_set: str = "base") -> dict:
 _PLAYED: dict = {}
 
 
-def played_rounds(rules: Rules) -> Rounds:
-    """:func:`play_all` of ``rules``, reused while only the stop weights
-    change (the play-out of a stop combination does not depend on them):
-    cached on the physical strips, symbols, pays, lines, options and level."""
+def played_outcomes(rules: Rules) -> Outcomes:
+    """:func:`play_outcomes` of ``rules`` with the outcome of every round
+    kept, reused while only the stop weights change (the play-out of a stop
+    combination does not depend on them; :func:`reweigh`): cached on the
+    physical strips, symbols, pays, lines, options and level."""
     game = rules.game
     key = (
         rules.level,
@@ -411,16 +414,13 @@ def played_rounds(rules: Rules) -> Rounds:
         rules.strips.tobytes(),
         rules.lengths.tobytes(),
     )
-    rounds = _PLAYED.get(key)
-    if rounds is None:
-        rounds = play_all(rules)
-        _PLAYED.clear()  # one play-out kept (about 10 arrays of the cycle)
-        _PLAYED[key] = rounds
-        return rounds
-    weight = np.ones((), dtype=np.int64)
-    for r in range(game.reels):
-        weight = np.multiply.outer(weight, rules.weights[r, : rules.lengths[r]])
-    return dataclasses.replace(rounds, weight=weight)
+    outcomes = _PLAYED.get(key)
+    if outcomes is None:
+        outcomes = play_outcomes(rules, keep=True)
+        _PLAYED.clear()  # one play-out kept (2 or 4 bytes a round)
+        _PLAYED[key] = outcomes
+        return outcomes
+    return reweigh(rules, outcomes)
 
 
 def tuning_figures(game: Game, level: int) -> dict:
@@ -432,10 +432,10 @@ def tuning_figures(game: Game, level: int) -> dict:
     ``feature_frequency`` (P(the nudge feature re-pays the win at least once:
     a nudge or an arrow)) and the nudge, line-win and Super figures of the
     PAR ``features`` as ``feature:<key>[.<sub>]``.  A change of stop weights
-    reuses the play-out of every stop combination (:func:`played_rounds`).
+    reuses the play-out of every stop combination (:func:`played_outcomes`).
     """
     rules = compile_rules(game, level)
-    ex = enumerate_cycle(rules, played_rounds(rules))
+    ex = enumerate_cycle(rules, played_outcomes(rules))
     components, jp_prob, rtp, base, dist = cycle_figures(rules, ex)
     C = ex.cycle
     figs = {
@@ -452,7 +452,7 @@ def tuning_figures(game: Game, level: int) -> dict:
     if ex.win_rounds:
         figs["feature:nudge.winning_spins_with_a_nudge"] = float(Fraction(ex.nudge_rounds, ex.win_rounds))
         figs["feature:nudge.winning_spins_with_an_arrow"] = float(Fraction(ex.arrow_rounds, ex.win_rounds))
-        pays = int((ex.pays_hist * np.arange(len(ex.pays_hist))).sum())
+        pays = int((ex.pays_hist.astype(object) * np.arange(len(ex.pays_hist))).sum())
         figs["feature:nudge.expected_pays_per_winning_spin"] = float(Fraction(pays, ex.win_rounds))
     if ex.landing:
         figs["feature:nudge.repay_factor"] = float(Fraction(ex.landing + ex.nudge + ex.arrow, ex.landing))

@@ -9,7 +9,7 @@ import pandas as pd
 
 from slotmath.features.nudge import joint_distribution, reel_chains, sum_distribution
 from slotmath.model import Game
-from slotmath.rules.grand_spinn_superpot.enumeration import Enumeration, Rules, compile_rules, enumerate_cycle
+from slotmath.rules.grand_spinn_superpot.enumeration import Rules, compile_rules, landing_grid
 
 
 # ===========================================================================
@@ -55,12 +55,12 @@ class NudgeChain:
         return reel, int(x), int(d)
 
 
-def nudge_chain(rules: Rules, ex: Enumeration) -> NudgeChain:
+def nudge_chain(rules: Rules) -> NudgeChain:
     """Solve the nudge as absorbing Markov chains (see :mod:`slotmath.features.nudge`).
 
     Landing classes are the distinct windows of each reel.  Given the
     reels' windows the landing win ``W0`` and the winning symbol ``X`` are
-    fixed (read from the enumeration at one stop per class) and the stops
+    fixed (played at one stop per class, :func:`landing_grid`) and the stops
     are independent within their classes, so each reel nudges by the chain
     of (reel, ``X``, window) and a spin is the landing-weighted mixture of
     the reels' independent chains.
@@ -80,8 +80,8 @@ def nudge_chain(rules: Rules, ex: Enumeration) -> NudgeChain:
     chains = reel_chains(
         rules.strips, rules.lengths, rules.weights, klass, D, xs, rules.arrow, rules.n_symbols
     )
-    landing = ex.round_landing[np.ix_(*reps)].astype(np.float64)
-    symbol = ex.round_symbol[np.ix_(*reps)]
+    landing, symbol = landing_grid(rules, reps)
+    landing = landing.astype(np.float64)
     prob = np.ones(())
     for r in range(R):
         cwr = chains.class_weight[r, : n_classes[r]].astype(np.float64)
@@ -149,8 +149,7 @@ def nudge_chain(rules: Rules, ex: Enumeration) -> NudgeChain:
 
 def solve_nudge(game: Game, level: int) -> NudgeChain:
     """The nudge chains of ``game`` at ``level`` (see :func:`nudge_chain`)."""
-    rules = compile_rules(game, level)
-    return nudge_chain(rules, enumerate_cycle(rules))
+    return nudge_chain(compile_rules(game, level))
 
 
 def _reel_table(chains, class_prob, p_win) -> pd.DataFrame:

@@ -271,6 +271,12 @@ def play_round(
 # ===========================================================================
 # full enumeration
 # ===========================================================================
+#: Columns of an outcome (a row of :attr:`Outcomes.table`).
+LANDING, SYMBOL, NUDGES, ARROW_PAYS, JACKPOT = range(5)
+#: Types of the outcome numbers kept per round, narrowest first.
+CODE_TYPES = (np.uint16, np.uint32)
+
+
 @nb.njit(cache=True)
 def _play_all(
     part,
@@ -285,35 +291,43 @@ def _play_all(
     entry_symbol,
     arrow,
     jp_rank,
-    jp_coins,
-    landing,
-    symbol,
-    nudges,
-    arrow_pays,
-    jackpot,
-    path,
-    win,
+    n_jp,
+    weights,
+    tail,
+    codes,
 ):
-    """Play every stop combination; round ``t`` (C order over the reels'
-    stops) gets its landing win, winning symbol, nudges, arrow pays,
-    jackpot, jackpot path and coin win.  The output arrays come filled
-    with the outcome of a losing round (0, -1, 0, 0, -1, 0, 0).
+    """Play every stop combination and total the stop weights by outcome.
+
+    An outcome is ``(landing, symbol, nudges, arrow_pays, jackpot)``
+    (:func:`round_outcome`); outcome 0 is the losing round ``(0, -1, 0, 0,
+    -1)``.  Returns ``(errors, table, weight)``: the number of rounds whose
+    nudge never ends (0 for a valid game), the distinct outcomes in order of
+    first play (shape (K, 5)) and the sum of the stop-weight products of the
+    rounds of each (shape (K,)).  When ``codes`` has one entry per round
+    (C order over the reels' stops, filled with zeros) round ``t`` gets its
+    outcome number ``codes[t]``; pass an empty array to keep nothing per
+    round (memory bounded by the number of distinct outcomes).
 
     An odometer over the reels builds each line's pay-tensor index and the
     jackpot-line mask reel by reel.  A prefix of stops after which every
     line is lost whatever the remaining reels show (``dead[k][prefix]``,
     from :func:`slotmath.engine.lines.prefix_determined`) and no jackpot line is
-    possible is skipped with all its extensions: they lose.  Returns the
-    number of rounds whose nudge never ends (0 for a valid game).
+    possible is skipped with all its extensions: they lose, with weight
+    the prefix's times ``tail[k + 1]`` (product of the later reels' total
+    weights).
     """
     R = strips.shape[0]
     L = lines.shape[0]
-    n_jp = jp_coins.shape[0]
     S = jp_rank.shape[0]
+    record = codes.shape[0] > 0
+    index = {(0, -1, 0, 0, -1): 0}
+    table = [(0, -1, 0, 0, -1)]
+    weight = [0]
     stops = np.full(R, -1, dtype=np.int64)
     acc = np.zeros((R, L), dtype=np.int64)  # acc[r]: line parts of reels < r
     tidx = np.zeros(L, dtype=np.int64)
     tacc = np.zeros(R, dtype=np.int64)  # flat round index of the prefix
+    wacc = np.ones(R, dtype=np.int64)  # wacc[r]: weight product of reels < r
     macc = np.full(R, (1 << L) - 1, dtype=np.int64)
     errors = 0
     level = 0
@@ -324,6 +338,7 @@ def _play_all(
             level -= 1
             continue
         s = stops[level]
+        w = wacc[level] * weights[level, s]
         if level < R - 1:
             mask = macc[level] & jp_lines[level, s]
             scale = S ** (R - 1 - level)
@@ -332,16 +347,17 @@ def _play_all(
                 acc[level + 1, line] = acc[level, line] + part[level, s, line]
                 if not alive and not dead[level, acc[level + 1, line] // scale]:
                     alive = True
-            if not alive:  # every extension loses: leave the defaults
+            if not alive:  # every extension loses (outcome 0)
+                weight[0] += w * tail[level + 1]
                 continue
             macc[level + 1] = mask
             tacc[level + 1] = (tacc[level] + s) * lengths[level + 1]
+            wacc[level + 1] = w
             level += 1
             continue
-        t = tacc[level] + s
         for line in range(L):
             tidx[line] = acc[level, line] + part[level, s, line]
-        w0, u, a, jp, how, x = round_outcome(
+        w0, u, a, jp, _, x = round_outcome(
             tidx,
             macc[level] & jp_lines[level, s],
             stops,
@@ -359,44 +375,136 @@ def _play_all(
         if u < 0:
             errors += 1
             continue
-        landing[t], symbol[t], nudges[t], arrow_pays[t], jackpot[t], path[t] = w0, x, u, a, jp, how
-        win[t] = w0 * (1 + u + a) + (jp_coins[jp] if jp >= 0 else 0)
-    return errors
+        key = (w0, x, u, a, jp)
+        c = index.get(key, -1)
+        if c < 0:
+            c = len(table)
+            index[key] = c
+            table.append(key)
+            weight.append(0)
+        weight[c] += w
+        if record:
+            codes[tacc[level] + s] = c
+    out = np.empty((len(table), 5), dtype=np.int64)
+    for c in range(len(table)):
+        row = table[c]
+        out[c, 0], out[c, 1], out[c, 2], out[c, 3], out[c, 4] = row[0], row[1], row[2], row[3], row[4]
+    return errors, out, np.array(weight, dtype=np.int64)
+
+
+@nb.njit(cache=True, inline="always")
+def _round_stops(t, lengths, stops):
+    """Write into ``stops`` the stops of round ``t`` (C order over the reels)."""
+    for r in range(lengths.shape[0] - 1, -1, -1):
+        stops[r] = t % lengths[r]
+        t //= lengths[r]
 
 
 @nb.njit(cache=True)
-def _accumulate(
-    landing, nudges, arrow_pays, jackpot, path, weight, jp_coins, hist, pays_hist, pays_w0, jp_counts, sums
-):
-    """Weighted totals of the rounds played by :func:`_play_all`."""
-    for t in range(landing.shape[0]):
-        w = weight[t]
-        if w == 0:
+def _outcome_weights(codes, weights, lengths, n_outcomes):
+    """Sum of the stop-weight products of the rounds of each outcome
+    (``codes``: outcome number of every round, C order)."""
+    R = lengths.shape[0]
+    out = np.zeros(n_outcomes, dtype=np.int64)
+    stops = np.zeros(R, dtype=np.int64)
+    for t in range(codes.shape[0]):
+        _round_stops(t, lengths, stops)
+        w = 1
+        for r in range(R):
+            w *= weights[r, stops[r]]
+        out[codes[t]] += w
+    return out
+
+
+@nb.njit(cache=True)
+def _stop_sums(codes, weights, lengths, values):
+    """``out[r, s, m]``: sum over the rounds with stop ``s`` on reel ``r`` of
+    the other reels' stop-weight product times ``values[code, m]`` (outcome 0,
+    the losing round, must have all values 0)."""
+    R = lengths.shape[0]
+    out = np.zeros((R, weights.shape[1], values.shape[1]))
+    stops = np.zeros(R, dtype=np.int64)
+    for t in range(codes.shape[0]):
+        c = codes[t]
+        if c == 0:
             continue
-        w0 = landing[t]
-        pays = 1 + nudges[t] + arrow_pays[t]
-        win = w0 * pays
-        jp = jackpot[t]
-        if jp >= 0:
-            win += jp_coins[jp]
-            jp_counts[path[t], jp] += w
-        hist[win] += w
-        sums[0] += w
-        if w0 > 0:
-            sums[1] += w * w0
-            sums[2] += w * w0 * nudges[t]
-            sums[3] += w * w0 * arrow_pays[t]
-            sums[4] += w
-            sums[5] += w * nudges[t]
-            sums[6] += w * arrow_pays[t]
-            if nudges[t] > 0:
-                sums[7] += w
-            if arrow_pays[t] > 0:
-                sums[8] += w
-            if pays > 1:
-                sums[9] += w
-            pays_hist[pays] += w
-            pays_w0[pays] += w * w0
+        _round_stops(t, lengths, stops)
+        for r in range(R):
+            w = 1.0
+            for q in range(R):
+                if q != r:
+                    w *= weights[q, stops[q]]
+            for m in range(values.shape[1]):
+                out[r, stops[r], m] += w * values[c, m]
+    return out
+
+
+@nb.njit(cache=True)
+def _landing_grid(reps, n_reps, part, wins, entries, entry_symbol, landing, symbol):
+    """Landing win and winning symbol of round ``t`` of the grid of stops
+    ``reps[r, :n_reps[r]]`` (C order) into ``landing[t]``, ``symbol[t]``."""
+    R, L = part.shape[0], part.shape[2]
+    stops = np.zeros(R, dtype=np.int64)
+    tidx = np.zeros(L, dtype=np.int64)
+    for t in range(landing.shape[0]):
+        _round_stops(t, n_reps, stops)
+        tidx[:] = 0
+        for r in range(R):
+            for line in range(L):
+                tidx[line] += part[r, reps[r, stops[r]], line]
+        w0, e = lines_win(tidx, wins, entries)
+        landing[t] = w0
+        symbol[t] = entry_symbol[e] if e >= 0 else -1
+
+
+def landing_grid(rules: Rules, stops: list) -> tuple:
+    """Landing line win [coins] and winning symbol (-1 none) of every
+    combination of the stops ``stops[r]`` of each reel r: two int64 arrays
+    of shape ``(len(stops[0]), ..., len(stops[R-1]))``."""
+    shape = tuple(len(s) for s in stops)
+    reps = np.zeros((len(stops), max(shape)), dtype=np.int64)
+    for r, s in enumerate(stops):
+        reps[r, : len(s)] = s
+    landing = np.zeros(int(np.prod(shape)), dtype=np.int64)
+    symbol = np.zeros_like(landing)
+    n_reps = np.array(shape, dtype=np.int64)
+    _landing_grid(reps, n_reps, rules.part, rules.wins, rules.entries, rules.entry_symbol, landing, symbol)
+    return landing.reshape(shape), symbol.reshape(shape)
+
+
+@dataclass(frozen=True)
+class Outcomes:
+    """The cycle's rounds grouped by outcome.
+
+    Attributes
+    ----------
+    table : ndarray of int64, shape (K, 5)
+        Distinct outcomes, columns :data:`LANDING` [coins], :data:`SYMBOL`
+        (winning symbol, -1 none), :data:`NUDGES`, :data:`ARROW_PAYS`,
+        :data:`JACKPOT` (rank, -1 none); row 0 is the losing round.
+    weight : ndarray of int64, shape (K,)
+        Sum of the stop-weight products of the rounds of each outcome.
+    codes : ndarray of uint16 or uint32, shape (N_1, ..., N_R), or None
+        Outcome of every stop combination, when kept (:func:`play_outcomes`).
+    """
+
+    table: np.ndarray
+    weight: np.ndarray
+    codes: np.ndarray | None = None
+
+    @property
+    def path(self) -> np.ndarray:
+        """How each outcome's jackpot is won (:data:`PATH_NUDGE` after a
+        line win, :data:`PATH_LINE` without one, :data:`PATH_NONE`)."""
+        jp = self.table[:, JACKPOT] >= 0
+        return np.where(jp, np.where(self.table[:, LANDING] > 0, PATH_NUDGE, PATH_LINE), PATH_NONE)
+
+    def win(self, jp_coins: np.ndarray) -> np.ndarray:
+        """Coin win of each outcome (landing win x pays + fixed jackpot)."""
+        t = self.table
+        jp = t[:, JACKPOT]
+        fixed = np.where(jp >= 0, jp_coins[np.maximum(jp, 0)], 0)
+        return t[:, LANDING] * (1 + t[:, NUDGES] + t[:, ARROW_PAYS]) + fixed
 
 
 @dataclass(frozen=True)
@@ -418,14 +526,12 @@ class Enumeration:
         with an arrow fired, with any re-pay (a nudge or an arrow).
     nudge_count, arrow_count : int
         Sums of weight x nudges, x arrow pays over winning rounds.
-    pays_hist, pays_w0 : ndarray of int64
+    pays_hist, pays_w0 : ndarray of int64, of Python int
         ``[n]``: weight (and weight x landing win) of winning rounds paid
         ``n`` times (the landing pay, nudges and arrow pays).
     jp_counts : ndarray of int64, shape (3, J)
         Weight of rounds winning jackpot ``j`` by path (after nudges, on a
         line without a win).
-    round_landing, round_symbol : ndarray of int64, shape (N_1, ..., N_R)
-        Landing line win [coins] and winning symbol (-1 none) by stops.
     """
 
     cycle: int
@@ -442,8 +548,6 @@ class Enumeration:
     pays_hist: np.ndarray
     pays_w0: np.ndarray
     jp_counts: np.ndarray
-    round_landing: np.ndarray
-    round_symbol: np.ndarray
 
 
 @dataclass(frozen=True)
@@ -483,95 +587,119 @@ def dead_prefixes(rules: Rules) -> np.ndarray:
     return out
 
 
-def play_all(rules: Rules) -> Rounds:
-    """Play out every stop combination of ``rules`` (numba)."""
+def reel_weights(rules: Rules) -> list:
+    """Stop weights of each reel (int64 arrays of the strip lengths)."""
+    return [rules.weights[r, : rules.lengths[r]] for r in range(rules.game.reels)]
+
+
+def play_outcomes(rules: Rules, keep: bool = False) -> Outcomes:
+    """Play out every stop combination of ``rules`` (numba) and group the
+    rounds by outcome; ``keep`` also keeps the outcome of every round
+    (2 or 4 bytes a round), so that other stop weights can be totalled
+    without playing again (:func:`reweigh`)."""
+    totals = [int(w.sum()) for w in reel_weights(rules)]
+    tail = np.array([int(np.prod(totals[r:], dtype=object)) for r in range(len(totals) + 1)], dtype=np.int64)
     n = int(np.prod(rules.lengths))
-    landing, nudges, arrow_pays, path, win = (np.zeros(n, dtype=np.int64) for _ in range(5))
-    symbol, jackpot = np.full(n, -1, dtype=np.int64), np.full(n, -1, dtype=np.int64)
-    errors = _play_all(
-        rules.part,
-        rules.jp_lines,
-        dead_prefixes(rules),
-        rules.strips,
-        rules.lengths,
-        rules.windows,
-        rules.lines,
-        rules.wins,
-        rules.entries,
-        rules.entry_symbol,
-        rules.arrow,
-        rules.jp_rank,
-        rules.jp_coins,
-        landing,
-        symbol,
-        nudges,
-        arrow_pays,
-        jackpot,
-        path,
-        win,
-    )
+    for dtype in CODE_TYPES:
+        codes = np.zeros(n if keep else 0, dtype=dtype)
+        errors, table, weight = _play_all(
+            rules.part,
+            rules.jp_lines,
+            dead_prefixes(rules),
+            rules.strips,
+            rules.lengths,
+            rules.windows,
+            rules.lines,
+            rules.wins,
+            rules.entries,
+            rules.entry_symbol,
+            rules.arrow,
+            rules.jp_rank,
+            len(rules.jp_coins),
+            rules.weights,
+            tail,
+            codes,
+        )
+        if not keep or len(table) <= np.iinfo(dtype).max + 1:
+            break  # else an outcome number did not fit: play again with wider ones
     if errors:
         raise GameFileError(
             rules.game.source,
             "reels.base",
             "a reel shows one paying symbol at every stop: its nudge never ends",
         )
-    weight = np.ones((), dtype=np.int64)
-    for r in range(rules.game.reels):
-        weight = np.multiply.outer(weight, rules.weights[r, : rules.lengths[r]])
     shape = tuple(int(x) for x in rules.lengths)
+    return Outcomes(table, weight, codes.reshape(shape) if keep else None)
+
+
+def reweigh(rules: Rules, outcomes: Outcomes) -> Outcomes:
+    """``outcomes`` (played with their rounds kept) totalled with the stop
+    weights of ``rules`` (same strips, other weights)."""
+    weight = _outcome_weights(outcomes.codes.ravel(), rules.weights, rules.lengths, len(outcomes.table))
+    return Outcomes(outcomes.table, weight, outcomes.codes)
+
+
+def play_all(rules: Rules) -> Rounds:
+    """Every stop combination of ``rules`` played out, one array entry per
+    round (memory: about 64 bytes a round; :func:`play_outcomes` keeps
+    only the distinct outcomes)."""
+    out = play_outcomes(rules, keep=True)
+    codes = out.codes
+    weight = np.ones((), dtype=np.int64)
+    for w in reel_weights(rules):
+        weight = np.multiply.outer(weight, w)
+    t = out.table
     return Rounds(
-        *(a.reshape(shape) for a in (landing, symbol, nudges, arrow_pays, jackpot, path)),
+        *(t[:, k][codes] for k in (LANDING, SYMBOL, NUDGES, ARROW_PAYS, JACKPOT)),
+        out.path[codes],
         weight,
-        win.reshape(shape),
+        out.win(rules.jp_coins)[codes],
     )
 
 
-def enumerate_cycle(rules: Rules, rounds: Rounds | None = None) -> Enumeration:
+def enumerate_cycle(rules: Rules, outcomes: Outcomes | None = None) -> Enumeration:
     """Play out every stop combination of ``rules`` and total the cycle exactly
-    (``rounds``: the play-out when already known, :func:`play_all`)."""
+    (``outcomes``: the rounds grouped by outcome when already known,
+    :func:`play_outcomes`).
+
+    Weights of rounds (at most the cycle, below 2**62) are int64; sums of
+    weight x coins are Python integers (one term per distinct outcome), so
+    no cycle the game file allows overflows."""
     cycle = rules.game.cycle()
-    rounds = play_all(rules) if rounds is None else rounds
-    landing, nudges, arrow_pays = (a.ravel() for a in (rounds.landing, rounds.nudges, rounds.arrow_pays))
-    jackpot, path, weight, wins = (
-        a.ravel() for a in (rounds.jackpot, rounds.path, rounds.weight, rounds.win)
-    )
+    out = play_outcomes(rules) if outcomes is None else outcomes
+    t, w = out.table, out.weight
+    landing, nudges, arrow_pays, jackpot = (t[:, k] for k in (LANDING, NUDGES, ARROW_PAYS, JACKPOT))
     pays = 1 + nudges + arrow_pays
-    if float(cycle) * float(max(int(wins.max()), 1)) * float(pays.max()) >= 2.0**62:
-        raise OverflowError(f"cycle {cycle} x wins too large for exact int64 sums")
+    wins = out.win(rules.jp_coins)
+    assert int(w.sum(dtype=object)) == cycle, "enumeration weights do not add up to the cycle"
     hist = np.zeros(int(wins.max()) + 1, dtype=np.int64)
+    np.add.at(hist, wins, w)
+    won = landing > 0
     pays_hist = np.zeros(int(pays.max()) + 1, dtype=np.int64)
-    pays_w0 = np.zeros_like(pays_hist)
+    np.add.at(pays_hist, pays[won], w[won])
+    pays_w0 = np.zeros(len(pays_hist), dtype=object)
+    np.add.at(pays_w0, pays[won], w[won].astype(object) * landing[won])
     jp_counts = np.zeros((3, len(rules.jp_coins)), dtype=np.int64)
-    sums = np.zeros(10, dtype=np.int64)
-    _accumulate(
-        landing,
-        nudges,
-        arrow_pays,
-        jackpot,
-        path,
-        weight,
-        rules.jp_coins,
-        hist,
-        pays_hist,
-        pays_w0,
-        jp_counts,
-        sums,
-    )
-    assert int(sums[0]) == cycle, "enumeration weights do not add up to the cycle"
+    hit = jackpot >= 0
+    np.add.at(jp_counts, (out.path[hit], jackpot[hit]), w[hit])
+    wo = w.astype(object)
+
+    def total(values, where=None) -> int:
+        return int((wo * values if where is None else (wo * values)[where]).sum())
+
     return Enumeration(
         cycle,
         hist,
-        *(int(x) for x in sums[1:4]),
-        int(sums[4]),
-        int(sums[7]),
-        int(sums[8]),
-        int(sums[9]),
-        int(sums[5]),
-        int(sums[6]),
+        total(landing),
+        total(landing * nudges),
+        total(landing * arrow_pays),
+        total(1, won),
+        total(1, won & (nudges > 0)),
+        total(1, won & (arrow_pays > 0)),
+        total(1, won & (pays > 1)),
+        total(nudges, won),
+        total(arrow_pays, won),
         pays_hist,
         pays_w0,
         jp_counts,
-        rounds.landing,
-        rounds.symbol,
     )

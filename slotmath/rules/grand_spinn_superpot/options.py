@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from slotmath.features.progressive import Progressive
-from slotmath.io.gamefile import GameFileError
+from slotmath.io.gamefile import GameFileError, not_an_integer
 from slotmath.model import Game
 
 
@@ -57,8 +57,8 @@ def _number(game, value, fieldname, positive=True, integer=False):
         x = Fraction(str(value))
     except (ValueError, ZeroDivisionError):
         _fail(game, fieldname, f"must be a number, got {value!r}")
-    if integer and x.denominator != 1:
-        _fail(game, fieldname, f"must be a whole number, got {value!r}")
+    if integer and (x.denominator != 1 or not isinstance(value, int)):
+        _fail(game, fieldname, not_an_integer(value))
     if positive and x <= 0:
         _fail(game, fieldname, f"must be positive, got {value!r}")
     if not positive and x < 0:

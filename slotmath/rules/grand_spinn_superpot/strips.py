@@ -38,7 +38,7 @@ import numpy as np
 from slotmath.io.files import write_text_atomic
 from slotmath.io.gamefile import GAMES_DIR
 from slotmath.io.gamewriter import strips_csv
-from slotmath.rules.grand_spinn_superpot.enumeration import compile_rules, play_all
+from slotmath.rules.grand_spinn_superpot.enumeration import JACKPOT, _stop_sums, compile_rules, play_outcomes
 
 GAME = "grand_spinn_superpot"
 DRAFT = Path("draft") / "reels.csv"  # inside the game folder
@@ -190,23 +190,18 @@ def stop_values(rules) -> dict:
 
     Figures: ``rtp`` (coin win / total bet, the progressive excluded),
     ``hit_frequency`` (win > 0) and per jackpot its probability."""
-    rounds = play_all(rules)
-    R = rules.game.reels
-    metrics = {"rtp": rounds.win / rules.total_bet, "hit_frequency": (rounds.win > 0) * 1.0}
+    out = play_outcomes(rules, keep=True)
+    jp = out.table[:, JACKPOT]
+    win = out.win(rules.jp_coins)
+    metrics = {"rtp": win / rules.total_bet, "hit_frequency": (win > 0) * 1.0}
     for k, j in enumerate(rules.options.jackpots):
-        metrics[j.name] = (rounds.jackpot == k) * 1.0
-    w = [rules.weights[r, : rules.lengths[r]].astype(np.float64) for r in range(R)]
-    out = {}
-    for name, m in metrics.items():
-        per = []
-        for r in range(R):
-            t = m
-            for q in range(R - 1, -1, -1):  # contract the other reels, highest axis first
-                if q != r:
-                    t = np.tensordot(t, w[q], axes=([q], [0]))
-            per.append(np.asarray(t))
-        out[name] = per
-    return out
+        metrics[j.name] = (jp == k) * 1.0
+    values = np.stack(list(metrics.values()), axis=1)
+    sums = _stop_sums(out.codes.ravel(), rules.weights.astype(np.float64), rules.lengths, values)
+    R = rules.game.reels
+    return {
+        name: [sums[r, : rules.lengths[r], m] for r in range(R)] for m, name in enumerate(metrics)
+    }
 
 
 def tuning_stop_values(game, level: int, reel_set: str = "base") -> dict:

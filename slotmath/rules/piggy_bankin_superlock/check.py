@@ -25,6 +25,8 @@ def check(game: Game) -> None:
     if game.rows != 3 or game.reels != 5:
         fail("grid", "the rules need 5 reels x 3 rows")
     f = load_features(game)
+    if "hold_and_spin" in game.options:
+        fail("options.hold_and_spin", "is not played under the piggy_bankin_superlock rules")
     for name in ("lockit", "free_games", "selection", "wheel"):
         if getattr(f, name) is None:
             fail(f"options.{name}", "is required by the piggy_bankin_superlock rules")

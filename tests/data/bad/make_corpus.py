@@ -20,6 +20,7 @@ import yaml
 
 HERE = Path(__file__).resolve().parent
 PIGGY = HERE.parent.parent.parent / "data" / "games" / "piggy_bankin_superlock"
+GRAND_SPINN = PIGGY.parent / "grand_spinn_superpot"
 
 BASE = {
     "name": "bad",
@@ -50,15 +51,17 @@ BOMB = "  l0: &l0 [A, A, A, A, A, A, A, A, A]\n" + BOMB
 CASES = {}  # id -> (expected file, expected field)
 
 
-def case(cid, edit=None, field="", file="game.yaml", files=None, text=None, piggy=False):
-    """Write case ``cid``: BASE (or Piggy's game) changed by ``edit`` (or the
-    raw YAML ``text``), with extra ``files`` ({name: str or bytes})."""
+def case(cid, edit=None, field="", file="game.yaml", files=None, text=None, piggy=False, seed=None):
+    """Write case ``cid``: BASE (or Piggy's game, or the ``seed`` game's
+    folder) changed by ``edit`` (or the raw YAML ``text``), with extra
+    ``files`` ({name: str or bytes})."""
     folder = HERE / cid
     folder.mkdir(exist_ok=True)
-    if piggy:
-        for f in PIGGY.glob("*.csv"):
+    seed = PIGGY if piggy else seed
+    if seed is not None:
+        for f in seed.glob("*.csv"):
             shutil.copy(f, folder / f.name)
-        source = (PIGGY / "game.yaml").read_text(encoding="utf-8")
+        source = (seed / "game.yaml").read_text(encoding="utf-8")
         body = edit(source) if edit else source
     elif text is not None:
         body = text
@@ -468,6 +471,25 @@ def build():
         piggy_sub("levels: [1, 2, 3, 5, 10]", "levels: [1.0, 2, 3, 5, 10]"),
         "bet.levels[0]",
         piggy=True,
+    )
+    # integers in the rules' options are written as integers too (section 15.1)
+    case(
+        "piggy_spins_written_5_0",
+        piggy_sub("base_game: {spins: 5,", "base_game: {spins: 5.0,"),
+        "options.lockit.sources.base_game.spins",
+        piggy=True,
+    )
+    case(
+        "grand_spinn_jackpot_pay_written_40_0",
+        piggy_sub("pay_per_level: 40}", "pay_per_level: 40.0}"),
+        "options.jackpots[0].pay_per_level",
+        seed=GRAND_SPINN,
+    )
+    case(
+        "grand_spinn_players_as_string",
+        piggy_sub("players: 300", "players: '300'"),
+        "options.network.players",
+        seed=GRAND_SPINN,
     )
     case(
         "piggy_reel_csv_outside",

@@ -1,0 +1,712 @@
+"""Value-per-symbol hold-and-spin: every held coin pays its own drawn value.
+
+The feature
+-----------
+``trigger`` or more coin symbols anywhere in the base window start it.  The
+coins are held; the other cells respin ``respins`` times; with the ``reset``
+rule every respin that lands a new coin sets the counter back to
+``respins`` (``countdown``: no reset).  Each coin carries a prize drawn
+independently from a weighted table ([x total bet] or a jackpot name of
+``options.jackpots``); the coins of the trigger window may draw from their own
+table (``start_values``).  The feature ends when the respins run out or the
+screen is full; it pays the sum of the held prizes, plus ``full_screen`` (e.g.
+the GRAND) when every cell holds a coin.
+
+Respin model (``respin``)
+-------------------------
+``cells``
+    every empty cell spins alone: cell (row, reel) shows a coin with
+    probability (coin stop weight / total stop weight) of reel ``reel`` of the
+    reel set ``reels``, or the probability given in ``probabilities``
+    (rows x reels), independently of every other cell.
+``reels``
+    the whole reel spins on its strip of ``reels`` under the held coins
+    (cells of one reel are correlated).
+
+Exact method
+------------
+The occupancy of the screen is the absorbing Markov chain of
+:class:`slotmath.features.lockit.LockIt` on masks (bit ``reel * H + row``).
+Prizes are independent of positions and of one another, so the award given
+the final number ``n`` of coins, ``k0`` of which were on the trigger window, is
+``S^{*k0} * V^{*(n - k0)}`` (``*``: convolution; ``S``, ``V`` the start and
+respin value laws) shifted by the full-screen prize when ``n`` is every cell.
+The chain is run backwards once per ``n`` (``E[1{final count = n}]`` from
+every start mask), then averaged over the start masks a triggering *key*
+(the per-reel coin counts of the base window) leaves possible, weighted by
+the base reel strips: given its count ``c``, reel ``r``'s window pattern has
+probability count(pattern) / count(patterns with ``c`` coins), independently
+across reels.  Under ``respin: cells`` with one probability per reel the law
+depends on the mask only through the key; under ``reels`` (or per-cell
+probabilities) the rows matter and the average is what makes the key's law
+exact.
+
+``E[award | key] = k0 E[S] + (E[n | key] - k0) E[V] + P(full | key) G``.
+
+Arithmetic: integer strip counts make the chain rational.  When every cell
+of a reel lands alike (``respin: cells`` from strips, or per-cell
+probabilities equal down each reel) the law depends on the start only through
+the key, and the means run exact in Fractions on the chain of per-reel counts
+(:func:`count_chain_values`, ``(H + 1)**R`` states) for any grid.  The mask
+chain runs exact on grids of at most :data:`EXACT_CELLS` cells, in float64
+beyond: every probability is a sum of products of non-negative numbers, with
+a relative error below ``m 2**-53``, ``m ~ steps R (2**H + 3)`` (about 1e-12
+for 3 reset respins on 3 x 5, where the chain absorbs within 48 steps); the
+award laws (float64 probabilities) and a float feature RTP inherit that
+relative bound.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from math import gcd, lcm, prod
+
+import numpy as np
+
+from slotmath.engine.cache import game_cache
+from slotmath.engine.distribution import WinDistribution
+from slotmath.features.options import _is_number, _Reader
+from slotmath.io.gamefile import GameFileError
+from slotmath.model import Game
+
+__all__ = [
+    "EXACT_CELLS",
+    "Prize",
+    "HoldAndSpinSpec",
+    "load_hold_and_spin",
+    "hold_and_spin_landing",
+    "hold_and_spin_chain",
+    "trigger_keys",
+    "coin_patterns",
+    "pattern_counts",
+    "final_count_laws",
+    "cell_probabilities",
+    "reel_probabilities",
+    "count_chain_values",
+    "hold_and_spin_means",
+    "hold_and_spin_awards",
+    "FEATURE_EVENTS",
+    "COINS_TABLE",
+    "check_jackpots",
+    "depends_on_count_only",
+    "feature_odds",
+    "hold_and_spin_feature",
+]
+
+#: grids with at most this many cells run the chain in exact Fractions
+EXACT_CELLS = 9
+SPEC_KEYS = (
+    "symbol",
+    "trigger",
+    "respins",
+    "rule",
+    "respin",
+    "reels",
+    "probabilities",
+    "values",
+    "start_values",
+    "full_screen",
+)
+RESPIN_MODELS = ("cells", "reels")
+
+
+# ===========================================================================
+# declaration
+# ===========================================================================
+@dataclass(frozen=True)
+class Prize:
+    """One entry of a coin value table: ``value`` [x total bet], its
+    ``weight`` and ``label`` (a jackpot name or the value as text)."""
+
+    value: Fraction
+    weight: int
+    label: str
+
+
+@dataclass(frozen=True)
+class HoldAndSpinSpec:
+    """A declared hold-and-spin (see the module docstring).
+
+    ``values`` / ``start_values``: tuples of :class:`Prize` (respin coins /
+    coins of the trigger window); ``full_screen``: prize [x total bet] of a
+    full screen and its label; ``probabilities``: rows x reels Fractions when
+    declared instead of ``reels``."""
+
+    symbol: str
+    trigger: int
+    respins: int
+    rule: str
+    respin: str
+    reels: str | None
+    probabilities: tuple | None
+    values: tuple
+    start_values: tuple
+    full_screen: Fraction
+    full_screen_label: str
+    base_reels: str = "base"
+
+    @staticmethod
+    def table_moments(table) -> tuple:
+        """Mean [x total bet] and second moment of a value table (Fractions)."""
+        total = sum(p.weight for p in table)
+        return (
+            sum(p.value * p.weight for p in table) / total,
+            sum(p.value**2 * p.weight for p in table) / total,
+        )
+
+
+def load_hold_and_spin(game: Game) -> HoldAndSpinSpec | None:
+    """Parse and validate ``options.hold_and_spin`` (None when absent).
+
+    Raises :class:`~slotmath.io.gamefile.GameFileError` naming the game file
+    and the field.
+    """
+    opts = game.options or {}
+    if not isinstance(opts, dict) or "hold_and_spin" not in opts:
+        return None
+    return _load(game)
+
+
+@game_cache(maxsize=16)
+def _load(game: Game) -> HoldAndSpinSpec:
+    rd = _Reader(game)
+    w = "options.hold_and_spin"
+    spec = rd.mapping(game.options["hold_and_spin"], w, SPEC_KEYS, ("symbol", "trigger", "respins", "values"))
+    jackpots = {}
+    if "jackpots" in game.options:
+        for name, value in rd.mapping(game.options["jackpots"], "options.jackpots").items():
+            jackpots[str(name)] = rd.number(value, f"options.jackpots.{name}", positive=True)
+    symbol = rd.symbol(spec["symbol"], f"{w}.symbol")
+    sym = game.symbol(symbol)
+    if sym.kind == "wild":
+        rd.fail(f"{w}.symbol", f"{symbol!r} is a wild; a coin symbol may not substitute on lines")
+    if any(symbol in pos for lp in game.line_pays for pos in lp.positions) or any(
+        lp.anywhere == symbol for lp in game.line_pays
+    ):
+        rd.fail(f"{w}.symbol", f"{symbol!r} has line pays; a coin symbol pays only in the feature")
+    if any(sp.symbol == symbol for sp in game.scatter_pays):
+        rd.fail(f"{w}.symbol", f"{symbol!r} has scatter pays; a coin symbol pays only in the feature")
+    cells = game.reels * game.rows
+    trigger = rd.number(spec["trigger"], f"{w}.trigger", integer=True, positive=True)
+    if trigger > cells:
+        rd.fail(f"{w}.trigger", f"{trigger} coins do not fit the {game.rows}x{game.reels} window")
+    respins = rd.number(spec["respins"], f"{w}.respins", integer=True, positive=True)
+    rule = spec.get("rule", "reset")
+    if rule not in ("reset", "countdown"):
+        rd.fail(f"{w}.rule", f"must be 'reset' or 'countdown', got {rule!r}")
+    respin = spec.get("respin", "cells")
+    if respin not in RESPIN_MODELS:
+        rd.fail(f"{w}.respin", f"must be one of {', '.join(RESPIN_MODELS)}, got {respin!r}")
+    if ("reels" in spec) == ("probabilities" in spec):
+        rd.fail(w, "declare exactly one of 'reels' (a reel set) and 'probabilities' (per cell)")
+    reels, probs = None, None
+    if "reels" in spec:
+        reels = rd.reel_set(spec["reels"], f"{w}.reels")
+    else:
+        if respin != "cells":
+            rd.fail(f"{w}.probabilities", "per-cell probabilities need respin: cells")
+        probs = _probabilities(rd, spec["probabilities"], f"{w}.probabilities")
+    values = _table(rd, spec["values"], f"{w}.values", jackpots)
+    start = values
+    if "start_values" in spec:
+        start = _table(rd, spec["start_values"], f"{w}.start_values", jackpots)
+    full, full_label = rd.prize(spec.get("full_screen", 0), f"{w}.full_screen", jackpots)
+    out = HoldAndSpinSpec(
+        symbol, trigger, respins, rule, respin, reels, probs, values, start, full, full_label
+    )
+    if not _trigger_possible(game, out):
+        rd.fail(f"{w}.trigger", f"no window of reel set 'base' shows {trigger} or more {symbol}")
+    return out
+
+
+def _probabilities(rd: _Reader, value, where) -> tuple:
+    g = rd.game
+    if not isinstance(value, list) or len(value) != g.rows:
+        rd.fail(where, f"must be a list of {g.rows} rows of {g.reels} probabilities")
+    out = []
+    for k, row in enumerate(value):
+        if not isinstance(row, list) or len(row) != g.reels:
+            rd.fail(f"{where}[{k}]", f"must be a list of {g.reels} probabilities")
+        cells = []
+        for r, p in enumerate(row):
+            if isinstance(p, str) and not _is_number(p):
+                rd.fail(f"{where}[{k}][{r}]", f"must be a number or a fraction 'p/q', got {p!r}")
+            x = rd.number(p, f"{where}[{k}][{r}]", minimum=0)
+            if x > 1:
+                rd.fail(f"{where}[{k}][{r}]", f"must be at most 1, got {p!r}")
+            cells.append(x)
+        out.append(tuple(cells))
+    return tuple(out)
+
+
+def _table(rd: _Reader, value, where, jackpots) -> tuple:
+    if not isinstance(value, list) or not value:
+        rd.fail(where, "must be a non-empty list of {prize, weight}")
+    out = []
+    for i, e in enumerate(value):
+        f = f"{where}[{i}]"
+        rd.mapping(e, f, ("prize", "weight"), ("prize", "weight"))
+        v, label = rd.prize(e["prize"], f"{f}.prize", jackpots)
+        out.append(Prize(v, rd.number(e["weight"], f"{f}.weight", integer=True, minimum=0), label))
+    if sum(p.weight for p in out) == 0:
+        rd.fail(where, "all weights are zero")
+    return tuple(p for p in out if p.weight)
+
+
+# ===========================================================================
+# the base window and the chain
+# ===========================================================================
+def coin_patterns(game: Game, reel_set: str, symbol: str) -> list:
+    """Per reel, the coin pattern (bit k: row k shows ``symbol``) of the window
+    at every stop: a list of R int64 arrays."""
+    from slotmath.engine.reels import windows
+
+    bits = 1 << np.arange(game.rows)
+    idx = game.symbol_index[symbol]
+    return [((windows(game, s) == idx) * bits).sum(axis=1) for s in game.strips(reel_set)]
+
+
+def pattern_counts(game: Game, reel_set: str, symbol: str) -> np.ndarray:
+    """Per reel, the stop weight of every coin pattern, shape (R, 2**H) int64."""
+    return np.array(
+        [
+            np.bincount(pat, weights=s.stop_weights(), minlength=1 << game.rows).astype(np.int64)
+            for pat, s in zip(coin_patterns(game, reel_set, symbol), game.strips(reel_set), strict=True)
+        ]
+    )
+
+
+def _base_patterns(game: Game, spec: HoldAndSpinSpec) -> np.ndarray:
+    return pattern_counts(game, spec.base_reels, spec.symbol)
+
+
+def _trigger_possible(game, spec) -> bool:
+    top = 0
+    for counts in _base_patterns(game, spec):
+        top += max(bin(p).count("1") for p in range(1 << game.rows) if counts[p])
+    return top >= spec.trigger
+
+
+def trigger_keys(game: Game, spec: HoldAndSpinSpec) -> dict:
+    """Exact probability of every triggering key [probability].
+
+    A key is the tuple of per-reel coin counts on the base window; reels are
+    independent, so P(key) is the product of per-reel window counts over the
+    cycle.  Only keys with ``trigger`` or more coins are listed.
+    """
+    from itertools import product
+
+    per_reel = _count_weights(game, spec)
+    total = prod(sum(c) for c in per_reel)
+    out = {}
+    for key in product(*[range(len(c)) for c in per_reel]):
+        if sum(key) >= spec.trigger:
+            n = prod(c[k] for c, k in zip(per_reel, key, strict=True))
+            if n:
+                out[key] = Fraction(n, total)
+    return out
+
+
+def _count_weights(game, spec) -> list:
+    pc = [bin(p).count("1") for p in range(1 << game.rows)]
+    out = []
+    for counts in _base_patterns(game, spec):
+        c = [0] * (game.rows + 1)
+        for p, n in enumerate(counts):
+            c[pc[p]] += int(n)
+        out.append(c)
+    return out
+
+
+def hold_and_spin_landing(game: Game, spec: HoldAndSpinSpec):
+    """The :class:`~slotmath.features.lockit.Landing` of one respin (integer
+    counts or Fractions: always rational)."""
+    from slotmath.features.lockit import Landing
+
+    if spec.respin == "reels":
+        assert spec.reels is not None  # the loader requires it
+        return Landing.from_counts(pattern_counts(game, spec.reels, spec.symbol))
+    return Landing.from_cells([list(row) for row in cell_probabilities(game, spec)])
+
+
+def cell_probabilities(game: Game, spec: HoldAndSpinSpec) -> tuple:
+    """``respin: cells``: rows x reels probability that an empty cell lands a
+    coin [probability] (Fractions): the declared ones, or the coin's share of
+    the stop weight of the cell's reel strip."""
+    if spec.probabilities is not None:
+        return spec.probabilities
+    assert spec.reels is not None  # the loader requires reels or probabilities
+    idx = game.symbol_index[spec.symbol]
+    p = []
+    for strip in game.strips(spec.reels):
+        w = strip.stop_weights()
+        hits = np.array([game.symbol_index[s] == idx for s in strip.symbols])
+        p.append(Fraction(int(w[hits].sum()), int(w.sum())))
+    return (tuple(p),) * game.rows
+
+
+def hold_and_spin_chain(game: Game, spec: HoldAndSpinSpec, exact: bool | None = None):
+    """The :class:`~slotmath.features.lockit.LockIt` chain of the respins
+    (``exact`` None: exact when the grid has at most :data:`EXACT_CELLS` cells)."""
+    from slotmath.features.lockit import LockIt
+
+    if exact is None:
+        exact = game.rows * game.reels <= EXACT_CELLS
+    return LockIt(hold_and_spin_landing(game, spec), spec.respins, spec.rule, exact=exact)
+
+
+def final_count_laws(game: Game, spec: HoldAndSpinSpec, exact: bool | None = None) -> dict:
+    """Law of the final number of coins for every triggering key.
+
+    Returns
+    -------
+    dict
+        key -> array of shape (H R + 1,): P(final count = n | key) [probability]
+        (Fractions in exact mode).
+    """
+    return _final_count_laws(game, spec, exact)
+
+
+@game_cache(maxsize=8)
+def _final_count_laws(game, spec, exact):
+    from slotmath.features.landing import _popcount
+
+    chain = hold_and_spin_chain(game, spec, exact)
+    H, R, cells = game.rows, game.reels, game.rows * game.reels
+    P = 1 << H
+    pc = _popcount(cells)
+    values = []
+    for n in range(cells + 1):
+        f = (pc == n).astype(np.int64)
+        f = np.array([int(x) for x in f], dtype=object) if chain.exact else f.astype(float)
+        values.append(chain.values(f)[0])
+    V = np.stack(values)  # (n, mask)
+    # average over the start patterns each reel's count leaves possible
+    pat_pc = _popcount(H)
+    T = V.reshape((cells + 1,) + (P,) * R)  # axis 1 + (R - 1 - r) is reel r
+    for r, counts in enumerate(_base_patterns(game, spec)):
+        Q = np.zeros((H + 1, P), dtype=object)
+        for p in range(P):
+            Q[pat_pc[p], p] = int(counts[p])
+        tot = Q.sum(axis=1)
+        for c in range(H + 1):
+            if tot[c]:
+                Q[c] = [Fraction(int(x), int(tot[c])) for x in Q[c]]
+        if not chain.exact:
+            Q = Q.astype(float)
+        ax = 1 + (R - 1 - r)
+        T = np.moveaxis(np.tensordot(T, Q, axes=([ax], [1])), -1, ax)
+    out = {}
+    for key in trigger_keys(game, spec):
+        idx = (slice(None),) + tuple(key[r] for r in range(R - 1, -1, -1))
+        out[key] = T[idx]
+    return out
+
+
+# ===========================================================================
+# awards
+# ===========================================================================
+def hold_and_spin_means(game: Game, level: int, spec: HoldAndSpinSpec, exact: bool | None = None) -> dict:
+    """Mean award of the feature for every triggering key [x total bet].
+
+    ``k0 E[start value] + (E[n | key] - k0) E[value] + P(full | key) x full
+    screen``; the mean does not depend on the bet level (prizes are
+    multiples of the total bet).  Fractions unless ``exact`` is False or the
+    chain can only run in float64: when every cell of a reel lands alike
+    (``respin: cells``) the exact chain on per-reel counts
+    (:func:`count_chain_values`) serves any grid; otherwise the mask chain runs
+    exact up to :data:`EXACT_CELLS` cells.
+    """
+    return _means(game, spec, exact)
+
+
+@game_cache(maxsize=8)
+def _means(game, spec, exact):
+    ev, _ = HoldAndSpinSpec.table_moments(spec.values)
+    es, _ = HoldAndSpinSpec.table_moments(spec.start_values)
+    cells = game.rows * game.reels
+    p = reel_probabilities(game, spec)
+    if exact is not False and p is not None:
+        f = _count_grid(game.rows, game.reels) * ev
+        f[(game.rows,) * game.reels] += spec.full_screen
+        V = count_chain_values(p, game.rows, spec.respins, spec.rule, f)
+        return {key: V[key] - sum(key) * (ev - es) for key in trigger_keys(game, spec)}
+    out = {}
+    for key, law in final_count_laws(game, spec, exact).items():
+        k0 = sum(key)
+        en = sum(n * law[n] for n in range(cells + 1))
+        if isinstance(en, Fraction) or isinstance(law[0], Fraction):
+            out[key] = k0 * es + (en - k0) * ev + law[cells] * spec.full_screen
+        else:
+            full = float(law[cells]) * float(spec.full_screen)
+            out[key] = float(k0 * es) + (float(en) - k0) * float(ev) + full
+    return out
+
+
+def reel_probabilities(game: Game, spec: HoldAndSpinSpec) -> list | None:
+    """Per reel, the probability that an empty cell lands a coin, when the
+    respins land cell by cell with one probability per reel (the feature then
+    depends on the start only through the per-reel counts); None otherwise."""
+    if spec.respin != "cells":
+        return None
+    cols = [{row[r] for row in cell_probabilities(game, spec)} for r in range(game.reels)]
+    return [c.pop() for c in cols] if all(len(c) == 1 for c in cols) else None
+
+
+def _count_grid(H: int, R: int) -> np.ndarray:
+    """Total count of every per-reel count state, shape (H + 1,) * R (object ints)."""
+    tot = np.zeros((H + 1,) * R, dtype=np.int64)
+    for r in range(R):
+        shape = [1] * R
+        shape[r] = H + 1
+        tot = tot + np.arange(H + 1).reshape(shape)
+    return np.array(tot.tolist(), dtype=object)
+
+
+def count_chain_values(p: list, H: int, respins: int, rule: str, f: np.ndarray) -> np.ndarray:
+    """Exact ``E[f(final per-reel counts) | start counts]`` when every empty
+    cell of reel r lands a coin with probability ``p[r]``, independently.
+
+    The state is the tuple of per-reel counts (``(H + 1)**R`` states instead
+    of ``2**(H R)`` masks); one respin moves reel r from ``c`` to ``c'`` coins
+    with the binomial ``C(H - c, c' - c) p^(c' - c) (1 - p)^(H - c')``.  Reset
+    rule: states only grow, so the value with a full counter is settled level
+    by level of the total count, from the full screen down:
+    ``V(s) = stay^n f(s) + moved(s) (1 + stay + ... + stay^(n-1))``.
+
+    Parameters
+    ----------
+    p : list of Fraction
+        Landing probability of an empty cell of each reel [probability].
+    f : ndarray, shape (H + 1,) * R
+        Prize of each final state (Fractions or ints).
+    """
+    from math import comb
+
+    R = len(p)
+    A = []
+    for q in p:
+        a = np.zeros((H + 1, H + 1), dtype=object)
+        a[...] = Fraction(0)
+        for c in range(H + 1):
+            for c2 in range(c, H + 1):
+                a[c, c2] = comb(H - c, c2 - c) * q ** (c2 - c) * (1 - q) ** (H - c2)
+        A.append(a)
+
+    def step(V):  # (T V)(s) = sum_s' T(s, s') V(s')
+        for r in range(R):
+            V = np.moveaxis(np.tensordot(A[r], V, axes=([1], [r])), 0, r)
+        return V
+
+    f = np.asarray(f, dtype=object)
+    if rule == "countdown":
+        V = f
+        for _ in range(respins):
+            V = step(V)
+        return V
+    stay = np.ones((1,) * R, dtype=object)
+    for r in range(R):
+        shape = [1] * R
+        shape[r] = H + 1
+        stay = stay * np.array([A[r][c, c] for c in range(H + 1)], dtype=object).reshape(shape)
+    stay_n = stay**respins
+    geo = sum((stay**j for j in range(respins)), np.zeros_like(stay))
+    level = _count_grid(H, R)
+    V = f.copy()
+    for t in range(H * R, -1, -1):
+        moved = step(V) - stay * V  # reads only states above level t once they are settled
+        at = level == t
+        V[at] = (stay_n * f + moved * geo)[at]
+    return V
+
+
+def _grid(spec: HoldAndSpinSpec) -> Fraction:
+    """Largest prize step g [x total bet] with every prize a whole multiple of it."""
+    prizes = [p.value for p in spec.values + spec.start_values] + [spec.full_screen]
+    den = lcm(*(x.denominator for x in prizes))
+    num = 0
+    for x in prizes:
+        num = gcd(num, int(x * den))
+    return Fraction(num or 1, den)
+
+
+def _value_law(table, g: Fraction) -> np.ndarray:
+    total = sum(p.weight for p in table)
+    top = max(int(p.value / g) for p in table)
+    law = np.zeros(top + 1)
+    for p in table:
+        law[int(p.value / g)] += p.weight / total
+    return law
+
+
+def _add_iid(dist: np.ndarray, law: np.ndarray) -> np.ndarray:
+    """Law of X + Y for X ~ ``dist`` and an independent Y ~ ``law`` (sparse direct sums)."""
+    out = np.zeros(len(dist) + len(law) - 1)
+    for j in np.flatnonzero(law):
+        out[j : j + len(dist)] += law[j] * dist
+    return out
+
+
+def _award_grid_laws(game: Game, spec: HoldAndSpinSpec, exact) -> tuple:
+    """(grid g [x total bet], {key: law of the award on the grid, float64 array})."""
+    g = _grid(spec)
+    cells = game.rows * game.reels
+    v, s = _value_law(spec.values, g), _value_law(spec.start_values, g)
+    full = int(spec.full_screen / g)
+    laws = final_count_laws(game, spec, exact)
+    cache: dict = {}
+
+    def component(k0, n):  # law of k0 start prizes plus n - k0 respin prizes
+        if (k0, n) not in cache:
+            if n == k0:
+                d = np.ones(1)
+                for _ in range(k0):
+                    d = _add_iid(d, s)
+            else:
+                d = _add_iid(component(k0, n - 1), v)
+            cache[(k0, n)] = d
+        return cache[(k0, n)]
+
+    out = {}
+    for key, law in laws.items():
+        k0 = sum(key)
+        top = len(component(k0, cells)) + full
+        hist = np.zeros(top)
+        for n in range(k0, cells + 1):
+            p = float(law[n])
+            if p == 0:
+                continue
+            d = component(k0, n)
+            shift = full if n == cells else 0
+            hist[shift : shift + len(d)] += p * d
+        out[key] = hist
+    return g, out
+
+
+def hold_and_spin_awards(game: Game, level: int, spec: HoldAndSpinSpec, exact: bool | None = None) -> dict:
+    """Law of the feature's award for every triggering key.
+
+    Returns
+    -------
+    dict
+        key (per-reel coin counts of the base window) -> :class:`WinDistribution`
+        of the award at bet ``level`` (float64 probabilities summing to 1; wins
+        in 1/``unit_den`` coins, ``unit_den`` the denominator of the prize step
+        times the total bet).
+    """
+    bet = game.bet(level)
+    g, laws = _award_grid_laws(game, spec, exact)
+    step = g * bet.total_bet  # coins per grid step
+    unit_den = step.denominator
+    step_units = int(step * unit_den)
+    out = {}
+    for key, hist in laws.items():
+        nz = np.flatnonzero(hist)
+        out[key] = WinDistribution(nz.astype(np.int64) * step_units, hist[nz], unit_den, bet.total_bet)
+    return out
+
+
+def _required(game: Game) -> HoldAndSpinSpec:
+    spec = load_hold_and_spin(game)
+    if spec is None:
+        raise GameFileError(game.source, "options.hold_and_spin", "is required (no hold-and-spin declared)")
+    return spec
+
+
+# ===========================================================================
+# odds, checks and the feature of the generic round
+# ===========================================================================
+#: events of the compiled sampler (:mod:`slotmath.montecarlo.holdspinsim`), after the pays'
+FEATURE_EVENTS = ("hold_and_spin triggers", "hold_and_spin full screens", "hold_and_spin award [grid]")
+#: name of the PAR table of coins on screen
+COINS_TABLE = "Hold-and-spin: coins on screen given a trigger"
+
+
+def check_jackpots(game: Game, spec: HoldAndSpinSpec) -> None:
+    """Refuse a declared jackpot that no prize of the hold-and-spin uses."""
+    used = {p.label for p in spec.values + spec.start_values} | {spec.full_screen_label}
+    for name in game.options.get("jackpots") or {}:
+        if str(name) not in used:
+            _Reader(game).fail(f"options.jackpots.{name}", "is declared but no hold-and-spin prize uses it")
+
+
+def depends_on_count_only(game: Game, spec: HoldAndSpinSpec, exact: bool | None = None) -> bool:
+    """True when every key with the same number of coins has the same award law."""
+    _, laws = _award_grid_laws(game, spec, exact)
+    first: dict = {}
+    for key, law in laws.items():
+        ref = first.setdefault(sum(key), law)
+        n = max(len(ref), len(law))
+        a, b = np.pad(ref, (0, n - len(ref))), np.pad(law, (0, n - len(law)))
+        if not np.allclose(a, b, rtol=1e-12, atol=1e-15):
+            return False
+    return True
+
+
+def feature_odds(game: Game, spec: HoldAndSpinSpec, probs: dict, exact: bool | None = None) -> dict:
+    """Feature odds (JSON-ready) from ``probs`` = {triggering key: P(key)}:
+    trigger probability, mean award [x total bet], full-screen probability,
+    expected jackpots per round, the coins on screen given a trigger and the
+    expected count per round of the sampler's events (``event_rates``)."""
+    means = hold_and_spin_means(game, 0, spec, exact)
+    laws = final_count_laws(game, spec, exact)
+    cells = game.rows * game.reels
+    p = sum(probs.values(), Fraction(0))
+    pf = float(p)
+    full = sum(float(probs[k]) * float(laws[k][cells]) for k in probs)
+    at_trigger, at_end = np.zeros(cells + 1), np.zeros(cells + 1)
+    for k, q in probs.items():
+        at_trigger[sum(k)] += float(q)
+        at_end += np.array([float(x) for x in laws[k]]) * float(q)
+    counts = np.arange(cells + 1)
+    start, end = float(at_trigger @ counts), float(at_end @ counts)
+    jackpots: dict[str, float] = {}
+    for table, coins in ((spec.start_values, start), (spec.values, end - start)):
+        total = sum(x.weight for x in table)
+        for x in table:
+            if not _is_number(x.label):
+                jackpots[x.label] = jackpots.get(x.label, 0.0) + coins * x.weight / total
+    if spec.full_screen:
+        jackpots[spec.full_screen_label] = jackpots.get(spec.full_screen_label, 0.0) + full
+    rtp = sum(float(probs[k]) * float(means[k]) for k in probs)
+    return {
+        "trigger_probability": pf,
+        "trigger_probability_exact": f"{p.numerator}/{p.denominator}" if isinstance(p, Fraction) else None,
+        "trigger_one_in": 1 / pf,
+        "mean_award": rtp / pf,
+        "full_screen_probability": full,
+        "rtp": rtp,
+        "coins_at_trigger_mean": start / pf,
+        "coins_at_end_mean": end / pf,
+        "jackpot_hits_per_round": jackpots,
+        "coins_given_trigger": [
+            {"coins": int(n), "at_trigger": at_trigger[n] / pf, "at_end": at_end[n] / pf}
+            for n in range(spec.trigger, cells + 1)
+        ],
+        "event_rates": dict(zip(FEATURE_EVENTS, (pf, full, rtp / float(_grid(spec))), strict=True)),
+    }
+
+
+def hold_and_spin_feature(
+    game: Game, level: int, spec: HoldAndSpinSpec | None = None, exact: bool | None = None
+):
+    """The hold-and-spin as a :class:`slotmath.features.round.Feature` of the
+    generic round: trigger = the coin counted per reel; mean and award law of
+    every triggering key; keys share an award law by coin count when
+    :func:`depends_on_count_only`; odds by :func:`feature_odds`."""
+    from slotmath.features.round import Feature, Trigger
+
+    spec = spec or _required(game)
+    awards = hold_and_spin_awards(game, level, spec, exact)
+    means = hold_and_spin_means(game, level, spec, exact)
+    by_count = depends_on_count_only(game, spec, exact)
+    return Feature(
+        "hold_and_spin",
+        Trigger(spec.symbol, per_reel=True),
+        lambda key: key in awards,
+        means.__getitem__,
+        awards.__getitem__,
+        group=(lambda key: sum(key)) if by_count else (lambda key: key),
+        odds=lambda probs: feature_odds(game, spec, probs, exact),
+    )
