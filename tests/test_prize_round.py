@@ -307,3 +307,22 @@ def write_text(game, old, new):
     text = path.read_text(encoding="utf-8").replace(old, new)
     path.write_text(re.sub(r"(- \{name: [^\n]*?), weight: \d+", r"\1", text), encoding="utf-8")
     return path.parent
+
+
+def test_wheel_beside_a_hold_and_spin(tmp_path):
+    # the 2x2 hold-and-spin game of test_holdspin plus a wheel on 2+ COIN that
+    # shares its MINI jackpot.  Base windows: reel 1 [COIN, COIN, A, B] shows
+    # 2, 1, 0, 1 COIN; reel 2 [A, COIN, B] shows 1, 1, 0:
+    #   P(2+ COIN) = P(reel 1 shows 2) + P(1) P(1) = 1/4 + (1/2)(2/3) = 7/12;
+    # one spin: (2 + MINI 5) / 2 = 7/2; wheel = (7/12)(7/2) = 49/24
+    from test_holdspin import CELLS, small_game_data
+    from test_holdspin import write_game as write_folder
+
+    data = small_game_data(CELLS)
+    alone = analyse(write_folder(tmp_path, data, "alone"), 1)
+    segments = [{"prize": 2, "weight": 1}, {"prize": "MINI", "weight": 1}]
+    data["options"]["wheel"] = {"symbol": "COIN", "trigger": 2, "segments": segments}
+    both = analyse(write_folder(tmp_path, data, "both"), 1)
+    assert both.components == {**alone.components, "wheel": F(49, 24)}
+    assert both.rtp == alone.rtp + F(49, 24)
+    assert float(both.distribution.mean) == pytest.approx(float(both.rtp), rel=1e-9)
