@@ -326,3 +326,22 @@ def test_wheel_beside_a_hold_and_spin(tmp_path):
     assert both.components == {**alone.components, "wheel": F(49, 24)}
     assert both.rtp == alone.rtp + F(49, 24)
     assert float(both.distribution.mean) == pytest.approx(float(both.rtp), rel=1e-9)
+
+
+def test_free_games_played_only_by_a_selection_choice(write_game):
+    # options.free_games without awards: the base window never starts them, the
+    # choice does (5 games x2, no retriggers: 5 x E[spin] 1 x 2 = 10); uniform
+    # between a prize of 10 and the games: selection = (10/64) x 10 = 25/16,
+    # RTP = 1 + 25/16 = 41/16
+    text = GAME + (
+        "  free_games: {symbol: S, reels: base}\n"
+        "  selection: {symbol: S, trigger: 2, policy: uniform, choices: [{prize: 10}, {free_games: 5, multiplier: 2}]}\n"
+    )
+    game = load_game(write_game(text))
+    result = analyse(game, 1)
+    assert result.components == {"lines": 1, "selection": F(25, 16)} and result.rtp == F(41, 16)
+    z, _ = z_scores(game, 1, 300_000, 4)
+    assert all(abs(v) < 4 for v in z.values()), z
+    alone = GAME + "  free_games: {symbol: S, reels: base}\n"
+    with pytest.raises(GameFileError, match=r"options\.free_games\.awards: is required"):
+        load_game(write_game(alone))

@@ -558,16 +558,13 @@ def _award_tables(rd: _Reader, spec, where, shape_names, jackpots) -> AwardTable
 
 def _free_games(rd: _Reader, spec) -> FreeGamesSpec:
     w = "options.free_games"
-    rd.mapping(
-        spec,
-        w,
-        FREE_GAMES_KEYS,
-        ("symbol", "reels", "awards"),
-    )
+    # under rules: lines free games without awards are played by a selection choice only
+    lines = rd.game.rules == "lines"
+    rd.mapping(spec, w, FREE_GAMES_KEYS, ("symbol", "reels") if lines else ("symbol", "reels", "awards"))
     symbol = rd.symbol(spec["symbol"], f"{w}.symbol")
     reels = rd.reel_set(spec["reels"], f"{w}.reels")
     mult = rd.number(spec.get("multiplier", 1), f"{w}.multiplier", positive=True)
-    awards = _games_awards(rd, spec["awards"], f"{w}.awards")
+    awards = _games_awards(rd, spec["awards"], f"{w}.awards") if "awards" in spec else {}
     again = spec.get("retrigger_awards")
     again = None if again is None else _games_awards(rd, again, f"{w}.retrigger_awards", zero=True)
     retrigger = spec.get("retrigger", True)

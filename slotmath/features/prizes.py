@@ -119,6 +119,9 @@ def _load(game: Game) -> LinePrizes:
     sel = _selection(rd, opts["selection"], jackpots, declared, wheel) if "selection" in opts else None
     if wheel is not None and wheel.symbol is None and not (sel and any(c.wheel for c in sel.choices)):
         rd.fail("options.wheel", "has no symbol/trigger and no selection choice spins it")
+    free = declared.free_games
+    if free is not None and not free.awards and not (sel and any(c.free_games for c in sel.choices)):
+        rd.fail("options.free_games.awards", "is required (free games without awards are a selection choice's)")
     used = {lab for lab, _, _ in wheel.wheel.segments} if wheel else set()
     used |= {c.label for c in sel.choices} if sel else set()
     if "hold_and_spin" in opts:
@@ -332,8 +335,9 @@ def selection_feature(game: Game, level: int, spec: ChoiceSpec, prizes: LinePriz
 
     @cache
     def free_games(games: int, mult: Fraction) -> Feature:
-        again = fgs.retrigger_awards or fgs.awards
-        one = replace(fgs, multiplier=mult, awards={1: (Fraction(0), games)}, retrigger_awards=again)
+        again = fgs.retrigger_awards or fgs.awards  # none: the choice's games are not retriggered
+        one = replace(fgs, multiplier=mult, awards={1: (Fraction(0), games)}, retrigger_awards=again or None)
+        one = one if again else replace(one, retrigger=False)
         return free_games_feature_of(game, level, one)
 
     def choice_mean(c: Choice):

@@ -125,7 +125,7 @@ def round_features(game: Game, level: int) -> list:
 
     declared = load_features(game)
     out = []
-    if declared.free_games is not None:
+    if declared.free_games is not None and declared.free_games.awards:  # else a selection's only
         out.append(free_games_feature_of(game, level, declared.free_games))
     if "hold_and_spin" in game.options:
         from slotmath.features.holdspin import hold_and_spin_feature
@@ -363,7 +363,8 @@ def check(game: Game) -> None:
         assert spec is not None
         if not prizes:  # else the jackpots' check below counts every feature's
             check_jackpots(game, spec)
-    if prizes or ("jackpots" in game.options and "hold_and_spin" not in game.options):
+    alone = "jackpots" in game.options and "hold_and_spin" not in game.options
+    if prizes or alone or ("free_games" in game.options and not load_features(game).free_games.awards):
         from slotmath.features.prizes import load_line_prizes
 
         load_line_prizes(game)
