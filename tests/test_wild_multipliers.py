@@ -145,3 +145,13 @@ def test_worked_example_has_the_figures_the_page_states(tmp_path):
     result = analyse(game, 1)
     assert result.rtp == F(2431, 256) and f"{float(result.rtp):.4%}" == "949.6094%"
     assert result.cycle == 16384 and "= 2431/256`" in section and "= 16384`" in section
+
+
+def test_a_reel_without_the_wild_keeps_its_strip(write_game):
+    # reel 3 [A, A, X, X] shows no W: E[f_3] = 2/4, so
+    #   RTP = 8 x (11/8)(13/16)(1/2) = 143/32; reel 3 is not rewritten (4 stops, unweighted)
+    text = GAME.replace("[A, A, W, X]", "[A, A, X, X]").replace("COMBINE", "").replace("FREE", "").replace("S_SYMBOL", "")
+    game = load_game(write_game(text))
+    result = analyse(game, 1)
+    assert result.rtp == F(143, 32)
+    assert result.cycle == (4 * 4**2) * (4 * 4) * 4

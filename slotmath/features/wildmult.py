@@ -161,7 +161,7 @@ def _rewrite(game: Game) -> Game:
     out = replace(game, symbols=tuple(symbols), line_pays=pays, reel_sets=sets)
     for name, strips in sets.items():
         cycle = prod(s.total_weight for s in strips)
-        heaviest = max(max(s.weights) for s in strips)
+        heaviest = max(int(s.stop_weights().max()) for s in strips)
         if cycle * max(len(game.paylines), 1) >= EXACT_LIMIT or heaviest >= MAX_WEIGHT:
             raise GameFileError(
                 game.source,
