@@ -345,3 +345,17 @@ def test_free_games_played_only_by_a_selection_choice(write_game):
     alone = GAME + "  free_games: {symbol: S, reels: base}\n"
     with pytest.raises(GameFileError, match=r"options\.free_games\.awards: is required"):
         load_game(write_game(alone))
+
+
+def test_pick_and_wheel_example_game():
+    # data/games/pick_and_wheel: the components without the distribution equal the
+    # full analysis's, the distribution's mean its RTP, and the sampler agrees
+    game = load_game("pick_and_wheel")
+    z, exact = z_scores(game, 1, 1_000_000, 12)
+    assert components(game, 1) == exact.components
+    assert set(exact.components) == {"lines", "scatters", "free_games", "wheel", "selection"}
+    # the law drops points below 1e-15 (4.8e-12 of mass, wins up to thousands of
+    # total bets, in the free games' tail): its mean is short by about 1.5e-8
+    short = float(exact.rtp) - float(exact.distribution.mean)
+    assert 0 <= short < 1e-7
+    assert all(abs(v) < 4 for v in z.values()), z
