@@ -155,3 +155,14 @@ def test_a_reel_without_the_wild_keeps_its_strip(write_game):
     result = analyse(game, 1)
     assert result.rtp == F(143, 32)
     assert result.cycle == (4 * 4**2) * (4 * 4) * 4
+
+
+def test_beside_a_hold_and_spin_is_refused(tmp_path):
+    from test_holdspin import CELLS, small_game_data
+    from test_holdspin import write_game as write_folder
+
+    data = small_game_data(CELLS)
+    data["symbols"].append({"name": "W", "kind": "wild", "substitutes": "all"})
+    data["options"]["wild_multipliers"] = {"symbol": "W", "table": [[2, 1]]}
+    with pytest.raises(GameFileError, match="options.wild_multipliers: is not played together with options.hold_and_spin"):
+        write_folder(tmp_path, data)

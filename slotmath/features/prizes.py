@@ -272,7 +272,7 @@ def jackpot_rates(wheel: WheelSpec) -> dict:
 def _numeric(label: str) -> bool:
     try:
         Fraction(label)
-    except ValueError:
+    except (ValueError, ZeroDivisionError):
         return False
     return True
 

@@ -118,6 +118,8 @@ def _load(game: Game) -> WildMultipliers:
 def _refuse_triggers(rd, game: Game, symbol: str) -> None:
     """A feature triggered (or expanded) by the multiplier wild would miss its variants."""
     opts = game.options
+    if "hold_and_spin" in opts:
+        rd.fail("options.wild_multipliers", "is not played together with options.hold_and_spin")
     for key, fields in (("free_games", ("symbol", "nudge")), ("wheel", ("symbol",)), ("selection", ("symbol",))):
         spec = opts.get(key)
         for f in fields:

@@ -248,6 +248,7 @@ def prize_args(game: Game, level: int, sym: np.ndarray) -> tuple:
         if sel is not None:
             strig = _trigger_counts(game, sym, sel.symbol)
             pp[2] = sel.trigger
+            # the policy's choice probabilities (max_rtp compares the exact means)
             probs = selection_feature(game, level, sel, prizes).odds({0: 1})["choices"]
             ccum = np.cumsum([probs[c.name]["probability"] for c in sel.choices])
             cprize = np.array([float(c.prize) for c in sel.choices])
