@@ -422,7 +422,12 @@ CASES = [
         "options.selection.policy",
         "must be one of player, uniform, max_rtp",
     ),
-    Case("jackpot_not_awarded", put(["options"], {"jackpots": {"MINI": 5}}), "options.jackpots.MINI", "is not awarded"),
+    Case(
+        "jackpot_not_awarded",
+        put(["options"], {"jackpots": {"MINI": 5}}),
+        "options.jackpots.MINI",
+        "is not awarded",
+    ),
     Case(
         "wild_multipliers_on_a_multiplier_wild",
         put(["options"], {"wild_multipliers": {"symbol": "W", "table": [[2, 1]]}}),

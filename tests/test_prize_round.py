@@ -41,7 +41,8 @@ WHEEL = """  jackpots: {MAJOR: 200}
 """
 DRAW_MEAN = F(51283, 1000)
 
-SELECTION = """  free_games: {symbol: S, reels: base, multiplier: 3, awards: {3: {games: 2}}, retrigger: RETRIGGER}
+SELECTION = """  free_games:
+    {symbol: S, reels: base, multiplier: 3, awards: {3: {games: 2}}, retrigger: RETRIGGER}
   selection:
     symbol: S
     trigger: 2
@@ -96,7 +97,12 @@ def times(law: dict, n: int) -> dict:
 
 
 # one wheel draw and one free spin (A A A pays 8 on 8 of 64 windows), exactly
-DRAW = {F(1000): F(1, 100), F(1): F(99, 100) * F(5, 10), F(4): F(99, 100) * F(3, 10), F(200): F(99, 100) * F(2, 10)}
+DRAW = {
+    F(1000): F(1, 100),
+    F(1): F(99, 100) * F(5, 10),
+    F(4): F(99, 100) * F(3, 10),
+    F(200): F(99, 100) * F(2, 10),
+}
 SPIN = {F(8): F(8, 64), F(0): F(56, 64)}
 
 
@@ -229,10 +235,10 @@ def test_sampler_agrees_with_wheel_and_selection(write_game, policy):
         (("{MAJOR: 200}", "{MAJOR: 200, MINI: 5}"), "options.jackpots.MINI: is not awarded"),
         (("policy: player", "policy: best"), "options.selection.policy: must be one of"),
         (("prize: 10, weight: 2", "prize: 10"), "options.selection.choices[0].weight: is required"),
-        (("{name: cash, prize: 10, weight: 2}", "{name: cash, weight: 2}"), "options.selection.choices[0]: must"),
+        (("{name: cash, prize: 10, weight: 2}", "{name: cash, weight: 2}"), "selection.choices[0]: must"),
         (("name: wheel,", "name: cash,"), "options.selection.choices[2].name: choice 'cash' is listed twice"),
         (("free_games: 5, multiplier", "wheel: 1, multiplier"), "choices[1].multiplier: is given but"),
-        (("free_games: 5,", "free_games: -5,"), "options.selection.choices[1].free_games: must be at least 0"),
+        (("free_games: 5,", "free_games: -5,"), "selection.choices[1].free_games: must be at least 0"),
         (("policy: player", "policy: player\n    weights: 1"), "options.selection.weights: unknown key"),
     ],
 )
@@ -251,7 +257,7 @@ def test_choices_need_their_features_declared(write_game):
     for choice, field in [
         ("{prize: 1}, {free_games: 3}", "options.selection.choices[1].free_games: needs options.free_games"),
         ("{prize: 1}, {wheel: 1}", "options.selection.choices[1].wheel: needs options.wheel"),
-        ("{prize: 1}, {prize: 2, weight: 1}", "options.selection.choices[1].weight: is used only with policy: player"),
+        ("{prize: 1}, {prize: 2, weight: 1}", "choices[1].weight: is used only with policy: player"),
         ("{prize: 1}", "options.selection.choices: must be a list of at least two"),
     ]:
         with pytest.raises(GameFileError, match=field.replace("[", r"\[").replace("]", r"\]")):
@@ -269,7 +275,8 @@ def docs_example(tmp_path, heading):
     section = section[: section.index("\n## ")] if "\n## " in section else section
     folder = tmp_path / "example"
     folder.mkdir()
-    (folder / "game.yaml").write_text(re.search(r"```yaml\n(.*?)```", section, re.S).group(1), encoding="utf-8")
+    yaml_text = re.search(r"```yaml\n(.*?)```", section, re.S).group(1)
+    (folder / "game.yaml").write_text(yaml_text, encoding="utf-8")
     return load_game(folder), section
 
 
@@ -335,7 +342,8 @@ def test_free_games_played_only_by_a_selection_choice(write_game):
     # RTP = 1 + 25/16 = 41/16
     text = GAME + (
         "  free_games: {symbol: S, reels: base}\n"
-        "  selection: {symbol: S, trigger: 2, policy: uniform, choices: [{prize: 10}, {free_games: 5, multiplier: 2}]}\n"
+        "  selection: {symbol: S, trigger: 2, policy: uniform,\n"
+        "              choices: [{prize: 10}, {free_games: 5, multiplier: 2}]}\n"
     )
     game = load_game(write_game(text))
     result = analyse(game, 1)

@@ -121,7 +121,8 @@ def _load(game: Game) -> LinePrizes:
         rd.fail("options.wheel", "has no symbol/trigger and no selection choice spins it")
     free = declared.free_games
     if free is not None and not free.awards and not (sel and any(c.free_games for c in sel.choices)):
-        rd.fail("options.free_games.awards", "is required (free games without awards are a selection choice's)")
+        problem = "is required (free games without awards are a selection choice's)"
+        rd.fail("options.free_games.awards", problem)
     used = {lab for lab, _, _ in wheel.wheel.segments} if wheel else set()
     used |= {c.label for c in sel.choices} if sel else set()
     if "hold_and_spin" in opts:
@@ -168,7 +169,8 @@ CHOICE_KEYS = ("name", "weight", "prize", "free_games", "multiplier", "wheel")
 
 def _selection(rd: _Reader, spec, jackpots, declared, wheel) -> ChoiceSpec:
     w = "options.selection"
-    rd.mapping(spec, w, ("symbol", "trigger", "policy", "choices"), ("symbol", "trigger", "policy", "choices"))
+    keys = ("symbol", "trigger", "policy", "choices")
+    rd.mapping(spec, w, keys, keys)
     symbol, count = _trigger(rd, spec, w, required=True)
     policy = spec["policy"]
     if policy not in POLICIES:
@@ -278,7 +280,9 @@ def _numeric(label: str) -> bool:
 
 
 def _rates(rates: dict) -> dict:
-    return {k: {"per_round": float(v), "one_in": float(1 / v) if v else float("inf")} for k, v in rates.items()}
+    """``{jackpot: {per_round, one_in}}`` from expected awards per round."""
+    inf = float("inf")
+    return {k: {"per_round": float(v), "one_in": float(1 / v) if v else inf} for k, v in rates.items()}
 
 
 def wheel_feature(game: Game, level: int, spec: TriggeredWheel) -> Feature:
@@ -358,7 +362,8 @@ def selection_feature(game: Game, level: int, spec: ChoiceSpec, prizes: LinePriz
 
     @cache
     def law() -> WinDistribution:
-        return _mixture([(q, choice_law(c)) for q, c in zip(probs, spec.choices, strict=True) if q], total_bet)
+        parts = [(q, choice_law(c)) for q, c in zip(probs, spec.choices, strict=True) if q]
+        return _mixture(parts, total_bet)
 
     def odds(key_p: dict) -> dict:
         p = sum(key_p.values(), Fraction(0))

@@ -31,10 +31,12 @@ from fractions import Fraction
 from itertools import product
 
 from slotmath.engine.cache import game_cache, no_sets
-from slotmath.model import Game, LinePay, Strip, Symbol, WildRule
+from slotmath.model import Game, Strip, Symbol, WildRule
 
 __all__ = ["WildMultipliers", "COMBINE", "load_wild_multipliers", "played_game", "variant_name"]
 
+#: keys of ``options.wild_multipliers``
+KEYS = ("symbol", "table", "combine")
 #: how the multipliers of the wilds on one line combine
 COMBINE = ("multiply", "add")
 
@@ -75,13 +77,13 @@ def _load(game: Game) -> WildMultipliers:
 
     rd = _Reader(game)
     w = "options.wild_multipliers"
-    spec = rd.mapping(game.options["wild_multipliers"], w, ("symbol", "table", "combine"), ("symbol", "table"))
+    spec = rd.mapping(game.options["wild_multipliers"], w, KEYS, ("symbol", "table"))
     symbol = rd.symbol(spec["symbol"], f"{w}.symbol")
     sym = game.symbol(symbol)
     if sym.kind != "wild":
         rd.fail(f"{w}.symbol", f"{symbol!r} must be a wild symbol")
     if sym.wild.per_wild != 1 or sym.wild.by_count is not None:
-        rd.fail(f"{w}.symbol", f"{symbol!r} already declares a multiplier under symbols; give one or the other")
+        rd.fail(f"{w}.symbol", f"{symbol!r} already declares a multiplier under symbols; give one of them")
     combine = spec.get("combine", "multiply")
     if combine not in COMBINE:
         rd.fail(f"{w}.combine", f"must be one of {', '.join(COMBINE)}, got {combine!r}")
@@ -110,7 +112,8 @@ def _load(game: Game) -> WildMultipliers:
         rd.fail(f"{w}.table", "all weights are zero")
     for lp in game.line_pays:
         if lp.anywhere == symbol:
-            rd.fail(w, f"pay {lp.name!r} counts {symbol} anywhere on the line; not played with drawn multipliers")
+            problem = f"pay {lp.name!r} counts {symbol} anywhere on a line: not played with drawn multipliers"
+            rd.fail(w, problem)
     _refuse_triggers(rd, game, symbol)
     return WildMultipliers(symbol, tuple((m, x) for m, x in table if x), combine)
 
@@ -120,7 +123,8 @@ def _refuse_triggers(rd, game: Game, symbol: str) -> None:
     opts = game.options
     if "hold_and_spin" in opts:
         rd.fail("options.wild_multipliers", "is not played together with options.hold_and_spin")
-    for key, fields in (("free_games", ("symbol", "nudge")), ("wheel", ("symbol",)), ("selection", ("symbol",))):
+    fields_of = {"free_games": ("symbol", "nudge"), "wheel": ("symbol",), "selection": ("symbol",)}
+    for key, fields in fields_of.items():
         spec = opts.get(key)
         for f in fields:
             if isinstance(spec, dict) and spec.get(f) == symbol:
