@@ -129,6 +129,7 @@ def _load(game: Game) -> LinePrizes:
         from slotmath.features.holdspin import load_hold_and_spin
 
         hs = load_hold_and_spin(game)
+        assert hs is not None
         used |= {p.label for p in hs.values + hs.start_values} | {hs.full_screen_label}
     for name in jackpots:
         if name not in used:
@@ -177,7 +178,7 @@ def _selection(rd: _Reader, spec, jackpots, declared, wheel) -> ChoiceSpec:
         rd.fail(f"{w}.policy", f"must be one of {', '.join(POLICIES)}, got {policy!r}")
     if not isinstance(spec["choices"], list) or len(spec["choices"]) < 2:
         rd.fail(f"{w}.choices", "must be a list of at least two choices")
-    out = []
+    out: list[Choice] = []
     for i, c in enumerate(spec["choices"]):
         f = f"{w}.choices[{i}]"
         rd.mapping(c, f, CHOICE_KEYS)
@@ -208,7 +209,7 @@ def _selection(rd: _Reader, spec, jackpots, declared, wheel) -> ChoiceSpec:
         if name in (o.name for o in out):
             rd.fail(f"{f}.name", f"choice {name!r} is listed twice")
         out.append(Choice(name, prize, label if "prize" in c else "", games, mult, spins, weight))
-    if policy == "player" and sum(o.weight for o in out) == 0:
+    if policy == "player" and sum(o.weight or 0 for o in out) == 0:
         rd.fail(f"{w}.choices", "all weights are zero")
     return ChoiceSpec(symbol, count, policy, tuple(out))
 
@@ -287,6 +288,7 @@ def _rates(rates: dict) -> dict:
 
 def wheel_feature(game: Game, level: int, spec: TriggeredWheel) -> Feature:
     """The triggered wheel as a round :class:`Feature` (component ``wheel``)."""
+    assert spec.symbol is not None and spec.trigger is not None
     total_bet = game.bet(level).total_bet
     mean = spec.spins * wheel_mod.moments(spec.wheel)[0]
     law = wheel_law(spec.wheel, spec.spins, total_bet)
@@ -335,10 +337,15 @@ def selection_feature(game: Game, level: int, spec: ChoiceSpec, prizes: LinePriz
 
     total_bet = game.bet(level).total_bet
     fgs = load_features(game).free_games
-    wheel = prizes.wheel.wheel if prizes.wheel else None
+
+    def wheel() -> WheelSpec:
+        """The declared wheel (a choice with wheel spins needs one)."""
+        assert prizes.wheel is not None
+        return prizes.wheel.wheel
 
     @cache
     def free_games(games: int, mult: Fraction) -> Feature:
+        assert fgs is not None  # a choice with free games needs them declared
         again = fgs.retrigger_awards or fgs.awards  # none: the choice's games are not retriggered
         one = replace(fgs, multiplier=mult, awards={1: (Fraction(0), games)}, retrigger_awards=again or None)
         one = one if again else replace(one, retrigger=False)
@@ -346,14 +353,14 @@ def selection_feature(game: Game, level: int, spec: ChoiceSpec, prizes: LinePriz
 
     def choice_mean(c: Choice):
         m = c.prize + (free_games(c.free_games, c.multiplier).mean(1) if c.free_games else 0)
-        return m + (c.wheel * wheel_mod.moments(wheel)[0] if c.wheel else 0)
+        return m + (c.wheel * wheel_mod.moments(wheel())[0] if c.wheel else 0)
 
     def choice_law(c: Choice) -> WinDistribution:
         laws = [_law({c.prize: 1}, _unit([c.prize], total_bet), total_bet)]
         if c.free_games:
             laws.append(free_games(c.free_games, c.multiplier).award(1))
         if c.wheel:
-            laws.append(wheel_law(wheel, c.wheel, total_bet))
+            laws.append(wheel_law(wheel(), c.wheel, total_bet))
         return _sum_of(laws, total_bet)
 
     means = [choice_mean(c) for c in spec.choices]
@@ -371,7 +378,7 @@ def selection_feature(game: Game, level: int, spec: ChoiceSpec, prizes: LinePriz
         for q, c in zip(probs, spec.choices, strict=True):
             if c.label and not _numeric(c.label):
                 rates[c.label] = rates.get(c.label, 0) + p * q
-            for k, r in (jackpot_rates(wheel) if c.wheel else {}).items():
+            for k, r in (jackpot_rates(wheel()) if c.wheel else {}).items():
                 rates[k] = rates.get(k, 0) + p * q * c.wheel * r
         return {
             "trigger_probability": float(p),

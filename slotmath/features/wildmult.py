@@ -82,7 +82,7 @@ def _load(game: Game) -> WildMultipliers:
     sym = game.symbol(symbol)
     if sym.kind != "wild":
         rd.fail(f"{w}.symbol", f"{symbol!r} must be a wild symbol")
-    if sym.wild.per_wild != 1 or sym.wild.by_count is not None:
+    if sym.wild is None or sym.wild.per_wild != 1 or sym.wild.by_count is not None:
         rd.fail(f"{w}.symbol", f"{symbol!r} already declares a multiplier under symbols; give one of them")
     combine = spec.get("combine", "multiply")
     if combine not in COMBINE:
@@ -97,7 +97,7 @@ def _load(game: Game) -> WildMultipliers:
     rows = spec["table"]
     if not isinstance(rows, list) or not rows:
         rd.fail(f"{w}.table", "must be a non-empty list of [multiplier, weight]")
-    table = []
+    table: list[tuple[int, int]] = []
     for i, row in enumerate(rows):
         f = f"{w}.table[{i}]"
         if not isinstance(row, list) or len(row) != 2:
@@ -147,6 +147,7 @@ def _rewrite(game: Game) -> Game:
     from slotmath.io.gamefile import EXACT_LIMIT, MAX_WEIGHT, GameFileError
 
     spec = load_wild_multipliers(game)
+    assert spec is not None
     w = spec.symbol
     names = {variant_name(w, m) for m, _ in spec.table}
 
@@ -154,6 +155,7 @@ def _rewrite(game: Game) -> Game:
         return allowed | names if w in allowed else allowed
 
     wild = game.symbol(w).wild
+    assert wild is not None
     symbols = [
         replace(s, wild=replace(s.wild, substitutes=widen(s.wild.substitutes))) if s.wild else s
         for s in game.symbols

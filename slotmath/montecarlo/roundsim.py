@@ -243,13 +243,15 @@ def prize_args(game: Game, level: int, sym: np.ndarray) -> tuple:
             wcum = np.cumsum([float(p) for _, _, p in o])
             if prizes.wheel.symbol is not None:
                 wtrig = _trigger_counts(game, sym, prizes.wheel.symbol)
-                pp[0], pp[1] = prizes.wheel.trigger, prizes.wheel.spins
+                pp[0], pp[1] = prizes.wheel.trigger or 0, prizes.wheel.spins
         sel = prizes.selection
         if sel is not None:
             strig = _trigger_counts(game, sym, sel.symbol)
             pp[2] = sel.trigger
             # the policy's choice probabilities (max_rtp compares the exact means)
-            probs = selection_feature(game, level, sel, prizes).odds({0: 1})["choices"]
+            odds = selection_feature(game, level, sel, prizes).odds
+            assert odds is not None
+            probs = odds({0: 1})["choices"]
             ccum = np.cumsum([probs[c.name]["probability"] for c in sel.choices])
             cprize = np.array([float(c.prize) for c in sel.choices])
             cgames = np.array([c.free_games for c in sel.choices], dtype=np.int64)

@@ -364,7 +364,8 @@ def check(game: Game) -> None:
         if not prizes:  # else the jackpots' check below counts every feature's
             check_jackpots(game, spec)
     alone = "jackpots" in game.options and "hold_and_spin" not in game.options
-    if prizes or alone or ("free_games" in game.options and not load_features(game).free_games.awards):
+    free = load_features(game).free_games
+    if prizes or alone or (free is not None and not free.awards):
         from slotmath.features.prizes import load_line_prizes
 
         load_line_prizes(game)
