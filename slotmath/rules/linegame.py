@@ -21,8 +21,21 @@ def analyse(game: Game, level: int, reel_set: str = "base") -> ParResult:
     RTP by channel and the distribution of the total spin win."""
     if game.pays_by == "ways":
         return analyse_ways(game, level, reel_set)
+    played = played_game(game)
+    result = _analyse_lines(played, level, reel_set)
+    if played is not game:
+        result.notes.append(
+            "Wild multipliers drawn from a table: every draw is written into the stops "
+            f"(cycle {result.cycle:,} is the rewritten one); the figures are exact over it."
+        )
+    return result
+
+
+def _analyse_lines(game: Game, level: int, reel_set: str) -> ParResult:
+    """:func:`analyse` of a line game (drawn wild multipliers already written in)."""
     from slotmath.engine.combinations import combination_table, line_rtp
     from slotmath.engine.joint import spin_distribution
+
 
     table = combination_table(game, level, reel_set)
     lines_rtp, per_line = line_rtp(game, level, reel_set)
@@ -68,6 +81,7 @@ def components(game: Game, level: int) -> dict:
         return dict(analyse(game, level).components)
     from slotmath.engine.combinations import combination_table, line_rtp
 
+    game = played_game(game)
     channel = "ways" if game.pays_by == "ways" else "lines"
     if channel == "ways":
         from slotmath.engine.ways import ways_table
@@ -90,6 +104,16 @@ def components(game: Game, level: int) -> dict:
     return out
 
 
+def played_game(game: Game) -> Game:
+    """``game`` with drawn wild multipliers written into its symbols and stops
+    (:func:`slotmath.features.wildmult.played_game`); itself without them."""
+    if not game.options or "wild_multipliers" not in game.options:
+        return game
+    from slotmath.features.wildmult import played_game as rewrite
+
+    return rewrite(game)
+
+
 def has_round(game: Game) -> bool:
     """True when the game declares a feature or cap the line rules play."""
     return bool(game.options) and any(k in game.options for k in PLAYED_OPTIONS)
@@ -105,12 +129,28 @@ def round_features(game: Game, level: int) -> list:
 
     declared = load_features(game)
     out = []
-    if declared.free_games is not None:
+    if declared.free_games is not None and declared.free_games.awards:  # else a selection's only
         out.append(free_games_feature_of(game, level, declared.free_games))
     if "hold_and_spin" in game.options:
         from slotmath.features.holdspin import hold_and_spin_feature
 
         out.append(hold_and_spin_feature(game, level))
+    out += prize_features(game, level)
+    return out
+
+
+def prize_features(game: Game, level: int) -> list:
+    """The triggered wheel and the feature selection of the round (:mod:`slotmath.features.prizes`)."""
+    if not any(k in game.options for k in ("wheel", "selection")):
+        return []
+    from slotmath.features.prizes import load_line_prizes, selection_feature, wheel_feature
+
+    prizes = load_line_prizes(game)
+    out = []
+    if prizes.wheel is not None and prizes.wheel.symbol is not None:
+        out.append(wheel_feature(game, level, prizes.wheel))
+    if prizes.selection is not None:
+        out.append(selection_feature(game, level, prizes.selection, prizes))
     return out
 
 
@@ -153,6 +193,13 @@ def feature_tables(law) -> dict:
         from slotmath.features.holdspin import COINS_TABLE
 
         out[COINS_TABLE] = pd.DataFrame(hs["coins_given_trigger"])
+    wheel = law.figures.get("wheel")
+    if wheel:
+        out["Wheel (one spin)"] = pd.DataFrame(wheel["outcomes"])
+    sel = law.figures.get("selection")
+    if sel:
+        rows = [{"choice": name, **v} for name, v in sel["choices"].items()]
+        out[f"Selection choices (policy {sel['policy']})"] = pd.DataFrame(rows)
     return out
 
 
@@ -188,6 +235,12 @@ def round_notes(law, cap) -> list:
             "(convolutions of the value tables given the coins at the trigger and at the end) "
             "plus the full-screen prize; means exact when every cell of a reel lands alike, "
             "else float64 (relative error below about 1e-12)."
+        )
+    if "wheel" in law.figures or "selection" in law.figures:
+        notes.append(
+            "Wheel and selection: exact means (a wheel award is the sum of its spins' "
+            "independent draws; a selection the mixture of its choices under the policy, "
+            "each choice the sum of its prize, free games and wheel spins)."
         )
     if cap is not None:
         notes.append(_cap_note(cap))
@@ -238,7 +291,7 @@ def simulate(game: Game, level: int, spins: int, seed: int = 0) -> SimulationRes
         figures = {"rtp": float(exact.rtp), "hit_frequency": exact.hit_frequency, "sd": exact.sd}
         return SimulationResult(game.name, level, spins, seed, moments, figures)
     return simulate_lines(
-        game,
+        played_game(game),
         spins,
         seed,
         level,
@@ -250,11 +303,12 @@ def round_sampler(game: Game, level: int, reel_set: str = "base"):
     """Compiled round sampler for :mod:`slotmath.montecarlo.run` (see :mod:`slotmath.montecarlo.linesim`)."""
     from slotmath.montecarlo.linesim import line_sampler
 
+    game = played_game(game)
     if reel_set == "base" and "hold_and_spin" in (game.options or {}):
-        if any(k in game.options for k in PLAYED_OPTIONS if k != "hold_and_spin"):
+        if any(k in game.options for k in PLAYED_OPTIONS if k not in ("hold_and_spin", "jackpots")):
             raise ValueError(
                 f"{game.name}: the compiled sampler plays a hold-and-spin alone "
-                "(not with free games or a round cap)"
+                "(not with other features or a round cap)"
             )
         from slotmath.montecarlo.holdspinsim import round_sampler as hold_and_spin_sampler
 
@@ -271,13 +325,21 @@ def round_sampler(game: Game, level: int, reel_set: str = "base"):
 
 
 #: features of ``options`` the line rules play (each refused key is one line)
-PLAYED_OPTIONS = ("free_games", "round_cap", "hold_and_spin")
+PLAYED_OPTIONS = (
+    "free_games",
+    "round_cap",
+    "hold_and_spin",
+    "jackpots",
+    "wheel",
+    "selection",
+    "wild_multipliers",
+)
 
 
 def check(game: Game) -> None:
     """Validate the features a line game declares under ``options``: the free
-    games, the hold-and-spin (with the jackpots its prizes use) and the round
-    cap are played; any other declared feature is refused
+    games, the hold-and-spin, jackpots, wheel, selection, drawn wild multipliers
+    and the round cap are played; any other declared feature is refused
     (:class:`~slotmath.io.gamefile.GameFileError` naming the field), never ignored."""
     if not game.options:
         return
@@ -287,22 +349,31 @@ def check(game: Game) -> None:
     if isinstance(game.options, dict):
         played = PLAYED_OPTIONS + (("jackpots",) if "hold_and_spin" in game.options else ())
         for key in game.options:
-            if key not in played and key in ("jackpots", "lockit", "selection", "wheel"):
+            if key not in played and key in ("lockit",):
                 raise GameFileError(
                     game.source,
                     f"options.{key}",
                     f"is not played under rules: {game.rules} (it plays: {', '.join(PLAYED_OPTIONS)})",
                 )
     load_features(game)  # validates every declared feature
-    for name in ("free_games", "hold_and_spin"):
+    for name in ("free_games", "hold_and_spin", "wheel", "selection"):
         if name in game.options and game.pays_by == "ways":
             raise GameFileError(game.source, f"options.{name}", "is not played on ways games (pays_by: ways)")
+    prizes = any(k in game.options for k in ("wheel", "selection"))
     if "hold_and_spin" in game.options:
         from slotmath.features.holdspin import check_jackpots, load_hold_and_spin
 
         spec = load_hold_and_spin(game)
         assert spec is not None
-        check_jackpots(game, spec)
+        if not prizes:  # else the jackpots' check below counts every feature's
+            check_jackpots(game, spec)
+    alone = "jackpots" in game.options and "hold_and_spin" not in game.options
+    free = load_features(game).free_games
+    if prizes or alone or (free is not None and not free.awards):
+        from slotmath.features.prizes import load_line_prizes
+
+        load_line_prizes(game)
+    played_game(game)  # drawn wild multipliers: validated and the rewrite's size checked
 
 
 def analyse_ways(game: Game, level: int, reel_set: str = "base") -> ParResult:

@@ -32,6 +32,8 @@ def check(game: Game) -> None:
     for name in ("lockit", "free_games", "selection", "wheel"):
         if getattr(f, name) is None:
             fail(f"options.{name}", "is required by the piggy_bankin_superlock rules")
+    if not f.free_games.awards:
+        fail("options.free_games.awards", "is required by the piggy_bankin_superlock rules")
     for src in (BASE, FREE, f.selection.lockit_source):
         if src not in f.lockit.sources:
             fail(f"options.lockit.sources.{src}", "is required")
