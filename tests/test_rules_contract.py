@@ -407,6 +407,7 @@ def test_schema_lists_each_feature_parsers_keys():
 
     from slotmath.features.holdspin import SPEC_KEYS
     from slotmath.features.options import FEATURE_KEYS, FREE_GAMES_KEYS
+    from slotmath.features.wildmult import KEYS as WILD_KEYS
     from importlib import resources
 
     text = resources.files("slotmath").joinpath("io/schema/game.schema.json").read_text()
@@ -414,3 +415,4 @@ def test_schema_lists_each_feature_parsers_keys():
     assert set(FEATURE_KEYS) <= set(options)
     assert set(options["free_games"]["properties"]) == set(FREE_GAMES_KEYS)
     assert set(options["hold_and_spin"]["properties"]) == set(SPEC_KEYS)
+    assert set(options["wild_multipliers"]["properties"]) == set(WILD_KEYS)

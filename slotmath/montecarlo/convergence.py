@@ -123,7 +123,7 @@ def exact_figures(par) -> dict:
     (such as contributions to a progressive meter).
     """
     d = par.distribution
-    return {"rtp": float(d.mean), "hit_frequency": float(d.hit_frequency), "sd": float(d.sd)}
+    return {"rtp": float(par.paid_rtp), "hit_frequency": float(d.hit_frequency), "sd": float(d.sd)}
 
 
 def exact_event_rates(par, extra: dict | None = None) -> dict:

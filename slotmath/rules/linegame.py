@@ -63,6 +63,7 @@ def _analyse_lines(game: Game, level: int, reel_set: str) -> ParResult:
     result.rtp = law.rtp
     result.components.update(law.components)
     result.distribution = law.distribution
+    result.distribution_shortfall = law.shortfall
     result.features = law.figures
     rates = {k: v for fig in law.figures.values() for k, v in fig.pop("event_rates", {}).items()}
     if rates:  # expected count per round of the round sampler's feature events
