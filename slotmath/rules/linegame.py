@@ -106,3 +106,23 @@ def analyse_ways(game: Game, level: int, reel_set: str = "base") -> ParResult:
             "hits are spins, its win the mean win per hit (pay x mean ways)."
         ],
     )
+
+
+def components(game: Game, level: int, reel_set: str = "base") -> dict:
+    """RTP by pay channel [x total bet, exact Fractions], as :func:`analyse`
+    gives them but without the spin-win distribution: "lines" (contracted
+    pay tensor) or "ways" (the ways table), and "scatters" when the game
+    has scatter pays."""
+    from slotmath.engine.combinations import scatter_rtp
+
+    if game.pays_by == "ways":
+        from slotmath.engine.ways import ways_table
+
+        out = {"ways": sum(ways_table(game, level, reel_set)["rtp_exact"], Fraction(0))}
+    else:
+        from slotmath.engine.combinations import line_rtp_parts
+
+        out = {"lines": line_rtp_parts(game, level, reel_set, scatters=False)["lines"]}
+    if game.scatter_pays:
+        out["scatters"] = scatter_rtp(game, level, reel_set)[0]
+    return out
