@@ -30,7 +30,8 @@ ROOT = Path(__file__).resolve().parent.parent
 def one_run(root: Path, game: str, spins: str) -> tuple:
     """(whole-process wall time, sampling time) of one command [s]."""
     env = {**os.environ, "PYTHONPATH": str(root)}
-    command = [sys.executable, "-m", "slotmath", "simulate", game, "--spins", spins, "--json", "--no-progress"]
+    command = [sys.executable, "-m", "slotmath", "simulate", game, "--spins", spins]
+    command += ["--json", "--no-progress"]
     t = time.perf_counter()
     proc = subprocess.run(command, check=True, capture_output=True, cwd=root, env=env, text=True)
     whole = time.perf_counter() - t

@@ -102,7 +102,7 @@ def analyse_ways(game: Game, level: int, reel_set: str = "base") -> ParResult:
         ways_rtp,
         dist,
         notes=[
-            f"Pays by ways: {game.rows**game.reels:,} ways; a combination's "
+            f"Pays by ways: {game.ways_or_lines_text}; a combination's "
             "hits are spins, its win the mean win per hit (pay x mean ways)."
         ],
     )

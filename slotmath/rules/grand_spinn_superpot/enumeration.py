@@ -11,6 +11,7 @@ import numpy as np
 from slotmath.engine.cache import game_cache
 from slotmath.engine.lines import pay_tensor, prefix_determined
 from slotmath.engine.reels import strip_indices, windows
+from slotmath.engine.stopwalk import enter_reel, next_stop
 from slotmath.features.nudge import nudge_reel, reel_cap
 from slotmath.io.gamefile import GameFileError
 from slotmath.model import Game
@@ -310,19 +311,18 @@ def _play_all(
     L = lines.shape[0]
     n_jp = jp_coins.shape[0]
     S = jp_rank.shape[0]
-    stops = np.full(R, -1, dtype=np.int64)
+    stops = np.zeros(R, dtype=np.int64)
+    end = np.zeros(R, dtype=np.int64)
     acc = np.zeros((R, L), dtype=np.int64)  # acc[r]: line parts of reels < r
     tidx = np.zeros(L, dtype=np.int64)
     tacc = np.zeros(R, dtype=np.int64)  # flat round index of the prefix
     macc = np.full(R, (1 << L) - 1, dtype=np.int64)
     errors = 0
-    level = 0
-    while level >= 0:
-        stops[level] += 1
-        if stops[level] >= lengths[level]:
-            stops[level] = -1
-            level -= 1
-            continue
+    level = enter_reel(stops, end, 0, 0, lengths[0])
+    while True:
+        level = next_stop(stops, end, level)
+        if level < 0:
+            break
         s = stops[level]
         if level < R - 1:
             mask = macc[level] & jp_lines[level, s]
@@ -336,7 +336,7 @@ def _play_all(
                 continue
             macc[level + 1] = mask
             tacc[level + 1] = (tacc[level] + s) * lengths[level + 1]
-            level += 1
+            level = enter_reel(stops, end, level + 1, 0, lengths[level + 1])
             continue
         t = tacc[level] + s
         for line in range(L):

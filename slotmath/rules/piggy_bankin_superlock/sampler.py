@@ -105,32 +105,13 @@ def _wheel(rng, wh_val, wh_cum, wh_jp, pre_num, pre_den, events):
 
 
 @nb.njit(cache=True)
-def _lockit(
-    rng,
-    held,
-    flag,
-    spins,
-    wheel_reels,
-    plain_reels,
-    feat_lens,
-    pig,
-    pig_mark,
-    shapes,
-    table,
-    aw_val,
-    aw_cum,
-    aw_n,
-    aw_jp,
-    wh_val,
-    wh_cum,
-    wh_jp,
-    pre_num,
-    pre_den,
-    wheel_paid,
-    events,
-):
-    """Play one lock-it feature from ``held`` (H, R bools) and WHEEL ``flag``;
-    returns its prize [x total bet]."""
+def _lockit(rng, held, flag, spins, wheel_reels, table, wheel_paid, events, kit):
+    """Play one lock-it feature from ``held`` (H, R bools) and WHEEL ``flag``
+    with award ``table``, its spins drawn from ``wheel_reels`` until a WHEEL
+    lands; returns its prize [x total bet].  ``kit``: the arrays every lock-it
+    shares (see :func:`piggy_kernel`)."""
+    plain_reels, feat_lens, pig, pig_mark, shapes, aw_val, aw_cum, aw_n, aw_jp = kit[:9]
+    wh_val, wh_cum, wh_jp, pre_num, pre_den = kit[9:]
     R, H = held.shape[1], held.shape[0]
     window = np.zeros((R, H), dtype=np.int64)
     for _ in range(spins):
@@ -219,6 +200,22 @@ def piggy_kernel(
     R = strips.shape[1]
     base, fgr, wreels, preels = strips[0], strips[1], strips[2], strips[3]
     feat_lens = lens[2:4]
+    kit = (
+        preels,
+        feat_lens,
+        pig,
+        pig_mark,
+        shapes,
+        aw_val,
+        aw_cum,
+        aw_n,
+        aw_jp,
+        wh_val,
+        wh_cum,
+        wh_jp,
+        pre_num,
+        pre_den,
+    )
     wins = np.zeros(n, dtype=np.float64)
     parts = np.zeros((n, 4), dtype=np.float64)
     events = np.zeros(12, dtype=np.int64)
@@ -231,30 +228,7 @@ def piggy_kernel(
         n_pig, n_bonus, flag = _scan_window(window, held, pig, pig_mark, bonus_sym)
         if n_pig >= trigger:  # rule 5.1: lock-it from the base game
             events[0] += 1
-            part = _lockit(
-                rng,
-                held.copy(),
-                flag,
-                base_spins,
-                wreels,
-                preels,
-                feat_lens,
-                pig,
-                pig_mark,
-                shapes,
-                0,
-                aw_val,
-                aw_cum,
-                aw_n,
-                aw_jp,
-                wh_val,
-                wh_cum,
-                wh_jp,
-                pre_num,
-                pre_den,
-                True,
-                events,
-            )
+            part = _lockit(rng, held.copy(), flag, base_spins, wreels, 0, True, events, kit)
             parts[i, 2] = part
             win += part
         if n_bonus >= min_bonus:  # rule 4: feature selection
@@ -265,28 +239,7 @@ def piggy_kernel(
             if policy == 0:
                 events[2] += 1
                 part = _lockit(
-                    rng,
-                    held.copy(),
-                    flag,
-                    sel_spins[b],
-                    wreels,
-                    preels,
-                    feat_lens,
-                    pig,
-                    pig_mark,
-                    shapes,
-                    b - min_bonus + 1,
-                    aw_val,
-                    aw_cum,
-                    aw_n,
-                    aw_jp,
-                    wh_val,
-                    wh_cum,
-                    wh_jp,
-                    pre_num,
-                    pre_den,
-                    True,
-                    events,
+                    rng, held.copy(), flag, sel_spins[b], wreels, b - min_bonus + 1, True, events, kit
                 )
                 parts[i, 3] = part
                 win += part
@@ -313,30 +266,7 @@ def piggy_kernel(
                         left += fg_games[bb]
                     if np_ >= trigger:
                         events[1] += 1
-                        fg_win += _lockit(
-                            rng,
-                            held.copy(),
-                            0,
-                            fg_spins,
-                            preels,
-                            preels,
-                            feat_lens,
-                            pig,
-                            pig_mark,
-                            shapes,
-                            0,
-                            aw_val,
-                            aw_cum,
-                            aw_n,
-                            aw_jp,
-                            wh_val,
-                            wh_cum,
-                            wh_jp,
-                            pre_num,
-                            pre_den,
-                            False,
-                            events,
-                        )
+                        fg_win += _lockit(rng, held.copy(), 0, fg_spins, preels, 0, False, events, kit)
                 parts[i, 3] = mult * fg_win
                 win += mult * fg_win
         wins[i] = win
