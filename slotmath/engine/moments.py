@@ -276,10 +276,10 @@ def _no_win_chunk(first_lo, first_hi, win, n_stops, weights, lines, trans, sure,
     total = 0
     _stop_bits(0, L, words, state, sure, live, todo, deeper)
     level = enter_reel(stop, end, 0, first_lo, first_hi)
-    while True:
-        level = next_stop(stop, end, level)
-        if level < 0:
-            break
+    while level >= 0:
+        if not next_stop(stop, end, level):
+            level -= 1
+            continue
         s = stop[level]
         if weights[level, s] == 0 or ((todo[level, s // BITS] >> (s % BITS)) & 1) == 0:
             continue

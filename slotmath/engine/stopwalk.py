@@ -6,10 +6,10 @@ number of reels): ``pos[r]`` is the position reached on reel ``r`` and
 list of candidate stops the caller keeps.  A kernel written on it reads::
 
     level = enter_reel(pos, end, 0, first, last)
-    while True:
-        level = next_stop(pos, end, level)
-        if level < 0:
-            break
+    while level >= 0:
+        if not next_stop(pos, end, level):
+            level -= 1  # reel done: back to the reel before it
+            continue
         ...  # visit pos[level]; to go one reel deeper:
         level = enter_reel(pos, end, level + 1, first, last)
 
@@ -36,12 +36,7 @@ def enter_reel(pos, end, level, first, last):
 
 @nb.njit(cache=True, inline="always")
 def next_stop(pos, end, level):
-    """Advance the walk to its next position: the next one of reel ``level``
-    or, when that reel's range is done, of the deepest reel before it with
-    positions left.  Returns the reel moved on (-1: the walk is over)."""
-    while level >= 0:
-        pos[level] += 1
-        if pos[level] < end[level]:
-            return level
-        level -= 1
-    return -1
+    """Move reel ``level`` to its next position; False when its range is
+    done (the walk then goes back to the reel before it)."""
+    pos[level] += 1
+    return pos[level] < end[level]

@@ -319,10 +319,10 @@ def _play_all(
     macc = np.full(R, (1 << L) - 1, dtype=np.int64)
     errors = 0
     level = enter_reel(stops, end, 0, 0, lengths[0])
-    while True:
-        level = next_stop(stops, end, level)
-        if level < 0:
-            break
+    while level >= 0:
+        if not next_stop(stops, end, level):
+            level -= 1
+            continue
         s = stops[level]
         if level < R - 1:
             mask = macc[level] & jp_lines[level, s]

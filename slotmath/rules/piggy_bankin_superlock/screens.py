@@ -136,10 +136,10 @@ def _feature_screens(
         live[0, line] = line
     n_live[0] = L
     level = enter_reel(pos, end, 0, c_start[0, 0, 0], c_start[0, 0, 0] + c_size[0, 0, 0])
-    while True:
-        level = next_stop(pos, end, level)
-        if level < 0:
-            break
+    while level >= 0:
+        if not next_stop(pos, end, level):
+            level -= 1
+            continue
         s = cand[pos[level]]
         nxt = level + 1
         pigs[nxt] = pigs[level] + pigs_of[pattern[level, s]]
