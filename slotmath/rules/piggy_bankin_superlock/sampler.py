@@ -200,22 +200,9 @@ def piggy_kernel(
     R = strips.shape[1]
     base, fgr, wreels, preels = strips[0], strips[1], strips[2], strips[3]
     feat_lens = lens[2:4]
-    kit = (
-        preels,
-        feat_lens,
-        pig,
-        pig_mark,
-        shapes,
-        aw_val,
-        aw_cum,
-        aw_n,
-        aw_jp,
-        wh_val,
-        wh_cum,
-        wh_jp,
-        pre_num,
-        pre_den,
-    )
+    awards = (shapes, aw_val, aw_cum, aw_n, aw_jp)  # the shapes and their award tables
+    wheel = (wh_val, wh_cum, wh_jp, pre_num, pre_den)  # the wheel and its before-jackpot draw
+    kit = (preels, feat_lens, pig, pig_mark) + awards + wheel  # what every lock-it reads
     wins = np.zeros(n, dtype=np.float64)
     parts = np.zeros((n, 4), dtype=np.float64)
     events = np.zeros(12, dtype=np.int64)
