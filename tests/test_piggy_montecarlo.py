@@ -24,7 +24,9 @@ def runs(game):
     out = {}
     for policy, level, seed in (("lockit", 1, 11), ("free_games", 10, 12)):
         s = pbs.round_sampler(game, level, policy)
-        wins, events = s.kernel(np.random.default_rng(seed), ROUNDS, *s.args)
+        wins, events, parts = s.kernel(np.random.default_rng(seed), ROUNDS, *s.args)
+        assert s.part_names == pbs.PARTS[policy] and parts.shape == (ROUNDS, 4)
+        assert np.allclose(parts.sum(axis=1), wins, rtol=1e-12, atol=0)
         out[policy] = (level, wins, dict(zip(s.event_names, events.tolist(), strict=True)))
     return out
 

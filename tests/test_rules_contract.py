@@ -404,11 +404,11 @@ def test_schema_lists_each_feature_parsers_keys():
     """The game file's schema and the feature parsers name the same keys, so
     a key is refused (or accepted) the same way by both."""
     import json
+    from importlib import resources
 
     from slotmath.features.holdspin import SPEC_KEYS
     from slotmath.features.options import FEATURE_KEYS, FREE_GAMES_KEYS
     from slotmath.features.wildmult import KEYS as WILD_KEYS
-    from importlib import resources
 
     text = resources.files("slotmath").joinpath("io/schema/game.schema.json").read_text()
     options = json.loads(text)["properties"]["options"]["properties"]

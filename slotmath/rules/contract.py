@@ -21,7 +21,6 @@ checks only; the engine is imported by the methods that use it.
 from __future__ import annotations
 
 import dataclasses
-
 import difflib
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any

@@ -75,27 +75,13 @@ def _analyse_lines(game: Game, level: int, reel_set: str) -> ParResult:
 
 def components(game: Game, level: int) -> dict:
     """RTP by component [x total bet] without the round's distribution:
-    ``lines`` (or ``ways``), ``scatters``, each feature's exact mean
-    contribution (Fractions); with a ``round_cap`` the capped round is
-    analysed in full (its ``round_cap`` component is float)."""
+    ``lines`` (or ``ways``), ``scatters`` (:func:`channel_components`) and
+    each declared feature's exact mean contribution (Fractions); with a
+    ``round_cap`` the capped round is analysed in full (its ``round_cap``
+    component is float)."""
     if round_cap(game) is not None:
         return dict(analyse(game, level).components)
-    from slotmath.engine.combinations import combination_table, line_rtp
-
-    game = played_game(game)
-    channel = "ways" if game.pays_by == "ways" else "lines"
-    if channel == "ways":
-        from slotmath.engine.ways import ways_table
-
-        table = combination_table(game, level, pay_rows=ways_table(game, level).to_dict("records"))
-    else:
-        table = combination_table(game, level)
-    if channel == "ways":
-        out = {channel: sum(table.loc[table["kind"] == "ways", "rtp_exact"], Fraction(0))}
-    else:
-        out = {channel: line_rtp(game, level)[0]}
-    if game.scatter_pays:
-        out["scatters"] = sum(table.loc[table["kind"] == "scatter", "rtp_exact"], Fraction(0))
+    out = channel_components(played_game(game), level)
     features = round_features(game, level)
     if features:
         from slotmath.features.round import feature_means, trigger_key_probability
@@ -396,7 +382,27 @@ def analyse_ways(game: Game, level: int, reel_set: str = "base") -> ParResult:
         ways_rtp,
         dist,
         notes=[
-            f"Pays by ways: {game.rows**game.reels:,} ways; a combination's "
+            f"Pays by ways: {game.ways_or_lines_text}; a combination's "
             "hits are spins, its win the mean win per hit (pay x mean ways)."
         ],
     )
+
+
+def channel_components(game: Game, level: int, reel_set: str = "base") -> dict:
+    """RTP by pay channel [x total bet, exact Fractions], as :func:`analyse`
+    gives them but without the spin-win distribution: "lines" (contracted
+    pay tensor) or "ways" (the ways table), and "scatters" when the game
+    has scatter pays."""
+    from slotmath.engine.combinations import scatter_rtp
+
+    if game.pays_by == "ways":
+        from slotmath.engine.ways import ways_table
+
+        out = {"ways": sum(ways_table(game, level, reel_set)["rtp_exact"], Fraction(0))}
+    else:
+        from slotmath.engine.combinations import line_rtp_parts
+
+        out = {"lines": line_rtp_parts(game, level, reel_set, scatters=False)["lines"]}
+    if game.scatter_pays:
+        out["scatters"] = scatter_rtp(game, level, reel_set)[0]
+    return out

@@ -10,6 +10,12 @@ from slotmath.model import Game
 LINES = 20
 BATCH = 32  # lock-it starts played together by LockIt.run_batch
 POLICIES = ("lockit", "free_games")
+#: Parts of the round win under each selection policy (the last part is the
+#: chosen feature), named as the components of :func:`.rtp.components`.
+PARTS = {
+    "lockit": ("base lines", "selection prizes", "lock-it base game", "lock-it selection"),
+    "free_games": ("base lines", "selection prizes", "lock-it base game", "free games"),
+}
 BASE, FREE, SELECT = "base_game", "free_games", "selection"
 BASE_REELS = "base"
 #: The features of ``options`` the rules play (each parsed by :mod:`slotmath.features.options`).

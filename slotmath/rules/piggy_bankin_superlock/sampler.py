@@ -10,7 +10,7 @@ import numpy as np
 
 from slotmath.model import Game
 from slotmath.montecarlo.linesim import uniform_below
-from slotmath.rules.piggy_bankin_superlock.check import BASE, BASE_REELS, FREE, POLICIES
+from slotmath.rules.piggy_bankin_superlock.check import BASE, BASE_REELS, FREE, PARTS, POLICIES
 from slotmath.rules.piggy_bankin_superlock.rtp import breakdown
 from slotmath.rules.piggy_bankin_superlock.structure import _symbol_set, features_of
 
@@ -105,32 +105,13 @@ def _wheel(rng, wh_val, wh_cum, wh_jp, pre_num, pre_den, events):
 
 
 @nb.njit(cache=True)
-def _lockit(
-    rng,
-    held,
-    flag,
-    spins,
-    wheel_reels,
-    plain_reels,
-    feat_lens,
-    pig,
-    pig_mark,
-    shapes,
-    table,
-    aw_val,
-    aw_cum,
-    aw_n,
-    aw_jp,
-    wh_val,
-    wh_cum,
-    wh_jp,
-    pre_num,
-    pre_den,
-    wheel_paid,
-    events,
-):
-    """Play one lock-it feature from ``held`` (H, R bools) and WHEEL ``flag``;
-    returns its prize [x total bet]."""
+def _lockit(rng, held, flag, spins, wheel_reels, table, wheel_paid, events, kit):
+    """Play one lock-it feature from ``held`` (H, R bools) and WHEEL ``flag``
+    with award ``table``, its spins drawn from ``wheel_reels`` until a WHEEL
+    lands; returns its prize [x total bet].  ``kit``: the arrays every lock-it
+    shares (see :func:`piggy_kernel`)."""
+    plain_reels, feat_lens, pig, pig_mark, shapes, aw_val, aw_cum, aw_n, aw_jp = kit[:9]
+    wh_val, wh_cum, wh_jp, pre_num, pre_den = kit[9:]
     R, H = held.shape[1], held.shape[0]
     window = np.zeros((R, H), dtype=np.int64)
     for _ in range(spins):
@@ -208,7 +189,8 @@ def piggy_kernel(
     fg_prize,
     fg_games,
 ):
-    """Play ``n`` rounds; wins [x total bet] and event counts (see ``EVENTS``).
+    """Play ``n`` rounds; wins [x total bet], event counts (see ``EVENTS``)
+    and wins by part (see ``PARTS``).
 
     ``ints`` = (policy 0 lock-it / 1 free games, BONUS symbol, WILD_3 symbol,
     lock-it trigger, minimum BONUS, base spins, free-game lock-it spins,
@@ -218,70 +200,36 @@ def piggy_kernel(
     R = strips.shape[1]
     base, fgr, wreels, preels = strips[0], strips[1], strips[2], strips[3]
     feat_lens = lens[2:4]
+    awards = (shapes, aw_val, aw_cum, aw_n, aw_jp)  # the shapes and their award tables
+    wheel = (wh_val, wh_cum, wh_jp, pre_num, pre_den)  # the wheel and its before-jackpot draw
+    kit = (preels, feat_lens, pig, pig_mark) + awards + wheel  # what every lock-it reads
     wins = np.zeros(n, dtype=np.float64)
+    parts = np.zeros((n, 4), dtype=np.float64)
     events = np.zeros(12, dtype=np.int64)
     window = np.zeros((R, H), dtype=np.int64)
     held = np.zeros((H, R), dtype=np.bool_)
     for i in range(n):
         _draw(rng, base, lens[0], window, H)
         win = _line_units(window, lines, pays, regular, wild) / 20.0
+        parts[i, 0] = win
         n_pig, n_bonus, flag = _scan_window(window, held, pig, pig_mark, bonus_sym)
         if n_pig >= trigger:  # rule 5.1: lock-it from the base game
             events[0] += 1
-            win += _lockit(
-                rng,
-                held.copy(),
-                flag,
-                base_spins,
-                wreels,
-                preels,
-                feat_lens,
-                pig,
-                pig_mark,
-                shapes,
-                0,
-                aw_val,
-                aw_cum,
-                aw_n,
-                aw_jp,
-                wh_val,
-                wh_cum,
-                wh_jp,
-                pre_num,
-                pre_den,
-                True,
-                events,
-            )
+            part = _lockit(rng, held.copy(), flag, base_spins, wreels, 0, True, events, kit)
+            parts[i, 2] = part
+            win += part
         if n_bonus >= min_bonus:  # rule 4: feature selection
             b = min(n_bonus, sel_prize.shape[0] - 1)
             events[3] += 1
+            parts[i, 1] = sel_prize[b]
             win += sel_prize[b]
             if policy == 0:
                 events[2] += 1
-                win += _lockit(
-                    rng,
-                    held.copy(),
-                    flag,
-                    sel_spins[b],
-                    wreels,
-                    preels,
-                    feat_lens,
-                    pig,
-                    pig_mark,
-                    shapes,
-                    b - min_bonus + 1,
-                    aw_val,
-                    aw_cum,
-                    aw_n,
-                    aw_jp,
-                    wh_val,
-                    wh_cum,
-                    wh_jp,
-                    pre_num,
-                    pre_den,
-                    True,
-                    events,
+                part = _lockit(
+                    rng, held.copy(), flag, sel_spins[b], wreels, b - min_bonus + 1, True, events, kit
                 )
+                parts[i, 3] = part
+                win += part
             else:
                 events[4] += 1
                 left = sel_games[b]
@@ -305,33 +253,11 @@ def piggy_kernel(
                         left += fg_games[bb]
                     if np_ >= trigger:
                         events[1] += 1
-                        fg_win += _lockit(
-                            rng,
-                            held.copy(),
-                            0,
-                            fg_spins,
-                            preels,
-                            preels,
-                            feat_lens,
-                            pig,
-                            pig_mark,
-                            shapes,
-                            0,
-                            aw_val,
-                            aw_cum,
-                            aw_n,
-                            aw_jp,
-                            wh_val,
-                            wh_cum,
-                            wh_jp,
-                            pre_num,
-                            pre_den,
-                            False,
-                            events,
-                        )
+                        fg_win += _lockit(rng, held.copy(), 0, fg_spins, preels, 0, False, events, kit)
+                parts[i, 3] = mult * fg_win
                 win += mult * fg_win
         wins[i] = win
-    return wins, events
+    return wins, events, parts
 
 
 @dataclass(frozen=True)
@@ -341,6 +267,7 @@ class Sampler:
     kernel: object
     args: tuple
     event_names: tuple
+    part_names: tuple = ()
 
 
 def _strip_array(game, reel_set, width):
@@ -449,7 +376,7 @@ def round_sampler(game: Game, level: int, policy: str = "lockit") -> Sampler:
         fg_prize,
         fg_games,
     )
-    return Sampler(piggy_kernel, args, EVENTS)
+    return Sampler(piggy_kernel, args, EVENTS, PARTS[policy])
 
 
 def exact_events(game: Game, level: int, policy: str = "lockit") -> dict:
@@ -484,7 +411,7 @@ def simulate(game: Game, level: int, spins: int, seed: int = 0, policy: str = "l
     done = 0
     while done < spins:
         n = min(1_000_000, spins - done)
-        wins, _ = sampler.kernel(rng, n, *sampler.args)
+        wins = sampler.kernel(rng, n, *sampler.args)[0]
         moments.add(wins)
         done += n
     return SimulationResult(
