@@ -125,7 +125,7 @@ class SamplerOfWrongShape(Broken):
 
             @staticmethod
             def kernel(rng, n, *args):
-                wins, events = sampler.kernel(rng, n, *args)
+                wins, events = sampler.kernel(rng, n, *args)[:2]
                 return wins[:-1], events  # one round short
 
         return Short()
@@ -141,10 +141,27 @@ class SamplerPayingDouble(Broken):
 
             @staticmethod
             def kernel(rng, n, *args):
-                wins, events = sampler.kernel(rng, n, *args)
+                wins, events = sampler.kernel(rng, n, *args)[:2]
                 return wins * 2, events
 
         return Double()
+
+
+class SamplerPartsOff(Broken):
+    def round_sampler(self, game, level):
+        sampler = super().round_sampler(game, level)
+
+        class HalfParts:
+            args = sampler.args
+            event_names = sampler.event_names
+            part_names = sampler.part_names
+
+            @staticmethod
+            def kernel(rng, n, *args):
+                wins, events, parts = sampler.kernel(rng, n, *args)
+                return wins, events, parts / 2  # parts that do not add up to the win
+
+        return HalfParts()
 
 
 class LevelsOffTheMap(Broken):
@@ -161,6 +178,7 @@ class LevelsOffTheMap(Broken):
         (FiguresOfAnotherGame, "FiguresOfAnotherGame.figures: rtp"),
         (SamplerOfWrongShape, "SamplerOfWrongShape.round_sampler: kernel returned wins of shape"),
         (SamplerPayingDouble, "SamplerPayingDouble.round_sampler"),
+        (SamplerPartsOff, "SamplerPartsOff.round_sampler: the parts of a round's win do not add up"),
         (LevelsOffTheMap, "LevelsOffTheMap.equivalent_levels"),
     ],
 )

@@ -199,8 +199,26 @@ def _check_sampler(rules: Rules, game: Game, level: int, result, rounds: int, na
     sampler = as_sampler(rules.round_sampler(game, level))
     rng = np.random.default_rng(20_260_101)
     n = 256
-    wins, events = sampler.kernel(rng, n, *sampler.args)
-    wins, events = np.asarray(wins), np.asarray(events)
+    out = sampler.kernel(rng, n, *sampler.args)
+    parts_named = len(sampler.part_names)
+    _require(
+        len(out) == (3 if parts_named else 2),
+        where,
+        f"kernel returned {len(out)} arrays, not (wins, events{', parts' if parts_named else ''})",
+    )
+    wins, events = np.asarray(out[0]), np.asarray(out[1])
+    if parts_named:
+        parts = np.asarray(out[2])
+        _require(
+            parts.shape == (n, parts_named),
+            where,
+            f"kernel returned parts of shape {parts.shape}, not ({n}, {parts_named})",
+        )
+        _require(
+            bool(np.allclose(parts.sum(axis=1), wins, rtol=1e-12, atol=1e-12)),
+            where,
+            "the parts of a round's win do not add up to its win",
+        )
     _require(wins.shape == (n,), where, f"kernel returned wins of shape {wins.shape}, not ({n},)")
     _require(
         events.shape == (len(sampler.event_names),),
@@ -219,8 +237,7 @@ def _check_sampler(rules: Rules, game: Game, level: int, result, rounds: int, na
     total, done = 0.0, 0
     while done < rounds:
         m = min(8192, rounds - done)
-        w, _ = sampler.kernel(rng, m, *sampler.args)
-        total += float(np.sum(w))
+        total += float(np.sum(sampler.kernel(rng, m, *sampler.args)[0]))
         done += m
     se = result.sd / math.sqrt(rounds)
     mean = float(result.paid_rtp)
