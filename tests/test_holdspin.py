@@ -384,7 +384,7 @@ def test_sampler_agrees_with_exact(example):
     game, par = example
     # the line rules play the hold-and-spin: their round sampler is this one
     assert round_sampler(game, 1).kernel is lines_round_sampler(game, 1).kernel
-    sim = simulate_game(game, 2_000_000, seed=2026, workers=1, progress=False)  # exact: par()
+    sim = simulate_game(game, 2_000_000, seed=2026, workers=1, progress=False, exact="par")
     report = sim.convergence
     assert abs(report.figures.set_index("figure").loc["RTP", "z"]) < 4
     events = report.events.set_index("event")

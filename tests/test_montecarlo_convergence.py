@@ -107,12 +107,12 @@ def test_report_without_exact_values(video):
 
 def test_components_of_the_rules_equal_the_par_components():
     # the rules' fast components are the PAR's, exactly (line, ways and Grand Spinn)
-    from slotmath.rules.par import rules_module
+    from slotmath.rules.registry import rules_for
 
-    for name in ("fruit_classic", "video20", "ways4096", "grand_spinn_superpot"):
+    for name in ("fruit_classic", "video20", "ways4096", "grand_spinn_superpot", "classic_free_spins"):
         game = load_game(name)
         level = game.levels[-1]
-        assert rules_module(game).components(game, level) == par(game, level).components, name
+        assert rules_for(game).components(game, level) == par(game, level).components, name
 
 
 def test_piggy_components_group_the_breakdown():
