@@ -35,7 +35,9 @@ from slotmath.montecarlo.linesim import (
     draw_args,
     draw_stops,
     evaluation_args,
-    play_stops,
+    line_win,
+    part_names,
+    scatter_win,
     stop_of,
     uniform_below,
 )
@@ -129,18 +131,23 @@ def holdspin_kernel(
     s_units,
     s_cum,
 ):
-    """Play ``n`` rounds: (wins [x total bet], event counts)."""
+    """Play ``n`` rounds: (wins [x total bet], event counts, wins by part:
+    lines, then scatters when the game has scatter symbols, then the
+    hold-and-spin award)."""
     R, H, E = dims[0], dims[6], dims[5]
     trigger, grid = trigger_grid[0], trigger_grid[1]
+    scatters = sc_count.shape[0] > 0
     wins = np.empty(n, dtype=np.float64)
+    parts = np.zeros((n, 2 + scatters), dtype=np.float64)
     events = np.zeros(E + 3, dtype=np.int64)
     stop = np.empty(R, dtype=np.int64)
     window = np.empty(R * H, dtype=np.int64)
     for i in range(n):
         draw_stops(rng, stop, bound, use_table, table, cum, n_stops)
-        win = play_stops(
-            stop, window, dims, sym, cells, codes, offsets, label_coins, sc_count, sc_pay, sc_event, events
-        )
+        parts[i, 0] = line_win(stop, window, dims, sym, cells, codes, offsets, label_coins, events)
+        if scatters:
+            parts[i, 1] = scatter_win(stop, sc_count, sc_pay, sc_event, events)
+        win = parts[i, 0] + parts[i, 1]
         mask = 0
         for r in range(R):
             mask |= coin_pat[r, stop[r]] << (r * H)
@@ -157,9 +164,10 @@ def holdspin_kernel(
             events[E] += 1
             events[E + 1] += is_full
             events[E + 2] += award
+            parts[i, 1 + scatters] = award * grid
             win += award * grid
         wins[i] = win
-    return wins, events
+    return wins, events, parts
 
 
 def _patterns(game: Game, reel_set: str, symbol: str) -> np.ndarray:
@@ -218,4 +226,5 @@ def round_sampler(game: Game, level: int, spec: HoldAndSpinSpec | None = None) -
     head[1] = float(g)
     extra = (_patterns(game, reels, spec.symbol), head) + feature
     args = (evaluation[0],) + draw + evaluation[1:] + extra
-    return RoundSampler(holdspin_kernel, args, names + FEATURE_EVENTS)
+    parts = part_names(game, "lines") + ("hold_and_spin",)
+    return RoundSampler(holdspin_kernel, args, names + FEATURE_EVENTS, parts)

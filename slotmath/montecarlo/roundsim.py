@@ -133,33 +133,24 @@ def _round(rng, comp, stop, window, events, fg_events, base_draw, base_ev, free_
 
 
 @nb.njit(cache=True)
-def round_kernel(rng, n, base_draw, base_ev, free_draw, free_ev, feat, prizes):
-    """Play ``n`` rounds: (wins [x total bet], event counts)."""
+def round_kernel(rng, n, cols, base_draw, base_ev, free_draw, free_ev, feat, prizes):
+    """Play ``n`` rounds: (wins [x total bet], event counts, parts), ``parts``
+    shape (n, len(cols)): the components ``COMPONENTS[cols]`` of each round's
+    win [x total bet]."""
     n_events = base_ev[0][5] + 2
     wins = np.empty(n, dtype=np.float64)
+    parts = np.empty((n, cols.shape[0]), dtype=np.float64)
     events = np.zeros(n_events, dtype=np.int64)
     fg_events = np.zeros(max(free_ev[0][5], base_ev[0][5]) + 1, dtype=np.int64)
     comp = np.zeros(len(COMPONENTS))
     stop = np.empty(base_ev[0][0], dtype=np.int64)
     window = np.empty(base_ev[0][0] * base_ev[0][6], dtype=np.int64)
-    for i in range(n):
-        sets = (base_draw, base_ev, free_draw, free_ev)
-        wins[i] = _round(rng, comp, stop, window, events, fg_events, *sets, feat, prizes)
-    return wins, events
-
-
-@nb.njit(cache=True)
-def components_kernel(rng, n, base_draw, base_ev, free_draw, free_ev, feat, prizes):
-    """Play ``n`` rounds: their components, shape (n, len(COMPONENTS)) [x total bet]."""
-    out = np.empty((n, len(COMPONENTS)))
-    events = np.zeros(base_ev[0][5] + 2, dtype=np.int64)
-    fg_events = np.zeros(max(free_ev[0][5], base_ev[0][5]) + 1, dtype=np.int64)
-    stop = np.empty(base_ev[0][0], dtype=np.int64)
-    window = np.empty(base_ev[0][0] * base_ev[0][6], dtype=np.int64)
     sets = (base_draw, base_ev, free_draw, free_ev)
     for i in range(n):
-        _round(rng, out[i], stop, window, events, fg_events, *sets, feat, prizes)
-    return out
+        wins[i] = _round(rng, comp, stop, window, events, fg_events, *sets, feat, prizes)
+        for j in range(cols.shape[0]):
+            parts[i, j] = comp[cols[j]]
+    return wins, events, parts
 
 
 def _free_evaluation(game: Game, level: int, reel_set: str, nudge: str | None, scatter_pays: bool):
@@ -260,15 +251,21 @@ def prize_args(game: Game, level: int, sym: np.ndarray) -> tuple:
     return (wtrig, strig, pp, wvalues, wcum, ccum, cprize, cgames, cmult, cwheel)
 
 
-def round_sampler(game: Game, level: int) -> RoundSampler:
-    """Compiled sampler of the round (base spin + free games) for :mod:`slotmath.montecarlo.run`."""
+def round_sampler(game: Game, level: int, part_names: tuple = COMPONENTS) -> RoundSampler:
+    """Compiled sampler of the round (base spin + its features) for
+    :mod:`slotmath.montecarlo.run`, its round win split into ``part_names``
+    (names of :data:`COMPONENTS`: the rules' RTP components)."""
+    unknown = [p for p in part_names if p not in COMPONENTS]
+    if unknown:
+        raise ValueError(f"{game.name}: the round sampler has no component {', '.join(unknown)}")
     args, names = sampler_args(game, level)
-    return RoundSampler(round_kernel, args, names)
+    cols = np.array([COMPONENTS.index(p) for p in part_names], dtype=np.int64)
+    return RoundSampler(round_kernel, (cols, *args), names, tuple(part_names))
 
 
 def round_components(game: Game, level: int, n: int, seed: int = 0) -> np.ndarray:
-    """``n`` simulated rounds by component (:data:`COMPONENTS`), shape (n, 4) [x total bet]."""
-    args, _ = sampler_args(game, level)
+    """``n`` simulated rounds by component (:data:`COMPONENTS`), shape
+    (n, len(COMPONENTS)) [x total bet]."""
+    sampler = round_sampler(game, level)
     rng = np.random.Generator(np.random.PCG64DXSM(np.random.SeedSequence(seed)))
-    return components_kernel(rng, int(n), *args)
-
+    return sampler.kernel(rng, int(n), *sampler.args)[2]

@@ -303,7 +303,7 @@ def round_sampler(game: Game, level: int, reel_set: str = "base"):
     if reel_set == "base" and has_round(game):
         from slotmath.montecarlo.roundsim import round_sampler as sampler_of_round
 
-        return sampler_of_round(game, level)
+        return sampler_of_round(game, level, tuple(components(game, level)))
     if game.pays_by == "ways":
         from slotmath.montecarlo.wayssim import ways_sampler
 
