@@ -125,7 +125,21 @@ def play_stops(
 def draw_stops(rng, stop, bound, use_table, table, cum, n_stops):
     """Fill ``stop`` (R,) with one weighted random stop per reel."""
     for r in range(stop.shape[0]):
-        stop[r] = stop_of(uniform_below(rng, bound[r]), r, use_table, table, cum, n_stops)
+        u = uniform_below(rng, bound[r])
+        # the table look-up written here, not called: a call per stop costs
+        # several times the draw itself
+        stop[r] = table[r, u] if use_table[r] else stop_of(u, r, use_table, table, cum, n_stops)
+
+
+@nb.njit(cache=True)
+def weighted_index(rng, cum, n):
+    """Index drawn with cumulative integer weights ``cum[:n]`` (exactly uniform
+    in the total weight, :func:`uniform_below`)."""
+    u = uniform_below(rng, cum[n - 1])
+    i = 0
+    while cum[i] <= u:
+        i += 1
+    return i
 
 
 @nb.njit(cache=True)
