@@ -296,3 +296,18 @@ def test_one_bonus_threshold_is_required(tmp_path):
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and "options.selection" in lines[0] and "Traceback" not in proc.stderr
     assert "starts at 4 BONUS" in lines[0]
+
+
+def test_free_games_cap_is_refused(game):
+    # the exact free games of these rules have no cap on games: a declared
+    # max_games would be ignored, so the game file is refused naming it
+    from dataclasses import replace
+
+    from slotmath.io.gamefile import GameFileError
+    from slotmath.rules.piggy_bankin_superlock.check import check
+
+    opts = dict(game.options)
+    opts["free_games"] = {**opts["free_games"], "max_games": 50}
+    with pytest.raises(GameFileError) as err:
+        check(replace(game, options=opts))
+    assert err.value.field == "options.free_games.max_games"

@@ -76,8 +76,8 @@ def _fg_per_spin(st: Structure, level: int) -> dict:
     cyc = st.cycles[FREE]
     by_bonus = st.fg_screens.sum(axis=(0, 1))
     p_b = [Fraction(int(c), cyc) for c in by_bonus]
-    prize = sum((p * fgs.prize(b) for b, p in enumerate(p_b)), Fraction(0))
-    games = np.array([fgs.games(b) if fgs.retrigger else 0 for b in range(len(p_b))])
+    prize = sum((p * fgs.retrigger_prize(b) for b, p in enumerate(p_b)), Fraction(0))
+    games = np.array([fgs.retrigger_games(b) for b in range(len(p_b))])
     ek = sum(p * int(k) for p, k in zip(p_b, games, strict=True))
     final, p_trig, _ = st.final((FREE, FREE, None, None))
     pz = prizes(g, st.features.lockit.sources[FREE].awards, level)

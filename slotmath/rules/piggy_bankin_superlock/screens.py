@@ -433,9 +433,9 @@ def free_spin_table(game: Game, level: int) -> np.ndarray:
     for b in range(fgs.min_count, 16):
         if not (sc.bonus == b).any():
             continue
-        k = fgs.games(b) if fgs.retrigger else 0
+        k = fgs.retrigger_games(b)
         h = _lines_given_bonus(sc, b)
-        cols[k] = _add(cols.get(k, np.zeros(1)), h, int(fgs.prize(b) * U))
+        cols[k] = _add(cols.get(k, np.zeros(1)), h, int(fgs.retrigger_prize(b) * U))
     n = max(len(c) for c in cols.values())
     table = np.zeros((n, max(cols) + 1))
     for k, c in cols.items():
