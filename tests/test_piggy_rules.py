@@ -55,7 +55,8 @@ def test_line_examples(game):
             stop = np.array([rng.integers(0, n) for n in n_stops], dtype=np.int64)
             win = sym[np.arange(5), stop]  # (reel, row)
             expect = sum(
-                pay(game, [game.symbols[win[r, row]].name for r, row in enumerate(line)]) for line in game.paylines
+                pay(game, [game.symbols[win[r, row]].name for r, row in enumerate(line)])
+                for line in game.paylines
             )
             events = np.zeros(ev[0][5] + 1, dtype=np.int64)
             got = play_stops(stop, np.empty(15, dtype=np.int64), *ev, events)

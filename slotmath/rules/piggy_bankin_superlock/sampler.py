@@ -1,5 +1,16 @@
-"""Piggy Bankin' Superlock: Monte Carlo, the rules played literally
-(independent of the exact engine)."""
+"""Piggy Bankin' Superlock: Monte Carlo, the rules played literally.
+
+Independent of the exact engine's round: no screen table, chain or value
+function is read.  Generic pieces: the weighted stop draw and the line
+evaluation of a window (:mod:`slotmath.montecarlo.linesim`, the pay rules
+compiled by :mod:`slotmath.engine.lines`), the free reels' expanding WILD_3
+(:mod:`slotmath.montecarlo.roundsim`), weighted award draws and the
+packing of a final mask into shapes (the table of
+:func:`slotmath.features.shapes.shape_count_table` the exact figures use
+too, in the declared order).  Piggy's own: the round (lock-it from 6+ held
+cells, the selection at 3+ BONUS with its two choices, free games with a
+lock-it inside), the respins on reel sets switched by the WHEEL mark, the
+per-shape award tables with their jackpot labels and the wheel."""
 
 from __future__ import annotations
 
@@ -19,7 +30,7 @@ from slotmath.montecarlo.roundsim import _free_evaluation
 from slotmath.montecarlo.run import RoundSampler
 from slotmath.rules.piggy_bankin_superlock.check import BASE, BASE_REELS, FREE, POLICIES
 from slotmath.rules.piggy_bankin_superlock.rtp import breakdown
-from slotmath.rules.piggy_bankin_superlock.structure import _symbol_set, features_of
+from slotmath.rules.piggy_bankin_superlock.structure import _shape_counts, _symbol_set, features_of
 
 # ===========================================================================
 # Monte Carlo: the rules played literally (independent of the exact engine)
@@ -96,34 +107,25 @@ def _respin(rng, stop, mask, flag, reels, H):
 
 
 @nb.njit(cache=True)
-def _pack(rng, mask, R, H, shapes, table, awards, events):
-    """Prize [x total bet] of the final held ``mask``: shapes in priority
-    order, anchors reel by reel then row by row (greedy); each placed shape
-    draws its award from table ``table``."""
+def _pack(rng, mask, packed, full_shape, table, awards, events):
+    """Prize [x total bet] of the final held ``mask``: each shape its packing
+    places (``packed[mask]``, shapes of each kind) draws its award from
+    table ``table``."""
     aw_val, aw_cum, aw_n, aw_jp = awards
-    free = mask
     prize = 0.0
-    for sh in range(shapes.shape[0]):
-        rows, reels = shapes[sh, 0], shapes[sh, 1]
-        for left in range(R - reels + 1):
-            for top in range(H - rows + 1):
-                block = 0
-                for c in range(left, left + reels):
-                    for k in range(top, top + rows):
-                        block |= 1 << (c * H + k)
-                if (free & block) == block:
-                    free &= ~block
-                    if rows == H and reels == R:
-                        events[5] += 1
-                    i = weighted_index(rng, aw_cum[table, sh], aw_n[table, sh])
-                    if aw_jp[table, sh, i] >= 0:
-                        events[8 + aw_jp[table, sh, i]] += 1
-                    prize += aw_val[table, sh, i]
+    for sh in range(packed.shape[1]):
+        for _ in range(packed[mask, sh]):
+            if sh == full_shape:
+                events[5] += 1
+            i = weighted_index(rng, aw_cum[table, sh], aw_n[table, sh])
+            if aw_jp[table, sh, i] >= 0:
+                events[8 + aw_jp[table, sh, i]] += 1
+            prize += aw_val[table, sh, i]
     return prize
 
 
 @nb.njit(cache=True)
-def _lockit(rng, mask, flag, spins, reset, source, H, shapes, table, awards, wheel, wheel_paid, events):
+def _lockit(rng, mask, flag, spins, reset, source, H, packed, table, awards, wheel, wheel_paid, events):
     """Play one lock-it from the held ``mask`` and mark ``flag``; returns its
     prize [x total bet].  ``source`` = (reels before a mark shows, reels
     after), each (stop draw, screen)."""
@@ -137,19 +139,21 @@ def _lockit(rng, mask, flag, spins, reset, source, H, shapes, table, awards, whe
         else:
             mask, flag, added = _respin(rng, stop, mask, flag, source[1], H)
         left = spins if (reset and added) else left - 1
-    prize = _pack(rng, mask, R, H, shapes, table, awards, events)
+    prize = _pack(rng, mask, packed[0], packed[1][0], table, awards, events)
     if flag and wheel_paid:
         prize += _wheel(rng, wheel, events)
     return prize
 
 
 @nb.njit(cache=True)
-def piggy_kernel(rng, n, ints, base, free, sources, shapes, awards, wheel, counts, mult):
+def piggy_kernel(rng, n, ints, base, free, sources, packed, awards, wheel, counts, mult):
     """Play ``n`` rounds; wins [x total bet] and event counts (see ``EVENTS``).
 
     ``base``, ``free`` = (stop draw, line evaluation, screen) of the base and
     free-game reels (:mod:`slotmath.montecarlo.linesim`); ``sources`` the
     respin reels of the lock-it sources base game, selection, free games;
+    ``packed`` = (shapes of each kind in the packing of every mask, the
+    index of the full-screen shape or -1);
     ``ints`` = (policy 0 lock-it / 1 free games, lock-it trigger, minimum
     BONUS, rows, reset 0/1); per source ``spins``, ``table``, wheel ``paid``
     (``counts[3:6]`` rows); ``counts`` by BONUS count: selection prize,
@@ -172,8 +176,9 @@ def piggy_kernel(rng, n, ints, base, free, sources, shapes, awards, wheel, count
         if _popcount(mask) >= trigger:  # rule 5.1: lock-it from the base game
             events[0] += 1
             win += _lockit(
-                rng, mask, flag, spins[0], reset, sources[0], H, shapes, table[0], awards, wheel, paid[0], events
-            )
+                rng, mask, flag, spins[0], reset, sources[0], H, packed, table[0], awards, wheel,
+                paid[0], events,
+            )  # fmt: skip
         if n_bonus >= min_bonus:  # rule 4: feature selection
             b = min(n_bonus, top)
             events[3] += 1
@@ -181,7 +186,7 @@ def piggy_kernel(rng, n, ints, base, free, sources, shapes, awards, wheel, count
             if policy == 0:
                 events[2] += 1
                 win += _lockit(
-                    rng, mask, flag, sel_spins[b], reset, sources[1], H, shapes, sel_table[b], awards, wheel,
+                    rng, mask, flag, sel_spins[b], reset, sources[1], H, packed, sel_table[b], awards, wheel,
                     paid[1], events,
                 )  # fmt: skip
             else:
@@ -199,7 +204,7 @@ def piggy_kernel(rng, n, ints, base, free, sources, shapes, awards, wheel, count
                     if _popcount(m2) >= trigger:
                         events[1] += 1
                         fg_win += _lockit(
-                            rng, m2, f2, spins[2], reset, sources[2], H, shapes, table[2], awards, wheel,
+                            rng, m2, f2, spins[2], reset, sources[2], H, packed, table[2], awards, wheel,
                             paid[2], events,
                         )  # fmt: skip
                 win += mult * fg_win
@@ -238,15 +243,20 @@ def round_sampler(game: Game, level: int, policy: str = "lockit") -> RoundSample
     free = (draw_args(game, fgs.reels), free_ev, _screen_args(game, free_sym))
     order = (lk.sources[BASE], lk.sources[sel.lockit_source], lk.sources[FREE])
     sources = tuple((_reels(game, s.reels), _reels(game, s.after_mark or s.reels)) for s in order)
-    shapes = np.array(lk.shapes, dtype=np.int64)
+    n_shapes = len(lk.shapes)
+    full = [k for k, (rows, reels) in enumerate(lk.shapes) if (rows, reels) == (game.rows, game.reels)]
+    packed = (
+        np.ascontiguousarray(_shape_counts(game), dtype=np.int64),
+        np.array(full or [-1], dtype=np.int64),
+    )
     top = game.reels * game.rows + 1
     options = {b: sel.option(b) for b in range(top)}
     tables = sorted({s.awards for s in order} | {o.lockit_awards for o in options.values() if o})
     K = max(len(a) for t in tables for a in lk.awards.table(t, level))
-    aw_val = np.zeros((len(tables), len(shapes), K))
-    aw_cum = np.zeros((len(tables), len(shapes), K), dtype=np.int64)
-    aw_n = np.zeros((len(tables), len(shapes)), dtype=np.int64)
-    aw_jp = np.full((len(tables), len(shapes), K), -1, dtype=np.int64)
+    aw_val = np.zeros((len(tables), n_shapes, K))
+    aw_cum = np.zeros((len(tables), n_shapes, K), dtype=np.int64)
+    aw_n = np.zeros((len(tables), n_shapes), dtype=np.int64)
+    aw_jp = np.full((len(tables), n_shapes, K), -1, dtype=np.int64)
     for t, name in enumerate(tables):
         for s, awards in enumerate(lk.awards.table(name, level)):
             aw_n[t, s] = len(awards)
@@ -280,7 +290,8 @@ def round_sampler(game: Game, level: int, policy: str = "lockit") -> RoundSample
         + [int(bool(s.mark_award)) for s in order],
         dtype=np.int64,
     )
-    args = (ints, base, free, sources, shapes, (aw_val, aw_cum, aw_n, aw_jp), wheel, counts, float(fgs.multiplier))
+    awards = (aw_val, aw_cum, aw_n, aw_jp)
+    args = (ints, base, free, sources, packed, awards, wheel, counts, float(fgs.multiplier))
     return RoundSampler(piggy_kernel, args, EVENTS)
 
 
