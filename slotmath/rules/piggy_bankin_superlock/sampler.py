@@ -17,6 +17,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
+from slotmath.engine.reels import pack_reels
 from slotmath.model import Game
 from slotmath.montecarlo.linesim import (
     draw_args,
@@ -155,8 +156,9 @@ def piggy_kernel(rng, n, ints, base, free, sources, packed, awards, wheel, count
     ``packed`` = (shapes of each kind in the packing of every mask, the
     index of the full-screen shape or -1);
     ``ints`` = (policy 0 lock-it / 1 free games, lock-it trigger, minimum
-    BONUS, rows, reset 0/1); per source ``spins``, ``table``, wheel ``paid``
-    (``counts[3:6]`` rows); ``counts`` by BONUS count: selection prize,
+    BONUS, rows, reset 0/1), then per source (base game, selection, free
+    games) its spins, award table and 1 if a WHEEL at the end is paid
+    (``ints[5:8]``, ``[8:11]``, ``[11:14]``); ``counts`` by BONUS count: selection prize,
     selection lock-it spins, selection award table, awarded free games,
     free-game BONUS prize, retrigger games."""
     policy, trigger, min_bonus, H, reset = ints[0], ints[1], ints[2], ints[3], ints[4]
@@ -229,8 +231,7 @@ def _screen_args(game: Game, sym: np.ndarray) -> tuple:
 
 def _reels(game: Game, reel_set: str) -> tuple:
     """(stop draw, screen) of a respin reel set."""
-    ev, _ = evaluation_args(game, game.levels[0], reel_set)
-    return draw_args(game, reel_set), _screen_args(game, ev[1])
+    return draw_args(game, reel_set), _screen_args(game, pack_reels(game, reel_set)[0])
 
 
 def round_sampler(game: Game, level: int, policy: str = "lockit") -> RoundSampler:
@@ -319,17 +320,7 @@ def simulate(game: Game, level: int, spins: int, seed: int = 0, policy: str = "l
     """Monte Carlo rounds with the compiled sampler; z-scores against the exact RTP.
 
     Returns a :class:`~slotmath.montecarlo.results.SimulationResult` (simulated figures)."""
-    from slotmath.montecarlo.results import Moments, SimulationResult
+    from slotmath.montecarlo.results import simulate_sampler
 
-    sampler = round_sampler(game, level, policy)
-    rng = np.random.default_rng(seed)
-    moments = Moments()
-    done = 0
-    while done < spins:
-        n = min(1_000_000, spins - done)
-        wins, _ = sampler.kernel(rng, n, *sampler.args)
-        moments.add(wins)
-        done += n
-    return SimulationResult(
-        game.name, level, spins, seed, moments, {"rtp": breakdown(game, level).rtp[policy]}
-    )
+    exact = {"rtp": breakdown(game, level).rtp[policy]}
+    return simulate_sampler(round_sampler(game, level, policy), game, level, spins, seed, exact)
