@@ -80,14 +80,7 @@ def stop_of(u, r, use_table, table, cum, n_stops):
     """Stop of reel ``r`` whose cumulative weight range holds ``u``."""
     if use_table[r]:
         return table[r, u]
-    lo, hi = 0, n_stops[r] - 1
-    while lo < hi:  # first stop with cum > u
-        mid = (lo + hi) // 2
-        if cum[r, mid] > u:
-            hi = mid
-        else:
-            lo = mid + 1
-    return lo
+    return np.searchsorted(cum[r, : n_stops[r]], u, side="right")  # first stop with cum > u
 
 
 @nb.njit(cache=True)
@@ -124,22 +117,18 @@ def play_stops(
 @nb.njit(cache=True)
 def draw_stops(rng, stop, bound, use_table, table, cum, n_stops):
     """Fill ``stop`` (R,) with one weighted random stop per reel."""
+    # stop_of's two lines written out: calling it here made the draw several
+    # times slower (benchmarks/bench_piggy.py)
     for r in range(stop.shape[0]):
         u = uniform_below(rng, bound[r])
-        # the table look-up written here, not called: a call per stop costs
-        # several times the draw itself
-        stop[r] = table[r, u] if use_table[r] else stop_of(u, r, use_table, table, cum, n_stops)
+        stop[r] = table[r, u] if use_table[r] else np.searchsorted(cum[r, : n_stops[r]], u, side="right")
 
 
 @nb.njit(cache=True)
 def weighted_index(rng, cum, n):
     """Index drawn with cumulative integer weights ``cum[:n]`` (exactly uniform
     in the total weight, :func:`uniform_below`)."""
-    u = uniform_below(rng, cum[n - 1])
-    i = 0
-    while cum[i] <= u:
-        i += 1
-    return i
+    return np.searchsorted(cum[:n], uniform_below(rng, cum[n - 1]), side="right")
 
 
 @nb.njit(cache=True)
