@@ -210,3 +210,13 @@ class Game:
 
     def level_index(self, level: int) -> int:
         return self.levels.index(level)
+
+    @property
+    def ways_or_lines(self) -> int:
+        """Ways a spin pays on (``pays_by: ways``: rows ** reels) or its paylines."""
+        return self.rows**self.reels if self.pays_by == "ways" else len(self.paylines)
+
+    @property
+    def ways_or_lines_text(self) -> str:
+        """``"243 ways"`` or ``"20 lines"``."""
+        return f"{self.ways_or_lines:,} {'ways' if self.pays_by == 'ways' else 'lines'}"

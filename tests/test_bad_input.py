@@ -409,6 +409,31 @@ CASES = [
         "scatters[1].pay",
         "'two'",
     ),
+    # --- features of the line round
+    Case(
+        "wheel_unknown_symbol",
+        put(["options"], {"wheel": {"symbol": "Q", "trigger": 2, "segments": [{"prize": 1, "weight": 1}]}}),
+        "options.wheel.symbol",
+        "unknown symbol 'Q'",
+    ),
+    Case(
+        "selection_unknown_policy",
+        put(["options"], {"selection": {"symbol": "S", "trigger": 3, "policy": "best", "choices": []}}),
+        "options.selection.policy",
+        "must be one of player, uniform, max_rtp",
+    ),
+    Case(
+        "jackpot_not_awarded",
+        put(["options"], {"jackpots": {"MINI": 5}}),
+        "options.jackpots.MINI",
+        "is not awarded",
+    ),
+    Case(
+        "wild_multipliers_on_a_multiplier_wild",
+        put(["options"], {"wild_multipliers": {"symbol": "W", "table": [[2, 1]]}}),
+        "options.wild_multipliers.symbol",
+        "already declares a multiplier",
+    ),
     # --- rules
     Case("unknown_rules", put(["rules"], "no_such_rules"), "rules", "unknown rules 'no_such_rules'"),
     # --- command line: a bet level the game does not offer

@@ -147,3 +147,10 @@ def test_reference_simulator_agrees_with_exact(name, spins):
     for key in values:
         est = getattr(result, key)
         assert est.se > 0 and abs(est.z) < 4, (key, est)
+
+
+def test_validate_names_the_ways_or_the_lines():
+    # Game.ways_or_lines: rows ** reels for a ways game (4 ** 6), else the paylines
+    assert load_game("ways4096").ways_or_lines == 4096 and load_game("video20").ways_or_lines == 20
+    assert "4,096 ways, reel sets" in run_cli("validate", "ways4096").stdout
+    assert "20 lines, reel sets" in run_cli("validate", "video20").stdout

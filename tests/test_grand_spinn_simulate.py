@@ -53,10 +53,13 @@ def test_seeded_and_reproducible(game):
 
 
 def test_sampler_interface(game):
-    """``round_sampler(game, level)``: kernel(rng, n, *args) -> (wins, events)."""
+    """``round_sampler(game, level)``: kernel(rng, n, *args) -> (wins, events, parts)."""
     s = gs.round_sampler(game, 4)
-    wins, events = s.kernel(np.random.default_rng(1), 1000, *s.args)
+    wins, events, parts = s.kernel(np.random.default_rng(1), 1000, *s.args)
     assert wins.dtype == np.float64 and wins.shape == (1000,)
+    # the parts are the RTP components a round pays (no progressive Super)
+    assert s.part_names == ("line wins (landing)", "nudge re-pays", "arrow re-pays", "Mini", "Midi")
+    assert parts.shape == (1000, 5) and np.allclose(parts.sum(axis=1), wins, rtol=1e-12, atol=0)
     assert events.dtype == np.int64 and events.shape == (len(s.event_names),)
     assert s.event_names[:3] == ("mini", "midi", "super")
     # wins are [x total bet]: multiples of 1/40 at level 4 (total bet 40 coins)
@@ -89,7 +92,7 @@ def test_kernel_plays_the_literal_round_of_its_drawn_stops(game):
         return out
 
     n = 300_000
-    wins, events = s.kernel(np.random.default_rng(11), n, *s.args)
+    wins, events, parts = s.kernel(np.random.default_rng(11), n, *s.args)
     out = gs.play_stops(s, drawn(np.random.default_rng(11), n), literal=True)
     assert np.array_equal(wins, out[:, 0] / 30)  # level 3: total bet 30 coins
     landing, pays, arrows, jp, without = out[:, 1], out[:, 2], out[:, 3], out[:, 4], out[:, 5]
@@ -112,7 +115,7 @@ def test_chunked_runs_are_reproducible_whatever_the_workers(game):
     one = mc.run(sampler, 400_000, seed=21, chunk=100_000, workers=1, progress=False)
     two = mc.run(sampler, 400_000, seed=21, chunk=100_000, workers=2, progress=False)
     assert one.stats == two.stats and one.rounds == 400_000
-    merged = mc.ChunkStats.empty(len(sampler.event_names))
+    merged = mc.ChunkStats.empty(len(sampler.event_names), len(sampler.part_names))
     for i in (3, 1, 0, 2):
         merged = merged.merge(mc.run_chunk(sampler, 21, i, 100_000))
     assert merged == one.stats

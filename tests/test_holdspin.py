@@ -502,7 +502,8 @@ def test_refusals_of_what_is_not_computed(tmp_path):
         write_game(tmp_path, data, "unused")
     data = small_game_data(CELLS)
     del data["options"]["hold_and_spin"]
-    with pytest.raises(GameFileError, match=r"options\.jackpots: is not played under rules: lines"):
+    # jackpots alone: nothing awards them (a wheel, a selection or a hold-and-spin would)
+    with pytest.raises(GameFileError, match=r"options\.jackpots\.MINI: is not awarded by any wheel segment"):
         write_game(tmp_path, data, "none")
     data = small_game_data(CELLS)
     data["options"]["hold_and_spin"]["respin"] = "reels"  # per-cell probabilities need cells

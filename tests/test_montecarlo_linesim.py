@@ -26,6 +26,7 @@ from slotmath.montecarlo.convergence import event_key
 from slotmath.montecarlo.linesim import evaluate_stops, evaluation_args, lemire, line_sampler, stop_of
 from slotmath.montecarlo.results import sample_stops
 from slotmath.montecarlo.results import simulate_lines as reference_simulate
+from slotmath.rules.par import par
 
 from conftest import GAMES
 
@@ -155,9 +156,11 @@ def test_prefix_start_and_stop_lookup_do_not_change_results(toy):
     for wins, events in results[1:]:
         assert np.array_equal(wins, results[0][0]) and np.array_equal(events, results[0][1])
     a, b = line_sampler(toy, 3), line_sampler(toy, 3, table_limit=0)
-    wa, ea = a.kernel(np.random.default_rng(9), 5_000, *a.args)
-    wb, eb = b.kernel(np.random.default_rng(9), 5_000, *b.args)
-    assert np.array_equal(wa, wb) and np.array_equal(ea, eb)
+    wa, ea, pa = a.kernel(np.random.default_rng(9), 5_000, *a.args)
+    wb, eb, pb = b.kernel(np.random.default_rng(9), 5_000, *b.args)
+    assert np.array_equal(wa, wb) and np.array_equal(ea, eb) and np.array_equal(pa, pb)
+    # the parts (lines, scatters) add up to the win exactly: one addition
+    assert np.array_equal(pa.sum(axis=1), wa)
 
 
 def test_events_cover_the_combination_table(toy):
@@ -174,10 +177,11 @@ def test_simulation_agrees_with_exact_figures(toy, which):
     game = toy if which == "toy" else load_game(which)
     level = game.levels[-1]
     result = simulation.simulate_game(
-        game, 1_000_000, seed=2024, level=level, workers=1, chunk=250_000, progress=False
+        game, 1_000_000, seed=2024, level=level, workers=1, chunk=250_000, progress=False, exact="par"
     )
     report = result.convergence
     assert report.rounds == 1_000_000
+    assert len(report.components) == len(par(game, level).components)  # each RTP component's z
     assert report.events["exact"].notna().all()  # every event has an exact rate
     assert report.histogram["exact"].notna().all()
     assert report.max_abs_z < 4, report.text()

@@ -75,7 +75,7 @@ def test_interrupted_pool_run_reports_exactly_the_finished_chunks(video, monkeyp
     assert result.partial
     assert 2 <= len(result.chunk_indices) < result.chunks_planned == 40
     assert result.rounds == 100_000 * len(result.chunk_indices)
-    expected = mc.ChunkStats.empty(len(sampler.event_names))
+    expected = mc.ChunkStats.empty(len(sampler.event_names), len(sampler.part_names))
     for i in result.chunk_indices:
         expected = expected.merge(mc.run_chunk(sampler, 8, i, 100_000))
     assert result.stats == expected

@@ -24,7 +24,9 @@ def runs(game):
     out = {}
     for policy, level, seed in (("lockit", 1, 11), ("free_games", 10, 12)):
         s = pbs.round_sampler(game, level, policy)
-        wins, events = s.kernel(np.random.default_rng(seed), ROUNDS, *s.args)
+        wins, events, parts = s.kernel(np.random.default_rng(seed), ROUNDS, *s.args)
+        assert s.part_names == pbs.PARTS[policy] and parts.shape == (ROUNDS, 4)
+        assert np.allclose(parts.sum(axis=1), wins, rtol=1e-12, atol=0)
         out[policy] = (level, wins, dict(zip(s.event_names, events.tolist(), strict=True)))
     return out
 
@@ -83,3 +85,22 @@ def test_round_distribution_and_cli(game, runs):
     assert all(abs(v - 0.9403) <= 5e-5 for v in d["by_choice"].values())
     assert abs(d["rtp"] - sum(d["components"].values())) < 1e-12
     assert d["odds"]["lockit base game"]["one_in"] > 1
+
+
+def test_simulate_compares_every_part(game):
+    # `slotmath simulate` without the PAR: each part of the round win
+    # (PARTS) has its exact value from the fast path (they are not the PAR's
+    # finer components: the rules' part_components), the RTP is their sum
+    from slotmath.analysis import simulation
+
+    result = simulation.simulate_game(game, 200_000, seed=3, level=1, chunk=100_000, workers=1, progress=False)
+    rep = result.convergence
+    exact = pbs.components(game, 1)
+    parts = rep.components.set_index("figure")
+    assert list(parts.index) == [f"RTP: {name}" for name in pbs.PARTS["lockit"]]
+    for name, value in exact.items():
+        assert parts.loc[f"RTP: {name}", "exact"] == pytest.approx(float(value), rel=1e-12)
+        assert abs(parts.loc[f"RTP: {name}", "z"]) < 4, name
+    figs = rep.figures.set_index("figure")
+    assert figs.loc["RTP", "exact"] == pytest.approx(pbs.breakdown(game, 1).rtp["lockit"], rel=1e-12)
+    assert abs(figs.loc["RTP", "z"]) < 4

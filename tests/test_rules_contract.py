@@ -404,13 +404,15 @@ def test_schema_lists_each_feature_parsers_keys():
     """The game file's schema and the feature parsers name the same keys, so
     a key is refused (or accepted) the same way by both."""
     import json
+    from importlib import resources
 
     from slotmath.features.holdspin import SPEC_KEYS
     from slotmath.features.options import FEATURE_KEYS, FREE_GAMES_KEYS
-    from importlib import resources
+    from slotmath.features.wildmult import KEYS as WILD_KEYS
 
     text = resources.files("slotmath").joinpath("io/schema/game.schema.json").read_text()
     options = json.loads(text)["properties"]["options"]["properties"]
     assert set(FEATURE_KEYS) <= set(options)
     assert set(options["free_games"]["properties"]) == set(FREE_GAMES_KEYS)
     assert set(options["hold_and_spin"]["properties"]) == set(SPEC_KEYS)
+    assert set(options["wild_multipliers"]["properties"]) == set(WILD_KEYS)

@@ -228,7 +228,9 @@ def test_simulation_agrees_with_exact_figures(data):
     from slotmath.analysis import simulation
 
     game = make_game(data)
-    result = simulation.simulate_game(game, 400_000, seed=15, workers=1, chunk=200_000, progress=False)
+    result = simulation.simulate_game(
+        game, 400_000, seed=15, workers=1, chunk=200_000, progress=False, exact="par"
+    )
     report = result.convergence
     ev = report.events
     assert ev.loc[ev["hits"] > 0, "exact"].notna().all()  # every event seen has an exact rate
@@ -339,7 +341,9 @@ def test_example_game_simulation_agrees_with_exact_figures():
 
     game = load_game("ways4096")
     assert game.pays_by == "ways" and game.rows**game.reels == 4096
-    result = simulation.simulate_game(game, 1_000_000, seed=4096, workers=1, chunk=500_000, progress=False)
+    result = simulation.simulate_game(
+        game, 1_000_000, seed=4096, workers=1, chunk=500_000, progress=False, exact="par"
+    )
     report = result.convergence
     assert report.max_abs_z < 4, report.text()
     for name in ("rtp", "hit_frequency", "sd"):

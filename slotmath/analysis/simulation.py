@@ -9,9 +9,10 @@ the comparison needs.
 
 from __future__ import annotations
 
-from slotmath.montecarlo.convergence import convergence_report, exact_figures
+from slotmath.analysis.metrics import as_float, game_figures
+from slotmath.montecarlo.convergence import RoundFigures, convergence_report, exact_figures
 from slotmath.montecarlo.run import CHUNK, MonteCarloResult, SetupError, as_sampler, connect, plan_chunks, run
-from slotmath.rules.par import par
+from slotmath.rules.par import ParResult, par
 from slotmath.rules.registry import rules_for
 
 
@@ -20,6 +21,21 @@ def round_sampler(game, level: int | None = None):
     have none (:attr:`slotmath.rules.contract.Rules.has_round_sampler`)."""
     rules = rules_for(game)
     return as_sampler(rules.round_sampler(game, game.bet(level).level)) if rules.has_round_sampler else None
+
+
+def round_figures(game, level: int) -> RoundFigures:
+    """The exact figures a simulation needs, without the whole PAR: the RTP
+    by the parts of the round sampler's win, the rules'
+    ``part_components(game, level)`` (their fast path)
+    and, when the rules give them cheaply, the hit frequency and SD of the
+    round win (the rules' fast :meth:`~slotmath.rules.contract.Rules.figures`; a line game's exact moments,
+    :func:`slotmath.engine.moments.line_moments`).  A ways game has no cheap
+    hit frequency or SD (its figures come from its distribution)."""
+    rules = rules_for(game)
+    components = rules.part_components(game, level)
+    cheap = rules.fast_figures and game.pays_by != "ways"
+    figs = game_figures(game, level, needed=("hit_frequency", "sd")) if cheap else {}
+    return RoundFigures(components, as_float(figs.get("hit_frequency")), as_float(figs.get("sd")))
 
 
 def simulate_game(
@@ -48,12 +64,15 @@ def simulate_game(
         Bet level (default: the lowest).
     chunk, workers, scheduler, progress
         See :func:`run`.
-    exact : bool or ParResult
-        Compare with the exact figures (computed with
-        :func:`slotmath.rules.par.par` when True).  Events are compared with the
-        combination table, ``features["event_rates"]`` and the rules'
-        ``exact_events(game, level)`` (expected count per round by event
-        name).
+    exact : bool, "par", ParResult or RoundFigures
+        Compare with exact figures: True, those of :func:`round_figures`
+        (the RTP and its components, the hit frequency and SD when cheap);
+        "par", the whole PAR (:func:`slotmath.rules.par.par`); False, none.
+        With a PAR, events are compared with the combination table and
+        ``features["event_rates"]``; with either, with the rules'
+        ``exact_events(game, level)`` (expected count per
+        round by event name).  The sampler's win parts are compared with
+        the rules' ``part_components(game, level)``.
     sampler : round sampler, optional
         Default: ``round_sampler(game, level)`` of the game's rules.
 
@@ -68,8 +87,15 @@ def simulate_game(
         raise LookupError(f"rules {game.rules!r} have no compiled round sampler")
     client, own = connect(scheduler) if scheduler is not None else (None, False)
     try:  # connect first: an unreachable scheduler fails before the exact analysis
-        exact_par = par(game, level) if exact is True else (exact or None)
-        exact_events = rules_for(game).exact_events(game, level) if exact_par is not None else None
+        if exact is True:
+            exact_par = round_figures(game, level)
+        else:
+            exact_par = par(game, level) if exact == "par" else (exact or None)
+        rules = rules_for(game)
+        exact_events = rules.exact_events(game, level) if exact_par is not None else None
+        components = None
+        if isinstance(exact_par, ParResult) and sampler.part_names:
+            components = rules.part_components(game, level)
         outcome = run(
             sampler,
             spins,
@@ -83,10 +109,16 @@ def simulate_game(
     finally:
         if own:
             client.close()
-    figures = {} if exact_par is None else exact_figures(exact_par)
+    figures = {} if exact_par is None else exact_figures(exact_par, sampler.part_names)
     report = (
         convergence_report(
-            outcome.stats, outcome.event_names, exact_par, exact_events, outcome.rounds_per_second
+            outcome.stats,
+            outcome.event_names,
+            exact_par,
+            exact_events,
+            outcome.rounds_per_second,
+            sampler.part_names,
+            components,
         )
         if outcome.rounds
         else None

@@ -32,7 +32,7 @@ def cmd_validate(args) -> int:
     cycle = game.cycle()
     print(
         f"{game.source}: ok: {game.title}, {game.reels}x{game.rows}, "
-        + (f"{game.rows**game.reels:,} ways, " if game.pays_by == "ways" else f"{len(game.paylines)} lines, ")
+        + f"{game.ways_or_lines_text}, "
         + f"reel sets {', '.join(game.reel_sets)}, "
         f"bet levels {', '.join(map(str, game.levels))}, base cycle {cycle:,}"
     )

@@ -16,8 +16,15 @@ import numpy as np
 import pandas as pd
 
 from slotmath.engine.lines import PayTensor, pay_tensor
+from slotmath.engine.multilinear import cycle_line_win
 from slotmath.engine.reels import row_marginal
-from slotmath.engine.scatters import count_distribution_window, scatter_entry, scatter_pay, scatter_symbols
+from slotmath.engine.scatters import (
+    count_distribution_window,
+    scatter_code_distribution,
+    scatter_entry,
+    scatter_pay,
+    scatter_symbols,
+)
 from slotmath.model import Game
 
 
@@ -151,3 +158,31 @@ def line_rtp(game: Game, level: int, reel_set: str = "base"):
     _, _, per_line = line_hits(game, level, reel_set)
     total = Fraction(sum(per_line), cycle * bet.total_bet)
     return total, [Fraction(w, cycle * bet.line_bet) for w in per_line]
+
+
+def line_rtp_parts(game: Game, level: int, reel_set: str = "base", scatters: bool = True) -> dict:
+    """Exact line and scatter RTP of a line game [x total bet], by contraction.
+
+    Returns ``{"lines": Fraction, "scatters": Fraction, "feature_frequency":
+    Fraction or None}`` (the last: P(scatter win > 0), None without scatter
+    pays); only "lines" when ``scatters`` is False.
+    """
+    bet = game.bet(level)
+    cycle = game.cycle(reel_set)
+    line_sum = int(cycle_line_win(game, pay_tensor(game, level).reshaped(), reel_set))
+    out = {"lines": Fraction(line_sum, cycle * bet.total_bet)}
+    if scatters:
+        out["scatters"], out["feature_frequency"] = scatter_rtp(game, level, reel_set)
+    return out
+
+
+def scatter_rtp(game: Game, level: int, reel_set: str = "base") -> tuple:
+    """Exact scatter RTP [x total bet] and P(scatter win > 0) [probability]
+    (0 and None without scatter pays), from the scatter code distribution."""
+    if not game.scatter_pays:
+        return Fraction(0), None
+    bet = game.bet(level)
+    cycle = game.cycle(reel_set)
+    counts, pay_units, unit_den = scatter_code_distribution(game, reel_set, bet.total_bet)
+    paid = sum(int(c) * int(p) for c, p in zip(counts.tolist(), pay_units.tolist(), strict=True))
+    return Fraction(paid, cycle * bet.total_bet * unit_den), Fraction(int(counts[pay_units > 0].sum()), cycle)

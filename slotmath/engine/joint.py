@@ -38,7 +38,7 @@ import numpy as np
 
 from slotmath.engine import limits
 from slotmath.engine.distribution import WinDistribution
-from slotmath.engine.limits import LINE_STEPS_PER_SECOND, EngineTooLarge
+from slotmath.engine.limits import EngineTooLarge
 from slotmath.engine.moments import pay_automaton, unique_rows
 from slotmath.engine.reels import pack_reels
 from slotmath.engine.scatters import scatter_counts, suffix_scatter, win_denominator
@@ -58,22 +58,10 @@ __all__ = [
 INT64_SAFE = 2**62
 
 
-def step_cost(n_states: int, n_classes: int, n_lines: int) -> int:
-    """Line steps of one reel's step: every state x every stop class x every line."""
-    return n_states * n_classes * n_lines
-
-
 def check_cost(game: Game, reel: int, n_states: int, n_classes: int, limit: int) -> None:
     """Raise :class:`EngineTooLarge` (with the estimated time) when the step
     of ``reel`` (0-based) would exceed ``limit`` line steps."""
-    cost = step_cost(n_states, n_classes, len(game.paylines))
-    if cost > limit:
-        raise EngineTooLarge(
-            f"{game.name}: the exact distribution is still too large: reel {reel + 1} would "
-            f"step {n_states:,} states x {n_classes} stop classes x {len(game.paylines)} lines "
-            f"= {cost:.2e} line steps (about {cost / LINE_STEPS_PER_SECOND:,.0f} s on one core, "
-            f"more for the reels after it); simulate instead"
-        )
+    limits.check_step_cost(game, reel, n_states, n_classes, len(game.paylines), limit)
 
 
 # ===========================================================================
@@ -144,6 +132,27 @@ def _find(keys, wins, slots, row, win):
         h = (h + np.uint64(1)) & mask
 
 
+@nb.njit(cache=True, inline="always")
+def _add(keys, wins, counts, slots, n, row, win, w):
+    """Add count ``w`` to the entry (``row``, ``win``) of a table of ``n``
+    entries, growing it when full; returns the table and its new size
+    (inlined where it is called: a call per insert costs the line engine
+    more than twice its time)."""
+    if n + 1 > keys.shape[0]:
+        keys, wins, counts, slots = _grow(keys, wins, counts, slots, n)
+    h = _find(keys, wins, slots, row, win)
+    e = slots[h]
+    if e < 0:
+        slots[h] = n
+        keys[n] = row
+        wins[n] = win
+        counts[n] = w
+        n += 1
+    else:
+        counts[e] += w
+    return keys, wins, counts, slots, n
+
+
 # ===========================================================================
 # the forward pass
 # ===========================================================================
@@ -207,39 +216,24 @@ def _advance(
             code = keys[i, L] + cls_code[j]
             if live:
                 row[L] = code
-                if m + 1 > nk.shape[0]:
-                    nk, nw, nc, ns = _grow(nk, nw, nc, ns, m)
-                h = _find(nk, nw, ns, row, win)
-                e = ns[h]
-                if e < 0:
-                    ns[h] = m
-                    nk[m] = row
-                    nw[m] = win
-                    nc[m] = w
-                    m += 1
-                else:
-                    nc[e] += w
+                nk, nw, nc, ns, m = _add(nk, nw, nc, ns, m, row, win, w)
             else:
                 for t in range(suffix_nz.shape[1]):
                     c2 = suffix_nz[k + 1, t]
                     if c2 < 0:
                         break
-                    total = win + pay_units[code + c2]
                     if keyed:
                         frow[0] = (code + c2) // n_sc
-                    if fn + 1 > fkeys.shape[0]:
-                        fkeys, fwins, fcounts, fslots = _grow(fkeys, fwins, fcounts, fslots, fn)
-                    h = _find(fkeys, fwins, fslots, frow, total)
-                    e = fslots[h]
-                    if e < 0:
-                        fslots[h] = fn
-                        if keyed:
-                            fkeys[fn, 0] = frow[0]
-                        fwins[fn] = total
-                        fcounts[fn] = w * suffix[k + 1, c2]
-                        fn += 1
-                    else:
-                        fcounts[e] += w * suffix[k + 1, c2]
+                    fkeys, fwins, fcounts, fslots, fn = _add(
+                        fkeys,
+                        fwins,
+                        fcounts,
+                        fslots,
+                        fn,
+                        frow,
+                        win + pay_units[code + c2],
+                        w * suffix[k + 1, c2],
+                    )
     return nk, nw, nc, m, fkeys, fwins, fcounts, fslots, fn
 
 
@@ -256,14 +250,21 @@ def stop_classes(win: np.ndarray, weights: np.ndarray, codes: np.ndarray, classe
     Returns a representative window ``(J, H)``, the summed stop weight ``(J,)``
     and the scatter code ``(J,)`` of each class (stops of weight 0 dropped).
     """
+    _, first, w = group_stops(np.column_stack([classes[win], codes]), weights)
+    return win[first], w, codes[first]
+
+
+def group_stops(key: np.ndarray, weights: np.ndarray) -> tuple:
+    """Stops of one reel grouped by their ``key`` row (``(N, K)``; stops of
+    weight 0 dropped): the distinct keys ``(J, K)``, a stop of each class
+    ``(J,)`` and the summed stop weight of each class ``(J,)``."""
     keep = np.flatnonzero(weights)
-    key = np.column_stack([classes[win[keep]], codes[keep]])
-    uniq, inv = unique_rows(key)
+    uniq, inv = unique_rows(key[keep])
     first = np.empty(len(uniq), dtype=np.int64)
     first[inv] = keep  # any stop of a class represents it
     w = np.zeros(len(uniq), dtype=np.int64)
     np.add.at(w, inv, weights[keep])
-    return win[first], w, codes[first]
+    return uniq, first, w
 
 
 def final_distribution(

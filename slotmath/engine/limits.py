@@ -10,3 +10,21 @@ LINE_STEPS_PER_SECOND = 1e8  # measured on video20 and its stress variants (one 
 class EngineTooLarge(RuntimeError):
     """An exact computation would exceed its work limit (the message says
     by how much and the estimated time)."""
+
+
+def check_step_cost(game, reel: int, n_states: int, n_classes: int, width: int, limit: int, **words) -> None:
+    """Raise :class:`EngineTooLarge` (with the estimated time) when the step
+    of ``reel`` (0-based) would take more than ``limit`` steps: every state x
+    every stop class x ``width`` (lines, or digits of a ways state).
+    ``words``: ``what`` ("distribution"), ``unit`` ("lines"), ``steps`` ("line
+    steps") and ``per_second`` (:data:`LINE_STEPS_PER_SECOND`) for the message."""
+    cost = n_states * n_classes * width
+    if cost > limit:
+        what, unit = words.get("what", "distribution"), words.get("unit", "lines")
+        steps, per_second = words.get("steps", "line steps"), words.get("per_second", LINE_STEPS_PER_SECOND)
+        raise EngineTooLarge(
+            f"{game.name}: the exact {what} is still too large: reel {reel + 1} would "
+            f"step {n_states:,} states x {n_classes} stop classes x {width} {unit} "
+            f"= {cost:.2e} {steps} (about {cost / per_second:,.0f} s on one core, "
+            f"more for the reels after it); simulate instead"
+        )

@@ -50,6 +50,7 @@ from slotmath.engine.cache import ValueCache, memo
 from slotmath.engine.lines import pay_table_key, pay_tensor
 from slotmath.engine.reels import pack_reels
 from slotmath.engine.scatters import scatter_counts, suffix_scatter, win_denominator
+from slotmath.engine.stopwalk import enter_reel, next_stop
 from slotmath.model import Game
 
 INT64_SAFE = 2**62
@@ -268,49 +269,48 @@ def _no_win_chunk(first_lo, first_hi, win, n_stops, weights, lines, trans, sure,
     state = np.zeros((R + 1, L), dtype=np.int64)
     wprod = np.ones(R + 1, dtype=np.int64)
     code = np.zeros(R + 1, dtype=np.int64)
-    stop = np.full(R, -1, dtype=np.int64)
+    stop = np.zeros(R, dtype=np.int64)
+    end = np.zeros(R, dtype=np.int64)
     todo = np.zeros((R, words), dtype=np.int64)
     deeper = np.zeros((R, words), dtype=np.int64)
     total = 0
-    level = 0
-    enter = True
+    _stop_bits(0, L, words, state, sure, live, todo, deeper)
+    level = enter_reel(stop, end, 0, first_lo, first_hi)
     while level >= 0:
-        if enter:
-            for j in range(words):
-                bad = np.int64(0)
-                go = np.int64(0)
-                for line in range(L):
-                    bad |= sure[level, line, state[level, line], j]
-                    go |= live[level, line, state[level, line], j]
-                ok = ~bad
-                todo[level, j] = ok
-                deeper[level, j] = ok & go
-            stop[level] = (first_lo if level == 0 else 0) - 1
-            enter = False
-        top = first_hi if level == 0 else n_stops[level]
-        s = stop[level] + 1
-        while (
-            s < top
-            and weights[level, s] == 0
-            or (s < top and ((todo[level, s // BITS] >> (s % BITS)) & 1) == 0)
-        ):
-            s += 1
-        stop[level] = s
-        if s >= top:
+        if not next_stop(stop, end, level):
             level -= 1
+            continue
+        s = stop[level]
+        if weights[level, s] == 0 or ((todo[level, s // BITS] >> (s % BITS)) & 1) == 0:
             continue
         w = wprod[level] * weights[level, s]
         c = code[level] + codes[level, s]
         if (deeper[level, s // BITS] >> (s % BITS)) & 1:
             for line in range(L):
                 state[level + 1, line] = trans[level, state[level, line], win[level, s, lines[line, level]]]
-            level += 1
-            wprod[level] = w
-            code[level] = c
-            enter = True
+            wprod[level + 1] = w
+            code[level + 1] = c
+            _stop_bits(level + 1, L, words, state, sure, live, todo, deeper)
+            level = enter_reel(stop, end, level + 1, 0, n_stops[level + 1])
         else:
             total += w * zero_suffix[level + 1, c]
     return total
+
+
+@nb.njit(cache=True, inline="always")
+def _stop_bits(level, L, words, state, sure, live, todo, deeper):
+    """The stops of reel ``level`` to visit (no line sure to win: ``todo``)
+    and to go deeper from (some line may still win: ``deeper``), for the
+    line states reached before it."""
+    for j in range(words):
+        bad = np.int64(0)
+        go = np.int64(0)
+        for line in range(L):
+            bad |= sure[level, line, state[level, line], j]
+            go |= live[level, line, state[level, line], j]
+        ok = ~bad
+        todo[level, j] = ok
+        deeper[level, j] = ok & go
 
 
 # ===========================================================================

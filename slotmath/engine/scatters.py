@@ -8,7 +8,7 @@ from math import lcm
 
 import numpy as np
 
-from slotmath.engine.reels import convolve_int, count_distribution, window_symbol_count
+from slotmath.engine.reels import convolve_int, count_distribution, pack_reels, window_symbol_count
 from slotmath.model import Game
 
 
@@ -115,3 +115,21 @@ def suffix_scatter(codes: list, weights: np.ndarray, size: int):
     for k, z in enumerate(nz_lists):
         suffix_nz[k, : len(z)] = z
     return suffix, suffix_nz
+
+
+def scatter_code_distribution(game: Game, reel_set: str, total_bet: int):
+    """Exact distribution of the scatter code over the cycle and each code's win.
+
+    Returns
+    -------
+    counts : ndarray of int64
+        Weighted number of outcomes per scatter code.
+    pay_units : ndarray of int64
+        Scatter win of each code [1/unit_den coins].
+    unit_den : int
+    """
+    unit_den = win_denominator(game, total_bet)
+    sc = scatter_counts(game, reel_set, total_bet, unit_den)
+    _, weights, _ = pack_reels(game, reel_set)
+    suffix, _ = suffix_scatter(sc.codes, weights, len(sc.pay_units))
+    return suffix[0], sc.pay_units, unit_den

@@ -45,8 +45,8 @@ import pandas as pd
 
 from slotmath.engine.combinations import _row
 from slotmath.engine.distribution import WinDistribution
-from slotmath.engine.joint import INT64_SAFE, _find, _grow, _new_table, final_distribution
-from slotmath.engine.limits import EngineTooLarge
+from slotmath.engine.joint import INT64_SAFE, _add, _new_table, final_distribution, group_stops
+from slotmath.engine.limits import check_step_cost
 from slotmath.engine.moments import unique_rows
 from slotmath.engine.reels import pack_reels
 from slotmath.engine.scatters import scatter_counts, suffix_scatter, win_denominator
@@ -149,10 +149,7 @@ def stop_features(wp: WaysPays, window: np.ndarray) -> np.ndarray:
 def ways_classes(feat: np.ndarray, weights: np.ndarray, codes: np.ndarray):
     """Stops of one reel grouped by (features, scatter code): features ``(J, F)``,
     summed stop weight ``(J,)`` and scatter code ``(J,)`` (weight-0 stops dropped)."""
-    keep = np.flatnonzero(weights)
-    uniq, inv = unique_rows(np.column_stack([feat[keep], codes[keep]]))
-    w = np.zeros(len(uniq), dtype=np.int64)
-    np.add.at(w, inv, weights[keep])
+    uniq, _, w = group_stops(np.column_stack([feat, codes]), weights)
     return np.ascontiguousarray(uniq[:, :-1]), w, np.ascontiguousarray(uniq[:, -1])
 
 
@@ -196,25 +193,6 @@ def settle_ways(vec, factor):
     for m in range(vec.shape[0]):
         t += vec[m] * factor[m]
     return t
-
-
-@nb.njit(cache=True)
-def _add(keys, wins, counts, slots, n, row, win, w):
-    """Add count ``w`` to the entry (``row``, ``win``) of a table of ``n``
-    entries, growing it when full; returns the table and its new size."""
-    if n + 1 > keys.shape[0]:
-        keys, wins, counts, slots = _grow(keys, wins, counts, slots, n)
-    h = _find(keys, wins, slots, row, win)
-    e = slots[h]
-    if e < 0:
-        slots[h] = n
-        keys[n] = row
-        wins[n] = win
-        counts[n] = w
-        n += 1
-    else:
-        counts[e] += w
-    return keys, wins, counts, slots, n
 
 
 @nb.njit(cache=True)
@@ -284,14 +262,18 @@ def _advance_ways(
 def check_cost(game: Game, reel: int, n_states: int, n_classes: int, width: int, limit: int) -> None:
     """Raise :class:`EngineTooLarge` (with the estimated time) before a reel
     step of more than ``limit`` steps (states x stop classes x state width)."""
-    cost = n_states * n_classes * width
-    if cost > limit:
-        raise EngineTooLarge(
-            f"{game.name}: the exact ways distribution is still too large: reel {reel + 1} "
-            f"would step {n_states:,} states x {n_classes} stop classes x {width} ways "
-            f"digits = {cost:.2e} steps (about {cost / WAYS_STEPS_PER_SECOND:,.0f} s on one "
-            "core, more for the reels after it); simulate instead"
-        )
+    check_step_cost(
+        game,
+        reel,
+        n_states,
+        n_classes,
+        width,
+        limit,
+        what="ways distribution",
+        unit="ways digits",
+        steps="steps",
+        per_second=WAYS_STEPS_PER_SECOND,
+    )
 
 
 def ways_distribution(

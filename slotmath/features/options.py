@@ -341,7 +341,16 @@ def _fmt(x: Fraction) -> str:
 
 #: The feature keys of ``options`` read here; a rules' own keys are checked by
 #: the rules (:meth:`slotmath.rules.contract.Rules.check` refuses any other).
-FEATURE_KEYS = ("jackpots", "lockit", "free_games", "selection", "wheel", "round_cap", "hold_and_spin")
+FEATURE_KEYS = (
+    "jackpots",
+    "lockit",
+    "free_games",
+    "selection",
+    "wheel",
+    "round_cap",
+    "hold_and_spin",
+    "wild_multipliers",
+)
 
 
 def load_features(game: Game) -> Features:
@@ -361,8 +370,11 @@ def _load_features(game: Game) -> Features:
             jackpots[str(name)] = rd.number(value, f"options.jackpots.{name}", positive=True)
     lockit = _lockit(rd, opts["lockit"], jackpots) if "lockit" in opts else None
     free = _free_games(rd, opts["free_games"]) if "free_games" in opts else None
-    selection = _selection(rd, opts["selection"], lockit, free) if "selection" in opts else None
-    wheel = _wheel(rd, opts["wheel"], jackpots) if "wheel" in opts else None
+    # beside a lock-it, the wheel and selection are the lock-it's (its mark award and
+    # choices, read here); otherwise they are the round's prizes (slotmath.features.prizes)
+    of_lockit = lockit is not None
+    selection = _selection(rd, opts["selection"], lockit, free) if "selection" in opts and of_lockit else None
+    wheel = _wheel(rd, opts["wheel"], jackpots) if "wheel" in opts and of_lockit else None
     if "hold_and_spin" in opts:  # read by slotmath.features.holdspin (load_hold_and_spin)
         from slotmath.features.holdspin import load_hold_and_spin
 
@@ -560,16 +572,12 @@ def _award_tables(rd: _Reader, spec, where, shape_names, jackpots) -> AwardTable
 
 def _free_games(rd: _Reader, spec) -> FreeGamesSpec:
     w = "options.free_games"
-    rd.mapping(
-        spec,
-        w,
-        FREE_GAMES_KEYS,
-        ("symbol", "reels", "awards"),
-    )
+    # free games without awards are started only by a selection choice (the rules check it)
+    rd.mapping(spec, w, FREE_GAMES_KEYS, ("symbol", "reels"))
     symbol = rd.symbol(spec["symbol"], f"{w}.symbol")
     reels = rd.reel_set(spec["reels"], f"{w}.reels")
     mult = rd.number(spec.get("multiplier", 1), f"{w}.multiplier", positive=True)
-    awards = _games_awards(rd, spec["awards"], f"{w}.awards")
+    awards = _games_awards(rd, spec["awards"], f"{w}.awards") if "awards" in spec else {}
     again = spec.get("retrigger_awards")
     again = None if again is None else _games_awards(rd, again, f"{w}.retrigger_awards", zero=True)
     retrigger = spec.get("retrigger", True)

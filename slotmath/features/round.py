@@ -120,8 +120,10 @@ class RoundLaw:
 
     ``components`` [x total bet] sum to ``rtp``; ``key_probability`` maps
     every key of the base window to its exact probability; ``dropped`` is
-    the probability mass not resolved (see the module notes); ``figures``
-    holds each feature's odds (JSON-ready).
+    the probability mass not resolved (see the module notes) and
+    ``shortfall`` [x total bet] the mean win it carries (after the round
+    cap), so ``distribution.mean + shortfall`` is the round's paid RTP;
+    ``figures`` holds each feature's odds (JSON-ready).
     """
 
     rtp: Fraction | float
@@ -130,6 +132,7 @@ class RoundLaw:
     key_probability: dict
     dropped: float
     figures: dict
+    shortfall: float = 0.0
 
 
 def _feature_key(key, features, triggers, f):
@@ -171,14 +174,18 @@ def round_law(keyed, features, round_cap=None, distribution: bool = True) -> Rou
         if f.odds is not None:
             figures[f.name] = f.odds(item)
     rtp = base_mean + sum(components.values(), Fraction(0))
-    dist, dropped = None, 0.0
+    dist, dropped, shortfall = None, 0.0, 0.0
     if distribution or round_cap is not None:
-        dist, dropped = _round_distribution(keyed, features, triggers)
+        dist, (tail_wins, tail_p) = _round_distribution(keyed, features, triggers)
+        dropped = float(tail_p.sum())
         if round_cap is not None:
             dist, over = cap_distribution(dist, round_cap)
+            over += float(np.dot(np.maximum(tail_wins - float(round_cap), 0.0), tail_p))
+            tail_wins = np.minimum(tail_wins, float(round_cap))
             components["round_cap"] = -over
             rtp = float(rtp) - over
-    return RoundLaw(rtp, components, dist, key_p, dropped, figures)
+        shortfall = float(np.dot(tail_wins, tail_p))
+    return RoundLaw(rtp, components, dist, key_p, dropped, figures, shortfall)
 
 
 def trigger_key_probability(game, trigger: Trigger, reel_set: str = "base") -> dict:
@@ -220,7 +227,8 @@ def feature_means(features, key_probability: dict) -> dict:
 
 
 def _round_distribution(keyed, features, triggers):
-    """Float law of the round's total win on the least common win unit, and the dropped mass."""
+    """Float law of the round's total win on the least common win unit, and the
+    points it drops below :data:`RESOLVED`: (wins [x total bet], probabilities)."""
     by_key = keyed.by_key()
     plan: dict = {}  # (group of each triggered feature) -> [(features, key item), ...] and base wins
     for key, base in by_key.items():
@@ -249,9 +257,10 @@ def _round_distribution(keyed, features, triggers):
     for p in parts:
         total[: len(p)] += p
     keep = total >= RESOLVED
-    dropped = float(total[~keep].sum())
+    drop = np.flatnonzero(~keep & (total > 0))
+    tail = (drop / (den * keyed.total_bet), total[drop])  # [x total bet], [probability]
     total[~keep] = 0.0
-    return WinDistribution.from_histogram(total, den, keyed.total_bet), dropped
+    return WinDistribution.from_histogram(total, den, keyed.total_bet), tail
 
 
 def _dense(points: dict) -> np.ndarray:

@@ -79,40 +79,46 @@ def option_file(folder: Path, value) -> Path | None:
     (not a string, empty, multi-line, too long for a path)."""
     if not isinstance(value, str) or not value or len(value) >= 256 or "\n" in value:
         return None
-    path = Path(folder) / value
     try:
-        ok = path.is_file() and inside(folder, path) and size_problem(path) is None
+        path, problem, _ = file_problem(folder, value)
     except (OSError, ValueError):  # not a usable path
         return None
-    return path if ok else None
+    return None if problem else path
 
 
 def named_file(game_path: Path, value: str, field: str) -> Path:
     """The file ``value`` (relative to the game file's folder) that field
     ``field`` of ``game_path`` names, checked: it exists, lies inside the
     game's folder (unless ``--allow-outside``) and is within the size limit."""
-    folder = Path(game_path).parent
-    path = folder / value
+    path, problem, in_file = file_problem(Path(game_path).parent, value)
+    if problem:
+        raise GameFileError(path if in_file else game_path, field, problem)
+    return path
+
+
+def file_problem(folder: Path, value: str) -> tuple:
+    """``(path, problem, in_file)`` of the file ``value`` names relative to
+    ``folder``: ``problem`` is None, or says that it is not found, lies
+    outside the folder (:func:`slotmath.io.files.inside`), is not a regular
+    file (a folder, a device, a pipe: never opened) or is too large;
+    ``in_file`` is True for a problem of the file itself (its size)."""
+    path = Path(folder) / value
     try:
         exists, regular = path.exists(), path.is_file()
     except (OSError, ValueError):
         exists = regular = False
     if not exists:
-        raise GameFileError(game_path, field, f"file {str(value)[:100]!r} not found")
+        return path, f"file {str(value)[:100]!r} not found", False
     if not inside(folder, path):
-        raise GameFileError(
-            game_path,
-            field,
+        return (
+            path,
             f"file {str(value)[:100]!r} is outside the game's folder (pass --allow-outside to allow it)",
+            False,
         )
     if not regular:
-        raise GameFileError(
-            game_path, field, f"{str(value)[:100]!r} is not a regular file (a folder, a device or a pipe)"
-        )
+        return path, f"{str(value)[:100]!r} is not a regular file (a folder, a device or a pipe)", False
     problem = size_problem(path)
-    if problem:
-        raise GameFileError(path, field, problem)
-    return path
+    return path, problem, problem is not None
 
 
 def resolve_game_path(spec: str | Path, games_dir: Path | None = None) -> Path:
@@ -476,10 +482,6 @@ def build_game(data: dict, path: Path, default_name: str) -> Game:
         scatter_pays.append(
             ScatterPay(sp["symbol"], sp["count"], scatter_fraction(sp["pay"], f"scatters[{i}].pay", fail))
         )
-    check_top_win(
-        line_pays, scatter_pays, symbols, n_rows**n_reels if ways else len(paylines), bet_levels, fail
-    )
-
     game = Game(
         name=data.get("name", default_name),
         title=data.get("title", default_name),
@@ -499,6 +501,7 @@ def build_game(data: dict, path: Path, default_name: str) -> Game:
         variant=str(data.get("variant", "")),
         pays_by=data.get("pays_by", "lines"),
     )
+    check_top_win(line_pays, scatter_pays, symbols, game.ways_or_lines, bet_levels, fail)
     if ways:
         problem = ways_problem(game)
         if problem:

@@ -56,14 +56,14 @@ def count_z(count: int, expected: float) -> float:
     """z-equivalent of observing ``count`` where ``expected`` is the exact
     mean count: the normal quantile of the two-sided Poisson tail
     probability, signed (0 when the count is the most likely one)."""
-    from scipy.stats import norm, poisson
+    from scipy.special import ndtri, pdtr, pdtrc  # lighter to import than scipy.stats
 
     if expected <= 0:
         return 0.0 if count == 0 else math.inf
-    low = poisson.cdf(count, expected)
-    high = poisson.sf(count - 1, expected)
+    low = pdtr(count, expected)  # P(N <= count)
+    high = pdtrc(count - 1, expected) if count > 0 else 1.0  # P(N >= count)
     p = min(1.0, 2 * min(low, high))
-    z = float(norm.isf(p / 2)) if p < 1 else 0.0
+    z = -float(ndtri(p / 2)) if p < 1 else 0.0
     return z if count > expected else -z
 
 
@@ -115,24 +115,65 @@ def rounds_for_precision(sd: float, precision: float = PRECISION, z: float = Z95
     return (z * sd / precision) ** 2
 
 
-def exact_figures(par) -> dict:
+@dataclass(frozen=True)
+class RoundFigures:
+    """The exact figures a simulation is compared with when the whole PAR is
+    not computed: the RTP components [x total bet] of the rules' fast path
+    and, when the rules give them cheaply, the round win's hit frequency
+    [probability] and SD [x total bet] (None: not compared)."""
+
+    components: dict
+    hit_frequency: float | None = None
+    sd: float | None = None
+
+    @property
+    def rtp(self):
+        """The game's RTP [x total bet]: the sum of the components."""
+        return sum(self.components.values())
+
+
+def paid_rtp(figures: RoundFigures, part_names=()) -> float:
+    """RTP paid by the rounds [x total bet]: the components the sampler's
+    win parts name (all of them for a sampler without parts)."""
+    names = [k for k in figures.components if not part_names or k in part_names]
+    return float(sum(figures.components[k] for k in names))
+
+
+def exact_figures(par, part_names=()) -> dict:
     """Exact RTP, hit frequency and SD of the simulated round win.
 
     Taken from the distribution of the round win, which is what a sampler
     draws from; ``par.rtp`` may also hold components no round pays out
-    (such as contributions to a progressive meter).
+    (such as contributions to a progressive meter).  For
+    :class:`RoundFigures`, the components that the sampler's
+    ``part_names`` name, and the hit frequency and SD when known.
     """
+    if isinstance(par, RoundFigures):
+        out = {"rtp": paid_rtp(par, part_names)}
+        out.update({k: float(v) for k in ("hit_frequency", "sd") if (v := getattr(par, k)) is not None})
+        return out
     d = par.distribution
-    return {"rtp": float(d.mean), "hit_frequency": float(d.hit_frequency), "sd": float(d.sd)}
+    return {"rtp": float(par.paid_rtp), "hit_frequency": float(d.hit_frequency), "sd": float(d.sd)}
+
+
+def sample_fourth_moment(moments) -> float:
+    """Central fourth moment of a run's round win from its power sums
+    [(x total bet)^4] (simulated)."""
+    n = moments.n
+    mu = moments.s1 / n
+    return moments.s4 / n - 4 * mu * moments.s3 / n + 6 * mu**2 * moments.s2 / n - 3 * mu**4
 
 
 def exact_event_rates(par, extra: dict | None = None) -> dict:
     """Expected count per round of every exact event: ``{name: Fraction or float}``.
 
     From the combination table rows (named by :func:`event_key`),
-    ``par.features["event_rates"]`` and ``extra`` (later sources win).
+    ``par.features["event_rates"]`` and ``extra`` (later sources win);
+    only ``extra`` for :class:`RoundFigures`.
     """
     out: dict = {}
+    if isinstance(par, RoundFigures):
+        par = None
     table = getattr(par, "combinations", None)
     if table is not None and len(table):
         cycle = par.cycle
@@ -167,6 +208,9 @@ class ConvergenceReport:
     rounds : int
     figures : DataFrame
         RTP, hit frequency, SD: ``simulated, se, ci_low, ci_high, exact, z``.
+    components : DataFrame
+        The same columns for the RTP of each part of the round win
+        (figure ``"RTP: <component>"``), when the sampler reports parts.
     events : DataFrame
         Per event: ``hits, per_round, se, exact, one_in, exact_one_in, z``.
     histogram : DataFrame
@@ -191,11 +235,15 @@ class ConvergenceReport:
     rounds_needed: float
     rounds_per_second: float | None = None
     notes: list = field(default_factory=list)
+    components: pd.DataFrame = field(default_factory=pd.DataFrame)
 
     @property
     def max_abs_z(self) -> float:
         """Largest |z| over figures, events and bins (0 if none)."""
-        zs = pd.concat([self.figures["z"], self.events["z"], self.histogram["z"]])
+        parts = [self.figures, self.events, self.histogram] + (
+            [self.components] if len(self.components) else []
+        )
+        zs = pd.concat([t["z"] for t in parts])
         zs = pd.to_numeric(zs, errors="coerce").abs().dropna()
         return float(zs.max()) if len(zs) else 0.0
 
@@ -204,15 +252,16 @@ class ConvergenceReport:
         return self.figures
 
     def text(self) -> str:
-        f = self.figures
-        rows = ["  figure           simulated      95 % CI                    exact         z"]
+        f = pd.concat([self.figures, self.components]) if len(self.components) else self.figures
+        width = max([15] + [len(name) + 1 for name in f["figure"]])
+        rows = ["  " + "figure".ljust(width) + "  simulated      95 % CI                    exact         z"]
         for r in f.itertuples(index=False):
             pct = r.figure != "SD"
             fmt = (lambda v: f"{v:.5%}") if pct else (lambda v: f"{v:.5f}")
             exact = "" if r.exact is None or pd.isna(r.exact) else fmt(r.exact)
             z = "" if r.z is None or pd.isna(r.z) else f"{r.z:+.2f}"
             rows.append(
-                f"  {r.figure:<15}{fmt(r.simulated):>12}  [{fmt(r.ci_low)}, "
+                f"  {r.figure:<{width}}{fmt(r.simulated):>12}  [{fmt(r.ci_low)}, "
                 f"{fmt(r.ci_high)}]  {exact:>12}  {z:>6}"
             )
         parts = ["\n".join(rows)]
@@ -250,6 +299,7 @@ class ConvergenceReport:
         return "\n".join(
             [
                 self.figures.to_html(index=False),
+                self.components.to_html(index=False) if len(self.components) else "",
                 "<h4>Pays and features</h4>",
                 self.events.to_html(index=False),
                 "<h4>Win distribution</h4>",
@@ -267,6 +317,7 @@ class ConvergenceReport:
             "figures": clean(self.figures),
             "events": clean(self.events),
             "histogram": clean(self.histogram),
+            "components": clean(self.components),
             "sd": self.sd,
             "sd_source": self.sd_source,
             "precision": PRECISION,
@@ -274,6 +325,26 @@ class ConvergenceReport:
             "max_abs_z": self.max_abs_z,
             "notes": self.notes,
         }
+
+
+def _quick_notes(exact: dict, part_names, exact_events) -> list:
+    """What a comparison with :class:`RoundFigures` leaves out, and how its
+    standard errors are found."""
+    notes = [
+        "Exact figures: the RTP and its components (the rules' fast path), not the whole PAR; "
+        + ("pays, features and " if not exact_events else "")
+        + "win bins have no exact values here (slotmath par, the PAR sheet compare them)."
+    ]
+    missing = [k.replace("_", " ") for k in ("hit_frequency", "sd") if k not in exact]
+    if missing:
+        notes.append(f"No {' or '.join(missing)} z: the rules give no cheap exact value.")
+    if "sd" in exact:
+        notes.append("SD z: standard error from the exact SD and the run's own fourth moment.")
+    else:
+        notes.append("RTP z: standard error from the run's own SD.")
+    if part_names:
+        notes.append("Component z: standard error from the run's own variance of the component.")
+    return notes
 
 
 def _jsonable(v):
@@ -292,7 +363,13 @@ def _duration(seconds: float) -> str:
 
 
 def convergence_report(
-    stats, event_names, par=None, exact_events: dict | None = None, rounds_per_second: float | None = None
+    stats,
+    event_names,
+    par=None,
+    exact_events: dict | None = None,
+    rounds_per_second: float | None = None,
+    part_names=(),
+    components: dict | None = None,
 ) -> ConvergenceReport:
     """Compare merged run statistics with the exact figures.
 
@@ -301,28 +378,40 @@ def convergence_report(
     stats : ChunkStats
         Merged statistics of the run (at least one round).
     event_names : sequence of str
-    par : ParResult, optional
-        Exact figures; without it the report has no z-scores and the SD
-        for the rounds needed is the simulated one.
+    par : ParResult or RoundFigures, optional
+        Exact figures; without them the report has no z-scores and the SD
+        for the rounds needed is the simulated one.  With
+        :class:`RoundFigures` (no distribution) the SD's standard error uses
+        the run's own fourth moment, and the win bins have no exact values.
     exact_events : dict, optional
         Exact count per round of events not in the combination table
         (see :func:`exact_event_rates`).
     rounds_per_second : float, optional
+    part_names : sequence of str
+        Names of the win parts in ``stats.parts``: each is compared with
+        the exact RTP component of that name (standard error from the run's
+        own variance of the part).
+    components : dict, optional
+        Exact RTP components by name [x total bet] (default: those of ``par``).
     """
     from slotmath.montecarlo.run import _THRESHOLDS, win_bin, win_bin_labels
 
     n = stats.rounds
-    exact = {} if par is None else exact_figures(par)
+    quick = isinstance(par, RoundFigures)
+    exact = {} if par is None else exact_figures(par, part_names)
     sim = SimulationResult("", 0, n, 0, stats.moments, exact)
     rows = []
-    mu4 = central_fourth_moment(par.distribution) if par is not None else None
+    if par is None:
+        mu4 = None
+    else:
+        mu4 = sample_fourth_moment(stats.moments) if quick else central_fourth_moment(par.distribution)
     for label, name in (("RTP", "rtp"), ("hit frequency", "hit_frequency"), ("SD", "sd")):
         est = getattr(sim, name)
         se = est.se
         z = None
         if est.exact is not None:
             if name == "rtp":
-                se = exact["sd"] / math.sqrt(n)
+                se = exact["sd"] / math.sqrt(n) if "sd" in exact else est.se
             elif name == "sd":
                 se = sd_standard_error(exact["sd"], mu4, n)
             else:
@@ -332,7 +421,18 @@ def convergence_report(
                 z = count_z(round(est.value * n), n * est.exact)
         lo, hi = est.value - Z95 * se, est.value + Z95 * se
         rows.append((label, est.value, se, lo, hi, est.exact, z))
-    figures = pd.DataFrame(rows, columns=["figure", "simulated", "se", "ci_low", "ci_high", "exact", "z"])
+    if components is None:
+        components = {} if par is None else par.components
+    part_rows = []
+    for k, name in enumerate(part_names):
+        value, se = stats.part_rtp(k)
+        ex = components.get(name)
+        ex = None if ex is None else float(ex)
+        part_rows.append(
+            (f"RTP: {name}", value, se, value - Z95 * se, value + Z95 * se, ex, _z(value, ex, se))
+        )
+    columns = ["figure", "simulated", "se", "ci_low", "ci_high", "exact", "z"]
+    figures = pd.DataFrame(rows, columns=columns)
 
     rates = exact_event_rates(par, exact_events) if par is not None else dict(exact_events or {})
     ev_rows = []
@@ -363,7 +463,7 @@ def convergence_report(
 
     bins = win_bin_labels()
     exact_bins = None
-    if par is not None:
+    if par is not None and not quick:
         d = par.distribution
         exact_bins = [Fraction(0)] * len(bins) if d.exact else [0.0] * len(bins)
         scale = d.unit_den * d.total_bet
@@ -383,8 +483,8 @@ def convergence_report(
         h_rows.append((label, c, p, se, ex, z))
     histogram = pd.DataFrame(h_rows, columns=["bin", "rounds", "probability", "se", "exact", "z"])
 
-    sd, source = (exact["sd"], "exact") if par is not None else (sim.sd.value, "simulated")
-    notes = []
+    sd, source = (exact["sd"], "exact") if "sd" in exact else (sim.sd.value, "simulated")
+    notes = _quick_notes(exact, part_names, exact_events) if quick else []
     if par is not None and abs(float(par.rtp) - exact["rtp"]) > 1e-9:
         notes.append(
             f"The game's RTP {float(par.rtp):.5%} includes "
@@ -402,4 +502,5 @@ def convergence_report(
         rounds_for_precision(float(sd)),
         rounds_per_second,
         notes,
+        pd.DataFrame(part_rows, columns=columns),
     )

@@ -91,6 +91,14 @@ def play_stops(
 
     ``window`` is scratch space for the window's R x rows symbols.
     """
+    return line_win(stop, window, dims, sym, cells, codes, offsets, label_coins, events) + scatter_win(
+        stop, sc_count, sc_pay, sc_event, events
+    )
+
+
+@nb.njit(cache=True)
+def line_win(stop, window, dims, sym, cells, codes, offsets, label_coins, events):
+    """Line win of the window at ``stop`` [x total bet]; adds its line events."""
     R, L, S, total_bet, rows, first = dims[0], dims[1], dims[2], dims[3], dims[6], dims[7]
     for r in range(R):
         for k in range(rows):
@@ -111,7 +119,7 @@ def play_stops(
         if v > 0:
             coins += label_coins[v - 1]
             events[v - 1] += 1
-    return coins / total_bet + scatter_win(stop, sc_count, sc_pay, sc_event, events)
+    return coins / total_bet
 
 
 @nb.njit(cache=True)
@@ -164,18 +172,29 @@ def line_kernel(
     sc_pay,
     sc_event,
 ):
-    """Play ``n`` rounds: (wins [x total bet], event counts)."""
+    """Play ``n`` rounds: (wins [x total bet], event counts, wins by part:
+    lines, then scatters when the game has scatter symbols)."""
     R = dims[0]
     wins = np.empty(n, dtype=np.float64)
+    parts = np.empty((n, 1 + (sc_count.shape[0] > 0)), dtype=np.float64)
     events = np.zeros(dims[5], dtype=np.int64)
     stop = np.empty(R, dtype=np.int64)
     window = np.empty(R * dims[6], dtype=np.int64)
     for i in range(n):
         draw_stops(rng, stop, bound, use_table, table, cum, n_stops)
-        wins[i] = play_stops(
-            stop, window, dims, sym, cells, codes, offsets, label_coins, sc_count, sc_pay, sc_event, events
-        )
-    return wins, events
+        lines = line_win(stop, window, dims, sym, cells, codes, offsets, label_coins, events)
+        wins[i] = split_win(parts[i], lines, scatter_win(stop, sc_count, sc_pay, sc_event, events))
+    return wins, events, parts
+
+
+@nb.njit(cache=True, inline="always")
+def split_win(part, paid, scatter):
+    """Round win ``paid + scatter`` [x total bet], kept by part in ``part``
+    (line or ways win, then the scatter win when ``part`` has room)."""
+    part[0] = paid
+    if part.shape[0] > 1:
+        part[1] = scatter
+    return paid + scatter
 
 
 @nb.njit(cache=True)
@@ -212,7 +231,16 @@ def line_sampler(
     """
     draw = draw_args(game, reel_set, table_limit)
     evaluation, names = evaluation_args(game, level, reel_set)
-    return RoundSampler(line_kernel, (evaluation[0],) + draw + evaluation[1:], names)
+    return RoundSampler(
+        line_kernel, (evaluation[0],) + draw + evaluation[1:], names, part_names(game, "lines")
+    )
+
+
+def part_names(game: Game, paid_by: str) -> tuple:
+    """Names of a line or ways sampler's win parts, the RTP components of
+    :mod:`slotmath.rules.linegame`: ``paid_by`` ("lines" or "ways"), then
+    "scatters" when the game has scatter symbols."""
+    return (paid_by, "scatters") if scatter_symbols(game) else (paid_by,)
 
 
 def draw_args(game: Game, reel_set: str = "base", table_limit: int = TABLE_LIMIT) -> tuple:

@@ -155,15 +155,14 @@ def simulate_sampler(
     chunk: int = 1_000_000,
 ) -> SimulationResult:
     """``spins`` rounds of a compiled round ``sampler`` (``kernel(rng, n,
-    *args)`` -> wins [x total bet], events) in chunks of ``chunk``, seeded;
+    *args)`` -> wins [x total bet], events[, parts]) in chunks of ``chunk``, seeded;
     z-scores against the ``exact`` figures."""
     rng = np.random.default_rng(seed)
     moments = Moments()
     done = 0
     while done < spins:
         n = min(chunk, spins - done)
-        wins, _ = sampler.kernel(rng, n, *sampler.args)
-        moments.add(wins)
+        moments.add(sampler.kernel(rng, n, *sampler.args)[0])
         done += n
     return SimulationResult(game.name, level, spins, seed, moments, exact or {})
 

@@ -10,8 +10,13 @@ adding the games each retrigger count awards, until none are left or
 ``max_games`` were played; multiply the free spins' wins; cap the round
 at ``round_cap``.  No exact table is used.
 
+A triggered wheel draws its segments (the ``before`` prize first) for its
+spins; a selection draws the choice with the policy's probabilities and
+plays it (prize, free games at the choice's multiplier, wheel spins).
+
 Components of a round [x total bet]: 0 lines, 1 scatters, 2 free games
-(prize and multiplied free spins), 3 the cap's cut (0 or negative).
+(prize and multiplied free spins), 3 the cap's cut (0 or negative), 4 the
+wheel, 5 the selection.
 """
 
 from __future__ import annotations
@@ -27,7 +32,7 @@ from slotmath.montecarlo.run import RoundSampler
 __all__ = ["COMPONENTS", "round_sampler", "round_components"]
 
 #: Names of the simulated components, in the kernel's column order.
-COMPONENTS = ("lines", "scatters", "free_games", "round_cap")
+COMPONENTS = ("lines", "scatters", "free_games", "round_cap", "wheel", "selection")
 
 
 @nb.njit(cache=True)
@@ -52,35 +57,75 @@ def _count(stop, trig):
 
 
 @nb.njit(cache=True)
-def _round(rng, comp, stop, window, events, fg_events, base_draw, base_ev, free_draw, free_ev, feat):
+def _free_play(rng, games, stop, window, fg_events, free_draw, free_ev, feat):
+    """Play ``games`` free games (with retriggers, at most ``max games``):
+    (their win before the multiplier [x total bet], games played)."""
+    ftrig, again, reprize, cap_games = feat[1], feat[4], feat[5], feat[6][1]
+    left = games
+    played = 0
+    fg = 0.0
+    while left > 0 and (cap_games < 0 or played < cap_games):
+        left -= 1
+        played += 1
+        w, _ = _spin(rng, stop, window, free_draw, free_ev, fg_events, fg_events)
+        k = _count(stop, ftrig)
+        fg += w + reprize[k]
+        left += again[k]
+    return fg, played
+
+
+@nb.njit(cache=True)
+def _pick(rng, cum):
+    """Index drawn with the cumulative probabilities ``cum``."""
+    i = np.searchsorted(cum, rng.random() * cum[-1], side="right")
+    return min(i, cum.shape[0] - 1)
+
+
+@nb.njit(cache=True)
+def _wheel_spins(rng, spins, values, cum):
+    """Total of ``spins`` wheel awards [x total bet]."""
+    out = 0.0
+    for _ in range(spins):
+        out += values[_pick(rng, cum)]
+    return out
+
+
+@nb.njit(cache=True)
+def _round(rng, comp, stop, window, events, fg_events, base_draw, base_ev, free_draw, free_ev, feat, prizes):
     """Play one round into ``comp`` (see :data:`COMPONENTS`); returns its total win.
 
     ``feat`` = (trigger count per base stop, per free stop, games, prize,
-    retrigger games, retrigger prize by count, (multiplier, max games, round cap)).
+    retrigger games, retrigger prize by count, (multiplier, max games, round cap));
+    ``prizes`` = (wheel and selection symbol counts per base stop, (wheel
+    trigger, wheel spins, selection trigger), wheel values, their cumulative
+    probabilities, choices' cumulative probabilities, prizes, free games,
+    multipliers, wheel spins).
     """
-    trig, ftrig, games, prize, again, reprize, params = feat
-    mult, cap_games, cap_win = params[0], params[1], params[2]
+    trig, games, prize, params = feat[0], feat[2], feat[3], feat[6]
+    mult, cap_win = params[0], params[2]
+    wtrig, strig, pp, wvalues, wcum, ccum, cprize, cgames, cmult, cwheel = prizes
     base, sc = _spin(rng, stop, window, base_draw, base_ev, events, fg_events)
     comp[0] = base - sc
     comp[1] = sc
-    comp[2] = 0.0
-    comp[3] = 0.0
+    for j in range(2, 6):
+        comp[j] = 0.0
     c = _count(stop, trig)
+    cw = _count(stop, wtrig)
+    cs = _count(stop, strig)
     if games[c] > 0:
         events[events.shape[0] - 2] += 1
-        left = games[c]
-        played = 0
-        fg = 0.0
-        while left > 0 and (cap_games < 0 or played < cap_games):
-            left -= 1
-            played += 1
-            w, _ = _spin(rng, stop, window, free_draw, free_ev, fg_events, fg_events)
-            k = _count(stop, ftrig)
-            fg += w + reprize[k]
-            left += again[k]
+        fg, played = _free_play(rng, games[c], stop, window, fg_events, free_draw, free_ev, feat)
         events[events.shape[0] - 1] += played
         comp[2] = prize[c] + mult * fg
-    total = comp[0] + comp[1] + comp[2]
+    if cw >= pp[0]:
+        comp[4] = _wheel_spins(rng, pp[1], wvalues, wcum)
+    if cs >= pp[2]:
+        k = _pick(rng, ccum)
+        comp[5] = cprize[k] + _wheel_spins(rng, cwheel[k], wvalues, wcum)
+        if cgames[k] > 0:
+            fg, _ = _free_play(rng, cgames[k], stop, window, fg_events, free_draw, free_ev, feat)
+            comp[5] += cmult[k] * fg
+    total = comp[0] + comp[1] + comp[2] + comp[4] + comp[5]
     if cap_win >= 0 and total > cap_win:
         comp[3] = cap_win - total
         total = cap_win
@@ -88,31 +133,32 @@ def _round(rng, comp, stop, window, events, fg_events, base_draw, base_ev, free_
 
 
 @nb.njit(cache=True)
-def round_kernel(rng, n, base_draw, base_ev, free_draw, free_ev, feat):
+def round_kernel(rng, n, base_draw, base_ev, free_draw, free_ev, feat, prizes):
     """Play ``n`` rounds: (wins [x total bet], event counts)."""
     n_events = base_ev[0][5] + 2
     wins = np.empty(n, dtype=np.float64)
     events = np.zeros(n_events, dtype=np.int64)
     fg_events = np.zeros(max(free_ev[0][5], base_ev[0][5]) + 1, dtype=np.int64)
-    comp = np.zeros(4)
+    comp = np.zeros(len(COMPONENTS))
     stop = np.empty(base_ev[0][0], dtype=np.int64)
     window = np.empty(base_ev[0][0] * base_ev[0][6], dtype=np.int64)
     for i in range(n):
         sets = (base_draw, base_ev, free_draw, free_ev)
-        wins[i] = _round(rng, comp, stop, window, events, fg_events, *sets, feat)
+        wins[i] = _round(rng, comp, stop, window, events, fg_events, *sets, feat, prizes)
     return wins, events
 
 
 @nb.njit(cache=True)
-def components_kernel(rng, n, base_draw, base_ev, free_draw, free_ev, feat):
-    """Play ``n`` rounds: their components, shape (n, 4) [x total bet]."""
-    out = np.empty((n, 4))
+def components_kernel(rng, n, base_draw, base_ev, free_draw, free_ev, feat, prizes):
+    """Play ``n`` rounds: their components, shape (n, len(COMPONENTS)) [x total bet]."""
+    out = np.empty((n, len(COMPONENTS)))
     events = np.zeros(base_ev[0][5] + 2, dtype=np.int64)
     fg_events = np.zeros(max(free_ev[0][5], base_ev[0][5]) + 1, dtype=np.int64)
     stop = np.empty(base_ev[0][0], dtype=np.int64)
     window = np.empty(base_ev[0][0] * base_ev[0][6], dtype=np.int64)
+    sets = (base_draw, base_ev, free_draw, free_ev)
     for i in range(n):
-        _round(rng, out[i], stop, window, events, fg_events, base_draw, base_ev, free_draw, free_ev, feat)
+        _round(rng, out[i], stop, window, events, fg_events, *sets, feat, prizes)
     return out
 
 
@@ -141,7 +187,9 @@ def _trigger_counts(game: Game, sym: np.ndarray, symbol: str) -> np.ndarray:
 def sampler_args(game: Game, level: int) -> tuple:
     """Arguments of :func:`round_kernel` after ``n``, and the event names."""
     from slotmath.features.options import load_features
+    from slotmath.features.wildmult import played_game
 
+    game = played_game(game)
     declared = load_features(game)
     spec = declared.free_games
     base_ev, names = evaluation_args(game, level, "base")
@@ -168,8 +216,48 @@ def sampler_args(game: Game, level: int) -> tuple:
             float(declared.round_cap) if declared.round_cap is not None else -1.0,
         ]
     )
-    args = (base_draw, base_ev, free_draw, free_ev, (trig, ftrig, games, prize, again, reprize, params))
+    feat = (trig, ftrig, games, prize, again, reprize, params)
+    args = (base_draw, base_ev, free_draw, free_ev, feat, prize_args(game, level, base_ev[1]))
     return args, names + ("free_games", "free_games_played")
+
+
+def prize_args(game: Game, level: int, sym: np.ndarray) -> tuple:
+    """The ``prizes`` argument of :func:`_round` from ``options.wheel`` and
+    ``options.selection`` (never triggered when absent)."""
+    from slotmath.features import wheel as wheel_mod
+
+    never = game.reels * game.rows + 1
+    none = np.zeros(sym.shape[:2], dtype=np.int64)
+    wtrig, strig = none, none
+    pp = np.array([never, 0, never], dtype=np.int64)
+    wvalues, wcum = np.zeros(1), np.ones(1)
+    ccum, cprize, cmult = np.ones(1), np.zeros(1), np.zeros(1)
+    cgames, cwheel = np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64)
+    if game.options and any(k in game.options for k in ("wheel", "selection")):
+        from slotmath.features.prizes import load_line_prizes, selection_feature
+
+        prizes = load_line_prizes(game)
+        if prizes.wheel is not None:
+            o = wheel_mod.outcomes(prizes.wheel.wheel)
+            wvalues = np.array([float(v) for _, v, _ in o])
+            wcum = np.cumsum([float(p) for _, _, p in o])
+            if prizes.wheel.symbol is not None:
+                wtrig = _trigger_counts(game, sym, prizes.wheel.symbol)
+                pp[0], pp[1] = prizes.wheel.trigger or 0, prizes.wheel.spins
+        sel = prizes.selection
+        if sel is not None:
+            strig = _trigger_counts(game, sym, sel.symbol)
+            pp[2] = sel.trigger
+            # the policy's choice probabilities (max_rtp compares the exact means)
+            odds = selection_feature(game, level, sel, prizes).odds
+            assert odds is not None
+            probs = odds({0: 1})["choices"]
+            ccum = np.cumsum([probs[c.name]["probability"] for c in sel.choices])
+            cprize = np.array([float(c.prize) for c in sel.choices])
+            cgames = np.array([c.free_games for c in sel.choices], dtype=np.int64)
+            cmult = np.array([float(c.multiplier or 0) for c in sel.choices])
+            cwheel = np.array([c.wheel for c in sel.choices], dtype=np.int64)
+    return (wtrig, strig, pp, wvalues, wcum, ccum, cprize, cgames, cmult, cwheel)
 
 
 def round_sampler(game: Game, level: int) -> RoundSampler:

@@ -3,12 +3,16 @@
 A rules module exposes ``round_sampler(game, level)`` returning an object
 with
 
-* ``kernel``: a numba function ``kernel(rng, n, *args) -> (wins, events)``
+* ``kernel``: a numba function ``kernel(rng, n, *args) -> (wins, events[, parts])``
   that plays ``n`` independent rounds with the ``numpy.random.Generator``
   ``rng``; ``wins`` is float64[n] [x total bet], ``events`` int64[E] counts
   of named events (each pay's or feature's hits) over the ``n`` rounds;
 * ``args``: a tuple of arrays passed after ``n``;
-* ``event_names``: a tuple of E names.
+* ``event_names``: a tuple of E names;
+* ``part_names`` (optional): a tuple of C names of the win's components
+  (the rules' RTP components); the kernel then returns ``(wins, events,
+  parts)``, ``parts`` float64[n, C] the win of each round by component
+  [x total bet] (a row sums to the round's win).
 
 A run of N rounds is cut into chunks of a fixed size (independent of the
 number of workers).  Chunk ``i`` draws from its own stream,
@@ -94,9 +98,10 @@ class RoundSampler:
     kernel: Callable
     args: tuple
     event_names: tuple
+    part_names: tuple = ()
 
     def __reduce__(self):
-        return (_rebuild_sampler, (_kernel_ref(self.kernel), self.args, self.event_names))
+        return (_rebuild_sampler, (_kernel_ref(self.kernel), self.args, self.event_names, self.part_names))
 
 
 def _kernel_ref(kernel):
@@ -110,9 +115,9 @@ def _kernel_ref(kernel):
     return kernel
 
 
-def _rebuild_sampler(ref, args, event_names) -> RoundSampler:
+def _rebuild_sampler(ref, args, event_names, part_names=()) -> RoundSampler:
     kernel = getattr(importlib.import_module(ref[0]), ref[1]) if isinstance(ref, tuple) else ref
-    return RoundSampler(kernel, args, event_names)
+    return RoundSampler(kernel, args, event_names, part_names)
 
 
 def as_sampler(obj) -> RoundSampler:
@@ -120,7 +125,9 @@ def as_sampler(obj) -> RoundSampler:
     if isinstance(obj, RoundSampler):
         return obj
     try:
-        return RoundSampler(obj.kernel, tuple(obj.args), tuple(obj.event_names))
+        return RoundSampler(
+            obj.kernel, tuple(obj.args), tuple(obj.event_names), tuple(getattr(obj, "part_names", ()))
+        )
     except AttributeError:
         raise TypeError(
             f"{type(obj).__name__} is not a round sampler (needs .kernel, .args and .event_names)"
@@ -172,6 +179,10 @@ class ChunkStats:
         Sum over blocks of block size**2.
     blocks, chunks : int
         Kernel calls and chunks merged.
+    parts, part_sq : tuple of Fraction
+        Per win component (the sampler's ``part_names``), the sums of its
+        win and of its square [x total bet ** k] (exact sums of per-block
+        float64 sums).
     """
 
     rounds: int
@@ -185,16 +196,19 @@ class ChunkStats:
     block_sq: int
     blocks: int
     chunks: int
+    parts: tuple = ()
+    part_sq: tuple = ()
 
     @classmethod
-    def empty(cls, n_events: int) -> ChunkStats:
+    def empty(cls, n_events: int, n_parts: int = 0) -> ChunkStats:
         zeros = (0,) * n_events
-        return cls(0, (Fraction(0),) * 4, 0, 0.0, (0,) * (N_BINS), zeros, zeros, zeros, 0, 0, 0)
+        none = (Fraction(0),) * n_parts
+        return cls(0, (Fraction(0),) * 4, 0, 0.0, (0,) * (N_BINS), zeros, zeros, zeros, 0, 0, 0, none, none)
 
     def merge(self, other: ChunkStats) -> ChunkStats:
         """Statistics of both sets of rounds (exact, associative, commutative)."""
-        if len(self.events) != len(other.events):
-            raise ValueError("cannot merge statistics with different events")
+        if len(self.events) != len(other.events) or len(self.parts) != len(other.parts):
+            raise ValueError("cannot merge statistics with different events or win components")
         add = lambda a, b: tuple(x + y for x, y in zip(a, b, strict=True))  # noqa: E731
         return ChunkStats(
             self.rounds + other.rounds,
@@ -208,6 +222,8 @@ class ChunkStats:
             self.block_sq + other.block_sq,
             self.blocks + other.blocks,
             self.chunks + other.chunks,
+            add(self.parts, other.parts),
+            add(self.part_sq, other.part_sq),
         )
 
     @property
@@ -238,6 +254,16 @@ class ChunkStats:
         ss = self.event_sq[k] - 2 * p * self.event_cross[k] + p * p * self.block_sq
         var = float(ss) / n**2 * (b / (b - 1) if b > 1 else 1.0)
         return float(p), max(var, 0.0) ** 0.5
+
+    def part_rtp(self, k: int) -> tuple:
+        """(RTP of win component ``k``, its standard error from the run's
+        own variance of that component) [x total bet]."""
+        n = self.rounds
+        if n == 0:
+            return float("nan"), float("nan")
+        mean = self.parts[k] / n
+        var = max(float(self.part_sq[k] / n - mean * mean), 0.0)
+        return float(mean), (var / n) ** 0.5
 
 
 @nb.njit(cache=True)
@@ -279,8 +305,9 @@ def _block_stats(wins, thresholds):
 def run_chunk(sampler, seed: int, index: int, size: int, block: int = BLOCK) -> ChunkStats:
     """Play chunk ``index`` (``size`` rounds) of a run and return its statistics."""
     rng = chunk_rng(seed, index)
-    n_events = len(sampler.event_names)
+    n_events, n_parts = len(sampler.event_names), len(sampler.part_names)
     sums = [Fraction(0)] * 4
+    parts, part_sq = [Fraction(0)] * n_parts, [Fraction(0)] * n_parts
     hits, mx, blocks, block_sq = 0, 0.0, 0, 0
     hist = np.zeros(N_BINS, dtype=np.int64)
     events = np.zeros(n_events, dtype=np.int64)
@@ -288,13 +315,19 @@ def run_chunk(sampler, seed: int, index: int, size: int, block: int = BLOCK) -> 
     event_cross = np.zeros(n_events, dtype=object)
     for start in range(0, size, block):
         n = min(block, size - start)
-        wins, ev = sampler.kernel(rng, n, *sampler.args)
-        wins, ev = np.asarray(wins), np.asarray(ev)
-        if wins.shape != (n,) or ev.shape != (n_events,):
+        out = sampler.kernel(rng, n, *sampler.args)
+        wins, ev = np.asarray(out[0]), np.asarray(out[1])
+        by_part = np.asarray(out[2]) if n_parts else np.zeros((n, 0))
+        if wins.shape != (n,) or ev.shape != (n_events,) or by_part.shape != (n, n_parts):
             raise ValueError(
-                f"round sampler returned shapes {wins.shape} and {ev.shape}, "
-                f"expected ({n},) and ({n_events},)"
+                f"round sampler returned shapes {wins.shape}, {ev.shape}"
+                + (f" and {by_part.shape}" if n_parts else "")
+                + f", expected ({n},), ({n_events},)"
+                + (f" and ({n}, {n_parts})" if n_parts else "")
             )
+        for k, (s, q) in enumerate(zip(by_part.sum(axis=0), (by_part * by_part).sum(axis=0), strict=True)):
+            parts[k] += Fraction(float(s))
+            part_sq[k] += Fraction(float(q))
         b1, b2, b3, b4, h, m, hb, bad = _block_stats(wins.astype(np.float64, copy=False), _THRESHOLDS)
         if bad:
             raise ValueError(f"round sampler returned {bad} negative or non-finite wins")
@@ -321,6 +354,8 @@ def run_chunk(sampler, seed: int, index: int, size: int, block: int = BLOCK) -> 
         block_sq,
         blocks,
         1,
+        tuple(parts),
+        tuple(part_sq),
     )
 
 
@@ -340,6 +375,7 @@ class Run:
     scheduler: str | None
     elapsed: float
     partial: bool = False
+    part_names: tuple = ()
 
     @property
     def rounds(self) -> int:
@@ -407,7 +443,7 @@ def run(
         runner = (
             _LocalRunner(sampler, plan, seed) if workers == 1 else _PoolRunner(sampler, plan, seed, workers)
         )
-    empty = ChunkStats.empty(len(sampler.event_names))
+    empty = ChunkStats.empty(len(sampler.event_names), len(sampler.part_names))
     finished: list = []  # (index, stats); one append per chunk, so Ctrl-C cannot split it
     shown = empty  # running total for the progress bar only
     bar = None
@@ -453,6 +489,7 @@ def run(
         runner.scheduler,
         elapsed,
         len(done) < len(plan),
+        tuple(sampler.part_names),
     )
 
 

@@ -21,8 +21,10 @@ from slotmath.montecarlo.linesim import (
     TABLE_LIMIT,
     draw_args,
     draw_stops,
+    part_names,
     scatter_args,
     scatter_win,
+    split_win,
 )
 from slotmath.montecarlo.run import RoundSampler
 
@@ -74,19 +76,20 @@ def ways_kernel(
     sc_pay,
     sc_event,
 ):
-    """Play ``n`` rounds: (wins [x total bet], event counts)."""
+    """Play ``n`` rounds: (wins [x total bet], event counts, wins by part:
+    ways, then scatters when the game has scatter symbols)."""
     R = dims[0]
     wins = np.empty(n, dtype=np.float64)
+    parts = np.empty((n, 1 + (sc_count.shape[0] > 0)), dtype=np.float64)
     events = np.zeros(dims[2], dtype=np.int64)
     stop = np.empty(R, dtype=np.int64)
     vec = np.empty(factor.shape[0], dtype=np.int64)
     out = np.empty(factor.shape[0], dtype=np.int64)
     for i in range(n):
         draw_stops(rng, stop, bound, use_table, table, cum, n_stops)
-        wins[i] = ways_win(stop, feat, pay, event, step, factor, dims[1], vec, out, events) + scatter_win(
-            stop, sc_count, sc_pay, sc_event, events
-        )
-    return wins, events
+        ways = ways_win(stop, feat, pay, event, step, factor, dims[1], vec, out, events)
+        wins[i] = split_win(parts[i], ways, scatter_win(stop, sc_count, sc_pay, sc_event, events))
+    return wins, events, parts
 
 
 def ways_sampler(
@@ -108,4 +111,4 @@ def ways_sampler(
         + draw_args(game, reel_set, table_limit)
         + (feat, wp.pay, event, wp.step, wp.factor, sc_count, sc_pay, sc_event)
     )
-    return RoundSampler(ways_kernel, args, tuple(names))
+    return RoundSampler(ways_kernel, args, tuple(names), part_names(game, "ways"))

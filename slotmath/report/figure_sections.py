@@ -225,10 +225,11 @@ def volatility(sheet: ParSheet) -> Section:
         "the payback stays between 0 and the max win. The normal approximation RTP +- "
         "VI / sqrt(N) is not used: it fails for heavy-tailed wins."
     )
-    if abs(float(r.rtp) - float(d.mean)) > 1e-12:
+    paid = float(r.paid_rtp)
+    if abs(float(r.rtp) - paid) > 1e-12:
         note += (
-            f" The payback counts the wins paid to the player ({float(d.mean):.4%} "
-            f"of the bet on average), not the {float(r.rtp) - float(d.mean):.4%} of "
+            f" The payback counts the wins paid to the player ({paid:.4%} "
+            f"of the bet on average), not the {float(r.rtp) - paid:.4%} of "
             "the RTP that is not a spin win."
         )
     band = Table(
@@ -407,7 +408,7 @@ def simulation(sheet: ParSheet) -> Section:
     if conv is None:
         return sheet._section("simulation", [estimates_table(sheet, d)], text=head)
     f = conv.figures
-    paid = float(sheet.par.distribution.mean)
+    paid = float(sheet.par.paid_rtp)
     differs = abs(float(sheet.par.rtp) - paid) > 1e-12
     names = {
         "RTP": "RTP paid as round wins" if differs else "RTP",

@@ -58,7 +58,7 @@ def identification(sheet: ParSheet) -> Section:
         rows.append((f"data file {extra.name} SHA-256", file_sha256(extra), "text"))
     rows += [
         ("grid", f"{g.reels} reels x {g.rows} rows", "text"),
-        ("ways", g.rows**g.reels, "int") if g.pays_by == "ways" else ("paylines", len(g.paylines), "int"),
+        ("ways" if g.pays_by == "ways" else "paylines", g.ways_or_lines, "int"),
         ("bet levels offered", ", ".join(map(str, g.levels)), "text"),
         ("bet level of this sheet", b.level, "int"),
         ("line bet [coins]", b.line_bet, "int"),

@@ -120,9 +120,8 @@ class ParSheet:
             )
             if x
         )
-        pays = f"{g.rows**g.reels:,} ways" if g.pays_by == "ways" else f"{len(g.paylines)} lines"
         sub = (
-            f"{g.reels} reels x {g.rows} rows, {pays}, bet level {b.level} "
+            f"{g.reels} reels x {g.rows} rows, {g.ways_or_lines_text}, bet level {b.level} "
             f"({b.total_bet} coins total bet); RTP {float(self.par.rtp):.4%}"
             + (f"; {ident}" if ident else "")
             + (f"; game file of {self.generated}" if self.generated else "")

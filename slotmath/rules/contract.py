@@ -21,7 +21,6 @@ checks only; the engine is imported by the methods that use it.
 from __future__ import annotations
 
 import dataclasses
-
 import difflib
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
@@ -176,6 +175,12 @@ class Rules:
         ``analyse(game, level).components``), computed as cheaply as the
         rules allow.  Default: from :meth:`analyse`."""
         return dict(self.analyse(game, level).components)
+
+    def part_components(self, game: Game, level: int) -> dict:
+        """Exact mean of each part of the round sampler's win [x total bet],
+        keyed by the sampler's ``part_names``.  Default: :meth:`components`
+        (rules whose sampler splits its win as the PAR does)."""
+        return self.components(game, level)
 
     def unpaid_components(self, game: Game) -> frozenset:
         """Names of RTP components that are not a win of the round (for

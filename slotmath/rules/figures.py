@@ -9,17 +9,30 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from slotmath.engine.combinations import line_rtp_parts
 from slotmath.engine.distribution import (
     VI_CONFIDENCE,
     z_value,
 )
-from slotmath.engine.joint import pack_reels, spin_distribution, suffix_scatter
+from slotmath.engine.joint import spin_distribution
 from slotmath.engine.lines import pay_tensor
 from slotmath.engine.moments import line_moments
-from slotmath.engine.multilinear import cycle_line_win
-from slotmath.engine.scatters import scatter_counts, win_denominator
+from slotmath.engine.scatters import scatter_code_distribution
 from slotmath.model import Game
 from slotmath.rules.par import ParResult
+
+__all__ = [
+    "CORE_FIGURES",
+    "DISTRIBUTION_FIGURES",
+    "LIVE_FIGURES",
+    "MOMENT_FIGURES",
+    "EngineMismatch",
+    "line_figures",
+    "line_rtp_parts",
+    "par_figures",
+    "scatter_code_distribution",
+    "shared_pay_tensor",
+]
 
 #: Figures of a line game beyond its RTP (from the moments or the joint distribution).
 DISTRIBUTION_FIGURES = frozenset({"hit_frequency", "sd", "vi", "max_win"})
@@ -35,48 +48,10 @@ class EngineMismatch(AssertionError):
     """Two exact computations of one figure disagree (a defect, never input)."""
 
 
-def scatter_code_distribution(game: Game, reel_set: str, total_bet: int):
-    """Exact distribution of the scatter code over the cycle and each code's win.
-
-    Returns
-    -------
-    counts : ndarray of int64
-        Weighted number of outcomes per scatter code.
-    pay_units : ndarray of int64
-        Scatter win of each code [1/unit_den coins].
-    unit_den : int
-    """
-    unit_den = win_denominator(game, total_bet)
-    sc = scatter_counts(game, reel_set, total_bet, unit_den)
-    _, weights, _ = pack_reels(game, reel_set)
-    suffix, _ = suffix_scatter(sc.codes, weights, len(sc.pay_units))
-    return suffix[0], sc.pay_units, unit_den
-
-
 def shared_pay_tensor(game: Game, level: int):
     """:func:`slotmath.engine.lines.pay_tensor` (cached on the pay table, so games
     that differ only in their strips share one tensor)."""
     return pay_tensor(game, level)
-
-
-def line_rtp_parts(game: Game, level: int, reel_set: str = "base") -> dict:
-    """Exact line and scatter RTP of a line game [x total bet], by contraction.
-
-    Returns ``{"lines": Fraction, "scatters": Fraction, "feature_frequency":
-    Fraction or None}`` (the last: P(scatter win > 0), None without scatter pays).
-    """
-    bet = game.bet(level)
-    cycle = game.cycle(reel_set)
-    line_sum = int(cycle_line_win(game, shared_pay_tensor(game, level).reshaped(), reel_set))
-    out = {"lines": Fraction(line_sum, cycle * bet.total_bet)}
-    if game.scatter_pays:
-        counts, pay_units, unit_den = scatter_code_distribution(game, reel_set, bet.total_bet)
-        paid = sum(int(c) * int(p) for c, p in zip(counts.tolist(), pay_units.tolist(), strict=True))
-        out["scatters"] = Fraction(paid, cycle * bet.total_bet * unit_den)
-        out["feature_frequency"] = Fraction(int(counts[pay_units > 0].sum()), cycle)
-    else:
-        out["scatters"], out["feature_frequency"] = Fraction(0), None
-    return out
 
 
 def line_figures(game: Game, level: int, reel_set: str = "base", needed=None) -> dict:

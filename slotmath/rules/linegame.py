@@ -21,8 +21,21 @@ def analyse(game: Game, level: int, reel_set: str = "base") -> ParResult:
     RTP by channel and the distribution of the total spin win."""
     if game.pays_by == "ways":
         return analyse_ways(game, level, reel_set)
+    played = played_game(game)
+    result = _analyse_lines(played, level, reel_set)
+    if played is not game:
+        result.notes.append(
+            "Wild multipliers drawn from a table: every draw is written into the stops "
+            f"(cycle {result.cycle:,} is the rewritten one); the figures are exact over it."
+        )
+    return result
+
+
+def _analyse_lines(game: Game, level: int, reel_set: str) -> ParResult:
+    """:func:`analyse` of a line game (drawn wild multipliers already written in)."""
     from slotmath.engine.combinations import combination_table, line_rtp
     from slotmath.engine.joint import spin_distribution
+
 
     table = combination_table(game, level, reel_set)
     lines_rtp, per_line = line_rtp(game, level, reel_set)
@@ -50,6 +63,7 @@ def analyse(game: Game, level: int, reel_set: str = "base") -> ParResult:
     result.rtp = law.rtp
     result.components.update(law.components)
     result.distribution = law.distribution
+    result.distribution_shortfall = law.shortfall
     result.features = law.figures
     rates = {k: v for fig in law.figures.values() for k, v in fig.pop("event_rates", {}).items()}
     if rates:  # expected count per round of the round sampler's feature events
@@ -61,26 +75,13 @@ def analyse(game: Game, level: int, reel_set: str = "base") -> ParResult:
 
 def components(game: Game, level: int) -> dict:
     """RTP by component [x total bet] without the round's distribution:
-    ``lines`` (or ``ways``), ``scatters``, each feature's exact mean
-    contribution (Fractions); with a ``round_cap`` the capped round is
-    analysed in full (its ``round_cap`` component is float)."""
+    ``lines`` (or ``ways``), ``scatters`` (:func:`channel_components`) and
+    each declared feature's exact mean contribution (Fractions); with a
+    ``round_cap`` the capped round is analysed in full (its ``round_cap``
+    component is float)."""
     if round_cap(game) is not None:
         return dict(analyse(game, level).components)
-    from slotmath.engine.combinations import combination_table, line_rtp
-
-    channel = "ways" if game.pays_by == "ways" else "lines"
-    if channel == "ways":
-        from slotmath.engine.ways import ways_table
-
-        table = combination_table(game, level, pay_rows=ways_table(game, level).to_dict("records"))
-    else:
-        table = combination_table(game, level)
-    if channel == "ways":
-        out = {channel: sum(table.loc[table["kind"] == "ways", "rtp_exact"], Fraction(0))}
-    else:
-        out = {channel: line_rtp(game, level)[0]}
-    if game.scatter_pays:
-        out["scatters"] = sum(table.loc[table["kind"] == "scatter", "rtp_exact"], Fraction(0))
+    out = channel_components(played_game(game), level)
     features = round_features(game, level)
     if features:
         from slotmath.features.round import feature_means, trigger_key_probability
@@ -88,6 +89,16 @@ def components(game: Game, level: int) -> dict:
         keys = {f.name: trigger_key_probability(game, f.trigger) for f in features}
         out.update(feature_means(features, keys))
     return out
+
+
+def played_game(game: Game) -> Game:
+    """``game`` with drawn wild multipliers written into its symbols and stops
+    (:func:`slotmath.features.wildmult.played_game`); itself without them."""
+    if not game.options or "wild_multipliers" not in game.options:
+        return game
+    from slotmath.features.wildmult import played_game as rewrite
+
+    return rewrite(game)
 
 
 def has_round(game: Game) -> bool:
@@ -105,12 +116,28 @@ def round_features(game: Game, level: int) -> list:
 
     declared = load_features(game)
     out = []
-    if declared.free_games is not None:
+    if declared.free_games is not None and declared.free_games.awards:  # else a selection's only
         out.append(free_games_feature_of(game, level, declared.free_games))
     if "hold_and_spin" in game.options:
         from slotmath.features.holdspin import hold_and_spin_feature
 
         out.append(hold_and_spin_feature(game, level))
+    out += prize_features(game, level)
+    return out
+
+
+def prize_features(game: Game, level: int) -> list:
+    """The triggered wheel and the feature selection of the round (:mod:`slotmath.features.prizes`)."""
+    if not any(k in game.options for k in ("wheel", "selection")):
+        return []
+    from slotmath.features.prizes import load_line_prizes, selection_feature, wheel_feature
+
+    prizes = load_line_prizes(game)
+    out = []
+    if prizes.wheel is not None and prizes.wheel.symbol is not None:
+        out.append(wheel_feature(game, level, prizes.wheel))
+    if prizes.selection is not None:
+        out.append(selection_feature(game, level, prizes.selection, prizes))
     return out
 
 
@@ -153,6 +180,13 @@ def feature_tables(law) -> dict:
         from slotmath.features.holdspin import COINS_TABLE
 
         out[COINS_TABLE] = pd.DataFrame(hs["coins_given_trigger"])
+    wheel = law.figures.get("wheel")
+    if wheel:
+        out["Wheel (one spin)"] = pd.DataFrame(wheel["outcomes"])
+    sel = law.figures.get("selection")
+    if sel:
+        rows = [{"choice": name, **v} for name, v in sel["choices"].items()]
+        out[f"Selection choices (policy {sel['policy']})"] = pd.DataFrame(rows)
     return out
 
 
@@ -188,6 +222,12 @@ def round_notes(law, cap) -> list:
             "(convolutions of the value tables given the coins at the trigger and at the end) "
             "plus the full-screen prize; means exact when every cell of a reel lands alike, "
             "else float64 (relative error below about 1e-12)."
+        )
+    if "wheel" in law.figures or "selection" in law.figures:
+        notes.append(
+            "Wheel and selection: exact means (a wheel award is the sum of its spins' "
+            "independent draws; a selection the mixture of its choices under the policy, "
+            "each choice the sum of its prize, free games and wheel spins)."
         )
     if cap is not None:
         notes.append(_cap_note(cap))
@@ -227,7 +267,7 @@ def simulate(game: Game, level: int, spins: int, seed: int = 0) -> SimulationRes
         figures = {"rtp": float(exact.rtp), "hit_frequency": exact.hit_frequency, "sd": exact.sd}
         return simulate_sampler(round_sampler(game, level), game, level, spins, seed, figures)
     return simulate_lines(
-        game,
+        played_game(game),
         spins,
         seed,
         level,
@@ -239,11 +279,12 @@ def round_sampler(game: Game, level: int, reel_set: str = "base"):
     """Compiled round sampler for :mod:`slotmath.montecarlo.run` (see :mod:`slotmath.montecarlo.linesim`)."""
     from slotmath.montecarlo.linesim import line_sampler
 
+    game = played_game(game)
     if reel_set == "base" and "hold_and_spin" in (game.options or {}):
-        if any(k in game.options for k in PLAYED_OPTIONS if k != "hold_and_spin"):
+        if any(k in game.options for k in PLAYED_OPTIONS if k not in ("hold_and_spin", "jackpots")):
             raise ValueError(
                 f"{game.name}: the compiled sampler plays a hold-and-spin alone "
-                "(not with free games or a round cap)"
+                "(not with other features or a round cap)"
             )
         from slotmath.montecarlo.holdspinsim import round_sampler as hold_and_spin_sampler
 
@@ -260,13 +301,21 @@ def round_sampler(game: Game, level: int, reel_set: str = "base"):
 
 
 #: features of ``options`` the line rules play (each refused key is one line)
-PLAYED_OPTIONS = ("free_games", "round_cap", "hold_and_spin")
+PLAYED_OPTIONS = (
+    "free_games",
+    "round_cap",
+    "hold_and_spin",
+    "jackpots",
+    "wheel",
+    "selection",
+    "wild_multipliers",
+)
 
 
 def check(game: Game) -> None:
     """Validate the features a line game declares under ``options``: the free
-    games, the hold-and-spin (with the jackpots its prizes use) and the round
-    cap are played; any other declared feature is refused
+    games, the hold-and-spin, jackpots, wheel, selection, drawn wild multipliers
+    and the round cap are played; any other declared feature is refused
     (:class:`~slotmath.io.gamefile.GameFileError` naming the field), never ignored."""
     if not game.options:
         return
@@ -276,22 +325,31 @@ def check(game: Game) -> None:
     if isinstance(game.options, dict):
         played = PLAYED_OPTIONS + (("jackpots",) if "hold_and_spin" in game.options else ())
         for key in game.options:
-            if key not in played and key in ("jackpots", "lockit", "selection", "wheel"):
+            if key not in played and key in ("lockit",):
                 raise GameFileError(
                     game.source,
                     f"options.{key}",
                     f"is not played under rules: {game.rules} (it plays: {', '.join(PLAYED_OPTIONS)})",
                 )
     load_features(game)  # validates every declared feature
-    for name in ("free_games", "hold_and_spin"):
+    for name in ("free_games", "hold_and_spin", "wheel", "selection"):
         if name in game.options and game.pays_by == "ways":
             raise GameFileError(game.source, f"options.{name}", "is not played on ways games (pays_by: ways)")
+    prizes = any(k in game.options for k in ("wheel", "selection"))
     if "hold_and_spin" in game.options:
         from slotmath.features.holdspin import check_jackpots, load_hold_and_spin
 
         spec = load_hold_and_spin(game)
         assert spec is not None
-        check_jackpots(game, spec)
+        if not prizes:  # else the jackpots' check below counts every feature's
+            check_jackpots(game, spec)
+    alone = "jackpots" in game.options and "hold_and_spin" not in game.options
+    free = load_features(game).free_games
+    if prizes or alone or (free is not None and not free.awards):
+        from slotmath.features.prizes import load_line_prizes
+
+        load_line_prizes(game)
+    played_game(game)  # drawn wild multipliers: validated and the rewrite's size checked
 
 
 def analyse_ways(game: Game, level: int, reel_set: str = "base") -> ParResult:
@@ -313,7 +371,27 @@ def analyse_ways(game: Game, level: int, reel_set: str = "base") -> ParResult:
         ways_rtp,
         dist,
         notes=[
-            f"Pays by ways: {game.rows**game.reels:,} ways; a combination's "
+            f"Pays by ways: {game.ways_or_lines_text}; a combination's "
             "hits are spins, its win the mean win per hit (pay x mean ways)."
         ],
     )
+
+
+def channel_components(game: Game, level: int, reel_set: str = "base") -> dict:
+    """RTP by pay channel [x total bet, exact Fractions], as :func:`analyse`
+    gives them but without the spin-win distribution: "lines" (contracted
+    pay tensor) or "ways" (the ways table), and "scatters" when the game
+    has scatter pays."""
+    from slotmath.engine.combinations import scatter_rtp
+
+    if game.pays_by == "ways":
+        from slotmath.engine.ways import ways_table
+
+        out = {"ways": sum(ways_table(game, level, reel_set)["rtp_exact"], Fraction(0))}
+    else:
+        from slotmath.engine.combinations import line_rtp_parts
+
+        out = {"lines": line_rtp_parts(game, level, reel_set, scatters=False)["lines"]}
+    if game.scatter_pays:
+        out["scatters"] = scatter_rtp(game, level, reel_set)[0]
+    return out

@@ -64,6 +64,10 @@ class ParResult:
         Extra named DataFrames for reports.
     notes : list of str
         Conventions and caveats a reader must know.
+    distribution_shortfall : float
+        Mean win [x total bet] of the probability mass a float
+        ``distribution`` leaves unresolved (0 when it is exact or complete):
+        ``distribution.mean + distribution_shortfall`` is the paid RTP.
     """
 
     game: Game
@@ -77,8 +81,17 @@ class ParResult:
     features: dict = field(default_factory=dict)
     tables: dict = field(default_factory=dict)
     notes: list = field(default_factory=list)
+    distribution_shortfall: float = 0.0
 
     # ------------------------------------------------------------ figures
+    @property
+    def paid_rtp(self) -> Fraction | float:
+        """Mean win a round pays [x total bet]: the RTP less any component no
+        round pays out (a progressive meter), from the distribution and its
+        ``distribution_shortfall``."""
+        d = self.distribution.mean
+        return d + self.distribution_shortfall if self.distribution_shortfall else d
+
     @property
     def hit_frequency(self) -> float:
         return float(self.distribution.hit_frequency)

@@ -121,11 +121,7 @@ class StopForms:
 
     @staticmethod
     def _part(a, x, xs, r) -> float:
-        d = float(x.sum())
-        for q, xq in enumerate(xs):
-            if q != r:
-                d *= float(xq.sum())
-        return float(a @ x) / d
+        return float(a @ x) / other_reels_weight(xs, r, float(x.sum()))
 
     def value(self, name: str, level: int, xs) -> float:
         base = self.anchor if self.anchor is not None else xs
@@ -141,12 +137,7 @@ class StopForms:
         return v0
 
     def coefficients(self, name: str, level: int, xs, r: int) -> tuple:
-        a = self.arrays(level, xs)[name][r]
-        K = 1.0
-        for q, x in enumerate(xs):
-            if q != r:
-                K *= float(x.sum())
-        return a, K
+        return self.arrays(level, xs)[name][r], other_reels_weight(xs, r)
 
 
 class LineForms:
@@ -190,11 +181,16 @@ class LineForms:
         margs = self.marginals(xs)
         G = reel_gradient(values, margs, self.space.game.paylines, r)
         a = unit_coefficients(G, self.space.reels[r].incidence).astype(np.float64)
-        K = float(norm)
-        for rr, x in enumerate(xs):
-            if rr != r:
-                K *= float(x.sum())
-        return a, K
+        return a, other_reels_weight(xs, r, float(norm))
+
+
+def other_reels_weight(xs, r: int, factor: float = 1.0) -> float:
+    """``factor`` times the product of the total stop weights of every reel
+    but ``r`` (``xs``: the stop weights of each reel), in reel order."""
+    for q, x in enumerate(xs):
+        if q != r:
+            factor *= float(x.sum())
+    return factor
 
 
 @dataclass

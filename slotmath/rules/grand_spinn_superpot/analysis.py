@@ -66,7 +66,17 @@ from slotmath.rules.grand_spinn_superpot.enumeration import (  # noqa: F401  (re
     reweigh,
     round_outcome,
 )
-from slotmath.rules.grand_spinn_superpot.options import Jackpot, Network, Options, _fail, check, parse_options  # noqa: F401
+from slotmath.rules.grand_spinn_superpot.options import (  # noqa: F401
+    ARROWS,
+    LANDING,
+    NUDGES,
+    Jackpot,
+    Network,
+    Options,
+    _fail,
+    check,
+    parse_options,
+)
 from slotmath.rules.grand_spinn_superpot.sampler import (  # noqa: F401
     RoundsSimulation,
     Sampler,
@@ -86,9 +96,6 @@ from slotmath.rules.grand_spinn_superpot.steps import (  # noqa: F401  (re-expor
     steps_frame,
 )
 from slotmath.rules.par import ParResult, fraction_str
-
-#: Component names of the RTP, in report order.
-LANDING, NUDGES, ARROWS = "line wins (landing)", "nudge re-pays", "arrow re-pays"
 
 
 # ===========================================================================
@@ -146,13 +153,6 @@ def analyse(game: Game, level: int) -> ParResult:
         tables=tables,
         notes=notes,
     )
-
-
-def components(game: Game, level: int) -> dict:
-    """RTP by component [x total bet], as :func:`analyse` gives them, from
-    one enumeration of the cycle (no Markov-chain cross-check, no tables)."""
-    rules = compile_rules(game, level)
-    return dict(cycle_figures(rules, enumerate_cycle(rules, played_outcomes(rules)))[0])
 
 
 def pays_distribution(ex: Enumeration) -> np.ndarray:
@@ -428,6 +428,16 @@ def played_outcomes(rules: Rules) -> Outcomes:
         _PLAYED[key] = outcomes
         return outcomes
     return reweigh(rules, outcomes)
+
+
+def components(game: Game, level: int) -> dict:
+    """RTP components [x total bet, exact Fractions] as :func:`analyse` gives
+    them, by the path of :func:`tuning_figures` (no Markov-chain
+    cross-check, no tables): the landing line win, the nudge and arrow
+    re-pays and each jackpot (a progressive's contribution rate, which no
+    round pays)."""
+    rules = compile_rules(game, level)
+    return cycle_figures(rules, enumerate_cycle(rules, played_outcomes(rules)))[0]
 
 
 def tuning_figures(game: Game, level: int) -> dict:

@@ -11,6 +11,7 @@ import numpy as np
 from slotmath.engine.cache import game_cache
 from slotmath.engine.lines import pay_tensor, prefix_determined
 from slotmath.engine.reels import strip_indices, windows
+from slotmath.engine.stopwalk import enter_reel, next_stop
 from slotmath.features.nudge import nudge_reel, reel_cap
 from slotmath.io.gamefile import GameFileError
 from slotmath.model import Game
@@ -323,18 +324,17 @@ def _play_all(
     index = {(0, -1, 0, 0, -1): 0}
     table = [(0, -1, 0, 0, -1)]
     weight = [0]
-    stops = np.full(R, -1, dtype=np.int64)
+    stops = np.zeros(R, dtype=np.int64)
+    end = np.zeros(R, dtype=np.int64)
     acc = np.zeros((R, L), dtype=np.int64)  # acc[r]: line parts of reels < r
     tidx = np.zeros(L, dtype=np.int64)
     tacc = np.zeros(R, dtype=np.int64)  # flat round index of the prefix
     wacc = np.ones(R, dtype=np.int64)  # wacc[r]: weight product of reels < r
     macc = np.full(R, (1 << L) - 1, dtype=np.int64)
     errors = 0
-    level = 0
+    level = enter_reel(stops, end, 0, 0, lengths[0])
     while level >= 0:
-        stops[level] += 1
-        if stops[level] >= lengths[level]:
-            stops[level] = -1
+        if not next_stop(stops, end, level):
             level -= 1
             continue
         s = stops[level]
@@ -353,7 +353,7 @@ def _play_all(
             macc[level + 1] = mask
             tacc[level + 1] = (tacc[level] + s) * lengths[level + 1]
             wacc[level + 1] = w
-            level += 1
+            level = enter_reel(stops, end, level + 1, 0, lengths[level + 1])
             continue
         for line in range(L):
             tidx[line] = acc[level, line] + part[level, s, line]

@@ -10,6 +10,9 @@ from slotmath.features.progressive import Progressive
 from slotmath.io.gamefile import GameFileError, not_an_integer
 from slotmath.model import Game
 
+#: Component names of the RTP, in report order (then one per jackpot).
+LANDING, NUDGES, ARROWS = "line wins (landing)", "nudge re-pays", "arrow re-pays"
+
 
 @dataclass(frozen=True)
 class Jackpot:

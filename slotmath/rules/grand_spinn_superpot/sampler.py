@@ -45,6 +45,7 @@ import numpy as np
 from slotmath.model import Game
 from slotmath.montecarlo.linesim import uniform_below
 from slotmath.montecarlo.results import Estimate, Moments, SimulationResult
+from slotmath.rules.grand_spinn_superpot.options import ARROWS, LANDING, NUDGES
 
 #: Reels whose total stop weight is at most this draw stops from a table.
 TABLE_LIMIT = 1 << 20
@@ -182,11 +183,12 @@ def nudge_reels(pos, blanked, x, strips, lengths, arrow, blank, jp_rank):
     ``pos`` (the landing stops) becomes the final stops, ``blanked[r]`` the
     position of reel ``r``'s used arrow (-1: none).
 
-    Returns ``(pays, arrow_moves, jackpot rank)``; ``pays = -1`` when a reel
-    never stops nudging.
+    Returns ``(pays, arrow_pays, jackpot rank)``: ``arrow_pays`` are the
+    pays a reel makes from its arrow on (the jump, then the nudges through
+    the stack); ``pays = -1`` when a reel never stops nudging.
     """
     R = strips.shape[0]
-    pays, arrow_moves = 1, 0
+    pays, arrow_pays = 1, 0
     for r in range(R):
         blanked[r] = -1
     for r in range(R):
@@ -200,6 +202,8 @@ def nudge_reels(pos, blanked, x, strips, lengths, arrow, blank, jp_rank):
             if top == x:  # nudge one symbol down
                 pos[r] = (pos[r] - 1) % nr
                 pays += 1
+                if blanked[r] >= 0:
+                    arrow_pays += 1
             elif top == arrow and _cell(strips[r], nr, pos[r] + 1, blanked[r], blank) == x:
                 blanked[r] = pos[r] % nr  # the arrow becomes a blank
                 bottom = pos[r] + 1
@@ -207,7 +211,7 @@ def nudge_reels(pos, blanked, x, strips, lengths, arrow, blank, jp_rank):
                     bottom += 1
                 pos[r] = (bottom - 1) % nr  # bottom of the stack in row 2
                 pays += 1
-                arrow_moves += 1
+                arrow_pays += 1
             else:
                 break
     low = jp_rank.shape[0]
@@ -215,9 +219,9 @@ def nudge_reels(pos, blanked, x, strips, lengths, arrow, blank, jp_rank):
         nr = lengths[r]
         k = jp_rank[_cell(strips[r], nr, pos[r], blanked[r], blank)]
         if k < 0 or _cell(strips[r], nr, pos[r] + 1, blanked[r], blank) != x:
-            return pays, arrow_moves, -1
+            return pays, arrow_pays, -1
         low = min(low, k)
-    return pays, arrow_moves, low
+    return pays, arrow_pays, low
 
 
 @nb.njit(cache=True, inline="always")
@@ -227,7 +231,7 @@ def finish_round(
     """The rest of a round whose landing lines gave ``(landing, best_e,
     jp)`` (:func:`table_lines`); ``pos`` becomes the final stops.
 
-    Returns ``(win [coins], pays, arrow_moves, jackpot rank)``; ``pays = -1``
+    Returns ``(win [coins], pays, arrow_pays, jackpot rank)``; ``pays = -1``
     when a reel never stops nudging.
     """
     if landing == 0:  # R18: jackpot on a line, no win
@@ -275,16 +279,21 @@ def simulate_rounds(
     jp_rank,
     jp_coins,
     total_bet,
+    jp_part,
 ):
-    """Play ``n`` rounds with ``rng``; returns (wins [x total bet], event counts).
+    """Play ``n`` rounds with ``rng``; returns (wins [x total bet], event
+    counts, wins by part [x total bet]).
 
     Events: jackpots by rank, then rounds with a line win, with a nudge or
     arrow re-pay, with an arrow, jackpots won without a line win, rounds
-    whose nudge never ends (their win is recorded as 0).
+    whose nudge never ends (their win is recorded as 0).  Parts: the
+    landing line win, the nudge re-pays, the arrow re-pays, then jackpot
+    ``k``'s pay in part ``jp_part[k]`` (-1: a progressive, paid by no round).
     """
     R = strips.shape[0]
     J = jp_coins.shape[0]
     wins = np.zeros(n)
+    parts = np.zeros((n, max(3, jp_part.max() + 1) if J else 3))
     events = np.zeros(J + 5, dtype=np.int64)
     pos = np.zeros(R, dtype=np.int64)
     blanked = np.full(R, -1, dtype=np.int64)
@@ -299,7 +308,12 @@ def simulate_rounds(
             continue
         if jp >= 0:
             events[jp] += 1
+            if jp_part[jp] >= 0:
+                parts[i, jp_part[jp]] = jp_coins[jp] / total_bet
         if landing > 0:
+            parts[i, 0] = landing / total_bet
+            parts[i, 1] = landing * (pays - 1 - arrows) / total_bet
+            parts[i, 2] = landing * arrows / total_bet
             events[J] += 1
             if pays > 1:
                 events[J + 1] += 1
@@ -308,7 +322,7 @@ def simulate_rounds(
         elif jp >= 0:
             events[J + 3] += 1
         wins[i] = win / total_bet
-    return wins, events
+    return wins, events, parts
 
 
 @nb.njit(cache=True)
@@ -335,7 +349,7 @@ def play_stops_kernel(
 ):
     """The round of every row of ``stops`` (n, R), lines from the tables or
     (``literal``) by :func:`literal_lines`: an (n, 6) int64 array of (win
-    [coins], landing [coins], pays, arrow moves, jackpot, won without a
+    [coins], landing [coins], pays, arrow pays, jackpot, won without a
     line win)."""
     n, R = stops.shape
     out = np.zeros((n, 6), dtype=np.int64)
@@ -373,16 +387,17 @@ def play_stops_kernel(
 # ---------------------------------------------------------------- sampler
 @dataclass(frozen=True, eq=False)
 class Sampler:
-    """A compiled round sampler: ``kernel(rng, n, *args) -> (wins, events)``."""
+    """A compiled round sampler: ``kernel(rng, n, *args) -> (wins, events, parts)``."""
 
     kernel: object
     args: tuple
     event_names: tuple
+    part_names: tuple = ()
 
     @property
     def round_args(self) -> tuple:
         """Arguments of :func:`play_stops_kernel` after ``stops``."""
-        return self.args[3:-1]
+        return self.args[3:-2]
 
 
 def event_names(opts) -> tuple:
@@ -432,9 +447,14 @@ def round_sampler(game: Game, level: int) -> Sampler:
             mult[idx[s.name]] = [s.wild.multiplier(c) for c in range(R + 1)]
     jp_rank = np.full(S, -1, dtype=np.int64)
     jp_coins = np.zeros(len(opts.jackpots), dtype=np.int64)
+    jp_part = np.full(len(opts.jackpots), -1, dtype=np.int64)
+    parts = [LANDING, NUDGES, ARROWS]
     for k, j in enumerate(opts.jackpots):
         jp_rank[idx[j.symbol]] = k
         jp_coins[k] = 0 if j.pay_per_level is None else j.pay_per_level * level
+        if j.pay_per_level is not None:
+            jp_part[k] = len(parts)
+            parts.append(j.name)
     wilds = np.array([idx[s.name] for s in game.symbols if s.wild], dtype=np.int64)
     if S**R > LINE_TABLE_LIMIT:
         raise ValueError(
@@ -464,8 +484,9 @@ def round_sampler(game: Game, level: int) -> Sampler:
         jp_rank,
         jp_coins,
         float(game.bet(level).total_bet),
+        jp_part,
     )
-    return Sampler(simulate_rounds, args, event_names(opts))
+    return Sampler(simulate_rounds, args, event_names(opts), tuple(parts))
 
 
 def play_stops(sampler: Sampler, stops, literal: bool = False) -> np.ndarray:
@@ -525,7 +546,7 @@ def run_sampler(sampler: Sampler, spins: int, seed: int, block: int = 1_000_000)
     done = 0
     while done < spins:
         m = min(block, spins - done)
-        wins, ev = sampler.kernel(rng, m, *sampler.args)
+        wins, ev = sampler.kernel(rng, m, *sampler.args)[:2]
         moments.add(wins)
         events += ev
         done += m

@@ -10,6 +10,12 @@ from slotmath.model import Game
 LINES = 20
 BATCH = 32  # lock-it starts played together by LockIt.run_batch
 POLICIES = ("lockit", "free_games")
+#: Parts of the round win under each selection policy (the last part is the
+#: chosen feature), named as the components of :func:`.rtp.components`.
+PARTS = {
+    "lockit": ("base lines", "selection prizes", "lock-it base game", "lock-it selection"),
+    "free_games": ("base lines", "selection prizes", "lock-it base game", "free games"),
+}
 BASE, FREE, SELECT = "base_game", "free_games", "selection"
 BASE_REELS = "base"
 #: The features of ``options`` the rules play (each parsed by :mod:`slotmath.features.options`).
@@ -32,6 +38,8 @@ def check(game: Game) -> None:
     for name in ("lockit", "free_games", "selection", "wheel"):
         if getattr(f, name) is None:
             fail(f"options.{name}", "is required by the piggy_bankin_superlock rules")
+    if not f.free_games.awards:
+        fail("options.free_games.awards", "is required by the piggy_bankin_superlock rules")
     for src in (BASE, FREE, f.selection.lockit_source):
         if src not in f.lockit.sources:
             fail(f"options.lockit.sources.{src}", "is required")

@@ -16,7 +16,7 @@ from slotmath.engine.lines import pay_tensor
 from slotmath.features import wheel as wheel_mod
 from slotmath.model import Game
 from slotmath.rules.piggy_bankin_superlock.cache import _this_set, feature_sets
-from slotmath.rules.piggy_bankin_superlock.check import BASE, BASE_REELS, FREE, POLICIES
+from slotmath.rules.piggy_bankin_superlock.check import BASE, BASE_REELS, FREE, PARTS, POLICIES
 from slotmath.rules.piggy_bankin_superlock.structure import (
     Structure,
     _chain,
@@ -551,38 +551,60 @@ def tuning_figures(game: Game, level: int, needed=None) -> dict:
     ``second_moment`` [(x total bet)^2] under the headline policy (:func:`round_moments`, tens of
     milliseconds)."""
     st = structure(game)
-    f = st.features
-    lk, sel = f.lockit, f.selection
     cyc = game.cycle(BASE_REELS)
-    scr = st.base_screens
-    totals = st.base_totals
-    by_b = totals.by_bonus
-    lines = lines_rtp(game, level, BASE_REELS)
-    options = [(b, sel.option(b)) for b in range(len(by_b)) if sel.option(b) and by_b[b]]
-    sel_prize = sum((Fraction(int(by_b[b]), cyc) * o.prize for b, o in options), Fraction(0))
-    trig = totals.by_state * (st.pc >= lk.trigger)[None, :]
-    src = lk.sources[BASE]
-    lock = float((trig * _lockit_values(game, BASE, None, src.awards, level)).sum()) / cyc
-    by_choice = {"lockit": 0.0, "free_games": 0.0}
-    fg_one = _free_games_value(game, level)
-    for b, o in options:
-        v = _lockit_values(game, sel.lockit_source, o.lockit_spins, o.lockit_awards, level)
-        by_choice["lockit"] += float((scr[:, :, b] * v).sum()) / cyc
-        by_choice["free_games"] += int(by_b[b]) / cyc * o.free_games * fg_one
-    common = float(lines) + float(sel_prize) + lock
-    n_trig = int(trig.sum())
-    n_sel = sum(int(by_b[b]) for b, _ in options)
-    n_feat = totals.starts
+    parts, by_choice, n_trig, n_sel = _base_parts(game, level)
+    common = float(parts["base lines"]) + float(parts["selection prizes"]) + parts["lock-it base game"]
     out = {
         "rtp": common + by_choice["lockit"],
         "feature:by_choice.lockit": common + by_choice["lockit"],
         "feature:by_choice.free_games": common + by_choice["free_games"],
-        "rtp:base lines": lines,
-        "rtp:selection prizes": sel_prize,
-        "feature_frequency": Fraction(n_feat, cyc),
+        "rtp:base lines": parts["base lines"],
+        "rtp:selection prizes": parts["selection prizes"],
+        "feature_frequency": Fraction(st.base_totals.starts, cyc),
         "lockit_one_in": Fraction(cyc, n_trig) if n_trig else None,
         "selection_one_in": Fraction(cyc, n_sel) if n_sel else None,
     }
     if needed is None or ROUND_FIGURES & set(needed):
         out.update(round_moments(game, level, out["rtp"]))
     return out
+
+
+def _base_parts(game: Game, level: int) -> tuple:
+    """The RTP of the base spin's parts from the base-reel start distribution
+    and the cached feature values (see :func:`tuning_figures`): ``({"base
+    lines": Fraction, "selection prizes": Fraction, "lock-it base game":
+    float}, {policy: RTP of the chosen feature}, lock-it starts, selection
+    starts)`` [x total bet; starts in base-cycle outcomes]."""
+    st = structure(game)
+    f = st.features
+    lk, sel = f.lockit, f.selection
+    cyc = game.cycle(BASE_REELS)
+    scr = st.base_screens
+    by_b = st.base_totals.by_bonus
+    options = [(b, sel.option(b)) for b in range(len(by_b)) if sel.option(b) and by_b[b]]
+    trig = st.base_totals.by_state * (st.pc >= lk.trigger)[None, :]
+    src = lk.sources[BASE]
+    parts = {
+        "base lines": lines_rtp(game, level, BASE_REELS),
+        "selection prizes": sum((Fraction(int(by_b[b]), cyc) * o.prize for b, o in options), Fraction(0)),
+        "lock-it base game": float((trig * _lockit_values(game, BASE, None, src.awards, level)).sum()) / cyc,
+    }
+    by_choice = {"lockit": 0.0, "free_games": 0.0}
+    fg_one = _free_games_value(game, level)
+    for b, o in options:
+        v = _lockit_values(game, sel.lockit_source, o.lockit_spins, o.lockit_awards, level)
+        by_choice["lockit"] += float((scr[:, :, b] * v).sum()) / cyc
+        by_choice["free_games"] += int(by_b[b]) / cyc * o.free_games * fg_one
+    return parts, by_choice, int(trig.sum()), sum(int(by_b[b]) for b, _ in options)
+
+
+def components(game: Game, level: int, policy: str = "lockit") -> dict:
+    """RTP of each part of the round [x total bet] under a pure selection
+    ``policy`` (default: always lock-it, the PAR headline), by the fast path
+    of :func:`tuning_figures`: "base lines", "selection prizes" (Fractions),
+    "lock-it base game" (shapes and wheel) and "lock-it selection" or "free
+    games" (float64, relative error below 1e-12); they sum to the RTP.  The
+    parts of the simulator's round win have these names."""
+    parts, by_choice, _, _ = _base_parts(game, level)
+    parts[PARTS[policy][3]] = by_choice[policy]
+    return parts

@@ -29,7 +29,7 @@ from slotmath.montecarlo.linesim import (
 )
 from slotmath.montecarlo.roundsim import _free_evaluation
 from slotmath.montecarlo.run import RoundSampler
-from slotmath.rules.piggy_bankin_superlock.check import BASE, BASE_REELS, FREE, POLICIES
+from slotmath.rules.piggy_bankin_superlock.check import BASE, BASE_REELS, FREE, PARTS, POLICIES
 from slotmath.rules.piggy_bankin_superlock.rtp import breakdown
 from slotmath.rules.piggy_bankin_superlock.structure import _shape_counts, _symbol_set, features_of
 
@@ -51,6 +51,7 @@ EVENTS = (
     "GRAND",
 )
 JACKPOT_ORDER = ("MINI", "MINOR", "MAJOR", "GRAND")
+
 
 @nb.njit(cache=True)
 def _screen(stop, screen, H):
@@ -148,7 +149,9 @@ def _lockit(rng, mask, flag, spins, reset, source, H, packed, table, awards, whe
 
 @nb.njit(cache=True)
 def piggy_kernel(rng, n, ints, base, free, sources, packed, awards, wheel, counts, mult):
-    """Play ``n`` rounds; wins [x total bet] and event counts (see ``EVENTS``).
+    """Play ``n`` rounds; wins [x total bet], event counts (see ``EVENTS``)
+    and wins by part [x total bet] (see ``PARTS``: base lines, selection
+    prizes, lock-it base game, lock-it selection or free games).
 
     ``base``, ``free`` = (stop draw, line evaluation, screen) of the base and
     free-game reels (:mod:`slotmath.montecarlo.linesim`); ``sources`` the
@@ -166,6 +169,7 @@ def piggy_kernel(rng, n, ints, base, free, sources, packed, awards, wheel, count
     sel_prize, sel_spins, sel_table, sel_games, fg_prize, fg_games = counts
     R = base[0][0].shape[0]
     wins = np.zeros(n, dtype=np.float64)
+    parts = np.zeros((n, 4), dtype=np.float64)
     events = np.zeros(12, dtype=np.int64)
     line_events = np.zeros(max(base[1][0][5], free[1][0][5]) + 1, dtype=np.int64)
     stop = np.empty(R, dtype=np.int64)
@@ -174,23 +178,27 @@ def piggy_kernel(rng, n, ints, base, free, sources, packed, awards, wheel, count
     for i in range(n):
         draw_stops(rng, stop, *base[0])
         win = play_stops(stop, window, *base[1], line_events)
+        parts[i, 0] = win
         mask, n_bonus, flag = _screen(stop, base[2], H)
         if _popcount(mask) >= trigger:  # rule 5.1: lock-it from the base game
             events[0] += 1
-            win += _lockit(
+            parts[i, 2] = _lockit(
                 rng, mask, flag, spins[0], reset, sources[0], H, packed, table[0], awards, wheel,
                 paid[0], events,
             )  # fmt: skip
+            win += parts[i, 2]
         if n_bonus >= min_bonus:  # rule 4: feature selection
             b = min(n_bonus, top)
             events[3] += 1
+            parts[i, 1] = sel_prize[b]
             win += sel_prize[b]
             if policy == 0:
                 events[2] += 1
-                win += _lockit(
+                parts[i, 3] = _lockit(
                     rng, mask, flag, sel_spins[b], reset, sources[1], H, packed, sel_table[b], awards, wheel,
                     paid[1], events,
                 )  # fmt: skip
+                win += parts[i, 3]
             else:
                 events[4] += 1
                 left = sel_games[b]
@@ -209,9 +217,10 @@ def piggy_kernel(rng, n, ints, base, free, sources, packed, awards, wheel, count
                             rng, m2, f2, spins[2], reset, sources[2], H, packed, table[2], awards, wheel,
                             paid[2], events,
                         )  # fmt: skip
+                parts[i, 3] = mult * fg_win
                 win += mult * fg_win
         wins[i] = win
-    return wins, events
+    return wins, events, parts
 
 
 def _screen_args(game: Game, sym: np.ndarray) -> tuple:
@@ -293,7 +302,7 @@ def round_sampler(game: Game, level: int, policy: str = "lockit") -> RoundSample
     )
     awards = (aw_val, aw_cum, aw_n, aw_jp)
     args = (ints, base, free, sources, packed, awards, wheel, counts, float(fgs.multiplier))
-    return RoundSampler(piggy_kernel, args, EVENTS)
+    return RoundSampler(piggy_kernel, args, EVENTS, PARTS[policy])
 
 
 def exact_events(game: Game, level: int, policy: str = "lockit") -> dict:

@@ -15,6 +15,7 @@ from slotmath.engine.cache import game_cache, no_sets
 from slotmath.engine.distribution import WinDistribution
 from slotmath.engine.joint import spin_distribution
 from slotmath.engine.reels import window_game
+from slotmath.engine.stopwalk import enter_reel, next_stop
 from slotmath.features import wheel as wheel_mod
 from slotmath.model import Game
 from slotmath.rules.piggy_bankin_superlock.cache import _this_set, feature_sets
@@ -135,11 +136,9 @@ def _feature_screens(
     for line in range(L):
         live[0, line] = line
     n_live[0] = L
-    pos[0], end[0] = c_start[0, 0, 0] - 1, c_start[0, 0, 0] + c_size[0, 0, 0]
-    level = 0
+    level = enter_reel(pos, end, 0, c_start[0, 0, 0], c_start[0, 0, 0] + c_size[0, 0, 0])
     while level >= 0:
-        pos[level] += 1
-        if pos[level] >= end[level]:
+        if not next_stop(pos, end, level):
             level -= 1
             continue
         s = cand[pos[level]]
@@ -179,9 +178,8 @@ def _feature_screens(
             continue
         fixed[nxt] = acc
         n_live[nxt] = n
-        pos[nxt] = c_start[nxt, pigs[nxt], bon[nxt]] - 1
-        end[nxt] = pos[nxt] + 1 + c_size[nxt, pigs[nxt], bon[nxt]]
-        level = nxt
+        first = c_start[nxt, pigs[nxt], bon[nxt]]
+        level = enter_reel(pos, end, nxt, first, first + c_size[nxt, pigs[nxt], bon[nxt]])
     keys = np.empty(len(out), dtype=np.int64)
     vals = np.empty(len(out), dtype=np.int64)
     i = 0

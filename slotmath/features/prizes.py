@@ -1,0 +1,403 @@
+"""Fixed jackpots, a triggered prize wheel and a feature selection in the round of ``rules: lines``.
+
+Declared under ``options:`` (see ``docs/features.md``):
+
+``jackpots``
+    ``{NAME: prize}`` [x total bet]; a wheel segment or a selection choice
+    names one to award it.  A jackpot nothing awards is refused.
+``wheel``
+    ``symbol`` and ``trigger`` (at least that many anywhere in the base
+    window spin the wheel ``spins`` times, default 1), weighted ``segments``
+    (a prize or a jackpot name each) and an optional ``before`` super prize
+    drawn before each spin (as :class:`~slotmath.features.options.WheelSpec`).
+    Without ``symbol``/``trigger`` the wheel is spun only by a selection choice.
+``selection``
+    ``symbol`` and ``trigger`` start it; the player takes one of the
+    ``choices`` (each a ``prize``, ``free_games`` games at ``multiplier``
+    played as ``options.free_games`` declares them, and/or ``wheel`` spins);
+    ``policy`` ``player`` (declared ``weight`` per choice), ``uniform`` or
+    ``max_rtp`` (the choice of the highest mean).
+
+Exact method: given the key, a wheel award is the sum of ``spins``
+independent draws (mean ``spins x E[draw]``, a Fraction); a choice's value
+is the sum of its independent parts (free games: the renewal mean of
+:mod:`slotmath.features.freeround`); the selection's award is the mixture
+of its choices' laws under the policy.  Laws are float64 probabilities on
+the least common win unit.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from functools import cache
+from math import lcm
+
+import numpy as np
+
+from slotmath.engine.cache import game_cache, no_sets
+from slotmath.engine.distribution import WinDistribution
+from slotmath.features import wheel as wheel_mod
+from slotmath.features.options import WheelSpec, _Reader, _wheel, load_features
+from slotmath.features.round import Feature, Trigger, _convolve, _dense
+from slotmath.model import Game
+
+__all__ = [
+    "TriggeredWheel",
+    "Choice",
+    "ChoiceSpec",
+    "LinePrizes",
+    "POLICIES",
+    "load_line_prizes",
+    "wheel_feature",
+    "selection_feature",
+    "policy_probabilities",
+]
+
+#: how the player's choice is made
+POLICIES = ("player", "uniform", "max_rtp")
+
+
+@dataclass(frozen=True)
+class TriggeredWheel:
+    """A prize wheel spun ``spins`` times when the base window shows at least
+    ``trigger`` of ``symbol`` (both None: spun only by a selection choice)."""
+
+    wheel: WheelSpec
+    symbol: str | None
+    trigger: int | None
+    spins: int = 1
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One choice of a selection: ``prize`` [x total bet] (``label`` its
+    jackpot name or value), ``free_games`` games at ``multiplier``, ``wheel``
+    spins; ``weight`` the player's (policy ``player`` only, else None)."""
+
+    name: str
+    prize: Fraction
+    label: str
+    free_games: int
+    multiplier: Fraction | None
+    wheel: int
+    weight: int | None
+
+
+@dataclass(frozen=True)
+class ChoiceSpec:
+    """A feature selection started by ``trigger`` or more ``symbol``."""
+
+    symbol: str
+    trigger: int
+    policy: str
+    choices: tuple
+
+
+@dataclass(frozen=True)
+class LinePrizes:
+    """The jackpots, wheel and selection a line game declares (None where absent)."""
+
+    jackpots: dict
+    wheel: TriggeredWheel | None
+    selection: ChoiceSpec | None
+
+
+def load_line_prizes(game: Game) -> LinePrizes:
+    """Validate and return ``options.jackpots``, ``options.wheel`` and
+    ``options.selection`` of a ``rules: lines`` game (errors name the field)."""
+    return _load(game)
+
+
+@game_cache(no_sets, maxsize=32)
+def _load(game: Game) -> LinePrizes:
+    opts = game.options if isinstance(game.options, dict) else {}
+    rd = _Reader(game)
+    declared = load_features(game)  # validates jackpots, free games, round cap
+    jackpots = declared.jackpots
+    wheel = _triggered_wheel(rd, opts["wheel"], jackpots) if "wheel" in opts else None
+    sel = _selection(rd, opts["selection"], jackpots, declared, wheel) if "selection" in opts else None
+    if wheel is not None and wheel.symbol is None and not (sel and any(c.wheel for c in sel.choices)):
+        rd.fail("options.wheel", "has no symbol/trigger and no selection choice spins it")
+    free = declared.free_games
+    if free is not None and not free.awards and not (sel and any(c.free_games for c in sel.choices)):
+        problem = "is required (free games without awards are a selection choice's)"
+        rd.fail("options.free_games.awards", problem)
+    used = {lab for lab, _, _ in wheel.wheel.segments} if wheel else set()
+    used |= {c.label for c in sel.choices} if sel else set()
+    if "hold_and_spin" in opts:
+        from slotmath.features.holdspin import load_hold_and_spin
+
+        hs = load_hold_and_spin(game)
+        assert hs is not None
+        used |= {p.label for p in hs.values + hs.start_values} | {hs.full_screen_label}
+    for name in jackpots:
+        if name not in used:
+            rd.fail(
+                f"options.jackpots.{name}",
+                "is not awarded by any wheel segment, selection choice or hold-and-spin prize",
+            )
+    return LinePrizes(jackpots, wheel, sel)
+
+
+def _trigger(rd: _Reader, spec: dict, where: str, required: bool) -> tuple:
+    """``(symbol, trigger count)`` of a feature started by the base window."""
+    if not required and "symbol" not in spec and "trigger" not in spec:
+        return None, None
+    for key in ("symbol", "trigger"):
+        if key not in spec:
+            rd.fail(f"{where}.{key}", "is required")
+    symbol = rd.symbol(spec["symbol"], f"{where}.symbol")
+    count = rd.number(spec["trigger"], f"{where}.trigger", integer=True, positive=True)
+    if count > rd.game.reels * rd.game.rows:
+        rd.fail(f"{where}.trigger", f"{count} symbols do not fit the window")
+    return symbol, count
+
+
+def _triggered_wheel(rd: _Reader, spec, jackpots) -> TriggeredWheel:
+    w = "options.wheel"
+    rd.mapping(spec, w, ("symbol", "trigger", "spins", "segments", "before"), ("segments",))
+    symbol, count = _trigger(rd, spec, w, required=False)
+    spins = rd.number(spec.get("spins", 1), f"{w}.spins", integer=True, positive=True)
+    if "spins" in spec and symbol is None:
+        rd.fail(f"{w}.spins", "is given but the wheel has no trigger (a selection choice gives its spins)")
+    wheel = _wheel(rd, {k: v for k, v in spec.items() if k in ("segments", "before")}, jackpots)
+    return TriggeredWheel(wheel, symbol, count, spins)
+
+
+CHOICE_KEYS = ("name", "weight", "prize", "free_games", "multiplier", "wheel")
+
+
+def _selection(rd: _Reader, spec, jackpots, declared, wheel) -> ChoiceSpec:
+    w = "options.selection"
+    keys = ("symbol", "trigger", "policy", "choices")
+    rd.mapping(spec, w, keys, keys)
+    symbol, count = _trigger(rd, spec, w, required=True)
+    policy = spec["policy"]
+    if policy not in POLICIES:
+        rd.fail(f"{w}.policy", f"must be one of {', '.join(POLICIES)}, got {policy!r}")
+    if not isinstance(spec["choices"], list) or len(spec["choices"]) < 2:
+        rd.fail(f"{w}.choices", "must be a list of at least two choices")
+    out: list[Choice] = []
+    for i, c in enumerate(spec["choices"]):
+        f = f"{w}.choices[{i}]"
+        rd.mapping(c, f, CHOICE_KEYS)
+        if not any(k in c for k in ("prize", "free_games", "wheel")):
+            rd.fail(f, "must award a prize, free_games or wheel spins")
+        prize, label = rd.prize(c.get("prize", 0), f"{f}.prize", jackpots)
+        games = rd.number(c.get("free_games", 0), f"{f}.free_games", integer=True, minimum=0)
+        if games and declared.free_games is None:
+            rd.fail(f"{f}.free_games", "needs options.free_games (reels, retriggers) to be declared")
+        mult = None
+        if "multiplier" in c:
+            if not games:
+                rd.fail(f"{f}.multiplier", "is given but the choice awards no free_games")
+            mult = rd.number(c["multiplier"], f"{f}.multiplier", positive=True)
+        elif games:
+            mult = declared.free_games.multiplier
+        spins = rd.number(c.get("wheel", 0), f"{f}.wheel", integer=True, minimum=0)
+        if spins and wheel is None:
+            rd.fail(f"{f}.wheel", "needs options.wheel to be declared")
+        weight = None
+        if policy == "player":
+            if "weight" not in c:
+                rd.fail(f"{f}.weight", "is required with policy: player")
+            weight = rd.number(c["weight"], f"{f}.weight", integer=True, minimum=0)
+        elif "weight" in c:
+            rd.fail(f"{f}.weight", f"is used only with policy: player (policy is {policy})")
+        name = str(c.get("name", f"choice {i + 1}"))
+        if name in (o.name for o in out):
+            rd.fail(f"{f}.name", f"choice {name!r} is listed twice")
+        out.append(Choice(name, prize, label if "prize" in c else "", games, mult, spins, weight))
+    if policy == "player" and sum(o.weight or 0 for o in out) == 0:
+        rd.fail(f"{w}.choices", "all weights are zero")
+    return ChoiceSpec(symbol, count, policy, tuple(out))
+
+
+# ===========================================================================
+# laws
+# ===========================================================================
+def _law(points: dict, den: int, total_bet: int) -> WinDistribution:
+    """``{value [x total bet]: probability}`` as a float law on ``den`` units per coin."""
+    pairs = [(int(v * total_bet * den), float(p)) for v, p in points.items()]
+    return WinDistribution.from_pairs(pairs, den, total_bet)
+
+
+def _unit(values, total_bet: int) -> int:
+    """Least win units per coin on which every value [x total bet] is whole."""
+    return lcm(1, *(Fraction(v * total_bet).denominator for v in values))
+
+
+def _hist(law: WinDistribution, den: int) -> np.ndarray:
+    step = den // law.unit_den
+    return _dense(dict(zip((law.wins * step).tolist(), law.probabilities.tolist(), strict=True)))
+
+
+def _sum_of(laws: list, total_bet: int) -> WinDistribution:
+    """Law of the sum of independent awards."""
+    den = lcm(*(law.unit_den for law in laws))
+    hist = _hist(laws[0], den)
+    for law in laws[1:]:
+        hist = _convolve(hist, _hist(law, den))
+    return WinDistribution.from_histogram(hist, den, total_bet)
+
+
+def _mixture(parts: list, total_bet: int) -> WinDistribution:
+    """Law of an award that is ``law`` with probability ``q`` for ``(q, law)`` in ``parts``."""
+    den = lcm(*(law.unit_den for _, law in parts))
+    hists = [(float(q), _hist(law, den)) for q, law in parts if q]
+    out = np.zeros(max(len(h) for _, h in hists))
+    for q, h in hists:
+        out[: len(h)] += q * h
+    return WinDistribution.from_histogram(out, den, total_bet)
+
+
+def wheel_law(wheel: WheelSpec, spins: int, total_bet: int) -> WinDistribution:
+    """Law of the total of ``spins`` independent wheel awards [float64]."""
+    o = wheel_mod.outcomes(wheel)
+    points: dict = {}
+    for _, v, p in o:
+        points[v] = points.get(v, 0) + p
+    one = _law(points, _unit(points, total_bet), total_bet)
+    return _sum_of([one] * spins, total_bet)
+
+
+def jackpot_rates(wheel: WheelSpec) -> dict:
+    """``{label: P(a wheel award is it)}`` of the named outcomes (jackpots and the before prize)."""
+    out: dict = {}
+    named = {s[0] for s in wheel.segments if not _numeric(s[0])}
+    for label, _, p in wheel_mod.outcomes(wheel):
+        if p and (label in named or (label == wheel.pre_name and wheel.pre_probability)):
+            out[label] = out.get(label, 0) + p
+    return out
+
+
+def _numeric(label: str) -> bool:
+    try:
+        Fraction(label)
+    except (ValueError, ZeroDivisionError):
+        return False
+    return True
+
+
+def _rates(rates: dict) -> dict:
+    """``{jackpot: {per_round, one_in}}`` from expected awards per round."""
+    inf = float("inf")
+    return {k: {"per_round": float(v), "one_in": float(1 / v) if v else inf} for k, v in rates.items()}
+
+
+def wheel_feature(game: Game, level: int, spec: TriggeredWheel) -> Feature:
+    """The triggered wheel as a round :class:`Feature` (component ``wheel``)."""
+    assert spec.symbol is not None and spec.trigger is not None
+    total_bet = game.bet(level).total_bet
+    mean = spec.spins * wheel_mod.moments(spec.wheel)[0]
+    law = wheel_law(spec.wheel, spec.spins, total_bet)
+    per_spin = jackpot_rates(spec.wheel)
+
+    def odds(key_p: dict) -> dict:
+        p = sum(key_p.values(), Fraction(0))
+        return {
+            "trigger_probability": float(p),
+            "trigger_one_in": float(1 / p) if p else float("inf"),
+            "spins": spec.spins,
+            "mean_award": float(mean),
+            "outcomes": [
+                {"outcome": label, "value": float(v), "probability": float(q)}
+                for label, v, q in wheel_mod.outcomes(spec.wheel)
+            ],
+            "jackpots": _rates({k: p * spec.spins * q for k, q in per_spin.items()}),
+        }
+
+    return Feature(
+        "wheel",
+        Trigger(spec.symbol),
+        lambda count: count >= spec.trigger,
+        lambda count: mean,
+        lambda count: law,
+        lambda count: True,
+        odds,
+    )
+
+
+def policy_probabilities(policy: str, choices, means: list) -> list:
+    """Probability [exact Fraction] that each choice is taken under ``policy``."""
+    n = len(choices)
+    if policy == "uniform":
+        return [Fraction(1, n)] * n
+    if policy == "player":
+        total = sum(c.weight for c in choices)
+        return [Fraction(c.weight, total) for c in choices]
+    best = means.index(max(means))  # max_rtp: the first choice of the highest mean
+    return [Fraction(int(i == best)) for i in range(n)]
+
+
+def selection_feature(game: Game, level: int, spec: ChoiceSpec, prizes: LinePrizes) -> Feature:
+    """The feature selection as a round :class:`Feature` (component ``selection``)."""
+    from slotmath.features.freeround import free_games_feature_of
+
+    total_bet = game.bet(level).total_bet
+    fgs = load_features(game).free_games
+
+    def wheel() -> WheelSpec:
+        """The declared wheel (a choice with wheel spins needs one)."""
+        assert prizes.wheel is not None
+        return prizes.wheel.wheel
+
+    @cache
+    def free_games(games: int, mult: Fraction) -> Feature:
+        assert fgs is not None  # a choice with free games needs them declared
+        again = fgs.retrigger_awards or fgs.awards  # none: the choice's games are not retriggered
+        one = replace(fgs, multiplier=mult, awards={1: (Fraction(0), games)}, retrigger_awards=again or None)
+        one = one if again else replace(one, retrigger=False)
+        return free_games_feature_of(game, level, one)
+
+    def choice_mean(c: Choice):
+        m = c.prize + (free_games(c.free_games, c.multiplier).mean(1) if c.free_games else 0)
+        return m + (c.wheel * wheel_mod.moments(wheel())[0] if c.wheel else 0)
+
+    def choice_law(c: Choice) -> WinDistribution:
+        laws = [_law({c.prize: 1}, _unit([c.prize], total_bet), total_bet)]
+        if c.free_games:
+            laws.append(free_games(c.free_games, c.multiplier).award(1))
+        if c.wheel:
+            laws.append(wheel_law(wheel(), c.wheel, total_bet))
+        return _sum_of(laws, total_bet)
+
+    means = [choice_mean(c) for c in spec.choices]
+    probs = policy_probabilities(spec.policy, spec.choices, means)
+    mean = sum((q * m for q, m in zip(probs, means, strict=True)), Fraction(0))
+
+    @cache
+    def law() -> WinDistribution:
+        parts = [(q, choice_law(c)) for q, c in zip(probs, spec.choices, strict=True) if q]
+        return _mixture(parts, total_bet)
+
+    def odds(key_p: dict) -> dict:
+        p = sum(key_p.values(), Fraction(0))
+        rates: dict = {}
+        for q, c in zip(probs, spec.choices, strict=True):
+            if c.label and not _numeric(c.label):
+                rates[c.label] = rates.get(c.label, 0) + p * q
+            for k, r in (jackpot_rates(wheel()) if c.wheel else {}).items():
+                rates[k] = rates.get(k, 0) + p * q * c.wheel * r
+        return {
+            "trigger_probability": float(p),
+            "trigger_one_in": float(1 / p) if p else float("inf"),
+            "policy": spec.policy,
+            "mean_award": float(mean),
+            "choices": {
+                c.name: {"probability": float(q), "mean_value": float(m)}
+                for c, q, m in zip(spec.choices, probs, means, strict=True)
+            },
+            "jackpots": _rates(rates),
+        }
+
+    return Feature(
+        "selection",
+        Trigger(spec.symbol),
+        lambda count: count >= spec.trigger,
+        lambda count: mean,
+        lambda count: law(),
+        lambda count: True,
+        odds,
+    )

@@ -1,0 +1,202 @@
+"""Wilds whose multiplier is drawn from a weighted table (``options.wild_multipliers``).
+
+Declared under ``options:`` of a ``rules: lines`` game::
+
+    wild_multipliers: {symbol: W, table: [[2, 5], [3, 3], [5, 1]], combine: multiply}
+
+Every ``W`` that lands in the window draws its own multiplier from
+``table`` (``[multiplier, weight]`` rows), independently of the others; a
+line's win is multiplied by the product of the multipliers of the wilds
+on it (``combine: multiply``, the line rule of the engine).  ``combine:
+add`` (the multipliers on a line summed) is refused: the line rule
+multiplies the factors of different wilds.
+
+Exact method: the game is rewritten so that the engine sees the draws as
+stops.  Each wild ``W`` becomes one wild symbol per multiplier
+(``Wx2``, ``Wx3``, ... each ``per_wild`` its multiplier, substituting as
+``W`` does and matching ``W``'s own pays); each stop ``s`` of a reel whose
+window shows ``k`` wilds becomes one stop per assignment of multipliers to
+them, its window written out (as :func:`~slotmath.features.options.nudged_strip`
+does), weighted ``w_s x prod(table weights) x T^(kmax - k)`` (``T`` the
+table's total weight, ``kmax`` the most wilds one window of that reel
+shows), so every stop keeps its share of the reel.  The cycle grows by
+``T^kmax`` per reel; the rewrite is refused when counts would leave the
+int64 range of the engine (cycle x lines >= 2**62).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from itertools import product
+
+from slotmath.engine.cache import game_cache, no_sets
+from slotmath.model import Game, Strip, Symbol, WildRule
+
+__all__ = ["WildMultipliers", "COMBINE", "load_wild_multipliers", "played_game", "variant_name"]
+
+#: keys of ``options.wild_multipliers``
+KEYS = ("symbol", "table", "combine")
+#: how the multipliers of the wilds on one line combine
+COMBINE = ("multiply", "add")
+
+
+@dataclass(frozen=True)
+class WildMultipliers:
+    """``symbol``'s multiplier table: ``((multiplier, weight), ...)``."""
+
+    symbol: str
+    table: tuple
+    combine: str = "multiply"
+
+    @property
+    def total(self) -> int:
+        return sum(w for _, w in self.table)
+
+    @property
+    def mean(self) -> Fraction:
+        """Mean multiplier of one wild."""
+        return Fraction(sum(m * w for m, w in self.table), self.total)
+
+
+def variant_name(symbol: str, multiplier: int) -> str:
+    """Name of the wild ``symbol`` carrying ``multiplier`` (e.g. ``Wx3``)."""
+    return f"{symbol}x{multiplier}"
+
+
+def load_wild_multipliers(game: Game) -> WildMultipliers | None:
+    """Validate and return ``options.wild_multipliers`` (None when absent)."""
+    if not game.options or "wild_multipliers" not in game.options:
+        return None
+    return _load(game)
+
+
+@game_cache(no_sets, maxsize=32)
+def _load(game: Game) -> WildMultipliers:
+    from slotmath.features.options import _Reader
+
+    rd = _Reader(game)
+    w = "options.wild_multipliers"
+    spec = rd.mapping(game.options["wild_multipliers"], w, KEYS, ("symbol", "table"))
+    symbol = rd.symbol(spec["symbol"], f"{w}.symbol")
+    sym = game.symbol(symbol)
+    if sym.kind != "wild":
+        rd.fail(f"{w}.symbol", f"{symbol!r} must be a wild symbol")
+    if sym.wild is None or sym.wild.per_wild != 1 or sym.wild.by_count is not None:
+        rd.fail(f"{w}.symbol", f"{symbol!r} already declares a multiplier under symbols; give one of them")
+    combine = spec.get("combine", "multiply")
+    if combine not in COMBINE:
+        rd.fail(f"{w}.combine", f"must be one of {', '.join(COMBINE)}, got {combine!r}")
+    if combine == "add":
+        rd.fail(
+            f"{w}.combine",
+            "add is not played: the line rule multiplies the factors of the wilds on a line (use multiply)",
+        )
+    if game.pays_by == "ways":
+        rd.fail(w, "is not played on ways games (pays_by: ways)")
+    rows = spec["table"]
+    if not isinstance(rows, list) or not rows:
+        rd.fail(f"{w}.table", "must be a non-empty list of [multiplier, weight]")
+    table: list[tuple[int, int]] = []
+    for i, row in enumerate(rows):
+        f = f"{w}.table[{i}]"
+        if not isinstance(row, list) or len(row) != 2:
+            rd.fail(f, "must be [multiplier, weight]")
+        m = rd.number(row[0], f"{f}[0]", integer=True, positive=True)
+        if m in (x for x, _ in table):
+            rd.fail(f"{f}[0]", f"multiplier {m} is listed twice")
+        if variant_name(symbol, m) in game.symbol_index:
+            rd.fail(f"{f}[0]", f"the symbol name {variant_name(symbol, m)!r} is taken")
+        table.append((m, rd.number(row[1], f"{f}[1]", integer=True, minimum=0)))
+    if sum(x for _, x in table) == 0:
+        rd.fail(f"{w}.table", "all weights are zero")
+    for lp in game.line_pays:
+        if lp.anywhere == symbol:
+            problem = f"pay {lp.name!r} counts {symbol} anywhere on a line: not played with drawn multipliers"
+            rd.fail(w, problem)
+    _refuse_triggers(rd, game, symbol)
+    return WildMultipliers(symbol, tuple((m, x) for m, x in table if x), combine)
+
+
+def _refuse_triggers(rd, game: Game, symbol: str) -> None:
+    """A feature triggered (or expanded) by the multiplier wild would miss its variants."""
+    opts = game.options
+    if "hold_and_spin" in opts:
+        rd.fail("options.wild_multipliers", "is not played together with options.hold_and_spin")
+    fields_of = {"free_games": ("symbol", "nudge"), "wheel": ("symbol",), "selection": ("symbol",)}
+    for key, fields in fields_of.items():
+        spec = opts.get(key)
+        for f in fields:
+            if isinstance(spec, dict) and spec.get(f) == symbol:
+                rd.fail(f"options.{key}.{f}", f"{symbol!r} has drawn multipliers (options.wild_multipliers)")
+
+
+def played_game(game: Game) -> Game:
+    """``game`` with its drawn wild multipliers written into symbols and
+    stops (see the module notes); ``game`` itself when it declares none."""
+    spec = load_wild_multipliers(game)
+    if spec is None or variant_name(spec.symbol, spec.table[0][0]) in game.symbol_index:
+        return game
+    return _rewrite(game)
+
+
+@game_cache(maxsize=8)
+def _rewrite(game: Game) -> Game:
+    from math import prod
+
+    from slotmath.io.gamefile import EXACT_LIMIT, MAX_WEIGHT, GameFileError
+
+    spec = load_wild_multipliers(game)
+    assert spec is not None
+    w = spec.symbol
+    names = {variant_name(w, m) for m, _ in spec.table}
+
+    def widen(allowed: frozenset) -> frozenset:
+        return allowed | names if w in allowed else allowed
+
+    wild = game.symbol(w).wild
+    assert wild is not None
+    symbols = [
+        replace(s, wild=replace(s.wild, substitutes=widen(s.wild.substitutes))) if s.wild else s
+        for s in game.symbols
+    ]
+    symbols += [
+        Symbol(variant_name(w, m), "wild", WildRule(widen(wild.substitutes), m, None, wild.multiply_own_pays))
+        for m, _ in spec.table
+    ]
+    pays = tuple(replace(lp, positions=tuple(widen(p) for p in lp.positions)) for lp in game.line_pays)
+    sets = {name: tuple(_strip(game, s, spec) for s in strips) for name, strips in game.reel_sets.items()}
+    out = replace(game, symbols=tuple(symbols), line_pays=pays, reel_sets=sets)
+    for name, strips in sets.items():
+        cycle = prod(s.total_weight for s in strips)
+        heaviest = max(int(s.stop_weights().max()) for s in strips)
+        if cycle * max(len(game.paylines), 1) >= EXACT_LIMIT or heaviest >= MAX_WEIGHT:
+            raise GameFileError(
+                game.source,
+                "options.wild_multipliers.table",
+                f"reel set {name!r} with drawn multipliers has cycle {cycle:.4g} (largest stop weight "
+                f"{heaviest:.4g}); the engine's counts need cycle x lines < 2**62 and weights < 2**32",
+            )
+    return out
+
+
+def _strip(game: Game, strip: Strip, spec: WildMultipliers) -> Strip:
+    """The weighted strip whose windows are ``strip``'s with every wild's multiplier drawn."""
+    H, n = game.rows, len(strip.symbols)
+    syms, weights = strip.symbols, strip.stop_weights().tolist()
+    windows = [[syms[(s + k) % n] for k in range(H)] for s in range(n)]
+    kmax = max(win.count(spec.symbol) for win in windows)
+    if kmax == 0:
+        return strip
+    out_syms, out_weights = [], []
+    for s, win in enumerate(windows):
+        at = [k for k, x in enumerate(win) if x == spec.symbol]
+        for draw in product(spec.table, repeat=len(at)):
+            shown = list(win)
+            weight = weights[s] * spec.total ** (kmax - len(at))
+            for k, (m, x) in zip(at, draw, strict=True):
+                shown[k] = variant_name(spec.symbol, m)
+                weight *= x
+            out_syms += shown
+            out_weights += [weight] + [0] * (H - 1)
+    return Strip(tuple(out_syms), tuple(out_weights))
