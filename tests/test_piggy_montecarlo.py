@@ -93,7 +93,9 @@ def test_simulate_compares_every_part(game):
     # finer components: the rules' part_components), the RTP is their sum
     from slotmath.analysis import simulation
 
-    result = simulation.simulate_game(game, 200_000, seed=3, level=1, chunk=100_000, workers=1, progress=False)
+    result = simulation.simulate_game(
+        game, 200_000, seed=3, level=1, chunk=100_000, workers=1, progress=False
+    )
     rep = result.convergence
     exact = pbs.components(game, 1)
     parts = rep.components.set_index("figure")

@@ -207,7 +207,8 @@ def _check_sampler(rules: Rules, game: Game, level: int, result, rounds: int, na
         _require(
             parts.shape == (n, len(sampler.part_names)) and np.allclose(parts.sum(axis=1), wins, rtol=1e-12),
             where,
-            f"kernel returned parts of shape {parts.shape} not ({n}, {len(sampler.part_names)}) or not summing to the wins",
+            f"kernel returned parts of shape {parts.shape}, not ({n}, {len(sampler.part_names)}), "
+            "or not summing to the wins",
         )
     _require(wins.shape == (n,), where, f"kernel returned wins of shape {wins.shape}, not ({n},)")
     _require(
