@@ -23,7 +23,7 @@ from slotmath.montecarlo.linesim import (
     draw_args,
     draw_stops,
     evaluation_args,
-    play_stops,
+    play_evaluation,
     uniform_below,
     weighted_index,
 )
@@ -177,7 +177,7 @@ def piggy_kernel(rng, n, ints, base, free, sources, packed, awards, wheel, count
     top = sel_prize.shape[0] - 1
     for i in range(n):
         draw_stops(rng, stop, *base[0])
-        win = play_stops(stop, window, *base[1], line_events)
+        win = play_evaluation(stop, window, base[1], line_events)
         parts[i, 0] = win
         mask, n_bonus, flag = _screen(stop, base[2], H)
         if _popcount(mask) >= trigger:  # rule 5.1: lock-it from the base game
@@ -206,7 +206,7 @@ def piggy_kernel(rng, n, ints, base, free, sources, packed, awards, wheel, count
                 while left > 0:
                     left -= 1
                     draw_stops(rng, stop, *free[0])
-                    fg_win += play_stops(stop, window, *free[1], line_events)
+                    fg_win += play_evaluation(stop, window, free[1], line_events)
                     m2, b2, f2 = _screen(stop, free[2], H)
                     if b2 >= min_bonus:
                         fg_win += fg_prize[min(b2, top)]
