@@ -85,3 +85,24 @@ def test_round_distribution_and_cli(game, runs):
     assert all(abs(v - 0.9403) <= 5e-5 for v in d["by_choice"].values())
     assert abs(d["rtp"] - sum(d["components"].values())) < 1e-12
     assert d["odds"]["lockit base game"]["one_in"] > 1
+
+
+def test_simulate_compares_every_part(game):
+    # `slotmath simulate` without the PAR: each part of the round win
+    # (PARTS) has its exact value from the fast path (they are not the PAR's
+    # finer components: the rules' part_components), the RTP is their sum
+    from slotmath.analysis import simulation
+
+    result = simulation.simulate_game(
+        game, 200_000, seed=3, level=1, chunk=100_000, workers=1, progress=False
+    )
+    rep = result.convergence
+    exact = pbs.components(game, 1)
+    parts = rep.components.set_index("figure")
+    assert list(parts.index) == [f"RTP: {name}" for name in pbs.PARTS["lockit"]]
+    for name, value in exact.items():
+        assert parts.loc[f"RTP: {name}", "exact"] == pytest.approx(float(value), rel=1e-12)
+        assert abs(parts.loc[f"RTP: {name}", "z"]) < 4, name
+    figs = rep.figures.set_index("figure")
+    assert figs.loc["RTP", "exact"] == pytest.approx(pbs.breakdown(game, 1).rtp["lockit"], rel=1e-12)
+    assert abs(figs.loc["RTP", "z"]) < 4

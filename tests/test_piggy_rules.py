@@ -37,18 +37,33 @@ def test_line_examples(game):
     # rule 1.5: PIGGY and BONUS end a run; on reel 1 they pay nothing
     assert pay(game, ["Q", "Q", "PIGGY", "Q", "Q"]) == 0
     assert pay(game, ["BONUS", "WILD", "WILD", "WILD", "WILD"]) == 0
-    # the simulator's own line function agrees on a whole window (20 lines)
+    # the simulator's line evaluation (the generic play_stops of
+    # slotmath.montecarlo.linesim) agrees with the pay rules on whole windows
+    # (20 lines) of the base reels and of the free-game reels, whose WILD_3
+    # covers its reel (rule 3.3)
+    from slotmath.montecarlo.linesim import play_stops
+
     rng = np.random.default_rng(3)
     s = pbs.round_sampler(game, 1)
-    # the line function's seven arguments lead the kernel's longer argument tuple
-    args = dict(zip(("ints", "strips", "lens", "lines", "pays", "regular", "wild"), s.args, strict=False))
-    for _ in range(200):
-        w = rng.integers(0, len(game.symbols), size=(5, 3))
-        w[0] = rng.integers(0, 9, size=3)
-        expect = sum(
-            pay(game, [game.symbols[w[r, row]].name for r, row in enumerate(line)]) for line in game.paylines
-        )
-        assert pbs._line_units(w, args["lines"], args["pays"], args["regular"], args["wild"]) == expect
+    base, free = s.args[1], s.args[2]
+    w3 = game.symbol_index["WILD_3"]
+    for spin in (base, free):
+        ev = spin[1]
+        sym = ev[1]  # (reel, stop, row) window symbols
+        n_stops = spin[0][4]
+        for _ in range(100):
+            stop = np.array([rng.integers(0, n) for n in n_stops], dtype=np.int64)
+            win = sym[np.arange(5), stop]  # (reel, row)
+            expect = sum(
+                pay(game, [game.symbols[win[r, row]].name for r, row in enumerate(line)])
+                for line in game.paylines
+            )
+            events = np.zeros(ev[0][5] + 1, dtype=np.int64)
+            got = play_stops(stop, np.empty(15, dtype=np.int64), *ev, events)
+            assert abs(got * 20 - expect) < 1e-9
+            if spin is free:
+                assert all((win[r] == w3).all() or not (win[r] == w3).any() for r in range(5))
+    assert (free[1][1] == w3).sum() > (base[1][1] == w3).sum()  # the nudge did cover reels
 
 
 def test_line_pays_scale_with_bet(game):
@@ -282,3 +297,18 @@ def test_one_bonus_threshold_is_required(tmp_path):
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and "options.selection" in lines[0] and "Traceback" not in proc.stderr
     assert "starts at 4 BONUS" in lines[0]
+
+
+def test_free_games_cap_is_refused(game):
+    # the exact free games of these rules have no cap on games: a declared
+    # max_games would be ignored, so the game file is refused naming it
+    from dataclasses import replace
+
+    from slotmath.io.gamefile import GameFileError
+    from slotmath.rules.piggy_bankin_superlock.check import check
+
+    opts = dict(game.options)
+    opts["free_games"] = {**opts["free_games"], "max_games": 50}
+    with pytest.raises(GameFileError) as err:
+        check(replace(game, options=opts))
+    assert err.value.field == "options.free_games.max_games"

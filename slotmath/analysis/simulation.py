@@ -25,13 +25,14 @@ def round_sampler(game, level: int | None = None):
 
 def round_figures(game, level: int) -> RoundFigures:
     """The exact figures a simulation needs, without the whole PAR: the RTP
-    components of the rules' ``components(game, level)`` (their fast path)
+    by the parts of the round sampler's win, the rules'
+    ``part_components(game, level)`` (their fast path)
     and, when the rules give them cheaply, the hit frequency and SD of the
     round win (the rules' fast :meth:`~slotmath.rules.contract.Rules.figures`; a line game's exact moments,
     :func:`slotmath.engine.moments.line_moments`).  A ways game has no cheap
     hit frequency or SD (its figures come from its distribution)."""
     rules = rules_for(game)
-    components = rules.components(game, level)
+    components = rules.part_components(game, level)
     cheap = rules.fast_figures and game.pays_by != "ways"
     figs = game_figures(game, level, needed=("hit_frequency", "sd")) if cheap else {}
     return RoundFigures(components, as_float(figs.get("hit_frequency")), as_float(figs.get("sd")))
@@ -71,7 +72,7 @@ def simulate_game(
         ``features["event_rates"]``; with either, with the rules'
         ``exact_events(game, level)`` (expected count per
         round by event name).  The sampler's win parts are compared with
-        the rules' ``components(game, level)``.
+        the rules' ``part_components(game, level)``.
     sampler : round sampler, optional
         Default: ``round_sampler(game, level)`` of the game's rules.
 
@@ -94,7 +95,7 @@ def simulate_game(
         exact_events = rules.exact_events(game, level) if exact_par is not None else None
         components = None
         if isinstance(exact_par, ParResult) and sampler.part_names:
-            components = rules.components(game, level)
+            components = rules.part_components(game, level)
         outcome = run(
             sampler,
             spins,

@@ -6,6 +6,8 @@ everything built on them stays exact.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from slotmath.model import Game, Strip
@@ -28,6 +30,35 @@ def windows(game: Game, strip: Strip) -> np.ndarray:
 def reel_windows(game: Game, reel_set: str = "base") -> list:
     """Windows of every reel of ``reel_set``."""
     return [windows(game, s) for s in game.strips(reel_set)]
+
+
+def window_game(game: Game, reel_set: str) -> Game:
+    """``game`` with each strip of ``reel_set`` replaced by its distinct windows.
+
+    A reel's stops that show the same window (the windows of an expanding wild,
+    repeated runs) are merged into one stop whose weight
+    is their total, laid out like :func:`slotmath.features.options.nudged_strip`
+    (window ``i`` at positions ``H i .. H i + H - 1``, its weight on the first,
+    0 on the others).  Every window-based figure is unchanged (same windows,
+    same weights, same cycle); enumerations visit fewer stops."""
+    H = game.rows
+    strips = []
+    for strip in game.strips(reel_set):
+        n, syms, w = len(strip), strip.symbols, strip.stop_weights()
+        merged = {}
+        for stop in range(n):
+            if w[stop]:
+                window = tuple(syms[(stop + k) % n] for k in range(H))
+                merged[window] = merged.get(window, 0) + int(w[stop])
+        strips.append(
+            Strip(
+                tuple(x for window in merged for x in window),
+                tuple(v for c in merged.values() for v in [c] + [0] * (H - 1)),
+            )
+        )
+    sets = dict(game.reel_sets)
+    sets[reel_set] = tuple(strips)
+    return replace(game, reel_sets=sets)
 
 
 def row_marginal(game: Game, strip: Strip, row: int) -> np.ndarray:

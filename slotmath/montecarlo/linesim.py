@@ -80,17 +80,14 @@ def stop_of(u, r, use_table, table, cum, n_stops):
     """Stop of reel ``r`` whose cumulative weight range holds ``u``."""
     if use_table[r]:
         return table[r, u]
-    lo, hi = 0, n_stops[r] - 1
-    while lo < hi:  # first stop with cum > u
-        mid = (lo + hi) // 2
-        if cum[r, mid] > u:
-            hi = mid
-        else:
-            lo = mid + 1
-    return lo
+    return np.searchsorted(cum[r, : n_stops[r]], u, side="right")  # first stop with cum > u
 
 
-@nb.njit(cache=True)
+# The evaluation steps are inlined into their callers (numba IR inlining): a
+# call passing a dozen arrays costs a reference-count update per array, more
+# than the evaluation of a 20-line window (Piggy's sampler 2.4 -> 4.9 M rounds/s,
+# video20's line sampler 5.9 -> 9.8 M; benchmarks/results.md).
+@nb.njit(cache=True, inline="always")
 def play_stops(
     stop, window, dims, sym, cells, codes, offsets, label_coins, sc_count, sc_pay, sc_event, events
 ):
@@ -103,7 +100,17 @@ def play_stops(
     )
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
+def play_evaluation(stop, window, evaluation, events):
+    """:func:`play_stops` with ``evaluation`` the tuple of :func:`evaluation_args`
+    (an inlined function cannot be called with ``*evaluation``)."""
+    dims, sym, cells, codes, offsets, label_coins, sc_count, sc_pay, sc_event = evaluation
+    return play_stops(
+        stop, window, dims, sym, cells, codes, offsets, label_coins, sc_count, sc_pay, sc_event, events
+    )
+
+
+@nb.njit(cache=True, inline="always")
 def line_win(stop, window, dims, sym, cells, codes, offsets, label_coins, events):
     """Line win of the window at ``stop`` [x total bet]; adds its line events."""
     R, L, S, total_bet, rows, first = dims[0], dims[1], dims[2], dims[3], dims[6], dims[7]
@@ -132,11 +139,21 @@ def line_win(stop, window, dims, sym, cells, codes, offsets, label_coins, events
 @nb.njit(cache=True)
 def draw_stops(rng, stop, bound, use_table, table, cum, n_stops):
     """Fill ``stop`` (R,) with one weighted random stop per reel."""
+    # stop_of's two lines written out: calling it here made the draw several
+    # times slower (benchmarks/bench_piggy.py)
     for r in range(stop.shape[0]):
-        stop[r] = stop_of(uniform_below(rng, bound[r]), r, use_table, table, cum, n_stops)
+        u = uniform_below(rng, bound[r])
+        stop[r] = table[r, u] if use_table[r] else np.searchsorted(cum[r, : n_stops[r]], u, side="right")
 
 
 @nb.njit(cache=True)
+def weighted_index(rng, cum, n):
+    """Index drawn with cumulative integer weights ``cum[:n]`` (exactly uniform
+    in the total weight, :func:`uniform_below`)."""
+    return np.searchsorted(cum[:n], uniform_below(rng, cum[n - 1]), side="right")
+
+
+@nb.njit(cache=True, inline="always")
 def scatter_win(stop, sc_count, sc_pay, sc_event, events):
     """Scatter win of the window at ``stop`` [x total bet]; adds its events."""
     scatter = 0.0

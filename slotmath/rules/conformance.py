@@ -17,7 +17,8 @@ promise of the contract (:class:`slotmath.rules.contract.Rules`):
 * ``tuning_constraints`` name only ``rtp_figures`` and ``bands``;
 * ``exact_events`` are non-negative rates;
 * with a round sampler: the kernel returns ``n`` finite wins in
-  [0, max win] and one non-negative count per event name, and the mean of
+  [0, max win], one non-negative count per event name and, when it names
+  parts, each round's win by part (summing to the win), and the mean of
   ``rounds`` simulated rounds is within 5 standard errors of the
   distribution's mean.
 

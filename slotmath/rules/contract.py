@@ -176,6 +176,12 @@ class Rules:
         rules allow.  Default: from :meth:`analyse`."""
         return dict(self.analyse(game, level).components)
 
+    def part_components(self, game: Game, level: int) -> dict:
+        """Exact mean of each part of the round sampler's win [x total bet],
+        keyed by the sampler's ``part_names``.  Default: :meth:`components`
+        (rules whose sampler splits its win as the PAR does)."""
+        return self.components(game, level)
+
     def unpaid_components(self, game: Game) -> frozenset:
         """Names of RTP components that are not a win of the round (for
         example a progressive jackpot's meter contribution): the mean of

@@ -260,23 +260,12 @@ def _par_result(game, level, reel_set, table, channel, channel_rtp, dist, **extr
 
 def simulate(game: Game, level: int, spins: int, seed: int = 0) -> SimulationResult:
     """Monte Carlo run with z-scores against the exact figures."""
-    from slotmath.montecarlo.results import Moments, SimulationResult, simulate_lines
+    from slotmath.montecarlo.results import simulate_lines, simulate_sampler
 
     exact = analyse(game, level)
     if has_round(game):
-        import numpy as np
-
-        sampler = round_sampler(game, level)
-        rng = np.random.default_rng(seed)
-        moments = Moments()
-        done = 0
-        while done < spins:
-            n = min(1_000_000, spins - done)
-            wins, _ = sampler.kernel(rng, n, *sampler.args)
-            moments.add(wins)
-            done += n
         figures = {"rtp": float(exact.rtp), "hit_frequency": exact.hit_frequency, "sd": exact.sd}
-        return SimulationResult(game.name, level, spins, seed, moments, figures)
+        return simulate_sampler(round_sampler(game, level), game, level, spins, seed, figures)
     return simulate_lines(
         played_game(game),
         spins,

@@ -76,8 +76,8 @@ def _fg_per_spin(st: Structure, level: int) -> dict:
     cyc = st.cycles[FREE]
     by_bonus = st.fg_screens.sum(axis=(0, 1))
     p_b = [Fraction(int(c), cyc) for c in by_bonus]
-    prize = sum((p * fgs.prize(b) for b, p in enumerate(p_b)), Fraction(0))
-    games = np.array([fgs.games(b) if fgs.retrigger else 0 for b in range(len(p_b))])
+    prize = sum((p * fgs.retrigger_prize(b) for b, p in enumerate(p_b)), Fraction(0))
+    games = np.array([fgs.retrigger_games(b) for b in range(len(p_b))])
     ek = sum(p * int(k) for p, k in zip(p_b, games, strict=True))
     final, p_trig, _ = st.final((FREE, FREE, None, None))
     pz = prizes(g, st.features.lockit.sources[FREE].awards, level)
@@ -281,11 +281,11 @@ def _lockit_second_values(game, source, spins, table, level):
     wheel (where paid) one more, so with ``n`` the shape counts, ``m`` /
     ``m2`` the shapes' award moments and ``w`` / ``w2`` the wheel's:
     ``E[P^2 | final] = sum_s n_s (m2_s - m_s^2) + (n.m)^2 + flag (2 (n.m) w + w2)``."""
+    from slotmath.features.shapes import shape_prize_moments
+
     st = structure(game)
     pz = prizes(game, table, level)
-    counts = st.shape_counts
-    a = counts @ pz.mean
-    a2 = counts @ (pz.second - pz.mean**2) + a**2
+    a, a2 = shape_prize_moments(st.shape_counts, pz.mean, pz.second)
     g = np.stack([a2, a2 + 2 * a * pz.wheel_mean + pz.wheel_second])
     if not st.features.lockit.sources[source].mark_award:
         g = np.stack([a2, a2])
@@ -304,7 +304,7 @@ def _prefix_tables(game, level):
 
 def _walk_feature_screens(game, reel_set, level):
     """The feature-starting stop combinations of ``reel_set`` of a window game
-    (:func:`window_game`) aggregated by (line win [coins at ``level``],
+    (:func:`slotmath.engine.reels.window_game`) aggregated by (line win [coins at ``level``],
     BONUS, flag, mask): arrays ``(win, bonus, flag, mask, count)`` in key order."""
     keys, vals, _, _ = _run_feature_walk(game, reel_set, level, None)
     order = np.argsort(keys)
@@ -461,7 +461,7 @@ def round_moments(game: Game, level: int, rtp: float) -> dict:
     """
     from slotmath.engine.distribution import VI_CONFIDENCE, z_value
     from slotmath.engine.moments import line_moments
-    from slotmath.rules.piggy_bankin_superlock.screens import window_game
+    from slotmath.engine.reels import window_game
 
     st = structure(game)
     cyc = game.cycle(BASE_REELS)

@@ -44,6 +44,12 @@ class PiggyBankinSuperlockRules(Rules):
         breakdown, without the round distribution)."""
         return dict(_analysis().breakdown(game, level).components["lockit"])
 
+    def part_components(self, game: Game, level: int) -> dict:
+        """RTP by the parts of the round sampler's win under "always
+        lock-it" (``PARTS``: the breakdown's components grouped by the fast
+        path, :func:`.rtp.components`)."""
+        return _analysis().components(game, level)
+
     def exact_events(self, game: Game, level: int) -> dict:
         return _analysis().exact_events(game, level)
 

@@ -1,18 +1,37 @@
-"""Piggy Bankin' Superlock: Monte Carlo, the rules played literally
-(independent of the exact engine)."""
+"""Piggy Bankin' Superlock: Monte Carlo, the rules played literally.
+
+Independent of the exact engine's round: no screen table, chain or value
+function is read.  Generic pieces: the weighted stop draw and the line
+evaluation of a window (:mod:`slotmath.montecarlo.linesim`, the pay rules
+compiled by :mod:`slotmath.engine.lines`), the free reels' expanding WILD_3
+(:mod:`slotmath.montecarlo.roundsim`), weighted award draws and the
+packing of a final mask into shapes (the table of
+:func:`slotmath.features.shapes.shape_count_table` the exact figures use
+too, in the declared order).  Piggy's own: the round (lock-it from 6+ held
+cells, the selection at 3+ BONUS with its two choices, free games with a
+lock-it inside), the respins on reel sets switched by the WHEEL mark, the
+per-shape award tables with their jackpot labels and the wheel."""
 
 from __future__ import annotations
-
-from dataclasses import dataclass
 
 import numba as nb
 import numpy as np
 
+from slotmath.engine.reels import pack_reels
 from slotmath.model import Game
-from slotmath.montecarlo.linesim import uniform_below
+from slotmath.montecarlo.linesim import (
+    draw_args,
+    draw_stops,
+    evaluation_args,
+    play_evaluation,
+    uniform_below,
+    weighted_index,
+)
+from slotmath.montecarlo.roundsim import _free_evaluation
+from slotmath.montecarlo.run import RoundSampler
 from slotmath.rules.piggy_bankin_superlock.check import BASE, BASE_REELS, FREE, PARTS, POLICIES
 from slotmath.rules.piggy_bankin_superlock.rtp import breakdown
-from slotmath.rules.piggy_bankin_superlock.structure import _symbol_set, features_of
+from slotmath.rules.piggy_bankin_superlock.structure import _shape_counts, _symbol_set, features_of
 
 # ===========================================================================
 # Monte Carlo: the rules played literally (independent of the exact engine)
@@ -35,281 +54,219 @@ JACKPOT_ORDER = ("MINI", "MINOR", "MAJOR", "GRAND")
 
 
 @nb.njit(cache=True)
-def _draw(rng, strips, lens, window, H):
-    """Spin every reel: ``window[r, k]`` = strip[(stop + k) % N] (uniform stops;
-    each strip row is followed by its first ``H`` symbols, see :func:`_strip_array`)."""
-    for r in range(strips.shape[0]):
-        s = uniform_below(rng, lens[r])
-        for k in range(H):
-            window[r, k] = strips[r, s + k]
+def _screen(stop, screen, H):
+    """(held mask, BONUS count, 1 if a held symbol carries the mark) of the
+    window at ``stop``; mask bit ``H r + row``; ``screen`` = (held pattern,
+    marked held pattern, BONUS count) per (reel, stop)."""
+    pat, mpat, bon = screen
+    mask, n_bonus, flag = 0, 0, 0
+    for r in range(stop.shape[0]):
+        mask |= pat[r, stop[r]] << (r * H)
+        n_bonus += bon[r, stop[r]]
+        if mpat[r, stop[r]]:
+            flag = 1
+    return mask, n_bonus, flag
 
 
 @nb.njit(cache=True)
-def _line_units(window, lines, pays, regular, wild):
-    """Sum of line wins [u]: each line pays its leftmost symbol's run, WILD and
-    WILD_3 standing in for regular symbols; the reel-1 symbol never is wild."""
-    total = 0
-    for line in range(lines.shape[0]):
-        first = window[0, lines[line, 0]]
-        if not regular[first]:
-            continue
-        n = 1
-        while n < window.shape[0]:
-            s = window[n, lines[line, n]]
-            if s == first or wild[s]:
-                n += 1
-            else:
-                break
-        total += pays[first, n]
-    return total
+def _popcount(mask):
+    n = 0
+    while mask:
+        n += mask & 1
+        mask >>= 1
+    return n
 
 
 @nb.njit(cache=True)
-def _scan_window(window, held, pig, pig_mark, bonus_sym):
-    """Fill ``held[k, r]`` with the PIGGY cells of ``window[r, k]``; returns
-    (PIGGY count, BONUS count, 1 if a PIGGY carries a WHEEL else 0)."""
-    n_pig, n_bonus, flag = 0, 0, 0
-    for r in range(window.shape[0]):
-        for k in range(window.shape[1]):
-            s = window[r, k]
-            held[k, r] = pig[s]
-            if pig[s]:
-                n_pig += 1
-                if pig_mark[s]:
-                    flag = 1
-            if s == bonus_sym:
-                n_bonus += 1
-    return n_pig, n_bonus, flag
-
-
-@nb.njit(cache=True)
-def _pick(rng, cum, n):
-    """Index drawn with cumulative integer weights ``cum[:n]``."""
-    u = uniform_below(rng, cum[n - 1])
-    i = 0
-    while cum[i] <= u:
-        i += 1
-    return i
-
-
-@nb.njit(cache=True)
-def _wheel(rng, wh_val, wh_cum, wh_jp, pre_num, pre_den, events):
+def _wheel(rng, wheel, events):
+    """One Superlock wheel spin [x total bet] (rule 5.6)."""
+    wh_val, wh_cum, wh_jp, pre = wheel
     events[6] += 1
-    if uniform_below(rng, pre_den) < pre_num:
+    if uniform_below(rng, pre[1]) < pre[0]:
         events[7] += 1
         return wh_val[-1]  # the before-jackpot value is stored last
-    i = _pick(rng, wh_cum, wh_cum.shape[0])
+    i = weighted_index(rng, wh_cum, wh_cum.shape[0])
     if wh_jp[i] >= 0:
         events[8 + wh_jp[i]] += 1
     return wh_val[i]
 
 
 @nb.njit(cache=True)
-def _lockit(rng, held, flag, spins, wheel_reels, table, wheel_paid, events, kit):
-    """Play one lock-it feature from ``held`` (H, R bools) and WHEEL ``flag``
-    with award ``table``, its spins drawn from ``wheel_reels`` until a WHEEL
-    lands; returns its prize [x total bet].  ``kit``: the arrays every lock-it
-    shares (see :func:`piggy_kernel`)."""
-    plain_reels, feat_lens, pig, pig_mark, shapes, aw_val, aw_cum, aw_n, aw_jp = kit[:9]
-    wh_val, wh_cum, wh_jp, pre_num, pre_den = kit[9:]
-    R, H = held.shape[1], held.shape[0]
-    window = np.zeros((R, H), dtype=np.int64)
-    for _ in range(spins):
-        full = True
-        for r in range(R):
-            for k in range(H):
-                if not held[k, r]:
-                    full = False
-        if full:
-            break
-        if flag == 0:
-            _draw(rng, wheel_reels, feat_lens[0], window, H)
-        else:
-            _draw(rng, plain_reels, feat_lens[1], window, H)
-        for r in range(R):
-            for k in range(H):
-                s = window[r, k]
-                if pig[s] and not held[k, r]:
-                    held[k, r] = True
-                    if pig_mark[s]:
-                        flag = 1
-    # shapes: priority order, anchors reel by reel then row by row
-    free = held.copy()
+def _respin(rng, stop, mask, flag, reels, H):
+    """One lock-it respin on ``reels`` = (stop draw, screen): the held mask
+    and mark flag after it, and whether a cell was added."""
+    draw_stops(rng, stop, *reels[0])
+    pat, mpat, _ = reels[1]
+    added = False
+    for r in range(stop.shape[0]):
+        new = pat[r, stop[r]] & ~(mask >> (r * H)) & ((1 << H) - 1)
+        if new:
+            added = True
+            mask |= new << (r * H)
+            if mpat[r, stop[r]] & new:
+                flag = 1
+    return mask, flag, added
+
+
+@nb.njit(cache=True)
+def _pack(rng, mask, packed, full_shape, table, awards, events):
+    """Prize [x total bet] of the final held ``mask``: each shape its packing
+    places (``packed[mask]``, shapes of each kind) draws its award from
+    table ``table``."""
+    aw_val, aw_cum, aw_n, aw_jp = awards
     prize = 0.0
-    n_full = 0
-    for sh in range(shapes.shape[0]):
-        rows, reels = shapes[sh, 0], shapes[sh, 1]
-        for left in range(R - reels + 1):
-            for top in range(H - rows + 1):
-                fits = True
-                for c in range(left, left + reels):
-                    for k in range(top, top + rows):
-                        if not free[k, c]:
-                            fits = False
-                if fits:
-                    for c in range(left, left + reels):
-                        for k in range(top, top + rows):
-                            free[k, c] = False
-                    if rows == H and reels == R:
-                        n_full += 1
-                    i = _pick(rng, aw_cum[table, sh], aw_n[table, sh])
-                    if aw_jp[table, sh, i] >= 0:
-                        events[8 + aw_jp[table, sh, i]] += 1
-                    prize += aw_val[table, sh, i]
-    events[5] += n_full
-    if flag and wheel_paid:
-        prize += _wheel(rng, wh_val, wh_cum, wh_jp, pre_num, pre_den, events)
+    for sh in range(packed.shape[1]):
+        for _ in range(packed[mask, sh]):
+            if sh == full_shape:
+                events[5] += 1
+            i = weighted_index(rng, aw_cum[table, sh], aw_n[table, sh])
+            if aw_jp[table, sh, i] >= 0:
+                events[8 + aw_jp[table, sh, i]] += 1
+            prize += aw_val[table, sh, i]
     return prize
 
 
 @nb.njit(cache=True)
-def piggy_kernel(
-    rng,
-    n,
-    ints,
-    strips,
-    lens,
-    lines,
-    pays,
-    regular,
-    wild,
-    pig,
-    pig_mark,
-    shapes,
-    aw_val,
-    aw_cum,
-    aw_n,
-    aw_jp,
-    wh_val,
-    wh_cum,
-    wh_jp,
-    sel_prize,
-    sel_spins,
-    sel_games,
-    fg_prize,
-    fg_games,
-):
-    """Play ``n`` rounds; wins [x total bet], event counts (see ``EVENTS``)
-    and wins by part (see ``PARTS``).
+def _lockit(rng, mask, flag, spins, reset, source, H, packed, table, awards, wheel, wheel_paid, events):
+    """Play one lock-it from the held ``mask`` and mark ``flag``; returns its
+    prize [x total bet].  ``source`` = (reels before a mark shows, reels
+    after), each (stop draw, screen)."""
+    R = source[0][0][0].shape[0]
+    full = (1 << (R * H)) - 1
+    stop = np.empty(R, dtype=np.int64)
+    left = spins
+    while left > 0 and mask != full:
+        if flag == 0:
+            mask, flag, added = _respin(rng, stop, mask, flag, source[0], H)
+        else:
+            mask, flag, added = _respin(rng, stop, mask, flag, source[1], H)
+        left = spins if (reset and added) else left - 1
+    prize = _pack(rng, mask, packed[0], packed[1][0], table, awards, events)
+    if flag and wheel_paid:
+        prize += _wheel(rng, wheel, events)
+    return prize
 
-    ``ints`` = (policy 0 lock-it / 1 free games, BONUS symbol, WILD_3 symbol,
-    lock-it trigger, minimum BONUS, base spins, free-game lock-it spins,
-    free-game multiplier, before-jackpot numerator, denominator, rows)."""
-    policy, bonus_sym, wild3, trigger, min_bonus = ints[0], ints[1], ints[2], ints[3], ints[4]
-    base_spins, fg_spins, mult, pre_num, pre_den, H = ints[5], ints[6], ints[7], ints[8], ints[9], ints[10]
-    R = strips.shape[1]
-    base, fgr, wreels, preels = strips[0], strips[1], strips[2], strips[3]
-    feat_lens = lens[2:4]
-    awards = (shapes, aw_val, aw_cum, aw_n, aw_jp)  # the shapes and their award tables
-    wheel = (wh_val, wh_cum, wh_jp, pre_num, pre_den)  # the wheel and its before-jackpot draw
-    kit = (preels, feat_lens, pig, pig_mark) + awards + wheel  # what every lock-it reads
+
+@nb.njit(cache=True)
+def piggy_kernel(rng, n, ints, base, free, sources, packed, awards, wheel, counts, mult):
+    """Play ``n`` rounds; wins [x total bet], event counts (see ``EVENTS``)
+    and wins by part [x total bet] (see ``PARTS``: base lines, selection
+    prizes, lock-it base game, lock-it selection or free games).
+
+    ``base``, ``free`` = (stop draw, line evaluation, screen) of the base and
+    free-game reels (:mod:`slotmath.montecarlo.linesim`); ``sources`` the
+    respin reels of the lock-it sources base game, selection, free games;
+    ``packed`` = (shapes of each kind in the packing of every mask, the
+    index of the full-screen shape or -1);
+    ``ints`` = (policy 0 lock-it / 1 free games, lock-it trigger, minimum
+    BONUS, rows, reset 0/1), then per source (base game, selection, free
+    games) its spins, award table and 1 if a WHEEL at the end is paid
+    (``ints[5:8]``, ``[8:11]``, ``[11:14]``); ``counts`` by BONUS count: selection prize,
+    selection lock-it spins, selection award table, awarded free games,
+    free-game BONUS prize, retrigger games."""
+    policy, trigger, min_bonus, H, reset = ints[0], ints[1], ints[2], ints[3], ints[4]
+    spins, table, paid = ints[5:8], ints[8:11], ints[11:14]
+    sel_prize, sel_spins, sel_table, sel_games, fg_prize, fg_games = counts
+    R = base[0][0].shape[0]
     wins = np.zeros(n, dtype=np.float64)
     parts = np.zeros((n, 4), dtype=np.float64)
     events = np.zeros(12, dtype=np.int64)
-    window = np.zeros((R, H), dtype=np.int64)
-    held = np.zeros((H, R), dtype=np.bool_)
+    line_events = np.zeros(max(base[1][0][5], free[1][0][5]) + 1, dtype=np.int64)
+    stop = np.empty(R, dtype=np.int64)
+    window = np.empty(R * H, dtype=np.int64)
+    top = sel_prize.shape[0] - 1
     for i in range(n):
-        _draw(rng, base, lens[0], window, H)
-        win = _line_units(window, lines, pays, regular, wild) / 20.0
+        draw_stops(rng, stop, *base[0])
+        win = play_evaluation(stop, window, base[1], line_events)
         parts[i, 0] = win
-        n_pig, n_bonus, flag = _scan_window(window, held, pig, pig_mark, bonus_sym)
-        if n_pig >= trigger:  # rule 5.1: lock-it from the base game
+        mask, n_bonus, flag = _screen(stop, base[2], H)
+        if _popcount(mask) >= trigger:  # rule 5.1: lock-it from the base game
             events[0] += 1
-            part = _lockit(rng, held.copy(), flag, base_spins, wreels, 0, True, events, kit)
-            parts[i, 2] = part
-            win += part
+            parts[i, 2] = _lockit(
+                rng, mask, flag, spins[0], reset, sources[0], H, packed, table[0], awards, wheel,
+                paid[0], events,
+            )  # fmt: skip
+            win += parts[i, 2]
         if n_bonus >= min_bonus:  # rule 4: feature selection
-            b = min(n_bonus, sel_prize.shape[0] - 1)
+            b = min(n_bonus, top)
             events[3] += 1
             parts[i, 1] = sel_prize[b]
             win += sel_prize[b]
             if policy == 0:
                 events[2] += 1
-                part = _lockit(
-                    rng, held.copy(), flag, sel_spins[b], wreels, b - min_bonus + 1, True, events, kit
-                )
-                parts[i, 3] = part
-                win += part
+                parts[i, 3] = _lockit(
+                    rng, mask, flag, sel_spins[b], reset, sources[1], H, packed, sel_table[b], awards, wheel,
+                    paid[1], events,
+                )  # fmt: skip
+                win += parts[i, 3]
             else:
                 events[4] += 1
                 left = sel_games[b]
                 fg_win = 0.0
                 while left > 0:
                     left -= 1
-                    _draw(rng, fgr, lens[1], window, H)
-                    for r in range(R):  # rule 3.3: WILD_3 covers the reel
-                        has = False
-                        for k in range(H):
-                            if window[r, k] == wild3:
-                                has = True
-                        if has:
-                            for k in range(H):
-                                window[r, k] = wild3
-                    fg_win += _line_units(window, lines, pays, regular, wild) / 20.0
-                    np_, nb_, _ = _scan_window(window, held, pig, pig_mark, bonus_sym)
-                    if nb_ >= min_bonus:
-                        bb = min(nb_, fg_prize.shape[0] - 1)
-                        fg_win += fg_prize[bb]
-                        left += fg_games[bb]
-                    if np_ >= trigger:
+                    draw_stops(rng, stop, *free[0])
+                    fg_win += play_evaluation(stop, window, free[1], line_events)
+                    m2, b2, f2 = _screen(stop, free[2], H)
+                    if b2 >= min_bonus:
+                        fg_win += fg_prize[min(b2, top)]
+                        left += fg_games[min(b2, top)]
+                    if _popcount(m2) >= trigger:
                         events[1] += 1
-                        fg_win += _lockit(rng, held.copy(), 0, fg_spins, preels, 0, False, events, kit)
+                        fg_win += _lockit(
+                            rng, m2, f2, spins[2], reset, sources[2], H, packed, table[2], awards, wheel,
+                            paid[2], events,
+                        )  # fmt: skip
                 parts[i, 3] = mult * fg_win
                 win += mult * fg_win
         wins[i] = win
     return wins, events, parts
 
 
-@dataclass(frozen=True)
-class Sampler:
-    """Compiled round sampler (see :mod:`slotmath.montecarlo.run`)."""
-
-    kernel: object
-    args: tuple
-    event_names: tuple
-    part_names: tuple = ()
-
-
-def _strip_array(game, reel_set, width):
-    """Symbol indices per reel, each strip followed by its first ``rows``
-    symbols (a window never wraps); ``width`` >= longest strip + rows."""
-    out = np.zeros((game.reels, width), dtype=np.int64)
-    for r, strip in enumerate(game.strips(reel_set)):
-        if strip.weights is not None and len(set(strip.weights)) > 1:
-            raise ValueError("the simulator draws uniform stops; weighted strips are not supported")
-        idx = [game.symbol_index[s] for s in strip.symbols]
-        idx = (idx * (game.rows // len(idx) + 2))[: len(idx) + game.rows]
-        out[r, : len(idx)] = idx
-    return out
+def _screen_args(game: Game, sym: np.ndarray) -> tuple:
+    """(held pattern, marked held pattern, BONUS count) per (reel, stop) of
+    window symbols ``sym`` (R, stops, rows); bit ``row`` of a pattern."""
+    f = features_of(game)
+    held = _symbol_set(game, f.lockit.symbols)
+    marked = held & _symbol_set(game, [f.lockit.mark] if f.lockit.mark else [])
+    bits = 1 << np.arange(game.rows)
+    bonus = (sym == game.symbol_index[f.free_games.symbol]).sum(axis=2)
+    return (
+        (held[sym] * bits).sum(axis=2).astype(np.int64),
+        (marked[sym] * bits).sum(axis=2).astype(np.int64),
+        bonus.astype(np.int64),
+    )
 
 
-def round_sampler(game: Game, level: int, policy: str = "lockit") -> Sampler:
+def _reels(game: Game, reel_set: str) -> tuple:
+    """(stop draw, screen) of a respin reel set."""
+    return draw_args(game, reel_set), _screen_args(game, pack_reels(game, reel_set)[0])
+
+
+def round_sampler(game: Game, level: int, policy: str = "lockit") -> RoundSampler:
     """Round sampler at bet ``level`` under a pure selection ``policy``."""
     f = features_of(game)
     lk, fgs, sel = f.lockit, f.free_games, f.selection
-    S = len(game.symbols)
-    sets = [BASE_REELS, fgs.reels, lk.sources[BASE].reels, lk.sources[BASE].after_mark]
-    width = max(len(s) for name in sets for s in game.strips(name)) + game.rows
-    strips = np.stack([_strip_array(game, name, width) for name in sets])
-    lens = np.array([[len(s) for s in game.strips(name)] for name in sets], dtype=np.int64)
-    lines = np.array(game.paylines, dtype=np.int64)
-    pays = np.zeros((S, game.reels + 1), dtype=np.int64)
-    for lp in game.line_pays:
-        (sym,) = lp.positions[0]
-        pays[game.symbol_index[sym], len(lp.positions)] = lp.pays[0] // game.levels[0]
-    regular = np.array([s.kind == "regular" for s in game.symbols])
-    wild = np.array([s.kind == "wild" for s in game.symbols])
-    pig = _symbol_set(game, lk.symbols)
-    pig_mark = _symbol_set(game, [lk.mark])
-    shapes = np.array(lk.shapes, dtype=np.int64)
-    tables = [lk.sources[BASE].awards] + [sel.option(b).lockit_awards for b in sorted(sel.options)]
-    if lk.sources[FREE].awards != tables[0]:
-        raise ValueError("the simulator expects the base-game and free-game lock-it tables to agree")
+    base_ev, _ = evaluation_args(game, level, BASE_REELS)
+    base = (draw_args(game, BASE_REELS), base_ev, _screen_args(game, base_ev[1]))
+    free_ev, _, free_sym = _free_evaluation(game, level, fgs.reels, fgs.nudge, fgs.scatter_pays)
+    free = (draw_args(game, fgs.reels), free_ev, _screen_args(game, free_sym))
+    order = (lk.sources[BASE], lk.sources[sel.lockit_source], lk.sources[FREE])
+    sources = tuple((_reels(game, s.reels), _reels(game, s.after_mark or s.reels)) for s in order)
+    n_shapes = len(lk.shapes)
+    full = [k for k, (rows, reels) in enumerate(lk.shapes) if (rows, reels) == (game.rows, game.reels)]
+    packed = (
+        np.ascontiguousarray(_shape_counts(game), dtype=np.int64),
+        np.array(full or [-1], dtype=np.int64),
+    )
+    top = game.reels * game.rows + 1
+    options = {b: sel.option(b) for b in range(top)}
+    tables = sorted({s.awards for s in order} | {o.lockit_awards for o in options.values() if o})
     K = max(len(a) for t in tables for a in lk.awards.table(t, level))
-    aw_val = np.zeros((len(tables), len(shapes), K))
-    aw_cum = np.zeros((len(tables), len(shapes), K), dtype=np.int64)
-    aw_n = np.zeros((len(tables), len(shapes)), dtype=np.int64)
-    aw_jp = np.full((len(tables), len(shapes), K), -1, dtype=np.int64)
+    aw_val = np.zeros((len(tables), n_shapes, K))
+    aw_cum = np.zeros((len(tables), n_shapes, K), dtype=np.int64)
+    aw_n = np.zeros((len(tables), n_shapes), dtype=np.int64)
+    aw_jp = np.full((len(tables), n_shapes, K), -1, dtype=np.int64)
     for t, name in enumerate(tables):
         for s, awards in enumerate(lk.awards.table(name, level)):
             aw_n[t, s] = len(awards)
@@ -319,64 +276,33 @@ def round_sampler(game: Game, level: int, policy: str = "lockit") -> Sampler:
                 if a.label in JACKPOT_ORDER:
                     aw_jp[t, s, j] = JACKPOT_ORDER.index(a.label)
     w = f.wheel
-    wh_val = np.array([float(v) for _, v, _ in w.segments] + [float(w.pre_prize)])
-    wh_cum = np.cumsum([wt for _, _, wt in w.segments]).astype(np.int64)
-    wh_jp = np.array(
-        [JACKPOT_ORDER.index(lab) if lab in JACKPOT_ORDER else -1 for lab, _, _ in w.segments], dtype=np.int64
+    wheel = (
+        np.array([float(v) for _, v, _ in w.segments] + [float(w.pre_prize)]),
+        np.cumsum([wt for _, _, wt in w.segments]).astype(np.int64),
+        np.array(
+            [JACKPOT_ORDER.index(lab) if lab in JACKPOT_ORDER else -1 for lab, _, _ in w.segments],
+            dtype=np.int64,
+        ),
+        np.array([w.pre_probability.numerator, w.pre_probability.denominator], dtype=np.int64),
     )
-    top = game.reels * game.rows + 1
-    sel_prize = np.zeros(top)
-    sel_spins = np.zeros(top, dtype=np.int64)
-    sel_games = np.zeros(top, dtype=np.int64)
-    fg_prize = np.zeros(top)
-    fg_games = np.zeros(top, dtype=np.int64)
-    for b in range(top):
-        opt = sel.option(b)
-        if opt is not None:
-            sel_prize[b], sel_spins[b], sel_games[b] = float(opt.prize), opt.lockit_spins, opt.free_games
-        fg_prize[b] = float(fgs.prize(b))
-        fg_games[b] = fgs.games(b) if fgs.retrigger else 0
+    counts = (
+        np.array([float(o.prize) if o else 0.0 for o in options.values()]),
+        np.array([o.lockit_spins if o else 0 for o in options.values()], dtype=np.int64),
+        np.array([tables.index(o.lockit_awards) if o else 0 for o in options.values()], dtype=np.int64),
+        np.array([o.free_games if o else 0 for o in options.values()], dtype=np.int64),
+        np.array([float(fgs.retrigger_prize(b)) for b in range(top)]),
+        np.array([fgs.retrigger_games(b) for b in range(top)], dtype=np.int64),
+    )
     ints = np.array(
-        [
-            POLICIES.index(policy),
-            game.symbol_index[fgs.symbol],
-            game.symbol_index[fgs.nudge] if fgs.nudge else -1,
-            lk.trigger,
-            sel.min_count,
-            lk.sources[BASE].spins,
-            lk.sources[FREE].spins,
-            int(fgs.multiplier),
-            w.pre_probability.numerator,
-            w.pre_probability.denominator,
-            game.rows,
-        ],
+        [POLICIES.index(policy), lk.trigger, sel.min_count, game.rows, int(lk.rule == "reset")]
+        + [s.spins for s in order]
+        + [tables.index(s.awards) for s in order]
+        + [int(bool(s.mark_award)) for s in order],
         dtype=np.int64,
     )
-    args = (
-        ints,
-        strips,
-        lens,
-        lines,
-        pays,
-        regular,
-        wild,
-        pig,
-        pig_mark,
-        shapes,
-        aw_val,
-        aw_cum,
-        aw_n,
-        aw_jp,
-        wh_val,
-        wh_cum,
-        wh_jp,
-        sel_prize,
-        sel_spins,
-        sel_games,
-        fg_prize,
-        fg_games,
-    )
-    return Sampler(piggy_kernel, args, EVENTS, PARTS[policy])
+    awards = (aw_val, aw_cum, aw_n, aw_jp)
+    args = (ints, base, free, sources, packed, awards, wheel, counts, float(fgs.multiplier))
+    return RoundSampler(piggy_kernel, args, EVENTS, PARTS[policy])
 
 
 def exact_events(game: Game, level: int, policy: str = "lockit") -> dict:
@@ -403,17 +329,7 @@ def simulate(game: Game, level: int, spins: int, seed: int = 0, policy: str = "l
     """Monte Carlo rounds with the compiled sampler; z-scores against the exact RTP.
 
     Returns a :class:`~slotmath.montecarlo.results.SimulationResult` (simulated figures)."""
-    from slotmath.montecarlo.results import Moments, SimulationResult
+    from slotmath.montecarlo.results import simulate_sampler
 
-    sampler = round_sampler(game, level, policy)
-    rng = np.random.default_rng(seed)
-    moments = Moments()
-    done = 0
-    while done < spins:
-        n = min(1_000_000, spins - done)
-        wins = sampler.kernel(rng, n, *sampler.args)[0]
-        moments.add(wins)
-        done += n
-    return SimulationResult(
-        game.name, level, spins, seed, moments, {"rtp": breakdown(game, level).rtp[policy]}
-    )
+    exact = {"rtp": breakdown(game, level).rtp[policy]}
+    return simulate_sampler(round_sampler(game, level, policy), game, level, spins, seed, exact)

@@ -14,6 +14,7 @@ from numba.typed import Dict
 from slotmath.engine.cache import game_cache, no_sets
 from slotmath.engine.distribution import WinDistribution
 from slotmath.engine.joint import spin_distribution
+from slotmath.engine.reels import window_game
 from slotmath.engine.stopwalk import enter_reel, next_stop
 from slotmath.features import wheel as wheel_mod
 from slotmath.model import Game
@@ -227,39 +228,6 @@ def screens(game: Game, reel_set: str) -> Screens:
     return _screens(game, reel_set)
 
 
-def window_game(game: Game, reel_set: str) -> Game:
-    """``game`` with each strip of ``reel_set`` replaced by its distinct windows.
-
-    A reel's stops that show the same window (the expanded WILD_3 windows of
-    the free-game reels, repeated runs) are merged into one stop whose weight
-    is their total, laid out like :func:`slotmath.features.options.nudged_strip`
-    (window ``i`` at positions ``H i .. H i + H - 1``, its weight on the first,
-    0 on the others).  Every window-based figure is unchanged (same windows,
-    same weights, same cycle); enumerations visit fewer stops."""
-    from dataclasses import replace
-
-    from slotmath.model import Strip
-
-    H = game.rows
-    strips = []
-    for strip in game.strips(reel_set):
-        n, syms, w = len(strip), strip.symbols, strip.stop_weights()
-        merged = {}
-        for stop in range(n):
-            if w[stop]:
-                window = tuple(syms[(stop + k) % n] for k in range(H))
-                merged[window] = merged.get(window, 0) + int(w[stop])
-        strips.append(
-            Strip(
-                tuple(x for window in merged for x in window),
-                tuple(v for c in merged.values() for v in [c] + [0] * (H - 1)),
-            )
-        )
-    sets = dict(game.reel_sets)
-    sets[reel_set] = tuple(strips)
-    return replace(game, reel_sets=sets)
-
-
 @game_cache(_this_set, maxsize=8)
 def _screens(game, reel_set):
     game = window_game(game, reel_set)
@@ -431,9 +399,9 @@ def free_spin_table(game: Game, level: int) -> np.ndarray:
     for b in range(fgs.min_count, 16):
         if not (sc.bonus == b).any():
             continue
-        k = fgs.games(b) if fgs.retrigger else 0
+        k = fgs.retrigger_games(b)
         h = _lines_given_bonus(sc, b)
-        cols[k] = _add(cols.get(k, np.zeros(1)), h, int(fgs.prize(b) * U))
+        cols[k] = _add(cols.get(k, np.zeros(1)), h, int(fgs.retrigger_prize(b) * U))
     n = max(len(c) for c in cols.values())
     table = np.zeros((n, max(cols) + 1))
     for k, c in cols.items():

@@ -215,7 +215,7 @@ def free_games_frame(game: Game, level: int) -> pd.DataFrame:
     mult = float(fgs.multiplier)
     per_game = mult * _per_free_spin(d)
     ek = float(d["ek"])
-    q = float(sum(p for b, p in enumerate(d["p_b"]) if fgs.retrigger and fgs.games(b) > 0))
+    q = float(sum(p for b, p in enumerate(d["p_b"]) if fgs.retrigger_games(b) > 0))
     rows = []
     for b in sorted(sel.options):
         n = sel.options[b].free_games

@@ -112,10 +112,10 @@ def _screen_counts(game, reel_set):
 
 
 def popcount15(n_cells: int = 15) -> np.ndarray:
-    pc = np.zeros(1 << n_cells, dtype=np.int64)
-    for b in range(n_cells):
-        pc[1 << b : 2 << b] = pc[: 1 << b] + 1
-    return pc
+    """Held cells of every mask of ``n_cells`` cells (:mod:`slotmath.features.landing`)."""
+    from slotmath.features.landing import _popcount
+
+    return _popcount(n_cells)
 
 
 @dataclass(frozen=True, eq=False)
