@@ -54,9 +54,7 @@ def peak_rss(args: list, timeout: float = 600, stdout=None) -> tuple:
     """
     with open(os.devnull, "wb") as null:
         start = time.perf_counter()
-        p = subprocess.Popen(
-            slotmath_command() + [str(a) for a in args], stdout=stdout or null, stderr=null
-        )
+        p = subprocess.Popen(slotmath_command() + [str(a) for a in args], stdout=stdout or null, stderr=null)
         deadline = start + timeout
         while True:
             pid, status, usage = os.wait4(p.pid, os.WNOHANG)

@@ -135,8 +135,14 @@ def test_cycle_beyond_the_engine_range_is_refused(write_game):
     # a table of total weight 2**31 per wild: the rewritten cycle leaves int64
     edit = "table: [[2, 2147483647], [3, 1]]"
     with pytest.raises(GameFileError, match="options.wild_multipliers.table: reel set 'base'"):
-        load_game(write_game(GAME.replace("table: [[2, 3], [3, 1]]", edit).replace("COMBINE", "")
-                             .replace("FREE", "").replace("S_SYMBOL", "")))
+        load_game(
+            write_game(
+                GAME.replace("table: [[2, 3], [3, 1]]", edit)
+                .replace("COMBINE", "")
+                .replace("FREE", "")
+                .replace("S_SYMBOL", "")
+            )
+        )
 
 
 def test_worked_example_has_the_figures_the_page_states(tmp_path):

@@ -241,9 +241,7 @@ def _round_distribution(keyed, features, triggers):
         entry = plan.setdefault(label, [started, {}])
         for w, c in zip(base.wins.tolist(), base.weights.tolist(), strict=True):
             entry[1][w] = entry[1].get(w, 0) + c
-    awards = {
-        label: [f.award(fk) for f, fk in started] for label, (started, _) in plan.items() if started
-    }
+    awards = {label: [f.award(fk) for f, fk in started] for label, (started, _) in plan.items() if started}
     den = lcm(keyed.unit_den, *(a.unit_den for laws in awards.values() for a in laws))
     parts = []
     for label, (_, base_counts) in plan.items():

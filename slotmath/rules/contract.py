@@ -31,7 +31,15 @@ from slotmath.rules import linegame
 if TYPE_CHECKING:
     from slotmath.rules.par import ParResult
 
-__all__ = ["Rules", "LineRules", "OPTION_PARSERS", "check_options", "LINE_OPTIONS"]
+__all__ = [
+    "Rules",
+    "LineRules",
+    "LineRoundRules",
+    "PackageRules",
+    "OPTION_PARSERS",
+    "check_options",
+    "LINE_OPTIONS",
+]
 
 
 def _parse_feature(game: Game) -> Any:
@@ -271,7 +279,9 @@ class LineRules(Rules):
         on the options it plays; keys a subclass adds are the subclass's."""
         extra = self.options - LINE_OPTIONS
         if extra and game.options:
-            game = dataclasses.replace(game, options={k: v for k, v in game.options.items() if k not in extra})
+            game = dataclasses.replace(
+                game, options={k: v for k, v in game.options.items() if k not in extra}
+            )
         linegame.check(game)
 
     def analyse(self, game: Game, level: int) -> ParResult:
@@ -340,3 +350,34 @@ class LineRoundRules(LineRules):
 
 #: The generic feature round of ``rules: lines`` (see :meth:`LineRules.for_game`).
 LINE_ROUND = LineRoundRules()
+
+
+class PackageRules(Rules):
+    """Rules whose analysis is a module of their own package, imported when
+    first used (validating a game imports only the rules' checks).
+
+    ``analysis`` names that module; it provides ``analyse``,
+    ``exact_events``, ``round_sampler`` and ``simulate`` with the
+    contract's signatures, to which these methods delegate.
+    """
+
+    #: dotted name of the analysis module (set by the subclass)
+    analysis: str = ""
+
+    def module(self) -> Any:
+        """The analysis module (imported on first use)."""
+        import importlib
+
+        return importlib.import_module(self.analysis)
+
+    def analyse(self, game: Game, level: int) -> ParResult:
+        return self.module().analyse(game, level)
+
+    def exact_events(self, game: Game, level: int) -> dict:
+        return self.module().exact_events(game, level)
+
+    def round_sampler(self, game: Game, level: int):
+        return self.module().round_sampler(game, level)
+
+    def simulate(self, game: Game, level: int, spins: int, seed: int = 0):
+        return self.module().simulate(game, level, spins, seed)

@@ -36,7 +36,6 @@ def _analyse_lines(game: Game, level: int, reel_set: str) -> ParResult:
     from slotmath.engine.combinations import combination_table, line_rtp
     from slotmath.engine.joint import spin_distribution
 
-
     table = combination_table(game, level, reel_set)
     lines_rtp, per_line = line_rtp(game, level, reel_set)
     features = round_features(game, level) if reel_set == "base" else []

@@ -14,17 +14,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from slotmath.model import Game
-from slotmath.rules.contract import LineRules, Rules
+from slotmath.rules.contract import LineRules, PackageRules, Rules
 from slotmath.rules.grand_spinn_superpot.options import OPTION_KEYS, check, parse_options
 
 
-def _analysis():
-    from slotmath.rules.grand_spinn_superpot import analysis
-
-    return analysis
-
-
-class GrandSpinnSuperpotRules(LineRules):
+class GrandSpinnSuperpotRules(PackageRules, LineRules):
     """The line round with the nudge feature and the Superpot jackpots.
 
     Its options (arrow, jackpots, progressive meter, coin values, network)
@@ -34,6 +28,7 @@ class GrandSpinnSuperpotRules(LineRules):
     (:meth:`stop_values`).
     """
 
+    analysis = "slotmath.rules.grand_spinn_superpot.analysis"
     options = OPTION_KEYS
     own_options = OPTION_KEYS
     fast_figures = True
@@ -52,36 +47,24 @@ class GrandSpinnSuperpotRules(LineRules):
         replace with options of their own."""
         check(game)
 
-    def analyse(self, game: Game, level: int):
-        return _analysis().analyse(game, level)
-
     def components(self, game: Game, level: int) -> dict:
         """RTP by component from the cycle enumeration (no Markov-chain
         cross-check, no tables)."""
-        return _analysis().components(game, level)
+        return self.module().components(game, level)
 
     def unpaid_components(self, game: Game) -> frozenset:
         """The progressive jackpot: its RTP is the meter and reserve
         contributions, not a coin win of the spin."""
         return frozenset(j.name for j in parse_options(game).jackpots if j.pay_per_level is None)
 
-    def exact_events(self, game: Game, level: int) -> dict:
-        return _analysis().exact_events(game, level)
-
-    def round_sampler(self, game: Game, level: int):
-        return _analysis().round_sampler(game, level)
-
-    def simulate(self, game: Game, level: int, spins: int, seed: int = 0):
-        return _analysis().simulate(game, level, spins, seed)
-
     def figures(self, game: Game, level: int, reel_set: str = "base", needed: Iterable | None = None) -> dict:
-        return _analysis().tuning_figures(game, level)
+        return self.module().tuning_figures(game, level)
 
     def full_figures(self, game: Game, level: int, reel_set: str = "base") -> dict:
         return Rules.full_figures(self, game, level, reel_set)
 
     def stop_values(self, game: Game, level: int, reel_set: str = "base") -> dict:
-        return _analysis().tuning_stop_values(game, level, reel_set)
+        return self.module().tuning_stop_values(game, level, reel_set)
 
     def equivalent_levels(self, game: Game) -> dict:
-        return _analysis().equivalent_levels(game)
+        return self.module().equivalent_levels(game)

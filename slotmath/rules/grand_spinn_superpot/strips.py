@@ -199,9 +199,7 @@ def stop_values(rules) -> dict:
     values = np.stack(list(metrics.values()), axis=1)
     sums = _stop_sums(out.codes.ravel(), rules.weights.astype(np.float64), rules.lengths, values)
     R = rules.game.reels
-    return {
-        name: [sums[r, : rules.lengths[r], m] for r in range(R)] for m, name in enumerate(metrics)
-    }
+    return {name: [sums[r, : rules.lengths[r], m] for r in range(R)] for m, name in enumerate(metrics)}
 
 
 def tuning_stop_values(game, level: int, reel_set: str = "base") -> dict:

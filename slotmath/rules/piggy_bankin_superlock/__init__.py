@@ -53,6 +53,7 @@ What stays here, and why
   and shape packing are the generic ones);
 * pictures and tables of one lock-it played step by step (:mod:`.steps`).
 """
+
 import importlib
 
 from slotmath.rules.piggy_bankin_superlock.check import check
