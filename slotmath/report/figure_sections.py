@@ -30,6 +30,11 @@ from slotmath.rules.par import fraction_display
 if TYPE_CHECKING:
     from slotmath.report.sheet import ParSheet
 
+#: Least gap between the RTP and the mean win a round pays [x total bet] that
+#: the sheet reports as RTP no round pays (a progressive meter); below it the
+#: gap is the float rounding of a float round law (about 1e-12 and less).
+UNPAID_TOLERANCE = 1e-9
+
 
 def summary(sheet: ParSheet) -> Section:
     r, d = sheet.par, sheet.par.distribution
@@ -51,8 +56,8 @@ def summary(sheet: ParSheet) -> Section:
     rows += [(f"VI {k} % [x total bet]", v, "num") for k, v in vi.items()]
     rows += [
         ("volatility class (by VI 90 %)", volatility_class(vi["90"]), "text"),
-        ("max win [x total bet]", float(d.max_win), "x"),
-        ("max win: 1 in N spins", 1 / pmax if pmax else None, "odds"),
+        (f"{r.max_win_label} [x total bet]", float(d.max_win), "x"),
+        (f"{r.max_win_label}: 1 in N spins", 1 / pmax if pmax else None, "odds"),
         ("cycle", r.cycle, "int"),
         ("total bet [coins]", r.bet.total_bet, "int"),
     ]
@@ -226,7 +231,7 @@ def volatility(sheet: ParSheet) -> Section:
         "VI / sqrt(N) is not used: it fails for heavy-tailed wins."
     )
     paid = float(r.paid_rtp)
-    if abs(float(r.rtp) - paid) > 1e-12:
+    if abs(float(r.rtp) - paid) > UNPAID_TOLERANCE:
         note += (
             f" The payback counts the wins paid to the player ({paid:.4%} "
             f"of the bet on average), not the {float(r.rtp) - paid:.4%} of "
@@ -409,7 +414,7 @@ def simulation(sheet: ParSheet) -> Section:
         return sheet._section("simulation", [estimates_table(sheet, d)], text=head)
     f = conv.figures
     paid = float(sheet.par.paid_rtp)
-    differs = abs(float(sheet.par.rtp) - paid) > 1e-12
+    differs = abs(float(sheet.par.rtp) - paid) > UNPAID_TOLERANCE
     names = {
         "RTP": "RTP paid as round wins" if differs else "RTP",
         "hit frequency": "hit frequency",

@@ -93,6 +93,12 @@ class ParResult:
         return d + self.distribution_shortfall if self.distribution_shortfall else d
 
     @property
+    def max_win_label(self) -> str:
+        """"max win", or "largest resolved win" when the distribution leaves
+        a tail unresolved (uncapped retriggers have no largest win)."""
+        return "largest resolved win" if self.distribution_shortfall else "max win"
+
+    @property
     def hit_frequency(self) -> float:
         return float(self.distribution.hit_frequency)
 
@@ -142,8 +148,8 @@ class ParResult:
         rows += [(f"VI {k} %", f"{v:.6g}") for k, v in self.volatility_index.items()]
         p = float(d.max_win_probability)
         rows += [
-            ("max win [x total bet]", f"{float(d.max_win):.6g}"),
-            ("max win odds", f"1 in {1 / p:.6g}" if p else "n/a"),
+            (f"{self.max_win_label} [x total bet]", f"{float(d.max_win):.6g}"),
+            (f"{self.max_win_label} odds", f"1 in {1 / p:.6g}" if p else "n/a"),
         ]
         return pd.DataFrame(rows, columns=["figure", "value"])
 
