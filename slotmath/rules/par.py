@@ -94,8 +94,9 @@ class ParResult:
 
     @property
     def max_win_label(self) -> str:
-        """"max win", or "largest resolved win" when the distribution leaves
-        a tail unresolved (uncapped retriggers have no largest win)."""
+        """Name of the distribution's top win: max win, or largest resolved
+        win when the distribution leaves a tail unresolved (uncapped
+        retriggers have no largest win)."""
         return "largest resolved win" if self.distribution_shortfall else "max win"
 
     @property
