@@ -25,7 +25,7 @@ from slotmath.report.sheetparts import (
     volatility_class,
 )
 from slotmath.report.sheettable import Section, Table, exact_str, figure_table, human, label
-from slotmath.rules.par import fraction_display
+from slotmath.rules.par import fraction_str
 
 if TYPE_CHECKING:
     from slotmath.report.sheet import ParSheet
@@ -46,7 +46,7 @@ def summary(sheet: ParSheet) -> Section:
         ("RTP [x total bet]", rtp, "pct6"),
         (
             "RTP exact",
-            fraction_display(r.rtp),
+            fraction_str(r.rtp) or "not a fraction (float64 computation, relative error below 1e-12)",
             "text",
         ),
         ("hit frequency: paying spins [probability]", hit, "pct"),
