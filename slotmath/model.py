@@ -48,18 +48,31 @@ class WildRule:
         on the line (index 0 = no wild); overrides ``per_wild``.
     multiply_own_pays : bool
         Whether the multiplier also applies to the wild's own pays.
+    summed : bool
+        The wilds of every ``summed`` kind on a line add their ``per_wild``
+        (``count x per_wild`` per kind) and the sum, when not 0, multiplies
+        the line once (drawn multipliers with ``combine: add``); the other
+        kinds' multipliers multiply it.
     """
 
     substitutes: frozenset
     per_wild: int = 1
     by_count: tuple | None = None
     multiply_own_pays: bool = False
+    summed: bool = False
 
     def multiplier(self, count: int) -> int:
         """Line multiplier for ``count`` substituting wilds of this kind."""
         if self.by_count is not None:
             return self.by_count[min(count, len(self.by_count) - 1)]
         return self.per_wild**count
+
+    def factors(self, count: int) -> tuple:
+        """``(factor, summand)`` of ``count`` counted wilds of this kind: the
+        line's win is ``pay x prod(factors) x (sum(summands) or 1)``."""
+        if self.summed:
+            return 1, count * self.per_wild
+        return self.multiplier(count), 0
 
 
 @dataclass(frozen=True)

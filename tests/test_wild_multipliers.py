@@ -1,7 +1,9 @@
-"""Wilds whose multiplier is drawn from a weighted table (``options.wild_multipliers``):
-exact RTP worked by hand, the spin distribution against enumeration of every
-window with every draw of its wilds' multipliers, the sampler's z-scores
-with free games on the same wilds, and refusals."""
+"""Wilds whose multiplier is drawn from a weighted table (``options.wild_multipliers``),
+the multipliers on a line multiplied or added: exact RTP worked by hand, the
+spin distribution and the combination table against enumeration of every
+window with every draw of its wilds' multipliers, the samplers' z-scores
+(with free games on the same wilds too), a hold-and-spin beside them, and
+refusals."""
 
 from __future__ import annotations
 
@@ -50,10 +52,25 @@ def test_rtp_worked_by_hand(write_game):
     assert components(game, 1) == {"lines": F(2431, 256)}
 
 
-def test_spin_law_equals_enumeration(write_game):
+def test_add_rtp_worked_by_hand(write_game):
+    # combine: add. A line of A/W pays 8 x g, g = the sum of its W's multipliers
+    # (1 without a W); with a_r = P(A), w_r = P(W) on reel r and mean 9/4:
+    #   E[line win] = 8 x (P(A A A) + sum_r (9/4) w_r prod_{j != r} (a_j + w_j))
+    #   (a, w) = (1/4, 2/4), (1/4, 1/4), (2/4, 1/4): P(A A A) = 2/64 = 8/256,
+    #   sum_r w_r prod_{j != r}(a_j + w_j) = (12 + 9 + 6)/64 = 27/64, x 9/4 = 243/256;
+    #   E[line win] = 8 x 251/256 = 251/32; two lines over 2 coins: RTP = 251/32
+    game = game_of(write_game, combine=", combine: add")
+    assert analyse(game, 1).rtp == F(251, 32)
+    assert components(game, 1) == {"lines": F(251, 32)}
+
+
+@pytest.mark.parametrize("combine", ["multiply", "add"])
+def test_spin_law_equals_enumeration(write_game, combine):
     # every stop of every reel (4^3), every multiplier of every W in the window
-    # (drawn independently, weights 3 and 1 of 4), both lines paid literally
-    game = game_of(write_game)
+    # (drawn independently, weights 3 and 1 of 4), both lines paid literally:
+    # the drawn multipliers of the W on a line multiplied or added
+    game = game_of(write_game, combine=f", combine: {combine}")
+    join = np.prod if combine == "multiply" else sum
     strips = [s.symbols for s in game.strips("base")]
     law: dict = {}
     for stops in product(range(4), repeat=3):
@@ -67,8 +84,9 @@ def test_spin_law_equals_enumeration(write_game):
             win = 0
             for k in range(2):
                 row = [window[r][k] for r in range(3)]
+                drawn = [mult[(r, k)] for r in range(3) if (r, k) in mult]
                 if all(s in ("A", "W") for s in row):
-                    win += 8 * np.prod([mult.get((r, k), 1) for r in range(3)])
+                    win += 8 * (join(drawn) if drawn else 1)
             x = F(int(win), 2)
             law[x] = law.get(x, 0) + p
     result = analyse(game, 1)
@@ -112,7 +130,6 @@ def test_sampler_agrees_with_drawn_multipliers_in_free_games(write_game):
         (("table: [[2, 3], [3, 1]]", "table: 2"), "options.wild_multipliers.table: must be a non-empty list"),
         (("symbol: W, table", "symbol: A, table"), "wild_multipliers.symbol: 'A' must be a wild symbol"),
         (("symbol: W, table", "wild: W, table"), "options.wild_multipliers.wild: unknown key"),
-        (("[3, 1]]}", "[3, 1]], combine: add}"), "options.wild_multipliers.combine: add is not played"),
         (("[3, 1]]}", "[3, 1]], combine: sum}"), "wild_multipliers.combine: must be one of multiply, add"),
         (("all}", "all, multiplier: {per_wild: 2}}"), "options.wild_multipliers.symbol: 'W' already"),
     ],

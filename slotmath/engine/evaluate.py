@@ -29,7 +29,8 @@ def line_wins(game: Game, level: int, windows: np.ndarray) -> np.ndarray:
 
     For each pay-table entry the line either matches (naturals, or wilds
     that substitute for an allowed symbol) or not; wild multipliers are
-    applied per wild kind; the line pays the highest candidate.
+    applied per wild kind (the summed kinds' added together); the line pays
+    the highest candidate.
     """
     li = game.level_index(level)
     idx = game.symbol_index
@@ -59,8 +60,12 @@ def line_wins(game: Game, level: int, windows: np.ndarray) -> np.ndarray:
                     matched |= is_w
                     wild_count[w.name] += is_w
             ok &= matched
+        added = np.zeros(x.shape[:2], dtype=np.int64)
         for w in wilds:
-            mult *= np.array([w.wild.multiplier(c) for c in range(game.reels + 1)])[wild_count[w.name]]
+            factor, summand = np.array([w.wild.factors(c) for c in range(game.reels + 1)]).T
+            mult *= factor[wild_count[w.name]]
+            added += summand[wild_count[w.name]]
+        mult = np.where(added > 0, mult * added, mult)
         best = np.maximum(best, np.where(ok, pay * mult, 0))
     return best
 

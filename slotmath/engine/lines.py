@@ -2,7 +2,8 @@
 
 The whole rule set for one payline lives in :func:`line_pay`: a tuple of
 symbols (left to right) is matched against every pay-table entry, wilds
-substitute where allowed, multiplier wilds multiply, and only the highest
+substitute where allowed, multiplier wilds multiply (or add, for the
+kinds of :attr:`slotmath.model.WildRule.summed`), and only the highest
 win is paid (the first entry in file order wins a tie).  Everything else in
 the engine (combination tables, the joint distribution, tuning) reads the
 pay tensor this module builds, so rule subtleties are decided once.
@@ -41,7 +42,11 @@ class CompiledPays:
     wild_kind : ndarray of int, shape (S,)
         Index of the symbol's multiplier rule, -1 for non-wilds.
     mult_table : ndarray of int64, shape (K, R + 1)
-        ``mult_table[k, c]``: multiplier for ``c`` substituting wilds of kind ``k``.
+        ``mult_table[k, c]``: multiplier for ``c`` counted wilds of kind ``k``.
+    add_table : ndarray of int64, shape (K, R + 1)
+        ``add_table[k, c]``: what ``c`` counted wilds of a summed kind ``k`` add
+        to the line's summed multiplier (0 for the other kinds); a line is
+        multiplied by ``prod_k mult_table[k, c_k] x (sum_k add_table[k, c_k] or 1)``.
     """
 
     natural: np.ndarray
@@ -53,6 +58,7 @@ class CompiledPays:
     own_multiplied: np.ndarray
     wild_kind: np.ndarray
     mult_table: np.ndarray
+    add_table: np.ndarray
     names: tuple
 
     @property
@@ -68,6 +74,7 @@ class CompiledPays:
             self.own_multiplied,
             self.wild_kind,
             self.mult_table,
+            self.add_table,
         )
 
 
@@ -86,9 +93,10 @@ def compile_pays(game: Game, level: int) -> CompiledPays:
     wilds = [s for s in game.symbols if s.wild]
     wild_kind = np.full(S, -1, dtype=np.int64)
     mult_table = np.ones((max(len(wilds), 1), R + 1), dtype=np.int64)
+    add_table = np.zeros_like(mult_table)
     for k, w in enumerate(wilds):
         wild_kind[idx[w.name]] = k
-        mult_table[k] = [w.wild.multiplier(c) for c in range(R + 1)]
+        mult_table[k], add_table[k] = np.array([w.wild.factors(c) for c in range(R + 1)]).T
     for e, lp in enumerate(game.line_pays):
         pay[e] = lp.pays[li]
         if lp.anywhere is not None:
@@ -115,12 +123,15 @@ def compile_pays(game: Game, level: int) -> CompiledPays:
         own,
         wild_kind,
         mult_table,
+        add_table,
         tuple(lp.name for lp in game.line_pays),
     )
 
 
 @nb.njit(cache=True)
-def line_pay(x, natural, substitute, length, anywhere, exactly, pay, own_multiplied, wild_kind, mult_table):
+def line_pay(
+    x, natural, substitute, length, anywhere, exactly, pay, own_multiplied, wild_kind, mult_table, add_table
+):
     """Highest win of one line.
 
     Parameters
@@ -141,8 +152,31 @@ def line_pay(x, natural, substitute, length, anywhere, exactly, pay, own_multipl
     """
     counts = np.zeros(mult_table.shape[0], dtype=np.int64)
     return _line_pay(
-        x, counts, natural, substitute, length, anywhere, exactly, pay, own_multiplied, wild_kind, mult_table
+        x,
+        counts,
+        natural,
+        substitute,
+        length,
+        anywhere,
+        exactly,
+        pay,
+        own_multiplied,
+        wild_kind,
+        mult_table,
+        add_table,
     )
+
+
+@nb.njit(cache=True)
+def wild_factor(counts, mult_table, add_table) -> int:
+    """Multiplier of a line whose counted wilds number ``counts[k]`` of kind
+    ``k``: the product of the multiplying kinds' factors times the sum of the
+    summed kinds' multipliers (1 when none is counted)."""
+    m, added = 1, 0
+    for k in range(mult_table.shape[0]):
+        m *= mult_table[k, counts[k]]
+        added += add_table[k, counts[k]]
+    return m * added if added > 0 else m
 
 
 @nb.njit(cache=True)
@@ -157,11 +191,21 @@ def _count_of(x, n, symbol) -> int:
 
 @nb.njit(cache=True)
 def _line_pay(
-    x, counts, natural, substitute, length, anywhere, exactly, pay, own_multiplied, wild_kind, mult_table
+    x,
+    counts,
+    natural,
+    substitute,
+    length,
+    anywhere,
+    exactly,
+    pay,
+    own_multiplied,
+    wild_kind,
+    mult_table,
+    add_table,
 ):
     """:func:`line_pay` with a caller-provided scratch array ``counts``."""
     R = x.shape[0]
-    K = mult_table.shape[0]
     best, best_e, best_m = 0, -1, 1
     for e in range(pay.shape[0]):
         if pay[e] <= 0:
@@ -188,9 +232,7 @@ def _line_pay(
                     break
             if not ok:
                 continue
-            m = 1
-            for k in range(K):
-                m *= mult_table[k, counts[k]]
+            m = wild_factor(counts, mult_table, add_table)
         if pay[e] * m > best:
             best, best_e, best_m = pay[e] * m, e, m
     return best, best_e, best_m
@@ -198,7 +240,8 @@ def _line_pay(
 
 @nb.njit(parallel=True, cache=True)
 def _pay_tensor(
-    S, R, natural, substitute, length, anywhere, exactly, pay, own_multiplied, wild_kind, mult_table
+    S, R, natural, substitute, length, anywhere, exactly, pay, own_multiplied, wild_kind, mult_table,
+    add_table,
 ):
     block = S ** (R - 1)
     wins = np.zeros(S * block, dtype=np.int64)
@@ -226,13 +269,15 @@ def _pay_tensor(
                 own_multiplied,
                 wild_kind,
                 mult_table,
+                add_table,
             )
     return wins, entries, mults
 
 
 @nb.njit(cache=True)
 def _pay_tensor_pruned(
-    S, R, natural, substitute, length, anywhere, exactly, pay, own_multiplied, wild_kind, mult_table
+    S, R, natural, substitute, length, anywhere, exactly, pay, own_multiplied, wild_kind, mult_table,
+    add_table,
 ):
     """:func:`_pay_tensor` by a depth-first walk over symbol prefixes that
     fills a whole block as soon as the prefix decides the line: every
@@ -292,9 +337,7 @@ def _pay_tensor_pruned(
                     continue
                 m = 1
             else:
-                m = 1
-                for k in range(K):
-                    m *= mult_table[k, counts[d + 1, e, k]]
+                m = wild_factor(counts[d + 1, e], mult_table, add_table)
             if pay[e] * m > best:
                 best, best_e, best_m = pay[e] * m, e, m
         span = S ** (R - 1 - d)

@@ -7,14 +7,18 @@ Declared under ``options:`` of a ``rules: lines`` game::
 Every ``W`` that lands in the window draws its own multiplier from
 ``table`` (``[multiplier, weight]`` rows), independently of the others; a
 line's win is multiplied by the product of the multipliers of the wilds
-on it (``combine: multiply``, the line rule of the engine).  ``combine:
-add`` (the multipliers on a line summed) is refused: the line rule
-multiplies the factors of different wilds.
+counted on it (``combine: multiply``) or by their sum (``combine: add``;
+no counted wild: x1).  Counted are the wilds the line engine counts: those
+substituting in the winning combination, and in ``W``'s own pays the
+natural ones when ``W`` declares ``multiply_own_pays``.  Another wild kind's
+multiplier multiplies the product or the sum.
 
 Exact method: the game is rewritten so that the engine sees the draws as
 stops.  Each wild ``W`` becomes one wild symbol per multiplier
 (``Wx2``, ``Wx3``, ... each ``per_wild`` its multiplier, substituting as
-``W`` does and matching ``W``'s own pays); each stop ``s`` of a reel whose
+``W`` does and matching ``W``'s own pays; with ``add`` the variants are
+:attr:`~slotmath.model.WildRule.summed` kinds, whose multipliers the line
+engine adds); each stop ``s`` of a reel whose
 window shows ``k`` wilds becomes one stop per assignment of multipliers to
 them, its window written out (as :func:`~slotmath.features.options.nudged_strip`
 does), weighted ``w_s x prod(table weights) x T^(kmax - k)`` (``T`` the
@@ -87,11 +91,6 @@ def _load(game: Game) -> WildMultipliers:
     combine = spec.get("combine", "multiply")
     if combine not in COMBINE:
         rd.fail(f"{w}.combine", f"must be one of {', '.join(COMBINE)}, got {combine!r}")
-    if combine == "add":
-        rd.fail(
-            f"{w}.combine",
-            "add is not played: the line rule multiplies the factors of the wilds on a line (use multiply)",
-        )
     if game.pays_by == "ways":
         rd.fail(w, "is not played on ways games (pays_by: ways)")
     rows = spec["table"]
@@ -160,10 +159,9 @@ def _rewrite(game: Game) -> Game:
         replace(s, wild=replace(s.wild, substitutes=widen(s.wild.substitutes))) if s.wild else s
         for s in game.symbols
     ]
-    symbols += [
-        Symbol(variant_name(w, m), "wild", WildRule(widen(wild.substitutes), m, None, wild.multiply_own_pays))
-        for m, _ in spec.table
-    ]
+    summed = spec.combine == "add"
+    rule = WildRule(widen(wild.substitutes), 1, None, wild.multiply_own_pays, summed)
+    symbols += [Symbol(variant_name(w, m), "wild", replace(rule, per_wild=m)) for m, _ in spec.table]
     pays = tuple(replace(lp, positions=tuple(widen(p) for p in lp.positions)) for lp in game.line_pays)
     sets = {name: tuple(_strip(game, s, spec) for s in strips) for name, strips in game.reel_sets.items()}
     out = replace(game, symbols=tuple(symbols), line_pays=pays, reel_sets=sets)
