@@ -72,6 +72,8 @@ def load_wild_multipliers(game: Game) -> WildMultipliers | None:
     """Validate and return ``options.wild_multipliers`` (None when absent)."""
     if not game.options or "wild_multipliers" not in game.options:
         return None
+    if isinstance(game.options["wild_multipliers"], WildMultipliers):  # a played game's
+        return game.options["wild_multipliers"]
     return _load(game)
 
 
@@ -132,9 +134,12 @@ def _refuse_triggers(rd, game: Game, symbol: str) -> None:
 
 def played_game(game: Game) -> Game:
     """``game`` with its drawn wild multipliers written into symbols and
-    stops (see the module notes); ``game`` itself when it declares none."""
-    spec = load_wild_multipliers(game)
-    if spec is None or variant_name(spec.symbol, spec.table[0][0]) in game.symbol_index:
+    stops (see the module notes); ``game`` itself when it declares none or
+    is played already (its ``options.wild_multipliers`` is then the parsed
+    :class:`WildMultipliers`, which no game file can give)."""
+    if not game.options or isinstance(game.options.get("wild_multipliers"), WildMultipliers):
+        return game
+    if load_wild_multipliers(game) is None:
         return game
     return _rewrite(game)
 
@@ -164,7 +169,8 @@ def _rewrite(game: Game) -> Game:
     symbols += [Symbol(variant_name(w, m), "wild", replace(rule, per_wild=m)) for m, _ in spec.table]
     pays = tuple(replace(lp, positions=tuple(widen(p) for p in lp.positions)) for lp in game.line_pays)
     sets = {name: tuple(_strip(game, s, spec) for s in strips) for name, strips in game.reel_sets.items()}
-    out = replace(game, symbols=tuple(symbols), line_pays=pays, reel_sets=sets)
+    options = {**game.options, "wild_multipliers": spec}
+    out = replace(game, symbols=tuple(symbols), line_pays=pays, reel_sets=sets, options=options)
     for name, strips in sets.items():
         cycle = prod(s.total_weight for s in strips)
         heaviest = max(int(s.stop_weights().max()) for s in strips)
