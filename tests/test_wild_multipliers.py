@@ -64,21 +64,21 @@ def test_add_rtp_worked_by_hand(write_game):
     assert components(game, 1) == {"lines": F(251, 32)}
 
 
-@pytest.mark.parametrize("combine", ["multiply", "add"])
-def test_spin_law_equals_enumeration(write_game, combine):
-    # every stop of every reel (4^3), every multiplier of every W in the window
-    # (drawn independently, weights 3 and 1 of 4), both lines paid literally:
-    # the drawn multipliers of the W on a line multiplied or added
-    game = game_of(write_game, combine=f", combine: {combine}")
+def spin_law(strips, combine):
+    """Law of (spin win [x total bet], S shown) of GAME's lines on ``strips``,
+    listing every stop of every reel and every multiplier of every W in the
+    window (drawn independently from TABLE); a line of A/W pays 8 x the
+    drawn multipliers of its W multiplied or added (x1 without a W)."""
     join = np.prod if combine == "multiply" else sum
-    strips = [s.symbols for s in game.strips("base")]
     law: dict = {}
-    for stops in product(range(4), repeat=3):
-        window = [[strips[r][(stops[r] + k) % 4] for k in range(2)] for r in range(3)]
+    cycle = np.prod([len(s) for s in strips])
+    for stops in product(*(range(len(s)) for s in strips)):
+        window = [[s[(stop + k) % len(s)] for k in range(2)] for s, stop in zip(strips, stops, strict=True)]
         cells = [(r, k) for r in range(3) for k in range(2) if window[r][k] == "W"]
+        scatters = sum(col.count("S") for col in window)
         for draw in product(TABLE, repeat=len(cells)):
             mult = dict(zip(cells, draw, strict=True))
-            p = F(1, 64)
+            p = F(1, int(cycle))
             for m in draw:
                 p *= F(TABLE[m], 4)
             win = 0
@@ -87,8 +87,19 @@ def test_spin_law_equals_enumeration(write_game, combine):
                 drawn = [mult[(r, k)] for r in range(3) if (r, k) in mult]
                 if all(s in ("A", "W") for s in row):
                     win += 8 * (join(drawn) if drawn else 1)
-            x = F(int(win), 2)
-            law[x] = law.get(x, 0) + p
+            key = (F(int(win), 2), scatters)
+            law[key] = law.get(key, 0) + p
+    return law
+
+
+@pytest.mark.parametrize("combine", ["multiply", "add"])
+def test_spin_law_equals_enumeration(write_game, combine):
+    # every stop of every reel (4^3), every multiplier of every W in the window
+    # (weights 3 and 1 of 4), both lines paid literally
+    game = game_of(write_game, combine=f", combine: {combine}")
+    law: dict = {}
+    for (x, _), p in spin_law([s.symbols for s in game.strips("base")], combine).items():
+        law[x] = law.get(x, 0) + p
     result = analyse(game, 1)
     assert result.rtp == sum(x * p for x, p in law.items())
     dist = result.distribution
@@ -98,16 +109,46 @@ def test_spin_law_equals_enumeration(write_game, combine):
     assert got == {x: p for x, p in law.items() if p}
 
 
-def test_sampler_agrees_with_drawn_multipliers_in_free_games(write_game):
-    # an S on every base reel; free games on their own reels with W too:
-    # 2+ S give 3 games at x2, retriggerable
-    text = GAME.replace("COMBINE", "").replace("S_SYMBOL", ", {name: S, kind: scatter}")
-    free = "[[A, W, S, X, X, A], [W, A, X, S, X, X], [A, X, W, W, X, S]]"
+FREE_STRIPS = [["A", "W", "S", "X", "X", "A"], ["W", "A", "X", "S", "X", "X"], ["A", "X", "W", "W", "X", "S"]]
+
+
+def free_game(write_game, combine):
+    """GAME with an S on every base reel and free games on their own reels
+    with W too: 2+ S give 3 games at x2, retriggerable."""
+    text = GAME.replace("COMBINE", f", combine: {combine}").replace("S_SYMBOL", ", {name: S, kind: scatter}")
+    free = "[" + ", ".join("[" + ", ".join(s) + "]" for s in FREE_STRIPS) + "]"
     text = text.replace("W, X]]FREE", f"W, X, S]]\n  free: {free}")
     text = text.replace("[A, W, W, X]", "[A, W, W, X, S]").replace("[A, W, X, X]", "[A, W, X, X, S]")
     more = "  free_games: {symbol: S, reels: free, multiplier: 2, awards: {2: {games: 3}}}\n"
     game = load_game(write_game(text + more))
     assert [len(s) for s in game.strips("base")] == [5, 5, 5]
+    return game
+
+
+@pytest.mark.parametrize("combine", ["multiply", "add"])
+def test_free_games_with_drawn_multipliers_equal_the_renewal_formula(write_game, combine):
+    # The free spins draw their wilds' multipliers too.  From the literal
+    # enumerations of spin_law (base reels, free reels):
+    #   p  = P(2+ S in the free window), E[K] = 3 p (3 games per retrigger),
+    #   E[Y] = E[free spin win], P_base = P(2+ S in the base window);
+    #   free_games = P_base x 3 / (1 - 3 p) x 2 x E[Y]   (N / (1 - N p) games at x2)
+    game = free_game(write_game, combine)
+    base = spin_law([s.symbols for s in game.strips("base")], combine)
+    free = spin_law(FREE_STRIPS, combine)
+    p = sum(q for (_, c), q in free.items() if c >= 2)
+    mean_y = sum(x * q for (x, _), q in free.items())
+    p_base = sum(q for (_, c), q in base.items() if c >= 2)
+    want = p_base * F(3) / (1 - 3 * p) * 2 * mean_y
+    lines = sum(x * q for (x, _), q in base.items())
+    result = analyse(game, 1)
+    assert result.components == {"lines": lines, "free_games": want}
+    assert components(game, 1) == {"lines": lines, "free_games": want}
+    assert result.rtp == lines + want
+
+
+@pytest.mark.parametrize("combine", ["multiply", "add"])
+def test_sampler_agrees_with_drawn_multipliers_in_free_games(write_game, combine):
+    game = free_game(write_game, combine)
     exact = analyse(game, 1)
     n = 1_000_000
     comp = round_components(game, 1, n, 3)

@@ -80,7 +80,8 @@ def components(game: Game, level: int) -> dict:
     component is float)."""
     if round_cap(game) is not None:
         return dict(analyse(game, level).components)
-    out = channel_components(played_game(game), level)
+    game = played_game(game)  # the free games' spins draw their wilds' multipliers too
+    out = channel_components(game, level)
     features = round_features(game, level)
     if features:
         from slotmath.features.round import feature_means, trigger_key_probability
