@@ -171,7 +171,7 @@ def test_sampler_agrees_with_drawn_multipliers_in_free_games(write_game, combine
         (("table: [[2, 3], [3, 1]]", "table: 2"), "options.wild_multipliers.table: must be a non-empty list"),
         (("symbol: W, table", "symbol: A, table"), "wild_multipliers.symbol: 'A' must be a wild symbol"),
         (("symbol: W, table", "wild: W, table"), "options.wild_multipliers.wild: unknown key"),
-        (("[3, 1]]}", "[3, 1]], combine: sum}"), "wild_multipliers.combine: must be one of multiply, add"),
+        (("[3, 1]]}", "[3, 1]], combine: sum}"), "combine: 'sum' is not one of ['multiply', 'add']"),
         (("all}", "all, multiplier: {per_wild: 2}}"), "options.wild_multipliers.symbol: 'W' already"),
     ],
 )
@@ -211,6 +211,38 @@ def test_worked_example_has_the_figures_the_page_states(tmp_path):
     result = analyse(game, 1)
     assert result.rtp == F(2431, 256) and f"{float(result.rtp):.4%}" == "949.6094%"
     assert result.cycle == 16384 and "= 2431/256`" in section and "= 16384`" in section
+
+
+def test_added_worked_example_has_the_figures_the_page_states(tmp_path):
+    # docs/features.md "Worked example: wild multipliers added": RTP 251/32 (784.3750 %),
+    # and its window by hand: stops (1, 0, 1), reel 1 draws x3 (row 0) and x2 (row 1),
+    # reels 2 and 3 draw x2 and x3: row 0 pays 8 x 3 = 24, row 1 8 x (2 + 2 + 3) = 56
+    from test_prize_round import docs_example
+
+    from slotmath.engine.evaluate import line_wins, window_at
+    from slotmath.engine.lines import pay_tensor
+    from slotmath.features.wildmult import played_game
+
+    game, section = docs_example(tmp_path, "### Worked example: wild multipliers added")
+    assert game.options["wild_multipliers"]["combine"] == "add"
+    result = analyse(game, 1)
+    assert result.rtp == F(251, 32) and f"{float(result.rtp):.4%}" == "784.3750%"
+    assert result.cycle == 16384 and "RTP = `251/32` (784.3750 %" in section
+    played = played_game(game)
+    idx = played.symbol_index
+    drawn = [["Wx3", "Wx2"], ["A", "Wx2"], ["A", "Wx3"]]  # reel by reel, rows 0 and 1
+    stops = []
+    for r, col in enumerate(drawn):  # the rewritten stop showing that window, and its share
+        strip = played.strips("base")[r]
+        weights = strip.stop_weights()
+        s = next(s for s in range(len(strip)) if weights[s] and list(strip.symbols[s : s + 2]) == col)
+        stops.append(s)
+        share = F(int(weights[s]), int(weights.sum()))
+        assert share == [F(1, 4) * F(1, 4) * F(3, 4), F(1, 4) * F(3, 4), F(1, 4) * F(1, 4)][r]
+    assert line_wins(played, 1, window_at(played, stops)[None]).tolist() == [[24, 56]]
+    tensor = pay_tensor(played, 1).reshaped()
+    assert tensor[idx["Wx3"], idx["A"], idx["A"]] == 24 and tensor[idx["Wx2"], idx["Wx2"], idx["Wx3"]] == 56
+    assert "`8 x 3 = 24`" in section and "`8 x (2 + 2 + 3) = 56`" in section and "9/256" in section
 
 
 def test_a_reel_without_the_wild_keeps_its_strip(write_game):
