@@ -256,15 +256,93 @@ def test_a_reel_without_the_wild_keeps_its_strip(write_game):
     assert result.cycle == (4 * 4**2) * (4 * 4) * 4
 
 
-def test_beside_a_hold_and_spin_is_refused(tmp_path):
-    from test_holdspin import CELLS, small_game_data
+# the 2x2 hold-and-spin of test_holdspin (lines on rows 0 and 1, A A pays 3 coins
+# of a total bet of 2; 2+ COIN start 2 respins) with W on the base reels (two
+# in one window of reel 1) and on the feature reels (in place of a B: the
+# COIN stops, which alone decide the respins, are unchanged)
+HS_BASE = [["COIN", "W", "W", "A", "COIN", "B"], ["A", "COIN", "W", "B", "W"]]
+HS_FEATURE = [["COIN", "W", "B"], ["COIN", "COIN", "W", "A", "B"]]
+
+
+def hold_and_spin_game(tmp_path, feature, combine):
+    from test_holdspin import small_game_data
     from test_holdspin import write_game as write_folder
 
-    data = small_game_data(CELLS)
+    data = small_game_data(feature)
     data["symbols"].append({"name": "W", "kind": "wild", "substitutes": "all"})
-    data["options"]["wild_multipliers"] = {"symbol": "W", "table": [[2, 1]]}
-    with pytest.raises(GameFileError, match="wild_multipliers: is not played together with options.hold_and"):
-        write_folder(tmp_path, data)
+    data["reels"] = {"base": HS_BASE, "feature": HS_FEATURE}
+    data["options"]["wild_multipliers"] = {"symbol": "W", "table": [[2, 3], [3, 1]], "combine": combine}
+    return write_folder(tmp_path, data)
+
+
+def hold_and_spin_round_law(feature, combine):
+    """Law of the round's win [x total bet]: every base stop pair, every
+    draw of every W in the window (weights 3 and 1 of 4), the lines paid
+    literally, then the award law of the window's coins (test_holdspin's
+    enumeration of every respin and prize)."""
+    from test_holdspin import award_law, final_masks
+
+    join = np.prod if combine == "multiply" else sum
+    law: dict = {}
+    for stops in product(range(6), range(5)):
+        window = [[s[(stop + k) % len(s)] for k in range(2)] for s, stop in zip(HS_BASE, stops, strict=True)]
+        mask = sum(1 << (r * 2 + k) for r in range(2) for k in range(2) if window[r][k] == "COIN")
+        awards = {F(0): F(1)}
+        if bin(mask).count("1") >= 2:
+            awards = {}
+            for m, q in final_masks(feature, mask, 2, 2).items():
+                for v, pv in award_law(bin(mask).count("1"), bin(m).count("1")).items():
+                    awards[v] = awards.get(v, 0) + q * pv  # prizes [x total bet]
+        cells = [(r, k) for r in range(2) for k in range(2) if window[r][k] == "W"]
+        for draw in product(TABLE, repeat=len(cells)):
+            mult = dict(zip(cells, draw, strict=True))
+            p = F(1, 30)
+            for m in draw:
+                p *= F(TABLE[m], 4)
+            coins = 0
+            for k in range(2):
+                drawn = [mult[(r, k)] for r in range(2) if (r, k) in mult]
+                if all(window[r][k] in ("A", "W") for r in range(2)):
+                    coins += 3 * (join(drawn) if drawn else 1)
+            for v, q in awards.items():
+                law[F(coins, 2) + v] = law.get(F(coins, 2) + v, 0) + p * q
+    return law
+
+
+@pytest.mark.parametrize("combine", ["multiply", "add"])
+@pytest.mark.parametrize("name", ["CELLS", "REELS", "STRIP_CELLS"])
+def test_beside_a_hold_and_spin_equals_enumeration(tmp_path, name, combine):
+    # the round's exact RTP (a Fraction) and its win law against the literal round.
+    # CELLS' landing probabilities differ by row, so its award law depends on the
+    # rows of the coins, not only on the per-reel counts the round keys the base
+    # win on: its round law is not compared (the same game without W, or with W
+    # as a plain wild, shows the same gap; the RTP is exact all the same)
+    import test_holdspin
+
+    feature = getattr(test_holdspin, name)
+    game = hold_and_spin_game(tmp_path, feature, combine)
+    law = hold_and_spin_round_law(feature, combine)
+    result = analyse(game, 1)
+    assert isinstance(result.rtp, F) and result.rtp == sum(x * p for x, p in law.items())
+    assert set(result.components) == {"lines", "hold_and_spin"}
+    if name == "CELLS":
+        return
+    d = result.distribution
+    got = dict(zip(d.x.tolist(), d.probabilities.tolist(), strict=True))
+    assert got.keys() == {float(x) for x, p in law.items() if p}
+    for x, p in law.items():
+        assert got[float(x)] == pytest.approx(float(p), rel=1e-12)
+
+
+def test_beside_a_hold_and_spin_the_sampler_agrees(tmp_path):
+    # the compiled hold-and-spin sampler on the rewritten stops: 1e6 rounds
+    from test_holdspin import REELS
+
+    from slotmath.rules.linegame import simulate
+
+    game = hold_and_spin_game(tmp_path, REELS, "add")
+    sim = simulate(game, 1, 1_000_000, seed=11)
+    assert abs(sim.rtp.z) < 4 and abs(sim.hit_frequency.z) < 4, (sim.rtp, sim.hit_frequency)
 
 
 # 3 reels x 2 rows, lines on each row (total bet 2 coins).  W substitutes for

@@ -120,10 +120,12 @@ def _load(game: Game) -> WildMultipliers:
 
 
 def _refuse_triggers(rd, game: Game, symbol: str) -> None:
-    """A feature triggered (or expanded) by the multiplier wild would miss its variants."""
+    """A feature triggered (or expanded) by the multiplier wild would miss its
+    variants.  A hold-and-spin is played beside: its coins are not wilds (its
+    loader refuses that), and the rewrite keeps every stop's coin pattern and
+    its share of the reel, so the trigger keys, the respin landing and the
+    joint law of (line win, key) are the game's."""
     opts = game.options
-    if "hold_and_spin" in opts:
-        rd.fail("options.wild_multipliers", "is not played together with options.hold_and_spin")
     fields_of = {"free_games": ("symbol", "nudge"), "wheel": ("symbol",), "selection": ("symbol",)}
     for key, fields in fields_of.items():
         spec = opts.get(key)

@@ -281,7 +281,8 @@ def round_sampler(game: Game, level: int, reel_set: str = "base"):
 
     game = played_game(game)
     if reel_set == "base" and "hold_and_spin" in (game.options or {}):
-        if any(k in game.options for k in PLAYED_OPTIONS if k not in ("hold_and_spin", "jackpots")):
+        alone = ("hold_and_spin", "jackpots", "wild_multipliers")  # the draws are in the stops
+        if any(k in game.options for k in PLAYED_OPTIONS if k not in alone):
             raise ValueError(
                 f"{game.name}: the compiled sampler plays a hold-and-spin alone "
                 "(not with other features or a round cap)"
