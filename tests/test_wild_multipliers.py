@@ -12,10 +12,16 @@ from itertools import product
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from slotmath.io.gamefile import GameFileError, load_game
 from slotmath.montecarlo.roundsim import COMPONENTS, round_components
 from slotmath.rules.linegame import analyse, components
+
+from test_engine_properties import SETTINGS, games, load
+
+SETTINGS_FEW = settings(SETTINGS, max_examples=30)
 
 # 3 reels x 2 rows, lines on row 0 and row 1 (total bet 2 coins); A A A pays 8
 # per line; W substitutes and draws x2 (weight 3) or x3 (weight 1): mean 9/4.
@@ -453,3 +459,61 @@ def test_simulate_command_agrees_with_added_multipliers(write_game):
     assert out["rtp"]["exact"] == pytest.approx(float(result.rtp), rel=1e-12)
     assert out["hit_frequency"]["exact"] == pytest.approx(result.hit_frequency, rel=1e-12)
     assert abs(out["rtp"]["z"]) < 4 and abs(out["hit_frequency"]["z"]) < 4, (out["rtp"], out["hit_frequency"])
+
+
+@SETTINGS_FEW
+@given(data=games(), pick=st.integers(0, 2), summed=st.integers(0, 7))
+def test_pay_tensor_adds_the_summed_kinds(data, pick, summed):
+    # random small games whose wilds without a by_count table are made summed
+    # kinds by the bits of `summed`: both builds of the pay tensor equal the
+    # rule written out here -- each candidate pay x the product of the other
+    # kinds' multipliers x (the sum of per_wild over its counted summed wilds, or 1)
+    import dataclasses
+    from collections import Counter
+
+    from slotmath.engine.lines import _pay_tensor, _pay_tensor_pruned, compile_pays
+
+    game = load(data)
+    wilds = [s.name for s in game.symbols if s.wild and s.wild.by_count is None]
+    marked = {w for i, w in enumerate(wilds) if summed >> i & 1}
+    symbols = tuple(
+        dataclasses.replace(s, wild=dataclasses.replace(s.wild, summed=True)) if s.name in marked else s
+        for s in game.symbols
+    )
+    game = dataclasses.replace(game, symbols=symbols)
+    level = game.levels[pick % len(game.levels)]
+    li = game.level_index(level)
+
+    def rule(x):
+        best = 0
+        for lp in game.line_pays:
+            pay = lp.pays[li]
+            if lp.anywhere is not None:
+                best = max(best, pay if x.count(lp.anywhere) == lp.exactly else 0)
+                continue
+            counted = Counter()
+            for allowed, s in zip(lp.positions, x, strict=False):
+                w = game.symbol(s).wild
+                if s in allowed:
+                    if lp.wild_own and w is not None and w.multiply_own_pays:
+                        counted[s] += 1
+                elif w is not None and allowed & w.substitutes:
+                    counted[s] += 1
+                else:
+                    break
+            else:
+                kinds = {w: (game.symbol(w).wild, c) for w, c in counted.items()}
+                factor = int(np.prod([k.multiplier(c) for w, (k, c) in kinds.items() if w not in marked]))
+                added = sum(k.per_wild * c for w, (k, c) in kinds.items() if w in marked)
+                best = max(best, pay * factor * (added or 1))
+        return best
+
+    cp = compile_pays(game, level)
+    S, R = len(game.symbols), game.reels
+    full, pruned = _pay_tensor(S, R, *cp.arrays), _pay_tensor_pruned(S, R, *cp.arrays)
+    for a, b in zip(full, pruned, strict=True):
+        np.testing.assert_array_equal(a, b)
+    names = game.symbol_names
+    for t in range(0, S**R, max(1, S**R // 1500)):
+        x = [names[i] for i in np.unravel_index(t, (S,) * R)]
+        assert full[0][t] == rule(x), x
