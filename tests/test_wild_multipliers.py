@@ -66,7 +66,9 @@ def test_add_rtp_worked_by_hand(write_game):
     #   sum_r w_r prod_{j != r}(a_j + w_j) = (12 + 9 + 6)/64 = 27/64, x 9/4 = 243/256;
     #   E[line win] = 8 x 251/256 = 251/32; two lines over 2 coins: RTP = 251/32
     game = game_of(write_game, combine=", combine: add")
-    assert analyse(game, 1).rtp == F(251, 32)
+    result = analyse(game, 1)
+    assert result.rtp == F(251, 32)
+    assert any(n.startswith("Wild multipliers drawn from a table (added on a line)") for n in result.notes)
     assert components(game, 1) == {"lines": F(251, 32)}
 
 

@@ -24,8 +24,9 @@ def analyse(game: Game, level: int, reel_set: str = "base") -> ParResult:
     played = played_game(game)
     result = _analyse_lines(played, level, reel_set)
     if played is not game:
+        how = "multiplied" if played.options["wild_multipliers"].combine == "multiply" else "added"
         result.notes.append(
-            "Wild multipliers drawn from a table: every draw is written into the stops "
+            f"Wild multipliers drawn from a table ({how} on a line): every draw is written into the stops "
             f"(cycle {result.cycle:,} is the rewritten one); the figures are exact over it."
         )
     return result
