@@ -181,6 +181,8 @@ def test_sampler_agrees_with_drawn_multipliers_in_free_games(write_game, combine
         (("symbol: W, table", "wild: W, table"), "options.wild_multipliers.wild: unknown key"),
         (("[3, 1]]}", "[3, 1]], combine: sum}"), "combine: 'sum' is not one of ['multiply', 'add']"),
         (("all}", "all, multiplier: {per_wild: 2}}"), "options.wild_multipliers.symbol: 'W' already"),
+        # x102 on each of 3 reels: 102**3 = 1,061,208 >= 2**20 (added: 3 x 102 = 306, played below)
+        (("[[2, 3], [3, 1]]", "[[102, 3]]"), "table: a line's multiplier reaches 1,061,208; the engine"),
     ],
 )
 def test_bad_declarations_are_one_line(write_game, edit, field):
@@ -189,6 +191,26 @@ def test_bad_declarations_are_one_line(write_game, edit, field):
     with pytest.raises(GameFileError) as err:
         load_game(write_game(text.replace(*edit)))
     assert field in str(err.value) and "\n" not in str(err.value)
+
+
+def test_a_top_win_beyond_the_exact_range_is_refused(write_game):
+    # 1e9 coins at bet level 1, 1e11 at level 100, x100 drawn on 3 reels (100**3 = 1e6 < 2**20),
+    # 2 lines: 2e17 coins reach 2**53 win units (undrawn, 2e11 coins do not)
+    text = GAME.replace("[[2, 3], [3, 1]]", "[[100, 1]]").replace("pay: 8}", "pay: 1000000000}")
+    text = text.replace("levels: [1]", "levels: [1, 100]").replace("COMBINE", "")
+    with pytest.raises(GameFileError) as err:
+        load_game(write_game(text.replace("FREE", "").replace("S_SYMBOL", "")))
+    assert "options.wild_multipliers.table: the largest win of one spin (2e+17 coins" in str(err.value)
+    assert "\n" not in str(err.value)
+
+
+def test_added_multipliers_keep_a_table_the_product_would_overflow(write_game):
+    # x102 drawn on 3 reels: at most 3 x 102 = 306 added on a line (multiplied: refused above);
+    # every W draws x102, so the RTP is the worked-by-hand one with the W's mean 9/4 -> 102:
+    #   8 x (P(A A A) + 102 x 27/64) = 8 x (2 + 2754)/64 = 689/2
+    text = GAME.replace("[[2, 3], [3, 1]]", "[[102, 3]]").replace("COMBINE", ", combine: add")
+    game = load_game(write_game(text.replace("FREE", "").replace("S_SYMBOL", "")))
+    assert analyse(game, 1).rtp == F(689, 2)
 
 
 def test_a_feature_triggered_by_the_multiplier_wild_is_refused(write_game):

@@ -25,7 +25,9 @@ does), weighted ``w_s x prod(table weights) x T^(kmax - k)`` (``T`` the
 table's total weight, ``kmax`` the most wilds one window of that reel
 shows), so every stop keeps its share of the reel.  The cycle grows by
 ``T^kmax`` per reel; the rewrite is refused when counts would leave the
-int64 range of the engine (cycle x lines >= 2**62).
+int64 range of the engine (cycle x lines >= 2**62), and the table when a
+line's multiplier could reach 2**20 (the combination labels) or a spin's
+win 2**53 win units.
 """
 
 from __future__ import annotations
@@ -116,7 +118,41 @@ def _load(game: Game) -> WildMultipliers:
             problem = f"pay {lp.name!r} counts {symbol} anywhere on a line: not played with drawn multipliers"
             rd.fail(w, problem)
     _refuse_triggers(rd, game, symbol)
-    return WildMultipliers(symbol, tuple((m, x) for m, x in table if x), combine)
+    out = WildMultipliers(symbol, tuple((m, x) for m, x in table if x), combine)
+    _check_range(rd, game, out)
+    return out
+
+
+#: line multipliers the engine's combination labels hold (``entry << 20 | multiplier``)
+MAX_LINE_MULTIPLIER = 2**20
+
+
+def _check_range(rd, game: Game, spec: WildMultipliers) -> None:
+    """Refuse a table whose largest line multiplier (the top multiplier on
+    every reel, times the other wilds' largest) leaves the engine's labels,
+    or whose largest win leaves its exact win units."""
+    from math import prod
+
+    from slotmath.io.gamefile import check_top_win
+
+    top, R = max(m for m, _ in spec.table), game.reels
+    drawn = tuple(top**c if spec.combine == "multiply" else max(c * top, 1) for c in range(R + 1))
+    kinds = [s.wild for s in game.symbols if s.wild and s.name != spec.symbol]
+    top_line = drawn[-1] * prod(max(k.multiplier(c) for c in range(R + 1)) for k in kinds)
+    where = "options.wild_multipliers.table"
+    if top_line >= MAX_LINE_MULTIPLIER:
+        rd.fail(where, f"a line's multiplier reaches {top_line:,}; the engine holds less than 2**20")
+    symbols = [
+        replace(s, wild=replace(s.wild, by_count=drawn)) if s.name == spec.symbol else s for s in game.symbols
+    ]
+    check_top_win(
+        game.line_pays,
+        game.scatter_pays,
+        symbols,
+        game.ways_or_lines,
+        game.bet_levels,
+        lambda field, problem: rd.fail(where, problem),
+    )
 
 
 def _refuse_triggers(rd, game: Game, symbol: str) -> None:
