@@ -240,7 +240,17 @@ def _line_pay(
 
 @nb.njit(parallel=True, cache=True)
 def _pay_tensor(
-    S, R, natural, substitute, length, anywhere, exactly, pay, own_multiplied, wild_kind, mult_table,
+    S,
+    R,
+    natural,
+    substitute,
+    length,
+    anywhere,
+    exactly,
+    pay,
+    own_multiplied,
+    wild_kind,
+    mult_table,
     add_table,
 ):
     block = S ** (R - 1)
@@ -276,7 +286,17 @@ def _pay_tensor(
 
 @nb.njit(cache=True)
 def _pay_tensor_pruned(
-    S, R, natural, substitute, length, anywhere, exactly, pay, own_multiplied, wild_kind, mult_table,
+    S,
+    R,
+    natural,
+    substitute,
+    length,
+    anywhere,
+    exactly,
+    pay,
+    own_multiplied,
+    wild_kind,
+    mult_table,
     add_table,
 ):
     """:func:`_pay_tensor` by a depth-first walk over symbol prefixes that
