@@ -99,7 +99,7 @@ SECTIONS = {
     "features": (
         "Feature sheets",
         "Features",
-        "Figures of the game's features as computed by its rules module.",
+        "The features' exact figures: trigger odds, awards and their share of the RTP.",
     ),
     "simulation": (
         "Monte Carlo cross-check",
