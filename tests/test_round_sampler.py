@@ -131,10 +131,20 @@ def test_component_names_follow_the_declarations(path):
 
 
 def test_cli_simulates_the_hold_and_spin_example():
-    out = run_cli("simulate", GAMES / "hold_and_spin", "--spins", "200000", "--seed", "3", "--workers", "1", "--json")
+    spins = ("--spins", "200000", "--seed", "3", "--workers", "1")
+    out = run_cli("simulate", GAMES / "hold_and_spin", *spins, "--json")
     assert out.returncode == 0, out.stderr
     result = json.loads(out.stdout)
     rows = {r["figure"]: r for r in result["convergence"]["components"]}
     assert set(rows) == {"RTP: lines", "RTP: scatters", "RTP: hold_and_spin"}
     assert all(abs(r["z"]) < 4 for r in rows.values())
     assert abs(result["rtp"]["z"]) < 4
+
+
+def test_round_cap_on_a_ways_game_is_refused(tmp_path):
+    # the ways analysis has no round: a cap would be silently ignored
+    text = (GAMES / "ways4096" / "game.yaml").read_text() + "options:\n  round_cap: 5\n"
+    (tmp_path / "game.yaml").write_text(text)
+    out = run_cli("validate", tmp_path / "game.yaml")
+    assert out.returncode == 2 and out.stderr.count("\n") == 1, out.stderr
+    assert "options.round_cap: is not played on ways games (pays_by: ways)" in out.stderr

@@ -164,7 +164,12 @@ def _selection(game: Game, level: int):
 
 
 #: the exact :class:`~slotmath.features.round.Feature` of each name of :func:`feature_names`
-FEATURES = {"free_games": _free_games, "hold_and_spin": _hold_and_spin, "wheel": _wheel, "selection": _selection}
+FEATURES = {
+    "free_games": _free_games,
+    "hold_and_spin": _hold_and_spin,
+    "wheel": _wheel,
+    "selection": _selection,
+}
 
 
 def component_names(game: Game) -> tuple:
@@ -362,7 +367,7 @@ def check(game: Game) -> None:
                     f"is not played under rules: {game.rules} (it plays: {', '.join(PLAYED_OPTIONS)})",
                 )
     load_features(game)  # validates every declared feature
-    for name in ("free_games", "hold_and_spin", "wheel", "selection"):
+    for name in ("free_games", "hold_and_spin", "wheel", "selection", "round_cap"):
         if name in game.options and game.pays_by == "ways":
             raise GameFileError(game.source, f"options.{name}", "is not played on ways games (pays_by: ways)")
     prizes = any(k in game.options for k in ("wheel", "selection"))
