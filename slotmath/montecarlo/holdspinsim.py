@@ -34,7 +34,7 @@ from slotmath.features.holdspin import (
 from slotmath.model import Game
 from slotmath.montecarlo.linesim import draw_args, stop_of, uniform_below
 
-__all__ = ["play_feature", "feature_args", "play_hold_and_spin", "hold_and_spin_args"]
+__all__ = ["play_feature", "feature_args", "hold_and_spin_start", "play_hold_and_spin", "hold_and_spin_args"]
 
 
 @nb.njit(cache=True)
