@@ -10,7 +10,8 @@ of fresh runs (every cached result forgotten, numba kernels compiled):
 * PAR: the whole round (combination table, RTP, round win distribution),
   by the line rules' generic round (``slotmath par``) and by the standalone
   round PAR (direct convolutions);
-* sampler: rounds per second of the compiled base spin + feature.
+* sampler: rounds per second of the compiled round sampler (base spin +
+  feature, :mod:`slotmath.montecarlo.roundsim`).
 """
 
 from __future__ import annotations
@@ -21,9 +22,9 @@ import time
 
 from slotmath.features.holdspin import hold_and_spin_awards, load_hold_and_spin
 from slotmath.io.gamefile import load_game
-from slotmath.montecarlo.holdspinsim import round_sampler
 from slotmath.montecarlo.run import run_chunk
 from slotmath.rules.holdspin_round import hold_and_spin_par, hold_and_spin_rtp
+from slotmath.rules.linegame import round_sampler
 from slotmath.rules.par import par
 
 from timing import forget_cached_results, median_time

@@ -378,12 +378,8 @@ def test_sampler_agrees_with_exact(example):
     (the award sum in prize steps of 0.5 x total bet) and every line and
     scatter pay against the exact figures."""
     from slotmath.analysis.simulation import simulate_game
-    from slotmath.montecarlo.holdspinsim import round_sampler
-    from slotmath.rules.linegame import round_sampler as lines_round_sampler
 
     game, par = example
-    # the line rules play the hold-and-spin: their round sampler is this one
-    assert round_sampler(game, 1).kernel is lines_round_sampler(game, 1).kernel
     sim = simulate_game(game, 2_000_000, seed=2026, workers=1, progress=False, exact="par")
     report = sim.convergence
     assert abs(report.figures.set_index("figure").loc["RTP", "z"]) < 4
@@ -396,6 +392,9 @@ def test_sampler_agrees_with_exact(example):
     )
     line_events = events[events.index.str.startswith(("line", "scatter"))]
     assert len(line_events) > 20 and (line_events["z"].abs() < 4).all()
+    parts = report.components.set_index("figure")
+    assert len(parts) == 3 and (parts["z"].abs() < 4).all()  # lines, scatters, hold_and_spin
+    assert parts.loc["RTP: hold_and_spin", "exact"] == pytest.approx(float(par.components["hold_and_spin"]))
     # the round's win law (win bands) against the simulated rounds
     bins = report.histogram.dropna(subset=["z"])
     assert len(bins) > 8 and (bins["z"].abs() < 4).all()
@@ -403,8 +402,8 @@ def test_sampler_agrees_with_exact(example):
 
 @pytest.mark.parametrize("feature", [CELLS, REELS], ids=["cells", "reels"])
 def test_sampler_small_grid(tmp_path, feature):
-    from slotmath.montecarlo.holdspinsim import round_sampler
     from slotmath.montecarlo.run import run_chunk
+    from slotmath.rules.linegame import round_sampler
 
     game = write_game(tmp_path, small_game_data(feature))
     par = hold_and_spin_par(game, 1)
@@ -515,10 +514,10 @@ def test_refusals_of_what_is_not_computed(tmp_path):
     game = write_game(tmp_path, data, "cap")
     with pytest.raises(GameFileError, match=r"options\.round_cap: unknown key"):
         hold_and_spin_par(game, 1)
-    with pytest.raises(ValueError, match="plays a hold-and-spin alone"):
-        from slotmath.rules.linegame import round_sampler
+    # the line rules' round sampler plays it with the cap (tests/test_round_sampler.py)
+    from slotmath.rules.linegame import round_sampler
 
-        round_sampler(game, 1)
+    assert round_sampler(game, 1).part_names[-2:] == ("hold_and_spin", "round_cap")
 
 
 # ----------------------------------------------------------------------------

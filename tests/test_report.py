@@ -117,7 +117,13 @@ def test_simulation_rows(sheet):
     table = sec.tables[0]
     shown = [table.text_value("z", i) for i in range(len(table.frame))]
     assert all(re.fullmatch(r"[+-]\d+\.\d\d", z) for z in shown), shown
-    events = sec.tables[2].frame.set_index("event")
+    by_title = {t.title: t.frame for t in sec.tables}
+    # every component of the RTP against the simulated split of the round wins
+    parts = by_title["RTP by component: simulated against exact"].set_index("component")
+    assert list(parts.index) == [human(k) for k in sheet.par.components]
+    for k, v in sheet.par.components.items():
+        assert parts.loc[human(k), "exact"] == pytest.approx(float(v), rel=1e-12)
+    events = by_title["Pays and features: simulated against exact frequency"].set_index("event")
     # every pay of the combination table is checked; 3 x SEVEN at x8 has 5 hits in 4096
     assert events.loc["line: 3 x SEVEN (x8)", "exact 1 in N"] == pytest.approx(4096 / 5)
     for t in sec.tables:

@@ -1,18 +1,20 @@
-"""Compiled sampler of a line game with a value-per-coin hold-and-spin.
+"""Compiled play of a value-per-coin hold-and-spin, a slot of the round sampler
+(:mod:`slotmath.montecarlo.roundsim`).
 
-One round: the base spin of :mod:`slotmath.montecarlo.linesim` (same stop
-draw, same line and scatter evaluation), then, when the window shows
-``trigger`` or more coins, :func:`play_feature` from that window's mask (bit
-``reel * H + row``, as in :mod:`slotmath.features.lockit`).  Every draw is an
-exactly uniform integer (:func:`~slotmath.montecarlo.linesim.uniform_below`):
-a cell lands a coin when a draw below the denominator of its probability
-falls below the numerator; a whole reel respins by a weighted stop of its
-feature strip; a prize is a weighted draw from its table.
+When the base window shows ``trigger`` or more coins,
+:func:`play_hold_and_spin` plays :func:`play_feature` from that window's
+mask (bit ``reel * H + row``, as in :mod:`slotmath.features.lockit`).  Every
+draw is an exactly uniform integer
+(:func:`~slotmath.montecarlo.linesim.uniform_below`): a cell lands a coin
+when a draw below the denominator of its probability falls below the
+numerator; a whole reel respins by a weighted stop of its feature strip; a
+prize is a weighted draw from its table.
 
-Events, after the line and scatter events: ``hold_and_spin triggers``,
-``hold_and_spin full screens`` and ``hold_and_spin award [grid]``, the sum
-of the awards in prize-grid steps (its rate x grid step is the feature RTP,
-with the batch-means standard error of :meth:`ChunkStats.event_rate`).
+Events (:data:`~slotmath.features.holdspin.FEATURE_EVENTS`):
+``hold_and_spin triggers``, ``hold_and_spin full screens`` and
+``hold_and_spin award [grid]``, the sum of the awards in prize-grid steps
+(its rate x grid step is the feature RTP, with the batch-means standard
+error of :meth:`ChunkStats.event_rate`).
 """
 
 from __future__ import annotations
@@ -26,22 +28,13 @@ from slotmath.features.holdspin import (
     FEATURE_EVENTS,
     HoldAndSpinSpec,
     _grid,
-    _required,
     cell_probabilities,
     coin_patterns,
 )
 from slotmath.model import Game
-from slotmath.montecarlo.linesim import (
-    draw_args,
-    draw_stops,
-    evaluation_args,
-    line_win,
-    part_names,
-    scatter_win,
-    stop_of,
-    uniform_below,
-)
-from slotmath.montecarlo.run import RoundSampler
+from slotmath.montecarlo.linesim import draw_args, stop_of, uniform_below
+
+__all__ = ["play_feature", "feature_args", "hold_and_spin_start", "play_hold_and_spin", "hold_and_spin_args"]
 
 
 @nb.njit(cache=True)
@@ -97,77 +90,39 @@ def play_feature(
     return award, 0
 
 
+@nb.njit(cache=True, inline="always")
+def hold_and_spin_start(stop, coins, head):
+    """The held coins (mask, bit ``reel * H + row``) when the base window at
+    ``stop`` shows ``trigger`` or more coins, else -1 (``coins``, ``head``:
+    the first two arrays of the slot of :func:`hold_and_spin_args`)."""
+    H = head[2]
+    mask = 0
+    count = 0
+    for r in range(stop.shape[0]):
+        p = coins[r, stop[r]]
+        mask |= p << (r * H)
+        while p:
+            count += p & 1
+            p >>= 1
+    return mask if count >= head[0] else -1
+
+
 @nb.njit(cache=True)
-def holdspin_kernel(
-    rng,
-    n,
-    dims,
-    bound,
-    use_table,
-    table,
-    cum,
-    n_stops,
-    sym,
-    cells,
-    codes,
-    offsets,
-    label_coins,
-    sc_count,
-    sc_pay,
-    sc_event,
-    coin_pat,
-    trigger_grid,
-    fdims,
-    cell_num,
-    cell_den,
-    fbound,
-    fuse_table,
-    ftable,
-    fcum,
-    fn_stops,
-    fpat,
-    v_units,
-    v_cum,
-    s_units,
-    s_cum,
-):
-    """Play ``n`` rounds: (wins [x total bet], event counts, wins by part:
-    lines, then scatters when the game has scatter symbols, then the
-    hold-and-spin award)."""
-    R, H, E = dims[0], dims[6], dims[5]
-    trigger, grid = trigger_grid[0], trigger_grid[1]
-    scatters = sc_count.shape[0] > 0
-    wins = np.empty(n, dtype=np.float64)
-    parts = np.zeros((n, 2 + scatters), dtype=np.float64)
-    events = np.zeros(E + 3, dtype=np.int64)
-    stop = np.empty(R, dtype=np.int64)
-    window = np.empty(R * H, dtype=np.int64)
-    for i in range(n):
-        draw_stops(rng, stop, bound, use_table, table, cum, n_stops)
-        parts[i, 0] = line_win(stop, window, dims, sym, cells, codes, offsets, label_coins, events)
-        if scatters:
-            parts[i, 1] = scatter_win(stop, sc_count, sc_pay, sc_event, events)
-        win = parts[i, 0] + parts[i, 1]
-        mask = 0
-        for r in range(R):
-            mask |= coin_pat[r, stop[r]] << (r * H)
-        count = 0
-        m = mask
-        while m:
-            count += m & 1
-            m >>= 1
-        if count >= trigger:
-            award, is_full = play_feature(
-                rng, mask, fdims, cell_num, cell_den, fbound, fuse_table, ftable, fcum, fn_stops, fpat,
-                v_units, v_cum, s_units, s_cum,
-            )  # fmt: skip
-            events[E] += 1
-            events[E + 1] += is_full
-            events[E + 2] += award
-            parts[i, 1 + scatters] = award * grid
-            win += award * grid
-        wins[i] = win
-    return wins, events, parts
+def play_hold_and_spin(rng, mask, hold, events):
+    """The hold-and-spin slot of the round (:mod:`slotmath.montecarlo.roundsim`):
+    play the feature from the held ``mask`` (:func:`hold_and_spin_start`),
+    count its events; its award [x total bet].
+
+    ``hold`` = (coin pattern per reel and stop, (trigger, index of the first
+    event, rows H), (prize grid step [x total bet],), :func:`play_feature`'s
+    arrays) from :func:`hold_and_spin_args`.
+    """
+    award, is_full = play_feature(rng, mask, *hold[3])
+    at = hold[1][1]
+    events[at] += 1
+    events[at + 1] += is_full
+    events[at + 2] += award
+    return award * hold[2][0]
 
 
 def _patterns(game: Game, reel_set: str, symbol: str) -> np.ndarray:
@@ -215,16 +170,24 @@ def feature_args(game: Game, spec: HoldAndSpinSpec) -> tuple:
     return (fdims, cell_num, cell_den, fbound, fuse, ftable, fcum, fn, fpat) + v + s, g
 
 
-def round_sampler(game: Game, level: int, spec: HoldAndSpinSpec | None = None) -> RoundSampler:
-    """Compiled round sampler (base spin + hold-and-spin) for :mod:`slotmath.montecarlo.run`."""
-    spec = spec or _required(game)
-    reels = spec.base_reels
-    draw = draw_args(game, reels)
-    evaluation, names = evaluation_args(game, level, reels)
+def hold_and_spin_args(game: Game, at: int) -> tuple:
+    """The ``hold`` slot of :func:`play_hold_and_spin` for ``game``'s
+    ``options.hold_and_spin`` (its events counted from index ``at``) and the
+    names of those events; without a hold-and-spin, arrays of the same types
+    that never trigger and no events."""
+    from slotmath.features.holdspin import load_hold_and_spin
+
+    spec = load_hold_and_spin(game)
+    H, R = game.rows, game.reels
+    if spec is None:
+        never = np.array([H * R + 1, at, H], dtype=np.int64)
+        unit = (np.zeros(1, dtype=np.int64), np.ones(1, dtype=np.int64))
+        fdims = np.array([H, R, 0, 0, 0, 0], dtype=np.int64)
+        cells = (np.zeros(H * R, dtype=np.int64), np.ones(H * R, dtype=np.int64))
+        feature = (fdims, *cells, *draw_args(game, "base"), np.zeros((R, 1), dtype=np.int64), *unit, *unit)
+        no_coins = np.zeros((R, max(len(s) for s in game.strips("base"))), dtype=np.int64)
+        return (no_coins, never, np.ones(1), feature), ()
     feature, g = feature_args(game, spec)
-    head = np.array([spec.trigger, 0], dtype=np.float64)
-    head[1] = float(g)
-    extra = (_patterns(game, reels, spec.symbol), head) + feature
-    args = (evaluation[0],) + draw + evaluation[1:] + extra
-    parts = part_names(game, "lines") + ("hold_and_spin",)
-    return RoundSampler(holdspin_kernel, args, names + FEATURE_EVENTS, parts)
+    head = np.array([spec.trigger, at, H], dtype=np.int64)
+    pat = _patterns(game, spec.base_reels, spec.symbol)
+    return (pat, head, np.array([float(g)]), feature), FEATURE_EVENTS

@@ -1,22 +1,49 @@
-"""Compiled round sampler of a line game with declared free games.
+"""Compiled round sampler of a line game: the base spin and every feature it triggers.
 
 Built from the same declarations as the exact round
-(:mod:`slotmath.features.round`, :mod:`slotmath.features.freeround`) but
-plays the round literally: draw the base stops, pay lines and scatters
-(:func:`slotmath.montecarlo.linesim.play_stops`), count the trigger symbol
-in the window; when it triggers, pay the prize and play free spins one by
-one on the free reel set (a ``nudge`` wild fills its reel in the window),
-adding the games each retrigger count awards, until none are left or
-``max_games`` were played; multiply the free spins' wins; cap the round
-at ``round_cap``.  No exact table is used.
+(:mod:`slotmath.features.round`, :func:`slotmath.rules.linegame.round_features`)
+but plays the round literally; no exact table is used.  Draw the base
+stops, pay lines and scatters (:mod:`slotmath.montecarlo.linesim`), then
+play the features the base window triggers, in the order of
+``round_features``:
 
-A triggered wheel draws its segments (the ``before`` prize first) for its
-spins; a selection draws the choice with the policy's probabilities and
-plays it (prize, free games at the choice's multiplier, wheel spins).
+* free games: pay the prize and play free spins one by one on the free reel
+  set (a ``nudge`` wild fills its reel in the window), adding the games each
+  retrigger count awards, until none are left or ``max_games`` were played;
+  multiply the free spins' wins;
+* hold-and-spin: the held coins of the base window respin
+  (:func:`slotmath.montecarlo.holdspinsim.play_hold_and_spin`);
+* wheel: draw its segments (the ``before`` prize first) for its spins;
+* selection: draw the choice with the policy's probabilities and play it
+  (prize, free games at the choice's multiplier, wheel spins);
 
-Components of a round [x total bet]: 0 lines, 1 scatters, 2 free games
-(prize and multiplied free spins), 3 the cap's cut (0 or negative), 4 the
-wheel, 5 the selection.
+and cap the round at ``round_cap``.  Every feature reads its trigger off the
+base stops (free spins draw into stops of their own).
+
+Components of a round [x total bet] (:data:`COMPONENTS`, the kernel's
+columns): 0 lines, 1 scatters, 2 free games (prize and multiplied free
+spins), 3 the cap's cut (0 or negative), 4 the wheel, 5 the selection, 6 the
+hold-and-spin.
+
+Events: the base spin's line and scatter events, then each declared
+feature's (free games: ``free_games`` triggers and ``free_games_played``;
+hold-and-spin: :data:`slotmath.features.holdspin.FEATURE_EVENTS`).
+
+Adding a base-triggered feature
+-------------------------------
+A feature is one *slot* of the round: a tuple of arrays built in Python
+(``x_args(game, at)``, ``at`` the index of its first event; arrays of the
+same types that never trigger when the game does not declare it, so one
+compiled kernel serves every game), an inlined njit ``x_start(stop, ...)``
+reading its trigger off the base ``stop`` (a key, or -1), and an njit
+``play_x(rng, key, args, events)`` that plays the feature, counts its
+events and returns its award [x total bet].  Plugging it in is local: a
+name in :data:`COMPONENTS`, one argument of :func:`round_kernel` (its
+trigger read in the loop, next to the others) passed on to
+:func:`_features` (one block there, in the order of ``round_features``),
+and its args and event names in :func:`sampler_args`.  The hold-and-spin
+is such a slot (:func:`~slotmath.montecarlo.holdspinsim.hold_and_spin_args`,
+``hold_and_spin_start``, ``play_hold_and_spin``).
 """
 
 from __future__ import annotations
@@ -26,29 +53,32 @@ import numpy as np
 
 from slotmath.engine.scatters import scatter_symbols
 from slotmath.model import Game
-from slotmath.montecarlo.linesim import draw_args, draw_stops, evaluation_args, play_stops, scatter_win
+from slotmath.montecarlo.holdspinsim import hold_and_spin_args, hold_and_spin_start, play_hold_and_spin
+from slotmath.montecarlo.linesim import draw_args, draw_stops, evaluation_args, line_win, scatter_win
 from slotmath.montecarlo.run import RoundSampler
 
-__all__ = ["COMPONENTS", "round_sampler", "round_components"]
+__all__ = ["COMPONENTS", "FREE_GAMES_EVENTS", "round_sampler", "round_components", "sampler_args"]
 
 #: Names of the simulated components, in the kernel's column order.
-COMPONENTS = ("lines", "scatters", "free_games", "round_cap", "wheel", "selection")
+COMPONENTS = ("lines", "scatters", "free_games", "round_cap", "wheel", "selection", "hold_and_spin")
+#: Events of the base-triggered free games (after the base spin's).
+FREE_GAMES_EVENTS = ("free_games", "free_games_played")
 
 
-@nb.njit(cache=True)
-def _spin(rng, stop, window, draw, ev, events, spare):
-    """Draw one spin of a reel set; its (total win, scatter win) [x total bet]
-    (events added to ``events``; ``spare`` is scratch of the same size)."""
+# Helpers taking many arrays are inlined (numba IR inlining): a compiled call
+# updates a reference count per array passed (see slotmath.montecarlo.linesim).
+@nb.njit(cache=True, inline="always")
+def _spin(rng, stop, window, draw, ev, events):
+    """Draw one spin of a reel set into ``stop``; its (line win, scatter win)
+    [x total bet] (events added to ``events``)."""
     bound, use_table, table, cum, n_stops = draw
     dims, sym, cells, codes, offsets, label_coins, sc_count, sc_pay, sc_event = ev
     draw_stops(rng, stop, bound, use_table, table, cum, n_stops)
-    total = play_stops(
-        stop, window, dims, sym, cells, codes, offsets, label_coins, sc_count, sc_pay, sc_event, events
-    )
-    return total, scatter_win(stop, sc_count, sc_pay, sc_event, spare)
+    lines = line_win(stop, window, dims, sym, cells, codes, offsets, label_coins, events)
+    return lines, scatter_win(stop, sc_count, sc_pay, sc_event, events)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def _count(stop, trig):
     c = 0
     for r in range(stop.shape[0]):
@@ -58,8 +88,9 @@ def _count(stop, trig):
 
 @nb.njit(cache=True)
 def _free_play(rng, games, stop, window, fg_events, free_draw, free_ev, feat):
-    """Play ``games`` free games (with retriggers, at most ``max games``):
-    (their win before the multiplier [x total bet], games played)."""
+    """Play ``games`` free games (with retriggers, at most ``max games``),
+    drawing into ``stop``: (their win before the multiplier [x total bet],
+    games played)."""
     ftrig, again, reprize, cap_games = feat[1], feat[4], feat[5], feat[6][1]
     left = games
     played = 0
@@ -67,9 +98,9 @@ def _free_play(rng, games, stop, window, fg_events, free_draw, free_ev, feat):
     while left > 0 and (cap_games < 0 or played < cap_games):
         left -= 1
         played += 1
-        w, _ = _spin(rng, stop, window, free_draw, free_ev, fg_events, fg_events)
+        lines, sc = _spin(rng, stop, window, free_draw, free_ev, fg_events)
         k = _count(stop, ftrig)
-        fg += w + reprize[k]
+        fg += lines + sc + reprize[k]
         left += again[k]
     return fg, played
 
@@ -91,63 +122,85 @@ def _wheel_spins(rng, spins, values, cum):
 
 
 @nb.njit(cache=True)
-def _round(rng, comp, stop, window, events, fg_events, base_draw, base_ev, free_draw, free_ev, feat, prizes):
-    """Play one round into ``comp`` (see :data:`COMPONENTS`); returns its total win.
-
-    ``feat`` = (trigger count per base stop, per free stop, games, prize,
-    retrigger games, retrigger prize by count, (multiplier, max games, round cap));
-    ``prizes`` = (wheel and selection symbol counts per base stop, (wheel
-    trigger, wheel spins, selection trigger), wheel values, their cumulative
-    probabilities, choices' cumulative probabilities, prizes, free games,
-    multipliers, wheel spins).
-    """
-    trig, games, prize, params = feat[0], feat[2], feat[3], feat[6]
-    mult, cap_win = params[0], params[2]
-    wtrig, strig, pp, wvalues, wcum, ccum, cprize, cgames, cmult, cwheel = prizes
-    base, sc = _spin(rng, stop, window, base_draw, base_ev, events, fg_events)
-    comp[0] = base - sc
-    comp[1] = sc
-    for j in range(2, 6):
-        comp[j] = 0.0
-    c = _count(stop, trig)
-    cw = _count(stop, wtrig)
-    cs = _count(stop, strig)
+def _features(rng, comp, c, mask, cw, cs, fstop, window, events, fg_events, sets, feat, prizes, hold):
+    """Play the features the base window triggered (the order of
+    ``linegame.round_features``) into ``comp``: ``c``, ``cw``, ``cs`` the
+    free-games, wheel and selection symbol counts, ``mask`` the held coins
+    (-1: no hold-and-spin)."""
+    _, _, free_draw, free_ev = sets
+    games, prize, mult, fg_at = feat[2], feat[3], feat[6][0], feat[7][0]
+    _, _, pp, wvalues, wcum, ccum, cprize, cgames, cmult, cwheel = prizes
     if games[c] > 0:
-        events[events.shape[0] - 2] += 1
-        fg, played = _free_play(rng, games[c], stop, window, fg_events, free_draw, free_ev, feat)
-        events[events.shape[0] - 1] += played
+        events[fg_at] += 1
+        fg, played = _free_play(rng, games[c], fstop, window, fg_events, free_draw, free_ev, feat)
+        events[fg_at + 1] += played
         comp[2] = prize[c] + mult * fg
+    if mask >= 0:
+        comp[6] = play_hold_and_spin(rng, mask, hold, events)
     if cw >= pp[0]:
         comp[4] = _wheel_spins(rng, pp[1], wvalues, wcum)
     if cs >= pp[2]:
         k = _pick(rng, ccum)
         comp[5] = cprize[k] + _wheel_spins(rng, cwheel[k], wvalues, wcum)
         if cgames[k] > 0:
-            fg, _ = _free_play(rng, cgames[k], stop, window, fg_events, free_draw, free_ev, feat)
+            fg, _ = _free_play(rng, cgames[k], fstop, window, fg_events, free_draw, free_ev, feat)
             comp[5] += cmult[k] * fg
-    total = comp[0] + comp[1] + comp[2] + comp[4] + comp[5]
-    if cap_win >= 0 and total > cap_win:
-        comp[3] = cap_win - total
-        total = cap_win
-    return total
 
 
 @nb.njit(cache=True)
-def round_kernel(rng, n, cols, base_draw, base_ev, free_draw, free_ev, feat, prizes):
-    """Play ``n`` rounds: (wins [x total bet], event counts, parts), ``parts``
-    shape (n, len(cols)): the components ``COMPONENTS[cols]`` of each round's
-    win [x total bet]."""
-    n_events = base_ev[0][5] + 2
+def round_kernel(rng, n, cols, n_events, base_draw, base_ev, free_draw, free_ev, feat, prizes, hold):
+    """Play ``n`` rounds: (wins [x total bet], event counts (``n_events[0]``
+    of them), parts), ``parts`` shape (n, len(cols)): the components
+    ``COMPONENTS[cols]`` of each round's win [x total bet].
+
+    ``feat`` = (trigger count per base stop, per free stop, games, prize,
+    retrigger games, retrigger prize by count, (multiplier, max games, round
+    cap), (index of the free-games trigger event,));
+    ``prizes`` = (wheel and selection symbol counts per base stop, (wheel
+    trigger, wheel spins, selection trigger), wheel values, their cumulative
+    probabilities, choices' cumulative probabilities, prizes, free games,
+    multipliers, wheel spins);
+    ``hold`` = the hold-and-spin slot (:func:`hold_and_spin_args`).
+
+    The loop plays the base spin and reads every trigger with arrays
+    unpacked once, here (taking an array out of a tuple inside the loop
+    costs a reference count update per array and round, several times the
+    base spin); :func:`_features` plays the features only when one triggers.
+    """
+    bound, use_table, table, cum, n_stops = base_draw
+    dims, sym, cells, codes, offsets, label_coins, sc_count, sc_pay, sc_event = base_ev
+    trig, games, cap_win = feat[0], feat[2], feat[6][2]
+    wtrig, strig, pp = prizes[0], prizes[1], prizes[2]
+    coins, head = hold[0], hold[1]
+    sets = (base_draw, base_ev, free_draw, free_ev)
     wins = np.empty(n, dtype=np.float64)
     parts = np.empty((n, cols.shape[0]), dtype=np.float64)
-    events = np.zeros(n_events, dtype=np.int64)
-    fg_events = np.zeros(max(free_ev[0][5], base_ev[0][5]) + 1, dtype=np.int64)
+    events = np.zeros(n_events[0], dtype=np.int64)
+    fg_events = np.zeros(max(free_ev[0][5], dims[5]) + 1, dtype=np.int64)
     comp = np.zeros(len(COMPONENTS))
-    stop = np.empty(base_ev[0][0], dtype=np.int64)
-    window = np.empty(base_ev[0][0] * base_ev[0][6], dtype=np.int64)
-    sets = (base_draw, base_ev, free_draw, free_ev)
+    stop = np.empty(dims[0], dtype=np.int64)
+    fstop = np.empty(dims[0], dtype=np.int64)
+    window = np.empty(dims[0] * dims[6], dtype=np.int64)
     for i in range(n):
-        wins[i] = _round(rng, comp, stop, window, events, fg_events, *sets, feat, prizes)
+        draw_stops(rng, stop, bound, use_table, table, cum, n_stops)
+        comp[0] = line_win(stop, window, dims, sym, cells, codes, offsets, label_coins, events)
+        comp[1] = scatter_win(stop, sc_count, sc_pay, sc_event, events)
+        for j in range(2, comp.shape[0]):
+            comp[j] = 0.0
+        # every feature's trigger, read off the base stops
+        c = _count(stop, trig)
+        mask = hold_and_spin_start(stop, coins, head)
+        cw = _count(stop, wtrig)
+        cs = _count(stop, strig)
+        if games[c] > 0 or mask >= 0 or cw >= pp[0] or cs >= pp[2]:
+            _features(rng, comp, c, mask, cw, cs, fstop, window, events, fg_events, sets, feat, prizes, hold)
+        total = 0.0
+        for j in range(comp.shape[0]):
+            total += comp[j]
+        if cap_win >= 0 and total > cap_win:
+            comp[3] = cap_win - total
+            total = cap_win
+        wins[i] = total
         for j in range(cols.shape[0]):
             parts[i, j] = comp[cols[j]]
     return wins, events, parts
@@ -176,7 +229,7 @@ def _trigger_counts(game: Game, sym: np.ndarray, symbol: str) -> np.ndarray:
 
 
 def sampler_args(game: Game, level: int) -> tuple:
-    """Arguments of :func:`round_kernel` after ``n``, and the event names."""
+    """Arguments of :func:`round_kernel` after ``n`` and ``cols``, and the event names."""
     from slotmath.features.options import load_features
     from slotmath.features.wildmult import played_game
 
@@ -207,9 +260,14 @@ def sampler_args(game: Game, level: int) -> tuple:
             float(declared.round_cap) if declared.round_cap is not None else -1.0,
         ]
     )
-    feat = (trig, ftrig, games, prize, again, reprize, params)
-    args = (base_draw, base_ev, free_draw, free_ev, feat, prize_args(game, level, base_ev[1]))
-    return args, names + ("free_games", "free_games_played")
+    names += FREE_GAMES_EVENTS if spec is not None and spec.awards else ()
+    fg_at = np.array([len(names) - len(FREE_GAMES_EVENTS)], dtype=np.int64)
+    feat = (trig, ftrig, games, prize, again, reprize, params, fg_at)
+    hold, hold_events = hold_and_spin_args(game, len(names))
+    names += hold_events
+    prizes = prize_args(game, level, base_ev[1])
+    sets = (base_draw, base_ev, free_draw, free_ev)
+    return (np.array([len(names)], dtype=np.int64), *sets, feat, prizes, hold), names
 
 
 def prize_args(game: Game, level: int, sym: np.ndarray) -> tuple:

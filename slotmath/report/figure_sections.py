@@ -446,6 +446,26 @@ def simulation(sheet: ParSheet) -> Section:
         "/ (2 SD), which holds for heavy-tailed wins.",
     )
     tables = [table]
+    parts = conv.components
+    if len(parts):
+        tables.append(
+            Table(
+                "RTP by component: simulated against exact",
+                pd.DataFrame(
+                    {
+                        "component": [human(x.removeprefix("RTP: ")) for x in parts["figure"]],
+                        "exact": parts["exact"],
+                        "simulated": parts["simulated"],
+                        "standard error": parts["se"],
+                        "z": parts["z"],
+                        "check": [_agrees(z) for z in parts["z"]],
+                    }
+                ),
+                {"exact": "pct6", "simulated": "pct6", "standard error": "pct6", "z": "z", "check": "text"},
+                note="Each round's win split by component [x total bet]; standard error "
+                "from the run's own variance of the component, sqrt(var / N).",
+            )
+        )
     sd = float(sheet.par.distribution.sd)
     power = [
         ("rounds simulated", int(conv.rounds), "int"),

@@ -5,8 +5,9 @@ when the window shows enough coins.
 Exact RTP: ``E[base spin win] + sum over keys P(key) mean(key)``.  The round's
 win law: the base win and the award depend on each other only through the
 key (the coins per reel of the window), so the base win given the key is
-convolved with the award given the key.  Until the generic feature round of
-``rules: lines`` plays this feature, :func:`hold_and_spin_par` is its PAR.
+convolved with the award given the key.  The generic feature round of
+``rules: lines`` plays this feature (with any other); :func:`hold_and_spin_par`
+is the same round alone by direct convolutions, its tail resolved further.
 """
 
 from __future__ import annotations

@@ -107,39 +107,80 @@ def has_round(game: Game) -> bool:
     return bool(game.options) and any(k in game.options for k in PLAYED_OPTIONS)
 
 
+def feature_names(game: Game) -> tuple:
+    """Names (RTP components) of the base-triggered features ``game``
+    declares, in the order the round plays them (the exact round and the
+    compiled sampler alike), from the declarations alone."""
+    if not game.options:
+        return ()
+    from slotmath.features.options import load_features
+
+    out = []
+    free = load_features(game).free_games
+    if free is not None and free.awards:  # else a selection's only
+        out.append("free_games")
+    if "hold_and_spin" in game.options:
+        out.append("hold_and_spin")
+    if any(k in game.options for k in ("wheel", "selection")):
+        from slotmath.features.prizes import load_line_prizes
+
+        prizes = load_line_prizes(game)
+        if prizes.wheel is not None and prizes.wheel.symbol is not None:  # else a selection's only
+            out.append("wheel")
+        if prizes.selection is not None:
+            out.append("selection")
+    return tuple(out)
+
+
 def round_features(game: Game, level: int) -> list:
     """The features of the generic round that ``game`` declares (each a
-    :class:`slotmath.features.round.Feature`), in the order they are played."""
-    if not game.options:
-        return []
+    :class:`slotmath.features.round.Feature`), in the order they are played
+    (:func:`feature_names`)."""
+    return [FEATURES[name](game, level) for name in feature_names(game)]
+
+
+def _free_games(game: Game, level: int):
     from slotmath.features.freeround import free_games_feature_of
     from slotmath.features.options import load_features
 
-    declared = load_features(game)
-    out = []
-    if declared.free_games is not None and declared.free_games.awards:  # else a selection's only
-        out.append(free_games_feature_of(game, level, declared.free_games))
-    if "hold_and_spin" in game.options:
-        from slotmath.features.holdspin import hold_and_spin_feature
-
-        out.append(hold_and_spin_feature(game, level))
-    out += prize_features(game, level)
-    return out
+    return free_games_feature_of(game, level, load_features(game).free_games)
 
 
-def prize_features(game: Game, level: int) -> list:
-    """The triggered wheel and the feature selection of the round (:mod:`slotmath.features.prizes`)."""
-    if not any(k in game.options for k in ("wheel", "selection")):
-        return []
-    from slotmath.features.prizes import load_line_prizes, selection_feature, wheel_feature
+def _hold_and_spin(game: Game, level: int):
+    from slotmath.features.holdspin import hold_and_spin_feature
+
+    return hold_and_spin_feature(game, level)
+
+
+def _wheel(game: Game, level: int):
+    from slotmath.features.prizes import load_line_prizes, wheel_feature
+
+    return wheel_feature(game, level, load_line_prizes(game).wheel)
+
+
+def _selection(game: Game, level: int):
+    from slotmath.features.prizes import load_line_prizes, selection_feature
 
     prizes = load_line_prizes(game)
-    out = []
-    if prizes.wheel is not None and prizes.wheel.symbol is not None:
-        out.append(wheel_feature(game, level, prizes.wheel))
-    if prizes.selection is not None:
-        out.append(selection_feature(game, level, prizes.selection, prizes))
-    return out
+    return selection_feature(game, level, prizes.selection, prizes)
+
+
+#: the exact :class:`~slotmath.features.round.Feature` of each name of :func:`feature_names`
+FEATURES = {
+    "free_games": _free_games,
+    "hold_and_spin": _hold_and_spin,
+    "wheel": _wheel,
+    "selection": _selection,
+}
+
+
+def component_names(game: Game) -> tuple:
+    """Names of the RTP components of ``game``'s round, in order (the keys of
+    :func:`components` and of ``analyse(game, level).components``), from the
+    declarations alone: the pay channel, ``scatters`` when the game has
+    scatter pays, each feature of :func:`feature_names` and ``round_cap``."""
+    channel = ("ways" if game.pays_by == "ways" else "lines",) + (("scatters",) if game.scatter_pays else ())
+    return channel + feature_names(game) + (("round_cap",) if round_cap(game) is not None else ())
 
 
 def round_cap(game: Game):
@@ -277,24 +318,18 @@ def simulate(game: Game, level: int, spins: int, seed: int = 0) -> SimulationRes
 
 
 def round_sampler(game: Game, level: int, reel_set: str = "base"):
-    """Compiled round sampler for :mod:`slotmath.montecarlo.run` (see :mod:`slotmath.montecarlo.linesim`)."""
+    """Compiled round sampler for :mod:`slotmath.montecarlo.run`: a game with
+    features or a round cap plays its whole round, every feature together
+    (:mod:`slotmath.montecarlo.roundsim`, its win split into
+    :func:`component_names`); otherwise the line or ways sampler of ``reel_set``
+    (:mod:`slotmath.montecarlo.linesim`)."""
     from slotmath.montecarlo.linesim import line_sampler
 
     game = played_game(game)
-    if reel_set == "base" and "hold_and_spin" in (game.options or {}):
-        alone = ("hold_and_spin", "jackpots", "wild_multipliers")  # the draws are in the stops
-        if any(k in game.options for k in PLAYED_OPTIONS if k not in alone):
-            raise ValueError(
-                f"{game.name}: the compiled sampler plays a hold-and-spin alone "
-                "(not with other features or a round cap)"
-            )
-        from slotmath.montecarlo.holdspinsim import round_sampler as hold_and_spin_sampler
-
-        return hold_and_spin_sampler(game, level)
     if reel_set == "base" and has_round(game):
         from slotmath.montecarlo.roundsim import round_sampler as sampler_of_round
 
-        return sampler_of_round(game, level, tuple(components(game, level)))
+        return sampler_of_round(game, level, component_names(game))
     if game.pays_by == "ways":
         from slotmath.montecarlo.wayssim import ways_sampler
 
@@ -334,7 +369,7 @@ def check(game: Game) -> None:
                     f"is not played under rules: {game.rules} (it plays: {', '.join(PLAYED_OPTIONS)})",
                 )
     load_features(game)  # validates every declared feature
-    for name in ("free_games", "hold_and_spin", "wheel", "selection"):
+    for name in ("free_games", "hold_and_spin", "wheel", "selection", "round_cap"):
         if name in game.options and game.pays_by == "ways":
             raise GameFileError(game.source, f"options.{name}", "is not played on ways games (pays_by: ways)")
     prizes = any(k in game.options for k in ("wheel", "selection"))
