@@ -1,0 +1,295 @@
+"""Free games with a sticky wild (``options.free_games.sticky``), exact.
+
+Rule: during one feature's free games every ``W`` (the sticky wild) that
+lands stays in its cell for the rest of that feature's free games,
+retriggered games included; a spin is evaluated (lines, scatters, trigger
+count) on its window with every sticky cell showing ``W``.  Sticky cells
+start empty at each feature.
+
+The free spins are no longer independent: the state of the feature is
+(games left ``l``, games still awardable ``b``, sticky mask ``M``), ``M``
+the set of cells (bit ``reel x rows + row``) holding ``W``.  Per mask, the
+line engine's keyed forward pass (:func:`slotmath.engine.joint.spin_key_distribution`)
+on the free reel set with ``M``'s cells forced to ``W``
+(:func:`slotmath.engine.reels.window_game`) gives the exact joint law of
+(spin win ``Y``, trigger count, the new mask ``M'``): ``M'`` is read per reel
+as the pattern of ``W`` in the reel's window (one key digit per reel,
+:class:`~slotmath.engine.joint.StopKey`).  Masks only grow; the reachable
+ones are found from the empty mask.
+
+Games: a spin uses one game and adds ``K' = min(K, b)`` games (``K`` those
+of the trigger count, ``b = max_games - played - l``), so ``l + b`` drops
+by one per spin and the feature ends at ``l = 0``.  Retriggers need
+``max_games`` (the options refuse them otherwise).
+
+* Mean (exact Fraction): backward over ``s = l + b``,
+  ``V_s(l, M) = E[Y | M] + sum P(M', K | M) V_(s-1)(l - 1 + K', M')``,
+  in integer numerators over ``cycle^s`` (no rational arithmetic).
+* Distribution (float64): forward over spins played, carrying per state the
+  law of the win so far; the laws of one mask are convolved with each
+  transition's ``Y`` law together.  Refused (:class:`EngineTooLarge`) above
+  :data:`MAX_MASKS` masks or :data:`MAX_CELLS` law cells.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cache, reduce
+from math import gcd
+
+import numpy as np
+from scipy.signal import fftconvolve
+
+from slotmath.engine.cache import ValueCache, game_key
+from slotmath.engine.limits import EngineTooLarge
+from slotmath.features.options import FreeGamesSpec, nudged_game
+from slotmath.features.round import Feature, Trigger
+from slotmath.model import Game
+
+__all__ = ["MAX_MASKS", "MAX_CELLS", "StickyGames", "sticky_games", "sticky_feature_of", "masked_game"]
+
+#: Most sticky masks the exact method visits.
+MAX_MASKS = 4096
+#: Most float cells (state x win point) the distribution holds at once.
+MAX_CELLS = 50_000_000
+
+_CACHE = ValueCache(maxsize=8)
+
+
+def masked_game(g: Game, reel_set: str, wild: str, mask: int) -> Game:
+    """``g`` with every cell of ``mask`` (bit ``reel x rows + row``) showing
+    ``wild`` in every window of ``reel_set`` (equal windows merged)."""
+    from slotmath.engine.reels import window_game
+
+    H = g.rows
+
+    def held(r, window):
+        return tuple(wild if mask >> (r * H + k) & 1 else x for k, x in enumerate(window))
+
+    return window_game(g, reel_set, held)
+
+
+def wild_patterns(g: Game, reel_set: str, wild: str):
+    """Per reel, ``(codes, patterns)``: the index of every stop's pattern of
+    ``wild`` (bit ``row``) in the distinct ``patterns`` of that reel."""
+    from slotmath.engine.reels import windows
+
+    bits = 1 << np.arange(g.rows)
+    out = []
+    for strip in g.strips(reel_set):
+        pat = ((windows(g, strip) == g.symbol_index[wild]) * bits).sum(axis=1)
+        patterns, codes = np.unique(pat, return_inverse=True)
+        out.append((codes.astype(np.int64), patterns.tolist()))
+    return out
+
+
+@dataclass(frozen=True, eq=False)
+class StickyGames:
+    """Exact per-mask transitions of the sticky free games.
+
+    Attributes
+    ----------
+    steps : dict
+        ``steps[M][(M', K)]`` = ``{y: count}``: stop combinations of the
+        spins from mask ``M`` that win ``y`` [1/den coins] (before the
+        multiplier), leave mask ``M'`` and add ``K`` games.
+    cycle : int
+        Stop combinations of one free spin.
+    den : int
+        Win units per coin.
+    """
+
+    steps: dict
+    cycle: int
+    den: int
+    spec: FreeGamesSpec
+
+    def _layers(self, reward: dict, top: int) -> list:
+        """Per ``s = 0..top``, per mask the numerators (over ``cycle^s``) of the
+        expected total of ``reward[M]`` (over ``cycle``, per game played) by games left ``l = 0..s``."""
+        C = self.cycle
+        zero = {m: np.zeros(1, dtype=object) for m in self.steps}
+        layers = [zero]
+        for s in range(1, top + 1):
+            prev = layers[-1]
+            left = np.arange(1, s + 1)
+            cur = {}
+            for m, trans in self.steps.items():
+                v = np.zeros(s + 1, dtype=object)
+                v[1:] = reward[m] * C ** (s - 1)
+                for (m2, k), ys in trans.items():
+                    c = sum(ys.values())
+                    nxt = left - 1 + np.minimum(k, s - left)
+                    v[1:] += c * prev[m2][nxt]
+                cur[m] = v
+            layers.append(cur)
+        return layers
+
+    def start(self, games: int) -> tuple:
+        """``(l, b)`` of a feature awarded ``games`` games."""
+        cap = self.spec.max_games
+        if cap is None:
+            return games, 0
+        return min(games, cap), (cap - min(games, cap)) if self.spec.retrigger else 0
+
+    @cache
+    def means(self, games: int) -> tuple:
+        """Exact ``(E[sum Y] [1/den coins], E[games played])`` of a feature of ``games`` games."""
+        l0, b0 = self.start(games)
+        s = l0 + b0
+        win = {m: sum(y * c for t in tr.values() for y, c in t.items()) for m, tr in self.steps.items()}
+        one = {m: self.cycle for m in self.steps}
+        wl, gl = self._layers(win, s), self._layers(one, s)
+        return Fraction(wl[s][0][l0], self.cycle**s), Fraction(gl[s][0][l0], self.cycle**s)
+
+    def unit(self) -> int:
+        """Common divisor of every spin win [1/den coins] (the law's grid step)."""
+        ys = [y for tr in self.steps.values() for t in tr.values() for y in t]
+        return reduce(gcd, ys, 0) or 1
+
+    def distribution(self, games: int) -> np.ndarray:
+        """``probs[j]`` = P(sum Y = j x :meth:`unit` [1/den coins]) [probability], float64."""
+        g = self.unit()
+        laws = {}
+        for m, tr in self.steps.items():
+            for key, ys in tr.items():
+                h = np.zeros(max(ys) // g + 1)
+                for y, c in ys.items():
+                    h[y // g] += c / self.cycle
+                laws[(m, key)] = h
+        l0, b0 = self.start(games)
+        top = max(len(h) for h in laws.values()) - 1
+        states = sum(min(l, l0 + b0 - l) + 1 for l in range(1, l0 + b0 + 1))
+        cells = len(self.steps) * states * ((l0 + b0) * top + 1)
+        if cells > MAX_CELLS:
+            raise EngineTooLarge(
+                f"the sticky free games' win law needs about {cells:,} cells (masks x game states x "
+                f"win points), more than {MAX_CELLS:,}; use the exact RTP or simulate"
+            )
+        live = {0: {(l0, b0): np.ones(1)}}
+        final = np.zeros(1)
+        while live:
+            new: dict = {}
+            for m, rows in live.items():
+                at = list(rows)
+                width = max(len(a) for a in rows.values())
+                stack = np.zeros((len(at), width))
+                for i, lb in enumerate(at):
+                    stack[i, : len(rows[lb])] = rows[lb]
+                for (m2, k), _ in self.steps[m].items():
+                    h = laws[(m, (m2, k))]
+                    conv = fftconvolve(stack, h[None, :], axes=1) if len(h) > 64 else _direct(stack, h)
+                    for i, (l, b) in enumerate(at):
+                        k2 = min(k, b)
+                        nxt = (l - 1 + k2, b - k2)
+                        if nxt[0] == 0:
+                            final = _add(final, conv[i])
+                        else:
+                            box = new.setdefault(m2, {})
+                            box[nxt] = _add(box.get(nxt, np.zeros(1)), conv[i])
+            live = new
+        return np.clip(final, 0.0, None)
+
+
+def _direct(stack: np.ndarray, h: np.ndarray) -> np.ndarray:
+    out = np.zeros((stack.shape[0], stack.shape[1] + len(h) - 1))
+    for j in np.flatnonzero(h):
+        out[:, j : j + stack.shape[1]] += h[j] * stack
+    return out
+
+
+def _add(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    if len(b) > len(a):
+        a, b = b.copy(), a
+    a[: len(b)] += b
+    return a
+
+
+def _sticky_games(game: Game, level: int, spec: FreeGamesSpec) -> StickyGames:
+    from slotmath.engine.joint import StopKey
+    from slotmath.features.freeround import keyed_free_spins
+
+    g = nudged_game(game, spec.reels, spec.nudge)
+    wild, H = spec.sticky, g.rows
+    steps: dict = {}
+    todo = [0]
+    den = cycle = 0
+    while todo:
+        m = todo.pop()
+        if m in steps:
+            continue
+        if len(steps) >= MAX_MASKS:
+            raise EngineTooLarge(
+                f"sticky wild {wild}: more than {MAX_MASKS:,} sticky masks (cells where it lands); simulate"
+            )
+        mg = masked_game(g, spec.reels, wild, m)
+        per_reel = wild_patterns(mg, spec.reels, wild)
+        key = StopKey(tuple(c for c, _ in per_reel), tuple(len(p) for _, p in per_reel))
+        entries, den, kw = keyed_free_spins(game, mg, level, spec, (key,))
+        cycle = kw.cycle
+        trans: dict = {}
+        for y, lead, n, c in entries:
+            m2 = 0
+            for r, d in enumerate(lead[0]):
+                m2 |= per_reel[r][1][d] << (r * H)
+            t = trans.setdefault((m2, spec.retrigger_games(n)), {})
+            t[y] = t.get(y, 0) + c
+        steps[m] = trans
+        todo += [m2 for m2, _ in trans if m2 not in steps]
+    return StickyGames(steps, cycle, den, spec)
+
+
+def sticky_games(game: Game, level: int, spec: FreeGamesSpec) -> StickyGames:
+    """The :class:`StickyGames` of ``spec`` (``spec.sticky`` set) at bet ``level``
+    (cached on the game's value and the declaration)."""
+    key = (game_key(game, (spec.reels,)), level, repr(spec))
+    return _CACHE.get(key) or _CACHE.put(key, _sticky_games(game, level, spec))
+
+
+def sticky_feature_of(game: Game, level: int, spec: FreeGamesSpec) -> Feature:
+    """The declared free games with a sticky wild as a round :class:`Feature`
+    (component ``free_games``; see :func:`slotmath.features.freeround.free_games_feature_of`)."""
+    from slotmath.features.freeround import award_distribution
+
+    sg = sticky_games(game, level, spec)
+    total_bet = game.bet(level).total_bet
+    scale = sg.den * total_bet
+
+    def mean(count):
+        return spec.prize(count) + spec.multiplier * sg.means(spec.games(count))[0] / scale
+
+    @cache
+    def award_of(n: int, prize: Fraction):
+        return award_distribution(sg.distribution(n), sg.unit(), sg.den, spec.multiplier, prize, total_bet)
+
+    def odds(key_p: dict) -> dict:
+        p = sum(key_p.values(), Fraction(0))
+        if p == 0:
+            return {"trigger_probability": 0.0}
+        first = sg.steps[0]
+        spin_mean = Fraction(sum(y * c for t in first.values() for y, c in t.items()), sg.cycle * scale)
+        return {
+            "trigger_probability": float(p),
+            "trigger_one_in": float(1 / p),
+            "mean_games": float(sum(q * sg.means(spec.games(c))[1] for c, q in key_p.items()) / p),
+            "mean_award": float(sum(q * mean(c) for c, q in key_p.items()) / p),
+            "multiplier": float(spec.multiplier),
+            "sticky": spec.sticky,
+            "sticky_masks": len(sg.steps),
+            "first_free_spin_mean": float(spin_mean),
+            "by_count": {
+                str(c): {"probability": float(q), "games": spec.games(c), "mean_award": float(mean(c))}
+                for c, q in sorted(key_p.items())
+            },
+        }
+
+    return Feature(
+        "free_games",
+        Trigger(spec.symbol),
+        lambda count: spec.games(count) > 0,
+        mean,
+        lambda count: award_of(spec.games(count), spec.prize(count)),
+        lambda count: (spec.games(count), spec.prize(count)),
+        odds,
+    )

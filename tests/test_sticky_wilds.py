@@ -1,0 +1,145 @@
+"""Sticky wilds in free games (``options.free_games.sticky``): the exact RTP
+and round distribution against free spins played literally, stop by stop,
+with the sticky cells carried from spin to spin; the compiled sampler's
+z-scores; refusal of what the sticky wild cannot be."""
+
+from __future__ import annotations
+
+from fractions import Fraction as F
+from itertools import product
+
+import numpy as np
+import pytest
+
+from slotmath.engine.evaluate import total_wins, window_at
+from slotmath.io.gamefile import GameFileError, load_game
+from slotmath.rules.linegame import analyse
+
+# 3 reels x 2 rows, two lines (top, bottom), total bet 2 coins.  Base reels
+# [A, X, S, X] each; free reels carry W (wild, substitutes all) on every reel.
+# 3 S anywhere pay 2 x total bet and award GAMES free games at x2.
+TINY = """
+grid: {reels: 3, rows: 2}
+bet: {levels: [1]}
+symbols: [{name: A}, {name: X, kind: blank}, {name: W, kind: wild, substitutes: all}, {name: S, kind: scatter}]
+reels:
+  base: [[A, X, S, X], [A, X, S, X], [A, X, S, X]]
+  free: [[A, W, S, X], [A, X, S, W], [W, A, S, X]]
+paylines: [[0, 0, 0], [1, 1, 1]]
+pays: [{symbol: A, count: 3, pay: 8}, {symbol: W, count: 3, pay: 20}]
+scatters: [{symbol: S, count: 2, pay: "1/2"}, {symbol: S, count: 3, pay: 2}]
+options:
+  free_games: {symbol: S, reels: free, multiplier: 2, awards: {3: {games: GAMES}}, sticky: W EXTRA}
+"""
+
+
+def tiny(write_game, games=2, extra=""):
+    return load_game(write_game(TINY.replace("GAMES", str(games)).replace("EXTRA", extra)))
+
+
+def spin_outcomes(game, reel_set):
+    """Every stop combination of ``reel_set``: its (R, H) window (equal weights)."""
+    return [window_at(game, stops, reel_set) for stops in product(*[range(len(s)) for s in game.strips(reel_set)])]
+
+
+def win_of(game, window):
+    return F(total_wins(game, 1, window[None])[0]).limit_denominator(1000)
+
+
+def brute_feature(game, games, cap, retrigger):
+    """Law {sum of free spin wins [x total bet]: probability} of a feature of
+    ``games`` games, by recursion over every stop combination of every free
+    spin; the sticky cells (a set of (reel, row)) show W, every W landing joins them."""
+    windows = spin_outcomes(game, "free")
+    w, s = game.symbol_index["W"], game.symbol_index["S"]
+    memo: dict = {}
+
+    def play(left, played, sticky):
+        if left == 0 or (cap is not None and played == cap):
+            return {F(0): F(1)}
+        at = (left, played, sticky)
+        if at in memo:
+            return memo[at]
+        out: dict = {}
+        for raw in windows:
+            shown = raw.copy()
+            for r, k in sticky:
+                shown[r, k] = w
+            y = win_of(game, shown)
+            n = int((shown == s).sum())
+            more = games if retrigger and n >= 3 else 0
+            held = sticky | frozenset(zip(*np.nonzero(raw == w)))
+            for t, q in play(left - 1 + more, played + 1, frozenset((int(r), int(k)) for r, k in held)).items():
+                out[y + t] = out.get(y + t, 0) + q / len(windows)
+        memo[at] = out
+        return out
+
+    return play(games, 0, frozenset())
+
+
+def brute_round(game, games, cap, retrigger):
+    feature = brute_feature(game, games, cap, retrigger)
+    base = spin_outcomes(game, "base")
+    s = game.symbol_index["S"]
+    dist: dict = {}
+    for window in base:
+        b = win_of(game, window)
+        if (window == s).sum() < 3:
+            dist[b] = dist.get(b, 0) + F(1, len(base))
+            continue
+        for t, q in feature.items():
+            dist[b + 2 * t] = dist.get(b + 2 * t, 0) + q / len(base)
+    return dist
+
+
+@pytest.mark.parametrize(
+    "games, extra, cap, retrigger",
+    [
+        (3, ", retrigger: false", None, False),  # exactly 3 free spins
+        (2, ", max_games: 5", 5, True),  # retriggers, at most 5 spins
+        (2, ", retrigger: false, max_games: 1", 1, False),  # the cap below the award
+    ],
+)
+def test_sticky_round_equals_literal_play(write_game, games, extra, cap, retrigger):
+    game = tiny(write_game, games, extra)
+    dist = brute_round(game, games, cap, retrigger)
+    result = analyse(game, 1)
+    assert result.rtp == sum(w * q for w, q in dist.items())  # exact, as a Fraction
+    got = dict(zip(result.distribution.x.tolist(), result.distribution.probabilities.tolist(), strict=True))
+    assert set(np.round(list(got), 9)) == set(np.round([float(w) for w in dist], 9))
+    for w, q in dist.items():
+        assert got[float(w)] == pytest.approx(float(q), abs=1e-14)
+
+
+def test_sticky_wild_changes_the_figure(write_game):
+    # the same game without sticky wilds (i.i.d. spins) must differ: the
+    # literal play above would pass for a method that ignored the rule only
+    # if the two RTPs were equal
+    sticky = analyse(tiny(write_game, 3, ", retrigger: false"), 1)
+    plain = load_game(write_game(TINY.replace("GAMES", "3").replace(", sticky: W EXTRA", ", retrigger: false")))
+    assert analyse(plain, 1).rtp < sticky.rtp
+
+
+@pytest.mark.parametrize(
+    "edit, extra, problem",
+    [
+        ("sticky: W", ", nudge: W, max_games: 4", "also the expanding wild"),
+        ("sticky: A", ", max_games: 4", "must be a wild symbol"),
+        ("sticky: Q", ", max_games: 4", "unknown symbol"),
+        ("sticky: W", "", "need max_games"),  # retriggers on, no cap
+    ],
+)
+def test_sticky_declarations_refused(write_game, edit, extra, problem):
+    text = TINY.replace("GAMES", "2").replace("EXTRA", extra).replace("sticky: W", edit)
+    with pytest.raises(GameFileError) as err:
+        load_game(write_game(text))
+    msg = str(err.value)
+    assert "options.free_games.sticky" in msg and problem in msg and "\n" not in msg
+
+
+def test_sticky_wild_missing_from_the_free_reels(write_game):
+    text = TINY.replace("GAMES", "2").replace("EXTRA", ", retrigger: false")
+    text = text.replace("free: [[A, W, S, X], [A, X, S, W], [W, A, S, X]]", "free: [[A, X, S, X], [A, X, S, X], [A, A, S, X]]")
+    with pytest.raises(GameFileError) as err:
+        load_game(write_game(text))
+    assert "options.free_games.sticky" in str(err.value) and "no reel of the free reel set" in str(err.value)
