@@ -143,3 +143,16 @@ def test_sticky_wild_missing_from_the_free_reels(write_game):
     with pytest.raises(GameFileError) as err:
         load_game(write_game(text))
     assert "options.free_games.sticky" in str(err.value) and "no reel of the free reel set" in str(err.value)
+
+
+def test_sampler_agrees(write_game):
+    # own free reels, retriggers by count with a prize, scatter pays off in
+    # free games, capped games, a round cap: |z| < 4 on every component
+    from test_free_round import z_scores
+
+    text = TINY.replace("GAMES", "3").replace(
+        "EXTRA", ", scatter_pays: false, max_games: 8, retrigger_awards: {2: {games: 1}, 3: {games: 2, prize: 1}}"
+    )
+    game = load_game(write_game(text + "  round_cap: 60\n"))
+    z = z_scores(game, 1, 1_000_000, 3)
+    assert all(abs(v) < 4 for v in z.values()), z

@@ -5,7 +5,8 @@ Built from the same declarations as the exact round
 plays the round literally: draw the base stops, pay lines and scatters
 (:func:`slotmath.montecarlo.linesim.play_stops`), count the trigger symbol
 in the window; when it triggers, pay the prize and play free spins one by
-one on the free reel set (a ``nudge`` wild fills its reel in the window),
+one on the free reel set (a ``nudge`` wild fills its reel in the window,
+a ``sticky`` wild holds its cell: :mod:`slotmath.montecarlo.stickysim`),
 adding the games each retrigger count awards, until none are left or
 ``max_games`` were played; multiply the free spins' wins; cap the round
 at ``round_cap``.  No exact table is used.
@@ -28,6 +29,7 @@ from slotmath.engine.scatters import scatter_symbols
 from slotmath.model import Game
 from slotmath.montecarlo.linesim import draw_args, draw_stops, evaluation_args, play_stops, scatter_win
 from slotmath.montecarlo.run import RoundSampler
+from slotmath.montecarlo.stickysim import sticky_args, sticky_free_play
 
 __all__ = ["COMPONENTS", "round_sampler", "round_components"]
 
@@ -61,6 +63,10 @@ def _free_play(rng, games, stop, window, fg_events, free_draw, free_ev, feat):
     """Play ``games`` free games (with retriggers, at most ``max games``):
     (their win before the multiplier [x total bet], games played)."""
     ftrig, again, reprize, cap_games = feat[1], feat[4], feat[5], feat[6][1]
+    if feat[7][0] >= 0:  # a sticky wild (slotmath.montecarlo.stickysim)
+        return sticky_free_play(
+            rng, games, stop, window, fg_events, free_draw, free_ev, again, reprize, cap_games, feat[7]
+        )
     left = games
     played = 0
     fg = 0.0
@@ -95,7 +101,8 @@ def _round(rng, comp, stop, window, events, fg_events, base_draw, base_ev, free_
     """Play one round into ``comp`` (see :data:`COMPONENTS`); returns its total win.
 
     ``feat`` = (trigger count per base stop, per free stop, games, prize,
-    retrigger games, retrigger prize by count, (multiplier, max games, round cap));
+    retrigger games, retrigger prize by count, (multiplier, max games, round cap),
+    :func:`~slotmath.montecarlo.stickysim.sticky_args`);
     ``prizes`` = (wheel and selection symbol counts per base stop, (wheel
     trigger, wheel spins, selection trigger), wheel values, their cumulative
     probabilities, choices' cumulative probabilities, prizes, free games,
@@ -207,7 +214,7 @@ def sampler_args(game: Game, level: int) -> tuple:
             float(declared.round_cap) if declared.round_cap is not None else -1.0,
         ]
     )
-    feat = (trig, ftrig, games, prize, again, reprize, params)
+    feat = (trig, ftrig, games, prize, again, reprize, params, sticky_args(game, spec))
     args = (base_draw, base_ev, free_draw, free_ev, feat, prize_args(game, level, base_ev[1]))
     return args, names + ("free_games", "free_games_played")
 
