@@ -156,3 +156,18 @@ def test_sampler_agrees(write_game):
     game = load_game(write_game(text + "  round_cap: 60\n"))
     z = z_scores(game, 1, 1_000_000, 3)
     assert all(abs(v) < 4 for v in z.values()), z
+
+
+def test_fast_moves_equal_the_keyed_engine(write_game):
+    # the mean's per-mask (new mask, games) counts and win sums (row marginals,
+    # reels multiplied) equal the keyed line engine's joint law, mask by mask
+    from slotmath.features.options import load_features
+    from slotmath.features.sticky import sticky_games
+
+    for extra in (", max_games: 5", ", scatter_pays: false, max_games: 5, retrigger_awards: {2: {games: 1, prize: 1}}"):
+        game = tiny(write_game, 2, extra)
+        sg = sticky_games(game, 1, load_features(game).free_games)
+        assert len(sg.moves) == 64  # W can land in both rows of every reel: 2^6 masks
+        for m, steps in sg.steps.items():
+            assert sg.moves[m] == {key: sum(ys.values()) for key, ys in steps.items()}
+            assert sg.wins[m] == sum(y * c for ys in steps.values() for y, c in ys.items())

@@ -69,6 +69,16 @@ def free_spin_counts(game: Game, level: int, spec: FreeGamesSpec):
     return wins, extra, list(acc.values()), den, by_count
 
 
+def free_spin_den(g: Game, level: int, spec: FreeGamesSpec) -> int:
+    """Win units per coin of a free spin: the line engine's, refined by the
+    retrigger prizes' denominators."""
+    from slotmath.engine.scatters import win_denominator
+
+    total_bet = g.bet(level).total_bet
+    prizes = [spec.retrigger_prize(c) * total_bet for c in range(g.reels * g.rows + 1)]
+    return lcm(win_denominator(g, total_bet), *(Fraction(x).denominator for x in prizes))
+
+
 def keyed_free_spins(game: Game, g: Game, level: int, spec: FreeGamesSpec, lead: tuple = ()):
     """The free spin on ``g`` (``game``'s free reel set as played) by key.
 
@@ -89,8 +99,7 @@ def keyed_free_spins(game: Game, g: Game, level: int, spec: FreeGamesSpec, lead:
     others = [s for s in scatter_symbols(g) if s != spec.symbol] if not spec.scatter_pays else []
     triggers = [*lead, Trigger(spec.symbol)] + [Trigger(s) for s in others]
     kw = spin_key_distribution(g, level, triggers, spec.reels)
-    prizes = [spec.retrigger_prize(c) * total_bet for c in range(g.reels * g.rows + 1)]
-    den = lcm(kw.unit_den, *(Fraction(x).denominator for x in prizes))
+    den = free_spin_den(g, level, spec)
     step = den // kw.unit_den
     paid = scatter_symbols(g)
     at = len(lead)

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cache, reduce
+from functools import cache, cached_property, reduce
 from math import gcd
 
 import numpy as np
@@ -90,38 +90,42 @@ class StickyGames:
 
     Attributes
     ----------
-    steps : dict
-        ``steps[M][(M', K)]`` = ``{y: count}``: stop combinations of the
-        spins from mask ``M`` that win ``y`` [1/den coins] (before the
-        multiplier), leave mask ``M'`` and add ``K`` games.
+    moves : dict
+        ``moves[M][(M', K)]``: stop combinations of the spins from mask ``M``
+        that leave mask ``M'`` and add ``K`` games.
+    wins : dict
+        ``wins[M]``: sum over the cycle of the spin win ``Y`` from mask ``M``
+        [1/den coins] (before the multiplier).
     cycle : int
         Stop combinations of one free spin.
     den : int
         Win units per coin.
+    game, level, spec :
+        What the laws (:attr:`steps`) are built from.
     """
 
-    steps: dict
+    moves: dict
+    wins: dict
     cycle: int
     den: int
+    game: Game
+    level: int
     spec: FreeGamesSpec
 
     def _layers(self, reward: dict, top: int) -> list:
         """Per ``s = 0..top``, per mask the numerators (over ``cycle^s``) of the
         expected total of ``reward[M]`` (over ``cycle``, per game played) by games left ``l = 0..s``."""
         C = self.cycle
-        zero = {m: np.zeros(1, dtype=object) for m in self.steps}
-        layers = [zero]
+        layers = [{m: np.zeros(1, dtype=object) for m in self.moves}]
         for s in range(1, top + 1):
             prev = layers[-1]
             left = np.arange(1, s + 1)
             cur = {}
-            for m, trans in self.steps.items():
+            for m, trans in self.moves.items():
                 v = np.zeros(s + 1, dtype=object)
                 v[1:] = reward[m] * C ** (s - 1)
-                for (m2, k), ys in trans.items():
-                    c = sum(ys.values())
-                    nxt = left - 1 + np.minimum(k, s - left)
-                    v[1:] += c * prev[m2][nxt]
+                for (m2, k), c in trans.items():
+                    v[1:] += c * prev[m2][left - 1 + np.minimum(k, s - left)]
                 cur[m] = v
             layers.append(cur)
         return layers
@@ -138,10 +142,15 @@ class StickyGames:
         """Exact ``(E[sum Y] [1/den coins], E[games played])`` of a feature of ``games`` games."""
         l0, b0 = self.start(games)
         s = l0 + b0
-        win = {m: sum(y * c for t in tr.values() for y, c in t.items()) for m, tr in self.steps.items()}
-        one = {m: self.cycle for m in self.steps}
-        wl, gl = self._layers(win, s), self._layers(one, s)
+        wl = self._layers(self.wins, s)
+        gl = self._layers({m: self.cycle for m in self.moves}, s)
         return Fraction(wl[s][0][l0], self.cycle**s), Fraction(gl[s][0][l0], self.cycle**s)
+
+    @cached_property
+    def steps(self) -> dict:
+        """``steps[M][(M', K)]`` = ``{y: count}``: :attr:`moves` split by the
+        spin win ``y`` [1/den coins] (the keyed line engine, one pass per mask)."""
+        return {m: keyed_steps(self.game, self.level, self.spec, m) for m in self.moves}
 
     def unit(self) -> int:
         """Common divisor of every spin win [1/den coins] (the law's grid step)."""
@@ -150,6 +159,11 @@ class StickyGames:
 
     def distribution(self, games: int) -> np.ndarray:
         """``probs[j]`` = P(sum Y = j x :meth:`unit` [1/den coins]) [probability], float64."""
+        l0, b0 = self.start(games)
+        states = sum(min(l, l0 + b0 - l) + 1 for l in range(1, l0 + b0 + 1))
+        cells = len(self.moves) * states  # before the laws' passes, without their win points
+        if cells > MAX_CELLS:
+            raise EngineTooLarge(_too_large(cells))
         g = self.unit()
         laws = {}
         for m, tr in self.steps.items():
@@ -158,15 +172,10 @@ class StickyGames:
                 for y, c in ys.items():
                     h[y // g] += c / self.cycle
                 laws[(m, key)] = h
-        l0, b0 = self.start(games)
         top = max(len(h) for h in laws.values()) - 1
-        states = sum(min(l, l0 + b0 - l) + 1 for l in range(1, l0 + b0 + 1))
-        cells = len(self.steps) * states * ((l0 + b0) * top + 1)
+        cells = len(self.moves) * states * ((l0 + b0) * top + 1)
         if cells > MAX_CELLS:
-            raise EngineTooLarge(
-                f"the sticky free games' win law needs about {cells:,} cells (masks x game states x "
-                f"win points), more than {MAX_CELLS:,}; use the exact RTP or simulate"
-            )
+            raise EngineTooLarge(_too_large(cells))
         live = {0: {(l0, b0): np.ones(1)}}
         final = np.zeros(1)
         while live:
@@ -177,7 +186,7 @@ class StickyGames:
                 stack = np.zeros((len(at), width))
                 for i, lb in enumerate(at):
                     stack[i, : len(rows[lb])] = rows[lb]
-                for (m2, k), _ in self.steps[m].items():
+                for m2, k in self.steps[m]:
                     h = laws[(m, (m2, k))]
                     conv = fftconvolve(stack, h[None, :], axes=1) if len(h) > 64 else _direct(stack, h)
                     for i, (l, b) in enumerate(at):
@@ -190,6 +199,13 @@ class StickyGames:
                             box[nxt] = _add(box.get(nxt, np.zeros(1)), conv[i])
             live = new
         return np.clip(final, 0.0, None)
+
+
+def _too_large(cells: int) -> str:
+    return (
+        f"the sticky free games' win law needs about {cells:,} cells (masks x game states x "
+        f"win points), more than {MAX_CELLS:,}; use the exact RTP or simulate"
+    )
 
 
 def _direct(stack: np.ndarray, h: np.ndarray) -> np.ndarray:
@@ -206,38 +222,92 @@ def _add(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return a
 
 
-def _sticky_games(game: Game, level: int, spec: FreeGamesSpec) -> StickyGames:
+def _mask_game(game: Game, spec: FreeGamesSpec, mask: int) -> Game:
+    return masked_game(nudged_game(game, spec.reels, spec.nudge), spec.reels, spec.sticky, mask)
+
+
+def keyed_steps(game: Game, level: int, spec: FreeGamesSpec, mask: int) -> dict:
+    """``{(M', K): {y: count}}`` of the spins from ``mask``: the keyed line
+    engine on the masked free reel set, one key digit per reel for its
+    pattern of the sticky wild."""
     from slotmath.engine.joint import StopKey
     from slotmath.features.freeround import keyed_free_spins
 
+    mg = _mask_game(game, spec, mask)
+    per_reel = wild_patterns(mg, spec.reels, spec.sticky)
+    key = StopKey(tuple(c for c, _ in per_reel), tuple(len(p) for _, p in per_reel))
+    entries, _, _ = keyed_free_spins(game, mg, level, spec, (key,))
+    out: dict = {}
+    for y, lead, n, c in entries:
+        m2 = 0
+        for r, d in enumerate(lead[0]):
+            m2 |= per_reel[r][1][d] << (r * mg.rows)
+        t = out.setdefault((m2, spec.retrigger_games(n)), {})
+        t[y] = t.get(y, 0) + c
+    return out
+
+
+def mask_moves(game: Game, level: int, spec: FreeGamesSpec, mask: int, den: int) -> tuple:
+    """``({(M', K): count}, sum of Y [1/den coins])`` of the spins from ``mask``
+    without the joint law of the win: the line win summed over the cycle by
+    the multilinear form of the row marginals, and (new mask, scatter and
+    trigger counts) by multiplying the reels' laws."""
+    from slotmath.engine.lines import pay_tensor
+    from slotmath.engine.multilinear import cycle_line_win
+    from slotmath.engine.reels import windows
+    from slotmath.engine.scatters import scatter_pay, scatter_symbols
+
+    mg = _mask_game(game, spec, mask)
+    total_bet = game.bet(level).total_bet
+    paid = scatter_symbols(mg) if spec.scatter_pays else []
+    counted = [spec.symbol] + [s for s in paid if s != spec.symbol]
+    bits = 1 << np.arange(mg.rows)
+    joint = {(0, (0,) * len(counted)): 1}  # (mask bits of reels so far, counts) -> stop combinations
+    for r, strip in enumerate(mg.strips(spec.reels)):
+        win = windows(mg, strip)
+        pat = ((win == mg.symbol_index[spec.sticky]) * bits).sum(axis=1) << (r * mg.rows)
+        cnt = np.stack([(win == mg.symbol_index[s]).sum(axis=1) for s in counted], axis=1)
+        reel: dict = {}
+        for p, c, w in zip(pat.tolist(), map(tuple, cnt.tolist()), strip.stop_weights().tolist(), strict=True):
+            if w:
+                reel[(p, c)] = reel.get((p, c), 0) + w
+        out: dict = {}
+        for (m, c), w in joint.items():
+            for (p, c2), w2 in reel.items():
+                at = (m | p, tuple(a + b for a, b in zip(c, c2, strict=True)))
+                out[at] = out.get(at, 0) + w * w2
+        joint = out
+    moves: dict = {}
+    total = int(cycle_line_win(mg, pay_tensor(mg, level).reshaped(), spec.reels)) * den
+    for (m2, c), w in joint.items():
+        n = c[0]
+        pay = spec.retrigger_prize(n) + sum(scatter_pay(mg, s, c[counted.index(s)]) for s in paid)
+        total += w * pay * total_bet * den
+        at = (m2, spec.retrigger_games(n))
+        moves[at] = moves.get(at, 0) + w
+    assert Fraction(total).denominator == 1
+    return moves, int(total)
+
+
+def _sticky_games(game: Game, level: int, spec: FreeGamesSpec) -> StickyGames:
+    from slotmath.features.freeround import free_spin_den
+
     g = nudged_game(game, spec.reels, spec.nudge)
-    wild, H = spec.sticky, g.rows
-    steps: dict = {}
+    den = free_spin_den(g, level, spec)
+    moves: dict = {}
+    wins: dict = {}
     todo = [0]
-    den = cycle = 0
     while todo:
         m = todo.pop()
-        if m in steps:
+        if m in moves:
             continue
-        if len(steps) >= MAX_MASKS:
+        if len(moves) >= MAX_MASKS:
             raise EngineTooLarge(
-                f"sticky wild {wild}: more than {MAX_MASKS:,} sticky masks (cells where it lands); simulate"
+                f"sticky wild {spec.sticky}: more than {MAX_MASKS:,} sticky masks (cells where it lands); simulate"
             )
-        mg = masked_game(g, spec.reels, wild, m)
-        per_reel = wild_patterns(mg, spec.reels, wild)
-        key = StopKey(tuple(c for c, _ in per_reel), tuple(len(p) for _, p in per_reel))
-        entries, den, kw = keyed_free_spins(game, mg, level, spec, (key,))
-        cycle = kw.cycle
-        trans: dict = {}
-        for y, lead, n, c in entries:
-            m2 = 0
-            for r, d in enumerate(lead[0]):
-                m2 |= per_reel[r][1][d] << (r * H)
-            t = trans.setdefault((m2, spec.retrigger_games(n)), {})
-            t[y] = t.get(y, 0) + c
-        steps[m] = trans
-        todo += [m2 for m2, _ in trans if m2 not in steps]
-    return StickyGames(steps, cycle, den, spec)
+        moves[m], wins[m] = mask_moves(game, level, spec, m, den)
+        todo += [m2 for m2, _ in moves[m] if m2 not in moves]
+    return StickyGames(moves, wins, g.cycle(spec.reels), den, game, level, spec)
 
 
 def sticky_games(game: Game, level: int, spec: FreeGamesSpec) -> StickyGames:
@@ -267,8 +337,7 @@ def sticky_feature_of(game: Game, level: int, spec: FreeGamesSpec) -> Feature:
         p = sum(key_p.values(), Fraction(0))
         if p == 0:
             return {"trigger_probability": 0.0}
-        first = sg.steps[0]
-        spin_mean = Fraction(sum(y * c for t in first.values() for y, c in t.items()), sg.cycle * scale)
+        spin_mean = Fraction(sg.wins[0], sg.cycle * scale)
         return {
             "trigger_probability": float(p),
             "trigger_one_in": float(1 / p),
