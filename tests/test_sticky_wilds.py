@@ -171,3 +171,20 @@ def test_fast_moves_equal_the_keyed_engine(write_game):
         for m, steps in sg.steps.items():
             assert sg.moves[m] == {key: sum(ys.values()) for key, ys in steps.items()}
             assert sg.wins[m] == sum(y * c for ys in steps.values() for y, c in ys.items())
+
+
+def test_too_large_law_is_refused_in_one_line(write_game, monkeypatch):
+    # the exact RTP stays; the round law is refused before any engine pass,
+    # naming the bound: 64 masks x 4 game states x (5 x top + 1) win points
+    from slotmath.engine.limits import EngineTooLarge
+    from slotmath.features import sticky
+
+    game = tiny(write_game, 2, ", max_games: 5")
+    monkeypatch.setattr(sticky, "MAX_CELLS", 1000)
+    with pytest.raises(EngineTooLarge) as err:
+        analyse(game, 1)
+    msg = str(err.value)
+    assert "more than 1,000" in msg and "64 sticky masks x 4 game states" in msg and "\n" not in msg
+    from slotmath.rules.linegame import components
+
+    assert components(game, 1)["free_games"] > 0  # the exact RTP needs no law

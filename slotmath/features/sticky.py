@@ -152,30 +152,45 @@ class StickyGames:
         spin win ``y`` [1/den coins] (the keyed line engine, one pass per mask)."""
         return {m: keyed_steps(self.game, self.level, self.spec, m) for m in self.moves}
 
-    def unit(self) -> int:
-        """Common divisor of every spin win [1/den coins] (the law's grid step)."""
-        ys = [y for tr in self.steps.values() for t in tr.values() for y in t]
-        return reduce(gcd, ys, 0) or 1
+    @cached_property
+    def grid(self) -> tuple:
+        """``(unit, top)``: a divisor of every spin win (the gcd of every line,
+        scatter and prize value) and a bound on the spin win [units], both [1/den coins]."""
+        from slotmath.engine.lines import pay_tensor
+        from slotmath.engine.scatters import scatter_symbols
+
+        g, spec, den = self.game, self.spec, self.den
+        total_bet = g.bet(self.level).total_bet
+        lines = np.unique(pay_tensor(g, self.level).wins)
+        paid = {s: [sp.pay for sp in g.scatter_pays if sp.symbol == s] for s in scatter_symbols(g)}
+        prizes = [spec.retrigger_prize(c) for c in range(g.reels * g.rows + 1)]
+        bets = [x * total_bet * den for xs in [*paid.values(), prizes] for x in xs]
+        values = [int(v) * den for v in lines.tolist()] + [int(x) for x in bets]
+        unit = reduce(gcd, values, 0) or 1
+        top = int(lines.max()) * den * len(g.paylines) + sum(max(xs) * total_bet * den for xs in paid.values())
+        return unit, int(top + max(prizes) * total_bet * den) // unit
 
     def distribution(self, games: int) -> np.ndarray:
         """``probs[j]`` = P(sum Y = j x :meth:`unit` [1/den coins]) [probability], float64."""
         l0, b0 = self.start(games)
-        states = sum(min(l, l0 + b0 - l) + 1 for l in range(1, l0 + b0 + 1))
-        cells = len(self.moves) * states  # before the laws' passes, without their win points
+        unit, top = self.grid
+        # at most (b0 + 1) states (games left) per mask are live at once, each a law of the
+        # win so far; checked before any of the laws' engine passes
+        cells = len(self.moves) * (b0 + 1) * ((l0 + b0) * top + 1)
         if cells > MAX_CELLS:
-            raise EngineTooLarge(_too_large(cells))
-        g = self.unit()
+            raise EngineTooLarge(
+                f"the sticky free games' win law needs about {cells:,} cells ({len(self.moves)} sticky "
+                f"masks x {b0 + 1} game states x {(l0 + b0) * top + 1:,} win points), more than "
+                f"{MAX_CELLS:,}; the exact RTP is given, simulate for the distribution"
+            )
         laws = {}
         for m, tr in self.steps.items():
             for key, ys in tr.items():
-                h = np.zeros(max(ys) // g + 1)
+                h = np.zeros(max(ys) // unit + 1)
                 for y, c in ys.items():
-                    h[y // g] += c / self.cycle
+                    assert y % unit == 0
+                    h[y // unit] += c / self.cycle
                 laws[(m, key)] = h
-        top = max(len(h) for h in laws.values()) - 1
-        cells = len(self.moves) * states * ((l0 + b0) * top + 1)
-        if cells > MAX_CELLS:
-            raise EngineTooLarge(_too_large(cells))
         live = {0: {(l0, b0): np.ones(1)}}
         final = np.zeros(1)
         while live:
@@ -199,13 +214,6 @@ class StickyGames:
                             box[nxt] = _add(box.get(nxt, np.zeros(1)), conv[i])
             live = new
         return np.clip(final, 0.0, None)
-
-
-def _too_large(cells: int) -> str:
-    return (
-        f"the sticky free games' win law needs about {cells:,} cells (masks x game states x "
-        f"win points), more than {MAX_CELLS:,}; use the exact RTP or simulate"
-    )
 
 
 def _direct(stack: np.ndarray, h: np.ndarray) -> np.ndarray:
@@ -331,7 +339,7 @@ def sticky_feature_of(game: Game, level: int, spec: FreeGamesSpec) -> Feature:
 
     @cache
     def award_of(n: int, prize: Fraction):
-        return award_distribution(sg.distribution(n), sg.unit(), sg.den, spec.multiplier, prize, total_bet)
+        return award_distribution(sg.distribution(n), sg.grid[0], sg.den, spec.multiplier, prize, total_bet)
 
     def odds(key_p: dict) -> dict:
         p = sum(key_p.values(), Fraction(0))
