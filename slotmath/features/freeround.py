@@ -101,18 +101,20 @@ def keyed_free_spins(game: Game, g: Game, level: int, spec: FreeGamesSpec, lead:
     kw = spin_key_distribution(g, level, triggers, spec.reels)
     den = free_spin_den(g, level, spec)
     step = den // kw.unit_den
-    paid = scatter_symbols(g)
+    cells = range(g.reels * g.rows + 1)
+    prize = [int(spec.retrigger_prize(c) * total_bet * den) for c in cells]  # [1/den coins]
     at = len(lead)
+    counted = [spec.symbol] + others
+    # scatter pays not paid in free games [1/den coins] by count, with their key item
+    cut = [
+        (at + counted.index(s), [int(scatter_pay(g, s, c) * total_bet * den) for c in cells])
+        for s in (scatter_symbols(g) if not spec.scatter_pays else [])
+    ]
     entries = []
     for w, key, c in zip(kw.wins.tolist(), kw.keys, kw.counts, strict=True):
         n = key[at]
-        y = Fraction(w * step)
-        if not spec.scatter_pays:
-            counts = dict(zip([spec.symbol] + others, key[at:], strict=True))
-            for s in paid:
-                y -= scatter_pay(g, s, counts[s]) * total_bet * den
-        y += spec.retrigger_prize(n) * total_bet * den
-        entries.append((int(y), key[:at], n, c))
+        y = w * step + prize[n] - sum(pays[key[i]] for i, pays in cut)
+        entries.append((y, key[:at], n, c))
     return entries, den, kw
 
 

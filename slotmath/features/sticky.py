@@ -8,14 +8,21 @@ start empty at each feature.
 
 The free spins are no longer independent: the state of the feature is
 (games left ``l``, games still awardable ``b``, sticky mask ``M``), ``M``
-the set of cells (bit ``reel x rows + row``) holding ``W``.  Per mask, the
-line engine's keyed forward pass (:func:`slotmath.engine.joint.spin_key_distribution`)
-on the free reel set with ``M``'s cells forced to ``W``
-(:func:`slotmath.engine.reels.window_game`) gives the exact joint law of
-(spin win ``Y``, trigger count, the new mask ``M'``): ``M'`` is read per reel
-as the pattern of ``W`` in the reel's window (one key digit per reel,
-:class:`~slotmath.engine.joint.StopKey`).  Masks only grow; the reachable
-ones are found from the empty mask.
+the set of cells (bit ``reel x rows + row``) holding ``W``.  Per mask the
+free reel set is played with ``M``'s cells forced to ``W``
+(:func:`masked_game`, via :func:`slotmath.engine.reels.window_game`):
+
+* for the mean (:func:`mask_moves`), the spin win summed over the cycle
+  (lines by the multilinear form of the row marginals, scatters and prizes
+  by count) and the counts of (new mask ``M'``, games added ``K``), the
+  reels' laws of (pattern of ``W``, symbol counts) multiplied;
+* for the distribution (:func:`keyed_steps`), the exact joint law of (spin
+  win ``Y``, ``K``, ``M'``) from the line engine's keyed forward pass
+  (:func:`slotmath.engine.joint.spin_key_distribution`), ``M'`` read per
+  reel as one key digit (:class:`~slotmath.engine.joint.StopKey`): the
+  pattern of ``W`` in that reel's window.
+
+Masks only grow; the reachable ones are found from the empty mask.
 
 Games: a spin uses one game and adds ``K' = min(K, b)`` games (``K`` those
 of the trigger count, ``b = max_games - played - l``), so ``l + b`` drops
@@ -28,7 +35,8 @@ by one per spin and the feature ends at ``l = 0``.  Retriggers need
 * Distribution (float64): forward over spins played, carrying per state the
   law of the win so far; the laws of one mask are convolved with each
   transition's ``Y`` law together.  Refused (:class:`EngineTooLarge`) above
-  :data:`MAX_MASKS` masks or :data:`MAX_CELLS` law cells.
+  :data:`MAX_CELLS` law cells (masks x game states x win points), checked
+  before any keyed pass.  Both refuse above :data:`MAX_MASKS` masks.
 """
 
 from __future__ import annotations
@@ -112,13 +120,13 @@ class StickyGames:
     level: int
     spec: FreeGamesSpec
 
-    def _layers(self, reward: dict, top: int) -> list:
-        """Per ``s = 0..top``, per mask the numerators (over ``cycle^s``) of the
-        expected total of ``reward[M]`` (over ``cycle``, per game played) by games left ``l = 0..s``."""
+    def _layer(self, reward: dict, top: int) -> dict:
+        """Per mask, the numerators (over ``cycle^top``) of the expected total of
+        ``reward[M]`` (over ``cycle``, per game played) by games left ``l = 0..top``
+        with ``top - l`` games still awardable."""
         C = self.cycle
-        layers = [{m: np.zeros(1, dtype=object) for m in self.moves}]
+        prev = {m: np.zeros(1, dtype=object) for m in self.moves}
         for s in range(1, top + 1):
-            prev = layers[-1]
             left = np.arange(1, s + 1)
             cur = {}
             for m, trans in self.moves.items():
@@ -127,8 +135,8 @@ class StickyGames:
                 for (m2, k), c in trans.items():
                     v[1:] += c * prev[m2][left - 1 + np.minimum(k, s - left)]
                 cur[m] = v
-            layers.append(cur)
-        return layers
+            prev = cur
+        return prev
 
     def start(self, games: int) -> tuple:
         """``(l, b)`` of a feature awarded ``games`` games."""
@@ -142,9 +150,9 @@ class StickyGames:
         """Exact ``(E[sum Y] [1/den coins], E[games played])`` of a feature of ``games`` games."""
         l0, b0 = self.start(games)
         s = l0 + b0
-        wl = self._layers(self.wins, s)
-        gl = self._layers({m: self.cycle for m in self.moves}, s)
-        return Fraction(wl[s][0][l0], self.cycle**s), Fraction(gl[s][0][l0], self.cycle**s)
+        wins = self._layer(self.wins, s)[0][l0]
+        games = self._layer({m: self.cycle for m in self.moves}, s)[0][l0]
+        return Fraction(wins, self.cycle**s), Fraction(games, self.cycle**s)
 
     @cached_property
     def steps(self) -> dict:
@@ -353,7 +361,7 @@ def sticky_feature_of(game: Game, level: int, spec: FreeGamesSpec) -> Feature:
             "mean_award": float(sum(q * mean(c) for c, q in key_p.items()) / p),
             "multiplier": float(spec.multiplier),
             "sticky": spec.sticky,
-            "sticky_masks": len(sg.steps),
+            "sticky_masks": len(sg.moves),
             "first_free_spin_mean": float(spin_mean),
             "by_count": {
                 str(c): {"probability": float(q), "games": spec.games(c), "mean_award": float(mean(c))}
