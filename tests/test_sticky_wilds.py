@@ -188,3 +188,17 @@ def test_too_large_law_is_refused_in_one_line(write_game, monkeypatch):
     from slotmath.rules.linegame import components
 
     assert components(game, 1)["free_games"] > 0  # the exact RTP needs no law
+
+
+def test_piggy_rules_refuse_a_sticky_wild():
+    # Piggy's own free games do not play sticky cells: the game file is refused naming the field
+    from dataclasses import replace
+
+    from slotmath.rules.piggy_bankin_superlock.check import check
+
+    game = load_game("piggy_bankin_superlock")
+    opts = dict(game.options)
+    opts["free_games"] = {**opts["free_games"], "sticky": "WILD", "retrigger": False}
+    with pytest.raises(GameFileError) as err:
+        check(replace(game, options=opts))
+    assert err.value.field == "options.free_games.sticky" and "piggy_bankin_superlock" in str(err.value)
