@@ -202,3 +202,11 @@ def test_piggy_rules_refuse_a_sticky_wild():
     with pytest.raises(GameFileError) as err:
         check(replace(game, options=opts))
     assert err.value.field == "options.free_games.sticky" and "piggy_bankin_superlock" in str(err.value)
+
+
+def test_a_wild_with_drawn_multipliers_cannot_stick(write_game):
+    text = TINY.replace("GAMES", "2").replace("EXTRA", ", retrigger: false")
+    more = "  wild_multipliers: {symbol: W, table: [[2, 1], [3, 1]]}\n"
+    with pytest.raises(GameFileError) as err:
+        analyse(load_game(write_game(text + more)), 1)
+    assert "options.free_games.sticky" in str(err.value) and "drawn multipliers" in str(err.value)

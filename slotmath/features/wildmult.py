@@ -123,7 +123,7 @@ def _refuse_triggers(rd, game: Game, symbol: str) -> None:
     opts = game.options
     if "hold_and_spin" in opts:
         rd.fail("options.wild_multipliers", "is not played together with options.hold_and_spin")
-    fields_of = {"free_games": ("symbol", "nudge"), "wheel": ("symbol",), "selection": ("symbol",)}
+    fields_of = {"free_games": ("symbol", "nudge", "sticky"), "wheel": ("symbol",), "selection": ("symbol",)}
     for key, fields in fields_of.items():
         spec = opts.get(key)
         for f in fields:
