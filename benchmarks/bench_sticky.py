@@ -53,7 +53,8 @@ def main() -> None:
     print(f"{GAME} + sticky WILD, max_games 20: {len(sg.moves)} sticky masks")
     parts = ", ".join(f"{k} {float(v):.6%}" for k, v in exact.items())
     digits = len(str(sum(exact.values()).denominator))
-    print(f"  exact RTP {float(sum(exact.values())):.6%} ({parts}; a Fraction, denominator of {digits} digits)")
+    rtp_value = float(sum(exact.values()))
+    print(f"  exact RTP {rtp_value:.6%} ({parts}; a Fraction, denominator of {digits} digits)")
     print(f"  exact RTP by component (median of {args.repeat}): {rtp:.2f} s")
     t = time.perf_counter()
     try:

@@ -21,7 +21,8 @@ from slotmath.rules.linegame import analyse
 TINY = """
 grid: {reels: 3, rows: 2}
 bet: {levels: [1]}
-symbols: [{name: A}, {name: X, kind: blank}, {name: W, kind: wild, substitutes: all}, {name: S, kind: scatter}]
+symbols:
+  [{name: A}, {name: X, kind: blank}, {name: W, kind: wild, substitutes: all}, {name: S, kind: scatter}]
 reels:
   base: [[A, X, S, X], [A, X, S, X], [A, X, S, X]]
   free: [[A, W, S, X], [A, X, S, W], [W, A, S, X]]
@@ -39,7 +40,8 @@ def tiny(write_game, games=2, extra=""):
 
 def spin_outcomes(game, reel_set):
     """Every stop combination of ``reel_set``: its (R, H) window (equal weights)."""
-    return [window_at(game, stops, reel_set) for stops in product(*[range(len(s)) for s in game.strips(reel_set)])]
+    stops = product(*[range(len(s)) for s in game.strips(reel_set)])
+    return [window_at(game, at, reel_set) for at in stops]
 
 
 def win_of(game, window):
@@ -68,8 +70,8 @@ def brute_feature(game, games, cap, retrigger):
             y = win_of(game, shown)
             n = int((shown == s).sum())
             more = games if retrigger and n >= 3 else 0
-            held = sticky | frozenset(zip(*np.nonzero(raw == w)))
-            for t, q in play(left - 1 + more, played + 1, frozenset((int(r), int(k)) for r, k in held)).items():
+            held = sticky | frozenset((int(r), int(k)) for r, k in np.argwhere(raw == w))
+            for t, q in play(left - 1 + more, played + 1, held).items():
                 out[y + t] = out.get(y + t, 0) + q / len(windows)
         memo[at] = out
         return out
@@ -112,11 +114,11 @@ def test_sticky_round_equals_literal_play(write_game, games, extra, cap, retrigg
 
 
 def test_sticky_wild_changes_the_figure(write_game):
-    # the same game without sticky wilds (i.i.d. spins) must differ: the
-    # literal play above would pass for a method that ignored the rule only
-    # if the two RTPs were equal
+    # the rule matters on this game: without it (independent free spins) the
+    # RTP is lower, so the literal play above tells a method ignoring it apart
     sticky = analyse(tiny(write_game, 3, ", retrigger: false"), 1)
-    plain = load_game(write_game(TINY.replace("GAMES", "3").replace(", sticky: W EXTRA", ", retrigger: false")))
+    text = TINY.replace("GAMES", "3").replace(", sticky: W EXTRA", ", retrigger: false")
+    plain = load_game(write_game(text))
     assert analyse(plain, 1).rtp < sticky.rtp
 
 
@@ -139,7 +141,9 @@ def test_sticky_declarations_refused(write_game, edit, extra, problem):
 
 def test_sticky_wild_missing_from_the_free_reels(write_game):
     text = TINY.replace("GAMES", "2").replace("EXTRA", ", retrigger: false")
-    text = text.replace("free: [[A, W, S, X], [A, X, S, W], [W, A, S, X]]", "free: [[A, X, S, X], [A, X, S, X], [A, A, S, X]]")
+    text = text.replace(
+        "[[A, W, S, X], [A, X, S, W], [W, A, S, X]]", "[[A, X, S, X], [A, X, S, X], [A, A, S, X]]"
+    )
     with pytest.raises(GameFileError) as err:
         load_game(write_game(text))
     assert "options.free_games.sticky" in str(err.value) and "no reel of the free reel set" in str(err.value)
@@ -150,9 +154,8 @@ def test_sampler_agrees(write_game):
     # free games, capped games, a round cap: |z| < 4 on every component
     from test_free_round import z_scores
 
-    text = TINY.replace("GAMES", "3").replace(
-        "EXTRA", ", scatter_pays: false, max_games: 8, retrigger_awards: {2: {games: 1}, 3: {games: 2, prize: 1}}"
-    )
+    again = "retrigger_awards: {2: {games: 1}, 3: {games: 2, prize: 1}}"
+    text = TINY.replace("GAMES", "3").replace("EXTRA", f", scatter_pays: false, max_games: 8, {again}")
     game = load_game(write_game(text + "  round_cap: 60\n"))
     z = z_scores(game, 1, 1_000_000, 3)
     assert all(abs(v) < 4 for v in z.values()), z
@@ -164,7 +167,8 @@ def test_fast_moves_equal_the_keyed_engine(write_game):
     from slotmath.features.options import load_features
     from slotmath.features.sticky import sticky_games
 
-    for extra in (", max_games: 5", ", scatter_pays: false, max_games: 5, retrigger_awards: {2: {games: 1, prize: 1}}"):
+    again = "retrigger_awards: {2: {games: 1, prize: 1}}"
+    for extra in (", max_games: 5", f", scatter_pays: false, max_games: 5, {again}"):
         game = tiny(write_game, 2, extra)
         sg = sticky_games(game, 1, load_features(game).free_games)
         assert len(sg.moves) == 64  # W can land in both rows of every reel: 2^6 masks

@@ -36,7 +36,14 @@ from slotmath.features.options import FreeGamesSpec, nudged_game
 from slotmath.features.round import Feature, Trigger
 from slotmath.model import Game
 
-__all__ = ["free_spin_counts", "keyed_free_spins", "free_games_feature_of", "award_distribution", "ALIAS_BOUND", "MAX_GRID"]
+__all__ = [
+    "free_spin_counts",
+    "keyed_free_spins",
+    "free_games_feature_of",
+    "award_distribution",
+    "ALIAS_BOUND",
+    "MAX_GRID",
+]
 
 #: Bound on the award mass folded back by the FFT grid [probability].
 ALIAS_BOUND = 1e-12

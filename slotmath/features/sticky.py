@@ -41,7 +41,7 @@ by one per spin and the feature ends at ``l = 0``.  Retriggers need
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache, cached_property, reduce
 from math import gcd
@@ -119,6 +119,7 @@ class StickyGames:
     game: Game
     level: int
     spec: FreeGamesSpec
+    known: dict = field(default_factory=dict)  # means by games awarded
 
     def _layer(self, reward: dict, top: int) -> dict:
         """Per mask, the numerators (over ``cycle^top``) of the expected total of
@@ -145,9 +146,13 @@ class StickyGames:
             return games, 0
         return min(games, cap), (cap - min(games, cap)) if self.spec.retrigger else 0
 
-    @cache
     def means(self, games: int) -> tuple:
         """Exact ``(E[sum Y] [1/den coins], E[games played])`` of a feature of ``games`` games."""
+        if games not in self.known:
+            self.known[games] = self._means(games)
+        return self.known[games]
+
+    def _means(self, games: int) -> tuple:
         l0, b0 = self.start(games)
         s = l0 + b0
         wins = self._layer(self.wins, s)[0][l0]
@@ -175,7 +180,8 @@ class StickyGames:
         bets = [x * total_bet * den for xs in [*paid.values(), prizes] for x in xs]
         values = [int(v) * den for v in lines.tolist()] + [int(x) for x in bets]
         unit = reduce(gcd, values, 0) or 1
-        top = int(lines.max()) * den * len(g.paylines) + sum(max(xs) * total_bet * den for xs in paid.values())
+        top = int(lines.max()) * den * len(g.paylines)
+        top += sum(max(xs) * total_bet * den for xs in paid.values())
         return unit, int(top + max(prizes) * total_bet * den) // unit
 
     def distribution(self, games: int) -> np.ndarray:
@@ -212,9 +218,9 @@ class StickyGames:
                 for m2, k in self.steps[m]:
                     h = laws[(m, (m2, k))]
                     conv = fftconvolve(stack, h[None, :], axes=1) if len(h) > 64 else _direct(stack, h)
-                    for i, (l, b) in enumerate(at):
+                    for i, (left, b) in enumerate(at):
                         k2 = min(k, b)
-                        nxt = (l - 1 + k2, b - k2)
+                        nxt = (left - 1 + k2, b - k2)
                         if nxt[0] == 0:
                             final = _add(final, conv[i])
                         else:
@@ -284,7 +290,8 @@ def mask_moves(game: Game, level: int, spec: FreeGamesSpec, mask: int, den: int)
         pat = ((win == mg.symbol_index[spec.sticky]) * bits).sum(axis=1) << (r * mg.rows)
         cnt = np.stack([(win == mg.symbol_index[s]).sum(axis=1) for s in counted], axis=1)
         reel: dict = {}
-        for p, c, w in zip(pat.tolist(), map(tuple, cnt.tolist()), strip.stop_weights().tolist(), strict=True):
+        stops = zip(pat.tolist(), map(tuple, cnt.tolist()), strip.stop_weights().tolist(), strict=True)
+        for p, c, w in stops:
             if w:
                 reel[(p, c)] = reel.get((p, c), 0) + w
         out: dict = {}
@@ -319,7 +326,8 @@ def _sticky_games(game: Game, level: int, spec: FreeGamesSpec) -> StickyGames:
             continue
         if len(moves) >= MAX_MASKS:
             raise EngineTooLarge(
-                f"sticky wild {spec.sticky}: more than {MAX_MASKS:,} sticky masks (cells where it lands); simulate"
+                f"sticky wild {spec.sticky}: more than {MAX_MASKS:,} sticky masks (sets of cells "
+                "where it lands); simulate"
             )
         moves[m], wins[m] = mask_moves(game, level, spec, m, den)
         todo += [m2 for m2, _ in moves[m] if m2 not in moves]

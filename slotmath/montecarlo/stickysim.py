@@ -24,7 +24,8 @@ def sticky_args(game: Game, spec) -> np.ndarray:
     if spec is None or spec.sticky is None:
         return np.full(1, -1, dtype=np.int64)
     idx = game.symbol_index
-    return np.array([idx[spec.sticky], idx[spec.symbol]] + [idx[s] for s in scatter_symbols(game)], dtype=np.int64)
+    symbols = [spec.sticky, spec.symbol, *scatter_symbols(game)]
+    return np.array([idx[s] for s in symbols], dtype=np.int64)
 
 
 @nb.njit(cache=True)
