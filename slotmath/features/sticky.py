@@ -60,7 +60,7 @@ __all__ = ["MAX_MASKS", "MAX_CELLS", "StickyGames", "sticky_games", "sticky_feat
 #: Most sticky masks the exact method visits.
 MAX_MASKS = 4096
 #: Most float cells (state x win point) the distribution holds at once.
-MAX_CELLS = 50_000_000
+MAX_CELLS = 100_000_000
 
 _CACHE = ValueCache(maxsize=8)
 
