@@ -214,3 +214,16 @@ def test_a_wild_with_drawn_multipliers_cannot_stick(write_game):
     with pytest.raises(GameFileError) as err:
         analyse(load_game(write_game(text + more)), 1)
     assert "options.free_games.sticky" in str(err.value) and "drawn multipliers" in str(err.value)
+
+
+def test_sampler_agrees_with_a_nudge_wild_beside(write_game):
+    # a second wild N expands on its reel first, then the sticky cells of W
+    # show W: exact and literal play must agree (|z| < 4)
+    from test_free_round import z_scores
+
+    text = TINY.replace("GAMES", "3").replace("EXTRA", ", nudge: N, retrigger: false")
+    text = text.replace("{name: S, kind: scatter}]", "{name: S, kind: scatter}, {name: N, kind: wild}]")
+    text = text.replace("[W, A, S, X]]", "[W, A, S, N]]")
+    game = load_game(write_game(text))
+    z = z_scores(game, 1, 1_000_000, 8)
+    assert all(abs(v) < 4 for v in z.values()), z
