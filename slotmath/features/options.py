@@ -12,7 +12,8 @@ module can use:
 ``free_games``
     free games (:mod:`slotmath.features.freegames`): the scatter symbol, the games
     and prize [x total bet] awarded by each count, retriggers, the reel set,
-    the multiplier, an optional expanding (nudging) wild
+    the multiplier, an optional expanding (nudging) wild, an optional sticky
+    wild (:mod:`slotmath.features.sticky`)
     (:mod:`slotmath.features.freeround` plays them in the round of ``rules:
     lines``; :mod:`slotmath.features.freetable` lists a small free-game cycle).
 ``selection``
