@@ -203,3 +203,25 @@ def test_free_games_worked_example_has_the_figures_the_page_states(tmp_path):
     assert result.rtp == Fraction(561, 496)
     assert result.components == {"lines": 1, "scatters": Fraction(1, 32), "free_games": Fraction(99, 992)}
     assert "`561/496`" in section and "113.1048 %" in section and f"{float(result.rtp):.4%}" == "113.1048%"
+
+
+def test_sticky_wilds_worked_example_has_the_figures_the_page_states(tmp_path):
+    # docs/features.md, "Sticky wilds: worked example": free spins worth
+    # 19/32 then 3029/2048 (the sticky reels binomial(3, 1/4)), x2, trigger 1/64:
+    # RTP = 1/16 + 1/32 + (1/64) x 2 x 4245/2048 = 10389/65536; top win 42 at 1/4096
+    text = (DOCS / "features.md").read_text(encoding="utf-8")
+    section = text[text.index("### Sticky wilds: worked example") :]
+    yaml_text = re.search(r"```yaml\n(.*?)```", section, re.S).group(1)
+    folder = tmp_path / "sticky_example"
+    folder.mkdir()
+    (folder / "game.yaml").write_text(yaml_text, encoding="utf-8")
+    result = par(load_game(folder))
+    assert result.rtp == Fraction(10389, 65536)
+    assert result.components == {
+        "lines": Fraction(1, 16),
+        "scatters": Fraction(1, 32),
+        "free_games": Fraction(1, 64) * 2 * (Fraction(19, 32) + Fraction(3029, 2048)),
+    }
+    assert result.distribution.max_win == 42
+    assert result.distribution.probabilities[-1] == pytest.approx(1 / 4096, abs=1e-15)
+    assert "`10389/65536`" in section and f"{float(result.rtp):.4%}" == "15.8524%" and "15.8524 %" in section

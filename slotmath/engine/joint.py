@@ -48,6 +48,7 @@ __all__ = [
     "INT64_SAFE",
     "EngineTooLarge",
     "KeyedWins",
+    "StopKey",
     "pack_reels",
     "spin_distribution",
     "spin_key_distribution",
@@ -379,12 +380,27 @@ def spin_key_distribution(
     return KeyedWins(wins.copy(), keys, [int(c) for c in counts.tolist()], unit_den, total_bet, cycle)
 
 
+@dataclass(frozen=True, eq=False)
+class StopKey:
+    """A key item given stop by stop: reel ``r``'s digit of stop ``s`` is
+    ``codes[r][s]`` in ``range(radix[r])``; the key item is the tuple of
+    digits per reel (e.g. which cells of each reel show a wild)."""
+
+    codes: tuple
+    radix: tuple
+    per_reel: bool = True
+
+
 def key_radix(game: Game, triggers) -> list:
     """Radix of each key digit: per trigger one digit (total count, radix
-    ``reels x rows + 1``) or one per reel (radix ``rows + 1``)."""
+    ``reels x rows + 1``) or one per reel (radix ``rows + 1``; a
+    :class:`StopKey`'s own radix)."""
     out = []
     for t in triggers:
-        out += [game.rows + 1] * game.reels if t.per_reel else [game.reels * game.rows + 1]
+        if isinstance(t, StopKey):
+            out += list(t.radix)
+        else:
+            out += [game.rows + 1] * game.reels if t.per_reel else [game.reels * game.rows + 1]
     return out
 
 
@@ -399,7 +415,7 @@ def key_codes(game: Game, reel_set: str, triggers) -> tuple:
         code = np.zeros(len(strip), dtype=np.int64)
         d = 0
         for t in triggers:
-            count = window_symbol_count(game, strip, t.symbol)
+            count = t.codes[r] if isinstance(t, StopKey) else window_symbol_count(game, strip, t.symbol)
             code += count * place[d + r if t.per_reel else d]
             d += game.reels if t.per_reel else 1
         out.append(code)

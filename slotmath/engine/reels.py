@@ -32,8 +32,11 @@ def reel_windows(game: Game, reel_set: str = "base") -> list:
     return [windows(game, s) for s in game.strips(reel_set)]
 
 
-def window_game(game: Game, reel_set: str) -> Game:
+def window_game(game: Game, reel_set: str, change=None) -> Game:
     """``game`` with each strip of ``reel_set`` replaced by its distinct windows.
+
+    ``change(reel, window) -> window`` (tuples of symbol names), when given,
+    replaces each window first (e.g. cells held by a sticky wild).
 
     A reel's stops that show the same window (the windows of an expanding wild,
     repeated runs) are merged into one stop whose weight
@@ -49,6 +52,8 @@ def window_game(game: Game, reel_set: str) -> Game:
         for stop in range(n):
             if w[stop]:
                 window = tuple(syms[(stop + k) % n] for k in range(H))
+                if change is not None:
+                    window = change(len(strips), window)
                 merged[window] = merged.get(window, 0) + int(w[stop])
         strips.append(
             Strip(

@@ -36,7 +36,14 @@ from slotmath.features.options import FreeGamesSpec, nudged_game
 from slotmath.features.round import Feature, Trigger
 from slotmath.model import Game
 
-__all__ = ["free_spin_counts", "free_games_feature_of", "ALIAS_BOUND", "MAX_GRID"]
+__all__ = [
+    "free_spin_counts",
+    "keyed_free_spins",
+    "free_games_feature_of",
+    "award_distribution",
+    "ALIAS_BOUND",
+    "MAX_GRID",
+]
 
 #: Bound on the award mass folded back by the FFT grid [probability].
 ALIAS_BOUND = 1e-12
@@ -55,29 +62,11 @@ def free_spin_counts(game: Game, level: int, spec: FreeGamesSpec):
     key_counts : dict
         Stop combinations of the free reel set by trigger count.
     """
-    from slotmath.engine.joint import spin_key_distribution
-    from slotmath.engine.scatters import scatter_pay, scatter_symbols
-
     g = nudged_game(game, spec.reels, spec.nudge)
-    total_bet = game.bet(level).total_bet
-    others = [s for s in scatter_symbols(g) if s != spec.symbol] if not spec.scatter_pays else []
-    triggers = [Trigger(spec.symbol)] + [Trigger(s) for s in others]
-    kw = spin_key_distribution(g, level, triggers, spec.reels)
-    prizes = [spec.retrigger_prize(c) * total_bet for c in range(g.reels * g.rows + 1)]
-    den = lcm(kw.unit_den, *(Fraction(x).denominator for x in prizes))
-    step = den // kw.unit_den
+    entries, den, kw = keyed_free_spins(game, g, level, spec)
     acc: dict = {}
-    paid = scatter_symbols(g)
-    for w, key, c in zip(kw.wins.tolist(), kw.keys, kw.counts, strict=True):
-        n = key[0]
-        y = Fraction(w * step)
-        if not spec.scatter_pays:
-            counts = dict(zip([spec.symbol] + others, key, strict=True))
-            for s in paid:
-                y -= scatter_pay(g, s, counts[s]) * total_bet * den
-        y += spec.retrigger_prize(n) * total_bet * den
-        k = spec.retrigger_games(n) if spec.retrigger else 0
-        at = (int(y), k)
+    for y, _, n, c in entries:
+        at = (y, spec.retrigger_games(n))
         acc[at] = acc.get(at, 0) + c
     wins = [y for y, _ in acc]
     extra = [k for _, k in acc]
@@ -87,6 +76,55 @@ def free_spin_counts(game: Game, level: int, spec: FreeGamesSpec):
     return wins, extra, list(acc.values()), den, by_count
 
 
+def free_spin_den(g: Game, level: int, spec: FreeGamesSpec) -> int:
+    """Win units per coin of a free spin: the line engine's, refined by the
+    retrigger prizes' denominators."""
+    from slotmath.engine.scatters import win_denominator
+
+    total_bet = g.bet(level).total_bet
+    prizes = [spec.retrigger_prize(c) * total_bet for c in range(g.reels * g.rows + 1)]
+    return lcm(win_denominator(g, total_bet), *(Fraction(x).denominator for x in prizes))
+
+
+def keyed_free_spins(game: Game, g: Game, level: int, spec: FreeGamesSpec, lead: tuple = ()):
+    """The free spin on ``g`` (``game``'s free reel set as played) by key.
+
+    Returns
+    -------
+    entries : list of (y, lead key items, trigger count, stop combinations)
+        ``y`` = the spin's win ``Y`` [1/den coins] (see the module notes).
+    den : int
+        Win units per coin.
+    keyed : KeyedWins
+        The engine's law, keyed by ``lead`` items, the trigger count and the
+        unpaid scatters' counts.
+    """
+    from slotmath.engine.joint import spin_key_distribution
+    from slotmath.engine.scatters import scatter_pay, scatter_symbols
+
+    total_bet = game.bet(level).total_bet
+    others = [s for s in scatter_symbols(g) if s != spec.symbol] if not spec.scatter_pays else []
+    triggers = [*lead, Trigger(spec.symbol)] + [Trigger(s) for s in others]
+    kw = spin_key_distribution(g, level, triggers, spec.reels)
+    den = free_spin_den(g, level, spec)
+    step = den // kw.unit_den
+    cells = range(g.reels * g.rows + 1)
+    prize = [int(spec.retrigger_prize(c) * total_bet * den) for c in cells]  # [1/den coins]
+    at = len(lead)
+    counted = [spec.symbol] + others
+    # scatter pays not paid in free games [1/den coins] by count, with their key item
+    cut = [
+        (at + counted.index(s), [int(scatter_pay(g, s, c) * total_bet * den) for c in cells])
+        for s in (scatter_symbols(g) if not spec.scatter_pays else [])
+    ]
+    entries = []
+    for w, key, c in zip(kw.wins.tolist(), kw.keys, kw.counts, strict=True):
+        n = key[at]
+        y = w * step + prize[n] - sum(pays[key[i]] for i, pays in cut)
+        entries.append((y, key[:at], n, c))
+    return entries, den, kw
+
+
 def free_games_feature_of(game: Game, level: int, spec: FreeGamesSpec) -> Feature:
     """The declared free games as a round :class:`Feature` (component ``free_games``).
 
@@ -94,6 +132,10 @@ def free_games_feature_of(game: Game, level: int, spec: FreeGamesSpec) -> Featur
     in ``spec.awards`` trigger, paying ``prize(count)`` [x total bet] plus
     the free games started with ``games(count)``.
     """
+    if spec.sticky is not None:
+        from slotmath.features.sticky import sticky_feature_of
+
+        return sticky_feature_of(game, level, spec)
     wins, extra, counts, den, by_count = free_spin_counts(game, level, spec)
     scale = den * game.bet(level).total_bet
     cap = spec.max_games
@@ -120,14 +162,7 @@ def free_games_feature_of(game: Game, level: int, spec: FreeGamesSpec) -> Featur
     @cache
     def award_of(n: int, prize: Fraction) -> WinDistribution:
         probs = award_probabilities(games_law(n))
-        mult = Fraction(spec.multiplier)
-        total_bet = game.bet(level).total_bet
-        prize_den = (prize * total_bet * den * mult.denominator).denominator
-        award_den = den * mult.denominator * prize_den
-        grid = np.arange(len(probs)) * (mult.numerator * prize_den)
-        shift = int(prize * total_bet * award_den)
-        nz = probs > 0
-        return WinDistribution(grid[nz] + shift, probs[nz], award_den, total_bet)
+        return award_distribution(probs, 1, den, spec.multiplier, prize, game.bet(level).total_bet)
 
     def award(count):
         return award_of(spec.games(count), spec.prize(count))
@@ -169,6 +204,18 @@ def free_games_feature_of(game: Game, level: int, spec: FreeGamesSpec) -> Featur
         group,
         odds,
     )
+
+
+def award_distribution(probs, unit: int, den: int, multiplier, prize: Fraction, total_bet: int):
+    """The award ``prize + multiplier x sum Y`` [x total bet] as a
+    :class:`WinDistribution`, from ``probs[j]`` = P(sum Y = j x unit [1/den coins])."""
+    mult = Fraction(multiplier)
+    prize_den = (prize * total_bet * den * mult.denominator).denominator
+    award_den = den * mult.denominator * prize_den
+    grid = np.arange(len(probs)) * (mult.numerator * prize_den * unit)
+    shift = int(prize * total_bet * award_den)
+    nz = probs > 0
+    return WinDistribution(grid[nz] + shift, probs[nz], award_den, total_bet)
 
 
 def award_probabilities(fg: FreeGames) -> np.ndarray:

@@ -38,6 +38,8 @@ def free_games_table(game: Game, level: int, spec: FreeGamesSpec, max_cycle: int
     from slotmath.engine.reels import reel_windows
     from slotmath.engine.scatters import scatter_pay, scatter_symbols
 
+    if spec.sticky is not None:  # the spins are not independent: slotmath.features.sticky
+        raise ValueError("free games with a sticky wild have no per-spin table; use the generic round")
     g = nudged_game(game, spec.reels, spec.nudge)
     bet = game.bet(level)
     cycle = g.cycle(spec.reels)

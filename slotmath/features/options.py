@@ -12,7 +12,8 @@ module can use:
 ``free_games``
     free games (:mod:`slotmath.features.freegames`): the scatter symbol, the games
     and prize [x total bet] awarded by each count, retriggers, the reel set,
-    the multiplier, an optional expanding (nudging) wild
+    the multiplier, an optional expanding (nudging) wild, an optional sticky
+    wild (:mod:`slotmath.features.sticky`)
     (:mod:`slotmath.features.freeround` plays them in the round of ``rules:
     lines``; :mod:`slotmath.features.freetable` lists a small free-game cycle).
 ``selection``
@@ -168,6 +169,7 @@ class FreeGamesSpec:
     max_games: int | None = None
     scatter_pays: bool = True
     retrigger_awards: dict | None = None
+    sticky: str | None = None
 
     def games(self, count: int) -> int:
         """Games awarded by ``count`` scatters (the highest listed count not above it)."""
@@ -596,7 +598,25 @@ def _free_games(rd: _Reader, spec) -> FreeGamesSpec:
     cap = spec.get("max_games")
     if cap is not None:
         cap = rd.number(cap, f"{w}.max_games", integer=True, positive=True)
-    return FreeGamesSpec(symbol, reels, mult, awards, retrigger, nudge, cap, scatter_pays, again)
+    sticky = _sticky(rd, spec.get("sticky"), reels, nudge, retrigger, cap)
+    return FreeGamesSpec(symbol, reels, mult, awards, retrigger, nudge, cap, scatter_pays, again, sticky)
+
+
+def _sticky(rd: _Reader, sticky, reels: str, nudge, retrigger: bool, cap) -> str | None:
+    """The sticky wild of ``options.free_games.sticky`` (None when absent)."""
+    w = "options.free_games.sticky"
+    if sticky is None:
+        return None
+    rd.symbol(sticky, w)
+    if rd.game.symbol(sticky).kind != "wild":
+        rd.fail(w, f"{sticky!r} must be a wild symbol")
+    if sticky == nudge:
+        rd.fail(w, f"{sticky!r} is also the expanding wild (nudge); a wild either expands or sticks")
+    if not any(sticky in s.symbols for s in rd.game.strips(reels)):
+        rd.fail(w, f"{sticky!r} is on no reel of the free reel set {reels!r}")
+    if retrigger and cap is None:
+        rd.fail(w, "sticky wilds with retriggers need max_games (the games left are unbounded)")
+    return sticky
 
 
 #: keys of ``options.free_games``
@@ -610,6 +630,7 @@ FREE_GAMES_KEYS = (
     "scatter_pays",
     "nudge",
     "max_games",
+    "sticky",
 )
 
 

@@ -162,7 +162,7 @@ def _refuse_triggers(rd, game: Game, symbol: str) -> None:
     its share of the reel, so the trigger keys, the respin landing and the
     joint law of (line win, key) are the game's."""
     opts = game.options
-    fields_of = {"free_games": ("symbol", "nudge"), "wheel": ("symbol",), "selection": ("symbol",)}
+    fields_of = {"free_games": ("symbol", "nudge", "sticky"), "wheel": ("symbol",), "selection": ("symbol",)}
     for key, fields in fields_of.items():
         spec = opts.get(key)
         for f in fields:

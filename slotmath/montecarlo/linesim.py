@@ -113,10 +113,18 @@ def play_evaluation(stop, window, evaluation, events):
 @nb.njit(cache=True, inline="always")
 def line_win(stop, window, dims, sym, cells, codes, offsets, label_coins, events):
     """Line win of the window at ``stop`` [x total bet]; adds its line events."""
-    R, L, S, total_bet, rows, first = dims[0], dims[1], dims[2], dims[3], dims[6], dims[7]
+    R, rows = dims[0], dims[6]
     for r in range(R):
         for k in range(rows):
             window[r * rows + k] = sym[r, stop[r], k]
+    return window_line_win(window, dims, cells, codes, offsets, label_coins, events)
+
+
+@nb.njit(cache=True, inline="always")
+def window_line_win(window, dims, cells, codes, offsets, label_coins, events):
+    """Line win of ``window`` (cell ``reel x rows + row`` -> symbol) [x total bet];
+    adds its line events."""
+    L, S, total_bet, first = dims[1], dims[2], dims[3], dims[7]
     coins = 0
     for line in range(L):
         # the first `first` symbols at once (a line is rarely decided sooner),

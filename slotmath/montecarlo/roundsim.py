@@ -8,7 +8,8 @@ play the features the base window triggers, in the order of
 ``round_features``:
 
 * free games: pay the prize and play free spins one by one on the free reel
-  set (a ``nudge`` wild fills its reel in the window), adding the games each
+  set (a ``nudge`` wild fills its reel in the window, a ``sticky`` wild holds
+  its cell: :mod:`slotmath.montecarlo.stickysim`), adding the games each
   retrigger count awards, until none are left or ``max_games`` were played;
   multiply the free spins' wins;
 * hold-and-spin: the held coins of the base window respin
@@ -56,6 +57,7 @@ from slotmath.model import Game
 from slotmath.montecarlo.holdspinsim import hold_and_spin_args, hold_and_spin_start, play_hold_and_spin
 from slotmath.montecarlo.linesim import draw_args, draw_stops, evaluation_args, line_win, scatter_win
 from slotmath.montecarlo.run import RoundSampler
+from slotmath.montecarlo.stickysim import sticky_args, sticky_free_play
 
 __all__ = ["COMPONENTS", "FREE_GAMES_EVENTS", "round_sampler", "round_components", "sampler_args"]
 
@@ -92,6 +94,10 @@ def _free_play(rng, games, stop, window, fg_events, free_draw, free_ev, feat):
     drawing into ``stop``: (their win before the multiplier [x total bet],
     games played)."""
     ftrig, again, reprize, cap_games = feat[1], feat[4], feat[5], feat[6][1]
+    if feat[8][0] >= 0:  # a sticky wild (slotmath.montecarlo.stickysim)
+        return sticky_free_play(
+            rng, games, stop, window, fg_events, free_draw, free_ev, again, reprize, cap_games, feat[8]
+        )
     left = games
     played = 0
     fg = 0.0
@@ -155,7 +161,8 @@ def round_kernel(rng, n, cols, n_events, base_draw, base_ev, free_draw, free_ev,
 
     ``feat`` = (trigger count per base stop, per free stop, games, prize,
     retrigger games, retrigger prize by count, (multiplier, max games, round
-    cap), (index of the free-games trigger event,));
+    cap), (index of the free-games trigger event,),
+    :func:`~slotmath.montecarlo.stickysim.sticky_args`);
     ``prizes`` = (wheel and selection symbol counts per base stop, (wheel
     trigger, wheel spins, selection trigger), wheel values, their cumulative
     probabilities, choices' cumulative probabilities, prizes, free games,
@@ -262,7 +269,7 @@ def sampler_args(game: Game, level: int) -> tuple:
     )
     names += FREE_GAMES_EVENTS if spec is not None and spec.awards else ()
     fg_at = np.array([len(names) - len(FREE_GAMES_EVENTS)], dtype=np.int64)
-    feat = (trig, ftrig, games, prize, again, reprize, params, fg_at)
+    feat = (trig, ftrig, games, prize, again, reprize, params, fg_at, sticky_args(game, spec))
     hold, hold_events = hold_and_spin_args(game, len(names))
     names += hold_events
     prizes = prize_args(game, level, base_ev[1])

@@ -238,11 +238,15 @@ def round_notes(law, cap) -> list:
     from slotmath.features.round import RESOLVED
 
     free = "free_games" in law.figures
+    sticky = free and "sticky" in law.figures["free_games"]
     notes = [
         "Round = base spin (lines and scatters) followed by the features its window "
         "triggers. RTP by component is exact"
         + (
-            " (free games: renewal moments of the per-free-spin (win, extra games) law, "
+            " (free games with a sticky wild: backward recursion over (games left, sticky cells), "
+            "each mask's (win, extra games, new cells) law exact from the line engine)"
+            if sticky
+            else " (free games: renewal moments of the per-free-spin (win, extra games) law, "
             "itself exact from the line engine with the trigger count as one more state digit)"
             if free
             else ""
@@ -250,7 +254,9 @@ def round_notes(law, cap) -> list:
         + (" except the round cap." if cap is not None else "."),
         "Round distribution (hit frequency, SD, VI, max win): float64. "
         + (
-            "Free-games award law by the fixed point of its generating function on an FFT grid "
+            "Free-games award law by the forward DP over (games, sticky cells); "
+            if sticky
+            else "Free-games award law by the fixed point of its generating function on an FFT grid "
             f"(wrapped mass below {ALIAS_BOUND:g} by Chernoff's bound) or, with max_games, the "
             "forward DP; "
             if free

@@ -45,6 +45,8 @@ def check(game: Game) -> None:
             fail(f"options.lockit.sources.{src}", "is required")
     if f.free_games.max_games is not None:  # the exact free games have no cap on games
         fail("options.free_games.max_games", "is not played under the piggy_bankin_superlock rules")
+    if f.free_games.sticky is not None:
+        fail("options.free_games.sticky", "is not played under the piggy_bankin_superlock rules")
     if f.selection.symbol != f.free_games.symbol:
         fail("options.selection.symbol", "must be the free-games scatter symbol")
     if f.selection.min_count != f.free_games.min_count:  # one BONUS threshold (rules 4, 3.4)

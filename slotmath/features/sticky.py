@@ -1,0 +1,388 @@
+"""Free games with a sticky wild (``options.free_games.sticky``), exact.
+
+Rule: during one feature's free games every ``W`` (the sticky wild) that
+lands stays in its cell for the rest of that feature's free games,
+retriggered games included; a spin is evaluated (lines, scatters, trigger
+count) on its window with every sticky cell showing ``W``.  Sticky cells
+start empty at each feature.
+
+The free spins are no longer independent: the state of the feature is
+(games left ``l``, games still awardable ``b``, sticky mask ``M``), ``M``
+the set of cells (bit ``reel x rows + row``) holding ``W``.  Per mask the
+free reel set is played with ``M``'s cells forced to ``W``
+(:func:`masked_game`, via :func:`slotmath.engine.reels.window_game`):
+
+* for the mean (:func:`mask_moves`), the spin win summed over the cycle
+  (lines by the multilinear form of the row marginals, scatters and prizes
+  by count) and the counts of (new mask ``M'``, games added ``K``), the
+  reels' laws of (pattern of ``W``, symbol counts) multiplied;
+* for the distribution (:func:`keyed_steps`), the exact joint law of (spin
+  win ``Y``, ``K``, ``M'``) from the line engine's keyed forward pass
+  (:func:`slotmath.engine.joint.spin_key_distribution`), ``M'`` read per
+  reel as one key digit (:class:`~slotmath.engine.joint.StopKey`): the
+  pattern of ``W`` in that reel's window.
+
+Masks only grow; the reachable ones are found from the empty mask.
+
+Games: a spin uses one game and adds ``K' = min(K, b)`` games (``K`` those
+of the trigger count, ``b = max_games - played - l``), so ``l + b`` drops
+by one per spin and the feature ends at ``l = 0``.  Retriggers need
+``max_games`` (the options refuse them otherwise).
+
+* Mean (exact Fraction): backward over ``s = l + b``,
+  ``V_s(l, M) = E[Y | M] + sum P(M', K | M) V_(s-1)(l - 1 + K', M')``,
+  in integer numerators over ``cycle^s`` (no rational arithmetic).
+* Distribution (float64): forward over spins played, carrying per state the
+  law of the win so far; the laws of one mask are convolved with each
+  transition's ``Y`` law together.  Refused (:class:`EngineTooLarge`) above
+  :data:`MAX_CELLS` law cells (masks x game states x win points), checked
+  before any keyed pass.  Both refuse above :data:`MAX_MASKS` masks.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import cache, cached_property, reduce
+from math import gcd
+
+import numpy as np
+from scipy.signal import fftconvolve
+
+from slotmath.engine.cache import ValueCache, game_key
+from slotmath.engine.limits import EngineTooLarge
+from slotmath.features.options import FreeGamesSpec, nudged_game
+from slotmath.features.round import Feature, Trigger
+from slotmath.model import Game
+
+__all__ = ["MAX_MASKS", "MAX_CELLS", "StickyGames", "sticky_games", "sticky_feature_of", "masked_game"]
+
+#: Most sticky masks the exact method visits.
+MAX_MASKS = 4096
+#: Most float cells (state x win point) the distribution holds at once.
+MAX_CELLS = 100_000_000
+
+_CACHE = ValueCache(maxsize=8)
+
+
+def masked_game(g: Game, reel_set: str, wild: str, mask: int) -> Game:
+    """``g`` with every cell of ``mask`` (bit ``reel x rows + row``) showing
+    ``wild`` in every window of ``reel_set`` (equal windows merged)."""
+    from slotmath.engine.reels import window_game
+
+    H = g.rows
+
+    def held(r, window):
+        return tuple(wild if mask >> (r * H + k) & 1 else x for k, x in enumerate(window))
+
+    return window_game(g, reel_set, held)
+
+
+def wild_patterns(g: Game, reel_set: str, wild: str):
+    """Per reel, ``(codes, patterns)``: the index of every stop's pattern of
+    ``wild`` (bit ``row``) in the distinct ``patterns`` of that reel."""
+    from slotmath.engine.reels import windows
+
+    bits = 1 << np.arange(g.rows)
+    out = []
+    for strip in g.strips(reel_set):
+        pat = ((windows(g, strip) == g.symbol_index[wild]) * bits).sum(axis=1)
+        patterns, codes = np.unique(pat, return_inverse=True)
+        out.append((codes.astype(np.int64), patterns.tolist()))
+    return out
+
+
+@dataclass(frozen=True, eq=False)
+class StickyGames:
+    """Exact per-mask transitions of the sticky free games.
+
+    Attributes
+    ----------
+    moves : dict
+        ``moves[M][(M', K)]``: stop combinations of the spins from mask ``M``
+        that leave mask ``M'`` and add ``K`` games.
+    wins : dict
+        ``wins[M]``: sum over the cycle of the spin win ``Y`` from mask ``M``
+        [1/den coins] (before the multiplier).
+    cycle : int
+        Stop combinations of one free spin.
+    den : int
+        Win units per coin.
+    game, level, spec :
+        What the laws (:attr:`steps`) are built from.
+    """
+
+    moves: dict
+    wins: dict
+    cycle: int
+    den: int
+    game: Game
+    level: int
+    spec: FreeGamesSpec
+    known: dict = field(default_factory=dict)  # means by games awarded
+
+    def _layer(self, reward: dict, top: int) -> dict:
+        """Per mask, the numerators (over ``cycle^top``) of the expected total of
+        ``reward[M]`` (over ``cycle``, per game played) by games left ``l = 0..top``
+        with ``top - l`` games still awardable."""
+        C = self.cycle
+        prev = {m: np.zeros(1, dtype=object) for m in self.moves}
+        for s in range(1, top + 1):
+            left = np.arange(1, s + 1)
+            cur = {}
+            for m, trans in self.moves.items():
+                v = np.zeros(s + 1, dtype=object)
+                v[1:] = reward[m] * C ** (s - 1)
+                for (m2, k), c in trans.items():
+                    v[1:] += c * prev[m2][left - 1 + np.minimum(k, s - left)]
+                cur[m] = v
+            prev = cur
+        return prev
+
+    def start(self, games: int) -> tuple:
+        """``(l, b)`` of a feature awarded ``games`` games."""
+        cap = self.spec.max_games
+        if cap is None:
+            return games, 0
+        return min(games, cap), (cap - min(games, cap)) if self.spec.retrigger else 0
+
+    def means(self, games: int) -> tuple:
+        """Exact ``(E[sum Y] [1/den coins], E[games played])`` of a feature of ``games`` games."""
+        if games not in self.known:
+            self.known[games] = self._means(games)
+        return self.known[games]
+
+    def _means(self, games: int) -> tuple:
+        l0, b0 = self.start(games)
+        s = l0 + b0
+        wins = self._layer(self.wins, s)[0][l0]
+        games = self._layer({m: self.cycle for m in self.moves}, s)[0][l0]
+        return Fraction(wins, self.cycle**s), Fraction(games, self.cycle**s)
+
+    @cached_property
+    def steps(self) -> dict:
+        """``steps[M][(M', K)]`` = ``{y: count}``: :attr:`moves` split by the
+        spin win ``y`` [1/den coins] (the keyed line engine, one pass per mask)."""
+        return {m: keyed_steps(self.game, self.level, self.spec, m) for m in self.moves}
+
+    @cached_property
+    def grid(self) -> tuple:
+        """``(unit, top)``: a divisor of every spin win (the gcd of every line,
+        scatter and prize value) and a bound on the spin win [units], both [1/den coins]."""
+        from slotmath.engine.lines import pay_tensor
+        from slotmath.engine.scatters import scatter_symbols
+
+        g, spec, den = self.game, self.spec, self.den
+        total_bet = g.bet(self.level).total_bet
+        lines = np.unique(pay_tensor(g, self.level).wins)
+        paid = {s: [sp.pay for sp in g.scatter_pays if sp.symbol == s] for s in scatter_symbols(g)}
+        prizes = [spec.retrigger_prize(c) for c in range(g.reels * g.rows + 1)]
+        bets = [x * total_bet * den for xs in [*paid.values(), prizes] for x in xs]
+        values = [int(v) * den for v in lines.tolist()] + [int(x) for x in bets]
+        unit = reduce(gcd, values, 0) or 1
+        top = int(lines.max()) * den * len(g.paylines)
+        top += sum(max(xs) * total_bet * den for xs in paid.values())
+        return unit, int(top + max(prizes) * total_bet * den) // unit
+
+    def distribution(self, games: int) -> np.ndarray:
+        """``probs[j]`` = P(sum Y = j x :meth:`unit` [1/den coins]) [probability], float64."""
+        l0, b0 = self.start(games)
+        unit, top = self.grid
+        # at most (b0 + 1) states (games left) per mask are live at once, each a law of the
+        # win so far; checked before any of the laws' engine passes
+        cells = len(self.moves) * (b0 + 1) * ((l0 + b0) * top + 1)
+        if cells > MAX_CELLS:
+            raise EngineTooLarge(
+                f"the sticky free games' win law needs about {cells:,} cells ({len(self.moves)} sticky "
+                f"masks x {b0 + 1} game states x {(l0 + b0) * top + 1:,} win points), more than "
+                f"{MAX_CELLS:,}; the exact RTP is given, simulate for the distribution"
+            )
+        laws = {}
+        for m, tr in self.steps.items():
+            for key, ys in tr.items():
+                h = np.zeros(max(ys) // unit + 1)
+                for y, c in ys.items():
+                    assert y % unit == 0
+                    h[y // unit] += c / self.cycle
+                laws[(m, key)] = h
+        live = {0: {(l0, b0): np.ones(1)}}
+        final = np.zeros(1)
+        while live:
+            new: dict = {}
+            for m, rows in live.items():
+                at = list(rows)
+                width = max(len(a) for a in rows.values())
+                stack = np.zeros((len(at), width))
+                for i, lb in enumerate(at):
+                    stack[i, : len(rows[lb])] = rows[lb]
+                for m2, k in self.steps[m]:
+                    h = laws[(m, (m2, k))]
+                    conv = fftconvolve(stack, h[None, :], axes=1) if len(h) > 64 else _direct(stack, h)
+                    for i, (left, b) in enumerate(at):
+                        k2 = min(k, b)
+                        nxt = (left - 1 + k2, b - k2)
+                        if nxt[0] == 0:
+                            final = _add(final, conv[i])
+                        else:
+                            box = new.setdefault(m2, {})
+                            box[nxt] = _add(box.get(nxt, np.zeros(1)), conv[i])
+            live = new
+        return np.clip(final, 0.0, None)
+
+
+def _direct(stack: np.ndarray, h: np.ndarray) -> np.ndarray:
+    out = np.zeros((stack.shape[0], stack.shape[1] + len(h) - 1))
+    for j in np.flatnonzero(h):
+        out[:, j : j + stack.shape[1]] += h[j] * stack
+    return out
+
+
+def _add(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    if len(b) > len(a):
+        a, b = b.copy(), a
+    a[: len(b)] += b
+    return a
+
+
+def _mask_game(game: Game, spec: FreeGamesSpec, mask: int) -> Game:
+    return masked_game(nudged_game(game, spec.reels, spec.nudge), spec.reels, spec.sticky, mask)
+
+
+def keyed_steps(game: Game, level: int, spec: FreeGamesSpec, mask: int) -> dict:
+    """``{(M', K): {y: count}}`` of the spins from ``mask``: the keyed line
+    engine on the masked free reel set, one key digit per reel for its
+    pattern of the sticky wild."""
+    from slotmath.engine.joint import StopKey
+    from slotmath.features.freeround import keyed_free_spins
+
+    mg = _mask_game(game, spec, mask)
+    per_reel = wild_patterns(mg, spec.reels, spec.sticky)
+    key = StopKey(tuple(c for c, _ in per_reel), tuple(len(p) for _, p in per_reel))
+    entries, _, _ = keyed_free_spins(game, mg, level, spec, (key,))
+    out: dict = {}
+    for y, lead, n, c in entries:
+        m2 = 0
+        for r, d in enumerate(lead[0]):
+            m2 |= per_reel[r][1][d] << (r * mg.rows)
+        t = out.setdefault((m2, spec.retrigger_games(n)), {})
+        t[y] = t.get(y, 0) + c
+    return out
+
+
+def mask_moves(game: Game, level: int, spec: FreeGamesSpec, mask: int, den: int) -> tuple:
+    """``({(M', K): count}, sum of Y [1/den coins])`` of the spins from ``mask``
+    without the joint law of the win: the line win summed over the cycle by
+    the multilinear form of the row marginals, and (new mask, scatter and
+    trigger counts) by multiplying the reels' laws."""
+    from slotmath.engine.lines import pay_tensor
+    from slotmath.engine.multilinear import cycle_line_win
+    from slotmath.engine.reels import windows
+    from slotmath.engine.scatters import scatter_pay, scatter_symbols
+
+    mg = _mask_game(game, spec, mask)
+    total_bet = game.bet(level).total_bet
+    paid = scatter_symbols(mg) if spec.scatter_pays else []
+    counted = [spec.symbol] + [s for s in paid if s != spec.symbol]
+    bits = 1 << np.arange(mg.rows)
+    joint = {(0, (0,) * len(counted)): 1}  # (mask bits of reels so far, counts) -> stop combinations
+    for r, strip in enumerate(mg.strips(spec.reels)):
+        win = windows(mg, strip)
+        pat = ((win == mg.symbol_index[spec.sticky]) * bits).sum(axis=1) << (r * mg.rows)
+        cnt = np.stack([(win == mg.symbol_index[s]).sum(axis=1) for s in counted], axis=1)
+        reel: dict = {}
+        stops = zip(pat.tolist(), map(tuple, cnt.tolist()), strip.stop_weights().tolist(), strict=True)
+        for p, c, w in stops:
+            if w:
+                reel[(p, c)] = reel.get((p, c), 0) + w
+        out: dict = {}
+        for (m, c), w in joint.items():
+            for (p, c2), w2 in reel.items():
+                at = (m | p, tuple(a + b for a, b in zip(c, c2, strict=True)))
+                out[at] = out.get(at, 0) + w * w2
+        joint = out
+    moves: dict = {}
+    total = int(cycle_line_win(mg, pay_tensor(mg, level).reshaped(), spec.reels)) * den
+    for (m2, c), w in joint.items():
+        n = c[0]
+        pay = spec.retrigger_prize(n) + sum(scatter_pay(mg, s, c[counted.index(s)]) for s in paid)
+        total += w * pay * total_bet * den
+        at = (m2, spec.retrigger_games(n))
+        moves[at] = moves.get(at, 0) + w
+    assert Fraction(total).denominator == 1
+    return moves, int(total)
+
+
+def _sticky_games(game: Game, level: int, spec: FreeGamesSpec) -> StickyGames:
+    from slotmath.features.freeround import free_spin_den
+
+    g = nudged_game(game, spec.reels, spec.nudge)
+    den = free_spin_den(g, level, spec)
+    moves: dict = {}
+    wins: dict = {}
+    todo = [0]
+    while todo:
+        m = todo.pop()
+        if m in moves:
+            continue
+        if len(moves) >= MAX_MASKS:
+            raise EngineTooLarge(
+                f"sticky wild {spec.sticky}: more than {MAX_MASKS:,} sticky masks (sets of cells "
+                "where it lands); simulate"
+            )
+        moves[m], wins[m] = mask_moves(game, level, spec, m, den)
+        todo += [m2 for m2, _ in moves[m] if m2 not in moves]
+    return StickyGames(moves, wins, g.cycle(spec.reels), den, game, level, spec)
+
+
+def sticky_games(game: Game, level: int, spec: FreeGamesSpec) -> StickyGames:
+    """The :class:`StickyGames` of ``spec`` (``spec.sticky`` set) at bet ``level``
+    (cached on the game's value and the declaration)."""
+    key = (game_key(game, (spec.reels,)), level, repr(spec))
+    return _CACHE.get(key) or _CACHE.put(key, _sticky_games(game, level, spec))
+
+
+def sticky_feature_of(game: Game, level: int, spec: FreeGamesSpec) -> Feature:
+    """The declared free games with a sticky wild as a round :class:`Feature`
+    (component ``free_games``; see :func:`slotmath.features.freeround.free_games_feature_of`)."""
+    from slotmath.features.freeround import award_distribution
+
+    sg = sticky_games(game, level, spec)
+    total_bet = game.bet(level).total_bet
+    scale = sg.den * total_bet
+
+    def mean(count):
+        return spec.prize(count) + spec.multiplier * sg.means(spec.games(count))[0] / scale
+
+    @cache
+    def award_of(n: int, prize: Fraction):
+        return award_distribution(sg.distribution(n), sg.grid[0], sg.den, spec.multiplier, prize, total_bet)
+
+    def odds(key_p: dict) -> dict:
+        p = sum(key_p.values(), Fraction(0))
+        if p == 0:
+            return {"trigger_probability": 0.0}
+        spin_mean = Fraction(sg.wins[0], sg.cycle * scale)
+        return {
+            "trigger_probability": float(p),
+            "trigger_one_in": float(1 / p),
+            "mean_games": float(sum(q * sg.means(spec.games(c))[1] for c, q in key_p.items()) / p),
+            "mean_award": float(sum(q * mean(c) for c, q in key_p.items()) / p),
+            "multiplier": float(spec.multiplier),
+            "sticky": spec.sticky,
+            "sticky_masks": len(sg.moves),
+            "first_free_spin_mean": float(spin_mean),
+            "by_count": {
+                str(c): {"probability": float(q), "games": spec.games(c), "mean_award": float(mean(c))}
+                for c, q in sorted(key_p.items())
+            },
+        }
+
+    return Feature(
+        "free_games",
+        Trigger(spec.symbol),
+        lambda count: spec.games(count) > 0,
+        mean,
+        lambda count: award_of(spec.games(count), spec.prize(count)),
+        lambda count: (spec.games(count), spec.prize(count)),
+        odds,
+    )
