@@ -85,6 +85,8 @@ __all__ = [
     "SHAPES_TABLE",
 ]
 
+#: value functions averaged at once (memory: CHUNK x 2**(H R + 1) numbers)
+CHUNK = 32
 #: the one source a lock-it of the generic round may declare
 BASE_SOURCE = "base_game"
 #: grids with at most this many cells run the chain in exact Fractions
@@ -280,8 +282,14 @@ def _group_laws(game, exact):
             fs.append(f)
     full = np.zeros((2, M), dtype=np.int64)
     full[:, M - 1] = 1
-    V = np.stack([chain.values(f) for f in fs + [full]])
-    avg = _key_average(V, _start_laws(game, lk, exact), R)
+    laws = _start_laws(game, lk, exact)
+    fs.append(full)
+    avg = np.concatenate(  # in chunks: each value function is 2**(H R + 1) numbers
+        [
+            _key_average(np.stack([chain.values(f) for f in fs[lo : lo + CHUNK]]), laws, R)
+            for lo in range(0, len(fs), CHUNK)
+        ]
+    )
     by_key, p_full = {}, {}
     for key in trigger_keys(game, lk):
         at = avg[(slice(None),) + tuple(key[r] for r in range(R - 1, -1, -1))]
