@@ -284,3 +284,34 @@ def test_bad_input_command_line(tmp_path):
     assert out.returncode == 2
     assert "options.lockit.sources.base_game.reels" in out.stderr and "Traceback" not in out.stderr
     assert len(out.stderr.strip().splitlines()) == 1
+
+
+# ----------------------------------------------------------------------------
+# the compiled sampler against the exact figures
+# ----------------------------------------------------------------------------
+@pytest.mark.parametrize("rule", ["countdown", "reset"])
+def test_sampler_agrees_with_exact(tmp_path, rule):
+    from slotmath.montecarlo.lockitsim import round_sampler
+    from slotmath.montecarlo.run import run_chunk
+
+    game = load_game(bad_game(tmp_path, lambda d: d["options"]["lockit"].update(rule=rule)))
+    par = linegame.analyse(game, 2)
+    sampler = linegame.round_sampler(game, 2)
+    assert sampler.kernel is round_sampler(game, 2).kernel
+    n = 300_000
+    stats = run_chunk(sampler, 11, 0, n)
+    rtp, _ = stats.rtp_interval()
+    assert abs(rtp - float(par.rtp)) / (par.sd / n**0.5) < 4
+    fig = par.features["lockit"]
+    rates = par.features["event_rates"]
+    for name in ("lockit triggers", "lockit full screens", "lockit marks", "lockit award [grid]"):
+        got, se = stats.event_rate(sampler.event_names.index(name))
+        assert rates[name] > 0
+        assert abs(got - rates[name]) / se < 4, name
+    # grid 1 x total bet (every award and wheel segment is whole): the award sum is the component
+    assert rates["lockit award [grid]"] == pytest.approx(float(par.components["lockit"]), rel=1e-12)
+    assert fig["full_screen_probability"] == rates["lockit full screens"]
+    assert sampler.part_names == ("lines", "lockit")
+    for k, name in enumerate(sampler.part_names):  # every component
+        got, se = stats.part_rtp(k)
+        assert abs(got - float(par.components[name])) / se < 4, name

@@ -19,6 +19,7 @@ import numpy as np
 
 from slotmath.engine.reels import pack_reels
 from slotmath.model import Game
+from slotmath.montecarlo.lockitsim import respin as _respin
 from slotmath.montecarlo.linesim import (
     draw_args,
     draw_stops,
@@ -89,23 +90,6 @@ def _wheel(rng, wheel, events):
     if wh_jp[i] >= 0:
         events[8 + wh_jp[i]] += 1
     return wh_val[i]
-
-
-@nb.njit(cache=True)
-def _respin(rng, stop, mask, flag, reels, H):
-    """One lock-it respin on ``reels`` = (stop draw, screen): the held mask
-    and mark flag after it, and whether a cell was added."""
-    draw_stops(rng, stop, *reels[0])
-    pat, mpat, _ = reels[1]
-    added = False
-    for r in range(stop.shape[0]):
-        new = pat[r, stop[r]] & ~(mask >> (r * H)) & ((1 << H) - 1)
-        if new:
-            added = True
-            mask |= new << (r * H)
-            if mpat[r, stop[r]] & new:
-                flag = 1
-    return mask, flag, added
 
 
 @nb.njit(cache=True)
