@@ -203,3 +203,22 @@ def test_free_games_worked_example_has_the_figures_the_page_states(tmp_path):
     assert result.rtp == Fraction(561, 496)
     assert result.components == {"lines": 1, "scatters": Fraction(1, 32), "free_games": Fraction(99, 992)}
     assert "`561/496`" in section and "113.1048 %" in section and f"{float(result.rtp):.4%}" == "113.1048%"
+
+
+def test_lockit_worked_example_has_the_figures_the_page_states(tmp_path):
+    # docs/features.md, lockit, "Worked example: lock-it": lines 1/2; keys (1, 1) at 1/16
+    # (award 10) and (1, 0), (0, 1) at 3/16 each (mean 3/4 x 10 + 1/4 x 2 = 8):
+    # lockit = 10/16 + 6/16 x 8 = 29/8, RTP = 33/8, P(full) = 1/16 + 6/16 x 3/4 = 11/32
+    text = (DOCS / "features.md").read_text(encoding="utf-8")
+    section = text[text.index("### Worked example: lock-it") :]
+    yaml_text = re.search(r"```yaml\n(.*?)```", section, re.S).group(1)
+    folder = tmp_path / "lockit_example"
+    folder.mkdir()
+    (folder / "game.yaml").write_text(yaml_text, encoding="utf-8")
+    result = par(load_game(folder))
+    assert result.rtp == Fraction(33, 8)
+    assert result.components == {"lines": Fraction(1, 2), "lockit": Fraction(29, 8)}
+    fig = result.features["lockit"]
+    assert fig["trigger_probability_exact"] == "7/16"
+    assert fig["full_screen_probability"] == pytest.approx(11 / 32, rel=1e-15)
+    assert "`33/8`" in section and "412.5000 %" in section and f"{float(result.rtp):.4%}" == "412.5000%"
