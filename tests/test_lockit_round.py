@@ -121,7 +121,7 @@ def award_law(mask, flag, level):
 
 
 def brute(level):
-    """{per-reel held counts: (P(key), {award: P(award | key)})} and the line RTP."""
+    """{key: (P(key), {award: P(award | key)})} and the line RTP."""
     base = DATA["reels"]["base"]
     n = int(np.prod([len(s) for s in base]))
     by_key: dict = {}
@@ -133,8 +133,9 @@ def brute(level):
         if len(set(top)) == 1:
             lines += Fr(pays.get((top[0], 3), 0), n)
         mask, flag = screen(ws)
-        key = tuple(sum(sym in HELD for sym in w) for w in ws)
-        if sum(key) < 3:
+        # per reel: rows showing a held symbol (bit k = row k), + 4 when it shows the mark
+        key = tuple(sum(1 << k for k, sym in enumerate(w) if sym in HELD) + 4 * ("M" in w) for w in ws)
+        if bin(mask).count("1") < 3:
             continue
         p_key, law = by_key.setdefault(key, [Fr(0), {}])
         by_key[key][0] += Fr(1, n)
@@ -173,6 +174,33 @@ def test_brute_force_award_laws(tiny):
         assert got.keys() == want.keys()
         for v, p in want.items():
             assert got[v] == pytest.approx(p, rel=1e-12)
+
+
+def test_brute_force_round_distribution(tiny):
+    """The round's win law (base line win + award) against every base window
+    and respin played literally: the key fixes the start, so given it the
+    award is independent of the line win and the law is exact to rounding."""
+    base = DATA["reels"]["base"]
+    n = int(np.prod([len(s) for s in base]))
+    pays = {(p["symbol"], p["count"]): p["pay"] for p in DATA["pays"]}
+    law: dict = {}
+    for stops in itertools.product(*(range(len(s)) for s in base)):
+        ws = [window(base[r], s) for r, s in enumerate(stops)]
+        top = [w[0] for w in ws]
+        line = Fr(pays.get((top[0], 3), 0)) if len(set(top)) == 1 else Fr(0)
+        mask, flag = screen(ws)
+        if bin(mask).count("1") < 3:
+            law[line] = law.get(line, 0) + Fr(1, n)
+            continue
+        for (m, f), p in finals(mask, flag, 2).items():
+            for v, q in award_law(m, f, 1).items():
+                law[line + v] = law.get(line + v, 0) + p * q / n
+    d = linegame.analyse(tiny, 1).distribution
+    got = dict(zip((d.wins / (d.unit_den * d.total_bet)).tolist(), d.probabilities.tolist(), strict=True))
+    want = {float(v): float(p) for v, p in law.items() if p}
+    assert got.keys() == want.keys()
+    for v, p in want.items():
+        assert got[v] == pytest.approx(p, rel=1e-12, abs=1e-16)
 
 
 def test_brute_force_odds(tiny):

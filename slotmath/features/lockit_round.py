@@ -16,17 +16,18 @@ end pays one spin of ``options.wheel`` (which is then the lock-it's wheel).
 
 Exact method
 ------------
-The feature's key is the tuple of per-reel held counts of the base window
-(:class:`~slotmath.features.round.Trigger` on the held symbols, per reel).
-The final screen matters only through its *group*: the shape-count vector of
-its packing and the mark flag.  The :class:`~slotmath.features.lockit.LockIt`
+The feature's key is, per reel of the base window, the rows showing a held
+symbol plus ``2**H`` when the reel shows the mark
+(:class:`~slotmath.features.round.Trigger` with ``rows``): the line engine
+carries it as one more state digit, so (base win, key) come out jointly and
+exact, and the key fixes the start state (flag, mask) of the chain.  The
+final screen matters only through its *group*: the shape-count vector of its
+packing and the mark flag.  The :class:`~slotmath.features.lockit.LockIt`
 chain is run backward once per group (``V_g(flag, mask) = P(final in g |
-start)``) and once for the full screen; the start (flag, mask) given the key
-is then averaged out reel by reel: reel r's window (pattern, marks) has the
-probability of its stop weight among the stops of the base strip showing
-``key[r]`` held symbols, independently across reels (the flag, an OR over
-reels, is split by "reel r is the first with a mark", so every term is a
-sum of non-negative products).  So ``P(group | key)`` is exact, and
+start)``) and once for the full screen, and read at every triggering start.
+Given the key the award is independent of the base win, so the round's
+distribution (base wins of the key convolved with its award law) is exact
+up to float64 rounding, and
 
 * ``mean(key) = sum_g P(g | key) (n_g . m + flag_g w)`` [x total bet],
   ``m`` the per-shape mean awards, ``w`` the wheel's mean;
@@ -36,10 +37,7 @@ sum of non-negative products).  So ``P(group | key)`` is exact, and
 
 Arithmetic: exact Fractions when the grid has at most :data:`EXACT_CELLS`
 cells (stop weights are integers), else float64 with the bound of
-:mod:`slotmath.features.lockit` (relative error below about 1e-12).  The
-round's distribution treats the base win and the award as independent given
-the key (exact for every mean; the rows the held symbols stand on are
-averaged, not joined with the line win).
+:mod:`slotmath.features.lockit` (relative error below about 1e-12).
 """
 
 from __future__ import annotations
@@ -47,7 +45,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
-from itertools import product
 from math import gcd, lcm
 
 import numpy as np
@@ -55,7 +52,6 @@ import numpy as np
 from slotmath.engine.cache import game_cache
 from slotmath.engine.distribution import WinDistribution
 from slotmath.features import wheel as wheel_mod
-from slotmath.features.landing import _popcount, reel_average
 from slotmath.features.options import (
     LockItSource,
     LockItSpec,
@@ -64,7 +60,6 @@ from slotmath.features.options import (
     load_features,
     lockit_chain,
     shape_counts,
-    window_pattern_counts,
 )
 from slotmath.model import Game
 
@@ -85,8 +80,6 @@ __all__ = [
     "SHAPES_TABLE",
 ]
 
-#: value functions averaged at once (memory: CHUNK x 2**(H R + 1) numbers)
-CHUNK = 32
 #: the one source a lock-it of the generic round may declare
 BASE_SOURCE = "base_game"
 #: grids with at most this many cells run the chain in exact Fractions
@@ -152,8 +145,7 @@ def _load(game: Game) -> LineLockIt:
     if wheel is not None and spec.mark_award != "wheel":
         rd.fail("options.wheel", "is declared but options.lockit has no mark_award: wheel to spin it")
     out = LineLockIt(spec, spec.sources[BASE_SOURCE], wheel, declared.jackpots)
-    top = sum(max(int(c) for c in np.flatnonzero(w)) for w in _count_weights(game, out))
-    if top < spec.trigger:
+    if not trigger_keys(game, out):
         rd.fail("options.lockit.trigger", f"no window of reel set 'base' shows {spec.trigger} held symbols")
     used = {a.label for t in spec.awards.tables.values() for lv in t.values() for s in lv for a in s}
     if wheel is not None:
@@ -177,65 +169,52 @@ def _required(game: Game) -> LineLockIt:
 
 
 # ===========================================================================
-# the start given the key
+# the key: per reel, the rows of the held symbols and the mark
 # ===========================================================================
-def _count_weights(game: Game, lk: LineLockIt) -> list:
-    """Per reel of the base set, stop weight by held count, arrays of H + 1 ints."""
-    pc = _popcount(game.rows)
-    counts = window_pattern_counts(game, lk.spec, "base").sum(axis=2)
-    return [np.bincount(pc, weights=c, minlength=game.rows + 1).astype(np.int64) for c in counts]
+def trigger(lk: LineLockIt):
+    """The round's :class:`~slotmath.features.round.Trigger` of the lock-it:
+    per reel, the rows showing a held symbol plus ``2**H`` when the reel
+    shows the mark."""
+    from slotmath.features.round import Trigger
+
+    return Trigger(lk.symbol, per_reel=True, rows=True, mark=lk.spec.mark)
 
 
-def _start_laws(game: Game, lk: LineLockIt, exact: bool) -> tuple:
-    """Per reel, ``(no_mark, mark)`` matrices (H + 1, 2**H): P(pattern and no
-    mark / some mark | held count) [probability] (Fractions when ``exact``)."""
-    H = game.rows
-    pc = _popcount(H)
-    out = []
-    for c in window_pattern_counts(game, lk.spec, "base"):
-        tot = np.bincount(pc, weights=c.sum(axis=1), minlength=H + 1).astype(np.int64)
-        mats = []
-        for w in (c[:, 0], c[:, 1:].sum(axis=1)):
-            q = np.zeros((H + 1, 1 << H), dtype=object)
-            q[...] = Fraction(0)
-            for p in range(1 << H):
-                if tot[pc[p]]:
-                    q[pc[p], p] = Fraction(int(w[p]), int(tot[pc[p]]))
-            mats.append(q if exact else q.astype(float))
-        out.append(tuple(mats))
-    return out
-
-
-def _key_average(V: np.ndarray, laws: list, R: int) -> np.ndarray:
-    """``E[V(flag, mask) | per-reel held counts]`` for a stack ``V`` of shape
-    (G, 2, 2**(H R)): shape (G,) + (H + 1,) * R, reel r on axis ``1 + R - 1 - r``.
-    Flag 1 terms are split by the first reel showing a mark (no subtraction)."""
-    P = int(round(V.shape[2] ** (1 / R)))
-    shape = (V.shape[0],) + (P,) * R
-    none = [q0 for q0, _ in laws]
-    out = reel_average(V[:, 0].reshape(shape), none)
-    V1 = V[:, 1].reshape(shape)
-    for r, (_, q1) in enumerate(laws):
-        if any(x != 0 for x in q1.ravel()):
-            mats = none[:r] + [q1] + [q0 + q1 for q0, q1 in laws[r + 1 :]]
-            out = out + reel_average(V1, mats)
-    return out
+def start_state(key: tuple, H: int) -> tuple:
+    """(flag, mask) of the trigger window of ``key`` (mask bit ``reel * H + row``)."""
+    low = (1 << H) - 1
+    mask = sum((d & low) << (r * H) for r, d in enumerate(key))
+    return int(any(d >> H for d in key)), mask
 
 
 def trigger_keys(game: Game, lk: LineLockIt) -> dict:
-    """Exact probability of every triggering key (per-reel held counts) [probability]."""
-    per_reel = _count_weights(game, lk)
+    """Exact probability of every triggering key [probability]: reels are
+    independent, so P(key) is the product of its digits' stop weights over
+    the cycle; only keys with ``trigger`` or more held cells are listed."""
+    from slotmath.engine.joint import reel_digits, reel_radix
+
+    t = trigger(lk)
+    H = game.rows
+    per_reel = []
+    for strip in game.strips("base"):
+        w = np.bincount(reel_digits(game, strip, t), strip.stop_weights(), reel_radix(game, t))
+        per_reel.append({int(d): int(n) for d, n in enumerate(w.astype(np.int64)) if n})
     total = 1
     for w in per_reel:
-        total *= int(w.sum())
-    out = {}
-    for key in product(*[range(len(w)) for w in per_reel]):
-        if sum(key) >= lk.spec.trigger:
-            n = 1
-            for w, k in zip(per_reel, key, strict=True):
-                n *= int(w[k])
-            if n:
-                out[key] = Fraction(n, total)
+        total *= sum(w.values())
+    held = [max(bin(d & ((1 << H) - 1)).count("1") for d in w) for w in per_reel]
+    out: dict = {}
+
+    def walk(r, key, n, count):  # prune prefixes that cannot reach the trigger
+        if count + sum(held[r:]) < lk.spec.trigger:
+            return
+        if r == len(per_reel):
+            out[key] = Fraction(n, total)
+            return
+        for d, m in per_reel[r].items():
+            walk(r + 1, key + (d,), n * m, count + bin(d & ((1 << H) - 1)).count("1"))
+
+    walk(0, (), 1, 0)
     return out
 
 
@@ -261,7 +240,7 @@ class GroupLaws:
 
 def group_laws(game: Game, exact: bool | None = None) -> GroupLaws:
     """The chain run backward once per group (shape-count vector x flag) and
-    for the full screen, averaged over the start given every triggering key."""
+    for the full screen, read at the start state of every triggering key."""
     return _group_laws(game, exact)
 
 
@@ -282,19 +261,12 @@ def _group_laws(game, exact):
             fs.append(f)
     full = np.zeros((2, M), dtype=np.int64)
     full[:, M - 1] = 1
-    laws = _start_laws(game, lk, exact)
+    keys = list(trigger_keys(game, lk))
+    flags, masks = np.array([start_state(k, H) for k in keys], dtype=np.int64).reshape(-1, 2).T
     fs.append(full)
-    avg = np.concatenate(  # in chunks: each value function is 2**(H R + 1) numbers
-        [
-            _key_average(np.stack([chain.values(f) for f in fs[lo : lo + CHUNK]]), laws, R)
-            for lo in range(0, len(fs), CHUNK)
-        ]
-    )
-    by_key, p_full = {}, {}
-    for key in trigger_keys(game, lk):
-        at = avg[(slice(None),) + tuple(key[r] for r in range(R - 1, -1, -1))]
-        by_key[key] = at[:-1].reshape(2, G)
-        p_full[key] = at[-1]
+    at = np.stack([chain.values(f)[flags, masks] for f in fs])  # (2 G + 1, keys), read at the starts
+    by_key = {k: at[:-1, i].reshape(2, G) for i, k in enumerate(keys)}
+    p_full = {k: at[-1, i] for i, k in enumerate(keys)}
     return GroupLaws(vectors, by_key, p_full, exact)
 
 
@@ -475,14 +447,14 @@ def lockit_odds(game: Game, level: int, probs: dict, exact: bool | None = None) 
 def lockit_feature(game: Game, level: int, exact: bool | None = None):
     """The lock-it as a :class:`slotmath.features.round.Feature` (component
     ``lockit``): trigger = the held symbols counted per reel."""
-    from slotmath.features.round import Feature, Trigger
+    from slotmath.features.round import Feature
 
     lk = _required(game)
     awards = lockit_awards(game, level, exact)
     means = lockit_means(game, level, exact)
     return Feature(
         "lockit",
-        Trigger(lk.symbol, per_reel=True),
+        trigger(lk),
         lambda key: key in awards,
         means.__getitem__,
         awards.__getitem__,

@@ -55,12 +55,17 @@ RESOLVED = 1e-15
 
 @dataclass(frozen=True)
 class Trigger:
-    """What the base window must show: ``symbol`` counted anywhere in the
-    window, in total (``per_reel`` False: the key is an int) or per reel
-    (the key is a tuple of counts, reel 1 first)."""
+    """What the base window must show: ``symbol`` (a name, or a tuple of
+    names counted together) counted anywhere in the window, in total
+    (``per_reel`` False: the key is an int) or per reel (the key is a tuple
+    of counts, reel 1 first); with ``rows`` (per reel only) each reel's item
+    is the row pattern of the symbol (bit k: row k), plus ``2**rows`` when
+    that reel shows ``mark``."""
 
-    symbol: str
+    symbol: str | tuple
     per_reel: bool = False
+    rows: bool = False
+    mark: str | None = None
 
 
 @dataclass(frozen=True, eq=False)
@@ -194,12 +199,13 @@ def trigger_key_probability(game, trigger: Trigger, reel_set: str = "base") -> d
     reels' count probabilities, and a total count's the convolution."""
     from itertools import product
 
-    from slotmath.engine.reels import count_distribution, window_symbol_count
+    from slotmath.engine.joint import reel_digits, reel_radix
+    from slotmath.engine.reels import count_distribution
 
     per_reel = []
     for strip in game.strips(reel_set):
         counts = count_distribution(
-            window_symbol_count(game, strip, trigger.symbol), strip.stop_weights(), game.rows + 1
+            reel_digits(game, strip, trigger), strip.stop_weights(), reel_radix(game, trigger)
         )
         total = int(counts.sum())
         per_reel.append({c: Fraction(int(n), total) for c, n in enumerate(counts.tolist()) if n})

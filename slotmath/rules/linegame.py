@@ -234,13 +234,12 @@ def round_notes(law, cap) -> list:
         )
     if "lockit" in law.figures:
         notes.append(
-            "Lock-it: the chain of the held symbols run backward once per group of final "
-            "screens (shape-count vector x mark flag), averaged over the start windows each "
-            "per-reel held count leaves possible (base strip weights); award = the shapes' "
-            "award laws convolved (plus one wheel spin where a mark pays). Means exact "
-            "Fractions up to 9 cells, else float64 (relative error below about 1e-12); "
-            "the distribution treats the base win and the award as independent given the "
-            "per-reel held counts."
+            "Lock-it: key = per reel the rows of the held symbols and the mark, joint with "
+            "the base win in the line engine's pass; the chain of the held symbols run "
+            "backward once per group of final screens (shape-count vector x mark flag) and "
+            "read at each key's start; award = the shapes' award laws convolved (plus one "
+            "wheel spin where a mark pays). Means exact Fractions up to 9 cells, else "
+            "float64 (relative error below about 1e-12)."
         )
     if "wheel" in law.figures or "selection" in law.figures:
         notes.append(
