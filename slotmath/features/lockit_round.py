@@ -438,9 +438,7 @@ def lockit_odds(game: Game, level: int, probs: dict, exact: bool | None = None) 
             }
             for s, name in enumerate(lk.spec.shape_names)
         ],
-        "event_rates": dict(
-            zip(FEATURE_EVENTS, (pf, full, mark, rtp / float(g)), strict=True)
-        ),
+        "event_rates": dict(zip(FEATURE_EVENTS, (pf, full, mark, rtp / float(g)), strict=True)),
     }
 
 

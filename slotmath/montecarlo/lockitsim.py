@@ -42,7 +42,7 @@ from slotmath.montecarlo.linesim import (
 )
 from slotmath.montecarlo.run import RoundSampler
 
-__all__ = ["play_lockit", "lockit_args", "lockit_kernel", "round_sampler"]
+__all__ = ["respin", "play_respins", "play_lockit", "lockit_args", "lockit_kernel", "round_sampler"]
 
 
 @nb.njit(cache=True)
@@ -64,14 +64,13 @@ def respin(rng, stop, mask, flag, reels, H):
 
 
 @nb.njit(cache=True)
-def play_lockit(rng, mask, flag, args, events):
-    """Play one lock-it from (``mask``, ``flag``); returns its award [grid steps].
-
-    ``args`` = (dims, before, after, packed, awards, wheel) of :func:`lockit_args`;
-    ``events[0]`` += 1 on a full screen, ``events[1]`` += 1 for a mark at the end.
-    """
-    dims, before, after, packed, awards, wheel = args
-    H, R, spins, reset, mark_paid = dims[0], dims[1], dims[2], dims[3], dims[4]
+def play_respins(rng, mask, flag, spins, reset, before, after, H):
+    """The respins of one lock-it from (``mask``, ``flag``): ``spins`` counting
+    down (``reset`` 1: back to ``spins`` whenever a cell is added) on
+    ``before`` while no mark is on screen, ``after`` once one is (each as
+    :func:`respin` reads it), until they run out or the screen is full;
+    returns the final (mask, flag)."""
+    R = before[0][0].shape[0]
     full = (1 << (R * H)) - 1
     stop = np.empty(R, dtype=np.int64)
     left = spins
@@ -81,7 +80,20 @@ def play_lockit(rng, mask, flag, args, events):
         else:
             mask, flag, added = respin(rng, stop, mask, flag, after, H)
         left = spins if (reset and added) else left - 1
-    if mask == full:
+    return mask, flag
+
+
+@nb.njit(cache=True)
+def play_lockit(rng, mask, flag, args, events):
+    """Play one lock-it from (``mask``, ``flag``); returns its award [grid steps].
+
+    ``args`` = (dims, before, after, packed, awards, wheel) of :func:`lockit_args`;
+    ``events[0]`` += 1 on a full screen, ``events[1]`` += 1 for a mark at the end.
+    """
+    dims, before, after, packed, awards, wheel = args
+    H, R, spins, reset, mark_paid = dims[0], dims[1], dims[2], dims[3], dims[4]
+    mask, flag = play_respins(rng, mask, flag, spins, reset, before, after, H)
+    if mask == (1 << (R * H)) - 1:
         events[0] += 1
     if flag:
         events[1] += 1

@@ -343,8 +343,9 @@ PLAYED_OPTIONS = (
 def check(game: Game) -> None:
     """Validate the features a line game declares under ``options``: the free
     games, the hold-and-spin, the lock-it (one source, base_game), jackpots,
-    wheel, selection, drawn wild multipliers and the round cap are played; any other declared feature is refused
-    (:class:`~slotmath.io.gamefile.GameFileError` naming the field), never ignored."""
+    wheel, selection, drawn wild multipliers and the round cap are played; any
+    other declared feature is refused (:class:`~slotmath.io.gamefile.GameFileError`
+    naming the field), never ignored."""
     if not game.options:
         return
     from slotmath.features.options import load_features

@@ -19,7 +19,6 @@ import numpy as np
 
 from slotmath.engine.reels import pack_reels
 from slotmath.model import Game
-from slotmath.montecarlo.lockitsim import respin as _respin
 from slotmath.montecarlo.linesim import (
     draw_args,
     draw_stops,
@@ -28,6 +27,7 @@ from slotmath.montecarlo.linesim import (
     uniform_below,
     weighted_index,
 )
+from slotmath.montecarlo.lockitsim import play_respins
 from slotmath.montecarlo.roundsim import _free_evaluation
 from slotmath.montecarlo.run import RoundSampler
 from slotmath.rules.piggy_bankin_superlock.check import BASE, BASE_REELS, FREE, PARTS, POLICIES
@@ -115,16 +115,7 @@ def _lockit(rng, mask, flag, spins, reset, source, H, packed, table, awards, whe
     """Play one lock-it from the held ``mask`` and mark ``flag``; returns its
     prize [x total bet].  ``source`` = (reels before a mark shows, reels
     after), each (stop draw, screen)."""
-    R = source[0][0][0].shape[0]
-    full = (1 << (R * H)) - 1
-    stop = np.empty(R, dtype=np.int64)
-    left = spins
-    while left > 0 and mask != full:
-        if flag == 0:
-            mask, flag, added = _respin(rng, stop, mask, flag, source[0], H)
-        else:
-            mask, flag, added = _respin(rng, stop, mask, flag, source[1], H)
-        left = spins if (reset and added) else left - 1
+    mask, flag = play_respins(rng, mask, flag, spins, reset, source[0], source[1], H)
     prize = _pack(rng, mask, packed[0], packed[1][0], table, awards, events)
     if flag and wheel_paid:
         prize += _wheel(rng, wheel, events)
