@@ -80,6 +80,8 @@ __all__ = [
     "SHAPES_TABLE",
 ]
 
+#: value functions computed per chain run (memory: about 10 CHUNK 2**(H R + 1) numbers)
+CHUNK = 32
 #: the one source a lock-it of the generic round may declare
 BASE_SOURCE = "base_game"
 #: grids with at most this many cells run the chain in exact Fractions
@@ -253,18 +255,21 @@ def _group_laws(game, exact):
     chain = lockit_chain(game, lk.spec, BASE_SOURCE, exact=exact)
     vectors, cv = shape_classes(game, lk.spec)
     G, M = len(vectors), 1 << (H * R)
-    fs = []
-    for flag in (0, 1):
-        for g in range(G):
-            f = np.zeros((2, M), dtype=np.int64)
-            f[flag, cv == g] = 1
-            fs.append(f)
-    full = np.zeros((2, M), dtype=np.int64)
-    full[:, M - 1] = 1
     keys = list(trigger_keys(game, lk))
     flags, masks = np.array([start_state(k, H) for k in keys], dtype=np.int64).reshape(-1, 2).T
-    fs.append(full)
-    at = np.stack([chain.values(f)[flags, masks] for f in fs])  # (2 G + 1, keys), read at the starts
+    # prizes: P(final in group g with flag) for every (flag, g), then the full screen
+    labels = [(flag, g) for flag in (0, 1) for g in range(G)] + [None]
+    parts = []
+    for lo in range(0, len(labels), CHUNK):  # a batch of value functions per chain run
+        batch = labels[lo : lo + CHUNK]
+        f = np.zeros((2, len(batch), M), dtype=np.int64)
+        for b, label in enumerate(batch):
+            if label is None:
+                f[:, b, M - 1] = 1
+            else:
+                f[label[0], b, cv == label[1]] = 1
+        parts.append(chain.values(f)[flags, :, masks].T)  # (batch, keys)
+    at = np.concatenate(parts)  # (2 G + 1, keys), read at the starts
     by_key = {k: at[:-1, i].reshape(2, G) for i, k in enumerate(keys)}
     p_full = {k: at[-1, i] for i, k in enumerate(keys)}
     return GroupLaws(vectors, by_key, p_full, exact)
@@ -313,15 +318,16 @@ class ShapePrizes:
 
     def of_groups(self, pv: np.ndarray) -> np.ndarray:
         """Prize law of the group probabilities ``pv`` [flag, vector]: the
-        mixture over vectors, the wheel's award added under flag 1."""
+        mixture over vectors, the wheel's award added under flag 1 (trailing
+        zeros trimmed); ``pv`` of shape (K, 2, G) gives K laws, shape (K, points)."""
         mix = np.asarray(pv, dtype=float) @ self.matrix
-        width = mix.shape[1]
-        out = np.zeros(width + len(self.wheel) - 1)
-        out[:width] = mix[0]
-        if mix[1].any():
+        width = mix.shape[-1]
+        out = np.zeros(mix.shape[:-2] + (width + len(self.wheel) - 1,))
+        out[..., :width] = mix[..., 0, :]
+        if mix[..., 1, :].any():
             for j in np.flatnonzero(self.wheel):
-                out[j : j + width] += self.wheel[j] * mix[1]
-        return np.trim_zeros(out, "b")
+                out[..., j : j + width] += self.wheel[j] * mix[..., 1, :]
+        return np.trim_zeros(out, "b") if out.ndim == 1 else out
 
     def of_final(self, final: np.ndarray) -> np.ndarray:
         """Prize law of a final (flag, mask) distribution."""
@@ -381,13 +387,15 @@ def lockit_awards(game: Game, level: int, exact: bool | None = None) -> dict:
     g, pz = _prizes(lk, level, laws.vectors)
     bet = game.bet(level)
     step = g * bet.total_bet
+    keys = list(laws.by_key)
     out = {}
-    for key in laws.by_key:
-        hist = pz.of_groups(np.array(_paid(laws, lk, key), dtype=float))
-        hist = np.maximum(hist, 0.0)
-        nz = np.flatnonzero(hist)
-        wins = nz.astype(np.int64) * step.numerator
-        out[key] = WinDistribution(wins, hist[nz] / hist.sum(), step.denominator, bet.total_bet)
+    for lo in range(0, len(keys), 256):  # laws of 256 keys per matrix product
+        chunk = keys[lo : lo + 256]
+        hists = np.maximum(pz.of_groups(np.array([_paid(laws, lk, k) for k in chunk], dtype=float)), 0.0)
+        for key, hist in zip(chunk, hists, strict=True):
+            nz = np.flatnonzero(hist)
+            wins = nz.astype(np.int64) * step.numerator
+            out[key] = WinDistribution(wins, hist[nz] / hist[nz].sum(), step.denominator, bet.total_bet)
     return out
 
 
@@ -444,17 +452,24 @@ def lockit_odds(game: Game, level: int, probs: dict, exact: bool | None = None) 
 
 def lockit_feature(game: Game, level: int, exact: bool | None = None):
     """The lock-it as a :class:`slotmath.features.round.Feature` (component
-    ``lockit``): trigger = the held symbols counted per reel."""
+    ``lockit``): trigger = per reel the rows of the held symbols and the mark."""
     from slotmath.features.round import Feature
 
     lk = _required(game)
-    awards = lockit_awards(game, level, exact)
     means = lockit_means(game, level, exact)
+    laws: dict = {}  # the award laws, built when first read (RTP figures need only the means)
+
+    def award(key):
+        if not laws:
+            laws.update(lockit_awards(game, level, exact))
+        return laws[key]
+
     return Feature(
         "lockit",
         trigger(lk),
-        lambda key: key in awards,
+        means.__contains__,
         means.__getitem__,
-        awards.__getitem__,
+        award,
+        group=lambda key: start_state(key, game.rows),  # one award law per start screen
         odds=lambda probs: lockit_odds(game, level, probs, exact),
     )
