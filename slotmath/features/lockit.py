@@ -401,9 +401,8 @@ class LockIt:
 
         Parameters
         ----------
-        f : array_like, shape (2**(H R),), (2, 2**(H R)) or (2, B, 2**(H R))
-            Prize of each final state [x total bet]; with a middle axis, B
-            prizes valued at once (the results keep that axis).
+        f : array_like, shape (2**(H R),) or (2, 2**(H R))
+            Prize of each final state [x total bet].
         all_spins : bool
             If True return values for 0..``spins`` spins left (countdown) or on
             the counter (reset), shape (spins + 1, 2, 2**(H R)); index 0 is ``f``.
@@ -417,8 +416,8 @@ class LockIt:
         f = np.asarray(f, dtype=dtype)
         if f.shape == (self.n_masks,):
             f = np.stack([f, f])
-        if f.shape != (2, self.n_masks) and (f.ndim != 3 or f.shape[::2] != (2, self.n_masks)):
-            raise ValueError(f"f must have shape ({self.n_masks},), (2, {self.n_masks}) or (2, B, {self.n_masks})")
+        if f.shape != (2, self.n_masks):
+            raise ValueError(f"f must have shape ({self.n_masks},) or (2, {self.n_masks})")
         if self.exact:
             f = _as_exact(f)
         op0, op1, spin_den = self._ops
@@ -439,7 +438,7 @@ class LockIt:
                 new = V.copy()
                 for flag, op, moved in ((0, op0, m0), (1, op1, m1)):
                     new[1:, flag] = norm(op.stay * V[:-1, flag] + moved)
-                new[..., self.full_mask] = f[..., self.full_mask]
+                new[:, :, self.full_mask] = f[:, self.full_mask]
                 if np.array_equal(new, V):
                     break
                 V = new

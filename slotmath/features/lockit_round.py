@@ -80,8 +80,6 @@ __all__ = [
     "SHAPES_TABLE",
 ]
 
-#: value functions computed per chain run (memory: about 10 CHUNK 2**(H R + 1) numbers)
-CHUNK = 32
 #: the one source a lock-it of the generic round may declare
 BASE_SOURCE = "base_game"
 #: grids with at most this many cells run the chain in exact Fractions
@@ -259,17 +257,15 @@ def _group_laws(game, exact):
     flags, masks = np.array([start_state(k, H) for k in keys], dtype=np.int64).reshape(-1, 2).T
     # prizes: P(final in group g with flag) for every (flag, g), then the full screen
     labels = [(flag, g) for flag in (0, 1) for g in range(G)] + [None]
-    parts = []
-    for lo in range(0, len(labels), CHUNK):  # a batch of value functions per chain run
-        batch = labels[lo : lo + CHUNK]
-        f = np.zeros((2, len(batch), M), dtype=np.int64)
-        for b, label in enumerate(batch):
-            if label is None:
-                f[:, b, M - 1] = 1
-            else:
-                f[label[0], b, cv == label[1]] = 1
-        parts.append(chain.values(f)[flags, :, masks].T)  # (batch, keys)
-    at = np.concatenate(parts)  # (2 G + 1, keys), read at the starts
+    rows = []
+    for label in labels:  # one backward run each, read at the starts
+        f = np.zeros((2, M), dtype=np.int64)
+        if label is None:
+            f[:, M - 1] = 1
+        else:
+            f[label[0], cv == label[1]] = 1
+        rows.append(chain.values(f)[flags, masks])
+    at = np.stack(rows)  # (2 G + 1, keys)
     by_key = {k: at[:-1, i].reshape(2, G) for i, k in enumerate(keys)}
     p_full = {k: at[-1, i] for i, k in enumerate(keys)}
     return GroupLaws(vectors, by_key, p_full, exact)
