@@ -291,6 +291,11 @@ BAD = [
     (lambda d: d["options"]["jackpots"].update(MAJOR=100), "options.jackpots.MAJOR", "not awarded"),
     (lambda d: d["options"]["lockit"].update(trigger=7), "options.lockit.trigger", "7"),
     (lambda d: d["options"].update(selection={}), "options.selection", "not played"),
+    (lambda d: d["options"]["lockit"].update(packing="optimal"), "options.lockit.packing", "greedy only"),
+    (lambda d: _src(d).update(mark_award=False), "options.lockit.sources.base_game.mark_award", "never"),
+    (lambda d: d["options"]["lockit"].pop("mark"), "options.lockit.mark_award", "no mark"),
+    (lambda d: (d["options"]["lockit"].pop("mark"), d["options"]["lockit"].pop("mark_award"),
+                d["options"].pop("wheel")), "options.lockit.sources.base_game.after_mark", "no mark"),
 ]  # fmt: skip
 
 

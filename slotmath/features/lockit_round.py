@@ -82,6 +82,8 @@ __all__ = [
 
 #: the one source a lock-it of the generic round may declare
 BASE_SOURCE = "base_game"
+#: largest window the chain runs on (2**cells masks per value function)
+MAX_CELLS = 20
 #: grids with at most this many cells run the chain in exact Fractions
 EXACT_CELLS = 9
 #: events of the compiled sampler (:mod:`slotmath.montecarlo.lockitsim`), after the pays'
@@ -141,9 +143,24 @@ def _load(game: Game) -> LineLockIt:
             )
     if BASE_SOURCE not in spec.sources:
         rd.fail("options.lockit.sources", f"must declare the source {BASE_SOURCE}")
+    src = spec.sources[BASE_SOURCE]
+    where = f"options.lockit.sources.{BASE_SOURCE}"
+    cells = game.rows * game.reels
+    if cells > MAX_CELLS:
+        problem = f"{game.rows}x{game.reels} is {cells} cells; the chain runs on {MAX_CELLS} at most"
+        rd.fail("options.lockit", problem)
+    if spec.packing != "greedy":
+        rd.fail("options.lockit.packing", f"{spec.packing!r} is not played under rules: lines (greedy only)")
+    if spec.mark is None:
+        if spec.mark_award is not None:
+            rd.fail("options.lockit.mark_award", "is given but options.lockit has no mark")
+        if src.after_mark is not None:
+            rd.fail(f"{where}.after_mark", "is given but options.lockit has no mark")
     wheel = declared.wheel
     if wheel is not None and spec.mark_award != "wheel":
         rd.fail("options.wheel", "is declared but options.lockit has no mark_award: wheel to spin it")
+    if wheel is not None and not src.mark_award:
+        rd.fail(f"{where}.mark_award", "is false, so options.wheel would never be spun")
     out = LineLockIt(spec, spec.sources[BASE_SOURCE], wheel, declared.jackpots)
     if not trigger_keys(game, out):
         rd.fail("options.lockit.trigger", f"no window of reel set 'base' shows {spec.trigger} held symbols")
