@@ -74,6 +74,7 @@ __all__ = [
     "group_laws",
     "lockit_means",
     "lockit_awards",
+    "lockit_parts",
     "lockit_odds",
     "lockit_feature",
     "FEATURE_EVENTS",
@@ -406,10 +407,35 @@ def lockit_awards(game: Game, level: int, exact: bool | None = None) -> dict:
         chunk = keys[lo : lo + 256]
         hists = np.maximum(pz.of_groups(np.array([_paid(laws, lk, k) for k in chunk], dtype=float)), 0.0)
         for key, hist in zip(chunk, hists, strict=True):
-            nz = np.flatnonzero(hist)
-            wins = nz.astype(np.int64) * step.numerator
-            out[key] = WinDistribution(wins, hist[nz] / hist[nz].sum(), step.denominator, bet.total_bet)
+            out[key] = _grid_law(hist, step, bet.total_bet)
     return out
+
+
+def _grid_law(hist: np.ndarray, step: Fraction, total_bet: int) -> WinDistribution:
+    """:class:`WinDistribution` of probabilities ``hist`` on a grid of ``step`` coins."""
+    nz = np.flatnonzero(hist)
+    wins = nz.astype(np.int64) * step.numerator
+    return WinDistribution(wins, hist[nz] / hist[nz].sum(), step.denominator, total_bet)
+
+
+def lockit_parts(game: Game, level: int, exact: bool | None = None) -> tuple:
+    """The award as a mixture: ``(parts, mixture)``, ``parts`` the laws of the
+    2 G groups of final screens (flag 0 then flag 1, by shape-count vector;
+    an unpaid mark's groups are empty) and ``mixture(keys)`` the (keys, 2 G)
+    matrix of P(group | key) (float64)."""
+    lk = _required(game)
+    laws = group_laws(game, exact)
+    g, pz = _prizes(lk, level, laws.vectors)
+    bet = game.bet(level)
+    G = len(laws.vectors)
+    one_hot = np.eye(2 * G).reshape(2 * G, 2, G)
+    hists = np.maximum(pz.of_groups(one_hot), 0.0)
+    parts = [_grid_law(h, g * bet.total_bet, bet.total_bet) for h in hists]
+
+    def mixture(keys):
+        return np.array([np.asarray(_paid(laws, lk, k), dtype=float).ravel() for k in keys])
+
+    return parts, mixture
 
 
 def lockit_odds(game: Game, level: int, probs: dict, exact: bool | None = None) -> dict:
@@ -470,12 +496,17 @@ def lockit_feature(game: Game, level: int, exact: bool | None = None):
 
     lk = _required(game)
     means = lockit_means(game, level, exact)
-    laws: dict = {}  # the award laws, built when first read (RTP figures need only the means)
+    laws: dict = {}  # award laws and parts, built when first read (RTP figures need only the means)
 
     def award(key):
-        if not laws:
-            laws.update(lockit_awards(game, level, exact))
-        return laws[key]
+        if "keys" not in laws:
+            laws["keys"] = lockit_awards(game, level, exact)
+        return laws["keys"][key]
+
+    def parts():
+        if "parts" not in laws:
+            laws["parts"] = lockit_parts(game, level, exact)
+        return laws["parts"]
 
     return Feature(
         "lockit",
@@ -485,4 +516,6 @@ def lockit_feature(game: Game, level: int, exact: bool | None = None):
         award,
         group=lambda key: start_state(key, game.rows),  # one award law per start screen
         odds=lambda probs: lockit_odds(game, level, probs, exact),
+        mixture=lambda keys: parts()[1](keys),
+        parts=lambda: parts()[0],
     )
