@@ -26,8 +26,9 @@ packing and the mark flag.  The :class:`~slotmath.features.lockit.LockIt`
 chain is run backward once per group (``V_g(flag, mask) = P(final in g |
 start)``) and once for the full screen, and read at every triggering start.
 Given the key the award is independent of the base win, so the round's
-distribution (base wins of the key convolved with its award law) is exact
-up to float64 rounding, and
+distribution is exact up to float64 rounding: the feature gives its award
+as a mixture of the groups' laws (:func:`lockit_parts`), each convolved once
+with the base wins of every key weighted by ``P(group | key)``; and
 
 * ``mean(key) = sum_g P(g | key) (n_g . m + flag_g w)`` [x total bet],
   ``m`` the per-shape mean awards, ``w`` the wheel's mean;
