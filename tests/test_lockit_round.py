@@ -252,7 +252,7 @@ def piggy_as_lines(tmp_path):
 
 
 def test_piggy_base_game_lockit_part(tmp_path):
-    from slotmath.rules.piggy_bankin_superlock.rtp import components
+    from slotmath.rules.piggy_bankin_superlock.rtp import _base_parts, components
 
     game = piggy_as_lines(tmp_path)
     piggy = load_game(ROOT / "data" / "games" / "piggy_bankin_superlock" / "game.yaml")
@@ -260,6 +260,12 @@ def test_piggy_base_game_lockit_part(tmp_path):
     theirs = components(piggy, 1)
     assert ours["lines"] == theirs["base lines"]
     assert float(ours["lockit"]) == pytest.approx(theirs["lock-it base game"], rel=1e-12)
+    # the whole round: trigger odds as Piggy's base-game lock-it starts, the
+    # distribution's mean (plus the unresolved tail) equal to the RTP
+    par = linegame.analyse(game, 1)
+    starts = _base_parts(piggy, 1)[2]
+    assert par.features["lockit"]["trigger_probability_exact"] == str(Fr(starts, piggy.cycle("base")))
+    assert par.distribution.mean + par.distribution_shortfall == pytest.approx(float(par.rtp), rel=1e-12)
 
 
 # ----------------------------------------------------------------------------
