@@ -8,7 +8,6 @@ Bankin' Superlock's own base-game lock-it part, and by the compiled sampler
 """
 
 import itertools
-import shutil
 import subprocess
 import sys
 from fractions import Fraction as Fr
@@ -235,26 +234,13 @@ def test_float_chain_matches_exact(tiny):
 # ----------------------------------------------------------------------------
 # Piggy Bankin' Superlock: its base reels and lock-it as a lines game
 # ----------------------------------------------------------------------------
-def piggy_as_lines(tmp_path):
-    src = ROOT / "data" / "games" / "piggy_bankin_superlock"
-    d = yaml.safe_load((src / "game.yaml").read_text())
-    d["rules"], d["name"] = "lines", "piggy_lines"
-    lk = d["options"]["lockit"]
-    lk["sources"] = {"base_game": lk["sources"]["base_game"]}
-    d["options"] = {k: d["options"][k] for k in ("jackpots", "lockit", "wheel")}
-    d["reels"] = {k: v for k, v in d["reels"].items() if k != "free_games"}
-    folder = tmp_path / "piggy_lines"
-    folder.mkdir()
-    for name in ("awards.csv", "reels_base.csv", "reels_feature.csv", "reels_feature_wheel.csv"):
-        shutil.copy(src / name, folder / name)
-    (folder / "game.yaml").write_text(yaml.safe_dump(d, sort_keys=False))
-    return load_game(folder / "game.yaml")
-
-
 def test_piggy_base_game_lockit_part(tmp_path):
     from slotmath.rules.piggy_bankin_superlock.rtp import _base_parts, components
 
-    game = piggy_as_lines(tmp_path)
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from stress_games import stress_game
+
+    game = stress_game("piggy_lines", tmp_path)
     piggy = load_game(ROOT / "data" / "games" / "piggy_bankin_superlock" / "game.yaml")
     ours = linegame.components(game, 1)
     theirs = components(piggy, 1)
