@@ -340,3 +340,39 @@ def test_sampler_agrees_with_exact(tmp_path, rule):
     for k, name in enumerate(sampler.part_names):  # every component
         got, se = stats.part_rtp(k)
         assert abs(got - float(par.components[name])) / se < 4, name
+
+
+def test_lockit_beside_free_games(tmp_path):
+    """A window may start the lock-it and free games together: those keys take
+    the per-key award law, the others the lock-it's mixture of group laws; the
+    distribution's mean is the exact RTP either way."""
+    data = {
+        "name": "lockit_free",
+        "grid": {"reels": 2, "rows": 1},
+        "bet": {"levels": [1]},
+        "symbols": [{"name": "A"}, {"name": "X", "kind": "blank"}, {"name": "P", "kind": "special"},
+                    {"name": "S", "kind": "scatter"}],
+        "reels": {"base": [["P", "A", "X", "S"], ["P", "S", "A", "X"]], "respin": [["P", "X"], ["P", "X", "X"]]},
+        "paylines": [[0, 0]],
+        "pays": [{"symbol": "A", "count": 2, "pay": 4}],
+        "options": {
+            "free_games": {"symbol": "S", "reels": "base", "multiplier": 2, "awards": {1: {"games": 1}}},
+            "lockit": {
+                "symbols": ["P"], "trigger": 1, "shapes": [[1, 2], [1, 1]],
+                "awards": {"main": {1: {"1x2": [[10, 1]], "1x1": [[1, 1], [3, 1]]}}},
+                "sources": {"base_game": {"spins": 2, "reels": "respin", "awards": "main"}},
+            },
+        },
+    }  # fmt: skip
+    folder = tmp_path / "lockit_free"
+    folder.mkdir()
+    (folder / "game.yaml").write_text(yaml.safe_dump(data, sort_keys=False))
+    game = load_game(folder)
+    par = linegame.analyse(game, 1)
+    assert set(par.components) == {"lines", "free_games", "lockit"}
+    assert par.distribution.mean + par.distribution_shortfall == pytest.approx(float(par.rtp), rel=1e-12)
+    # the lock-it's mean does not depend on the free games: P(a P on reel r) = 1/4,
+    # one P: 3/4 x 10 + 1/4 x 2 = 8 (reel 2's respin strip lands P 1/3: 1 - (2/3)^2 = 5/9 -> 5/9 x 10 + 4/9 x 2)
+    one_on_1 = Fr(5, 9) * 10 + Fr(4, 9) * 2  # P on reel 1, reel 2 respins
+    one_on_2 = Fr(3, 4) * 10 + Fr(1, 4) * 2  # P on reel 2, reel 1 respins
+    assert par.components["lockit"] == Fr(1, 16) * 10 + Fr(3, 16) * one_on_1 + Fr(3, 16) * one_on_2
