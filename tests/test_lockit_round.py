@@ -352,7 +352,8 @@ def test_lockit_beside_free_games(tmp_path):
         "bet": {"levels": [1]},
         "symbols": [{"name": "A"}, {"name": "X", "kind": "blank"}, {"name": "P", "kind": "special"},
                     {"name": "S", "kind": "scatter"}],
-        "reels": {"base": [["P", "A", "X", "S"], ["P", "S", "A", "X"]], "respin": [["P", "X"], ["P", "X", "X"]]},
+        "reels": {"base": [["P", "A", "X", "S"], ["P", "S", "A", "X"]],
+                  "respin": [["P", "X"], ["P", "X", "X"]]},
         "paylines": [[0, 0]],
         "pays": [{"symbol": "A", "count": 2, "pay": 4}],
         "options": {
@@ -371,8 +372,9 @@ def test_lockit_beside_free_games(tmp_path):
     par = linegame.analyse(game, 1)
     assert set(par.components) == {"lines", "free_games", "lockit"}
     assert par.distribution.mean + par.distribution_shortfall == pytest.approx(float(par.rtp), rel=1e-12)
-    # the lock-it's mean does not depend on the free games: P(a P on reel r) = 1/4,
-    # one P: 3/4 x 10 + 1/4 x 2 = 8 (reel 2's respin strip lands P 1/3: 1 - (2/3)^2 = 5/9 -> 5/9 x 10 + 4/9 x 2)
+    # the lock-it's mean does not depend on the free games: P(a P on reel r) = 1/4;
+    # a lone P fills the other cell in 2 respins with 1 - (2/3)^2 = 5/9 (reel 2's
+    # respin strip lands P 1/3) or 1 - (1/2)^2 = 3/4 (reel 1's), else a 1x1 (mean 2)
     one_on_1 = Fr(5, 9) * 10 + Fr(4, 9) * 2  # P on reel 1, reel 2 respins
     one_on_2 = Fr(3, 4) * 10 + Fr(1, 4) * 2  # P on reel 2, reel 1 respins
     assert par.components["lockit"] == Fr(1, 16) * 10 + Fr(3, 16) * one_on_1 + Fr(3, 16) * one_on_2
