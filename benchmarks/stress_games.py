@@ -13,7 +13,9 @@ loaded from there (nothing is written into ``data/games``):
 * ``grand_spinn_x4``: Grand Spinn Superpot with every weighted strip
   repeated four times (its own rules module, same figures per stop weight);
 * ``rand{N}_{L}``: a 5x3 game with video20's pays, ``L`` lines and strips of
-  ``N`` stops drawn with a fixed seed (for growth in strip length and lines).
+  ``N`` stops drawn with a fixed seed (for growth in strip length and lines);
+* ``piggy_lines``: Piggy Bankin' Superlock's base reels, pays and lock-it
+  (its base-game source only, with its wheel) under ``rules: lines``.
 """
 
 from __future__ import annotations
@@ -99,11 +101,28 @@ def _grand_spinn_x4(folder: Path):
     return load_game(folder)
 
 
+def _piggy_lines(folder: Path):
+    """Piggy's base game and base-game lock-it as a ``rules: lines`` game in ``folder``."""
+    src = GAMES_DIR / "piggy_bankin_superlock"
+    g = yaml.safe_load((src / "game.yaml").read_text())
+    g["rules"], g["name"] = "lines", "piggy_lines"
+    lockit = g["options"]["lockit"]
+    lockit["sources"] = {"base_game": lockit["sources"]["base_game"]}
+    g["options"] = {k: g["options"][k] for k in ("jackpots", "lockit", "wheel")}
+    g["reels"] = {k: v for k, v in g["reels"].items() if k != "free_games"}
+    for name in [*g["reels"].values(), lockit["awards"]]:
+        shutil.copy(src / name, folder / name)
+    (folder / "game.yaml").write_text(yaml.safe_dump(g, sort_keys=False))
+    return load_game(folder)
+
+
 def stress_game(name: str, scratch: Path):
     """Write variant ``name`` under ``scratch`` and load it."""
     folder = Path(scratch) / name
     folder.mkdir(parents=True, exist_ok=True)
     if name == "grand_spinn_x4":
         return _grand_spinn_x4(folder)
+    if name == "piggy_lines":
+        return _piggy_lines(folder)
     (folder / "game.yaml").write_text(yaml.safe_dump(variant(name), sort_keys=False))
     return load_game(folder)

@@ -65,3 +65,20 @@ def distribution_dict(dist) -> dict:
         for w, c in zip(dist.wins.tolist(), dist.weights.tolist(), strict=True)
         if c
     }
+
+
+def docs_example(tmp_path, heading, page="features.md"):
+    """The game of the ``docs/<page>`` section ``heading`` (its first YAML
+    block) and the section's text, up to the next ``##`` heading."""
+    import re
+
+    from slotmath.io.gamefile import load_game
+
+    text = (ROOT / "docs" / page).read_text(encoding="utf-8")
+    section = text[text.index(heading) :]
+    section = section[: section.index("\n## ")] if "\n## " in section else section
+    folder = tmp_path / "example"
+    folder.mkdir()
+    yaml_text = re.search(r"```yaml\n(.*?)```", section, re.S).group(1)
+    (folder / "game.yaml").write_text(yaml_text, encoding="utf-8")
+    return load_game(folder), section

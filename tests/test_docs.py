@@ -18,7 +18,7 @@ import pytest
 from slotmath.io.gamefile import load_game
 from slotmath.rules.par import par
 
-from conftest import ROOT
+from conftest import ROOT, docs_example
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"]
@@ -193,13 +193,8 @@ def test_broken_reference_check_finds_a_missing_page_anchor_and_image(tmp_path):
 def test_free_games_worked_example_has_the_figures_the_page_states(tmp_path):
     # docs/features.md, free games, "Worked example": E[spin win] = 33/32,
     # p = 1/64, 2 games at x3: RTP = 33/32 + (1/64) x 2/(1 - 2/64) x 3 x 33/32 = 561/496
-    text = (DOCS / "features.md").read_text(encoding="utf-8")
-    section = text[text.index("### Worked example") :]
-    yaml_text = re.search(r"```yaml\n(.*?)```", section, re.S).group(1)
-    folder = tmp_path / "free_games_example"
-    folder.mkdir()
-    (folder / "game.yaml").write_text(yaml_text, encoding="utf-8")
-    result = par(load_game(folder))
+    game, section = docs_example(tmp_path, "### Worked example")
+    result = par(game)
     assert result.rtp == Fraction(561, 496)
     assert result.components == {"lines": 1, "scatters": Fraction(1, 32), "free_games": Fraction(99, 992)}
     assert "`561/496`" in section and "113.1048 %" in section and f"{float(result.rtp):.4%}" == "113.1048%"
@@ -209,13 +204,8 @@ def test_sticky_wilds_worked_example_has_the_figures_the_page_states(tmp_path):
     # docs/features.md, "Sticky wilds: worked example": free spins worth
     # 19/32 then 3029/2048 (the sticky reels binomial(3, 1/4)), x2, trigger 1/64:
     # RTP = 1/16 + 1/32 + (1/64) x 2 x 4245/2048 = 10389/65536; top win 42 at 1/4096
-    text = (DOCS / "features.md").read_text(encoding="utf-8")
-    section = text[text.index("### Sticky wilds: worked example") :]
-    yaml_text = re.search(r"```yaml\n(.*?)```", section, re.S).group(1)
-    folder = tmp_path / "sticky_example"
-    folder.mkdir()
-    (folder / "game.yaml").write_text(yaml_text, encoding="utf-8")
-    result = par(load_game(folder))
+    game, section = docs_example(tmp_path, "### Sticky wilds: worked example")
+    result = par(game)
     assert result.rtp == Fraction(10389, 65536)
     assert result.components == {
         "lines": Fraction(1, 16),
@@ -225,3 +215,17 @@ def test_sticky_wilds_worked_example_has_the_figures_the_page_states(tmp_path):
     assert result.distribution.max_win == 42
     assert result.distribution.probabilities[-1] == pytest.approx(1 / 4096, abs=1e-15)
     assert "`10389/65536`" in section and f"{float(result.rtp):.4%}" == "15.8524%" and "15.8524 %" in section
+
+
+def test_lockit_worked_example_has_the_figures_the_page_states(tmp_path):
+    # docs/features.md, lockit, "Worked example: lock-it": lines 1/2; keys (1, 1) at 1/16
+    # (award 10) and (1, 0), (0, 1) at 3/16 each (mean 3/4 x 10 + 1/4 x 2 = 8):
+    # lockit = 10/16 + 6/16 x 8 = 29/8, RTP = 33/8, P(full) = 1/16 + 6/16 x 3/4 = 11/32
+    game, section = docs_example(tmp_path, "### Worked example: lock-it")
+    result = par(game)
+    assert result.rtp == Fraction(33, 8)
+    assert result.components == {"lines": Fraction(1, 2), "lockit": Fraction(29, 8)}
+    fig = result.features["lockit"]
+    assert fig["trigger_probability_exact"] == "7/16"
+    assert fig["full_screen_probability"] == pytest.approx(11 / 32, rel=1e-15)
+    assert "`33/8`" in section and "412.5000 %" in section and f"{float(result.rtp):.4%}" == "412.5000%"

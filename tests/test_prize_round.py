@@ -15,6 +15,8 @@ from slotmath.io.gamefile import GameFileError, load_game
 from slotmath.montecarlo.roundsim import COMPONENTS, round_components
 from slotmath.rules.linegame import analyse, components
 
+from conftest import docs_example
+
 # 3 reels x 1 row, one line, total bet 1 coin; every reel is [A, A, S, X]
 # (cycle 4^3 = 64).  A A A pays 8 (8 of 64 windows); S pays nothing itself.
 # S on a reel with probability 1/4: P(2 S) = 3 (1/4)^2 (3/4) = 9/64,
@@ -262,22 +264,6 @@ def test_choices_need_their_features_declared(write_game):
     ]:
         with pytest.raises(GameFileError, match=field.replace("[", r"\[").replace("]", r"\]")):
             load_game(write_game(text.replace("CHOICE", choice)))
-
-
-def docs_example(tmp_path, heading):
-    """The game of the docs/features.md section ``heading`` and the section text."""
-    import re
-
-    from conftest import ROOT
-
-    text = (ROOT / "docs" / "features.md").read_text(encoding="utf-8")
-    section = text[text.index(heading) :]
-    section = section[: section.index("\n## ")] if "\n## " in section else section
-    folder = tmp_path / "example"
-    folder.mkdir()
-    yaml_text = re.search(r"```yaml\n(.*?)```", section, re.S).group(1)
-    (folder / "game.yaml").write_text(yaml_text, encoding="utf-8")
-    return load_game(folder), section
 
 
 def test_wheel_worked_example_has_the_figures_the_page_states(tmp_path):

@@ -243,7 +243,7 @@ def test_register_refuses_what_is_not_rules(bad):
     "options, field, problem",
     [
         ({"free_gmaes": {}}, "options.free_gmaes", "unknown option (did you mean 'free_games'?"),
-        ({"lockit": {"symbols": ["A"]}}, "options.lockit", "a feature these rules do not play"),
+        ({"lockit": {"symbols": ["A"]}}, "options.lockit.trigger", "is required"),  # lines play a lock-it
         (
             {"free_games": {"symbol": "A", "reels": "nosuchset", "awards": {3: {"games": 5}}}},
             "options.free_games.reels",

@@ -235,7 +235,7 @@ def test_cycle_beyond_the_engine_range_is_refused(write_game):
 
 def test_worked_example_has_the_figures_the_page_states(tmp_path):
     # docs/features.md "Worked example: wild multipliers": RTP 2431/256 (949.6094 %), cycle 16384
-    from test_prize_round import docs_example
+    from conftest import docs_example
 
     game, section = docs_example(tmp_path, "### Worked example: wild multipliers")
     result = analyse(game, 1)
@@ -247,11 +247,11 @@ def test_added_worked_example_has_the_figures_the_page_states(tmp_path):
     # docs/features.md "Worked example: wild multipliers added": RTP 251/32 (784.3750 %),
     # and its window by hand: stops (1, 0, 1), reel 1 draws x3 (row 0) and x2 (row 1),
     # reels 2 and 3 draw x2 and x3: row 0 pays 8 x 3 = 24, row 1 8 x (2 + 2 + 3) = 56
-    from test_prize_round import docs_example
-
     from slotmath.engine.evaluate import line_wins, window_at
     from slotmath.engine.lines import pay_tensor
     from slotmath.features.wildmult import played_game
+
+    from conftest import docs_example
 
     game, section = docs_example(tmp_path, "### Worked example: wild multipliers added")
     assert game.options["wild_multipliers"]["combine"] == "add"

@@ -400,14 +400,38 @@ def key_radix(game: Game, triggers) -> list:
         if isinstance(t, StopKey):
             out += list(t.radix)
         else:
-            out += [game.rows + 1] * game.reels if t.per_reel else [game.reels * game.rows + 1]
+            out += [reel_radix(game, t)] * game.reels if t.per_reel else [game.reels * game.rows + 1]
+    return out
+
+
+def reel_radix(game: Game, trigger) -> int:
+    """Radix of one reel's key digit of a per-reel trigger: ``rows + 1``
+    counts, or with ``rows`` (the rows showing the symbol) ``2**rows``,
+    doubled when a ``mark`` adds a digit bit."""
+    if not getattr(trigger, "rows", False):
+        return game.rows + 1
+    return (1 << game.rows) * (2 if getattr(trigger, "mark", None) else 1)
+
+
+def reel_digits(game: Game, strip, trigger) -> np.ndarray:
+    """Key digit of every stop of ``strip``: the trigger symbol's count in the
+    window, or with ``rows`` its row pattern (bit k: row k shows it) plus
+    ``2**rows`` when the window shows the trigger's ``mark``."""
+    from slotmath.engine.reels import window_symbol_count, windows
+
+    if not getattr(trigger, "rows", False):
+        return window_symbol_count(game, strip, trigger.symbol)
+    w = windows(game, strip)
+    names = trigger.symbol if isinstance(trigger.symbol, tuple) else (trigger.symbol,)
+    held = np.isin(w, [game.symbol_index[n] for n in names])
+    out = (held * (1 << np.arange(game.rows))).sum(axis=1)
+    if getattr(trigger, "mark", None):
+        out += (w == game.symbol_index[trigger.mark]).any(axis=1).astype(np.int64) << game.rows
     return out
 
 
 def key_codes(game: Game, reel_set: str, triggers) -> tuple:
     """Per reel the key code of every stop, and the number of key codes."""
-    from slotmath.engine.reels import window_symbol_count
-
     radix = key_radix(game, triggers)
     place = np.cumprod([1] + radix[:-1]).astype(np.int64)
     out = []
@@ -415,7 +439,7 @@ def key_codes(game: Game, reel_set: str, triggers) -> tuple:
         code = np.zeros(len(strip), dtype=np.int64)
         d = 0
         for t in triggers:
-            count = t.codes[r] if isinstance(t, StopKey) else window_symbol_count(game, strip, t.symbol)
+            count = t.codes[r] if isinstance(t, StopKey) else reel_digits(game, strip, t)
             code += count * place[d + r if t.per_reel else d]
             d += game.reels if t.per_reel else 1
         out.append(code)

@@ -82,8 +82,11 @@ def symbol_counts(game: Game, reel_set: str = "base") -> np.ndarray:
     return np.array([row_marginal(game, s, 0) for s in game.strips(reel_set)], dtype=np.int64)
 
 
-def window_symbol_count(game: Game, strip: Strip, symbol: str) -> np.ndarray:
-    """Number of ``symbol`` in the window of every stop, shape (N,)."""
+def window_symbol_count(game: Game, strip: Strip, symbol) -> np.ndarray:
+    """Number of ``symbol`` (a name, or a tuple of names counted together) in
+    the window of every stop, shape (N,)."""
+    if isinstance(symbol, tuple):
+        return np.isin(windows(game, strip), [game.symbol_index[s] for s in symbol]).sum(axis=1)
     return (windows(game, strip) == game.symbol_index[symbol]).sum(axis=1)
 
 

@@ -370,7 +370,7 @@ def final_count_laws(game: Game, spec: HoldAndSpinSpec, exact: bool | None = Non
 
 @game_cache(maxsize=8)
 def _final_count_laws(game, spec, exact):
-    from slotmath.features.landing import _popcount
+    from slotmath.features.landing import _popcount, reel_average
 
     chain = hold_and_spin_chain(game, spec, exact)
     H, R, cells = game.rows, game.reels, game.rows * game.reels
@@ -384,8 +384,8 @@ def _final_count_laws(game, spec, exact):
     V = np.stack(values)  # (n, mask)
     # average over the start patterns each reel's count leaves possible
     pat_pc = _popcount(H)
-    T = V.reshape((cells + 1,) + (P,) * R)  # axis 1 + (R - 1 - r) is reel r
-    for r, counts in enumerate(_base_patterns(game, spec)):
+    mats = []
+    for counts in _base_patterns(game, spec):
         Q = np.zeros((H + 1, P), dtype=object)
         for p in range(P):
             Q[pat_pc[p], p] = int(counts[p])
@@ -393,10 +393,8 @@ def _final_count_laws(game, spec, exact):
         for c in range(H + 1):
             if tot[c]:
                 Q[c] = [Fraction(int(x), int(tot[c])) for x in Q[c]]
-        if not chain.exact:
-            Q = Q.astype(float)
-        ax = 1 + (R - 1 - r)
-        T = np.moveaxis(np.tensordot(T, Q, axes=([ax], [1])), -1, ax)
+        mats.append(Q if chain.exact else Q.astype(float))
+    T = reel_average(V.reshape((cells + 1,) + (P,) * R), mats)  # axis 1 + (R - 1 - r) is reel r
     out = {}
     for key in trigger_keys(game, spec):
         idx = (slice(None),) + tuple(key[r] for r in range(R - 1, -1, -1))

@@ -27,6 +27,21 @@ def _popcount(n_bits):
     return pc
 
 
+def reel_average(T, mats):
+    """Average a stack of per-window values over each reel's window law.
+
+    ``T`` has shape (G,) + (2**H,) * R, reel r's window pattern on axis
+    ``1 + R - 1 - r`` (the layout of a mask ``sum_r pattern_r << (r H)``);
+    ``mats[r]`` is (K, 2**H): a law of reel r's pattern for each of K cases
+    (e.g. P(pattern | held count)).  Returns shape (G,) + (K,) * R, the same
+    axis order; object (Fraction) arrays stay exact."""
+    R = len(mats)
+    for r, Q in enumerate(mats):
+        ax = 1 + (R - 1 - r)
+        T = np.moveaxis(np.tensordot(T, Q, axes=([ax], [1])), -1, ax)
+    return T
+
+
 def _as_exact(values):
     """Object array of Fractions from ints/Fractions; ValueError for floats."""
     arr = np.asarray(values, dtype=object)

@@ -65,6 +65,7 @@ __all__ = [
     "WheelSpec",
     "Features",
     "load_features",
+    "window_pattern_counts",
     "feature_landing",
     "lockit_chain",
     "shape_counts",
@@ -708,10 +709,10 @@ def _strip_flags(game: Game, strip, names) -> np.ndarray:
     return np.array([game.symbol_index[s] in idx for s in strip.symbols], dtype=bool)
 
 
-def feature_landing(game: Game, spec: LockItSpec, reel_set: str):
-    """:class:`~slotmath.features.lockit.Landing` of ``reel_set``: per reel, stop counts by
-    (rows showing a held symbol, rows showing the mark)."""
-    from slotmath.features.lockit import Landing, window_counts
+def window_pattern_counts(game: Game, spec: LockItSpec, reel_set: str) -> np.ndarray:
+    """Per reel of ``reel_set``, the stop weight of every window (rows showing
+    a held symbol, rows showing the mark), shape (R, 2**H, 2**H) int64."""
+    from slotmath.features.lockit import window_counts
 
     counts = []
     for strip in game.strips(reel_set):
@@ -728,7 +729,15 @@ def feature_landing(game: Game, spec: LockItSpec, reel_set: str):
             c = np.zeros((1 << game.rows, 1 << game.rows), dtype=np.int64)
             np.add.at(c, (pat, mk), strip.stop_weights())
             counts.append(c)
-    return Landing.from_counts(np.array(counts, dtype=np.int64))
+    return np.array(counts, dtype=np.int64)
+
+
+def feature_landing(game: Game, spec: LockItSpec, reel_set: str):
+    """:class:`~slotmath.features.lockit.Landing` of ``reel_set``: per reel, stop counts by
+    (rows showing a held symbol, rows showing the mark)."""
+    from slotmath.features.lockit import Landing
+
+    return Landing.from_counts(window_pattern_counts(game, spec, reel_set))
 
 
 def lockit_chain(game: Game, spec: LockItSpec, source: str, spins: int | None = None, exact: bool = False):

@@ -55,12 +55,17 @@ RESOLVED = 1e-15
 
 @dataclass(frozen=True)
 class Trigger:
-    """What the base window must show: ``symbol`` counted anywhere in the
-    window, in total (``per_reel`` False: the key is an int) or per reel
-    (the key is a tuple of counts, reel 1 first)."""
+    """What the base window must show: ``symbol`` (a name, or a tuple of
+    names counted together) counted anywhere in the window, in total
+    (``per_reel`` False: the key is an int) or per reel (the key is a tuple
+    of counts, reel 1 first); with ``rows`` (per reel only) each reel's item
+    is the row pattern of the symbol (bit k: row k), plus ``2**rows`` when
+    that reel shows ``mark``."""
 
-    symbol: str
+    symbol: str | tuple
     per_reel: bool = False
+    rows: bool = False
+    mark: str | None = None
 
 
 @dataclass(frozen=True, eq=False)
@@ -86,6 +91,13 @@ class Feature:
     odds : callable, optional
         ``odds(key_probabilities) -> dict``: the feature's figures for the
         PAR sheet from ``{key: P(key)}`` of the triggering keys.
+    mixture, parts : callable, optional
+        An award that is a mixture of a few laws: ``parts() -> list`` of L
+        :class:`WinDistribution` and ``mixture(keys) -> ndarray (len(keys),
+        L)``, the probability of each part given each key.  The round then
+        convolves each part once with the base wins of all the keys it mixes
+        into (weighted), instead of once per key group (used where the feature
+        alone starts; see :func:`round_law`).
     """
 
     name: str
@@ -95,6 +107,8 @@ class Feature:
     award: Callable
     group: Callable = field(default=lambda key: key)
     odds: Callable | None = None
+    mixture: Callable | None = None
+    parts: Callable | None = None
 
 
 def feature_from_tables(name: str, trigger: Trigger, awards: dict, means: dict, odds=None) -> Feature:
@@ -194,12 +208,13 @@ def trigger_key_probability(game, trigger: Trigger, reel_set: str = "base") -> d
     reels' count probabilities, and a total count's the convolution."""
     from itertools import product
 
-    from slotmath.engine.reels import count_distribution, window_symbol_count
+    from slotmath.engine.joint import reel_digits, reel_radix
+    from slotmath.engine.reels import count_distribution
 
     per_reel = []
     for strip in game.strips(reel_set):
         counts = count_distribution(
-            window_symbol_count(game, strip, trigger.symbol), strip.stop_weights(), game.rows + 1
+            reel_digits(game, strip, trigger), strip.stop_weights(), reel_radix(game, trigger)
         )
         total = int(counts.sum())
         per_reel.append({c: Fraction(int(n), total) for c, n in enumerate(counts.tolist()) if n})
@@ -231,26 +246,37 @@ def _round_distribution(keyed, features, triggers):
     points it drops below :data:`RESOLVED`: (wins [x total bet], probabilities)."""
     by_key = keyed.by_key()
     plan: dict = {}  # (group of each triggered feature) -> [(features, key item), ...] and base wins
+    mixed: dict = {}  # feature with parts, started alone -> ([key item], [base wins of the key])
     for key, base in by_key.items():
         started = tuple(
             (f, _feature_key(key, features, triggers, f))
             for f in features
             if f.triggers(_feature_key(key, features, triggers, f))
         )
+        if len(started) == 1 and started[0][0].mixture is not None:
+            entry = mixed.setdefault(started[0][0], ([], []))
+            entry[0].append(started[0][1])
+            entry[1].append(base)
+            continue
         label = tuple((f.name, f.group(fk)) for f, fk in started)
         entry = plan.setdefault(label, [started, {}])
         for w, c in zip(base.wins.tolist(), base.weights.tolist(), strict=True):
             entry[1][w] = entry[1].get(w, 0) + c
     awards = {label: [f.award(fk) for f, fk in started] for label, (started, _) in plan.items() if started}
-    den = lcm(keyed.unit_den, *(a.unit_den for laws in awards.values() for a in laws))
+    laws = {f: f.parts() for f in mixed}
+    den = lcm(
+        keyed.unit_den,
+        *(a.unit_den for laws_ in awards.values() for a in laws_),
+        *(a.unit_den for parts_ in laws.values() for a in parts_),
+    )
     parts = []
     for label, (_, base_counts) in plan.items():
         hist = _dense({w * (den // keyed.unit_den): c / keyed.cycle for w, c in base_counts.items()})
         for law in awards.get(label, []):
-            step = den // law.unit_den
-            points = zip((law.wins * step).tolist(), law.probabilities.tolist(), strict=True)
-            hist = _convolve(hist, _dense(dict(points)))
+            hist = _convolve(hist, _hist_on(law, den))
         parts.append(hist)
+    for f, (items, bases) in mixed.items():
+        parts += _mixed_parts(f, items, bases, laws[f], keyed, den)
     total = np.zeros(max(len(p) for p in parts))
     for p in parts:
         total[: len(p)] += p
@@ -259,6 +285,34 @@ def _round_distribution(keyed, features, triggers):
     tail = (drop / (den * keyed.total_bet), total[drop])  # [x total bet], [probability]
     total[~keep] = 0.0
     return WinDistribution.from_histogram(total, den, keyed.total_bet), tail
+
+
+def _hist_on(law: WinDistribution, den: int) -> np.ndarray:
+    """Dense probabilities of ``law`` on the lattice of 1/``den`` coins."""
+    step = den // law.unit_den
+    return _dense(dict(zip((law.wins * step).tolist(), law.probabilities.tolist(), strict=True)))
+
+
+def _mixed_parts(f: Feature, items: list, bases: list, laws: list, keyed, den: int) -> list:
+    """Per part of ``f``'s mixture, its base wins (those of every key, weighted
+    by P(part | key), summed in one matrix product per chunk of keys)
+    convolved with the part's law: dense histograms on 1/``den`` coins."""
+    wins = np.unique(np.concatenate([b.wins for b in bases]))
+    acc = np.zeros((len(laws), len(wins)))
+    for lo in range(0, len(items), 4096):
+        mix = np.asarray(f.mixture(items[lo : lo + 4096]), dtype=float)  # (keys, parts)
+        base = np.zeros((mix.shape[0], len(wins)))
+        for i, b in enumerate(bases[lo : lo + 4096]):
+            base[i, np.searchsorted(wins, b.wins)] = np.asarray(b.weights, dtype=float) / keyed.cycle
+        acc += mix.T @ base
+    out = []
+    scale = den // keyed.unit_den
+    for law, row in zip(laws, acc, strict=True):
+        if row.any():
+            hist = np.zeros(int(wins[-1]) * scale + 1)
+            hist[wins * scale] = row
+            out.append(_convolve(hist, _hist_on(law, den)))
+    return out
 
 
 def _dense(points: dict) -> np.ndarray:

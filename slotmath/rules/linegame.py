@@ -121,7 +121,9 @@ def feature_names(game: Game) -> tuple:
         out.append("free_games")
     if "hold_and_spin" in game.options:
         out.append("hold_and_spin")
-    if any(k in game.options for k in ("wheel", "selection")):
+    if "lockit" in game.options:  # beside it, options.wheel is its mark award
+        out.append("lockit")
+    elif any(k in game.options for k in ("wheel", "selection")):
         from slotmath.features.prizes import load_line_prizes
 
         prizes = load_line_prizes(game)
@@ -152,6 +154,12 @@ def _hold_and_spin(game: Game, level: int):
     return hold_and_spin_feature(game, level)
 
 
+def _lockit(game: Game, level: int):
+    from slotmath.features.lockit_round import lockit_feature
+
+    return lockit_feature(game, level)
+
+
 def _wheel(game: Game, level: int):
     from slotmath.features.prizes import load_line_prizes, wheel_feature
 
@@ -169,6 +177,7 @@ def _selection(game: Game, level: int):
 FEATURES = {
     "free_games": _free_games,
     "hold_and_spin": _hold_and_spin,
+    "lockit": _lockit,
     "wheel": _wheel,
     "selection": _selection,
 }
@@ -222,6 +231,11 @@ def feature_tables(law) -> dict:
         from slotmath.features.holdspin import COINS_TABLE
 
         out[COINS_TABLE] = pd.DataFrame(hs["coins_given_trigger"])
+    lk = law.figures.get("lockit")
+    if lk:
+        from slotmath.features.lockit_round import SHAPES_TABLE
+
+        out[SHAPES_TABLE] = pd.DataFrame(lk["shapes_given_trigger"])
     wheel = law.figures.get("wheel")
     if wheel:
         out["Wheel (one spin)"] = pd.DataFrame(wheel["outcomes"])
@@ -270,6 +284,15 @@ def round_notes(law, cap) -> list:
             "(convolutions of the value tables given the coins at the trigger and at the end) "
             "plus the full-screen prize; means exact when every cell of a reel lands alike, "
             "else float64 (relative error below about 1e-12)."
+        )
+    if "lockit" in law.figures:
+        notes.append(
+            "Lock-it: key = per reel the rows of the held symbols and the mark, joint with "
+            "the base win in the line engine's pass; the chain of the held symbols run "
+            "backward once per group of final screens (shape-count vector x mark flag) and "
+            "read at each key's start; award = the shapes' award laws convolved (plus one "
+            "wheel spin where a mark pays). Means exact Fractions up to 9 cells, else "
+            "float64 (relative error below about 1e-12)."
         )
     if "wheel" in law.figures or "selection" in law.figures:
         notes.append(
@@ -332,6 +355,15 @@ def round_sampler(game: Game, level: int, reel_set: str = "base"):
     from slotmath.montecarlo.linesim import line_sampler
 
     game = played_game(game)
+    if reel_set == "base" and "lockit" in (game.options or {}):
+        if any(k in game.options for k in PLAYED_OPTIONS if k not in ("lockit", "jackpots", "wheel")):
+            raise ValueError(
+                f"{game.name}: the compiled sampler plays a lock-it alone "
+                "(not with other features or a round cap)"
+            )
+        from slotmath.montecarlo.lockitsim import round_sampler as lockit_sampler
+
+        return lockit_sampler(game, level)
     if reel_set == "base" and has_round(game):
         from slotmath.montecarlo.roundsim import round_sampler as sampler_of_round
 
@@ -346,6 +378,7 @@ def round_sampler(game: Game, level: int, reel_set: str = "base"):
 #: features of ``options`` the line rules play (each refused key is one line)
 PLAYED_OPTIONS = (
     "free_games",
+    "lockit",
     "round_cap",
     "hold_and_spin",
     "jackpots",
@@ -357,28 +390,27 @@ PLAYED_OPTIONS = (
 
 def check(game: Game) -> None:
     """Validate the features a line game declares under ``options``: the free
-    games, the hold-and-spin, jackpots, wheel, selection, drawn wild multipliers
-    and the round cap are played; any other declared feature is refused
-    (:class:`~slotmath.io.gamefile.GameFileError` naming the field), never ignored."""
+    games, the hold-and-spin, the lock-it (one source, base_game), jackpots,
+    wheel, selection, drawn wild multipliers and the round cap are played; any
+    other declared feature is refused (:class:`~slotmath.io.gamefile.GameFileError`
+    naming the field), never ignored."""
     if not game.options:
         return
     from slotmath.features.options import load_features
     from slotmath.io.gamefile import GameFileError
 
-    if isinstance(game.options, dict):
-        played = PLAYED_OPTIONS + (("jackpots",) if "hold_and_spin" in game.options else ())
-        for key in game.options:
-            if key not in played and key in ("lockit",):
-                raise GameFileError(
-                    game.source,
-                    f"options.{key}",
-                    f"is not played under rules: {game.rules} (it plays: {', '.join(PLAYED_OPTIONS)})",
-                )
+    if isinstance(game.options, dict) and "lockit" in game.options:
+        from slotmath.features.lockit_round import check_line_lockit
+
+        if game.pays_by == "ways":
+            raise GameFileError(game.source, "options.lockit", "is not played on ways games (pays_by: ways)")
+        check_line_lockit(game)
     load_features(game)  # validates every declared feature
     for name in ("free_games", "hold_and_spin", "wheel", "selection", "round_cap"):
         if name in game.options and game.pays_by == "ways":
             raise GameFileError(game.source, f"options.{name}", "is not played on ways games (pays_by: ways)")
-    prizes = any(k in game.options for k in ("wheel", "selection"))
+    lockit = "lockit" in game.options  # its wheel and jackpots are checked above
+    prizes = not lockit and any(k in game.options for k in ("wheel", "selection"))
     if "hold_and_spin" in game.options:
         from slotmath.features.holdspin import check_jackpots, load_hold_and_spin
 
@@ -386,7 +418,7 @@ def check(game: Game) -> None:
         assert spec is not None
         if not prizes:  # else the jackpots' check below counts every feature's
             check_jackpots(game, spec)
-    alone = "jackpots" in game.options and "hold_and_spin" not in game.options
+    alone = "jackpots" in game.options and not {"hold_and_spin", "lockit"} & set(game.options)
     free = load_features(game).free_games
     if prizes or alone or (free is not None and not free.awards):
         from slotmath.features.prizes import load_line_prizes

@@ -27,6 +27,7 @@ from slotmath.montecarlo.linesim import (
     uniform_below,
     weighted_index,
 )
+from slotmath.montecarlo.lockitsim import play_respins
 from slotmath.montecarlo.roundsim import _free_evaluation
 from slotmath.montecarlo.run import RoundSampler
 from slotmath.rules.piggy_bankin_superlock.check import BASE, BASE_REELS, FREE, PARTS, POLICIES
@@ -92,23 +93,6 @@ def _wheel(rng, wheel, events):
 
 
 @nb.njit(cache=True)
-def _respin(rng, stop, mask, flag, reels, H):
-    """One lock-it respin on ``reels`` = (stop draw, screen): the held mask
-    and mark flag after it, and whether a cell was added."""
-    draw_stops(rng, stop, *reels[0])
-    pat, mpat, _ = reels[1]
-    added = False
-    for r in range(stop.shape[0]):
-        new = pat[r, stop[r]] & ~(mask >> (r * H)) & ((1 << H) - 1)
-        if new:
-            added = True
-            mask |= new << (r * H)
-            if mpat[r, stop[r]] & new:
-                flag = 1
-    return mask, flag, added
-
-
-@nb.njit(cache=True)
 def _pack(rng, mask, packed, full_shape, table, awards, events):
     """Prize [x total bet] of the final held ``mask``: each shape its packing
     places (``packed[mask]``, shapes of each kind) draws its award from
@@ -131,16 +115,7 @@ def _lockit(rng, mask, flag, spins, reset, source, H, packed, table, awards, whe
     """Play one lock-it from the held ``mask`` and mark ``flag``; returns its
     prize [x total bet].  ``source`` = (reels before a mark shows, reels
     after), each (stop draw, screen)."""
-    R = source[0][0][0].shape[0]
-    full = (1 << (R * H)) - 1
-    stop = np.empty(R, dtype=np.int64)
-    left = spins
-    while left > 0 and mask != full:
-        if flag == 0:
-            mask, flag, added = _respin(rng, stop, mask, flag, source[0], H)
-        else:
-            mask, flag, added = _respin(rng, stop, mask, flag, source[1], H)
-        left = spins if (reset and added) else left - 1
+    mask, flag = play_respins(rng, mask, flag, spins, reset, source[0], source[1], H)
     prize = _pack(rng, mask, packed[0], packed[1][0], table, awards, events)
     if flag and wheel_paid:
         prize += _wheel(rng, wheel, events)

@@ -4,7 +4,6 @@ by enumeration) and the prize distributions."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
 
 import numba as nb
 import numpy as np
@@ -17,6 +16,7 @@ from slotmath.engine.joint import spin_distribution
 from slotmath.engine.reels import window_game
 from slotmath.engine.stopwalk import enter_reel, next_stop
 from slotmath.features import wheel as wheel_mod
+from slotmath.features.lockit_round import ShapePrizes, shape_classes
 from slotmath.model import Game
 from slotmath.rules.piggy_bankin_superlock.cache import _this_set, feature_sets
 from slotmath.rules.piggy_bankin_superlock.check import BASE, BASE_REELS, BATCH, FREE, LINES, POLICIES
@@ -250,52 +250,18 @@ def _screens(game, reel_set):
 # ===========================================================================
 @game_cache(no_sets, maxsize=8)
 def _shape_classes(game):
-    counts = structure(game).shape_counts
-    vectors, cv = np.unique(counts, axis=0, return_inverse=True)
-    return vectors, cv.ravel()
+    return shape_classes(game, features_of(game).lockit)
 
 
-class PrizeDistributions:
+class PrizeDistributions(ShapePrizes):
     """Distributions of the final lock-it prize [x total bet] for one award
-    table at one bet, by shape-count vector (memoised convolutions)."""
+    table at one bet, by shape-count vector (memoised convolutions, see
+    :class:`slotmath.features.lockit_round.ShapePrizes`)."""
 
     def __init__(self, game: Game, table: str, level: int):
         f = features_of(game)
-        self.shape = f.lockit.awards.distributions(table, level)
-        self.wheel = wheel_mod.distribution(f.wheel)
-        self.vectors, self.cv = _shape_classes(game)
-        self.memo = {(0,) * len(self.shape): np.ones(1)}
-
-    def of_vector(self, vec: tuple) -> np.ndarray:
-        if vec not in self.memo:
-            s = next(i for i, n in enumerate(vec) if n)
-            rest = list(vec)
-            rest[s] -= 1
-            self.memo[vec] = np.convolve(self.of_vector(tuple(rest)), self.shape[s])
-        return self.memo[vec]
-
-    @cached_property
-    def matrix(self) -> np.ndarray:
-        """Prize distribution of every shape-count vector, shape (vectors, points)."""
-        rows = [self.of_vector(tuple(int(x) for x in v)) for v in self.vectors]
-        out = np.zeros((len(rows), max(len(r) for r in rows)))
-        for i, r in enumerate(rows):
-            out[i, : len(r)] = r
-        return out
-
-    def of_final(self, final: np.ndarray) -> np.ndarray:
-        """Prize distribution of a final (flag, mask) distribution: the mixture
-        over shape-count vectors, the wheel's award added where a WHEEL shows."""
-        n = len(self.vectors)
-        pv = np.stack([np.bincount(self.cv, weights=final[flag], minlength=n) for flag in (0, 1)])
-        mix = pv @ self.matrix
-        width = mix.shape[1]
-        out = np.zeros(width + len(self.wheel) - 1)
-        out[:width] = mix[0]
-        if pv[1].any():
-            for j in np.flatnonzero(self.wheel):
-                out[j : j + width] += self.wheel[j] * mix[1]
-        return np.trim_zeros(out, "b")
+        shapes = f.lockit.awards.distributions(table, level)
+        super().__init__(shapes, wheel_mod.distribution(f.wheel), *_shape_classes(game))
 
 
 def _add(a: np.ndarray, b: np.ndarray, shift: int = 0) -> np.ndarray:

@@ -1,0 +1,526 @@
+"""Lock-it with shape awards (held symbols, shapes, award tables, mark -> wheel)
+in the generic round of ``rules: lines``.
+
+The feature
+-----------
+``options.lockit`` is declared with the keys the lock-it parser reads
+(:func:`slotmath.features.options.load_features`) and exactly one source,
+``base_game``: ``trigger`` or more of the held ``symbols`` anywhere in the
+base window start it; they are held and the other cells respin ``spins``
+times on the reel set ``reels`` (``after_mark`` once a ``mark`` is on
+screen), with the ``rule`` countdown or reset.  The final screen is packed
+into ``shapes`` (``order``, greedy) and each shape pays an award drawn from
+its row of the award table ``awards`` at the bet level (a number [x total
+bet] or a jackpot name); with ``mark_award: wheel`` a mark on screen at the
+end pays one spin of ``options.wheel`` (which is then the lock-it's wheel).
+
+Exact method
+------------
+The feature's key is, per reel of the base window, the rows showing a held
+symbol plus ``2**H`` when the reel shows the mark
+(:class:`~slotmath.features.round.Trigger` with ``rows``): the line engine
+carries it as one more state digit, so (base win, key) come out jointly and
+exact, and the key fixes the start state (flag, mask) of the chain.  The
+final screen matters only through its *group*: the shape-count vector of its
+packing and the mark flag.  The :class:`~slotmath.features.lockit.LockIt`
+chain is run backward once per group (``V_g(flag, mask) = P(final in g |
+start)``) and once for the full screen, and read at every triggering start.
+Given the key the award is independent of the base win, so the round's
+distribution is exact up to float64 rounding: the feature gives its award
+as a mixture of the groups' laws (:func:`lockit_parts`), each convolved once
+with the base wins of every key weighted by ``P(group | key)``; and
+
+* ``mean(key) = sum_g P(g | key) (n_g . m + flag_g w)`` [x total bet],
+  ``m`` the per-shape mean awards, ``w`` the wheel's mean;
+* ``award(key)`` the mixture over groups of the convolution of the shapes'
+  award laws (and the wheel's when the flag is paid), float64 on the grid of
+  the largest step dividing every award.
+
+Arithmetic: exact Fractions when the grid has at most :data:`EXACT_CELLS`
+cells (stop weights are integers), else float64 with the bound of
+:mod:`slotmath.features.lockit` (relative error below about 1e-12).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cached_property
+from math import gcd, lcm
+
+import numpy as np
+
+from slotmath.engine.cache import game_cache
+from slotmath.engine.distribution import WinDistribution
+from slotmath.features import wheel as wheel_mod
+from slotmath.features.options import (
+    LockItSource,
+    LockItSpec,
+    WheelSpec,
+    _Reader,
+    load_features,
+    lockit_chain,
+    shape_counts,
+)
+from slotmath.model import Game
+
+__all__ = [
+    "BASE_SOURCE",
+    "EXACT_CELLS",
+    "MAX_CELLS",
+    "LineLockIt",
+    "ShapePrizes",
+    "load_line_lockit",
+    "check_line_lockit",
+    "trigger",
+    "start_state",
+    "trigger_keys",
+    "shape_classes",
+    "group_laws",
+    "lockit_means",
+    "lockit_awards",
+    "lockit_parts",
+    "lockit_odds",
+    "lockit_feature",
+    "FEATURE_EVENTS",
+    "SHAPES_TABLE",
+]
+
+#: the one source a lock-it of the generic round may declare
+BASE_SOURCE = "base_game"
+#: largest window the chain runs on (2**cells masks per value function)
+MAX_CELLS = 20
+#: grids with at most this many cells run the chain in exact Fractions
+EXACT_CELLS = 9
+#: events of the compiled sampler (:mod:`slotmath.montecarlo.lockitsim`), after the pays'
+FEATURE_EVENTS = ("lockit triggers", "lockit full screens", "lockit marks", "lockit award [grid]")
+#: name of the PAR table of shapes given a trigger
+SHAPES_TABLE = "Lock-it: shapes given a trigger"
+
+
+# ===========================================================================
+# declaration
+# ===========================================================================
+@dataclass(frozen=True)
+class LineLockIt:
+    """A lock-it of the generic round: the declaration, its base-game source,
+    the wheel a mark pays (None: marks pay nothing) and the jackpots."""
+
+    spec: LockItSpec
+    source: LockItSource
+    wheel: WheelSpec | None
+    jackpots: dict
+
+    @property
+    def symbol(self):
+        """The trigger's symbol: the held symbol, or the tuple of them."""
+        return self.spec.symbols[0] if len(self.spec.symbols) == 1 else self.spec.symbols
+
+    @property
+    def mark_paid(self) -> bool:
+        """True when a mark on screen at the end pays a wheel spin."""
+        return self.wheel is not None and self.spec.mark_award == "wheel" and self.source.mark_award
+
+
+def load_line_lockit(game: Game) -> LineLockIt | None:
+    """Parse and validate ``options.lockit`` of a ``rules: lines`` game (None
+    when absent); errors name the field (:class:`GameFileError`)."""
+    if not isinstance(game.options, dict) or "lockit" not in game.options:
+        return None
+    return _load(game)
+
+
+@game_cache(maxsize=16)
+def _load(game: Game) -> LineLockIt:
+    rd = _Reader(game)
+    opts = game.options
+    for other in ("selection", "hold_and_spin"):
+        if other in opts:
+            rd.fail(f"options.{other}", "beside options.lockit is not played under rules: lines")
+    declared = load_features(game)
+    spec = declared.lockit
+    assert spec is not None
+    for name in spec.sources:
+        if name != BASE_SOURCE:
+            rd.fail(
+                f"options.lockit.sources.{name}",
+                f"is not played under rules: lines (the round starts a lock-it from the base "
+                f"window only: declare the one source {BASE_SOURCE})",
+            )
+    if BASE_SOURCE not in spec.sources:
+        rd.fail("options.lockit.sources", f"must declare the source {BASE_SOURCE}")
+    src = spec.sources[BASE_SOURCE]
+    where = f"options.lockit.sources.{BASE_SOURCE}"
+    cells = game.rows * game.reels
+    if cells > MAX_CELLS:
+        problem = f"{game.rows}x{game.reels} is {cells} cells; the chain runs on {MAX_CELLS} at most"
+        rd.fail("options.lockit", problem)
+    if spec.packing != "greedy":
+        rd.fail("options.lockit.packing", f"{spec.packing!r} is not played under rules: lines (greedy only)")
+    if spec.mark is None:
+        if spec.mark_award is not None:
+            rd.fail("options.lockit.mark_award", "is given but options.lockit has no mark")
+        if src.after_mark is not None:
+            rd.fail(f"{where}.after_mark", "is given but options.lockit has no mark")
+    wheel = declared.wheel
+    if wheel is not None and spec.mark_award != "wheel":
+        rd.fail("options.wheel", "is declared but options.lockit has no mark_award: wheel to spin it")
+    if wheel is not None and not src.mark_award:
+        rd.fail(f"{where}.mark_award", "is false, so options.wheel would never be spun")
+    out = LineLockIt(spec, spec.sources[BASE_SOURCE], wheel, declared.jackpots)
+    if not trigger_keys(game, out):
+        rd.fail("options.lockit.trigger", f"no window of reel set 'base' shows {spec.trigger} held symbols")
+    used = {a.label for t in spec.awards.tables.values() for lv in t.values() for s in lv for a in s}
+    if wheel is not None:
+        used |= {label for label, _, _ in wheel.segments}
+    for name in declared.jackpots:
+        if name not in used:
+            rd.fail(f"options.jackpots.{name}", "is not awarded by any lock-it award or wheel segment")
+    return out
+
+
+def check_line_lockit(game: Game) -> None:
+    """Validate a lock-it declared under ``rules: lines`` (one line naming the field)."""
+    load_line_lockit(game)
+
+
+def _required(game: Game) -> LineLockIt:
+    lk = load_line_lockit(game)
+    if lk is None:
+        _Reader(game).fail("options.lockit", "is required (no lock-it declared)")
+    return lk
+
+
+# ===========================================================================
+# the key: per reel, the rows of the held symbols and the mark
+# ===========================================================================
+def trigger(lk: LineLockIt):
+    """The round's :class:`~slotmath.features.round.Trigger` of the lock-it:
+    per reel, the rows showing a held symbol plus ``2**H`` when the reel
+    shows the mark."""
+    from slotmath.features.round import Trigger
+
+    return Trigger(lk.symbol, per_reel=True, rows=True, mark=lk.spec.mark)
+
+
+def start_state(key: tuple, H: int) -> tuple:
+    """(flag, mask) of the trigger window of ``key`` (mask bit ``reel * H + row``)."""
+    low = (1 << H) - 1
+    mask = sum((d & low) << (r * H) for r, d in enumerate(key))
+    return int(any(d >> H for d in key)), mask
+
+
+def trigger_keys(game: Game, lk: LineLockIt) -> dict:
+    """Exact probability of every triggering key [probability]: reels are
+    independent, so P(key) is the product of its digits' stop weights over
+    the cycle; only keys with ``trigger`` or more held cells are listed."""
+    from slotmath.engine.joint import reel_digits, reel_radix
+
+    t = trigger(lk)
+    H = game.rows
+    per_reel = []
+    for strip in game.strips("base"):
+        w = np.bincount(reel_digits(game, strip, t), strip.stop_weights(), reel_radix(game, t))
+        per_reel.append({int(d): int(n) for d, n in enumerate(w.astype(np.int64)) if n})
+    total = 1
+    for w in per_reel:
+        total *= sum(w.values())
+    held = [max(bin(d & ((1 << H) - 1)).count("1") for d in w) for w in per_reel]
+    out: dict = {}
+
+    def walk(r, key, n, count):  # prune prefixes that cannot reach the trigger
+        if count + sum(held[r:]) < lk.spec.trigger:
+            return
+        if r == len(per_reel):
+            out[key] = Fraction(n, total)
+            return
+        for d, m in per_reel[r].items():
+            walk(r + 1, key + (d,), n * m, count + bin(d & ((1 << H) - 1)).count("1"))
+
+    walk(0, (), 1, 0)
+    return out
+
+
+# ===========================================================================
+# groups of final screens
+# ===========================================================================
+def shape_classes(game: Game, spec: LockItSpec) -> tuple:
+    """(distinct shape-count vectors (G, S), group of every mask (2**(H R),))."""
+    vectors, cv = np.unique(shape_counts(game, spec), axis=0, return_inverse=True)
+    return vectors, cv.ravel()
+
+
+@dataclass(frozen=True, eq=False)
+class GroupLaws:
+    """``by_key[key]``: P(final group | key), shape (2, G) [flag, vector];
+    ``full[key]``: P(full screen | key); ``vectors`` (G, S); ``exact``."""
+
+    vectors: np.ndarray
+    by_key: dict
+    full: dict
+    exact: bool
+
+
+def group_laws(game: Game, exact: bool | None = None) -> GroupLaws:
+    """The chain run backward once per group (shape-count vector x flag) and
+    for the full screen, read at the start state of every triggering key."""
+    return _group_laws(game, exact)
+
+
+@game_cache(maxsize=8)
+def _group_laws(game, exact):
+    lk = _required(game)
+    H, R = game.rows, game.reels
+    if exact is None:
+        exact = H * R <= EXACT_CELLS
+    chain = lockit_chain(game, lk.spec, BASE_SOURCE, exact=exact)
+    vectors, cv = shape_classes(game, lk.spec)
+    G, M = len(vectors), 1 << (H * R)
+    keys = list(trigger_keys(game, lk))
+    flags, masks = np.array([start_state(k, H) for k in keys], dtype=np.int64).reshape(-1, 2).T
+    # prizes: P(final in group g with flag) for every (flag, g), then the full screen
+    labels = [(flag, g) for flag in (0, 1) for g in range(G)] + [None]
+    rows = []
+    for label in labels:  # one backward run each, read at the starts
+        f = np.zeros((2, M), dtype=np.int64)
+        if label is None:
+            f[:, M - 1] = 1
+        else:
+            f[label[0], cv == label[1]] = 1
+        rows.append(chain.values(f)[flags, masks])
+    at = np.stack(rows)  # (2 G + 1, keys)
+    by_key = {k: at[:-1, i].reshape(2, G) for i, k in enumerate(keys)}
+    p_full = {k: at[-1, i] for i, k in enumerate(keys)}
+    return GroupLaws(vectors, by_key, p_full, exact)
+
+
+# ===========================================================================
+# awards
+# ===========================================================================
+class ShapePrizes:
+    """Laws of the final lock-it prize on a grid, by shape-count vector
+    (memoised convolutions of the shapes' award laws), and mixtures of them.
+
+    Parameters
+    ----------
+    shape_laws : list of ndarray
+        Per shape, P(award = j grid steps) [probability].
+    wheel : ndarray
+        P(wheel award = j grid steps) [probability].
+    vectors : ndarray, shape (G, S)
+        The shape-count vectors.
+    cv : ndarray, shape (2**(H R),), optional
+        Group of every mask (for :meth:`of_final`).
+    """
+
+    def __init__(self, shape_laws, wheel, vectors, cv=None):
+        self.shape, self.wheel = shape_laws, wheel
+        self.vectors, self.cv = vectors, cv
+        self.memo = {(0,) * len(self.shape): np.ones(1)}
+
+    def of_vector(self, vec: tuple) -> np.ndarray:
+        if vec not in self.memo:
+            s = next(i for i, n in enumerate(vec) if n)
+            rest = list(vec)
+            rest[s] -= 1
+            self.memo[vec] = np.convolve(self.of_vector(tuple(rest)), self.shape[s])
+        return self.memo[vec]
+
+    @cached_property
+    def matrix(self) -> np.ndarray:
+        """Prize law of every shape-count vector, shape (vectors, points)."""
+        rows = [self.of_vector(tuple(int(x) for x in v)) for v in self.vectors]
+        out = np.zeros((len(rows), max(len(r) for r in rows)))
+        for i, r in enumerate(rows):
+            out[i, : len(r)] = r
+        return out
+
+    def of_groups(self, pv: np.ndarray) -> np.ndarray:
+        """Prize law of the group probabilities ``pv`` [flag, vector]: the
+        mixture over vectors, the wheel's award added under flag 1 (trailing
+        zeros trimmed); ``pv`` of shape (K, 2, G) gives K laws, shape (K, points)."""
+        mix = np.asarray(pv, dtype=float) @ self.matrix
+        width = mix.shape[-1]
+        out = np.zeros(mix.shape[:-2] + (width + len(self.wheel) - 1,))
+        out[..., :width] = mix[..., 0, :]
+        if mix[..., 1, :].any():
+            for j in np.flatnonzero(self.wheel):
+                out[..., j : j + width] += self.wheel[j] * mix[..., 1, :]
+        return np.trim_zeros(out, "b") if out.ndim == 1 else out
+
+    def of_final(self, final: np.ndarray) -> np.ndarray:
+        """Prize law of a final (flag, mask) distribution."""
+        n = len(self.vectors)
+        pv = np.stack([np.bincount(self.cv, weights=final[flag], minlength=n) for flag in (0, 1)])
+        return self.of_groups(pv)
+
+
+def _grid(lk: LineLockIt, level: int) -> Fraction:
+    """Largest step g [x total bet] with every award and wheel outcome a whole multiple of it."""
+    values = [a.value for s in lk.spec.awards.table(lk.source.awards, level) for a in s]
+    if lk.mark_paid:
+        values += [v for _, v, _ in wheel_mod.outcomes(lk.wheel)]
+    den = lcm(*(x.denominator for x in values))
+    num = 0
+    for x in values:
+        num = gcd(num, int(x * den))
+    return Fraction(num or 1, den)
+
+
+def _prizes(lk: LineLockIt, level: int, vectors) -> tuple:
+    g = _grid(lk, level)
+    shapes = lk.spec.awards.distributions(lk.source.awards, level, g)
+    wheel = wheel_mod.distribution(lk.wheel, g) if lk.mark_paid else np.ones(1)
+    return g, ShapePrizes(shapes, wheel, vectors)
+
+
+def _paid(laws: GroupLaws, lk: LineLockIt, key) -> np.ndarray:
+    """P(group | key) with the flag dropped when a mark pays nothing."""
+    pv = laws.by_key[key]
+    if lk.mark_paid:
+        return pv
+    return np.stack([pv[0] + pv[1], pv[1] * 0])
+
+
+def lockit_means(game: Game, level: int, exact: bool | None = None) -> dict:
+    """Mean award [x total bet] of every triggering key (Fractions when the chain is exact)."""
+    lk = _required(game)
+    laws = group_laws(game, exact)
+    m1, _ = lk.spec.awards.moments(lk.source.awards, level)
+    wm = wheel_mod.moments(lk.wheel)[0] if lk.mark_paid else Fraction(0)
+    if not laws.exact:
+        m1, wm = [float(x) for x in m1], float(wm)
+    per = [sum((int(n) * m for n, m in zip(v, m1, strict=True)), 0 * wm) for v in laws.vectors]
+    out = {}
+    for key in laws.by_key:
+        pv = _paid(laws, lk, key)
+        out[key] = sum((pv[0][g] * per[g] + pv[1][g] * (per[g] + wm) for g in range(len(per))), 0 * wm)
+    return out
+
+
+def lockit_awards(game: Game, level: int, exact: bool | None = None) -> dict:
+    """Law of the award of every triggering key: :class:`WinDistribution`
+    (float64 probabilities; wins in 1/``unit_den`` coins at bet ``level``)."""
+    lk = _required(game)
+    laws = group_laws(game, exact)
+    g, pz = _prizes(lk, level, laws.vectors)
+    bet = game.bet(level)
+    step = g * bet.total_bet
+    keys = list(laws.by_key)
+    out = {}
+    for lo in range(0, len(keys), 256):  # laws of 256 keys per matrix product
+        chunk = keys[lo : lo + 256]
+        hists = np.maximum(pz.of_groups(np.array([_paid(laws, lk, k) for k in chunk], dtype=float)), 0.0)
+        for key, hist in zip(chunk, hists, strict=True):
+            out[key] = _grid_law(hist, step, bet.total_bet)
+    return out
+
+
+def _grid_law(hist: np.ndarray, step: Fraction, total_bet: int) -> WinDistribution:
+    """:class:`WinDistribution` of probabilities ``hist`` on a grid of ``step`` coins."""
+    nz = np.flatnonzero(hist)
+    wins = nz.astype(np.int64) * step.numerator
+    return WinDistribution(wins, hist[nz] / hist[nz].sum(), step.denominator, total_bet)
+
+
+def lockit_parts(game: Game, level: int, exact: bool | None = None) -> tuple:
+    """The award as a mixture: ``(parts, mixture)``, ``parts`` the laws of the
+    2 G groups of final screens (flag 0 then flag 1, by shape-count vector;
+    an unpaid mark's groups are empty) and ``mixture(keys)`` the (keys, 2 G)
+    matrix of P(group | key) (float64)."""
+    lk = _required(game)
+    laws = group_laws(game, exact)
+    g, pz = _prizes(lk, level, laws.vectors)
+    bet = game.bet(level)
+    G = len(laws.vectors)
+    one_hot = np.eye(2 * G).reshape(2 * G, 2, G)
+    hists = np.maximum(pz.of_groups(one_hot), 0.0)
+    parts = [_grid_law(h, g * bet.total_bet, bet.total_bet) for h in hists]
+
+    def mixture(keys):
+        return np.array([np.asarray(_paid(laws, lk, k), dtype=float).ravel() for k in keys])
+
+    return parts, mixture
+
+
+def lockit_odds(game: Game, level: int, probs: dict, exact: bool | None = None) -> dict:
+    """Feature odds (JSON-ready) from ``probs`` = {triggering key: P(key)}:
+    trigger probability and 1 in N, mean award, P(full screen), P(mark at the
+    end), expected shapes of each kind per feature, jackpot hits per round and
+    the sampler's event rates (``event_rates``)."""
+    lk = _required(game)
+    laws = group_laws(game, exact)
+    means = lockit_means(game, level, exact)
+    m1, _ = lk.spec.awards.moments(lk.source.awards, level)
+    p = sum(probs.values(), Fraction(0))
+    pf = float(p)
+    full = sum(float(q) * float(laws.full[k]) for k, q in probs.items())
+    mark = sum(float(q) * float(sum(laws.by_key[k][1])) for k, q in probs.items())
+    groups = sum(np.array(laws.by_key[k], dtype=float).sum(axis=0) * float(q) for k, q in probs.items())
+    shapes = groups @ laws.vectors  # expected shapes of each kind per round
+    rtp = sum(float(q) * float(means[k]) for k, q in probs.items())
+    jackpots: dict = {}
+    for s, awards in enumerate(lk.spec.awards.table(lk.source.awards, level)):
+        total = sum(a.weight for a in awards)
+        for a in awards:
+            if a.label in lk.jackpots:
+                jackpots[a.label] = jackpots.get(a.label, 0.0) + shapes[s] * a.weight / total
+    if lk.mark_paid:
+        for label, _, q in wheel_mod.outcomes(lk.wheel):
+            if label in lk.jackpots or (label == lk.wheel.pre_name and lk.wheel.pre_probability):
+                jackpots[label] = jackpots.get(label, 0.0) + mark * float(q)
+    g = _grid(lk, level)
+    return {
+        "trigger_probability": pf,
+        "trigger_probability_exact": f"{p.numerator}/{p.denominator}",
+        "trigger_one_in": 1 / pf,
+        "mean_award": rtp / pf,
+        "full_screen_probability": full,
+        "full_screen_given_trigger": full / pf,
+        "mark_probability": mark,
+        "mark_given_trigger": mark / pf,
+        "rtp": rtp,
+        "jackpot_hits_per_round": jackpots,
+        "shapes_given_trigger": [
+            {
+                "shape": name,
+                "expected": float(shapes[s]) / pf,
+                "mean_award": float(m1[s]),
+                "rtp": float(shapes[s]) * float(m1[s]),
+            }
+            for s, name in enumerate(lk.spec.shape_names)
+        ],
+        "event_rates": dict(zip(FEATURE_EVENTS, (pf, full, mark, rtp / float(g)), strict=True)),
+    }
+
+
+def lockit_feature(game: Game, level: int, exact: bool | None = None):
+    """The lock-it as a :class:`slotmath.features.round.Feature` (component
+    ``lockit``): trigger = per reel the rows of the held symbols and the mark."""
+    from slotmath.features.round import Feature
+
+    lk = _required(game)
+    means = lockit_means(game, level, exact)
+    laws: dict = {}  # award laws and parts, built when first read (RTP figures need only the means)
+
+    def award(key):
+        if "keys" not in laws:
+            laws["keys"] = lockit_awards(game, level, exact)
+        return laws["keys"][key]
+
+    def parts():
+        if "parts" not in laws:
+            laws["parts"] = lockit_parts(game, level, exact)
+        return laws["parts"]
+
+    return Feature(
+        "lockit",
+        trigger(lk),
+        means.__contains__,
+        means.__getitem__,
+        award,
+        group=lambda key: start_state(key, game.rows),  # one award law per start screen
+        odds=lambda probs: lockit_odds(game, level, probs, exact),
+        mixture=lambda keys: parts()[1](keys),
+        parts=lambda: parts()[0],
+    )

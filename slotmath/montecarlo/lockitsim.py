@@ -1,0 +1,224 @@
+"""Compiled sampler of a shape-award lock-it (:mod:`slotmath.features.lockit_round`).
+
+:func:`play_lockit` plays one lock-it literally from a held ``mask`` (bit
+``reel * H + row``) and mark ``flag``: every respin draws a weighted stop on
+each reel of the respin reel set (``after_mark`` once a mark is on screen),
+the held symbols it shows on empty cells are held (a mark among them sets
+the flag), the counter counts down or resets; the final mask is packed
+into shapes (the table of :func:`slotmath.features.shapes.shape_count_table`)
+and each shape draws its award, a mark at the end one wheel spin.  Awards
+are in grid steps of :func:`lockit_args` (exact integers).
+
+The interface for a round kernel: ``args, g = lockit_args(game, level)``
+once, then per triggering window ``award = play_lockit(rng, mask, flag,
+args, events)`` [grid steps, x g = x total bet]; ``events`` is an int64
+array of 2 counters it adds to: full screens, marks on screen at the end.
+
+:func:`round_sampler` is the round of a line game whose only feature is the
+lock-it: the base spin of :mod:`slotmath.montecarlo.linesim`, then the
+lock-it when the window shows ``trigger`` or more held symbols.  Events,
+after the line and scatter events: :data:`~slotmath.features.lockit_round.FEATURE_EVENTS`.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numba as nb
+import numpy as np
+
+from slotmath.engine.reels import windows
+from slotmath.features.lockit_round import FEATURE_EVENTS, _grid, _required, shape_counts
+from slotmath.model import Game
+from slotmath.montecarlo.linesim import (
+    draw_args,
+    draw_stops,
+    evaluation_args,
+    line_win,
+    part_names,
+    scatter_win,
+    uniform_below,
+    weighted_index,
+)
+from slotmath.montecarlo.run import RoundSampler
+
+__all__ = ["respin", "play_respins", "play_lockit", "lockit_args", "lockit_kernel", "round_sampler"]
+
+
+@nb.njit(cache=True)
+def respin(rng, stop, mask, flag, reels, H):
+    """One lock-it respin on ``reels`` = (stop draw, (held pattern, marked held
+    pattern, ...) per (reel, stop)): the held mask and mark flag after it, and
+    whether a cell was added."""
+    draw_stops(rng, stop, *reels[0])
+    pat, mpat = reels[1][0], reels[1][1]
+    added = False
+    for r in range(stop.shape[0]):
+        new = pat[r, stop[r]] & ~(mask >> (r * H)) & ((1 << H) - 1)
+        if new:
+            added = True
+            mask |= new << (r * H)
+            if mpat[r, stop[r]] & new:
+                flag = 1
+    return mask, flag, added
+
+
+@nb.njit(cache=True)
+def play_respins(rng, mask, flag, spins, reset, before, after, H):
+    """The respins of one lock-it from (``mask``, ``flag``): ``spins`` counting
+    down (``reset`` 1: back to ``spins`` whenever a cell is added) on
+    ``before`` while no mark is on screen, ``after`` once one is (each as
+    :func:`respin` reads it), until they run out or the screen is full;
+    returns the final (mask, flag)."""
+    R = before[0][0].shape[0]
+    full = (1 << (R * H)) - 1
+    stop = np.empty(R, dtype=np.int64)
+    left = spins
+    while left > 0 and mask != full:
+        if flag == 0:
+            mask, flag, added = respin(rng, stop, mask, flag, before, H)
+        else:
+            mask, flag, added = respin(rng, stop, mask, flag, after, H)
+        left = spins if (reset and added) else left - 1
+    return mask, flag
+
+
+@nb.njit(cache=True)
+def play_lockit(rng, mask, flag, args, events):
+    """Play one lock-it from (``mask``, ``flag``); returns its award [grid steps].
+
+    ``args`` = (dims, before, after, packed, awards, wheel) of :func:`lockit_args`;
+    ``events[0]`` += 1 on a full screen, ``events[1]`` += 1 for a mark at the end.
+    """
+    dims, before, after, packed, awards, wheel = args
+    H, R, spins, reset, mark_paid = dims[0], dims[1], dims[2], dims[3], dims[4]
+    mask, flag = play_respins(rng, mask, flag, spins, reset, before, after, H)
+    if mask == (1 << (R * H)) - 1:
+        events[0] += 1
+    if flag:
+        events[1] += 1
+    units, cum, n = awards
+    award = 0
+    for sh in range(packed.shape[1]):
+        for _ in range(packed[mask, sh]):
+            award += units[sh, weighted_index(rng, cum[sh], n[sh])]
+    if flag and mark_paid:
+        w_units, w_cum, pre = wheel
+        if uniform_below(rng, pre[1]) < pre[0]:
+            award += pre[2]
+        else:
+            award += w_units[weighted_index(rng, w_cum, w_cum.shape[0])]
+    return award
+
+
+def _patterns(game: Game, lk, reel_set: str) -> tuple:
+    """(held pattern, marked held pattern, 0) per (reel, stop), padded to the longest strip."""
+    held = np.zeros(len(game.symbols), dtype=bool)
+    held[[game.symbol_index[s] for s in lk.spec.symbols]] = True
+    mark = np.zeros_like(held)
+    if lk.spec.mark:
+        mark[game.symbol_index[lk.spec.mark]] = True
+    bits = 1 << np.arange(game.rows)
+    n_max = max(len(s) for s in game.strips(reel_set))
+    pat = np.zeros((game.reels, n_max), dtype=np.int64)
+    mpat = np.zeros((game.reels, n_max), dtype=np.int64)
+    for r, strip in enumerate(game.strips(reel_set)):
+        w = windows(game, strip)
+        pat[r, : len(w)] = (held[w] * bits).sum(axis=1)
+        mpat[r, : len(w)] = (mark[w] * bits).sum(axis=1)
+    return pat, mpat, np.zeros(1, dtype=np.int64)
+
+
+def _table(entries, g: Fraction) -> tuple:
+    return [int(v / g) for v in entries[0]], np.cumsum(entries[1]).astype(np.int64)
+
+
+def lockit_args(game: Game, level: int) -> tuple:
+    """``(args of play_lockit, grid step g [x total bet])`` at bet ``level``."""
+    from slotmath.features import wheel as wheel_mod
+
+    lk = _required(game)
+    g = _grid(lk, level)
+    src = lk.source
+    before = (draw_args(game, src.reels), _patterns(game, lk, src.reels))
+    after_set = src.after_mark or src.reels
+    after = (draw_args(game, after_set), _patterns(game, lk, after_set))
+    dims = np.array(
+        [game.rows, game.reels, src.spins, int(lk.spec.rule == "reset"), int(lk.mark_paid)], dtype=np.int64
+    )
+    tables = lk.spec.awards.table(src.awards, level)
+    k = max(len(t) for t in tables)
+    units = np.zeros((len(tables), k), dtype=np.int64)
+    cum = np.ones((len(tables), k), dtype=np.int64)
+    n = np.array([len(t) for t in tables], dtype=np.int64)
+    for s, t in enumerate(tables):
+        u, c = _table(([a.value for a in t], [a.weight for a in t]), g)
+        units[s, : len(t)], cum[s, : len(t)] = u, c
+    if lk.mark_paid:
+        w = lk.wheel
+        w_units, w_cum = _table(([v for _, v, _ in w.segments], [x for _, _, x in w.segments]), g)
+        q = w.pre_probability
+        pre = np.array([q.numerator, q.denominator, int(w.pre_prize / g)], dtype=np.int64)
+        if pre[1] >= 2**31:
+            raise ValueError(f"{game.name}: the wheel's before probability needs a denominator below 2**31")
+        assert wheel_mod.outcomes(w)  # declared segments
+    else:
+        w_units, w_cum, pre = [0], np.ones(1, dtype=np.int64), np.array([0, 1, 0], dtype=np.int64)
+    packed = np.ascontiguousarray(shape_counts(game, lk.spec), dtype=np.int64)
+    wheel = (np.array(w_units, dtype=np.int64), w_cum, pre)
+    return (dims, before, after, packed, (units, cum, n), wheel), g
+
+
+@nb.njit(cache=True)
+def lockit_kernel(rng, n, dims, bound, use_table, table, cum, n_stops, sym, cells, codes, offsets,
+                  label_coins, sc_count, sc_pay, sc_event, base_pat, trigger_grid, feature):  # fmt: skip
+    """Play ``n`` rounds: (wins [x total bet], event counts, wins by part:
+    lines, then scatters when the game has scatter symbols, then the lock-it)."""
+    R, H, E = dims[0], dims[6], dims[5]
+    trigger, grid = trigger_grid[0], trigger_grid[1]
+    pat, mpat = base_pat[0], base_pat[1]
+    scatters = sc_count.shape[0] > 0
+    wins = np.empty(n, dtype=np.float64)
+    parts = np.zeros((n, 2 + scatters), dtype=np.float64)
+    events = np.zeros(E + 4, dtype=np.int64)
+    feature_events = np.zeros(2, dtype=np.int64)
+    stop = np.empty(R, dtype=np.int64)
+    window = np.empty(R * H, dtype=np.int64)
+    for i in range(n):
+        draw_stops(rng, stop, bound, use_table, table, cum, n_stops)
+        parts[i, 0] = line_win(stop, window, dims, sym, cells, codes, offsets, label_coins, events)
+        if scatters:
+            parts[i, 1] = scatter_win(stop, sc_count, sc_pay, sc_event, events)
+        win = parts[i, 0] + parts[i, 1]
+        mask, flag, count = 0, 0, 0
+        for r in range(R):
+            mask |= pat[r, stop[r]] << (r * H)
+            if mpat[r, stop[r]]:
+                flag = 1
+        m = mask
+        while m:
+            count += m & 1
+            m >>= 1
+        if count >= trigger:
+            award = play_lockit(rng, mask, flag, feature, feature_events)
+            events[E] += 1
+            events[E + 3] += award
+            parts[i, 1 + scatters] = award * grid
+            win += award * grid
+        wins[i] = win
+    events[E + 1] += feature_events[0]
+    events[E + 2] += feature_events[1]
+    return wins, events, parts
+
+
+def round_sampler(game: Game, level: int) -> RoundSampler:
+    """Compiled round sampler (base spin + lock-it) for :mod:`slotmath.montecarlo.run`."""
+    lk = _required(game)
+    draw = draw_args(game, "base")
+    evaluation, names = evaluation_args(game, level, "base")
+    feature, g = lockit_args(game, level)
+    head = np.array([lk.spec.trigger, float(g)], dtype=np.float64)
+    extra = (_patterns(game, lk, "base"), head, feature)
+    args = (evaluation[0],) + draw + evaluation[1:] + extra
+    parts = part_names(game, "lines") + ("lockit",)
+    return RoundSampler(lockit_kernel, args, names + FEATURE_EVENTS, parts)
