@@ -195,7 +195,8 @@ class StickyGames:
             raise EngineTooLarge(
                 f"the sticky free games' win law needs about {cells:,} cells ({len(self.moves)} sticky "
                 f"masks x {b0 + 1} game states x {(l0 + b0) * top + 1:,} win points), more than "
-                f"{MAX_CELLS:,} (lower max_games); `slotmath simulate` gives the exact RTP beside a simulated distribution"
+                f"{MAX_CELLS:,} (lower max_games); `slotmath simulate` gives the exact RTP "
+                "beside a simulated distribution"
             )
         laws = {}
         for m, tr in self.steps.items():
