@@ -170,9 +170,10 @@ def rule_line_win(game, level_index, x) -> int:
     """Coin win of one line showing symbol names ``x``, straight from the rules:
     every entry whose positions match (naturally or by a substituting wild) is
     a candidate, its pay times the product over wild kinds of the kind's
-    multiplier for its count (natural wilds count only in a wild's own pay
-    with multiply_own_pays); "exactly k anywhere" counts the symbol itself;
-    the line pays the highest candidate."""
+    multiplier for its count, times the sum of the summed kinds' multipliers
+    (natural wilds count only in a wild's own pay with multiply_own_pays);
+    "exactly k anywhere" counts the symbol itself; the line pays the highest
+    candidate."""
     best = 0
     for lp in game.line_pays:
         pay = lp.pays[level_index]
@@ -192,7 +193,10 @@ def rule_line_win(game, level_index, x) -> int:
             else:
                 break
         else:
-            best = max(best, pay * prod(game.symbol(w).wild.multiplier(c) for w, c in wilds.items()))
+            kinds = [(game.symbol(w).wild, c) for w, c in wilds.items()]
+            factor = prod(k.multiplier(c) for k, c in kinds if not k.summed)
+            added = sum(k.per_wild * c for k, c in kinds if k.summed)  # summed kinds add up, x1 without one
+            best = max(best, pay * factor * (added or 1))
     return best
 
 

@@ -493,9 +493,10 @@ def test_pay_tensor_adds_the_summed_kinds(data, pick, summed):
     # rule written out here -- each candidate pay x the product of the other
     # kinds' multipliers x (the sum of per_wild over its counted summed wilds, or 1)
     import dataclasses
-    from collections import Counter
 
     from slotmath.engine.lines import _pay_tensor, _pay_tensor_pruned, compile_pays
+
+    from test_engine_properties import rule_line_win
 
     game = load(data)
     wilds = [s.name for s in game.symbols if s.wild and s.wild.by_count is None]
@@ -508,30 +509,6 @@ def test_pay_tensor_adds_the_summed_kinds(data, pick, summed):
     level = game.levels[pick % len(game.levels)]
     li = game.level_index(level)
 
-    def rule(x):
-        best = 0
-        for lp in game.line_pays:
-            pay = lp.pays[li]
-            if lp.anywhere is not None:
-                best = max(best, pay if x.count(lp.anywhere) == lp.exactly else 0)
-                continue
-            counted = Counter()
-            for allowed, s in zip(lp.positions, x, strict=False):
-                w = game.symbol(s).wild
-                if s in allowed:
-                    if lp.wild_own and w is not None and w.multiply_own_pays:
-                        counted[s] += 1
-                elif w is not None and allowed & w.substitutes:
-                    counted[s] += 1
-                else:
-                    break
-            else:
-                kinds = {w: (game.symbol(w).wild, c) for w, c in counted.items()}
-                factor = int(np.prod([k.multiplier(c) for w, (k, c) in kinds.items() if w not in marked]))
-                added = sum(k.per_wild * c for w, (k, c) in kinds.items() if w in marked)
-                best = max(best, pay * factor * (added or 1))
-        return best
-
     cp = compile_pays(game, level)
     S, R = len(game.symbols), game.reels
     full, pruned = _pay_tensor(S, R, *cp.arrays), _pay_tensor_pruned(S, R, *cp.arrays)
@@ -540,4 +517,4 @@ def test_pay_tensor_adds_the_summed_kinds(data, pick, summed):
     names = game.symbol_names
     for t in range(0, S**R, max(1, S**R // 1500)):
         x = [names[i] for i in np.unravel_index(t, (S,) * R)]
-        assert full[0][t] == rule(x), x
+        assert full[0][t] == rule_line_win(game, li, x), x
