@@ -42,29 +42,14 @@ DEFAULT_GAMES = ("video20", "fruit_classic")
 
 
 @nb.njit(parallel=True, cache=True)
-def _naive(
-    stop_hi,
-    win,
-    n_stops,
-    weights,
-    lines,
-    arrays_nat,
-    arrays_sub,
-    length,
-    anywhere,
-    exactly,
-    pay,
-    own,
-    wild_kind,
-    mult_table,
-):
+def _naive(stop_hi, win, n_stops, weights, lines, rule):
     """Sum of line wins over every stop combination (reel 1 limited to ``stop_hi``)."""
     R = n_stops.shape[0]
     total = 0
     for s0 in nb.prange(stop_hi):
         stops = np.zeros(R, dtype=np.int64)
         x = np.zeros(R, dtype=np.int64)
-        counts = np.zeros(mult_table.shape[0], dtype=np.int64)
+        counts = np.zeros(rule[8].shape[0], dtype=np.int64)
         stops[0] = s0
         sub = 0
         n_rest = 1
@@ -81,19 +66,7 @@ def _naive(
             for line in range(lines.shape[0]):
                 for r in range(R):
                     x[r] = win[r, stops[r], lines[line, r]]
-                spin += _line_pay(
-                    x,
-                    counts,
-                    arrays_nat,
-                    arrays_sub,
-                    length,
-                    anywhere,
-                    exactly,
-                    pay,
-                    own,
-                    wild_kind,
-                    mult_table,
-                )[0]
+                spin += _line_pay(x, counts, rule)[0]
             sub += w * spin
         total += sub
     return total
@@ -120,9 +93,9 @@ def bench_game(name: str, repeat: int, full_baseline: bool) -> dict:
     cycle = game.cycle()
     work = cycle * len(lines)
     hi = int(n_stops[0]) if full_baseline or work < 2e8 else max(2, int(n_stops[0]) // 10)
-    _naive(1, win, n_stops, weights, lines, *cp.arrays)
+    _naive(1, win, n_stops, weights, lines, cp.arrays)
     t = time.perf_counter()
-    _naive(hi, win, n_stops, weights, lines, *cp.arrays)
+    _naive(hi, win, n_stops, weights, lines, cp.arrays)
     naive = (time.perf_counter() - t) * n_stops[0] / hi
     return {
         "game": name,

@@ -19,7 +19,7 @@ from test_engine_properties import SETTINGS, games, load
 def both(game, level):
     cp = compile_pays(game, level)
     S, R = len(game.symbols), game.reels
-    return _pay_tensor(S, R, *cp.arrays), _pay_tensor_pruned(S, R, *cp.arrays)
+    return _pay_tensor(S, R, cp.arrays), _pay_tensor_pruned(S, R, cp.arrays)
 
 
 @SETTINGS

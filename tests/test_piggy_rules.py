@@ -23,7 +23,7 @@ def game():
 
 def pay(game, names, level=1):
     x = np.array([game.symbol_index[n] for n in names])
-    return line_pay(x, *compile_pays(game, level).arrays)[0]
+    return line_pay(x, compile_pays(game, level).arrays)[0]
 
 
 def test_line_examples(game):

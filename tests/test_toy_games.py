@@ -535,7 +535,7 @@ def test_documented_line_examples(line, level, win, entry, mult):
     game = load_game(EXAMPLE)
     x = np.array([game.symbol_index[s] for s in line.split()])
     cp = compile_pays(game, level)
-    got_win, got_entry, got_mult = line_pay(x, *cp.arrays)
+    got_win, got_entry, got_mult = line_pay(x, cp.arrays)
     assert got_win == win
     assert (cp.names[got_entry] if got_entry >= 0 else None) == entry
     assert got_mult == mult

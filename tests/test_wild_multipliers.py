@@ -511,7 +511,7 @@ def test_pay_tensor_adds_the_summed_kinds(data, pick, summed):
 
     cp = compile_pays(game, level)
     S, R = len(game.symbols), game.reels
-    full, pruned = _pay_tensor(S, R, *cp.arrays), _pay_tensor_pruned(S, R, *cp.arrays)
+    full, pruned = _pay_tensor(S, R, cp.arrays), _pay_tensor_pruned(S, R, cp.arrays)
     for a, b in zip(full, pruned, strict=True):
         np.testing.assert_array_equal(a, b)
     names = game.symbol_names

@@ -129,16 +129,14 @@ def compile_pays(game: Game, level: int) -> CompiledPays:
 
 
 @nb.njit(cache=True)
-def line_pay(
-    x, natural, substitute, length, anywhere, exactly, pay, own_multiplied, wild_kind, mult_table, add_table
-):
+def line_pay(x, rule):
     """Highest win of one line.
 
     Parameters
     ----------
     x : ndarray of int, shape (R,)
         Symbol indices along the line, leftmost reel first.
-    natural, substitute, ... : ndarray
+    rule : tuple of ndarray
         ``CompiledPays.arrays``.
 
     Returns
@@ -150,21 +148,7 @@ def line_pay(
     multiplier : int
         Wild multiplier applied to the entry.
     """
-    counts = np.zeros(mult_table.shape[0], dtype=np.int64)
-    return _line_pay(
-        x,
-        counts,
-        natural,
-        substitute,
-        length,
-        anywhere,
-        exactly,
-        pay,
-        own_multiplied,
-        wild_kind,
-        mult_table,
-        add_table,
-    )
+    return _line_pay(x, np.zeros(rule[8].shape[0], dtype=np.int64), rule)
 
 
 @nb.njit(cache=True)
@@ -190,21 +174,20 @@ def _count_of(x, n, symbol) -> int:
 
 
 @nb.njit(cache=True)
-def _line_pay(
-    x,
-    counts,
-    natural,
-    substitute,
-    length,
-    anywhere,
-    exactly,
-    pay,
-    own_multiplied,
-    wild_kind,
-    mult_table,
-    add_table,
-):
+def _line_pay(x, counts, rule):
     """:func:`line_pay` with a caller-provided scratch array ``counts``."""
+    (
+        natural,
+        substitute,
+        length,
+        anywhere,
+        exactly,
+        pay,
+        own_multiplied,
+        wild_kind,
+        mult_table,
+        add_table,
+    ) = rule
     R = x.shape[0]
     best, best_e, best_m = 0, -1, 1
     for e in range(pay.shape[0]):
@@ -239,27 +222,15 @@ def _line_pay(
 
 
 @nb.njit(parallel=True, cache=True)
-def _pay_tensor(
-    S,
-    R,
-    natural,
-    substitute,
-    length,
-    anywhere,
-    exactly,
-    pay,
-    own_multiplied,
-    wild_kind,
-    mult_table,
-    add_table,
-):
+def _pay_tensor(S, R, rule):
+    """Win, entry and multiplier of every symbol tuple (C order), tuple by tuple."""
     block = S ** (R - 1)
     wins = np.zeros(S * block, dtype=np.int64)
     entries = np.full(S * block, -1, dtype=np.int64)
     mults = np.ones(S * block, dtype=np.int64)
     for first in nb.prange(S):
         x = np.zeros(R, dtype=np.int64)
-        counts = np.zeros(mult_table.shape[0], dtype=np.int64)
+        counts = np.zeros(rule[8].shape[0], dtype=np.int64)
         x[0] = first
         for j in range(block):
             rem = j
@@ -267,43 +238,29 @@ def _pay_tensor(
                 x[i] = rem % S
                 rem //= S
             t = first * block + j
-            wins[t], entries[t], mults[t] = _line_pay(
-                x,
-                counts,
-                natural,
-                substitute,
-                length,
-                anywhere,
-                exactly,
-                pay,
-                own_multiplied,
-                wild_kind,
-                mult_table,
-                add_table,
-            )
+            wins[t], entries[t], mults[t] = _line_pay(x, counts, rule)
     return wins, entries, mults
 
 
 @nb.njit(cache=True)
-def _pay_tensor_pruned(
-    S,
-    R,
-    natural,
-    substitute,
-    length,
-    anywhere,
-    exactly,
-    pay,
-    own_multiplied,
-    wild_kind,
-    mult_table,
-    add_table,
-):
+def _pay_tensor_pruned(S, R, rule):
     """:func:`_pay_tensor` by a depth-first walk over symbol prefixes that
     fills a whole block as soon as the prefix decides the line: every
     entry still matching has all its positions filled (its multiplier is
     then fixed too) and no "exactly k anywhere" entry is open.  The highest
     win is taken as in :func:`_line_pay` (first entry wins a tie)."""
+    (
+        natural,
+        substitute,
+        length,
+        anywhere,
+        exactly,
+        pay,
+        own_multiplied,
+        wild_kind,
+        mult_table,
+        add_table,
+    ) = rule
     E = pay.shape[0]
     K = mult_table.shape[0]
     n = S**R
@@ -424,7 +381,7 @@ def pay_tensor(game: Game, level: int) -> PayTensor:
         return tensor
     cp = compile_pays(game, level)
     S, R = len(game.symbols), game.reels
-    wins, entries, mults = _pay_tensor_pruned(S, R, *cp.arrays)
+    wins, entries, mults = _pay_tensor_pruned(S, R, cp.arrays)
     return _TENSORS.put(key, PayTensor(wins, entries, mults, S, R, cp))
 
 

@@ -85,7 +85,7 @@ def play_steps(game: Game, level: int, stops) -> list:
     line_results = []
     for line_no, line in enumerate(game.paylines):
         x = np.array([idx[win0[r, line[r]]] for r in range(R)], dtype=np.int64)
-        w, e, m = line_pay(x, *cp.arrays)
+        w, e, m = line_pay(x, cp.arrays)
         if w > 0:
             line_results.append((line_no, int(w), int(e), int(m)))
     landing = sum(w for _, w, _, _ in line_results)
