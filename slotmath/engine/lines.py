@@ -176,18 +176,8 @@ def _count_of(x, n, symbol) -> int:
 @nb.njit(cache=True)
 def _line_pay(x, counts, rule):
     """:func:`line_pay` with a caller-provided scratch array ``counts``."""
-    (
-        natural,
-        substitute,
-        length,
-        anywhere,
-        exactly,
-        pay,
-        own_multiplied,
-        wild_kind,
-        mult_table,
-        add_table,
-    ) = rule
+    natural, substitute, length, anywhere, exactly = rule[:5]
+    pay, own_multiplied, wild_kind, mult_table, add_table = rule[5:]
     R = x.shape[0]
     best, best_e, best_m = 0, -1, 1
     for e in range(pay.shape[0]):
@@ -249,18 +239,8 @@ def _pay_tensor_pruned(S, R, rule):
     entry still matching has all its positions filled (its multiplier is
     then fixed too) and no "exactly k anywhere" entry is open.  The highest
     win is taken as in :func:`_line_pay` (first entry wins a tie)."""
-    (
-        natural,
-        substitute,
-        length,
-        anywhere,
-        exactly,
-        pay,
-        own_multiplied,
-        wild_kind,
-        mult_table,
-        add_table,
-    ) = rule
+    natural, substitute, length, anywhere, exactly = rule[:5]
+    pay, own_multiplied, wild_kind, mult_table, add_table = rule[5:]
     E = pay.shape[0]
     K = mult_table.shape[0]
     n = S**R
