@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 
 from slotmath.engine.reels import windows
-from slotmath.features.options import load_features, nudged_strip
+from slotmath.features.expanding import nudged_strip
+from slotmath.features.options import load_features
 from slotmath.io.gamefile import load_game
 from slotmath.report.featuresheet import feature_tables
 from slotmath.rules.piggy_bankin_superlock import analysis as pbs

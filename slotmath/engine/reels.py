@@ -40,7 +40,7 @@ def window_game(game: Game, reel_set: str, change=None) -> Game:
 
     A reel's stops that show the same window (the windows of an expanding wild,
     repeated runs) are merged into one stop whose weight
-    is their total, laid out like :func:`slotmath.features.options.nudged_strip`
+    is their total, laid out like :func:`slotmath.features.expanding.nudged_strip`
     (window ``i`` at positions ``H i .. H i + H - 1``, its weight on the first,
     0 on the others).  Every window-based figure is unchanged (same windows,
     same weights, same cycle); enumerations visit fewer stops."""

@@ -31,8 +31,9 @@ from math import lcm
 import numpy as np
 
 from slotmath.engine.distribution import WinDistribution
+from slotmath.features.expanding import nudged_game
 from slotmath.features.freegames import FreeGames, fourier_distribution, win_distribution
-from slotmath.features.options import FreeGamesSpec, nudged_game
+from slotmath.features.options import FreeGamesSpec
 from slotmath.features.round import Feature, Trigger
 from slotmath.model import Game
 

@@ -12,7 +12,8 @@ from fractions import Fraction
 
 import numpy as np
 
-from slotmath.features.options import FreeGamesSpec, load_features, nudged_game
+from slotmath.features.expanding import nudged_game
+from slotmath.features.options import FreeGamesSpec, load_features
 from slotmath.model import Game
 
 __all__ = ["free_games_table", "free_games_feature"]

@@ -69,8 +69,6 @@ __all__ = [
     "feature_landing",
     "lockit_chain",
     "shape_counts",
-    "nudged_strip",
-    "scatter_window_counts",
 ]
 
 
@@ -757,55 +755,3 @@ def shape_counts(game: Game, spec: LockItSpec) -> np.ndarray:
     if spec.packing == "optimal":
         raise ValueError("optimal packing needs a prize per shape; use shapes.shape_count_table")
     return shape_count_table(game.rows, game.reels, spec.shapes, spec.order)
-
-
-def nudged_strip(game: Game, strip, wild: str):
-    """A weighted strip whose windows are ``strip``'s windows after ``wild``
-    expands to the whole reel whenever it shows (1, 2 or 3 positions).
-
-    Stop ``s`` of the original becomes positions ``H s .. H s + H - 1`` of the
-    result holding its (expanded) window, with weight ``w_s`` on the first and
-    0 on the others, so every engine that reads windows and stop weights sees
-    exactly the expanded outcomes (same cycle)."""
-    from slotmath.model import Strip
-
-    H = game.rows
-    syms = strip.symbols
-    n = len(syms)
-    w = strip.stop_weights()
-    out, weights = [], []
-    for s in range(n):
-        window = [syms[(s + k) % n] for k in range(H)]
-        if wild in window:
-            window = [wild] * H
-        out += window
-        weights += [int(w[s])] + [0] * (H - 1)
-    return Strip(tuple(out), tuple(weights))
-
-
-def nudged_game(game: Game, reel_set: str, wild: str | None) -> Game:
-    """``game`` with ``reel_set`` replaced by its expanded-wild form (see :func:`nudged_strip`)."""
-
-    if wild is None:
-        return game
-    return _nudged(game, reel_set, wild)
-
-
-def _the_set(game, reel_set, *args) -> tuple:
-    return (reel_set,)
-
-
-@game_cache(_the_set, maxsize=16)
-def _nudged(game, reel_set, wild):
-    from dataclasses import replace
-
-    sets = dict(game.reel_sets)
-    sets[reel_set] = tuple(nudged_strip(game, s, wild) for s in game.strips(reel_set))
-    return replace(game, reel_sets=sets)
-
-
-def scatter_window_counts(game: Game, strip, symbol: str) -> np.ndarray:
-    """Number of ``symbol`` in the window of every stop, shape (N,)."""
-    from slotmath.engine.reels import window_symbol_count
-
-    return window_symbol_count(game, strip, symbol)

@@ -51,7 +51,8 @@ from scipy.signal import fftconvolve
 
 from slotmath.engine.cache import ValueCache, game_key
 from slotmath.engine.limits import EngineTooLarge
-from slotmath.features.options import FreeGamesSpec, nudged_game
+from slotmath.features.expanding import nudged_game
+from slotmath.features.options import FreeGamesSpec
 from slotmath.features.round import Feature, Trigger
 from slotmath.model import Game
 

@@ -20,7 +20,7 @@ stops.  Each wild ``W`` becomes one wild symbol per multiplier
 :attr:`~slotmath.model.WildRule.summed` kinds, whose multipliers the line
 engine adds); each stop ``s`` of a reel whose
 window shows ``k`` wilds becomes one stop per assignment of multipliers to
-them, its window written out (as :func:`~slotmath.features.options.nudged_strip`
+them, its window written out (as :func:`~slotmath.features.expanding.nudged_strip`
 does), weighted ``w_s x prod(table weights) x T^(kmax - k)`` (``T`` the
 table's total weight, ``kmax`` the most wilds one window of that reel
 shows), so every stop keeps its share of the reel.  The cycle grows by

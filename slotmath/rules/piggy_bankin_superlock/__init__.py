@@ -19,7 +19,7 @@ Generic modules the package is built on
   (:mod:`slotmath.features.shapes`), the wheel (:mod:`slotmath.features.wheel`);
 * free games: the round distribution of retriggered free games
   (:func:`slotmath.features.freegames.fourier_distribution`), the expanding
-  WILD_3 (``options.nudged_game``);
+  WILD_3 (``expanding.nudged_game``);
 * Monte Carlo: stop draw, line evaluation, the expanding wild of the free
   reels and weighted draws (:mod:`slotmath.montecarlo.linesim`,
   :mod:`slotmath.montecarlo.roundsim`), :class:`~slotmath.montecarlo.run.RoundSampler`;

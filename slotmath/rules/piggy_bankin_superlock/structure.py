@@ -11,7 +11,8 @@ import numpy as np
 
 from slotmath.engine.cache import all_sets, game_cache, no_sets
 from slotmath.features import wheel as wheel_mod
-from slotmath.features.options import Features, load_features, lockit_chain, nudged_game, shape_counts
+from slotmath.features.expanding import nudged_game
+from slotmath.features.options import Features, load_features, lockit_chain, shape_counts
 from slotmath.model import Game
 from slotmath.rules.piggy_bankin_superlock.cache import _this_set, feature_sets
 from slotmath.rules.piggy_bankin_superlock.check import BASE, BASE_REELS, FREE
