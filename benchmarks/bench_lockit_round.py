@@ -11,7 +11,8 @@ compiled):
 * PAR: the whole round (joint base win and key by the line engine, the
   award laws of the groups, the round's win distribution);
 * ``slotmath par --json`` in a fresh process: wall time and peak memory;
-* sampler: rounds per second of the compiled base spin + lock-it.
+* sampler: rounds per second of the compiled round (base spin + lock-it,
+  the lock-it a slot of :mod:`slotmath.montecarlo.roundsim`).
 """
 
 from __future__ import annotations

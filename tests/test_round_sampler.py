@@ -1,6 +1,6 @@
 """The compiled round sampler of ``rules: lines`` plays every feature of the
-round together (free games, hold-and-spin, wheel, selection, jackpots, round
-cap) and agrees with the exact round: z-scores of the RTP, the hit
+round together (free games, hold-and-spin, lock-it, wheel, selection,
+jackpots, round cap) and agrees with the exact round: z-scores of the RTP, the hit
 frequency, every RTP component and the features' events, on small games
 whose every component is far from zero (a component the sampler dropped or
 mis-added would show)."""
@@ -110,6 +110,59 @@ def test_every_feature_under_a_round_cap(write_game):
     report, par = simulated(game, 1_000_000, 5)
     assert par.components["round_cap"] < -0.05
     assert_agrees(report, par, names)
+
+
+# tests/data/lockit_tiny's lock-it (2 rows x 3 reels; 3+ P or M start 2
+# countdown respins, the final screen packed into 2x2, 2x1, 1x1 shapes; an M
+# on screen spins the wheel at the end; the 2x2 and the wheel may give the
+# MINI) beside free games (2+ S: 3 free spins x2 on the base reels, scatter
+# pays inside) and a round cap of 30 x total bet that cuts full screens.
+LOCKIT = """
+grid: {reels: 3, rows: 2}
+bet: {levels: [1]}
+symbols:
+  - {name: A}
+  - {name: B}
+  - {name: P, kind: special}
+  - {name: M, kind: special}
+  - {name: S, kind: scatter}
+reels:
+  base: [[A, P, S, B, M, A, B], [P, A, B, S, P, B], [B, P, A, S, A, M]]
+  respin: [[P, A, B, A], [B, P, A], [A, B, P, M]]
+  respin_after: [[P, A, B], [B, P, P], [A, P, B, M]]
+paylines: [[0, 0, 0]]
+pays: [{symbol: A, count: 3, pay: 10}, {symbol: B, count: 3, pay: 5}]
+scatters: [{symbol: S, count: 2, pay: 2}]
+options:
+  jackpots: {MINI: 20}
+  free_games: {symbol: S, reels: base, multiplier: 2, awards: {2: {games: 3}}}
+  round_cap: 30
+  lockit:
+    symbols: [P, M]
+    mark: M
+    mark_award: wheel
+    trigger: 3
+    rule: countdown
+    shapes: [[2, 2], [2, 1], [1, 1]]
+    awards:
+      trigger:
+        1: {"2x2": [[10, 1], [MINI, 1]], "2x1": [[3, 2], [4, 1]], "1x1": [[1, 3], [2, 1]]}
+    sources:
+      base_game: {spins: 2, reels: respin, after_mark: respin_after, awards: trigger}
+  wheel:
+    segments: [{prize: 5, weight: 3}, {prize: MINI, weight: 1}]
+"""
+
+
+def test_lockit_with_free_games_wheel_jackpots_and_a_round_cap(write_game):
+    game = load_game(write_game("name: lockit_all\n" + LOCKIT))
+    names = ("lines", "scatters", "free_games", "lockit", "round_cap")
+    assert round_sampler(game, 1).part_names == names == component_names(game)
+    report, par = simulated(game, 600_000, 3)
+    assert par.components["round_cap"] < -0.05
+    events = assert_agrees(report, par, names)
+    for name in ("lockit triggers", "lockit full screens", "lockit marks", "lockit award [grid]"):
+        assert events.loc[name, "exact"] > 0, name  # the lock-it's events are checked too
 
 
 @pytest.mark.parametrize(

@@ -14,10 +14,12 @@ once, then per triggering window ``award = play_lockit(rng, mask, flag,
 args, events)`` [grid steps, x g = x total bet]; ``events`` is an int64
 array of 2 counters it adds to: full screens, marks on screen at the end.
 
-:func:`round_sampler` is the round of a line game whose only feature is the
-lock-it: the base spin of :mod:`slotmath.montecarlo.linesim`, then the
-lock-it when the window shows ``trigger`` or more held symbols.  Events,
-after the line and scatter events: :data:`~slotmath.features.lockit_round.FEATURE_EVENTS`.
+The lock-it is a slot of the round sampler
+(:mod:`slotmath.montecarlo.roundsim`, component ``lockit``) beside every
+other feature: :func:`lockit_slot_args` once, :func:`lockit_start` reads
+the trigger off the base stops (``trigger`` or more held symbols),
+:func:`play_lockit_slot` plays it and counts its events
+(:data:`~slotmath.features.lockit_round.FEATURE_EVENTS`).
 """
 
 from __future__ import annotations
@@ -28,21 +30,19 @@ import numba as nb
 import numpy as np
 
 from slotmath.engine.reels import windows
-from slotmath.features.lockit_round import FEATURE_EVENTS, _grid, _required, shape_counts
+from slotmath.features.lockit_round import FEATURE_EVENTS, _grid, _required, load_line_lockit, shape_counts
 from slotmath.model import Game
-from slotmath.montecarlo.linesim import (
-    draw_args,
-    draw_stops,
-    evaluation_args,
-    line_win,
-    part_names,
-    scatter_win,
-    uniform_below,
-    weighted_index,
-)
-from slotmath.montecarlo.run import RoundSampler
+from slotmath.montecarlo.linesim import draw_args, draw_stops, uniform_below, weighted_index
 
-__all__ = ["respin", "play_respins", "play_lockit", "lockit_args", "lockit_kernel", "round_sampler"]
+__all__ = [
+    "respin",
+    "play_respins",
+    "play_lockit",
+    "lockit_args",
+    "lockit_start",
+    "play_lockit_slot",
+    "lockit_slot_args",
+]
 
 
 @nb.njit(cache=True)
@@ -169,56 +169,62 @@ def lockit_args(game: Game, level: int) -> tuple:
     return (dims, before, after, packed, (units, cum, n), wheel), g
 
 
+@nb.njit(cache=True, inline="always")
+def lockit_start(stop, pat, mpat, head):
+    """The start of a lock-it off the base window at ``stop``: ``2 * mask +
+    flag`` (held mask, bit ``reel * H + row``; flag 1 when a mark shows) when
+    it shows ``trigger`` or more held symbols, else -1 (``pat``, ``mpat``,
+    ``head``: the first three arrays of :func:`lockit_slot_args`)."""
+    if head[0] > head[3]:  # no lock-it declared: nothing to read
+        return -1
+    H = head[2]
+    mask, flag, count = 0, 0, 0
+    for r in range(stop.shape[0]):
+        p = pat[r, stop[r]]
+        mask |= p << (r * H)
+        if mpat[r, stop[r]]:
+            flag = 1
+        while p:
+            count += p & 1
+            p >>= 1
+    return 2 * mask + flag if count >= head[0] else -1
+
+
 @nb.njit(cache=True)
-def lockit_kernel(rng, n, dims, bound, use_table, table, cum, n_stops, sym, cells, codes, offsets,
-                  label_coins, sc_count, sc_pay, sc_event, base_pat, trigger_grid, feature):  # fmt: skip
-    """Play ``n`` rounds: (wins [x total bet], event counts, wins by part:
-    lines, then scatters when the game has scatter symbols, then the lock-it)."""
-    R, H, E = dims[0], dims[6], dims[5]
-    trigger, grid = trigger_grid[0], trigger_grid[1]
-    pat, mpat = base_pat[0], base_pat[1]
-    scatters = sc_count.shape[0] > 0
-    wins = np.empty(n, dtype=np.float64)
-    parts = np.zeros((n, 2 + scatters), dtype=np.float64)
-    events = np.zeros(E + 4, dtype=np.int64)
-    feature_events = np.zeros(2, dtype=np.int64)
-    stop = np.empty(R, dtype=np.int64)
-    window = np.empty(R * H, dtype=np.int64)
-    for i in range(n):
-        draw_stops(rng, stop, bound, use_table, table, cum, n_stops)
-        parts[i, 0] = line_win(stop, window, dims, sym, cells, codes, offsets, label_coins, events)
-        if scatters:
-            parts[i, 1] = scatter_win(stop, sc_count, sc_pay, sc_event, events)
-        win = parts[i, 0] + parts[i, 1]
-        mask, flag, count = 0, 0, 0
-        for r in range(R):
-            mask |= pat[r, stop[r]] << (r * H)
-            if mpat[r, stop[r]]:
-                flag = 1
-        m = mask
-        while m:
-            count += m & 1
-            m >>= 1
-        if count >= trigger:
-            award = play_lockit(rng, mask, flag, feature, feature_events)
-            events[E] += 1
-            events[E + 3] += award
-            parts[i, 1 + scatters] = award * grid
-            win += award * grid
-        wins[i] = win
-    events[E + 1] += feature_events[0]
-    events[E + 2] += feature_events[1]
-    return wins, events, parts
+def play_lockit_slot(rng, state, lock, events):
+    """The lock-it slot of the round: play it from ``state`` of
+    :func:`lockit_start`, count its events from ``head[1]``; its award [x total bet]."""
+    head, g, args = lock[2], lock[3], lock[4]
+    at = head[1]
+    award = play_lockit(rng, state >> 1, state & 1, args, events[at + 1 : at + 3])
+    events[at] += 1
+    events[at + 3] += award
+    return award * g[0]
 
 
-def round_sampler(game: Game, level: int) -> RoundSampler:
-    """Compiled round sampler (base spin + lock-it) for :mod:`slotmath.montecarlo.run`."""
+def lockit_slot_args(game: Game, level: int, at: int) -> tuple:
+    """The ``lock`` slot of :func:`play_lockit_slot` for ``game``'s
+    ``options.lockit`` (events counted from index ``at``) = (held pattern,
+    marked held pattern per base reel and stop, (trigger, at, rows H, cells),
+    (grid step [x total bet],), :func:`play_lockit`'s args), and the names of
+    its events; without a lock-it, arrays of the same types that never
+    trigger and no events."""
+    H, R = game.rows, game.reels
+    if load_line_lockit(game) is None:
+        head = np.array([H * R + 1, at, H, H * R], dtype=np.int64)
+        n_max = max(len(s) for s in game.strips("base"))
+        none = np.zeros((R, n_max), dtype=np.int64)
+        blank = np.zeros((R, 1), dtype=np.int64)
+        pats = (blank, blank, np.zeros(1, dtype=np.int64))
+        reels = (draw_args(game, "base"), pats)
+        one = np.ones(1, dtype=np.int64)
+        dims = np.array([H, R, 0, 0, 0], dtype=np.int64)
+        awards = (np.zeros((1, 1), dtype=np.int64), np.ones((1, 1), dtype=np.int64), one)
+        wheel = (np.zeros(1, dtype=np.int64), one, np.array([0, 1, 0], dtype=np.int64))
+        args = (dims, reels, reels, np.zeros((1, 1), dtype=np.int64), awards, wheel)
+        return (none, none, head, np.ones(1), args), ()
     lk = _required(game)
-    draw = draw_args(game, "base")
-    evaluation, names = evaluation_args(game, level, "base")
-    feature, g = lockit_args(game, level)
-    head = np.array([lk.spec.trigger, float(g)], dtype=np.float64)
-    extra = (_patterns(game, lk, "base"), head, feature)
-    args = (evaluation[0],) + draw + evaluation[1:] + extra
-    parts = part_names(game, "lines") + ("lockit",)
-    return RoundSampler(lockit_kernel, args, names + FEATURE_EVENTS, parts)
+    args, g = lockit_args(game, level)
+    pat, mpat, _ = _patterns(game, lk, "base")
+    head = np.array([lk.spec.trigger, at, H, H * R], dtype=np.int64)
+    return (pat, mpat, head, np.array([float(g)]), args), FEATURE_EVENTS

@@ -14,6 +14,9 @@ play the features the base window triggers, in the order of
   multiply the free spins' wins;
 * hold-and-spin: the held coins of the base window respin
   (:func:`slotmath.montecarlo.holdspinsim.play_hold_and_spin`);
+* lock-it: the held symbols of the base window respin, its shapes draw
+  their awards and a mark spins its wheel
+  (:func:`slotmath.montecarlo.lockitsim.play_lockit_slot`);
 * wheel: draw its segments (the ``before`` prize first) for its spins;
 * selection: draw the choice with the policy's probabilities and play it
   (prize, free games at the choice's multiplier, wheel spins);
@@ -24,11 +27,12 @@ base stops (free spins draw into stops of their own).
 Components of a round [x total bet] (:data:`COMPONENTS`, the kernel's
 columns): 0 lines, 1 scatters, 2 free games (prize and multiplied free
 spins), 3 the cap's cut (0 or negative), 4 the wheel, 5 the selection, 6 the
-hold-and-spin.
+hold-and-spin, 7 the lock-it.
 
 Events: the base spin's line and scatter events, then each declared
 feature's (free games: ``free_games`` triggers and ``free_games_played``;
-hold-and-spin: :data:`slotmath.features.holdspin.FEATURE_EVENTS`).
+hold-and-spin: :data:`slotmath.features.holdspin.FEATURE_EVENTS`; lock-it:
+:data:`slotmath.features.lockit_round.FEATURE_EVENTS`).
 
 Adding a base-triggered feature
 -------------------------------
@@ -44,7 +48,9 @@ trigger read in the loop, next to the others) passed on to
 :func:`_features` (one block there, in the order of ``round_features``),
 and its args and event names in :func:`sampler_args`.  The hold-and-spin
 is such a slot (:func:`~slotmath.montecarlo.holdspinsim.hold_and_spin_args`,
-``hold_and_spin_start``, ``play_hold_and_spin``).
+``hold_and_spin_start``, ``play_hold_and_spin``), and so is the lock-it
+(:func:`~slotmath.montecarlo.lockitsim.lockit_slot_args`, ``lockit_start``,
+``play_lockit_slot``).
 """
 
 from __future__ import annotations
@@ -56,13 +62,14 @@ from slotmath.engine.scatters import scatter_symbols
 from slotmath.model import Game
 from slotmath.montecarlo.holdspinsim import hold_and_spin_args, hold_and_spin_start, play_hold_and_spin
 from slotmath.montecarlo.linesim import draw_args, draw_stops, evaluation_args, line_win, scatter_win
+from slotmath.montecarlo.lockitsim import lockit_slot_args, lockit_start, play_lockit_slot
 from slotmath.montecarlo.run import RoundSampler
 from slotmath.montecarlo.stickysim import sticky_args, sticky_free_play
 
 __all__ = ["COMPONENTS", "FREE_GAMES_EVENTS", "round_sampler", "round_components", "sampler_args"]
 
 #: Names of the simulated components, in the kernel's column order.
-COMPONENTS = ("lines", "scatters", "free_games", "round_cap", "wheel", "selection", "hold_and_spin")
+COMPONENTS = ("lines", "scatters", "free_games", "round_cap", "wheel", "selection", "hold_and_spin", "lockit")
 #: Events of the base-triggered free games (after the base spin's).
 FREE_GAMES_EVENTS = ("free_games", "free_games_played")
 
@@ -128,11 +135,13 @@ def _wheel_spins(rng, spins, values, cum):
 
 
 @nb.njit(cache=True)
-def _features(rng, comp, c, mask, cw, cs, fstop, window, events, fg_events, sets, feat, prizes, hold):
+def _features(rng, comp, starts, fstop, window, events, fg_events, sets, feat, prizes, hold, lock):
     """Play the features the base window triggered (the order of
-    ``linegame.round_features``) into ``comp``: ``c``, ``cw``, ``cs`` the
+    ``linegame.round_features``) into ``comp``: ``starts`` = (``c``,
+    ``mask``, ``lstate``, ``cw``, ``cs``), ``c``, ``cw``, ``cs`` the
     free-games, wheel and selection symbol counts, ``mask`` the held coins
-    (-1: no hold-and-spin)."""
+    (-1: no hold-and-spin), ``lstate`` the lock-it's start (-1: none)."""
+    c, mask, lstate, cw, cs = starts
     _, _, free_draw, free_ev = sets
     games, prize, mult, fg_at = feat[2], feat[3], feat[6][0], feat[7][0]
     _, _, pp, wvalues, wcum, ccum, cprize, cgames, cmult, cwheel = prizes
@@ -143,6 +152,8 @@ def _features(rng, comp, c, mask, cw, cs, fstop, window, events, fg_events, sets
         comp[2] = prize[c] + mult * fg
     if mask >= 0:
         comp[6] = play_hold_and_spin(rng, mask, hold, events)
+    if lstate >= 0:
+        comp[7] = play_lockit_slot(rng, lstate, lock, events)
     if cw >= pp[0]:
         comp[4] = _wheel_spins(rng, pp[1], wvalues, wcum)
     if cs >= pp[2]:
@@ -154,7 +165,7 @@ def _features(rng, comp, c, mask, cw, cs, fstop, window, events, fg_events, sets
 
 
 @nb.njit(cache=True)
-def round_kernel(rng, n, cols, n_events, base_draw, base_ev, free_draw, free_ev, feat, prizes, hold):
+def round_kernel(rng, n, cols, n_events, base_draw, base_ev, free_draw, free_ev, feat, prizes, hold, lock):
     """Play ``n`` rounds: (wins [x total bet], event counts (``n_events[0]``
     of them), parts), ``parts`` shape (n, len(cols)): the components
     ``COMPONENTS[cols]`` of each round's win [x total bet].
@@ -167,7 +178,8 @@ def round_kernel(rng, n, cols, n_events, base_draw, base_ev, free_draw, free_ev,
     trigger, wheel spins, selection trigger), wheel values, their cumulative
     probabilities, choices' cumulative probabilities, prizes, free games,
     multipliers, wheel spins);
-    ``hold`` = the hold-and-spin slot (:func:`hold_and_spin_args`).
+    ``hold`` = the hold-and-spin slot (:func:`hold_and_spin_args`);
+    ``lock`` = the lock-it slot (:func:`lockit_slot_args`).
 
     The loop plays the base spin and reads every trigger with arrays
     unpacked once, here (taking an array out of a tuple inside the loop
@@ -179,6 +191,7 @@ def round_kernel(rng, n, cols, n_events, base_draw, base_ev, free_draw, free_ev,
     trig, games, cap_win = feat[0], feat[2], feat[6][2]
     wtrig, strig, pp = prizes[0], prizes[1], prizes[2]
     coins, head = hold[0], hold[1]
+    held, marked, lhead = lock[0], lock[1], lock[2]
     sets = (base_draw, base_ev, free_draw, free_ev)
     wins = np.empty(n, dtype=np.float64)
     parts = np.empty((n, cols.shape[0]), dtype=np.float64)
@@ -197,10 +210,12 @@ def round_kernel(rng, n, cols, n_events, base_draw, base_ev, free_draw, free_ev,
         # every feature's trigger, read off the base stops
         c = _count(stop, trig)
         mask = hold_and_spin_start(stop, coins, head)
+        lstate = lockit_start(stop, held, marked, lhead)
         cw = _count(stop, wtrig)
         cs = _count(stop, strig)
-        if games[c] > 0 or mask >= 0 or cw >= pp[0] or cs >= pp[2]:
-            _features(rng, comp, c, mask, cw, cs, fstop, window, events, fg_events, sets, feat, prizes, hold)
+        if games[c] > 0 or mask >= 0 or lstate >= 0 or cw >= pp[0] or cs >= pp[2]:
+            starts = (c, mask, lstate, cw, cs)
+            _features(rng, comp, starts, fstop, window, events, fg_events, sets, feat, prizes, hold, lock)
         total = 0.0
         for j in range(comp.shape[0]):
             total += comp[j]
@@ -272,9 +287,11 @@ def sampler_args(game: Game, level: int) -> tuple:
     feat = (trig, ftrig, games, prize, again, reprize, params, fg_at, sticky_args(game, spec))
     hold, hold_events = hold_and_spin_args(game, len(names))
     names += hold_events
+    lock, lock_events = lockit_slot_args(game, level, len(names))
+    names += lock_events
     prizes = prize_args(game, level, base_ev[1])
     sets = (base_draw, base_ev, free_draw, free_ev)
-    return (np.array([len(names)], dtype=np.int64), *sets, feat, prizes, hold), names
+    return (np.array([len(names)], dtype=np.int64), *sets, feat, prizes, hold, lock), names
 
 
 def prize_args(game: Game, level: int, sym: np.ndarray) -> tuple:
@@ -289,7 +306,9 @@ def prize_args(game: Game, level: int, sym: np.ndarray) -> tuple:
     wvalues, wcum = np.zeros(1), np.ones(1)
     ccum, cprize, cmult = np.ones(1), np.zeros(1), np.zeros(1)
     cgames, cwheel = np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64)
-    if game.options and any(k in game.options for k in ("wheel", "selection")):
+    # beside a lock-it, options.wheel is its mark award (the lock-it slot spins it)
+    opts = game.options or {}
+    if "lockit" not in opts and any(k in opts for k in ("wheel", "selection")):
         from slotmath.features.prizes import load_line_prizes, selection_feature
 
         prizes = load_line_prizes(game)

@@ -355,15 +355,6 @@ def round_sampler(game: Game, level: int, reel_set: str = "base"):
     from slotmath.montecarlo.linesim import line_sampler
 
     game = played_game(game)
-    if reel_set == "base" and "lockit" in (game.options or {}):
-        if any(k in game.options for k in PLAYED_OPTIONS if k not in ("lockit", "jackpots", "wheel")):
-            raise ValueError(
-                f"{game.name}: the compiled sampler plays a lock-it alone "
-                "(not with other features or a round cap)"
-            )
-        from slotmath.montecarlo.lockitsim import round_sampler as lockit_sampler
-
-        return lockit_sampler(game, level)
     if reel_set == "base" and has_round(game):
         from slotmath.montecarlo.roundsim import round_sampler as sampler_of_round
 
