@@ -81,6 +81,7 @@ __all__ = [
     "coin_patterns",
     "pattern_counts",
     "final_count_laws",
+    "mask_count_laws",
     "cell_probabilities",
     "reel_probabilities",
     "count_chain_values",
@@ -368,20 +369,37 @@ def final_count_laws(game: Game, spec: HoldAndSpinSpec, exact: bool | None = Non
     return _final_count_laws(game, spec, exact)
 
 
+def mask_count_laws(game: Game, spec: HoldAndSpinSpec, exact: bool | None = None) -> np.ndarray:
+    """Law of the final number of coins from every start mask: shape
+    (H R + 1, 2**(H R)), ``[n, mask]`` = P(final count = n | start mask)
+    [probability] (object Fractions in exact mode, else float64); one backward
+    run of the chain per ``n``."""
+    return _mask_count_laws(game, spec, exact)
+
+
 @game_cache(maxsize=8)
-def _final_count_laws(game, spec, exact):
-    from slotmath.features.landing import _popcount, reel_average
+def _mask_count_laws(game, spec, exact):
+    from slotmath.features.landing import _popcount
 
     chain = hold_and_spin_chain(game, spec, exact)
-    H, R, cells = game.rows, game.reels, game.rows * game.reels
-    P = 1 << H
+    cells = game.rows * game.reels
     pc = _popcount(cells)
     values = []
     for n in range(cells + 1):
         f = (pc == n).astype(np.int64)
         f = np.array([int(x) for x in f], dtype=object) if chain.exact else f.astype(float)
         values.append(chain.values(f)[0])
-    V = np.stack(values)  # (n, mask)
+    return np.stack(values)
+
+
+@game_cache(maxsize=8)
+def _final_count_laws(game, spec, exact):
+    from slotmath.features.landing import _popcount, reel_average
+
+    H, R, cells = game.rows, game.reels, game.rows * game.reels
+    P = 1 << H
+    V = mask_count_laws(game, spec, exact)  # (n, mask)
+    exact_chain = V.dtype == object
     # average over the start patterns each reel's count leaves possible
     pat_pc = _popcount(H)
     mats = []
@@ -393,7 +411,7 @@ def _final_count_laws(game, spec, exact):
         for c in range(H + 1):
             if tot[c]:
                 Q[c] = [Fraction(int(x), int(tot[c])) for x in Q[c]]
-        mats.append(Q if chain.exact else Q.astype(float))
+        mats.append(Q if exact_chain else Q.astype(float))
     T = reel_average(V.reshape((cells + 1,) + (P,) * R), mats)  # axis 1 + (R - 1 - r) is reel r
     out = {}
     for key in trigger_keys(game, spec):
@@ -546,40 +564,49 @@ def _add_iid(dist: np.ndarray, law: np.ndarray) -> np.ndarray:
     return out
 
 
-def _award_grid_laws(game: Game, spec: HoldAndSpinSpec, exact) -> tuple:
-    """(grid g [x total bet], {key: law of the award on the grid, float64 array})."""
-    g = _grid(spec)
-    cells = game.rows * game.reels
-    v, s = _value_law(spec.values, g), _value_law(spec.start_values, g)
-    full = int(spec.full_screen / g)
-    laws = final_count_laws(game, spec, exact)
-    cache: dict = {}
+class _PrizeSums:
+    """Laws of the prize sum on the grid ``g`` [x total bet] (float64 arrays,
+    memoised): ``component(k0, n)`` = ``S^{*k0} * V^{*(n - k0)}`` and
+    ``final(k0, n)`` the same shifted by the full-screen prize when ``n`` is
+    every cell."""
 
-    def component(k0, n):  # law of k0 start prizes plus n - k0 respin prizes
-        if (k0, n) not in cache:
+    def __init__(self, spec: HoldAndSpinSpec, cells: int):
+        self.g, self.cells = _grid(spec), cells
+        self.v, self.s = _value_law(spec.values, self.g), _value_law(spec.start_values, self.g)
+        self.full = int(spec.full_screen / self.g)
+        self.cache: dict = {}
+
+    def component(self, k0: int, n: int) -> np.ndarray:
+        if (k0, n) not in self.cache:
             if n == k0:
                 d = np.ones(1)
                 for _ in range(k0):
-                    d = _add_iid(d, s)
+                    d = _add_iid(d, self.s)
             else:
-                d = _add_iid(component(k0, n - 1), v)
-            cache[(k0, n)] = d
-        return cache[(k0, n)]
+                d = _add_iid(self.component(k0, n - 1), self.v)
+            self.cache[(k0, n)] = d
+        return self.cache[(k0, n)]
 
-    out = {}
-    for key, law in laws.items():
-        k0 = sum(key)
-        top = len(component(k0, cells)) + full
-        hist = np.zeros(top)
-        for n in range(k0, cells + 1):
+    def final(self, k0: int, n: int) -> np.ndarray:
+        d = self.component(k0, n)
+        return np.concatenate([np.zeros(self.full), d]) if n == self.cells else d
+
+    def mixture(self, k0: int, law) -> np.ndarray:
+        """Award law given ``k0`` start coins and the final-count law ``law``."""
+        hist = np.zeros(len(self.component(k0, self.cells)) + self.full)
+        for n in range(k0, self.cells + 1):
             p = float(law[n])
-            if p == 0:
-                continue
-            d = component(k0, n)
-            shift = full if n == cells else 0
-            hist[shift : shift + len(d)] += p * d
-        out[key] = hist
-    return g, out
+            if p:
+                d = self.final(k0, n)
+                hist[: len(d)] += p * d
+        return hist
+
+
+def _award_grid_laws(game: Game, spec: HoldAndSpinSpec, exact) -> tuple:
+    """(grid g [x total bet], {key: law of the award on the grid, float64 array})."""
+    sums = _PrizeSums(spec, game.rows * game.reels)
+    laws = final_count_laws(game, spec, exact)
+    return sums.g, {key: sums.mixture(sum(key), law) for key, law in laws.items()}
 
 
 def hold_and_spin_awards(game: Game, level: int, spec: HoldAndSpinSpec, exact: bool | None = None) -> dict:
