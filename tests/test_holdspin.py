@@ -273,24 +273,55 @@ def test_brute_force_small_grid(tmp_path, feature):
     assert par.distribution.mean == pytest.approx(float(par.rtp), rel=1e-13)
 
 
-def test_brute_force_round_distribution(tmp_path):
-    """Per-cell probabilities differ, so the award law depends on the whole key:
-    the round law conditions the base win on every key."""
-    game = write_game(tmp_path, small_game_data(CELLS))
-    ref = brute_force(CELLS)
-    want: dict = {}
-    for s0, s1 in itertools.product(range(4), range(3)):
-        window = [[BASE_2X2[r][(s + k) % len(BASE_2X2[r])] for k in range(2)] for r, s in enumerate((s0, s1))]
-        base = Fr(3 * sum(window[0][k] == window[1][k] == "A" for k in range(2)), 2)  # x total bet 2
-        key = tuple(sum(c == "COIN" for c in window[r]) for r in range(2))
-        law = ref[key][1] if sum(key) >= 2 else {Fr(0): Fr(1)}
-        for v, q in law.items():
-            want[base + v] = want.get(base + v, 0) + Fr(1, 12) * q
-    d = hold_and_spin_par(game, 1).distribution
-    got = dict(zip(d.x.tolist(), d.probabilities.tolist(), strict=True))
-    assert got.keys() == {float(v) for v in want}
-    for v, q in want.items():
-        assert got[float(v)] == pytest.approx(float(q), rel=1e-13)
+# base reels where a triggering window may pay a line: given the per-reel
+# counts (1, 1), COIN on row 0 of both reels pays A A on row 1, COIN on rows 0
+# and 1 pays nothing
+BASE_ROWS = [["COIN", "A", "COIN", "B"], ["A", "COIN", "B", "COIN", "A"]]
+
+
+def round_law_brute_force(feature, base_reels):
+    """Law of the round's win [x total bet 2] played literally: every base stop
+    pair, the lines paid on its window (A A on a row pays 3 coins), then, when
+    2+ COIN show, every respin outcome from *that window's* coins
+    (:func:`final_masks`) and every prize draw (:func:`award_law`)."""
+    law: dict = {}
+    stops = list(itertools.product(*(range(len(s)) for s in base_reels)))
+    for pair in stops:
+        window = [[base_reels[r][(s + k) % len(base_reels[r])] for k in range(2)] for r, s in enumerate(pair)]
+        base = Fr(3 * sum(window[0][k] == window[1][k] == "A" for k in range(2)), 2)
+        mask = sum(1 << (r * 2 + k) for r in range(2) for k in range(2) if window[r][k] == "COIN")
+        k0 = bin(mask).count("1")
+        awards = {Fr(0): Fr(1)}
+        if k0 >= 2:
+            awards = {}
+            for m, q in final_masks(feature, mask, 2, 2).items():
+                for v, pv in award_law(k0, bin(m).count("1")).items():
+                    awards[v] = awards.get(v, 0) + q * pv
+        for v, q in awards.items():
+            law[base + v] = law.get(base + v, 0) + Fr(1, len(stops)) * q
+    return law
+
+
+@pytest.mark.parametrize("base_reels", [BASE_ROWS, BASE_2X2], ids=["rows", "2x2"])
+@pytest.mark.parametrize("feature", [CELLS, REELS, STRIP_CELLS], ids=["cells", "reels", "strip-cells"])
+def test_brute_force_round_distribution(tmp_path, feature, base_reels):
+    """The round's win law against the literal round, point by point.  Under
+    CELLS (probabilities differ by row) and REELS the award depends on the rows
+    of the coins and so does the line win (A and COIN share the rows): given
+    only the per-reel counts they are correlated, so both round laws must key
+    the base win by the row pattern.  Two are checked: the generic round of
+    rules: lines and the standalone round of hold_and_spin_par."""
+    from slotmath.rules.linegame import analyse
+
+    data = small_game_data(feature)
+    data["reels"]["base"] = base_reels
+    game = write_game(tmp_path, data)
+    want = round_law_brute_force(feature, base_reels)
+    for d in (hold_and_spin_par(game, 1).distribution, analyse(game, 1).distribution):
+        got = dict(zip(d.x.tolist(), d.probabilities.tolist(), strict=True))
+        assert got.keys() == {float(v) for v, q in want.items() if q}
+        for v, q in want.items():
+            assert abs(got[float(v)] - float(q)) < 1e-12, v
 
 
 @pytest.mark.parametrize("rule", ["reset", "countdown"])
