@@ -32,14 +32,22 @@ the final number ``n`` of coins, ``k0`` of which were on the trigger window, is
 ``S^{*k0} * V^{*(n - k0)}`` (``*``: convolution; ``S``, ``V`` the start and
 respin value laws) shifted by the full-screen prize when ``n`` is every cell.
 The chain is run backwards once per ``n`` (``E[1{final count = n}]`` from
-every start mask), then averaged over the start masks a triggering *key*
-(the per-reel coin counts of the base window) leaves possible, weighted by
-the base reel strips: given its count ``c``, reel ``r``'s window pattern has
-probability count(pattern) / count(patterns with ``c`` coins), independently
-across reels.  Under ``respin: cells`` with one probability per reel the law
-depends on the mask only through the key; under ``reels`` (or per-cell
-probabilities) the rows matter and the average is what makes the key's law
-exact.
+every start mask, :func:`mask_count_laws`) and read at the start of the
+triggering *key*.  The round convolves the base win given the key with the
+award given the key, exact when they are independent given the key:
+
+* one landing probability per reel (``respin: cells``): the law depends on
+  the mask only through the per-reel coin counts, so the key is those counts
+  and its law the chain averaged over the start masks it leaves possible,
+  weighted by the base reel strips (given its count ``c``, reel ``r``'s
+  window pattern has probability count(pattern) / count(patterns with ``c``
+  coins), independently across reels);
+* landing that depends on the rows (``respin: reels``, per-cell
+  probabilities differing down a reel, :func:`rows_matter`): the award
+  depends on which rows hold the coins and so does the line win, so they are
+  correlated given the counts alone; the key is the per-reel row pattern
+  (:func:`hold_and_spin_trigger`), which fixes the start mask, and the award
+  a mixture over (``k0``, ``n``) weighted by ``P(n | start mask)``.
 
 ``E[award | key] = k0 E[S] + (E[n | key] - k0) E[V] + P(full | key) G``.
 
