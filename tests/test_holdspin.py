@@ -301,7 +301,7 @@ def round_law_brute_force(feature, base_reels, rows=2, strips=FEATURE_2X2):
     stops = list(itertools.product(*(range(len(s)) for s in base_reels)))
     cells = rows * len(base_reels)
     for pair in stops:
-        window = [[s[(stop + k) % len(s)] for k in range(rows)] for s, stop in zip(base_reels, pair, strict=True)]
+        window = [[s[(t + k) % len(s)] for k in range(rows)] for s, t in zip(base_reels, pair, strict=True)]
         base = Fr(3 * sum(window[0][k] == window[1][k] == "A" for k in range(rows)), rows)
         mask = sum(1 << (r * rows + k) for r in range(2) for k in range(rows) if window[r][k] == "COIN")
         k0 = bin(mask).count("1")
