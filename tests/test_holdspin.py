@@ -342,6 +342,30 @@ def test_brute_force_round_distribution(tmp_path, feature, base_reels):
     assert_round_laws(write_game(tmp_path, data), round_law_brute_force(feature, base_reels))
 
 
+def test_row_keys_award_equals_its_mixture(tmp_path):
+    """Keyed by row pattern (CELLS: probabilities differ by row), the award of
+    one key (played when another feature shares the key) is the mixture of
+    the (start coins, final count) parts the round convolves; its mean is the
+    exact mean of the key, and keys with the same counts differ."""
+    from slotmath.features.holdspin import hold_and_spin_feature
+
+    data = small_game_data(CELLS)
+    data["reels"]["base"] = BASE_ROWS
+    f = hold_and_spin_feature(write_game(tmp_path, data), 1)
+    assert f.trigger.rows
+    parts = f.parts()
+    for key in [(1, 1), (2, 1), (1, 2), (3, 0), (3, 3)]:  # row patterns, bit k: row k
+        a, w = f.award(key), f.mixture([key])[0]
+        mix: dict = {}
+        for p, part in zip(w, parts, strict=True):
+            for x, q in zip(part.x.tolist(), part.probabilities.tolist(), strict=True):
+                mix[x] = mix.get(x, 0) + p * q
+        got = dict(zip(a.x.tolist(), a.probabilities.tolist(), strict=True))
+        assert got == pytest.approx({x: q for x, q in mix.items() if q}, abs=1e-15)
+        assert isinstance(f.mean(key), Fr) and a.mean == pytest.approx(float(f.mean(key)), rel=1e-13)
+    assert f.mean((1, 1)) != f.mean((2, 2))  # one coin a reel, on row 0 or on row 1
+
+
 # 3 rows x 2 reels: whole reels respin (respin: reels).  With 2 rows a reel
 # holding one coin has one empty cell, which lands COIN with the strip's COIN
 # share whatever its row, so whole reels need 3 rows to depend on the rows:

@@ -744,8 +744,9 @@ def _row_feature(game: Game, level: int, spec: HoldAndSpinSpec, exact):
             built["parts"] = _row_parts(game, level, spec, exact)
         return built["parts"]
 
+    sums = _PrizeSums(spec, cells)
+
     def award(key):  # one key's law (when another feature shares the key)
-        sums = _PrizeSums(spec, cells)
         m = key_mask(game, key)
         hist = sums.mixture(int(pc[m]), mask_count_laws(game, spec, exact)[:, m])
         bet = game.bet(level)
