@@ -5,6 +5,7 @@ the comments), brute force of the respins and of the base window on 2x2
 games, and the compiled sampler against the exact figures (z-scores).
 """
 
+import functools
 import itertools
 import re
 from fractions import Fraction as Fr
@@ -166,7 +167,7 @@ def small_game_data(feature):
         "symbols": [{"name": "A"}, {"name": "B"}, {"name": "COIN", "kind": "special"}],
         "paylines": [[0, 0], [1, 1]],
         "pays": [{"symbol": "A", "count": 2, "pay": 3}],
-        "reels": {"base": BASE_2X2, "feature": [["COIN", "B", "B"], ["COIN", "COIN", "B", "A", "B"]]},
+        "reels": {"base": BASE_2X2, "feature": FEATURE_2X2},
         "options": {"jackpots": {"MINI": 5, "GRAND": 20}, "hold_and_spin": hs},
     }
 
@@ -176,52 +177,63 @@ REELS = {"rule": "countdown", "respin": "reels", "reels": "feature"}
 STRIP_CELLS = {"rule": "reset", "respin": "cells", "reels": "feature"}
 
 
-def respin_outcomes(feature, held):
-    """Every outcome of one respin: (probability, landed mask), played literally."""
+FEATURE_2X2 = [["COIN", "B", "B"], ["COIN", "COIN", "B", "A", "B"]]
+
+
+def respin_outcomes(feature, held, rows=2, strips=FEATURE_2X2):
+    """Every outcome of one respin: (probability, landed mask), played literally
+    (bit ``reel * rows + row``; ``strips`` the feature reel set)."""
+    cells = [(k, r) for r in range(len(strips)) for k in range(rows)]
     if feature["respin"] == "cells":
         if "probabilities" in feature:
             p = [[Fr(x) for x in row] for row in feature["probabilities"]]
         else:  # each cell spins its own copy of its reel's strip: COIN share
-            p = [[Fr(1, 3), Fr(2, 5)]] * 2
-        empty = [(k, r) for r in range(2) for k in range(2) if not held >> (r * 2 + k) & 1]
+            p = [[Fr(s.count("COIN"), len(s)) for s in strips]] * rows
+        empty = [(k, r) for k, r in cells if not held >> (r * rows + k) & 1]
         for lands in itertools.product((0, 1), repeat=len(empty)):
             prob, new = Fr(1), 0
             for (k, r), x in zip(empty, lands, strict=True):
                 prob *= p[k][r] if x else 1 - p[k][r]
-                new |= x << (r * 2 + k)
+                new |= x << (r * rows + k)
             yield prob, new
     else:  # whole reels on the feature strips: rows k show strip[(s + k) % n]
-        strips = [["COIN", "B", "B"], ["COIN", "COIN", "B", "A", "B"]]
+        each = Fr(1, int(np.prod([len(s) for s in strips])))
         for stops in itertools.product(*(range(len(s)) for s in strips)):
             new = 0
-            for r, (s, stop) in enumerate(zip(strips, stops, strict=True)):
-                for k in range(2):
-                    if s[(stop + k) % len(s)] == "COIN":
-                        new |= 1 << (r * 2 + k)
-            yield Fr(1, 15), new & ~held
+            for k, r in cells:
+                if strips[r][(stops[r] + k) % len(strips[r])] == "COIN":
+                    new |= 1 << (r * rows + k)
+            yield each, new & ~held
 
 
-def final_masks(feature, mask, left, respins):
-    """Law of the final mask from ``mask`` with ``left`` respins (recursion over outcomes)."""
-    if left == 0 or mask == 15:
-        return {mask: Fr(1)}
-    out = {}
-    for p, new in respin_outcomes(feature, mask):
-        if new:
-            nxt = respins if feature["rule"] == "reset" else left - 1
-        else:
-            nxt = left - 1
-        for m, q in final_masks(feature, mask | new, nxt, respins).items():
-            out[m] = out.get(m, 0) + p * q
-    return out
+def final_masks(feature, mask, left, respins, rows=2, strips=FEATURE_2X2):
+    """Law of the final mask from ``mask`` with ``left`` respins (recursion over
+    outcomes, each (mask, respins left) worked once)."""
+
+    @functools.cache
+    def law(mask, left):
+        if left == 0 or mask == (1 << rows * len(strips)) - 1:
+            return {mask: Fr(1)}
+        out = {}
+        for p, new in respin_outcomes(feature, mask, rows, strips):
+            if new:
+                nxt = respins if feature["rule"] == "reset" else left - 1
+            else:
+                nxt = left - 1
+            for m, q in law(mask | new, nxt).items():
+                out[m] = out.get(m, 0) + p * q
+        return out
+
+    return law(mask, left)
 
 
-def award_law(k0, n):
+@functools.cache
+def award_law(k0, n, cells=4):
     """Award law given k0 start and n final coins, by listing every prize draw."""
     table = [(Fr(1), Fr(2, 4)), (Fr(3), Fr(1, 4)), (Fr(5), Fr(1, 4))]  # 1, 3, MINI = 5
     out = {}
     for draws in itertools.product(table, repeat=n):
-        v = sum(d[0] for d in draws) + (20 if n == 4 else 0)
+        v = sum(d[0] for d in draws) + (20 if n == cells else 0)
         p = Fr(1)
         for d in draws:
             p *= d[1]
@@ -273,24 +285,108 @@ def test_brute_force_small_grid(tmp_path, feature):
     assert par.distribution.mean == pytest.approx(float(par.rtp), rel=1e-13)
 
 
-def test_brute_force_round_distribution(tmp_path):
-    """Per-cell probabilities differ, so the award law depends on the whole key:
-    the round law conditions the base win on every key."""
-    game = write_game(tmp_path, small_game_data(CELLS))
-    ref = brute_force(CELLS)
-    want: dict = {}
-    for s0, s1 in itertools.product(range(4), range(3)):
-        window = [[BASE_2X2[r][(s + k) % len(BASE_2X2[r])] for k in range(2)] for r, s in enumerate((s0, s1))]
-        base = Fr(3 * sum(window[0][k] == window[1][k] == "A" for k in range(2)), 2)  # x total bet 2
-        key = tuple(sum(c == "COIN" for c in window[r]) for r in range(2))
-        law = ref[key][1] if sum(key) >= 2 else {Fr(0): Fr(1)}
-        for v, q in law.items():
-            want[base + v] = want.get(base + v, 0) + Fr(1, 12) * q
-    d = hold_and_spin_par(game, 1).distribution
-    got = dict(zip(d.x.tolist(), d.probabilities.tolist(), strict=True))
-    assert got.keys() == {float(v) for v in want}
-    for v, q in want.items():
-        assert got[float(v)] == pytest.approx(float(q), rel=1e-13)
+# base reels where a triggering window may pay a line: given the per-reel
+# counts (1, 1), COIN on row 0 of both reels pays A A on row 1, COIN on rows 0
+# and 1 pays nothing
+BASE_ROWS = [["COIN", "A", "COIN", "B"], ["A", "COIN", "B", "COIN", "A"]]
+
+
+def round_law_brute_force(feature, base_reels, rows=2, strips=FEATURE_2X2):
+    """Law of the round's win [x total bet = rows lines at level 1] played
+    literally: every base stop combination, the lines paid on its window (A A
+    on a row pays 3 coins), then, when 2+ COIN show, every respin outcome from
+    *that window's* coins (:func:`final_masks`) and every prize draw
+    (:func:`award_law`)."""
+    law: dict = {}
+    stops = list(itertools.product(*(range(len(s)) for s in base_reels)))
+    cells = rows * len(base_reels)
+    for pair in stops:
+        window = [[s[(t + k) % len(s)] for k in range(rows)] for s, t in zip(base_reels, pair, strict=True)]
+        base = Fr(3 * sum(window[0][k] == window[1][k] == "A" for k in range(rows)), rows)
+        mask = sum(1 << (r * rows + k) for r in range(2) for k in range(rows) if window[r][k] == "COIN")
+        k0 = bin(mask).count("1")
+        awards = {Fr(0): Fr(1)}
+        if k0 >= 2:
+            awards = {}
+            for m, q in final_masks(feature, mask, 2, 2, rows, strips).items():
+                for v, pv in award_law(k0, bin(m).count("1"), cells).items():
+                    awards[v] = awards.get(v, 0) + q * pv
+        for v, q in awards.items():
+            law[base + v] = law.get(base + v, 0) + Fr(1, len(stops)) * q
+    return law
+
+
+def assert_round_laws(game, want):
+    """The round's win law of the generic round of rules: lines and of the
+    standalone hold_and_spin_par equal ``want`` to 1e-12 per point."""
+    from slotmath.rules.linegame import analyse
+
+    for d in (hold_and_spin_par(game, 1).distribution, analyse(game, 1).distribution):
+        got = dict(zip(d.x.tolist(), d.probabilities.tolist(), strict=True))
+        assert got.keys() == {float(v) for v, q in want.items() if q}
+        for v, q in want.items():
+            assert abs(got[float(v)] - float(q)) < 1e-12, v
+
+
+@pytest.mark.parametrize("base_reels", [BASE_ROWS, BASE_2X2], ids=["rows", "2x2"])
+@pytest.mark.parametrize("feature", [CELLS, REELS, STRIP_CELLS], ids=["cells", "reels", "strip-cells"])
+def test_brute_force_round_distribution(tmp_path, feature, base_reels):
+    """The round's win law against the literal round, point by point.  Under
+    CELLS (probabilities differ by row) and REELS the award depends on the rows
+    of the coins and so does the line win (A and COIN share the rows): given
+    only the per-reel counts they are correlated, so both round laws must key
+    the base win by the row pattern.  Two are checked: the generic round of
+    rules: lines and the standalone round of hold_and_spin_par."""
+    data = small_game_data(feature)
+    data["reels"]["base"] = base_reels
+    assert_round_laws(write_game(tmp_path, data), round_law_brute_force(feature, base_reels))
+
+
+def test_row_keys_award_equals_its_mixture(tmp_path):
+    """Keyed by row pattern (CELLS: probabilities differ by row), the award of
+    one key (played when another feature shares the key) is the mixture of
+    the (start coins, final count) parts the round convolves; its mean is the
+    exact mean of the key, and keys with the same counts differ."""
+    from slotmath.features.holdspin import hold_and_spin_feature
+
+    data = small_game_data(CELLS)
+    data["reels"]["base"] = BASE_ROWS
+    f = hold_and_spin_feature(write_game(tmp_path, data), 1)
+    assert f.trigger.rows
+    parts = f.parts()
+    for key in [(1, 1), (2, 1), (1, 2), (3, 0), (3, 3)]:  # row patterns, bit k: row k
+        a, w = f.award(key), f.mixture([key])[0]
+        mix: dict = {}
+        for p, part in zip(w, parts, strict=True):
+            for x, q in zip(part.x.tolist(), part.probabilities.tolist(), strict=True):
+                mix[x] = mix.get(x, 0) + p * q
+        got = dict(zip(a.x.tolist(), a.probabilities.tolist(), strict=True))
+        assert got == pytest.approx({x: q for x, q in mix.items() if q}, abs=1e-15)
+        assert isinstance(f.mean(key), Fr) and a.mean == pytest.approx(float(f.mean(key)), rel=1e-13)
+    assert f.mean((1, 1)) != f.mean((2, 2))  # one coin a reel, on row 0 or on row 1
+
+
+# 3 rows x 2 reels: whole reels respin (respin: reels).  With 2 rows a reel
+# holding one coin has one empty cell, which lands COIN with the strip's COIN
+# share whatever its row, so whole reels need 3 rows to depend on the rows:
+# with one coin held on a reel the two empty cells are adjacent (coin on row 0
+# or 2) or not (row 1), and strip 1 lands COIN COIN on adjacent rows only.  On
+# these base reels the line win given the per-reel counts depends on the rows
+# of the coins too, so pairing by counts alone is wrong (a test of the pairing:
+# it fails when the base win and the award are convolved per count key)
+BASE_3X2 = [["COIN", "A", "COIN", "B", "A"], ["A", "COIN", "B", "A", "COIN", "B"]]
+FEATURE_3X2 = [["COIN", "COIN", "B", "B", "A"], ["COIN", "B", "B", "COIN", "A", "B", "B"]]
+
+
+@pytest.mark.parametrize("rule", ["reset", "countdown"])
+def test_brute_force_round_distribution_whole_reels(tmp_path, rule):
+    feature = {"rule": rule, "respin": "reels", "reels": "feature"}
+    data = small_game_data(feature)
+    data["grid"]["rows"] = 3
+    data["paylines"] = [[0, 0], [1, 1], [2, 2]]
+    data["reels"] = {"base": BASE_3X2, "feature": FEATURE_3X2}
+    want = round_law_brute_force(feature, BASE_3X2, 3, FEATURE_3X2)
+    assert_round_laws(write_game(tmp_path, data), want)
 
 
 @pytest.mark.parametrize("rule", ["reset", "countdown"])

@@ -32,14 +32,22 @@ the final number ``n`` of coins, ``k0`` of which were on the trigger window, is
 ``S^{*k0} * V^{*(n - k0)}`` (``*``: convolution; ``S``, ``V`` the start and
 respin value laws) shifted by the full-screen prize when ``n`` is every cell.
 The chain is run backwards once per ``n`` (``E[1{final count = n}]`` from
-every start mask), then averaged over the start masks a triggering *key*
-(the per-reel coin counts of the base window) leaves possible, weighted by
-the base reel strips: given its count ``c``, reel ``r``'s window pattern has
-probability count(pattern) / count(patterns with ``c`` coins), independently
-across reels.  Under ``respin: cells`` with one probability per reel the law
-depends on the mask only through the key; under ``reels`` (or per-cell
-probabilities) the rows matter and the average is what makes the key's law
-exact.
+every start mask, :func:`mask_count_laws`) and read at the start of the
+triggering *key*.  The round convolves the base win given the key with the
+award given the key, exact when they are independent given the key:
+
+* one landing probability per reel (``respin: cells``): the law depends on
+  the mask only through the per-reel coin counts, so the key is those counts
+  and its law the chain averaged over the start masks it leaves possible,
+  weighted by the base reel strips (given its count ``c``, reel ``r``'s
+  window pattern has probability count(pattern) / count(patterns with ``c``
+  coins), independently across reels);
+* landing that depends on the rows (``respin: reels``, per-cell
+  probabilities differing down a reel, :func:`rows_matter`): the award
+  depends on which rows hold the coins and so does the line win, so they are
+  correlated given the counts alone; the key is the per-reel row pattern
+  (:func:`hold_and_spin_trigger`), which fixes the start mask, and the award
+  a mixture over (``k0``, ``n``) weighted by ``P(n | start mask)``.
 
 ``E[award | key] = k0 E[S] + (E[n | key] - k0) E[V] + P(full | key) G``.
 
@@ -81,6 +89,11 @@ __all__ = [
     "coin_patterns",
     "pattern_counts",
     "final_count_laws",
+    "mask_count_laws",
+    "mask_means",
+    "rows_matter",
+    "hold_and_spin_trigger",
+    "key_mask",
     "cell_probabilities",
     "reel_probabilities",
     "count_chain_values",
@@ -368,20 +381,37 @@ def final_count_laws(game: Game, spec: HoldAndSpinSpec, exact: bool | None = Non
     return _final_count_laws(game, spec, exact)
 
 
+def mask_count_laws(game: Game, spec: HoldAndSpinSpec, exact: bool | None = None) -> np.ndarray:
+    """Law of the final number of coins from every start mask: shape
+    (H R + 1, 2**(H R)), ``[n, mask]`` = P(final count = n | start mask)
+    [probability] (object Fractions in exact mode, else float64); one backward
+    run of the chain per ``n``."""
+    return _mask_count_laws(game, spec, exact)
+
+
 @game_cache(maxsize=8)
-def _final_count_laws(game, spec, exact):
-    from slotmath.features.landing import _popcount, reel_average
+def _mask_count_laws(game, spec, exact):
+    from slotmath.features.landing import _popcount
 
     chain = hold_and_spin_chain(game, spec, exact)
-    H, R, cells = game.rows, game.reels, game.rows * game.reels
-    P = 1 << H
+    cells = game.rows * game.reels
     pc = _popcount(cells)
     values = []
     for n in range(cells + 1):
         f = (pc == n).astype(np.int64)
         f = np.array([int(x) for x in f], dtype=object) if chain.exact else f.astype(float)
         values.append(chain.values(f)[0])
-    V = np.stack(values)  # (n, mask)
+    return np.stack(values)
+
+
+@game_cache(maxsize=8)
+def _final_count_laws(game, spec, exact):
+    from slotmath.features.landing import _popcount, reel_average
+
+    H, R, cells = game.rows, game.reels, game.rows * game.reels
+    P = 1 << H
+    V = mask_count_laws(game, spec, exact)  # (n, mask)
+    exact_chain = V.dtype == object
     # average over the start patterns each reel's count leaves possible
     pat_pc = _popcount(H)
     mats = []
@@ -393,7 +423,7 @@ def _final_count_laws(game, spec, exact):
         for c in range(H + 1):
             if tot[c]:
                 Q[c] = [Fraction(int(x), int(tot[c])) for x in Q[c]]
-        mats.append(Q if chain.exact else Q.astype(float))
+        mats.append(Q if exact_chain else Q.astype(float))
     T = reel_average(V.reshape((cells + 1,) + (P,) * R), mats)  # axis 1 + (R - 1 - r) is reel r
     out = {}
     for key in trigger_keys(game, spec):
@@ -546,40 +576,49 @@ def _add_iid(dist: np.ndarray, law: np.ndarray) -> np.ndarray:
     return out
 
 
-def _award_grid_laws(game: Game, spec: HoldAndSpinSpec, exact) -> tuple:
-    """(grid g [x total bet], {key: law of the award on the grid, float64 array})."""
-    g = _grid(spec)
-    cells = game.rows * game.reels
-    v, s = _value_law(spec.values, g), _value_law(spec.start_values, g)
-    full = int(spec.full_screen / g)
-    laws = final_count_laws(game, spec, exact)
-    cache: dict = {}
+class _PrizeSums:
+    """Laws of the prize sum on the grid ``g`` [x total bet] (float64 arrays,
+    memoised): ``component(k0, n)`` = ``S^{*k0} * V^{*(n - k0)}`` and
+    ``final(k0, n)`` the same shifted by the full-screen prize when ``n`` is
+    every cell."""
 
-    def component(k0, n):  # law of k0 start prizes plus n - k0 respin prizes
-        if (k0, n) not in cache:
+    def __init__(self, spec: HoldAndSpinSpec, cells: int):
+        self.g, self.cells = _grid(spec), cells
+        self.v, self.s = _value_law(spec.values, self.g), _value_law(spec.start_values, self.g)
+        self.full = int(spec.full_screen / self.g)
+        self.cache: dict = {}
+
+    def component(self, k0: int, n: int) -> np.ndarray:
+        if (k0, n) not in self.cache:
             if n == k0:
                 d = np.ones(1)
                 for _ in range(k0):
-                    d = _add_iid(d, s)
+                    d = _add_iid(d, self.s)
             else:
-                d = _add_iid(component(k0, n - 1), v)
-            cache[(k0, n)] = d
-        return cache[(k0, n)]
+                d = _add_iid(self.component(k0, n - 1), self.v)
+            self.cache[(k0, n)] = d
+        return self.cache[(k0, n)]
 
-    out = {}
-    for key, law in laws.items():
-        k0 = sum(key)
-        top = len(component(k0, cells)) + full
-        hist = np.zeros(top)
-        for n in range(k0, cells + 1):
+    def final(self, k0: int, n: int) -> np.ndarray:
+        d = self.component(k0, n)
+        return np.concatenate([np.zeros(self.full), d]) if n == self.cells else d
+
+    def mixture(self, k0: int, law) -> np.ndarray:
+        """Award law given ``k0`` start coins and the final-count law ``law``."""
+        hist = np.zeros(len(self.component(k0, self.cells)) + self.full)
+        for n in range(k0, self.cells + 1):
             p = float(law[n])
-            if p == 0:
-                continue
-            d = component(k0, n)
-            shift = full if n == cells else 0
-            hist[shift : shift + len(d)] += p * d
-        out[key] = hist
-    return g, out
+            if p:
+                d = self.final(k0, n)
+                hist[: len(d)] += p * d
+        return hist
+
+
+def _award_grid_laws(game: Game, spec: HoldAndSpinSpec, exact) -> tuple:
+    """(grid g [x total bet], {key: law of the award on the grid, float64 array})."""
+    sums = _PrizeSums(spec, game.rows * game.reels)
+    laws = final_count_laws(game, spec, exact)
+    return sums.g, {key: sums.mixture(sum(key), law) for key, law in laws.items()}
 
 
 def hold_and_spin_awards(game: Game, level: int, spec: HoldAndSpinSpec, exact: bool | None = None) -> dict:
@@ -603,6 +642,127 @@ def hold_and_spin_awards(game: Game, level: int, spec: HoldAndSpinSpec, exact: b
         nz = np.flatnonzero(hist)
         out[key] = WinDistribution(nz.astype(np.int64) * step_units, hist[nz], unit_den, bet.total_bet)
     return out
+
+
+# ===========================================================================
+# the row key: per reel, the rows of the coins (when the landing depends on them)
+# ===========================================================================
+def rows_matter(game: Game, spec: HoldAndSpinSpec) -> bool:
+    """True when the respins' landing depends on the rows (``respin: reels``,
+    or per-cell probabilities that differ down a reel): the award then depends
+    on which rows hold the coins, and so does the base line win, so the round
+    keys the trigger by the row pattern (:func:`hold_and_spin_trigger`)."""
+    return reel_probabilities(game, spec) is None
+
+
+def hold_and_spin_trigger(game: Game, spec: HoldAndSpinSpec):
+    """The round's :class:`~slotmath.features.round.Trigger`: the coins per
+    reel, by count, or by row pattern (bit k: row k) when :func:`rows_matter`."""
+    from slotmath.features.round import Trigger
+
+    return Trigger(spec.symbol, per_reel=True, rows=rows_matter(game, spec))
+
+
+def key_mask(game: Game, key: tuple) -> int:
+    """Start mask (bit ``reel * H + row``) of a row-pattern key."""
+    from slotmath.features.lockit_round import start_state
+
+    return start_state(key, game.rows)[1]
+
+
+def mask_means(game: Game, spec: HoldAndSpinSpec, exact: bool | None = None) -> np.ndarray:
+    """Mean award [x total bet] from every start mask, shape (2**(H R),):
+    ``k0 E[S] + (E[n | mask] - k0) E[V] + P(full | mask) G``, ``k0`` the
+    mask's coins (object Fractions when the chain is exact, else float64)."""
+    return _mask_means(game, spec, exact)
+
+
+@game_cache(maxsize=8)
+def _mask_means(game, spec, exact):
+    from slotmath.features.landing import _popcount
+
+    V = mask_count_laws(game, spec, exact)
+    cells = game.rows * game.reels
+    ev, _ = HoldAndSpinSpec.table_moments(spec.values)
+    es, _ = HoldAndSpinSpec.table_moments(spec.start_values)
+    full = spec.full_screen
+    k0 = _popcount(cells)
+    if V.dtype == object:
+        k0 = np.array([int(x) for x in k0], dtype=object)
+        n = np.array(range(cells + 1), dtype=object)
+    else:
+        k0, n = k0.astype(float), np.arange(cells + 1, dtype=float)
+        ev, es, full = float(ev), float(es), float(full)
+    en = (n[:, None] * V).sum(axis=0)
+    return k0 * es + (en - k0) * ev + V[cells] * full
+
+
+def _row_parts(game: Game, level: int, spec: HoldAndSpinSpec, exact) -> tuple:
+    """The award of a row-pattern key as a mixture: ``(parts, mixture)``, the
+    parts the laws of (start coins k0, final count n) for ``trigger <= k0 <= n
+    <= H R`` and ``mixture(keys)`` the (keys, parts) matrix of P(n | start
+    mask) in the column of (k0, n) (float64)."""
+    from slotmath.features.landing import _popcount
+    from slotmath.features.lockit_round import _grid_law
+
+    cells = game.rows * game.reels
+    sums = _PrizeSums(spec, cells)
+    bet = game.bet(level)
+    column = np.full((cells + 1, cells + 1), -1, dtype=np.int64)
+    parts = []
+    for k0 in range(spec.trigger, cells + 1):
+        for n in range(k0, cells + 1):
+            column[k0, n] = len(parts)
+            parts.append(_grid_law(sums.final(k0, n), sums.g * bet.total_bet, bet.total_bet))
+    V = np.asarray(mask_count_laws(game, spec, exact), dtype=float)
+    pc = _popcount(cells)
+
+    def mixture(keys):
+        masks = np.array([key_mask(game, k) for k in keys], dtype=np.int64)
+        k0 = pc[masks]
+        i, n = np.nonzero(np.arange(cells + 1)[None, :] >= k0[:, None])
+        out = np.zeros((len(keys), len(parts)))
+        out[i, column[k0[i], n]] = V[n, masks[i]]
+        return out
+
+    return parts, mixture
+
+
+def _row_feature(game: Game, level: int, spec: HoldAndSpinSpec, exact):
+    """The feature keyed by the row pattern of the coins (see :func:`rows_matter`)."""
+    from slotmath.features.landing import _popcount
+    from slotmath.features.lockit_round import _grid_law
+    from slotmath.features.round import Feature
+
+    cells = game.rows * game.reels
+    means = mask_means(game, spec, exact)
+    pc = _popcount(cells)
+    built: dict = {}  # parts, built when first read (RTP figures need only the means)
+
+    def parts():
+        if "parts" not in built:
+            built["parts"] = _row_parts(game, level, spec, exact)
+        return built["parts"]
+
+    sums = _PrizeSums(spec, cells)
+
+    def award(key):  # one key's law (when another feature shares the key)
+        m = key_mask(game, key)
+        hist = sums.mixture(int(pc[m]), mask_count_laws(game, spec, exact)[:, m])
+        bet = game.bet(level)
+        return _grid_law(hist, sums.g * bet.total_bet, bet.total_bet)
+
+    return Feature(
+        "hold_and_spin",
+        hold_and_spin_trigger(game, spec),
+        lambda key: int(pc[key_mask(game, key)]) >= spec.trigger,
+        lambda key: means[key_mask(game, key)],
+        award,
+        group=lambda key: key_mask(game, key),  # one award law per start screen
+        odds=lambda probs: feature_odds(game, spec, probs, exact, rows=True),
+        mixture=lambda keys: parts()[1](keys),
+        parts=lambda: parts()[0],
+    )
 
 
 def _required(game: Game) -> HoldAndSpinSpec:
@@ -642,20 +802,31 @@ def depends_on_count_only(game: Game, spec: HoldAndSpinSpec, exact: bool | None 
     return True
 
 
-def feature_odds(game: Game, spec: HoldAndSpinSpec, probs: dict, exact: bool | None = None) -> dict:
+def feature_odds(
+    game: Game, spec: HoldAndSpinSpec, probs: dict, exact: bool | None = None, rows: bool = False
+) -> dict:
     """Feature odds (JSON-ready) from ``probs`` = {triggering key: P(key)}:
     trigger probability, mean award [x total bet], full-screen probability,
     expected jackpots per round, the coins on screen given a trigger and the
-    expected count per round of the sampler's events (``event_rates``)."""
-    means = hold_and_spin_means(game, 0, spec, exact)
-    laws = final_count_laws(game, spec, exact)
+    expected count per round of the sampler's events (``event_rates``).
+    Keys are per-reel counts, or with ``rows`` per-reel row patterns."""
     cells = game.rows * game.reels
+    if rows:
+        V, by_mask = mask_count_laws(game, spec, exact), mask_means(game, spec, exact)
+        masks = {k: key_mask(game, k) for k in probs}
+        laws = {k: V[:, m] for k, m in masks.items()}
+        means = {k: by_mask[m] for k, m in masks.items()}
+        coins = {k: bin(m).count("1") for k, m in masks.items()}
+    else:
+        means = hold_and_spin_means(game, 0, spec, exact)
+        laws = final_count_laws(game, spec, exact)
+        coins = {k: sum(k) for k in probs}
     p = sum(probs.values(), Fraction(0))
     pf = float(p)
     full = sum(float(probs[k]) * float(laws[k][cells]) for k in probs)
     at_trigger, at_end = np.zeros(cells + 1), np.zeros(cells + 1)
     for k, q in probs.items():
-        at_trigger[sum(k)] += float(q)
+        at_trigger[coins[k]] += float(q)
         at_end += np.array([float(x) for x in laws[k]]) * float(q)
     counts = np.arange(cells + 1)
     start, end = float(at_trigger @ counts), float(at_end @ counts)
@@ -690,18 +861,22 @@ def hold_and_spin_feature(
     game: Game, level: int, spec: HoldAndSpinSpec | None = None, exact: bool | None = None
 ):
     """The hold-and-spin as a :class:`slotmath.features.round.Feature` of the
-    generic round: trigger = the coin counted per reel; mean and award law of
-    every triggering key; keys share an award law by coin count when
+    generic round: trigger = the coin counted per reel (by row pattern when
+    :func:`rows_matter`: then the award given the key is independent of the
+    base win, see :func:`_row_feature`); mean and award law of every
+    triggering key; count keys share an award law by coin count when
     :func:`depends_on_count_only`; odds by :func:`feature_odds`."""
-    from slotmath.features.round import Feature, Trigger
+    from slotmath.features.round import Feature
 
     spec = spec or _required(game)
+    if rows_matter(game, spec):
+        return _row_feature(game, level, spec, exact)
     awards = hold_and_spin_awards(game, level, spec, exact)
     means = hold_and_spin_means(game, level, spec, exact)
     by_count = depends_on_count_only(game, spec, exact)
     return Feature(
         "hold_and_spin",
-        Trigger(spec.symbol, per_reel=True),
+        hold_and_spin_trigger(game, spec),
         lambda key: key in awards,
         means.__getitem__,
         awards.__getitem__,

@@ -4,10 +4,15 @@ when the window shows enough coins.
 
 Exact RTP: ``E[base spin win] + sum over keys P(key) mean(key)``.  The round's
 win law: the base win and the award depend on each other only through the
-key (the coins per reel of the window), so the base win given the key is
-convolved with the award given the key.  The generic feature round of
-``rules: lines`` plays this feature (with any other); :func:`hold_and_spin_par`
-is the same round alone by direct convolutions, its tail resolved further.
+key, so the base win given the key is convolved with the award given the
+key.  The key is the coins per reel of the window when every cell of a reel
+lands alike; when the landing depends on the rows (``respin: reels``, or
+per-cell probabilities that differ down a reel) the award depends on which
+rows hold the coins, and so does the line win, so the key is the per-reel row
+pattern of the coins (:func:`~slotmath.features.holdspin.rows_matter`).  The
+generic feature round of ``rules: lines`` plays this feature (with any
+other); :func:`hold_and_spin_par` is the same round alone by direct
+convolutions, its tail resolved further.
 """
 
 from __future__ import annotations
@@ -22,11 +27,16 @@ from slotmath.features.holdspin import (
     COINS_TABLE,
     HoldAndSpinSpec,
     _award_grid_laws,
+    _PrizeSums,
     _required,
     check_jackpots,
     depends_on_count_only,
     feature_odds,
     hold_and_spin_means,
+    hold_and_spin_trigger,
+    key_mask,
+    mask_count_laws,
+    rows_matter,
     trigger_keys,
 )
 from slotmath.features.options import _Reader
@@ -120,17 +130,19 @@ def base_by_coins(game: Game, level: int, spec: HoldAndSpinSpec) -> dict:
 
 
 def base_given_key(game: Game, level: int, spec: HoldAndSpinSpec, key: tuple) -> WinDistribution:
-    """Exact law of the base win on the stops whose windows show ``key``
-    (per-reel coin counts): the base strips with every other stop weighted 0."""
+    """Exact law of the base win on the stops whose windows show ``key`` (per
+    reel, the coin count, or the coins' row pattern when
+    :func:`~slotmath.features.holdspin.rows_matter`): the base strips with
+    every other stop weighted 0."""
     from dataclasses import replace
 
-    from slotmath.engine.joint import spin_distribution
-    from slotmath.engine.reels import window_symbol_count
+    from slotmath.engine.joint import reel_digits, spin_distribution
     from slotmath.model import Strip
 
+    trigger = hold_and_spin_trigger(game, spec)
     strips = []
     for strip, c in zip(game.strips(spec.base_reels), key, strict=True):
-        keep = window_symbol_count(game, strip, spec.symbol) == c
+        keep = reel_digits(game, strip, trigger) == c
         strips.append(Strip(strip.symbols, tuple(int(w) for w in strip.stop_weights() * keep)))
     sets = dict(game.reel_sets)
     sets[spec.base_reels] = tuple(strips)
@@ -146,15 +158,16 @@ def round_distribution(
     they are independent given the key.  When every key with the same number
     of coins has the same award law (cells that land alike), the joint law of
     (base win, coin count) from :func:`base_by_coins` suffices; otherwise the
-    base win is conditioned on every key (:func:`base_given_key`, slower).
-    Float64 probabilities.
+    base win is conditioned on every key (:func:`base_given_key`, slower):
+    the per-reel counts, or the row patterns when the landing depends on the
+    rows.  Float64 probabilities.
     """
     bet = game.bet(level)
     g, laws = _award_grid_laws(game, spec, exact)
     by_count: dict = {}
     for key in laws:
         by_count.setdefault(sum(key), []).append(key)
-    grouped = depends_on_count_only(game, spec, exact)
+    grouped = not rows_matter(game, spec) and depends_on_count_only(game, spec, exact)
     base = base_by_coins(game, level, spec)
     cycle = game.cycle(spec.base_reels)
     step = g * bet.total_bet
@@ -167,7 +180,7 @@ def round_distribution(
         elif grouped:
             parts.append((dist, Fraction(1, cycle), laws[by_count[k0][0]]))
     if not grouped:
-        probs = trigger_keys(game, spec)
+        probs, laws = _keyed_awards(game, spec, exact, laws)
         for key in laws:
             d = base_given_key(game, level, spec, key)
             parts.append((d, probs[key] / d.total, laws[key]))
@@ -187,6 +200,24 @@ def round_distribution(
             hist[wb + j * step_units] += law[j] * pb
     nz = np.flatnonzero(hist)
     return WinDistribution(nz.astype(np.int64), hist[nz], ud, bet.total_bet)
+
+
+def _keyed_awards(game: Game, spec: HoldAndSpinSpec, exact, count_laws: dict) -> tuple:
+    """({triggering key: P(key)}, {key: award law on the grid}) for the keys of
+    :func:`~slotmath.features.holdspin.hold_and_spin_trigger`: ``count_laws``
+    as they are, or per row pattern the law from its own start mask."""
+    if not rows_matter(game, spec):
+        return trigger_keys(game, spec), count_laws
+    from slotmath.features.round import trigger_key_probability
+
+    V = mask_count_laws(game, spec, exact)
+    sums = _PrizeSums(spec, game.rows * game.reels)
+    probs, laws = {}, {}
+    for key, p in trigger_key_probability(game, hold_and_spin_trigger(game, spec), spec.base_reels).items():
+        m = key_mask(game, key)
+        if bin(m).count("1") >= spec.trigger:
+            probs[key], laws[key] = p, sums.mixture(bin(m).count("1"), V[:, m])
+    return probs, laws
 
 
 def hold_and_spin_par(game: Game, level: int | None = None, exact: bool | None = None):
@@ -240,5 +271,6 @@ def _notes(game: Game, spec: HoldAndSpinSpec, exact: bool) -> list:
     return [
         f"Hold-and-spin: {spec.trigger}+ {spec.symbol} hold, {spec.respins} respins "
         f"({spec.rule}), respin model '{spec.respin}'; feature RTP {how}.",
-        "The round distribution: base win given the coins on the window, convolved with the award law.",
+        "The round distribution: base win given the coins on the window (per reel: their count, or "
+        "their rows when the landing depends on the rows), convolved with the award law.",
     ]
