@@ -114,8 +114,7 @@ class Feature:
 def feature_from_tables(name: str, trigger: Trigger, awards: dict, means: dict, odds=None) -> Feature:
     """A :class:`Feature` from per-key tables: ``awards[key]`` its award law
     (:class:`WinDistribution`) and ``means[key]`` its exact mean [x total
-    bet], for the keys that trigger (e.g. a hold-and-spin's
-    ``hold_and_spin_awards`` / ``hold_and_spin_means``, keyed by per-reel counts)."""
+    bet], for the keys that trigger (keys of ``trigger``'s form)."""
     return Feature(name, trigger, lambda key: key in awards, means.__getitem__, awards.__getitem__, odds=odds)
 
 
