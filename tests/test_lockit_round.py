@@ -378,3 +378,14 @@ def test_lockit_beside_free_games(tmp_path):
     one_on_1 = Fr(5, 9) * 10 + Fr(4, 9) * 2  # P on reel 1, reel 2 respins
     one_on_2 = Fr(3, 4) * 10 + Fr(1, 4) * 2  # P on reel 2, reel 1 respins
     assert par.components["lockit"] == Fr(1, 16) * 10 + Fr(3, 16) * one_on_1 + Fr(3, 16) * one_on_2
+
+
+def test_shapes_table_rows_add_up_to_the_lockit_component(tiny):
+    # every shape's expected count x its mean award, plus the mark's wheel spin
+    # (P(mark) x the wheel's mean), is the feature's whole RTP contribution
+    from slotmath.rules.linegame import analyse
+
+    result = analyse(tiny, 1)
+    rows = result.features["lockit"]["shapes_given_trigger"]
+    assert rows[-1]["shape"] == "wheel (mark)"
+    assert sum(r["rtp"] for r in rows) == pytest.approx(float(result.components["lockit"]), rel=1e-12)

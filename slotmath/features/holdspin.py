@@ -108,7 +108,7 @@ __all__ = [
 ]
 
 #: grids with at most this many cells run the chain in exact Fractions
-EXACT_CELLS = 9
+EXACT_CELLS = 6
 SPEC_KEYS = (
     "symbol",
     "trigger",

@@ -91,7 +91,7 @@ BASE_SOURCE = "base_game"
 #: largest window the chain runs on (2**cells masks per value function)
 MAX_CELLS = 20
 #: grids with at most this many cells run the chain in exact Fractions
-EXACT_CELLS = 9
+EXACT_CELLS = 6
 #: events of the compiled sampler (:mod:`slotmath.montecarlo.lockitsim`), after the pays'
 FEATURE_EVENTS = ("lockit triggers", "lockit full screens", "lockit marks", "lockit award [grid]")
 #: name of the PAR table of shapes given a trigger
@@ -470,6 +470,7 @@ def lockit_odds(game: Game, level: int, probs: dict, exact: bool | None = None) 
             if label in lk.jackpots or (label == lk.wheel.pre_name and lk.wheel.pre_probability):
                 jackpots[label] = jackpots.get(label, 0.0) + mark * float(q)
     g = _grid(lk, level)
+    wm = float(wheel_mod.moments(lk.wheel)[0]) if lk.mark_paid else 0.0
     return {
         "trigger_probability": pf,
         "trigger_probability_exact": f"{p.numerator}/{p.denominator}",
@@ -489,7 +490,12 @@ def lockit_odds(game: Game, level: int, probs: dict, exact: bool | None = None) 
                 "rtp": float(shapes[s]) * float(m1[s]),
             }
             for s, name in enumerate(lk.spec.shape_names)
-        ],
+        ]
+        + (  # the mark's wheel spin: the rows add up to the feature's RTP
+            [{"shape": "wheel (mark)", "expected": mark / pf, "mean_award": wm, "rtp": mark * wm}]
+            if lk.mark_paid
+            else []
+        ),
         "event_rates": dict(zip(FEATURE_EVENTS, (pf, full, mark, rtp / float(g)), strict=True)),
     }
 

@@ -235,7 +235,13 @@ def feature_tables(law) -> dict:
     if lk:
         from slotmath.features.lockit_round import SHAPES_TABLE
 
-        out[SHAPES_TABLE] = pd.DataFrame(lk["shapes_given_trigger"])
+        out[SHAPES_TABLE] = pd.DataFrame(lk["shapes_given_trigger"]).rename(
+            columns={
+                "expected": "per feature",
+                "mean_award": "mean award [x total bet]",
+                "rtp": "rtp [x total bet]",
+            }
+        )
     wheel = law.figures.get("wheel")
     if wheel:
         out["Wheel (one spin)"] = pd.DataFrame(wheel["outcomes"])
@@ -282,16 +288,18 @@ def round_notes(law, cap) -> list:
         notes.append(
             "Hold-and-spin: the lock-it chain of the held coins, its award the held prizes "
             "(convolutions of the value tables given the coins at the trigger and at the end) "
-            "plus the full-screen prize; means exact when every cell of a reel lands alike, "
-            "else float64 (relative error below about 1e-12)."
+            "plus the full-screen prize; means exact when every cell of a reel lands alike "
+            "or the grid is small, else float64 (relative error below about 1e-12)."
         )
     if "lockit" in law.figures:
+        from slotmath.features.lockit_round import EXACT_CELLS
+
         notes.append(
             "Lock-it: key = per reel the rows of the held symbols and the mark, joint with "
             "the base win in the line engine's pass; the chain of the held symbols run "
             "backward once per group of final screens (shape-count vector x mark flag) and "
             "read at each key's start; award = the shapes' award laws convolved (plus one "
-            "wheel spin where a mark pays). Means exact Fractions up to 9 cells, else "
+            f"wheel spin where a mark pays). Means exact Fractions up to {EXACT_CELLS} cells, else "
             "float64 (relative error below about 1e-12)."
         )
     if "wheel" in law.figures or "selection" in law.figures:
