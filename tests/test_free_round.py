@@ -256,6 +256,17 @@ def test_never_ending_free_games_are_refused(write_game):
     assert analyse(tiny(write_game, 80, ", max_games: 100"), 1).rtp > 0
 
 
+def test_validate_refuses_never_ending_free_games(write_game):
+    # `slotmath validate` refuses what `par` would: E[K] = 80/64 >= 1, one line, exit 2
+    from conftest import run_cli
+
+    folder = write_game(TINY.replace("GAMES", "80").replace("EXTRA", "")).parent
+    done = run_cli("validate", str(folder))
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert "options.free_games.awards: free games would never end" in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
+
+
 def test_round_accepts_any_feature_with_a_trigger(write_game):
     # a table feature keyed by the per-reel counts of A: (1, 1, 1) on the
     # 1x3 window of the tiny game (A A A, 8 of 64) pays 10 or 30 x total bet

@@ -126,6 +126,35 @@ def keyed_free_spins(game: Game, g: Game, level: int, spec: FreeGamesSpec, lead:
     return entries, den, kw
 
 
+def extra_games_mean(game: Game, spec: FreeGamesSpec) -> Fraction:
+    """Mean number of games one free game adds, ``E[K]`` (exact, from the
+    per-reel counts of the trigger symbol on the free reel set)."""
+    from slotmath.features.round import trigger_key_probability
+
+    g = nudged_game(game, spec.reels, spec.nudge)
+    probs = trigger_key_probability(g, Trigger(spec.symbol), spec.reels)
+    return sum((p * spec.retrigger_games(c) for c, p in probs.items()), Fraction(0))
+
+
+def refuse_endless(game: Game, spec: FreeGamesSpec, ek: Fraction | None = None) -> None:
+    """Refuse retriggered free games without ``max_games`` whose mean number of
+    added games ``ek`` (:func:`extra_games_mean` when None) is 1 or more: they
+    would never end (:class:`~slotmath.io.gamefile.GameFileError`)."""
+    if spec.max_games is not None or not spec.retrigger:
+        return
+    ek = extra_games_mean(game, spec) if ek is None else ek
+    if ek >= 1:
+        from slotmath.io.gamefile import GameFileError
+
+        field = "retrigger_awards" if spec.retrigger_awards else "awards"
+        raise GameFileError(
+            game.source,
+            f"options.free_games.{field}",
+            f"free games would never end: each game adds {float(ek):.4g} games on average "
+            "(must be below 1); give max_games or award fewer games",
+        )
+
+
 def free_games_feature_of(game: Game, level: int, spec: FreeGamesSpec) -> Feature:
     """The declared free games as a round :class:`Feature` (component ``free_games``).
 
@@ -140,17 +169,7 @@ def free_games_feature_of(game: Game, level: int, spec: FreeGamesSpec) -> Featur
     wins, extra, counts, den, by_count = free_spin_counts(game, level, spec)
     scale = den * game.bet(level).total_bet
     cap = spec.max_games
-    ek = Fraction(sum(k * c for k, c in zip(extra, counts, strict=True)), sum(counts))
-    if cap is None and ek >= 1:
-        from slotmath.io.gamefile import GameFileError
-
-        field = "retrigger_awards" if spec.retrigger_awards else "awards"
-        raise GameFileError(
-            game.source,
-            f"options.free_games.{field}",
-            f"free games would never end: each game adds {float(ek):.4g} games on average "
-            "(must be below 1); give max_games or award fewer games",
-        )
+    refuse_endless(game, spec, Fraction(sum(k * c for k, c in zip(extra, counts, strict=True)), sum(counts)))
 
     @cache
     def games_law(n: int) -> FreeGames:

@@ -419,6 +419,10 @@ def check(game: Game) -> None:
             check_jackpots(game, spec)
     alone = "jackpots" in game.options and not {"hold_and_spin", "lockit"} & set(game.options)
     free = load_features(game).free_games
+    if free is not None and free.sticky is None:  # sticky retriggers require max_games
+        from slotmath.features.freeround import refuse_endless
+
+        refuse_endless(game, free)
     if prizes or alone or (free is not None and not free.awards):
         from slotmath.features.prizes import load_line_prizes
 
