@@ -256,6 +256,16 @@ def test_never_ending_free_games_are_refused(write_game):
     assert analyse(tiny(write_game, 80, ", max_games: 100"), 1).rtp > 0
 
 
+def test_free_games_table_shows_the_games_played_under_max_games(write_game):
+    # 2 games awarded, no retrigger can happen before the cap of 1 game:
+    # the table gives the 2 awarded and the 1 played
+    fg = analyse(tiny(write_game, 2, ", max_games: 1"), 1).features["free_games"]["by_count"]["3"]
+    assert fg["games"] == 2 and fg["mean_games_played"] == 1
+    # uncapped, the renewal formula: 2 / (1 - 2/64) = 64/31 games played
+    fg = analyse(tiny(write_game), 1).features["free_games"]["by_count"]["3"]
+    assert fg["mean_games_played"] == pytest.approx(64 / 31, rel=1e-15)
+
+
 def test_validate_refuses_never_ending_free_games(write_game):
     # `slotmath validate` refuses what `par` would: E[K] = 80/64 >= 1, one line, exit 2
     from conftest import run_cli

@@ -206,7 +206,12 @@ def free_games_feature_of(game: Game, level: int, spec: FreeGamesSpec) -> Featur
             "multiplier": float(spec.multiplier),
             "free_spin_mean": float(spin_mean),
             "by_count": {
-                str(c): {"probability": float(q), "games": spec.games(c), "mean_award": float(mean(c))}
+                str(c): {
+                    "probability": float(q),
+                    "games": spec.games(c),
+                    "mean_games_played": float(games_law(spec.games(c)).spins_mean),
+                    "mean_award": float(mean(c)),
+                }
                 for c, q in sorted(key_p.items())
             },
             "extra_games_per_game": float(fg.retrigger_mean),

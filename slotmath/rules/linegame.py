@@ -220,7 +220,8 @@ def feature_tables(law) -> dict:
                 "count": int(c),
                 "probability": v["probability"],
                 "one_in": 1 / v["probability"] if v["probability"] else float("inf"),
-                "games": v["games"],
+                "games awarded": v["games"],
+                "mean games played": v["mean_games_played"],
                 "mean_award": v["mean_award"],
             }
             for c, v in fg["by_count"].items()
