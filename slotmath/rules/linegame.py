@@ -240,7 +240,6 @@ def feature_tables(law) -> dict:
             columns={
                 "expected": "per feature",
                 "mean_award": "mean award [x total bet]",
-                "rtp": "rtp [x total bet]",
             }
         )
     wheel = law.figures.get("wheel")
