@@ -248,7 +248,12 @@ def test_generic_feature_sheets(sheet):
     tables = {
         "nudge_pays": pd.DataFrame({"pays": [1, 2, 3], "probability": [0.7, 0.2, 0.1]}),
         "heat": pd.DataFrame(np.arange(9.0).reshape(3, 3)),
+        # a table of the window's shape (3 x 3) that is not a per-cell grid
+        "games_by_count": pd.DataFrame(
+            {"count": [3, 4, 5], "probability": [0.01, 0.002, 0.0001], "games": [8, 12, 20]}
+        ),
     }
+    tables["heat"].attrs["heatmap"] = True  # the producer marks a per-cell grid
     # without tables from the rules module every feature figure is on the page
     out = feature_tables(features, {}, game)
     titles = [t.title for t in out]
@@ -275,6 +280,7 @@ def test_generic_feature_sheets(sheet):
     assert nudge.format_key("probability", 0) == "prob"
     captions = {c for t in out for c, _ in t.figures}
     assert {"Lock it: coverage", "Heat", "Nudge pays: probability by pays."} <= captions
+    assert "Games by count" not in captions  # the shape alone draws no heat map
     for t in out:
         for _, build in t.figures:  # every figure draws
             assert build().axes
