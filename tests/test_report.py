@@ -340,6 +340,11 @@ def test_value_formats():
     assert f(Fraction(1, 2), "x") == "0.5"
     assert f(2.5e-8, "auto") == "2.5e-08" and f("EUR", "auto") == "EUR"
     assert f(5e-6, "pctp") == "5.000e-06" and f(0.3, "pctp") == "30.0000%" and f(0.0, "pctp") == "0.0000%"
+    # round-off below the last shown digit (a round cap that never binds,
+    # -E[(win - cap)+] = -5e-13) is a zero, not "-0.000000%"
+    assert f(-4.989e-13, "pct6") == "0.000000%" and f(-0.0, "pct") == "0.0000%"
+    assert f(-1e-13, "x") == "0" and f(-1e-13, "z") == "0.00"
+    assert f(-0.004, "pct6") == "-0.400000%" and f(-1e-13, "prob") == "-1.000000e-13"
     assert sheettable.excel_value(2**60) == str(2**60)  # kept exact as text
     assert sheettable.excel_value(np.int64(5)) == 5
     assert sheettable.exact_str(Fraction(10)) == "10" and sheettable.exact_str(0.5) == ""
