@@ -102,6 +102,24 @@ def test_sessions_section(sheet):
     s100 = sheet.sessions[0]
     table = sheet.sections["sessions"].tables[0].frame.set_index("figure")
     assert table.loc["P(ahead: net result > 0)", "100 spins"] == s100.p_ahead
+    # a probability below its own error bound is not shown as a number
+    rows = {
+        "P(ahead: net result > 0)": lambda s: (s.p_ahead, s.cdf_error_bound),
+        "P(exactly even)": lambda s: (s.p_even, s.error_bound),
+        "P(lose half the stake or more)": lambda s: (s.p_at_most(-s.spins / 2), s.cdf_error_bound),
+    }
+    unresolved = 0
+    for s in sheet.sessions:
+        for name, figure in rows.items():
+            p, bound = figure(s)
+            cell = table.loc[name, f"{s.spins:,} spins"]
+            if p < bound:
+                unresolved += 1
+                assert cell == "< " + sheettable.format_value(bound, "pctp"), (name, s.spins, p, bound)
+            else:
+                assert cell == p
+        assert s.summary()["cdf_error_bound"] == s.cdf_error_bound
+    assert unresolved  # the long sessions hold some (P(lose half) after 10,000 spins)
     assert table.loc["expected net result [x total bet]", "1,000 spins"] == pytest.approx(
         1000 * (float(sheet.par.rtp) - 1)
     )

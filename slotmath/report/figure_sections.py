@@ -24,7 +24,15 @@ from slotmath.report.sheetparts import (
     coin_values,
     volatility_class,
 )
-from slotmath.report.sheettable import Section, Table, exact_str, figure_table, human, label
+from slotmath.report.sheettable import (
+    Section,
+    Table,
+    exact_str,
+    figure_table,
+    format_value,
+    human,
+    label,
+)
 from slotmath.rules.par import fraction_str
 
 if TYPE_CHECKING:
@@ -342,14 +350,28 @@ def distribution(sheet: ParSheet) -> Section:
     return sheet._section("distribution", tables)
 
 
+#: Note on the probabilities a session table cannot resolve.
+BELOW_BOUND = " A probability below its own error bound is shown as \"< bound\"."
+
+
+def resolved(probability: float, bound: float):
+    """A computed probability as shown: the number, or ``"< bound"`` when
+    it is below its own error bound (not resolved by the float64 FFT)."""
+    return probability if probability >= bound else f"< {format_value(bound, 'pctp')}"
+
+
 def sessions(sheet: ParSheet) -> Section:
     labels = [f"{s.spins:,} spins" for s in sheet.sessions]
     spec = [
         ("expected net result [x total bet]", lambda s: s.mean, "x"),
         ("SD of the net result [x total bet]", lambda s: s.sd, "x"),
-        ("P(ahead: net result > 0)", lambda s: s.p_ahead, "pctp"),
-        ("P(exactly even)", lambda s: s.p_even, "pctp"),
-        ("P(lose half the stake or more)", lambda s: s.p_at_most(-s.spins / 2), "pctp"),
+        ("P(ahead: net result > 0)", lambda s: resolved(s.p_ahead, s.cdf_error_bound), "pctp"),
+        ("P(exactly even)", lambda s: resolved(s.p_even, s.error_bound), "pctp"),
+        (
+            "P(lose half the stake or more)",
+            lambda s: resolved(s.p_at_most(-s.spins / 2), s.cdf_error_bound),
+            "pctp",
+        ),
     ]
     spec += [
         (f"{q:.0%} quantile of the net result [x total bet]", lambda s, q=q: s.quantile(q), "x")
@@ -369,9 +391,10 @@ def sessions(sheet: ParSheet) -> Section:
         "whole range from losing every bet to the top of the lattice; the probability "
         "above it (up to the largest possible result, N x max win - N) is one figure. "
         "The error bounds follow from the float64 FFT error of each product."
+        + BELOW_BOUND
         if exact
         else "Some wins were moved to a coarser lattice (mean kept) to bound the size; "
-        "quantiles are approximate to one lattice step per spin."
+        "quantiles are approximate to one lattice step per spin." + BELOW_BOUND
     )
     table = figure_table("Net result of a session", rows, note=note, columns=("figure", *labels))
     return sheet._section(
