@@ -16,6 +16,7 @@ from slotmath.cli import main
 from slotmath.io import files
 from slotmath.io.files import atomic_path
 from slotmath.report import sheet as sheet_module
+from slotmath.report import figure_sections
 from slotmath.report import sheettable
 from slotmath.report.featuresheet import feature_tables
 from slotmath.report.notebook import external_references, install
@@ -123,6 +124,12 @@ def test_sessions_section(sheet):
     assert table.loc["expected net result [x total bet]", "1,000 spins"] == pytest.approx(
         1000 * (float(sheet.par.rtp) - 1)
     )
+
+
+def test_exceedance_ladder_lists_each_threshold_once():
+    # a max win of 50 is also a band edge: one row, not two
+    assert figure_sections.exceedance_ladder(50.0, 50.0) == [0.01, 1, 2, 5, 10, 20, 50]
+    assert figure_sections.exceedance_ladder(60.0, 60.0)[-2:] == [50, 60.0]
 
 
 def test_simulation_rows(sheet):

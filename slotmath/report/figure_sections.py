@@ -293,8 +293,7 @@ def distribution(sheet: ParSheet) -> Section:
     bands["1 in N"] = [1 / v if v else math.inf for v in bands["probability"]]
     bands["cumulative RTP share"] = bands["RTP share"].fillna(0).cumsum()
     bands = bands[["win [x total bet]", "probability", "1 in N", "RTP share", "cumulative RTP share"]]
-    ladder = [t for t in (0.01, *WIN_EDGES) if t <= x.max()]
-    ex = d.exceedance_table(ladder + [float(d.max_win)])
+    ex = d.exceedance_table(exceedance_ladder(float(x.max()), float(d.max_win)))
     ex.columns = ["win at least [x total bet]", "probability", "1 in N"]
     full = d.to_frame()
     full = pd.DataFrame(
@@ -352,6 +351,12 @@ def distribution(sheet: ParSheet) -> Section:
 
 #: Note on the probabilities a session table cannot resolve.
 BELOW_BOUND = " A probability below its own error bound is shown as \"< bound\"."
+
+
+def exceedance_ladder(top: float, max_win: float) -> list:
+    """Thresholds of the P(win >= x) table [x total bet]: 0.01 and the win
+    bands up to ``top`` (the largest win), then the max win, each once."""
+    return sorted({*(t for t in (0.01, *WIN_EDGES) if t <= top), max_win})
 
 
 def resolved(probability: float, bound: float):
