@@ -15,6 +15,7 @@ import slotmath
 from slotmath.cli import main
 from slotmath.io import files
 from slotmath.io.files import atomic_path
+from slotmath.montecarlo.run import chunks_text
 from slotmath.report import sheet as sheet_module
 from slotmath.report import figure_sections
 from slotmath.report import sheettable
@@ -135,6 +136,10 @@ def test_exceedance_ladder_lists_each_threshold_once():
 def test_simulation_rows(sheet):
     sec = sheet.sections["simulation"]
     assert "250,000 rounds, seed 7" in sec.text
+    # the chunk as run (the chunk size is 1,000,000 rounds)
+    assert "1 chunk of 250,000 rounds" in sec.text, sec.text
+    assert chunks_text(2_500_000, 3, 1_000_000) == "3 chunks of up to 1,000,000 rounds"
+    assert chunks_text(2_000_000, 2, 1_000_000) == "2 chunks of 1,000,000 rounds"
     frame = sec.tables[0].frame.set_index("figure")
     assert frame.loc["RTP", "exact"] == pytest.approx(float(sheet.par.rtp))
     assert list(frame.index) == ["RTP", "hit frequency", "SD"]

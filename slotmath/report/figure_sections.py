@@ -422,6 +422,7 @@ def features(sheet: ParSheet) -> Section:
 
 def simulation(sheet: ParSheet) -> Section:
     from slotmath.montecarlo.convergence import EXACT_COUNT_BELOW, Z_PASS, detectable_rtp_error
+    from slotmath.montecarlo.run import chunks_text
 
     sim = sheet.simulation
     if sim is None:
@@ -430,7 +431,7 @@ def simulation(sheet: ParSheet) -> Section:
     head = (
         f"Simulated: {d.get('spins', 0):,} rounds, seed {d.get('seed')}"
         + (
-            f", {d['chunks']} chunk{'s' * (d['chunks'] != 1)} of {d['chunk']:,} rounds (the "
+            f", {chunks_text(d['rounds'], d['chunks'], d['chunk'])} (the "
             "result does not depend on the number of processes)"
             if "chunks" in d
             else ""
