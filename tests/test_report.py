@@ -127,6 +127,13 @@ def test_sessions_section(sheet):
     )
 
 
+def test_text_shows_round_off_component_as_zero(sheet):
+    # a round cap that never binds: -E[(win - cap)+] is -5e-13 from float round-off
+    par = replace(sheet.par, components={**sheet.par.components, "round_cap": -4.989e-13})
+    text = par.text()
+    assert "-0.000000%" not in text and re.search(r"round_cap +0\.000000%", text)
+
+
 def test_exceedance_ladder_lists_each_threshold_once():
     # a max win of 50 is also a band edge: one row, not two
     assert figure_sections.exceedance_ladder(50.0, 50.0) == [0.01, 1, 2, 5, 10, 20, 50]
