@@ -142,7 +142,7 @@ def test_cli_simulate_text_names_the_run():
     assert proc.returncode == 0, proc.stderr
     out = proc.stdout
     assert "Simulation (Monte Carlo, compiled sampler): fruit_classic, bet level 3" in out
-    assert "200,000 rounds in 1 chunk of 1,000,000, seed 0, 1 process" in out
+    assert "200,000 rounds in 1 chunk of 200,000 rounds, seed 0, 1 process" in out
     assert "Rounds for RTP +-0.01 pp at 95 %" in out and "line: 3 x R7" in out
 
 

@@ -15,7 +15,9 @@ import slotmath
 from slotmath.cli import main
 from slotmath.io import files
 from slotmath.io.files import atomic_path
+from slotmath.montecarlo.run import chunks_text
 from slotmath.report import sheet as sheet_module
+from slotmath.report import figure_sections
 from slotmath.report import sheettable
 from slotmath.report.featuresheet import feature_tables
 from slotmath.report.notebook import external_references, install
@@ -102,14 +104,49 @@ def test_sessions_section(sheet):
     s100 = sheet.sessions[0]
     table = sheet.sections["sessions"].tables[0].frame.set_index("figure")
     assert table.loc["P(ahead: net result > 0)", "100 spins"] == s100.p_ahead
+    # a probability below its own error bound is not shown as a number
+    rows = {
+        "P(ahead: net result > 0)": lambda s: (s.p_ahead, s.cdf_error_bound),
+        "P(exactly even)": lambda s: (s.p_even, s.error_bound),
+        "P(lose half the stake or more)": lambda s: (s.p_at_most(-s.spins / 2), s.cdf_error_bound),
+    }
+    unresolved = 0
+    for s in sheet.sessions:
+        for name, figure in rows.items():
+            p, bound = figure(s)
+            cell = table.loc[name, f"{s.spins:,} spins"]
+            if p < bound:
+                unresolved += 1
+                assert cell == "< " + sheettable.format_value(bound, "pctp"), (name, s.spins, p, bound)
+            else:
+                assert cell == p
+        assert s.summary()["cdf_error_bound"] == s.cdf_error_bound
+    assert unresolved  # the long sessions hold some (P(lose half) after 10,000 spins)
     assert table.loc["expected net result [x total bet]", "1,000 spins"] == pytest.approx(
         1000 * (float(sheet.par.rtp) - 1)
     )
 
 
+def test_text_shows_round_off_component_as_zero(sheet):
+    # a round cap that never binds: -E[(win - cap)+] is -5e-13 from float round-off
+    par = replace(sheet.par, components={**sheet.par.components, "round_cap": -4.989e-13})
+    text = par.text()
+    assert "-0.000000%" not in text and re.search(r"round_cap +0\.000000%", text)
+
+
+def test_exceedance_ladder_lists_each_threshold_once():
+    # a max win of 50 is also a band edge: one row, not two
+    assert figure_sections.exceedance_ladder(50.0, 50.0) == [0.01, 1, 2, 5, 10, 20, 50]
+    assert figure_sections.exceedance_ladder(60.0, 60.0)[-2:] == [50, 60.0]
+
+
 def test_simulation_rows(sheet):
     sec = sheet.sections["simulation"]
     assert "250,000 rounds, seed 7" in sec.text
+    # the chunk as run (the chunk size is 1,000,000 rounds)
+    assert "1 chunk of 250,000 rounds" in sec.text, sec.text
+    assert chunks_text(2_500_000, 3, 1_000_000) == "3 chunks of up to 1,000,000 rounds"
+    assert chunks_text(2_000_000, 2, 1_000_000) == "2 chunks of 1,000,000 rounds"
     frame = sec.tables[0].frame.set_index("figure")
     assert frame.loc["RTP", "exact"] == pytest.approx(float(sheet.par.rtp))
     assert list(frame.index) == ["RTP", "hit frequency", "SD"]
@@ -248,7 +285,12 @@ def test_generic_feature_sheets(sheet):
     tables = {
         "nudge_pays": pd.DataFrame({"pays": [1, 2, 3], "probability": [0.7, 0.2, 0.1]}),
         "heat": pd.DataFrame(np.arange(9.0).reshape(3, 3)),
+        # a table of the window's shape (3 x 3) that is not a per-cell grid
+        "games_by_count": pd.DataFrame(
+            {"count": [3, 4, 5], "probability": [0.01, 0.002, 0.0001], "games": [8, 12, 20]}
+        ),
     }
+    tables["heat"].attrs["heatmap"] = True  # the producer marks a per-cell grid
     # without tables from the rules module every feature figure is on the page
     out = feature_tables(features, {}, game)
     titles = [t.title for t in out]
@@ -275,6 +317,7 @@ def test_generic_feature_sheets(sheet):
     assert nudge.format_key("probability", 0) == "prob"
     captions = {c for t in out for c, _ in t.figures}
     assert {"Lock it: coverage", "Heat", "Nudge pays: probability by pays."} <= captions
+    assert "Games by count" not in captions  # the shape alone draws no heat map
     for t in out:
         for _, build in t.figures:  # every figure draws
             assert build().axes
@@ -334,6 +377,11 @@ def test_value_formats():
     assert f(Fraction(1, 2), "x") == "0.5"
     assert f(2.5e-8, "auto") == "2.5e-08" and f("EUR", "auto") == "EUR"
     assert f(5e-6, "pctp") == "5.000e-06" and f(0.3, "pctp") == "30.0000%" and f(0.0, "pctp") == "0.0000%"
+    # round-off below the last shown digit (a round cap that never binds,
+    # -E[(win - cap)+] = -5e-13) is a zero, not "-0.000000%"
+    assert f(-4.989e-13, "pct6") == "0.000000%" and f(-0.0, "pct") == "0.0000%"
+    assert f(-1e-13, "x") == "0" and f(-1e-13, "z") == "0.00"
+    assert f(-0.004, "pct6") == "-0.400000%" and f(-1e-13, "prob") == "-1.000000e-13"
     assert sheettable.excel_value(2**60) == str(2**60)  # kept exact as text
     assert sheettable.excel_value(np.int64(5)) == 5
     assert sheettable.exact_str(Fraction(10)) == "10" and sheettable.exact_str(0.5) == ""

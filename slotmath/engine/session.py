@@ -177,6 +177,7 @@ class SessionDistribution:
             "range_top": self.upper,
             "largest_possible_net": self.max_net,
             "error_bound": self.error_bound,
+            "cdf_error_bound": self.cdf_error_bound,
         }
         row.update({f"q{round(q * 100):02d}": self.quantile(q) for q in QUANTILES})
         return row

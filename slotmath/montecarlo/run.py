@@ -147,6 +147,15 @@ def plan_chunks(rounds: int, chunk: int = CHUNK) -> list:
     return [(i, min(chunk, rounds - i * chunk)) for i in range(-(-rounds // chunk))]
 
 
+def chunks_text(rounds: int, chunks: int, chunk: int) -> str:
+    """The chunks as run, in words: a single chunk is as long as the rounds
+    it played (not the chunk size), unequal chunks are "of up to" the size."""
+    if chunks == 1:
+        return f"1 chunk of {rounds:,} rounds"
+    upto = "up to " if rounds != chunks * chunk else ""
+    return f"{chunks:,} chunks of {upto}{chunk:,} rounds"
+
+
 def chunk_rng(seed: int, index: int) -> np.random.Generator:
     """The random stream of chunk ``index``: child ``index`` of
     ``SeedSequence(seed)`` (as ``spawn`` would make it) driving PCG64DXSM,
@@ -708,8 +717,7 @@ class MonteCarloResult(SimulationResult):
         where = f"Dask {r.scheduler}" if r.scheduler else f"{r.workers} process{'es' * (r.workers != 1)}"
         head = [
             f"Simulation (Monte Carlo, compiled sampler): {self.game}, bet level {self.level}",
-            f"  {r.rounds:,} rounds in {len(r.chunk_indices)} "
-            f"chunk{'s' * (len(r.chunk_indices) != 1)} of {r.chunk:,}, "
+            f"  {r.rounds:,} rounds in {chunks_text(r.rounds, len(r.chunk_indices), r.chunk)}, "
             f"seed {r.seed}, {where}, {r.elapsed:.1f} s ({r.rounds_per_second:,.0f} rounds/s)",
         ]
         if r.partial:

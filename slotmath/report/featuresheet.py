@@ -4,8 +4,9 @@ The report has no code for any particular game.  It reads two fields of
 :class:`slotmath.rules.par.ParResult`:
 
 * ``tables`` ({name: DataFrame}): the rules module's report view, every
-  table shown; a table of the window's shape (rows x reels, all numeric) or
-  with ``frame.attrs["heatmap"] = True`` gets a heat map, a table whose
+  table shown; a per-cell grid of the window, marked by its producer with
+  ``frame.attrs["heatmap"] = True``, gets a heat map (never a table merely
+  of the window's shape), a table whose
   ``probability`` column sums to 1 (2 to 40 rows) a bar chart;
 * ``features`` (JSON figures): scalars become tables of figures (nested
   dicts flattened into ``a / b / c`` labels), a rows x reels nested list of
@@ -115,11 +116,7 @@ def feature_tables(features: dict, frames: dict, game: Game) -> list:
             frame = frame.reset_index()
         table = records_table(title, frame)
         frame = table.frame
-        heat = frame.attrs.get("heatmap") or (
-            frame.shape == (game.rows, game.reels)
-            and all(frame[c].dtype.kind in "iuf" for c in frame.columns)
-        )
-        if heat:
+        if frame.attrs.get("heatmap"):  # the producer's mark, never the shape alone
             values = frame.select_dtypes("number").to_numpy(float)
             table.figures.append((title, lambda v=values, t=title: plots.grid_heatmap(v, t)))
         else:

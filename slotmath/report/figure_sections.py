@@ -24,7 +24,15 @@ from slotmath.report.sheetparts import (
     coin_values,
     volatility_class,
 )
-from slotmath.report.sheettable import Section, Table, exact_str, figure_table, human, label
+from slotmath.report.sheettable import (
+    Section,
+    Table,
+    exact_str,
+    figure_table,
+    format_value,
+    human,
+    label,
+)
 from slotmath.rules.par import fraction_str
 
 if TYPE_CHECKING:
@@ -285,8 +293,7 @@ def distribution(sheet: ParSheet) -> Section:
     bands["1 in N"] = [1 / v if v else math.inf for v in bands["probability"]]
     bands["cumulative RTP share"] = bands["RTP share"].fillna(0).cumsum()
     bands = bands[["win [x total bet]", "probability", "1 in N", "RTP share", "cumulative RTP share"]]
-    ladder = [t for t in (0.01, *WIN_EDGES) if t <= x.max()]
-    ex = d.exceedance_table(ladder + [float(d.max_win)])
+    ex = d.exceedance_table(exceedance_ladder(float(x.max()), float(d.max_win)))
     ex.columns = ["win at least [x total bet]", "probability", "1 in N"]
     full = d.to_frame()
     full = pd.DataFrame(
@@ -342,14 +349,34 @@ def distribution(sheet: ParSheet) -> Section:
     return sheet._section("distribution", tables)
 
 
+#: Note on the probabilities a session table cannot resolve.
+BELOW_BOUND = " A probability below its own error bound is shown as \"< bound\"."
+
+
+def exceedance_ladder(top: float, max_win: float) -> list:
+    """Thresholds of the P(win >= x) table [x total bet]: 0.01 and the win
+    bands up to ``top`` (the largest win), then the max win, each once."""
+    return sorted({*(t for t in (0.01, *WIN_EDGES) if t <= top), max_win})
+
+
+def resolved(probability: float, bound: float):
+    """A computed probability as shown: the number, or ``"< bound"`` when
+    it is below its own error bound (not resolved by the float64 FFT)."""
+    return probability if probability >= bound else f"< {format_value(bound, 'pctp')}"
+
+
 def sessions(sheet: ParSheet) -> Section:
     labels = [f"{s.spins:,} spins" for s in sheet.sessions]
     spec = [
         ("expected net result [x total bet]", lambda s: s.mean, "x"),
         ("SD of the net result [x total bet]", lambda s: s.sd, "x"),
-        ("P(ahead: net result > 0)", lambda s: s.p_ahead, "pctp"),
-        ("P(exactly even)", lambda s: s.p_even, "pctp"),
-        ("P(lose half the stake or more)", lambda s: s.p_at_most(-s.spins / 2), "pctp"),
+        ("P(ahead: net result > 0)", lambda s: resolved(s.p_ahead, s.cdf_error_bound), "pctp"),
+        ("P(exactly even)", lambda s: resolved(s.p_even, s.error_bound), "pctp"),
+        (
+            "P(lose half the stake or more)",
+            lambda s: resolved(s.p_at_most(-s.spins / 2), s.cdf_error_bound),
+            "pctp",
+        ),
     ]
     spec += [
         (f"{q:.0%} quantile of the net result [x total bet]", lambda s, q=q: s.quantile(q), "x")
@@ -369,9 +396,10 @@ def sessions(sheet: ParSheet) -> Section:
         "whole range from losing every bet to the top of the lattice; the probability "
         "above it (up to the largest possible result, N x max win - N) is one figure. "
         "The error bounds follow from the float64 FFT error of each product."
+        + BELOW_BOUND
         if exact
         else "Some wins were moved to a coarser lattice (mean kept) to bound the size; "
-        "quantiles are approximate to one lattice step per spin."
+        "quantiles are approximate to one lattice step per spin." + BELOW_BOUND
     )
     table = figure_table("Net result of a session", rows, note=note, columns=("figure", *labels))
     return sheet._section(
@@ -394,6 +422,7 @@ def features(sheet: ParSheet) -> Section:
 
 def simulation(sheet: ParSheet) -> Section:
     from slotmath.montecarlo.convergence import EXACT_COUNT_BELOW, Z_PASS, detectable_rtp_error
+    from slotmath.montecarlo.run import chunks_text
 
     sim = sheet.simulation
     if sim is None:
@@ -402,7 +431,7 @@ def simulation(sheet: ParSheet) -> Section:
     head = (
         f"Simulated: {d.get('spins', 0):,} rounds, seed {d.get('seed')}"
         + (
-            f", {d['chunks']} chunk{'s' * (d['chunks'] != 1)} of {d['chunk']:,} rounds (the "
+            f", {chunks_text(d['rounds'], d['chunks'], d['chunk'])} (the "
             "result does not depend on the number of processes)"
             if "chunks" in d
             else ""

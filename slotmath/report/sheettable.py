@@ -154,8 +154,15 @@ def format_value(v, key: str) -> str:
     if isinstance(v, float) and math.isinf(v):
         return "never" if v > 0 else "-inf"
     if isinstance(v, (int, float)) and key != "text":
-        return FORMATS["general" if key == "auto" else key][1](v)
+        text = FORMATS["general" if key == "auto" else key][1](v)
+        return text[1:] if is_negative_zero(text) else text
     return str(v)
+
+
+def is_negative_zero(text: str) -> bool:
+    """Whether ``text`` is a number shown as a signed zero ("-0.000000%"):
+    round-off below the format's last digit, shown as 0."""
+    return text.startswith("-") and re.search(r"[1-9]", re.split(r"[eE]", text)[0]) is None
 
 
 def excel_value(v):

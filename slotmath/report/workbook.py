@@ -63,8 +63,11 @@ def write_workbook(sheet: ParSheet, path: Path) -> None:
                 row += 1
                 for j, col in enumerate(frame.columns, start=1):
                     v = frame[col].iat[i]
-                    cell = ws.cell(row, j, excel_value(v))
                     key = t.format_key(col, i)
+                    value = excel_value(v)
+                    if isinstance(value, float) and value < 0 and not format_value(v, key).startswith("-"):
+                        value = 0.0  # round-off below the shown digits: no "-0.000000%"
+                    cell = ws.cell(row, j, value)
                     if isinstance(cell.value, (int, float)) and not isinstance(cell.value, bool):
                         cell.number_format = FORMATS["general" if key == "auto" else key][0]
                     if t.total_row and i == len(frame) - 1:

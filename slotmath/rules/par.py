@@ -136,7 +136,11 @@ class ParResult:
             ("RTP", f"{float(self.rtp):.6%}"),
             ("RTP exact", fraction_display(self.rtp)),
         ]
-        rows += [(f"  {k}", f"{float(v):.6%}") for k, v in self.components.items()]
+        # round-off below the last digit (a round cap that never binds) is 0, not -0.000000%
+        rows += [
+            (f"  {k}", f"{float(v):.6%}".replace("-0.000000%", "0.000000%"))
+            for k, v in self.components.items()
+        ]
         rows += [
             (
                 "hit frequency",
