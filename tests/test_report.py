@@ -16,9 +16,8 @@ from slotmath.cli import main
 from slotmath.io import files
 from slotmath.io.files import atomic_path
 from slotmath.montecarlo.run import chunks_text
+from slotmath.report import figure_sections, sheettable
 from slotmath.report import sheet as sheet_module
-from slotmath.report import figure_sections
-from slotmath.report import sheettable
 from slotmath.report.featuresheet import feature_tables
 from slotmath.report.notebook import external_references, install
 from slotmath.report.sheet import ParSheet, par_sheet

@@ -350,7 +350,7 @@ def distribution(sheet: ParSheet) -> Section:
 
 
 #: Note on the probabilities a session table cannot resolve.
-BELOW_BOUND = " A probability below its own error bound is shown as \"< bound\"."
+BELOW_BOUND = ' A probability below its own error bound is shown as "< bound".'
 
 
 def exceedance_ladder(top: float, max_win: float) -> list:
@@ -395,8 +395,7 @@ def sessions(sheet: ParSheet) -> Section:
         "Exact lattice convolution of the per-spin distribution (FFT, float64), over the "
         "whole range from losing every bet to the top of the lattice; the probability "
         "above it (up to the largest possible result, N x max win - N) is one figure. "
-        "The error bounds follow from the float64 FFT error of each product."
-        + BELOW_BOUND
+        "The error bounds follow from the float64 FFT error of each product." + BELOW_BOUND
         if exact
         else "Some wins were moved to a coarser lattice (mean kept) to bound the size; "
         "quantiles are approximate to one lattice step per spin." + BELOW_BOUND
