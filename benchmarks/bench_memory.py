@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import statistics
 import subprocess
 import sys
@@ -44,30 +45,42 @@ def slotmath_command() -> list:
     return [str(script)] if script.exists() else [sys.executable, "-m", "slotmath"]
 
 
+#: a small launcher: forks ``slotmath`` from itself, waits for it and writes
+#: its ``ru_maxrss`` [KiB] to the file named first.  A process exec'd straight
+#: from a large one (a test session) reports that one's resident size in
+#: ``ru_maxrss`` (Linux keeps the old memory's high-water mark across exec);
+#: forked from this small launcher the measure is the command's own.
+LAUNCHER = """import os, sys
+pid = os.fork()
+if pid == 0:
+    os.execv(sys.argv[2], sys.argv[2:])
+_, status, usage = os.wait4(pid, 0)
+with open(sys.argv[1], "w") as f:
+    f.write(str(usage.ru_maxrss))
+sys.exit(os.waitstatus_to_exitcode(status))
+"""
+
+
 def peak_rss(args: list, timeout: float = 600, stdout=None) -> tuple:
     """Run ``slotmath ARGS`` in a fresh process (its output written to the
     open file ``stdout``, else discarded).
 
     Returns ``(exit status, wall time [s], peak RSS [MB])``; the peak is the
-    child's own ``ru_maxrss`` (``os.wait4``), not the largest of every
-    child this process has waited for.
+    command's own ``ru_maxrss``, measured by :data:`LAUNCHER`.
     """
-    with open(os.devnull, "wb") as null:
+    with tempfile.TemporaryDirectory() as tmp, open(os.devnull, "wb") as null:
+        report = Path(tmp) / "maxrss"
+        command = [sys.executable, "-c", LAUNCHER, str(report)] + slotmath_command() + [str(a) for a in args]
         start = time.perf_counter()
-        p = subprocess.Popen(slotmath_command() + [str(a) for a in args], stdout=stdout or null, stderr=null)
-        deadline = start + timeout
-        while True:
-            pid, status, usage = os.wait4(p.pid, os.WNOHANG)
-            if pid:
-                break
-            if time.perf_counter() > deadline:
-                p.kill()
-                pid, status, usage = os.wait4(p.pid, 0)
-                break
-            time.sleep(0.05)
+        p = subprocess.Popen(command, stdout=stdout or null, stderr=null, start_new_session=True)
+        try:
+            status = p.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(p.pid, signal.SIGKILL)
+            status = p.wait()
         seconds = time.perf_counter() - start
-    p.returncode = os.waitstatus_to_exitcode(status)  # reaped here: keep Popen from waiting again
-    return p.returncode, seconds, usage.ru_maxrss / 1024
+        kib = int(report.read_text()) if report.exists() else 0
+    return status, seconds, kib / 1024
 
 
 def game_folder(name: str, scratch: Path) -> Path:

@@ -374,7 +374,12 @@ def sticky_feature_of(game: Game, level: int, spec: FreeGamesSpec) -> Feature:
             "sticky_masks": len(sg.moves),
             "first_free_spin_mean": float(spin_mean),
             "by_count": {
-                str(c): {"probability": float(q), "games": spec.games(c), "mean_award": float(mean(c))}
+                str(c): {
+                    "probability": float(q),
+                    "games": spec.games(c),
+                    "mean_games_played": float(sg.means(spec.games(c))[1]),
+                    "mean_award": float(mean(c)),
+                }
                 for c, q in sorted(key_p.items())
             },
         }

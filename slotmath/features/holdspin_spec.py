@@ -1,0 +1,173 @@
+"""Declaration of the value-per-coin hold-and-spin (``options.hold_and_spin``).
+
+:func:`load_hold_and_spin` reads and validates the game file's
+``hold_and_spin`` mapping (one line naming the field for every problem) into
+a :class:`HoldAndSpinSpec`; :mod:`slotmath.features.holdspin` computes with it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from slotmath.engine.cache import game_cache
+from slotmath.features.options import _is_number, _Reader
+from slotmath.model import Game
+
+__all__ = ["Prize", "HoldAndSpinSpec", "load_hold_and_spin", "SPEC_KEYS", "RESPIN_MODELS"]
+
+SPEC_KEYS = (
+    "symbol",
+    "trigger",
+    "respins",
+    "rule",
+    "respin",
+    "reels",
+    "probabilities",
+    "values",
+    "start_values",
+    "full_screen",
+)
+RESPIN_MODELS = ("cells", "reels")
+
+
+@dataclass(frozen=True)
+class Prize:
+    """One entry of a coin value table: ``value`` [x total bet], its
+    ``weight`` and ``label`` (a jackpot name or the value as text)."""
+
+    value: Fraction
+    weight: int
+    label: str
+
+
+@dataclass(frozen=True)
+class HoldAndSpinSpec:
+    """A declared hold-and-spin (see the module docstring).
+
+    ``values`` / ``start_values``: tuples of :class:`Prize` (respin coins /
+    coins of the trigger window); ``full_screen``: prize [x total bet] of a
+    full screen and its label; ``probabilities``: rows x reels Fractions when
+    declared instead of ``reels``."""
+
+    symbol: str
+    trigger: int
+    respins: int
+    rule: str
+    respin: str
+    reels: str | None
+    probabilities: tuple | None
+    values: tuple
+    start_values: tuple
+    full_screen: Fraction
+    full_screen_label: str
+    base_reels: str = "base"
+
+    @staticmethod
+    def table_moments(table) -> tuple:
+        """Mean [x total bet] and second moment of a value table (Fractions)."""
+        total = sum(p.weight for p in table)
+        return (
+            sum(p.value * p.weight for p in table) / total,
+            sum(p.value**2 * p.weight for p in table) / total,
+        )
+
+
+def load_hold_and_spin(game: Game) -> HoldAndSpinSpec | None:
+    """Parse and validate ``options.hold_and_spin`` (None when absent).
+
+    Raises :class:`~slotmath.io.gamefile.GameFileError` naming the game file
+    and the field.
+    """
+    opts = game.options or {}
+    if not isinstance(opts, dict) or "hold_and_spin" not in opts:
+        return None
+    return _load(game)
+
+
+@game_cache(maxsize=16)
+def _load(game: Game) -> HoldAndSpinSpec:
+    rd = _Reader(game)
+    w = "options.hold_and_spin"
+    spec = rd.mapping(game.options["hold_and_spin"], w, SPEC_KEYS, ("symbol", "trigger", "respins", "values"))
+    jackpots = {}
+    if "jackpots" in game.options:
+        for name, value in rd.mapping(game.options["jackpots"], "options.jackpots").items():
+            jackpots[str(name)] = rd.number(value, f"options.jackpots.{name}", positive=True)
+    symbol = rd.symbol(spec["symbol"], f"{w}.symbol")
+    sym = game.symbol(symbol)
+    if sym.kind == "wild":
+        rd.fail(f"{w}.symbol", f"{symbol!r} is a wild; a coin symbol may not substitute on lines")
+    if any(symbol in pos for lp in game.line_pays for pos in lp.positions) or any(
+        lp.anywhere == symbol for lp in game.line_pays
+    ):
+        rd.fail(f"{w}.symbol", f"{symbol!r} has line pays; a coin symbol pays only in the feature")
+    if any(sp.symbol == symbol for sp in game.scatter_pays):
+        rd.fail(f"{w}.symbol", f"{symbol!r} has scatter pays; a coin symbol pays only in the feature")
+    cells = game.reels * game.rows
+    trigger = rd.number(spec["trigger"], f"{w}.trigger", integer=True, positive=True)
+    if trigger > cells:
+        rd.fail(f"{w}.trigger", f"{trigger} coins do not fit the {game.rows}x{game.reels} window")
+    respins = rd.number(spec["respins"], f"{w}.respins", integer=True, positive=True)
+    rule = spec.get("rule", "reset")
+    if rule not in ("reset", "countdown"):
+        rd.fail(f"{w}.rule", f"must be 'reset' or 'countdown', got {rule!r}")
+    respin = spec.get("respin", "cells")
+    if respin not in RESPIN_MODELS:
+        rd.fail(f"{w}.respin", f"must be one of {', '.join(RESPIN_MODELS)}, got {respin!r}")
+    if ("reels" in spec) == ("probabilities" in spec):
+        rd.fail(w, "declare exactly one of 'reels' (a reel set) and 'probabilities' (per cell)")
+    reels, probs = None, None
+    if "reels" in spec:
+        reels = rd.reel_set(spec["reels"], f"{w}.reels")
+    else:
+        if respin != "cells":
+            rd.fail(f"{w}.probabilities", "per-cell probabilities need respin: cells")
+        probs = _probabilities(rd, spec["probabilities"], f"{w}.probabilities")
+    values = _table(rd, spec["values"], f"{w}.values", jackpots)
+    start = values
+    if "start_values" in spec:
+        start = _table(rd, spec["start_values"], f"{w}.start_values", jackpots)
+    full, full_label = rd.prize(spec.get("full_screen", 0), f"{w}.full_screen", jackpots)
+    out = HoldAndSpinSpec(
+        symbol, trigger, respins, rule, respin, reels, probs, values, start, full, full_label
+    )
+    from slotmath.features.holdspin import _trigger_possible
+
+    if not _trigger_possible(game, out):
+        rd.fail(f"{w}.trigger", f"no window of reel set 'base' shows {trigger} or more {symbol}")
+    return out
+
+
+def _probabilities(rd: _Reader, value, where) -> tuple:
+    g = rd.game
+    if not isinstance(value, list) or len(value) != g.rows:
+        rd.fail(where, f"must be a list of {g.rows} rows of {g.reels} probabilities")
+    out = []
+    for k, row in enumerate(value):
+        if not isinstance(row, list) or len(row) != g.reels:
+            rd.fail(f"{where}[{k}]", f"must be a list of {g.reels} probabilities")
+        cells = []
+        for r, p in enumerate(row):
+            if isinstance(p, str) and not _is_number(p):
+                rd.fail(f"{where}[{k}][{r}]", f"must be a number or a fraction 'p/q', got {p!r}")
+            x = rd.number(p, f"{where}[{k}][{r}]", minimum=0)
+            if x > 1:
+                rd.fail(f"{where}[{k}][{r}]", f"must be at most 1, got {p!r}")
+            cells.append(x)
+        out.append(tuple(cells))
+    return tuple(out)
+
+
+def _table(rd: _Reader, value, where, jackpots) -> tuple:
+    if not isinstance(value, list) or not value:
+        rd.fail(where, "must be a non-empty list of {prize, weight}")
+    out = []
+    for i, e in enumerate(value):
+        f = f"{where}[{i}]"
+        rd.mapping(e, f, ("prize", "weight"), ("prize", "weight"))
+        v, label = rd.prize(e["prize"], f"{f}.prize", jackpots)
+        out.append(Prize(v, rd.number(e["weight"], f"{f}.weight", integer=True, minimum=0), label))
+    if sum(p.weight for p in out) == 0:
+        rd.fail(where, "all weights are zero")
+    return tuple(p for p in out if p.weight)
