@@ -43,6 +43,7 @@ from slotmath.features.round import Feature, Trigger, _convolve, _dense
 from slotmath.model import Game
 
 __all__ = [
+    "plays_prizes",
     "TriggeredWheel",
     "Choice",
     "ChoiceSpec",
@@ -101,6 +102,14 @@ class LinePrizes:
     jackpots: dict
     wheel: TriggeredWheel | None
     selection: ChoiceSpec | None
+
+
+def plays_prizes(game: Game) -> bool:
+    """True when ``options.wheel`` or ``options.selection`` are round features
+    of their own; beside a ``lockit``, ``options.wheel`` is the lock-it's mark
+    award (and a selection is refused)."""
+    opts = game.options or {}
+    return "lockit" not in opts and any(k in opts for k in ("wheel", "selection"))
 
 
 def load_line_prizes(game: Game) -> LinePrizes:

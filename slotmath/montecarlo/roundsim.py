@@ -306,9 +306,9 @@ def prize_args(game: Game, level: int, sym: np.ndarray) -> tuple:
     wvalues, wcum = np.zeros(1), np.ones(1)
     ccum, cprize, cmult = np.ones(1), np.zeros(1), np.zeros(1)
     cgames, cwheel = np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64)
-    # beside a lock-it, options.wheel is its mark award (the lock-it slot spins it)
-    opts = game.options or {}
-    if "lockit" not in opts and any(k in opts for k in ("wheel", "selection")):
+    from slotmath.features.prizes import plays_prizes
+
+    if plays_prizes(game):  # else absent, or the lock-it's mark award (its slot spins it)
         from slotmath.features.prizes import load_line_prizes, selection_feature
 
         prizes = load_line_prizes(game)

@@ -121,11 +121,11 @@ def feature_names(game: Game) -> tuple:
         out.append("free_games")
     if "hold_and_spin" in game.options:
         out.append("hold_and_spin")
-    if "lockit" in game.options:  # beside it, options.wheel is its mark award
+    if "lockit" in game.options:
         out.append("lockit")
-    elif any(k in game.options for k in ("wheel", "selection")):
-        from slotmath.features.prizes import load_line_prizes
+    from slotmath.features.prizes import load_line_prizes, plays_prizes
 
+    if plays_prizes(game):
         prizes = load_line_prizes(game)
         if prizes.wheel is not None and prizes.wheel.symbol is not None:  # else a selection's only
             out.append("wheel")
@@ -408,8 +408,9 @@ def check(game: Game) -> None:
     for name in ("free_games", "hold_and_spin", "wheel", "selection", "round_cap"):
         if name in game.options and game.pays_by == "ways":
             raise GameFileError(game.source, f"options.{name}", "is not played on ways games (pays_by: ways)")
-    lockit = "lockit" in game.options  # its wheel and jackpots are checked above
-    prizes = not lockit and any(k in game.options for k in ("wheel", "selection"))
+    from slotmath.features.prizes import plays_prizes
+
+    prizes = plays_prizes(game)  # a lock-it's wheel and jackpots are checked above
     if "hold_and_spin" in game.options:
         from slotmath.features.holdspin import check_jackpots, load_hold_and_spin
 
