@@ -63,6 +63,18 @@ class WinDistribution:
         return cls(nz.astype(np.int64), weights, unit_den, total_bet)
 
     @classmethod
+    def from_grid(
+        cls, hist: np.ndarray, step: Fraction, total_bet: int, normalise: bool = False
+    ) -> WinDistribution:
+        """From float probabilities ``hist`` indexed by win [grid steps of
+        ``step`` coins]; with ``normalise`` scaled to sum to 1."""
+        nz = np.flatnonzero(hist)
+        p = hist[nz]
+        return cls(
+            nz.astype(np.int64) * step.numerator, p / p.sum() if normalise else p, step.denominator, total_bet
+        )
+
+    @classmethod
     def from_pairs(cls, pairs, unit_den: int, total_bet: int) -> WinDistribution:
         """From ``(win_units, weight)`` pairs; equal wins are merged."""
         acc: dict = {}

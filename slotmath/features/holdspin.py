@@ -485,13 +485,7 @@ def hold_and_spin_awards(game: Game, level: int, spec: HoldAndSpinSpec, exact: b
     bet = game.bet(level)
     g, laws = _award_grid_laws(game, spec, exact)
     step = g * bet.total_bet  # coins per grid step
-    unit_den = step.denominator
-    step_units = int(step * unit_den)
-    out = {}
-    for key, hist in laws.items():
-        nz = np.flatnonzero(hist)
-        out[key] = WinDistribution(nz.astype(np.int64) * step_units, hist[nz], unit_den, bet.total_bet)
-    return out
+    return {key: WinDistribution.from_grid(hist, step, bet.total_bet) for key, hist in laws.items()}
 
 
 # ===========================================================================
@@ -553,7 +547,6 @@ def _row_parts(game: Game, level: int, spec: HoldAndSpinSpec, exact) -> tuple:
     <= H R`` and ``mixture(keys)`` the (keys, parts) matrix of P(n | start
     mask) in the column of (k0, n) (float64)."""
     from slotmath.features.landing import _popcount
-    from slotmath.features.lockit_round import _grid_law
 
     cells = game.rows * game.reels
     sums = _PrizeSums(spec, cells)
@@ -563,7 +556,11 @@ def _row_parts(game: Game, level: int, spec: HoldAndSpinSpec, exact) -> tuple:
     for k0 in range(spec.trigger, cells + 1):
         for n in range(k0, cells + 1):
             column[k0, n] = len(parts)
-            parts.append(_grid_law(sums.final(k0, n), sums.g * bet.total_bet, bet.total_bet))
+            parts.append(
+                WinDistribution.from_grid(
+                    sums.final(k0, n), sums.g * bet.total_bet, bet.total_bet, normalise=True
+                )
+            )
     V = np.asarray(mask_count_laws(game, spec, exact), dtype=float)
     pc = _popcount(cells)
 
@@ -581,7 +578,6 @@ def _row_parts(game: Game, level: int, spec: HoldAndSpinSpec, exact) -> tuple:
 def _row_feature(game: Game, level: int, spec: HoldAndSpinSpec, exact):
     """The feature keyed by the row pattern of the coins (see :func:`rows_matter`)."""
     from slotmath.features.landing import _popcount
-    from slotmath.features.lockit_round import _grid_law
     from slotmath.features.round import Feature
 
     cells = game.rows * game.reels
@@ -600,7 +596,7 @@ def _row_feature(game: Game, level: int, spec: HoldAndSpinSpec, exact):
         m = key_mask(game, key)
         hist = sums.mixture(int(pc[m]), mask_count_laws(game, spec, exact)[:, m])
         bet = game.bet(level)
-        return _grid_law(hist, sums.g * bet.total_bet, bet.total_bet)
+        return WinDistribution.from_grid(hist, sums.g * bet.total_bet, bet.total_bet, normalise=True)
 
     return Feature(
         "hold_and_spin",

@@ -412,15 +412,8 @@ def lockit_awards(game: Game, level: int, exact: bool | None = None) -> dict:
         chunk = keys[lo : lo + 256]
         hists = np.maximum(pz.of_groups(np.array([_paid(laws, lk, k) for k in chunk], dtype=float)), 0.0)
         for key, hist in zip(chunk, hists, strict=True):
-            out[key] = _grid_law(hist, step, bet.total_bet)
+            out[key] = WinDistribution.from_grid(hist, step, bet.total_bet, normalise=True)
     return out
-
-
-def _grid_law(hist: np.ndarray, step: Fraction, total_bet: int) -> WinDistribution:
-    """:class:`WinDistribution` of probabilities ``hist`` on a grid of ``step`` coins."""
-    nz = np.flatnonzero(hist)
-    wins = nz.astype(np.int64) * step.numerator
-    return WinDistribution(wins, hist[nz] / hist[nz].sum(), step.denominator, total_bet)
 
 
 def lockit_parts(game: Game, level: int, exact: bool | None = None) -> tuple:
@@ -435,7 +428,7 @@ def lockit_parts(game: Game, level: int, exact: bool | None = None) -> tuple:
     G = len(laws.vectors)
     one_hot = np.eye(2 * G).reshape(2 * G, 2, G)
     hists = np.maximum(pz.of_groups(one_hot), 0.0)
-    parts = [_grid_law(h, g * bet.total_bet, bet.total_bet) for h in hists]
+    parts = [WinDistribution.from_grid(h, g * bet.total_bet, bet.total_bet, normalise=True) for h in hists]
 
     def mixture(keys):
         return np.array([np.asarray(_paid(laws, lk, k), dtype=float).ravel() for k in keys])
