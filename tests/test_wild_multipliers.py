@@ -219,18 +219,55 @@ def test_a_feature_triggered_by_the_multiplier_wild_is_refused(write_game):
         game_of(write_game, more=more)
 
 
-def test_cycle_beyond_the_engine_range_is_refused(write_game):
-    # a table of total weight 2**31 per wild: the rewritten cycle leaves int64
-    edit = "table: [[2, 2147483647], [3, 1]]"
-    with pytest.raises(GameFileError, match="options.wild_multipliers.table: reel set 'base'"):
-        load_game(
-            write_game(
-                GAME.replace("table: [[2, 3], [3, 1]]", edit)
-                .replace("COMBINE", "")
-                .replace("FREE", "")
-                .replace("S_SYMBOL", "")
-            )
-        )
+def test_a_cycle_beyond_the_engine_range_keeps_its_exact_rtp(write_game):
+    # a table of total weight 2**31 per wild: written as stops the cycle
+    # leaves int64, so the distribution is refused in one line, but the RTP
+    # is the worked-by-hand one with the mean (2 (2**31 - 1) + 3) / 2**31:
+    #   RTP = 8 x (1/4 + (2/4) mu)(1/4 + (1/4) mu)(2/4 + (1/4) mu)
+    from slotmath.engine.limits import EngineTooLarge
+
+    text = GAME.replace("table: [[2, 3], [3, 1]]", "table: [[2, 2147483647], [3, 1]]")
+    game = load_game(write_game(text.replace("COMBINE", "").replace("FREE", "").replace("S_SYMBOL", "")))
+    mu = F(2 * (2**31 - 1) + 3, 2**31)
+    want = 8 * (F(1, 4) + F(2, 4) * mu) * (F(1, 4) + F(1, 4) * mu) * (F(2, 4) + F(1, 4) * mu)
+    assert components(game, 1) == {"lines": want}
+    with pytest.raises(EngineTooLarge) as err:
+        analyse(game, 1)
+    message = str(err.value)
+    assert "\n" not in message and "reel set 'base' with its drawn multipliers written as stops" in message
+    assert f"the exact RTP is {float(want):.6%} = {want.numerator}/{want.denominator}" in message
+
+
+@pytest.mark.parametrize("weights", [(2**62, 2**62 + 1), (2**63, 2**63)])
+def test_weights_beyond_int64_validate_and_keep_the_exact_rtp(write_game, weights):
+    # weights summing to 2**63 and more: Python integers throughout; the
+    # second table reduces by its gcd 2**63 to weights 1 and 1 (mean 5/2),
+    # whose rewrite fits (the distribution is computed, over the cycle of
+    # the table [[2, 1], [3, 1]]); the first keeps its weights
+    from conftest import run_cli
+
+    text = GAME.replace("table: [[2, 3], [3, 1]]", f"table: [[2, {weights[0]}], [3, {weights[1]}]]")
+    path = write_game(text.replace("COMBINE", "").replace("FREE", "").replace("S_SYMBOL", ""))
+    proc = run_cli("validate", path.parent)
+    assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
+    game = load_game(path)
+    mu = F(2 * weights[0] + 3 * weights[1], sum(weights))
+    want = 8 * (F(1, 4) + F(2, 4) * mu) * (F(1, 4) + F(1, 4) * mu) * (F(2, 4) + F(1, 4) * mu)
+    assert components(game, 1) == {"lines": want}
+    if weights[0] == weights[1]:
+        assert analyse(game, 1).rtp == want and analyse(game, 1).cycle == (4 * 2**2) * (4 * 2) * (4 * 2)
+
+
+def test_table_weights_are_reduced_by_their_gcd(write_game):
+    # weights 30 and 10 are the law of 3 and 1: the same figures and the same
+    # (rewritten) cycle 16384 as the worked example
+    text = GAME.replace("[[2, 3], [3, 1]]", "[[2, 30], [3, 10]]").replace("COMBINE", "")
+    game = load_game(write_game(text.replace("FREE", "").replace("S_SYMBOL", "")))
+    from slotmath.features.wildmult import load_wild_multipliers
+
+    assert load_wild_multipliers(game).table == ((2, 3), (3, 1))
+    result = analyse(game, 1)
+    assert result.rtp == F(2431, 256) and result.cycle == 16384
 
 
 def test_worked_example_has_the_figures_the_page_states(tmp_path):
@@ -515,3 +552,216 @@ def test_pay_tensor_adds_the_summed_kinds(data, pick, summed):
     for t in range(0, S**R, max(1, S**R // 1500)):
         x = [names[i] for i in np.unravel_index(t, (S,) * R)]
         assert full[0][t] == rule_line_win(game, li, x), x
+
+
+# 3 reels x 2 rows, lines on each row (total bet 2 coins).  W substitutes for
+# A and B and pays 3 W = 30 of its own, not multiplied (no multiply_own_pays);
+# V stands in for A only at a fixed x2 per V; W draws x1 (weight 1), x2 (3)
+# or x5 (1).  A line W W W pays the larger of 30 and 3 x A = 8 x M: which pay
+# wins depends on the draws (add: M = 3 .. 15, multiply: M = 1 .. 125), as
+# it does for W W V (30 against 8 x 2 x M(2)).
+MIXED = """
+grid: {reels: 3, rows: 2}
+bet: {levels: [1]}
+symbols:
+  - {name: A}
+  - {name: B}
+  - {name: X, kind: blank}
+  - {name: W, kind: wild, substitutes: [A, B]}
+  - {name: V, kind: wild, substitutes: [A], multiplier: {per_wild: 2}}
+reels:
+  base: [[A, W, W, B, V, X], [W, A, B, V, X, W], [A, W, B, W, X, V]]
+paylines: [[0, 0, 0], [1, 1, 1]]
+pays: [{symbol: A, count: 3, pay: 8}, {symbol: B, count: 3, pay: 5}, {symbol: W, count: 3, pay: 30}]
+options:
+  wild_multipliers: {symbol: W, table: [[1, 1], [2, 3], [5, 1]], combine: COMBINE}
+"""
+
+
+def mixed_line(row, drawn, combine):
+    """Highest win [coins] of one MIXED line from the rules as written: A
+    pays where A, W or V show (x2 per V, W's draws multiplied or added), B
+    where B or W show (W's draws), 3 W its 30 unmultiplied."""
+    best = 30 if row == ["W", "W", "W"] else 0
+    for symbol, pay, stands_in in (("A", 8, ("W", "V")), ("B", 5, ("W",))):
+        if all(s == symbol or s in stands_in for s in row):
+            counted = [m for s, m in zip(row, drawn, strict=True) if s == "W"]
+            factor = 2 ** row.count("V")
+            if counted:
+                factor *= int(np.prod(counted)) if combine == "multiply" else sum(counted)
+            best = max(best, pay * factor)
+    return best
+
+
+def enumerate_lines(strips, table, line_win, combine):
+    """Mean spin win [coins] of a 3x2 two-line game: every stop combination
+    and every draw of every W in the window (independent draws of ``table``)."""
+    total = sum(table.values())
+    mean = F(0)
+    cycle = int(np.prod([len(s) for s in strips]))
+    for stops in product(*(range(len(s)) for s in strips)):
+        window = [[s[(stop + k) % len(s)] for k in range(2)] for s, stop in zip(strips, stops, strict=True)]
+        cells = [(r, k) for r in range(3) for k in range(2) if window[r][k] == "W"]
+        for draw in product(table, repeat=len(cells)):
+            mult = dict(zip(cells, draw, strict=True))
+            p = F(1, cycle)
+            for m in draw:
+                p *= F(table[m], total)
+            for k in range(2):
+                row = [window[r][k] for r in range(3)]
+                mean += p * line_win(row, [mult.get((r, k)) for r in range(3)], combine)
+    return mean
+
+
+@pytest.mark.parametrize("combine", ["multiply", "add"])
+@pytest.mark.parametrize("which", ["GAME", "RICH", "MIXED"])
+def test_counted_wilds_law_equals_enumeration(write_game, combine, which):
+    # the line figures from the law of the counted wilds (no rewrite) against
+    # every stop combination x every draw: the RTP, each line's RTP, the
+    # combination rows summing to it with integer hits over the game's own
+    # cycle; on GAME and RICH also the rewrite's RTP (where it fits)
+    from slotmath.features.wilddraws import drawn_line_figures
+
+    text = {
+        "GAME": GAME.replace("COMBINE", f", combine: {combine}").replace("FREE", "").replace("S_SYMBOL", ""),
+        "RICH": RICH.replace("COMBINE", combine),
+        "MIXED": MIXED.replace("COMBINE", combine),
+    }[which]
+    game = load_game(write_game(text))
+    strips = [s.symbols for s in game.strips("base")]
+    if which == "GAME":  # spin_law's wins are per total bet (2 coins)
+        want = sum((x * p for (x, _), p in spin_law(strips, combine).items()), F(0))
+    else:
+        line = mixed_line if which == "MIXED" else (lambda *a: rich_line(*a)[0])
+        want = enumerate_lines(strips, RICH_TABLE, line, combine) / 2
+    drawn = drawn_line_figures(game, 1)
+    assert drawn.rtp == want
+    assert drawn.per_line == [want, want]  # both rows show each strip's law
+    assert sum((r["rtp_exact"] for r in drawn.rows), F(0)) == want
+    assert all(isinstance(r["hits"], int) and 0 < r["hits"] <= 2 * game.cycle() for r in drawn.rows)
+    if which == "MIXED":  # a draw decides W W W between 3 x W and 3 x A (3 x B matches too)
+        assert any(r["combination"] == "3 x A or 3 x B or 3 x W" for r in drawn.rows)
+    assert analyse(game, 1).rtp == want  # the rewrite fits these: the same RTP
+
+
+@pytest.mark.parametrize("combine", ["multiply", "add"])
+def test_free_games_without_the_rewrite_equal_the_renewal_formula(write_game, combine):
+    # drawn_components (the free spin's mean moved by the drawn lines, Wald's
+    # identity) against the enumeration and the renewal formula of
+    # test_free_games_with_drawn_multipliers_equal_the_renewal_formula
+    from slotmath.rules.linegame import drawn_components
+
+    game = free_game(write_game, combine)
+    base = spin_law([s.symbols for s in game.strips("base")], combine)
+    free = spin_law(FREE_STRIPS, combine)
+    p = sum(q for (_, c), q in free.items() if c >= 2)
+    mean_y = sum(x * q for (x, _), q in free.items())
+    p_base = sum(q for (_, c), q in base.items() if c >= 2)
+    lines = sum(x * q for (x, _), q in base.items())
+    assert drawn_components(game, 1) == {
+        "lines": lines,
+        "free_games": p_base * F(3) / (1 - 3 * p) * 2 * mean_y,
+    }
+
+
+def test_count_laws_are_the_k_fold_sums_and_products():
+    # x2 (weight 3) and x3 (weight 1): two wilds added give 4, 5, 6 with
+    # probabilities 9/16, 6/16, 1/16 (mean 2 x 9/4 = 9/2); multiplied 4, 6, 9
+    # (mean (9/4)**2 = 81/16); no wild: x1
+    from slotmath.features.wilddraws import count_law, count_mean
+    from slotmath.features.wildmult import WildMultipliers
+
+    add, mul = (
+        WildMultipliers("W", ((2, 3), (3, 1)), "add"),
+        WildMultipliers("W", ((2, 3), (3, 1)), "multiply"),
+    )
+    assert count_law(add, 2) == {4: F(9, 16), 5: F(6, 16), 6: F(1, 16)} and count_mean(add, 2) == F(9, 2)
+    assert count_law(mul, 2) == {4: F(9, 16), 6: F(6, 16), 9: F(1, 16)} and count_mean(mul, 2) == F(81, 16)
+    for spec in (add, mul):
+        assert count_law(spec, 0) == {1: 1} and count_mean(spec, 0) == 1
+        for k in range(4):
+            assert sum(m * p for m, p in count_law(spec, k).items()) == count_mean(spec, k)
+
+
+LINES_GAME = "drawn_wild_lines"  # tests/data: 5x3, 20 lines, free-spin wilds draw x2/x3/x5/x10 added
+
+
+def test_a_lines_game_with_drawn_free_spin_wilds_computes_in_seconds():
+    # written as stops its free reels' cycle is 3.7e+19 (with 48 stop classes
+    # of 44 million states on reel 5 even where the counts fit): the exact RTP
+    # comes from the counted wilds' law in seconds, the distribution is refused
+    # in one line that gives it
+    import time
+
+    from slotmath.engine.limits import EngineTooLarge
+
+    from conftest import TEST_DATA
+
+    game = load_game(TEST_DATA / LINES_GAME)
+    components(game, 1)  # compiles the kernel
+    start = time.perf_counter()
+    parts = components(game, 1)
+    took = time.perf_counter() - start
+    assert took < 30, took
+    assert set(parts) == {"lines", "scatters", "free_games"} and all(isinstance(v, F) for v in parts.values())
+    rtp = sum(parts.values(), F(0))
+    assert 0.9 < rtp < 1.0 and 0 < parts["free_games"] < F(1, 20)
+    with pytest.raises(EngineTooLarge) as err:
+        analyse(game, 1)
+    message = str(err.value)
+    assert "\n" not in message and f"the exact RTP is {float(rtp):.6%} = {rtp.numerator}/" in message
+    # the figures docs/features.md states for it
+    from conftest import ROOT
+
+    page = (ROOT / "docs" / "features.md").read_text(encoding="utf-8")
+    stated = [
+        f"{float(rtp):.6%}",
+        *(
+            f"{name} `{float(parts[k]):.6%}"
+            for name, k in [("lines", "lines"), ("scatters", "scatters"), ("free games", "free_games")]
+        ),
+    ]
+    for text in stated:
+        assert text.replace("%", " %") in page, text
+
+
+def test_the_lines_game_free_spin_law_agrees_with_sampled_draws():
+    # independent check of the free reels' line RTP: 300,000 free windows,
+    # every M drawing its multiplier, each line paid by the rewrite's pay
+    # tensor (each drawn M as its variant Mx2 .. Mx10); |z| < 4
+    import dataclasses
+
+    from slotmath.engine.lines import pay_tensor
+    from slotmath.features.wilddraws import drawn_line_figures
+    from slotmath.features.wildmult import played_game, variant_name
+    from slotmath.model import Strip
+
+    from conftest import TEST_DATA
+
+    game = load_game(TEST_DATA / LINES_GAME)
+    exact = drawn_line_figures(game, 1, "free").rtp
+    # the pay tensor depends on the symbols and pays only: rewrite a copy on tiny strips
+    tiny = {name: tuple(Strip(s.symbols[:3]) for s in strips) for name, strips in game.reel_sets.items()}
+    played = played_game(dataclasses.replace(game, reel_sets=tiny))
+    tensor = pay_tensor(played, 1).reshaped()
+    idx, S = played.symbol_index, len(played.symbols)
+    spec = played.options["wild_multipliers"]
+    rng = np.random.default_rng(23)
+    n, R, H = 300_000, game.reels, game.rows
+    cells = np.empty((n, R, H), dtype=np.int64)
+    for r, strip in enumerate(game.strips("free")):
+        sym = np.array([idx[x] for x in strip.symbols])
+        stops = rng.integers(0, len(sym), n)
+        cells[:, r, :] = sym[(stops[:, None] + np.arange(H)) % len(sym)]
+    values = np.array([m for m, _ in spec.table])
+    p = np.array([w for _, w in spec.table], dtype=float)
+    draws = rng.choice(len(values), size=cells.shape, p=p / p.sum())
+    variants = np.array([idx[variant_name("M", int(m))] for m in values])
+    cells = np.where(cells == idx["M"], variants[draws], cells)
+    win = np.zeros(n)
+    for line in game.paylines:
+        win += tensor[tuple(cells[:, r, line[r]] for r in range(R))]
+    x = win / game.bet(1).total_bet
+    z = (x.mean() - float(exact)) / (x.std() / n**0.5)
+    assert abs(z) < 4, (x.mean(), float(exact), z)
+    assert S == len(game.symbols) + len(spec.table)

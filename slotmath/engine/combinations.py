@@ -97,7 +97,7 @@ def combination_table(
 ) -> pd.DataFrame:
     """Every line and scatter pay with hits, probability, 1 in N and RTP share.
 
-    ``pay_rows`` (rows made by :func:`_row`) replace the line rows (ways games).
+    ``pay_rows`` (rows made by :func:`combination_row`) replace the line rows (ways games).
 
     Columns: ``kind`` (line/scatter), ``combination``, ``multiplier``,
     ``win`` [coins at this level], ``hits`` (over all lines, integer),
@@ -115,7 +115,7 @@ def combination_table(
             if name and h:
                 by_entry.setdefault(name, [scatter_pay(game, sym, n), 0])[1] += int(h)
         for name, (pay, h) in by_entry.items():
-            rows.append(_row("scatter", name, 1, pay * bet.total_bet, h, cycle, bet.total_bet))
+            rows.append(combination_row("scatter", name, 1, pay * bet.total_bet, h, cycle, bet.total_bet))
     cols = ["kind", "combination", "multiplier", "win", "hits", "probability", "one_in", "rtp", "rtp_exact"]
     table = pd.DataFrame(rows, columns=cols)
     return table.sort_values(["kind", "rtp"], ascending=[True, False], ignore_index=True)
@@ -132,11 +132,13 @@ def line_rows(game: Game, level: int, reel_set: str = "base") -> list:
         if h == 0:
             continue
         win = int(tensor.compiled.pay[e]) * m
-        rows.append(_row("line", game.line_pays[e].name, m, win, h, cycle, bet.total_bet))
+        rows.append(combination_row("line", game.line_pays[e].name, m, win, h, cycle, bet.total_bet))
     return rows
 
 
-def _row(kind, name, mult, win, hits, cycle, total_bet) -> dict:
+def combination_row(kind, name, mult, win, hits, cycle, total_bet) -> dict:
+    """One combination-table row: ``hits`` stop combinations paying ``win``
+    [coins] at ``mult`` over ``cycle``."""
     rtp = Fraction(win) * hits / (cycle * total_bet)
     return {
         "kind": kind,
@@ -149,6 +151,9 @@ def _row(kind, name, mult, win, hits, cycle, total_bet) -> dict:
         "rtp": float(rtp),
         "rtp_exact": rtp,
     }
+
+
+_row = combination_row
 
 
 def line_rtp(game: Game, level: int, reel_set: str = "base"):

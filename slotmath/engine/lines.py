@@ -164,7 +164,7 @@ def wild_factor(counts, mult_table, add_table) -> int:
 
 
 @nb.njit(cache=True)
-def _count_of(x, n, symbol) -> int:
+def count_of(x, n, symbol) -> int:
     """How many of ``x[:n]`` are ``symbol`` (an exactly-k-anywhere entry's count)."""
     c = 0
     for i in range(n):
@@ -184,7 +184,7 @@ def _line_pay(x, counts, rule):
         if pay[e] <= 0:
             continue
         if anywhere[e] >= 0:
-            if _count_of(x, R, anywhere[e]) != exactly[e]:
+            if count_of(x, R, anywhere[e]) != exactly[e]:
                 continue
             m = 1
         else:
@@ -290,7 +290,7 @@ def _pay_tensor_pruned(S, R, rule):
             if not alive[d + 1, e]:
                 continue
             if anywhere[e] >= 0:
-                if _count_of(sym, d + 1, anywhere[e]) != exactly[e]:
+                if count_of(sym, d + 1, anywhere[e]) != exactly[e]:
                     continue
                 m = 1
             else:

@@ -13,8 +13,16 @@ substituting in the winning combination, and in ``W``'s own pays the
 natural ones when ``W`` declares ``multiply_own_pays``.  Another wild kind's
 multiplier multiplies the product or the sum.
 
-Exact method: the game is rewritten so that the engine sees the draws as
-stops.  Each wild ``W`` becomes one wild symbol per multiplier
+The table's weights are reduced by their greatest common divisor.
+
+Exact RTP (:mod:`slotmath.features.wilddraws`, no rewrite): on a line, a
+symbol tuple paid by one entry whatever the draws has mean win ``pay x
+E[M_k]`` (``k`` counted drawn wilds; ``k mu`` added, ``mu**k`` multiplied),
+so the line RTP is linear in integer hit counts over the game's own cycle;
+the tuples a draw decides are summed draw by draw.
+
+Exact distribution (:func:`played_game`): the game is rewritten so that the
+engine sees the draws as stops.  Each wild ``W`` becomes one wild symbol per multiplier
 (``Wx2``, ``Wx3``, ... each ``per_wild`` its multiplier, substituting as
 ``W`` does and matching ``W``'s own pays; with ``add`` the variants are
 :attr:`~slotmath.model.WildRule.summed` kinds, whose multipliers the line
@@ -24,10 +32,11 @@ them, its window written out (as :func:`~slotmath.features.expanding.nudged_stri
 does), weighted ``w_s x prod(table weights) x T^(kmax - k)`` (``T`` the
 table's total weight, ``kmax`` the most wilds one window of that reel
 shows), so every stop keeps its share of the reel.  The cycle grows by
-``T^kmax`` per reel; the rewrite is refused when counts would leave the
-int64 range of the engine (cycle x lines >= 2**62), and the table when a
-line's multiplier could reach 2**20 (the combination labels) or a spin's
-win 2**53 win units.
+``T^kmax`` per reel; the rewrite is refused (:func:`rewrite_refusal`,
+:class:`~slotmath.engine.limits.EngineTooLarge`) when counts would leave
+the int64 range of the engine (cycle x lines >= 2**62), the RTP staying
+exact; the table is refused when a line's multiplier could reach 2**20
+(the combination labels) or a spin's win 2**53 win units.
 """
 
 from __future__ import annotations
@@ -35,11 +44,19 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from itertools import product
+from math import gcd
 
 from slotmath.engine.cache import game_cache, no_sets
 from slotmath.model import Game, Strip, Symbol, WildRule
 
-__all__ = ["WildMultipliers", "COMBINE", "load_wild_multipliers", "played_game", "variant_name"]
+__all__ = [
+    "WildMultipliers",
+    "COMBINE",
+    "load_wild_multipliers",
+    "played_game",
+    "rewrite_refusal",
+    "variant_name",
+]
 
 #: keys of ``options.wild_multipliers``
 KEYS = ("symbol", "table", "combine")
@@ -113,6 +130,8 @@ def _load(game: Game) -> WildMultipliers:
         table.append((m, rd.number(row[1], f"{f}[1]", integer=True, minimum=0)))
     if sum(x for _, x in table) == 0:
         rd.fail(f"{w}.table", "all weights are zero")
+    common = gcd(*(x for _, x in table))  # the same law on the smallest whole weights
+    table = [(m, x // common) for m, x in table]
     for lp in game.line_pays:
         if lp.anywhere == symbol:
             problem = f"pay {lp.name!r} counts {symbol} anywhere on a line: not played with drawn multipliers"
@@ -182,14 +201,44 @@ def played_game(game: Game) -> Game:
     return _rewrite(game)
 
 
-@game_cache(maxsize=8)
-def _rewrite(game: Game) -> Game:
-    from math import prod
-
-    from slotmath.io.gamefile import EXACT_LIMIT, MAX_WEIGHT, GameFileError
+def rewrite_refusal(game: Game) -> str | None:
+    """Why the rewrite of :func:`played_game` leaves the engine's counts
+    (cycle x lines >= 2**62 or a stop weight >= 2**32 on some reel set), or
+    None when it fits; computed from the windows in Python integers."""
+    from slotmath.io.gamefile import EXACT_LIMIT, MAX_WEIGHT
 
     spec = load_wild_multipliers(game)
     assert spec is not None
+    top = max(w for _, w in spec.table)
+    for name, strips in game.reel_sets.items():
+        cycle, heaviest = 1, 0
+        for strip in strips:
+            n, H = len(strip.symbols), game.rows
+            ks = [[strip.symbols[(s + k) % n] for k in range(H)].count(spec.symbol) for s in range(n)]
+            kmax = max(ks)
+            cycle *= strip.total_weight * spec.total**kmax
+            weights = strip.weights if strip.weights is not None else (1,) * n
+            heaviest = max(
+                heaviest, *(w * top**k * spec.total ** (kmax - k) for w, k in zip(weights, ks, strict=True))
+            )
+        if cycle * max(len(game.paylines), 1) >= EXACT_LIMIT or heaviest >= MAX_WEIGHT:
+            return (
+                f"reel set {name!r} with its drawn multipliers written as stops has cycle {cycle:.4g} "
+                f"(largest stop weight {heaviest:.4g}); the engine's counts need cycle x lines < 2**62 "
+                "and weights < 2**32"
+            )
+    return None
+
+
+@game_cache(maxsize=8)
+def _rewrite(game: Game) -> Game:
+    from slotmath.engine.limits import EngineTooLarge
+
+    spec = load_wild_multipliers(game)
+    assert spec is not None
+    refusal = rewrite_refusal(game)
+    if refusal is not None:
+        raise EngineTooLarge(f"{game.name}: options.wild_multipliers: {refusal}")
     w = spec.symbol
     names = {variant_name(w, m) for m, _ in spec.table}
 
@@ -208,18 +257,7 @@ def _rewrite(game: Game) -> Game:
     pays = tuple(replace(lp, positions=tuple(widen(p) for p in lp.positions)) for lp in game.line_pays)
     sets = {name: tuple(_strip(game, s, spec) for s in strips) for name, strips in game.reel_sets.items()}
     options = {**game.options, "wild_multipliers": spec}
-    out = replace(game, symbols=tuple(symbols), line_pays=pays, reel_sets=sets, options=options)
-    for name, strips in sets.items():
-        cycle = prod(s.total_weight for s in strips)
-        heaviest = max(int(s.stop_weights().max()) for s in strips)
-        if cycle * max(len(game.paylines), 1) >= EXACT_LIMIT or heaviest >= MAX_WEIGHT:
-            raise GameFileError(
-                game.source,
-                "options.wild_multipliers.table",
-                f"reel set {name!r} with drawn multipliers has cycle {cycle:.4g} (largest stop weight "
-                f"{heaviest:.4g}); the engine's counts need cycle x lines < 2**62 and weights < 2**32",
-            )
-    return out
+    return replace(game, symbols=tuple(symbols), line_pays=pays, reel_sets=sets, options=options)
 
 
 def _strip(game: Game, strip: Strip, spec: WildMultipliers) -> Strip:

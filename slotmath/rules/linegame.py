@@ -7,7 +7,7 @@ engine is imported by the functions that use it.
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NoReturn
 
 from slotmath.model import Game
 
@@ -21,15 +21,118 @@ def analyse(game: Game, level: int, reel_set: str = "base") -> ParResult:
     RTP by channel and the distribution of the total spin win."""
     if game.pays_by == "ways":
         return analyse_ways(game, level, reel_set)
+    if drawn_too_large(game):
+        from slotmath.features.wildmult import rewrite_refusal
+
+        _refuse_drawn_distribution(game, level, rewrite_refusal(game))
     played = played_game(game)
-    result = _analyse_lines(played, level, reel_set)
-    if played is not game:
-        how = "multiplied" if played.options["wild_multipliers"].combine == "multiply" else "added"
-        result.notes.append(
-            f"Wild multipliers drawn from a table ({how} on a line): every draw is written into the stops "
-            f"(cycle {result.cycle:,} is the rewritten one); the figures are exact over it."
-        )
+    if played is game:
+        return _analyse_lines(game, level, reel_set)
+    from slotmath.engine.limits import EngineTooLarge
+
+    try:
+        result = _analyse_lines(played, level, reel_set)
+    except EngineTooLarge as exc:  # the draws as stops: too many states
+        _refuse_drawn_distribution(game, level, str(exc).split(": ", 1)[-1])
+    from slotmath.features.wilddraws import drawn_line_figures
+
+    drawn = drawn_line_figures(game, level, reel_set)
+    assert drawn.rtp == result.components["lines"], "drawn multipliers: the two methods disagree"
+    how = "multiplied" if played.options["wild_multipliers"].combine == "multiply" else "added"
+    result.notes.append(
+        f"Wild multipliers drawn from a table ({how} on a line): every draw is written into the stops "
+        f"(cycle {result.cycle:,} is the rewritten one); the figures are exact over it, and the line "
+        "RTP equals the one from the law of the counted wilds on each line."
+    )
     return result
+
+
+def drawn_too_large(game: Game) -> bool:
+    """True when ``game`` declares drawn wild multipliers whose draws written
+    as stops leave the engine's counts (:func:`slotmath.features.wildmult.rewrite_refusal`)."""
+    if not game.options or "wild_multipliers" not in game.options:
+        return False
+    from slotmath.features.wildmult import rewrite_refusal
+
+    return rewrite_refusal(game) is not None
+
+
+def _refuse_drawn_distribution(game: Game, level: int, reason: str | None) -> NoReturn:
+    """Refuse the round distribution of a game whose drawn multipliers do not
+    fit the rewrite (``reason``), in one line that gives its exact RTP
+    (:func:`drawn_components`)."""
+    from slotmath.engine.limits import EngineTooLarge
+    from slotmath.rules.par import fraction_display
+
+    parts = drawn_components(game, level)
+    rtp = sum(parts.values(), Fraction(0))
+    shown = ", ".join(f"{k} {float(v):.6%}" for k, v in parts.items())
+    raise EngineTooLarge(
+        f"{game.name}: the round distribution with drawn wild multipliers is not computed: "
+        f"{reason}; the exact RTP is {float(rtp):.6%} = {fraction_display(rtp)} "
+        f"({shown}), from the law of the counted wilds on each line"
+    )
+
+
+def drawn_components(game: Game, level: int) -> dict:
+    """RTP by component [x total bet, exact Fractions] of a game with drawn
+    wild multipliers, without writing the draws into the stops.
+
+    The game without the draws (its wild worth x1) gives every component;
+    the line component is replaced by :func:`slotmath.features.wilddraws.drawn_line_figures`,
+    and a free game's by Wald's identity: a free spin's mean win moves by
+    ``d`` = the line RTP with the draws less the one without (free reel
+    set), and a feature of ``G`` games at multiplier ``m`` moves by
+    ``m x E[G] x d``, ``E[G]`` (from the undrawn free spin's law of extra
+    games) unchanged by the draws, which no trigger reads.  A hold-and-spin
+    does not read the wilds; any other feature, a sticky or nudged free
+    game or a round cap is refused (:class:`~slotmath.engine.limits.EngineTooLarge`).
+    """
+    from dataclasses import replace
+
+    from slotmath.engine.limits import EngineTooLarge
+    from slotmath.features.wilddraws import drawn_line_figures
+
+    undrawn = replace(game, options={k: v for k, v in game.options.items() if k != "wild_multipliers"})
+    out = components(undrawn, level)
+    out["lines"] = drawn_line_figures(game, level).rtp
+    for name in feature_names(game):
+        if name == "hold_and_spin":
+            continue
+        spec = None
+        if name == "free_games":
+            from slotmath.features.options import load_features
+
+            spec = load_features(game).free_games
+        if spec is None or spec.sticky is not None or spec.nudge is not None or round_cap(game) is not None:
+            raise EngineTooLarge(
+                f"{game.name}: options.{name} is not computed with drawn wild multipliers whose draws "
+                "do not fit as stops (free games without sticky wilds, nudges or a round cap are)"
+            )
+        out["free_games"] += _free_games_shift(game, undrawn, level, spec, drawn_line_figures)
+    return out
+
+
+def _free_games_shift(game: Game, undrawn: Game, level: int, spec, drawn_line_figures) -> Fraction:
+    """What the drawn multipliers add to the free-games component [x total bet]
+    (:func:`drawn_components`): ``sum_count P(count) x m x E[G | games(count)] x d``."""
+    from slotmath.features.freegames import FreeGames
+    from slotmath.features.freeround import free_spin_counts
+    from slotmath.features.round import trigger_key_probability
+
+    d = (
+        drawn_line_figures(game, level, spec.reels).rtp
+        - channel_components(undrawn, level, spec.reels)["lines"]
+    )
+    wins, extra, counts, _, _ = free_spin_counts(undrawn, level, spec)
+    shift = Fraction(0)
+    feature = _free_games(undrawn, level)
+    for key, p in trigger_key_probability(undrawn, feature.trigger).items():
+        if p and feature.triggers(key):
+            n = spec.games(key)
+            law = FreeGames.from_counts(wins, extra, counts, n, spec.multiplier, max_spins=spec.max_games)
+            shift += p * spec.multiplier * law.spins_mean * d
+    return shift
 
 
 def _analyse_lines(game: Game, level: int, reel_set: str) -> ParResult:
@@ -79,6 +182,8 @@ def components(game: Game, level: int) -> dict:
     each declared feature's exact mean contribution (Fractions); with a
     ``round_cap`` the capped round is analysed in full (its ``round_cap``
     component is float)."""
+    if drawn_too_large(game):
+        return drawn_components(game, level)
     if round_cap(game) is not None:
         return dict(analyse(game, level).components)
     game = played_game(game)  # the free games' spins draw their wilds' multipliers too
@@ -428,7 +533,10 @@ def check(game: Game) -> None:
         from slotmath.features.prizes import load_line_prizes
 
         load_line_prizes(game)
-    played_game(game)  # drawn wild multipliers: validated and the rewrite's size checked
+    if "wild_multipliers" in game.options:  # drawn wild multipliers: validated (the rewrite only if it fits)
+        from slotmath.features.wildmult import load_wild_multipliers
+
+        load_wild_multipliers(game)
 
 
 def analyse_ways(game: Game, level: int, reel_set: str = "base") -> ParResult:
