@@ -765,3 +765,33 @@ def test_the_lines_game_free_spin_law_agrees_with_sampled_draws():
     z = (x.mean() - float(exact)) / (x.std() / n**0.5)
     assert abs(z) < 4, (x.mean(), float(exact), z)
     assert S == len(game.symbols) + len(spec.table)
+
+
+@pytest.mark.parametrize("combine", ["multiply", "add"])
+def test_beside_a_hold_and_spin_without_the_rewrite_equals_enumeration(tmp_path, combine):
+    # drawn_components keeps the hold-and-spin of the game without the draws
+    # (its coins are not wilds): equal to the literal round's mean
+    import test_holdspin
+
+    from slotmath.rules.linegame import drawn_components
+
+    game = hold_and_spin_game(tmp_path, test_holdspin.REELS, combine)
+    law = hold_and_spin_round_law(test_holdspin.REELS, combine)
+    parts = drawn_components(game, 1)
+    assert set(parts) == {"lines", "hold_and_spin"}
+    assert sum(parts.values(), F(0)) == sum(x * p for x, p in law.items())
+
+
+def test_a_rewrite_beyond_the_work_limit_is_refused_with_the_exact_rtp(write_game, monkeypatch):
+    # the rewrite's counts fit, but its joint pass would exceed the engine's
+    # work limit (set to 10 line steps here): one line with the exact RTP 251/32
+    from slotmath.engine import limits
+    from slotmath.engine.limits import EngineTooLarge
+
+    monkeypatch.setattr(limits, "MAX_LINE_STEPS", 10)
+    game = game_of(write_game, combine=", combine: add")
+    with pytest.raises(EngineTooLarge) as err:
+        analyse(game, 1)
+    message = str(err.value)
+    assert "\n" not in message and "the exact distribution is still too large" in message
+    assert "the exact RTP is 784.375000% = 251/32 (lines 784.375000%)" in message
