@@ -713,7 +713,7 @@ def test_a_lines_game_with_drawn_free_spin_wilds_computes_in_seconds():
     # the figures docs/features.md states for it
     from conftest import ROOT
 
-    page = (ROOT / "docs" / "features.md").read_text(encoding="utf-8")
+    page = " ".join((ROOT / "docs" / "features.md").read_text(encoding="utf-8").split())
     stated = [
         f"{float(rtp):.6%}",
         *(
@@ -795,3 +795,17 @@ def test_a_rewrite_beyond_the_work_limit_is_refused_with_the_exact_rtp(write_gam
     message = str(err.value)
     assert "\n" not in message and "the exact distribution is still too large" in message
     assert "the exact RTP is 784.375000% = 251/32 (lines 784.375000%)" in message
+
+
+def test_a_round_cap_beside_unfitting_draws_is_refused(write_game):
+    # a capped round is not linear in the line wins: with draws that do not
+    # fit as stops its components are refused in one line, never approximated
+    from slotmath.engine.limits import EngineTooLarge
+
+    text = GAME.replace("table: [[2, 3], [3, 1]]", "table: [[2, 2147483647], [3, 1]]")
+    text = text.replace("COMBINE", "").replace("FREE", "").replace("S_SYMBOL", "")
+    game = load_game(write_game(text + "  round_cap: 5\n"))
+    with pytest.raises(EngineTooLarge) as err:
+        components(game, 1)
+    assert "options.round_cap is not computed with drawn wild multipliers" in str(err.value)
+    assert "\n" not in str(err.value)

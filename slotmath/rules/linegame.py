@@ -91,25 +91,23 @@ def drawn_components(game: Game, level: int) -> dict:
     from dataclasses import replace
 
     from slotmath.engine.limits import EngineTooLarge
+    from slotmath.features.options import load_features
     from slotmath.features.wilddraws import drawn_line_figures
 
+    free = load_features(game).free_games
+    for name in feature_names(game) + (("round_cap",) if round_cap(game) is not None else ()):
+        if name not in ("free_games", "hold_and_spin") or (
+            name == "free_games" and (free.sticky is not None or free.nudge is not None)
+        ):
+            raise EngineTooLarge(
+                f"{game.name}: options.{name} is not computed with drawn wild multipliers whose draws do "
+                "not fit as stops (free games without sticky wilds or nudges, and a hold-and-spin, are)"
+            )
     undrawn = replace(game, options={k: v for k, v in game.options.items() if k != "wild_multipliers"})
     out = components(undrawn, level)
     out["lines"] = drawn_line_figures(game, level).rtp
-    for name in feature_names(game):
-        if name == "hold_and_spin":
-            continue
-        spec = None
-        if name == "free_games":
-            from slotmath.features.options import load_features
-
-            spec = load_features(game).free_games
-        if spec is None or spec.sticky is not None or spec.nudge is not None or round_cap(game) is not None:
-            raise EngineTooLarge(
-                f"{game.name}: options.{name} is not computed with drawn wild multipliers whose draws "
-                "do not fit as stops (free games without sticky wilds, nudges or a round cap are)"
-            )
-        out["free_games"] += _free_games_shift(game, undrawn, level, spec, drawn_line_figures)
+    if "free_games" in out:
+        out["free_games"] += _free_games_shift(game, undrawn, level, free, drawn_line_figures)
     return out
 
 
