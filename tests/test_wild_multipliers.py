@@ -725,10 +725,12 @@ def test_a_lines_game_with_drawn_free_spin_wilds_computes_in_seconds():
         assert text.replace("%", " %") in page, text
 
 
-def test_the_lines_game_free_spin_law_agrees_with_sampled_draws():
+@pytest.mark.parametrize("combine", ["add", "multiply"])
+def test_the_lines_game_free_spin_law_agrees_with_sampled_draws(tmp_path, combine):
     # independent check of the free reels' line RTP: 300,000 free windows,
     # every M drawing its multiplier, each line paid by the rewrite's pay
-    # tensor (each drawn M as its variant Mx2 .. Mx10); |z| < 4
+    # tensor (each drawn M as its variant Mx2 .. Mx10); |z| < 4 (the game as
+    # given, and with its multipliers multiplied)
     import dataclasses
 
     from slotmath.engine.lines import pay_tensor
@@ -738,7 +740,9 @@ def test_the_lines_game_free_spin_law_agrees_with_sampled_draws():
 
     from conftest import TEST_DATA
 
-    game = load_game(TEST_DATA / LINES_GAME)
+    text = (TEST_DATA / LINES_GAME / "game.yaml").read_text(encoding="utf-8")
+    (tmp_path / "game.yaml").write_text(text.replace("combine: add", f"combine: {combine}"), encoding="utf-8")
+    game = load_game(tmp_path / "game.yaml")
     exact = drawn_line_figures(game, 1, "free").rtp
     # the pay tensor depends on the symbols and pays only: rewrite a copy on tiny strips
     tiny = {name: tuple(Strip(s.symbols[:3]) for s in strips) for name, strips in game.reel_sets.items()}
