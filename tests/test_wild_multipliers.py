@@ -235,7 +235,7 @@ def test_a_cycle_beyond_the_engine_range_keeps_its_exact_rtp(write_game):
         analyse(game, 1)
     message = str(err.value)
     assert "\n" not in message and "reel set 'base' with its drawn multipliers written as stops" in message
-    assert f"the exact RTP is {float(want):.6%} = {want.numerator}/{want.denominator}" in message
+    assert f"the round's exact RTP is {float(want):.6%} = {want.numerator}/{want.denominator}" in message
 
 
 @pytest.mark.parametrize("weights", [(2**62, 2**62 + 1), (2**63, 2**63)])
@@ -709,7 +709,7 @@ def test_a_lines_game_with_drawn_free_spin_wilds_computes_in_seconds():
     with pytest.raises(EngineTooLarge) as err:
         analyse(game, 1)
     message = str(err.value)
-    assert "\n" not in message and f"the exact RTP is {float(rtp):.6%} = {rtp.numerator}/" in message
+    assert "\n" not in message and f"the round's exact RTP is {float(rtp):.6%} = {rtp.numerator}/" in message
     # the figures docs/features.md states for it
     from conftest import ROOT
 
@@ -798,7 +798,7 @@ def test_a_rewrite_beyond_the_work_limit_is_refused_with_the_exact_rtp(write_gam
         analyse(game, 1)
     message = str(err.value)
     assert "\n" not in message and "the exact distribution is still too large" in message
-    assert "the exact RTP is 784.375000% = 251/32 (lines 784.375000%)" in message
+    assert "the round's exact RTP is 784.375000% = 251/32 (lines 784.375000%)" in message
 
 
 def test_a_round_cap_beside_unfitting_draws_is_refused(write_game):

@@ -69,7 +69,7 @@ def _refuse_drawn_distribution(game: Game, level: int, reason: str | None) -> No
     shown = ", ".join(f"{k} {float(v):.6%}" for k, v in parts.items())
     raise EngineTooLarge(
         f"{game.name}: the round distribution with drawn wild multipliers is not computed: "
-        f"{reason}; the exact RTP is {float(rtp):.6%} = {fraction_display(rtp)} "
+        f"{reason}; the round's exact RTP is {float(rtp):.6%} = {fraction_display(rtp)} "
         f"({shown}), from the law of the counted wilds on each line"
     )
 
@@ -107,16 +107,17 @@ def drawn_components(game: Game, level: int) -> dict:
     out = components(undrawn, level)
     out["lines"] = drawn_line_figures(game, level).rtp
     if "free_games" in out:
-        out["free_games"] += _free_games_shift(game, undrawn, level, free, drawn_line_figures)
+        out["free_games"] += _free_games_shift(game, undrawn, level, free)
     return out
 
 
-def _free_games_shift(game: Game, undrawn: Game, level: int, spec, drawn_line_figures) -> Fraction:
+def _free_games_shift(game: Game, undrawn: Game, level: int, spec) -> Fraction:
     """What the drawn multipliers add to the free-games component [x total bet]
     (:func:`drawn_components`): ``sum_count P(count) x m x E[G | games(count)] x d``."""
     from slotmath.features.freegames import FreeGames
     from slotmath.features.freeround import free_spin_counts
     from slotmath.features.round import trigger_key_probability
+    from slotmath.features.wilddraws import drawn_line_figures
 
     d = (
         drawn_line_figures(game, level, spec.reels).rtp
