@@ -69,6 +69,38 @@ def test_light_commands_import_no_numerics(args):
     assert not imported_after(args) & set(HEAVY)
 
 
+GAME_FOLDERS = sorted(
+    p.parent
+    for p in [*(ROOT / "data" / "games").glob("*/game.yaml"), *(ROOT / "tests" / "data").glob("*/game.yaml")]
+    if p.parent.name != "tune_hook"  # its rules are registered by the test that uses it
+)
+
+
+@pytest.mark.parametrize("folder", GAME_FOLDERS, ids=lambda p: p.name)
+def test_validate_is_light_on_every_game(folder):
+    """``slotmath validate`` on every valid game folder (data/games/*, tests/data/*
+    but bad/) says ok, imports neither numba, pandas nor scipy, and takes under
+    1 s: measured inside the process from before ``import slotmath.cli`` to the
+    end of ``main`` (interpreter start excluded)."""
+    code = (
+        "import json, sys, time\nt0 = time.perf_counter()\nfrom slotmath.cli import main\n"
+        "try:\n    main(sys.argv[1:])\nexcept SystemExit as e:\n    assert not e.code, e.code\n"
+        "t = time.perf_counter() - t0\n"
+        "print(json.dumps([t, sorted({m.split('.')[0] for m in sys.modules})]))"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code, "validate", str(folder)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    assert proc.returncode == 0, proc.stderr
+    seconds, modules = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert not set(modules) & {"numba", "pandas", "scipy"}
+    assert seconds < 1.0, seconds
+
+
 def test_version():
     proc = subprocess.run(
         [sys.executable, "-m", "slotmath", "--version"],

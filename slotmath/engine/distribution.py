@@ -13,9 +13,12 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
 from statistics import NormalDist
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 CONFIDENCE_LEVELS = (0.90, 0.95, 0.99)
 #: confidence of the volatility index [probability]
@@ -171,6 +174,8 @@ class WinDistribution:
     # ------------------------------------------------------------ tables
     def confidence_table(self, spins=SESSION_SPINS, confidence: float = 0.90) -> pd.DataFrame:
         """Payback range after N spins: RTP +- VI/sqrt(N) [x total bet]."""
+        import pandas as pd
+
         rtp, vi = float(self.mean), self.volatility_index(confidence)
         half = np.array([vi / np.sqrt(n) for n in spins])
         return pd.DataFrame({"spins": list(spins), "low": rtp - half, "high": rtp + half})
@@ -178,6 +183,8 @@ class WinDistribution:
     def exceedance_table(self, thresholds=(0.01, *WIN_EDGES)) -> pd.DataFrame:
         """P(win >= x) for a ladder of x [x total bet] (default: the win-band
         ladder :data:`WIN_EDGES` and 0.01)."""
+        import pandas as pd
+
         rows = []
         for t in thresholds:
             p = self.exceedance(t)
@@ -186,4 +193,6 @@ class WinDistribution:
 
     def to_frame(self) -> pd.DataFrame:
         """One row per distinct win: win [x total bet], weight, probability."""
+        import pandas as pd
+
         return pd.DataFrame({"win": self.x, "weight": self.weights, "probability": self.probabilities})

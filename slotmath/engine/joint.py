@@ -40,7 +40,7 @@ from slotmath.engine import limits
 from slotmath.engine.distribution import WinDistribution
 from slotmath.engine.limits import EngineTooLarge
 from slotmath.engine.moments import pay_automaton, unique_rows
-from slotmath.engine.reels import pack_reels
+from slotmath.engine.reels import pack_reels, reel_digits, reel_radix
 from slotmath.engine.scatters import scatter_counts, suffix_scatter, win_denominator
 from slotmath.model import Game
 
@@ -401,32 +401,6 @@ def key_radix(game: Game, triggers) -> list:
             out += list(t.radix)
         else:
             out += [reel_radix(game, t)] * game.reels if t.per_reel else [game.reels * game.rows + 1]
-    return out
-
-
-def reel_radix(game: Game, trigger) -> int:
-    """Radix of one reel's key digit of a per-reel trigger: ``rows + 1``
-    counts, or with ``rows`` (the rows showing the symbol) ``2**rows``,
-    doubled when a ``mark`` adds a digit bit."""
-    if not getattr(trigger, "rows", False):
-        return game.rows + 1
-    return (1 << game.rows) * (2 if getattr(trigger, "mark", None) else 1)
-
-
-def reel_digits(game: Game, strip, trigger) -> np.ndarray:
-    """Key digit of every stop of ``strip``: the trigger symbol's count in the
-    window, or with ``rows`` its row pattern (bit k: row k shows it) plus
-    ``2**rows`` when the window shows the trigger's ``mark``."""
-    from slotmath.engine.reels import window_symbol_count, windows
-
-    if not getattr(trigger, "rows", False):
-        return window_symbol_count(game, strip, trigger.symbol)
-    w = windows(game, strip)
-    names = trigger.symbol if isinstance(trigger.symbol, tuple) else (trigger.symbol,)
-    held = np.isin(w, [game.symbol_index[n] for n in names])
-    out = (held * (1 << np.arange(game.rows))).sum(axis=1)
-    if getattr(trigger, "mark", None):
-        out += (w == game.symbol_index[trigger.mark]).any(axis=1).astype(np.int64) << game.rows
     return out
 
 

@@ -123,3 +123,27 @@ def pack_reels(game: Game, reel_set: str):
         weights[r, : len(s)] = s.stop_weights()
     n_stops = np.array([len(s) for s in strips], dtype=np.int64)
     return win, weights, n_stops
+
+
+def reel_radix(game: Game, trigger) -> int:
+    """Radix of one reel's key digit of a per-reel trigger: ``rows + 1``
+    counts, or with ``rows`` (the rows showing the symbol) ``2**rows``,
+    doubled when a ``mark`` adds a digit bit."""
+    if not getattr(trigger, "rows", False):
+        return game.rows + 1
+    return (1 << game.rows) * (2 if getattr(trigger, "mark", None) else 1)
+
+
+def reel_digits(game: Game, strip, trigger) -> np.ndarray:
+    """Key digit of every stop of ``strip``: the trigger symbol's count in the
+    window, or with ``rows`` its row pattern (bit k: row k shows it) plus
+    ``2**rows`` when the window shows the trigger's ``mark``."""
+    if not getattr(trigger, "rows", False):
+        return window_symbol_count(game, strip, trigger.symbol)
+    w = windows(game, strip)
+    names = trigger.symbol if isinstance(trigger.symbol, tuple) else (trigger.symbol,)
+    held = np.isin(w, [game.symbol_index[n] for n in names])
+    out = (held * (1 << np.arange(game.rows))).sum(axis=1)
+    if getattr(trigger, "mark", None):
+        out += (w == game.symbol_index[trigger.mark]).any(axis=1).astype(np.int64) << game.rows
+    return out

@@ -34,7 +34,6 @@ from functools import cached_property
 from numbers import Rational
 
 import numpy as np
-from scipy.signal import fftconvolve
 
 __all__ = [
     "per_spin_table",
@@ -309,12 +308,16 @@ def win_distribution(p, spins, cap=None, tol=1e-15, max_steps=100_000):
 
 def _convolve_rows(a, g):
     """Full convolution of every row of ``a`` with ``g`` (float, FFT), negatives clipped."""
+    from scipy.signal import fftconvolve
+
     out = fftconvolve(a, g[None, :], axes=1)
     return np.maximum(out, 0.0)
 
 
 def _series_mul(a, b, n):
     """Product of two power series truncated to ``n`` coefficients."""
+    from scipy.signal import fftconvolve
+
     a, b = a[:n], b[:n]
     out = np.convolve(a, b)[:n] if min(len(a), len(b)) < 256 else fftconvolve(a, b)[:n]
     return np.maximum(out, 0.0)

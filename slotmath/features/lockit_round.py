@@ -214,7 +214,7 @@ def trigger_keys(game: Game, lk: LineLockIt) -> dict:
     """Exact probability of every triggering key [probability]: reels are
     independent, so P(key) is the product of its digits' stop weights over
     the cycle; only keys with ``trigger`` or more held cells are listed."""
-    from slotmath.engine.joint import reel_digits, reel_radix
+    from slotmath.engine.reels import reel_digits, reel_radix
 
     t = trigger(lk)
     H = game.rows

@@ -33,7 +33,6 @@ from fractions import Fraction
 from math import lcm
 
 import numpy as np
-from scipy.signal import fftconvolve
 
 from slotmath.engine.distribution import WinDistribution
 
@@ -207,8 +206,7 @@ def trigger_key_probability(game, trigger: Trigger, reel_set: str = "base") -> d
     reels' count probabilities, and a total count's the convolution."""
     from itertools import product
 
-    from slotmath.engine.joint import reel_digits, reel_radix
-    from slotmath.engine.reels import count_distribution
+    from slotmath.engine.reels import count_distribution, reel_digits, reel_radix
 
     per_reel = []
     for strip in game.strips(reel_set):
@@ -326,6 +324,8 @@ def _convolve(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     if min(len(a), len(b)) <= 64 or len(a) * len(b) <= 1 << 22:
         out = np.convolve(a, b)
     else:
+        from scipy.signal import fftconvolve
+
         out = fftconvolve(a, b)
     return np.maximum(out, 0.0)
 

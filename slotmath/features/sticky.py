@@ -47,7 +47,6 @@ from functools import cache, cached_property, reduce
 from math import gcd
 
 import numpy as np
-from scipy.signal import fftconvolve
 
 from slotmath.engine.cache import ValueCache, game_key
 from slotmath.engine.limits import EngineTooLarge
@@ -187,6 +186,8 @@ class StickyGames:
 
     def distribution(self, games: int) -> np.ndarray:
         """``probs[j]`` = P(sum Y = j x :meth:`unit` [1/den coins]) [probability], float64."""
+        from scipy.signal import fftconvolve
+
         l0, b0 = self.start(games)
         unit, top = self.grid
         # at most (b0 + 1) states (games left) per mask are live at once, each a law of the

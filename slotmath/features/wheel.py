@@ -8,9 +8,12 @@ probability proportional to its weight.  Values are [x total bet].
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 from slotmath.features.options import WheelSpec
 
@@ -46,6 +49,8 @@ def distribution(wheel: WheelSpec, unit: Fraction = Fraction(1)) -> np.ndarray:
 
 def table(wheel: WheelSpec) -> pd.DataFrame:
     """The wheel as a table: outcome, value [x total bet], weight, probability, 1 in N."""
+    import pandas as pd
+
     total = sum(w for _, _, w in wheel.segments)
     rows = []
     for label, value, prob in outcomes(wheel):
