@@ -211,6 +211,16 @@ def _line_pay(x, counts, rule):
     return best, best_e, best_m
 
 
+@nb.njit(cache=True, inline="always")
+def tuple_digits(j, S, x):
+    """Write the symbols of reels 2..R of symbol tuple number ``j`` (base
+    ``S``, the last reel the fastest) into ``x[1:]``; ``x[0]`` is untouched."""
+    rem = j
+    for i in range(x.shape[0] - 1, 0, -1):
+        x[i] = rem % S
+        rem //= S
+
+
 @nb.njit(parallel=True, cache=True)
 def _pay_tensor(S, R, rule):
     """Win, entry and multiplier of every symbol tuple (C order), tuple by tuple."""
@@ -223,10 +233,7 @@ def _pay_tensor(S, R, rule):
         counts = np.zeros(rule[8].shape[0], dtype=np.int64)
         x[0] = first
         for j in range(block):
-            rem = j
-            for i in range(R - 1, 0, -1):
-                x[i] = rem % S
-                rem //= S
+            tuple_digits(j, S, x)
             t = first * block + j
             wins[t], entries[t], mults[t] = _line_pay(x, counts, rule)
     return wins, entries, mults

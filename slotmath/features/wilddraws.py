@@ -16,7 +16,7 @@ import numba as nb
 import numpy as np
 
 from slotmath.engine.combinations import combination_row, line_profiles, tuple_weights
-from slotmath.engine.lines import compile_pays, count_of, wild_factor
+from slotmath.engine.lines import compile_pays, count_of, tuple_digits, wild_factor
 from slotmath.features.wildmult import WildMultipliers, load_wild_multipliers
 from slotmath.model import Game
 
@@ -112,10 +112,7 @@ def _drawn_labels(S, R, rule, drawn, lo, hi):
         x = np.zeros(R, dtype=np.int64)
         x[0] = first
         for j in range(block):
-            rem = j
-            for i in range(R - 1, 0, -1):
-                x[i] = rem % S
-                rem //= S
+            tuple_digits(j, S, x)
             t = first * block + j
             a, c = _candidates(x, rule, drawn)
             best, best_lo = -1, 0.0
