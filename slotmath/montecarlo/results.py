@@ -145,28 +145,6 @@ def sample_stops(rng: np.random.Generator, strips, n: int) -> np.ndarray:
     return out
 
 
-def simulate_sampler(
-    sampler,
-    game: Game,
-    level: int,
-    spins: int,
-    seed: int = 0,
-    exact: dict | None = None,
-    chunk: int = 1_000_000,
-) -> SimulationResult:
-    """``spins`` rounds of a compiled round ``sampler`` (``kernel(rng, n,
-    *args)`` -> wins [x total bet], events[, parts]) in chunks of ``chunk``, seeded;
-    z-scores against the ``exact`` figures."""
-    rng = np.random.default_rng(seed)
-    moments = Moments()
-    done = 0
-    while done < spins:
-        n = min(chunk, spins - done)
-        moments.add(sampler.kernel(rng, n, *sampler.args)[0])
-        done += n
-    return SimulationResult(game.name, level, spins, seed, moments, exact or {})
-
-
 def simulate_lines(
     game: Game,
     spins: int,

@@ -29,6 +29,14 @@ machine (``concurrent.futures``) or on a Dask cluster (``scheduler=``
 address or ``distributed.Client``).  A tqdm progress bar shows the ETA and
 the running RTP with its 95 % interval; Ctrl-C stops the run and returns the
 chunks finished so far, labelled partial.
+
+This loop is the one simulation path: the rules' ``simulate``
+(:func:`simulate_sampler`), :func:`slotmath.analysis.simulation.simulate_game`,
+the CLI and the report's Monte Carlo section all run it, so the same game,
+seed and rounds give the same figures whichever entry is used
+(``tests/test_simulation_path.py``).  ``montecarlo.results.simulate_lines``
+is not a simulation path but an independent reference evaluator (numpy, the
+straightforward line rule) that the compiled samplers are tested against.
 """
 
 from __future__ import annotations
@@ -500,6 +508,26 @@ def run(
         len(done) < len(plan),
         tuple(sampler.part_names),
     )
+
+
+def simulate_sampler(
+    sampler,
+    game,
+    level: int,
+    spins: int,
+    seed: int = 0,
+    exact: dict | None = None,
+    *,
+    chunk: int = CHUNK,
+    workers: int | None = 1,
+) -> SimulationResult:
+    """``spins`` rounds of a compiled round ``sampler`` played by :func:`run`
+    (the one simulation loop and random-number scheme: the same ``seed``,
+    ``spins`` and ``chunk`` give the same figures as
+    :func:`slotmath.analysis.simulation.simulate_game`), with z-scores
+    against the ``exact`` figures (``rtp``, ``hit_frequency``, ``sd``)."""
+    outcome = run(sampler, spins, seed, chunk=chunk, workers=workers, progress=False)
+    return SimulationResult(game.name, level, outcome.rounds, seed, outcome.stats.moments, exact or {})
 
 
 def _defer_ctrl_c(runner):

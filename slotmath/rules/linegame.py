@@ -442,20 +442,14 @@ def _par_result(game, level, reel_set, table, channel, channel_rtp, dist, **extr
 
 
 def simulate(game: Game, level: int, spins: int, seed: int = 0) -> SimulationResult:
-    """Monte Carlo run with z-scores against the exact figures."""
-    from slotmath.montecarlo.results import simulate_lines, simulate_sampler
+    """Monte Carlo run of the compiled round sampler (:func:`round_sampler`)
+    by the one simulation loop (:func:`slotmath.montecarlo.run.simulate_sampler`),
+    with z-scores against the exact RTP, hit frequency and SD."""
+    from slotmath.montecarlo.run import simulate_sampler
 
     exact = analyse(game, level)
-    if has_round(game):
-        figures = {"rtp": float(exact.rtp), "hit_frequency": exact.hit_frequency, "sd": exact.sd}
-        return simulate_sampler(round_sampler(game, level), game, level, spins, seed, figures)
-    return simulate_lines(
-        played_game(game),
-        spins,
-        seed,
-        level,
-        exact={"rtp": float(exact.rtp), "hit_frequency": exact.hit_frequency, "sd": exact.sd},
-    )
+    figures = {"rtp": float(exact.rtp), "hit_frequency": exact.hit_frequency, "sd": exact.sd}
+    return simulate_sampler(round_sampler(game, level), game, level, spins, seed, figures)
 
 
 def round_sampler(game: Game, level: int, reel_set: str = "base"):

@@ -44,7 +44,7 @@ import numpy as np
 
 from slotmath.model import Game
 from slotmath.montecarlo.linesim import uniform_below
-from slotmath.montecarlo.results import Estimate, Moments, SimulationResult
+from slotmath.montecarlo.results import Estimate, SimulationResult
 from slotmath.rules.grand_spinn_superpot.options import ARROWS, LANDING, NUDGES
 
 #: Reels whose total stop weight is at most this draw stops from a table.
@@ -538,19 +538,13 @@ class RoundsSimulation(SimulationResult):
         return "\n".join(rows)
 
 
-def run_sampler(sampler: Sampler, spins: int, seed: int, block: int = 1_000_000):
-    """Run ``spins`` rounds in blocks; returns (Moments, event counts)."""
-    rng = np.random.default_rng(seed)
-    moments = Moments()
-    events = np.zeros(len(sampler.event_names), dtype=np.int64)
-    done = 0
-    while done < spins:
-        m = min(block, spins - done)
-        wins, ev = sampler.kernel(rng, m, *sampler.args)[:2]
-        moments.add(wins)
-        events += ev
-        done += m
-    return moments, events
+def run_sampler(sampler: Sampler, spins: int, seed: int):
+    """Run ``spins`` rounds by the one simulation loop
+    (:func:`slotmath.montecarlo.run.run`); returns (Moments, event counts)."""
+    from slotmath.montecarlo.run import run
+
+    outcome = run(sampler, spins, seed, workers=1, progress=False)
+    return outcome.stats.moments, np.asarray(outcome.stats.events, dtype=np.int64)
 
 
 def simulate(game: Game, level: int, spins: int, seed: int = 0) -> RoundsSimulation:

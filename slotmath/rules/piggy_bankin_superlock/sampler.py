@@ -304,7 +304,7 @@ def simulate(game: Game, level: int, spins: int, seed: int = 0, policy: str = "l
     """Monte Carlo rounds with the compiled sampler; z-scores against the exact RTP.
 
     Returns a :class:`~slotmath.montecarlo.results.SimulationResult` (simulated figures)."""
-    from slotmath.montecarlo.results import simulate_sampler
+    from slotmath.montecarlo.run import simulate_sampler
 
     exact = {"rtp": breakdown(game, level).rtp[policy]}
     return simulate_sampler(round_sampler(game, level, policy), game, level, spins, seed, exact)
