@@ -89,11 +89,17 @@ def test_a_csv_reel_set_is_rewritten_in_place_or_inlined_elsewhere(game, tmp_pat
     assert (tmp_path / "game.yaml").read_text() == GAME  # the YAML is untouched
     assert load_game(tmp_path / "game.yaml").strips("free") == free
     assert [p.read_text() for p in tmp_path.glob("free.csv.*.bak")] == [FREE_CSV]
-    # written elsewhere: the tuned set inline, the other CSV file copied beside it
+    # written elsewhere: the tuned set inline, one strip per line (as an
+    # analyst reads and diffs it), the other CSV file copied beside it
     other = tmp_path / "copy" / "game.yaml"
     game2 = load_game(tmp_path / "game.yaml")
     write_game(game2, {"free": NEW}, other)
-    assert "free: [[A, A, B, C], [C, B, A], {symbols: [A, B, C], weights: [4, 2, 1]}]" in other.read_text()
+    written = other.read_text()
+    assert (
+        "  free:\n    - [A, A, B, C]\n    - [C, B, A]\n    - {symbols: [A, B, C], weights: [4, 2, 1]}\n"
+        in written
+    )
+    assert max(map(len, written.splitlines())) < 60
     assert load_game(other).strips("free") == NEW
     write_game(game2, {"base": NEW}, other)
     assert "free: free.csv" in other.read_text()

@@ -71,6 +71,15 @@ def flow_strip(strip: Strip) -> str:
     return "{symbols: " + flow_list(strip.symbols) + ", weights: " + flow_list(strip.weights) + "}"
 
 
+def strips_text(strips, column: int, flow: bool = False) -> str:
+    """A reel set written in place of the CSV file name that held it: one
+    strip per line (a block list indented to ``column``), as an analyst
+    reads and diffs it; inside a flow mapping, one flow list."""
+    if flow:
+        return "[" + ", ".join(flow_strip(s) for s in strips) + "]"
+    return "".join(f"\n{' ' * column}- {flow_strip(s)}" for s in strips)
+
+
 def _node_end(node) -> int:
     """End index of a node's own text (block collections end at their last child)."""
     if isinstance(node, yaml.SequenceNode) and not node.flow_style and node.value:
@@ -163,8 +172,15 @@ def render(source: Path, strips_by_set: dict, target: Path) -> tuple:
             if name in strips_by_set and in_place:
                 csv_files[csv_path] = strips_csv(strips_by_set[name])
             elif name in strips_by_set:
-                inline = "[" + ", ".join(flow_strip(s) for s in strips_by_set[name]) + "]"
-                edits.append((set_node.start_mark.index, set_node.end_mark.index, inline))
+                flow = bool(reels.flow_style)  # a block list starts right after the key's colon
+                start = set_node.start_mark.index if flow else text.index(":", key_node.end_mark.index) + 1
+                edits.append(
+                    (
+                        start,
+                        set_node.end_mark.index,
+                        strips_text(strips_by_set[name], key_node.start_mark.column + 2, flow),
+                    )
+                )
             elif not same_folder and copy_files:  # the file goes along, same name
                 csv_files[target.parent / set_node.value] = _exact_text(csv_path)
             elif not same_folder:
