@@ -274,7 +274,11 @@ def add_tune_arguments(p) -> None:
     p.add_argument("--out", help="write the tuned game file here (backs up an existing file)")
     p.add_argument("--keep-best", action="store_true", help="write --out even when the targets are not met")
     p.add_argument("--json", action="store_true", help="one JSON object on stdout")
-    p.add_argument("--verbose", action="store_true", help="progress on stderr")
+    p.add_argument(
+        "--verbose",
+        action="store_true",
+        help="also print each solver step on stderr (a bar shows on a terminal for any run over 2 s)",
+    )
 
 
 def result_json(res: TuningResult) -> dict:
