@@ -92,3 +92,28 @@ def test_time_limit_and_released_shape(drafted):
     )
     assert free.component_bands == {} and free.feasible
     assert all(np.all(rv.lo[rv.lo < rv.hi] == 1) for rv in free.space.reels)
+
+
+def test_time_limit_is_honoured_within_ten_percent(drafted, monkeypatch):
+    """Each exact evaluation made to take 0.3 s longer: with a 3 s limit the
+    whole run (the report's evaluations included) ends within 3.3 s, no
+    evaluation having started that would end past the limit at the mean
+    evaluation time, and keeps the best point reached."""
+    import time
+
+    import slotmath.tuning.linearmodels as lm
+
+    real = lm.game_figures
+
+    def slow(*args, **kwargs):
+        time.sleep(0.3)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(lm, "game_figures", slow)
+    res = tune(drafted, Targets(Fraction(96, 100), Fraction(1, 10**7)), time_limit=3.0, progress=False)
+    assert res.stopped.startswith("time limit (3 s)"), res.stopped
+    assert res.seconds <= 3.3, res.seconds
+    assert res.evaluations >= 2
+    assert abs(float(res.after[drafted.levels[0]]["rtp"]) - 0.96) <= abs(
+        float(res.before[drafted.levels[0]]["rtp"]) - 0.96
+    )

@@ -5,6 +5,7 @@ solver steers (:class:`FigureModel`) and the objective of one row."""
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -22,8 +23,17 @@ CENTRE_COST = 0.01  # per tolerance of RTP error (prefer the centre, weakly)
 MOVE_COST = 0.02  # per unit moved from the game file (prefer small changes)
 
 
+class TimeLimitReached(Exception):
+    """The next exact evaluation would end after the run's deadline."""
+
+
 class Evaluator:
     """Exact figures of candidate variable values, cached.
+
+    With a ``deadline`` (a :func:`time.perf_counter` reading [s]), an
+    evaluation that would, at the mean time of those so far, end after it
+    raises :class:`TimeLimitReached` instead of starting (the first always
+    runs).
 
     ``levels`` are the bet levels the targets apply to; figures are computed
     once per group of equivalent levels (:func:`slotmath.analysis.metrics.equivalent_levels`).
@@ -37,6 +47,8 @@ class Evaluator:
         self.needed = set(targets.figures)
         self.count = 0
         self.tick = None  # called after each exact evaluation
+        self.deadline: float | None = None
+        self.seconds = 0.0  # spent in exact evaluations [s]
         self._cache: dict = {}
 
     @staticmethod
@@ -51,12 +63,17 @@ class Evaluator:
             needed = None
         k = (self.key(xs), None if needed is None else tuple(sorted(needed)))
         if k not in self._cache:
+            t0 = time.perf_counter()
+            mean = self.seconds / self.count if self.count else 0.0
+            if self.deadline is not None and self.count and t0 + mean > self.deadline:
+                raise TimeLimitReached
             game = self.space.game_for(xs)
             self.count += 1
             per_rep = {}
             for rep in sorted(set(self.rep.values())):
                 per_rep[rep] = game_figures(game, rep, self.space.reel_set, needed)
             self._cache[k] = {lv: per_rep[self.rep[lv]] for lv in self.levels}
+            self.seconds += time.perf_counter() - t0
             if self.tick is not None:
                 self.tick()
         return self._cache[k]

@@ -24,6 +24,7 @@ from slotmath.tuning.linearmodels import (  # noqa: F401  (re-exported)
     FigureModel,
     LineForms,
     StopForms,
+    TimeLimitReached,
     proxy_kind,
     row_objective,
     stop_value_hook,
@@ -37,6 +38,7 @@ AIM_EXACT = 0.95  # ... or nearly all of it when the RTP model is exact
 MILP_NODES = 400  # branch-and-bound node limit of one reel's programme (the
 # incumbent is used): a work limit, so runs are reproducible
 MILP_SECONDS = 60.0  # safety net only
+RANGE_SWEEPS = 3  # block-coordinate sweeps of the reachable-RTP relaxation (line_rtp_range)
 PAIR_SINGLES = 400  # pairs of moves are formed among this many best single moves
 
 
@@ -63,6 +65,7 @@ class Solver:
         self.cancel = cancel  # callable: True stops the run (best so far is kept)
         self.stopped = ""
         self.best_rtp = None
+        self.kept: tuple | None = None  # (values, assessment) of the best point logged
         if progress is not None:
             self.ev.tick = lambda: progress(self.status())
         self.forms = LineForms(space, sorted(set(self.ev.rep.values())))
@@ -74,6 +77,8 @@ class Solver:
         self.rtp_exact = False
         self.rejected: set = set()
         self.t0 = time.perf_counter()
+        self.reserve = 0.0  # [s] kept after the search (see :meth:`deadline`)
+        self.milp_time = (0.0, 0)  # seconds and count of the reel programmes solved
 
     # -------------------------------------------------------------- helpers
     def spent(self) -> bool:
@@ -81,7 +86,7 @@ class Solver:
         the run was cancelled; sets ``stopped`` to the reason."""
         if self.ev.count >= self.max_evaluations:
             self.stopped = f"evaluation budget ({self.max_evaluations}) spent"
-        elif self.time_limit is not None and time.perf_counter() - self.t0 >= self.time_limit:
+        elif self.time_limit is not None and time.perf_counter() >= self.deadline():
             self.stopped = f"time limit ({self.time_limit:g} s) reached"
         elif self.cancel is not None and self.cancel():
             self.stopped = "cancelled"
@@ -97,11 +102,28 @@ class Solver:
             "distance": d,
         }
 
+    def deadline(self) -> float | None:
+        """When the search must stop [:func:`time.perf_counter` s]: the time
+        limit less the time kept for the work after the search (``reserve``,
+        the report's evaluation of every figure, and :meth:`reach_seconds`)."""
+        if self.time_limit is None:
+            return None
+        return self.t0 + self.time_limit - self.reserve - self.reach_seconds()
+
+    def reach_seconds(self) -> float:
+        """Estimated time of :func:`line_rtp_range` at every level [s]: one
+        reel programme (at the mean time of those solved so far) per reel,
+        sweep and direction."""
+        seconds, count = self.milp_time
+        if not count or not self.forms.available:
+            return 0.0
+        return seconds / count * 2 * RANGE_SWEEPS * len(self.space.reels) * len(set(self.ev.rep.values()))
+
     def milp_seconds(self) -> float:
         """Safety-net time limit of one programme (the rest of ``time_limit`` if set)."""
         if self.time_limit is None:
             return MILP_SECONDS
-        return max(0.05, min(MILP_SECONDS, self.time_limit - (time.perf_counter() - self.t0)))
+        return max(0.05, min(MILP_SECONDS, self.deadline() - time.perf_counter()))
 
     def constraints(self):
         """(level, figure, theta-or-band) items the programme models."""
@@ -128,6 +150,7 @@ class Solver:
         r = self.log_rows[-1]
         if accepted:
             self.best_rtp = r["rtp"]
+            self.kept = ([x.copy() for x in xs], assessment)
         if self.progress is not None:
             self.progress(self.status())
         self.say(
@@ -302,6 +325,7 @@ class Solver:
                 blo[i] = sgn * sc * h - (0.0 if fractional else offset)
                 i += 1
         integrality = np.concatenate([np.ones(U), np.zeros(U + M)])
+        t0 = time.perf_counter()
         res = milp(
             c,
             integrality=integrality,
@@ -309,6 +333,7 @@ class Solver:
             constraints=LinearConstraint(A, blo, bhi),
             options={"node_limit": MILP_NODES, "time_limit": self.milp_seconds(), "disp": False},
         )
+        self.milp_time = (self.milp_time[0] + time.perf_counter() - t0, self.milp_time[1] + 1)
         if res.x is None:
             return x_cur
         x = np.rint(res.x[:U]).astype(np.int64)
@@ -371,16 +396,26 @@ class Solver:
     # -------------------------------------------------------------- main loop
     def run(self, xs):
         """Alternate programme rounds and local search until the targets are
-        met, the budget is spent or a whole pass makes no progress."""
+        met, the budget is spent or a whole pass makes no progress.  With a
+        time limit, no exact evaluation starts that would end after it (at
+        the mean evaluation time so far): the best point kept is returned."""
         xs = [x.copy() for x in xs]
-        figs, best = self.ev(xs)
+        figs, best = self.ev(xs)  # the starting point is always evaluated
         self.log("start", xs, best, True)
-        while True:
-            key = best.key
-            xs, figs, best = self.programme_rounds(xs, figs, best)
-            xs, figs, best = self.local_search(xs, figs, best)
-            if best.feasible or best.key >= key or self.spent():
-                return xs, best
+        self.ev.deadline = self.deadline()
+        try:
+            while True:
+                key = best.key
+                xs, figs, best = self.programme_rounds(xs, figs, best)
+                xs, figs, best = self.local_search(xs, figs, best)
+                if best.feasible or best.key >= key or self.spent():
+                    return xs, best
+        except TimeLimitReached:
+            self.stopped = f"time limit ({self.time_limit:g} s) reached"
+            assert self.kept is not None  # the start is logged before the deadline is set
+            return self.kept
+        finally:
+            self.ev.deadline = None
 
     def programme_rounds(self, xs, figs, best):
         totals = [rv.total[1] for rv in self.space.reels]
@@ -637,7 +672,7 @@ def reel_polytope(rv):
     return VarBounds(rv.lo.astype(float), rv.hi.astype(float)), LinearConstraint(np.array(rows), lo, hi)
 
 
-def line_rtp_range(solver: Solver, xs, level: int, sweeps: int = 3) -> tuple | None:
+def line_rtp_range(solver: Solver, xs, level: int, sweeps: int = RANGE_SWEEPS) -> tuple | None:
     """Lowest and highest line RTP [x total bet] reachable within the limits
     (shape bounds included), by the continuous relaxation of each reel's
     programme, reel after reel from ``xs`` (block-coordinate LP; each reel's

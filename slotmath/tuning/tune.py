@@ -491,13 +491,17 @@ def tune(
         )
         solver.targets = solver.ev.targets = targets
         solver.ev.needed = set(targets.figures)
+    # every figure before, for the report; its time is kept for the same after the search
+    solver.t0 = t0  # the time limit counts from the call
+    t_all = time.perf_counter()
+    before = solver.ev.figures(x_before)
+    solver.reserve = time.perf_counter() - t_all
     try:
         x_after, _ = solver.run(x_before if start is None else [np.asarray(x, dtype=np.int64) for x in start])
     finally:
         if bar is not None:
             bar.close()
     tuned = space.game_for(x_after)
-    before = solver.ev.figures(x_before)  # every figure, for the report
     after = solver.ev.figures(x_after)
     result = assess(after, targets)
     reach = {}
