@@ -11,6 +11,7 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e ".[dev]"
 	$(PY) -m ipykernel install --sys-prefix --name python3 >/dev/null
+	$(VENV)/bin/slotmath warmup
 	touch $(STAMP)
 
 install: $(STAMP)

@@ -154,3 +154,16 @@ def test_validate_names_the_ways_or_the_lines():
     assert load_game("ways4096").ways_or_lines == 4096 and load_game("video20").ways_or_lines == 20
     assert "4,096 ways, reel sets" in run_cli("validate", "ways4096").stdout
     assert "20 lines, reel sets" in run_cli("validate", "video20").stdout
+
+
+def test_warmup_is_a_listed_command(capsys):
+    """``slotmath warmup`` (run by ``make install``) is listed and parses;
+    its work, compiling every kernel, is what ``make install`` times."""
+    from slotmath.cli import build_parser
+    from slotmath.cli.warmup import PAR_GAMES
+    from slotmath.io.search import bundled_games
+
+    assert "warmup" in build_parser(["--help"]).format_help()
+    args = build_parser(["warmup"]).parse_args(["warmup"])
+    assert args.func.__module__ == "slotmath.cli.warmup"
+    assert all((bundled_games() / name / "game.yaml").is_file() for name in PAR_GAMES)

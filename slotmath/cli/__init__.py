@@ -144,6 +144,7 @@ EXTRA_COMMANDS = {
     "report": ("slotmath.report.notebook", "PAR sheet reports (HTML, Excel, JSON, text)"),
     "tune": ("slotmath.cli.tune", "tune reel strips to a target RTP and bands"),
     "sensitivities": ("slotmath.cli.tune", "figure changes for +-1 of each symbol per reel"),
+    "warmup": ("slotmath.cli.warmup", "compile the numba kernels into the cache (make install runs it)"),
 }
 
 
