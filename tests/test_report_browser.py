@@ -108,10 +108,13 @@ def test_injection_sections_run_no_script(browser, tmp_path):
     assert_inert(open_page(browser, page))
 
 
-def test_injection_report_runs_no_script(browser, tmp_path):
+def test_injection_report_runs_no_script(browser, tmp_path, monkeypatch):
     from slotmath.report.notebook import run_report
 
-    target = run_report(str(TEST_DATA / "injection"), tmp_path, spins=1000, progress=False)
+    # the kernel drops its working directory from sys.path (ignore_cwd): run it
+    # elsewhere so that a PYTHONPATH naming this checkout's root is kept
+    monkeypatch.chdir(tmp_path)
+    target = run_report(str(TEST_DATA / "injection"), tmp_path / "reports", spins=1000, progress=False)
     seen = open_page(browser, target / "par.html")
     assert_inert(seen)
     assert "<svg onload=alert(1)>" in seen["title"]  # the title is shown, as text
