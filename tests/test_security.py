@@ -213,3 +213,95 @@ def test_validate_refuses_a_bad_colour(write_game):
         load_game(str(path))
     assert err.value.field == "symbols[0].color"
     assert "'blood' is not a colour" in err.value.problem
+
+
+# ---------------------------------------------------------------- writers
+def test_a_game_is_never_written_over_a_file_it_reads(tmp_path):
+    from slotmath.io.arguments import UsageError
+    from slotmath.io.gamefile import load_game
+    from slotmath.io.gamewriter import write_game
+
+    (tmp_path / "strips.csv").write_text("reel1,reel2,reel3\nA,A,A\nB,B,B\nX,X,X\n", encoding="utf-8")
+    (tmp_path / "game.yaml").write_text(
+        "grid: {reels: 3, rows: 1}\nbet: {levels: [1]}\n"
+        "symbols: [{name: A}, {name: B}, {name: X, kind: blank}]\n"
+        "reels: {base: strips.csv}\npaylines: [[0, 0, 0]]\npays: [{symbol: A, count: 3, pay: 5}]\n",
+        encoding="utf-8",
+    )
+    before = (tmp_path / "strips.csv").read_bytes()
+    game = load_game(str(tmp_path))
+    strips = {"base": game.strips("base")}
+    with pytest.raises(UsageError) as err:
+        write_game(game, strips, tmp_path / "strips.csv")
+    assert "is a file the game" in str(err.value) and "strips.csv" in str(err.value)
+    assert (tmp_path / "strips.csv").read_bytes() == before
+    assert load_game(str(tmp_path)).strips("base") == game.strips("base")
+    # the game file itself may be rewritten
+    assert write_game(game, strips, tmp_path / "game.yaml") == tmp_path / "game.yaml"
+
+
+@pytest.mark.parametrize("kind", ["file", "symlink"])
+def test_install_into_a_file_or_symlink_leaves_nothing_behind(tmp_path, kind):
+    from slotmath.io.files import install_dir, make_temp_dir
+
+    target = tmp_path / "game"
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    if kind == "file":
+        target.write_text("x", encoding="utf-8")
+    else:
+        target.symlink_to(elsewhere)
+    work = make_temp_dir(tmp_path, "game")
+    (work / "par.html").write_text("<p>x</p>", encoding="utf-8")
+    with pytest.raises(FileExistsError):
+        try:
+            install_dir(work, target)
+        finally:
+            import shutil
+
+            shutil.rmtree(work, ignore_errors=True)  # as run_report does on failure
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["elsewhere", "game"]
+    assert target.is_symlink() == (kind == "symlink")
+    assert list(elsewhere.iterdir()) == []
+
+
+# ---------------------------------------------------------------- features that cannot start, costs
+def test_most_in_window_by_hand():
+    from slotmath.features.reach import most_on_reel
+    from slotmath.model import Strip
+
+    s = frozenset({"S"})
+    # rows 2 on [S, X, S]: stops show (S, X), (X, S), (S, S): at most 2
+    assert most_on_reel(Strip(("S", "X", "S")), 2, s) == 2
+    # stop 2 of weight 0 never shows (S, S): at most 1
+    assert most_on_reel(Strip(("S", "X", "S"), (1, 1, 0)), 2, s) == 1
+    # rows 1: the S stops both have weight 0
+    assert most_on_reel(Strip(("S", "X", "S"), (0, 1, 0)), 1, s) == 0
+    # a window taller than the strip counts each stop once
+    assert most_on_reel(Strip(("S", "S")), 2, s) == 2
+
+
+def test_cost_bounds_by_hand():
+    from slotmath.features.cost import MAX_CHAIN_WORK, chain_problem, chain_steps, games_problem, mask_problem
+
+    # reset: at most one restart per cell, 3 respins on 15 cells -> 3 x 16 = 48 steps
+    assert chain_steps(3, "reset", 15) == 48 and chain_steps(3, "countdown", 15) == 3
+    # the 5x3 hold-and-spin game: 2**15 masks x 48 = 1,572,864 updates, within the float bound
+    assert chain_problem("hold-and-spin", 2**15, 3, "reset", 15, exact=False) is None
+    assert 2**15 * 48 < MAX_CHAIN_WORK
+    # countdown, 1e9 respins on 8 states: 8e9 updates, above the exact bound 2**22
+    assert "about 8,000,000,000 state updates" in chain_problem("x", 8, 10**9, "countdown", 3, exact=True)
+    assert mask_problem("x", 24) is None and "2**25" in mask_problem("x", 25)
+    # max_games 1,000 with awards of 2 games: 1e6 x 3 = 3e6 updates
+    assert games_problem(1000, 2) is None
+    assert "3.000e+12" in games_problem(10**6, 2)
+
+
+def test_validate_accepts_every_shipped_game(capsys):
+    # the new refusals leave every game of data/games valid
+    from slotmath.cli import main
+
+    from conftest import GAMES
+
+    for folder in sorted(p for p in GAMES.iterdir() if (p / "game.yaml").is_file()):
+        assert main(["validate", str(folder)]) == 0, capsys.readouterr().err

@@ -46,12 +46,14 @@ from __future__ import annotations
 import csv
 from dataclasses import dataclass, field
 from fractions import Fraction
+from math import gcd, lcm
 from pathlib import Path
 
 import numpy as np
 
 from slotmath.engine.cache import game_cache, no_sets
-from slotmath.io.gamefile import GameFileError, named_file, not_an_integer
+from slotmath.features.cost import MAX_STICKY_MASKS, sci
+from slotmath.io.gamefile import MAX_PAY_DENOMINATOR, GameFileError, named_file, not_an_integer
 from slotmath.model import Game
 
 __all__ = [
@@ -294,6 +296,38 @@ class _Reader:
             self.fail(where, f"must be at least {minimum}, got {value!r}")
         return int(x) if integer else x
 
+    def amount(self, value, where, minimum=0, positive=False):
+        """A prize, jackpot, cap or multiplier [x total bet]: a number of at most
+        :data:`MAX_AMOUNT` with a denominator of at most 10**6 (so that every
+        win of a round stays an exact integer of a small win unit)."""
+        x = self.number(value, where, minimum=minimum, positive=positive)
+        if abs(x) > MAX_AMOUNT:
+            self.fail(where, f"{float(x):.4g} is above the bound {MAX_AMOUNT:.0e} [x total bet]")
+        if x.denominator > MAX_PAY_DENOMINATOR:
+            self.fail(
+                where,
+                f"{str(value)[:40]!r} has denominator {sci(x.denominator)}, more than "
+                f"{MAX_PAY_DENOMINATOR:,} (give a fraction 'p/q' with a smaller q)",
+            )
+        return x
+
+    def draw_weights(self, weights: list, where: str) -> list:
+        """The weights of a weighted draw (a prize table, wheel segments): as
+        given when they sum to less than :data:`MAX_DRAW_WEIGHT` (the compiled
+        samplers' exact uniform draws), else in lowest terms (divided by their
+        gcd: the same law), refused when even those reach it."""
+        if sum(weights) < MAX_DRAW_WEIGHT:
+            return list(weights)
+        common = gcd(*weights) or 1
+        out = [x // common for x in weights]
+        if sum(out) >= MAX_DRAW_WEIGHT:
+            self.fail(
+                where,
+                f"the weights sum to {sci(sum(out))} in lowest terms; the compiled samplers draw "
+                "below 2**31 (give smaller weights: only their ratios matter)",
+            )
+        return out
+
     def symbol(self, name, where):
         if not isinstance(name, str) or name not in self.game.symbol_index:
             self.fail(where, f"unknown symbol {name!r}")
@@ -303,6 +337,24 @@ class _Reader:
         if not isinstance(name, str) or name not in self.game.reel_sets:
             self.fail(where, f"unknown reel set {name!r} (reel sets: {', '.join(self.game.reel_sets)})")
         return name
+
+    def reachable(self, symbol: str, counts, where: str, what: str, reel_set: str = "base") -> None:
+        """Refuse a feature started by ``symbol`` that no window of ``reel_set``
+        can start: ``symbol`` on no reel (field ``{where}.symbol``), or a
+        count (``counts``: (field, count) pairs) above the most one window shows."""
+        from slotmath.features.reach import most_in_window
+
+        most = most_in_window(self.game, symbol, reel_set)
+        if most == 0:
+            problem = f"{symbol!r} is on no reel of reel set {reel_set!r}: {what} can never start"
+            self.fail(f"{where}.symbol", problem)
+        for at, c in counts:
+            if c > most:
+                self.fail(
+                    at,
+                    f"no window of reel set {reel_set!r} shows {c} {symbol} (at most {most}): {what} "
+                    f"can never start on {c}",
+                )
 
     def counts(self, value, where):
         self.mapping(value, where)
@@ -322,7 +374,7 @@ class _Reader:
             if value not in jackpots:
                 self.fail(where, f"unknown jackpot {value!r} (jackpots: {', '.join(jackpots) or 'none'})")
             return jackpots[value], value
-        x = self.number(value, where, minimum=0)
+        x = self.amount(value, where)
         return x, _fmt(x)
 
 
@@ -368,7 +420,7 @@ def _load_features(game: Game) -> Features:
     jackpots = {}
     if "jackpots" in opts:
         for name, value in rd.mapping(opts["jackpots"], "options.jackpots").items():
-            jackpots[str(name)] = rd.number(value, f"options.jackpots.{name}", positive=True)
+            jackpots[str(name)] = rd.amount(value, f"options.jackpots.{name}", positive=True)
     lockit = _lockit(rd, opts["lockit"], jackpots) if "lockit" in opts else None
     free = _free_games(rd, opts["free_games"]) if "free_games" in opts else None
     # beside a lock-it, the wheel and selection are the lock-it's (its mark award and
@@ -382,7 +434,7 @@ def _load_features(game: Game) -> Features:
         load_hold_and_spin(game)
     if lockit is not None and lockit.mark_award == "wheel" and wheel is None:
         rd.fail("options.lockit.mark_award", "is 'wheel' but options.wheel is not declared")
-    cap = rd.number(opts["round_cap"], "options.round_cap", positive=True) if "round_cap" in opts else None
+    cap = rd.amount(opts["round_cap"], "options.round_cap", positive=True) if "round_cap" in opts else None
     return Features(jackpots, lockit, free, selection, wheel, cap)
 
 
@@ -467,6 +519,7 @@ def _lockit(rd: _Reader, spec, jackpots) -> LockItSpec:
         paid = src.get("mark_award", True)
         if not isinstance(paid, bool):
             rd.fail(f"{f}.mark_award", "must be true or false")
+        _check_lockit_cost(rd, spins, rule, f"{f}.spins")
         sources[str(name)] = LockItSource(str(name), spins, reels, after, table, paid)
     return LockItSpec(
         symbols, mark, trigger, rule, tuple(shapes), names, order, packing, sources, awards, mark_award
@@ -474,6 +527,26 @@ def _lockit(rd: _Reader, spec, jackpots) -> LockItSpec:
 
 
 AWARD_COLUMNS = ["table", "level", "shape", "award", "weight"]
+
+
+#: the weights of one weighted draw sum to less than this (the samplers' exact uniform draws)
+MAX_DRAW_WEIGHT = 2**31
+#: largest prize, jackpot, cap or multiplier of a feature [x total bet]
+MAX_AMOUNT = 10**9
+
+
+def _check_lockit_cost(rd: _Reader, spins: int, rule: str, where: str) -> None:
+    """Refuse a lock-it whose mask chain exceeds the exact method's bounds
+    (:mod:`slotmath.features.cost`); ``where`` names the spins."""
+    from slotmath.features.cost import EXACT_MASK_CELLS, chain_problem, mask_problem
+
+    cells = rd.game.reels * rd.game.rows
+    problem = mask_problem("lock-it", cells)
+    if problem:
+        rd.fail("options.lockit", problem)
+    problem = chain_problem("lock-it", 1 << cells, spins, rule, cells, cells <= EXACT_MASK_CELLS)
+    if problem:
+        rd.fail(where, problem)
 
 
 def _award_csv_rows(path: Path) -> list:
@@ -577,7 +650,7 @@ def _free_games(rd: _Reader, spec) -> FreeGamesSpec:
     rd.mapping(spec, w, FREE_GAMES_KEYS, ("symbol", "reels"))
     symbol = rd.symbol(spec["symbol"], f"{w}.symbol")
     reels = rd.reel_set(spec["reels"], f"{w}.reels")
-    mult = rd.number(spec.get("multiplier", 1), f"{w}.multiplier", positive=True)
+    mult = rd.amount(spec.get("multiplier", 1), f"{w}.multiplier", positive=True)
     awards = _games_awards(rd, spec["awards"], f"{w}.awards") if "awards" in spec else {}
     again = spec.get("retrigger_awards")
     again = None if again is None else _games_awards(rd, again, f"{w}.retrigger_awards", zero=True)
@@ -598,6 +671,18 @@ def _free_games(rd: _Reader, spec) -> FreeGamesSpec:
     if cap is not None:
         cap = rd.number(cap, f"{w}.max_games", integer=True, positive=True)
     sticky = _sticky(rd, spec.get("sticky"), reels, nudge, retrigger, cap)
+    if awards:
+        rd.reachable(symbol, [(f"{w}.awards.{c}", c) for c in awards], w, "the free games")
+    if cap is not None:
+        from slotmath.features.cost import games_problem
+
+        most = max(g for _, g in list(awards.values()) + list((again or {}).values()) + [(0, 0)])
+        masks = min(1 << (rd.game.reels * rd.game.rows), MAX_STICKY_MASKS) if sticky is not None else 1
+        problem = games_problem(cap, most, masks)
+        if problem:
+            rd.fail(f"{w}.max_games", problem)
+    if nudge is not None and not any(nudge in st.symbols for st in rd.game.strips(reels)):
+        rd.fail(f"{w}.nudge", f"{nudge!r} is on no reel of the free reel set {reels!r}: it never expands")
     return FreeGamesSpec(symbol, reels, mult, awards, retrigger, nudge, cap, scatter_pays, again, sticky)
 
 
@@ -641,7 +726,7 @@ def _games_awards(rd: _Reader, value, where: str, zero: bool = False) -> dict:
         f = f"{where}.{c}"
         rd.mapping(a, f, ("prize", "games"), ("games",))
         out[c] = (
-            rd.number(a.get("prize", 0), f"{f}.prize", minimum=0),
+            rd.amount(a.get("prize", 0), f"{f}.prize"),
             rd.number(a["games"], f"{f}.games", integer=True, positive=not zero, minimum=0),
         )
     return out
@@ -665,12 +750,19 @@ def _selection(rd: _Reader, spec, lockit, free) -> SelectionSpec:
             rd.fail(f"{f}.lockit.awards", f"unknown award table {lk['awards']!r}")
         options[c] = SelectionOption(
             c,
-            rd.number(a.get("prize", 0), f"{f}.prize", minimum=0),
-            rd.number(lk["spins"], f"{f}.lockit.spins", integer=True, positive=True),
+            rd.amount(a.get("prize", 0), f"{f}.prize"),
+            _lockit_spins(rd, lk["spins"], f"{f}.lockit.spins", lockit.rule),
             str(lk["awards"]),
             rd.number(a["free_games"], f"{f}.free_games", integer=True, positive=True),
         )
+    rd.reachable(symbol, [(f"{w}.awards.{c}", c) for c in options], w, "the selection")
     return SelectionSpec(symbol, options, source)
+
+
+def _lockit_spins(rd: _Reader, value, where: str, rule: str) -> int:
+    spins = rd.number(value, where, integer=True, positive=True)
+    _check_lockit_cost(rd, spins, rule, where)
+    return spins
 
 
 def _wheel(rd: _Reader, spec, jackpots) -> WheelSpec:
@@ -687,6 +779,15 @@ def _wheel(rd: _Reader, spec, jackpots) -> WheelSpec:
         out.append((label, value, rd.number(s["weight"], f"{f}.weight", integer=True, minimum=0)))
     if sum(s[2] for s in out) == 0:
         rd.fail(f"{w}.segments", "all weights are zero")
+    reduced = rd.draw_weights([s[2] for s in out], f"{w}.segments")
+    out = [(label, value, x) for (label, value, _), x in zip(out, reduced, strict=True)]
+    den = lcm(*(s[1].denominator for s in out))
+    if den > MAX_PAY_DENOMINATOR:
+        rd.fail(
+            f"{w}.segments",
+            f"the prizes' common denominator is {sci(den)}, more than {MAX_PAY_DENOMINATOR:,} "
+            "(the wheel's wins are counted in exact units of it)",
+        )
     pre = Fraction(0), Fraction(0), ""
     if "before" in spec:
         b = rd.mapping(
@@ -695,7 +796,7 @@ def _wheel(rd: _Reader, spec, jackpots) -> WheelSpec:
         p = rd.number(b["probability"], f"{w}.before.probability", minimum=0)
         if p >= 1:
             rd.fail(f"{w}.before.probability", "must be below 1")
-        pre = (rd.number(b["prize"], f"{w}.before.prize", positive=True), p, str(b.get("name", "jackpot")))
+        pre = (rd.amount(b["prize"], f"{w}.before.prize", positive=True), p, str(b.get("name", "jackpot")))
     return WheelSpec(tuple(out), pre[0], pre[1], pre[2])
 
 

@@ -160,6 +160,7 @@ def _trigger(rd: _Reader, spec: dict, where: str, required: bool) -> tuple:
     count = rd.number(spec["trigger"], f"{where}.trigger", integer=True, positive=True)
     if count > rd.game.reels * rd.game.rows:
         rd.fail(f"{where}.trigger", f"{count} symbols do not fit the window")
+    rd.reachable(symbol, [(f"{where}.trigger", count)], where, f"the {where.split('.')[-1]}")
     return symbol, count
 
 
@@ -201,7 +202,7 @@ def _selection(rd: _Reader, spec, jackpots, declared, wheel) -> ChoiceSpec:
         if "multiplier" in c:
             if not games:
                 rd.fail(f"{f}.multiplier", "is given but the choice awards no free_games")
-            mult = rd.number(c["multiplier"], f"{f}.multiplier", positive=True)
+            mult = rd.amount(c["multiplier"], f"{f}.multiplier", positive=True)
         elif games:
             mult = declared.free_games.multiplier
         spins = rd.number(c.get("wheel", 0), f"{f}.wheel", integer=True, minimum=0)
