@@ -293,8 +293,10 @@ def test_cost_bounds_by_hand():
     assert "about 8,000,000,000 state updates" in chain_problem("x", 8, 10**9, "countdown", 3, exact=True)
     assert mask_problem("x", 24) is None and "2**25" in mask_problem("x", 25)
     # max_games 1,000 with awards of 2 games: 1e6 x 3 = 3e6 updates
-    assert games_problem(1000, 2) is None
-    assert "3.000e+12" in games_problem(10**6, 2)
+    assert games_problem(1000, 2, cells=3) is None
+    assert "3.000e+12" in games_problem(10**6, 2, cells=3)
+    # a sticky wild on 3 cells: 2**3 masks multiply it
+    assert "8 sticky masks" in games_problem(10**5, 2, cells=3, sticky=True)
 
 
 def test_validate_accepts_every_shipped_game(capsys):

@@ -19,6 +19,11 @@ nothing ``validate`` accepts runs for hours or out of memory in ``par``.
 
 from __future__ import annotations
 
+from fractions import Fraction
+from math import gcd, lcm
+
+from slotmath.io.gamefile import MAX_PAY_DENOMINATOR
+
 #: most state updates of a float64 respin chain (about a minute of numpy work)
 MAX_CHAIN_WORK = 2**30
 #: most state updates of a respin chain run in exact Fractions
@@ -67,8 +72,11 @@ def mask_problem(what: str, cells: int) -> str | None:
     )
 
 
-def games_problem(games: int, most_awarded: int, masks: int = 1) -> str | None:
-    """Why capped free games (``games`` = max_games) are refused (None: within the bound)."""
+def games_problem(games: int, most_awarded: int, cells: int, sticky: bool = False) -> str | None:
+    """Why capped free games (``games`` = max_games, awards of up to
+    ``most_awarded`` games; with a ``sticky`` wild, up to ``2**cells`` masks)
+    are refused (None: within the bound)."""
+    masks = min(1 << cells, MAX_STICKY_MASKS) if sticky else 1
     work = masks * games * games * (most_awarded + 1)
     if work <= MAX_GAMES_WORK:
         return None
@@ -76,4 +84,62 @@ def games_problem(games: int, most_awarded: int, masks: int = 1) -> str | None:
     return (
         f"the capped free games would take about {sci(work)} updates ({per}{sci(games)}**2 game states x "
         f"{most_awarded + 1} awards), more than the bound {MAX_GAMES_WORK:.3e}; lower max_games"
+    )
+
+
+#: the weights of one weighted draw sum to less than this (the samplers' exact uniform draws)
+MAX_DRAW_WEIGHT = 2**31
+#: largest prize, jackpot, cap or multiplier of a feature [x total bet]
+MAX_AMOUNT = 10**9
+
+
+def lockit_problem(cells: int, spins: int, rule: str, where: str) -> tuple | None:
+    """``(field, problem)`` when a lock-it's mask chain on ``cells`` cells
+    stepped ``spins`` times is beyond the bounds (``where`` names the spins)."""
+    problem = mask_problem("lock-it", cells)
+    if problem:
+        return "options.lockit", problem
+    problem = chain_problem("lock-it", 1 << cells, spins, rule, cells, cells <= EXACT_MASK_CELLS)
+    return (where, problem) if problem else None
+
+
+def amount_problem(x: Fraction, value) -> str | None:
+    """Why a prize, jackpot, cap or multiplier ``x`` (written ``value``) is
+    refused: above :data:`MAX_AMOUNT`, or a denominator above 10**6 (every
+    win of a round stays an exact integer of a small win unit)."""
+    if abs(x) > MAX_AMOUNT:
+        return f"{float(x):.4g} is above the bound {MAX_AMOUNT:.0e} [x total bet]"
+    if x.denominator > MAX_PAY_DENOMINATOR:
+        return (
+            f"{str(value)[:40]!r} has denominator {sci(x.denominator)}, more than "
+            f"{MAX_PAY_DENOMINATOR:,} (give a fraction 'p/q' with a smaller q)"
+        )
+    return None
+
+
+def denominators_problem(values: list, whose: str) -> str | None:
+    """Why prizes whose common denominator exceeds 10**6 are refused."""
+    den = lcm(*(Fraction(v).denominator for v in values))
+    if den <= MAX_PAY_DENOMINATOR:
+        return None
+    return (
+        f"the prizes' common denominator is {sci(den)}, more than {MAX_PAY_DENOMINATOR:,} "
+        f"({whose} wins are counted in exact units of it)"
+    )
+
+
+def draw_weights(weights: list) -> tuple:
+    """``(weights, problem)`` of a weighted draw (a prize table, wheel
+    segments): as given when they sum to less than :data:`MAX_DRAW_WEIGHT`
+    (the compiled samplers' exact uniform draws), else in lowest terms
+    (divided by their gcd: the same law); a problem when even those reach it."""
+    if sum(weights) < MAX_DRAW_WEIGHT:
+        return list(weights), None
+    common = gcd(*weights) or 1
+    out = [x // common for x in weights]
+    if sum(out) < MAX_DRAW_WEIGHT:
+        return out, None
+    return out, (
+        f"the weights sum to {sci(sum(out))} in lowest terms; the compiled samplers draw "
+        "below 2**31 (give smaller weights: only their ratios matter)"
     )

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from slotmath.engine.cache import game_cache
+from slotmath.features.cost import draw_weights
 from slotmath.features.options import _is_number, _Reader
 from slotmath.model import Game
 
@@ -189,6 +190,7 @@ def _table(rd: _Reader, value, where, jackpots) -> tuple:
         out.append(Prize(v, rd.number(e["weight"], f"{f}.weight", integer=True, minimum=0), label))
     if sum(p.weight for p in out) == 0:
         rd.fail(where, "all weights are zero")
-    reduced = rd.draw_weights([p.weight for p in out], where)
+    reduced, problem = draw_weights([p.weight for p in out])
+    rd.check(problem, where)
     out = [Prize(p.value, x, p.label) for p, x in zip(out, reduced, strict=True)]
     return tuple(p for p in out if p.weight)

@@ -46,14 +46,20 @@ from __future__ import annotations
 import csv
 from dataclasses import dataclass, field
 from fractions import Fraction
-from math import gcd, lcm
 from pathlib import Path
 
 import numpy as np
 
 from slotmath.engine.cache import game_cache, no_sets
-from slotmath.features.cost import MAX_STICKY_MASKS, sci
-from slotmath.io.gamefile import MAX_PAY_DENOMINATOR, GameFileError, named_file, not_an_integer
+from slotmath.features.cost import (
+    amount_problem,
+    denominators_problem,
+    draw_weights,
+    games_problem,
+    lockit_problem,
+)
+from slotmath.features.reach import reach_problem
+from slotmath.io.gamefile import GameFileError, named_file, not_an_integer
 from slotmath.model import Game
 
 __all__ = [
@@ -296,37 +302,16 @@ class _Reader:
             self.fail(where, f"must be at least {minimum}, got {value!r}")
         return int(x) if integer else x
 
-    def amount(self, value, where, minimum=0, positive=False):
-        """A prize, jackpot, cap or multiplier [x total bet]: a number of at most
-        :data:`MAX_AMOUNT` with a denominator of at most 10**6 (so that every
-        win of a round stays an exact integer of a small win unit)."""
-        x = self.number(value, where, minimum=minimum, positive=positive)
-        if abs(x) > MAX_AMOUNT:
-            self.fail(where, f"{float(x):.4g} is above the bound {MAX_AMOUNT:.0e} [x total bet]")
-        if x.denominator > MAX_PAY_DENOMINATOR:
-            self.fail(
-                where,
-                f"{str(value)[:40]!r} has denominator {sci(x.denominator)}, more than "
-                f"{MAX_PAY_DENOMINATOR:,} (give a fraction 'p/q' with a smaller q)",
-            )
-        return x
+    def check(self, found, where=None) -> None:
+        """Fail with ``found``: a problem at ``where``, or a (field, problem) pair (None: fine)."""
+        if found:
+            self.fail(*((where, found) if isinstance(found, str) else found))
 
-    def draw_weights(self, weights: list, where: str) -> list:
-        """The weights of a weighted draw (a prize table, wheel segments): as
-        given when they sum to less than :data:`MAX_DRAW_WEIGHT` (the compiled
-        samplers' exact uniform draws), else in lowest terms (divided by their
-        gcd: the same law), refused when even those reach it."""
-        if sum(weights) < MAX_DRAW_WEIGHT:
-            return list(weights)
-        common = gcd(*weights) or 1
-        out = [x // common for x in weights]
-        if sum(out) >= MAX_DRAW_WEIGHT:
-            self.fail(
-                where,
-                f"the weights sum to {sci(sum(out))} in lowest terms; the compiled samplers draw "
-                "below 2**31 (give smaller weights: only their ratios matter)",
-            )
-        return out
+    def amount(self, value, where, minimum=0, positive=False):
+        """A prize, jackpot, cap or multiplier [x total bet] within bounds (cost.amount_problem)."""
+        x = self.number(value, where, minimum=minimum, positive=positive)
+        self.check(amount_problem(x, value), where)
+        return x
 
     def symbol(self, name, where):
         if not isinstance(name, str) or name not in self.game.symbol_index:
@@ -337,24 +322,6 @@ class _Reader:
         if not isinstance(name, str) or name not in self.game.reel_sets:
             self.fail(where, f"unknown reel set {name!r} (reel sets: {', '.join(self.game.reel_sets)})")
         return name
-
-    def reachable(self, symbol: str, counts, where: str, what: str, reel_set: str = "base") -> None:
-        """Refuse a feature started by ``symbol`` that no window of ``reel_set``
-        can start: ``symbol`` on no reel (field ``{where}.symbol``), or a
-        count (``counts``: (field, count) pairs) above the most one window shows."""
-        from slotmath.features.reach import most_in_window
-
-        most = most_in_window(self.game, symbol, reel_set)
-        if most == 0:
-            problem = f"{symbol!r} is on no reel of reel set {reel_set!r}: {what} can never start"
-            self.fail(f"{where}.symbol", problem)
-        for at, c in counts:
-            if c > most:
-                self.fail(
-                    at,
-                    f"no window of reel set {reel_set!r} shows {c} {symbol} (at most {most}): {what} "
-                    f"can never start on {c}",
-                )
 
     def counts(self, value, where):
         self.mapping(value, where)
@@ -519,7 +486,7 @@ def _lockit(rd: _Reader, spec, jackpots) -> LockItSpec:
         paid = src.get("mark_award", True)
         if not isinstance(paid, bool):
             rd.fail(f"{f}.mark_award", "must be true or false")
-        _check_lockit_cost(rd, spins, rule, f"{f}.spins")
+        rd.check(lockit_problem(rd.game.reels * rd.game.rows, spins, rule, f"{f}.spins"))
         sources[str(name)] = LockItSource(str(name), spins, reels, after, table, paid)
     return LockItSpec(
         symbols, mark, trigger, rule, tuple(shapes), names, order, packing, sources, awards, mark_award
@@ -527,26 +494,6 @@ def _lockit(rd: _Reader, spec, jackpots) -> LockItSpec:
 
 
 AWARD_COLUMNS = ["table", "level", "shape", "award", "weight"]
-
-
-#: the weights of one weighted draw sum to less than this (the samplers' exact uniform draws)
-MAX_DRAW_WEIGHT = 2**31
-#: largest prize, jackpot, cap or multiplier of a feature [x total bet]
-MAX_AMOUNT = 10**9
-
-
-def _check_lockit_cost(rd: _Reader, spins: int, rule: str, where: str) -> None:
-    """Refuse a lock-it whose mask chain exceeds the exact method's bounds
-    (:mod:`slotmath.features.cost`); ``where`` names the spins."""
-    from slotmath.features.cost import EXACT_MASK_CELLS, chain_problem, mask_problem
-
-    cells = rd.game.reels * rd.game.rows
-    problem = mask_problem("lock-it", cells)
-    if problem:
-        rd.fail("options.lockit", problem)
-    problem = chain_problem("lock-it", 1 << cells, spins, rule, cells, cells <= EXACT_MASK_CELLS)
-    if problem:
-        rd.fail(where, problem)
 
 
 def _award_csv_rows(path: Path) -> list:
@@ -672,15 +619,12 @@ def _free_games(rd: _Reader, spec) -> FreeGamesSpec:
         cap = rd.number(cap, f"{w}.max_games", integer=True, positive=True)
     sticky = _sticky(rd, spec.get("sticky"), reels, nudge, retrigger, cap)
     if awards:
-        rd.reachable(symbol, [(f"{w}.awards.{c}", c) for c in awards], w, "the free games")
+        rd.check(
+            reach_problem(rd.game, symbol, [(f"{w}.awards.{c}", c) for c in awards], w, "the free games")
+        )
     if cap is not None:
-        from slotmath.features.cost import games_problem
-
         most = max(g for _, g in list(awards.values()) + list((again or {}).values()) + [(0, 0)])
-        masks = min(1 << (rd.game.reels * rd.game.rows), MAX_STICKY_MASKS) if sticky is not None else 1
-        problem = games_problem(cap, most, masks)
-        if problem:
-            rd.fail(f"{w}.max_games", problem)
+        rd.check(games_problem(cap, most, rd.game.reels * rd.game.rows, sticky is not None), f"{w}.max_games")
     if nudge is not None and not any(nudge in st.symbols for st in rd.game.strips(reels)):
         rd.fail(f"{w}.nudge", f"{nudge!r} is on no reel of the free reel set {reels!r}: it never expands")
     return FreeGamesSpec(symbol, reels, mult, awards, retrigger, nudge, cap, scatter_pays, again, sticky)
@@ -755,13 +699,13 @@ def _selection(rd: _Reader, spec, lockit, free) -> SelectionSpec:
             str(lk["awards"]),
             rd.number(a["free_games"], f"{f}.free_games", integer=True, positive=True),
         )
-    rd.reachable(symbol, [(f"{w}.awards.{c}", c) for c in options], w, "the selection")
+    rd.check(reach_problem(rd.game, symbol, [(f"{w}.awards.{c}", c) for c in options], w, "the selection"))
     return SelectionSpec(symbol, options, source)
 
 
 def _lockit_spins(rd: _Reader, value, where: str, rule: str) -> int:
     spins = rd.number(value, where, integer=True, positive=True)
-    _check_lockit_cost(rd, spins, rule, where)
+    rd.check(lockit_problem(rd.game.reels * rd.game.rows, spins, rule, where))
     return spins
 
 
@@ -779,15 +723,9 @@ def _wheel(rd: _Reader, spec, jackpots) -> WheelSpec:
         out.append((label, value, rd.number(s["weight"], f"{f}.weight", integer=True, minimum=0)))
     if sum(s[2] for s in out) == 0:
         rd.fail(f"{w}.segments", "all weights are zero")
-    reduced = rd.draw_weights([s[2] for s in out], f"{w}.segments")
+    reduced, problem = draw_weights([s[2] for s in out])
+    rd.check(problem or denominators_problem([s[1] for s in out], "the wheel's"), f"{w}.segments")
     out = [(label, value, x) for (label, value, _), x in zip(out, reduced, strict=True)]
-    den = lcm(*(s[1].denominator for s in out))
-    if den > MAX_PAY_DENOMINATOR:
-        rd.fail(
-            f"{w}.segments",
-            f"the prizes' common denominator is {sci(den)}, more than {MAX_PAY_DENOMINATOR:,} "
-            "(the wheel's wins are counted in exact units of it)",
-        )
     pre = Fraction(0), Fraction(0), ""
     if "before" in spec:
         b = rd.mapping(

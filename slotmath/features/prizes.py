@@ -39,6 +39,7 @@ from slotmath.engine.cache import game_cache, no_sets
 from slotmath.engine.distribution import WinDistribution
 from slotmath.features import wheel as wheel_mod
 from slotmath.features.options import WheelSpec, _Reader, _wheel, load_features
+from slotmath.features.reach import reach_problem
 from slotmath.features.round import Feature, Trigger, _convolve, _dense
 from slotmath.model import Game
 
@@ -160,7 +161,9 @@ def _trigger(rd: _Reader, spec: dict, where: str, required: bool) -> tuple:
     count = rd.number(spec["trigger"], f"{where}.trigger", integer=True, positive=True)
     if count > rd.game.reels * rd.game.rows:
         rd.fail(f"{where}.trigger", f"{count} symbols do not fit the window")
-    rd.reachable(symbol, [(f"{where}.trigger", count)], where, f"the {where.split('.')[-1]}")
+    rd.check(
+        reach_problem(rd.game, symbol, [(f"{where}.trigger", count)], where, f"the {where.split('.')[-1]}")
+    )
     return symbol, count
 
 

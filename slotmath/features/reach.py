@@ -42,3 +42,20 @@ def on_reels(game: Game, symbol: str, reel_sets: Iterable[str] | None = None) ->
     on a stop of non-zero weight."""
     sets = game.reel_sets if reel_sets is None else reel_sets
     return any(most_on_reel(s, 1, frozenset([symbol])) for r in sets for s in game.strips(r))
+
+
+def reach_problem(game: Game, symbol: str, counts, where: str, what: str, reel_set: str = "base"):
+    """``(field, problem)`` when the feature ``what`` declared at ``where``
+    can never start: ``symbol`` on no reel of ``reel_set`` (field
+    ``{where}.symbol``), or a count (``counts``: (field, count) pairs) above
+    the most one window shows; None when every count can start it."""
+    most = most_in_window(game, symbol, reel_set)
+    if most == 0:
+        return f"{where}.symbol", f"{symbol!r} is on no reel of reel set {reel_set!r}: {what} can never start"
+    for at, c in counts:
+        if c > most:
+            return at, (
+                f"no window of reel set {reel_set!r} shows {c} {symbol} (at most {most}): {what} "
+                f"can never start on {c}"
+            )
+    return None
