@@ -307,3 +307,22 @@ def test_validate_accepts_every_shipped_game(capsys):
 
     for folder in sorted(p for p in GAMES.iterdir() if (p / "game.yaml").is_file()):
         assert main(["validate", str(folder)]) == 0, capsys.readouterr().err
+
+
+def test_simulate_refuses_a_reel_weight_beyond_its_draw_in_one_line(write_game, capsys):
+    # the schema allows a stop weight of 2**32 (par counts it exactly); the
+    # compiled simulator draws below 2**31: one line naming the reel, exit 2
+    from slotmath.cli import main
+
+    path = write_game(
+        "grid: {reels: 3, rows: 1}\nbet: {levels: [1]}\n"
+        "symbols: [{name: A}, {name: B}, {name: X, kind: blank}]\n"
+        "reels:\n  base:\n    - {symbols: [A, B, X], weights: [4294967296, 1, 1]}\n    - [A, B, X]\n"
+        "    - [A, B, X]\npaylines: [[0, 0, 0]]\npays: [{symbol: A, count: 3, pay: 5}]\n"
+    )
+    assert main(["par", str(path)]) == 0
+    capsys.readouterr()
+    assert main(["simulate", str(path), "--spins", "1000"]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1 and err[0].startswith(f"slotmath: error: {path}: reels.base[0].weights: ")
+    assert "4,294,967,298 is not below 2**31" in err[0]
