@@ -20,6 +20,7 @@ from slotmath.engine.limits import EngineTooLarge
 from slotmath.io.arguments import UsageError, game_and_level, positive_int, spin_count
 from slotmath.io.files import ALLOW_OUTSIDE_ENV
 from slotmath.io.gamefile import GameFileError, load_game
+from slotmath.io.terminal import terminal_text
 
 EXIT_INPUT = 2
 EXIT_INTERRUPTED = 130  # 128 + SIGINT
@@ -31,7 +32,7 @@ def cmd_validate(args) -> int:
     game = load_game(args.game)
     cycle = game.cycle()
     print(
-        f"{game.source}: ok: {game.title}, {game.reels}x{game.rows}, "
+        f"{terminal_text(game.source)}: ok: {terminal_text(game.title)}, {game.reels}x{game.rows}, "
         + f"{game.ways_or_lines_text}, "
         + f"reel sets {', '.join(game.reel_sets)}, "
         f"bet levels {', '.join(map(str, game.levels))}, base cycle {cycle:,}"
@@ -47,7 +48,7 @@ def cmd_par(args) -> int:
     if args.json:
         print(result.to_json())
     else:
-        print(result.text())
+        print(terminal_text(result.text(), lines=True))
     return 0
 
 
@@ -71,7 +72,7 @@ def cmd_simulate(args) -> int:
         )
     except SetupError as exc:
         raise UsageError(str(exc)) from None
-    print(json.dumps(result.to_dict()) if args.json else result.text())
+    print(json.dumps(result.to_dict()) if args.json else terminal_text(result.text(), lines=True))
     return 130 if getattr(result, "partial", False) else 0
 
 
@@ -191,7 +192,7 @@ def main(argv=None) -> int:
             raise KeyboardInterrupt
         return status
     except (GameFileError, UsageError, EngineTooLarge) as exc:
-        print(f"slotmath: error: {exc}", file=sys.stderr)
+        print(f"slotmath: error: {terminal_text(exc)}", file=sys.stderr)
         return EXIT_INPUT
     except KeyboardInterrupt:
         print("slotmath: interrupted", file=sys.stderr)

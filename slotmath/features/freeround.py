@@ -181,7 +181,12 @@ def free_games_feature_of(game: Game, level: int, spec: FreeGamesSpec) -> Featur
 
     @cache
     def award_of(n: int, prize: Fraction) -> WinDistribution:
-        probs = award_probabilities(games_law(n))
+        from slotmath.engine.limits import EngineTooLarge
+
+        try:
+            probs = award_probabilities(games_law(n))
+        except EngineTooLarge as exc:  # one line naming the file and the feature
+            raise EngineTooLarge(f"{game.source or game.name}: options.free_games: {exc}") from None
         return award_distribution(probs, 1, den, spec.multiplier, prize, game.bet(level).total_bet)
 
     def award(count):

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from slotmath.engine.cache import game_cache
+from slotmath.features.cost import draw_weights
 from slotmath.features.options import _is_number, _Reader
 from slotmath.model import Game
 
@@ -93,7 +94,7 @@ def _load(game: Game) -> HoldAndSpinSpec:
     jackpots = {}
     if "jackpots" in game.options:
         for name, value in rd.mapping(game.options["jackpots"], "options.jackpots").items():
-            jackpots[str(name)] = rd.number(value, f"options.jackpots.{name}", positive=True)
+            jackpots[str(name)] = rd.amount(value, f"options.jackpots.{name}", positive=True)
     symbol = rd.symbol(spec["symbol"], f"{w}.symbol")
     sym = game.symbol(symbol)
     if sym.kind == "wild":
@@ -136,7 +137,26 @@ def _load(game: Game) -> HoldAndSpinSpec:
 
     if not _trigger_possible(game, out):
         rd.fail(f"{w}.trigger", f"no window of reel set 'base' shows {trigger} or more {symbol}")
+    _check_cost(rd, game, out, w)
     return out
+
+
+def _check_cost(rd, game: Game, spec: HoldAndSpinSpec, w: str) -> None:
+    """Refuse a grid or a respin count beyond the exact method's bounds
+    (:mod:`slotmath.features.cost`): the mask chain (``2**cells`` states)
+    and the chain of per-reel counts (``(rows + 1)**reels`` states, exact)."""
+    from slotmath.features.cost import chain_problem, mask_problem
+    from slotmath.features.holdspin import EXACT_CELLS
+
+    cells = game.reels * game.rows
+    where = f"{w}.respin" if spec.reels is not None else f"{w}.probabilities"
+    problem = mask_problem("hold-and-spin", cells)
+    if problem:
+        rd.fail(where, problem)
+    for states, exact in ((1 << cells, cells <= EXACT_CELLS), ((game.rows + 1) ** game.reels, True)):
+        problem = chain_problem("hold-and-spin", states, spec.respins, spec.rule, cells, exact)
+        if problem:
+            rd.fail(f"{w}.respins", problem)
 
 
 def _probabilities(rd: _Reader, value, where) -> tuple:
@@ -170,4 +190,7 @@ def _table(rd: _Reader, value, where, jackpots) -> tuple:
         out.append(Prize(v, rd.number(e["weight"], f"{f}.weight", integer=True, minimum=0), label))
     if sum(p.weight for p in out) == 0:
         rd.fail(where, "all weights are zero")
+    reduced, problem = draw_weights([p.weight for p in out])
+    rd.check(problem, where)
+    out = [Prize(p.value, x, p.label) for p, x in zip(out, reduced, strict=True)]
     return tuple(p for p in out if p.weight)

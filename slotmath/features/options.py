@@ -51,6 +51,14 @@ from pathlib import Path
 import numpy as np
 
 from slotmath.engine.cache import game_cache, no_sets
+from slotmath.features.cost import (
+    amount_problem,
+    denominators_problem,
+    draw_weights,
+    games_problem,
+    lockit_problem,
+)
+from slotmath.features.reach import reach_problem
 from slotmath.io.gamefile import GameFileError, named_file, not_an_integer
 from slotmath.model import Game
 
@@ -294,6 +302,17 @@ class _Reader:
             self.fail(where, f"must be at least {minimum}, got {value!r}")
         return int(x) if integer else x
 
+    def check(self, found, where=None) -> None:
+        """Fail with ``found``: a problem at ``where``, or a (field, problem) pair (None: fine)."""
+        if found:
+            self.fail(*((where, found) if isinstance(found, str) else found))
+
+    def amount(self, value, where, minimum=0, positive=False):
+        """A prize, jackpot, cap or multiplier [x total bet] within bounds (cost.amount_problem)."""
+        x = self.number(value, where, minimum=minimum, positive=positive)
+        self.check(amount_problem(x, value), where)
+        return x
+
     def symbol(self, name, where):
         if not isinstance(name, str) or name not in self.game.symbol_index:
             self.fail(where, f"unknown symbol {name!r}")
@@ -322,7 +341,7 @@ class _Reader:
             if value not in jackpots:
                 self.fail(where, f"unknown jackpot {value!r} (jackpots: {', '.join(jackpots) or 'none'})")
             return jackpots[value], value
-        x = self.number(value, where, minimum=0)
+        x = self.amount(value, where)
         return x, _fmt(x)
 
 
@@ -368,7 +387,7 @@ def _load_features(game: Game) -> Features:
     jackpots = {}
     if "jackpots" in opts:
         for name, value in rd.mapping(opts["jackpots"], "options.jackpots").items():
-            jackpots[str(name)] = rd.number(value, f"options.jackpots.{name}", positive=True)
+            jackpots[str(name)] = rd.amount(value, f"options.jackpots.{name}", positive=True)
     lockit = _lockit(rd, opts["lockit"], jackpots) if "lockit" in opts else None
     free = _free_games(rd, opts["free_games"]) if "free_games" in opts else None
     # beside a lock-it, the wheel and selection are the lock-it's (its mark award and
@@ -382,7 +401,7 @@ def _load_features(game: Game) -> Features:
         load_hold_and_spin(game)
     if lockit is not None and lockit.mark_award == "wheel" and wheel is None:
         rd.fail("options.lockit.mark_award", "is 'wheel' but options.wheel is not declared")
-    cap = rd.number(opts["round_cap"], "options.round_cap", positive=True) if "round_cap" in opts else None
+    cap = rd.amount(opts["round_cap"], "options.round_cap", positive=True) if "round_cap" in opts else None
     return Features(jackpots, lockit, free, selection, wheel, cap)
 
 
@@ -467,6 +486,7 @@ def _lockit(rd: _Reader, spec, jackpots) -> LockItSpec:
         paid = src.get("mark_award", True)
         if not isinstance(paid, bool):
             rd.fail(f"{f}.mark_award", "must be true or false")
+        rd.check(lockit_problem(rd.game.reels * rd.game.rows, spins, rule, f"{f}.spins"))
         sources[str(name)] = LockItSource(str(name), spins, reels, after, table, paid)
     return LockItSpec(
         symbols, mark, trigger, rule, tuple(shapes), names, order, packing, sources, awards, mark_award
@@ -577,7 +597,7 @@ def _free_games(rd: _Reader, spec) -> FreeGamesSpec:
     rd.mapping(spec, w, FREE_GAMES_KEYS, ("symbol", "reels"))
     symbol = rd.symbol(spec["symbol"], f"{w}.symbol")
     reels = rd.reel_set(spec["reels"], f"{w}.reels")
-    mult = rd.number(spec.get("multiplier", 1), f"{w}.multiplier", positive=True)
+    mult = rd.amount(spec.get("multiplier", 1), f"{w}.multiplier", positive=True)
     awards = _games_awards(rd, spec["awards"], f"{w}.awards") if "awards" in spec else {}
     again = spec.get("retrigger_awards")
     again = None if again is None else _games_awards(rd, again, f"{w}.retrigger_awards", zero=True)
@@ -598,6 +618,15 @@ def _free_games(rd: _Reader, spec) -> FreeGamesSpec:
     if cap is not None:
         cap = rd.number(cap, f"{w}.max_games", integer=True, positive=True)
     sticky = _sticky(rd, spec.get("sticky"), reels, nudge, retrigger, cap)
+    if awards:
+        rd.check(
+            reach_problem(rd.game, symbol, [(f"{w}.awards.{c}", c) for c in awards], w, "the free games")
+        )
+    if cap is not None:
+        most = max(g for _, g in list(awards.values()) + list((again or {}).values()) + [(0, 0)])
+        rd.check(games_problem(cap, most, rd.game.reels * rd.game.rows, sticky is not None), f"{w}.max_games")
+    if nudge is not None and not any(nudge in st.symbols for st in rd.game.strips(reels)):
+        rd.fail(f"{w}.nudge", f"{nudge!r} is on no reel of the free reel set {reels!r}: it never expands")
     return FreeGamesSpec(symbol, reels, mult, awards, retrigger, nudge, cap, scatter_pays, again, sticky)
 
 
@@ -641,7 +670,7 @@ def _games_awards(rd: _Reader, value, where: str, zero: bool = False) -> dict:
         f = f"{where}.{c}"
         rd.mapping(a, f, ("prize", "games"), ("games",))
         out[c] = (
-            rd.number(a.get("prize", 0), f"{f}.prize", minimum=0),
+            rd.amount(a.get("prize", 0), f"{f}.prize"),
             rd.number(a["games"], f"{f}.games", integer=True, positive=not zero, minimum=0),
         )
     return out
@@ -665,12 +694,19 @@ def _selection(rd: _Reader, spec, lockit, free) -> SelectionSpec:
             rd.fail(f"{f}.lockit.awards", f"unknown award table {lk['awards']!r}")
         options[c] = SelectionOption(
             c,
-            rd.number(a.get("prize", 0), f"{f}.prize", minimum=0),
-            rd.number(lk["spins"], f"{f}.lockit.spins", integer=True, positive=True),
+            rd.amount(a.get("prize", 0), f"{f}.prize"),
+            _lockit_spins(rd, lk["spins"], f"{f}.lockit.spins", lockit.rule),
             str(lk["awards"]),
             rd.number(a["free_games"], f"{f}.free_games", integer=True, positive=True),
         )
+    rd.check(reach_problem(rd.game, symbol, [(f"{w}.awards.{c}", c) for c in options], w, "the selection"))
     return SelectionSpec(symbol, options, source)
+
+
+def _lockit_spins(rd: _Reader, value, where: str, rule: str) -> int:
+    spins = rd.number(value, where, integer=True, positive=True)
+    rd.check(lockit_problem(rd.game.reels * rd.game.rows, spins, rule, where))
+    return spins
 
 
 def _wheel(rd: _Reader, spec, jackpots) -> WheelSpec:
@@ -687,6 +723,9 @@ def _wheel(rd: _Reader, spec, jackpots) -> WheelSpec:
         out.append((label, value, rd.number(s["weight"], f"{f}.weight", integer=True, minimum=0)))
     if sum(s[2] for s in out) == 0:
         rd.fail(f"{w}.segments", "all weights are zero")
+    reduced, problem = draw_weights([s[2] for s in out])
+    rd.check(problem or denominators_problem([s[1] for s in out], "the wheel's"), f"{w}.segments")
+    out = [(label, value, x) for (label, value, _), x in zip(out, reduced, strict=True)]
     pre = Fraction(0), Fraction(0), ""
     if "before" in spec:
         b = rd.mapping(
@@ -695,7 +734,7 @@ def _wheel(rd: _Reader, spec, jackpots) -> WheelSpec:
         p = rd.number(b["probability"], f"{w}.before.probability", minimum=0)
         if p >= 1:
             rd.fail(f"{w}.before.probability", "must be below 1")
-        pre = (rd.number(b["prize"], f"{w}.before.prize", positive=True), p, str(b.get("name", "jackpot")))
+        pre = (rd.amount(b["prize"], f"{w}.before.prize", positive=True), p, str(b.get("name", "jackpot")))
     return WheelSpec(tuple(out), pre[0], pre[1], pre[2])
 
 

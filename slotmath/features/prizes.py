@@ -39,6 +39,7 @@ from slotmath.engine.cache import game_cache, no_sets
 from slotmath.engine.distribution import WinDistribution
 from slotmath.features import wheel as wheel_mod
 from slotmath.features.options import WheelSpec, _Reader, _wheel, load_features
+from slotmath.features.reach import reach_problem
 from slotmath.features.round import Feature, Trigger, _convolve, _dense
 from slotmath.model import Game
 
@@ -160,6 +161,9 @@ def _trigger(rd: _Reader, spec: dict, where: str, required: bool) -> tuple:
     count = rd.number(spec["trigger"], f"{where}.trigger", integer=True, positive=True)
     if count > rd.game.reels * rd.game.rows:
         rd.fail(f"{where}.trigger", f"{count} symbols do not fit the window")
+    rd.check(
+        reach_problem(rd.game, symbol, [(f"{where}.trigger", count)], where, f"the {where.split('.')[-1]}")
+    )
     return symbol, count
 
 
@@ -201,7 +205,7 @@ def _selection(rd: _Reader, spec, jackpots, declared, wheel) -> ChoiceSpec:
         if "multiplier" in c:
             if not games:
                 rd.fail(f"{f}.multiplier", "is given but the choice awards no free_games")
-            mult = rd.number(c["multiplier"], f"{f}.multiplier", positive=True)
+            mult = rd.amount(c["multiplier"], f"{f}.multiplier", positive=True)
         elif games:
             mult = declared.free_games.multiplier
         spins = rd.number(c.get("wheel", 0), f"{f}.wheel", integer=True, minimum=0)

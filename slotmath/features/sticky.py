@@ -50,6 +50,7 @@ import numpy as np
 
 from slotmath.engine.cache import ValueCache, game_key
 from slotmath.engine.limits import EngineTooLarge
+from slotmath.features.cost import MAX_STICKY_MASKS
 from slotmath.features.expanding import nudged_game
 from slotmath.features.options import FreeGamesSpec
 from slotmath.features.round import Feature, Trigger
@@ -58,7 +59,7 @@ from slotmath.model import Game
 __all__ = ["MAX_MASKS", "MAX_CELLS", "StickyGames", "sticky_games", "sticky_feature_of", "masked_game"]
 
 #: Most sticky masks the exact method visits.
-MAX_MASKS = 4096
+MAX_MASKS = MAX_STICKY_MASKS
 #: Most float cells (state x win point) the distribution holds at once.
 MAX_CELLS = 100_000_000
 

@@ -47,6 +47,7 @@ from itertools import product
 from math import gcd
 
 from slotmath.engine.cache import game_cache, no_sets
+from slotmath.features.reach import on_reels
 from slotmath.model import Game, Strip, Symbol, WildRule
 
 __all__ = [
@@ -109,6 +110,8 @@ def _load(game: Game) -> WildMultipliers:
         rd.fail(f"{w}.symbol", f"{symbol!r} must be a wild symbol")
     if sym.wild is None or sym.wild.per_wild != 1 or sym.wild.by_count is not None:
         rd.fail(f"{w}.symbol", f"{symbol!r} already declares a multiplier under symbols; give one of them")
+    if not on_reels(game, symbol):
+        rd.fail(f"{w}.symbol", f"{symbol!r} is on no reel of any reel set: its multipliers are never drawn")
     combine = spec.get("combine", "multiply")
     if combine not in COMBINE:
         rd.fail(f"{w}.combine", f"must be one of {', '.join(COMBINE)}, got {combine!r}")

@@ -148,11 +148,15 @@ def install_dir(work: Path, target: Path) -> None:
     exchange (the old result then sits in ``work`` and is removed), else
     two renames whose interruption the next :func:`remove_leftovers` repairs."""
     work, target = Path(work), Path(target)
+    if target.is_symlink() or (target.exists() and not target.is_dir()):
+        # an exchange would leave the link or file behind under the temporary name
+        kind = "a symbolic link" if target.is_symlink() else "a file"
+        raise FileExistsError(f"{target} is {kind}, not a folder: remove it or write elsewhere")
     if not target.exists():
         os.replace(work, target)
         return
     if _exchange(work, target):
-        shutil.rmtree(work, ignore_errors=True)
+        _remove(work)
         return
     old = target.with_name(f".{target.name}{OLD}{os.getpid()}")
     _remove(old)

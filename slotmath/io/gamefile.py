@@ -30,8 +30,10 @@ if "jsonschema" not in sys.modules:
 import jsonschema
 import yaml
 
+from slotmath.io.colours import is_colour
 from slotmath.io.files import inside, size_problem
 from slotmath.io.search import default_games_dir, games_path
+from slotmath.io.terminal import terminal_text
 from slotmath.model import BetLevel, Game, LinePay, ScatterPay, Strip, Symbol, WildRule
 
 #: the first existing folder of the games search path (see :mod:`slotmath.io.search`)
@@ -553,6 +555,12 @@ def check_top_win(line_pays, scatter_pays, symbols, n_lines, bet_levels, fail) -
 
 def build_symbol(i, spec, names, kinds, fail) -> Symbol:
     kind = spec.get("kind", "regular")
+    if "color" in spec and not is_colour(spec["color"]):
+        fail(
+            f"symbols[{i}].color",
+            f"{terminal_text(repr(spec['color'][:40]))} is not a colour (give #rrggbb, #rgb, "
+            "a CSS colour name such as 'red' or a Tableau name such as 'tab:blue')",
+        )
     wild_keys = {"substitutes", "except", "multiplier", "multiply_own_pays"} & spec.keys()
     if kind != "wild":
         if wild_keys:

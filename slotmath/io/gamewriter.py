@@ -32,6 +32,7 @@ from pathlib import Path
 
 import yaml
 
+from slotmath.io.arguments import UsageError
 from slotmath.io.files import allow_outside, default_mode, remove_leftovers, temp_prefix
 from slotmath.io.gamefile import GameFileError, load_game, option_file
 from slotmath.model import Game, Strip
@@ -336,8 +337,11 @@ def write_game(game: Game, strips_by_set: dict, path=None, backup: bool = True) 
     target = Path(path) if path is not None else source
     if target.is_dir():
         target = target / "game.yaml"
+    _check_target(source, target)
     target.parent.mkdir(parents=True, exist_ok=True)
     text, csv_files = render(source, strips_by_set, target)
+    if any(target.resolve() == p.resolve() for p in csv_files):
+        raise UsageError(f"{target}: the written game names a file of this name beside it; write elsewhere")
     temps = {}
     try:
         # temporary CSVs first; a temporary YAML that points at them
@@ -374,6 +378,28 @@ def write_game(game: Game, strips_by_set: dict, path=None, backup: bool = True) 
         for tmp in temps.values():
             tmp.unlink(missing_ok=True)
     return target
+
+
+def read_files(source: Path) -> list:
+    """The files the game file ``source`` names (CSV reel sets, files under
+    ``options``), as paths beside it."""
+    root = _compose(source.read_text(encoding="utf-8"))
+    reels = _get(root, "reels")
+    names = [n.value for _, n in (reels.value if reels is not None else []) if isinstance(n, yaml.ScalarNode)]
+    return [source.parent / name for name in names + _option_files(root, source)]
+
+
+def _check_target(source: Path, target: Path) -> None:
+    """Refuse to write a game over a file it reads (its reel-set CSV, an
+    award table): only the game file itself may be replaced."""
+    if target.exists() and target.resolve() == source.resolve():
+        return
+    for path in read_files(source):
+        if path.exists() and target.exists() and path.resolve() == target.resolve():
+            raise UsageError(
+                f"{target}: is a file the game {source} reads ({path.name}); write the tuned game "
+                "over its game file or into another file"
+            )
 
 
 def _point_csv(text: str, csv_path: Path, tmp: Path, target: Path) -> str:

@@ -39,6 +39,7 @@ import numpy as np
 from slotmath.engine.lines import pay_tensor, prefix_determined
 from slotmath.engine.reels import windows
 from slotmath.engine.scatters import scatter_entry, scatter_pay, scatter_symbols
+from slotmath.io.gamefile import GameFileError
 from slotmath.model import Game
 from slotmath.montecarlo.convergence import event_key
 from slotmath.montecarlo.run import RoundSampler
@@ -265,15 +266,25 @@ def part_names(game: Game, paid_by: str) -> tuple:
     return (paid_by, "scatters") if scatter_symbols(game) else (paid_by,)
 
 
+#: a reel's total stop weight the compiled simulator draws below (:func:`uniform_below`)
+MAX_REEL_WEIGHT = 2**31
+
+
 def draw_args(game: Game, reel_set: str = "base", table_limit: int = TABLE_LIMIT) -> tuple:
     """``(bound, use_table, table, cum, n_stops)``: the arrays of the stop draw."""
     strips = game.strips(reel_set)
     R = game.reels
     n_max = max(len(s) for s in strips)
     bound = np.array([s.total_weight for s in strips], dtype=np.int64)
-    if bound.max() >= 2**31:
-        raise ValueError(
-            f"{game.name}: a reel's total stop weight must be below 2**31 for the compiled simulator"
+    if bound.max() >= MAX_REEL_WEIGHT:
+        r = int(np.argmax(bound))
+        # one line naming the reel (the schema allows larger weights: par counts them exactly)
+        raise GameFileError(
+            game.source or game.name,
+            f"reels.{reel_set}[{r}].weights",
+            f"the reel's total stop weight {int(bound[r]):,} is not below 2**31, the compiled "
+            "simulator's exact uniform draw (par computes the game exactly; give smaller weights "
+            "to simulate it)",
         )
     use_table = bound <= table_limit
     table = np.zeros((R, int(max(bound[use_table], default=1))), dtype=np.int32)

@@ -15,6 +15,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+from slotmath.io.terminal import terminal_text
+
 PALETTE = (
     "#e45756",
     "#f58518",
@@ -44,6 +46,13 @@ class Frame(NamedTuple):
     marks: np.ndarray | None = None
 
 
+def plain_label(text) -> str:
+    """``text`` (a game file's name or label) drawn as plain text by
+    matplotlib: ``$`` escaped (no mathtext), control and bidi characters
+    shown escaped."""
+    return terminal_text(text).replace("$", r"\$")
+
+
 def symbol_style(game, symbol) -> tuple:
     """(face colour, label, text colour) of a symbol given by name or index."""
     sym = game.symbols[symbol] if isinstance(symbol, (int, np.integer)) else game.symbol(symbol)
@@ -52,7 +61,7 @@ def symbol_style(game, symbol) -> tuple:
         face = sym.color or "#f4f4f4"
     else:
         face = sym.color or PALETTE[i % len(PALETTE)]
-    label = sym.label or sym.name
+    label = plain_label(sym.label or sym.name)
     r, g, b = _rgb(face)
     text = "#000000" if 0.299 * r + 0.587 * g + 0.114 * b > 0.55 else "#ffffff"
     return face, label, text
@@ -117,7 +126,7 @@ def draw_window(game, window, ax=None, highlight=None, caption: str = "", marks=
     for side in ax.spines.values():
         side.set_visible(False)
     if caption:
-        ax.set_title(caption, fontsize=8)
+        ax.set_title(plain_label(caption), fontsize=8)
     return ax
 
 
@@ -140,6 +149,6 @@ def draw_frames(game, frames: Sequence[Frame], ncols: int = 4, cell: float = 0.5
     for ax, f in zip(axes.ravel(), frames, strict=False):
         draw_window(game, f.window, ax=ax, highlight=f.highlight, caption=f.caption, marks=f.marks)
     if title:
-        fig.suptitle(title, fontsize=10)
+        fig.suptitle(plain_label(title), fontsize=10)
     fig.tight_layout()
     return fig

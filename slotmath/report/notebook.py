@@ -22,6 +22,7 @@ from pathlib import Path
 
 from slotmath.io.files import install_dir, make_temp_dir, write_text_atomic
 from slotmath.io.gamefile import GAMES_DIR, GameFileError, check_level, load_game
+from slotmath.io.terminal import terminal_text
 from slotmath.report.sheet import DEFAULT_SEED, DEFAULT_SPINS, PROGRESS_ENV, ROOT
 
 NOTEBOOK = ROOT / "notebooks" / "par_sheet.ipynb"
@@ -156,7 +157,10 @@ def run_report(
         step = "export HTML"
         stderr = export_html(executed, work / "par.html", f"PAR sheet: {game.title}")
         for text in stderr:
-            print(f"slotmath: note from the {game.name} notebook: {text.strip()}", file=sys.stderr)
+            print(
+                f"slotmath: note from the {game.name} notebook: {terminal_text(text.strip(), lines=True)}",
+                file=sys.stderr,
+            )
         executed.unlink()
         step = "check outputs"
         missing = [f for f in REPORT_FILES if not (work / f).is_file() or not (work / f).stat().st_size]
@@ -239,7 +243,7 @@ def cmd_report(args) -> int:
         try:
             target = run_report(spec, out_root, args.bet, args.spins, args.seed, progress=not args.quiet)
         except ReportError as exc:
-            print(f"slotmath: error: {exc}", file=sys.stderr, flush=True)
+            print(f"slotmath: error: {terminal_text(exc)}", file=sys.stderr, flush=True)
             status = max(status, exc.status)
             continue
         print(f"{spec}: wrote {', '.join(REPORT_FILES)} in {target}", flush=True)

@@ -16,7 +16,7 @@ from matplotlib.patches import Rectangle
 from matplotlib.ticker import FuncFormatter, LogLocator, PercentFormatter
 
 from slotmath.model import Game
-from slotmath.pictures.frames import symbol_style
+from slotmath.pictures.frames import plain_label, symbol_style
 
 INK = "#1d2733"
 ACCENT = "#1f5f99"
@@ -173,7 +173,7 @@ def rtp_by_channel(components: dict, rtp: float) -> Figure:
     ax.barh(y, bars, color=cols, height=0.62)
     for yi, v in zip(y, bars, strict=True):
         ax.text(v, yi, f"  {v:.4%}", va="center", fontsize=9, color=INK)
-    ax.set_yticks(y, names + ["total RTP"])
+    ax.set_yticks(y, [plain_label(n) for n in names] + ["total RTP"])
     ax.invert_yaxis()
     ax.xaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
     ax.set_xlim(min(0.0, min(bars)) * 1.1, max(bars) * 1.22 if max(bars) > 0 else 1)
@@ -353,7 +353,7 @@ def grid_heatmap(values, title: str = "", fmt: str = "{:.2%}") -> Figure:
     ax.tick_params(length=0, labelsize=8, colors=INK)
     fig.colorbar(im, ax=ax, shrink=0.85)
     if title:
-        ax.set_title(title, fontsize=10, color=INK, loc="left")
+        ax.set_title(plain_label(title), fontsize=10, color=INK, loc="left")
     return fig
 
 
@@ -361,13 +361,13 @@ def probability_bars(x, p, xlabel: str, title: str = "") -> Figure:
     """Bar chart of a small discrete distribution (value -> probability)."""
     fig = _figure(6.5, 3.0)
     ax = fig.add_subplot()
-    labels = [f"{v:g}" if isinstance(v, (int, float, np.number)) else str(v) for v in x]
+    labels = [f"{v:g}" if isinstance(v, (int, float, np.number)) else plain_label(v) for v in x]
     ax.bar(range(len(labels)), np.asarray(p, float), color=ACCENT, width=0.7)
     ax.set_xticks(range(len(labels)), labels, rotation=0 if len(labels) < 16 else 90)
     ax.yaxis.set_major_formatter(PercentFormatter(1.0))
-    ax.set_xlabel(xlabel)
+    ax.set_xlabel(plain_label(xlabel))
     ax.set_ylabel("probability")
     if title:
-        ax.set_title(title, fontsize=10, color=INK, loc="left")
+        ax.set_title(plain_label(title), fontsize=10, color=INK, loc="left")
     _style(ax)
     return fig

@@ -52,7 +52,7 @@ from slotmath.report.sheetparts import (  # noqa: F401  (re-exported)
     odds_text,
     volatility_class,
 )
-from slotmath.report.sheettable import Section, escape
+from slotmath.report.sheettable import Section, escape, plain_text
 from slotmath.report.workbook import write_workbook
 from slotmath.rules.par import ParResult, par
 
@@ -126,7 +126,7 @@ class ParSheet:
             + (f"; {ident}" if ident else "")
             + (f"; game file of {self.generated}" if self.generated else "")
         )
-        running = f"PAR sheet: {g.title}" + (f", {ident}" if ident else "")
+        running = plain_text(f"PAR sheet: {g.title}" + (f", {ident}" if ident else ""))
         # a CSS string inside <style> (no HTML entities there)
         running = running.replace("\\", "\\\\").replace('"', '\\"').replace("<", "\\3c ")
         page = (

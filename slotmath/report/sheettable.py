@@ -8,6 +8,7 @@ workbook (:data:`FORMATS`).
 
 from __future__ import annotations
 
+import html
 import math
 import re
 from collections.abc import Callable
@@ -17,6 +18,7 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 
+from slotmath.io.terminal import terminal_text
 from slotmath.rules.par import fraction_str
 
 # format key -> (Excel number format, text formatter)
@@ -103,17 +105,23 @@ class Table:
     def to_html(self, uid: str) -> str:
         """The table as HTML (pandas Styler), numbers formatted for reading."""
         shown = pd.DataFrame(
-            {c: [self.text_value(c, i) for i in range(len(self.frame))] for c in self.frame.columns}
+            {
+                c: [plain_text(self.text_value(c, i)) for i in range(len(self.frame))]
+                for c in self.frame.columns
+            }
         )
+        shown.columns = [plain_text(c) for c in shown.columns]
         classes = pd.DataFrame(
-            [["num" if self.is_number(c, i) else "" for c in shown.columns] for i in range(len(shown))],
+            [["num" if self.is_number(c, i) else "" for c in self.frame.columns] for i in range(len(shown))],
             columns=shown.columns,
             index=shown.index,
         )
         if self.total_row and len(shown):
             classes.iloc[-1] = [f"{v} par-total-cell".strip() for v in classes.iloc[-1]]
         styler = (
-            shown.style.hide(axis="index")
+            shown.style.format(escape="html")
+            .format_index(escape="html", axis=1)
+            .hide(axis="index")
             .set_caption(escape(self.title))
             .set_table_attributes(
                 'class="par-table par-figures"' if self.row_formats is not None else 'class="par-table"'
@@ -137,8 +145,17 @@ class Table:
         return out
 
 
-def escape(text: str) -> str:
-    return str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+def escape(text) -> str:
+    """``text`` as HTML text or attribute value: ``& < > " '`` escaped (a
+    game file's names are untrusted: ``" onload="...`` stays inside its
+    attribute), control characters shown as visible escapes."""
+    return html.escape(plain_text(text), quote=True)
+
+
+def plain_text(text) -> str:
+    """``text`` with control and bidi characters shown escaped (see
+    :func:`slotmath.io.terminal.terminal_text`): for a page, a workbook cell or a figure."""
+    return terminal_text(text)
 
 
 def format_value(v, key: str) -> str:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 import pandas as pd
 
 from slotmath.io.files import atomic_path
+from slotmath.io.terminal import terminal_text
 from slotmath.report.sheettable import FORMATS, excel_value, format_value
 
 if TYPE_CHECKING:
@@ -41,18 +42,20 @@ def write_workbook(sheet: ParSheet, path: Path) -> None:
     for sec in sheet.sections.values():
         ws = wb.create_sheet(sec.sheet[:31])
         frozen = False
-        ws.cell(1, 1, f"{sec.title}: {sheet.game.title}, bet level {sheet.par.bet.level}").font = title_font
+        put_cell(
+            ws, 1, 1, f"{sec.title}: {sheet.game.title}, bet level {sheet.par.bet.level}"
+        ).font = title_font
         widths: dict = {}
         row = 3
         if sec.text:
-            ws.cell(row, 1, sec.text)
+            put_cell(ws, row, 1, sec.text)
             row += 2
         for t in sec.tables:
-            ws.cell(row, 1, t.title).font = caption_font
+            put_cell(ws, row, 1, t.title).font = caption_font
             row += 1
             frame = t.frame
             for j, col in enumerate(frame.columns, start=1):
-                cell = ws.cell(row, j, str(col))
+                cell = put_cell(ws, row, j, str(col))
                 cell.alignment = Alignment(wrap_text=True, vertical="top")
                 widths[j] = max(widths.get(j, 8), min(len(str(col)), 28))
             first = row
@@ -67,7 +70,7 @@ def write_workbook(sheet: ParSheet, path: Path) -> None:
                     value = excel_value(v)
                     if isinstance(value, float) and value < 0 and not format_value(v, key).startswith("-"):
                         value = 0.0  # round-off below the shown digits: no "-0.000000%"
-                    cell = ws.cell(row, j, value)
+                    cell = put_cell(ws, row, j, value)
                     if isinstance(cell.value, (int, float)) and not isinstance(cell.value, bool):
                         cell.number_format = FORMATS["general" if key == "auto" else key][0]
                     if t.total_row and i == len(frame) - 1:
@@ -83,13 +86,37 @@ def write_workbook(sheet: ParSheet, path: Path) -> None:
                 row += 1
             if t.note:
                 row += 1
-                ws.cell(row, 1, t.note).font = note_font
+                put_cell(ws, row, 1, t.note).font = note_font
             row += 3
         for j, w in widths.items():
             ws.column_dimensions[get_column_letter(j)].width = w
     with atomic_path(path, suffix=".xlsx") as tmp:
         wb.save(tmp)
         reproducible_zip(tmp)
+
+
+#: First characters that make a spreadsheet read a cell's text as a formula
+#: (OWASP, CSV injection): such text is stored as text, marked quote-prefixed.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def put_cell(ws, row: int, column: int, value):
+    """Write ``value`` into cell (``row``, ``column``) of worksheet ``ws``;
+    returns the cell.  Text is always a text cell (data type ``s``): text
+    starting with ``=``, ``+``, ``-``, ``@``, a tab or a CR (which a
+    spreadsheet would read as a formula) is kept as text and quote-prefixed,
+    and control characters (which a workbook cannot hold) are shown as
+    visible escapes (``\x1b``)."""
+    cell = ws.cell(row, column)
+    if isinstance(value, str):
+        text = terminal_text(value, lines=True)
+        cell.value = text
+        cell.data_type = "s"  # never a formula
+        if text.startswith(FORMULA_STARTS):
+            cell.quotePrefix = True
+    else:
+        cell.value = value
+    return cell
 
 
 #: Date written into the workbook's properties and zip entries (none of a build).

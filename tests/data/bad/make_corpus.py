@@ -17,6 +17,7 @@ import shutil
 from pathlib import Path
 
 import yaml
+from feature_cases import build_costs, build_features
 
 HERE = Path(__file__).resolve().parent
 PIGGY = HERE.parent.parent.parent / "data" / "games" / "piggy_bankin_superlock"
@@ -51,7 +52,9 @@ BOMB = "  l0: &l0 [A, A, A, A, A, A, A, A, A]\n" + BOMB
 CASES = {}  # id -> (expected file, expected field)
 
 
-def case(cid, edit=None, field="", file="game.yaml", files=None, text=None, piggy=False, seed=None):
+def case(
+    cid, edit=None, field="", file="game.yaml", files=None, text=None, piggy=False, seed=None, base=None
+):
     """Write case ``cid``: BASE (or Piggy's game, or the ``seed`` game's
     folder) changed by ``edit`` (or the raw YAML ``text``), with extra
     ``files`` ({name: str or bytes})."""
@@ -66,7 +69,7 @@ def case(cid, edit=None, field="", file="game.yaml", files=None, text=None, pigg
     elif text is not None:
         body = text
     else:
-        data = copy.deepcopy(BASE)
+        data = copy.deepcopy(BASE if base is None else base)
         result = edit(data)
         body = (
             result if isinstance(result, (str, bytes)) else yaml.safe_dump(data, sort_keys=False, width=200)
@@ -543,5 +546,7 @@ if __name__ == "__main__":
             shutil.rmtree(p)
     (HERE / "outside.csv").write_text(CSV_OK, encoding="utf-8")
     build()
+    build_features(case)
+    build_costs(case)
     (HERE / "cases.json").write_text(json.dumps(CASES, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     print(f"{len(CASES)} cases in {HERE}")

@@ -1,0 +1,431 @@
+"""Feature-level and output-level cases of the bad-input corpus (called by
+``make_corpus.py``): features that can never start, colours that are not
+colours, numbers beyond what the exact code and the samplers hold, and
+declarations whose exact method would run past its bound.
+
+Each case starts from :data:`FEATURE` (a valid 3-reel, 1-row game with free
+games, an expanding wild, a wheel and a selection), Piggy Bankin' Superlock
+or a small hold-and-spin game, and breaks one thing; ``validate`` must refuse
+it in one line naming the field.
+"""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+PIGGY = HERE.parent.parent.parent / "data" / "games" / "piggy_bankin_superlock"
+
+STRIP = ["A", "A", "S", "X", "W"]
+FEATURE = {
+    "name": "bad_feature",
+    "grid": {"reels": 3, "rows": 1},
+    "bet": {"levels": [1]},
+    "symbols": [
+        {"name": "A"},
+        {"name": "X", "kind": "blank"},
+        {"name": "S", "kind": "scatter"},
+        {"name": "W", "kind": "wild", "substitutes": "all"},
+    ],
+    "reels": {"base": [list(STRIP) for _ in range(3)], "free": [["A", "W", "S", "X"] for _ in range(3)]},
+    "paylines": [[0, 0, 0]],
+    "pays": [{"symbol": "A", "count": 3, "pay": 8}],
+    "options": {
+        "free_games": {
+            "symbol": "S",
+            "reels": "free",
+            "multiplier": 2,
+            "awards": {3: {"games": 2}},
+            "retrigger": False,
+            "nudge": "W",
+        },
+        "jackpots": {"MAJOR": 200},
+        "wheel": {
+            "symbol": "S",
+            "trigger": 2,
+            "segments": [{"prize": 1, "weight": 5}, {"prize": "MAJOR", "weight": 1}],
+        },
+        "selection": {
+            "symbol": "S",
+            "trigger": 2,
+            "policy": "uniform",
+            "choices": [
+                {"name": "cash", "prize": 10},
+                {"name": "spins", "free_games": 5},
+                {"name": "wheel", "wheel": 2},
+            ],
+        },
+    },
+}
+
+
+def edits(*fns):
+    """One edit doing each of ``fns`` in turn."""
+
+    def edit(d):
+        for f in fns:
+            f(d)
+
+    return edit
+
+
+def opt(path: str, value):
+    """Set ``options.<path>`` (dotted) to ``value`` (None: delete it)."""
+
+    def edit(d):
+        keys = path.split(".")
+        node = d["options"]
+        for k in keys[:-1]:
+            node = node[k]
+        if value is None:
+            node.pop(keys[-1], None)
+        else:
+            node[keys[-1]] = copy.deepcopy(value)
+
+    return edit
+
+
+def add_symbol(spec):
+    return lambda d: d["symbols"].append(dict(spec))
+
+
+def base_reel(r, strip):
+    return lambda d: d["reels"]["base"].__setitem__(r, strip)
+
+
+def free_reels(strip):
+    return lambda d: d["reels"].__setitem__("free", [list(strip) for _ in range(3)])
+
+
+def no_s_on_reel3(d):
+    d["reels"]["base"][2] = ["A", "A", "X", "X", "W"]
+
+
+def s_weight_zero_on_reel3(d):
+    d["reels"]["base"][2] = {"symbols": list(STRIP), "weights": [1, 1, 0, 1, 1]}
+
+
+def no_s_on_base(d):
+    d["reels"]["base"] = [["A", "A", "X", "X", "W"] for _ in range(3)]
+
+
+def only(*features):
+    """Keep only ``features`` (and jackpots) under options."""
+
+    def edit(d):
+        keep = set(features) | {"jackpots"}
+        d["options"] = {k: v for k, v in d["options"].items() if k in keep}
+        if "wheel" not in keep:
+            d["options"].pop("jackpots", None)
+
+    return edit
+
+
+def piggy_sub(old, new):
+    def edit(text):
+        assert old in text, old
+        return text.replace(old, new, 1)
+
+    return edit
+
+
+def build_features(case) -> None:
+    def feature(cid, edit, field):
+        case(cid, edit, field, base=FEATURE)
+
+    # --- a feature that can never start (validate names the feature field and the symbol)
+    T = {"name": "T", "kind": "scatter"}
+    feature(
+        "fg_symbol_absent", edits(add_symbol(T), opt("free_games.symbol", "T")), "options.free_games.symbol"
+    )
+    feature("fg_symbol_not_on_base", edits(no_s_on_base, only("free_games")), "options.free_games.symbol")
+    feature("fg_award_unreachable", edits(no_s_on_reel3, only("free_games")), "options.free_games.awards.3")
+    feature(
+        "fg_award_weight_zero",
+        edits(s_weight_zero_on_reel3, only("free_games")),
+        "options.free_games.awards.3",
+    )
+    feature(
+        "fg_second_award_unreachable",
+        edits(
+            no_s_on_reel3, only("free_games"), opt("free_games.awards", {2: {"games": 1}, 3: {"games": 2}})
+        ),
+        "options.free_games.awards.3",
+    )
+    feature("fg_nudge_on_no_free_reel", free_reels(["A", "S", "X", "A"]), "options.free_games.nudge")
+    feature(
+        "fg_sticky_on_no_free_reel",
+        edits(free_reels(["A", "S", "X", "A"]), opt("free_games.nudge", None), opt("free_games.sticky", "W")),
+        "options.free_games.sticky",
+    )
+    feature("wheel_symbol_absent", edits(add_symbol(T), opt("wheel.symbol", "T")), "options.wheel.symbol")
+    feature("wheel_symbol_not_on_base", edits(no_s_on_base, only("wheel")), "options.wheel.symbol")
+    feature(
+        "wheel_trigger_unreachable",
+        edits(no_s_on_reel3, only("wheel"), opt("wheel.trigger", 3)),
+        "options.wheel.trigger",
+    )
+    feature(
+        "wheel_trigger_weight_zero",
+        edits(s_weight_zero_on_reel3, only("wheel"), opt("wheel.trigger", 3)),
+        "options.wheel.trigger",
+    )
+    feature(
+        "selection_symbol_absent",
+        edits(add_symbol(T), opt("selection.symbol", "T")),
+        "options.selection.symbol",
+    )
+    feature(
+        "selection_trigger_unreachable",
+        edits(no_s_on_reel3, opt("free_games.awards", None), opt("selection.trigger", 3)),
+        "options.selection.trigger",
+    )
+    feature(
+        "selection_trigger_weight_zero",
+        edits(s_weight_zero_on_reel3, opt("free_games.awards", None), opt("selection.trigger", 3)),
+        "options.selection.trigger",
+    )
+    W2 = {"name": "W2", "kind": "wild", "substitutes": "all"}
+    feature(
+        "wild_multiplier_on_no_reel",
+        edits(
+            add_symbol(W2),
+            only(),
+            lambda d: d["options"].update(wild_multipliers={"symbol": "W2", "table": [[2, 1]]}),
+        ),
+        "options.wild_multipliers.symbol",
+    )
+    case(
+        "piggy_selection_count_unreachable",
+        piggy_sub(
+            "      5: {prize: 100, lockit: {spins: 10, awards: selection_5}",
+            "      14: {prize: 100, lockit: {spins: 10, awards: selection_5}",
+        ),
+        "options.selection.awards.14",
+        piggy=True,
+    )
+    case(
+        "piggy_free_games_count_unreachable",
+        piggy_sub("      5: {prize: 100, games: 25}", "      14: {prize: 100, games: 25}"),
+        "options.free_games.awards.14",
+        piggy=True,
+    )
+
+    # --- colours: validate checks them (a report would fail drawing the strips)
+    for cid, colour in (
+        ("colour_word", "blood"),
+        ("colour_hex_5_digits", "#12345"),
+        ("colour_hex_not_hex", "#ggg"),
+        ("colour_html_tag", "<svg onload=alert(1)>"),
+        ("colour_css_url", "url(http://x.invalid/a.png)"),
+        ("colour_css_function", "rgb(1, 2, 3)"),
+        ("colour_empty", ""),
+        ("colour_typo", "bluee"),
+        ("colour_tableau_unknown", "tab:nope"),
+        ("colour_escape_sequence", "\x1b[31mred"),
+        ("colour_grey_level", "0.5"),
+        ("colour_long", "#" + "f" * 10000),
+    ):
+        feature(cid, edits(lambda d, c=colour: d["symbols"][0].update(color=c)), "symbols[0].color")
+
+
+LOCKIT = HERE.parent / "lockit_tiny"
+
+
+def hold_and_spin_game(n_reels: int, rows: int, **spec) -> dict:
+    """A ``n_reels`` x ``rows`` line game with a hold-and-spin on COIN."""
+    strip = ["COIN", "A", "B", "B", "A", "COIN", "B", "A", "B", "A"][: max(rows, 3) + 2]
+    hs = {
+        "symbol": "COIN",
+        "trigger": 1,
+        "respins": 3,
+        "rule": "reset",
+        "respin": "cells",
+        "reels": "base",
+        "values": [{"prize": 1, "weight": 3}, {"prize": 4, "weight": 1}],
+    }
+    hs.update(spec)
+    return {
+        "name": "bad_hold_and_spin",
+        "grid": {"reels": n_reels, "rows": rows},
+        "bet": {"levels": [1]},
+        "symbols": [{"name": "A"}, {"name": "B"}, {"name": "COIN"}],
+        "reels": {"base": [list(strip) for _ in range(n_reels)]},
+        "paylines": [[0] * n_reels],
+        "pays": [{"symbol": "A", "count": 3, "pay": 5}],
+        "options": {"jackpots": {"GRAND": 10}, "hold_and_spin": {**hs, "full_screen": "GRAND"}},
+    }
+
+
+def replaced(game: dict):
+    """An edit replacing the whole game by ``game``."""
+
+    def edit(d):
+        d.clear()
+        d.update(copy.deepcopy(game))
+
+    return edit
+
+
+def build_costs(case) -> None:
+    """Declarations whose exact method would run past its bound, and numbers
+    beyond what the exact code and the samplers hold."""
+
+    def feature(cid, edit, field):
+        case(cid, edit, field, base=FEATURE)
+
+    hs = "options.hold_and_spin"
+    probs9 = [[f"1/{k + 2}"] * 9 for k in range(9)]  # row-dependent landing
+    for cid, game, field in (
+        ("hs_9x9_cells_from_reels", hold_and_spin_game(9, 9), f"{hs}.respin"),
+        ("hs_9x9_reels", hold_and_spin_game(9, 9, respin="reels"), f"{hs}.respin"),
+        (
+            "hs_9x9_probabilities_by_row",
+            hold_and_spin_game(9, 9, reels=None, probabilities=probs9, respins=10**9, rule="countdown"),
+            f"{hs}.probabilities",
+        ),
+        ("hs_5x5_cells", hold_and_spin_game(5, 5), f"{hs}.respin"),
+        (
+            "hs_respins_1e9_countdown",
+            hold_and_spin_game(3, 1, respins=10**9, rule="countdown"),
+            f"{hs}.respins",
+        ),
+        ("hs_respins_1e30", hold_and_spin_game(3, 1, respins=10**30), f"{hs}.respins"),
+        ("hs_respins_1e6_reset", hold_and_spin_game(3, 1, respins=10**6), f"{hs}.respins"),
+        ("hs_4x5_respins_1000", hold_and_spin_game(5, 4, respins=1000), f"{hs}.respins"),
+        (
+            "hs_value_1e300",
+            hold_and_spin_game(3, 1, values=[{"prize": 1e300, "weight": 1}]),
+            f"{hs}.values[0].prize",
+        ),
+        (
+            "hs_value_denominator",
+            hold_and_spin_game(3, 1, values=[{"prize": "1/10000019", "weight": 1}]),
+            f"{hs}.values[0].prize",
+        ),
+        (
+            "hs_value_weights_2_63",
+            hold_and_spin_game(
+                3, 1, values=[{"prize": 1, "weight": 2**62 + 1}, {"prize": 4, "weight": 2**62 - 1}]
+            ),
+            f"{hs}.values",
+        ),
+        (
+            "hs_value_weights_2_31",
+            hold_and_spin_game(3, 1, values=[{"prize": 1, "weight": 2**31 - 1}, {"prize": 4, "weight": 2}]),
+            f"{hs}.values",
+        ),
+        (
+            "hs_start_value_weights_2_40",
+            hold_and_spin_game(
+                3, 1, start_values=[{"prize": 1, "weight": 2**40 + 1}, {"prize": 2, "weight": 3}]
+            ),
+            f"{hs}.start_values",
+        ),
+    ):
+        for key in [k for k, v in game["options"]["hold_and_spin"].items() if v is None]:
+            del game["options"]["hold_and_spin"][key]
+        case(cid, replaced(game), field, base=FEATURE)
+    big_jackpot = hold_and_spin_game(3, 1)
+    big_jackpot["options"]["jackpots"]["GRAND"] = 1e300
+    case("hs_jackpot_1e300", replaced(big_jackpot), "options.jackpots.GRAND", base=FEATURE)
+
+    # lock-it spins: the chain is stepped once per spin
+    for cid, spins in (
+        ("lockit_spins_1e9", 10**9),
+        ("lockit_spins_1e30", 10**30),
+        ("lockit_spins_1e7", 10**7),
+    ):
+        case(
+            cid,
+            piggy_sub("base_game: {spins: 2,", f"base_game: {{spins: {spins},"),
+            "options.lockit.sources.base_game.spins",
+            seed=LOCKIT,
+        )
+    case(
+        "lockit_wheel_weights_2_63",
+        piggy_sub("{prize: 5, weight: 3}", f"{{prize: 5, weight: {2**63 + 1}}}"),
+        "options.wheel.segments",
+        seed=LOCKIT,
+    )
+
+    # capped free games: G**2 x (K + 1) updates, times the sticky masks
+    fg = "options.free_games"
+    for cid, edit in (
+        (
+            "fg_max_games_1e6_retrigger",
+            edits(opt("free_games.retrigger", True), opt("free_games.max_games", 10**6)),
+        ),
+        ("fg_max_games_1e30", edits(opt("free_games.retrigger", True), opt("free_games.max_games", 10**30))),
+        (
+            "fg_retrigger_always_max_games_1e6",
+            edits(
+                lambda d: d["reels"].__setitem__("free", [["S"] * 4 for _ in range(3)]),
+                opt("free_games.nudge", None),
+                opt("free_games.retrigger", True),
+                opt("free_games.max_games", 10**6),
+            ),
+        ),
+        (
+            "fg_sticky_max_games_1e6",
+            edits(
+                opt("free_games.nudge", None),
+                opt("free_games.sticky", "W"),
+                opt("free_games.retrigger", True),
+                opt("free_games.max_games", 10**6),
+            ),
+        ),
+        (
+            "fg_sticky_max_games_1e5",
+            edits(
+                opt("free_games.nudge", None),
+                opt("free_games.sticky", "W"),
+                opt("free_games.retrigger", True),
+                opt("free_games.max_games", 10**5),
+            ),
+        ),
+    ):
+        feature(cid, edit, f"{fg}.max_games")
+
+    # numbers at the edges: prizes, caps and multipliers stay exact in small units
+    for cid, edit, field in (
+        ("round_cap_1e_300", lambda d: d["options"].update(round_cap=1e-300), "options.round_cap"),
+        ("round_cap_denominator", lambda d: d["options"].update(round_cap="1/3000001"), "options.round_cap"),
+        ("round_cap_1e300", lambda d: d["options"].update(round_cap=1e300), "options.round_cap"),
+        ("jackpot_1e300", opt("jackpots.MAJOR", 1e300), "options.jackpots.MAJOR"),
+        ("jackpot_denominator", opt("jackpots.MAJOR", "200/10000001"), "options.jackpots.MAJOR"),
+        (
+            "fg_prize_1e300",
+            opt("free_games.awards", {3: {"games": 2, "prize": 1e300}}),
+            f"{fg}.awards.3.prize",
+        ),
+        ("fg_multiplier_1e300", opt("free_games.multiplier", 1e300), f"{fg}.multiplier"),
+        ("fg_multiplier_denominator", opt("free_games.multiplier", "1/7000001"), f"{fg}.multiplier"),
+        (
+            "wheel_prize_1e300",
+            opt("wheel.segments", [{"prize": 1e300, "weight": 1}]),
+            "options.wheel.segments[0].prize",
+        ),
+        (
+            "wheel_coprime_denominators",
+            opt("wheel.segments", [{"prize": f"1/{p}", "weight": 1} for p in (999983, 999979, 999961)]),
+            "options.wheel.segments",
+        ),
+        (
+            "wheel_weights_2_63",
+            opt("wheel.segments", [{"prize": 1, "weight": 2**62 + 1}, {"prize": 2, "weight": 2**62 - 1}]),
+            "options.wheel.segments",
+        ),
+        (
+            "selection_prize_1e300",
+            lambda d: d["options"]["selection"]["choices"][0].update(prize=1e300),
+            "options.selection.choices[0].prize",
+        ),
+        (
+            "selection_multiplier_1e300",
+            lambda d: d["options"]["selection"]["choices"][1].update(multiplier=1e300),
+            "options.selection.choices[1].multiplier",
+        ),
+    ):
+        feature(cid, edit, field)

@@ -1,0 +1,328 @@
+"""A game file is untrusted input to whoever opens its report: every string
+it carries is shown as text, never as markup, a formula or a terminal
+control sequence.
+
+The game ``tests/data/injection`` is valid and carries hostile strings in
+its title, version, variant, description, reel-set, pay, jackpot, choice
+names and symbol labels: a tag with an event handler (``<svg onload=...>``),
+an attribute break-out (``" onload="alert(4);//``), spreadsheet formulas
+(``=HYPERLINK(...)``, ``@SUM(...)``), a bidi override (U+202E), an escape
+sequence (ESC [2J) and mathtext (``$x^2$``).
+"""
+
+from __future__ import annotations
+
+import io
+from contextlib import redirect_stdout
+from html import unescape
+from html.parser import HTMLParser
+
+import pytest
+import yaml
+
+from conftest import TEST_DATA
+
+INJECTION = TEST_DATA / "injection"
+HOSTILE = ('" onload="alert(4);//', "<svg onload=alert(1)>", '=HYPERLINK("http://x.invalid","y")')
+
+
+class Elements(HTMLParser):
+    """Every start tag of a page with its attributes."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.tags: list = []
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append((tag, dict(attrs)))
+
+
+def elements(html: str) -> list:
+    parser = Elements()
+    parser.feed(html)
+    return parser.tags
+
+
+def assert_no_markup_from_data(html: str) -> None:
+    """No event-handler attribute, no tag a game string could bring in, every
+    image an embedded PNG."""
+    for tag, attrs in elements(html):
+        handlers = [a for a in attrs if a.lower().startswith("on")]
+        assert not handlers, (tag, attrs)
+        assert tag not in ("svg", "details", "script", "iframe", "object", "embed"), (tag, attrs)
+        if tag == "img":
+            assert set(attrs) == {"alt", "src"} and attrs["src"].startswith("data:image/png;base64,"), attrs
+
+
+@pytest.fixture(scope="module")
+def sheet():
+    from slotmath.report.sheet import par_sheet
+
+    return par_sheet(str(INJECTION), spins=0)
+
+
+def test_escape_escapes_quotes_and_controls():
+    from slotmath.report.sheettable import escape
+
+    assert escape('" onload="alert(4);//') == "&quot; onload=&quot;alert(4);//"
+    assert escape("<a href='x'>&") == "&lt;a href=&#x27;x&#x27;&gt;&amp;"
+    assert escape("\x1b[2J\u202e") == "\\x1b[2J\\u202e"
+
+
+def test_the_game_is_valid_and_hostile():
+    data = yaml.safe_load((INJECTION / "game.yaml").read_text(encoding="utf-8"))
+    text = yaml.safe_dump(data)
+    for s in HOSTILE:
+        assert s in text or s.replace('"', '\\"') in text
+
+
+def test_report_html_has_no_markup_from_the_game(sheet):
+    from slotmath.report.sheetparts import SECTIONS
+
+    page = "\n".join(sheet.section_html(k) for k in ("title", "contents", *SECTIONS))
+    assert_no_markup_from_data(page)
+    # the strings are there, as text
+    text = "".join(t for t in page.split("<"))
+    assert "&lt;svg onload=alert(1)&gt;" in page
+    assert "&lt;img src=x onerror=alert(3)&gt;" in page  # a symbol label
+    assert "&lt;img src=x onerror=alert(6)&gt;" in page  # a jackpot name
+    assert "&lt;details open ontoggle=alert(7)&gt;" in page  # a choice name
+    assert "\u202e" not in page and "\x1b" not in page and "\\u202e" in text
+
+
+def test_running_header_cannot_leave_its_style_block(sheet):
+    head = sheet.title_html()
+    style = head[head.index("<style>") + 7 : head.index("</style>")]
+    assert "<" not in style  # '</style>' from a title would end the block early
+    assert '\\" onload=\\"' in style  # the quote stays inside the CSS string
+
+
+def test_table_cells_and_headers_are_escaped():
+    import pandas as pd
+
+    from slotmath.report.sheettable import Table
+
+    t = Table("<b>t</b>", pd.DataFrame({"<i>c</i>": ['" onload="x', "<svg onload=1>"]}), note="<u>n</u>")
+    html = t.to_html("t0")
+    assert_no_markup_from_data(html)
+    for tag in ("<b>", "<i>", "<u>", "<svg"):
+        assert tag not in html
+    assert "&lt;svg onload=1&gt;" in html and '" onload="x' not in html
+    assert '" onload="x' in unescape(html)  # the text is kept, as text
+
+
+def test_workbook_cells_are_text(sheet, tmp_path):
+    from openpyxl import load_workbook
+
+    from slotmath.report.workbook import write_workbook
+
+    path = tmp_path / "par.xlsx"
+    write_workbook(sheet, path)
+    wb = load_workbook(path)
+    formulas, seen = [], set()
+    for ws in wb.worksheets:
+        for row in ws.iter_rows():
+            for cell in row:
+                if cell.data_type == "f":
+                    formulas.append((ws.title, cell.coordinate, cell.value))
+                if isinstance(cell.value, str):
+                    assert "\x1b" not in cell.value and "\u202e" not in cell.value, cell.value
+                    if cell.value.startswith(("=", "+", "-", "@")):
+                        assert cell.data_type == "s" and cell.quotePrefix, (cell.coordinate, cell.value)
+                        seen.add(cell.value)
+    assert not formulas
+    # the version, a choice name and a symbol label, each a text cell
+    assert '=HYPERLINK("http://x.invalid","y")' in seen
+    assert "=1+2" in seen
+    assert any(v.startswith("@SUM") for v in seen)
+
+
+def test_put_cell_keeps_formula_text_as_text():
+    from openpyxl import Workbook
+
+    from slotmath.report.workbook import put_cell
+
+    ws = Workbook().active
+    for i, text in enumerate(["=1+1", "+1", "-1", "@A1", "\tx", "plain", "a\x07b"], start=1):
+        cell = put_cell(ws, i, 1, text)
+        assert cell.data_type == "s", text
+        assert cell.quotePrefix == text.startswith(("=", "+", "-", "@")), text
+    assert ws.cell(7, 1).value == "a\\x07b"  # openpyxl refuses BEL: shown escaped
+    assert ws.cell(5, 1).value == "\\x09x"
+    assert put_cell(ws, 8, 1, 2.5).data_type == "n"
+
+
+def test_terminal_text():
+    from slotmath.io.terminal import terminal_text
+
+    assert terminal_text("a\x1b[2Jb") == "a\\x1b[2Jb"
+    assert terminal_text("x\u202ey\u2066z") == "x\\u202ey\\u2066z"
+    assert terminal_text("one\ntwo", lines=True) == "one\ntwo"
+    assert terminal_text("one\ntwo") == "one\\x0atwo"
+    assert terminal_text("Größe 7 €") == "Größe 7 €"
+
+
+def test_validate_and_par_print_escaped_text():
+    from slotmath.cli import main
+
+    for command in (["validate", str(INJECTION)], ["par", str(INJECTION)]):
+        out = io.StringIO()
+        with redirect_stdout(out):
+            assert main(command) == 0
+        text = out.getvalue()
+        assert "\x1b" not in text and "\u202e" not in text and "\u202c" not in text, command
+        assert "\\x1b[2J" in text and "\\u202e" in text, command
+
+
+def test_figure_labels_are_plain_text():
+    from slotmath.pictures.frames import plain_label
+
+    assert plain_label("$x^2$") == r"\$x^2\$"
+    # rendered without a mathtext parse error
+    from slotmath.io.gamefile import load_game
+    from slotmath.report import plots
+
+    game = load_game(str(INJECTION))
+    assert plots.to_png(plots.reel_strips(game)).startswith(b"\x89PNG")
+    bars = plots.probability_bars(["$x^2$", "a"], [0.5, 0.5], "$y$", "$t$")
+    assert plots.to_png(bars).startswith(b"\x89PNG")
+
+
+@pytest.mark.parametrize(
+    "colour, ok",
+    [("#d62728", True), ("#abc", True), ("red", True), ("tab:blue", True), ("k", True)]
+    + [("not a colour", False), ("#12345", False), ("<svg>", False), ("", False), ("url(x)", False)],
+)
+def test_colour_check(colour, ok):
+    from matplotlib.colors import is_color_like
+
+    from slotmath.io.colours import is_colour
+
+    assert is_colour(colour) == ok
+    if ok:
+        assert is_color_like(colour)  # whatever validate accepts, matplotlib draws
+
+
+def test_validate_refuses_a_bad_colour(write_game):
+    from slotmath.io.gamefile import GameFileError, load_game
+
+    data = yaml.safe_load((INJECTION / "game.yaml").read_text(encoding="utf-8"))
+    data["symbols"][0]["color"] = "blood"
+    path = write_game(data)
+    with pytest.raises(GameFileError) as err:
+        load_game(str(path))
+    assert err.value.field == "symbols[0].color"
+    assert "'blood' is not a colour" in err.value.problem
+
+
+# ---------------------------------------------------------------- writers
+def test_a_game_is_never_written_over_a_file_it_reads(tmp_path):
+    from slotmath.io.arguments import UsageError
+    from slotmath.io.gamefile import load_game
+    from slotmath.io.gamewriter import write_game
+
+    (tmp_path / "strips.csv").write_text("reel1,reel2,reel3\nA,A,A\nB,B,B\nX,X,X\n", encoding="utf-8")
+    (tmp_path / "game.yaml").write_text(
+        "grid: {reels: 3, rows: 1}\nbet: {levels: [1]}\n"
+        "symbols: [{name: A}, {name: B}, {name: X, kind: blank}]\n"
+        "reels: {base: strips.csv}\npaylines: [[0, 0, 0]]\npays: [{symbol: A, count: 3, pay: 5}]\n",
+        encoding="utf-8",
+    )
+    before = (tmp_path / "strips.csv").read_bytes()
+    game = load_game(str(tmp_path))
+    strips = {"base": game.strips("base")}
+    with pytest.raises(UsageError) as err:
+        write_game(game, strips, tmp_path / "strips.csv")
+    assert "is a file the game" in str(err.value) and "strips.csv" in str(err.value)
+    assert (tmp_path / "strips.csv").read_bytes() == before
+    assert load_game(str(tmp_path)).strips("base") == game.strips("base")
+    # the game file itself may be rewritten
+    assert write_game(game, strips, tmp_path / "game.yaml") == tmp_path / "game.yaml"
+
+
+@pytest.mark.parametrize("kind", ["file", "symlink"])
+def test_install_into_a_file_or_symlink_leaves_nothing_behind(tmp_path, kind):
+    from slotmath.io.files import install_dir, make_temp_dir
+
+    target = tmp_path / "game"
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    if kind == "file":
+        target.write_text("x", encoding="utf-8")
+    else:
+        target.symlink_to(elsewhere)
+    work = make_temp_dir(tmp_path, "game")
+    (work / "par.html").write_text("<p>x</p>", encoding="utf-8")
+    with pytest.raises(FileExistsError):
+        try:
+            install_dir(work, target)
+        finally:
+            import shutil
+
+            shutil.rmtree(work, ignore_errors=True)  # as run_report does on failure
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["elsewhere", "game"]
+    assert target.is_symlink() == (kind == "symlink")
+    assert list(elsewhere.iterdir()) == []
+
+
+# ---------------------------------------------------------------- features that cannot start, costs
+def test_most_in_window_by_hand():
+    from slotmath.features.reach import most_on_reel
+    from slotmath.model import Strip
+
+    s = frozenset({"S"})
+    # rows 2 on [S, X, S]: stops show (S, X), (X, S), (S, S): at most 2
+    assert most_on_reel(Strip(("S", "X", "S")), 2, s) == 2
+    # stop 2 of weight 0 never shows (S, S): at most 1
+    assert most_on_reel(Strip(("S", "X", "S"), (1, 1, 0)), 2, s) == 1
+    # rows 1: the S stops both have weight 0
+    assert most_on_reel(Strip(("S", "X", "S"), (0, 1, 0)), 1, s) == 0
+    # a window taller than the strip counts each stop once
+    assert most_on_reel(Strip(("S", "S")), 2, s) == 2
+
+
+def test_cost_bounds_by_hand():
+    from slotmath.features.cost import MAX_CHAIN_WORK, chain_problem, chain_steps, games_problem, mask_problem
+
+    # reset: at most one restart per cell, 3 respins on 15 cells -> 3 x 16 = 48 steps
+    assert chain_steps(3, "reset", 15) == 48 and chain_steps(3, "countdown", 15) == 3
+    # the 5x3 hold-and-spin game: 2**15 masks x 48 = 1,572,864 updates, within the float bound
+    assert chain_problem("hold-and-spin", 2**15, 3, "reset", 15, exact=False) is None
+    assert 2**15 * 48 < MAX_CHAIN_WORK
+    # countdown, 1e9 respins on 8 states: 8e9 updates, above the exact bound 2**22
+    assert "about 8,000,000,000 state updates" in chain_problem("x", 8, 10**9, "countdown", 3, exact=True)
+    assert mask_problem("x", 24) is None and "2**25" in mask_problem("x", 25)
+    # max_games 1,000 with awards of 2 games: 1e6 x 3 = 3e6 updates
+    assert games_problem(1000, 2, cells=3) is None
+    assert "3.000e+12" in games_problem(10**6, 2, cells=3)
+    # a sticky wild on 3 cells: 2**3 masks multiply it
+    assert "8 sticky masks" in games_problem(10**5, 2, cells=3, sticky=True)
+
+
+def test_validate_accepts_every_shipped_game(capsys):
+    # the new refusals leave every game of data/games valid
+    from slotmath.cli import main
+
+    from conftest import GAMES
+
+    for folder in sorted(p for p in GAMES.iterdir() if (p / "game.yaml").is_file()):
+        assert main(["validate", str(folder)]) == 0, capsys.readouterr().err
+
+
+def test_simulate_refuses_a_reel_weight_beyond_its_draw_in_one_line(write_game, capsys):
+    # the schema allows a stop weight of 2**32 (par counts it exactly); the
+    # compiled simulator draws below 2**31: one line naming the reel, exit 2
+    from slotmath.cli import main
+
+    path = write_game(
+        "grid: {reels: 3, rows: 1}\nbet: {levels: [1]}\n"
+        "symbols: [{name: A}, {name: B}, {name: X, kind: blank}]\n"
+        "reels:\n  base:\n    - {symbols: [A, B, X], weights: [4294967296, 1, 1]}\n    - [A, B, X]\n"
+        "    - [A, B, X]\npaylines: [[0, 0, 0]]\npays: [{symbol: A, count: 3, pay: 5}]\n"
+    )
+    assert main(["par", str(path)]) == 0
+    capsys.readouterr()
+    assert main(["simulate", str(path), "--spins", "1000"]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1 and err[0].startswith(f"slotmath: error: {path}: reels.base[0].weights: ")
+    assert "4,294,967,298 is not below 2**31" in err[0]
