@@ -74,6 +74,16 @@ FREE_RTP = {
 FREE_GAMES = FREE["options"]["free_games"]
 
 
+#: a lock-it on S (docs/features.md's worked example's form)
+LOCKIT = {
+    "symbols": ["S"],
+    "trigger": 1,
+    "shapes": [[1, 1]],
+    "awards": {"main": {1: {"1x1": [[1, 1]]}}},
+    "sources": {"base_game": {"spins": 1, "reels": "free", "awards": "main"}},
+}
+
+
 def make_game(data: dict):
     return build_game(data, Path("test.yaml"), "t")
 
@@ -109,9 +119,10 @@ def ways_win(data, window) -> Fraction:
     return total
 
 
-def spin_law(data, reel_set):
+def spin_law(data, reel_set, nudge=None):
     """Every stop combination of ``reel_set``: (ways win, scatter win, S count),
-    wins [x total bet]; equally likely."""
+    wins [x total bet]; equally likely.  A ``nudge`` wild in a reel's window
+    fills that reel."""
     bet = data["bet"]["lines"]
     strips = data["reels"][reel_set]
     rows = data["grid"]["rows"]
@@ -119,6 +130,7 @@ def spin_law(data, reel_set):
     out = []
     for stops in itertools.product(*(range(len(s)) for s in strips)):
         window = window_of(strips, stops, rows)
+        window = [[nudge] * rows if nudge in column else column for column in window]
         n = sum(cell == "S" for column in window for cell in column)
         paid = max((c for c in scatter if c <= n), default=None)  # the highest count not above n
         out.append((ways_win(data, window) / bet, Fraction(scatter[paid] if paid else 0), n))
@@ -135,7 +147,7 @@ def brute_force_free(data) -> dict:
     pays ``Y`` (its ways + scatter win) and adds ``K`` games; ``n`` games play
     ``E[N] = n / (1 - E[K])`` games in all and pay ``E[N] x E[Y]`` (Wald)."""
     awards = data["options"]["free_games"]["awards"]
-    base, free = spin_law(data, "base"), spin_law(data, "free")
+    base, free = spin_law(data, "base"), spin_law(data, "free", data["options"]["free_games"].get("nudge"))
     ey = sum((w + s for w, s, _ in free), Fraction(0)) / len(free)
     ek = Fraction(sum(games(awards, n) for _, _, n in free), len(free))
     assert ek < 1
@@ -151,6 +163,14 @@ def brute_force_free(data) -> dict:
 # ---------------------------------------------------------------------------
 def test_brute_force_is_the_documented_value():
     assert brute_force_free(FREE) == FREE_RTP
+
+
+def test_documented_figures_are_the_tested_ones():
+    text = (ROOT / "docs" / "features.md").read_text()
+    for v in FREE_RTP.values():
+        assert f"**{v}**" in text
+    game = load_game(GAMES / "ways_free_spins")
+    assert str(sum(components(game, 1).values(), Fraction(0))) in text
 
 
 def test_free_spins_on_ways_equal_the_brute_force():
@@ -172,6 +192,26 @@ def test_free_spins_without_retriggers_on_ways():
     ey = sum((w + s for w, s, _ in free), Fraction(0)) / len(free)
     want = sum((games(awards, n) * ey for _, _, n in base), Fraction(0)) / len(base)
     assert components(make_game(data), 1)["free_games"] == want
+
+
+def test_expanding_wild_in_free_spins_on_ways():
+    """A W2 that shows fills its reel in free spins (``nudge``): every cell of
+    the reel then counts 2 ways; exact and sampled against the brute force."""
+    import numpy as np
+
+    from slotmath.montecarlo.roundsim import round_sampler
+
+    data = copy.deepcopy(FREE)
+    data["options"]["free_games"]["nudge"] = "W2"
+    want = brute_force_free(data)
+    assert want["free_games"] != FREE_RTP["free_games"]
+    game = make_game(data)
+    assert components(game, 1) == want
+    sampler = round_sampler(game, 1, component_names(game))
+    rng = np.random.Generator(np.random.PCG64DXSM(np.random.SeedSequence(3)))
+    parts = sampler.kernel(rng, 400_000, *sampler.args)[2]
+    mean, se = parts[:, 2].mean(), parts[:, 2].std() / np.sqrt(len(parts))
+    assert abs(mean - float(want["free_games"])) < 4 * se
 
 
 def test_round_cap_on_ways_equals_the_brute_force():
@@ -275,11 +315,8 @@ def test_sampler_of_the_small_game_plays_the_free_games():
 @pytest.mark.parametrize(
     "options, field",
     [
-        (
-            {"free_games": {**FREE["options"]["free_games"], "sticky": "W2", "max_games": 9}},
-            "free_games.sticky",
-        ),
-        ({"free_games": {**FREE["options"]["free_games"], "nudge": "W2"}}, "free_games.nudge"),
+        ({"free_games": {**FREE_GAMES, "sticky": "W2", "max_games": 9}}, "free_games.sticky"),
+        ({"lockit": LOCKIT}, "lockit"),
         ({"wild_multipliers": {"symbol": "W", "table": [[2, 1], [3, 1]]}}, "wild_multipliers"),
     ],
 )

@@ -181,13 +181,13 @@ class WaysPays(PayRule):
 
     def unplayed(self, game: Game) -> list:
         """The lock-it (its key is the line engine's), drawn wild multipliers
-        (their law is per payline) and free games with a sticky or
-        expanding (nudged) wild (their masked reels are the line engine's)."""
+        (their law is per payline) and free games with a sticky wild (its
+        masked reels are the line engine's)."""
         options = game.options if isinstance(game.options, dict) else {}
         out = [f"options.{k}" for k in ("lockit", "wild_multipliers") if k in options]
         free = options.get("free_games")
-        if isinstance(free, dict):
-            out += [f"options.free_games.{k}" for k in ("sticky", "nudge") if free.get(k) is not None]
+        if isinstance(free, dict) and free.get("sticky") is not None:
+            out.append("options.free_games.sticky")
         return out
 
     def notes(self, game: Game) -> list:

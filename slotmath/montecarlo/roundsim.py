@@ -285,6 +285,8 @@ def _free_evaluation(game: Game, level: int, reel_set: str, nudge: str | None, s
         sc_count = sc_count.copy()
         for j, name in enumerate(scatter_symbols(game)):
             sc_count[j] = (sym == game.symbol_index[name]).sum(axis=2)
+        if ways[0].shape[2]:  # a ways game: its stop features from the expanded windows
+            ways = ways_args(game, level, reel_set, [], sym)
     if not scatter_pays:
         sc_pay = np.zeros_like(sc_pay)
     return (dims, sym, cells, codes, offsets, label_coins, sc_count, sc_pay, sc_event), ways, sym

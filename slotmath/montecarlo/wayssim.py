@@ -100,11 +100,13 @@ def round_ways_win(stop, ways, events):
     return ways_win(stop, feat, pay, event, step, factor, total_bet[0], vec, out, events)
 
 
-def ways_args(game: Game, level: int, reel_set: str, names: list) -> tuple:
+def ways_args(game: Game, level: int, reel_set: str, names: list, win: np.ndarray | None = None) -> tuple:
     """Arguments of :func:`round_ways_win` for ``reel_set``; one event per ways
-    pay entry is appended to ``names``."""
+    pay entry is appended to ``names``.  ``win`` (reel, stop, row), when given,
+    replaces the reel set's windows (an expanding wild's expanded ones)."""
     wp = compile_ways(game, level)
-    win, _, _ = pack_reels(game, reel_set)
+    if win is None:
+        win, _, _ = pack_reels(game, reel_set)
     feat = np.stack([stop_features(wp, win[k]) for k in range(game.reels)])
     event = np.full(wp.pay.shape, -1, dtype=np.int64)
     for p, n in zip(*np.nonzero(wp.pay), strict=True):
