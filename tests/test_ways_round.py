@@ -326,3 +326,17 @@ def test_what_ways_games_do_not_play_is_refused_in_one_line(options, field, tmp_
     out = run_cli("validate", tmp_path / "game.yaml")
     assert out.returncode == 2 and out.stderr.count("\n") == 1, out.stderr
     assert f"options.{field}: is not played on ways games (pays_by: ways)" in out.stderr
+
+
+@pytest.mark.parametrize("folder", ["hold_and_spin", "pick_and_wheel"])
+def test_sampler_plays_every_feature_on_ways(folder, tmp_path):
+    """The line games' features on the same reels paid by ways: the compiled
+    round agrees with the exact components (|z| < 4 on each)."""
+    path = as_ways(GAMES / folder, tmp_path)
+    out = run_cli("simulate", path, "--spins", "400000", "--seed", "9", "--workers", "1", "--json")
+    assert out.returncode == 0, out.stderr
+    result = json.loads(out.stdout)
+    rows = {r["figure"]: r for r in result["convergence"]["components"]}
+    names = component_names(load_game(path))
+    assert set(rows) == {f"RTP: {n}" for n in names} and names[0] == "ways"
+    assert all(abs(r["z"]) < 4 for r in rows.values()), rows

@@ -1,9 +1,11 @@
-"""Compiled round sampler of a line game: the base spin and every feature it triggers.
+"""Compiled round sampler of a line or ways game: the base spin and every feature it triggers.
 
 Built from the same declarations as the exact round
 (:mod:`slotmath.features.round`, :func:`slotmath.rules.linegame.round_features`)
 but plays the round literally; no exact table is used.  Draw the base
-stops, pay lines and scatters (:mod:`slotmath.montecarlo.linesim`), then
+stops, pay lines (:mod:`slotmath.montecarlo.linesim`) or ways
+(:mod:`slotmath.montecarlo.wayssim`, the game's pay rule:
+:func:`evaluation`) and scatters, then
 play the features the base window triggers, in the order of
 ``round_features``:
 
@@ -25,7 +27,7 @@ and cap the round at ``round_cap``.  Every feature reads its trigger off the
 base stops (free spins draw into stops of their own).
 
 Components of a round [x total bet] (:data:`COMPONENTS`, the kernel's
-columns): 0 lines, 1 scatters, 2 free games (prize and multiplied free
+columns): 0 lines (or ways: :data:`PAY_CHANNELS`), 1 scatters, 2 free games (prize and multiplied free
 spins), 3 the cap's cut (0 or negative), 4 the wheel, 5 the selection, 6 the
 hold-and-spin, 7 the lock-it.
 
