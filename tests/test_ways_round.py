@@ -20,7 +20,7 @@ import yaml
 from slotmath.io.gamefile import build_game, load_game
 from slotmath.rules.linegame import analyse, component_names, components
 
-from conftest import ROOT, run_cli
+from conftest import ROOT, docs_example, run_cli
 
 GAMES = ROOT / "data" / "games"
 
@@ -165,10 +165,14 @@ def test_brute_force_is_the_documented_value():
     assert brute_force_free(FREE) == FREE_RTP
 
 
-def test_documented_figures_are_the_tested_ones():
-    text = (ROOT / "docs" / "features.md").read_text()
+def test_documented_figures_are_the_tested_ones(tmp_path):
+    """docs/features.md, "Free spins on a ways game: worked example": its
+    game is FREE and its figures are the brute force's."""
+    doc_game, section = docs_example(tmp_path, "### Free spins on a ways game: worked example")
+    assert components(doc_game, 1) == FREE_RTP
     for v in FREE_RTP.values():
-        assert f"**{v}**" in text
+        assert f"**{v}**" in section
+    text = (ROOT / "docs" / "features.md").read_text()
     game = load_game(GAMES / "ways_free_spins")
     assert str(sum(components(game, 1).values(), Fraction(0))) in text
 
