@@ -177,6 +177,32 @@ def test_documented_figures_are_the_tested_ones(tmp_path):
     assert str(sum(components(game, 1).values(), Fraction(0))) in text
 
 
+@pytest.mark.parametrize("reel_set", ["base", "free"])
+def test_ways_key_law_by_reel_equals_the_brute_force(reel_set):
+    """The ways pass's joint law of (spin win, key) with the key by reel (S
+    per reel) and in total (B anywhere): every (win, key) count equals the
+    enumeration's."""
+    from collections import Counter
+
+    from slotmath.engine.payrule import pay_rule
+    from slotmath.features.round import Trigger
+
+    game = make_game(FREE)
+    keyed = pay_rule(game).key_distribution(game, 1, [Trigger("S", per_reel=True), Trigger("B")], reel_set)
+    strips = FREE["reels"][reel_set]
+    want: Counter = Counter()
+    law = spin_law(FREE, reel_set)
+    for (w, sc, _), stops in zip(law, itertools.product(*(range(len(s)) for s in strips)), strict=True):
+        window = window_of(strips, stops, 2)
+        key = (tuple(column.count("S") for column in window), sum(column.count("B") for column in window))
+        want[(w + sc, key)] += 1
+    scale = keyed.unit_den * keyed.total_bet
+    got: Counter = Counter()
+    for win, key, c in zip(keyed.wins.tolist(), keyed.keys, keyed.counts, strict=True):
+        got[(Fraction(win, scale), key)] += c
+    assert got == want
+
+
 def test_free_spins_on_ways_equal_the_brute_force():
     game = make_game(FREE)
     assert component_names(game) == ("ways", "scatters", "free_games")

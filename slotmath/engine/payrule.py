@@ -1,19 +1,23 @@
 """Pay rules: how one window of a spin is paid, as one object per rule.
 
 A game's ``pays_by`` names its pay rule; :func:`pay_rule` is the one place
-outside the pay rules that reads it.  Every consumer (the line round of
+outside the pay rules (and the game file reader and the model that hold
+the field) that reads it.  Every consumer (the line round of
 :mod:`slotmath.rules.linegame`, the free games of
-:mod:`slotmath.features.freeround`, the samplers, the tuning and the report)
-asks the rule object instead of branching on the field.
+:mod:`slotmath.features.freeround`, the samplers, the rules contract's
+figures, the simulation's fast figures, the report, and the line engine's
+stop for line-only paths such as tuning) asks the rule object instead of
+branching on the field.
 
 The interface (:class:`PayRule`)
 --------------------------------
-``channel``
-    Name of the RTP component the rule pays (``"lines"``, ``"ways"``).
+``name``, ``channel``
+    The ``pays_by`` value, and the name of the RTP component the rule pays
+    (``"lines"``, ``"ways"``).
 ``pay_rows(game, level, reel_set)``
     Rows of the combination table for the rule's pays
     (:func:`slotmath.engine.combinations.combination_row`'s form); the
-    scatter rows are added by :func:`combination_table`.
+    scatter rows are added by ``combination_table(game, level, reel_set)``.
 ``channel_rtp(game, level, reel_set)``
     The rule's RTP [x total bet, exact Fraction] and the RTP of each
     payline [x line bet] (an empty list where the rule has no paylines).
@@ -35,17 +39,22 @@ The interface (:class:`PayRule`)
     hit frequency and SD without the distribution (tuning's fast figures).
 ``has_paylines``
     True when the game's ``paylines`` are read.
-``unplayed(game)``
+``unplayed(game)``, ``refusal(game)``
     The declared option fields the rule cannot pay exactly (dotted paths
-    under ``options``), each refused by the rules' check in one line.
+    under ``options``), and the (field, problem) the rules' check refuses
+    in one line.
+``notes(game)``
+    The PAR sheet's method notes for the rule's pays.
 ``sampler_pays``
     Name of the compiled window evaluation of the samplers
     (:mod:`slotmath.montecarlo.linesim` for ``"lines"``,
     :mod:`slotmath.montecarlo.wayssim` for ``"ways"``); the round sampler
     plays either (:mod:`slotmath.montecarlo.roundsim`).
 
-A new pay rule (pay anywhere by count, clusters) is one more subclass and
-one line of :data:`PAY_RULES`; no consumer changes.
+A new pay rule (pay anywhere by count, clusters) is one more subclass, one
+line of :data:`PAY_RULES` and its compiled window evaluation (one branch of
+:func:`slotmath.montecarlo.roundsim.evaluation`); the exact consumers do
+not change.
 """
 
 from __future__ import annotations
