@@ -194,10 +194,10 @@ def test_cli_simulates_the_hold_and_spin_example():
     assert abs(result["rtp"]["z"]) < 4
 
 
-def test_round_cap_on_a_ways_game_is_refused(tmp_path):
-    # the ways analysis has no round: a cap would be silently ignored
+def test_round_cap_on_a_ways_game_is_played(tmp_path):
+    # the ways pay rule plays the round: the cap is a component of the round
     text = (GAMES / "ways4096" / "game.yaml").read_text() + "options:\n  round_cap: 5\n"
     (tmp_path / "game.yaml").write_text(text)
     out = run_cli("validate", tmp_path / "game.yaml")
-    assert out.returncode == 2 and out.stderr.count("\n") == 1, out.stderr
-    assert "options.round_cap: is not played on ways games (pays_by: ways)" in out.stderr
+    assert out.returncode == 0, out.stderr
+    assert component_names(load_game(tmp_path / "game.yaml")) == ("ways", "scatters", "round_cap")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from slotmath.analysis.metrics import as_float, game_figures
 from slotmath.engine.limits import EngineTooLarge
+from slotmath.engine.payrule import pay_rule
 from slotmath.montecarlo.convergence import RoundFigures, convergence_report, exact_figures
 from slotmath.montecarlo.run import CHUNK, MonteCarloResult, SetupError, as_sampler, connect, plan_chunks, run
 from slotmath.rules.par import ParResult, par
@@ -34,7 +35,7 @@ def round_figures(game, level: int) -> RoundFigures:
     hit frequency or SD (its figures come from its distribution)."""
     rules = rules_for(game)
     components = rules.part_components(game, level)
-    cheap = rules.fast_figures and game.pays_by != "ways"
+    cheap = rules.fast_figures and pay_rule(game).fast_moments
     try:
         figs = game_figures(game, level, needed=("hit_frequency", "sd")) if cheap else {}
     except EngineTooLarge:  # the round's law is too large to compute: the RTP parts still are exact

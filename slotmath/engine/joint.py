@@ -48,6 +48,7 @@ __all__ = [
     "INT64_SAFE",
     "EngineTooLarge",
     "KeyedWins",
+    "keyed_wins",
     "StopKey",
     "pack_reels",
     "spin_distribution",
@@ -372,9 +373,12 @@ def spin_key_distribution(
     triggers = tuple(triggers)
     if not triggers:
         raise ValueError("give at least one trigger")
-    wins, codes, counts, unit_den, total_bet, cycle = _forward(
-        game, level, reel_set, triggers, max_line_steps
-    )
+    return keyed_wins(game, triggers, *_forward(game, level, reel_set, triggers, max_line_steps))
+
+
+def keyed_wins(game: Game, triggers, wins, codes, counts, unit_den, total_bet, cycle) -> KeyedWins:
+    """The :class:`KeyedWins` of a forward pass's finished (wins, key codes,
+    counts) (every pay rule's pass: :func:`key_codes` digits)."""
     radix = key_radix(game, triggers)
     keys = [decode_key(int(c), triggers, radix, game.reels) for c in codes.tolist()]
     return KeyedWins(wins.copy(), keys, [int(c) for c in counts.tolist()], unit_den, total_bet, cycle)

@@ -353,7 +353,9 @@ def pay_tensor(game: Game, level: int) -> PayTensor:
     prefix-pruned walk :func:`_pay_tensor_pruned` (equal to the tuple-by-tuple
     :func:`_pay_tensor`, which tests keep as the reference).
     """
-    if game.pays_by == "ways":  # every line-only path (tuning, line moments) stops here
+    from slotmath.engine.payrule import pay_rule
+
+    if not pay_rule(game).has_paylines:  # every line-only path (tuning, line moments) stops here
         from slotmath.io.gamefile import GameFileError
 
         raise GameFileError(

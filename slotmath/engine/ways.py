@@ -45,7 +45,16 @@ import pandas as pd
 
 from slotmath.engine.combinations import _row
 from slotmath.engine.distribution import WinDistribution
-from slotmath.engine.joint import INT64_SAFE, _add, _new_table, final_distribution, group_stops
+from slotmath.engine.joint import (
+    INT64_SAFE,
+    KeyedWins,
+    _add,
+    _new_table,
+    final_distribution,
+    group_stops,
+    key_codes,
+    keyed_wins,
+)
 from slotmath.engine.limits import check_step_cost
 from slotmath.engine.moments import unique_rows
 from slotmath.engine.reels import pack_reels
@@ -217,8 +226,12 @@ def _advance_ways(
     fcounts,
     fslots,
     fn,
+    n_sc,
 ):
-    """Step the ``n`` states after reel ``k`` (0-based) by every class of reel k."""
+    """Step the ``n`` states after reel ``k`` (0-based) by every class of reel k.
+
+    Codes are scatter code + ``n_sc`` x key code; the final table is keyed by
+    (key code, win) when it has one key column, by win alone otherwise."""
     W = keys.shape[1]
     M = factor.shape[0]
     P = (W - 1) // M
@@ -227,7 +240,8 @@ def _advance_ways(
     m = 0
     row = np.empty(W, dtype=keys.dtype)
     out = np.empty(M, dtype=keys.dtype)
-    empty = np.empty(0, dtype=fkeys.dtype)
+    frow = np.zeros(fkeys.shape[1], dtype=fkeys.dtype)
+    keyed = fkeys.shape[1] > 0
     for i in range(n):
         for j in range(cls_w.shape[0]):
             w = counts[i] * cls_w[j]
@@ -253,8 +267,10 @@ def _advance_ways(
                 c2 = suffix_nz[k + 1, t]
                 if c2 < 0:
                     break
+                if keyed:
+                    frow[0] = (code + c2) // n_sc
                 fkeys, fwins, fcounts, fslots, fn = _add(
-                    fkeys, fwins, fcounts, fslots, fn, empty, win + sc_units[code + c2], w * suffix[k + 1, c2]
+                    fkeys, fwins, fcounts, fslots, fn, frow, win + sc_units[code + c2], w * suffix[k + 1, c2]
                 )
     return nk, nw, nc, m, fkeys, fwins, fcounts, fslots, fn
 
@@ -292,6 +308,29 @@ def ways_distribution(
     WinDistribution
         Integer hit counts over the full cycle by total win (ways + scatters).
     """
+    wins, _, counts, unit_den, total_bet, cycle = _ways_forward(game, level, reel_set, (), max_steps)
+    return final_distribution(wins, counts, unit_den, total_bet, cycle)
+
+
+def ways_key_distribution(
+    game: Game, level: int, triggers, reel_set: str = "base", max_steps: int | None = None
+) -> KeyedWins:
+    """Exact joint law of (total spin win, key) of a ways game in one forward pass.
+
+    The key is the one of :func:`slotmath.engine.joint.spin_key_distribution`
+    (one item per trigger: a symbol's count in the window, in total or per
+    reel), carried as one more mixed-radix digit group of the state's
+    scatter code, exactly as the line engine carries it.
+    """
+    triggers = tuple(triggers)
+    if not triggers:
+        raise ValueError("give at least one trigger")
+    return keyed_wins(game, triggers, *_ways_forward(game, level, reel_set, triggers, max_steps))
+
+
+def _ways_forward(game: Game, level: int, reel_set: str, triggers: tuple, max_steps: int | None):
+    """The ways forward pass: finished (wins, key codes, counts) with the win
+    unit, total bet and cycle (key codes all 0 without ``triggers``)."""
     bet = game.bet(level)
     wp = compile_ways(game, level)
     unit_den = win_denominator(game, bet.total_bet)
@@ -305,7 +344,13 @@ def ways_distribution(
     max_total = int(wp.pay.max(initial=0)) * top_ways * P * unit_den + int(sc.pay_units.max())
     if max_total >= INT64_SAFE:
         raise OverflowError(f"largest win {max_total} [1/{unit_den} coins] is too large for int64")
-    suffix, suffix_nz = suffix_scatter(sc.codes, weights, len(sc.pay_units))
+    n_sc = len(sc.pay_units)
+    codes, pay_units = sc.codes, sc.pay_units
+    if triggers:
+        kcodes, n_keys = key_codes(game, reel_set, triggers)
+        codes = [c + n_sc * kc for c, kc in zip(codes, kcodes, strict=True)]
+        pay_units = np.tile(pay_units, n_keys)
+    suffix, suffix_nz = suffix_scatter(codes, weights, len(pay_units))
     width = P * M + 1
     probe = np.zeros(1, dtype=np.int64)
     keys, wins, counts, _ = _new_table(width, 1, probe)
@@ -313,13 +358,13 @@ def ways_distribution(
     keys[0, : P * M : M] = 1  # every symbol: one way, no wild yet
     wins[0], counts[0] = 0, 1
     n = 1
-    fkeys, fwins, fcounts, fslots = _new_table(0, 64, probe)
+    fkeys, fwins, fcounts, fslots = _new_table(1 if triggers else 0, 64, probe)
     fn = 0
-    pay_units = wp.pay * unit_den
+    units = wp.pay * unit_den
     for k in range(R):
         w_k = weights[k, : n_stops[k]]
         feat = stop_features(wp, win[k, : n_stops[k]])
-        cls_f, cls_w, cls_code = ways_classes(feat, w_k, sc.codes[k])
+        cls_f, cls_w, cls_code = ways_classes(feat, w_k, codes[k])
         check_cost(game, k, n, len(cls_w), width, max_steps or MAX_WAYS_STEPS)
         keys, wins, counts, n, fkeys, fwins, fcounts, fslots, fn = _advance_ways(
             keys,
@@ -331,20 +376,22 @@ def ways_distribution(
             cls_f,
             cls_w,
             cls_code,
-            pay_units,
+            units,
             wp.step,
             wp.factor,
             suffix,
             suffix_nz,
-            sc.pay_units,
+            pay_units,
             fkeys,
             fwins,
             fcounts,
             fslots,
             fn,
+            n_sc,
         )
     assert n == 0
-    return final_distribution(fwins[:fn], fcounts[:fn], unit_den, bet.total_bet, cycle)
+    fcodes = fkeys[:fn, 0].astype(np.int64) if triggers else np.zeros(fn, dtype=np.int64)
+    return fwins[:fn], fcodes, fcounts[:fn], unit_den, bet.total_bet, cycle
 
 
 # ===========================================================================

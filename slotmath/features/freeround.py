@@ -1,9 +1,9 @@
-"""Declared free games of a line game as a feature of the generic round.
+"""Declared free games of a line or ways game as a feature of the generic round.
 
-The free spin's joint law of (line + scatter win, trigger count) comes from
-the line engine's forward pass with the trigger count as one more state
-digit (:func:`slotmath.engine.joint.spin_key_distribution`), on the free
-games' reel set (after the expanding wild, if any).  It gives the per-spin
+The free spin's joint law of (pay + scatter win, trigger count) comes from
+the pay rule's forward pass with the trigger count as one more state digit
+(:meth:`slotmath.engine.payrule.PayRule.key_distribution`: lines or ways),
+on the free games' reel set (after the expanding wild, if any).  It gives the per-spin
 table of (win, extra games) that :class:`~slotmath.features.freegames.FreeGames`
 takes, as sparse integer counts: no free-game cycle is listed.
 
@@ -100,13 +100,13 @@ def keyed_free_spins(game: Game, g: Game, level: int, spec: FreeGamesSpec, lead:
         The engine's law, keyed by ``lead`` items, the trigger count and the
         unpaid scatters' counts.
     """
-    from slotmath.engine.joint import spin_key_distribution
+    from slotmath.engine.payrule import pay_rule
     from slotmath.engine.scatters import scatter_pay, scatter_symbols
 
     total_bet = game.bet(level).total_bet
     others = [s for s in scatter_symbols(g) if s != spec.symbol] if not spec.scatter_pays else []
     triggers = [*lead, Trigger(spec.symbol)] + [Trigger(s) for s in others]
-    kw = spin_key_distribution(g, level, triggers, spec.reels)
+    kw = pay_rule(g).key_distribution(g, level, triggers, spec.reels)
     den = free_spin_den(g, level, spec)
     step = den // kw.unit_den
     cells = range(g.reels * g.rows + 1)

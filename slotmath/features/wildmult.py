@@ -47,6 +47,7 @@ from itertools import product
 from math import gcd
 
 from slotmath.engine.cache import game_cache, no_sets
+from slotmath.engine.payrule import pay_rule
 from slotmath.features.reach import on_reels
 from slotmath.model import Game, Strip, Symbol, WildRule
 
@@ -115,8 +116,9 @@ def _load(game: Game) -> WildMultipliers:
     combine = spec.get("combine", "multiply")
     if combine not in COMBINE:
         rd.fail(f"{w}.combine", f"must be one of {', '.join(COMBINE)}, got {combine!r}")
-    if game.pays_by == "ways":
-        rd.fail(w, "is not played on ways games (pays_by: ways)")
+    refused = pay_rule(game).refusal(game)
+    if refused is not None and refused[0] == w:
+        rd.fail(w, refused[1])
     rows = spec["table"]
     if not isinstance(rows, list) or not rows:
         rd.fail(f"{w}.table", "must be a non-empty list of [multiplier, weight]")

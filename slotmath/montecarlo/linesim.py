@@ -343,6 +343,29 @@ def evaluation_args(game: Game, level: int, reel_set: str = "base", first: int =
     return (dims, sym, cells, codes, offsets, label_coins, sc_count, sc_pay, sc_event), tuple(names)
 
 
+def no_line_args(game: Game, level: int, reel_set: str, names: list) -> tuple:
+    """Arguments of :func:`play_stops` that pay no line (a game whose pay rule
+    is not lines: its pays are evaluated by its own rule), with the real
+    windows ``sym`` (the round's triggers read them) and the scatters; the
+    scatter events are appended to ``names`` and ``dims[5]`` counts them all."""
+    strips = game.strips(reel_set)
+    R = game.reels
+    n_max = max(len(s) for s in strips)
+    sym = np.zeros((R, n_max, game.rows), dtype=np.int64)
+    for r, strip in enumerate(strips):
+        sym[r, : len(strip)] = windows(game, strip)
+    cells = np.zeros((0, R), dtype=np.int64)
+    codes = np.zeros(1, dtype=np.int32)
+    offsets = np.zeros(R, dtype=np.int64)
+    label_coins = np.zeros(0, dtype=np.int64)
+    sc_count, sc_pay, sc_event = scatter_args(game, reel_set, names)
+    dims = np.array(
+        [R, 0, len(game.symbols), game.bet(level).total_bet, len(sc_count), len(names), game.rows, 1],
+        dtype=np.int64,
+    )
+    return (dims, sym, cells, codes, offsets, label_coins, sc_count, sc_pay, sc_event)
+
+
 def scatter_args(game: Game, reel_set: str, names: list) -> tuple:
     """``(sc_count, sc_pay, sc_event)`` for :func:`scatter_win`: scatters per
     (symbol, reel, stop), pay [x total bet] and event index per count; the

@@ -1,9 +1,11 @@
-"""Compiled round sampler of a line game: the base spin and every feature it triggers.
+"""Compiled round sampler of a line or ways game: the base spin and every feature it triggers.
 
 Built from the same declarations as the exact round
 (:mod:`slotmath.features.round`, :func:`slotmath.rules.linegame.round_features`)
 but plays the round literally; no exact table is used.  Draw the base
-stops, pay lines and scatters (:mod:`slotmath.montecarlo.linesim`), then
+stops, pay lines (:mod:`slotmath.montecarlo.linesim`) or ways
+(:mod:`slotmath.montecarlo.wayssim`, the game's pay rule:
+:func:`evaluation`) and scatters, then
 play the features the base window triggers, in the order of
 ``round_features``:
 
@@ -25,7 +27,7 @@ and cap the round at ``round_cap``.  Every feature reads its trigger off the
 base stops (free spins draw into stops of their own).
 
 Components of a round [x total bet] (:data:`COMPONENTS`, the kernel's
-columns): 0 lines, 1 scatters, 2 free games (prize and multiplied free
+columns): 0 lines (or ways: :data:`PAY_CHANNELS`), 1 scatters, 2 free games (prize and multiplied free
 spins), 3 the cap's cut (0 or negative), 4 the wheel, 5 the selection, 6 the
 hold-and-spin, 7 the lock-it.
 
@@ -61,15 +63,25 @@ import numpy as np
 from slotmath.engine.scatters import scatter_symbols
 from slotmath.model import Game
 from slotmath.montecarlo.holdspinsim import hold_and_spin_args, hold_and_spin_start, play_hold_and_spin
-from slotmath.montecarlo.linesim import draw_args, draw_stops, evaluation_args, line_win, scatter_win
+from slotmath.montecarlo.linesim import (
+    draw_args,
+    draw_stops,
+    evaluation_args,
+    line_win,
+    no_line_args,
+    scatter_win,
+)
 from slotmath.montecarlo.lockitsim import lockit_slot_args, lockit_start, play_lockit_slot
 from slotmath.montecarlo.run import RoundSampler
 from slotmath.montecarlo.stickysim import sticky_args, sticky_free_play
+from slotmath.montecarlo.wayssim import no_ways_args, round_ways_win, ways_args
 
 __all__ = ["COMPONENTS", "FREE_GAMES_EVENTS", "round_sampler", "round_components", "sampler_args"]
 
 #: Names of the simulated components, in the kernel's column order.
 COMPONENTS = ("lines", "scatters", "free_games", "round_cap", "wheel", "selection", "hold_and_spin", "lockit")
+#: The pay channels of the pay rules: each is paid in column 0 of :data:`COMPONENTS`.
+PAY_CHANNELS = ("lines", "ways")
 #: Events of the base-triggered free games (after the base spin's).
 FREE_GAMES_EVENTS = ("free_games", "free_games_played")
 
@@ -77,13 +89,14 @@ FREE_GAMES_EVENTS = ("free_games", "free_games_played")
 # Helpers taking many arrays are inlined (numba IR inlining): a compiled call
 # updates a reference count per array passed (see slotmath.montecarlo.linesim).
 @nb.njit(cache=True, inline="always")
-def _spin(rng, stop, window, draw, ev, events):
-    """Draw one spin of a reel set into ``stop``; its (line win, scatter win)
-    [x total bet] (events added to ``events``)."""
+def _spin(rng, stop, window, draw, ev, ways, events):
+    """Draw one spin of a reel set into ``stop``; its (line or ways win, scatter
+    win) [x total bet] (events added to ``events``)."""
     bound, use_table, table, cum, n_stops = draw
     dims, sym, cells, codes, offsets, label_coins, sc_count, sc_pay, sc_event = ev
     draw_stops(rng, stop, bound, use_table, table, cum, n_stops)
     lines = line_win(stop, window, dims, sym, cells, codes, offsets, label_coins, events)
+    lines += round_ways_win(stop, ways, events)
     return lines, scatter_win(stop, sc_count, sc_pay, sc_event, events)
 
 
@@ -96,7 +109,7 @@ def _count(stop, trig):
 
 
 @nb.njit(cache=True)
-def _free_play(rng, games, stop, window, fg_events, free_draw, free_ev, feat):
+def _free_play(rng, games, stop, window, fg_events, free_draw, free_ev, free_ways, feat):
     """Play ``games`` free games (with retriggers, at most ``max games``),
     drawing into ``stop``: (their win before the multiplier [x total bet],
     games played)."""
@@ -111,7 +124,7 @@ def _free_play(rng, games, stop, window, fg_events, free_draw, free_ev, feat):
     while left > 0 and (cap_games < 0 or played < cap_games):
         left -= 1
         played += 1
-        lines, sc = _spin(rng, stop, window, free_draw, free_ev, fg_events)
+        lines, sc = _spin(rng, stop, window, free_draw, free_ev, free_ways, fg_events)
         k = _count(stop, ftrig)
         fg += lines + sc + reprize[k]
         left += again[k]
@@ -142,12 +155,12 @@ def _features(rng, comp, starts, fstop, window, events, fg_events, sets, feat, p
     free-games, wheel and selection symbol counts, ``mask`` the held coins
     (-1: no hold-and-spin), ``lstate`` the lock-it's start (-1: none)."""
     c, mask, lstate, cw, cs = starts
-    _, _, free_draw, free_ev = sets
+    _, _, free_draw, free_ev, _, free_ways = sets
     games, prize, mult, fg_at = feat[2], feat[3], feat[6][0], feat[7][0]
     _, _, pp, wvalues, wcum, ccum, cprize, cgames, cmult, cwheel = prizes
     if games[c] > 0:
         events[fg_at] += 1
-        fg, played = _free_play(rng, games[c], fstop, window, fg_events, free_draw, free_ev, feat)
+        fg, played = _free_play(rng, games[c], fstop, window, fg_events, free_draw, free_ev, free_ways, feat)
         events[fg_at + 1] += played
         comp[2] = prize[c] + mult * fg
     if mask >= 0:
@@ -160,16 +173,34 @@ def _features(rng, comp, starts, fstop, window, events, fg_events, sets, feat, p
         k = _pick(rng, ccum)
         comp[5] = cprize[k] + _wheel_spins(rng, cwheel[k], wvalues, wcum)
         if cgames[k] > 0:
-            fg, _ = _free_play(rng, cgames[k], fstop, window, fg_events, free_draw, free_ev, feat)
+            fg, _ = _free_play(rng, cgames[k], fstop, window, fg_events, free_draw, free_ev, free_ways, feat)
             comp[5] += cmult[k] * fg
 
 
 @nb.njit(cache=True)
-def round_kernel(rng, n, cols, n_events, base_draw, base_ev, free_draw, free_ev, feat, prizes, hold, lock):
+def round_kernel(
+    rng,
+    n,
+    cols,
+    n_events,
+    base_draw,
+    base_ev,
+    free_draw,
+    free_ev,
+    base_ways,
+    free_ways,
+    feat,
+    prizes,
+    hold,
+    lock,
+):
     """Play ``n`` rounds: (wins [x total bet], event counts (``n_events[0]``
     of them), parts), ``parts`` shape (n, len(cols)): the components
     ``COMPONENTS[cols]`` of each round's win [x total bet].
 
+    ``base_ways``, ``free_ways`` = the ways evaluation of each reel set
+    (:func:`~slotmath.montecarlo.wayssim.ways_args`; paying nothing on a line
+    game, whose ``base_ev``, ``free_ev`` pay no line on a ways game);
     ``feat`` = (trigger count per base stop, per free stop, games, prize,
     retrigger games, retrigger prize by count, (multiplier, max games, round
     cap), (index of the free-games trigger event,),
@@ -192,7 +223,7 @@ def round_kernel(rng, n, cols, n_events, base_draw, base_ev, free_draw, free_ev,
     wtrig, strig, pp = prizes[0], prizes[1], prizes[2]
     coins, head = hold[0], hold[1]
     held, marked, lhead = lock[0], lock[1], lock[2]
-    sets = (base_draw, base_ev, free_draw, free_ev)
+    sets = (base_draw, base_ev, free_draw, free_ev, base_ways, free_ways)
     wins = np.empty(n, dtype=np.float64)
     parts = np.empty((n, cols.shape[0]), dtype=np.float64)
     events = np.zeros(n_events[0], dtype=np.int64)
@@ -204,6 +235,7 @@ def round_kernel(rng, n, cols, n_events, base_draw, base_ev, free_draw, free_ev,
     for i in range(n):
         draw_stops(rng, stop, bound, use_table, table, cum, n_stops)
         comp[0] = line_win(stop, window, dims, sym, cells, codes, offsets, label_coins, events)
+        comp[0] += round_ways_win(stop, base_ways, events)
         comp[1] = scatter_win(stop, sc_count, sc_pay, sc_event, events)
         for j in range(2, comp.shape[0]):
             comp[j] = 0.0
@@ -228,10 +260,24 @@ def round_kernel(rng, n, cols, n_events, base_draw, base_ev, free_draw, free_ev,
     return wins, events, parts
 
 
+def evaluation(game: Game, level: int, reel_set: str) -> tuple:
+    """(line evaluation args, event names, ways evaluation args) of ``reel_set``
+    for the pay rule of ``game`` (:func:`slotmath.engine.payrule.pay_rule`):
+    the other rule's args pay nothing."""
+    from slotmath.engine.payrule import pay_rule
+
+    if pay_rule(game).sampler_pays == "ways":
+        names: list = []
+        ways = ways_args(game, level, reel_set, names)
+        return no_line_args(game, level, reel_set, names), tuple(names), ways
+    ev, line_names = evaluation_args(game, level, reel_set)
+    return ev, line_names, no_ways_args(game)
+
+
 def _free_evaluation(game: Game, level: int, reel_set: str, nudge: str | None, scatter_pays: bool):
     """Evaluation arrays of the free reel set: the expanding wild fills its reel's
     window column; scatter pays zeroed when they are not paid in free games."""
-    ev, names = evaluation_args(game, level, reel_set)
+    ev, names, ways = evaluation(game, level, reel_set)
     dims, sym, cells, codes, offsets, label_coins, sc_count, sc_pay, sc_event = ev
     if nudge is not None:
         w = game.symbol_index[nudge]
@@ -241,9 +287,11 @@ def _free_evaluation(game: Game, level: int, reel_set: str, nudge: str | None, s
         sc_count = sc_count.copy()
         for j, name in enumerate(scatter_symbols(game)):
             sc_count[j] = (sym == game.symbol_index[name]).sum(axis=2)
+        if ways[0].shape[2]:  # a ways game: its stop features from the expanded windows
+            ways = ways_args(game, level, reel_set, [], sym)
     if not scatter_pays:
         sc_pay = np.zeros_like(sc_pay)
-    return (dims, sym, cells, codes, offsets, label_coins, sc_count, sc_pay, sc_event), names, sym
+    return (dims, sym, cells, codes, offsets, label_coins, sc_count, sc_pay, sc_event), ways, sym
 
 
 def _trigger_counts(game: Game, sym: np.ndarray, symbol: str) -> np.ndarray:
@@ -258,14 +306,14 @@ def sampler_args(game: Game, level: int) -> tuple:
     game = played_game(game)
     declared = load_features(game)
     spec = declared.free_games
-    base_ev, names = evaluation_args(game, level, "base")
+    base_ev, names, base_ways = evaluation(game, level, "base")
     base_draw = draw_args(game, "base")
     cells = game.reels * game.rows + 1
     if spec is None:  # a round cap alone: no free games are ever triggered
-        free_ev, free_draw, fsym = base_ev, base_draw, base_ev[1]
+        free_ev, free_draw, fsym, free_ways = base_ev, base_draw, base_ev[1], base_ways
         symbol = None
     else:
-        free_ev, _, fsym = _free_evaluation(game, level, spec.reels, spec.nudge, spec.scatter_pays)
+        free_ev, free_ways, fsym = _free_evaluation(game, level, spec.reels, spec.nudge, spec.scatter_pays)
         free_draw = draw_args(game, spec.reels)
         symbol = spec.symbol
     none = np.zeros(base_ev[1].shape[:2], dtype=np.int64)
@@ -290,7 +338,7 @@ def sampler_args(game: Game, level: int) -> tuple:
     lock, lock_events = lockit_slot_args(game, level, len(names))
     names += lock_events
     prizes = prize_args(game, level, base_ev[1])
-    sets = (base_draw, base_ev, free_draw, free_ev)
+    sets = (base_draw, base_ev, free_draw, free_ev, base_ways, free_ways)
     return (np.array([len(names)], dtype=np.int64), *sets, feat, prizes, hold, lock), names
 
 
@@ -339,11 +387,12 @@ def round_sampler(game: Game, level: int, part_names: tuple = COMPONENTS) -> Rou
     """Compiled sampler of the round (base spin + its features) for
     :mod:`slotmath.montecarlo.run`, its round win split into ``part_names``
     (names of :data:`COMPONENTS`: the rules' RTP components)."""
-    unknown = [p for p in part_names if p not in COMPONENTS]
+    column = {p: 0 for p in PAY_CHANNELS} | {p: i for i, p in enumerate(COMPONENTS) if i}
+    unknown = [p for p in part_names if p not in column]
     if unknown:
         raise ValueError(f"{game.name}: the round sampler has no component {', '.join(unknown)}")
     args, names = sampler_args(game, level)
-    cols = np.array([COMPONENTS.index(p) for p in part_names], dtype=np.int64)
+    cols = np.array([column[p] for p in part_names], dtype=np.int64)
     return RoundSampler(round_kernel, (cols, *args), names, tuple(part_names))
 
 

@@ -38,7 +38,7 @@ def ways_win(stop, feat, pay, event, step, factor, total_bet, vec, out, events):
     """
     R = stop.shape[0]
     P = pay.shape[0]
-    F = feat.shape[2] // P
+    F = feat.shape[2] // P if P > 0 else 0
     coins = 0
     for p in range(P):
         vec[:] = 0
@@ -90,6 +90,55 @@ def ways_kernel(
         ways = ways_win(stop, feat, pay, event, step, factor, dims[1], vec, out, events)
         wins[i] = split_win(parts[i], ways, scatter_win(stop, sc_count, sc_pay, sc_event, events))
     return wins, events, parts
+
+
+@nb.njit(cache=True, inline="always")
+def round_ways_win(stop, ways, events):
+    """Ways win [x total bet] of the window at ``stop`` with the arguments
+    ``ways`` of :func:`ways_args` (0 for a game not paid by ways)."""
+    feat, pay, event, step, factor, total_bet, vec, out = ways
+    return ways_win(stop, feat, pay, event, step, factor, total_bet[0], vec, out, events)
+
+
+def ways_args(game: Game, level: int, reel_set: str, names: list, win: np.ndarray | None = None) -> tuple:
+    """Arguments of :func:`round_ways_win` for ``reel_set``; one event per ways
+    pay entry is appended to ``names``.  ``win`` (reel, stop, row), when given,
+    replaces the reel set's windows (an expanding wild's expanded ones)."""
+    wp = compile_ways(game, level)
+    if win is None:
+        win, _, _ = pack_reels(game, reel_set)
+    feat = np.stack([stop_features(wp, win[k]) for k in range(game.reels)])
+    event = np.full(wp.pay.shape, -1, dtype=np.int64)
+    for p, n in zip(*np.nonzero(wp.pay), strict=True):
+        key = event_key("ways", game.line_pays[wp.entry[p, n]].name, 1)
+        if key not in names:
+            names.append(key)
+        event[p, n] = names.index(key)
+    M = len(wp.factor)
+    return (
+        feat,
+        wp.pay,
+        event,
+        wp.step,
+        wp.factor,
+        np.array([game.bet(level).total_bet], dtype=np.int64),
+        np.zeros(M, dtype=np.int64),
+        np.zeros(M, dtype=np.int64),
+    )
+
+
+def no_ways_args(game: Game) -> tuple:
+    """Arguments of :func:`round_ways_win` that pay nothing (a game not paid by ways)."""
+    return (
+        np.zeros((game.reels, 1, 0), dtype=np.int64),
+        np.zeros((0, game.reels + 1), dtype=np.int64),
+        np.zeros((0, game.reels + 1), dtype=np.int64),
+        np.zeros((1, 1), dtype=np.int64),
+        np.ones(1, dtype=np.int64),
+        np.ones(1, dtype=np.int64),
+        np.zeros(1, dtype=np.int64),
+        np.zeros(1, dtype=np.int64),
+    )
 
 
 def ways_sampler(

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 import pandas as pd
 
 from slotmath import __version__
+from slotmath.engine.payrule import pay_rule
 from slotmath.report import plots
 from slotmath.report.sheetparts import (
     WAYS_NOTE,
@@ -58,7 +59,7 @@ def identification(sheet: ParSheet) -> Section:
         rows.append((f"data file {extra.name} SHA-256", file_sha256(extra), "text"))
     rows += [
         ("grid", f"{g.reels} reels x {g.rows} rows", "text"),
-        ("ways" if g.pays_by == "ways" else "paylines", g.ways_or_lines, "int"),
+        ("paylines" if pay_rule(g).has_paylines else pay_rule(g).channel, g.ways_or_lines, "int"),
         ("bet levels offered", ", ".join(map(str, g.levels)), "text"),
         ("bet level of this sheet", b.level, "int"),
         ("line bet [coins]", b.line_bet, "int"),
@@ -205,7 +206,7 @@ def paytable(sheet: ParSheet) -> Section:
             "in any row, times the number of ways (the product of its "
             "matching cells per reel, wild multipliers per way).",
         )
-        if g.pays_by == "ways"
+        if not pay_rule(g).has_paylines
         else Table(
             "Line pays [coins per line at each bet level]",
             pd.DataFrame(rows),
@@ -246,7 +247,7 @@ def paytable(sheet: ParSheet) -> Section:
 
 def paylines(sheet: ParSheet) -> Section | None:
     g, r = sheet.game, sheet.par
-    if g.pays_by == "ways":
+    if not pay_rule(g).has_paylines:
         return None  # pays by ways: no paylines
     frame = pd.DataFrame({"line": range(1, len(g.paylines) + 1)})
     for j in range(g.reels):
@@ -361,7 +362,7 @@ def combinations(sheet: ParSheet) -> Section:
                 note=f"Cycle {sheet.par.cycle:,}. "
                 + (
                     WAYS_NOTE
-                    if sheet.game.pays_by == "ways"
+                    if not pay_rule(sheet.game).has_paylines
                     else "Hits are summed over all lines; probability is "
                     "hits / cycle (expected occurrences per spin). The multiplier is the wild "
                     "multiplier on the line; an entry paid at several multipliers has a row for "

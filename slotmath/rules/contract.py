@@ -304,7 +304,9 @@ class LineRules(Rules):
         return linegame.simulate(game, level, spins, seed)
 
     def figures(self, game: Game, level: int, reel_set: str = "base", needed: Iterable | None = None) -> dict:
-        if game.pays_by == "ways":
+        from slotmath.engine.payrule import pay_rule
+
+        if not pay_rule(game).fast_moments:
             return super().figures(game, level, reel_set, needed)
         from slotmath.rules.figures import line_figures
 

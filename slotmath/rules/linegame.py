@@ -19,8 +19,6 @@ if TYPE_CHECKING:
 def analyse(game: Game, level: int, reel_set: str = "base") -> ParResult:
     """Exact PAR of a line game at bet ``level``: combination table,
     RTP by channel and the distribution of the total spin win."""
-    if game.pays_by == "ways":
-        return analyse_ways(game, level, reel_set)
     if drawn_too_large(game):
         from slotmath.features.wildmult import rewrite_refusal
 
@@ -135,17 +133,22 @@ def _free_games_shift(game: Game, undrawn: Game, level: int, spec) -> Fraction:
 
 
 def _analyse_lines(game: Game, level: int, reel_set: str) -> ParResult:
-    """:func:`analyse` of a line game (drawn wild multipliers already written in)."""
-    from slotmath.engine.combinations import combination_table, line_rtp
-    from slotmath.engine.joint import spin_distribution
+    """:func:`analyse` of a game paid by its pay rule
+    (:func:`slotmath.engine.payrule.pay_rule`; drawn wild multipliers
+    already written in)."""
+    from slotmath.engine.payrule import pay_rule
 
-    table = combination_table(game, level, reel_set)
-    lines_rtp, per_line = line_rtp(game, level, reel_set)
+    rule = pay_rule(game)
+    table = rule.combination_table(game, level, reel_set)
+    lines_rtp, per_line = rule.channel_rtp(game, level, reel_set)
     features = round_features(game, level) if reel_set == "base" else []
     cap = round_cap(game) if reel_set == "base" else None
+    notes = rule.notes(game)
     if not features:
-        dist = spin_distribution(game, level, reel_set)
-        result = _par_result(game, level, reel_set, table, "lines", lines_rtp, dist, per_line_rtp=per_line)
+        dist = rule.distribution(game, level, reel_set)
+        result = _par_result(
+            game, level, reel_set, table, rule.channel, lines_rtp, dist, per_line_rtp=per_line, notes=notes
+        )
         if cap is not None:
             from slotmath.features.round import cap_distribution
 
@@ -154,12 +157,19 @@ def _analyse_lines(game: Game, level: int, reel_set: str) -> ParResult:
             result.rtp = float(result.rtp) - over
             result.notes.append(_cap_note(cap))
         return result
-    from slotmath.engine.joint import spin_key_distribution
     from slotmath.features.round import round_law, round_triggers
 
-    keyed = spin_key_distribution(game, level, round_triggers(features), reel_set)
+    keyed = rule.key_distribution(game, level, round_triggers(features), reel_set)
     result = _par_result(
-        game, level, reel_set, table, "lines", lines_rtp, keyed.marginal(), per_line_rtp=per_line
+        game,
+        level,
+        reel_set,
+        table,
+        rule.channel,
+        lines_rtp,
+        keyed.marginal(),
+        per_line_rtp=per_line,
+        notes=notes,
     )
     law = round_law(keyed, features, cap)
     result.rtp = law.rtp
@@ -292,7 +302,9 @@ def component_names(game: Game) -> tuple:
     :func:`components` and of ``analyse(game, level).components``), from the
     declarations alone: the pay channel, ``scatters`` when the game has
     scatter pays, each feature of :func:`feature_names` and ``round_cap``."""
-    channel = ("ways" if game.pays_by == "ways" else "lines",) + (("scatters",) if game.scatter_pays else ())
+    from slotmath.engine.payrule import pay_rule
+
+    channel = (pay_rule(game).channel,) + (("scatters",) if game.scatter_pays else ())
     return channel + feature_names(game) + (("round_cap",) if round_cap(game) is not None else ())
 
 
@@ -465,7 +477,9 @@ def round_sampler(game: Game, level: int, reel_set: str = "base"):
         from slotmath.montecarlo.roundsim import round_sampler as sampler_of_round
 
         return sampler_of_round(game, level, component_names(game))
-    if game.pays_by == "ways":
+    from slotmath.engine.payrule import pay_rule
+
+    if pay_rule(game).sampler_pays == "ways":
         from slotmath.montecarlo.wayssim import ways_sampler
 
         return ways_sampler(game, level, reel_set)
@@ -493,19 +507,18 @@ def check(game: Game) -> None:
     naming the field), never ignored."""
     if not game.options:
         return
+    from slotmath.engine.payrule import pay_rule
     from slotmath.features.options import load_features
     from slotmath.io.gamefile import GameFileError
 
+    refused = pay_rule(game).refusal(game)
+    if refused is not None:  # a feature the pay rule does not pay: one line naming the field
+        raise GameFileError(game.source, *refused)
     if isinstance(game.options, dict) and "lockit" in game.options:
         from slotmath.features.lockit_round import check_line_lockit
 
-        if game.pays_by == "ways":
-            raise GameFileError(game.source, "options.lockit", "is not played on ways games (pays_by: ways)")
         check_line_lockit(game)
     load_features(game)  # validates every declared feature
-    for name in ("free_games", "hold_and_spin", "wheel", "selection", "round_cap"):
-        if name in game.options and game.pays_by == "ways":
-            raise GameFileError(game.source, f"options.{name}", "is not played on ways games (pays_by: ways)")
     from slotmath.features.prizes import plays_prizes
 
     prizes = plays_prizes(game)  # a lock-it's wheel and jackpots are checked above
@@ -532,46 +545,16 @@ def check(game: Game) -> None:
         load_wild_multipliers(game)
 
 
-def analyse_ways(game: Game, level: int, reel_set: str = "base") -> ParResult:
-    """Exact PAR of a ways game at bet ``level``."""
-    from slotmath.engine.combinations import combination_table
-    from slotmath.engine.ways import ways_distribution, ways_table
-
-    table = combination_table(
-        game, level, reel_set, pay_rows=ways_table(game, level, reel_set).to_dict("records")
-    )
-    ways_rtp = sum(table.loc[table["kind"] == "ways", "rtp_exact"], Fraction(0))
-    dist = ways_distribution(game, level, reel_set)
-    return _par_result(
-        game,
-        level,
-        reel_set,
-        table,
-        "ways",
-        ways_rtp,
-        dist,
-        notes=[
-            f"Pays by ways: {game.ways_or_lines_text}; a combination's "
-            "hits are spins, its win the mean win per hit (pay x mean ways)."
-        ],
-    )
-
-
 def channel_components(game: Game, level: int, reel_set: str = "base") -> dict:
     """RTP by pay channel [x total bet, exact Fractions], as :func:`analyse`
     gives them but without the spin-win distribution: "lines" (contracted
     pay tensor) or "ways" (the ways table), and "scatters" when the game
-    has scatter pays."""
+    has scatter pays (the pay rule's :meth:`~slotmath.engine.payrule.PayRule.fast_rtp`)."""
     from slotmath.engine.combinations import scatter_rtp
+    from slotmath.engine.payrule import pay_rule
 
-    if game.pays_by == "ways":
-        from slotmath.engine.ways import ways_table
-
-        out = {"ways": sum(ways_table(game, level, reel_set)["rtp_exact"], Fraction(0))}
-    else:
-        from slotmath.engine.combinations import line_rtp_parts
-
-        out = {"lines": line_rtp_parts(game, level, reel_set, scatters=False)["lines"]}
+    rule = pay_rule(game)
+    out = {rule.channel: rule.fast_rtp(game, level, reel_set)}
     if game.scatter_pays:
         out["scatters"] = scatter_rtp(game, level, reel_set)[0]
     return out

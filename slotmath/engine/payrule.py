@@ -1,0 +1,215 @@
+"""Pay rules: how one window of a spin is paid, as one object per rule.
+
+A game's ``pays_by`` names its pay rule; :func:`pay_rule` is the one place
+outside the pay rules (and the game file reader and the model that hold
+the field) that reads it.  Every consumer (the line round of
+:mod:`slotmath.rules.linegame`, the free games of
+:mod:`slotmath.features.freeround`, the samplers, the rules contract's
+figures, the simulation's fast figures, the report, and the line engine's
+stop for line-only paths such as tuning) asks the rule object instead of
+branching on the field.
+
+The interface (:class:`PayRule`)
+--------------------------------
+``name``, ``channel``
+    The ``pays_by`` value, and the name of the RTP component the rule pays
+    (``"lines"``, ``"ways"``).
+``pay_rows(game, level, reel_set)``
+    Rows of the combination table for the rule's pays
+    (:func:`slotmath.engine.combinations.combination_row`'s form); the
+    scatter rows are added by ``combination_table(game, level, reel_set)``.
+``channel_rtp(game, level, reel_set)``
+    The rule's RTP [x total bet, exact Fraction] and the RTP of each
+    payline [x line bet] (an empty list where the rule has no paylines).
+``fast_rtp(game, level, reel_set)``
+    The rule's RTP [x total bet, exact Fraction] by the quickest exact
+    method (tuning and the RTP parts of a simulation).
+``distribution(game, level, reel_set)``
+    Exact law of the spin's total win (the rule's pays plus scatter pays)
+    over the full cycle (:class:`~slotmath.engine.distribution.WinDistribution`).
+``key_distribution(game, level, triggers, reel_set)``
+    Exact joint law of (spin win, key) (:class:`~slotmath.engine.joint.KeyedWins`):
+    the key counts trigger symbols anywhere in the window, in total or by
+    reel (:func:`slotmath.engine.joint.key_codes`), as one more digit of
+    the forward pass's state.  Every base-triggered feature of the round
+    and the retriggers of free games read it, so a feature built on it
+    composes with every pay rule.
+``fast_moments``
+    True when the line moments (:mod:`slotmath.engine.moments`) give the
+    hit frequency and SD without the distribution (tuning's fast figures).
+``has_paylines``
+    True when the game's ``paylines`` are read.
+``unplayed(game)``, ``refusal(game)``
+    The declared option fields the rule cannot pay exactly (dotted paths
+    under ``options``), and the (field, problem) the rules' check refuses
+    in one line.
+``notes(game)``
+    The PAR sheet's method notes for the rule's pays.
+``sampler_pays``
+    Name of the compiled window evaluation of the samplers
+    (:mod:`slotmath.montecarlo.linesim` for ``"lines"``,
+    :mod:`slotmath.montecarlo.wayssim` for ``"ways"``); the round sampler
+    plays either (:mod:`slotmath.montecarlo.roundsim`).
+
+A new pay rule (pay anywhere by count, clusters) is one more subclass, one
+line of :data:`PAY_RULES` and its compiled window evaluation (one branch of
+:func:`slotmath.montecarlo.roundsim.evaluation`); the exact consumers do
+not change.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import TYPE_CHECKING, ClassVar
+
+from slotmath.model import Game
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from slotmath.engine.distribution import WinDistribution
+    from slotmath.engine.joint import KeyedWins
+
+__all__ = ["PayRule", "LinePays", "WaysPays", "PAY_RULES", "pay_rule"]
+
+
+class PayRule:
+    """One pay rule (see the module notes for the interface)."""
+
+    name: ClassVar[str] = ""
+    channel: ClassVar[str] = ""
+    fast_moments: ClassVar[bool] = False
+    has_paylines: ClassVar[bool] = False
+    sampler_pays: ClassVar[str] = ""
+
+    def pay_rows(self, game: Game, level: int, reel_set: str = "base") -> list:
+        """Combination-table rows of the rule's pays (no scatter rows)."""
+        raise NotImplementedError
+
+    def combination_table(self, game: Game, level: int, reel_set: str = "base") -> pd.DataFrame:
+        """The combination table: the rule's rows and the scatter rows
+        (:func:`slotmath.engine.combinations.combination_table`)."""
+        from slotmath.engine.combinations import combination_table
+
+        return combination_table(game, level, reel_set, pay_rows=self.pay_rows(game, level, reel_set))
+
+    def channel_rtp(self, game: Game, level: int, reel_set: str = "base") -> tuple:
+        """(RTP of the rule's pays [x total bet, Fraction], RTP per payline [x line bet])."""
+        raise NotImplementedError
+
+    def fast_rtp(self, game: Game, level: int, reel_set: str = "base") -> Fraction:
+        """The rule's RTP [x total bet, exact] by the quickest exact method."""
+        return self.channel_rtp(game, level, reel_set)[0]
+
+    def distribution(self, game: Game, level: int, reel_set: str = "base") -> WinDistribution:
+        """Exact law of the spin's total win (pays + scatters)."""
+        raise NotImplementedError
+
+    def key_distribution(self, game: Game, level: int, triggers, reel_set: str = "base") -> KeyedWins:
+        """Exact joint law of (spin win, key of ``triggers``)."""
+        raise NotImplementedError
+
+    def notes(self, game: Game) -> list:
+        """Method notes of the PAR sheet for the rule's pays."""
+        return []
+
+    def unplayed(self, game: Game) -> list:
+        """Fields under ``options`` (dotted, e.g. ``"options.lockit"``) that
+        ``game`` declares and the rule does not pay; empty when all are played."""
+        return []
+
+    def refusal(self, game: Game) -> tuple | None:
+        """(field, problem) of the first field of :meth:`unplayed`, or None."""
+        fields = self.unplayed(game)
+        if not fields:
+            return None
+        return fields[0], f"is not played on {self.channel} games (pays_by: {self.name})"
+
+
+class LinePays(PayRule):
+    """Pays along the paylines (``pays_by: lines``): the line engine
+    (:mod:`slotmath.engine.lines`, :mod:`slotmath.engine.joint`)."""
+
+    name = "lines"
+    channel = "lines"
+    fast_moments = True
+    has_paylines = True
+    sampler_pays = "lines"
+
+    def pay_rows(self, game: Game, level: int, reel_set: str = "base") -> list:
+        from slotmath.engine.combinations import line_rows
+
+        return line_rows(game, level, reel_set)
+
+    def channel_rtp(self, game: Game, level: int, reel_set: str = "base") -> tuple:
+        from slotmath.engine.combinations import line_rtp
+
+        return line_rtp(game, level, reel_set)
+
+    def fast_rtp(self, game: Game, level: int, reel_set: str = "base") -> Fraction:
+        from slotmath.engine.combinations import line_rtp_parts
+
+        return line_rtp_parts(game, level, reel_set, scatters=False)["lines"]
+
+    def distribution(self, game: Game, level: int, reel_set: str = "base") -> WinDistribution:
+        from slotmath.engine.joint import spin_distribution
+
+        return spin_distribution(game, level, reel_set)
+
+    def key_distribution(self, game: Game, level: int, triggers, reel_set: str = "base") -> KeyedWins:
+        from slotmath.engine.joint import spin_key_distribution
+
+        return spin_key_distribution(game, level, triggers, reel_set)
+
+
+class WaysPays(PayRule):
+    """Pays by ways (``pays_by: ways``): :mod:`slotmath.engine.ways`."""
+
+    name = "ways"
+    channel = "ways"
+    sampler_pays = "ways"
+
+    def pay_rows(self, game: Game, level: int, reel_set: str = "base") -> list:
+        from slotmath.engine.ways import ways_table
+
+        return ways_table(game, level, reel_set).to_dict("records")
+
+    def channel_rtp(self, game: Game, level: int, reel_set: str = "base") -> tuple:
+        rows = self.pay_rows(game, level, reel_set)
+        return sum((r["rtp_exact"] for r in rows), Fraction(0)), []
+
+    def distribution(self, game: Game, level: int, reel_set: str = "base") -> WinDistribution:
+        from slotmath.engine.ways import ways_distribution
+
+        return ways_distribution(game, level, reel_set)
+
+    def key_distribution(self, game: Game, level: int, triggers, reel_set: str = "base") -> KeyedWins:
+        from slotmath.engine.ways import ways_key_distribution
+
+        return ways_key_distribution(game, level, triggers, reel_set)
+
+    def unplayed(self, game: Game) -> list:
+        """The lock-it (its key is the line engine's), drawn wild multipliers
+        (their law is per payline) and free games with a sticky wild (its
+        masked reels are the line engine's)."""
+        options = game.options if isinstance(game.options, dict) else {}
+        out = [f"options.{k}" for k in ("lockit", "wild_multipliers") if k in options]
+        free = options.get("free_games")
+        if isinstance(free, dict) and free.get("sticky") is not None:
+            out.append("options.free_games.sticky")
+        return out
+
+    def notes(self, game: Game) -> list:
+        return [
+            f"Pays by ways: {game.ways_or_lines_text}; a combination's "
+            "hits are spins, its win the mean win per hit (pay x mean ways)."
+        ]
+
+
+#: the pay rule of each value of ``pays_by``
+PAY_RULES: dict = {"lines": LinePays(), "ways": WaysPays()}
+
+
+def pay_rule(game: Game) -> PayRule:
+    """The pay rule of ``game`` (its ``pays_by``)."""
+    return PAY_RULES[game.pays_by]
