@@ -394,7 +394,7 @@ def test_count_chain_equals_mask_chain(rule):
     """3 x 3, one landing probability per reel: the chain on per-reel counts
     gives, from every start, the mask chain's exact value of a prize that
     depends on the final count (here n**2 + 7 [full])."""
-    from slotmath.features.holdspin import _count_grid, count_chain_values
+    from slotmath.features.holdspin_chain import count_chain_values, count_grid
     from slotmath.features.landing import _popcount
     from slotmath.features.lockit import Landing, LockIt
 
@@ -405,7 +405,7 @@ def test_count_chain_equals_mask_chain(rule):
     f_mask = np.array([int(n) ** 2 for n in pc], dtype=object)
     f_mask[-1] += 7
     masks = chain.values(f_mask)[0]
-    f = _count_grid(H, R) ** 2
+    f = count_grid(H, R) ** 2
     f[(H,) * R] += 7
     counts = count_chain_values(p, H, 2, rule, f)
     for key in itertools.product(range(H + 1), repeat=R):

@@ -73,6 +73,16 @@ import numpy as np
 
 from slotmath.engine.cache import game_cache
 from slotmath.engine.distribution import WinDistribution
+from slotmath.features.holdspin_chain import (  # noqa: F401  (re-exported)
+    EXACT_WORK,
+    cell_probabilities,
+    chain_state,
+    count_chain_values,
+    count_grid,
+    reel_count_laws,
+    reel_probabilities,
+    total_count_laws,
+)
 from slotmath.features.holdspin_spec import (  # noqa: F401  (re-exported)
     RESPIN_MODELS,
     SPEC_KEYS,
@@ -95,6 +105,7 @@ __all__ = [
     "coin_patterns",
     "pattern_counts",
     "final_count_laws",
+    "count_laws",
     "mask_count_laws",
     "mask_means",
     "rows_matter",
@@ -193,22 +204,6 @@ def hold_and_spin_landing(game: Game, spec: HoldAndSpinSpec):
     return Landing.from_cells([list(row) for row in cell_probabilities(game, spec)])
 
 
-def cell_probabilities(game: Game, spec: HoldAndSpinSpec) -> tuple:
-    """``respin: cells``: rows x reels probability that an empty cell lands a
-    coin [probability] (Fractions): the declared ones, or the coin's share of
-    the stop weight of the cell's reel strip."""
-    if spec.probabilities is not None:
-        return spec.probabilities
-    assert spec.reels is not None  # the loader requires reels or probabilities
-    idx = game.symbol_index[spec.symbol]
-    p = []
-    for strip in game.strips(spec.reels):
-        w = strip.stop_weights()
-        hits = np.array([game.symbol_index[s] == idx for s in strip.symbols])
-        p.append(Fraction(int(w[hits].sum()), int(w.sum())))
-    return (tuple(p),) * game.rows
-
-
 def hold_and_spin_chain(game: Game, spec: HoldAndSpinSpec, exact: bool | None = None):
     """The :class:`~slotmath.features.lockit.LockIt` chain of the respins
     (``exact`` None: exact when the grid has at most :data:`EXACT_CELLS` cells)."""
@@ -254,8 +249,41 @@ def _mask_count_laws(game, spec, exact):
     return np.stack(values)
 
 
+def count_laws(game: Game, spec: HoldAndSpinSpec, exact: bool | None = None) -> np.ndarray | None:
+    """Law of the final number of coins from every start on the count states
+    of :mod:`slotmath.features.holdspin_chain`, None when the landing needs
+    masks: ``total`` state, shape (H R + 1, H R + 1), ``[n, m]`` from n held
+    coins; ``reels`` state, shape (H + 1,) * R + (H R + 1,), ``[key + (m,)]``
+    from the per-reel counts ``key``.  Exact Fractions on the total count
+    (unless ``exact`` is False); on per-reel counts when ``exact`` or when
+    ``exact`` is None and the work is at most :data:`EXACT_WORK`, else float64."""
+    return _count_laws(game, spec, exact)
+
+
+@game_cache(maxsize=8)
+def _count_laws(game, spec, exact):
+    state = chain_state(game, spec)
+    p = reel_probabilities(game, spec)
+    if state.kind == "total":
+        assert p is not None
+        return total_count_laws(p[0], state.cells, spec.respins, spec.rule, exact is not False)
+    if state.kind == "reels":
+        assert p is not None
+        run_exact = bool(exact) or (exact is None and state.work <= EXACT_WORK)
+        return reel_count_laws(p, game.rows, spec.respins, spec.rule, run_exact)
+    return None
+
+
 @game_cache(maxsize=8)
 def _final_count_laws(game, spec, exact):
+    L = count_laws(game, spec, exact)
+    if L is None:
+        return _mask_final_count_laws(game, spec, exact)
+    total = chain_state(game, spec).kind == "total"
+    return {key: L[sum(key)] if total else L[key] for key in trigger_keys(game, spec)}
+
+
+def _mask_final_count_laws(game, spec, exact):
     from slotmath.features.landing import _popcount, reel_average
 
     H, R, cells = game.rows, game.reels, game.rows * game.reels
@@ -305,8 +333,11 @@ def _means(game, spec, exact):
     es, _ = HoldAndSpinSpec.table_moments(spec.start_values)
     cells = game.rows * game.reels
     p = reel_probabilities(game, spec)
-    if exact is not False and p is not None:
-        f = _count_grid(game.rows, game.reels) * ev
+    state = chain_state(game, spec)
+    small = state.work // (cells + 1) <= EXACT_WORK  # one value per state, not a law
+    if state.kind == "reels" and (exact or (exact is None and small)):
+        assert p is not None
+        f = count_grid(game.rows, game.reels) * ev
         f[(game.rows,) * game.reels] += spec.full_screen
         V = count_chain_values(p, game.rows, spec.respins, spec.rule, f)
         return {key: V[key] - sum(key) * (ev - es) for key in trigger_keys(game, spec)}
@@ -320,83 +351,6 @@ def _means(game, spec, exact):
             full = float(law[cells]) * float(spec.full_screen)
             out[key] = float(k0 * es) + (float(en) - k0) * float(ev) + full
     return out
-
-
-def reel_probabilities(game: Game, spec: HoldAndSpinSpec) -> list | None:
-    """Per reel, the probability that an empty cell lands a coin, when the
-    respins land cell by cell with one probability per reel (the feature then
-    depends on the start only through the per-reel counts); None otherwise."""
-    if spec.respin != "cells":
-        return None
-    cols = [{row[r] for row in cell_probabilities(game, spec)} for r in range(game.reels)]
-    return [c.pop() for c in cols] if all(len(c) == 1 for c in cols) else None
-
-
-def _count_grid(H: int, R: int) -> np.ndarray:
-    """Total count of every per-reel count state, shape (H + 1,) * R (object ints)."""
-    tot = np.zeros((H + 1,) * R, dtype=np.int64)
-    for r in range(R):
-        shape = [1] * R
-        shape[r] = H + 1
-        tot = tot + np.arange(H + 1).reshape(shape)
-    return np.array(tot.tolist(), dtype=object)
-
-
-def count_chain_values(p: list, H: int, respins: int, rule: str, f: np.ndarray) -> np.ndarray:
-    """Exact ``E[f(final per-reel counts) | start counts]`` when every empty
-    cell of reel r lands a coin with probability ``p[r]``, independently.
-
-    The state is the tuple of per-reel counts (``(H + 1)**R`` states instead
-    of ``2**(H R)`` masks); one respin moves reel r from ``c`` to ``c'`` coins
-    with the binomial ``C(H - c, c' - c) p^(c' - c) (1 - p)^(H - c')``.  Reset
-    rule: states only grow, so the value with a full counter is settled level
-    by level of the total count, from the full screen down:
-    ``V(s) = stay^n f(s) + moved(s) (1 + stay + ... + stay^(n-1))``.
-
-    Parameters
-    ----------
-    p : list of Fraction
-        Landing probability of an empty cell of each reel [probability].
-    f : ndarray, shape (H + 1,) * R
-        Prize of each final state (Fractions or ints).
-    """
-    from math import comb
-
-    R = len(p)
-    A = []
-    for q in p:
-        a = np.zeros((H + 1, H + 1), dtype=object)
-        a[...] = Fraction(0)
-        for c in range(H + 1):
-            for c2 in range(c, H + 1):
-                a[c, c2] = comb(H - c, c2 - c) * q ** (c2 - c) * (1 - q) ** (H - c2)
-        A.append(a)
-
-    def step(V):  # (T V)(s) = sum_s' T(s, s') V(s')
-        for r in range(R):
-            V = np.moveaxis(np.tensordot(A[r], V, axes=([1], [r])), 0, r)
-        return V
-
-    f = np.asarray(f, dtype=object)
-    if rule == "countdown":
-        V = f
-        for _ in range(respins):
-            V = step(V)
-        return V
-    stay = np.ones((1,) * R, dtype=object)
-    for r in range(R):
-        shape = [1] * R
-        shape[r] = H + 1
-        stay = stay * np.array([A[r][c, c] for c in range(H + 1)], dtype=object).reshape(shape)
-    stay_n = stay**respins
-    geo = sum((stay**j for j in range(respins)), np.zeros_like(stay))
-    level = _count_grid(H, R)
-    V = f.copy()
-    for t in range(H * R, -1, -1):
-        moved = step(V) - stay * V  # reads only states above level t once they are settled
-        at = level == t
-        V[at] = (stay_n * f + moved * geo)[at]
-    return V
 
 
 def _grid(spec: HoldAndSpinSpec) -> Fraction:

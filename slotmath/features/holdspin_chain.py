@@ -1,0 +1,282 @@
+"""The respin chain of the value-per-coin hold-and-spin on the coarsest exact state.
+
+The chain of :mod:`slotmath.features.holdspin` needs, from every start, the
+law of the final number of held coins (the prizes are drawn independently of
+where the coins land, so the award given the final count is a convolution of
+the value tables, see :class:`slotmath.features.holdspin._PrizeSums`).  The
+state it runs on is the coarsest one that is exact for the declared landing:
+
+``total``
+    every empty cell lands a coin with one probability ``p`` (``respin:
+    cells``, the same probability on every cell): the state is the total count
+    ``n`` of held coins, ``cells + 1`` states.  One respin adds ``k`` coins with
+    the binomial ``C(cells - n, k) p^k (1 - p)^(cells - n - k)``.
+``reels``
+    the cells of a reel land alike but reels differ: the state is the tuple
+    of per-reel counts, ``(H + 1)**R`` states, reel ``r`` moving from ``c`` to
+    ``c'`` coins with ``C(H - c, c' - c) p_r^(c' - c) (1 - p_r)^(H - c')``,
+    independently across reels.
+``masks``
+    the landing depends on the rows (``respin: reels``: the whole reel spins
+    under the held coins; per-cell probabilities that differ down a reel): the
+    state is the mask of held cells, ``2**(H R)`` states, run by
+    :class:`slotmath.features.lockit.LockIt`.
+
+The respin counter is not a state dimension: with the ``reset`` rule a state
+that gains coins restarts the counter, so the chain settles the value of
+each state level by level of the total count, from the full screen down,
+``V(s) = stay(s)^N f(s) + moved(s) (1 + stay + ... + stay^(N-1))`` (``N``
+respins, ``stay(s)`` the probability that a respin lands nothing, ``moved``
+the value of the respins that land something); with ``countdown`` the chain
+is applied ``N`` times.
+
+:func:`chain_state` chooses the state from the declaration and estimates its
+work; :func:`check_cost` (called by ``validate``) refuses a declaration whose
+chain exceeds :data:`MAX_LAW_ENTRIES` or :data:`MAX_MASKS`, in one line naming
+the field and the estimate.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from math import comb
+
+import numpy as np
+
+from slotmath.features.holdspin_spec import HoldAndSpinSpec
+from slotmath.model import Game
+
+__all__ = [
+    "KINDS",
+    "MAX_LAW_ENTRIES",
+    "MAX_MASKS",
+    "EXACT_WORK",
+    "ChainState",
+    "cell_probabilities",
+    "reel_probabilities",
+    "chain_state",
+    "check_cost",
+    "count_grid",
+    "count_chain_values",
+    "total_count_laws",
+    "reel_count_laws",
+]
+
+#: states, coarsest first
+KINDS = ("total", "reels", "masks")
+#: largest (states x final counts) of the per-reel count chain's laws (float64: 8 bytes each)
+MAX_LAW_ENTRIES = 10_000_000
+#: largest number of masks of held cells (the mask chain; 2**20 took 306 CPU-s and 1.85 GB)
+MAX_MASKS = 1 << 20
+#: largest estimated Fraction operations of the exact per-reel count chain (else float64)
+EXACT_WORK = 3_000_000
+
+
+@dataclass(frozen=True)
+class ChainState:
+    """The state of the respin chain: ``kind`` (one of :data:`KINDS`),
+    ``states`` (number of chain states), ``cells`` (H R) and ``work``
+    (estimated multiply-adds of the final-count laws of every start)."""
+
+    kind: str
+    states: int
+    cells: int
+    work: int
+
+    def describe(self) -> str:
+        """One sentence for the PAR notes."""
+        what = {
+            "total": "the total count of held coins (every cell lands a coin alike)",
+            "reels": "the per-reel counts of held coins (the cells of a reel land alike, reels differ)",
+            "masks": "the masks of held cells (the landing depends on the rows)",
+        }[self.kind]
+        return f"The hold-and-spin chain runs on {what}: {self.states:,} states for {self.cells} cells."
+
+
+def cell_probabilities(game: Game, spec: HoldAndSpinSpec) -> tuple:
+    """``respin: cells``: rows x reels probability that an empty cell lands a
+    coin [probability] (Fractions): the declared ones, or the coin's share of
+    the stop weight of the cell's reel strip."""
+    if spec.probabilities is not None:
+        return spec.probabilities
+    assert spec.reels is not None  # the loader requires reels or probabilities
+    idx = game.symbol_index[spec.symbol]
+    p = []
+    for strip in game.strips(spec.reels):
+        w = strip.stop_weights()
+        hits = np.array([game.symbol_index[s] == idx for s in strip.symbols])
+        p.append(Fraction(int(w[hits].sum()), int(w.sum())))
+    return (tuple(p),) * game.rows
+
+
+def reel_probabilities(game: Game, spec: HoldAndSpinSpec) -> list | None:
+    """Per reel, the probability that an empty cell lands a coin, when the
+    respins land cell by cell with one probability per reel (the feature then
+    depends on the start only through the per-reel counts); None otherwise."""
+    if spec.respin != "cells":
+        return None
+    cols = [{row[r] for row in cell_probabilities(game, spec)} for r in range(game.reels)]
+    return [c.pop() for c in cols] if all(len(c) == 1 for c in cols) else None
+
+
+def chain_state(game: Game, spec: HoldAndSpinSpec) -> ChainState:
+    """The coarsest exact state of the respin chain and its size (see the module docstring)."""
+    H, R = game.rows, game.reels
+    cells = H * R
+    p = reel_probabilities(game, spec)
+    steps = cells + 1 if spec.rule == "reset" else spec.respins
+    if p is not None and len(set(p)) == 1:
+        return ChainState("total", cells + 1, cells, (cells + 1) ** 3)
+    if p is not None:
+        states = (H + 1) ** R
+        return ChainState("reels", states, cells, states * (cells + 1) * R * (H + 1) * steps)
+    states = 1 << cells
+    return ChainState("masks", states, cells, states * (cells + 1) * R * (2**H + 3))
+
+
+def check_cost(game: Game, spec: HoldAndSpinSpec) -> None:
+    """Refuse a hold-and-spin whose chain does not fit (one line naming the
+    field and the estimate): the per-reel count chain above
+    :data:`MAX_LAW_ENTRIES` (states x final counts), the mask chain above
+    :data:`MAX_MASKS` masks."""
+    from slotmath.io.gamefile import GameFileError
+
+    state = chain_state(game, spec)
+    w = "options.hold_and_spin"
+    grid = f"{game.rows}x{game.reels}"
+    if state.kind == "reels" and state.states * (state.cells + 1) > MAX_LAW_ENTRIES:
+        field = f"{w}.probabilities" if spec.probabilities is not None else f"{w}.reels"
+        raise GameFileError(
+            game.source,
+            field,
+            f"the reels land coins with different probabilities, so the chain runs on per-reel counts: "
+            f"{state.states:,} states x {state.cells + 1} final counts = "
+            f"{state.states * (state.cells + 1):.3g} on the {grid} grid, above the bound {MAX_LAW_ENTRIES:.3g}; "
+            "one probability for every cell runs on the total count",
+        )
+    if state.kind == "masks" and state.states > MAX_MASKS:
+        field = f"{w}.respin" if spec.respin == "reels" else f"{w}.probabilities"
+        why = "whole reels respin" if spec.respin == "reels" else "the rows of a reel land differently"
+        raise GameFileError(
+            game.source,
+            field,
+            f"{why}, so the chain runs on masks of held cells: 2**{state.cells} = {state.states:.3g} masks "
+            f"on the {grid} grid, above the bound 2**{MAX_MASKS.bit_length() - 1}; "
+            "respin: cells with one probability per reel runs on per-reel counts",
+        )
+
+
+def count_grid(H: int, R: int) -> np.ndarray:
+    """Total count of every per-reel count state, shape (H + 1,) * R (object ints)."""
+    tot = np.zeros((H + 1,) * R, dtype=np.int64)
+    for r in range(R):
+        shape = [1] * R
+        shape[r] = H + 1
+        tot = tot + np.arange(H + 1).reshape(shape)
+    return np.array(tot.tolist(), dtype=object)
+
+
+def _binomial_moves(q, n: int, exact: bool) -> np.ndarray:
+    """(n + 1, n + 1) upper-triangular matrix: from c to c' held of n cells
+    when each empty cell lands with probability ``q``."""
+    a = np.zeros((n + 1, n + 1), dtype=object)
+    a[...] = Fraction(0)
+    for c in range(n + 1):
+        for c2 in range(c, n + 1):
+            a[c, c2] = comb(n - c, c2 - c) * q ** (c2 - c) * (1 - q) ** (n - c2)
+    return a if exact else a.astype(float)
+
+
+def count_chain_values(p: list, H: int, respins: int, rule: str, f: np.ndarray, exact: bool = True) -> np.ndarray:
+    """``E[f(final per-reel counts) | start counts]`` when every empty cell of
+    reel r lands a coin with probability ``p[r]``, independently.
+
+    The state is the tuple of per-reel counts (``(H + 1)**R`` states); see the
+    module docstring for the reset rule's level-by-level settlement.
+
+    Parameters
+    ----------
+    p : list of Fraction
+        Landing probability of an empty cell of each reel [probability].
+    f : ndarray, shape (H + 1,) * R + extra
+        Prize of each final state (Fractions or ints; ``extra`` trailing axes
+        are carried along, e.g. one per final count).
+    exact : bool
+        Fractions (object arrays) when True, else float64.
+
+    Returns
+    -------
+    ndarray, the shape of ``f``.
+    """
+    R = len(p)
+    A = [_binomial_moves(q, H, exact) for q in p]
+    extra = (1,) * (np.ndim(f) - R)
+
+    def step(V):  # (T V)(s) = sum_s' T(s, s') V(s')
+        for r in range(R):
+            V = np.moveaxis(np.tensordot(A[r], V, axes=([1], [r])), 0, r)
+        return V
+
+    f = np.asarray(f, dtype=object) if exact else np.asarray(f, dtype=float)
+    if rule == "countdown":
+        V = f
+        for _ in range(respins):
+            V = step(V)
+        return V
+    stay = np.ones((1,) * R, dtype=object if exact else float)
+    for r in range(R):
+        shape = [1] * R
+        shape[r] = H + 1
+        stay = stay * np.array([A[r][c, c] for c in range(H + 1)], dtype=stay.dtype).reshape(shape)
+    stay = stay.reshape(stay.shape + extra)
+    stay_n = stay**respins
+    geo = sum((stay**j for j in range(respins)), np.zeros_like(stay))
+    level = count_grid(H, R)
+    V = f.copy()
+    for t in range(H * R, -1, -1):
+        moved = step(V) - stay * V  # reads only states above level t once they are settled
+        at = level == t
+        V[at] = (stay_n * f + moved * geo)[at]
+    return V
+
+
+def total_count_laws(p, cells: int, respins: int, rule: str, exact: bool = True) -> np.ndarray:
+    """Law of the final count of held coins from every start count when every
+    empty cell lands a coin with probability ``p`` (the ``total`` state).
+
+    Returns
+    -------
+    ndarray, shape (cells + 1, cells + 1)
+        ``[n, m]`` = P(final count = m | start count n) [probability]
+        (object Fractions when ``exact``, else float64).
+    """
+    T = _binomial_moves(Fraction(p), cells, exact)
+    eye = np.eye(cells + 1, dtype=np.int64)
+    if exact:
+        eye = np.array(eye.tolist(), dtype=object)
+    if rule == "countdown":
+        L = eye
+        for _ in range(respins):
+            L = T.dot(L)
+        return L
+    L = eye.astype(T.dtype)
+    for n in range(cells, -1, -1):
+        stay = T[n, n]
+        geo = sum((stay**j for j in range(respins)), 0 * stay)
+        moved = T[n, n + 1 :].dot(L[n + 1 :]) if n < cells else 0 * L[n]
+        L[n] = stay**respins * eye[n] + geo * moved
+    return L
+
+
+def reel_count_laws(p: list, H: int, respins: int, rule: str, exact: bool = True) -> np.ndarray:
+    """Law of the final total count from every per-reel count state (the
+    ``reels`` state): shape (H + 1,) * R + (H R + 1,), ``[key + (m,)]`` =
+    P(final count = m | per-reel start counts ``key``) [probability]."""
+    R = len(p)
+    cells = H * R
+    total = count_grid(H, R).astype(np.int64)
+    f = (total[..., None] == np.arange(cells + 1)).astype(np.int64)
+    if exact:
+        f = np.array(f.tolist(), dtype=object)
+    return count_chain_values(p, H, respins, rule, f, exact)
