@@ -73,7 +73,7 @@ import numpy as np
 
 from slotmath.engine.cache import game_cache
 from slotmath.engine.distribution import WinDistribution
-from slotmath.features.holdspin_chain import (  # noqa: F401  (re-exported)
+from slotmath.features.holdspin_chain import (
     EXACT_WORK,
     cell_probabilities,
     chain_state,

@@ -152,7 +152,8 @@ def check_cost(game: Game, spec: HoldAndSpinSpec) -> None:
             field,
             f"the reels land coins with different probabilities, so the chain runs on per-reel counts: "
             f"{state.states:,} states x {state.cells + 1} final counts = "
-            f"{state.states * (state.cells + 1):.3g} on the {grid} grid, above the bound {MAX_LAW_ENTRIES:.3g}; "
+            f"{state.states * (state.cells + 1):.3g} on the {grid} grid, "
+            f"above the bound {MAX_LAW_ENTRIES:.3g}; "
             "one probability for every cell runs on the total count",
         )
     if state.kind == "masks" and state.states > MAX_MASKS:
@@ -188,7 +189,9 @@ def _binomial_moves(q, n: int, exact: bool) -> np.ndarray:
     return a if exact else a.astype(float)
 
 
-def count_chain_values(p: list, H: int, respins: int, rule: str, f: np.ndarray, exact: bool = True) -> np.ndarray:
+def count_chain_values(
+    p: list, H: int, respins: int, rule: str, f: np.ndarray, exact: bool = True
+) -> np.ndarray:
     """``E[f(final per-reel counts) | start counts]`` when every empty cell of
     reel r lands a coin with probability ``p[r]``, independently.
 
