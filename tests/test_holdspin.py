@@ -12,6 +12,7 @@ from fractions import Fraction as Fr
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 import yaml
 
@@ -466,7 +467,8 @@ def test_line_rules_play_the_feature(example):
     assert a.mean == pytest.approx(b.mean, rel=1e-9) and a.sd == pytest.approx(b.sd, rel=1e-8)
     assert a.hit_frequency == pytest.approx(b.hit_frequency, rel=1e-12)
     assert a.max_win <= b.max_win  # the standalone law resolves the tail to 1e-58
-    assert lines.tables[COINS_TABLE].equals(own.tables[COINS_TABLE])
+    # the generic round keys the feature by the total count, the standalone round by per-reel counts
+    pd.testing.assert_frame_equal(lines.tables[COINS_TABLE], own.tables[COINS_TABLE], rtol=1e-12)
 
 
 def test_sampler_agrees_with_exact(example):

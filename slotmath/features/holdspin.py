@@ -74,14 +74,17 @@ import numpy as np
 from slotmath.engine.cache import game_cache
 from slotmath.engine.distribution import WinDistribution
 from slotmath.features.holdspin_chain import (
+    EXACT_LAW_WORK,
     EXACT_WORK,
     cell_probabilities,
     chain_state,
+    check_cost,
     count_chain_values,
     count_grid,
     reel_count_laws,
     reel_probabilities,
     total_count_laws,
+    total_count_values,
 )
 from slotmath.features.holdspin_spec import (  # noqa: F401  (re-exported)
     RESPIN_MODELS,
@@ -106,6 +109,9 @@ __all__ = [
     "pattern_counts",
     "final_count_laws",
     "count_laws",
+    "chain_state",
+    "check_cost",
+    "total_means",
     "mask_count_laws",
     "mask_means",
     "rows_matter",
@@ -266,7 +272,8 @@ def _count_laws(game, spec, exact):
     p = reel_probabilities(game, spec)
     if state.kind == "total":
         assert p is not None
-        return total_count_laws(p[0], state.cells, spec.respins, spec.rule, exact is not False)
+        run_exact = bool(exact) or (exact is None and state.work <= EXACT_LAW_WORK)
+        return total_count_laws(p[0], state.cells, spec.respins, spec.rule, run_exact)
     if state.kind == "reels":
         assert p is not None
         run_exact = bool(exact) or (exact is None and state.work <= EXACT_WORK)
@@ -341,16 +348,43 @@ def _means(game, spec, exact):
         f[(game.rows,) * game.reels] += spec.full_screen
         V = count_chain_values(p, game.rows, spec.respins, spec.rule, f)
         return {key: V[key] - sum(key) * (ev - es) for key in trigger_keys(game, spec)}
-    out = {}
-    for key, law in final_count_laws(game, spec, exact).items():
-        k0 = sum(key)
-        en = sum(n * law[n] for n in range(cells + 1))
-        if isinstance(en, Fraction) or isinstance(law[0], Fraction):
-            out[key] = k0 * es + (en - k0) * ev + law[cells] * spec.full_screen
-        else:
-            full = float(law[cells]) * float(spec.full_screen)
-            out[key] = float(k0 * es) + (float(en) - k0) * float(ev) + full
-    return out
+    if state.kind == "total":
+        by_count = total_means(game, spec, exact)
+        return {key: by_count[sum(key)] for key in trigger_keys(game, spec)}
+    return {
+        key: _mean_of_law(spec, sum(key), law, cells)
+        for key, law in final_count_laws(game, spec, exact).items()
+    }
+
+
+def _mean_of_law(spec: HoldAndSpinSpec, k0: int, law, cells: int):
+    """``k0 E[S] + (E[n] - k0) E[V] + P(full) G`` for the final-count law ``law``."""
+    ev, _ = HoldAndSpinSpec.table_moments(spec.values)
+    es, _ = HoldAndSpinSpec.table_moments(spec.start_values)
+    en = sum(n * law[n] for n in range(cells + 1))
+    if isinstance(en, Fraction) or isinstance(law[0], Fraction):
+        return k0 * es + (en - k0) * ev + law[cells] * spec.full_screen
+    full = float(law[cells]) * float(spec.full_screen)
+    return float(k0 * es) + (float(en) - k0) * float(ev) + full
+
+
+def total_means(game: Game, spec: HoldAndSpinSpec, exact: bool | None = None) -> dict:
+    """On the ``total`` state (every cell lands alike): mean award [x total
+    bet] by the number of coins that trigger, ``trigger <= n <= H R``."""
+    return _total_means(game, spec, exact)
+
+
+@game_cache(maxsize=8)
+def _total_means(game, spec, exact):
+    cells = game.rows * game.reels
+    ev, _ = HoldAndSpinSpec.table_moments(spec.values)
+    es, _ = HoldAndSpinSpec.table_moments(spec.start_values)
+    f = np.array([m * ev for m in range(cells + 1)], dtype=object)
+    f[cells] += spec.full_screen
+    p = reel_probabilities(game, spec)
+    assert p is not None
+    V = total_count_values(p[0], cells, spec.respins, spec.rule, f, exact is not False)
+    return {n: V[n] - n * (ev - es) for n in range(spec.trigger, cells + 1)}
 
 
 def _grid(spec: HoldAndSpinSpec) -> Fraction:
@@ -603,15 +637,24 @@ def depends_on_count_only(game: Game, spec: HoldAndSpinSpec, exact: bool | None 
 
 
 def feature_odds(
-    game: Game, spec: HoldAndSpinSpec, probs: dict, exact: bool | None = None, rows: bool = False
+    game: Game,
+    spec: HoldAndSpinSpec,
+    probs: dict,
+    exact: bool | None = None,
+    rows: bool = False,
+    total: bool = False,
 ) -> dict:
     """Feature odds (JSON-ready) from ``probs`` = {triggering key: P(key)}:
     trigger probability, mean award [x total bet], full-screen probability,
     expected jackpots per round, the coins on screen given a trigger and the
     expected count per round of the sampler's events (``event_rates``).
-    Keys are per-reel counts, or with ``rows`` per-reel row patterns."""
+    Keys are per-reel counts, with ``rows`` per-reel row patterns, with
+    ``total`` the total count of coins (``total`` state)."""
     cells = game.rows * game.reels
-    if rows:
+    if total:
+        L = count_laws(game, spec, exact)
+        means, laws, coins = total_means(game, spec, exact), {n: L[n] for n in probs}, {n: n for n in probs}
+    elif rows:
         V, by_mask = mask_count_laws(game, spec, exact), mask_means(game, spec, exact)
         masks = {k: key_mask(game, k) for k in probs}
         laws = {k: V[:, m] for k, m in masks.items()}
@@ -671,6 +714,8 @@ def hold_and_spin_feature(
     spec = spec or _required(game)
     if rows_matter(game, spec):
         return _row_feature(game, level, spec, exact)
+    if chain_state(game, spec).kind == "total":
+        return _total_feature(game, level, spec, exact)
     awards = hold_and_spin_awards(game, level, spec, exact)
     means = hold_and_spin_means(game, level, spec, exact)
     by_count = depends_on_count_only(game, spec, exact)
@@ -682,4 +727,30 @@ def hold_and_spin_feature(
         awards.__getitem__,
         group=(lambda key: sum(key)) if by_count else (lambda key: key),
         odds=lambda probs: feature_odds(game, spec, probs, exact),
+    )
+
+
+def _total_feature(game: Game, level: int, spec: HoldAndSpinSpec, exact):
+    """The feature keyed by the total number of coins (``total`` state: every
+    cell lands alike, so the award depends on the start only through that
+    count, and the base win depends on the key only through it too)."""
+    from slotmath.features.round import Feature, Trigger
+
+    cells = game.rows * game.reels
+    L = count_laws(game, spec, exact)
+    means = total_means(game, spec, exact)
+    sums = _PrizeSums(spec, cells)
+    bet = game.bet(level)
+    step = sums.g * bet.total_bet
+
+    def award(n):
+        return WinDistribution.from_grid(sums.mixture(n, L[n]), step, bet.total_bet)
+
+    return Feature(
+        "hold_and_spin",
+        Trigger(spec.symbol),
+        lambda n: n >= spec.trigger,
+        means.__getitem__,
+        award,
+        odds=lambda probs: feature_odds(game, spec, probs, exact, total=True),
     )

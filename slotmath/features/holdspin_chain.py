@@ -52,6 +52,7 @@ __all__ = [
     "MAX_LAW_ENTRIES",
     "MAX_MASKS",
     "EXACT_WORK",
+    "EXACT_LAW_WORK",
     "ChainState",
     "cell_probabilities",
     "reel_probabilities",
@@ -59,6 +60,7 @@ __all__ = [
     "check_cost",
     "count_grid",
     "count_chain_values",
+    "total_count_values",
     "total_count_laws",
     "reel_count_laws",
 ]
@@ -71,6 +73,9 @@ MAX_LAW_ENTRIES = 10_000_000
 MAX_MASKS = 1 << 20
 #: largest estimated Fraction operations of the exact per-reel count chain (else float64)
 EXACT_WORK = 3_000_000
+#: largest (cells + 1)**3 of the total-count chain whose final-count laws run in Fractions
+#: (the means are exact on every grid: one value per state)
+EXACT_LAW_WORK = 30_000
 
 
 @dataclass(frozen=True)
@@ -244,32 +249,48 @@ def count_chain_values(
     return V
 
 
+def total_count_values(
+    p, cells: int, respins: int, rule: str, f: np.ndarray, exact: bool = True
+) -> np.ndarray:
+    """``E[f(final count) | start count]`` when every empty cell lands a coin
+    with probability ``p`` (the ``total`` state).
+
+    Parameters
+    ----------
+    p : Fraction
+        Landing probability of an empty cell [probability].
+    f : ndarray, shape (cells + 1,) + extra
+        Prize of each final count (Fractions or ints).
+
+    Returns
+    -------
+    ndarray, the shape of ``f`` (object Fractions when ``exact``, else float64).
+    """
+    T = _binomial_moves(Fraction(p), cells, exact)
+    V = np.asarray(f, dtype=object) if exact else np.asarray(f, dtype=float)
+    if rule == "countdown":
+        for _ in range(respins):
+            V = T.dot(V)
+        return V
+    V = V.copy()
+    for n in range(cells - 1, -1, -1):  # the full screen stays as it is
+        stay = T[n, n]
+        geo = sum((stay**j for j in range(respins)), 0 * stay)
+        V[n] = stay**respins * V[n] + geo * T[n, n + 1 :].dot(V[n + 1 :])
+    return V
+
+
 def total_count_laws(p, cells: int, respins: int, rule: str, exact: bool = True) -> np.ndarray:
-    """Law of the final count of held coins from every start count when every
-    empty cell lands a coin with probability ``p`` (the ``total`` state).
+    """Law of the final count of held coins from every start count (the
+    ``total`` state, see :func:`total_count_values`).
 
     Returns
     -------
     ndarray, shape (cells + 1, cells + 1)
-        ``[n, m]`` = P(final count = m | start count n) [probability]
-        (object Fractions when ``exact``, else float64).
+        ``[n, m]`` = P(final count = m | start count n) [probability].
     """
-    T = _binomial_moves(Fraction(p), cells, exact)
     eye = np.eye(cells + 1, dtype=np.int64)
-    if exact:
-        eye = np.array(eye.tolist(), dtype=object)
-    if rule == "countdown":
-        L = eye
-        for _ in range(respins):
-            L = T.dot(L)
-        return L
-    L = eye.astype(T.dtype)
-    for n in range(cells, -1, -1):
-        stay = T[n, n]
-        geo = sum((stay**j for j in range(respins)), 0 * stay)
-        moved = T[n, n + 1 :].dot(L[n + 1 :]) if n < cells else 0 * L[n]
-        L[n] = stay**respins * eye[n] + geo * moved
-    return L
+    return total_count_values(p, cells, respins, rule, np.array(eye.tolist(), dtype=object), exact)
 
 
 def reel_count_laws(p: list, H: int, respins: int, rule: str, exact: bool = True) -> np.ndarray:
