@@ -529,13 +529,10 @@ def _mask_means(game, spec, exact):
     return k0 * es + (en - k0) * ev + V[cells] * full
 
 
-def _row_parts(game: Game, level: int, spec: HoldAndSpinSpec, exact) -> tuple:
-    """The award of a row-pattern key as a mixture: ``(parts, mixture)``, the
-    parts the laws of (start coins k0, final count n) for ``trigger <= k0 <= n
-    <= H R`` and ``mixture(keys)`` the (keys, parts) matrix of P(n | start
-    mask) in the column of (k0, n) (float64)."""
-    from slotmath.features.landing import _popcount
-
+def _count_parts(game: Game, level: int, spec: HoldAndSpinSpec) -> tuple:
+    """``(parts, column)``: the award laws of (start coins k0, final count n)
+    for ``trigger <= k0 <= n <= H R`` and ``column[k0, n]`` the index of each
+    (-1 elsewhere)."""
     cells = game.rows * game.reels
     sums = _PrizeSums(spec, cells)
     bet = game.bet(level)
@@ -549,6 +546,18 @@ def _row_parts(game: Game, level: int, spec: HoldAndSpinSpec, exact) -> tuple:
                     sums.final(k0, n), sums.g * bet.total_bet, bet.total_bet, normalise=True
                 )
             )
+    return parts, column
+
+
+def _row_parts(game: Game, level: int, spec: HoldAndSpinSpec, exact) -> tuple:
+    """The award of a row-pattern key as a mixture: ``(parts, mixture)``, the
+    parts the laws of (start coins k0, final count n) for ``trigger <= k0 <= n
+    <= H R`` and ``mixture(keys)`` the (keys, parts) matrix of P(n | start
+    mask) in the column of (k0, n) (float64)."""
+    from slotmath.features.landing import _popcount
+
+    cells = game.rows * game.reels
+    parts, column = _count_parts(game, level, spec)
     V = np.asarray(mask_count_laws(game, spec, exact), dtype=float)
     pc = _popcount(cells)
 
@@ -716,8 +725,10 @@ def hold_and_spin_feature(
         return _row_feature(game, level, spec, exact)
     if chain_state(game, spec).kind == "total":
         return _total_feature(game, level, spec, exact)
-    awards = hold_and_spin_awards(game, level, spec, exact)
     means = hold_and_spin_means(game, level, spec, exact)
+    if chain_state(game, spec).kind == "reels":
+        return _reel_feature(game, level, spec, exact, means)
+    awards = hold_and_spin_awards(game, level, spec, exact)
     by_count = depends_on_count_only(game, spec, exact)
     return Feature(
         "hold_and_spin",
@@ -753,4 +764,48 @@ def _total_feature(game: Game, level: int, spec: HoldAndSpinSpec, exact):
         means.__getitem__,
         award,
         odds=lambda probs: feature_odds(game, spec, probs, exact, total=True),
+    )
+
+
+def _reel_feature(game: Game, level: int, spec: HoldAndSpinSpec, exact, means: dict):
+    """The feature keyed by per-reel counts (``reels`` state): the award of a
+    key is a mixture of the laws of (start coins, final count), weighted by
+    the key's final-count law, so the round convolves each (k0, n) law once
+    instead of once per key."""
+    from slotmath.features.round import Feature
+
+    cells = game.rows * game.reels
+    laws = final_count_laws(game, spec, exact)
+    sums = _PrizeSums(spec, cells)
+    bet = game.bet(level)
+    built: dict = {}
+
+    def parts():
+        if "parts" not in built:
+            built["parts"] = _count_parts(game, level, spec)
+        return built["parts"]
+
+    def mixture(keys):
+        found, column = parts()
+        out = np.zeros((len(keys), len(found)))
+        for i, key in enumerate(keys):
+            k0 = sum(key)
+            law = np.array([float(x) for x in laws[key]])
+            n = np.arange(k0, cells + 1)
+            out[i, column[k0, n]] = law[n]
+        return out
+
+    def award(key):
+        hist = sums.mixture(sum(key), laws[key])
+        return WinDistribution.from_grid(hist, sums.g * bet.total_bet, bet.total_bet, normalise=True)
+
+    return Feature(
+        "hold_and_spin",
+        hold_and_spin_trigger(game, spec),
+        lambda key: key in laws,
+        means.__getitem__,
+        award,
+        odds=lambda probs: feature_odds(game, spec, probs, exact),
+        mixture=mixture,
+        parts=lambda: parts()[0],
     )
