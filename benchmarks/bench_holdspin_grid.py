@@ -12,8 +12,8 @@ probabilities 1/20, 1/25, 1/30, ... instead (per-reel counts, ``(H + 1)**R``
 states).  Per grid, in a fresh process each (numba kernels from the cache):
 
 * ``validate``: the light check, with the chain's cost (:func:`check_cost`);
-* ``feature``: the exact RTP of the feature in the round of ``rules: lines``
-  (:func:`slotmath.rules.linegame.components`: key odds and the chain's means);
+* ``RTP by component``: exact, in the round of ``rules: lines``
+  (:func:`slotmath.rules.linegame.components`: line RTP, key odds, the chain's means);
 * ``par``: ``slotmath par`` of the whole round (line engine, feature, round
   law), its time and the process's peak memory.
 """
@@ -32,7 +32,7 @@ from pathlib import Path
 
 import yaml
 
-GRIDS = ((3, 5), (4, 5), (5, 6), (8, 8))  # (rows, reels)
+GRIDS = ((3, 5), (4, 5), (5, 6), (8, 8))  # (rows, reels): 5x3, 5x4, 6x5, 8x8 as reels x rows
 SOURCE = Path(__file__).resolve().parents[1] / "data" / "games" / "hold_and_spin"
 PYTHON = sys.executable
 #: on grids of more than 6 reels, these line symbols become others (5 paying symbols are left)
@@ -98,7 +98,8 @@ def main(argv: list | None = None) -> int:
     args = ap.parse_args(argv)
     print(f"load average: {os.getloadavg()[0]:.2f}")
     print(
-        "| grid | cells | landing | state | states | validate | feature RTP | feature | par | par peak RSS |"
+        "| grid | cells | landing | state | states | validate | feature RTP "
+        "| RTP by component | par | par peak RSS |"
     )
     print("|---|---|---|---|---|---|---|---|---|---|")
     with tempfile.TemporaryDirectory() as scratch:
@@ -107,7 +108,7 @@ def main(argv: list | None = None) -> int:
                 game = grid_game(rows, reels, Path(scratch) / f"g{rows}x{reels}{'d' * differ}", differ)
                 tv, _, out, rc = timed(["-m", "slotmath", "validate", str(game)])
                 landing = "reels differ" if differ else "all alike"
-                head = f"| {rows}x{reels} | {rows * reels} | {landing} |"
+                head = f"| {reels}x{rows} | {rows * reels} | {landing} |"
                 if rc == 2:
                     print(f"{head} refused | | {tv:.2f} s | | | | |  ({out.strip() or 'see validate'})")
                     continue

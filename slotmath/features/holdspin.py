@@ -51,6 +51,12 @@ award given the key, exact when they are independent given the key:
 
 ``E[award | key] = k0 E[S] + (E[n | key] - k0) E[V] + P(full | key) G``.
 
+The chain runs on the coarsest exact state of
+:mod:`slotmath.features.holdspin_chain`: the total count of held coins when
+every cell lands alike (the round's key is then the number of coins anywhere,
+:func:`_total_feature`), per-reel counts when reels differ, masks when the
+rows matter; :func:`check_cost` refuses a chain that does not fit.
+
 Arithmetic: integer strip counts make the chain rational.  When every cell
 of a reel lands alike (``respin: cells`` from strips, or per-cell
 probabilities equal down each reel) the law depends on the start only through
