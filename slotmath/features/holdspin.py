@@ -73,7 +73,7 @@ relative bound.
 from __future__ import annotations
 
 from fractions import Fraction
-from math import gcd, lcm, prod
+from math import prod
 
 import numpy as np
 
@@ -82,11 +82,13 @@ from slotmath.engine.distribution import WinDistribution
 from slotmath.features.holdspin_chain import (
     EXACT_LAW_WORK,
     EXACT_WORK,
+    PrizeSums,
     cell_probabilities,
     chain_state,
     check_cost,
     count_chain_values,
     count_grid,
+    prize_grid,
     reel_count_laws,
     reel_probabilities,
     total_count_laws,
@@ -393,69 +395,8 @@ def _total_means(game, spec, exact):
     return {n: V[n] - n * (ev - es) for n in range(spec.trigger, cells + 1)}
 
 
-def _grid(spec: HoldAndSpinSpec) -> Fraction:
-    """Largest prize step g [x total bet] with every prize a whole multiple of it."""
-    prizes = [p.value for p in spec.values + spec.start_values] + [spec.full_screen]
-    den = lcm(*(x.denominator for x in prizes))
-    num = 0
-    for x in prizes:
-        num = gcd(num, int(x * den))
-    return Fraction(num or 1, den)
-
-
-def _value_law(table, g: Fraction) -> np.ndarray:
-    total = sum(p.weight for p in table)
-    top = max(int(p.value / g) for p in table)
-    law = np.zeros(top + 1)
-    for p in table:
-        law[int(p.value / g)] += p.weight / total
-    return law
-
-
-def _add_iid(dist: np.ndarray, law: np.ndarray) -> np.ndarray:
-    """Law of X + Y for X ~ ``dist`` and an independent Y ~ ``law`` (sparse direct sums)."""
-    out = np.zeros(len(dist) + len(law) - 1)
-    for j in np.flatnonzero(law):
-        out[j : j + len(dist)] += law[j] * dist
-    return out
-
-
-class _PrizeSums:
-    """Laws of the prize sum on the grid ``g`` [x total bet] (float64 arrays,
-    memoised): ``component(k0, n)`` = ``S^{*k0} * V^{*(n - k0)}`` and
-    ``final(k0, n)`` the same shifted by the full-screen prize when ``n`` is
-    every cell."""
-
-    def __init__(self, spec: HoldAndSpinSpec, cells: int):
-        self.g, self.cells = _grid(spec), cells
-        self.v, self.s = _value_law(spec.values, self.g), _value_law(spec.start_values, self.g)
-        self.full = int(spec.full_screen / self.g)
-        self.cache: dict = {}
-
-    def component(self, k0: int, n: int) -> np.ndarray:
-        if (k0, n) not in self.cache:
-            if n == k0:
-                d = np.ones(1)
-                for _ in range(k0):
-                    d = _add_iid(d, self.s)
-            else:
-                d = _add_iid(self.component(k0, n - 1), self.v)
-            self.cache[(k0, n)] = d
-        return self.cache[(k0, n)]
-
-    def final(self, k0: int, n: int) -> np.ndarray:
-        d = self.component(k0, n)
-        return np.concatenate([np.zeros(self.full), d]) if n == self.cells else d
-
-    def mixture(self, k0: int, law) -> np.ndarray:
-        """Award law given ``k0`` start coins and the final-count law ``law``."""
-        hist = np.zeros(len(self.component(k0, self.cells)) + self.full)
-        for n in range(k0, self.cells + 1):
-            p = float(law[n])
-            if p:
-                d = self.final(k0, n)
-                hist[: len(d)] += p * d
-        return hist
+_grid = prize_grid  # the names the round and the sampler import
+_PrizeSums = PrizeSums
 
 
 def _award_grid_laws(game: Game, spec: HoldAndSpinSpec, exact) -> tuple:

@@ -40,7 +40,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from math import comb
+from math import comb, gcd, lcm
 
 import numpy as np
 
@@ -63,6 +63,8 @@ __all__ = [
     "total_count_values",
     "total_count_laws",
     "reel_count_laws",
+    "prize_grid",
+    "PrizeSums",
 ]
 
 #: states, coarsest first
@@ -72,7 +74,7 @@ MAX_LAW_ENTRIES = 10_000_000
 #: largest number of masks of held cells (the mask chain; 2**20 took 306 CPU-s and 1.85 GB)
 MAX_MASKS = 1 << 20
 #: largest estimated Fraction operations of the exact per-reel count chain (else float64)
-EXACT_WORK = 3_000_000
+EXACT_WORK = 400_000
 #: largest (cells + 1)**3 of the total-count chain whose final-count laws run in Fractions
 #: (the means are exact on every grid: one value per state)
 EXACT_LAW_WORK = 30_000
@@ -304,3 +306,71 @@ def reel_count_laws(p: list, H: int, respins: int, rule: str, exact: bool = True
     if exact:
         f = np.array(f.tolist(), dtype=object)
     return count_chain_values(p, H, respins, rule, f, exact)
+
+
+# ===========================================================================
+# the award given the final count: convolutions of the value tables
+# ===========================================================================
+def prize_grid(spec: HoldAndSpinSpec) -> Fraction:
+    """Largest prize step g [x total bet] with every prize a whole multiple of it."""
+    prizes = [p.value for p in spec.values + spec.start_values] + [spec.full_screen]
+    den = lcm(*(x.denominator for x in prizes))
+    num = 0
+    for x in prizes:
+        num = gcd(num, int(x * den))
+    return Fraction(num or 1, den)
+
+
+def _value_law(table, g: Fraction) -> np.ndarray:
+    total = sum(p.weight for p in table)
+    top = max(int(p.value / g) for p in table)
+    law = np.zeros(top + 1)
+    for p in table:
+        law[int(p.value / g)] += p.weight / total
+    return law
+
+
+def _add_iid(dist: np.ndarray, law: np.ndarray) -> np.ndarray:
+    """Law of X + Y for X ~ ``dist`` and an independent Y ~ ``law`` (sparse direct sums)."""
+    out = np.zeros(len(dist) + len(law) - 1)
+    for j in np.flatnonzero(law):
+        out[j : j + len(dist)] += law[j] * dist
+    return out
+
+
+class PrizeSums:
+    """Laws of the prize sum on the grid ``g`` [x total bet] (float64 arrays,
+    memoised): ``component(k0, n)`` = ``S^{*k0} * V^{*(n - k0)}`` and
+    ``final(k0, n)`` the same shifted by the full-screen prize when ``n`` is
+    every cell."""
+
+    def __init__(self, spec: HoldAndSpinSpec, cells: int):
+        self.g, self.cells = prize_grid(spec), cells
+        self.v, self.s = _value_law(spec.values, self.g), _value_law(spec.start_values, self.g)
+        self.full = int(spec.full_screen / self.g)
+        self.cache: dict = {}
+
+    def component(self, k0: int, n: int) -> np.ndarray:
+        if (k0, n) not in self.cache:
+            if n == k0:
+                d = np.ones(1)
+                for _ in range(k0):
+                    d = _add_iid(d, self.s)
+            else:
+                d = _add_iid(self.component(k0, n - 1), self.v)
+            self.cache[(k0, n)] = d
+        return self.cache[(k0, n)]
+
+    def final(self, k0: int, n: int) -> np.ndarray:
+        d = self.component(k0, n)
+        return np.concatenate([np.zeros(self.full), d]) if n == self.cells else d
+
+    def mixture(self, k0: int, law) -> np.ndarray:
+        """Award law given ``k0`` start coins and the final-count law ``law``."""
+        hist = np.zeros(len(self.component(k0, self.cells)) + self.full)
+        for n in range(k0, self.cells + 1):
+            p = float(law[n])
+            if p:
+                d = self.final(k0, n)
+                hist[: len(d)] += p * d
+        return hist
