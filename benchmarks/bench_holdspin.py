@@ -3,10 +3,11 @@
 Run: ``.venv/bin/python benchmarks/bench_holdspin.py [--repeat 3]``.  Medians
 of fresh runs (every cached result forgotten, numba kernels compiled):
 
-* exact RTP: key odds from the base strips, the per-reel count chain
-  (Fractions) and the exact line and scatter RTP;
-* award laws: the 2**15-mask chain run backwards once per final count
-  (float64) and the convolved prize laws of every key;
+* exact RTP: key odds from the base strips, the chain on the total count of
+  held coins (16 states, Fractions) and the exact line and scatter RTP;
+* award laws: the total-count chain's final-count laws and the convolved
+  prize laws of every key (before the chain on counts: the 2**15-mask chain
+  run backwards once per final count, float64);
 * PAR: the whole round (combination table, RTP, round win distribution),
   by the line rules' generic round (``slotmath par``) and by the standalone
   round PAR (direct convolutions);

@@ -17,3 +17,12 @@ starts fast):
 # The package version: the one place it is written (pyproject.toml reads it
 # from here, see tool.setuptools.dynamic; CHANGELOG.md names its releases).
 __version__: str = "0.1.0"
+
+# Exact figures are Fractions whose numerators and denominators can run to
+# thousands of digits (a hold-and-spin on 64 cells: about 8,000); they are
+# written out in full (``rtp_exact``), so Python's default limit of 4,300
+# digits on int-to-text conversion is lifted for the process.
+import sys as _sys
+
+if hasattr(_sys, "set_int_max_str_digits"):
+    _sys.set_int_max_str_digits(0)

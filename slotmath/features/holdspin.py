@@ -51,6 +51,12 @@ award given the key, exact when they are independent given the key:
 
 ``E[award | key] = k0 E[S] + (E[n | key] - k0) E[V] + P(full | key) G``.
 
+The chain runs on the coarsest exact state of
+:mod:`slotmath.features.holdspin_chain`: the total count of held coins when
+every cell lands alike (the round's key is then the number of coins anywhere,
+:func:`_total_feature`), per-reel counts when reels differ, masks when the
+rows matter; :func:`check_cost` refuses a chain that does not fit.
+
 Arithmetic: integer strip counts make the chain rational.  When every cell
 of a reel lands alike (``respin: cells`` from strips, or per-cell
 probabilities equal down each reel) the law depends on the start only through
@@ -67,12 +73,27 @@ relative bound.
 from __future__ import annotations
 
 from fractions import Fraction
-from math import gcd, lcm, prod
+from math import prod
 
 import numpy as np
 
 from slotmath.engine.cache import game_cache
 from slotmath.engine.distribution import WinDistribution
+from slotmath.features.holdspin_chain import (
+    EXACT_LAW_WORK,
+    EXACT_WORK,
+    PrizeSums,
+    cell_probabilities,
+    chain_state,
+    check_cost,
+    count_chain_values,
+    count_grid,
+    prize_grid,
+    reel_count_laws,
+    reel_probabilities,
+    total_count_laws,
+    total_count_values,
+)
 from slotmath.features.holdspin_spec import (  # noqa: F401  (re-exported)
     RESPIN_MODELS,
     SPEC_KEYS,
@@ -95,6 +116,10 @@ __all__ = [
     "coin_patterns",
     "pattern_counts",
     "final_count_laws",
+    "count_laws",
+    "chain_state",
+    "check_cost",
+    "total_means",
     "mask_count_laws",
     "mask_means",
     "rows_matter",
@@ -193,22 +218,6 @@ def hold_and_spin_landing(game: Game, spec: HoldAndSpinSpec):
     return Landing.from_cells([list(row) for row in cell_probabilities(game, spec)])
 
 
-def cell_probabilities(game: Game, spec: HoldAndSpinSpec) -> tuple:
-    """``respin: cells``: rows x reels probability that an empty cell lands a
-    coin [probability] (Fractions): the declared ones, or the coin's share of
-    the stop weight of the cell's reel strip."""
-    if spec.probabilities is not None:
-        return spec.probabilities
-    assert spec.reels is not None  # the loader requires reels or probabilities
-    idx = game.symbol_index[spec.symbol]
-    p = []
-    for strip in game.strips(spec.reels):
-        w = strip.stop_weights()
-        hits = np.array([game.symbol_index[s] == idx for s in strip.symbols])
-        p.append(Fraction(int(w[hits].sum()), int(w.sum())))
-    return (tuple(p),) * game.rows
-
-
 def hold_and_spin_chain(game: Game, spec: HoldAndSpinSpec, exact: bool | None = None):
     """The :class:`~slotmath.features.lockit.LockIt` chain of the respins
     (``exact`` None: exact when the grid has at most :data:`EXACT_CELLS` cells)."""
@@ -254,8 +263,42 @@ def _mask_count_laws(game, spec, exact):
     return np.stack(values)
 
 
+def count_laws(game: Game, spec: HoldAndSpinSpec, exact: bool | None = None) -> np.ndarray | None:
+    """Law of the final number of coins from every start on the count states
+    of :mod:`slotmath.features.holdspin_chain`, None when the landing needs
+    masks: ``total`` state, shape (H R + 1, H R + 1), ``[n, m]`` from n held
+    coins; ``reels`` state, shape (H + 1,) * R + (H R + 1,), ``[key + (m,)]``
+    from the per-reel counts ``key``.  Exact Fractions on the total count
+    (unless ``exact`` is False); on per-reel counts when ``exact`` or when
+    ``exact`` is None and the work is at most :data:`EXACT_WORK`, else float64."""
+    return _count_laws(game, spec, exact)
+
+
+@game_cache(maxsize=8)
+def _count_laws(game, spec, exact):
+    state = chain_state(game, spec)
+    p = reel_probabilities(game, spec)
+    if state.kind == "total":
+        assert p is not None
+        run_exact = bool(exact) or (exact is None and state.work <= EXACT_LAW_WORK)
+        return total_count_laws(p[0], state.cells, spec.respins, spec.rule, run_exact)
+    if state.kind == "reels":
+        assert p is not None
+        run_exact = bool(exact) or (exact is None and state.work <= EXACT_WORK)
+        return reel_count_laws(p, game.rows, spec.respins, spec.rule, run_exact)
+    return None
+
+
 @game_cache(maxsize=8)
 def _final_count_laws(game, spec, exact):
+    L = count_laws(game, spec, exact)
+    if L is None:
+        return _mask_final_count_laws(game, spec, exact)
+    total = chain_state(game, spec).kind == "total"
+    return {key: L[sum(key)] if total else L[key] for key in trigger_keys(game, spec)}
+
+
+def _mask_final_count_laws(game, spec, exact):
     from slotmath.features.landing import _popcount, reel_average
 
     H, R, cells = game.rows, game.reels, game.rows * game.reels
@@ -305,163 +348,55 @@ def _means(game, spec, exact):
     es, _ = HoldAndSpinSpec.table_moments(spec.start_values)
     cells = game.rows * game.reels
     p = reel_probabilities(game, spec)
-    if exact is not False and p is not None:
-        f = _count_grid(game.rows, game.reels) * ev
+    state = chain_state(game, spec)
+    small = state.work // (cells + 1) <= EXACT_WORK  # one value per state, not a law
+    if state.kind == "reels" and (exact or (exact is None and small)):
+        assert p is not None
+        f = count_grid(game.rows, game.reels) * ev
         f[(game.rows,) * game.reels] += spec.full_screen
         V = count_chain_values(p, game.rows, spec.respins, spec.rule, f)
         return {key: V[key] - sum(key) * (ev - es) for key in trigger_keys(game, spec)}
-    out = {}
-    for key, law in final_count_laws(game, spec, exact).items():
-        k0 = sum(key)
-        en = sum(n * law[n] for n in range(cells + 1))
-        if isinstance(en, Fraction) or isinstance(law[0], Fraction):
-            out[key] = k0 * es + (en - k0) * ev + law[cells] * spec.full_screen
-        else:
-            full = float(law[cells]) * float(spec.full_screen)
-            out[key] = float(k0 * es) + (float(en) - k0) * float(ev) + full
-    return out
+    if state.kind == "total":
+        by_count = total_means(game, spec, exact)
+        return {key: by_count[sum(key)] for key in trigger_keys(game, spec)}
+    return {
+        key: _mean_of_law(spec, sum(key), law, cells)
+        for key, law in final_count_laws(game, spec, exact).items()
+    }
 
 
-def reel_probabilities(game: Game, spec: HoldAndSpinSpec) -> list | None:
-    """Per reel, the probability that an empty cell lands a coin, when the
-    respins land cell by cell with one probability per reel (the feature then
-    depends on the start only through the per-reel counts); None otherwise."""
-    if spec.respin != "cells":
-        return None
-    cols = [{row[r] for row in cell_probabilities(game, spec)} for r in range(game.reels)]
-    return [c.pop() for c in cols] if all(len(c) == 1 for c in cols) else None
+def _mean_of_law(spec: HoldAndSpinSpec, k0: int, law, cells: int):
+    """``k0 E[S] + (E[n] - k0) E[V] + P(full) G`` for the final-count law ``law``."""
+    ev, _ = HoldAndSpinSpec.table_moments(spec.values)
+    es, _ = HoldAndSpinSpec.table_moments(spec.start_values)
+    en = sum(n * law[n] for n in range(cells + 1))
+    if isinstance(en, Fraction) or isinstance(law[0], Fraction):
+        return k0 * es + (en - k0) * ev + law[cells] * spec.full_screen
+    full = float(law[cells]) * float(spec.full_screen)
+    return float(k0 * es) + (float(en) - k0) * float(ev) + full
 
 
-def _count_grid(H: int, R: int) -> np.ndarray:
-    """Total count of every per-reel count state, shape (H + 1,) * R (object ints)."""
-    tot = np.zeros((H + 1,) * R, dtype=np.int64)
-    for r in range(R):
-        shape = [1] * R
-        shape[r] = H + 1
-        tot = tot + np.arange(H + 1).reshape(shape)
-    return np.array(tot.tolist(), dtype=object)
+def total_means(game: Game, spec: HoldAndSpinSpec, exact: bool | None = None) -> dict:
+    """On the ``total`` state (every cell lands alike): mean award [x total
+    bet] by the number of coins that trigger, ``trigger <= n <= H R``."""
+    return _total_means(game, spec, exact)
 
 
-def count_chain_values(p: list, H: int, respins: int, rule: str, f: np.ndarray) -> np.ndarray:
-    """Exact ``E[f(final per-reel counts) | start counts]`` when every empty
-    cell of reel r lands a coin with probability ``p[r]``, independently.
-
-    The state is the tuple of per-reel counts (``(H + 1)**R`` states instead
-    of ``2**(H R)`` masks); one respin moves reel r from ``c`` to ``c'`` coins
-    with the binomial ``C(H - c, c' - c) p^(c' - c) (1 - p)^(H - c')``.  Reset
-    rule: states only grow, so the value with a full counter is settled level
-    by level of the total count, from the full screen down:
-    ``V(s) = stay^n f(s) + moved(s) (1 + stay + ... + stay^(n-1))``.
-
-    Parameters
-    ----------
-    p : list of Fraction
-        Landing probability of an empty cell of each reel [probability].
-    f : ndarray, shape (H + 1,) * R
-        Prize of each final state (Fractions or ints).
-    """
-    from math import comb
-
-    R = len(p)
-    A = []
-    for q in p:
-        a = np.zeros((H + 1, H + 1), dtype=object)
-        a[...] = Fraction(0)
-        for c in range(H + 1):
-            for c2 in range(c, H + 1):
-                a[c, c2] = comb(H - c, c2 - c) * q ** (c2 - c) * (1 - q) ** (H - c2)
-        A.append(a)
-
-    def step(V):  # (T V)(s) = sum_s' T(s, s') V(s')
-        for r in range(R):
-            V = np.moveaxis(np.tensordot(A[r], V, axes=([1], [r])), 0, r)
-        return V
-
-    f = np.asarray(f, dtype=object)
-    if rule == "countdown":
-        V = f
-        for _ in range(respins):
-            V = step(V)
-        return V
-    stay = np.ones((1,) * R, dtype=object)
-    for r in range(R):
-        shape = [1] * R
-        shape[r] = H + 1
-        stay = stay * np.array([A[r][c, c] for c in range(H + 1)], dtype=object).reshape(shape)
-    stay_n = stay**respins
-    geo = sum((stay**j for j in range(respins)), np.zeros_like(stay))
-    level = _count_grid(H, R)
-    V = f.copy()
-    for t in range(H * R, -1, -1):
-        moved = step(V) - stay * V  # reads only states above level t once they are settled
-        at = level == t
-        V[at] = (stay_n * f + moved * geo)[at]
-    return V
+@game_cache(maxsize=8)
+def _total_means(game, spec, exact):
+    cells = game.rows * game.reels
+    ev, _ = HoldAndSpinSpec.table_moments(spec.values)
+    es, _ = HoldAndSpinSpec.table_moments(spec.start_values)
+    f = np.array([m * ev for m in range(cells + 1)], dtype=object)
+    f[cells] += spec.full_screen
+    p = reel_probabilities(game, spec)
+    assert p is not None
+    V = total_count_values(p[0], cells, spec.respins, spec.rule, f, exact is not False)
+    return {n: V[n] - n * (ev - es) for n in range(spec.trigger, cells + 1)}
 
 
-def _grid(spec: HoldAndSpinSpec) -> Fraction:
-    """Largest prize step g [x total bet] with every prize a whole multiple of it."""
-    prizes = [p.value for p in spec.values + spec.start_values] + [spec.full_screen]
-    den = lcm(*(x.denominator for x in prizes))
-    num = 0
-    for x in prizes:
-        num = gcd(num, int(x * den))
-    return Fraction(num or 1, den)
-
-
-def _value_law(table, g: Fraction) -> np.ndarray:
-    total = sum(p.weight for p in table)
-    top = max(int(p.value / g) for p in table)
-    law = np.zeros(top + 1)
-    for p in table:
-        law[int(p.value / g)] += p.weight / total
-    return law
-
-
-def _add_iid(dist: np.ndarray, law: np.ndarray) -> np.ndarray:
-    """Law of X + Y for X ~ ``dist`` and an independent Y ~ ``law`` (sparse direct sums)."""
-    out = np.zeros(len(dist) + len(law) - 1)
-    for j in np.flatnonzero(law):
-        out[j : j + len(dist)] += law[j] * dist
-    return out
-
-
-class _PrizeSums:
-    """Laws of the prize sum on the grid ``g`` [x total bet] (float64 arrays,
-    memoised): ``component(k0, n)`` = ``S^{*k0} * V^{*(n - k0)}`` and
-    ``final(k0, n)`` the same shifted by the full-screen prize when ``n`` is
-    every cell."""
-
-    def __init__(self, spec: HoldAndSpinSpec, cells: int):
-        self.g, self.cells = _grid(spec), cells
-        self.v, self.s = _value_law(spec.values, self.g), _value_law(spec.start_values, self.g)
-        self.full = int(spec.full_screen / self.g)
-        self.cache: dict = {}
-
-    def component(self, k0: int, n: int) -> np.ndarray:
-        if (k0, n) not in self.cache:
-            if n == k0:
-                d = np.ones(1)
-                for _ in range(k0):
-                    d = _add_iid(d, self.s)
-            else:
-                d = _add_iid(self.component(k0, n - 1), self.v)
-            self.cache[(k0, n)] = d
-        return self.cache[(k0, n)]
-
-    def final(self, k0: int, n: int) -> np.ndarray:
-        d = self.component(k0, n)
-        return np.concatenate([np.zeros(self.full), d]) if n == self.cells else d
-
-    def mixture(self, k0: int, law) -> np.ndarray:
-        """Award law given ``k0`` start coins and the final-count law ``law``."""
-        hist = np.zeros(len(self.component(k0, self.cells)) + self.full)
-        for n in range(k0, self.cells + 1):
-            p = float(law[n])
-            if p:
-                d = self.final(k0, n)
-                hist[: len(d)] += p * d
-        return hist
+_grid = prize_grid  # the names the round and the sampler import
+_PrizeSums = PrizeSums
 
 
 def _award_grid_laws(game: Game, spec: HoldAndSpinSpec, exact) -> tuple:
@@ -541,13 +476,10 @@ def _mask_means(game, spec, exact):
     return k0 * es + (en - k0) * ev + V[cells] * full
 
 
-def _row_parts(game: Game, level: int, spec: HoldAndSpinSpec, exact) -> tuple:
-    """The award of a row-pattern key as a mixture: ``(parts, mixture)``, the
-    parts the laws of (start coins k0, final count n) for ``trigger <= k0 <= n
-    <= H R`` and ``mixture(keys)`` the (keys, parts) matrix of P(n | start
-    mask) in the column of (k0, n) (float64)."""
-    from slotmath.features.landing import _popcount
-
+def _count_parts(game: Game, level: int, spec: HoldAndSpinSpec) -> tuple:
+    """``(parts, column)``: the award laws of (start coins k0, final count n)
+    for ``trigger <= k0 <= n <= H R`` and ``column[k0, n]`` the index of each
+    (-1 elsewhere)."""
     cells = game.rows * game.reels
     sums = _PrizeSums(spec, cells)
     bet = game.bet(level)
@@ -561,6 +493,18 @@ def _row_parts(game: Game, level: int, spec: HoldAndSpinSpec, exact) -> tuple:
                     sums.final(k0, n), sums.g * bet.total_bet, bet.total_bet, normalise=True
                 )
             )
+    return parts, column
+
+
+def _row_parts(game: Game, level: int, spec: HoldAndSpinSpec, exact) -> tuple:
+    """The award of a row-pattern key as a mixture: ``(parts, mixture)``, the
+    parts the laws of (start coins k0, final count n) for ``trigger <= k0 <= n
+    <= H R`` and ``mixture(keys)`` the (keys, parts) matrix of P(n | start
+    mask) in the column of (k0, n) (float64)."""
+    from slotmath.features.landing import _popcount
+
+    cells = game.rows * game.reels
+    parts, column = _count_parts(game, level, spec)
     V = np.asarray(mask_count_laws(game, spec, exact), dtype=float)
     pc = _popcount(cells)
 
@@ -649,15 +593,24 @@ def depends_on_count_only(game: Game, spec: HoldAndSpinSpec, exact: bool | None 
 
 
 def feature_odds(
-    game: Game, spec: HoldAndSpinSpec, probs: dict, exact: bool | None = None, rows: bool = False
+    game: Game,
+    spec: HoldAndSpinSpec,
+    probs: dict,
+    exact: bool | None = None,
+    rows: bool = False,
+    total: bool = False,
 ) -> dict:
     """Feature odds (JSON-ready) from ``probs`` = {triggering key: P(key)}:
     trigger probability, mean award [x total bet], full-screen probability,
     expected jackpots per round, the coins on screen given a trigger and the
     expected count per round of the sampler's events (``event_rates``).
-    Keys are per-reel counts, or with ``rows`` per-reel row patterns."""
+    Keys are per-reel counts, with ``rows`` per-reel row patterns, with
+    ``total`` the total count of coins (``total`` state)."""
     cells = game.rows * game.reels
-    if rows:
+    if total:
+        L = count_laws(game, spec, exact)
+        means, laws, coins = total_means(game, spec, exact), {n: L[n] for n in probs}, {n: n for n in probs}
+    elif rows:
         V, by_mask = mask_count_laws(game, spec, exact), mask_means(game, spec, exact)
         masks = {k: key_mask(game, k) for k in probs}
         laws = {k: V[:, m] for k, m in masks.items()}
@@ -717,8 +670,12 @@ def hold_and_spin_feature(
     spec = spec or _required(game)
     if rows_matter(game, spec):
         return _row_feature(game, level, spec, exact)
-    awards = hold_and_spin_awards(game, level, spec, exact)
+    if chain_state(game, spec).kind == "total":
+        return _total_feature(game, level, spec, exact)
     means = hold_and_spin_means(game, level, spec, exact)
+    if chain_state(game, spec).kind == "reels":
+        return _reel_feature(game, level, spec, exact, means)
+    awards = hold_and_spin_awards(game, level, spec, exact)
     by_count = depends_on_count_only(game, spec, exact)
     return Feature(
         "hold_and_spin",
@@ -728,4 +685,74 @@ def hold_and_spin_feature(
         awards.__getitem__,
         group=(lambda key: sum(key)) if by_count else (lambda key: key),
         odds=lambda probs: feature_odds(game, spec, probs, exact),
+    )
+
+
+def _total_feature(game: Game, level: int, spec: HoldAndSpinSpec, exact):
+    """The feature keyed by the total number of coins (``total`` state: every
+    cell lands alike, so the award depends on the start only through that
+    count, and the base win depends on the key only through it too)."""
+    from slotmath.features.round import Feature, Trigger
+
+    cells = game.rows * game.reels
+    L = count_laws(game, spec, exact)
+    means = total_means(game, spec, exact)
+    sums = _PrizeSums(spec, cells)
+    bet = game.bet(level)
+    step = sums.g * bet.total_bet
+
+    def award(n):
+        return WinDistribution.from_grid(sums.mixture(n, L[n]), step, bet.total_bet)
+
+    return Feature(
+        "hold_and_spin",
+        Trigger(spec.symbol),
+        lambda n: n >= spec.trigger,
+        means.__getitem__,
+        award,
+        odds=lambda probs: feature_odds(game, spec, probs, exact, total=True),
+    )
+
+
+def _reel_feature(game: Game, level: int, spec: HoldAndSpinSpec, exact, means: dict):
+    """The feature keyed by per-reel counts (``reels`` state): the award of a
+    key is a mixture of the laws of (start coins, final count), weighted by
+    the key's final-count law, so the round convolves each (k0, n) law once
+    instead of once per key."""
+    from slotmath.features.round import Feature
+
+    cells = game.rows * game.reels
+    laws = final_count_laws(game, spec, exact)
+    sums = _PrizeSums(spec, cells)
+    bet = game.bet(level)
+    built: dict = {}
+
+    def parts():
+        if "parts" not in built:
+            built["parts"] = _count_parts(game, level, spec)
+        return built["parts"]
+
+    def mixture(keys):
+        found, column = parts()
+        out = np.zeros((len(keys), len(found)))
+        for i, key in enumerate(keys):
+            k0 = sum(key)
+            law = np.array([float(x) for x in laws[key]])
+            n = np.arange(k0, cells + 1)
+            out[i, column[k0, n]] = law[n]
+        return out
+
+    def award(key):
+        hist = sums.mixture(sum(key), laws[key])
+        return WinDistribution.from_grid(hist, sums.g * bet.total_bet, bet.total_bet, normalise=True)
+
+    return Feature(
+        "hold_and_spin",
+        hold_and_spin_trigger(game, spec),
+        lambda key: key in laws,
+        means.__getitem__,
+        award,
+        odds=lambda probs: feature_odds(game, spec, probs, exact),
+        mixture=mixture,
+        parts=lambda: parts()[0],
     )

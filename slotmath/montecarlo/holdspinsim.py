@@ -3,7 +3,10 @@
 
 When the base window shows ``trigger`` or more coins,
 :func:`play_hold_and_spin` plays :func:`play_feature` from that window's
-mask (bit ``reel * H + row``, as in :mod:`slotmath.features.lockit`).  Every
+mask (bit ``reel * H + row``, as in :mod:`slotmath.features.lockit`), or,
+when every cell of a reel lands alike (``respin: cells`` with one probability
+per reel), :func:`play_counts` from its per-reel coin counts: the state of
+:mod:`slotmath.features.holdspin_chain`, with no limit of 63 cells.  Every
 draw is an exactly uniform integer
 (:func:`~slotmath.montecarlo.linesim.uniform_below`): a cell lands a coin
 when a draw below the denominator of its probability falls below the
@@ -30,11 +33,19 @@ from slotmath.features.holdspin import (
     _grid,
     cell_probabilities,
     coin_patterns,
+    reel_probabilities,
 )
 from slotmath.model import Game
 from slotmath.montecarlo.linesim import draw_args, stop_of, uniform_below
 
-__all__ = ["play_feature", "feature_args", "hold_and_spin_start", "play_hold_and_spin", "hold_and_spin_args"]
+__all__ = [
+    "play_feature",
+    "play_counts",
+    "feature_args",
+    "hold_and_spin_start",
+    "play_hold_and_spin",
+    "hold_and_spin_args",
+]
 
 
 @nb.njit(cache=True)
@@ -55,9 +66,12 @@ def play_feature(
     """Play the feature from the held ``mask``: (award [grid units], full screen 0/1).
 
     ``fdims`` = (rows H, reels R, respins, reset 0/1, respin model 0 cells /
-    1 reels, full-screen prize [grid units]).
+    1 reels, 2 per-reel counts: ``mask`` is then the code of
+    :func:`play_counts`, full-screen prize [grid units]).
     """
     H, R, respins, reset, model, full_units = fdims[0], fdims[1], fdims[2], fdims[3], fdims[4], fdims[5]
+    if model == 2:
+        return play_counts(rng, mask, fdims, cell_num, cell_den, v_units, v_cum, s_units, s_cum)
     n_cells = H * R
     full = (1 << n_cells) - 1
     award = 0
@@ -90,12 +104,64 @@ def play_feature(
     return award, 0
 
 
+@nb.njit(cache=True)
+def play_counts(rng, code, fdims, cell_num, cell_den, v_units, v_cum, s_units, s_cum):
+    """Play the feature on per-reel counts of held coins (model 2: every cell
+    of a reel lands alike, so which rows hold the coins does not matter):
+    ``code`` = sum over reels of count(r) (H + 1)**r.  Each empty cell of reel
+    r lands a coin when a draw below ``cell_den[r H]`` falls below
+    ``cell_num[r H]``; (award [grid units], full screen 0/1)."""
+    H, R, respins, reset, full_units = fdims[0], fdims[1], fdims[2], fdims[3], fdims[5]
+    cnt = np.empty(R, dtype=np.int64)
+    held = 0
+    for r in range(R):
+        cnt[r] = code % (H + 1)
+        code //= H + 1
+        held += cnt[r]
+    award = 0
+    for _ in range(held):
+        award += _prize(rng, s_units, s_cum)
+    n_cells = H * R
+    left = respins
+    while left > 0 and held < n_cells:
+        new = 0
+        for r in range(R):
+            num, den = cell_num[r * H], cell_den[r * H]
+            if num > 0:
+                for _ in range(H - cnt[r]):
+                    if uniform_below(rng, den) < num:
+                        cnt[r] += 1
+                        new += 1
+        if new:
+            held += new
+            for _ in range(new):
+                award += _prize(rng, v_units, v_cum)
+            left = respins if reset else left - 1
+        else:
+            left -= 1
+    if held == n_cells:
+        return award + full_units, 1
+    return award, 0
+
+
 @nb.njit(cache=True, inline="always")
 def hold_and_spin_start(stop, coins, head):
     """The held coins (mask, bit ``reel * H + row``) when the base window at
     ``stop`` shows ``trigger`` or more coins, else -1 (``coins``, ``head``:
-    the first two arrays of the slot of :func:`hold_and_spin_args`)."""
+    the first two arrays of the slot of :func:`hold_and_spin_args`); on
+    counts (``head[3]`` 1: ``coins`` the coin count per reel and stop) the
+    code of the per-reel counts of :func:`play_counts`."""
     H = head[2]
+    if head[3]:
+        code = 0
+        count = 0
+        base = 1
+        for r in range(stop.shape[0]):
+            c = coins[r, stop[r]]
+            code += c * base
+            count += c
+            base *= H + 1
+        return code if count >= head[0] else -1
     mask = 0
     count = 0
     for r in range(stop.shape[0]):
@@ -149,6 +215,8 @@ def feature_args(game: Game, spec: HoldAndSpinSpec) -> tuple:
     cell_den = np.ones(n_cells, dtype=np.int64)
     if spec.respin == "cells":
         p = cell_probabilities(game, spec)
+        if (H + 1) ** R >= 2**62:
+            raise ValueError(f"{game.name}: (rows + 1)**reels must be below 2**62 to sample")
         for k in range(H):
             for r in range(R):
                 cell_num[r * H + k], cell_den[r * H + k] = p[k][r].numerator, p[k][r].denominator
@@ -156,7 +224,7 @@ def feature_args(game: Game, spec: HoldAndSpinSpec) -> tuple:
             raise ValueError(f"{game.name}: cell probability denominators must be below 2**31 to sample")
         fbound, fuse, ftable, fcum, fn = draw_args(game, spec.base_reels)
         fpat = np.zeros((R, 1), dtype=np.int64)
-        model = 0
+        model = 2 if reel_probabilities(game, spec) is not None else 0  # on counts where rows do not matter
     else:
         assert spec.reels is not None  # the loader requires it with respin: reels
         fbound, fuse, ftable, fcum, fn = draw_args(game, spec.reels)
@@ -180,7 +248,7 @@ def hold_and_spin_args(game: Game, at: int) -> tuple:
     spec = load_hold_and_spin(game)
     H, R = game.rows, game.reels
     if spec is None:
-        never = np.array([H * R + 1, at, H], dtype=np.int64)
+        never = np.array([H * R + 1, at, H, 0], dtype=np.int64)
         unit = (np.zeros(1, dtype=np.int64), np.ones(1, dtype=np.int64))
         fdims = np.array([H, R, 0, 0, 0, 0], dtype=np.int64)
         cells = (np.zeros(H * R, dtype=np.int64), np.ones(H * R, dtype=np.int64))
@@ -188,6 +256,9 @@ def hold_and_spin_args(game: Game, at: int) -> tuple:
         no_coins = np.zeros((R, max(len(s) for s in game.strips("base"))), dtype=np.int64)
         return (no_coins, never, np.ones(1), feature), ()
     feature, g = feature_args(game, spec)
-    head = np.array([spec.trigger, at, H], dtype=np.int64)
+    counts = int(feature[0][4] == 2)
+    head = np.array([spec.trigger, at, H, counts], dtype=np.int64)
     pat = _patterns(game, spec.base_reels, spec.symbol)
+    if counts:  # coin count per reel and stop
+        pat = np.array([[bin(int(x)).count("1") for x in row] for row in pat], dtype=np.int64)
     return (pat, head, np.array([float(g)]), feature), FEATURE_EVENTS

@@ -153,7 +153,8 @@ def _features(rng, comp, starts, fstop, window, events, fg_events, sets, feat, p
     ``linegame.round_features``) into ``comp``: ``starts`` = (``c``,
     ``mask``, ``lstate``, ``cw``, ``cs``), ``c``, ``cw``, ``cs`` the
     free-games, wheel and selection symbol counts, ``mask`` the held coins
-    (-1: no hold-and-spin), ``lstate`` the lock-it's start (-1: none)."""
+    (a mask, or the code of the per-reel counts; -1: no hold-and-spin),
+    ``lstate`` the lock-it's start (-1: none)."""
     c, mask, lstate, cw, cs = starts
     _, _, free_draw, free_ev, _, free_ways = sets
     games, prize, mult, fg_at = feat[2], feat[3], feat[6][0], feat[7][0]

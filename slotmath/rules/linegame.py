@@ -182,6 +182,12 @@ def _analyse_lines(game: Game, level: int, reel_set: str) -> ParResult:
         result.features["event_rates"] = rates
     result.tables.update(feature_tables(law))
     result.notes += round_notes(law, cap)
+    if "hold_and_spin" in law.figures:  # the chain's state and its size
+        from slotmath.features.holdspin import chain_state, load_hold_and_spin
+
+        spec = load_hold_and_spin(game)
+        assert spec is not None
+        result.notes.append(chain_state(game, spec).describe())
     return result
 
 
@@ -402,10 +408,11 @@ def round_notes(law, cap) -> list:
     ]
     if "hold_and_spin" in law.figures:
         notes.append(
-            "Hold-and-spin: the lock-it chain of the held coins, its award the held prizes "
-            "(convolutions of the value tables given the coins at the trigger and at the end) "
-            "plus the full-screen prize; means exact when every cell of a reel lands alike "
-            "or the grid is small, else float64 (relative error below about 1e-12)."
+            "Hold-and-spin: the respin chain of the held coins on its coarsest exact state, its award "
+            "the held prizes (convolutions of the value tables given the coins at the trigger and at "
+            "the end) plus the full-screen prize; means exact on the total count, on per-reel counts "
+            "when the chain is small, or on masks of at most 6 cells, else float64 (relative error "
+            "below about 1e-12)."
         )
     if "lockit" in law.figures:
         from slotmath.features.lockit_round import EXACT_CELLS
@@ -523,10 +530,11 @@ def check(game: Game) -> None:
 
     prizes = plays_prizes(game)  # a lock-it's wheel and jackpots are checked above
     if "hold_and_spin" in game.options:
-        from slotmath.features.holdspin import check_jackpots, load_hold_and_spin
+        from slotmath.features.holdspin import check_cost, check_jackpots, load_hold_and_spin
 
         spec = load_hold_and_spin(game)
         assert spec is not None
+        check_cost(game, spec)  # the chain's states fit, or one line naming the field
         if not prizes:  # else the jackpots' check below counts every feature's
             check_jackpots(game, spec)
     alone = "jackpots" in game.options and not {"hold_and_spin", "lockit"} & set(game.options)
