@@ -142,21 +142,23 @@ def _load(game: Game) -> HoldAndSpinSpec:
 
 
 def _check_cost(rd, game: Game, spec: HoldAndSpinSpec, w: str) -> None:
-    """Refuse a grid or a respin count beyond the exact method's bounds
-    (:mod:`slotmath.features.cost`): the mask chain (``2**cells`` states)
-    and the chain of per-reel counts (``(rows + 1)**reels`` states, exact)."""
-    from slotmath.features.cost import chain_problem, mask_problem
+    """Refuse a respin count beyond the exact method's bounds
+    (:mod:`slotmath.features.cost`) on the chain's own state
+    (:func:`slotmath.features.holdspin_chain.chain_state`: the total count,
+    per-reel counts or masks), after the state's size itself
+    (:func:`slotmath.features.holdspin_chain.check_cost`)."""
+    from slotmath.features.cost import chain_problem
     from slotmath.features.holdspin import EXACT_CELLS
+    from slotmath.features.holdspin_chain import chain_state, check_cost
 
-    cells = game.reels * game.rows
-    where = f"{w}.respin" if spec.reels is not None else f"{w}.probabilities"
-    problem = mask_problem("hold-and-spin", cells)
+    check_cost(game, spec)
+    state = chain_state(game, spec)
+    # Fractions on the total count, and on masks of few cells; per-reel
+    # counts turn to float64 where Fractions would be slow
+    exact = state.kind == "total" or (state.kind == "masks" and state.cells <= EXACT_CELLS)
+    problem = chain_problem("hold-and-spin", state.states, spec.respins, spec.rule, state.cells, exact)
     if problem:
-        rd.fail(where, problem)
-    for states, exact in ((1 << cells, cells <= EXACT_CELLS), ((game.rows + 1) ** game.reels, True)):
-        problem = chain_problem("hold-and-spin", states, spec.respins, spec.rule, cells, exact)
-        if problem:
-            rd.fail(f"{w}.respins", problem)
+        rd.fail(f"{w}.respins", problem)
 
 
 def _probabilities(rd: _Reader, value, where) -> tuple:

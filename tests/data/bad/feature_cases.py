@@ -278,14 +278,12 @@ def build_costs(case) -> None:
     hs = "options.hold_and_spin"
     probs9 = [[f"1/{k + 2}"] * 9 for k in range(9)]  # row-dependent landing
     for cid, game, field in (
-        ("hs_9x9_cells_from_reels", hold_and_spin_game(9, 9), f"{hs}.respin"),
         ("hs_9x9_reels", hold_and_spin_game(9, 9, respin="reels"), f"{hs}.respin"),
         (
             "hs_9x9_probabilities_by_row",
             hold_and_spin_game(9, 9, reels=None, probabilities=probs9, respins=10**9, rule="countdown"),
             f"{hs}.probabilities",
         ),
-        ("hs_5x5_cells", hold_and_spin_game(5, 5), f"{hs}.respin"),
         (
             "hs_respins_1e9_countdown",
             hold_and_spin_game(3, 1, respins=10**9, rule="countdown"),
@@ -293,7 +291,7 @@ def build_costs(case) -> None:
         ),
         ("hs_respins_1e30", hold_and_spin_game(3, 1, respins=10**30), f"{hs}.respins"),
         ("hs_respins_1e6_reset", hold_and_spin_game(3, 1, respins=10**6), f"{hs}.respins"),
-        ("hs_4x5_respins_1000", hold_and_spin_game(5, 4, respins=1000), f"{hs}.respins"),
+        ("hs_4x5_respins_1e5", hold_and_spin_game(5, 4, respins=10**5), f"{hs}.respins"),
         (
             "hs_value_1e300",
             hold_and_spin_game(3, 1, values=[{"prize": 1e300, "weight": 1}]),
