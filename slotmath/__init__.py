@@ -13,6 +13,9 @@ Six functions cover the work (see :mod:`slotmath.api`)::
 * :func:`tune` tunes reel strips to targets;
 * :func:`report` builds the PAR report.
 
+Every error slotmath raises on purpose is a :class:`slotmath.errors.SlotmathError`
+(:mod:`slotmath.errors`).
+
 The names load lazily (PEP 562): ``import slotmath`` imports no numba,
 pandas or scipy; a computation imports what it needs.
 """
@@ -28,10 +31,10 @@ from typing import Any
 __version__: str = "0.1.0"
 
 #: The curated top level, in the order the API page lists it.
-__all__ = ["load", "par", "simulate", "tune", "report", "validate", "__version__"]
+__all__ = ["load", "par", "simulate", "tune", "report", "validate", "SlotmathError", "__version__"]
 
 _FROM_API = frozenset({"load", "par", "simulate", "tune", "report", "validate"})
-_FROM_ERRORS: frozenset = frozenset()
+_FROM_ERRORS = frozenset({"SlotmathError"})
 
 
 def __getattr__(name: str) -> Any:

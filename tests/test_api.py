@@ -90,3 +90,125 @@ def test_validate_returns_the_game_and_names_the_field(tmp_path):
     with pytest.raises(GameFileError) as info:
         slotmath.validate(bad)
     assert info.value.file == str(bad)
+
+
+# ---------------------------------------------------------------- errors
+ERROR_HOMES = {
+    "slotmath.io.gamefile": ["GameFileError"],
+    "slotmath.io.arguments": ["UsageError"],
+    "slotmath.io.gamewriter": ["GameWriteError"],
+    "slotmath.engine.limits": ["EngineTooLarge"],
+    "slotmath.rules.registry": ["UnknownRules"],
+    "slotmath.rules.figures": ["EngineMismatch"],
+    "slotmath.testing.conformance": ["ConformanceError"],
+    "slotmath.montecarlo.run": ["SetupError", "SchedulerError"],
+    "slotmath.tuning.reelspace": ["BoundsError"],
+    "slotmath.report.notebook": ["ReportError"],
+}
+
+
+@pytest.mark.parametrize("module", sorted(ERROR_HOMES))
+def test_every_error_is_a_slotmath_error_importable_where_it_was(module):
+    import importlib
+
+    from slotmath import errors
+
+    for name in ERROR_HOMES[module]:
+        cls = getattr(importlib.import_module(module), name)
+        assert cls is getattr(errors, name) and issubclass(cls, slotmath.SlotmathError), name
+        assert cls.__doc__, name
+
+
+def test_errors_keep_the_builtin_base_they_replace():
+    from slotmath import errors
+
+    for cls in (errors.GameFileError, errors.SetupError, errors.BoundsError, errors.InfeasibleTuning):
+        assert issubclass(cls, ValueError), cls
+    assert issubclass(errors.EngineTooLarge, RuntimeError)
+    assert issubclass(errors.UnknownRules, LookupError)
+    assert issubclass(errors.ConformanceError, AssertionError)
+
+
+def test_error_carries_file_field_and_the_line_the_cli_prints(tmp_path):
+    """A game file with a bad strip: the error names file, field and problem,
+    and ``slotmath validate`` prints exactly ``slotmath: error: <str(error)>``."""
+    from slotmath.cli import main
+    from slotmath.errors import GameFileError
+
+    bad = tmp_path / "game.yaml"
+    bad.write_text("title: x\n", encoding="utf-8")
+    with pytest.raises(GameFileError) as info:
+        slotmath.load(bad)
+    err = info.value
+    assert err.file == str(bad) and err.problem
+    assert str(err) == ": ".join(p for p in (err.file, err.field, err.problem) if p)
+    proc = subprocess.run(
+        [sys.executable, "-m", "slotmath", "validate", str(bad)],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    assert proc.returncode == 2 and proc.stderr == f"slotmath: error: {err}\n"
+    assert main is not None
+
+
+def test_ensure_raises_the_named_error():
+    from slotmath.errors import GameFileError, InternalError, ensure
+
+    ensure(1 + 1 == 2, "arithmetic")
+    with pytest.raises(InternalError, match="weights do not add up"):
+        ensure(3 == 4, "weights do not add up")
+    with pytest.raises(GameFileError) as info:
+        ensure(
+            False,
+            "must be positive",
+            lambda p, **w: GameFileError(w["file"], w["field"], p),
+            file="g.yaml",
+            field="reels",
+        )
+    assert str(info.value) == "g.yaml: reels: must be positive"
+
+
+def test_no_assert_in_the_package():
+    """``python -O`` removes asserts: production checks use ``ensure`` or raise."""
+    import ast
+
+    found = [
+        f"{p.relative_to(ROOT)}:{n.lineno}"
+        for p in sorted((ROOT / "slotmath").rglob("*.py"))
+        for n in ast.walk(ast.parse(p.read_text(encoding="utf-8")))
+        if isinstance(n, ast.Assert)
+    ]
+    assert found == []
+
+
+# ---------------------------------------------------------------- results
+def test_par_result_is_frozen():
+    import dataclasses
+
+    result = slotmath.par("fruit_classic")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        result.rtp = 0  # type: ignore[misc]
+    changed = dataclasses.replace(result, notes=[*result.notes, "a note"])
+    assert changed.notes[-1] == "a note" and "a note" not in result.notes
+
+
+def test_summary_is_numbers_with_units_and_display_formats_them(capsys):
+    """The summary frame holds floats keyed by figure [unit]: its RTP is the
+    exact RTP, its component rows sum to it, and the hit frequency is the
+    distribution's; the percent text appears only in print_summary and HTML."""
+    result = slotmath.par("classic_free_spins")
+    s = result.summary
+    assert s.index.name == "figure" and list(s.columns) == ["value"]
+    assert s["value"].dtype == float
+    assert s.loc["RTP [x total bet]", "value"] == float(result.rtp)
+    parts = [f"RTP {k} [x total bet]" for k in result.components]
+    assert s.loc[parts, "value"].sum() == pytest.approx(float(result.rtp), rel=1e-12)
+    assert s.loc["hit frequency [probability]", "value"] == result.hit_frequency
+    assert s.loc["SD [x total bet]", "value"] == result.sd
+    assert s.loc["cycle [outcomes]", "value"] == result.cycle
+    assert all("[" in name and name.endswith("]") for name in s.index)
+    rtp_text = f"{float(result.rtp):.6%}"
+    result.print_summary()
+    assert rtp_text in capsys.readouterr().out
+    assert rtp_text in result._repr_html_()

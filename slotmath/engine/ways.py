@@ -50,6 +50,7 @@ from slotmath.engine.limits import check_step_cost
 from slotmath.engine.moments import unique_rows
 from slotmath.engine.reels import pack_reels
 from slotmath.engine.scatters import scatter_counts, suffix_scatter, win_denominator
+from slotmath.errors import ensure
 from slotmath.model import Game
 
 #: Ways steps (state x stop class x state entry) per second, one core
@@ -343,7 +344,7 @@ def ways_distribution(
             fslots,
             fn,
         )
-    assert n == 0
+    ensure(n == 0, "ways.py: expected n == 0")
     return final_distribution(fwins[:fn], fcounts[:fn], unit_den, bet.total_bet, cycle)
 
 

@@ -73,6 +73,7 @@ import numpy as np
 
 from slotmath.engine.cache import game_cache
 from slotmath.engine.distribution import WinDistribution
+from slotmath.errors import ensure
 from slotmath.features.holdspin_spec import (  # noqa: F401  (re-exported)
     RESPIN_MODELS,
     SPEC_KEYS,
@@ -188,7 +189,9 @@ def hold_and_spin_landing(game: Game, spec: HoldAndSpinSpec):
     from slotmath.features.lockit import Landing
 
     if spec.respin == "reels":
-        assert spec.reels is not None  # the loader requires it
+        ensure(
+            spec.reels is not None, "holdspin.py: expected spec.reels is not None"
+        )  # the loader requires it
         return Landing.from_counts(pattern_counts(game, spec.reels, spec.symbol))
     return Landing.from_cells([list(row) for row in cell_probabilities(game, spec)])
 
@@ -199,7 +202,9 @@ def cell_probabilities(game: Game, spec: HoldAndSpinSpec) -> tuple:
     the stop weight of the cell's reel strip."""
     if spec.probabilities is not None:
         return spec.probabilities
-    assert spec.reels is not None  # the loader requires reels or probabilities
+    ensure(
+        spec.reels is not None, "holdspin.py: expected spec.reels is not None"
+    )  # the loader requires reels or probabilities
     idx = game.symbol_index[spec.symbol]
     p = []
     for strip in game.strips(spec.reels):

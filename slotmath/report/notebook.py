@@ -20,6 +20,7 @@ import sys
 from contextlib import contextmanager
 from pathlib import Path
 
+from slotmath.errors import ReportError as ReportError
 from slotmath.io.files import install_dir, make_temp_dir, write_text_atomic
 from slotmath.io.gamefile import GAMES_DIR, GameFileError, check_level, load_game
 from slotmath.report.sheet import DEFAULT_SEED, DEFAULT_SPINS, PROGRESS_ENV, ROOT
@@ -28,15 +29,6 @@ NOTEBOOK = ROOT / "notebooks" / "par_sheet.ipynb"
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 REPORTS_DIR = ROOT / "reports"
 REPORT_FILES = ("par.html", "par.xlsx", "par.json", "par.txt")
-
-
-class ReportError(Exception):
-    """A report step failed: ``game``, ``step`` and ``why``; ``status`` is
-    the exit status (2 for bad input)."""
-
-    def __init__(self, game: str, step: str, why: str, status: int = 1):
-        self.game, self.step, self.why, self.status = game, step, why, status
-        super().__init__(f"report {game}: {step} failed: {why}")
 
 
 EXTERNAL = re.compile(
