@@ -76,6 +76,17 @@ class SlotmathError(Exception):
         self.file, self.field, self.problem = str(file), field, problem
         super().__init__(": ".join(part for part in (self.file, field, problem) if part))
 
+    def __reduce__(self) -> tuple:
+        # rebuilt from its state, whatever the subclass's arguments (errors cross process pools)
+        return _restore, (type(self), self.args, self.__dict__)
+
+
+def _restore(cls: type, args: tuple, state: dict) -> SlotmathError:
+    error = cls.__new__(cls)
+    Exception.__init__(error, *args)
+    error.__dict__.update(state)
+    return error
+
 
 class InputError(SlotmathError):
     """Invalid input: the command line names it and exits with status 2."""

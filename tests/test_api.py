@@ -212,3 +212,18 @@ def test_summary_is_numbers_with_units_and_display_formats_them(capsys):
     result.print_summary()
     assert rtp_text in capsys.readouterr().out
     assert rtp_text in result._repr_html_()
+
+
+def test_errors_survive_pickling():
+    """Errors raised in worker processes come back whole."""
+    import pickle
+
+    from slotmath.errors import GameFileError, ReportError, SetupError
+
+    for err in (
+        GameFileError("g.yaml", "reels", "too short"),
+        ReportError("g", "run", "why", 2),
+        SetupError("x"),
+    ):
+        back = pickle.loads(pickle.dumps(err))
+        assert type(back) is type(err) and str(back) == str(err) and back.__dict__ == err.__dict__
