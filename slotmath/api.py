@@ -245,16 +245,6 @@ def report(
     slotmath.errors.ReportError
         Naming the game, the step that failed and why.
     """
-    from slotmath.model import Game
-    from slotmath.report.notebook import REPORTS_DIR, run_report
-    from slotmath.report.sheetparts import DEFAULT_SEED, DEFAULT_SPINS
+    from slotmath.report.notebook import build_report
 
-    spec = game.source if isinstance(game, Game) else str(game)
-    return run_report(
-        spec,
-        Path(out) if out is not None else REPORTS_DIR,
-        level,
-        DEFAULT_SPINS if spins is None else int(spins),
-        DEFAULT_SEED if seed is None else int(seed),
-        **options,
-    )
+    return build_report(game, out, level, spins, seed, **options)

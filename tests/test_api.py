@@ -227,3 +227,25 @@ def test_errors_survive_pickling():
     ):
         back = pickle.loads(pickle.dumps(err))
         assert type(back) is type(err) and str(back) == str(err) and back.__dict__ == err.__dict__
+
+
+@pytest.mark.parametrize("first", ["slotmath.report", "slotmath"])
+def test_report_is_callable_whichever_is_imported_first(first):
+    """``slotmath/report/`` is also a subpackage: once it is imported,
+    ``slotmath.report`` is the package, which calls the same function; a
+    game that does not exist is a ReportError of status 2 either way."""
+    code = (
+        f"import importlib\nimportlib.import_module({first!r})\nimport slotmath\n"
+        "from slotmath.errors import ReportError\nkind = type(slotmath.report).__name__\n"
+        "try:\n    slotmath.report('no_such_game_here', progress=False)\n"
+        "except ReportError as exc:\n    print(kind, exc.status, exc.step)\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    assert proc.returncode == 0, proc.stderr
+    kind = "_CallablePackage" if first == "slotmath.report" else "function"
+    assert proc.stdout.strip() == f"{kind} 2 load game"

@@ -168,6 +168,51 @@ def run_report(
 
 
 @contextmanager
+def build_report(
+    game,
+    out: str | Path | None = None,
+    level: int | None = None,
+    spins: int | None = None,
+    seed: int | None = None,
+    **options,
+) -> Path:
+    """:func:`run_report` of a game or its spec, with the defaults filled in
+    (:func:`slotmath.report`, also ``slotmath.report(...)`` once the
+    subpackage is imported: see :mod:`slotmath.report`).
+
+    Parameters
+    ----------
+    game : str, path or Game
+        A Game is reported from the file it was read from.
+    out : str or path, optional
+        Folder the report folder ``<game>/`` goes into (default: ``reports/``).
+    level : int, optional
+        Bet level (default: the lowest).
+    spins : int, optional
+        Simulated rounds of the cross-check [rounds] (default 5e7).
+    seed : int, optional
+        Seed of the cross-check.
+    **options
+        Passed to :func:`run_report` (``progress``).
+
+    Returns
+    -------
+    Path
+        The report folder.
+    """
+    from slotmath.model import Game
+
+    spec = game.source if isinstance(game, Game) else str(game)
+    return run_report(
+        spec,
+        Path(out) if out is not None else REPORTS_DIR,
+        level,
+        DEFAULT_SPINS if spins is None else int(spins),
+        DEFAULT_SEED if seed is None else int(seed),
+        **options,
+    )
+
+
 def environment(name: str, value: str):
     """Set environment variable ``name`` (inherited by a kernel started
     inside the block), then restore it."""
