@@ -249,3 +249,31 @@ def test_report_is_callable_whichever_is_imported_first(first):
     assert proc.returncode == 0, proc.stderr
     kind = "_CallablePackage" if first == "slotmath.report" else "function"
     assert proc.stdout.strip() == f"{kind} 2 load game"
+
+
+def test_simulate_is_the_cross_check():
+    """``slotmath.simulate`` is ``cross_check`` (same seed, same rounds:
+    the same estimate), and its RTP is within 4 standard errors of the exact."""
+    from slotmath.analysis.simulation import cross_check
+
+    game = slotmath.load("fruit_classic")
+    ours = slotmath.simulate(game, 20_000, seed=1, workers=1, progress=False)
+    theirs = cross_check(game, None, 20_000, 1, workers=1, progress=False)
+    ours, theirs = ours.to_dict(), theirs.to_dict()
+    for figure in ("rtp", "hit_frequency", "sd"):
+        assert ours[figure] == theirs[figure], figure
+    assert ours["rounds"] == 20_000 and abs(ours["rtp"]["z"]) < 4
+
+
+def test_tune_takes_a_number_as_the_target_rtp(monkeypatch):
+    """A bare number becomes ``Targets(rtp=...)``, the rest is passed through."""
+    from fractions import Fraction
+
+    from slotmath.tuning import tune as tune_module
+    from slotmath.tuning.targets import Targets
+
+    seen = {}
+    monkeypatch.setattr(tune_module, "tune", lambda game, targets, bounds, **kw: seen.update(locals()))
+    slotmath.tune("fruit_classic", 0.93, max_evaluations=5)
+    assert seen["targets"] == Targets(rtp=Fraction("0.93")) and seen["kw"] == {"max_evaluations": 5}
+    assert seen["game"].name == "fruit_classic" and seen["bounds"] is None
