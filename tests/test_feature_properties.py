@@ -7,6 +7,8 @@ exact RTP of ``rules: lines`` equals a brute-force reference.
   round's RTP is ``E[Y] + p n m E[Y] / (1 - n p)`` (each free spin awards
   ``n`` more games with probability ``p``: a branching process with mean
   ``n p < 1`` games per game, so ``n / (1 - n p)`` games in all).
+* Ways: the spin's RTP equals the listed windows (ways counted cell by
+  cell), and free games declared on a ways game are refused, naming the field.
 * Hold-and-spin on lines: the generic round equals
   :func:`slotmath.testing.holdspin_round.hold_and_spin_par`, the same round
   composed independently (direct convolutions of the base win and the award
@@ -19,11 +21,12 @@ from fractions import Fraction
 from itertools import product
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from slotmath.engine.evaluate import line_wins, window_at
-from slotmath.io.gamefile import build_game, check_rules
+from slotmath.io.gamefile import GameFileError, build_game, check_rules
 from slotmath.rules.par import par
 from slotmath.testing.holdspin_round import hold_and_spin_par
 
@@ -159,3 +162,79 @@ def test_hold_and_spin_on_lines_equals_the_direct_convolution(data):
     direct = hold_and_spin_par(game, 1)
     assert generic.rtp == direct.rtp
     assert generic.components == direct.components
+
+
+# ------------------------------------------------------------------ ways
+@st.composite
+def free_games_ways_games(draw):
+    """3 reels x 2 rows paid by ways (A, B and a wild W substituting for
+    both), a scatter S: 3 or more S anywhere pay and declare free games."""
+    strip = st.lists(st.sampled_from(["A", "B", "W", "S"]), min_size=3, max_size=5).filter(lambda s: "S" in s)
+    return {
+        "name": "free_games_ways_property",
+        "grid": {"reels": 3, "rows": 2},
+        "pays_by": "ways",
+        "bet": {"levels": [1], "lines": 10},
+        "symbols": [
+            {"name": "A"},
+            {"name": "B"},
+            {"name": "W", "kind": "wild", "substitutes": "all"},
+            {"name": "S", "kind": "scatter"},
+        ],
+        "reels": {"base": [draw(strip) for _ in range(3)]},
+        "pays": [
+            {"symbol": "A", "count": 3, "pay": draw(st.integers(1, 20))},
+            {"symbol": "B", "count": 3, "pay": draw(st.integers(1, 10))},
+        ],
+        "scatters": [{"symbol": "S", "count": 3, "pay": draw(st.integers(0, 5))}],
+        "options": {
+            "free_games": {
+                "symbol": "S",
+                "reels": "base",
+                "multiplier": draw(st.integers(1, 3)),
+                "awards": {3: {"games": draw(st.integers(1, 3))}},
+            }
+        },
+    }
+
+
+def ways_windows(strips, rows):
+    """Every stop combination's window as names by reel (row ``r`` of a reel
+    stopped at ``s`` shows ``strip[(s + r) % len(strip)]``), equally likely."""
+    for stops in product(*[range(len(strip)) for strip in strips]):
+        yield [
+            [strip[(s + r) % len(strip)] for r in range(rows)] for strip, s in zip(strips, stops, strict=True)
+        ]
+
+
+def ways_spin_rtp(data) -> Fraction:
+    """``E[Y]`` [x total bet] of one spin by listing every window: a symbol's
+    win is its pay times the product over the 3 reels of its cells (or
+    wilds') on each reel; 3 or more S anywhere pay their scatter pay."""
+    pays = {p["symbol"]: p["pay"] for p in data["pays"]}
+    total_bet = data["bet"]["lines"]
+    win, cycle = Fraction(0), 0
+    for window in ways_windows(data["reels"]["base"], data["grid"]["rows"]):
+        coins = 0
+        for symbol, pay in pays.items():
+            ways = 1
+            for reel in window:
+                ways *= sum(cell in (symbol, "W") for cell in reel)
+            coins += pay * ways
+        scatters = sum(cell == "S" for reel in window for cell in reel)
+        win += Fraction(coins, total_bet) + (data["scatters"][0]["pay"] if scatters >= 3 else 0)
+        cycle += 1
+    return win / cycle
+
+
+@SETTINGS
+@given(free_games_ways_games())
+def test_ways_games_equal_the_listed_cycle_and_refuse_free_games(data):
+    """The round of a ways game (no features) is the spin: its RTP equals
+    ``E[Y]`` of the listed windows; declared free games are refused, naming
+    the field (ways games play no feature round), never ignored."""
+    with pytest.raises(GameFileError) as refusal:
+        load(data)
+    assert refusal.value.field == "options.free_games"
+    plain = {k: v for k, v in data.items() if k != "options"}
+    assert par(load(plain), 1).rtp == ways_spin_rtp(data)
