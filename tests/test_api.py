@@ -279,3 +279,23 @@ def test_tune_takes_a_number_as_the_target_rtp(monkeypatch):
     slotmath.tune("fruit_classic", 0.93, max_evaluations=5)
     assert seen["targets"] == Targets(rtp=Fraction("0.93")) and seen["kw"] == {"max_evaluations": 5}
     assert seen["game"].name == "fruit_classic" and seen["bounds"] is None
+
+
+def test_report_builds_the_report_folder(tmp_path, monkeypatch):
+    """``slotmath.report`` runs the report steps into ``out/<game>/`` (the
+    notebook kernel replaced by one writing the four files)."""
+    import nbformat
+    import papermill
+
+    from slotmath.report import notebook
+
+    def execute(source, executed, parameters, **kw):
+        for name in notebook.REPORT_FILES:
+            (Path(parameters["out"]) / name).write_text("new " + name)
+        nbformat.write(nbformat.v4.new_notebook(), executed)
+
+    monkeypatch.setattr(papermill, "execute_notebook", execute)
+    folder = slotmath.api.report(ROOT / "tests" / "data" / "report_toy", tmp_path, spins=0, progress=False)
+    assert folder == tmp_path / "report_toy"
+    assert sorted(p.name for p in folder.iterdir()) == sorted(notebook.REPORT_FILES)
+    assert (folder / "par.json").read_text() == "new par.json"

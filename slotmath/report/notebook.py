@@ -167,7 +167,6 @@ def run_report(
     return target
 
 
-@contextmanager
 def build_report(
     game,
     out: str | Path | None = None,
@@ -213,6 +212,7 @@ def build_report(
     )
 
 
+@contextmanager
 def environment(name: str, value: str):
     """Set environment variable ``name`` (inherited by a kernel started
     inside the block), then restore it."""
