@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: report test lint docs bench install clean
+.PHONY: report test check lint docs bench install clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -22,6 +22,12 @@ report: $(STAMP)
 # The lint checks run first: CI (.ci/run calls `make test`) fails on any finding.
 test: $(STAMP) lint
 	$(PY) -m pytest
+
+# The fast tier for the inner loop: every test but the end-to-end ones
+# marked slow (notebook kernels, the browser, every game's committed report,
+# the documentation site); `make test` still runs them all.
+check: $(STAMP)
+	$(PY) -m pytest -m "not slow" -q
 
 # ruff lint + format check and mypy, as configured in pyproject.toml
 # (.pre-commit-config.yaml runs the same checks before each commit).

@@ -12,7 +12,7 @@ memoised result cleared (compiled kernels warm):
 * the spin-win distribution of video20 (the marginal of the same forward
   pass), to compare with the time before the key dimension existed;
 * the former method, listing the free-game cycle
-  (:func:`slotmath.features.freetable.free_games_table`), which refuses this
+  (:func:`slotmath.testing.freetable.free_games_table`), which refuses this
   game (cycle above 2e7).
 
 Usage: ``python benchmarks/bench_free_games.py [--repeat N]``
@@ -23,10 +23,10 @@ from __future__ import annotations
 import argparse
 
 from slotmath.engine.joint import spin_distribution
-from slotmath.features.freetable import free_games_table
 from slotmath.features.options import load_features
 from slotmath.io.gamefile import load_game
 from slotmath.rules.linegame import analyse, components
+from slotmath.testing.freetable import free_games_table
 
 from timing import forget_cached_results, median_time
 

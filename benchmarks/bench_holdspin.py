@@ -24,9 +24,9 @@ import time
 from slotmath.features.holdspin import hold_and_spin_awards, load_hold_and_spin
 from slotmath.io.gamefile import load_game
 from slotmath.montecarlo.run import run_chunk
-from slotmath.rules.holdspin_round import hold_and_spin_par, hold_and_spin_rtp
 from slotmath.rules.linegame import round_sampler
 from slotmath.rules.par import par
+from slotmath.testing.holdspin_round import hold_and_spin_par, hold_and_spin_rtp
 
 from timing import forget_cached_results, median_time
 

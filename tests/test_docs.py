@@ -36,6 +36,12 @@ def test_getting_started_game_has_the_figures_the_page_states(tmp_path):
     # 64 stop combinations, one each of 3 SEVEN (40), 3 BAR (10), 3 CHERRY (5)
     assert result.rtp == Fraction(55, 64)
     assert "Fraction(55, 64)" in text and "85.9375 %" in text
+    # the page's top-level calls give the same figures
+    import slotmath
+
+    assert slotmath.par(folder).rtp == slotmath.par(slotmath.load(folder), level=1).rtp == result.rtp
+    assert result.summary.loc["RTP [x total bet]", "value"] == 0.859375
+    assert '"RTP [x total bet]" 0.859375' in text and "RTP 85.937500%" in text
 
 
 class _Page(HTMLParser):

@@ -25,6 +25,7 @@ def test_notebook_is_stored_without_outputs():
     assert len(tagged) == 1
 
 
+@pytest.mark.slow  # a notebook kernel end to end
 def test_notebook_runs(tmp_path):
     params = {"level": 2, "example": "jackpot", "seed": 1}
     papermill = pytest.importorskip("papermill")

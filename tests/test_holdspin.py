@@ -25,7 +25,7 @@ from slotmath.features.holdspin import (
     trigger_keys,
 )
 from slotmath.io.gamefile import GameFileError, load_game
-from slotmath.rules.holdspin_round import hold_and_spin_par, hold_and_spin_rtp
+from slotmath.testing.holdspin_round import hold_and_spin_par, hold_and_spin_rtp
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -9,10 +9,10 @@ import pytest
 
 from slotmath.engine.evaluate import line_wins, window_at
 from slotmath.features.expanding import nudged_strip
-from slotmath.features.freetable import free_games_feature
 from slotmath.features.options import load_features
 from slotmath.io.gamefile import GameFileError, load_game
 from slotmath.model import Strip
+from slotmath.testing.freetable import free_games_feature
 
 from conftest import TEST_DATA
 

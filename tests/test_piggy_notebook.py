@@ -25,6 +25,7 @@ def test_notebook_is_stored_without_outputs():
     assert sum("parameters" in c.metadata.get("tags", []) for c in nb.cells) == 1
 
 
+@pytest.mark.slow  # a notebook kernel end to end
 def test_notebook_runs(tmp_path):
     params = {"level": 10, "seed": 5}
     papermill = pytest.importorskip("papermill")

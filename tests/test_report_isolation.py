@@ -9,9 +9,12 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 from conftest import ROOT, TEST_DATA
 
 
+@pytest.mark.slow  # a whole report in a notebook kernel
 def test_report_kernel_ignores_the_working_directory(tmp_path):
     impostor = tmp_path / "cwd" / "slotmath"
     impostor.mkdir(parents=True)

@@ -1,12 +1,13 @@
 """The rules contract (slotmath.rules.contract), the registry
 (slotmath.rules.registry) and the conformance check
-(slotmath.rules.conformance): every registered rules passes the check on its
+(slotmath.testing.conformance): every registered rules passes each named check on its
 games, broken rules fail it, rules registered by a program or by an installed
 distribution's entry point are found, and the options a rules does not read
 are refused."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import re
@@ -21,9 +22,9 @@ import yaml
 
 from slotmath.io.gamefile import GameFileError, load_game
 from slotmath.rules import registry
-from slotmath.rules.conformance import ConformanceError, check_rules
 from slotmath.rules.contract import LineRules, Rules
 from slotmath.rules.registry import UnknownRules, get_rules, rules_for
+from slotmath.testing import CHECKS, ConformanceError, check_rules, parametrize_with_checks, rules_checks
 
 from conftest import GAMES, ROOT
 
@@ -69,11 +70,33 @@ def registered():
 
 
 # ----------------------------------------------------------------- conformance
-@pytest.mark.parametrize("name", SHIPPED)
-def test_every_shipped_game_conforms(name):
-    game = load_game(name)
-    result = check_rules(rules_for(game), game, rounds=20_000)
-    assert result.rtp > 0
+def _shipped_cases() -> list:
+    return [(rules_for(game), game) for game in map(load_game, SHIPPED)]
+
+
+@parametrize_with_checks(_shipped_cases(), rounds=20_000)
+def test_every_shipped_game_conforms(check):
+    """Each conformance check of each shipped game, a test of its own."""
+    check()
+
+
+def test_named_checks_report_every_broken_promise():
+    """Rules broken twice (components and levels): exactly those two named
+    checks fail, each naming its method; the others pass."""
+
+    class TwiceBroken(WrongComponents, LevelsOffTheMap):
+        pass
+
+    failed = {}
+    for name, check in rules_checks(TwiceBroken(), load_game("video20"), rounds=0):
+        try:
+            check()
+        except ConformanceError as exc:
+            failed[name] = str(exc)
+    assert sorted(failed) == ["components", "equivalent_levels"]
+    assert failed["components"].startswith("TwiceBroken.components")
+    assert failed["equivalent_levels"].startswith("TwiceBroken.equivalent_levels")
+    assert list(CHECKS) == [name for name, _ in rules_checks(TwiceBroken(), load_game("video20"))]
 
 
 def test_every_built_in_rules_has_a_shipped_game():
@@ -101,8 +124,7 @@ class WrongComponents(Broken):
 class ComponentsNotSummingToRtp(Broken):
     def analyse(self, game, level):
         result = super().analyse(game, level)
-        result.components = {**result.components, "bonus": Fraction(1, 10)}
-        return result
+        return dataclasses.replace(result, components={**result.components, "bonus": Fraction(1, 10)})
 
 
 class AcceptsAnyOption(Broken):

@@ -18,6 +18,7 @@ target RTP, which forces ``FREE_SPINS * lines = PRIZE_A`` (lines = 0.8).
 
 from __future__ import annotations
 
+import dataclasses
 from fractions import Fraction
 from itertools import product
 
@@ -158,14 +159,13 @@ def test_numbers_in_par_features_become_figures():
 
     class FeatureToyRules(PlainToyRules):
         def analyse(self, game, level):
-            result = analyse(game, level)
-            result.features = {
+            features = {
                 "by_choice": {"lockit": 0.9403, "free_games": 0.9402},
                 "one_in": 247.3,
                 "flag": True,
                 "note": "text",
             }
-            return result
+            return dataclasses.replace(analyse(game, level), features=features)
 
     use_rules(FeatureToyRules)
     from slotmath.analysis.metrics import game_figures

@@ -16,10 +16,10 @@ import signal
 import sys
 
 from slotmath import __version__
-from slotmath.engine.limits import EngineTooLarge
-from slotmath.io.arguments import UsageError, game_and_level, positive_int, spin_count
+from slotmath.errors import InputError, UsageError
+from slotmath.io.arguments import game_and_level, positive_int, spin_count
 from slotmath.io.files import ALLOW_OUTSIDE_ENV
-from slotmath.io.gamefile import GameFileError, load_game
+from slotmath.io.gamefile import load_game
 from slotmath.io.terminal import terminal_text
 
 EXIT_INPUT = 2
@@ -191,7 +191,7 @@ def main(argv=None) -> int:
         if _Interrupt.seen:  # swallowed where it landed: the command still was interrupted
             raise KeyboardInterrupt
         return status
-    except (GameFileError, UsageError, EngineTooLarge) as exc:
+    except InputError as exc:  # a game file, an argument, an engine limit, ...
         print(f"slotmath: error: {terminal_text(exc)}", file=sys.stderr)
         return EXIT_INPUT
     except KeyboardInterrupt:

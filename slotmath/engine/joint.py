@@ -42,6 +42,7 @@ from slotmath.engine.limits import EngineTooLarge
 from slotmath.engine.moments import pay_automaton, unique_rows
 from slotmath.engine.reels import pack_reels, reel_digits, reel_radix
 from slotmath.engine.scatters import scatter_counts, suffix_scatter, win_denominator
+from slotmath.errors import ensure
 from slotmath.model import Game
 
 __all__ = [
@@ -278,7 +279,7 @@ def final_distribution(
     dist = WinDistribution(
         wins[order].copy(), np.array(counts[order].tolist(), dtype=object), unit_den, total_bet
     )
-    assert dist.total == cycle
+    ensure(dist.total == cycle, "joint.py: expected dist.total == cycle")
     return dist
 
 
@@ -515,6 +516,6 @@ def _forward(game: Game, level: int, reel_set: str, triggers: tuple, max_line_st
             fn,
             n_sc,
         )
-    assert n == 0
+    ensure(n == 0, "joint.py: expected n == 0")
     fcodes = fkeys[:fn, 0].astype(np.int64) if triggers else np.zeros(fn, dtype=np.int64)
     return fwins[:fn], fcodes, fcounts[:fn], unit_den, bet.total_bet, cycle

@@ -3,13 +3,10 @@ so the command line can name the error without loading the engine)."""
 
 from __future__ import annotations
 
+from slotmath.errors import EngineTooLarge as EngineTooLarge
+
 MAX_LINE_STEPS = 2 * 10**10  # about 3 minutes on one core
 LINE_STEPS_PER_SECOND = 1e8  # measured on video20 and its stress variants (one core)
-
-
-class EngineTooLarge(RuntimeError):
-    """An exact computation would exceed its work limit (the message says
-    by how much and the estimated time)."""
 
 
 def check_step_cost(game, reel: int, n_states: int, n_classes: int, width: int, limit: int, **words) -> None:

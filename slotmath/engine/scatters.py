@@ -9,6 +9,7 @@ from math import lcm
 import numpy as np
 
 from slotmath.engine.reels import convolve_int, count_distribution, pack_reels, window_symbol_count
+from slotmath.errors import ensure
 from slotmath.model import Game
 
 
@@ -82,7 +83,7 @@ def scatter_counts(game: Game, reel_set: str, total_bet: int, unit_den: int) -> 
             total += scatter_pay(game, sym, rem % radix[j])
             rem //= radix[j]
         units = total * total_bet * unit_den
-        assert units.denominator == 1
+        ensure(units.denominator == 1, "scatters.py: expected units.denominator == 1")
         pay_units[code] = int(units)
     return ScatterCounts(tuple(syms), codes, radix, pay_units)
 

@@ -59,6 +59,7 @@ from slotmath.engine.limits import check_step_cost
 from slotmath.engine.moments import unique_rows
 from slotmath.engine.reels import pack_reels
 from slotmath.engine.scatters import scatter_counts, suffix_scatter, win_denominator
+from slotmath.errors import ensure
 from slotmath.model import Game
 
 #: Ways steps (state x stop class x state entry) per second, one core
@@ -389,7 +390,7 @@ def _ways_forward(game: Game, level: int, reel_set: str, triggers: tuple, max_st
             fn,
             n_sc,
         )
-    assert n == 0
+    ensure(n == 0, "ways.py: expected n == 0")
     fcodes = fkeys[:fn, 0].astype(np.int64) if triggers else np.zeros(fn, dtype=np.int64)
     return fwins[:fn], fcodes, fcounts[:fn], unit_den, bet.total_bet, cycle
 

@@ -79,6 +79,7 @@ import numpy as np
 
 from slotmath.engine.cache import game_cache
 from slotmath.engine.distribution import WinDistribution
+from slotmath.errors import ensure
 from slotmath.features.holdspin_chain import (
     EXACT_LAW_WORK,
     EXACT_WORK,
@@ -213,7 +214,9 @@ def hold_and_spin_landing(game: Game, spec: HoldAndSpinSpec):
     from slotmath.features.lockit import Landing
 
     if spec.respin == "reels":
-        assert spec.reels is not None  # the loader requires it
+        ensure(
+            spec.reels is not None, "holdspin.py: expected spec.reels is not None"
+        )  # the loader requires it
         return Landing.from_counts(pattern_counts(game, spec.reels, spec.symbol))
     return Landing.from_cells([list(row) for row in cell_probabilities(game, spec)])
 
@@ -279,11 +282,11 @@ def _count_laws(game, spec, exact):
     state = chain_state(game, spec)
     p = reel_probabilities(game, spec)
     if state.kind == "total":
-        assert p is not None
+        ensure(p is not None, "holdspin.py: expected p is not None")
         run_exact = bool(exact) or (exact is None and state.work <= EXACT_LAW_WORK)
         return total_count_laws(p[0], state.cells, spec.respins, spec.rule, run_exact)
     if state.kind == "reels":
-        assert p is not None
+        ensure(p is not None, "holdspin.py: expected p is not None")
         run_exact = bool(exact) or (exact is None and state.work <= EXACT_WORK)
         return reel_count_laws(p, game.rows, spec.respins, spec.rule, run_exact)
     return None
@@ -351,7 +354,7 @@ def _means(game, spec, exact):
     state = chain_state(game, spec)
     small = state.work // (cells + 1) <= EXACT_WORK  # one value per state, not a law
     if state.kind == "reels" and (exact or (exact is None and small)):
-        assert p is not None
+        ensure(p is not None, "holdspin.py: expected p is not None")
         f = count_grid(game.rows, game.reels) * ev
         f[(game.rows,) * game.reels] += spec.full_screen
         V = count_chain_values(p, game.rows, spec.respins, spec.rule, f)
@@ -390,7 +393,7 @@ def _total_means(game, spec, exact):
     f = np.array([m * ev for m in range(cells + 1)], dtype=object)
     f[cells] += spec.full_screen
     p = reel_probabilities(game, spec)
-    assert p is not None
+    ensure(p is not None, "holdspin.py: expected p is not None")
     V = total_count_values(p[0], cells, spec.respins, spec.rule, f, exact is not False)
     return {n: V[n] - n * (ev - es) for n in range(spec.trigger, cells + 1)}
 

@@ -44,6 +44,7 @@ from math import comb, gcd, lcm
 
 import numpy as np
 
+from slotmath.errors import ensure
 from slotmath.features.holdspin_spec import HoldAndSpinSpec
 from slotmath.model import Game
 
@@ -107,7 +108,9 @@ def cell_probabilities(game: Game, spec: HoldAndSpinSpec) -> tuple:
     the stop weight of the cell's reel strip."""
     if spec.probabilities is not None:
         return spec.probabilities
-    assert spec.reels is not None  # the loader requires reels or probabilities
+    ensure(
+        spec.reels is not None, "holdspin_chain.py: expected spec.reels is not None"
+    )  # the loader requires reels or probabilities
     idx = game.symbol_index[spec.symbol]
     p = []
     for strip in game.strips(spec.reels):

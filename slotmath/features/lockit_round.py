@@ -52,6 +52,7 @@ import numpy as np
 
 from slotmath.engine.cache import game_cache
 from slotmath.engine.distribution import WinDistribution
+from slotmath.errors import ensure
 from slotmath.features import wheel as wheel_mod
 from slotmath.features.options import (
     LockItSource,
@@ -139,7 +140,7 @@ def _load(game: Game) -> LineLockIt:
             rd.fail(f"options.{other}", "beside options.lockit is not played under rules: lines")
     declared = load_features(game)
     spec = declared.lockit
-    assert spec is not None
+    ensure(spec is not None, "lockit_round.py: expected spec is not None")
     for name in spec.sources:
         if name != BASE_SOURCE:
             rd.fail(

@@ -15,7 +15,7 @@ module can use:
     the multiplier, an optional expanding (nudging) wild, an optional sticky
     wild (:mod:`slotmath.features.sticky`)
     (:mod:`slotmath.features.freeround` plays them in the round of ``rules:
-    lines``; :mod:`slotmath.features.freetable` lists a small free-game cycle).
+    lines``; :mod:`slotmath.testing.freetable` lists a small free-game cycle).
 ``selection``
     a feature selection: a scatter count pays a prize and offers a choice
     between features (lock-it with given spins and awards, or free games).

@@ -37,6 +37,7 @@ import numpy as np
 
 from slotmath.engine.cache import game_cache, no_sets
 from slotmath.engine.distribution import WinDistribution
+from slotmath.errors import ensure
 from slotmath.features import wheel as wheel_mod
 from slotmath.features.options import WheelSpec, _Reader, _wheel, load_features
 from slotmath.features.reach import reach_problem
@@ -139,7 +140,7 @@ def _load(game: Game) -> LinePrizes:
         from slotmath.features.holdspin import load_hold_and_spin
 
         hs = load_hold_and_spin(game)
-        assert hs is not None
+        ensure(hs is not None, "prizes.py: expected hs is not None")
         used |= {p.label for p in hs.values + hs.start_values} | {hs.full_screen_label}
     for name in jackpots:
         if name not in used:
@@ -301,7 +302,10 @@ def _rates(rates: dict) -> dict:
 
 def wheel_feature(game: Game, level: int, spec: TriggeredWheel) -> Feature:
     """The triggered wheel as a round :class:`Feature` (component ``wheel``)."""
-    assert spec.symbol is not None and spec.trigger is not None
+    ensure(
+        spec.symbol is not None and spec.trigger is not None,
+        "prizes.py: expected spec.symbol is not None and spec.trigger is not None",
+    )
     total_bet = game.bet(level).total_bet
     mean = spec.spins * wheel_mod.moments(spec.wheel)[0]
     law = wheel_law(spec.wheel, spec.spins, total_bet)
@@ -353,12 +357,14 @@ def selection_feature(game: Game, level: int, spec: ChoiceSpec, prizes: LinePriz
 
     def wheel() -> WheelSpec:
         """The declared wheel (a choice with wheel spins needs one)."""
-        assert prizes.wheel is not None
+        ensure(prizes.wheel is not None, "prizes.py: expected prizes.wheel is not None")
         return prizes.wheel.wheel
 
     @cache
     def free_games(games: int, mult: Fraction) -> Feature:
-        assert fgs is not None  # a choice with free games needs them declared
+        ensure(
+            fgs is not None, "prizes.py: expected fgs is not None"
+        )  # a choice with free games needs them declared
         again = fgs.retrigger_awards or fgs.awards  # none: the choice's games are not retriggered
         one = replace(fgs, multiplier=mult, awards={1: (Fraction(0), games)}, retrigger_awards=again or None)
         one = one if again else replace(one, retrigger=False)

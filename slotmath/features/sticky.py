@@ -50,6 +50,7 @@ import numpy as np
 
 from slotmath.engine.cache import ValueCache, game_key
 from slotmath.engine.limits import EngineTooLarge
+from slotmath.errors import ensure
 from slotmath.features.cost import MAX_STICKY_MASKS
 from slotmath.features.expanding import nudged_game
 from slotmath.features.options import FreeGamesSpec
@@ -206,7 +207,7 @@ class StickyGames:
             for key, ys in tr.items():
                 h = np.zeros(max(ys) // unit + 1)
                 for y, c in ys.items():
-                    assert y % unit == 0
+                    ensure(y % unit == 0, "sticky.py: expected y % unit == 0")
                     h[y // unit] += c / self.cycle
                 laws[(m, key)] = h
         live = {0: {(l0, b0): np.ones(1)}}
@@ -312,7 +313,7 @@ def mask_moves(game: Game, level: int, spec: FreeGamesSpec, mask: int, den: int)
         total += w * pay * total_bet * den
         at = (m2, spec.retrigger_games(n))
         moves[at] = moves.get(at, 0) + w
-    assert Fraction(total).denominator == 1
+    ensure(Fraction(total).denominator == 1, "sticky.py: expected Fraction(total).denominator == 1")
     return moves, int(total)
 
 

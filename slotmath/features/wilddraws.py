@@ -17,6 +17,7 @@ import numpy as np
 
 from slotmath.engine.combinations import combination_row, line_profiles, tuple_weights
 from slotmath.engine.lines import compile_pays, count_of, tuple_digits, wild_factor
+from slotmath.errors import ensure
 from slotmath.features.wildmult import WildMultipliers, load_wild_multipliers
 from slotmath.model import Game
 
@@ -228,7 +229,7 @@ def drawn_line_figures(game: Game, level: int, reel_set: str = "base") -> DrawnL
     Hit counts are integers over the game's own cycle.
     """
     spec = load_wild_multipliers(game)
-    assert spec is not None
+    ensure(spec is not None, "wilddraws.py: expected spec is not None")
     S, R = len(game.symbols), game.reels
     cp = compile_pays(game, level)
     drawn = game.symbol_index[spec.symbol]

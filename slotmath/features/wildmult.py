@@ -48,6 +48,7 @@ from math import gcd
 
 from slotmath.engine.cache import game_cache, no_sets
 from slotmath.engine.payrule import pay_rule
+from slotmath.errors import ensure
 from slotmath.features.reach import on_reels
 from slotmath.model import Game, Strip, Symbol, WildRule
 
@@ -213,7 +214,7 @@ def rewrite_refusal(game: Game) -> str | None:
     from slotmath.io.gamefile import EXACT_LIMIT, MAX_WEIGHT
 
     spec = load_wild_multipliers(game)
-    assert spec is not None
+    ensure(spec is not None, "wildmult.py: expected spec is not None")
     top = max(w for _, w in spec.table)
     for name, strips in game.reel_sets.items():
         cycle, heaviest = 1, 0
@@ -240,7 +241,7 @@ def _rewrite(game: Game) -> Game:
     from slotmath.engine.limits import EngineTooLarge
 
     spec = load_wild_multipliers(game)
-    assert spec is not None
+    ensure(spec is not None, "wildmult.py: expected spec is not None")
     refusal = rewrite_refusal(game)
     if refusal is not None:
         raise EngineTooLarge(f"{game.name}: options.wild_multipliers: {refusal}")
@@ -251,7 +252,7 @@ def _rewrite(game: Game) -> Game:
         return allowed | names if w in allowed else allowed
 
     wild = game.symbol(w).wild
-    assert wild is not None
+    ensure(wild is not None, "wildmult.py: expected wild is not None")
     symbols = [
         replace(s, wild=replace(s.wild, substitutes=widen(s.wild.substitutes))) if s.wild else s
         for s in game.symbols

@@ -5,11 +5,8 @@ from __future__ import annotations
 
 import argparse
 
+from slotmath.errors import UsageError as UsageError
 from slotmath.io.gamefile import check_level, load_game
-
-
-class UsageError(Exception):
-    """Bad command-line input (exit status 2)."""
 
 
 def game_and_level(spec: str, level: int | None):

@@ -30,6 +30,7 @@ if "jsonschema" not in sys.modules:
 import jsonschema
 import yaml
 
+from slotmath.errors import GameFileError
 from slotmath.io.colours import is_colour
 from slotmath.io.files import inside, size_problem
 from slotmath.io.search import default_games_dir, games_path
@@ -55,16 +56,6 @@ MAX_WEIGHT = 2**32
 #: in win units below :data:`MAX_WIN_UNITS` for realistic pays.
 MAX_PAY_DENOMINATOR = 10**6
 NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-
-
-class GameFileError(ValueError):
-    """An invalid game file: ``file``, ``field`` (a path like
-    ``reels.base[2][14]``) and ``problem``."""
-
-    def __init__(self, file, field: str, problem: str):
-        self.file, self.field, self.problem = str(file), field, problem
-        where = f"{self.file}: {field}: " if field else f"{self.file}: "
-        super().__init__(where + problem)
 
 
 @lru_cache(maxsize=1)

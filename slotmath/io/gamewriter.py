@@ -32,14 +32,11 @@ from pathlib import Path
 
 import yaml
 
+from slotmath.errors import GameWriteError as GameWriteError
 from slotmath.io.arguments import UsageError
 from slotmath.io.files import allow_outside, default_mode, remove_leftovers, temp_prefix
 from slotmath.io.gamefile import GameFileError, load_game, option_file
 from slotmath.model import Game, Strip
-
-
-class GameWriteError(RuntimeError):
-    """The rewritten file did not read back as intended (a defect, not input)."""
 
 
 # ---------------------------------------------------------------- rendering

@@ -27,6 +27,7 @@ from fractions import Fraction
 import numba as nb
 import numpy as np
 
+from slotmath.errors import ensure
 from slotmath.features.holdspin import (
     FEATURE_EVENTS,
     HoldAndSpinSpec,
@@ -226,7 +227,9 @@ def feature_args(game: Game, spec: HoldAndSpinSpec) -> tuple:
         fpat = np.zeros((R, 1), dtype=np.int64)
         model = 2 if reel_probabilities(game, spec) is not None else 0  # on counts where rows do not matter
     else:
-        assert spec.reels is not None  # the loader requires it with respin: reels
+        ensure(
+            spec.reels is not None, "holdspinsim.py: expected spec.reels is not None"
+        )  # the loader requires it with respin: reels
         fbound, fuse, ftable, fcum, fn = draw_args(game, spec.reels)
         fpat = _patterns(game, spec.reels, spec.symbol)
         model = 1

@@ -30,6 +30,7 @@ import numba as nb
 import numpy as np
 
 from slotmath.engine.reels import windows
+from slotmath.errors import ensure
 from slotmath.features.lockit_round import FEATURE_EVENTS, _grid, _required, load_line_lockit, shape_counts
 from slotmath.model import Game
 from slotmath.montecarlo.linesim import draw_args, draw_stops, uniform_below, weighted_index
@@ -161,7 +162,7 @@ def lockit_args(game: Game, level: int) -> tuple:
         pre = np.array([q.numerator, q.denominator, int(w.pre_prize / g)], dtype=np.int64)
         if pre[1] >= 2**31:
             raise ValueError(f"{game.name}: the wheel's before probability needs a denominator below 2**31")
-        assert wheel_mod.outcomes(w)  # declared segments
+        ensure(wheel_mod.outcomes(w), "lockitsim.py: expected wheel_mod.outcomes(w)")  # declared segments
     else:
         w_units, w_cum, pre = [0], np.ones(1, dtype=np.int64), np.array([0, 1, 0], dtype=np.int64)
     packed = np.ascontiguousarray(shape_counts(game, lk.spec), dtype=np.int64)

@@ -61,6 +61,7 @@ import numba as nb
 import numpy as np
 
 from slotmath.engine.scatters import scatter_symbols
+from slotmath.errors import ensure
 from slotmath.model import Game
 from slotmath.montecarlo.holdspinsim import hold_and_spin_args, hold_and_spin_start, play_hold_and_spin
 from slotmath.montecarlo.linesim import (
@@ -374,7 +375,7 @@ def prize_args(game: Game, level: int, sym: np.ndarray) -> tuple:
             pp[2] = sel.trigger
             # the policy's choice probabilities (max_rtp compares the exact means)
             odds = selection_feature(game, level, sel, prizes).odds
-            assert odds is not None
+            ensure(odds is not None, "roundsim.py: expected odds is not None")
             probs = odds({0: 1})["choices"]
             ccum = np.cumsum([probs[c.name]["probability"] for c in sel.choices])
             cprize = np.array([float(c.prize) for c in sel.choices])

@@ -58,6 +58,8 @@ import numba as nb
 import numpy as np
 
 from slotmath.engine.distribution import WIN_EDGES
+from slotmath.errors import SchedulerError as SchedulerError
+from slotmath.errors import SetupError as SetupError
 from slotmath.montecarlo.results import Moments, SimulationResult
 
 #: Rounds per chunk (the unit of work and of reproducibility) by default.
@@ -83,14 +85,6 @@ def win_bin_labels() -> list:
 
 #: Most chunks a run may have (each chunk is a task and a result to merge).
 MAX_CHUNKS = 1_000_000
-
-
-class SetupError(ValueError):
-    """A run that cannot start as asked (a user error, not a failure)."""
-
-
-class SchedulerError(SetupError):
-    """The Dask scheduler cannot be used (not installed or not reachable)."""
 
 
 # ---------------------------------------------------------------- samplers

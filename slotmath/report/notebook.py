@@ -20,6 +20,7 @@ import sys
 from contextlib import contextmanager
 from pathlib import Path
 
+from slotmath.errors import ReportError as ReportError
 from slotmath.io.files import install_dir, make_temp_dir, write_text_atomic
 from slotmath.io.gamefile import GAMES_DIR, GameFileError, check_level, load_game
 from slotmath.io.terminal import terminal_text
@@ -29,15 +30,6 @@ NOTEBOOK = ROOT / "notebooks" / "par_sheet.ipynb"
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 REPORTS_DIR = ROOT / "reports"
 REPORT_FILES = ("par.html", "par.xlsx", "par.json", "par.txt")
-
-
-class ReportError(Exception):
-    """A report step failed: ``game``, ``step`` and ``why``; ``status`` is
-    the exit status (2 for bad input)."""
-
-    def __init__(self, game: str, step: str, why: str, status: int = 1):
-        self.game, self.step, self.why, self.status = game, step, why, status
-        super().__init__(f"report {game}: {step} failed: {why}")
 
 
 EXTERNAL = re.compile(
@@ -177,6 +169,51 @@ def run_report(
         shutil.rmtree(work, ignore_errors=True)
         raise
     return target
+
+
+def build_report(
+    game,
+    out: str | Path | None = None,
+    level: int | None = None,
+    spins: int | None = None,
+    seed: int | None = None,
+    **options,
+) -> Path:
+    """:func:`run_report` of a game or its spec, with the defaults filled in
+    (:func:`slotmath.report`, also ``slotmath.report(...)`` once the
+    subpackage is imported: see :mod:`slotmath.report`).
+
+    Parameters
+    ----------
+    game : str, path or Game
+        A Game is reported from the file it was read from.
+    out : str or path, optional
+        Folder the report folder ``<game>/`` goes into (default: ``reports/``).
+    level : int, optional
+        Bet level (default: the lowest).
+    spins : int, optional
+        Simulated rounds of the cross-check [rounds] (default 5e7).
+    seed : int, optional
+        Seed of the cross-check.
+    **options
+        Passed to :func:`run_report` (``progress``).
+
+    Returns
+    -------
+    Path
+        The report folder.
+    """
+    from slotmath.model import Game
+
+    spec = game.source if isinstance(game, Game) else str(game)
+    return run_report(
+        spec,
+        Path(out) if out is not None else REPORTS_DIR,
+        level,
+        DEFAULT_SPINS if spins is None else int(spins),
+        DEFAULT_SEED if seed is None else int(seed),
+        **options,
+    )
 
 
 @contextmanager

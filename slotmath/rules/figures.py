@@ -18,6 +18,7 @@ from slotmath.engine.joint import spin_distribution
 from slotmath.engine.lines import pay_tensor
 from slotmath.engine.moments import line_moments
 from slotmath.engine.scatters import scatter_code_distribution
+from slotmath.errors import EngineMismatch as EngineMismatch
 from slotmath.model import Game
 from slotmath.rules.par import ParResult
 
@@ -42,10 +43,6 @@ MOMENT_FIGURES = frozenset({"hit_frequency", "sd", "vi"})
 LIVE_FIGURES = frozenset({"rtp", "hit_frequency", "sd", "vi", "feature_frequency"})
 #: Figures every source provides.
 CORE_FIGURES = ("rtp", "hit_frequency", "sd", "vi")
-
-
-class EngineMismatch(AssertionError):
-    """Two exact computations of one figure disagree (a defect, never input)."""
 
 
 def shared_pay_tensor(game: Game, level: int):

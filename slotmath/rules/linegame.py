@@ -6,9 +6,11 @@ engine is imported by the functions that use it.
 
 from __future__ import annotations
 
+import dataclasses
 from fractions import Fraction
 from typing import TYPE_CHECKING, NoReturn
 
+from slotmath.errors import ensure
 from slotmath.model import Game
 
 if TYPE_CHECKING:
@@ -35,14 +37,14 @@ def analyse(game: Game, level: int, reel_set: str = "base") -> ParResult:
     from slotmath.features.wilddraws import drawn_line_figures
 
     drawn = drawn_line_figures(game, level, reel_set)
-    assert drawn.rtp == result.components["lines"], "drawn multipliers: the two methods disagree"
+    ensure(drawn.rtp == result.components["lines"], "drawn multipliers: the two methods disagree")
     how = "multiplied" if played.options["wild_multipliers"].combine == "multiply" else "added"
-    result.notes.append(
+    note = (
         f"Wild multipliers drawn from a table ({how} on a line): every draw is written into the stops "
         f"(cycle {result.cycle:,} is the rewritten one); the figures are exact over it, and the line "
         "RTP equals the one from the law of the counted wilds on each line."
     )
-    return result
+    return dataclasses.replace(result, notes=[*result.notes, note])
 
 
 def drawn_too_large(game: Game) -> bool:
@@ -152,10 +154,14 @@ def _analyse_lines(game: Game, level: int, reel_set: str) -> ParResult:
         if cap is not None:
             from slotmath.features.round import cap_distribution
 
-            result.distribution, over = cap_distribution(dist, cap)
-            result.components["round_cap"] = -over
-            result.rtp = float(result.rtp) - over
-            result.notes.append(_cap_note(cap))
+            capped, over = cap_distribution(dist, cap)
+            result = dataclasses.replace(
+                result,
+                distribution=capped,
+                components={**result.components, "round_cap": -over},
+                rtp=float(result.rtp) - over,
+                notes=[*result.notes, _cap_note(cap)],
+            )
         return result
     from slotmath.features.round import round_law, round_triggers
 
@@ -172,23 +178,27 @@ def _analyse_lines(game: Game, level: int, reel_set: str) -> ParResult:
         notes=notes,
     )
     law = round_law(keyed, features, cap)
-    result.rtp = law.rtp
-    result.components.update(law.components)
-    result.distribution = law.distribution
-    result.distribution_shortfall = law.shortfall
-    result.features = law.figures
-    rates = {k: v for fig in law.figures.values() for k, v in fig.pop("event_rates", {}).items()}
+    figures = dict(law.figures)
+    rates = {k: v for fig in figures.values() for k, v in fig.pop("event_rates", {}).items()}
     if rates:  # expected count per round of the round sampler's feature events
-        result.features["event_rates"] = rates
-    result.tables.update(feature_tables(law))
-    result.notes += round_notes(law, cap)
+        figures["event_rates"] = rates
+    notes = [*result.notes, *round_notes(law, cap)]
     if "hold_and_spin" in law.figures:  # the chain's state and its size
         from slotmath.features.holdspin import chain_state, load_hold_and_spin
 
         spec = load_hold_and_spin(game)
-        assert spec is not None
-        result.notes.append(chain_state(game, spec).describe())
-    return result
+        ensure(spec is not None, "linegame.py: expected spec is not None")
+        notes.append(chain_state(game, spec).describe())
+    return dataclasses.replace(
+        result,
+        rtp=law.rtp,
+        components={**result.components, **law.components},
+        distribution=law.distribution,
+        distribution_shortfall=law.shortfall,
+        features=figures,
+        tables={**result.tables, **feature_tables(law)},
+        notes=notes,
+    )
 
 
 def components(game: Game, level: int) -> dict:
@@ -447,7 +457,7 @@ def _par_result(game, level, reel_set, table, channel, channel_rtp, dist, **extr
     if game.scatter_pays:
         components["scatters"] = scatter_rtp
     rtp = channel_rtp + scatter_rtp
-    assert dist.mean == rtp, f"{channel} distribution disagrees with the combination table"
+    ensure(dist.mean == rtp, f"{channel} distribution disagrees with the combination table")
     return ParResult(
         game=game,
         bet=game.bet(level),
@@ -533,7 +543,7 @@ def check(game: Game) -> None:
         from slotmath.features.holdspin import check_cost, check_jackpots, load_hold_and_spin
 
         spec = load_hold_and_spin(game)
-        assert spec is not None
+        ensure(spec is not None, "linegame.py: expected spec is not None")
         check_cost(game, spec)  # the chain's states fit, or one line naming the field
         if not prizes:  # else the jackpots' check below counts every feature's
             check_jackpots(game, spec)

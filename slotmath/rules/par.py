@@ -38,9 +38,10 @@ def fraction_display(value: object) -> str:
     return f"{len(num)}-digit / {len(den)}-digit fraction (whole in par.json)"
 
 
-@dataclass
+@dataclass(frozen=True, eq=False)
 class ParResult:
-    """Exact figures of one game at one bet level.
+    """Exact figures of one game at one bet level (frozen: a changed result
+    is a new one, :func:`dataclasses.replace`).
 
     Attributes
     ----------
@@ -101,14 +102,17 @@ class ParResult:
 
     @property
     def hit_frequency(self) -> float:
+        """Probability that a round pays [probability]."""
         return float(self.distribution.hit_frequency)
 
     @property
     def sd(self) -> float:
+        """Standard deviation of a round's win [x total bet]."""
         return self.distribution.sd
 
     @property
     def volatility_index(self) -> dict:
+        """Volatility index by confidence ``{"90": vi, ...}`` [x total bet]."""
         return {str(round(c * 100)): self.distribution.volatility_index(c) for c in CONFIDENCE_LEVELS}
 
     def confidence_table(self) -> pd.DataFrame:
@@ -126,7 +130,39 @@ class ParResult:
 
     @property
     def summary(self) -> pd.DataFrame:
-        """The headline figures as a (figure, value) table."""
+        """The headline figures as numbers, to compute on.
+
+        Returns
+        -------
+        DataFrame
+            Index ``figure``, the figure's name with its unit (``"RTP [x total
+            bet]"``, ``"RTP lines [x total bet]"`` per component, ``"hit
+            frequency [probability]"``, ``"SD [x total bet]"``, ...); one float
+            column ``value``.  The exact RTP is :attr:`rtp`; formatted figures
+            are shown by :meth:`print_summary` and in a notebook.
+        """
+        d = self.distribution
+        win = self.max_win_label
+        rows = [
+            ("total bet [coins]", self.bet.total_bet),
+            ("cycle [outcomes]", self.cycle),
+            ("RTP [x total bet]", self.rtp),
+        ]
+        rows += [(f"RTP {k} [x total bet]", v) for k, v in self.components.items()]
+        rows += [
+            ("hit frequency [probability]", self.hit_frequency),
+            ("SD [x total bet]", self.sd),
+        ]
+        rows += [(f"volatility index {k} % [x total bet]", v) for k, v in self.volatility_index.items()]
+        rows += [
+            (f"{win} [x total bet]", d.max_win),
+            (f"{win} probability [probability]", d.max_win_probability),
+        ]
+        index = pd.Index([name for name, _ in rows], name="figure")
+        return pd.DataFrame({"value": [float(v) for _, v in rows]}, index=index)
+
+    def _summary_display(self) -> pd.DataFrame:
+        """The headline figures formatted for people, a (figure, value) table of text."""
         d = self.distribution
         rows = [
             ("game", self.game.title),
@@ -166,7 +202,7 @@ class ParResult:
         """Readable plain-text PAR summary."""
         parts = [
             f"PAR sheet: {self.game.title} ({self.game.name}), bet level {self.bet.level}",
-            self.summary.to_string(index=False, header=False),
+            self._summary_display().to_string(index=False, header=False),
             "",
             "Combination table",
             format_combinations(self.combinations),
@@ -178,9 +214,10 @@ class ParResult:
         return "\n".join(parts)
 
     def _repr_html_(self) -> str:
+        """The summary, combination table and notes, formatted, for a notebook."""
         html = [
             f"<h3>{self.game.title}: bet level {self.bet.level}</h3>",
-            self.summary.to_html(index=False, header=False),
+            self._summary_display().to_html(index=False, header=False),
             "<h4>Combination table</h4>",
             self.combinations.drop(columns="rtp_exact").to_html(index=False),
         ]

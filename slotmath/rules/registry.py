@@ -20,6 +20,7 @@ import importlib
 from functools import lru_cache
 from importlib.metadata import entry_points
 
+from slotmath.errors import UnknownRules as UnknownRules
 from slotmath.model import Game
 
 #: Entry-point group under which installed distributions register rules.
@@ -34,11 +35,6 @@ BUILT_IN = {
 
 _REGISTERED: dict = {}  # name -> Rules instance (register())
 _LOADED: dict = {}  # name -> Rules instance (built-in and entry-point rules, once loaded)
-
-
-class UnknownRules(LookupError):
-    """A rules name that no source registers (or whose installed entry
-    point does not load)."""
 
 
 @lru_cache(maxsize=1)

@@ -25,6 +25,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 
+from slotmath.errors import ensure
+
 HOLE = None
 
 
@@ -232,7 +234,7 @@ def lay_out(strip: Sequence[str], counts: Mapping[str, int], stacked: set | None
     movable = set(target) - stacked - set(pinned)
     _spread(cells, movable, _max_run(strip))
     out = tuple(cells)
-    assert Counter(out) == Counter(target), "layout lost a symbol"
+    ensure(Counter(out) == Counter(target), "layout lost a symbol")
     return out
 
 

@@ -13,6 +13,7 @@ import numpy as np
 from scipy.optimize import Bounds as VarBounds
 from scipy.optimize import LinearConstraint, milp
 
+from slotmath.errors import ensure
 from slotmath.rules.registry import rules_for
 from slotmath.tuning.linearmodels import (  # noqa: F401  (re-exported)
     CENTRE_COST,
@@ -412,7 +413,9 @@ class Solver:
                     return xs, best
         except TimeLimitReached:
             self.stopped = f"time limit ({self.time_limit:g} s) reached"
-            assert self.kept is not None  # the start is logged before the deadline is set
+            ensure(
+                self.kept is not None, "reelsolver.py: expected self.kept is not None"
+            )  # the start is logged before the deadline is set
             return self.kept
         finally:
             self.ev.deadline = None

@@ -28,14 +28,11 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from slotmath.errors import BoundsError as BoundsError
 from slotmath.model import Game, Strip
 from slotmath.tuning.layout import lay_out, stacked_symbols
 
 HELD_KINDS = ("scatter", "special")
-
-
-class BoundsError(ValueError):
-    """Limits that name an unknown symbol or reel, or contradict each other."""
 
 
 @dataclass(frozen=True)

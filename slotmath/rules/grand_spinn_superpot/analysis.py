@@ -41,6 +41,7 @@ import pandas as pd
 
 from slotmath.engine.combinations import combination_table, line_rtp
 from slotmath.engine.distribution import WinDistribution
+from slotmath.errors import ensure
 from slotmath.features.progressive import renewal_figures
 from slotmath.model import Game
 from slotmath.rules.grand_spinn_superpot.chains import NudgeChain, _reel_table, nudge_chain, solve_nudge  # noqa: F401  (re-exported)
@@ -122,7 +123,7 @@ def cycle_figures(rules: Rules, ex: Enumeration) -> tuple:
     rtp = sum(components.values(), Fraction(0))
     dist = WinDistribution.from_histogram(ex.hist, 1, tb)
     base = rtp - sum((components[j.name] for j in opts.jackpots if j.pay_per_level is None), Fraction(0))
-    assert dist.mean == base, "win distribution disagrees with the RTP components"
+    ensure(dist.mean == base, "win distribution disagrees with the RTP components")
     return components, jp_prob, rtp, base, dist
 
 
@@ -135,7 +136,7 @@ def analyse(game: Game, level: int) -> ParResult:
     C = ex.cycle
     components, jp_prob, rtp, base, dist = cycle_figures(rules, ex)
     lines_rtp, per_line = line_rtp(game, level)
-    assert lines_rtp == components[LANDING], "landing line RTP disagrees with the engine"
+    ensure(lines_rtp == components[LANDING], "landing line RTP disagrees with the engine")
     chain = nudge_chain(rules)
     features = _features(game, rules, ex, chain, components, jp_prob, rtp, base, dist)
     tables = _tables(rules, ex, chain, components, jp_prob, features)

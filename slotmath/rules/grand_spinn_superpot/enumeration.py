@@ -12,6 +12,7 @@ from slotmath.engine.cache import game_cache
 from slotmath.engine.lines import pay_tensor, prefix_determined
 from slotmath.engine.reels import strip_indices, windows
 from slotmath.engine.stopwalk import enter_reel, next_stop
+from slotmath.errors import ensure
 from slotmath.features.nudge import nudge_reel, reel_cap
 from slotmath.io.gamefile import GameFileError
 from slotmath.model import Game
@@ -671,7 +672,7 @@ def enumerate_cycle(rules: Rules, outcomes: Outcomes | None = None) -> Enumerati
     landing, nudges, arrow_pays, jackpot = (t[:, k] for k in (LANDING, NUDGES, ARROW_PAYS, JACKPOT))
     pays = 1 + nudges + arrow_pays
     wins = out.win(rules.jp_coins)
-    assert int(w.sum(dtype=object)) == cycle, "enumeration weights do not add up to the cycle"
+    ensure(int(w.sum(dtype=object)) == cycle, "enumeration weights do not add up to the cycle")
     hist = np.zeros(int(wins.max()) + 1, dtype=np.int64)
     np.add.at(hist, wins, w)
     won = landing > 0

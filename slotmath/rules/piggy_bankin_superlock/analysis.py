@@ -35,6 +35,7 @@ import pandas as pd
 from slotmath.engine.cache import clear as clear_caches  # noqa: F401  (benchmarks)
 from slotmath.engine.combinations import combination_table, line_rtp
 from slotmath.engine.distribution import WinDistribution
+from slotmath.errors import InternalError
 from slotmath.features.options import load_features  # noqa: F401  (the notebook reads the features here)
 from slotmath.model import Game
 from slotmath.rules.par import ParResult
@@ -176,7 +177,7 @@ def analyse(game: Game, level: int, policy: str = "lockit", distribution: bool =
     if distribution:
         dist = win_distribution(game, level, policy)
         if abs(float(dist.mean) - rtp) > 1e-9:
-            raise AssertionError(f"round distribution mean {float(dist.mean)} != RTP {rtp}")
+            raise InternalError(f"round distribution mean {float(dist.mean)} != RTP {rtp}")
     else:
         dist = WinDistribution(np.zeros(1, dtype=np.int64), np.ones(1), 1, bet.total_bet)
     odds = {k: {"per_round": float(v), "one_in": _one_in(float(v))} for k, v in b.odds.items()}

@@ -15,6 +15,7 @@ from slotmath.engine.distribution import WinDistribution
 from slotmath.engine.joint import spin_distribution
 from slotmath.engine.reels import window_game
 from slotmath.engine.stopwalk import enter_reel, next_stop
+from slotmath.errors import ensure
 from slotmath.features import wheel as wheel_mod
 from slotmath.features.lockit_round import ShapePrizes, shape_classes
 from slotmath.model import Game
@@ -237,11 +238,11 @@ def _screens(game, reel_set):
         raise ValueError("a line win is not a whole number of bet-multiplier units")
     win = win // unit
     all_lines = spin_distribution(game, game.levels[0], reel_set)
-    assert all_lines.unit_den == 1
+    ensure(all_lines.unit_den == 1, "screens.py: expected all_lines.unit_den == 1")
     plain = np.zeros(int(max(all_lines.wins.max() // unit, win.max(initial=0))) + 1, dtype=np.int64)
     plain[all_lines.wins // unit] = np.array(all_lines.weights, dtype=np.int64)
     np.subtract.at(plain, win, vals)
-    assert plain.min() >= 0
+    ensure(plain.min() >= 0, "screens.py: expected plain.min() >= 0")
     return Screens(plain, win, bonus, flag, mask, vals, game.cycle(reel_set))
 
 

@@ -3,7 +3,10 @@ satisfy on its games (run by the tests on every registered rules, and by a
 rules package's own tests; see ``docs/rules-packages.md``).
 
 :func:`check_rules` raises :class:`ConformanceError` naming the first broken
-promise of the contract (:class:`slotmath.rules.contract.Rules`):
+promise of the contract (:class:`slotmath.rules.contract.Rules`);
+:func:`rules_checks` yields the same checks one by one, by name (the keys of
+:data:`CHECKS`), and :func:`parametrize_with_checks` makes each its own
+pytest test, so a report lists every broken promise, not only the first:
 
 * the game passes ``check``, and ``check`` refuses an option key the rules
   do not read (GameFileError naming ``options.<key>``);
@@ -30,11 +33,15 @@ unresolved counts its ``distribution_shortfall`` into its mean.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
+from collections.abc import Callable, Iterable, Iterator
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 
+from slotmath.errors import ConformanceError as ConformanceError
 from slotmath.io.gamefile import GameFileError
 from slotmath.model import Game
 from slotmath.rules.contract import Rules
@@ -42,10 +49,6 @@ from slotmath.rules.par import ParResult
 
 #: An option key no rules reads (the check must refuse it).
 PROBE_KEY = "no_such_option_for_conformance"
-
-
-class ConformanceError(AssertionError):
-    """A rules object breaks a promise of the rules contract."""
 
 
 def _same(a, b, tolerance: float) -> bool:
@@ -61,10 +64,187 @@ def _require(ok: bool, where: str, problem: str) -> None:
         raise ConformanceError(f"{where}: {problem}")
 
 
+class _Case:
+    """One (rules, game, level) under check; the analysis is computed once,
+    by the first check that needs it, and shared by the others."""
+
+    def __init__(self, rules: Rules, game: Game, level: int | None, rounds: int, tolerance: float):
+        self.rules, self.game, self.rounds, self.tolerance = rules, game, rounds, tolerance
+        self.level = game.bet(level).level
+        self.name = type(rules).__name__
+        self._result: ParResult | None = None
+
+    @property
+    def result(self) -> ParResult:
+        if self._result is None:
+            self._result = self.rules.analyse(self.game, self.level)
+        return self._result
+
+
+def _check_contract(case: _Case) -> None:
+    rules, name = case.rules, case.name
+    _require(isinstance(rules, Rules), name, "is not a slotmath.rules.contract.Rules")
+    _require(
+        isinstance(rules.options, frozenset) and all(isinstance(k, str) for k in rules.options),
+        f"{name}.options",
+        "must be a frozenset of option keys",
+    )
+    _require(rules.own_options <= rules.options, f"{name}.own_options", "must be a subset of options")
+
+
+def _check_options(case: _Case) -> None:
+    _check_check(case.rules, case.game, case.name)
+
+
+def _check_analyse(case: _Case) -> None:
+    name, result = case.name, case.result
+    unpaid = case.rules.unpaid_components(case.game)
+    _require(
+        unpaid <= set(result.components), f"{name}.unpaid_components", f"{set(unpaid)} are not components"
+    )
+    _check_analysis(result, f"{name}.analyse", unpaid, case.tolerance)
+
+
+def _check_components(case: _Case) -> None:
+    name, result = case.name, case.result
+    comps = case.rules.components(case.game, case.level)
+    _require(
+        list(comps) == list(result.components),
+        f"{name}.components",
+        f"keys {list(comps)} differ from analyse's {list(result.components)}",
+    )
+    for key, value in comps.items():
+        _require(
+            _same(value, result.components[key], case.tolerance),
+            f"{name}.components",
+            f"{key!r} is {value}, analyse gives {result.components[key]}",
+        )
+
+
+def _check_figures(case: _Case) -> None:
+    name, result = case.name, case.result
+    figs = case.rules.figures(case.game, case.level)
+    _require("rtp" in figs, f"{name}.figures", "give no 'rtp'")
+    _require(
+        _same(figs["rtp"], result.rtp, case.tolerance),
+        f"{name}.figures",
+        f"rtp {figs['rtp']} != {result.rtp}",
+    )
+    if figs.get("sd") is not None:
+        _require(_same(figs["sd"], result.sd, 1e-6), f"{name}.figures", f"sd {figs['sd']} != {result.sd}")
+
+
+def _check_levels(case: _Case) -> None:
+    game = case.game
+    eq = case.rules.equivalent_levels(game)
+    _require(
+        set(eq) == set(game.levels) and all(v in game.levels and eq[v] == v for v in eq.values()),
+        f"{case.name}.equivalent_levels",
+        f"{eq} must map every level to a representative level that maps to itself",
+    )
+
+
+def _check_tuning_constraints(case: _Case) -> None:
+    stated = case.rules.tuning_constraints(case.game) or {}
+    _require(
+        set(stated) <= {"rtp_figures", "bands"},
+        f"{case.name}.tuning_constraints",
+        f"unknown keys {sorted(set(stated) - {'rtp_figures', 'bands'})}",
+    )
+
+
+def _check_events(case: _Case) -> None:
+    events = case.rules.exact_events(case.game, case.level)
+    _require(
+        all(float(v) >= 0 for v in events.values()), f"{case.name}.exact_events", "rates must be non-negative"
+    )
+
+
+def _check_round_sampler(case: _Case) -> None:
+    if case.rules.has_round_sampler:
+        _check_sampler(case.rules, case.game, case.level, case.result, case.rounds, case.name)
+
+
+#: The checks by name, in the order :func:`check_rules` runs them.
+CHECKS = {
+    "contract": _check_contract,
+    "options": _check_options,
+    "analyse": _check_analyse,
+    "components": _check_components,
+    "figures": _check_figures,
+    "equivalent_levels": _check_levels,
+    "tuning_constraints": _check_tuning_constraints,
+    "exact_events": _check_events,
+    "round_sampler": _check_round_sampler,
+}
+
+
+def rules_checks(
+    rules: Rules, game: Game, level: int | None = None, *, rounds: int = 20_000, tolerance: float = 1e-9
+) -> Iterator[tuple[str, Callable[[], None]]]:
+    """The conformance checks of ``rules`` on ``game``, one by one.
+
+    Nothing is computed until a check is called; the analysis is computed
+    once and shared.  Use :func:`parametrize_with_checks` to run each as
+    its own test.
+
+    Parameters
+    ----------
+    rules, game, level, rounds, tolerance
+        As in :func:`check_rules`.
+
+    Yields
+    ------
+    name : str
+        The check's name (a key of :data:`CHECKS`).
+    check : callable
+        Called without arguments; raises :class:`ConformanceError` naming
+        the method and the broken promise.
+    """
+    case = _Case(rules, game, level, rounds, tolerance)
+    for name, check in CHECKS.items():
+        yield name, functools.partial(check, case)
+
+
+def parametrize_with_checks(cases: Iterable, *, rounds: int = 20_000, tolerance: float = 1e-9) -> Any:
+    """A ``pytest.mark.parametrize`` of every conformance check of every case,
+    each a test of its own named ``<rules>-<game>-<level>-<check>``.
+
+    Parameters
+    ----------
+    cases : iterable of (rules, game) or (rules, game, level)
+    rounds, tolerance
+        As in :func:`check_rules`.
+
+    Returns
+    -------
+    pytest.MarkDecorator
+        Parametrizes the argument ``check`` (call it in the test).
+
+    Examples
+    --------
+    >>> from slotmath.testing import parametrize_with_checks
+    >>> @parametrize_with_checks([(MyRules(), load_game("my_game"))])  # doctest: +SKIP
+    ... def test_my_rules(check):
+    ...     check()
+    """
+    import pytest
+
+    params, ids = [], []
+    for case in cases:
+        rules, game, *rest = case
+        level = game.bet(rest[0] if rest else None).level
+        for name, check in rules_checks(rules, game, level, rounds=rounds, tolerance=tolerance):
+            params.append(check)
+            ids.append(f"{type(rules).__name__}-{game.name}-{level}-{name}")
+    return pytest.mark.parametrize("check", params, ids=ids)
+
+
 def check_rules(
     rules: Rules, game: Game, level: int | None = None, *, rounds: int = 20_000, tolerance: float = 1e-9
 ) -> ParResult:
-    """Check that ``rules`` keep the rules contract on ``game`` at bet ``level``.
+    """Check that ``rules`` keep the rules contract on ``game`` at bet ``level``:
+    every check of :func:`rules_checks`, stopping at the first failure.
 
     Parameters
     ----------
@@ -88,60 +268,10 @@ def check_rules(
     ConformanceError
         Naming the method and the broken promise.
     """
-    name = type(rules).__name__
-    level = game.bet(level).level
-    _require(isinstance(rules, Rules), name, "is not a slotmath.rules.contract.Rules")
-    _require(
-        isinstance(rules.options, frozenset) and all(isinstance(k, str) for k in rules.options),
-        f"{name}.options",
-        "must be a frozenset of option keys",
-    )
-    _require(rules.own_options <= rules.options, f"{name}.own_options", "must be a subset of options")
-    _check_check(rules, game, name)
-    result = rules.analyse(game, level)
-    unpaid = rules.unpaid_components(game)
-    _require(
-        unpaid <= set(result.components), f"{name}.unpaid_components", f"{set(unpaid)} are not components"
-    )
-    _check_analysis(result, f"{name}.analyse", unpaid, tolerance)
-    comps = rules.components(game, level)
-    _require(
-        list(comps) == list(result.components),
-        f"{name}.components",
-        f"keys {list(comps)} differ from analyse's {list(result.components)}",
-    )
-    for key, value in comps.items():
-        _require(
-            _same(value, result.components[key], tolerance),
-            f"{name}.components",
-            f"{key!r} is {value}, analyse gives {result.components[key]}",
-        )
-    figs = rules.figures(game, level)
-    _require("rtp" in figs, f"{name}.figures", "give no 'rtp'")
-    _require(
-        _same(figs["rtp"], result.rtp, tolerance), f"{name}.figures", f"rtp {figs['rtp']} != {result.rtp}"
-    )
-    if figs.get("sd") is not None:
-        _require(_same(figs["sd"], result.sd, 1e-6), f"{name}.figures", f"sd {figs['sd']} != {result.sd}")
-    eq = rules.equivalent_levels(game)
-    _require(
-        set(eq) == set(game.levels) and all(v in game.levels and eq[v] == v for v in eq.values()),
-        f"{name}.equivalent_levels",
-        f"{eq} must map every level to a representative level that maps to itself",
-    )
-    stated = rules.tuning_constraints(game) or {}
-    _require(
-        set(stated) <= {"rtp_figures", "bands"},
-        f"{name}.tuning_constraints",
-        f"unknown keys {sorted(set(stated) - {'rtp_figures', 'bands'})}",
-    )
-    events = rules.exact_events(game, level)
-    _require(
-        all(float(v) >= 0 for v in events.values()), f"{name}.exact_events", "rates must be non-negative"
-    )
-    if rules.has_round_sampler:
-        _check_sampler(rules, game, level, result, rounds, name)
-    return result
+    case = _Case(rules, game, level, rounds, tolerance)
+    for check in CHECKS.values():
+        check(case)
+    return case.result
 
 
 def _check_check(rules: Rules, game: Game, name: str) -> None:

@@ -23,6 +23,7 @@ from math import lcm
 import numpy as np
 
 from slotmath.engine.distribution import WinDistribution
+from slotmath.errors import ensure
 from slotmath.features.holdspin import (
     COINS_TABLE,
     HoldAndSpinSpec,
@@ -246,7 +247,7 @@ def hold_and_spin_par(game: Game, level: int | None = None, exact: bool | None =
     dist = round_distribution(game, level, spec, exact)
     odds = feature_odds(game, spec, trigger_keys(game, spec), exact)
     gap = abs(float(dist.mean) - float(rtp))
-    assert gap <= 1e-9 * max(1.0, float(rtp)), "the round's win law disagrees with its RTP"
+    ensure(gap <= 1e-9 * max(1.0, float(rtp)), "the round's win law disagrees with its RTP")
     return ParResult(
         game=game,
         bet=game.bet(level),

@@ -1,0 +1,250 @@
+"""The public API: six functions a notebook user needs.
+
+>>> import slotmath
+>>> game = slotmath.load("video20")          # doctest: +SKIP
+>>> slotmath.par(game).print_summary()        # doctest: +SKIP
+
+Each function delegates to the module that does the work and imports it only
+when called, so ``import slotmath`` stays light (no numba, pandas or scipy).
+A game may be given as a :class:`~slotmath.model.Game` or as a spec: a path
+to a game folder or file, or the name of a folder on the games search path.
+Wins and RTPs are in [x total bet] unless stated.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # pragma: no cover
+    from slotmath.model import Game
+    from slotmath.rules.par import ParResult
+    from slotmath.tuning.targets import Targets
+    from slotmath.tuning.tune import TuningResult
+
+#: What :func:`par` computes: the whole PAR (a ParResult), the RTP by
+#: component (a dict), or the named tuning figures (a dict).
+PAR_MODES = ("par", "components", "figures")
+
+
+def _game(game: Game | str | Path) -> Game:
+    from slotmath.model import Game
+
+    return game if isinstance(game, Game) else load(game)
+
+
+def _level(game: Game, level: int | None) -> int:
+    from slotmath.io.gamefile import check_level
+
+    check_level(game, level)
+    return game.bet(level).level
+
+
+def load(game: str | Path, games_dir: str | Path | None = None) -> Game:
+    """Read and validate a game file.
+
+    Parameters
+    ----------
+    game : str or path
+        A game folder, a game file (``game.yaml``), or the name of a folder
+        in the games search path (``data/games``).
+    games_dir : str or path, optional
+        Folder to look names up in (default: the games search path).
+
+    Returns
+    -------
+    Game
+        The validated game: reel strips [stops], pays [coins per line bet],
+        bet levels [coins].
+
+    Raises
+    ------
+    slotmath.errors.GameFileError
+        Naming the file, the field and the problem.
+    """
+    from slotmath.io.gamefile import load_game
+
+    return load_game(game, None if games_dir is None else Path(games_dir))
+
+
+def validate(game: str | Path | Game) -> Game:
+    """Check a game file as ``slotmath validate`` does: its schema, meaning
+    and its rules' checks.  Light: imports no numerics.
+
+    Parameters
+    ----------
+    game : str, path or Game
+        A game spec (see :func:`load`), or a game to check against its rules.
+
+    Returns
+    -------
+    Game
+        The valid game.
+
+    Raises
+    ------
+    slotmath.errors.GameFileError
+        Naming the file, the field and the problem.
+    """
+    from slotmath.io.gamefile import check_rules
+    from slotmath.model import Game
+
+    if isinstance(game, Game):
+        check_rules(game)
+        return game
+    return load(game)
+
+
+def par(game: str | Path | Game, level: int | None = None, mode: str = "par") -> ParResult | dict:
+    """Exact figures of a game at one bet level.
+
+    Parameters
+    ----------
+    game : str, path or Game
+        The game or its spec (see :func:`load`).
+    level : int, optional
+        Bet level (default: the lowest).
+    mode : {"par", "components", "figures"}
+        ``"par"``: the whole PAR sheet; ``"components"``: only the RTP by
+        component, as cheaply as the game's rules allow; ``"figures"``: the
+        named figures the tuner uses (at least ``rtp``).
+
+    Returns
+    -------
+    ParResult or dict
+        ``"par"``: a :class:`~slotmath.rules.par.ParResult` (RTP
+        [x total bet], exact as a Fraction; hit frequency [probability];
+        SD [x total bet]; combination table; features).  ``"components"``:
+        ``{component: RTP [x total bet]}`` summing to the RTP.
+        ``"figures"``: ``{figure: value}`` (see :mod:`slotmath.analysis.metrics`).
+
+    Raises
+    ------
+    slotmath.errors.GameFileError
+        An invalid game file or a bet level the game does not offer.
+    slotmath.errors.EngineTooLarge
+        The exact figures would need more memory or time than allowed.
+    ValueError
+        An unknown ``mode``.
+    """
+    if mode not in PAR_MODES:
+        raise ValueError(f"mode must be one of {', '.join(PAR_MODES)}, got {mode!r}")
+    game = _game(game)
+    level = _level(game, level)
+    if mode == "par":
+        from slotmath.rules.par import par as exact_par
+
+        return exact_par(game, level)
+    from slotmath.rules.registry import rules_for
+
+    rules = rules_for(game)
+    return rules.components(game, level) if mode == "components" else rules.figures(game, level)
+
+
+def simulate(
+    game: str | Path | Game, spins: int, seed: int = 0, level: int | None = None, **options: Any
+) -> Any:
+    """Monte Carlo cross-check of a game's exact figures (``slotmath simulate``).
+
+    Parameters
+    ----------
+    game : str, path or Game
+        The game or its spec (see :func:`load`).
+    spins : int
+        Rounds to play [rounds].
+    seed : int
+        Fixes the result (with ``spins`` and ``chunk``) whatever the workers.
+    level : int, optional
+        Bet level (default: the lowest).
+    **options
+        ``chunk`` [rounds per chunk], ``workers`` [processes], ``scheduler``
+        (a Dask address), ``progress`` (bool), ``exact`` (what to compare
+        with; see :func:`slotmath.analysis.simulation.simulate_game`).
+
+    Returns
+    -------
+    MonteCarloResult or SimulationResult
+        Simulated figures (RTP [x total bet], hit frequency [probability]),
+        each with its standard error and z-score against the exact value.
+    """
+    from slotmath.analysis.simulation import cross_check
+
+    game = _game(game)
+    return cross_check(game, _level(game, level), spins, seed, **options)
+
+
+def tune(
+    game: str | Path | Game, targets: Targets | float, bounds: Any = None, **options: Any
+) -> TuningResult:
+    """Tune a game's reel strips to targets (``slotmath tune``).
+
+    Parameters
+    ----------
+    game : str, path or Game
+        The game or its spec (see :func:`load`).
+    targets : Targets or float
+        What the tuned game must achieve; a number is a target RTP
+        [x total bet] with the default tolerance (5e-5).
+    bounds : Bounds, optional
+        Limits on what may change (:class:`slotmath.tuning.reelspace.Bounds`).
+    **options
+        Passed to :func:`slotmath.tuning.tune.tune` (``reel_set``,
+        ``max_evaluations``, ``time_limit`` [s], ``progress``, ...).
+
+    Returns
+    -------
+    TuningResult
+        The tuned strips, their exact figures before and after, and the moves.
+
+    Raises
+    ------
+    slotmath.errors.InfeasibleTuning
+        Bounds that name an unknown symbol or reel, or contradict each other.
+    """
+    from slotmath.tuning.targets import Targets
+    from slotmath.tuning.tune import tune as tune_reels
+
+    if not isinstance(targets, Targets):
+        targets = Targets(rtp=targets)
+    return tune_reels(_game(game), targets, bounds, **options)
+
+
+def report(
+    game: str | Path | Game,
+    out: str | Path | None = None,
+    level: int | None = None,
+    spins: int | None = None,
+    seed: int | None = None,
+    **options: Any,
+) -> Path:
+    """Build a game's PAR report (``slotmath report``): HTML, Excel, JSON, text.
+
+    Parameters
+    ----------
+    game : str, path or Game
+        The game or its spec (see :func:`load`); a Game is reported from
+        the file it was read from.
+    out : str or path, optional
+        Folder the report folder ``<game>/`` goes into (default: ``reports/``).
+    level : int, optional
+        Bet level (default: the lowest).
+    spins : int, optional
+        Simulated rounds of the cross-check [rounds] (default 5e7).
+    seed : int, optional
+        Seed of the cross-check.
+    **options
+        Passed to :func:`slotmath.report.notebook.run_report` (``progress``).
+
+    Returns
+    -------
+    Path
+        The report folder.
+
+    Raises
+    ------
+    slotmath.errors.ReportError
+        Naming the game, the step that failed and why.
+    """
+    from slotmath.report.notebook import build_report
+
+    return build_report(game, out, level, spins, seed, **options)

@@ -1,0 +1,240 @@
+"""Property tests of the feature round: on random small feature games the
+exact RTP of ``rules: lines`` equals a brute-force reference.
+
+* Free games on lines: every stop combination of a 3-reel game is listed;
+  with ``p`` the probability of the trigger (3 scatters), ``n`` the games
+  awarded, ``m`` the multiplier and ``Y`` a spin's win [x total bet], the
+  round's RTP is ``E[Y] + p n m E[Y] / (1 - n p)`` (each free spin awards
+  ``n`` more games with probability ``p``: a branching process with mean
+  ``n p < 1`` games per game, so ``n / (1 - n p)`` games in all).
+* Ways: the spin's RTP equals the listed windows (ways counted cell by
+  cell), and free games declared on a ways game are refused, naming the field.
+* Hold-and-spin on lines: the generic round equals
+  :func:`slotmath.testing.holdspin_round.hold_and_spin_par`, the same round
+  composed independently (direct convolutions of the base win and the award
+  given the trigger key): RTP and components exactly.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from itertools import product
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from slotmath.engine.evaluate import line_wins, window_at
+from slotmath.io.gamefile import GameFileError, build_game, check_rules
+from slotmath.rules.par import par
+from slotmath.testing.holdspin_round import hold_and_spin_par
+
+SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def load(data):
+    game = build_game(data, Path("random.yaml"), data["name"])
+    check_rules(game)
+    return game
+
+
+# ---------------------------------------------------------------- free games
+@st.composite
+def free_games_games(draw):
+    """3 reels x 1 row, one line, symbols A, B, a wild and a scatter S on
+    random strips; 3 S pay and award free games on the base reels."""
+    rows = 1
+    names = ["A", "B", "W", "S"]
+    strip = st.lists(st.sampled_from(names), min_size=3, max_size=5).filter(lambda s: "S" in s)
+    reels = [draw(strip) for _ in range(3)]
+    lines = [[0, 0, 0]]
+    return {
+        "name": "free_games_property",
+        "grid": {"reels": 3, "rows": rows},
+        "bet": {"levels": [1]},
+        "symbols": [
+            {"name": "A"},
+            {"name": "B"},
+            {"name": "W", "kind": "wild", "substitutes": "all"},
+            {"name": "S", "kind": "scatter"},
+        ],
+        "reels": {"base": reels},
+        "paylines": lines,
+        "pays": [
+            {"symbol": "A", "count": 3, "pay": draw(st.integers(1, 20))},
+            {"symbol": "B", "count": 3, "pay": draw(st.integers(0, 10))},
+        ],
+        "scatters": [{"symbol": "S", "count": 3, "pay": draw(st.integers(0, 5))}],
+        "options": {
+            "free_games": {
+                "symbol": "S",
+                "reels": "base",
+                "multiplier": draw(st.integers(1, 3)),
+                "awards": {3: {"games": draw(st.integers(1, 4))}},
+            }
+        },
+    }
+
+
+def free_games_oracle(game, data) -> tuple:
+    """(``E[Y] + p n m E[Y] / (1 - n p)``, ``n p``) by listing every stop combination."""
+    spec = data["options"]["free_games"]
+    n, m = spec["awards"][3]["games"], spec["multiplier"]
+    scatter_pay = data["scatters"][0]["pay"]
+    total_bet = game.bet(1).total_bet
+    strips = game.strips("base")
+    s = game.symbol_index["S"]
+    win, hits, cycle = Fraction(0), 0, 0
+    for stops in product(*[range(len(strip)) for strip in strips]):
+        w = window_at(game, stops)
+        coins = int(line_wins(game, 1, w[None]).sum())
+        scatters = int((w == s).sum())
+        win += Fraction(coins, total_bet) + (scatter_pay if scatters >= 3 else 0)
+        hits += scatters >= 3
+        cycle += 1
+    ey, p = win / cycle, Fraction(hits, cycle)
+    if n * p >= 1:  # no finite mean
+        return None, n * p
+    return ey + p * n * m * ey / (1 - n * p), n * p
+
+
+@SETTINGS
+@given(free_games_games())
+def test_free_games_on_lines_equal_the_listed_cycle(data):
+    n = data["options"]["free_games"]["awards"][3]["games"]
+    p = Fraction(1)
+    for strip in data["reels"]["base"]:
+        p *= Fraction(strip.count("S"), len(strip))
+    assume(n * p < Fraction(9, 10))  # else the free games never end (the loader refuses)
+    game = load(data)
+    oracle, games_per_game = free_games_oracle(game, data)
+    assert games_per_game == n * p
+    assert par(game, 1).rtp == oracle
+
+
+# ------------------------------------------------------------- hold-and-spin
+@st.composite
+def hold_and_spin_games(draw):
+    """1 row x 3 reels with a coin symbol: random strips, per-cell landing
+    probabilities, respins, prize values and a full-screen jackpot."""
+    strip = st.lists(st.sampled_from(["A", "B", "COIN"]), min_size=2, max_size=4).filter(
+        lambda s: "COIN" in s
+    )
+    prob = st.sampled_from(["1/4", "1/3", "1/2", "2/3"])
+    values = draw(
+        st.lists(
+            st.fixed_dictionaries({"prize": st.integers(1, 5), "weight": st.integers(1, 3)}),
+            min_size=1,
+            max_size=3,
+            unique_by=lambda v: v["prize"],
+        )
+    )
+    return {
+        "name": "hold_and_spin_property",
+        "grid": {"reels": 3, "rows": 1},
+        "bet": {"levels": [1]},
+        "symbols": [{"name": "A"}, {"name": "B"}, {"name": "COIN", "kind": "special"}],
+        "paylines": [[0, 0, 0]],
+        "pays": [{"symbol": "A", "count": 3, "pay": draw(st.integers(1, 10))}],
+        "reels": {"base": [draw(strip) for _ in range(3)]},
+        "options": {
+            "jackpots": {"GRAND": draw(st.integers(5, 50))},
+            "hold_and_spin": {
+                "symbol": "COIN",
+                "trigger": draw(st.integers(1, 2)),
+                "respins": draw(st.integers(1, 3)),
+                "rule": "reset",
+                "respin": "cells",
+                "probabilities": [[draw(prob) for _ in range(3)]],
+                "values": values,
+                "full_screen": "GRAND",
+            },
+        },
+    }
+
+
+@SETTINGS
+@given(hold_and_spin_games())
+def test_hold_and_spin_on_lines_equals_the_direct_convolution(data):
+    game = load(data)
+    generic = par(game, 1)
+    direct = hold_and_spin_par(game, 1)
+    assert generic.rtp == direct.rtp
+    assert generic.components == direct.components
+
+
+# ------------------------------------------------------------------ ways
+@st.composite
+def free_games_ways_games(draw):
+    """3 reels x 2 rows paid by ways (A, B and a wild W substituting for
+    both), a scatter S: 3 or more S anywhere pay and declare free games."""
+    strip = st.lists(st.sampled_from(["A", "B", "W", "S"]), min_size=3, max_size=5).filter(lambda s: "S" in s)
+    return {
+        "name": "free_games_ways_property",
+        "grid": {"reels": 3, "rows": 2},
+        "pays_by": "ways",
+        "bet": {"levels": [1], "lines": 10},
+        "symbols": [
+            {"name": "A"},
+            {"name": "B"},
+            {"name": "W", "kind": "wild", "substitutes": "all"},
+            {"name": "S", "kind": "scatter"},
+        ],
+        "reels": {"base": [draw(strip) for _ in range(3)]},
+        "pays": [
+            {"symbol": "A", "count": 3, "pay": draw(st.integers(1, 20))},
+            {"symbol": "B", "count": 3, "pay": draw(st.integers(1, 10))},
+        ],
+        "scatters": [{"symbol": "S", "count": 3, "pay": draw(st.integers(0, 5))}],
+        "options": {
+            "free_games": {
+                "symbol": "S",
+                "reels": "base",
+                "multiplier": draw(st.integers(1, 3)),
+                "awards": {3: {"games": draw(st.integers(1, 3))}},
+            }
+        },
+    }
+
+
+def ways_windows(strips, rows):
+    """Every stop combination's window as names by reel (row ``r`` of a reel
+    stopped at ``s`` shows ``strip[(s + r) % len(strip)]``), equally likely."""
+    for stops in product(*[range(len(strip)) for strip in strips]):
+        yield [
+            [strip[(s + r) % len(strip)] for r in range(rows)] for strip, s in zip(strips, stops, strict=True)
+        ]
+
+
+def ways_spin_rtp(data) -> Fraction:
+    """``E[Y]`` [x total bet] of one spin by listing every window: a symbol's
+    win is its pay times the product over the 3 reels of its cells (or
+    wilds') on each reel; 3 or more S anywhere pay their scatter pay."""
+    pays = {p["symbol"]: p["pay"] for p in data["pays"]}
+    total_bet = data["bet"]["lines"]
+    win, cycle = Fraction(0), 0
+    for window in ways_windows(data["reels"]["base"], data["grid"]["rows"]):
+        coins = 0
+        for symbol, pay in pays.items():
+            ways = 1
+            for reel in window:
+                ways *= sum(cell in (symbol, "W") for cell in reel)
+            coins += pay * ways
+        scatters = sum(cell == "S" for reel in window for cell in reel)
+        win += Fraction(coins, total_bet) + (data["scatters"][0]["pay"] if scatters >= 3 else 0)
+        cycle += 1
+    return win / cycle
+
+
+@SETTINGS
+@given(free_games_ways_games())
+def test_ways_games_equal_the_listed_cycle_and_refuse_free_games(data):
+    """The round of a ways game (no features) is the spin: its RTP equals
+    ``E[Y]`` of the listed windows; declared free games are refused, naming
+    the field (ways games play no feature round), never ignored."""
+    with pytest.raises(GameFileError) as refusal:
+        load(data)
+    assert refusal.value.field == "options.free_games"
+    plain = {k: v for k, v in data.items() if k != "options"}
+    assert par(load(plain), 1).rtp == ways_spin_rtp(data)
