@@ -218,9 +218,10 @@ def check_workbook_matches_json(xlsx: Path, json_path: Path) -> None:
     assert close(head["SD [x total bet]"], data["sd"])
     for k in ("90", "95", "99"):
         assert close(head[f"VI {k} % [x total bet]"], data["volatility_index"][k])
-    # "max win", or "largest resolved win" for a float round law with an unresolved tail
-    top = next(k for k in head.index if k in ("max win [x total bet]", "largest resolved win [x total bet]"))
-    assert close(head[top], data["max_win"])
+    # the top of the distribution shown, and the true maximum win beside it
+    assert close(head["largest win shown in the distribution [x total bet]"], data["distribution_max_win"])
+    top = head["max win (largest with non-zero probability) [x total bet]"]
+    assert top == "none: no largest win" if data["max_win"] is None else close(top, data["max_win"])
     assert head["cycle"] == data["cycle"]
     channels = book["Summary"]["RTP by component"].set_index("component")
     assert list(channels.index[:-1]) == [human(k) for k in data["components"]]

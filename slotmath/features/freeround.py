@@ -30,7 +30,7 @@ from math import lcm
 
 import numpy as np
 
-from slotmath.engine.distribution import WinDistribution
+from slotmath.engine.distribution import MaxWin, WinDistribution
 from slotmath.features.expanding import nudged_game
 from slotmath.features.freegames import FreeGames, fourier_distribution, win_distribution
 from slotmath.features.options import FreeGamesSpec
@@ -220,6 +220,9 @@ def free_games_feature_of(game: Game, level: int, spec: FreeGamesSpec) -> Featur
     def group(count):
         return (spec.games(count), spec.prize(count))
 
+    def top(count) -> MaxWin:
+        return games_top(wins, extra, counts, scale, spec, count)
+
     return Feature(
         "free_games",
         Trigger(spec.symbol),
@@ -228,6 +231,36 @@ def free_games_feature_of(game: Game, level: int, spec: FreeGamesSpec) -> Featur
         award,
         group,
         odds,
+        top=top,
+    )
+
+
+def games_top(wins, extra, counts, scale: int, spec: FreeGamesSpec, count: int) -> MaxWin:
+    """The largest award of the free games that ``count`` trigger symbols
+    start [x total bet] and its probability, from the per-free-spin table
+    (``wins`` [1/unit coins], ``extra`` games, ``counts`` stop combinations;
+    ``scale`` win units per total bet).  Without a retrigger every one of the
+    ``games(count)`` games at the largest free-spin win (exact); with
+    retriggers and ``max_games`` a bound (``max_games`` games, each at that
+    win); with retriggers and no limit no largest win."""
+    top = max(wins)
+    p_top = Fraction(sum(c for w, c in zip(wins, counts, strict=True) if w == top), sum(counts))
+    mult, prize = Fraction(spec.multiplier), spec.prize(count)
+    if not any(k > 0 for k, c in zip(extra, counts, strict=True) if c):
+        n = spec.games(count)
+        return MaxWin(
+            prize + mult * n * Fraction(top, scale),
+            p_top**n,
+            True,
+            f"{n} free games, each at the largest free-spin win",
+        )
+    if spec.max_games is None:
+        return MaxWin(None, None, False, "retriggered free games without max_games have no largest win")
+    return MaxWin(
+        prize + mult * spec.max_games * Fraction(top, scale),
+        None,
+        False,
+        f"a bound: at most max_games = {spec.max_games} games, each at most the largest free-spin win",
     )
 
 

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
-from slotmath.engine.distribution import CONFIDENCE_LEVELS, WIN_EDGES, z_value
+from slotmath.engine.distribution import CONFIDENCE_LEVELS, WIN_EDGES, MaxWin, z_value
 from slotmath.report import plots
 from slotmath.report.featuresheet import feature_tables, walk_estimates, walk_scalars
 from slotmath.report.sheetparts import (
@@ -33,7 +33,7 @@ from slotmath.report.sheettable import (
     human,
     label,
 )
-from slotmath.rules.par import fraction_str
+from slotmath.rules.par import MAX_WIN_LABEL, fraction_str
 
 if TYPE_CHECKING:
     from slotmath.report.sheet import ParSheet
@@ -42,6 +42,26 @@ if TYPE_CHECKING:
 #: the sheet reports as RTP no round pays (a progressive meter); below it the
 #: gap is the float rounding of a float round law (about 1e-12 and less).
 UNPAID_TOLERANCE = 1e-9
+
+
+#: Label of the top of the distribution the sheet shows (float distributions
+#: drop probabilities below 1e-15, so it may lie below the true maximum).
+SHOWN_TOP = "largest win shown in the distribution"
+
+
+def max_win_figures(top: MaxWin) -> list:
+    """Summary rows (label, value, format) of the true maximum win."""
+    if top.value is None:
+        value: tuple = (f"{MAX_WIN_LABEL} [x total bet]", "none: no largest win", "text")
+    elif top.probability is None:
+        value = (f"{MAX_WIN_LABEL} [x total bet]", f"at most {float(top.value):,.6g} (a bound)", "text")
+    else:
+        value = (f"{MAX_WIN_LABEL} [x total bet]", float(top.value), "x")
+    odds = (f"{MAX_WIN_LABEL}: 1 in N spins", top.one_in, "odds")
+    if top.one_in is None:
+        odds = (odds[0], "not computed", "text")
+    how = (f"{MAX_WIN_LABEL}: how found", ("exact: " if top.exact else "float: ") + top.how, "text")
+    return [value, odds, how]
 
 
 def summary(sheet: ParSheet) -> Section:
@@ -64,8 +84,9 @@ def summary(sheet: ParSheet) -> Section:
     rows += [(f"VI {k} % [x total bet]", v, "num") for k, v in vi.items()]
     rows += [
         ("volatility class (by VI 90 %)", volatility_class(vi["90"]), "text"),
-        (f"{r.max_win_label} [x total bet]", float(d.max_win), "x"),
-        (f"{r.max_win_label}: 1 in N spins", 1 / pmax if pmax else None, "odds"),
+        (f"{SHOWN_TOP} [x total bet]", float(d.max_win), "x"),
+        (f"{SHOWN_TOP}: 1 in N spins", 1 / pmax if pmax else None, "odds"),
+        *max_win_figures(r.true_max_win),
         ("cycle", r.cycle, "int"),
         ("total bet [coins]", r.bet.total_bet, "int"),
     ]
@@ -134,7 +155,7 @@ def summary(sheet: ParSheet) -> Section:
                 "hit frequency": "pct",
                 "SD [x total bet]": "num",
                 "VI 90 % [x total bet]": "num",
-                "max win [x total bet]": "x",
+                f"{SHOWN_TOP} [x total bet]": "x",
                 "total bet [coins]": "int",
             },
         ),
@@ -174,11 +195,20 @@ def odds_frame(sheet: ParSheet) -> pd.DataFrame:
     pmax = float(sheet.par.distribution.max_win_probability)
     rows.append(
         (
-            f"max total win ({float(sheet.par.distribution.max_win):g}x total bet)",
+            f"{SHOWN_TOP} ({float(sheet.par.distribution.max_win):g}x total bet)",
             1 / pmax if pmax else None,
             "win distribution",
         )
     )
+    top = sheet.par.true_max_win
+    if top.value is not None and top.one_in is not None:
+        rows.append(
+            (
+                f"{MAX_WIN_LABEL} ({float(top.value):g}x total bet)",
+                top.one_in,
+                "exact support" if top.exact else "support of the round (float)",
+            )
+        )
     return pd.DataFrame(
         {
             "event": [r[0] for r in rows],
@@ -202,7 +232,7 @@ def levels_frame(sheet: ParSheet) -> pd.DataFrame:
                 "hit frequency": float(figs["hit_frequency"]),
                 "SD [x total bet]": float(figs["sd"]),
                 "VI 90 % [x total bet]": float(figs["vi"]),
-                "max win [x total bet]": float(figs["max_win"]),
+                f"{SHOWN_TOP} [x total bet]": float(figs["max_win"]),
             }
         )
     return pd.DataFrame(rows)

@@ -153,15 +153,17 @@ def _analyse_lines(game: Game, level: int, reel_set: str) -> ParResult:
             result.components["round_cap"] = -over
             result.rtp = float(result.rtp) - over
             result.notes.append(_cap_note(cap))
+            result.max_win = capped_top(dist, cap)
         return result
     from slotmath.engine.joint import spin_key_distribution
-    from slotmath.features.round import round_law, round_triggers
+    from slotmath.features.round import round_law, round_max_win, round_triggers
 
     keyed = spin_key_distribution(game, level, round_triggers(features), reel_set)
     result = _par_result(
         game, level, reel_set, table, "lines", lines_rtp, keyed.marginal(), per_line_rtp=per_line
     )
     law = round_law(keyed, features, cap)
+    result.max_win = round_max_win(keyed, features, cap, law.distribution)
     result.rtp = law.rtp
     result.components.update(law.components)
     result.distribution = law.distribution
@@ -173,6 +175,23 @@ def _analyse_lines(game: Game, level: int, reel_set: str) -> ParResult:
     result.tables.update(feature_tables(law))
     result.notes += round_notes(law, cap)
     return result
+
+
+def capped_top(dist, cap: Fraction):
+    """The largest win of an exact spin distribution under a round ``cap``
+    [x total bet] and its exact odds (every win at or above the cap pays it)."""
+    from slotmath.engine.distribution import MaxWin
+
+    if dist.max_win <= cap:
+        return dist.top()
+    above = sum(
+        int(c)
+        for w, c in zip(dist.wins.tolist(), dist.weights.tolist(), strict=True)
+        if Fraction(int(w), dist.unit_den * dist.total_bet) >= cap
+    )
+    return MaxWin(
+        Fraction(cap), Fraction(above, dist.total), True, "the round cap: every win at or above it pays it"
+    )
 
 
 def components(game: Game, level: int) -> dict:

@@ -13,7 +13,7 @@ from typing import Any
 
 import pandas as pd
 
-from slotmath.engine.distribution import CONFIDENCE_LEVELS, WinDistribution
+from slotmath.engine.distribution import CONFIDENCE_LEVELS, MaxWin, WinDistribution
 from slotmath.model import BetLevel, Game
 
 
@@ -68,6 +68,10 @@ class ParResult:
         Mean win [x total bet] of the probability mass a float
         ``distribution`` leaves unresolved (0 when it is exact or complete):
         ``distribution.mean + distribution_shortfall`` is the paid RTP.
+    max_win : MaxWin or None
+        The largest win with non-zero probability and its odds, when the
+        rules compute it from the round's structure; None: the top of the
+        distribution (see :attr:`true_max_win`).
     """
 
     game: Game
@@ -82,6 +86,7 @@ class ParResult:
     tables: dict = field(default_factory=dict)
     notes: list = field(default_factory=list)
     distribution_shortfall: float = 0.0
+    max_win: MaxWin | None = None
 
     # ------------------------------------------------------------ figures
     @property
@@ -98,6 +103,19 @@ class ParResult:
         win when the distribution leaves a tail unresolved (uncapped
         retriggers have no largest win)."""
         return "largest resolved win" if self.distribution_shortfall else "max win"
+
+    @property
+    def true_max_win(self) -> MaxWin:
+        """The largest win with non-zero probability [x total bet] and its
+        odds: :attr:`max_win` when the rules give it, else the top of the
+        distribution (exact when its weights are hit counts and it leaves no
+        tail)."""
+        if self.max_win is not None:
+            return self.max_win
+        top = self.distribution.top()
+        if self.distribution_shortfall:
+            return MaxWin(top.value, top.probability, False, "largest resolved win (a lower bound)")
+        return top
 
     @property
     def hit_frequency(self) -> float:
@@ -152,10 +170,12 @@ class ParResult:
         ]
         rows += [(f"VI {k} %", f"{v:.6g}") for k, v in self.volatility_index.items()]
         p = float(d.max_win_probability)
+        shown = "largest win shown in the distribution"
         rows += [
-            (f"{self.max_win_label} [x total bet]", f"{float(d.max_win):.6g}"),
-            (f"{self.max_win_label} odds", f"1 in {1 / p:.6g}" if p else "n/a"),
+            (f"{shown} [x total bet]", f"{float(d.max_win):.6g}"),
+            (f"{shown}: odds", f"1 in {1 / p:.6g}" if p else "n/a"),
         ]
+        rows += max_win_rows(self.true_max_win)
         return pd.DataFrame(rows, columns=["figure", "value"])
 
     def print_summary(self) -> None:
@@ -203,8 +223,9 @@ class ParResult:
             "hit_frequency": self.hit_frequency,
             "sd": self.sd,
             "volatility_index": self.volatility_index,
-            "max_win": float(d.max_win),
-            "max_win_probability": float(d.max_win_probability),
+            **max_win_json(self.true_max_win),
+            "distribution_max_win": float(d.max_win),
+            "distribution_max_win_probability": float(d.max_win_probability),
             "cycle": self.cycle,
             "components": {k: float(v) for k, v in self.components.items()},
             "components_exact": {k: fraction_str(v) for k, v in self.components.items()},
@@ -217,6 +238,41 @@ class ParResult:
 
     def to_json(self, **kw: Any) -> str:
         return json.dumps(self.to_dict(), default=_json_default, **kw)
+
+
+#: Summary label of the true maximum win.
+MAX_WIN_LABEL = "max win (largest with non-zero probability)"
+
+
+def max_win_rows(top: MaxWin) -> list:
+    """(figure, value) rows of the true maximum win: value [x total bet],
+    odds, and how it was found."""
+    if top.value is None:
+        value = "none: no largest win"
+    else:
+        value = f"{float(top.value):.6g}" + (" (a bound)" if top.probability is None else "")
+    odds = f"1 in {top.one_in:.6g}" if top.one_in else "not computed"
+    if top.one_in and not top.exact:
+        odds += " (float)"
+    return [
+        (f"{MAX_WIN_LABEL} [x total bet]", value),
+        (f"{MAX_WIN_LABEL}: odds", odds),
+        (f"{MAX_WIN_LABEL}: how", ("exact: " if top.exact else "") + top.how),
+    ]
+
+
+def max_win_json(top: MaxWin) -> dict:
+    """JSON fields of the true maximum win (``max_win`` [x total bet],
+    ``max_win_odds`` [1 in N], exact fractions when exact)."""
+    return {
+        "max_win": None if top.value is None else float(top.value),
+        "max_win_exact": fraction_str(top.value),
+        "max_win_probability": None if top.probability is None else float(top.probability),
+        "max_win_probability_exact": fraction_str(top.probability),
+        "max_win_odds": top.one_in,
+        "max_win_is_exact": top.exact,
+        "max_win_how": top.how,
+    }
 
 
 def _json_default(obj: Any) -> Any:
