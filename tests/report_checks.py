@@ -111,6 +111,31 @@ def payback_problems(folder: Path) -> list:
     ]
 
 
+#: An absolute path as a page or workbook would show it (POSIX or Windows).
+ABSOLUTE_PATH = re.compile(r"(?:^|[\s(\"'=,])(?:/[\w.-]+){2,}|\b[A-Z]:\\")
+
+
+def identification_problems(folder: Path, game_file: Path) -> list:
+    """The identification must hash exactly the files the game reads (its read
+    set, :func:`slotmath.io.readset.read_set`) and show no absolute path,
+    in the workbook and on the page."""
+    from slotmath.io.readset import read_set
+    from slotmath.report.workbook import read_workbook
+
+    out = []
+    book = read_workbook(folder / "par.xlsx")["Identification"]
+    values = {str(r.iloc[0]): str(r.iloc[1]) for frame in book.values() for _, r in frame.iterrows()}
+    want = {"game file SHA-256"} | {f"data file {p.name} SHA-256" for p in read_set(game_file)[1:]}
+    hashed = {k for k in values if k.endswith("SHA-256")}
+    out += [f"hashes {k!r}, a file the game does not read" for k in sorted(hashed - want)]
+    out += [f"does not hash {k!r}" for k in sorted(want - hashed)]
+    out += [f"{k}: absolute path {v!r}" for k, v in values.items() if ABSOLUTE_PATH.search(v)]
+    if (folder / "par.html").is_file():  # the notebook's page (sheet.save writes none)
+        text = visible_text((folder / "par.html").read_text())
+        out += [f"page shows absolute path {m.group(0).strip()!r}" for m in ABSOLUTE_PATH.finditer(text)]
+    return out
+
+
 def failing_checks(xlsx: Path) -> list:
     """Monte Carlo checks that failed (the 'check' column says 'fails')."""
     from slotmath.report.workbook import read_workbook

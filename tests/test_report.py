@@ -71,6 +71,15 @@ def test_identification(sheet):
     params = sheet.sections["identification"].tables[1].frame.set_index("figure")["value"]
     assert params["parameter Monte Carlo rounds"] == 250_000
     assert params["parameter Monte Carlo seed"] == 7
+    assert ident["files read"] == "game.yaml"
+
+
+def test_identification_hashes_the_read_set(saved, sheet):
+    from report_checks import ABSOLUTE_PATH, identification_problems, visible_text
+
+    assert identification_problems(saved, TOY / "game.yaml") == []
+    assert not ABSOLUTE_PATH.search(visible_text(sheet.section_html("identification")))
+    assert ABSOLUTE_PATH.search("game file /home/me/games/toy/game.yaml")  # the check can fail
 
 
 def test_combination_total_is_the_rtp(sheet):

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 import pandas as pd
 
 from slotmath import __version__
+from slotmath.io.readset import read_set
 from slotmath.report import plots
 from slotmath.report.sheetparts import (
     WAYS_NOTE,
@@ -40,22 +41,16 @@ def identification(sheet: ParSheet) -> Section:
     ]
     if g.description:
         rows.append(("description", g.description, "text"))
+    # exactly the files the game reads (its read set), named from its folder
+    read = read_set(g.source)
     rows += [
         ("game file", _relative(g.source), "text"),
+        ("files read", ", ".join(f.name if f.parent == folder else _relative(f) for f in read), "text"),
         ("game file SHA-256", file_sha256(g.source), "text"),
     ]
-    # a game folder (data/games/<name>/game.yaml) may hold strip and table files
-    extras = (
-        sorted(
-            f
-            for f in folder.iterdir()
-            if f.is_file() and f.name != "game.yaml" and not f.name.startswith(".")
-        )
-        if Path(g.source).name == "game.yaml"
-        else []
-    )
-    for extra in extras:
-        rows.append((f"data file {extra.name} SHA-256", file_sha256(extra), "text"))
+    for extra in read[1:]:
+        shown = extra.name if extra.parent == folder else _relative(extra)
+        rows.append((f"data file {shown} SHA-256", file_sha256(extra), "text"))
     rows += [
         ("grid", f"{g.reels} reels x {g.rows} rows", "text"),
         ("ways" if g.pays_by == "ways" else "paylines", g.ways_or_lines, "int"),
@@ -82,6 +77,8 @@ def identification(sheet: ParSheet) -> Section:
         ("game file last committed", sheet.generated or "not committed", "text"),
     ]
     shown = dict(p, out=_installed_folder(p.get("out"), g.name))
+    if isinstance(shown.get("game"), str) and Path(shown["game"]).is_absolute():
+        shown["game"] = _relative(shown["game"])  # no absolute path of the author's machine
     names = {
         "game": "game",
         "bet": "bet level",
