@@ -3,6 +3,7 @@ built report and of the committed ones (reports/<game>/)."""
 
 from __future__ import annotations
 
+import hashlib
 import html as html_lib
 import json
 import re
@@ -133,6 +134,54 @@ def identification_problems(folder: Path, game_file: Path) -> list:
     if (folder / "par.html").is_file():  # the notebook's page (sheet.save writes none)
         text = visible_text((folder / "par.html").read_text())
         out += [f"page shows absolute path {m.group(0).strip()!r}" for m in ABSOLUTE_PATH.finditer(text)]
+    return out
+
+
+#: An exact fraction written out, and an abbreviated one.
+FRACTION_TEXT = re.compile(r"-?[0-9]+/[0-9]+")
+ABBREVIATED = re.compile(r"exact: ([0-9]+)-digit fraction, ([-0-9.]+)…?, SHA-256 ([0-9a-f]{16})")
+
+
+def fraction_problems(html: str) -> list:
+    """Long exact fractions on a page: each must be abbreviated ('exact:
+    N-digit fraction, first digits, SHA-256 prefix'), written in full once in
+    the appendix (numerator and denominator in digit groups, its SHA-256
+    matching), and no exact fraction cell may break across lines."""
+    from fractions import Fraction
+
+    from slotmath.rules.par import FRACTION_DISPLAY_LIMIT
+
+    text = visible_text(html)
+    out = [
+        f"exact fraction of {len(m.group(0))} characters written out"
+        for m in FRACTION_TEXT.finditer(text)
+        if len(m.group(0)) > FRACTION_DISPLAY_LIMIT
+    ]
+    cells = re.findall(r'<td class="([^"]*)"[^>]*>\s*(-?[0-9]+/[0-9]+)\s*</td>', html)
+    out += [f"fraction cell {v[:20]!r} may break (class {c!r})" for c, v in cells if "exact" not in c.split()]
+    if "td.exact" not in html:
+        out.append("no style keeps an exact fraction on one line")
+    rows = re.findall(
+        r"<tr>\s*<td[^>]*>([^<]*)</td>\s*<td[^>]*>([0-9a-f]{16})</td>\s*<td[^>]*>(numerator|denominator)</td>"
+        r"\s*<td[^>]*>([0-9 ]+)</td>",
+        html,
+    )
+    parts: dict = {}
+    for _, digest, part, digits in rows:
+        parts.setdefault(digest, {})[part] = int(digits.replace(" ", ""))
+    for n, lead, digest in set(ABBREVIATED.findall(text)):
+        whole = parts.get(digest, {})
+        if set(whole) != {"numerator", "denominator"}:
+            out.append(f"fraction {digest} not in the appendix")
+            continue
+        value = Fraction(whole["numerator"], whole["denominator"])
+        p_q = f"{value.numerator}/{value.denominator}"
+        if hashlib.sha256(p_q.encode()).hexdigest()[:16] != digest:
+            out.append(f"fraction {digest}: the appendix's digits do not hash to it")
+        if len(p_q) - 1 - p_q.startswith("-") != int(n):
+            out.append(f"fraction {digest}: {n} digits said, {len(p_q) - 1} in the appendix")
+        if not f"{float(value):.17f}".startswith(lead[:12]):
+            out.append(f"fraction {digest}: first digits {lead} are not its value {float(value)}")
     return out
 
 

@@ -352,3 +352,25 @@ def test_max_win_of_retriggered_games(write_game):
     assert result.true_max_win.value is None and result.to_dict()["max_win"] is None
     capped = analyse(tiny(write_game, 2, ", max_games: 4"), 1).true_max_win
     assert capped.value == 2 + 3 * 4 * 8 and capped.probability is None and not capped.exact
+
+
+def test_sampler_free_games_trigger_rates_against_exact():
+    """The round sampler's free-games triggers and games played per round
+    against their exact rates (features.free_games.event_rates), by z: the
+    trigger is an event (odds), the games played a count (a mean per round)."""
+    from slotmath.analysis.simulation import simulate_game
+    from slotmath.report.figure_sections import is_count
+
+    game = load_game(TEST_DATA / "classic_free_games")
+    exact = analyse(game, 1)
+    rates = exact.features["event_rates"]
+    # P(3 SCATTER) = 27/1000; games played per round = p x 5 / (1 - 5 p)
+    assert rates["free_games"] == pytest.approx(27 / 1000)
+    assert rates["free_games_played"] == pytest.approx(27 / 1000 * 5 / (1 - 5 * 27 / 1000))
+    sim = simulate_game(game, 400_000, seed=31, workers=1, progress=False, exact="par")
+    events = sim.convergence.events.set_index("event")
+    for name in ("free_games", "free_games_played"):
+        assert events.loc[name, "exact"] == pytest.approx(rates[name])
+        assert abs(events.loc[name, "z"]) < 4, (name, events.loc[name])
+    assert not is_count("free_games") and is_count("free_games_played")
+    assert is_count("hold_and_spin award [grid]")

@@ -240,7 +240,8 @@ def check_workbook_matches_json(xlsx: Path, json_path: Path) -> None:
     comb = comb[comb["multiplier"] != "all"]  # the rows of the combination table
     comb = comb.assign(
         combination=[c.strip().split(", wild x")[0] for c in comb["combination"]],
-        multiplier=[int(m[1:]) for m in comb["multiplier"]],
+        # a ways row says its ways per hit (its JSON multiplier is 1: the ways are in the win)
+        multiplier=[int(m[1:]) if m.startswith("x") else 1 for m in comb["multiplier"]],
     )
     expected = pd.DataFrame(data["combinations"])
     key = ["combination", "multiplier"]

@@ -118,6 +118,7 @@ def test_committed_report_is_publishable(game):
         allowed_names,
         code_names,
         failing_checks,
+        fraction_problems,
         identification_problems,
         payback_problems,
         paylines_problems,
@@ -132,6 +133,7 @@ def test_committed_report_is_publishable(game):
     assert failing_checks(folder / "par.xlsx") == []
     assert paylines_problems(folder) == []
     assert identification_problems(folder, GAMES_DIR / game / "game.yaml") == []
+    assert fraction_problems(html) == []
     assert "par-scroll" not in html
 
 

@@ -211,10 +211,13 @@ def free_games_feature_of(game: Game, level: int, spec: FreeGamesSpec) -> Featur
                     "games": spec.games(c),
                     "mean_games_played": float(games_law(spec.games(c)).spins_mean),
                     "mean_award": float(mean(c)),
+                    "games_played": games_played(games_law(spec.games(c))),
                 }
                 for c, q in sorted(key_p.items())
             },
             "extra_games_per_game": float(fg.retrigger_mean),
+            # expected count per round of the round sampler's free-games events
+            "event_rates": {"free_games": float(p), "free_games_played": float(p * games)},
         }
 
     def group(count):
@@ -233,6 +236,21 @@ def free_games_feature_of(game: Game, level: int, spec: FreeGamesSpec) -> Featur
         odds,
         top=top,
     )
+
+
+#: Least probability of a number of games played that the feature's figures list.
+GAMES_SHOWN = 1e-9
+
+
+def games_played(fg: FreeGames) -> list:
+    """Distribution of the number of free games played [probability], the
+    counts of probability at least :data:`GAMES_SHOWN` (JSON-ready records)."""
+    probs, _ = fg.spins_distribution()
+    probs = np.asarray(probs, dtype=float)
+    return [
+        {"games": int(n), "probability": float(probs[n])}
+        for n in np.flatnonzero(probs >= GAMES_SHOWN).tolist()
+    ]
 
 
 def games_top(wins, extra, counts, scale: int, spec: FreeGamesSpec, count: int) -> MaxWin:

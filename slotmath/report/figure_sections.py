@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from fractions import Fraction
 from typing import TYPE_CHECKING
 
 import pandas as pd
@@ -33,7 +34,13 @@ from slotmath.report.sheettable import (
     human,
     label,
 )
-from slotmath.rules.par import MAX_WIN_LABEL, fraction_str
+from slotmath.rules.par import (
+    FRACTION_DISPLAY_LIMIT,
+    MAX_WIN_LABEL,
+    fraction_digest,
+    fraction_display,
+    fraction_str,
+)
 
 if TYPE_CHECKING:
     from slotmath.report.sheet import ParSheet
@@ -74,7 +81,7 @@ def summary(sheet: ParSheet) -> Section:
         ("RTP [x total bet]", rtp, "pct6"),
         (
             "RTP exact",
-            fraction_str(r.rtp) or "not a fraction (float64 computation, relative error below 1e-12)",
+            fraction_display(r.rtp),
             "text",
         ),
         ("hit frequency: paying spins [probability]", hit, "pct"),
@@ -537,12 +544,19 @@ def simulation(sheet: ParSheet) -> Section:
     tables.append(figure_table("Power of the check", power))
     e = conv.events
     if len(e):
+        counts = [is_count(x) for x in e["event"]]  # no odds for what is not an event
         events = pd.DataFrame(
             {
                 "event": [human(x) for x in e["event"]],
                 "hits": e["hits"],
-                "simulated 1 in N": [_finite(v) for v in e["one_in"]],
-                "exact 1 in N": [_finite(v) for v in e["exact_one_in"]],
+                "simulated per round": [_finite(float(v)) for v in e["per_round"]],
+                "exact per round": [None if v is None else _finite(float(v)) for v in e["exact"]],
+                "simulated 1 in N": [
+                    None if c else _finite(v) for c, v in zip(counts, e["one_in"], strict=True)
+                ],
+                "exact 1 in N": [
+                    None if c else _finite(v) for c, v in zip(counts, e["exact_one_in"], strict=True)
+                ],
                 "z": e["z"],
                 "check": [_agrees(z) for z in e["z"]],
             }
@@ -553,6 +567,8 @@ def simulation(sheet: ParSheet) -> Section:
                 events,
                 {
                     "hits": "int",
+                    "simulated per round": "num",
+                    "exact per round": "num",
                     "simulated 1 in N": "odds",
                     "exact 1 in N": "odds",
                     "z": "z",
@@ -561,7 +577,8 @@ def simulation(sheet: ParSheet) -> Section:
                 note=f"Events expected fewer than {EXACT_COUNT_BELOW} times are "
                 "tested with the exact Poisson tail probability (its z is "
                 "the equivalent normal quantile); 1 in N is blank for an "
-                "event never seen.",
+                "event never seen, and for a count that is not an event (games "
+                "played, the award in prize steps), whose figure is its mean per round.",
             )
         )
     h = conv.histogram
@@ -605,6 +622,15 @@ def simulation(sheet: ParSheet) -> Section:
     return sheet._section("simulation", tables, text=text)
 
 
+def is_count(name: str) -> bool:
+    """True for a sampler event that counts a quantity per round (games
+    played, an award in prize steps ``[grid]``), not an event: it has a mean
+    per round but no odds."""
+    from slotmath.montecarlo.roundsim import FREE_GAMES_EVENTS
+
+    return "[" in name or name == FREE_GAMES_EVENTS[1]
+
+
 def estimates_table(sheet: ParSheet, d: dict) -> Table:
     rows = []
     for path, est in walk_estimates(d):
@@ -637,4 +663,70 @@ def notes(sheet: ParSheet) -> Section:
         "given as an exact fraction where all inputs are integers.",
         "Simulated figures are marked as such and only cross-check the exact ones.",
     ]
-    return sheet._section("notes", [Table("Notes", pd.DataFrame({"note": notes}))])
+    tables = [Table("Notes", pd.DataFrame({"note": notes}))]
+    long = long_fractions(sheet)
+    if long:
+        rows = []
+        for name, value in long:
+            digest = fraction_digest(value)[:16]
+            rows.append(
+                {"figure": name, "SHA-256": digest, "part": "numerator", "digits": grouped(value.numerator)}
+            )
+            rows.append(
+                {
+                    "figure": name,
+                    "SHA-256": digest,
+                    "part": "denominator",
+                    "digits": grouped(value.denominator),
+                }
+            )
+        tables.append(
+            Table(
+                APPENDIX,
+                pd.DataFrame(rows),
+                note="Each exact fraction the sheet abbreviates ('exact: N-digit fraction'), "
+                "named by the first 16 hex digits of the SHA-256 of its text 'p/q', "
+                "digits in groups of ten; par.json holds them as 'p/q' too.",
+            )
+        )
+    return sheet._section("notes", tables)
+
+
+#: Title of the appendix of the exact fractions the sheet abbreviates.
+APPENDIX = "Appendix: exact fractions in full"
+
+
+def grouped(n: int, size: int = 10) -> str:
+    """The digits of the integer ``n`` in groups of ``size`` from the left,
+    separated by spaces (a line breaks only between groups)."""
+    text = str(n)
+    return " ".join(text[i : i + size] for i in range(0, len(text), size))
+
+
+def long_fractions(sheet: ParSheet) -> list:
+    """(figure, Fraction) of every exact fraction the sheet abbreviates
+    (longer than :data:`FRACTION_DISPLAY_LIMIT` as ``p/q``), each once: the
+    RTP, its components, the RTP at every bet level and the combination
+    table's RTP contributions."""
+    r = sheet.par
+    found = [("RTP", r.rtp)]
+    found += [(f"RTP: {human(k)}", v) for k, v in r.components.items()]
+    found += [(f"RTP at bet level {lv}", figs["rtp"]) for lv, figs in sheet.levels.items()]
+    if "rtp_exact" in r.combinations:
+        found += [
+            (f"RTP of {name} x{m}", v)
+            for name, m, v in zip(
+                r.combinations["combination"],
+                r.combinations["multiplier"],
+                r.combinations["rtp_exact"],
+                strict=True,
+            )
+        ]
+        found.append(("RTP of the combination table", sum(r.combinations["rtp_exact"], Fraction(0))))
+    out, seen = [], set()
+    for name, value in found:
+        if isinstance(value, Fraction) and len(str(fraction_str(value))) > FRACTION_DISPLAY_LIMIT:
+            if value not in seen:
+                seen.add(value)
+                out.append((name, value))
+    return out

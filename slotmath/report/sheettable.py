@@ -17,7 +17,7 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 
-from slotmath.rules.par import fraction_str
+from slotmath.rules.par import fraction_short
 
 # format key -> (Excel number format, text formatter)
 FORMATS: dict[str, tuple[str, Callable]] = {
@@ -106,7 +106,10 @@ class Table:
             {c: [self.text_value(c, i) for i in range(len(self.frame))] for c in self.frame.columns}
         )
         classes = pd.DataFrame(
-            [["num" if self.is_number(c, i) else "" for c in shown.columns] for i in range(len(shown))],
+            [
+                [cell_class(self.is_number(c, i), shown[c].iat[i]) for c in shown.columns]
+                for i in range(len(shown))
+            ],
             columns=shown.columns,
             index=shown.index,
         )
@@ -135,6 +138,25 @@ class Table:
         if self.note:
             out += f'<p class="par-note">{escape(self.note)}</p>'
         return out
+
+
+#: Text cells a line must not break: an exact fraction ``p/q``, or an
+#: abbreviated one (``exact: N-digit fraction, ...``); digit groups of the
+#: appendix break only between groups.
+EXACT_TEXT = re.compile(r"-?[0-9]+/[0-9]+")
+DIGIT_GROUPS = re.compile(r"[0-9]{1,10}( [0-9]{1,10})+|exact: [0-9]+-digit fraction, .*")
+
+
+def cell_class(number: bool, text) -> str:
+    """CSS class of a table cell: ``num`` (a number), ``exact`` (an exact
+    fraction, never broken), ``digits`` (digit groups or an abbreviated
+    fraction, broken only at spaces) or none."""
+    if number:
+        return "num"
+    text = str(text)
+    if EXACT_TEXT.fullmatch(text):
+        return "exact"
+    return "digits" if DIGIT_GROUPS.fullmatch(text) else ""
 
 
 def escape(text: str) -> str:
@@ -188,7 +210,7 @@ def excel_value(v):
 def exact_str(value) -> str:
     """An exact value as text: ``"p/q"``, ``"n"`` for integers, "" for floats."""
     if isinstance(value, Fraction):
-        return str(value.numerator) if value.denominator == 1 else fraction_str(value)
+        return str(value.numerator) if value.denominator == 1 else fraction_short(value)
     return ""
 
 

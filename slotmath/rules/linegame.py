@@ -172,6 +172,9 @@ def _analyse_lines(game: Game, level: int, reel_set: str) -> ParResult:
     rates = {k: v for fig in law.figures.values() for k, v in fig.pop("event_rates", {}).items()}
     if rates:  # expected count per round of the round sampler's feature events
         result.features["event_rates"] = rates
+    from slotmath.rules.featuretables import feature_tables as par_tables
+
+    result.tables.update(par_tables(game, law.figures, float(law.rtp)))
     result.tables.update(feature_tables(law))
     result.notes += round_notes(law, cap)
     return result
@@ -332,24 +335,12 @@ def _cap_note(cap) -> str:
 
 
 def feature_tables(law) -> dict:
-    """Report tables of the round's features (one row per trigger count)."""
+    """Report tables of the round's features that :mod:`slotmath.rules.featuretables`
+    does not build: the coins of a hold-and-spin and the shapes of a lock-it
+    given a trigger."""
     import pandas as pd
 
     out = {}
-    fg = law.figures.get("free_games")
-    if fg and fg.get("by_count"):
-        rows = [
-            {
-                "count": int(c),
-                "probability": v["probability"],
-                "one_in": 1 / v["probability"] if v["probability"] else float("inf"),
-                "games awarded": v["games"],
-                "mean games played": v["mean_games_played"],
-                "mean_award": v["mean_award"],
-            }
-            for c, v in fg["by_count"].items()
-        ]
-        out["Free games by trigger count"] = pd.DataFrame(rows)
     hs = law.figures.get("hold_and_spin")
     if hs:
         from slotmath.features.holdspin import COINS_TABLE
@@ -365,13 +356,6 @@ def feature_tables(law) -> dict:
                 "mean_award": "mean award [x total bet]",
             }
         )
-    wheel = law.figures.get("wheel")
-    if wheel:
-        out["Wheel (one spin)"] = pd.DataFrame(wheel["outcomes"])
-    sel = law.figures.get("selection")
-    if sel:
-        rows = [{"choice": name, **v} for name, v in sel["choices"].items()]
-        out[f"Selection choices (policy {sel['policy']})"] = pd.DataFrame(rows)
     return out
 
 

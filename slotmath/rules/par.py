@@ -26,16 +26,58 @@ def fraction_str(value: object) -> str | None:
 FRACTION_DISPLAY_LIMIT = 60
 
 
-def fraction_display(value: object) -> str:
-    """An exact RTP for people: ``"p/q"`` when short, else its size (the full
-    fraction is in the JSON); for a float, what its error is."""
-    text = fraction_str(value)
-    if text is None:
-        return "not a fraction (float64 computation, relative error below 1e-12)"
-    if len(text) <= FRACTION_DISPLAY_LIMIT:
+#: Significant digits of the decimal expansion an abbreviated fraction shows.
+FRACTION_DIGITS = 20
+
+
+def decimal_digits(value: Fraction, digits: int = FRACTION_DIGITS) -> str:
+    """The first ``digits`` significant digits of the decimal expansion of
+    ``value``, truncated (not rounded), ``"…"`` after them when more follow:
+    exact integer arithmetic, no float."""
+    sign = "-" if value < 0 else ""
+    num, den = abs(value.numerator), value.denominator
+    whole, rest = divmod(num, den)
+    out = str(whole)
+    significant = len(out.lstrip("0"))
+    frac = ""
+    while rest and significant < digits:
+        rest *= 10
+        d, rest = divmod(rest, den)
+        frac += str(d)
+        if significant or d:
+            significant += 1
+    return sign + out + ("." + frac if frac else "") + ("…" if rest else "")
+
+
+def fraction_digest(value: Fraction) -> str:
+    """SHA-256 of the fraction's text ``"p/q"`` [hex]: names a long exact
+    fraction where it is abbreviated (the whole is in the JSON and in the
+    sheet's appendix)."""
+    import hashlib
+
+    return hashlib.sha256(str(fraction_str(value)).encode()).hexdigest()
+
+
+def fraction_short(value: Fraction, limit: int = FRACTION_DISPLAY_LIMIT) -> str:
+    """An exact fraction for people: ``"p/q"`` when at most ``limit``
+    characters, else ``"exact: N-digit fraction, 0.95640517…, SHA-256
+    1a2b…"`` (N the digits of numerator and denominator together, the first
+    :data:`FRACTION_DIGITS` significant digits of its value, the first 16 hex
+    digits of :func:`fraction_digest`)."""
+    text = str(fraction_str(value))
+    if len(text) <= limit:
         return text
-    num, den = text.split("/")
-    return f"{len(num)}-digit / {len(den)}-digit fraction (whole in par.json)"
+    digits = len(text) - 1 - text.startswith("-")
+    return f"exact: {digits}-digit fraction, {decimal_digits(value)}, SHA-256 {fraction_digest(value)[:16]}"
+
+
+def fraction_display(value: object) -> str:
+    """An exact RTP for people: ``"p/q"`` when short, else abbreviated
+    (:func:`fraction_short`; the whole fraction is in the JSON); for a float,
+    what its error is."""
+    if not isinstance(value, Fraction):
+        return "not a fraction (float64 computation, relative error below 1e-12)"
+    return fraction_short(value)
 
 
 @dataclass
@@ -192,7 +234,7 @@ class ParResult:
             format_combinations(self.combinations),
         ]
         for name, table in self.tables.items():
-            parts += ["", name, table.to_string(index=False)]
+            parts += ["", name, table_text(table)]
         if self.notes:
             parts += ["", "Notes"] + [f"- {n}" for n in self.notes]
         return "\n".join(parts)
@@ -281,6 +323,15 @@ def _json_default(obj: Any) -> Any:
     if hasattr(obj, "item"):
         return obj.item()
     raise TypeError(f"not JSON serialisable: {type(obj).__name__}")
+
+
+def table_text(table: pd.DataFrame) -> str:
+    """A report table as aligned text; a ``share of RTP`` column in %."""
+    t = table.copy()
+    for c in t.columns:
+        if str(c).startswith("share of RTP"):
+            t[c] = t[c].map(lambda v: f"{v:.4%}")
+    return t.to_string(index=False)
 
 
 def format_combinations(table: pd.DataFrame) -> str:

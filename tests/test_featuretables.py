@@ -1,0 +1,84 @@
+"""PAR tables per feature (slotmath.rules.featuretables): every feature of a
+round has its rules in words and its odds tables, with units, and the
+figures agree with the round's exact ones."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from slotmath.io.gamefile import load_game
+from slotmath.rules.linegame import analyse
+
+from conftest import TEST_DATA
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "slotmath" / "examples"
+
+
+def test_free_games_tables():
+    result = analyse(load_game(TEST_DATA / "classic_free_games"), 1)
+    t = result.tables
+    rules = " ".join(t["Free games: rules"]["rule"])
+    assert "3 or more SCATTER" in rules and "5 free games" in rules and "multiplied by 3" in rules
+    by = t["Free games by trigger count"].set_index("trigger count")
+    # P(3 SCATTER) = 27/1000 (tests/test_free_round.py), 5 games awarded
+    assert by.loc[3, "probability per round"] == pytest.approx(27 / 1000)
+    assert by.loc[3, "odds [1 in N rounds]"] == pytest.approx(1000 / 27)
+    assert by.loc[3, "games awarded"] == 5
+    share = by["share of RTP"].sum()
+    assert share == pytest.approx(float(result.components["free_games"] / result.rtp))
+    played = t["Free games: distribution of games played"]
+    assert played["games played"].min() == 5 and played["games played"].iloc[1] == 10
+    # games played 5, 10, ... : P(5) = (1 - p)^5 with p = 27/1000 (no retrigger in 5 games)
+    assert played["probability given the trigger"].iloc[0] == pytest.approx((1 - 27 / 1000) ** 5)
+    assert played["probability given the trigger"].sum() == pytest.approx(1, abs=1e-8)
+    odds = t["Free games: trigger and retrigger odds"].set_index("event")
+    assert odds.loc["a free game retriggers", "probability"] == pytest.approx(27 / 1000)
+
+
+def test_hold_and_spin_tables():
+    result = analyse(load_game(EXAMPLES / "hold_and_spin"), 1)
+    t, hs = result.tables, result.features["hold_and_spin"]
+    assert "6 or more COIN" in " ".join(t["Hold-and-spin: rules"]["rule"])
+    prizes = t["Hold-and-spin: coin prizes"]
+    assert prizes["probability per coin"].sum() == pytest.approx(1)
+    jackpots = t["Hold-and-spin: jackpots"].set_index("jackpot")
+    assert set(jackpots.index) == {"MINI", "MINOR", "MAJOR", "GRAND"}
+    # the GRAND is paid by a full screen: its hits per round are the full-screen odds
+    assert jackpots.loc["GRAND", "hits per round"] == pytest.approx(hs["full_screen_probability"])
+    assert jackpots.loc["GRAND", "odds [1 in N rounds]"] == pytest.approx(1 / hs["full_screen_probability"])
+    # jackpots' share of RTP is part of the feature's
+    feature_share = float(result.components["hold_and_spin"] / result.rtp)
+    assert 0 < jackpots["share of RTP"].sum() < feature_share
+    award = t["Hold-and-spin: award"].iloc[0]
+    assert award["share of RTP"] == pytest.approx(feature_share)
+    # every figure has its unit: a column is a name, a count or carries [unit]
+    for name, frame in t.items():
+        if not name.startswith(("Hold-and-spin", "Free games")) or name.endswith("trigger"):
+            continue
+        for c in frame.columns:
+            plain = c in ("event", "jackpot", "table", "prize", "weight", "rule", "segment", "choice")
+            assert (
+                plain
+                or "[" in c
+                or c.startswith(
+                    (
+                        "share of RTP",
+                        "mean coins",
+                        "hits per",
+                        "games ",
+                        "trigger count",
+                        "probability",
+                        "mean games",
+                    )
+                )
+            ), (name, c)
+
+
+def test_par_text_shows_each_feature():
+    from slotmath.rules.par import par
+
+    text = par(load_game(EXAMPLES / "hold_and_spin"), 1).text()
+    assert "Hold-and-spin: jackpots" in text and "Hold-and-spin: trigger and full-screen odds" in text
+    assert "%" in text.split("Hold-and-spin: jackpots")[1].split("\n\n")[0]
