@@ -185,6 +185,62 @@ def fraction_problems(html: str) -> list:
     return out
 
 
+#: Tables each feature's part of the sheet must show (by RTP component).
+FEATURE_TABLES = {
+    "free_games": (
+        "Free games: rules",
+        "Free games by trigger count",
+        "Free games: trigger and retrigger odds",
+    ),
+    "hold_and_spin": (
+        "Hold-and-spin: rules",
+        "Hold-and-spin: coin prizes",
+        "Hold-and-spin: trigger and full-screen odds",
+        "Hold-and-spin: award",
+    ),
+    "wheel": ("Wheel (one spin)",),
+}
+
+
+def feature_problems(html: str, components, rules: str = "lines") -> list:
+    """Every feature of a ``rules: lines`` round has its tables on the page
+    (``components``: the RTP components of par.json), the summary gives the
+    true maximum win beside the largest win shown, and no odds figure is
+    given here for what is not an event (see :func:`count_odds_problems`)."""
+    text = visible_text(html)
+    out = []
+    if rules == "lines":
+        for name in components:
+            out += [f"{name}: no table {t!r}" for t in FEATURE_TABLES.get(name, ()) if t not in text]
+    for label in ("max win (largest with non-zero probability)", "largest win shown in the distribution"):
+        if label not in text:
+            out.append(f"summary: no {label!r}")
+    return out
+
+
+def count_odds_problems(xlsx: Path) -> list:
+    """Monte Carlo rows of a count that is not an event (games played, an
+    award in prize steps '[grid]') must give a mean per round and no odds."""
+    import math
+
+    from slotmath.report.workbook import read_workbook
+
+    table = (
+        read_workbook(xlsx).get("Monte Carlo", {}).get("Pays and features: simulated against exact frequency")
+    )
+    if table is None:
+        return []
+    out = []
+    for _, row in table.iterrows():
+        name = str(row["event"])
+        if "[grid]" in name or name.endswith("games played"):
+            for col in ("simulated 1 in N", "exact 1 in N"):
+                v = row.get(col)
+                if v is not None and not (isinstance(v, float) and math.isnan(v)) and str(v).strip():
+                    out.append(f"{name}: {col} = {v!r} for a count")
+    return out
+
+
 def failing_checks(xlsx: Path) -> list:
     """Monte Carlo checks that failed (the 'check' column says 'fails')."""
     from slotmath.report.workbook import read_workbook

@@ -82,3 +82,20 @@ def test_par_text_shows_each_feature():
     text = par(load_game(EXAMPLES / "hold_and_spin"), 1).text()
     assert "Hold-and-spin: jackpots" in text and "Hold-and-spin: trigger and full-screen odds" in text
     assert "%" in text.split("Hold-and-spin: jackpots")[1].split("\n\n")[0]
+
+
+def test_sheet_of_a_feature_game(tmp_path):
+    """The sheet of a free-games game: every feature's tables, the true and
+    the shown maximum win, and no odds for the games played (a count)."""
+    from report_checks import count_odds_problems, feature_problems, fraction_problems
+
+    from slotmath.report.sheet import par_sheet
+
+    sheet = par_sheet(str(TEST_DATA / "classic_free_games"), level=1, spins=100_000, seed=3)
+    html = "\n".join(sheet.section_html(k) for k in sheet.sections)
+    assert feature_problems(html, sheet.par.components) == []
+    assert [p for p in fraction_problems(html) if "style" not in p] == []
+    sheet.save(tmp_path)
+    assert count_odds_problems(tmp_path / "par.xlsx") == []
+    # the checks can fail
+    assert feature_problems("<p>none</p>", ["free_games", "hold_and_spin"])

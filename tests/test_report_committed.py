@@ -117,7 +117,9 @@ def test_committed_report_is_publishable(game):
     from report_checks import (
         allowed_names,
         code_names,
+        count_odds_problems,
         failing_checks,
+        feature_problems,
         fraction_problems,
         identification_problems,
         payback_problems,
@@ -134,6 +136,9 @@ def test_committed_report_is_publishable(game):
     assert paylines_problems(folder) == []
     assert identification_problems(folder, GAMES_DIR / game / "game.yaml") == []
     assert fraction_problems(html) == []
+    components = json.loads((folder / "par.json").read_text())["components"]
+    assert feature_problems(html, components, load_game(game).rules) == []
+    assert count_odds_problems(folder / "par.xlsx") == []
     assert "par-scroll" not in html
 
 

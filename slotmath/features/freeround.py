@@ -273,12 +273,14 @@ def games_top(wins, extra, counts, scale: int, spec: FreeGamesSpec, count: int) 
             f"{n} free games, each at the largest free-spin win",
         )
     if spec.max_games is None:
-        return MaxWin(None, None, False, "retriggered free games without max_games have no largest win")
+        return MaxWin(
+            None, None, False, "free games that retrigger without a limit on games have no largest win"
+        )
     return MaxWin(
         prize + mult * spec.max_games * Fraction(top, scale),
         None,
         False,
-        f"a bound: at most max_games = {spec.max_games} games, each at most the largest free-spin win",
+        f"a bound: at most {spec.max_games} games (the declared limit), each at most the top free-spin win",
     )
 
 
