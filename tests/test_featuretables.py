@@ -99,3 +99,34 @@ def test_sheet_of_a_feature_game(tmp_path):
     assert count_odds_problems(tmp_path / "par.xlsx") == []
     # the checks can fail
     assert feature_problems("<p>none</p>", ["free_games", "hold_and_spin"])
+
+
+@pytest.mark.parametrize(
+    "folder, name",
+    [(TEST_DATA / "classic_free_games", "free_games"), (EXAMPLES / "hold_and_spin", "hold_and_spin")],
+    ids=["free_games", "hold_and_spin"],
+)
+def test_award_given_a_trigger(folder, name):
+    """The award law given a trigger (mixed over the trigger keys) has the
+    feature's exact mean award; its bands sum to 1."""
+    import numpy as np
+
+    from slotmath.engine.joint import spin_key_distribution
+    from slotmath.features.round import award_given_trigger, round_law, round_triggers, started_keys
+    from slotmath.rules.linegame import round_features
+
+    game = load_game(folder)
+    features = round_features(game, 1)
+    keyed = spin_key_distribution(game, 1, round_triggers(features))
+    law = round_law(keyed, features, distribution=False)
+    f = next(x for x in features if x.name == name)
+    started = started_keys(law.key_probability, features, f)
+    wins, probs = award_given_trigger(f, started)
+    p = float(sum(started.values()))
+    assert probs.sum() == pytest.approx(1, abs=1e-9)
+    # free games: the award law is resolved to 1e-12 (Chernoff bound on the FFT grid)
+    assert float(np.dot(wins, probs)) == pytest.approx(float(law.components[name]) / p, rel=1e-9)
+    bands = analyse(game, 1).tables[
+        f"{'Free games' if name == 'free_games' else 'Hold-and-spin'}: award given a trigger, by size"
+    ]
+    assert bands["probability given the trigger"].sum() == pytest.approx(1, abs=1e-9)

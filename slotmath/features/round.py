@@ -48,6 +48,8 @@ __all__ = [
     "RESOLVED",
     "award_top",
     "round_max_win",
+    "started_keys",
+    "award_given_trigger",
 ]
 
 #: Probabilities below this are not resolved by the float convolutions.
@@ -222,6 +224,51 @@ def award_top(f: Feature, key) -> MaxWin:
         False,
         "top point of the float award law (a lower bound where that law drops tiny probabilities)",
     )
+
+
+def started_keys(key_probability: dict, features, f: Feature) -> dict:
+    """``{key item of f: P}`` of the base windows that start ``f``, from the
+    round's ``{key: P(key)}`` (the keys of :func:`round_triggers`)."""
+    triggers = round_triggers(features)
+    out: dict = {}
+    for k, p in key_probability.items():
+        fk = _feature_key(k, features, triggers, f)
+        if f.triggers(fk):
+            out[fk] = out.get(fk, 0) + p
+    return out
+
+
+def award_given_trigger(f: Feature, started: dict) -> tuple:
+    """Law of ``f``'s award given that it starts: ``(wins [x total bet],
+    probabilities)`` (float), the mixture of the award laws of the keys in
+    ``started`` (``{key item: P}``) by their probabilities (through the
+    feature's parts where it has them)."""
+    total = float(sum(started.values()))
+    acc: dict = {}
+
+    def add(law: WinDistribution, weight: float) -> None:
+        for x, q in zip(law.x.tolist(), law.probabilities.tolist(), strict=True):
+            acc[x] = acc.get(x, 0.0) + weight * q
+
+    if f.parts is not None and f.mixture is not None:
+        keys = list(started)
+        weights = np.array([float(started[k]) for k in keys]) / total
+        mix = np.zeros(len(f.parts()))
+        for lo in range(0, len(keys), 4096):
+            mix += weights[lo : lo + 4096] @ np.asarray(f.mixture(keys[lo : lo + 4096]), dtype=float)
+        for law, w in zip(f.parts(), mix.tolist(), strict=True):
+            if w:
+                add(law, w)
+    else:
+        groups: dict = {}
+        for k, p in started.items():
+            g = f.group(k)
+            entry = groups.setdefault(g, [k, 0.0])
+            entry[1] += float(p) / total
+        for k, w in groups.values():
+            add(f.award(k), w)
+    wins = np.array(sorted(acc))
+    return wins, np.array([acc[x] for x in wins.tolist()])
 
 
 def round_max_win(keyed, features, round_cap=None, distribution: WinDistribution | None = None) -> MaxWin:

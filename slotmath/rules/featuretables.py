@@ -59,6 +59,44 @@ def feature_tables(game: Game, figures: dict, rtp: float) -> dict:
     return out
 
 
+#: Feature names as table titles start.
+TITLES = {
+    "free_games": "Free games",
+    "hold_and_spin": "Hold-and-spin",
+    "lockit": "Lock-it",
+    "wheel": "Wheel",
+    "selection": "Selection",
+}
+
+
+def award_bands(wins, probs, trigger: float) -> pd.DataFrame:
+    """The law of a feature's award given that it starts, by win band
+    (:data:`slotmath.engine.distribution.WIN_EDGES`) [x total bet]:
+    probability given the trigger, 1 in N features, 1 in N rounds
+    (``trigger`` the feature's probability per round)."""
+    import numpy as np
+
+    from slotmath.engine.distribution import WIN_EDGES
+
+    edges = [0.0, *WIN_EDGES, float("inf")]
+    rows = []
+    for lo, hi in zip(edges[:-1], edges[1:], strict=True):
+        inside = (wins >= lo - 1e-12) & (wins < hi - 1e-12)
+        q = float(np.sum(probs[inside]))
+        if q <= 0:
+            continue
+        band = f"{lo:g} to under {hi:g}" if np.isfinite(hi) else f"{lo:g} or more"
+        rows.append(
+            {
+                "award [x total bet]": band,
+                "probability given the trigger": q,
+                "odds [1 in N features]": 1 / q,
+                f"odds [{ONE_IN}]": _one_in(q * trigger),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
 def free_games_rules(game: Game) -> list:
     """The declared free games in words, one sentence per rule."""
     from slotmath.features.options import load_features

@@ -176,6 +176,7 @@ def _analyse_lines(game: Game, level: int, reel_set: str) -> ParResult:
 
     result.tables.update(par_tables(game, law.figures, float(law.rtp)))
     result.tables.update(feature_tables(law))
+    result.tables.update(award_tables(law, features))
     result.notes += round_notes(law, cap)
     return result
 
@@ -356,6 +357,23 @@ def feature_tables(law) -> dict:
                 "mean_award": "mean award [x total bet]",
             }
         )
+    return out
+
+
+def award_tables(law, features) -> dict:
+    """Per feature, the law of its award given that it starts, by win band
+    (:func:`slotmath.rules.featuretables.award_bands`)."""
+    from slotmath.features.round import award_given_trigger, started_keys
+    from slotmath.rules.featuretables import TITLES, award_bands
+
+    out = {}
+    for f in features:
+        started = started_keys(law.key_probability, features, f)
+        if not started:
+            continue
+        wins, probs = award_given_trigger(f, started)
+        title = f"{TITLES.get(f.name, f.name)}: award given a trigger, by size"
+        out[title] = award_bands(wins, probs, float(sum(started.values())))
     return out
 
 
