@@ -33,6 +33,9 @@ def test_free_games_tables():
     # games played 5, 10, ... : P(5) = (1 - p)^5 with p = 27/1000 (no retrigger in 5 games)
     assert played["probability given the trigger"].iloc[0] == pytest.approx((1 - 27 / 1000) ** 5)
     assert played["probability given the trigger"].sum() == pytest.approx(1, abs=1e-8)
+    # its mean is the renewal formula's 5 / (1 - 5 p)
+    mean = (played["games played"] * played["probability given the trigger"]).sum()
+    assert mean == pytest.approx(5 / (1 - 5 * 27 / 1000), rel=1e-7)
     odds = t["Free games: trigger and retrigger odds"].set_index("event")
     assert odds.loc["a free game retriggers", "probability"] == pytest.approx(27 / 1000)
 

@@ -211,7 +211,7 @@ def free_games_feature_of(game: Game, level: int, spec: FreeGamesSpec) -> Featur
                     "games": spec.games(c),
                     "mean_games_played": float(games_law(spec.games(c)).spins_mean),
                     "mean_award": float(mean(c)),
-                    "games_played": games_played(games_law(spec.games(c))),
+                    "games_played": games_played(extra, counts, spec.games(c), cap),
                 }
                 for c, q in sorted(key_p.items())
             },
@@ -240,17 +240,38 @@ def free_games_feature_of(game: Game, level: int, spec: FreeGamesSpec) -> Featur
 
 #: Least probability of a number of games played that the feature's figures list.
 GAMES_SHOWN = 1e-9
+#: Most games played the distribution of games played follows.
+MAX_GAMES_SHOWN = 100_000
 
 
-def games_played(fg: FreeGames) -> list:
-    """Distribution of the number of free games played [probability], the
-    counts of probability at least :data:`GAMES_SHOWN` (JSON-ready records)."""
-    probs, _ = fg.spins_distribution()
-    probs = np.asarray(probs, dtype=float)
-    return [
-        {"games": int(n), "probability": float(probs[n])}
-        for n in np.flatnonzero(probs >= GAMES_SHOWN).tolist()
-    ]
+def games_played(extra, counts, start: int, cap: int | None = None, tol: float = 1e-12) -> list:
+    """Distribution of the number of free games played from ``start`` games
+    [probability], from the per-game law of the extra games (``extra``,
+    ``counts``: stop combinations of each row of the free-spin table), at
+    most ``cap`` games in all: forward over games played, the state the games
+    left (float64), until the mass still playing is below ``tol``.  The counts
+    of probability at least :data:`GAMES_SHOWN`, as JSON-ready records."""
+    total = sum(counts)
+    law: dict = {}
+    for k, c in zip(extra, counts, strict=True):
+        law[int(k)] = law.get(int(k), 0) + c / total
+    left = np.zeros((min(start, cap) if cap else start) + 1)
+    left[-1] = 1.0
+    out, played = [], 0
+    while left[1:].sum() > tol and played < MAX_GAMES_SHOWN:
+        live = left[1:]  # live[i]: i + 1 games left
+        new = np.zeros(len(live) + max(law))
+        for k, q in law.items():
+            new[k : k + len(live)] += q * live  # one game played, k added
+        played += 1
+        if cap is not None and len(new) > cap - played + 1:  # the games beyond the cap are not played
+            new[cap - played] += new[cap - played + 1 :].sum()
+            new = new[: cap - played + 1]
+        if new[0] >= GAMES_SHOWN:
+            out.append({"games": played, "probability": float(new[0])})
+        new[0] = 0.0
+        left = new
+    return out
 
 
 def games_top(wins, extra, counts, scale: int, spec: FreeGamesSpec, count: int) -> MaxWin:

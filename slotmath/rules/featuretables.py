@@ -146,23 +146,25 @@ def free_games_tables(game: Game, fg: dict, rtp: float) -> dict:
         "Free games: rules": pd.DataFrame({"rule": free_games_rules(game)}),
         "Free games by trigger count": pd.DataFrame(rows),
     }
-    r = fg["retrigger_probability"]
-    out["Free games: trigger and retrigger odds"] = pd.DataFrame(
-        [
-            {
-                "event": "free games start (per round)",
-                "probability": fg["trigger_probability"],
-                "odds [1 in N]": _one_in(fg["trigger_probability"]),
-                "per": "round",
-            },
+    odds = [
+        {
+            "event": "free games start (per round)",
+            "probability": fg["trigger_probability"],
+            "odds [1 in N]": _one_in(fg["trigger_probability"]),
+            "per": "round",
+        }
+    ]
+    if "retrigger_probability" in fg:  # (with a sticky wild the retrigger odds change from game to game)
+        r = fg["retrigger_probability"]
+        odds.append(
             {
                 "event": "a free game retriggers",
                 "probability": r,
                 "odds [1 in N]": _one_in(r),
                 "per": "free game",
-            },
-        ]
-    )
+            }
+        )
+    out["Free games: trigger and retrigger odds"] = pd.DataFrame(odds)
     played, seen = [], set()
     for v in fg["by_count"].values():
         if v["games"] in seen:  # one law per number of games awarded
