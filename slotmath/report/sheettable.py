@@ -144,17 +144,20 @@ class Table:
 #: abbreviated one (``exact: N-digit fraction, ...``); digit groups of the
 #: appendix break only between groups.
 EXACT_TEXT = re.compile(r"-?[0-9]+/[0-9]+")
+#: Longest one-word cell kept on one line (a word such as "total" or a
+#: SHA-256 prefix is never broken; longer ones may wrap anywhere).
+SHORT_WORD = 24
 DIGIT_GROUPS = re.compile(r"[0-9]{1,10}( [0-9]{1,10})+|exact: [0-9]+-digit fraction, .*")
 
 
 def cell_class(number: bool, text) -> str:
     """CSS class of a table cell: ``num`` (a number), ``exact`` (an exact
-    fraction, never broken), ``digits`` (digit groups or an abbreviated
+    fraction or a short word, never broken), ``digits`` (digit groups or an abbreviated
     fraction, broken only at spaces) or none."""
     if number:
         return "num"
     text = str(text)
-    if EXACT_TEXT.fullmatch(text):
+    if EXACT_TEXT.fullmatch(text) or (0 < len(text) <= SHORT_WORD and " " not in text):
         return "exact"
     return "digits" if DIGIT_GROUPS.fullmatch(text) else ""
 
