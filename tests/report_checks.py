@@ -3,6 +3,7 @@ built report and of the committed ones (reports/<game>/)."""
 
 from __future__ import annotations
 
+import hashlib
 import html as html_lib
 import json
 import re
@@ -103,11 +104,141 @@ def workbook_problems(xlsx: Path) -> list:
 def payback_problems(folder: Path) -> list:
     """Negative or impossible payback bounds in par.json."""
     data = json.loads((folder / "par.json").read_text())
+    top = data.get("distribution_max_win", data["max_win"])  # the payback lies below the wins shown
     return [
         f"payback {r['low']} .. {r['high']} at {r['spins']} spins"
         for r in data["confidence"]
-        if r["low"] < 0 or r["high"] > data["max_win"] + 1e-9 or r["low"] > r["high"]
+        if r["low"] < 0 or r["high"] > top + 1e-9 or r["low"] > r["high"]
     ]
+
+
+#: An absolute path as a page or workbook would show it (POSIX or Windows).
+ABSOLUTE_PATH = re.compile(r"(?:^|[\s(\"'=,])(?:/[\w.-]+){2,}|\b[A-Z]:\\")
+
+
+def identification_problems(folder: Path, game_file: Path) -> list:
+    """The identification must hash exactly the files the game reads (its read
+    set, :func:`slotmath.io.readset.read_set`) and show no absolute path,
+    in the workbook and on the page."""
+    from slotmath.io.readset import read_set
+    from slotmath.report.workbook import read_workbook
+
+    out = []
+    book = read_workbook(folder / "par.xlsx")["Identification"]
+    values = {str(r.iloc[0]): str(r.iloc[1]) for frame in book.values() for _, r in frame.iterrows()}
+    want = {"game file SHA-256"} | {f"data file {p.name} SHA-256" for p in read_set(game_file)[1:]}
+    hashed = {k for k in values if k.endswith("SHA-256")}
+    out += [f"hashes {k!r}, a file the game does not read" for k in sorted(hashed - want)]
+    out += [f"does not hash {k!r}" for k in sorted(want - hashed)]
+    out += [f"{k}: absolute path {v!r}" for k, v in values.items() if ABSOLUTE_PATH.search(v)]
+    if (folder / "par.html").is_file():  # the notebook's page (sheet.save writes none)
+        text = visible_text((folder / "par.html").read_text())
+        out += [f"page shows absolute path {m.group(0).strip()!r}" for m in ABSOLUTE_PATH.finditer(text)]
+    return out
+
+
+#: An exact fraction written out, and an abbreviated one.
+FRACTION_TEXT = re.compile(r"-?[0-9]+/[0-9]+")
+ABBREVIATED = re.compile(r"exact: ([0-9]+)-digit fraction, ([-0-9.]+)…?, SHA-256 ([0-9a-f]{16})")
+
+
+def fraction_problems(html: str) -> list:
+    """Long exact fractions on a page: each must be abbreviated ('exact:
+    N-digit fraction, first digits, SHA-256 prefix'), written in full once in
+    the appendix (numerator and denominator in digit groups, its SHA-256
+    matching), and no exact fraction cell may break across lines."""
+    from fractions import Fraction
+
+    from slotmath.rules.par import FRACTION_DISPLAY_LIMIT
+
+    text = visible_text(html)
+    out = [
+        f"exact fraction of {len(m.group(0))} characters written out"
+        for m in FRACTION_TEXT.finditer(text)
+        if len(m.group(0)) > FRACTION_DISPLAY_LIMIT
+    ]
+    cells = re.findall(r'<td class="([^"]*)"[^>]*>\s*(-?[0-9]+/[0-9]+)\s*</td>', html)
+    out += [f"fraction cell {v[:20]!r} may break (class {c!r})" for c, v in cells if "exact" not in c.split()]
+    if "td.exact" not in html:
+        out.append("no style keeps an exact fraction on one line")
+    rows = re.findall(
+        r"<tr>\s*<td[^>]*>([^<]*)</td>\s*<td[^>]*>([0-9a-f]{16})</td>\s*<td[^>]*>(numerator|denominator)</td>"
+        r"\s*<td[^>]*>([0-9 ]+)</td>",
+        html,
+    )
+    parts: dict = {}
+    for _, digest, part, digits in rows:
+        parts.setdefault(digest, {})[part] = int(digits.replace(" ", ""))
+    for n, lead, digest in set(ABBREVIATED.findall(text)):
+        whole = parts.get(digest, {})
+        if set(whole) != {"numerator", "denominator"}:
+            out.append(f"fraction {digest} not in the appendix")
+            continue
+        value = Fraction(whole["numerator"], whole["denominator"])
+        p_q = f"{value.numerator}/{value.denominator}"
+        if hashlib.sha256(p_q.encode()).hexdigest()[:16] != digest:
+            out.append(f"fraction {digest}: the appendix's digits do not hash to it")
+        if len(p_q) - 1 - p_q.startswith("-") != int(n):
+            out.append(f"fraction {digest}: {n} digits said, {len(p_q) - 1} in the appendix")
+        if not f"{float(value):.17f}".startswith(lead[:12]):
+            out.append(f"fraction {digest}: first digits {lead} are not its value {float(value)}")
+    return out
+
+
+#: Tables each feature's part of the sheet must show (by RTP component).
+FEATURE_TABLES = {
+    "free_games": (
+        "Free games: rules",
+        "Free games by trigger count",
+        "Free games: trigger and retrigger odds",
+    ),
+    "hold_and_spin": (
+        "Hold-and-spin: rules",
+        "Hold-and-spin: coin prizes",
+        "Hold-and-spin: trigger and full-screen odds",
+        "Hold-and-spin: award",
+    ),
+    "wheel": ("Wheel (one spin)",),
+}
+
+
+def feature_problems(html: str, components, rules: str = "lines") -> list:
+    """Every feature of a ``rules: lines`` round has its tables on the page
+    (``components``: the RTP components of par.json), the summary gives the
+    true maximum win beside the largest win shown, and no odds figure is
+    given here for what is not an event (see :func:`count_odds_problems`)."""
+    text = visible_text(html)
+    out = []
+    if rules == "lines":
+        for name in components:
+            out += [f"{name}: no table {t!r}" for t in FEATURE_TABLES.get(name, ()) if t not in text]
+    for label in ("max win (largest with non-zero probability)", "largest win shown in the distribution"):
+        if label not in text:
+            out.append(f"summary: no {label!r}")
+    return out
+
+
+def count_odds_problems(xlsx: Path) -> list:
+    """Monte Carlo rows of a count that is not an event (games played, an
+    award in prize steps '[grid]') must give a mean per round and no odds."""
+    import math
+
+    from slotmath.report.workbook import read_workbook
+
+    table = (
+        read_workbook(xlsx).get("Monte Carlo", {}).get("Pays and features: simulated against exact frequency")
+    )
+    if table is None:
+        return []
+    out = []
+    for _, row in table.iterrows():
+        name = str(row["event"])
+        if "[grid]" in name or name.endswith("games played"):
+            for col in ("simulated 1 in N", "exact 1 in N"):
+                v = row.get(col)
+                if v is not None and not (isinstance(v, float) and math.isnan(v)) and str(v).strip():
+                    out.append(f"{name}: {col} = {v!r} for a count")
+    return out
 
 
 def failing_checks(xlsx: Path) -> list:

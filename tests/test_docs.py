@@ -206,6 +206,15 @@ def test_free_games_worked_example_has_the_figures_the_page_states(tmp_path):
     assert "`561/496`" in section and "113.1048 %" in section and f"{float(result.rtp):.4%}" == "113.1048%"
 
 
+def test_max_win_worked_example_has_the_figures_the_page_states(tmp_path):
+    # docs/features.md, "Worked example: maximum win": 2 + 2 x 3 x 8 = 50 x
+    # total bet with probability 1/64 x (8/64)^2 = 1/4096
+    game, section = docs_example(tmp_path, "### Worked example: maximum win")
+    top = par(game).true_max_win
+    assert top.exact and (top.value, top.probability) == (50, Fraction(1, 4096))
+    assert "`2 + 48 = 50`" in section and "1/4096" in section
+
+
 def test_sticky_wilds_worked_example_has_the_figures_the_page_states(tmp_path):
     # docs/features.md, "Sticky wilds: worked example": free spins worth
     # 19/32 then 3029/2048 (the sticky reels binomial(3, 1/4)), x2, trigger 1/64:

@@ -322,3 +322,55 @@ def test_round_cap_alone(write_game):
     comp = round_components(game, 1, 200_000, 2)
     assert comp[:, 2].sum() == 0 and comp.sum(axis=1).max() == 5
     assert comp[:, 3].min() == -3
+
+
+def test_max_win_equals_brute_force_without_retrigger(write_game):
+    # no retriggers, 2 free games at x3 on the base reels: the largest round
+    # win by listing every base window and every pair of free spins; A A A
+    # pays 8, S S S pays 2 (and triggers), so a triggering window pays 2 and
+    # two free spins at most 3 x 8 each: 2 + 48 = 50 x total bet, with
+    # probability P(S S S) x P(A A A)^2 = 1/64 x (8/64)^2 = 1/4096
+    game = tiny(write_game, 2, ", retrigger: false")
+    outcomes = per_spin_outcomes(game)
+    law: dict = {}
+    for b, c, q in outcomes:
+        if c < 3:
+            law[b] = law.get(b, 0) + F(q, 64)
+            continue
+        for (y1, _, q1), (y2, _, q2) in product(outcomes, outcomes):
+            t = b + 3 * (y1 + y2)
+            law[t] = law.get(t, 0) + F(q * q1 * q2, 64**3)
+    top = max(w for w, q in law.items() if q)
+    top_win = analyse(game, 1).true_max_win
+    assert (top, law[top]) == (50, F(1, 4096))
+    assert top_win.exact and (top_win.value, top_win.probability) == (top, law[top])
+
+
+def test_max_win_of_retriggered_games(write_game):
+    # retriggers without max_games: no largest win; with max_games a bound
+    result = analyse(tiny(write_game), 1)
+    assert result.true_max_win.value is None and result.to_dict()["max_win"] is None
+    capped = analyse(tiny(write_game, 2, ", max_games: 4"), 1).true_max_win
+    assert capped.value == 2 + 3 * 4 * 8 and capped.probability is None and not capped.exact
+
+
+def test_sampler_free_games_trigger_rates_against_exact():
+    """The round sampler's free-games triggers and games played per round
+    against their exact rates (features.free_games.event_rates), by z: the
+    trigger is an event (odds), the games played a count (a mean per round)."""
+    from slotmath.analysis.simulation import simulate_game
+    from slotmath.report.figure_sections import is_count
+
+    game = load_game(TEST_DATA / "classic_free_games")
+    exact = analyse(game, 1)
+    rates = exact.features["event_rates"]
+    # P(3 SCATTER) = 27/1000; games played per round = p x 5 / (1 - 5 p)
+    assert rates["free_games"] == pytest.approx(27 / 1000)
+    assert rates["free_games_played"] == pytest.approx(27 / 1000 * 5 / (1 - 5 * 27 / 1000))
+    sim = simulate_game(game, 400_000, seed=31, workers=1, progress=False, exact="par")
+    events = sim.convergence.events.set_index("event")
+    for name in ("free_games", "free_games_played"):
+        assert events.loc[name, "exact"] == pytest.approx(rates[name])
+        assert abs(events.loc[name, "z"]) < 4, (name, events.loc[name])
+    assert not is_count("free_games") and is_count("free_games_played")
+    assert is_count("hold_and_spin award [grid]")

@@ -634,3 +634,20 @@ def test_docs_worked_example(tmp_path):
     par = hold_and_spin_par(game, 1)
     assert par.rtp == Fr(2901, 384)
     assert par.components["hold_and_spin"] == Fr(2821, 384)
+
+
+@pytest.mark.parametrize("base_reels", [BASE_ROWS, BASE_2X2], ids=["rows", "2x2"])
+@pytest.mark.parametrize("feature", [CELLS, REELS], ids=["cells", "reels"])
+def test_max_win_equals_brute_force(tmp_path, feature, base_reels):
+    """The true maximum win of the round (the largest win with non-zero
+    probability) and its odds equal the top point of the literal round's law
+    (every base window, respin outcome and prize draw), exactly."""
+    from slotmath.rules.linegame import analyse
+
+    data = small_game_data(feature)
+    data["reels"]["base"] = base_reels
+    law = round_law_brute_force(feature, base_reels)
+    top = max(v for v, q in law.items() if q)
+    got = analyse(write_game(tmp_path, data), 1).true_max_win
+    assert got.value == top
+    assert got.exact and got.probability == law[top]

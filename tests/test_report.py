@@ -71,6 +71,15 @@ def test_identification(sheet):
     params = sheet.sections["identification"].tables[1].frame.set_index("figure")["value"]
     assert params["parameter Monte Carlo rounds"] == 250_000
     assert params["parameter Monte Carlo seed"] == 7
+    assert ident["files read"] == "game.yaml"
+
+
+def test_identification_hashes_the_read_set(saved, sheet):
+    from report_checks import ABSOLUTE_PATH, identification_problems, visible_text
+
+    assert identification_problems(saved, TOY / "game.yaml") == []
+    assert not ABSOLUTE_PATH.search(visible_text(sheet.section_html("identification")))
+    assert ABSOLUTE_PATH.search("game file /home/me/games/toy/game.yaml")  # the check can fail
 
 
 def test_combination_total_is_the_rtp(sheet):
@@ -218,9 +227,10 @@ def check_workbook_matches_json(xlsx: Path, json_path: Path) -> None:
     assert close(head["SD [x total bet]"], data["sd"])
     for k in ("90", "95", "99"):
         assert close(head[f"VI {k} % [x total bet]"], data["volatility_index"][k])
-    # "max win", or "largest resolved win" for a float round law with an unresolved tail
-    top = next(k for k in head.index if k in ("max win [x total bet]", "largest resolved win [x total bet]"))
-    assert close(head[top], data["max_win"])
+    # the top of the distribution shown, and the true maximum win beside it
+    assert close(head["largest win shown in the distribution [x total bet]"], data["distribution_max_win"])
+    top = head["max win (largest with non-zero probability) [x total bet]"]
+    assert top == "none: no largest win" if data["max_win"] is None else close(top, data["max_win"])
     assert head["cycle"] == data["cycle"]
     channels = book["Summary"]["RTP by component"].set_index("component")
     assert list(channels.index[:-1]) == [human(k) for k in data["components"]]
@@ -230,7 +240,8 @@ def check_workbook_matches_json(xlsx: Path, json_path: Path) -> None:
     comb = comb[comb["multiplier"] != "all"]  # the rows of the combination table
     comb = comb.assign(
         combination=[c.strip().split(", wild x")[0] for c in comb["combination"]],
-        multiplier=[int(m[1:]) for m in comb["multiplier"]],
+        # a ways row says its ways per hit (its JSON multiplier is 1: the ways are in the win)
+        multiplier=[int(m[1:]) if m.startswith("x") else 1 for m in comb["multiplier"]],
     )
     expected = pd.DataFrame(data["combinations"])
     key = ["combination", "multiplier"]

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import OrderedDict
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from functools import lru_cache, wraps
 from pathlib import Path
 
@@ -77,15 +77,11 @@ def memo(maxsize: int = 64) -> Callable:
 
 
 def referenced_files(folder, options) -> list[Path]:
-    """Files in ``folder`` that string values of ``options`` name (award tables)."""
-    from slotmath.io.gamefile import option_file
+    """Files in ``folder`` that string values of ``options`` name (award
+    tables; :func:`slotmath.io.readset.option_files`)."""
+    from slotmath.io.readset import option_files
 
-    if isinstance(options, Mapping):
-        options = list(options.values())
-    if isinstance(options, list):
-        return [p for v in options for p in referenced_files(folder, v)]
-    path = option_file(Path(folder), options)
-    return [] if path is None else [path]
+    return option_files(folder, options)
 
 
 _DIGESTS = ValueCache(maxsize=64)

@@ -34,6 +34,36 @@ def z_value(confidence: float) -> float:
     return NormalDist().inv_cdf(0.5 + confidence / 2)
 
 
+@dataclass(frozen=True)
+class MaxWin:
+    """The largest win with non-zero probability and its odds.
+
+    Attributes
+    ----------
+    value : Fraction or None
+        Largest win [x total bet]; None when there is no largest win
+        (retriggered free games without a limit).
+    probability : Fraction, float or None
+        Probability of that win [probability] per spin or round; None when
+        not computed (``value`` is then a bound).
+    exact : bool
+        True when ``value`` and ``probability`` are exact (Fractions).
+    how : str
+        How they were found (support of an exact law, or a bound that the
+        feature's structure gives), in words.
+    """
+
+    value: Fraction | None
+    probability: Fraction | float | None
+    exact: bool
+    how: str
+
+    @property
+    def one_in(self) -> float | None:
+        """Odds of the largest win: 1 in this many spins or rounds."""
+        return 1 / float(self.probability) if self.probability else None
+
+
 @dataclass(frozen=True, eq=False)
 class WinDistribution:
     """Distribution of a win over its support.
@@ -166,6 +196,18 @@ class WinDistribution:
         """Probability of the largest win [probability]."""
         w = self.weights[-1]
         return Fraction(int(w), self.total) if self.exact else float(w / self.total)
+
+    def top(self, how: str = "largest win of the exact distribution over the cycle") -> MaxWin:
+        """The largest win of the support and its probability; exact when
+        the weights are hit counts."""
+        if self.exact:
+            return MaxWin(self.max_win, self.max_win_probability, True, how)
+        return MaxWin(
+            self.max_win,
+            float(self.max_win_probability),
+            False,
+            "largest win the float distribution resolves (a lower bound)",
+        )
 
     def exceedance(self, x_bet: float) -> float:
         """P(win >= x_bet total bets) [probability]."""

@@ -30,7 +30,7 @@ from math import lcm
 
 import numpy as np
 
-from slotmath.engine.distribution import WinDistribution
+from slotmath.engine.distribution import MaxWin, WinDistribution
 from slotmath.features.expanding import nudged_game
 from slotmath.features.freegames import FreeGames, fourier_distribution, win_distribution
 from slotmath.features.options import FreeGamesSpec
@@ -216,14 +216,20 @@ def free_games_feature_of(game: Game, level: int, spec: FreeGamesSpec) -> Featur
                     "games": spec.games(c),
                     "mean_games_played": float(games_law(spec.games(c)).spins_mean),
                     "mean_award": float(mean(c)),
+                    "games_played": games_played(extra, counts, spec.games(c), cap),
                 }
                 for c, q in sorted(key_p.items())
             },
             "extra_games_per_game": float(fg.retrigger_mean),
+            # expected count per round of the round sampler's free-games events
+            "event_rates": {"free_games": float(p), "free_games_played": float(p * games)},
         }
 
     def group(count):
         return (spec.games(count), spec.prize(count))
+
+    def top(count) -> MaxWin:
+        return games_top(wins, extra, counts, scale, spec, count)
 
     return Feature(
         "free_games",
@@ -233,6 +239,74 @@ def free_games_feature_of(game: Game, level: int, spec: FreeGamesSpec) -> Featur
         award,
         group,
         odds,
+        top=top,
+    )
+
+
+#: Least probability of a number of games played that the feature's figures list.
+GAMES_SHOWN = 1e-9
+#: Most games played the distribution of games played follows.
+MAX_GAMES_SHOWN = 100_000
+
+
+def games_played(extra, counts, start: int, cap: int | None = None, tol: float = 1e-12) -> list:
+    """Distribution of the number of free games played from ``start`` games
+    [probability], from the per-game law of the extra games (``extra``,
+    ``counts``: stop combinations of each row of the free-spin table), at
+    most ``cap`` games in all: forward over games played, the state the games
+    left (float64), until the mass still playing is below ``tol``.  The counts
+    of probability at least :data:`GAMES_SHOWN`, as JSON-ready records."""
+    total = sum(counts)
+    law: dict = {}
+    for k, c in zip(extra, counts, strict=True):
+        law[int(k)] = law.get(int(k), 0) + c / total
+    left = np.zeros((min(start, cap) if cap else start) + 1)
+    left[-1] = 1.0
+    out, played = [], 0
+    while left[1:].sum() > tol and played < MAX_GAMES_SHOWN:
+        live = left[1:]  # live[i]: i + 1 games left
+        new = np.zeros(len(live) + max(law))
+        for k, q in law.items():
+            new[k : k + len(live)] += q * live  # one game played, k added
+        played += 1
+        if cap is not None and len(new) > cap - played + 1:  # the games beyond the cap are not played
+            new[cap - played] += new[cap - played + 1 :].sum()
+            new = new[: cap - played + 1]
+        if new[0] >= GAMES_SHOWN:
+            out.append({"games": played, "probability": float(new[0])})
+        new[0] = 0.0
+        left = new
+    return out
+
+
+def games_top(wins, extra, counts, scale: int, spec: FreeGamesSpec, count: int) -> MaxWin:
+    """The largest award of the free games that ``count`` trigger symbols
+    start [x total bet] and its probability, from the per-free-spin table
+    (``wins`` [1/unit coins], ``extra`` games, ``counts`` stop combinations;
+    ``scale`` win units per total bet).  Without a retrigger every one of the
+    ``games(count)`` games at the largest free-spin win (exact); with
+    retriggers and ``max_games`` a bound (``max_games`` games, each at that
+    win); with retriggers and no limit no largest win."""
+    top = max(wins)
+    p_top = Fraction(sum(c for w, c in zip(wins, counts, strict=True) if w == top), sum(counts))
+    mult, prize = Fraction(spec.multiplier), spec.prize(count)
+    if not any(k > 0 for k, c in zip(extra, counts, strict=True) if c):
+        n = spec.games(count)
+        return MaxWin(
+            prize + mult * n * Fraction(top, scale),
+            p_top**n,
+            True,
+            f"{n} free games, each at the largest free-spin win",
+        )
+    if spec.max_games is None:
+        return MaxWin(
+            None, None, False, "free games that retrigger without a limit on games have no largest win"
+        )
+    return MaxWin(
+        prize + mult * spec.max_games * Fraction(top, scale),
+        None,
+        False,
+        f"a bound: at most {spec.max_games} games (the declared limit), each at most the top free-spin win",
     )
 
 

@@ -78,7 +78,7 @@ from math import prod
 import numpy as np
 
 from slotmath.engine.cache import game_cache
-from slotmath.engine.distribution import WinDistribution
+from slotmath.engine.distribution import MaxWin, WinDistribution
 from slotmath.errors import ensure
 from slotmath.features.holdspin_chain import (
     EXACT_LAW_WORK,
@@ -555,7 +555,40 @@ def _row_feature(game: Game, level: int, spec: HoldAndSpinSpec, exact):
         odds=lambda probs: feature_odds(game, spec, probs, exact, rows=True),
         mixture=lambda keys: parts()[1](keys),
         parts=lambda: parts()[0],
+        top=lambda key: award_top(
+            spec,
+            int(pc[key_mask(game, key)]),
+            mask_count_laws(game, spec, exact)[:, key_mask(game, key)],
+        ),
     )
+
+
+def _top_prize(table) -> tuple:
+    """(largest prize [x total bet], its exact probability per coin)."""
+    total = sum(x.weight for x in table)
+    top = max(x.value for x in table)
+    return top, Fraction(sum(x.weight for x in table if x.value == top), total)
+
+
+def award_top(spec: HoldAndSpinSpec, k0: int, law) -> MaxWin:
+    """The largest award from ``k0`` start coins whose final-count law is
+    ``law`` (P(n), n = 0 .. H R) [x total bet] and its probability: the most
+    coins the chain can end with, every start coin at the largest start prize
+    and every new coin at the largest prize, plus the full-screen prize when
+    that count is every cell (prizes are positive, so no other screen
+    reaches it)."""
+    cells = len(law) - 1
+    n = max(i for i in range(cells + 1) if law[i])
+    s_top, s_p = _top_prize(spec.start_values)
+    v_top, v_p = _top_prize(spec.values)
+    value = k0 * s_top + (n - k0) * v_top + (spec.full_screen if n == cells else 0)
+    exact = isinstance(law[n], (Fraction, int))
+    p = (Fraction(law[n]) if exact else float(law[n])) * s_p**k0 * v_p ** (n - k0)
+    how = (
+        f"{n} coins at the end" + (" (a full screen)" if n == cells else "") + ", every coin at its "
+        "table's largest prize; probability P(final count) x P(top prize) per coin"
+    )
+    return MaxWin(Fraction(value), p if exact else float(p), exact, how)
 
 
 def _required(game: Game) -> HoldAndSpinSpec:
@@ -688,6 +721,7 @@ def hold_and_spin_feature(
         awards.__getitem__,
         group=(lambda key: sum(key)) if by_count else (lambda key: key),
         odds=lambda probs: feature_odds(game, spec, probs, exact),
+        top=lambda key: award_top(spec, sum(key), final_count_laws(game, spec, exact)[key]),
     )
 
 

@@ -34,7 +34,7 @@ from math import lcm
 
 import numpy as np
 
-from slotmath.engine.distribution import WinDistribution
+from slotmath.engine.distribution import MaxWin, WinDistribution
 
 __all__ = [
     "Trigger",
@@ -46,6 +46,10 @@ __all__ = [
     "feature_from_tables",
     "trigger_key_probability",
     "RESOLVED",
+    "award_top",
+    "round_max_win",
+    "started_keys",
+    "award_given_trigger",
 ]
 
 #: Probabilities below this are not resolved by the float convolutions.
@@ -97,6 +101,10 @@ class Feature:
         convolves each part once with the base wins of all the keys it mixes
         into (weighted), instead of once per key group (used where the feature
         alone starts; see :func:`round_law`).
+    top : callable, optional
+        ``top(key) -> MaxWin``: the largest award given the key [x total
+        bet] and its probability, from the feature's structure; default the
+        top point of ``award(key)`` (see :func:`award_top`).
     """
 
     name: str
@@ -108,6 +116,7 @@ class Feature:
     odds: Callable | None = None
     mixture: Callable | None = None
     parts: Callable | None = None
+    top: Callable | None = None
 
 
 def feature_from_tables(name: str, trigger: Trigger, awards: dict, means: dict, odds=None) -> Feature:
@@ -198,6 +207,119 @@ def round_law(keyed, features, round_cap=None, distribution: bool = True) -> Rou
             rtp = float(rtp) - over
         shortfall = float(np.dot(tail_wins, tail_p))
     return RoundLaw(rtp, components, dist, key_p, dropped, figures, shortfall)
+
+
+def award_top(f: Feature, key) -> MaxWin:
+    """The largest award of ``f`` given ``key`` [x total bet] and its
+    probability: ``f.top`` when the feature gives one, else the top point of
+    its award law (exact when that law's weights are counts)."""
+    if f.top is not None:
+        return f.top(key)
+    law = f.award(key)
+    if law.exact:
+        return law.top("top of the exact award law")
+    return MaxWin(
+        law.max_win,
+        float(law.max_win_probability),
+        False,
+        "top point of the float award law (a lower bound where that law drops tiny probabilities)",
+    )
+
+
+def started_keys(key_probability: dict, features, f: Feature) -> dict:
+    """``{key item of f: P}`` of the base windows that start ``f``, from the
+    round's ``{key: P(key)}`` (the keys of :func:`round_triggers`)."""
+    triggers = round_triggers(features)
+    out: dict = {}
+    for k, p in key_probability.items():
+        fk = _feature_key(k, features, triggers, f)
+        if f.triggers(fk):
+            out[fk] = out.get(fk, 0) + p
+    return out
+
+
+def award_given_trigger(f: Feature, started: dict) -> tuple:
+    """Law of ``f``'s award given that it starts: ``(wins [x total bet],
+    probabilities)`` (float), the mixture of the award laws of the keys in
+    ``started`` (``{key item: P}``) by their probabilities (through the
+    feature's parts where it has them)."""
+    total = float(sum(started.values()))
+    acc: dict = {}
+
+    def add(law: WinDistribution, weight: float) -> None:
+        for x, q in zip(law.x.tolist(), law.probabilities.tolist(), strict=True):
+            acc[x] = acc.get(x, 0.0) + weight * q
+
+    if f.parts is not None and f.mixture is not None:
+        keys = list(started)
+        weights = np.array([float(started[k]) for k in keys]) / total
+        mix = np.zeros(len(f.parts()))
+        for lo in range(0, len(keys), 4096):
+            mix += weights[lo : lo + 4096] @ np.asarray(f.mixture(keys[lo : lo + 4096]), dtype=float)
+        for law, w in zip(f.parts(), mix.tolist(), strict=True):
+            if w:
+                add(law, w)
+    else:
+        groups: dict = {}
+        for k, p in started.items():
+            g = f.group(k)
+            entry = groups.setdefault(g, [k, 0.0])
+            entry[1] += float(p) / total
+        for k, w in groups.values():
+            add(f.award(k), w)
+    wins = np.array(sorted(acc))
+    return wins, np.array([acc[x] for x in wins.tolist()])
+
+
+def round_max_win(keyed, features, round_cap=None, distribution: WinDistribution | None = None) -> MaxWin:
+    """The round's largest win with non-zero probability [x total bet] and its
+    odds, from the supports: per key of the base window, the largest base win
+    showing it plus the largest award of each feature it starts (the awards
+    are independent given the window, so the total is largest only when every
+    part is); the odds sum ``P(key, top base win) x prod P(top award | key)``
+    over the keys reaching it.  With a ``round_cap`` below it, the cap, with
+    the probability the capped ``distribution`` gives it (float)."""
+    triggers = round_triggers(features)
+    scale = keyed.unit_den * keyed.total_bet
+    best: Fraction | None = None
+    prob: Fraction | float | None = 0
+    exact, hows = True, []
+    for key, base in keyed.by_key().items():
+        value = Fraction(int(base.wins[-1]), scale)
+        p: Fraction | float | None = Fraction(int(base.weights[-1]), keyed.cycle)
+        ex, how = True, []
+        for f in features:
+            fk = _feature_key(key, features, triggers, f)
+            if not f.triggers(fk):
+                continue
+            t = award_top(f, fk)
+            if t.value is None:
+                return t
+            value += t.value
+            p = None if p is None or t.probability is None else p * t.probability
+            ex = ex and t.exact
+            how.append(f"{f.name}: {t.how}")
+        if best is None or value > best:
+            best, prob, exact, hows = value, p, ex, how
+        elif value == best:
+            prob = None if prob is None or p is None else prob + p
+            exact = exact and ex
+            hows += [h for h in how if h not in hows]
+    assert best is not None
+    if round_cap is not None and best > round_cap:
+        top = distribution.max_win_probability if distribution is not None else None
+        return MaxWin(
+            Fraction(round_cap),
+            None if top is None else float(top),
+            False,
+            "the round cap (every win above it pays the cap); odds from the float distribution",
+        )
+    words = "largest base win of a window plus the largest award of each feature it starts"
+    if hows:
+        words += " (" + "; ".join(hows) + ")"
+    if prob is None:
+        exact = False
+    return MaxWin(best, prob, exact and isinstance(prob, Fraction), words)
 
 
 def trigger_key_probability(game, trigger: Trigger, reel_set: str = "base") -> dict:

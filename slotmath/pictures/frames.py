@@ -57,14 +57,35 @@ def symbol_style(game, symbol) -> tuple:
     """(face colour, label, text colour) of a symbol given by name or index."""
     sym = game.symbols[symbol] if isinstance(symbol, (int, np.integer)) else game.symbol(symbol)
     i = game.symbol_index[sym.name]
-    if sym.kind == "blank":
-        face = sym.color or "#f4f4f4"
-    else:
-        face = sym.color or PALETTE[i % len(PALETTE)]
+    face = symbol_colours(game)[i]
     label = plain_label(sym.label or sym.name)
     r, g, b = _rgb(face)
     text = "#000000" if 0.299 * r + 0.587 * g + 0.114 * b > 0.55 else "#ffffff"
     return face, label, text
+
+
+def symbol_colours(game) -> list:
+    """Face colour of every symbol (by index), each its own: a blank's
+    declared colour or light grey; the colours the game file declares; then
+    the :data:`PALETTE` colours no symbol took, then evenly spaced hues."""
+    from colorsys import hls_to_rgb
+
+    out: list = [None] * len(game.symbols)
+    used = {s.color.lower() for s in game.symbols if s.color}
+    spare = [c for c in PALETTE if c.lower() not in used]
+    k = 0
+    for i, sym in enumerate(game.symbols):
+        if sym.color:
+            out[i] = sym.color
+        elif sym.kind == "blank":
+            out[i] = "#f4f4f4"
+        elif spare:
+            out[i] = spare.pop(0)
+        else:  # more symbols than the palette: hues around the circle
+            r, g, b = hls_to_rgb((0.13 + 0.382 * k) % 1.0, 0.55, 0.6)
+            out[i] = f"#{round(r * 255):02x}{round(g * 255):02x}{round(b * 255):02x}"
+            k += 1
+    return out
 
 
 def _rgb(color) -> tuple:

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import itertools
 import math
+from fractions import Fraction
 from typing import TYPE_CHECKING
 
 import pandas as pd
 
-from slotmath.engine.distribution import CONFIDENCE_LEVELS, WIN_EDGES, z_value
+from slotmath.engine.distribution import CONFIDENCE_LEVELS, WIN_EDGES, MaxWin, z_value
 from slotmath.report import plots
 from slotmath.report.featuresheet import feature_tables, walk_estimates, walk_scalars
 from slotmath.report.sheetparts import (
@@ -33,7 +34,13 @@ from slotmath.report.sheettable import (
     human,
     label,
 )
-from slotmath.rules.par import fraction_str
+from slotmath.rules.par import (
+    FRACTION_DISPLAY_LIMIT,
+    MAX_WIN_LABEL,
+    fraction_digest,
+    fraction_display,
+    fraction_str,
+)
 
 if TYPE_CHECKING:
     from slotmath.report.sheet import ParSheet
@@ -42,6 +49,26 @@ if TYPE_CHECKING:
 #: the sheet reports as RTP no round pays (a progressive meter); below it the
 #: gap is the float rounding of a float round law (about 1e-12 and less).
 UNPAID_TOLERANCE = 1e-9
+
+
+#: Label of the top of the distribution the sheet shows (float distributions
+#: drop probabilities below 1e-15, so it may lie below the true maximum).
+SHOWN_TOP = "largest win shown in the distribution"
+
+
+def max_win_figures(top: MaxWin) -> list:
+    """Summary rows (label, value, format) of the true maximum win."""
+    if top.value is None:
+        value: tuple = (f"{MAX_WIN_LABEL} [x total bet]", "none: no largest win", "text")
+    elif top.probability is None:
+        value = (f"{MAX_WIN_LABEL} [x total bet]", f"at most {float(top.value):,.6g} (a bound)", "text")
+    else:
+        value = (f"{MAX_WIN_LABEL} [x total bet]", float(top.value), "x")
+    odds = (f"{MAX_WIN_LABEL}: 1 in N spins", top.one_in, "odds")
+    if top.one_in is None:
+        odds = (odds[0], "not computed", "text")
+    how = (f"{MAX_WIN_LABEL}: how found", ("exact: " if top.exact else "float: ") + top.how, "text")
+    return [value, odds, how]
 
 
 def summary(sheet: ParSheet) -> Section:
@@ -54,7 +81,7 @@ def summary(sheet: ParSheet) -> Section:
         ("RTP [x total bet]", rtp, "pct6"),
         (
             "RTP exact",
-            fraction_str(r.rtp) or "not a fraction (float64 computation, relative error below 1e-12)",
+            fraction_display(r.rtp),
             "text",
         ),
         ("hit frequency: paying spins [probability]", hit, "pct"),
@@ -64,8 +91,9 @@ def summary(sheet: ParSheet) -> Section:
     rows += [(f"VI {k} % [x total bet]", v, "num") for k, v in vi.items()]
     rows += [
         ("volatility class (by VI 90 %)", volatility_class(vi["90"]), "text"),
-        (f"{r.max_win_label} [x total bet]", float(d.max_win), "x"),
-        (f"{r.max_win_label}: 1 in N spins", 1 / pmax if pmax else None, "odds"),
+        (f"{SHOWN_TOP} [x total bet]", float(d.max_win), "x"),
+        (f"{SHOWN_TOP}: 1 in N spins", 1 / pmax if pmax else None, "odds"),
+        *max_win_figures(r.true_max_win),
         ("cycle", r.cycle, "int"),
         ("total bet [coins]", r.bet.total_bet, "int"),
     ]
@@ -134,7 +162,7 @@ def summary(sheet: ParSheet) -> Section:
                 "hit frequency": "pct",
                 "SD [x total bet]": "num",
                 "VI 90 % [x total bet]": "num",
-                "max win [x total bet]": "x",
+                f"{SHOWN_TOP} [x total bet]": "x",
                 "total bet [coins]": "int",
             },
         ),
@@ -174,11 +202,20 @@ def odds_frame(sheet: ParSheet) -> pd.DataFrame:
     pmax = float(sheet.par.distribution.max_win_probability)
     rows.append(
         (
-            f"max total win ({float(sheet.par.distribution.max_win):g}x total bet)",
+            f"{SHOWN_TOP} ({float(sheet.par.distribution.max_win):g}x total bet)",
             1 / pmax if pmax else None,
             "win distribution",
         )
     )
+    top = sheet.par.true_max_win
+    if top.value is not None and top.one_in is not None:
+        rows.append(
+            (
+                f"{MAX_WIN_LABEL} ({float(top.value):g}x total bet)",
+                top.one_in,
+                "exact support" if top.exact else "support of the round (float)",
+            )
+        )
     return pd.DataFrame(
         {
             "event": [r[0] for r in rows],
@@ -202,7 +239,7 @@ def levels_frame(sheet: ParSheet) -> pd.DataFrame:
                 "hit frequency": float(figs["hit_frequency"]),
                 "SD [x total bet]": float(figs["sd"]),
                 "VI 90 % [x total bet]": float(figs["vi"]),
-                "max win [x total bet]": float(figs["max_win"]),
+                f"{SHOWN_TOP} [x total bet]": float(figs["max_win"]),
             }
         )
     return pd.DataFrame(rows)
@@ -507,12 +544,19 @@ def simulation(sheet: ParSheet) -> Section:
     tables.append(figure_table("Power of the check", power))
     e = conv.events
     if len(e):
+        counts = [is_count(x) for x in e["event"]]  # no odds for what is not an event
         events = pd.DataFrame(
             {
                 "event": [human(x) for x in e["event"]],
                 "hits": e["hits"],
-                "simulated 1 in N": [_finite(v) for v in e["one_in"]],
-                "exact 1 in N": [_finite(v) for v in e["exact_one_in"]],
+                "simulated per round": [_finite(float(v)) for v in e["per_round"]],
+                "exact per round": [None if v is None else _finite(float(v)) for v in e["exact"]],
+                "simulated 1 in N": [
+                    None if c else _finite(v) for c, v in zip(counts, e["one_in"], strict=True)
+                ],
+                "exact 1 in N": [
+                    None if c else _finite(v) for c, v in zip(counts, e["exact_one_in"], strict=True)
+                ],
                 "z": e["z"],
                 "check": [_agrees(z) for z in e["z"]],
             }
@@ -523,6 +567,8 @@ def simulation(sheet: ParSheet) -> Section:
                 events,
                 {
                     "hits": "int",
+                    "simulated per round": "num",
+                    "exact per round": "num",
                     "simulated 1 in N": "odds",
                     "exact 1 in N": "odds",
                     "z": "z",
@@ -531,7 +577,8 @@ def simulation(sheet: ParSheet) -> Section:
                 note=f"Events expected fewer than {EXACT_COUNT_BELOW} times are "
                 "tested with the exact Poisson tail probability (its z is "
                 "the equivalent normal quantile); 1 in N is blank for an "
-                "event never seen.",
+                "event never seen, and for a count that is not an event (games "
+                "played, the award in prize steps), whose figure is its mean per round.",
             )
         )
     h = conv.histogram
@@ -575,6 +622,15 @@ def simulation(sheet: ParSheet) -> Section:
     return sheet._section("simulation", tables, text=text)
 
 
+def is_count(name: str) -> bool:
+    """True for a sampler event that counts a quantity per round (games
+    played, an award in prize steps ``[grid]``), not an event: it has a mean
+    per round but no odds."""
+    from slotmath.montecarlo.roundsim import FREE_GAMES_EVENTS
+
+    return "[" in name or name == FREE_GAMES_EVENTS[1]
+
+
 def estimates_table(sheet: ParSheet, d: dict) -> Table:
     rows = []
     for path, est in walk_estimates(d):
@@ -607,4 +663,70 @@ def notes(sheet: ParSheet) -> Section:
         "given as an exact fraction where all inputs are integers.",
         "Simulated figures are marked as such and only cross-check the exact ones.",
     ]
-    return sheet._section("notes", [Table("Notes", pd.DataFrame({"note": notes}))])
+    tables = [Table("Notes", pd.DataFrame({"note": notes}))]
+    long = long_fractions(sheet)
+    if long:
+        rows = []
+        for name, value in long:
+            digest = fraction_digest(value)[:16]
+            rows.append(
+                {"figure": name, "SHA-256": digest, "part": "numerator", "digits": grouped(value.numerator)}
+            )
+            rows.append(
+                {
+                    "figure": name,
+                    "SHA-256": digest,
+                    "part": "denominator",
+                    "digits": grouped(value.denominator),
+                }
+            )
+        tables.append(
+            Table(
+                APPENDIX,
+                pd.DataFrame(rows),
+                note="Each exact fraction the sheet abbreviates ('exact: N-digit fraction'), "
+                "named by the first 16 hex digits of the SHA-256 of its text 'p/q', "
+                "digits in groups of ten; par.json holds them as 'p/q' too.",
+            )
+        )
+    return sheet._section("notes", tables)
+
+
+#: Title of the appendix of the exact fractions the sheet abbreviates.
+APPENDIX = "Appendix: exact fractions in full"
+
+
+def grouped(n: int, size: int = 10) -> str:
+    """The digits of the integer ``n`` in groups of ``size`` from the left,
+    separated by spaces (a line breaks only between groups)."""
+    text = str(n)
+    return " ".join(text[i : i + size] for i in range(0, len(text), size))
+
+
+def long_fractions(sheet: ParSheet) -> list:
+    """(figure, Fraction) of every exact fraction the sheet abbreviates
+    (longer than :data:`FRACTION_DISPLAY_LIMIT` as ``p/q``), each once: the
+    RTP, its components, the RTP at every bet level and the combination
+    table's RTP contributions."""
+    r = sheet.par
+    found = [("RTP", r.rtp)]
+    found += [(f"RTP: {human(k)}", v) for k, v in r.components.items()]
+    found += [(f"RTP at bet level {lv}", figs["rtp"]) for lv, figs in sheet.levels.items()]
+    if "rtp_exact" in r.combinations:
+        found += [
+            (f"RTP of {name} x{m}", v)
+            for name, m, v in zip(
+                r.combinations["combination"],
+                r.combinations["multiplier"],
+                r.combinations["rtp_exact"],
+                strict=True,
+            )
+        ]
+        found.append(("RTP of the combination table", sum(r.combinations["rtp_exact"], Fraction(0))))
+    out, seen = [], set()
+    for name, value in found:
+        if isinstance(value, Fraction) and len(str(fraction_str(value))) > FRACTION_DISPLAY_LIMIT:
+            if value not in seen:
+                seen.add(value)
+                out.append((name, value))
+    return out

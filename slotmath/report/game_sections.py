@@ -14,6 +14,7 @@ import pandas as pd
 
 from slotmath import __version__
 from slotmath.engine.payrule import pay_rule
+from slotmath.io.readset import read_set
 from slotmath.report import plots
 from slotmath.report.sheetparts import (
     WAYS_NOTE,
@@ -41,28 +42,26 @@ def identification(sheet: ParSheet) -> Section:
     ]
     if g.description:
         rows.append(("description", g.description, "text"))
+    # exactly the files the game reads (its read set), named from its folder
+    read = read_set(g.source)
     rows += [
         ("game file", _relative(g.source), "text"),
+        ("files read", ", ".join(f.name if f.parent == folder else _relative(f) for f in read), "text"),
         ("game file SHA-256", file_sha256(g.source), "text"),
     ]
-    # a game folder (data/games/<name>/game.yaml) may hold strip and table files
-    extras = (
-        sorted(
-            f
-            for f in folder.iterdir()
-            if f.is_file() and f.name != "game.yaml" and not f.name.startswith(".")
-        )
-        if Path(g.source).name == "game.yaml"
-        else []
-    )
-    for extra in extras:
-        rows.append((f"data file {extra.name} SHA-256", file_sha256(extra), "text"))
+    for extra in read[1:]:
+        shown = extra.name if extra.parent == folder else _relative(extra)
+        rows.append((f"data file {shown} SHA-256", file_sha256(extra), "text"))
     rows += [
         ("grid", f"{g.reels} reels x {g.rows} rows", "text"),
         ("paylines" if pay_rule(g).has_paylines else pay_rule(g).channel, g.ways_or_lines, "int"),
         ("bet levels offered", ", ".join(map(str, g.levels)), "text"),
         ("bet level of this sheet", b.level, "int"),
-        ("line bet [coins]", b.line_bet, "int"),
+        (
+            "coin bet (the ways pays are per coin) [coins]" if g.pays_by == "ways" else "line bet [coins]",
+            b.line_bet,
+            "int",
+        ),
         ("total bet [coins]", b.total_bet, "int"),
         (
             "pay table",
@@ -83,6 +82,8 @@ def identification(sheet: ParSheet) -> Section:
         ("game file last committed", sheet.generated or "not committed", "text"),
     ]
     shown = dict(p, out=_installed_folder(p.get("out"), g.name))
+    if isinstance(shown.get("game"), str) and Path(shown["game"]).is_absolute():
+        shown["game"] = _relative(shown["game"])  # no absolute path of the author's machine
     names = {
         "game": "game",
         "bet": "bet level",
@@ -187,14 +188,29 @@ def symbols(sheet: ParSheet) -> Section:
     return sheet._section("symbols", tables)
 
 
+def symbol_labels(game):
+    """``name -> text`` of a symbol as every table and picture shows it: its
+    label (the reel pictures' text), with the name in brackets when they differ."""
+
+    def shown(name: str) -> str:
+        label = game.symbol(name).label
+        return f"{label} ({name})" if label and label != name else name
+
+    return shown
+
+
 def paytable(sheet: ParSheet) -> Section:
     g = sheet.game
     rows = []
+    shown = symbol_labels(g)  # as the reel pictures show them
     for p in g.line_pays:
         if p.anywhere:
-            form = f"exactly {p.exactly} {p.anywhere} anywhere on the line"
+            form = f"exactly {p.exactly} {shown(p.anywhere)} anywhere on the line"
         else:
-            form = " ".join("|".join(sorted(pos)) if len(pos) > 1 else next(iter(pos)) for pos in p.positions)
+            form = " ".join(
+                "|".join(shown(x) for x in sorted(pos)) if len(pos) > 1 else shown(next(iter(pos)))
+                for pos in p.positions
+            )
         row = {"combination": p.name, "symbols (from reel 1)": form}
         row.update({f"pays at level {lv} [coins]": pay for lv, pay in zip(g.levels, p.pays, strict=True)})
         rows.append(row)
@@ -217,7 +233,7 @@ def paytable(sheet: ParSheet) -> Section:
         sc = pd.DataFrame(
             [
                 {
-                    "symbol": s.symbol,
+                    "symbol": shown(s.symbol),
                     "count (or more)": s.count,
                     "pay [x total bet]": float(s.pay),
                     "pay exact": exact_str(s.pay),
@@ -271,6 +287,31 @@ def paylines(sheet: ParSheet) -> Section | None:
     return sheet._section("paylines", [table])
 
 
+def wild_multipliers_text(game) -> str:
+    """The wild multipliers that apply on a way, in words ("" when none)."""
+    parts = []
+    for s in game.symbols:
+        w = s.wild
+        if w is None:
+            continue
+        if w.by_count is not None and any(m != 1 for m in w.by_count):
+            parts.append(f"{s.label or s.name} x" + "/".join(str(m) for m in w.by_count[1:]) + " by count")
+        elif w.per_wild != 1:
+            parts.append(f"{s.label or s.name} x{w.per_wild} each")
+    return ", ".join(parts)
+
+
+def ways_text(sheet: ParSheet, name: str, win) -> str:
+    """The multiplier cell of a ways row: the mean number of ways per hit
+    (the wild multipliers multiply the ways they are on) and which apply."""
+    g = sheet.game
+    entry = next(p for p in g.line_pays if p.name == name)
+    pay = entry.pays[g.levels.index(sheet.par.bet.level)]
+    ways = f"{float(Fraction(win) / pay):.4g} ways per hit" if pay else "ways"
+    mult = wild_multipliers_text(g)
+    return f"{ways} ({mult})" if mult else ways
+
+
 def combinations(sheet: ParSheet) -> Section:
     c = sheet.par.combinations
     order = {p.name: i for i, p in enumerate(sheet.game.line_pays)}
@@ -307,7 +348,7 @@ def combinations(sheet: ParSheet) -> Section:
                 [
                     human(kind),
                     label,
-                    f"x{r.multiplier}",
+                    ways_text(sheet, name, r.win) if kind == "ways" else f"x{r.multiplier}",
                     float(r.win),
                     int(r.hits),
                     float(r.probability),

@@ -198,11 +198,13 @@ def _installed_folder(out, name: str):
 
 
 def _relative(path: str | Path) -> str:
+    """``path`` as a reader may see it: relative to the checkout, or outside
+    it its folder and name (never an absolute path of the author's machine)."""
     p = Path(path).resolve()
     try:
         return str(p.relative_to(ROOT))
     except ValueError:
-        return str(p)
+        return str(Path(p.parent.name, p.name)) if p.parent.name else p.name
 
 
 def channel_groups(components: dict, most: int = 12):

@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 
 from slotmath.io.terminal import terminal_text
-from slotmath.rules.par import fraction_str
+from slotmath.rules.par import fraction_short
 
 # format key -> (Excel number format, text formatter)
 FORMATS: dict[str, tuple[str, Callable]] = {
@@ -112,7 +112,10 @@ class Table:
         )
         shown.columns = [plain_text(c) for c in shown.columns]
         classes = pd.DataFrame(
-            [["num" if self.is_number(c, i) else "" for c in self.frame.columns] for i in range(len(shown))],
+            [
+                [cell_class(self.is_number(c, i), shown[c].iat[i]) for c in shown.columns]
+                for i in range(len(shown))
+            ],
             columns=shown.columns,
             index=shown.index,
         )
@@ -143,6 +146,28 @@ class Table:
         if self.note:
             out += f'<p class="par-note">{escape(self.note)}</p>'
         return out
+
+
+#: Text cells a line must not break: an exact fraction ``p/q``, or an
+#: abbreviated one (``exact: N-digit fraction, ...``); digit groups of the
+#: appendix break only between groups.
+EXACT_TEXT = re.compile(r"-?[0-9]+/[0-9]+")
+#: Longest one-word cell kept on one line (a word such as "total" or a
+#: SHA-256 prefix is never broken; longer ones may wrap anywhere).
+SHORT_WORD = 24
+DIGIT_GROUPS = re.compile(r"[0-9]{1,10}( [0-9]{1,10})+|exact: [0-9]+-digit fraction, .*")
+
+
+def cell_class(number: bool, text) -> str:
+    """CSS class of a table cell: ``num`` (a number), ``exact`` (an exact
+    fraction or a short word, never broken), ``digits`` (digit groups or an abbreviated
+    fraction, broken only at spaces) or none."""
+    if number:
+        return "num"
+    text = str(text)
+    if EXACT_TEXT.fullmatch(text) or (0 < len(text) <= SHORT_WORD and " " not in text):
+        return "exact"
+    return "digits" if DIGIT_GROUPS.fullmatch(text) else ""
 
 
 def escape(text) -> str:
@@ -205,7 +230,7 @@ def excel_value(v):
 def exact_str(value) -> str:
     """An exact value as text: ``"p/q"``, ``"n"`` for integers, "" for floats."""
     if isinstance(value, Fraction):
-        return str(value.numerator) if value.denominator == 1 else fraction_str(value)
+        return str(value.numerator) if value.denominator == 1 else fraction_short(value)
     return ""
 
 

@@ -161,9 +161,10 @@ def _analyse_lines(game: Game, level: int, reel_set: str) -> ParResult:
                 components={**result.components, "round_cap": -over},
                 rtp=float(result.rtp) - over,
                 notes=[*result.notes, _cap_note(cap)],
+                max_win=capped_top(dist, cap),
             )
         return result
-    from slotmath.features.round import round_law, round_triggers
+    from slotmath.features.round import round_law, round_max_win, round_triggers
 
     keyed = rule.key_distribution(game, level, round_triggers(features), reel_set)
     result = _par_result(
@@ -189,6 +190,8 @@ def _analyse_lines(game: Game, level: int, reel_set: str) -> ParResult:
         spec = load_hold_and_spin(game)
         ensure(spec is not None, "linegame.py: expected spec is not None")
         notes.append(chain_state(game, spec).describe())
+    from slotmath.rules.featuretables import feature_tables as par_tables
+
     return dataclasses.replace(
         result,
         rtp=law.rtp,
@@ -196,8 +199,31 @@ def _analyse_lines(game: Game, level: int, reel_set: str) -> ParResult:
         distribution=law.distribution,
         distribution_shortfall=law.shortfall,
         features=figures,
-        tables={**result.tables, **feature_tables(law)},
+        tables={
+            **result.tables,
+            **par_tables(game, law.figures, float(law.rtp)),
+            **feature_tables(law),
+            **award_tables(law, features),
+        },
         notes=notes,
+        max_win=round_max_win(keyed, features, cap, law.distribution),
+    )
+
+
+def capped_top(dist, cap: Fraction):
+    """The largest win of an exact spin distribution under a round ``cap``
+    [x total bet] and its exact odds (every win at or above the cap pays it)."""
+    from slotmath.engine.distribution import MaxWin
+
+    if dist.max_win <= cap:
+        return dist.top()
+    above = sum(
+        int(c)
+        for w, c in zip(dist.wins.tolist(), dist.weights.tolist(), strict=True)
+        if Fraction(int(w), dist.unit_den * dist.total_bet) >= cap
+    )
+    return MaxWin(
+        Fraction(cap), Fraction(above, dist.total), True, "the round cap: every win at or above it pays it"
     )
 
 
@@ -341,24 +367,12 @@ def _cap_note(cap) -> str:
 
 
 def feature_tables(law) -> dict:
-    """Report tables of the round's features (one row per trigger count)."""
+    """Report tables of the round's features that :mod:`slotmath.rules.featuretables`
+    does not build: the coins of a hold-and-spin and the shapes of a lock-it
+    given a trigger."""
     import pandas as pd
 
     out = {}
-    fg = law.figures.get("free_games")
-    if fg and fg.get("by_count"):
-        rows = [
-            {
-                "count": int(c),
-                "probability": v["probability"],
-                "one_in": 1 / v["probability"] if v["probability"] else float("inf"),
-                "games awarded": v["games"],
-                "mean games played": v["mean_games_played"],
-                "mean_award": v["mean_award"],
-            }
-            for c, v in fg["by_count"].items()
-        ]
-        out["Free games by trigger count"] = pd.DataFrame(rows)
     hs = law.figures.get("hold_and_spin")
     if hs:
         from slotmath.features.holdspin import COINS_TABLE
@@ -374,13 +388,23 @@ def feature_tables(law) -> dict:
                 "mean_award": "mean award [x total bet]",
             }
         )
-    wheel = law.figures.get("wheel")
-    if wheel:
-        out["Wheel (one spin)"] = pd.DataFrame(wheel["outcomes"])
-    sel = law.figures.get("selection")
-    if sel:
-        rows = [{"choice": name, **v} for name, v in sel["choices"].items()]
-        out[f"Selection choices (policy {sel['policy']})"] = pd.DataFrame(rows)
+    return out
+
+
+def award_tables(law, features) -> dict:
+    """Per feature, the law of its award given that it starts, by win band
+    (:func:`slotmath.rules.featuretables.award_bands`)."""
+    from slotmath.features.round import award_given_trigger, started_keys
+    from slotmath.rules.featuretables import TITLES, award_bands
+
+    out = {}
+    for f in features:
+        started = started_keys(law.key_probability, features, f)
+        if not started:
+            continue
+        wins, probs = award_given_trigger(f, started)
+        title = f"{TITLES.get(f.name, f.name)}: award given a trigger, by size"
+        out[title] = award_bands(wins, probs, float(sum(started.values())))
     return out
 
 

@@ -13,7 +13,7 @@ from typing import Any
 
 import pandas as pd
 
-from slotmath.engine.distribution import CONFIDENCE_LEVELS, WinDistribution
+from slotmath.engine.distribution import CONFIDENCE_LEVELS, MaxWin, WinDistribution
 from slotmath.model import BetLevel, Game
 
 
@@ -26,16 +26,58 @@ def fraction_str(value: object) -> str | None:
 FRACTION_DISPLAY_LIMIT = 60
 
 
-def fraction_display(value: object) -> str:
-    """An exact RTP for people: ``"p/q"`` when short, else its size (the full
-    fraction is in the JSON); for a float, what its error is."""
-    text = fraction_str(value)
-    if text is None:
-        return "not a fraction (float64 computation, relative error below 1e-12)"
-    if len(text) <= FRACTION_DISPLAY_LIMIT:
+#: Significant digits of the decimal expansion an abbreviated fraction shows.
+FRACTION_DIGITS = 20
+
+
+def decimal_digits(value: Fraction, digits: int = FRACTION_DIGITS) -> str:
+    """The first ``digits`` significant digits of the decimal expansion of
+    ``value``, truncated (not rounded), ``"…"`` after them when more follow:
+    exact integer arithmetic, no float."""
+    sign = "-" if value < 0 else ""
+    num, den = abs(value.numerator), value.denominator
+    whole, rest = divmod(num, den)
+    out = str(whole)
+    significant = len(out.lstrip("0"))
+    frac = ""
+    while rest and significant < digits:
+        rest *= 10
+        d, rest = divmod(rest, den)
+        frac += str(d)
+        if significant or d:
+            significant += 1
+    return sign + out + ("." + frac if frac else "") + ("…" if rest else "")
+
+
+def fraction_digest(value: Fraction) -> str:
+    """SHA-256 of the fraction's text ``"p/q"`` [hex]: names a long exact
+    fraction where it is abbreviated (the whole is in the JSON and in the
+    sheet's appendix)."""
+    import hashlib
+
+    return hashlib.sha256(str(fraction_str(value)).encode()).hexdigest()
+
+
+def fraction_short(value: Fraction, limit: int = FRACTION_DISPLAY_LIMIT) -> str:
+    """An exact fraction for people: ``"p/q"`` when at most ``limit``
+    characters, else ``"exact: N-digit fraction, 0.95640517…, SHA-256
+    1a2b…"`` (N the digits of numerator and denominator together, the first
+    :data:`FRACTION_DIGITS` significant digits of its value, the first 16 hex
+    digits of :func:`fraction_digest`)."""
+    text = str(fraction_str(value))
+    if len(text) <= limit:
         return text
-    num, den = text.split("/")
-    return f"{len(num)}-digit / {len(den)}-digit fraction (whole in par.json)"
+    digits = len(text) - 1 - text.startswith("-")
+    return f"exact: {digits}-digit fraction, {decimal_digits(value)}, SHA-256 {fraction_digest(value)[:16]}"
+
+
+def fraction_display(value: object) -> str:
+    """An exact RTP for people: ``"p/q"`` when short, else abbreviated
+    (:func:`fraction_short`; the whole fraction is in the JSON); for a float,
+    what its error is."""
+    if not isinstance(value, Fraction):
+        return "not a fraction (float64 computation, relative error below 1e-12)"
+    return fraction_short(value)
 
 
 @dataclass(frozen=True, eq=False)
@@ -69,6 +111,10 @@ class ParResult:
         Mean win [x total bet] of the probability mass a float
         ``distribution`` leaves unresolved (0 when it is exact or complete):
         ``distribution.mean + distribution_shortfall`` is the paid RTP.
+    max_win : MaxWin or None
+        The largest win with non-zero probability and its odds, when the
+        rules compute it from the round's structure; None: the top of the
+        distribution (see :attr:`true_max_win`).
     """
 
     game: Game
@@ -83,6 +129,7 @@ class ParResult:
     tables: dict = field(default_factory=dict)
     notes: list = field(default_factory=list)
     distribution_shortfall: float = 0.0
+    max_win: MaxWin | None = None
 
     # ------------------------------------------------------------ figures
     @property
@@ -99,6 +146,19 @@ class ParResult:
         win when the distribution leaves a tail unresolved (uncapped
         retriggers have no largest win)."""
         return "largest resolved win" if self.distribution_shortfall else "max win"
+
+    @property
+    def true_max_win(self) -> MaxWin:
+        """The largest win with non-zero probability [x total bet] and its
+        odds: :attr:`max_win` when the rules give it, else the top of the
+        distribution (exact when its weights are hit counts and it leaves no
+        tail)."""
+        if self.max_win is not None:
+            return self.max_win
+        top = self.distribution.top()
+        if self.distribution_shortfall:
+            return MaxWin(top.value, top.probability, False, "largest resolved win (a lower bound)")
+        return top
 
     @property
     def hit_frequency(self) -> float:
@@ -137,12 +197,13 @@ class ParResult:
         DataFrame
             Index ``figure``, the figure's name with its unit (``"RTP [x total
             bet]"``, ``"RTP lines [x total bet]"`` per component, ``"hit
-            frequency [probability]"``, ``"SD [x total bet]"``, ...); one float
-            column ``value``.  The exact RTP is :attr:`rtp`; formatted figures
+            frequency [probability]"``, ``"SD [x total bet]"``, ``"max win [x
+            total bet]"`` (the true maximum, :attr:`true_max_win`; NaN when
+            there is none), ...); one float column ``value``.  The exact RTP is :attr:`rtp`; formatted figures
             are shown by :meth:`print_summary` and in a notebook.
         """
         d = self.distribution
-        win = self.max_win_label
+        top = self.true_max_win
         rows = [
             ("total bet [coins]", self.bet.total_bet),
             ("cycle [outcomes]", self.cycle),
@@ -155,11 +216,14 @@ class ParResult:
         ]
         rows += [(f"volatility index {k} % [x total bet]", v) for k, v in self.volatility_index.items()]
         rows += [
-            (f"{win} [x total bet]", d.max_win),
-            (f"{win} probability [probability]", d.max_win_probability),
+            ("max win [x total bet]", top.value),
+            ("max win probability [probability]", top.probability),
+            ("largest win shown in the distribution [x total bet]", d.max_win),
+            ("largest win shown in the distribution: probability [probability]", d.max_win_probability),
         ]
         index = pd.Index([name for name, _ in rows], name="figure")
-        return pd.DataFrame({"value": [float(v) for _, v in rows]}, index=index)
+        # NaN where the figure does not exist (no largest win under unlimited retriggers)
+        return pd.DataFrame({"value": [float("nan") if v is None else float(v) for _, v in rows]}, index=index)
 
     def _summary_display(self) -> pd.DataFrame:
         """The headline figures formatted for people, a (figure, value) table of text."""
@@ -188,10 +252,12 @@ class ParResult:
         ]
         rows += [(f"VI {k} %", f"{v:.6g}") for k, v in self.volatility_index.items()]
         p = float(d.max_win_probability)
+        shown = "largest win shown in the distribution"
         rows += [
-            (f"{self.max_win_label} [x total bet]", f"{float(d.max_win):.6g}"),
-            (f"{self.max_win_label} odds", f"1 in {1 / p:.6g}" if p else "n/a"),
+            (f"{shown} [x total bet]", f"{float(d.max_win):.6g}"),
+            (f"{shown}: odds", f"1 in {1 / p:.6g}" if p else "n/a"),
         ]
+        rows += max_win_rows(self.true_max_win)
         return pd.DataFrame(rows, columns=["figure", "value"])
 
     def print_summary(self) -> None:
@@ -208,7 +274,7 @@ class ParResult:
             format_combinations(self.combinations),
         ]
         for name, table in self.tables.items():
-            parts += ["", name, table.to_string(index=False)]
+            parts += ["", name, table_text(table)]
         if self.notes:
             parts += ["", "Notes"] + [f"- {n}" for n in self.notes]
         return "\n".join(parts)
@@ -240,8 +306,9 @@ class ParResult:
             "hit_frequency": self.hit_frequency,
             "sd": self.sd,
             "volatility_index": self.volatility_index,
-            "max_win": float(d.max_win),
-            "max_win_probability": float(d.max_win_probability),
+            **max_win_json(self.true_max_win),
+            "distribution_max_win": float(d.max_win),
+            "distribution_max_win_probability": float(d.max_win_probability),
             "cycle": self.cycle,
             "components": {k: float(v) for k, v in self.components.items()},
             "components_exact": {k: fraction_str(v) for k, v in self.components.items()},
@@ -256,12 +323,56 @@ class ParResult:
         return json.dumps(self.to_dict(), default=_json_default, **kw)
 
 
+#: Summary label of the true maximum win.
+MAX_WIN_LABEL = "max win (largest with non-zero probability)"
+
+
+def max_win_rows(top: MaxWin) -> list:
+    """(figure, value) rows of the true maximum win: value [x total bet],
+    odds, and how it was found."""
+    if top.value is None:
+        value = "none: no largest win"
+    else:
+        value = f"{float(top.value):.6g}" + (" (a bound)" if top.probability is None else "")
+    odds = f"1 in {top.one_in:.6g}" if top.one_in else "not computed"
+    if top.one_in and not top.exact:
+        odds += " (float)"
+    return [
+        (f"{MAX_WIN_LABEL} [x total bet]", value),
+        (f"{MAX_WIN_LABEL}: odds", odds),
+        (f"{MAX_WIN_LABEL}: how", ("exact: " if top.exact else "") + top.how),
+    ]
+
+
+def max_win_json(top: MaxWin) -> dict:
+    """JSON fields of the true maximum win (``max_win`` [x total bet],
+    ``max_win_odds`` [1 in N], exact fractions when exact)."""
+    return {
+        "max_win": None if top.value is None else float(top.value),
+        "max_win_exact": fraction_str(top.value),
+        "max_win_probability": None if top.probability is None else float(top.probability),
+        "max_win_probability_exact": fraction_str(top.probability),
+        "max_win_odds": top.one_in,
+        "max_win_is_exact": top.exact,
+        "max_win_how": top.how,
+    }
+
+
 def _json_default(obj: Any) -> Any:
     if isinstance(obj, Fraction):
         return float(obj)
     if hasattr(obj, "item"):
         return obj.item()
     raise TypeError(f"not JSON serialisable: {type(obj).__name__}")
+
+
+def table_text(table: pd.DataFrame) -> str:
+    """A report table as aligned text; a ``share of RTP`` column in %."""
+    t = table.copy()
+    for c in t.columns:
+        if str(c).startswith("share of RTP"):
+            t[c] = t[c].map(lambda v: f"{v:.4%}")
+    return t.to_string(index=False)
 
 
 def format_combinations(table: pd.DataFrame) -> str:

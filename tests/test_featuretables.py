@@ -1,0 +1,135 @@
+"""PAR tables per feature (slotmath.rules.featuretables): every feature of a
+round has its rules in words and its odds tables, with units, and the
+figures agree with the round's exact ones."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from slotmath.io.gamefile import load_game
+from slotmath.rules.linegame import analyse
+
+from conftest import TEST_DATA
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "slotmath" / "examples"
+
+
+def test_free_games_tables():
+    result = analyse(load_game(TEST_DATA / "classic_free_games"), 1)
+    t = result.tables
+    rules = " ".join(t["Free games: rules"]["rule"])
+    assert "3 or more SCATTER" in rules and "5 free games" in rules and "multiplied by 3" in rules
+    by = t["Free games by trigger count"].set_index("trigger count")
+    # P(3 SCATTER) = 27/1000 (tests/test_free_round.py), 5 games awarded
+    assert by.loc[3, "probability per round"] == pytest.approx(27 / 1000)
+    assert by.loc[3, "odds [1 in N rounds]"] == pytest.approx(1000 / 27)
+    assert by.loc[3, "games awarded"] == 5
+    share = by["share of RTP"].sum()
+    assert share == pytest.approx(float(result.components["free_games"] / result.rtp))
+    played = t["Free games: distribution of games played"]
+    assert played["games played"].min() == 5 and played["games played"].iloc[1] == 10
+    # games played 5, 10, ... : P(5) = (1 - p)^5 with p = 27/1000 (no retrigger in 5 games)
+    assert played["probability given the trigger"].iloc[0] == pytest.approx((1 - 27 / 1000) ** 5)
+    assert played["probability given the trigger"].sum() == pytest.approx(1, abs=1e-8)
+    # its mean is the renewal formula's 5 / (1 - 5 p)
+    mean = (played["games played"] * played["probability given the trigger"]).sum()
+    assert mean == pytest.approx(5 / (1 - 5 * 27 / 1000), rel=1e-7)
+    odds = t["Free games: trigger and retrigger odds"].set_index("event")
+    assert odds.loc["a free game retriggers", "probability"] == pytest.approx(27 / 1000)
+
+
+def test_hold_and_spin_tables():
+    result = analyse(load_game(EXAMPLES / "hold_and_spin"), 1)
+    t, hs = result.tables, result.features["hold_and_spin"]
+    assert "6 or more COIN" in " ".join(t["Hold-and-spin: rules"]["rule"])
+    prizes = t["Hold-and-spin: coin prizes"]
+    assert prizes["probability per coin"].sum() == pytest.approx(1)
+    jackpots = t["Hold-and-spin: jackpots"].set_index("jackpot")
+    assert set(jackpots.index) == {"MINI", "MINOR", "MAJOR", "GRAND"}
+    # the GRAND is paid by a full screen: its hits per round are the full-screen odds
+    assert jackpots.loc["GRAND", "hits per round"] == pytest.approx(hs["full_screen_probability"])
+    assert jackpots.loc["GRAND", "odds [1 in N rounds]"] == pytest.approx(1 / hs["full_screen_probability"])
+    # jackpots' share of RTP is part of the feature's
+    feature_share = float(result.components["hold_and_spin"] / result.rtp)
+    assert 0 < jackpots["share of RTP"].sum() < feature_share
+    award = t["Hold-and-spin: award"].iloc[0]
+    assert award["share of RTP"] == pytest.approx(feature_share)
+    # every figure has its unit: a column is a name, a count or carries [unit]
+    for name, frame in t.items():
+        if not name.startswith(("Hold-and-spin", "Free games")) or name.endswith("trigger"):
+            continue
+        for c in frame.columns:
+            plain = c in ("event", "jackpot", "table", "prize", "weight", "rule", "segment", "choice")
+            assert (
+                plain
+                or "[" in c
+                or c.startswith(
+                    (
+                        "share of RTP",
+                        "mean coins",
+                        "hits per",
+                        "games ",
+                        "trigger count",
+                        "probability",
+                        "mean games",
+                    )
+                )
+            ), (name, c)
+
+
+def test_par_text_shows_each_feature():
+    from slotmath.rules.par import par
+
+    text = par(load_game(EXAMPLES / "hold_and_spin"), 1).text()
+    assert "Hold-and-spin: jackpots" in text and "Hold-and-spin: trigger and full-screen odds" in text
+    assert "%" in text.split("Hold-and-spin: jackpots")[1].split("\n\n")[0]
+
+
+def test_sheet_of_a_feature_game(tmp_path):
+    """The sheet of a free-games game: every feature's tables, the true and
+    the shown maximum win, and no odds for the games played (a count)."""
+    from report_checks import count_odds_problems, feature_problems, fraction_problems
+
+    from slotmath.report.sheet import par_sheet
+
+    sheet = par_sheet(str(TEST_DATA / "classic_free_games"), level=1, spins=100_000, seed=3)
+    html = "\n".join(sheet.section_html(k) for k in sheet.sections)
+    assert feature_problems(html, sheet.par.components) == []
+    assert [p for p in fraction_problems(html) if "style" not in p] == []
+    sheet.save(tmp_path)
+    assert count_odds_problems(tmp_path / "par.xlsx") == []
+    # the checks can fail
+    assert feature_problems("<p>none</p>", ["free_games", "hold_and_spin"])
+
+
+@pytest.mark.parametrize(
+    "folder, name",
+    [(TEST_DATA / "classic_free_games", "free_games"), (EXAMPLES / "hold_and_spin", "hold_and_spin")],
+    ids=["free_games", "hold_and_spin"],
+)
+def test_award_given_a_trigger(folder, name):
+    """The award law given a trigger (mixed over the trigger keys) has the
+    feature's exact mean award; its bands sum to 1."""
+    import numpy as np
+
+    from slotmath.engine.joint import spin_key_distribution
+    from slotmath.features.round import award_given_trigger, round_law, round_triggers, started_keys
+    from slotmath.rules.linegame import round_features
+
+    game = load_game(folder)
+    features = round_features(game, 1)
+    keyed = spin_key_distribution(game, 1, round_triggers(features))
+    law = round_law(keyed, features, distribution=False)
+    f = next(x for x in features if x.name == name)
+    started = started_keys(law.key_probability, features, f)
+    wins, probs = award_given_trigger(f, started)
+    p = float(sum(started.values()))
+    assert probs.sum() == pytest.approx(1, abs=1e-9)
+    # free games: the award law is resolved to 1e-12 (Chernoff bound on the FFT grid)
+    assert float(np.dot(wins, probs)) == pytest.approx(float(law.components[name]) / p, rel=1e-9)
+    bands = analyse(game, 1).tables[
+        f"{'Free games' if name == 'free_games' else 'Hold-and-spin'}: award given a trigger, by size"
+    ]
+    assert bands["probability given the trigger"].sum() == pytest.approx(1, abs=1e-9)
