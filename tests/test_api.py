@@ -10,6 +10,7 @@ import sys
 from fractions import Fraction
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import slotmath
@@ -209,6 +210,13 @@ def test_summary_is_numbers_with_units_and_display_formats_them(capsys):
     assert s.loc["hit frequency [probability]", "value"] == result.hit_frequency
     assert s.loc["SD [x total bet]", "value"] == result.sd
     assert s.loc["cycle [outcomes]", "value"] == result.cycle
+    # classic_free_spins retriggers without a limit: no largest win exists (NaN),
+    # while the distribution shows its largest resolved win
+    assert result.true_max_win.value is None
+    assert np.isnan(s.loc["max win [x total bet]", "value"])
+    assert s.loc["largest win shown in the distribution [x total bet]", "value"] == float(
+        result.distribution.max_win
+    )
     assert all("[" in name and name.endswith("]") for name in s.index)
     rtp_text = f"{float(result.rtp):.6%}"
     result.print_summary()

@@ -27,11 +27,15 @@ def test_max_win_of_a_line_game_equals_brute_force():
 
 def test_max_win_in_summary_and_json():
     result = par(load_game(TEST_DATA / "report_toy"), 1)
-    rows = dict(zip(result.summary["figure"], result.summary["value"], strict=True))
+    shown = result._summary_display()
+    rows = dict(zip(shown["figure"], shown["value"], strict=True))
     top = result.true_max_win
     assert rows[f"{MAX_WIN_LABEL} [x total bet]"] == f"{float(top.value):.6g}"
     assert rows[f"{MAX_WIN_LABEL}: odds"] == f"1 in {1 / float(top.probability):.6g}"
     assert "largest win shown in the distribution [x total bet]" in rows
+    numbers = result.summary["value"]  # the same figures as numbers
+    assert numbers["max win [x total bet]"] == float(top.value)
+    assert numbers["max win probability [probability]"] == float(top.probability)
     data = result.to_dict()
     assert data["max_win"] == float(top.value)
     assert data["max_win_odds"] == 1 / float(top.probability)

@@ -35,6 +35,7 @@ from math import lcm
 import numpy as np
 
 from slotmath.engine.distribution import MaxWin, WinDistribution
+from slotmath.errors import ensure
 
 __all__ = [
     "Trigger",
@@ -305,7 +306,7 @@ def round_max_win(keyed, features, round_cap=None, distribution: WinDistribution
             prob = None if prob is None or p is None else prob + p
             exact = exact and ex
             hows += [h for h in how if h not in hows]
-    assert best is not None
+    ensure(best is not None, "round.py: expected best is not None")
     if round_cap is not None and best > round_cap:
         top = distribution.max_win_probability if distribution is not None else None
         return MaxWin(

@@ -204,7 +204,7 @@ class ParResult:
         """
         d = self.distribution
         top = self.true_max_win
-        rows = [
+        rows: list[tuple[str, object]] = [
             ("total bet [coins]", self.bet.total_bet),
             ("cycle [outcomes]", self.cycle),
             ("RTP [x total bet]", self.rtp),
@@ -223,7 +223,8 @@ class ParResult:
         ]
         index = pd.Index([name for name, _ in rows], name="figure")
         # NaN where the figure does not exist (no largest win under unlimited retriggers)
-        return pd.DataFrame({"value": [float("nan") if v is None else float(v) for _, v in rows]}, index=index)
+        values = [float("nan") if v is None else float(v) for _, v in rows]  # type: ignore[arg-type]
+        return pd.DataFrame({"value": values}, index=index)
 
     def _summary_display(self) -> pd.DataFrame:
         """The headline figures formatted for people, a (figure, value) table of text."""
