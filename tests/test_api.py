@@ -19,12 +19,8 @@ ROOT = Path(__file__).resolve().parents[1]
 PUBLIC = ["load", "par", "simulate", "tune", "report", "validate"]
 
 
-def test_import_is_light():
-    """``import slotmath`` and a look at its names import no numerics."""
-    code = (
-        "import json, sys\nimport slotmath\nnames = dir(slotmath)\nslotmath.load\n"
-        "print(json.dumps(sorted({m.split('.')[0] for m in sys.modules})))"
-    )
+def run_python(code: str) -> subprocess.CompletedProcess:
+    """``python -c code`` in a fresh interpreter on this checkout; it must succeed."""
     proc = subprocess.run(
         [sys.executable, "-c", code],
         capture_output=True,
@@ -32,6 +28,16 @@ def test_import_is_light():
         env={**os.environ, "PYTHONPATH": str(ROOT)},
     )
     assert proc.returncode == 0, proc.stderr
+    return proc
+
+
+def test_import_is_light():
+    """``import slotmath`` and a look at its names import no numerics."""
+    code = (
+        "import json, sys\nimport slotmath\nnames = dir(slotmath)\nslotmath.load\n"
+        "print(json.dumps(sorted({m.split('.')[0] for m in sys.modules})))"
+    )
+    proc = run_python(code)
     loaded = set(json.loads(proc.stdout.strip().splitlines()[-1]))
     assert not loaded & {"numba", "pandas", "scipy", "numpy"}, loaded & {"numba", "pandas", "scipy"}
 
@@ -250,13 +256,7 @@ def test_report_is_callable_whichever_is_imported_first(first):
         "try:\n    slotmath.report('no_such_game_here', progress=False)\n"
         "except ReportError as exc:\n    print(kind, exc.status, exc.step)\n"
     )
-    proc = subprocess.run(
-        [sys.executable, "-c", code],
-        capture_output=True,
-        text=True,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-    )
-    assert proc.returncode == 0, proc.stderr
+    proc = run_python(code)
     kind = "_CallablePackage" if first == "slotmath.report" else "function"
     assert proc.stdout.strip() == f"{kind} 2 load game"
 

@@ -40,6 +40,26 @@ def load(data):
 
 
 # ---------------------------------------------------------------- free games
+def pays_and_free_games(draw, least_b: int, most_games: int) -> dict:
+    """Pays of A and B for 3 of a kind, a pay for 3 or more S and free games
+    on the base reels for 3 or more S (the keys of a game file)."""
+    return {
+        "pays": [
+            {"symbol": "A", "count": 3, "pay": draw(st.integers(1, 20))},
+            {"symbol": "B", "count": 3, "pay": draw(st.integers(least_b, 10))},
+        ],
+        "scatters": [{"symbol": "S", "count": 3, "pay": draw(st.integers(0, 5))}],
+        "options": {
+            "free_games": {
+                "symbol": "S",
+                "reels": "base",
+                "multiplier": draw(st.integers(1, 3)),
+                "awards": {3: {"games": draw(st.integers(1, most_games))}},
+            }
+        },
+    }
+
+
 @st.composite
 def free_games_games(draw):
     """3 reels x 1 row, one line, symbols A, B, a wild and a scatter S on
@@ -61,19 +81,7 @@ def free_games_games(draw):
         ],
         "reels": {"base": reels},
         "paylines": lines,
-        "pays": [
-            {"symbol": "A", "count": 3, "pay": draw(st.integers(1, 20))},
-            {"symbol": "B", "count": 3, "pay": draw(st.integers(0, 10))},
-        ],
-        "scatters": [{"symbol": "S", "count": 3, "pay": draw(st.integers(0, 5))}],
-        "options": {
-            "free_games": {
-                "symbol": "S",
-                "reels": "base",
-                "multiplier": draw(st.integers(1, 3)),
-                "awards": {3: {"games": draw(st.integers(1, 4))}},
-            }
-        },
+        **pays_and_free_games(draw, least_b=0, most_games=4),
     }
 
 
@@ -182,19 +190,7 @@ def free_games_ways_games(draw):
             {"name": "S", "kind": "scatter"},
         ],
         "reels": {"base": [draw(strip) for _ in range(3)]},
-        "pays": [
-            {"symbol": "A", "count": 3, "pay": draw(st.integers(1, 20))},
-            {"symbol": "B", "count": 3, "pay": draw(st.integers(1, 10))},
-        ],
-        "scatters": [{"symbol": "S", "count": 3, "pay": draw(st.integers(0, 5))}],
-        "options": {
-            "free_games": {
-                "symbol": "S",
-                "reels": "base",
-                "multiplier": draw(st.integers(1, 3)),
-                "awards": {3: {"games": draw(st.integers(1, 3))}},
-            }
-        },
+        **pays_and_free_games(draw, least_b=1, most_games=3),
     }
 
 
