@@ -96,9 +96,16 @@ def test_hold_and_spin_with_free_games_wheel_and_jackpots(write_game):
     assert round_sampler(game, 1).part_names == names == component_names(game)
     report, par = simulated(game, 1_000_000, 12)
     events = assert_agrees(report, par, names)
-    for name in ("hold_and_spin triggers", "hold_and_spin full screens", "hold_and_spin award [grid]"):
+    features = (
+        "hold_and_spin triggers",
+        "hold_and_spin full screens",
+        "hold_and_spin award [grid]",
+        "free_games",
+        "free_games_played",
+    )
+    for name in features:
         assert events.loc[name, "exact"] > 0, name  # the feature's events are checked too
-    assert len(events) == 7  # and the line (2) and scatter (2) pays
+    assert len(events) == 9  # and the line (2) and scatter (2) pays
 
 
 def test_every_feature_under_a_round_cap(write_game):
