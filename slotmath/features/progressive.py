@@ -107,6 +107,33 @@ def p_next_within(p, spins_per_second: float, seconds: float) -> float:
     return -math.expm1(spins * math.log1p(-float(p)))
 
 
+def jackpot_figures(prog: Progressive, p, bet) -> dict:
+    """Network-free renewal-reward figures of ``prog`` with per-spin win
+    probability ``p`` at bet ``bet`` [currency], JSON-ready (floats): the
+    keys of :func:`renewal_figures` that need no network of players."""
+    pf = float(p)
+    return {
+        "bet": bet,
+        "currency": prog.currency,
+        "hit_probability": pf,
+        "one_in": 1 / pf,
+        "expected_jackpot": prog.expected_jackpot(pf, bet),
+        "sd_jackpot": prog.sd_jackpot(pf, bet),
+        "expected_spins_between_wins": 1 / pf,
+        "expected_turnover_between_wins": bet / pf,
+        "reserve_at_win": prog.expected_reserve_at_win(pf, bet),
+        "reserve_average": prog.expected_reserve(pf, bet),
+        "meter_average": prog.expected_meter(pf, bet),
+        "contribution_rtp": float(prog.contribution_rate),
+        "seed_rtp": float(prog.seed_rtp(pf, bet)),
+        "jackpot_rtp": float(prog.rtp(pf, bet)),
+    }
+
+
+#: keys of :func:`jackpot_figures` listed before the network figures in :func:`renewal_figures`
+_BEFORE_NETWORK = 8
+
+
 def renewal_figures(
     prog: Progressive, p, bet: float, players: int, seconds_per_spin: float, window: float = 30.0
 ) -> dict:
@@ -125,24 +152,16 @@ def renewal_figures(
     rate = players / seconds_per_spin  # network spins per second
     wins_per_second = rate * pf
     p2 = p_next_within(pf, rate, window)
-    return {
-        "bet": bet,
-        "currency": prog.currency,
-        "hit_probability": pf,
-        "one_in": 1 / pf,
-        "expected_jackpot": prog.expected_jackpot(pf, bet),
-        "sd_jackpot": prog.sd_jackpot(pf, bet),
-        "expected_spins_between_wins": 1 / pf,
-        "expected_turnover_between_wins": bet / pf,
+    items = list(jackpot_figures(prog, p, bet).items())
+    network = {
         "players": players,
         "seconds_per_spin": seconds_per_spin,
         "expected_days_between_wins": 1 / wins_per_second / 86400,
-        "reserve_at_win": prog.expected_reserve_at_win(pf, bet),
-        "reserve_average": prog.expected_reserve(pf, bet),
-        "meter_average": prog.expected_meter(pf, bet),
-        "contribution_rtp": float(prog.contribution_rate),
-        "seed_rtp": float(prog.seed_rtp(pf, bet)),
-        "jackpot_rtp": float(prog.rtp(pf, bet)),
+    }
+    return {
+        **dict(items[:_BEFORE_NETWORK]),
+        **network,
+        **dict(items[_BEFORE_NETWORK:]),
         "wins_per_year": wins_per_second * SECONDS_PER_YEAR,
         "window_seconds": window,
         "p_next_within_window": p2,
