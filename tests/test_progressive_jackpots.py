@@ -11,7 +11,8 @@ from fractions import Fraction as Fr
 import pytest
 from test_holdspin import hand_game_data, write_game
 
-from slotmath.features.options import ProgressiveJackpot, load_features
+from slotmath.features.options import load_features
+from slotmath.features.progressive import ProgressiveJackpot
 from slotmath.io.gamefile import GameFileError
 from slotmath.rules import linegame
 from slotmath.rules.par import par

@@ -12,7 +12,8 @@ from fractions import Fraction
 
 from slotmath.engine.cache import game_cache
 from slotmath.features.cost import draw_weights
-from slotmath.features.options import _is_number, _Reader, read_jackpots
+from slotmath.features.options import _is_number, _Reader
+from slotmath.features.progressive import read_jackpots
 from slotmath.model import Game
 
 __all__ = ["Prize", "HoldAndSpinSpec", "load_hold_and_spin", "SPEC_KEYS", "RESPIN_MODELS"]

@@ -22,10 +22,7 @@ module can use:
 ``wheel``
     a weighted prize wheel (:mod:`slotmath.features.wheel`).
 ``jackpots``
-    named prizes that award tables and wheels may list: a fixed prize
-    [x total bet], or a progressive ``{seed, contribution, reset}``
-    (:class:`ProgressiveJackpot`; in the round's coin win it pays 0, its
-    return is the renewal-reward figure of :mod:`slotmath.features.progressive`).
+    named prizes that award tables and wheels may list (fixed or progressive).
 
 The schema of every section is in ``docs/features.md``; :func:`load_features`
 validates it and raises :class:`~slotmath.io.gamefile.GameFileError` naming the
@@ -61,7 +58,7 @@ from slotmath.features.cost import (
     games_problem,
     lockit_problem,
 )
-from slotmath.features.progressive import Progressive
+from slotmath.features.progressive import read_jackpots
 from slotmath.features.reach import reach_problem
 from slotmath.io.gamefile import GameFileError, named_file, not_an_integer
 from slotmath.model import Game
@@ -255,74 +252,9 @@ class WheelSpec:
     pre_name: str = ""
 
 
-#: keys of a progressive jackpot (``options.jackpots.NAME: {...}``)
-PROGRESSIVE_KEYS = ("seed", "contribution", "reset")
-
-
-@dataclass(frozen=True)
-class ProgressiveJackpot:
-    """A progressive jackpot declared in ``options.jackpots``.
-
-    Attributes
-    ----------
-    name : str
-    seed : Fraction
-        Meter at start-up [x total bet] (first cycle only).
-    contribution : Fraction
-        Share of every total bet added to the meter [fraction, 0 < c < 1].
-    reset : Fraction
-        Meter after each win [x total bet] (default ``seed``), funded by the operator.
-    """
-
-    name: str
-    seed: Fraction
-    contribution: Fraction
-    reset: Fraction
-
-    @property
-    def funding(self) -> Progressive:
-        """The meter as :class:`~slotmath.features.progressive.Progressive`, money in
-        units of the total bet: meter rate ``contribution``, no reserve, reseed ``reset``."""
-        return Progressive(self.contribution, Fraction(0), self.reset, currency="x total bet")
-
-
-def read_jackpots(rd: _Reader, opts) -> tuple:
-    """``({name: coin value [x total bet]}, {name: ProgressiveJackpot})`` of
-    ``options.jackpots``; a progressive's coin value is 0 (its return is not a
-    coin win of the round).  Errors name the field."""
-    values: dict = {}
-    progressive: dict = {}
-    if "jackpots" not in opts:
-        return values, progressive
-    for name, value in rd.mapping(opts["jackpots"], "options.jackpots").items():
-        w = f"options.jackpots.{name}"
-        if isinstance(value, dict):
-            progressive[str(name)] = _progressive(rd, value, w, str(name))
-            values[str(name)] = Fraction(0)
-        else:
-            values[str(name)] = rd.amount(value, w, positive=True)
-    return values, progressive
-
-
-def _progressive(rd: _Reader, spec: dict, w: str, name: str) -> ProgressiveJackpot:
-    rd.mapping(spec, w, PROGRESSIVE_KEYS, ("seed", "contribution"))
-    seed = rd.amount(spec["seed"], f"{w}.seed", positive=True)
-    c = rd.number(spec["contribution"], f"{w}.contribution", positive=True)
-    if c >= 1:
-        rd.fail(
-            f"{w}.contribution",
-            f"must be below 1 (a fraction of each total bet), got {spec['contribution']!r}",
-        )
-    rd.check(amount_problem(c, spec["contribution"]), f"{w}.contribution")
-    reset = rd.amount(spec["reset"], f"{w}.reset", positive=True) if "reset" in spec else seed
-    return ProgressiveJackpot(name, seed, c, reset)
-
-
 @dataclass(frozen=True)
 class Features:
-    """Every feature a game file declares (None where absent); ``jackpots``
-    the coin value of each (0 for a progressive), ``progressive`` the
-    progressive ones (:class:`ProgressiveJackpot`)."""
+    """Every feature a game file declares (None where absent); a progressive's coin value is 0."""
 
     jackpots: dict = field(default_factory=dict)
     lockit: LockItSpec | None = None
@@ -330,7 +262,7 @@ class Features:
     selection: SelectionSpec | None = None
     wheel: WheelSpec | None = None
     round_cap: Fraction | None = None
-    progressive: dict = field(default_factory=dict)
+    progressive: dict = field(default_factory=dict)  # {name: progressive.ProgressiveJackpot}
 
 
 # ===========================================================================

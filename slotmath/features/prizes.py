@@ -39,8 +39,8 @@ from slotmath.engine.cache import game_cache, no_sets
 from slotmath.engine.distribution import WinDistribution
 from slotmath.errors import ensure
 from slotmath.features import wheel as wheel_mod
-from slotmath.features.options import ProgressiveJackpot, WheelSpec, _Reader, _wheel, load_features
-from slotmath.features.progressive import jackpot_figures
+from slotmath.features.options import WheelSpec, _Reader, _wheel, load_features
+from slotmath.features.progressive import ProgressiveJackpot, jackpot_figures
 from slotmath.features.reach import reach_problem
 from slotmath.features.round import Feature, Trigger, _convolve, _dense
 from slotmath.model import Game
