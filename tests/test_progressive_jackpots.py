@@ -136,3 +136,35 @@ def test_docs_worked_example_progressive_wheel(tmp_path):
     for figure in ("`3791/1600`", "236.9375 %", "633/800", "37/64", "50.64", "100.64", "1 in 64"):
         assert figure in section
     assert f"{float(result.rtp):.4%}" == "236.9375%"
+
+
+def test_line_rules_keep_the_contract_with_a_progressive(tmp_path):
+    # the progressive's return is an unpaid component: the distribution's mean is
+    # the RTP less it, and the round sampler's parts leave it out
+    from slotmath.rules.contract import LINE_ROUND
+    from slotmath.testing.conformance import check_rules
+
+    game = write_game(tmp_path, progressive_hand_data())
+    assert LINE_ROUND.unpaid_components(game) == {"progressive GRAND"}
+    assert "progressive GRAND" not in LINE_ROUND.part_components(game, 1)
+    check_rules(LINE_ROUND, game, rounds=20_000)
+
+
+def test_rules_that_do_not_play_a_progressive_refuse_it(tmp_path):
+    # Piggy Bankin' Superlock reads options.jackpots through the feature parser
+    # but would pay a progressive as 0: refused, naming the field
+    import shutil
+
+    from slotmath.io.gamefile import load_game
+
+    from conftest import ROOT
+
+    folder = tmp_path / "piggy"
+    shutil.copytree(ROOT / "data" / "games" / "piggy_bankin_superlock", folder)
+    path = folder / "game.yaml"
+    text = path.read_text(encoding="utf-8")
+    fixed = "GRAND: 2500}"
+    assert fixed in text
+    path.write_text(text.replace(fixed, "GRAND: {seed: 2500, contribution: 0.01}}"), encoding="utf-8")
+    with pytest.raises(GameFileError, match=r"options\.jackpots\.GRAND: is progressive, which rules 'piggy"):
+        load_game(folder)
