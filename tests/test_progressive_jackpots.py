@@ -168,3 +168,18 @@ def test_rules_that_do_not_play_a_progressive_refuse_it(tmp_path):
     path.write_text(text.replace(fixed, "GRAND: {seed: 2500, contribution: 0.01}}"), encoding="utf-8")
     with pytest.raises(GameFileError, match=r"options\.jackpots\.GRAND: is progressive, which rules 'piggy"):
         load_game(folder)
+
+
+def test_ways_game_gives_the_same_progressive_figures(tmp_path):
+    # one row of three reels: the 1 x 1 x 1 = 1 way is the one payline, so the
+    # ways game has the line game's figures (h = 19/48, RTP 72717/9600)
+    data = progressive_hand_data()
+    del data["paylines"]
+    data["pays_by"] = "ways"
+    result = par(write_game(tmp_path, data))
+    assert result.components == {
+        "ways": Fr(5, 24),
+        "hold_and_spin": Fr(1301, 384),
+        "progressive GRAND": Fr(2387, 600),
+    }
+    assert result.rtp == Fr(72717, 9600)
