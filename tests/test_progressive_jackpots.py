@@ -183,3 +183,28 @@ def test_ways_game_gives_the_same_progressive_figures(tmp_path):
         "progressive GRAND": Fr(2387, 600),
     }
     assert result.rtp == Fr(72717, 9600)
+
+
+def test_selection_choice_awarding_a_progressive(tmp_path):
+    """The game of the docs example with a selection in place of the wheel:
+    2+ S (10/64 of the rounds) offer GRAND or 4, uniform policy.
+        h = 10/64 x 1/2 = 5/64; coin selection 10/64 x (0 + 4)/2 = 5/16;
+        progressive 1/100 + 5/64 x 50 = 3133/800;
+        RTP = 1 + 5/16 + 3133/800 = 4183/800; E[J] = 50 + (1/100) x 64/5 = 50.128.
+    """
+    import yaml
+
+    game, _ = docs_example(tmp_path, "### Worked example: progressive jackpot")
+    data = yaml.safe_load((tmp_path / "example" / "game.yaml").read_text(encoding="utf-8"))
+    del data["options"]["wheel"], data["options"]["jackpots"]["MINI"]
+    data["options"]["selection"] = {
+        "symbol": "S",
+        "trigger": 2,
+        "policy": "uniform",
+        "choices": [{"prize": "GRAND"}, {"prize": 4}],
+    }
+    result = par(write_game(tmp_path, data))
+    assert result.components == {"lines": 1, "selection": Fr(5, 16), "progressive GRAND": Fr(3133, 800)}
+    assert result.rtp == Fr(4183, 800)
+    ref = result.features["progressive"]["GRAND"]["reference"]
+    assert ref["expected_jackpot"] == pytest.approx(50.128, rel=1e-15)
