@@ -13,6 +13,7 @@ from fractions import Fraction
 from slotmath.engine.cache import game_cache
 from slotmath.features.cost import draw_weights
 from slotmath.features.options import _is_number, _Reader
+from slotmath.features.progressive import read_jackpots
 from slotmath.model import Game
 
 __all__ = ["Prize", "HoldAndSpinSpec", "load_hold_and_spin", "SPEC_KEYS", "RESPIN_MODELS"]
@@ -91,10 +92,7 @@ def _load(game: Game) -> HoldAndSpinSpec:
     rd = _Reader(game)
     w = "options.hold_and_spin"
     spec = rd.mapping(game.options["hold_and_spin"], w, SPEC_KEYS, ("symbol", "trigger", "respins", "values"))
-    jackpots = {}
-    if "jackpots" in game.options:
-        for name, value in rd.mapping(game.options["jackpots"], "options.jackpots").items():
-            jackpots[str(name)] = rd.amount(value, f"options.jackpots.{name}", positive=True)
+    jackpots = read_jackpots(rd, game.options)[0]
     symbol = rd.symbol(spec["symbol"], f"{w}.symbol")
     sym = game.symbol(symbol)
     if sym.kind == "wild":

@@ -22,7 +22,7 @@ module can use:
 ``wheel``
     a weighted prize wheel (:mod:`slotmath.features.wheel`).
 ``jackpots``
-    named fixed prizes [x total bet] that award tables and wheels may list.
+    named prizes that award tables and wheels may list (fixed or progressive).
 
 The schema of every section is in ``docs/features.md``; :func:`load_features`
 validates it and raises :class:`~slotmath.io.gamefile.GameFileError` naming the
@@ -58,6 +58,7 @@ from slotmath.features.cost import (
     games_problem,
     lockit_problem,
 )
+from slotmath.features.progressive import read_jackpots
 from slotmath.features.reach import reach_problem
 from slotmath.io.gamefile import GameFileError, named_file, not_an_integer
 from slotmath.model import Game
@@ -253,7 +254,7 @@ class WheelSpec:
 
 @dataclass(frozen=True)
 class Features:
-    """Every feature a game file declares (None where absent)."""
+    """Every feature a game file declares (None where absent); a progressive's coin value is 0."""
 
     jackpots: dict = field(default_factory=dict)
     lockit: LockItSpec | None = None
@@ -261,6 +262,7 @@ class Features:
     selection: SelectionSpec | None = None
     wheel: WheelSpec | None = None
     round_cap: Fraction | None = None
+    progressive: dict = field(default_factory=dict)  # {name: progressive.ProgressiveJackpot}
 
 
 # ===========================================================================
@@ -384,10 +386,7 @@ def _load_features(game: Game) -> Features:
     rd = _Reader(game)
     opts = game.options or {}
     rd.mapping(opts, "options")  # keys outside FEATURE_KEYS are the rules' own (see Rules.check)
-    jackpots = {}
-    if "jackpots" in opts:
-        for name, value in rd.mapping(opts["jackpots"], "options.jackpots").items():
-            jackpots[str(name)] = rd.amount(value, f"options.jackpots.{name}", positive=True)
+    jackpots, progressive = read_jackpots(rd, opts)
     lockit = _lockit(rd, opts["lockit"], jackpots) if "lockit" in opts else None
     free = _free_games(rd, opts["free_games"]) if "free_games" in opts else None
     # beside a lock-it, the wheel and selection are the lock-it's (its mark award and
@@ -402,7 +401,12 @@ def _load_features(game: Game) -> Features:
     if lockit is not None and lockit.mark_award == "wheel" and wheel is None:
         rd.fail("options.lockit.mark_award", "is 'wheel' but options.wheel is not declared")
     cap = rd.amount(opts["round_cap"], "options.round_cap", positive=True) if "round_cap" in opts else None
-    return Features(jackpots, lockit, free, selection, wheel, cap)
+    if progressive and "round_cap" in opts:
+        rd.fail(
+            "options.round_cap",
+            "cannot be combined with a progressive jackpot (its return is not a coin win)",
+        )
+    return Features(jackpots, lockit, free, selection, wheel, cap, progressive)
 
 
 #: orders in which shapes are packed into the window (see :mod:`slotmath.features.shapes`)

@@ -40,6 +40,7 @@ from slotmath.engine.distribution import WinDistribution
 from slotmath.errors import ensure
 from slotmath.features import wheel as wheel_mod
 from slotmath.features.options import WheelSpec, _Reader, _wheel, load_features
+from slotmath.features.progressive import ProgressiveJackpot, jackpot_figures
 from slotmath.features.reach import reach_problem
 from slotmath.features.round import Feature, Trigger, _convolve, _dense
 from slotmath.model import Game
@@ -55,6 +56,9 @@ __all__ = [
     "wheel_feature",
     "selection_feature",
     "policy_probabilities",
+    "PROGRESSIVE_CONVENTION",
+    "progressive_component",
+    "progressive_figures",
 ]
 
 #: how the player's choice is made
@@ -420,3 +424,47 @@ def selection_feature(game: Game, level: int, spec: ChoiceSpec, prizes: LinePriz
         lambda count: True,
         odds,
     )
+
+
+# ===========================================================================
+# progressive jackpots
+# ===========================================================================
+#: how a game file's progressive jackpot enters the RTP
+PROGRESSIVE_CONVENTION = (
+    "renewal-reward in units of the total bet: with h the expected hits per round, the meter "
+    "at a win has mean reset + contribution / h, so the jackpot returns h x E[J] = contribution "
+    "+ h x reset per round (contribution_rtp + seed_rtp); the round's coin win (hit frequency, "
+    "SD, distribution, sampler) counts the jackpot as 0"
+)
+
+
+def progressive_component(spec: ProgressiveJackpot, rate) -> Fraction:
+    """Long-run return of ``spec`` [x total bet] at ``rate`` expected hits per
+    round: ``contribution + rate x reset`` (:meth:`~slotmath.features.progressive.Progressive.rtp`
+    at a bet of 1); exact when ``rate`` is a Fraction."""
+    return spec.funding.rtp(rate, 1)
+
+
+def progressive_figures(spec: ProgressiveJackpot, rate) -> dict:
+    """JSON-ready figures of ``spec`` at ``rate`` expected hits per round
+    (> 0): the declaration, the hit rate (exact ``p/q`` when a Fraction), the
+    RTP parts and, under ``reference``, the renewal-reward figures of
+    :func:`~slotmath.features.progressive.jackpot_figures` at a bet of 1
+    (money in x total bet; a round is one spin).  ``expected_first_jackpot``
+    is the mean of the first win after start-up, ``seed + contribution / rate``."""
+    rtp = progressive_component(spec, rate)
+    exact = isinstance(rate, Fraction)
+    return {
+        "name": spec.name,
+        "convention": PROGRESSIVE_CONVENTION,
+        "seed": float(spec.seed),
+        "contribution": float(spec.contribution),
+        "reset": float(spec.reset),
+        "hit_probability": float(rate),
+        "hit_probability_exact": f"{rate.numerator}/{rate.denominator}" if exact else None,
+        "one_in": float(1 / rate),
+        "expected_first_jackpot": float(spec.seed + spec.contribution / rate),
+        "rtp": float(rtp),
+        "rtp_exact": f"{rtp.numerator}/{rtp.denominator}" if isinstance(rtp, Fraction) else None,
+        "reference": jackpot_figures(spec.funding, rate, 1),
+    }

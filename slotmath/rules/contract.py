@@ -96,6 +96,12 @@ def check_options(game: Game, rules: Rules, name: str) -> None:
         if key not in rules.own_options and parse is not None and parse not in done:
             parse(game)
             done.add(parse)
+    if "jackpots" in opts and "jackpots" not in rules.own_options:  # the feature parser read them
+        from slotmath.features.options import load_features
+
+        for jackpot in load_features(game).progressive:  # the line round alone adds its return
+            problem = f"is progressive, which rules {name!r} do not play (rules: lines does)"
+            raise GameFileError(game.source, f"options.jackpots.{jackpot}", problem)
 
 
 class Rules:
@@ -291,6 +297,17 @@ class LineRules(Rules):
         """Lines (or ways), scatters and each declared feature's exact mean,
         without the round's distribution (:func:`slotmath.rules.linegame.components`)."""
         return linegame.components(game, level)
+
+    def part_components(self, game: Game, level: int) -> dict:
+        """:meth:`components` less the progressive jackpots' returns, which no
+        round pays (:meth:`unpaid_components`)."""
+        unpaid = self.unpaid_components(game)
+        return {k: v for k, v in self.components(game, level).items() if k not in unpaid}
+
+    def unpaid_components(self, game: Game) -> frozenset:
+        """``progressive NAME`` of each progressive jackpot: its return is not
+        a coin win of the round (:func:`slotmath.rules.linegame.progressive_components`)."""
+        return frozenset(linegame.PROGRESSIVE + name for name in linegame.progressive_jackpots(game))
 
     def for_game(self, game: Game) -> Rules:
         """A line game that declares features (or a round cap) plays the

@@ -192,10 +192,16 @@ def _analyse_lines(game: Game, level: int, reel_set: str) -> ParResult:
         notes.append(chain_state(game, spec).describe())
     from slotmath.rules.featuretables import feature_tables as par_tables
 
+    rates = progressive_rates(game, level)
+    progressive = progressive_components(game, level, rates)
+    rtp = law.rtp + sum(progressive.values(), Fraction(0))
+    if progressive:
+        figures["progressive"] = progressive_par_figures(game, rates)
+        notes.append(_progressive_note(figures["progressive"]))
     return dataclasses.replace(
         result,
-        rtp=law.rtp,
-        components={**result.components, **law.components},
+        rtp=rtp,
+        components={**result.components, **law.components, **progressive},
         distribution=law.distribution,
         distribution_shortfall=law.shortfall,
         features=figures,
@@ -204,10 +210,101 @@ def _analyse_lines(game: Game, level: int, reel_set: str) -> ParResult:
             **par_tables(game, law.figures, float(law.rtp)),
             **feature_tables(law),
             **award_tables(law, features),
+            **progressive_tables(figures.get("progressive", {})),
         },
         notes=notes,
         max_win=round_max_win(keyed, features, cap, law.distribution),
     )
+
+
+def progressive_jackpots(game: Game) -> dict:
+    """``{name: ProgressiveJackpot}`` of ``options.jackpots`` (empty without)."""
+    if not game.options or "jackpots" not in game.options:
+        return {}
+    from slotmath.features.options import load_features
+
+    return load_features(game).progressive
+
+
+def progressive_rates(game: Game, level: int) -> dict:
+    """Expected hits per round of each progressive jackpot [exact Fraction
+    where the feature means are]: the change of the round's coin-win
+    components when the jackpot's coin value goes from 0 to 1 x total bet
+    (every feature mean is linear in it)."""
+    progs = progressive_jackpots(game)
+    if not progs:
+        return {}
+
+    def coin_rtp(g: Game):
+        return sum(
+            (v for k, v in _round_components(g, level).items() if not k.startswith(PROGRESSIVE)), Fraction(0)
+        )
+
+    base = coin_rtp(game)
+    out = {}
+    for name in progs:
+        unit = dataclasses.replace(
+            game, options={**game.options, "jackpots": {**game.options["jackpots"], name: 1}}
+        )
+        out[name] = coin_rtp(unit) - base
+    return out
+
+
+#: prefix of a progressive jackpot's RTP component (``progressive GRAND``)
+PROGRESSIVE = "progressive "
+
+
+def progressive_components(game: Game, level: int, rates: dict | None = None) -> dict:
+    """``{"progressive NAME": return [x total bet]}`` of the progressive
+    jackpots (:func:`slotmath.features.prizes.progressive_component` at
+    ``rates``, default :func:`progressive_rates`); a jackpot never won is refused."""
+    from slotmath.features.prizes import progressive_component
+
+    progs = progressive_jackpots(game)
+    out = {}
+    for name, rate in (progressive_rates(game, level) if rates is None else rates).items():
+        if not rate:
+            from slotmath.io.gamefile import GameFileError
+
+            raise GameFileError(game.source, f"options.jackpots.{name}", "is never won (0 hits per round)")
+        out[PROGRESSIVE + name] = progressive_component(progs[name], rate)
+    return out
+
+
+def progressive_par_figures(game: Game, rates: dict) -> dict:
+    """PAR figures of each progressive jackpot at its expected hits per round
+    ``rates`` (:func:`slotmath.features.prizes.progressive_figures`)."""
+    from slotmath.features.prizes import progressive_figures
+
+    progs = progressive_jackpots(game)
+    return {name: progressive_figures(progs[name], rate) for name, rate in rates.items()}
+
+
+def progressive_tables(figures: dict) -> dict:
+    """Sheet table ``Progressive NAME (reference bet)`` of each progressive
+    jackpot: its renewal-reward figures at a total bet of 1, as Grand Spinn
+    Superpot's ``Super progressive (reference bet)``."""
+    import pandas as pd
+
+    return {
+        f"Progressive {name} (reference bet)": pd.DataFrame(
+            [(k, f"{v:,.6g}" if isinstance(v, float) else v) for k, v in fig["reference"].items()],
+            columns=["figure", "value"],
+        )
+        for name, fig in figures.items()
+    }
+
+
+def _progressive_note(figures: dict) -> str:
+    parts = ", ".join(
+        f"{k}: 1 in {f['one_in']:,.6g} rounds, E[J] {f['reference']['expected_jackpot']:,.6g} x total bet, "
+        f"RTP {f['rtp']:.6%} (contribution {f['contribution']:.4%} "
+        f"+ reset part {f['reference']['seed_rtp']:.6%})"
+        for k, f in figures.items()
+    )
+    from slotmath.features.prizes import PROGRESSIVE_CONVENTION
+
+    return f"Progressive jackpots ({PROGRESSIVE_CONVENTION}): {parts}."
 
 
 def capped_top(dist, cap: Fraction):
@@ -233,6 +330,11 @@ def components(game: Game, level: int) -> dict:
     each declared feature's exact mean contribution (Fractions); with a
     ``round_cap`` the capped round is analysed in full (its ``round_cap``
     component is float)."""
+    return {**_round_components(game, level), **progressive_components(game, level)}
+
+
+def _round_components(game: Game, level: int) -> dict:
+    """:func:`components` without the progressive jackpots' returns."""
     if drawn_too_large(game):
         return drawn_components(game, level)
     if round_cap(game) is not None:
