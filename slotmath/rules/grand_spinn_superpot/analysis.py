@@ -44,7 +44,12 @@ from slotmath.engine.distribution import WinDistribution
 from slotmath.errors import ensure
 from slotmath.features.progressive import renewal_figures
 from slotmath.model import Game
-from slotmath.rules.grand_spinn_superpot.chains import NudgeChain, _reel_table, nudge_chain, solve_nudge  # noqa: F401  (re-exported)
+from slotmath.rules.grand_spinn_superpot.chains import (  # noqa: F401  (re-exported)
+    NudgeChain,
+    nudge_chain,
+    reel_transition_table,
+    solve_nudge,
+)
 from slotmath.rules.grand_spinn_superpot.enumeration import (  # noqa: F401  (re-exported)
     PATH_LINE,
     PATH_NONE,
@@ -74,7 +79,6 @@ from slotmath.rules.grand_spinn_superpot.options import (  # noqa: F401
     Jackpot,
     Network,
     Options,
-    _fail,
     check,
     parse_options,
 )
@@ -404,6 +408,11 @@ def tuning_stop_values(game: Game, level: int, reel_set: str = "base") -> dict:
 # read after every change (slotmath.analysis.metrics.game_figures)
 # ---------------------------------------------------------------------------
 _PLAYED: dict = {}
+
+
+def played_out() -> frozenset:
+    """Keys of the play-outs :func:`played_outcomes` keeps (one at a time)."""
+    return frozenset(_PLAYED)
 
 
 def played_outcomes(rules: Rules) -> Outcomes:

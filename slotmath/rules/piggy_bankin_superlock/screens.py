@@ -19,13 +19,13 @@ from slotmath.errors import ensure
 from slotmath.features import wheel as wheel_mod
 from slotmath.features.lockit_round import ShapePrizes, shape_classes
 from slotmath.model import Game
-from slotmath.rules.piggy_bankin_superlock.cache import _this_set, feature_sets
+from slotmath.rules.piggy_bankin_superlock.cache import feature_sets, this_set
 from slotmath.rules.piggy_bankin_superlock.check import BASE, BASE_REELS, BATCH, FREE, LINES, POLICIES
-from slotmath.rules.piggy_bankin_superlock.rtp import _walk_feature_screens
+from slotmath.rules.piggy_bankin_superlock.rtp import walk_feature_screens
 from slotmath.rules.piggy_bankin_superlock.structure import (
     ReelData,
-    _chain,
     features_of,
+    game_lockit_chain,
     popcount15,
     structure,
 )
@@ -35,7 +35,7 @@ from slotmath.rules.piggy_bankin_superlock.structure import (
 # feature screens: joint (line win, mask, flag, BONUS) by enumeration
 # ===========================================================================
 @nb.njit(cache=True)
-def _candidate_table(cls_start, cls_order, max_p, max_b, min_pigs, min_bonus):
+def candidate_table(cls_start, cls_order, max_p, max_b, min_pigs, min_bonus):
     """Stops of each reel r after which a feature can still start, for every
     (PIGGY, BONUS) count ``(p, b)`` of the reels before it: ``flat[start[r, p,
     b]:start[r, p, b] + size[r, p, b]]``.  ``max_*[r]``: the most reels r..
@@ -63,7 +63,7 @@ def _candidate_table(cls_start, cls_order, max_p, max_b, min_pigs, min_bonus):
 
 
 @nb.njit(cache=True)
-def _feature_screens(
+def feature_screens(
     sym,
     weight,
     n_stops,
@@ -122,7 +122,7 @@ def _feature_screens(
     sums = suffix_at.shape[0] > 0
     win_f = 0.0
     quiet_q = 0
-    cand, c_start, c_size = _candidate_table(cls_start, cls_order, max_p, max_b, min_pigs, min_bonus)
+    cand, c_start, c_size = candidate_table(cls_start, cls_order, max_p, max_b, min_pigs, min_bonus)
     pos = np.zeros(R, dtype=np.int64)
     end = np.zeros(R, dtype=np.int64)
     pidx = np.zeros((R + 1, L), dtype=np.int64)  # tensor index of each live line's prefix
@@ -191,7 +191,7 @@ def _feature_screens(
     return keys, vals, win_f, quiet_q
 
 
-def _stop_classes(d: ReelData, pigs_of: np.ndarray):
+def stop_classes(d: ReelData, pigs_of: np.ndarray):
     """Stops of every reel ordered by class ``(H + 1) pigs + BONUS`` (weight > 0 only):
     ``cls_order[r, cls_start[r, c]:cls_start[r, c + 1]]`` are the stops of class c."""
     R, nmax, H = d.sym.shape
@@ -226,14 +226,14 @@ class Screens:
 
 def screens(game: Game, reel_set: str) -> Screens:
     """Enumerate the feature-starting screens of ``reel_set`` (bet independent)."""
-    return _screens(game, reel_set)
+    return reel_set_screens(game, reel_set)
 
 
-@game_cache(_this_set, maxsize=8)
-def _screens(game, reel_set):
+@game_cache(this_set, maxsize=8)
+def reel_set_screens(game, reel_set):
     game = window_game(game, reel_set)
     unit = game.levels[0]
-    win, bonus, flag, mask, vals = _walk_feature_screens(game, reel_set, unit)
+    win, bonus, flag, mask, vals = walk_feature_screens(game, reel_set, unit)
     if (win % unit).any():
         raise ValueError("a line win is not a whole number of bet-multiplier units")
     win = win // unit
@@ -250,7 +250,7 @@ def _screens(game, reel_set):
 # prize distributions
 # ===========================================================================
 @game_cache(no_sets, maxsize=8)
-def _shape_classes(game):
+def lockit_shape_classes(game):
     return shape_classes(game, features_of(game).lockit)
 
 
@@ -262,10 +262,10 @@ class PrizeDistributions(ShapePrizes):
     def __init__(self, game: Game, table: str, level: int):
         f = features_of(game)
         shapes = f.lockit.awards.distributions(table, level)
-        super().__init__(shapes, wheel_mod.distribution(f.wheel), *_shape_classes(game))
+        super().__init__(shapes, wheel_mod.distribution(f.wheel), *lockit_shape_classes(game))
 
 
-def _add(a: np.ndarray, b: np.ndarray, shift: int = 0) -> np.ndarray:
+def add_shifted(a: np.ndarray, b: np.ndarray, shift: int = 0) -> np.ndarray:
     """``a + b`` shifted by ``shift`` points, padding the shorter."""
     n = max(len(a), len(b) + shift)
     out = np.zeros(n)
@@ -274,14 +274,14 @@ def _add(a: np.ndarray, b: np.ndarray, shift: int = 0) -> np.ndarray:
     return out
 
 
-def _upsample(p: np.ndarray, factor: int) -> np.ndarray:
+def upsample(p: np.ndarray, factor: int) -> np.ndarray:
     out = np.zeros((len(p) - 1) * factor + 1)
     out[::factor] = p
     return out
 
 
 @game_cache(lambda game, reel_set, *args: tuple(sorted({reel_set, *feature_sets(game)})), maxsize=64)
-def _group_finals(game, reel_set, source, bonus, spins):
+def group_finals(game, reel_set, source, bonus, spins):
     """Final (flag, mask) per distinct line win among screens starting the
     lock-it ``source`` (pigs trigger when ``bonus`` is None, else with that
     BONUS count): list of (win [u], weight [stop combinations], final)."""
@@ -297,7 +297,7 @@ def _group_finals(game, reel_set, source, bonus, spins):
                 "screens with both a lock-it trigger and a selection "
                 "need per-screen convolution (absent from this game's strips)"
             )
-    chain = _chain(game, source, spins)
+    chain = game_lockit_chain(game, source, spins)
     mark_paid = f.lockit.sources[source].mark_award
     n_masks = 1 << (game.reels * game.rows)
     wins, inverse = np.unique(sc.win[sel], return_inverse=True)
@@ -307,7 +307,7 @@ def _group_finals(game, reel_set, source, bonus, spins):
     if len(starts) < len(wins):
         # fewer distinct starts than wins: play each start once and mix the
         # finals per win (the chain is linear in its start distribution)
-        fin_s = _run_groups(
+        fin_s = run_groups(
             chain,
             starts // n_masks,
             np.arange(len(starts)),
@@ -320,7 +320,7 @@ def _group_finals(game, reel_set, source, bonus, spins):
         np.add.at(mix, (inverse, s_inv), count)
         fin = np.einsum("ws,fsm->fwm", mix / totals[:, None], fin_s)
     else:
-        fin = _run_groups(chain, flag, inverse, mask, count, len(wins), n_masks)
+        fin = run_groups(chain, flag, inverse, mask, count, len(wins), n_masks)
     out = []
     for j in range(len(wins)):
         fj = fin[:, j]
@@ -330,7 +330,7 @@ def _group_finals(game, reel_set, source, bonus, spins):
     return out
 
 
-def _run_groups(chain, flag, group, mask, weight, n_groups, n_masks) -> np.ndarray:
+def run_groups(chain, flag, group, mask, weight, n_groups, n_masks) -> np.ndarray:
     """Final (flag, mask) distribution of each group's start distribution
     (``weight`` at ``(flag, mask)`` for group ``group``, normalised per group),
     ``BATCH`` groups per chain run; shape (2, n_groups, n_masks)."""
@@ -344,7 +344,7 @@ def _run_groups(chain, flag, group, mask, weight, n_groups, n_masks) -> np.ndarr
     return out
 
 
-def _lines_given_bonus(sc: Screens, b: int) -> np.ndarray:
+def lines_given_bonus(sc: Screens, b: int) -> np.ndarray:
     rows = sc.bonus == b
     h = np.zeros(int(sc.win.max(initial=0)) + 1)
     np.add.at(h, sc.win[rows], sc.count[rows].astype(float))
@@ -361,14 +361,14 @@ def free_spin_table(game: Game, level: int) -> np.ndarray:
     U = LINES
     cols = {0: sc.plain.astype(float)}
     pd_ = PrizeDistributions(game, f.lockit.sources[FREE].awards, level)
-    for w, cnt, fin in _group_finals(st.fg_game, reel_set, FREE, None, None):
-        cols[0] = _add(cols[0], cnt * _upsample(pd_.of_final(fin), U), w)
+    for w, cnt, fin in group_finals(st.fg_game, reel_set, FREE, None, None):
+        cols[0] = add_shifted(cols[0], cnt * upsample(pd_.of_final(fin), U), w)
     for b in range(fgs.min_count, 16):
         if not (sc.bonus == b).any():
             continue
         k = fgs.retrigger_games(b)
-        h = _lines_given_bonus(sc, b)
-        cols[k] = _add(cols.get(k, np.zeros(1)), h, int(fgs.retrigger_prize(b) * U))
+        h = lines_given_bonus(sc, b)
+        cols[k] = add_shifted(cols.get(k, np.zeros(1)), h, int(fgs.retrigger_prize(b) * U))
     n = max(len(c) for c in cols.values())
     table = np.zeros((n, max(cols) + 1))
     for k, c in cols.items():
@@ -408,8 +408,8 @@ def round_distribution(
     sc = screens(game, BASE_REELS)
     out = sc.plain.astype(float)
     pz = PrizeDistributions(game, f.lockit.sources[BASE].awards, level)
-    for w, cnt, fin in _group_finals(game, BASE_REELS, BASE, None, None):
-        out = _add(out, cnt * _upsample(pz.of_final(fin), U), w)
+    for w, cnt, fin in group_finals(game, BASE_REELS, BASE, None, None):
+        out = add_shifted(out, cnt * upsample(pz.of_final(fin), U), w)
     dropped = 0.0
     fg_table = None
     for b in range(f.selection.min_count, 16):
@@ -419,22 +419,20 @@ def round_distribution(
         shift = int(opt.prize * U)
         if policy == "lockit":
             pzs = PrizeDistributions(game, opt.lockit_awards, level)
-            for w, cnt, fin in _group_finals(
-                game, BASE_REELS, f.selection.lockit_source, b, opt.lockit_spins
-            ):
-                out = _add(out, cnt * _upsample(pzs.of_final(fin), U), w + shift)
+            for w, cnt, fin in group_finals(game, BASE_REELS, f.selection.lockit_source, b, opt.lockit_spins):
+                out = add_shifted(out, cnt * upsample(pzs.of_final(fin), U), w + shift)
         else:
             if fg_table is None:
                 fg_table = free_spin_table(game, level)
             fg = fourier_distribution(fg_table, opt.free_games, fg_size // 2)
             m = int(f.free_games.multiplier)
-            fg = _upsample(fg, m)
+            fg = upsample(fg, m)
             small = fg < 1e-16
             dropped += float(fg[small].sum()) * float((sc.count[sc.bonus == b]).sum()) / sc.cycle
             fg[small] = 0.0
-            conv = np.maximum(fftconvolve(_lines_given_bonus(sc, b), fg), 0.0)
+            conv = np.maximum(fftconvolve(lines_given_bonus(sc, b), fg), 0.0)
             conv[conv < 1e-16 * conv.max()] = 0.0
-            out = _add(out, conv, shift)
+            out = add_shifted(out, conv, shift)
     out = out / sc.cycle
     nz = np.flatnonzero(out)
     return RoundDistribution(out[: nz[-1] + 1], policy, dropped)
