@@ -6,7 +6,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-import numba as nb
 import numpy as np
 import pandas as pd
 
@@ -17,14 +16,11 @@ from slotmath.features import wheel as wheel_mod
 from slotmath.model import Game
 from slotmath.rules.piggy_bankin_superlock.cache import feature_sets, this_set
 from slotmath.rules.piggy_bankin_superlock.check import BASE, BASE_REELS, FREE, PARTS, POLICIES
+from slotmath.rules.piggy_bankin_superlock.screens import feature_screen_sums
 from slotmath.rules.piggy_bankin_superlock.structure import (
     Structure,
-    features_of,
     game_lockit_chain,
-    popcount15,
     prizes,
-    reel_classes,
-    reel_data,
     structure,
     weighted_total,
 )
@@ -290,128 +286,6 @@ def lockit_second_values(game, source, spins, table, level):
     if not st.features.lockit.sources[source].mark_award:
         g = np.stack([a2, a2])
     return game_lockit_chain(game, source, spins).values(g)
-
-
-@game_cache(no_sets, maxsize=16)
-def prefix_tables(game, level):
-    """:func:`slotmath.engine.lines.prefix_determined` of the pay table at ``level``,
-    concatenated: ``(tables, offsets)``."""
-    from slotmath.engine.lines import prefix_determined
-
-    prefix = prefix_determined(pay_tensor(game, level))
-    return (np.concatenate(prefix), np.cumsum([0] + [len(t) for t in prefix[:-1]]).astype(np.int64))
-
-
-def walk_feature_screens(game, reel_set, level):
-    """The feature-starting stop combinations of ``reel_set`` of a window game
-    (:func:`slotmath.engine.reels.window_game`) aggregated by (line win [coins at ``level``],
-    BONUS, flag, mask): arrays ``(win, bonus, flag, mask, count)`` in key order."""
-    keys, vals, _, _ = run_feature_walk(game, reel_set, level, None)
-    order = np.argsort(keys)
-    keys, vals = keys[order], vals[order]
-    cells = game.reels * game.rows
-    rest = keys >> cells
-    return (rest // (2 * (cells + 1)), (rest // 2) % (cells + 1), rest % 2, keys % (1 << cells), vals)
-
-
-def feature_screen_sums(game, reel_set, level, f, q):
-    """``(sum count x win x f, sum count x [win = 0] x q)`` over the
-    feature-starting stop combinations of ``reel_set`` of a window game
-    [coins at ``level`` x f, stop combinations x q], ``f`` (float) and ``q``
-    (integer) arrays [flag, BONUS, mask] of shape (2, n_b, 2**(R H)) that are
-    0 off the feature starts; the walk does not visit each combination
-    (:func:`suffix_tables`)."""
-    _, _, win_f, quiet_q = run_feature_walk(game, reel_set, level, (f, q))
-    return win_f, int(quiet_q)
-
-
-def run_feature_walk(game, reel_set, level, suffix):
-    """:func:`feature_screens` on ``reel_set`` of a window game; with
-    ``suffix = (f, q)`` through their suffix tables."""
-    from slotmath.rules.piggy_bankin_superlock.screens import feature_screens, stop_classes
-
-    f = features_of(game)
-    d = reel_data(game, reel_set)
-    tables, offsets = prefix_tables(game, level)
-    pigs_of = popcount15(game.rows)
-    cls_start, cls_order = stop_classes(d, pigs_of)
-    if suffix is None:
-        lf, lq, n_b = np.zeros(0), np.zeros(0, dtype=np.int8), 0
-        sf, sq, at = lf, np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-    else:
-        lf, lq, n_b = suffix[0].ravel(), suffix[1].ravel(), suffix[0].shape[1]
-        sf, sq, at = suffix_tables(lf, lq, d.pattern, d.mark, d.bonus, d.weight, d.n_stops, game.rows, n_b)
-    return feature_screens(
-        d.sym,
-        d.weight,
-        d.n_stops,
-        d.pattern,
-        d.mark,
-        d.bonus,
-        np.array(game.paylines, dtype=np.int64),
-        tables,
-        offsets,
-        len(game.symbols),
-        f.lockit.trigger,
-        f.free_games.min_count,
-        pigs_of,
-        cls_start,
-        cls_order,
-        sf,
-        sq,
-        at,
-        lf,
-        lq,
-        n_b,
-    )
-
-
-@nb.njit(cache=True)
-def suffix_tables(f_last, q_last, pattern, mark, bonus, weight, n_stops, H, n_b):
-    """Suffix sums of a function of the whole screen's (flag, BONUS, mask).
-
-    ``f_last``, ``q_last``: flattened [flag, BONUS, mask] arrays of the
-    screen (shape (2, n_b, 2**(R H))).  For every prefix length r = 0..R-1
-    the table of r reels holds, at ``at[r] + (flag n_b + BONUS) 2**(r H) +
-    mask`` (the prefix's flag, BONUS count and mask), the weighted sum of
-    ``f`` (``q``) over every completion by reels r..R-1 (for r = R the
-    arrays themselves, not copied).  Returns (f, q, at)."""
-    R = pattern.shape[0]
-    at = np.zeros(R + 1, dtype=np.int64)
-    for r in range(1, R + 1):
-        at[r] = at[r - 1] + (2 * n_b << ((r - 1) * H))
-    tf = np.zeros(at[R])
-    tq = np.zeros(at[R], dtype=np.int64)
-    reach = np.zeros(R + 1, dtype=np.int64)  # most BONUS reels < r show
-    for r in range(R):
-        most = 0
-        for s in range(n_stops[r]):
-            if weight[r, s] > 0:
-                most = max(most, bonus[r, s])
-        reach[r + 1] = reach[r] + most
-    for r in range(R - 1, -1, -1):
-        classes = reel_classes(pattern, mark, bonus, weight, n_stops[r], r, H)
-        if r == R - 1:
-            suffix_step(tf, tq, at[r], f_last, q_last, 0, classes, r * H, H, n_b, reach[r])
-        else:
-            suffix_step(tf, tq, at[r], tf, tq, at[r + 1], classes, r * H, H, n_b, reach[r])
-    return tf, tq, at
-
-
-@nb.njit(cache=True)
-def suffix_step(tf, tq, here, nf, nq, there, classes, shift, H, n_b, reach):
-    """One reel of :func:`suffix_tables`: the table of the prefix of reels
-    before it (at ``here`` in ``tf``/``tq``) from the table one reel longer
-    (at ``there`` in ``nf``/``nq``) and the reel's stop classes."""
-    size = 1 << shift
-    for p, mk, bb, w in classes:
-        for fl in range(2):
-            for b in range(min(n_b - bb, reach + 1)):
-                src = here + (fl * n_b + b) * size
-                dst = there + (((fl | mk) * n_b + b + bb) << (shift + H)) + (p << shift)
-                for m in range(size):
-                    tf[src + m] += w * nf[dst + m]
-                    tq[src + m] += w * nq[dst + m]
 
 
 @game_cache(no_sets, maxsize=16)
