@@ -86,6 +86,7 @@ from slotmath.rules.grand_spinn_superpot.sampler import (  # noqa: F401
     RoundsSimulation,
     Sampler,
     event_names,
+    exact_events,
     play_stops,
     round_sampler,
     run_sampler,
@@ -369,22 +370,6 @@ def _notes(opts, features) -> list:
 # ===========================================================================
 # Monte Carlo: an independent, literal implementation (its own module)
 # ===========================================================================
-def exact_events(game: Game, level: int) -> dict:
-    """Exact per-round probability of each sampler event."""
-    rules = compile_rules(game, level)
-    ex = enumerate_cycle(rules)
-    C = ex.cycle
-    out = {}
-    for k, j in enumerate(rules.options.jackpots):
-        out[j.name.lower()] = float(Fraction(int(ex.jp_counts[:, k].sum()), C))
-    out["line_win"] = float(Fraction(ex.win_rounds, C))
-    out["nudge"] = float(Fraction(ex.repay_rounds, C))
-    out["arrow"] = float(Fraction(ex.arrow_rounds, C))
-    out["jackpot_without_win"] = float(Fraction(int(ex.jp_counts[PATH_LINE].sum()), C))
-    out["endless_nudge"] = 0.0
-    return out
-
-
 # ===========================================================================
 # reel tuning hooks (slotmath.tuning.tune)
 # ===========================================================================
