@@ -32,7 +32,7 @@ import numpy as np
 
 from slotmath.engine.combinations import line_rtp
 from slotmath.engine.joint import pack_reels
-from slotmath.engine.lines import _line_pay, compile_pays
+from slotmath.engine.lines import compile_pays, line_pay_scratch
 from slotmath.io.gamefile import GAMES_DIR, load_game
 from slotmath.rules.par import par
 
@@ -66,7 +66,7 @@ def _naive(stop_hi, win, n_stops, weights, lines, rule):
             for line in range(lines.shape[0]):
                 for r in range(R):
                     x[r] = win[r, stops[r], lines[line, r]]
-                spin += _line_pay(x, counts, rule)[0]
+                spin += line_pay_scratch(x, counts, rule)[0]
             sub += w * spin
         total += sub
     return total

@@ -1,8 +1,10 @@
-"""The package's shape: the layer contract (import-linter), a light command
-line, and no module over 800 lines."""
+"""The package's shape: the layer contract (import-linter), no module reaching
+another module's private names, a light command line, and no module over 800
+lines."""
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import shutil
@@ -136,3 +138,89 @@ def test_modules_under_800_lines():
         if (n := len(p.read_text(encoding="utf-8").splitlines())) > 800
     }
     assert not long, long
+
+
+def _private(name: str) -> bool:
+    return name.startswith("_") and not (name.startswith("__") and name.endswith("__"))
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def private_reaches(source: str, module: str, is_package: bool = False) -> list[str]:
+    """Each ``from slotmath.X import _name`` (``_name`` not a dunder) and each
+    ``alias._name`` of a name imported from slotmath, in ``source`` (the
+    module ``module``), where the name belongs to another module: as
+    ``"LINE: slotmath.X._name"``."""
+    tree = ast.parse(source)
+    bound = {}  # local name -> the slotmath module or name it is bound to
+    found: list[tuple[int, str]] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = module.split(".")[: len(module.split(".")) - node.level + is_package]
+                src = ".".join(base + ([node.module] if node.module else []))
+            else:
+                src = node.module or ""
+            if src.split(".")[0] != "slotmath":
+                continue
+            for alias in node.names:
+                if _private(alias.name) and src != module:
+                    found.append((node.lineno, f"{src}.{alias.name}"))
+                bound[alias.asname or alias.name] = f"{src}.{alias.name}"
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.split(".")[0] == "slotmath":
+                    if alias.asname:
+                        bound[alias.asname] = alias.name
+                    else:
+                        bound["slotmath"] = "slotmath"
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and _private(node.attr):
+            owner, chain = node.value, []
+            while isinstance(owner, ast.Attribute):
+                chain.insert(0, owner.attr)
+                owner = owner.value
+            if isinstance(owner, ast.Name) and owner.id in bound:
+                target = ".".join([bound[owner.id], *chain])
+                if target != module:
+                    found.append((node.lineno, f"{target}.{node.attr}"))
+    return [f"{line}: {name}" for line, name in sorted(found)]
+
+
+def test_the_private_name_scan_finds_each_form():
+    source = (
+        "from slotmath.engine.lines import _pay_tensor, __doc__, pay_tensor\n"
+        "from slotmath.engine.lines import (\n    compile_pays,\n    _line_pay as lp,\n)\n"
+        "from ._own import _helper\n"
+        "from slotmath.rules.piggy_bankin_superlock import analysis as pbs\n"
+        "import slotmath.engine.cache\n"
+        "pbs._chain(1)\npbs.breakdown(1)\nslotmath.engine.cache._TABLES\n"
+    )
+    assert private_reaches(source, "slotmath.engine.ways") == [
+        "1: slotmath.engine.lines._pay_tensor",
+        "2: slotmath.engine.lines._line_pay",
+        "6: slotmath.engine._own._helper",
+        "9: slotmath.rules.piggy_bankin_superlock.analysis._chain",
+        "11: slotmath.engine.cache._TABLES",
+    ]
+    # a module's own private names, and a package's relative import of its own module
+    assert private_reaches("from slotmath.engine.ways import _x\n", "slotmath.engine.ways") == []
+    assert private_reaches("from .ways import _x\n", "slotmath.engine", is_package=True) == [
+        "1: slotmath.engine.ways._x"
+    ]
+
+
+def test_no_module_reaches_another_modules_private_names():
+    """A name another module uses is part of its module's interface: public
+    (docs/architecture.md).  Checked in the package, the tests and the
+    benchmarks: imports of ``_name`` and ``module._name`` attribute access."""
+    found = [
+        f"{p.relative_to(ROOT)}:{hit}"
+        for folder in ("slotmath", "tests", "benchmarks")
+        for p in sorted((ROOT / folder).rglob("*.py"))
+        for hit in private_reaches(p.read_text(encoding="utf-8"), _module_name(p), p.name == "__init__.py")
+    ]
+    assert not found, "\n".join(found)

@@ -9,7 +9,13 @@ import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
-from slotmath.engine.lines import _pay_tensor, _pay_tensor_pruned, compile_pays, pay_table_key, pay_tensor
+from slotmath.engine.lines import (
+    compile_pays,
+    pay_table_key,
+    pay_tensor,
+    pay_tensor_by_tuple,
+    pay_tensor_pruned,
+)
 from slotmath.io.gamefile import load_game
 from slotmath.model import Strip
 
@@ -19,7 +25,7 @@ from test_engine_properties import SETTINGS, games, load
 def both(game, level):
     cp = compile_pays(game, level)
     S, R = len(game.symbols), game.reels
-    return _pay_tensor(S, R, cp.arrays), _pay_tensor_pruned(S, R, cp.arrays)
+    return pay_tensor_by_tuple(S, R, cp.arrays), pay_tensor_pruned(S, R, cp.arrays)
 
 
 @SETTINGS

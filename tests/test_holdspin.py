@@ -396,13 +396,13 @@ def test_count_chain_equals_mask_chain(rule):
     gives, from every start, the mask chain's exact value of a prize that
     depends on the final count (here n**2 + 7 [full])."""
     from slotmath.features.holdspin_chain import count_chain_values, count_grid
-    from slotmath.features.landing import _popcount
+    from slotmath.features.landing import popcount
     from slotmath.features.lockit import Landing, LockIt
 
     H, R = 3, 3
     p = [Fr(1, 3), Fr(2, 7), Fr(1, 10)]
     chain = LockIt(Landing.from_cells([p] * H), 2, rule, exact=True)
-    pc = _popcount(H * R)
+    pc = popcount(H * R)
     f_mask = np.array([int(n) ** 2 for n in pc], dtype=object)
     f_mask[-1] += 7
     masks = chain.values(f_mask)[0]

@@ -17,12 +17,12 @@ import pytest
 import yaml
 
 from slotmath.features.holdspin import (
-    _mask_final_count_laws,
     chain_state,
     count_laws,
     final_count_laws,
     hold_and_spin_means,
     load_hold_and_spin,
+    mask_final_count_laws,
     mask_means,
     trigger_keys,
 )
@@ -33,7 +33,7 @@ from slotmath.features.holdspin_chain import (
     total_count_laws,
     total_count_values,
 )
-from slotmath.features.landing import _popcount
+from slotmath.features.landing import popcount
 from slotmath.features.lockit import Landing, LockIt
 from slotmath.io.gamefile import GameFileError, load_game
 
@@ -42,7 +42,7 @@ def mask_laws(p_cells, respins, rule):
     """Exact law of the final count from every mask: shape (cells + 1, 2**cells)."""
     H, R = len(p_cells), len(p_cells[0])
     chain = LockIt(Landing.from_cells([list(r) for r in p_cells]), respins, rule, exact=True)
-    pc = _popcount(H * R)
+    pc = popcount(H * R)
     return np.stack(
         [chain.values(np.array([int(x == n) for x in pc], dtype=object))[0] for n in range(H * R + 1)]
     )
@@ -130,7 +130,7 @@ def test_game_laws_and_rtp_equal_mask_chain(tmp_path, seed, alike):
         else chain_state(game, spec).kind in ("total", "reels")
     )
     new = final_count_laws(game, spec, exact=True)
-    old = _mask_final_count_laws(game, spec, True)
+    old = mask_final_count_laws(game, spec, True)
     assert new.keys() == old.keys() and new
     for key in new:
         assert list(new[key]) == list(old[key])
@@ -166,7 +166,7 @@ def test_example_game_total_chain():
     state = chain_state(game, spec)
     assert (state.kind, state.states) == ("total", 16)
     new = final_count_laws(game, spec)
-    old = _mask_final_count_laws(game, spec, False)
+    old = mask_final_count_laws(game, spec, False)
     for key in new:
         assert np.allclose(np.array(new[key], dtype=float), old[key], rtol=1e-12, atol=1e-15)
     ev, _ = spec.table_moments(spec.values)

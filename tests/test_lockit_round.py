@@ -235,7 +235,7 @@ def test_float_chain_matches_exact(tiny):
 # Piggy Bankin' Superlock: its base reels and lock-it as a lines game
 # ----------------------------------------------------------------------------
 def test_piggy_base_game_lockit_part(tmp_path):
-    from slotmath.rules.piggy_bankin_superlock.rtp import _base_parts, components
+    from slotmath.rules.piggy_bankin_superlock.rtp import base_parts, components
 
     sys.path.insert(0, str(ROOT / "benchmarks"))
     from stress_games import stress_game
@@ -249,7 +249,7 @@ def test_piggy_base_game_lockit_part(tmp_path):
     # the whole round: trigger odds as Piggy's base-game lock-it starts, the
     # distribution's mean (plus the unresolved tail) equal to the RTP
     par = linegame.analyse(game, 1)
-    starts = _base_parts(piggy, 1)[2]
+    starts = base_parts(piggy, 1)[2]
     assert par.features["lockit"]["trigger_probability_exact"] == str(Fr(starts, piggy.cycle("base")))
     assert par.distribution.mean + par.distribution_shortfall == pytest.approx(float(par.rtp), rel=1e-12)
 

@@ -229,7 +229,7 @@ def test_feature_screen_sums_brute_force(small_game):
     q = rng.integers(1, 1000, starts.shape) * starts
     expect_f = float((units * f[flag, bonus, mask]).sum())
     expect_q = int(q[flag, bonus, mask][units == 0].sum())
-    win_f, quiet_q = pbs._feature_screen_sums(pbs.window_game(g, "base"), "base", 1, f, q)
+    win_f, quiet_q = pbs.feature_screen_sums(pbs.window_game(g, "base"), "base", 1, f, q)
     assert abs(win_f / expect_f - 1) < 1e-12 and quiet_q == expect_q
     assert expect_f > 0 and 0 < expect_q < int(q[flag, bonus, mask].sum())
 
@@ -240,11 +240,11 @@ def test_group_finals_equal_single_runs(game, bonus, spins):
     # have fewer distinct starts than wins: one run per start, mixed per win.
     # Either way each win's final equals a run of the chain from its own start.
     source = "base_game" if bonus is None else "selection"
-    groups = pbs._group_finals(game, "base", source, bonus, spins)
+    groups = pbs.group_finals(game, "base", source, bonus, spins)
     sc = pbs.screens(game, "base")
     pigs = pbs.popcount15()[sc.mask] >= 6
     sel = (pigs & (sc.bonus < 3)) if bonus is None else (sc.bonus == bonus)
-    chain = pbs._chain(game, source, spins)
+    chain = pbs.game_lockit_chain(game, source, spins)
     for w, cnt, fin in groups[:3] + groups[-2:]:
         rows = sel & (sc.win == w)
         start = np.zeros((2, 1 << 15))

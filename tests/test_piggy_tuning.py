@@ -39,17 +39,19 @@ def test_feature_caches_shared_across_base_reels(game, changed):
     pbs.breakdown(game, 1)
     pbs.breakdown(changed, 1)
     # feature parts are the same objects; base-game parts are recomputed
-    assert pbs._chain(changed, "base_game", None) is pbs._chain(game, "base_game", None)
+    assert pbs.game_lockit_chain(changed, "base_game", None) is pbs.game_lockit_chain(game, "base_game", None)
     assert pbs.prizes(changed, "trigger", 1) is pbs.prizes(game, "trigger", 1)
     key = ("free_games", "free_games", None, None)
-    assert pbs._final(changed, key) is pbs._final(game, key)
+    assert pbs.final_law(changed, key) is pbs.final_law(game, key)
     base_key = ("base_game", "base_game", None, None)
-    assert pbs._final(changed, base_key) is not pbs._final(game, base_key)
+    assert pbs.final_law(changed, base_key) is not pbs.final_law(game, base_key)
     assert not np.array_equal(pbs.screen_counts(changed, "base"), pbs.screen_counts(game, "base"))
     # a new feature reel or award table is a new key
     f = game.strips("feature")[0].symbols
     feat = with_strip(game, "feature", 0, f[1:] + f[:1])
-    assert pbs._chain(feat, "base_game", None) is not pbs._chain(game, "base_game", None)
+    assert pbs.game_lockit_chain(feat, "base_game", None) is not pbs.game_lockit_chain(
+        game, "base_game", None
+    )
     opts = dict(game.options)
     opts["jackpots"] = dict(opts["jackpots"], MINI=11)
     assert rules_key(replace(game, options=opts)) != rules_key(game)
@@ -129,7 +131,7 @@ def test_round_moments_equal_the_round_distribution(game, changed, which):
     assert abs(m["vi"] / d.volatility_index(0.90) - 1) < 1e-9
     # every feature start pays: the hit frequency is the line hits plus the
     # feature starts with no line win, an exact fraction of the cycle
-    assert pbs._features_always_pay(g, 1)
+    assert pbs.features_always_pay(g, 1)
     assert isinstance(m["hit_frequency"], Fr)
     assert (m["hit_frequency"] * g.cycle("base")).denominator == 1
 
@@ -174,15 +176,15 @@ def test_screen_values_read_the_chains_value_functions(game):
     BONUS nothing."""
     f = pbs.structure(game).features
     lk, sel = f.lockit, f.selection
-    sv = pbs._screen_values(game, 1, (0, 1, 2, 3, 4, 5))
-    v = pbs._lockit_values(game, pbs.BASE, None, lk.sources[pbs.BASE].awards, 1)
-    v2 = pbs._lockit_second_values(game, pbs.BASE, None, lk.sources[pbs.BASE].awards, 1)
+    sv = pbs.screen_values(game, 1, (0, 1, 2, 3, 4, 5))
+    v = pbs.lockit_values(game, pbs.BASE, None, lk.sources[pbs.BASE].awards, 1)
+    v2 = pbs.lockit_second_values(game, pbs.BASE, None, lk.sources[pbs.BASE].awards, 1)
     six, two = 0b111111, 0b11  # cells 1-6, cells 1-2
     assert sv.ef_fbm[1, 0, six] == v[1, six] > 0 and sv.ef2_fmb[1, six, 0] == v2[1, six]
     assert sv.ef_fbm[0, 0, six] == v[0, six] != v[1, six]  # the WHEEL counts
     o = sel.option(3)
-    w = pbs._lockit_values(game, sel.lockit_source, o.lockit_spins, o.lockit_awards, 1)
-    w2 = pbs._lockit_second_values(game, sel.lockit_source, o.lockit_spins, o.lockit_awards, 1)
+    w = pbs.lockit_values(game, sel.lockit_source, o.lockit_spins, o.lockit_awards, 1)
+    w2 = pbs.lockit_second_values(game, sel.lockit_source, o.lockit_spins, o.lockit_awards, 1)
     p = float(o.prize)
     assert sv.ef_fbm[0, 3, two] == pytest.approx(p + w[0, two], rel=1e-15)
     assert sv.ef2_fmb[0, two, 3] == pytest.approx(p * p + 2 * p * w[0, two] + w2[0, two], rel=1e-15)

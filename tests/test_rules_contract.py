@@ -377,15 +377,13 @@ def test_entry_point_rules_validate_and_analyse(tiny, installed):
 def test_entry_point_rules_pass_the_conformance_check(tiny, installed, monkeypatch):
     site, _ = installed
     monkeypatch.syspath_prepend(str(site))
-    registry._entry_points.cache_clear()
-    registry._LOADED.pop("my_rules", None)
+    registry.forget_installed()
     try:
         game = load_game(tiny(rules="my_rules", options={"bonus": 1}))
         result = check_rules(rules_for(game), game)
         assert result.rtp == Fraction(4, 3)
     finally:
-        registry._entry_points.cache_clear()
-        registry._LOADED.pop("my_rules", None)
+        registry.forget_installed()
         sys.modules.pop("myrules", None)
 
 

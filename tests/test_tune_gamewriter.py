@@ -153,8 +153,8 @@ def test_a_game_written_elsewhere_still_reads_its_award_table(tmp_path):
     from slotmath.rules.piggy_bankin_superlock import analysis as pbs
 
     assert rules_key(written) != "" and [
-        p.name for p in pbs._referenced_files(written, dict(written.options))
-    ] == [p.name for p in pbs._referenced_files(game, dict(game.options))]
+        p.name for p in pbs.game_referenced_files(written, dict(written.options))
+    ] == [p.name for p in pbs.game_referenced_files(game, dict(game.options))]
 
 
 def test_file_names_under_options_follow_a_game_written_elsewhere(game, tmp_path, monkeypatch):

@@ -528,7 +528,7 @@ def test_pay_tensor_adds_the_summed_kinds(data, pick, summed):
     # kinds' multipliers x (the sum of per_wild over its counted summed wilds, or 1)
     import dataclasses
 
-    from slotmath.engine.lines import _pay_tensor, _pay_tensor_pruned, compile_pays
+    from slotmath.engine.lines import compile_pays, pay_tensor_by_tuple, pay_tensor_pruned
 
     from test_engine_properties import rule_line_win
 
@@ -545,7 +545,7 @@ def test_pay_tensor_adds_the_summed_kinds(data, pick, summed):
 
     cp = compile_pays(game, level)
     S, R = len(game.symbols), game.reels
-    full, pruned = _pay_tensor(S, R, cp.arrays), _pay_tensor_pruned(S, R, cp.arrays)
+    full, pruned = pay_tensor_by_tuple(S, R, cp.arrays), pay_tensor_pruned(S, R, cp.arrays)
     for a, b in zip(full, pruned, strict=True):
         np.testing.assert_array_equal(a, b)
     names = game.symbol_names

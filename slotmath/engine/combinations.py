@@ -153,9 +153,6 @@ def combination_row(kind, name, mult, win, hits, cycle, total_bet) -> dict:
     }
 
 
-_row = combination_row
-
-
 def line_rtp(game: Game, level: int, reel_set: str = "base"):
     """Exact line RTP and per-line RTP [x line bet] as Fractions."""
     bet = game.bet(level)

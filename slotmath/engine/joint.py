@@ -81,7 +81,7 @@ def _hash(row, win):
 
 
 @nb.njit(cache=True)
-def _new_table(width, cap, dtype_probe):
+def new_table(width, cap, dtype_probe):
     """Empty table for at least ``cap`` entries (a power of two; 2 slots per entry)."""
     c = 16
     while c < cap:
@@ -136,7 +136,7 @@ def _find(keys, wins, slots, row, win):
 
 
 @nb.njit(cache=True, inline="always")
-def _add(keys, wins, counts, slots, n, row, win, w):
+def add_entry(keys, wins, counts, slots, n, row, win, w):
     """Add count ``w`` to the entry (``row``, ``win``) of a table of ``n``
     entries, growing it when full; returns the table and its new size
     (inlined where it is called: a call per insert costs the line engine
@@ -194,7 +194,7 @@ def _advance(
     L = lines.shape[0]
     W = keys.shape[1]
     cap = max(16, n)
-    nk, nw, nc, ns = _new_table(W, cap, keys[0])
+    nk, nw, nc, ns = new_table(W, cap, keys[0])
     m = 0
     row = np.empty(W, dtype=keys.dtype)
     frow = np.zeros(fkeys.shape[1], dtype=fkeys.dtype)
@@ -219,7 +219,7 @@ def _advance(
             code = keys[i, L] + cls_code[j]
             if live:
                 row[L] = code
-                nk, nw, nc, ns, m = _add(nk, nw, nc, ns, m, row, win, w)
+                nk, nw, nc, ns, m = add_entry(nk, nw, nc, ns, m, row, win, w)
             else:
                 for t in range(suffix_nz.shape[1]):
                     c2 = suffix_nz[k + 1, t]
@@ -227,7 +227,7 @@ def _advance(
                         break
                     if keyed:
                         frow[0] = (code + c2) // n_sc
-                    fkeys, fwins, fcounts, fslots, fn = _add(
+                    fkeys, fwins, fcounts, fslots, fn = add_entry(
                         fkeys,
                         fwins,
                         fcounts,
@@ -469,7 +469,7 @@ def _forward(game: Game, level: int, reel_set: str, triggers: tuple, max_line_st
     width = L + 1
     dtype = np.int16 if max(max(auto.n_states), len(pay_units)) < 2**15 else np.int32
     probe = np.zeros(1, dtype=dtype)
-    fkeys, fwins, fcounts, fslots = _new_table(1 if triggers else 0, 64, probe)
+    fkeys, fwins, fcounts, fslots = new_table(1 if triggers else 0, 64, probe)
     fn = 0
     if auto.lo[0, 0] == auto.hi[0, 0]:  # every line decided before the first reel
         start = int(auto.lo[0, 0]) * L * unit_den
@@ -481,7 +481,7 @@ def _forward(game: Game, level: int, reel_set: str, triggers: tuple, max_line_st
         fcounts = np.array(list(merged.values()), dtype=np.int64)
         return pairs[:, 0], pairs[:, 1], fcounts, unit_den, bet.total_bet, cycle
     # the start: every line in the automaton's initial state
-    keys, wins, counts, _ = _new_table(width, 1, probe)
+    keys, wins, counts, _ = new_table(width, 1, probe)
     keys[0] = 0
     wins[0] = 0
     counts[0] = 1

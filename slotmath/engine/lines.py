@@ -148,7 +148,7 @@ def line_pay(x, rule):
     multiplier : int
         Wild multiplier applied to the entry.
     """
-    return _line_pay(x, np.zeros(rule[8].shape[0], dtype=np.int64), rule)
+    return line_pay_scratch(x, np.zeros(rule[8].shape[0], dtype=np.int64), rule)
 
 
 @nb.njit(cache=True)
@@ -174,7 +174,7 @@ def count_of(x, n, symbol) -> int:
 
 
 @nb.njit(cache=True)
-def _line_pay(x, counts, rule):
+def line_pay_scratch(x, counts, rule):
     """:func:`line_pay` with a caller-provided scratch array ``counts``."""
     natural, substitute, length, anywhere, exactly = rule[:5]
     pay, own_multiplied, wild_kind, mult_table, add_table = rule[5:]
@@ -222,7 +222,7 @@ def tuple_digits(j, S, x):
 
 
 @nb.njit(parallel=True, cache=True)
-def _pay_tensor(S, R, rule):
+def pay_tensor_by_tuple(S, R, rule):
     """Win, entry and multiplier of every symbol tuple (C order), tuple by tuple."""
     block = S ** (R - 1)
     wins = np.zeros(S * block, dtype=np.int64)
@@ -235,17 +235,17 @@ def _pay_tensor(S, R, rule):
         for j in range(block):
             tuple_digits(j, S, x)
             t = first * block + j
-            wins[t], entries[t], mults[t] = _line_pay(x, counts, rule)
+            wins[t], entries[t], mults[t] = line_pay_scratch(x, counts, rule)
     return wins, entries, mults
 
 
 @nb.njit(cache=True)
-def _pay_tensor_pruned(S, R, rule):
-    """:func:`_pay_tensor` by a depth-first walk over symbol prefixes that
+def pay_tensor_pruned(S, R, rule):
+    """:func:`pay_tensor_by_tuple` by a depth-first walk over symbol prefixes that
     fills a whole block as soon as the prefix decides the line: every
     entry still matching has all its positions filled (its multiplier is
     then fixed too) and no "exactly k anywhere" entry is open.  The highest
-    win is taken as in :func:`_line_pay` (first entry wins a tie)."""
+    win is taken as in :func:`line_pay_scratch` (first entry wins a tie)."""
     natural, substitute, length, anywhere, exactly = rule[:5]
     pay, own_multiplied, wild_kind, mult_table, add_table = rule[5:]
     E = pay.shape[0]
@@ -350,8 +350,8 @@ def pay_tensor(game: Game, level: int) -> PayTensor:
     Cached on :func:`pay_table_key` (least recently used of 64 pay tables
     dropped), so games that differ only in their strips -- every tuning
     candidate, every workbench change -- share one tensor.  Built by the
-    prefix-pruned walk :func:`_pay_tensor_pruned` (equal to the tuple-by-tuple
-    :func:`_pay_tensor`, which tests keep as the reference).
+    prefix-pruned walk :func:`pay_tensor_pruned` (equal to the tuple-by-tuple
+    :func:`pay_tensor_by_tuple`, which tests keep as the reference).
     """
     from slotmath.engine.payrule import pay_rule
 
@@ -370,7 +370,7 @@ def pay_tensor(game: Game, level: int) -> PayTensor:
         return tensor
     cp = compile_pays(game, level)
     S, R = len(game.symbols), game.reels
-    wins, entries, mults = _pay_tensor_pruned(S, R, cp.arrays)
+    wins, entries, mults = pay_tensor_pruned(S, R, cp.arrays)
     return _TENSORS.put(key, PayTensor(wins, entries, mults, S, R, cp))
 
 

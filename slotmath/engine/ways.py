@@ -43,17 +43,17 @@ import numba as nb
 import numpy as np
 import pandas as pd
 
-from slotmath.engine.combinations import _row
+from slotmath.engine.combinations import combination_row
 from slotmath.engine.distribution import WinDistribution
 from slotmath.engine.joint import (
     INT64_SAFE,
     KeyedWins,
-    _add,
-    _new_table,
+    add_entry,
     final_distribution,
     group_stops,
     key_codes,
     keyed_wins,
+    new_table,
 )
 from slotmath.engine.limits import check_step_cost
 from slotmath.engine.moments import unique_rows
@@ -237,7 +237,7 @@ def _advance_ways(
     M = factor.shape[0]
     P = (W - 1) // M
     F = feat.shape[1] // P
-    nk, nw, nc, ns = _new_table(W, max(16, n), keys[0])
+    nk, nw, nc, ns = new_table(W, max(16, n), keys[0])
     m = 0
     row = np.empty(W, dtype=keys.dtype)
     out = np.empty(M, dtype=keys.dtype)
@@ -262,7 +262,7 @@ def _advance_ways(
             code = keys[i, W - 1] + cls_code[j]
             if live:
                 row[W - 1] = code
-                nk, nw, nc, ns, m = _add(nk, nw, nc, ns, m, row, win, w)
+                nk, nw, nc, ns, m = add_entry(nk, nw, nc, ns, m, row, win, w)
                 continue
             for t in range(suffix_nz.shape[1]):
                 c2 = suffix_nz[k + 1, t]
@@ -270,7 +270,7 @@ def _advance_ways(
                     break
                 if keyed:
                     frow[0] = (code + c2) // n_sc
-                fkeys, fwins, fcounts, fslots, fn = _add(
+                fkeys, fwins, fcounts, fslots, fn = add_entry(
                     fkeys, fwins, fcounts, fslots, fn, frow, win + sc_units[code + c2], w * suffix[k + 1, c2]
                 )
     return nk, nw, nc, m, fkeys, fwins, fcounts, fslots, fn
@@ -354,12 +354,12 @@ def _ways_forward(game: Game, level: int, reel_set: str, triggers: tuple, max_st
     suffix, suffix_nz = suffix_scatter(codes, weights, len(pay_units))
     width = P * M + 1
     probe = np.zeros(1, dtype=np.int64)
-    keys, wins, counts, _ = _new_table(width, 1, probe)
+    keys, wins, counts, _ = new_table(width, 1, probe)
     keys[0] = 0
     keys[0, : P * M : M] = 1  # every symbol: one way, no wild yet
     wins[0], counts[0] = 0, 1
     n = 1
-    fkeys, fwins, fcounts, fslots = _new_table(1 if triggers else 0, 64, probe)
+    fkeys, fwins, fcounts, fslots = new_table(1 if triggers else 0, 64, probe)
     fn = 0
     units = wp.pay * unit_den
     for k in range(R):
@@ -454,7 +454,7 @@ def ways_table(game: Game, level: int, reel_set: str = "base") -> pd.DataFrame:
             if e < 0 or hits == 0 or wp.pay[p, n] == 0:
                 continue
             rows.append(
-                _row(
+                combination_row(
                     "ways",
                     game.line_pays[e].name,
                     1,

@@ -26,22 +26,20 @@ from __future__ import annotations
 
 from fractions import Fraction
 from functools import cache
-from math import lcm
 
 import numpy as np
 
 from slotmath.engine.distribution import MaxWin, WinDistribution
 from slotmath.features.expanding import nudged_game
 from slotmath.features.freegames import FreeGames, fourier_distribution, win_distribution
+from slotmath.features.freespin import award_distribution, keyed_free_spins
 from slotmath.features.options import FreeGamesSpec
 from slotmath.features.round import Feature, Trigger
 from slotmath.model import Game
 
 __all__ = [
     "free_spin_counts",
-    "keyed_free_spins",
     "free_games_feature_of",
-    "award_distribution",
     "ALIAS_BOUND",
     "MAX_GRID",
 ]
@@ -75,55 +73,6 @@ def free_spin_counts(game: Game, level: int, spec: FreeGamesSpec):
     for key, c in kw.key_counts().items():
         by_count[key[0]] = by_count.get(key[0], 0) + c
     return wins, extra, list(acc.values()), den, by_count
-
-
-def free_spin_den(g: Game, level: int, spec: FreeGamesSpec) -> int:
-    """Win units per coin of a free spin: the line engine's, refined by the
-    retrigger prizes' denominators."""
-    from slotmath.engine.scatters import win_denominator
-
-    total_bet = g.bet(level).total_bet
-    prizes = [spec.retrigger_prize(c) * total_bet for c in range(g.reels * g.rows + 1)]
-    return lcm(win_denominator(g, total_bet), *(Fraction(x).denominator for x in prizes))
-
-
-def keyed_free_spins(game: Game, g: Game, level: int, spec: FreeGamesSpec, lead: tuple = ()):
-    """The free spin on ``g`` (``game``'s free reel set as played) by key.
-
-    Returns
-    -------
-    entries : list of (y, lead key items, trigger count, stop combinations)
-        ``y`` = the spin's win ``Y`` [1/den coins] (see the module notes).
-    den : int
-        Win units per coin.
-    keyed : KeyedWins
-        The engine's law, keyed by ``lead`` items, the trigger count and the
-        unpaid scatters' counts.
-    """
-    from slotmath.engine.payrule import pay_rule
-    from slotmath.engine.scatters import scatter_pay, scatter_symbols
-
-    total_bet = game.bet(level).total_bet
-    others = [s for s in scatter_symbols(g) if s != spec.symbol] if not spec.scatter_pays else []
-    triggers = [*lead, Trigger(spec.symbol)] + [Trigger(s) for s in others]
-    kw = pay_rule(g).key_distribution(g, level, triggers, spec.reels)
-    den = free_spin_den(g, level, spec)
-    step = den // kw.unit_den
-    cells = range(g.reels * g.rows + 1)
-    prize = [int(spec.retrigger_prize(c) * total_bet * den) for c in cells]  # [1/den coins]
-    at = len(lead)
-    counted = [spec.symbol] + others
-    # scatter pays not paid in free games [1/den coins] by count, with their key item
-    cut = [
-        (at + counted.index(s), [int(scatter_pay(g, s, c) * total_bet * den) for c in cells])
-        for s in (scatter_symbols(g) if not spec.scatter_pays else [])
-    ]
-    entries = []
-    for w, key, c in zip(kw.wins.tolist(), kw.keys, kw.counts, strict=True):
-        n = key[at]
-        y = w * step + prize[n] - sum(pays[key[i]] for i, pays in cut)
-        entries.append((y, key[:at], n, c))
-    return entries, den, kw
 
 
 def extra_games_mean(game: Game, spec: FreeGamesSpec) -> Fraction:
@@ -308,18 +257,6 @@ def games_top(wins, extra, counts, scale: int, spec: FreeGamesSpec, count: int) 
         False,
         f"a bound: at most {spec.max_games} games (the declared limit), each at most the top free-spin win",
     )
-
-
-def award_distribution(probs, unit: int, den: int, multiplier, prize: Fraction, total_bet: int):
-    """The award ``prize + multiplier x sum Y`` [x total bet] as a
-    :class:`WinDistribution`, from ``probs[j]`` = P(sum Y = j x unit [1/den coins])."""
-    mult = Fraction(multiplier)
-    prize_den = (prize * total_bet * den * mult.denominator).denominator
-    award_den = den * mult.denominator * prize_den
-    grid = np.arange(len(probs)) * (mult.numerator * prize_den * unit)
-    shift = int(prize * total_bet * award_den)
-    nz = probs > 0
-    return WinDistribution(grid[nz] + shift, probs[nz], award_den, total_bet)
 
 
 def award_probabilities(fg: FreeGames) -> np.ndarray:

@@ -102,7 +102,7 @@ from slotmath.features.holdspin_spec import (  # noqa: F401  (re-exported)
     Prize,
     load_hold_and_spin,
 )
-from slotmath.features.options import _is_number, _Reader
+from slotmath.features.options import Reader, is_number
 from slotmath.io.gamefile import GameFileError
 from slotmath.model import Game
 
@@ -170,7 +170,7 @@ def _base_patterns(game: Game, spec: HoldAndSpinSpec) -> np.ndarray:
     return pattern_counts(game, spec.base_reels, spec.symbol)
 
 
-def _trigger_possible(game, spec) -> bool:
+def trigger_possible(game, spec) -> bool:
     top = 0
     for counts in _base_patterns(game, spec):
         top += max(bin(p).count("1") for p in range(1 << game.rows) if counts[p])
@@ -253,11 +253,11 @@ def mask_count_laws(game: Game, spec: HoldAndSpinSpec, exact: bool | None = None
 
 @game_cache(maxsize=8)
 def _mask_count_laws(game, spec, exact):
-    from slotmath.features.landing import _popcount
+    from slotmath.features.landing import popcount
 
     chain = hold_and_spin_chain(game, spec, exact)
     cells = game.rows * game.reels
-    pc = _popcount(cells)
+    pc = popcount(cells)
     values = []
     for n in range(cells + 1):
         f = (pc == n).astype(np.int64)
@@ -296,20 +296,20 @@ def _count_laws(game, spec, exact):
 def _final_count_laws(game, spec, exact):
     L = count_laws(game, spec, exact)
     if L is None:
-        return _mask_final_count_laws(game, spec, exact)
+        return mask_final_count_laws(game, spec, exact)
     total = chain_state(game, spec).kind == "total"
     return {key: L[sum(key)] if total else L[key] for key in trigger_keys(game, spec)}
 
 
-def _mask_final_count_laws(game, spec, exact):
-    from slotmath.features.landing import _popcount, reel_average
+def mask_final_count_laws(game, spec, exact):
+    from slotmath.features.landing import popcount, reel_average
 
     H, R, cells = game.rows, game.reels, game.rows * game.reels
     P = 1 << H
     V = mask_count_laws(game, spec, exact)  # (n, mask)
     exact_chain = V.dtype == object
     # average over the start patterns each reel's count leaves possible
-    pat_pc = _popcount(H)
+    pat_pc = popcount(H)
     mats = []
     for counts in _base_patterns(game, spec):
         Q = np.zeros((H + 1, P), dtype=object)
@@ -398,13 +398,9 @@ def _total_means(game, spec, exact):
     return {n: V[n] - n * (ev - es) for n in range(spec.trigger, cells + 1)}
 
 
-_grid = prize_grid  # the names the round and the sampler import
-_PrizeSums = PrizeSums
-
-
-def _award_grid_laws(game: Game, spec: HoldAndSpinSpec, exact) -> tuple:
+def award_grid_laws(game: Game, spec: HoldAndSpinSpec, exact) -> tuple:
     """(grid g [x total bet], {key: law of the award on the grid, float64 array})."""
-    sums = _PrizeSums(spec, game.rows * game.reels)
+    sums = PrizeSums(spec, game.rows * game.reels)
     laws = final_count_laws(game, spec, exact)
     return sums.g, {key: sums.mixture(sum(key), law) for key, law in laws.items()}
 
@@ -421,7 +417,7 @@ def hold_and_spin_awards(game: Game, level: int, spec: HoldAndSpinSpec, exact: b
         times the total bet).
     """
     bet = game.bet(level)
-    g, laws = _award_grid_laws(game, spec, exact)
+    g, laws = award_grid_laws(game, spec, exact)
     step = g * bet.total_bet  # coins per grid step
     return {key: WinDistribution.from_grid(hist, step, bet.total_bet) for key, hist in laws.items()}
 
@@ -461,14 +457,14 @@ def mask_means(game: Game, spec: HoldAndSpinSpec, exact: bool | None = None) -> 
 
 @game_cache(maxsize=8)
 def _mask_means(game, spec, exact):
-    from slotmath.features.landing import _popcount
+    from slotmath.features.landing import popcount
 
     V = mask_count_laws(game, spec, exact)
     cells = game.rows * game.reels
     ev, _ = HoldAndSpinSpec.table_moments(spec.values)
     es, _ = HoldAndSpinSpec.table_moments(spec.start_values)
     full = spec.full_screen
-    k0 = _popcount(cells)
+    k0 = popcount(cells)
     if V.dtype == object:
         k0 = np.array([int(x) for x in k0], dtype=object)
         n = np.array(range(cells + 1), dtype=object)
@@ -484,7 +480,7 @@ def _count_parts(game: Game, level: int, spec: HoldAndSpinSpec) -> tuple:
     for ``trigger <= k0 <= n <= H R`` and ``column[k0, n]`` the index of each
     (-1 elsewhere)."""
     cells = game.rows * game.reels
-    sums = _PrizeSums(spec, cells)
+    sums = PrizeSums(spec, cells)
     bet = game.bet(level)
     column = np.full((cells + 1, cells + 1), -1, dtype=np.int64)
     parts = []
@@ -504,12 +500,12 @@ def _row_parts(game: Game, level: int, spec: HoldAndSpinSpec, exact) -> tuple:
     parts the laws of (start coins k0, final count n) for ``trigger <= k0 <= n
     <= H R`` and ``mixture(keys)`` the (keys, parts) matrix of P(n | start
     mask) in the column of (k0, n) (float64)."""
-    from slotmath.features.landing import _popcount
+    from slotmath.features.landing import popcount
 
     cells = game.rows * game.reels
     parts, column = _count_parts(game, level, spec)
     V = np.asarray(mask_count_laws(game, spec, exact), dtype=float)
-    pc = _popcount(cells)
+    pc = popcount(cells)
 
     def mixture(keys):
         masks = np.array([key_mask(game, k) for k in keys], dtype=np.int64)
@@ -524,12 +520,12 @@ def _row_parts(game: Game, level: int, spec: HoldAndSpinSpec, exact) -> tuple:
 
 def _row_feature(game: Game, level: int, spec: HoldAndSpinSpec, exact):
     """The feature keyed by the row pattern of the coins (see :func:`rows_matter`)."""
-    from slotmath.features.landing import _popcount
+    from slotmath.features.landing import popcount
     from slotmath.features.round import Feature
 
     cells = game.rows * game.reels
     means = mask_means(game, spec, exact)
-    pc = _popcount(cells)
+    pc = popcount(cells)
     built: dict = {}  # parts, built when first read (RTP figures need only the means)
 
     def parts():
@@ -537,7 +533,7 @@ def _row_feature(game: Game, level: int, spec: HoldAndSpinSpec, exact):
             built["parts"] = _row_parts(game, level, spec, exact)
         return built["parts"]
 
-    sums = _PrizeSums(spec, cells)
+    sums = PrizeSums(spec, cells)
 
     def award(key):  # one key's law (when another feature shares the key)
         m = key_mask(game, key)
@@ -591,7 +587,7 @@ def award_top(spec: HoldAndSpinSpec, k0: int, law) -> MaxWin:
     return MaxWin(Fraction(value), p if exact else float(p), exact, how)
 
 
-def _required(game: Game) -> HoldAndSpinSpec:
+def required_hold_and_spin(game: Game) -> HoldAndSpinSpec:
     spec = load_hold_and_spin(game)
     if spec is None:
         raise GameFileError(game.source, "options.hold_and_spin", "is required (no hold-and-spin declared)")
@@ -612,12 +608,12 @@ def check_jackpots(game: Game, spec: HoldAndSpinSpec) -> None:
     used = {p.label for p in spec.values + spec.start_values} | {spec.full_screen_label}
     for name in game.options.get("jackpots") or {}:
         if str(name) not in used:
-            _Reader(game).fail(f"options.jackpots.{name}", "is declared but no hold-and-spin prize uses it")
+            Reader(game).fail(f"options.jackpots.{name}", "is declared but no hold-and-spin prize uses it")
 
 
 def depends_on_count_only(game: Game, spec: HoldAndSpinSpec, exact: bool | None = None) -> bool:
     """True when every key with the same number of coins has the same award law."""
-    _, laws = _award_grid_laws(game, spec, exact)
+    _, laws = award_grid_laws(game, spec, exact)
     first: dict = {}
     for key, law in laws.items():
         ref = first.setdefault(sum(key), law)
@@ -669,7 +665,7 @@ def feature_odds(
     for table, coins in ((spec.start_values, start), (spec.values, end - start)):
         total = sum(x.weight for x in table)
         for x in table:
-            if not _is_number(x.label):
+            if not is_number(x.label):
                 jackpots[x.label] = jackpots.get(x.label, 0.0) + coins * x.weight / total
     if spec.full_screen:
         jackpots[spec.full_screen_label] = jackpots.get(spec.full_screen_label, 0.0) + full
@@ -688,7 +684,7 @@ def feature_odds(
             {"coins": int(n), "at_trigger": at_trigger[n] / pf, "at_end": at_end[n] / pf}
             for n in range(spec.trigger, cells + 1)
         ],
-        "event_rates": dict(zip(FEATURE_EVENTS, (pf, full, rtp / float(_grid(spec))), strict=True)),
+        "event_rates": dict(zip(FEATURE_EVENTS, (pf, full, rtp / float(prize_grid(spec))), strict=True)),
     }
 
 
@@ -703,7 +699,7 @@ def hold_and_spin_feature(
     :func:`depends_on_count_only`; odds by :func:`feature_odds`."""
     from slotmath.features.round import Feature
 
-    spec = spec or _required(game)
+    spec = spec or required_hold_and_spin(game)
     if rows_matter(game, spec):
         return _row_feature(game, level, spec, exact)
     if chain_state(game, spec).kind == "total":
@@ -734,7 +730,7 @@ def _total_feature(game: Game, level: int, spec: HoldAndSpinSpec, exact):
     cells = game.rows * game.reels
     L = count_laws(game, spec, exact)
     means = total_means(game, spec, exact)
-    sums = _PrizeSums(spec, cells)
+    sums = PrizeSums(spec, cells)
     bet = game.bet(level)
     step = sums.g * bet.total_bet
 
@@ -760,7 +756,7 @@ def _reel_feature(game: Game, level: int, spec: HoldAndSpinSpec, exact, means: d
 
     cells = game.rows * game.reels
     laws = final_count_laws(game, spec, exact)
-    sums = _PrizeSums(spec, cells)
+    sums = PrizeSums(spec, cells)
     bet = game.bet(level)
     built: dict = {}
 

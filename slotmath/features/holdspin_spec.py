@@ -12,7 +12,7 @@ from fractions import Fraction
 
 from slotmath.engine.cache import game_cache
 from slotmath.features.cost import draw_weights
-from slotmath.features.options import _is_number, _Reader
+from slotmath.features.options import Reader, is_number
 from slotmath.features.progressive import read_jackpots
 from slotmath.model import Game
 
@@ -89,7 +89,7 @@ def load_hold_and_spin(game: Game) -> HoldAndSpinSpec | None:
 
 @game_cache(maxsize=16)
 def _load(game: Game) -> HoldAndSpinSpec:
-    rd = _Reader(game)
+    rd = Reader(game)
     w = "options.hold_and_spin"
     spec = rd.mapping(game.options["hold_and_spin"], w, SPEC_KEYS, ("symbol", "trigger", "respins", "values"))
     jackpots = read_jackpots(rd, game.options)[0]
@@ -131,9 +131,9 @@ def _load(game: Game) -> HoldAndSpinSpec:
     out = HoldAndSpinSpec(
         symbol, trigger, respins, rule, respin, reels, probs, values, start, full, full_label
     )
-    from slotmath.features.holdspin import _trigger_possible
+    from slotmath.features.holdspin import trigger_possible
 
-    if not _trigger_possible(game, out):
+    if not trigger_possible(game, out):
         rd.fail(f"{w}.trigger", f"no window of reel set 'base' shows {trigger} or more {symbol}")
     _check_cost(rd, game, out, w)
     return out
@@ -159,7 +159,7 @@ def _check_cost(rd, game: Game, spec: HoldAndSpinSpec, w: str) -> None:
         rd.fail(f"{w}.respins", problem)
 
 
-def _probabilities(rd: _Reader, value, where) -> tuple:
+def _probabilities(rd: Reader, value, where) -> tuple:
     g = rd.game
     if not isinstance(value, list) or len(value) != g.rows:
         rd.fail(where, f"must be a list of {g.rows} rows of {g.reels} probabilities")
@@ -169,7 +169,7 @@ def _probabilities(rd: _Reader, value, where) -> tuple:
             rd.fail(f"{where}[{k}]", f"must be a list of {g.reels} probabilities")
         cells = []
         for r, p in enumerate(row):
-            if isinstance(p, str) and not _is_number(p):
+            if isinstance(p, str) and not is_number(p):
                 rd.fail(f"{where}[{k}][{r}]", f"must be a number or a fraction 'p/q', got {p!r}")
             x = rd.number(p, f"{where}[{k}][{r}]", minimum=0)
             if x > 1:
@@ -179,7 +179,7 @@ def _probabilities(rd: _Reader, value, where) -> tuple:
     return tuple(out)
 
 
-def _table(rd: _Reader, value, where, jackpots) -> tuple:
+def _table(rd: Reader, value, where, jackpots) -> tuple:
     if not isinstance(value, list) or not value:
         rd.fail(where, "must be a non-empty list of {prize, weight}")
     out = []

@@ -16,11 +16,11 @@ import numpy as np
 # ----------------------------------------------------------------------------
 # small helpers
 # ----------------------------------------------------------------------------
-def _is_rational(x):
+def is_rational(x):
     return isinstance(x, (Rational, np.integer)) and not isinstance(x, (bool, np.bool_))
 
 
-def _popcount(n_bits):
+def popcount(n_bits):
     pc = np.zeros(1 << n_bits, dtype=np.int64)
     for b in range(n_bits):
         pc[1 << b : 2 << b] = pc[: 1 << b] + 1
@@ -42,7 +42,7 @@ def reel_average(T, mats):
     return T
 
 
-def _as_exact(values):
+def as_exact(values):
     """Object array of Fractions from ints/Fractions; ValueError for floats."""
     arr = np.asarray(values, dtype=object)
     flat = arr.ravel()
@@ -50,7 +50,7 @@ def _as_exact(values):
     for i, x in enumerate(flat):
         if isinstance(x, (float, np.floating)):
             raise ValueError("exact mode needs int or Fraction inputs, got a float")
-        if not _is_rational(x):
+        if not is_rational(x):
             raise ValueError(f"exact mode needs int or Fraction inputs, got {type(x).__name__}")
         out[i] = Fraction(x)
     return out.reshape(arr.shape)
@@ -126,7 +126,7 @@ class Landing:
         self.n_reels = raw.shape[0]
         pat = np.arange(n_pat)
         outside = (pat[None, :] & ~pat[:, None]) != 0  # marks not within pattern
-        all_rational = all(_is_rational(x) for x in raw.ravel())
+        all_rational = all(is_rational(x) for x in raw.ravel())
         prob = raw.astype(float)
         if not np.all(np.isfinite(prob)) or np.any(prob < 0):
             raise ValueError("landing weights must be finite and non-negative")
@@ -140,7 +140,7 @@ class Landing:
             self._num = np.vectorize(int, otypes=[object])(raw)
             self._den = [int(self._num[r].sum()) for r in range(self.n_reels)]
         elif all_rational:  # exact probabilities
-            frac = _as_exact(raw)
+            frac = as_exact(raw)
             dens = [lcm(*(x.denominator for x in frac[r].ravel())) for r in range(self.n_reels)]
             if any(frac[r].sum() != 1 for r in range(self.n_reels)):
                 raise ValueError("landing probabilities must sum to 1 on every reel")
@@ -182,7 +182,7 @@ class Landing:
         h = int(np.log2(arr.shape[1])) if arr.shape[1] > 0 else 0
         if (1 << h) != arr.shape[1] or (n_rows is not None and n_rows != h):
             raise ValueError(f"pattern axis length {arr.shape[1]} does not match 2**n_rows")
-        if any(not _is_rational(x) or Fraction(x).denominator != 1 for x in arr.ravel()):
+        if any(not is_rational(x) or Fraction(x).denominator != 1 for x in arr.ravel()):
             raise ValueError("counts must be integers")
         if arr.ndim == 2:
             full = np.zeros(arr.shape + (arr.shape[1],), dtype=object)
@@ -211,9 +211,9 @@ class Landing:
         pf, qf = p.astype(float), q.astype(float)
         if np.any(~np.isfinite(pf)) or np.any(pf < 0) or np.any(pf > 1) or np.any(qf < 0) or np.any(qf > 1):
             raise ValueError("cell probabilities must lie in [0, 1]")
-        exact = all(_is_rational(x) for x in np.concatenate([p.ravel(), q.ravel()]))
+        exact = all(is_rational(x) for x in np.concatenate([p.ravel(), q.ravel()]))
         if exact:
-            p, q = _as_exact(p), _as_exact(q)
+            p, q = as_exact(p), as_exact(q)
         else:
             p, q = pf, qf
         n_rows, n_reels = p.shape
@@ -291,7 +291,7 @@ class Landing:
 # ----------------------------------------------------------------------------
 # Kronecker-factored sweeps over the reels
 # ----------------------------------------------------------------------------
-class _Kron:
+class Kron:
     """One respin step for one reel set, applied axis by axis.
 
     A vector over masks is viewed as an array of shape (P**(R-1-r), P, P**r) to
@@ -303,7 +303,7 @@ class _Kron:
         self.D = [np.diag(D).copy() for D, _, _ in mats]
         self.O = [no_mark for _, no_mark, _ in mats]
         self.N = [
-            np.diag(d) + no_mark if dtype is float else _diag_plus(d, no_mark)
+            np.diag(d) + no_mark if dtype is float else diag_plus(d, no_mark)
             for d, no_mark in zip(self.D, self.O, strict=True)
         ]
         self.X = [X if np.any(X != 0) else None for _, _, X in mats]
@@ -315,10 +315,10 @@ class _Kron:
         return v.reshape(v.shape[:-1] + (self.n_pat ** (self.n_reels - 1 - r), self.n_pat, self.n_pat**r))
 
     def fwd(self, v, M, r):  # v @ kron(..., M, ...)
-        return _contract(self._view(v, r), M).reshape(v.shape)
+        return contract(self._view(v, r), M).reshape(v.shape)
 
     def bwd(self, g, M, r):  # kron(..., M, ...) @ g
-        return _contract(self._view(g, r), M.T).reshape(g.shape)
+        return contract(self._view(g, r), M.T).reshape(g.shape)
 
     def diag(self, v, r):
         return (self._view(v, r) * self.D[r][:, None]).reshape(v.shape)
@@ -342,14 +342,14 @@ class _Kron:
         for r in range(self.n_reels):
             X = self.X[r]
             if X is not None:
-                src = _add(s, c)
-                k = _add(
+                src = add_or_none(s, c)
+                k = add_or_none(
                     None if k is None else self.fwd(k, self.A[r], r),
                     None if src is None else self.fwd(src, X, r),
                 )
             elif k is not None:
                 k = self.fwd(k, self.A[r], r)
-            c = _add(
+            c = add_or_none(
                 None if c is None else self.fwd(c, self.N[r], r),
                 None if s is None else self.fwd(s, self.O[r], r),
             )
@@ -370,19 +370,19 @@ class _Kron:
             X = self.X[r]
             xk = None if (X is None or k is None) else self.bwd(k, X, r)
             if not merged:
-                s = _add(
-                    _add(
+                s = add_or_none(
+                    add_or_none(
                         None if s is None else self.diag(s, r),
                         None if c is None else self.bwd(c, self.O[r], r),
                     ),
                     xk,
                 )
-            c = _add(None if c is None else self.bwd(c, self.N[r], r), xk)
+            c = add_or_none(None if c is None else self.bwd(c, self.N[r], r), xk)
             k = None if k is None else self.bwd(k, self.A[r], r)
         return c if merged else s
 
 
-def _contract(v3, M):
+def contract(v3, M):
     """``out[..., j, :] = sum_i v3[..., i, :] M[i, j]`` (axis -2 of ``v3`` times ``M``).
 
     Float arrays go through one 2-D matrix product (BLAS) on a copy with the
@@ -395,14 +395,14 @@ def _contract(v3, M):
     return np.moveaxis(out, -1, -2)
 
 
-def _diag_plus(d, no_mark):
+def diag_plus(d, no_mark):
     out = no_mark.copy()
     for i, x in enumerate(d):
         out[i, i] = out[i, i] + x
     return out
 
 
-def _add(a, b):
+def add_or_none(a, b):
     if a is None:
         return b
     if b is None:

@@ -58,14 +58,14 @@ from math import lcm
 import numpy as np
 
 from slotmath.features.landing import (  # noqa: F401  (re-exported)
+    Kron,
     Landing,
-    _add,
-    _as_exact,
-    _contract,
-    _diag_plus,
-    _is_rational,
-    _Kron,
-    _popcount,
+    add_or_none,
+    as_exact,
+    contract,
+    diag_plus,
+    is_rational,
+    popcount,
     window_counts,
 )
 
@@ -140,7 +140,7 @@ class LockItResult:
     def cell_count_distribution(self):
         """Probability of ending with 0..H R held cells, shape (H R + 1,)."""
         n_cells = self.n_rows * self.n_reels
-        pc = _popcount(n_cells)
+        pc = popcount(n_cells)
         p = self.mask_probabilities
         if self._exact:
             out = np.array([Fraction(0)] * (n_cells + 1), dtype=object)
@@ -257,8 +257,8 @@ class LockIt:
             (D, no_mark + X, X * 0) for D, no_mark, X in self.after_mark.reel_matrices(self.exact, scale)
         ]
         return (
-            _Kron(before, self.n_rows, self.n_reels, dtype),
-            _Kron(after, self.n_rows, self.n_reels, dtype),
+            Kron(before, self.n_rows, self.n_reels, dtype),
+            Kron(after, self.n_rows, self.n_reels, dtype),
             den,
         )
 
@@ -276,7 +276,7 @@ class LockIt:
             if abs(as_float.sum() - 1.0) > 1e-12:
                 raise ValueError(f"initial probabilities must sum to 1, got {as_float.sum()!r}")
             return as_float, 1
-        frac = _as_exact(arr)
+        frac = as_exact(arr)
         if frac.sum() != 1:
             raise ValueError(f"initial probabilities must sum to 1, got {frac.sum()}")
         den = lcm(*(x.denominator for x in frac.ravel()))
@@ -301,7 +301,7 @@ class LockIt:
         _, plain, _ = op1.forward(dist[1], split_stay=False)
         out = self._zeros(2) if dist.ndim == 2 else np.zeros_like(dist)
         out[0] = unmarked
-        out[1] = _add(marked, plain)
+        out[1] = add_or_none(marked, plain)
         return out
 
     def run_batch(self, initial):
@@ -419,7 +419,7 @@ class LockIt:
         if f.shape != (2, self.n_masks):
             raise ValueError(f"f must have shape ({self.n_masks},) or (2, {self.n_masks})")
         if self.exact:
-            f = _as_exact(f)
+            f = as_exact(f)
         op0, op1, spin_den = self._ops
         norm = (lambda x: x * Fraction(1, spin_den)) if self.exact else (lambda x: x)
         out = [f]
@@ -491,7 +491,7 @@ def trigger_distribution(landing, min_cells, exact=False):
         Screen distribution conditional on the trigger [probability].
     """
     screen = screen_distribution(landing, exact=exact)
-    pc = _popcount(landing.n_rows * landing.n_reels)
+    pc = popcount(landing.n_rows * landing.n_reels)
     screen[:, pc < min_cells] = 0
     p = screen.sum()
     if p == 0:

@@ -57,8 +57,8 @@ from slotmath.features import wheel as wheel_mod
 from slotmath.features.options import (
     LockItSource,
     LockItSpec,
+    Reader,
     WheelSpec,
-    _Reader,
     load_features,
     lockit_chain,
     shape_counts,
@@ -133,7 +133,7 @@ def load_line_lockit(game: Game) -> LineLockIt | None:
 
 @game_cache(maxsize=16)
 def _load(game: Game) -> LineLockIt:
-    rd = _Reader(game)
+    rd = Reader(game)
     opts = game.options
     for other in ("selection", "hold_and_spin"):
         if other in opts:
@@ -185,10 +185,10 @@ def check_line_lockit(game: Game) -> None:
     load_line_lockit(game)
 
 
-def _required(game: Game) -> LineLockIt:
+def required_lockit(game: Game) -> LineLockIt:
     lk = load_line_lockit(game)
     if lk is None:
-        _Reader(game).fail("options.lockit", "is required (no lock-it declared)")
+        Reader(game).fail("options.lockit", "is required (no lock-it declared)")
     return lk
 
 
@@ -270,7 +270,7 @@ def group_laws(game: Game, exact: bool | None = None) -> GroupLaws:
 
 @game_cache(maxsize=8)
 def _group_laws(game, exact):
-    lk = _required(game)
+    lk = required_lockit(game)
     H, R = game.rows, game.reels
     if exact is None:
         exact = H * R <= EXACT_CELLS
@@ -356,7 +356,7 @@ class ShapePrizes:
         return self.of_groups(pv)
 
 
-def _grid(lk: LineLockIt, level: int) -> Fraction:
+def award_step(lk: LineLockIt, level: int) -> Fraction:
     """Largest step g [x total bet] with every award and wheel outcome a whole multiple of it."""
     values = [a.value for s in lk.spec.awards.table(lk.source.awards, level) for a in s]
     if lk.mark_paid:
@@ -369,7 +369,7 @@ def _grid(lk: LineLockIt, level: int) -> Fraction:
 
 
 def _prizes(lk: LineLockIt, level: int, vectors) -> tuple:
-    g = _grid(lk, level)
+    g = award_step(lk, level)
     shapes = lk.spec.awards.distributions(lk.source.awards, level, g)
     wheel = wheel_mod.distribution(lk.wheel, g) if lk.mark_paid else np.ones(1)
     return g, ShapePrizes(shapes, wheel, vectors)
@@ -385,7 +385,7 @@ def _paid(laws: GroupLaws, lk: LineLockIt, key) -> np.ndarray:
 
 def lockit_means(game: Game, level: int, exact: bool | None = None) -> dict:
     """Mean award [x total bet] of every triggering key (Fractions when the chain is exact)."""
-    lk = _required(game)
+    lk = required_lockit(game)
     laws = group_laws(game, exact)
     m1, _ = lk.spec.awards.moments(lk.source.awards, level)
     wm = wheel_mod.moments(lk.wheel)[0] if lk.mark_paid else Fraction(0)
@@ -402,7 +402,7 @@ def lockit_means(game: Game, level: int, exact: bool | None = None) -> dict:
 def lockit_awards(game: Game, level: int, exact: bool | None = None) -> dict:
     """Law of the award of every triggering key: :class:`WinDistribution`
     (float64 probabilities; wins in 1/``unit_den`` coins at bet ``level``)."""
-    lk = _required(game)
+    lk = required_lockit(game)
     laws = group_laws(game, exact)
     g, pz = _prizes(lk, level, laws.vectors)
     bet = game.bet(level)
@@ -422,7 +422,7 @@ def lockit_parts(game: Game, level: int, exact: bool | None = None) -> tuple:
     2 G groups of final screens (flag 0 then flag 1, by shape-count vector;
     an unpaid mark's groups are empty) and ``mixture(keys)`` the (keys, 2 G)
     matrix of P(group | key) (float64)."""
-    lk = _required(game)
+    lk = required_lockit(game)
     laws = group_laws(game, exact)
     g, pz = _prizes(lk, level, laws.vectors)
     bet = game.bet(level)
@@ -442,7 +442,7 @@ def lockit_odds(game: Game, level: int, probs: dict, exact: bool | None = None) 
     trigger probability and 1 in N, mean award, P(full screen), P(mark at the
     end), expected shapes of each kind per feature, jackpot hits per round and
     the sampler's event rates (``event_rates``)."""
-    lk = _required(game)
+    lk = required_lockit(game)
     laws = group_laws(game, exact)
     means = lockit_means(game, level, exact)
     m1, _ = lk.spec.awards.moments(lk.source.awards, level)
@@ -463,7 +463,7 @@ def lockit_odds(game: Game, level: int, probs: dict, exact: bool | None = None) 
         for label, _, q in wheel_mod.outcomes(lk.wheel):
             if label in lk.jackpots or (label == lk.wheel.pre_name and lk.wheel.pre_probability):
                 jackpots[label] = jackpots.get(label, 0.0) + mark * float(q)
-    g = _grid(lk, level)
+    g = award_step(lk, level)
     wm = float(wheel_mod.moments(lk.wheel)[0]) if lk.mark_paid else 0.0
     return {
         "trigger_probability": pf,
@@ -499,7 +499,7 @@ def lockit_feature(game: Game, level: int, exact: bool | None = None):
     ``lockit``): trigger = per reel the rows of the held symbols and the mark."""
     from slotmath.features.round import Feature
 
-    lk = _required(game)
+    lk = required_lockit(game)
     means = lockit_means(game, level, exact)
     laws: dict = {}  # award laws and parts, built when first read (RTP figures need only the means)
 

@@ -268,7 +268,7 @@ class Features:
 # ===========================================================================
 # parsing
 # ===========================================================================
-class _Reader:
+class Reader:
     """Validation helpers bound to one game (every error names its field)."""
 
     def __init__(self, game: Game):
@@ -339,7 +339,7 @@ class _Reader:
 
     def prize(self, value, where, jackpots):
         """A prize: a number [x total bet] or a jackpot name."""
-        if isinstance(value, str) and not _is_number(value):
+        if isinstance(value, str) and not is_number(value):
             if value not in jackpots:
                 self.fail(where, f"unknown jackpot {value!r} (jackpots: {', '.join(jackpots) or 'none'})")
             return jackpots[value], value
@@ -347,7 +347,7 @@ class _Reader:
         return x, _fmt(x)
 
 
-def _is_number(text: str) -> bool:
+def is_number(text: str) -> bool:
     if "e" in text.lower() and any(len(p.lstrip("+-")) > 2 for p in text.lower().split("e")[1:]):
         return False  # an exponent beyond 99: not a usable number
     try:
@@ -383,7 +383,7 @@ def load_features(game: Game) -> Features:
 
 @game_cache(no_sets, maxsize=32)
 def _load_features(game: Game) -> Features:
-    rd = _Reader(game)
+    rd = Reader(game)
     opts = game.options or {}
     rd.mapping(opts, "options")  # keys outside FEATURE_KEYS are the rules' own (see Rules.check)
     jackpots, progressive = read_jackpots(rd, opts)
@@ -393,7 +393,7 @@ def _load_features(game: Game) -> Features:
     # choices, read here); otherwise they are the round's prizes (slotmath.features.prizes)
     of_lockit = lockit is not None
     selection = _selection(rd, opts["selection"], lockit, free) if "selection" in opts and of_lockit else None
-    wheel = _wheel(rd, opts["wheel"], jackpots) if "wheel" in opts and of_lockit else None
+    wheel = read_wheel(rd, opts["wheel"], jackpots) if "wheel" in opts and of_lockit else None
     if "hold_and_spin" in opts:  # read by slotmath.features.holdspin (load_hold_and_spin)
         from slotmath.features.holdspin import load_hold_and_spin
 
@@ -426,7 +426,7 @@ SHAPE_KEYS = (
 )
 
 
-def _lockit(rd: _Reader, spec, jackpots) -> LockItSpec:
+def _lockit(rd: Reader, spec, jackpots) -> LockItSpec:
     from slotmath.features.lockit import RULES
 
     w = "options.lockit"
@@ -525,7 +525,7 @@ def _award_csv_rows(path: Path) -> list:
     return rows
 
 
-def _award_tables(rd: _Reader, spec, where, shape_names, jackpots) -> AwardTables:
+def _award_tables(rd: Reader, spec, where, shape_names, jackpots) -> AwardTables:
     """Award tables inline (``{table: {level: {shape: [[award, weight], ...]}}}``)
     or from a CSV file (``table, level, shape, award, weight``)."""
     levels = rd.game.levels
@@ -565,7 +565,7 @@ def _award_tables(rd: _Reader, spec, where, shape_names, jackpots) -> AwardTable
             bad("award or weight has too many characters (awards up to 30, weights up to 12)")
         elif award.isascii() and award.isdigit():  # the common case, fast
             value, label = Fraction(int(award)), award
-        elif _is_number(award) and Fraction(award) >= 0:
+        elif is_number(award) and Fraction(award) >= 0:
             value, label = Fraction(award), award
         else:
             bad(f"award {award[:40]!r} is neither a number nor a jackpot ({', '.join(jackpots) or 'none'})")
@@ -595,7 +595,7 @@ def _award_tables(rd: _Reader, spec, where, shape_names, jackpots) -> AwardTable
     return AwardTables(out)
 
 
-def _free_games(rd: _Reader, spec) -> FreeGamesSpec:
+def _free_games(rd: Reader, spec) -> FreeGamesSpec:
     w = "options.free_games"
     # free games without awards are started only by a selection choice (the rules check it)
     rd.mapping(spec, w, FREE_GAMES_KEYS, ("symbol", "reels"))
@@ -634,7 +634,7 @@ def _free_games(rd: _Reader, spec) -> FreeGamesSpec:
     return FreeGamesSpec(symbol, reels, mult, awards, retrigger, nudge, cap, scatter_pays, again, sticky)
 
 
-def _sticky(rd: _Reader, sticky, reels: str, nudge, retrigger: bool, cap) -> str | None:
+def _sticky(rd: Reader, sticky, reels: str, nudge, retrigger: bool, cap) -> str | None:
     """The sticky wild of ``options.free_games.sticky`` (None when absent)."""
     w = "options.free_games.sticky"
     if sticky is None:
@@ -666,7 +666,7 @@ FREE_GAMES_KEYS = (
 )
 
 
-def _games_awards(rd: _Reader, value, where: str, zero: bool = False) -> dict:
+def _games_awards(rd: Reader, value, where: str, zero: bool = False) -> dict:
     """``{count: (prize [x total bet], games)}`` from ``{count: {games, prize}}``
     (``zero``: 0 games allowed, e.g. a retrigger count that pays a prize only)."""
     out = {}
@@ -680,7 +680,7 @@ def _games_awards(rd: _Reader, value, where: str, zero: bool = False) -> dict:
     return out
 
 
-def _selection(rd: _Reader, spec, lockit, free) -> SelectionSpec:
+def _selection(rd: Reader, spec, lockit, free) -> SelectionSpec:
     w = "options.selection"
     rd.mapping(spec, w, ("symbol", "awards", "lockit_source"), ("symbol", "awards"))
     symbol = rd.symbol(spec["symbol"], f"{w}.symbol")
@@ -707,13 +707,13 @@ def _selection(rd: _Reader, spec, lockit, free) -> SelectionSpec:
     return SelectionSpec(symbol, options, source)
 
 
-def _lockit_spins(rd: _Reader, value, where: str, rule: str) -> int:
+def _lockit_spins(rd: Reader, value, where: str, rule: str) -> int:
     spins = rd.number(value, where, integer=True, positive=True)
     rd.check(lockit_problem(rd.game.reels * rd.game.rows, spins, rule, where))
     return spins
 
 
-def _wheel(rd: _Reader, spec, jackpots) -> WheelSpec:
+def read_wheel(rd: Reader, spec, jackpots) -> WheelSpec:
     w = "options.wheel"
     rd.mapping(spec, w, ("segments", "before"), ("segments",))
     segs = spec["segments"]

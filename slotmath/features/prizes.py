@@ -39,10 +39,10 @@ from slotmath.engine.cache import game_cache, no_sets
 from slotmath.engine.distribution import WinDistribution
 from slotmath.errors import ensure
 from slotmath.features import wheel as wheel_mod
-from slotmath.features.options import WheelSpec, _Reader, _wheel, load_features
+from slotmath.features.options import Reader, WheelSpec, load_features, read_wheel
 from slotmath.features.progressive import ProgressiveJackpot, jackpot_figures
 from slotmath.features.reach import reach_problem
-from slotmath.features.round import Feature, Trigger, _convolve, _dense
+from slotmath.features.round import Feature, Trigger, convolve_probabilities, dense_points
 from slotmath.model import Game
 
 __all__ = [
@@ -127,7 +127,7 @@ def load_line_prizes(game: Game) -> LinePrizes:
 @game_cache(no_sets, maxsize=32)
 def _load(game: Game) -> LinePrizes:
     opts = game.options if isinstance(game.options, dict) else {}
-    rd = _Reader(game)
+    rd = Reader(game)
     declared = load_features(game)  # validates jackpots, free games, round cap
     jackpots = declared.jackpots
     wheel = _triggered_wheel(rd, opts["wheel"], jackpots) if "wheel" in opts else None
@@ -155,7 +155,7 @@ def _load(game: Game) -> LinePrizes:
     return LinePrizes(jackpots, wheel, sel)
 
 
-def _trigger(rd: _Reader, spec: dict, where: str, required: bool) -> tuple:
+def _trigger(rd: Reader, spec: dict, where: str, required: bool) -> tuple:
     """``(symbol, trigger count)`` of a feature started by the base window."""
     if not required and "symbol" not in spec and "trigger" not in spec:
         return None, None
@@ -172,21 +172,21 @@ def _trigger(rd: _Reader, spec: dict, where: str, required: bool) -> tuple:
     return symbol, count
 
 
-def _triggered_wheel(rd: _Reader, spec, jackpots) -> TriggeredWheel:
+def _triggered_wheel(rd: Reader, spec, jackpots) -> TriggeredWheel:
     w = "options.wheel"
     rd.mapping(spec, w, ("symbol", "trigger", "spins", "segments", "before"), ("segments",))
     symbol, count = _trigger(rd, spec, w, required=False)
     spins = rd.number(spec.get("spins", 1), f"{w}.spins", integer=True, positive=True)
     if "spins" in spec and symbol is None:
         rd.fail(f"{w}.spins", "is given but the wheel has no trigger (a selection choice gives its spins)")
-    wheel = _wheel(rd, {k: v for k, v in spec.items() if k in ("segments", "before")}, jackpots)
+    wheel = read_wheel(rd, {k: v for k, v in spec.items() if k in ("segments", "before")}, jackpots)
     return TriggeredWheel(wheel, symbol, count, spins)
 
 
 CHOICE_KEYS = ("name", "weight", "prize", "free_games", "multiplier", "wheel")
 
 
-def _selection(rd: _Reader, spec, jackpots, declared, wheel) -> ChoiceSpec:
+def _selection(rd: Reader, spec, jackpots, declared, wheel) -> ChoiceSpec:
     w = "options.selection"
     keys = ("symbol", "trigger", "policy", "choices")
     rd.mapping(spec, w, keys, keys)
@@ -248,7 +248,7 @@ def _unit(values, total_bet: int) -> int:
 
 def _hist(law: WinDistribution, den: int) -> np.ndarray:
     step = den // law.unit_den
-    return _dense(dict(zip((law.wins * step).tolist(), law.probabilities.tolist(), strict=True)))
+    return dense_points(dict(zip((law.wins * step).tolist(), law.probabilities.tolist(), strict=True)))
 
 
 def _sum_of(laws: list, total_bet: int) -> WinDistribution:
@@ -256,7 +256,7 @@ def _sum_of(laws: list, total_bet: int) -> WinDistribution:
     den = lcm(*(law.unit_den for law in laws))
     hist = _hist(laws[0], den)
     for law in laws[1:]:
-        hist = _convolve(hist, _hist(law, den))
+        hist = convolve_probabilities(hist, _hist(law, den))
     return WinDistribution.from_histogram(hist, den, total_bet)
 
 

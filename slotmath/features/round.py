@@ -391,9 +391,9 @@ def _round_distribution(keyed, features, triggers):
     )
     parts = []
     for label, (_, base_counts) in plan.items():
-        hist = _dense({w * (den // keyed.unit_den): c / keyed.cycle for w, c in base_counts.items()})
+        hist = dense_points({w * (den // keyed.unit_den): c / keyed.cycle for w, c in base_counts.items()})
         for law in awards.get(label, []):
-            hist = _convolve(hist, _hist_on(law, den))
+            hist = convolve_probabilities(hist, _hist_on(law, den))
         parts.append(hist)
     for f, (items, bases) in mixed.items():
         parts += _mixed_parts(f, items, bases, laws[f], keyed, den)
@@ -410,7 +410,7 @@ def _round_distribution(keyed, features, triggers):
 def _hist_on(law: WinDistribution, den: int) -> np.ndarray:
     """Dense probabilities of ``law`` on the lattice of 1/``den`` coins."""
     step = den // law.unit_den
-    return _dense(dict(zip((law.wins * step).tolist(), law.probabilities.tolist(), strict=True)))
+    return dense_points(dict(zip((law.wins * step).tolist(), law.probabilities.tolist(), strict=True)))
 
 
 def _mixed_parts(f: Feature, items: list, bases: list, laws: list, keyed, den: int) -> list:
@@ -431,18 +431,18 @@ def _mixed_parts(f: Feature, items: list, bases: list, laws: list, keyed, den: i
         if row.any():
             hist = np.zeros(int(wins[-1]) * scale + 1)
             hist[wins * scale] = row
-            out.append(_convolve(hist, _hist_on(law, den)))
+            out.append(convolve_probabilities(hist, _hist_on(law, den)))
     return out
 
 
-def _dense(points: dict) -> np.ndarray:
+def dense_points(points: dict) -> np.ndarray:
     out = np.zeros(max(points) + 1)
     for w, p in points.items():
         out[w] += float(p)
     return out
 
 
-def _convolve(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+def convolve_probabilities(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Convolution of two probability vectors (direct when small, FFT otherwise), negatives clipped."""
     if min(len(a), len(b)) <= 64 or len(a) * len(b) <= 1 << 22:
         out = np.convolve(a, b)

@@ -258,7 +258,7 @@ def keyed_steps(game: Game, level: int, spec: FreeGamesSpec, mask: int) -> dict:
     engine on the masked free reel set, one key digit per reel for its
     pattern of the sticky wild."""
     from slotmath.engine.joint import StopKey
-    from slotmath.features.freeround import keyed_free_spins
+    from slotmath.features.freespin import keyed_free_spins
 
     mg = _mask_game(game, spec, mask)
     per_reel = wild_patterns(mg, spec.reels, spec.sticky)
@@ -318,7 +318,7 @@ def mask_moves(game: Game, level: int, spec: FreeGamesSpec, mask: int, den: int)
 
 
 def _sticky_games(game: Game, level: int, spec: FreeGamesSpec) -> StickyGames:
-    from slotmath.features.freeround import free_spin_den
+    from slotmath.features.freespin import free_spin_den
 
     g = nudged_game(game, spec.reels, spec.nudge)
     den = free_spin_den(g, level, spec)
@@ -349,7 +349,7 @@ def sticky_games(game: Game, level: int, spec: FreeGamesSpec) -> StickyGames:
 def sticky_feature_of(game: Game, level: int, spec: FreeGamesSpec) -> Feature:
     """The declared free games with a sticky wild as a round :class:`Feature`
     (component ``free_games``; see :func:`slotmath.features.freeround.free_games_feature_of`)."""
-    from slotmath.features.freeround import award_distribution
+    from slotmath.features.freespin import award_distribution
 
     sg = sticky_games(game, level, spec)
     total_bet = game.bet(level).total_bet

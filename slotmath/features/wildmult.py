@@ -101,9 +101,9 @@ def load_wild_multipliers(game: Game) -> WildMultipliers | None:
 
 @game_cache(no_sets, maxsize=32)
 def _load(game: Game) -> WildMultipliers:
-    from slotmath.features.options import _Reader
+    from slotmath.features.options import Reader
 
-    rd = _Reader(game)
+    rd = Reader(game)
     w = "options.wild_multipliers"
     spec = rd.mapping(game.options["wild_multipliers"], w, KEYS, ("symbol", "table"))
     symbol = rd.symbol(spec["symbol"], f"{w}.symbol")

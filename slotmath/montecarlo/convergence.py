@@ -394,7 +394,7 @@ def convergence_report(
     components : dict, optional
         Exact RTP components by name [x total bet] (default: those of ``par``).
     """
-    from slotmath.montecarlo.run import _THRESHOLDS, win_bin, win_bin_labels
+    from slotmath.montecarlo.run import THRESHOLDS, win_bin, win_bin_labels
 
     n = stats.rounds
     quick = isinstance(par, RoundFigures)
@@ -468,7 +468,7 @@ def convergence_report(
         exact_bins = [Fraction(0)] * len(bins) if d.exact else [0.0] * len(bins)
         scale = d.unit_den * d.total_bet
         for w, p in zip(d.wins.tolist(), d.weights.tolist(), strict=True):
-            exact_bins[win_bin(float(Fraction(int(w), scale)), _THRESHOLDS)] += p
+            exact_bins[win_bin(float(Fraction(int(w), scale)), THRESHOLDS)] += p
         exact_bins = [float(Fraction(b) / d.total) if d.exact else b / d.total for b in exact_bins]
     h_rows = []
     for k, label in enumerate(bins):

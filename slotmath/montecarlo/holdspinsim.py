@@ -31,9 +31,9 @@ from slotmath.errors import ensure
 from slotmath.features.holdspin import (
     FEATURE_EVENTS,
     HoldAndSpinSpec,
-    _grid,
     cell_probabilities,
     coin_patterns,
+    prize_grid,
     reel_probabilities,
 )
 from slotmath.model import Game
@@ -209,7 +209,7 @@ def _prize_arrays(table, g: Fraction) -> tuple:
 def feature_args(game: Game, spec: HoldAndSpinSpec) -> tuple:
     """Arrays of :func:`play_feature` after ``rng, mask``, and the prize grid
     step g [x total bet]."""
-    g = _grid(spec)
+    g = prize_grid(spec)
     H, R = game.rows, game.reels
     n_cells = H * R
     cell_num = np.zeros(n_cells, dtype=np.int64)

@@ -31,7 +31,13 @@ import numpy as np
 
 from slotmath.engine.reels import windows
 from slotmath.errors import ensure
-from slotmath.features.lockit_round import FEATURE_EVENTS, _grid, _required, load_line_lockit, shape_counts
+from slotmath.features.lockit_round import (
+    FEATURE_EVENTS,
+    award_step,
+    load_line_lockit,
+    required_lockit,
+    shape_counts,
+)
 from slotmath.model import Game
 from slotmath.montecarlo.linesim import draw_args, draw_stops, uniform_below, weighted_index
 
@@ -138,8 +144,8 @@ def lockit_args(game: Game, level: int) -> tuple:
     """``(args of play_lockit, grid step g [x total bet])`` at bet ``level``."""
     from slotmath.features import wheel as wheel_mod
 
-    lk = _required(game)
-    g = _grid(lk, level)
+    lk = required_lockit(game)
+    g = award_step(lk, level)
     src = lk.source
     before = (draw_args(game, src.reels), _patterns(game, lk, src.reels))
     after_set = src.after_mark or src.reels
@@ -224,7 +230,7 @@ def lockit_slot_args(game: Game, level: int, at: int) -> tuple:
         wheel = (np.zeros(1, dtype=np.int64), one, np.array([0, 1, 0], dtype=np.int64))
         args = (dims, reels, reels, np.zeros((1, 1), dtype=np.int64), awards, wheel)
         return (none, none, head, np.ones(1), args), ()
-    lk = _required(game)
+    lk = required_lockit(game)
     args, g = lockit_args(game, level)
     pat, mpat, _ = _patterns(game, lk, "base")
     head = np.array([lk.spec.trigger, at, H, H * R], dtype=np.int64)

@@ -276,7 +276,7 @@ def evaluation(game: Game, level: int, reel_set: str) -> tuple:
     return ev, line_names, no_ways_args(game)
 
 
-def _free_evaluation(game: Game, level: int, reel_set: str, nudge: str | None, scatter_pays: bool):
+def free_evaluation(game: Game, level: int, reel_set: str, nudge: str | None, scatter_pays: bool):
     """Evaluation arrays of the free reel set: the expanding wild fills its reel's
     window column; scatter pays zeroed when they are not paid in free games."""
     ev, names, ways = evaluation(game, level, reel_set)
@@ -315,7 +315,7 @@ def sampler_args(game: Game, level: int) -> tuple:
         free_ev, free_draw, fsym, free_ways = base_ev, base_draw, base_ev[1], base_ways
         symbol = None
     else:
-        free_ev, free_ways, fsym = _free_evaluation(game, level, spec.reels, spec.nudge, spec.scatter_pays)
+        free_ev, free_ways, fsym = free_evaluation(game, level, spec.reels, spec.nudge, spec.scatter_pays)
         free_draw = draw_args(game, spec.reels)
         symbol = spec.symbol
     none = np.zeros(base_ev[1].shape[:2], dtype=np.int64)

@@ -71,7 +71,7 @@ BLOCK = 8192
 #: A win within this relative distance below an edge counts as on the edge
 #: (float rounding of sums such as 4.7 + 0.3 must not move a win of 5 down).
 EDGE_TOLERANCE = 1e-12
-_THRESHOLDS = np.array(WIN_EDGES, dtype=np.float64) * (1 - EDGE_TOLERANCE)
+THRESHOLDS = np.array(WIN_EDGES, dtype=np.float64) * (1 - EDGE_TOLERANCE)
 #: Number of histogram bins (zero, below the first edge, between edges, above the last).
 N_BINS = len(WIN_EDGES) + 2
 
@@ -339,7 +339,7 @@ def run_chunk(sampler, seed: int, index: int, size: int, block: int = BLOCK) -> 
         for k, (s, q) in enumerate(zip(by_part.sum(axis=0), (by_part * by_part).sum(axis=0), strict=True)):
             parts[k] += Fraction(float(s))
             part_sq[k] += Fraction(float(q))
-        b1, b2, b3, b4, h, m, hb, bad = _block_stats(wins.astype(np.float64, copy=False), _THRESHOLDS)
+        b1, b2, b3, b4, h, m, hb, bad = _block_stats(wins.astype(np.float64, copy=False), THRESHOLDS)
         if bad:
             raise ValueError(f"round sampler returned {bad} negative or non-finite wins")
         for k, s in enumerate((b1, b2, b3, b4)):
@@ -614,7 +614,7 @@ def _mp_context():
 def _warm_up(sampler) -> None:
     """Compile (or load) the kernels here so forked workers inherit them."""
     sampler.kernel(np.random.default_rng(0), 1, *sampler.args)
-    _block_stats(np.zeros(1), _THRESHOLDS)
+    _block_stats(np.zeros(1), THRESHOLDS)
 
 
 class _PoolRunner(_LocalRunner):

@@ -19,10 +19,10 @@ from slotmath.report import plots
 from slotmath.report.featuresheet import feature_tables, walk_estimates, walk_scalars
 from slotmath.report.sheetparts import (
     FIGURE_NAMES,
-    _agrees,
-    _finite,
+    agreement_word,
     channel_groups,
     coin_values,
+    finite,
     volatility_class,
 )
 from slotmath.report.sheettable import (
@@ -497,7 +497,7 @@ def simulation(sheet: ParSheet) -> Section:
             "z": f["z"],
         }
     )
-    figures["check"] = [_agrees(z) for z in f["z"]]
+    figures["check"] = [agreement_word(z) for z in f["z"]]
     rows_fmt = [row_fmt[x] for x in f["figure"]]
     table = Table(
         "RTP, hit frequency and SD",
@@ -523,7 +523,7 @@ def simulation(sheet: ParSheet) -> Section:
                         "simulated": parts["simulated"],
                         "standard error": parts["se"],
                         "z": parts["z"],
-                        "check": [_agrees(z) for z in parts["z"]],
+                        "check": [agreement_word(z) for z in parts["z"]],
                     }
                 ),
                 {"exact": "pct6", "simulated": "pct6", "standard error": "pct6", "z": "z", "check": "text"},
@@ -549,16 +549,16 @@ def simulation(sheet: ParSheet) -> Section:
             {
                 "event": [human(x) for x in e["event"]],
                 "hits": e["hits"],
-                "simulated per round": [_finite(float(v)) for v in e["per_round"]],
-                "exact per round": [None if v is None else _finite(float(v)) for v in e["exact"]],
+                "simulated per round": [finite(float(v)) for v in e["per_round"]],
+                "exact per round": [None if v is None else finite(float(v)) for v in e["exact"]],
                 "simulated 1 in N": [
-                    None if c else _finite(v) for c, v in zip(counts, e["one_in"], strict=True)
+                    None if c else finite(v) for c, v in zip(counts, e["one_in"], strict=True)
                 ],
                 "exact 1 in N": [
-                    None if c else _finite(v) for c, v in zip(counts, e["exact_one_in"], strict=True)
+                    None if c else finite(v) for c, v in zip(counts, e["exact_one_in"], strict=True)
                 ],
                 "z": e["z"],
-                "check": [_agrees(z) for z in e["z"]],
+                "check": [agreement_word(z) for z in e["z"]],
             }
         )
         tables.append(
@@ -593,7 +593,7 @@ def simulation(sheet: ParSheet) -> Section:
                     "simulated": h["probability"].tolist(),
                     "exact": h["exact"].tolist(),
                     "z": h["z"].tolist(),
-                    "check": [_agrees(z) for z in h["z"]],
+                    "check": [agreement_word(z) for z in h["z"]],
                 }
             ),
             {"rounds": "int", "simulated": "prob", "exact": "prob", "z": "z", "check": "text"},
@@ -645,7 +645,7 @@ def estimates_table(sheet: ParSheet, d: dict) -> Table:
                 "95 % CI low": lo,
                 "95 % CI high": hi,
                 "z": z,
-                "agrees (|z| < 4)": _agrees(z),
+                "agrees (|z| < 4)": agreement_word(z),
             }
         )
     fmt = {c: "num" for c in ("exact", "simulated", "standard error", "95 % CI low", "95 % CI high")}

@@ -18,11 +18,11 @@ from slotmath.io.readset import read_set
 from slotmath.report import plots
 from slotmath.report.sheetparts import (
     WAYS_NOTE,
-    _installed_folder,
-    _relative,
     coin_values,
     file_sha256,
     git_revision,
+    installed_folder,
+    reader_path,
 )
 from slotmath.report.sheettable import Section, Table, exact_str, figure_table, human
 
@@ -45,12 +45,12 @@ def identification(sheet: ParSheet) -> Section:
     # exactly the files the game reads (its read set), named from its folder
     read = read_set(g.source)
     rows += [
-        ("game file", _relative(g.source), "text"),
-        ("files read", ", ".join(f.name if f.parent == folder else _relative(f) for f in read), "text"),
+        ("game file", reader_path(g.source), "text"),
+        ("files read", ", ".join(f.name if f.parent == folder else reader_path(f) for f in read), "text"),
         ("game file SHA-256", file_sha256(g.source), "text"),
     ]
     for extra in read[1:]:
-        shown = extra.name if extra.parent == folder else _relative(extra)
+        shown = extra.name if extra.parent == folder else reader_path(extra)
         rows.append((f"data file {shown} SHA-256", file_sha256(extra), "text"))
     rows += [
         ("grid", f"{g.reels} reels x {g.rows} rows", "text"),
@@ -81,9 +81,9 @@ def identification(sheet: ParSheet) -> Section:
         ("git commit", git_revision([folder, Path(__file__).parent]), "text"),
         ("game file last committed", sheet.generated or "not committed", "text"),
     ]
-    shown = dict(p, out=_installed_folder(p.get("out"), g.name))
+    shown = dict(p, out=installed_folder(p.get("out"), g.name))
     if isinstance(shown.get("game"), str) and Path(shown["game"]).is_absolute():
-        shown["game"] = _relative(shown["game"])  # no absolute path of the author's machine
+        shown["game"] = reader_path(shown["game"])  # no absolute path of the author's machine
     names = {
         "game": "game",
         "bet": "bet level",

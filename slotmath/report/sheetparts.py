@@ -186,7 +186,7 @@ def git_revision(paths) -> str:
     return commit
 
 
-def _installed_folder(out, name: str):
+def installed_folder(out, name: str):
     """The report folder as the reader finds it: a temporary build folder
     (``.<game>.partial-*``) is shown as the folder it is installed as."""
     if out is None:
@@ -194,10 +194,10 @@ def _installed_folder(out, name: str):
     p = Path(out)
     if p.name.startswith(f".{name}{PARTIAL}"):
         p = p.parent / name
-    return _relative(p)
+    return reader_path(p)
 
 
-def _relative(path: str | Path) -> str:
+def reader_path(path: str | Path) -> str:
     """``path`` as a reader may see it: relative to the checkout, or outside
     it its folder and name (never an absolute path of the author's machine)."""
     p = Path(path).resolve()
@@ -220,14 +220,14 @@ def channel_groups(components: dict, most: int = 12):
     return grouped, caption[:-1] + ", channels named 'group: part' summed per group."
 
 
-def _agrees(z):
+def agreement_word(z):
     """'passes' / 'fails' for |z| < 4, '' without an exact value."""
     if z is None or (isinstance(z, float) and math.isnan(z)):
         return ""
     return "passes" if abs(z) < 4 else "fails"
 
 
-def _finite(v):
+def finite(v):
     """``v`` as a float, None when infinite or missing."""
     return None if v is None or not math.isfinite(float(v)) else float(v)
 

@@ -43,6 +43,15 @@ def _entry_points() -> dict:
     return {ep.name: ep for ep in entry_points(group=GROUP)}
 
 
+def forget_installed() -> None:
+    """Forget the installed rules read so far: the entry points are read
+    again and their rules loaded again on next use (after a distribution is
+    installed while the process runs)."""
+    for name in set(_LOADED) - set(BUILT_IN):
+        del _LOADED[name]
+    _entry_points.cache_clear()
+
+
 def known_rules() -> list[str]:
     """Every registered rules name, sorted."""
     return sorted(set(_REGISTERED) | set(BUILT_IN) | set(_entry_points()))

@@ -27,9 +27,8 @@ from slotmath.errors import ensure
 from slotmath.features.holdspin import (
     COINS_TABLE,
     HoldAndSpinSpec,
-    _award_grid_laws,
-    _PrizeSums,
-    _required,
+    PrizeSums,
+    award_grid_laws,
     check_jackpots,
     depends_on_count_only,
     feature_odds,
@@ -37,10 +36,11 @@ from slotmath.features.holdspin import (
     hold_and_spin_trigger,
     key_mask,
     mask_count_laws,
+    required_hold_and_spin,
     rows_matter,
     trigger_keys,
 )
-from slotmath.features.options import _Reader
+from slotmath.features.options import Reader
 from slotmath.model import Game
 
 __all__ = [
@@ -58,7 +58,7 @@ OWN_OPTIONS = ("jackpots", "hold_and_spin")
 
 def _check_options(game: Game, spec: HoldAndSpinSpec) -> None:
     """Refuse option keys the round does not compute and unused jackpots."""
-    _Reader(game).mapping(game.options, "options", OWN_OPTIONS)
+    Reader(game).mapping(game.options, "options", OWN_OPTIONS)
     check_jackpots(game, spec)
 
 
@@ -83,7 +83,7 @@ def hold_and_spin_rtp(game: Game, level: int, spec: HoldAndSpinSpec | None = Non
     (exact Fractions) and ``hold_and_spin`` = sum over keys of P(key) x
     mean(key) (a Fraction when the chain runs exact, else float64 within the
     bound of the module docstring)."""
-    spec = spec or _required(game)
+    spec = spec or required_hold_and_spin(game)
     out = base_rtp(game, level, spec.base_reels)
     means = hold_and_spin_means(game, level, spec, exact)
     probs = trigger_keys(game, spec)
@@ -164,7 +164,7 @@ def round_distribution(
     rows.  Float64 probabilities.
     """
     bet = game.bet(level)
-    g, laws = _award_grid_laws(game, spec, exact)
+    g, laws = award_grid_laws(game, spec, exact)
     by_count: dict = {}
     for key in laws:
         by_count.setdefault(sum(key), []).append(key)
@@ -212,7 +212,7 @@ def _keyed_awards(game: Game, spec: HoldAndSpinSpec, exact, count_laws: dict) ->
     from slotmath.features.round import trigger_key_probability
 
     V = mask_count_laws(game, spec, exact)
-    sums = _PrizeSums(spec, game.rows * game.reels)
+    sums = PrizeSums(spec, game.rows * game.reels)
     probs, laws = {}, {}
     for key, p in trigger_key_probability(game, hold_and_spin_trigger(game, spec), spec.base_reels).items():
         m = key_mask(game, key)
@@ -234,7 +234,7 @@ def hold_and_spin_par(game: Game, level: int | None = None, exact: bool | None =
     from slotmath.engine.combinations import combination_table, line_rtp
     from slotmath.rules.par import ParResult
 
-    spec = _required(game)
+    spec = required_hold_and_spin(game)
     _check_options(game, spec)
     level = game.bet(level).level
     reels = spec.base_reels

@@ -44,7 +44,12 @@ from slotmath.engine.distribution import WinDistribution
 from slotmath.errors import ensure
 from slotmath.features.progressive import renewal_figures
 from slotmath.model import Game
-from slotmath.rules.grand_spinn_superpot.chains import NudgeChain, _reel_table, nudge_chain, solve_nudge  # noqa: F401  (re-exported)
+from slotmath.rules.grand_spinn_superpot.chains import (  # noqa: F401  (re-exported)
+    NudgeChain,
+    nudge_chain,
+    reel_transition_table,
+    solve_nudge,
+)
 from slotmath.rules.grand_spinn_superpot.enumeration import (  # noqa: F401  (re-exported)
     PATH_LINE,
     PATH_NONE,
@@ -74,7 +79,6 @@ from slotmath.rules.grand_spinn_superpot.options import (  # noqa: F401
     Jackpot,
     Network,
     Options,
-    _fail,
     check,
     parse_options,
 )
@@ -82,6 +86,7 @@ from slotmath.rules.grand_spinn_superpot.sampler import (  # noqa: F401
     RoundsSimulation,
     Sampler,
     event_names,
+    exact_events,
     play_stops,
     round_sampler,
     run_sampler,
@@ -365,22 +370,6 @@ def _notes(opts, features) -> list:
 # ===========================================================================
 # Monte Carlo: an independent, literal implementation (its own module)
 # ===========================================================================
-def exact_events(game: Game, level: int) -> dict:
-    """Exact per-round probability of each sampler event."""
-    rules = compile_rules(game, level)
-    ex = enumerate_cycle(rules)
-    C = ex.cycle
-    out = {}
-    for k, j in enumerate(rules.options.jackpots):
-        out[j.name.lower()] = float(Fraction(int(ex.jp_counts[:, k].sum()), C))
-    out["line_win"] = float(Fraction(ex.win_rounds, C))
-    out["nudge"] = float(Fraction(ex.repay_rounds, C))
-    out["arrow"] = float(Fraction(ex.arrow_rounds, C))
-    out["jackpot_without_win"] = float(Fraction(int(ex.jp_counts[PATH_LINE].sum()), C))
-    out["endless_nudge"] = 0.0
-    return out
-
-
 # ===========================================================================
 # reel tuning hooks (slotmath.tuning.tune)
 # ===========================================================================
@@ -404,6 +393,11 @@ def tuning_stop_values(game: Game, level: int, reel_set: str = "base") -> dict:
 # read after every change (slotmath.analysis.metrics.game_figures)
 # ---------------------------------------------------------------------------
 _PLAYED: dict = {}
+
+
+def played_out() -> frozenset:
+    """Keys of the play-outs :func:`played_outcomes` keeps (one at a time)."""
+    return frozenset(_PLAYED)
 
 
 def played_outcomes(rules: Rules) -> Outcomes:

@@ -142,7 +142,7 @@ def nudge_chain(rules: Rules) -> NudgeChain:
         e_w0_nudge / bet,
         e_w0_arrow / bet,
         jackpots,
-        _reel_table(chains, class_prob, p_win),
+        reel_transition_table(chains, class_prob, p_win),
         class_prob,
     )
 
@@ -152,7 +152,7 @@ def solve_nudge(game: Game, level: int) -> NudgeChain:
     return nudge_chain(compile_rules(game, level))
 
 
-def _reel_table(chains, class_prob, p_win) -> pd.DataFrame:
+def reel_transition_table(chains, class_prob, p_win) -> pd.DataFrame:
     """Per reel and state ``(k nudges, arrow unused)``, the chains'
     transition probabilities averaged over winning spins (each chain
     weighted by its probability of reaching the state)."""

@@ -418,7 +418,7 @@ def _outcome_weights(codes, weights, lengths, n_outcomes):
 
 
 @nb.njit(cache=True)
-def _stop_sums(codes, weights, lengths, values):
+def stop_sums(codes, weights, lengths, values):
     """``out[r, s, m]``: sum over the rounds with stop ``s`` on reel ``r`` of
     the other reels' stop-weight product times ``values[code, m]`` (outcome 0,
     the losing round, must have all values 0)."""

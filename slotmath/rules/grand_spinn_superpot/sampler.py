@@ -38,6 +38,7 @@ per CPU-second for the kernel (``benchmarks/bench_grand_spinn.py``).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from fractions import Fraction
 
 import numba as nb
 import numpy as np
@@ -547,10 +548,27 @@ def run_sampler(sampler: Sampler, spins: int, seed: int):
     return outcome.stats.moments, np.asarray(outcome.stats.events, dtype=np.int64)
 
 
+def exact_events(game: Game, level: int) -> dict:
+    """Exact per-round probability of each sampler event."""
+    from slotmath.rules.grand_spinn_superpot.enumeration import PATH_LINE, compile_rules, enumerate_cycle
+
+    rules = compile_rules(game, level)
+    ex = enumerate_cycle(rules)
+    C = ex.cycle
+    out = {}
+    for k, j in enumerate(rules.options.jackpots):
+        out[j.name.lower()] = float(Fraction(int(ex.jp_counts[:, k].sum()), C))
+    out["line_win"] = float(Fraction(ex.win_rounds, C))
+    out["nudge"] = float(Fraction(ex.repay_rounds, C))
+    out["arrow"] = float(Fraction(ex.arrow_rounds, C))
+    out["jackpot_without_win"] = float(Fraction(int(ex.jp_counts[PATH_LINE].sum()), C))
+    out["endless_nudge"] = 0.0
+    return out
+
+
 def simulate(game: Game, level: int, spins: int, seed: int = 0) -> RoundsSimulation:
     """Monte Carlo run of ``spins`` rounds with z-scores against the exact figures."""
     from slotmath.engine.distribution import WinDistribution
-    from slotmath.rules.grand_spinn_superpot.analysis import exact_events
     from slotmath.rules.grand_spinn_superpot.enumeration import compile_rules, enumerate_cycle
 
     sampler = round_sampler(game, level)

@@ -38,7 +38,7 @@ import numpy as np
 from slotmath.io.files import write_text_atomic
 from slotmath.io.gamefile import GAMES_DIR
 from slotmath.io.gamewriter import strips_csv
-from slotmath.rules.grand_spinn_superpot.enumeration import JACKPOT, _stop_sums, compile_rules, play_outcomes
+from slotmath.rules.grand_spinn_superpot.enumeration import JACKPOT, compile_rules, play_outcomes, stop_sums
 
 GAME = "grand_spinn_superpot"
 DRAFT = Path("draft") / "reels.csv"  # inside the game folder
@@ -197,7 +197,7 @@ def stop_values(rules) -> dict:
     for k, j in enumerate(rules.options.jackpots):
         metrics[j.name] = (jp == k) * 1.0
     values = np.stack(list(metrics.values()), axis=1)
-    sums = _stop_sums(out.codes.ravel(), rules.weights.astype(np.float64), rules.lengths, values)
+    sums = stop_sums(out.codes.ravel(), rules.weights.astype(np.float64), rules.lengths, values)
     R = rules.game.reels
     return {name: [sums[r, : rules.lengths[r], m] for r in range(R)] for m, name in enumerate(metrics)}
 

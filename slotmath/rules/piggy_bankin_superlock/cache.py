@@ -14,7 +14,7 @@ from slotmath.model import Game
 from slotmath.rules.piggy_bankin_superlock.check import BASE_REELS
 
 
-def _referenced_files(game: Game, options) -> list:
+def game_referenced_files(game: Game, options) -> list:
     """Files next to the game file that string options name (award tables)."""
     return referenced_files(Path(game.source).parent, options) if game.source else []
 
@@ -24,5 +24,5 @@ def feature_sets(game: Game, *args) -> tuple:
     return tuple(sorted(n for n in game.reel_sets if n != BASE_REELS))
 
 
-def _this_set(game, reel_set, *args) -> tuple:
+def this_set(game, reel_set, *args) -> tuple:
     return (reel_set,)

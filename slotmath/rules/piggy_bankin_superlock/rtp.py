@@ -6,7 +6,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-import numba as nb
 import numpy as np
 import pandas as pd
 
@@ -15,18 +14,15 @@ from slotmath.engine.combinations import line_rtp
 from slotmath.engine.lines import pay_tensor
 from slotmath.features import wheel as wheel_mod
 from slotmath.model import Game
-from slotmath.rules.piggy_bankin_superlock.cache import _this_set, feature_sets
+from slotmath.rules.piggy_bankin_superlock.cache import feature_sets, this_set
 from slotmath.rules.piggy_bankin_superlock.check import BASE, BASE_REELS, FREE, PARTS, POLICIES
+from slotmath.rules.piggy_bankin_superlock.screens import feature_screen_sums
 from slotmath.rules.piggy_bankin_superlock.structure import (
     Structure,
-    _chain,
-    _reel_classes,
-    _weighted_total,
-    features_of,
-    popcount15,
+    game_lockit_chain,
     prizes,
-    reel_data,
     structure,
+    weighted_total,
 )
 
 
@@ -53,11 +49,11 @@ def lines_rtp(game: Game, level: int, reel_set: str = BASE_REELS, lines_game: Ga
     for lp in game.line_pays:
         if any(p * lv0 != lp.pays[0] * lv for p, lv in zip(lp.pays, game.levels, strict=True)):
             return line_rtp(lines_game or game, level, reel_set)[0]
-    return _lines_rtp(lines_game or game, reel_set)
+    return line_game_rtp(lines_game or game, reel_set)
 
 
-@game_cache(_this_set, maxsize=16)
-def _lines_rtp(lines_game, reel_set):
+@game_cache(this_set, maxsize=16)
+def line_game_rtp(lines_game, reel_set):
     """(``lines_game`` has the pay table of the game: the nudged free-game
     form of it only differs in its strips.)"""
     from slotmath.engine.multilinear import cycle_line_win
@@ -68,7 +64,7 @@ def _lines_rtp(lines_game, reel_set):
     return Fraction(total, lines_game.cycle(reel_set) * bet.total_bet)
 
 
-def _fg_per_spin(st: Structure, level: int) -> dict:
+def fg_per_spin(st: Structure, level: int) -> dict:
     """Per free spin (before the x multiplier): mean line win, prize and lock-it,
     and the retrigger statistics."""
     g, fgs = st.game, st.features.free_games
@@ -166,9 +162,9 @@ def breakdown(game: Game, level: int) -> Breakdown:
 
     # selection (rule 4): policy lock-it
     p_sel = 0.0
-    fg_stats = _fg_per_spin(st, level)
+    fg_stats = fg_per_spin(st, level)
     mult = float(fgs.multiplier)
-    one_fg = _per_awarded_game(fg_stats)
+    one_fg = per_awarded_game(fg_stats)
     fg_count = 0.0
     for b in range(len(p_b)):
         opt = sel.option(b)
@@ -241,7 +237,7 @@ def breakdown(game: Game, level: int) -> Breakdown:
 # tuning figures: exact RTP fast after a base-reel change
 # ===========================================================================
 @game_cache(feature_sets, maxsize=64)
-def _lockit_values(game, source, spins, table, level):
+def lockit_values(game, source, spins, table, level):
     """Expected prize [x total bet] of a lock-it from every start (flag, mask),
     wheel included where it is paid: the chain's value function (linearity:
     the RTP of any start distribution is its dot product with these values)."""
@@ -249,31 +245,31 @@ def _lockit_values(game, source, spins, table, level):
     f = prizes(game, table, level).f(st.shape_counts)
     if not st.features.lockit.sources[source].mark_award:
         f = np.stack([f[0], f[0]])
-    return _chain(game, source, spins).values(f)
+    return game_lockit_chain(game, source, spins).values(f)
 
 
-def _per_free_spin(d: dict) -> float:
+def per_free_spin(d: dict) -> float:
     """Expected win of one free spin before the multiplier [x total bet]
-    (lines, BONUS prizes, lock-it; ``d`` from :func:`_fg_per_spin`)."""
+    (lines, BONUS prizes, lock-it; ``d`` from :func:`fg_per_spin`)."""
     return float(d["lines"]) + float(d["prize"]) + float(d["lockit"])
 
 
-def _per_awarded_game(d: dict) -> float:
+def per_awarded_game(d: dict) -> float:
     """Expected win of one awarded free game with the games its retriggers
     add, ``E[spin] / (1 - E[K])``, before the multiplier [x total bet]."""
-    return _per_free_spin(d) / (1 - float(d["ek"]))
+    return per_free_spin(d) / (1 - float(d["ek"]))
 
 
 @game_cache(feature_sets)
-def _free_games_value(game, level) -> float:
+def free_games_value(game, level) -> float:
     """Value of one awarded free game, retriggers and multiplier included [x total bet]."""
-    d = _fg_per_spin(structure(game), level)
-    one = _per_awarded_game(d)
+    d = fg_per_spin(structure(game), level)
+    one = per_awarded_game(d)
     return float(structure(game).features.free_games.multiplier) * one
 
 
 @game_cache(feature_sets, maxsize=64)
-def _lockit_second_values(game, source, spins, table, level):
+def lockit_second_values(game, source, spins, table, level):
     """Second moment [(x total bet)^2] of a lock-it's prize from every start
     (flag, mask): the chain's value function of ``E[prize^2 | final]``.
 
@@ -289,133 +285,11 @@ def _lockit_second_values(game, source, spins, table, level):
     g = np.stack([a2, a2 + 2 * a * pz.wheel_mean + pz.wheel_second])
     if not st.features.lockit.sources[source].mark_award:
         g = np.stack([a2, a2])
-    return _chain(game, source, spins).values(g)
+    return game_lockit_chain(game, source, spins).values(g)
 
 
 @game_cache(no_sets, maxsize=16)
-def _prefix_tables(game, level):
-    """:func:`slotmath.engine.lines.prefix_determined` of the pay table at ``level``,
-    concatenated: ``(tables, offsets)``."""
-    from slotmath.engine.lines import prefix_determined
-
-    prefix = prefix_determined(pay_tensor(game, level))
-    return (np.concatenate(prefix), np.cumsum([0] + [len(t) for t in prefix[:-1]]).astype(np.int64))
-
-
-def _walk_feature_screens(game, reel_set, level):
-    """The feature-starting stop combinations of ``reel_set`` of a window game
-    (:func:`slotmath.engine.reels.window_game`) aggregated by (line win [coins at ``level``],
-    BONUS, flag, mask): arrays ``(win, bonus, flag, mask, count)`` in key order."""
-    keys, vals, _, _ = _run_feature_walk(game, reel_set, level, None)
-    order = np.argsort(keys)
-    keys, vals = keys[order], vals[order]
-    cells = game.reels * game.rows
-    rest = keys >> cells
-    return (rest // (2 * (cells + 1)), (rest // 2) % (cells + 1), rest % 2, keys % (1 << cells), vals)
-
-
-def _feature_screen_sums(game, reel_set, level, f, q):
-    """``(sum count x win x f, sum count x [win = 0] x q)`` over the
-    feature-starting stop combinations of ``reel_set`` of a window game
-    [coins at ``level`` x f, stop combinations x q], ``f`` (float) and ``q``
-    (integer) arrays [flag, BONUS, mask] of shape (2, n_b, 2**(R H)) that are
-    0 off the feature starts; the walk does not visit each combination
-    (:func:`_suffix_tables`)."""
-    _, _, win_f, quiet_q = _run_feature_walk(game, reel_set, level, (f, q))
-    return win_f, int(quiet_q)
-
-
-def _run_feature_walk(game, reel_set, level, suffix):
-    """:func:`_feature_screens` on ``reel_set`` of a window game; with
-    ``suffix = (f, q)`` through their suffix tables."""
-    from slotmath.rules.piggy_bankin_superlock.screens import _feature_screens, _stop_classes
-
-    f = features_of(game)
-    d = reel_data(game, reel_set)
-    tables, offsets = _prefix_tables(game, level)
-    pigs_of = popcount15(game.rows)
-    cls_start, cls_order = _stop_classes(d, pigs_of)
-    if suffix is None:
-        lf, lq, n_b = np.zeros(0), np.zeros(0, dtype=np.int8), 0
-        sf, sq, at = lf, np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-    else:
-        lf, lq, n_b = suffix[0].ravel(), suffix[1].ravel(), suffix[0].shape[1]
-        sf, sq, at = _suffix_tables(lf, lq, d.pattern, d.mark, d.bonus, d.weight, d.n_stops, game.rows, n_b)
-    return _feature_screens(
-        d.sym,
-        d.weight,
-        d.n_stops,
-        d.pattern,
-        d.mark,
-        d.bonus,
-        np.array(game.paylines, dtype=np.int64),
-        tables,
-        offsets,
-        len(game.symbols),
-        f.lockit.trigger,
-        f.free_games.min_count,
-        pigs_of,
-        cls_start,
-        cls_order,
-        sf,
-        sq,
-        at,
-        lf,
-        lq,
-        n_b,
-    )
-
-
-@nb.njit(cache=True)
-def _suffix_tables(f_last, q_last, pattern, mark, bonus, weight, n_stops, H, n_b):
-    """Suffix sums of a function of the whole screen's (flag, BONUS, mask).
-
-    ``f_last``, ``q_last``: flattened [flag, BONUS, mask] arrays of the
-    screen (shape (2, n_b, 2**(R H))).  For every prefix length r = 0..R-1
-    the table of r reels holds, at ``at[r] + (flag n_b + BONUS) 2**(r H) +
-    mask`` (the prefix's flag, BONUS count and mask), the weighted sum of
-    ``f`` (``q``) over every completion by reels r..R-1 (for r = R the
-    arrays themselves, not copied).  Returns (f, q, at)."""
-    R = pattern.shape[0]
-    at = np.zeros(R + 1, dtype=np.int64)
-    for r in range(1, R + 1):
-        at[r] = at[r - 1] + (2 * n_b << ((r - 1) * H))
-    tf = np.zeros(at[R])
-    tq = np.zeros(at[R], dtype=np.int64)
-    reach = np.zeros(R + 1, dtype=np.int64)  # most BONUS reels < r show
-    for r in range(R):
-        most = 0
-        for s in range(n_stops[r]):
-            if weight[r, s] > 0:
-                most = max(most, bonus[r, s])
-        reach[r + 1] = reach[r] + most
-    for r in range(R - 1, -1, -1):
-        classes = _reel_classes(pattern, mark, bonus, weight, n_stops[r], r, H)
-        if r == R - 1:
-            _suffix_step(tf, tq, at[r], f_last, q_last, 0, classes, r * H, H, n_b, reach[r])
-        else:
-            _suffix_step(tf, tq, at[r], tf, tq, at[r + 1], classes, r * H, H, n_b, reach[r])
-    return tf, tq, at
-
-
-@nb.njit(cache=True)
-def _suffix_step(tf, tq, here, nf, nq, there, classes, shift, H, n_b, reach):
-    """One reel of :func:`_suffix_tables`: the table of the prefix of reels
-    before it (at ``here`` in ``tf``/``tq``) from the table one reel longer
-    (at ``there`` in ``nf``/``nq``) and the reel's stop classes."""
-    size = 1 << shift
-    for p, mk, bb, w in classes:
-        for fl in range(2):
-            for b in range(min(n_b - bb, reach + 1)):
-                src = here + (fl * n_b + b) * size
-                dst = there + (((fl | mk) * n_b + b + bb) << (shift + H)) + (p << shift)
-                for m in range(size):
-                    tf[src + m] += w * nf[dst + m]
-                    tq[src + m] += w * nq[dst + m]
-
-
-@game_cache(no_sets, maxsize=16)
-def _features_always_pay(game: Game, level: int) -> bool:
+def features_always_pay(game: Game, level: int) -> bool:
     """True when every feature start pays something under policy lock-it: a
     selection prize > 0, or every lock-it final mask (6+ held cells) packs at
     least one shape and every shape award is > 0."""
@@ -445,12 +319,12 @@ def round_moments(game: Game, level: int, rtp: float) -> dict:
     ``E[X^2] = E[L^2] + 2 E[L F] + E[F^2]``: ``E[L^2]`` from
     :func:`slotmath.engine.moments.line_moments` (exact), ``E[F | screen]`` and
     ``E[F^2 | screen]`` from the value functions of the lock-it chains of the
-    prize and of its square (:func:`_lockit_values`,
-    :func:`_lockit_second_values`) plus the selection prize, and ``E[L F]``
+    prize and of its square (:func:`lockit_values`,
+    :func:`lockit_second_values`) plus the selection prize, and ``E[L F]``
     and the hit frequency from the feature-starting screens with their line
-    win (:func:`_feature_screen_sums`: prefixes whose lines are all fixed
+    win (:func:`feature_screen_sums`: prefixes whose lines are all fixed
     are not expanded).  Every feature start pays (checked:
-    :func:`_features_always_pay`), so ``P(X = 0) = P(no line win) - P(no line
+    :func:`features_always_pay`), so ``P(X = 0) = P(no line win) - P(no line
     win, a feature starts)``: the hit frequency is an exact Fraction.  A
     screen with both 6+ PIGGY and 3+ BONUS plays both features independently.
 
@@ -467,9 +341,9 @@ def round_moments(game: Game, level: int, rtp: float) -> dict:
     cyc = game.cycle(BASE_REELS)
     scr = st.base_screens
     present = tuple(int(b) for b in np.flatnonzero(st.base_totals.by_bonus))
-    sv = _screen_values(game, level, present)
-    f2 = _weighted_total(scr, sv.ef2_fmb) / cyc
-    win_f, quiet_starts = _feature_screen_sums(
+    sv = screen_values(game, level, present)
+    f2 = weighted_total(scr, sv.ef2_fmb) / cyc
+    win_f, quiet_starts = feature_screen_sums(
         window_game(game, BASE_REELS), BASE_REELS, level, sv.ef_fbm, sv.starts_fbm
     )
     lf = win_f / game.bet(level).total_bet / cyc
@@ -477,7 +351,7 @@ def round_moments(game: Game, level: int, rtp: float) -> dict:
     second = float(lm.second_moment) + 2 * lf + f2
     sd = max(second - rtp * rtp, 0.0) ** 0.5
     out = {"second_moment": second, "sd": sd, "vi": z_value(VI_CONFIDENCE) * sd}
-    if _features_always_pay(game, level):
+    if features_always_pay(game, level):
         quiet = lm.no_win - quiet_starts
         out["hit_frequency"] = Fraction(cyc - quiet, cyc)
     return out
@@ -497,7 +371,7 @@ class ScreenValues:
 
 
 @game_cache(feature_sets, maxsize=8)
-def _screen_values(game, level, present):
+def screen_values(game, level, present):
     """:class:`ScreenValues` at ``level`` for the BONUS counts ``present`` on
     the base screens (the others are left 0); no base reel is read."""
     st = structure(game)
@@ -505,8 +379,8 @@ def _screen_values(game, level, present):
     lk, sel = f.lockit, f.selection
     n_b = game.reels * game.rows + 1
     src = lk.sources[BASE]
-    v_base = _lockit_values(game, BASE, None, src.awards, level)
-    v2_base = _lockit_second_values(game, BASE, None, src.awards, level)
+    v_base = lockit_values(game, BASE, None, src.awards, level)
+    v2_base = lockit_second_values(game, BASE, None, src.awards, level)
     pigs = st.pc >= lk.trigger
     ef = np.zeros((2, len(st.pc), n_b))
     ef2 = np.zeros_like(ef)
@@ -514,8 +388,8 @@ def _screen_values(game, level, present):
         o = sel.option(b)
         if o is None:
             continue
-        v = _lockit_values(game, sel.lockit_source, o.lockit_spins, o.lockit_awards, level)
-        v2 = _lockit_second_values(game, sel.lockit_source, o.lockit_spins, o.lockit_awards, level)
+        v = lockit_values(game, sel.lockit_source, o.lockit_spins, o.lockit_awards, level)
+        v2 = lockit_second_values(game, sel.lockit_source, o.lockit_spins, o.lockit_awards, level)
         p = float(o.prize)
         ef[:, :, b] = p + v
         ef2[:, :, b] = p * p + 2 * p * v + v2
@@ -552,7 +426,7 @@ def tuning_figures(game: Game, level: int, needed=None) -> dict:
     milliseconds)."""
     st = structure(game)
     cyc = game.cycle(BASE_REELS)
-    parts, by_choice, n_trig, n_sel = _base_parts(game, level)
+    parts, by_choice, n_trig, n_sel = base_parts(game, level)
     common = float(parts["base lines"]) + float(parts["selection prizes"]) + parts["lock-it base game"]
     out = {
         "rtp": common + by_choice["lockit"],
@@ -569,7 +443,7 @@ def tuning_figures(game: Game, level: int, needed=None) -> dict:
     return out
 
 
-def _base_parts(game: Game, level: int) -> tuple:
+def base_parts(game: Game, level: int) -> tuple:
     """The RTP of the base spin's parts from the base-reel start distribution
     and the cached feature values (see :func:`tuning_figures`): ``({"base
     lines": Fraction, "selection prizes": Fraction, "lock-it base game":
@@ -587,12 +461,12 @@ def _base_parts(game: Game, level: int) -> tuple:
     parts = {
         "base lines": lines_rtp(game, level, BASE_REELS),
         "selection prizes": sum((Fraction(int(by_b[b]), cyc) * o.prize for b, o in options), Fraction(0)),
-        "lock-it base game": float((trig * _lockit_values(game, BASE, None, src.awards, level)).sum()) / cyc,
+        "lock-it base game": float((trig * lockit_values(game, BASE, None, src.awards, level)).sum()) / cyc,
     }
     by_choice = {"lockit": 0.0, "free_games": 0.0}
-    fg_one = _free_games_value(game, level)
+    fg_one = free_games_value(game, level)
     for b, o in options:
-        v = _lockit_values(game, sel.lockit_source, o.lockit_spins, o.lockit_awards, level)
+        v = lockit_values(game, sel.lockit_source, o.lockit_spins, o.lockit_awards, level)
         by_choice["lockit"] += float((scr[:, :, b] * v).sum()) / cyc
         by_choice["free_games"] += int(by_b[b]) / cyc * o.free_games * fg_one
     return parts, by_choice, int(trig.sum()), sum(int(by_b[b]) for b, _ in options)
@@ -605,6 +479,6 @@ def components(game: Game, level: int, policy: str = "lockit") -> dict:
     "lock-it base game" (shapes and wheel) and "lock-it selection" or "free
     games" (float64, relative error below 1e-12); they sum to the RTP.  The
     parts of the simulator's round win have these names."""
-    parts, by_choice, _, _ = _base_parts(game, level)
+    parts, by_choice, _, _ = base_parts(game, level)
     parts[PARTS[policy][3]] = by_choice[policy]
     return parts

@@ -28,11 +28,11 @@ from slotmath.montecarlo.linesim import (
     weighted_index,
 )
 from slotmath.montecarlo.lockitsim import play_respins
-from slotmath.montecarlo.roundsim import _free_evaluation
+from slotmath.montecarlo.roundsim import free_evaluation
 from slotmath.montecarlo.run import RoundSampler
 from slotmath.rules.piggy_bankin_superlock.check import BASE, BASE_REELS, FREE, PARTS, POLICIES
 from slotmath.rules.piggy_bankin_superlock.rtp import breakdown
-from slotmath.rules.piggy_bankin_superlock.structure import _shape_counts, _symbol_set, features_of
+from slotmath.rules.piggy_bankin_superlock.structure import features_of, lockit_shape_counts, symbol_set
 
 # ===========================================================================
 # Monte Carlo: the rules played literally (independent of the exact engine)
@@ -79,7 +79,7 @@ def _popcount(mask):
 
 
 @nb.njit(cache=True)
-def _wheel(rng, wheel, events):
+def spin_wheel(rng, wheel, events):
     """One Superlock wheel spin [x total bet] (rule 5.6)."""
     wh_val, wh_cum, wh_jp, pre = wheel
     events[6] += 1
@@ -93,7 +93,7 @@ def _wheel(rng, wheel, events):
 
 
 @nb.njit(cache=True)
-def _pack(rng, mask, packed, full_shape, table, awards, events):
+def pack(rng, mask, packed, full_shape, table, awards, events):
     """Prize [x total bet] of the final held ``mask``: each shape its packing
     places (``packed[mask]``, shapes of each kind) draws its award from
     table ``table``."""
@@ -111,14 +111,14 @@ def _pack(rng, mask, packed, full_shape, table, awards, events):
 
 
 @nb.njit(cache=True)
-def _lockit(rng, mask, flag, spins, reset, source, H, packed, table, awards, wheel, wheel_paid, events):
+def sample_lockit(rng, mask, flag, spins, reset, source, H, packed, table, awards, wheel, wheel_paid, events):
     """Play one lock-it from the held ``mask`` and mark ``flag``; returns its
     prize [x total bet].  ``source`` = (reels before a mark shows, reels
     after), each (stop draw, screen)."""
     mask, flag = play_respins(rng, mask, flag, spins, reset, source[0], source[1], H)
-    prize = _pack(rng, mask, packed[0], packed[1][0], table, awards, events)
+    prize = pack(rng, mask, packed[0], packed[1][0], table, awards, events)
     if flag and wheel_paid:
-        prize += _wheel(rng, wheel, events)
+        prize += spin_wheel(rng, wheel, events)
     return prize
 
 
@@ -157,7 +157,7 @@ def piggy_kernel(rng, n, ints, base, free, sources, packed, awards, wheel, count
         mask, n_bonus, flag = _screen(stop, base[2], H)
         if _popcount(mask) >= trigger:  # rule 5.1: lock-it from the base game
             events[0] += 1
-            parts[i, 2] = _lockit(
+            parts[i, 2] = sample_lockit(
                 rng, mask, flag, spins[0], reset, sources[0], H, packed, table[0], awards, wheel,
                 paid[0], events,
             )  # fmt: skip
@@ -169,7 +169,7 @@ def piggy_kernel(rng, n, ints, base, free, sources, packed, awards, wheel, count
             win += sel_prize[b]
             if policy == 0:
                 events[2] += 1
-                parts[i, 3] = _lockit(
+                parts[i, 3] = sample_lockit(
                     rng, mask, flag, sel_spins[b], reset, sources[1], H, packed, sel_table[b], awards, wheel,
                     paid[1], events,
                 )  # fmt: skip
@@ -188,7 +188,7 @@ def piggy_kernel(rng, n, ints, base, free, sources, packed, awards, wheel, count
                         left += fg_games[min(b2, top)]
                     if _popcount(m2) >= trigger:
                         events[1] += 1
-                        fg_win += _lockit(
+                        fg_win += sample_lockit(
                             rng, m2, f2, spins[2], reset, sources[2], H, packed, table[2], awards, wheel,
                             paid[2], events,
                         )  # fmt: skip
@@ -198,12 +198,12 @@ def piggy_kernel(rng, n, ints, base, free, sources, packed, awards, wheel, count
     return wins, events, parts
 
 
-def _screen_args(game: Game, sym: np.ndarray) -> tuple:
+def screen_args(game: Game, sym: np.ndarray) -> tuple:
     """(held pattern, marked held pattern, BONUS count) per (reel, stop) of
     window symbols ``sym`` (R, stops, rows); bit ``row`` of a pattern."""
     f = features_of(game)
-    held = _symbol_set(game, f.lockit.symbols)
-    marked = held & _symbol_set(game, [f.lockit.mark] if f.lockit.mark else [])
+    held = symbol_set(game, f.lockit.symbols)
+    marked = held & symbol_set(game, [f.lockit.mark] if f.lockit.mark else [])
     bits = 1 << np.arange(game.rows)
     bonus = (sym == game.symbol_index[f.free_games.symbol]).sum(axis=2)
     return (
@@ -215,7 +215,7 @@ def _screen_args(game: Game, sym: np.ndarray) -> tuple:
 
 def _reels(game: Game, reel_set: str) -> tuple:
     """(stop draw, screen) of a respin reel set."""
-    return draw_args(game, reel_set), _screen_args(game, pack_reels(game, reel_set)[0])
+    return draw_args(game, reel_set), screen_args(game, pack_reels(game, reel_set)[0])
 
 
 def round_sampler(game: Game, level: int, policy: str = "lockit") -> RoundSampler:
@@ -223,15 +223,15 @@ def round_sampler(game: Game, level: int, policy: str = "lockit") -> RoundSample
     f = features_of(game)
     lk, fgs, sel = f.lockit, f.free_games, f.selection
     base_ev, _ = evaluation_args(game, level, BASE_REELS)
-    base = (draw_args(game, BASE_REELS), base_ev, _screen_args(game, base_ev[1]))
-    free_ev, _, free_sym = _free_evaluation(game, level, fgs.reels, fgs.nudge, fgs.scatter_pays)
-    free = (draw_args(game, fgs.reels), free_ev, _screen_args(game, free_sym))
+    base = (draw_args(game, BASE_REELS), base_ev, screen_args(game, base_ev[1]))
+    free_ev, _, free_sym = free_evaluation(game, level, fgs.reels, fgs.nudge, fgs.scatter_pays)
+    free = (draw_args(game, fgs.reels), free_ev, screen_args(game, free_sym))
     order = (lk.sources[BASE], lk.sources[sel.lockit_source], lk.sources[FREE])
     sources = tuple((_reels(game, s.reels), _reels(game, s.after_mark or s.reels)) for s in order)
     n_shapes = len(lk.shapes)
     full = [k for k, (rows, reels) in enumerate(lk.shapes) if (rows, reels) == (game.rows, game.reels)]
     packed = (
-        np.ascontiguousarray(_shape_counts(game), dtype=np.int64),
+        np.ascontiguousarray(lockit_shape_counts(game), dtype=np.int64),
         np.array(full or [-1], dtype=np.int64),
     )
     top = game.reels * game.rows + 1

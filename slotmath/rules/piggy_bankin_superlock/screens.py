@@ -13,20 +13,22 @@ from numba.typed import Dict
 from slotmath.engine.cache import game_cache, no_sets
 from slotmath.engine.distribution import WinDistribution
 from slotmath.engine.joint import spin_distribution
+from slotmath.engine.lines import pay_tensor
 from slotmath.engine.reels import window_game
 from slotmath.engine.stopwalk import enter_reel, next_stop
 from slotmath.errors import ensure
 from slotmath.features import wheel as wheel_mod
 from slotmath.features.lockit_round import ShapePrizes, shape_classes
 from slotmath.model import Game
-from slotmath.rules.piggy_bankin_superlock.cache import _this_set, feature_sets
+from slotmath.rules.piggy_bankin_superlock.cache import feature_sets, this_set
 from slotmath.rules.piggy_bankin_superlock.check import BASE, BASE_REELS, BATCH, FREE, LINES, POLICIES
-from slotmath.rules.piggy_bankin_superlock.rtp import _walk_feature_screens
 from slotmath.rules.piggy_bankin_superlock.structure import (
     ReelData,
-    _chain,
     features_of,
+    game_lockit_chain,
     popcount15,
+    reel_classes,
+    reel_data,
     structure,
 )
 
@@ -35,7 +37,7 @@ from slotmath.rules.piggy_bankin_superlock.structure import (
 # feature screens: joint (line win, mask, flag, BONUS) by enumeration
 # ===========================================================================
 @nb.njit(cache=True)
-def _candidate_table(cls_start, cls_order, max_p, max_b, min_pigs, min_bonus):
+def candidate_table(cls_start, cls_order, max_p, max_b, min_pigs, min_bonus):
     """Stops of each reel r after which a feature can still start, for every
     (PIGGY, BONUS) count ``(p, b)`` of the reels before it: ``flat[start[r, p,
     b]:start[r, p, b] + size[r, p, b]]``.  ``max_*[r]``: the most reels r..
@@ -63,7 +65,7 @@ def _candidate_table(cls_start, cls_order, max_p, max_b, min_pigs, min_bonus):
 
 
 @nb.njit(cache=True)
-def _feature_screens(
+def feature_screens(
     sym,
     weight,
     n_stops,
@@ -96,7 +98,7 @@ def _feature_screens(
     still start a feature are expanded; a payline whose win its prefix
     already fixes (``tables``, :func:`slotmath.engine.lines.prefix_determined`
     concatenated at ``offsets``) is not looked up again below that prefix.
-    With suffix tables (``suffix_at`` not empty, :func:`_suffix_tables`; the
+    With suffix tables (``suffix_at`` not empty, :func:`suffix_tables`; the
     screen's own table ``last_*``), a prefix whose every line is fixed is not
     expanded: its line win times the table entry of its (flag, BONUS, mask)
     is the sum over all its completions.
@@ -122,7 +124,7 @@ def _feature_screens(
     sums = suffix_at.shape[0] > 0
     win_f = 0.0
     quiet_q = 0
-    cand, c_start, c_size = _candidate_table(cls_start, cls_order, max_p, max_b, min_pigs, min_bonus)
+    cand, c_start, c_size = candidate_table(cls_start, cls_order, max_p, max_b, min_pigs, min_bonus)
     pos = np.zeros(R, dtype=np.int64)
     end = np.zeros(R, dtype=np.int64)
     pidx = np.zeros((R + 1, L), dtype=np.int64)  # tensor index of each live line's prefix
@@ -191,7 +193,7 @@ def _feature_screens(
     return keys, vals, win_f, quiet_q
 
 
-def _stop_classes(d: ReelData, pigs_of: np.ndarray):
+def stop_classes(d: ReelData, pigs_of: np.ndarray):
     """Stops of every reel ordered by class ``(H + 1) pigs + BONUS`` (weight > 0 only):
     ``cls_order[r, cls_start[r, c]:cls_start[r, c + 1]]`` are the stops of class c."""
     R, nmax, H = d.sym.shape
@@ -205,6 +207,126 @@ def _stop_classes(d: ReelData, pigs_of: np.ndarray):
         cls_order[r, : len(stops)] = stops[order]
         cls_start[r, 1:] = np.cumsum(np.bincount(cls, minlength=k))
     return cls_start, cls_order
+
+
+@game_cache(no_sets, maxsize=16)
+def prefix_tables(game, level):
+    """:func:`slotmath.engine.lines.prefix_determined` of the pay table at ``level``,
+    concatenated: ``(tables, offsets)``."""
+    from slotmath.engine.lines import prefix_determined
+
+    prefix = prefix_determined(pay_tensor(game, level))
+    return (np.concatenate(prefix), np.cumsum([0] + [len(t) for t in prefix[:-1]]).astype(np.int64))
+
+
+def walk_feature_screens(game, reel_set, level):
+    """The feature-starting stop combinations of ``reel_set`` of a window game
+    (:func:`slotmath.engine.reels.window_game`) aggregated by (line win [coins at ``level``],
+    BONUS, flag, mask): arrays ``(win, bonus, flag, mask, count)`` in key order."""
+    keys, vals, _, _ = run_feature_walk(game, reel_set, level, None)
+    order = np.argsort(keys)
+    keys, vals = keys[order], vals[order]
+    cells = game.reels * game.rows
+    rest = keys >> cells
+    return (rest // (2 * (cells + 1)), (rest // 2) % (cells + 1), rest % 2, keys % (1 << cells), vals)
+
+
+def feature_screen_sums(game, reel_set, level, f, q):
+    """``(sum count x win x f, sum count x [win = 0] x q)`` over the
+    feature-starting stop combinations of ``reel_set`` of a window game
+    [coins at ``level`` x f, stop combinations x q], ``f`` (float) and ``q``
+    (integer) arrays [flag, BONUS, mask] of shape (2, n_b, 2**(R H)) that are
+    0 off the feature starts; the walk does not visit each combination
+    (:func:`suffix_tables`)."""
+    _, _, win_f, quiet_q = run_feature_walk(game, reel_set, level, (f, q))
+    return win_f, int(quiet_q)
+
+
+def run_feature_walk(game, reel_set, level, suffix):
+    """:func:`feature_screens` on ``reel_set`` of a window game; with
+    ``suffix = (f, q)`` through their suffix tables."""
+    f = features_of(game)
+    d = reel_data(game, reel_set)
+    tables, offsets = prefix_tables(game, level)
+    pigs_of = popcount15(game.rows)
+    cls_start, cls_order = stop_classes(d, pigs_of)
+    if suffix is None:
+        lf, lq, n_b = np.zeros(0), np.zeros(0, dtype=np.int8), 0
+        sf, sq, at = lf, np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    else:
+        lf, lq, n_b = suffix[0].ravel(), suffix[1].ravel(), suffix[0].shape[1]
+        sf, sq, at = suffix_tables(lf, lq, d.pattern, d.mark, d.bonus, d.weight, d.n_stops, game.rows, n_b)
+    return feature_screens(
+        d.sym,
+        d.weight,
+        d.n_stops,
+        d.pattern,
+        d.mark,
+        d.bonus,
+        np.array(game.paylines, dtype=np.int64),
+        tables,
+        offsets,
+        len(game.symbols),
+        f.lockit.trigger,
+        f.free_games.min_count,
+        pigs_of,
+        cls_start,
+        cls_order,
+        sf,
+        sq,
+        at,
+        lf,
+        lq,
+        n_b,
+    )
+
+
+@nb.njit(cache=True)
+def suffix_tables(f_last, q_last, pattern, mark, bonus, weight, n_stops, H, n_b):
+    """Suffix sums of a function of the whole screen's (flag, BONUS, mask).
+
+    ``f_last``, ``q_last``: flattened [flag, BONUS, mask] arrays of the
+    screen (shape (2, n_b, 2**(R H))).  For every prefix length r = 0..R-1
+    the table of r reels holds, at ``at[r] + (flag n_b + BONUS) 2**(r H) +
+    mask`` (the prefix's flag, BONUS count and mask), the weighted sum of
+    ``f`` (``q``) over every completion by reels r..R-1 (for r = R the
+    arrays themselves, not copied).  Returns (f, q, at)."""
+    R = pattern.shape[0]
+    at = np.zeros(R + 1, dtype=np.int64)
+    for r in range(1, R + 1):
+        at[r] = at[r - 1] + (2 * n_b << ((r - 1) * H))
+    tf = np.zeros(at[R])
+    tq = np.zeros(at[R], dtype=np.int64)
+    reach = np.zeros(R + 1, dtype=np.int64)  # most BONUS reels < r show
+    for r in range(R):
+        most = 0
+        for s in range(n_stops[r]):
+            if weight[r, s] > 0:
+                most = max(most, bonus[r, s])
+        reach[r + 1] = reach[r] + most
+    for r in range(R - 1, -1, -1):
+        classes = reel_classes(pattern, mark, bonus, weight, n_stops[r], r, H)
+        if r == R - 1:
+            suffix_step(tf, tq, at[r], f_last, q_last, 0, classes, r * H, H, n_b, reach[r])
+        else:
+            suffix_step(tf, tq, at[r], tf, tq, at[r + 1], classes, r * H, H, n_b, reach[r])
+    return tf, tq, at
+
+
+@nb.njit(cache=True)
+def suffix_step(tf, tq, here, nf, nq, there, classes, shift, H, n_b, reach):
+    """One reel of :func:`suffix_tables`: the table of the prefix of reels
+    before it (at ``here`` in ``tf``/``tq``) from the table one reel longer
+    (at ``there`` in ``nf``/``nq``) and the reel's stop classes."""
+    size = 1 << shift
+    for p, mk, bb, w in classes:
+        for fl in range(2):
+            for b in range(min(n_b - bb, reach + 1)):
+                src = here + (fl * n_b + b) * size
+                dst = there + (((fl | mk) * n_b + b + bb) << (shift + H)) + (p << shift)
+                for m in range(size):
+                    tf[src + m] += w * nf[dst + m]
+                    tq[src + m] += w * nq[dst + m]
 
 
 @dataclass(frozen=True, eq=False)
@@ -226,14 +348,14 @@ class Screens:
 
 def screens(game: Game, reel_set: str) -> Screens:
     """Enumerate the feature-starting screens of ``reel_set`` (bet independent)."""
-    return _screens(game, reel_set)
+    return reel_set_screens(game, reel_set)
 
 
-@game_cache(_this_set, maxsize=8)
-def _screens(game, reel_set):
+@game_cache(this_set, maxsize=8)
+def reel_set_screens(game, reel_set):
     game = window_game(game, reel_set)
     unit = game.levels[0]
-    win, bonus, flag, mask, vals = _walk_feature_screens(game, reel_set, unit)
+    win, bonus, flag, mask, vals = walk_feature_screens(game, reel_set, unit)
     if (win % unit).any():
         raise ValueError("a line win is not a whole number of bet-multiplier units")
     win = win // unit
@@ -250,7 +372,7 @@ def _screens(game, reel_set):
 # prize distributions
 # ===========================================================================
 @game_cache(no_sets, maxsize=8)
-def _shape_classes(game):
+def lockit_shape_classes(game):
     return shape_classes(game, features_of(game).lockit)
 
 
@@ -262,10 +384,10 @@ class PrizeDistributions(ShapePrizes):
     def __init__(self, game: Game, table: str, level: int):
         f = features_of(game)
         shapes = f.lockit.awards.distributions(table, level)
-        super().__init__(shapes, wheel_mod.distribution(f.wheel), *_shape_classes(game))
+        super().__init__(shapes, wheel_mod.distribution(f.wheel), *lockit_shape_classes(game))
 
 
-def _add(a: np.ndarray, b: np.ndarray, shift: int = 0) -> np.ndarray:
+def add_shifted(a: np.ndarray, b: np.ndarray, shift: int = 0) -> np.ndarray:
     """``a + b`` shifted by ``shift`` points, padding the shorter."""
     n = max(len(a), len(b) + shift)
     out = np.zeros(n)
@@ -274,14 +396,14 @@ def _add(a: np.ndarray, b: np.ndarray, shift: int = 0) -> np.ndarray:
     return out
 
 
-def _upsample(p: np.ndarray, factor: int) -> np.ndarray:
+def upsample(p: np.ndarray, factor: int) -> np.ndarray:
     out = np.zeros((len(p) - 1) * factor + 1)
     out[::factor] = p
     return out
 
 
 @game_cache(lambda game, reel_set, *args: tuple(sorted({reel_set, *feature_sets(game)})), maxsize=64)
-def _group_finals(game, reel_set, source, bonus, spins):
+def group_finals(game, reel_set, source, bonus, spins):
     """Final (flag, mask) per distinct line win among screens starting the
     lock-it ``source`` (pigs trigger when ``bonus`` is None, else with that
     BONUS count): list of (win [u], weight [stop combinations], final)."""
@@ -297,7 +419,7 @@ def _group_finals(game, reel_set, source, bonus, spins):
                 "screens with both a lock-it trigger and a selection "
                 "need per-screen convolution (absent from this game's strips)"
             )
-    chain = _chain(game, source, spins)
+    chain = game_lockit_chain(game, source, spins)
     mark_paid = f.lockit.sources[source].mark_award
     n_masks = 1 << (game.reels * game.rows)
     wins, inverse = np.unique(sc.win[sel], return_inverse=True)
@@ -307,7 +429,7 @@ def _group_finals(game, reel_set, source, bonus, spins):
     if len(starts) < len(wins):
         # fewer distinct starts than wins: play each start once and mix the
         # finals per win (the chain is linear in its start distribution)
-        fin_s = _run_groups(
+        fin_s = run_groups(
             chain,
             starts // n_masks,
             np.arange(len(starts)),
@@ -320,7 +442,7 @@ def _group_finals(game, reel_set, source, bonus, spins):
         np.add.at(mix, (inverse, s_inv), count)
         fin = np.einsum("ws,fsm->fwm", mix / totals[:, None], fin_s)
     else:
-        fin = _run_groups(chain, flag, inverse, mask, count, len(wins), n_masks)
+        fin = run_groups(chain, flag, inverse, mask, count, len(wins), n_masks)
     out = []
     for j in range(len(wins)):
         fj = fin[:, j]
@@ -330,7 +452,7 @@ def _group_finals(game, reel_set, source, bonus, spins):
     return out
 
 
-def _run_groups(chain, flag, group, mask, weight, n_groups, n_masks) -> np.ndarray:
+def run_groups(chain, flag, group, mask, weight, n_groups, n_masks) -> np.ndarray:
     """Final (flag, mask) distribution of each group's start distribution
     (``weight`` at ``(flag, mask)`` for group ``group``, normalised per group),
     ``BATCH`` groups per chain run; shape (2, n_groups, n_masks)."""
@@ -344,7 +466,7 @@ def _run_groups(chain, flag, group, mask, weight, n_groups, n_masks) -> np.ndarr
     return out
 
 
-def _lines_given_bonus(sc: Screens, b: int) -> np.ndarray:
+def lines_given_bonus(sc: Screens, b: int) -> np.ndarray:
     rows = sc.bonus == b
     h = np.zeros(int(sc.win.max(initial=0)) + 1)
     np.add.at(h, sc.win[rows], sc.count[rows].astype(float))
@@ -361,14 +483,14 @@ def free_spin_table(game: Game, level: int) -> np.ndarray:
     U = LINES
     cols = {0: sc.plain.astype(float)}
     pd_ = PrizeDistributions(game, f.lockit.sources[FREE].awards, level)
-    for w, cnt, fin in _group_finals(st.fg_game, reel_set, FREE, None, None):
-        cols[0] = _add(cols[0], cnt * _upsample(pd_.of_final(fin), U), w)
+    for w, cnt, fin in group_finals(st.fg_game, reel_set, FREE, None, None):
+        cols[0] = add_shifted(cols[0], cnt * upsample(pd_.of_final(fin), U), w)
     for b in range(fgs.min_count, 16):
         if not (sc.bonus == b).any():
             continue
         k = fgs.retrigger_games(b)
-        h = _lines_given_bonus(sc, b)
-        cols[k] = _add(cols.get(k, np.zeros(1)), h, int(fgs.retrigger_prize(b) * U))
+        h = lines_given_bonus(sc, b)
+        cols[k] = add_shifted(cols.get(k, np.zeros(1)), h, int(fgs.retrigger_prize(b) * U))
     n = max(len(c) for c in cols.values())
     table = np.zeros((n, max(cols) + 1))
     for k, c in cols.items():
@@ -408,8 +530,8 @@ def round_distribution(
     sc = screens(game, BASE_REELS)
     out = sc.plain.astype(float)
     pz = PrizeDistributions(game, f.lockit.sources[BASE].awards, level)
-    for w, cnt, fin in _group_finals(game, BASE_REELS, BASE, None, None):
-        out = _add(out, cnt * _upsample(pz.of_final(fin), U), w)
+    for w, cnt, fin in group_finals(game, BASE_REELS, BASE, None, None):
+        out = add_shifted(out, cnt * upsample(pz.of_final(fin), U), w)
     dropped = 0.0
     fg_table = None
     for b in range(f.selection.min_count, 16):
@@ -419,22 +541,20 @@ def round_distribution(
         shift = int(opt.prize * U)
         if policy == "lockit":
             pzs = PrizeDistributions(game, opt.lockit_awards, level)
-            for w, cnt, fin in _group_finals(
-                game, BASE_REELS, f.selection.lockit_source, b, opt.lockit_spins
-            ):
-                out = _add(out, cnt * _upsample(pzs.of_final(fin), U), w + shift)
+            for w, cnt, fin in group_finals(game, BASE_REELS, f.selection.lockit_source, b, opt.lockit_spins):
+                out = add_shifted(out, cnt * upsample(pzs.of_final(fin), U), w + shift)
         else:
             if fg_table is None:
                 fg_table = free_spin_table(game, level)
             fg = fourier_distribution(fg_table, opt.free_games, fg_size // 2)
             m = int(f.free_games.multiplier)
-            fg = _upsample(fg, m)
+            fg = upsample(fg, m)
             small = fg < 1e-16
             dropped += float(fg[small].sum()) * float((sc.count[sc.bonus == b]).sum()) / sc.cycle
             fg[small] = 0.0
-            conv = np.maximum(fftconvolve(_lines_given_bonus(sc, b), fg), 0.0)
+            conv = np.maximum(fftconvolve(lines_given_bonus(sc, b), fg), 0.0)
             conv[conv < 1e-16 * conv.max()] = 0.0
-            out = _add(out, conv, shift)
+            out = add_shifted(out, conv, shift)
     out = out / sc.cycle
     nz = np.flatnonzero(out)
     return RoundDistribution(out[: nz[-1] + 1], policy, dropped)

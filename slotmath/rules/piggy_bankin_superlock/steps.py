@@ -13,9 +13,9 @@ from slotmath.model import Game
 from slotmath.rules.piggy_bankin_superlock.check import BASE, BASE_REELS, FREE
 from slotmath.rules.piggy_bankin_superlock.rtp import (
     Breakdown,
-    _fg_per_spin,
-    _per_awarded_game,
-    _per_free_spin,
+    fg_per_spin,
+    per_awarded_game,
+    per_free_spin,
 )
 from slotmath.rules.piggy_bankin_superlock.sampler import JACKPOT_ORDER
 from slotmath.rules.piggy_bankin_superlock.structure import features_of, structure
@@ -99,19 +99,19 @@ def play_lockit(game: Game, level: int, source: str = BASE, start=None, seed: in
     awards = lk.awards.table(src.awards, level)
     for s, top, left in shp.pack(mask, H, R, lk.shapes, lk.order):
         options = awards[s]
-        a = options[_draw_index(rng, [o.weight for o in options])]
+        a = options[draw_index(rng, [o.weight for o in options])]
         total += a.value
         placed.append((lk.shape_names[s], top, left, a.label if a.label in f.jackpots else f"{a.label}x"))
     caption = f"end: {len(placed)} shapes, {float(total):g}x"
     if wheel is not None and src.mark_award:
         o = wheel_mod.outcomes(f.wheel)
-        label, value, _ = o[_draw_index(rng, [float(p) for _, _, p in o])]
+        label, value, _ = o[draw_index(rng, [float(p) for _, _, p in o])]
         caption += f" + wheel {label} ({float(value):g}x)"
     steps.append(LockItStep(held.copy(), np.zeros_like(held), wheel, caption, placed))
     return steps
 
 
-def _draw_index(rng, weights) -> int:
+def draw_index(rng, weights) -> int:
     w = np.asarray(weights, dtype=float)
     return int(np.searchsorted(np.cumsum(w), rng.random() * w.sum(), side="right"))
 
@@ -210,10 +210,10 @@ def free_games_frame(game: Game, level: int) -> pd.DataFrame:
     retrigger must come in the first ``n`` games) and plays ``n / (1 - E[K])``
     games on average, ``K`` the games a free game adds."""
     st = structure(game)
-    d = _fg_per_spin(st, level)
+    d = fg_per_spin(st, level)
     fgs, sel = st.features.free_games, st.features.selection
     mult = float(fgs.multiplier)
-    per_game = mult * _per_free_spin(d)
+    per_game = mult * per_free_spin(d)
     ek = float(d["ek"])
     q = float(sum(p for b, p in enumerate(d["p_b"]) if fgs.retrigger_games(b) > 0))
     rows = []
@@ -274,7 +274,7 @@ def free_game_summary(game: Game, level: int) -> pd.DataFrame:
     """One free spin's expected win by channel [x total bet, before the x2],
     the lock-it and retrigger chances, and the value of each award."""
     st = structure(game)
-    d = _fg_per_spin(st, level)
+    d = fg_per_spin(st, level)
     fgs = st.features.free_games
     rows = [
         ("lines per spin", float(d["lines"])),
@@ -283,7 +283,7 @@ def free_game_summary(game: Game, level: int) -> pd.DataFrame:
         ("P(lock-it) per spin", float(d["p_lockit"])),
         ("E[extra games] per spin", float(d["ek"])),
     ]
-    one = _per_awarded_game(d)
+    one = per_awarded_game(d)
     for n in sorted(fgs.awards):
         g = fgs.games(n)
         rows.append((f"{g} games (x{fgs.multiplier}) incl. retriggers", float(fgs.multiplier) * g * one))

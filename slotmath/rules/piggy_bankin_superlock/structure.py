@@ -14,14 +14,14 @@ from slotmath.features import wheel as wheel_mod
 from slotmath.features.expanding import nudged_game
 from slotmath.features.options import Features, load_features, lockit_chain, shape_counts
 from slotmath.model import Game
-from slotmath.rules.piggy_bankin_superlock.cache import _this_set, feature_sets
+from slotmath.rules.piggy_bankin_superlock.cache import feature_sets, this_set
 from slotmath.rules.piggy_bankin_superlock.check import BASE, BASE_REELS, FREE
 
 
 # ===========================================================================
 # the game's compiled structure (bet independent)
 # ===========================================================================
-def _symbol_set(game, names):
+def symbol_set(game, names):
     idx = np.zeros(len(game.symbols), dtype=bool)
     for n in names:
         idx[game.symbol_index[n]] = True
@@ -46,8 +46,8 @@ def reel_data(game: Game, reel_set: str) -> ReelData:
 
     f = features_of(game)
     win, weights, n_stops = pack_reels(game, reel_set)
-    held = _symbol_set(game, f.lockit.symbols)
-    mark = _symbol_set(game, [f.lockit.mark] if f.lockit.mark else [])
+    held = symbol_set(game, f.lockit.symbols)
+    mark = symbol_set(game, [f.lockit.mark] if f.lockit.mark else [])
     bits = 1 << np.arange(game.rows)
     pattern = (held[win] * bits).sum(axis=2)
     marks = mark[win].any(axis=2).astype(np.int64)
@@ -64,11 +64,11 @@ def screen_counts(game: Game, reel_set: str) -> np.ndarray:
     ndarray of int64, shape (2, 2**15, 16)
         ``[flag, mask, bonus]`` = stop combinations (weighted) showing it.
     """
-    return _screen_counts(game, reel_set)
+    return reel_set_screen_counts(game, reel_set)
 
 
 @nb.njit(cache=True)
-def _joint_screen_counts(pattern, mark, bonus, weight, n_stops, H):
+def joint_screen_counts(pattern, mark, bonus, weight, n_stops, H):
     """Joint weighted counts [flag, mask, BONUS] of independent reels; reel r's
     pattern fills mask bits ``H r .. H r + H - 1``."""
     R = pattern.shape[0]
@@ -78,7 +78,7 @@ def _joint_screen_counts(pattern, mark, bonus, weight, n_stops, H):
     for r in range(R):
         size = acc.shape[1]
         new = np.zeros((2, size << H, B), dtype=np.int64)
-        for p, mk, bb, w in _reel_classes(pattern, mark, bonus, weight, n_stops[r], r, H):
+        for p, mk, bb, w in reel_classes(pattern, mark, bonus, weight, n_stops[r], r, H):
             hi = p * size
             for f in range(2):
                 for m in range(size):
@@ -91,7 +91,7 @@ def _joint_screen_counts(pattern, mark, bonus, weight, n_stops, H):
 
 
 @nb.njit(cache=True)
-def _reel_classes(pattern, mark, bonus, weight, n_stops, r, H):
+def reel_classes(pattern, mark, bonus, weight, n_stops, r, H):
     """Reel ``r``'s stops by (PIGGY pattern, WHEEL flag, BONUS count): rows
     ``(pattern, flag, bonus, weight)`` of the classes it shows."""
     c = np.zeros((1 << H, 2, H + 1), dtype=np.int64)
@@ -106,17 +106,17 @@ def _reel_classes(pattern, mark, bonus, weight, n_stops, r, H):
     return out
 
 
-@game_cache(_this_set, maxsize=16)
-def _screen_counts(game, reel_set):
+@game_cache(this_set, maxsize=16)
+def reel_set_screen_counts(game, reel_set):
     d = reel_data(game, reel_set)
-    return _joint_screen_counts(d.pattern, d.mark, d.bonus, d.weight, d.n_stops, game.rows)
+    return joint_screen_counts(d.pattern, d.mark, d.bonus, d.weight, d.n_stops, game.rows)
 
 
 def popcount15(n_cells: int = 15) -> np.ndarray:
     """Held cells of every mask of ``n_cells`` cells (:mod:`slotmath.features.landing`)."""
-    from slotmath.features.landing import _popcount
+    from slotmath.features.landing import popcount
 
-    return _popcount(n_cells)
+    return popcount(n_cells)
 
 
 @dataclass(frozen=True, eq=False)
@@ -131,7 +131,7 @@ class ScreenTotals:
 
 
 @nb.njit(cache=True)
-def _screen_totals(screens, pigs, min_bonus):
+def screen_totals(screens, pigs, min_bonus):
     """(by BONUS, by (flag, mask), feature starts) of screen counts [flag, mask,
     BONUS]; ``pigs[mask]`` True where the mask triggers the lock-it."""
     F, M, B = screens.shape
@@ -152,7 +152,7 @@ def _screen_totals(screens, pigs, min_bonus):
 
 
 @nb.njit(cache=True)
-def _weighted_total(counts, values):
+def weighted_total(counts, values):
     """sum(counts * values) of two arrays of one shape, without a temporary."""
     c, v = counts.ravel(), values.ravel()
     total = 0.0
@@ -184,7 +184,7 @@ class Structure:
     def base_totals(self) -> ScreenTotals:
         """Sums of :attr:`base_screens` (one pass)."""
         f = self.features
-        by_b, by_state, starts = _screen_totals(
+        by_b, by_state, starts = screen_totals(
             self.base_screens, self.pc >= f.lockit.trigger, f.selection.min_count
         )
         return ScreenTotals(by_b, by_state, int(starts))
@@ -199,11 +199,11 @@ class Structure:
 
     @cached_property
     def shape_counts(self) -> np.ndarray:
-        return _shape_counts(self.game)
+        return lockit_shape_counts(self.game)
 
     # -- lock-it chains --------------------------------------------------------
     def chain(self, source: str, spins: int | None = None):
-        return _chain(self.game, source, spins)
+        return game_lockit_chain(self.game, source, spins)
 
     def start(self, screens: np.ndarray, bonus: int | None = None, pigs: bool = False):
         """Stop counts of start states (flag, mask): screens with ``bonus`` BONUS
@@ -220,7 +220,7 @@ class Structure:
     def final(self, key: tuple) -> tuple:
         """Final (flag, mask) distribution and spins of a lock-it start (cached):
         ``key = (source, screens, bonus, spins)``, conditional on the start."""
-        return _final(self.game, key)
+        return final_law(self.game, key)
 
 
 @game_cache(all_sets, maxsize=8)
@@ -235,22 +235,22 @@ def features_of(game: Game) -> Features:
 
 
 @game_cache(no_sets)
-def _shape_counts(game):
+def lockit_shape_counts(game):
     return shape_counts(game, features_of(game).lockit)
 
 
 @game_cache(feature_sets)
-def _chain(game, source, spins):
+def game_lockit_chain(game, source, spins):
     return lockit_chain(game, features_of(game).lockit, source, spins)
 
 
-def _final_sets(game, key) -> tuple:
+def final_sets(game, key) -> tuple:
     """A lock-it start read from base-game screens reads the base reels too."""
     return feature_sets(game) + ((BASE_REELS,) if key[1] == BASE else ())
 
 
-@game_cache(_final_sets, maxsize=64)
-def _final(game, key):
+@game_cache(final_sets, maxsize=64)
+def final_law(game, key):
 
     st = structure(game)
     source, screens, bonus, spins = key
@@ -285,11 +285,11 @@ class Prizes:
 
 
 def prizes(game: Game, table: str, level: int) -> Prizes:
-    return _prizes(game, table, level)
+    return prize_moments(game, table, level)
 
 
 @game_cache(no_sets, maxsize=256)
-def _prizes(game, table, level):
+def prize_moments(game, table, level):
     f = features_of(game)
     m1, m2 = f.lockit.awards.moments(table, level)
     wm, w2 = wheel_mod.moments(f.wheel)
