@@ -326,3 +326,16 @@ def test_simulate_refuses_a_reel_weight_beyond_its_draw_in_one_line(write_game, 
     err = capsys.readouterr().err.splitlines()
     assert len(err) == 1 and err[0].startswith(f"slotmath: error: {path}: reels.base[0].weights: ")
     assert "4,294,967,298 is not below 2**31" in err[0]
+
+
+def test_tune_output_shows_control_characters_escaped(capsys):
+    """``slotmath tune`` on the hostile game prints its title through the
+    terminal escaping: the ESC sequence and the bidi override reach the
+    terminal as visible text, not as controls."""
+    from slotmath.cli import main
+
+    main(["tune", str(INJECTION), "--target-rtp", "0.9", "--max-evaluations", "3"])
+    out = capsys.readouterr().out
+    assert "Reel tuning: <svg onload=alert(1)>" in out
+    assert "\x1b" not in out and "\u202e" not in out
+    assert "\\x1b[2J" in out and "\\u202e" in out

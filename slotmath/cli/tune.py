@@ -8,6 +8,7 @@ import argparse
 from fractions import Fraction
 
 from slotmath.io.gamefile import load_game
+from slotmath.io.terminal import terminal_text
 from slotmath.model import Game
 from slotmath.tuning.reelspace import Bounds, BoundsError
 from slotmath.tuning.targets import DEFAULT_COMPONENT_SHARE, DEFAULT_TOLERANCE, Targets
@@ -343,7 +344,7 @@ def cmd_tune(args) -> int:
         out["written"] = str(written) if written else None
         print(json.dumps(out, default=float))
     else:
-        res.print_summary()
+        print(terminal_text(res.text(), lines=True))  # names from the game file shown escaped
         if args.out:
             print(
                 f"\nwritten: {written}"
@@ -378,7 +379,7 @@ def cmd_sensitivities(args) -> int:
             )
         )
     else:
-        print(format_sensitivities(table))
+        print(terminal_text(format_sensitivities(table), lines=True))
     return 0
 
 
