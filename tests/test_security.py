@@ -339,3 +339,25 @@ def test_tune_output_shows_control_characters_escaped(capsys):
     assert "Reel tuning: <svg onload=alert(1)>" in out
     assert "\x1b" not in out and "\u202e" not in out
     assert "\\x1b[2J" in out and "\\u202e" in out
+
+
+def test_simulate_refuses_a_cell_probability_it_cannot_draw(tmp_path, capsys):
+    """A landing probability with a denominator of 2**31 or more validates
+    (par computes it exactly) but the compiled sampler cannot draw it exactly:
+    ``simulate`` refuses in one line naming the field, exit 2, no traceback."""
+    import shutil
+
+    from slotmath.cli import main
+
+    src = TEST_DATA.parent.parent / "data" / "games" / "hold_and_spin"
+    shutil.copytree(src, tmp_path / "g")
+    path = tmp_path / "g" / "game.yaml"
+    row = '["1/20", "1/20", "1/20", "1/20", "1/20"]'
+    first = '["1/3000000001", "1/20", "1/20", "1/20", "1/20"]'
+    declared = f"    probabilities: [{first}, {row}, {row}]\n"
+    path.write_text(path.read_text().replace("    reels: feature\n", declared, 1))
+    assert main(["validate", str(path)]) == 0
+    capsys.readouterr()
+    assert main(["simulate", str(path), "--spins", "1000"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "options.hold_and_spin.probabilities" in err[0] and "2**31" in err[0]

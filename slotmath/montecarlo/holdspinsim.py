@@ -27,7 +27,7 @@ from fractions import Fraction
 import numba as nb
 import numpy as np
 
-from slotmath.errors import ensure
+from slotmath.errors import GameFileError, ensure
 from slotmath.features.holdspin import (
     FEATURE_EVENTS,
     HoldAndSpinSpec,
@@ -221,8 +221,14 @@ def feature_args(game: Game, spec: HoldAndSpinSpec) -> tuple:
         for k in range(H):
             for r in range(R):
                 cell_num[r * H + k], cell_den[r * H + k] = p[k][r].numerator, p[k][r].denominator
-        if cell_den.max() >= 2**31:
-            raise ValueError(f"{game.name}: cell probability denominators must be below 2**31 to sample")
+        if cell_den.max() >= 2**31:  # validate allows them: par computes them exactly
+            declared = "probabilities" if spec.probabilities is not None else "reels"
+            raise GameFileError(
+                game.source or game.name,
+                f"options.hold_and_spin.{declared}",
+                f"a cell's landing probability has the denominator {int(cell_den.max()):,}, not below 2**31, "
+                "the compiled simulator's exact draw (par computes the game exactly)",
+            )
         fbound, fuse, ftable, fcum, fn = draw_args(game, spec.base_reels)
         fpat = np.zeros((R, 1), dtype=np.int64)
         model = 2 if reel_probabilities(game, spec) is not None else 0  # on counts where rows do not matter

@@ -43,6 +43,7 @@ from fractions import Fraction
 import numba as nb
 import numpy as np
 
+from slotmath.errors import GameFileError
 from slotmath.model import Game
 from slotmath.montecarlo.linesim import uniform_below
 from slotmath.montecarlo.results import Estimate, SimulationResult
@@ -427,8 +428,14 @@ def round_sampler(game: Game, level: int) -> Sampler:
     S, R = len(game.symbols), game.reels
     strips_, weights, lengths, win = pack_strips(game)
     totals = weights.sum(axis=1)
-    if int(totals.max()) >= _MAX_WEIGHT:
-        raise ValueError(f"{game.name}: a reel's total stop weight must be below 2**31 for the sampler")
+    if int(totals.max()) >= _MAX_WEIGHT:  # validate allows them: par counts them exactly
+        r = int(np.argmax(totals))
+        raise GameFileError(
+            game.source or game.name,
+            f"reels.base[{r}].weights",
+            f"the reel's total stop weight {int(totals[r]):,} is not below 2**31, the compiled "
+            "simulator's exact uniform draw (par computes the game exactly)",
+        )
     cum = np.cumsum(weights, axis=1)
     width = int(totals.max()) if totals.max() <= TABLE_LIMIT else 0
     stop_of = np.zeros((R, width), dtype=np.int64)
