@@ -197,9 +197,9 @@ def test_broken_reference_check_finds_a_missing_page_anchor_and_image(tmp_path):
 
 
 def test_free_games_worked_example_has_the_figures_the_page_states(tmp_path):
-    # docs/features.md, free games, "Worked example": E[spin win] = 33/32,
+    # docs/features.md, "Worked example: free games": E[spin win] = 33/32,
     # p = 1/64, 2 games at x3: RTP = 33/32 + (1/64) x 2/(1 - 2/64) x 3 x 33/32 = 561/496
-    game, section = docs_example(tmp_path, "### Worked example")
+    game, section = docs_example(tmp_path, "### Worked example: free games")
     result = par(game)
     assert result.rtp == Fraction(561, 496)
     assert result.components == {"lines": 1, "scatters": Fraction(1, 32), "free_games": Fraction(99, 992)}

@@ -168,7 +168,8 @@ def small_game_data(feature):
         "symbols": [{"name": "A"}, {"name": "B"}, {"name": "COIN", "kind": "special"}],
         "paylines": [[0, 0], [1, 1]],
         "pays": [{"symbol": "A", "count": 2, "pay": 3}],
-        "reels": {"base": BASE_2X2, "feature": FEATURE_2X2},
+        # the respin reel set only where the feature reads it (validate refuses an unread set)
+        "reels": {"base": BASE_2X2, **({"feature": FEATURE_2X2} if "reels" in feature else {})},
         "options": {"jackpots": {"MINI": 5, "GRAND": 20}, "hold_and_spin": hs},
     }
 

@@ -643,6 +643,51 @@ PLAYED_OPTIONS = (
 
 
 def check(game: Game) -> None:
+    """Validate a line (or ways) game's declarations beyond the file format:
+    its features (:func:`check_features`), then that every reel set is read
+    by some rule of the game (:func:`reel_sets_read`): a reel set that nothing
+    plays is refused in one line naming it, never ignored."""
+    check_features(game)
+    from slotmath.io.gamefile import GameFileError
+
+    read = reel_sets_read(game)
+    for name in game.reel_sets:
+        if name not in read:
+            raise GameFileError(
+                game.source,
+                f"reels.{name}",
+                "no rule of the game reads this reel set (the base game plays 'base'; free games, "
+                "hold-and-spin and lock-it read the sets their options name: "
+                f"{', '.join(sorted(read))})",
+            )
+
+
+def reel_sets_read(game: Game) -> set:
+    """The reel sets the line rules play: ``base`` and the sets named by the
+    free games (``options.free_games.reels``), the hold-and-spin's respins
+    (``options.hold_and_spin.reels``) and the lock-it's sources (``reels``,
+    ``after_mark``)."""
+    out = {"base"}
+    if not game.options:
+        return out
+    from slotmath.features.options import load_features
+
+    features = load_features(game)
+    if features.free_games is not None:
+        out.add(features.free_games.reels)
+    if features.lockit is not None:
+        for source in features.lockit.sources.values():
+            out |= {source.reels} | ({source.after_mark} if source.after_mark else set())
+    if "hold_and_spin" in game.options:
+        from slotmath.features.holdspin import load_hold_and_spin
+
+        spec = load_hold_and_spin(game)
+        if spec is not None:
+            out |= {spec.base_reels} | ({spec.reels} if spec.reels else set())
+    return out
+
+
+def check_features(game: Game) -> None:
     """Validate the features a line game declares under ``options``: the free
     games, the hold-and-spin, the lock-it (one source, base_game), jackpots,
     wheel, selection, drawn wild multipliers and the round cap are played; any
