@@ -16,6 +16,7 @@ import io
 from contextlib import redirect_stdout
 from html import unescape
 from html.parser import HTMLParser
+from pathlib import Path
 
 import pytest
 import yaml
@@ -361,3 +362,32 @@ def test_simulate_refuses_a_cell_probability_it_cannot_draw(tmp_path, capsys):
     assert main(["simulate", str(path), "--spins", "1000"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "options.hold_and_spin.probabilities" in err[0] and "2**31" in err[0]
+
+
+def test_a_pay_table_beyond_memory_is_refused_before_any_allocation(tmp_path, capsys):
+    """11 symbols on 8 reels: the line pay tensor would hold 11**8 = 2.14e8
+    symbol tuples (about 5 GB). ``validate`` and ``par`` refuse it in one line
+    naming the field and the estimate (exit 2), instead of running out of
+    memory; 10 symbols (1e8 tuples, the bound) still validate."""
+    from slotmath.cli import main
+
+    def game(n_symbols: int) -> Path:
+        names = [f"S{i}" for i in range(n_symbols)]
+        data = {
+            "name": f"wide_{n_symbols}",
+            "grid": {"reels": 8, "rows": 1},
+            "bet": {"levels": [1]},
+            "symbols": [{"name": n} for n in names],
+            "reels": {"base": [names] * 8},
+            "paylines": [[0] * 8],
+            "pays": [{"symbol": n, "count": 8, "pay": 10} for n in names],
+        }
+        path = tmp_path / f"{n_symbols}.yaml"
+        path.write_text(yaml.safe_dump(data))
+        return path
+
+    for command in ("validate", "par"):
+        assert main([command, str(game(11))]) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and ": symbols: " in err[0] and "11**8 = 2.14e+08" in err[0], err
+    assert main(["validate", str(game(10))]) == 0

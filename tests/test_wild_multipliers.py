@@ -337,7 +337,8 @@ def hold_and_spin_game(tmp_path, feature, combine):
 
     data = small_game_data(feature)
     data["symbols"].append({"name": "W", "kind": "wild", "substitutes": "all"})
-    data["reels"] = {"base": HS_BASE, "feature": HS_FEATURE}
+    # the respin reel set only where the feature reads it (validate refuses an unread set)
+    data["reels"] = {"base": HS_BASE, **({"feature": HS_FEATURE} if "reels" in feature else {})}
     data["options"]["wild_multipliers"] = {"symbol": "W", "table": [[2, 3], [3, 1]], "combine": combine}
     return write_folder(tmp_path, data)
 

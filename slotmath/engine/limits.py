@@ -4,8 +4,13 @@ so the command line can name the error without loading the engine)."""
 from __future__ import annotations
 
 from slotmath.errors import EngineTooLarge as EngineTooLarge
+from slotmath.errors import GameFileError
 
 MAX_LINE_STEPS = 2 * 10**10  # about 3 minutes on one core
+#: symbol tuples of a line game's pay tensor (every S**R tuple of S symbols on R
+#: reels holds a win, an entry and a multiplier, 3 x 8 bytes: 2.4 GB at the bound)
+MAX_PAY_TUPLES = 10**8
+PAY_TUPLE_BYTES = 24
 LINE_STEPS_PER_SECOND = 1e8  # measured on video20 and its stress variants (one core)
 
 
@@ -24,4 +29,21 @@ def check_step_cost(game, reel: int, n_states: int, n_classes: int, width: int, 
             f"step {n_states:,} states x {n_classes} stop classes x {width} {unit} "
             f"= {cost:.2e} {steps} (about {cost / per_second:,.0f} s on one core, "
             f"more for the reels after it); simulate instead"
+        )
+
+
+def check_pay_tuples(game) -> None:
+    """Refuse a line game whose pay tensor (``S**R`` symbol tuples, see
+    :func:`slotmath.engine.lines.pay_tensor`) would pass
+    :data:`MAX_PAY_TUPLES`: one line naming the file, the field and the
+    estimate, before any memory is taken (``validate`` and ``par`` call it)."""
+    S, R = len(game.symbols), game.reels
+    tuples = S**R
+    if tuples > MAX_PAY_TUPLES:
+        raise GameFileError(
+            game.source,
+            "symbols",
+            f"the line pay table of {S} symbols on {R} reels has {S}**{R} = {tuples:.3g} symbol tuples "
+            f"(about {tuples * PAY_TUPLE_BYTES / 1e9:,.0f} GB), above the bound {MAX_PAY_TUPLES:.0e}; "
+            "declare fewer symbols or reels, or pay by ways",
         )

@@ -17,6 +17,7 @@ import numba as nb
 import numpy as np
 
 from slotmath.engine.cache import ValueCache
+from slotmath.engine.limits import check_pay_tuples
 from slotmath.model import Game
 
 
@@ -368,6 +369,7 @@ def pay_tensor(game: Game, level: int) -> PayTensor:
     tensor = _TENSORS.get(key)
     if tensor is not None:
         return tensor
+    check_pay_tuples(game)  # bounded memory: one line naming the field, before allocating
     cp = compile_pays(game, level)
     S, R = len(game.symbols), game.reels
     wins, entries, mults = pay_tensor_pruned(S, R, cp.arrays)

@@ -648,7 +648,13 @@ def check(game: Game) -> None:
     by some rule of the game (:func:`reel_sets_read`): a reel set that nothing
     plays is refused in one line naming it, never ignored."""
     check_features(game)
+    from slotmath.engine.payrule import pay_rule
     from slotmath.io.gamefile import GameFileError
+
+    if pay_rule(game).has_paylines:  # the line pay tensor fits in memory
+        from slotmath.engine.limits import check_pay_tuples
+
+        check_pay_tuples(game)
 
     read = reel_sets_read(game)
     for name in game.reel_sets:
