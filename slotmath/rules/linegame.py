@@ -657,6 +657,7 @@ def check(game: Game) -> None:
         check_pay_tuples(game)
 
     read = reel_sets_read(game)
+    check_symbols_read(game)
     for name in game.reel_sets:
         if name not in read:
             raise GameFileError(
@@ -666,6 +667,69 @@ def check(game: Game) -> None:
                 "hold-and-spin and lock-it read the sets their options name: "
                 f"{', '.join(sorted(read))})",
             )
+
+
+def named_symbols(game: Game, value) -> set:
+    """The symbol names a declaration (``options`` or a part of it) mentions
+    anywhere, as a key or a value."""
+    names = {s.name for s in game.symbols}
+    found: set = set()
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, str):
+            found |= {v} & names
+        elif isinstance(v, dict):
+            stack += list(v.keys()) + list(v.values())
+        elif isinstance(v, (list, tuple)):
+            stack += list(v)
+    return found
+
+
+def symbols_read(game: Game) -> dict:
+    """``{reel set: symbols the rules read on it}`` for the reel sets a spin
+    is paid on: the base set and the free games' set.  Every spin reads the
+    symbols of the pay table (line pays and their groups, scatter pays),
+    the wilds and the blanks; the base set also every symbol a feature's
+    declaration names (its trigger, its coins, ...); the free games' set the
+    symbols the free games and the drawn multipliers name (retriggers,
+    expanding and sticky wilds): the base game's features (hold-and-spin,
+    lock-it, wheel, selection) are not played in free games."""
+    paid = {s.name for s in game.symbols if s.wild is not None or s.kind == "blank"}
+    for pay in game.line_pays:
+        paid |= set().union(*pay.positions) if pay.positions else set()
+        paid |= {pay.anywhere} if pay.anywhere else set()
+    paid |= {p.symbol for p in game.scatter_pays}
+    options = game.options if isinstance(game.options, dict) else {}
+    out = {"base": paid | named_symbols(game, options)}
+    free = options.get("free_games")
+    if isinstance(free, dict) and isinstance(free.get("reels"), str) and free["reels"] != "base":
+        drawn = named_symbols(game, options.get("wild_multipliers"))
+        out[free["reels"]] = paid | named_symbols(game, free) | drawn
+    return out
+
+
+def check_symbols_read(game: Game) -> None:
+    """Refuse a feature's symbol on a paid reel set (:func:`symbols_read`)
+    where no rule reads it: a hold-and-spin coin, a lock-it, wheel or
+    selection symbol on the free games' reels when that feature is played
+    from the base game only would show and never pay, a silently wrong game.
+    One line naming the reel set and the symbol.  A symbol no declaration
+    names and no pay reads is a filler, as a blank is, and is not refused."""
+    from slotmath.io.gamefile import GameFileError
+
+    options = game.options if isinstance(game.options, dict) else {}
+    roles = named_symbols(game, options)
+    for name, read in symbols_read(game).items():
+        for r, strip in enumerate(game.strips(name)):
+            for symbol in dict.fromkeys(strip.symbols):
+                if symbol in roles and symbol not in read:
+                    raise GameFileError(
+                        game.source,
+                        f"reels.{name}[{r}]",
+                        f"symbol {symbol!r} is on reel set {name!r} but no rule of the game reads it there "
+                        "(it is in no pay or scatter pay, and no feature played on this reel set names it)",
+                    )
 
 
 def reel_sets_read(game: Game) -> set:
