@@ -414,7 +414,7 @@ def test_line_rules_delegate_to_the_line_game_functions(monkeypatch):
     game = load_game("fruit_classic")
     calls = []
     for name in ("analyse", "round_sampler", "check", "simulate"):
-        monkeypatch.setattr(linegame, name, lambda *args, _n=name: calls.append(_n) or _n)
+        monkeypatch.setattr(linegame, name, lambda *args, _n=name, **kwargs: calls.append(_n) or _n)
     rules = LineRules()
     assert rules.analyse(game, 1) == "analyse"
     assert rules.round_sampler(game, 1) == "round_sampler"

@@ -288,7 +288,8 @@ class LineRules(Rules):
             game = dataclasses.replace(
                 game, options={k: v for k, v in game.options.items() if k not in extra}
             )
-        linegame.check(game)
+        # a subclass's own keys may read reel sets and symbols the line round does not
+        linegame.check(game, unread=not extra)
 
     def analyse(self, game: Game, level: int) -> ParResult:
         return linegame.analyse(game, level)

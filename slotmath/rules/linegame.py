@@ -642,11 +642,13 @@ PLAYED_OPTIONS = (
 )
 
 
-def check(game: Game) -> None:
+def check(game: Game, unread: bool = True) -> None:
     """Validate a line (or ways) game's declarations beyond the file format:
-    its features (:func:`check_features`), then that every reel set is read
-    by some rule of the game (:func:`reel_sets_read`): a reel set that nothing
-    plays is refused in one line naming it, never ignored."""
+    its features (:func:`check_features`), then (with ``unread``; rules
+    that read keys of their own skip it) that every reel set is read by some
+    rule of the game (:func:`reel_sets_read`) and every feature's symbol is
+    read where it shows (:func:`check_symbols_read`): what nothing plays is
+    refused in one line naming it, never ignored."""
     check_features(game)
     from slotmath.engine.payrule import pay_rule
     from slotmath.io.gamefile import GameFileError
@@ -656,6 +658,8 @@ def check(game: Game) -> None:
 
         check_pay_tuples(game)
 
+    if not unread:
+        return
     read = reel_sets_read(game)
     check_symbols_read(game)
     for name in game.reel_sets:
