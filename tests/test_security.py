@@ -356,7 +356,10 @@ def test_simulate_refuses_a_cell_probability_it_cannot_draw(tmp_path, capsys):
     row = '["1/20", "1/20", "1/20", "1/20", "1/20"]'
     first = '["1/3000000001", "1/20", "1/20", "1/20", "1/20"]'
     declared = f"    probabilities: [{first}, {row}, {row}]\n"
-    path.write_text(path.read_text().replace("    reels: feature\n", declared, 1))
+    text = path.read_text().replace("    reels: feature\n", declared, 1)
+    # the respin reel set is no longer read: drop it (validate refuses an unread set)
+    text = "".join(line for line in text.splitlines(True) if not line.startswith("  feature: "))
+    path.write_text(text)
     assert main(["validate", str(path)]) == 0
     capsys.readouterr()
     assert main(["simulate", str(path), "--spins", "1000"]) == 2
