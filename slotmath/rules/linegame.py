@@ -651,15 +651,15 @@ def check(game: Game, unread: bool = True) -> None:
     refused in one line naming it, never ignored."""
     check_features(game)
     from slotmath.engine.payrule import pay_rule
-    from slotmath.io.gamefile import GameFileError
 
     if pay_rule(game).has_paylines:  # the line pay tensor fits in memory
         from slotmath.engine.limits import check_pay_tuples
 
         check_pay_tuples(game)
-
     if not unread:
         return
+    from slotmath.io.gamefile import GameFileError
+
     read = reel_sets_read(game)
     check_symbols_read(game)
     for name in game.reel_sets:
@@ -785,11 +785,10 @@ def check_features(game: Game) -> None:
 
     prizes = plays_prizes(game)  # a lock-it's wheel and jackpots are checked above
     if "hold_and_spin" in game.options:
-        from slotmath.features.holdspin import check_cost, check_jackpots, load_hold_and_spin
+        from slotmath.features.holdspin import check_jackpots, load_hold_and_spin
 
-        spec = load_hold_and_spin(game)
+        spec = load_hold_and_spin(game)  # parsing checks the chain's cost (holdspin_chain.check_cost)
         ensure(spec is not None, "linegame.py: expected spec is not None")
-        check_cost(game, spec)  # the chain's states fit, or one line naming the field
         if not prizes:  # else the jackpots' check below counts every feature's
             check_jackpots(game, spec)
     alone = "jackpots" in game.options and not {"hold_and_spin", "lockit"} & set(game.options)
