@@ -122,6 +122,22 @@ def test_lemire_is_exactly_uniform(w):
     assert (out < 0).sum() == 256 % w
 
 
+@pytest.mark.parametrize("w", [2**31, 3 * 2**40 + 7, 2**62 - 1])
+def test_wide_draw_is_uniform(w):
+    # weights from 2**31 on draw from 62 bits by rejection: every value is
+    # below w, and the thirds [0, w/3), [w/3, 2w/3), [2w/3, w) each hold
+    # 1/3 of 60,000 draws up to one part in w (binomial z below 4)
+    from slotmath.montecarlo.linesim import uniform_below
+
+    rng = np.random.default_rng(5)
+    u = np.array([uniform_below(rng, w) for _ in range(60_000)], dtype=np.int64)
+    assert u.min() >= 0 and u.max() < w
+    thirds = np.bincount((u // -(-w // 3)).astype(np.int64), minlength=3)
+    n, p = len(u), 1 / 3
+    assert all(abs(c - n * p) / (n * p * (1 - p)) ** 0.5 < 4 for c in thirds), thirds
+    assert u.max() >= 2**31 or w == 2**31  # the high bits are used
+
+
 @pytest.mark.parametrize("limit", [0, 4096])
 def test_stop_lookup_reproduces_the_weights(toy, limit):
     # limit 0 forces the binary search, 4096 the lookup table

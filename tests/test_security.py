@@ -310,23 +310,34 @@ def test_validate_accepts_every_shipped_game(capsys):
         assert main(["validate", str(folder)]) == 0, capsys.readouterr().err
 
 
-def test_simulate_refuses_a_reel_weight_beyond_its_draw_in_one_line(write_game, capsys):
-    # the schema allows a stop weight of 2**32 (par counts it exactly); the
-    # compiled simulator draws below 2**31: one line naming the reel, exit 2
-    from slotmath.cli import main
+def test_simulate_draws_every_reel_weight_the_schema_allows(write_game):
+    """The schema allows stop weights up to 2**32 (par counts them exactly)
+    and the compiled simulator draws any total weight below 2**62 exactly
+    (62 random bits): a reel of total weight 2**33 + 3 * 2**30 - 5 simulates,
+    and agrees with the exact figures (every component's |z| < 4).
+
+    Worked: reel 1 weighs A 2**32, B 2**32 - 5, X 3 * 2**30, so
+    P(A) = 2**32 / (11 * 2**30 - 5) ~ 0.3636; reels 2 and 3 are uniform over
+    A, B, X; 3 A pay 5: RTP = 5 P(A) / 9 ~ 0.20202, far from the 32-bit
+    draw's range (which could not hold the weight at all)."""
+    from fractions import Fraction
+
+    from slotmath.analysis.simulation import simulate_game
+    from slotmath.io.gamefile import load_game
+    from slotmath.rules.par import par
 
     path = write_game(
         "grid: {reels: 3, rows: 1}\nbet: {levels: [1]}\n"
         "symbols: [{name: A}, {name: B}, {name: X, kind: blank}]\n"
-        "reels:\n  base:\n    - {symbols: [A, B, X], weights: [4294967296, 1, 1]}\n    - [A, B, X]\n"
-        "    - [A, B, X]\npaylines: [[0, 0, 0]]\npays: [{symbol: A, count: 3, pay: 5}]\n"
+        "reels:\n  base:\n    - {symbols: [A, B, X], weights: [4294967296, 4294967291, 3221225472]}\n"
+        "    - [A, B, X]\n    - [A, B, X]\npaylines: [[0, 0, 0]]\npays: [{symbol: A, count: 3, pay: 5}]\n"
     )
-    assert main(["par", str(path)]) == 0
-    capsys.readouterr()
-    assert main(["simulate", str(path), "--spins", "1000"]) == 2
-    err = capsys.readouterr().err.splitlines()
-    assert len(err) == 1 and err[0].startswith(f"slotmath: error: {path}: reels.base[0].weights: ")
-    assert "4,294,967,298 is not below 2**31" in err[0]
+    game = load_game(path)
+    exact = par(game, 1)
+    assert exact.rtp == 5 * Fraction(2**32, 11 * 2**30 - 5) / 9
+    result = simulate_game(game, 400_000, seed=11, level=1, workers=1, progress=False, exact="par")
+    assert result.convergence.max_abs_z < 4, result.convergence.text()
+    assert abs(result.rtp.z) < 4
 
 
 def test_tune_output_shows_control_characters_escaped(capsys):
@@ -342,29 +353,39 @@ def test_tune_output_shows_control_characters_escaped(capsys):
     assert "\\x1b[2J" in out and "\\u202e" in out
 
 
-def test_simulate_refuses_a_cell_probability_it_cannot_draw(tmp_path, capsys):
-    """A landing probability with a denominator of 2**31 or more validates
-    (par computes it exactly) but the compiled sampler cannot draw it exactly:
-    ``simulate`` refuses in one line naming the field, exit 2, no traceback."""
+def hold_and_spin_with_first_cell(tmp_path, first: str):
+    """data/games/hold_and_spin copied with per-cell landing probabilities,
+    the first cell's ``first``, the others 1/20 (its respin reel set dropped:
+    validate refuses an unread set)."""
     import shutil
-
-    from slotmath.cli import main
 
     src = TEST_DATA.parent.parent / "data" / "games" / "hold_and_spin"
     shutil.copytree(src, tmp_path / "g")
     path = tmp_path / "g" / "game.yaml"
     row = '["1/20", "1/20", "1/20", "1/20", "1/20"]'
-    first = '["1/3000000001", "1/20", "1/20", "1/20", "1/20"]'
-    declared = f"    probabilities: [{first}, {row}, {row}]\n"
+    declared = f'    probabilities: [["{first}", "1/20", "1/20", "1/20", "1/20"], {row}, {row}]\n'
     text = path.read_text().replace("    reels: feature\n", declared, 1)
-    # the respin reel set is no longer read: drop it (validate refuses an unread set)
     text = "".join(line for line in text.splitlines(True) if not line.startswith("  feature: "))
     path.write_text(text)
+    return path
+
+
+def test_a_cell_probability_validate_accepts_is_simulated(tmp_path, capsys):
+    """A landing probability with a denominator of 2**31 or more (here
+    3,000,000,001) validates and the compiled sampler draws it exactly
+    (62 random bits); a denominator of 2**62 or more, beyond every draw, is
+    refused by ``validate`` in one line naming the cell (exit 2)."""
+    from slotmath.cli import main
+
+    path = hold_and_spin_with_first_cell(tmp_path / "a", "1/3000000001")
     assert main(["validate", str(path)]) == 0
+    assert main(["simulate", str(path), "--spins", "2000"]) == 0
     capsys.readouterr()
-    assert main(["simulate", str(path), "--spins", "1000"]) == 2
+    path = hold_and_spin_with_first_cell(tmp_path / "b", f"1/{2**62 + 1}")
+    assert main(["validate", str(path)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and "options.hold_and_spin.probabilities" in err[0] and "2**31" in err[0]
+    assert len(err) == 1 and "options.hold_and_spin.probabilities[0][0]: " in err[0], err
+    assert "not below 2**62" in err[0]
 
 
 def test_a_pay_table_beyond_memory_is_refused_before_any_allocation(tmp_path, capsys):

@@ -12,6 +12,11 @@ MAX_LINE_STEPS = 2 * 10**10  # about 3 minutes on one core
 MAX_PAY_TUPLES = 10**8
 PAY_TUPLE_BYTES = 24
 LINE_STEPS_PER_SECOND = 1e8  # measured on video20 and its stress variants (one core)
+#: every weighted draw of the compiled samplers is exactly uniform below this total
+#: weight or denominator (62 random bits); the schema's reel weights stay below it
+#: (stop weights up to 2**32, at most 250,000 values a file) and ``validate``
+#: refuses landing probabilities whose denominator reaches it
+MAX_DRAW = 2**62
 
 
 def check_step_cost(game, reel: int, n_states: int, n_classes: int, width: int, limit: int, **words) -> None:

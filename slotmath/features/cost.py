@@ -22,6 +22,7 @@ from __future__ import annotations
 from fractions import Fraction
 from math import gcd, lcm
 
+from slotmath.engine.limits import MAX_DRAW
 from slotmath.io.gamefile import MAX_PAY_DENOMINATOR
 
 #: most state updates of a float64 respin chain (about a minute of numpy work)
@@ -88,7 +89,7 @@ def games_problem(games: int, most_awarded: int, cells: int, sticky: bool = Fals
 
 
 #: the weights of one weighted draw sum to less than this (the samplers' exact uniform draws)
-MAX_DRAW_WEIGHT = 2**31
+MAX_DRAW_WEIGHT = MAX_DRAW
 #: largest prize, jackpot, cap or multiplier of a feature [x total bet]
 MAX_AMOUNT = 10**9
 
@@ -141,5 +142,5 @@ def draw_weights(weights: list) -> tuple:
         return out, None
     return out, (
         f"the weights sum to {sci(sum(out))} in lowest terms; the compiled samplers draw "
-        "below 2**31 (give smaller weights: only their ratios matter)"
+        "below 2**62 (give smaller weights: only their ratios matter)"
     )

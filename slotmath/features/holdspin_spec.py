@@ -11,7 +11,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from slotmath.engine.cache import game_cache
-from slotmath.features.cost import draw_weights
+from slotmath.engine.limits import MAX_DRAW
+from slotmath.features.cost import draw_weights, sci
 from slotmath.features.options import Reader, is_number
 from slotmath.features.progressive import read_jackpots
 from slotmath.model import Game
@@ -174,6 +175,12 @@ def _probabilities(rd: Reader, value, where) -> tuple:
             x = rd.number(p, f"{where}[{k}][{r}]", minimum=0)
             if x > 1:
                 rd.fail(f"{where}[{k}][{r}]", f"must be at most 1, got {p!r}")
+            if Fraction(x).denominator >= MAX_DRAW:
+                rd.fail(
+                    f"{where}[{k}][{r}]",
+                    f"{str(p)[:40]!r} has denominator {sci(Fraction(x).denominator)}, not below 2**62, "
+                    "the compiled simulator's exact draw (give a fraction 'p/q' with a smaller q)",
+                )
             cells.append(x)
         out.append(tuple(cells))
     return tuple(out)

@@ -28,6 +28,7 @@ import numba as nb
 import numpy as np
 
 from slotmath.errors import GameFileError, ensure
+from slotmath.features.cost import sci
 from slotmath.features.holdspin import (
     FEATURE_EVENTS,
     HoldAndSpinSpec,
@@ -37,7 +38,7 @@ from slotmath.features.holdspin import (
     reel_probabilities,
 )
 from slotmath.model import Game
-from slotmath.montecarlo.linesim import draw_args, stop_of, uniform_below
+from slotmath.montecarlo.linesim import MAX_REEL_WEIGHT, draw_args, stop_of, uniform_below
 
 __all__ = [
     "play_feature",
@@ -218,17 +219,18 @@ def feature_args(game: Game, spec: HoldAndSpinSpec) -> tuple:
         p = cell_probabilities(game, spec)
         if (H + 1) ** R >= 2**62:
             raise ValueError(f"{game.name}: (rows + 1)**reels must be below 2**62 to sample")
-        for k in range(H):
-            for r in range(R):
-                cell_num[r * H + k], cell_den[r * H + k] = p[k][r].numerator, p[k][r].denominator
-        if cell_den.max() >= 2**31:  # validate allows them: par computes them exactly
+        den = max(p[k][r].denominator for k in range(H) for r in range(R))
+        if den >= MAX_REEL_WEIGHT:  # validate refuses them: a guard for derived probabilities
             declared = "probabilities" if spec.probabilities is not None else "reels"
             raise GameFileError(
                 game.source or game.name,
                 f"options.hold_and_spin.{declared}",
-                f"a cell's landing probability has the denominator {int(cell_den.max()):,}, not below 2**31, "
+                f"a cell's landing probability has the denominator {sci(den)}, not below 2**62, "
                 "the compiled simulator's exact draw (par computes the game exactly)",
             )
+        for k in range(H):
+            for r in range(R):
+                cell_num[r * H + k], cell_den[r * H + k] = p[k][r].numerator, p[k][r].denominator
         fbound, fuse, ftable, fcum, fn = draw_args(game, spec.base_reels)
         fpat = np.zeros((R, 1), dtype=np.int64)
         model = 2 if reel_probabilities(game, spec) is not None else 0  # on counts where rows do not matter

@@ -10,7 +10,8 @@ Stops
     of the ``2**32`` bit patterns, the ``2**32 mod W`` that would favour
     small values are rejected and redrawn).  The bits are the top 32 of the
     53 of ``rng.random()``, the fastest draw numba offers on a
-    ``numpy.random.Generator``.  ``u`` maps to the stop whose cumulative
+    ``numpy.random.Generator``.  Weights of ``2**31`` up to ``2**62`` draw
+    from 62 bits by plain rejection, as exactly.  ``u`` maps to the stop whose cumulative
     weight range holds it: a lookup table when ``W <= TABLE_LIMIT``,
     otherwise a binary search.
 
@@ -36,6 +37,7 @@ from dataclasses import replace
 import numba as nb
 import numpy as np
 
+from slotmath.engine.limits import MAX_DRAW
 from slotmath.engine.lines import pay_tensor, prefix_determined
 from slotmath.engine.reels import windows
 from slotmath.engine.scatters import scatter_entry, scatter_pay, scatter_symbols
@@ -47,6 +49,9 @@ from slotmath.montecarlo.run import RoundSampler
 #: Reels whose total stop weight is at most this draw by table lookup.
 TABLE_LIMIT = 4096
 _BITS = 32
+#: weights from this on draw from 62 bits (:func:`uniform_below`)
+_WIDE = 2**31
+_SPAN = MAX_DRAW
 
 
 @nb.njit(cache=True)
@@ -66,14 +71,30 @@ def lemire(u, w, bits):
 
 @nb.njit(cache=True)
 def uniform_below(rng, w):
-    """Exactly uniform integer in [0, w) (``w < 2**31``) from ``rng``."""
+    """Exactly uniform integer in [0, w) (``0 < w <= MAX_REEL_WEIGHT``) from ``rng``.
+
+    Below ``2**31``: Lemire's method on 32 random bits.  From ``2**31`` on:
+    62 random bits (the top 31 of two ``rng.random()`` draws) and plain
+    rejection, ``u < w * (2**62 // w)`` accepted and reduced mod ``w`` (each
+    result has ``2**62 // w`` accepted ``u``; under half are rejected).
+    """
+    if w < _WIDE:
+        while True:
+            # rng.random() is k * 2**-53 with k the top 53 bits of a 64-bit draw;
+            # scaling by 2**32 and truncating keeps its top 32 bits exactly.
+            u = np.int64(rng.random() * 4294967296.0)
+            v = lemire(u, w, _BITS)
+            if v >= 0:
+                return v
+    if w > _SPAN:
+        raise ValueError("uniform_below: a total weight above 2**62")
+    limit = (_SPAN // w) * w
     while True:
-        # rng.random() is k * 2**-53 with k the top 53 bits of a 64-bit draw;
-        # scaling by 2**32 and truncating keeps its top 32 bits exactly.
-        u = np.int64(rng.random() * 4294967296.0)
-        v = lemire(u, w, _BITS)
-        if v >= 0:
-            return v
+        hi = np.int64(rng.random() * 2147483648.0)
+        lo = np.int64(rng.random() * 2147483648.0)
+        u = (hi << 31) | lo
+        if u < limit:
+            return u % w
 
 
 @nb.njit(cache=True)
@@ -266,8 +287,8 @@ def part_names(game: Game, paid_by: str) -> tuple:
     return (paid_by, "scatters") if scatter_symbols(game) else (paid_by,)
 
 
-#: a reel's total stop weight the compiled simulator draws below (:func:`uniform_below`)
-MAX_REEL_WEIGHT = 2**31
+#: a total weight the compiled simulator draws below (:func:`uniform_below`)
+MAX_REEL_WEIGHT = MAX_DRAW
 
 
 def draw_args(game: Game, reel_set: str = "base", table_limit: int = TABLE_LIMIT) -> tuple:
@@ -282,7 +303,7 @@ def draw_args(game: Game, reel_set: str = "base", table_limit: int = TABLE_LIMIT
         raise GameFileError(
             game.source or game.name,
             f"reels.{reel_set}[{r}].weights",
-            f"the reel's total stop weight {int(bound[r]):,} is not below 2**31, the compiled "
+            f"the reel's total stop weight {int(bound[r]):,} is not below 2**62, the compiled "
             "simulator's exact uniform draw (par computes the game exactly; give smaller weights "
             "to simulate it)",
         )

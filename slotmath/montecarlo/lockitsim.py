@@ -39,7 +39,7 @@ from slotmath.features.lockit_round import (
     shape_counts,
 )
 from slotmath.model import Game
-from slotmath.montecarlo.linesim import draw_args, draw_stops, uniform_below, weighted_index
+from slotmath.montecarlo.linesim import MAX_REEL_WEIGHT, draw_args, draw_stops, uniform_below, weighted_index
 
 __all__ = [
     "respin",
@@ -165,9 +165,9 @@ def lockit_args(game: Game, level: int) -> tuple:
         w = lk.wheel
         w_units, w_cum = _table(([v for _, v, _ in w.segments], [x for _, _, x in w.segments]), g)
         q = w.pre_probability
+        if q.denominator >= MAX_REEL_WEIGHT:
+            raise ValueError(f"{game.name}: the wheel's before probability needs a denominator below 2**62")
         pre = np.array([q.numerator, q.denominator, int(w.pre_prize / g)], dtype=np.int64)
-        if pre[1] >= 2**31:
-            raise ValueError(f"{game.name}: the wheel's before probability needs a denominator below 2**31")
         ensure(wheel_mod.outcomes(w), "lockitsim.py: expected wheel_mod.outcomes(w)")  # declared segments
     else:
         w_units, w_cum, pre = [0], np.ones(1, dtype=np.int64), np.array([0, 1, 0], dtype=np.int64)

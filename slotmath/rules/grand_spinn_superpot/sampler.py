@@ -45,7 +45,7 @@ import numpy as np
 
 from slotmath.errors import GameFileError
 from slotmath.model import Game
-from slotmath.montecarlo.linesim import uniform_below
+from slotmath.montecarlo.linesim import MAX_REEL_WEIGHT, uniform_below
 from slotmath.montecarlo.results import Estimate, SimulationResult
 from slotmath.rules.grand_spinn_superpot.options import ARROWS, LANDING, NUDGES
 
@@ -53,8 +53,6 @@ from slotmath.rules.grand_spinn_superpot.options import ARROWS, LANDING, NUDGES
 TABLE_LIMIT = 1 << 20
 #: Most symbol tuples of a line the sampler tabulates (three int64 tables).
 LINE_TABLE_LIMIT = 1 << 22
-#: Total stop weight of a reel must be below this (see ``uniform_below``).
-_MAX_WEIGHT = 1 << 31
 
 
 # ---------------------------------------------------------------- one line
@@ -418,7 +416,7 @@ def round_sampler(game: Game, level: int) -> Sampler:
 
     Built from the game data directly (not from the exact path's arrays).
     Raises ValueError when a line has more than :data:`LINE_TABLE_LIMIT`
-    symbol tuples or a reel's total stop weight is not below ``2**31``.
+    symbol tuples or a reel's total stop weight is not below ``2**62``.
     """
     from slotmath.rules.grand_spinn_superpot.enumeration import pack_strips
     from slotmath.rules.grand_spinn_superpot.options import parse_options
@@ -428,12 +426,12 @@ def round_sampler(game: Game, level: int) -> Sampler:
     S, R = len(game.symbols), game.reels
     strips_, weights, lengths, win = pack_strips(game)
     totals = weights.sum(axis=1)
-    if int(totals.max()) >= _MAX_WEIGHT:  # validate allows them: par counts them exactly
+    if int(totals.max()) >= MAX_REEL_WEIGHT:  # a guard: the schema's weights stay below
         r = int(np.argmax(totals))
         raise GameFileError(
             game.source or game.name,
             f"reels.base[{r}].weights",
-            f"the reel's total stop weight {int(totals[r]):,} is not below 2**31, the compiled "
+            f"the reel's total stop weight {int(totals[r]):,} is not below 2**62, the compiled "
             "simulator's exact uniform draw (par computes the game exactly)",
         )
     cum = np.cumsum(weights, axis=1)

@@ -310,14 +310,14 @@ def build_costs(case) -> None:
             f"{hs}.values",
         ),
         (
-            "hs_value_weights_2_31",
-            hold_and_spin_game(3, 1, values=[{"prize": 1, "weight": 2**31 - 1}, {"prize": 4, "weight": 2}]),
+            "hs_value_weights_2_62",
+            hold_and_spin_game(3, 1, values=[{"prize": 1, "weight": 2**62 - 1}, {"prize": 4, "weight": 2}]),
             f"{hs}.values",
         ),
         (
-            "hs_start_value_weights_2_40",
+            "hs_start_value_weights_2_62",
             hold_and_spin_game(
-                3, 1, start_values=[{"prize": 1, "weight": 2**40 + 1}, {"prize": 2, "weight": 3}]
+                3, 1, start_values=[{"prize": 1, "weight": 2**62 + 1}, {"prize": 2, "weight": 3}]
             ),
             f"{hs}.start_values",
         ),
