@@ -36,6 +36,9 @@ def cmd_validate(args) -> int:
         + f"{game.ways_or_lines_text}, "
         + f"reel sets {', '.join(game.reel_sets)}, "
         f"bet levels {', '.join(map(str, game.levels))}, base cycle {cycle:,}"
+        + "".join(
+            f"; mode {terminal_text(m.name)} costs {float(m.cost):g} x total bet" for m in game.modes.values()
+        )
     )
     return 0
 

@@ -93,14 +93,15 @@ def buy_game(game: Game) -> Game:
 
 def check_modes(game: Game) -> None:
     """Check every declared mode's game as the line rules check a game
-    (:func:`slotmath.rules.linegame.check`): a problem is one line naming
+    (:meth:`slotmath.rules.contract.Rules.check`: the options they read,
+    then :func:`slotmath.rules.linegame.check`): a problem is one line naming
     ``modes.NAME`` and the field of the mode's game."""
-    from slotmath.rules.linegame import check
+    from slotmath.rules.registry import rules_for
 
     for name, mode in game.modes.items():
         try:
             variant = mode_game(game, name)
-            check(variant)
+            rules_for(variant).check(variant)
             if mode.buy is not None:
                 buy_spec(variant, mode)
         except GameFileError as exc:
