@@ -153,3 +153,21 @@ def test_example_game_modes(capsys):
     buy = mode_par(game, "buy")
     assert float(buy.rtp) == pytest.approx(38 * ten / 10 / 100, rel=1e-12)
     assert mode_par(game, "ante").rtp > 0 and mode_par(game, "base").rtp == base.rtp
+
+
+def test_par_sheet_shows_every_mode(tmp_path, toy):
+    # the sheet's summary lists every mode; the workbook has a sheet per declared mode
+    from slotmath.report.sheet import par_sheet
+    from slotmath.report.workbook import read_workbook
+
+    sheet = par_sheet(toy, spins=0, session_lengths=(10,))
+    table = next(t for t in sheet.sections["summary"].tables if t.title == "Bet modes")
+    assert list(table.frame["mode"]) == ["base", "ante", "buy", "buy_capped"]
+    assert list(table.frame["RTP exact"][:3]) == ["17/32", "1/4", "3/4"]
+    sheet.save(tmp_path / "out")
+    book = read_workbook(tmp_path / "out" / "par.xlsx")
+    assert {"Mode ante", "Mode buy", "Mode buy_capped"} <= set(book)
+    figures = book["Mode ante"]["Mode ante: headline figures"].set_index("figure")["value"]
+    assert figures["RTP exact"] == "1/4" and figures["cost [x total bet]"] == 1.25
+    data = json.loads((tmp_path / "out" / "par.json").read_text())
+    assert data["modes"]["buy"]["rtp_exact"] == "3/4" and "round" not in data["modes"]["base"]
