@@ -207,5 +207,8 @@ def cross_check_mode(game, name: str, level: int | None, spins: int, seed: int =
     exact = buy_analysis(variant, mode, level)
     figures = {"rtp": float(exact.rtp), "hit_frequency": exact.hit_frequency, "sd": exact.sd}
     sampler = buy_sampler(variant, level, buy_spec(variant, mode))
-    chunk = options.get("chunk") or CHUNK
-    return ModeSimulation(mode, simulate_sampler(sampler, variant, level, spins, seed, figures, chunk=chunk))
+    if options.get("scheduler"):
+        raise SetupError("a bought round is simulated by local processes only (no --scheduler)")
+    chunk, workers = options.get("chunk") or CHUNK, options.get("workers") or 1
+    result = simulate_sampler(sampler, variant, level, spins, seed, figures, chunk=chunk, workers=workers)
+    return ModeSimulation(mode, result)

@@ -82,9 +82,22 @@ def cmd_simulate(args) -> int:
     if args.mode is not None:
         from slotmath.analysis.simulation import cross_check_mode
 
-        result = cross_check_mode(game, args.mode, level, args.spins, args.seed, chunk=args.chunk)
+        try:
+            result = cross_check_mode(
+                game,
+                args.mode,
+                level,
+                args.spins,
+                args.seed,
+                chunk=args.chunk,
+                workers=args.workers,
+                scheduler=args.scheduler,
+                progress=args.progress,
+            )
+        except SetupError as exc:
+            raise UsageError(str(exc)) from None
         print(json.dumps(result.to_dict()) if args.json else terminal_text(result.text(), lines=True))
-        return 0
+        return 130 if getattr(result.result, "partial", False) else 0
     try:
         result = cross_check(
             game,
