@@ -159,6 +159,49 @@ class BetLevel:
     total_bet: int
 
 
+@dataclass(frozen=True)
+class Buy:
+    """A bought feature: the round is ``feature`` started at once from
+    ``games`` free games, with no base spin."""
+
+    feature: str
+    games: int
+
+
+#: A mode's ``round_cap`` when it keeps the game's cap.
+KEEP_CAP = "keep"
+
+
+@dataclass(frozen=True)
+class Mode:
+    """A bet mode (``modes.NAME``): what a round costs and what it changes.
+
+    Attributes
+    ----------
+    name : str
+    cost : Fraction
+        Price of a round [x total bet]; the mode's RTP is its mean round win
+        over it.
+    label : str
+    reels : Mapping
+        ``{declared reel set: set played in its place}``.
+    options : Mapping
+        Option keys replaced whole (``free_games`` with other awards, ...).
+    round_cap : Fraction, None or KEEP_CAP
+        The mode's cap on a round's win [x total bet]; None: no cap;
+        :data:`KEEP_CAP`: the game's.
+    buy : Buy or None
+    """
+
+    name: str
+    cost: Fraction
+    label: str = ""
+    reels: Mapping[str, str] = field(default_factory=dict)
+    options: Mapping[str, Any] = field(default_factory=dict)
+    round_cap: Any = KEEP_CAP
+    buy: Buy | None = None
+
+
 @dataclass(frozen=True, eq=False)
 class Game:
     """A validated slot game.
@@ -184,6 +227,7 @@ class Game:
     version: str = ""
     variant: str = ""
     pays_by: str = "lines"  # "ways": see slotmath.engine.ways
+    modes: Mapping[str, Mode] = field(default_factory=dict)  # beside the implicit "base"
 
     # ----------------------------------------------------------- look-ups
     @cached_property

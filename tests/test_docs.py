@@ -244,3 +244,16 @@ def test_lockit_worked_example_has_the_figures_the_page_states(tmp_path):
     assert fig["trigger_probability_exact"] == "7/16"
     assert fig["full_screen_probability"] == pytest.approx(11 / 32, rel=1e-15)
     assert "`33/8`" in section and "412.5000 %" in section and f"{float(result.rtp):.4%}" == "412.5000%"
+
+
+def test_bet_modes_worked_example_has_the_figures_the_page_states(tmp_path):
+    # docs/features.md, "Worked example: bet modes": ante E = 3/8 + (1/8)(198/31)
+    # = 291/248 over 5/4 = 291/310; buy 198/31 over 13/2 = 396/403
+    from slotmath.rules.modes import all_modes_par
+
+    game, section = docs_example(tmp_path, "### Worked example: bet modes")
+    rtp = {name: m.rtp for name, m in all_modes_par(game).items()}
+    assert rtp == {"base": Fraction(561, 496), "ante": Fraction(291, 310), "buy": Fraction(396, 403)}
+    for value, shown in ((291 / 310, "93.8710 %"), (396 / 403, "98.2630 %")):
+        assert f"{value:.4%}" == shown.replace(" ", "") and shown in section
+    assert all(f"`{r.numerator}/{r.denominator}`" in section for r in rtp.values())

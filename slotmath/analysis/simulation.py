@@ -157,3 +157,58 @@ def cross_check(game, level: int | None, spins: int, seed: int = 0, *, exact=Tru
             )
         return rules_for(game).simulate(game, level, spins, seed)
     return simulate_game(game, spins, seed, level, exact=exact, sampler=sampler, **options)
+
+
+class ModeSimulation:
+    """A simulated bet mode: the run of its round (``result``, figures
+    [x total bet] with z-scores against the mode's exact ones) and its cost."""
+
+    def __init__(self, mode, result):
+        self.mode, self.result = mode, result
+
+    def to_dict(self) -> dict:
+        rtp = self.result.rtp
+        cost = float(self.mode.cost)
+        return {
+            "mode": self.mode.name,
+            "cost": cost,
+            "rtp_per_cost": rtp.value / cost,
+            "rtp_per_cost_exact": None if rtp.exact is None else rtp.exact / cost,
+            "round": self.result.to_dict(),
+        }
+
+    def text(self) -> str:
+        rtp = self.result.rtp
+        cost = float(self.mode.cost)
+        exact = "" if rtp.exact is None else f" (exact {rtp.exact / cost:.6%})"
+        return (
+            f"Bet mode {self.mode.name}: cost {cost:g} x total bet; simulated RTP per unit of cost "
+            f"{rtp.value / cost:.6%}{exact}\nRound figures [x total bet]:\n{self.result.text()}"
+        )
+
+
+def cross_check_mode(game, name: str, level: int | None, spins: int, seed: int = 0, **options):
+    """Simulate bet mode ``name`` of ``game`` against its exact figures
+    (:func:`slotmath.rules.modes.mode_par`): a mode that plays a base spin by
+    :func:`cross_check` on its game; a bought round by its own sampler
+    (:func:`slotmath.montecarlo.roundsim.buy_sampler`) through the one
+    simulation loop (:func:`slotmath.montecarlo.run.simulate_sampler`)."""
+    from slotmath.rules.modes import buy_spec, mode_game, mode_of
+
+    level = game.bet(level).level
+    mode = mode_of(game, name)
+    variant = mode_game(game, name)
+    if mode.buy is None:
+        return ModeSimulation(mode, cross_check(variant, level, spins, seed, **options))
+    from slotmath.montecarlo.roundsim import buy_sampler
+    from slotmath.montecarlo.run import simulate_sampler
+    from slotmath.rules.modes import buy_analysis
+
+    exact = buy_analysis(variant, mode, level)
+    figures = {"rtp": float(exact.rtp), "hit_frequency": exact.hit_frequency, "sd": exact.sd}
+    sampler = buy_sampler(variant, level, buy_spec(variant, mode))
+    if options.get("scheduler"):
+        raise SetupError("a bought round is simulated by local processes only (no --scheduler)")
+    chunk, workers = options.get("chunk") or CHUNK, options.get("workers") or 1
+    result = simulate_sampler(sampler, variant, level, spins, seed, figures, chunk=chunk, workers=workers)
+    return ModeSimulation(mode, result)

@@ -36,6 +36,9 @@ def cmd_validate(args) -> int:
         + f"{game.ways_or_lines_text}, "
         + f"reel sets {', '.join(game.reel_sets)}, "
         f"bet levels {', '.join(map(str, game.levels))}, base cycle {cycle:,}"
+        + "".join(
+            f"; mode {terminal_text(m.name)} costs {float(m.cost):g} x total bet" for m in game.modes.values()
+        )
     )
     return 0
 
@@ -44,11 +47,28 @@ def cmd_par(args) -> int:
     from slotmath.rules.par import par
 
     game, level = game_and_level(args.game, args.bet)
+    if args.mode is not None or args.all_modes:
+        return _par_modes(game, level, args)
     result = par(game, level)
     if args.json:
         print(result.to_json())
     else:
         print(terminal_text(result.text(), lines=True))
+    return 0
+
+
+def _par_modes(game, level, args) -> int:
+    """``par --mode NAME`` / ``--all-modes``: the figures of bet modes."""
+    from slotmath.rules.modes import all_modes_par, mode_par
+
+    if args.mode is not None and args.all_modes:
+        raise UsageError("give --mode NAME or --all-modes, not both")
+    results = all_modes_par(game, level) if args.all_modes else {args.mode: mode_par(game, args.mode, level)}
+    if args.json:
+        out = {name: r.to_dict() for name, r in results.items()}
+        print(json.dumps({"game": game.name, "modes": out} if args.all_modes else out[args.mode]))
+    else:
+        print(terminal_text("\n\n".join(r.text() for r in results.values()), lines=True))
     return 0
 
 
@@ -59,6 +79,25 @@ def cmd_simulate(args) -> int:
     from slotmath.montecarlo.run import SetupError
 
     game, level = game_and_level(args.game, args.bet)
+    if args.mode is not None:
+        from slotmath.analysis.simulation import cross_check_mode
+
+        try:
+            result = cross_check_mode(
+                game,
+                args.mode,
+                level,
+                args.spins,
+                args.seed,
+                chunk=args.chunk,
+                workers=args.workers,
+                scheduler=args.scheduler,
+                progress=args.progress,
+            )
+        except SetupError as exc:
+            raise UsageError(str(exc)) from None
+        print(json.dumps(result.to_dict()) if args.json else terminal_text(result.text(), lines=True))
+        return 130 if getattr(result.result, "partial", False) else 0
     try:
         result = cross_check(
             game,
@@ -100,6 +139,8 @@ def build_parser(argv=None) -> argparse.ArgumentParser:
     p.add_argument("game")
     p.add_argument("--bet", type=int, default=None, help="bet level (default: lowest)")
     p.add_argument("--json", action="store_true", help="one JSON object on stdout")
+    p.add_argument("--mode", default=None, metavar="NAME", help="figures of bet mode NAME (base: the game)")
+    p.add_argument("--all-modes", action="store_true", help="figures of every bet mode")
     p.set_defaults(func=cmd_par)
 
     p = sub.add_parser("simulate", help="Monte Carlo cross-check")
@@ -107,6 +148,7 @@ def build_parser(argv=None) -> argparse.ArgumentParser:
     p.add_argument("--spins", type=spin_count, required=True)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--bet", type=int, default=None)
+    p.add_argument("--mode", default=None, metavar="NAME", help="simulate bet mode NAME")
     p.add_argument("--json", action="store_true")
     p.add_argument(
         "--scheduler", default=None, metavar="tcp://HOST:8786", help="run the chunks on this Dask cluster"

@@ -35,7 +35,7 @@ from slotmath.io.colours import is_colour
 from slotmath.io.files import inside, size_problem
 from slotmath.io.search import default_games_dir, games_path
 from slotmath.io.terminal import terminal_text
-from slotmath.model import BetLevel, Game, LinePay, ScatterPay, Strip, Symbol, WildRule
+from slotmath.model import KEEP_CAP, BetLevel, Buy, Game, LinePay, Mode, ScatterPay, Strip, Symbol, WildRule
 
 #: the first existing folder of the games search path (see :mod:`slotmath.io.search`)
 GAMES_DIR = default_games_dir()
@@ -493,6 +493,7 @@ def build_game(data: dict, path: Path, default_name: str) -> Game:
         version=str(data.get("version", "")),
         variant=str(data.get("variant", "")),
         pays_by=data.get("pays_by", "lines"),
+        modes=build_modes(data, reel_sets, fail),
     )
     check_top_win(line_pays, scatter_pays, symbols, game.ways_or_lines, bet_levels, fail)
     if ways:
@@ -500,6 +501,62 @@ def build_game(data: dict, path: Path, default_name: str) -> Game:
         if problem:
             fail(*problem)
     return game
+
+
+#: the mode every game has: its declarations as written, at cost 1
+BASE_MODE = "base"
+#: features a mode may buy
+BUYABLE = ("free_games",)
+
+
+def build_modes(data: dict, reel_sets: dict, fail) -> dict:
+    """``{name: Mode}`` of ``data["modes"]`` (docs/game-format.md, Bet modes):
+    a positive exact cost, reel sets that exist, a buy of a declared
+    buyable feature; the mode's options are checked with the game it makes
+    (:func:`slotmath.rules.modes.check_modes`)."""
+    out = {}
+    modes = data.get("modes") or {}
+    if modes and data.get("rules", "lines") != "lines":
+        fail("modes", f"bet modes are played by rules: lines only, not {str(data['rules'])[:100]!r}")
+    for name, spec in modes.items():
+        at = f"modes.{name}"
+        if name == BASE_MODE:
+            fail(at, f"{BASE_MODE!r} is the game as declared (cost 1); give the mode another name")
+        cost = spec["cost"]
+        if isinstance(cost, str) and not re.fullmatch(r"[0-9]{1,12}(/[0-9]{1,12})?", cost.strip()):
+            fail(f"{at}.cost", f'{cost[:40]!r} is not a number (give 1.25, 100 or "5/4")')
+        cost = scatter_fraction(cost.strip() if isinstance(cost, str) else cost, f"{at}.cost", fail)
+        if cost <= 0:
+            fail(f"{at}.cost", f"must be above 0 (a price in total bets), got {spec['cost']}")
+        reels = dict(spec.get("reels") or {})
+        for old, new in reels.items():
+            for where, set_name in ((f"{at}.reels", old), (f"{at}.reels.{old}", new)):
+                if set_name not in reel_sets:
+                    fail(where, f"unknown reel set {set_name[:40]!r} (declared: {', '.join(reel_sets)})")
+        options = dict(spec.get("options") or {})
+        if "round_cap" in options:
+            fail(f"{at}.options.round_cap", f"give the mode's cap as {at}.round_cap")
+        cap = spec.get("round_cap", KEEP_CAP)
+        if cap is not None and cap != KEEP_CAP:
+            cap = scatter_fraction(cap, f"{at}.round_cap", fail)
+            if cap <= 0:
+                fail(f"{at}.round_cap", f"must be above 0 [x total bet], got {spec['round_cap']}")
+        buy = None
+        if "buy" in spec:
+            feature = spec["buy"]["feature"]
+            declared = {**(data.get("options") or {}), **options}
+            if feature not in BUYABLE:
+                fail(
+                    f"{at}.buy.feature", f"{feature[:40]!r} cannot be bought (buyable: {', '.join(BUYABLE)})"
+                )
+            if feature not in declared:
+                fail(
+                    f"{at}.buy.feature",
+                    f"buys {feature!r}, which the game does not declare (options.{feature})",
+                )
+            buy = Buy(feature, spec["buy"]["games"])
+        out[name] = Mode(name, cost, spec.get("label", ""), reels, options, cap, buy)
+    return out
 
 
 def scatter_fraction(value, field, fail) -> Fraction:

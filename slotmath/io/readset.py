@@ -35,7 +35,8 @@ def option_files(folder: str | Path, options) -> list[Path]:
 
 def read_set(game_path: str | Path) -> list[Path]:
     """The files a game reads: the game file first, then its reel CSV files
-    (in reel-set order), then the files its options name.
+    (in reel-set order), then the files its options name, then those its
+    bet modes' options name.
 
     Parameters
     ----------
@@ -52,4 +53,8 @@ def read_set(game_path: str | Path) -> list[Path]:
             if csv_path not in out:
                 out.append(csv_path)
     out += [p for p in option_files(path.parent, data.get("options") or {}) if p not in out]
+    modes = data.get("modes") or {}
+    out += [
+        p for p in option_files(path.parent, [m.get("options") or {} for m in modes.values()]) if p not in out
+    ]
     return out

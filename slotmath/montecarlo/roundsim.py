@@ -77,7 +77,14 @@ from slotmath.montecarlo.run import RoundSampler
 from slotmath.montecarlo.stickysim import sticky_args, sticky_free_play
 from slotmath.montecarlo.wayssim import no_ways_args, round_ways_win, ways_args
 
-__all__ = ["COMPONENTS", "FREE_GAMES_EVENTS", "round_sampler", "round_components", "sampler_args"]
+__all__ = [
+    "COMPONENTS",
+    "FREE_GAMES_EVENTS",
+    "round_sampler",
+    "round_components",
+    "sampler_args",
+    "buy_sampler",
+]
 
 #: Names of the simulated components, in the kernel's column order.
 COMPONENTS = ("lines", "scatters", "free_games", "round_cap", "wheel", "selection", "hold_and_spin", "lockit")
@@ -404,3 +411,40 @@ def round_components(game: Game, level: int, n: int, seed: int = 0) -> np.ndarra
     sampler = round_sampler(game, level)
     rng = np.random.Generator(np.random.PCG64DXSM(np.random.SeedSequence(seed)))
     return sampler.kernel(rng, int(n), *sampler.args)[2]
+
+
+def buy_sampler(game: Game, level: int, spec) -> RoundSampler:
+    """Compiled sampler of a bought free-games round: the round kernel with a
+    base spin that pays nothing, counts no event and always starts the free
+    games of ``spec`` (:class:`~slotmath.features.options.FreeGamesSpec`,
+    every count starting ``spec.games(0)`` games with no prize: the buy of
+    :func:`slotmath.rules.modes.buy_spec`); ``game`` declares only the
+    bought free games (and a round cap).  Its win is the ``free_games`` part
+    (and the ``round_cap`` cut)."""
+    from slotmath.features.options import load_features
+
+    args, names = sampler_args(game, level)
+    n_events, base_draw, base_ev, free_draw, free_ev, _, free_ways, feat, prizes, hold, lock = args
+    dims, sym, cells, codes, offsets, label_coins, sc_count, sc_pay, sc_event = base_ev
+    no_pay = (np.zeros_like(codes), offsets, label_coins, sc_count, np.zeros_like(sc_pay))
+    silent = (dims, sym, cells, *no_pay, np.full_like(sc_event, -1))
+    trig, ftrig, games, prize, again, reprize, params, fg_at, sticky = feat
+    bought = np.full_like(games, spec.games(0))
+    feat = (np.zeros_like(trig), ftrig, bought, np.zeros_like(prize), again, reprize, params, fg_at, sticky)
+    args = (
+        n_events,
+        base_draw,
+        silent,
+        free_draw,
+        free_ev,
+        no_ways_args(game),
+        free_ways,
+        feat,
+        prizes,
+        hold,
+        lock,
+    )
+    parts = ("free_games",) + (("round_cap",) if load_features(game).round_cap is not None else ())
+    column = {p: i for i, p in enumerate(COMPONENTS)}
+    cols = np.array([column[p] for p in parts], dtype=np.int64)
+    return RoundSampler(round_kernel, (cols, *args), names, parts)

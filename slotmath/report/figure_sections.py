@@ -730,3 +730,61 @@ def long_fractions(sheet: ParSheet) -> list:
                 seen.add(value)
                 out.append((name, value))
     return out
+
+
+def modes_table(sheet: ParSheet) -> Table:
+    """Every bet mode of the game side by side: cost, RTP per unit of cost,
+    hit frequency, SD per unit of cost, max win and cap (docs/features.md, Bet modes)."""
+    rows = []
+    for name, m in sheet.modes.items():
+        top = m.par.true_max_win
+        cap = m.round_cap
+        rows.append(
+            {
+                "mode": name,
+                "label": m.mode.label,
+                "cost [x total bet]": float(m.cost),
+                "RTP [x cost]": float(m.rtp),
+                "RTP exact": exact_str(m.rtp),
+                "hit frequency [probability]": m.par.hit_frequency,
+                "SD [x cost]": m.par.sd / float(m.cost),
+                "max win [x total bet]": None if top.value is None else float(top.value),
+                "round cap [x total bet]": None if cap is None else float(cap),
+            }
+        )
+    return Table(
+        "Bet modes",
+        pd.DataFrame(rows),
+        formats={"RTP [x cost]": "pct6", "hit frequency [probability]": "pct", "SD [x cost]": "num"},
+        note=(
+            "Each mode's RTP is its mean round win over its cost; a buy's round is the bought "
+            "feature alone (no base spin). Every other table of this sheet is the base mode's; "
+            "the workbook has a sheet per mode."
+        ),
+    )
+
+
+def mode_sections(sheet: ParSheet) -> list:
+    """A workbook section per declared bet mode: its headline figures and
+    its round's feature tables."""
+    out = []
+    for name, m in sheet.modes.items():
+        if name == "base":
+            continue
+        r = m.par
+        top = r.true_max_win
+        rows = [
+            ("cost [x total bet]", float(m.cost), "num"),
+            ("RTP [x cost]", float(m.rtp), "pct6"),
+            ("RTP exact", exact_str(m.rtp), "text"),
+            ("mean round win [x total bet]", float(r.rtp), "num"),
+            ("hit frequency: paying rounds [probability]", r.hit_frequency, "pct"),
+            ("SD [x cost]", r.sd / float(m.cost), "num"),
+            *[(f"{k}: RTP [x cost]", float(v), "pct6") for k, v in m.components.items()],
+            *max_win_figures(top),
+            ("round cap [x total bet]", "none" if m.round_cap is None else float(m.round_cap), "text"),
+        ]
+        tables = [figure_table(f"Mode {name}: headline figures", rows, note=m.mode.label)]
+        tables += [Table(title, frame, html=False) for title, frame in r.tables.items()]
+        out.append(Section(f"mode_{name}", f"Bet mode {name}", f"Mode {name}"[:31], tables))
+    return out

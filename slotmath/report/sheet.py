@@ -159,6 +159,11 @@ class ParSheet:
         data = json.loads(self.par.to_json())
         # the exact payback intervals of the sheet, never the normal approximation
         data["confidence"] = self.payback_table().to_dict(orient="records")
+        if self.modes:  # each mode's figures; the base mode's round is this file's
+            data["modes"] = {
+                name: {k: v for k, v in m.to_dict().items() if name != "base" or k != "round"}
+                for name, m in self.modes.items()
+            }
         write_text_atomic(out / "par.json", json.dumps(fixed_floats(data), indent=2) + "\n")
         write_text_atomic(out / "par.txt", self.par.text() + "\n")
         write_workbook(self, out / "par.xlsx")
@@ -181,7 +186,27 @@ class ParSheet:
             figure_sections.simulation,
             figure_sections.notes,
         )
-        return {s.key: s for s in (b(self) for b in builders) if s is not None}
+        out = {s.key: s for s in (b(self) for b in builders) if s is not None}
+        if self.game.modes:  # every bet mode side by side, beside the base mode's figures
+            out["summary"].tables.append(figure_sections.modes_table(self))
+        return out
+
+    @cached_property
+    def modes(self) -> dict:
+        """``{name: ModeResult}`` of every bet mode at the sheet's level, the
+        base mode (this sheet's figures) first; empty without ``modes``."""
+        from slotmath.rules.modes import ModeResult, mode_names, mode_of, mode_par
+
+        if not self.game.modes:
+            return {}
+        level = self.par.bet.level
+        base, *declared = mode_names(self.game)
+        out = {base: ModeResult(mode_of(self.game, base), self.par)}
+        return out | {name: mode_par(self.game, name, level) for name in declared}
+
+    def workbook_sections(self) -> list:
+        """The sections of the workbook: the sheet's, then one per declared bet mode."""
+        return [*self.sections.values(), *figure_sections.mode_sections(self)]
 
     # ------------------------------------------------------------ tables used elsewhere
     def odds_frame(self) -> pd.DataFrame:

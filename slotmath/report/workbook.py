@@ -1,6 +1,6 @@
 """PAR sheets as Excel workbooks (openpyxl).
 
-A worksheet per section; every table is an Excel table (filter buttons,
+A worksheet per section (and one per bet mode); every table is an Excel table (filter buttons,
 banded rows) with its title in the cell above and its note below; numbers
 are stored as numbers with the number format of their column or row.
 :func:`read_workbook` reads the tables back by their titles.
@@ -39,7 +39,7 @@ def write_workbook(sheet: ParSheet, path: Path) -> None:
     note_font = Font(italic=True, size=9, color="5C6B7A")
     total_font = Font(bold=True)
     n_table = 0
-    for sec in sheet.sections.values():
+    for sec in sheet.workbook_sections():
         ws = wb.create_sheet(sec.sheet[:31])
         frozen = False
         put_cell(

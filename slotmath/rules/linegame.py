@@ -656,11 +656,15 @@ def check(game: Game, unread: bool = True) -> None:
         from slotmath.engine.limits import check_pay_tuples
 
         check_pay_tuples(game)
+    if game.modes:  # each mode's game, checked as a game
+        from slotmath.rules.modes import check_modes
+
+        check_modes(game)
     if not unread:
         return
     from slotmath.io.gamefile import GameFileError
 
-    read = reel_sets_read(game)
+    read = reel_sets_read(game) | {s for mode in game.modes.values() for s in mode.reels.values()}
     check_symbols_read(game)
     for name in game.reel_sets:
         if name not in read:

@@ -427,3 +427,47 @@ def build_costs(case) -> None:
         ),
     ):
         feature(cid, edit, field)
+
+
+def build_modes(case, base) -> None:
+    """Bet modes (``modes:``) that ``validate`` refuses in one line: an
+    unknown key, a cost that is not a positive number, a buy of a feature
+    the game does not declare or that cannot be bought, a reel set that does
+    not exist, a name clash with the base mode, a broken option of the
+    mode's game; ``base`` is the corpus's plain game (no options)."""
+
+    def mode(cid, spec, field, name="ante", game=None):
+        def edit(d):
+            d["modes"] = {name: spec}
+
+        case(cid, edit, field, base=FEATURE if game is None else game)
+
+    mode("mode_unknown_key", {"cost": 2, "colour": "red"}, "modes.ante")
+    mode("mode_cost_zero", {"cost": 0}, "modes.ante.cost")
+    mode("mode_cost_negative", {"cost": -1.5}, "modes.ante.cost")
+    mode("mode_cost_not_a_number", {"cost": "cheap"}, "modes.ante.cost")
+    mode("mode_cost_bool", {"cost": True}, "modes.ante.cost")
+    mode("mode_cost_missing", {"label": "no price"}, "modes.ante")
+    mode("mode_name_base", {"cost": 2}, "modes.base", name="base")
+    mode("mode_reel_set_unknown", {"cost": 2, "reels": {"base": "nope"}}, "modes.ante.reels.base")
+    mode("mode_reel_set_unknown_key", {"cost": 2, "reels": {"bonus": "free"}}, "modes.ante.reels")
+    mode("mode_round_cap_zero", {"cost": 2, "round_cap": 0}, "modes.ante.round_cap")
+    mode(
+        "mode_round_cap_in_options", {"cost": 2, "options": {"round_cap": 50}}, "modes.ante.options.round_cap"
+    )
+    mode("mode_options_unknown_key", {"cost": 2, "options": {"free_game": {}}}, "modes.ante")
+    mode(
+        "mode_options_unknown_symbol",
+        {"cost": 2, "options": {"free_games": {**FEATURE["options"]["free_games"], "symbol": "Q"}}},
+        "modes.ante",
+    )
+    buy = {"feature": "free_games", "games": 10}
+    mode("mode_buy_undeclared", {"cost": 100, "buy": buy}, "modes.buy.buy.feature", name="buy", game=base)
+    mode(
+        "mode_buy_not_buyable",
+        {"cost": 100, "buy": {**buy, "feature": "wheel"}},
+        "modes.buy.buy.feature",
+        "buy",
+    )
+    mode("mode_buy_games_zero", {"cost": 100, "buy": {**buy, "games": 0}}, "modes.buy.buy.games", "buy")
+    mode("mode_buy_no_games", {"cost": 100, "buy": {"feature": "free_games"}}, "modes.buy.buy", "buy")

@@ -1,0 +1,173 @@
+"""Bet modes: each mode's exact RTP against hand-worked and brute-force
+values on a tiny game, the buy's RTP against the renewal formula, the
+command line, and the samplers against the exact figures (z-scores)."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from itertools import product
+
+import pytest
+import yaml
+
+from slotmath.cli import main
+from slotmath.io.gamefile import load_game
+from slotmath.rules.modes import mode_game, mode_names, mode_par
+from slotmath.rules.par import par
+
+# 3 reels x 1 row, one payline, total bet 1 at level 1; 3 A pay 4.
+# base reels [A, A, S, X]; ante reels [A, S, S, X]; free reels [A, X] (no
+# retrigger) or [A, S, X, X] (retrigger).  3 S start 2 free games at x2.
+TOY = {
+    "name": "toy_modes",
+    "grid": {"reels": 3, "rows": 1},
+    "bet": {"levels": [1]},
+    "symbols": [{"name": "A"}, {"name": "S", "kind": "scatter"}, {"name": "X", "kind": "blank"}],
+    "reels": {
+        "base": [["A", "A", "S", "X"]] * 3,
+        "ante": [["A", "S", "S", "X"]] * 3,
+        "free": [["A", "X"]] * 3,
+    },
+    "paylines": [[0, 0, 0]],
+    "pays": [{"symbol": "A", "count": 3, "pay": 4}],
+    "options": {
+        "free_games": {"symbol": "S", "reels": "free", "multiplier": 2, "awards": {3: {"games": 2}}},
+    },
+    "modes": {
+        "ante": {"cost": 1.25, "label": "ante", "reels": {"base": "ante"}},
+        "buy": {"cost": 4, "buy": {"feature": "free_games", "games": 3}},
+        "buy_capped": {"cost": 4, "buy": {"feature": "free_games", "games": 3}, "round_cap": 10},
+    },
+}
+
+
+def write(tmp_path, data, name="toy"):
+    folder = tmp_path / name
+    folder.mkdir()
+    (folder / "game.yaml").write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    return folder
+
+
+@pytest.fixture
+def toy(tmp_path):
+    return load_game(write(tmp_path, TOY))
+
+
+def brute_base_mean(strips, free_mean: Fraction) -> Fraction:
+    """Mean round win by listing every stop: 4 for 3 A, ``free_mean`` for 3 S."""
+    total, n = Fraction(0), 0
+    for window in product(*strips):
+        n += 1
+        total += 4 if window == ("A", "A", "A") else 0
+        total += free_mean if window == ("S", "S", "S") else 0
+    return total / n
+
+
+def test_each_mode_rtp_is_the_hand_worked_value(toy):
+    # a free spin on [A, X]^3: 3 A with 1/8, paying 4 x 2 = 8; mean 1 per free game
+    # base: 3 A with (2/4)^3 = 1/8 -> 4/8; 3 S with 1/64 -> 2 games -> 2/64: 17/32
+    # ante: 3 A with 1/64 -> 1/16; 3 S with 1/8 -> 2/8; 5/16 per round over cost 5/4: 1/4
+    # buy: 3 free games, mean 3 x 1 = 3 over cost 4: 3/4
+    assert mode_names(toy) == ("base", "ante", "buy", "buy_capped")
+    figures = {name: mode_par(toy, name) for name in ("base", "ante", "buy")}
+    assert figures["base"].rtp == Fraction(17, 32) == par(toy).rtp
+    assert figures["ante"].rtp == Fraction(1, 4)
+    assert figures["ante"].par.rtp == Fraction(5, 16)
+    assert figures["buy"].rtp == Fraction(3, 4)
+    # brute force over the cycle agrees (the feature's mean 2 = 2 games x 1)
+    for name, strips in (("base", TOY["reels"]["base"]), ("ante", TOY["reels"]["ante"])):
+        assert figures[name].par.rtp == brute_base_mean(strips, Fraction(2))
+    # the ante plays its reels on the base spin only: the free games keep 'free'
+    ante = mode_game(toy, "ante")
+    assert ante.strips("base") == toy.strips("ante") and ante.strips("free") == toy.strips("free")
+    assert "ante" not in ante.reel_sets
+
+
+def test_buy_round_distribution_max_win_and_cap(toy):
+    # award = 8 x Binomial(3, 1/8): P(0) = 343/512, max 24 with (1/8)^3 = 1/512
+    buy = mode_par(toy, "buy").par
+    assert buy.hit_frequency == pytest.approx(1 - 343 / 512, abs=1e-12)
+    top = buy.true_max_win
+    assert top.value == 24 and top.probability == Fraction(1, 512)
+    # capped at 10: E = 8 P(1) + 10 P(>=2) = 8 x 147/512 + 10 x 22/512 = 349/128
+    capped = mode_par(toy, "buy_capped")
+    assert float(capped.par.rtp) == pytest.approx(349 / 128, abs=1e-12)
+    assert float(capped.rtp) == pytest.approx(349 / 512, abs=1e-12)
+    assert capped.round_cap == 10 and capped.par.true_max_win.value == 10
+
+
+def test_buy_rtp_is_the_renewal_mean_over_the_cost(tmp_path):
+    # free reels [A, S, X, X]^3: a free spin pays 4 x 2 with 1/64 (E[Y] = 4/64
+    # before the x2) and 3 S (1/64) add 2 games: E[K] = 2/64 = 1/32.  From n
+    # games E[games played] = n / (1 - E[K]) = 32 n / 31 and the award is
+    # 2 x E[Y] x 32 n / 31 = 4 n / 31; buying 5 games at cost 1: 20/31.
+    data = yaml.safe_load(yaml.safe_dump(TOY))
+    data["reels"] = {"base": TOY["reels"]["base"], "free": [["A", "S", "X", "X"]] * 3}
+    data["modes"] = {"buy": {"cost": 1, "buy": {"feature": "free_games", "games": 5}}}
+    game = load_game(write(tmp_path, data))
+    result = mode_par(game, "buy")
+    assert result.rtp == Fraction(20, 31)
+    assert result.par.features["free_games"]["mean_games"] == pytest.approx(5 * 32 / 31)
+
+
+def test_game_without_modes_has_the_base_mode(tmp_path):
+    data = {k: v for k, v in TOY.items() if k != "modes"}
+    data["reels"] = {"base": TOY["reels"]["base"], "free": TOY["reels"]["free"]}
+    game = load_game(write(tmp_path, data))
+    assert mode_names(game) == ("base",)
+    assert mode_par(game, "base").rtp == par(game).rtp == Fraction(17, 32)
+
+
+def test_cli_par_modes(tmp_path, capsys):
+    folder = write(tmp_path, TOY)
+    assert main(["par", str(folder), "--all-modes", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    rtp = {name: m["rtp_exact"] for name, m in out["modes"].items()}
+    assert rtp["base"] == "17/32" and rtp["ante"] == "1/4" and rtp["buy"] == "3/4"
+    assert out["modes"]["ante"]["cost_exact"] == "5/4" and out["modes"]["buy_capped"]["round_cap"] == 10
+    assert main(["par", str(folder), "--mode", "ante"]) == 0
+    text = capsys.readouterr().out
+    assert "Bet mode ante" in text and "25.000000%" in text
+    assert main(["par", str(folder), "--mode", "nope"]) == 2
+    assert "no mode 'nope'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("name", ["ante", "buy"])
+def test_sampler_agrees_with_each_mode(toy, name):
+    from slotmath.analysis.simulation import cross_check_mode
+
+    result = cross_check_mode(toy, name, None, 200_000, seed=3, workers=1)
+    rtp = result.result.rtp
+    assert rtp.exact == pytest.approx(float(mode_par(toy, name).par.rtp))
+    assert abs(rtp.z) < 4
+    assert result.to_dict()["rtp_per_cost_exact"] == pytest.approx(float(mode_par(toy, name).rtp))
+
+
+def test_example_game_modes(capsys):
+    # data/games/modes_free_spins: the buy's RTP is the free games' mean award
+    # from 38 games over 100: 38 x (the award from 10 games) / 10, linear in n
+    game = load_game("modes_free_spins")
+    base = par(game)
+    ten = base.features["free_games"]["mean_award"]  # from 10 games, no prize
+    buy = mode_par(game, "buy")
+    assert float(buy.rtp) == pytest.approx(38 * ten / 10 / 100, rel=1e-12)
+    assert mode_par(game, "ante").rtp > 0 and mode_par(game, "base").rtp == base.rtp
+
+
+def test_par_sheet_shows_every_mode(tmp_path, toy):
+    # the sheet's summary lists every mode; the workbook has a sheet per declared mode
+    from slotmath.report.sheet import par_sheet
+    from slotmath.report.workbook import read_workbook
+
+    sheet = par_sheet(toy, spins=0, session_lengths=(10,))
+    table = next(t for t in sheet.sections["summary"].tables if t.title == "Bet modes")
+    assert list(table.frame["mode"]) == ["base", "ante", "buy", "buy_capped"]
+    assert list(table.frame["RTP exact"][:3]) == ["17/32", "1/4", "3/4"]
+    sheet.save(tmp_path / "out")
+    book = read_workbook(tmp_path / "out" / "par.xlsx")
+    assert {"Mode ante", "Mode buy", "Mode buy_capped"} <= set(book)
+    figures = book["Mode ante"]["Mode ante: headline figures"].set_index("figure")["value"]
+    assert figures["RTP exact"] == "1/4" and figures["cost [x total bet]"] == 1.25
+    data = json.loads((tmp_path / "out" / "par.json").read_text())
+    assert data["modes"]["buy"]["rtp_exact"] == "3/4" and "round" not in data["modes"]["base"]
