@@ -24,7 +24,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 #: What :func:`par` computes: the whole PAR (a ParResult), the RTP by
 #: component (a dict), or the named tuning figures (a dict).
-PAR_MODES = ("par", "components", "figures")
+PAR_WHAT = ("par", "components", "figures")
 
 
 def _game(game: Game | str | Path) -> Game:
@@ -95,8 +95,10 @@ def validate(game: str | Path | Game) -> Game:
     return load(game)
 
 
-def par(game: str | Path | Game, level: int | None = None, mode: str = "par") -> ParResult | dict:
-    """Exact figures of a game at one bet level.
+def par(
+    game: str | Path | Game, level: int | None = None, mode: str | None = None, what: str = "par"
+) -> Any:
+    """Exact figures of a game at one bet level, in one bet mode.
 
     Parameters
     ----------
@@ -104,41 +106,54 @@ def par(game: str | Path | Game, level: int | None = None, mode: str = "par") ->
         The game or its spec (see :func:`load`).
     level : int, optional
         Bet level (default: the lowest).
-    mode : {"par", "components", "figures"}
+    mode : str, optional
+        A bet mode of the game's ``modes`` (``"base"`` is every game's
+        implicit one); given, the result is the mode's
+        :class:`~slotmath.rules.modes.ModeResult` (its cost [x total bet],
+        RTP per unit of cost, and the PAR of its round).
+    what : {"par", "components", "figures"}
         ``"par"``: the whole PAR sheet; ``"components"``: only the RTP by
         component, as cheaply as the game's rules allow; ``"figures"``: the
-        named figures the tuner uses (at least ``rtp``).
+        named figures the tuner uses (at least ``rtp``).  With ``mode``,
+        only ``"par"``.
 
     Returns
     -------
-    ParResult or dict
+    ParResult, ModeResult or dict
         ``"par"``: a :class:`~slotmath.rules.par.ParResult` (RTP
         [x total bet], exact as a Fraction; hit frequency [probability];
-        SD [x total bet]; combination table; features).  ``"components"``:
+        SD [x total bet]; combination table; features), or with ``mode``
+        a :class:`~slotmath.rules.modes.ModeResult`.  ``"components"``:
         ``{component: RTP [x total bet]}`` summing to the RTP.
         ``"figures"``: ``{figure: value}`` (see :mod:`slotmath.analysis.metrics`).
 
     Raises
     ------
     slotmath.errors.GameFileError
-        An invalid game file or a bet level the game does not offer.
+        An invalid game file, a bet level or mode the game does not offer.
     slotmath.errors.EngineTooLarge
         The exact figures would need more memory or time than allowed.
     ValueError
-        An unknown ``mode``.
+        An unknown ``what``, or ``what`` other than ``"par"`` with ``mode``.
     """
-    if mode not in PAR_MODES:
-        raise ValueError(f"mode must be one of {', '.join(PAR_MODES)}, got {mode!r}")
+    if what not in PAR_WHAT:
+        raise ValueError(f"what must be one of {', '.join(PAR_WHAT)}, got {what!r}")
+    if mode is not None and what != "par":
+        raise ValueError(f"a bet mode's figures are its whole PAR (what='par'), got {what!r}")
     game = _game(game)
     level = _level(game, level)
-    if mode == "par":
+    if mode is not None:
+        from slotmath.rules.modes import mode_par
+
+        return mode_par(game, mode, level)
+    if what == "par":
         from slotmath.rules.par import par as exact_par
 
         return exact_par(game, level)
     from slotmath.rules.registry import rules_for
 
     rules = rules_for(game)
-    return rules.components(game, level) if mode == "components" else rules.figures(game, level)
+    return rules.components(game, level) if what == "components" else rules.figures(game, level)
 
 
 def simulate(

@@ -75,17 +75,35 @@ def test_par_is_the_rules_par():
     expected = par(game, game.levels[0])
     result = slotmath.par("fruit_classic")
     assert result.rtp == expected.rtp and isinstance(result.rtp, Fraction)
-    components = slotmath.par(game, mode="components")
+    components = slotmath.par(game, what="components")
     assert sum(components.values()) == expected.rtp
-    assert slotmath.par(game, mode="figures")["rtp"] == expected.rtp
+    assert slotmath.par(game, what="figures")["rtp"] == expected.rtp
 
 
-def test_par_refuses_bad_mode_and_level():
+def test_par_of_a_bet_mode_is_its_mode_result():
+    """``slotmath.par(game, mode=NAME)`` is the mode's figures: the buy of
+    modes_free_spins costs 100 and its RTP per unit of cost is the round's
+    mean win over 100; "base" is every game's implicit mode (cost 1)."""
+    from slotmath.errors import GameFileError
+    from slotmath.rules.modes import mode_par
+
+    game = slotmath.load("modes_free_spins")
+    buy = slotmath.par(game, mode="buy")
+    assert buy.cost == 100 and buy.rtp == buy.par.rtp / 100
+    assert buy.rtp == mode_par(game, "buy").rtp
+    assert slotmath.par("fruit_classic", mode="base").rtp == slotmath.par("fruit_classic").rtp
+    with pytest.raises(GameFileError, match="no mode 'turbo'"):
+        slotmath.par(game, mode="turbo")
+    with pytest.raises(ValueError, match="whole PAR"):
+        slotmath.par(game, mode="buy", what="components")
+
+
+def test_par_refuses_bad_what_and_level():
     from slotmath.io.gamefile import GameFileError
 
     game = slotmath.load("fruit_classic")
-    with pytest.raises(ValueError, match="mode"):
-        slotmath.par(game, mode="estimate")
+    with pytest.raises(ValueError, match="what must be one of"):
+        slotmath.par(game, what="estimate")
     with pytest.raises(GameFileError, match="bet level 999"):
         slotmath.par(game, level=999)
 
