@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # pragma: no cover
     from slotmath.model import Game
+    from slotmath.rules.modes import ModeResult
     from slotmath.rules.par import ParResult
     from slotmath.tuning.targets import Targets
     from slotmath.tuning.tune import TuningResult
@@ -97,7 +98,7 @@ def validate(game: str | Path | Game) -> Game:
 
 def par(
     game: str | Path | Game, level: int | None = None, mode: str | None = None, what: str = "par"
-) -> Any:
+) -> ParResult | ModeResult | dict:
     """Exact figures of a game at one bet level, in one bet mode.
 
     Parameters
