@@ -128,9 +128,9 @@ def _free_games_shift(game: Game, undrawn: Game, level: int, spec) -> Fraction:
     feature = _free_games(undrawn, level)
     for key, p in trigger_key_probability(undrawn, feature.trigger).items():
         if p and feature.triggers(key):
-            n = spec.games(key)
-            law = FreeGames.from_counts(wins, extra, counts, n, spec.multiplier, max_spins=spec.max_games)
-            shift += p * spec.multiplier * law.spins_mean * d
+            n, mult = spec.games(spec.count_of(key)), spec.multiplier_of(spec.count_of(key))
+            law = FreeGames.from_counts(wins, extra, counts, n, mult, max_spins=spec.max_games)
+            shift += p * mult * law.spins_mean * d
     return shift
 
 
