@@ -10,11 +10,10 @@ from itertools import product
 
 import numpy as np
 import pytest
+from test_free_round import z_scores
 
 from slotmath.io.gamefile import load_game
 from slotmath.rules.linegame import analyse
-
-from test_free_round import z_scores
 
 # 4 reels x 1 row, one line, total bet 1 coin; every reel [A, A, S, X, X]
 # (cycle 5^4 = 625).  A x3 pays 2, A x4 pays 10; 3 S give 2 games at x2,
@@ -150,7 +149,10 @@ def test_reel_condition_worked_by_hand(write_game):
         anywhere += F(sum(c) >= 3, 64)
         split += F(sum(c) >= 3 and not all(c), 64)
     assert on_each == F(9, 32) and anywhere == F(1, 2) and split == F(7, 32)
-    plain = analyse(game(write_game, ON_REELS.replace("    trigger: {reels: [1, 2, 3]}\n", ""), "\n    retrigger: false"), 1)
+    plain = analyse(
+        game(write_game, ON_REELS.replace("    trigger: {reels: [1, 2, 3]}\n", ""), "\n    retrigger: false"),
+        1,
+    )
     assert plain.features["free_games"]["trigger_probability"] == float(anywhere)
 
 

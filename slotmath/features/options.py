@@ -630,8 +630,11 @@ def _free_games(rd: Reader, spec) -> FreeGamesSpec:
     reels = rd.reel_set(spec["reels"], f"{w}.reels")
     mult = rd.amount(spec.get("multiplier", 1), f"{w}.multiplier", positive=True)
     awards = _games_awards(rd, spec["awards"], f"{w}.awards", by_count=True) if "awards" in spec else {}
-    mults = {c: rd.amount(spec["awards"][c]["multiplier"], f"{w}.awards.{c}.multiplier", positive=True)
-             for c in awards if "multiplier" in _entry(spec["awards"], c)}
+    mults = {
+        c: rd.amount(spec["awards"][c]["multiplier"], f"{w}.awards.{c}.multiplier", positive=True)
+        for c in awards
+        if "multiplier" in _entry(spec["awards"], c)
+    }
     mults = {c: mults.get(c, mult) for c in awards} if mults else None
     again = spec.get("retrigger_awards")
     again = None if again is None else _games_awards(rd, again, f"{w}.retrigger_awards", zero=True)
@@ -698,10 +701,16 @@ def _trigger_reels(rd: Reader, trigger, symbol: str, awards: dict, sticky) -> tu
     for r in out:
         shown = [x for x, wt in zip(strips[r].symbols, strips[r].stop_weights().tolist(), strict=True) if wt]
         if symbol not in shown:
-            rd.fail(f"{w}.reels", f"reel {r + 1} of reel set 'base' never shows {symbol!r}: the free games never start")
+            rd.fail(
+                f"{w}.reels",
+                f"reel {r + 1} of reel set 'base' never shows {symbol!r}: the free games never start",
+            )
     for c in awards:
         if c < len(out):
-            rd.fail(f"options.free_games.awards.{c}", f"{c} {symbol} cannot lie on the {len(out)} reels the trigger needs")
+            rd.fail(
+                f"options.free_games.awards.{c}",
+                f"{c} {symbol} cannot lie on the {len(out)} reels the trigger needs",
+            )
     return tuple(sorted(out))
 
 
@@ -746,7 +755,10 @@ def _games_awards(rd: Reader, value, where: str, zero: bool = False, by_count: b
     for c, a in rd.counts(value, where).items():
         f = f"{where}.{c}"
         if not by_count and isinstance(a, dict) and "multiplier" in a:
-            rd.fail(f"{f}.multiplier", "a retrigger adds games at the running feature's multiplier; give it in awards")
+            rd.fail(
+                f"{f}.multiplier",
+                "a retrigger adds games at the running feature's multiplier; give it in awards",
+            )
         rd.mapping(a, f, ("prize", "games", "multiplier") if by_count else ("prize", "games"), ("games",))
         out[c] = (
             rd.amount(a.get("prize", 0), f"{f}.prize"),

@@ -375,7 +375,11 @@ def selection_feature(game: Game, level: int, spec: ChoiceSpec, prizes: LinePriz
         )  # a choice with free games needs them declared
         again = fgs.retrigger_awards or fgs.awards  # none: the choice's games are not retriggered
         one = replace(
-            fgs, multiplier=mult, multipliers=None, awards={1: (Fraction(0), games)}, retrigger_awards=again or None
+            fgs,
+            multiplier=mult,
+            multipliers=None,
+            awards={1: (Fraction(0), games)},
+            retrigger_awards=again or None,
         )
         one = one if again else replace(one, retrigger=False)
         return free_games_feature_of(game, level, one)
