@@ -10,9 +10,9 @@ from itertools import product
 
 import numpy as np
 import pytest
-from test_free_round import z_scores
 
 from slotmath.io.gamefile import load_game
+from slotmath.montecarlo.roundsim import COMPONENTS, round_components
 from slotmath.rules.linegame import analyse
 
 # 4 reels x 1 row, one line, total bet 1 coin; every reel [A, A, S, X, X]
@@ -181,11 +181,24 @@ def test_reel_condition_brute_force_with_retriggers(write_game):
     assert result.components["free_games"] == fg == F(15, 16) * F(3, 4) * F(16, 9)
 
 
-@pytest.mark.parametrize("text", [BY_COUNT, ON_REELS], ids=["by_count", "on_reels"])
+WAYS = ON_REELS.replace("paylines: [[0, 0, 0]]\n", "pays_by: ways\n").replace(
+    "{3: {games: 1}, 4:", "{3: {games: 1, multiplier: 3}, 4:"
+)
+
+
+@pytest.mark.parametrize("text", [BY_COUNT, ON_REELS, WAYS], ids=["by_count", "on_reels", "ways"])
 def test_sampler_agrees(write_game, text):
     # the compiled round sampler plays the per-count multiplier and the reel condition
-    z = z_scores(game(write_game, text), 1, 400_000, 17)
-    assert all(abs(v) < 4 for v in z.values()), z
+    g = game(write_game, text)
+    exact = analyse(g, 1)
+    n = 400_000
+    comp = round_components(g, 1, n, 17)
+    paid = comp[:, COMPONENTS.index("lines")]  # lines or ways
+    free = comp[:, COMPONENTS.index("free_games")]
+    e_paid = exact.components.get("lines", exact.components.get("ways"))
+    for sample, e in ((paid, e_paid), (free, exact.components["free_games"]), (comp.sum(axis=1), exact.rtp)):
+        z = (sample.mean() - float(e)) / (sample.std() / n**0.5)
+        assert abs(z) < 4, (z, float(e))
 
 
 def test_scalar_form_unchanged(write_game):
