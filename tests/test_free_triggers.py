@@ -208,3 +208,19 @@ def test_scalar_form_unchanged(write_game):
     scalar = analyse(game(write_game, text, "\n    multiplier: 2"), 1)
     assert once.rtp == scalar.rtp
     assert "multiplier" not in scalar.features["free_games"]["by_count"]["3"]
+
+
+def test_sheet_states_the_rules(write_game):
+    # the PAR sheet's free-games tables say the per-count multiplier and the reel condition
+    from slotmath.rules.featuretables import free_games_rules, free_games_tables
+
+    g = game(write_game, ON_REELS)
+    rules = free_games_rules(g)
+    assert (
+        rules[1]
+        == "4 or more S on the base window with one on each of reels 1, 2 and 3 award 2 free games at x2."
+    )
+    assert "at the running feature's multiplier under the same reel condition" in rules[3]
+    table = free_games_tables(g, analyse(g, 1).features["free_games"], 1.0)["Free games by trigger count"]
+    assert table["multiplier"].tolist() == [1.0, 2.0, 2.0]
+    assert table["trigger count"].tolist() == [3, 4, 5]
