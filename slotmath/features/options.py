@@ -164,6 +164,10 @@ class LockItSpec:
     awards: AwardTables
     mark_award: str | None
 
+    def reel_sets(self) -> set:
+        """The reel sets the lock-it respins on: each source's ``reels`` and ``after_mark``."""
+        return {r for source in self.sources.values() for r in (source.reels, source.after_mark) if r}
+
 
 @dataclass(frozen=True)
 class FreeGamesSpec:
@@ -190,6 +194,10 @@ class FreeGamesSpec:
     def trigger(self) -> Trigger:
         """The window's key: the trigger symbol's count, per reel under a reel condition."""
         return Trigger(self.symbol, per_reel=self.trigger_reels is not None)
+
+    def reel_sets(self) -> set:
+        """The reel sets the free games play: their own."""
+        return {self.reels}
 
     def count_of(self, key) -> int:
         """The count a key of :attr:`trigger` awards by: the key itself, or
@@ -290,6 +298,10 @@ class Features:
     wheel: WheelSpec | None = None
     round_cap: Fraction | None = None
     progressive: dict = field(default_factory=dict)  # {name: progressive.ProgressiveJackpot}
+
+    def played(self) -> list:
+        """The declared features a spin plays beyond the base window's pays (free games, lock-it)."""
+        return [f for f in (self.free_games, self.lockit) if f is not None]
 
 
 # ===========================================================================
