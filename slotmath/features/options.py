@@ -642,12 +642,12 @@ def _free_games(rd: Reader, spec) -> FreeGamesSpec:
     reels = rd.reel_set(spec["reels"], f"{w}.reels")
     mult = rd.amount(spec.get("multiplier", 1), f"{w}.multiplier", positive=True)
     awards = _games_awards(rd, spec["awards"], f"{w}.awards", by_count=True) if "awards" in spec else {}
-    mults = {
-        c: rd.amount(spec["awards"][c]["multiplier"], f"{w}.awards.{c}.multiplier", positive=True)
+    own = {
+        c: rd.amount(_entry(spec["awards"], c)["multiplier"], f"{w}.awards.{c}.multiplier", positive=True)
         for c in awards
         if "multiplier" in _entry(spec["awards"], c)
     }
-    mults = {c: mults.get(c, mult) for c in awards} if mults else None
+    mults = {c: own.get(c, mult) for c in awards} if own else None
     again = spec.get("retrigger_awards")
     again = None if again is None else _games_awards(rd, again, f"{w}.retrigger_awards", zero=True)
     retrigger = spec.get("retrigger", True)

@@ -102,6 +102,8 @@ def free_games_rules(game: Game) -> list:
     from slotmath.features.options import load_features
 
     spec = load_features(game).free_games
+    if spec is None:
+        return []
     out = []
     where = "anywhere on the base window"
     if spec.trigger_reels is not None:
