@@ -206,6 +206,20 @@ def test_free_games_worked_example_has_the_figures_the_page_states(tmp_path):
     assert "`561/496`" in section and "113.1048 %" in section and f"{float(result.rtp):.4%}" == "113.1048%"
 
 
+def test_free_games_by_trigger_worked_example_has_the_figures_the_page_states(tmp_path):
+    # docs/features.md, "Free games by trigger: worked example": E[Y] = 15/16,
+    # E[K] = 1/8 + 5/32 x 2 = 7/16; free games (1/8 + 5/32 x 2 x 2) x E[Y] / (1 - E[K]) = 5/4
+    game, section = docs_example(tmp_path, "### Free games by trigger: worked example")
+    result = par(game)
+    e_y, ek = Fraction(15, 16), Fraction(1, 8) + Fraction(5, 32) * 2
+    assert result.components == {
+        "lines": e_y,
+        "free_games": (Fraction(1, 8) + Fraction(5, 32) * 4) * e_y / (1 - ek),
+    }
+    assert result.rtp == Fraction(35, 16)
+    assert "`35/16`" in section and "218.7500 %" in section and f"{float(result.rtp):.4%}" == "218.7500%"
+
+
 def test_max_win_worked_example_has_the_figures_the_page_states(tmp_path):
     # docs/features.md, "Worked example: maximum win": 2 + 2 x 3 x 8 = 50 x
     # total bet with probability 1/64 x (8/64)^2 = 1/4096

@@ -34,7 +34,7 @@ from slotmath.features.expanding import nudged_game
 from slotmath.features.freegames import FreeGames, fourier_distribution, win_distribution
 from slotmath.features.freespin import award_distribution, keyed_free_spins
 from slotmath.features.options import FreeGamesSpec
-from slotmath.features.round import Feature, Trigger
+from slotmath.features.round import Feature
 from slotmath.model import Game
 
 __all__ = [
@@ -71,7 +71,8 @@ def free_spin_counts(game: Game, level: int, spec: FreeGamesSpec):
     extra = [k for _, k in acc]
     by_count: dict = {}
     for key, c in kw.key_counts().items():
-        by_count[key[0]] = by_count.get(key[0], 0) + c
+        n = spec.count_of(key[0])
+        by_count[n] = by_count.get(n, 0) + c
     return wins, extra, list(acc.values()), den, by_count
 
 
@@ -81,8 +82,8 @@ def extra_games_mean(game: Game, spec: FreeGamesSpec) -> Fraction:
     from slotmath.features.round import trigger_key_probability
 
     g = nudged_game(game, spec.reels, spec.nudge)
-    probs = trigger_key_probability(g, Trigger(spec.symbol), spec.reels)
-    return sum((p * spec.retrigger_games(c) for c, p in probs.items()), Fraction(0))
+    probs = trigger_key_probability(g, spec.trigger, spec.reels)
+    return sum((p * spec.retrigger_games(spec.count_of(c)) for c, p in probs.items()), Fraction(0))
 
 
 def refuse_endless(game: Game, spec: FreeGamesSpec, ek: Fraction | None = None) -> None:
@@ -121,29 +122,32 @@ def free_games_feature_of(game: Game, level: int, spec: FreeGamesSpec) -> Featur
     refuse_endless(game, spec, Fraction(sum(k * c for k, c in zip(extra, counts, strict=True)), sum(counts)))
 
     @cache
-    def games_law(n: int) -> FreeGames:
-        return FreeGames.from_counts(wins, extra, counts, n, spec.multiplier, max_spins=cap, exact=True)
+    def games_law(n: int, mult: Fraction = spec.multiplier) -> FreeGames:
+        return FreeGames.from_counts(wins, extra, counts, n, mult, max_spins=cap, exact=True)
 
     def mean(count):
-        fg = games_law(spec.games(count))
+        fg = games_law(spec.games(count), spec.multiplier_of(count))
         return spec.prize(count) + fg.mean / scale
 
     @cache
-    def award_of(n: int, prize: Fraction) -> WinDistribution:
+    def award_of(n: int, prize: Fraction, mult: Fraction) -> WinDistribution:
         from slotmath.engine.limits import EngineTooLarge
 
         try:
             probs = award_probabilities(games_law(n))
         except EngineTooLarge as exc:  # one line naming the file and the feature
             raise EngineTooLarge(f"{game.source or game.name}: options.free_games: {exc}") from None
-        return award_distribution(probs, 1, den, spec.multiplier, prize, game.bet(level).total_bet)
+        return award_distribution(probs, 1, den, mult, prize, game.bet(level).total_bet)
 
     def award(count):
-        return award_of(spec.games(count), spec.prize(count))
+        return award_of(spec.games(count), spec.prize(count), spec.multiplier_of(count))
 
     spin_mean = Fraction(sum(w * c for w, c in zip(wins, counts, strict=True)), sum(counts) * scale)
 
-    def odds(key_p: dict) -> dict:
+    def odds(keys: dict) -> dict:
+        key_p: dict = {}  # by the count awards are read by
+        for k, q in keys.items():
+            key_p[spec.count_of(k)] = key_p.get(spec.count_of(k), 0) + q
         p = sum(key_p.values(), Fraction(0))
         if p == 0:
             return {"trigger_probability": 0.0}
@@ -151,44 +155,48 @@ def free_games_feature_of(game: Game, level: int, spec: FreeGamesSpec) -> Featur
         award_mean = sum((q * mean(c) for c, q in key_p.items()), Fraction(0)) / p
         fg = games_law(spec.games(min(key_p)))
         retrigger = sum(c for k, c in zip(extra, counts, strict=True) if k > 0)
+        by_count = {
+            str(c): {
+                "probability": float(q),
+                "games": spec.games(c),
+                "mean_games_played": float(games_law(spec.games(c)).spins_mean),
+                "mean_award": float(mean(c)),
+                "games_played": games_played(extra, counts, spec.games(c), cap),
+            }
+            | ({"multiplier": float(spec.multiplier_of(c))} if spec.multipliers else {})
+            for c, q in sorted(key_p.items())
+        }
+        mult = sum((q * spec.multiplier_of(c) for c, q in key_p.items()), Fraction(0)) / p
         return {
             "trigger_probability": float(p),
             "trigger_one_in": float(1 / p),
             "mean_games": float(games),
             "mean_award": float(award_mean),
             "retrigger_probability": float(retrigger / sum(counts)),
-            "multiplier": float(spec.multiplier),
+            "multiplier": float(mult),  # by count: its mean given a trigger
             "free_spin_mean": float(spin_mean),
-            "by_count": {
-                str(c): {
-                    "probability": float(q),
-                    "games": spec.games(c),
-                    "mean_games_played": float(games_law(spec.games(c)).spins_mean),
-                    "mean_award": float(mean(c)),
-                    "games_played": games_played(extra, counts, spec.games(c), cap),
-                }
-                for c, q in sorted(key_p.items())
-            },
+            "by_count": by_count,
             "extra_games_per_game": float(fg.retrigger_mean),
             # expected count per round of the round sampler's free-games events
             "event_rates": {"free_games": float(p), "free_games_played": float(p * games)},
         }
 
     def group(count):
-        return (spec.games(count), spec.prize(count))
+        return (spec.games(count), spec.prize(count), spec.multiplier_of(count))
 
     def top(count) -> MaxWin:
         return games_top(wins, extra, counts, scale, spec, count)
 
+    at = spec.count_of  # a key of spec.trigger -> the count awards are read by
     return Feature(
         "free_games",
-        Trigger(spec.symbol),
-        lambda count: spec.games(count) > 0,
-        mean,
-        award,
-        group,
+        spec.trigger,
+        lambda key: spec.games(at(key)) > 0,
+        lambda key: mean(at(key)),
+        lambda key: award(at(key)),
+        lambda key: group(at(key)),
         odds,
-        top=top,
+        top=lambda key: top(at(key)),
     )
 
 
@@ -238,7 +246,7 @@ def games_top(wins, extra, counts, scale: int, spec: FreeGamesSpec, count: int) 
     win); with retriggers and no limit no largest win."""
     top = max(wins)
     p_top = Fraction(sum(c for w, c in zip(wins, counts, strict=True) if w == top), sum(counts))
-    mult, prize = Fraction(spec.multiplier), spec.prize(count)
+    mult, prize = Fraction(spec.multiplier_of(count)), spec.prize(count)
     if not any(k > 0 for k, c in zip(extra, counts, strict=True) if c):
         n = spec.games(count)
         return MaxWin(

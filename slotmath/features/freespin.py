@@ -34,7 +34,8 @@ def keyed_free_spins(game: Game, g: Game, level: int, spec: FreeGamesSpec, lead:
     Returns
     -------
     entries : list of (y, lead key items, trigger count, stop combinations)
-        ``y`` = the spin's win ``Y`` [1/den coins] (see the notes of :mod:`slotmath.features.freeround`).
+        ``y`` = the spin's win ``Y`` [1/den coins] (see the notes of :mod:`slotmath.features.freeround`);
+        the trigger count is the one awards are read by (:meth:`FreeGamesSpec.count_of`).
     den : int
         Win units per coin.
     keyed : KeyedWins
@@ -46,7 +47,7 @@ def keyed_free_spins(game: Game, g: Game, level: int, spec: FreeGamesSpec, lead:
 
     total_bet = game.bet(level).total_bet
     others = [s for s in scatter_symbols(g) if s != spec.symbol] if not spec.scatter_pays else []
-    triggers = [*lead, Trigger(spec.symbol)] + [Trigger(s) for s in others]
+    triggers = [*lead, spec.trigger] + [Trigger(s) for s in others]
     kw = pay_rule(g).key_distribution(g, level, triggers, spec.reels)
     den = free_spin_den(g, level, spec)
     step = den // kw.unit_den
@@ -61,8 +62,9 @@ def keyed_free_spins(game: Game, g: Game, level: int, spec: FreeGamesSpec, lead:
     ]
     entries = []
     for w, key, c in zip(kw.wins.tolist(), kw.keys, kw.counts, strict=True):
-        n = key[at]
-        y = w * step + prize[n] - sum(pays[key[i]] for i, pays in cut)
+        n = spec.count_of(key[at])
+        shown = [k if isinstance(k, int) else sum(k) for k in key]  # per reel under a reel condition
+        y = w * step + prize[n] - sum(pays[shown[i]] for i, pays in cut)
         entries.append((y, key[:at], n, c))
     return entries, den, kw
 

@@ -66,6 +66,10 @@ class HoldAndSpinSpec:
     full_screen_label: str
     base_reels: str = "base"
 
+    def reel_sets(self) -> set:
+        """The reel sets the hold-and-spin reads: the triggering set and the respins' own."""
+        return {self.base_reels} | ({self.reels} if self.reels else set())
+
     @staticmethod
     def table_moments(table) -> tuple:
         """Mean [x total bet] and second moment of a value table (Fractions)."""

@@ -60,6 +60,7 @@ from slotmath.features.cost import (
 )
 from slotmath.features.progressive import read_jackpots
 from slotmath.features.reach import reach_problem
+from slotmath.features.round import Trigger
 from slotmath.io.gamefile import GameFileError, named_file, not_an_integer
 from slotmath.model import Game
 
@@ -163,10 +164,18 @@ class LockItSpec:
     awards: AwardTables
     mark_award: str | None
 
+    def reel_sets(self) -> set:
+        """The reel sets the lock-it respins on: each source's ``reels`` and ``after_mark``."""
+        return {r for source in self.sources.values() for r in (source.reels, source.after_mark) if r}
+
 
 @dataclass(frozen=True)
 class FreeGamesSpec:
-    """Declared free games: ``awards[count] = (prize [x total bet], games)``."""
+    """Declared free games: ``awards[count] = (prize [x total bet], games)``;
+    ``multipliers[count]`` the multiplier of the feature that count starts
+    (None: ``multiplier`` for every count); ``trigger_reels`` the reels (0 =
+    reel 1) that must each show the trigger symbol, in the base game and for
+    a retrigger (None: a count anywhere)."""
 
     symbol: str
     reels: str
@@ -178,6 +187,32 @@ class FreeGamesSpec:
     scatter_pays: bool = True
     retrigger_awards: dict | None = None
     sticky: str | None = None
+    multipliers: dict | None = None
+    trigger_reels: tuple | None = None
+
+    @property
+    def trigger(self) -> Trigger:
+        """The window's key: the trigger symbol's count, per reel under a reel condition."""
+        return Trigger(self.symbol, per_reel=self.trigger_reels is not None)
+
+    def reel_sets(self) -> set:
+        """The reel sets the free games play: their own."""
+        return {self.reels}
+
+    def count_of(self, key) -> int:
+        """The count a key of :attr:`trigger` awards by: the key itself, or
+        under a reel condition the total count when every listed reel shows the
+        symbol and 0 otherwise."""
+        if self.trigger_reels is None:
+            return key
+        return sum(key) if all(key[r] for r in self.trigger_reels) else 0
+
+    def multiplier_of(self, count: int):
+        """Multiplier of the free games ``count`` scatters start (the award used
+        by :meth:`games`; a retrigger adds games at the running multiplier)."""
+        if self.multipliers is None:
+            return self.multiplier
+        return _lookup({c: (m, 0) for c, m in self.multipliers.items()}, count)[0] or self.multiplier
 
     def games(self, count: int) -> int:
         """Games awarded by ``count`` scatters (the highest listed count not above it)."""
@@ -263,6 +298,10 @@ class Features:
     wheel: WheelSpec | None = None
     round_cap: Fraction | None = None
     progressive: dict = field(default_factory=dict)  # {name: progressive.ProgressiveJackpot}
+
+    def played(self) -> list:
+        """The declared features a spin plays beyond the base window's pays (free games, lock-it)."""
+        return [f for f in (self.free_games, self.lockit) if f is not None]
 
 
 # ===========================================================================
@@ -602,7 +641,13 @@ def _free_games(rd: Reader, spec) -> FreeGamesSpec:
     symbol = rd.symbol(spec["symbol"], f"{w}.symbol")
     reels = rd.reel_set(spec["reels"], f"{w}.reels")
     mult = rd.amount(spec.get("multiplier", 1), f"{w}.multiplier", positive=True)
-    awards = _games_awards(rd, spec["awards"], f"{w}.awards") if "awards" in spec else {}
+    awards = _games_awards(rd, spec["awards"], f"{w}.awards", by_count=True) if "awards" in spec else {}
+    own = {
+        c: rd.amount(_entry(spec["awards"], c)["multiplier"], f"{w}.awards.{c}.multiplier", positive=True)
+        for c in awards
+        if "multiplier" in _entry(spec["awards"], c)
+    }
+    mults = {c: own.get(c, mult) for c in awards} if own else None
     again = spec.get("retrigger_awards")
     again = None if again is None else _games_awards(rd, again, f"{w}.retrigger_awards", zero=True)
     retrigger = spec.get("retrigger", True)
@@ -622,6 +667,7 @@ def _free_games(rd: Reader, spec) -> FreeGamesSpec:
     if cap is not None:
         cap = rd.number(cap, f"{w}.max_games", integer=True, positive=True)
     sticky = _sticky(rd, spec.get("sticky"), reels, nudge, retrigger, cap)
+    on_reels = _trigger_reels(rd, spec.get("trigger"), symbol, awards, sticky)
     if awards:
         rd.check(
             reach_problem(rd.game, symbol, [(f"{w}.awards.{c}", c) for c in awards], w, "the free games")
@@ -631,7 +677,53 @@ def _free_games(rd: Reader, spec) -> FreeGamesSpec:
         rd.check(games_problem(cap, most, rd.game.reels * rd.game.rows, sticky is not None), f"{w}.max_games")
     if nudge is not None and not any(nudge in st.symbols for st in rd.game.strips(reels)):
         rd.fail(f"{w}.nudge", f"{nudge!r} is on no reel of the free reel set {reels!r}: it never expands")
-    return FreeGamesSpec(symbol, reels, mult, awards, retrigger, nudge, cap, scatter_pays, again, sticky)
+    return FreeGamesSpec(
+        symbol, reels, mult, awards, retrigger, nudge, cap, scatter_pays, again, sticky, mults, on_reels
+    )
+
+
+def _entry(awards, count: int):
+    """The raw award entry of ``count`` (keys read as numbers or text)."""
+    for k, v in awards.items():
+        if str(k) == str(count):
+            return v
+    return {}
+
+
+def _trigger_reels(rd: Reader, trigger, symbol: str, awards: dict, sticky) -> tuple | None:
+    """The reels of ``options.free_games.trigger.reels`` (0 = reel 1), None when absent."""
+    w = "options.free_games.trigger"
+    if trigger is None:
+        return None
+    rd.mapping(trigger, w, ("reels",), ("reels",))
+    listed = trigger["reels"]
+    if not isinstance(listed, list) or not listed:
+        rd.fail(f"{w}.reels", "must list reel numbers (1 = the first reel)")
+    out = []
+    for i, r in enumerate(listed):
+        n = rd.number(r, f"{w}.reels[{i}]", integer=True, positive=True)
+        if n > rd.game.reels:
+            rd.fail(f"{w}.reels[{i}]", f"reel {n} is beyond the {rd.game.reels} reels of the grid")
+        if n - 1 in out:
+            rd.fail(f"{w}.reels[{i}]", f"reel {n} is listed twice")
+        out.append(n - 1)
+    if sticky is not None:
+        rd.fail(w, "a reel condition is not computed with a sticky wild")
+    strips = rd.game.strips("base")
+    for r in out:
+        shown = [x for x, wt in zip(strips[r].symbols, strips[r].stop_weights().tolist(), strict=True) if wt]
+        if symbol not in shown:
+            rd.fail(
+                f"{w}.reels",
+                f"reel {r + 1} of reel set 'base' never shows {symbol!r}: the free games never start",
+            )
+    for c in awards:
+        if c < len(out):
+            rd.fail(
+                f"options.free_games.awards.{c}",
+                f"{c} {symbol} cannot lie on the {len(out)} reels the trigger needs",
+            )
+    return tuple(sorted(out))
 
 
 def _sticky(rd: Reader, sticky, reels: str, nudge, retrigger: bool, cap) -> str | None:
@@ -663,16 +755,23 @@ FREE_GAMES_KEYS = (
     "nudge",
     "max_games",
     "sticky",
+    "trigger",
 )
 
 
-def _games_awards(rd: Reader, value, where: str, zero: bool = False) -> dict:
+def _games_awards(rd: Reader, value, where: str, zero: bool = False, by_count: bool = False) -> dict:
     """``{count: (prize [x total bet], games)}`` from ``{count: {games, prize}}``
-    (``zero``: 0 games allowed, e.g. a retrigger count that pays a prize only)."""
+    (``zero``: 0 games allowed, e.g. a retrigger count that pays a prize only;
+    ``by_count``: a ``multiplier`` per count allowed, read by the caller)."""
     out = {}
     for c, a in rd.counts(value, where).items():
         f = f"{where}.{c}"
-        rd.mapping(a, f, ("prize", "games"), ("games",))
+        if not by_count and isinstance(a, dict) and "multiplier" in a:
+            rd.fail(
+                f"{f}.multiplier",
+                "a retrigger adds games at the running feature's multiplier; give it in awards",
+            )
+        rd.mapping(a, f, ("prize", "games", "multiplier") if by_count else ("prize", "games"), ("games",))
         out[c] = (
             rd.amount(a.get("prize", 0), f"{f}.prize"),
             rd.number(a["games"], f"{f}.games", integer=True, positive=not zero, minimum=0),

@@ -206,6 +206,10 @@ def _selection(rd: Reader, spec, jackpots, declared, wheel) -> ChoiceSpec:
         games = rd.number(c.get("free_games", 0), f"{f}.free_games", integer=True, minimum=0)
         if games and declared.free_games is None:
             rd.fail(f"{f}.free_games", "needs options.free_games (reels, retriggers) to be declared")
+        if games and declared.free_games.trigger_reels is not None:
+            rd.fail(f"{f}.free_games", "is not computed with a reel condition on the free games' trigger")
+        if games and "multiplier" not in c and declared.free_games.multipliers:
+            rd.fail(f"{f}.multiplier", "must be given: the free games' multiplier varies by trigger count")
         mult = None
         if "multiplier" in c:
             if not games:
@@ -370,7 +374,13 @@ def selection_feature(game: Game, level: int, spec: ChoiceSpec, prizes: LinePriz
             fgs is not None, "prizes.py: expected fgs is not None"
         )  # a choice with free games needs them declared
         again = fgs.retrigger_awards or fgs.awards  # none: the choice's games are not retriggered
-        one = replace(fgs, multiplier=mult, awards={1: (Fraction(0), games)}, retrigger_awards=again or None)
+        one = replace(
+            fgs,
+            multiplier=mult,
+            multipliers=None,
+            awards={1: (Fraction(0), games)},
+            retrigger_awards=again or None,
+        )
         one = one if again else replace(one, retrigger=False)
         return free_games_feature_of(game, level, one)
 

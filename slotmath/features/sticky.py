@@ -356,11 +356,11 @@ def sticky_feature_of(game: Game, level: int, spec: FreeGamesSpec) -> Feature:
     scale = sg.den * total_bet
 
     def mean(count):
-        return spec.prize(count) + spec.multiplier * sg.means(spec.games(count))[0] / scale
+        return spec.prize(count) + spec.multiplier_of(count) * sg.means(spec.games(count))[0] / scale
 
     @cache
-    def award_of(n: int, prize: Fraction):
-        return award_distribution(sg.distribution(n), sg.grid[0], sg.den, spec.multiplier, prize, total_bet)
+    def award_of(n: int, prize: Fraction, mult: Fraction):
+        return award_distribution(sg.distribution(n), sg.grid[0], sg.den, mult, prize, total_bet)
 
     def odds(key_p: dict) -> dict:
         p = sum(key_p.values(), Fraction(0))
@@ -372,7 +372,7 @@ def sticky_feature_of(game: Game, level: int, spec: FreeGamesSpec) -> Feature:
             "trigger_one_in": float(1 / p),
             "mean_games": float(sum(q * sg.means(spec.games(c))[1] for c, q in key_p.items()) / p),
             "mean_award": float(sum(q * mean(c) for c, q in key_p.items()) / p),
-            "multiplier": float(spec.multiplier),
+            "multiplier": float(sum(q * spec.multiplier_of(c) for c, q in key_p.items()) / p),
             "sticky": spec.sticky,
             "sticky_masks": len(sg.moves),
             "first_free_spin_mean": float(spin_mean),
@@ -392,7 +392,7 @@ def sticky_feature_of(game: Game, level: int, spec: FreeGamesSpec) -> Feature:
         Trigger(spec.symbol),
         lambda count: spec.games(count) > 0,
         mean,
-        lambda count: award_of(spec.games(count), spec.prize(count)),
-        lambda count: (spec.games(count), spec.prize(count)),
+        lambda count: award_of(spec.games(count), spec.prize(count), spec.multiplier_of(count)),
+        lambda count: (spec.games(count), spec.prize(count), spec.multiplier_of(count)),
         odds,
     )

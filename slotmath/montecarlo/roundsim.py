@@ -116,12 +116,26 @@ def _count(stop, trig):
     return c
 
 
+@nb.njit(cache=True, inline="always")
+def _key_count(stop, trig, need):
+    """The trigger count awards are read by: the count in the window, 0 unless
+    every reel with ``need`` set shows the symbol (a reel condition)."""
+    c = 0
+    ok = True
+    for r in range(stop.shape[0]):
+        n = trig[r, stop[r]]
+        c += n
+        if need[r] and n == 0:
+            ok = False
+    return c if ok else 0
+
+
 @nb.njit(cache=True)
 def _free_play(rng, games, stop, window, fg_events, free_draw, free_ev, free_ways, feat):
     """Play ``games`` free games (with retriggers, at most ``max games``),
     drawing into ``stop``: (their win before the multiplier [x total bet],
     games played)."""
-    ftrig, again, reprize, cap_games = feat[1], feat[4], feat[5], feat[6][1]
+    ftrig, again, reprize, cap_games, need = feat[1], feat[4], feat[5], feat[6][1], feat[10]
     if feat[8][0] >= 0:  # a sticky wild (slotmath.montecarlo.stickysim)
         return sticky_free_play(
             rng, games, stop, window, fg_events, free_draw, free_ev, again, reprize, cap_games, feat[8]
@@ -133,7 +147,7 @@ def _free_play(rng, games, stop, window, fg_events, free_draw, free_ev, free_way
         left -= 1
         played += 1
         lines, sc = _spin(rng, stop, window, free_draw, free_ev, free_ways, fg_events)
-        k = _count(stop, ftrig)
+        k = _key_count(stop, ftrig, need)
         fg += lines + sc + reprize[k]
         left += again[k]
     return fg, played
@@ -165,13 +179,13 @@ def _features(rng, comp, starts, fstop, window, events, fg_events, sets, feat, p
     ``lstate`` the lock-it's start (-1: none)."""
     c, mask, lstate, cw, cs = starts
     _, _, free_draw, free_ev, _, free_ways = sets
-    games, prize, mult, fg_at = feat[2], feat[3], feat[6][0], feat[7][0]
+    games, prize, mults, fg_at = feat[2], feat[3], feat[9], feat[7][0]
     _, _, pp, wvalues, wcum, ccum, cprize, cgames, cmult, cwheel = prizes
     if games[c] > 0:
         events[fg_at] += 1
         fg, played = _free_play(rng, games[c], fstop, window, fg_events, free_draw, free_ev, free_ways, feat)
         events[fg_at + 1] += played
-        comp[2] = prize[c] + mult * fg
+        comp[2] = prize[c] + mults[c] * fg
     if mask >= 0:
         comp[6] = play_hold_and_spin(rng, mask, hold, events)
     if lstate >= 0:
@@ -213,7 +227,8 @@ def round_kernel(
     ``feat`` = (trigger count per base stop, per free stop, games, prize,
     retrigger games, retrigger prize by count, (multiplier, max games, round
     cap), (index of the free-games trigger event,),
-    :func:`~slotmath.montecarlo.stickysim.sticky_args`);
+    :func:`~slotmath.montecarlo.stickysim.sticky_args`, multiplier by count,
+    the reels a trigger needs (1: must show the symbol));
     ``prizes`` = (wheel and selection symbol counts per base stop, (wheel
     trigger, wheel spins, selection trigger), wheel values, their cumulative
     probabilities, choices' cumulative probabilities, prizes, free games,
@@ -228,7 +243,7 @@ def round_kernel(
     """
     bound, use_table, table, cum, n_stops = base_draw
     dims, sym, cells, codes, offsets, label_coins, sc_count, sc_pay, sc_event = base_ev
-    trig, games, cap_win = feat[0], feat[2], feat[6][2]
+    trig, games, cap_win, need = feat[0], feat[2], feat[6][2], feat[10]
     wtrig, strig, pp = prizes[0], prizes[1], prizes[2]
     coins, head = hold[0], hold[1]
     held, marked, lhead = lock[0], lock[1], lock[2]
@@ -249,7 +264,7 @@ def round_kernel(
         for j in range(2, comp.shape[0]):
             comp[j] = 0.0
         # every feature's trigger, read off the base stops
-        c = _count(stop, trig)
+        c = _key_count(stop, trig, need)
         mask = hold_and_spin_start(stop, coins, head)
         lstate = lockit_start(stop, held, marked, lhead)
         cw = _count(stop, wtrig)
@@ -341,7 +356,11 @@ def sampler_args(game: Game, level: int) -> tuple:
     )
     names += FREE_GAMES_EVENTS if spec is not None and spec.awards else ()
     fg_at = np.array([len(names) - len(FREE_GAMES_EVENTS)], dtype=np.int64)
-    feat = (trig, ftrig, games, prize, again, reprize, params, fg_at, sticky_args(game, spec))
+    mults = np.array([float(spec.multiplier_of(c)) if spec else 1.0 for c in range(cells)])
+    need = np.zeros(game.reels, dtype=np.int64)
+    for r in spec.trigger_reels or () if spec else ():
+        need[r] = 1
+    feat = (trig, ftrig, games, prize, again, reprize, params, fg_at, sticky_args(game, spec), mults, need)
     hold, hold_events = hold_and_spin_args(game, len(names))
     names += hold_events
     lock, lock_events = lockit_slot_args(game, level, len(names))

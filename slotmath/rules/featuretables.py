@@ -102,21 +102,33 @@ def free_games_rules(game: Game) -> list:
     from slotmath.features.options import load_features
 
     spec = load_features(game).free_games
+    if spec is None:
+        return []
     out = []
+    where = "anywhere on the base window"
+    if spec.trigger_reels is not None:
+        reels = [str(r + 1) for r in spec.trigger_reels]
+        listed = reels[0] if len(reels) == 1 else ", ".join(reels[:-1]) + " and " + reels[-1]
+        where = f"on the base window with one on each of reels {listed}"
     for count, (prize, games) in sorted(spec.awards.items()):
         pays = f" and pay {float(prize):g} x total bet" if prize else ""
-        out.append(
-            f"{count} or more {spec.symbol} anywhere on the base window award {games} free games{pays}."
-        )
+        at = f" at x{float(spec.multiplier_of(count)):g}" if spec.multipliers else ""
+        out.append(f"{count} or more {spec.symbol} {where} award {games} free games{at}{pays}.")
     out.append(
         f"Free games play on reel set {spec.reels}"
-        + (f"; every win is multiplied by {float(spec.multiplier):g}" if spec.multiplier != 1 else "")
+        + (
+            f"; every win is multiplied by {float(spec.multiplier):g}"
+            if spec.multiplier != 1 and not spec.multipliers
+            else ""
+        )
         + "."
     )
     if spec.retrigger:
         out.append(
             "Free games retrigger: the same counts add games"
             + (" (own retrigger awards)" if spec.retrigger_awards else "")
+            + (" at the running feature's multiplier" if spec.multipliers else "")
+            + (" under the same reel condition" if spec.trigger_reels is not None else "")
             + (f", at most {spec.max_games} games in all." if spec.max_games else ", without a limit.")
         )
     else:
@@ -137,6 +149,7 @@ def free_games_tables(game: Game, fg: dict, rtp: float) -> dict:
                 "probability per round": p,
                 f"odds [{ONE_IN}]": _one_in(p),
                 "games awarded": v["games"],
+                **({"multiplier": v["multiplier"]} if "multiplier" in v else {}),
                 "mean games played": v["mean_games_played"],
                 "mean award [x total bet]": v["mean_award"],
                 SHARE: _share(p * v["mean_award"], rtp),

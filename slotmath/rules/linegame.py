@@ -128,9 +128,9 @@ def _free_games_shift(game: Game, undrawn: Game, level: int, spec) -> Fraction:
     feature = _free_games(undrawn, level)
     for key, p in trigger_key_probability(undrawn, feature.trigger).items():
         if p and feature.triggers(key):
-            n = spec.games(key)
-            law = FreeGames.from_counts(wins, extra, counts, n, spec.multiplier, max_spins=spec.max_games)
-            shift += p * spec.multiplier * law.spins_mean * d
+            n, mult = spec.games(spec.count_of(key)), spec.multiplier_of(spec.count_of(key))
+            law = FreeGames.from_counts(wins, extra, counts, n, mult, max_spins=spec.max_games)
+            shift += p * mult * law.spins_mean * d
     return shift
 
 
@@ -741,27 +741,22 @@ def check_symbols_read(game: Game) -> None:
 
 
 def reel_sets_read(game: Game) -> set:
-    """The reel sets the line rules play: ``base`` and the sets named by the
-    free games (``options.free_games.reels``), the hold-and-spin's respins
-    (``options.hold_and_spin.reels``) and the lock-it's sources (``reels``,
-    ``after_mark``)."""
+    """The reel sets the line rules play: ``base`` and those each declared
+    feature reads (its spec's ``reel_sets()``: the free games' set, the
+    hold-and-spin's respins, the lock-it's sources and after-mark sets)."""
     out = {"base"}
     if not game.options:
         return out
     from slotmath.features.options import load_features
 
-    features = load_features(game)
-    if features.free_games is not None:
-        out.add(features.free_games.reels)
-    if features.lockit is not None:
-        for source in features.lockit.sources.values():
-            out |= {source.reels} | ({source.after_mark} if source.after_mark else set())
+    played = load_features(game).played()
     if "hold_and_spin" in game.options:
         from slotmath.features.holdspin import load_hold_and_spin
 
-        spec = load_hold_and_spin(game)
+        played.append(load_hold_and_spin(game))
+    for spec in played:  # each feature answers which reel sets it reads
         if spec is not None:
-            out |= {spec.base_reels} | ({spec.reels} if spec.reels else set())
+            out |= spec.reel_sets()
     return out
 
 

@@ -153,6 +153,68 @@ def build_features(case) -> None:
         ),
         "options.free_games.awards.3",
     )
+    # --- free games by trigger count and by reel condition
+    fg3 = {3: {"games": 2, "multiplier": 3}}
+    feature(
+        "fg_count_multiplier_zero",
+        opt("free_games.awards", {3: {"games": 2, "multiplier": 0}}),
+        "options.free_games.awards.3.multiplier",
+    )
+    feature(
+        "fg_retrigger_award_multiplier",
+        edits(opt("free_games.retrigger", True), opt("free_games.retrigger_awards", fg3)),
+        "options.free_games.retrigger_awards.3.multiplier",
+    )
+    feature(
+        "fg_count_multiplier_choice_without",
+        opt("free_games.awards", fg3),
+        "options.selection.choices[1].multiplier",
+    )
+    only_fg = only("free_games")
+    feature(
+        "fg_trigger_reel_beyond_grid",
+        edits(only_fg, opt("free_games.trigger", {"reels": [1, 4]})),
+        "options.free_games.trigger.reels[1]",
+    )
+    feature(
+        "fg_trigger_reel_zero",
+        edits(only_fg, opt("free_games.trigger", {"reels": [0, 1]})),
+        "options.free_games.trigger.reels[0]",
+    )
+    feature(
+        "fg_trigger_reel_twice",
+        edits(only_fg, opt("free_games.trigger", {"reels": [1, 1]})),
+        "options.free_games.trigger.reels[1]",
+    )
+    feature(
+        "fg_trigger_reels_not_a_list",
+        edits(only_fg, opt("free_games.trigger", {"reels": 3})),
+        "options.free_games.trigger.reels",
+    )
+    feature(
+        "fg_trigger_unknown_key",
+        edits(only_fg, opt("free_games.trigger", {"reels": [1], "rows": [1]})),
+        "options.free_games.trigger.rows",
+    )
+    feature(
+        "fg_trigger_reel_never_shows",
+        edits(only_fg, no_s_on_reel3, opt("free_games.trigger", {"reels": [1, 3]})),
+        "options.free_games.trigger.reels",
+    )
+    feature(
+        "fg_trigger_count_below_reels",
+        edits(
+            only_fg,
+            opt("free_games.awards", {2: {"games": 1}, 3: {"games": 2}}),
+            opt("free_games.trigger", {"reels": [1, 2, 3]}),
+        ),
+        "options.free_games.awards.2",
+    )
+    feature(
+        "fg_trigger_with_selection_games",
+        opt("free_games.trigger", {"reels": [1, 2, 3]}),
+        "options.selection.choices[1].free_games",
+    )
     feature("fg_nudge_on_no_free_reel", free_reels(["A", "S", "X", "A"]), "options.free_games.nudge")
     feature(
         "fg_sticky_on_no_free_reel",
