@@ -201,3 +201,14 @@ def test_bad_input(change, match):
         from slotmath.api import validate
 
         validate(make_game(data))
+
+
+def test_documented_example_is_the_hand_worked_one(tmp_path):
+    """docs/features.md, "Variable reel heights: worked example": its game is
+    HAND and its figures are the hand-worked ones."""
+    from conftest import docs_example
+
+    doc_game, section = docs_example(tmp_path, "### Variable reel heights: worked example")
+    result = par(doc_game, 1)
+    assert result.rtp == Fraction(21, 16) and result.cycle == 32
+    assert "**21/16**" in section and "**32**" in section
