@@ -27,7 +27,11 @@ def make_game(data: dict):
 TINY = {
     "name": "heights3",
     "pays_by": "ways",
-    "grid": {"reels": 3, "rows": 3, "heights": {"reels": [[[1, 1], [2, 2], [3, 1]], [[2, 3], [3, 1]], [[1, 2], [3, 1]]]}},
+    "grid": {
+        "reels": 3,
+        "rows": 3,
+        "heights": {"reels": [[[1, 1], [2, 2], [3, 1]], [[2, 3], [3, 1]], [[1, 2], [3, 1]]]},
+    },
     "bet": {"levels": [1, 2], "lines": 5},
     "symbols": [
         {"name": "A"},
@@ -123,7 +127,13 @@ FREE["name"] = "heights3_free"
 FREE["reels"]["base"][2] = ["A", "B", "S", "W"]
 FREE["reels"]["free"] = [["A", "W", "S", "B"], ["B", "A", "S", "A"], ["W", "B", "A", "S"]]
 FREE["options"] = {
-    "free_games": {"symbol": "S", "reels": "free", "awards": {2: {"games": 3}, 3: {"games": 5}}, "retrigger": True, "max_games": 12}
+    "free_games": {
+        "symbol": "S",
+        "reels": "free",
+        "awards": {2: {"games": 3}, 3: {"games": 5}},
+        "retrigger": True,
+        "max_games": 12,
+    }
 }
 
 
@@ -191,7 +201,12 @@ def test_windows_of_unwritten_heights_are_refused():
         (lambda d: d["grid"].update(heights={"weights": [[2, 1]], "reels": [[[2, 1]]] * 3}), "exactly one"),
         (lambda d: d["grid"].update(heights={"weight": [[2, 1]]}), "heights"),
         (lambda d: d.update(pays_by="lines"), "paylines need fixed rows"),
-        (lambda d: d.update(options={"wheel": {"symbol": "S", "trigger": 2, "segments": [{"value": 1, "weight": 1}]}}), "not computed with reel heights"),
+        (
+            lambda d: d.update(
+                options={"wheel": {"symbol": "S", "trigger": 2, "segments": [{"value": 1, "weight": 1}]}}
+            ),
+            "not computed with reel heights",
+        ),
     ],
 )
 def test_bad_input(change, match):

@@ -11,7 +11,6 @@ from dataclasses import replace
 import numpy as np
 
 from slotmath.errors import ensure
-
 from slotmath.model import Game, Strip, Symbol
 
 

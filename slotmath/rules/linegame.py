@@ -358,9 +358,7 @@ def _round_components(game: Game, level: int) -> dict:
 def heights_note(game: Game, cycle: int) -> str:
     """The PAR sheet's note on the reel heights of ``game``."""
     tables = game.heights.tables if game.heights else ()
-    shown = "; ".join(
-        f"reel {r + 1}: " + ", ".join(f"{h} ({w})" for h, w in t) for r, t in enumerate(tables)
-    )
+    shown = "; ".join(f"reel {r + 1}: " + ", ".join(f"{h} ({w})" for h, w in t) for r, t in enumerate(tables))
     return (
         f"Reel heights drawn per reel and spin, height (weight): {shown}. Every (height, stop) pair "
         f"of a reel is one stop of weight height weight x stop weight (cycle {cycle:,}); the ways "
