@@ -156,10 +156,10 @@ def test_free_games_compose_through_the_key_law():
             counts[c] += w
     p_trigger = Fraction(sum(v for k, v in counts.items() if k >= 2), game.cycle())
     from slotmath.features.round import trigger_key_probability
-    from slotmath.rules.linegame import _free_games
+    from slotmath.rules.linegame import round_features
 
     written = height_game(game)
-    key = trigger_key_probability(written, _free_games(written, 1).trigger)
+    key = trigger_key_probability(written, round_features(written, 1)[0].trigger)
     assert sum(p for k, p in key.items() if (sum(k) if isinstance(k, tuple) else k) >= 2) == p_trigger
 
 
