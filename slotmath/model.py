@@ -202,6 +202,40 @@ class Mode:
     buy: Buy | None = None
 
 
+@dataclass(frozen=True)
+class ReelHeights:
+    """Variable reel heights (``grid.heights``): each spin, reel r shows
+    ``h`` cells (rows 0..h-1) with probability ``w / sum of its weights``.
+
+    Attributes
+    ----------
+    tables : tuple of tuple of (int, int)
+        Per reel, its (height [cells], weight) pairs, heights increasing.
+    written : bool
+        True on the game whose strips already carry the heights
+        (:func:`slotmath.engine.reels.height_game`): every stop is one
+        (height, stop) pair, the cells below the height the padding symbol.
+    """
+
+    tables: tuple
+    written: bool = False
+
+    @property
+    def max_heights(self) -> tuple:
+        """Largest height of every reel [cells]."""
+        return tuple(max(h for h, _ in t) for t in self.tables)
+
+    def describe(self) -> str:
+        """``", heights 2-7 per reel (weighted)"``: the grid's text suffix."""
+        lo = min(h for t in self.tables for h, _ in t)
+        hi = max(self.max_heights)
+        return f", heights {lo}-{hi} per reel (weighted)"
+
+    def total(self, reel: int) -> int:
+        """Sum of reel ``reel``'s height weights (its factor of the cycle)."""
+        return sum(w for _, w in self.tables[reel])
+
+
 @dataclass(frozen=True, eq=False)
 class Game:
     """A validated slot game.
@@ -228,6 +262,7 @@ class Game:
     variant: str = ""
     pays_by: str = "lines"  # "ways": see slotmath.engine.ways
     modes: Mapping[str, Mode] = field(default_factory=dict)  # beside the implicit "base"
+    heights: ReelHeights | None = None  # variable reel heights (ways games)
 
     # ----------------------------------------------------------- look-ups
     @cached_property
@@ -259,10 +294,13 @@ class Game:
         return self.reel_sets[reel_set]
 
     def cycle(self, reel_set: str = "base") -> int:
-        """Number of equally likely outcomes (product of reel weights)."""
+        """Number of equally likely outcomes (product of reel weights; with
+        declared reel heights, each reel's times its height weights)."""
         c = 1
-        for s in self.reel_sets[reel_set]:
+        for r, s in enumerate(self.reel_sets[reel_set]):
             c *= s.total_weight
+            if self.heights is not None and not self.heights.written:
+                c *= self.heights.total(r)
         return c
 
     def level_index(self, level: int) -> int:
@@ -270,10 +308,14 @@ class Game:
 
     @property
     def ways_or_lines(self) -> int:
-        """Ways a spin pays on (``pays_by: ways``: rows ** reels) or its paylines."""
+        """Ways a spin pays on (``pays_by: ways``: rows ** reels; with reel
+        heights the most, the product of the largest heights) or its paylines."""
+        if self.heights is not None:
+            return int(np.prod(self.heights.max_heights))
         return self.rows**self.reels if self.pays_by == "ways" else len(self.paylines)
 
     @property
     def ways_or_lines_text(self) -> str:
-        """``"243 ways"`` or ``"20 lines"``."""
-        return f"{self.ways_or_lines:,} {'ways' if self.pays_by == 'ways' else 'lines'}"
+        """``"243 ways"``, ``"up to 117,649 ways"`` (reel heights) or ``"20 lines"``."""
+        upto = "up to " if self.heights is not None else ""
+        return f"{upto}{self.ways_or_lines:,} {'ways' if self.pays_by == 'ways' else 'lines'}"

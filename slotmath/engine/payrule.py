@@ -199,6 +199,23 @@ class WaysPays(PayRule):
             out.append("options.free_games.sticky")
         return out
 
+    def refusal(self, game: Game) -> tuple | None:
+        """Also the features not computed with reel heights: every option
+        but the free games (without an expanding wild, which would fill the
+        cells below the height) and the round cap."""
+        options = game.options if isinstance(game.options, dict) else {}
+        if game.heights is not None:
+            free = options.get("free_games")
+            fields = [f"options.{k}" for k in options if k not in ("free_games", "round_cap")]
+            if isinstance(free, dict) and free.get("nudge") is not None:
+                fields.append("options.free_games.nudge")
+            if fields:
+                return fields[0], (
+                    "is not computed with reel heights (grid.heights): free games without a nudge "
+                    "and a round cap are"
+                )
+        return super().refusal(game)
+
     def notes(self, game: Game) -> list:
         return [
             f"Pays by ways: {game.ways_or_lines_text}; a combination's "

@@ -10,7 +10,8 @@ from dataclasses import replace
 
 import numpy as np
 
-from slotmath.model import Game, Strip
+from slotmath.errors import ensure
+from slotmath.model import Game, Strip, Symbol
 
 
 def strip_indices(game: Game, strip: Strip) -> np.ndarray:
@@ -20,7 +21,12 @@ def strip_indices(game: Game, strip: Strip) -> np.ndarray:
 
 
 def windows(game: Game, strip: Strip) -> np.ndarray:
-    """Window of every stop, shape (N, rows): ``[s, k] = strip[(s + k) % N]``."""
+    """Window of every stop, shape (N, rows): ``[s, k] = strip[(s + k) % N]``;
+    refused on a game whose reel heights are not written in (:func:`height_game`)."""
+    ensure(
+        game.heights is None or game.heights.written,
+        f"{game.name}: windows of a game with reel heights are read from height_game(game)",
+    )
     sym = strip_indices(game, strip)
     n = len(sym)
     pos = (np.arange(n)[:, None] + np.arange(game.rows)[None, :]) % n
@@ -48,22 +54,69 @@ def window_game(game: Game, reel_set: str, change=None) -> Game:
     strips = []
     for strip in game.strips(reel_set):
         n, syms, w = len(strip), strip.symbols, strip.stop_weights()
-        merged = {}
+        merged: dict = {}
         for stop in range(n):
             if w[stop]:
                 window = tuple(syms[(stop + k) % n] for k in range(H))
                 if change is not None:
                     window = change(len(strips), window)
                 merged[window] = merged.get(window, 0) + int(w[stop])
-        strips.append(
-            Strip(
-                tuple(x for window in merged for x in window),
-                tuple(v for c in merged.values() for v in [c] + [0] * (H - 1)),
-            )
-        )
+        strips.append(window_strip(merged, H))
     sets = dict(game.reel_sets)
     sets[reel_set] = tuple(strips)
     return replace(game, reel_sets=sets)
+
+
+def window_strip(merged: dict, rows: int) -> Strip:
+    """The strip whose stops are the windows of ``merged`` (window -> weight):
+    window ``i`` at positions ``rows i .. rows i + rows - 1``, its weight on
+    the first, 0 on the others."""
+    return Strip(
+        tuple(x for window in merged for x in window),
+        tuple(v for c in merged.values() for v in [c] + [0] * (rows - 1)),
+    )
+
+
+#: the padding symbol of :func:`height_game`: the cells below a reel's height
+#: (no game file can name it: symbol names are identifiers)
+NO_CELL = "(no cell)"
+
+
+def height_game(game: Game) -> Game:
+    """``game`` with its reel heights (``grid.heights``) written into its strips;
+    ``game`` itself without heights or when they are written already.
+
+    Reel r's new stops are its (height h, stop s) pairs: the window shows
+    ``strip[s .. s + h - 1]`` in rows 0..h-1 and :data:`NO_CELL` (a blank
+    that nothing pays, counts or triggers on) below; its weight is
+    ``weight_h x weight_s``, equal windows merged (:func:`window_strip`).
+    Given the heights the reels are independent and the heights are drawn
+    independently per reel, so every window figure (ways per reel, scatter
+    and trigger counts) is exact over the new cycle, the product of
+    ``sum_h weight_h x`` the reel's total stop weight."""
+    heights = game.heights
+    if heights is None or heights.written:
+        return game
+    H = game.rows
+    sets = {}
+    for name, strips in game.reel_sets.items():
+        out = []
+        for r, strip in enumerate(strips):
+            n, syms, w = len(strip), strip.symbols, strip.stop_weights()
+            merged: dict = {}
+            for h, wh in heights.tables[r]:
+                for stop in range(n):
+                    if w[stop]:
+                        window = tuple(syms[(stop + k) % n] if k < h else NO_CELL for k in range(H))
+                        merged[window] = merged.get(window, 0) + wh * int(w[stop])
+            out.append(window_strip(merged, H))
+        sets[name] = tuple(out)
+    return replace(
+        game,
+        reel_sets=sets,
+        symbols=(*game.symbols, Symbol(NO_CELL, "blank")),
+        heights=replace(heights, written=True),
+    )
 
 
 def row_marginal(game: Game, strip: Strip, row: int) -> np.ndarray:

@@ -32,9 +32,11 @@ def most_on_reel(strip, rows: int, names: frozenset) -> int:
 
 def most_in_window(game: Game, symbols: str | Iterable[str], reel_set: str = "base") -> int:
     """Most cells of one window of ``reel_set`` that show one of ``symbols``
-    (a name or several): the sum over reels of each reel's most."""
+    (a name or several): the sum over reels of each reel's most (with reel
+    heights, at the reel's largest height)."""
     names = frozenset([symbols] if isinstance(symbols, str) else symbols)
-    return sum(most_on_reel(s, game.rows, names) for s in game.strips(reel_set))
+    rows = game.heights.max_heights if game.heights is not None else (game.rows,) * game.reels
+    return sum(most_on_reel(s, h, names) for s, h in zip(game.strips(reel_set), rows, strict=True))
 
 
 def on_reels(game: Game, symbol: str, reel_sets: Iterable[str] | None = None) -> bool:

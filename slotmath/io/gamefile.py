@@ -35,7 +35,19 @@ from slotmath.io.colours import is_colour
 from slotmath.io.files import inside, size_problem
 from slotmath.io.search import default_games_dir, games_path
 from slotmath.io.terminal import terminal_text
-from slotmath.model import KEEP_CAP, BetLevel, Buy, Game, LinePay, Mode, ScatterPay, Strip, Symbol, WildRule
+from slotmath.model import (
+    KEEP_CAP,
+    BetLevel,
+    Buy,
+    Game,
+    LinePay,
+    Mode,
+    ReelHeights,
+    ScatterPay,
+    Strip,
+    Symbol,
+    WildRule,
+)
 
 #: the first existing folder of the games search path (see :mod:`slotmath.io.search`)
 GAMES_DIR = default_games_dir()
@@ -432,9 +444,16 @@ def build_game(data: dict, path: Path, default_name: str) -> Game:
             if not 0 <= row < n_rows:
                 fail(f"paylines[{i}][{r}]", f"row {row} is outside the grid (rows 0..{n_rows - 1})")
 
+    heights = build_heights(data["grid"].get("heights"), n_reels, n_rows, ways, fail)
     # counts over the cycle are int64: keep cycle x lines inside its range
     for set_name, strips in reel_sets.items():
-        cycle = prod(s.total_weight for s in strips)
+        cycle = prod(s.total_weight * (heights.total(r) if heights else 1) for r, s in enumerate(strips))
+        if heights is not None and cycle >= EXACT_LIMIT:
+            fail(
+                "grid.heights",
+                f"the cycle of reels.{set_name} (product of each reel's total stop weight x its "
+                f"height weights) is {cycle:.4g}, not below 2**62, the range of exact integer counting",
+            )
         if cycle * max(len(paylines), 1) >= EXACT_LIMIT:
             fail(
                 f"reels.{set_name}",
@@ -494,6 +513,7 @@ def build_game(data: dict, path: Path, default_name: str) -> Game:
         variant=str(data.get("variant", "")),
         pays_by=data.get("pays_by", "lines"),
         modes=build_modes(data, reel_sets, fail),
+        heights=heights,
     )
     check_top_win(line_pays, scatter_pays, symbols, game.ways_or_lines, bet_levels, fail)
     if ways:
@@ -675,6 +695,40 @@ def close_substitution(symbols: list) -> list:
         else s
         for s in symbols
     ]
+
+
+def build_heights(spec, n_reels: int, n_rows: int, ways: bool, fail) -> ReelHeights | None:
+    """The reel heights of ``grid.heights`` (``weights``: one table for every
+    reel, or ``reels``: one per reel; each a list of [height, weight] pairs),
+    or None when absent."""
+    if spec is None:
+        return None
+    if not ways:
+        fail("grid.heights", "reel heights need pays_by: ways (paylines need fixed rows)")
+    if ("weights" in spec) == ("reels" in spec):
+        fail("grid.heights", "give exactly one of weights (every reel) and reels (one table per reel)")
+    if "weights" in spec:
+        given, fields = [spec["weights"]] * n_reels, ["grid.heights.weights"] * n_reels
+    else:
+        given = spec["reels"]
+        if len(given) != n_reels:
+            fail("grid.heights.reels", f"has {len(given)} tables, the grid has {n_reels} reels")
+        fields = [f"grid.heights.reels[{r}]" for r in range(n_reels)]
+    tables = []
+    for table, field in zip(given, fields, strict=True):
+        seen: set = set()
+        for i, (h, w) in enumerate(table):
+            if not 1 <= h <= n_rows:
+                fail(f"{field}[{i}]", f"height {h} is outside 1..{n_rows} (the grid's rows)")
+            if w <= 0:
+                fail(f"{field}[{i}]", f"weight {w} is not positive")
+            if h in seen:
+                fail(f"{field}[{i}]", f"height {h} is listed twice")
+            seen.add(h)
+        if sum(w for _, w in table) > MAX_WEIGHT:
+            fail(field, f"the height weights sum to more than {MAX_WEIGHT} (2**32)")
+        tables.append(tuple(sorted((int(h), int(w)) for h, w in table)))
+    return ReelHeights(tuple(tables))
 
 
 def build_strip(spec, field, known, rows, fail) -> Strip:

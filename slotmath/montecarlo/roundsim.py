@@ -447,9 +447,11 @@ def buy_sampler(game: Game, level: int, spec) -> RoundSampler:
     dims, sym, cells, codes, offsets, label_coins, sc_count, sc_pay, sc_event = base_ev
     no_pay = (np.zeros_like(codes), offsets, label_coins, sc_count, np.zeros_like(sc_pay))
     silent = (dims, sym, cells, *no_pay, np.full_like(sc_event, -1))
-    trig, ftrig, games, prize, again, reprize, params, fg_at, sticky = feat
+    trig, ftrig, games, prize, again, reprize, params, fg_at, sticky, mults, need = feat
     bought = np.full_like(games, spec.games(0))
-    feat = (np.zeros_like(trig), ftrig, bought, np.zeros_like(prize), again, reprize, params, fg_at, sticky)
+    mults = np.full_like(mults, float(spec.multiplier_of(0)))
+    silent_feat = (np.zeros_like(trig), ftrig, bought, np.zeros_like(prize), again, reprize, params, fg_at)
+    feat = (*silent_feat, sticky, mults, need)  # retriggers keep the reel condition
     args = (
         n_events,
         base_draw,

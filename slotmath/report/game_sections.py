@@ -53,8 +53,14 @@ def identification(sheet: ParSheet) -> Section:
         shown = extra.name if extra.parent == folder else reader_path(extra)
         rows.append((f"data file {shown} SHA-256", file_sha256(extra), "text"))
     rows += [
-        ("grid", f"{g.reels} reels x {g.rows} rows", "text"),
-        ("paylines" if pay_rule(g).has_paylines else pay_rule(g).channel, g.ways_or_lines, "int"),
+        ("grid", f"{g.reels} reels x {g.rows} rows{g.heights.describe() if g.heights else ''}", "text"),
+        (
+            "paylines"
+            if pay_rule(g).has_paylines
+            else pay_rule(g).channel + (" (most)" if g.heights else ""),
+            g.ways_or_lines,
+            "int",
+        ),
         ("bet levels offered", ", ".join(map(str, g.levels)), "text"),
         ("bet level of this sheet", b.level, "int"),
         (

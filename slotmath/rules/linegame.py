@@ -25,6 +25,11 @@ def analyse(game: Game, level: int, reel_set: str = "base") -> ParResult:
         from slotmath.features.wildmult import rewrite_refusal
 
         _refuse_drawn_distribution(game, level, rewrite_refusal(game))
+    if game.heights is not None and not game.heights.written:
+        from slotmath.engine.reels import height_game
+
+        result = _analyse_lines(height_game(game), level, reel_set)
+        return dataclasses.replace(result, game=game, notes=[*result.notes, heights_note(game, result.cycle)])
     played = played_game(game)
     if played is game:
         return _analyse_lines(game, level, reel_set)
@@ -350,9 +355,26 @@ def _round_components(game: Game, level: int) -> dict:
     return out
 
 
+def heights_note(game: Game, cycle: int) -> str:
+    """The PAR sheet's note on the reel heights of ``game``."""
+    tables = game.heights.tables if game.heights else ()
+    shown = "; ".join(f"reel {r + 1}: " + ", ".join(f"{h} ({w})" for h, w in t) for r, t in enumerate(tables))
+    return (
+        f"Reel heights drawn per reel and spin, height (weight): {shown}. Every (height, stop) pair "
+        f"of a reel is one stop of weight height weight x stop weight (cycle {cycle:,}); the ways "
+        "of a spin are the product of the matching cells shown per reel, exact over that cycle."
+    )
+
+
 def played_game(game: Game) -> Game:
-    """``game`` with drawn wild multipliers written into its symbols and stops
-    (:func:`slotmath.features.wildmult.played_game`); itself without them."""
+    """``game`` with its reel heights written into its strips
+    (:func:`slotmath.engine.reels.height_game`) and drawn wild multipliers
+    into its symbols and stops (:func:`slotmath.features.wildmult.played_game`);
+    itself without them."""
+    if game.heights is not None:
+        from slotmath.engine.reels import height_game
+
+        return height_game(game)
     if not game.options or "wild_multipliers" not in game.options:
         return game
     from slotmath.features.wildmult import played_game as rewrite

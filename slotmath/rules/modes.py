@@ -120,6 +120,7 @@ def buy_spec(game: Game, mode: Mode):
     return dataclasses.replace(
         spec,
         awards={0: (Fraction(0), mode.buy.games)},
+        multipliers=None,  # a bought feature plays at the free games' multiplier
         retrigger_awards=spec.retrigger_awards or spec.awards,
     )
 

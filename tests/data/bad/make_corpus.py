@@ -539,6 +539,46 @@ def build():
         piggy=True,
     )
 
+    build_heights()
+
+
+#: a valid 3x3 ways game with variable reel heights (grid.heights)
+HEIGHTS = {
+    "name": "bad_heights",
+    "pays_by": "ways",
+    "grid": {"reels": 3, "rows": 3, "heights": {"weights": [[1, 1], [2, 2], [3, 1]]}},
+    "bet": {"levels": [1], "lines": 5},
+    "symbols": BASE["symbols"],
+    "reels": BASE["reels"],
+    "pays": [{"symbol": "A", "count": 2, "pay": 1}, {"symbol": "A", "count": 3, "pay": 4}],
+    "scatters": [{"symbol": "S", "count": 3, "pay": 5}],
+}
+
+
+def build_heights():
+    """Reel heights: each case breaks one thing of :data:`HEIGHTS`."""
+
+    def heights(cid, edit, field):
+        case(cid, edit, field, base=HEIGHTS)
+
+    heights("heights_zero", put("grid", "heights", {"weights": [[0, 1], [2, 1]]}), "grid.heights.weights[0]")
+    heights(
+        "heights_above_rows", put("grid", "heights", {"weights": [[2, 1], [4, 1]]}), "grid.heights.weights[1]"
+    )
+    heights("heights_weight_zero", put("grid", "heights", {"weights": [[2, 0]]}), "grid.heights.weights[0]")
+    heights(
+        "heights_weight_negative", put("grid", "heights", {"weights": [[2, -3]]}), "grid.heights.weights[0]"
+    )
+    heights("heights_twice", put("grid", "heights", {"weights": [[2, 1], [2, 1]]}), "grid.heights.weights[1]")
+    heights("heights_reels_count", put("grid", "heights", {"reels": [[[2, 1]]] * 2}), "grid.heights.reels")
+    heights("heights_unknown_key", put("grid", "heights", {"weights": [[2, 1]], "mode": "x"}), "grid.heights")
+    heights("heights_on_lines", lambda d: d.update(pays_by="lines"), "grid.heights")
+    heights(
+        "heights_with_wheel",
+        put("options", {"wheel": {"symbol": "S", "trigger": 3, "segments": [{"value": 1, "weight": 1}]}}),
+        "options.wheel",
+    )
+
 
 if __name__ == "__main__":
     for p in HERE.iterdir():
