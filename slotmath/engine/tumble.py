@@ -62,7 +62,7 @@ MAX_TUMBLES = 500
 MAX_TUMBLE_STEPS = 6 * 10**10
 #: line steps per second of :func:`enumerate_tumbles` on one core (measured
 #: on the avalanche5 data game, benchmarks/bench_tumbles.py)
-TUMBLE_STEPS_PER_SECOND = 1.5e8
+TUMBLE_STEPS_PER_SECOND = 8e7
 #: wins below this many units are counted in a dense array, above in a hash map
 DENSE_UNITS = 1 << 14
 
