@@ -616,6 +616,10 @@ def round_sampler(game: Game, level: int, reel_set: str = "base"):
     from slotmath.montecarlo.linesim import line_sampler
 
     game = played_game(game)
+    if reel_set == "base" and "tumble" in (game.options or {}):
+        from slotmath.montecarlo.tumblesim import tumble_sampler
+
+        return tumble_sampler(game, level)
     if reel_set == "base" and has_round(game):
         from slotmath.montecarlo.roundsim import round_sampler as sampler_of_round
 
