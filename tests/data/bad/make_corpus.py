@@ -17,7 +17,7 @@ import shutil
 from pathlib import Path
 
 import yaml
-from feature_cases import build_costs, build_features
+from feature_cases import build_costs, build_features, build_tumbles
 
 HERE = Path(__file__).resolve().parent
 PIGGY = HERE.parent.parent.parent / "data" / "games" / "piggy_bankin_superlock"
@@ -548,5 +548,6 @@ if __name__ == "__main__":
     build()
     build_features(case)
     build_costs(case)
+    build_tumbles(case)
     (HERE / "cases.json").write_text(json.dumps(CASES, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     print(f"{len(CASES)} cases in {HERE}")
