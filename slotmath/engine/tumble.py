@@ -38,6 +38,7 @@ import numpy as np
 from numba import types
 from numba.typed import Dict
 
+from slotmath.engine.cache import game_cache
 from slotmath.errors import EngineTooLarge, GameFileError, ensure
 from slotmath.model import Game
 
@@ -365,6 +366,21 @@ def check_tumble_cost(game: Game, level: int, reel_set: str = "base", limit: int
 
 
 def tumble_keyed(game: Game, level: int, triggers=(), reel_set: str = "base", limit: int | None = None):
+    """:func:`enumerated_tumbles` (cached on the game's value, the level, the
+    triggers and the reel set's strips)."""
+    return _tumble_keyed(game, level, tuple(triggers), reel_set, limit)
+
+
+def _reel_set_of(game, level, triggers, reel_set, limit) -> tuple:
+    return (reel_set,)
+
+
+@game_cache(_reel_set_of, maxsize=8)
+def _tumble_keyed(game: Game, level: int, triggers: tuple, reel_set: str, limit: int | None):
+    return enumerated_tumbles(game, level, triggers, reel_set, limit)
+
+
+def enumerated_tumbles(game: Game, level: int, triggers=(), reel_set: str = "base", limit: int | None = None):
     """Exact law of (spin win, first-drop key) of a tumble spin over the
     full cycle: ``(wins [1/unit_den coins], key codes, counts, unit_den,
     total_bet, cycle)`` (the forward pass's form, :func:`slotmath.engine.joint.keyed_wins`)."""
