@@ -43,8 +43,10 @@ def brute_spin(raw, reel_set, stops, prog):
     """(line win [coins] of the whole tumble sequence, scatters shown on the first drop)."""
     strips = raw["reels"][reel_set]
     rows = raw["grid"]["rows"]
-    cols = [[strip[(s + k) % len(strip)] for k in range(rows)] for strip, s in zip(strips, stops)]
-    nxt = [(s - 1) % len(strip) for strip, s in zip(strips, stops)]
+    cols = [
+        [strip[(s + k) % len(strip)] for k in range(rows)] for strip, s in zip(strips, stops, strict=True)
+    ]
+    nxt = [(s - 1) % len(strip) for strip, s in zip(strips, stops, strict=True)]
     scatters = sum(c.count("SCATTER") for c in cols)
     total, k = 0, 0
     while True:
@@ -107,7 +109,10 @@ def test_spin_distribution_and_round_rtp_match_brute_force():
     free = brute_law(raw, "free", [2, 4])
     cycle = sum(base.values())
     dist = pay_rule(game).distribution(game, 1)
-    got = {F(int(w), dist.unit_den): int(c) for w, c in zip(dist.wins.tolist(), dist.weights.tolist())}
+    got = {
+        F(int(w), dist.unit_den): int(c)
+        for w, c in zip(dist.wins.tolist(), dist.weights.tolist(), strict=True)
+    }
     want: dict = {}
     for (w, _), c in base.items():
         want[F(w)] = want.get(F(w), 0) + c
@@ -222,4 +227,6 @@ def test_sampler_agrees_with_the_exact_round():
     hit = (wins > 0).mean()
     z["hit"] = (hit - exact.hit_frequency) / (hit * (1 - hit) / n) ** 0.5
     assert all(abs(v) < 4 for v in z.values()), z
-    assert abs(events[0] / n - exact.features["free_games"]["trigger_probability"]) < 4 * (events[0] ** 0.5) / n
+    assert (
+        abs(events[0] / n - exact.features["free_games"]["trigger_probability"]) < 4 * (events[0] ** 0.5) / n
+    )

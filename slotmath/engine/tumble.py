@@ -147,7 +147,9 @@ def tumble_spec(game: Game) -> TumbleSpec | None:
 
 # ------------------------------------------------------------ compiled play
 @nb.njit(cache=True, inline="always")
-def tumble_line_units(window, ptr, strip, n_stops, dims, cells, codes, offsets, label_coins, label_len, mults, removed):
+def tumble_line_units(
+    window, ptr, strip, n_stops, dims, cells, codes, offsets, label_coins, label_len, mults, removed
+):
     """Line win of a whole tumble sequence [coins x multiplier] from the first
     ``window`` (cell ``reel x rows + row``, row 0 at the top) and ``ptr`` (per
     reel, the strip stop that falls next); both are changed.  Returns
@@ -204,8 +206,22 @@ def drop_window(stop, window, ptr, strip, n_stops, H):
 
 @nb.njit(cache=True)
 def enumerate_tumbles(
-    strip, weights, n_stops, dims, cells, codes, offsets, label_coins, label_len, mults,
-    sc_code, sc_units, key_code, n_keys, unit_den, sample,
+    strip,
+    weights,
+    n_stops,
+    dims,
+    cells,
+    codes,
+    offsets,
+    label_coins,
+    label_len,
+    mults,
+    sc_code,
+    sc_units,
+    key_code,
+    n_keys,
+    unit_den,
+    sample,
 ):
     """Every stop vector of the cycle played to its end (or the stop vectors
     of ``sample``, shape (n, R), when it has rows: the cost estimate).
@@ -214,7 +230,7 @@ def enumerate_tumbles(
     :data:`DENSE_UNITS` units, sparse (keys, counts) above, vectors past
     :data:`MAX_TUMBLES`, evaluations played); a win is ``unit_den x line
     units + scatter units`` [1/unit_den coins], counts are stop weights."""
-    R, L, H = dims[0], dims[1], dims[3]
+    R, H = dims[0], dims[3]
     dense = np.zeros(DENSE_UNITS * n_keys, dtype=np.int64)
     sparse = Dict.empty(key_type=types.int64, value_type=types.int64)
     window = np.empty(R * H, dtype=np.int64)
@@ -240,7 +256,18 @@ def enumerate_tumbles(
         if w > 0 or n_sample:
             drop_window(stop, window, ptr, strip, n_stops, H)
             units, k = tumble_line_units(
-                window, ptr, strip, n_stops, dims, cells, codes, offsets, label_coins, label_len, mults, removed
+                window,
+                ptr,
+                strip,
+                n_stops,
+                dims,
+                cells,
+                codes,
+                offsets,
+                label_coins,
+                label_len,
+                mults,
+                removed,
             )
             if k < 0:
                 endless += 1
@@ -284,7 +311,8 @@ def tumble_args(game: Game, level: int, reel_set: str = "base", first: int = 3) 
     from slotmath.engine.reels import strip_indices
 
     spec = tumble_spec(game)
-    ensure(spec is not None, "tumble.py: expected options.tumble")
+    if spec is None:
+        raise ValueError(f"{game.name}: declares no options.tumble")
     strips = game.strips(reel_set)
     R, S, L, H = game.reels, len(game.symbols), len(game.paylines), game.rows
     n_max = max(len(s) for s in strips)
@@ -343,7 +371,7 @@ def tumble_cost(game: Game, level: int, reel_set: str = "base", samples: int = 2
     weights, sc_code, sc_units, key_code, n_keys, unit_den = _first_drop(game, level, reel_set, ())
     rng = np.random.default_rng(20261202)
     sample = np.stack([rng.integers(0, n, samples) for n in n_stops.tolist()], axis=1).astype(np.int64)
-    *_, evaluations = enumerate_tumbles(
+    *_, evaluations = enumerate_tumbles(  # type: ignore[call-arg]
         strip, weights, n_stops, dims, *args[3:], sc_code, sc_units, key_code, 1, unit_den, sample
     )
     vectors = int(np.prod(n_stops.astype(object)))
@@ -392,12 +420,23 @@ def enumerated_tumbles(game: Game, level: int, triggers=(), reel_set: str = "bas
     check_tumble_cost(game, level, reel_set, limit)
     args = tumble_args(game, level, reel_set)
     strip, n_stops, dims = args[0], args[1], args[2]
-    weights, sc_code, sc_units, key_code, n_keys, unit_den = _first_drop(game, level, reel_set, tuple(triggers))
+    weights, sc_code, sc_units, key_code, n_keys, unit_den = _first_drop(
+        game, level, reel_set, tuple(triggers)
+    )
     top = int(args[6].max(initial=0)) * int(dims[1]) * int(args[8].max()) * MAX_TUMBLES * unit_den
     if top + int(sc_units.max(initial=0)) >= INT64_SAFE // max(n_keys, 1):
         raise OverflowError(f"{game.name}: a tumble win bound {top} is too large for int64 units")
-    dense, skeys, scounts, endless, _ = enumerate_tumbles(
-        strip, weights, n_stops, dims, *args[3:], sc_code, sc_units, key_code, n_keys, unit_den,
+    dense, skeys, scounts, endless, _ = enumerate_tumbles(  # type: ignore[call-arg]
+        strip,
+        weights,
+        n_stops,
+        dims,
+        *args[3:],
+        sc_code,
+        sc_units,
+        key_code,
+        n_keys,
+        unit_den,
         np.zeros((0, game.reels), dtype=np.int64),
     )
     if endless:

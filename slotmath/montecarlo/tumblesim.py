@@ -31,7 +31,13 @@ def _tumble_spin(rng, stop, window, ptr, removed, side, scatter_part):
     bound, use_table, table, cum, n_draw = side[0], side[1], side[2], side[3], side[4]
     strip, n_stops, dims, cells, codes, offsets = side[5], side[6], side[7], side[8], side[9], side[10]
     label_coins, label_len, mults, sc_count, sc_pay, trig, total_bet = (
-        side[11], side[12], side[13], side[14], side[15], side[16], side[17]
+        side[11],
+        side[12],
+        side[13],
+        side[14],
+        side[15],
+        side[16],
+        side[17],
     )
     draw_stops(rng, stop, bound, use_table, table, cum, n_draw)
     count = 0

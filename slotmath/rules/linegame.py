@@ -781,8 +781,8 @@ def check_features(game: Game) -> None:
     if "tumble" in game.options:  # the declaration, then the enumeration's cost on each reel set
         from slotmath.engine.tumble import check_tumble_cost, tumble_spec
 
-        spec = tumble_spec(game)
-        for reel_set in ("base",) + ((spec.free_reels,) if spec and spec.free_reels else ()):
+        tumbling = tumble_spec(game)
+        for reel_set in ("base",) + ((tumbling.free_reels,) if tumbling and tumbling.free_reels else ()):
             check_tumble_cost(game, game.levels[0], reel_set)
     refused = pay_rule(game).refusal(game)
     if refused is not None:  # a feature the pay rule does not pay: one line naming the field
