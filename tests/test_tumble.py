@@ -13,7 +13,7 @@ import pytest
 import yaml
 
 from slotmath.engine.payrule import pay_rule
-from slotmath.engine.tumble import tumble_spec
+from slotmath.engine.tumble_spec import tumble_spec
 from slotmath.errors import EngineTooLarge
 from slotmath.io.gamefile import GameFileError, load_game
 from slotmath.rules.linegame import analyse

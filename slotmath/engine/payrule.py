@@ -246,7 +246,7 @@ class LineTumbles(LinePays):
         return (fields[0], "is not played with tumbles (options.tumble)") if fields else None
 
     def notes(self, game: Game) -> list:
-        from slotmath.engine.tumble import tumble_spec
+        from slotmath.engine.tumble_spec import tumble_spec
 
         spec = tumble_spec(game)
         prog = "-".join(f"x{m}" for m in spec.multipliers) if spec else ""

@@ -778,12 +778,10 @@ def check_features(game: Game) -> None:
     from slotmath.features.options import load_features
     from slotmath.io.gamefile import GameFileError
 
-    if "tumble" in game.options:  # the declaration, then the enumeration's cost on each reel set
-        from slotmath.engine.tumble import check_tumble_cost, tumble_spec
+    if "tumble" in game.options:  # the declaration (its cost is estimated before the enumeration)
+        from slotmath.engine.tumble_spec import tumble_spec
 
-        tumbling = tumble_spec(game)
-        for reel_set in ("base",) + ((tumbling.free_reels,) if tumbling and tumbling.free_reels else ()):
-            check_tumble_cost(game, game.levels[0], reel_set)
+        tumble_spec(game)
     refused = pay_rule(game).refusal(game)
     if refused is not None:  # a feature the pay rule does not pay: one line naming the field
         raise GameFileError(game.source, *refused)
