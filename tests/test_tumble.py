@@ -39,8 +39,9 @@ def _line_win(symbols, pays, wild):
     return best, n_best
 
 
-def brute_spin(raw, reel_set, stops, prog):
-    """(line win [coins] of the whole tumble sequence, scatters shown on the first drop)."""
+def brute_spin(raw, reel_set, stops, prog, trace=None):
+    """(line win [coins] of the whole tumble sequence, scatters shown on the first drop);
+    each drop's columns are appended to ``trace`` when given."""
     strips = raw["reels"][reel_set]
     rows = raw["grid"]["rows"]
     cols = [
@@ -50,6 +51,8 @@ def brute_spin(raw, reel_set, stops, prog):
     scatters = sum(c.count("SCATTER") for c in cols)
     total, k = 0, 0
     while True:
+        if trace is not None:
+            trace.append([list(c) for c in cols])
         coins, gone = 0, set()
         for line in raw["paylines"]:
             c, n = _line_win([cols[r][line[r]] for r in range(len(cols))], raw["pays"], "WILD")
@@ -139,7 +142,13 @@ def test_hand_worked_example():
     Tumble 2 pays 1 x 2 = 2.  Reel 1 falls to A(stop 4) A B, reel 2 to
     B(stop 5) B A.  Drop 3: top A B A, middle A B C, bottom B A B: nothing
     pays.  Spin win = 1 + 2 = 3 coins = 1 x total bet (3 lines)."""
-    assert brute_spin(_raw(), "base", (0, 0, 0), [1, 2, 3]) == (3, 0)
+    trace: list = []
+    assert brute_spin(_raw(), "base", (0, 0, 0), [1, 2, 3], trace) == (3, 0)
+    text = (TEST_DATA.parent.parent / "docs" / "features.md").read_text(encoding="utf-8")
+    section = text[text.index("### Worked example: tumbles") :]
+    for k, cols in enumerate(trace):  # the page's table shows every drop the brute force plays
+        assert f"| {k + 1} | " + " | ".join(" ".join(c) for c in cols) + " |" in section
+    assert len(trace) == 3 and "1 + 2 = 3 coins = 1 x total bet" in section
     import numpy as np
 
     from slotmath.engine.tumble import drop_window, tumble_args, tumble_line_units
