@@ -35,15 +35,15 @@ GAME = Path(__file__).resolve().parent.parent / "data" / "games" / "avalanche5" 
 
 
 def timed(fn, repeat: int) -> tuple:
-    """(median wall time, median CPU time) [s] of ``repeat`` calls of ``fn()``."""
-    wall, cpu = [], []
+    """(median wall time, median CPU time) [s] of ``repeat`` calls of ``fn()``, and its last result."""
+    wall, cpu, out = [], [], None
     for _ in range(repeat):
         forget_cached_results()
         t, c = time.perf_counter(), time.process_time()
-        fn()
+        out = fn()
         wall.append(time.perf_counter() - t)
         cpu.append(time.process_time() - c)
-    return statistics.median(wall), statistics.median(cpu)
+    return statistics.median(wall), statistics.median(cpu), out
 
 
 def cut_game(stops: int, folder: Path):
@@ -69,8 +69,8 @@ def main() -> None:
     print(
         f"avalanche5 base: {vectors:,} stop vectors, {mean:.3f} evaluations per spin, {steps:.3g} line steps"
     )
-    wall, cpu = timed(lambda: enumerated_tumbles(game, 1), args.repeat)
-    wins, _, counts, unit_den, total_bet, cycle = enumerated_tumbles(game, 1)
+    wall, cpu, law = timed(lambda: enumerated_tumbles(game, 1), args.repeat)
+    wins, _, counts, unit_den, total_bet, cycle = law
     rtp = Fraction(
         sum(int(w) * int(c) for w, c in zip(wins, counts, strict=True)), unit_den * total_bet * cycle
     )
@@ -83,7 +83,7 @@ def main() -> None:
     folder = Path(tempfile.mkdtemp())
     for n in sizes:
         g = cut_game(n, folder)
-        w, c = timed(lambda g=g: enumerated_tumbles(g, 1), 1)
+        w, c, _ = timed(lambda g=g: enumerated_tumbles(g, 1), 1)
         cpus.append(c)
         print(f"  strips of {n} stops: {n**5:,} stop vectors, wall {w:.2f} s, CPU {c:.2f} s")
     slope = np.polyfit(np.log(sizes[1:]), np.log(cpus[1:]), 1)[0]
