@@ -120,7 +120,8 @@ def drop_window(stop, window, ptr, strip, n_stops, H):
     for r in range(stop.shape[0]):
         n = n_stops[r]
         for k in range(H):
-            window[r * H + k] = strip[r, (stop[r] + k) % n]
+            at = stop[r] + k  # below 2 n (the window is no taller than the strip): no division
+            window[r * H + k] = strip[r, at - n if at >= n else at]
         ptr[r] = stop[r] - 1 if stop[r] > 0 else n - 1
 
 
