@@ -239,3 +239,15 @@ def test_sampler_agrees_with_the_exact_round():
     assert (
         abs(events[0] / n - exact.features["free_games"]["trigger_probability"]) < 4 * (events[0] ** 0.5) / n
     )
+
+
+def test_ways_game_is_refused(tmp_path):
+    raw = _raw()
+    raw["pays_by"] = "ways"
+    del raw["paylines"]
+    raw["pays"].append({"symbol": "C", "count": 3, "pay": 2})
+    path = tmp_path / "game.yaml"
+    path.write_text(yaml.safe_dump(raw))
+    with pytest.raises(GameFileError) as err:
+        load_game(path)
+    assert "options.tumble" in str(err.value) and "line games only" in str(err.value)
