@@ -51,6 +51,11 @@ The interface (:class:`PayRule`)
     :mod:`slotmath.montecarlo.wayssim` for ``"ways"``); the round sampler
     plays either (:mod:`slotmath.montecarlo.roundsim`).
 
+A spin stage that wraps a rule is a subclass of it too: under
+``options.tumble`` :func:`pay_rule` returns :class:`LineTumbles` (the line
+pays played to the end of their tumbles, :mod:`slotmath.engine.tumble`;
+:data:`TUMBLE_RULES`).
+
 A new pay rule (pay anywhere by count, clusters) is one more subclass, one
 line of :data:`PAY_RULES` and its compiled window evaluation (one branch of
 :func:`slotmath.montecarlo.roundsim.evaluation`); the exact consumers do
