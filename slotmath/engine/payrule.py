@@ -51,6 +51,11 @@ The interface (:class:`PayRule`)
     :mod:`slotmath.montecarlo.wayssim` for ``"ways"``); the round sampler
     plays either (:mod:`slotmath.montecarlo.roundsim`).
 
+A spin stage that wraps a rule is a subclass of it too: under
+``options.tumble`` :func:`pay_rule` returns :class:`LineTumbles` (the line
+pays played to the end of their tumbles, :mod:`slotmath.engine.tumble`;
+:data:`TUMBLE_RULES`).
+
 A new pay rule (pay anywhere by count, clusters) is one more subclass, one
 line of :data:`PAY_RULES` and its compiled window evaluation (one branch of
 :func:`slotmath.montecarlo.roundsim.evaluation`); the exact consumers do
@@ -70,7 +75,7 @@ if TYPE_CHECKING:
     from slotmath.engine.distribution import WinDistribution
     from slotmath.engine.joint import KeyedWins
 
-__all__ = ["PayRule", "LinePays", "WaysPays", "PAY_RULES", "pay_rule"]
+__all__ = ["PayRule", "LinePays", "WaysPays", "LineTumbles", "PAY_RULES", "TUMBLE_RULES", "pay_rule"]
 
 
 class PayRule:
@@ -223,10 +228,68 @@ class WaysPays(PayRule):
         ]
 
 
+class LineTumbles(LinePays):
+    """Line pays with tumbles (``options.tumble``, :mod:`slotmath.engine.tumble`):
+    every stop vector played to the end of its tumble sequence.  The
+    combination table is the first drop's; the ``lines`` component and the
+    law are the whole sequence's."""
+
+    fast_moments = False
+
+    def channel_rtp(self, game: Game, level: int, reel_set: str = "base") -> tuple:
+        from slotmath.engine.tumble import tumble_rtp
+
+        return tumble_rtp(game, level, reel_set)[0], []
+
+    def fast_rtp(self, game: Game, level: int, reel_set: str = "base") -> Fraction:
+        return self.channel_rtp(game, level, reel_set)[0]
+
+    def distribution(self, game: Game, level: int, reel_set: str = "base") -> WinDistribution:
+        from slotmath.engine.joint import final_distribution
+        from slotmath.engine.tumble import tumble_keyed
+
+        wins, _, counts, unit_den, total_bet, cycle = tumble_keyed(game, level, (), reel_set)
+        return final_distribution(wins, counts, unit_den, total_bet, cycle)
+
+    def key_distribution(self, game: Game, level: int, triggers, reel_set: str = "base") -> KeyedWins:
+        from slotmath.engine.joint import keyed_wins
+        from slotmath.engine.tumble import tumble_keyed
+
+        triggers = tuple(triggers)
+        return keyed_wins(game, triggers, *tumble_keyed(game, level, triggers, reel_set))
+
+    def unplayed(self, game: Game) -> list:
+        """Every option but the tumble and plain free games."""
+        options = game.options if isinstance(game.options, dict) else {}
+        return [f"options.{k}" for k in options if k not in ("tumble", "free_games")]
+
+    def refusal(self, game: Game) -> tuple | None:
+        fields = self.unplayed(game)
+        return (fields[0], "is not played with tumbles (options.tumble)") if fields else None
+
+    def notes(self, game: Game) -> list:
+        from slotmath.engine.tumble_spec import tumble_spec
+
+        spec = tumble_spec(game)
+        prog = "-".join(f"x{m}" for m in spec.multipliers) if spec else ""
+        free = "-".join(f"x{m}" for m in spec.free_multipliers) if spec and spec.free_reels else ""
+        return [
+            "Tumbles (strip refill): the winning line cells are removed, the reels fall and refill from "
+            f"the strip above the window until nothing pays; tumble k pays x the k-th of {prog}"
+            + (f" (free games: {free})" if free else "")
+            + ". Exact: every stop vector of the cycle played to its end (integer counts). The combination "
+            "table is the first drop's; the lines component and the distribution are the whole sequence's."
+        ]
+
+
 #: the pay rule of each value of ``pays_by``
 PAY_RULES: dict = {"lines": LinePays(), "ways": WaysPays()}
+#: the pay rule of each value of ``pays_by`` under ``options.tumble``
+TUMBLE_RULES: dict = {"lines": LineTumbles()}
 
 
 def pay_rule(game: Game) -> PayRule:
-    """The pay rule of ``game`` (its ``pays_by``)."""
+    """The pay rule of ``game`` (its ``pays_by``; with tumbles the rule that plays them)."""
+    if isinstance(game.options, dict) and "tumble" in game.options and game.pays_by in TUMBLE_RULES:
+        return TUMBLE_RULES[game.pays_by]
     return PAY_RULES[game.pays_by]

@@ -638,6 +638,10 @@ def round_sampler(game: Game, level: int, reel_set: str = "base"):
     from slotmath.montecarlo.linesim import line_sampler
 
     game = played_game(game)
+    if reel_set == "base" and "tumble" in (game.options or {}):
+        from slotmath.montecarlo.tumblesim import tumble_sampler
+
+        return tumble_sampler(game, level)
     if reel_set == "base" and has_round(game):
         from slotmath.montecarlo.roundsim import round_sampler as sampler_of_round
 
@@ -661,6 +665,7 @@ PLAYED_OPTIONS = (
     "wheel",
     "selection",
     "wild_multipliers",
+    "tumble",
 )
 
 
@@ -794,6 +799,10 @@ def check_features(game: Game) -> None:
     from slotmath.features.options import load_features
     from slotmath.io.gamefile import GameFileError
 
+    if "tumble" in game.options:  # the declaration (its cost is estimated before the enumeration)
+        from slotmath.engine.tumble_spec import tumble_spec
+
+        tumble_spec(game)
     refused = pay_rule(game).refusal(game)
     if refused is not None:  # a feature the pay rule does not pay: one line naming the field
         raise GameFileError(game.source, *refused)

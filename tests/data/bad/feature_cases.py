@@ -533,3 +533,26 @@ def build_modes(case, base) -> None:
     )
     mode("mode_buy_games_zero", {"cost": 100, "buy": {**buy, "games": 0}}, "modes.buy.buy.games", "buy")
     mode("mode_buy_no_games", {"cost": 100, "buy": {"feature": "free_games"}}, "modes.buy.buy", "buy")
+
+
+def build_tumbles(case) -> None:
+    """Tumble declarations (``options.tumble``) the engine does not compute or
+    that are malformed: each refused in one line naming its field."""
+
+    def tumble(cid, value, field, *more):
+        plain = edits(only("free_games"), opt("free_games.nudge", None), opt("tumble", value), *more)
+        case(cid, plain, field, base=FEATURE)
+
+    tumble("tumble_fresh_refill", {"refill": "fresh"}, "options.tumble.refill")
+    tumble("tumble_multiplier_zero", {"multipliers": [1, 0]}, "options.tumble.multipliers[1]")
+    tumble("tumble_multipliers_empty", {"multipliers": []}, "options.tumble.multipliers")
+    tumble("tumble_reset_per_feature", {"reset": "feature"}, "options.tumble.reset")
+    tumble("tumble_triggers_whole_sequence", {"triggers": "sequence"}, "options.tumble.triggers")
+    tumble("tumble_unknown_key", {"cascade": True}, "options.tumble.cascade")
+    tumble(
+        "tumble_free_progression_on_base",
+        {"free_multipliers": [2]},
+        "options.tumble.free_multipliers",
+        opt("free_games.reels", "base"),
+    )
+    tumble("tumble_with_nudge", {"multipliers": [1, 2]}, "options.tumble", opt("free_games.nudge", "W"))

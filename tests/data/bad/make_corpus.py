@@ -17,7 +17,7 @@ import shutil
 from pathlib import Path
 
 import yaml
-from feature_cases import build_costs, build_features, build_modes
+from feature_cases import build_costs, build_features, build_modes, build_tumbles
 
 HERE = Path(__file__).resolve().parent
 PIGGY = HERE.parent.parent.parent / "data" / "games" / "piggy_bankin_superlock"
@@ -595,5 +595,6 @@ if __name__ == "__main__":
         "modes",
         piggy=True,
     )
+    build_tumbles(case)
     (HERE / "cases.json").write_text(json.dumps(CASES, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     print(f"{len(CASES)} cases in {HERE}")

@@ -1,0 +1,120 @@
+"""Tumbles with a strip refill (issue 26, point 2): the exact law's time.
+
+The game: ``data/games/avalanche5`` (5x3, 20 lines, 40-stop strips, the
+tumble progression x1-x2-x3-x5).  Times of the full exact law of the base
+spin (every one of the 40**5 = 102,400,000 stop vectors played to the end
+of its tumbles: :func:`slotmath.engine.tumble.enumerated_tumbles`), as the
+median of ``--repeat`` runs, in wall time and in CPU time of this process
+(one core: the kernel runs on one thread); target: under 60 s on one core.
+Then the growth with strip length (every strip cut to its first N stops,
+the work grows as N**5) and the compiled sampler's rounds per second of
+the whole round (base tumbles and free games).  ``--plot PATH`` writes the
+growth plot.
+
+Usage: ``python benchmarks/bench_tumbles.py [--repeat N] [--plot benchmarks/tumble_growth.png]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import tempfile
+import time
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+import yaml
+
+from slotmath.engine.tumble import enumerated_tumbles, tumble_cost
+from slotmath.io.gamefile import load_game
+
+from timing import forget_cached_results
+
+GAME = Path(__file__).resolve().parent.parent / "data" / "games" / "avalanche5" / "game.yaml"
+
+
+def timed(fn, repeat: int) -> tuple:
+    """(median wall time, median CPU time) [s] of ``repeat`` calls of ``fn()``, and its last result."""
+    wall, cpu, out = [], [], None
+    for _ in range(repeat):
+        forget_cached_results()
+        t, c = time.perf_counter(), time.process_time()
+        out = fn()
+        wall.append(time.perf_counter() - t)
+        cpu.append(time.process_time() - c)
+    return statistics.median(wall), statistics.median(cpu), out
+
+
+def cut_game(stops: int, folder: Path):
+    """avalanche5 with every strip cut to its first ``stops`` stops (no free games)."""
+    raw = yaml.safe_load(GAME.read_text())
+    raw["reels"] = {"base": [s[:stops] for s in raw["reels"]["base"]]}
+    del raw["options"]["free_games"]
+    del raw["options"]["tumble"]["free_multipliers"]
+    path = folder / f"cut{stops}" / "game.yaml"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(yaml.safe_dump(raw, sort_keys=False))
+    return load_game(path)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--plot", default=None)
+    args = ap.parse_args()
+    game = load_game(GAME)
+    enumerated_tumbles(cut_game(8, Path(tempfile.mkdtemp())), 1)  # compile
+    vectors, mean, steps = tumble_cost(game, 1)
+    print(
+        f"avalanche5 base: {vectors:,} stop vectors, {mean:.3f} evaluations per spin, {steps:.3g} line steps"
+    )
+    wall, cpu, law = timed(lambda: enumerated_tumbles(game, 1), args.repeat)
+    wins, _, counts, unit_den, total_bet, cycle = law
+    rtp = Fraction(
+        sum(int(w) * int(c) for w, c in zip(wins, counts, strict=True)), unit_den * total_bet * cycle
+    )
+    print(
+        f"  full exact law (median of {args.repeat}): wall {wall:.1f} s, CPU {cpu:.1f} s on one core "
+        f"(target < 60 s); {len(wins):,} distinct wins, spin RTP {float(rtp):.6%}, "
+        f"{steps / cpu:.3g} line steps/s"
+    )
+    sizes, cpus = [10, 20, 30, 40], []
+    folder = Path(tempfile.mkdtemp())
+    for n in sizes:
+        g = cut_game(n, folder)
+        w, c, _ = timed(lambda g=g: enumerated_tumbles(g, 1), 1)
+        cpus.append(c)
+        print(f"  strips of {n} stops: {n**5:,} stop vectors, wall {w:.2f} s, CPU {c:.2f} s")
+    slope = np.polyfit(np.log(sizes[1:]), np.log(cpus[1:]), 1)[0]
+    print(f"  growth: CPU ~ stops**{slope:.2f} (stop vectors grow as stops**5)")
+    from slotmath.rules.linegame import round_sampler
+
+    sampler = round_sampler(game, 1)
+    sampler.kernel(np.random.default_rng(1), 1000, *sampler.args)
+    n = 2_000_000
+    c = time.process_time()
+    sampler.kernel(np.random.default_rng(2), n, *sampler.args)
+    c = time.process_time() - c
+    print(f"  sampler (whole round, free games included): {n / c / 1e6:.2f} M rounds/s per core")
+    if args.plot:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+
+        fig, ax = plt.subplots(figsize=(5, 3.5))
+        ax.loglog(sizes, cpus, "o-", label="exact tumble law (CPU s)")
+        ax.loglog(sizes, [cpus[-1] * (s / sizes[-1]) ** 5 for s in sizes], "--", label="stops**5")
+        ax.axhline(60, color="grey", lw=0.8, label="60 s target")
+        ax.set_xlabel("stops per strip")
+        ax.set_ylabel("CPU time [s]")
+        ax.set_title("avalanche5: exact tumble law")
+        ax.legend(fontsize=8)
+        fig.tight_layout()
+        fig.savefig(args.plot, dpi=120)
+        print(f"  plot: {args.plot}")
+
+
+if __name__ == "__main__":
+    main()

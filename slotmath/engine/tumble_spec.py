@@ -1,0 +1,92 @@
+"""The tumble declaration (``options.tumble``): parsed and checked without
+the engine (validating a game file imports it), played by
+:mod:`slotmath.engine.tumble` (docs/features.md "Tumbles")."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from slotmath.errors import GameFileError
+from slotmath.model import Game
+
+__all__ = ["TumbleSpec", "tumble_spec", "TUMBLE_KEYS"]
+
+#: keys of ``options.tumble``
+TUMBLE_KEYS = ("refill", "multipliers", "free_multipliers", "reset", "triggers")
+
+
+@dataclass(frozen=True)
+class TumbleSpec:
+    """Declared tumbles: the progression of each paying evaluation (``x1,
+    x2, ...``, the last repeating) in the base game and on the free games'
+    reel set ``free_reels`` (None without free games)."""
+
+    multipliers: tuple
+    free_multipliers: tuple
+    free_reels: str | None
+
+    def progression(self, reel_set: str) -> tuple:
+        """The progression played on ``reel_set``."""
+        return self.free_multipliers if reel_set == self.free_reels else self.multipliers
+
+
+def _fail(game: Game, field: str, problem: str):
+    raise GameFileError(game.source or game.name, f"options.tumble{field}", problem)
+
+
+def _progression(game: Game, value, field: str) -> tuple:
+    if not isinstance(value, list) or not value:
+        _fail(game, field, "must be a non-empty list of positive whole multipliers, e.g. [1, 2, 3, 5]")
+    for i, m in enumerate(value):
+        if isinstance(m, bool) or not isinstance(m, int) or m < 1:
+            _fail(game, f"{field}[{i}]", f"must be a positive whole multiplier, got {m!r}")
+    return tuple(value)
+
+
+def tumble_spec(game: Game) -> TumbleSpec | None:
+    """Validate and return ``options.tumble`` (None when absent); every
+    problem is one line naming the field (:class:`GameFileError`)."""
+    options = game.options if isinstance(game.options, dict) else {}
+    if "tumble" not in options:
+        return None
+    spec = options["tumble"]
+    if not isinstance(spec, dict):
+        _fail(game, "", "must be a mapping (key: value pairs)")
+    for key in spec:
+        if key not in TUMBLE_KEYS:
+            _fail(game, f".{key}", f"unknown key (allowed: {', '.join(TUMBLE_KEYS)})")
+    refill = spec.get("refill", "strip")
+    if refill == "fresh":
+        _fail(game, ".refill", "fresh draws per cell are not computed yet (refill: strip is)")
+    if refill != "strip":
+        _fail(game, ".refill", f"must be 'strip', got {refill!r}")
+    if spec.get("reset", "spin") != "spin":
+        _fail(game, ".reset", "only 'spin' is computed (the progression restarts at every spin)")
+    if spec.get("triggers", "first_drop") != "first_drop":
+        _fail(game, ".triggers", "only 'first_drop' is computed (triggers count the first window)")
+    if game.pays_by != "lines":
+        _fail(game, "", f"tumbles are computed on line games only (pays_by: {game.pays_by})")
+    for pay in game.line_pays:
+        if pay.anywhere:
+            _fail(game, "", f"pay {pay.name!r} (any {pay.anywhere} on the line) has no cells to remove")
+    base = _progression(game, spec.get("multipliers", [1]), ".multipliers")
+    free = options.get("free_games")
+    free_reels = free.get("reels", "base") if isinstance(free, dict) else None
+    if "free_multipliers" in spec:
+        if free_reels is None:
+            _fail(game, ".free_multipliers", "needs options.free_games")
+        if free_reels == "base":
+            _fail(
+                game,
+                ".free_multipliers",
+                "needs options.free_games.reels to name a reel set of its own (the progression is the "
+                "reel set's)",
+            )
+        free_prog = _progression(game, spec["free_multipliers"], ".free_multipliers")
+    else:
+        free_prog = base
+    if isinstance(free, dict):
+        for key in ("nudge", "sticky"):
+            if free.get(key) is not None:
+                _fail(game, "", f"options.free_games.{key} is not computed with tumbles")
+    return TumbleSpec(base, free_prog, free_reels if free_reels != "base" else None)

@@ -1,0 +1,253 @@
+"""Tumbles with a strip refill (``options.tumble``, slotmath.engine.tumble):
+the compiled enumeration against a plain-Python brute force (every stop
+vector, every tumble) on a tiny game, for the spin's law, its joint law with
+the trigger count and the round's RTP; the hand-worked example of
+docs/features.md; the sampler's z-scores; the refusals."""
+
+from __future__ import annotations
+
+from fractions import Fraction as F
+from itertools import product
+
+import pytest
+import yaml
+
+from slotmath.engine.payrule import pay_rule
+from slotmath.engine.tumble_spec import tumble_spec
+from slotmath.errors import EngineTooLarge
+from slotmath.io.gamefile import GameFileError, load_game
+from slotmath.rules.linegame import analyse
+
+from conftest import TEST_DATA
+
+TINY = TEST_DATA / "tumble_tiny" / "game.yaml"
+
+
+# ------------------------------------------------------------ brute force
+def _raw():
+    return yaml.safe_load(TINY.read_text())
+
+
+def _line_win(symbols, pays, wild):
+    """(coins, cells removed) of one line in plain Python: the highest pay
+    whose first n symbols are its symbol or the wild (first entry on a tie)."""
+    best, n_best = 0, 0
+    for p in pays:
+        n = p["count"]
+        if all(s in (p["symbol"], wild) for s in symbols[:n]) and p["pay"] > best:
+            best, n_best = p["pay"], n
+    return best, n_best
+
+
+def brute_spin(raw, reel_set, stops, prog, trace=None):
+    """(line win [coins] of the whole tumble sequence, scatters shown on the first drop);
+    each drop's columns are appended to ``trace`` when given."""
+    strips = raw["reels"][reel_set]
+    rows = raw["grid"]["rows"]
+    cols = [
+        [strip[(s + k) % len(strip)] for k in range(rows)] for strip, s in zip(strips, stops, strict=True)
+    ]
+    nxt = [(s - 1) % len(strip) for strip, s in zip(strips, stops, strict=True)]
+    scatters = sum(c.count("SCATTER") for c in cols)
+    total, k = 0, 0
+    while True:
+        if trace is not None:
+            trace.append([list(c) for c in cols])
+        coins, gone = 0, set()
+        for line in raw["paylines"]:
+            c, n = _line_win([cols[r][line[r]] for r in range(len(cols))], raw["pays"], "WILD")
+            coins += c
+            gone |= {(r, line[r]) for r in range(n)}
+        if not coins:
+            return total, scatters
+        total += coins * prog[min(k, len(prog) - 1)]
+        k += 1
+        for r, strip in enumerate(strips):
+            kept = [cols[r][i] for i in range(rows) if (r, i) not in gone]
+            new = []
+            while len(new) + len(kept) < rows:
+                new.insert(0, strip[nxt[r]])  # the symbol above the window falls lowest
+                nxt[r] = (nxt[r] - 1) % len(strip)
+            cols[r] = new + kept
+
+
+def brute_law(raw, reel_set, prog):
+    """{(win [coins], scatter count): stop vectors} over the whole cycle."""
+    total_bet = len(raw["paylines"])
+    out: dict = {}
+    for stops in product(*(range(len(s)) for s in raw["reels"][reel_set])):
+        coins, n = brute_spin(raw, reel_set, stops, prog)
+        win = coins + (2 * total_bet if n >= 3 else 0)  # 3+ SCATTER pay 2 x total bet
+        out[(win, n)] = out.get((win, n), 0) + 1
+    return out
+
+
+def _engine_law(game, reel_set, keyed):
+    from slotmath.features.round import Trigger
+
+    kw = pay_rule(game).key_distribution(game, 1, (Trigger("SCATTER"),), reel_set)
+    ensure_unit = kw.unit_den
+    out: dict = {}
+    for w, key, c in zip(kw.wins.tolist(), kw.keys, kw.counts, strict=True):
+        at = (F(w, ensure_unit), key[0]) if keyed else F(w, ensure_unit)
+        out[at] = out.get(at, 0) + c
+    return out
+
+
+@pytest.mark.parametrize(("reel_set", "prog"), [("base", [1, 2, 3]), ("free", [2, 4])])
+def test_joint_law_matches_brute_force(reel_set, prog):
+    """The kernel's (win, first-drop SCATTER count) law equals the plain-Python one, entry by entry."""
+    game = load_game(TINY)
+    brute = {(F(w), n): c for (w, n), c in brute_law(_raw(), reel_set, prog).items()}
+    assert _engine_law(game, reel_set, True) == brute
+
+
+def test_spin_distribution_and_round_rtp_match_brute_force():
+    """The base spin's law (marginal) and the round's RTP: lines + scatters
+    + free games = P(3+ S) x 3 / (1 - E[K]) x E[Y], Y the free spin's win
+    and K = 3 on a retrigger (renewal, multiplier 1)."""
+    game = load_game(TINY)
+    raw = _raw()
+    base = brute_law(raw, "base", [1, 2, 3])
+    free = brute_law(raw, "free", [2, 4])
+    cycle = sum(base.values())
+    dist = pay_rule(game).distribution(game, 1)
+    got = {
+        F(int(w), dist.unit_den): int(c)
+        for w, c in zip(dist.wins.tolist(), dist.weights.tolist(), strict=True)
+    }
+    want: dict = {}
+    for (w, _), c in base.items():
+        want[F(w)] = want.get(F(w), 0) + c
+    assert got == want
+    fcycle = sum(free.values())
+    bet = 3
+    ey = F(sum(w * c for (w, _), c in free.items()), fcycle * bet)  # [x total bet]
+    ek = F(sum(3 * c for (_, n), c in free.items() if n >= 3), fcycle)
+    p = F(sum(c for (_, n), c in base.items() if n >= 3), cycle)
+    spin = F(sum(w * c for (w, _), c in base.items()), cycle * bet)
+    result = analyse(game, 1)
+    assert result.components["free_games"] == p * 3 / (1 - ek) * ey
+    assert result.rtp == spin + p * 3 / (1 - ek) * ey
+
+
+def test_hand_worked_example():
+    """docs/features.md "Tumbles": base stops (0, 0, 0) of tumble_tiny.
+
+    Drop 1 (reels top to bottom): reel 1 A B C, reel 2 B A WILD, reel 3 A C B.
+    Top line A B A: no pay; middle B A C: no pay; bottom C WILD B: 2 x C pays
+    1 coin, its cells (reel 1 and 2, bottom row) go.  Tumble 1 pays 1 x 1.
+    Reel 1 falls to C(stop 5) A B, reel 2 to C(stop 6) B A, reel 3 unchanged.
+    Drop 2: top C C A: 2 x C pays 1; middle A B C: none; bottom B A B: none.
+    Tumble 2 pays 1 x 2 = 2.  Reel 1 falls to A(stop 4) A B, reel 2 to
+    B(stop 5) B A.  Drop 3: top A B A, middle A B C, bottom B A B: nothing
+    pays.  Spin win = 1 + 2 = 3 coins = 1 x total bet (3 lines)."""
+    trace: list = []
+    assert brute_spin(_raw(), "base", (0, 0, 0), [1, 2, 3], trace) == (3, 0)
+    text = (TEST_DATA.parent.parent / "docs" / "features.md").read_text(encoding="utf-8")
+    section = text[text.index("### Worked example: tumbles") :]
+    for k, cols in enumerate(trace):  # the page's table shows every drop the brute force plays
+        assert f"| {k + 1} | " + " | ".join(" ".join(c) for c in cols) + " |" in section
+    assert len(trace) == 3 and "1 + 2 = 3 coins = 1 x total bet" in section
+    import numpy as np
+
+    from slotmath.engine.tumble import drop_window, tumble_args, tumble_line_units
+
+    game = load_game(TINY)
+    strip, n_stops, dims, *rest = tumble_args(game, 1)
+    window = np.zeros(9, dtype=np.int64)
+    ptr = np.zeros(3, dtype=np.int64)
+    drop_window(np.zeros(3, dtype=np.int64), window, ptr, strip, n_stops, 3)
+    assert tumble_line_units(window, ptr, strip, n_stops, dims, *rest, np.zeros(9, dtype=np.int64)) == (3, 2)
+
+
+# ------------------------------------------------------------ refusals
+def _with(tumble=None, **options):
+    raw = _raw()
+    if tumble is not None:
+        raw["options"]["tumble"] = tumble
+    raw["options"].update(options)
+    return raw
+
+
+@pytest.mark.parametrize(
+    ("tumble", "field", "words"),
+    [
+        ({"refill": "fresh"}, "options.tumble.refill", "fresh draws"),
+        ({"multipliers": [1, 0]}, "options.tumble.multipliers[1]", "positive whole"),
+        ({"multipliers": []}, "options.tumble.multipliers", "non-empty"),
+        ({"reset": "feature"}, "options.tumble.reset", "only 'spin'"),
+        ({"triggers": "sequence"}, "options.tumble.triggers", "first_drop"),
+        ({"cascade": 1}, "options.tumble.cascade", "unknown key"),
+    ],
+)
+def test_bad_declarations_are_refused(tmp_path, tumble, field, words):
+    path = tmp_path / "game.yaml"
+    path.write_text(yaml.safe_dump(_with(tumble)))
+    with pytest.raises(GameFileError) as err:
+        load_game(path)
+    assert field in str(err.value) and words in str(err.value)
+
+
+def test_free_progression_needs_its_own_reel_set(tmp_path):
+    raw = _raw()
+    raw["options"]["free_games"]["reels"] = "base"
+    del raw["reels"]["free"]
+    path = tmp_path / "game.yaml"
+    path.write_text(yaml.safe_dump(raw))
+    with pytest.raises(GameFileError, match="options.tumble.free_multipliers"):
+        load_game(path)
+
+
+def test_cost_bound_refuses_in_one_line():
+    from slotmath.engine.tumble import check_tumble_cost
+
+    game = load_game(TINY)
+    with pytest.raises(EngineTooLarge) as err:
+        check_tumble_cost(game, 1, limit=10)
+    text = str(err.value)
+    assert "\n" not in text and "stop vectors" in text and "slotmath simulate" in text
+
+
+def test_spec():
+    spec = tumble_spec(load_game(TINY))
+    assert spec.progression("base") == (1, 2, 3) and spec.progression("free") == (2, 4)
+
+
+# ------------------------------------------------------------ sampler
+def test_sampler_agrees_with_the_exact_round():
+    """The compiled tumble sampler (base tumbles, scatters, free games with
+    their own progression) against the exact components: |z| < 4 each."""
+    import numpy as np
+
+    from slotmath.rules.linegame import round_sampler
+
+    game = load_game(TINY)
+    exact = analyse(game, 1)
+    sampler = round_sampler(game, 1)
+    n = 400_000
+    wins, events, parts = sampler.kernel(np.random.default_rng(3), n, *sampler.args)
+    assert sampler.part_names == ("lines", "scatters", "free_games")
+    z = {}
+    for j, name in enumerate(sampler.part_names):
+        col = parts[:, j]
+        z[name] = (col.mean() - float(exact.components[name])) / (col.std() / n**0.5)
+    z["rtp"] = (wins.mean() - float(exact.rtp)) / (wins.std() / n**0.5)
+    hit = (wins > 0).mean()
+    z["hit"] = (hit - exact.hit_frequency) / (hit * (1 - hit) / n) ** 0.5
+    assert all(abs(v) < 4 for v in z.values()), z
+    assert (
+        abs(events[0] / n - exact.features["free_games"]["trigger_probability"]) < 4 * (events[0] ** 0.5) / n
+    )
+
+
+def test_ways_game_is_refused(tmp_path):
+    raw = _raw()
+    raw["pays_by"] = "ways"
+    del raw["paylines"]
+    raw["pays"].append({"symbol": "C", "count": 3, "pay": 2})
+    path = tmp_path / "game.yaml"
+    path.write_text(yaml.safe_dump(raw))
+    with pytest.raises(GameFileError) as err:
+        load_game(path)
+    assert "options.tumble" in str(err.value) and "line games only" in str(err.value)
