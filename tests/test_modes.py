@@ -171,3 +171,14 @@ def test_par_sheet_shows_every_mode(tmp_path, toy):
     assert figures["RTP exact"] == "1/4" and figures["cost [x total bet]"] == 1.25
     data = json.loads((tmp_path / "out" / "par.json").read_text())
     assert data["modes"]["buy"]["rtp_exact"] == "3/4" and "round" not in data["modes"]["base"]
+    # par.txt: the base mode's PAR, then each mode's headline figures
+    text = (tmp_path / "out" / "par.txt").read_text()
+    assert text.startswith(sheet.par.text())
+    modes = text[text.index("Bet modes (RTP per unit of cost") :]
+    assert [line.split()[1] for line in modes.splitlines() if line.startswith("mode ")] == [
+        "base",
+        "ante",
+        "buy",
+        "buy_capped",
+    ]
+    assert [line.split()[-1] for line in modes.splitlines() if line.startswith("RTP exact")][2] == "3/4"

@@ -165,8 +165,22 @@ class ParSheet:
                 for name, m in self.modes.items()
             }
         write_text_atomic(out / "par.json", json.dumps(fixed_floats(data), indent=2) + "\n")
-        write_text_atomic(out / "par.txt", self.par.text() + "\n")
+        write_text_atomic(out / "par.txt", self.text() + "\n")
         write_workbook(self, out / "par.xlsx")
+
+    def text(self) -> str:
+        """The sheet for people, as plain text (``par.txt``): the base mode's
+        PAR, then every bet mode's headline figures when the game has modes."""
+        text = self.par.text()
+        if not self.modes:
+            return text
+        blocks = []
+        for m in self.modes.values():
+            rows = m.summary_rows()
+            width = max(len(k) for k, _ in rows)
+            blocks.append("\n".join(f"{k:<{width}}  {v}" for k, v in rows))
+        head = "Bet modes (RTP per unit of cost; every table above is the base mode's)"
+        return "\n\n".join([text, head, *blocks])
 
     # ------------------------------------------------------------ sections
     @cached_property
