@@ -183,7 +183,7 @@ class Game:
     description: str = ""
     version: str = ""
     variant: str = ""
-    pays_by: str = "lines"  # "ways": see slotmath.engine.ways
+    pays_by: str = "lines"  # "ways": slotmath.engine.ways; "anywhere": slotmath.engine.anywhere
 
     # ----------------------------------------------------------- look-ups
     @cached_property
@@ -226,10 +226,15 @@ class Game:
 
     @property
     def ways_or_lines(self) -> int:
-        """Ways a spin pays on (``pays_by: ways``: rows ** reels) or its paylines."""
+        """Ways a spin pays on (``pays_by: ways``: rows ** reels), the cells a
+        count is taken over (``pays_by: anywhere``) or the paylines."""
+        if self.pays_by == "anywhere":
+            return self.rows * self.reels
         return self.rows**self.reels if self.pays_by == "ways" else len(self.paylines)
 
     @property
     def ways_or_lines_text(self) -> str:
-        """``"243 ways"`` or ``"20 lines"``."""
+        """``"243 ways"``, ``"20 lines"`` or ``"pays anywhere (30 cells)"``."""
+        if self.pays_by == "anywhere":
+            return f"pays anywhere ({self.ways_or_lines} cells)"
         return f"{self.ways_or_lines:,} {'ways' if self.pays_by == 'ways' else 'lines'}"
