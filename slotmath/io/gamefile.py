@@ -461,6 +461,9 @@ def build_game(data: dict, path: Path, default_name: str) -> Game:
         for i, p in enumerate(data.get("pays") or [])
     )
     if pays_by == "anywhere":
+        for i, spec in enumerate(data.get("pays") or []):
+            if "symbol" not in spec:
+                fail(f"pays[{i}]", "with pays_by: anywhere a pay is {symbol, count, pay} of one symbol")
         line_pays = anywhere_names(line_pays, data.get("pays") or [])
     first: dict[tuple, int] = {}
     for i, lp in enumerate(line_pays):
