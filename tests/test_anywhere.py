@@ -62,7 +62,9 @@ FREE["reels"] = {
     "base": [[("A" if c == "W" else c) for c in strip] for strip in SMALL["reels"]["base"]],
     "free": [["A", "A", "B", "S", "X"], ["A", "B", "S", "A", "X", "B"], ["B", "A", "S", "X", "A"]],
 }
-FREE["options"] = {"free_games": {"symbol": "S", "reels": "free", "awards": {2: {"games": 3}}, "max_games": 30}}
+FREE["options"] = {
+    "free_games": {"symbol": "S", "reels": "free", "awards": {2: {"games": 3}}, "max_games": 30}
+}
 
 
 def pay_of(game, level, symbol, count) -> int:
@@ -111,7 +113,10 @@ def test_engine_equals_brute_force(data, level):
     assert as_counter(d) == law
     total = sum(law.values())
     scatters = sum((Fraction(scatter_pay(game, "S", k[1])) * c for k, c in keyed.items()), Fraction(0))
-    assert anywhere_rtp(game, level) == sum((w * c for w, c in law.items()), Fraction(0)) / total - scatters / total
+    assert (
+        anywhere_rtp(game, level)
+        == sum((w * c for w, c in law.items()), Fraction(0)) / total - scatters / total
+    )
     kw = anywhere_key_distribution(game, level, (Trigger("S"),))
     got = Counter()
     for w, k, c in zip(kw.wins.tolist(), kw.keys, kw.counts, strict=True):
@@ -144,7 +149,9 @@ def test_simulation_agrees_with_exact_figures(data):
     from slotmath.analysis import simulation
 
     game = make_game(data)
-    result = simulation.simulate_game(game, 400_000, seed=26, workers=1, chunk=200_000, progress=False, exact="par")
+    result = simulation.simulate_game(
+        game, 400_000, seed=26, workers=1, chunk=200_000, progress=False, exact="par"
+    )
     report = result.convergence
     assert report.max_abs_z < 4, report.text()
     for name in ("rtp", "hit_frequency", "sd"):
@@ -158,7 +165,9 @@ def test_data_game_rtp_agrees_with_simulation():
     from slotmath.io.gamefile import load_game
 
     game = load_game(Path(__file__).parents[1] / "data" / "games" / "candy_anywhere" / "game.yaml")
-    result = simulation.simulate_game(game, 300_000, seed=7, workers=1, chunk=300_000, progress=False, exact="par")
+    result = simulation.simulate_game(
+        game, 300_000, seed=7, workers=1, chunk=300_000, progress=False, exact="par"
+    )
     assert result.rtp.exact is not None and abs(result.rtp.z) < 4, result.rtp
 
 
@@ -172,8 +181,16 @@ def test_too_large_is_refused_before_the_work():
     "change, field, words",
     [
         (lambda d: d["pays"].append({"symbol": "S", "count": 3, "pay": 1}), "pays[4]", "scatter"),
-        (lambda d: d["pays"].append({"symbol": "W", "count": 3, "pay": 1}), "pays[4].symbol", "not a paying symbol"),
-        (lambda d: d["pays"].append({"symbol": "B", "count": 10, "pay": 1}), "pays[4].count", "window of 9 cells"),
+        (
+            lambda d: d["pays"].append({"symbol": "W", "count": 3, "pay": 1}),
+            "pays[4].symbol",
+            "not a paying symbol",
+        ),
+        (
+            lambda d: d["pays"].append({"symbol": "B", "count": 10, "pay": 1}),
+            "pays[4].count",
+            "window of 9 cells",
+        ),
         (lambda d: d.update(paylines=[[0, 0, 0]]), "paylines", "not used with pays_by: anywhere"),
         (lambda d: d["pays"].append({"pattern": ["A", "A"], "pay": 1}), "pays[4]", "of one symbol"),
         (lambda d: d["symbols"][2].update(multiplier={"per_wild": 2}), "symbols[2].multiplier", "anywhere"),

@@ -57,7 +57,7 @@ from slotmath.engine.joint import (
 )
 from slotmath.engine.limits import EngineTooLarge, check_step_cost
 from slotmath.engine.reels import convolve_int, count_distribution, pack_reels
-from slotmath.engine.scatters import scatter_counts, suffix_scatter, win_denominator
+from slotmath.engine.scatters import scatter_counts, win_denominator
 from slotmath.errors import ensure
 from slotmath.model import Game
 
@@ -254,10 +254,15 @@ def most_payers(ap: AnywherePays, cells: int) -> int:
 def state_estimate(game: Game, level: int, reel_set: str = "base", triggers: tuple = ()) -> tuple:
     """(subsets, states, steps): an upper bound on the subsets of symbols the
     pass visits (every subset of at most :func:`most_payers` symbols), on the
-    states of one subset's pass (its capped count vectors x codes) and on the
+    states of one subset's pass (its capped count vectors x the scatter/key
+    codes a window can show) and on the
     steps (subsets x reels x states x stop classes x symbols)."""
     ap = compile_anywhere(game, level)
-    _, n_codes = _codes(game, level, reel_set, triggers)
+    codes, _ = _codes(game, level, reel_set, triggers)
+    reached = {0}
+    for c in codes:  # the codes a window can show (codes add without carry)
+        reached = {a + b for a in reached for b in set(c.tolist())}
+    n_codes = len(reached)
     P, m = len(ap.symbols), most_payers(ap, game.reels * game.rows)
     tops = sorted((ap.top + 1).tolist(), reverse=True)
     counts = [len(s) for s in game.strips(reel_set)]

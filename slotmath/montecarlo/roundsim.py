@@ -63,6 +63,7 @@ import numpy as np
 from slotmath.engine.scatters import scatter_symbols
 from slotmath.errors import ensure
 from slotmath.model import Game
+from slotmath.montecarlo.anywheresim import anywhere_args, no_anywhere_args, round_anywhere_win
 from slotmath.montecarlo.holdspinsim import hold_and_spin_args, hold_and_spin_start, play_hold_and_spin
 from slotmath.montecarlo.linesim import (
     draw_args,
@@ -72,7 +73,6 @@ from slotmath.montecarlo.linesim import (
     no_line_args,
     scatter_win,
 )
-from slotmath.montecarlo.anywheresim import anywhere_args, no_anywhere_args, round_anywhere_win
 from slotmath.montecarlo.lockitsim import lockit_slot_args, lockit_start, play_lockit_slot
 from slotmath.montecarlo.run import RoundSampler
 from slotmath.montecarlo.stickysim import sticky_args, sticky_free_play
