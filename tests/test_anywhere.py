@@ -202,3 +202,17 @@ def test_refusals(change, field, words):
     with pytest.raises(GameFileError, match=words) as e:
         make_game(data)
     assert e.value.field == field
+
+
+def test_docs_worked_example(tmp_path):
+    """docs/features.md, "Worked example: pays anywhere": 3 coins with
+    probability 2/3, 5 with 1/3; RTP 11/3 = A 7/3 + B 4/3."""
+    from conftest import docs_example
+
+    game, section = docs_example(tmp_path, "### Worked example: pays anywhere")
+    d = anywhere_distribution(game, 1)
+    assert as_counter(d) == Counter({Fraction(3): 4, Fraction(5): 2})
+    table = par(game).combinations
+    rtp = dict(zip(table["combination"], table["rtp_exact"], strict=True))
+    assert rtp == {"2 x A": Fraction(4, 6), "3+ x A": Fraction(10, 6), "2+ x B": Fraction(8, 6)}
+    assert anywhere_rtp(game, 1) == Fraction(11, 3) and "11/3" in section
