@@ -247,8 +247,8 @@ class AnywherePays(PayRule):
         return [
             "Pays anywhere by count: a symbol's count is its cells in the window plus the "
             "wilds substituting for it; a row pays the counts from its own up to the next "
-            "row's; hits are spins. RTP by a count convolution per symbol, the law by a "
-            "forward pass on the count vector (exact)."
+            "row's; hits are spins. RTP by a count convolution per symbol, the law by "
+            "inclusion-exclusion over the sets of symbols that all pay (exact)."
         ]
 
 
