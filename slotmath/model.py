@@ -260,7 +260,7 @@ class Game:
     description: str = ""
     version: str = ""
     variant: str = ""
-    pays_by: str = "lines"  # "ways": see slotmath.engine.ways
+    pays_by: str = "lines"  # "ways": slotmath.engine.ways; "anywhere": slotmath.engine.anywhere
     modes: Mapping[str, Mode] = field(default_factory=dict)  # beside the implicit "base"
     heights: ReelHeights | None = None  # variable reel heights (ways games)
 
@@ -309,13 +309,19 @@ class Game:
     @property
     def ways_or_lines(self) -> int:
         """Ways a spin pays on (``pays_by: ways``: rows ** reels; with reel
-        heights the most, the product of the largest heights) or its paylines."""
+        heights the most, the product of the largest heights), the cells a
+        count is taken over (``pays_by: anywhere``) or the paylines."""
         if self.heights is not None:
             return int(np.prod(self.heights.max_heights))
+        if self.pays_by == "anywhere":
+            return self.rows * self.reels
         return self.rows**self.reels if self.pays_by == "ways" else len(self.paylines)
 
     @property
     def ways_or_lines_text(self) -> str:
-        """``"243 ways"``, ``"up to 117,649 ways"`` (reel heights) or ``"20 lines"``."""
+        """``"243 ways"``, ``"up to 117,649 ways"`` (reel heights), ``"20 lines"``
+        or ``"pays anywhere (30 cells)"``."""
+        if self.pays_by == "anywhere":
+            return f"pays anywhere ({self.ways_or_lines} cells)"
         upto = "up to " if self.heights is not None else ""
         return f"{upto}{self.ways_or_lines:,} {'ways' if self.pays_by == 'ways' else 'lines'}"

@@ -13,7 +13,7 @@ The interface (:class:`PayRule`)
 --------------------------------
 ``name``, ``channel``
     The ``pays_by`` value, and the name of the RTP component the rule pays
-    (``"lines"``, ``"ways"``).
+    (``"lines"``, ``"ways"``, ``"anywhere"``).
 ``pay_rows(game, level, reel_set)``
     Rows of the combination table for the rule's pays
     (:func:`slotmath.engine.combinations.combination_row`'s form); the
@@ -48,8 +48,9 @@ The interface (:class:`PayRule`)
 ``sampler_pays``
     Name of the compiled window evaluation of the samplers
     (:mod:`slotmath.montecarlo.linesim` for ``"lines"``,
-    :mod:`slotmath.montecarlo.wayssim` for ``"ways"``); the round sampler
-    plays either (:mod:`slotmath.montecarlo.roundsim`).
+    :mod:`slotmath.montecarlo.wayssim` for ``"ways"``,
+    :mod:`slotmath.montecarlo.anywheresim` for ``"anywhere"``); the round
+    sampler plays any (:mod:`slotmath.montecarlo.roundsim`).
 
 A spin stage that wraps a rule is a subclass of it too: under
 ``options.tumble`` :func:`pay_rule` returns :class:`LineTumbles` (the line
@@ -75,7 +76,16 @@ if TYPE_CHECKING:
     from slotmath.engine.distribution import WinDistribution
     from slotmath.engine.joint import KeyedWins
 
-__all__ = ["PayRule", "LinePays", "WaysPays", "LineTumbles", "PAY_RULES", "TUMBLE_RULES", "pay_rule"]
+__all__ = [
+    "PayRule",
+    "LinePays",
+    "WaysPays",
+    "AnywherePays",
+    "LineTumbles",
+    "PAY_RULES",
+    "TUMBLE_RULES",
+    "pay_rule",
+]
 
 
 class PayRule:
@@ -282,8 +292,53 @@ class LineTumbles(LinePays):
         ]
 
 
+class AnywherePays(PayRule):
+    """Pays anywhere by count (``pays_by: anywhere``): :mod:`slotmath.engine.anywhere`."""
+
+    name = "anywhere"
+    channel = "anywhere"
+    sampler_pays = "anywhere"
+
+    def pay_rows(self, game: Game, level: int, reel_set: str = "base") -> list:
+        from slotmath.engine.anywhere import anywhere_table
+
+        return anywhere_table(game, level, reel_set)
+
+    def channel_rtp(self, game: Game, level: int, reel_set: str = "base") -> tuple:
+        from slotmath.engine.anywhere import anywhere_rtp
+
+        return anywhere_rtp(game, level, reel_set), []
+
+    def distribution(self, game: Game, level: int, reel_set: str = "base") -> WinDistribution:
+        from slotmath.engine.anywhere import anywhere_distribution
+
+        return anywhere_distribution(game, level, reel_set)
+
+    def key_distribution(self, game: Game, level: int, triggers, reel_set: str = "base") -> KeyedWins:
+        from slotmath.engine.anywhere import anywhere_key_distribution
+
+        return anywhere_key_distribution(game, level, triggers, reel_set)
+
+    def unplayed(self, game: Game) -> list:
+        """As for ways (the lock-it, drawn wild multipliers, sticky wilds),
+        and the free games' expanding (``nudge``) wild."""
+        out = WaysPays().unplayed(game)
+        free = game.options.get("free_games") if isinstance(game.options, dict) else None
+        if isinstance(free, dict) and free.get("nudge") is not None:
+            out.append("options.free_games.nudge")
+        return out
+
+    def notes(self, game: Game) -> list:
+        return [
+            "Pays anywhere by count: a symbol's count is its cells in the window plus the "
+            "wilds substituting for it; a row pays the counts from its own up to the next "
+            "row's; hits are spins. RTP by a count convolution per symbol, the law by "
+            "inclusion-exclusion over the sets of symbols that all pay (exact)."
+        ]
+
+
 #: the pay rule of each value of ``pays_by``
-PAY_RULES: dict = {"lines": LinePays(), "ways": WaysPays()}
+PAY_RULES: dict = {"lines": LinePays(), "ways": WaysPays(), "anywhere": AnywherePays()}
 #: the pay rule of each value of ``pays_by`` under ``options.tumble``
 TUMBLE_RULES: dict = {"lines": LineTumbles()}
 

@@ -10,6 +10,7 @@ grid, weights are usable, ...) is checked here.  Every problem raises
 from __future__ import annotations
 
 import csv
+import dataclasses
 import json
 import math
 import re
@@ -427,15 +428,16 @@ def build_game(data: dict, path: Path, default_name: str) -> Game:
         )
 
     # paylines -----------------------------------------------------------
-    ways = data.get("pays_by", "lines") == "ways"
+    pays_by = data.get("pays_by", "lines")
+    ways = pays_by in ("ways", "anywhere")  # no paylines
     if ways and data.get("rules", "lines") != "lines":
         fail(
             "pays_by",
-            f"pays_by: ways needs rules: lines (the rules module "
+            f"pays_by: {pays_by} needs rules: lines (the rules module "
             f"{str(data['rules'])[:100]!r} evaluates its own pays)",
         )
     if ways and "paylines" in data:
-        fail("paylines", "paylines are not used with pays_by: ways (remove them)")
+        fail("paylines", f"paylines are not used with pays_by: {pays_by} (remove them)")
     paylines = [] if ways else data.get("paylines") or [[n_rows // 2] * n_reels]
     for i, line in enumerate(paylines):
         if len(line) != n_reels:
@@ -472,9 +474,16 @@ def build_game(data: dict, path: Path, default_name: str) -> Game:
 
     # pays ---------------------------------------------------------------
     line_pays = tuple(
-        build_line_pay(i, p, n_reels, levels, seen, groups, kinds, fail)
+        build_line_pay(i, p, n_reels, levels, seen, groups, kinds, fail, cells=n_reels * n_rows)
+        if pays_by == "anywhere"
+        else build_line_pay(i, p, n_reels, levels, seen, groups, kinds, fail)
         for i, p in enumerate(data.get("pays") or [])
     )
+    if pays_by == "anywhere":
+        for i, spec in enumerate(data.get("pays") or []):
+            if "symbol" not in spec:
+                fail(f"pays[{i}]", "with pays_by: anywhere a pay is {symbol, count, pay} of one symbol")
+        line_pays = anywhere_names(line_pays, data.get("pays") or [])
     first: dict[tuple, int] = {}
     for i, lp in enumerate(line_pays):
         j = first.setdefault((lp.positions, lp.anywhere, lp.exactly), i)
@@ -517,7 +526,7 @@ def build_game(data: dict, path: Path, default_name: str) -> Game:
     )
     check_top_win(line_pays, scatter_pays, symbols, game.ways_or_lines, bet_levels, fail)
     if ways:
-        problem = ways_problem(game)
+        problem = ways_problem(game) if pays_by == "ways" else anywhere_problem(game)
         if problem:
             fail(*problem)
     return game
@@ -577,6 +586,53 @@ def build_modes(data: dict, reel_sets: dict, fail) -> dict:
             buy = Buy(feature, spec["buy"]["games"])
         out[name] = Mode(name, cost, spec.get("label", ""), reels, options, cap, buy)
     return out
+
+
+def anywhere_problem(game: Game) -> tuple | None:
+    """(field, problem) when ``game``'s pays cannot be paid anywhere by count, else None."""
+    for i, lp in enumerate(game.line_pays):
+        if (
+            lp.anywhere is not None
+            or len({frozenset(p) for p in lp.positions}) != 1
+            or len(lp.positions[0]) != 1
+        ):
+            return f"pays[{i}]", "with pays_by: anywhere a pay is {symbol, count, pay} of one symbol"
+        name = next(iter(lp.positions[0]))
+        kind = game.symbol(name).kind
+        if kind != "regular":
+            return f"pays[{i}].symbol", (
+                f"{name!r} is a {kind}, not a paying symbol: with pays_by: anywhere only regular "
+                "symbols pay by count (a wild counts toward the symbols it substitutes for)"
+            )
+    for i, s in enumerate(game.symbols):
+        if s.wild is not None and (s.wild.per_wild != 1 or s.wild.by_count is not None):
+            return f"symbols[{i}].multiplier", "a wild multiplier is not supported with pays_by: anywhere"
+    return None
+
+
+def range_label(count: int, next_count: int | None, symbol: str) -> str:
+    """Name of a count row: ``"8 x H1"``, ``"9-10 x H1"``, the top row ``"14+ x H1"``."""
+    if next_count is None:
+        return f"{count}+ x {symbol}"
+    return f"{count} x {symbol}" if next_count == count + 1 else f"{count}-{next_count - 1} x {symbol}"
+
+
+def anywhere_names(line_pays: tuple, specs: list) -> tuple:
+    """Count pays named by their count range (``"8 x H1"``, ``"9-10 x H1"``,
+    ``"14+ x H1"``) unless the file names them."""
+    counts: dict = {}
+    for lp in line_pays:
+        if lp.positions and len(lp.positions[0]) == 1:
+            counts.setdefault(next(iter(lp.positions[0])), []).append(len(lp.positions))
+    out = []
+    for lp, spec in zip(line_pays, specs, strict=True):
+        if "name" in spec or not lp.positions or len(lp.positions[0]) != 1:
+            out.append(lp)
+            continue
+        symbol, n = next(iter(lp.positions[0])), len(lp.positions)
+        above = [c for c in counts[symbol] if c > n]
+        out.append(dataclasses.replace(lp, name=range_label(n, min(above) if above else None, symbol)))
+    return tuple(out)
 
 
 def scatter_fraction(value, field, fail) -> Fraction:
@@ -830,7 +886,9 @@ def read_strip_csv(csv_path: Path, game_path: Path, field: str) -> list:
     return out
 
 
-def build_line_pay(i, spec, n_reels, levels, known, groups, kinds, fail) -> LinePay:
+def build_line_pay(i, spec, n_reels, levels, known, groups, kinds, fail, cells=None) -> LinePay:
+    """One entry of ``pays``; ``cells`` (pays anywhere by count): a count may
+    be up to the window's cells instead of the reels."""
     field = f"pays[{i}]"
     forms = [k for k in ("symbol", "pattern", "anywhere") if k in spec]
     if len(forms) != 1:
@@ -866,7 +924,9 @@ def build_line_pay(i, spec, n_reels, levels, known, groups, kinds, fail) -> Line
     if "symbol" in spec:
         if "count" not in spec:
             fail(f"{field}.count", "a 'symbol' pay needs 'count'")
-        if spec["count"] > n_reels:
+        if cells is not None and spec["count"] > cells:
+            fail(f"{field}.count", f"a pay for {spec['count']} symbols in a window of {cells} cells")
+        if cells is None and spec["count"] > n_reels:
             fail(f"{field}.count", f"a pay for {spec['count']} symbols on {n_reels} reels")
         allowed = members(spec["symbol"], f"{field}.symbol")
         positions = (allowed,) * spec["count"]

@@ -63,6 +63,7 @@ import numpy as np
 from slotmath.engine.scatters import scatter_symbols
 from slotmath.errors import ensure
 from slotmath.model import Game
+from slotmath.montecarlo.anywheresim import anywhere_args, no_anywhere_args, round_anywhere_win
 from slotmath.montecarlo.holdspinsim import hold_and_spin_args, hold_and_spin_start, play_hold_and_spin
 from slotmath.montecarlo.linesim import (
     draw_args,
@@ -89,13 +90,21 @@ __all__ = [
 #: Names of the simulated components, in the kernel's column order.
 COMPONENTS = ("lines", "scatters", "free_games", "round_cap", "wheel", "selection", "hold_and_spin", "lockit")
 #: The pay channels of the pay rules: each is paid in column 0 of :data:`COMPONENTS`.
-PAY_CHANNELS = ("lines", "ways")
+PAY_CHANNELS = ("lines", "ways", "anywhere")
 #: Events of the base-triggered free games (after the base spin's).
 FREE_GAMES_EVENTS = ("free_games", "free_games_played")
 
 
 # Helpers taking many arrays are inlined (numba IR inlining): a compiled call
 # updates a reference count per array passed (see slotmath.montecarlo.linesim).
+@nb.njit(cache=True, inline="always")
+def _pays_win(stop, pays, events):
+    """Ways and count-pays win [x total bet] of the window at ``stop``:
+    ``pays`` = (ways args, anywhere args) of :func:`evaluation` (the rules
+    the game is not paid by pay nothing)."""
+    return round_ways_win(stop, pays[0], events) + round_anywhere_win(stop, pays[1], events)
+
+
 @nb.njit(cache=True, inline="always")
 def _spin(rng, stop, window, draw, ev, ways, events):
     """Draw one spin of a reel set into ``stop``; its (line or ways win, scatter
@@ -104,7 +113,7 @@ def _spin(rng, stop, window, draw, ev, ways, events):
     dims, sym, cells, codes, offsets, label_coins, sc_count, sc_pay, sc_event = ev
     draw_stops(rng, stop, bound, use_table, table, cum, n_stops)
     lines = line_win(stop, window, dims, sym, cells, codes, offsets, label_coins, events)
-    lines += round_ways_win(stop, ways, events)
+    lines += _pays_win(stop, ways, events)
     return lines, scatter_win(stop, sc_count, sc_pay, sc_event, events)
 
 
@@ -221,9 +230,10 @@ def round_kernel(
     of them), parts), ``parts`` shape (n, len(cols)): the components
     ``COMPONENTS[cols]`` of each round's win [x total bet].
 
-    ``base_ways``, ``free_ways`` = the ways evaluation of each reel set
-    (:func:`~slotmath.montecarlo.wayssim.ways_args`; paying nothing on a line
-    game, whose ``base_ev``, ``free_ev`` pay no line on a ways game);
+    ``base_ways``, ``free_ways`` = the (ways, count pays) evaluation of each
+    reel set (:func:`evaluation`: :func:`~slotmath.montecarlo.wayssim.ways_args`,
+    :func:`~slotmath.montecarlo.anywheresim.anywhere_args`; each paying
+    nothing on a game not paid by it, whose ``base_ev``, ``free_ev`` pay no line);
     ``feat`` = (trigger count per base stop, per free stop, games, prize,
     retrigger games, retrigger prize by count, (multiplier, max games, round
     cap), (index of the free-games trigger event,),
@@ -259,7 +269,7 @@ def round_kernel(
     for i in range(n):
         draw_stops(rng, stop, bound, use_table, table, cum, n_stops)
         comp[0] = line_win(stop, window, dims, sym, cells, codes, offsets, label_coins, events)
-        comp[0] += round_ways_win(stop, base_ways, events)
+        comp[0] += _pays_win(stop, base_ways, events)
         comp[1] = scatter_win(stop, sc_count, sc_pay, sc_event, events)
         for j in range(2, comp.shape[0]):
             comp[j] = 0.0
@@ -284,18 +294,23 @@ def round_kernel(
     return wins, events, parts
 
 
-def evaluation(game: Game, level: int, reel_set: str) -> tuple:
-    """(line evaluation args, event names, ways evaluation args) of ``reel_set``
-    for the pay rule of ``game`` (:func:`slotmath.engine.payrule.pay_rule`):
-    the other rule's args pay nothing."""
+def evaluation(game: Game, level: int, reel_set: str, win: np.ndarray | None = None) -> tuple:
+    """(line evaluation args, event names, (ways args, count-pays args)) of
+    ``reel_set`` for the pay rule of ``game``
+    (:func:`slotmath.engine.payrule.pay_rule`): the other rules' args pay
+    nothing.  ``win`` replaces the windows of a ways or count-pays game."""
     from slotmath.engine.payrule import pay_rule
 
-    if pay_rule(game).sampler_pays == "ways":
+    sampler = pay_rule(game).sampler_pays
+    if sampler in ("ways", "anywhere"):
         names: list = []
-        ways = ways_args(game, level, reel_set, names)
-        return no_line_args(game, level, reel_set, names), tuple(names), ways
+        if sampler == "ways":
+            pays = (ways_args(game, level, reel_set, names, win), no_anywhere_args(game))
+        else:
+            pays = (no_ways_args(game), anywhere_args(game, level, reel_set, names, win))
+        return no_line_args(game, level, reel_set, names), tuple(names), pays
     ev, line_names = evaluation_args(game, level, reel_set)
-    return ev, line_names, no_ways_args(game)
+    return ev, line_names, (no_ways_args(game), no_anywhere_args(game))
 
 
 def free_evaluation(game: Game, level: int, reel_set: str, nudge: str | None, scatter_pays: bool):
@@ -311,8 +326,8 @@ def free_evaluation(game: Game, level: int, reel_set: str, nudge: str | None, sc
         sc_count = sc_count.copy()
         for j, name in enumerate(scatter_symbols(game)):
             sc_count[j] = (sym == game.symbol_index[name]).sum(axis=2)
-        if ways[0].shape[2]:  # a ways game: its stop features from the expanded windows
-            ways = ways_args(game, level, reel_set, [], sym)
+        if ways[0][0].shape[2]:  # a ways game: its stop features from the expanded windows
+            ways = evaluation(game, level, reel_set, sym)[2]
     if not scatter_pays:
         sc_pay = np.zeros_like(sc_pay)
     return (dims, sym, cells, codes, offsets, label_coins, sc_count, sc_pay, sc_event), ways, sym

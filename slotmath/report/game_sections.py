@@ -17,6 +17,7 @@ from slotmath.engine.payrule import pay_rule
 from slotmath.io.readset import read_set
 from slotmath.report import plots
 from slotmath.report.sheetparts import (
+    ANYWHERE_NOTE,
     WAYS_NOTE,
     coin_values,
     file_sha256,
@@ -64,7 +65,11 @@ def identification(sheet: ParSheet) -> Section:
         ("bet levels offered", ", ".join(map(str, g.levels)), "text"),
         ("bet level of this sheet", b.level, "int"),
         (
-            "coin bet (the ways pays are per coin) [coins]" if g.pays_by == "ways" else "line bet [coins]",
+            "coin bet (the ways pays are per coin) [coins]"
+            if g.pays_by == "ways"
+            else "coin bet (the count pays are per coin) [coins]"
+            if g.pays_by == "anywhere"
+            else "line bet [coins]",
             b.line_bet,
             "int",
         ),
@@ -212,6 +217,8 @@ def paytable(sheet: ParSheet) -> Section:
     for p in g.line_pays:
         if p.anywhere:
             form = f"exactly {p.exactly} {shown(p.anywhere)} anywhere on the line"
+        elif g.pays_by == "anywhere":  # the row's count range anywhere in the window
+            form = f"{p.name.split(' x ')[0]} {shown(next(iter(p.positions[0])))} anywhere"
         else:
             form = " ".join(
                 "|".join(shown(x) for x in sorted(pos)) if len(pos) > 1 else shown(next(iter(pos)))
@@ -222,6 +229,14 @@ def paytable(sheet: ParSheet) -> Section:
         rows.append(row)
     tables = [
         Table(
+            "Pays anywhere by count [coins at each bet level]",
+            pd.DataFrame(rows).rename(columns={"symbols (from reel 1)": "count in the window"}),
+            note="Each symbol pays by its count anywhere in the window (wilds counted toward "
+            "the symbols they substitute for); a row pays the counts from its own up to the "
+            "next row's, the top row every count above it.",
+        )
+        if g.pays_by == "anywhere"
+        else Table(
             "Ways pays [coins per way at each bet level]",
             pd.DataFrame(rows),
             note="Each symbol pays its longest run from reel 1 on adjacent reels, "
@@ -322,7 +337,7 @@ def combinations(sheet: ParSheet) -> Section:
     c = sheet.par.combinations
     order = {p.name: i for i, p in enumerate(sheet.game.line_pays)}
     order.update({f"{s.count} x {s.symbol}": len(order) + i for i, s in enumerate(sheet.game.scatter_pays)})
-    kinds = {"line": 0, "ways": 0, "scatter": 1}
+    kinds = {"line": 0, "ways": 0, "anywhere": 0, "scatter": 1}
     c = c.assign(
         _k=[kinds.get(k, 2) for k in c["kind"]],
         _o=[order.get(n, len(order)) for n in c["combination"]],
@@ -408,7 +423,9 @@ def combinations(sheet: ParSheet) -> Section:
                 total_row=True,
                 note=f"Cycle {sheet.par.cycle:,}. "
                 + (
-                    WAYS_NOTE
+                    ANYWHERE_NOTE
+                    if sheet.game.pays_by == "anywhere"
+                    else WAYS_NOTE
                     if not pay_rule(sheet.game).has_paylines
                     else "Hits are summed over all lines; probability is "
                     "hits / cycle (expected occurrences per spin). The multiplier is the wild "

@@ -25,6 +25,10 @@ WAYS_NOTE = (
     "of ways); probability is hits / cycle; the win is the mean win per hit (the pay "
     "times the mean number of ways, wild multipliers included)."
 )
+ANYWHERE_NOTE = (
+    "Pays anywhere by count: a row's hits are the spins whose count of the symbol "
+    "(wilds included) falls in its range; probability is hits / cycle; the win is the row's pay."
+)
 #: Name part of a report folder being built (``reports/.<game>.partial-*``).
 PARTIAL = ".partial-"
 ROOT = Path(__file__).resolve().parents[2]  # the source tree (slotmath/report/sheet.py)

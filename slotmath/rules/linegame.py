@@ -652,6 +652,10 @@ def round_sampler(game: Game, level: int, reel_set: str = "base"):
         from slotmath.montecarlo.wayssim import ways_sampler
 
         return ways_sampler(game, level, reel_set)
+    if pay_rule(game).sampler_pays == "anywhere":
+        from slotmath.montecarlo.anywheresim import anywhere_sampler
+
+        return anywhere_sampler(game, level, reel_set)
     return line_sampler(game, level, reel_set)
 
 

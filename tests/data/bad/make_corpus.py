@@ -580,6 +580,54 @@ def build_heights():
     )
 
 
+#: a valid 3x3 pays-anywhere game (a plain wild counted toward A and B)
+ANYWHERE = {
+    "name": "bad_anywhere",
+    "pays_by": "anywhere",
+    "grid": {"reels": 3, "rows": 3},
+    "bet": {"levels": [1], "lines": 10},
+    "symbols": [
+        {"name": "A"},
+        {"name": "B"},
+        {"name": "W", "kind": "wild"},
+        {"name": "S", "kind": "scatter"},
+    ],
+    "reels": {"base": [["A", "B", "W", "S", "A"], ["B", "A", "S", "A", "B"], ["A", "A", "B", "W", "S", "B"]]},
+    "pays": [
+        {"symbol": "A", "count": 4, "pay": 5},
+        {"symbol": "A", "count": 6, "pay": 20},
+        {"symbol": "B", "count": 5, "pay": 8},
+    ],
+    "scatters": [{"symbol": "S", "count": 3, "pay": 2}],
+}
+
+
+def build_anywhere() -> None:
+    """Pays anywhere by count: each case breaks one thing of :data:`ANYWHERE`."""
+
+    def anywhere(cid, edit, field):
+        case(cid, edit, field, base=ANYWHERE)
+
+    anywhere("anywhere_unknown_pays_by", put("pays_by", "everywhere"), "pays_by")
+    anywhere(
+        "anywhere_unknown_pay_key",
+        put("pays", 0, {"symbol": "A", "count": 4, "pay": 5, "cells": 2}),
+        "pays[0]",
+    )
+    anywhere("anywhere_pay_on_scatter", put("pays", 2, {"symbol": "S", "count": 3, "pay": 1}), "pays[2]")
+    anywhere("anywhere_pay_on_wild", put("pays", 2, {"symbol": "W", "count": 3, "pay": 1}), "pays[2].symbol")
+    anywhere(
+        "anywhere_count_over_cells", put("pays", 2, {"symbol": "B", "count": 10, "pay": 1}), "pays[2].count"
+    )
+    anywhere("anywhere_pattern_pay", put("pays", 2, {"pattern": ["B", "B"], "pay": 1}), "pays[2]")
+    anywhere("anywhere_paylines", put("paylines", [[0, 0, 0]]), "paylines")
+    anywhere(
+        "anywhere_wild_multiplier",
+        put("symbols", 2, {"name": "W", "kind": "wild", "multiplier": {"per_wild": 2}}),
+        "symbols[2].multiplier",
+    )
+
+
 if __name__ == "__main__":
     for p in HERE.iterdir():
         if p.is_dir():
@@ -596,5 +644,6 @@ if __name__ == "__main__":
         piggy=True,
     )
     build_tumbles(case)
+    build_anywhere()
     (HERE / "cases.json").write_text(json.dumps(CASES, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     print(f"{len(CASES)} cases in {HERE}")

@@ -1,0 +1,155 @@
+"""Compiled round simulator for games paid anywhere by count (``pays_by: anywhere``).
+
+One round: draw a stop on every reel exactly as :mod:`slotmath.montecarlo.linesim`
+does, read the window's cells, count every paying symbol over them with
+the pay table of :func:`slotmath.engine.anywhere.compile_anywhere` (the same
+arrays as the exact engine) and add the scatters.  Events: one per count
+row (spins whose count falls in its range, as in the combination table)
+and one per scatter pay entry.
+
+:func:`window_anywhere_win` evaluates any window given as its cells (a
+later stage that changes the window, e.g. removing paid symbols, calls it
+again on the new cells); :func:`paid_symbols` says which symbols paid.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from slotmath.engine.anywhere import compile_anywhere
+from slotmath.engine.reels import pack_reels
+from slotmath.model import Game
+from slotmath.montecarlo.convergence import event_key
+from slotmath.montecarlo.linesim import (
+    TABLE_LIMIT,
+    draw_args,
+    draw_stops,
+    part_names,
+    scatter_args,
+    scatter_win,
+    split_win,
+)
+from slotmath.montecarlo.run import RoundSampler
+
+
+@nb.njit(cache=True)
+def window_anywhere_win(cells, weight, pay, event, counts, events):
+    """Coin win of a window given as its ``cells`` (symbol indices, any order)
+    [coins]; adds its events.  ``weight`` (S, P) cells counted per paying
+    symbol, ``pay`` (P, C + 1) [coins] by count, ``event`` (P, C + 1) event
+    index or -1; ``counts`` (P,) is left holding each symbol's count."""
+    P = weight.shape[1]
+    for p in range(P):
+        counts[p] = 0
+    for c in range(cells.shape[0]):
+        s = cells[c]
+        for p in range(P):
+            counts[p] += weight[s, p]
+    coins = 0
+    for p in range(P):
+        won = pay[p, counts[p]]
+        if won > 0:
+            coins += won
+            events[event[p, counts[p]]] += 1
+    return coins
+
+
+@nb.njit(cache=True)
+def paid_symbols(counts, pay, paid):
+    """``paid[p]`` True when symbol p's count pays (after :func:`window_anywhere_win`)."""
+    for p in range(counts.shape[0]):
+        paid[p] = pay[p, counts[p]] > 0
+
+
+@nb.njit(cache=True)
+def anywhere_win(stop, sym, weight, pay, event, total_bet, cells, counts, events):
+    """Win of the window at ``stop`` [x total bet] (``sym`` (R, Nmax, H) the
+    reel set's windows; ``cells``, ``counts`` scratch)."""
+    R, H = sym.shape[0], sym.shape[2]
+    for r in range(R):
+        for h in range(H):
+            cells[r * H + h] = sym[r, stop[r], h]
+    return window_anywhere_win(cells, weight, pay, event, counts, events) / total_bet
+
+
+@nb.njit(cache=True, inline="always")
+def round_anywhere_win(stop, anywhere, events):
+    """Count-pays win [x total bet] of the window at ``stop`` with the
+    arguments ``anywhere`` of :func:`anywhere_args` (0 for a game not paid anywhere)."""
+    sym, weight, pay, event, total_bet, cells, counts = anywhere
+    if weight.shape[1] == 0:
+        return 0.0
+    return anywhere_win(stop, sym, weight, pay, event, total_bet[0], cells, counts, events)
+
+
+def _events(game: Game, pay: np.ndarray, entry: np.ndarray, names: list) -> np.ndarray:
+    """Event index of every (symbol, count) that pays; one name per count row appended."""
+    event = np.full(pay.shape, -1, dtype=np.int64)
+    for p, c in zip(*np.nonzero(pay), strict=True):
+        key = event_key("anywhere", game.line_pays[entry[p, c]].name, 1)
+        if key not in names:
+            names.append(key)
+        event[p, c] = names.index(key)
+    return event
+
+
+def anywhere_args(game: Game, level: int, reel_set: str, names: list, win: np.ndarray | None = None) -> tuple:
+    """Arguments of :func:`round_anywhere_win` for ``reel_set``; one event per
+    count row is appended to ``names``.  ``win`` (reel, stop, row), when
+    given, replaces the reel set's windows."""
+    ap = compile_anywhere(game, level)
+    if win is None:
+        win, _, _ = pack_reels(game, reel_set)
+    return (
+        np.ascontiguousarray(win),
+        ap.weight,
+        ap.pay,
+        _events(game, ap.pay, ap.entry, names),
+        np.array([game.bet(level).total_bet], dtype=np.int64),
+        np.zeros(game.reels * game.rows, dtype=np.int64),
+        np.zeros(len(ap.symbols), dtype=np.int64),
+    )
+
+
+def no_anywhere_args(game: Game) -> tuple:
+    """Arguments of :func:`round_anywhere_win` that pay nothing."""
+    return (
+        np.zeros((game.reels, 1, game.rows), dtype=np.int64),
+        np.zeros((1, 0), dtype=np.int64),
+        np.zeros((0, 1), dtype=np.int64),
+        np.zeros((0, 1), dtype=np.int64),
+        np.ones(1, dtype=np.int64),
+        np.zeros(game.reels * game.rows, dtype=np.int64),
+        np.zeros(0, dtype=np.int64),
+    )
+
+
+@nb.njit(cache=True)
+def anywhere_kernel(
+    rng, n, dims, bound, use_table, table, cum, n_stops, anywhere, sc_count, sc_pay, sc_event
+):
+    """Play ``n`` spins: (wins [x total bet], event counts, wins by part:
+    count pays, then scatters when the game has scatter symbols)."""
+    R = dims[0]
+    wins = np.empty(n, dtype=np.float64)
+    parts = np.empty((n, 1 + (sc_count.shape[0] > 0)), dtype=np.float64)
+    events = np.zeros(dims[2], dtype=np.int64)
+    stop = np.empty(R, dtype=np.int64)
+    for i in range(n):
+        draw_stops(rng, stop, bound, use_table, table, cum, n_stops)
+        pays = round_anywhere_win(stop, anywhere, events)
+        wins[i] = split_win(parts[i], pays, scatter_win(stop, sc_count, sc_pay, sc_event, events))
+    return wins, events, parts
+
+
+def anywhere_sampler(
+    game: Game, level: int, reel_set: str = "base", table_limit: int = TABLE_LIMIT
+) -> RoundSampler:
+    """Compiled sampler of one spin of a pay-anywhere game at bet ``level``."""
+    names: list = []
+    anywhere = anywhere_args(game, level, reel_set, names)
+    sc_count, sc_pay, sc_event = scatter_args(game, reel_set, names)
+    dims = np.array([game.reels, game.bet(level).total_bet, len(names)], dtype=np.int64)
+    args = (dims, *draw_args(game, reel_set, table_limit), anywhere, sc_count, sc_pay, sc_event)
+    return RoundSampler(anywhere_kernel, args, tuple(names), part_names(game, "anywhere"))
