@@ -75,35 +75,20 @@ def _par_modes(game, level, args) -> int:
 def cmd_simulate(args) -> int:
     if args.seed < 0:
         raise UsageError(f"--seed must be >= 0, got {args.seed}")
-    from slotmath.analysis.simulation import cross_check
+    from functools import partial
+
+    from slotmath.analysis.simulation import cross_check, cross_check_mode
     from slotmath.montecarlo.run import SetupError
 
     game, level = game_and_level(args.game, args.bet)
-    if args.mode is not None:
-        from slotmath.analysis.simulation import cross_check_mode
-
-        try:
-            result = cross_check_mode(
-                game,
-                args.mode,
-                level,
-                args.spins,
-                args.seed,
-                chunk=args.chunk,
-                workers=args.workers,
-                scheduler=args.scheduler,
-                progress=args.progress,
-            )
-        except SetupError as exc:
-            raise UsageError(str(exc)) from None
-        print(json.dumps(result.to_dict()) if args.json else terminal_text(result.text(), lines=True))
-        return 130 if getattr(result.result, "partial", False) else 0
+    # a bet mode's cross-check, or the game's as declared
+    check = cross_check if args.mode is None else partial(cross_check_mode, name=args.mode)
     try:
-        result = cross_check(
+        result = check(
             game,
-            level,
-            args.spins,
-            args.seed,
+            level=level,
+            spins=args.spins,
+            seed=args.seed,
             chunk=args.chunk,
             workers=args.workers,
             scheduler=args.scheduler,
@@ -112,7 +97,8 @@ def cmd_simulate(args) -> int:
     except SetupError as exc:
         raise UsageError(str(exc)) from None
     print(json.dumps(result.to_dict()) if args.json else terminal_text(result.text(), lines=True))
-    return 130 if getattr(result, "partial", False) else 0
+    run = result if args.mode is None else result.result  # a mode's: the run of its round
+    return 130 if getattr(run, "partial", False) else 0
 
 
 CORE_COMMANDS = ("validate", "par", "simulate")

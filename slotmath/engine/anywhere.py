@@ -46,14 +46,15 @@ import numpy as np
 from slotmath.engine.combinations import combination_row
 from slotmath.engine.distribution import WinDistribution
 from slotmath.engine.joint import (
-    INT64_SAFE,
     KeyedWins,
     add_entry,
+    check_win_bound,
     final_distribution,
     group_stops,
     key_codes,
     keyed_wins,
     new_table,
+    pass_inputs,
 )
 from slotmath.engine.limits import EngineTooLarge, check_step_cost
 from slotmath.engine.reels import convolve_int, count_distribution, pack_reels
@@ -334,18 +335,11 @@ def _law(game: Game, level: int, reel_set: str, triggers: tuple, max_steps: int 
     the sizes stop when no subset of a size can all pay (nor can a larger one).
     """
     check_estimate(game, level, reel_set, triggers, max_steps)
-    bet = game.bet(level)
     ap = compile_anywhere(game, level)
-    unit_den = win_denominator(game, bet.total_bet)
-    sc = scatter_counts(game, reel_set, bet.total_bet, unit_den)
-    win, weights, n_stops = pack_reels(game, reel_set)
-    cycle = game.cycle(reel_set)
-    if cycle >= INT64_SAFE:
-        raise OverflowError(f"cycle {cycle} is too large for exact int64 counts")
+    bet, unit_den, sc, win, weights, n_stops, cycle = pass_inputs(game, level, reel_set)
     R, H, P = game.reels, game.rows, len(ap.symbols)
     max_total = int(ap.pay.max(initial=0)) * P * unit_den + int(sc.pay_units.max())
-    if max_total >= INT64_SAFE:
-        raise OverflowError(f"largest win {max_total} [1/{unit_den} coins] is too large for int64")
+    check_win_bound(max_total, unit_den)
     n_sc = len(sc.pay_units)
     codes, sc_units = sc.codes, sc.pay_units
     if triggers:

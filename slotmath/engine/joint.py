@@ -442,23 +442,37 @@ def decode_key(code: int, triggers, radix: list, reels: int) -> tuple:
     return tuple(out)
 
 
-def _forward(game: Game, level: int, reel_set: str, triggers: tuple, max_line_steps: int | None):
-    """The forward pass: finished (wins, key codes, counts) with the win unit,
-    total bet and cycle.  Without ``triggers`` the key codes are all 0 and the
-    final table is keyed by win alone (the marginal)."""
+def pass_inputs(game: Game, level: int, reel_set: str) -> tuple:
+    """What every forward pass over ``reel_set``'s cycle starts from:
+    ``(bet, unit_den, scatter counts, win, weights, n_stops, cycle)`` (the
+    win unit [1/unit_den coins], :func:`slotmath.engine.scatters.scatter_counts`,
+    :func:`slotmath.engine.reels.pack_reels`); the cycle must keep int64 counts exact."""
     bet = game.bet(level)
-    auto = pay_automaton(game, level)
     unit_den = win_denominator(game, bet.total_bet)
     sc = scatter_counts(game, reel_set, bet.total_bet, unit_den)
     win, weights, n_stops = pack_reels(game, reel_set)
     cycle = game.cycle(reel_set)
     if cycle >= INT64_SAFE:
         raise OverflowError(f"cycle {cycle} is too large for exact int64 counts")
+    return bet, unit_den, sc, win, weights, n_stops, cycle
+
+
+def check_win_bound(max_total: int, unit_den: int) -> None:
+    """Refuse a pass whose largest win [1/unit_den coins] would leave int64."""
+    if max_total >= INT64_SAFE:
+        raise OverflowError(f"largest win {max_total} [1/{unit_den} coins] is too large for int64")
+
+
+def _forward(game: Game, level: int, reel_set: str, triggers: tuple, max_line_steps: int | None):
+    """The forward pass: finished (wins, key codes, counts) with the win unit,
+    total bet and cycle.  Without ``triggers`` the key codes are all 0 and the
+    final table is keyed by win alone (the marginal)."""
+    auto = pay_automaton(game, level)
+    bet, unit_den, sc, win, weights, n_stops, cycle = pass_inputs(game, level, reel_set)
     lines = np.array(game.paylines, dtype=np.int64).reshape(len(game.paylines), game.reels)
     L, R = len(lines), game.reels
     max_total = int(auto.value.max()) * L * unit_den + int(sc.pay_units.max())
-    if max_total >= INT64_SAFE:
-        raise OverflowError(f"largest win {max_total} [1/{unit_den} coins] is too large for int64")
+    check_win_bound(max_total, unit_den)
     n_sc = len(sc.pay_units)
     codes, pay_units = sc.codes, sc.pay_units
     if triggers:

@@ -46,19 +46,20 @@ import pandas as pd
 from slotmath.engine.combinations import combination_row
 from slotmath.engine.distribution import WinDistribution
 from slotmath.engine.joint import (
-    INT64_SAFE,
     KeyedWins,
     add_entry,
+    check_win_bound,
     final_distribution,
     group_stops,
     key_codes,
     keyed_wins,
     new_table,
+    pass_inputs,
 )
 from slotmath.engine.limits import check_step_cost
 from slotmath.engine.moments import unique_rows
 from slotmath.engine.reels import pack_reels
-from slotmath.engine.scatters import scatter_counts, suffix_scatter, win_denominator
+from slotmath.engine.scatters import suffix_scatter
 from slotmath.errors import ensure
 from slotmath.model import Game
 
@@ -332,19 +333,12 @@ def ways_key_distribution(
 def _ways_forward(game: Game, level: int, reel_set: str, triggers: tuple, max_steps: int | None):
     """The ways forward pass: finished (wins, key codes, counts) with the win
     unit, total bet and cycle (key codes all 0 without ``triggers``)."""
-    bet = game.bet(level)
     wp = compile_ways(game, level)
-    unit_den = win_denominator(game, bet.total_bet)
-    sc = scatter_counts(game, reel_set, bet.total_bet, unit_den)
-    win, weights, n_stops = pack_reels(game, reel_set)
-    cycle = game.cycle(reel_set)
-    if cycle >= INT64_SAFE:
-        raise OverflowError(f"cycle {cycle} is too large for exact int64 counts")
+    bet, unit_den, sc, win, weights, n_stops, cycle = pass_inputs(game, level, reel_set)
     R, P, M = game.reels, len(wp.symbols), len(wp.factor)
     top_ways = (int(wp.weight.max(initial=1)) * game.rows) ** R * int(wp.factor.max())
     max_total = int(wp.pay.max(initial=0)) * top_ways * P * unit_den + int(sc.pay_units.max())
-    if max_total >= INT64_SAFE:
-        raise OverflowError(f"largest win {max_total} [1/{unit_den} coins] is too large for int64")
+    check_win_bound(max_total, unit_den)
     n_sc = len(sc.pay_units)
     codes, pay_units = sc.codes, sc.pay_units
     if triggers:
