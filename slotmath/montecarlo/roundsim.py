@@ -473,7 +473,7 @@ def buy_sampler(game: Game, level: int, spec) -> RoundSampler:
         silent,
         free_draw,
         free_ev,
-        no_ways_args(game),
+        (no_ways_args(game), no_anywhere_args(game)),  # the silent base spin pays no ways
         free_ways,
         feat,
         prizes,
