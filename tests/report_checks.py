@@ -256,13 +256,13 @@ def failing_checks(xlsx: Path) -> list:
 
 
 def paylines_problems(folder: Path) -> list:
-    """The paylines table must list every payline (and a ways game has none)."""
+    """The paylines table must list every payline (and a ways or pay-anywhere game has none)."""
     from slotmath.report.workbook import read_workbook
 
     data = json.loads((folder / "par.json").read_text())
     lines = read_workbook(folder / "par.xlsx").get("Paylines", {}).get("Paylines")
-    if any(c["kind"] == "ways" for c in data["combinations"]):  # a ways game has no paylines
-        return [] if lines is None else ["a paylines table in a ways game"]
+    if any(c["kind"] in ("ways", "anywhere") for c in data["combinations"]):  # no paylines
+        return [] if lines is None else ["a paylines table in a game without paylines"]
     if lines is None:
         return ["no paylines table"]
     want = len(data["per_line_rtp"]) or len(lines)

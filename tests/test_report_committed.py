@@ -89,6 +89,17 @@ def test_committed_json_matches_the_engine(game):
     # command's normal approximation: checked by test_committed_report_is_publishable
     committed.pop("confidence")
     now.pop("confidence")
+    # a game with bet modes: each mode's figures against its exact PAR (the
+    # base mode's round is the rest of the file)
+    modes = committed.pop("modes", None)
+    if modes is not None:
+        from slotmath.rules.modes import all_modes_par
+
+        engine = {name: m.to_dict() for name, m in all_modes_par(load_game(game), committed["bet"]).items()}
+        engine["base"].pop("round")
+        assert modes.keys() == engine.keys()
+        diffs = differences(json.loads(json.dumps(modes)), json.loads(json.dumps(engine)))
+        assert not diffs, f"reports/{game}/par.json modes are stale (run `make report`): {diffs[:10]}"
     diffs = differences(committed, now)
     assert not diffs, f"reports/{game}/par.json is stale (run `make report`): {diffs[:10]}"
 

@@ -299,7 +299,7 @@ def round_max_win(keyed, features, round_cap=None, distribution: WinDistribution
             value += t.value
             p = None if p is None or t.probability is None else p * t.probability
             ex = ex and t.exact
-            how.append(f"{f.name}: {t.how}")
+            how.append(f"{f.name.replace('_', ' ')}: {t.how}")  # the feature in words
         if best is None or value > best:
             best, prob, exact, hows = value, p, ex, how
         elif value == best:
