@@ -11,7 +11,7 @@ pay tensor this module builds, so rule subtleties are decided once.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numba as nb
 import numpy as np
@@ -127,6 +127,25 @@ def compile_pays(game: Game, level: int) -> CompiledPays:
         add_table,
         tuple(lp.name for lp in game.line_pays),
     )
+
+
+@nb.njit(cache=True, inline="always")
+def line_outcome(window, line, cells, S, first, codes, offsets):
+    """Outcome code of payline ``line`` on ``window`` (cell ``reel x rows +
+    row`` -> symbol): 0 no win, else 1 + the label index.  The first
+    ``first`` symbols are read at once (a line is rarely decided sooner),
+    then one reel at a time until the prefix decides the line
+    (``codes``/``offsets``: :func:`prefix_determined`'s tables)."""
+    p = 0
+    for r in range(first):
+        p = p * S + window[cells[line, r]]
+    v = codes[offsets[first - 1] + p]
+    r = first
+    while v < 0:
+        p = p * S + window[cells[line, r]]
+        v = codes[offsets[r] + p]
+        r += 1
+    return v
 
 
 @nb.njit(cache=True)
@@ -393,3 +412,27 @@ def prefix_determined(tensor: PayTensor) -> list:
         lo, hi = block.min(axis=1), block.max(axis=1)
         out.append(np.where(lo == hi, lo, -1).astype(np.int64))
     return out
+
+
+def line_outcomes(game: Game, level: int) -> tuple:
+    """The compiled line evaluation of :func:`line_outcome`: ``(cells, codes,
+    offsets, entries, mults, label_coins)``.  ``cells[line, r]`` is the
+    window cell (``reel x rows + row``) of each payline's symbol on reel r;
+    every (pay entry, wild multiplier) pair a line can win is one label,
+    coded ``1 + index`` in the prefix tables ``codes``/``offsets``
+    (:func:`prefix_determined`, 0: no win); ``entries``, ``mults`` and
+    ``label_coins`` [coins] are each label's entry, multiplier and win."""
+    R, L = game.reels, len(game.paylines)
+    rows = np.array(game.paylines, dtype=np.int64).reshape(L, R)
+    cells = np.arange(R)[None, :] * game.rows + rows
+    tensor = pay_tensor(game, level)
+    win_mask = tensor.entries >= 0
+    keys = tensor.entries * (1 << 20) + tensor.mults
+    labels = np.unique(keys[win_mask])
+    outcome = np.where(win_mask, np.searchsorted(labels, keys) + 1, 0).astype(np.int64)
+    tables = prefix_determined(replace(tensor, wins=outcome))
+    offsets = np.cumsum([0] + [len(t) for t in tables[:-1]]).astype(np.int64)
+    codes = np.concatenate(tables).astype(np.int32)
+    entries, mults = labels >> 20, labels & ((1 << 20) - 1)
+    label_coins = (tensor.compiled.pay[entries] * mults).astype(np.int64)
+    return cells, codes, offsets, entries, mults, label_coins

@@ -30,7 +30,6 @@ on a sample x lines) and refused above :data:`MAX_TUMBLE_STEPS`.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from fractions import Fraction
 
 import numba as nb
@@ -39,6 +38,7 @@ from numba import types
 from numba.typed import Dict
 
 from slotmath.engine.cache import game_cache
+from slotmath.engine.lines import line_outcome, line_outcomes
 from slotmath.engine.tumble_spec import tumble_spec
 from slotmath.errors import EngineTooLarge, ensure
 from slotmath.model import Game
@@ -83,15 +83,7 @@ def tumble_line_units(
         for c in range(R * H):
             removed[c] = 0
         for line in range(L):
-            p = 0
-            for r in range(first):
-                p = p * S + window[cells[line, r]]
-            v = codes[offsets[first - 1] + p]
-            r = first
-            while v < 0:
-                p = p * S + window[cells[line, r]]
-                v = codes[offsets[r] + p]
-                r += 1
+            v = line_outcome(window, line, cells, S, first, codes, offsets)
             if v > 0:
                 coins += label_coins[v - 1]
                 for j in range(label_len[v - 1]):
@@ -228,7 +220,6 @@ def tumble_args(game: Game, level: int, reel_set: str = "base", first: int = 3) 
     lines, symbols, rows, first, :data:`MAX_TUMBLES`), ``label_coins``
     [coins] and ``label_len`` (cells removed) of each line outcome code
     (the prefix tables of :func:`slotmath.engine.lines.prefix_determined`)."""
-    from slotmath.engine.lines import pay_tensor, prefix_determined
     from slotmath.engine.reels import strip_indices
 
     spec = tumble_spec(game)
@@ -241,18 +232,7 @@ def tumble_args(game: Game, level: int, reel_set: str = "base", first: int = 3) 
     for r, s in enumerate(strips):
         strip[r, : len(s)] = strip_indices(game, s)
     n_stops = np.array([len(s) for s in strips], dtype=np.int64)
-    rows = np.array(game.paylines, dtype=np.int64).reshape(L, R)
-    cells = np.arange(R)[None, :] * H + rows
-    tensor = pay_tensor(game, level)
-    win_mask = tensor.entries >= 0
-    keys = tensor.entries * (1 << 20) + tensor.mults
-    labels = np.unique(keys[win_mask])
-    outcome = np.where(win_mask, np.searchsorted(labels, keys) + 1, 0).astype(np.int64)
-    tables = prefix_determined(replace(tensor, wins=outcome))
-    offsets = np.cumsum([0] + [len(t) for t in tables[:-1]]).astype(np.int64)
-    codes = np.concatenate(tables).astype(np.int32)
-    entries, mult = labels >> 20, labels & ((1 << 20) - 1)
-    label_coins = (tensor.compiled.pay[entries] * mult).astype(np.int64)
+    cells, codes, offsets, entries, _, label_coins = line_outcomes(game, level)
     label_len = np.array([len(game.line_pays[e].positions) for e in entries.tolist()], dtype=np.int64)
     mults = np.array(spec.progression(reel_set), dtype=np.int64)
     dims = np.array([R, L, S, H, max(1, min(first, R)), MAX_TUMBLES], dtype=np.int64)

@@ -32,13 +32,11 @@ Events
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import numba as nb
 import numpy as np
 
 from slotmath.engine.limits import MAX_DRAW
-from slotmath.engine.lines import pay_tensor, prefix_determined
+from slotmath.engine.lines import line_outcome, line_outcomes
 from slotmath.engine.reels import windows
 from slotmath.engine.scatters import scatter_entry, scatter_pay, scatter_symbols
 from slotmath.io.gamefile import GameFileError
@@ -149,17 +147,7 @@ def window_line_win(window, dims, cells, codes, offsets, label_coins, events):
     L, S, total_bet, first = dims[1], dims[2], dims[3], dims[7]
     coins = 0
     for line in range(L):
-        # the first `first` symbols at once (a line is rarely decided sooner),
-        # then one reel at a time until the prefix decides the line
-        p = 0
-        for r in range(first):
-            p = p * S + window[cells[line, r]]
-        v = codes[offsets[first - 1] + p]
-        r = first
-        while v < 0:
-            p = p * S + window[cells[line, r]]
-            v = codes[offsets[r] + p]
-            r += 1
+        v = line_outcome(window, line, cells, S, first, codes, offsets)
         if v > 0:
             coins += label_coins[v - 1]
             events[v - 1] += 1
@@ -339,29 +327,23 @@ def evaluation_args(game: Game, level: int, reel_set: str = "base", first: int =
     sym = np.zeros((R, n_max, game.rows), dtype=np.int64)
     for r, strip in enumerate(strips):
         sym[r, : len(strip)] = windows(game, strip)
-    rows = np.array(game.paylines, dtype=np.int64).reshape(L, R)
-    cells = np.arange(R)[None, :] * game.rows + rows  # window cell of each line's symbols
-
-    tensor = pay_tensor(game, level)
-    win_mask = tensor.entries >= 0
-    keys = tensor.entries * (1 << 20) + tensor.mults
-    labels = np.unique(keys[win_mask])
-    outcome = np.where(win_mask, np.searchsorted(labels, keys) + 1, 0).astype(np.int64)
-    tables = prefix_determined(replace(tensor, wins=outcome))
-    offsets = np.cumsum([0] + [len(t) for t in tables[:-1]]).astype(np.int64)
-    codes = np.concatenate(tables).astype(np.int32)
-    entries, mults = labels >> 20, labels & ((1 << 20) - 1)
-    label_coins = (tensor.compiled.pay[entries] * mults).astype(np.int64)
-    names = [
-        event_key("line", game.line_pays[e].name, int(m))
-        for e, m in zip(entries.tolist(), mults.tolist(), strict=True)
-    ]
+    cells, codes, offsets, entries, mults, label_coins = line_outcomes(game, level)
+    names = line_event_names(game, entries, mults)
 
     sc_count, sc_pay, sc_event = scatter_args(game, reel_set, names)
     dims = np.array(
         [R, L, S, bet.total_bet, len(sc_count), len(names), game.rows, max(1, min(first, R))], dtype=np.int64
     )
     return (dims, sym, cells, codes, offsets, label_coins, sc_count, sc_pay, sc_event), tuple(names)
+
+
+def line_event_names(game: Game, entries, mults) -> list:
+    """Event names of the line labels of :func:`slotmath.engine.lines.line_outcomes`
+    (the combination table's rows, :func:`event_key`)."""
+    return [
+        event_key("line", game.line_pays[e].name, int(m))
+        for e, m in zip(entries.tolist(), mults.tolist(), strict=True)
+    ]
 
 
 def no_line_args(game: Game, level: int, reel_set: str, names: list) -> tuple:
