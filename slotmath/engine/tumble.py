@@ -68,12 +68,14 @@ DENSE_UNITS = 1 << 14
 # ------------------------------------------------------------ compiled play
 @nb.njit(cache=True, inline="always")
 def tumble_line_units(
-    window, ptr, strip, n_stops, dims, cells, codes, offsets, label_coins, label_len, mults, removed
+    window, ptr, strip, n_stops, dims, cells, codes, offsets, label_coins, label_len, mults, removed, events
 ):
     """Line win of a whole tumble sequence [coins x multiplier] from the first
     ``window`` (cell ``reel x rows + row``, row 0 at the top) and ``ptr`` (per
     reel, the strip stop that falls next); both are changed.  Returns
-    (win, paying evaluations), evaluations ``-1`` past :data:`MAX_TUMBLES`."""
+    (win, paying evaluations), evaluations ``-1`` past :data:`MAX_TUMBLES`.
+    The first drop's line wins are counted in ``events`` (one per label, the
+    combination table's rows) when it is not empty."""
     R, L, S, H, first = dims[0], dims[1], dims[2], dims[3], dims[4]
     M = mults.shape[0]
     total = 0
@@ -86,6 +88,8 @@ def tumble_line_units(
             v = line_outcome(window, line, cells, S, first, codes, offsets)
             if v > 0:
                 coins += label_coins[v - 1]
+                if k == 0 and events.shape[0] > 0:
+                    events[v - 1] += 1
                 for j in range(label_len[v - 1]):
                     removed[cells[line, j]] = 1
         if coins == 0:
@@ -149,6 +153,7 @@ def enumerate_tumbles(
     window = np.empty(R * H, dtype=np.int64)
     ptr = np.empty(R, dtype=np.int64)
     removed = np.empty(R * H, dtype=np.int64)
+    no_events = np.zeros(0, dtype=np.int64)  # the enumeration counts no events
     stop = np.zeros(R, dtype=np.int64)
     endless = 0
     evaluations = 0
@@ -181,6 +186,7 @@ def enumerate_tumbles(
                 label_len,
                 mults,
                 removed,
+                no_events,
             )
             if k < 0:
                 endless += 1

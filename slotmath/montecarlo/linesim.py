@@ -185,6 +185,20 @@ def scatter_win(stop, sc_count, sc_pay, sc_event, events):
     return scatter
 
 
+@nb.njit(cache=True, inline="always")
+def key_count(stop, trig, need):
+    """The trigger count awards are read by: the count in the window, 0 unless
+    every reel with ``need`` set shows the symbol (a reel condition)."""
+    c = 0
+    ok = True
+    for r in range(stop.shape[0]):
+        n = trig[r, stop[r]]
+        c += n
+        if need[r] and n == 0:
+            ok = False
+    return c if ok else 0
+
+
 @nb.njit(cache=True)
 def line_kernel(
     rng,

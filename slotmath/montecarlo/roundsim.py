@@ -69,6 +69,7 @@ from slotmath.montecarlo.linesim import (
     draw_args,
     draw_stops,
     evaluation_args,
+    key_count,
     line_win,
     no_line_args,
     scatter_win,
@@ -125,20 +126,6 @@ def _count(stop, trig):
     return c
 
 
-@nb.njit(cache=True, inline="always")
-def _key_count(stop, trig, need):
-    """The trigger count awards are read by: the count in the window, 0 unless
-    every reel with ``need`` set shows the symbol (a reel condition)."""
-    c = 0
-    ok = True
-    for r in range(stop.shape[0]):
-        n = trig[r, stop[r]]
-        c += n
-        if need[r] and n == 0:
-            ok = False
-    return c if ok else 0
-
-
 @nb.njit(cache=True)
 def _free_play(rng, games, stop, window, fg_events, free_draw, free_ev, free_ways, feat):
     """Play ``games`` free games (with retriggers, at most ``max games``),
@@ -156,7 +143,7 @@ def _free_play(rng, games, stop, window, fg_events, free_draw, free_ev, free_way
         left -= 1
         played += 1
         lines, sc = _spin(rng, stop, window, free_draw, free_ev, free_ways, fg_events)
-        k = _key_count(stop, ftrig, need)
+        k = key_count(stop, ftrig, need)
         fg += lines + sc + reprize[k]
         left += again[k]
     return fg, played
@@ -274,7 +261,7 @@ def round_kernel(
         for j in range(2, comp.shape[0]):
             comp[j] = 0.0
         # every feature's trigger, read off the base stops
-        c = _key_count(stop, trig, need)
+        c = key_count(stop, trig, need)
         mask = hold_and_spin_start(stop, coins, head)
         lstate = lockit_start(stop, held, marked, lhead)
         cw = _count(stop, wtrig)

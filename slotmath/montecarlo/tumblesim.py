@@ -7,7 +7,8 @@ the exact enumeration's own step), pay the first drop's scatters and, when
 awards one by one on the free reel set (its progression, its retriggers,
 at most ``max_games``), times the free games' multiplier.  Parts
 [x total bet]: ``lines``, ``scatters`` (when the game has scatter symbols),
-``free_games`` (when declared); events: ``free_games`` (triggers) and
+``free_games`` (when declared); events: the first drop's line and scatter
+pays (the combination table's rows), ``free_games`` (triggers) and
 ``free_games_played``.
 """
 
@@ -16,21 +17,31 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
+from slotmath.engine.lines import line_outcomes
 from slotmath.engine.tumble import drop_window, tumble_args, tumble_line_units
 from slotmath.model import Game
-from slotmath.montecarlo.linesim import draw_args, draw_stops, scatter_args
+from slotmath.montecarlo.linesim import (
+    draw_args,
+    draw_stops,
+    key_count,
+    line_event_names,
+    scatter_args,
+    scatter_win,
+)
 from slotmath.montecarlo.run import RoundSampler
 
 __all__ = ["tumble_sampler", "tumble_kernel"]
 
 
 @nb.njit(cache=True, inline="always")
-def _tumble_spin(rng, stop, window, ptr, removed, side, scatter_part):
+def _tumble_spin(rng, stop, window, ptr, removed, side, scatter_part, need, events):
     """One spin of a reel set ``side`` (draw, tumbles, scatters): (line win,
-    scatter win) [x total bet] and the first drop's trigger count."""
+    scatter win) [x total bet] and the first drop's trigger count (0 unless
+    every reel with ``need`` set shows the symbol); the first drop's line and
+    scatter pays are counted in ``events``."""
     bound, use_table, table, cum, n_draw = side[0], side[1], side[2], side[3], side[4]
     strip, n_stops, dims, cells, codes, offsets = side[5], side[6], side[7], side[8], side[9], side[10]
-    label_coins, label_len, mults, sc_count, sc_pay, trig, total_bet = (
+    label_coins, label_len, mults, sc_count, sc_pay, sc_event, trig, total_bet = (
         side[11],
         side[12],
         side[13],
@@ -38,76 +49,94 @@ def _tumble_spin(rng, stop, window, ptr, removed, side, scatter_part):
         side[15],
         side[16],
         side[17],
+        side[18],
     )
     draw_stops(rng, stop, bound, use_table, table, cum, n_draw)
-    count = 0
-    for r in range(stop.shape[0]):
-        count += trig[r, stop[r]]
-    scatter = 0.0
-    if scatter_part:
-        for j in range(sc_count.shape[0]):
-            c = 0
-            for r in range(stop.shape[0]):
-                c += sc_count[j, r, stop[r]]
-            scatter += sc_pay[j, c]
+    count = key_count(stop, trig, need)
+    scatter = scatter_win(stop, sc_count, sc_pay, sc_event, events) if scatter_part else 0.0
     drop_window(stop, window, ptr, strip, n_stops, dims[3])
     units, _ = tumble_line_units(
-        window, ptr, strip, n_stops, dims, cells, codes, offsets, label_coins, label_len, mults, removed
+        window,
+        ptr,
+        strip,
+        n_stops,
+        dims,
+        cells,
+        codes,
+        offsets,
+        label_coins,
+        label_len,
+        mults,
+        removed,
+        events,
     )
     return units / total_bet, scatter, count
 
 
 @nb.njit(cache=True)
-def tumble_kernel(rng, n, base, free, games, prize, free_setup, retrigger, retrigger_prize):
+def tumble_kernel(
+    rng, n, base, free, games, prize, free_setup, retrigger, retrigger_prize, mults, need, sizes
+):
     """Play ``n`` rounds: (wins [x total bet], event counts, wins by part).
-    ``games``, ``prize`` [x total bet] of the base trigger count and
-    ``retrigger``, ``retrigger_prize`` of a free spin's, by count;
-    ``free_setup`` = (declared, max games (0: none), multiplier, scatter pays in free games)."""
+    ``games``, ``prize`` [x total bet] and ``mults`` (the feature's
+    multiplier) of the base trigger count and ``retrigger``,
+    ``retrigger_prize`` of a free spin's, by count; ``need``: the reels a
+    trigger needs; ``free_setup`` = (declared, max games (0: none), scatter
+    pays in free games); ``sizes`` = (events, the free spins' scratch
+    events).  Events: the base spin's first-drop pays, then the free games'
+    triggers and games played (the last two)."""
+    n_events = sizes[0]
     R, H = base[7][0], base[7][3]
     n_parts = 1 + (base[14].shape[0] > 0) + (free_setup[0] > 0)
     wins = np.empty(n, dtype=np.float64)
     parts = np.zeros((n, n_parts), dtype=np.float64)
-    events = np.zeros(2, dtype=np.int64)
+    events = np.zeros(n_events, dtype=np.int64)
+    free_events = np.zeros(max(sizes[0], sizes[1]), dtype=np.int64)  # free spins' pays: not base events
     stop = np.empty(R, dtype=np.int64)
     window = np.empty(R * H, dtype=np.int64)
     ptr = np.empty(R, dtype=np.int64)
     removed = np.empty(R * H, dtype=np.int64)
     for i in range(n):
-        lines, scatter, count = _tumble_spin(rng, stop, window, ptr, removed, base, True)
+        lines, scatter, count = _tumble_spin(rng, stop, window, ptr, removed, base, True, need, events)
         parts[i, 0] = lines
         if base[14].shape[0] > 0:
             parts[i, 1] = scatter
         feature = 0.0
         if free_setup[0] > 0 and games[count] > 0:
-            events[0] += 1
-            feature = prize[count]
+            events[n_events - 2] += 1
+            won = 0.0
             left = games[count]
             played = 0
             while left > 0 and (free_setup[1] == 0 or played < free_setup[1]):
-                fl, fs, fc = _tumble_spin(rng, stop, window, ptr, removed, free, free_setup[3] > 0)
-                feature += (fl + fs + retrigger_prize[fc]) * free_setup[2]
+                fl, fs, fc = _tumble_spin(
+                    rng, stop, window, ptr, removed, free, free_setup[2] > 0, need, free_events
+                )
+                won += fl + fs + retrigger_prize[fc]
                 left += retrigger[fc] - 1
                 played += 1
-            events[1] += played
+            # a retrigger adds games at the running feature's multiplier
+            feature = prize[count] + won * mults[count]
+            events[n_events - 1] += played
             parts[i, n_parts - 1] = feature
         wins[i] = lines + scatter + feature
     return wins, events, parts
 
 
-def _side(game: Game, level: int, reel_set: str, symbol: str | None) -> tuple:
-    """The arrays of one reel set for :func:`_tumble_spin`."""
+def _side(game: Game, level: int, reel_set: str, symbol: str | None, names: list) -> tuple:
+    """The arrays of one reel set for :func:`_tumble_spin` (its scatter events
+    are appended to ``names``)."""
     from slotmath.engine.reels import reel_windows
 
     draw = draw_args(game, reel_set)
     tumble = tumble_args(game, level, reel_set)
-    sc_count, sc_pay, _ = scatter_args(game, reel_set, [])
+    sc_count, sc_pay, sc_event = scatter_args(game, reel_set, names)
     n_max = tumble[0].shape[1]
     trig = np.zeros((game.reels, n_max), dtype=np.int64)
     if symbol is not None:
         for r, w in enumerate(reel_windows(game, reel_set)):
             trig[r, : len(w)] = (w == game.symbol_index[symbol]).sum(axis=1)
     total_bet = np.int64(game.bet(level).total_bet)
-    return (*draw, *tumble, sc_count, sc_pay, trig, total_bet)
+    return (*draw, *tumble, sc_count, sc_pay, sc_event, trig, total_bet)
 
 
 def tumble_sampler(game: Game, level: int) -> RoundSampler:
@@ -118,8 +147,11 @@ def tumble_sampler(game: Game, level: int) -> RoundSampler:
     spec = load_features(game).free_games
     cells = game.reels * game.rows + 1
     symbol = spec.symbol if spec is not None else None
-    base = _side(game, level, "base", symbol)
-    free = _side(game, level, spec.reels, symbol) if spec is not None else base
+    _, _, _, entries, label_mults, _ = line_outcomes(game, level)
+    names = line_event_names(game, entries, label_mults)  # the first drop's pays: the combination table
+    base = _side(game, level, "base", symbol, names)
+    free_names = list(names)  # the free reel set's own scatter events: not counted
+    free = _side(game, level, spec.reels, symbol, free_names) if spec is not None else base
     games = np.array([spec.games(c) if spec else 0 for c in range(cells)], dtype=np.int64)
     retrigger = np.array(
         [spec.retrigger_games(c) if spec and spec.retrigger else 0 for c in range(cells)], dtype=np.int64
@@ -130,11 +162,16 @@ def tumble_sampler(game: Game, level: int) -> RoundSampler:
         [
             int(spec is not None),
             (spec.max_games or 0) if spec else 0,
-            float(spec.multiplier) if spec else 1.0,
             int(spec.scatter_pays) if spec else 1,
         ],
         dtype=np.float64,
     )
     parts = ("lines",) + (("scatters",) if scatter_symbols(game) else ()) + (("free_games",) if spec else ())
-    args = (base, free, games, prize, setup, retrigger, again)
-    return RoundSampler(tumble_kernel, args, ("free_games", "free_games_played"), parts)
+    mults = np.array([float(spec.multiplier_of(c)) if spec else 1.0 for c in range(cells)])
+    need = np.zeros(game.reels, dtype=np.int64)
+    for r in (spec.trigger_reels or ()) if spec else ():
+        need[r] = 1
+    names += ["free_games", "free_games_played"]
+    sizes = np.array([len(names), len(free_names)], dtype=np.int64)
+    args = (base, free, games, prize, setup, retrigger, again, mults, need, sizes)
+    return RoundSampler(tumble_kernel, args, tuple(names), parts)
