@@ -261,3 +261,39 @@ def test_ways_game_is_refused(tmp_path):
     with pytest.raises(GameFileError) as err:
         load_game(path)
     assert "options.tumble" in str(err.value) and "line games only" in str(err.value)
+
+
+def test_sampler_plays_the_trigger_counts_multiplier_and_reel_condition(tmp_path):
+    """The tiny game with its free games at x2 for 3 SCATTER (the count's own
+    multiplier, not the scalar x1), two SCATTERs on reel 1's strip and a
+    SCATTER needed on each of reels 1-3:
+    the sampler's free-games part and trigger rate agree with the exact round
+    (|z| < 4), which reads both."""
+    import numpy as np
+
+    from slotmath.rules.linegame import round_sampler
+
+    raw = _raw()
+    # reel 1 may show two SCATTERs, so 2 + 1 + 0 has 3 but does not trigger
+    raw["reels"]["base"][0] = ["A", "SCATTER", "SCATTER", "C", "A", "C"]
+    raw["options"]["free_games"]["awards"] = {3: {"games": 3, "multiplier": 2}}
+    path = tmp_path / "anywhere.yaml"
+    path.write_text(yaml.safe_dump(raw))
+    anywhere = analyse(load_game(path), 1).features["free_games"]["trigger_probability"]
+    raw["options"]["free_games"]["trigger"] = {"reels": [1, 2, 3]}
+    path = tmp_path / "game.yaml"
+    path.write_text(yaml.safe_dump(raw))
+    game = load_game(path)
+    exact = analyse(game, 1)
+    assert exact.features["free_games"]["trigger_probability"] < anywhere  # the condition bites
+    sampler = round_sampler(game, 1)
+    n = 400_000
+    wins, events, parts = sampler.kernel(np.random.default_rng(4), n, *sampler.args)
+    col = parts[:, sampler.part_names.index("free_games")]
+    z = (col.mean() - float(exact.components["free_games"])) / (col.std() / n**0.5)
+    assert abs(z) < 4, z
+    z_rtp = (wins.mean() - float(exact.rtp)) / (wins.std() / n**0.5)
+    assert abs(z_rtp) < 4, z_rtp
+    triggers = events[sampler.event_names.index("free_games")]
+    p = exact.features["free_games"]["trigger_probability"]
+    assert abs(triggers / n - p) < 4 * (p * (1 - p) / n) ** 0.5, (triggers / n, p)
