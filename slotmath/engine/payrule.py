@@ -49,7 +49,8 @@ The interface (:class:`PayRule`)
     Name of the compiled window evaluation of the samplers
     (:mod:`slotmath.montecarlo.linesim` for ``"lines"``,
     :mod:`slotmath.montecarlo.wayssim` for ``"ways"``,
-    :mod:`slotmath.montecarlo.anywheresim` for ``"anywhere"``); the round
+    :mod:`slotmath.montecarlo.anywheresim` for ``"anywhere"``; ``"tumbles"``:
+    the whole round is :mod:`slotmath.montecarlo.tumblesim`'s); the round
     sampler plays any (:mod:`slotmath.montecarlo.roundsim`).
 
 A spin stage that wraps a rule is a subclass of it too: under
@@ -245,6 +246,7 @@ class LineTumbles(LinePays):
     law are the whole sequence's."""
 
     fast_moments = False
+    sampler_pays = "tumbles"  # the round: montecarlo.tumblesim (its windows are the line sampler's)
 
     def channel_rtp(self, game: Game, level: int, reel_set: str = "base") -> tuple:
         from slotmath.engine.tumble import tumble_rtp

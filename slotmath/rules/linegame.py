@@ -635,10 +635,12 @@ def round_sampler(game: Game, level: int, reel_set: str = "base"):
     (:mod:`slotmath.montecarlo.roundsim`, its win split into
     :func:`component_names`); otherwise the line or ways sampler of ``reel_set``
     (:mod:`slotmath.montecarlo.linesim`)."""
+    from slotmath.engine.payrule import pay_rule
     from slotmath.montecarlo.linesim import line_sampler
 
     game = played_game(game)
-    if reel_set == "base" and "tumble" in (game.options or {}):
+    pays = pay_rule(game).sampler_pays
+    if reel_set == "base" and pays == "tumbles":
         from slotmath.montecarlo.tumblesim import tumble_sampler
 
         return tumble_sampler(game, level)
@@ -646,13 +648,11 @@ def round_sampler(game: Game, level: int, reel_set: str = "base"):
         from slotmath.montecarlo.roundsim import round_sampler as sampler_of_round
 
         return sampler_of_round(game, level, component_names(game))
-    from slotmath.engine.payrule import pay_rule
-
-    if pay_rule(game).sampler_pays == "ways":
+    if pays == "ways":
         from slotmath.montecarlo.wayssim import ways_sampler
 
         return ways_sampler(game, level, reel_set)
-    if pay_rule(game).sampler_pays == "anywhere":
+    if pays == "anywhere":
         from slotmath.montecarlo.anywheresim import anywhere_sampler
 
         return anywhere_sampler(game, level, reel_set)
