@@ -41,6 +41,17 @@ FORBIDDEN = (
 SNAKE = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b")
 #: Text that reads as a number (what a numeric cell stored as text looks like).
 NUMBER_TEXT = re.compile(r"^[-+]?[0-9][0-9,]*(\.[0-9]+)?([eE][-+]?[0-9]+)?%?$")
+
+
+def exact_as_text(text: str) -> bool:
+    """An integer the workbook writes as text on purpose: at or beyond
+    2**53 (:data:`slotmath.report.sheettable.EXACT_INT_LIMIT`), where a
+    spreadsheet's float would lose its last digits."""
+    from slotmath.report.sheettable import EXACT_INT_LIMIT
+
+    return text.lstrip("-+").isdigit() and abs(int(text)) >= EXACT_INT_LIMIT
+
+
 #: Identification rows whose value is a name, not a quantity ("1.0" as a
 #: game version is text, like a product code).
 TEXT_FIELDS = ("version", "RTP variant", "slotmath version", "git commit")
@@ -95,7 +106,7 @@ def workbook_problems(xlsx: Path) -> list:
                         continue
                     t = v.strip()
                     if t in ("never", "inf", "-inf", "nan") or (
-                        numeric and NUMBER_TEXT.match(t) and len(t) < 17
+                        numeric and NUMBER_TEXT.match(t) and len(t) < 17 and not exact_as_text(t)
                     ):
                         out.append(f"{ws.title}!{cell.coordinate}: {v!r} stored as text")
     return out
