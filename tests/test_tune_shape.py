@@ -97,7 +97,7 @@ def test_time_limit_and_released_shape(drafted):
 def test_time_limit_is_honoured_within_ten_percent(drafted, monkeypatch):
     """Each exact evaluation made to take 0.3 s longer: with a 3 s limit the
     whole run (the report's evaluations included) ends within 3.3 s, no
-    evaluation having started that would end past the limit at the mean
+    evaluation having started that would end past the limit at the longest
     evaluation time, and keeps the best point reached."""
     import time
 

@@ -31,9 +31,10 @@ class Evaluator:
     """Exact figures of candidate variable values, cached.
 
     With a ``deadline`` (a :func:`time.perf_counter` reading [s]), an
-    evaluation that would, at the mean time of those so far, end after it
-    raises :class:`TimeLimitReached` instead of starting (the first always
-    runs).
+    evaluation that would, at the longest time of those so far, end after
+    it raises :class:`TimeLimitReached` instead of starting (the first always
+    runs; the longest, not the mean, so that a slower evaluation on a busy
+    machine still ends in time).
 
     ``levels`` are the bet levels the targets apply to; figures are computed
     once per group of equivalent levels (:func:`slotmath.analysis.metrics.equivalent_levels`).
@@ -49,6 +50,7 @@ class Evaluator:
         self.tick = None  # called after each exact evaluation
         self.deadline: float | None = None
         self.seconds = 0.0  # spent in exact evaluations [s]
+        self.longest = 0.0  # the longest exact evaluation so far [s]
         self._cache: dict = {}
 
     @staticmethod
@@ -64,8 +66,7 @@ class Evaluator:
         k = (self.key(xs), None if needed is None else tuple(sorted(needed)))
         if k not in self._cache:
             t0 = time.perf_counter()
-            mean = self.seconds / self.count if self.count else 0.0
-            if self.deadline is not None and self.count and t0 + mean > self.deadline:
+            if self.deadline is not None and self.count and t0 + self.longest > self.deadline:
                 raise TimeLimitReached
             game = self.space.game_for(xs)
             self.count += 1
@@ -73,7 +74,9 @@ class Evaluator:
             for rep in sorted(set(self.rep.values())):
                 per_rep[rep] = game_figures(game, rep, self.space.reel_set, needed)
             self._cache[k] = {lv: per_rep[self.rep[lv]] for lv in self.levels}
-            self.seconds += time.perf_counter() - t0
+            spent = time.perf_counter() - t0
+            self.seconds += spent
+            self.longest = max(self.longest, spent)
             if self.tick is not None:
                 self.tick()
         return self._cache[k]

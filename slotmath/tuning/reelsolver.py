@@ -399,7 +399,7 @@ class Solver:
         """Alternate programme rounds and local search until the targets are
         met, the budget is spent or a whole pass makes no progress.  With a
         time limit, no exact evaluation starts that would end after it (at
-        the mean evaluation time so far): the best point kept is returned."""
+        the longest evaluation time so far): the best point kept is returned."""
         xs = [x.copy() for x in xs]
         figs, best = self.ev(xs)  # the starting point is always evaluated
         self.log("start", xs, best, True)
