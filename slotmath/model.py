@@ -307,6 +307,14 @@ class Game:
         return self.levels.index(level)
 
     @property
+    def reads_paylines(self) -> bool:
+        """True when the game pays along its ``paylines`` (``pays_by: lines``,
+        with or without tumbles): the question the line engine asks before
+        it builds a pay tensor, answered here so that the engine need not
+        look the pay rule up."""
+        return self.pays_by == "lines"
+
+    @property
     def ways_or_lines(self) -> int:
         """Ways a spin pays on (``pays_by: ways``: rows ** reels; with reel
         heights the most, the product of the largest heights), the cells a
