@@ -80,6 +80,7 @@ import numpy as np
 from slotmath.engine.cache import game_cache
 from slotmath.engine.distribution import MaxWin, WinDistribution
 from slotmath.errors import ensure
+from slotmath.features.declaration import Reader, is_number
 from slotmath.features.holdspin_chain import (
     EXACT_LAW_WORK,
     EXACT_WORK,
@@ -100,9 +101,8 @@ from slotmath.features.holdspin_spec import (  # noqa: F401  (re-exported)
     SPEC_KEYS,
     HoldAndSpinSpec,
     Prize,
-    load_hold_and_spin,
+    read_hold_and_spin,
 )
-from slotmath.features.options import Reader, is_number
 from slotmath.io.gamefile import GameFileError
 from slotmath.model import Game
 
@@ -111,6 +111,7 @@ __all__ = [
     "Prize",
     "HoldAndSpinSpec",
     "load_hold_and_spin",
+    "check_chain_cost",
     "hold_and_spin_landing",
     "hold_and_spin_chain",
     "trigger_keys",
@@ -175,6 +176,49 @@ def trigger_possible(game, spec) -> bool:
     for counts in _base_patterns(game, spec):
         top += max(bin(p).count("1") for p in range(1 << game.rows) if counts[p])
     return top >= spec.trigger
+
+
+def load_hold_and_spin(game: Game) -> HoldAndSpinSpec | None:
+    """The declared hold-and-spin (None when absent), parsed field by field
+    (:func:`~slotmath.features.holdspin_spec.read_hold_and_spin`), then
+    refused in one line naming the field when no window of the base reels
+    shows the trigger count or the chain is beyond the exact method's bounds
+    (:func:`check_chain_cost`).  Every consumer loads the feature here.
+
+    Raises :class:`~slotmath.io.gamefile.GameFileError` naming the game file
+    and the field.
+    """
+    spec = read_hold_and_spin(game)
+    if spec is not None:
+        _check_once(game, spec)
+    return spec
+
+
+@game_cache(maxsize=16)
+def _check_once(game: Game, spec: HoldAndSpinSpec) -> None:
+    w = "options.hold_and_spin"
+    rd = Reader(game)
+    if not trigger_possible(game, spec):
+        rd.fail(f"{w}.trigger", f"no window of reel set 'base' shows {spec.trigger} or more {spec.symbol}")
+    check_chain_cost(rd, game, spec, w)
+
+
+def check_chain_cost(rd: Reader, game: Game, spec: HoldAndSpinSpec, w: str) -> None:
+    """Refuse a respin count beyond the exact method's bounds
+    (:mod:`slotmath.features.cost`) on the chain's own state
+    (:func:`slotmath.features.holdspin_chain.chain_state`: the total count,
+    per-reel counts or masks), after the state's size itself
+    (:func:`slotmath.features.holdspin_chain.check_cost`)."""
+    from slotmath.features.cost import chain_problem
+
+    check_cost(game, spec)
+    state = chain_state(game, spec)
+    # Fractions on the total count, and on masks of few cells; per-reel
+    # counts turn to float64 where Fractions would be slow
+    exact = state.kind == "total" or (state.kind == "masks" and state.cells <= EXACT_CELLS)
+    problem = chain_problem("hold-and-spin", state.states, spec.respins, spec.rule, state.cells, exact)
+    if problem:
+        rd.fail(f"{w}.respins", problem)
 
 
 def trigger_keys(game: Game, spec: HoldAndSpinSpec) -> dict:
@@ -443,7 +487,7 @@ def hold_and_spin_trigger(game: Game, spec: HoldAndSpinSpec):
 
 def key_mask(game: Game, key: tuple) -> int:
     """Start mask (bit ``reel * H + row``) of a row-pattern key."""
-    from slotmath.features.lockit_round import start_state
+    from slotmath.features.landing import start_state
 
     return start_state(key, game.rows)[1]
 

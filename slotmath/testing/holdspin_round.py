@@ -24,6 +24,7 @@ import numpy as np
 
 from slotmath.engine.distribution import WinDistribution
 from slotmath.errors import ensure
+from slotmath.features.declaration import Reader
 from slotmath.features.holdspin import (
     COINS_TABLE,
     HoldAndSpinSpec,
@@ -40,7 +41,6 @@ from slotmath.features.holdspin import (
     rows_matter,
     trigger_keys,
 )
-from slotmath.features.options import Reader
 from slotmath.model import Game
 
 __all__ = [
