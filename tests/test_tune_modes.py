@@ -117,10 +117,16 @@ def test_the_api_takes_a_mode_and_per_mode_targets():
     "args, message",
     [
         (["--mode", "bonus", "--target-rtp", "95%"], "bet mode tuned 'bonus': tune_modes has no such mode"),
-        (["--target-rtp", "95%", "--target-rtp", "bonus=95%"], "target for bet mode 'bonus': tune_modes has no"),
+        (
+            ["--target-rtp", "95%", "--target-rtp", "bonus=95%"],
+            "target for bet mode 'bonus': tune_modes has no",
+        ),
         (["--target-rtp", "95%", "--figure", "bonus/vi=1:9"], "target for bet mode 'bonus'"),
         (["--mode", "ante", "--target-rtp", "95%", "--reel-set", "base"], "bet mode 'ante' does not play"),
-        (["--target-rtp", "95%", "--target-rtp", "ante=95%"], "bet mode 'ante' does not play reel set 'base'"),
+        (
+            ["--target-rtp", "95%", "--target-rtp", "ante=95%"],
+            "bet mode 'ante' does not play reel set 'base'",
+        ),
         (["--target-rtp", "buy=95%", "--target-rtp", "buy=96%"], "two targets for bet mode 'buy'"),
         (["--mode", "buy", "--target-rtp", "95%", "--target-rtp", "buy=9%"], "two targets for bet mode"),
         (["--mode", "buy", "--target-rtp", "base=95%"], "no target for the bet mode tuned, 'buy'"),
