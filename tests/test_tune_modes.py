@@ -74,14 +74,25 @@ def test_two_modes_sharing_the_reels_are_tuned_at_once(tmp_path, capsys):
             assert Fraction(row["after exact"]) == rtp and row["met"] is True
 
 
+def buy_over_base(game) -> Fraction:
+    return mode_par(game, "buy").rtp / mode_par(game, "base").rtp
+
+
 def test_a_miss_names_the_mode_and_by_how_much():
-    """With STAR held, the buy's RTP over the base's is fixed by the reels'
-    STARs (about 0.93 here), so base 96 % and buy 96 % cannot both hold:
+    """With STAR held, the buy's RTP over the base's is fixed.  Hand-worked:
+    a spin's mean win is ``w`` on the shared strips, 3 STAR show with
+    ``p = (3/18)^3 = 1/216`` and retrigger 5 more games, so 5 bought games
+    last ``5 / (1 - 5p)`` games and pay ``2 w 5 / (1 - 5p)``; the base
+    round is ``w + p 10 w / (1 - 5p) = w (1 + 5p) / (1 - 5p)``; over the
+    costs 10.5 and 1: buy / base ``= 1 / (1.05 + 5.25 p) = 1440/1547``.
+    Base 96 % and buy 96 % (ratio 1 +- 0.1 %) therefore cannot both hold:
     the result says which mode misses and by how much, and that is the
     distance of the mode's par RTP from its target band."""
+    ratio = 1 / (Fraction("1.05") + Fraction("5.25") / 216)
+    assert ratio == Fraction(1440, 1547) and buy_over_base(load_game(MODES)) == ratio
     targets = Targets(Fraction("0.96"), 5e-4, mode_rtp={"buy": Fraction("0.96")})
     res = slotmath.tune(MODES, targets, component_share=None, max_evaluations=30, progress=False)
-    assert not res.feasible
+    assert not res.feasible and buy_over_base(res.tuned) == ratio
     missed = res.binding[res.binding["note"].str.startswith("missed")]
     assert len(missed)
     for _, row in missed.iterrows():
