@@ -155,3 +155,19 @@ def test_bad_mode_input_exits_2_with_one_line(args, message, capsys):
     assert status == 2 and "Traceback" not in err
     assert lines is None or len(err.strip().splitlines()) == lines, err
     assert message in err.strip().splitlines()[-1], err
+
+
+def test_reachable_rtp_of_a_mode_is_per_unit_of_its_cost():
+    """A target out of reach names the tuned mode's reachable RTP per unit of
+    its cost: the relaxation's range of the ante's line RTP over 1.25 plus
+    the rest of its RTP, which holds the RTP the best candidate reached."""
+    targets = Targets(Fraction("0.5"), 5e-4)
+    res = slotmath.tune(MODES, targets, mode="ante", max_evaluations=10, progress=False)
+    assert not res.feasible
+    after = res.after[1]
+    rest = after["rtp"] - after["rtp:lines"]
+    lo, hi = res.rtp_range[1]
+    assert lo + float(rest) <= float(after["rtp"]) <= hi + float(rest)
+    assert float(after["rtp:lines"]) == pytest.approx(
+        float(mode_par(res.tuned, "ante").par.components["lines"]) / 1.25
+    )

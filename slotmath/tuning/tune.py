@@ -127,7 +127,9 @@ class TuningResult:
         Share-of-RTP bands added to keep each component's share (``{figure: (lo, hi)}``).
     rtp_range : dict
         ``{level: (lo, hi)}`` line RTP reachable within the limits (continuous
-        relaxation; computed only when the targets are not met).
+        relaxation, per unit of the tuned bet mode's cost; computed only when
+        the targets are not met, and not for a mode whose base spin is not
+        the tuned set, such as a buy).
     """
 
     game: Game
@@ -544,11 +546,12 @@ def tune(
     after = solver.ev.figures(x_after)
     result = assess(after, targets)
     reach = {}
-    if not result.feasible:
+    scale = solver.ev.link("rtp").scale  # the tuned mode's RTP per unit of line RTP, if known
+    if not result.feasible and scale is not None:
         for lv in sorted(set(solver.ev.rep.values())):
             rng = line_rtp_range(solver, x_after, lv)
             if rng is not None:
-                reach[lv] = rng
+                reach[lv] = (rng[0] * scale, rng[1] * scale)
     return TuningResult(
         game,
         tuned,
