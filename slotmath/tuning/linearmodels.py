@@ -103,11 +103,9 @@ class Evaluator:
         if not self.modes:
             return game_figures(game, level, self.space.reel_set, needed)
         out: dict = {}
+        names = [split_figure(n) for n in needed or ()]
         for i, mode in enumerate(self.modes):
-            want = None
-            if needed is not None:
-                names = [split_figure(n) for n in needed]
-                want = {f for m, f in names if (m is None if i == 0 else m == mode)}
+            want = None if needed is None else {f for m, f in names if m == (None if i == 0 else mode)}
             figs = mode_figures(game, mode, level, want)
             out.update(figs if i == 0 else {mode_figure(mode, k): v for k, v in figs.items()})
         return out

@@ -81,14 +81,13 @@ class Targets:
     def __post_init__(self):
         if isinstance(self.rtp, float):
             object.__setattr__(self, "rtp", Fraction(repr(self.rtp)))
-        # a figure of the mode tuned is named plainly
-        plain = {mode_figure(self.primary, "")}
-        bands = {
-            k[len(self.primary) + 1 :] if k.startswith(tuple(plain)) else k: v
-            for k, v in dict(self.bands).items()
-        }
-        object.__setattr__(self, "bands", {k: tuple(v) for k, v in bands.items()})
-        figs = [f[len(self.primary) + 1 :] if f.startswith(tuple(plain)) else f for f in self.rtp_figures]
+        prefix = mode_figure(self.primary, "")  # a figure of the mode tuned is named plainly
+
+        def plain(name: str) -> str:
+            return name[len(prefix) :] if name.startswith(prefix) else name
+
+        object.__setattr__(self, "bands", {plain(k): tuple(v) for k, v in dict(self.bands).items()})
+        figs = [plain(f) for f in self.rtp_figures]
         mode_rtp = {str(m): _fraction(v) for m, v in dict(self.mode_rtp).items()}
         if self.primary in mode_rtp:
             raise BoundsError(
