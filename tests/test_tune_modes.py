@@ -171,3 +171,17 @@ def test_reachable_rtp_of_a_mode_is_per_unit_of_its_cost():
     assert float(after["rtp:lines"]) == pytest.approx(
         float(mode_par(res.tuned, "ante").par.components["lines"]) / 1.25
     )
+
+
+def test_a_band_on_another_mode_is_met_and_is_that_mode_s_figure():
+    """``--figure buy/vi=2:2.5`` while the base game is tuned: the buy's VI
+    per unit of its cost is brought into the band, as ``par --mode buy``
+    computes it."""
+    targets = Targets(Fraction("0.96"), 5e-4, bands={"buy/vi": (2.0, 2.5)})
+    res = slotmath.tune(MODES, targets, max_evaluations=60, progress=False)
+    assert res.feasible and res.targets.modes == ("base", "buy")
+    buy = mode_par(res.tuned, "buy").to_dict()
+    assert res.after[1]["buy/vi"] == pytest.approx(buy["volatility_index"]["90"], rel=1e-12)
+    assert 2.0 <= buy["volatility_index"]["90"] <= 2.5
+    assert res.after[1]["buy/hit_frequency"] == buy["hit_frequency"]
+    assert abs(mode_par(res.tuned, "base").rtp - Fraction("0.96")) <= Fraction("0.0005")
