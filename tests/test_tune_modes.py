@@ -103,6 +103,10 @@ def test_a_miss_names_the_mode_and_by_how_much():
         by = abs(float(rtp) - 0.96) - 5e-4
         assert row["note"].startswith(f"missed by {by:.6%}")
     assert "buy" in set(missed["note"].str.extract(r"\(mode (\w+)\)")[0])
+    # the headline says it too, mode by mode
+    rows = dict(zip(res.summary["item"], res.summary["value"], strict=True))
+    by = abs(float(mode_par(res.tuned, "buy").rtp) - 0.96) - 5e-4
+    assert f"rtp missed by {by:.6%} (bet 1, 2)" in rows["mode buy"]
 
 
 def test_the_api_takes_a_mode_and_per_mode_targets():

@@ -344,15 +344,31 @@ class TuningResult:
         t = self.targets
         if not t.modes:
             return []
+        missed: dict = {}  # {mode: {figure: (largest miss, levels)}}
+        for c in self.assessment.checks:
+            if not c.ok:
+                mode, name = split_figure(c.figure)
+                worst, levels = missed.setdefault(mode or t.primary, {}).get(name, (0.0, []))
+                missed[mode or t.primary][name] = (max(worst, c.miss), [*levels, c.level])
+
+        def misses(mode: str) -> str:
+            return "".join(
+                f"; {name} missed by {_fmt(name, miss)} (bet {', '.join(map(str, levels))})"
+                for name, (miss, levels) in missed.get(mode, {}).items()
+            )
+
         rows = [
             (
                 "bet mode tuned",
-                f"{t.primary} (cost {float(mode_of(self.game, t.primary).cost):g} x total bet)",
+                f"{t.primary} (cost {float(mode_of(self.game, t.primary).cost):g} x total bet)"
+                + misses(t.primary),
             )
         ]
         for m in t.modes[1:]:
             goal = f"RTP {float(t.mode_rtp[m]):.6%} +- {t.tolerance:.4%}" if m in t.mode_rtp else "bands only"
-            rows.append((f"mode {m}", f"cost {float(mode_of(self.game, m).cost):g} x total bet, {goal}"))
+            rows.append(
+                (f"mode {m}", f"cost {float(mode_of(self.game, m).cost):g} x total bet, {goal}" + misses(m))
+            )
         return rows
 
     def text(self) -> str:
