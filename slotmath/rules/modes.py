@@ -32,6 +32,8 @@ __all__ = [
     "mode_names",
     "mode_of",
     "mode_game",
+    "mode_reel_sets",
+    "per_cost",
     "check_modes",
     "buy_game",
     "buy_spec",
@@ -83,6 +85,18 @@ def mode_game(game: Game, name: str) -> Game:
         variant = buy_game(variant)
     read = reel_sets_read(variant)
     return dataclasses.replace(variant, reel_sets={k: v for k, v in sets.items() if k in read})
+
+
+def mode_reel_sets(game: Game, name: str) -> dict:
+    """``{reel set the rules of mode name's game read: declared reel set
+    whose strips it plays}``: what a change of a declared reel set reaches
+    in that mode (a buy plays only its bought feature's sets)."""
+    from slotmath.rules.linegame import reel_sets_read
+
+    mode = mode_of(game, name)
+    variant = mode_game(game, name)
+    read = buy_spec(variant, mode).reel_sets() if mode.buy is not None else reel_sets_read(variant)
+    return {k: mode.reels.get(k, k) for k in sorted(read)}
 
 
 def buy_game(game: Game) -> Game:
@@ -170,7 +184,8 @@ def buy_analysis(game: Game, mode: Mode, level: int) -> ParResult:
     )
 
 
-def _per_cost(value, cost: Fraction):
+def per_cost(value, cost: Fraction):
+    """``value`` over ``cost``: a Fraction when ``value`` is one, else a float."""
     return value / cost if isinstance(value, Fraction) else float(value) / float(cost)
 
 
@@ -195,12 +210,12 @@ class ModeResult:
     @property
     def rtp(self) -> Fraction | float:
         """Mean round win over the cost [x cost]; a Fraction when exact."""
-        return _per_cost(self.par.rtp, self.cost)
+        return per_cost(self.par.rtp, self.cost)
 
     @property
     def components(self) -> dict:
         """RTP by component [x cost]."""
-        return {k: _per_cost(v, self.cost) for k, v in self.par.components.items()}
+        return {k: per_cost(v, self.cost) for k, v in self.par.components.items()}
 
     @property
     def round_cap(self):
