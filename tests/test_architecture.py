@@ -224,7 +224,7 @@ def test_every_listed_slow_test_exists():
     from conftest import slow_test_ids
 
     done = subprocess.run(
-        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider", str(ROOT / "tests")],
+        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider", "tests"],
         capture_output=True,
         text=True,
         cwd=ROOT,
