@@ -47,6 +47,8 @@ __all__ = [
     "hold_and_spin_start",
     "play_hold_and_spin",
     "hold_and_spin_args",
+    "bought_kernel",
+    "bought_sampler",
 ]
 
 
@@ -273,3 +275,74 @@ def hold_and_spin_args(game: Game, at: int) -> tuple:
     if counts:  # coin count per reel and stop
         pat = np.array([[bin(int(x)).count("1") for x in row] for row in pat], dtype=np.int64)
     return (pat, head, np.array([float(g)]), feature), FEATURE_EVENTS
+
+
+@nb.njit(cache=True)
+def _bought_start(rng, coins, H, R, on_counts, cells):
+    """The start of a bought feature: ``coins`` cells drawn uniformly without
+    replacement (a partial Fisher-Yates shuffle of ``cells``, exactly uniform
+    draws): their mask (bit ``reel * H + row``), or on counts the code of
+    the per-reel counts of :func:`play_counts`."""
+    n = H * R
+    for c in range(n):
+        cells[c] = c
+    for i in range(coins):
+        j = i + uniform_below(rng, n - i)
+        cells[i], cells[j] = cells[j], cells[i]
+    start = 0
+    for i in range(coins):
+        if on_counts:
+            start += (H + 1) ** (cells[i] // H)
+        else:
+            start |= 1 << cells[i]
+    return start
+
+
+@nb.njit(cache=True)
+def bought_kernel(rng, n, cols, coins, feature, g, cap):
+    """Play ``n`` bought hold-and-spin rounds from ``coins`` coins on uniform
+    cells: (wins [x total bet], events (:data:`FEATURE_EVENTS`), parts)
+    with the parts ``hold_and_spin`` and (``cols`` of length 2) the cap's cut
+    (0 or negative; ``cap`` < 0: none)."""
+    fdims = feature[0]
+    H, R = fdims[0], fdims[1]
+    on_counts = fdims[4] == 2
+    cells = np.empty(H * R, dtype=np.int64)
+    wins = np.empty(n, dtype=np.float64)
+    parts = np.zeros((n, cols.shape[0]), dtype=np.float64)
+    events = np.zeros(len(FEATURE_EVENTS), dtype=np.int64)
+    for i in range(n):
+        start = _bought_start(rng, coins, H, R, on_counts, cells)
+        award, is_full = play_feature(rng, start, *feature)
+        events[0] += 1
+        events[1] += is_full
+        events[2] += award
+        win = award * g
+        parts[i, 0] = win
+        if cap >= 0 and win > cap:
+            if cols.shape[0] > 1:
+                parts[i, 1] = cap - win
+            win = cap
+        wins[i] = win
+    return wins, events, parts
+
+
+def bought_sampler(game: Game, level: int, spec: HoldAndSpinSpec, coins: int):
+    """Compiled sampler of a bought hold-and-spin (a bet mode's ``buy:
+    {feature: hold_and_spin, coins: K}``, :mod:`slotmath.features.holdspin_buy`):
+    no base spin; ``coins`` cells drawn uniformly hold coins with prizes from
+    ``start_values``, then the respins play as in the round's slot
+    (:func:`play_feature`).  Its win is the ``hold_and_spin`` part (and the
+    ``round_cap`` cut of ``game``'s cap); the prizes do not depend on the bet
+    level ([x total bet])."""
+    from slotmath.features.options import load_features
+    from slotmath.montecarlo.run import RoundSampler
+
+    feature, g = feature_args(game, spec)
+    if feature[0][4] != 2 and game.rows * game.reels > 62:
+        raise ValueError(f"{game.name}: a bought hold-and-spin on masks needs at most 62 cells to sample")
+    cap = load_features(game).round_cap
+    parts = ("hold_and_spin",) + (("round_cap",) if cap is not None else ())
+    cols = np.arange(len(parts), dtype=np.int64)
+    args = (cols, np.int64(coins), feature, float(g), -1.0 if cap is None else float(cap))
+    return RoundSampler(bought_kernel, args, FEATURE_EVENTS, parts)
