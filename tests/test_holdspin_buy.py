@@ -213,3 +213,34 @@ def test_buying_an_undeclared_hold_and_spin_is_refused(tmp_path, capsys):
     assert main(["validate", str(write(tmp_path, data))]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "modes.k1.buy.feature" in err[0] and "does not declare" in err[0], err
+
+
+def test_progressive_jackpot_in_a_bought_hold_and_spin_is_refused(tmp_path, capsys):
+    rows, reels, feature = ROWS
+    data = game_data(rows, reels, feature, coins=[1])
+    data["options"]["jackpots"]["GRAND"] = {"seed": 20, "contribution": 0.01}
+    del data["modes"]["capped"]  # a round cap is refused beside a progressive anyway
+    assert main(["validate", str(write(tmp_path, data))]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "modes.k1.buy.feature" in err[0] and "progressive" in err[0], err
+
+
+def test_docs_worked_example(tmp_path):
+    # docs/features.md, "Worked example: a bought hold-and-spin": from 0 coins
+    # P(n) = 1/4, 1/4, 1/2 for n = 0, 1, 2; mean 5/4 x 2 + 1/2 x 10 = 15/2
+    # over 8 = 15/16; from 1 coin 2 + 1/2 x 2 + 1/2 x 10 = 8 over 9 = 8/9
+    from slotmath.rules.modes import all_modes_par
+
+    from conftest import docs_example
+
+    game, section = docs_example(tmp_path, "### Worked example: a bought hold-and-spin")
+    modes = all_modes_par(game)
+    superspin, one = modes["superspin"], modes["one_coin"]
+    assert superspin.par.rtp == Fr(15, 2) and superspin.rtp == Fr(15, 16)
+    assert one.par.rtp == 8 and one.rtp == Fr(8, 9)
+    assert superspin.par.hit_frequency == pytest.approx(3 / 4, abs=1e-15)
+    top = superspin.par.true_max_win
+    assert top.value == 20 and top.probability == Fr(1, 32)
+    for value, shown in ((15 / 16, "93.7500 %"), (8 / 9, "88.8889 %")):
+        assert f"{value:.4%}" == shown.replace(" ", "") and shown in section
+    assert "RTP `15/16`" in section and "RTP `8/9`" in section and "= 15/2`" in section

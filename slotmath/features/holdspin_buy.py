@@ -139,9 +139,14 @@ def bought_notes(game: Game, spec: HoldAndSpinSpec, coins: int) -> list:
     """Method notes of a bought hold-and-spin round."""
     cells = game.rows * game.reels
     state = chain_state(game, spec)
+    start = (
+        "an empty screen"
+        if coins == 0
+        else f"{coins} coins held on cells drawn uniformly among the {comb(cells, coins):,} sets of "
+        f"{coins} of the {cells} cells, each coin's prize from start_values"
+    )
     return [
-        f"Bought round: the hold-and-spin started at once (no base spin) with {coins} coins held "
-        f"on cells drawn uniformly among the {comb(cells, coins):,} sets of {coins} of the {cells} "
-        f"cells, each coin's prize from start_values; then {spec.respins} respins ({spec.rule}).",
+        f"Bought round: the hold-and-spin started at once (no base spin) from {start}; then "
+        f"{spec.respins} respins ({spec.rule}).",
         state.describe(),
     ]

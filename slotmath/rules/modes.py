@@ -108,6 +108,15 @@ def check_modes(game: Game) -> None:
     for name, mode in game.modes.items():
         if mode.buy is not None and mode.buy.coins is not None:
             check_coins(game, name, mode.buy.coins)
+            jackpots = {**(game.options or {}), **mode.options}.get("jackpots") or {}
+            for jackpot, value in jackpots.items() if isinstance(jackpots, dict) else ():
+                if isinstance(value, dict):
+                    raise GameFileError(
+                        game.source,
+                        f"modes.{name}.buy.feature",
+                        f"a bought hold-and-spin with a progressive jackpot (options.jackpots.{jackpot}) "
+                        "is not computed (the jackpot's return is not a coin win of the round)",
+                    )
         try:
             variant = mode_game(game, name)
             rules_for(variant).check(variant)
