@@ -114,6 +114,7 @@ __all__ = [
     "hold_and_spin_landing",
     "hold_and_spin_chain",
     "trigger_keys",
+    "trigger_possible",
     "coin_patterns",
     "pattern_counts",
     "final_count_laws",
