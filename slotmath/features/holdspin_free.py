@@ -50,8 +50,8 @@ def free_hold_and_spin(game: Game, level: int, free_reels: str):
 def check_in_free_games(game: Game) -> None:
     """Refuse ``in_free_games`` where it is not computed, in one line naming
     the field: without ``options.free_games``, with a sticky or expanding
-    wild, tumbles or variable reel heights, or when no free window shows
-    ``trigger`` coins."""
+    wild, tumbles, variable reel heights or a progressive jackpot, or when
+    no free window shows ``trigger`` coins."""
     from slotmath.features.holdspin import trigger_possible
     from slotmath.features.options import Reader, load_features
 
@@ -67,6 +67,9 @@ def check_in_free_games(game: Game) -> None:
         rd.fail(w, "is not computed with a sticky or expanding wild in the free games")
     if "tumble" in game.options or game.heights is not None:
         rd.fail(w, "is not computed with tumbles or variable reel heights")
+    jackpots = game.options.get("jackpots")
+    if isinstance(jackpots, dict) and any(isinstance(v, dict) for v in jackpots.values()):
+        rd.fail(w, "is not computed with a progressive jackpot (its return counts base-game hits)")
     if not trigger_possible(game, dataclasses.replace(spec, base_reels=free.reels)):
         rd.fail(
             w,

@@ -462,6 +462,7 @@ def buy_sampler(game: Game, level: int, spec) -> RoundSampler:
     silent = (dims, sym, cells, *no_pay, np.full_like(sc_event, -1))
     trig, ftrig, games, prize, again, reprize, params, fg_at, sticky, mults, need = feat
     bought = np.full_like(games, spec.games(0))
+    hold = (np.zeros_like(hold[0]), *hold[1:])  # a hold-and-spin plays in the free games only
     mults = np.full_like(mults, float(spec.multiplier_of(0)))
     silent_feat = (np.zeros_like(trig), ftrig, bought, np.zeros_like(prize), again, reprize, params, fg_at)
     feat = (*silent_feat, sticky, mults, need)  # retriggers keep the reel condition

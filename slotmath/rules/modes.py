@@ -93,8 +93,13 @@ def mode_game(game: Game, name: str) -> Game:
 
 def buy_game(game: Game, feature: str = "free_games") -> Game:
     """``game`` with only the options a round buying ``feature`` plays
-    (:data:`BUY_OPTIONS`): the base spin and the features it starts are not played."""
+    (:data:`BUY_OPTIONS`): the base spin and the features it starts are not
+    played; bought free games keep a hold-and-spin that triggers in them
+    (``in_free_games``) and its jackpots."""
     keep = BUY_OPTIONS[feature]
+    held = game.options.get("hold_and_spin")
+    if feature == "free_games" and isinstance(held, dict) and held.get("in_free_games") is True:
+        keep = (*keep, "hold_and_spin", "jackpots")
     return dataclasses.replace(game, options={k: v for k, v in game.options.items() if k in keep})
 
 
