@@ -572,6 +572,13 @@ def round_notes(law, cap) -> list:
             "when the chain is small, or on masks of at most 6 cells, else float64 (relative error "
             "below about 1e-12)."
         )
+    if "hold_and_spin_per_free_game" in law.figures.get("free_games", {}):
+        notes.append(
+            "Hold-and-spin in free games: a free game's window triggers it on the free reel set; its "
+            "award is part of that game's win (times the free games' multiplier, in the free_games "
+            "component); mean exact by Wald's identity (E[games played] x E[award per free game]), "
+            "award law through the per-game (win, extra games) table (float64)."
+        )
     if "lockit" in law.figures:
         from slotmath.features.lockit_round import EXACT_CELLS
 
