@@ -124,6 +124,7 @@ __all__ = [
     "total_means",
     "mean_of_law",
     "count_means",
+    "reel_state_means",
     "odds_of_starts",
     "award_top",
     "mask_count_laws",
@@ -350,20 +351,39 @@ def hold_and_spin_means(game: Game, level: int, spec: HoldAndSpinSpec, exact: bo
     return _means(game, spec, exact)
 
 
+def reel_state_means(game: Game, spec: HoldAndSpinSpec, exact: bool | None = None) -> np.ndarray | None:
+    """On the ``reels`` state: mean award [x total bet] from every per-reel
+    count state (its coins held at the start, prizes from ``start_values``),
+    shape (H + 1,) * R, exact Fractions on the chain of per-reel counts
+    (:func:`count_chain_values`) when ``exact`` or, with ``exact`` None, when
+    the chain is small; else (or on another state) None."""
+    return _reel_state_means(game, spec, exact)
+
+
 @game_cache(maxsize=8)
-def _means(game, spec, exact):
-    ev, _ = HoldAndSpinSpec.table_moments(spec.values)
-    es, _ = HoldAndSpinSpec.table_moments(spec.start_values)
+def _reel_state_means(game, spec, exact):
     cells = game.rows * game.reels
     p = reel_probabilities(game, spec)
     state = chain_state(game, spec)
     small = state.work // (cells + 1) <= EXACT_WORK  # one value per state, not a law
-    if state.kind == "reels" and (exact or (exact is None and small)):
-        ensure(p is not None, "holdspin.py: expected p is not None")
-        f = count_grid(game.rows, game.reels) * ev
-        f[(game.rows,) * game.reels] += spec.full_screen
-        V = count_chain_values(p, game.rows, spec.respins, spec.rule, f)
-        return {key: V[key] - sum(key) * (ev - es) for key in trigger_keys(game, spec)}
+    if state.kind != "reels" or not (exact or (exact is None and small)):
+        return None
+    ensure(p is not None, "holdspin.py: expected p is not None")
+    ev, _ = HoldAndSpinSpec.table_moments(spec.values)
+    es, _ = HoldAndSpinSpec.table_moments(spec.start_values)
+    f = count_grid(game.rows, game.reels) * ev
+    f[(game.rows,) * game.reels] += spec.full_screen
+    V = count_chain_values(p, game.rows, spec.respins, spec.rule, f)
+    return V - count_grid(game.rows, game.reels) * (ev - es)
+
+
+@game_cache(maxsize=8)
+def _means(game, spec, exact):
+    cells = game.rows * game.reels
+    state = chain_state(game, spec)
+    V = reel_state_means(game, spec, exact)
+    if V is not None:
+        return {key: V[key] for key in trigger_keys(game, spec)}
     if state.kind == "total":
         by_count = total_means(game, spec, exact)
         return {key: by_count[sum(key)] for key in trigger_keys(game, spec)}

@@ -43,6 +43,7 @@ from slotmath.features.holdspin import (
     mask_count_laws,
     mean_of_law,
     odds_of_starts,
+    reel_state_means,
 )
 from slotmath.features.holdspin_chain import PrizeSums
 from slotmath.model import Game
@@ -96,11 +97,17 @@ def bought_count_law(game: Game, spec: HoldAndSpinSpec, coins: int, exact: bool 
 
 def bought_mean(game: Game, spec: HoldAndSpinSpec, coins: int, exact: bool | None = None):
     """Mean award [x total bet] of the feature bought with ``coins`` coins:
-    the chain's exact mean from that count on the ``total`` state, else
-    ``K E[S] + (E[n] - K) E[V] + P(full) G`` of :func:`bought_count_law`
-    (a Fraction when that law is exact)."""
-    if chain_state(game, spec).kind == "total" and exact is not False:
+    the chain's exact mean from that count on the ``total`` state, the
+    start law's mixture of the exact per-reel state means
+    (:func:`~slotmath.features.holdspin.reel_state_means`) on the ``reels``
+    state, else ``K E[S] + (E[n] - K) E[V] + P(full) G`` of
+    :func:`bought_count_law` (a Fraction when that law is exact)."""
+    kind = chain_state(game, spec).kind
+    if kind == "total" and exact is not False:
         return count_means(game, spec, exact)[coins]
+    V = reel_state_means(game, spec, exact) if kind == "reels" else None
+    if V is not None:  # exact on the chain of per-reel counts
+        return sum((w * V[key] for key, w in start_law(game, spec, coins).items()), Fraction(0))
     return mean_of_law(spec, coins, bought_count_law(game, spec, coins, exact), game.rows * game.reels)
 
 
