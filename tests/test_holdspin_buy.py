@@ -244,3 +244,19 @@ def test_docs_worked_example(tmp_path):
     for value, shown in ((15 / 16, "93.7500 %"), (8 / 9, "88.8889 %")):
         assert f"{value:.4%}" == shown.replace(" ", "") and shown in section
     assert "RTP `15/16`" in section and "RTP `8/9`" in section and "= 15/2`" in section
+
+
+def test_example_game_buys():
+    # data/games/hold_and_spin_buy: every cell lands a coin alike (the chain on
+    # the total count), so the 6-coin buy's mean award is the base game's mean
+    # award given 6 coins at the trigger, wherever they are
+    from slotmath.features.holdspin import load_hold_and_spin, total_means
+
+    game = load_game("hold_and_spin_buy")
+    six = mode_par(game, "six_coins")
+    assert six.par.rtp == total_means(game, load_hold_and_spin(game))[6]
+    assert six.rtp == six.par.rtp / Fr(39, 2)
+    superspin = mode_par(game, "superspin")
+    assert isinstance(superspin.rtp, Fr) and 0.9 < superspin.rtp < 1
+    # 15 coins, each at the largest prize (MAJOR, 100), plus the GRAND (1000)
+    assert superspin.par.true_max_win.value == 15 * 100 + 1000
