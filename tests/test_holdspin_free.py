@@ -257,3 +257,22 @@ def test_refusals(tmp_path, capsys, change, field, problem):
     assert main(["validate", str(write(tmp_path, data))]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and field in err[0] and problem in err[0], err
+
+
+def test_bought_hold_and_spin_of_a_game_that_plays_it_in_free_games(tmp_path):
+    # the bought round plays no free games: the hold-and-spin from 1 coin on
+    # one of the 3 cells (1/3 each), every coin worth E[V] = 2, a full screen 5 more
+    from slotmath.rules.modes import mode_par
+
+    data = game_data()
+    data["modes"] = {"hs": {"cost": 4, "buy": {"feature": "hold_and_spin", "coins": 1}}}
+    game = load_game(write(tmp_path, data))
+    want = sum(
+        (
+            Fr(1, 3) * q * (2 * bin(m).count("1") + (FULL if m == 7 else 0))
+            for cell in range(3)
+            for m, q in respins(1 << cell, 1)
+        ),
+        Fr(0),
+    )
+    assert mode_par(game, "hs").par.rtp == want and mode_par(game, "hs").rtp == want / 4

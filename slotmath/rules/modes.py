@@ -98,9 +98,13 @@ def buy_game(game: Game, feature: str = "free_games") -> Game:
     (``in_free_games``) and its jackpots."""
     keep = BUY_OPTIONS[feature]
     held = game.options.get("hold_and_spin")
-    if feature == "free_games" and isinstance(held, dict) and held.get("in_free_games") is True:
+    in_free = isinstance(held, dict) and held.get("in_free_games") is True
+    if feature == "free_games" and in_free:
         keep = (*keep, "hold_and_spin", "jackpots")
-    return dataclasses.replace(game, options={k: v for k, v in game.options.items() if k in keep})
+    options = {k: v for k, v in game.options.items() if k in keep}
+    if feature == "hold_and_spin" and in_free:  # a bought hold-and-spin plays no free games
+        options["hold_and_spin"] = {**held, "in_free_games": False}
+    return dataclasses.replace(game, options=options)
 
 
 def check_modes(game: Game) -> None:
