@@ -115,6 +115,7 @@ __all__ = [
     "hold_and_spin_landing",
     "hold_and_spin_chain",
     "trigger_keys",
+    "trigger_possible",
     "coin_patterns",
     "pattern_counts",
     "final_count_laws",
@@ -122,6 +123,11 @@ __all__ = [
     "chain_state",
     "check_cost",
     "total_means",
+    "mean_of_law",
+    "count_means",
+    "reel_state_means",
+    "odds_of_starts",
+    "award_top",
     "mask_count_laws",
     "mask_means",
     "rows_matter",
@@ -389,30 +395,49 @@ def hold_and_spin_means(game: Game, level: int, spec: HoldAndSpinSpec, exact: bo
     return _means(game, spec, exact)
 
 
+def reel_state_means(game: Game, spec: HoldAndSpinSpec, exact: bool | None = None) -> np.ndarray | None:
+    """On the ``reels`` state: mean award [x total bet] from every per-reel
+    count state (its coins held at the start, prizes from ``start_values``),
+    shape (H + 1,) * R, exact Fractions on the chain of per-reel counts
+    (:func:`count_chain_values`) when ``exact`` or, with ``exact`` None, when
+    the chain is small; else (or on another state) None."""
+    return _reel_state_means(game, spec, exact)
+
+
 @game_cache(maxsize=8)
-def _means(game, spec, exact):
-    ev, _ = HoldAndSpinSpec.table_moments(spec.values)
-    es, _ = HoldAndSpinSpec.table_moments(spec.start_values)
+def _reel_state_means(game, spec, exact):
     cells = game.rows * game.reels
     p = reel_probabilities(game, spec)
     state = chain_state(game, spec)
     small = state.work // (cells + 1) <= EXACT_WORK  # one value per state, not a law
-    if state.kind == "reels" and (exact or (exact is None and small)):
-        ensure(p is not None, "holdspin.py: expected p is not None")
-        f = count_grid(game.rows, game.reels) * ev
-        f[(game.rows,) * game.reels] += spec.full_screen
-        V = count_chain_values(p, game.rows, spec.respins, spec.rule, f)
-        return {key: V[key] - sum(key) * (ev - es) for key in trigger_keys(game, spec)}
+    if state.kind != "reels" or not (exact or (exact is None and small)):
+        return None
+    ensure(p is not None, "holdspin.py: expected p is not None")
+    ev, _ = HoldAndSpinSpec.table_moments(spec.values)
+    es, _ = HoldAndSpinSpec.table_moments(spec.start_values)
+    f = count_grid(game.rows, game.reels) * ev
+    f[(game.rows,) * game.reels] += spec.full_screen
+    V = count_chain_values(p, game.rows, spec.respins, spec.rule, f)
+    return V - count_grid(game.rows, game.reels) * (ev - es)
+
+
+@game_cache(maxsize=8)
+def _means(game, spec, exact):
+    cells = game.rows * game.reels
+    state = chain_state(game, spec)
+    V = reel_state_means(game, spec, exact)
+    if V is not None:
+        return {key: V[key] for key in trigger_keys(game, spec)}
     if state.kind == "total":
         by_count = total_means(game, spec, exact)
         return {key: by_count[sum(key)] for key in trigger_keys(game, spec)}
     return {
-        key: _mean_of_law(spec, sum(key), law, cells)
+        key: mean_of_law(spec, sum(key), law, cells)
         for key, law in final_count_laws(game, spec, exact).items()
     }
 
 
-def _mean_of_law(spec: HoldAndSpinSpec, k0: int, law, cells: int):
+def mean_of_law(spec: HoldAndSpinSpec, k0: int, law, cells: int):
     """``k0 E[S] + (E[n] - k0) E[V] + P(full) G`` for the final-count law ``law``."""
     ev, _ = HoldAndSpinSpec.table_moments(spec.values)
     es, _ = HoldAndSpinSpec.table_moments(spec.start_values)
@@ -426,11 +451,19 @@ def _mean_of_law(spec: HoldAndSpinSpec, k0: int, law, cells: int):
 def total_means(game: Game, spec: HoldAndSpinSpec, exact: bool | None = None) -> dict:
     """On the ``total`` state (every cell lands alike): mean award [x total
     bet] by the number of coins that trigger, ``trigger <= n <= H R``."""
-    return _total_means(game, spec, exact)
+    by_count = count_means(game, spec, exact)
+    return {n: by_count[n] for n in range(spec.trigger, game.rows * game.reels + 1)}
+
+
+def count_means(game: Game, spec: HoldAndSpinSpec, exact: bool | None = None) -> dict:
+    """On the ``total`` state: mean award [x total bet] from ``n`` coins held
+    at the start (prizes from ``start_values``), for every ``0 <= n <= H R``
+    (exact Fractions unless ``exact`` is False)."""
+    return _count_means(game, spec, exact)
 
 
 @game_cache(maxsize=8)
-def _total_means(game, spec, exact):
+def _count_means(game, spec, exact):
     cells = game.rows * game.reels
     ev, _ = HoldAndSpinSpec.table_moments(spec.values)
     es, _ = HoldAndSpinSpec.table_moments(spec.start_values)
@@ -439,7 +472,7 @@ def _total_means(game, spec, exact):
     p = reel_probabilities(game, spec)
     ensure(p is not None, "holdspin.py: expected p is not None")
     V = total_count_values(p[0], cells, spec.respins, spec.rule, f, exact is not False)
-    return {n: V[n] - n * (ev - es) for n in range(spec.trigger, cells + 1)}
+    return {n: V[n] - n * (ev - es) for n in range(cells + 1)}
 
 
 def award_grid_laws(game: Game, spec: HoldAndSpinSpec, exact) -> tuple:
@@ -682,7 +715,6 @@ def feature_odds(
     expected count per round of the sampler's events (``event_rates``).
     Keys are per-reel counts, with ``rows`` per-reel row patterns, with
     ``total`` the total count of coins (``total`` state)."""
-    cells = game.rows * game.reels
     if total:
         L = count_laws(game, spec, exact)
         means, laws, coins = total_means(game, spec, exact), {n: L[n] for n in probs}, {n: n for n in probs}
@@ -696,6 +728,24 @@ def feature_odds(
         means = hold_and_spin_means(game, 0, spec, exact)
         laws = final_count_laws(game, spec, exact)
         coins = {k: sum(k) for k in probs}
+    return odds_of_starts(game, spec, probs, means, laws, coins)
+
+
+def odds_of_starts(
+    game: Game,
+    spec: HoldAndSpinSpec,
+    probs: dict,
+    means: dict,
+    laws: dict,
+    coins: dict,
+    low: int | None = None,
+) -> dict:
+    """The figures of :func:`feature_odds` from ``probs`` = {start: P},
+    ``means`` = {start: mean award}, ``laws`` = {start: final-count law} and
+    ``coins`` = {start: coins held at the start}; the table of coins on
+    screen from ``low`` coins (default ``trigger``)."""
+    cells = game.rows * game.reels
+    low = spec.trigger if low is None else low
     p = sum(probs.values(), Fraction(0))
     pf = float(p)
     full = sum(float(probs[k]) * float(laws[k][cells]) for k in probs)
@@ -726,7 +776,7 @@ def feature_odds(
         "jackpot_hits_per_round": jackpots,
         "coins_given_trigger": [
             {"coins": int(n), "at_trigger": at_trigger[n] / pf, "at_end": at_end[n] / pf}
-            for n in range(spec.trigger, cells + 1)
+            for n in range(low, cells + 1)
         ],
         "event_rates": dict(zip(FEATURE_EVENTS, (pf, full, rtp / float(prize_grid(spec))), strict=True)),
     }

@@ -30,6 +30,7 @@ SPEC_KEYS = (
     "values",
     "start_values",
     "full_screen",
+    "in_free_games",
 )
 RESPIN_MODELS = ("cells", "reels")
 
@@ -65,6 +66,7 @@ class HoldAndSpinSpec:
     full_screen: Fraction
     full_screen_label: str
     base_reels: str = "base"
+    in_free_games: bool = False
 
     def reel_sets(self) -> set:
         """The reel sets the hold-and-spin reads: the triggering set and the respins' own."""
@@ -136,8 +138,11 @@ def _read(game: Game) -> HoldAndSpinSpec:
     if "start_values" in spec:
         start = _table(rd, spec["start_values"], f"{w}.start_values", jackpots)
     full, full_label = rd.prize(spec.get("full_screen", 0), f"{w}.full_screen", jackpots)
+    in_free = spec.get("in_free_games", False)
+    if not isinstance(in_free, bool):
+        rd.fail(f"{w}.in_free_games", f"must be true or false, got {str(in_free)[:40]!r}")
     out = HoldAndSpinSpec(
-        symbol, trigger, respins, rule, respin, reels, probs, values, start, full, full_label
+        symbol, trigger, respins, rule, respin, reels, probs, values, start, full, full_label, "base", in_free
     )
     return out
 

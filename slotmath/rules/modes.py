@@ -37,13 +37,19 @@ __all__ = [
     "check_modes",
     "buy_game",
     "buy_spec",
+    "check_coins",
+    "bought_feature",
+    "buy_sampler",
     "buy_analysis",
     "mode_par",
     "all_modes_par",
 ]
 
-#: option keys a bought free-games round plays (the base game's own features are not started)
-BUY_OPTIONS = ("free_games", "round_cap", "wild_multipliers")
+#: option keys a bought round plays, by bought feature (the base game's other features are not started)
+BUY_OPTIONS = {
+    "free_games": ("free_games", "round_cap", "wild_multipliers"),
+    "hold_and_spin": ("hold_and_spin", "jackpots", "round_cap"),
+}
 
 
 def mode_names(game: Game) -> tuple:
@@ -82,7 +88,7 @@ def mode_game(game: Game, name: str) -> Game:
         game, reel_sets=sets, options=options, modes={}, title=f"{game.title} [mode {name}]"
     )
     if mode.buy is not None:
-        variant = buy_game(variant)
+        variant = buy_game(variant, mode.buy.feature)
     read = reel_sets_read(variant)
     return dataclasses.replace(variant, reel_sets={k: v for k, v in sets.items() if k in read})
 
@@ -99,10 +105,20 @@ def mode_reel_sets(game: Game, name: str) -> dict:
     return {k: mode.reels.get(k, k) for k in sorted(read)}
 
 
-def buy_game(game: Game) -> Game:
-    """``game`` with only the options a bought free-games round plays
-    (:data:`BUY_OPTIONS`): the base spin and the features it starts are not played."""
-    return dataclasses.replace(game, options={k: v for k, v in game.options.items() if k in BUY_OPTIONS})
+def buy_game(game: Game, feature: str = "free_games") -> Game:
+    """``game`` with only the options a round buying ``feature`` plays
+    (:data:`BUY_OPTIONS`): the base spin and the features it starts are not
+    played; bought free games keep a hold-and-spin that triggers in them
+    (``in_free_games``) and its jackpots."""
+    keep = BUY_OPTIONS[feature]
+    held = game.options.get("hold_and_spin")
+    in_free = isinstance(held, dict) and held.get("in_free_games") is True
+    if feature == "free_games" and in_free:
+        keep = (*keep, "hold_and_spin", "jackpots")
+    options = {k: v for k, v in game.options.items() if k in keep}
+    if feature == "hold_and_spin" and in_free:  # a bought hold-and-spin plays no free games
+        options["hold_and_spin"] = {**held, "in_free_games": False}
+    return dataclasses.replace(game, options=options)
 
 
 def check_modes(game: Game) -> None:
@@ -113,6 +129,17 @@ def check_modes(game: Game) -> None:
     from slotmath.rules.registry import rules_for
 
     for name, mode in game.modes.items():
+        if mode.buy is not None and mode.buy.coins is not None:
+            check_coins(game, name, mode.buy.coins)
+            jackpots = {**(game.options or {}), **mode.options}.get("jackpots") or {}
+            for jackpot, value in jackpots.items() if isinstance(jackpots, dict) else ():
+                if isinstance(value, dict):
+                    raise GameFileError(
+                        game.source,
+                        f"modes.{name}.buy.feature",
+                        f"a bought hold-and-spin with a progressive jackpot (options.jackpots.{jackpot}) "
+                        "is not computed (the jackpot's return is not a coin win of the round)",
+                    )
         try:
             variant = mode_game(game, name)
             rules_for(variant).check(variant)
@@ -122,14 +149,41 @@ def check_modes(game: Game) -> None:
             raise GameFileError(game.source, f"modes.{name}", f"{exc.field}: {exc.problem}") from None
 
 
+def check_coins(game: Game, name: str, coins: int) -> None:
+    """Refuse a bought hold-and-spin's ``coins`` that do not fit the window
+    (one line naming ``modes.NAME.buy.coins``)."""
+    cells = game.rows * game.reels
+    if game.heights is not None:
+        raise GameFileError(
+            game.source, f"modes.{name}.buy.feature", "a hold-and-spin is not bought on variable reel heights"
+        )
+    if not 0 <= coins <= cells:
+        raise GameFileError(
+            game.source,
+            f"modes.{name}.buy.coins",
+            f"must be from 0 to the {cells} cells of the {game.rows}x{game.reels} window, got {coins}",
+        )
+
+
 def buy_spec(game: Game, mode: Mode):
-    """The free games a buy starts: the declared ones with every count
+    """The feature a buy starts: the declared free games with every count
     starting ``mode.buy.games`` games and no prize (retriggers keep the
-    declared retrigger awards)."""
+    declared retrigger awards); a bought hold-and-spin's declaration as it
+    is (:class:`~slotmath.features.holdspin.HoldAndSpinSpec`, started from
+    ``mode.buy.coins`` coins)."""
     from slotmath.features.options import load_features
 
+    if mode.buy is not None and mode.buy.feature == "hold_and_spin":
+        from slotmath.features.holdspin import load_hold_and_spin
+
+        held = load_hold_and_spin(game)
+        if held is None:
+            raise GameFileError(
+                game.source, "buy.feature", "buys hold_and_spin, which the mode does not declare"
+            )
+        return held
     spec = load_features(game).free_games
-    if spec is None or mode.buy is None:
+    if spec is None or mode.buy is None or mode.buy.games is None:
         raise GameFileError(game.source, "buy.feature", "buys free_games, which the mode does not declare")
     return dataclasses.replace(
         spec,
@@ -139,23 +193,45 @@ def buy_spec(game: Game, mode: Mode):
     )
 
 
+def bought_feature(game: Game, mode: Mode, level: int) -> tuple:
+    """``(feature, notes, cycle)`` of a bought round: the
+    :class:`~slotmath.features.round.Feature` the one-key round starts, the
+    notes saying what is bought, and the cycle of the reel set it plays."""
+    spec = buy_spec(game, mode)
+    ensure(mode.buy is not None, "modes.py: a bought mode has a buy")
+    if mode.buy.feature == "hold_and_spin":
+        from slotmath.features.holdspin_buy import bought_feature as held
+        from slotmath.features.holdspin_buy import bought_notes
+
+        coins = mode.buy.coins or 0
+        reels = spec.reels or spec.base_reels
+        return held(game, level, spec, coins), bought_notes(game, spec, coins), game.cycle(reels)
+    from slotmath.features.freeround import free_games_feature_of
+
+    notes = [
+        f"Bought round: {spec.games(0)} free games started at once (no base spin) on reel set "
+        f"{spec.reels!r}; the cycle is that set's."
+    ]
+    return free_games_feature_of(game, level, spec), notes, game.cycle(spec.reels)
+
+
 def buy_analysis(game: Game, mode: Mode, level: int) -> ParResult:
-    """Exact PAR of a bought round (``game`` = :func:`mode_game`): the free
-    games from ``mode.buy.games`` games, through the generic round
+    """Exact PAR of a bought round (``game`` = :func:`mode_game`): the bought
+    feature (:func:`bought_feature`) through the generic round
     (:func:`slotmath.features.round.round_law`) on a base "spin" that always
-    pays 0 and starts them; its RTP is the free games' mean award from that
-    many games, ``multiplier x E[sum of the free spins' wins]`` [x total bet]."""
+    pays 0 and starts it.  Free games from ``mode.buy.games`` games: the RTP
+    is their mean award from that many games, ``multiplier x E[sum of the
+    free spins' wins]`` [x total bet]; a hold-and-spin from ``mode.buy.coins``
+    coins (:mod:`slotmath.features.holdspin_buy`): its mean award from them."""
     import numpy as np
     import pandas as pd
 
     from slotmath.engine.joint import KeyedWins
-    from slotmath.features.freeround import free_games_feature_of
     from slotmath.features.round import round_law, round_max_win
     from slotmath.rules.linegame import round_cap, round_notes
     from slotmath.rules.par import ParResult
 
-    spec = buy_spec(game, mode)
-    feature = free_games_feature_of(game, level, spec)
+    feature, bought, cycle = bought_feature(game, mode, level)
     keyed = KeyedWins(np.array([0], dtype=np.int64), [(0,)], [1], 1, game.bet(level).total_bet, 1)
     cap = round_cap(game)
     law = round_law(keyed, [feature], cap)
@@ -164,15 +240,11 @@ def buy_analysis(game: Game, mode: Mode, level: int) -> ParResult:
     for fig in figures.values():
         fig.pop("event_rates", None)
     columns = ["name", "kind", "count", "pay", "hits", "probability", "one_in", "rtp", "rtp_exact"]
-    notes = [
-        f"Bought round: {spec.games(0)} free games started at once (no base spin) on reel set "
-        f"{spec.reels!r}; the cycle is that set's.",
-        *round_notes(law, cap),
-    ]
+    notes = [*bought, *round_notes(law, cap)]
     return ParResult(
         game=game,
         bet=game.bet(level),
-        cycle=game.cycle(spec.reels),
+        cycle=cycle,
         rtp=law.rtp,
         components=dict(law.components),
         distribution=law.distribution,  # type: ignore[arg-type]
@@ -182,6 +254,22 @@ def buy_analysis(game: Game, mode: Mode, level: int) -> ParResult:
         distribution_shortfall=law.shortfall,
         max_win=round_max_win(keyed, [feature], cap, law.distribution),
     )
+
+
+def buy_sampler(game: Game, mode: Mode, level: int):
+    """Compiled sampler of a bought round (``game`` = :func:`mode_game`):
+    the round kernel's bought free games
+    (:func:`slotmath.montecarlo.roundsim.buy_sampler`) or the bought
+    hold-and-spin (:func:`slotmath.montecarlo.holdspinsim.bought_sampler`)."""
+    spec = buy_spec(game, mode)
+    ensure(mode.buy is not None, "modes.py: a bought mode has a buy")
+    if mode.buy.feature == "hold_and_spin":
+        from slotmath.montecarlo.holdspinsim import bought_sampler
+
+        return bought_sampler(game, level, spec, mode.buy.coins or 0)
+    from slotmath.montecarlo.roundsim import buy_sampler as free_sampler
+
+    return free_sampler(game, level, spec)
 
 
 def per_cost(value, cost: Fraction):
@@ -238,7 +326,7 @@ class ModeResult:
             "label": self.mode.label,
             "cost": cost,
             "cost_exact": fraction_str(self.cost),
-            "buy": None if buy is None else {"feature": buy.feature, "games": buy.games},
+            "buy": None if buy is None else {"feature": buy.feature, "games": buy.games, "coins": buy.coins},
             "rtp": float(self.rtp),
             "rtp_exact": fraction_str(self.rtp),
             "components": {k: float(v) for k, v in self.components.items()},
