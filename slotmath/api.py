@@ -21,8 +21,8 @@ from slotmath.errors import BoundsError
 
 if TYPE_CHECKING:  # pragma: no cover
     from slotmath.model import Game
-    from slotmath.rules.modes import ModeResult
-    from slotmath.rules.par import ParResult
+    from slotmath.rules.modepar import ModeResult
+    from slotmath.rules.result import ParResult
     from slotmath.tuning.targets import Targets
     from slotmath.tuning.tune import TuningResult
 
@@ -113,7 +113,7 @@ def par(
     mode : str, optional
         A bet mode of the game's ``modes`` (``"base"`` is every game's
         implicit one); given, the result is the mode's
-        :class:`~slotmath.rules.modes.ModeResult` (its cost [x total bet],
+        :class:`~slotmath.rules.modepar.ModeResult` (its cost [x total bet],
         RTP per unit of cost, and the PAR of its round).
     what : {"par", "components", "figures"}
         ``"par"``: the whole PAR sheet; ``"components"``: only the RTP by
@@ -124,10 +124,10 @@ def par(
     Returns
     -------
     ParResult, ModeResult or dict
-        ``"par"``: a :class:`~slotmath.rules.par.ParResult` (RTP
+        ``"par"``: a :class:`~slotmath.rules.result.ParResult` (RTP
         [x total bet], exact as a Fraction; hit frequency [probability];
         SD [x total bet]; combination table; features), or with ``mode``
-        a :class:`~slotmath.rules.modes.ModeResult`.  ``"components"``:
+        a :class:`~slotmath.rules.modepar.ModeResult`.  ``"components"``:
         ``{component: RTP [x total bet]}`` summing to the RTP.
         ``"figures"``: ``{figure: value}`` (see :mod:`slotmath.analysis.metrics`).
 
@@ -147,7 +147,7 @@ def par(
     game = _game(game)
     level = _level(game, level)
     if mode is not None:
-        from slotmath.rules.modes import mode_par
+        from slotmath.rules.modepar import mode_par
 
         return mode_par(game, mode, level)
     if what == "par":

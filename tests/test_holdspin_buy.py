@@ -16,7 +16,7 @@ import yaml
 
 from slotmath.cli import main
 from slotmath.io.gamefile import load_game
-from slotmath.rules.modes import mode_par
+from slotmath.rules.modepar import mode_par
 
 VALUES = [{"prize": 1, "weight": 2}, {"prize": 3, "weight": 1}, {"prize": "MINI", "weight": 1}]
 START = [{"prize": 2, "weight": 1}, {"prize": 4, "weight": 1}]
@@ -229,7 +229,7 @@ def test_docs_worked_example(tmp_path):
     # docs/features.md, "Worked example: a bought hold-and-spin": from 0 coins
     # P(n) = 1/4, 1/4, 1/2 for n = 0, 1, 2; mean 5/4 x 2 + 1/2 x 10 = 15/2
     # over 8 = 15/16; from 1 coin 2 + 1/2 x 2 + 1/2 x 10 = 8 over 9 = 8/9
-    from slotmath.rules.modes import all_modes_par
+    from slotmath.rules.modepar import all_modes_par
 
     from conftest import docs_example
 

@@ -207,7 +207,7 @@ def test_sampler_agrees(tmp_path):
 
 def test_bought_free_games_play_the_hold_and_spin(tmp_path):
     from slotmath.analysis.simulation import cross_check_mode
-    from slotmath.rules.modes import mode_par
+    from slotmath.rules.modepar import mode_par
 
     data = game_data()
     data["modes"] = {"buy": {"cost": 10, "buy": {"feature": "free_games", "games": 2}}}
@@ -262,7 +262,7 @@ def test_refusals(tmp_path, capsys, change, field, problem):
 def test_bought_hold_and_spin_of_a_game_that_plays_it_in_free_games(tmp_path):
     # the bought round plays no free games: the hold-and-spin from 1 coin on
     # one of the 3 cells (1/3 each), every coin worth E[V] = 2, a full screen 5 more
-    from slotmath.rules.modes import mode_par
+    from slotmath.rules.modepar import mode_par
 
     data = game_data()
     data["modes"] = {"hs": {"cost": 4, "buy": {"feature": "hold_and_spin", "coins": 1}}}

@@ -3,7 +3,7 @@ the tuned mode's RTP per unit of cost meets its target, several modes'
 targets are met at once on the reels they share, a miss names the mode and
 by how much, and bad mode names end with one line and exit status 2.  Every
 figure is checked against ``par`` of the mode on the written file
-(:func:`slotmath.rules.modes.mode_par`, itself checked against brute force
+(:func:`slotmath.rules.modepar.mode_par`, itself checked against brute force
 in tests/test_modes.py)."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import pytest
 import slotmath
 from slotmath.cli import main
 from slotmath.io.gamefile import load_game
-from slotmath.rules.modes import mode_par
+from slotmath.rules.modepar import mode_par
 from slotmath.tuning.reelspace import Bounds
 from slotmath.tuning.targets import Targets
 

@@ -85,10 +85,11 @@ def mode_figures(game: Game, name: str, level: int, needed=None) -> dict:
     """Exact named figures of bet mode ``name`` of ``game`` at bet ``level``:
     those of :func:`game_figures` of the game the mode plays
     (:func:`slotmath.rules.modes.mode_game`; a buy: its bought round,
-    :func:`slotmath.rules.modes.mode_par`), with ``rtp``, each
+    :func:`slotmath.rules.modepar.mode_par`), with ``rtp``, each
     ``rtp:<component>``, ``sd`` and ``vi`` per unit of the mode's cost, as
     ``slotmath par --mode`` gives them.  The base mode is the game itself."""
-    from slotmath.rules.modes import mode_game, mode_of, mode_par, per_cost
+    from slotmath.rules.modepar import mode_par, per_cost
+    from slotmath.rules.modes import mode_game, mode_of
 
     mode = mode_of(game, name)
     if mode.buy is None:

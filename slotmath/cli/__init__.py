@@ -59,7 +59,7 @@ def cmd_par(args) -> int:
 
 def _par_modes(game, level, args) -> int:
     """``par --mode NAME`` / ``--all-modes``: the figures of bet modes."""
-    from slotmath.rules.modes import all_modes_par, mode_par
+    from slotmath.rules.modepar import all_modes_par, mode_par
 
     if args.mode is not None and args.all_modes:
         raise UsageError("give --mode NAME or --all-modes, not both")

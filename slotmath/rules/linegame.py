@@ -15,7 +15,7 @@ from slotmath.model import Game
 
 if TYPE_CHECKING:
     from slotmath.montecarlo.results import SimulationResult
-    from slotmath.rules.par import ParResult
+    from slotmath.rules.result import ParResult
 
 
 def analyse(game: Game, level: int, reel_set: str = "base") -> ParResult:
@@ -67,7 +67,7 @@ def _refuse_drawn_distribution(game: Game, level: int, reason: str | None) -> No
     fit the rewrite (``reason``), in one line that gives its exact RTP
     (:func:`drawn_components`)."""
     from slotmath.engine.limits import EngineTooLarge
-    from slotmath.rules.par import fraction_display
+    from slotmath.rules.result import fraction_display
 
     parts = drawn_components(game, level)
     rtp = sum(parts.values(), Fraction(0))
@@ -605,7 +605,7 @@ def _par_result(game, level, reel_set, table, channel, channel_rtp, dist, **extr
     """PAR of a line or ways game from its combination ``table``, the RTP of its
     pay ``channel`` ("lines" or "ways") [x total bet] and the spin-win ``dist``;
     checks that the distribution's mean equals the table's RTP."""
-    from slotmath.rules.par import ParResult
+    from slotmath.rules.result import ParResult
 
     scatter_rtp = sum(table.loc[table["kind"] == "scatter", "rtp_exact"], Fraction(0))
     components = {channel: channel_rtp}
@@ -694,10 +694,6 @@ def check(game: Game, unread: bool = True) -> None:
         from slotmath.engine.limits import check_pay_tuples
 
         check_pay_tuples(game)
-    if game.modes:  # each mode's game, checked as a game
-        from slotmath.rules.modes import check_modes
-
-        check_modes(game)
     if not unread:
         return
     from slotmath.io.gamefile import GameFileError

@@ -1,4 +1,5 @@
-"""Bet modes: the game a mode plays, its exact PAR and its RTP per unit of cost.
+"""Bet modes: the game a mode plays and its checks
+(:mod:`slotmath.rules.modepar`: its exact PAR and its RTP per unit of cost).
 
 A mode (``modes.NAME`` of a line or ways game; docs/game-format.md, Bet
 modes) is the game with its changes applied (:func:`mode_game`): reel sets
@@ -15,34 +16,21 @@ state, with no base spin (:func:`buy_analysis`).  A round's wins stay
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING
 
-from slotmath.errors import ensure
 from slotmath.io.gamefile import BASE_MODE, GameFileError
 from slotmath.model import KEEP_CAP, Game, Mode
 
-if TYPE_CHECKING:
-    from slotmath.rules.par import ParResult
-
 __all__ = [
     "BASE_MODE",
-    "ModeResult",
     "mode_names",
     "mode_of",
     "mode_game",
     "mode_reel_sets",
-    "per_cost",
     "check_modes",
     "buy_game",
     "buy_spec",
     "check_coins",
-    "bought_feature",
-    "buy_sampler",
-    "buy_analysis",
-    "mode_par",
-    "all_modes_par",
 ]
 
 #: option keys a bought round plays, by bought feature (the base game's other features are not started)
@@ -121,13 +109,12 @@ def buy_game(game: Game, feature: str = "free_games") -> Game:
     return dataclasses.replace(game, options=options)
 
 
-def check_modes(game: Game) -> None:
-    """Check every declared mode's game as the line rules check a game
-    (:meth:`slotmath.rules.contract.Rules.check`: the options they read,
+def check_modes(game: Game, rules) -> None:
+    """Check every declared mode's game as ``rules`` (the game's, a
+    :class:`~slotmath.rules.contract.Rules`) check a game
+    (:meth:`~slotmath.rules.contract.Rules.check`: the options they read,
     then :func:`slotmath.rules.linegame.check`): a problem is one line naming
     ``modes.NAME`` and the field of the mode's game."""
-    from slotmath.rules.registry import rules_for
-
     for name, mode in game.modes.items():
         if mode.buy is not None and mode.buy.coins is not None:
             check_coins(game, name, mode.buy.coins)
@@ -142,7 +129,7 @@ def check_modes(game: Game) -> None:
                     )
         try:
             variant = mode_game(game, name)
-            rules_for(variant).check(variant)
+            rules.check(variant)
             if mode.buy is not None:
                 buy_spec(variant, mode)
         except GameFileError as exc:
@@ -191,191 +178,3 @@ def buy_spec(game: Game, mode: Mode):
         multipliers=None,  # a bought feature plays at the free games' multiplier
         retrigger_awards=spec.retrigger_awards or spec.awards,
     )
-
-
-def bought_feature(game: Game, mode: Mode, level: int) -> tuple:
-    """``(feature, notes, cycle)`` of a bought round: the
-    :class:`~slotmath.features.round.Feature` the one-key round starts, the
-    notes saying what is bought, and the cycle of the reel set it plays."""
-    spec = buy_spec(game, mode)
-    ensure(mode.buy is not None, "modes.py: a bought mode has a buy")
-    if mode.buy.feature == "hold_and_spin":
-        from slotmath.features.holdspin_buy import bought_feature as held
-        from slotmath.features.holdspin_buy import bought_notes
-
-        coins = mode.buy.coins or 0
-        reels = spec.reels or spec.base_reels
-        return held(game, level, spec, coins), bought_notes(game, spec, coins), game.cycle(reels)
-    from slotmath.features.freeround import free_games_feature_of
-
-    notes = [
-        f"Bought round: {spec.games(0)} free games started at once (no base spin) on reel set "
-        f"{spec.reels!r}; the cycle is that set's."
-    ]
-    return free_games_feature_of(game, level, spec), notes, game.cycle(spec.reels)
-
-
-def buy_analysis(game: Game, mode: Mode, level: int) -> ParResult:
-    """Exact PAR of a bought round (``game`` = :func:`mode_game`): the bought
-    feature (:func:`bought_feature`) through the generic round
-    (:func:`slotmath.features.round.round_law`) on a base "spin" that always
-    pays 0 and starts it.  Free games from ``mode.buy.games`` games: the RTP
-    is their mean award from that many games, ``multiplier x E[sum of the
-    free spins' wins]`` [x total bet]; a hold-and-spin from ``mode.buy.coins``
-    coins (:mod:`slotmath.features.holdspin_buy`): its mean award from them."""
-    import numpy as np
-    import pandas as pd
-
-    from slotmath.engine.joint import KeyedWins
-    from slotmath.features.round import round_law, round_max_win
-    from slotmath.rules.linegame import round_cap, round_notes
-    from slotmath.rules.par import ParResult
-
-    feature, bought, cycle = bought_feature(game, mode, level)
-    keyed = KeyedWins(np.array([0], dtype=np.int64), [(0,)], [1], 1, game.bet(level).total_bet, 1)
-    cap = round_cap(game)
-    law = round_law(keyed, [feature], cap)
-    ensure(law.distribution is not None, "modes.py: the bought round has a distribution")
-    figures = dict(law.figures)
-    for fig in figures.values():
-        fig.pop("event_rates", None)
-    columns = ["name", "kind", "count", "pay", "hits", "probability", "one_in", "rtp", "rtp_exact"]
-    notes = [*bought, *round_notes(law, cap)]
-    return ParResult(
-        game=game,
-        bet=game.bet(level),
-        cycle=cycle,
-        rtp=law.rtp,
-        components=dict(law.components),
-        distribution=law.distribution,  # type: ignore[arg-type]
-        combinations=pd.DataFrame(columns=columns),
-        features=figures,
-        notes=notes,
-        distribution_shortfall=law.shortfall,
-        max_win=round_max_win(keyed, [feature], cap, law.distribution),
-    )
-
-
-def buy_sampler(game: Game, mode: Mode, level: int):
-    """Compiled sampler of a bought round (``game`` = :func:`mode_game`):
-    the round kernel's bought free games
-    (:func:`slotmath.montecarlo.roundsim.buy_sampler`) or the bought
-    hold-and-spin (:func:`slotmath.montecarlo.holdspinsim.bought_sampler`)."""
-    spec = buy_spec(game, mode)
-    ensure(mode.buy is not None, "modes.py: a bought mode has a buy")
-    if mode.buy.feature == "hold_and_spin":
-        from slotmath.montecarlo.holdspinsim import bought_sampler
-
-        return bought_sampler(game, level, spec, mode.buy.coins or 0)
-    from slotmath.montecarlo.roundsim import buy_sampler as free_sampler
-
-    return free_sampler(game, level, spec)
-
-
-def per_cost(value, cost: Fraction):
-    """``value`` over ``cost``: a Fraction when ``value`` is one, else a float."""
-    return value / cost if isinstance(value, Fraction) else float(value) / float(cost)
-
-
-@dataclass(frozen=True, eq=False)
-class ModeResult:
-    """A mode's figures: the PAR of its round (``par``, wins [x total bet])
-    and its cost [x total bet]; RTP, its components, SD and VI per unit of
-    cost."""
-
-    mode: Mode
-    par: ParResult
-
-    @property
-    def name(self) -> str:
-        return self.mode.name
-
-    @property
-    def cost(self) -> Fraction:
-        """Price of a round [x total bet]."""
-        return self.mode.cost
-
-    @property
-    def rtp(self) -> Fraction | float:
-        """Mean round win over the cost [x cost]; a Fraction when exact."""
-        return per_cost(self.par.rtp, self.cost)
-
-    @property
-    def components(self) -> dict:
-        """RTP by component [x cost]."""
-        return {k: per_cost(v, self.cost) for k, v in self.par.components.items()}
-
-    @property
-    def round_cap(self):
-        """The cap on a round's win [x total bet], or None."""
-        from slotmath.rules.linegame import round_cap
-
-        return round_cap(self.par.game)
-
-    def to_dict(self) -> dict:
-        """JSON-ready figures: per unit of cost, and the round's whole PAR
-        (``round``, [x total bet])."""
-        from slotmath.rules.par import fraction_str
-
-        top = self.par.true_max_win
-        cost = float(self.cost)
-        cap = self.round_cap
-        buy = self.mode.buy
-        return {
-            "mode": self.name,
-            "label": self.mode.label,
-            "cost": cost,
-            "cost_exact": fraction_str(self.cost),
-            "buy": None if buy is None else {"feature": buy.feature, "games": buy.games, "coins": buy.coins},
-            "rtp": float(self.rtp),
-            "rtp_exact": fraction_str(self.rtp),
-            "components": {k: float(v) for k, v in self.components.items()},
-            "components_exact": {k: fraction_str(v) for k, v in self.components.items()},
-            "hit_frequency": self.par.hit_frequency,
-            "sd": self.par.sd / cost,
-            "volatility_index": {k: v / cost for k, v in self.par.volatility_index.items()},
-            "max_win": None if top.value is None else float(top.value),
-            "max_win_odds": top.one_in,
-            "round_cap": None if cap is None else float(cap),
-            "round": self.par.to_dict(),
-        }
-
-    def summary_rows(self) -> list:
-        """(figure, value) rows of the mode's headline figures, for people."""
-        from slotmath.rules.par import fraction_str
-
-        top = self.par.true_max_win
-        cap = self.round_cap
-        hit = self.par.hit_frequency
-        return [
-            ("mode", self.name + (f" ({self.mode.label})" if self.mode.label else "")),
-            ("cost [x total bet]", f"{float(self.cost):g}"),
-            ("RTP [per unit of cost]", f"{float(self.rtp):.6%}"),
-            ("RTP exact", fraction_str(self.rtp) or "not a fraction (float64)"),
-            ("hit frequency", f"{hit:.6%}" if hit else "0"),
-            ("SD [x cost]", f"{self.par.sd / float(self.cost):.6g}"),
-            ("max win [x total bet]", "none" if top.value is None else f"{float(top.value):.6g}"),
-            ("round cap [x total bet]", "none" if cap is None else f"{float(cap):g}"),
-        ]
-
-    def text(self) -> str:
-        """The mode's headline figures, then its round's PAR [x total bet]."""
-        width = max(len(k) for k, _ in self.summary_rows())
-        head = [f"Bet mode {self.name}"] + [f"{k:<{width}}  {v}" for k, v in self.summary_rows()]
-        return "\n".join([*head, "", "Round figures [x total bet]:", self.par.text()])
-
-
-def mode_par(game: Game, name: str, level: int | None = None) -> ModeResult:
-    """Exact figures of mode ``name`` of ``game`` at bet ``level`` (default: lowest)."""
-    from slotmath.rules.par import par
-
-    mode = mode_of(game, name)
-    variant = mode_game(game, name)
-    level = game.bet(level).level
-    result = buy_analysis(variant, mode, level) if mode.buy is not None else par(variant, level)
-    return ModeResult(mode, result)
-
-
-def all_modes_par(game: Game, level: int | None = None) -> dict:
-    """``{name: ModeResult}`` of every mode, the base mode first."""
-    return {name: mode_par(game, name, level) for name in mode_names(game)}

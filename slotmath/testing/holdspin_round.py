@@ -232,7 +232,7 @@ def hold_and_spin_par(game: Game, level: int | None = None, exact: bool | None =
     import pandas as pd
 
     from slotmath.engine.combinations import combination_table, line_rtp
-    from slotmath.rules.par import ParResult
+    from slotmath.rules.result import ParResult
 
     spec = required_hold_and_spin(game)
     _check_options(game, spec)

@@ -81,7 +81,7 @@ from slotmath.analysis.metrics import CORE_FIGURES
 from slotmath.io.gamefile import load_game
 from slotmath.model import Game
 from slotmath.rules.modes import mode_names, mode_of, mode_reel_sets
-from slotmath.rules.par import fraction_str
+from slotmath.rules.result import fraction_str
 from slotmath.tuning.layout import changed_positions
 from slotmath.tuning.reelsolver import Solver, line_rtp_range
 from slotmath.tuning.reelspace import Bounds, BoundsError, ReelSpace
