@@ -192,7 +192,10 @@ class _Interrupt:
         default_hook = sys.unraisablehook
 
         def hook(unraisable):
-            if not isinstance(unraisable.exc_value, KeyboardInterrupt):
+            # after a Ctrl-C, finalizers of objects it left half-built (an
+            # interrupted kernel compilation's LLVM objects) may fail at exit:
+            # the command already said "interrupted"
+            if not cls.seen and not isinstance(unraisable.exc_value, KeyboardInterrupt):
                 default_hook(unraisable)
 
         sys.unraisablehook = hook
