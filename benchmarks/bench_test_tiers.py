@@ -43,7 +43,8 @@ def run_tier(marker: str) -> tuple:
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     lines = done.stdout.splitlines()
-    closing = next((line for line in reversed(lines) if " in " in line and "passed" in line), "no closing line")
+    ends = [line for line in lines if " in " in line and "passed" in line]
+    closing = ends[-1] if ends else "no closing line"
     times = {}
     for line in lines:
         m = DURATION.match(line.strip())
@@ -56,7 +57,7 @@ def main(argv: list | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--all", action="store_true", help="time the slow tier too")
     parser.add_argument("--threshold", type=float, default=2.5, help="a fast test this slow is listed [s]")
-    parser.add_argument("--write", action="store_true", help="append the listed tests to tests/slow_tests.txt")
+    parser.add_argument("--write", action="store_true", help="append those tests to tests/slow_tests.txt")
     args = parser.parse_args(argv)
     wall, cpu, closing, times = run_tier("not slow")
     print(f"fast tier (make check): {wall:.0f} s wall, {cpu:.0f} s CPU; {closing}")
