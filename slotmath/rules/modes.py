@@ -144,7 +144,7 @@ def buy_analysis(game: Game, mode: Mode, level: int) -> ParResult:
     feature = free_games_feature_of(game, level, spec)
     keyed = KeyedWins(np.array([0], dtype=np.int64), [(0,)], [1], 1, game.bet(level).total_bet, 1)
     cap = round_cap(game)
-    law = round_law(keyed, [feature], cap)
+    law = round_law(keyed, [feature], cap, source=game.source or game.name)
     ensure(law.distribution is not None, "modes.py: the bought round has a distribution")
     figures = dict(law.figures)
     for fig in figures.values():
