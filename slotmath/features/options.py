@@ -56,6 +56,7 @@ from slotmath.features.cost import (
     denominators_problem,
     draw_weights,
     games_problem,
+    games_problem_of,
     lockit_problem,
 )
 from slotmath.features.progressive import read_jackpots
@@ -772,10 +773,9 @@ def _games_awards(rd: Reader, value, where: str, zero: bool = False, by_count: b
                 "a retrigger adds games at the running feature's multiplier; give it in awards",
             )
         rd.mapping(a, f, ("prize", "games", "multiplier") if by_count else ("prize", "games"), ("games",))
-        out[c] = (
-            rd.amount(a.get("prize", 0), f"{f}.prize"),
-            rd.number(a["games"], f"{f}.games", integer=True, positive=not zero, minimum=0),
-        )
+        games = rd.number(a["games"], f"{f}.games", integer=True, positive=not zero, minimum=0)
+        rd.check(games_problem_of(games), f"{f}.games")
+        out[c] = (rd.amount(a.get("prize", 0), f"{f}.prize"), games)
     return out
 
 
