@@ -142,7 +142,10 @@ def buy_analysis(game: Game, mode: Mode, level: int) -> ParResult:
 
     spec = buy_spec(game, mode)
     feature = free_games_feature_of(game, level, spec)
-    keyed = KeyedWins(np.array([0], dtype=np.int64), [(0,)], [1], 1, game.bet(level).total_bet, 1)
+    # one "window" paying 0 whose key starts the bought games: count 0, or under a
+    # reel condition (retriggers keep it) no trigger symbol on any reel
+    item = (0,) * game.reels if spec.trigger_reels is not None else 0
+    keyed = KeyedWins(np.array([0], dtype=np.int64), [(item,)], [1], 1, game.bet(level).total_bet, 1)
     cap = round_cap(game)
     law = round_law(keyed, [feature], cap, source=game.source or game.name)
     ensure(law.distribution is not None, "modes.py: the bought round has a distribution")
