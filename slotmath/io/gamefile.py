@@ -68,6 +68,9 @@ MAX_WEIGHT = 2**32
 #: is sparse, so a fine win unit costs no memory; the bound keeps every win
 #: in win units below :data:`MAX_WIN_UNITS` for realistic pays.
 MAX_PAY_DENOMINATOR = 10**6
+#: Dearest bet mode (``modes.NAME.cost``) [x total bet]: the bound of every
+#: amount [x total bet] a game file gives (prizes, jackpots, caps).
+MAX_MODE_COST = 10**9
 NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
@@ -557,6 +560,8 @@ def build_modes(data: dict, reel_sets: dict, fail) -> dict:
         cost = scatter_fraction(cost.strip() if isinstance(cost, str) else cost, f"{at}.cost", fail)
         if cost <= 0:
             fail(f"{at}.cost", f"must be above 0 (a price in total bets), got {spec['cost']}")
+        if cost > MAX_MODE_COST:
+            fail(f"{at}.cost", f"{float(cost):.4g} is above the bound {MAX_MODE_COST:.0e} [x total bet]")
         reels = dict(spec.get("reels") or {})
         for old, new in reels.items():
             for where, set_name in ((f"{at}.reels", old), (f"{at}.reels.{old}", new)):
@@ -646,10 +651,14 @@ def scatter_fraction(value, field, fail) -> Fraction:
     else:
         pay = Fraction(str(value))  # the decimal as written: 0.1 is 1/10
     if pay.denominator > MAX_PAY_DENOMINATOR:
+        d = pay.denominator
+        digits = str(d)
+        power = f"10**{len(digits) - 1}"
+        shown = digits if d < 10**12 else power if digits.rstrip("0") == "1" else f"more than {power}"
         fail(
             field,
-            f"{value!r} has denominator {pay.denominator}, more than "
-            f"{MAX_PAY_DENOMINATOR:,} (write the pay with fewer decimals)",
+            f"{value!r} has denominator {shown}, more than "
+            f"{MAX_PAY_DENOMINATOR:,} (write it with fewer decimals)",
         )
     return pay
 
