@@ -138,19 +138,24 @@ def _load(game: Game) -> LinePrizes:
     if free is not None and not free.awards and not (sel and any(c.free_games for c in sel.choices)):
         problem = "is required (free games without awards are a selection choice's)"
         rd.fail("options.free_games.awards", problem)
-    used = {lab for lab, _, _ in wheel.wheel.segments} if wheel else set()
+    # a segment or value of weight 0 is never drawn: the jackpot it names would never be won
+    used = {lab for lab, _, w in wheel.wheel.segments if w} if wheel else set()
+    named = {lab for lab, _, _ in wheel.wheel.segments} if wheel else set()
     used |= {c.label for c in sel.choices} if sel else set()
     if "hold_and_spin" in opts:
         from slotmath.features.holdspin import load_hold_and_spin
 
         hs = load_hold_and_spin(game)
         ensure(hs is not None, "prizes.py: expected hs is not None")
-        used |= {p.label for p in hs.values + hs.start_values} | {hs.full_screen_label}
+        used |= {p.label for p in hs.values + hs.start_values if p.weight} | {hs.full_screen_label}
+        named |= {p.label for p in hs.values + hs.start_values}
     for name in jackpots:
         if name not in used:
             rd.fail(
                 f"options.jackpots.{name}",
-                "is not awarded by any wheel segment, selection choice or hold-and-spin prize",
+                "is only on draws of weight 0: it is never won"
+                if name in named
+                else "is not awarded by any wheel segment, selection choice or hold-and-spin prize",
             )
     return LinePrizes(jackpots, wheel, sel)
 
