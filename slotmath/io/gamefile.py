@@ -71,6 +71,8 @@ MAX_PAY_DENOMINATOR = 10**6
 #: Dearest bet mode (``modes.NAME.cost``) [x total bet]: the bound of every
 #: amount [x total bet] a game file gives (prizes, jackpots, caps).
 MAX_MODE_COST = 10**9
+#: Most bet modes beside the base mode.
+MAX_MODES = 32
 NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
@@ -550,6 +552,8 @@ def build_modes(data: dict, reel_sets: dict, fail) -> dict:
     modes = data.get("modes") or {}
     if modes and data.get("rules", "lines") != "lines":
         fail("modes", f"bet modes are played by rules: lines only, not {str(data['rules'])[:100]!r}")
+    if len(modes) > MAX_MODES:
+        fail("modes", f"{len(modes):,} bet modes, more than {MAX_MODES} (par --all-modes analyses each)")
     for name, spec in modes.items():
         at = f"modes.{name}"
         if name == BASE_MODE:
