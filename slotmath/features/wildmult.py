@@ -244,7 +244,7 @@ def _rewrite(game: Game) -> Game:
     ensure(spec is not None, "wildmult.py: expected spec is not None")
     refusal = rewrite_refusal(game)
     if refusal is not None:
-        raise EngineTooLarge(f"{game.name}: options.wild_multipliers: {refusal}")
+        raise EngineTooLarge(refusal, file=game.source or game.name, field="options.wild_multipliers.table")
     w = spec.symbol
     names = {variant_name(w, m) for m, _ in spec.table}
 

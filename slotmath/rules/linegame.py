@@ -82,9 +82,11 @@ def _refuse_drawn_distribution(game: Game, level: int, reason: str | None) -> No
     rtp = sum(parts.values(), Fraction(0))
     shown = ", ".join(f"{k} {float(v):.6%}" for k, v in parts.items())
     raise EngineTooLarge(
-        f"{game.name}: the round distribution with drawn wild multipliers is not computed: "
+        "the round distribution with drawn wild multipliers is not computed: "
         f"{reason}; the round's exact RTP is {float(rtp):.6%} = {fraction_display(rtp)} "
-        f"({shown}), from the law of the counted wilds on each line"
+        f"({shown}), from the law of the counted wilds on each line",
+        file=game.source or game.name,
+        field="options.wild_multipliers.table",
     )
 
 
