@@ -462,11 +462,11 @@ def build_game(data: dict, path: Path, default_name: str) -> Game:
                 f"height weights) is {cycle:.4g}, not below 2**62, the range of exact integer counting",
             )
         if cycle * max(len(paylines), 1) >= EXACT_LIMIT:
+            times = f"times {len(paylines)} lines it exceeds" if paylines else "it is not below"
             fail(
                 f"reels.{set_name}",
                 f"the cycle (product of the reels' total weights) is "
-                f"{cycle:.4g}; times {len(paylines)} lines it exceeds 2**62, the range of "
-                "exact integer counting",
+                f"{cycle:.4g}; {times} 2**62, the range of exact integer counting",
             )
 
     # bet ----------------------------------------------------------------
