@@ -51,6 +51,7 @@ from pathlib import Path
 import numpy as np
 
 from slotmath.engine.cache import game_cache, no_sets
+from slotmath.engine.limits import MAX_DRAW
 from slotmath.features.cost import (
     amount_problem,
     denominators_problem,
@@ -58,6 +59,7 @@ from slotmath.features.cost import (
     games_problem,
     games_problem_of,
     lockit_problem,
+    sci,
 )
 from slotmath.features.progressive import read_jackpots
 from slotmath.features.reach import reach_problem
@@ -837,6 +839,12 @@ def read_wheel(rd: Reader, spec, jackpots) -> WheelSpec:
         p = rd.number(b["probability"], f"{w}.before.probability", minimum=0)
         if p >= 1:
             rd.fail(f"{w}.before.probability", "must be below 1")
+        if p.denominator >= MAX_DRAW:  # the lock-it sampler draws it exactly, below 2**62
+            rd.fail(
+                f"{w}.before.probability",
+                f"{str(b['probability'])[:40]!r} has denominator {sci(p.denominator)}, not below 2**62, "
+                "the compiled simulator's exact draw (give a fraction 'p/q' with a smaller q)",
+            )
         pre = (rd.amount(b["prize"], f"{w}.before.prize", positive=True), p, str(b.get("name", "jackpot")))
     return WheelSpec(tuple(out), pre[0], pre[1], pre[2])
 
