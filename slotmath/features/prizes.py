@@ -37,7 +37,7 @@ import numpy as np
 
 from slotmath.engine.cache import game_cache, no_sets
 from slotmath.engine.distribution import WinDistribution
-from slotmath.errors import ensure
+from slotmath.errors import EngineTooLarge, ensure
 from slotmath.features import wheel as wheel_mod
 from slotmath.features.options import Reader, WheelSpec, load_features, read_wheel
 from slotmath.features.progressive import ProgressiveJackpot, jackpot_figures
@@ -321,7 +321,16 @@ def wheel_feature(game: Game, level: int, spec: TriggeredWheel) -> Feature:
     )
     total_bet = game.bet(level).total_bet
     mean = spec.spins * wheel_mod.moments(spec.wheel)[0]
-    law = wheel_law(spec.wheel, spec.spins, total_bet)
+
+    @cache
+    def law() -> WinDistribution:  # built when the distribution asks for it, not for the mean
+        try:
+            return wheel_law(spec.wheel, spec.spins, total_bet)
+        except EngineTooLarge as e:
+            if e.field != "options":  # a refusal of dense_points names no feature
+                raise
+            raise EngineTooLarge(e.problem, file=e.file, field="options.wheel.segments") from None
+
     per_spin = jackpot_rates(spec.wheel)
 
     def odds(key_p: dict) -> dict:
@@ -343,7 +352,7 @@ def wheel_feature(game: Game, level: int, spec: TriggeredWheel) -> Feature:
         Trigger(spec.symbol),
         lambda count: count >= spec.trigger,
         lambda count: mean,
-        lambda count: law,
+        lambda count: law(),
         lambda count: True,
         odds,
     )
@@ -407,8 +416,13 @@ def selection_feature(game: Game, level: int, spec: ChoiceSpec, prizes: LinePriz
 
     @cache
     def law() -> WinDistribution:
-        parts = [(q, choice_law(c)) for q, c in zip(probs, spec.choices, strict=True) if q]
-        return _mixture(parts, total_bet)
+        try:
+            parts = [(q, choice_law(c)) for q, c in zip(probs, spec.choices, strict=True) if q]
+            return _mixture(parts, total_bet)
+        except EngineTooLarge as e:
+            if e.field != "options":  # a refusal of dense_points names no feature
+                raise
+            raise EngineTooLarge(e.problem, file=e.file, field="options.selection.choices") from None
 
     def odds(key_p: dict) -> dict:
         p = sum(key_p.values(), Fraction(0))
