@@ -50,7 +50,7 @@ from pathlib import Path
 
 import numpy as np
 
-from slotmath.engine.cache import game_cache, no_sets
+from slotmath.engine.cache import all_sets, game_cache
 from slotmath.engine.limits import MAX_DRAW
 from slotmath.features.cost import (
     amount_problem,
@@ -423,7 +423,8 @@ def load_features(game: Game) -> Features:
     return _load_features(game)
 
 
-@game_cache(no_sets, maxsize=32)
+# keyed on the strips too: the checks (a feature that could never start) read them
+@game_cache(all_sets, maxsize=32)
 def _load_features(game: Game) -> Features:
     rd = Reader(game)
     opts = game.options or {}

@@ -35,7 +35,7 @@ from math import lcm
 
 import numpy as np
 
-from slotmath.engine.cache import game_cache, no_sets
+from slotmath.engine.cache import all_sets, game_cache
 from slotmath.engine.distribution import WinDistribution
 from slotmath.errors import EngineTooLarge, ensure
 from slotmath.features import wheel as wheel_mod
@@ -124,7 +124,8 @@ def load_line_prizes(game: Game) -> LinePrizes:
     return _load(game)
 
 
-@game_cache(no_sets, maxsize=32)
+# keyed on the strips too: the checks (a feature that could never start) read them
+@game_cache(all_sets, maxsize=32)
 def _load(game: Game) -> LinePrizes:
     opts = game.options if isinstance(game.options, dict) else {}
     rd = Reader(game)

@@ -46,7 +46,7 @@ from fractions import Fraction
 from itertools import product
 from math import gcd
 
-from slotmath.engine.cache import game_cache, no_sets
+from slotmath.engine.cache import all_sets, game_cache
 from slotmath.engine.payrule import pay_rule
 from slotmath.errors import ensure
 from slotmath.features.reach import on_reels
@@ -99,7 +99,8 @@ def load_wild_multipliers(game: Game) -> WildMultipliers | None:
     return _load(game)
 
 
-@game_cache(no_sets, maxsize=32)
+# keyed on the strips too: the checks (a feature that could never start) read them
+@game_cache(all_sets, maxsize=32)
 def _load(game: Game) -> WildMultipliers:
     from slotmath.features.options import Reader
 
