@@ -111,6 +111,18 @@ def test_buy_rtp_is_the_renewal_mean_over_the_cost(tmp_path):
     assert result.par.features["free_games"]["mean_games"] == pytest.approx(5 * 32 / 31)
 
 
+def test_buy_under_a_reel_condition_keeps_it_for_retriggers(tmp_path):
+    # the same renewal as above with trigger: {reels: [1, 2, 3]}: three S on three
+    # reels need one on each, so E[K] and the award are unchanged (20/31); the
+    # bought round's key is a count per reel (a TypeError before)
+    data = yaml.safe_load(yaml.safe_dump(TOY))
+    data["reels"] = {"base": TOY["reels"]["base"], "free": [["A", "S", "X", "X"]] * 3}
+    data["options"]["free_games"]["trigger"] = {"reels": [1, 2, 3]}
+    data["modes"] = {"buy": {"cost": 1, "buy": {"feature": "free_games", "games": 5}}}
+    game = load_game(write(tmp_path, data))
+    assert mode_par(game, "buy").rtp == Fraction(20, 31)
+
+
 def test_game_without_modes_has_the_base_mode(tmp_path):
     data = {k: v for k, v in TOY.items() if k != "modes"}
     data["reels"] = {"base": TOY["reels"]["base"], "free": TOY["reels"]["free"]}
