@@ -40,7 +40,7 @@ from numba.typed import Dict
 from slotmath.engine.cache import game_cache
 from slotmath.engine.lines import line_outcome, line_outcomes
 from slotmath.engine.tumble_spec import MAX_TUMBLES, tumble_spec
-from slotmath.errors import EngineTooLarge, ensure
+from slotmath.errors import EngineTooLarge, GameFileError, ensure
 from slotmath.model import Game
 
 __all__ = [
@@ -348,10 +348,12 @@ def enumerated_tumbles(game: Game, level: int, triggers=(), reel_set: str = "bas
         unit_den,
         np.zeros((0, game.reels), dtype=np.int64),
     )
-    if endless:
-        raise EngineTooLarge(
-            f"{game.source or game.name}: options.tumble: {endless} stop vectors still pay after "
-            f"{MAX_TUMBLES} tumbles on reel set {reel_set!r}; the sequence would not end"
+    if endless:  # the game itself, not the method: simulate refuses it too (its sampler stops there)
+        raise GameFileError(
+            game.source or game.name,
+            "options.tumble",
+            f"{endless} stop vectors still pay after {MAX_TUMBLES} tumbles on reel set {reel_set!r}; "
+            "the sequence would not end",
         )
     nz = np.flatnonzero(dense)
     at = np.concatenate([nz, skeys]).astype(np.int64)
