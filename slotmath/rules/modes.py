@@ -137,11 +137,14 @@ def buy_analysis(game: Game, mode: Mode, level: int) -> ParResult:
     from slotmath.engine.joint import KeyedWins
     from slotmath.features.freeround import free_games_feature_of
     from slotmath.features.round import round_law, round_max_win
-    from slotmath.rules.linegame import round_cap, round_notes
+    from slotmath.rules.linegame import played_game, round_cap, round_notes
     from slotmath.rules.par import ParResult
 
-    spec = buy_spec(game, mode)
-    feature = free_games_feature_of(game, level, spec)
+    # the game as played: drawn wild multipliers written into the stops and reel
+    # heights into the strips, as the sampler and every other round read them
+    played = played_game(game)
+    spec = buy_spec(played, mode)
+    feature = free_games_feature_of(played, level, spec)
     # one "window" paying 0 whose key starts the bought games: count 0, or under a
     # reel condition (retriggers keep it) no trigger symbol on any reel
     item = (0,) * game.reels if spec.trigger_reels is not None else 0
@@ -161,7 +164,7 @@ def buy_analysis(game: Game, mode: Mode, level: int) -> ParResult:
     return ParResult(
         game=game,
         bet=game.bet(level),
-        cycle=game.cycle(spec.reels),
+        cycle=played.cycle(spec.reels),
         rtp=law.rtp,
         components=dict(law.components),
         distribution=law.distribution,  # type: ignore[arg-type]
