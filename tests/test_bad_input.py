@@ -722,3 +722,67 @@ def test_allow_outside_lets_a_game_use_a_file_beside_its_folder():
 def test_csv_header_is_not_echoed():
     rc, _, err, *_ = run_limited(["validate", "tests/data/bad/csv_passwd_content"])
     assert rc == 2 and "root" not in err and "/bin/bash" not in err
+
+
+# ----------------------------------------------------- refused by par, played by simulate
+# Declarations validate accepts whose exact law would not fit in memory or
+# time: par refuses them in one line naming the file and the field (exit 2,
+# bounded memory), simulate plays them (issue 24's re-audit).
+
+_LATE = {
+    "name": "late",
+    "grid": {"reels": 3, "rows": 1},
+    "bet": {"levels": [1]},
+    "symbols": [
+        {"name": "A"},
+        {"name": "X", "kind": "blank"},
+        {"name": "S", "kind": "scatter"},
+        {"name": "W", "kind": "wild", "substitutes": "all"},
+    ],
+    "reels": {"base": [["A", "A", "S", "X", "W"]] * 3, "free": [["A", "W", "S", "X"]] * 3},
+    "paylines": [[0, 0, 0]],
+    "pays": [{"symbol": "A", "count": 3, "pay": 8}],
+    "scatters": [{"symbol": "S", "count": 3, "pay": 2}],
+    "options": {
+        "free_games": {"symbol": "S", "reels": "free", "multiplier": 10**9, "awards": {3: {"games": 2}}}
+    },
+}
+_WHEEL = {
+    **_LATE,
+    "reels": {"base": _LATE["reels"]["base"]},
+    "options": {
+        "wheel": {
+            "symbol": "S",
+            "trigger": 2,
+            "segments": [{"prize": 10**9, "weight": 1}, {"prize": 1, "weight": 5}],
+        }
+    },
+}
+_ANYWHERE = {
+    "name": "late_anywhere",
+    "pays_by": "anywhere",
+    "grid": {"reels": 9, "rows": 9},
+    "bet": {"levels": [1], "lines": 10},
+    "symbols": [{"name": f"P{i}"} for i in range(40)] + [{"name": "W", "kind": "wild"}],
+    "reels": {"base": [[f"P{(i + r) % 40}" for i in range(40)] + ["W"] for r in range(9)]},
+    "pays": [{"symbol": f"P{i}", "count": c, "pay": 1} for i in range(40) for c in (1, 2, 81)],
+}
+
+
+@pytest.mark.parametrize(
+    ("game", "field"),
+    [
+        (_LATE, "options.free_games"),  # x1e9 free games: 1.3e11 points of the round's law
+        (_WHEEL, "options.wheel.segments"),  # a wheel prize of 1e9 x total bet
+        (_ANYWHERE, "pays"),  # 40 symbols and a wild on 9x9: its int64 estimate wrapped negative (a hang)
+    ],
+    ids=["free_games_multiplier_1e9", "wheel_prize_1e9", "anywhere_40_symbols_9x9"],
+)
+def test_refused_by_par_in_one_line_and_simulated(write_game, game, field):
+    path = write_game(game)
+    rc, out, err, seconds, cpu_seconds, peak_mb = run_limited(["par", path, "--json"])
+    assert rc == 2 and out == "" and err.count("\n") == 1 and "Traceback" not in err, err
+    assert err.startswith(f"slotmath: error: {path}: {field}: "), err
+    assert peak_mb < PEAK_MB and cpu_seconds < 15, (peak_mb, cpu_seconds)
+    rc, out, err, *_ = run_limited(["simulate", path, "--spins", "2000", "--workers", "1", "--seed", "1"])
+    assert rc == 0 and "Traceback" not in err, err

@@ -112,6 +112,62 @@ def test_buy_rtp_is_the_renewal_mean_over_the_cost(tmp_path):
     assert result.par.features["free_games"]["mean_games"] == pytest.approx(5 * 32 / 31)
 
 
+def test_buy_under_a_reel_condition_keeps_it_for_retriggers(tmp_path):
+    # the same renewal as above with trigger: {reels: [1, 2, 3]}: three S on three
+    # reels need one on each, so E[K] and the award are unchanged (20/31); the
+    # bought round's key is a count per reel (a TypeError before)
+    data = yaml.safe_load(yaml.safe_dump(TOY))
+    data["reels"] = {"base": TOY["reels"]["base"], "free": [["A", "S", "X", "X"]] * 3}
+    data["options"]["free_games"]["trigger"] = {"reels": [1, 2, 3]}
+    data["modes"] = {"buy": {"cost": 1, "buy": {"feature": "free_games", "games": 5}}}
+    game = load_game(write(tmp_path, data))
+    assert mode_par(game, "buy").rtp == Fraction(20, 31)
+
+
+@pytest.mark.parametrize("kind", ["drawn", "heights"])
+def test_buy_plays_the_game_as_played(tmp_path, kind):
+    # a bought round reads the game with its drawn wild multipliers written
+    # into the stops (its exact RTP ignored them: 10.85 against the sampler's
+    # 46.57) or its reel heights into the strips; the buy of the games 3 S
+    # award equals the base round's free games component over P(3 S)
+    from slotmath.engine.reels import height_game
+    from slotmath.features.options import load_features
+    from slotmath.features.round import trigger_key_probability
+    from slotmath.rules.registry import rules_for
+
+    data = {
+        "name": "buy_played",
+        "grid": {"reels": 3, "rows": 1},
+        "bet": {"levels": [1]},
+        "symbols": [
+            {"name": "A"},
+            {"name": "X", "kind": "blank"},
+            {"name": "S", "kind": "scatter"},
+            {"name": "W", "kind": "wild", "substitutes": "all"},
+        ],
+        "reels": {
+            "base": [["A", "W", "W", "X", "S"], ["A", "W", "X", "X", "S"], ["A", "A", "W", "X", "S"]],
+            "free": [["A", "W", "S", "X"]] * 3,
+        },
+        "paylines": [[0, 0, 0]],
+        "pays": [{"symbol": "A", "count": 3, "pay": 8}],
+        "options": {
+            "free_games": {"symbol": "S", "reels": "free", "awards": {3: {"games": 5}}},
+            "wild_multipliers": {"symbol": "W", "table": [[2, 3], [3, 1]]},
+        },
+        "modes": {"buy": {"cost": 1, "buy": {"feature": "free_games", "games": 5}}},
+    }
+    if kind == "heights":
+        del data["paylines"], data["options"]["wild_multipliers"]
+        data.update(pays_by="ways")
+        data["grid"] = {"reels": 3, "rows": 2, "heights": {"weights": [[1, 1], [2, 3]]}}
+    game = load_game(write(tmp_path, data))
+    fg = rules_for(game).components(game, 1)["free_games"]
+    played = height_game(game)  # the game itself without heights
+    p3 = trigger_key_probability(played, load_features(game).free_games.trigger).get(3, 0)
+    assert mode_par(game, "buy").rtp == fg / p3
+
+
 def test_game_without_modes_has_the_base_mode(tmp_path):
     data = {k: v for k, v in TOY.items() if k != "modes"}
     data["reels"] = {"base": TOY["reels"]["base"], "free": TOY["reels"]["free"]}

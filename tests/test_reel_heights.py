@@ -227,3 +227,41 @@ def test_documented_example_is_the_hand_worked_one(tmp_path):
     result = par(doc_game, 1)
     assert result.rtp == Fraction(21, 16) and result.cycle == 32
     assert "**21/16**" in section and "**32**" in section
+
+
+def test_retriggered_free_games_read_the_heights():
+    # validate reads E[added games] of retriggered free games: with reel heights
+    # it is read off the (height, stop) pairs (an internal error before),
+    # under a reel condition too; brute force over heights and stops
+    from slotmath.features.freeround import extra_games_mean
+    from slotmath.features.options import load_features
+
+    data = {
+        "pays_by": "ways",
+        "grid": {"reels": 2, "rows": 2, "heights": {"reels": [[[1, 1], [2, 1]], [[1, 2], [2, 1]]]}},
+        "bet": {"levels": [1], "lines": 1},
+        "symbols": [{"name": "A"}, {"name": "S", "kind": "scatter"}],
+        "reels": {"base": [["A", "S", "A"], ["S", "A"]]},
+        "pays": [{"symbol": "A", "count": 2, "pay": 1}],
+        "options": {
+            "free_games": {
+                "symbol": "S",
+                "reels": "base",
+                "awards": {2: {"games": 3}},
+                "retrigger_awards": {2: {"games": 1}},
+                "trigger": {"reels": [1, 2]},
+            }
+        },
+    }
+    game = make_game(data)
+    spec = load_features(game).free_games
+    strips = [["A", "S", "A"], ["S", "A"]]
+    tables = [[(1, 1), (2, 1)], [(1, 2), (2, 1)]]
+    want, total = Fraction(0), 0
+    for (h1, w1), (h2, w2), s1, s2 in itertools.product(tables[0], tables[1], range(3), range(2)):
+        shown = [[strips[0][(s1 + k) % 3] for k in range(h1)], [strips[1][(s2 + k) % 2] for k in range(h2)]]
+        per_reel = [cells.count("S") for cells in shown]
+        n = sum(per_reel) if all(per_reel) else 0
+        want += w1 * w2 * (1 if n >= 2 else 0)
+        total += w1 * w2
+    assert extra_games_mean(game, spec) == want / total

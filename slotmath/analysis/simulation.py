@@ -9,6 +9,8 @@ the comparison needs.
 
 from __future__ import annotations
 
+import warnings
+
 from slotmath.analysis.metrics import as_float, game_figures
 from slotmath.engine.limits import EngineTooLarge
 from slotmath.engine.payrule import pay_rule
@@ -94,7 +96,11 @@ def simulate_game(
     client, own = connect(scheduler) if scheduler is not None else (None, False)
     try:  # connect first: an unreachable scheduler fails before the exact analysis
         if exact is True:
-            exact_par = round_figures(game, level)
+            try:
+                exact_par = round_figures(game, level)
+            except EngineTooLarge as exc:  # the exact RTP is past its bound: the run alone
+                warnings.warn(f"no exact figures to compare with: {exc}", stacklevel=2)
+                exact_par = None
         else:
             exact_par = par(game, level) if exact == "par" else (exact or None)
         rules = rules_for(game)

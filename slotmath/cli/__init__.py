@@ -83,19 +83,26 @@ def cmd_simulate(args) -> int:
     game, level = game_and_level(args.game, args.bet)
     # a bet mode's cross-check, or the game's as declared
     check = cross_check if args.mode is None else partial(cross_check_mode, name=args.mode)
+    import warnings
+
     try:
-        result = check(
-            game,
-            level=level,
-            spins=args.spins,
-            seed=args.seed,
-            chunk=args.chunk,
-            workers=args.workers,
-            scheduler=args.scheduler,
-            progress=args.progress,
-        )
+        with warnings.catch_warnings(record=True) as notes:  # e.g. no exact figures to compare with
+            warnings.simplefilter("always", UserWarning)
+            result = check(
+                game,
+                level=level,
+                spins=args.spins,
+                seed=args.seed,
+                chunk=args.chunk,
+                workers=args.workers,
+                scheduler=args.scheduler,
+                progress=args.progress,
+            )
     except SetupError as exc:
         raise UsageError(str(exc)) from None
+    for note in notes:
+        if issubclass(note.category, UserWarning):
+            print(f"slotmath: note: {terminal_text(str(note.message))}", file=sys.stderr)
     print(json.dumps(result.to_dict()) if args.json else terminal_text(result.text(), lines=True))
     run = result if args.mode is None else result.result  # a mode's: the run of its round
     return 130 if getattr(run, "partial", False) else 0

@@ -270,7 +270,7 @@ def state_estimate(game: Game, level: int, reel_set: str = "base", triggers: tup
     subsets, steps, states = 0, 0, 1
     for k in range(m + 1):
         n_sub = comb(P, k)
-        states = min(int(np.prod(tops[:k])) * n_codes, prod(counts))
+        states = min(prod(tops[:k]) * n_codes, prod(counts))  # Python integers: no int64 overflow
         subsets += n_sub
         steps += n_sub * game.reels * states * max(counts) * max(k, 1)
     return subsets, states, steps
@@ -283,10 +283,12 @@ def check_estimate(game: Game, level: int, reel_set: str, triggers: tuple, max_s
     subsets, states, steps = state_estimate(game, level, reel_set, triggers)
     if steps > limit:
         raise EngineTooLarge(
-            f"{game.name}: the exact pay-anywhere law is too large: {subsets:,} sets of paying "
+            f"the exact pay-anywhere law is too large: {subsets:,} sets of paying "
             f"symbols of up to {states:,} count states each, {steps:.2e} steps (about "
             f"{steps / ANYWHERE_STEPS_PER_SECOND:,.0f} s on one core, above the bound {limit:.0e}); "
-            "simulate instead"
+            "simulate instead",
+            file=game.source or game.name,
+            field="pays",
         )
 
 

@@ -61,7 +61,12 @@ class MaxWin:
     @property
     def one_in(self) -> float | None:
         """Odds of the largest win: 1 in this many spins or rounds."""
-        return 1 / float(self.probability) if self.probability else None
+        if not self.probability:
+            return None
+        try:  # 1/p exactly, then as a float: a Fraction below the float range is not 0
+            return float(1 / self.probability)
+        except (OverflowError, ZeroDivisionError):
+            return None
 
 
 @dataclass(frozen=True, eq=False)

@@ -39,8 +39,8 @@ from numba.typed import Dict
 
 from slotmath.engine.cache import game_cache
 from slotmath.engine.lines import line_outcome, line_outcomes
-from slotmath.engine.tumble_spec import tumble_spec
-from slotmath.errors import EngineTooLarge, ensure
+from slotmath.engine.tumble_spec import MAX_TUMBLES, tumble_spec
+from slotmath.errors import EngineTooLarge, GameFileError, ensure
 from slotmath.model import Game
 
 __all__ = [
@@ -53,9 +53,6 @@ __all__ = [
     "MAX_TUMBLES",
 ]
 
-#: paying evaluations one spin may take before the engine refuses (a strip
-#: that pays forever would never end)
-MAX_TUMBLES = 500
 #: line evaluations x lines the exact enumeration takes on before it refuses
 MAX_TUMBLE_STEPS = 6 * 10**10
 #: line steps per second of :func:`enumerate_tumbles` on one core (measured
@@ -332,7 +329,12 @@ def enumerated_tumbles(game: Game, level: int, triggers=(), reel_set: str = "bas
     )
     top = int(args[6].max(initial=0)) * int(dims[1]) * int(args[8].max()) * MAX_TUMBLES * unit_den
     if top + int(sc_units.max(initial=0)) >= INT64_SAFE // max(n_keys, 1):
-        raise OverflowError(f"{game.name}: a tumble win bound {top} is too large for int64 units")
+        raise EngineTooLarge(
+            f"a tumble spin's win bound ({top:.3e} win units, {MAX_TUMBLES} drops at the largest "
+            f"multiplier) does not fit int64 counts beside {n_keys} trigger keys; lower the multipliers",
+            file=game.source or game.name,
+            field="options.tumble",
+        )
     dense, skeys, scounts, endless, _ = enumerate_tumbles(  # type: ignore[call-arg]
         strip,
         weights,
@@ -346,10 +348,12 @@ def enumerated_tumbles(game: Game, level: int, triggers=(), reel_set: str = "bas
         unit_den,
         np.zeros((0, game.reels), dtype=np.int64),
     )
-    if endless:
-        raise EngineTooLarge(
-            f"{game.source or game.name}: options.tumble: {endless} stop vectors still pay after "
-            f"{MAX_TUMBLES} tumbles on reel set {reel_set!r}; the sequence would not end"
+    if endless:  # the game itself, not the method: simulate refuses it too (its sampler stops there)
+        raise GameFileError(
+            game.source or game.name,
+            "options.tumble",
+            f"{endless} stop vectors still pay after {MAX_TUMBLES} tumbles on reel set {reel_set!r}; "
+            "the sequence would not end",
         )
     nz = np.flatnonzero(dense)
     at = np.concatenate([nz, skeys]).astype(np.int64)

@@ -5,14 +5,21 @@ the engine (validating a game file imports it), played by
 from __future__ import annotations
 
 from dataclasses import dataclass
+from math import lcm
 
 from slotmath.errors import GameFileError
 from slotmath.model import Game
 
-__all__ = ["TumbleSpec", "tumble_spec", "TUMBLE_KEYS"]
+__all__ = ["TumbleSpec", "tumble_spec", "TUMBLE_KEYS", "MAX_TUMBLES"]
 
 #: keys of ``options.tumble``
 TUMBLE_KEYS = ("refill", "multipliers", "free_multipliers", "reset", "triggers")
+#: paying evaluations one spin may take before the engine refuses (a strip
+#: that pays forever would never end)
+MAX_TUMBLES = 500
+#: a tumble spin's largest win stays below this many win units (exact in
+#: int64 counts and in float64, as the largest win of one plain spin)
+MAX_TUMBLE_WIN_UNITS = 2**53
 
 
 @dataclass(frozen=True)
@@ -43,6 +50,36 @@ def _progression(game: Game, value, field: str) -> tuple:
     return tuple(value)
 
 
+def _count(n: int) -> str:
+    """``n`` with thousands separators, in scientific notation from 10**12
+    (also beyond the range of a float)."""
+    return f"{n:,}" if n < 10**12 else f"{n:.3e}" if n < 10**300 else f"10**{len(str(n)) - 1}"
+
+
+def _check_top_win(game: Game, progression: tuple, field: str) -> None:
+    """Refuse a progression whose spin of :data:`MAX_TUMBLES` drops, each at
+    the largest line win (every line, the wilds' largest multipliers) times
+    the largest multiplier, plus every scatter pay, reaches
+    :data:`MAX_TUMBLE_WIN_UNITS` win units."""
+    mult = 1
+    for s in game.symbols:
+        if s.wild:
+            mult *= max(s.wild.multiplier(c) for c in range(game.reels + 1))
+    top_line = max((max(lp.pays) for lp in game.line_pays), default=0) * mult * game.ways_or_lines
+    den = lcm(*(sp.pay.denominator for sp in game.scatter_pays)) if game.scatter_pays else 1
+    top_scatter = sum(sp.pay for sp in game.scatter_pays) * max(b.total_bet for b in game.bet_levels)
+    top = top_line * max(progression) * MAX_TUMBLES + top_scatter
+    if top * den >= MAX_TUMBLE_WIN_UNITS:
+        _fail(
+            game,
+            field,
+            f"a spin of {MAX_TUMBLES} paying drops at x{_count(max(progression))} could win "
+            f"{_count(int(top))} coins "
+            "(the largest line win on every line each drop); the exact engine holds a spin's win "
+            "below 2**53 win units: lower the multipliers",
+        )
+
+
 def tumble_spec(game: Game) -> TumbleSpec | None:
     """Validate and return ``options.tumble`` (None when absent); every
     problem is one line naming the field (:class:`GameFileError`)."""
@@ -70,6 +107,7 @@ def tumble_spec(game: Game) -> TumbleSpec | None:
         if pay.anywhere:
             _fail(game, "", f"pay {pay.name!r} (any {pay.anywhere} on the line) has no cells to remove")
     base = _progression(game, spec.get("multipliers", [1]), ".multipliers")
+    _check_top_win(game, base, ".multipliers")
     free = options.get("free_games")
     free_reels = free.get("reels", "base") if isinstance(free, dict) else None
     if "free_multipliers" in spec:
@@ -83,6 +121,7 @@ def tumble_spec(game: Game) -> TumbleSpec | None:
                 "reel set's)",
             )
         free_prog = _progression(game, spec["free_multipliers"], ".free_multipliers")
+        _check_top_win(game, free_prog, ".free_multipliers")
     else:
         free_prog = base
     if isinstance(free, dict):

@@ -37,6 +37,20 @@ MAX_MASK_CELLS = 24
 MAX_GAMES_WORK = 2**30
 #: most sticky masks the exact sticky-wild method visits (:mod:`slotmath.features.sticky`)
 MAX_STICKY_MASKS = 4096
+#: most free games one award (a trigger count, a retrigger, a selection choice,
+#: a bought round) starts: the law of games played and the simulator's round
+#: grow with it (the game file schema holds the same bound for ``modes.*.buy.games``)
+MAX_AWARD_GAMES = 1000
+
+
+def games_problem_of(games: int) -> str | None:
+    """Why an award of ``games`` free games is refused (None: within the bound)."""
+    if games <= MAX_AWARD_GAMES:
+        return None
+    return (
+        f"{sci(games)} games in one award is above the bound {MAX_AWARD_GAMES:,} (the law of games "
+        "played and every simulated round grow with it)"
+    )
 
 
 def sci(n: int) -> str:

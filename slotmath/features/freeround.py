@@ -123,10 +123,12 @@ def held_spin_table(game: Game, level: int, spec: FreeGamesSpec, held: Feature) 
 
 def extra_games_mean(game: Game, spec: FreeGamesSpec) -> Fraction:
     """Mean number of games one free game adds, ``E[K]`` (exact, from the
-    per-reel counts of the trigger symbol on the free reel set)."""
+    per-reel counts of the trigger symbol on the free reel set; reel heights
+    written into the strips, as every window figure reads them)."""
+    from slotmath.engine.reels import height_game
     from slotmath.features.round import trigger_key_probability
 
-    g = nudged_game(game, spec.reels, spec.nudge)
+    g = height_game(nudged_game(game, spec.reels, spec.nudge))
     probs = trigger_key_probability(g, spec.trigger, spec.reels)
     return sum((p * spec.retrigger_games(spec.count_of(c)) for c, p in probs.items()), Fraction(0))
 

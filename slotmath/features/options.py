@@ -50,12 +50,15 @@ from pathlib import Path
 
 import numpy as np
 
-from slotmath.engine.cache import game_cache, no_sets
+from slotmath.engine.cache import all_sets, game_cache
+from slotmath.engine.limits import MAX_DRAW
 from slotmath.features.cost import (
     denominators_problem,
     draw_weights,
     games_problem,
+    games_problem_of,
     lockit_problem,
+    sci,
 )
 from slotmath.features.declaration import ORDERS, Reader, is_number
 from slotmath.features.progressive import read_jackpots
@@ -316,7 +319,8 @@ def load_features(game: Game) -> Features:
     return _load_features(game)
 
 
-@game_cache(no_sets, maxsize=32)
+# keyed on the strips too: the checks (a feature that could never start) read them
+@game_cache(all_sets, maxsize=32)
 def _load_features(game: Game) -> Features:
     rd = Reader(game)
     opts = game.options or {}
@@ -665,10 +669,9 @@ def _games_awards(rd: Reader, value, where: str, zero: bool = False, by_count: b
                 "a retrigger adds games at the running feature's multiplier; give it in awards",
             )
         rd.mapping(a, f, ("prize", "games", "multiplier") if by_count else ("prize", "games"), ("games",))
-        out[c] = (
-            rd.amount(a.get("prize", 0), f"{f}.prize"),
-            rd.number(a["games"], f"{f}.games", integer=True, positive=not zero, minimum=0),
-        )
+        games = rd.number(a["games"], f"{f}.games", integer=True, positive=not zero, minimum=0)
+        rd.check(games_problem_of(games), f"{f}.games")
+        out[c] = (rd.amount(a.get("prize", 0), f"{f}.prize"), games)
     return out
 
 
@@ -730,6 +733,12 @@ def read_wheel(rd: Reader, spec, jackpots) -> WheelSpec:
         p = rd.number(b["probability"], f"{w}.before.probability", minimum=0)
         if p >= 1:
             rd.fail(f"{w}.before.probability", "must be below 1")
+        if p.denominator >= MAX_DRAW:  # the lock-it sampler draws it exactly, below 2**62
+            rd.fail(
+                f"{w}.before.probability",
+                f"{str(b['probability'])[:40]!r} has denominator {sci(p.denominator)}, not below 2**62, "
+                "the compiled simulator's exact draw (give a fraction 'p/q' with a smaller q)",
+            )
         pre = (rd.amount(b["prize"], f"{w}.before.prize", positive=True), p, str(b.get("name", "jackpot")))
     return WheelSpec(tuple(out), pre[0], pre[1], pre[2])
 

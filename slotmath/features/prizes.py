@@ -35,9 +35,9 @@ from math import lcm
 
 import numpy as np
 
-from slotmath.engine.cache import game_cache, no_sets
+from slotmath.engine.cache import all_sets, game_cache
 from slotmath.engine.distribution import WinDistribution
-from slotmath.errors import ensure
+from slotmath.errors import EngineTooLarge, ensure
 from slotmath.features import wheel as wheel_mod
 from slotmath.features.declaration import Reader
 from slotmath.features.options import load_features, read_wheel
@@ -126,7 +126,8 @@ def load_line_prizes(game: Game) -> LinePrizes:
     return _load(game)
 
 
-@game_cache(no_sets, maxsize=32)
+# keyed on the strips too: the checks (a feature that could never start) read them
+@game_cache(all_sets, maxsize=32)
 def _load(game: Game) -> LinePrizes:
     opts = game.options if isinstance(game.options, dict) else {}
     rd = Reader(game)
@@ -140,19 +141,24 @@ def _load(game: Game) -> LinePrizes:
     if free is not None and not free.awards and not (sel and any(c.free_games for c in sel.choices)):
         problem = "is required (free games without awards are a selection choice's)"
         rd.fail("options.free_games.awards", problem)
-    used = {lab for lab, _, _ in wheel.wheel.segments} if wheel else set()
+    # a segment or value of weight 0 is never drawn: the jackpot it names would never be won
+    used = {lab for lab, _, w in wheel.wheel.segments if w} if wheel else set()
+    named = {lab for lab, _, _ in wheel.wheel.segments} if wheel else set()
     used |= {c.label for c in sel.choices} if sel else set()
     if "hold_and_spin" in opts:
         from slotmath.features.holdspin import load_hold_and_spin
 
         hs = load_hold_and_spin(game)
         ensure(hs is not None, "prizes.py: expected hs is not None")
-        used |= {p.label for p in hs.values + hs.start_values} | {hs.full_screen_label}
+        used |= {p.label for p in hs.values + hs.start_values if p.weight} | {hs.full_screen_label}
+        named |= {p.label for p in hs.values + hs.start_values}
     for name in jackpots:
         if name not in used:
             rd.fail(
                 f"options.jackpots.{name}",
-                "is not awarded by any wheel segment, selection choice or hold-and-spin prize",
+                "is only on draws of weight 0: it is never won"
+                if name in named
+                else "is not awarded by any wheel segment, selection choice or hold-and-spin prize",
             )
     return LinePrizes(jackpots, wheel, sel)
 
@@ -318,7 +324,16 @@ def wheel_feature(game: Game, level: int, spec: TriggeredWheel) -> Feature:
     )
     total_bet = game.bet(level).total_bet
     mean = spec.spins * wheel_mod.moments(spec.wheel)[0]
-    law = wheel_law(spec.wheel, spec.spins, total_bet)
+
+    @cache
+    def law() -> WinDistribution:  # built when the distribution asks for it, not for the mean
+        try:
+            return wheel_law(spec.wheel, spec.spins, total_bet)
+        except EngineTooLarge as e:
+            if e.field != "options":  # a refusal of dense_points names no feature
+                raise
+            raise EngineTooLarge(e.problem, file=e.file, field="options.wheel.segments") from None
+
     per_spin = jackpot_rates(spec.wheel)
 
     def odds(key_p: dict) -> dict:
@@ -340,7 +355,7 @@ def wheel_feature(game: Game, level: int, spec: TriggeredWheel) -> Feature:
         Trigger(spec.symbol),
         lambda count: count >= spec.trigger,
         lambda count: mean,
-        lambda count: law,
+        lambda count: law(),
         lambda count: True,
         odds,
     )
@@ -404,8 +419,13 @@ def selection_feature(game: Game, level: int, spec: ChoiceSpec, prizes: LinePriz
 
     @cache
     def law() -> WinDistribution:
-        parts = [(q, choice_law(c)) for q, c in zip(probs, spec.choices, strict=True) if q]
-        return _mixture(parts, total_bet)
+        try:
+            parts = [(q, choice_law(c)) for q, c in zip(probs, spec.choices, strict=True) if q]
+            return _mixture(parts, total_bet)
+        except EngineTooLarge as e:
+            if e.field != "options":  # a refusal of dense_points names no feature
+                raise
+            raise EngineTooLarge(e.problem, file=e.file, field="options.selection.choices") from None
 
     def odds(key_p: dict) -> dict:
         p = sum(key_p.values(), Fraction(0))

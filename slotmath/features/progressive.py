@@ -210,6 +210,10 @@ class ProgressiveJackpot:
         return Progressive(self.contribution, Fraction(0), self.reset, currency="x total bet")
 
 
+#: most progressive jackpots of one game
+MAX_PROGRESSIVES = 32
+
+
 def read_jackpots(rd, opts) -> tuple:
     """``({name: coin value [x total bet]}, {name: ProgressiveJackpot})`` of
     ``options.jackpots``; a progressive's coin value is 0 (its return is not a
@@ -227,6 +231,19 @@ def read_jackpots(rd, opts) -> tuple:
             values[str(name)] = Fraction(0)
         else:
             values[str(name)] = rd.amount(value, w, positive=True)
+    if len(progressive) > MAX_PROGRESSIVES:  # each one's hit rate is one more exact evaluation of the round
+        rd.fail(
+            "options.jackpots",
+            f"{len(progressive):,} progressive jackpots, more than {MAX_PROGRESSIVES} (each one's hit rate "
+            "is one more exact evaluation of the round)",
+        )
+    shares = sum((p.contribution for p in progressive.values()), Fraction(0))
+    if shares >= 1:
+        rd.fail(
+            "options.jackpots",
+            f"the progressive jackpots' contributions add up to {float(shares):.6g} of every total bet "
+            "(they must stay below 1: the meters would take the whole bet or more)",
+        )
     if progressive and "round_cap" in opts:
         problem = "cannot be combined with a progressive jackpot (its return is not a coin win)"
         rd.fail("options.round_cap", problem)

@@ -35,7 +35,7 @@ from math import lcm
 import numpy as np
 
 from slotmath.engine.distribution import MaxWin, WinDistribution
-from slotmath.errors import ensure
+from slotmath.errors import EngineTooLarge, ensure
 
 __all__ = [
     "Trigger",
@@ -55,6 +55,8 @@ __all__ = [
 
 #: Probabilities below this are not resolved by the float convolutions.
 RESOLVED = 1e-15
+#: most points of the round's dense win histogram (float64: 256 MB an array)
+MAX_ROUND_POINTS = 1 << 25
 
 
 @dataclass(frozen=True)
@@ -162,7 +164,7 @@ def _feature_key(key, features, triggers, f):
     return key[triggers.index(f.trigger)]
 
 
-def round_law(keyed, features, round_cap=None, distribution: bool = True) -> RoundLaw:
+def round_law(keyed, features, round_cap=None, distribution: bool = True, source: object = "") -> RoundLaw:
     """Exact RTP and (optionally) the distribution of the round.
 
     Parameters
@@ -176,6 +178,9 @@ def round_law(keyed, features, round_cap=None, distribution: bool = True) -> Rou
     distribution : bool
         Build the distribution (False: RTP and feature figures only; with a
         ``round_cap`` the distribution is always built).
+    source : str, optional
+        The game file, named by a refusal of a distribution beyond
+        :data:`MAX_ROUND_POINTS`.
     """
     triggers = round_triggers(features)
     scale = keyed.unit_den * keyed.total_bet
@@ -198,7 +203,7 @@ def round_law(keyed, features, round_cap=None, distribution: bool = True) -> Rou
     rtp = base_mean + sum(components.values(), Fraction(0))
     dist, dropped, shortfall = None, 0.0, 0.0
     if distribution or round_cap is not None:
-        dist, (tail_wins, tail_p) = _round_distribution(keyed, features, triggers)
+        dist, (tail_wins, tail_p) = _round_distribution(keyed, features, triggers, source)
         dropped = float(tail_p.sum())
         if round_cap is not None:
             dist, over = cap_distribution(dist, round_cap)
@@ -361,7 +366,7 @@ def feature_means(features, key_probability: dict) -> dict:
     return out
 
 
-def _round_distribution(keyed, features, triggers):
+def _round_distribution(keyed, features, triggers, source: object = ""):
     """Float law of the round's total win on the least common win unit, and the
     points it drops below :data:`RESOLVED`: (wins [x total bet], probabilities)."""
     by_key = keyed.by_key()
@@ -389,6 +394,7 @@ def _round_distribution(keyed, features, triggers):
         *(a.unit_den for laws_ in awards.values() for a in laws_),
         *(a.unit_den for parts_ in laws.values() for a in parts_),
     )
+    _check_points(plan, awards, mixed, laws, keyed, den, source)
     parts = []
     for label, (_, base_counts) in plan.items():
         hist = dense_points({w * (den // keyed.unit_den): c / keyed.cycle for w, c in base_counts.items()})
@@ -405,6 +411,41 @@ def _round_distribution(keyed, features, triggers):
     tail = (drop / (den * keyed.total_bet), total[drop])  # [x total bet], [probability]
     total[~keep] = 0.0
     return WinDistribution.from_histogram(total, den, keyed.total_bet), tail
+
+
+def _check_points(plan: dict, awards: dict, mixed: dict, laws: dict, keyed, den: int, source: object) -> None:
+    """Refuse (:class:`EngineTooLarge`, naming the feature's field) a round whose
+    dense histogram on the lattice of 1/``den`` coins would pass
+    :data:`MAX_ROUND_POINTS` points: the largest base win plus the largest
+    award of the features it starts, each in that unit, before any array is
+    taken (a prize or multiplier of 10**9 x total bet spreads a few outcomes
+    over 10**9 and more points)."""
+
+    def top(law: WinDistribution) -> int:
+        return int(law.wins.max()) * (den // law.unit_den) if len(law.wins) else 0
+
+    step = den // keyed.unit_den
+    worst, whose = 0, None
+    for label, (started, base_counts) in plan.items():
+        tops = [(top(a), f) for a, (f, _) in zip(awards.get(label, []), started, strict=True)]
+        n = max(base_counts) * step + sum(t for t, _ in tops)
+        if n > worst:
+            worst, whose = n, max(tops, key=lambda tf: tf[0])[1] if tops else None
+    for f, (_, bases) in mixed.items():
+        n = max(int(b.wins.max()) for b in bases if len(b.wins)) * step + max(map(top, laws[f]), default=0)
+        if n > worst:
+            worst, whose = n, f
+    if worst + 1 > MAX_ROUND_POINTS:
+        field = f"options.{whose.name}" if whose is not None else ""
+        most = worst / (den * keyed.total_bet)
+        raise EngineTooLarge(
+            f"the round's win distribution would need {worst + 1:.3e} points (wins up to {most:.4g} "
+            f"x total bet in steps of 1/{den * keyed.total_bet:,} of the total bet), more than the "
+            f"bound {MAX_ROUND_POINTS:,}; lower the feature's largest prize or multiplier (slotmath "
+            "simulate plays it)",
+            file=source,
+            field=field,
+        )
 
 
 def _hist_on(law: WinDistribution, den: int) -> np.ndarray:
@@ -436,6 +477,17 @@ def _mixed_parts(f: Feature, items: list, bases: list, laws: list, keyed, den: i
 
 
 def dense_points(points: dict) -> np.ndarray:
+    """Dense probabilities of ``{win unit: probability}``; a law spread over
+    more than :data:`MAX_ROUND_POINTS` points is refused
+    (:class:`EngineTooLarge` naming ``options``: a prize or multiplier far
+    above the game's smallest win unit) before the array is taken."""
+    if max(points) + 1 > MAX_ROUND_POINTS:
+        raise EngineTooLarge(
+            f"a feature's win law would need {max(points) + 1:.3e} points on the game's smallest win unit, "
+            f"more than the bound {MAX_ROUND_POINTS:,}; lower the feature's largest prize or multiplier "
+            "(slotmath simulate plays it)",
+            field="options",
+        )
     out = np.zeros(max(points) + 1)
     for w, p in points.items():
         out[w] += float(p)

@@ -46,7 +46,7 @@ from fractions import Fraction
 from itertools import product
 from math import gcd
 
-from slotmath.engine.cache import game_cache, no_sets
+from slotmath.engine.cache import all_sets, game_cache
 from slotmath.engine.payrule import pay_rule
 from slotmath.errors import ensure
 from slotmath.features.reach import on_reels
@@ -99,7 +99,8 @@ def load_wild_multipliers(game: Game) -> WildMultipliers | None:
     return _load(game)
 
 
-@game_cache(no_sets, maxsize=32)
+# keyed on the strips too: the checks (a feature that could never start) read them
+@game_cache(all_sets, maxsize=32)
 def _load(game: Game) -> WildMultipliers:
     from slotmath.features.declaration import Reader
 
@@ -244,7 +245,7 @@ def _rewrite(game: Game) -> Game:
     ensure(spec is not None, "wildmult.py: expected spec is not None")
     refusal = rewrite_refusal(game)
     if refusal is not None:
-        raise EngineTooLarge(f"{game.name}: options.wild_multipliers: {refusal}")
+        raise EngineTooLarge(refusal, file=game.source or game.name, field="options.wild_multipliers.table")
     w = spec.symbol
     names = {variant_name(w, m) for m, _ in spec.table}
 

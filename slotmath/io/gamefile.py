@@ -68,6 +68,11 @@ MAX_WEIGHT = 2**32
 #: is sparse, so a fine win unit costs no memory; the bound keeps every win
 #: in win units below :data:`MAX_WIN_UNITS` for realistic pays.
 MAX_PAY_DENOMINATOR = 10**6
+#: Dearest bet mode (``modes.NAME.cost``) [x total bet]: the bound of every
+#: amount [x total bet] a game file gives (prizes, jackpots, caps).
+MAX_MODE_COST = 10**9
+#: Most bet modes beside the base mode.
+MAX_MODES = 32
 NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
@@ -457,11 +462,11 @@ def build_game(data: dict, path: Path, default_name: str) -> Game:
                 f"height weights) is {cycle:.4g}, not below 2**62, the range of exact integer counting",
             )
         if cycle * max(len(paylines), 1) >= EXACT_LIMIT:
+            times = f"times {len(paylines)} lines it exceeds" if paylines else "it is not below"
             fail(
                 f"reels.{set_name}",
                 f"the cycle (product of the reels' total weights) is "
-                f"{cycle:.4g}; times {len(paylines)} lines it exceeds 2**62, the range of "
-                "exact integer counting",
+                f"{cycle:.4g}; {times} 2**62, the range of exact integer counting",
             )
 
     # bet ----------------------------------------------------------------
@@ -547,6 +552,8 @@ def build_modes(data: dict, reel_sets: dict, fail) -> dict:
     modes = data.get("modes") or {}
     if modes and data.get("rules", "lines") != "lines":
         fail("modes", f"bet modes are played by rules: lines only, not {str(data['rules'])[:100]!r}")
+    if len(modes) > MAX_MODES:
+        fail("modes", f"{len(modes):,} bet modes, more than {MAX_MODES} (par --all-modes analyses each)")
     for name, spec in modes.items():
         at = f"modes.{name}"
         if name == BASE_MODE:
@@ -557,6 +564,8 @@ def build_modes(data: dict, reel_sets: dict, fail) -> dict:
         cost = scatter_fraction(cost.strip() if isinstance(cost, str) else cost, f"{at}.cost", fail)
         if cost <= 0:
             fail(f"{at}.cost", f"must be above 0 (a price in total bets), got {spec['cost']}")
+        if cost > MAX_MODE_COST:
+            fail(f"{at}.cost", f"{float(cost):.4g} is above the bound {MAX_MODE_COST:.0e} [x total bet]")
         reels = dict(spec.get("reels") or {})
         for old, new in reels.items():
             for where, set_name in ((f"{at}.reels", old), (f"{at}.reels.{old}", new)):
@@ -652,10 +661,14 @@ def scatter_fraction(value, field, fail) -> Fraction:
     else:
         pay = Fraction(str(value))  # the decimal as written: 0.1 is 1/10
     if pay.denominator > MAX_PAY_DENOMINATOR:
+        d = pay.denominator
+        digits = str(d)
+        power = f"10**{len(digits) - 1}"
+        shown = digits if d < 10**12 else power if digits.rstrip("0") == "1" else f"more than {power}"
         fail(
             field,
-            f"{value!r} has denominator {pay.denominator}, more than "
-            f"{MAX_PAY_DENOMINATOR:,} (write the pay with fewer decimals)",
+            f"{value!r} has denominator {shown}, more than "
+            f"{MAX_PAY_DENOMINATOR:,} (write it with fewer decimals)",
         )
     return pay
 

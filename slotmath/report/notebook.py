@@ -142,9 +142,12 @@ def run_report(
                         f"--IPKernelApp.exec_lines={KERNEL_QUIET!r}",
                     ],
                 )
-        except pm.PapermillExecutionError as exc:
+        except pm.PapermillExecutionError as exc:  # an input error in the kernel is bad input: 2
             raise ReportError(
-                game.name, step, f"{exc.ename}: {exc.evalue} (notebook cell {exc.cell_index})"
+                game.name,
+                step,
+                f"{exc.ename}: {exc.evalue} (notebook cell {exc.cell_index})",
+                status=2 if exc.ename in input_error_names() else 1,
             ) from None
         step = "export HTML"
         stderr = export_html(executed, work / "par.html", f"PAR sheet: {game.title}")
@@ -169,6 +172,19 @@ def run_report(
         shutil.rmtree(work, ignore_errors=True)
         raise
     return target
+
+
+def input_error_names() -> set:
+    """Class names of every :class:`~slotmath.errors.InputError` (a kernel
+    reports the exception of a failed cell by its name only)."""
+    from slotmath.errors import InputError
+
+    out, todo = set(), [InputError]
+    while todo:
+        cls = todo.pop()
+        out.add(cls.__name__)
+        todo += cls.__subclasses__()
+    return out
 
 
 def build_report(

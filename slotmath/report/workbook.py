@@ -22,6 +22,19 @@ if TYPE_CHECKING:
     from slotmath.report.sheet import ParSheet
 
 
+def sheet_title(title: str, taken: set) -> str:
+    """``title`` cut to Excel's 31 characters and made unique among ``taken``
+    (case-insensitive, as Excel compares them; added to it): two long bet-mode
+    names sharing their first characters get ``~2``, ``~3``, ... instead of
+    openpyxl's renaming past 31 characters, which Excel refuses to open."""
+    out, k = title[:31], 1
+    while out.lower() in taken:
+        k += 1
+        out = f"{title[: 31 - len(str(k)) - 1]}~{k}"
+    taken.add(out.lower())
+    return out
+
+
 def write_workbook(sheet: ParSheet, path: Path) -> None:
     """Write the sheet as an Excel workbook: a worksheet per section, each
     table an Excel table with its title above and its note below, numbers
@@ -39,8 +52,9 @@ def write_workbook(sheet: ParSheet, path: Path) -> None:
     note_font = Font(italic=True, size=9, color="5C6B7A")
     total_font = Font(bold=True)
     n_table = 0
+    taken: set = set()
     for sec in sheet.workbook_sections():
-        ws = wb.create_sheet(sec.sheet[:31])
+        ws = wb.create_sheet(sheet_title(sec.sheet, taken))
         frozen = False
         put_cell(
             ws, 1, 1, f"{sec.title}: {sheet.game.title}, bet level {sheet.par.bet.level}"

@@ -10,7 +10,7 @@ import dataclasses
 from fractions import Fraction
 from typing import TYPE_CHECKING, NoReturn
 
-from slotmath.errors import ensure
+from slotmath.errors import EngineTooLarge, ensure
 from slotmath.model import Game
 
 if TYPE_CHECKING:
@@ -21,6 +21,15 @@ if TYPE_CHECKING:
 def analyse(game: Game, level: int, reel_set: str = "base") -> ParResult:
     """Exact PAR of a line game at bet ``level``: combination table,
     RTP by channel and the distribution of the total spin win."""
+    try:
+        return _analyse(game, level, reel_set)
+    except EngineTooLarge as e:  # a refusal naming its field but not yet the game's file
+        if not e.field or e.file:
+            raise
+        raise EngineTooLarge(e.problem, file=game.source or game.name, field=e.field) from None
+
+
+def _analyse(game: Game, level: int, reel_set: str) -> ParResult:
     if drawn_too_large(game):
         from slotmath.features.wildmult import rewrite_refusal
 
@@ -73,9 +82,11 @@ def _refuse_drawn_distribution(game: Game, level: int, reason: str | None) -> No
     rtp = sum(parts.values(), Fraction(0))
     shown = ", ".join(f"{k} {float(v):.6%}" for k, v in parts.items())
     raise EngineTooLarge(
-        f"{game.name}: the round distribution with drawn wild multipliers is not computed: "
+        "the round distribution with drawn wild multipliers is not computed: "
         f"{reason}; the round's exact RTP is {float(rtp):.6%} = {fraction_display(rtp)} "
-        f"({shown}), from the law of the counted wilds on each line"
+        f"({shown}), from the law of the counted wilds on each line",
+        file=game.source or game.name,
+        field="options.wild_multipliers.table",
     )
 
 
@@ -183,7 +194,14 @@ def _analyse_lines(game: Game, level: int, reel_set: str) -> ParResult:
         per_line_rtp=per_line,
         notes=notes,
     )
-    law = round_law(keyed, features, cap)
+    try:
+        law = round_law(keyed, features, cap, source=game.source or game.name)
+    except EngineTooLarge as e:  # the base spin's own wins: its pays, or its tumbles' progression
+        if e.field:
+            raise
+        tumbles = isinstance(game.options, dict) and "tumble" in game.options
+        field = "options.tumble.multipliers" if tumbles else "pays"
+        raise EngineTooLarge(e.problem, file=e.file, field=field) from None
     figures = dict(law.figures)
     rates = {k: v for fig in figures.values() for k, v in fig.pop("event_rates", {}).items()}
     if rates:  # expected count per round of the round sampler's feature events

@@ -28,9 +28,11 @@ __all__ = [
 
 
 def bought_feature(game: Game, mode: Mode, level: int) -> tuple:
-    """``(feature, notes, cycle)`` of a bought round: the
+    """``(feature, notes, cycle, key)`` of a bought round: the
     :class:`~slotmath.features.round.Feature` the one-key round starts, the
-    notes saying what is bought, and the cycle of the reel set it plays."""
+    notes saying what is bought, the cycle of the reel set it plays and the
+    key of the one "window" that starts it (count 0; under a reel condition,
+    which retriggers keep, no trigger symbol on any reel)."""
     spec = buy_spec(game, mode)
     ensure(mode.buy is not None, "modes.py: a bought mode has a buy")
     if mode.buy.feature == "hold_and_spin":
@@ -39,14 +41,15 @@ def bought_feature(game: Game, mode: Mode, level: int) -> tuple:
 
         coins = mode.buy.coins or 0
         reels = spec.reels or spec.base_reels
-        return held(game, level, spec, coins), bought_notes(game, spec, coins), game.cycle(reels)
+        return held(game, level, spec, coins), bought_notes(game, spec, coins), game.cycle(reels), 0
     from slotmath.features.freeround import free_games_feature_of
 
     notes = [
         f"Bought round: {spec.games(0)} free games started at once (no base spin) on reel set "
         f"{spec.reels!r}; the cycle is that set's."
     ]
-    return free_games_feature_of(game, level, spec), notes, game.cycle(spec.reels)
+    key = (0,) * game.reels if spec.trigger_reels is not None else 0
+    return free_games_feature_of(game, level, spec), notes, game.cycle(spec.reels), key
 
 
 def buy_analysis(game: Game, mode: Mode, level: int) -> ParResult:
@@ -62,12 +65,14 @@ def buy_analysis(game: Game, mode: Mode, level: int) -> ParResult:
 
     from slotmath.engine.joint import KeyedWins
     from slotmath.features.round import round_law, round_max_win
-    from slotmath.rules.linegame import round_cap, round_notes
+    from slotmath.rules.linegame import played_game, round_cap, round_notes
 
-    feature, bought, cycle = bought_feature(game, mode, level)
-    keyed = KeyedWins(np.array([0], dtype=np.int64), [(0,)], [1], 1, game.bet(level).total_bet, 1)
+    # the game as played: drawn wild multipliers written into the stops and reel
+    # heights into the strips, as the sampler and every other round read them
+    feature, bought, cycle, key = bought_feature(played_game(game), mode, level)
+    keyed = KeyedWins(np.array([0], dtype=np.int64), [(key,)], [1], 1, game.bet(level).total_bet, 1)
     cap = round_cap(game)
-    law = round_law(keyed, [feature], cap)
+    law = round_law(keyed, [feature], cap, source=game.source or game.name)
     ensure(law.distribution is not None, "modes.py: the bought round has a distribution")
     figures = dict(law.figures)
     for fig in figures.values():

@@ -563,3 +563,171 @@ def build_tumbles(case) -> None:
         opt("free_games.reels", "base"),
     )
     tumble("tumble_with_nudge", {"multipliers": [1, 2]}, "options.tumble", opt("free_games.nudge", "W"))
+
+
+#: a valid 3x3 tumble game (tests/data/tumble_tiny without its free games)
+TUMBLE = {
+    "name": "bad_tumble",
+    "grid": {"reels": 3, "rows": 3},
+    "bet": {"levels": [1]},
+    "symbols": [
+        {"name": "WILD", "kind": "wild", "substitutes": "all"},
+        {"name": "SCATTER", "kind": "scatter"},
+        {"name": "A"},
+        {"name": "B"},
+        {"name": "C"},
+    ],
+    "reels": {
+        "base": [
+            ["A", "B", "C", "SCATTER", "A", "C"],
+            ["B", "A", "WILD", "C", "SCATTER", "B", "C"],
+            ["A", "C", "B", "SCATTER", "A", "B"],
+        ],
+        "free": [
+            ["A", "B", "C", "SCATTER", "B", "C"],
+            ["C", "A", "WILD", "C", "SCATTER", "B", "C"],
+            ["A", "C", "B", "A", "SCATTER", "C"],
+        ],
+    },
+    "paylines": [[0, 0, 0], [1, 1, 1], [2, 2, 2]],
+    "pays": [
+        {"symbol": "A", "count": 3, "pay": 4},
+        {"symbol": "B", "count": 3, "pay": 2},
+        {"symbol": "C", "count": 2, "pay": 1},
+    ],
+    "scatters": [{"symbol": "SCATTER", "count": 3, "pay": 2}],
+    "options": {
+        "tumble": {"multipliers": [1, 2, 3], "free_multipliers": [2, 4]},
+        "free_games": {"symbol": "SCATTER", "reels": "free", "awards": {3: {"games": 3}}},
+    },
+}
+
+#: FEATURE's wheel with a progressive GRAND beside a fixed MINI
+PROGRESSIVE = {
+    "jackpots": {"MINI": 20, "GRAND": {"seed": 100, "contribution": "1/100", "reset": 50}},
+    "wheel": {
+        "symbol": "S",
+        "trigger": 2,
+        "segments": [
+            {"prize": 1, "weight": 5},
+            {"prize": "MINI", "weight": 1},
+            {"prize": "GRAND", "weight": 1},
+        ],
+    },
+}
+
+
+def build_audit(case, piggy_case) -> None:
+    """Issue 24's re-audit of the newer declarations (bet modes, tumbles, pays
+    anywhere, reel heights, free games by trigger, progressive jackpots, drawn
+    wild multipliers): hostile or careless values ``validate`` refuses in one
+    line naming the field.  ``piggy_case(cid, edit, field)`` writes a case
+    from Piggy Bankin' Superlock's game file text."""
+
+    def feature(cid, edit, field, base=FEATURE):
+        case(cid, edit, field, base=base)
+
+    def mode(cid, spec, field, *more):
+        feature(cid, edits(*more, lambda d: d.update(modes={"ante": spec})), field)
+
+    def tumble(cid, value, field):
+        feature(cid, lambda d: d["options"]["tumble"].update(value), field, base=TUMBLE)
+
+    def progressive(*more):
+        def add(d):
+            d["options"].update(copy.deepcopy(PROGRESSIVE))
+
+        return edits(only("free_games"), opt("free_games.nudge", None), add, *more)
+
+    # bet modes: costs past the bound, buys past the award bound, too many modes,
+    # reel sets on which a declared feature can never start
+    mode("mode_cost_1e300", {"cost": 1e300}, "modes.ante.cost")
+    mode("mode_cost_2_63", {"cost": 2**63}, "modes.ante.cost")
+    mode("mode_cost_1e_300", {"cost": 1e-300}, "modes.ante.cost")
+    mode("mode_round_cap_1e300", {"cost": 2, "round_cap": 1e300}, "modes.ante")
+    buy = {"feature": "free_games", "games": 2**63}
+    feature(
+        "mode_buy_games_2_63",
+        lambda d: d.update(modes={"buy": {"cost": 100, "buy": buy}}),
+        "modes.buy.buy.games",
+    )
+    feature(
+        "mode_buy_games_1e9",
+        lambda d: d.update(modes={"buy": {"cost": 100, "buy": {**buy, "games": 10**9}}}),
+        "modes.buy.buy.games",
+    )
+    feature("modes_40", lambda d: d.update(modes={f"m{i}": {"cost": 1 + i} for i in range(40)}), "modes")
+    mode(
+        "mode_reels_without_trigger_symbol",
+        {"cost": 2, "reels": {"base": "plain"}},
+        "modes.ante",
+        lambda d: d["reels"].update(plain=[["A", "A", "X", "X", "W"] for _ in range(3)]),
+        only("free_games"),
+    )
+    mode(
+        "mode_reels_without_drawn_wild",
+        {"cost": 2, "reels": {"base": "plain", "free": "plain"}},
+        "modes.ante",
+        lambda d: d["reels"].update(plain=[["A", "A", "S", "X", "X"] for _ in range(3)]),
+        only("free_games"),
+        opt("free_games.nudge", None),
+        opt("wild_multipliers", {"symbol": "W", "table": [[2, 3], [3, 1]]}),
+    )
+    # free games: one award's games past the bound
+    feature(
+        "fg_award_games_5000",
+        opt("free_games.awards", {3: {"games": 5000}}),
+        "options.free_games.awards.3.games",
+    )
+    feature(
+        "fg_award_multiplier_2_63",
+        opt("free_games.awards", {3: {"games": 2, "multiplier": 2**63}}),
+        "options.free_games.awards.3.multiplier",
+    )
+    # tumbles: a progression whose spin leaves exact arithmetic, one not whole
+    tumble("tumble_multiplier_2_63", {"multipliers": [1, 2**63]}, "options.tumble.multipliers")
+    tumble("tumble_free_multiplier_2_63", {"free_multipliers": [2**63]}, "options.tumble.free_multipliers")
+    tumble("tumble_multiplier_1e300", {"multipliers": [1e300]}, "options.tumble.multipliers[0]")
+    # progressive jackpots: absurd contributions, too many, never won
+    feature(
+        "progressive_contributions_above_1",
+        progressive(
+            lambda d: d["options"]["jackpots"].update(
+                {f"J{i}": {"seed": 1, "contribution": "1/2"} for i in range(3)}
+            ),
+            lambda d: d["options"]["wheel"]["segments"].extend(
+                {"prize": f"J{i}", "weight": 1} for i in range(3)
+            ),
+        ),
+        "options.jackpots",
+    )
+    feature(
+        "progressive_40",
+        progressive(
+            lambda d: d["options"]["jackpots"].update(
+                {f"J{i}": {"seed": 1, "contribution": "1/1000"} for i in range(40)}
+            ),
+            lambda d: d["options"]["wheel"]["segments"].extend(
+                {"prize": f"J{i}", "weight": 1} for i in range(40)
+            ),
+        ),
+        "options.jackpots",
+    )
+    feature(
+        "progressive_on_weight_zero_only",
+        progressive(
+            lambda d: d["options"]["wheel"]["segments"].__setitem__(2, {"prize": "GRAND", "weight": 0})
+        ),
+        "options.jackpots.GRAND",
+    )
+    feature(
+        "progressive_contribution_1e_300",
+        progressive(lambda d: d["options"]["jackpots"]["GRAND"].update(contribution=1e-300)),
+        "options.jackpots.GRAND.contribution",
+    )
+    # a lock-it wheel's before prize drawn with a denominator the sampler cannot hold
+    piggy_case(
+        "piggy_wheel_before_1e_300",
+        piggy_sub('probability: "1/500"', "probability: 1e-300"),
+        "options.wheel.before.probability",
+    )

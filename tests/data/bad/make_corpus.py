@@ -17,7 +17,7 @@ import shutil
 from pathlib import Path
 
 import yaml
-from feature_cases import build_costs, build_features, build_modes, build_tumbles
+from feature_cases import build_audit, build_costs, build_features, build_modes, build_tumbles
 
 HERE = Path(__file__).resolve().parent
 PIGGY = HERE.parent.parent.parent / "data" / "games" / "piggy_bankin_superlock"
@@ -574,6 +574,26 @@ def build_heights():
     heights("heights_unknown_key", put("grid", "heights", {"weights": [[2, 1]], "mode": "x"}), "grid.heights")
     heights("heights_on_lines", lambda d: d.update(pays_by="lines"), "grid.heights")
     heights(
+        "heights_weight_2_63",
+        put("grid", "heights", {"weights": [[1, 2**63], [2, 1]]}),
+        "grid.heights.weights",
+    )
+    heights(
+        "heights_trigger_reel_beyond_grid",
+        put(
+            "options",
+            {
+                "free_games": {
+                    "symbol": "S",
+                    "reels": "base",
+                    "awards": {3: {"games": 2}},
+                    "trigger": {"reels": [1, 9]},
+                }
+            },
+        ),
+        "options.free_games.trigger.reels[1]",
+    )
+    heights(
         "heights_with_wheel",
         put("options", {"wheel": {"symbol": "S", "trigger": 3, "segments": [{"value": 1, "weight": 1}]}}),
         "options.wheel",
@@ -622,6 +642,14 @@ def build_anywhere() -> None:
     anywhere("anywhere_pattern_pay", put("pays", 2, {"pattern": ["B", "B"], "pay": 1}), "pays[2]")
     anywhere("anywhere_paylines", put("paylines", [[0, 0, 0]]), "paylines")
     anywhere(
+        "anywhere_cycle_2_62",
+        put(
+            "reels", "base", [{"symbols": s, "weights": [2**20] * len(s)} for s in ANYWHERE["reels"]["base"]]
+        ),
+        "reels.base",
+    )
+    anywhere("anywhere_with_tumble", put("options", {"tumble": {"multipliers": [1, 2]}}), "options.tumble")
+    anywhere(
         "anywhere_wild_multiplier",
         put("symbols", 2, {"name": "W", "kind": "wild", "multiplier": {"per_wild": 2}}),
         "symbols[2].multiplier",
@@ -645,5 +673,6 @@ if __name__ == "__main__":
     )
     build_tumbles(case)
     build_anywhere()
+    build_audit(case, lambda cid, edit, field: case(cid, edit, field, piggy=True))
     (HERE / "cases.json").write_text(json.dumps(CASES, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     print(f"{len(CASES)} cases in {HERE}")
