@@ -450,10 +450,37 @@ def sessions(sheet: ParSheet) -> Section:
     )
 
 
-def features(sheet: ParSheet) -> Section:
-    tables = feature_tables(sheet.par.features, sheet.par.tables, sheet.game)
-    text = "" if tables else "This game has no feature beyond its line and scatter pays."
-    return sheet._section("features", tables, text=text)
+def features(sheet: ParSheet) -> list:
+    """The feature sheets: a numbered section per declared feature, holding the
+    tables whose titles name it (:func:`slotmath.rules.featuretables.feature_of`),
+    in the order of the rules' tables, then (key ``features``) the figures no
+    single feature owns; a game without features has the ``features`` section
+    alone, saying so."""
+    from slotmath.rules.featuretables import TITLES, feature_of
+
+    groups: dict = {}
+    rest = []
+    for t in feature_tables(sheet.par.features, sheet.par.tables, sheet.game):
+        name = feature_of(t.title)
+        (rest if name is None else groups.setdefault(name, [])).append(t)
+    out = [
+        Section(
+            f"features-{name}",
+            f"Feature: {TITLES[name]}",
+            TITLES[name][:31],
+            tables,
+            text=f"{TITLES[name]}: the rules in words, then the exact odds and awards "
+            "(per round of the base game unless a column says otherwise).",
+        )
+        for name, tables in groups.items()
+    ]
+    if rest or not out:
+        text = "" if rest else "This game has no feature beyond its line and scatter pays."
+        section = sheet._section("features", rest, text=text)
+        if out:
+            section.title = "Other feature figures"
+        out.append(section)
+    return out
 
 
 def simulation(sheet: ParSheet) -> Section:
