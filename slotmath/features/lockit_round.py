@@ -84,6 +84,8 @@ __all__ = [
     "lockit_odds",
     "lockit_feature",
     "FEATURE_EVENTS",
+    "jackpot_event",
+    "jackpot_names",
     "SHAPES_TABLE",
 ]
 
@@ -95,6 +97,29 @@ MAX_CELLS = 20
 EXACT_CELLS = 6
 #: events of the compiled sampler (:mod:`slotmath.montecarlo.lockitsim`), after the pays'
 FEATURE_EVENTS = ("lockit triggers", "lockit full screens", "lockit marks", "lockit award [grid]")
+
+
+def jackpot_event(label: str) -> str:
+    """The sampler's event of a lock-it jackpot's hits (after
+    :data:`FEATURE_EVENTS`); its exact rate is the jackpot's hits per round."""
+    return f"lockit jackpot {label}"
+
+
+def jackpot_names(lk: LineLockIt, level: int) -> list:
+    """The jackpots a lock-it pays at bet ``level``, each once: those the
+    shapes' award table names, then the wheel's (a mark's spin)."""
+    from slotmath.features import wheel as wheel_mod
+
+    out: list = []
+    for awards in lk.spec.awards.table(lk.source.awards, level):
+        out += [a.label for a in awards if a.label in lk.jackpots and a.label not in out]
+    if lk.mark_paid:
+        for label, _, _ in wheel_mod.outcomes(lk.wheel):
+            if (label in lk.jackpots or label == lk.wheel.pre_name) and label not in out:
+                out.append(label)
+    return out
+
+
 #: name of the PAR table of shapes given a trigger
 SHAPES_TABLE = "Lock-it: shapes given a trigger"
 
@@ -490,7 +515,8 @@ def lockit_odds(game: Game, level: int, probs: dict, exact: bool | None = None) 
             if lk.mark_paid
             else []
         ),
-        "event_rates": dict(zip(FEATURE_EVENTS, (pf, full, mark, rtp / float(g)), strict=True)),
+        "event_rates": dict(zip(FEATURE_EVENTS, (pf, full, mark, rtp / float(g)), strict=True))
+        | {jackpot_event(label): jackpots[label] for label in jackpot_names(lk, level)},
     }
 
 

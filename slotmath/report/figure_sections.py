@@ -483,8 +483,17 @@ def features(sheet: ParSheet) -> list:
     return out
 
 
+#: Column of the events' table: the power of each event's check.
+POWER = "power: smallest error detected [% of exact rate]"
+
+
 def simulation(sheet: ParSheet) -> Section:
-    from slotmath.montecarlo.convergence import EXACT_COUNT_BELOW, Z_PASS, detectable_rtp_error
+    from slotmath.montecarlo.convergence import (
+        EXACT_COUNT_BELOW,
+        Z_PASS,
+        detectable_rate_error,
+        detectable_rtp_error,
+    )
     from slotmath.montecarlo.run import chunks_text
 
     sim = sheet.simulation
@@ -586,6 +595,10 @@ def simulation(sheet: ParSheet) -> Section:
                 ],
                 "z": e["z"],
                 "check": [agreement_word(z) for z in e["z"]],
+                POWER: [
+                    detectable_rate_error(None if x is None else float(x), float(se), int(conv.rounds))
+                    for x, se in zip(e["exact"], e["se"], strict=True)
+                ],
             }
         )
         tables.append(
@@ -600,12 +613,16 @@ def simulation(sheet: ParSheet) -> Section:
                     "exact 1 in N": "odds",
                     "z": "z",
                     "check": "text",
+                    POWER: "pct",
                 },
                 note=f"Events expected fewer than {EXACT_COUNT_BELOW} times are "
                 "tested with the exact Poisson tail probability (its z is "
                 "the equivalent normal quantile); 1 in N is blank for an "
                 "event never seen, and for a count that is not an event (games "
-                "played, the award in prize steps), whose figure is its mean per round.",
+                "played, the award in prize steps), whose figure is its mean per round. "
+                f"Power: the smallest error of the rate the check flags (|z| >= {Z_PASS:g}), "
+                "as a % of the exact rate (Z x standard error / exact). Jackpot rows count "
+                "every jackpot the sampler pays (its hits per round).",
             )
         )
     h = conv.histogram
