@@ -515,6 +515,14 @@ def test_sampler_small_grid(tmp_path, feature):
     assert abs(units - float(par.components["hold_and_spin"])) / se < 4  # grid 1
     full, se = stats.event_rate(sampler.event_names.index("hold_and_spin full screens"))
     assert abs(full - par.features["hold_and_spin"]["full_screen_probability"]) / se < 4
+    # jackpots: every coin draws MINI with 1/4 (weights 2, 1, 1), a full screen pays GRAND
+    hs, rates = par.features["hold_and_spin"], par.features["event_rates"]
+    coins = hs["coins_at_end_mean"] * hs["trigger_probability"]  # coins drawn per round
+    assert rates["hold_and_spin jackpot MINI"] == pytest.approx(coins / 4, rel=1e-12)
+    assert rates["hold_and_spin jackpot GRAND"] == pytest.approx(hs["full_screen_probability"], rel=1e-12)
+    for name in ("hold_and_spin jackpot MINI", "hold_and_spin jackpot GRAND"):
+        got, se = stats.event_rate(sampler.event_names.index(name))
+        assert abs(got - rates[name]) / se < 4, name
 
 
 # ----------------------------------------------------------------------------

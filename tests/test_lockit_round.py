@@ -333,6 +333,14 @@ def test_sampler_agrees_with_exact(tmp_path, rule):
         got, se = stats.event_rate(sampler.event_names.index(name))
         assert rates[name] > 0
         assert abs(got - rates[name]) / se < 4, name
+    # the MINI: half the 2x2 shapes' awards and a quarter of the mark's wheel spins (weights 3, 1)
+    per_round = fig["trigger_probability"]
+    two = next(s for s in fig["shapes_given_trigger"] if s["shape"] == "2x2")["expected"] * per_round
+    mini = two / 2 + fig["mark_probability"] / 4
+    assert [n for n in sampler.event_names if "jackpot" in n] == ["lockit jackpot MINI"]
+    assert rates["lockit jackpot MINI"] == pytest.approx(mini, rel=1e-12)
+    got, se = stats.event_rate(sampler.event_names.index("lockit jackpot MINI"))
+    assert abs(got - mini) / se < 4
     # grid 1 x total bet (every award and wheel segment is whole): the award sum is the component
     assert rates["lockit award [grid]"] == pytest.approx(float(par.components["lockit"]), rel=1e-12)
     assert fig["full_screen_probability"] == rates["lockit full screens"]
