@@ -325,10 +325,10 @@ def capped_top(wins, extra, counts, start: int, cap: int) -> tuple:
     value, prob = [0], [Fraction(1)]
     for t in range(cap - 1, -1, -1):
         new_v, new_p = [0], [Fraction(1)]  # l = 0: the feature is over
-        for l in range(1, cap - t + 1):
+        for left in range(1, cap - t + 1):
             best, p = None, Fraction(0)
             for k, y, q in steps:
-                nxt = min(l - 1 + k, cap - t - 1)
+                nxt = min(left - 1 + k, cap - t - 1)
                 v = y + value[nxt]
                 if best is None or v > best:
                     best, p = v, q * prob[nxt]
