@@ -238,7 +238,7 @@ def section_of(html: str, key: str) -> str:
     start = html.find(f'id="sec-{key}"')
     if start < 0:
         return ""
-    end = html.find('class="par-section"', start + 1)
+    end = html.find('<h2 id="sec-', start)
     return html[start:] if end < 0 else html[start:end]
 
 
