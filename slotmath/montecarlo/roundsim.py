@@ -34,7 +34,11 @@ hold-and-spin, 7 the lock-it.
 Events: the base spin's line and scatter events, then each declared
 feature's (free games: ``free_games`` triggers and ``free_games_played``;
 hold-and-spin: :data:`slotmath.features.holdspin.FEATURE_EVENTS`; lock-it:
-:data:`slotmath.features.lockit_round.FEATURE_EVENTS`).
+:data:`slotmath.features.lockit_round.FEATURE_EVENTS`; each followed by one
+event per jackpot it pays, ``<feature> jackpot NAME``; wheel and selection:
+their starts and jackpots, :func:`prize_args`).  Every jackpot event counts
+the jackpots the sampler draws, compared with the feature's exact hits per
+round.
 
 Adding a base-triggered feature
 -------------------------------
