@@ -117,8 +117,12 @@ def test_hand_worked_means_and_rtp(hand):
     #   n = 3: (11/24 x 1/2 + 6/24 x 1/2 + 1/24) / (3/4) = 38/72
     coins = par.tables["Hold-and-spin: coins on screen given a trigger"]
     assert coins["coins"].tolist() == [1, 2, 3]
-    assert coins["at_trigger"].tolist() == pytest.approx([11 / 18, 6 / 18, 1 / 18], rel=1e-15)
-    assert coins["at_end"].tolist() == pytest.approx([11 / 72, 23 / 72, 38 / 72], rel=1e-15)
+    assert coins["probability given a trigger: coins at the trigger"].tolist() == pytest.approx(
+        [11 / 18, 6 / 18, 1 / 18], rel=1e-15
+    )
+    assert coins["probability given a trigger: coins at the end"].tolist() == pytest.approx(
+        [11 / 72, 23 / 72, 38 / 72], rel=1e-15
+    )
     assert par.features["hold_and_spin"]["trigger_probability_exact"] == "3/4"
 
 

@@ -135,6 +135,7 @@ __all__ = [
     "jackpot_event",
     "jackpot_names",
     "COINS_TABLE",
+    "coins_table",
     "check_jackpots",
     "depends_on_count_only",
     "feature_odds",
@@ -624,6 +625,20 @@ def jackpot_names(spec: HoldAndSpinSpec) -> list:
 
 #: name of the PAR table of coins on screen
 COINS_TABLE = "Hold-and-spin: coins on screen given a trigger"
+
+
+def coins_table(odds: dict):
+    """The :data:`COINS_TABLE` of a hold-and-spin's odds (:func:`feature_odds`):
+    per number of coins, its probability given a trigger at the trigger and
+    at the end (a DataFrame)."""
+    import pandas as pd
+
+    return pd.DataFrame(odds["coins_given_trigger"]).rename(
+        columns={
+            "at_trigger": "probability given a trigger: coins at the trigger",
+            "at_end": "probability given a trigger: coins at the end",
+        }
+    )
 
 
 def check_jackpots(game: Game, spec: HoldAndSpinSpec) -> None:

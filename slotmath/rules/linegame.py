@@ -499,14 +499,9 @@ def feature_tables(law) -> dict:
     out = {}
     hs = law.figures.get("hold_and_spin")
     if hs:
-        from slotmath.features.holdspin import COINS_TABLE
+        from slotmath.features.holdspin import COINS_TABLE, coins_table
 
-        out[COINS_TABLE] = pd.DataFrame(hs["coins_given_trigger"]).rename(
-            columns={
-                "at_trigger": "probability given a trigger: coins at the trigger",
-                "at_end": "probability given a trigger: coins at the end",
-            }
-        )
+        out[COINS_TABLE] = coins_table(hs)
     lk = law.figures.get("lockit")
     if lk:
         from slotmath.features.lockit_round import SHAPES_TABLE
