@@ -347,7 +347,7 @@ def test_max_win_equals_brute_force_without_retrigger(write_game):
 
 
 def test_max_win_of_retriggered_games(write_game):
-    # retriggers without max_games: no largest win; with max_games a bound
+    # retriggers without max_games: no largest win; with max_games exact (below)
     result = analyse(tiny(write_game), 1)
     assert result.true_max_win.value is None and result.to_dict()["max_win"] is None
     capped = analyse(tiny(write_game, 2, ", max_games: 4"), 1).true_max_win
