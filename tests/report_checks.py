@@ -218,6 +218,7 @@ FEATURE_TABLES = {
         "Lock-it: shape prizes",
         "Lock-it: trigger, full-screen and mark odds",
         "Lock-it: award",
+        "Lock-it: held cells given a trigger",
         "Lock-it: shapes given a trigger",
         "Lock-it: award given a trigger, by size",
     ),

@@ -209,16 +209,23 @@ def test_brute_force_odds(tiny):
     assert fig["trigger_probability_exact"] == f"{p.numerator}/{p.denominator}"
     # P(full) and P(mark at the end) from the literal respins
     full = mark = Fr(0)
+    start: dict = {}  # held cells at the trigger and at the end, per round
+    end: dict = {}
     base = DATA["reels"]["base"]
     n = int(np.prod([len(s) for s in base]))
     for stops in itertools.product(*(range(len(s)) for s in base)):
         mask, flag = screen([window(base[r], s) for r, s in enumerate(stops)])
         if bin(mask).count("1") >= 3:
+            start[bin(mask).count("1")] = start.get(bin(mask).count("1"), 0) + Fr(1, n)
             for (m, f), q in finals(mask, flag, 2).items():
                 full += q * (m == FULL) / n
                 mark += q * f / n
+                end[bin(m).count("1")] = end.get(bin(m).count("1"), 0) + q / n
     assert fig["full_screen_probability"] == pytest.approx(float(full), rel=1e-12)
     assert fig["mark_probability"] == pytest.approx(float(mark), rel=1e-12)
+    for row in fig["cells_given_trigger"]:  # the distribution of held cells given a trigger
+        assert row["at_trigger"] == pytest.approx(float(start.get(row["cells"], 0) / p), rel=1e-12, abs=1e-15)
+        assert row["at_end"] == pytest.approx(float(end.get(row["cells"], 0) / p), rel=1e-12, abs=1e-15)
     shapes = {row["shape"]: row["expected"] for row in fig["shapes_given_trigger"]}
     assert sum(shapes.values()) > 0
     assert group_laws(tiny).exact

@@ -477,6 +477,12 @@ def lockit_odds(game: Game, level: int, probs: dict, exact: bool | None = None) 
     mark = sum(float(q) * float(sum(laws.by_key[k][1])) for k, q in probs.items())
     groups = sum(np.array(laws.by_key[k], dtype=float).sum(axis=0) * float(q) for k, q in probs.items())
     shapes = groups @ laws.vectors  # expected shapes of each kind per round
+    cells = game.rows * game.reels
+    at_trigger, at_end = np.zeros(cells + 1), np.zeros(cells + 1)
+    for k, q in probs.items():  # held cells at the trigger: the key's mask
+        at_trigger[bin(start_state(k, game.rows)[1]).count("1")] += float(q)
+    areas = np.array([h * w for h, w in lk.spec.shapes])
+    np.add.at(at_end, laws.vectors @ areas, groups)  # every held cell is in a shape (1x1 is declared)
     rtp = sum(float(q) * float(means[k]) for k, q in probs.items())
     jackpots: dict = {}
     for s, awards in enumerate(lk.spec.awards.table(lk.source.awards, level)):
@@ -501,6 +507,10 @@ def lockit_odds(game: Game, level: int, probs: dict, exact: bool | None = None) 
         "mark_given_trigger": mark / pf,
         "rtp": rtp,
         "jackpot_hits_per_round": jackpots,
+        "cells_given_trigger": [
+            {"cells": n, "at_trigger": at_trigger[n] / pf, "at_end": at_end[n] / pf}
+            for n in range(lk.spec.trigger, cells + 1)
+        ],
         "shapes_given_trigger": [
             {
                 "shape": name,

@@ -12,7 +12,8 @@ sheet shows them in its features section.
   (hits per round, 1 in N rounds, share of RTP); the coins at the trigger and
   at the end; the full-screen odds;
 * lock-it: the rules in words; each shape's prizes; trigger, full-screen and
-  mark odds; the jackpots; the award's mean and share of RTP;
+  mark odds; the jackpots; the award's mean and share of RTP; the held cells
+  at the trigger and at the end;
 * wheel and selection: every segment's or choice's odds and value; the start
   odds, mean award and share of RTP; the jackpots.
 
@@ -386,6 +387,15 @@ def lockit_tables(game: Game, lk: dict, rtp: float, level: int) -> dict:
     jackpots = jackpot_rows(lk.get("jackpot_hits_per_round", {}), values, rtp)
     if jackpots:
         out["Lock-it: jackpots"] = pd.DataFrame(jackpots)
+    out["Lock-it: held cells given a trigger"] = pd.DataFrame(
+        {
+            "held cells": [r["cells"] for r in lk["cells_given_trigger"]],
+            "probability given a trigger: at the trigger": [
+                r["at_trigger"] for r in lk["cells_given_trigger"]
+            ],
+            "probability given a trigger: at the end": [r["at_end"] for r in lk["cells_given_trigger"]],
+        }
+    )
     out["Lock-it: award"] = pd.DataFrame(
         [
             {
