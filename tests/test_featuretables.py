@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 from slotmath.io.gamefile import load_game
@@ -56,27 +57,46 @@ def test_hold_and_spin_tables():
     assert 0 < jackpots["share of RTP"].sum() < feature_share
     award = t["Hold-and-spin: award"].iloc[0]
     assert award["share of RTP"] == pytest.approx(feature_share)
-    # every figure has its unit: a column is a name, a count or carries [unit]
-    for name, frame in t.items():
-        if not name.startswith(("Hold-and-spin", "Free games")) or name.endswith("trigger"):
-            continue
-        for c in frame.columns:
-            plain = c in ("event", "jackpot", "table", "prize", "weight", "rule", "segment", "choice")
-            assert (
-                plain
-                or "[" in c
-                or c.startswith(
-                    (
-                        "share of RTP",
-                        "mean coins",
-                        "hits per",
-                        "games ",
-                        "trigger count",
-                        "probability",
-                        "mean games",
-                    )
-                )
-            ), (name, c)
+    assert unit_problems(t) == []
+
+
+#: Columns that are names or counts (no unit to carry).
+PLAIN = ("event", "per", "jackpot", "table", "prize", "weight", "rule", "segment", "choice", "shape", "coins")
+#: Column starts that say what the figure is per (a probability, a count per round, ...).
+SAID = (
+    "share of RTP",
+    "mean coins",
+    "hits per",
+    "games ",
+    "trigger count",
+    "probability",
+    "mean games",
+    "held cells",
+    "expected shapes per feature",
+)
+
+
+def unit_problems(tables: dict) -> list:
+    """Every feature table's column is a name, a count or carries its unit
+    ([x total bet], [1 in N rounds], ...)."""
+    from slotmath.rules.featuretables import feature_of
+
+    return [
+        (name, c)
+        for name, frame in tables.items()
+        if feature_of(name) is not None
+        for c in frame.columns
+        if not (c in PLAIN or "[" in c or c.startswith(SAID))
+    ]
+
+
+@pytest.mark.parametrize(
+    "folder", [TEST_DATA / "lockit_tiny", EXAMPLES / "pick_and_wheel"], ids=["lockit", "wheel_selection"]
+)
+def test_every_feature_table_has_units(folder):
+    tables = analyse(load_game(folder), 1).tables
+    assert unit_problems(tables) == []
+    assert unit_problems({"Wheel: x": pd.DataFrame({"value": [1]})})  # it can fail
 
 
 def test_par_text_shows_each_feature():
