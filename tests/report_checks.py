@@ -264,13 +264,14 @@ def feature_problems(html: str, components, rules: str = "lines") -> list:
     return out
 
 
-def jackpot_event_problems(html: str, features: dict) -> list:
-    """Every jackpot of a hold-and-spin, lock-it, wheel or selection
-    (``features``: par.json's) is a Monte Carlo event of the sheet, beside
-    its feature's trigger, with its z and power."""
+def jackpot_event_problems(html: str, features: dict, rules: str = "lines") -> list:
+    """Every jackpot of a hold-and-spin, lock-it, wheel or selection of a
+    ``rules: lines`` round (``features``: par.json's) is a Monte Carlo event
+    of the sheet, beside its feature's trigger, with its z and power (a
+    rules package's own sampler names its events itself)."""
     sim = visible_text(section_of(html, "simulation"))
-    if not sim or "Pays and features" not in sim:
-        return []  # no simulation run
+    if rules != "lines" or not sim or "Pays and features" not in sim:
+        return []  # another sampler, or no simulation run
     out = []
     for name, words in JACKPOT_EVENTS.items():
         fig = features.get(name)
