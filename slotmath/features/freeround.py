@@ -326,11 +326,11 @@ def capped_top(wins, extra, counts, start: int, cap: int) -> tuple:
     for t in range(cap - 1, -1, -1):
         new_v, new_p = [0], [Fraction(1)]  # l = 0: the feature is over
         for left in range(1, cap - t + 1):
-            best, p = None, Fraction(0)
+            best, p = -1, Fraction(0)  # every total is >= 0
             for k, y, q in steps:
                 nxt = min(left - 1 + k, cap - t - 1)
                 v = y + value[nxt]
-                if best is None or v > best:
+                if v > best:
                     best, p = v, q * prob[nxt]
                 elif v == best:
                     p += q * prob[nxt]

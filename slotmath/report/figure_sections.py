@@ -459,7 +459,7 @@ def features(sheet: ParSheet) -> list:
     from slotmath.rules.featuretables import TITLES, feature_of
 
     groups: dict = {}
-    rest = []
+    rest: list = []
     for t in feature_tables(sheet.par.features, sheet.par.tables, sheet.game):
         name = feature_of(t.title)
         (rest if name is None else groups.setdefault(name, [])).append(t)
