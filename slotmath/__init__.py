@@ -8,7 +8,7 @@ Six functions cover the work (see :mod:`slotmath.api`)::
 
 * :func:`load` reads and validates a game file into a :class:`slotmath.model.Game`;
 * :func:`validate` checks a game file (``slotmath validate``);
-* :func:`par` gives the exact PAR figures (:class:`slotmath.rules.par.ParResult`);
+* :func:`par` gives the exact PAR figures (:class:`slotmath.rules.result.ParResult`);
 * :func:`simulate` cross-checks them by simulation;
 * :func:`tune` tunes reel strips to targets;
 * :func:`report` builds the PAR report.

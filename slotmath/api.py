@@ -13,13 +13,16 @@ Wins and RTPs are in [x total bet] unless stated.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from slotmath.errors import BoundsError
+
 if TYPE_CHECKING:  # pragma: no cover
     from slotmath.model import Game
-    from slotmath.rules.modes import ModeResult
-    from slotmath.rules.par import ParResult
+    from slotmath.rules.modepar import ModeResult
+    from slotmath.rules.result import ParResult
     from slotmath.tuning.targets import Targets
     from slotmath.tuning.tune import TuningResult
 
@@ -110,7 +113,7 @@ def par(
     mode : str, optional
         A bet mode of the game's ``modes`` (``"base"`` is every game's
         implicit one); given, the result is the mode's
-        :class:`~slotmath.rules.modes.ModeResult` (its cost [x total bet],
+        :class:`~slotmath.rules.modepar.ModeResult` (its cost [x total bet],
         RTP per unit of cost, and the PAR of its round).
     what : {"par", "components", "figures"}
         ``"par"``: the whole PAR sheet; ``"components"``: only the RTP by
@@ -121,10 +124,10 @@ def par(
     Returns
     -------
     ParResult, ModeResult or dict
-        ``"par"``: a :class:`~slotmath.rules.par.ParResult` (RTP
+        ``"par"``: a :class:`~slotmath.rules.result.ParResult` (RTP
         [x total bet], exact as a Fraction; hit frequency [probability];
         SD [x total bet]; combination table; features), or with ``mode``
-        a :class:`~slotmath.rules.modes.ModeResult`.  ``"components"``:
+        a :class:`~slotmath.rules.modepar.ModeResult`.  ``"components"``:
         ``{component: RTP [x total bet]}`` summing to the RTP.
         ``"figures"``: ``{figure: value}`` (see :mod:`slotmath.analysis.metrics`).
 
@@ -144,7 +147,7 @@ def par(
     game = _game(game)
     level = _level(game, level)
     if mode is not None:
-        from slotmath.rules.modes import mode_par
+        from slotmath.rules.modepar import mode_par
 
         return mode_par(game, mode, level)
     if what == "par":
@@ -190,7 +193,11 @@ def simulate(
 
 
 def tune(
-    game: str | Path | Game, targets: Targets | float, bounds: Any = None, **options: Any
+    game: str | Path | Game,
+    targets: Targets | float | Mapping[str, Any],
+    bounds: Any = None,
+    mode: str | None = None,
+    **options: Any,
 ) -> TuningResult:
     """Tune a game's reel strips to targets (``slotmath tune``).
 
@@ -198,11 +205,18 @@ def tune(
     ----------
     game : str, path or Game
         The game or its spec (see :func:`load`).
-    targets : Targets or float
+    targets : Targets, float or mapping
         What the tuned game must achieve; a number is a target RTP
-        [x total bet] with the default tolerance (5e-5).
+        [x total bet] with the default tolerance (5e-5); a mapping
+        ``{mode: RTP}`` gives bet modes their RTP per unit of cost, all met
+        at once (``{"base": 0.96, "buy": 0.962}``; the mode tuned is
+        ``mode``, else the first).
     bounds : Bounds, optional
         Limits on what may change (:class:`slotmath.tuning.reelspace.Bounds`).
+    mode : str, optional
+        The bet mode tuned: the plain figures (``rtp``, ``hit_frequency``,
+        ``vi``) are its, the RTP per unit of its cost; the reel set tuned
+        defaults to the one it plays (``Targets.mode``).
     **options
         Passed to :func:`slotmath.tuning.tune.tune` (``reel_set``,
         ``max_evaluations``, ``time_limit`` [s], ``progress``, ...).
@@ -215,13 +229,25 @@ def tune(
     Raises
     ------
     slotmath.errors.InfeasibleTuning
-        Bounds that name an unknown symbol or reel, or contradict each other.
+        Bounds that name an unknown symbol or reel, or contradict each other;
+        a bet mode the game does not have, or one that does not play the
+        reel set tuned.
     """
+    import dataclasses
+
     from slotmath.tuning.targets import Targets
     from slotmath.tuning.tune import tune as tune_reels
 
-    if not isinstance(targets, Targets):
-        targets = Targets(rtp=targets)
+    if isinstance(targets, Mapping):
+        goals = dict(targets)
+        mode = mode if mode is not None else next(iter(goals), None)
+        if mode not in goals:
+            raise BoundsError(f"targets: no target RTP for the bet mode tuned, {mode!r}")
+        targets = Targets(rtp=goals.pop(mode), mode=mode, mode_rtp=goals)
+    elif not isinstance(targets, Targets):
+        targets = Targets(rtp=targets, mode=mode)
+    elif mode is not None:
+        targets = dataclasses.replace(targets, mode=mode)
     return tune_reels(_game(game), targets, bounds, **options)
 
 

@@ -161,11 +161,14 @@ class BetLevel:
 
 @dataclass(frozen=True)
 class Buy:
-    """A bought feature: the round is ``feature`` started at once from
-    ``games`` free games, with no base spin."""
+    """A bought feature: the round is ``feature`` started at once, with no
+    base spin: the free games from ``games`` games, or the hold-and-spin
+    from ``coins`` coins held on cells drawn uniformly (``coins`` 0: an empty
+    screen that still gets its respins)."""
 
     feature: str
-    games: int
+    games: int | None = None
+    coins: int | None = None
 
 
 #: A mode's ``round_cap`` when it keeps the game's cap.
@@ -305,6 +308,14 @@ class Game:
 
     def level_index(self, level: int) -> int:
         return self.levels.index(level)
+
+    @property
+    def reads_paylines(self) -> bool:
+        """True when the game pays along its ``paylines`` (``pays_by: lines``,
+        with or without tumbles): the question the line engine asks before
+        it builds a pay tensor, answered here so that the engine need not
+        look the pay rule up."""
+        return self.pays_by == "lines"
 
     @property
     def ways_or_lines(self) -> int:

@@ -82,3 +82,24 @@ def docs_example(tmp_path, heading, page="features.md"):
     yaml_text = re.search(r"```yaml\n(.*?)```", section, re.S).group(1)
     (folder / "game.yaml").write_text(yaml_text, encoding="utf-8")
     return load_game(folder), section
+
+
+# ----------------------------------------------------------------- test tiers
+SLOW_LIST = ROOT / "tests" / "slow_tests.txt"
+
+
+def slow_test_ids() -> frozenset:
+    """Node ids of the heavy tests of ``tests/slow_tests.txt`` (comments and
+    blank lines left out)."""
+    lines = SLOW_LIST.read_text(encoding="utf-8").splitlines()
+    return frozenset(s for s in (line.strip() for line in lines) if s and not s.startswith("#"))
+
+
+def pytest_collection_modifyitems(config, items):
+    """Mark ``slow`` the tests that ``tests/slow_tests.txt`` lists (a line
+    without parameters names every parameter of its test): ``make check``
+    deselects them, ``make test`` runs them."""
+    slow = slow_test_ids()
+    for item in items:
+        if item.nodeid in slow or item.nodeid.split("[", 1)[0] in slow:
+            item.add_marker(pytest.mark.slow)

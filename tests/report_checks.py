@@ -160,7 +160,7 @@ def fraction_problems(html: str) -> list:
     matching), and no exact fraction cell may break across lines."""
     from fractions import Fraction
 
-    from slotmath.rules.par import FRACTION_DISPLAY_LIMIT
+    from slotmath.rules.result import FRACTION_DISPLAY_LIMIT
 
     text = visible_text(html)
     out = [

@@ -85,7 +85,7 @@ def test_par_of_a_bet_mode_is_its_mode_result():
     modes_free_spins costs 100 and its RTP per unit of cost is the round's
     mean win over 100; "base" is every game's implicit mode (cost 1)."""
     from slotmath.errors import GameFileError
-    from slotmath.rules.modes import mode_par
+    from slotmath.rules.modepar import mode_par
 
     game = slotmath.load("modes_free_spins")
     buy = slotmath.par(game, mode="buy")

@@ -214,3 +214,23 @@ def test_no_module_reaches_another_modules_private_names():
         for hit in private_reaches(p.read_text(encoding="utf-8"), _module_name(p), p.name == "__init__.py")
     ]
     assert not found, "\n".join(found)
+
+
+@pytest.mark.slow  # collects the whole suite
+def test_every_listed_slow_test_exists():
+    """Each line of ``tests/slow_tests.txt`` (the tests ``make check`` leaves
+    out) names a collected test, with or without its parameters: a renamed
+    or removed test is not silently kept in the fast tier's list."""
+    from conftest import slow_test_ids
+
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider", "tests"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=300,
+    )
+    collected = set(done.stdout.splitlines())
+    functions = {node.split("[", 1)[0] for node in collected}
+    missing = sorted(i for i in slow_test_ids() if i not in collected and i not in functions)
+    assert not missing, f"tests/slow_tests.txt names tests that do not exist: {missing}"

@@ -127,7 +127,7 @@ def test_site_has_every_page_and_no_broken_reference(site):
 def test_api_pages_show_the_docstrings(site):
     page = (site / "generated" / "slotmath.rules.par.par.html").read_text(encoding="utf-8")
     assert 'class="sig-name descname"' in page and "Exact PAR figures of" in page
-    result = (site / "generated" / "slotmath.rules.par.ParResult.html").read_text(encoding="utf-8")
+    result = (site / "generated" / "slotmath.rules.result.ParResult.html").read_text(encoding="utf-8")
     assert "Exact figures of one game at one bet level" in result and "Attributes" in result
     assert ".. auto" not in page + result  # reStructuredText shown as text
 
@@ -263,7 +263,7 @@ def test_lockit_worked_example_has_the_figures_the_page_states(tmp_path):
 def test_bet_modes_worked_example_has_the_figures_the_page_states(tmp_path):
     # docs/features.md, "Worked example: bet modes": ante E = 3/8 + (1/8)(198/31)
     # = 291/248 over 5/4 = 291/310; buy 198/31 over 13/2 = 396/403
-    from slotmath.rules.modes import all_modes_par
+    from slotmath.rules.modepar import all_modes_par
 
     game, section = docs_example(tmp_path, "### Worked example: bet modes")
     rtp = {name: m.rtp for name, m in all_modes_par(game).items()}

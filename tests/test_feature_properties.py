@@ -13,7 +13,10 @@ exact RTP of ``rules: lines`` equals a brute-force reference.
 * Hold-and-spin on lines: the generic round equals
   :func:`slotmath.testing.holdspin_round.hold_and_spin_par`, the same round
   composed independently (direct convolutions of the base win and the award
-  given the trigger key): RTP and components exactly.
+  given the trigger key): RTP and components exactly; on ways, the same
+  feature on the game's one-row ways twin equals the line game's direct round.
+* Wheel on lines and on ways: ``E[Y] + P(trigger) x mean segment``, with
+  ``E[Y]`` and the trigger odds from the listed cycle.
 """
 
 from __future__ import annotations
@@ -85,10 +88,10 @@ def free_games_games(draw):
     }
 
 
-def free_games_oracle(game, data) -> tuple:
-    """(``E[Y] + p n m E[Y] / (1 - n p)``, ``n p``) by listing every stop combination."""
-    spec = data["options"]["free_games"]
-    n, m = spec["awards"][3]["games"], spec["multiplier"]
+def line_spin_rtp(game, data) -> tuple:
+    """(``E[Y]`` [x total bet], ``p``) of one spin of the 3x1 line game by
+    listing every stop combination: ``Y`` the line win plus the scatter pay
+    of 3 S, ``p`` the probability of 3 S."""
     scatter_pay = data["scatters"][0]["pay"]
     total_bet = game.bet(1).total_bet
     strips = game.strips("base")
@@ -101,7 +104,14 @@ def free_games_oracle(game, data) -> tuple:
         win += Fraction(coins, total_bet) + (scatter_pay if scatters >= 3 else 0)
         hits += scatters >= 3
         cycle += 1
-    ey, p = win / cycle, Fraction(hits, cycle)
+    return win / cycle, Fraction(hits, cycle)
+
+
+def free_games_oracle(game, data) -> tuple:
+    """(``E[Y] + p n m E[Y] / (1 - n p)``, ``n p``) by listing every stop combination."""
+    spec = data["options"]["free_games"]
+    n, m = spec["awards"][3]["games"], spec["multiplier"]
+    ey, p = line_spin_rtp(game, data)
     if n * p >= 1:  # no finite mean
         return None, n * p
     return ey + p * n * m * ey / (1 - n * p), n * p
@@ -239,3 +249,99 @@ def test_free_games_on_ways_equal_the_listed_cycle(data):
     assert par(load(plain), 1).rtp == ey
     assume(n * p < Fraction(9, 10))  # else the free games never end (the loader refuses)
     assert par(load(data), 1).rtp == ey + p * n * m * ey / (1 - n * p)
+
+
+# ------------------------------------------------------------------ wheel
+def wheel_option(draw, symbol: str) -> dict:
+    """A wheel on ``symbol`` at a random trigger count: 1-3 segments of cash
+    prizes and a MINI jackpot [x total bet] with random weights."""
+    segments = draw(
+        st.lists(
+            st.fixed_dictionaries({"prize": st.integers(1, 9), "weight": st.integers(1, 4)}),
+            min_size=1,
+            max_size=3,
+            unique_by=lambda v: v["prize"],
+        )
+    )
+    segments.append({"prize": "MINI", "weight": draw(st.integers(1, 3))})
+    return {
+        "jackpots": {"MINI": draw(st.integers(10, 40))},
+        "wheel": {"symbol": symbol, "trigger": draw(st.integers(2, 3)), "segments": segments},
+    }
+
+
+def wheel_mean(options: dict) -> Fraction:
+    """Mean award of one wheel spin [x total bet]: the weighted mean of the
+    segments, a jackpot segment worth its declared prize."""
+    jackpots = options["jackpots"]
+    segments = options["wheel"]["segments"]
+    total = sum(s["weight"] for s in segments)
+    return sum(Fraction(s["weight"] * jackpots.get(s["prize"], s["prize"]), total) for s in segments)
+
+
+@st.composite
+def wheel_line_games(draw):
+    """The free-games line game's reels and pays (3 reels x 1 row, one
+    line), its free games replaced by a wheel on S."""
+    data = draw(free_games_games())
+    data["name"] = "wheel_lines_property"
+    data["options"] = wheel_option(draw, "S")
+    return data
+
+
+@st.composite
+def wheel_ways_games(draw):
+    """The ways game above (3 reels x 2 rows) with a wheel on S."""
+    data = draw(free_games_ways_games())
+    data["name"] = "wheel_ways_property"
+    data["options"] = wheel_option(draw, "S")
+    return data
+
+
+def listed_trigger_odds(data) -> Fraction:
+    """P(``trigger`` or more S in the window) by listing every stop combination."""
+    t = data["options"]["wheel"]["trigger"]
+    hits, cycle = 0, 0
+    for window in ways_windows(data["reels"]["base"], data["grid"]["rows"]):
+        hits += sum(cell == "S" for reel in window for cell in reel) >= t
+        cycle += 1
+    return Fraction(hits, cycle)
+
+
+@SETTINGS
+@given(wheel_line_games())
+def test_wheel_on_lines_equals_the_listed_cycle(data):
+    """RTP = ``E[Y] + P(trigger) x mean segment``, ``E[Y]`` the spin's line
+    and scatter win of the listed cycle (the free-games oracle without free
+    games) and the wheel spun once when the window shows its trigger count."""
+    p = listed_trigger_odds(data)
+    assume(p > 0)  # a wheel that cannot start is refused by the loader
+    ey, _ = line_spin_rtp(load(data), data)
+    assert par(load(data), 1).rtp == ey + p * wheel_mean(data["options"])
+
+
+@SETTINGS
+@given(wheel_ways_games())
+def test_wheel_on_ways_equals_the_listed_cycle(data):
+    """The same on the ways game: ``E[Y]`` from the listed windows (ways
+    counted cell by cell), the wheel on ``trigger`` or more S anywhere."""
+    p = listed_trigger_odds(data)
+    assume(p > 0)
+    ey, _ = ways_spin_rtp(data)
+    assert par(load(data), 1).rtp == ey + p * wheel_mean(data["options"])
+
+
+@SETTINGS
+@given(hold_and_spin_games())
+def test_hold_and_spin_on_ways_equals_its_line_twin(data):
+    """One row paid by ways is one line: ways of 3 of a kind on a 3x1 window
+    are 1 exactly when the line shows 3 of a kind.  The same hold-and-spin on
+    the ways twin (``pays_by: ways``, a bet of 1 way) equals the line game's
+    round composed by direct convolutions, RTP and every component but the
+    pay rule's own (``ways`` for ``lines``)."""
+    direct = hold_and_spin_par(load(data), 1)
+    twin = {k: v for k, v in data.items() if k != "paylines"}
+    ways = par(load({**twin, "pays_by": "ways", "bet": {"levels": [1], "lines": 1}}), 1)
+    assert ways.rtp == direct.rtp
+    renamed = {("ways" if k == "lines" else k): v for k, v in direct.components.items()}
+    assert ways.components == renamed

@@ -10,7 +10,8 @@ from fractions import Fraction as F
 
 from slotmath.engine.evaluate import brute_force_distribution
 from slotmath.io.gamefile import load_game
-from slotmath.rules.par import MAX_WIN_LABEL, par
+from slotmath.rules.par import par
+from slotmath.rules.result import MAX_WIN_LABEL
 
 from conftest import TEST_DATA
 

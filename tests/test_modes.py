@@ -13,7 +13,8 @@ import yaml
 
 from slotmath.cli import main
 from slotmath.io.gamefile import load_game
-from slotmath.rules.modes import mode_game, mode_names, mode_par
+from slotmath.rules.modepar import mode_par
+from slotmath.rules.modes import mode_game, mode_names
 from slotmath.rules.par import par
 
 # 3 reels x 1 row, one payline, total bet 1 at level 1; 3 A pay 4.

@@ -23,7 +23,7 @@ from slotmath.report.notebook import external_references, install
 from slotmath.report.sheet import ParSheet, par_sheet
 from slotmath.report.sheettable import human
 from slotmath.report.workbook import read_workbook
-from slotmath.rules.par import fraction_short
+from slotmath.rules.result import fraction_short
 
 TOY = Path(__file__).parent / "data" / "report_toy"
 

@@ -93,7 +93,7 @@ def test_committed_json_matches_the_engine(game):
     # base mode's round is the rest of the file)
     modes = committed.pop("modes", None)
     if modes is not None:
-        from slotmath.rules.modes import all_modes_par
+        from slotmath.rules.modepar import all_modes_par
 
         engine = {name: m.to_dict() for name, m in all_modes_par(load_game(game), committed["bet"]).items()}
         engine["base"].pop("round")

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from slotmath.report.sheet import par_sheet
-from slotmath.rules.par import decimal_digits, fraction_digest, fraction_short
+from slotmath.rules.result import decimal_digits, fraction_digest, fraction_short
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "slotmath" / "examples"
 

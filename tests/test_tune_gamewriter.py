@@ -107,6 +107,19 @@ def test_a_csv_reel_set_is_rewritten_in_place_or_inlined_elsewhere(game, tmp_pat
     assert load_game(other).strips("free") == free
 
 
+def test_reel_sets_naming_one_csv_file_are_written_elsewhere(tmp_path):
+    """data/games/modes_free_spins names reels.csv for both 'base' and 'free':
+    written elsewhere with another set tuned, the file goes along once and
+    both sets read it back."""
+    game = load_game("modes_free_spins")
+    ante = tuple(Strip(tuple(reversed(s.symbols))) for s in game.strips("ante"))
+    written = write_game(game, {"ante": ante}, tmp_path / "copy" / "game.yaml")
+    again = load_game(written)
+    assert again.strips("ante") == ante
+    assert again.strips("base") == game.strips("base") and again.strips("free") == game.strips("free")
+    assert sorted(p.name for p in written.parent.iterdir()) == ["game.yaml", "reels.csv"]
+
+
 def test_an_invalid_result_is_not_written(game, tmp_path):
     bad = (Strip(("A", "ZZZ")),) + NEW[1:]
     with pytest.raises(GameFileError) as err:

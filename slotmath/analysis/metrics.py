@@ -77,6 +77,31 @@ def game_figures(game: Game, level: int, reel_set: str = "base", needed=None) ->
     return figs
 
 
+#: figures that are per unit of a mode's cost (the others are probabilities or [x total bet])
+PER_COST_FIGURES = ("rtp", "sd", "vi")
+
+
+def mode_figures(game: Game, name: str, level: int, needed=None) -> dict:
+    """Exact named figures of bet mode ``name`` of ``game`` at bet ``level``:
+    those of :func:`game_figures` of the game the mode plays
+    (:func:`slotmath.rules.modes.mode_game`; a buy: its bought round,
+    :func:`slotmath.rules.modepar.mode_par`), with ``rtp``, each
+    ``rtp:<component>``, ``sd`` and ``vi`` per unit of the mode's cost, as
+    ``slotmath par --mode`` gives them.  The base mode is the game itself."""
+    from slotmath.rules.modepar import mode_par, per_cost
+    from slotmath.rules.modes import mode_game, mode_of
+
+    mode = mode_of(game, name)
+    if mode.buy is None:
+        figs = game_figures(mode_game(game, name), level, "base", needed)
+    else:
+        figs = par_figures(mode_par(game, name, level).par)
+    return {
+        k: per_cost(v, mode.cost) if v is not None and (k in PER_COST_FIGURES or k.startswith("rtp:")) else v
+        for k, v in figs.items()
+    }
+
+
 def full_figures(game: Game, level: int, reel_set: str = "base") -> dict:
     """Every figure from the full analysis (the workbench's "Full figures"):
     :meth:`slotmath.rules.contract.Rules.full_figures` (a line game's figures

@@ -14,8 +14,9 @@ from slotmath.engine.limits import EngineTooLarge
 from slotmath.engine.payrule import pay_rule
 from slotmath.montecarlo.convergence import RoundFigures, convergence_report, exact_figures
 from slotmath.montecarlo.run import CHUNK, MonteCarloResult, SetupError, as_sampler, connect, plan_chunks, run
-from slotmath.rules.par import ParResult, par
+from slotmath.rules.par import par
 from slotmath.rules.registry import rules_for
+from slotmath.rules.result import ParResult
 
 
 def round_sampler(game, level: int | None = None):
@@ -189,24 +190,23 @@ class ModeSimulation:
 
 def cross_check_mode(game, name: str, level: int | None, spins: int, seed: int = 0, **options):
     """Simulate bet mode ``name`` of ``game`` against its exact figures
-    (:func:`slotmath.rules.modes.mode_par`): a mode that plays a base spin by
+    (:func:`slotmath.rules.modepar.mode_par`): a mode that plays a base spin by
     :func:`cross_check` on its game; a bought round by its own sampler
-    (:func:`slotmath.montecarlo.roundsim.buy_sampler`) through the one
+    (:func:`slotmath.rules.modepar.buy_sampler`) through the one
     simulation loop (:func:`slotmath.montecarlo.run.simulate_sampler`)."""
-    from slotmath.rules.modes import buy_spec, mode_game, mode_of
+    from slotmath.rules.modes import mode_game, mode_of
 
     level = game.bet(level).level
     mode = mode_of(game, name)
     variant = mode_game(game, name)
     if mode.buy is None:
         return ModeSimulation(mode, cross_check(variant, level, spins, seed, **options))
-    from slotmath.montecarlo.roundsim import buy_sampler
     from slotmath.montecarlo.run import simulate_sampler
-    from slotmath.rules.modes import buy_analysis
+    from slotmath.rules.modepar import buy_analysis, buy_sampler
 
     exact = buy_analysis(variant, mode, level)
     figures = {"rtp": float(exact.rtp), "hit_frequency": exact.hit_frequency, "sd": exact.sd}
-    sampler = buy_sampler(variant, level, buy_spec(variant, mode))
+    sampler = buy_sampler(variant, mode, level)
     if options.get("scheduler"):
         raise SetupError("a bought round is simulated by local processes only (no --scheduler)")
     chunk, workers = options.get("chunk") or CHUNK, options.get("workers") or 1

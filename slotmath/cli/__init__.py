@@ -59,7 +59,7 @@ def cmd_par(args) -> int:
 
 def _par_modes(game, level, args) -> int:
     """``par --mode NAME`` / ``--all-modes``: the figures of bet modes."""
-    from slotmath.rules.modes import all_modes_par, mode_par
+    from slotmath.rules.modepar import all_modes_par, mode_par
 
     if args.mode is not None and args.all_modes:
         raise UsageError("give --mode NAME or --all-modes, not both")
@@ -192,7 +192,10 @@ class _Interrupt:
         default_hook = sys.unraisablehook
 
         def hook(unraisable):
-            if not isinstance(unraisable.exc_value, KeyboardInterrupt):
+            # after a Ctrl-C, finalizers of objects it left half-built (an
+            # interrupted kernel compilation's LLVM objects) may fail at exit:
+            # the command already said "interrupted"
+            if not cls.seen and not isinstance(unraisable.exc_value, KeyboardInterrupt):
                 default_hook(unraisable)
 
         sys.unraisablehook = hook

@@ -12,7 +12,7 @@ from slotmath.io.terminal import terminal_text
 from slotmath.model import Game
 from slotmath.tuning.reelspace import Bounds, BoundsError
 from slotmath.tuning.targets import DEFAULT_COMPONENT_SHARE, DEFAULT_TOLERANCE, Targets
-from slotmath.tuning.tune import TuningResult, draft_game, tune
+from slotmath.tuning.tune import TuningResult, draft_game, tune, tuned_reel_set
 
 
 def parse_fraction(text: str, what: str) -> Fraction:
@@ -39,6 +39,15 @@ def parse_range(text: str, what: str, percent_ok: bool = True) -> tuple:
     if out[0] is not None and out[1] is not None and out[0] > out[1]:
         raise argparse.ArgumentTypeError(f"LO is above HI in {text!r}")
     return out
+
+
+def parse_target_rtp(text: str) -> tuple:
+    """``[MODE=]RTP`` -> (bet mode or None, Fraction): ``buy=96.2%``."""
+    mode, sep, value = text.rpartition("=")
+    mode = mode.strip()
+    if sep and not mode.isidentifier():
+        raise argparse.ArgumentTypeError(f"expected [MODE=]RTP with MODE a bet mode's name, got {text!r}")
+    return (mode if sep else None), parse_fraction(value, "--target-rtp")
 
 
 def _int_range(text: str, what: str) -> tuple:
@@ -89,10 +98,37 @@ def _plausible(value, what: str, upper: float = 2.0):
         )
 
 
+def mode_targets_from_args(args) -> tuple:
+    """``(mode, rtp, {other mode: rtp})`` of ``--mode`` and the
+    ``--target-rtp [MODE=]RTP`` given: a plain RTP is the tuned mode's;
+    without ``--mode`` the tuned mode is the first one named (else the game
+    as declared, mode None)."""
+    mode, plain, named = args.mode, [], {}
+    for name, value in args.target_rtp:
+        _plausible(value, "--target-rtp")
+        if float(value) == 0:
+            raise BoundsError("--target-rtp: must be above 0")
+        if name is None:
+            plain.append(value)
+        elif name in named:
+            raise BoundsError(f"--target-rtp: two targets for bet mode {name!r}")
+        else:
+            named[name] = value
+    if len(plain) > 1:
+        raise BoundsError("--target-rtp: two targets without a mode (give MODE=RTP for another mode)")
+    if mode is None and not plain:
+        mode = next(iter(named))
+    primary = mode if mode is not None else "base"
+    if plain and primary in named:
+        raise BoundsError(f"--target-rtp: two targets for bet mode {primary!r} (the plain one is its)")
+    rtp = plain[0] if plain else named.pop(primary, None)
+    if rtp is None:
+        raise BoundsError(f"--target-rtp: no target for the bet mode tuned, {primary!r} (--mode)")
+    return mode, rtp, named
+
+
 def targets_from_args(args) -> Targets:
-    _plausible(args.target_rtp, "--target-rtp")
-    if float(args.target_rtp) == 0:
-        raise BoundsError("--target-rtp: must be above 0")
+    mode, rtp, mode_rtp = mode_targets_from_args(args)
     _plausible(args.tolerance, "--tolerance", 0.5)
     for v in args.hit_frequency or ():
         _plausible(v, "--hit-frequency", 1.0)
@@ -105,7 +141,13 @@ def targets_from_args(args) -> Targets:
         bands[name] = rng
     rtp_figs = ("rtp",) + tuple(args.rtp_figure or ())
     return Targets(
-        args.target_rtp, float(args.tolerance), bands, rtp_figs, tuple(args.bet) if args.bet else None
+        rtp,
+        float(args.tolerance),
+        bands,
+        rtp_figs,
+        tuple(args.bet) if args.bet else None,
+        mode=mode,
+        mode_rtp=mode_rtp,
     )
 
 
@@ -157,8 +199,17 @@ def add_tune_arguments(p) -> None:
     p.add_argument(
         "--target-rtp",
         required=True,
-        type=lambda v: parse_fraction(v, "--target-rtp"),
-        help="target RTP, e.g. 96.21%% or 0.9621",
+        action="append",
+        type=parse_target_rtp,
+        metavar="[MODE=]RTP",
+        help="target RTP, e.g. 96.21%% or 0.9621 (of the mode tuned); MODE=RTP: a bet mode's "
+        "RTP per unit of its cost, met at once (repeatable, e.g. base=96%% buy=96.2%%)",
+    )
+    p.add_argument(
+        "--mode",
+        metavar="NAME",
+        help="the bet mode tuned (its figures per unit of cost; default: the first mode "
+        "--target-rtp names, else the game as declared)",
     )
     p.add_argument(
         "--tolerance",
@@ -183,7 +234,7 @@ def add_tune_arguments(p) -> None:
         action="append",
         type=parse_figure_band,
         metavar="NAME=LO:HI",
-        help="band on any reported figure (repeatable)",
+        help="band on any reported figure (repeatable); MODE/NAME: another bet mode's figure",
     )
     p.add_argument(
         "--rtp-figure",
@@ -191,7 +242,10 @@ def add_tune_arguments(p) -> None:
         metavar="NAME",
         help="another figure that must equal the target RTP (repeatable)",
     )
-    p.add_argument("--reel-set", default="base")
+    p.add_argument(
+        "--reel-set",
+        help="the reel set tuned (default base, or the one the --mode plays as its base spin)",
+    )
     p.add_argument(
         "--draft",
         metavar="CSV",
@@ -289,6 +343,8 @@ def result_json(res: TuningResult) -> dict:
         "reel_set": res.reel_set,
         "targets_met": res.feasible,
         "target_rtp": float(res.targets.rtp),
+        "mode": res.targets.primary if res.targets.modes else None,
+        "mode_targets": {k: float(v) for k, v in res.targets.mode_rtp.items()},
         "tolerance": res.targets.tolerance,
         "bands": {k: list(v) for k, v in res.targets.bands.items()},
         "moves": res.moves.to_dict(orient="records"),
@@ -317,18 +373,17 @@ def cmd_tune(args) -> int:
     from slotmath.io.arguments import UsageError
 
     game = load_game(args.game)
-    if getattr(args, "draft", None):
-        try:
-            game = draft_game(game, args.draft, args.reel_set)
-        except BoundsError as exc:
-            raise UsageError(_message(exc)) from None
     try:
-        targets, bounds = targets_from_args(args), bounds_from_args(args, game)
+        targets = targets_from_args(args)
+        reel_set = tuned_reel_set(game, targets, args.reel_set)
+        if getattr(args, "draft", None):
+            game = draft_game(game, args.draft, reel_set)
+        bounds = bounds_from_args(args, game)
         res = tune(
             game,
             targets,
             bounds,
-            args.reel_set,
+            reel_set,
             max_evaluations=args.max_evaluations,
             verbose=args.verbose,
             component_share=component_share_from_args(args),

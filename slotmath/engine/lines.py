@@ -373,9 +373,7 @@ def pay_tensor(game: Game, level: int) -> PayTensor:
     prefix-pruned walk :func:`pay_tensor_pruned` (equal to the tuple-by-tuple
     :func:`pay_tensor_by_tuple`, which tests keep as the reference).
     """
-    from slotmath.engine.payrule import pay_rule
-
-    if not pay_rule(game).has_paylines:  # every line-only path (tuning, line moments) stops here
+    if not game.reads_paylines:  # every line-only path (tuning, line moments) stops here
         from slotmath.io.gamefile import GameFileError
 
         raise GameFileError(

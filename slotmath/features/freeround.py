@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 from functools import cache
+from math import lcm
 
 import numpy as np
 
@@ -50,7 +51,7 @@ ALIAS_BOUND = 1e-12
 MAX_GRID = 1 << 25
 
 
-def free_spin_counts(game: Game, level: int, spec: FreeGamesSpec):
+def free_spin_counts(game: Game, level: int, spec: FreeGamesSpec, held: Feature | None = None):
     """Per free spin, sparse exact counts of (win [1/unit_den coins], extra games).
 
     Returns
@@ -60,9 +61,15 @@ def free_spin_counts(game: Game, level: int, spec: FreeGamesSpec):
         Win units per coin (the line engine's, refined by fractional prizes).
     key_counts : dict
         Stop combinations of the free reel set by trigger count.
+
+    With ``held`` (the hold-and-spin of a free game,
+    :func:`slotmath.features.holdspin_free.free_hold_and_spin`) the spin is
+    keyed by its trigger too, and the tables leave its award out; it is
+    :func:`held_spin_table`'s.
     """
     g = nudged_game(game, spec.reels, spec.nudge)
-    entries, den, kw = keyed_free_spins(game, g, level, spec)
+    lead = () if held is None else (held.trigger,)
+    entries, den, kw = keyed_free_spins(game, g, level, spec, lead)
     acc: dict = {}
     for y, _, n, c in entries:
         at = (y, spec.retrigger_games(n))
@@ -71,9 +78,47 @@ def free_spin_counts(game: Game, level: int, spec: FreeGamesSpec):
     extra = [k for _, k in acc]
     by_count: dict = {}
     for key, c in kw.key_counts().items():
-        n = spec.count_of(key[0])
+        n = spec.count_of(key[len(lead)])
         by_count[n] = by_count.get(n, 0) + c
     return wins, extra, list(acc.values()), den, by_count
+
+
+def held_spin_table(game: Game, level: int, spec: FreeGamesSpec, held: Feature) -> tuple:
+    """A free spin whose window may trigger the hold-and-spin ``held``:
+    ``(mean, table, den)``, ``mean`` the exact mean of its award per free
+    spin [x total bet] (``sum_key P(key) mean(key)``), ``table`` the float
+    law of (win with the award, extra games) [probability], indexed by win
+    [1/``den`` coins] and extra games."""
+    g = nudged_game(game, spec.reels, spec.nudge)
+    entries, den, _ = keyed_free_spins(game, g, level, spec, (held.trigger,))
+    total = sum(c for *_, c in entries)
+    rows: dict = {}  # (y, extra games, award group) -> [key, count]
+    for y, lead, n, c in entries:
+        key = lead[0]
+        group = held.group(key) if held.triggers(key) else None
+        entry = rows.setdefault((y, spec.retrigger_games(n), group), [key, 0])
+        entry[1] += c
+    mean = sum(
+        (Fraction(c, total) * held.mean(key) for (_, _, grp), (key, c) in rows.items() if grp is not None),
+        Fraction(0),
+    )
+    laws = {grp: held.award(key) for (_, _, grp), (key, _) in rows.items() if grp is not None}
+    unit = lcm(den, *(law.unit_den for law in laws.values()))
+    acc: dict = {}
+    for (y, k, grp), (_, c) in rows.items():
+        p = c / total
+        if grp is None:
+            acc[(y * (unit // den), k)] = acc.get((y * (unit // den), k), 0.0) + p
+            continue
+        law = laws[grp]
+        step = unit // law.unit_den
+        for a, q in zip(law.wins.tolist(), law.probabilities.tolist(), strict=True):
+            at = (y * (unit // den) + a * step, k)
+            acc[at] = acc.get(at, 0.0) + p * q
+    table = np.zeros((max(w for w, _ in acc) + 1, max(k for _, k in acc) + 1))
+    for (w, k), p in acc.items():
+        table[w, k] += p
+    return mean, table / table.sum(), unit
 
 
 def extra_games_mean(game: Game, spec: FreeGamesSpec) -> Fraction:
@@ -116,9 +161,15 @@ def free_games_feature_of(game: Game, level: int, spec: FreeGamesSpec) -> Featur
         from slotmath.features.sticky import sticky_feature_of
 
         return sticky_feature_of(game, level, spec)
-    wins, extra, counts, den, by_count = free_spin_counts(game, level, spec)
+    from slotmath.features.holdspin_free import free_hold_and_spin
+
+    held = free_hold_and_spin(game, level, spec.reels)
+    wins, extra, counts, den, by_count = free_spin_counts(game, level, spec, held)
     scale = den * game.bet(level).total_bet
     cap = spec.max_games
+    held_mean, held_table, held_den = (
+        (Fraction(0), None, den) if held is None else held_spin_table(game, level, spec, held)
+    )
     refuse_endless(game, spec, Fraction(sum(k * c for k, c in zip(extra, counts, strict=True)), sum(counts)))
 
     @cache
@@ -127,22 +178,25 @@ def free_games_feature_of(game: Game, level: int, spec: FreeGamesSpec) -> Featur
 
     def mean(count):
         fg = games_law(spec.games(count), spec.multiplier_of(count))
-        return spec.prize(count) + fg.mean / scale
+        # a hold-and-spin in the free games: Wald's identity, E[games played] x E[award per game]
+        return spec.prize(count) + fg.mean / scale + spec.multiplier_of(count) * fg.spins_mean * held_mean
 
     @cache
     def award_of(n: int, prize: Fraction, mult: Fraction) -> WinDistribution:
         from slotmath.engine.limits import EngineTooLarge
 
+        law = games_law(n) if held_table is None else FreeGames(held_table, n, 1.0, max_spins=cap)
         try:
-            probs = award_probabilities(games_law(n))
+            probs = award_probabilities(law)
         except EngineTooLarge as exc:  # one line naming the file and the feature
             raise EngineTooLarge(f"{game.source or game.name}: options.free_games: {exc}") from None
-        return award_distribution(probs, 1, den, mult, prize, game.bet(level).total_bet)
+        return award_distribution(probs, 1, held_den, mult, prize, game.bet(level).total_bet)
 
     def award(count):
         return award_of(spec.games(count), spec.prize(count), spec.multiplier_of(count))
 
     spin_mean = Fraction(sum(w * c for w, c in zip(wins, counts, strict=True)), sum(counts) * scale)
+    spin_mean += held_mean
 
     def odds(keys: dict) -> dict:
         key_p: dict = {}  # by the count awards are read by
@@ -175,6 +229,7 @@ def free_games_feature_of(game: Game, level: int, spec: FreeGamesSpec) -> Featur
             "retrigger_probability": float(retrigger / sum(counts)),
             "multiplier": float(mult),  # by count: its mean given a trigger
             "free_spin_mean": float(spin_mean),
+            **({"hold_and_spin_per_free_game": float(held_mean)} if held is not None else {}),
             "by_count": by_count,
             "extra_games_per_game": float(fg.retrigger_mean),
             # expected count per round of the round sampler's free-games events
@@ -186,6 +241,8 @@ def free_games_feature_of(game: Game, level: int, spec: FreeGamesSpec) -> Featur
 
     @cache  # once per trigger count (round_max_win asks per key of the base window)
     def top(count) -> MaxWin:
+        if held is not None:
+            return held_games_top(held, held_table, held_den * game.bet(level).total_bet, spec, count)
         return games_top(wins, extra, counts, scale, spec, count)
 
     at = spec.count_of  # a key of spec.trigger -> the count awards are read by
@@ -338,6 +395,31 @@ def capped_top(wins, extra, counts, start: int, cap: int) -> tuple:
             new_p.append(p)
         value, prob = new_v, new_p
     return value[left0], prob[left0]
+
+
+def held_games_top(held: Feature, table: np.ndarray, scale: int, spec: FreeGamesSpec, count: int) -> MaxWin:
+    """The largest award of free games whose windows may trigger the
+    hold-and-spin ``held``, from the float per-game ``table`` (win
+    [1/unit coins] x extra games; ``scale`` units per total bet): without a
+    retrigger every game at the table's largest win (its value exact, its
+    odds float); with retriggers and ``max_games`` a bound; else none."""
+    top = int(np.flatnonzero(table.sum(axis=1))[-1])
+    mult, prize = Fraction(spec.multiplier_of(count)), spec.prize(count)
+    if not table[:, 1:].any():
+        n = spec.games(count)
+        p = float(table[top].sum()) ** n
+        how = f"{n} free games, each at the largest free-game win (hold-and-spin included; odds float)"
+        return MaxWin(prize + mult * n * Fraction(top, scale), p, False, how)
+    if spec.max_games is None:
+        return MaxWin(
+            None, None, False, "free games that retrigger without a limit on games have no largest win"
+        )
+    return MaxWin(
+        prize + mult * spec.max_games * Fraction(top, scale),
+        None,
+        False,
+        f"a bound: at most {spec.max_games} games (the declared limit), each at most the top free-game win",
+    )
 
 
 def award_probabilities(fg: FreeGames) -> np.ndarray:

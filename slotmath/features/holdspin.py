@@ -80,6 +80,7 @@ import numpy as np
 from slotmath.engine.cache import game_cache
 from slotmath.engine.distribution import MaxWin, WinDistribution
 from slotmath.errors import ensure
+from slotmath.features.declaration import Reader, is_number
 from slotmath.features.holdspin_chain import (
     EXACT_LAW_WORK,
     EXACT_WORK,
@@ -100,9 +101,8 @@ from slotmath.features.holdspin_spec import (  # noqa: F401  (re-exported)
     SPEC_KEYS,
     HoldAndSpinSpec,
     Prize,
-    load_hold_and_spin,
+    read_hold_and_spin,
 )
-from slotmath.features.options import Reader, is_number
 from slotmath.io.gamefile import GameFileError
 from slotmath.model import Game
 
@@ -111,9 +111,11 @@ __all__ = [
     "Prize",
     "HoldAndSpinSpec",
     "load_hold_and_spin",
+    "check_chain_cost",
     "hold_and_spin_landing",
     "hold_and_spin_chain",
     "trigger_keys",
+    "trigger_possible",
     "coin_patterns",
     "pattern_counts",
     "final_count_laws",
@@ -121,6 +123,11 @@ __all__ = [
     "chain_state",
     "check_cost",
     "total_means",
+    "mean_of_law",
+    "count_means",
+    "reel_state_means",
+    "odds_of_starts",
+    "award_top",
     "mask_count_laws",
     "mask_means",
     "rows_matter",
@@ -178,6 +185,49 @@ def trigger_possible(game, spec) -> bool:
     for counts in _base_patterns(game, spec):
         top += max(bin(p).count("1") for p in range(1 << game.rows) if counts[p])
     return top >= spec.trigger
+
+
+def load_hold_and_spin(game: Game) -> HoldAndSpinSpec | None:
+    """The declared hold-and-spin (None when absent), parsed field by field
+    (:func:`~slotmath.features.holdspin_spec.read_hold_and_spin`), then
+    refused in one line naming the field when no window of the base reels
+    shows the trigger count or the chain is beyond the exact method's bounds
+    (:func:`check_chain_cost`).  Every consumer loads the feature here.
+
+    Raises :class:`~slotmath.io.gamefile.GameFileError` naming the game file
+    and the field.
+    """
+    spec = read_hold_and_spin(game)
+    if spec is not None:
+        _check_once(game, spec)
+    return spec
+
+
+@game_cache(maxsize=16)
+def _check_once(game: Game, spec: HoldAndSpinSpec) -> None:
+    w = "options.hold_and_spin"
+    rd = Reader(game)
+    if not trigger_possible(game, spec):
+        rd.fail(f"{w}.trigger", f"no window of reel set 'base' shows {spec.trigger} or more {spec.symbol}")
+    check_chain_cost(rd, game, spec, w)
+
+
+def check_chain_cost(rd: Reader, game: Game, spec: HoldAndSpinSpec, w: str) -> None:
+    """Refuse a respin count beyond the exact method's bounds
+    (:mod:`slotmath.features.cost`) on the chain's own state
+    (:func:`slotmath.features.holdspin_chain.chain_state`: the total count,
+    per-reel counts or masks), after the state's size itself
+    (:func:`slotmath.features.holdspin_chain.check_cost`)."""
+    from slotmath.features.cost import chain_problem
+
+    check_cost(game, spec)
+    state = chain_state(game, spec)
+    # Fractions on the total count, and on masks of few cells; per-reel
+    # counts turn to float64 where Fractions would be slow
+    exact = state.kind == "total" or (state.kind == "masks" and state.cells <= EXACT_CELLS)
+    problem = chain_problem("hold-and-spin", state.states, spec.respins, spec.rule, state.cells, exact)
+    if problem:
+        rd.fail(f"{w}.respins", problem)
 
 
 def trigger_keys(game: Game, spec: HoldAndSpinSpec) -> dict:
@@ -348,30 +398,49 @@ def hold_and_spin_means(game: Game, level: int, spec: HoldAndSpinSpec, exact: bo
     return _means(game, spec, exact)
 
 
+def reel_state_means(game: Game, spec: HoldAndSpinSpec, exact: bool | None = None) -> np.ndarray | None:
+    """On the ``reels`` state: mean award [x total bet] from every per-reel
+    count state (its coins held at the start, prizes from ``start_values``),
+    shape (H + 1,) * R, exact Fractions on the chain of per-reel counts
+    (:func:`count_chain_values`) when ``exact`` or, with ``exact`` None, when
+    the chain is small; else (or on another state) None."""
+    return _reel_state_means(game, spec, exact)
+
+
 @game_cache(maxsize=8)
-def _means(game, spec, exact):
-    ev, _ = HoldAndSpinSpec.table_moments(spec.values)
-    es, _ = HoldAndSpinSpec.table_moments(spec.start_values)
+def _reel_state_means(game, spec, exact):
     cells = game.rows * game.reels
     p = reel_probabilities(game, spec)
     state = chain_state(game, spec)
     small = state.work // (cells + 1) <= EXACT_WORK  # one value per state, not a law
-    if state.kind == "reels" and (exact or (exact is None and small)):
-        ensure(p is not None, "holdspin.py: expected p is not None")
-        f = count_grid(game.rows, game.reels) * ev
-        f[(game.rows,) * game.reels] += spec.full_screen
-        V = count_chain_values(p, game.rows, spec.respins, spec.rule, f)
-        return {key: V[key] - sum(key) * (ev - es) for key in trigger_keys(game, spec)}
+    if state.kind != "reels" or not (exact or (exact is None and small)):
+        return None
+    ensure(p is not None, "holdspin.py: expected p is not None")
+    ev, _ = HoldAndSpinSpec.table_moments(spec.values)
+    es, _ = HoldAndSpinSpec.table_moments(spec.start_values)
+    f = count_grid(game.rows, game.reels) * ev
+    f[(game.rows,) * game.reels] += spec.full_screen
+    V = count_chain_values(p, game.rows, spec.respins, spec.rule, f)
+    return V - count_grid(game.rows, game.reels) * (ev - es)
+
+
+@game_cache(maxsize=8)
+def _means(game, spec, exact):
+    cells = game.rows * game.reels
+    state = chain_state(game, spec)
+    V = reel_state_means(game, spec, exact)
+    if V is not None:
+        return {key: V[key] for key in trigger_keys(game, spec)}
     if state.kind == "total":
         by_count = total_means(game, spec, exact)
         return {key: by_count[sum(key)] for key in trigger_keys(game, spec)}
     return {
-        key: _mean_of_law(spec, sum(key), law, cells)
+        key: mean_of_law(spec, sum(key), law, cells)
         for key, law in final_count_laws(game, spec, exact).items()
     }
 
 
-def _mean_of_law(spec: HoldAndSpinSpec, k0: int, law, cells: int):
+def mean_of_law(spec: HoldAndSpinSpec, k0: int, law, cells: int):
     """``k0 E[S] + (E[n] - k0) E[V] + P(full) G`` for the final-count law ``law``."""
     ev, _ = HoldAndSpinSpec.table_moments(spec.values)
     es, _ = HoldAndSpinSpec.table_moments(spec.start_values)
@@ -385,11 +454,19 @@ def _mean_of_law(spec: HoldAndSpinSpec, k0: int, law, cells: int):
 def total_means(game: Game, spec: HoldAndSpinSpec, exact: bool | None = None) -> dict:
     """On the ``total`` state (every cell lands alike): mean award [x total
     bet] by the number of coins that trigger, ``trigger <= n <= H R``."""
-    return _total_means(game, spec, exact)
+    by_count = count_means(game, spec, exact)
+    return {n: by_count[n] for n in range(spec.trigger, game.rows * game.reels + 1)}
+
+
+def count_means(game: Game, spec: HoldAndSpinSpec, exact: bool | None = None) -> dict:
+    """On the ``total`` state: mean award [x total bet] from ``n`` coins held
+    at the start (prizes from ``start_values``), for every ``0 <= n <= H R``
+    (exact Fractions unless ``exact`` is False)."""
+    return _count_means(game, spec, exact)
 
 
 @game_cache(maxsize=8)
-def _total_means(game, spec, exact):
+def _count_means(game, spec, exact):
     cells = game.rows * game.reels
     ev, _ = HoldAndSpinSpec.table_moments(spec.values)
     es, _ = HoldAndSpinSpec.table_moments(spec.start_values)
@@ -398,7 +475,7 @@ def _total_means(game, spec, exact):
     p = reel_probabilities(game, spec)
     ensure(p is not None, "holdspin.py: expected p is not None")
     V = total_count_values(p[0], cells, spec.respins, spec.rule, f, exact is not False)
-    return {n: V[n] - n * (ev - es) for n in range(spec.trigger, cells + 1)}
+    return {n: V[n] - n * (ev - es) for n in range(cells + 1)}
 
 
 def award_grid_laws(game: Game, spec: HoldAndSpinSpec, exact) -> tuple:
@@ -446,7 +523,7 @@ def hold_and_spin_trigger(game: Game, spec: HoldAndSpinSpec):
 
 def key_mask(game: Game, key: tuple) -> int:
     """Start mask (bit ``reel * H + row``) of a row-pattern key."""
-    from slotmath.features.lockit_round import start_state
+    from slotmath.features.landing import start_state
 
     return start_state(key, game.rows)[1]
 
@@ -676,7 +753,6 @@ def feature_odds(
     expected count per round of the sampler's events (``event_rates``).
     Keys are per-reel counts, with ``rows`` per-reel row patterns, with
     ``total`` the total count of coins (``total`` state)."""
-    cells = game.rows * game.reels
     if total:
         L = count_laws(game, spec, exact)
         means, laws, coins = total_means(game, spec, exact), {n: L[n] for n in probs}, {n: n for n in probs}
@@ -690,6 +766,24 @@ def feature_odds(
         means = hold_and_spin_means(game, 0, spec, exact)
         laws = final_count_laws(game, spec, exact)
         coins = {k: sum(k) for k in probs}
+    return odds_of_starts(game, spec, probs, means, laws, coins)
+
+
+def odds_of_starts(
+    game: Game,
+    spec: HoldAndSpinSpec,
+    probs: dict,
+    means: dict,
+    laws: dict,
+    coins: dict,
+    low: int | None = None,
+) -> dict:
+    """The figures of :func:`feature_odds` from ``probs`` = {start: P},
+    ``means`` = {start: mean award}, ``laws`` = {start: final-count law} and
+    ``coins`` = {start: coins held at the start}; the table of coins on
+    screen from ``low`` coins (default ``trigger``)."""
+    cells = game.rows * game.reels
+    low = spec.trigger if low is None else low
     p = sum(probs.values(), Fraction(0))
     pf = float(p)
     full = sum(float(probs[k]) * float(laws[k][cells]) for k in probs)
@@ -720,7 +814,7 @@ def feature_odds(
         "jackpot_hits_per_round": jackpots,
         "coins_given_trigger": [
             {"coins": int(n), "at_trigger": at_trigger[n] / pf, "at_end": at_end[n] / pf}
-            for n in range(spec.trigger, cells + 1)
+            for n in range(low, cells + 1)
         ],
         "event_rates": dict(zip(FEATURE_EVENTS, (pf, full, rtp / float(prize_grid(spec))), strict=True))
         | {jackpot_event(label): jackpots[label] for label in jackpot_names(spec)},

@@ -13,11 +13,11 @@ from fractions import Fraction
 from slotmath.engine.cache import game_cache
 from slotmath.engine.limits import MAX_DRAW
 from slotmath.features.cost import draw_weights, sci
-from slotmath.features.options import Reader, is_number
+from slotmath.features.declaration import Reader, is_number
 from slotmath.features.progressive import read_jackpots
 from slotmath.model import Game
 
-__all__ = ["Prize", "HoldAndSpinSpec", "load_hold_and_spin", "SPEC_KEYS", "RESPIN_MODELS"]
+__all__ = ["Prize", "HoldAndSpinSpec", "read_hold_and_spin", "SPEC_KEYS", "RESPIN_MODELS"]
 
 SPEC_KEYS = (
     "symbol",
@@ -30,6 +30,7 @@ SPEC_KEYS = (
     "values",
     "start_values",
     "full_screen",
+    "in_free_games",
 )
 RESPIN_MODELS = ("cells", "reels")
 
@@ -65,6 +66,7 @@ class HoldAndSpinSpec:
     full_screen: Fraction
     full_screen_label: str
     base_reels: str = "base"
+    in_free_games: bool = False
 
     def reel_sets(self) -> set:
         """The reel sets the hold-and-spin reads: the triggering set and the respins' own."""
@@ -80,8 +82,11 @@ class HoldAndSpinSpec:
         )
 
 
-def load_hold_and_spin(game: Game) -> HoldAndSpinSpec | None:
-    """Parse and validate ``options.hold_and_spin`` (None when absent).
+def read_hold_and_spin(game: Game) -> HoldAndSpinSpec | None:
+    """Parse and validate ``options.hold_and_spin`` field by field (None
+    when absent); whether the feature can start and what its chain costs are
+    checked by :func:`slotmath.features.holdspin.load_hold_and_spin`, the
+    loader every consumer calls.
 
     Raises :class:`~slotmath.io.gamefile.GameFileError` naming the game file
     and the field.
@@ -89,11 +94,11 @@ def load_hold_and_spin(game: Game) -> HoldAndSpinSpec | None:
     opts = game.options or {}
     if not isinstance(opts, dict) or "hold_and_spin" not in opts:
         return None
-    return _load(game)
+    return _read(game)
 
 
 @game_cache(maxsize=16)
-def _load(game: Game) -> HoldAndSpinSpec:
+def _read(game: Game) -> HoldAndSpinSpec:
     rd = Reader(game)
     w = "options.hold_and_spin"
     spec = rd.mapping(game.options["hold_and_spin"], w, SPEC_KEYS, ("symbol", "trigger", "respins", "values"))
@@ -133,35 +138,13 @@ def _load(game: Game) -> HoldAndSpinSpec:
     if "start_values" in spec:
         start = _table(rd, spec["start_values"], f"{w}.start_values", jackpots)
     full, full_label = rd.prize(spec.get("full_screen", 0), f"{w}.full_screen", jackpots)
+    in_free = spec.get("in_free_games", False)
+    if not isinstance(in_free, bool):
+        rd.fail(f"{w}.in_free_games", f"must be true or false, got {str(in_free)[:40]!r}")
     out = HoldAndSpinSpec(
-        symbol, trigger, respins, rule, respin, reels, probs, values, start, full, full_label
+        symbol, trigger, respins, rule, respin, reels, probs, values, start, full, full_label, "base", in_free
     )
-    from slotmath.features.holdspin import trigger_possible
-
-    if not trigger_possible(game, out):
-        rd.fail(f"{w}.trigger", f"no window of reel set 'base' shows {trigger} or more {symbol}")
-    _check_cost(rd, game, out, w)
     return out
-
-
-def _check_cost(rd, game: Game, spec: HoldAndSpinSpec, w: str) -> None:
-    """Refuse a respin count beyond the exact method's bounds
-    (:mod:`slotmath.features.cost`) on the chain's own state
-    (:func:`slotmath.features.holdspin_chain.chain_state`: the total count,
-    per-reel counts or masks), after the state's size itself
-    (:func:`slotmath.features.holdspin_chain.check_cost`)."""
-    from slotmath.features.cost import chain_problem
-    from slotmath.features.holdspin import EXACT_CELLS
-    from slotmath.features.holdspin_chain import chain_state, check_cost
-
-    check_cost(game, spec)
-    state = chain_state(game, spec)
-    # Fractions on the total count, and on masks of few cells; per-reel
-    # counts turn to float64 where Fractions would be slow
-    exact = state.kind == "total" or (state.kind == "masks" and state.cells <= EXACT_CELLS)
-    problem = chain_problem("hold-and-spin", state.states, spec.respins, spec.rule, state.cells, exact)
-    if problem:
-        rd.fail(f"{w}.respins", problem)
 
 
 def _probabilities(rd: Reader, value, where) -> tuple:

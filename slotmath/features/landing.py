@@ -408,3 +408,10 @@ def add_or_none(a, b):
     if b is None:
         return a
     return a + b
+
+
+def start_state(key: tuple, H: int) -> tuple:
+    """(flag, mask) of the trigger window of ``key`` (mask bit ``reel * H + row``)."""
+    low = (1 << H) - 1
+    mask = sum((d & low) << (r * H) for r, d in enumerate(key))
+    return int(any(d >> H for d in key)), mask

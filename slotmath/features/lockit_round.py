@@ -54,15 +54,16 @@ from slotmath.engine.cache import game_cache
 from slotmath.engine.distribution import WinDistribution
 from slotmath.errors import ensure
 from slotmath.features import wheel as wheel_mod
+from slotmath.features.declaration import Reader
+from slotmath.features.landing import start_state
 from slotmath.features.options import (
     LockItSource,
     LockItSpec,
-    Reader,
-    WheelSpec,
     load_features,
     lockit_chain,
     shape_counts,
 )
+from slotmath.features.wheel import WheelSpec
 from slotmath.model import Game
 
 __all__ = [
@@ -74,7 +75,6 @@ __all__ = [
     "load_line_lockit",
     "check_line_lockit",
     "trigger",
-    "start_state",
     "trigger_keys",
     "shape_classes",
     "group_laws",
@@ -227,13 +227,6 @@ def trigger(lk: LineLockIt):
     from slotmath.features.round import Trigger
 
     return Trigger(lk.symbol, per_reel=True, rows=True, mark=lk.spec.mark)
-
-
-def start_state(key: tuple, H: int) -> tuple:
-    """(flag, mask) of the trigger window of ``key`` (mask bit ``reel * H + row``)."""
-    low = (1 << H) - 1
-    mask = sum((d & low) << (r * H) for r, d in enumerate(key))
-    return int(any(d >> H for d in key)), mask
 
 
 def trigger_keys(game: Game, lk: LineLockIt) -> dict:

@@ -9,7 +9,7 @@ Declared under ``options:`` (see ``docs/features.md``):
     ``symbol`` and ``trigger`` (at least that many anywhere in the base
     window spin the wheel ``spins`` times, default 1), weighted ``segments``
     (a prize or a jackpot name each) and an optional ``before`` super prize
-    drawn before each spin (as :class:`~slotmath.features.options.WheelSpec`).
+    drawn before each spin (as :class:`~slotmath.features.wheel.WheelSpec`).
     Without ``symbol``/``trigger`` the wheel is spun only by a selection choice.
 ``selection``
     ``symbol`` and ``trigger`` start it; the player takes one of the
@@ -39,10 +39,12 @@ from slotmath.engine.cache import game_cache, no_sets
 from slotmath.engine.distribution import WinDistribution
 from slotmath.errors import ensure
 from slotmath.features import wheel as wheel_mod
-from slotmath.features.options import Reader, WheelSpec, load_features, read_wheel
+from slotmath.features.declaration import Reader
+from slotmath.features.options import load_features, read_wheel
 from slotmath.features.progressive import ProgressiveJackpot, jackpot_figures
 from slotmath.features.reach import reach_problem
 from slotmath.features.round import Feature, Trigger, convolve_probabilities, dense_points
+from slotmath.features.wheel import WheelSpec
 from slotmath.model import Game
 
 __all__ = [

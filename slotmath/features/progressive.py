@@ -214,7 +214,7 @@ def read_jackpots(rd, opts) -> tuple:
     """``({name: coin value [x total bet]}, {name: ProgressiveJackpot})`` of
     ``options.jackpots``; a progressive's coin value is 0 (its return is not a
     coin win of the round).  ``rd`` is the game file's field reader
-    (:class:`slotmath.features.options.Reader`); errors name the field, and
+    (:class:`slotmath.features.declaration.Reader`); errors name the field, and
     a ``round_cap`` beside a progressive is refused (the cap is on the coin win)."""
     values: dict = {}
     progressive: dict = {}

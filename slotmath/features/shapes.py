@@ -32,7 +32,7 @@ import numba
 import numpy as np
 
 from slotmath.engine.cache import memo
-from slotmath.features.options import ORDERS
+from slotmath.features.declaration import ORDERS
 
 __all__ = [
     "ORDERS",

@@ -7,6 +7,7 @@ probability proportional to its weight.  Values are [x total bet].
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
@@ -15,7 +16,16 @@ import numpy as np
 if TYPE_CHECKING:
     import pandas as pd
 
-from slotmath.features.options import WheelSpec
+
+@dataclass(frozen=True)
+class WheelSpec:
+    """A prize wheel: segments ``(label, value [x total bet], weight)`` and an
+    optional jackpot awarded before the wheel with ``pre_probability``."""
+
+    segments: tuple
+    pre_prize: Fraction = Fraction(0)
+    pre_probability: Fraction = Fraction(0)
+    pre_name: str = ""
 
 
 def outcomes(wheel: WheelSpec) -> list:

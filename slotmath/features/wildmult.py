@@ -101,7 +101,7 @@ def load_wild_multipliers(game: Game) -> WildMultipliers | None:
 
 @game_cache(no_sets, maxsize=32)
 def _load(game: Game) -> WildMultipliers:
-    from slotmath.features.options import Reader
+    from slotmath.features.declaration import Reader
 
     rd = Reader(game)
     w = "options.wild_multipliers"

@@ -534,8 +534,8 @@ def build_game(data: dict, path: Path, default_name: str) -> Game:
 
 #: the mode every game has: its declarations as written, at cost 1
 BASE_MODE = "base"
-#: features a mode may buy
-BUYABLE = ("free_games",)
+#: features a mode may buy, and the key giving the state each starts from
+BUYABLE = {"free_games": "games", "hold_and_spin": "coins"}
 
 
 def build_modes(data: dict, reel_sets: dict, fail) -> dict:
@@ -583,7 +583,13 @@ def build_modes(data: dict, reel_sets: dict, fail) -> dict:
                     f"{at}.buy.feature",
                     f"buys {feature!r}, which the game does not declare (options.{feature})",
                 )
-            buy = Buy(feature, spec["buy"]["games"])
+            key = BUYABLE[feature]
+            for other in set(BUYABLE.values()) - {key}:
+                if other in spec["buy"]:
+                    fail(f"{at}.buy.{other}", f"buying {feature} takes '{key}', not '{other}'")
+            if key not in spec["buy"]:
+                fail(f"{at}.buy", f"buying {feature} needs '{key}' (the state it starts from)")
+            buy = Buy(feature, **{key: spec["buy"][key]})
         out[name] = Mode(name, cost, spec.get("label", ""), reels, options, cap, buy)
     return out
 

@@ -400,12 +400,17 @@ def _check_target(source: Path, target: Path) -> None:
 
 
 def _point_csv(text: str, csv_path: Path, tmp: Path, target: Path) -> str:
-    """Make the YAML refer to ``tmp`` where it refers to ``csv_path``."""
+    """Make the YAML refer to ``tmp`` wherever it refers to ``csv_path``
+    (several reel sets may name one file)."""
     root = yaml.compose(text)
-    for _, node in _get(root, "reels").value:
-        if isinstance(node, yaml.ScalarNode) and (target.parent / node.value).resolve() == csv_path.resolve():
-            rel = os.path.relpath(tmp, target.parent)
-            return text[: node.start_mark.index] + _scalar(rel) + text[node.end_mark.index :]
+    rel = _scalar(os.path.relpath(tmp, target.parent))
+    nodes = [
+        node
+        for _, node in _get(root, "reels").value
+        if isinstance(node, yaml.ScalarNode) and (target.parent / node.value).resolve() == csv_path.resolve()
+    ]
+    for node in reversed(nodes):
+        text = text[: node.start_mark.index] + rel + text[node.end_mark.index :]
     return text
 
 

@@ -51,6 +51,9 @@ __all__ = [
     "hold_and_spin_start",
     "play_hold_and_spin",
     "hold_and_spin_args",
+    "play_free_hold_and_spin",
+    "bought_kernel",
+    "bought_sampler",
 ]
 
 
@@ -191,14 +194,33 @@ def hold_and_spin_start(stop, coins, head):
 
 
 @nb.njit(cache=True)
+def play_free_hold_and_spin(rng, fstop, hold):
+    """The hold-and-spin of a free game (``in_free_games``, ``hold[1][4]`` 1):
+    its award [x total bet] when the free window at ``fstop`` shows
+    ``trigger`` or more coins (read off the free reel set's patterns
+    ``hold[4]``), else 0; no event is counted (the free games' win holds it)."""
+    if hold[1][4] == 0:
+        return 0.0
+    mask = hold_and_spin_start(fstop, hold[4], hold[1])
+    if mask < 0:
+        return 0.0
+    # its jackpots are not the base-triggered feature's events: counted into a scratch array
+    f = hold[3]
+    scratch = np.zeros(max(f[0][6], f[11].max(), f[14].max()) + 1, dtype=np.int64)
+    award, _ = play_feature(rng, mask, *f, scratch)
+    return award * hold[2][0]
+
+
+@nb.njit(cache=True)
 def play_hold_and_spin(rng, mask, hold, events):
     """The hold-and-spin slot of the round (:mod:`slotmath.montecarlo.roundsim`):
     play the feature from the held ``mask`` (:func:`hold_and_spin_start`),
     count its events; its award [x total bet].
 
     ``hold`` = (coin pattern per reel and stop, (trigger, index of the first
-    event, rows H), (prize grid step [x total bet],), :func:`play_feature`'s
-    arrays) from :func:`hold_and_spin_args`.
+    event, rows H, on counts 0/1, in free games 0/1), (prize grid step [x
+    total bet],), :func:`play_feature`'s arrays, the coin pattern per reel and
+    stop of the free reel set) from :func:`hold_and_spin_args`.
     """
     award, is_full = play_feature(rng, mask, *hold[3], events)
     at = hold[1][1]
@@ -270,28 +292,107 @@ def feature_args(game: Game, spec: HoldAndSpinSpec, at: int = -1) -> tuple:
     return (fdims, cell_num, cell_den, fbound, fuse, ftable, fcum, fn, fpat) + v + s, g
 
 
-def hold_and_spin_args(game: Game, at: int) -> tuple:
+def hold_and_spin_args(game: Game, at: int, free_reels: str | None = None) -> tuple:
     """The ``hold`` slot of :func:`play_hold_and_spin` for ``game``'s
     ``options.hold_and_spin`` (its events counted from index ``at``) and the
     names of those events; without a hold-and-spin, arrays of the same types
-    that never trigger and no events."""
+    that never trigger and no events.  With ``in_free_games`` the coins of
+    the free reel set ``free_reels`` too (:func:`play_free_hold_and_spin`)."""
     from slotmath.features.holdspin import load_hold_and_spin
 
     spec = load_hold_and_spin(game)
     H, R = game.rows, game.reels
     if spec is None:
-        never = np.array([H * R + 1, at, H, 0], dtype=np.int64)
+        never = np.array([H * R + 1, at, H, 0, 0], dtype=np.int64)
         unit = (np.zeros(1, dtype=np.int64), np.ones(1, dtype=np.int64), np.full(1, -1, dtype=np.int64))
         fdims = np.array([H, R, 0, 0, 0, 0, -1], dtype=np.int64)
         cells = (np.zeros(H * R, dtype=np.int64), np.ones(H * R, dtype=np.int64))
         feature = (fdims, *cells, *draw_args(game, "base"), np.zeros((R, 1), dtype=np.int64), *unit, *unit)
         no_coins = np.zeros((R, max(len(s) for s in game.strips("base"))), dtype=np.int64)
-        return (no_coins, never, np.ones(1), feature), ()
+        return (no_coins, never, np.ones(1), feature, no_coins), ()
     feature, g = feature_args(game, spec, at + len(FEATURE_EVENTS))
     counts = int(feature[0][4] == 2)
-    head = np.array([spec.trigger, at, H, counts], dtype=np.int64)
-    pat = _patterns(game, spec.base_reels, spec.symbol)
-    if counts:  # coin count per reel and stop
-        pat = np.array([[bin(int(x)).count("1") for x in row] for row in pat], dtype=np.int64)
+    in_free = int(spec.in_free_games and free_reels is not None)
+    head = np.array([spec.trigger, at, H, counts, in_free], dtype=np.int64)
+
+    def coins(reel_set: str) -> np.ndarray:
+        pat = _patterns(game, reel_set, spec.symbol)
+        if counts:  # coin count per reel and stop
+            pat = np.array([[bin(int(x)).count("1") for x in row] for row in pat], dtype=np.int64)
+        return pat
+
+    pat = coins(spec.base_reels)
+    free = coins(free_reels) if in_free and free_reels is not None else np.zeros_like(pat)
     names = tuple(jackpot_event(label) for label in jackpot_names(spec))
-    return (pat, head, np.array([float(g)]), feature), FEATURE_EVENTS + names
+    return (pat, head, np.array([float(g)]), feature, free), FEATURE_EVENTS + names
+
+
+@nb.njit(cache=True)
+def _bought_start(rng, coins, H, R, on_counts, cells):
+    """The start of a bought feature: ``coins`` cells drawn uniformly without
+    replacement (a partial Fisher-Yates shuffle of ``cells``, exactly uniform
+    draws): their mask (bit ``reel * H + row``), or on counts the code of
+    the per-reel counts of :func:`play_counts`."""
+    n = H * R
+    for c in range(n):
+        cells[c] = c
+    for i in range(coins):
+        j = i + uniform_below(rng, n - i)
+        cells[i], cells[j] = cells[j], cells[i]
+    start = 0
+    for i in range(coins):
+        if on_counts:
+            start += (H + 1) ** (cells[i] // H)
+        else:
+            start |= 1 << cells[i]
+    return start
+
+
+@nb.njit(cache=True)
+def bought_kernel(rng, n, cols, coins, feature, g, cap):
+    """Play ``n`` bought hold-and-spin rounds from ``coins`` coins on uniform
+    cells: (wins [x total bet], events (:data:`FEATURE_EVENTS`), parts)
+    with the parts ``hold_and_spin`` and (``cols`` of length 2) the cap's cut
+    (0 or negative; ``cap`` < 0: none)."""
+    fdims = feature[0]
+    H, R = fdims[0], fdims[1]
+    on_counts = fdims[4] == 2
+    cells = np.empty(H * R, dtype=np.int64)
+    wins = np.empty(n, dtype=np.float64)
+    parts = np.zeros((n, cols.shape[0]), dtype=np.float64)
+    events = np.zeros(len(FEATURE_EVENTS), dtype=np.int64)
+    for i in range(n):
+        start = _bought_start(rng, coins, H, R, on_counts, cells)
+        award, is_full = play_feature(rng, start, *feature, events)  # no jackpot events (feature_args at -1)
+        events[0] += 1
+        events[1] += is_full
+        events[2] += award
+        win = award * g
+        parts[i, 0] = win
+        if cap >= 0 and win > cap:
+            if cols.shape[0] > 1:
+                parts[i, 1] = cap - win
+            win = cap
+        wins[i] = win
+    return wins, events, parts
+
+
+def bought_sampler(game: Game, level: int, spec: HoldAndSpinSpec, coins: int):
+    """Compiled sampler of a bought hold-and-spin (a bet mode's ``buy:
+    {feature: hold_and_spin, coins: K}``, :mod:`slotmath.features.holdspin_buy`):
+    no base spin; ``coins`` cells drawn uniformly hold coins with prizes from
+    ``start_values``, then the respins play as in the round's slot
+    (:func:`play_feature`).  Its win is the ``hold_and_spin`` part (and the
+    ``round_cap`` cut of ``game``'s cap); the prizes do not depend on the bet
+    level ([x total bet])."""
+    from slotmath.features.options import load_features
+    from slotmath.montecarlo.run import RoundSampler
+
+    feature, g = feature_args(game, spec)
+    if feature[0][4] != 2 and game.rows * game.reels > 62:
+        raise ValueError(f"{game.name}: a bought hold-and-spin on masks needs at most 62 cells to sample")
+    cap = load_features(game).round_cap
+    parts = ("hold_and_spin",) + (("round_cap",) if cap is not None else ())
+    cols = np.arange(len(parts), dtype=np.int64)
+    args = (cols, np.int64(coins), feature, float(g), -1.0 if cap is None else float(cap))
+    return RoundSampler(bought_kernel, args, FEATURE_EVENTS, parts)

@@ -68,7 +68,12 @@ from slotmath.engine.scatters import scatter_symbols
 from slotmath.errors import ensure
 from slotmath.model import Game
 from slotmath.montecarlo.anywheresim import anywhere_args, no_anywhere_args, round_anywhere_win
-from slotmath.montecarlo.holdspinsim import hold_and_spin_args, hold_and_spin_start, play_hold_and_spin
+from slotmath.montecarlo.holdspinsim import (
+    hold_and_spin_args,
+    hold_and_spin_start,
+    play_free_hold_and_spin,
+    play_hold_and_spin,
+)
 from slotmath.montecarlo.linesim import (
     draw_args,
     draw_stops,
@@ -131,10 +136,12 @@ def _count(stop, trig):
 
 
 @nb.njit(cache=True)
-def _free_play(rng, games, stop, window, fg_events, free_draw, free_ev, free_ways, feat):
+def _free_play(rng, games, stop, window, fg_events, free_draw, free_ev, free_ways, feat, hold):
     """Play ``games`` free games (with retriggers, at most ``max games``),
     drawing into ``stop``: (their win before the multiplier [x total bet],
-    games played)."""
+    games played); a free game's window may trigger the hold-and-spin
+    (``in_free_games``: :func:`~slotmath.montecarlo.holdspinsim.play_free_hold_and_spin`),
+    its award part of that game's win."""
     ftrig, again, reprize, cap_games, need = feat[1], feat[4], feat[5], feat[6][1], feat[10]
     if feat[8][0] >= 0:  # a sticky wild (slotmath.montecarlo.stickysim)
         return sticky_free_play(
@@ -148,7 +155,7 @@ def _free_play(rng, games, stop, window, fg_events, free_draw, free_ev, free_way
         played += 1
         lines, sc = _spin(rng, stop, window, free_draw, free_ev, free_ways, fg_events)
         k = key_count(stop, ftrig, need)
-        fg += lines + sc + reprize[k]
+        fg += lines + sc + reprize[k] + play_free_hold_and_spin(rng, stop, hold)
         left += again[k]
     return fg, played
 
@@ -187,7 +194,9 @@ def _features(rng, comp, starts, fstop, window, events, fg_events, sets, feat, p
     _, _, pp, wvalues, wcum, ccum, cprize, cgames, cmult, cwheel, pev, wjack, sjack, cjack = prizes
     if games[c] > 0:
         events[fg_at] += 1
-        fg, played = _free_play(rng, games[c], fstop, window, fg_events, free_draw, free_ev, free_ways, feat)
+        fg, played = _free_play(
+            rng, games[c], fstop, window, fg_events, free_draw, free_ev, free_ways, feat, hold
+        )
         events[fg_at + 1] += played
         comp[2] = prize[c] + mults[c] * fg
     if mask >= 0:
@@ -204,7 +213,9 @@ def _features(rng, comp, starts, fstop, window, events, fg_events, sets, feat, p
             events[cjack[k]] += 1
         comp[5] = cprize[k] + _wheel_spins(rng, cwheel[k], wvalues, wcum, sjack, events)
         if cgames[k] > 0:
-            fg, _ = _free_play(rng, cgames[k], fstop, window, fg_events, free_draw, free_ev, free_ways, feat)
+            fg, _ = _free_play(
+                rng, cgames[k], fstop, window, fg_events, free_draw, free_ev, free_ways, feat, hold
+            )
             comp[5] += cmult[k] * fg
 
 
@@ -375,7 +386,7 @@ def sampler_args(game: Game, level: int) -> tuple:
     for r in spec.trigger_reels or () if spec else ():
         need[r] = 1
     feat = (trig, ftrig, games, prize, again, reprize, params, fg_at, sticky_args(game, spec), mults, need)
-    hold, hold_events = hold_and_spin_args(game, len(names))
+    hold, hold_events = hold_and_spin_args(game, len(names), None if spec is None else spec.reels)
     names += hold_events
     lock, lock_events = lockit_slot_args(game, level, len(names))
     names += lock_events
@@ -488,6 +499,7 @@ def buy_sampler(game: Game, level: int, spec) -> RoundSampler:
     silent = (dims, sym, cells, *no_pay, np.full_like(sc_event, -1))
     trig, ftrig, games, prize, again, reprize, params, fg_at, sticky, mults, need = feat
     bought = np.full_like(games, spec.games(0))
+    hold = (np.zeros_like(hold[0]), *hold[1:])  # a hold-and-spin plays in the free games only
     mults = np.full_like(mults, float(spec.multiplier_of(0)))
     silent_feat = (np.zeros_like(trig), ftrig, bought, np.zeros_like(prize), again, reprize, params, fg_at)
     feat = (*silent_feat, sticky, mults, need)  # retriggers keep the reel condition

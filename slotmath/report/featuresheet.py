@@ -1,7 +1,7 @@
 """Feature sheets: the figures a rules module reports, shown generically.
 
 The report has no code for any particular game.  It reads two fields of
-:class:`slotmath.rules.par.ParResult`:
+:class:`slotmath.rules.result.ParResult`:
 
 * ``tables`` ({name: DataFrame}): the rules module's report view, every
   table shown; a per-cell grid of the window, marked by its producer with

@@ -34,7 +34,7 @@ from slotmath.report.sheettable import (
     human,
     label,
 )
-from slotmath.rules.par import (
+from slotmath.rules.result import (
     FRACTION_DISPLAY_LIMIT,
     MAX_WIN_LABEL,
     fraction_digest,

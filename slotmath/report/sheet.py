@@ -54,7 +54,8 @@ from slotmath.report.sheetparts import (  # noqa: F401  (re-exported)
 )
 from slotmath.report.sheettable import Section, escape, plain_text
 from slotmath.report.workbook import write_workbook
-from slotmath.rules.par import ParResult, par
+from slotmath.rules.par import par
+from slotmath.rules.result import ParResult
 
 
 @dataclass
@@ -218,7 +219,8 @@ class ParSheet:
     def modes(self) -> dict:
         """``{name: ModeResult}`` of every bet mode at the sheet's level, the
         base mode (this sheet's figures) first; empty without ``modes``."""
-        from slotmath.rules.modes import ModeResult, mode_names, mode_of, mode_par
+        from slotmath.rules.modepar import ModeResult, mode_par
+        from slotmath.rules.modes import mode_names, mode_of
 
         if not self.game.modes:
             return {}

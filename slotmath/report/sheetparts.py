@@ -17,7 +17,8 @@ from slotmath.io.files import file_digest
 from slotmath.model import Game
 from slotmath.report import plots
 from slotmath.report.sheettable import escape
-from slotmath.rules.par import ParResult, par
+from slotmath.rules.par import par
+from slotmath.rules.result import ParResult
 
 #: The combination table's note for a game that pays by ways.
 WAYS_NOTE = (

@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 
 from slotmath.io.terminal import terminal_text
-from slotmath.rules.par import fraction_short
+from slotmath.rules.result import fraction_short
 
 # format key -> (Excel number format, text formatter)
 FORMATS: dict[str, tuple[str, Callable]] = {

@@ -29,7 +29,7 @@ from slotmath.model import Game
 from slotmath.rules import linegame
 
 if TYPE_CHECKING:
-    from slotmath.rules.par import ParResult
+    from slotmath.rules.result import ParResult
 
 __all__ = [
     "Rules",
@@ -290,6 +290,10 @@ class LineRules(Rules):
             )
         # a subclass's own keys may read reel sets and symbols the line round does not
         linegame.check(game, unread=not extra)
+        if game.modes:  # each mode's game, checked as a game of these rules
+            from slotmath.rules.modes import check_modes
+
+            check_modes(game, self)
 
     def analyse(self, game: Game, level: int) -> ParResult:
         return linegame.analyse(game, level)

@@ -20,7 +20,7 @@ from slotmath.engine.moments import line_moments
 from slotmath.engine.scatters import scatter_code_distribution
 from slotmath.errors import EngineMismatch as EngineMismatch
 from slotmath.model import Game
-from slotmath.rules.par import ParResult
+from slotmath.rules.result import ParResult
 
 __all__ = [
     "CORE_FIGURES",

@@ -15,7 +15,7 @@ from slotmath.model import Game
 
 if TYPE_CHECKING:
     from slotmath.montecarlo.results import SimulationResult
-    from slotmath.rules.par import ParResult
+    from slotmath.rules.result import ParResult
 
 
 def analyse(game: Game, level: int, reel_set: str = "base") -> ParResult:
@@ -67,7 +67,7 @@ def _refuse_drawn_distribution(game: Game, level: int, reason: str | None) -> No
     fit the rewrite (``reason``), in one line that gives its exact RTP
     (:func:`drawn_components`)."""
     from slotmath.engine.limits import EngineTooLarge
-    from slotmath.rules.par import fraction_display
+    from slotmath.rules.result import fraction_display
 
     parts = drawn_components(game, level)
     rtp = sum(parts.values(), Fraction(0))
@@ -573,6 +573,13 @@ def round_notes(law, cap) -> list:
             "when the chain is small, or on masks of at most 6 cells, else float64 (relative error "
             "below about 1e-12)."
         )
+    if "hold_and_spin_per_free_game" in law.figures.get("free_games", {}):
+        notes.append(
+            "Hold-and-spin in free games: a free game's window triggers it on the free reel set; its "
+            "award is part of that game's win (times the free games' multiplier, in the free_games "
+            "component); mean exact by Wald's identity (E[games played] x E[award per free game]), "
+            "award law through the per-game (win, extra games) table (float64)."
+        )
     if "lockit" in law.figures:
         from slotmath.features.lockit_round import EXACT_CELLS
 
@@ -599,7 +606,7 @@ def _par_result(game, level, reel_set, table, channel, channel_rtp, dist, **extr
     """PAR of a line or ways game from its combination ``table``, the RTP of its
     pay ``channel`` ("lines" or "ways") [x total bet] and the spin-win ``dist``;
     checks that the distribution's mean equals the table's RTP."""
-    from slotmath.rules.par import ParResult
+    from slotmath.rules.result import ParResult
 
     scatter_rtp = sum(table.loc[table["kind"] == "scatter", "rtp_exact"], Fraction(0))
     components = {channel: channel_rtp}
@@ -688,10 +695,6 @@ def check(game: Game, unread: bool = True) -> None:
         from slotmath.engine.limits import check_pay_tuples
 
         check_pay_tuples(game)
-    if game.modes:  # each mode's game, checked as a game
-        from slotmath.rules.modes import check_modes
-
-        check_modes(game)
     if not unread:
         return
     from slotmath.io.gamefile import GameFileError
@@ -733,8 +736,9 @@ def symbols_read(game: Game) -> dict:
     the wilds and the blanks; the base set also every symbol a feature's
     declaration names (its trigger, its coins, ...); the free games' set the
     symbols the free games and the drawn multipliers name (retriggers,
-    expanding and sticky wilds): the base game's features (hold-and-spin,
-    lock-it, wheel, selection) are not played in free games."""
+    expanding and sticky wilds) and, with ``in_free_games``, the
+    hold-and-spin's: the base game's other features (lock-it, wheel,
+    selection) are not played in free games."""
     paid = {s.name for s in game.symbols if s.wild is not None or s.kind == "blank"}
     for pay in game.line_pays:
         paid |= set().union(*pay.positions) if pay.positions else set()
@@ -745,6 +749,9 @@ def symbols_read(game: Game) -> dict:
     free = options.get("free_games")
     if isinstance(free, dict) and isinstance(free.get("reels"), str) and free["reels"] != "base":
         drawn = named_symbols(game, options.get("wild_multipliers"))
+        held = options.get("hold_and_spin")
+        if isinstance(held, dict) and held.get("in_free_games") is True:
+            drawn |= named_symbols(game, held)
         out[free["reels"]] = paid | named_symbols(game, free) | drawn
     return out
 
@@ -826,6 +833,9 @@ def check_features(game: Game) -> None:
         ensure(spec is not None, "linegame.py: expected spec is not None")
         if not prizes:  # else the jackpots' check below counts every feature's
             check_jackpots(game, spec)
+        from slotmath.features.holdspin_free import check_in_free_games
+
+        check_in_free_games(game)
     alone = "jackpots" in game.options and not {"hold_and_spin", "lockit"} & set(game.options)
     free = load_features(game).free_games
     if free is not None and free.sticky is None:  # sticky retriggers require max_games

@@ -10,7 +10,7 @@ pytest test, so a report lists every broken promise, not only the first:
 
 * the game passes ``check``, and ``check`` refuses an option key the rules
   do not read (GameFileError naming ``options.<key>``);
-* ``analyse`` returns a :class:`~slotmath.rules.par.ParResult` whose
+* ``analyse`` returns a :class:`~slotmath.rules.result.ParResult` whose
   components sum to its RTP and whose win distribution is a probability
   law (weights sum to 1, no negative win) with mean equal to the RTP less
   the ``unpaid_components`` (e.g. a progressive meter's contribution);
@@ -45,7 +45,7 @@ from slotmath.errors import ConformanceError as ConformanceError
 from slotmath.io.gamefile import GameFileError
 from slotmath.model import Game
 from slotmath.rules.contract import Rules
-from slotmath.rules.par import ParResult
+from slotmath.rules.result import ParResult
 
 #: An option key no rules reads (the check must refuse it).
 PROBE_KEY = "no_such_option_for_conformance"

@@ -24,6 +24,7 @@ import numpy as np
 
 from slotmath.engine.distribution import WinDistribution
 from slotmath.errors import ensure
+from slotmath.features.declaration import Reader
 from slotmath.features.holdspin import (
     COINS_TABLE,
     HoldAndSpinSpec,
@@ -41,7 +42,6 @@ from slotmath.features.holdspin import (
     rows_matter,
     trigger_keys,
 )
-from slotmath.features.options import Reader
 from slotmath.model import Game
 
 __all__ = [
@@ -232,7 +232,7 @@ def hold_and_spin_par(game: Game, level: int | None = None, exact: bool | None =
     """
 
     from slotmath.engine.combinations import combination_table, line_rtp
-    from slotmath.rules.par import ParResult
+    from slotmath.rules.result import ParResult
 
     spec = required_hold_and_spin(game)
     _check_options(game, spec)

@@ -11,11 +11,18 @@ from fractions import Fraction
 
 import numpy as np
 
-from slotmath.analysis.metrics import equivalent_levels, game_figures, honours_needed, shared_pay_tensor
+from slotmath.analysis.metrics import (
+    equivalent_levels,
+    game_figures,
+    honours_needed,
+    mode_figures,
+    shared_pay_tensor,
+)
 from slotmath.engine.multilinear import line_total, reel_gradient, unit_coefficients
+from slotmath.rules.modes import mode_game, mode_of, mode_reel_sets
 from slotmath.rules.registry import rules_for
 from slotmath.tuning.reelspace import ReelSpace
-from slotmath.tuning.targets import Targets, assess
+from slotmath.tuning.targets import Targets, assess, mode_figure, split_figure
 
 # Integer-programme objective, in units of the RTP tolerance:
 OUTSIDE_COST = 100.0  # per tolerance of RTP error beyond the aim (and per band scale outside a band)
@@ -38,13 +45,22 @@ class Evaluator:
 
     ``levels`` are the bet levels the targets apply to; figures are computed
     once per group of equivalent levels (:func:`slotmath.analysis.metrics.equivalent_levels`).
+
+    When the targets name bet modes (:attr:`Targets.modes`), a candidate's
+    figures are each mode's (:func:`slotmath.analysis.metrics.mode_figures`
+    of the candidate game): the mode tuned under the plain names, every
+    other as ``MODE/FIGURE``.
     """
 
     def __init__(self, space: ReelSpace, targets: Targets, levels: tuple):
         self.space, self.targets = space, targets
-        eq = equivalent_levels(space.game)
+        self.modes = targets.modes
+        games = [space.game] + [mode_game(space.game, m) for m in self.modes]
+        eqs = [equivalent_levels(g) for g in games]
         self.levels = tuple(levels)
-        self.rep = {lv: eq[lv] for lv in self.levels}
+        # a level shares another's figures only when it does in every mode
+        self.rep = {lv: eqs[0][lv] if all(eq[lv] == eqs[0][lv] for eq in eqs) else lv for lv in self.levels}
+        self.links = {m: mode_line_link(space, m) for m in self.modes}
         self.needed = set(targets.figures)
         self.count = 0
         self.tick = None  # called after each exact evaluation
@@ -72,7 +88,7 @@ class Evaluator:
             self.count += 1
             per_rep = {}
             for rep in sorted(set(self.rep.values())):
-                per_rep[rep] = game_figures(game, rep, self.space.reel_set, needed)
+                per_rep[rep] = self.figures_at(game, rep, needed)
             self._cache[k] = {lv: per_rep[self.rep[lv]] for lv in self.levels}
             spent = time.perf_counter() - t0
             self.seconds += spent
@@ -81,18 +97,67 @@ class Evaluator:
                 self.tick()
         return self._cache[k]
 
+    def figures_at(self, game, level: int, needed) -> dict:
+        """Exact figures of a candidate ``game`` at one level: those of the
+        tuned reel set, or with modes every mode's (see the class notes)."""
+        if not self.modes:
+            return game_figures(game, level, self.space.reel_set, needed)
+        out: dict = {}
+        names = [split_figure(n) for n in needed or ()]
+        for i, mode in enumerate(self.modes):
+            want = None if needed is None else {f for m, f in names if m == (None if i == 0 else mode)}
+            figs = mode_figures(game, mode, level, want)
+            out.update(figs if i == 0 else {mode_figure(mode, k): v for k, v in figs.items()})
+        return out
+
+    def link(self, name: str) -> LineLink:
+        """How figure ``name`` follows the tuned reel set's line forms."""
+        if not self.modes:
+            return LineLink()
+        mode = split_figure(name)[0] or self.modes[0]
+        return self.links[mode]
+
     def __call__(self, xs) -> tuple:
         figs = self.figures(xs, self.needed)
         return figs, assess(figs, self.targets)
+
+
+@dataclass(frozen=True)
+class LineLink:
+    """How a bet mode's figures follow the line forms of the tuned reel set.
+
+    ``plays``: the mode plays the set (else its figures do not move);
+    ``scale``: the change of its RTP per unit of the set's line RTP when the
+    set is its base spin (``1 / cost``; None: learnt from the exact figures,
+    starting from the ratio of the figure to the form); ``exact``: that
+    scale is exact (the mode's RTP is the line form up to a constant)."""
+
+    plays: bool = True
+    scale: float | None = 1.0
+    exact: bool = True
+
+
+def mode_line_link(space: ReelSpace, name: str) -> LineLink:
+    """The :class:`LineLink` of bet mode ``name`` to ``space``'s reel set."""
+    mode = mode_of(space.game, name)
+    played = mode_reel_sets(space.game, name)
+    sets = [k for k, v in played.items() if v == space.reel_set]
+    if not sets:
+        return LineLink(plays=False, scale=None, exact=False)
+    if mode.buy is not None or sets != ["base"]:
+        return LineLink(scale=None, exact=False)
+    exact = rules_for(mode_game(space.game, name)).rtp_is_line_form
+    return LineLink(scale=float(1 / mode.cost), exact=exact)
 
 
 PROXY_OF = {"hit_frequency": "hit", "sd": "win2", "vi": "win2"}
 
 
 def proxy_kind(name: str, targets: Targets) -> str | None:
-    if name in targets.rtp_figures or name == "rtp" or name.startswith("rtp"):
+    base = split_figure(name)[1]
+    if name in targets.rtp_figures or base == "rtp" or base.startswith("rtp"):
         return "win"
-    return PROXY_OF.get(name)
+    return PROXY_OF.get(base)
 
 
 STOP = "stop:"  # kind prefix of a figure given exactly by stop values

@@ -7,6 +7,7 @@ every candidate on exact figures (:class:`Evaluator`).
 
 from __future__ import annotations
 
+import dataclasses
 import time
 
 import numpy as np
@@ -169,14 +170,16 @@ class Solver:
                 m.proxy0 = self.forms.value(m.kind, lv, xs)
                 out[(lv, name)] = m
                 continue
-            kind = proxy_kind(name, self.targets) if self.forms.available else None
+            link = self.ev.link(name)
+            kind = proxy_kind(name, self.targets) if self.forms.available and link.plays else None
             m = FigureModel(lv, name, v0, kind)
             if kind is not None:
                 m.proxy0 = self.forms.value(kind, lv, xs)
                 if m.proxy0 == 0:
                     m.kind = None
                 else:
-                    default = 1.0 if kind == "win" else (v0 / m.proxy0) * (0.5 if kind == "win2" else 1.0)
+                    ratio = (v0 / m.proxy0) * (0.5 if kind == "win2" else 1.0)
+                    default = link.scale if kind == "win" and link.scale is not None else ratio
                     m.scale = self.secant.get((lv, name), default)
             out[(lv, name)] = m
         return out
@@ -229,7 +232,7 @@ class Solver:
         residual is brought over the same denominator with ``sum(x) ~ sum(x_cur)``.
         """
         rows = []
-        t, tol = float(self.targets.rtp), self.targets.tolerance
+        tol = self.targets.tolerance
         t_cur = float(xs[r].sum())
         for (_level, name), m in models.items():
             if m.kind is None and m.res is None:
@@ -241,7 +244,7 @@ class Solver:
                 h_res -= float(m.res[r] @ xs0[r])
             bounds = []
             if name in self.targets.rtp_figures:
-                bounds.append(("rtp", t, 1.0 / tol, self.aim))
+                bounds.append(("rtp", float(self.targets.target_of(name)), 1.0 / tol, self.aim))
             if name in self.targets.bands:
                 lo, hi = self.targets.bands[name]
                 bs = 1.0 / band_scale(lo, hi)
@@ -392,7 +395,11 @@ class Solver:
         held = self.space.held
         scatters_held = all(s.name in held for s in self.space.game.symbols if s.kind == "scatter")
         fixed_len = all(rv.total[0] == rv.total[1] for rv in self.space.reels)
-        return scatters_held and fixed_len and all(m.kind == "win" for m in models.values())
+        return (
+            scatters_held
+            and fixed_len
+            and all(m.kind == "win" and self.ev.link(m.name).exact for m in models.values())
+        )
 
     # -------------------------------------------------------------- main loop
     def run(self, xs):
@@ -595,9 +602,7 @@ class Solver:
             return []
         base = np.array([models[k].value0 for k in keys])
         mask = np.array(band_keys)
-        band_only = Targets(
-            self.targets.rtp, self.targets.tolerance, self.targets.bands, (), self.targets.levels
-        )
+        band_only = dataclasses.replace(self.targets, rtp_figures=(), mode_rtp={})
         saved, self.targets = self.targets, band_only
         try:
             gain = self.score(keys, (base + D * mask)) + cost
@@ -640,11 +645,11 @@ class Solver:
     def score(self, keys, V: np.ndarray) -> np.ndarray:
         """Objective of modelled figure values ``V[..., j]`` (figure ``keys[j]``)."""
         total = np.zeros(V.shape[:-1])
-        t, tol = float(self.targets.rtp), self.targets.tolerance
+        tol = self.targets.tolerance
         for j, (_, name) in enumerate(keys):
             v = V[..., j]
             if name in self.targets.rtp_figures:
-                e = np.abs(v - t) / tol
+                e = np.abs(v - float(self.targets.target_of(name))) / tol
                 total += OUTSIDE_COST * np.maximum(0.0, e - self.aim) + CENTRE_COST * e
             if name in self.targets.bands:
                 lo, hi = self.targets.bands[name]

@@ -5,20 +5,42 @@ tolerance at every bet level, bands on named figures, figures that must
 each equal the target RTP); :func:`assess` judges exact figures against
 them, target by target (:class:`Check`), into an :class:`Assessment` whose
 ``key`` orders candidates: total violation first, then RTP error.
+
+Bet modes: the plain figure names are those of the mode tuned
+(``Targets.mode``, default the game as declared); another mode's figures
+are named ``MODE/FIGURE`` (``buy/rtp``, ``buy/hit_frequency``), and
+``Targets.mode_rtp`` gives each other mode its own target RTP (per unit of
+its cost), which its ``MODE/rtp`` figure must meet.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from slotmath.errors import BoundsError
+from slotmath.io.gamefile import BASE_MODE
 from slotmath.model import Game
 from slotmath.rules.registry import rules_for
 
 DEFAULT_TOLERANCE = 5e-5  # [x total bet] = 0.005 percentage points
 DEFAULT_COMPONENT_SHARE = 0.25  # each RTP component's share within share0 * (1 +- 0.25)
 BAND_WEIGHT = 10.0  # a band violation of one band scale counts as 10 tolerances
+MODE_SEP = "/"  # a figure of another bet mode: MODE/FIGURE
+
+
+def mode_figure(mode: str, name: str) -> str:
+    """The name of figure ``name`` of bet mode ``mode`` (``buy/rtp``)."""
+    return f"{mode}{MODE_SEP}{name}"
+
+
+def split_figure(name: str) -> tuple:
+    """``(mode, figure)`` of a figure name: ``buy/rtp`` -> ``("buy", "rtp")``;
+    a plain name (the mode tuned) -> ``(None, name)``."""
+    mode, sep, rest = name.partition(MODE_SEP)
+    return (mode, rest) if sep and mode.isidentifier() and rest else (None, name)
 
 
 @dataclass(frozen=True)
@@ -38,6 +60,14 @@ class Targets:
         Figures that must each equal ``rtp`` within ``tolerance``.
     levels : tuple of int or None
         Bet levels the targets apply to (None: every level).
+    mode : str or None
+        The bet mode whose figures the plain names are (``rtp`` is then its
+        RTP per unit of cost); None: the game as declared, by the figures of
+        the tuned reel set (the base mode when other modes are targeted).
+    mode_rtp : mapping
+        ``{mode: target RTP per unit of its cost}`` of other bet modes, met
+        at once: each adds its figure ``MODE/rtp`` to ``rtp_figures``.
+        Bands on another mode's figures are named ``MODE/FIGURE``.
     """
 
     rtp: Fraction | float
@@ -45,12 +75,48 @@ class Targets:
     bands: Mapping = field(default_factory=dict)
     rtp_figures: tuple = ("rtp",)
     levels: tuple | None = None
+    mode: str | None = None
+    mode_rtp: Mapping = field(default_factory=dict)
 
     def __post_init__(self):
         if isinstance(self.rtp, float):
             object.__setattr__(self, "rtp", Fraction(repr(self.rtp)))
-        object.__setattr__(self, "bands", {k: tuple(v) for k, v in dict(self.bands).items()})
-        object.__setattr__(self, "rtp_figures", tuple(self.rtp_figures))
+        prefix = mode_figure(self.primary, "")  # a figure of the mode tuned is named plainly
+
+        def plain(name: str) -> str:
+            return name[len(prefix) :] if name.startswith(prefix) else name
+
+        object.__setattr__(self, "bands", {plain(k): tuple(v) for k, v in dict(self.bands).items()})
+        figs = [plain(f) for f in self.rtp_figures]
+        mode_rtp = {str(m): _fraction(v) for m, v in dict(self.mode_rtp).items()}
+        if self.primary in mode_rtp:
+            raise BoundsError(
+                f"target RTP of mode {self.primary!r} given twice "
+                "(it is the mode tuned: give it as the target RTP)"
+            )
+        object.__setattr__(self, "mode_rtp", mode_rtp)
+        extra = tuple(mode_figure(m, "rtp") for m in mode_rtp)
+        object.__setattr__(self, "rtp_figures", tuple(dict.fromkeys((*figs, *extra))))
+
+    @property
+    def primary(self) -> str:
+        """The bet mode whose figures the plain names are."""
+        return self.mode if self.mode is not None else BASE_MODE
+
+    @property
+    def modes(self) -> tuple:
+        """Every bet mode the targets judge, the mode tuned first; empty
+        when they name none (the game's figures as before modes)."""
+        named = [split_figure(n)[0] for n in (*self.rtp_figures, *self.bands)]
+        others = [m for m in (*self.mode_rtp, *named) if m is not None and m != self.primary]
+        if self.mode is None and not others:
+            return ()
+        return tuple(dict.fromkeys((self.primary, *others)))
+
+    def target_of(self, name: str) -> Fraction:
+        """The target RTP of RTP figure ``name`` (its mode's, else :attr:`rtp`)."""
+        mode = split_figure(name)[0]
+        return self.mode_rtp[mode] if mode in self.mode_rtp else self.rtp
 
     def with_game_constraints(self, game: Game) -> Targets:
         """Add the constraints the game's rules state
@@ -60,7 +126,7 @@ class Targets:
             return self
         rtp_figs = tuple(dict.fromkeys(tuple(self.rtp_figures) + tuple(stated.get("rtp_figures", ()))))
         bands = {**dict(stated.get("bands", {})), **dict(self.bands)}
-        return Targets(self.rtp, self.tolerance, bands, rtp_figs, self.levels)
+        return dataclasses.replace(self, bands=bands, rtp_figures=rtp_figs)
 
     @property
     def figures(self) -> tuple:
@@ -123,12 +189,13 @@ class Assessment:
 def assess(figures_by_level: dict, targets: Targets) -> Assessment:
     """Judge exact figures (``{level: {figure: value}}``) against ``targets``."""
     checks, err = [], 0.0
-    t, tol = targets.rtp, targets.tolerance
+    tol = targets.tolerance
     for level, figs in figures_by_level.items():
         for name in targets.rtp_figures:
             v = figs.get(name)
             if v is None:
                 raise KeyError(f"figure {name!r} is not reported for this game")
+            t = targets.target_of(name)
             diff = abs(_exact(v) - _exact(t))
             err += float(diff) / tol
             miss = max(float(diff) - tol, 1e-300) if diff > Fraction(str(tol)) else 0.0
@@ -177,6 +244,10 @@ def component_share_bands(figs: dict, targets: Targets, band: float | None) -> d
         share = float(v) / rtp
         out[name] = (share * (1 - band) * t, share * (1 + band) * t)
     return out
+
+
+def _fraction(v) -> Fraction:
+    return Fraction(repr(v)) if isinstance(v, float) else Fraction(v)
 
 
 def _exact(v):

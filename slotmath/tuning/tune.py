@@ -18,6 +18,14 @@ Targets (:class:`Targets`)
     example the RTP under each choice of a feature selection) must equal the
     target RTP, which makes the choices worth the same.
 
+Bet modes
+    ``Targets.mode`` tunes a bet mode's figures (its RTP per unit of cost,
+    hit frequency, VI), ``Targets.mode_rtp`` adds a target RTP for each
+    other mode, met at once: every candidate is judged on each mode's exact
+    figures (:func:`slotmath.analysis.metrics.mode_figures` of the game the
+    mode plays).  The variables are still one declared reel set, which
+    several modes may play (:func:`tuned_reel_set`).
+
 Shape (default)
     The game's character is kept: each stop weight (count) within a factor
     2 of its value, each tuned symbol's share of a reel within +-50 %, each
@@ -59,6 +67,7 @@ This module holds the entry point :func:`tune`, its result and the
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 import time
 from dataclasses import dataclass
@@ -71,7 +80,8 @@ import pandas as pd
 from slotmath.analysis.metrics import CORE_FIGURES
 from slotmath.io.gamefile import load_game
 from slotmath.model import Game
-from slotmath.rules.par import fraction_str
+from slotmath.rules.modes import mode_names, mode_of, mode_reel_sets
+from slotmath.rules.result import fraction_str
 from slotmath.tuning.layout import changed_positions
 from slotmath.tuning.reelsolver import Solver, line_rtp_range
 from slotmath.tuning.reelspace import Bounds, BoundsError, ReelSpace
@@ -82,9 +92,11 @@ from slotmath.tuning.targets import (
     Targets,
     assess,
     component_share_bands,
+    mode_figure,
+    split_figure,
 )
 
-__all__ = ["Targets", "Bounds", "TuningResult", "tune", "DEFAULT_TOLERANCE"]
+__all__ = ["Targets", "Bounds", "TuningResult", "tune", "tuned_reel_set", "DEFAULT_TOLERANCE"]
 
 
 # ====================================================================== result
@@ -115,7 +127,9 @@ class TuningResult:
         Share-of-RTP bands added to keep each component's share (``{figure: (lo, hi)}``).
     rtp_range : dict
         ``{level: (lo, hi)}`` line RTP reachable within the limits (continuous
-        relaxation; computed only when the targets are not met).
+        relaxation, per unit of the tuned bet mode's cost; computed only when
+        the targets are not met, and not for a mode whose base spin is not
+        the tuned set, such as a buy).
     """
 
     game: Game
@@ -189,7 +203,7 @@ class TuningResult:
                 "value": _fmt(c.figure, float(c.value)),
                 "limit": f"{_fmt(c.figure, c.lo) if c.lo is not None else '-inf'} .. "
                 f"{_fmt(c.figure, c.hi) if c.hi is not None else 'inf'}",
-                "note": "missed",
+                "note": f"missed by {_fmt(c.figure, c.miss)}" + _mode_note(c.figure, self.targets),
             }
             for c in self.assessment.checks
             if not c.ok
@@ -250,6 +264,7 @@ class TuningResult:
             names = list(
                 dict.fromkeys(
                     list(CORE_FIGURES)
+                    + [mode_figure(m, n) for m in self.targets.modes[1:] for n in CORE_FIGURES]
                     + list(self.targets.figures)
                     + [k for k in self.after[lv] if k.startswith("rtp:")]
                     + (["feature_frequency"] if "feature_frequency" in self.after[lv] else [])
@@ -260,7 +275,7 @@ class TuningResult:
                 if a is None and b is None:
                     continue
                 if name in self.targets.rtp_figures:
-                    tgt = f"{float(self.targets.rtp):.6%} +- {self.targets.tolerance:.4%}"
+                    tgt = f"{float(self.targets.target_of(name)):.6%} +- {self.targets.tolerance:.4%}"
                 elif name in bands:
                     tgt = _band_text(name, *bands[name])
                 else:
@@ -286,6 +301,7 @@ class TuningResult:
         rows = [
             ("game", self.game.title),
             ("reel set", self.reel_set),
+            *self.mode_rows(),
             ("target RTP", f"{float(self.targets.rtp):.6%} +- {self.targets.tolerance:.4%}"),
             ("levels", ", ".join(map(str, self.after))),
             ("targets met", "yes" if a.feasible else "NO"),
@@ -321,6 +337,39 @@ class TuningResult:
             )
         )
         return pd.DataFrame(rows, columns=["item", "value"])
+
+    def mode_rows(self) -> list:
+        """Summary rows of the bet modes judged: the mode tuned (its cost)
+        and every other mode's target RTP, per unit of its cost."""
+        t = self.targets
+        if not t.modes:
+            return []
+        missed: dict = {}  # {mode: {figure: (largest miss, levels)}}
+        for c in self.assessment.checks:
+            if not c.ok:
+                mode, name = split_figure(c.figure)
+                worst, levels = missed.setdefault(mode or t.primary, {}).get(name, (0.0, []))
+                missed[mode or t.primary][name] = (max(worst, c.miss), [*levels, c.level])
+
+        def misses(mode: str) -> str:
+            return "".join(
+                f"; {name} missed by {_fmt(name, miss)} (bet {', '.join(map(str, levels))})"
+                for name, (miss, levels) in missed.get(mode, {}).items()
+            )
+
+        rows = [
+            (
+                "bet mode tuned",
+                f"{t.primary} (cost {float(mode_of(self.game, t.primary).cost):g} x total bet)"
+                + misses(t.primary),
+            )
+        ]
+        for m in t.modes[1:]:
+            goal = f"RTP {float(t.mode_rtp[m]):.6%} +- {t.tolerance:.4%}" if m in t.mode_rtp else "bands only"
+            rows.append(
+                (f"mode {m}", f"cost {float(mode_of(self.game, m).cost):g} x total bet, {goal}" + misses(m))
+            )
+        return rows
 
     def text(self) -> str:
         fig = self.figures.copy()
@@ -378,15 +427,22 @@ def _num(v):
     return None if v is None else float(v)
 
 
+def _mode_note(name: str, targets: Targets) -> str:
+    mode = split_figure(name)[0]
+    return f" (mode {mode})" if mode else (f" (mode {targets.primary})" if targets.modes else "")
+
+
 def _fmt(name, v, percent=False) -> str:
     if v is None or (isinstance(v, float) and np.isnan(v)):
         return ""
+    name = split_figure(name)[1]
     if percent or name.startswith("rtp") or name in ("hit_frequency", "feature_frequency"):
         return f"{v:.6%}"
     return f"{v:.6g}"
 
 
 def _band_text(name, lo, hi) -> str:
+    name = split_figure(name)[1]
     f = (
         (lambda v: f"{v:.4%}")
         if name in ("hit_frequency", "feature_frequency") or name.startswith("rtp")
@@ -400,7 +456,7 @@ def tune(
     game,
     targets: Targets,
     bounds: Bounds | None = None,
-    reel_set: str = "base",
+    reel_set: str | None = None,
     max_rounds: int = 12,
     max_evaluations: int = 400,
     verbose: bool = False,
@@ -418,7 +474,9 @@ def tune(
         The game, or a game spec for :func:`slotmath.io.gamefile.load_game`.
     targets : Targets
     bounds : Bounds, optional
-    reel_set : str
+    reel_set : str, optional
+        The declared reel set tuned (default :func:`tuned_reel_set`: ``base``,
+        or the set the tuned bet mode plays).
     max_rounds : int
         Integer-programme rounds before the local search.
     max_evaluations : int
@@ -449,6 +507,7 @@ def tune(
     t0 = time.perf_counter()
     if not isinstance(game, Game):
         game = load_game(game)
+    reel_set = tuned_reel_set(game, targets, reel_set)
     targets = targets.with_game_constraints(game)
     levels = targets.levels or tuple(game.levels)
     for lv in levels:
@@ -486,9 +545,7 @@ def tune(
     first = solver.ev.figures(x_before, set(targets.figures) | {"rtp"})[levels[0]]
     extra = component_share_bands(first, targets, component_share)
     if extra:
-        targets = Targets(
-            targets.rtp, targets.tolerance, {**targets.bands, **extra}, targets.rtp_figures, targets.levels
-        )
+        targets = dataclasses.replace(targets, bands={**targets.bands, **extra})
         solver.targets = solver.ev.targets = targets
         solver.ev.needed = set(targets.figures)
     # every figure before, for the report; its time is kept for the same after the search
@@ -505,11 +562,12 @@ def tune(
     after = solver.ev.figures(x_after)
     result = assess(after, targets)
     reach = {}
-    if not result.feasible:
+    scale = solver.ev.link("rtp").scale  # the tuned mode's RTP per unit of line RTP, if known
+    if not result.feasible and scale is not None:
         for lv in sorted(set(solver.ev.rep.values())):
             rng = line_rtp_range(solver, x_after, lv)
             if rng is not None:
-                reach[lv] = rng
+                reach[lv] = (rng[0] * scale, rng[1] * scale)
     return TuningResult(
         game,
         tuned,
@@ -531,6 +589,44 @@ def tune(
     )
 
 
+def tuned_reel_set(game: Game, targets: Targets, reel_set: str | None = None) -> str:
+    """The declared reel set a run tunes, checked against the bet modes the
+    targets judge (each must exist and play it).  Default: ``base``; with
+    ``targets.mode``, the set that mode plays as its base spin, or the one
+    set it plays (a buy: its bought feature's)."""
+    for mode in targets.modes:
+        if mode not in mode_names(game):
+            what = "bet mode tuned" if mode == targets.primary else "target for bet mode"
+            raise BoundsError(
+                f"{what} {mode!r}: {game.name} has no such mode (modes: {', '.join(mode_names(game))})"
+            )
+    if reel_set is None:
+        reel_set = "base"
+        if targets.mode is not None:
+            mode = mode_of(game, targets.mode)
+            played = mode_reel_sets(game, targets.mode)
+            sets = sorted(set(played.values()))
+            if mode.buy is None and "base" in played:
+                reel_set = played["base"]
+            elif len(sets) == 1:
+                reel_set = sets[0]
+            else:
+                raise BoundsError(
+                    f"bet mode {targets.mode!r} plays reel sets {', '.join(sets)}: "
+                    "name the one to tune (--reel-set)"
+                )
+    if reel_set not in game.reel_sets:
+        return reel_set  # the reel space refuses it
+    for name in targets.modes:
+        plays = sorted(set(mode_reel_sets(game, name).values()))
+        if reel_set not in plays:
+            raise BoundsError(
+                f"bet mode {name!r} does not play reel set {reel_set!r} (it plays {', '.join(plays)}), "
+                "so its figures do not change with it"
+            )
+    return reel_set
+
+
 def _bar_update(bar):
     """A progress callback that moves a tqdm bar: evaluations, best RTP, distance to target."""
 
@@ -545,7 +641,7 @@ def _bar_update(bar):
     return update
 
 
-def draft_game(game: Game, path, reel_set: str = "base") -> Game:
+def draft_game(game: Game, path, reel_set: str | None = "base") -> Game:
     """``game`` with reel set ``reel_set`` read from the reel CSV ``path``
     (a designer's draft: columns ``reel1..`` and, for weighted strips,
     ``weight1..``), validated like the game file's own reel sets.
@@ -558,6 +654,7 @@ def draft_game(game: Game, path, reel_set: str = "base") -> Game:
     from slotmath.tuning.reelspace import with_strips
 
     path = Path(path)
+    reel_set = reel_set or "base"
     if reel_set not in game.reel_sets:
         raise BoundsError(f"no reel set {reel_set!r} (reel sets: {', '.join(game.reel_sets)})")
     spec = read_strip_csv(path, Path(game.source), f"reels.{reel_set}")

@@ -101,7 +101,7 @@ from slotmath.rules.grand_spinn_superpot.steps import (  # noqa: F401  (re-expor
     play_steps,
     steps_frame,
 )
-from slotmath.rules.par import ParResult, fraction_str
+from slotmath.rules.result import ParResult, fraction_str
 
 
 # ===========================================================================

@@ -38,7 +38,6 @@ from slotmath.engine.distribution import WinDistribution
 from slotmath.errors import InternalError
 from slotmath.features.options import load_features  # noqa: F401  (the notebook reads the features here)
 from slotmath.model import Game
-from slotmath.rules.par import ParResult
 from slotmath.rules.piggy_bankin_superlock.cache import feature_sets, game_referenced_files, this_set  # noqa: F401
 from slotmath.rules.piggy_bankin_superlock.check import (  # noqa: F401
     BASE,
@@ -144,13 +143,14 @@ from slotmath.rules.piggy_bankin_superlock.structure import (  # noqa: F401  (re
     symbol_set,
     weighted_total,
 )
+from slotmath.rules.result import ParResult
 
 
 # ===========================================================================
 # PAR
 # ===========================================================================
 class PiggyParResult(ParResult):
-    """:class:`~slotmath.rules.par.ParResult` with the figures of both selection choices."""
+    """:class:`~slotmath.rules.result.ParResult` with the figures of both selection choices."""
 
     def to_dict(self) -> dict:
         d = super().to_dict()

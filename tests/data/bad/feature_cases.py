@@ -533,6 +533,13 @@ def build_modes(case, base) -> None:
     )
     mode("mode_buy_games_zero", {"cost": 100, "buy": {**buy, "games": 0}}, "modes.buy.buy.games", "buy")
     mode("mode_buy_no_games", {"cost": 100, "buy": {"feature": "free_games"}}, "modes.buy.buy", "buy")
+    held, hs_game = {"feature": "hold_and_spin", "coins": 1}, hold_and_spin_game(3, 1)
+    for cid, change, field in (
+        ("mode_buy_hs_coins_negative", {"coins": -1}, "modes.buy.buy.coins"),
+        ("mode_buy_hs_coins_beyond_cells", {"coins": 4}, "modes.buy.buy.coins"),
+        ("mode_buy_hs_with_games", {"games": 3}, "modes.buy.buy.games"),
+    ):
+        mode(cid, {"cost": 50, "buy": {**held, **change}}, field, "buy", game=hs_game)
 
 
 def build_tumbles(case) -> None:

@@ -1,0 +1,79 @@
+"""The hold-and-spin triggered in free games (``hold_and_spin.in_free_games: true``).
+
+Each free game's window may trigger the declared hold-and-spin as the base
+window does: ``trigger`` or more coins on the free games' reel set (after
+their own reels, the same respins, prizes and full-screen prize).  Its award
+is part of that free game's win, so the free games' multiplier (the running
+feature's) multiplies it, and it is paid inside the ``free_games``
+component.
+
+Exact: the feature on the free reel set is the base one with its trigger read
+off that set (:func:`free_hold_and_spin`); the free spin's law is keyed by
+its trigger beside the retrigger count in the pay rule's one forward pass
+(:func:`slotmath.features.freespin.keyed_free_spins` with a lead trigger).
+The mean award of a free game gains ``E[H] = sum_key P(key) mean(key)``
+over the free reel set, and by Wald's identity (whether game ``i`` is played
+depends only on the games before it) the free games' mean award from ``n``
+games gains ``multiplier x E[games played] x E[H]``, exact; the award law
+puts each key's hold-and-spin award law into the per-game (win, extra games)
+table (float64).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from slotmath.features.holdspin import HoldAndSpinSpec, hold_and_spin_feature, load_hold_and_spin
+from slotmath.model import Game
+
+__all__ = ["plays_in_free_games", "free_hold_and_spin", "check_in_free_games"]
+
+
+def plays_in_free_games(game: Game) -> HoldAndSpinSpec | None:
+    """The declared hold-and-spin when it also triggers in free games, else None."""
+    if not isinstance(game.options, dict) or "hold_and_spin" not in game.options:
+        return None
+    spec = load_hold_and_spin(game)
+    return spec if spec is not None and spec.in_free_games else None
+
+
+def free_hold_and_spin(game: Game, level: int, free_reels: str):
+    """The hold-and-spin of a free game as a
+    :class:`~slotmath.features.round.Feature` keyed on the free reel set
+    ``free_reels`` (None when it is not played in free games)."""
+    spec = plays_in_free_games(game)
+    if spec is None:
+        return None
+    return hold_and_spin_feature(game, level, dataclasses.replace(spec, base_reels=free_reels))
+
+
+def check_in_free_games(game: Game) -> None:
+    """Refuse ``in_free_games`` where it is not computed, in one line naming
+    the field: without ``options.free_games``, with a sticky or expanding
+    wild, tumbles, variable reel heights or a progressive jackpot, or when
+    no free window shows ``trigger`` coins."""
+    from slotmath.features.declaration import Reader
+    from slotmath.features.holdspin import trigger_possible
+    from slotmath.features.options import load_features
+
+    spec = plays_in_free_games(game)
+    if spec is None:
+        return
+    rd = Reader(game)
+    w = "options.hold_and_spin.in_free_games"
+    free = load_features(game).free_games
+    if free is None:
+        rd.fail(w, "needs options.free_games (the free games it triggers in)")
+    if free.sticky is not None or free.nudge is not None:
+        rd.fail(w, "is not computed with a sticky or expanding wild in the free games")
+    if "tumble" in game.options or game.heights is not None:
+        rd.fail(w, "is not computed with tumbles or variable reel heights")
+    jackpots = game.options.get("jackpots")
+    if isinstance(jackpots, dict) and any(isinstance(v, dict) for v in jackpots.values()):
+        rd.fail(w, "is not computed with a progressive jackpot (its return counts base-game hits)")
+    if not trigger_possible(game, dataclasses.replace(spec, base_reels=free.reels)):
+        rd.fail(
+            w,
+            f"no window of the free games' reel set {free.reels!r} shows "
+            f"{spec.trigger} or more {spec.symbol}",
+        )

@@ -1,0 +1,278 @@
+"""The hold-and-spin triggered in free games (``hold_and_spin.in_free_games``):
+the round's exact figures against a literal enumeration, with Fractions, of
+every base window, every free game (retriggers up to ``max_games``), every
+respin outcome and prize draw on a 3x1 game; the renewal formula carrying
+the hold-and-spin's mean without ``max_games``; the compiled sampler
+against the exact figures; a bought round of those free games; refusals."""
+
+from __future__ import annotations
+
+import functools
+import itertools
+from fractions import Fraction as Fr
+
+import pytest
+import yaml
+
+from slotmath.cli import main
+from slotmath.io.gamefile import load_game
+from slotmath.rules.par import par
+
+BASE = [["A", "S", "COIN", "X"], ["A", "S", "COIN", "X"], ["A", "S", "X"]]
+FREE = [["A", "S", "COIN"], ["A", "COIN", "X"], ["S", "COIN", "A"]]
+LAND = [Fr(1, 2), Fr(1, 3), Fr(1, 4)]  # a respin cell of each reel lands a coin
+VALUES = [(Fr(1), Fr(1, 2)), (Fr(3), Fr(1, 2))]
+FULL = 5
+MULT = 2
+
+
+def game_data(max_games=3, in_free=True):
+    free_games = {"symbol": "S", "reels": "free", "multiplier": MULT, "awards": {2: {"games": 2}}}
+    if max_games:
+        free_games["max_games"] = max_games
+    return {
+        "name": "hs_in_free",
+        "grid": {"reels": 3, "rows": 1},
+        "bet": {"levels": [1, 2]},
+        "symbols": [
+            {"name": "A"},
+            {"name": "X", "kind": "blank"},
+            {"name": "S", "kind": "scatter"},
+            {"name": "COIN", "kind": "special"},
+        ],
+        "reels": {"base": BASE, "free": FREE},
+        "paylines": [[0, 0, 0]],
+        "pays": [{"symbol": "A", "count": 3, "pay": 4}],
+        "options": {
+            "free_games": free_games,
+            "hold_and_spin": {
+                "symbol": "COIN",
+                "trigger": 2,
+                "respins": 1,
+                "rule": "reset",
+                "probabilities": [[str(p) for p in LAND]],
+                "values": [{"prize": 1, "weight": 1}, {"prize": 3, "weight": 1}],
+                "full_screen": FULL,
+                "in_free_games": in_free,
+            },
+        },
+    }
+
+
+def write(tmp_path, data, name="game"):
+    folder = tmp_path / name
+    folder.mkdir()
+    (folder / "game.yaml").write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    return folder
+
+
+def add(law: dict, other: dict) -> dict:
+    """Law of the sum of two independent wins."""
+    out: dict = {}
+    for a, p in law.items():
+        for b, q in other.items():
+            out[a + b] = out.get(a + b, 0) + p * q
+    return out
+
+
+@functools.cache
+def respins(mask: int, left: int) -> tuple:
+    """Final masks from ``mask`` with ``left`` respins (reset on a landing):
+    every cell's landing listed."""
+    if left == 0 or mask == 7:
+        return ((mask, Fr(1)),)
+    out: dict = {}
+    empty = [r for r in range(3) if not mask >> r & 1]
+    for lands in itertools.product((0, 1), repeat=len(empty)):
+        p, new = Fr(1), 0
+        for r, x in zip(empty, lands, strict=True):
+            p *= LAND[r] if x else 1 - LAND[r]
+            new |= x << r
+        for m, q in respins(mask | new, 1 if new else left - 1):
+            out[m] = out.get(m, 0) + p * q
+    return tuple(out.items())
+
+
+def held_award(window) -> dict:
+    """Law of the hold-and-spin's award from a window (no trigger: 0)."""
+    mask = sum(1 << r for r, s in enumerate(window) if s == "COIN")
+    if bin(mask).count("1") < 2:
+        return {Fr(0): Fr(1)}
+    out: dict = {}
+    for m, q in respins(mask, 1):
+        n = bin(m).count("1")
+        law = {Fr(FULL) if n == 3 else Fr(0): Fr(1)}
+        for _ in range(n):
+            law = add(law, dict(VALUES))
+        for v, p in law.items():
+            out[v] = out.get(v, 0) + q * p
+    return out
+
+
+def windows(strips):
+    """Every window of ``strips`` (one row) with its probability."""
+    each = Fr(1, len(strips[0]) * len(strips[1]) * len(strips[2]))
+    for window in itertools.product(*strips):
+        yield window, each
+
+
+def free_game_law() -> dict:
+    """Per free game: {(win before the multiplier, extra games): P}."""
+    out: dict = {}
+    for window, p in windows(FREE):
+        line = Fr(4) if window == ("A", "A", "A") else Fr(0)
+        extra = 2 if window.count("S") >= 2 else 0
+        for v, q in held_award(window).items():
+            out[(line + v, extra)] = out.get((line + v, extra), 0) + p * q
+    return out
+
+
+def brute_round(max_games: int) -> dict:
+    """Law of the round's win [x total bet] played literally."""
+    game_law = free_game_law()
+
+    @functools.cache
+    def games(left: int, played: int) -> tuple:
+        if left == 0 or played == max_games:
+            return ((Fr(0), Fr(1)),)
+        out: dict = {}
+        for (y, k), p in game_law.items():
+            for rest, q in games(left - 1 + k, played + 1):
+                out[y + rest] = out.get(y + rest, 0) + p * q
+        return tuple(out.items())
+
+    law: dict = {}
+    for window, p in windows(BASE):
+        win = {Fr(4) if window == ("A", "A", "A") else Fr(0): Fr(1)}
+        win = add(win, held_award(window))
+        if window.count("S") >= 2:
+            win = add(win, {MULT * y: q for y, q in games(2, 0)})
+        for v, q in win.items():
+            law[v] = law.get(v, 0) + p * q
+    return law
+
+
+def test_round_equals_brute_force(tmp_path):
+    game = load_game(write(tmp_path, game_data()))
+    want = brute_round(3)
+    result = par(game, 2)  # prizes are [x total bet]: any level
+    assert result.rtp == sum(v * q for v, q in want.items())  # exact Fractions
+    got = dict(zip(result.distribution.x.tolist(), result.distribution.probabilities.tolist(), strict=True))
+    assert set(got) == {float(v) for v in want}
+    for v, q in want.items():
+        assert got[float(v)] == pytest.approx(float(q), rel=1e-9, abs=1e-15)
+    # the base game's hold-and-spin stays its own component; the free games' holds it
+    base_held = sum(
+        (p * sum(v * q for v, q in held_award(w).items()) for w, p in windows(BASE)),
+        Fr(0),
+    )
+    assert result.components["hold_and_spin"] == base_held
+    assert result.true_max_win.value >= max(want)  # a bound with retriggers and max_games
+
+
+def test_renewal_formula_carries_the_hold_and_spin(tmp_path):
+    # uncapped: the free games' award from n games is
+    # MULT x n x (E[line] + E[hold-and-spin]) / (1 - E[K]) per free game
+    game = load_game(write(tmp_path, game_data(max_games=None)))
+    law = free_game_law()
+    ey = sum((y * p for (y, _), p in law.items()), Fr(0))
+    ek = sum((k * p for (_, k), p in law.items()), Fr(0))
+    p_trigger = sum((p for w, p in windows(BASE) if w.count("S") >= 2), Fr(0))
+    assert par(game).components["free_games"] == p_trigger * MULT * 2 * ey / (1 - ek)
+    assert par(game).features["free_games"]["hold_and_spin_per_free_game"] == pytest.approx(
+        float(sum((p * sum(v * q for v, q in held_award(w).items()) for w, p in windows(FREE)), Fr(0)))
+    )
+
+
+def test_sampler_agrees(tmp_path):
+    # the round sampler plays the hold-and-spin in the free games: |z| < 4 on
+    # the RTP, hit frequency, SD, every component and every event with an exact rate
+    from slotmath.analysis.simulation import simulate_game
+
+    game = load_game(write(tmp_path, game_data()))
+    exact = par(game, 1)
+    report = simulate_game(game, 400_000, seed=11, workers=1, progress=False, exact=exact).convergence
+    figures = report.figures.set_index("figure")
+    for f in ("RTP", "hit frequency", "SD"):
+        assert abs(figures.loc[f, "z"]) < 4, (f, figures.loc[f])
+    parts = report.components.set_index("figure")
+    assert set(parts.index) == {f"RTP: {n}" for n in exact.components}
+    for name, value in exact.components.items():
+        row = parts.loc[f"RTP: {name}"]
+        assert row["exact"] == pytest.approx(float(value), rel=1e-12)
+        assert abs(row["z"]) < 4, (name, row)
+    events = report.events.dropna(subset=["z"])
+    assert (events["z"].abs() < 4).all(), events
+
+
+def test_bought_free_games_play_the_hold_and_spin(tmp_path):
+    from slotmath.analysis.simulation import cross_check_mode
+    from slotmath.rules.modepar import mode_par
+
+    data = game_data()
+    data["modes"] = {"buy": {"cost": 10, "buy": {"feature": "free_games", "games": 2}}}
+    game = load_game(write(tmp_path, data))
+    law = free_game_law()
+
+    @functools.cache
+    def mean(left: int, played: int) -> Fr:
+        if left == 0 or played == 3:
+            return Fr(0)
+        return sum((p * (y + mean(left - 1 + k, played + 1)) for (y, k), p in law.items()), Fr(0))
+
+    result = mode_par(game, "buy")
+    assert result.par.rtp == MULT * mean(2, 0) and result.rtp == MULT * mean(2, 0) / 10
+    sim = cross_check_mode(game, "buy", None, 200_000, seed=2, workers=1)
+    assert abs(sim.result.rtp.z) < 4
+
+
+@pytest.mark.parametrize(
+    ("change", "field", "problem"),
+    [
+        (lambda d: d["options"]["hold_and_spin"].update(in_free_games=False), "reels.free[", "'COIN'"),
+        (
+            lambda d: d["options"]["hold_and_spin"].update(in_free_games="yes"),
+            "in_free_games",
+            "true or false",
+        ),
+        (
+            lambda d: d["options"].pop("free_games") and d["reels"].pop("free"),
+            "options.hold_and_spin.in_free_games",
+            "needs options.free_games",
+        ),
+        (
+            lambda d: (
+                d["options"].update(jackpots={"GRAND": {"seed": 5, "contribution": 0.01}})
+                or d["options"]["hold_and_spin"].update(full_screen="GRAND")
+            ),
+            "options.hold_and_spin.in_free_games",
+            "progressive",
+        ),
+    ],
+    ids=["coin-on-free-reels-not-played", "not-a-bool", "no-free-games", "progressive"],
+)
+def test_refusals(tmp_path, capsys, change, field, problem):
+    data = game_data()
+    change(data)
+    assert main(["validate", str(write(tmp_path, data))]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and field in err[0] and problem in err[0], err
+
+
+def test_bought_hold_and_spin_of_a_game_that_plays_it_in_free_games(tmp_path):
+    # the bought round plays no free games: the hold-and-spin from 1 coin on
+    # one of the 3 cells (1/3 each), every coin worth E[V] = 2, a full screen 5 more
+    from slotmath.rules.modepar import mode_par
+
+    data = game_data()
+    data["modes"] = {"hs": {"cost": 4, "buy": {"feature": "hold_and_spin", "coins": 1}}}
+    game = load_game(write(tmp_path, data))
+    want = sum(
+        (
+            Fr(1, 3) * q * (2 * bin(m).count("1") + (FULL if m == 7 else 0))
+            for cell in range(3)
+            for m, q in respins(1 << cell, 1)
+        ),
+        Fr(0),
+    )
+    assert mode_par(game, "hs").par.rtp == want and mode_par(game, "hs").rtp == want / 4
