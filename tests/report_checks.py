@@ -196,21 +196,51 @@ def fraction_problems(html: str) -> list:
     return out
 
 
-#: Tables each feature's part of the sheet must show (by RTP component).
+#: Tables each feature's section of the sheet must show (by RTP component).
 FEATURE_TABLES = {
     "free_games": (
         "Free games: rules",
         "Free games by trigger count",
         "Free games: trigger and retrigger odds",
+        "Free games: distribution of games played",
+        "Free games: award given a trigger, by size",
     ),
     "hold_and_spin": (
         "Hold-and-spin: rules",
         "Hold-and-spin: coin prizes",
         "Hold-and-spin: trigger and full-screen odds",
         "Hold-and-spin: award",
+        "Hold-and-spin: coins on screen given a trigger",
+        "Hold-and-spin: award given a trigger, by size",
     ),
-    "wheel": ("Wheel (one spin)",),
+    "lockit": (
+        "Lock-it: rules",
+        "Lock-it: shape prizes",
+        "Lock-it: trigger, full-screen and mark odds",
+        "Lock-it: award",
+        "Lock-it: held cells given a trigger",
+        "Lock-it: shapes given a trigger",
+        "Lock-it: award given a trigger, by size",
+    ),
+    "wheel": ("Wheel (one spin)", "Wheel: start odds and award", "Wheel: award given a trigger, by size"),
+    "selection": ("Selection: start odds and award", "Selection: award given a trigger, by size"),
 }
+#: The features whose sampler counts every jackpot (the Monte Carlo events' names start so).
+JACKPOT_EVENTS = {
+    "hold_and_spin": "hold and spin",
+    "lockit": "lock-it",
+    "wheel": "wheel",
+    "selection": "selection",
+}
+
+
+def section_of(html: str, key: str) -> str:
+    """The HTML of section ``key``: from its heading to the next section's."""
+    start = html.find(f'id="sec-{key}"')
+    if start < 0:
+        return ""
+    end = html.find('<h2 id="sec-', start)
+    return html[start:] if end < 0 else html[start:end]
 
 
 def feature_problems(html: str, components, rules: str = "lines") -> list:
@@ -222,10 +252,41 @@ def feature_problems(html: str, components, rules: str = "lines") -> list:
     out = []
     if rules == "lines":
         for name in components:
-            out += [f"{name}: no table {t!r}" for t in FEATURE_TABLES.get(name, ()) if t not in text]
+            if name not in FEATURE_TABLES:
+                continue
+            own = visible_text(section_of(html, f"features-{name}"))
+            if not own:
+                out.append(f"{name}: no section of its own")
+            out += [f"{name}: no table {t!r} in its section" for t in FEATURE_TABLES[name] if t not in own]
     for label in ("max win (largest with non-zero probability)", "largest win shown in the distribution"):
         if label not in text:
             out.append(f"summary: no {label!r}")
+    return out
+
+
+def jackpot_event_problems(html: str, features: dict, rules: str = "lines") -> list:
+    """Every jackpot of a hold-and-spin, lock-it, wheel or selection of a
+    ``rules: lines`` round (``features``: par.json's) is a Monte Carlo event
+    of the sheet, beside its feature's trigger, with its z and power (a
+    rules package's own sampler names its events itself)."""
+    sim = visible_text(section_of(html, "simulation"))
+    if rules != "lines" or not sim or "Pays and features" not in sim:
+        return []  # another sampler, or no simulation run
+    out = []
+    for name, words in JACKPOT_EVENTS.items():
+        fig = features.get(name)
+        if not isinstance(fig, dict):
+            continue
+        labels = fig.get("jackpot_hits_per_round") or fig.get("jackpots") or {}
+        start = "triggers" if name in ("hold_and_spin", "lockit") else "starts"
+        out += [f"{name}: no Monte Carlo event {e!r}" for e in (f"{words} {start}",) if e not in sim]
+        out += [
+            f"{name}: no Monte Carlo event for the jackpot {label}"
+            for label in labels
+            if f"{words} jackpot {label}" not in sim
+        ]
+    if "power: smallest error detected" not in sim:
+        out.append("Monte Carlo: the events table has no power column")
     return out
 
 
@@ -338,6 +399,13 @@ def section_headings(html: str) -> tuple:
     so the numbers differ from game to game)."""
     from slotmath.report.sheet import SECTIONS
 
-    found = re.findall(r'<h2[^>]*\bid="sec-([a-z_]+)"[^>]*>(.*?)</h2>', html, flags=re.DOTALL)
+    found = re.findall(r'<h2[^>]*\bid="sec-([a-z_-]+)"[^>]*>(.*?)</h2>', html, flags=re.DOTALL)
     heads = [html_lib.unescape(text).strip() for _, text in found]
-    return heads, {h: SECTIONS[key][2] for h, (key, _) in zip(heads, found, strict=True)}
+    intros = {}
+    for h, (key, _) in zip(heads, found, strict=True):
+        if key in SECTIONS:
+            intros[h] = SECTIONS[key][2]
+        else:  # a feature's own section: its introduction is on the page
+            m = re.search(r'<p class="par-intro">(.*?)</p>', section_of(html, key), flags=re.DOTALL)
+            intros[h] = html_lib.unescape(m.group(1)) if m else ""
+    return heads, intros

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 from slotmath.io.gamefile import load_game
@@ -56,27 +57,46 @@ def test_hold_and_spin_tables():
     assert 0 < jackpots["share of RTP"].sum() < feature_share
     award = t["Hold-and-spin: award"].iloc[0]
     assert award["share of RTP"] == pytest.approx(feature_share)
-    # every figure has its unit: a column is a name, a count or carries [unit]
-    for name, frame in t.items():
-        if not name.startswith(("Hold-and-spin", "Free games")) or name.endswith("trigger"):
-            continue
-        for c in frame.columns:
-            plain = c in ("event", "jackpot", "table", "prize", "weight", "rule", "segment", "choice")
-            assert (
-                plain
-                or "[" in c
-                or c.startswith(
-                    (
-                        "share of RTP",
-                        "mean coins",
-                        "hits per",
-                        "games ",
-                        "trigger count",
-                        "probability",
-                        "mean games",
-                    )
-                )
-            ), (name, c)
+    assert unit_problems(t) == []
+
+
+#: Columns that are names or counts (no unit to carry).
+PLAIN = ("event", "per", "jackpot", "table", "prize", "weight", "rule", "segment", "choice", "shape", "coins")
+#: Column starts that say what the figure is per (a probability, a count per round, ...).
+SAID = (
+    "share of RTP",
+    "mean coins",
+    "hits per",
+    "games ",
+    "trigger count",
+    "probability",
+    "mean games",
+    "held cells",
+    "expected shapes per feature",
+)
+
+
+def unit_problems(tables: dict) -> list:
+    """Every feature table's column is a name, a count or carries its unit
+    ([x total bet], [1 in N rounds], ...)."""
+    from slotmath.rules.featuretables import feature_of
+
+    return [
+        (name, c)
+        for name, frame in tables.items()
+        if feature_of(name) is not None
+        for c in frame.columns
+        if not (c in PLAIN or "[" in c or c.startswith(SAID))
+    ]
+
+
+@pytest.mark.parametrize(
+    "folder", [TEST_DATA / "lockit_tiny", EXAMPLES / "pick_and_wheel"], ids=["lockit", "wheel_selection"]
+)
+def test_every_feature_table_has_units(folder):
+    tables = analyse(load_game(folder), 1).tables
+    assert unit_problems(tables) == []
+    assert unit_problems({"Wheel: x": pd.DataFrame({"value": [1]})})  # it can fail
 
 
 def test_par_text_shows_each_feature():
@@ -102,6 +122,61 @@ def test_sheet_of_a_feature_game(tmp_path):
     assert count_odds_problems(tmp_path / "par.xlsx") == []
     # the checks can fail
     assert feature_problems("<p>none</p>", ["free_games", "hold_and_spin"])
+    # the free games' tables in a section of their own, which the contents link to
+    assert (
+        "features-free_games" in sheet.sections
+        and "features" not in sheet.sections
+        or (sheet.sections["features"].title == "Other feature figures")
+    )
+    assert 'href="#sec-features-free_games"' in sheet.contents_html()
+
+
+@pytest.mark.parametrize(
+    "folder, name, sheet_name",
+    [
+        (TEST_DATA / "lockit_tiny", "lockit", "Lock-it"),
+        (EXAMPLES / "hold_and_spin", "hold_and_spin", "Hold-and-spin"),
+    ],
+    ids=["lockit", "hold_and_spin"],
+)
+def test_each_feature_has_its_section_and_jackpot_events(tmp_path, folder, name, sheet_name):
+    """A feature's section holds every table of its kind (and only its own),
+    its worksheet the same tables; its jackpots are Monte Carlo events with z
+    and power."""
+    from report_checks import FEATURE_TABLES, feature_problems, jackpot_event_problems
+
+    from slotmath.report.sheet import par_sheet
+    from slotmath.report.workbook import read_workbook
+    from slotmath.rules.featuretables import feature_of
+
+    sheet = par_sheet(str(folder), level=1, spins=200_000, seed=5)
+    key = f"features-{name}"
+    assert sheet.group("features")[0] == key  # show("features") shows every feature's section
+    section = sheet.sections[key]
+    assert {feature_of(t.title) for t in section.tables} == {name}
+    html = "\n".join(sheet.section_html(k) for k in sheet.sections)
+    assert feature_problems(html, sheet.par.components) == []
+    assert jackpot_event_problems(html, sheet.par.features) == []
+    assert jackpot_event_problems(html.replace("jackpot MINI", "jackpot"), sheet.par.features)
+    sheet.save(tmp_path)
+    book = read_workbook(tmp_path / "par.xlsx")[sheet_name]
+    assert set(FEATURE_TABLES[name]) <= set(book)
+    events = read_workbook(tmp_path / "par.xlsx")["Monte Carlo"][
+        "Pays and features: simulated against exact frequency"
+    ]
+    jackpots = events[events["event"].str.contains("jackpot")]
+    assert len(jackpots) and (jackpots["z"].abs() < 4).all()
+    assert (jackpots["power: smallest error detected [% of exact rate]"] > 0).all()
+
+
+def test_feature_of_a_title():
+    from slotmath.rules.featuretables import feature_of
+
+    assert feature_of("Free games: rules") == "free_games"
+    assert feature_of("Free games by trigger count") == "free_games"
+    assert feature_of("Hold and spin: coins given trigger") == "hold_and_spin"  # the JSON figures' title
+    assert feature_of("Wheel (one spin)") == "wheel"
+    assert feature_of("Free gamesx") is None and feature_of("Event rates") is None
 
 
 @pytest.mark.parametrize(

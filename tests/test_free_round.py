@@ -347,11 +347,53 @@ def test_max_win_equals_brute_force_without_retrigger(write_game):
 
 
 def test_max_win_of_retriggered_games(write_game):
-    # retriggers without max_games: no largest win; with max_games a bound
+    # retriggers without max_games: no largest win; with max_games exact (below)
     result = analyse(tiny(write_game), 1)
     assert result.true_max_win.value is None and result.to_dict()["max_win"] is None
     capped = analyse(tiny(write_game, 2, ", max_games: 4"), 1).true_max_win
-    assert capped.value == 2 + 3 * 4 * 8 and capped.probability is None and not capped.exact
+    # 4 games at A A A (8) is out of reach: a fourth game needs a retrigger (S S S, 2)
+    assert capped.value < 2 + 3 * 4 * 8 and capped.exact
+
+
+def capped_brute_force(outcomes, start: int, cap: int) -> dict:
+    """Law of the free games' total win [x total bet, before the
+    multiplier] from ``start`` games at most ``cap`` played, by listing every
+    sequence of free spins (3 S add ``start`` games again, the awards'
+    games; beyond the cap forfeited)."""
+    law: dict = {}
+
+    def walk(played, left, total, p):
+        if left == 0:
+            law[total] = law.get(total, 0) + p
+            return
+        for y, c, q in outcomes:
+            more = start if c >= 3 else 0
+            walk(played + 1, min(left - 1 + more, cap - played - 1), total + y, p * F(q, 64))
+
+    walk(0, min(start, cap), F(0), F(1))
+    return law
+
+
+@pytest.mark.parametrize("games, cap", [(2, 4), (2, 5), (1, 4), (3, 3)])
+def test_max_win_with_max_games_equals_brute_force(write_game, games, cap):
+    # retriggers capped by max_games: the largest round win and its exact odds
+    # against every sequence of free spins listed literally; by hand for
+    # (2, 4): S S S then A A A three times, or A A A, S S S, A A A, A A A:
+    # 2 + 3 x (2 + 3 x 8) = 80 with 1/64 x 2 x (1/64)(8/64)^3 = 1/1048576
+    game = tiny(write_game, games, f", max_games: {cap}")
+    outcomes = per_spin_outcomes(game)
+    law: dict = {}
+    for b, c, q in outcomes:
+        if c < 3:
+            law[b] = law.get(b, 0) + F(q, 64)
+            continue
+        for y, p in capped_brute_force(outcomes, games, cap).items():
+            law[b + 3 * y] = law.get(b + 3 * y, 0) + F(q, 64) * p
+    top = max(w for w, q in law.items() if q)
+    got = analyse(game, 1).true_max_win
+    assert got.exact and (got.value, got.probability) == (top, law[top])
+    if (games, cap) == (2, 4):
+        assert (top, law[top]) == (80, F(1, 1048576))
 
 
 def test_sampler_free_games_trigger_rates_against_exact():

@@ -117,8 +117,12 @@ def test_hand_worked_means_and_rtp(hand):
     #   n = 3: (11/24 x 1/2 + 6/24 x 1/2 + 1/24) / (3/4) = 38/72
     coins = par.tables["Hold-and-spin: coins on screen given a trigger"]
     assert coins["coins"].tolist() == [1, 2, 3]
-    assert coins["at_trigger"].tolist() == pytest.approx([11 / 18, 6 / 18, 1 / 18], rel=1e-15)
-    assert coins["at_end"].tolist() == pytest.approx([11 / 72, 23 / 72, 38 / 72], rel=1e-15)
+    assert coins["probability given a trigger: coins at the trigger"].tolist() == pytest.approx(
+        [11 / 18, 6 / 18, 1 / 18], rel=1e-15
+    )
+    assert coins["probability given a trigger: coins at the end"].tolist() == pytest.approx(
+        [11 / 72, 23 / 72, 38 / 72], rel=1e-15
+    )
     assert par.features["hold_and_spin"]["trigger_probability_exact"] == "3/4"
 
 
@@ -515,6 +519,14 @@ def test_sampler_small_grid(tmp_path, feature):
     assert abs(units - float(par.components["hold_and_spin"])) / se < 4  # grid 1
     full, se = stats.event_rate(sampler.event_names.index("hold_and_spin full screens"))
     assert abs(full - par.features["hold_and_spin"]["full_screen_probability"]) / se < 4
+    # jackpots: every coin draws MINI with 1/4 (weights 2, 1, 1), a full screen pays GRAND
+    hs, rates = par.features["hold_and_spin"], par.features["event_rates"]
+    coins = hs["coins_at_end_mean"] * hs["trigger_probability"]  # coins drawn per round
+    assert rates["hold_and_spin jackpot MINI"] == pytest.approx(coins / 4, rel=1e-12)
+    assert rates["hold_and_spin jackpot GRAND"] == pytest.approx(hs["full_screen_probability"], rel=1e-12)
+    for name in ("hold_and_spin jackpot MINI", "hold_and_spin jackpot GRAND"):
+        got, se = stats.event_rate(sampler.event_names.index(name))
+        assert abs(got - rates[name]) / se < 4, name
 
 
 # ----------------------------------------------------------------------------

@@ -209,16 +209,23 @@ def test_brute_force_odds(tiny):
     assert fig["trigger_probability_exact"] == f"{p.numerator}/{p.denominator}"
     # P(full) and P(mark at the end) from the literal respins
     full = mark = Fr(0)
+    start: dict = {}  # held cells at the trigger and at the end, per round
+    end: dict = {}
     base = DATA["reels"]["base"]
     n = int(np.prod([len(s) for s in base]))
     for stops in itertools.product(*(range(len(s)) for s in base)):
         mask, flag = screen([window(base[r], s) for r, s in enumerate(stops)])
         if bin(mask).count("1") >= 3:
+            start[bin(mask).count("1")] = start.get(bin(mask).count("1"), 0) + Fr(1, n)
             for (m, f), q in finals(mask, flag, 2).items():
                 full += q * (m == FULL) / n
                 mark += q * f / n
+                end[bin(m).count("1")] = end.get(bin(m).count("1"), 0) + q / n
     assert fig["full_screen_probability"] == pytest.approx(float(full), rel=1e-12)
     assert fig["mark_probability"] == pytest.approx(float(mark), rel=1e-12)
+    for row in fig["cells_given_trigger"]:  # the distribution of held cells given a trigger
+        assert row["at_trigger"] == pytest.approx(float(start.get(row["cells"], 0) / p), rel=1e-12, abs=1e-15)
+        assert row["at_end"] == pytest.approx(float(end.get(row["cells"], 0) / p), rel=1e-12, abs=1e-15)
     shapes = {row["shape"]: row["expected"] for row in fig["shapes_given_trigger"]}
     assert sum(shapes.values()) > 0
     assert group_laws(tiny).exact
@@ -333,6 +340,14 @@ def test_sampler_agrees_with_exact(tmp_path, rule):
         got, se = stats.event_rate(sampler.event_names.index(name))
         assert rates[name] > 0
         assert abs(got - rates[name]) / se < 4, name
+    # the MINI: half the 2x2 shapes' awards and a quarter of the mark's wheel spins (weights 3, 1)
+    per_round = fig["trigger_probability"]
+    two = next(s for s in fig["shapes_given_trigger"] if s["shape"] == "2x2")["expected"] * per_round
+    mini = two / 2 + fig["mark_probability"] / 4
+    assert [n for n in sampler.event_names if "jackpot" in n] == ["lockit jackpot MINI"]
+    assert rates["lockit jackpot MINI"] == pytest.approx(mini, rel=1e-12)
+    got, se = stats.event_rate(sampler.event_names.index("lockit jackpot MINI"))
+    assert abs(got - mini) / se < 4
     # grid 1 x total bet (every award and wheel segment is whole): the award sum is the component
     assert rates["lockit award [grid]"] == pytest.approx(float(par.components["lockit"]), rel=1e-12)
     assert fig["full_screen_probability"] == rates["lockit full screens"]

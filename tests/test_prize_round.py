@@ -353,3 +353,32 @@ def test_pick_and_wheel_example_game():
     short = float(exact.rtp) - float(exact.distribution.mean)
     assert 0 <= short < 1e-7
     assert all(abs(v) < 4 for v in z.values()), z
+
+
+def test_sampler_counts_wheel_and_selection_jackpots(write_game):
+    """The sampler counts the wheel's and the selection's starts and every
+    jackpot they pay (the SUPER before prize, the MAJOR segment), each
+    against its rate worked by hand: wheel on 3 S (1/64), one draw; selection
+    on 2+ S (10/64), choice 'wheel' (weight 1 of 4) spins it twice; a draw is
+    SUPER with 1/100 and MAJOR with (99/100)(2/10)."""
+    from slotmath.montecarlo.run import run_chunk
+    from slotmath.rules.linegame import round_sampler
+
+    game = game_of(write_game, "symbol: S\n    trigger: 3", "player")
+    super_, major = F(1, 100), F(99, 100) * F(2, 10)
+    hand = {
+        "wheel starts": F(1, 64),
+        "wheel jackpot SUPER": F(1, 64) * super_,
+        "wheel jackpot MAJOR": F(1, 64) * major,
+        "selection starts": F(10, 64),
+        "selection jackpot SUPER": F(10, 64) * F(1, 4) * 2 * super_,
+        "selection jackpot MAJOR": F(10, 64) * F(1, 4) * 2 * major,
+    }
+    rates = analyse(game, 1).features["event_rates"]
+    sampler = round_sampler(game, 1)
+    n = 400_000
+    stats = run_chunk(sampler, 5, 0, n)
+    for name, rate in hand.items():
+        assert rates[name] == pytest.approx(float(rate), rel=1e-12), name
+        got, se = stats.event_rate(sampler.event_names.index(name))
+        assert abs(got - float(rate)) / se < 4, (name, got, float(rate))

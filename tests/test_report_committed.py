@@ -133,6 +133,7 @@ def test_committed_report_is_publishable(game):
         feature_problems,
         fraction_problems,
         identification_problems,
+        jackpot_event_problems,
         payback_problems,
         paylines_problems,
         workbook_problems,
@@ -149,6 +150,8 @@ def test_committed_report_is_publishable(game):
     assert fraction_problems(html) == []
     components = json.loads((folder / "par.json").read_text())["components"]
     assert feature_problems(html, components, load_game(game).rules) == []
+    features = json.loads((folder / "par.json").read_text()).get("features") or {}
+    assert jackpot_event_problems(html, features, load_game(game).rules) == []
     assert count_odds_problems(folder / "par.xlsx") == []
     assert "par-scroll" not in html
 

@@ -241,6 +241,7 @@ def free_games_feature_of(game: Game, level: int, spec: FreeGamesSpec) -> Featur
     def group(count):
         return (spec.games(count), spec.prize(count), spec.multiplier_of(count))
 
+    @cache  # once per trigger count (round_max_win asks per key of the base window)
     def top(count) -> MaxWin:
         if held is not None:
             return held_games_top(held, held_table, held_den * game.bet(level).total_bet, spec, count)
@@ -301,8 +302,10 @@ def games_top(wins, extra, counts, scale: int, spec: FreeGamesSpec, count: int) 
     (``wins`` [1/unit coins], ``extra`` games, ``counts`` stop combinations;
     ``scale`` win units per total bet).  Without a retrigger every one of the
     ``games(count)`` games at the largest free-spin win (exact); with
-    retriggers and ``max_games`` a bound (``max_games`` games, each at that
-    win); with retriggers and no limit no largest win."""
+    retriggers and ``max_games`` the exact largest award and its odds
+    (:func:`capped_top`; a bound of ``max_games`` games each at that win when
+    the walk passes :data:`MAX_TOP_STATES`); with retriggers and no limit no
+    largest win."""
     top = max(wins)
     p_top = Fraction(sum(c for w, c in zip(wins, counts, strict=True) if w == top), sum(counts))
     mult, prize = Fraction(spec.multiplier_of(count)), spec.prize(count)
@@ -318,12 +321,82 @@ def games_top(wins, extra, counts, scale: int, spec: FreeGamesSpec, count: int) 
         return MaxWin(
             None, None, False, "free games that retrigger without a limit on games have no largest win"
         )
+    n, cap = spec.games(count), spec.max_games
+    states = capped_states(cap, len({k for k, c in zip(extra, counts, strict=True) if c}))
+    if states > MAX_TOP_STATES:
+        return MaxWin(
+            prize + mult * cap * Fraction(top, scale),
+            None,
+            False,
+            f"a bound: at most {cap} games (the declared limit), each at most the top free-spin win; "
+            f"the exact largest award needs {states:,} steps over (games played, games left), "
+            f"more than {MAX_TOP_STATES:,}",
+        )
+    best, p = capped_top(wins, extra, counts, n, cap)
     return MaxWin(
-        prize + mult * spec.max_games * Fraction(top, scale),
-        None,
-        False,
-        f"a bound: at most {spec.max_games} games (the declared limit), each at most the top free-spin win",
+        prize + mult * Fraction(best, scale),
+        p,
+        True,
+        f"{n} free games retriggered up to {cap} games (the declared limit): the largest sum of "
+        "free-spin wins over every sequence of free spins, exact over (games played, games left)",
     )
+
+
+#: Most (games played, games left, extra games) steps of :func:`capped_top`.
+MAX_TOP_STATES = 500_000
+
+
+def capped_states(cap: int, extras: int) -> int:
+    """Steps of :func:`capped_top` under ``max_games`` = ``cap`` with
+    ``extras`` distinct numbers of extra games: every (games played t, games
+    left l <= cap - t) state tries each."""
+    return (cap + 1) * (cap + 2) // 2 * extras
+
+
+def capped_top(wins, extra, counts, start: int, cap: int) -> tuple:
+    """The largest total of free-spin wins [win units] of the free games
+    started with ``start`` games, at most ``cap`` played, and its exact
+    probability (a Fraction), from the per-free-spin table (``wins``,
+    ``extra`` games, ``counts`` stop combinations).
+
+    Backward over (games played t, games left l): a game played from (t, l)
+    with extra games k goes to (t + 1, min(l - 1 + k, cap - t - 1)) (the
+    award beyond the cap is forfeited), so the best total is
+    ``V(t, l) = max_k (y_k + V(t + 1, next))`` with ``y_k`` the largest
+    free-spin win among the spins adding k games (for a given k a larger win
+    is always better), and its probability the sum over the k reaching the
+    maximum of ``P(y_k, k) P(t + 1, next)``.  Every path that reaches the
+    largest total is counted once: paths differ in their first differing spin.
+    """
+    total = sum(counts)
+    top: dict = {}  # k -> (largest win, its stop combinations)
+    for y, k, c in zip(wins, extra, counts, strict=True):
+        if not c:
+            continue
+        y0, c0 = top.get(k, (None, 0))
+        if y0 is None or y > y0:
+            top[k] = (y, c)
+        elif y == y0:
+            top[k] = (y0, c0 + c)
+    steps = [(k, y, Fraction(c, total)) for k, (y, c) in sorted(top.items())]
+    left0 = min(start, cap)
+    # value[l], prob[l] at games played t + 1, for l = 0 .. cap - t - 1
+    value, prob = [0], [Fraction(1)]
+    for t in range(cap - 1, -1, -1):
+        new_v, new_p = [0], [Fraction(1)]  # l = 0: the feature is over
+        for left in range(1, cap - t + 1):
+            best, p = -1, Fraction(0)  # every total is >= 0
+            for k, y, q in steps:
+                nxt = min(left - 1 + k, cap - t - 1)
+                v = y + value[nxt]
+                if v > best:
+                    best, p = v, q * prob[nxt]
+                elif v == best:
+                    p += q * prob[nxt]
+            new_v.append(best)
+            new_p.append(p)
+        value, prob = new_v, new_p
+    return value[left0], prob[left0]
 
 
 def held_games_top(held: Feature, table: np.ndarray, scale: int, spec: FreeGamesSpec, count: int) -> MaxWin:

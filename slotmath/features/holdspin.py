@@ -139,7 +139,10 @@ __all__ = [
     "hold_and_spin_means",
     "hold_and_spin_awards",
     "FEATURE_EVENTS",
+    "jackpot_event",
+    "jackpot_names",
     "COINS_TABLE",
+    "coins_table",
     "check_jackpots",
     "depends_on_count_only",
     "feature_odds",
@@ -676,8 +679,43 @@ def required_hold_and_spin(game: Game) -> HoldAndSpinSpec:
 # ===========================================================================
 #: events of the compiled sampler (:mod:`slotmath.montecarlo.holdspinsim`), after the pays'
 FEATURE_EVENTS = ("hold_and_spin triggers", "hold_and_spin full screens", "hold_and_spin award [grid]")
+
+
+def jackpot_event(label: str) -> str:
+    """The sampler's event of a hold-and-spin jackpot's hits (after
+    :data:`FEATURE_EVENTS`); its exact rate is the jackpot's hits per round."""
+    return f"hold_and_spin jackpot {label}"
+
+
+def jackpot_names(spec: HoldAndSpinSpec) -> list:
+    """The jackpots a hold-and-spin pays, each once: the prizes named by a
+    jackpot (trigger coins' table, then the respin coins'), then the full
+    screen's label."""
+    out: list = []
+    for x in (*spec.start_values, *spec.values):
+        if not is_number(x.label) and x.label not in out:
+            out.append(x.label)
+    if spec.full_screen and spec.full_screen_label not in out:
+        out.append(spec.full_screen_label)
+    return out
+
+
 #: name of the PAR table of coins on screen
 COINS_TABLE = "Hold-and-spin: coins on screen given a trigger"
+
+
+def coins_table(odds: dict):
+    """The :data:`COINS_TABLE` of a hold-and-spin's odds (:func:`feature_odds`):
+    per number of coins, its probability given a trigger at the trigger and
+    at the end (a DataFrame)."""
+    import pandas as pd
+
+    return pd.DataFrame(odds["coins_given_trigger"]).rename(
+        columns={
+            "at_trigger": "probability given a trigger: coins at the trigger",
+            "at_end": "probability given a trigger: coins at the end",
+        }
+    )
 
 
 def check_jackpots(game: Game, spec: HoldAndSpinSpec) -> None:
@@ -778,7 +816,8 @@ def odds_of_starts(
             {"coins": int(n), "at_trigger": at_trigger[n] / pf, "at_end": at_end[n] / pf}
             for n in range(low, cells + 1)
         ],
-        "event_rates": dict(zip(FEATURE_EVENTS, (pf, full, rtp / float(prize_grid(spec))), strict=True)),
+        "event_rates": dict(zip(FEATURE_EVENTS, (pf, full, rtp / float(prize_grid(spec))), strict=True))
+        | {jackpot_event(label): jackpots[label] for label in jackpot_names(spec)},
     }
 
 

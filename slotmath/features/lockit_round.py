@@ -84,6 +84,8 @@ __all__ = [
     "lockit_odds",
     "lockit_feature",
     "FEATURE_EVENTS",
+    "jackpot_event",
+    "jackpot_names",
     "SHAPES_TABLE",
 ]
 
@@ -95,6 +97,29 @@ MAX_CELLS = 20
 EXACT_CELLS = 6
 #: events of the compiled sampler (:mod:`slotmath.montecarlo.lockitsim`), after the pays'
 FEATURE_EVENTS = ("lockit triggers", "lockit full screens", "lockit marks", "lockit award [grid]")
+
+
+def jackpot_event(label: str) -> str:
+    """The sampler's event of a lock-it jackpot's hits (after
+    :data:`FEATURE_EVENTS`); its exact rate is the jackpot's hits per round."""
+    return f"lockit jackpot {label}"
+
+
+def jackpot_names(lk: LineLockIt, level: int) -> list:
+    """The jackpots a lock-it pays at bet ``level``, each once: those the
+    shapes' award table names, then the wheel's (a mark's spin)."""
+    from slotmath.features import wheel as wheel_mod
+
+    out: list = []
+    for awards in lk.spec.awards.table(lk.source.awards, level):
+        out += [a.label for a in awards if a.label in lk.jackpots and a.label not in out]
+    if lk.mark_paid:
+        for label, _, _ in wheel_mod.outcomes(lk.wheel):
+            if (label in lk.jackpots or label == lk.wheel.pre_name) and label not in out:
+                out.append(label)
+    return out
+
+
 #: name of the PAR table of shapes given a trigger
 SHAPES_TABLE = "Lock-it: shapes given a trigger"
 
@@ -445,6 +470,12 @@ def lockit_odds(game: Game, level: int, probs: dict, exact: bool | None = None) 
     mark = sum(float(q) * float(sum(laws.by_key[k][1])) for k, q in probs.items())
     groups = sum(np.array(laws.by_key[k], dtype=float).sum(axis=0) * float(q) for k, q in probs.items())
     shapes = groups @ laws.vectors  # expected shapes of each kind per round
+    cells = game.rows * game.reels
+    at_trigger, at_end = np.zeros(cells + 1), np.zeros(cells + 1)
+    for k, q in probs.items():  # held cells at the trigger: the key's mask
+        at_trigger[bin(start_state(k, game.rows)[1]).count("1")] += float(q)
+    areas = np.array([h * w for h, w in lk.spec.shapes])
+    np.add.at(at_end, laws.vectors @ areas, groups)  # every held cell is in a shape (1x1 is declared)
     rtp = sum(float(q) * float(means[k]) for k, q in probs.items())
     jackpots: dict = {}
     for s, awards in enumerate(lk.spec.awards.table(lk.source.awards, level)):
@@ -469,6 +500,10 @@ def lockit_odds(game: Game, level: int, probs: dict, exact: bool | None = None) 
         "mark_given_trigger": mark / pf,
         "rtp": rtp,
         "jackpot_hits_per_round": jackpots,
+        "cells_given_trigger": [
+            {"cells": n, "at_trigger": at_trigger[n] / pf, "at_end": at_end[n] / pf}
+            for n in range(lk.spec.trigger, cells + 1)
+        ],
         "shapes_given_trigger": [
             {
                 "shape": name,
@@ -483,7 +518,8 @@ def lockit_odds(game: Game, level: int, probs: dict, exact: bool | None = None) 
             if lk.mark_paid
             else []
         ),
-        "event_rates": dict(zip(FEATURE_EVENTS, (pf, full, mark, rtp / float(g)), strict=True)),
+        "event_rates": dict(zip(FEATURE_EVENTS, (pf, full, mark, rtp / float(g)), strict=True))
+        | {jackpot_event(label): jackpots[label] for label in jackpot_names(lk, level)},
     }
 
 

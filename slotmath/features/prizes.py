@@ -48,6 +48,7 @@ from slotmath.features.wheel import WheelSpec
 from slotmath.model import Game
 
 __all__ = [
+    "prize_event",
     "plays_prizes",
     "TriggeredWheel",
     "Choice",
@@ -310,6 +311,13 @@ def _numeric(label: str) -> bool:
     return True
 
 
+def prize_event(feature: str, jackpot: str | None = None) -> str:
+    """The round sampler's event of a wheel's or selection's start
+    (``wheel starts``) or of one of its jackpots (``wheel jackpot GRAND``);
+    its exact rate is in the feature's ``event_rates`` [expected count per round]."""
+    return f"{feature} starts" if jackpot is None else f"{feature} jackpot {jackpot}"
+
+
 def _rates(rates: dict) -> dict:
     """``{jackpot: {per_round, one_in}}`` from expected awards per round."""
     inf = float("inf")
@@ -348,6 +356,8 @@ def wheel_feature(game: Game, level: int, spec: TriggeredWheel) -> Feature:
                 for label, v, q in wheel_mod.outcomes(spec.wheel)
             ],
             "jackpots": _rates({k: p * spec.spins * q for k, q in per_spin.items()}),
+            "event_rates": {prize_event("wheel"): float(p)}
+            | {prize_event("wheel", k): float(p * spec.spins * q) for k, q in per_spin.items()},
         }
 
     return Feature(
@@ -445,6 +455,8 @@ def selection_feature(game: Game, level: int, spec: ChoiceSpec, prizes: LinePriz
                 for c, q, m in zip(spec.choices, probs, means, strict=True)
             },
             "jackpots": _rates(rates),
+            "event_rates": {prize_event("selection"): float(p)}
+            | {prize_event("selection", k): float(r) for k, r in rates.items()},
         }
 
     return Feature(

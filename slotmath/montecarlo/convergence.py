@@ -98,6 +98,19 @@ def detectable_rtp_error(sd: float, n: int) -> float:
     return Z_PASS * sd / math.sqrt(n)
 
 
+def detectable_rate_error(exact: float | None, se: float | None, n: int) -> float | None:
+    """Smallest relative error of an event's rate [fraction of the exact
+    rate] the check flags with |z| >= Z_PASS after ``n`` rounds:
+    ``Z_PASS se / exact``, with the run's standard error ``se`` or, where the
+    run gives none (an event never or always seen alike), the Poisson one
+    ``sqrt(exact / n)``; None without an exact rate."""
+    if not exact or exact <= 0 or n <= 0:
+        return None
+    if se is None or not se > 0:
+        se = math.sqrt(exact / n)
+    return Z_PASS * se / exact
+
+
 def rounds_for_rtp_error(sd: float, error: float) -> float:
     """Rounds after which an RTP error of ``error`` gives |z| >= Z_PASS."""
     return (Z_PASS * sd / error) ** 2

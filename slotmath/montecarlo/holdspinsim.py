@@ -17,7 +17,9 @@ Events (:data:`~slotmath.features.holdspin.FEATURE_EVENTS`):
 ``hold_and_spin triggers``, ``hold_and_spin full screens`` and
 ``hold_and_spin award [grid]``, the sum of the awards in prize-grid steps
 (its rate x grid step is the feature RTP, with the batch-means standard
-error of :meth:`ChunkStats.event_rate`).
+error of :meth:`ChunkStats.event_rate`), then ``hold_and_spin jackpot NAME``
+for each jackpot the feature pays (:func:`~slotmath.features.holdspin.jackpot_names`): every coin
+drawing it and every full screen that pays it counts one hit.
 """
 
 from __future__ import annotations
@@ -34,6 +36,8 @@ from slotmath.features.holdspin import (
     HoldAndSpinSpec,
     cell_probabilities,
     coin_patterns,
+    jackpot_event,
+    jackpot_names,
     prize_grid,
     reel_probabilities,
 )
@@ -54,35 +58,42 @@ __all__ = [
 
 
 @nb.njit(cache=True)
-def _prize(rng, units, cum):
-    """Grid units of one weighted prize draw."""
+def _prize(rng, units, cum, jack, events):
+    """Grid units of one weighted prize draw; a jackpot drawn counts its
+    event (``jack[j]``: the event index of entry j, -1 for a plain prize)."""
     u = uniform_below(rng, cum[-1])
     j = 0
     while cum[j] <= u:
         j += 1
+    if jack[j] >= 0:
+        events[jack[j]] += 1
     return units[j]
 
 
 @nb.njit(cache=True)
 def play_feature(
     rng, mask, fdims, cell_num, cell_den, fbound, fuse_table, ftable, fcum, fn_stops, fpat,
-    v_units, v_cum, s_units, s_cum,
+    v_units, v_cum, v_jack, s_units, s_cum, s_jack, events,
 ):  # fmt: skip
     """Play the feature from the held ``mask``: (award [grid units], full screen 0/1).
 
     ``fdims`` = (rows H, reels R, respins, reset 0/1, respin model 0 cells /
     1 reels, 2 per-reel counts: ``mask`` is then the code of
-    :func:`play_counts`, full-screen prize [grid units]).
+    :func:`play_counts`, full-screen prize [grid units], event index of the
+    full screen's jackpot or -1).  Every jackpot drawn or won by the full
+    screen adds 1 to its event in ``events`` (``v_jack``, ``s_jack``).
     """
     H, R, respins, reset, model, full_units = fdims[0], fdims[1], fdims[2], fdims[3], fdims[4], fdims[5]
     if model == 2:
-        return play_counts(rng, mask, fdims, cell_num, cell_den, v_units, v_cum, s_units, s_cum)
+        return play_counts(
+            rng, mask, fdims, cell_num, cell_den, v_units, v_cum, v_jack, s_units, s_cum, s_jack, events
+        )
     n_cells = H * R
     full = (1 << n_cells) - 1
     award = 0
     for c in range(n_cells):
         if (mask >> c) & 1:
-            award += _prize(rng, s_units, s_cum)
+            award += _prize(rng, s_units, s_cum, s_jack, events)
     left = respins
     while left > 0 and mask != full:
         new = 0
@@ -100,17 +111,19 @@ def play_feature(
             mask |= new
             for c in range(n_cells):
                 if (new >> c) & 1:
-                    award += _prize(rng, v_units, v_cum)
+                    award += _prize(rng, v_units, v_cum, v_jack, events)
             left = respins if reset else left - 1
         else:
             left -= 1
     if mask == full:
+        if fdims[6] >= 0:
+            events[fdims[6]] += 1
         return award + full_units, 1
     return award, 0
 
 
 @nb.njit(cache=True)
-def play_counts(rng, code, fdims, cell_num, cell_den, v_units, v_cum, s_units, s_cum):
+def play_counts(rng, code, fdims, cell_num, cell_den, v_units, v_cum, v_jack, s_units, s_cum, s_jack, events):
     """Play the feature on per-reel counts of held coins (model 2: every cell
     of a reel lands alike, so which rows hold the coins does not matter):
     ``code`` = sum over reels of count(r) (H + 1)**r.  Each empty cell of reel
@@ -125,7 +138,7 @@ def play_counts(rng, code, fdims, cell_num, cell_den, v_units, v_cum, s_units, s
         held += cnt[r]
     award = 0
     for _ in range(held):
-        award += _prize(rng, s_units, s_cum)
+        award += _prize(rng, s_units, s_cum, s_jack, events)
     n_cells = H * R
     left = respins
     while left > 0 and held < n_cells:
@@ -140,11 +153,13 @@ def play_counts(rng, code, fdims, cell_num, cell_den, v_units, v_cum, s_units, s
         if new:
             held += new
             for _ in range(new):
-                award += _prize(rng, v_units, v_cum)
+                award += _prize(rng, v_units, v_cum, v_jack, events)
             left = respins if reset else left - 1
         else:
             left -= 1
     if held == n_cells:
+        if fdims[6] >= 0:
+            events[fdims[6]] += 1
         return award + full_units, 1
     return award, 0
 
@@ -189,7 +204,10 @@ def play_free_hold_and_spin(rng, fstop, hold):
     mask = hold_and_spin_start(fstop, hold[4], hold[1])
     if mask < 0:
         return 0.0
-    award, _ = play_feature(rng, mask, *hold[3])
+    # its jackpots are not the base-triggered feature's events: counted into a scratch array
+    f = hold[3]
+    scratch = np.zeros(max(f[0][6], f[11].max(), f[14].max()) + 1, dtype=np.int64)
+    award, _ = play_feature(rng, mask, *f, scratch)
     return award * hold[2][0]
 
 
@@ -204,7 +222,7 @@ def play_hold_and_spin(rng, mask, hold, events):
     total bet],), :func:`play_feature`'s arrays, the coin pattern per reel and
     stop of the free reel set) from :func:`hold_and_spin_args`.
     """
-    award, is_full = play_feature(rng, mask, *hold[3])
+    award, is_full = play_feature(rng, mask, *hold[3], events)
     at = hold[1][1]
     events[at] += 1
     events[at + 1] += is_full
@@ -221,14 +239,17 @@ def _patterns(game: Game, reel_set: str, symbol: str) -> np.ndarray:
     return out
 
 
-def _prize_arrays(table, g: Fraction) -> tuple:
+def _prize_arrays(table, g: Fraction, jackpots: dict) -> tuple:
     units = np.array([int(p.value / g) for p in table], dtype=np.int64)
-    return units, np.cumsum([p.weight for p in table]).astype(np.int64)
+    jack = np.array([jackpots.get(p.label, -1) for p in table], dtype=np.int64)
+    return units, np.cumsum([p.weight for p in table]).astype(np.int64), jack
 
 
-def feature_args(game: Game, spec: HoldAndSpinSpec) -> tuple:
-    """Arrays of :func:`play_feature` after ``rng, mask``, and the prize grid
-    step g [x total bet]."""
+def feature_args(game: Game, spec: HoldAndSpinSpec, at: int = -1) -> tuple:
+    """Arrays of :func:`play_feature` after ``rng, mask`` (its jackpot events
+    counted from index ``at`` of the events, in the order of
+    :func:`~slotmath.features.holdspin.jackpot_names`; -1: the first event index past the feature's
+    own), and the prize grid step g [x total bet]."""
     g = prize_grid(spec)
     H, R = game.rows, game.reels
     n_cells = H * R
@@ -260,11 +281,14 @@ def feature_args(game: Game, spec: HoldAndSpinSpec) -> tuple:
         fbound, fuse, ftable, fcum, fn = draw_args(game, spec.reels)
         fpat = _patterns(game, spec.reels, spec.symbol)
         model = 1
+    jackpots = {label: at + k for k, label in enumerate(jackpot_names(spec))} if at >= 0 else {}
+    full_jack = jackpots.get(spec.full_screen_label, -1) if spec.full_screen else -1
     fdims = np.array(
-        [H, R, spec.respins, int(spec.rule == "reset"), model, int(spec.full_screen / g)], dtype=np.int64
+        [H, R, spec.respins, int(spec.rule == "reset"), model, int(spec.full_screen / g), full_jack],
+        dtype=np.int64,
     )
-    v = _prize_arrays(spec.values, g)
-    s = _prize_arrays(spec.start_values, g)
+    v = _prize_arrays(spec.values, g, jackpots)
+    s = _prize_arrays(spec.start_values, g, jackpots)
     return (fdims, cell_num, cell_den, fbound, fuse, ftable, fcum, fn, fpat) + v + s, g
 
 
@@ -280,13 +304,13 @@ def hold_and_spin_args(game: Game, at: int, free_reels: str | None = None) -> tu
     H, R = game.rows, game.reels
     if spec is None:
         never = np.array([H * R + 1, at, H, 0, 0], dtype=np.int64)
-        unit = (np.zeros(1, dtype=np.int64), np.ones(1, dtype=np.int64))
-        fdims = np.array([H, R, 0, 0, 0, 0], dtype=np.int64)
+        unit = (np.zeros(1, dtype=np.int64), np.ones(1, dtype=np.int64), np.full(1, -1, dtype=np.int64))
+        fdims = np.array([H, R, 0, 0, 0, 0, -1], dtype=np.int64)
         cells = (np.zeros(H * R, dtype=np.int64), np.ones(H * R, dtype=np.int64))
         feature = (fdims, *cells, *draw_args(game, "base"), np.zeros((R, 1), dtype=np.int64), *unit, *unit)
         no_coins = np.zeros((R, max(len(s) for s in game.strips("base"))), dtype=np.int64)
         return (no_coins, never, np.ones(1), feature, no_coins), ()
-    feature, g = feature_args(game, spec)
+    feature, g = feature_args(game, spec, at + len(FEATURE_EVENTS))
     counts = int(feature[0][4] == 2)
     in_free = int(spec.in_free_games and free_reels is not None)
     head = np.array([spec.trigger, at, H, counts, in_free], dtype=np.int64)
@@ -299,7 +323,8 @@ def hold_and_spin_args(game: Game, at: int, free_reels: str | None = None) -> tu
 
     pat = coins(spec.base_reels)
     free = coins(free_reels) if in_free and free_reels is not None else np.zeros_like(pat)
-    return (pat, head, np.array([float(g)]), feature, free), FEATURE_EVENTS
+    names = tuple(jackpot_event(label) for label in jackpot_names(spec))
+    return (pat, head, np.array([float(g)]), feature, free), FEATURE_EVENTS + names
 
 
 @nb.njit(cache=True)
@@ -338,7 +363,7 @@ def bought_kernel(rng, n, cols, coins, feature, g, cap):
     events = np.zeros(len(FEATURE_EVENTS), dtype=np.int64)
     for i in range(n):
         start = _bought_start(rng, coins, H, R, on_counts, cells)
-        award, is_full = play_feature(rng, start, *feature)
+        award, is_full = play_feature(rng, start, *feature, events)  # no jackpot events (feature_args at -1)
         events[0] += 1
         events[1] += is_full
         events[2] += award

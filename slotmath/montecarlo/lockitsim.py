@@ -12,14 +12,19 @@ are in grid steps of :func:`lockit_args` (exact integers).
 The interface for a round kernel: ``args, g = lockit_args(game, level)``
 once, then per triggering window ``award = play_lockit(rng, mask, flag,
 args, events)`` [grid steps, x g = x total bet]; ``events`` is an int64
-array of 2 counters it adds to: full screens, marks on screen at the end.
+array it adds to: [0] full screens, [1] marks on screen at the end, and
+[3 + k] the hits of jackpot k of
+:func:`~slotmath.features.lockit_round.jackpot_names` ([2] is the slot's
+award, added by :func:`play_lockit_slot`).
 
 The lock-it is a slot of the round sampler
 (:mod:`slotmath.montecarlo.roundsim`, component ``lockit``) beside every
 other feature: :func:`lockit_slot_args` once, :func:`lockit_start` reads
 the trigger off the base stops (``trigger`` or more held symbols),
 :func:`play_lockit_slot` plays it and counts its events
-(:data:`~slotmath.features.lockit_round.FEATURE_EVENTS`).
+(:data:`~slotmath.features.lockit_round.FEATURE_EVENTS`, then ``lockit
+jackpot NAME`` per jackpot: every shape award and wheel outcome naming it
+counts one hit).
 """
 
 from __future__ import annotations
@@ -34,6 +39,8 @@ from slotmath.errors import ensure
 from slotmath.features.lockit_round import (
     FEATURE_EVENTS,
     award_step,
+    jackpot_event,
+    jackpot_names,
     load_line_lockit,
     required_lockit,
     shape_counts,
@@ -95,7 +102,9 @@ def play_lockit(rng, mask, flag, args, events):
     """Play one lock-it from (``mask``, ``flag``); returns its award [grid steps].
 
     ``args`` = (dims, before, after, packed, awards, wheel) of :func:`lockit_args`;
-    ``events[0]`` += 1 on a full screen, ``events[1]`` += 1 for a mark at the end.
+    ``events[0]`` += 1 on a full screen, ``events[1]`` += 1 for a mark at the end,
+    ``events[j]`` += 1 for each jackpot drawn (``j`` its entry's index in the
+    awards' or wheel's jackpot array, -1 for a plain prize).
     """
     dims, before, after, packed, awards, wheel = args
     H, R, spins, reset, mark_paid = dims[0], dims[1], dims[2], dims[3], dims[4]
@@ -104,17 +113,25 @@ def play_lockit(rng, mask, flag, args, events):
         events[0] += 1
     if flag:
         events[1] += 1
-    units, cum, n = awards
+    units, cum, n, jack = awards
     award = 0
     for sh in range(packed.shape[1]):
         for _ in range(packed[mask, sh]):
-            award += units[sh, weighted_index(rng, cum[sh], n[sh])]
+            j = weighted_index(rng, cum[sh], n[sh])
+            award += units[sh, j]
+            if jack[sh, j] >= 0:
+                events[jack[sh, j]] += 1
     if flag and mark_paid:
-        w_units, w_cum, pre = wheel
+        w_units, w_cum, pre, w_jack = wheel
         if uniform_below(rng, pre[1]) < pre[0]:
             award += pre[2]
+            if pre[3] >= 0:
+                events[pre[3]] += 1
         else:
-            award += w_units[weighted_index(rng, w_cum, w_cum.shape[0])]
+            j = weighted_index(rng, w_cum, w_cum.shape[0])
+            award += w_units[j]
+            if w_jack[j] >= 0:
+                events[w_jack[j]] += 1
     return award
 
 
@@ -141,11 +158,14 @@ def _table(entries, g: Fraction) -> tuple:
 
 
 def lockit_args(game: Game, level: int) -> tuple:
-    """``(args of play_lockit, grid step g [x total bet])`` at bet ``level``."""
+    """``(args of play_lockit, grid step g [x total bet])`` at bet ``level``;
+    jackpot k of :func:`~slotmath.features.lockit_round.jackpot_names` counts
+    at index 3 + k of ``play_lockit``'s events."""
     from slotmath.features import wheel as wheel_mod
 
     lk = required_lockit(game)
     g = award_step(lk, level)
+    at = {label: 3 + k for k, label in enumerate(jackpot_names(lk, level))}
     src = lk.source
     before = (draw_args(game, src.reels), _patterns(game, lk, src.reels))
     after_set = src.after_mark or src.reels
@@ -157,23 +177,28 @@ def lockit_args(game: Game, level: int) -> tuple:
     k = max(len(t) for t in tables)
     units = np.zeros((len(tables), k), dtype=np.int64)
     cum = np.ones((len(tables), k), dtype=np.int64)
+    jack = np.full((len(tables), k), -1, dtype=np.int64)
     n = np.array([len(t) for t in tables], dtype=np.int64)
     for s, t in enumerate(tables):
         u, c = _table(([a.value for a in t], [a.weight for a in t]), g)
         units[s, : len(t)], cum[s, : len(t)] = u, c
+        jack[s, : len(t)] = [at.get(a.label, -1) for a in t]
     if lk.mark_paid:
         w = lk.wheel
         w_units, w_cum = _table(([v for _, v, _ in w.segments], [x for _, _, x in w.segments]), g)
         q = w.pre_probability
         if q.denominator >= MAX_REEL_WEIGHT:
             raise ValueError(f"{game.name}: the wheel's before probability needs a denominator below 2**62")
-        pre = np.array([q.numerator, q.denominator, int(w.pre_prize / g)], dtype=np.int64)
+        pre_jack = at.get(w.pre_name, -1) if q else -1
+        pre = np.array([q.numerator, q.denominator, int(w.pre_prize / g), pre_jack], dtype=np.int64)
+        w_jack = np.array([at.get(label, -1) for label, _, _ in w.segments], dtype=np.int64)
         ensure(wheel_mod.outcomes(w), "lockitsim.py: expected wheel_mod.outcomes(w)")  # declared segments
     else:
-        w_units, w_cum, pre = [0], np.ones(1, dtype=np.int64), np.array([0, 1, 0], dtype=np.int64)
+        w_units, w_cum, pre = [0], np.ones(1, dtype=np.int64), np.array([0, 1, 0, -1], dtype=np.int64)
+        w_jack = np.full(1, -1, dtype=np.int64)
     packed = np.ascontiguousarray(shape_counts(game, lk.spec), dtype=np.int64)
-    wheel = (np.array(w_units, dtype=np.int64), w_cum, pre)
-    return (dims, before, after, packed, (units, cum, n), wheel), g
+    wheel = (np.array(w_units, dtype=np.int64), w_cum, pre, w_jack)
+    return (dims, before, after, packed, (units, cum, n, jack), wheel), g
 
 
 @nb.njit(cache=True, inline="always")
@@ -203,7 +228,7 @@ def play_lockit_slot(rng, state, lock, events):
     :func:`lockit_start`, count its events from ``head[1]``; its award [x total bet]."""
     head, g, args = lock[2], lock[3], lock[4]
     at = head[1]
-    award = play_lockit(rng, state >> 1, state & 1, args, events[at + 1 : at + 3])
+    award = play_lockit(rng, state >> 1, state & 1, args, events[at + 1 :])
     events[at] += 1
     events[at + 3] += award
     return award * g[0]
@@ -226,12 +251,14 @@ def lockit_slot_args(game: Game, level: int, at: int) -> tuple:
         reels = (draw_args(game, "base"), pats)
         one = np.ones(1, dtype=np.int64)
         dims = np.array([H, R, 0, 0, 0], dtype=np.int64)
-        awards = (np.zeros((1, 1), dtype=np.int64), np.ones((1, 1), dtype=np.int64), one)
-        wheel = (np.zeros(1, dtype=np.int64), one, np.array([0, 1, 0], dtype=np.int64))
+        no_jack = np.full((1, 1), -1, dtype=np.int64)
+        awards = (np.zeros((1, 1), dtype=np.int64), np.ones((1, 1), dtype=np.int64), one, no_jack)
+        wheel = (np.zeros(1, dtype=np.int64), one, np.array([0, 1, 0, -1], dtype=np.int64), no_jack[0])
         args = (dims, reels, reels, np.zeros((1, 1), dtype=np.int64), awards, wheel)
         return (none, none, head, np.ones(1), args), ()
     lk = required_lockit(game)
     args, g = lockit_args(game, level)
     pat, mpat, _ = _patterns(game, lk, "base")
     head = np.array([lk.spec.trigger, at, H, H * R], dtype=np.int64)
-    return (pat, mpat, head, np.array([float(g)]), args), FEATURE_EVENTS
+    names = tuple(jackpot_event(label) for label in jackpot_names(lk, level))
+    return (pat, mpat, head, np.array([float(g)]), args), FEATURE_EVENTS + names

@@ -34,7 +34,11 @@ hold-and-spin, 7 the lock-it.
 Events: the base spin's line and scatter events, then each declared
 feature's (free games: ``free_games`` triggers and ``free_games_played``;
 hold-and-spin: :data:`slotmath.features.holdspin.FEATURE_EVENTS`; lock-it:
-:data:`slotmath.features.lockit_round.FEATURE_EVENTS`).
+:data:`slotmath.features.lockit_round.FEATURE_EVENTS`; each followed by one
+event per jackpot it pays, ``<feature> jackpot NAME``; wheel and selection:
+their starts and jackpots, :func:`prize_args`).  Every jackpot event counts
+the jackpots the sampler draws, compared with the feature's exact hits per
+round.
 
 Adding a base-triggered feature
 -------------------------------
@@ -164,11 +168,15 @@ def _pick(rng, cum):
 
 
 @nb.njit(cache=True)
-def _wheel_spins(rng, spins, values, cum):
-    """Total of ``spins`` wheel awards [x total bet]."""
+def _wheel_spins(rng, spins, values, cum, jack, events):
+    """Total of ``spins`` wheel awards [x total bet]; a jackpot outcome ``j``
+    counts one hit of event ``jack[j]`` (-1: a plain prize)."""
     out = 0.0
     for _ in range(spins):
-        out += values[_pick(rng, cum)]
+        j = _pick(rng, cum)
+        out += values[j]
+        if jack[j] >= 0:
+            events[jack[j]] += 1
     return out
 
 
@@ -183,7 +191,7 @@ def _features(rng, comp, starts, fstop, window, events, fg_events, sets, feat, p
     c, mask, lstate, cw, cs = starts
     _, _, free_draw, free_ev, _, free_ways = sets
     games, prize, mults, fg_at = feat[2], feat[3], feat[9], feat[7][0]
-    _, _, pp, wvalues, wcum, ccum, cprize, cgames, cmult, cwheel = prizes
+    _, _, pp, wvalues, wcum, ccum, cprize, cgames, cmult, cwheel, pev, wjack, sjack, cjack = prizes
     if games[c] > 0:
         events[fg_at] += 1
         fg, played = _free_play(
@@ -196,10 +204,14 @@ def _features(rng, comp, starts, fstop, window, events, fg_events, sets, feat, p
     if lstate >= 0:
         comp[7] = play_lockit_slot(rng, lstate, lock, events)
     if cw >= pp[0]:
-        comp[4] = _wheel_spins(rng, pp[1], wvalues, wcum)
+        events[pev[0]] += 1
+        comp[4] = _wheel_spins(rng, pp[1], wvalues, wcum, wjack, events)
     if cs >= pp[2]:
+        events[pev[1]] += 1
         k = _pick(rng, ccum)
-        comp[5] = cprize[k] + _wheel_spins(rng, cwheel[k], wvalues, wcum)
+        if cjack[k] >= 0:
+            events[cjack[k]] += 1
+        comp[5] = cprize[k] + _wheel_spins(rng, cwheel[k], wvalues, wcum, sjack, events)
         if cgames[k] > 0:
             fg, _ = _free_play(
                 rng, cgames[k], fstop, window, fg_events, free_draw, free_ev, free_ways, feat, hold
@@ -378,15 +390,21 @@ def sampler_args(game: Game, level: int) -> tuple:
     names += hold_events
     lock, lock_events = lockit_slot_args(game, level, len(names))
     names += lock_events
-    prizes = prize_args(game, level, base_ev[1])
+    prizes, prize_events = prize_args(game, level, base_ev[1], len(names))
+    names += prize_events
     sets = (base_draw, base_ev, free_draw, free_ev, base_ways, free_ways)
     return (np.array([len(names)], dtype=np.int64), *sets, feat, prizes, hold, lock), names
 
 
-def prize_args(game: Game, level: int, sym: np.ndarray) -> tuple:
+def prize_args(game: Game, level: int, sym: np.ndarray, at: int) -> tuple:
     """The ``prizes`` argument of :func:`_round` from ``options.wheel`` and
-    ``options.selection`` (never triggered when absent)."""
+    ``options.selection`` (never triggered when absent), and the names of
+    their events, counted from index ``at``: ``wheel starts`` and ``wheel
+    jackpot NAME`` per jackpot of the wheel, ``selection starts`` and
+    ``selection jackpot NAME`` per jackpot a choice pays (its label or its
+    wheel spins'), named by :func:`slotmath.features.prizes.prize_event`."""
     from slotmath.features import wheel as wheel_mod
+    from slotmath.features.prizes import jackpot_rates, prize_event
 
     never = game.reels * game.rows + 1
     none = np.zeros(sym.shape[:2], dtype=np.int64)
@@ -395,6 +413,14 @@ def prize_args(game: Game, level: int, sym: np.ndarray) -> tuple:
     wvalues, wcum = np.zeros(1), np.ones(1)
     ccum, cprize, cmult = np.ones(1), np.zeros(1), np.zeros(1)
     cgames, cwheel = np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64)
+    pev = np.zeros(2, dtype=np.int64)  # never counted where never triggered
+    wjack, sjack, cjack = (np.full(1, -1, dtype=np.int64) for _ in range(3))
+    names: list = []
+
+    def event(name: str) -> int:
+        names.append(name)
+        return at + len(names) - 1
+
     from slotmath.features.prizes import plays_prizes
 
     if plays_prizes(game):  # else absent, or the lock-it's mark award (its slot spins it)
@@ -408,6 +434,9 @@ def prize_args(game: Game, level: int, sym: np.ndarray) -> tuple:
             if prizes.wheel.symbol is not None:
                 wtrig = _trigger_counts(game, sym, prizes.wheel.symbol)
                 pp[0], pp[1] = prizes.wheel.trigger or 0, prizes.wheel.spins
+                pev[0] = event(prize_event("wheel"))
+                named = {k: event(prize_event("wheel", k)) for k in jackpot_rates(prizes.wheel.wheel)}
+                wjack = np.array([named.get(label, -1) for label, _, _ in o], dtype=np.int64)
         sel = prizes.selection
         if sel is not None:
             strig = _trigger_counts(game, sym, sel.symbol)
@@ -415,13 +444,21 @@ def prize_args(game: Game, level: int, sym: np.ndarray) -> tuple:
             # the policy's choice probabilities (max_rtp compares the exact means)
             odds = selection_feature(game, level, sel, prizes).odds
             ensure(odds is not None, "roundsim.py: expected odds is not None")
-            probs = odds({0: 1})["choices"]
+            figures = odds({0: 1})
+            probs = figures["choices"]
+            pev[1] = event(prize_event("selection"))
+            named = {k: event(prize_event("selection", k)) for k in figures["jackpots"]}
+            cjack = np.array([named.get(c.label, -1) if c.label else -1 for c in sel.choices], dtype=np.int64)
+            if prizes.wheel is not None:
+                o = wheel_mod.outcomes(prizes.wheel.wheel)
+                sjack = np.array([named.get(label, -1) for label, _, _ in o], dtype=np.int64)
             ccum = np.cumsum([probs[c.name]["probability"] for c in sel.choices])
             cprize = np.array([float(c.prize) for c in sel.choices])
             cgames = np.array([c.free_games for c in sel.choices], dtype=np.int64)
             cmult = np.array([float(c.multiplier or 0) for c in sel.choices])
             cwheel = np.array([c.wheel for c in sel.choices], dtype=np.int64)
-    return (wtrig, strig, pp, wvalues, wcum, ccum, cprize, cgames, cmult, cwheel)
+    args = (wtrig, strig, pp, wvalues, wcum, ccum, cprize, cgames, cmult, cwheel, pev, wjack, sjack, cjack)
+    return args, tuple(names)
 
 
 def round_sampler(game: Game, level: int, part_names: tuple = COMPONENTS) -> RoundSampler:

@@ -450,14 +450,50 @@ def sessions(sheet: ParSheet) -> Section:
     )
 
 
-def features(sheet: ParSheet) -> Section:
-    tables = feature_tables(sheet.par.features, sheet.par.tables, sheet.game)
-    text = "" if tables else "This game has no feature beyond its line and scatter pays."
-    return sheet._section("features", tables, text=text)
+def features(sheet: ParSheet) -> list:
+    """The feature sheets: a numbered section per declared feature, holding the
+    tables whose titles name it (:func:`slotmath.rules.featuretables.feature_of`),
+    in the order of the rules' tables, then (key ``features``) the figures no
+    single feature owns; a game without features has the ``features`` section
+    alone, saying so."""
+    from slotmath.rules.featuretables import TITLES, feature_of
+
+    groups: dict = {}
+    rest: list = []
+    for t in feature_tables(sheet.par.features, sheet.par.tables, sheet.game):
+        name = feature_of(t.title)
+        (rest if name is None else groups.setdefault(name, [])).append(t)
+    out = [
+        Section(
+            f"features-{name}",
+            f"Feature: {TITLES[name]}",
+            TITLES[name][:31],
+            tables,
+            text=f"{TITLES[name]}: the rules in words, then the exact odds and awards "
+            "(per round of the base game unless a column says otherwise).",
+        )
+        for name, tables in groups.items()
+    ]
+    if rest or not out:
+        text = "" if rest else "This game has no feature beyond its line and scatter pays."
+        section = sheet._section("features", rest, text=text)
+        if out:
+            section.title = "Other feature figures"
+        out.append(section)
+    return out
+
+
+#: Column of the events' table: the power of each event's check.
+POWER = "power: smallest error detected [% of exact rate]"
 
 
 def simulation(sheet: ParSheet) -> Section:
-    from slotmath.montecarlo.convergence import EXACT_COUNT_BELOW, Z_PASS, detectable_rtp_error
+    from slotmath.montecarlo.convergence import (
+        EXACT_COUNT_BELOW,
+        Z_PASS,
+        detectable_rate_error,
+        detectable_rtp_error,
+    )
     from slotmath.montecarlo.run import chunks_text
 
     sim = sheet.simulation
@@ -559,6 +595,10 @@ def simulation(sheet: ParSheet) -> Section:
                 ],
                 "z": e["z"],
                 "check": [agreement_word(z) for z in e["z"]],
+                POWER: [
+                    detectable_rate_error(None if x is None else float(x), float(se), int(conv.rounds))
+                    for x, se in zip(e["exact"], e["se"], strict=True)
+                ],
             }
         )
         tables.append(
@@ -573,12 +613,16 @@ def simulation(sheet: ParSheet) -> Section:
                     "exact 1 in N": "odds",
                     "z": "z",
                     "check": "text",
+                    POWER: "pct",
                 },
                 note=f"Events expected fewer than {EXACT_COUNT_BELOW} times are "
                 "tested with the exact Poisson tail probability (its z is "
                 "the equivalent normal quantile); 1 in N is blank for an "
                 "event never seen, and for a count that is not an event (games "
-                "played, the award in prize steps), whose figure is its mean per round.",
+                "played, the award in prize steps), whose figure is its mean per round. "
+                f"Power: the smallest error of the rate the check flags (|z| >= {Z_PASS:g}), "
+                "as a % of the exact rate (Z x standard error / exact). Jackpot rows count "
+                "every jackpot the sampler pays (its hits per round).",
             )
         )
     h = conv.histogram

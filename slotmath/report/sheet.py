@@ -81,7 +81,15 @@ class ParSheet:
         """Display section ``key`` in a notebook (tables and figures)."""
         from IPython.display import HTML, display
 
-        display(HTML(self.section_html(key)))
+        display(HTML("\n".join(self.section_html(k) for k in self.group(key))))
+
+    def group(self, key: str) -> list:
+        """The section keys ``show(key)`` displays: ``features`` stands for
+        every feature's own section and the other feature figures; any other
+        key for its own section."""
+        if key != "features":
+            return [key]
+        return [k for k in self.sections if k.startswith("features-")] + ["features"]
 
     def section_html(self, key: str) -> str:
         """Section ``key`` as HTML: its numbered heading, introduction,
@@ -96,7 +104,7 @@ class ParSheet:
         sec = self.sections[key]
         number = list(self.sections).index(key) + 1
         head = [f'<h2 id="sec-{key}" class="par-section">{number}. {escape(sec.title)}</h2>']
-        intro = SECTIONS[key][2]
+        intro = SECTIONS[key][2] if key in SECTIONS else ""
         head += [f'<p class="par-intro">{escape(t)}</p>' for t in (intro, sec.text) if t]
         blocks = []
         figures = [figure_html(build(), caption) for caption, build in sec.figures]
@@ -201,7 +209,8 @@ class ParSheet:
             figure_sections.simulation,
             figure_sections.notes,
         )
-        out = {s.key: s for s in (b(self) for b in builders) if s is not None}
+        built = (b(self) for b in builders)
+        out = {s.key: s for x in built for s in (x if isinstance(x, list) else [x]) if s is not None}
         if self.game.modes:  # every bet mode side by side, beside the base mode's figures
             out["summary"].tables.append(figure_sections.modes_table(self))
         return out

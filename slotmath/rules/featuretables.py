@@ -11,7 +11,14 @@ sheet shows them in its features section.
 * hold-and-spin: the rules in words; the coin prize tables; the jackpots
   (hits per round, 1 in N rounds, share of RTP); the coins at the trigger and
   at the end; the full-screen odds;
-* wheel and selection: every segment's or choice's odds and value.
+* lock-it: the rules in words; each shape's prizes; trigger, full-screen and
+  mark odds; the jackpots; the award's mean and share of RTP; the held cells
+  at the trigger and at the end;
+* wheel and selection: every segment's or choice's odds and value; the start
+  odds, mean award and share of RTP; the jackpots.
+
+:func:`feature_of` names the feature a table belongs to (the PAR sheet gives
+each feature a section of its own).
 """
 
 from __future__ import annotations
@@ -35,16 +42,19 @@ def _share(value: float, rtp: float) -> float:
     return value / rtp if rtp else 0.0
 
 
-def feature_tables(game: Game, figures: dict, rtp: float) -> dict:
+def feature_tables(game: Game, figures: dict, rtp: float, level: int | None = None) -> dict:
     """{title: DataFrame} of every feature in ``figures`` (the round's
-    feature figures), ``rtp`` the round's RTP [x total bet]."""
+    feature figures), ``rtp`` the round's RTP [x total bet], ``level`` the
+    bet level (default the lowest; the lock-it's award tables are per level)."""
     out: dict = {}
     if figures.get("free_games", {}).get("by_count"):
         out.update(free_games_tables(game, figures["free_games"], rtp))
     if "hold_and_spin" in figures:
         out.update(hold_and_spin_tables(game, figures["hold_and_spin"], rtp))
+    if "lockit" in figures:
+        out.update(lockit_tables(game, figures["lockit"], rtp, game.bet(level).level))
     if "wheel" in figures:
-        out.update(wheel_tables(figures["wheel"], rtp))
+        out.update(wheel_tables(game, figures["wheel"], rtp))
     if "selection" in figures:
         sel = figures["selection"]
         rows = [
@@ -56,6 +66,47 @@ def feature_tables(game: Game, figures: dict, rtp: float) -> dict:
             for name, v in sel["choices"].items()
         ]
         out[f"Selection choices (policy {sel['policy']})"] = pd.DataFrame(rows)
+        out.update(start_and_jackpot_tables("Selection", sel, rtp, jackpot_values(game)))
+    return out
+
+
+def trigger_row(event: str, p: float) -> dict:
+    """A row of a feature's odds table: ``event`` with its probability per
+    round and 1 in N rounds."""
+    return {"event": event, "probability per round": p, f"odds [{ONE_IN}]": _one_in(p)}
+
+
+def jackpot_rows(hits: dict, values: dict, rtp: float) -> list:
+    """Rows of a jackpots table: each jackpot's value [x total bet] (``values``
+    by label), expected hits per round (``hits``), 1 in N rounds and share of
+    the RTP."""
+    return [
+        {
+            "jackpot": label,
+            "value [x total bet]": values.get(label, 0.0),
+            "hits per round": n,
+            f"odds [{ONE_IN}]": _one_in(n),
+            SHARE: _share(n * values.get(label, 0.0), rtp),
+        }
+        for label, n in hits.items()
+    ]
+
+
+def start_and_jackpot_tables(title: str, fig: dict, rtp: float, values: dict | None = None) -> dict:
+    """A wheel's or selection's start odds and mean award, and its jackpots
+    (``fig["jackpots"]``: {label: {per_round, ...}}; ``values`` by label)."""
+    p = fig["trigger_probability"]
+    out = {
+        f"{title}: start odds and award": pd.DataFrame(
+            [
+                trigger_row(f"the {title.lower()} starts", p)
+                | {"mean award [x total bet]": fig["mean_award"], SHARE: _share(p * fig["mean_award"], rtp)}
+            ]
+        )
+    }
+    hits = {k: v["per_round"] for k, v in fig.get("jackpots", {}).items()}
+    if hits:
+        out[f"{title}: jackpots"] = pd.DataFrame(jackpot_rows(hits, values or {}, rtp))
     return out
 
 
@@ -67,6 +118,17 @@ TITLES = {
     "wheel": "Wheel",
     "selection": "Selection",
 }
+
+
+def feature_of(title: str) -> str | None:
+    """The feature a table belongs to, by the name its title starts with
+    (:data:`TITLES`: ``Free games: rules`` -> ``free_games``); None for a
+    table of no single feature."""
+    for name, words in TITLES.items():
+        for w in (words, name.replace("_", " ").capitalize()):  # the JSON figures' title too
+            if title == w or title.startswith((f"{w}:", f"{w} ")):
+                return name
+    return None
 
 
 def award_bands(wins, probs, trigger: float) -> pd.DataFrame:
@@ -239,26 +301,12 @@ def hold_and_spin_tables(game: Game, hs: dict, rtp: float) -> dict:
     values = {x.label: float(x.value) for x in spec.values + spec.start_values}
     if spec.full_screen:
         values[spec.full_screen_label] = float(spec.full_screen)
-    jackpots = []
-    for label, hits in hs.get("jackpot_hits_per_round", {}).items():
-        value = values.get(label, 0.0)
-        jackpots.append(
-            {
-                "jackpot": label,
-                "value [x total bet]": value,
-                "hits per round": hits,
-                f"odds [{ONE_IN}]": _one_in(hits),
-                SHARE: _share(hits * value, rtp),
-            }
-        )
+    jackpots = jackpot_rows(hs.get("jackpot_hits_per_round", {}), values, rtp)
     if jackpots:
         out["Hold-and-spin: jackpots"] = pd.DataFrame(jackpots)
     p, full = hs["trigger_probability"], hs["full_screen_probability"]
     out["Hold-and-spin: trigger and full-screen odds"] = pd.DataFrame(
-        [
-            {"event": "the feature starts", "probability per round": p, f"odds [{ONE_IN}]": _one_in(p)},
-            {"event": "a full screen", "probability per round": full, f"odds [{ONE_IN}]": _one_in(full)},
-        ]
+        [trigger_row("the feature starts", p), trigger_row("a full screen", full)]
     )
     out["Hold-and-spin: award"] = pd.DataFrame(
         [
@@ -274,7 +322,100 @@ def hold_and_spin_tables(game: Game, hs: dict, rtp: float) -> dict:
     return out
 
 
-def wheel_tables(wheel: dict, rtp: float) -> dict:
+def lockit_rules(game: Game) -> list:
+    """The declared lock-it (its base-game source) in words."""
+    from slotmath.features.lockit_round import load_line_lockit
+
+    lk = load_line_lockit(game)
+    if lk is None:
+        return []
+    spec, src = lk.spec, lk.source
+    held = " or ".join(spec.symbols)
+    out = [
+        f"{spec.trigger} or more {held} anywhere on the base window start the feature; "
+        "they hold and every other cell respins.",
+        f"{src.spins} respins on reel set {src.reels}; "
+        + ("a new held symbol resets them." if spec.rule == "reset" else "they count down whatever lands."),
+    ]
+    if spec.mark is not None:
+        out.append(
+            f"{spec.mark} is a held symbol carrying a mark"
+            + (f"; once one is on screen the respins use reel set {src.after_mark}" if src.after_mark else "")
+            + ("; a mark on screen at the end spins the wheel once" if lk.mark_paid else "")
+            + "."
+        )
+    names = ", ".join(spec.shape_names)
+    out.append(
+        f"At the end the held cells are packed into the shapes {names} ({spec.packing}, {spec.order} order); "
+        f"each shape draws a prize from award table {src.awards}; the feature pays the sum."
+    )
+    return out
+
+
+def lockit_tables(game: Game, lk: dict, rtp: float, level: int) -> dict:
+    """Lock-it: rules, each shape's prizes, trigger / full-screen / mark odds,
+    jackpots and the award's mean and share of RTP."""
+    from slotmath.features.lockit_round import load_line_lockit
+
+    line = load_line_lockit(game)
+    if line is None:
+        return {}
+    spec = line.spec
+    rows = []
+    for shape, awards in zip(spec.shape_names, spec.awards.table(line.source.awards, level), strict=True):
+        total = sum(a.weight for a in awards)
+        rows += [
+            {
+                "shape": shape,
+                "prize": a.label,
+                "value [x total bet]": float(a.value),
+                "weight": a.weight,
+                "probability per shape": float(Fraction(a.weight, total)),
+            }
+            for a in awards
+        ]
+    p = lk["trigger_probability"]
+    odds = [trigger_row("the feature starts", p), trigger_row("a full screen", lk["full_screen_probability"])]
+    if spec.mark is not None:
+        odds.append(trigger_row(f"a mark ({spec.mark}) on screen at the end", lk["mark_probability"]))
+    out = {
+        "Lock-it: rules": pd.DataFrame({"rule": lockit_rules(game)}),
+        "Lock-it: shape prizes": pd.DataFrame(rows),
+        "Lock-it: trigger, full-screen and mark odds": pd.DataFrame(odds),
+    }
+    values = {name: float(v) for name, v in line.jackpots.items()}
+    jackpots = jackpot_rows(lk.get("jackpot_hits_per_round", {}), values, rtp)
+    if jackpots:
+        out["Lock-it: jackpots"] = pd.DataFrame(jackpots)
+    out["Lock-it: held cells given a trigger"] = pd.DataFrame(
+        {
+            "held cells": [r["cells"] for r in lk["cells_given_trigger"]],
+            "probability given a trigger: at the trigger": [
+                r["at_trigger"] for r in lk["cells_given_trigger"]
+            ],
+            "probability given a trigger: at the end": [r["at_end"] for r in lk["cells_given_trigger"]],
+        }
+    )
+    out["Lock-it: award"] = pd.DataFrame(
+        [
+            {
+                "mean award [x total bet]": lk["mean_award"],
+                "full screen given a trigger [probability]": lk["full_screen_given_trigger"],
+                SHARE: _share(lk["rtp"], rtp),
+            }
+        ]
+    )
+    return out
+
+
+def jackpot_values(game: Game) -> dict:
+    """{name: value [x total bet]} of ``options.jackpots`` (a progressive's is 0)."""
+    from slotmath.features.options import load_features
+
+    return {name: float(v) for name, v in load_features(game).jackpots.items()}
+
+
+def wheel_tables(game: Game, wheel: dict, rtp: float) -> dict:
     """Wheel: every segment's value and odds per spin."""
     rows = [
         {
@@ -285,4 +426,5 @@ def wheel_tables(wheel: dict, rtp: float) -> dict:
         }
         for o in wheel["outcomes"]
     ]
-    return {"Wheel (one spin)": pd.DataFrame(rows)}
+    values = jackpot_values(game) | {o["outcome"]: o["value"] for o in wheel["outcomes"]}
+    return {"Wheel (one spin)": pd.DataFrame(rows), **start_and_jackpot_tables("Wheel", wheel, rtp, values)}

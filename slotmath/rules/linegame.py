@@ -230,7 +230,7 @@ def _analyse_lines(game: Game, level: int, reel_set: str) -> ParResult:
         features=figures,
         tables={
             **result.tables,
-            **par_tables(game, law.figures, float(law.rtp)),
+            **par_tables(game, law.figures, float(law.rtp), level),
             **feature_tables(law),
             **award_tables(law, features),
             **progressive_tables(figures.get("progressive", {})),
@@ -517,16 +517,17 @@ def feature_tables(law) -> dict:
     out = {}
     hs = law.figures.get("hold_and_spin")
     if hs:
-        from slotmath.features.holdspin import COINS_TABLE
+        from slotmath.features.holdspin import COINS_TABLE, coins_table
 
-        out[COINS_TABLE] = pd.DataFrame(hs["coins_given_trigger"])
+        out[COINS_TABLE] = coins_table(hs)
     lk = law.figures.get("lockit")
     if lk:
         from slotmath.features.lockit_round import SHAPES_TABLE
 
         out[SHAPES_TABLE] = pd.DataFrame(lk["shapes_given_trigger"]).rename(
             columns={
-                "expected": "per feature",
+                "expected": "expected shapes per feature",
+                "rtp": "RTP [x total bet]",
                 "mean_award": "mean award [x total bet]",
             }
         )

@@ -31,6 +31,7 @@ from slotmath.features.holdspin import (
     PrizeSums,
     award_grid_laws,
     check_jackpots,
+    coins_table,
     depends_on_count_only,
     feature_odds,
     hold_and_spin_means,
@@ -229,7 +230,6 @@ def hold_and_spin_par(game: Game, level: int | None = None, exact: bool | None =
     The round is a base spin (line and scatter pays) followed by the feature
     when the window shows ``trigger`` or more coins.
     """
-    import pandas as pd
 
     from slotmath.engine.combinations import combination_table, line_rtp
     from slotmath.rules.result import ParResult
@@ -258,7 +258,7 @@ def hold_and_spin_par(game: Game, level: int | None = None, exact: bool | None =
         combinations=table,
         per_line_rtp=per_line,
         features={"hold_and_spin": odds, "event_rates": odds.pop("event_rates")},
-        tables={COINS_TABLE: pd.DataFrame(odds["coins_given_trigger"])},
+        tables={COINS_TABLE: coins_table(odds)},
         notes=_notes(game, spec, isinstance(comps["hold_and_spin"], Fraction)),
     )
 
