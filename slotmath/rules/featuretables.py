@@ -274,15 +274,18 @@ def hold_and_spin_rules(spec) -> list:
     return out
 
 
-def _prize_rows(table, which: str) -> list:
+def _prize_rows(table, head: dict, per: str) -> list:
+    """Rows of a weighted prize table (entries with ``label``, ``value`` [x
+    total bet] and ``weight``), each led by ``head``, with the probability
+    of each prize per ``per`` (a coin, a shape)."""
     total = sum(x.weight for x in table)
     return [
         {
-            "table": which,
+            **head,
             "prize": x.label,
             "value [x total bet]": float(x.value),
             "weight": x.weight,
-            "probability per coin": float(Fraction(x.weight, total)),
+            f"probability per {per}": float(Fraction(x.weight, total)),
         }
         for x in table
     ]
@@ -294,9 +297,9 @@ def hold_and_spin_tables(game: Game, hs: dict, rtp: float) -> dict:
 
     spec = load_hold_and_spin(game)
     out = {"Hold-and-spin: rules": pd.DataFrame({"rule": hold_and_spin_rules(spec)})}
-    rows = _prize_rows(spec.values, "every coin")
+    rows = _prize_rows(spec.values, {"table": "every coin"}, "coin")
     if spec.start_values != spec.values:
-        rows = _prize_rows(spec.start_values, "coins of the trigger") + rows
+        rows = _prize_rows(spec.start_values, {"table": "coins of the trigger"}, "coin") + rows
     out["Hold-and-spin: coin prizes"] = pd.DataFrame(rows)
     values = {x.label: float(x.value) for x in spec.values + spec.start_values}
     if spec.full_screen:
@@ -363,17 +366,7 @@ def lockit_tables(game: Game, lk: dict, rtp: float, level: int) -> dict:
     spec = line.spec
     rows = []
     for shape, awards in zip(spec.shape_names, spec.awards.table(line.source.awards, level), strict=True):
-        total = sum(a.weight for a in awards)
-        rows += [
-            {
-                "shape": shape,
-                "prize": a.label,
-                "value [x total bet]": float(a.value),
-                "weight": a.weight,
-                "probability per shape": float(Fraction(a.weight, total)),
-            }
-            for a in awards
-        ]
+        rows += _prize_rows(awards, {"shape": shape}, "shape")
     p = lk["trigger_probability"]
     odds = [trigger_row("the feature starts", p), trigger_row("a full screen", lk["full_screen_probability"])]
     if spec.mark is not None:
