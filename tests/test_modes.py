@@ -239,3 +239,28 @@ def test_par_sheet_shows_every_mode(tmp_path, toy):
         "buy_capped",
     ]
     assert [line.split()[-1] for line in modes.splitlines() if line.startswith("RTP exact")][2] == "3/4"
+
+
+def test_each_declared_mode_has_a_section_on_the_page(toy):
+    # the sheet (not only the workbook) shows what differs in each declared
+    # mode: its headline figures per unit of cost, its round's wins by size
+    # (the same law as its PAR: probabilities summing to 1, shares of its
+    # mean round win summing to 1) and what the mode changes, in words
+    from slotmath.report.sheet import par_sheet
+
+    sheet = par_sheet(toy, spins=0, session_lengths=(10,))
+    assert sheet.group("modes") == ["modes-ante", "modes-buy", "modes-buy_capped"]
+    keys = list(sheet.sections)
+    assert keys.index("features") < keys.index("modes-ante") < keys.index("simulation")
+    buy = sheet.sections["modes-buy"]
+    assert buy.text.startswith("Costs ") and "Buys the free games at once" in buy.text
+    bands = next(t for t in buy.tables if t.title == "Mode buy: round win by size [x total bet]").frame
+    law = mode_par(toy, "buy").par.distribution
+    assert bands["probability"].sum() == pytest.approx(1, abs=1e-12)
+    assert bands["probability"][0] == pytest.approx(float(law.probabilities[law.x == 0].sum()), abs=1e-15)
+    assert bands["RTP share"].fillna(0).sum() == pytest.approx(1, abs=1e-12)
+    html = sheet.section_html("modes-ante")
+    assert "Bet mode ante" in html and "Mode ante: headline figures" in html
+    assert sheet.group("features")[-1] == "features" and not any(
+        k.startswith("modes-") for k in sheet.group("features")
+    )

@@ -304,8 +304,10 @@ def payback_table(sheet: ParSheet) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["confidence", "spins", "low", "high"])
 
 
-def distribution(sheet: ParSheet) -> Section:
-    d = sheet.par.distribution
+def win_bands(d) -> pd.DataFrame:
+    """A win law (:class:`~slotmath.engine.distribution.WinDistribution`) by
+    win size: no win, then each range of :data:`WIN_EDGES` [x total bet],
+    with its probability, 1 in N, share of the paid RTP and cumulative share."""
     x, p = d.x, d.probabilities
     rtp = float(d.mean)
     rows = [{"win [x total bet]": "no win", "probability": float(p[x == 0].sum())}]
@@ -330,6 +332,14 @@ def distribution(sheet: ParSheet) -> Section:
     bands["1 in N"] = [1 / v if v else math.inf for v in bands["probability"]]
     bands["cumulative RTP share"] = bands["RTP share"].fillna(0).cumsum()
     bands = bands[["win [x total bet]", "probability", "1 in N", "RTP share", "cumulative RTP share"]]
+    return bands
+
+
+def distribution(sheet: ParSheet) -> Section:
+    d = sheet.par.distribution
+    x, p = d.x, d.probabilities
+    rtp = float(d.mean)
+    bands = win_bands(d)
     ex = d.exceedance_table(exceedance_ladder(float(x.max()), float(d.max_win)))
     ex.columns = ["win at least [x total bet]", "probability", "1 in N"]
     full = d.to_frame()
@@ -359,7 +369,7 @@ def distribution(sheet: ParSheet) -> Section:
         Table(
             "Wins by size",
             bands,
-            {"probability": "prob", "1 in N": "odds", "RTP share": "pct", "cumulative RTP share": "pct"},
+            BAND_FORMATS,
             figures=figures,
             note=share_note,
         ),
@@ -802,15 +812,20 @@ def modes_table(sheet: ParSheet) -> Table:
         formats={"RTP [x cost]": "pct6", "hit frequency [probability]": "pct", "SD [x cost]": "num"},
         note=(
             "Each mode's RTP is its mean round win over its cost; a buy's round is the bought "
-            "feature alone (no base spin). Every other table of this sheet is the base mode's; "
-            "the workbook has a sheet per mode."
+            "feature alone (no base spin). The sections before the bet modes' own are the base "
+            "mode's; each other mode has a section (and a worksheet) with the figures that differ."
         ),
     )
 
 
+#: formats of the win-size table of a distribution
+BAND_FORMATS = {"probability": "prob", "1 in N": "odds", "RTP share": "pct", "cumulative RTP share": "pct"}
+
+
 def mode_sections(sheet: ParSheet) -> list:
-    """A workbook section per declared bet mode: its headline figures and
-    its round's feature tables."""
+    """A section per declared bet mode (on the page and in the workbook):
+    what differs from the base mode, its headline figures per unit of cost,
+    its round's wins by size and its feature tables."""
     out = []
     for name, m in sheet.modes.items():
         if name == "base":
@@ -828,7 +843,29 @@ def mode_sections(sheet: ParSheet) -> list:
             *max_win_figures(top),
             ("round cap [x total bet]", "none" if m.round_cap is None else float(m.round_cap), "text"),
         ]
-        tables = [figure_table(f"Mode {name}: headline figures", rows, note=m.mode.label)]
-        tables += [Table(title, frame, html=False) for title, frame in r.tables.items()]
-        out.append(Section(f"mode_{name}", f"Bet mode {name}", f"Mode {name}"[:31], tables))
+        tables = [
+            figure_table(f"Mode {name}: headline figures", rows, note=m.mode.label),
+            Table(
+                f"Mode {name}: round win by size [x total bet]",
+                win_bands(r.distribution),
+                BAND_FORMATS,
+                note="Shares are of the mode's mean round win.",
+            ),
+        ]
+        tables += [Table(f"Mode {name}: {title}", frame) for title, frame in r.tables.items()]
+        text = mode_changes(m.mode)
+        out.append(Section(f"modes-{name}", f"Bet mode {name}", f"Mode {name}"[:31], tables, text=text))
     return out
+
+
+def mode_changes(mode) -> str:
+    """What a bet mode changes from the base game, in words (its section's
+    introduction)."""
+    parts = [f"Costs {float(mode.cost):g} x total bet."]
+    if mode.buy is not None:
+        start = f"{mode.buy.games} free games" if mode.buy.games is not None else f"{mode.buy.coins} coins"
+        parts.append(f"Buys the {mode.buy.feature.replace('_', ' ')} at once from {start} (no base spin).")
+    parts += [f"Plays reel set {new!r} in place of {old!r}." for old, new in mode.reels.items()]
+    if mode.options:
+        parts.append(f"Replaces the options {', '.join(sorted(mode.options))}.")
+    return " ".join(parts)

@@ -85,11 +85,14 @@ class ParSheet:
 
     def group(self, key: str) -> list:
         """The section keys ``show(key)`` displays: ``features`` stands for
-        every feature's own section and the other feature figures; any other
-        key for its own section."""
-        if key != "features":
-            return [key]
-        return [k for k in self.sections if k.startswith("features-")] + ["features"]
+        every feature's own section and the other feature figures, ``modes``
+        for every declared bet mode's section (none without modes); any
+        other key for its own section."""
+        if key == "features":
+            return [k for k in self.sections if k.startswith("features-")] + ["features"]
+        if key == "modes":
+            return [k for k in self.sections if k.startswith("modes-")]
+        return [key]
 
     def section_html(self, key: str) -> str:
         """Section ``key`` as HTML: its numbered heading, introduction,
@@ -206,6 +209,7 @@ class ParSheet:
             figure_sections.distribution,
             figure_sections.sessions,
             figure_sections.features,
+            figure_sections.mode_sections,
             figure_sections.simulation,
             figure_sections.notes,
         )
@@ -230,8 +234,8 @@ class ParSheet:
         return out | {name: mode_par(self.game, name, level) for name in declared}
 
     def workbook_sections(self) -> list:
-        """The sections of the workbook: the sheet's, then one per declared bet mode."""
-        return [*self.sections.values(), *figure_sections.mode_sections(self)]
+        """The sections of the workbook: the sheet's (a bet mode's among them)."""
+        return list(self.sections.values())
 
     # ------------------------------------------------------------ tables used elsewhere
     def odds_frame(self) -> pd.DataFrame:
