@@ -20,7 +20,7 @@ from slotmath.rules.modepar import mode_par
 from slotmath.tuning.targets import Targets
 from slotmath.tuning.tune import tuned_reel_sets
 
-from conftest import TEST_DATA
+from conftest import ROOT, TEST_DATA
 
 SETS = TEST_DATA / "tune_sets"  # base spin on 'base', free games on 'free', ante on 'ante', a buy of 5 games
 BASE, BUY, TOL = Fraction("0.96"), Fraction("0.962"), Fraction("0.0005")
@@ -146,3 +146,27 @@ def test_a_mode_playing_none_of_the_sets_is_refused(capsys):
     err = capsys.readouterr().err
     assert status == 2 and len(err.strip().splitlines()) == 1, err
     assert "bet mode 'buy' plays none of the reel sets tuned (base, ante; it plays free)" in err, err
+
+
+def test_sets_sharing_a_csv_file_are_not_rewritten_in_place(tmp_path):
+    """modes_free_spins reads reels.csv as both 'base' and 'free': written
+    over itself, a change of one would change the other (or two changes
+    would overwrite each other), so it is refused in one line; written to
+    another file, each set is inline and reads back as tuned."""
+    import shutil
+
+    from slotmath.errors import GameFileError
+    from slotmath.io.gamewriter import write_game
+    from slotmath.model import Strip
+
+    folder = tmp_path / "mfs"
+    shutil.copytree(ROOT / "data" / "games" / "modes_free_spins", folder)
+    game = load_game(folder)
+    strips = list(game.strips("free"))
+    strips[0] = Strip(strips[0].symbols[1:] + strips[0].symbols[:1], None)  # a rotation: new strip text
+    with pytest.raises(GameFileError, match="reels.csv also holds reel set base"):
+        write_game(game, {"free": tuple(strips)}, backup=False)
+    assert load_game(folder).strips("free") == game.strips("free")  # nothing written
+    out = write_game(game, {"free": tuple(strips)}, tmp_path / "out" / "game.yaml", backup=False)
+    tuned = load_game(out)
+    assert tuned.strips("free") == tuple(strips) and tuned.strips("base") == game.strips("base")

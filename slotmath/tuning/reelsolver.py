@@ -377,11 +377,24 @@ class Solver:
                 if not np.array_equal(x, cur[r]) and self.space.reels[r].feasible(x):
                     cur[r] = x
                     moved = True
-                    if row_objective(rows, x, x, None, outside_only=True) == 0:
+                    if row_objective(rows, x, x, None, outside_only=True) == 0 and self.other_sets_inside(
+                        models, xs0, cur, r
+                    ):
                         return cur
             if not moved:
                 break
         return cur
+
+    def other_sets_inside(self, models, xs0, cur, r) -> bool:
+        """Whether the models put every figure that follows another tuned
+        set than reel ``r``'s inside its aim at ``cur`` (a figure only
+        another set moves has no row in reel ``r``'s programme)."""
+        firsts = [block.start for block in self.space.blocks.values() if r not in block]
+        return all(
+            row_objective(rows, cur[q], cur[q], None, outside_only=True) == 0
+            for q in firsts
+            for rows in [self.reel_rows(models, xs0, cur, q)]
+        )
 
     def update_secant(self, models, xs_new, figs_new):
         """Learn each figure's scale of a set's form from the exact change:
@@ -393,8 +406,8 @@ class Solver:
             dps = {rs: self.forms.value(m.kind, lv, xs_new, rs) - p0 for rs, p0 in m.proxy0.items()}
             moved = [rs for rs, dp in dps.items() if abs(dp) > 1e-12 * max(abs(m.proxy0[rs]), 1e-300)]
             df = float(figs_new[lv][name]) - m.value0
-            if len(moved) > 1:
-                learnt = [rs for rs in moved if not self.ev.links_of(name)[rs].exact]
+            if len(moved) > 1:  # the sets whose scale is known: their modelled change taken off
+                learnt = [rs for rs in moved if self.ev.links_of(name)[rs].scale is None]
                 if len(learnt) != 1:
                     continue
                 df -= sum(m.scale[rs] * dps[rs] for rs in moved if rs not in learnt)
@@ -459,16 +472,20 @@ class Solver:
         # line forms alone (often the rest of the RTP does not depend on the
         # tuned symbols, e.g. features driven by held symbols); finite
         # differences (one exact evaluation per unit) only if that fails.
+        # Tuning several sets (finite differences cost one evaluation per
+        # unit of every set), the line forms alone go on while each proposal
+        # at least halves the violation.
         line_first = (
             not rules_for(self.space.game).rtp_is_line_form
             and bool(models)
             and all(m.kind == "win" for m in models.values())
         )
+        line_only = line_first
         for rnd in range(self.max_rounds):
             if best.feasible or self.spent():
                 break
             models = self.models(xs, figs)
-            if not (line_first and rnd == 0):
+            if not line_only:
                 self.finite_differences(xs, models, best)
             cand = self.propose(xs, models, radius)
             key = Evaluator.key(cand)
@@ -478,6 +495,8 @@ class Solver:
             self.update_secant(models, cand, figs_c)
             accepted = a_c.better_than(best)
             self.log(f"programme {rnd + 1}", cand, a_c, accepted)
+            several = len(self.space.reel_sets) > 1
+            line_only = line_only and several and accepted and a_c.violation <= 0.5 * best.violation
             if not accepted:
                 self.rejected.add(key)
             if accepted:
