@@ -89,6 +89,8 @@ def test_two_sets_meet_base_and_buy_at_once(tmp_path, capsys):
     assert set(data["strips_by_set"]) == {"base", "free"}
     moved = {m["reel set"] for m in data["moves"]}
     assert moved == {"base", "free"}, data["moves"]  # each set had to move
+    # a move on 'free' that lowers its line RTP serves the buy (the one mode only 'free' moves)
+    assert any(m["why"].startswith("buy/rtp down") for m in data["moves"] if m["reel set"] == "free")
     game, tuned = load_game(SETS), load_game(out)
     assert tuned.strips("ante") == game.strips("ante")
     for rs in ("base", "free"):

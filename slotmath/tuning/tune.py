@@ -1,7 +1,8 @@
 """Reel tuning: choose symbol counts or stop weights so a game hits its targets.
 
 What is tuned
-    One reel set (default ``base``).  Unweighted reels are tuned by symbol
+    One reel set (default ``base``), or several at once (their reels are
+    the variables together).  Unweighted reels are tuned by symbol
     counts, weighted reels by stop weights, within :class:`~slotmath.tuning.reelspace.Bounds`
     (held symbols, per-symbol limits, strip length or total weight).  New
     counts are laid out on the strips by :func:`slotmath.tuning.layout.lay_out`
@@ -85,6 +86,7 @@ from slotmath.model import Game
 from slotmath.rules.modes import BASE_MODE, mode_names, mode_of, mode_reel_sets
 from slotmath.rules.result import fraction_str
 from slotmath.tuning.layout import changed_positions
+from slotmath.tuning.linearmodels import mode_line_link
 from slotmath.tuning.reelsolver import Solver, line_rtp_range
 from slotmath.tuning.reelspace import Bounds, BoundsError, ReelSpace
 from slotmath.tuning.targets import (
@@ -188,8 +190,7 @@ class TuningResult:
         lv = next(iter(self.after))
         forms = LineForms(self.space, [lv])
         base = {rs: forms.value("win", lv, self.x_before, rs) for rs in self.reel_sets}
-        rtp0 = float(self.before[lv]["rtp"])
-        gap = float(self.targets.rtp) - rtp0
+        gaps = self.rtp_gaps(lv)
         off_bands = [
             c.figure
             for c in self.assessment_before.checks
@@ -203,10 +204,11 @@ class TuningResult:
             xs[r][self.space.reels[r].labels.index(unit)] += change
             d = (forms.value("win", lv, xs, rs) - base[rs]) * 100
             alone.append(round(d, 6))
+            name, gap = gaps[rs]
             if abs(gap) > self.targets.tolerance and d * gap > 0:
                 why.append(
-                    f"RTP {'up' if gap > 0 else 'down'} (start {abs(gap) * 100:.4f} pp "
-                    f"{'below' if gap > 0 else 'above'} target)"
+                    f"{'RTP' if name == 'rtp' else name} {'up' if gap > 0 else 'down'} "
+                    f"(start {abs(gap) * 100:.4f} pp {'below' if gap > 0 else 'above'} target)"
                 )
             elif off_bands:
                 why.append(f"band: {', '.join(dict.fromkeys(off_bands))}")
@@ -214,6 +216,31 @@ class TuningResult:
                 why.append("RTP balance (offsets another move)")
         columns: dict = {"line RTP alone [pp]": alone, "why": why}
         return mv.assign(**columns)
+
+    def rtp_gaps(self, level: int) -> dict:
+        """``{reel set: (RTP figure, target - value before)}`` at ``level``:
+        the tuned RTP's; with several sets, that of the RTP target a set
+        serves: one whose mode plays no other tuned set if any, else the
+        one farthest from its target among those whose mode plays it."""
+        before = self.before[level]
+        gap = ("rtp", float(self.targets.rtp) - float(before["rtp"]))
+        if len(self.reel_sets) == 1:
+            return {self.reel_set: gap}
+        plays = {
+            n: {rs for rs, k in self.solver_links(n).items() if k.plays} for n in self.targets.rtp_figures
+        }
+        out = {}
+        for rs in self.reel_sets:
+            names = [n for n, p in plays.items() if rs in p]
+            names = [n for n in names if plays[n] == {rs}] or names
+            gaps = [(n, float(self.targets.target_of(n)) - float(before[n])) for n in names]
+            out[rs] = max(gaps, key=lambda g: abs(g[1]), default=gap)
+        return out
+
+    def solver_links(self, name: str) -> dict:
+        """``{reel set: LineLink}``: how figure ``name``'s mode plays each tuned set."""
+        mode = split_figure(name)[0] or self.targets.primary
+        return {rs: mode_line_link(self.space, mode, rs) for rs in self.reel_sets}
 
     @property
     def binding(self) -> pd.DataFrame:
