@@ -172,3 +172,14 @@ def test_sets_sharing_a_csv_file_are_not_rewritten_in_place(tmp_path):
     out = write_game(game, {"free": tuple(strips)}, tmp_path / "out" / "game.yaml", backup=False)
     tuned = load_game(out)
     assert tuned.strips("free") == tuple(strips) and tuned.strips("base") == game.strips("base")
+
+
+def test_several_sets_without_modes_tune_the_game_as_declared():
+    """No mode named: the figures are the game's (its base spin on 'base',
+    the free games on 'free'), and both sets may move to meet them."""
+    targets = Targets(Fraction("0.97"), 5e-4)
+    res = slotmath.tune(SETS, targets, reel_set=("base", "free"), progress=False, max_evaluations=40)
+    assert res.feasible and res.reel_sets == ("base", "free") and res.targets.modes == ()
+    for level in res.tuned.levels:
+        rtp = mode_par(res.tuned, "base", level).rtp
+        assert abs(rtp - Fraction("0.97")) <= TOL and res.after[level]["rtp"] == rtp
