@@ -130,10 +130,15 @@ def test_the_api_and_all_tune_every_set_the_modes_judged_play(capsys):
         (["base", "base"], "reel set 'base' named twice"),
         (["base", "ante"], "reel set 'ante' is played by no bet mode judged (base, buy)"),
         (["all", "base"], "reel set 'all' names every set: give it alone"),
+        (
+            ["base", "free", "--draft", "draft.csv"],
+            "--draft: a draft is one reel set's strips (2 sets tuned)",
+        ),
     ],
 )
 def test_bad_reel_sets_exit_2_with_one_line(sets, message, capsys):
-    args = [a for rs in sets for a in ("--reel-set", rs)]
+    extra = sets[sets.index("--draft") :] if "--draft" in sets else []
+    args = [a for rs in sets[: len(sets) - len(extra)] for a in ("--reel-set", rs)] + extra
     status = main(["tune", str(SETS), *TARGETS, *args])
     err = capsys.readouterr().err
     assert status == 2 and "Traceback" not in err
