@@ -218,7 +218,8 @@ def tune(
         ``vi``) are its, the RTP per unit of its cost; the reel set tuned
         defaults to the one it plays (``Targets.mode``).
     **options
-        Passed to :func:`slotmath.tuning.tune.tune` (``reel_set``,
+        Passed to :func:`slotmath.tuning.tune.tune` (``reel_set``: one set,
+        several tuned at once, ``("base", "free")``, or ``"all"``;
         ``max_evaluations``, ``time_limit`` [s], ``progress``, ...).
 
     Returns
@@ -231,7 +232,8 @@ def tune(
     slotmath.errors.InfeasibleTuning
         Bounds that name an unknown symbol or reel, or contradict each other;
         a bet mode the game does not have, or one that does not play the
-        reel set tuned.
+        reel set tuned (several sets: one of them); a reel set the game does
+        not have, named twice, or played by no mode judged.
     """
     import dataclasses
 

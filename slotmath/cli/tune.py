@@ -12,7 +12,7 @@ from slotmath.io.terminal import terminal_text
 from slotmath.model import Game
 from slotmath.tuning.reelspace import Bounds, BoundsError
 from slotmath.tuning.targets import DEFAULT_COMPONENT_SHARE, DEFAULT_TOLERANCE, Targets
-from slotmath.tuning.tune import TuningResult, draft_game, tune, tuned_reel_set
+from slotmath.tuning.tune import TuningResult, draft_game, tune, tuned_reel_sets
 
 
 def parse_fraction(text: str, what: str) -> Fraction:
@@ -244,7 +244,10 @@ def add_tune_arguments(p) -> None:
     )
     p.add_argument(
         "--reel-set",
-        help="the reel set tuned (default base, or the one the --mode plays as its base spin)",
+        action="append",
+        metavar="NAME",
+        help="the reel set tuned (default base, or the one the --mode plays as its base spin); "
+        "repeat it to tune several sets at once, or 'all': every set a bet mode judged plays",
     )
     p.add_argument(
         "--draft",
@@ -336,11 +339,33 @@ def add_tune_arguments(p) -> None:
     )
 
 
+def strips_json(strips) -> dict:
+    """A reel set's strips: ``{reelN: symbols}`` or, weighted, ``{reelN: {symbols, weights}}``."""
+    return {
+        f"reel{r + 1}": list(s.symbols)
+        if s.weights is None
+        else {"symbols": list(s.symbols), "weights": list(s.weights)}
+        for r, s in enumerate(strips)
+    }
+
+
 def result_json(res: TuningResult) -> dict:
+    """The result as one object; ``reel_set`` and ``strips`` are those of
+    the one set tuned, and with several sets ``reel_sets`` and
+    ``strips_by_set`` (``{set: strips}``) replace them."""
     fig = res.figures
+    sets = res.reel_sets
+    by_set = (
+        {"reel_set": res.reel_set, "strips": strips_json(res.tuned.strips(res.reel_set))}
+        if len(sets) == 1
+        else {
+            "reel_sets": list(sets),
+            "strips_by_set": {rs: strips_json(res.tuned.strips(rs)) for rs in sets},
+        }
+    )
     return {
         "game": res.game.name,
-        "reel_set": res.reel_set,
+        "reel_set": res.reel_set if len(sets) == 1 else None,
         "targets_met": res.feasible,
         "target_rtp": float(res.targets.rtp),
         "mode": res.targets.primary if res.targets.modes else None,
@@ -349,12 +374,7 @@ def result_json(res: TuningResult) -> dict:
         "bands": {k: list(v) for k, v in res.targets.bands.items()},
         "moves": res.moves.to_dict(orient="records"),
         "figures": fig.where(fig.notna(), None).to_dict(orient="records"),
-        "strips": {
-            f"reel{r + 1}": list(s.symbols)
-            if s.weights is None
-            else {"symbols": list(s.symbols), "weights": list(s.weights)}
-            for r, s in enumerate(res.tuned.strips(res.reel_set))
-        },
+        **by_set,
         "evaluations": res.evaluations,
         "seconds": res.seconds,
         "stopped": res.stopped,
@@ -375,15 +395,18 @@ def cmd_tune(args) -> int:
     game = load_game(args.game)
     try:
         targets = targets_from_args(args)
-        reel_set = tuned_reel_set(game, targets, args.reel_set)
+        named = args.reel_set or [None]
+        sets = tuned_reel_sets(game, targets, named[0] if len(named) == 1 else tuple(named))
         if getattr(args, "draft", None):
-            game = draft_game(game, args.draft, reel_set)
+            if len(sets) > 1:
+                raise BoundsError(f"--draft: a draft is one reel set's strips ({len(sets)} sets tuned)")
+            game = draft_game(game, args.draft, sets[0])
         bounds = bounds_from_args(args, game)
         res = tune(
             game,
             targets,
             bounds,
-            reel_set,
+            sets[0] if len(sets) == 1 else sets,
             max_evaluations=args.max_evaluations,
             verbose=args.verbose,
             component_share=component_share_from_args(args),

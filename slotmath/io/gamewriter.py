@@ -163,6 +163,8 @@ def render(source: Path, strips_by_set: dict, target: Path) -> tuple:
     copy_files = not allow_outside()
     in_place = source.resolve() == target.resolve()
     edits, csv_files = [], {}
+    if in_place:
+        _check_shared_csv(source, reels, strips_by_set)
     for key_node, set_node in reels.value:
         name = key_node.value
         if isinstance(set_node, yaml.ScalarNode):  # a CSV file
@@ -200,6 +202,29 @@ def render(source: Path, strips_by_set: dict, target: Path) -> tuple:
     for start, end, new in sorted(edits, reverse=True):
         text = text[:start] + new + text[end:]
     return text, csv_files
+
+
+def _check_shared_csv(source: Path, reels, strips_by_set: dict) -> None:
+    """Refuse to rewrite in place a CSV file that several reel sets read
+    when their new strips differ (one file cannot hold both): written
+    elsewhere, each changed set is written inline."""
+    sharing: dict = {}
+    for key_node, set_node in reels.value:
+        if isinstance(set_node, yaml.ScalarNode):
+            sharing.setdefault(set_node.value, []).append(key_node.value)
+    for file, names in sharing.items():
+        written = [n for n in names if n in strips_by_set]
+        if not written or len(names) == 1:
+            continue
+        texts = {strips_csv(strips_by_set[n]) for n in written}
+        if len(texts) > 1 or len(written) < len(names):
+            others = ", ".join(n for n in names if n != written[0])
+            raise GameFileError(
+                source,
+                f"reels.{written[0]}",
+                f"{file} also holds reel set {others}, whose strips would change with it or differ: "
+                "write the game to another file (--out), where each changed set is written inline",
+            )
 
 
 def _exact_text(path: Path) -> str:

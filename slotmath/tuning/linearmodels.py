@@ -6,7 +6,7 @@ solver steers (:class:`FigureModel`) and the objective of one row."""
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 
 import numpy as np
@@ -19,7 +19,7 @@ from slotmath.analysis.metrics import (
     shared_pay_tensor,
 )
 from slotmath.engine.multilinear import line_total, reel_gradient, unit_coefficients
-from slotmath.rules.modes import mode_game, mode_of, mode_reel_sets
+from slotmath.rules.modes import BASE_MODE, mode_game, mode_of, mode_reel_sets
 from slotmath.rules.registry import rules_for
 from slotmath.tuning.reelspace import ReelSpace
 from slotmath.tuning.targets import Targets, assess, mode_figure, split_figure
@@ -49,7 +49,8 @@ class Evaluator:
     When the targets name bet modes (:attr:`Targets.modes`), a candidate's
     figures are each mode's (:func:`slotmath.analysis.metrics.mode_figures`
     of the candidate game): the mode tuned under the plain names, every
-    other as ``MODE/FIGURE``.
+    other as ``MODE/FIGURE``.  Without modes, a run over several reel sets
+    judges the game as declared (the figures of its base spin, ``base``).
     """
 
     def __init__(self, space: ReelSpace, targets: Targets, levels: tuple):
@@ -60,7 +61,12 @@ class Evaluator:
         self.levels = tuple(levels)
         # a level shares another's figures only when it does in every mode
         self.rep = {lv: eqs[0][lv] if all(eq[lv] == eqs[0][lv] for eq in eqs) else lv for lv in self.levels}
-        self.links = {m: mode_line_link(space, m) for m in self.modes}
+        # each judged mode's link to each tuned set; without modes the game's
+        # base spin is 'base' and every other set tuned moves its features
+        self.links = {m: {rs: mode_line_link(space, m, rs) for rs in space.reel_sets} for m in self.modes}
+        if not self.modes:
+            feature = LineLink(scale=None, exact=False)
+            self.links[BASE_MODE] = {rs: LineLink() if rs == "base" else feature for rs in space.reel_sets}
         self.needed = set(targets.figures)
         self.count = 0
         self.tick = None  # called after each exact evaluation
@@ -101,7 +107,8 @@ class Evaluator:
         """Exact figures of a candidate ``game`` at one level: those of the
         tuned reel set, or with modes every mode's (see the class notes)."""
         if not self.modes:
-            return game_figures(game, level, self.space.reel_set, needed)
+            several = len(self.space.reel_sets) > 1
+            return game_figures(game, level, "base" if several else self.space.reel_set, needed)
         out: dict = {}
         names = [split_figure(n) for n in needed or ()]
         for i, mode in enumerate(self.modes):
@@ -110,12 +117,22 @@ class Evaluator:
             out.update(figs if i == 0 else {mode_figure(mode, k): v for k, v in figs.items()})
         return out
 
-    def link(self, name: str) -> LineLink:
-        """How figure ``name`` follows the tuned reel set's line forms."""
-        if not self.modes:
-            return LineLink()
-        mode = split_figure(name)[0] or self.modes[0]
+    def links_of(self, name: str) -> dict:
+        """``{reel set: LineLink}``: how figure ``name`` follows the line
+        forms of each tuned reel set."""
+        if not self.modes and len(self.space.reel_sets) == 1:
+            return {self.space.reel_set: LineLink()}
+        mode = split_figure(name)[0] or (self.modes[0] if self.modes else BASE_MODE)
         return self.links[mode]
+
+    def base_spin(self, name: str = "rtp") -> tuple:
+        """``(reel set, scale)``: the tuned set that is the base spin of
+        figure ``name``'s mode and its RTP per unit of that set's line RTP,
+        or ``(None, None)`` (a buy)."""
+        for rs, link in self.links_of(name).items():
+            if link.scale is not None:
+                return rs, link.scale
+        return None, None
 
     def __call__(self, xs) -> tuple:
         figs = self.figures(xs, self.needed)
@@ -137,11 +154,12 @@ class LineLink:
     exact: bool = True
 
 
-def mode_line_link(space: ReelSpace, name: str) -> LineLink:
-    """The :class:`LineLink` of bet mode ``name`` to ``space``'s reel set."""
+def mode_line_link(space: ReelSpace, name: str, reel_set: str | None = None) -> LineLink:
+    """The :class:`LineLink` of bet mode ``name`` to the tuned reel set
+    ``reel_set`` (default the first)."""
     mode = mode_of(space.game, name)
     played = mode_reel_sets(space.game, name)
-    sets = [k for k, v in played.items() if v == space.reel_set]
+    sets = [k for k, v in played.items() if v == (reel_set or space.reel_set)]
     if not sets:
         return LineLink(plays=False, scale=None, exact=False)
     if mode.buy is not None or sets != ["base"]:
@@ -165,10 +183,14 @@ STOP = "stop:"  # kind prefix of a figure given exactly by stop values
 
 def stop_value_hook(space: ReelSpace):
     """The rules' :meth:`~slotmath.rules.contract.Rules.stop_values` when
-    they give them and every tuned reel is weighted (the coefficients are
-    per stop), else None."""
+    they give them, one reel set is tuned and every tuned reel is weighted
+    (the coefficients are per stop), else None."""
     rules = rules_for(space.game)
-    if not rules.has_stop_values or any(rv.mode != "weights" for rv in space.reels):
+    if (
+        len(space.reel_sets) > 1
+        or not rules.has_stop_values
+        or any(rv.mode != "weights" for rv in space.reels)
+    ):
         return None
     return lambda game, level, reel_set="base": rules.stop_values(game, level, reel_set)
 
@@ -227,7 +249,9 @@ class StopForms:
 
 class LineForms:
     """The multilinear line forms (win, hit, win squared) at each bet level,
-    and the exact stop forms the rules give (kinds ``stop:<figure>``)."""
+    of each tuned reel set (its reels' values in ``xs``, every set's reels
+    in order), and the exact stop forms the rules give (kinds
+    ``stop:<figure>``; one reel set)."""
 
     def __init__(self, space: ReelSpace, levels):
         game = space.game
@@ -242,31 +266,42 @@ class LineForms:
             self.tensors[("win2", lv)] = (t.astype(np.float64) ** 2, float(bet.total_bet) ** 2)
         self.available = bool(game.line_pays)
 
-    def marginals(self, xs) -> list:
+    def marginals(self, xs, reel_set: str | None = None) -> list:
+        """Row marginals of reel set ``reel_set``'s reels (default the first tuned)."""
+        block = self.space.blocks[reel_set or self.space.reel_set]
         return [
-            np.stack([x @ rv.incidence[:, k, :].astype(np.int64) for k in range(rv.incidence.shape[1])])
-            for rv, x in zip(self.space.reels, xs, strict=True)
+            np.stack(
+                [
+                    xs[r] @ self.space.reels[r].incidence[:, k, :].astype(np.int64)
+                    for k in range(self.space.reels[r].incidence.shape[1])
+                ]
+            )
+            for r in block
         ]
 
-    def value(self, kind: str, level: int, xs) -> float:
+    def value(self, kind: str, level: int, xs, reel_set: str | None = None) -> float:
+        """The form ``kind`` of reel set ``reel_set`` (default the first tuned) at ``xs``."""
         if kind.startswith(STOP):
             return self.stops.value(kind[len(STOP) :], level, xs)
         values, norm = self.tensors[(kind, level)]
-        total = line_total(values, self.marginals(xs), self.space.game.paylines)
+        reel_set = reel_set or self.space.reel_set
+        total = line_total(values, self.marginals(xs, reel_set), self.space.game.paylines)
         cycle = 1
-        for x in xs:
-            cycle *= int(x.sum())
+        for r in self.space.blocks[reel_set]:
+            cycle *= int(xs[r].sum())
         return float(Fraction(int(total), cycle) / norm) if kind != "win2" else total / cycle / norm
 
     def coefficients(self, kind: str, level: int, xs, r: int) -> tuple:
-        """``(a, K)``: the form is ``a . x_r / (K * sum(x_r))`` with the other reels at ``xs``."""
+        """``(a, K)``: the form of reel ``r``'s set is ``a . x_r / (K * sum(x_r))``
+        with the other reels at ``xs``."""
         if kind.startswith(STOP):
             return self.stops.coefficients(kind[len(STOP) :], level, xs, r)
         values, norm = self.tensors[(kind, level)]
-        margs = self.marginals(xs)
-        G = reel_gradient(values, margs, self.space.game.paylines, r)
+        block = self.space.blocks[self.space.set_of(r)]
+        margs = self.marginals(xs, self.space.set_of(r))
+        G = reel_gradient(values, margs, self.space.game.paylines, r - block.start)
         a = unit_coefficients(G, self.space.reels[r].incidence).astype(np.float64)
-        return a, other_reels_weight(xs, r, float(norm))
+        return a, other_reels_weight([xs[q] for q in block], r - block.start, float(norm))
 
 
 def other_reels_weight(xs, r: int, factor: float = 1.0) -> float:
@@ -282,20 +317,33 @@ def other_reels_weight(xs, r: int, factor: float = 1.0) -> float:
 class FigureModel:
     """Model of one exact figure at one level around the round's start ``xs0``:
 
-    ``f(x) = value0 + scale * (proxy(x) - proxy0) + sum_r res[r] . (x_r - xs0_r)``
+    ``f(x) = value0 + sum_s scale[s] * (proxy_s(x) - proxy0[s]) + sum_r res[r] . (x_r - xs0_r)``
 
-    ``proxy`` is a multilinear line form (``kind``; None: no proxy) and
-    ``res`` the finite-difference residual the proxy does not explain (None
-    until computed).
+    ``proxy_s`` is the multilinear line form ``kind`` of tuned reel set
+    ``s`` (None: no proxy; ``scale`` and ``proxy0`` name the sets the
+    figure follows), ``res`` the finite-difference residual the proxies do
+    not explain (None until computed) and ``exact`` whether the scales are
+    exact (the figure is its line forms up to a constant).
     """
 
     level: int
     name: str
     value0: float
     kind: str | None = None
-    scale: float = 1.0
-    proxy0: float = 0.0
+    scale: dict = field(default_factory=dict)
+    proxy0: dict = field(default_factory=dict)
     res: list | None = None
+    exact: bool = False
+
+    def form_change(self, forms: LineForms, xs, skip: str | None = None) -> float:
+        """``sum_s scale[s] * (proxy_s(xs) - proxy0[s])`` over the sets but ``skip``."""
+        if self.kind is None:
+            return 0.0
+        return sum(
+            sc * (forms.value(self.kind, self.level, xs, rs) - self.proxy0[rs])
+            for rs, sc in self.scale.items()
+            if rs != skip
+        )
 
 
 def row_objective(rows, x, x_cur, x_file, outside_only=False) -> float:

@@ -114,12 +114,13 @@ class Solver:
 
     def reach_seconds(self) -> float:
         """Estimated time of :func:`line_rtp_range` at every level [s]: one
-        reel programme (at the mean time of those solved so far) per reel,
-        sweep and direction."""
+        reel programme (at the mean time of those solved so far) per reel
+        of the base spin's set, sweep and direction."""
         seconds, count = self.milp_time
         if not count or not self.forms.available:
             return 0.0
-        return seconds / count * 2 * RANGE_SWEEPS * len(self.space.reels) * len(set(self.ev.rep.values()))
+        reels = len(self.space.reels) // len(self.space.reel_sets)
+        return seconds / count * 2 * RANGE_SWEEPS * reels * len(set(self.ev.rep.values()))
 
     def milp_seconds(self) -> float:
         """Safety-net time limit of one programme (the rest of ``time_limit`` if set)."""
@@ -166,21 +167,30 @@ class Solver:
         for lv, name, _ in self.constraints():
             v0 = float(figs[lv][name])
             if name in self.forms.stops.names:
-                m = FigureModel(lv, name, v0, STOP + name)
-                m.proxy0 = self.forms.value(m.kind, lv, xs)
-                out[(lv, name)] = m
+                kind = STOP + name
+                rs = self.space.reel_set
+                out[(lv, name)] = FigureModel(
+                    lv, name, v0, kind, {rs: 1.0}, {rs: self.forms.value(kind, lv, xs)}
+                )
                 continue
-            link = self.ev.link(name)
-            kind = proxy_kind(name, self.targets) if self.forms.available and link.plays else None
-            m = FigureModel(lv, name, v0, kind)
-            if kind is not None:
-                m.proxy0 = self.forms.value(kind, lv, xs)
-                if m.proxy0 == 0:
-                    m.kind = None
-                else:
-                    ratio = (v0 / m.proxy0) * (0.5 if kind == "win2" else 1.0)
-                    default = link.scale if kind == "win" and link.scale is not None else ratio
-                    m.scale = self.secant.get((lv, name), default)
+            kind = proxy_kind(name, self.targets) if self.forms.available else None
+            links = {rs: k for rs, k in self.ev.links_of(name).items() if k.plays}
+            if kind != "win" and any(k.scale is not None for k in links.values()):
+                # hit rate, second moment: the base spin's forms alone
+                links = {rs: k for rs, k in links.items() if k.scale is not None}
+            proxies = {} if kind is None else {rs: self.forms.value(kind, lv, xs, rs) for rs in links}
+            proxies = {rs: p for rs, p in proxies.items() if p != 0}
+            m = FigureModel(lv, name, v0, kind if proxies else None, proxy0=proxies)
+            fixed = {rs: links[rs].scale for rs in proxies if kind == "win" and links[rs].scale is not None}
+            learnt = [rs for rs in proxies if rs not in fixed]
+            ratio = 1.0
+            if learnt:
+                # the figure less the fixed sets' part, spread over the others' forms
+                rest = v0 - sum(sc * proxies[rs] for rs, sc in fixed.items())
+                ratio = max(rest, 0.01 * abs(v0)) / sum(proxies[rs] for rs in learnt)
+                ratio *= 0.5 if kind == "win2" else 1.0
+            m.scale = {rs: self.secant.get((lv, name, rs), fixed.get(rs, ratio)) for rs in proxies}
+            m.exact = kind == "win" and bool(proxies) and all(links[rs].exact for rs in proxies)
             out[(lv, name)] = m
         return out
 
@@ -217,9 +227,7 @@ class Solver:
                     return
                 figs = self.ev.figures(trial, self.ev.needed)
                 for m in todo:
-                    df = float(figs[m.level][m.name]) - m.value0
-                    if m.kind is not None:
-                        df -= m.scale * (self.forms.value(m.kind, m.level, trial) - m.proxy0)
+                    df = float(figs[m.level][m.name]) - m.value0 - m.form_change(self.forms, trial)
                     m.res[r][u] = df / step
 
     def reel_rows(self, models, xs0, xs, r):
@@ -234,8 +242,10 @@ class Solver:
         rows = []
         tol = self.targets.tolerance
         t_cur = float(xs[r].sum())
+        rs = self.space.set_of(r)
         for (_level, name), m in models.items():
-            if m.kind is None and m.res is None:
+            follows = m.kind is not None and rs in m.scale  # the form of reel r's set
+            if not follows and m.res is None:
                 continue
             res_r = m.res[r] if m.res is not None else np.zeros(self.space.reels[r].size)
             h_res = 0.0
@@ -252,15 +262,17 @@ class Solver:
                     bounds.append(("lo", lo, bs, 0.0))
                 if hi is not None:
                     bounds.append(("hi", hi, bs, 0.0))
-            if m.kind is not None:
+            if follows:
                 a, K = self.forms.coefficients(m.kind, m.level, xs, r)
-                c0 = m.value0 - m.scale * m.proxy0
+                # the other sets' forms are constants here
+                c0 = m.value0 + m.form_change(self.forms, xs, skip=rs) - m.scale[rs] * m.proxy0[rs]
                 for kind, theta, w, aim in bounds:
-                    g = m.scale / K * a + (c0 - theta) + t_cur * res_r
+                    g = m.scale[rs] / K * a + (c0 - theta) + t_cur * res_r
                     rows.append((kind, g, t_cur * h_res, w / t_cur, True, aim))
             else:
+                v0 = m.value0 + m.form_change(self.forms, xs)
                 for kind, theta, w, aim in bounds:
-                    rows.append((kind, res_r.astype(np.float64), m.value0 - theta + h_res, w, False, aim))
+                    rows.append((kind, res_r.astype(np.float64), v0 - theta + h_res, w, False, aim))
         return rows
 
     # -------------------------------------------------------------- programme
@@ -365,22 +377,46 @@ class Solver:
                 if not np.array_equal(x, cur[r]) and self.space.reels[r].feasible(x):
                     cur[r] = x
                     moved = True
-                    if row_objective(rows, x, x, None, outside_only=True) == 0:
+                    if row_objective(rows, x, x, None, outside_only=True) == 0 and self.other_sets_inside(
+                        models, xs0, cur, r
+                    ):
                         return cur
             if not moved:
                 break
         return cur
 
+    def other_sets_inside(self, models, xs0, cur, r) -> bool:
+        """Whether the models put every figure that follows another tuned
+        set than reel ``r``'s inside its aim at ``cur`` (a figure only
+        another set moves has no row in reel ``r``'s programme)."""
+        firsts = [block.start for block in self.space.blocks.values() if r not in block]
+        return all(
+            row_objective(rows, cur[q], cur[q], None, outside_only=True) == 0
+            for q in firsts
+            for rows in [self.reel_rows(models, xs0, cur, q)]
+        )
+
     def update_secant(self, models, xs_new, figs_new):
+        """Learn each figure's scale of a set's form from the exact change:
+        when one set's form moved, or one whose scale is not exact did
+        (the exact ones' modelled change taken off)."""
         for (lv, name), m in models.items():
             if m.kind is None or m.kind.startswith(STOP):
                 continue
-            dp = self.forms.value(m.kind, lv, xs_new) - m.proxy0
+            dps = {rs: self.forms.value(m.kind, lv, xs_new, rs) - p0 for rs, p0 in m.proxy0.items()}
+            moved = [rs for rs, dp in dps.items() if abs(dp) > 1e-12 * max(abs(m.proxy0[rs]), 1e-300)]
             df = float(figs_new[lv][name]) - m.value0
-            if abs(dp) > 1e-12 * max(abs(m.proxy0), 1e-300):
-                s = df / dp
+            if len(moved) > 1:  # the sets whose scale is known: their modelled change taken off
+                learnt = [rs for rs in moved if self.ev.links_of(name)[rs].scale is None]
+                if len(learnt) != 1:
+                    continue
+                df -= sum(m.scale[rs] * dps[rs] for rs in moved if rs not in learnt)
+                moved = learnt
+            if len(moved) == 1:
+                rs = moved[0]
+                s = df / dps[rs]
                 if s > 0:
-                    self.secant[(lv, name)] = float(np.clip(s, m.scale / 5, m.scale * 5))
+                    self.secant[(lv, name, rs)] = float(np.clip(s, m.scale[rs] / 5, m.scale[rs] * 5))
 
     def exact_models(self, models) -> bool:
         """Whether the models are exact for any move: the RTP of a line game
@@ -395,11 +431,7 @@ class Solver:
         held = self.space.held
         scatters_held = all(s.name in held for s in self.space.game.symbols if s.kind == "scatter")
         fixed_len = all(rv.total[0] == rv.total[1] for rv in self.space.reels)
-        return (
-            scatters_held
-            and fixed_len
-            and all(m.kind == "win" and self.ev.link(m.name).exact for m in models.values())
-        )
+        return scatters_held and fixed_len and all(m.kind == "win" and m.exact for m in models.values())
 
     # -------------------------------------------------------------- main loop
     def run(self, xs):
@@ -440,16 +472,20 @@ class Solver:
         # line forms alone (often the rest of the RTP does not depend on the
         # tuned symbols, e.g. features driven by held symbols); finite
         # differences (one exact evaluation per unit) only if that fails.
+        # Tuning several sets (finite differences cost one evaluation per
+        # unit of every set), the line forms alone go on while each proposal
+        # at least halves the violation.
         line_first = (
             not rules_for(self.space.game).rtp_is_line_form
             and bool(models)
             and all(m.kind == "win" for m in models.values())
         )
+        line_only = line_first
         for rnd in range(self.max_rounds):
             if best.feasible or self.spent():
                 break
             models = self.models(xs, figs)
-            if not (line_first and rnd == 0):
+            if not line_only:
                 self.finite_differences(xs, models, best)
             cand = self.propose(xs, models, radius)
             key = Evaluator.key(cand)
@@ -459,6 +495,8 @@ class Solver:
             self.update_secant(models, cand, figs_c)
             accepted = a_c.better_than(best)
             self.log(f"programme {rnd + 1}", cand, a_c, accepted)
+            several = len(self.space.reel_sets) > 1
+            line_only = line_only and several and accepted and a_c.violation <= 0.5 * best.violation
             if not accepted:
                 self.rejected.add(key)
             if accepted:
@@ -577,14 +615,15 @@ class Solver:
                 sel = reel == r
                 u, d = units[sel], steps[sel]
                 x = xs[r].astype(np.float64)
-                if m.kind is not None:
+                rs = self.space.set_of(int(r))
+                if m.kind is not None and rs in m.scale:
                     ck = (m.kind, m.level, r)
                     if ck not in coef:
                         coef[ck] = self.forms.coefficients(m.kind, m.level, xs, r)
                     a, K = coef[ck]
                     A, T = float(a @ x), float(x.sum())
                     new = (A + (a[u] * d).sum(axis=1)) / (K * (T + d.sum(axis=1)))
-                    D[sel, j] += m.scale * (new - A / (K * T))
+                    D[sel, j] += m.scale[rs] * (new - A / (K * T))
                 if m.res is not None:
                     D[sel, j] += (m.res[r][u] * d).sum(axis=1)
         cost = np.zeros(n)
@@ -629,9 +668,7 @@ class Solver:
 
     def model_value(self, m: FigureModel, xs0, cand, reels) -> float:
         """Modelled value of figure ``m`` at ``cand`` (differs from ``xs0`` on ``reels``)."""
-        v = m.value0
-        if m.kind is not None:
-            v += m.scale * (self.forms.value(m.kind, m.level, cand) - m.proxy0)
+        v = m.value0 + m.form_change(self.forms, cand)
         if m.res is not None:
             v += sum(float(m.res[r] @ (cand[r] - xs0[r])) for r in reels)
         return v
@@ -680,20 +717,25 @@ def reel_polytope(rv):
     return VarBounds(rv.lo.astype(float), rv.hi.astype(float)), LinearConstraint(np.array(rows), lo, hi)
 
 
-def line_rtp_range(solver: Solver, xs, level: int, sweeps: int = RANGE_SWEEPS) -> tuple | None:
-    """Lowest and highest line RTP [x total bet] reachable within the limits
-    (shape bounds included), by the continuous relaxation of each reel's
+def line_rtp_range(
+    solver: Solver, xs, level: int, sweeps: int = RANGE_SWEEPS, reel_set: str | None = None
+) -> tuple | None:
+    """Lowest and highest line RTP [x total bet] of tuned reel set
+    ``reel_set`` (default the first) reachable within the limits (shape
+    bounds included), by the continuous relaxation of each reel's
     programme, reel after reel from ``xs`` (block-coordinate LP; each reel's
     strip length held at its value in ``xs``).  The rest of the RTP
     (scatters, features) is not included.  None for a game without line pays."""
     forms = solver.forms
     if not forms.available:
         return None
+    block = solver.space.blocks[reel_set or solver.space.reel_set]
     out = []
     for sign in (1.0, -1.0):
         cur = [np.asarray(x, dtype=np.float64).copy() for x in xs]
         for _ in range(sweeps):
-            for r, rv in enumerate(solver.space.reels):
+            for r in block:
+                rv = solver.space.reels[r]
                 if np.all(rv.lo == rv.hi):
                     continue
                 a, K = forms.coefficients("win", level, [np.rint(x).astype(np.int64) for x in cur], r)
@@ -704,6 +746,6 @@ def line_rtp_range(solver: Solver, xs, level: int, sweeps: int = RANGE_SWEEPS) -
                 if res.x is not None:
                     cur[r] = res.x
         xi = [np.rint(x).astype(np.int64) for x in cur]
-        a, K = forms.coefficients("win", level, xi, 0)
-        out.append(float(a @ cur[0]) / (K * float(cur[0].sum())))
+        a, K = forms.coefficients("win", level, xi, block.start)
+        out.append(float(a @ cur[block.start]) / (K * float(cur[block.start].sum())))
     return min(out), max(out)

@@ -150,7 +150,8 @@ def _pick(mapping: Mapping, reel: int, key=None):
 
 @dataclass(frozen=True)
 class ReelVariables:
-    """Tuning variables of one reel.
+    """Tuning variables of one reel (reel ``reel``, 0-based, of reel set
+    ``reel_set``).
 
     ``mode`` is ``counts`` or ``weights``; ``labels[u]`` names unit ``u``
     (a symbol, or ``stop k SYMBOL``); ``symbol[u]`` is the symbol index it
@@ -173,6 +174,7 @@ class ReelVariables:
     groups: tuple
     incidence: np.ndarray
     shares: tuple = ()
+    reel_set: str = "base"
 
     @property
     def size(self) -> int:
@@ -210,31 +212,52 @@ class ReelVariables:
 
 
 class ReelSpace:
-    """The tunable variables of a game's reel set and the map back to strips.
+    """The tunable variables of a game's reel sets and the map back to strips.
 
     Parameters
     ----------
     game : Game
-    reel_set : str
+    reel_set : str or tuple of str
+        The reel set tuned, or several: their reels are the variables at
+        once, in the order named (``reels``, ``strips``: every set's reels,
+        set after set; :attr:`blocks` says which are whose).
     bounds : Bounds, optional
+        Limits that name a reel apply to that reel of every set tuned.
     """
 
-    def __init__(self, game: Game, reel_set: str = "base", bounds: Bounds | None = None):
-        if reel_set not in game.reel_sets:
-            raise BoundsError(f"no reel set {reel_set!r} (reel sets: {', '.join(game.reel_sets)})")
-        self.game, self.reel_set = game, reel_set
+    def __init__(self, game: Game, reel_set: str | tuple = "base", bounds: Bounds | None = None):
+        names = (reel_set,) if isinstance(reel_set, str) else tuple(reel_set)
+        for name in names:
+            if name not in game.reel_sets:
+                raise BoundsError(f"no reel set {name!r} (reel sets: {', '.join(game.reel_sets)})")
+        if not names or len(set(names)) != len(names):
+            raise BoundsError(f"reel sets tuned: {', '.join(names) or 'none'} (each once, at least one)")
+        self.game, self.reel_sets, self.reel_set = game, names, names[0]
         self.bounds = bounds or Bounds()
-        self.strips = game.strips(reel_set)
-        self.bounds.check(game, len(self.strips))
+        self.blocks: dict = {}  # {reel set: range of its reels in reels/strips}
+        strips: list = []
+        for name in names:
+            self.blocks[name] = range(len(strips), len(strips) + len(game.strips(name)))
+            strips += game.strips(name)
+        self.strips = tuple(strips)
+        self.bounds.check(game, len(game.strips(self.reel_set)))
         self.held = self.bounds.held(game)
-        self.reels = [self._reel(r, s) for r, s in enumerate(self.strips)]
+        self.reels = [
+            self._reel(r - self.blocks[name].start, strips[r], name)
+            for name in names
+            for r in self.blocks[name]
+        ]
         self.stacked = [
             set(self.bounds.stacked) if self.bounds.stacked is not None else stacked_symbols(s.symbols)
             for s in self.strips
         ]
 
+    def set_of(self, r: int) -> str:
+        """The reel set of reel ``r`` (an index into :attr:`reels`)."""
+        return next(name for name, block in self.blocks.items() if r in block)
+
     # ------------------------------------------------------------ building
-    def _reel(self, r: int, strip: Strip) -> ReelVariables:
+    def _reel(self, r: int, strip: Strip, reel_set: str) -> ReelVariables:
         g, b = self.game, self.bounds
         S, rows = len(g.symbols), g.rows
         idx = g.symbol_index
@@ -265,7 +288,18 @@ class ReelSpace:
                 [(n, np.arange(S) == u) for u, n in enumerate(names)], x0, lo, hi, b.symbol_share
             )
             return ReelVariables(
-                r, "counts", names, np.arange(S), x0, lo, hi, (int(t_lo), int(t_hi)), (), incidence, shares
+                r,
+                "counts",
+                names,
+                np.arange(S),
+                x0,
+                lo,
+                hi,
+                (int(t_lo), int(t_hi)),
+                (),
+                incidence,
+                shares,
+                reel_set,
             )
         # weighted strip: one variable per stop
         N = len(strip)
@@ -306,6 +340,7 @@ class ReelSpace:
             tuple(groups),
             incidence,
             shares,
+            reel_set,
         )
 
     # ------------------------------------------------------------ mapping
@@ -331,17 +366,36 @@ class ReelSpace:
         return tuple(self.strip(r, x) for r, x in enumerate(xs))
 
     def game_for(self, xs: list) -> Game:
-        """The game with this reel set replaced by the strips for ``xs``."""
-        return with_strips(self.game, self.reel_set, self.strips_for(xs))
+        """The game with the tuned reel sets replaced by the strips for ``xs``."""
+        return self.game_with(self.strips_for(xs))
+
+    def game_with(self, strips) -> Game:
+        """The game with the tuned reel sets holding ``strips`` (every set's reels, in order)."""
+        game = self.game
+        for name, block in self.blocks.items():
+            game = with_strips(game, name, tuple(strips[r] for r in block))
+        return game
+
+    def strips_by_set(self, xs: list) -> dict:
+        """``{reel set: its strips for xs}``."""
+        strips = self.strips_for(xs)
+        return {name: tuple(strips[r] for r in block) for name, block in self.blocks.items()}
+
+    def reel_label(self, r: int) -> str:
+        """``reel N`` of reel ``r``, ``SET reel N`` when several sets are tuned."""
+        rv = self.reels[r]
+        return f"reel {rv.reel + 1}" if len(self.reel_sets) == 1 else f"{rv.reel_set} reel {rv.reel + 1}"
 
     def moves(self, xs: list, before: list | None = None) -> pd.DataFrame:
         """Every variable that differs from ``before`` (default: the file)."""
         before = self.x0 if before is None else before
         rows = []
+        several = len(self.reel_sets) > 1
         for rv, x, b in zip(self.reels, xs, before, strict=True):
             for u in np.flatnonzero(x != b):
                 rows.append(
                     {
+                        **({"reel set": rv.reel_set} if several else {}),
                         "reel": rv.reel + 1,
                         "unit": rv.labels[u],
                         "before": int(b[u]),
@@ -349,19 +403,20 @@ class ReelSpace:
                         "change": int(x[u] - b[u]),
                     }
                 )
-        return pd.DataFrame(rows, columns=["reel", "unit", "before", "after", "change"])
+        columns = ["reel", "unit", "before", "after", "change"]
+        return pd.DataFrame(rows, columns=["reel set", *columns] if several else columns)
 
     def composition(self, xs: list | None = None) -> pd.DataFrame:
         """Symbol counts (or total weights) per reel: symbols x reels."""
         xs = self.x0 if xs is None else xs
         names = self.game.symbol_names
         data = {}
-        for rv, x in zip(self.reels, xs, strict=True):
+        for r, (rv, x) in enumerate(zip(self.reels, xs, strict=True)):
             if rv.mode == "counts":
-                data[f"reel {rv.reel + 1}"] = [int(v) for v in x]
+                data[self.reel_label(r)] = [int(v) for v in x]
             else:
-                strip = self.strips[rv.reel]
-                data[f"reel {rv.reel + 1}"] = [
+                strip = self.strips[r]
+                data[self.reel_label(r)] = [
                     int(sum(int(w) for w, s in zip(x, strip.symbols, strict=True) if s == n)) for n in names
                 ]
         return pd.DataFrame(data, index=list(names))

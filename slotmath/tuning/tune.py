@@ -1,7 +1,8 @@
 """Reel tuning: choose symbol counts or stop weights so a game hits its targets.
 
 What is tuned
-    One reel set (default ``base``).  Unweighted reels are tuned by symbol
+    One reel set (default ``base``), or several at once (their reels are
+    the variables together).  Unweighted reels are tuned by symbol
     counts, weighted reels by stop weights, within :class:`~slotmath.tuning.reelspace.Bounds`
     (held symbols, per-symbol limits, strip length or total weight).  New
     counts are laid out on the strips by :func:`slotmath.tuning.layout.lay_out`
@@ -23,8 +24,10 @@ Bet modes
     hit frequency, VI), ``Targets.mode_rtp`` adds a target RTP for each
     other mode, met at once: every candidate is judged on each mode's exact
     figures (:func:`slotmath.analysis.metrics.mode_figures` of the game the
-    mode plays).  The variables are still one declared reel set, which
-    several modes may play (:func:`tuned_reel_set`).
+    mode plays).  The variables are one declared reel set, which several
+    modes may play (:func:`tuned_reel_set`), or several at once
+    (``reel_set=("base", "free")``, ``"all"``: :func:`tuned_reel_sets`),
+    for targets no one set can meet.
 
 Shape (default)
     The game's character is kept: each stop weight (count) within a factor
@@ -80,9 +83,10 @@ import pandas as pd
 from slotmath.analysis.metrics import CORE_FIGURES
 from slotmath.io.gamefile import load_game
 from slotmath.model import Game
-from slotmath.rules.modes import mode_names, mode_of, mode_reel_sets
+from slotmath.rules.modes import BASE_MODE, mode_names, mode_of, mode_reel_sets
 from slotmath.rules.result import fraction_str
 from slotmath.tuning.layout import changed_positions
+from slotmath.tuning.linearmodels import mode_line_link
 from slotmath.tuning.reelsolver import Solver, line_rtp_range
 from slotmath.tuning.reelspace import Bounds, BoundsError, ReelSpace
 from slotmath.tuning.targets import (
@@ -96,7 +100,17 @@ from slotmath.tuning.targets import (
     split_figure,
 )
 
-__all__ = ["Targets", "Bounds", "TuningResult", "tune", "tuned_reel_set", "DEFAULT_TOLERANCE"]
+__all__ = [
+    "Targets",
+    "Bounds",
+    "TuningResult",
+    "tune",
+    "tuned_reel_set",
+    "tuned_reel_sets",
+    "DEFAULT_TOLERANCE",
+]
+
+ALL_SETS = "all"  # reel_set: every reel set some rule of the game reads
 
 
 # ====================================================================== result
@@ -107,12 +121,14 @@ class TuningResult:
     Attributes
     ----------
     game, tuned : Game
-        The game as loaded and with the tuned reel set.
+        The game as loaded and with the tuned reel sets.
     reel_set : str
+        The (first) reel set tuned; every one: :attr:`reel_sets`.
     targets : Targets
     space : ReelSpace
     x_before, x_after : list of ndarray
-        Variable values (counts or stop weights) per reel.
+        Variable values (counts or stop weights) per reel (every tuned
+        set's reels, set after set).
     before, after : dict
         ``{level: {figure: value}}`` exact figures of both games.
     assessment_before, assessment : Assessment
@@ -156,10 +172,16 @@ class TuningResult:
         return self.assessment.feasible
 
     @property
+    def reel_sets(self) -> tuple:
+        """Every reel set tuned, in the order named."""
+        return self.space.reel_sets
+
+    @property
     def moves(self) -> pd.DataFrame:
-        """Every count or stop weight that changed, with why: the exact
-        change of the line RTP [pp] were this unit alone changed (line
-        form, :mod:`slotmath.engine.multilinear`) and the target it serves."""
+        """Every count or stop weight that changed (with its reel set when
+        several are tuned), with why: the exact change of its reel set's
+        line RTP [pp] were this unit alone changed (line form,
+        :mod:`slotmath.engine.multilinear`) and the target it serves."""
         mv = self.space.moves(self.x_after, self.x_before)
         if not len(mv) or not self.game.line_pays:
             return mv
@@ -167,24 +189,26 @@ class TuningResult:
 
         lv = next(iter(self.after))
         forms = LineForms(self.space, [lv])
-        base = forms.value("win", lv, self.x_before)
-        rtp0 = float(self.before[lv]["rtp"])
-        gap = float(self.targets.rtp) - rtp0
+        base = {rs: forms.value("win", lv, self.x_before, rs) for rs in self.reel_sets}
+        gaps = self.rtp_gaps(lv)
         off_bands = [
             c.figure
             for c in self.assessment_before.checks
             if not c.ok and c.figure != "rtp" and c.figure not in self.targets.rtp_figures
         ]
         alone, why = [], []
-        for reel, unit, change in zip(mv["reel"], mv["unit"], mv["change"], strict=True):
+        sets = mv["reel set"] if "reel set" in mv else [self.reel_set] * len(mv)
+        for rs, reel, unit, change in zip(sets, mv["reel"], mv["unit"], mv["change"], strict=True):
+            r = self.space.blocks[rs][reel - 1]
             xs = [x.copy() for x in self.x_before]
-            xs[reel - 1][self.space.reels[reel - 1].labels.index(unit)] += change
-            d = (forms.value("win", lv, xs) - base) * 100
+            xs[r][self.space.reels[r].labels.index(unit)] += change
+            d = (forms.value("win", lv, xs, rs) - base[rs]) * 100
             alone.append(round(d, 6))
+            name, gap = gaps[rs]
             if abs(gap) > self.targets.tolerance and d * gap > 0:
                 why.append(
-                    f"RTP {'up' if gap > 0 else 'down'} (start {abs(gap) * 100:.4f} pp "
-                    f"{'below' if gap > 0 else 'above'} target)"
+                    f"{'RTP' if name == 'rtp' else name} {'up' if gap > 0 else 'down'} "
+                    f"(start {abs(gap) * 100:.4f} pp {'below' if gap > 0 else 'above'} target)"
                 )
             elif off_bands:
                 why.append(f"band: {', '.join(dict.fromkeys(off_bands))}")
@@ -192,6 +216,31 @@ class TuningResult:
                 why.append("RTP balance (offsets another move)")
         columns: dict = {"line RTP alone [pp]": alone, "why": why}
         return mv.assign(**columns)
+
+    def rtp_gaps(self, level: int) -> dict:
+        """``{reel set: (RTP figure, target - value before)}`` at ``level``:
+        the tuned RTP's; with several sets, that of the RTP target a set
+        serves: one whose mode plays no other tuned set if any, else the
+        one farthest from its target among those whose mode plays it."""
+        before = self.before[level]
+        gap = ("rtp", float(self.targets.rtp) - float(before["rtp"]))
+        if len(self.reel_sets) == 1:
+            return {self.reel_set: gap}
+        plays = {
+            n: {rs for rs, k in self.solver_links(n).items() if k.plays} for n in self.targets.rtp_figures
+        }
+        out = {}
+        for rs in self.reel_sets:
+            names = [n for n, p in plays.items() if rs in p]
+            names = [n for n in names if plays[n] == {rs}] or names
+            gaps = [(n, float(self.targets.target_of(n)) - float(before[n])) for n in names]
+            out[rs] = max(gaps, key=lambda g: abs(g[1]), default=gap)
+        return out
+
+    def solver_links(self, name: str) -> dict:
+        """``{reel set: LineLink}``: how figure ``name``'s mode plays each tuned set."""
+        mode = split_figure(name)[0] or self.targets.primary
+        return {rs: mode_line_link(self.space, mode, rs) for rs in self.reel_sets}
 
     @property
     def binding(self) -> pd.DataFrame:
@@ -222,11 +271,11 @@ class TuningResult:
                     "note": "target outside: the limits bind" if not lo <= t <= hi else "target inside",
                 }
             )
-        for rv, x in zip(self.space.reels, self.x_after, strict=True):
+        for r, (rv, x) in enumerate(zip(self.space.reels, self.x_after, strict=True)):
             for unit, text in rv.binding(x):
                 rows.append(
                     {
-                        "what": f"reel {rv.reel + 1} {unit}",
+                        "what": f"{self.space.reel_label(r)} {unit}",
                         "value": "",
                         "limit": text,
                         "note": "shape/range limit reached",
@@ -236,14 +285,19 @@ class TuningResult:
 
     @property
     def strip_changes(self) -> pd.DataFrame:
-        """Per reel: length before and after and stops edited by the layout."""
+        """Per reel (of each tuned set): length before and after and stops edited by the layout."""
         rows = []
-        for r, (a, b) in enumerate(
-            zip(self.game.strips(self.reel_set), self.tuned.strips(self.reel_set), strict=True)
-        ):
+        several = len(self.reel_sets) > 1
+        pairs = [
+            (name, r, a, b)
+            for name in self.reel_sets
+            for r, (a, b) in enumerate(zip(self.game.strips(name), self.tuned.strips(name), strict=True))
+        ]
+        for rs, r, a, b in pairs:
             # the layout may change a strip's length: weights are compared on the stops both have
             rows.append(
                 {
+                    **({"reel set": rs} if several else {}),
                     "reel": r + 1,
                     "stops before": len(a),
                     "stops after": len(b),
@@ -300,7 +354,9 @@ class TuningResult:
         a = self.assessment
         rows = [
             ("game", self.game.title),
-            ("reel set", self.reel_set),
+            ("reel set", self.reel_set)
+            if len(self.reel_sets) == 1
+            else ("reel sets", ", ".join(self.reel_sets)),
             *self.mode_rows(),
             ("target RTP", f"{float(self.targets.rtp):.6%} +- {self.targets.tolerance:.4%}"),
             ("levels", ", ".join(map(str, self.after))),
@@ -337,6 +393,12 @@ class TuningResult:
             )
         )
         return pd.DataFrame(rows, columns=["item", "value"])
+
+    @property
+    def sets_text(self) -> str:
+        """``reel set base`` or ``reel sets base, free``."""
+        sets = self.reel_sets
+        return f"reel set{'s' if len(sets) > 1 else ''} {', '.join(sets)}"
 
     def mode_rows(self) -> list:
         """Summary rows of the bet modes judged: the mode tuned (its cost)
@@ -378,7 +440,7 @@ class TuningResult:
             fig[col] = [_fmt(n, v, n in rtp_like) for n, v in zip(fig["figure"], fig[col], strict=True)]
         fig["met"] = fig["met"].map({True: "yes", False: "NO", None: ""})
         parts = [
-            f"Reel tuning: {self.game.title} ({self.game.name}), reel set {self.reel_set}",
+            f"Reel tuning: {self.game.title} ({self.game.name}), {self.sets_text}",
             self.summary.to_string(index=False, header=False),
             "",
             "What moved",
@@ -407,7 +469,7 @@ class TuningResult:
     def _repr_html_(self) -> str:
         return "\n".join(
             [
-                f"<h4>Reel tuning: {self.game.title}, reel set {self.reel_set}</h4>",
+                f"<h4>Reel tuning: {self.game.title}, {self.sets_text}</h4>",
                 self.summary.to_html(index=False, header=False),
                 "<h5>What moved</h5>",
                 self.moves.to_html(index=False),
@@ -420,7 +482,8 @@ class TuningResult:
         """Write the tuned game file (default: over the source, keeping a backup)."""
         from slotmath.io.gamewriter import write_game
 
-        return write_game(self.game, {self.reel_set: self.tuned.strips(self.reel_set)}, path, backup=backup)
+        strips = {rs: self.tuned.strips(rs) for rs in self.reel_sets}
+        return write_game(self.game, strips, path, backup=backup)
 
 
 def _num(v):
@@ -456,7 +519,7 @@ def tune(
     game,
     targets: Targets,
     bounds: Bounds | None = None,
-    reel_set: str | None = None,
+    reel_set: str | tuple | None = None,
     max_rounds: int = 12,
     max_evaluations: int = 400,
     verbose: bool = False,
@@ -474,9 +537,11 @@ def tune(
         The game, or a game spec for :func:`slotmath.io.gamefile.load_game`.
     targets : Targets
     bounds : Bounds, optional
-    reel_set : str, optional
+    reel_set : str or tuple of str, optional
         The declared reel set tuned (default :func:`tuned_reel_set`: ``base``,
-        or the set the tuned bet mode plays).
+        or the set the tuned bet mode plays), or several tuned at once
+        (``("base", "free")``; ``"all"``: every set some rule reads;
+        :func:`tuned_reel_sets`).
     max_rounds : int
         Integer-programme rounds before the local search.
     max_evaluations : int
@@ -507,13 +572,13 @@ def tune(
     t0 = time.perf_counter()
     if not isinstance(game, Game):
         game = load_game(game)
-    reel_set = tuned_reel_set(game, targets, reel_set)
+    sets = tuned_reel_sets(game, targets, reel_set)
     targets = targets.with_game_constraints(game)
     levels = targets.levels or tuple(game.levels)
     for lv in levels:
         if lv not in game.levels:
             raise BoundsError(f"bet level {lv} is not offered (levels: {', '.join(map(str, game.levels))})")
-    space = ReelSpace(game, reel_set, bounds)
+    space = ReelSpace(game, sets[0] if len(sets) == 1 else sets, bounds)
     say = (lambda m: print(m, file=sys.stderr)) if verbose else None
     bar = None
     if progress is True:
@@ -562,16 +627,16 @@ def tune(
     after = solver.ev.figures(x_after)
     result = assess(after, targets)
     reach = {}
-    scale = solver.ev.link("rtp").scale  # the tuned mode's RTP per unit of line RTP, if known
+    spin, scale = solver.ev.base_spin()  # the tuned mode's base spin, its RTP per unit of line RTP
     if not result.feasible and scale is not None:
         for lv in sorted(set(solver.ev.rep.values())):
-            rng = line_rtp_range(solver, x_after, lv)
+            rng = line_rtp_range(solver, x_after, lv, reel_set=spin)
             if rng is not None:
                 reach[lv] = (rng[0] * scale, rng[1] * scale)
     return TuningResult(
         game,
         tuned,
-        reel_set,
+        space.reel_set,
         targets,
         space,
         x_before,
@@ -594,12 +659,7 @@ def tuned_reel_set(game: Game, targets: Targets, reel_set: str | None = None) ->
     targets judge (each must exist and play it).  Default: ``base``; with
     ``targets.mode``, the set that mode plays as its base spin, or the one
     set it plays (a buy: its bought feature's)."""
-    for mode in targets.modes:
-        if mode not in mode_names(game):
-            what = "bet mode tuned" if mode == targets.primary else "target for bet mode"
-            raise BoundsError(
-                f"{what} {mode!r}: {game.name} has no such mode (modes: {', '.join(mode_names(game))})"
-            )
+    check_target_modes(game, targets)
     if reel_set is None:
         reel_set = "base"
         if targets.mode is not None:
@@ -625,6 +685,69 @@ def tuned_reel_set(game: Game, targets: Targets, reel_set: str | None = None) ->
                 "so its figures do not change with it"
             )
     return reel_set
+
+
+def check_target_modes(game: Game, targets: Targets) -> None:
+    """Refuse a bet mode the targets judge that ``game`` does not have."""
+    for mode in targets.modes:
+        if mode not in mode_names(game):
+            what = "bet mode tuned" if mode == targets.primary else "target for bet mode"
+            raise BoundsError(
+                f"{what} {mode!r}: {game.name} has no such mode (modes: {', '.join(mode_names(game))})"
+            )
+
+
+def tuned_reel_sets(game: Game, targets: Targets, reel_set: str | tuple | None = None) -> tuple:
+    """The declared reel sets a run tunes at once, checked.
+
+    ``reel_set``: None or one name (:func:`tuned_reel_set`), several names,
+    or ``"all"``: every declared set that a bet mode judged plays (without
+    modes, the game as declared; a set only a mode not judged reads is left
+    out, its moves could change no figure judged).  Each set named must
+    exist, be named once, be read by some rule of the game and be played by
+    some mode judged, and each mode judged must play one of them."""
+    if reel_set is None or (isinstance(reel_set, str) and reel_set != ALL_SETS):
+        return (tuned_reel_set(game, targets, reel_set),)
+    names = [reel_set] if isinstance(reel_set, str) else [str(name) for name in reel_set]
+    if len(names) == 1 and names[0] != ALL_SETS:
+        return (tuned_reel_set(game, targets, names[0]),)
+    check_target_modes(game, targets)
+    judged = targets.modes or (BASE_MODE,)
+    plays = {m: sets_played(game, m) for m in judged}
+    if ALL_SETS in names:
+        if len(names) > 1:
+            raise BoundsError(f"reel set {ALL_SETS!r} names every set: give it alone")
+        names = [rs for rs in game.reel_sets if any(rs in p for p in plays.values())]
+    read = {rs for m in mode_names(game) for rs in sets_played(game, m)}
+    for i, rs in enumerate(names):
+        if rs not in game.reel_sets:
+            raise BoundsError(f"no reel set {rs!r} (reel sets: {', '.join(game.reel_sets)})")
+        if rs in names[:i]:
+            raise BoundsError(f"reel set {rs!r} named twice")
+        if rs not in read:
+            raise BoundsError(f"reel set {rs!r}: no rule of {game.name} reads it, so no figure moves with it")
+        if not any(rs in p for p in plays.values()):
+            raise BoundsError(
+                f"reel set {rs!r} is played by no bet mode judged ({', '.join(judged)}), "
+                "so no figure judged changes with it"
+            )
+    for m, p in plays.items():
+        if not p & set(names):
+            raise BoundsError(
+                f"bet mode {m!r} plays none of the reel sets tuned ({', '.join(names)}; "
+                f"it plays {', '.join(sorted(p))}), so its figures do not change with them"
+            )
+    return tuple(names)
+
+
+def sets_played(game: Game, mode: str) -> set:
+    """The declared reel sets bet mode ``mode`` plays
+    (:func:`slotmath.rules.modes.mode_reel_sets`); a game on rules of its own
+    (not ``lines``, no modes): every declared set, which its rules' check
+    holds to being read."""
+    if game.rules != "lines" and not game.modes:
+        return set(game.reel_sets)
+    return set(mode_reel_sets(game, mode).values())
 
 
 def _bar_update(bar):
