@@ -95,6 +95,46 @@ def uniform_below(rng, w):
             return u % w
 
 
+@nb.njit(cache=True, inline="always")
+def narrow_below(rng, w):
+    """:func:`uniform_below` for ``w < 2**31`` (Lemire's method on 32 random
+    bits, :func:`lemire` written out): the same draw, the same random stream,
+    inlined into the line and ways kernels."""
+    while True:
+        u = np.int64(rng.random() * 4294967296.0)
+        m = u * w
+        low = m & 0xFFFFFFFF
+        if low < w:
+            if low < (4294967296 - w) % w:
+                continue
+        return m >> 32
+
+
+@nb.njit(cache=True, inline="always")
+def draw_narrow(rng, stop, bound, use_table, table, cum, n_stops):
+    """:func:`draw_stops` for reels whose total weights are all below
+    ``2**31`` (:func:`narrow_below`), inlined into its kernel.
+
+    A called draw (:func:`draw_stops`) cost 100 ns of a 5-reel line round's
+    270 ns, and an inlined draw that can also take the wide path (62 bits,
+    :func:`uniform_below`) made the whole line kernel as slow, even where
+    no reel is that wide (benchmarks/bench_sampler_reference.py).
+    """
+    for r in range(stop.shape[0]):
+        u = narrow_below(rng, bound[r])
+        if use_table[r]:
+            stop[r] = table[r, u]
+        else:
+            lo, hi = 0, n_stops[r]  # the first stop with cum > u (searchsorted side="right")
+            while lo < hi:
+                mid = (lo + hi) >> 1
+                if cum[r, mid] > u:
+                    hi = mid
+                else:
+                    lo = mid + 1
+            stop[r] = lo
+
+
 @nb.njit(cache=True)
 def stop_of(u, r, use_table, table, cum, n_stops):
     """Stop of reel ``r`` whose cumulative weight range holds ``u``."""
@@ -219,7 +259,42 @@ def line_kernel(
     sc_event,
 ):
     """Play ``n`` rounds: (wins [x total bet], event counts, wins by part:
-    lines, then scatters when the game has scatter symbols)."""
+    lines, then scatters when the game has scatter symbols).  Every reel's
+    total weight is below ``2**31`` (:func:`draw_narrow`; otherwise
+    :func:`line_kernel_wide`)."""
+    R = dims[0]
+    wins = np.empty(n, dtype=np.float64)
+    parts = np.empty((n, 1 + (sc_count.shape[0] > 0)), dtype=np.float64)
+    events = np.zeros(dims[5], dtype=np.int64)
+    stop = np.empty(R, dtype=np.int64)
+    window = np.empty(R * dims[6], dtype=np.int64)
+    for i in range(n):
+        draw_narrow(rng, stop, bound, use_table, table, cum, n_stops)
+        lines = line_win(stop, window, dims, sym, cells, codes, offsets, label_coins, events)
+        wins[i] = split_win(parts[i], lines, scatter_win(stop, sc_count, sc_pay, sc_event, events))
+    return wins, events, parts
+
+
+@nb.njit(cache=True)
+def line_kernel_wide(
+    rng,
+    n,
+    dims,
+    bound,
+    use_table,
+    table,
+    cum,
+    n_stops,
+    sym,
+    cells,
+    codes,
+    offsets,
+    label_coins,
+    sc_count,
+    sc_pay,
+    sc_event,
+):
+    """:func:`line_kernel` for reels of any total weight (:func:`draw_stops`)."""
     R = dims[0]
     wins = np.empty(n, dtype=np.float64)
     parts = np.empty((n, 1 + (sc_count.shape[0] > 0)), dtype=np.float64)
@@ -268,18 +343,25 @@ def evaluate_stops(stops, dims, sym, cells, codes, offsets, label_coins, sc_coun
 
 
 def line_sampler(
-    game: Game, level: int, reel_set: str = "base", table_limit: int = TABLE_LIMIT
+    game: Game, level: int, reel_set: str = "base", table_limit: int = TABLE_LIMIT, fast: bool = True
 ) -> RoundSampler:
-    """Compiled round sampler of a line game at bet ``level``.
+    """Compiled round sampler of a line game at bet ``level``: :func:`line_kernel`
+    when every reel's total weight is below ``2**31`` and ``fast`` is true,
+    else :func:`line_kernel_wide` (the same rounds).
 
     ``args`` are ``(dims, bound, use_table, table, cum, n_stops)`` (the stop
     draw) followed by :func:`evaluation_args`.
     """
     draw = draw_args(game, reel_set, table_limit)
     evaluation, names = evaluation_args(game, level, reel_set)
-    return RoundSampler(
-        line_kernel, (evaluation[0],) + draw + evaluation[1:], names, part_names(game, "lines")
-    )
+    kernel = line_kernel if fast and narrow(draw[0]) else line_kernel_wide
+    return RoundSampler(kernel, (evaluation[0],) + draw + evaluation[1:], names, part_names(game, "lines"))
+
+
+def narrow(bound: np.ndarray) -> bool:
+    """Whether every total weight of ``bound`` draws by :func:`narrow_below`
+    (below ``2**31``): the kernels that draw so are the faster ones."""
+    return bool(len(bound) == 0 or int(np.max(bound)) < _WIDE)
 
 
 def part_names(game: Game, paid_by: str) -> tuple:
