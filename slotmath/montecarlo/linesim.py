@@ -257,22 +257,75 @@ def line_kernel(
     sc_count,
     sc_pay,
     sc_event,
+    pair,
+    line_rows,
 ):
     """Play ``n`` rounds: (wins [x total bet], event counts, wins by part:
-    lines, then scatters when the game has scatter symbols).  Every reel's
-    total weight is below ``2**31`` (:func:`draw_narrow`; otherwise
-    :func:`line_kernel_wide`)."""
-    R = dims[0]
+    lines, then scatters when the game has scatter symbols).
+
+    Every reel's total weight is below ``2**31`` (:func:`draw_narrow`), and
+    ``pair`` (:func:`pair_codes`) holds every line's outcome code for each
+    (stop of reel 1, stop of reel 2), or its two-symbol prefix where the
+    line goes on: a line is then read from reel 3 on in the prefix tables
+    ``codes``/``offsets``, symbol by symbol from ``sym`` at the line's rows
+    ``line_rows``, until its prefix decides it (the window is never
+    copied).  The outcomes are those of :func:`line_win`;
+    :func:`line_kernel_wide` plays any other line game.
+    """
+    R, L, S, total_bet = dims[0], dims[1], dims[2], dims[3]
     wins = np.empty(n, dtype=np.float64)
     parts = np.empty((n, 1 + (sc_count.shape[0] > 0)), dtype=np.float64)
     events = np.zeros(dims[5], dtype=np.int64)
     stop = np.empty(R, dtype=np.int64)
-    window = np.empty(R * dims[6], dtype=np.int64)
     for i in range(n):
         draw_narrow(rng, stop, bound, use_table, table, cum, n_stops)
-        lines = line_win(stop, window, dims, sym, cells, codes, offsets, label_coins, events)
-        wins[i] = split_win(parts[i], lines, scatter_win(stop, sc_count, sc_pay, sc_event, events))
+        coins = 0
+        row = pair[stop[0], stop[1]]
+        for line in range(L):
+            v = np.int64(row[line])
+            if v < 0:
+                p = -1 - v
+                r = 2
+                while v < 0:
+                    p = p * S + sym[r, stop[r], line_rows[line, r]]
+                    v = codes[offsets[r] + p]
+                    r += 1
+            if v > 0:
+                coins += label_coins[v - 1]
+                events[v - 1] += 1
+        wins[i] = split_win(
+            parts[i], coins / total_bet, scatter_win(stop, sc_count, sc_pay, sc_event, events)
+        )
     return wins, events, parts
+
+
+#: Most entries (first-reel stops x second-reel stops x lines) of the table
+#: of :func:`pair_codes` (int32: 4 MB); a larger game plays :func:`line_kernel_wide`.
+PAIR_LIMIT = 2**20
+
+
+def pair_codes(dims, sym, cells, codes, offsets, n_stops) -> tuple | None:
+    """``(pair, line_rows)`` of :func:`line_kernel` from the arrays of
+    :func:`evaluation_args`, or None when the game has fewer than two reels
+    or the table would exceed :data:`PAIR_LIMIT` entries.
+
+    ``pair[s0, s1, line]`` is the line's outcome code when its first two
+    symbols (reel 1 at stop ``s0``, reel 2 at ``s1``) decide it (the prefix
+    table of length 2, as :func:`slotmath.engine.lines.line_outcome` reads
+    it), else ``-1 - p`` with ``p`` the prefix's index; ``line_rows[line,
+    r]`` is the line's row on reel r.
+    """
+    R, L, S, rows = int(dims[0]), int(dims[1]), int(dims[2]), int(dims[6])
+    if R < 2 or int(n_stops[0]) * int(n_stops[1]) * max(L, 1) > PAIR_LIMIT:
+        return None
+    line_rows = np.ascontiguousarray(cells - np.arange(R)[None, :] * rows, dtype=np.int64)
+    n0, n1 = int(n_stops[0]), int(n_stops[1])
+    pair = np.empty((n0, n1, L), dtype=np.int32)
+    for line in range(L):
+        p = sym[0, :n0, line_rows[line, 0]][:, None] * S + sym[1, :n1, line_rows[line, 1]][None, :]
+        v = codes[offsets[1] + p]
+        pair[:, :, line] = np.where(v >= 0, v, -1 - p)
+    return pair, line_rows
 
 
 @nb.njit(cache=True)
@@ -346,16 +399,22 @@ def line_sampler(
     game: Game, level: int, reel_set: str = "base", table_limit: int = TABLE_LIMIT, fast: bool = True
 ) -> RoundSampler:
     """Compiled round sampler of a line game at bet ``level``: :func:`line_kernel`
-    when every reel's total weight is below ``2**31`` and ``fast`` is true,
-    else :func:`line_kernel_wide` (the same rounds).
+    when every reel's total weight is below ``2**31``, the table of
+    :func:`pair_codes` is small enough and ``fast`` is true, else
+    :func:`line_kernel_wide` (the same rounds).
 
     ``args`` are ``(dims, bound, use_table, table, cum, n_stops)`` (the stop
-    draw) followed by :func:`evaluation_args`.
+    draw) followed by :func:`evaluation_args` (without its ``dims``), then,
+    for :func:`line_kernel`, :func:`pair_codes`.
     """
     draw = draw_args(game, reel_set, table_limit)
     evaluation, names = evaluation_args(game, level, reel_set)
-    kernel = line_kernel if fast and narrow(draw[0]) else line_kernel_wide
-    return RoundSampler(kernel, (evaluation[0],) + draw + evaluation[1:], names, part_names(game, "lines"))
+    args = (evaluation[0],) + draw + evaluation[1:]
+    dims, sym, cells, codes, offsets = evaluation[:5]
+    pair = pair_codes(dims, sym, cells, codes, offsets, draw[4]) if fast and narrow(draw[0]) else None
+    if pair is None:
+        return RoundSampler(line_kernel_wide, args, names, part_names(game, "lines"))
+    return RoundSampler(line_kernel, args + pair, names, part_names(game, "lines"))
 
 
 def narrow(bound: np.ndarray) -> bool:
