@@ -22,7 +22,11 @@ Lines
     and :func:`slotmath.engine.lines.prefix_determined` tabulates, for every prefix
     of 1..R symbols, the outcome when the rest of the line cannot change it.
     A line is read left to right until its prefix decides it, usually after
-    two or three reels.
+    two or three reels.  :func:`line_kernel` reads the first two symbols of
+    every line at once from a table by the stops of the first two reels
+    (:func:`pair_codes`); a game whose table would be too large, or whose
+    reels weigh ``2**31`` or more, plays :func:`line_kernel_wide` (the same
+    rounds for the same random stream).
 
 Events
     One per line label (hits summed over lines, as in the combination

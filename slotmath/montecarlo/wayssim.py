@@ -6,6 +6,11 @@ stop's features (:func:`slotmath.engine.ways.stop_features`, the same arrays and
 the same :func:`slotmath.engine.ways.step_ways` as the exact engine) until its run
 ends, and add the scatters.  Events: one per ways pay entry (spins paying
 it, as in the combination table) and one per scatter pay entry.
+
+A game whose ways carry one multiplier state (no wild multiplying by its
+count) and whose reels weigh less than ``2**31`` plays
+:func:`ways_kernel_plain`: the product of each first-reel symbol's weighted
+cells per reel, the same rounds as :func:`ways_kernel`.
 """
 
 from __future__ import annotations
