@@ -14,8 +14,9 @@ import numpy as np
 import pytest
 
 from slotmath.io.gamefile import load_game
+from slotmath.montecarlo import linesim
 from slotmath.montecarlo import run as mc
-from slotmath.montecarlo.linesim import line_kernel, line_kernel_wide, line_sampler
+from slotmath.montecarlo.linesim import line_kernel, line_kernel_wide, line_sampler, narrow
 from slotmath.montecarlo.wayssim import ways_kernel, ways_kernel_plain, ways_sampler
 
 
@@ -34,6 +35,14 @@ def test_line_kernel_plays_the_general_kernels_rounds(name, table_limit):
     general = line_sampler(game, level, table_limit=table_limit, fast=False)
     assert fast.kernel is line_kernel and general.kernel is line_kernel_wide
     same_stats(mc.run_chunk(fast, 11, 3, 30_000), mc.run_chunk(general, 11, 3, 30_000))
+
+
+def test_wide_reels_or_a_large_pair_table_play_the_general_line_kernel(monkeypatch):
+    assert narrow(np.array([3, 2**31 - 1])) and not narrow(np.array([3, 2**31]))
+    game = load_game("video20")
+    assert line_sampler(game, 1).kernel is line_kernel
+    monkeypatch.setattr(linesim, "PAIR_LIMIT", 50 * 53 * 20 - 1)
+    assert line_sampler(game, 1).kernel is line_kernel_wide
 
 
 @pytest.mark.parametrize("table_limit", [4096, 0])
