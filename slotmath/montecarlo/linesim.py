@@ -22,7 +22,11 @@ Lines
     and :func:`slotmath.engine.lines.prefix_determined` tabulates, for every prefix
     of 1..R symbols, the outcome when the rest of the line cannot change it.
     A line is read left to right until its prefix decides it, usually after
-    two or three reels.
+    two or three reels.  :func:`line_kernel` reads the first two symbols of
+    every line at once from a table by the stops of the first two reels
+    (:func:`pair_codes`); a game whose table would be too large, or whose
+    reels weigh ``2**31`` or more, plays :func:`line_kernel_wide` (the same
+    rounds for the same random stream).
 
 Events
     One per line label (hits summed over lines, as in the combination
@@ -93,6 +97,46 @@ def uniform_below(rng, w):
         u = (hi << 31) | lo
         if u < limit:
             return u % w
+
+
+@nb.njit(cache=True, inline="always")
+def narrow_below(rng, w):
+    """:func:`uniform_below` for ``w < 2**31`` (Lemire's method on 32 random
+    bits, :func:`lemire` written out): the same draw, the same random stream,
+    inlined into the line and ways kernels."""
+    while True:
+        u = np.int64(rng.random() * 4294967296.0)
+        m = u * w
+        low = m & 0xFFFFFFFF
+        if low < w:
+            if low < (4294967296 - w) % w:
+                continue
+        return m >> 32
+
+
+@nb.njit(cache=True, inline="always")
+def draw_narrow(rng, stop, bound, use_table, table, cum, n_stops):
+    """:func:`draw_stops` for reels whose total weights are all below
+    ``2**31`` (:func:`narrow_below`), inlined into its kernel.
+
+    A called draw (:func:`draw_stops`) cost 100 ns of a 5-reel line round's
+    270 ns, and an inlined draw that can also take the wide path (62 bits,
+    :func:`uniform_below`) made the whole line kernel as slow, even where
+    no reel is that wide (benchmarks/bench_sampler_reference.py).
+    """
+    for r in range(stop.shape[0]):
+        u = narrow_below(rng, bound[r])
+        if use_table[r]:
+            stop[r] = table[r, u]
+        else:
+            lo, hi = 0, n_stops[r]  # the first stop with cum > u (searchsorted side="right")
+            while lo < hi:
+                mid = (lo + hi) >> 1
+                if cum[r, mid] > u:
+                    hi = mid
+                else:
+                    lo = mid + 1
+            stop[r] = lo
 
 
 @nb.njit(cache=True)
@@ -217,9 +261,97 @@ def line_kernel(
     sc_count,
     sc_pay,
     sc_event,
+    pair,
+    line_rows,
 ):
     """Play ``n`` rounds: (wins [x total bet], event counts, wins by part:
-    lines, then scatters when the game has scatter symbols)."""
+    lines, then scatters when the game has scatter symbols).
+
+    Every reel's total weight is below ``2**31`` (:func:`draw_narrow`), and
+    ``pair`` (:func:`pair_codes`) holds every line's outcome code for each
+    (stop of reel 1, stop of reel 2), or its two-symbol prefix where the
+    line goes on: a line is then read from reel 3 on in the prefix tables
+    ``codes``/``offsets``, symbol by symbol from ``sym`` at the line's rows
+    ``line_rows``, until its prefix decides it (the window is never
+    copied).  The outcomes are those of :func:`line_win`;
+    :func:`line_kernel_wide` plays any other line game.
+    """
+    R, L, S, total_bet = dims[0], dims[1], dims[2], dims[3]
+    wins = np.empty(n, dtype=np.float64)
+    parts = np.empty((n, 1 + (sc_count.shape[0] > 0)), dtype=np.float64)
+    events = np.zeros(dims[5], dtype=np.int64)
+    stop = np.empty(R, dtype=np.int64)
+    for i in range(n):
+        draw_narrow(rng, stop, bound, use_table, table, cum, n_stops)
+        coins = 0
+        row = pair[stop[0], stop[1]]
+        for line in range(L):
+            v = np.int64(row[line])
+            if v < 0:
+                p = -1 - v
+                r = 2
+                while v < 0:
+                    p = p * S + sym[r, stop[r], line_rows[line, r]]
+                    v = codes[offsets[r] + p]
+                    r += 1
+            if v > 0:
+                coins += label_coins[v - 1]
+                events[v - 1] += 1
+        wins[i] = split_win(
+            parts[i], coins / total_bet, scatter_win(stop, sc_count, sc_pay, sc_event, events)
+        )
+    return wins, events, parts
+
+
+#: Most entries (first-reel stops x second-reel stops x lines) of the table
+#: of :func:`pair_codes` (int32: 4 MB); a larger game plays :func:`line_kernel_wide`.
+PAIR_LIMIT = 2**20
+
+
+def pair_codes(dims, sym, cells, codes, offsets, n_stops) -> tuple | None:
+    """``(pair, line_rows)`` of :func:`line_kernel` from the arrays of
+    :func:`evaluation_args`, or None when the game has fewer than two reels
+    or the table would exceed :data:`PAIR_LIMIT` entries.
+
+    ``pair[s0, s1, line]`` is the line's outcome code when its first two
+    symbols (reel 1 at stop ``s0``, reel 2 at ``s1``) decide it (the prefix
+    table of length 2, as :func:`slotmath.engine.lines.line_outcome` reads
+    it), else ``-1 - p`` with ``p`` the prefix's index; ``line_rows[line,
+    r]`` is the line's row on reel r.
+    """
+    R, L, S, rows = int(dims[0]), int(dims[1]), int(dims[2]), int(dims[6])
+    if R < 2 or int(n_stops[0]) * int(n_stops[1]) * max(L, 1) > PAIR_LIMIT:
+        return None
+    line_rows = np.ascontiguousarray(cells - np.arange(R)[None, :] * rows, dtype=np.int64)
+    n0, n1 = int(n_stops[0]), int(n_stops[1])
+    pair = np.empty((n0, n1, L), dtype=np.int32)
+    for line in range(L):
+        p = sym[0, :n0, line_rows[line, 0]][:, None] * S + sym[1, :n1, line_rows[line, 1]][None, :]
+        v = codes[offsets[1] + p]
+        pair[:, :, line] = np.where(v >= 0, v, -1 - p)
+    return pair, line_rows
+
+
+@nb.njit(cache=True)
+def line_kernel_wide(
+    rng,
+    n,
+    dims,
+    bound,
+    use_table,
+    table,
+    cum,
+    n_stops,
+    sym,
+    cells,
+    codes,
+    offsets,
+    label_coins,
+    sc_count,
+    sc_pay,
+    sc_event,
+):
+    """:func:`line_kernel` for reels of any total weight (:func:`draw_stops`)."""
     R = dims[0]
     wins = np.empty(n, dtype=np.float64)
     parts = np.empty((n, 1 + (sc_count.shape[0] > 0)), dtype=np.float64)
@@ -268,18 +400,31 @@ def evaluate_stops(stops, dims, sym, cells, codes, offsets, label_coins, sc_coun
 
 
 def line_sampler(
-    game: Game, level: int, reel_set: str = "base", table_limit: int = TABLE_LIMIT
+    game: Game, level: int, reel_set: str = "base", table_limit: int = TABLE_LIMIT, fast: bool = True
 ) -> RoundSampler:
-    """Compiled round sampler of a line game at bet ``level``.
+    """Compiled round sampler of a line game at bet ``level``: :func:`line_kernel`
+    when every reel's total weight is below ``2**31``, the table of
+    :func:`pair_codes` is small enough and ``fast`` is true, else
+    :func:`line_kernel_wide` (the same rounds).
 
     ``args`` are ``(dims, bound, use_table, table, cum, n_stops)`` (the stop
-    draw) followed by :func:`evaluation_args`.
+    draw) followed by :func:`evaluation_args` (without its ``dims``), then,
+    for :func:`line_kernel`, :func:`pair_codes`.
     """
     draw = draw_args(game, reel_set, table_limit)
     evaluation, names = evaluation_args(game, level, reel_set)
-    return RoundSampler(
-        line_kernel, (evaluation[0],) + draw + evaluation[1:], names, part_names(game, "lines")
-    )
+    args = (evaluation[0],) + draw + evaluation[1:]
+    dims, sym, cells, codes, offsets = evaluation[:5]
+    pair = pair_codes(dims, sym, cells, codes, offsets, draw[4]) if fast and narrow(draw[0]) else None
+    if pair is None:
+        return RoundSampler(line_kernel_wide, args, names, part_names(game, "lines"))
+    return RoundSampler(line_kernel, args + pair, names, part_names(game, "lines"))
+
+
+def narrow(bound: np.ndarray) -> bool:
+    """Whether every total weight of ``bound`` draws by :func:`narrow_below`
+    (below ``2**31``): the kernels that draw so are the faster ones."""
+    return bool(len(bound) == 0 or int(np.max(bound)) < _WIDE)
 
 
 def part_names(game: Game, paid_by: str) -> tuple:

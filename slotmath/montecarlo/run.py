@@ -313,12 +313,65 @@ def _block_stats(wins, thresholds):
     return s1, s2, s3, s4, hits, mx, hist, bad
 
 
+@nb.njit(cache=True)
+def column_sums(by_part):
+    """Sums of the columns of ``by_part`` (n, C) and of their squares, each
+    column added row by row: the same floats as numpy's
+    ``by_part.sum(axis=0)`` and ``(by_part * by_part).sum(axis=0)`` for a
+    C-contiguous array of two or more columns (numpy reduces across a short
+    contiguous row sequentially; a single column it sums pairwise, so
+    :func:`part_sums` leaves that case to numpy).  numpy took 0.25 ms a
+    call for 8192 x 2 floats, more than a tenth of a line game's chunk."""
+    C = by_part.shape[1]
+    s = np.zeros(C, dtype=np.float64)
+    q = np.zeros(C, dtype=np.float64)
+    for i in range(by_part.shape[0]):
+        for k in range(C):
+            x = by_part[i, k]
+            s[k] += x
+            q[k] += x * x
+    return s, q
+
+
+def part_sums(by_part: np.ndarray) -> tuple:
+    """``(by_part.sum(axis=0), (by_part * by_part).sum(axis=0))``, the same
+    floats, compiled where numpy's order is the row-by-row one (:func:`column_sums`)."""
+    if (
+        by_part.ndim == 2
+        and by_part.shape[1] >= 2
+        and by_part.dtype == np.float64
+        and by_part.flags.c_contiguous
+    ):
+        return column_sums(by_part)
+    return by_part.sum(axis=0), (by_part * by_part).sum(axis=0)
+
+
+class ExactSum:
+    """Exact sum of floats, kept as an integer count of ``2**-1074`` (the
+    smallest float's unit): ``value()`` is the same Fraction as the sum of
+    ``Fraction(x)`` of every float added, without a Fraction addition (and
+    its gcd) per block."""
+
+    __slots__ = ("units",)
+    SHIFT = 1074
+
+    def __init__(self) -> None:
+        self.units = 0
+
+    def add(self, x: float) -> None:
+        num, den = float(x).as_integer_ratio()
+        self.units += num << (self.SHIFT - den.bit_length() + 1)
+
+    def value(self) -> Fraction:
+        return Fraction(self.units, 1 << self.SHIFT)
+
+
 def run_chunk(sampler, seed: int, index: int, size: int, block: int = BLOCK) -> ChunkStats:
     """Play chunk ``index`` (``size`` rounds) of a run and return its statistics."""
     rng = chunk_rng(seed, index)
     n_events, n_parts = len(sampler.event_names), len(sampler.part_names)
-    sums = [Fraction(0)] * 4
-    parts, part_sq = [Fraction(0)] * n_parts, [Fraction(0)] * n_parts
+    sums = [ExactSum() for _ in range(4)]
+    parts, part_sq = [ExactSum() for _ in range(n_parts)], [ExactSum() for _ in range(n_parts)]
     hits, mx, blocks, block_sq = 0, 0.0, 0, 0
     hist = np.zeros(N_BINS, dtype=np.int64)
     events = np.zeros(n_events, dtype=np.int64)
@@ -336,14 +389,14 @@ def run_chunk(sampler, seed: int, index: int, size: int, block: int = BLOCK) -> 
                 + f", expected ({n},), ({n_events},)"
                 + (f" and ({n}, {n_parts})" if n_parts else "")
             )
-        for k, (s, q) in enumerate(zip(by_part.sum(axis=0), (by_part * by_part).sum(axis=0), strict=True)):
-            parts[k] += Fraction(float(s))
-            part_sq[k] += Fraction(float(q))
+        for k, (s, q) in enumerate(zip(*part_sums(by_part), strict=True)):
+            parts[k].add(s)
+            part_sq[k].add(q)
         b1, b2, b3, b4, h, m, hb, bad = _block_stats(wins.astype(np.float64, copy=False), THRESHOLDS)
         if bad:
             raise ValueError(f"round sampler returned {bad} negative or non-finite wins")
         for k, s in enumerate((b1, b2, b3, b4)):
-            sums[k] += Fraction(s)
+            sums[k].add(s)
         hits += int(h)
         mx = max(mx, float(m))
         hist += hb
@@ -355,7 +408,7 @@ def run_chunk(sampler, seed: int, index: int, size: int, block: int = BLOCK) -> 
         blocks += 1
     return ChunkStats(
         size,
-        tuple(sums),
+        tuple(x.value() for x in sums),
         hits,
         mx,
         tuple(int(v) for v in hist),
@@ -365,8 +418,8 @@ def run_chunk(sampler, seed: int, index: int, size: int, block: int = BLOCK) -> 
         block_sq,
         blocks,
         1,
-        tuple(parts),
-        tuple(part_sq),
+        tuple(x.value() for x in parts),
+        tuple(x.value() for x in part_sq),
     )
 
 

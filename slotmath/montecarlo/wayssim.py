@@ -6,6 +6,11 @@ stop's features (:func:`slotmath.engine.ways.stop_features`, the same arrays and
 the same :func:`slotmath.engine.ways.step_ways` as the exact engine) until its run
 ends, and add the scatters.  Events: one per ways pay entry (spins paying
 it, as in the combination table) and one per scatter pay entry.
+
+A game whose ways carry one multiplier state (no wild multiplying by its
+count) and whose reels weigh less than ``2**31`` plays
+:func:`ways_kernel_plain`: the product of each first-reel symbol's weighted
+cells per reel, the same rounds as :func:`ways_kernel`.
 """
 
 from __future__ import annotations
@@ -20,7 +25,9 @@ from slotmath.montecarlo.convergence import event_key
 from slotmath.montecarlo.linesim import (
     TABLE_LIMIT,
     draw_args,
+    draw_narrow,
     draw_stops,
+    narrow,
     part_names,
     scatter_args,
     scatter_win,
@@ -92,6 +99,83 @@ def ways_kernel(
     return wins, events, parts
 
 
+@nb.njit(cache=True)
+def ways_kernel_plain(
+    rng,
+    n,
+    dims,
+    bound,
+    use_table,
+    table,
+    cum,
+    n_stops,
+    cells,
+    present,
+    n_present,
+    pay,
+    event,
+    factor,
+    sc_count,
+    sc_pay,
+    sc_event,
+):
+    """:func:`ways_kernel` for a game whose ways carry one multiplier state
+    (no wild multiplies by its count on the way: ``factor`` has one entry)
+    and whose reels draw by :func:`~slotmath.montecarlo.linesim.draw_narrow`:
+    the same rounds, wins and events.
+
+    A symbol's ways are the product of its weighted cells per reel
+    (``cells[reel, stop, p]``: :func:`plain_ways_args`) up to the first reel
+    without it, times ``factor[0]``; only the paying symbols on the first
+    reel's window (``present[stop, :n_present[stop]]``) are followed.
+    """
+    R = dims[0]
+    total_bet = dims[1]
+    wins = np.empty(n, dtype=np.float64)
+    parts = np.empty((n, 1 + (sc_count.shape[0] > 0)), dtype=np.float64)
+    events = np.zeros(dims[2], dtype=np.int64)
+    stop = np.empty(R, dtype=np.int64)
+    f0 = factor[0]
+    for i in range(n):
+        draw_narrow(rng, stop, bound, use_table, table, cum, n_stops)
+        coins = 0
+        s0 = stop[0]
+        for j in range(n_present[s0]):
+            p = present[s0, j]
+            ways = cells[0, s0, p]
+            k = 1
+            while k < R:
+                c = cells[k, stop[k], p]
+                if c == 0:
+                    break
+                ways *= c
+                k += 1
+            if pay[p, k] > 0:
+                coins += pay[p, k] * ways * f0
+                events[event[p, k]] += 1
+        wins[i] = split_win(
+            parts[i], coins / total_bet, scatter_win(stop, sc_count, sc_pay, sc_event, events)
+        )
+    return wins, events, parts
+
+
+def plain_ways_args(feat: np.ndarray, P: int) -> tuple:
+    """``(cells, present, n_present)`` of :func:`ways_kernel_plain` from the
+    stop features ``feat`` (R, N, P x F) of a game with one multiplier state:
+    per (reel, stop, paying symbol) the weighted cells (every feature column
+    adds one way per cell: a ``by_count`` wild steps to the one state), and
+    the paying symbols present on each stop of the first reel."""
+    R, N = feat.shape[0], feat.shape[1]
+    cells = np.ascontiguousarray(feat.reshape(R, N, P, -1).sum(axis=3))
+    first = cells[0]
+    n_present = (first > 0).sum(axis=1).astype(np.int64)
+    present = np.zeros((N, max(1, int(n_present.max(initial=0)))), dtype=np.int64)
+    for st in range(N):
+        idx = np.nonzero(first[st])[0]
+        present[st, : len(idx)] = idx
+    return cells, present, n_present
+
+
 @nb.njit(cache=True, inline="always")
 def round_ways_win(stop, ways, events):
     """Ways win [x total bet] of the window at ``stop`` with the arguments
@@ -142,9 +226,11 @@ def no_ways_args(game: Game) -> tuple:
 
 
 def ways_sampler(
-    game: Game, level: int, reel_set: str = "base", table_limit: int = TABLE_LIMIT
+    game: Game, level: int, reel_set: str = "base", table_limit: int = TABLE_LIMIT, plain: bool = True
 ) -> RoundSampler:
-    """Compiled round sampler of a ways game at bet ``level``."""
+    """Compiled round sampler of a ways game at bet ``level``: the faster
+    :func:`ways_kernel_plain` where it applies and ``plain`` is true, else
+    :func:`ways_kernel` (the same rounds)."""
     wp = compile_ways(game, level)
     win, _, n_stops = pack_reels(game, reel_set)
     feat = np.stack([stop_features(wp, win[k]) for k in range(game.reels)])
@@ -155,9 +241,10 @@ def ways_sampler(
         names.append(event_key("ways", game.line_pays[wp.entry[p, n]].name, 1))
     sc_count, sc_pay, sc_event = scatter_args(game, reel_set, names)
     dims = np.array([game.reels, game.bet(level).total_bet, len(names)], dtype=np.int64)
-    args = (
-        (dims,)
-        + draw_args(game, reel_set, table_limit)
-        + (feat, wp.pay, event, wp.step, wp.factor, sc_count, sc_pay, sc_event)
-    )
+    draw = draw_args(game, reel_set, table_limit)
+    if plain and len(wp.factor) == 1 and narrow(draw[0]):
+        plain = plain_ways_args(feat, wp.pay.shape[0])
+        args = (dims,) + draw + plain + (wp.pay, event, wp.factor, sc_count, sc_pay, sc_event)
+        return RoundSampler(ways_kernel_plain, args, tuple(names), part_names(game, "ways"))
+    args = (dims,) + draw + (feat, wp.pay, event, wp.step, wp.factor, sc_count, sc_pay, sc_event)
     return RoundSampler(ways_kernel, args, tuple(names), part_names(game, "ways"))
