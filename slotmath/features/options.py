@@ -44,7 +44,7 @@ retriggerable, on the same reels") needs only::
 from __future__ import annotations
 
 import csv
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from pathlib import Path
 
@@ -192,6 +192,7 @@ class FreeGamesSpec:
     sticky: str | None = None
     multipliers: dict | None = None
     trigger_reels: tuple | None = None
+    reels_by_count: dict | None = None
 
     @property
     def trigger(self) -> Trigger:
@@ -199,8 +200,19 @@ class FreeGamesSpec:
         return Trigger(self.symbol, per_reel=self.trigger_reels is not None)
 
     def reel_sets(self) -> set:
-        """The reel sets the free games play: their own."""
-        return {self.reels}
+        """The reel sets the free games play: their own and each trigger count's."""
+        return {self.reels} | set((self.reels_by_count or {}).values())
+
+    def reels_of(self, count: int) -> str:
+        """Reel set of the free games ``count`` scatters start (``awards.<count>.reels``,
+        else :attr:`reels`); a retrigger keeps the running feature's set."""
+        if self.reels_by_count is None:
+            return self.reels
+        return _lookup({c: (r, 0) for c, r in self.reels_by_count.items()}, count)[0] or self.reels
+
+    def playing(self, reels: str) -> FreeGamesSpec:
+        """These free games played on reel set ``reels`` alone (no set by count)."""
+        return replace(self, reels=reels, reels_by_count=None)
 
     def count_of(self, key) -> int:
         """The count a key of :attr:`trigger` awards by: the key itself, or
@@ -545,6 +557,14 @@ def _free_games(rd: Reader, spec) -> FreeGamesSpec:
         if "multiplier" in _entry(spec["awards"], c)
     }
     mults = {c: own.get(c, mult) for c in awards} if own else None
+    own_sets = {
+        c: rd.reel_set(_entry(spec["awards"], c)["reels"], f"{w}.awards.{c}.reels")
+        for c in awards
+        if "reels" in _entry(spec["awards"], c)
+    }
+    sets = {c: own_sets.get(c, reels) for c in awards} if own_sets else None
+    if sets is not None and spec.get("sticky") is not None:
+        rd.fail(f"{w}.sticky", "is not computed with a reel set per trigger count (awards.<count>.reels)")
     again = spec.get("retrigger_awards")
     again = None if again is None else _games_awards(rd, again, f"{w}.retrigger_awards", zero=True)
     retrigger = spec.get("retrigger", True)
@@ -575,7 +595,7 @@ def _free_games(rd: Reader, spec) -> FreeGamesSpec:
     if nudge is not None and not any(nudge in st.symbols for st in rd.game.strips(reels)):
         rd.fail(f"{w}.nudge", f"{nudge!r} is on no reel of the free reel set {reels!r}: it never expands")
     return FreeGamesSpec(
-        symbol, reels, mult, awards, retrigger, nudge, cap, scatter_pays, again, sticky, mults, on_reels
+        symbol, reels, mult, awards, retrigger, nudge, cap, scatter_pays, again, sticky, mults, on_reels, sets
     )
 
 
@@ -663,12 +683,14 @@ def _games_awards(rd: Reader, value, where: str, zero: bool = False, by_count: b
     out = {}
     for c, a in rd.counts(value, where).items():
         f = f"{where}.{c}"
-        if not by_count and isinstance(a, dict) and "multiplier" in a:
-            rd.fail(
-                f"{f}.multiplier",
-                "a retrigger adds games at the running feature's multiplier; give it in awards",
-            )
-        rd.mapping(a, f, ("prize", "games", "multiplier") if by_count else ("prize", "games"), ("games",))
+        for own in ("multiplier", "reels"):
+            if not by_count and isinstance(a, dict) and own in a:
+                rd.fail(
+                    f"{f}.{own}",
+                    f"a retrigger adds games at the running feature's {own}; give it in awards",
+                )
+        keys = ("prize", "games", "multiplier", "reels") if by_count else ("prize", "games")
+        rd.mapping(a, f, keys, ("games",))
         games = rd.number(a["games"], f"{f}.games", integer=True, positive=not zero, minimum=0)
         rd.check(games_problem_of(games), f"{f}.games")
         out[c] = (rd.amount(a.get("prize", 0), f"{f}.prize"), games)

@@ -405,6 +405,7 @@ def selection_feature(game: Game, level: int, spec: ChoiceSpec, prizes: LinePriz
             fgs,
             multiplier=mult,
             multipliers=None,
+            reels_by_count=None,  # a choice's free games play the declared reels
             awards={1: (Fraction(0), games)},
             retrigger_awards=again or None,
         )

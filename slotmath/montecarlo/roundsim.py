@@ -10,7 +10,8 @@ play the features the base window triggers, in the order of
 ``round_features``:
 
 * free games: pay the prize and play free spins one by one on the free reel
-  set (a ``nudge`` wild fills its reel in the window, a ``sticky`` wild holds
+  set of the trigger count (:func:`played_sets`; a retrigger keeps it; a
+  ``nudge`` wild fills its reel in the window, a ``sticky`` wild holds
   its cell: :mod:`slotmath.montecarlo.stickysim`), adding the games each
   retrigger count awards, until none are left or ``max_games`` were played;
   multiply the free spins' wins;
@@ -136,13 +137,14 @@ def _count(stop, trig):
 
 
 @nb.njit(cache=True)
-def _free_play(rng, games, stop, window, fg_events, free_draw, free_ev, free_ways, feat, hold):
-    """Play ``games`` free games (with retriggers, at most ``max games``),
-    drawing into ``stop``: (their win before the multiplier [x total bet],
+def _free_play(rng, games, stop, window, fg_events, free_draw, free_ev, free_ways, ftrig, feat, hold):
+    """Play ``games`` free games on one reel set (``free_draw``, ``free_ev``,
+    ``free_ways``, trigger counts ``ftrig``; with retriggers, at most ``max
+    games``), drawing into ``stop``: (their win before the multiplier [x total bet],
     games played); a free game's window may trigger the hold-and-spin
     (``in_free_games``: :func:`~slotmath.montecarlo.holdspinsim.play_free_hold_and_spin`),
     its award part of that game's win."""
-    ftrig, again, reprize, cap_games, need = feat[1], feat[4], feat[5], feat[6][1], feat[10]
+    again, reprize, cap_games, need = feat[4], feat[5], feat[6][1], feat[10]
     if feat[8][0] >= 0:  # a sticky wild (slotmath.montecarlo.stickysim)
         return sticky_free_play(
             rng, games, stop, window, fg_events, free_draw, free_ev, again, reprize, cap_games, feat[8]
@@ -191,11 +193,13 @@ def _features(rng, comp, starts, fstop, window, events, fg_events, sets, feat, p
     c, mask, lstate, cw, cs = starts
     _, _, free_draw, free_ev, _, free_ways = sets
     games, prize, mults, fg_at = feat[2], feat[3], feat[9], feat[7][0]
+    by_count, played_sets = feat[11]
     _, _, pp, wvalues, wcum, ccum, cprize, cgames, cmult, cwheel, pev, wjack, sjack, cjack = prizes
     if games[c] > 0:
         events[fg_at] += 1
+        s_draw, s_ev, s_ways, s_trig = played_sets[by_count[c]]  # the reel set the count starts
         fg, played = _free_play(
-            rng, games[c], fstop, window, fg_events, free_draw, free_ev, free_ways, feat, hold
+            rng, games[c], fstop, window, fg_events, s_draw, s_ev, s_ways, s_trig, feat, hold
         )
         events[fg_at + 1] += played
         comp[2] = prize[c] + mults[c] * fg
@@ -214,7 +218,7 @@ def _features(rng, comp, starts, fstop, window, events, fg_events, sets, feat, p
         comp[5] = cprize[k] + _wheel_spins(rng, cwheel[k], wvalues, wcum, sjack, events)
         if cgames[k] > 0:
             fg, _ = _free_play(
-                rng, cgames[k], fstop, window, fg_events, free_draw, free_ev, free_ways, feat, hold
+                rng, cgames[k], fstop, window, fg_events, free_draw, free_ev, free_ways, feat[1], feat, hold
             )
             comp[5] += cmult[k] * fg
 
@@ -248,7 +252,8 @@ def round_kernel(
     retrigger games, retrigger prize by count, (multiplier, max games, round
     cap), (index of the free-games trigger event,),
     :func:`~slotmath.montecarlo.stickysim.sticky_args`, multiplier by count,
-    the reels a trigger needs (1: must show the symbol));
+    the reels a trigger needs (1: must show the symbol), (reel set by count,
+    the reel sets played: :func:`played_sets`));
     ``prizes`` = (wheel and selection symbol counts per base stop, (wheel
     trigger, wheel spins, selection trigger), wheel values, their cumulative
     probabilities, choices' cumulative probabilities, prizes, free games,
@@ -271,7 +276,10 @@ def round_kernel(
     wins = np.empty(n, dtype=np.float64)
     parts = np.empty((n, cols.shape[0]), dtype=np.float64)
     events = np.zeros(n_events[0], dtype=np.int64)
-    fg_events = np.zeros(max(free_ev[0][5], dims[5]) + 1, dtype=np.int64)
+    most = max(free_ev[0][5], dims[5])
+    for played in feat[11][1]:
+        most = max(most, played[1][0][5])
+    fg_events = np.zeros(most + 1, dtype=np.int64)
     comp = np.zeros(len(COMPONENTS))
     stop = np.empty(dims[0], dtype=np.int64)
     fstop = np.empty(dims[0], dtype=np.int64)
@@ -385,7 +393,21 @@ def sampler_args(game: Game, level: int) -> tuple:
     need = np.zeros(game.reels, dtype=np.int64)
     for r in spec.trigger_reels or () if spec else ():
         need[r] = 1
-    feat = (trig, ftrig, games, prize, again, reprize, params, fg_at, sticky_args(game, spec), mults, need)
+    by_set = played_sets(game, level, spec, (free_draw, free_ev, free_ways, ftrig), cells)
+    feat = (
+        trig,
+        ftrig,
+        games,
+        prize,
+        again,
+        reprize,
+        params,
+        fg_at,
+        sticky_args(game, spec),
+        mults,
+        need,
+        by_set,
+    )
     hold, hold_events = hold_and_spin_args(game, len(names), None if spec is None else spec.reels)
     names += hold_events
     lock, lock_events = lockit_slot_args(game, level, len(names))
@@ -394,6 +416,29 @@ def sampler_args(game: Game, level: int) -> tuple:
     names += prize_events
     sets = (base_draw, base_ev, free_draw, free_ev, base_ways, free_ways)
     return (np.array([len(names)], dtype=np.int64), *sets, feat, prizes, hold, lock), names
+
+
+def played_sets(game: Game, level: int, spec, declared: tuple, cells: int) -> tuple:
+    """``(set by count, sets)``: the index in ``sets`` of the reel set the free
+    games of each trigger count play, and per set its (draw, evaluation, ways,
+    trigger counts); ``declared`` is the declared ``reels``' (index 0, every
+    count's without ``awards.<count>.reels``).  The sets are of one numba type,
+    so the kernel picks one by index."""
+    by_count = np.zeros(cells, dtype=np.int64)
+    sets = [declared]
+    if spec is None:  # no free games: never played
+        return by_count, tuple(sets)
+    names = [spec.reels]
+    for c in range(cells):
+        name = spec.reels_of(c)
+        if name not in names:
+            ev, ways, fsym = free_evaluation(game, level, name, spec.nudge, spec.scatter_pays)
+            sets.append((draw_args(game, name), ev, ways, _trigger_counts(game, fsym, spec.symbol)))
+            names.append(name)
+        by_count[c] = names.index(name)
+    kinds = {nb.typeof(s) for s in sets}
+    ensure(len(kinds) == 1, f"roundsim.py: the free reel sets {names} differ in type: {kinds}")
+    return by_count, tuple(sets)
 
 
 def prize_args(game: Game, level: int, sym: np.ndarray, at: int) -> tuple:
@@ -497,12 +542,13 @@ def buy_sampler(game: Game, level: int, spec) -> RoundSampler:
     dims, sym, cells, codes, offsets, label_coins, sc_count, sc_pay, sc_event = base_ev
     no_pay = (np.zeros_like(codes), offsets, label_coins, sc_count, np.zeros_like(sc_pay))
     silent = (dims, sym, cells, *no_pay, np.full_like(sc_event, -1))
-    trig, ftrig, games, prize, again, reprize, params, fg_at, sticky, mults, need = feat
+    trig, ftrig, games, prize, again, reprize, params, fg_at, sticky, mults, need, (by_count, sets) = feat
     bought = np.full_like(games, spec.games(0))
     hold = (np.zeros_like(hold[0]), *hold[1:])  # a hold-and-spin plays in the free games only
     mults = np.full_like(mults, float(spec.multiplier_of(0)))
     silent_feat = (np.zeros_like(trig), ftrig, bought, np.zeros_like(prize), again, reprize, params, fg_at)
-    feat = (*silent_feat, sticky, mults, need)  # retriggers keep the reel condition
+    # retriggers keep the reel condition; a bought round plays the declared reels
+    feat = (*silent_feat, sticky, mults, need, (np.zeros_like(by_count), sets))
     args = (
         n_events,
         base_draw,
