@@ -170,6 +170,25 @@ def build_features(case) -> None:
         opt("free_games.awards", fg3),
         "options.selection.choices[1].multiplier",
     )
+    # --- a reel set by trigger count
+    feature(
+        "fg_count_reels_unknown",
+        opt("free_games.awards", {3: {"games": 2, "reels": "free6"}}),
+        "options.free_games.awards.3.reels",
+    )
+    feature(
+        "fg_retrigger_award_reels",
+        edits(
+            opt("free_games.retrigger", True),
+            opt("free_games.retrigger_awards", {3: {"games": 2, "reels": "free"}}),
+        ),
+        "options.free_games.retrigger_awards.3.reels",
+    )
+    feature(
+        "fg_count_reels_sticky",
+        edits(opt("free_games.sticky", "W"), opt("free_games.awards", {3: {"games": 2, "reels": "base"}})),
+        "options.free_games.sticky",
+    )
     only_fg = only("free_games")
     feature(
         "fg_trigger_reel_beyond_grid",
