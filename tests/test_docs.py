@@ -220,6 +220,32 @@ def test_free_games_by_trigger_worked_example_has_the_figures_the_page_states(tm
     assert "`35/16`" in section and "218.7500 %" in section and f"{float(result.rtp):.4%}" == "218.7500%"
 
 
+def test_reel_set_per_trigger_count_worked_example_has_the_figures_the_page_states(tmp_path):
+    # docs/features.md, "A reel set per trigger count: worked example": a game on low is
+    # worth (9/64) / (1 - 5/32) = 1/6, on high (9/8) / (1 - 1/2) = 9/4 (retriggers keep the set);
+    # free games 9/64 x 1/6 + 1/64 x 2 x 9/4 = 3/32, RTP 1/8 + 1/64 + 3/32 = 15/64
+    game, section = docs_example(tmp_path, "### A reel set per trigger count: worked example")
+    result = par(game)
+    low, high = Fraction(9, 64) / (1 - Fraction(5, 32)), Fraction(9, 8) / (1 - Fraction(1, 2))
+    assert (low, high) == (Fraction(1, 6), Fraction(9, 4))
+    free = Fraction(9, 64) * low + Fraction(1, 64) * 2 * high
+    assert result.components == {"lines": Fraction(1, 8), "scatters": Fraction(1, 64), "free_games": free}
+    assert result.rtp == Fraction(15, 64)
+    assert "`15/64`" in section and "23.4375 %" in section and f"{float(result.rtp):.4%}" == "23.4375%"
+    everything_low = docs_game_text(section).replace(", reels: high", "")
+    lines = [ln for ln in everything_low.splitlines() if not ln.startswith("  high:")]
+    (tmp_path / "low").mkdir()
+    (tmp_path / "low" / "game.yaml").write_text("\n".join(lines), encoding="utf-8")
+    low_only = par(load_game(tmp_path / "low")).components["free_games"]
+    assert low_only == Fraction(9, 64) * low + Fraction(1, 64) * 2 * low == Fraction(11, 384)
+    assert "= 11/384`" in section
+
+
+def docs_game_text(section: str) -> str:
+    """The first YAML block of a docs section."""
+    return re.search(r"```yaml\n(.*?)```", section, re.S).group(1)
+
+
 def test_max_win_worked_example_has_the_figures_the_page_states(tmp_path):
     # docs/features.md, "Worked example: maximum win": 2 + 2 x 3 x 8 = 50 x
     # total bet with probability 1/64 x (8/64)^2 = 1/4096
