@@ -218,3 +218,27 @@ def test_sheet_states_the_rules(write_game):
     assert odds["a free game on high retriggers"] == 0.5 and odds["a free game on low retriggers"] == 10 / 64
     played = tables["Free games: distribution of games played"]
     assert set(played["reel set"]) == {"low", "high"}
+
+
+def test_drawn_wild_multipliers_on_one_set(write_game):
+    # high shows a wild drawing x2 or x3 (mean 5/2): per reel E[f] = P(A) + P(W) 5/2 = 7/8,
+    # E[Y] = 8 (7/8)^3 + 1/8 = 351/64, E[K] = 1/2: a game on high is worth 351/32.
+    # Free games 9/64 x 1/6 + 1/64 x 2 x 351/32 = 375/1024, by the counted wilds (components)
+    # and by the draws written as stops (analyse), and sampled.
+    from slotmath.rules.linegame import components
+
+    text = (
+        GAME.replace("kind: scatter}]", "kind: scatter}, {name: W, kind: wild, substitutes: all}]")
+        .replace(
+            "high: [[A, A, S, S], [A, A, S, S], [A, A, S, S]]",
+            "high: [[A, W, S, S], [A, W, S, S], [A, W, S, S]]",
+        )
+        .replace("EXTRA", "\n  wild_multipliers: {symbol: W, table: [[2, 1], [3, 1]]}")
+    )
+    g = load_game(write_game(text))
+    free = F(9, 64) * F(1, 6) + F(1, 64) * 2 * F(351, 32)
+    assert free == F(375, 1024)
+    assert components(g, 1)["free_games"] == analyse(g, 1).components["free_games"] == free
+    n = 400_000
+    comp = round_components(g, 1, n, 29)[:, COMPONENTS.index("free_games")]
+    assert abs((comp.mean() - float(free)) / (comp.std() / n**0.5)) < 4
