@@ -128,6 +128,8 @@ def tumble_spec(game: Game) -> TumbleSpec | None:
         for key in ("nudge", "sticky"):
             if free.get(key) is not None:
                 _fail(game, "", f"options.free_games.{key} is not computed with tumbles")
+        if isinstance(free.get("trigger"), dict) and "payline" in free["trigger"]:
+            _fail(game, "", "options.free_games.trigger.payline is not computed with tumbles")
         awards = free.get("awards")
         for count, award in awards.items() if isinstance(awards, dict) else ():
             if isinstance(award, dict) and "reels" in award:

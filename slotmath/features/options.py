@@ -193,10 +193,14 @@ class FreeGamesSpec:
     multipliers: dict | None = None
     trigger_reels: tuple | None = None
     reels_by_count: dict | None = None
+    trigger_lines: tuple | None = None
 
     @property
     def trigger(self) -> Trigger:
-        """The window's key: the trigger symbol's count, per reel under a reel condition."""
+        """The window's key: the trigger symbol's count, per reel under a reel
+        condition, its rows per reel for a count on a payline."""
+        if self.trigger_lines is not None:
+            return Trigger(self.symbol, per_reel=True, rows=True)
         return Trigger(self.symbol, per_reel=self.trigger_reels is not None)
 
     def reel_sets(self) -> set:
@@ -218,9 +222,19 @@ class FreeGamesSpec:
         """The count a key of :attr:`trigger` awards by: the key itself, or
         under a reel condition the total count when every listed reel shows the
         symbol and 0 otherwise."""
+        if self.trigger_lines is not None:
+            return line_run(key, self.trigger_lines)
         if self.trigger_reels is None:
             return key
         return sum(key) if all(key[r] for r in self.trigger_reels) else 0
+
+    def window_count(self, key) -> int:
+        """The trigger symbols a key of :attr:`trigger` shows in the window."""
+        if isinstance(key, int):
+            return key
+        if self.trigger_lines is not None:
+            return sum(bin(k).count("1") for k in key)
+        return sum(key)
 
     def multiplier_of(self, count: int):
         """Multiplier of the free games ``count`` scatters start (the award used
@@ -249,6 +263,19 @@ class FreeGamesSpec:
     @property
     def min_count(self) -> int:
         return min(self.awards)
+
+
+def line_run(rows: tuple, lines: tuple) -> int:
+    """The longest run of a symbol from the leftmost reel along any of
+    ``lines`` (each a row per reel), ``rows[r]`` the rows of reel ``r``
+    showing it (bit k: row k)."""
+    best = 0
+    for line in lines:
+        n = 0
+        while n < len(line) and rows[n] >> line[n] & 1:
+            n += 1
+        best = max(best, n)
+    return best
 
 
 def _lookup(awards: dict, count: int) -> tuple:
@@ -584,7 +611,10 @@ def _free_games(rd: Reader, spec) -> FreeGamesSpec:
     if cap is not None:
         cap = rd.number(cap, f"{w}.max_games", integer=True, positive=True)
     sticky = _sticky(rd, spec.get("sticky"), reels, nudge, retrigger, cap)
-    on_reels = _trigger_reels(rd, spec.get("trigger"), symbol, awards, sticky)
+    on_line = _trigger_line(rd, spec.get("trigger"), awards, sticky)
+    on_reels = (
+        None if on_line is not None else _trigger_reels(rd, spec.get("trigger"), symbol, awards, sticky)
+    )
     if awards:
         rd.check(
             reach_problem(rd.game, symbol, [(f"{w}.awards.{c}", c) for c in awards], w, "the free games")
@@ -595,7 +625,20 @@ def _free_games(rd: Reader, spec) -> FreeGamesSpec:
     if nudge is not None and not any(nudge in st.symbols for st in rd.game.strips(reels)):
         rd.fail(f"{w}.nudge", f"{nudge!r} is on no reel of the free reel set {reels!r}: it never expands")
     return FreeGamesSpec(
-        symbol, reels, mult, awards, retrigger, nudge, cap, scatter_pays, again, sticky, mults, on_reels, sets
+        symbol,
+        reels,
+        mult,
+        awards,
+        retrigger,
+        nudge,
+        cap,
+        scatter_pays,
+        again,
+        sticky,
+        mults,
+        on_reels,
+        sets,
+        on_line,
     )
 
 
@@ -605,6 +648,27 @@ def _entry(awards, count: int):
         if str(k) == str(count):
             return v
     return {}
+
+
+def _trigger_line(rd: Reader, trigger, awards: dict, sticky) -> tuple | None:
+    """The paylines of ``options.free_games.trigger: {payline: true}`` (the
+    count a run from the leftmost reel on a payline), None when absent."""
+    w = "options.free_games.trigger"
+    if not isinstance(trigger, dict) or "payline" not in trigger:
+        return None
+    rd.mapping(trigger, w, ("payline",), ("payline",))
+    if trigger["payline"] is not True:
+        rd.fail(f"{w}.payline", "must be true (a count on a payline from the leftmost reel)")
+    if not rd.game.reads_paylines:
+        rd.fail(f"{w}.payline", f"needs paylines (pays_by: lines), the game pays by {rd.game.pays_by}")
+    if sticky is not None:
+        rd.fail(w, "a count on a payline is not computed with a sticky wild")
+    for c in awards:
+        if c > rd.game.reels:
+            rd.fail(
+                f"options.free_games.awards.{c}", f"a payline has {rd.game.reels} reels: {c} never lie on one"
+            )
+    return tuple(tuple(int(r) for r in line) for line in rd.game.paylines)
 
 
 def _trigger_reels(rd: Reader, trigger, symbol: str, awards: dict, sticky) -> tuple | None:

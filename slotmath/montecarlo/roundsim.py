@@ -136,6 +136,23 @@ def _count(stop, trig):
     return c
 
 
+@nb.njit(cache=True, inline="always")
+def _key(stop, trig, need, lines):
+    """The count the free games' awards are read by: the trigger count
+    (:func:`~slotmath.montecarlo.linesim.key_count`), or with ``lines`` (a
+    count on a payline; ``trig`` the symbol's rows per reel and stop, bit k
+    row k) the longest run from the leftmost reel along a payline."""
+    if lines.shape[0] == 0:
+        return key_count(stop, trig, need)
+    best = 0
+    for i in range(lines.shape[0]):
+        n = 0
+        while n < lines.shape[1] and (trig[n, stop[n]] >> lines[i, n]) & 1:
+            n += 1
+        best = max(best, n)
+    return best
+
+
 @nb.njit(cache=True)
 def _free_play(rng, games, stop, window, fg_events, free_draw, free_ev, free_ways, ftrig, feat, hold):
     """Play ``games`` free games on one reel set (``free_draw``, ``free_ev``,
@@ -144,7 +161,7 @@ def _free_play(rng, games, stop, window, fg_events, free_draw, free_ev, free_way
     games played); a free game's window may trigger the hold-and-spin
     (``in_free_games``: :func:`~slotmath.montecarlo.holdspinsim.play_free_hold_and_spin`),
     its award part of that game's win."""
-    again, reprize, cap_games, need = feat[4], feat[5], feat[6][1], feat[10]
+    again, reprize, cap_games, need, on_lines = feat[4], feat[5], feat[6][1], feat[10], feat[12]
     if feat[8][0] >= 0:  # a sticky wild (slotmath.montecarlo.stickysim)
         return sticky_free_play(
             rng, games, stop, window, fg_events, free_draw, free_ev, again, reprize, cap_games, feat[8]
@@ -156,7 +173,7 @@ def _free_play(rng, games, stop, window, fg_events, free_draw, free_ev, free_way
         left -= 1
         played += 1
         lines, sc = _spin(rng, stop, window, free_draw, free_ev, free_ways, fg_events)
-        k = key_count(stop, ftrig, need)
+        k = _key(stop, ftrig, need, on_lines)
         fg += lines + sc + reprize[k] + play_free_hold_and_spin(rng, stop, hold)
         left += again[k]
     return fg, played
@@ -253,7 +270,8 @@ def round_kernel(
     cap), (index of the free-games trigger event,),
     :func:`~slotmath.montecarlo.stickysim.sticky_args`, multiplier by count,
     the reels a trigger needs (1: must show the symbol), (reel set by count,
-    the reel sets played: :func:`played_sets`));
+    the reel sets played: :func:`played_sets`), the paylines of a count on a
+    payline (:func:`trigger_lines`; then the trigger arrays hold rows));
     ``prizes`` = (wheel and selection symbol counts per base stop, (wheel
     trigger, wheel spins, selection trigger), wheel values, their cumulative
     probabilities, choices' cumulative probabilities, prizes, free games,
@@ -268,7 +286,7 @@ def round_kernel(
     """
     bound, use_table, table, cum, n_stops = base_draw
     dims, sym, cells, codes, offsets, label_coins, sc_count, sc_pay, sc_event = base_ev
-    trig, games, cap_win, need = feat[0], feat[2], feat[6][2], feat[10]
+    trig, games, cap_win, need, on_lines = feat[0], feat[2], feat[6][2], feat[10], feat[12]
     wtrig, strig, pp = prizes[0], prizes[1], prizes[2]
     coins, head = hold[0], hold[1]
     held, marked, lhead = lock[0], lock[1], lock[2]
@@ -292,7 +310,7 @@ def round_kernel(
         for j in range(2, comp.shape[0]):
             comp[j] = 0.0
         # every feature's trigger, read off the base stops
-        c = key_count(stop, trig, need)
+        c = _key(stop, trig, need, on_lines)
         mask = hold_and_spin_start(stop, coins, head)
         lstate = lockit_start(stop, held, marked, lhead)
         cw = _count(stop, wtrig)
@@ -351,6 +369,15 @@ def free_evaluation(game: Game, level: int, reel_set: str, nudge: str | None, sc
     return (dims, sym, cells, codes, offsets, label_coins, sc_count, sc_pay, sc_event), ways, sym
 
 
+def _trigger_keys(game: Game, sym: np.ndarray, spec) -> np.ndarray:
+    """Per reel and stop, what the free games' trigger reads: the symbol's
+    count, or for a count on a payline its rows (bit k: row k)."""
+    if spec.trigger_lines is None:
+        return _trigger_counts(game, sym, spec.symbol)
+    shows = sym == game.symbol_index[spec.symbol]
+    return (shows << np.arange(sym.shape[2], dtype=np.int64)).sum(axis=2).astype(np.int64)
+
+
 def _trigger_counts(game: Game, sym: np.ndarray, symbol: str) -> np.ndarray:
     return (sym == game.symbol_index[symbol]).sum(axis=2).astype(np.int64)
 
@@ -368,14 +395,12 @@ def sampler_args(game: Game, level: int) -> tuple:
     cells = game.reels * game.rows + 1
     if spec is None:  # a round cap alone: no free games are ever triggered
         free_ev, free_draw, fsym, free_ways = base_ev, base_draw, base_ev[1], base_ways
-        symbol = None
     else:
         free_ev, free_ways, fsym = free_evaluation(game, level, spec.reels, spec.nudge, spec.scatter_pays)
         free_draw = draw_args(game, spec.reels)
-        symbol = spec.symbol
     none = np.zeros(base_ev[1].shape[:2], dtype=np.int64)
-    trig = _trigger_counts(game, base_ev[1], symbol) if symbol else none
-    ftrig = _trigger_counts(game, fsym, symbol) if symbol else trig
+    trig = _trigger_keys(game, base_ev[1], spec) if spec else none
+    ftrig = _trigger_keys(game, fsym, spec) if spec else trig
     games = np.array([spec.games(c) if spec else 0 for c in range(cells)], dtype=np.int64)
     prize = np.array([float(spec.prize(c)) if spec else 0.0 for c in range(cells)])
     again = np.array([spec.retrigger_games(c) if spec else 0 for c in range(cells)], dtype=np.int64)
@@ -407,6 +432,7 @@ def sampler_args(game: Game, level: int) -> tuple:
         mults,
         need,
         by_set,
+        trigger_lines(game, spec),
     )
     hold, hold_events = hold_and_spin_args(game, len(names), None if spec is None else spec.reels)
     names += hold_events
@@ -416,6 +442,13 @@ def sampler_args(game: Game, level: int) -> tuple:
     names += prize_events
     sets = (base_draw, base_ev, free_draw, free_ev, base_ways, free_ways)
     return (np.array([len(names)], dtype=np.int64), *sets, feat, prizes, hold, lock), names
+
+
+def trigger_lines(game: Game, spec) -> np.ndarray:
+    """The paylines (a row per reel) of a free-games trigger by a count on a
+    payline, shape (lines, reels); none (0 lines) for any other trigger."""
+    lines = () if spec is None or spec.trigger_lines is None else spec.trigger_lines
+    return np.array(lines, dtype=np.int64).reshape(len(lines), game.reels)
 
 
 def played_sets(game: Game, level: int, spec, declared: tuple, cells: int) -> tuple:
@@ -433,7 +466,7 @@ def played_sets(game: Game, level: int, spec, declared: tuple, cells: int) -> tu
         name = spec.reels_of(c)
         if name not in names:
             ev, ways, fsym = free_evaluation(game, level, name, spec.nudge, spec.scatter_pays)
-            sets.append((draw_args(game, name), ev, ways, _trigger_counts(game, fsym, spec.symbol)))
+            sets.append((draw_args(game, name), ev, ways, _trigger_keys(game, fsym, spec)))
             names.append(name)
         by_count[c] = names.index(name)
     kinds = {nb.typeof(s) for s in sets}
@@ -542,13 +575,15 @@ def buy_sampler(game: Game, level: int, spec) -> RoundSampler:
     dims, sym, cells, codes, offsets, label_coins, sc_count, sc_pay, sc_event = base_ev
     no_pay = (np.zeros_like(codes), offsets, label_coins, sc_count, np.zeros_like(sc_pay))
     silent = (dims, sym, cells, *no_pay, np.full_like(sc_event, -1))
-    trig, ftrig, games, prize, again, reprize, params, fg_at, sticky, mults, need, (by_count, sets) = feat
+    trig, ftrig, games, prize, again, reprize, params, fg_at, sticky, mults, need, (by_count, sets), lines = (
+        feat
+    )
     bought = np.full_like(games, spec.games(0))
     hold = (np.zeros_like(hold[0]), *hold[1:])  # a hold-and-spin plays in the free games only
     mults = np.full_like(mults, float(spec.multiplier_of(0)))
     silent_feat = (np.zeros_like(trig), ftrig, bought, np.zeros_like(prize), again, reprize, params, fg_at)
     # retriggers keep the reel condition; a bought round plays the declared reels
-    feat = (*silent_feat, sticky, mults, need, (np.zeros_like(by_count), sets))
+    feat = (*silent_feat, sticky, mults, need, (np.zeros_like(by_count), sets), lines)
     args = (
         n_events,
         base_draw,

@@ -172,6 +172,8 @@ def free_games_rules(game: Game) -> list:
         reels = [str(r + 1) for r in spec.trigger_reels]
         listed = reels[0] if len(reels) == 1 else ", ".join(reels[:-1]) + " and " + reels[-1]
         where = f"on the base window with one on each of reels {listed}"
+    if spec.trigger_lines is not None:
+        where = "in a row from the leftmost reel on a payline"
     for count, (prize, games) in sorted(spec.awards.items()):
         pays = f" and pay {float(prize):g} x total bet" if prize else ""
         at = f" at x{float(spec.multiplier_of(count)):g}" if spec.multipliers else ""
@@ -197,6 +199,7 @@ def free_games_rules(game: Game) -> list:
             + (" at the running feature's multiplier" if spec.multipliers else "")
             + (" on the running feature's reel set" if spec.reels_by_count else "")
             + (" under the same reel condition" if spec.trigger_reels is not None else "")
+            + (" on a payline" if spec.trigger_lines is not None else "")
             + (f", at most {spec.max_games} games in all." if spec.max_games else ", without a limit.")
         )
     else:
