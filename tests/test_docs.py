@@ -241,6 +241,23 @@ def test_reel_set_per_trigger_count_worked_example_has_the_figures_the_page_stat
     assert "= 11/384`" in section
 
 
+def test_count_on_a_payline_worked_example_has_the_figures_the_page_states(tmp_path):
+    # docs/features.md, "A count on a payline: worked example": E[Y] = 1/8, a run of 2 with
+    # 3/64, of 3 with 1/64, E[K] = 5/64; free games (3/64 + 2/64) x (1/8) / (59/64) = 5/472
+    game, section = docs_example(tmp_path, "### A count on a payline: worked example")
+    result = par(game)
+    worth = Fraction(1, 8) / (1 - Fraction(5, 64))
+    assert worth == Fraction(8, 59)
+    assert result.components == {"lines": Fraction(1, 8), "free_games": Fraction(5, 64) * worth}
+    assert result.components["free_games"] == Fraction(5, 472) and result.rtp == Fraction(8, 59)
+    assert "`8/59`" in section and "13.5593 %" in section and f"{float(result.rtp):.4%}" == "13.5593%"
+    anywhere = docs_game_text(section).replace("    trigger: {payline: true}\n", "")
+    (tmp_path / "anywhere").mkdir()
+    (tmp_path / "anywhere" / "game.yaml").write_text(anywhere, encoding="utf-8")
+    assert par(load_game(tmp_path / "anywhere")).components["free_games"] == Fraction(11, 424)
+    assert "`11/424`" in section
+
+
 def docs_game_text(section: str) -> str:
     """The first YAML block of a docs section."""
     return re.search(r"```yaml\n(.*?)```", section, re.S).group(1)
