@@ -220,6 +220,49 @@ def test_free_games_by_trigger_worked_example_has_the_figures_the_page_states(tm
     assert "`35/16`" in section and "218.7500 %" in section and f"{float(result.rtp):.4%}" == "218.7500%"
 
 
+def test_reel_set_per_trigger_count_worked_example_has_the_figures_the_page_states(tmp_path):
+    # docs/features.md, "A reel set per trigger count: worked example": a game on low is
+    # worth (9/64) / (1 - 5/32) = 1/6, on high (9/8) / (1 - 1/2) = 9/4 (retriggers keep the set);
+    # free games 9/64 x 1/6 + 1/64 x 2 x 9/4 = 3/32, RTP 1/8 + 1/64 + 3/32 = 15/64
+    game, section = docs_example(tmp_path, "### A reel set per trigger count: worked example")
+    result = par(game)
+    low, high = Fraction(9, 64) / (1 - Fraction(5, 32)), Fraction(9, 8) / (1 - Fraction(1, 2))
+    assert (low, high) == (Fraction(1, 6), Fraction(9, 4))
+    free = Fraction(9, 64) * low + Fraction(1, 64) * 2 * high
+    assert result.components == {"lines": Fraction(1, 8), "scatters": Fraction(1, 64), "free_games": free}
+    assert result.rtp == Fraction(15, 64)
+    assert "`15/64`" in section and "23.4375 %" in section and f"{float(result.rtp):.4%}" == "23.4375%"
+    everything_low = docs_game_text(section).replace(", reels: high", "")
+    lines = [ln for ln in everything_low.splitlines() if not ln.startswith("  high:")]
+    (tmp_path / "low").mkdir()
+    (tmp_path / "low" / "game.yaml").write_text("\n".join(lines), encoding="utf-8")
+    low_only = par(load_game(tmp_path / "low")).components["free_games"]
+    assert low_only == Fraction(9, 64) * low + Fraction(1, 64) * 2 * low == Fraction(11, 384)
+    assert "= 11/384`" in section
+
+
+def test_count_on_a_payline_worked_example_has_the_figures_the_page_states(tmp_path):
+    # docs/features.md, "A count on a payline: worked example": E[Y] = 1/8, a run of 2 with
+    # 3/64, of 3 with 1/64, E[K] = 5/64; free games (3/64 + 2/64) x (1/8) / (59/64) = 5/472
+    game, section = docs_example(tmp_path, "### A count on a payline: worked example")
+    result = par(game)
+    worth = Fraction(1, 8) / (1 - Fraction(5, 64))
+    assert worth == Fraction(8, 59)
+    assert result.components == {"lines": Fraction(1, 8), "free_games": Fraction(5, 64) * worth}
+    assert result.components["free_games"] == Fraction(5, 472) and result.rtp == Fraction(8, 59)
+    assert "`8/59`" in section and "13.5593 %" in section and f"{float(result.rtp):.4%}" == "13.5593%"
+    anywhere = docs_game_text(section).replace("    trigger: {payline: true}\n", "")
+    (tmp_path / "anywhere").mkdir()
+    (tmp_path / "anywhere" / "game.yaml").write_text(anywhere, encoding="utf-8")
+    assert par(load_game(tmp_path / "anywhere")).components["free_games"] == Fraction(11, 424)
+    assert "`11/424`" in section
+
+
+def docs_game_text(section: str) -> str:
+    """The first YAML block of a docs section."""
+    return re.search(r"```yaml\n(.*?)```", section, re.S).group(1)
+
+
 def test_max_win_worked_example_has_the_figures_the_page_states(tmp_path):
     # docs/features.md, "Worked example: maximum win": 2 + 2 x 3 x 8 = 50 x
     # total bet with probability 1/64 x (8/64)^2 = 1/4096

@@ -128,4 +128,10 @@ def tumble_spec(game: Game) -> TumbleSpec | None:
         for key in ("nudge", "sticky"):
             if free.get(key) is not None:
                 _fail(game, "", f"options.free_games.{key} is not computed with tumbles")
+        if isinstance(free.get("trigger"), dict) and "payline" in free["trigger"]:
+            _fail(game, "", "options.free_games.trigger.payline is not computed with tumbles")
+        awards = free.get("awards")
+        for count, award in awards.items() if isinstance(awards, dict) else ():
+            if isinstance(award, dict) and "reels" in award:
+                _fail(game, "", f"options.free_games.awards.{count}.reels is not computed with tumbles")
     return TumbleSpec(base, free_prog, free_reels if free_reels != "base" else None)

@@ -35,7 +35,7 @@ from slotmath.features.expanding import nudged_game
 from slotmath.features.freegames import FreeGames, fourier_distribution, win_distribution
 from slotmath.features.freespin import award_distribution, keyed_free_spins
 from slotmath.features.options import FreeGamesSpec
-from slotmath.features.round import Feature
+from slotmath.features.round import Feature, award_top
 from slotmath.model import Game
 
 __all__ = [
@@ -157,8 +157,14 @@ def free_games_feature_of(game: Game, level: int, spec: FreeGamesSpec) -> Featur
 
     The base window's key is the count of ``spec.symbol``; counts with games
     in ``spec.awards`` trigger, paying ``prize(count)`` [x total bet] plus
-    the free games started with ``games(count)``.
+    the free games started with ``games(count)``; with a reel set per count
+    (``awards.<count>.reels``) those free games play that set
+    (:func:`by_reel_set`).
     """
+    if spec.reels_by_count is not None:
+        return by_reel_set(
+            spec, {s: free_games_feature_of(game, level, spec.playing(s)) for s in spec.reel_sets()}
+        )
     if spec.sticky is not None:
         from slotmath.features.sticky import sticky_feature_of
 
@@ -257,6 +263,73 @@ def free_games_feature_of(game: Game, level: int, spec: FreeGamesSpec) -> Featur
         lambda key: group(at(key)),
         odds,
         top=lambda key: top(at(key)),
+    )
+
+
+#: The odds figures of one reel set's free spins, listed per set under ``by_reel_set``.
+PER_SET_FIGURES = (
+    "retrigger_probability",
+    "free_spin_mean",
+    "extra_games_per_game",
+    "hold_and_spin_per_free_game",
+)
+
+
+def by_reel_set(spec: FreeGamesSpec, subs: dict) -> Feature:
+    """The free games whose trigger count picks their reel set: ``subs[name]``
+    the feature of the same declaration played on reel set ``name`` alone
+    (:meth:`FreeGamesSpec.playing`); the key's count (:meth:`FreeGamesSpec.count_of`)
+    chooses the set, the games it starts (retriggers included) play it.  Its
+    odds sum the sets' over their trigger counts; each set's per-spin figures
+    are listed under ``by_reel_set``."""
+
+    def sub(key) -> Feature:
+        return subs[spec.reels_of(spec.count_of(key))]
+
+    def odds(keys: dict) -> dict:
+        parts = {}
+        for name, f in subs.items():
+            mine = {k: q for k, q in keys.items() if spec.reels_of(spec.count_of(k)) == name}
+            if mine and f.odds is not None:
+                parts[name] = (sum(mine.values(), Fraction(0)), f.odds(mine))
+        p = sum((q for q, _ in parts.values()), Fraction(0))
+        if p == 0:
+            return {"trigger_probability": 0.0}
+
+        def mean_of(name: str) -> float:  # a figure's mean given a trigger
+            return sum(float(q) * fig[name] for q, fig in parts.values()) / float(p)
+
+        by_count: dict = {}
+        for set_name, (_, fig) in parts.items():
+            for c, v in fig["by_count"].items():
+                by_count[c] = v | {"reels": set_name}
+        rates = {
+            e: sum(fig["event_rates"][e] for _, fig in parts.values())
+            for e in ("free_games", "free_games_played")
+        }
+        return {
+            "trigger_probability": float(p),
+            "trigger_one_in": float(1 / p),
+            "mean_games": mean_of("mean_games"),
+            "mean_award": mean_of("mean_award"),
+            "multiplier": mean_of("multiplier"),
+            "by_count": dict(sorted(by_count.items(), key=lambda kv: int(kv[0]))),
+            "by_reel_set": {
+                name: {"trigger_probability": float(q)} | {k: fig[k] for k in PER_SET_FIGURES if k in fig}
+                for name, (q, fig) in parts.items()
+            },
+            "event_rates": rates,
+        }
+
+    return Feature(
+        "free_games",
+        spec.trigger,
+        lambda key: sub(key).triggers(key),
+        lambda key: sub(key).mean(key),
+        lambda key: sub(key).award(key),
+        lambda key: (spec.reels_of(spec.count_of(key)), sub(key).group(key)),
+        odds,
+        top=lambda key: award_top(sub(key), key),
     )
 
 

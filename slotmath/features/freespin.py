@@ -64,6 +64,7 @@ def keyed_free_spins(game: Game, g: Game, level: int, spec: FreeGamesSpec, lead:
     for w, key, c in zip(kw.wins.tolist(), kw.keys, kw.counts, strict=True):
         n = spec.count_of(key[at])
         shown = [k if isinstance(k, int) else sum(k) for k in key]  # per reel under a reel condition
+        shown[at] = spec.window_count(key[at])  # (a count on a payline: rows per reel)
         y = w * step + prize[n] - sum(pays[shown[i]] for i, pays in cut)
         entries.append((y, key[:at], n, c))
     return entries, den, kw

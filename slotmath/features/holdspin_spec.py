@@ -141,6 +141,21 @@ def _read(game: Game) -> HoldAndSpinSpec:
     in_free = spec.get("in_free_games", False)
     if not isinstance(in_free, bool):
         rd.fail(f"{w}.in_free_games", f"must be true or false, got {str(in_free)[:40]!r}")
+    free = (rd.game.options or {}).get("free_games")
+    awards = free.get("awards") if isinstance(free, dict) else None
+    if (
+        in_free
+        and isinstance(free, dict)
+        and isinstance(free.get("trigger"), dict)
+        and "payline" in free["trigger"]
+    ):
+        rd.fail(
+            f"{w}.in_free_games", "is not computed with a count on a payline (free_games.trigger.payline)"
+        )
+    if in_free and any(isinstance(a, dict) and "reels" in a for a in (awards or {}).values()):
+        rd.fail(
+            f"{w}.in_free_games", "is not computed with a reel set per trigger count (awards.<count>.reels)"
+        )
     out = HoldAndSpinSpec(
         symbol, trigger, respins, rule, respin, reels, probs, values, start, full, full_label, "base", in_free
     )

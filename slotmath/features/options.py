@@ -44,7 +44,7 @@ retriggerable, on the same reels") needs only::
 from __future__ import annotations
 
 import csv
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from pathlib import Path
 
@@ -192,23 +192,49 @@ class FreeGamesSpec:
     sticky: str | None = None
     multipliers: dict | None = None
     trigger_reels: tuple | None = None
+    reels_by_count: dict | None = None
+    trigger_lines: tuple | None = None
 
     @property
     def trigger(self) -> Trigger:
-        """The window's key: the trigger symbol's count, per reel under a reel condition."""
+        """The window's key: the trigger symbol's count, per reel under a reel
+        condition, its rows per reel for a count on a payline."""
+        if self.trigger_lines is not None:
+            return Trigger(self.symbol, per_reel=True, rows=True)
         return Trigger(self.symbol, per_reel=self.trigger_reels is not None)
 
     def reel_sets(self) -> set:
-        """The reel sets the free games play: their own."""
-        return {self.reels}
+        """The reel sets the free games play: their own and each trigger count's."""
+        return {self.reels} | set((self.reels_by_count or {}).values())
+
+    def reels_of(self, count: int) -> str:
+        """Reel set of the free games ``count`` scatters start (``awards.<count>.reels``,
+        else :attr:`reels`); a retrigger keeps the running feature's set."""
+        if self.reels_by_count is None:
+            return self.reels
+        return _lookup({c: (r, 0) for c, r in self.reels_by_count.items()}, count)[0] or self.reels
+
+    def playing(self, reels: str) -> FreeGamesSpec:
+        """These free games played on reel set ``reels`` alone (no set by count)."""
+        return replace(self, reels=reels, reels_by_count=None)
 
     def count_of(self, key) -> int:
         """The count a key of :attr:`trigger` awards by: the key itself, or
         under a reel condition the total count when every listed reel shows the
         symbol and 0 otherwise."""
+        if self.trigger_lines is not None:
+            return line_run(key, self.trigger_lines)
         if self.trigger_reels is None:
             return key
         return sum(key) if all(key[r] for r in self.trigger_reels) else 0
+
+    def window_count(self, key) -> int:
+        """The trigger symbols a key of :attr:`trigger` shows in the window."""
+        if isinstance(key, int):
+            return key
+        if self.trigger_lines is not None:
+            return sum(bin(k).count("1") for k in key)
+        return sum(key)
 
     def multiplier_of(self, count: int):
         """Multiplier of the free games ``count`` scatters start (the award used
@@ -237,6 +263,19 @@ class FreeGamesSpec:
     @property
     def min_count(self) -> int:
         return min(self.awards)
+
+
+def line_run(rows: tuple, lines: tuple) -> int:
+    """The longest run of a symbol from the leftmost reel along any of
+    ``lines`` (each a row per reel), ``rows[r]`` the rows of reel ``r``
+    showing it (bit k: row k)."""
+    best = 0
+    for line in lines:
+        n = 0
+        while n < len(line) and rows[n] >> line[n] & 1:
+            n += 1
+        best = max(best, n)
+    return best
 
 
 def _lookup(awards: dict, count: int) -> tuple:
@@ -545,6 +584,14 @@ def _free_games(rd: Reader, spec) -> FreeGamesSpec:
         if "multiplier" in _entry(spec["awards"], c)
     }
     mults = {c: own.get(c, mult) for c in awards} if own else None
+    own_sets = {
+        c: rd.reel_set(_entry(spec["awards"], c)["reels"], f"{w}.awards.{c}.reels")
+        for c in awards
+        if "reels" in _entry(spec["awards"], c)
+    }
+    sets = {c: own_sets.get(c, reels) for c in awards} if own_sets else None
+    if sets is not None and spec.get("sticky") is not None:
+        rd.fail(f"{w}.sticky", "is not computed with a reel set per trigger count (awards.<count>.reels)")
     again = spec.get("retrigger_awards")
     again = None if again is None else _games_awards(rd, again, f"{w}.retrigger_awards", zero=True)
     retrigger = spec.get("retrigger", True)
@@ -564,7 +611,10 @@ def _free_games(rd: Reader, spec) -> FreeGamesSpec:
     if cap is not None:
         cap = rd.number(cap, f"{w}.max_games", integer=True, positive=True)
     sticky = _sticky(rd, spec.get("sticky"), reels, nudge, retrigger, cap)
-    on_reels = _trigger_reels(rd, spec.get("trigger"), symbol, awards, sticky)
+    on_line = _trigger_line(rd, spec.get("trigger"), awards, sticky)
+    on_reels = (
+        None if on_line is not None else _trigger_reels(rd, spec.get("trigger"), symbol, awards, sticky)
+    )
     if awards:
         rd.check(
             reach_problem(rd.game, symbol, [(f"{w}.awards.{c}", c) for c in awards], w, "the free games")
@@ -575,7 +625,20 @@ def _free_games(rd: Reader, spec) -> FreeGamesSpec:
     if nudge is not None and not any(nudge in st.symbols for st in rd.game.strips(reels)):
         rd.fail(f"{w}.nudge", f"{nudge!r} is on no reel of the free reel set {reels!r}: it never expands")
     return FreeGamesSpec(
-        symbol, reels, mult, awards, retrigger, nudge, cap, scatter_pays, again, sticky, mults, on_reels
+        symbol,
+        reels,
+        mult,
+        awards,
+        retrigger,
+        nudge,
+        cap,
+        scatter_pays,
+        again,
+        sticky,
+        mults,
+        on_reels,
+        sets,
+        on_line,
     )
 
 
@@ -585,6 +648,27 @@ def _entry(awards, count: int):
         if str(k) == str(count):
             return v
     return {}
+
+
+def _trigger_line(rd: Reader, trigger, awards: dict, sticky) -> tuple | None:
+    """The paylines of ``options.free_games.trigger: {payline: true}`` (the
+    count a run from the leftmost reel on a payline), None when absent."""
+    w = "options.free_games.trigger"
+    if not isinstance(trigger, dict) or "payline" not in trigger:
+        return None
+    rd.mapping(trigger, w, ("payline",), ("payline",))
+    if trigger["payline"] is not True:
+        rd.fail(f"{w}.payline", "must be true (a count on a payline from the leftmost reel)")
+    if not rd.game.reads_paylines:
+        rd.fail(f"{w}.payline", f"needs paylines (pays_by: lines), the game pays by {rd.game.pays_by}")
+    if sticky is not None:
+        rd.fail(w, "a count on a payline is not computed with a sticky wild")
+    for c in awards:
+        if c > rd.game.reels:
+            rd.fail(
+                f"options.free_games.awards.{c}", f"a payline has {rd.game.reels} reels: {c} never lie on one"
+            )
+    return tuple(tuple(int(r) for r in line) for line in rd.game.paylines)
 
 
 def _trigger_reels(rd: Reader, trigger, symbol: str, awards: dict, sticky) -> tuple | None:
@@ -663,12 +747,14 @@ def _games_awards(rd: Reader, value, where: str, zero: bool = False, by_count: b
     out = {}
     for c, a in rd.counts(value, where).items():
         f = f"{where}.{c}"
-        if not by_count and isinstance(a, dict) and "multiplier" in a:
-            rd.fail(
-                f"{f}.multiplier",
-                "a retrigger adds games at the running feature's multiplier; give it in awards",
-            )
-        rd.mapping(a, f, ("prize", "games", "multiplier") if by_count else ("prize", "games"), ("games",))
+        for own in ("multiplier", "reels"):
+            if not by_count and isinstance(a, dict) and own in a:
+                rd.fail(
+                    f"{f}.{own}",
+                    f"a retrigger adds games at the running feature's {own}; give it in awards",
+                )
+        keys = ("prize", "games", "multiplier", "reels") if by_count else ("prize", "games")
+        rd.mapping(a, f, keys, ("games",))
         games = rd.number(a["games"], f"{f}.games", integer=True, positive=not zero, minimum=0)
         rd.check(games_problem_of(games), f"{f}.games")
         out[c] = (rd.amount(a.get("prize", 0), f"{f}.prize"), games)

@@ -217,6 +217,8 @@ def _selection(rd: Reader, spec, jackpots, declared, wheel) -> ChoiceSpec:
             rd.fail(f"{f}.free_games", "needs options.free_games (reels, retriggers) to be declared")
         if games and declared.free_games.trigger_reels is not None:
             rd.fail(f"{f}.free_games", "is not computed with a reel condition on the free games' trigger")
+        if games and declared.free_games.trigger_lines is not None:
+            rd.fail(f"{f}.free_games", "is not computed with a count on a payline as the free games' trigger")
         if games and "multiplier" not in c and declared.free_games.multipliers:
             rd.fail(f"{f}.multiplier", "must be given: the free games' multiplier varies by trigger count")
         mult = None
@@ -405,6 +407,7 @@ def selection_feature(game: Game, level: int, spec: ChoiceSpec, prizes: LinePriz
             fgs,
             multiplier=mult,
             multipliers=None,
+            reels_by_count=None,  # a choice's free games play the declared reels
             awards={1: (Fraction(0), games)},
             retrigger_awards=again or None,
         )

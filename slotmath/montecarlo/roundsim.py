@@ -10,7 +10,8 @@ play the features the base window triggers, in the order of
 ``round_features``:
 
 * free games: pay the prize and play free spins one by one on the free reel
-  set (a ``nudge`` wild fills its reel in the window, a ``sticky`` wild holds
+  set of the trigger count (:func:`played_sets`; a retrigger keeps it; a
+  ``nudge`` wild fills its reel in the window, a ``sticky`` wild holds
   its cell: :mod:`slotmath.montecarlo.stickysim`), adding the games each
   retrigger count awards, until none are left or ``max_games`` were played;
   multiply the free spins' wins;
@@ -135,14 +136,32 @@ def _count(stop, trig):
     return c
 
 
+@nb.njit(cache=True, inline="always")
+def _key(stop, trig, need, lines):
+    """The count the free games' awards are read by: the trigger count
+    (:func:`~slotmath.montecarlo.linesim.key_count`), or with ``lines`` (a
+    count on a payline; ``trig`` the symbol's rows per reel and stop, bit k
+    row k) the longest run from the leftmost reel along a payline."""
+    if lines.shape[0] == 0:
+        return key_count(stop, trig, need)
+    best = 0
+    for i in range(lines.shape[0]):
+        n = 0
+        while n < lines.shape[1] and (trig[n, stop[n]] >> lines[i, n]) & 1:
+            n += 1
+        best = max(best, n)
+    return best
+
+
 @nb.njit(cache=True)
-def _free_play(rng, games, stop, window, fg_events, free_draw, free_ev, free_ways, feat, hold):
-    """Play ``games`` free games (with retriggers, at most ``max games``),
-    drawing into ``stop``: (their win before the multiplier [x total bet],
+def _free_play(rng, games, stop, window, fg_events, free_draw, free_ev, free_ways, ftrig, feat, hold):
+    """Play ``games`` free games on one reel set (``free_draw``, ``free_ev``,
+    ``free_ways``, trigger counts ``ftrig``; with retriggers, at most ``max
+    games``), drawing into ``stop``: (their win before the multiplier [x total bet],
     games played); a free game's window may trigger the hold-and-spin
     (``in_free_games``: :func:`~slotmath.montecarlo.holdspinsim.play_free_hold_and_spin`),
     its award part of that game's win."""
-    ftrig, again, reprize, cap_games, need = feat[1], feat[4], feat[5], feat[6][1], feat[10]
+    again, reprize, cap_games, need, on_lines = feat[4], feat[5], feat[6][1], feat[10], feat[12]
     if feat[8][0] >= 0:  # a sticky wild (slotmath.montecarlo.stickysim)
         return sticky_free_play(
             rng, games, stop, window, fg_events, free_draw, free_ev, again, reprize, cap_games, feat[8]
@@ -154,7 +173,7 @@ def _free_play(rng, games, stop, window, fg_events, free_draw, free_ev, free_way
         left -= 1
         played += 1
         lines, sc = _spin(rng, stop, window, free_draw, free_ev, free_ways, fg_events)
-        k = key_count(stop, ftrig, need)
+        k = _key(stop, ftrig, need, on_lines)
         fg += lines + sc + reprize[k] + play_free_hold_and_spin(rng, stop, hold)
         left += again[k]
     return fg, played
@@ -191,11 +210,13 @@ def _features(rng, comp, starts, fstop, window, events, fg_events, sets, feat, p
     c, mask, lstate, cw, cs = starts
     _, _, free_draw, free_ev, _, free_ways = sets
     games, prize, mults, fg_at = feat[2], feat[3], feat[9], feat[7][0]
+    by_count, played_sets = feat[11]
     _, _, pp, wvalues, wcum, ccum, cprize, cgames, cmult, cwheel, pev, wjack, sjack, cjack = prizes
     if games[c] > 0:
         events[fg_at] += 1
+        s_draw, s_ev, s_ways, s_trig = played_sets[by_count[c]]  # the reel set the count starts
         fg, played = _free_play(
-            rng, games[c], fstop, window, fg_events, free_draw, free_ev, free_ways, feat, hold
+            rng, games[c], fstop, window, fg_events, s_draw, s_ev, s_ways, s_trig, feat, hold
         )
         events[fg_at + 1] += played
         comp[2] = prize[c] + mults[c] * fg
@@ -214,7 +235,7 @@ def _features(rng, comp, starts, fstop, window, events, fg_events, sets, feat, p
         comp[5] = cprize[k] + _wheel_spins(rng, cwheel[k], wvalues, wcum, sjack, events)
         if cgames[k] > 0:
             fg, _ = _free_play(
-                rng, cgames[k], fstop, window, fg_events, free_draw, free_ev, free_ways, feat, hold
+                rng, cgames[k], fstop, window, fg_events, free_draw, free_ev, free_ways, feat[1], feat, hold
             )
             comp[5] += cmult[k] * fg
 
@@ -248,7 +269,9 @@ def round_kernel(
     retrigger games, retrigger prize by count, (multiplier, max games, round
     cap), (index of the free-games trigger event,),
     :func:`~slotmath.montecarlo.stickysim.sticky_args`, multiplier by count,
-    the reels a trigger needs (1: must show the symbol));
+    the reels a trigger needs (1: must show the symbol), (reel set by count,
+    the reel sets played: :func:`played_sets`), the paylines of a count on a
+    payline (:func:`trigger_lines`; then the trigger arrays hold rows));
     ``prizes`` = (wheel and selection symbol counts per base stop, (wheel
     trigger, wheel spins, selection trigger), wheel values, their cumulative
     probabilities, choices' cumulative probabilities, prizes, free games,
@@ -263,7 +286,7 @@ def round_kernel(
     """
     bound, use_table, table, cum, n_stops = base_draw
     dims, sym, cells, codes, offsets, label_coins, sc_count, sc_pay, sc_event = base_ev
-    trig, games, cap_win, need = feat[0], feat[2], feat[6][2], feat[10]
+    trig, games, cap_win, need, on_lines = feat[0], feat[2], feat[6][2], feat[10], feat[12]
     wtrig, strig, pp = prizes[0], prizes[1], prizes[2]
     coins, head = hold[0], hold[1]
     held, marked, lhead = lock[0], lock[1], lock[2]
@@ -271,7 +294,10 @@ def round_kernel(
     wins = np.empty(n, dtype=np.float64)
     parts = np.empty((n, cols.shape[0]), dtype=np.float64)
     events = np.zeros(n_events[0], dtype=np.int64)
-    fg_events = np.zeros(max(free_ev[0][5], dims[5]) + 1, dtype=np.int64)
+    most = max(free_ev[0][5], dims[5])
+    for played in feat[11][1]:
+        most = max(most, played[1][0][5])
+    fg_events = np.zeros(most + 1, dtype=np.int64)
     comp = np.zeros(len(COMPONENTS))
     stop = np.empty(dims[0], dtype=np.int64)
     fstop = np.empty(dims[0], dtype=np.int64)
@@ -284,7 +310,7 @@ def round_kernel(
         for j in range(2, comp.shape[0]):
             comp[j] = 0.0
         # every feature's trigger, read off the base stops
-        c = key_count(stop, trig, need)
+        c = _key(stop, trig, need, on_lines)
         mask = hold_and_spin_start(stop, coins, head)
         lstate = lockit_start(stop, held, marked, lhead)
         cw = _count(stop, wtrig)
@@ -343,6 +369,15 @@ def free_evaluation(game: Game, level: int, reel_set: str, nudge: str | None, sc
     return (dims, sym, cells, codes, offsets, label_coins, sc_count, sc_pay, sc_event), ways, sym
 
 
+def _trigger_keys(game: Game, sym: np.ndarray, spec) -> np.ndarray:
+    """Per reel and stop, what the free games' trigger reads: the symbol's
+    count, or for a count on a payline its rows (bit k: row k)."""
+    if spec.trigger_lines is None:
+        return _trigger_counts(game, sym, spec.symbol)
+    shows = sym == game.symbol_index[spec.symbol]
+    return (shows << np.arange(sym.shape[2], dtype=np.int64)).sum(axis=2).astype(np.int64)
+
+
 def _trigger_counts(game: Game, sym: np.ndarray, symbol: str) -> np.ndarray:
     return (sym == game.symbol_index[symbol]).sum(axis=2).astype(np.int64)
 
@@ -360,14 +395,12 @@ def sampler_args(game: Game, level: int) -> tuple:
     cells = game.reels * game.rows + 1
     if spec is None:  # a round cap alone: no free games are ever triggered
         free_ev, free_draw, fsym, free_ways = base_ev, base_draw, base_ev[1], base_ways
-        symbol = None
     else:
         free_ev, free_ways, fsym = free_evaluation(game, level, spec.reels, spec.nudge, spec.scatter_pays)
         free_draw = draw_args(game, spec.reels)
-        symbol = spec.symbol
     none = np.zeros(base_ev[1].shape[:2], dtype=np.int64)
-    trig = _trigger_counts(game, base_ev[1], symbol) if symbol else none
-    ftrig = _trigger_counts(game, fsym, symbol) if symbol else trig
+    trig = _trigger_keys(game, base_ev[1], spec) if spec else none
+    ftrig = _trigger_keys(game, fsym, spec) if spec else trig
     games = np.array([spec.games(c) if spec else 0 for c in range(cells)], dtype=np.int64)
     prize = np.array([float(spec.prize(c)) if spec else 0.0 for c in range(cells)])
     again = np.array([spec.retrigger_games(c) if spec else 0 for c in range(cells)], dtype=np.int64)
@@ -385,7 +418,22 @@ def sampler_args(game: Game, level: int) -> tuple:
     need = np.zeros(game.reels, dtype=np.int64)
     for r in spec.trigger_reels or () if spec else ():
         need[r] = 1
-    feat = (trig, ftrig, games, prize, again, reprize, params, fg_at, sticky_args(game, spec), mults, need)
+    by_set = played_sets(game, level, spec, (free_draw, free_ev, free_ways, ftrig), cells)
+    feat = (
+        trig,
+        ftrig,
+        games,
+        prize,
+        again,
+        reprize,
+        params,
+        fg_at,
+        sticky_args(game, spec),
+        mults,
+        need,
+        by_set,
+        trigger_lines(game, spec),
+    )
     hold, hold_events = hold_and_spin_args(game, len(names), None if spec is None else spec.reels)
     names += hold_events
     lock, lock_events = lockit_slot_args(game, level, len(names))
@@ -394,6 +442,36 @@ def sampler_args(game: Game, level: int) -> tuple:
     names += prize_events
     sets = (base_draw, base_ev, free_draw, free_ev, base_ways, free_ways)
     return (np.array([len(names)], dtype=np.int64), *sets, feat, prizes, hold, lock), names
+
+
+def trigger_lines(game: Game, spec) -> np.ndarray:
+    """The paylines (a row per reel) of a free-games trigger by a count on a
+    payline, shape (lines, reels); none (0 lines) for any other trigger."""
+    lines = () if spec is None or spec.trigger_lines is None else spec.trigger_lines
+    return np.array(lines, dtype=np.int64).reshape(len(lines), game.reels)
+
+
+def played_sets(game: Game, level: int, spec, declared: tuple, cells: int) -> tuple:
+    """``(set by count, sets)``: the index in ``sets`` of the reel set the free
+    games of each trigger count play, and per set its (draw, evaluation, ways,
+    trigger counts); ``declared`` is the declared ``reels``' (index 0, every
+    count's without ``awards.<count>.reels``).  The sets are of one numba type,
+    so the kernel picks one by index."""
+    by_count = np.zeros(cells, dtype=np.int64)
+    sets = [declared]
+    if spec is None:  # no free games: never played
+        return by_count, tuple(sets)
+    names = [spec.reels]
+    for c in range(cells):
+        name = spec.reels_of(c)
+        if name not in names:
+            ev, ways, fsym = free_evaluation(game, level, name, spec.nudge, spec.scatter_pays)
+            sets.append((draw_args(game, name), ev, ways, _trigger_keys(game, fsym, spec)))
+            names.append(name)
+        by_count[c] = names.index(name)
+    kinds = {nb.typeof(s) for s in sets}
+    ensure(len(kinds) == 1, f"roundsim.py: the free reel sets {names} differ in type: {kinds}")
+    return by_count, tuple(sets)
 
 
 def prize_args(game: Game, level: int, sym: np.ndarray, at: int) -> tuple:
@@ -497,12 +575,15 @@ def buy_sampler(game: Game, level: int, spec) -> RoundSampler:
     dims, sym, cells, codes, offsets, label_coins, sc_count, sc_pay, sc_event = base_ev
     no_pay = (np.zeros_like(codes), offsets, label_coins, sc_count, np.zeros_like(sc_pay))
     silent = (dims, sym, cells, *no_pay, np.full_like(sc_event, -1))
-    trig, ftrig, games, prize, again, reprize, params, fg_at, sticky, mults, need = feat
+    trig, ftrig, games, prize, again, reprize, params, fg_at, sticky, mults, need, (by_count, sets), lines = (
+        feat
+    )
     bought = np.full_like(games, spec.games(0))
     hold = (np.zeros_like(hold[0]), *hold[1:])  # a hold-and-spin plays in the free games only
     mults = np.full_like(mults, float(spec.multiplier_of(0)))
     silent_feat = (np.zeros_like(trig), ftrig, bought, np.zeros_like(prize), again, reprize, params, fg_at)
-    feat = (*silent_feat, sticky, mults, need)  # retriggers keep the reel condition
+    # retriggers keep the reel condition; a bought round plays the declared reels
+    feat = (*silent_feat, sticky, mults, need, (np.zeros_like(by_count), sets), lines)
     args = (
         n_events,
         base_draw,

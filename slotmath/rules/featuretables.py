@@ -172,12 +172,19 @@ def free_games_rules(game: Game) -> list:
         reels = [str(r + 1) for r in spec.trigger_reels]
         listed = reels[0] if len(reels) == 1 else ", ".join(reels[:-1]) + " and " + reels[-1]
         where = f"on the base window with one on each of reels {listed}"
+    if spec.trigger_lines is not None:
+        where = "in a row from the leftmost reel on a payline"
     for count, (prize, games) in sorted(spec.awards.items()):
         pays = f" and pay {float(prize):g} x total bet" if prize else ""
         at = f" at x{float(spec.multiplier_of(count)):g}" if spec.multipliers else ""
+        at += f" on reel set {spec.reels_of(count)}" if spec.reels_by_count else ""
         out.append(f"{count} or more {spec.symbol} {where} award {games} free games{at}{pays}.")
     out.append(
-        f"Free games play on reel set {spec.reels}"
+        (
+            "Free games play on the reel set of the count that starts them"
+            if spec.reels_by_count
+            else f"Free games play on reel set {spec.reels}"
+        )
         + (
             f"; every win is multiplied by {float(spec.multiplier):g}"
             if spec.multiplier != 1 and not spec.multipliers
@@ -190,7 +197,9 @@ def free_games_rules(game: Game) -> list:
             "Free games retrigger: the same counts add games"
             + (" (own retrigger awards)" if spec.retrigger_awards else "")
             + (" at the running feature's multiplier" if spec.multipliers else "")
+            + (" on the running feature's reel set" if spec.reels_by_count else "")
             + (" under the same reel condition" if spec.trigger_reels is not None else "")
+            + (" on a payline" if spec.trigger_lines is not None else "")
             + (f", at most {spec.max_games} games in all." if spec.max_games else ", without a limit.")
         )
     else:
@@ -212,6 +221,7 @@ def free_games_tables(game: Game, fg: dict, rtp: float) -> dict:
                 f"odds [{ONE_IN}]": _one_in(p),
                 "games awarded": v["games"],
                 **({"multiplier": v["multiplier"]} if "multiplier" in v else {}),
+                **({"reel set": v["reels"]} if "reels" in v else {}),
                 "mean games played": v["mean_games_played"],
                 "mean award [x total bet]": v["mean_award"],
                 SHARE: _share(p * v["mean_award"], rtp),
@@ -239,15 +249,28 @@ def free_games_tables(game: Game, fg: dict, rtp: float) -> dict:
                 "per": "free game",
             }
         )
+    for name, per in fg.get("by_reel_set", {}).items():  # a reel set per trigger count
+        if "retrigger_probability" not in per:
+            continue
+        r = per["retrigger_probability"]
+        odds.append(
+            {
+                "event": f"a free game on {name} retriggers",
+                "probability": r,
+                "odds [1 in N]": _one_in(r),
+                "per": "free game",
+            }
+        )
     out["Free games: trigger and retrigger odds"] = pd.DataFrame(odds)
     played, seen = [], set()
     for v in fg["by_count"].values():
-        if v["games"] in seen:  # one law per number of games awarded
+        if (v["games"], v.get("reels")) in seen:  # one law per number of games awarded (and reel set)
             continue
-        seen.add(v["games"])
+        seen.add((v["games"], v.get("reels")))
         played += [
             {
                 "games awarded": v["games"],
+                **({"reel set": v["reels"]} if "reels" in v else {}),
                 "games played": g["games"],
                 "probability given the trigger": g["probability"],
             }

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 from fractions import Fraction
+from functools import cache
 from typing import TYPE_CHECKING, NoReturn
 
 from slotmath.errors import EngineTooLarge, ensure
@@ -135,16 +136,18 @@ def _free_games_shift(game: Game, undrawn: Game, level: int, spec) -> Fraction:
     from slotmath.features.round import trigger_key_probability
     from slotmath.features.wilddraws import drawn_line_figures
 
-    d = (
-        drawn_line_figures(game, level, spec.reels).rtp
-        - channel_components(undrawn, level, spec.reels)["lines"]
-    )
-    wins, extra, counts, _, _ = free_spin_counts(undrawn, level, spec)
+    @cache
+    def played_on(reels: str) -> tuple:  # (d, the free-spin table) of one reel set
+        d = drawn_line_figures(game, level, reels).rtp - channel_components(undrawn, level, reels)["lines"]
+        return d, free_spin_counts(undrawn, level, spec.playing(reels))[:3]
+
     shift = Fraction(0)
     feature = _free_games(undrawn, level)
     for key, p in trigger_key_probability(undrawn, feature.trigger).items():
         if p and feature.triggers(key):
-            n, mult = spec.games(spec.count_of(key)), spec.multiplier_of(spec.count_of(key))
+            count = spec.count_of(key)
+            n, mult = spec.games(count), spec.multiplier_of(count)
+            d, (wins, extra, counts) = played_on(spec.reels_of(count))
             law = FreeGames.from_counts(wins, extra, counts, n, mult, max_spins=spec.max_games)
             shift += p * mult * law.spins_mean * d
     return shift

@@ -48,7 +48,7 @@ def bought_feature(game: Game, mode: Mode, level: int) -> tuple:
         f"Bought round: {spec.games(0)} free games started at once (no base spin) on reel set "
         f"{spec.reels!r}; the cycle is that set's."
     ]
-    key = (0,) * game.reels if spec.trigger_reels is not None else 0
+    key = (0,) * game.reels if spec.trigger.per_reel else 0
     return free_games_feature_of(game, level, spec), notes, game.cycle(spec.reels), key
 
 

@@ -176,5 +176,6 @@ def buy_spec(game: Game, mode: Mode):
         spec,
         awards={0: (Fraction(0), mode.buy.games)},
         multipliers=None,  # a bought feature plays at the free games' multiplier
+        reels_by_count=None,  # and on their declared reels
         retrigger_awards=spec.retrigger_awards or spec.awards,
     )

@@ -170,7 +170,43 @@ def build_features(case) -> None:
         opt("free_games.awards", fg3),
         "options.selection.choices[1].multiplier",
     )
+    # --- a reel set by trigger count
+    feature(
+        "fg_count_reels_unknown",
+        opt("free_games.awards", {3: {"games": 2, "reels": "free6"}}),
+        "options.free_games.awards.3.reels",
+    )
+    feature(
+        "fg_retrigger_award_reels",
+        edits(
+            opt("free_games.retrigger", True),
+            opt("free_games.retrigger_awards", {3: {"games": 2, "reels": "free"}}),
+        ),
+        "options.free_games.retrigger_awards.3.reels",
+    )
+    feature(
+        "fg_count_reels_sticky",
+        edits(opt("free_games.sticky", "W"), opt("free_games.awards", {3: {"games": 2, "reels": "base"}})),
+        "options.free_games.sticky",
+    )
     only_fg = only("free_games")
+    feature(
+        "fg_trigger_payline_not_true",
+        edits(only_fg, opt("free_games.trigger", {"payline": 1})),
+        "options.free_games.trigger.payline",
+    )
+    feature(
+        "fg_trigger_payline_count_above_reels",
+        edits(
+            only_fg, opt("free_games.trigger", {"payline": True}), opt("free_games.awards", {4: {"games": 2}})
+        ),
+        "options.free_games.awards.4",
+    )
+    feature(
+        "fg_trigger_payline_and_reels",
+        edits(only_fg, opt("free_games.trigger", {"payline": True, "reels": [1, 2]})),
+        "options.free_games.trigger.reels",
+    )
     feature(
         "fg_trigger_reel_beyond_grid",
         edits(only_fg, opt("free_games.trigger", {"reels": [1, 4]})),
@@ -213,6 +249,11 @@ def build_features(case) -> None:
     feature(
         "fg_trigger_with_selection_games",
         opt("free_games.trigger", {"reels": [1, 2, 3]}),
+        "options.selection.choices[1].free_games",
+    )
+    feature(
+        "fg_trigger_payline_with_selection_games",
+        opt("free_games.trigger", {"payline": True}),
         "options.selection.choices[1].free_games",
     )
     feature("fg_nudge_on_no_free_reel", free_reels(["A", "S", "X", "A"]), "options.free_games.nudge")
