@@ -380,6 +380,7 @@ def result_json(res: TuningResult) -> dict:
         "stopped": res.stopped,
         "component_bands": {k: list(v) for k, v in (res.component_bands or {}).items()},
         "binding": res.binding.to_dict(orient="records") if not res.feasible else [],
+        "feasibility": res.feasibility,
     }
 
 

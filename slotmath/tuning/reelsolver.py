@@ -726,12 +726,23 @@ def line_rtp_range(
     programme, reel after reel from ``xs`` (block-coordinate LP; each reel's
     strip length held at its value in ``xs``).  The rest of the RTP
     (scatters, features) is not included.  None for a game without line pays."""
+    reach = line_rtp_reach(solver, xs, level, sweeps, reel_set)
+    return None if reach is None else (reach[0][0], reach[1][0])
+
+
+def line_rtp_reach(
+    solver: Solver, xs, level: int, sweeps: int = RANGE_SWEEPS, reel_set: str | None = None
+) -> tuple | None:
+    """:func:`line_rtp_range` with the points reached:
+    ``((lowest, values), (highest, values))``, ``values`` the relaxed
+    variables of every reel (those of other sets as in ``xs``), rounded to
+    whole units; None for a game without line pays."""
     forms = solver.forms
     if not forms.available:
         return None
     block = solver.space.blocks[reel_set or solver.space.reel_set]
     out = []
-    for sign in (1.0, -1.0):
+    for sign in (-1.0, 1.0):
         cur = [np.asarray(x, dtype=np.float64).copy() for x in xs]
         for _ in range(sweeps):
             for r in block:
@@ -747,5 +758,5 @@ def line_rtp_range(
                     cur[r] = res.x
         xi = [np.rint(x).astype(np.int64) for x in cur]
         a, K = forms.coefficients("win", level, xi, block.start)
-        out.append(float(a @ cur[block.start]) / (K * float(cur[block.start].sum())))
-    return min(out), max(out)
+        out.append((float(a @ cur[block.start]) / (K * float(cur[block.start].sum())), xi))
+    return tuple(sorted(out, key=lambda p: p[0]))

@@ -87,7 +87,7 @@ from slotmath.rules.modes import BASE_MODE, mode_names, mode_of, mode_reel_sets
 from slotmath.rules.result import fraction_str
 from slotmath.tuning.layout import changed_positions
 from slotmath.tuning.linearmodels import mode_line_link
-from slotmath.tuning.reelsolver import Solver, line_rtp_range
+from slotmath.tuning.reelsolver import Solver, line_rtp_reach
 from slotmath.tuning.reelspace import Bounds, BoundsError, ReelSpace
 from slotmath.tuning.targets import (
     DEFAULT_COMPONENT_SHARE,
@@ -146,6 +146,9 @@ class TuningResult:
         relaxation, per unit of the tuned bet mode's cost; computed only when
         the targets are not met, and not for a mode whose base spin is not
         the tuned set, such as a buy).
+    reach_points : dict
+        ``{level: (lowest, highest)}``: the variables of every reel at the
+        ends of :attr:`rtp_range` (relaxed, rounded to whole units).
     """
 
     game: Game
@@ -165,6 +168,7 @@ class TuningResult:
     stopped: str = ""
     component_bands: dict | None = None
     rtp_range: dict | None = None
+    reach_points: dict | None = None
 
     @property
     def feasible(self) -> bool:
@@ -257,18 +261,16 @@ class TuningResult:
             for c in self.assessment.checks
             if not c.ok
         ]
-        for lv, (lo, hi) in (self.rtp_range or {}).items():
-            t = float(self.targets.rtp)
-            rest = float(self.after[lv]["rtp"]) - float(
-                self.after[lv].get("rtp:lines", self.after[lv]["rtp"])
-            )
-            lo, hi = lo + rest, hi + rest
+        t, tol = float(self.targets.rtp), self.targets.tolerance
+        for lv, (lo, hi) in self.reachable_rtp().items():
             rows.append(
                 {
                     "what": f"reachable RTP (bet {lv})",
                     "value": f"{lo:.4%} .. {hi:.4%}",
                     "limit": "",
-                    "note": "target outside: the limits bind" if not lo <= t <= hi else "target inside",
+                    "note": "target outside: the limits bind"
+                    if not lo - tol <= t <= hi + tol
+                    else "target inside",
                 }
             )
         for r, (rv, x) in enumerate(zip(self.space.reels, self.x_after, strict=True)):
@@ -282,6 +284,71 @@ class TuningResult:
                     }
                 )
         return pd.DataFrame(rows, columns=["what", "value", "limit", "note"])
+
+    def reachable_rtp(self) -> dict:
+        """``{level: (lo, hi)}``: the RTP reachable within the limits, the
+        line RTP of :attr:`rtp_range` plus the rest of the RTP (scatters,
+        features) of the best point."""
+        out = {}
+        for lv, (lo, hi) in (self.rtp_range or {}).items():
+            after = self.after[lv]
+            rest = float(after["rtp"]) - float(after.get("rtp:lines", after["rtp"]))
+            out[lv] = (lo + rest, hi + rest)
+        return out
+
+    @property
+    def feasibility(self) -> dict:
+        """Whether a missed target is out of reach under the bounds.
+
+        ``verdict``: ``met``; ``infeasible`` (the target RTP, with its
+        tolerance, lies outside the RTP reachable within the limits at some
+        bet level, by the relaxation of :attr:`rtp_range`: ``binds`` names
+        the limits the relaxation's end nearest the target sits on);
+        ``stopped`` (not shown infeasible; the budget of evaluations or
+        time ran out, or the run was cancelled); ``stalled`` (not shown
+        infeasible; the search made no further progress).  ``statement``
+        says it in words, with the best point reached (``best_rtp``, at the
+        first level, and each target it misses)."""
+        lv0 = next(iter(self.after))
+        best = float(self.after[lv0]["rtp"])
+        out = {"verdict": "met", "statement": "every target met", "binds": [], "best_rtp": best}
+        if self.feasible:
+            return out
+        t, tol = float(self.targets.rtp), self.targets.tolerance
+        reach = self.reachable_rtp()
+        outside = [(lv, lo, hi) for lv, (lo, hi) in reach.items() if not lo - tol <= t <= hi + tol]
+        if outside:
+            lv, lo, hi = outside[0]
+            above = t > hi
+            x = (self.reach_points or {})[lv][1 if above else 0]
+            spin = self.space.blocks.get(self.reel_set, range(len(self.space.reels)))
+            binds = [
+                f"{self.space.reel_label(r)} {unit} {text}"
+                for r in spin
+                for unit, text in self.space.reels[r].binding(x[r])
+            ] or ["the strip lengths and the held symbols (no unit can move further)"]
+            statement = (
+                f"infeasible under the bounds: the target RTP {t:.4%} is "
+                f"{'above the highest' if above else 'below the lowest'} RTP reachable within the "
+                f"limits at bet {lv} ({hi if above else lo:.4%}; relaxation); there: {'; '.join(binds)}"
+            )
+            return {**out, "verdict": "infeasible", "statement": statement, "binds": binds}
+        missed = "; ".join(
+            f"{c.figure} (bet {c.level}) missed by {_fmt(c.figure, c.miss)}"
+            for c in self.assessment.checks
+            if not c.ok
+        )
+        within = (
+            f"the target RTP {t:.4%} is within the RTP reachable within the limits "
+            + ", ".join(f"(bet {lv}: {lo:.4%} .. {hi:.4%})" for lv, (lo, hi) in reach.items())
+            if reach
+            else "the relaxation does not apply to this run"
+        )
+        why = self.stopped or "the search made no further progress (a band or the integer resolution binds)"
+        statement = (
+            f"not shown infeasible: {within}; {why}; best point reached: RTP {best:.6%} (bet {lv0}), {missed}"
+        )
+        return {**out, "verdict": "stopped" if self.stopped else "stalled", "statement": statement}
 
     @property
     def strip_changes(self) -> pd.DataFrame:
@@ -449,6 +516,7 @@ class TuningResult:
                 [
                     "",
                     "Why the targets are not met (release one of these)",
+                    "feasibility: " + self.feasibility["statement"],
                     self.binding.to_string(index=False),
                 ]
                 if not self.feasible
@@ -626,13 +694,14 @@ def tune(
     tuned = space.game_for(x_after)
     after = solver.ev.figures(x_after)
     result = assess(after, targets)
-    reach = {}
+    reach, points = {}, {}
     spin, scale = solver.ev.base_spin()  # the tuned mode's base spin, its RTP per unit of line RTP
     if not result.feasible and scale is not None:
         for lv in sorted(set(solver.ev.rep.values())):
-            rng = line_rtp_range(solver, x_after, lv, reel_set=spin)
-            if rng is not None:
-                reach[lv] = (rng[0] * scale, rng[1] * scale)
+            ends = line_rtp_reach(solver, x_after, lv, reel_set=spin)
+            if ends is not None:
+                reach[lv] = (ends[0][0] * scale, ends[1][0] * scale)
+                points[lv] = (ends[0][1], ends[1][1])
     return TuningResult(
         game,
         tuned,
@@ -651,6 +720,7 @@ def tune(
         solver.stopped,
         extra,
         reach,
+        points,
     )
 
 
