@@ -169,6 +169,7 @@ def bounds_from_args(args, game: Game) -> Bounds:
         args.allow_new_symbols,
         weight_factor=None if free_shape else getattr(args, "weight_factor", 2.0),
         symbol_share=None if free_shape else getattr(args, "symbol_share", 0.5),
+        max_run=getattr(args, "max_run", None),
     )
 
 
@@ -317,6 +318,13 @@ def add_tune_arguments(p) -> None:
         "within share x (1 +- B) (default 0.25)",
     )
     p.add_argument(
+        "--max-run",
+        type=int,
+        metavar="N",
+        help="longest run of one symbol the layout may make (default: each symbol's longest "
+        "run on the strip it starts from)",
+    )
+    p.add_argument(
         "--shape",
         choices=("on", "off"),
         default="on",
@@ -381,6 +389,7 @@ def result_json(res: TuningResult) -> dict:
         "component_bands": {k: list(v) for k, v in (res.component_bands or {}).items()},
         "binding": res.binding.to_dict(orient="records") if not res.feasible else [],
         "feasibility": res.feasibility,
+        "layout": res.strip_changes.to_dict(orient="records"),
     }
 
 

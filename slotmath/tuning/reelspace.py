@@ -66,6 +66,10 @@ class Bounds:
         Shape bound (default 0.5): each tuned symbol's share of a reel (its count, or its
         total weight, over the strip length or total weight) stays within
         ``share0 * (1 +- b)``, widened to one unit either way (None: no bound).
+    max_run : int or None
+        Longest run of one symbol the layout may make on an unweighted
+        strip (None: each symbol's longest run on the strip in the file;
+        :func:`slotmath.tuning.layout.run_limits`).
     """
 
     fixed: tuple | None = None
@@ -76,6 +80,7 @@ class Bounds:
     stacked: tuple | None = None
     weight_factor: float | None = 2.0
     symbol_share: float | None = 0.5
+    max_run: int | None = None
 
     def held(self, game: Game) -> set:
         """Names of the symbols held fixed."""
@@ -107,6 +112,8 @@ class Bounds:
             raise BoundsError(f"stop weight limits: bad range {lo}:{hi}")
         if self.weight_factor is not None and not self.weight_factor >= 1:
             raise BoundsError(f"weight factor: {self.weight_factor:g} is below 1")
+        if self.max_run is not None and self.max_run < 1:
+            raise BoundsError(f"longest run: {self.max_run} is below 1")
         if self.symbol_share is not None and not 0 <= self.symbol_share:
             raise BoundsError(f"symbol share band: {self.symbol_share:g} is negative")
 
@@ -360,7 +367,9 @@ class ReelSpace:
         if np.array_equal(x, rv.x0):
             return old
         counts = {name: int(c) for name, c in zip(rv.labels, x, strict=True)}
-        return Strip(lay_out(old.symbols, counts, self.stacked[r], pinned=self.held), None)
+        return Strip(
+            lay_out(old.symbols, counts, self.stacked[r], pinned=self.held, max_run=self.bounds.max_run), None
+        )
 
     def strips_for(self, xs: list) -> tuple:
         return tuple(self.strip(r, x) for r, x in enumerate(xs))

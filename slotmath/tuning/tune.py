@@ -85,7 +85,7 @@ from slotmath.io.gamefile import load_game
 from slotmath.model import Game
 from slotmath.rules.modes import BASE_MODE, mode_names, mode_of, mode_reel_sets
 from slotmath.rules.result import fraction_str
-from slotmath.tuning.layout import changed_positions
+from slotmath.tuning.layout import changed_positions, longest_runs, run_limits, spread
 from slotmath.tuning.linearmodels import mode_line_link
 from slotmath.tuning.reelsolver import Solver, line_rtp_reach
 from slotmath.tuning.reelspace import Bounds, BoundsError, ReelSpace
@@ -352,9 +352,15 @@ class TuningResult:
 
     @property
     def strip_changes(self) -> pd.DataFrame:
-        """Per reel (of each tuned set): length before and after and stops edited by the layout."""
+        """Per reel (of each tuned set): length before and after, stops
+        edited by the layout, the spread before and after (the least even
+        tuned symbol's :func:`~slotmath.tuning.layout.spread`: 1 evenly
+        spaced, near 0 clumped; blanks and held symbols left out) and the
+        runs longer than the layout's limit (``SYMBOL run>limit``; none
+        expected; stacks grow unless a longest run is declared)."""
         rows = []
         several = len(self.reel_sets) > 1
+        judged = {s.name for s in self.game.symbols if s.kind != "blank"} - self.space.held
         pairs = [
             (name, r, a, b)
             for name in self.reel_sets
@@ -372,6 +378,13 @@ class TuningResult:
                     "weight after": b.total_weight,
                     "stops edited": changed_positions(a.symbols, b.symbols)
                     + sum(1 for x, y in zip(a.weights or (), b.weights or (), strict=False) if x != y),
+                    **_spread_columns(a.symbols, b.symbols, judged),
+                    "runs over limit": _runs_over(
+                        a.symbols,
+                        b.symbols,
+                        self.space.bounds.max_run,
+                        self.space.stacked[self.space.blocks[rs][r]],
+                    ),
                 }
             )
         return pd.DataFrame(rows)
@@ -552,6 +565,28 @@ class TuningResult:
 
         strips = {rs: self.tuned.strips(rs) for rs in self.reel_sets}
         return write_game(self.game, strips, path, backup=backup)
+
+
+def _spread_columns(before, after, symbols) -> dict:
+    """``spread before``, ``spread after`` (the least even of ``symbols``,
+    None when none has two runs) and ``least spread`` (that symbol, after)."""
+    sb, sa = spread(before, symbols), spread(after, symbols)
+    worst = min(sa, key=lambda k: (sa[k], k), default=None)
+    return {
+        "spread before": round(min(sb.values()), 4) if sb else None,
+        "spread after": round(sa[worst], 4) if worst is not None else None,
+        "least spread": worst or "",
+    }
+
+
+def _runs_over(before, after, max_run, stacked) -> str:
+    """Symbols of ``after`` with a run longer than the layout's limit from ``before``."""
+    limits = run_limits(before, set(after), max_run, stacked)
+    return ", ".join(
+        f"{sym} {n}>{limits[sym]}"
+        for sym, n in sorted(longest_runs(after).items())
+        if limits[sym] is not None and n > limits[sym]
+    )
 
 
 def _num(v):
