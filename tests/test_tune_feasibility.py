@@ -50,7 +50,7 @@ def test_a_spent_budget_is_not_called_infeasible():
         max_evaluations=2,
         component_share=None,
         progress=False,
-        bounds=Bounds(weight_factor=None, symbol_share=None),
+        bounds=Bounds(weight_factor=None, symbol_share=None, symmetric=False),
     )
     f = res.feasibility
     assert not res.feasible and f["verdict"] == "stopped"

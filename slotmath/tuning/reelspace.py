@@ -70,6 +70,12 @@ class Bounds:
         Longest run of one symbol the layout may make on an unweighted
         strip (None: each symbol's longest run on the strip in the file;
         :func:`slotmath.tuning.layout.run_limits`).
+    symmetric : bool
+        Shape bound (default True): reels of one reel set alike in the file
+        (the same symbol counts, or on weighted reels the same stops and
+        weights, and the same limits) form a group that moves together,
+        the same change on each reel (:attr:`ReelSpace.groups`); False
+        tunes every reel on its own.
     """
 
     fixed: tuple | None = None
@@ -81,6 +87,7 @@ class Bounds:
     weight_factor: float | None = 2.0
     symbol_share: float | None = 0.5
     max_run: int | None = None
+    symmetric: bool = True
 
     def held(self, game: Game) -> set:
         """Names of the symbols held fixed."""
@@ -258,6 +265,39 @@ class ReelSpace:
             set(self.bounds.stacked) if self.bounds.stacked is not None else stacked_symbols(s.symbols)
             for s in self.strips
         ]
+        # reels alike in the file (symmetric bounds), and the groups moved together now
+        self.alike = self._alike() if self.bounds.symmetric else tuple((r,) for r in range(len(self.reels)))
+        self.groups = self.alike
+        self.group_of = {r: g for g in self.groups for r in g}
+
+    def untie(self) -> None:
+        """Move every reel on its own from now on (:attr:`alike` is kept)."""
+        self.groups = tuple((r,) for r in range(len(self.reels)))
+        self.group_of = {r: g for g in self.groups for r in g}
+
+    def _alike(self) -> tuple:
+        """Groups of reels (indices into :attr:`reels`, in order) of one
+        reel set whose variables, values and limits are the same."""
+        keys: dict = {}
+        for r, rv in enumerate(self.reels):
+            key = (
+                rv.reel_set,
+                rv.mode,
+                rv.labels,
+                rv.x0.tobytes(),
+                rv.lo.tobytes(),
+                rv.hi.tobytes(),
+                rv.total,
+                tuple((m.tobytes(), lo, hi) for m, lo, hi in rv.groups),
+                tuple((m.tobytes(), lo, hi) for m, lo, hi, _ in rv.shares),
+            )
+            keys.setdefault(key, []).append(r)
+        return tuple(sorted(tuple(g) for g in keys.values()))
+
+    def tied(self, alike: bool = False) -> tuple:
+        """The groups of two or more reels that move together now (``alike``:
+        those alike in the file, whether tied now or not)."""
+        return tuple(g for g in (self.alike if alike else self.groups) if len(g) > 1)
 
     def set_of(self, r: int) -> str:
         """The reel set of reel ``r`` (an index into :attr:`reels`)."""

@@ -32,8 +32,10 @@ Bet modes
 Shape (default)
     The game's character is kept: each stop weight (count) within a factor
     2 of its value, each tuned symbol's share of a reel within +-50 %, each
-    RTP component's share of the RTP within +-25 % (options release or set
-    each; see docs/tuning.md).  A run that misses a target says what binds
+    RTP component's share of the RTP within +-25 %, reels alike in the
+    file moved together (the same change on each; released, and said so,
+    only when a search with them together misses the targets) (options
+    release or set each; see docs/tuning.md).  A run that misses a target says what binds
     (:attr:`TuningResult.binding`: targets missed, the RTP reachable within
     the limits by the continuous relaxation, the limits reached).
 
@@ -149,6 +151,14 @@ class TuningResult:
     reach_points : dict
         ``{level: (lowest, highest)}``: the variables of every reel at the
         ends of :attr:`rtp_range` (relaxed, rounded to whole units).
+    untied : dict or None
+        None when the reels alike in the file (``space.alike``) stayed
+        together; else ``{level: RTP}`` of the best point reached with them
+        moved together, after which they were released (the targets were
+        not met with them tied).
+    untied_why : str
+        Why the search with them together ended (``the search stalled``,
+        ``evaluation budget (400) spent``).
     """
 
     game: Game
@@ -169,6 +179,8 @@ class TuningResult:
     component_bands: dict | None = None
     rtp_range: dict | None = None
     reach_points: dict | None = None
+    untied: dict | None = None
+    untied_why: str = ""
 
     @property
     def feasible(self) -> bool:
@@ -459,6 +471,7 @@ class TuningResult:
                         f"symbol share +-{b.symbol_share:.0%}"
                         if b.symbol_share is not None
                         else "symbol shares free",
+                        self.tied_text(),
                         "RTP component shares "
                         + (
                             ", ".join(
@@ -473,6 +486,24 @@ class TuningResult:
             )
         )
         return pd.DataFrame(rows, columns=["item", "value"])
+
+    def tied_text(self) -> str:
+        """The groups of reels moved together (alike in the file), or why none."""
+        if not self.space.bounds.symmetric:
+            return "reels tuned on their own"
+        tied = self.space.tied(alike=True)
+        if not tied:
+            return "no two reels alike"
+        label = self.space.reel_label
+        groups = ", ".join("(" + ", ".join(label(r).removeprefix("reel ") for r in g) + ")" for g in tied)
+        if self.untied is None:
+            return f"reels moved together: {groups}"
+        lv = next(iter(self.untied))
+        return (
+            f"reels alike {groups} moved together first, then RELEASED: the targets were not met "
+            f"with them together ({self.untied_why}; best RTP {float(self.untied[lv]):.6%} at bet {lv}); "
+            "--asymmetric releases them from the start"
+        )
 
     @property
     def sets_text(self) -> str:
@@ -697,17 +728,21 @@ def tune(
             disable=None,
         )
         progress = _bar_update(bar)
-    solver = Solver(
-        space,
-        targets,
-        levels,
-        max_rounds,
-        max_evaluations,
-        say,
-        time_limit=time_limit,
-        progress=progress or None,
-        cancel=cancel,
-    )
+
+    def new_solver() -> Solver:
+        return Solver(
+            space,
+            targets,
+            levels,
+            max_rounds,
+            max_evaluations,
+            say,
+            time_limit=time_limit,
+            progress=progress or None,
+            cancel=cancel,
+        )
+
+    solver = new_solver()
     x_before = space.x0
     # shape: each RTP component keeps its share (bands from the game file's figures)
     first = solver.ev.figures(x_before, set(targets.figures) | {"rtp"})[levels[0]]
@@ -721,8 +756,33 @@ def tune(
     t_all = time.perf_counter()
     before = solver.ev.figures(x_before)
     solver.reserve = time.perf_counter() - t_all
+    untied, untied_why = None, ""
+    x_start = x_before if start is None else [np.asarray(x, dtype=np.int64) for x in start]
+    log_rows: list = []
+    spent_tied = 0  # exact evaluations of a search with the reels alike together, when released
     try:
-        x_after, _ = solver.run(x_before if start is None else [np.asarray(x, dtype=np.int64) for x in start])
+        x_after, best = solver.run(x_start)
+        budget = f"evaluation budget ({max_evaluations}) spent"
+        if not best.feasible and space.tied() and solver.stopped in ("", budget):
+            # the reels alike do not meet the targets moved together (the search
+            # stalled or spent its budget): a second search, every reel on its
+            # own, from the start with a budget of its own (the time limit is
+            # the run's; a cancel ends both); kept, and said, if it is better
+            tied = (x_after, best, solver)
+            spent_tied = solver.ev.count
+            space.untie()
+            solver = new_solver()
+            solver.t0, solver.reserve = t0, tied[2].reserve
+            if bar is not None:
+                bar.reset(total=max_evaluations)
+            x_after, best = solver.run(x_start)
+            log_rows = tied[2].log_rows
+            if best.better_than(tied[1]):
+                untied = {lv: tied[2].ev.figures(tied[0], {"rtp"})[lv]["rtp"] for lv in levels}
+                untied_why = tied[2].stopped or "the search stalled"
+            else:
+                space.groups, space.group_of = space.alike, {r: g for g in space.alike for r in g}
+                x_after = tied[0]
     finally:
         if bar is not None:
             bar.close()
@@ -749,13 +809,15 @@ def tune(
         after,
         assess(before, targets),
         result,
-        pd.DataFrame(solver.log_rows),
-        solver.ev.count,
+        pd.DataFrame(log_rows + solver.log_rows),
+        spent_tied + solver.ev.count,
         time.perf_counter() - t0,
         solver.stopped,
         extra,
         reach,
         points,
+        untied,
+        untied_why,
     )
 
 
