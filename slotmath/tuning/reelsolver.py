@@ -487,6 +487,11 @@ class Solver:
         finally:
             self.ev.deadline = None
 
+    def first_radius(self, xs) -> list:
+        """The trust region of each reel's programme: an eighth of its strip,
+        over the number of reels its group moves (their changes multiply)."""
+        return [max(1, int(x.sum()) // (8 * len(self.space.group_of[r]))) for r, x in enumerate(xs)]
+
     def programme_rounds(self, xs, figs, best):
         totals = [rv.total[1] for rv in self.space.reels]
         models = self.models(xs, figs)
@@ -496,7 +501,7 @@ class Solver:
             {k: m for k, m in models.items() if k[1] in self.targets.rtp_figures}
         )
         self.aim = AIM_EXACT if self.rtp_exact and not tied else AIM
-        radius = None if exact else [max(1, int(x.sum()) // 8) for x in xs]
+        radius = None if exact else self.first_radius(xs)
         # A rules game whose targets are all RTP figures first tries their
         # line forms alone (often the rest of the RTP does not depend on the
         # tuned symbols, e.g. features driven by held symbols); finite
@@ -533,7 +538,7 @@ class Solver:
                 if radius is not None:
                     radius = [min(t, 2 * r) for r, t in zip(radius, totals, strict=True)]
             elif radius is None:
-                radius = [max(1, int(x.sum()) // 8) for x in xs]
+                radius = self.first_radius(xs)
             elif max(radius) <= 1:
                 break
             else:
