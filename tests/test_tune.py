@@ -17,7 +17,7 @@ from slotmath.engine.lines import pay_tensor
 from slotmath.engine.multilinear import line_total, reel_gradient, row_marginals, unit_coefficients
 from slotmath.io.gamefile import load_game
 from slotmath.rules.par import par
-from slotmath.tuning.layout import changed_positions, lay_out, runs, stacked_symbols
+from slotmath.tuning.layout import changed_positions, lay_out, longest_runs, runs, spread, stacked_symbols
 from slotmath.tuning.reelspace import Bounds, BoundsError, ReelSpace
 
 from tuning_games import CLASSIC, MID, SMALL, VIDEO, brute_rtp_hf
@@ -114,6 +114,10 @@ def test_layout_keeps_stacks_and_spreads_singles():
     # a stacked symbol grows its stack and shrinks it again
     grown = lay_out(strip, {"H": 4, "D": 1})
     assert "H H H H" in " ".join(grown) and len(grown) == len(strip)
+    # unless a longest run is declared: a 4th H then starts a new stack
+    grown = lay_out(strip, {"H": 4, "D": 1}, max_run=3)
+    assert "H H H H" not in " ".join(grown) and len(grown) == len(strip)
+    assert longest_runs(grown)["H"] == 3 and Counter(grown)["H"] == 4
     shrunk = lay_out(strip, {"H": 2, "C": 4})
     assert "H H" in " ".join(shrunk) and "H H H" not in " ".join(shrunk)
     # new length = sum of counts; a new symbol is spread
@@ -121,6 +125,39 @@ def test_layout_keeps_stacks_and_spreads_singles():
     assert len(longer) == len(strip) + 2 and Counter(longer)["Z"] == 2
     zs = [i for i, s in enumerate(longer) if s == "Z"]
     assert min((zs[1] - zs[0]) % len(longer), (zs[0] - zs[1]) % len(longer)) >= 4
+
+
+def test_spread_by_hand():
+    # A B C A A B C D, 8 stops (cyclic):
+    #   A runs start at 0 and 3 (the pair is one run): gaps 3 and 5, even
+    #     spacing 8 / 2 = 4, smallest gap 3 -> 3 / 4
+    #   B at 1 and 5, C at 2 and 6: gaps 4 and 4 -> 1; D one run: left out
+    strip = "A B C A A B C D".split()
+    assert spread(strip) == {"A": 3 / 4, "B": 1.0, "C": 1.0}
+    assert spread(strip, {"A", "D"}) == {"A": 3 / 4}
+    # 5 Q in the first 10 of 20 stops (every other stop): gaps 2, 2, 2, 2
+    # and 12, even spacing 20 / 5 = 4 -> 2 / 4
+    clump = ["Q", "X"] * 5 + ["X"] * 10
+    assert spread(clump)["Q"] == 2 / 4
+
+
+def test_layout_never_makes_a_run_longer_than_the_limit():
+    # 3 A among 9 stops, singles (longest run 1): 6 A on 12 stops stay apart
+    strip = "A B C A B C A B C".split()
+    out = lay_out(strip, {"A": 6})
+    assert Counter(out)["A"] == 6 and longest_runs(out)["A"] == 1
+    # 7 A among 12 stops with 5 others cannot all be singles (7 runs need
+    # 7 others between them): with a declared limit of 2 none is longer
+    strip = "A B C D A B C D A B C D".split()
+    counts = {"A": 7, "B": 2, "C": 1, "D": 2}
+    out = lay_out(strip, counts, max_run=2)
+    assert Counter(out) == Counter(counts) and longest_runs(out)["A"] == 2
+    # the limits: each symbol's longest run on the draft, 1 for a new one
+    from slotmath.tuning.layout import run_limits
+
+    assert run_limits("A A B C C C".split(), {"A", "B", "C", "Z"}) == {"A": 2, "B": 1, "C": 3, "Z": 1}
+    assert run_limits("A A B C C C".split(), {"A", "C"}, stacked={"C"}) == {"A": 2, "C": None}
+    assert run_limits("A A B".split(), {"A", "B"}, 4) == {"A": 4, "B": 4}
 
 
 def test_changed_positions_is_an_edit_distance():

@@ -159,3 +159,31 @@ def test_bad_draft_exits_2_naming_the_file(tmp_path, text, message, capsys):
     assert status == 2 and "Traceback" not in err
     last = err.strip().splitlines()[-1]
     assert message in last and "draft.csv" in last
+
+
+def test_cli_tune_reports_the_spread_and_runs_of_the_laid_out_strips(capsys):
+    """``layout`` in --json: per reel the spread before and after (the least
+    even tuned symbol, not a blank nor held) and no run over the layout's limit."""
+    from slotmath.tuning.layout import longest_runs, spread
+
+    status = main(["tune", str(MID), "--target-rtp", "94%", "--shape", "off", "--json"])
+    data = json.loads(capsys.readouterr().out)
+    assert status == 0
+    game = load_game(MID)
+    judged = {"SEVEN", "BAR", "CHERRY", "LEMON", "WILD"}  # tune_mid: BLANK a blank, STAR held
+    assert {s.name for s in game.symbols} - judged == {"BLANK", "STAR"}
+    for row, draft in zip(data["layout"], game.strips(), strict=True):
+        tuned = data["strips"][f"reel{row['reel']}"]
+        assert row["spread before"] == round(min(spread(draft.symbols, judged).values()), 4)
+        after = spread(tuned, judged)
+        assert row["spread after"] == round(after[row["least spread"]], 4) == round(min(after.values()), 4)
+        assert row["runs over limit"] == ""
+        limits = longest_runs(draft.symbols)
+        assert all(n <= limits.get(sym, 1) for sym, n in longest_runs(tuned).items())
+
+
+def test_cli_tune_refuses_a_max_run_below_one():
+    r = run_cli("tune", MID, "--target-rtp", "94%", "--max-run", "0")
+    assert r.returncode == 2 and r.stderr.strip().splitlines() == [
+        "slotmath: error: longest run: 0 is below 1"
+    ]

@@ -169,6 +169,8 @@ def bounds_from_args(args, game: Game) -> Bounds:
         args.allow_new_symbols,
         weight_factor=None if free_shape else getattr(args, "weight_factor", 2.0),
         symbol_share=None if free_shape else getattr(args, "symbol_share", 0.5),
+        max_run=getattr(args, "max_run", None),
+        symmetric=not (free_shape or getattr(args, "asymmetric", False)),
     )
 
 
@@ -317,10 +319,23 @@ def add_tune_arguments(p) -> None:
         "within share x (1 +- B) (default 0.25)",
     )
     p.add_argument(
+        "--asymmetric",
+        action="store_true",
+        help="shape: tune every reel on its own (default: reels alike in the file, the same "
+        "symbol counts, move together, the same change on each)",
+    )
+    p.add_argument(
+        "--max-run",
+        type=int,
+        metavar="N",
+        help="longest run of one symbol the layout may make (default: each symbol's longest "
+        "run on the strip it starts from)",
+    )
+    p.add_argument(
         "--shape",
         choices=("on", "off"),
         default="on",
-        help="off releases every shape bound (the three above)",
+        help="off releases every shape bound (the three above and --asymmetric)",
     )
     p.add_argument(
         "--time-limit",
@@ -380,6 +395,15 @@ def result_json(res: TuningResult) -> dict:
         "stopped": res.stopped,
         "component_bands": {k: list(v) for k, v in (res.component_bands or {}).items()},
         "binding": res.binding.to_dict(orient="records") if not res.feasible else [],
+        "feasibility": res.feasibility,
+        "layout": res.strip_changes.to_dict(orient="records"),
+        "reels_alike": [
+            {"reel_set": res.space.reels[g[0]].reel_set, "reels": [res.space.reels[r].reel + 1 for r in g]}
+            for g in res.space.tied(alike=True)
+        ],
+        "reels_released": res.untied is not None,
+        "tied_best_rtp": {str(lv): float(v) for lv, v in (res.untied or {}).items()},
+        "tied_stopped": res.untied_why,
     }
 
 

@@ -14,6 +14,17 @@ where they go.  The rules, applied to the strip the game file holds:
   grows, so a change of k copies moves about k positions.
 * Symbols whose count does not change never move relative to each other,
   except that positions may shift when the strip length changes.
+* No run of a spread symbol grows longer than its longest run on the
+  original strip (1 for a symbol new to it); with a declared ``max_run``
+  no run of any symbol grows longer than that, and a stacked symbol whose
+  every stack is at the limit starts a new stack where it is farthest from
+  its own kind.  A spread symbol's longer runs are broken by swaps.  Runs
+  the original strip already has above a declared limit are left to the
+  symbols that do not move.
+
+:func:`spread` scores how evenly a symbol's copies lie: the smallest
+distance between the starts of consecutive runs of it over the even
+spacing (stops / runs): 1 when evenly spaced, near 0 when clumped.
 
 The result depends only on the original strip and the target counts, so a
 tuning run is reproducible from the game file and its targets.  All ties
@@ -115,8 +126,10 @@ def _insertion_ok(cells: list, slot: int) -> bool:
     return not (a is not HOLE and a == b)
 
 
-def _add_one(cells: list, sym: str, stacked: bool) -> None:
-    """Place one more copy of ``sym`` (see module rules)."""
+def _add_one(cells: list, sym: str, stacked: bool, limit: int | None) -> None:
+    """Place one more copy of ``sym`` (see module rules); a stack grows only
+    while it is shorter than ``limit`` (None: no limit)."""
+    limit = len(cells) + 1 if limit is None else limit
     n = len(cells)
     if stacked and sym in cells:
         # lengthen the shortest stack: insert after its last cell
@@ -128,24 +141,31 @@ def _add_one(cells: list, sym: str, stacked: bool) -> None:
                     key = (length, start)
                     if best_key is None or key < best_key:
                         best_key, at = key, (start + length) % n
-        cells.insert(at if at != 0 else n, sym)
-        return
+        if best_key is not None and best_key[0] < limit:
+            cells.insert(at if at != 0 else n, sym)
+            return
     holes = [i for i in range(n) if cells[i] is HOLE]
     if holes:
-        best = max(holes, key=lambda i: (_distance_to(cells, i, sym), -i))
+
+        def fill(i):
+            trial = list(cells)
+            trial[i] = sym
+            return _run_at(trial, i)[1] <= limit, _distance_to(cells, i, sym), -i
+
+        best = max(holes, key=fill)
         cells[best] = sym
         return
     slots = [i for i in range(n) if _insertion_ok(cells, i)] or list(range(n))
 
     def score(slot):
         trial = cells[:slot] + [sym] + cells[slot:]
-        return _distance_to(trial, slot, sym), -slot
+        return _run_at(trial, slot)[1] <= limit, _distance_to(trial, slot, sym), -slot
 
     best = max(slots, key=score)
     cells.insert(best, sym)
 
 
-def _max_run(strip: Sequence[str]) -> dict:
+def longest_runs(strip: Sequence[str]) -> dict:
     """Longest run of each symbol in a cyclic strip."""
     out: dict = {}
     for _, length, sym in runs(strip):
@@ -153,40 +173,105 @@ def _max_run(strip: Sequence[str]) -> dict:
     return out
 
 
+def run_limits(strip: Sequence[str], symbols, max_run: int | None = None, stacked=()) -> dict:
+    """``{symbol: longest run allowed, or None for no limit}`` for
+    ``symbols`` laid out from ``strip``: ``max_run`` if given, else the
+    symbol's longest run on ``strip`` (1 for a symbol it does not carry),
+    and no limit for a ``stacked`` symbol (its stacks grow)."""
+    if max_run is not None:
+        ensure(max_run >= 1, f"longest run allowed: {max_run} is below 1")
+        return {sym: max_run for sym in symbols}
+    longest = longest_runs(strip)
+    return {sym: None if sym in stacked else longest.get(sym, 1) for sym in symbols}
+
+
+def spread(strip: Sequence[str], symbols=None) -> dict:
+    """How evenly each symbol lies on a cyclic strip.
+
+    For a symbol with ``c >= 2`` runs on ``n`` stops: the smallest distance
+    between the starts of two consecutive runs of it, over the even spacing
+    ``n / c`` (1: evenly spaced; near 0: clumped).  A stack counts as one
+    run, so a stacked symbol is judged by the spacing of its stacks.
+    Symbols with fewer than two runs, or not in ``symbols`` (default all),
+    are left out.
+
+    Returns
+    -------
+    dict of str to float
+    """
+    n = len(strip)
+    starts: dict = {}
+    for start, _, sym in runs(strip):
+        starts.setdefault(sym, []).append(start)
+    out = {}
+    for sym, st in starts.items():
+        if len(st) < 2 or (symbols is not None and sym not in symbols):
+            continue
+        st = sorted(st)
+        gaps = [(b - a) % n for a, b in zip(st, st[1:] + st[:1], strict=True)]
+        out[sym] = min(gaps) / (n / len(st))
+    return out
+
+
 def _spread(cells: list, movable: set, allowed: dict) -> None:
     """Break runs longer than ``allowed`` of movable symbols by swapping
-    a copy with another movable single copy elsewhere (no new runs)."""
+    the run's first copy past the limit with a copy of another movable symbol elsewhere:
+    a single copy whose swap makes no new run if there is one, else any
+    copy whose swap leaves both runs it touches within their limits.  A
+    run no swap can break is left (the report shows it)."""
     n = len(cells)
+    stuck: set = set()
     for _ in range(n):
         bad = None
         for i in range(n):
             sym = cells[i]
             if sym in movable:
                 start, length = _run_at(cells, i)
-                if length > allowed.get(sym, 1) and length < n:
-                    bad = (start + length - 1) % n  # last cell of the run
+                past = (start + allowed.get(sym, 1)) % n  # the first cell past the limit
+                if length > allowed.get(sym, 1) and length < n and past not in stuck:
+                    bad = past
                     break
         if bad is None:
             return
-        x = cells[bad]
-        best_key, best = None, None
-        for j in range(n):
-            y = cells[j]
-            if y == x or y not in movable or _run_at(cells, j)[1] > 1:
-                continue
-            trial = list(cells)
-            trial[bad], trial[j] = y, x
+        best = _swap_for(cells, bad, movable, allowed, strict=True)
+        if best is None:
+            best = _swap_for(cells, bad, movable, allowed, strict=False)
+        if best is None:
+            stuck.add(bad)
+            continue
+        cells[bad], cells[best] = cells[best], cells[bad]
+
+
+def _swap_for(cells: list, bad: int, movable: set, allowed: dict, strict: bool) -> int | None:
+    """The position to swap with ``bad`` (see :func:`_spread`), farthest from
+    the kinds it moves; None when there is none.  ``strict``: only single
+    copies, and no run of two or more is made."""
+    n, x = len(cells), cells[bad]
+    best_key, best = None, None
+    for j in range(n):
+        y = cells[j]
+        if y == x or y not in movable or (strict and _run_at(cells, j)[1] > 1):
+            continue
+        trial = list(cells)
+        trial[bad], trial[j] = y, x
+        if strict:
             if _run_at(trial, j)[1] > 1 or _run_at(trial, bad)[1] > 1:
                 continue
-            key = (_distance_to(trial, j, x), _distance_to(trial, bad, y), -j)
-            if best_key is None or key > best_key:
-                best_key, best = key, j
-        if best is None:
-            return
-        cells[bad], cells[best] = cells[best], x
+        elif _run_at(trial, j)[1] > allowed.get(x, 1) or _run_at(trial, bad)[1] > allowed.get(y, 1):
+            continue
+        key = (_distance_to(trial, j, x), _distance_to(trial, bad, y), -j)
+        if best_key is None or key > best_key:
+            best_key, best = key, j
+    return best
 
 
-def lay_out(strip: Sequence[str], counts: Mapping[str, int], stacked: set | None = None, pinned=()) -> tuple:
+def lay_out(
+    strip: Sequence[str],
+    counts: Mapping[str, int],
+    stacked: set | None = None,
+    pinned=(),
+    max_run: int | None = None,
+) -> tuple:
     """A strip with ``counts`` copies of each symbol, edited from ``strip``.
 
     Parameters
@@ -201,6 +286,10 @@ def lay_out(strip: Sequence[str], counts: Mapping[str, int], stacked: set | None
     pinned : iterable of str
         Symbols that never swap places to spread others (for example
         scatters held fixed).
+    max_run : int, optional
+        Longest run of one symbol the layout may make; default
+        :func:`run_limits` of ``strip`` (each spread symbol's longest run
+        there; stacks grow).
 
     Returns
     -------
@@ -219,6 +308,7 @@ def lay_out(strip: Sequence[str], counts: Mapping[str, int], stacked: set | None
     if all(current.get(s, 0) == c for s, c in target.items()) and len(strip) == sum(target.values()):
         return tuple(strip)
     stacked = stacked_symbols(strip) if stacked is None else set(stacked)
+    limits = run_limits(strip, target, max_run, stacked)
     cells = list(strip)
     order = list(dict.fromkeys(list(strip) + list(target)))  # first appearance
     for sym in order:
@@ -228,11 +318,11 @@ def lay_out(strip: Sequence[str], counts: Mapping[str, int], stacked: set | None
     while any(v > 0 for v in pending.values()):
         # round robin, the symbol with most copies to place first
         for sym in sorted((s for s in order if pending[s] > 0), key=lambda s: (-pending[s], order.index(s))):
-            _add_one(cells, sym, sym in stacked)
+            _add_one(cells, sym, sym in stacked, limits[sym])
             pending[sym] -= 1
     cells = [c for c in cells if c is not HOLE]
     movable = set(target) - stacked - set(pinned)
-    _spread(cells, movable, _max_run(strip))
+    _spread(cells, movable, limits)
     out = tuple(cells)
     ensure(Counter(out) == Counter(target), "layout lost a symbol")
     return out

@@ -214,14 +214,15 @@ class Solver:
             return
         for m in todo:
             m.res = [np.zeros(rv.size) for rv in self.space.reels]
-        for r, rv in enumerate(self.space.reels):
+        for group in self.space.groups:
+            r = group[0]  # a group's residual is its first reel's (the others' stay 0)
+            rv = self.space.reels[r]
             for u in range(rv.size):
                 if rv.lo[u] == rv.hi[u]:
                     continue
                 step = 1 if xs[r][u] < rv.hi[u] else -1
-                trial = [x.copy() for x in xs]
-                trial[r][u] += step
-                if trial[r][u] < 0 or trial[r].sum() < 1:
+                trial = self.apply(xs, [(r, ((u, step),))])
+                if any(trial[q][u] < 0 or trial[q].sum() < 1 for q in group):
                     continue
                 if self.spent():
                     return
@@ -274,6 +275,31 @@ class Solver:
                 for kind, theta, w, aim in bounds:
                     rows.append((kind, res_r.astype(np.float64), v0 - theta + h_res, w, False, aim))
         return rows
+
+    def group_rows(self, models, xs0, xs, group):
+        """Objective rows of the programme of a group of reels moved
+        together (:attr:`ReelSpace.groups`), in the variables of its first
+        reel: to first order a figure changes by the sum of each reel's
+        change, ``d(x) = sum_m d_m(x) - (k - 1) d(x_cur)`` for ``k + 1``
+        reels (the constant brought under a fractional row's ``sum(x)``)."""
+        rows = self.reel_rows(models, xs0, xs, group[0])
+        if len(group) == 1:
+            return rows
+        others = [self.reel_rows(models, xs0, xs, q) for q in group[1:]]
+        ensure(all(len(o) == len(rows) for o in others), "reelsolver.py: rows of a group differ")
+        x = xs[group[0]].astype(np.float64)
+        k = len(others)
+        out = []
+        for j, (kind, g, h, sc, fractional, aim) in enumerate(rows):
+            d0 = (float(g @ x) + h) * sc
+            g = g + sum(o[j][1] for o in others)
+            h = h + sum(o[j][2] for o in others)
+            if fractional:
+                g = g - k * d0 / (sc * float(x.sum()))
+            else:
+                h = h - k * d0 / sc
+            out.append((kind, g, h, sc, fractional, aim))
+        return out
 
     # -------------------------------------------------------------- programme
     def solve_reel(self, r, x_cur, rows, radius) -> np.ndarray:
@@ -366,16 +392,18 @@ class Solver:
         cur = [x.copy() for x in xs]
         for _ in range(4):
             moved = False
-            for r in range(len(cur)):
+            for group in self.space.groups:
+                r = group[0]
                 if self.spent():
                     return cur
-                rows = self.reel_rows(models, xs0, cur, r)
+                rows = self.group_rows(models, xs0, cur, group)
                 if not rows:
                     continue
                 rad = None if radius is None else radius[r]
                 x = self.solve_reel(r, cur[r], rows, rad)
-                if not np.array_equal(x, cur[r]) and self.space.reels[r].feasible(x):
-                    cur[r] = x
+                new = self.apply(cur, [(r, tuple((u, int(d)) for u, d in enumerate(x - cur[r]) if d))])
+                if not np.array_equal(x, cur[r]) and all(self.space.reels[q].feasible(new[q]) for q in group):
+                    cur = new
                     moved = True
                     if row_objective(rows, x, x, None, outside_only=True) == 0 and self.other_sets_inside(
                         models, xs0, cur, r
@@ -393,7 +421,7 @@ class Solver:
         return all(
             row_objective(rows, cur[q], cur[q], None, outside_only=True) == 0
             for q in firsts
-            for rows in [self.reel_rows(models, xs0, cur, q)]
+            for rows in [self.group_rows(models, xs0, cur, self.space.group_of[q])]
         )
 
     def update_secant(self, models, xs_new, figs_new):
@@ -459,15 +487,21 @@ class Solver:
         finally:
             self.ev.deadline = None
 
+    def first_radius(self, xs) -> list:
+        """The trust region of each reel's programme: an eighth of its strip,
+        over the number of reels its group moves (their changes multiply)."""
+        return [max(1, int(x.sum()) // (8 * len(self.space.group_of[r]))) for r, x in enumerate(xs)]
+
     def programme_rounds(self, xs, figs, best):
         totals = [rv.total[1] for rv in self.space.reels]
         models = self.models(xs, figs)
-        exact = self.exact_models(models)
+        tied = bool(self.space.tied())  # reels moved together: the programme is first order
+        exact = self.exact_models(models) and not tied
         self.rtp_exact = self.exact_models(
             {k: m for k, m in models.items() if k[1] in self.targets.rtp_figures}
         )
-        self.aim = AIM_EXACT if self.rtp_exact else AIM
-        radius = None if exact else [max(1, int(x.sum()) // 8) for x in xs]
+        self.aim = AIM_EXACT if self.rtp_exact and not tied else AIM
+        radius = None if exact else self.first_radius(xs)
         # A rules game whose targets are all RTP figures first tries their
         # line forms alone (often the rest of the RTP does not depend on the
         # tuned symbols, e.g. features driven by held symbols); finite
@@ -504,7 +538,7 @@ class Solver:
                 if radius is not None:
                     radius = [min(t, 2 * r) for r, t in zip(radius, totals, strict=True)]
             elif radius is None:
-                radius = [max(1, int(x.sum()) // 8) for x in xs]
+                radius = self.first_radius(xs)
             elif max(radius) <= 1:
                 break
             else:
@@ -513,7 +547,10 @@ class Solver:
 
     # -------------------------------------------------------------- local search
     def single_moves(self, xs):
-        for r, rv in enumerate(self.space.reels):
+        """Moves of one unit on one reel (the first of each group: :meth:`apply`
+        makes the same move on the others)."""
+        for r in (group[0] for group in self.space.groups):
+            rv = self.space.reels[r]
             x = xs[r]
             t = int(x.sum())
             up = [u for u in range(rv.size) if x[u] < rv.hi[u]]
@@ -530,11 +567,18 @@ class Solver:
                     yield r, ((w, -1),)
 
     def apply(self, xs, moves):
+        """``xs`` with ``moves`` (``(reel, ((unit, step), ...))``) made on
+        each reel of the reel's group."""
         out = [x.copy() for x in xs]
         for r, steps in moves:
-            for u, d in steps:
-                out[r][u] += d
+            for q in self.space.group_of[r]:
+                for u, d in steps:
+                    out[q][u] += d
         return out
+
+    def tied_reels(self, reels) -> list:
+        """``reels`` with every reel of their groups."""
+        return sorted({q for r in reels for q in self.space.group_of[r]})
 
     def local_search(self, xs, figs, best):
         """Single moves and pairs of moves, ranked by the models (pairs to
@@ -548,7 +592,7 @@ class Solver:
             singles = []
             for r, steps in self.single_moves(xs):
                 cand = self.apply(xs, [(r, steps)])
-                if self.space.reels[r].feasible(cand[r]):
+                if all(self.space.reels[q].feasible(cand[q]) for q in self.space.group_of[r]):
                     singles.append((r, steps))
             if not singles:
                 break
@@ -571,7 +615,7 @@ class Solver:
                 cand = self.apply(xs, mv)
                 if not self.space.feasible(cand):
                     continue
-                reels = sorted({r for r, _ in mv})
+                reels = self.tied_reels(r for r, _ in mv)
                 v = np.array([self.model_value(models[k], xs, cand, reels) for k in keys])
                 rescored.append(
                     (float(self.score(keys, v[None, :])[0]) + self.move_cost(xs, cand, reels), mv)
@@ -614,22 +658,24 @@ class Solver:
             for r in np.unique(reel):
                 sel = reel == r
                 u, d = units[sel], steps[sel]
-                x = xs[r].astype(np.float64)
                 rs = self.space.set_of(int(r))
-                if m.kind is not None and rs in m.scale:
-                    ck = (m.kind, m.level, r)
-                    if ck not in coef:
-                        coef[ck] = self.forms.coefficients(m.kind, m.level, xs, r)
-                    a, K = coef[ck]
-                    A, T = float(a @ x), float(x.sum())
-                    new = (A + (a[u] * d).sum(axis=1)) / (K * (T + d.sum(axis=1)))
-                    D[sel, j] += m.scale[rs] * (new - A / (K * T))
-                if m.res is not None:
-                    D[sel, j] += (m.res[r][u] * d).sum(axis=1)
+                for q in self.space.group_of[int(r)]:  # a group's change: each reel's, added
+                    x = xs[q].astype(np.float64)
+                    if m.kind is not None and rs in m.scale:
+                        ck = (m.kind, m.level, q)
+                        if ck not in coef:
+                            coef[ck] = self.forms.coefficients(m.kind, m.level, xs, q)
+                        a, K = coef[ck]
+                        A, T = float(a @ x), float(x.sum())
+                        new = (A + (a[u] * d).sum(axis=1)) / (K * (T + d.sum(axis=1)))
+                        D[sel, j] += m.scale[rs] * (new - A / (K * T))
+                    if m.res is not None:
+                        D[sel, j] += (m.res[q][u] * d).sum(axis=1)
         cost = np.zeros(n)
         for i, (r, st) in enumerate(singles):
-            x, x0 = xs[r], self.space.reels[r].x0
-            cost[i] = sum(abs(x[u] + dd - x0[u]) - abs(x[u] - x0[u]) for u, dd in st)
+            for q in self.space.group_of[r]:
+                x, x0 = xs[q], self.space.reels[q].x0
+                cost[i] += sum(abs(x[u] + dd - x0[u]) - abs(x[u] - x0[u]) for u, dd in st)
         return D, MOVE_COST * cost
 
     def repair_moves(self, xs, models, keys, singles, D, cost, n):
@@ -651,19 +697,20 @@ class Solver:
         for i in np.argsort(gain, kind="stable")[:n]:
             r1, steps = singles[i]
             start = self.apply(xs, [(r1, steps)])
-            for r2 in range(len(xs)):
-                if r2 == r1:
+            for group in self.space.groups:
+                r2 = group[0]
+                if r1 in group:
                     continue
-                rows = self.reel_rows(models, xs, start, r2)
+                rows = self.group_rows(models, xs, start, group)
                 x = self.solve_reel(r2, start[r2], rows, None)
                 if np.array_equal(x, start[r2]):
                     continue
-                cand = [c.copy() for c in start]
-                cand[r2] = x
                 delta = [(r2, tuple((u, int(d)) for u, d in enumerate(x - start[r2]) if d))]
+                cand = self.apply(start, delta)
                 mv = [(r1, steps)] + delta
-                v = np.array([self.model_value(models[k], xs, cand, [r1, r2]) for k in keys])
-                out.append((float(self.score(keys, v[None, :])[0]) + self.move_cost(xs, cand, [r1, r2]), mv))
+                reels = self.tied_reels([r1, r2])
+                v = np.array([self.model_value(models[k], xs, cand, reels) for k in keys])
+                out.append((float(self.score(keys, v[None, :])[0]) + self.move_cost(xs, cand, reels), mv))
         return out
 
     def model_value(self, m: FigureModel, xs0, cand, reels) -> float:
@@ -726,12 +773,23 @@ def line_rtp_range(
     programme, reel after reel from ``xs`` (block-coordinate LP; each reel's
     strip length held at its value in ``xs``).  The rest of the RTP
     (scatters, features) is not included.  None for a game without line pays."""
+    reach = line_rtp_reach(solver, xs, level, sweeps, reel_set)
+    return None if reach is None else (reach[0][0], reach[1][0])
+
+
+def line_rtp_reach(
+    solver: Solver, xs, level: int, sweeps: int = RANGE_SWEEPS, reel_set: str | None = None
+) -> tuple | None:
+    """:func:`line_rtp_range` with the points reached:
+    ``((lowest, values), (highest, values))``, ``values`` the relaxed
+    variables of every reel (those of other sets as in ``xs``), rounded to
+    whole units; None for a game without line pays."""
     forms = solver.forms
     if not forms.available:
         return None
     block = solver.space.blocks[reel_set or solver.space.reel_set]
     out = []
-    for sign in (1.0, -1.0):
+    for sign in (-1.0, 1.0):
         cur = [np.asarray(x, dtype=np.float64).copy() for x in xs]
         for _ in range(sweeps):
             for r in block:
@@ -747,5 +805,5 @@ def line_rtp_range(
                     cur[r] = res.x
         xi = [np.rint(x).astype(np.int64) for x in cur]
         a, K = forms.coefficients("win", level, xi, block.start)
-        out.append(float(a @ cur[block.start]) / (K * float(cur[block.start].sum())))
-    return min(out), max(out)
+        out.append((float(a @ cur[block.start]) / (K * float(cur[block.start].sum())), xi))
+    return tuple(sorted(out, key=lambda p: p[0]))

@@ -66,6 +66,16 @@ class Bounds:
         Shape bound (default 0.5): each tuned symbol's share of a reel (its count, or its
         total weight, over the strip length or total weight) stays within
         ``share0 * (1 +- b)``, widened to one unit either way (None: no bound).
+    max_run : int or None
+        Longest run of one symbol the layout may make on an unweighted
+        strip (None: each symbol's longest run on the strip in the file;
+        :func:`slotmath.tuning.layout.run_limits`).
+    symmetric : bool
+        Shape bound (default True): reels of one reel set alike in the file
+        (the same symbol counts, or on weighted reels the same stops and
+        weights, and the same limits) form a group that moves together,
+        the same change on each reel (:attr:`ReelSpace.groups`); False
+        tunes every reel on its own.
     """
 
     fixed: tuple | None = None
@@ -76,6 +86,8 @@ class Bounds:
     stacked: tuple | None = None
     weight_factor: float | None = 2.0
     symbol_share: float | None = 0.5
+    max_run: int | None = None
+    symmetric: bool = True
 
     def held(self, game: Game) -> set:
         """Names of the symbols held fixed."""
@@ -107,6 +119,8 @@ class Bounds:
             raise BoundsError(f"stop weight limits: bad range {lo}:{hi}")
         if self.weight_factor is not None and not self.weight_factor >= 1:
             raise BoundsError(f"weight factor: {self.weight_factor:g} is below 1")
+        if self.max_run is not None and self.max_run < 1:
+            raise BoundsError(f"longest run: {self.max_run} is below 1")
         if self.symbol_share is not None and not 0 <= self.symbol_share:
             raise BoundsError(f"symbol share band: {self.symbol_share:g} is negative")
 
@@ -251,6 +265,39 @@ class ReelSpace:
             set(self.bounds.stacked) if self.bounds.stacked is not None else stacked_symbols(s.symbols)
             for s in self.strips
         ]
+        # reels alike in the file (symmetric bounds), and the groups moved together now
+        self.alike = self._alike() if self.bounds.symmetric else tuple((r,) for r in range(len(self.reels)))
+        self.groups = self.alike
+        self.group_of = {r: g for g in self.groups for r in g}
+
+    def untie(self) -> None:
+        """Move every reel on its own from now on (:attr:`alike` is kept)."""
+        self.groups = tuple((r,) for r in range(len(self.reels)))
+        self.group_of = {r: g for g in self.groups for r in g}
+
+    def _alike(self) -> tuple:
+        """Groups of reels (indices into :attr:`reels`, in order) of one
+        reel set whose variables, values and limits are the same."""
+        keys: dict = {}
+        for r, rv in enumerate(self.reels):
+            key = (
+                rv.reel_set,
+                rv.mode,
+                rv.labels,
+                rv.x0.tobytes(),
+                rv.lo.tobytes(),
+                rv.hi.tobytes(),
+                rv.total,
+                tuple((m.tobytes(), lo, hi) for m, lo, hi in rv.groups),
+                tuple((m.tobytes(), lo, hi) for m, lo, hi, _ in rv.shares),
+            )
+            keys.setdefault(key, []).append(r)
+        return tuple(sorted(tuple(g) for g in keys.values()))
+
+    def tied(self, alike: bool = False) -> tuple:
+        """The groups of two or more reels that move together now (``alike``:
+        those alike in the file, whether tied now or not)."""
+        return tuple(g for g in (self.alike if alike else self.groups) if len(g) > 1)
 
     def set_of(self, r: int) -> str:
         """The reel set of reel ``r`` (an index into :attr:`reels`)."""
@@ -360,7 +407,9 @@ class ReelSpace:
         if np.array_equal(x, rv.x0):
             return old
         counts = {name: int(c) for name, c in zip(rv.labels, x, strict=True)}
-        return Strip(lay_out(old.symbols, counts, self.stacked[r], pinned=self.held), None)
+        return Strip(
+            lay_out(old.symbols, counts, self.stacked[r], pinned=self.held, max_run=self.bounds.max_run), None
+        )
 
     def strips_for(self, xs: list) -> tuple:
         return tuple(self.strip(r, x) for r, x in enumerate(xs))

@@ -32,8 +32,10 @@ Bet modes
 Shape (default)
     The game's character is kept: each stop weight (count) within a factor
     2 of its value, each tuned symbol's share of a reel within +-50 %, each
-    RTP component's share of the RTP within +-25 % (options release or set
-    each; see docs/tuning.md).  A run that misses a target says what binds
+    RTP component's share of the RTP within +-25 %, reels alike in the
+    file moved together (the same change on each; released, and said so,
+    only when a search with them together misses the targets) (options
+    release or set each; see docs/tuning.md).  A run that misses a target says what binds
     (:attr:`TuningResult.binding`: targets missed, the RTP reachable within
     the limits by the continuous relaxation, the limits reached).
 
@@ -85,9 +87,9 @@ from slotmath.io.gamefile import load_game
 from slotmath.model import Game
 from slotmath.rules.modes import BASE_MODE, mode_names, mode_of, mode_reel_sets
 from slotmath.rules.result import fraction_str
-from slotmath.tuning.layout import changed_positions
+from slotmath.tuning.layout import changed_positions, longest_runs, run_limits, spread
 from slotmath.tuning.linearmodels import mode_line_link
-from slotmath.tuning.reelsolver import Solver, line_rtp_range
+from slotmath.tuning.reelsolver import Solver, line_rtp_reach
 from slotmath.tuning.reelspace import Bounds, BoundsError, ReelSpace
 from slotmath.tuning.targets import (
     DEFAULT_COMPONENT_SHARE,
@@ -146,6 +148,17 @@ class TuningResult:
         relaxation, per unit of the tuned bet mode's cost; computed only when
         the targets are not met, and not for a mode whose base spin is not
         the tuned set, such as a buy).
+    reach_points : dict
+        ``{level: (lowest, highest)}``: the variables of every reel at the
+        ends of :attr:`rtp_range` (relaxed, rounded to whole units).
+    untied : dict or None
+        None when the reels alike in the file (``space.alike``) stayed
+        together; else ``{level: RTP}`` of the best point reached with them
+        moved together, after which they were released (the targets were
+        not met with them tied).
+    untied_why : str
+        Why the search with them together ended (``the search stalled``,
+        ``evaluation budget (400) spent``).
     """
 
     game: Game
@@ -165,6 +178,9 @@ class TuningResult:
     stopped: str = ""
     component_bands: dict | None = None
     rtp_range: dict | None = None
+    reach_points: dict | None = None
+    untied: dict | None = None
+    untied_why: str = ""
 
     @property
     def feasible(self) -> bool:
@@ -257,18 +273,16 @@ class TuningResult:
             for c in self.assessment.checks
             if not c.ok
         ]
-        for lv, (lo, hi) in (self.rtp_range or {}).items():
-            t = float(self.targets.rtp)
-            rest = float(self.after[lv]["rtp"]) - float(
-                self.after[lv].get("rtp:lines", self.after[lv]["rtp"])
-            )
-            lo, hi = lo + rest, hi + rest
+        t, tol = float(self.targets.rtp), self.targets.tolerance
+        for lv, (lo, hi) in self.reachable_rtp().items():
             rows.append(
                 {
                     "what": f"reachable RTP (bet {lv})",
                     "value": f"{lo:.4%} .. {hi:.4%}",
                     "limit": "",
-                    "note": "target outside: the limits bind" if not lo <= t <= hi else "target inside",
+                    "note": "target outside: the limits bind"
+                    if not lo - tol <= t <= hi + tol
+                    else "target inside",
                 }
             )
         for r, (rv, x) in enumerate(zip(self.space.reels, self.x_after, strict=True)):
@@ -283,11 +297,82 @@ class TuningResult:
                 )
         return pd.DataFrame(rows, columns=["what", "value", "limit", "note"])
 
+    def reachable_rtp(self) -> dict:
+        """``{level: (lo, hi)}``: the RTP reachable within the limits, the
+        line RTP of :attr:`rtp_range` plus the rest of the RTP (scatters,
+        features) of the best point."""
+        out = {}
+        for lv, (lo, hi) in (self.rtp_range or {}).items():
+            after = self.after[lv]
+            rest = float(after["rtp"]) - float(after.get("rtp:lines", after["rtp"]))
+            out[lv] = (lo + rest, hi + rest)
+        return out
+
+    @property
+    def feasibility(self) -> dict:
+        """Whether a missed target is out of reach under the bounds.
+
+        ``verdict``: ``met``; ``infeasible`` (the target RTP, with its
+        tolerance, lies outside the RTP reachable within the limits at some
+        bet level, by the relaxation of :attr:`rtp_range`: ``binds`` names
+        the limits the relaxation's end nearest the target sits on);
+        ``stopped`` (not shown infeasible; the budget of evaluations or
+        time ran out, or the run was cancelled); ``stalled`` (not shown
+        infeasible; the search made no further progress).  ``statement``
+        says it in words, with the best point reached (``best_rtp``, at the
+        first level, and each target it misses)."""
+        lv0 = next(iter(self.after))
+        best = float(self.after[lv0]["rtp"])
+        out = {"verdict": "met", "statement": "every target met", "binds": [], "best_rtp": best}
+        if self.feasible:
+            return out
+        t, tol = float(self.targets.rtp), self.targets.tolerance
+        reach = self.reachable_rtp()
+        outside = [(lv, lo, hi) for lv, (lo, hi) in reach.items() if not lo - tol <= t <= hi + tol]
+        if outside:
+            lv, lo, hi = outside[0]
+            above = t > hi
+            x = (self.reach_points or {})[lv][1 if above else 0]
+            spin = self.space.blocks.get(self.reel_set, range(len(self.space.reels)))
+            binds = [
+                f"{self.space.reel_label(r)} {unit} {text}"
+                for r in spin
+                for unit, text in self.space.reels[r].binding(x[r])
+            ] or ["the strip lengths and the held symbols (no unit can move further)"]
+            statement = (
+                f"infeasible under the bounds: the target RTP {t:.4%} is "
+                f"{'above the highest' if above else 'below the lowest'} RTP reachable within the "
+                f"limits at bet {lv} ({hi if above else lo:.4%}; relaxation); there: {'; '.join(binds)}"
+            )
+            return {**out, "verdict": "infeasible", "statement": statement, "binds": binds}
+        missed = "; ".join(
+            f"{c.figure} (bet {c.level}) missed by {_fmt(c.figure, c.miss)}"
+            for c in self.assessment.checks
+            if not c.ok
+        )
+        within = (
+            f"the target RTP {t:.4%} is within the RTP reachable within the limits "
+            + ", ".join(f"(bet {lv}: {lo:.4%} .. {hi:.4%})" for lv, (lo, hi) in reach.items())
+            if reach
+            else "the relaxation does not apply to this run"
+        )
+        why = self.stopped or "the search made no further progress (a band or the integer resolution binds)"
+        statement = (
+            f"not shown infeasible: {within}; {why}; best point reached: RTP {best:.6%} (bet {lv0}), {missed}"
+        )
+        return {**out, "verdict": "stopped" if self.stopped else "stalled", "statement": statement}
+
     @property
     def strip_changes(self) -> pd.DataFrame:
-        """Per reel (of each tuned set): length before and after and stops edited by the layout."""
+        """Per reel (of each tuned set): length before and after, stops
+        edited by the layout, the spread before and after (the least even
+        tuned symbol's :func:`~slotmath.tuning.layout.spread`: 1 evenly
+        spaced, near 0 clumped; blanks and held symbols left out) and the
+        runs longer than the layout's limit (``SYMBOL run>limit``; none
+        expected; stacks grow unless a longest run is declared)."""
         rows = []
         several = len(self.reel_sets) > 1
+        judged = {s.name for s in self.game.symbols if s.kind != "blank"} - self.space.held
         pairs = [
             (name, r, a, b)
             for name in self.reel_sets
@@ -305,6 +390,13 @@ class TuningResult:
                     "weight after": b.total_weight,
                     "stops edited": changed_positions(a.symbols, b.symbols)
                     + sum(1 for x, y in zip(a.weights or (), b.weights or (), strict=False) if x != y),
+                    **_spread_columns(a.symbols, b.symbols, judged),
+                    "runs over limit": _runs_over(
+                        a.symbols,
+                        b.symbols,
+                        self.space.bounds.max_run,
+                        self.space.stacked[self.space.blocks[rs][r]],
+                    ),
                 }
             )
         return pd.DataFrame(rows)
@@ -379,6 +471,7 @@ class TuningResult:
                         f"symbol share +-{b.symbol_share:.0%}"
                         if b.symbol_share is not None
                         else "symbol shares free",
+                        self.tied_text(),
                         "RTP component shares "
                         + (
                             ", ".join(
@@ -393,6 +486,24 @@ class TuningResult:
             )
         )
         return pd.DataFrame(rows, columns=["item", "value"])
+
+    def tied_text(self) -> str:
+        """The groups of reels moved together (alike in the file), or why none."""
+        if not self.space.bounds.symmetric:
+            return "reels tuned on their own"
+        tied = self.space.tied(alike=True)
+        if not tied:
+            return "no two reels alike"
+        label = self.space.reel_label
+        groups = ", ".join("(" + ", ".join(label(r).removeprefix("reel ") for r in g) + ")" for g in tied)
+        if self.untied is None:
+            return f"reels moved together: {groups}"
+        lv = next(iter(self.untied))
+        return (
+            f"reels alike {groups} moved together first, then RELEASED: the targets were not met "
+            f"with them together ({self.untied_why}; best RTP {float(self.untied[lv]):.6%} at bet {lv}); "
+            "--asymmetric releases them from the start"
+        )
 
     @property
     def sets_text(self) -> str:
@@ -449,6 +560,7 @@ class TuningResult:
                 [
                     "",
                     "Why the targets are not met (release one of these)",
+                    "feasibility: " + self.feasibility["statement"],
                     self.binding.to_string(index=False),
                 ]
                 if not self.feasible
@@ -484,6 +596,28 @@ class TuningResult:
 
         strips = {rs: self.tuned.strips(rs) for rs in self.reel_sets}
         return write_game(self.game, strips, path, backup=backup)
+
+
+def _spread_columns(before, after, symbols) -> dict:
+    """``spread before``, ``spread after`` (the least even of ``symbols``,
+    None when none has two runs) and ``least spread`` (that symbol, after)."""
+    sb, sa = spread(before, symbols), spread(after, symbols)
+    worst = min(sa, key=lambda k: (sa[k], k), default=None)
+    return {
+        "spread before": round(min(sb.values()), 4) if sb else None,
+        "spread after": round(sa[worst], 4) if worst is not None else None,
+        "least spread": worst or "",
+    }
+
+
+def _runs_over(before, after, max_run, stacked) -> str:
+    """Symbols of ``after`` with a run longer than the layout's limit from ``before``."""
+    limits = run_limits(before, set(after), max_run, stacked)
+    return ", ".join(
+        f"{sym} {n}>{limits[sym]}"
+        for sym, n in sorted(longest_runs(after).items())
+        if limits[sym] is not None and n > limits[sym]
+    )
 
 
 def _num(v):
@@ -594,17 +728,21 @@ def tune(
             disable=None,
         )
         progress = _bar_update(bar)
-    solver = Solver(
-        space,
-        targets,
-        levels,
-        max_rounds,
-        max_evaluations,
-        say,
-        time_limit=time_limit,
-        progress=progress or None,
-        cancel=cancel,
-    )
+
+    def new_solver() -> Solver:
+        return Solver(
+            space,
+            targets,
+            levels,
+            max_rounds,
+            max_evaluations,
+            say,
+            time_limit=time_limit,
+            progress=progress or None,
+            cancel=cancel,
+        )
+
+    solver = new_solver()
     x_before = space.x0
     # shape: each RTP component keeps its share (bands from the game file's figures)
     first = solver.ev.figures(x_before, set(targets.figures) | {"rtp"})[levels[0]]
@@ -618,21 +756,47 @@ def tune(
     t_all = time.perf_counter()
     before = solver.ev.figures(x_before)
     solver.reserve = time.perf_counter() - t_all
+    untied, untied_why = None, ""
+    x_start = x_before if start is None else [np.asarray(x, dtype=np.int64) for x in start]
+    log_rows: list = []
+    spent_tied = 0  # exact evaluations of a search with the reels alike together, when released
     try:
-        x_after, _ = solver.run(x_before if start is None else [np.asarray(x, dtype=np.int64) for x in start])
+        x_after, best = solver.run(x_start)
+        budget = f"evaluation budget ({max_evaluations}) spent"
+        if not best.feasible and space.tied() and solver.stopped in ("", budget):
+            # the reels alike do not meet the targets moved together (the search
+            # stalled or spent its budget): a second search, every reel on its
+            # own, from the start with a budget of its own (the time limit is
+            # the run's; a cancel ends both); kept, and said, if it is better
+            tied = (x_after, best, solver)
+            spent_tied = solver.ev.count
+            space.untie()
+            solver = new_solver()
+            solver.t0, solver.reserve = t0, tied[2].reserve
+            if bar is not None:
+                bar.reset(total=max_evaluations)
+            x_after, best = solver.run(x_start)
+            log_rows = tied[2].log_rows
+            if best.better_than(tied[1]):
+                untied = {lv: tied[2].ev.figures(tied[0], {"rtp"})[lv]["rtp"] for lv in levels}
+                untied_why = tied[2].stopped or "the search stalled"
+            else:
+                space.groups, space.group_of = space.alike, {r: g for g in space.alike for r in g}
+                x_after = tied[0]
     finally:
         if bar is not None:
             bar.close()
     tuned = space.game_for(x_after)
     after = solver.ev.figures(x_after)
     result = assess(after, targets)
-    reach = {}
+    reach, points = {}, {}
     spin, scale = solver.ev.base_spin()  # the tuned mode's base spin, its RTP per unit of line RTP
     if not result.feasible and scale is not None:
         for lv in sorted(set(solver.ev.rep.values())):
-            rng = line_rtp_range(solver, x_after, lv, reel_set=spin)
-            if rng is not None:
-                reach[lv] = (rng[0] * scale, rng[1] * scale)
+            ends = line_rtp_reach(solver, x_after, lv, reel_set=spin)
+            if ends is not None:
+                reach[lv] = (ends[0][0] * scale, ends[1][0] * scale)
+                points[lv] = (ends[0][1], ends[1][1])
     return TuningResult(
         game,
         tuned,
@@ -645,12 +809,15 @@ def tune(
         after,
         assess(before, targets),
         result,
-        pd.DataFrame(solver.log_rows),
-        solver.ev.count,
+        pd.DataFrame(log_rows + solver.log_rows),
+        spent_tied + solver.ev.count,
         time.perf_counter() - t0,
         solver.stopped,
         extra,
         reach,
+        points,
+        untied,
+        untied_why,
     )
 
 
