@@ -909,10 +909,13 @@ def tuned_reel_sets(game: Game, targets: Targets, reel_set: str | tuple | None =
 
 def sets_played(game: Game, mode: str) -> set:
     """The declared reel sets bet mode ``mode`` plays
-    (:func:`slotmath.rules.modes.mode_reel_sets`); a game on rules of its own
-    (not ``lines``, no modes): every declared set, which its rules' check
-    holds to being read."""
-    if game.rules != "lines" and not game.modes:
+    (:func:`slotmath.rules.modes.mode_reel_sets`); a game whose rules read
+    option keys beyond the line round's (no modes): every declared set,
+    which its rules' check holds to being read."""
+    from slotmath.rules.contract import LINE_OPTIONS
+    from slotmath.rules.registry import rules_for
+
+    if not game.modes and not rules_for(game).options <= LINE_OPTIONS:
         return set(game.reel_sets)
     return set(mode_reel_sets(game, mode).values())
 
