@@ -23,11 +23,12 @@ report: $(STAMP)
 test: $(STAMP) lint
 	$(PY) -m pytest
 
-# The fast tier for the inner loop: every test but the end-to-end ones
-# marked slow (notebook kernels, the browser, every game's committed report,
-# the documentation site); `make test` still runs them all.
+# The fast tier for the inner loop, on every core: every test but the
+# end-to-end ones marked slow (notebook kernels, the browser, every game's
+# committed report, the documentation site) and the heavy ones listed in
+# tests/slow_tests.txt; `make test` still runs them all, in one process.
 check: $(STAMP)
-	$(PY) -m pytest -m "not slow" -q
+	$(PY) -m pytest -m "not slow" -q -n auto
 
 # ruff lint + format check and mypy, as configured in pyproject.toml
 # (.pre-commit-config.yaml runs the same checks before each commit).

@@ -65,8 +65,8 @@ def environment() -> tuple[dict, dict]:
 def test_required_names_cover_the_extras():
     names = required()
     # worked from pyproject.toml: 8 runtime, 7 notebook, dask + distributed,
-    # 6 test, 5 docs and 7 lint requirements
-    assert len(names) == 8 + 7 + 2 + 6 + 5 + 7
+    # 7 test (pytest-xdist for make check), 5 docs and 7 lint requirements
+    assert len(names) == 8 + 7 + 2 + 7 + 5 + 7
     assert {"numpy", "numba", "jupyterlab", "dask", "distributed", "sphinx", "ruff"} <= set(names)
 
 
