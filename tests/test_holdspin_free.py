@@ -276,3 +276,20 @@ def test_bought_hold_and_spin_of_a_game_that_plays_it_in_free_games(tmp_path):
         Fr(0),
     )
     assert mode_par(game, "hs").par.rtp == want and mode_par(game, "hs").rtp == want / 4
+
+
+def test_sheet_says_its_hold_and_spin_tables_are_the_base_game_s(tmp_path):
+    # the hold-and-spin tables count the features the base game starts (its
+    # jackpots' hits per round equal the full-screen odds of a base trigger,
+    # 1/64 here); the rules say that a free game's feature is in the free
+    # games' figures
+    data = game_data()
+    data["options"]["jackpots"] = {"GRAND": 50}
+    data["options"]["hold_and_spin"]["full_screen"] = "GRAND"
+    result = par(load_game(write(tmp_path, data)))
+    rules = list(result.tables["Hold-and-spin: rules"]["rule"])
+    assert any("free game's window" in r and "free games' figures" in r for r in rules)
+    table = result.tables["Hold-and-spin: jackpots of the features the base game starts"]
+    hs = result.features["hold_and_spin"]
+    assert table["hits per round"][0] == pytest.approx(hs["full_screen_probability"], rel=1e-12)
+    assert "Hold-and-spin: jackpots" not in result.tables

@@ -319,7 +319,15 @@ def hold_and_spin_tables(game: Game, hs: dict, rtp: float) -> dict:
     from slotmath.features.holdspin import load_hold_and_spin
 
     spec = load_hold_and_spin(game)
-    out = {"Hold-and-spin: rules": pd.DataFrame({"rule": hold_and_spin_rules(spec)})}
+    rules = hold_and_spin_rules(spec)
+    if spec.in_free_games:  # the figures below are the base game's features only
+        rules += [
+            "It also starts on a free game's window (on the free games' reel set); such a feature's "
+            "award is part of that free game's win, times the free games' multiplier, and is counted "
+            "in the free games' figures (hold-and-spin award per free game), not in the hold-and-spin "
+            "tables below, which are of the features the base game starts (their hits and odds per round).",
+        ]
+    out = {"Hold-and-spin: rules": pd.DataFrame({"rule": rules})}
     rows = _prize_rows(spec.values, {"table": "every coin"}, "coin")
     if spec.start_values != spec.values:
         rows = _prize_rows(spec.start_values, {"table": "coins of the trigger"}, "coin") + rows
@@ -329,7 +337,8 @@ def hold_and_spin_tables(game: Game, hs: dict, rtp: float) -> dict:
         values[spec.full_screen_label] = float(spec.full_screen)
     jackpots = jackpot_rows(hs.get("jackpot_hits_per_round", {}), values, rtp)
     if jackpots:
-        out["Hold-and-spin: jackpots"] = pd.DataFrame(jackpots)
+        title = "jackpots of the features the base game starts" if spec.in_free_games else "jackpots"
+        out[f"Hold-and-spin: {title}"] = pd.DataFrame(jackpots)
     p, full = hs["trigger_probability"], hs["full_screen_probability"]
     out["Hold-and-spin: trigger and full-screen odds"] = pd.DataFrame(
         [trigger_row("the feature starts", p), trigger_row("a full screen", full)]
