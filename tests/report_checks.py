@@ -74,9 +74,10 @@ def code_names(html: str, allowed=()) -> list:
 
 
 def allowed_names(folder: Path, game_dir: Path | None) -> list:
-    """Names a page may show as they are: the game's name and its files."""
+    """Names a page may show as they are: the game's name, its bet modes'
+    names (the author's, as reel set and symbol names are) and its files."""
     data = json.loads((folder / "par.json").read_text())
-    names = [data["game"]]
+    names = [data["game"], *data.get("modes", {})]
     if game_dir is not None and game_dir.is_dir():
         names += [p.name for p in game_dir.rglob("*") if p.is_file()]
     return names

@@ -761,9 +761,10 @@ def long_fractions(sheet: ParSheet) -> list:
     """(figure, Fraction) of every exact fraction the sheet abbreviates
     (longer than :data:`FRACTION_DISPLAY_LIMIT` as ``p/q``), each once: the
     RTP, its components, the RTP at every bet level and the combination
-    table's RTP contributions."""
+    table's RTP contributions, and each bet mode's RTP per unit of cost."""
     r = sheet.par
     found = [("RTP", r.rtp)]
+    found += [(f"RTP of bet mode {name} [x cost]", m.rtp) for name, m in sheet.modes.items()]
     found += [(f"RTP: {human(k)}", v) for k, v in r.components.items()]
     found += [(f"RTP at bet level {lv}", figs["rtp"]) for lv, figs in sheet.levels.items()]
     if "rtp_exact" in r.combinations:
@@ -839,7 +840,7 @@ def mode_sections(sheet: ParSheet) -> list:
             ("mean round win [x total bet]", float(r.rtp), "num"),
             ("hit frequency: paying rounds [probability]", r.hit_frequency, "pct"),
             ("SD [x cost]", r.sd / float(m.cost), "num"),
-            *[(f"{k}: RTP [x cost]", float(v), "pct6") for k, v in m.components.items()],
+            *[(f"{label(k)}: RTP [x cost]", float(v), "pct6") for k, v in m.components.items()],
             *max_win_figures(top),
             ("round cap [x total bet]", "none" if m.round_cap is None else float(m.round_cap), "text"),
         ]
