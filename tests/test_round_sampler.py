@@ -103,9 +103,16 @@ def test_hold_and_spin_with_free_games_wheel_and_jackpots(write_game):
         "free_games",
         "free_games_played",
     )
+    features += (
+        "hold_and_spin jackpot MINI",  # a coin's prize
+        "hold_and_spin jackpot GRAND",  # the full screen's
+        "wheel starts",
+        "wheel jackpot MINI",  # a segment
+    )
     for name in features:
         assert events.loc[name, "exact"] > 0, name  # the feature's events are checked too
-    assert len(events) == 9  # and the line (2) and scatter (2) pays
+    # and the line (2) and scatter (2) pays: every event is one of those
+    assert len(events) == len(features) + 4
 
 
 def test_every_feature_under_a_round_cap(write_game):

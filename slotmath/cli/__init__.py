@@ -210,6 +210,14 @@ class _Interrupt:
     @classmethod
     def _on_sigint(cls, signum, frame):
         cls.seen = True
+        compiling = sys.modules.get("numba.core.compiler_lock")
+        if compiling is not None and compiling.global_compiler_lock.is_locked():
+            # a kernel is being compiled: an exception raised inside numba's
+            # compiler can leave LLVM objects half-built, which crash the
+            # process at exit (SIGSEGV); no output file is open then (results
+            # are written after the figures), so the command ends here
+            print("slotmath: interrupted", file=sys.stderr, flush=True)
+            os._exit(EXIT_INTERRUPTED)
         raise KeyboardInterrupt
 
 
