@@ -186,10 +186,14 @@ def test_renewal_formula_carries_the_hold_and_spin(tmp_path):
 
 def test_sampler_agrees(tmp_path):
     # the round sampler plays the hold-and-spin in the free games: |z| < 4 on
-    # the RTP, hit frequency, SD, every component and every event with an exact rate
+    # the RTP, hit frequency, SD, every component and every event with an
+    # exact rate, the free games' features' jackpots among them
     from slotmath.analysis.simulation import simulate_game
 
-    game = load_game(write(tmp_path, game_data()))
+    data = game_data()  # a full screen pays GRAND: a jackpot event of each feature
+    data["options"]["jackpots"] = {"GRAND": 50}
+    data["options"]["hold_and_spin"]["full_screen"] = "GRAND"
+    game = load_game(write(tmp_path, data))
     exact = par(game, 1)
     report = simulate_game(game, 400_000, seed=11, workers=1, progress=False, exact=exact).convergence
     figures = report.figures.set_index("figure")
@@ -203,6 +207,12 @@ def test_sampler_agrees(tmp_path):
         assert abs(row["z"]) < 4, (name, row)
     events = report.events.dropna(subset=["z"])
     assert (events["z"].abs() < 4).all(), events
+    # the features free games start: their starts, full screens and jackpot hits
+    assert {
+        "hold_and_spin triggers in free games",
+        "hold_and_spin full screens in free games",
+        "hold_and_spin jackpot GRAND in free games",
+    } <= set(events["event"])
 
 
 def test_bought_free_games_play_the_hold_and_spin(tmp_path):
@@ -278,18 +288,55 @@ def test_bought_hold_and_spin_of_a_game_that_plays_it_in_free_games(tmp_path):
     assert mode_par(game, "hs").par.rtp == want and mode_par(game, "hs").rtp == want / 4
 
 
-def test_sheet_says_its_hold_and_spin_tables_are_the_base_game_s(tmp_path):
-    # the hold-and-spin tables count the features the base game starts (its
-    # jackpots' hits per round equal the full-screen odds of a base trigger,
-    # 1/64 here); the rules say that a free game's feature is in the free
-    # games' figures
+def full_screen(window) -> Fr:
+    """Probability that the hold-and-spin from ``window`` ends on a full
+    screen (0 without a trigger)."""
+    mask = sum(1 << r for r, s in enumerate(window) if s == "COIN")
+    if bin(mask).count("1") < 2:
+        return Fr(0)
+    return sum((q for m, q in respins(mask, 1) if m == 7), Fr(0))
+
+
+def test_jackpots_of_the_features_free_games_start(tmp_path):
+    # GRAND (50 x total bet) pays a full screen.  Its hits per round, played
+    # literally: the base game's features' P(full screen) over the base
+    # windows, and the free games' E[full screens over the free games played]
+    # (retriggers up to max_games: 3); each paid x MULT in the free games
     data = game_data()
     data["options"]["jackpots"] = {"GRAND": 50}
     data["options"]["hold_and_spin"]["full_screen"] = "GRAND"
     result = par(load_game(write(tmp_path, data)))
-    rules = list(result.tables["Hold-and-spin: rules"]["rule"])
-    assert any("free game's window" in r and "free games' figures" in r for r in rules)
-    table = result.tables["Hold-and-spin: jackpots of the features the base game starts"]
-    hs = result.features["hold_and_spin"]
-    assert table["hits per round"][0] == pytest.approx(hs["full_screen_probability"], rel=1e-12)
-    assert "Hold-and-spin: jackpots" not in result.tables
+
+    @functools.cache
+    def fulls(left: int, played: int) -> Fr:  # expected full screens in the games left
+        if left == 0 or played == 3:
+            return Fr(0)
+        return sum(
+            (
+                p * (full_screen(w) + fulls(left - 1 + (2 if w.count("S") >= 2 else 0), played + 1))
+                for w, p in windows(FREE)
+            ),
+            Fr(0),
+        )
+
+    base = sum((p * full_screen(w) for w, p in windows(BASE)), Fr(0))
+    free = sum((p * fulls(2, 0) for w, p in windows(BASE) if w.count("S") >= 2), Fr(0))
+    tables = result.tables
+    assert tables["Hold-and-spin: jackpots of the features the base game starts"]["hits per round"][
+        0
+    ] == pytest.approx(float(base), rel=1e-12)
+    inside = tables["Hold-and-spin: jackpots of the features free games start"]
+    assert inside["hits per round"][0] == pytest.approx(float(free), rel=1e-12)
+    assert inside["share of RTP"][0] == pytest.approx(float(free * MULT * 50 / result.rtp), rel=1e-12)
+    every = tables["Hold-and-spin: jackpots of every feature"]
+    assert every["hits per round"][0] == pytest.approx(float(base + free), rel=1e-12)
+    assert every["share of RTP"][0] == pytest.approx(float((base + free * MULT) * 50 / result.rtp), rel=1e-12)
+    odds = tables["Hold-and-spin in free games: odds"].set_index("event")
+    assert odds.loc["a full screen in a free game", "probability per round"] == pytest.approx(
+        float(free), rel=1e-12
+    )
+    rates = result.features["event_rates"]
+    assert rates["hold_and_spin jackpot GRAND in free games"] == pytest.approx(float(free), rel=1e-12)
+    rules = list(tables["Hold-and-spin: rules"]["rule"])
+    assert any("free game's window" in r and "apart" in r for r in rules)
+    assert "Hold-and-spin: jackpots" not in tables

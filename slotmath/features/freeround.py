@@ -85,19 +85,23 @@ def free_spin_counts(game: Game, level: int, spec: FreeGamesSpec, held: Feature 
 
 def held_spin_table(game: Game, level: int, spec: FreeGamesSpec, held: Feature) -> tuple:
     """A free spin whose window may trigger the hold-and-spin ``held``:
-    ``(mean, table, den)``, ``mean`` the exact mean of its award per free
-    spin [x total bet] (``sum_key P(key) mean(key)``), ``table`` the float
-    law of (win with the award, extra games) [probability], indexed by win
-    [1/``den`` coins] and extra games."""
+    ``(mean, table, den, probs)``, ``mean`` the exact mean of its award per
+    free spin [x total bet] (``sum_key P(key) mean(key)``), ``table`` the
+    float law of (win with the award, extra games) [probability], indexed by
+    win [1/``den`` coins] and extra games, ``probs`` = {triggering key:
+    P(key) per free spin} (exact)."""
     g = nudged_game(game, spec.reels, spec.nudge)
     entries, den, _ = keyed_free_spins(game, g, level, spec, (held.trigger,))
     total = sum(c for *_, c in entries)
     rows: dict = {}  # (y, extra games, award group) -> [key, count]
+    starts: dict = {}  # triggering key -> count
     for y, lead, n, c in entries:
         key = lead[0]
         group = held.group(key) if held.triggers(key) else None
         entry = rows.setdefault((y, spec.retrigger_games(n), group), [key, 0])
         entry[1] += c
+        if group is not None:
+            starts[key] = starts.get(key, 0) + c
     mean = sum(
         (Fraction(c, total) * held.mean(key) for (_, _, grp), (key, c) in rows.items() if grp is not None),
         Fraction(0),
@@ -118,7 +122,7 @@ def held_spin_table(game: Game, level: int, spec: FreeGamesSpec, held: Feature) 
     table = np.zeros((max(w for w, _ in acc) + 1, max(k for _, k in acc) + 1))
     for (w, k), p in acc.items():
         table[w, k] += p
-    return mean, table / table.sum(), unit
+    return mean, table / table.sum(), unit, {key: Fraction(c, total) for key, c in starts.items()}
 
 
 def extra_games_mean(game: Game, spec: FreeGamesSpec) -> Fraction:
@@ -175,8 +179,8 @@ def free_games_feature_of(game: Game, level: int, spec: FreeGamesSpec) -> Featur
     wins, extra, counts, den, by_count = free_spin_counts(game, level, spec, held)
     scale = den * game.bet(level).total_bet
     cap = spec.max_games
-    held_mean, held_table, held_den = (
-        (Fraction(0), None, den) if held is None else held_spin_table(game, level, spec, held)
+    held_mean, held_table, held_den, held_probs = (
+        (Fraction(0), None, den, {}) if held is None else held_spin_table(game, level, spec, held)
     )
     refuse_endless(game, spec, Fraction(sum(k * c for k, c in zip(extra, counts, strict=True)), sum(counts)))
 
@@ -229,6 +233,18 @@ def free_games_feature_of(game: Game, level: int, spec: FreeGamesSpec) -> Featur
             for c, q in sorted(key_p.items())
         }
         mult = sum((q * spec.multiplier_of(c) for c, q in key_p.items()), Fraction(0)) / p
+        rates = {"free_games": float(p), "free_games_played": float(p * games)}
+        held_figures = {} if held is None else {"hold_and_spin_per_free_game": float(held_mean)}
+        if held is not None and held.odds is not None:
+            from slotmath.features.holdspin_free import in_free_games_figures
+
+            weighted = sum(
+                (q * spec.multiplier_of(c) * games_law(spec.games(c)).spins_mean for c, q in key_p.items()),
+                Fraction(0),
+            )
+            inside = in_free_games_figures(held.odds(held_probs), p * games, weighted)
+            rates |= inside.pop("event_rates")
+            held_figures["hold_and_spin_in_free_games"] = inside
         return {
             "trigger_probability": float(p),
             "trigger_one_in": float(1 / p),
@@ -237,11 +253,11 @@ def free_games_feature_of(game: Game, level: int, spec: FreeGamesSpec) -> Featur
             "retrigger_probability": float(retrigger / sum(counts)),
             "multiplier": float(mult),  # by count: its mean given a trigger
             "free_spin_mean": float(spin_mean),
-            **({"hold_and_spin_per_free_game": float(held_mean)} if held is not None else {}),
+            **held_figures,
             "by_count": by_count,
             "extra_games_per_game": float(fg.retrigger_mean),
             # expected count per round of the round sampler's free-games events
-            "event_rates": {"free_games": float(p), "free_games_played": float(p * games)},
+            "event_rates": rates,
         }
 
     def group(count):

@@ -22,11 +22,45 @@ table (float64).
 from __future__ import annotations
 
 import dataclasses
+from fractions import Fraction
 
 from slotmath.features.holdspin import HoldAndSpinSpec, hold_and_spin_feature, load_hold_and_spin
 from slotmath.model import Game
 
-__all__ = ["plays_in_free_games", "free_hold_and_spin", "check_in_free_games"]
+__all__ = [
+    "plays_in_free_games",
+    "free_hold_and_spin",
+    "check_in_free_games",
+    "in_free_games_event",
+    "in_free_games_figures",
+]
+
+
+def in_free_games_event(name: str) -> str:
+    """The sampler's event ``name`` (a hold-and-spin event) counted for the
+    features free games start."""
+    return f"{name} in free games"
+
+
+def in_free_games_figures(per_game: dict, games: Fraction, weighted: Fraction) -> dict:
+    """Figures per round of the hold-and-spin that free games start, from
+    ``per_game`` (its odds per free game: :func:`~slotmath.features.holdspin.feature_odds`
+    of the free reel set's keys), ``games`` = E[free games played per round]
+    and ``weighted`` = E[free games played x their multiplier per round]
+    (exact).  Hits, starts and events are expected counts per round; ``rtp``
+    [x total bet] is the awards' part of the ``free_games`` component."""
+    g = float(games)
+    return {
+        "trigger_probability_per_free_game": per_game["trigger_probability"],
+        "free_games_per_round": g,
+        "starts_per_round": g * per_game["trigger_probability"],
+        "full_screens_per_round": g * per_game["full_screen_probability"],
+        "mean_award": per_game["mean_award"],
+        "mean_multiplier": float(weighted / games) if games else 1.0,
+        "rtp": float(weighted) * per_game["rtp"],
+        "jackpot_hits_per_round": {k: g * v for k, v in per_game["jackpot_hits_per_round"].items()},
+        "event_rates": {in_free_games_event(k): g * v for k, v in per_game["event_rates"].items()},
+    }
 
 
 def plays_in_free_games(game: Game) -> HoldAndSpinSpec | None:

@@ -41,6 +41,7 @@ from slotmath.features.holdspin import (
     prize_grid,
     reel_probabilities,
 )
+from slotmath.features.holdspin_free import in_free_games_event
 from slotmath.model import Game
 from slotmath.montecarlo.linesim import MAX_REEL_WEIGHT, draw_args, stop_of, uniform_below
 
@@ -194,21 +195,19 @@ def hold_and_spin_start(stop, coins, head):
 
 
 @nb.njit(cache=True)
-def play_free_hold_and_spin(rng, fstop, hold):
+def play_free_hold_and_spin(rng, fstop, hold, events):
     """The hold-and-spin of a free game (``in_free_games``, ``hold[1][4]`` 1):
     its award [x total bet] when the free window at ``fstop`` shows
     ``trigger`` or more coins (read off the free reel set's patterns
-    ``hold[4]``), else 0; no event is counted (the free games' win holds it)."""
+    ``hold[4]``), else 0.  Its events are counted ``hold[1][5]`` places after
+    the base game's feature's (their names marked
+    :func:`~slotmath.features.holdspin_free.in_free_games_event`)."""
     if hold[1][4] == 0:
         return 0.0
     mask = hold_and_spin_start(fstop, hold[4], hold[1])
     if mask < 0:
         return 0.0
-    # its jackpots are not the base-triggered feature's events: counted into a scratch array
-    f = hold[3]
-    scratch = np.zeros(max(f[0][6], f[11].max(), f[14].max()) + 1, dtype=np.int64)
-    award, _ = play_feature(rng, mask, *f, scratch)
-    return award * hold[2][0]
+    return play_hold_and_spin(rng, mask, hold, events[hold[1][5] :])
 
 
 @nb.njit(cache=True)
@@ -218,7 +217,8 @@ def play_hold_and_spin(rng, mask, hold, events):
     count its events; its award [x total bet].
 
     ``hold`` = (coin pattern per reel and stop, (trigger, index of the first
-    event, rows H, on counts 0/1, in free games 0/1), (prize grid step [x
+    event, rows H, on counts 0/1, in free games 0/1, places from the first
+    event to the first of the free games' feature), (prize grid step [x
     total bet],), :func:`play_feature`'s arrays, the coin pattern per reel and
     stop of the free reel set) from :func:`hold_and_spin_args`.
     """
@@ -303,7 +303,7 @@ def hold_and_spin_args(game: Game, at: int, free_reels: str | None = None) -> tu
     spec = load_hold_and_spin(game)
     H, R = game.rows, game.reels
     if spec is None:
-        never = np.array([H * R + 1, at, H, 0, 0], dtype=np.int64)
+        never = np.array([H * R + 1, at, H, 0, 0, 0], dtype=np.int64)
         unit = (np.zeros(1, dtype=np.int64), np.ones(1, dtype=np.int64), np.full(1, -1, dtype=np.int64))
         fdims = np.array([H, R, 0, 0, 0, 0, -1], dtype=np.int64)
         cells = (np.zeros(H * R, dtype=np.int64), np.ones(H * R, dtype=np.int64))
@@ -313,7 +313,8 @@ def hold_and_spin_args(game: Game, at: int, free_reels: str | None = None) -> tu
     feature, g = feature_args(game, spec, at + len(FEATURE_EVENTS))
     counts = int(feature[0][4] == 2)
     in_free = int(spec.in_free_games and free_reels is not None)
-    head = np.array([spec.trigger, at, H, counts, in_free], dtype=np.int64)
+    names = FEATURE_EVENTS + tuple(jackpot_event(label) for label in jackpot_names(spec))
+    head = np.array([spec.trigger, at, H, counts, in_free, len(names)], dtype=np.int64)
 
     def coins(reel_set: str) -> np.ndarray:
         pat = _patterns(game, reel_set, spec.symbol)
@@ -323,8 +324,9 @@ def hold_and_spin_args(game: Game, at: int, free_reels: str | None = None) -> tu
 
     pat = coins(spec.base_reels)
     free = coins(free_reels) if in_free and free_reels is not None else np.zeros_like(pat)
-    names = tuple(jackpot_event(label) for label in jackpot_names(spec))
-    return (pat, head, np.array([float(g)]), feature, free), FEATURE_EVENTS + names
+    if in_free:  # the features free games start: the same events, counted apart
+        names += tuple(in_free_games_event(name) for name in names)
+    return (pat, head, np.array([float(g)]), feature, free), names
 
 
 @nb.njit(cache=True)

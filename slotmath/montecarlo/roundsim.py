@@ -154,13 +154,13 @@ def _key(stop, trig, need, lines):
 
 
 @nb.njit(cache=True)
-def _free_play(rng, games, stop, window, fg_events, free_draw, free_ev, free_ways, ftrig, feat, hold):
+def _free_play(rng, games, stop, window, fg_events, events, free_draw, free_ev, free_ways, ftrig, feat, hold):
     """Play ``games`` free games on one reel set (``free_draw``, ``free_ev``,
     ``free_ways``, trigger counts ``ftrig``; with retriggers, at most ``max
     games``), drawing into ``stop``: (their win before the multiplier [x total bet],
     games played); a free game's window may trigger the hold-and-spin
-    (``in_free_games``: :func:`~slotmath.montecarlo.holdspinsim.play_free_hold_and_spin`),
-    its award part of that game's win."""
+    (``in_free_games``: :func:`~slotmath.montecarlo.holdspinsim.play_free_hold_and_spin`,
+    its events counted in ``events``), its award part of that game's win."""
     again, reprize, cap_games, need, on_lines = feat[4], feat[5], feat[6][1], feat[10], feat[12]
     if feat[8][0] >= 0:  # a sticky wild (slotmath.montecarlo.stickysim)
         return sticky_free_play(
@@ -174,7 +174,7 @@ def _free_play(rng, games, stop, window, fg_events, free_draw, free_ev, free_way
         played += 1
         lines, sc = _spin(rng, stop, window, free_draw, free_ev, free_ways, fg_events)
         k = _key(stop, ftrig, need, on_lines)
-        fg += lines + sc + reprize[k] + play_free_hold_and_spin(rng, stop, hold)
+        fg += lines + sc + reprize[k] + play_free_hold_and_spin(rng, stop, hold, events)
         left += again[k]
     return fg, played
 
@@ -216,7 +216,7 @@ def _features(rng, comp, starts, fstop, window, events, fg_events, sets, feat, p
         events[fg_at] += 1
         s_draw, s_ev, s_ways, s_trig = played_sets[by_count[c]]  # the reel set the count starts
         fg, played = _free_play(
-            rng, games[c], fstop, window, fg_events, s_draw, s_ev, s_ways, s_trig, feat, hold
+            rng, games[c], fstop, window, fg_events, events, s_draw, s_ev, s_ways, s_trig, feat, hold
         )
         events[fg_at + 1] += played
         comp[2] = prize[c] + mults[c] * fg
@@ -234,8 +234,21 @@ def _features(rng, comp, starts, fstop, window, events, fg_events, sets, feat, p
             events[cjack[k]] += 1
         comp[5] = cprize[k] + _wheel_spins(rng, cwheel[k], wvalues, wcum, sjack, events)
         if cgames[k] > 0:
+            # the exact rates count the free games the base window starts: these apart
+            spare = np.zeros_like(events)
             fg, _ = _free_play(
-                rng, cgames[k], fstop, window, fg_events, free_draw, free_ev, free_ways, feat[1], feat, hold
+                rng,
+                cgames[k],
+                fstop,
+                window,
+                fg_events,
+                spare,
+                free_draw,
+                free_ev,
+                free_ways,
+                feat[1],
+                feat,
+                hold,
             )
             comp[5] += cmult[k] * fg
 

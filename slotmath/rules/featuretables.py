@@ -50,7 +50,8 @@ def feature_tables(game: Game, figures: dict, rtp: float, level: int | None = No
     if figures.get("free_games", {}).get("by_count"):
         out.update(free_games_tables(game, figures["free_games"], rtp))
     if "hold_and_spin" in figures:
-        out.update(hold_and_spin_tables(game, figures["hold_and_spin"], rtp))
+        inside = figures.get("free_games", {}).get("hold_and_spin_in_free_games")
+        out.update(hold_and_spin_tables(game, figures["hold_and_spin"], rtp, inside))
     if "lockit" in figures:
         out.update(lockit_tables(game, figures["lockit"], rtp, game.bet(level).level))
     if "wheel" in figures:
@@ -314,18 +315,21 @@ def _prize_rows(table, head: dict, per: str) -> list:
     ]
 
 
-def hold_and_spin_tables(game: Game, hs: dict, rtp: float) -> dict:
-    """Hold-and-spin: rules, coin prizes, jackpots, full screen."""
+def hold_and_spin_tables(game: Game, hs: dict, rtp: float, inside: dict | None = None) -> dict:
+    """Hold-and-spin: rules, coin prizes, jackpots, full screen; with
+    ``inside`` (the figures per round of the features free games start,
+    :func:`slotmath.features.holdspin_free.in_free_games_figures`) their odds
+    and jackpots beside the base game's, and every jackpot's total."""
     from slotmath.features.holdspin import load_hold_and_spin
 
     spec = load_hold_and_spin(game)
     rules = hold_and_spin_rules(spec)
-    if spec.in_free_games:  # the figures below are the base game's features only
+    if spec.in_free_games:
         rules += [
             "It also starts on a free game's window (on the free games' reel set); such a feature's "
-            "award is part of that free game's win, times the free games' multiplier, and is counted "
-            "in the free games' figures (hold-and-spin award per free game), not in the hold-and-spin "
-            "tables below, which are of the features the base game starts (their hits and odds per round).",
+            "award is part of that free game's win, times the free games' multiplier, and is paid in "
+            "the free games' component.  The tables give the features the base game starts and those "
+            "free games start apart (hits and odds per round), and every jackpot's hits in all.",
         ]
     out = {"Hold-and-spin: rules": pd.DataFrame({"rule": rules})}
     rows = _prize_rows(spec.values, {"table": "every coin"}, "coin")
@@ -335,9 +339,10 @@ def hold_and_spin_tables(game: Game, hs: dict, rtp: float) -> dict:
     values = {x.label: float(x.value) for x in spec.values + spec.start_values}
     if spec.full_screen:
         values[spec.full_screen_label] = float(spec.full_screen)
-    jackpots = jackpot_rows(hs.get("jackpot_hits_per_round", {}), values, rtp)
+    base_hits = hs.get("jackpot_hits_per_round", {})
+    jackpots = jackpot_rows(base_hits, values, rtp)
     if jackpots:
-        title = "jackpots of the features the base game starts" if spec.in_free_games else "jackpots"
+        title = "jackpots" if inside is None else "jackpots of the features the base game starts"
         out[f"Hold-and-spin: {title}"] = pd.DataFrame(jackpots)
     p, full = hs["trigger_probability"], hs["full_screen_probability"]
     out["Hold-and-spin: trigger and full-screen odds"] = pd.DataFrame(
@@ -354,7 +359,63 @@ def hold_and_spin_tables(game: Game, hs: dict, rtp: float) -> dict:
             }
         ]
     )
+    if inside is not None:
+        out.update(free_game_starts_tables(inside, base_hits, values, rtp))
     return out
+
+
+def free_game_starts_tables(inside: dict, base_hits: dict, values: dict, rtp: float) -> dict:
+    """The hold-and-spin started in free games (``inside``, its figures per
+    round): its odds and award, its jackpots (paid times the free games'
+    mean multiplier) and every jackpot's hits in all (``base_hits`` the base
+    game's features', ``values`` [x total bet] by label)."""
+    mult = inside["mean_multiplier"]
+    paid = {k: v * mult for k, v in values.items()}
+    free_hits = inside["jackpot_hits_per_round"]
+    total = {
+        k: {"hits": base_hits.get(k, 0.0) + free_hits.get(k, 0.0), "paid": 0.0}
+        for k in {**base_hits, **free_hits}
+    }
+    for hits, worth in ((base_hits, values), (free_hits, paid)):
+        for k, n in hits.items():
+            total[k]["paid"] += n * worth.get(k, 0.0)
+    out = {
+        "Hold-and-spin in free games: odds": pd.DataFrame(
+            [
+                trigger_row("the feature starts in a free game", inside["starts_per_round"]),
+                trigger_row("a full screen in a free game", inside["full_screens_per_round"]),
+            ]
+        ),
+        "Hold-and-spin in free games: award": pd.DataFrame(
+            [
+                {
+                    "free games played per round": inside["free_games_per_round"],
+                    "starts per free game [probability]": inside["trigger_probability_per_free_game"],
+                    "mean award before the multiplier [x total bet]": inside["mean_award"],
+                    "free games' mean multiplier": mult,
+                    SHARE: _share(inside["rtp"], rtp),
+                }
+            ]
+        ),
+    }
+    if not total:
+        return out
+    return out | {
+        "Hold-and-spin: jackpots of the features free games start": pd.DataFrame(
+            jackpot_rows(free_hits, paid, rtp)
+        ).rename(columns={"value [x total bet]": "paid, with the free games' mean multiplier [x total bet]"}),
+        "Hold-and-spin: jackpots of every feature": pd.DataFrame(
+            [
+                {
+                    "jackpot": k,
+                    "hits per round": v["hits"],
+                    f"odds [{ONE_IN}]": _one_in(v["hits"]),
+                    SHARE: _share(v["paid"], rtp),
+                }
+                for k, v in total.items()
+            ]
+        ),
+    }
 
 
 def lockit_rules(game: Game) -> list:

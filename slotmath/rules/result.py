@@ -269,7 +269,7 @@ class ParResult:
         """Readable plain-text PAR summary."""
         parts = [
             f"PAR sheet: {self.game.title} ({self.game.name}), bet level {self.bet.level}",
-            self._summary_display().to_string(index=False, header=False),
+            summary_text(self._summary_display()),
             "",
             "Combination table",
             format_combinations(self.combinations),
@@ -328,13 +328,24 @@ class ParResult:
 MAX_WIN_LABEL = "max win (largest with non-zero probability)"
 
 
+def summary_text(rows: pd.DataFrame) -> str:
+    """A (figure, value) table as text: the figures in one column, the values
+    left-aligned after them (a long value does not push the others right)."""
+    width = max(len(str(f)) for f in rows["figure"])
+    return "\n".join(f"{f!s:<{width}}  {v}" for f, v in zip(rows["figure"], rows["value"], strict=True))
+
+
 def max_win_rows(top: MaxWin) -> list:
     """(figure, value) rows of the true maximum win: value [x total bet],
     odds, and how it was found."""
     if top.value is None:
         value = "none: no largest win"
     else:
-        value = f"{float(top.value):.6g}" + (" (a bound)" if top.probability is None else "")
+        value = (
+            f"{float(top.value):.6g}"
+            if top.probability is not None
+            else f"at most {float(top.value):.6g} (a bound)"
+        )
     odds = f"1 in {top.one_in:.6g}" if top.one_in else "not computed"
     if top.one_in and not top.exact:
         odds += " (float)"
