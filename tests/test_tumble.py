@@ -354,7 +354,7 @@ def test_anywhere_tumbles_that_never_end_are_refused(tmp_path):
         (
             lambda r: r["options"]["tumble"].update(multipliers=[2**60]),
             "options.tumble.multipliers",
-            "every cell",
+            "every symbol",
         ),
         (lambda r: r["options"]["free_games"].update(nudge="WILD"), "options.tumble", "nudge"),
         (lambda r: r["options"].update(round_cap=100), "options.round_cap", "not played with tumbles"),

@@ -62,14 +62,23 @@ def _count(n: int) -> str:
 def _check_top_win(game: Game, progression: tuple, field: str) -> None:
     """Refuse a progression whose spin of :data:`MAX_TUMBLES` drops, each at
     the largest pay on every line (the wilds' largest multipliers; on a
-    pay-anywhere game on every cell) times the largest multiplier, plus
-    every scatter pay, reaches :data:`MAX_TUMBLE_WIN_UNITS` win units."""
-    mult = 1
-    for s in game.symbols:
-        if s.wild:
-            mult *= max(s.wild.multiplier(c) for c in range(game.reels + 1))
-    top_line = max((max(lp.pays) for lp in game.line_pays), default=0) * mult * game.ways_or_lines
-    every = "line win on every line" if game.reads_paylines else "pay on every cell"
+    pay-anywhere game every symbol's largest pay at once) times the largest
+    multiplier, plus every scatter pay, reaches :data:`MAX_TUMBLE_WIN_UNITS`
+    win units."""
+    if game.reads_paylines:
+        mult = 1
+        for s in game.symbols:
+            if s.wild:
+                mult *= max(s.wild.multiplier(c) for c in range(game.reels + 1))
+        top_line = max((max(lp.pays) for lp in game.line_pays), default=0) * mult * game.ways_or_lines
+        every = "line win on every line"
+    else:  # a count row's symbol is its only position's (slotmath.engine.anywhere.count_rows)
+        top_pay: dict = {}
+        for lp in game.line_pays:
+            symbol = next(iter(lp.positions[0]))
+            top_pay[symbol] = max(top_pay.get(symbol, 0), max(lp.pays))
+        top_line = sum(top_pay.values())
+        every = "pay of every symbol"
     den = lcm(*(sp.pay.denominator for sp in game.scatter_pays)) if game.scatter_pays else 1
     top_scatter = sum(sp.pay for sp in game.scatter_pays) * max(b.total_bet for b in game.bet_levels)
     top = top_line * max(progression) * MAX_TUMBLES + top_scatter
