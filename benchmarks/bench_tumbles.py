@@ -9,7 +9,12 @@ median of ``--repeat`` runs, in wall time and in CPU time of this process
 Then the growth with strip length (every strip cut to its first N stops,
 the work grows as N**5) and the compiled sampler's rounds per second of
 the whole round (base tumbles and free games).  ``--plot PATH`` writes the
-growth plot.
+growth plot.  Last, pay-anywhere tumbles: ``data/games/candy_anywhere``
+(6x5, nine symbols paying 8+ anywhere) with tumbles x1-x2-x3-x5, its strips
+cut to 10 and 12 stops (the full 78**6 cycle is refused by the estimate):
+the exact law's cell counts per second (the rate
+:data:`slotmath.engine.tumble.COUNT_STEPS_PER_SECOND` states) and the
+sampler's rounds per second on the full strips.
 
 Usage: ``python benchmarks/bench_tumbles.py [--repeat N] [--plot benchmarks/tumble_growth.png]``
 """
@@ -32,6 +37,7 @@ from slotmath.io.gamefile import load_game
 from timing import forget_cached_results
 
 GAME = Path(__file__).resolve().parent.parent / "data" / "games" / "avalanche5" / "game.yaml"
+CANDY = GAME.parent.parent / "candy_anywhere" / "game.yaml"
 
 
 def timed(fn, repeat: int) -> tuple:
@@ -65,7 +71,7 @@ def main() -> None:
     args = ap.parse_args()
     game = load_game(GAME)
     enumerated_tumbles(cut_game(8, Path(tempfile.mkdtemp())), 1)  # compile
-    vectors, mean, steps = tumble_cost(game, 1)
+    vectors, mean, steps, _, _ = tumble_cost(game, 1)
     print(
         f"avalanche5 base: {vectors:,} stop vectors, {mean:.3f} evaluations per spin, {steps:.3g} line steps"
     )
@@ -114,6 +120,41 @@ def main() -> None:
         fig.tight_layout()
         fig.savefig(args.plot, dpi=120)
         print(f"  plot: {args.plot}")
+    anywhere_part(args.repeat)
+
+
+def candy_tumbles(stops: int | None, folder: Path):
+    """candy_anywhere with tumbles x1-x2-x3-x5, its base strips cut to their
+    first ``stops`` stops (None: whole) and no free games."""
+    raw = yaml.safe_load(CANDY.read_text())
+    raw["reels"] = {"base": [s[:stops] for s in raw["reels"]["base"]]}
+    raw["options"] = {"tumble": {"multipliers": [1, 2, 3, 5]}}
+    path = folder / f"candy{stops}" / "game.yaml"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(yaml.safe_dump(raw, sort_keys=False))
+    return load_game(path)
+
+
+def anywhere_part(repeat: int) -> None:
+    """The pay-anywhere tumbles' rate and sampler speed (module notes)."""
+    from slotmath.rules.linegame import round_sampler
+
+    folder = Path(tempfile.mkdtemp())
+    enumerated_tumbles(candy_tumbles(5, folder), 1)  # compile
+    for n in (10, 12):
+        g = candy_tumbles(n, folder)
+        vectors, mean, steps, name, _ = tumble_cost(g, 1)
+        _, cpu, _ = timed(lambda g=g: enumerated_tumbles(g, 1), repeat)
+        print(
+            f"candy_anywhere tumbles, strips of {n}: {vectors:,} stop vectors x {mean:.3f} evaluations x "
+            f"{name}: CPU {cpu:.2f} s, {steps / cpu:.3g} cell counts/s"
+        )
+    sampler = round_sampler(candy_tumbles(None, folder), 1)
+    sampler.kernel(np.random.default_rng(1), 1000, *sampler.args)
+    n = 1_000_000
+    c = time.process_time()
+    sampler.kernel(np.random.default_rng(2), n, *sampler.args)
+    print(f"  sampler (78-stop strips): {n / (time.process_time() - c) / 1e6:.2f} M rounds/s per core")
 
 
 if __name__ == "__main__":

@@ -21,11 +21,12 @@ from slotmath.rules.linegame import analyse
 from conftest import TEST_DATA
 
 TINY = TEST_DATA / "tumble_tiny" / "game.yaml"
+ANYWHERE = TEST_DATA / "tumble_anywhere" / "game.yaml"
 
 
 # ------------------------------------------------------------ brute force
-def _raw():
-    return yaml.safe_load(TINY.read_text())
+def _raw(path=TINY):
+    return yaml.safe_load(path.read_text())
 
 
 def _line_win(symbols, pays, wild):
@@ -39,9 +40,46 @@ def _line_win(symbols, pays, wild):
     return best, n_best
 
 
-def brute_spin(raw, reel_set, stops, prog, trace=None):
-    """(line win [coins] of the whole tumble sequence, scatters shown on the first drop);
-    each drop's columns are appended to ``trace`` when given."""
+def line_drop(raw, cols):
+    """(coins, cells removed) of one drop of a line game: every paying line
+    pays, its first n cells go."""
+    coins, gone = 0, set()
+    for line in raw["paylines"]:
+        c, n = _line_win([cols[r][line[r]] for r in range(len(cols))], raw["pays"], "WILD")
+        coins += c
+        gone |= {(r, line[r]) for r in range(n)}
+    return coins, gone
+
+
+def anywhere_drop(raw, cols):
+    """(coins, cells removed) of one drop of a pay-anywhere game: each symbol's
+    count is its cells plus the wilds substituting for it; the row with the
+    largest count not above it pays; every cell counted toward a paying symbol goes."""
+    subs = {s["name"]: s["substitutes"] for s in raw["symbols"] if s.get("kind") == "wild"}
+
+    def counts_for(x, sym):  # the paying symbols are regular: ``all`` stands in for each
+        return x == sym or (x in subs and (subs[x] == "all" or sym in subs[x]))
+
+    coins, paying = 0, set()
+    for sym in {p["symbol"] for p in raw["pays"]}:
+        n = sum(counts_for(x, sym) for col in cols for x in col)
+        rows = [p for p in raw["pays"] if p["symbol"] == sym and p["count"] <= n]
+        if rows:
+            coins += max(rows, key=lambda p: p["count"])["pay"]
+            paying.add(sym)
+    gone = {
+        (r, i)
+        for r, col in enumerate(cols)
+        for i, x in enumerate(col)
+        if any(counts_for(x, sym) for sym in paying)
+    }
+    return coins, gone
+
+
+def brute_spin(raw, reel_set, stops, prog, trace=None, drop=line_drop):
+    """(win [coins] of the whole tumble sequence, scatters shown on the first
+    drop), each drop paid and cleared by ``drop``; each drop's columns are
+    appended to ``trace`` when given."""
     strips = raw["reels"][reel_set]
     rows = raw["grid"]["rows"]
     cols = [
@@ -53,11 +91,7 @@ def brute_spin(raw, reel_set, stops, prog, trace=None):
     while True:
         if trace is not None:
             trace.append([list(c) for c in cols])
-        coins, gone = 0, set()
-        for line in raw["paylines"]:
-            c, n = _line_win([cols[r][line[r]] for r in range(len(cols))], raw["pays"], "WILD")
-            coins += c
-            gone |= {(r, line[r]) for r in range(n)}
+        coins, gone = drop(raw, cols)
         if not coins:
             return total, scatters
         total += coins * prog[min(k, len(prog) - 1)]
@@ -71,15 +105,25 @@ def brute_spin(raw, reel_set, stops, prog, trace=None):
             cols[r] = new + kept
 
 
-def brute_law(raw, reel_set, prog):
+def total_bet_of(raw):
+    """Coins bet: ``bet.lines`` when given, else one per payline."""
+    return raw["bet"].get("lines") or len(raw["paylines"])
+
+
+def brute_law(raw, reel_set, prog, drop=line_drop):
     """{(win [coins], scatter count): stop vectors} over the whole cycle."""
-    total_bet = len(raw["paylines"])
+    total_bet = total_bet_of(raw)
     out: dict = {}
     for stops in product(*(range(len(s)) for s in raw["reels"][reel_set])):
-        coins, n = brute_spin(raw, reel_set, stops, prog)
+        coins, n = brute_spin(raw, reel_set, stops, prog, drop=drop)
         win = coins + (2 * total_bet if n >= 3 else 0)  # 3+ SCATTER pay 2 x total bet
         out[(win, n)] = out.get((win, n), 0) + 1
     return out
+
+
+#: the tiny games (each 3 SCATTER pay 2 x total bet and award 3 free games on
+#: the free reels, progressions x1-x2-x3 and x2-x4) and their drops
+GAMES = [pytest.param(TINY, line_drop, id="lines"), pytest.param(ANYWHERE, anywhere_drop, id="anywhere")]
 
 
 def _engine_law(game, reel_set, keyed):
@@ -94,22 +138,24 @@ def _engine_law(game, reel_set, keyed):
     return out
 
 
+@pytest.mark.parametrize(("path", "drop"), GAMES)
 @pytest.mark.parametrize(("reel_set", "prog"), [("base", [1, 2, 3]), ("free", [2, 4])])
-def test_joint_law_matches_brute_force(reel_set, prog):
+def test_joint_law_matches_brute_force(path, drop, reel_set, prog):
     """The kernel's (win, first-drop SCATTER count) law equals the plain-Python one, entry by entry."""
-    game = load_game(TINY)
-    brute = {(F(w), n): c for (w, n), c in brute_law(_raw(), reel_set, prog).items()}
+    game = load_game(path)
+    brute = {(F(w), n): c for (w, n), c in brute_law(_raw(path), reel_set, prog, drop).items()}
     assert _engine_law(game, reel_set, True) == brute
 
 
-def test_spin_distribution_and_round_rtp_match_brute_force():
-    """The base spin's law (marginal) and the round's RTP: lines + scatters
+@pytest.mark.parametrize(("path", "drop"), GAMES)
+def test_spin_distribution_and_round_rtp_match_brute_force(path, drop):
+    """The base spin's law (marginal) and the round's RTP: pays + scatters
     + free games = P(3+ S) x 3 / (1 - E[K]) x E[Y], Y the free spin's win
     and K = 3 on a retrigger (renewal, multiplier 1)."""
-    game = load_game(TINY)
-    raw = _raw()
-    base = brute_law(raw, "base", [1, 2, 3])
-    free = brute_law(raw, "free", [2, 4])
+    game = load_game(path)
+    raw = _raw(path)
+    base = brute_law(raw, "base", [1, 2, 3], drop)
+    free = brute_law(raw, "free", [2, 4], drop)
     cycle = sum(base.values())
     dist = pay_rule(game).distribution(game, 1)
     got = {
@@ -121,7 +167,7 @@ def test_spin_distribution_and_round_rtp_match_brute_force():
         want[F(w)] = want.get(F(w), 0) + c
     assert got == want
     fcycle = sum(free.values())
-    bet = 3
+    bet = total_bet_of(raw)
     ey = F(sum(w * c for (w, _), c in free.items()), fcycle * bet)  # [x total bet]
     ek = F(sum(3 * c for (_, n), c in free.items() if n >= 3), fcycle)
     p = F(sum(c for (_, n), c in base.items() if n >= 3), cycle)
@@ -149,17 +195,59 @@ def test_hand_worked_example():
     for k, cols in enumerate(trace):  # the page's table shows every drop the brute force plays
         assert f"| {k + 1} | " + " | ".join(" ".join(c) for c in cols) + " |" in section
     assert len(trace) == 3 and "1 + 2 = 3 coins = 1 x total bet" in section
+    assert kernel_spin(load_game(TINY), (0, 0, 0)) == (3, 2)
+
+
+def kernel_spin(game, stops):
+    """(win [coins x multiplier], paying drops) of the compiled kernel at base ``stops``."""
     import numpy as np
 
-    from slotmath.engine.tumble import drop_window, tumble_args, tumble_line_units
+    from slotmath.engine.tumble import drop_window, tumble_args, tumble_units
 
-    game = load_game(TINY)
     strip, n_stops, dims, *rest = tumble_args(game, 1)
-    window = np.zeros(9, dtype=np.int64)
-    ptr = np.zeros(3, dtype=np.int64)
-    drop_window(np.zeros(3, dtype=np.int64), window, ptr, strip, n_stops, 3)
-    removed, no_events = np.zeros(9, dtype=np.int64), np.zeros(0, dtype=np.int64)
-    assert tumble_line_units(window, ptr, strip, n_stops, dims, *rest, removed, no_events) == (3, 2)
+    R, H = game.reels, game.rows
+    window = np.zeros(R * H, dtype=np.int64)
+    ptr = np.zeros(R, dtype=np.int64)
+    drop_window(np.array(stops, dtype=np.int64), window, ptr, strip, n_stops, H)
+    removed, no_events = np.zeros(R * H, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    return tumble_units(window, ptr, strip, n_stops, dims, *rest, removed, no_events)
+
+
+def test_hand_worked_example_anywhere():
+    """docs/features.md "Worked example: pay-anywhere tumbles": base stops
+    (0, 0, 0) of tumble_anywhere (total bet 2 coins; WILD counts toward A
+    and B).
+
+    Drop 1: reel 1 A B C, reel 2 B A WILD, reel 3 A C B.  A counts 3 + the
+    WILD = 4 (pays 3), B 3 + WILD = 4 (pays 2), C 2 (no pay): 5 coins x 1.
+    Every A, B and the WILD go; reel 1 keeps C, refilled from stops 5 (C)
+    and 4 (A): A C C; reel 2 keeps nothing: stops 6, 5, 4 give SCATTER B C;
+    reel 3 keeps C, stops 5 (B) and 4 (A): A B C.  Drop 2: C counts 4 (3+
+    pays 1), A 2, B 2: 1 coin x 2.  The four C go: reel 1 keeps A under
+    stops 3, 2: C SCATTER A; reel 2 keeps SCATTER B under stop 3: C SCATTER
+    B; reel 3 keeps A B under stop 3: SCATTER A B.  Drop 3: A 2, B 2, C 2:
+    nothing pays (its three SCATTERs count for nothing: scatters are read on
+    the first drop).  Spin win 5 + 2 = 7 coins = 3.5 x total bet."""
+    raw = _raw(ANYWHERE)
+    trace: list = []
+    assert brute_spin(raw, "base", (0, 0, 0), [1, 2, 3], trace, anywhere_drop) == (7, 0)
+    assert trace == [
+        [["A", "B", "C"], ["B", "A", "WILD"], ["A", "C", "B"]],
+        [["A", "C", "C"], ["SCATTER", "B", "C"], ["A", "B", "C"]],
+        [["C", "SCATTER", "A"], ["C", "SCATTER", "B"], ["SCATTER", "A", "B"]],
+    ]
+    assert [anywhere_drop(raw, cols)[0] for cols in trace] == [5, 1, 0]
+    text = (TEST_DATA.parent.parent / "docs" / "features.md").read_text(encoding="utf-8")
+    section = text[text.index("### Worked example: pay-anywhere tumbles") :]
+    for k, cols in enumerate(trace):  # the page's table shows every drop the brute force plays
+        assert f"| {k + 1} | " + " | ".join(" ".join(c) for c in cols) + " |" in section
+    assert "5 + 2 = 7 coins = 3.5 x total bet" in section
+    block = yaml.safe_load(section[section.index("```yaml\n") + 8 : section.index("```\n\nAt base")])
+    for key in ("pays_by", "bet", "symbols", "pays"):  # the page's game is the test's
+        assert block[key] == raw[key], key
+    assert block["reels"]["base"] == raw["reels"]["base"]
+    assert block["options"]["tumble"]["multipliers"] == raw["options"]["tumble"]["multipliers"]
+    assert kernel_spin(load_game(ANYWHERE), (0, 0, 0)) == (7, 2)
 
 
 # ------------------------------------------------------------ refusals
@@ -200,35 +288,137 @@ def test_free_progression_needs_its_own_reel_set(tmp_path):
         load_game(path)
 
 
-def test_cost_bound_refuses_in_one_line():
+@pytest.mark.parametrize(("path", "steps"), [(TINY, "3 lines"), (ANYWHERE, "9 cells x 3 paying symbols")])
+def test_cost_bound_refuses_in_one_line(path, steps):
     from slotmath.engine.tumble import check_tumble_cost
 
-    game = load_game(TINY)
+    game = load_game(path)
     with pytest.raises(EngineTooLarge) as err:
         check_tumble_cost(game, 1, limit=10)
     text = str(err.value)
     assert "\n" not in text and "stop vectors" in text and "slotmath simulate" in text
+    assert f"evaluations x {steps} =" in text
+
+
+def test_large_anywhere_tumble_game_is_refused_by_its_estimate(tmp_path):
+    """data/games/candy_anywhere with tumbles (78**6 stop vectors): par refuses
+    in one line naming the estimate, before any enumeration."""
+    import time
+
+    raw = yaml.safe_load(
+        (TEST_DATA.parent.parent / "data" / "games" / "candy_anywhere" / "game.yaml").read_text()
+    )
+    raw["options"]["tumble"] = {"multipliers": [1, 2, 3, 5]}
+    (tmp_path / "game.yaml").write_text(yaml.safe_dump(raw))
+    game = load_game(tmp_path)
+    start = time.perf_counter()
+    with pytest.raises(EngineTooLarge) as err:
+        analyse(game, 1)
+    assert time.perf_counter() - start < 30
+    text = str(err.value)
+    assert "\n" not in text and "options.tumble" in text and "30 cells x 9 paying symbols" in text
+    assert "slotmath simulate" in text
+
+
+def _no_free_games(raw):
+    del raw["options"]["free_games"], raw["options"]["tumble"]["free_multipliers"], raw["reels"]["free"]
+
+
+def _anywhere_with(tmp_path, change):
+    raw = _raw(ANYWHERE)
+    change(raw)
+    path = tmp_path / "game.yaml"
+    path.write_text(yaml.safe_dump(raw))
+    return path
+
+
+def test_anywhere_tumbles_that_never_end_are_refused(tmp_path):
+    """Every strip all A (A pays on every drop): par refuses in one line naming options.tumble."""
+
+    def all_a(raw):
+        for reel_set in raw["reels"].values():
+            for strip in reel_set:
+                strip[:] = ["A"] * len(strip)
+        _no_free_games(raw)
+
+    game = load_game(_anywhere_with(tmp_path, all_a))
+    with pytest.raises(GameFileError) as err:
+        analyse(game, 1)
+    text = str(err.value)
+    assert "\n" not in text and "options.tumble" in text and "would not end" in text
+
+
+@pytest.mark.parametrize(
+    ("change", "field", "words"),
+    [
+        (
+            lambda r: r["options"]["tumble"].update(multipliers=[2**60]),
+            "options.tumble.multipliers",
+            "every symbol",
+        ),
+        (lambda r: r["options"]["free_games"].update(nudge="WILD"), "options.tumble", "nudge"),
+        (lambda r: r["options"].update(round_cap=100), "options.round_cap", "not played with tumbles"),
+    ],
+)
+def test_anywhere_tumble_refusals_name_the_field(tmp_path, change, field, words):
+    with pytest.raises(GameFileError) as err:
+        load_game(_anywhere_with(tmp_path, change))
+    assert field in str(err.value) and words in str(err.value) and "\n" not in str(err.value)
+
+
+def test_anywhere_variant_matches_brute_force(tmp_path):
+    """A wild counted toward every symbol (it goes whenever anything pays), C
+    paying from 2, no scatter pays and no free games: the base law against
+    the brute force."""
+
+    def change(raw):
+        raw["symbols"][0]["substitutes"] = "all"
+        raw["pays"][-1]["count"] = 2
+        del raw["scatters"]
+        _no_free_games(raw)
+
+    path = _anywhere_with(tmp_path, change)
+    game = load_game(path)
+    dist = pay_rule(game).distribution(game, 1)
+    got = {
+        F(int(w), dist.unit_den): int(c)
+        for w, c in zip(dist.wins.tolist(), dist.weights.tolist(), strict=True)
+    }
+    want: dict = {}
+    raw = _raw(path)
+    for (w, n), c in brute_law(raw, "base", [1, 2, 3], anywhere_drop).items():
+        w -= 2 * total_bet_of(raw) if n >= 3 else 0  # no scatter pays here
+        want[F(w)] = want.get(F(w), 0) + c
+    assert got == want
 
 
 def test_spec():
+    from slotmath.engine.payrule import TUMBLE_RULES
+    from slotmath.engine.tumble_spec import TUMBLE_PAYS
+
     spec = tumble_spec(load_game(TINY))
     assert spec.progression("base") == (1, 2, 3) and spec.progression("free") == (2, 4)
+    assert set(TUMBLE_RULES) == set(TUMBLE_PAYS)  # the declaration accepts what a rule plays
+    assert type(pay_rule(load_game(ANYWHERE))).__name__ == "AnywhereTumbles"
 
 
 # ------------------------------------------------------------ sampler
-def test_sampler_agrees_with_the_exact_round():
+@pytest.mark.parametrize(
+    ("path", "channel"), [(TINY, "lines"), (ANYWHERE, "anywhere")], ids=["lines", "anywhere"]
+)
+def test_sampler_agrees_with_the_exact_round(path, channel):
     """The compiled tumble sampler (base tumbles, scatters, free games with
     their own progression) against the exact components: |z| < 4 each."""
     import numpy as np
 
     from slotmath.rules.linegame import round_sampler
 
-    game = load_game(TINY)
+    game = load_game(path)
     exact = analyse(game, 1)
     sampler = round_sampler(game, 1)
     n = 400_000
     wins, events, parts = sampler.kernel(np.random.default_rng(3), n, *sampler.args)
-    assert sampler.part_names == ("lines", "scatters", "free_games")
+    assert sampler.part_names == (channel, "scatters", "free_games")
     z = {}
     for j, name in enumerate(sampler.part_names):
         col = parts[:, j]
@@ -242,10 +432,9 @@ def test_sampler_agrees_with_the_exact_round():
     p = exact.features["free_games"]["trigger_probability"]
     assert abs(triggers / n - p) < 4 * (triggers**0.5) / n
     # the first drop's pays are events: each combination row's rate (binomial z < 4)
-    from slotmath.engine.combinations import combination_table
     from slotmath.montecarlo.convergence import event_key
 
-    for row in combination_table(game, 1).itertuples(index=False):
+    for row in pay_rule(game).combination_table(game, 1).itertuples(index=False):
         hits = events[names.index(event_key(row.kind, row.combination, int(row.multiplier)))]
         p = float(row.probability)
         assert abs(hits / n - p) <= 4 * (p * (1 - p) / n) ** 0.5 + 1 / n, (row.combination, hits / n, p)
@@ -260,7 +449,7 @@ def test_ways_game_is_refused(tmp_path):
     path.write_text(yaml.safe_dump(raw))
     with pytest.raises(GameFileError) as err:
         load_game(path)
-    assert "options.tumble" in str(err.value) and "line games only" in str(err.value)
+    assert "options.tumble" in str(err.value) and "line and pay-anywhere games only" in str(err.value)
 
 
 def test_sampler_plays_the_trigger_counts_multiplier_and_reel_condition(tmp_path):
@@ -297,3 +486,14 @@ def test_sampler_plays_the_trigger_counts_multiplier_and_reel_condition(tmp_path
     triggers = events[sampler.event_names.index("free_games")]
     p = exact.features["free_games"]["trigger_probability"]
     assert abs(triggers / n - p) < 4 * (p * (1 - p) / n) ** 0.5, (triggers / n, p)
+
+
+def test_anywhere_tumble_game_conforms_to_the_rules_contract():
+    """Every conformance check of the rules (components, figures, levels,
+    events, the round sampler against the exact figures) on tumble_anywhere."""
+    from slotmath.rules.registry import rules_for
+    from slotmath.testing.conformance import rules_checks
+
+    game = load_game(ANYWHERE)
+    for _, check in rules_checks(rules_for(game), game, rounds=20_000):
+        check()

@@ -137,6 +137,76 @@ def stop_counts(ap: AnywherePays, window: np.ndarray) -> np.ndarray:
 
 
 # ===========================================================================
+# one window given as its cells (the samplers, and each drop of a tumble)
+# ===========================================================================
+@nb.njit(cache=True)
+def window_anywhere_win(cells, weight, pay, event, counts, events):
+    """Coin win of a window given as its ``cells`` (symbol indices, any order)
+    [coins]; adds its events when ``events`` is not empty.  ``weight`` (S, P)
+    cells counted per paying symbol, ``pay`` (P, C + 1) [coins] by count,
+    ``event`` (P, C + 1) event index or -1; ``counts`` (P,) is left holding
+    each symbol's count."""
+    P = weight.shape[1]
+    for p in range(P):
+        counts[p] = 0
+    for c in range(cells.shape[0]):
+        s = cells[c]
+        for p in range(P):
+            counts[p] += weight[s, p]
+    coins = 0
+    for p in range(P):
+        won = pay[p, counts[p]]
+        if won > 0:
+            coins += won
+            if events.shape[0] > 0:
+                events[event[p, counts[p]]] += 1
+    return coins
+
+
+@nb.njit(cache=True, inline="always")
+def anywhere_drop(window, pays, removed, events, count):
+    """The pay-anywhere rule's part of one tumble drop
+    (:mod:`slotmath.engine.tumble`): the coin win of ``window`` [coins];
+    sets ``removed[c] = 1`` on every cell counted toward a paying symbol
+    (its own cells and the wilds substituting for it).  With ``count`` the
+    paying count rows add to ``events``.  ``pays``: :func:`anywhere_drop_args`
+    (no paying symbols: pays nothing)."""
+    weight, pay, event, counts = pays
+    P = weight.shape[1]
+    if P == 0:
+        return 0
+    coins = window_anywhere_win(window, weight, pay, event, counts, events if count else events[:0])
+    if coins > 0:
+        for c in range(window.shape[0]):
+            s = window[c]
+            for p in range(P):
+                if weight[s, p] > 0 and pay[p, counts[p]] > 0:
+                    removed[c] = 1
+                    break
+    return coins
+
+
+def anywhere_drop_args(game: Game, level: int, event: np.ndarray | None = None) -> tuple:
+    """Arguments of :func:`anywhere_drop`: ``(weight, pay, event, counts)`` of
+    :func:`compile_anywhere` (``event``: the samplers' event index of each
+    (symbol, count), default none)."""
+    ap = compile_anywhere(game, level)
+    if event is None:
+        event = np.full(ap.pay.shape, -1, dtype=np.int64)
+    return ap.weight, ap.pay, event, np.zeros(len(ap.symbols), dtype=np.int64)
+
+
+def no_anywhere_drop_args(game: Game) -> tuple:
+    """Arguments of :func:`anywhere_drop` that pay nothing (no paying symbols)."""
+    return (
+        np.zeros((len(game.symbols), 0), dtype=np.int64),
+        np.zeros((0, 1), dtype=np.int64),
+        np.zeros((0, 1), dtype=np.int64),
+        np.zeros(0, dtype=np.int64),
+    )
+
+
+# ===========================================================================
 # the RTP: one count law per symbol
 # ===========================================================================
 def symbol_count_law(game: Game, ap: AnywherePays, p: int, reel_set: str = "base") -> np.ndarray:

@@ -434,3 +434,50 @@ def line_outcomes(game: Game, level: int) -> tuple:
     entries, mults = labels >> 20, labels & ((1 << 20) - 1)
     label_coins = (tensor.compiled.pay[entries] * mults).astype(np.int64)
     return cells, codes, offsets, entries, mults, label_coins
+
+
+# ------------------------------------------------------------ one drop of a tumble
+@nb.njit(cache=True, inline="always")
+def line_drop(window, pays, removed, events, count):
+    """The line rule's part of one tumble drop (:mod:`slotmath.engine.tumble`):
+    the coin win of every paying line of ``window`` [coins]; sets
+    ``removed[c] = 1`` on the cells of every paying line combination (the
+    line's cells on its first ``n`` reels, ``n`` the length of the winning
+    entry).  With ``count`` each paying line adds one to ``events`` at its
+    label.  ``pays``: :func:`line_drop_args` (no lines: pays nothing)."""
+    cells, codes, offsets, label_coins, label_len, shape = pays
+    S, first = shape[0], shape[1]
+    coins = 0
+    for line in range(cells.shape[0]):
+        v = line_outcome(window, line, cells, S, first, codes, offsets)
+        if v > 0:
+            coins += label_coins[v - 1]
+            if count:
+                events[v - 1] += 1
+            for j in range(label_len[v - 1]):
+                removed[cells[line, j]] = 1
+    return coins
+
+
+def line_drop_args(game: Game, level: int, first: int = 3) -> tuple:
+    """Arguments of :func:`line_drop`: ``(cells, codes, offsets, label_coins,
+    label_len, (symbols, first))`` of :func:`line_outcomes`, ``label_len`` the
+    cells each label's entry removes (``first``: reels read at once)."""
+    cells, codes, offsets, entries, _, label_coins = line_outcomes(game, level)
+    label_len = np.array([len(game.line_pays[e].positions) for e in entries.tolist()], dtype=np.int64)
+    shape = np.array([len(game.symbols), max(1, min(first, game.reels))], dtype=np.int64)
+    return cells, codes, offsets, label_coins, label_len, shape
+
+
+def no_line_drop_args(game: Game) -> tuple:
+    """Arguments of :func:`line_drop` that pay nothing (no lines)."""
+    empty = np.zeros(0, dtype=np.int64)
+    cells = np.zeros((0, game.reels), dtype=np.int64)
+    return (
+        cells,
+        np.zeros(1, dtype=np.int32),
+        np.zeros(game.reels, dtype=np.int64),
+        empty,
+        empty,
+        np.ones(2, dtype=np.int64),
+    )

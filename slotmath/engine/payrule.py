@@ -54,8 +54,9 @@ The interface (:class:`PayRule`)
     sampler plays any (:mod:`slotmath.montecarlo.roundsim`).
 
 A spin stage that wraps a rule is a subclass of it too: under
-``options.tumble`` :func:`pay_rule` returns :class:`LineTumbles` (the line
-pays played to the end of their tumbles, :mod:`slotmath.engine.tumble`;
+``options.tumble`` :func:`pay_rule` returns :class:`LineTumbles` or
+:class:`AnywhereTumbles` (the rule's pays played to the end of their
+tumbles, :mod:`slotmath.engine.tumble`, by the shared :class:`Tumbles`;
 :data:`TUMBLE_RULES`).
 
 A new pay rule (pay anywhere by count, clusters) is one more subclass, one
@@ -82,7 +83,9 @@ __all__ = [
     "LinePays",
     "WaysPays",
     "AnywherePays",
+    "Tumbles",
     "LineTumbles",
+    "AnywhereTumbles",
     "PAY_RULES",
     "TUMBLE_RULES",
     "pay_rule",
@@ -239,14 +242,18 @@ class WaysPays(PayRule):
         ]
 
 
-class LineTumbles(LinePays):
-    """Line pays with tumbles (``options.tumble``, :mod:`slotmath.engine.tumble`):
-    every stop vector played to the end of its tumble sequence.  The
-    combination table is the first drop's; the ``lines`` component and the
-    law are the whole sequence's."""
+class Tumbles(PayRule):
+    """A pay rule's pays played to the end of their tumbles (``options.tumble``,
+    :mod:`slotmath.engine.tumble`): every stop vector played to the end of
+    its tumble sequence, each drop paid and cleared by the rule's own drop
+    evaluation.  Subclassed with the rule it wraps (first in the bases):
+    the combination table is the rule's first drop; the rule's component
+    and the law are the whole sequence's."""
 
-    fast_moments = False
-    sampler_pays = "tumbles"  # the round: montecarlo.tumblesim (its windows are the line sampler's)
+    fast_moments: ClassVar[bool] = False
+    sampler_pays: ClassVar[str] = "tumbles"  # the round: montecarlo.tumblesim
+    #: the cells a paying drop removes (the notes)
+    removed: ClassVar[str] = ""
 
     def channel_rtp(self, game: Game, level: int, reel_set: str = "base") -> tuple:
         from slotmath.engine.tumble import tumble_rtp
@@ -286,12 +293,20 @@ class LineTumbles(LinePays):
         prog = "-".join(f"x{m}" for m in spec.multipliers) if spec else ""
         free = "-".join(f"x{m}" for m in spec.free_multipliers) if spec and spec.free_reels else ""
         return [
-            "Tumbles (strip refill): the winning line cells are removed, the reels fall and refill from "
+            f"Tumbles (strip refill): {self.removed} are removed, the reels fall and refill from "
             f"the strip above the window until nothing pays; tumble k pays x the k-th of {prog}"
             + (f" (free games: {free})" if free else "")
             + ". Exact: every stop vector of the cycle played to its end (integer counts). The combination "
-            "table is the first drop's; the lines component and the distribution are the whole sequence's."
+            f"table is the first drop's; the {self.channel} component and the distribution are the whole "
+            "sequence's."
         ]
+
+
+class LineTumbles(Tumbles, LinePays):
+    """Line pays with tumbles: the winning line cells go
+    (:func:`slotmath.engine.lines.line_drop`)."""
+
+    removed = "the winning line cells"
 
 
 class AnywherePays(PayRule):
@@ -339,10 +354,17 @@ class AnywherePays(PayRule):
         ]
 
 
+class AnywhereTumbles(Tumbles, AnywherePays):
+    """Pays anywhere with tumbles: every cell counted toward a paying symbol
+    goes (:func:`slotmath.engine.anywhere.anywhere_drop`)."""
+
+    removed = "the cells of every paying symbol (and the wilds counted for it)"
+
+
 #: the pay rule of each value of ``pays_by``
 PAY_RULES: dict = {"lines": LinePays(), "ways": WaysPays(), "anywhere": AnywherePays()}
 #: the pay rule of each value of ``pays_by`` under ``options.tumble``
-TUMBLE_RULES: dict = {"lines": LineTumbles()}
+TUMBLE_RULES: dict = {"lines": LineTumbles(), "anywhere": AnywhereTumbles()}
 
 
 def pay_rule(game: Game) -> PayRule:

@@ -2,30 +2,39 @@
 
 The rule (``options.tumble``, docs/features.md "Tumbles")
 ---------------------------------------------------------
-After a paying evaluation of the window, every cell of every paying line
-combination (the cells of the line's first ``n`` reels, ``n`` the length
-of its winning pay entry) is removed; the symbols above fall down in each
-reel and the gaps are refilled from the strip above the window: reel ``r``
-stopped at ``s`` shows strip stops ``s .. s + rows - 1`` (top to bottom),
-and the next symbols to fall are ``s - 1``, ``s - 2``, ... wrapping around
-the cycle (the high-water mark of strip games).  Evaluation repeats until
-no line pays.  The ``k``-th paying evaluation (k = 1, 2, ...) pays its
-line win times the progression's ``k``-th value (the last value repeats);
-the progression restarts at every spin (free spins included, with the
-free games' progression on their reel set).  Scatters pay, and every
-trigger (free games) counts, on the first drop only; a scatter is never
-removed by its own pay, it falls with its reel.
+After a paying evaluation of the window the pay rule's paid cells are
+removed: on a line game every cell of every paying line combination (the
+cells of the line's first ``n`` reels, ``n`` the length of its winning pay
+entry), on a pay-anywhere game every cell counted toward a paying symbol
+(its own cells and the wilds substituting for it).  The symbols above fall
+down in each reel and the gaps are refilled from the strip above the
+window: reel ``r`` stopped at ``s`` shows strip stops ``s .. s + rows - 1``
+(top to bottom), and the next symbols to fall are ``s - 1``, ``s - 2``,
+... wrapping around the cycle (the high-water mark of strip games).
+Evaluation repeats until nothing pays.  The ``k``-th paying evaluation
+(k = 1, 2, ...) pays its win times the progression's ``k``-th value (the
+last value repeats); the progression restarts at every spin (free spins
+included, with the free games' progression on their reel set).  Scatters
+pay, and every trigger (free games) counts, on the first drop only; a
+scatter is never removed by its own pay, it falls with its reel.
+
+One kernel plays every pay rule: each rule gives the compiled evaluation
+of one drop, which says what the drop pays and which cells go
+(:func:`slotmath.engine.lines.line_drop`,
+:func:`slotmath.engine.anywhere.anywhere_drop`), and :func:`tumble_units`
+plays the fall and the refill between them.
 
 Exactness
 ---------
 The whole sequence is a function of the stop vector, so the exact law is
 an enumeration of every stop vector of the cycle (integer stop weights),
-each played to its end by :func:`tumble_line_units` in the compiled
+each played to its end by :func:`tumble_units` in the compiled
 :func:`enumerate_tumbles`: a histogram of the spin's total win in integer
 units [1/unit_den coins] (and of its key, the first drop's trigger counts:
 :func:`slotmath.engine.joint.key_codes`).  Its cost is estimated first
 (:func:`tumble_cost`: stop vectors x the mean evaluations per spin measured
-on a sample x lines) and refused above :data:`MAX_TUMBLE_STEPS`.
+on a sample x the steps of one evaluation) and refused above
+:data:`MAX_TUMBLE_SECONDS` of one core.
 """
 
 from __future__ import annotations
@@ -37,15 +46,17 @@ import numpy as np
 from numba import types
 from numba.typed import Dict
 
+from slotmath.engine.anywhere import anywhere_drop, anywhere_drop_args, no_anywhere_drop_args
 from slotmath.engine.cache import game_cache
-from slotmath.engine.lines import line_outcome, line_outcomes
+from slotmath.engine.lines import line_drop, line_drop_args, no_line_drop_args
 from slotmath.engine.tumble_spec import MAX_TUMBLES, tumble_spec
 from slotmath.errors import EngineTooLarge, GameFileError, ensure
 from slotmath.model import Game
 
 __all__ = [
     "tumble_args",
-    "tumble_line_units",
+    "tumble_units",
+    "drop_window",
     "enumerate_tumbles",
     "tumble_cost",
     "tumble_keyed",
@@ -53,47 +64,48 @@ __all__ = [
     "MAX_TUMBLES",
 ]
 
-#: line evaluations x lines the exact enumeration takes on before it refuses
+#: line evaluations x lines the exact enumeration of a line game takes on before it refuses
 MAX_TUMBLE_STEPS = 6 * 10**10
 #: line steps per second of :func:`enumerate_tumbles` on one core (measured
 #: on the avalanche5 data game, benchmarks/bench_tumbles.py)
 TUMBLE_STEPS_PER_SECOND = 8e7
+#: cell counts (cells x paying symbols of one pay-anywhere evaluation) per
+#: second of :func:`enumerate_tumbles` on one core (measured: 6.2e8 on
+#: data/games/candy_anywhere with tumbles and its strips cut to 10 and 12 stops)
+COUNT_STEPS_PER_SECOND = 6e8
+#: one core's time the exact enumeration may take before it refuses [s]
+MAX_TUMBLE_SECONDS = MAX_TUMBLE_STEPS / TUMBLE_STEPS_PER_SECOND
 #: wins below this many units are counted in a dense array, above in a hash map
 DENSE_UNITS = 1 << 14
 
 
 # ------------------------------------------------------------ compiled play
 @nb.njit(cache=True, inline="always")
-def tumble_line_units(
-    window, ptr, strip, n_stops, dims, cells, codes, offsets, label_coins, label_len, mults, removed, events
-):
-    """Line win of a whole tumble sequence [coins x multiplier] from the first
+def tumble_units(window, ptr, strip, n_stops, dims, line_pays, count_pays, mults, removed, events):
+    """Win of a whole tumble sequence [coins x multiplier] from the first
     ``window`` (cell ``reel x rows + row``, row 0 at the top) and ``ptr`` (per
-    reel, the strip stop that falls next); both are changed.  Returns
-    (win, paying evaluations), evaluations ``-1`` past :data:`MAX_TUMBLES`.
-    The first drop's line wins are counted in ``events`` (one per label, the
-    combination table's rows) when it is not empty."""
-    R, L, S, H, first = dims[0], dims[1], dims[2], dims[3], dims[4]
+    reel, the strip stop that falls next); both are changed.  Each drop is
+    the pay rule's: :func:`slotmath.engine.lines.line_drop` with
+    ``line_pays`` and :func:`slotmath.engine.anywhere.anywhere_drop` with
+    ``count_pays`` (the other rule's arguments pay nothing); they say what
+    the drop pays and which cells go.  Returns (win, paying evaluations),
+    evaluations ``-1`` past :data:`MAX_TUMBLES`.  The first drop's pays are
+    counted in ``events`` (the combination table's rows) when it is not empty."""
+    R, H = dims[0], dims[1]
     M = mults.shape[0]
     total = 0
     k = 0
     while True:
-        coins = 0
         for c in range(R * H):
             removed[c] = 0
-        for line in range(L):
-            v = line_outcome(window, line, cells, S, first, codes, offsets)
-            if v > 0:
-                coins += label_coins[v - 1]
-                if k == 0 and events.shape[0] > 0:
-                    events[v - 1] += 1
-                for j in range(label_len[v - 1]):
-                    removed[cells[line, j]] = 1
+        count = k == 0 and events.shape[0] > 0
+        coins = line_drop(window, line_pays, removed, events, count)
+        coins += anywhere_drop(window, count_pays, removed, events, count)
         if coins == 0:
             return total, k
         total += coins * mults[min(k, M - 1)]
         k += 1
-        if k > dims[5]:
+        if k > dims[2]:
             return total, -1
         for r in range(R):
             w = H - 1
@@ -124,11 +136,8 @@ def enumerate_tumbles(
     weights,
     n_stops,
     dims,
-    cells,
-    codes,
-    offsets,
-    label_coins,
-    label_len,
+    line_pays,
+    count_pays,
     mults,
     sc_code,
     sc_units,
@@ -142,9 +151,9 @@ def enumerate_tumbles(
 
     Returns (dense counts by ``units x n_keys + key`` below
     :data:`DENSE_UNITS` units, sparse (keys, counts) above, vectors past
-    :data:`MAX_TUMBLES`, evaluations played); a win is ``unit_den x line
-    units + scatter units`` [1/unit_den coins], counts are stop weights."""
-    R, H = dims[0], dims[3]
+    :data:`MAX_TUMBLES`, evaluations played); a win is ``unit_den x
+    tumble units + scatter units`` [1/unit_den coins], counts are stop weights."""
+    R, H = dims[0], dims[1]
     dense = np.zeros(DENSE_UNITS * n_keys, dtype=np.int64)
     sparse = Dict.empty(key_type=types.int64, value_type=types.int64)
     window = np.empty(R * H, dtype=np.int64)
@@ -170,24 +179,12 @@ def enumerate_tumbles(
             key += key_code[r, stop[r]]
         if w > 0 or n_sample:
             drop_window(stop, window, ptr, strip, n_stops, H)
-            units, k = tumble_line_units(
-                window,
-                ptr,
-                strip,
-                n_stops,
-                dims,
-                cells,
-                codes,
-                offsets,
-                label_coins,
-                label_len,
-                mults,
-                removed,
-                no_events,
+            units, k = tumble_units(
+                window, ptr, strip, n_stops, dims, line_pays, count_pays, mults, removed, no_events
             )
             if k < 0:
                 endless += 1
-                k = dims[5]
+                k = dims[2]
             evaluations += k + 1
             units = units * unit_den + sc_units[sc]
             if units < DENSE_UNITS:
@@ -217,29 +214,48 @@ def enumerate_tumbles(
 
 
 # ------------------------------------------------------------ arrays
-def tumble_args(game: Game, level: int, reel_set: str = "base", first: int = 3) -> tuple:
-    """Arrays of :func:`tumble_line_units`: ``(strip, n_stops, dims, cells,
-    codes, offsets, label_coins, label_len, mults)``; ``dims`` = (reels,
-    lines, symbols, rows, first, :data:`MAX_TUMBLES`), ``label_coins``
-    [coins] and ``label_len`` (cells removed) of each line outcome code
-    (the prefix tables of :func:`slotmath.engine.lines.prefix_determined`)."""
+def tumble_args(game: Game, level: int, reel_set: str = "base", count_events=None) -> tuple:
+    """Arrays of :func:`tumble_units`: ``(strip, n_stops, dims, line_pays,
+    count_pays, mults)``; ``dims`` = (reels, rows, :data:`MAX_TUMBLES`);
+    ``line_pays`` and ``count_pays`` the drop arguments of the game's pay
+    rule (:func:`slotmath.engine.lines.line_drop_args` on a game read along
+    its paylines, :func:`slotmath.engine.anywhere.anywhere_drop_args` with
+    ``count_events`` otherwise), the other rule's paying nothing."""
     from slotmath.engine.reels import strip_indices
 
     spec = tumble_spec(game)
     if spec is None:
         raise ValueError(f"{game.name}: declares no options.tumble")
     strips = game.strips(reel_set)
-    R, S, L, H = game.reels, len(game.symbols), len(game.paylines), game.rows
+    R, H = game.reels, game.rows
     n_max = max(len(s) for s in strips)
     strip = np.zeros((R, n_max), dtype=np.int64)
     for r, s in enumerate(strips):
         strip[r, : len(s)] = strip_indices(game, s)
     n_stops = np.array([len(s) for s in strips], dtype=np.int64)
-    cells, codes, offsets, entries, _, label_coins = line_outcomes(game, level)
-    label_len = np.array([len(game.line_pays[e].positions) for e in entries.tolist()], dtype=np.int64)
+    if game.reads_paylines:
+        line_pays, count_pays = line_drop_args(game, level), no_anywhere_drop_args(game)
+    else:
+        line_pays, count_pays = no_line_drop_args(game), anywhere_drop_args(game, level, count_events)
     mults = np.array(spec.progression(reel_set), dtype=np.int64)
-    dims = np.array([R, L, S, H, max(1, min(first, R)), MAX_TUMBLES], dtype=np.int64)
-    return strip, n_stops, dims, cells, codes, offsets, label_coins, label_len, mults
+    dims = np.array([R, H, MAX_TUMBLES], dtype=np.int64)
+    return strip, n_stops, dims, line_pays, count_pays, mults
+
+
+def drop_top(line_pays: tuple, count_pays: tuple) -> int:
+    """Largest coin win of one drop: every line at its largest label, every
+    paying symbol at its largest pay."""
+    lines = int(line_pays[3].max(initial=0)) * int(line_pays[0].shape[0])
+    return lines + int(count_pays[1].max(axis=1, initial=0).sum())
+
+
+def evaluation_steps(game: Game, line_pays: tuple, count_pays: tuple) -> tuple:
+    """(steps of one evaluation, their name, steps per second on one core):
+    a line game's lines, a pay-anywhere game's cells x paying symbols."""
+    if line_pays[0].shape[0]:
+        return int(line_pays[0].shape[0]), f"{line_pays[0].shape[0]} lines", TUMBLE_STEPS_PER_SECOND
+    cells, paying = game.reels * game.rows, int(count_pays[0].shape[1])
+    return cells * paying, f"{cells} cells x {paying} paying symbols", COUNT_STEPS_PER_SECOND
 
 
 def _first_drop(game: Game, level: int, reel_set: str, triggers) -> tuple:
@@ -268,32 +284,46 @@ def _first_drop(game: Game, level: int, reel_set: str, triggers) -> tuple:
 
 def tumble_cost(game: Game, level: int, reel_set: str = "base", samples: int = 2048) -> tuple:
     """(stop vectors, mean evaluations per spin on a seeded sample of
-    ``samples`` uniform stop vectors, estimated line steps) of the exact
-    enumeration."""
-    args = tumble_args(game, level, reel_set)
-    strip, n_stops, dims = args[0], args[1], args[2]
+    ``samples`` uniform stop vectors, estimated steps, the steps' name,
+    steps per second) of the exact enumeration (:func:`evaluation_steps`)."""
+    strip, n_stops, dims, line_pays, count_pays, mults = tumble_args(game, level, reel_set)
     weights, sc_code, sc_units, key_code, n_keys, unit_den = _first_drop(game, level, reel_set, ())
     rng = np.random.default_rng(20261202)
     sample = np.stack([rng.integers(0, n, samples) for n in n_stops.tolist()], axis=1).astype(np.int64)
-    *_, evaluations = enumerate_tumbles(  # type: ignore[call-arg]
-        strip, weights, n_stops, dims, *args[3:], sc_code, sc_units, key_code, 1, unit_den, sample
+    *_, evaluations = enumerate_tumbles(
+        strip,
+        weights,
+        n_stops,
+        dims,
+        line_pays,
+        count_pays,
+        mults,
+        sc_code,
+        sc_units,
+        key_code,
+        1,
+        unit_den,
+        sample,
     )
     vectors = int(np.prod(n_stops.astype(object)))
     mean = evaluations / samples
-    return vectors, mean, vectors * mean * int(dims[1])
+    per, name, rate = evaluation_steps(game, line_pays, count_pays)
+    return vectors, mean, vectors * mean * per, name, rate
 
 
 def check_tumble_cost(game: Game, level: int, reel_set: str = "base", limit: int | None = None) -> None:
     """Refuse (:class:`EngineTooLarge`, one line) an enumeration whose
-    estimate (:func:`tumble_cost`) passes ``limit`` (:data:`MAX_TUMBLE_STEPS`)."""
-    vectors, mean, steps = tumble_cost(game, level, reel_set)
-    bound = MAX_TUMBLE_STEPS if limit is None else limit
+    estimate (:func:`tumble_cost`) passes ``limit`` steps (default: the
+    steps of :data:`MAX_TUMBLE_SECONDS`, :data:`MAX_TUMBLE_STEPS` line steps
+    on a line game)."""
+    vectors, mean, steps, name, rate = tumble_cost(game, level, reel_set)
+    bound = MAX_TUMBLE_SECONDS * rate if limit is None else limit
     if steps > bound:
         raise EngineTooLarge(
             f"{game.source or game.name}: options.tumble: the exact tumble law on reel set {reel_set!r} "
-            f"would play {vectors:.3g} stop vectors x {mean:.3g} evaluations x {len(game.paylines)} lines "
-            f"= {steps:.2e} line steps (about {steps / TUMBLE_STEPS_PER_SECOND:,.0f} s on one core), "
-            f"above the bound {bound:.0e}; run `slotmath simulate` instead"
+            f"would play {vectors:.3g} stop vectors x {mean:.3g} evaluations x {name} "
+            f"= {steps:.2e} steps (about {steps / rate:,.0f} s on one core), "
+            f"above the bound {bound:.2g}; run `slotmath simulate` instead"
         )
 
 
@@ -322,12 +352,11 @@ def enumerated_tumbles(game: Game, level: int, triggers=(), reel_set: str = "bas
     if cycle >= INT64_SAFE:
         raise OverflowError(f"cycle {cycle} is too large for exact int64 counts")
     check_tumble_cost(game, level, reel_set, limit)
-    args = tumble_args(game, level, reel_set)
-    strip, n_stops, dims = args[0], args[1], args[2]
+    strip, n_stops, dims, line_pays, count_pays, mults = tumble_args(game, level, reel_set)
     weights, sc_code, sc_units, key_code, n_keys, unit_den = _first_drop(
         game, level, reel_set, tuple(triggers)
     )
-    top = int(args[6].max(initial=0)) * int(dims[1]) * int(args[8].max()) * MAX_TUMBLES * unit_den
+    top = drop_top(line_pays, count_pays) * int(mults.max()) * MAX_TUMBLES * unit_den
     if top + int(sc_units.max(initial=0)) >= INT64_SAFE // max(n_keys, 1):
         raise EngineTooLarge(
             f"a tumble spin's win bound ({top:.3e} win units, {MAX_TUMBLES} drops at the largest "
@@ -335,12 +364,14 @@ def enumerated_tumbles(game: Game, level: int, triggers=(), reel_set: str = "bas
             file=game.source or game.name,
             field="options.tumble",
         )
-    dense, skeys, scounts, endless, _ = enumerate_tumbles(  # type: ignore[call-arg]
+    dense, skeys, scounts, endless, _ = enumerate_tumbles(
         strip,
         weights,
         n_stops,
         dims,
-        *args[3:],
+        line_pays,
+        count_pays,
+        mults,
         sc_code,
         sc_units,
         key_code,
@@ -363,7 +394,7 @@ def enumerated_tumbles(game: Game, level: int, triggers=(), reel_set: str = "bas
 
 
 def tumble_rtp(game: Game, level: int, reel_set: str = "base") -> tuple:
-    """(line RTP of the tumbles [x total bet, exact], scatter RTP [x total bet, exact])."""
+    """(RTP of the pay rule's tumbles [x total bet, exact], scatter RTP [x total bet, exact])."""
     from slotmath.engine.combinations import scatter_rtp
 
     wins, _, counts, unit_den, total_bet, cycle = tumble_keyed(game, level, (), reel_set)

@@ -10,10 +10,13 @@ from math import lcm
 from slotmath.errors import GameFileError
 from slotmath.model import Game
 
-__all__ = ["TumbleSpec", "tumble_spec", "TUMBLE_KEYS", "MAX_TUMBLES"]
+__all__ = ["TumbleSpec", "tumble_spec", "TUMBLE_KEYS", "TUMBLE_PAYS", "MAX_TUMBLES"]
 
 #: keys of ``options.tumble``
 TUMBLE_KEYS = ("refill", "multipliers", "free_multipliers", "reset", "triggers")
+#: the values of ``pays_by`` tumbles are played on (the keys of
+#: :data:`slotmath.engine.payrule.TUMBLE_RULES`)
+TUMBLE_PAYS = ("lines", "anywhere")
 #: paying evaluations one spin may take before the engine refuses (a strip
 #: that pays forever would never end)
 MAX_TUMBLES = 500
@@ -58,14 +61,24 @@ def _count(n: int) -> str:
 
 def _check_top_win(game: Game, progression: tuple, field: str) -> None:
     """Refuse a progression whose spin of :data:`MAX_TUMBLES` drops, each at
-    the largest line win (every line, the wilds' largest multipliers) times
-    the largest multiplier, plus every scatter pay, reaches
-    :data:`MAX_TUMBLE_WIN_UNITS` win units."""
-    mult = 1
-    for s in game.symbols:
-        if s.wild:
-            mult *= max(s.wild.multiplier(c) for c in range(game.reels + 1))
-    top_line = max((max(lp.pays) for lp in game.line_pays), default=0) * mult * game.ways_or_lines
+    the largest pay on every line (the wilds' largest multipliers; on a
+    pay-anywhere game every symbol's largest pay at once) times the largest
+    multiplier, plus every scatter pay, reaches :data:`MAX_TUMBLE_WIN_UNITS`
+    win units."""
+    if game.reads_paylines:
+        mult = 1
+        for s in game.symbols:
+            if s.wild:
+                mult *= max(s.wild.multiplier(c) for c in range(game.reels + 1))
+        top_line = max((max(lp.pays) for lp in game.line_pays), default=0) * mult * game.ways_or_lines
+        every = "line win on every line"
+    else:  # a count row's symbol is its only position's (slotmath.engine.anywhere.count_rows)
+        top_pay: dict = {}
+        for lp in game.line_pays:
+            symbol = next(iter(lp.positions[0]))
+            top_pay[symbol] = max(top_pay.get(symbol, 0), max(lp.pays))
+        top_line = sum(top_pay.values())
+        every = "pay of every symbol"
     den = lcm(*(sp.pay.denominator for sp in game.scatter_pays)) if game.scatter_pays else 1
     top_scatter = sum(sp.pay for sp in game.scatter_pays) * max(b.total_bet for b in game.bet_levels)
     top = top_line * max(progression) * MAX_TUMBLES + top_scatter
@@ -75,7 +88,7 @@ def _check_top_win(game: Game, progression: tuple, field: str) -> None:
             field,
             f"a spin of {MAX_TUMBLES} paying drops at x{_count(max(progression))} could win "
             f"{_count(int(top))} coins "
-            "(the largest line win on every line each drop); the exact engine holds a spin's win "
+            f"(the largest {every} each drop); the exact engine holds a spin's win "
             "below 2**53 win units: lower the multipliers",
         )
 
@@ -101,8 +114,8 @@ def tumble_spec(game: Game) -> TumbleSpec | None:
         _fail(game, ".reset", "only 'spin' is computed (the progression restarts at every spin)")
     if spec.get("triggers", "first_drop") != "first_drop":
         _fail(game, ".triggers", "only 'first_drop' is computed (triggers count the first window)")
-    if game.pays_by != "lines":
-        _fail(game, "", f"tumbles are computed on line games only (pays_by: {game.pays_by})")
+    if game.pays_by not in TUMBLE_PAYS:
+        _fail(game, "", f"tumbles are computed on line and pay-anywhere games only (pays_by: {game.pays_by})")
     for pay in game.line_pays:
         if pay.anywhere:
             _fail(game, "", f"pay {pay.name!r} (any {pay.anywhere} on the line) has no cells to remove")

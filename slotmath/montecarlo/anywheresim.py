@@ -7,9 +7,10 @@ arrays as the exact engine) and add the scatters.  Events: one per count
 row (spins whose count falls in its range, as in the combination table)
 and one per scatter pay entry.
 
-:func:`window_anywhere_win` evaluates any window given as its cells (a
-later stage that changes the window, e.g. removing paid symbols, calls it
-again on the new cells); :func:`paid_symbols` says which symbols paid.
+:func:`slotmath.engine.anywhere.window_anywhere_win` evaluates any window
+given as its cells (each drop of a tumble calls it again on the new cells,
+:func:`slotmath.engine.anywhere.anywhere_drop`); :func:`paid_symbols` says
+which symbols paid.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from slotmath.engine.anywhere import compile_anywhere
+from slotmath.engine.anywhere import compile_anywhere, window_anywhere_win
 from slotmath.engine.reels import pack_reels
 from slotmath.model import Game
 from slotmath.montecarlo.convergence import event_key
@@ -31,28 +32,6 @@ from slotmath.montecarlo.linesim import (
     split_win,
 )
 from slotmath.montecarlo.run import RoundSampler
-
-
-@nb.njit(cache=True)
-def window_anywhere_win(cells, weight, pay, event, counts, events):
-    """Coin win of a window given as its ``cells`` (symbol indices, any order)
-    [coins]; adds its events.  ``weight`` (S, P) cells counted per paying
-    symbol, ``pay`` (P, C + 1) [coins] by count, ``event`` (P, C + 1) event
-    index or -1; ``counts`` (P,) is left holding each symbol's count."""
-    P = weight.shape[1]
-    for p in range(P):
-        counts[p] = 0
-    for c in range(cells.shape[0]):
-        s = cells[c]
-        for p in range(P):
-            counts[p] += weight[s, p]
-    coins = 0
-    for p in range(P):
-        won = pay[p, counts[p]]
-        if won > 0:
-            coins += won
-            events[event[p, counts[p]]] += 1
-    return coins
 
 
 @nb.njit(cache=True)

@@ -1,15 +1,16 @@
-"""Compiled round sampler of a line game with tumbles (``options.tumble``).
+"""Compiled round sampler of a game with tumbles (``options.tumble``; line
+or pay-anywhere pays).
 
 One round: draw the base stops (:func:`slotmath.montecarlo.linesim.draw_stops`),
-play the tumble sequence to its end (:func:`slotmath.engine.tumble.tumble_line_units`,
+play the tumble sequence to its end (:func:`slotmath.engine.tumble.tumble_units`,
 the exact enumeration's own step), pay the first drop's scatters and, when
 ``options.free_games`` is declared, play the free games its scatter count
 awards one by one on the free reel set (its progression, its retriggers,
 at most ``max_games``), times the free games' multiplier.  Parts
-[x total bet]: ``lines``, ``scatters`` (when the game has scatter symbols),
-``free_games`` (when declared); events: the first drop's line and scatter
-pays (the combination table's rows), ``free_games`` (triggers) and
-``free_games_played``.
+[x total bet]: the pay rule's channel (``lines`` or ``anywhere``),
+``scatters`` (when the game has scatter symbols), ``free_games`` (when
+declared); events: the first drop's pays and scatter pays (the combination
+table's rows), ``free_games`` (triggers) and ``free_games_played``.
 """
 
 from __future__ import annotations
@@ -18,13 +19,15 @@ import numba as nb
 import numpy as np
 
 from slotmath.engine.lines import line_outcomes
-from slotmath.engine.tumble import drop_window, tumble_args, tumble_line_units
+from slotmath.engine.tumble import drop_window, tumble_args, tumble_units
 from slotmath.model import Game
+from slotmath.montecarlo.anywheresim import anywhere_args
 from slotmath.montecarlo.linesim import (
     draw_args,
     draw_stops,
     key_count,
     line_event_names,
+    part_names,
     scatter_args,
     scatter_win,
 )
@@ -35,41 +38,20 @@ __all__ = ["tumble_sampler", "tumble_kernel"]
 
 @nb.njit(cache=True, inline="always")
 def _tumble_spin(rng, stop, window, ptr, removed, side, scatter_part, need, events):
-    """One spin of a reel set ``side`` (draw, tumbles, scatters): (line win,
-    scatter win) [x total bet] and the first drop's trigger count (0 unless
-    every reel with ``need`` set shows the symbol); the first drop's line and
+    """One spin (draw, tumbles, scatters) of a reel set ``side`` = (draw,
+    tumble, scatter arrays, trigger counts, total bet): (pay win, scatter
+    win) [x total bet] and the first drop's trigger count (0 unless every
+    reel with ``need`` set shows the symbol); the first drop's pays and
     scatter pays are counted in ``events``."""
-    bound, use_table, table, cum, n_draw = side[0], side[1], side[2], side[3], side[4]
-    strip, n_stops, dims, cells, codes, offsets = side[5], side[6], side[7], side[8], side[9], side[10]
-    label_coins, label_len, mults, sc_count, sc_pay, sc_event, trig, total_bet = (
-        side[11],
-        side[12],
-        side[13],
-        side[14],
-        side[15],
-        side[16],
-        side[17],
-        side[18],
-    )
+    draw, tumble, scatter_arrays, trig, total_bet = side
+    bound, use_table, table, cum, n_draw = draw
+    strip, n_stops, dims, line_pays, count_pays, mults = tumble
+    sc_count, sc_pay, sc_event = scatter_arrays
     draw_stops(rng, stop, bound, use_table, table, cum, n_draw)
     count = key_count(stop, trig, need)
     scatter = scatter_win(stop, sc_count, sc_pay, sc_event, events) if scatter_part else 0.0
-    drop_window(stop, window, ptr, strip, n_stops, dims[3])
-    units, _ = tumble_line_units(
-        window,
-        ptr,
-        strip,
-        n_stops,
-        dims,
-        cells,
-        codes,
-        offsets,
-        label_coins,
-        label_len,
-        mults,
-        removed,
-        events,
-    )
+    drop_window(stop, window, ptr, strip, n_stops, dims[1])
+    units, _ = tumble_units(window, ptr, strip, n_stops, dims, line_pays, count_pays, mults, removed, events)
     return units / total_bet, scatter, count
 
 
@@ -86,8 +68,9 @@ def tumble_kernel(
     events).  Events: the base spin's first-drop pays, then the free games'
     triggers and games played (the last two)."""
     n_events = sizes[0]
-    R, H = base[7][0], base[7][3]
-    n_parts = 1 + (base[14].shape[0] > 0) + (free_setup[0] > 0)
+    R, H = base[1][2][0], base[1][2][1]
+    has_scatters = base[2][0].shape[0] > 0
+    n_parts = 1 + has_scatters + (free_setup[0] > 0)
     wins = np.empty(n, dtype=np.float64)
     parts = np.zeros((n, n_parts), dtype=np.float64)
     events = np.zeros(n_events, dtype=np.int64)
@@ -97,9 +80,9 @@ def tumble_kernel(
     ptr = np.empty(R, dtype=np.int64)
     removed = np.empty(R * H, dtype=np.int64)
     for i in range(n):
-        lines, scatter, count = _tumble_spin(rng, stop, window, ptr, removed, base, True, need, events)
-        parts[i, 0] = lines
-        if base[14].shape[0] > 0:
+        pays, scatter, count = _tumble_spin(rng, stop, window, ptr, removed, base, True, need, events)
+        parts[i, 0] = pays
+        if has_scatters:
             parts[i, 1] = scatter
         feature = 0.0
         if free_setup[0] > 0 and games[count] > 0:
@@ -118,37 +101,41 @@ def tumble_kernel(
             feature = prize[count] + won * mults[count]
             events[n_events - 1] += played
             parts[i, n_parts - 1] = feature
-        wins[i] = lines + scatter + feature
+        wins[i] = pays + scatter + feature
     return wins, events, parts
 
 
 def _side(game: Game, level: int, reel_set: str, symbol: str | None, names: list) -> tuple:
-    """The arrays of one reel set for :func:`_tumble_spin` (its scatter events
-    are appended to ``names``)."""
+    """The arrays of one reel set for :func:`_tumble_spin` (on a pay-anywhere
+    game its count rows' events, then its scatter events, are appended to
+    ``names``; a line game's line events are its labels, already named)."""
     from slotmath.engine.reels import reel_windows
 
     draw = draw_args(game, reel_set)
-    tumble = tumble_args(game, level, reel_set)
-    sc_count, sc_pay, sc_event = scatter_args(game, reel_set, names)
+    event = None if game.reads_paylines else anywhere_args(game, level, reel_set, names)[3]
+    tumble = tumble_args(game, level, reel_set, event)
+    scatter = scatter_args(game, reel_set, names)
     n_max = tumble[0].shape[1]
     trig = np.zeros((game.reels, n_max), dtype=np.int64)
     if symbol is not None:
         for r, w in enumerate(reel_windows(game, reel_set)):
             trig[r, : len(w)] = (w == game.symbol_index[symbol]).sum(axis=1)
     total_bet = np.int64(game.bet(level).total_bet)
-    return (*draw, *tumble, sc_count, sc_pay, sc_event, trig, total_bet)
+    return draw, tumble, scatter, trig, total_bet
 
 
 def tumble_sampler(game: Game, level: int) -> RoundSampler:
-    """Compiled round sampler of a tumble line game at bet ``level``."""
-    from slotmath.engine.scatters import scatter_symbols
+    """Compiled round sampler of a tumble game at bet ``level``."""
+    from slotmath.engine.payrule import pay_rule
     from slotmath.features.options import load_features
 
     spec = load_features(game).free_games
     cells = game.reels * game.rows + 1
     symbol = spec.symbol if spec is not None else None
-    _, _, _, entries, label_mults, _ = line_outcomes(game, level)
-    names = line_event_names(game, entries, label_mults)  # the first drop's pays: the combination table
+    names: list = []
+    if game.reads_paylines:  # the first drop's line pays: the combination table's rows, by label
+        _, _, _, entries, label_mults, _ = line_outcomes(game, level)
+        names = line_event_names(game, entries, label_mults)
     base = _side(game, level, "base", symbol, names)
     free_names = list(names)  # the free reel set's own scatter events: not counted
     free = _side(game, level, spec.reels, symbol, free_names) if spec is not None else base
@@ -166,7 +153,7 @@ def tumble_sampler(game: Game, level: int) -> RoundSampler:
         ],
         dtype=np.float64,
     )
-    parts = ("lines",) + (("scatters",) if scatter_symbols(game) else ()) + (("free_games",) if spec else ())
+    parts = part_names(game, pay_rule(game).channel) + (("free_games",) if spec else ())
     mults = np.array([float(spec.multiplier_of(c)) if spec else 1.0 for c in range(cells)])
     need = np.zeros(game.reels, dtype=np.int64)
     for r in (spec.trigger_reels or ()) if spec else ():

@@ -593,6 +593,7 @@ def build_heights():
         ),
         "options.free_games.trigger.reels[1]",
     )
+    heights("heights_with_tumble", put("options", {"tumble": {"multipliers": [1, 2]}}), "options.tumble")
     heights(
         "heights_with_wheel",
         put("options", {"wheel": {"symbol": "S", "trigger": 3, "segments": [{"value": 1, "weight": 1}]}}),
@@ -648,7 +649,16 @@ def build_anywhere() -> None:
         ),
         "reels.base",
     )
-    anywhere("anywhere_with_tumble", put("options", {"tumble": {"multipliers": [1, 2]}}), "options.tumble")
+    anywhere(
+        "anywhere_tumble_multiplier_2_63",
+        put("options", {"tumble": {"multipliers": [1, 2**63]}}),
+        "options.tumble.multipliers",
+    )
+    anywhere(
+        "anywhere_tumble_with_round_cap",
+        put("options", {"tumble": {"multipliers": [1, 2]}, "round_cap": 100}),
+        "options.round_cap",
+    )
     anywhere(
         "anywhere_wild_multiplier",
         put("symbols", 2, {"name": "W", "kind": "wild", "multiplier": {"per_wild": 2}}),
