@@ -156,7 +156,6 @@ def test_spin_distribution_and_round_rtp_match_brute_force(path, drop):
     raw = _raw(path)
     base = brute_law(raw, "base", [1, 2, 3], drop)
     free = brute_law(raw, "free", [2, 4], drop)
-    cycle = sum(base.values())
     dist = pay_rule(game).distribution(game, 1)
     got = {
         F(int(w), dist.unit_den): int(c)
@@ -166,15 +165,23 @@ def test_spin_distribution_and_round_rtp_match_brute_force(path, drop):
     for (w, _), c in base.items():
         want[F(w)] = want.get(F(w), 0) + c
     assert got == want
-    fcycle = sum(free.values())
-    bet = total_bet_of(raw)
+    feature, rtp = renewal_rtp(base, free, total_bet_of(raw))
+    result = analyse(game, 1)
+    assert result.components["free_games"] == feature
+    assert result.rtp == rtp
+
+
+def renewal_rtp(base, free, bet):
+    """(free games component, round RTP) [x total bet] of the base and free
+    spins' laws {(win [coins], SCATTER count): weight}: P(3+ S) x 3 / (1 -
+    E[K]) x E[Y], Y the free spin's win and K = 3 on a retrigger (renewal,
+    multiplier 1), plus the base spin's mean."""
+    cycle, fcycle = sum(base.values()), sum(free.values())
     ey = F(sum(w * c for (w, _), c in free.items()), fcycle * bet)  # [x total bet]
     ek = F(sum(3 * c for (_, n), c in free.items() if n >= 3), fcycle)
     p = F(sum(c for (_, n), c in base.items() if n >= 3), cycle)
     spin = F(sum(w * c for (w, _), c in base.items()), cycle * bet)
-    result = analyse(game, 1)
-    assert result.components["free_games"] == p * 3 / (1 - ek) * ey
-    assert result.rtp == spin + p * 3 / (1 - ek) * ey
+    return p * 3 / (1 - ek) * ey, spin + p * 3 / (1 - ek) * ey
 
 
 def test_hand_worked_example():
@@ -404,11 +411,14 @@ def test_spec():
 
 # ------------------------------------------------------------ sampler
 @pytest.mark.parametrize(
-    ("path", "channel"), [(TINY, "lines"), (ANYWHERE, "anywhere")], ids=["lines", "anywhere"]
+    ("path", "channel"),
+    [(TINY, "lines"), (ANYWHERE, "anywhere"), (TEST_DATA / "tumble_bomb" / "game.yaml", "anywhere")],
+    ids=["lines", "anywhere", "board-multipliers"],
 )
 def test_sampler_agrees_with_the_exact_round(path, channel):
-    """The compiled tumble sampler (base tumbles, scatters, free games with
-    their own progression) against the exact components: |z| < 4 each."""
+    """The compiled tumble sampler (base tumbles, board multipliers drawn
+    value by value, scatters, free games with their own progression)
+    against the exact components: |z| < 4 each."""
     import numpy as np
 
     from slotmath.rules.linegame import round_sampler

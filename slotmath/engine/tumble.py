@@ -62,6 +62,8 @@ __all__ = [
     "tumble_keyed",
     "MAX_TUMBLE_STEPS",
     "MAX_TUMBLES",
+    "board_sums",
+    "board_mix",
 ]
 
 #: line evaluations x lines the exact enumeration of a line game takes on before it refuses
@@ -75,6 +77,8 @@ TUMBLE_STEPS_PER_SECOND = 8e7
 COUNT_STEPS_PER_SECOND = 6e8
 #: one core's time the exact enumeration may take before it refuses [s]
 MAX_TUMBLE_SECONDS = MAX_TUMBLE_STEPS / TUMBLE_STEPS_PER_SECOND
+#: (win, key) entries the exact law with board multipliers may hold before it refuses
+MAX_BOARD_ENTRIES = 2_000_000
 #: wins below this many units are counted in a dense array, above in a hash map
 DENSE_UNITS = 1 << 14
 
@@ -145,6 +149,7 @@ def enumerate_tumbles(
     n_keys,
     unit_den,
     sample,
+    n_board,
 ):
     """Every stop vector of the cycle played to its end (or the stop vectors
     of ``sample``, shape (n, R), when it has rows: the cost estimate).
@@ -152,9 +157,16 @@ def enumerate_tumbles(
     Returns (dense counts by ``units x n_keys + key`` below
     :data:`DENSE_UNITS` units, sparse (keys, counts) above, vectors past
     :data:`MAX_TUMBLES`, evaluations played); a win is ``unit_den x
-    tumble units + scatter units`` [1/unit_den coins], counts are stop weights."""
+    tumble units + scatter units`` [1/unit_den coins], counts are stop
+    weights.  With board multipliers (``n_board`` > 1: cells + 1) a win is
+    the tumble units alone and the key ``(key x scatter codes + scatter
+    code) x n_board + M``, M the multiplier symbols (``dims[3]``) on the
+    final board (:func:`board_mix` mixes in their values)."""
     R, H = dims[0], dims[1]
-    dense = np.zeros(DENSE_UNITS * n_keys, dtype=np.int64)
+    n_sc = sc_units.shape[0] if n_board > 1 else 1
+    n_all = n_keys * n_sc * n_board
+    dense_units = max(DENSE_UNITS // (n_sc * n_board), 1)
+    dense = np.zeros(dense_units * n_all, dtype=np.int64)
     sparse = Dict.empty(key_type=types.int64, value_type=types.int64)
     window = np.empty(R * H, dtype=np.int64)
     ptr = np.empty(R, dtype=np.int64)
@@ -186,11 +198,17 @@ def enumerate_tumbles(
                 endless += 1
                 k = dims[2]
             evaluations += k + 1
-            units = units * unit_den + sc_units[sc]
-            if units < DENSE_UNITS:
-                dense[units * n_keys + key] += w
+            if n_board > 1:
+                m = 0
+                for c in range(R * H):
+                    m += window[c] == dims[3]
+                key = (key * n_sc + sc) * n_board + m
             else:
-                at = units * n_keys + key
+                units = units * unit_den + sc_units[sc]
+            if units < dense_units:
+                dense[units * n_all + key] += w
+            else:
+                at = units * n_all + key
                 sparse[at] = sparse.get(at, 0) + w
         i += 1
         if not n_sample:  # the next stop vector (odometer, last reel fastest)
@@ -220,7 +238,8 @@ def tumble_args(game: Game, level: int, reel_set: str = "base", count_events=Non
     ``line_pays`` and ``count_pays`` the drop arguments of the game's pay
     rule (:func:`slotmath.engine.lines.line_drop_args` on a game read along
     its paylines, :func:`slotmath.engine.anywhere.anywhere_drop_args` with
-    ``count_events`` otherwise), the other rule's paying nothing."""
+    ``count_events`` otherwise), the other rule's paying nothing;
+    ``dims[3]`` the board multiplier symbol on ``reel_set`` (-1: none)."""
     from slotmath.engine.reels import strip_indices
 
     spec = tumble_spec(game)
@@ -238,7 +257,8 @@ def tumble_args(game: Game, level: int, reel_set: str = "base", count_events=Non
     else:
         line_pays, count_pays = no_line_drop_args(game), anywhere_drop_args(game, level, count_events)
     mults = np.array(spec.progression(reel_set), dtype=np.int64)
-    dims = np.array([R, H, MAX_TUMBLES], dtype=np.int64)
+    board = spec.board_on(reel_set)
+    dims = np.array([R, H, MAX_TUMBLES, game.symbol_index[board.symbol] if board else -1], dtype=np.int64)
     return strip, n_stops, dims, line_pays, count_pays, mults
 
 
@@ -304,6 +324,7 @@ def tumble_cost(game: Game, level: int, reel_set: str = "base", samples: int = 2
         1,
         unit_den,
         sample,
+        1,
     )
     vectors = int(np.prod(n_stops.astype(object)))
     mean = evaluations / samples
@@ -356,8 +377,11 @@ def enumerated_tumbles(game: Game, level: int, triggers=(), reel_set: str = "bas
     weights, sc_code, sc_units, key_code, n_keys, unit_den = _first_drop(
         game, level, reel_set, tuple(triggers)
     )
+    board = tumble_spec(game).board_on(reel_set)
+    n_board = game.reels * game.rows + 1 if board else 1
+    n_all = n_keys * (len(sc_units) if board else 1) * n_board
     top = drop_top(line_pays, count_pays) * int(mults.max()) * MAX_TUMBLES * unit_den
-    if top + int(sc_units.max(initial=0)) >= INT64_SAFE // max(n_keys, 1):
+    if top + int(sc_units.max(initial=0)) >= INT64_SAFE // n_all:
         raise EngineTooLarge(
             f"a tumble spin's win bound ({top:.3e} win units, {MAX_TUMBLES} drops at the largest "
             f"multiplier) does not fit int64 counts beside {n_keys} trigger keys; lower the multipliers",
@@ -378,6 +402,7 @@ def enumerated_tumbles(game: Game, level: int, triggers=(), reel_set: str = "bas
         n_keys,
         unit_den,
         np.zeros((0, game.reels), dtype=np.int64),
+        n_board,
     )
     if endless:  # the game itself, not the method: simulate refuses it too (its sampler stops there)
         raise GameFileError(
@@ -390,7 +415,79 @@ def enumerated_tumbles(game: Game, level: int, triggers=(), reel_set: str = "bas
     at = np.concatenate([nz, skeys]).astype(np.int64)
     counts = np.concatenate([dense[nz], scounts]).astype(np.int64)
     ensure(int(counts.astype(object).sum()) == cycle, "tumble.py: the counts must sum to the cycle")
-    return at // n_keys, at % n_keys, counts, unit_den, game.bet(level).total_bet, cycle
+    total_bet = game.bet(level).total_bet
+    if board is None:
+        return at // n_keys, at % n_keys, counts, unit_den, total_bet, cycle
+    where = f"{game.source or game.name}: options.tumble.multiplier_symbols"
+    wins, codes, counts, scale = board_mix(at, counts, board, n_keys, sc_units, n_board, unit_den, where)
+    return wins, codes, counts, unit_den, total_bet, cycle * scale
+
+
+def board_sums(board, most: int) -> list:
+    """Law of the sum of ``m`` independent board multiplier values, ``m`` =
+    0 .. ``most``: per ``m`` a dict {sum: integer weight}, the weights of
+    ``m`` summing to (total weight)**m (``m`` = 0: {1: 1}, the spin's x1)."""
+    out = [{1: 1}]
+    if most >= 1:
+        out.append(dict(zip(board.values, board.weights, strict=True)))
+    for _ in range(2, most + 1):
+        step: dict = {}
+        for a, wa in out[-1].items():
+            for v, wv in zip(board.values, board.weights, strict=True):
+                step[a + v] = step.get(a + v, 0) + wa * wv
+        out.append(step)
+    return out
+
+
+def board_mix(at, counts, board, n_keys: int, sc_units, n_board: int, unit_den: int, where: str) -> tuple:
+    """Mix the board multipliers' values into :func:`enumerate_tumbles`'
+    (tumble units, key) entries: ``(wins [1/unit_den coins], key codes,
+    counts, scale)``, the counts exact integers over ``cycle x scale``,
+    ``scale`` = (total weight)**(largest M on a paying board).  A paying
+    entry with M multiplier symbols spreads over the sums of M values
+    (:func:`board_sums`); its scatter units are added unmultiplied.
+    Refused (:class:`EngineTooLarge`, one line) above
+    :data:`MAX_BOARD_ENTRIES` mixed entries."""
+    from slotmath.engine.joint import INT64_SAFE
+
+    n_sc = len(sc_units)
+    n_all = n_keys * n_sc * n_board
+    units, code = at // n_all, at % n_all
+    m, sc, key = code % n_board, (code // n_board) % n_sc, code // (n_board * n_sc)
+    paying = (units > 0) & (m > 0)
+    most = int(m[paying].max(initial=0))
+    sums = board_sums(board, most)
+    entries = sum(len(sums[int(k)]) for k in m[paying].tolist()) + int((~paying).sum())
+    if entries > MAX_BOARD_ENTRIES:
+        raise EngineTooLarge(
+            f"{where}: the exact law would hold {entries:,} (win, key) entries (up to {most} multiplier "
+            f"symbols on a paying board), above the bound {MAX_BOARD_ENTRIES:,}; "
+            "run `slotmath simulate` instead"
+        )
+    total = sum(board.weights)
+    scale = total**most
+    top = int(units.max(initial=0)) * most * max(board.values) * unit_den + int(max(sc_units, default=0))
+    if top >= INT64_SAFE:
+        raise EngineTooLarge(
+            f"{where}: a spin's win ({top:.3e} win units) does not fit int64; lower the values"
+        )
+    out: dict = {}
+    for u, k, c, mm, s in zip(
+        units.tolist(), key.tolist(), counts.tolist(), m.tolist(), sc.tolist(), strict=True
+    ):
+        extra = int(sc_units[s])
+        if u == 0 or mm == 0:
+            spread = {1: scale}
+        else:
+            lift = total ** (most - mm)
+            spread = {v: w * lift for v, w in sums[mm].items()}
+        for v, w in spread.items():
+            at2 = (u * v * unit_den + extra, k)
+            out[at2] = out.get(at2, 0) + int(c) * w
+    pairs = sorted(out)
+    wins = np.array([p[0] for p in pairs], dtype=np.int64)
+    codes = np.array([p[1] for p in pairs], dtype=np.int64)
+    return wins, codes, np.array([out[p] for p in pairs], dtype=object), scale
 
 
 def tumble_rtp(game: Game, level: int, reel_set: str = "base") -> tuple:

@@ -5,15 +5,20 @@ the engine (validating a game file imports it), played by
 from __future__ import annotations
 
 from dataclasses import dataclass
-from math import lcm
+from fractions import Fraction
+from math import gcd, lcm
 
 from slotmath.errors import GameFileError
 from slotmath.model import Game
 
-__all__ = ["TumbleSpec", "tumble_spec", "TUMBLE_KEYS", "TUMBLE_PAYS", "MAX_TUMBLES"]
+__all__ = ["TumbleSpec", "BoardMultipliers", "tumble_spec", "TUMBLE_KEYS", "TUMBLE_PAYS", "MAX_TUMBLES"]
 
 #: keys of ``options.tumble``
-TUMBLE_KEYS = ("refill", "multipliers", "free_multipliers", "reset", "triggers")
+TUMBLE_KEYS = ("refill", "multipliers", "free_multipliers", "reset", "triggers", "multiplier_symbols")
+#: keys of ``options.tumble.multiplier_symbols``
+BOARD_KEYS = ("symbol", "values", "in")
+#: the games ``options.tumble.multiplier_symbols.in`` may name
+BOARD_GAMES = ("base", "free")
 #: the values of ``pays_by`` tumbles are played on (the keys of
 #: :data:`slotmath.engine.payrule.TUMBLE_RULES`)
 TUMBLE_PAYS = ("lines", "anywhere")
@@ -26,18 +31,44 @@ MAX_TUMBLE_WIN_UNITS = 2**53
 
 
 @dataclass(frozen=True)
+class BoardMultipliers:
+    """Board multiplier symbols (``options.tumble.multiplier_symbols``):
+    ``symbol`` pays nothing and no pay removes it; each one on the board at
+    the end of a spin's tumbles carries a value drawn independently from
+    ``values`` with integer ``weights`` (reduced by their gcd); a spin whose
+    tumbles pay wins their pays x the sum of the values (x1 with none on the
+    board; scatter pays are not multiplied), on the reel sets ``reel_sets``."""
+
+    symbol: str
+    values: tuple
+    weights: tuple
+    reel_sets: tuple
+
+    def mean(self) -> Fraction:
+        """Mean value of one multiplier symbol (exact)."""
+        total = sum(self.weights)
+        return Fraction(sum(v * w for v, w in zip(self.values, self.weights, strict=True)), total)
+
+
+@dataclass(frozen=True)
 class TumbleSpec:
     """Declared tumbles: the progression of each paying evaluation (``x1,
     x2, ...``, the last repeating) in the base game and on the free games'
-    reel set ``free_reels`` (None without free games)."""
+    reel set ``free_reels`` (None without free games), and the board
+    multiplier symbols (None without)."""
 
     multipliers: tuple
     free_multipliers: tuple
     free_reels: str | None
+    board: BoardMultipliers | None = None
 
     def progression(self, reel_set: str) -> tuple:
         """The progression played on ``reel_set``."""
         return self.free_multipliers if reel_set == self.free_reels else self.multipliers
+
+    def board_on(self, reel_set: str) -> BoardMultipliers | None:
+        """The board multipliers played on ``reel_set`` (None: none)."""
+        return self.board if self.board is not None and reel_set in self.board.reel_sets else None
 
 
 def _fail(game: Game, field: str, problem: str):
@@ -59,12 +90,12 @@ def _count(n: int) -> str:
     return f"{n:,}" if n < 10**12 else f"{n:.3e}" if n < 10**300 else f"10**{len(str(n)) - 1}"
 
 
-def _check_top_win(game: Game, progression: tuple, field: str) -> None:
+def _check_top_win(game: Game, progression: tuple, field: str, board: int = 1) -> None:
     """Refuse a progression whose spin of :data:`MAX_TUMBLES` drops, each at
     the largest pay on every line (the wilds' largest multipliers; on a
     pay-anywhere game every symbol's largest pay at once) times the largest
-    multiplier, plus every scatter pay, reaches :data:`MAX_TUMBLE_WIN_UNITS`
-    win units."""
+    multiplier and the largest ``board`` multiplier, plus every scatter pay,
+    reaches :data:`MAX_TUMBLE_WIN_UNITS` win units."""
     if game.reads_paylines:
         mult = 1
         for s in game.symbols:
@@ -81,12 +112,12 @@ def _check_top_win(game: Game, progression: tuple, field: str) -> None:
         every = "pay of every symbol"
     den = lcm(*(sp.pay.denominator for sp in game.scatter_pays)) if game.scatter_pays else 1
     top_scatter = sum(sp.pay for sp in game.scatter_pays) * max(b.total_bet for b in game.bet_levels)
-    top = top_line * max(progression) * MAX_TUMBLES + top_scatter
+    top = top_line * max(progression) * board * MAX_TUMBLES + top_scatter
     if top * den >= MAX_TUMBLE_WIN_UNITS:
         _fail(
             game,
             field,
-            f"a spin of {MAX_TUMBLES} paying drops at x{_count(max(progression))} could win "
+            f"a spin of {MAX_TUMBLES} paying drops at x{_count(max(progression) * board)} could win "
             f"{_count(int(top))} coins "
             f"(the largest {every} each drop); the exact engine holds a spin's win "
             "below 2**53 win units: lower the multipliers",
@@ -119,10 +150,12 @@ def tumble_spec(game: Game) -> TumbleSpec | None:
     for pay in game.line_pays:
         if pay.anywhere:
             _fail(game, "", f"pay {pay.name!r} (any {pay.anywhere} on the line) has no cells to remove")
-    base = _progression(game, spec.get("multipliers", [1]), ".multipliers")
-    _check_top_win(game, base, ".multipliers")
     free = options.get("free_games")
     free_reels = free.get("reels", "base") if isinstance(free, dict) else None
+    board = _board(game, spec["multiplier_symbols"], free_reels) if "multiplier_symbols" in spec else None
+    top = game.reels * game.rows * max(board.values) if board else 1
+    base = _progression(game, spec.get("multipliers", [1]), ".multipliers")
+    _check_top_win(game, base, ".multipliers", top)
     if "free_multipliers" in spec:
         if free_reels is None:
             _fail(game, ".free_multipliers", "needs options.free_games")
@@ -134,7 +167,7 @@ def tumble_spec(game: Game) -> TumbleSpec | None:
                 "reel set's)",
             )
         free_prog = _progression(game, spec["free_multipliers"], ".free_multipliers")
-        _check_top_win(game, free_prog, ".free_multipliers")
+        _check_top_win(game, free_prog, ".free_multipliers", top)
     else:
         free_prog = base
     if isinstance(free, dict):
@@ -147,4 +180,58 @@ def tumble_spec(game: Game) -> TumbleSpec | None:
         for count, award in awards.items() if isinstance(awards, dict) else ():
             if isinstance(award, dict) and "reels" in award:
                 _fail(game, "", f"options.free_games.awards.{count}.reels is not computed with tumbles")
-    return TumbleSpec(base, free_prog, free_reels if free_reels != "base" else None)
+    return TumbleSpec(base, free_prog, free_reels if free_reels != "base" else None, board)
+
+
+def _board(game: Game, value, free_reels: str | None) -> BoardMultipliers:
+    """Validate ``options.tumble.multiplier_symbols`` (``{symbol, values:
+    [{value, weight}, ...], in: [base, free]}``)."""
+    field = ".multiplier_symbols"
+    if not isinstance(value, dict):
+        _fail(game, field, "must be a mapping {symbol, values: [{value, weight}, ...], in: [base, free]}")
+    for key in value:
+        if key not in BOARD_KEYS:
+            _fail(game, f"{field}.{key}", f"unknown key (allowed: {', '.join(BOARD_KEYS)})")
+    symbol = value.get("symbol")
+    if symbol not in game.symbol_index:
+        _fail(game, f"{field}.symbol", f"unknown symbol {symbol!r} (declare it under symbols)")
+    sym = game.symbols[game.symbol_index[symbol]]
+    if sym.wild or sym.kind == "scatter":
+        _fail(game, f"{field}.symbol", f"{symbol} is a {sym.kind}; a multiplier symbol pays nothing")
+    if any(symbol in pos for lp in game.line_pays for pos in lp.positions):
+        _fail(game, f"{field}.symbol", f"{symbol} has a pay; a multiplier symbol pays nothing")
+    if any(sp.symbol == symbol for sp in game.scatter_pays):
+        _fail(game, f"{field}.symbol", f"{symbol} has a scatter pay; a multiplier symbol pays nothing")
+    rows = value.get("values")
+    if not isinstance(rows, list) or not rows:
+        _fail(
+            game,
+            f"{field}.values",
+            "must be a non-empty list of {value, weight}, e.g. [{value: 2, weight: 5}]",
+        )
+    values, weights = [], []
+    for i, row in enumerate(rows):
+        if not isinstance(row, dict) or set(row) != {"value", "weight"}:
+            _fail(game, f"{field}.values[{i}]", f"must be a mapping {{value, weight}}, got {row!r}")
+        for key in ("value", "weight"):
+            x = row[key]
+            if isinstance(x, bool) or not isinstance(x, int) or x < 1:
+                _fail(game, f"{field}.values[{i}].{key}", f"must be a positive whole number, got {x!r}")
+        if row["value"] in values:
+            _fail(game, f"{field}.values[{i}].value", f"value {row['value']} is listed twice")
+        values.append(row["value"])
+        weights.append(row["weight"])
+    where = value.get("in", list(BOARD_GAMES))
+    if not isinstance(where, list) or not where or any(w not in BOARD_GAMES for w in where):
+        _fail(game, f"{field}.in", f"must be a non-empty list of {' and '.join(BOARD_GAMES)}, got {where!r}")
+    if "free" in where and free_reels is None:
+        _fail(game, f"{field}.in", "names free but the game declares no options.free_games")
+    if len(set(where)) == 1 and free_reels == "base":
+        _fail(
+            game,
+            f"{field}.in",
+            "needs options.free_games.reels to name a reel set of its own (multipliers are per reel set)",
+        )
+    reel_sets = tuple({"base": "base", "free": free_reels}[w] for w in where)
+    g = gcd(*weights)
+    return BoardMultipliers(symbol, tuple(values), tuple(w // g for w in weights), reel_sets)

@@ -3,7 +3,8 @@ or pay-anywhere pays).
 
 One round: draw the base stops (:func:`slotmath.montecarlo.linesim.draw_stops`),
 play the tumble sequence to its end (:func:`slotmath.engine.tumble.tumble_units`,
-the exact enumeration's own step), pay the first drop's scatters and, when
+the exact enumeration's own step), multiply a paying sequence by the
+board multiplier symbols' drawn values, pay the first drop's scatters and, when
 ``options.free_games`` is declared, play the free games its scatter count
 awards one by one on the free reel set (its progression, its retriggers,
 at most ``max_games``), times the free games' multiplier.  Parts
@@ -20,6 +21,7 @@ import numpy as np
 
 from slotmath.engine.lines import line_outcomes
 from slotmath.engine.tumble import drop_window, tumble_args, tumble_units
+from slotmath.engine.tumble_spec import tumble_spec
 from slotmath.model import Game
 from slotmath.montecarlo.anywheresim import anywhere_args
 from slotmath.montecarlo.linesim import (
@@ -30,6 +32,7 @@ from slotmath.montecarlo.linesim import (
     part_names,
     scatter_args,
     scatter_win,
+    weighted_index,
 )
 from slotmath.montecarlo.run import RoundSampler
 
@@ -38,12 +41,15 @@ __all__ = ["tumble_sampler", "tumble_kernel"]
 
 @nb.njit(cache=True, inline="always")
 def _tumble_spin(rng, stop, window, ptr, removed, side, scatter_part, need, events):
-    """One spin (draw, tumbles, scatters) of a reel set ``side`` = (draw,
-    tumble, scatter arrays, trigger counts, total bet): (pay win, scatter
+    """One spin (draw, tumbles, board multipliers, scatters) of a reel set
+    ``side`` = (draw, tumble, scatter arrays, trigger counts, total bet,
+    board multipliers' (cumulative weights, values)): (pay win, scatter
     win) [x total bet] and the first drop's trigger count (0 unless every
     reel with ``need`` set shows the symbol); the first drop's pays and
-    scatter pays are counted in ``events``."""
-    draw, tumble, scatter_arrays, trig, total_bet = side
+    scatter pays are counted in ``events``.  A paying spin's pays are
+    multiplied by the sum of one drawn value per multiplier symbol
+    (``dims[3]``) on its final board (x1 with none)."""
+    draw, tumble, scatter_arrays, trig, total_bet, board = side
     bound, use_table, table, cum, n_draw = draw
     strip, n_stops, dims, line_pays, count_pays, mults = tumble
     sc_count, sc_pay, sc_event = scatter_arrays
@@ -52,6 +58,13 @@ def _tumble_spin(rng, stop, window, ptr, removed, side, scatter_part, need, even
     scatter = scatter_win(stop, sc_count, sc_pay, sc_event, events) if scatter_part else 0.0
     drop_window(stop, window, ptr, strip, n_stops, dims[1])
     units, _ = tumble_units(window, ptr, strip, n_stops, dims, line_pays, count_pays, mults, removed, events)
+    if units > 0 and dims[3] >= 0:  # each multiplier symbol on the final board: a drawn value
+        board_cum, board_values = board
+        total = 0
+        for c in range(window.shape[0]):
+            if window[c] == dims[3]:
+                total += board_values[weighted_index(rng, board_cum, board_cum.shape[0])]
+        units *= max(total, 1)
     return units / total_bet, scatter, count
 
 
@@ -121,7 +134,12 @@ def _side(game: Game, level: int, reel_set: str, symbol: str | None, names: list
         for r, w in enumerate(reel_windows(game, reel_set)):
             trig[r, : len(w)] = (w == game.symbol_index[symbol]).sum(axis=1)
     total_bet = np.int64(game.bet(level).total_bet)
-    return draw, tumble, scatter, trig, total_bet
+    spec = tumble_spec(game).board_on(reel_set)
+    board = (
+        np.cumsum(np.array(spec.weights if spec else [1], dtype=np.int64)),
+        np.array(spec.values if spec else [1], dtype=np.int64),
+    )
+    return draw, tumble, scatter, trig, total_bet, board
 
 
 def tumble_sampler(game: Game, level: int) -> RoundSampler:

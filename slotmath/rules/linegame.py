@@ -754,7 +754,8 @@ def symbols_read(game: Game) -> dict:
     """``{reel set: symbols the rules read on it}`` for the reel sets a spin
     is paid on: the base set and the free games' set.  Every spin reads the
     symbols of the pay table (line pays and their groups, scatter pays),
-    the wilds and the blanks; the base set also every symbol a feature's
+    the wilds and the blanks, and the board multiplier symbol of the games
+    it names (``options.tumble.multiplier_symbols.in``); the base set also every symbol a feature's
     declaration names (its trigger, its coins, ...); the free games' set the
     symbols the free games and the drawn multipliers name (retriggers,
     expanding and sticky wilds) and, with ``in_free_games``, the
@@ -766,10 +767,18 @@ def symbols_read(game: Game) -> dict:
         paid |= {pay.anywhere} if pay.anywhere else set()
     paid |= {p.symbol for p in game.scatter_pays}
     options = game.options if isinstance(game.options, dict) else {}
-    out = {"base": paid | named_symbols(game, options)}
+    tumble = options.get("tumble")
+    board = tumble.get("multiplier_symbols") if isinstance(tumble, dict) else None
+    board = board if isinstance(board, dict) else {}
+    games_in = board.get("in", ["base", "free"])
+    games_in = games_in if isinstance(games_in, list) else []
+    on = {g: named_symbols(game, board.get("symbol")) if g in games_in else set() for g in ("base", "free")}
+    out = {
+        "base": paid | named_symbols(game, {k: v for k, v in options.items() if k != "tumble"}) | on["base"]
+    }
     free = options.get("free_games")
     if isinstance(free, dict) and isinstance(free.get("reels"), str) and free["reels"] != "base":
-        drawn = named_symbols(game, options.get("wild_multipliers"))
+        drawn = named_symbols(game, options.get("wild_multipliers")) | on["free"]
         held = options.get("hold_and_spin")
         if isinstance(held, dict) and held.get("in_free_games") is True:
             drawn |= named_symbols(game, held)
