@@ -498,12 +498,14 @@ def test_sampler_plays_the_trigger_counts_multiplier_and_reel_condition(tmp_path
     assert abs(triggers / n - p) < 4 * (p * (1 - p) / n) ** 0.5, (triggers / n, p)
 
 
-def test_anywhere_tumble_game_conforms_to_the_rules_contract():
+@pytest.mark.parametrize("path", [ANYWHERE, TEST_DATA / "tumble_bomb" / "game.yaml"], ids=["plain", "board"])
+def test_anywhere_tumble_game_conforms_to_the_rules_contract(path):
     """Every conformance check of the rules (components, figures, levels,
-    events, the round sampler against the exact figures) on tumble_anywhere."""
+    events, the round sampler against the exact figures) on tumble_anywhere
+    and on tumble_bomb (its board multipliers)."""
     from slotmath.rules.registry import rules_for
     from slotmath.testing.conformance import rules_checks
 
-    game = load_game(ANYWHERE)
+    game = load_game(path)
     for _, check in rules_checks(rules_for(game), game, rounds=20_000):
         check()

@@ -296,10 +296,22 @@ class Tumbles(PayRule):
             f"Tumbles (strip refill): {self.removed} are removed, the reels fall and refill from "
             f"the strip above the window until nothing pays; tumble k pays x the k-th of {prog}"
             + (f" (free games: {free})" if free else "")
+            + (board_note(spec.board) if spec and spec.board else "")
             + ". Exact: every stop vector of the cycle played to its end (integer counts). The combination "
             f"table is the first drop's; the {self.channel} component and the distribution are the whole "
             "sequence's."
         ]
+
+
+def board_note(board) -> str:
+    """The notes' sentence on board multiplier symbols."""
+    table = ", ".join(f"x{v} weight {w}" for v, w in zip(board.values, board.weights, strict=True))
+    games = " and ".join(board.reel_sets)
+    return (
+        f". Board multipliers on reel sets {games}: each {board.symbol} on a paying spin's final board "
+        f"draws a value ({table}; mean {float(board.mean()):g}) and the tumble pays are multiplied "
+        "by their sum (x1 with none; scatter pays are not)"
+    )
 
 
 class LineTumbles(Tumbles, LinePays):
