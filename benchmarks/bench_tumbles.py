@@ -123,13 +123,27 @@ def main() -> None:
     anywhere_part(args.repeat)
 
 
-def candy_tumbles(stops: int | None, folder: Path):
+#: the board multiplier table of :func:`board_part` (values and weights in the style of the common 6x5 games)
+BOARD_VALUES = [2, 3, 4, 5, 6, 8, 10, 12, 15, 20, 25, 50, 100, 250, 500]
+BOARD_WEIGHTS = [300, 200, 150, 100, 80, 60, 40, 30, 20, 10, 8, 5, 2, 1, 1]
+
+
+def candy_tumbles(stops: int | None, folder: Path, board: bool = False):
     """candy_anywhere with tumbles x1-x2-x3-x5, its base strips cut to their
-    first ``stops`` stops (None: whole) and no free games."""
+    first ``stops`` stops (None: whole) and no free games; with ``board`` a
+    BOMB multiplier symbol (:data:`BOARD_VALUES`) on every strip's stop 3
+    and every 15th stop after it."""
     raw = yaml.safe_load(CANDY.read_text())
     raw["reels"] = {"base": [s[:stops] for s in raw["reels"]["base"]]}
     raw["options"] = {"tumble": {"multipliers": [1, 2, 3, 5]}}
-    path = folder / f"candy{stops}" / "game.yaml"
+    if board:
+        raw["symbols"].append({"name": "BOMB"})
+        for strip in raw["reels"]["base"]:
+            for at in range(3, len(strip), 15):
+                strip[at] = "BOMB"
+        table = [{"value": v, "weight": w} for v, w in zip(BOARD_VALUES, BOARD_WEIGHTS, strict=True)]
+        raw["options"]["tumble"]["multiplier_symbols"] = {"symbol": "BOMB", "values": table, "in": ["base"]}
+    path = folder / f"candy{stops}{'b' if board else ''}" / "game.yaml"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(yaml.safe_dump(raw, sort_keys=False))
     return load_game(path)
@@ -155,6 +169,40 @@ def anywhere_part(repeat: int) -> None:
     c = time.process_time()
     sampler.kernel(np.random.default_rng(2), n, *sampler.args)
     print(f"  sampler (78-stop strips): {n / (time.process_time() - c) / 1e6:.2f} M rounds/s per core")
+    board_part(repeat, folder)
+
+
+def board_part(repeat: int, folder: Path) -> None:
+    """Board multipliers (a BOMB on the strips, :data:`BOARD_VALUES`): the
+    exact law's time (the enumeration keyed by the BOMBs on the final board,
+    then the mix with the convolutions of the value table,
+    :func:`slotmath.engine.tumble.board_mix`), its entries, and the
+    sampler's rounds per second on the full strips."""
+    from slotmath.engine.tumble_spec import tumble_spec
+    from slotmath.rules.linegame import round_sampler
+
+    for n in (10, 12):
+        g = candy_tumbles(n, folder, board=True)
+        wall, cpu, law = timed(lambda g=g: enumerated_tumbles(g, 1), repeat)
+        wins, _, counts, unit_den, total_bet, cycle = law
+        rtp = sum(int(w) * int(c) for w, c in zip(wins.tolist(), counts.tolist(), strict=True))
+        rtp = Fraction(rtp, unit_den * total_bet * cycle)
+        plain = candy_tumbles(n, folder)
+        _, cpu0, _ = timed(lambda g=plain: enumerated_tumbles(g, 1), repeat)
+        print(
+            f"candy_anywhere tumbles + BOMB (mean x{float(tumble_spec(g).board.mean()):.4g}), strips of {n}: "
+            f"{len(wins):,} (win, key) entries, CPU {cpu:.2f} s (without the BOMB: {cpu0:.2f} s), "
+            f"RTP {float(rtp):.6f} (exact; cycle x {cycle.bit_length()} bits)"
+        )
+    sampler = round_sampler(candy_tumbles(None, folder, board=True), 1)
+    sampler.kernel(np.random.default_rng(1), 1000, *sampler.args)
+    n = 1_000_000
+    c = time.process_time()
+    sampler.kernel(np.random.default_rng(2), n, *sampler.args)
+    print(
+        f"  sampler with the BOMB (78-stop strips): {n / (time.process_time() - c) / 1e6:.2f} M rounds/s "
+        "per core"
+    )
 
 
 if __name__ == "__main__":
