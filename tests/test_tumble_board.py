@@ -11,7 +11,7 @@ from math import prod
 
 import pytest
 import yaml
-from test_tumble import anywhere_drop, brute_spin, kernel_spin, renewal_rtp, total_bet_of
+from test_tumble import TINY, anywhere_drop, brute_spin, kernel_spin, line_drop, renewal_rtp, total_bet_of
 
 from slotmath.engine.payrule import pay_rule
 from slotmath.io.gamefile import GameFileError, load_game
@@ -28,10 +28,11 @@ def _raw():
     return yaml.safe_load(BOMB.read_text())
 
 
-def board_law(raw, reel_set):
+def board_law(raw, reel_set, drop=anywhere_drop):
     """{(win [coins], first-drop SCATTER count): probability}: every stop
-    vector played to its end in plain Python, then every draw of one value
-    per BOMB on the final board (the declared weights, not reduced)."""
+    vector played to its end in plain Python (each drop paid and cleared by
+    ``drop``), then every draw of one value per BOMB on the final board (the
+    declared weights, not reduced)."""
     table = [(v["value"], v["weight"]) for v in raw["options"]["tumble"]["multiplier_symbols"]["values"]]
     total = sum(w for _, w in table)
     strips = raw["reels"][reel_set]
@@ -40,7 +41,7 @@ def board_law(raw, reel_set):
     out: dict = {}
     for stops in product(*(range(len(s)) for s in strips)):
         trace: list = []
-        coins, n = brute_spin(raw, reel_set, stops, PROGRESSION[reel_set], trace, anywhere_drop)
+        coins, n = brute_spin(raw, reel_set, stops, PROGRESSION[reel_set], trace, drop)
         m = sum(col.count("BOMB") for col in trace[-1])  # trace[-1]: the final board
         scatter = 2 * bet if n >= 3 else 0
         draws = product(table, repeat=m) if coins and m else [((1, 1),)]
@@ -62,11 +63,28 @@ def _engine_law(game, reel_set):
     return out
 
 
+def lines_variant(tmp_path):
+    """tests/data/tumble_tiny (lines on the three rows, WILD substitutes
+    all) on tumble_bomb's strips and with its BOMB declaration."""
+    raw, bomb = yaml.safe_load(TINY.read_text()), _raw()
+    raw["symbols"].append({"name": "BOMB"})
+    raw["reels"] = bomb["reels"]
+    raw["options"]["tumble"]["multiplier_symbols"] = bomb["options"]["tumble"]["multiplier_symbols"]
+    path = tmp_path / "game.yaml"
+    path.write_text(yaml.safe_dump(raw))
+    return path
+
+
 @pytest.mark.parametrize("reel_set", ["base", "free"])
-def test_joint_law_matches_brute_force(reel_set):
-    """The engine's (win, SCATTER count) law equals the brute force's, entry by entry."""
-    game = load_game(BOMB)
-    assert _engine_law(game, reel_set) == board_law(_raw(), reel_set)
+@pytest.mark.parametrize(
+    ("make", "drop"), [(lambda _: BOMB, anywhere_drop), (lines_variant, line_drop)], ids=["anywhere", "lines"]
+)
+def test_joint_law_matches_brute_force(tmp_path, make, drop, reel_set):
+    """The engine's (win, SCATTER count) law equals the brute force's, entry
+    by entry, on the pay-anywhere game and on a line game."""
+    path = make(tmp_path)
+    game = load_game(path)
+    assert _engine_law(game, reel_set) == board_law(yaml.safe_load(path.read_text()), reel_set, drop)
 
 
 def test_round_rtp_and_spin_law_match_brute_force():
