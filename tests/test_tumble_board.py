@@ -164,8 +164,8 @@ def _decl(raw):
     [
         (lambda r: _decl(r).update(symbol="BOOM"), "multiplier_symbols.symbol", "unknown symbol"),
         (lambda r: _decl(r).update(symbol="C"), "multiplier_symbols.symbol", "has a pay"),
-        (lambda r: _decl(r).update(symbol="WILD"), "multiplier_symbols.symbol", "pays nothing"),
-        (lambda r: _decl(r).update(symbol="SCATTER"), "multiplier_symbols.symbol", "pays nothing"),
+        (lambda r: _decl(r).update(symbol="WILD"), "multiplier_symbols.symbol", "regular symbol"),
+        (lambda r: _decl(r).update(symbol="SCATTER"), "multiplier_symbols.symbol", "regular symbol"),
         (lambda r: _decl(r).update(values=[]), "multiplier_symbols.values", "non-empty list"),
         (lambda r: _decl(r)["values"][1].update(weight=0), "values[1].weight", "positive whole"),
         (lambda r: _decl(r)["values"][0].update(weight=1.5), "values[0].weight", "positive whole"),
@@ -175,7 +175,7 @@ def _decl(raw):
         (lambda r: _decl(r).update(colour=1), "multiplier_symbols.colour", "unknown key"),
         (lambda r: _decl(r).update({"in": ["bonus"]}), "multiplier_symbols.in", "base and free"),
         (lambda r: r["options"]["tumble"].update(multiplier_symbols=3), "multiplier_symbols", "mapping"),
-        (lambda r: _decl(r)["values"][0].update(value=10**15), "options.tumble.multipliers", "2**53"),
+        (lambda r: _decl(r)["values"][0].update(value=10**15), "multiplier_symbols.values", "board values"),
         (lambda r: _decl(r).update({"in": ["base"]}), "reels.free", "'BOMB'"),
     ],
 )

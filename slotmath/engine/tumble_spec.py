@@ -94,7 +94,7 @@ def _check_top_win(game: Game, progression: tuple, field: str, board: int = 1) -
     """Refuse a progression whose spin of :data:`MAX_TUMBLES` drops, each at
     the largest pay on every line (the wilds' largest multipliers; on a
     pay-anywhere game every symbol's largest pay at once) times the largest
-    multiplier and the largest ``board`` multiplier, plus every scatter pay,
+    multiplier and ``board`` (every cell at the largest value), plus every scatter pay,
     reaches :data:`MAX_TUMBLE_WIN_UNITS` win units."""
     if game.reads_paylines:
         mult = 1
@@ -120,7 +120,7 @@ def _check_top_win(game: Game, progression: tuple, field: str, board: int = 1) -
             f"a spin of {MAX_TUMBLES} paying drops at x{_count(max(progression) * board)} could win "
             f"{_count(int(top))} coins "
             f"(the largest {every} each drop); the exact engine holds a spin's win "
-            "below 2**53 win units: lower the multipliers",
+            "below 2**53 win units: lower the multipliers" + (" or the board values" if board > 1 else ""),
         )
 
 
@@ -155,7 +155,8 @@ def tumble_spec(game: Game) -> TumbleSpec | None:
     board = _board(game, spec["multiplier_symbols"], free_reels) if "multiplier_symbols" in spec else None
     top = game.reels * game.rows * max(board.values) if board else 1
     base = _progression(game, spec.get("multipliers", [1]), ".multipliers")
-    _check_top_win(game, base, ".multipliers", top)
+    _check_top_win(game, base, ".multipliers")
+    _check_top_win(game, base, ".multiplier_symbols.values", top)
     if "free_multipliers" in spec:
         if free_reels is None:
             _fail(game, ".free_multipliers", "needs options.free_games")
@@ -167,7 +168,8 @@ def tumble_spec(game: Game) -> TumbleSpec | None:
                 "reel set's)",
             )
         free_prog = _progression(game, spec["free_multipliers"], ".free_multipliers")
-        _check_top_win(game, free_prog, ".free_multipliers", top)
+        _check_top_win(game, free_prog, ".free_multipliers")
+        _check_top_win(game, free_prog, ".multiplier_symbols.values", top)
     else:
         free_prog = base
     if isinstance(free, dict):
@@ -196,8 +198,8 @@ def _board(game: Game, value, free_reels: str | None) -> BoardMultipliers:
     if symbol not in game.symbol_index:
         _fail(game, f"{field}.symbol", f"unknown symbol {symbol!r} (declare it under symbols)")
     sym = game.symbols[game.symbol_index[symbol]]
-    if sym.wild or sym.kind == "scatter":
-        _fail(game, f"{field}.symbol", f"{symbol} is a {sym.kind}; a multiplier symbol pays nothing")
+    if sym.wild or sym.kind != "regular":
+        _fail(game, f"{field}.symbol", f"{symbol} is a {sym.kind}; a multiplier symbol is a regular symbol")
     if any(symbol in pos for lp in game.line_pays for pos in lp.positions):
         _fail(game, f"{field}.symbol", f"{symbol} has a pay; a multiplier symbol pays nothing")
     if any(sp.symbol == symbol for sp in game.scatter_pays):

@@ -604,6 +604,28 @@ def build_tumbles(case) -> None:
         opt("free_games.reels", "base"),
     )
     tumble("tumble_with_nudge", {"multipliers": [1, 2]}, "options.tumble", opt("free_games.nudge", "W"))
+    board = {"symbol": "M", "values": [{"value": 2, "weight": 3}], "in": ["base"]}
+
+    def add_m(d):
+        d["symbols"].append({"name": "M"})
+
+    for cid, change, field in (
+        ("tumble_board_unknown_symbol", {"symbol": "BOMB"}, "options.tumble.multiplier_symbols.symbol"),
+        ("tumble_board_paying_symbol", {"symbol": "A"}, "options.tumble.multiplier_symbols.symbol"),
+        ("tumble_board_blank_symbol", {"symbol": "X"}, "options.tumble.multiplier_symbols.symbol"),
+        (
+            "tumble_board_weight_zero",
+            {"values": [{"value": 2, "weight": 0}]},
+            "options.tumble.multiplier_symbols.values[0].weight",
+        ),
+        (
+            "tumble_board_value_2_63",
+            {"values": [{"value": 2**63, "weight": 1}]},
+            "options.tumble.multiplier_symbols.values",
+        ),
+        ("tumble_board_in_bonus", {"in": ["bonus"]}, "options.tumble.multiplier_symbols.in"),
+    ):
+        tumble(cid, {"multiplier_symbols": {**board, **change}}, field, add_m)
 
 
 #: a valid 3x3 tumble game (tests/data/tumble_tiny without its free games)
