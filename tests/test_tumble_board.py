@@ -146,6 +146,18 @@ def test_hand_worked_example():
     assert kernel_spin(load_game(BOMB), (0, 5, 1)) == (3, 1)
 
 
+def test_without_free_games_in_defaults_to_the_base_game(tmp_path):
+    """No free games and no ``in``: the base game plays the multipliers (its law against the brute force)."""
+
+    def change(raw):
+        del raw["options"]["free_games"], raw["options"]["tumble"]["free_multipliers"], _decl(raw)["in"]
+        del raw["reels"]["free"]
+
+    path = _board_with(tmp_path, change)
+    game = load_game(path)
+    assert _engine_law(game, "base") == board_law(yaml.safe_load(path.read_text()), "base")
+
+
 # ------------------------------------------------------------ refusals
 def _board_with(tmp_path, change):
     raw = _raw()

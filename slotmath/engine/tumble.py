@@ -34,7 +34,11 @@ units [1/unit_den coins] (and of its key, the first drop's trigger counts:
 :func:`slotmath.engine.joint.key_codes`).  Its cost is estimated first
 (:func:`tumble_cost`: stop vectors x the mean evaluations per spin measured
 on a sample x the steps of one evaluation) and refused above
-:data:`MAX_TUMBLE_SECONDS` of one core.
+:data:`MAX_TUMBLE_SECONDS` of one core.  Board multiplier symbols
+(``options.tumble.multiplier_symbols``) key each stop vector also by its
+scatter code and the multiplier symbols M on its final board; :func:`board_mix`
+then spreads each paying entry over the law of the sum of M values
+(:func:`board_sums`), in integer weights over the cycle x (total weight)**max M.
 """
 
 from __future__ import annotations

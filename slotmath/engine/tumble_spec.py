@@ -223,7 +223,7 @@ def _board(game: Game, value, free_reels: str | None) -> BoardMultipliers:
             _fail(game, f"{field}.values[{i}].value", f"value {row['value']} is listed twice")
         values.append(row["value"])
         weights.append(row["weight"])
-    where = value.get("in", list(BOARD_GAMES))
+    where = value.get("in", ["base"] + (["free"] if free_reels is not None else []))
     if not isinstance(where, list) or not where or any(w not in BOARD_GAMES for w in where):
         _fail(game, f"{field}.in", f"must be a non-empty list of {' and '.join(BOARD_GAMES)}, got {where!r}")
     if "free" in where and free_reels is None:
