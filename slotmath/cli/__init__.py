@@ -10,7 +10,6 @@ from __future__ import annotations
 import argparse
 import importlib
 import importlib.util
-import json
 import os
 import signal
 import sys
@@ -20,6 +19,7 @@ from slotmath.errors import InputError, UsageError
 from slotmath.io.arguments import game_and_level, positive_int, spin_count
 from slotmath.io.files import ALLOW_OUTSIDE_ENV
 from slotmath.io.gamefile import load_game
+from slotmath.io.jsontext import json_text
 from slotmath.io.terminal import terminal_text
 
 EXIT_INPUT = 2
@@ -66,7 +66,7 @@ def _par_modes(game, level, args) -> int:
     results = all_modes_par(game, level) if args.all_modes else {args.mode: mode_par(game, args.mode, level)}
     if args.json:
         out = {name: r.to_dict() for name, r in results.items()}
-        print(json.dumps({"game": game.name, "modes": out} if args.all_modes else out[args.mode]))
+        print(json_text({"game": game.name, "modes": out} if args.all_modes else out[args.mode]))
     else:
         print(terminal_text("\n\n".join(r.text() for r in results.values()), lines=True))
     return 0
@@ -103,7 +103,7 @@ def cmd_simulate(args) -> int:
     for note in notes:
         if issubclass(note.category, UserWarning):
             print(f"slotmath: note: {terminal_text(str(note.message))}", file=sys.stderr)
-    print(json.dumps(result.to_dict()) if args.json else terminal_text(result.text(), lines=True))
+    print(json_text(result.to_dict()) if args.json else terminal_text(result.text(), lines=True))
     run = result if args.mode is None else result.result  # a mode's: the run of its round
     return 130 if getattr(run, "partial", False) else 0
 

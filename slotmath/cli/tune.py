@@ -8,6 +8,7 @@ import argparse
 from fractions import Fraction
 
 from slotmath.io.gamefile import load_game
+from slotmath.io.jsontext import json_text
 from slotmath.io.terminal import terminal_text
 from slotmath.model import Game
 from slotmath.tuning.reelspace import Bounds, BoundsError
@@ -412,8 +413,6 @@ def _message(exc: Exception) -> str:
 
 
 def cmd_tune(args) -> int:
-    import json
-
     from slotmath.io.arguments import UsageError
 
     game = load_game(args.game)
@@ -444,7 +443,7 @@ def cmd_tune(args) -> int:
     if args.json:
         out = result_json(res)
         out["written"] = str(written) if written else None
-        print(json.dumps(out, default=float))
+        print(json_text(out))
     else:
         print(terminal_text(res.text(), lines=True))  # names from the game file shown escaped
         if args.out:
@@ -457,8 +456,6 @@ def cmd_tune(args) -> int:
 
 
 def cmd_sensitivities(args) -> int:
-    import json
-
     from slotmath.io.arguments import UsageError, game_and_level
     from slotmath.tuning.sensitivity import format_sensitivities, sensitivities
 
@@ -470,7 +467,7 @@ def cmd_sensitivities(args) -> int:
         raise UsageError(_message(exc)) from None
     if args.json:
         print(
-            json.dumps(
+            json_text(
                 {
                     "game": game.name,
                     "bet": level,
