@@ -619,6 +619,13 @@ def _free_games(rd: Reader, spec) -> FreeGamesSpec:
         rd.check(
             reach_problem(rd.game, symbol, [(f"{w}.awards.{c}", c) for c in awards], w, "the free games")
         )
+    if again:  # retriggers are played on the free reels (each count's set when it has one)
+        at = f"{w}.retrigger_awards"
+        found = [
+            reach_problem(rd.game, symbol, [(f"{at}.{c}", c) for c in again], w, "the retrigger", rs, at)
+            for rs in dict.fromkeys([reels, *(sets or {}).values()])
+        ]
+        rd.check(None if None in found else found[0])
     if cap is not None:
         most = max(g for _, g in list(awards.values()) + list((again or {}).values()) + [(0, 0)])
         rd.check(games_problem(cap, most, rd.game.reels * rd.game.rows, sticky is not None), f"{w}.max_games")

@@ -46,14 +46,20 @@ def on_reels(game: Game, symbol: str, reel_sets: Iterable[str] | None = None) ->
     return any(most_on_reel(s, 1, frozenset([symbol])) for r in sets for s in game.strips(r))
 
 
-def reach_problem(game: Game, symbol: str, counts, where: str, what: str, reel_set: str = "base"):
+def reach_problem(
+    game: Game, symbol: str, counts, where: str, what: str, reel_set: str = "base", symbol_field: str = ""
+):
     """``(field, problem)`` when the feature ``what`` declared at ``where``
     can never start: ``symbol`` on no reel of ``reel_set`` (field
-    ``{where}.symbol``), or a count (``counts``: (field, count) pairs) above
-    the most one window shows; None when every count can start it."""
+    ``symbol_field``, default ``{where}.symbol``), or a count (``counts``:
+    (field, count) pairs) above the most one window shows; None when every
+    count can start it."""
     most = most_in_window(game, symbol, reel_set)
     if most == 0:
-        return f"{where}.symbol", f"{symbol!r} is on no reel of reel set {reel_set!r}: {what} can never start"
+        return (
+            symbol_field or f"{where}.symbol",
+            f"{symbol!r} is on no reel of reel set {reel_set!r}: {what} can never start",
+        )
     for at, c in counts:
         if c > most:
             return at, (
