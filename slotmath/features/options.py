@@ -576,6 +576,19 @@ def _free_games(rd: Reader, spec) -> FreeGamesSpec:
     rd.mapping(spec, w, FREE_GAMES_KEYS, ("symbol", "reels"))
     symbol = rd.symbol(spec["symbol"], f"{w}.symbol")
     reels = rd.reel_set(spec["reels"], f"{w}.reels")
+    held = rd.game.options.get("hold_and_spin")
+    if (
+        reels != "base"
+        and isinstance(held, dict)
+        and held.get("reels") == reels
+        and not held.get("in_free_games")
+    ):
+        # its coins would show in free games and never pay (the hold-and-spin is not played there)
+        rd.fail(
+            f"{w}.reels",
+            f"reel set {reels!r} is the hold-and-spin's respin set (options.hold_and_spin.reels), and the "
+            "hold-and-spin is not played in free games: give the free games a reel set of their own",
+        )
     mult = rd.amount(spec.get("multiplier", 1), f"{w}.multiplier", positive=True)
     awards = _games_awards(rd, spec["awards"], f"{w}.awards", by_count=True) if "awards" in spec else {}
     own = {

@@ -161,6 +161,12 @@ def build_features(case) -> None:
     no_coin["pays"].append({"symbol": "B", "count": 3, "pay": 2})
     no_coin["options"]["hold_and_spin"]["reels"] = "respin"
     feature("hs_respin_set_without_coin", replaced(no_coin), "options.hold_and_spin.reels")
+    shared = hold_and_spin_game(3, 3)  # the free games played on the hold-and-spin's respin set
+    shared["symbols"].append({"name": "S", "kind": "scatter"})
+    shared["reels"] = {"base": [["COIN", "A", "S", "B", "A"]] * 3, "respin": [["COIN", "S", "A", "B"]] * 3}
+    shared["options"]["hold_and_spin"]["reels"] = "respin"
+    shared["options"]["free_games"] = {"symbol": "S", "reels": "respin", "awards": {3: {"games": 2}}}
+    feature("fg_reels_are_the_respin_set", replaced(shared), "options.free_games.reels")
     feature(
         "fg_second_award_unreachable",
         edits(
