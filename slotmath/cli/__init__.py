@@ -29,6 +29,8 @@ ALLOW_OUTSIDE = "--allow-outside"
 
 
 def cmd_validate(args) -> int:
+    from slotmath.features.reach import dead_pays
+
     game = load_game(args.game)
     cycle = game.cycle()
     print(
@@ -40,6 +42,8 @@ def cmd_validate(args) -> int:
             f"; mode {terminal_text(m.name)} costs {float(m.cost):g} x total bet" for m in game.modes.values()
         )
     )
+    for dead in dead_pays(game):  # a listed pay no spin can win: the game stays valid
+        print(f"slotmath: warning: {terminal_text(game.source)}: {terminal_text(dead)}", file=sys.stderr)
     return 0
 
 

@@ -67,3 +67,25 @@ def reach_problem(
                 f"can never start on {c}"
             )
     return None
+
+
+def dead_pays(game: Game) -> list:
+    """``"pays[i]: NAME can never hit: ..."`` for each line or ways pay that
+    needs, on some reel, a symbol (or a wild substituting for it) that no
+    reel set shows on that reel (stops of weight 0 never show); empty for
+    pays by count anywhere."""
+    if game.pays_by == "anywhere":
+        return []
+    wilds = [s for s in game.symbols if s.wild is not None]
+    sets = list(game.reel_sets)
+    out = []
+    for i, pay in enumerate(game.line_pays):
+        for r, allowed in enumerate(pay.positions):
+            names = set(allowed) | {w.name for w in wilds if w.wild.substitutes & allowed}
+            if not any(most_on_reel(game.strips(rs)[r], 1, frozenset(names)) for rs in sets):
+                out.append(
+                    f"pays[{i}]: {pay.name} can never hit: {' or '.join(sorted(names))} is on reel {r + 1} "
+                    f"of no reel set ({', '.join(sets)})"
+                )
+                break
+    return out

@@ -158,13 +158,14 @@ def _analyse_lines(game: Game, level: int, reel_set: str) -> ParResult:
     (:func:`slotmath.engine.payrule.pay_rule`; drawn wild multipliers
     already written in)."""
     from slotmath.engine.payrule import pay_rule
+    from slotmath.features.reach import dead_pays
 
     rule = pay_rule(game)
     table = rule.combination_table(game, level, reel_set)
     lines_rtp, per_line = rule.channel_rtp(game, level, reel_set)
     features = round_features(game, level) if reel_set == "base" else []
     cap = round_cap(game) if reel_set == "base" else None
-    notes = rule.notes(game)
+    notes = [*rule.notes(game), *(f"Warning: {d}." for d in dead_pays(game))]
     if not features:
         dist = rule.distribution(game, level, reel_set)
         result = _par_result(
