@@ -117,7 +117,7 @@ def _read(game: Game) -> HoldAndSpinSpec:
     cells = game.reels * game.rows
     trigger = rd.number(spec["trigger"], f"{w}.trigger", integer=True, positive=True)
     if trigger > cells:
-        rd.fail(f"{w}.trigger", f"{trigger} coins do not fit the {game.rows}x{game.reels} window")
+        rd.fail(f"{w}.trigger", f"{trigger} coins do not fit the {game.reels}x{game.rows} window")
     respins = rd.number(spec["respins"], f"{w}.respins", integer=True, positive=True)
     rule = spec.get("rule", "reset")
     if rule not in ("reset", "countdown"):

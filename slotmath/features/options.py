@@ -436,7 +436,10 @@ def _lockit(rd: Reader, spec, jackpots) -> LockItSpec:
         ):
             rd.fail(f"{w}.shapes[{i}]", f"must be [rows, reels] with positive whole numbers, got {s!r}")
         if s[0] > rd.game.rows or s[1] > rd.game.reels:
-            rd.fail(f"{w}.shapes[{i}]", f"{s[0]}x{s[1]} does not fit the {rd.game.rows}x{rd.game.reels} grid")
+            rd.fail(
+                f"{w}.shapes[{i}]",
+                f"{s[0]} rows x {s[1]} reels do not fit the {rd.game.reels}x{rd.game.rows} grid",
+            )
         if tuple(s) in shapes:
             rd.fail(f"{w}.shapes[{i}]", f"shape {s[0]}x{s[1]} is listed twice")
         shapes.append(tuple(s))
