@@ -119,7 +119,11 @@ def build_parser(argv=None) -> argparse.ArgumentParser:
     """The argument parser.  The upper layers' commands (:data:`EXTRA_COMMANDS`)
     are read from their modules only when ``argv`` runs one of them; otherwise
     they are listed by name (importing their modules costs seconds)."""
-    parser = argparse.ArgumentParser(prog="slotmath", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="slotmath",
+        description="Slot-game mathematics: exact PAR figures, Monte Carlo cross-checks, reports and "
+        "reel tuning.  GAME is a game folder or file, or the name of a folder in data/games.",
+    )
     parser.add_argument("--version", action="version", version=f"slotmath {__version__}")
     parser.add_argument(
         ALLOW_OUTSIDE,
@@ -128,25 +132,35 @@ def build_parser(argv=None) -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", required=True)
 
-    p = sub.add_parser("validate", help="check a game file")
-    p.add_argument("game")
+    p = sub.add_parser(
+        "validate",
+        help="check a game file",
+        description="Check a game file: one line 'ok' with its shape, or one line naming the file, the "
+        "field and the problem (exit 2); a warning line for each pay that can never hit.",
+    )
+    p.add_argument("game", help="game folder, file or name in data/games")
     p.set_defaults(func=cmd_validate)
 
-    p = sub.add_parser("par", help="exact PAR figures")
-    p.add_argument("game")
+    p = sub.add_parser("par", help="exact PAR figures", description="The exact PAR figures of a game.")
+    p.add_argument("game", help="game folder, file or name in data/games")
     p.add_argument("--bet", type=int, default=None, help="bet level (default: lowest)")
     p.add_argument("--json", action="store_true", help="one JSON object on stdout")
     p.add_argument("--mode", default=None, metavar="NAME", help="figures of bet mode NAME (base: the game)")
     p.add_argument("--all-modes", action="store_true", help="figures of every bet mode")
     p.set_defaults(func=cmd_par)
 
-    p = sub.add_parser("simulate", help="Monte Carlo cross-check")
-    p.add_argument("game")
-    p.add_argument("--spins", type=spin_count, required=True)
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--bet", type=int, default=None)
+    p = sub.add_parser(
+        "simulate",
+        help="Monte Carlo cross-check",
+        description="Simulate rounds and compare each figure, pay and feature rate with the exact one "
+        "(z-scores).",
+    )
+    p.add_argument("game", help="game folder, file or name in data/games")
+    p.add_argument("--spins", type=spin_count, required=True, help="rounds to simulate (e.g. 1e6)")
+    p.add_argument("--seed", type=int, default=0, help="random seed: the same seed gives the same result")
+    p.add_argument("--bet", type=int, default=None, help="bet level (default: lowest)")
     p.add_argument("--mode", default=None, metavar="NAME", help="simulate bet mode NAME")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="one JSON object on stdout")
     p.add_argument(
         "--scheduler", default=None, metavar="tcp://HOST:8786", help="run the chunks on this Dask cluster"
     )
