@@ -124,7 +124,28 @@ CASES = [
     Case("not_a_mapping", lambda d: "- just\n- a list\n", "", "must hold a mapping"),
     Case("empty_file", lambda d: "", "", "must hold a mapping"),
     Case("missing_required_key", lambda d: d.pop("reels"), "", "'reels' is a required property"),
-    Case("unknown_top_level_key", lambda d: d.update(payline=[[1, 1, 1]]), "", "'payline' was unexpected"),
+    Case(
+        "unknown_top_level_key",
+        lambda d: d.update(payline=[[1, 1, 1]]),
+        "payline",
+        "unknown key (did you mean 'paylines'? allowed: bet, description, grid,",
+    ),
+    Case(
+        "unknown_key_of_a_feature",  # a typo inside a feature: the nearest key suggested
+        lambda d: d.update(
+            reels={**d["reels"], "free": d["reels"]["base"]},
+            options={
+                "free_games": {
+                    "symbol": "S",
+                    "reels": "free",
+                    "awards": {3: {"games": 2}},
+                    "retriger_awards": {3: {"games": 1}},
+                }
+            },
+        ),
+        "options.free_games.retriger_awards",
+        "unknown key (did you mean 'retrigger_awards'? allowed: awards,",
+    ),
     # --- symbols and wilds
     Case(
         "duplicate_symbol_names",

@@ -31,7 +31,7 @@ if "jsonschema" not in sys.modules:
 import jsonschema
 import yaml
 
-from slotmath.errors import GameFileError
+from slotmath.errors import GameFileError, unknown_key
 from slotmath.io.colours import is_colour
 from slotmath.io.files import inside, size_problem
 from slotmath.io.search import default_games_dir, games_path
@@ -375,11 +375,11 @@ def check_schema(data: dict, path: Path) -> None:
     elif len(message) > 200 or "\n" in message:  # never echo a large value
         message = " ".join(message.split())[:100] + " ..."
     where = list(error.absolute_path)
-    if error.validator == "additionalProperties" and where[:1] == ["options"]:  # name the key
-        allowed = sorted(error.schema.get("properties", {}))
-        extra = [k for k in value if k not in allowed]
+    allowed = sorted(error.schema.get("properties", {})) if error.validator == "additionalProperties" else []
+    extra = [k for k in value if k not in allowed] if allowed and isinstance(value, dict) else []
+    if extra:  # name the key, and the nearest allowed one
         where.append(str(extra[0])[:100])
-        message = f"unknown key (allowed: {', '.join(allowed)})"
+        message = unknown_key(str(extra[0])[:100], allowed)
     raise GameFileError(path, field_path(where), message)
 
 
