@@ -492,8 +492,8 @@ def register_cli(subparsers) -> None:
     p = subparsers.add_parser(
         "tune",
         help="tune reel strips to a target RTP and bands",
-        description="Tune the reel strips of a game to a target RTP (and bands on hit frequency, SD, "
-        "components, symbol counts), judging each candidate by its exact figures; prints what moved and "
+        description="Tune the reel strips of a game to a target RTP (and bands on hit frequency, VI, other "
+        "figures, symbol counts), judging each candidate by its exact figures; prints what moved and "
         "the figures before and after, and writes the tuned game with --out.",
     )
     add_tune_arguments(p)
