@@ -31,6 +31,7 @@ Class                        Raised when
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Callable
 
 __all__ = [
@@ -187,3 +188,16 @@ def ensure(
     """
     if not condition:
         raise error(problem, file=file, field=field)
+
+
+def did_you_mean(key: object, choices) -> str:
+    """``"did you mean 'x'? "`` for the choice nearest ``key`` (difflib), or
+    '' when none is near."""
+    near = difflib.get_close_matches(str(key), sorted(map(str, choices)), n=1)
+    return f"did you mean {near[0]!r}? " if near else ""
+
+
+def unknown_key(key: object, allowed) -> str:
+    """The problem of an unknown key: ``unknown key (did you mean 'x'?
+    allowed: a, b, ...)``, the allowed keys in the order given."""
+    return f"unknown key ({did_you_mean(key, allowed)}allowed: {', '.join(map(str, allowed))})"

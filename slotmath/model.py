@@ -266,6 +266,7 @@ class Game:
     pays_by: str = "lines"  # "ways": slotmath.engine.ways; "anywhere": slotmath.engine.anywhere
     modes: Mapping[str, Mode] = field(default_factory=dict)  # beside the implicit "base"
     heights: ReelHeights | None = None  # variable reel heights (ways games)
+    reel_files: Mapping[str, str] = field(default_factory=dict)  # reel set -> its CSV file, if read from one
 
     # ----------------------------------------------------------- look-ups
     @cached_property

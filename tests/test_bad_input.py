@@ -124,7 +124,28 @@ CASES = [
     Case("not_a_mapping", lambda d: "- just\n- a list\n", "", "must hold a mapping"),
     Case("empty_file", lambda d: "", "", "must hold a mapping"),
     Case("missing_required_key", lambda d: d.pop("reels"), "", "'reels' is a required property"),
-    Case("unknown_top_level_key", lambda d: d.update(payline=[[1, 1, 1]]), "", "'payline' was unexpected"),
+    Case(
+        "unknown_top_level_key",
+        lambda d: d.update(payline=[[1, 1, 1]]),
+        "payline",
+        "unknown key (did you mean 'paylines'? allowed: bet, description, grid,",
+    ),
+    Case(
+        "unknown_key_of_a_feature",  # a typo inside a feature: the nearest key suggested
+        lambda d: d.update(
+            reels={**d["reels"], "free": d["reels"]["base"]},
+            options={
+                "free_games": {
+                    "symbol": "S",
+                    "reels": "free",
+                    "awards": {3: {"games": 2}},
+                    "retriger_awards": {3: {"games": 1}},
+                }
+            },
+        ),
+        "options.free_games.retriger_awards",
+        "unknown key (did you mean 'retrigger_awards'? allowed: awards,",
+    ),
     # --- symbols and wilds
     Case(
         "duplicate_symbol_names",
@@ -249,6 +270,27 @@ CASES = [
         "unknown symbol 'Q' (column reel3, line 5)",
         file="strips.csv",
         files={"strips.csv": CSV_OK.replace("S,W,W", "S,W,Q")},
+    ),
+    Case(
+        "csv_symbol_read_by_no_rule",  # the coin of a base-game hold-and-spin on the free reels' CSV
+        lambda d: d.update(
+            symbols=[*d["symbols"], {"name": "C", "kind": "special"}],
+            reels={"base": [[*s, "C"] for s in d["reels"]["base"]], "free": "free.csv"},
+            options={
+                "free_games": {"symbol": "S", "reels": "free", "awards": {3: {"games": 2}}},
+                "hold_and_spin": {
+                    "symbol": "C",
+                    "trigger": 3,
+                    "respins": 3,
+                    "reels": "base",
+                    "values": [{"prize": 1, "weight": 1}],
+                },
+            },
+        ),
+        "reels.free[1][2]",
+        "symbol 'C' is on reel set 'free' but no rule of the game reads it there",
+        file="free.csv",
+        files={"free.csv": CSV_OK.replace("W,B,X", "W,C,X")},
     ),
     Case(
         "csv_bad_header",
@@ -396,6 +438,14 @@ CASES = [
         add("scatters", {"symbol": "S", "count": 10, "pay": 5}),
         "scatters[1].count",
         "do not fit a 3x3 window",
+    ),
+    Case(
+        "scatter_count_exceeds_window_3x4",  # a window is named reels x rows, as the grid is
+        lambda d: d.update(
+            grid={"reels": 3, "rows": 4}, scatters=[*d["scatters"], {"symbol": "S", "count": 13, "pay": 5}]
+        ),
+        "scatters[1].count",
+        "13 symbols do not fit a 3x4 window",
     ),
     Case(
         "duplicate_scatter_pay",

@@ -401,7 +401,7 @@ def test_sampler_free_games_trigger_rates_against_exact():
     against their exact rates (features.free_games.event_rates), by z: the
     trigger is an event (odds), the games played a count (a mean per round)."""
     from slotmath.analysis.simulation import simulate_game
-    from slotmath.report.figure_sections import is_count
+    from slotmath.montecarlo.convergence import is_count
 
     game = load_game(TEST_DATA / "classic_free_games")
     exact = analyse(game, 1)

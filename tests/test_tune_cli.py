@@ -187,3 +187,27 @@ def test_cli_tune_refuses_a_max_run_below_one():
     assert r.returncode == 2 and r.stderr.strip().splitlines() == [
         "slotmath: error: longest run: 0 is below 1"
     ]
+
+
+def test_cli_tune_json_is_strict_json(capsys):
+    # a game with free games has no exact hit frequency, sd or vi after tuning: those are
+    # null in the JSON, never NaN (which no strict JSON reader accepts)
+    main(
+        [
+            "tune",
+            str(TEST_DATA / "classic_free_games"),
+            "--target-rtp",
+            "96%",
+            "--json",
+            "--max-evaluations",
+            "2",
+        ]
+    )
+    text = capsys.readouterr().out
+
+    def refuse(constant):
+        raise ValueError(f"{constant} is not JSON")
+
+    rows = json.loads(text, parse_constant=refuse)["figures"]
+    exact = {r["figure"]: r["after exact"] for r in rows if r["level"] == rows[0]["level"]}
+    assert exact["hit_frequency"] is None and exact["sd"] is None and "/" in exact["rtp"]

@@ -10,7 +10,6 @@ from __future__ import annotations
 import argparse
 import importlib
 import importlib.util
-import json
 import os
 import signal
 import sys
@@ -20,6 +19,7 @@ from slotmath.errors import InputError, UsageError
 from slotmath.io.arguments import game_and_level, positive_int, spin_count
 from slotmath.io.files import ALLOW_OUTSIDE_ENV
 from slotmath.io.gamefile import load_game
+from slotmath.io.jsontext import json_text
 from slotmath.io.terminal import terminal_text
 
 EXIT_INPUT = 2
@@ -29,6 +29,8 @@ ALLOW_OUTSIDE = "--allow-outside"
 
 
 def cmd_validate(args) -> int:
+    from slotmath.features.reach import dead_pays
+
     game = load_game(args.game)
     cycle = game.cycle()
     print(
@@ -40,6 +42,8 @@ def cmd_validate(args) -> int:
             f"; mode {terminal_text(m.name)} costs {float(m.cost):g} x total bet" for m in game.modes.values()
         )
     )
+    for dead in dead_pays(game):  # a listed pay no spin can win: the game stays valid
+        print(f"slotmath: warning: {terminal_text(game.source)}: {terminal_text(dead)}", file=sys.stderr)
     return 0
 
 
@@ -66,7 +70,7 @@ def _par_modes(game, level, args) -> int:
     results = all_modes_par(game, level) if args.all_modes else {args.mode: mode_par(game, args.mode, level)}
     if args.json:
         out = {name: r.to_dict() for name, r in results.items()}
-        print(json.dumps({"game": game.name, "modes": out} if args.all_modes else out[args.mode]))
+        print(json_text({"game": game.name, "modes": out} if args.all_modes else out[args.mode]))
     else:
         print(terminal_text("\n\n".join(r.text() for r in results.values()), lines=True))
     return 0
@@ -103,7 +107,7 @@ def cmd_simulate(args) -> int:
     for note in notes:
         if issubclass(note.category, UserWarning):
             print(f"slotmath: note: {terminal_text(str(note.message))}", file=sys.stderr)
-    print(json.dumps(result.to_dict()) if args.json else terminal_text(result.text(), lines=True))
+    print(json_text(result.to_dict()) if args.json else terminal_text(result.text(), lines=True))
     run = result if args.mode is None else result.result  # a mode's: the run of its round
     return 130 if getattr(run, "partial", False) else 0
 
@@ -115,7 +119,11 @@ def build_parser(argv=None) -> argparse.ArgumentParser:
     """The argument parser.  The upper layers' commands (:data:`EXTRA_COMMANDS`)
     are read from their modules only when ``argv`` runs one of them; otherwise
     they are listed by name (importing their modules costs seconds)."""
-    parser = argparse.ArgumentParser(prog="slotmath", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="slotmath",
+        description="Slot-game mathematics: exact PAR figures, Monte Carlo cross-checks, reports and "
+        "reel tuning.  GAME is a game folder or file, or the name of a folder in data/games.",
+    )
     parser.add_argument("--version", action="version", version=f"slotmath {__version__}")
     parser.add_argument(
         ALLOW_OUTSIDE,
@@ -124,25 +132,35 @@ def build_parser(argv=None) -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", required=True)
 
-    p = sub.add_parser("validate", help="check a game file")
-    p.add_argument("game")
+    p = sub.add_parser(
+        "validate",
+        help="check a game file",
+        description="Check a game file: one line 'ok' with its shape, or one line naming the file, the "
+        "field and the problem (exit 2); a warning line for each pay that can never hit.",
+    )
+    p.add_argument("game", help="game folder, file or name in data/games")
     p.set_defaults(func=cmd_validate)
 
-    p = sub.add_parser("par", help="exact PAR figures")
-    p.add_argument("game")
+    p = sub.add_parser("par", help="exact PAR figures", description="The exact PAR figures of a game.")
+    p.add_argument("game", help="game folder, file or name in data/games")
     p.add_argument("--bet", type=int, default=None, help="bet level (default: lowest)")
     p.add_argument("--json", action="store_true", help="one JSON object on stdout")
     p.add_argument("--mode", default=None, metavar="NAME", help="figures of bet mode NAME (base: the game)")
     p.add_argument("--all-modes", action="store_true", help="figures of every bet mode")
     p.set_defaults(func=cmd_par)
 
-    p = sub.add_parser("simulate", help="Monte Carlo cross-check")
-    p.add_argument("game")
-    p.add_argument("--spins", type=spin_count, required=True)
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--bet", type=int, default=None)
+    p = sub.add_parser(
+        "simulate",
+        help="Monte Carlo cross-check",
+        description="Simulate rounds and compare each figure, pay and feature rate with the exact one "
+        "(z-scores).",
+    )
+    p.add_argument("game", help="game folder, file or name in data/games")
+    p.add_argument("--spins", type=spin_count, required=True, help="rounds to simulate (e.g. 1e6)")
+    p.add_argument("--seed", type=int, default=0, help="random seed: the same seed gives the same result")
+    p.add_argument("--bet", type=int, default=None, help="bet level (default: lowest)")
     p.add_argument("--mode", default=None, metavar="NAME", help="simulate bet mode NAME")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="one JSON object on stdout")
     p.add_argument(
         "--scheduler", default=None, metavar="tcp://HOST:8786", help="run the chunks on this Dask cluster"
     )

@@ -8,6 +8,7 @@ import argparse
 from fractions import Fraction
 
 from slotmath.io.gamefile import load_game
+from slotmath.io.jsontext import json_text
 from slotmath.io.terminal import terminal_text
 from slotmath.model import Game
 from slotmath.tuning.reelspace import Bounds, BoundsError
@@ -343,7 +344,12 @@ def add_tune_arguments(p) -> None:
         metavar="SECONDS",
         help="wall-clock budget; the best candidate so far is reported",
     )
-    p.add_argument("--max-evaluations", type=int, default=400)
+    p.add_argument(
+        "--max-evaluations",
+        type=int,
+        default=400,
+        help="budget of exact evaluations of candidates (default 400)",
+    )
     p.add_argument("--out", help="write the tuned game file here (backs up an existing file)")
     p.add_argument("--keep-best", action="store_true", help="write --out even when the targets are not met")
     p.add_argument("--json", action="store_true", help="one JSON object on stdout")
@@ -412,8 +418,6 @@ def _message(exc: Exception) -> str:
 
 
 def cmd_tune(args) -> int:
-    import json
-
     from slotmath.io.arguments import UsageError
 
     game = load_game(args.game)
@@ -444,7 +448,7 @@ def cmd_tune(args) -> int:
     if args.json:
         out = result_json(res)
         out["written"] = str(written) if written else None
-        print(json.dumps(out, default=float))
+        print(json_text(out))
     else:
         print(terminal_text(res.text(), lines=True))  # names from the game file shown escaped
         if args.out:
@@ -457,8 +461,6 @@ def cmd_tune(args) -> int:
 
 
 def cmd_sensitivities(args) -> int:
-    import json
-
     from slotmath.io.arguments import UsageError, game_and_level
     from slotmath.tuning.sensitivity import format_sensitivities, sensitivities
 
@@ -470,7 +472,7 @@ def cmd_sensitivities(args) -> int:
         raise UsageError(_message(exc)) from None
     if args.json:
         print(
-            json.dumps(
+            json_text(
                 {
                     "game": game.name,
                     "bet": level,
@@ -488,18 +490,27 @@ def cmd_sensitivities(args) -> int:
 def register_cli(subparsers) -> None:
     """Add ``slotmath tune`` and ``slotmath sensitivities``."""
     p = subparsers.add_parser(
-        "tune", help="tune reel strips to a target RTP and bands", description=__doc__.splitlines()[0]
+        "tune",
+        help="tune reel strips to a target RTP and bands",
+        description="Tune the reel strips of a game to a target RTP (and bands on hit frequency, VI, other "
+        "figures, symbol counts), judging each candidate by its exact figures; prints what moved and "
+        "the figures before and after, and writes the tuned game with --out.",
     )
     add_tune_arguments(p)
     p.set_defaults(func=cmd_tune)
-    p = subparsers.add_parser("sensitivities", help="figure changes for +-1 of each symbol per reel")
-    p.add_argument("game")
-    p.add_argument("--bet", type=int, default=None)
-    p.add_argument("--reel-set", default="base")
+    p = subparsers.add_parser(
+        "sensitivities",
+        help="figure changes for +-1 of each symbol per reel",
+        description="The exact change of each figure when one stop of a symbol is added to or removed "
+        "from a reel, for every symbol and reel.",
+    )
+    p.add_argument("game", help="game folder, file or name in data/games")
+    p.add_argument("--bet", type=int, default=None, help="bet level (default: lowest)")
+    p.add_argument("--reel-set", default="base", help="the reel set changed (default base)")
     p.add_argument(
         "--figures",
         default="rtp,hit_frequency,sd",
         help="comma-separated figure names (default rtp,hit_frequency,sd)",
     )
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="one JSON object on stdout")
     p.set_defaults(func=cmd_sensitivities)

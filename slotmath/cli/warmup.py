@@ -50,5 +50,10 @@ def cmd_warmup(args) -> int:
 
 
 def register_cli(sub) -> None:
-    p = sub.add_parser("warmup", help="compile the numba kernels into the cache (make install runs it)")
+    p = sub.add_parser(
+        "warmup",
+        help="compile the numba kernels into the cache (make install runs it)",
+        description="Compile the numba kernels into the cache, so that the first simulate or report "
+        "does not wait for them.",
+    )
     p.set_defaults(func=cmd_warmup)

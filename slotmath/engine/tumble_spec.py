@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from math import gcd, lcm
 
-from slotmath.errors import GameFileError
+from slotmath.errors import GameFileError, unknown_key
 from slotmath.model import Game
 
 __all__ = ["TumbleSpec", "BoardMultipliers", "tumble_spec", "TUMBLE_KEYS", "TUMBLE_PAYS", "MAX_TUMBLES"]
@@ -135,7 +135,7 @@ def tumble_spec(game: Game) -> TumbleSpec | None:
         _fail(game, "", "must be a mapping (key: value pairs)")
     for key in spec:
         if key not in TUMBLE_KEYS:
-            _fail(game, f".{key}", f"unknown key (allowed: {', '.join(TUMBLE_KEYS)})")
+            _fail(game, f".{key}", unknown_key(key, TUMBLE_KEYS))
     refill = spec.get("refill", "strip")
     if refill == "fresh":
         _fail(game, ".refill", "fresh draws per cell are not computed yet (refill: strip is)")

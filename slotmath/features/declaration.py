@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from slotmath.errors import unknown_key
 from slotmath.features.cost import amount_problem
 from slotmath.io.gamefile import GameFileError, not_an_integer
 from slotmath.model import Game
@@ -34,7 +35,7 @@ class Reader:
         if allowed is not None:
             for key in value:
                 if key not in allowed:
-                    self.fail(f"{where}.{key}", f"unknown key (allowed: {', '.join(allowed)})")
+                    self.fail(f"{where}.{key}", unknown_key(key, allowed))
         for key in required:
             if key not in value:
                 self.fail(f"{where}.{key}", "is required")

@@ -154,7 +154,7 @@ def check_cost(game: Game, spec: HoldAndSpinSpec) -> None:
 
     state = chain_state(game, spec)
     w = "options.hold_and_spin"
-    grid = f"{game.rows}x{game.reels}"
+    grid = f"{game.reels}x{game.rows}"
     if state.kind == "reels" and state.states * (state.cells + 1) > MAX_LAW_ENTRIES:
         field = f"{w}.probabilities" if spec.probabilities is not None else f"{w}.reels"
         raise GameFileError(

@@ -15,6 +15,7 @@ from slotmath.engine.limits import MAX_DRAW
 from slotmath.features.cost import draw_weights, sci
 from slotmath.features.declaration import Reader, is_number
 from slotmath.features.progressive import read_jackpots
+from slotmath.features.reach import on_reels
 from slotmath.model import Game
 
 __all__ = ["Prize", "HoldAndSpinSpec", "read_hold_and_spin", "SPEC_KEYS", "RESPIN_MODELS"]
@@ -116,7 +117,7 @@ def _read(game: Game) -> HoldAndSpinSpec:
     cells = game.reels * game.rows
     trigger = rd.number(spec["trigger"], f"{w}.trigger", integer=True, positive=True)
     if trigger > cells:
-        rd.fail(f"{w}.trigger", f"{trigger} coins do not fit the {game.rows}x{game.reels} window")
+        rd.fail(f"{w}.trigger", f"{trigger} coins do not fit the {game.reels}x{game.rows} window")
     respins = rd.number(spec["respins"], f"{w}.respins", integer=True, positive=True)
     rule = spec.get("rule", "reset")
     if rule not in ("reset", "countdown"):
@@ -129,6 +130,12 @@ def _read(game: Game) -> HoldAndSpinSpec:
     reels, probs = None, None
     if "reels" in spec:
         reels = rd.reel_set(spec["reels"], f"{w}.reels")
+        if trigger < cells and not on_reels(game, symbol, [reels]):  # every respin would land nothing
+            rd.fail(
+                f"{w}.reels",
+                f"reel set {reels!r} shows no {symbol!r}: no coin can land in the respins "
+                "(the respins are played on this set)",
+            )
     else:
         if respin != "cells":
             rd.fail(f"{w}.probabilities", "per-cell probabilities need respin: cells")

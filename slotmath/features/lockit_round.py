@@ -179,7 +179,7 @@ def _load(game: Game) -> LineLockIt:
     where = f"options.lockit.sources.{BASE_SOURCE}"
     cells = game.rows * game.reels
     if cells > MAX_CELLS:
-        problem = f"{game.rows}x{game.reels} is {cells} cells; the chain runs on {MAX_CELLS} at most"
+        problem = f"{game.reels}x{game.rows} is {cells} cells; the chain runs on {MAX_CELLS} at most"
         rd.fail("options.lockit", problem)
     if spec.packing != "greedy":
         rd.fail("options.lockit.packing", f"{spec.packing!r} is not played under rules: lines (greedy only)")

@@ -436,7 +436,10 @@ def _lockit(rd: Reader, spec, jackpots) -> LockItSpec:
         ):
             rd.fail(f"{w}.shapes[{i}]", f"must be [rows, reels] with positive whole numbers, got {s!r}")
         if s[0] > rd.game.rows or s[1] > rd.game.reels:
-            rd.fail(f"{w}.shapes[{i}]", f"{s[0]}x{s[1]} does not fit the {rd.game.rows}x{rd.game.reels} grid")
+            rd.fail(
+                f"{w}.shapes[{i}]",
+                f"{s[0]} rows x {s[1]} reels do not fit the {rd.game.reels}x{rd.game.rows} grid",
+            )
         if tuple(s) in shapes:
             rd.fail(f"{w}.shapes[{i}]", f"shape {s[0]}x{s[1]} is listed twice")
         shapes.append(tuple(s))
@@ -576,6 +579,19 @@ def _free_games(rd: Reader, spec) -> FreeGamesSpec:
     rd.mapping(spec, w, FREE_GAMES_KEYS, ("symbol", "reels"))
     symbol = rd.symbol(spec["symbol"], f"{w}.symbol")
     reels = rd.reel_set(spec["reels"], f"{w}.reels")
+    held = rd.game.options.get("hold_and_spin")
+    if (
+        reels != "base"
+        and isinstance(held, dict)
+        and held.get("reels") == reels
+        and not held.get("in_free_games")
+    ):
+        # its coins would show in free games and never pay (the hold-and-spin is not played there)
+        rd.fail(
+            f"{w}.reels",
+            f"reel set {reels!r} is the hold-and-spin's respin set (options.hold_and_spin.reels), and the "
+            "hold-and-spin is not played in free games: give the free games a reel set of their own",
+        )
     mult = rd.amount(spec.get("multiplier", 1), f"{w}.multiplier", positive=True)
     awards = _games_awards(rd, spec["awards"], f"{w}.awards", by_count=True) if "awards" in spec else {}
     own = {
@@ -619,6 +635,13 @@ def _free_games(rd: Reader, spec) -> FreeGamesSpec:
         rd.check(
             reach_problem(rd.game, symbol, [(f"{w}.awards.{c}", c) for c in awards], w, "the free games")
         )
+    if again:  # retriggers are played on the free reels (each count's set when it has one)
+        at = f"{w}.retrigger_awards"
+        found = [
+            reach_problem(rd.game, symbol, [(f"{at}.{c}", c) for c in again], w, "the retrigger", rs, at)
+            for rs in dict.fromkeys([reels, *(sets or {}).values()])
+        ]
+        rd.check(None if None in found else found[0])
     if cap is not None:
         most = max(g for _, g in list(awards.values()) + list((again or {}).values()) + [(0, 0)])
         rd.check(games_problem(cap, most, rd.game.reels * rd.game.rows, sticky is not None), f"{w}.max_games")

@@ -46,14 +46,20 @@ def on_reels(game: Game, symbol: str, reel_sets: Iterable[str] | None = None) ->
     return any(most_on_reel(s, 1, frozenset([symbol])) for r in sets for s in game.strips(r))
 
 
-def reach_problem(game: Game, symbol: str, counts, where: str, what: str, reel_set: str = "base"):
+def reach_problem(
+    game: Game, symbol: str, counts, where: str, what: str, reel_set: str = "base", symbol_field: str = ""
+):
     """``(field, problem)`` when the feature ``what`` declared at ``where``
     can never start: ``symbol`` on no reel of ``reel_set`` (field
-    ``{where}.symbol``), or a count (``counts``: (field, count) pairs) above
-    the most one window shows; None when every count can start it."""
+    ``symbol_field``, default ``{where}.symbol``), or a count (``counts``:
+    (field, count) pairs) above the most one window shows; None when every
+    count can start it."""
     most = most_in_window(game, symbol, reel_set)
     if most == 0:
-        return f"{where}.symbol", f"{symbol!r} is on no reel of reel set {reel_set!r}: {what} can never start"
+        return (
+            symbol_field or f"{where}.symbol",
+            f"{symbol!r} is on no reel of reel set {reel_set!r}: {what} can never start",
+        )
     for at, c in counts:
         if c > most:
             return at, (
@@ -61,3 +67,25 @@ def reach_problem(game: Game, symbol: str, counts, where: str, what: str, reel_s
                 f"can never start on {c}"
             )
     return None
+
+
+def dead_pays(game: Game) -> list:
+    """``"pays[i]: NAME can never hit: ..."`` for each line or ways pay that
+    needs, on some reel, a symbol (or a wild substituting for it) that no
+    reel set shows on that reel (stops of weight 0 never show); empty for
+    pays by count anywhere."""
+    if game.pays_by == "anywhere":
+        return []
+    wilds = [s for s in game.symbols if s.wild is not None]
+    sets = list(game.reel_sets)
+    out = []
+    for i, pay in enumerate(game.line_pays):
+        for r, allowed in enumerate(pay.positions):
+            names = set(allowed) | {w.name for w in wilds if w.wild.substitutes & allowed}
+            if not any(most_on_reel(game.strips(rs)[r], 1, frozenset(names)) for rs in sets):
+                out.append(
+                    f"pays[{i}]: {pay.name} can never hit: {' or '.join(sorted(names))} is on reel {r + 1} "
+                    f"of no reel set ({', '.join(sets)})"
+                )
+                break
+    return out

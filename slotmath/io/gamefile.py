@@ -31,7 +31,7 @@ if "jsonschema" not in sys.modules:
 import jsonschema
 import yaml
 
-from slotmath.errors import GameFileError
+from slotmath.errors import GameFileError, unknown_key
 from slotmath.io.colours import is_colour
 from slotmath.io.files import inside, size_problem
 from slotmath.io.search import default_games_dir, games_path
@@ -375,11 +375,11 @@ def check_schema(data: dict, path: Path) -> None:
     elif len(message) > 200 or "\n" in message:  # never echo a large value
         message = " ".join(message.split())[:100] + " ..."
     where = list(error.absolute_path)
-    if error.validator == "additionalProperties" and where[:1] == ["options"]:  # name the key
-        allowed = sorted(error.schema.get("properties", {}))
-        extra = [k for k in value if k not in allowed]
+    allowed = sorted(error.schema.get("properties", {})) if error.validator == "additionalProperties" else []
+    extra = [k for k in value if k not in allowed] if allowed and isinstance(value, dict) else []
+    if extra:  # name the key, and the nearest allowed one
         where.append(str(extra[0])[:100])
-        message = f"unknown key (allowed: {', '.join(allowed)})"
+        message = unknown_key(str(extra[0])[:100], allowed)
     raise GameFileError(path, field_path(where), message)
 
 
@@ -411,7 +411,7 @@ def build_game(data: dict, path: Path, default_name: str) -> Game:
     symbols = close_substitution(symbols)
 
     # reels --------------------------------------------------------------
-    reel_sets = {}
+    reel_sets, reel_files = {}, {}
     for set_name, spec in data["reels"].items():
         field = f"reels.{set_name}"
         set_fail = fail
@@ -419,12 +419,10 @@ def build_game(data: dict, path: Path, default_name: str) -> Game:
             csv_path = named_file(path, spec, field)
             spec = read_strip_csv(csv_path, path, field)
 
+            reel_files[set_name] = str(csv_path)
+
             def set_fail(f, problem, csv_path=csv_path):  # errors name the CSV file and line
-                m = re.fullmatch(r"reels\.[^\[]+\[(\d+)\](\.weights)?\[(\d+)\]", f)
-                if m:
-                    col = f"{'weight' if m[2] else 'reel'}{int(m[1]) + 1}"
-                    problem += f" (column {col}, line {int(m[3]) + 2})"
-                raise GameFileError(csv_path, f, problem)
+                raise GameFileError(csv_path, f, problem + csv_cell(f))
 
         if len(spec) != n_reels:
             set_fail(field, f"has {len(spec)} reels, the grid has {n_reels}")
@@ -504,7 +502,7 @@ def build_game(data: dict, path: Path, default_name: str) -> Game:
         if kinds[sp["symbol"]] != "scatter":
             fail(f"scatters[{i}].symbol", f"{sp['symbol']!r} is not of kind 'scatter'")
         if sp["count"] > n_reels * n_rows:
-            fail(f"scatters[{i}].count", f"{sp['count']} symbols do not fit a {n_rows}x{n_reels} window")
+            fail(f"scatters[{i}].count", f"{sp['count']} symbols do not fit a {n_reels}x{n_rows} window")
         scatter_pays.append(
             ScatterPay(sp["symbol"], sp["count"], scatter_fraction(sp["pay"], f"scatters[{i}].pay", fail))
         )
@@ -528,6 +526,7 @@ def build_game(data: dict, path: Path, default_name: str) -> Game:
         pays_by=data.get("pays_by", "lines"),
         modes=build_modes(data, reel_sets, fail),
         heights=heights,
+        reel_files=reel_files,
     )
     check_top_win(line_pays, scatter_pays, symbols, game.ways_or_lines, bet_levels, fail)
     if ways:
@@ -833,6 +832,25 @@ def build_strip(spec, field, known, rows, fail) -> Strip:
             fail(f"{field}.weights", "all weights are zero")
         weights = tuple(weights)
     return Strip(tuple(syms), weights)
+
+
+def csv_cell(field: str) -> str:
+    """`` (column reelN, line L)`` of a reel CSV's cell for the field of a
+    stop (``reels.SET[r][k]``, ``reels.SET[r].weights[k]``), else ''."""
+    m = re.fullmatch(r"reels\.[^\[]+\[(\d+)\](\.weights)?\[(\d+)\]", field)
+    if not m:
+        return ""
+    return f" (column {'weight' if m[2] else 'reel'}{int(m[1]) + 1}, line {int(m[3]) + 2})"
+
+
+def reel_error(game: Game, field: str, problem: str) -> GameFileError:
+    """The error at ``field`` (``reels.SET...``): naming the reel set's CSV
+    file and cell when the set was read from one, else the game file."""
+    name = re.match(r"reels\.([^\[.]+)", field)
+    csv_path = game.reel_files.get(name[1]) if name else None
+    if csv_path is None:
+        return GameFileError(game.source, field, problem)
+    return GameFileError(csv_path, field, problem + csv_cell(field))
 
 
 def read_strip_csv(csv_path: Path, game_path: Path, field: str) -> list:

@@ -116,6 +116,20 @@ def rounds_for_rtp_error(sd: float, error: float) -> float:
     return (Z_PASS * sd / error) ** 2
 
 
+#: Events of the base-triggered free games (after the base spin's): the
+#: triggers (an event) and the games played (a count).
+FREE_GAMES_EVENTS = ("free_games", "free_games_played")
+#: What marks an award counted in prize-grid steps (a count per round).
+GRID = "[grid]"
+
+
+def is_count(name: str) -> bool:
+    """True for a sampler event that counts a quantity per round (games
+    played, an award in prize steps ``[grid]``), not an event: it has a mean
+    per round but no odds."""
+    return GRID in name or name == FREE_GAMES_EVENTS[1]
+
+
 def event_key(kind: str, combination: str, multiplier: int = 1) -> str:
     """Name of the event matching a combination-table row:
     ``"line: 5 x A"``, ``"line: 3 x H1 (x4)"``, ``"scatter: 3 x SCATTER"``."""
@@ -280,13 +294,22 @@ class ConvergenceReport:
         parts = ["\n".join(rows)]
         if len(self.events):
             e = self.events.copy()
-            e["one_in"] = e["one_in"].map(lambda v: f"{v:,.2f}" if v and np.isfinite(v) else "-")
-            e["exact_one_in"] = e["exact_one_in"].map(lambda v: f"{v:,.2f}" if v and np.isfinite(v) else "-")
+            counts = e["event"].map(is_count)  # no odds for what is not an event
+            for col in ("one_in", "exact_one_in"):
+                e[col] = [
+                    "" if c else f"{v:,.2f}" if v and np.isfinite(v) else "-"
+                    for v, c in zip(e[col], counts, strict=True)
+                ]
             e["z"] = e["z"].map(lambda v: "" if v is None or pd.isna(v) else f"{v:+.2f}")
             parts += [
                 "Pays and features (hits per round, simulated vs exact)",
                 e[["event", "hits", "one_in", "exact_one_in", "z"]].to_string(index=False),
             ]
+            if counts.any():
+                parts.append(
+                    "(one_in blank: a count per round, not an event: free games played, or an "
+                    f"award {GRID} summed in steps of its prize grid)"
+                )
         h = self.histogram.copy()
         h = h[(h["rounds"] > 0) | (h["exact"].fillna(0) > 0)]
         h["probability"] = h["probability"].map(lambda v: f"{v:.6e}")

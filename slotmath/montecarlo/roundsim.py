@@ -69,6 +69,7 @@ from slotmath.engine.scatters import scatter_symbols
 from slotmath.errors import ensure
 from slotmath.model import Game
 from slotmath.montecarlo.anywheresim import anywhere_args, no_anywhere_args, round_anywhere_win
+from slotmath.montecarlo.convergence import FREE_GAMES_EVENTS
 from slotmath.montecarlo.holdspinsim import (
     hold_and_spin_args,
     hold_and_spin_start,
@@ -102,8 +103,6 @@ __all__ = [
 COMPONENTS = ("lines", "scatters", "free_games", "round_cap", "wheel", "selection", "hold_and_spin", "lockit")
 #: The pay channels of the pay rules: each is paid in column 0 of :data:`COMPONENTS`.
 PAY_CHANNELS = ("lines", "ways", "anywhere")
-#: Events of the base-triggered free games (after the base spin's).
-FREE_GAMES_EVENTS = ("free_games", "free_games_played")
 
 
 # Helpers taking many arrays are inlined (numba IR inlining): a compiled call

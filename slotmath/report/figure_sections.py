@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 import pandas as pd
 
 from slotmath.engine.distribution import CONFIDENCE_LEVELS, WIN_EDGES, MaxWin, z_value
+from slotmath.montecarlo.convergence import is_count
 from slotmath.report import plots
 from slotmath.report.featuresheet import feature_tables, walk_estimates, walk_scalars
 from slotmath.report.sheetparts import (
@@ -674,15 +675,6 @@ def simulation(sheet: ParSheet) -> Section:
             "not be published until the cause is found."
         )
     return sheet._section("simulation", tables, text=text)
-
-
-def is_count(name: str) -> bool:
-    """True for a sampler event that counts a quantity per round (games
-    played, an award in prize steps ``[grid]``), not an event: it has a mean
-    per round but no odds."""
-    from slotmath.montecarlo.roundsim import FREE_GAMES_EVENTS
-
-    return "[" in name or name == FREE_GAMES_EVENTS[1]
 
 
 def estimates_table(sheet: ParSheet, d: dict) -> Table:

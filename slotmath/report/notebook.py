@@ -321,7 +321,12 @@ def register_cli(subparsers) -> None:
         default=DEFAULT_SPINS,
         help=f"Monte Carlo spins of the cross-check (default {DEFAULT_SPINS:,}; 0: none)",
     )
-    p.add_argument("--seed", type=int, default=DEFAULT_SEED)
+    p.add_argument(
+        "--seed",
+        type=int,
+        default=DEFAULT_SEED,
+        help=f"seed of the Monte Carlo cross-check (default {DEFAULT_SEED})",
+    )
     p.add_argument("--quiet", action="store_true", help="no progress bars")
     p.set_defaults(func=cmd_report)
 

@@ -24,6 +24,7 @@ from slotmath.analysis.simulation import cross_check
 from slotmath.engine.session import SESSION_LENGTHS, session
 from slotmath.io.files import write_text_atomic
 from slotmath.io.gamefile import check_level, load_game
+from slotmath.io.jsontext import json_text
 from slotmath.model import Game
 from slotmath.report import figure_sections, game_sections
 from slotmath.report.sheetparts import (  # noqa: F401  (re-exported)
@@ -176,7 +177,7 @@ class ParSheet:
                 name: {k: v for k, v in m.to_dict().items() if name != "base" or k != "round"}
                 for name, m in self.modes.items()
             }
-        write_text_atomic(out / "par.json", json.dumps(fixed_floats(data), indent=2) + "\n")
+        write_text_atomic(out / "par.json", json_text(fixed_floats(data), indent=2) + "\n")
         write_text_atomic(out / "par.txt", self.text() + "\n")
         write_workbook(self, out / "par.xlsx")
 

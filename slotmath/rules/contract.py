@@ -21,10 +21,10 @@ checks only; the engine is imported by the methods that use it.
 from __future__ import annotations
 
 import dataclasses
-import difflib
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
+from slotmath.errors import did_you_mean
 from slotmath.model import Game
 from slotmath.rules import linegame
 
@@ -86,9 +86,7 @@ def check_options(game: Game, rules: Rules, name: str) -> None:
         if key in OPTION_PARSERS:
             problem = f"a feature these rules do not play ({said})"
         else:
-            near = difflib.get_close_matches(str(key), sorted(set(OPTION_PARSERS) | rules.options), n=1)
-            hint = f"did you mean {near[0]!r}? " if near else ""
-            problem = f"unknown option ({hint}{said})"
+            problem = f"unknown option ({did_you_mean(key, set(OPTION_PARSERS) | rules.options)}{said})"
         raise GameFileError(game.source, f"options.{key}", problem)
     done = set()
     for key in opts:

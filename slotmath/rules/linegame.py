@@ -158,13 +158,14 @@ def _analyse_lines(game: Game, level: int, reel_set: str) -> ParResult:
     (:func:`slotmath.engine.payrule.pay_rule`; drawn wild multipliers
     already written in)."""
     from slotmath.engine.payrule import pay_rule
+    from slotmath.features.reach import dead_pays
 
     rule = pay_rule(game)
     table = rule.combination_table(game, level, reel_set)
     lines_rtp, per_line = rule.channel_rtp(game, level, reel_set)
     features = round_features(game, level) if reel_set == "base" else []
     cap = round_cap(game) if reel_set == "base" else None
-    notes = rule.notes(game)
+    notes = [*rule.notes(game), *(f"Warning: {d}." for d in dead_pays(game))]
     if not features:
         dist = rule.distribution(game, level, reel_set)
         result = _par_result(
@@ -793,17 +794,17 @@ def check_symbols_read(game: Game) -> None:
     from the base game only would show and never pay, a silently wrong game.
     One line naming the reel set and the symbol.  A symbol no declaration
     names and no pay reads is a filler, as a blank is, and is not refused."""
-    from slotmath.io.gamefile import GameFileError
+    from slotmath.io.gamefile import reel_error
 
     options = game.options if isinstance(game.options, dict) else {}
     roles = named_symbols(game, options)
     for name, read in symbols_read(game).items():
         for r, strip in enumerate(game.strips(name)):
-            for symbol in dict.fromkeys(strip.symbols):
+            for k, symbol in enumerate(strip.symbols):
                 if symbol in roles and symbol not in read:
-                    raise GameFileError(
-                        game.source,
-                        f"reels.{name}[{r}]",
+                    raise reel_error(
+                        game,
+                        f"reels.{name}[{r}][{k}]",
                         f"symbol {symbol!r} is on reel set {name!r} but no rule of the game reads it there "
                         "(it is in no pay or scatter pay, and no feature played on this reel set names it)",
                     )

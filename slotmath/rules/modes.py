@@ -148,7 +148,7 @@ def check_coins(game: Game, name: str, coins: int) -> None:
         raise GameFileError(
             game.source,
             f"modes.{name}.buy.coins",
-            f"must be from 0 to the {cells} cells of the {game.rows}x{game.reels} window, got {coins}",
+            f"must be from 0 to the {cells} cells of the {game.reels}x{game.rows} window, got {coins}",
         )
 
 

@@ -6,7 +6,6 @@ what every rules' analysis returns) and how exact figures are shown
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -14,6 +13,7 @@ from typing import Any
 import pandas as pd
 
 from slotmath.engine.distribution import CONFIDENCE_LEVELS, MaxWin, WinDistribution
+from slotmath.io.jsontext import json_text
 from slotmath.model import BetLevel, Game
 
 
@@ -321,7 +321,7 @@ class ParResult:
         }
 
     def to_json(self, **kw: Any) -> str:
-        return json.dumps(self.to_dict(), default=_json_default, **kw)
+        return json_text(self.to_dict(), **kw)
 
 
 #: Summary label of the true maximum win.
@@ -368,14 +368,6 @@ def max_win_json(top: MaxWin) -> dict:
         "max_win_is_exact": top.exact,
         "max_win_how": top.how,
     }
-
-
-def _json_default(obj: Any) -> Any:
-    if isinstance(obj, Fraction):
-        return float(obj)
-    if hasattr(obj, "item"):
-        return obj.item()
-    raise TypeError(f"not JSON serialisable: {type(obj).__name__}")
 
 
 def table_text(table: pd.DataFrame) -> str:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
+from slotmath.errors import did_you_mean
 from slotmath.features.progressive import Progressive
 from slotmath.io.gamefile import GameFileError, not_an_integer
 from slotmath.model import Game
@@ -78,7 +79,11 @@ def _mapping(game, value, fieldname):
 def _known_keys(game, spec, fieldname, allowed):
     for key in spec:
         if key not in allowed:
-            _fail(game, f"{fieldname}.{key}", f"unknown option (allowed: {', '.join(allowed)})")
+            _fail(
+                game,
+                f"{fieldname}.{key}",
+                f"unknown option ({did_you_mean(key, allowed)}allowed: {', '.join(allowed)})",
+            )
 
 
 def _symbol(game, name, fieldname, kinds):

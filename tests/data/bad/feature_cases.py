@@ -147,6 +147,27 @@ def build_features(case) -> None:
         "options.free_games.awards.3",
     )
     feature(
+        "fg_retrigger_award_unreachable",  # the free reels show at most 2 S: a retrigger on 3 never happens
+        edits(
+            only("free_games"),
+            opt("free_games.retrigger", True),
+            opt("free_games.retrigger_awards", {3: {"games": 1}}),
+            lambda d: d["reels"]["free"].__setitem__(2, ["A", "W", "X", "X"]),
+        ),
+        "options.free_games.retrigger_awards.3",
+    )
+    no_coin = hold_and_spin_game(3, 3)  # the respins played on a set that shows no coin
+    no_coin["reels"]["respin"] = [["A", "B", "A", "B", "A"]] * 3
+    no_coin["pays"].append({"symbol": "B", "count": 3, "pay": 2})
+    no_coin["options"]["hold_and_spin"]["reels"] = "respin"
+    feature("hs_respin_set_without_coin", replaced(no_coin), "options.hold_and_spin.reels")
+    shared = hold_and_spin_game(3, 3)  # the free games played on the hold-and-spin's respin set
+    shared["symbols"].append({"name": "S", "kind": "scatter"})
+    shared["reels"] = {"base": [["COIN", "A", "S", "B", "A"]] * 3, "respin": [["COIN", "S", "A", "B"]] * 3}
+    shared["options"]["hold_and_spin"]["reels"] = "respin"
+    shared["options"]["free_games"] = {"symbol": "S", "reels": "respin", "awards": {3: {"games": 2}}}
+    feature("fg_reels_are_the_respin_set", replaced(shared), "options.free_games.reels")
+    feature(
         "fg_second_award_unreachable",
         edits(
             no_s_on_reel3, only("free_games"), opt("free_games.awards", {2: {"games": 1}, 3: {"games": 2}})

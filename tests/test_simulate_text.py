@@ -1,0 +1,44 @@
+"""``slotmath simulate``'s text: a count per round (free games played, an
+award in prize-grid steps) has no odds, and the legend says what it is."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from slotmath.montecarlo.convergence import ConvergenceReport, is_count
+
+ROUNDS = 1000
+
+
+def report() -> ConvergenceReport:
+    """A report of 1000 rounds: an event (free games started 40 times) and
+    two counts (1130 games played, 2270 grid steps of awards)."""
+    events = pd.DataFrame(
+        [
+            {"event": name, "hits": hits, "per_round": hits / ROUNDS, "se": 0.01, "exact": exact, "z": 0.5}
+            for name, hits, exact in (
+                ("free_games", 40, 0.04),
+                ("free_games_played", 1130, 1.1),
+                ("hold_and_spin award [grid]", 2270, 2.2),
+            )
+        ]
+    )
+    events["one_in"] = ROUNDS / events["hits"]
+    events["exact_one_in"] = 1 / events["exact"]
+    figures = pd.DataFrame(
+        [{"figure": "RTP", "simulated": 0.95, "ci_low": 0.9, "ci_high": 1.0, "exact": 0.96, "z": -0.2}]
+    )
+    histogram = pd.DataFrame([{"bin": "0", "rounds": ROUNDS, "probability": 1.0, "exact": 1.0, "z": 0.0}])
+    return ConvergenceReport(ROUNDS, figures, events, histogram, 1.0, "exact", 1e6)
+
+
+def test_counts_have_no_odds_in_the_text():
+    assert not is_count("free_games") and is_count("free_games_played")
+    assert is_count("hold_and_spin award [grid]") and is_count("lockit award [grid]")
+    lines = report().text().splitlines()
+    rows = {r.split()[0]: r.split() for r in lines if r.strip().startswith(("free_games", "hold_and_spin"))}
+    assert rows["free_games"][1:] == ["40", "25.00", "25.00", "+0.50"]  # an event: 1 in 1000 / 40
+    assert rows["free_games_played"][1:] == ["1130", "+0.50"]  # a count: no odds
+    assert rows["hold_and_spin"][2:] == ["[grid]", "2270", "+0.50"]
+    legend = [r for r in lines if r.startswith("(one_in blank")]
+    assert len(legend) == 1 and "award [grid] summed in steps of its prize grid" in legend[0]
