@@ -314,6 +314,41 @@ def count_odds_problems(xlsx: Path) -> list:
     return out
 
 
+def is_probability(label) -> bool:
+    """Whether a column header or figure name labels a probability: "P(...)",
+    "probability" or "[probability]" (hits per spin or round are counts)."""
+    text = str(label).strip().lower()
+    return text.startswith(("p(", "probability")) or text.endswith("probability") or "[probability]" in text
+
+
+def probability_problems(xlsx: Path) -> list:
+    """Probabilities outside [0, 1] in the workbook: any number in a column
+    headed as a probability, or in the row of a (figure, value...) table
+    whose figure names one."""
+    import math
+
+    from slotmath.report.workbook import read_workbook
+
+    out = []
+
+    def check(where: str, values) -> None:
+        for v in values:
+            if isinstance(v, (int, float)) and not isinstance(v, bool) and not math.isnan(v):
+                if not 0 <= v <= 1:
+                    out.append(f"{where}: probability {v!r} outside [0, 1]")
+
+    for sheet, tables in read_workbook(xlsx).items():
+        for title, frame in tables.items():
+            for col in frame.columns:
+                if is_probability(col):
+                    check(f"{sheet}: {title}: {col}", frame[col])
+            if len(frame.columns) and frame.columns[0] == "figure":
+                for _, row in frame.iterrows():
+                    if is_probability(row.iloc[0]):
+                        check(f"{sheet}: {title}: {row.iloc[0]}", row.iloc[1:])
+    return out
+
+
 def failing_checks(xlsx: Path) -> list:
     """Monte Carlo checks that failed (the 'check' column says 'fails')."""
     from slotmath.report.workbook import read_workbook

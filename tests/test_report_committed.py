@@ -136,6 +136,7 @@ def test_committed_report_is_publishable(game):
         jackpot_event_problems,
         payback_problems,
         paylines_problems,
+        probability_problems,
         workbook_problems,
     )
 
@@ -143,6 +144,7 @@ def test_committed_report_is_publishable(game):
     html = (folder / "par.html").read_text()
     assert code_names(html, allowed_names(folder, GAMES_DIR / game)) == []
     assert workbook_problems(folder / "par.xlsx") == []
+    assert probability_problems(folder / "par.xlsx") == []
     assert payback_problems(folder) == []
     assert failing_checks(folder / "par.xlsx") == []
     assert paylines_problems(folder) == []

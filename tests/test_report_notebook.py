@@ -171,12 +171,14 @@ def test_publishable(built):
         failing_checks,
         payback_problems,
         paylines_problems,
+        probability_problems,
         workbook_problems,
     )
 
     html = (built / "par.html").read_text()
     assert code_names(html, allowed_names(built, TOY)) == []
     assert workbook_problems(built / "par.xlsx") == []
+    assert probability_problems(built / "par.xlsx") == []
     assert payback_problems(built) == []
     assert failing_checks(built / "par.xlsx") == []
     assert paylines_problems(built) == []
