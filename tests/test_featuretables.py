@@ -10,6 +10,7 @@ import pandas as pd
 import pytest
 
 from slotmath.io.gamefile import load_game
+from slotmath.rules.featuretables import PER_HIT
 from slotmath.rules.linegame import analyse
 
 from conftest import TEST_DATA
@@ -51,7 +52,10 @@ def test_hold_and_spin_tables():
     assert set(jackpots.index) == {"MINI", "MINOR", "MAJOR", "GRAND"}
     # the GRAND is paid by a full screen: its hits per round are the full-screen odds
     assert jackpots.loc["GRAND", "hits per round"] == pytest.approx(hs["full_screen_probability"])
-    assert jackpots.loc["GRAND", "odds [1 in N rounds]"] == pytest.approx(1 / hs["full_screen_probability"])
+    assert jackpots.loc["GRAND", PER_HIT] == pytest.approx(1 / hs["full_screen_probability"])
+    # a MINI can hit several times in one feature: its column is rounds per hit, not odds
+    assert not any("odds" in c or "1 in N" in c for c in jackpots.columns)
+    assert PER_HIT == "rounds per hit [1 / hits per round]"
     # jackpots' share of RTP is part of the feature's
     feature_share = float(result.components["hold_and_spin"] / result.rtp)
     assert 0 < jackpots["share of RTP"].sum() < feature_share
@@ -208,3 +212,10 @@ def test_award_given_a_trigger(folder, name):
         f"{'Free games' if name == 'free_games' else 'Hold-and-spin'}: award given a trigger, by size"
     ]
     assert bands["probability given the trigger"].sum() == pytest.approx(1, abs=1e-9)
+
+
+def test_rounds_per_hit_is_shown_as_odds_not_as_a_probability():
+    from slotmath.report.featuresheet import name_format
+
+    assert name_format(PER_HIT) == "odds"
+    assert name_format("hits per round") == "prob"

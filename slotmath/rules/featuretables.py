@@ -30,6 +30,9 @@ import pandas as pd
 from slotmath.model import Game
 
 ONE_IN = "1 in N rounds"
+#: Column of a jackpot's mean spacing: 1 / expected hits per round, not 1 /
+#: P(hit) (a feature can pay the same jackpot several times).
+PER_HIT = "rounds per hit [1 / hits per round]"
 #: Column of a feature's or jackpot's part of the RTP (a fraction of it; shown in %).
 SHARE = "share of RTP"
 
@@ -79,14 +82,15 @@ def trigger_row(event: str, p: float) -> dict:
 
 def jackpot_rows(hits: dict, values: dict, rtp: float) -> list:
     """Rows of a jackpots table: each jackpot's value [x total bet] (``values``
-    by label), expected hits per round (``hits``), 1 in N rounds and share of
-    the RTP."""
+    by label), expected hits per round (``hits``), rounds per hit (1 / hits
+    per round: a feature can pay a jackpot more than once, so it is not 1 /
+    P(hit)) and share of the RTP."""
     return [
         {
             "jackpot": label,
             "value [x total bet]": values.get(label, 0.0),
             "hits per round": n,
-            f"odds [{ONE_IN}]": _one_in(n),
+            PER_HIT: _one_in(n),
             SHARE: _share(n * values.get(label, 0.0), rtp),
         }
         for label, n in hits.items()
@@ -409,7 +413,7 @@ def free_game_starts_tables(inside: dict, base_hits: dict, values: dict, rtp: fl
                 {
                     "jackpot": k,
                     "hits per round": v["hits"],
-                    f"odds [{ONE_IN}]": _one_in(v["hits"]),
+                    PER_HIT: _one_in(v["hits"]),
                     SHARE: _share(v["paid"], rtp),
                 }
                 for k, v in total.items()
