@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -219,3 +220,17 @@ def test_rounds_per_hit_is_shown_as_odds_not_as_a_probability():
 
     assert name_format(PER_HIT) == "odds"
     assert name_format("hits per round") == "prob"
+
+
+def test_award_bands_below_the_resolution_are_not_printed_as_numbers():
+    from slotmath.rules.featuretables import award_bands
+
+    # a 3000 x award at 2e-18 given the trigger: below the 1e-15 the float
+    # laws resolve, so no figure of its band is a number
+    bands = award_bands(np.array([1.0, 3000.0]), np.array([1 - 2e-18, 2e-18]), 0.01)
+    bands = bands.set_index("award [x total bet]")
+    assert bands.loc["1 to under 2", "probability given the trigger"] == 1 - 2e-18
+    row = bands.loc["2000 to under 5000"]
+    assert row["probability given the trigger"] == "< 1e-15"
+    assert row["odds [1 in N features]"] == "over 1e+15"
+    assert row["odds [1 in N rounds]"] == "over 1e+17"

@@ -140,10 +140,13 @@ def award_bands(wins, probs, trigger: float) -> pd.DataFrame:
     """The law of a feature's award given that it starts, by win band
     (:data:`slotmath.engine.distribution.WIN_EDGES`) [x total bet]:
     probability given the trigger, 1 in N features, 1 in N rounds
-    (``trigger`` the feature's probability per round)."""
+    (``trigger`` the feature's probability per round).  A band whose float
+    probability is below :data:`slotmath.features.round.RESOLVED` is not
+    resolved: it shows "< 1e-15" and its odds as "over" their bound."""
     import numpy as np
 
     from slotmath.engine.distribution import WIN_EDGES
+    from slotmath.features.round import RESOLVED
 
     edges = [0.0, *WIN_EDGES, float("inf")]
     rows = []
@@ -159,6 +162,13 @@ def award_bands(wins, probs, trigger: float) -> pd.DataFrame:
                 "probability given the trigger": q,
                 "odds [1 in N features]": 1 / q,
                 f"odds [{ONE_IN}]": _one_in(q * trigger),
+            }
+            if q >= RESOLVED
+            else {
+                "award [x total bet]": band,
+                "probability given the trigger": f"< {RESOLVED:g}",
+                "odds [1 in N features]": f"over {1 / RESOLVED:.3g}",
+                f"odds [{ONE_IN}]": f"over {_one_in(RESOLVED * trigger):.3g}",
             }
         )
     return pd.DataFrame(rows)
