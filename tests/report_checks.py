@@ -151,12 +151,13 @@ def identification_problems(folder: Path, game_file: Path) -> list:
 
 #: An exact fraction written out, and an abbreviated one.
 FRACTION_TEXT = re.compile(r"-?[0-9]+/[0-9]+")
-ABBREVIATED = re.compile(r"exact: ([0-9]+)-digit fraction, ([-0-9.]+)…?, SHA-256 ([0-9a-f]{16})")
+ABBREVIATED = re.compile(r"(?:exact: )?([0-9]+)-digit fraction, ([-0-9.]+)…?, SHA-256 ([0-9a-f]{16})")
 
 
 def fraction_problems(html: str) -> list:
     """Long exact fractions on a page: each must be abbreviated ('exact:
-    N-digit fraction, first digits, SHA-256 prefix'), written in full once in
+    N-digit fraction, first digits, SHA-256 prefix', without 'exact: '
+    beside a label saying exact), no cell may say exact twice, written in full once in
     the appendix (numerator and denominator in digit groups, its SHA-256
     matching), and no exact fraction cell may break across lines."""
     from fractions import Fraction
@@ -169,6 +170,7 @@ def fraction_problems(html: str) -> list:
         for m in FRACTION_TEXT.finditer(text)
         if len(m.group(0)) > FRACTION_DISPLAY_LIMIT
     ]
+    out += [f"exact said twice: {m.group(0)!r}" for m in re.finditer(r"\bexact\s+exact:", text)]
     cells = re.findall(r'<td class="([^"]*)"[^>]*>\s*(-?[0-9]+/[0-9]+)\s*</td>', html)
     out += [f"fraction cell {v[:20]!r} may break (class {c!r})" for c, v in cells if "exact" not in c.split()]
     if "td.exact" not in html:

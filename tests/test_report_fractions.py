@@ -8,6 +8,7 @@ import re
 from fractions import Fraction as F
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 from slotmath.report.sheet import par_sheet
@@ -49,3 +50,17 @@ def test_long_fractions_abbreviated_once_in_full(long_sheet):
     # the check can fail: a long fraction written out, a fraction cell that may break
     assert fraction_problems(f"<p>{rtp.numerator}/{rtp.denominator}</p>")
     assert fraction_problems('<table><tr><td class="">1/3</td></tr></table>')
+
+
+def test_rtp_exact_says_exact_once():
+    # the label "RTP exact" says it: its abbreviated value does not repeat it
+    from report_checks import fraction_problems
+
+    from slotmath.rules.result import fraction_display, summary_text
+
+    big = F(10**80 + 7, 3**170)
+    shown = fraction_display(big)
+    assert shown == f"163-digit fraction, {decimal_digits(big)}, SHA-256 {fraction_digest(big)[:16]}"
+    text = summary_text(pd.DataFrame({"figure": ["RTP exact"], "value": [shown]}))
+    assert "exact  exact" not in text and text.count("exact") == 1
+    assert fraction_problems(f"<td>RTP exact</td><td>exact: {shown}</td>") != []

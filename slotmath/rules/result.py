@@ -58,26 +58,28 @@ def fraction_digest(value: Fraction) -> str:
     return hashlib.sha256(str(fraction_str(value)).encode()).hexdigest()
 
 
-def fraction_short(value: Fraction, limit: int = FRACTION_DISPLAY_LIMIT) -> str:
+def fraction_short(value: Fraction, limit: int = FRACTION_DISPLAY_LIMIT, lead: str = "exact: ") -> str:
     """An exact fraction for people: ``"p/q"`` when at most ``limit``
     characters, else ``"exact: N-digit fraction, 0.95640517…, SHA-256
     1a2b…"`` (N the digits of numerator and denominator together, the first
     :data:`FRACTION_DIGITS` significant digits of its value, the first 16 hex
-    digits of :func:`fraction_digest`)."""
+    digits of :func:`fraction_digest`); ``lead`` starts the abbreviation
+    ("" where the label already says exact)."""
     text = str(fraction_str(value))
     if len(text) <= limit:
         return text
     digits = len(text) - 1 - text.startswith("-")
-    return f"exact: {digits}-digit fraction, {decimal_digits(value)}, SHA-256 {fraction_digest(value)[:16]}"
+    return f"{lead}{digits}-digit fraction, {decimal_digits(value)}, SHA-256 {fraction_digest(value)[:16]}"
 
 
 def fraction_display(value: object) -> str:
-    """An exact RTP for people: ``"p/q"`` when short, else abbreviated
+    """An exact RTP for people, beside a label that says exact ("RTP exact"):
+    ``"p/q"`` when short, else abbreviated without repeating "exact"
     (:func:`fraction_short`; the whole fraction is in the JSON); for a float,
     what its error is."""
     if not isinstance(value, Fraction):
         return "not a fraction (float64 computation, relative error below 1e-12)"
-    return fraction_short(value)
+    return fraction_short(value, lead="")
 
 
 @dataclass(frozen=True, eq=False)
