@@ -64,3 +64,7 @@ def test_rtp_exact_says_exact_once():
     text = summary_text(pd.DataFrame({"figure": ["RTP exact"], "value": [shown]}))
     assert "exact  exact" not in text and text.count("exact") == 1
     assert fraction_problems(f"<td>RTP exact</td><td>exact: {shown}</td>") != []
+    # a mode's "RTP exact" row too (exact_str with no lead); an integer stays "n"
+    from slotmath.report.sheettable import exact_str
+
+    assert exact_str(big, lead="") == shown and exact_str(F(5)) == "5"

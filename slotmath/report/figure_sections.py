@@ -877,7 +877,7 @@ def mode_sections(sheet: ParSheet) -> list:
         rows = [
             ("cost [x total bet]", float(m.cost), "num"),
             ("RTP [x cost]", float(m.rtp), "pct6"),
-            ("RTP exact", exact_str(m.rtp), "text"),
+            ("RTP exact", exact_str(m.rtp, lead=""), "text"),
             ("mean round win [x total bet]", float(r.rtp), "num"),
             ("hit frequency: paying rounds [probability]", r.hit_frequency, "pct"),
             ("SD [x cost]", r.sd / float(m.cost), "num"),

@@ -227,10 +227,11 @@ def excel_value(v):
     return str(v)
 
 
-def exact_str(value) -> str:
-    """An exact value as text: ``"p/q"``, ``"n"`` for integers, "" for floats."""
+def exact_str(value, lead: str = "exact: ") -> str:
+    """An exact value as text: ``"p/q"``, ``"n"`` for integers, "" for floats
+    (``lead`` starts an abbreviated fraction, see :func:`fraction_short`)."""
     if isinstance(value, Fraction):
-        return str(value.numerator) if value.denominator == 1 else fraction_short(value)
+        return str(value.numerator) if value.denominator == 1 else fraction_short(value, lead=lead)
     return ""
 
 
