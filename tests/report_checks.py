@@ -151,7 +151,8 @@ def identification_problems(folder: Path, game_file: Path) -> list:
 
 #: An exact fraction written out, and an abbreviated one.
 FRACTION_TEXT = re.compile(r"-?[0-9]+/[0-9]+")
-ABBREVIATED = re.compile(r"(?:exact: )?([0-9]+)-digit fraction, ([-0-9.]+)…?, SHA-256 ([0-9a-f]{16})")
+#: (a page writes SHA-256 with a non-breaking hyphen, U+2011)
+ABBREVIATED = re.compile(r"(?:exact: )?([0-9]+)-digit fraction, ([-0-9.]+)…?, SHA[-\u2011]256 ([0-9a-f]{16})")
 
 
 def fraction_problems(html: str) -> list:
@@ -429,6 +430,30 @@ def print_problems(pdf: Path, headings, header: str, intros: dict | None = None)
         if len(after) < 20:  # e.g. a figure caption or a table title
             problems.append(f"heading {heading!r} alone at the bottom of page {i}")
     return n, problems
+
+
+def printed_table_problems(pdf: Path, html: str) -> list:
+    """Tables of a printed report: no table title ends a page with at most
+    its header row after it, and no abbreviated fraction's SHA-256 breaks
+    ("SHA-" / "256", or inside its hash)."""
+    from pypdf import PdfReader
+
+    pages = [unicodedata.normalize("NFKC", p.extract_text() or "") for p in PdfReader(str(pdf)).pages]
+    n = len(pages)
+    problems = []
+    captions = {html_lib.unescape(c).strip() for c in re.findall(r"<caption>(.*?)</caption>", html, re.S)}
+    for i, text in enumerate(pages, start=1):
+        lines = [line.strip() for line in text.splitlines() if line.strip() != f"page {i} of {n}"]
+        for k, line in enumerate(lines):
+            if line in captions and len(lines) - k - 1 <= 1:
+                problems.append(f"table {line!r} alone at the bottom of page {i}")
+    whole = "\n".join(pages)
+    if re.search(r"SHA[-\u2010\u2011]\s*\n", whole):
+        problems.append("SHA-256 broken at its hyphen")
+    for digest in {m[2] for m in ABBREVIATED.findall(visible_text(html))}:
+        if digest not in whole:
+            problems.append(f"SHA-256 {digest} broken across lines")
+    return problems
 
 
 def section_headings(html: str) -> tuple:

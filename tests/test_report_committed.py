@@ -160,7 +160,7 @@ def test_committed_report_is_publishable(game):
 
 @pytest.mark.parametrize("game", GAMES)
 def test_committed_report_prints(game, tmp_path):
-    from report_checks import CHROMIUM, print_pdf, print_problems, section_headings
+    from report_checks import CHROMIUM, print_pdf, print_problems, printed_table_problems, section_headings
 
     if not CHROMIUM.exists():
         pytest.skip("Debian chromium missing (.ci/run installs it)")
@@ -172,4 +172,5 @@ def test_committed_report_prints(game, tmp_path):
     assert len(headings) >= 12  # every section (a ways game has no paylines section)
     pages, problems = print_problems(pdf, headings, f"PAR sheet: {title}", intros)
     assert problems == []
+    assert printed_table_problems(pdf, (folder / "par.html").read_text(encoding="utf-8")) == []
     assert pages <= 60
