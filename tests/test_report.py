@@ -90,6 +90,10 @@ def test_combination_total_is_the_rtp(sheet):
     # toy game: lines and scatters are the only channels, so the total row is the RTP
     assert total["RTP exact"] == "7553/8192" and Fraction(total["RTP exact"]) == sheet.par.rtp
     assert total["hits"] == sheet.par.combinations["hits"].sum()
+    # hits / cycle summed over lines is an expected count per spin (it can pass 1 on
+    # a game of many lines), so no column calls it a probability
+    assert not any("probability" in c or c == "1 in N" for c in frame.columns)
+    assert total["hits per spin [hits / cycle]"] == pytest.approx(total["hits"] / sheet.par.cycle)
 
 
 def test_symbol_counts(sheet):
@@ -259,7 +263,7 @@ def check_workbook_matches_json(xlsx: Path, json_path: Path) -> None:
     # hit counts beyond 2**53 are written as text (exact), as the cycle is
     assert [int(h) for h in both["hits"]] == [int(h) for h in both["hits_json"]]
     assert all(close(a, b) for a, b in zip(both["RTP contribution"], both["rtp"], strict=True))
-    assert all(close(a, b) for a, b in zip(both["1 in N"], both["one_in"], strict=True))
+    assert all(close(a, b) for a, b in zip(both["spins per hit [cycle / hits]"], both["one_in"], strict=True))
     conf = book["Volatility"]["Payback range after N spins"]
     want = pd.DataFrame(data["confidence"])
     for c in (0.90, 0.95, 0.99):
@@ -280,7 +284,7 @@ def test_workbook_stores_numbers_with_formats(saved):
     assert isinstance(cells["hits"].value, int) and cells["hits"].number_format == "#,##0"
     assert isinstance(cells["RTP contribution"].value, float)
     assert cells["RTP contribution"].number_format == "0.000000%"
-    assert cells["1 in N"].number_format == "[<10000000]#,##0.00;0.00E+00"
+    assert cells["spins per hit [cycle / hits]"].number_format == "[<10000000]#,##0.00;0.00E+00"
 
 
 def test_generic_feature_sheets(sheet):

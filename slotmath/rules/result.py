@@ -390,9 +390,14 @@ def table_text(table: pd.DataFrame) -> str:
 
 
 def format_combinations(table: pd.DataFrame) -> str:
-    """The combination table as aligned text."""
+    """The combination table as aligned text; ``probability`` and ``one_in``
+    shown as hits_per_spin and spins_per_hit (a line game's hits / cycle sums
+    its lines: it can exceed 1)."""
     t = table.drop(columns="rtp_exact").copy()
     t["probability"] = t["probability"].map(lambda v: f"{v:.6e}")
     t["one_in"] = t["one_in"].map(lambda v: f"{v:,.2f}")
     t["rtp"] = t["rtp"].map(lambda v: f"{v:.6%}")
-    return t.to_string(index=False)
+    # hits / cycle sums the lines' hits: an expected count per spin, not a probability
+    return t.rename(columns={"probability": "hits_per_spin", "one_in": "spins_per_hit"}).to_string(
+        index=False
+    )
