@@ -151,12 +151,14 @@ def identification_problems(folder: Path, game_file: Path) -> list:
 
 #: An exact fraction written out, and an abbreviated one.
 FRACTION_TEXT = re.compile(r"-?[0-9]+/[0-9]+")
-ABBREVIATED = re.compile(r"exact: ([0-9]+)-digit fraction, ([-0-9.]+)…?, SHA-256 ([0-9a-f]{16})")
+#: (a page writes SHA-256 with a non-breaking hyphen, U+2011)
+ABBREVIATED = re.compile(r"(?:exact: )?([0-9]+)-digit fraction, ([-0-9.]+)…?, SHA[-\u2011]256 ([0-9a-f]{16})")
 
 
 def fraction_problems(html: str) -> list:
     """Long exact fractions on a page: each must be abbreviated ('exact:
-    N-digit fraction, first digits, SHA-256 prefix'), written in full once in
+    N-digit fraction, first digits, SHA-256 prefix', without 'exact: '
+    beside a label saying exact), no cell may say exact twice, written in full once in
     the appendix (numerator and denominator in digit groups, its SHA-256
     matching), and no exact fraction cell may break across lines."""
     from fractions import Fraction
@@ -169,6 +171,7 @@ def fraction_problems(html: str) -> list:
         for m in FRACTION_TEXT.finditer(text)
         if len(m.group(0)) > FRACTION_DISPLAY_LIMIT
     ]
+    out += [f"exact said twice: {m.group(0)!r}" for m in re.finditer(r"\bexact\s+exact:", text)]
     cells = re.findall(r'<td class="([^"]*)"[^>]*>\s*(-?[0-9]+/[0-9]+)\s*</td>', html)
     out += [f"fraction cell {v[:20]!r} may break (class {c!r})" for c, v in cells if "exact" not in c.split()]
     if "td.exact" not in html:
@@ -314,6 +317,41 @@ def count_odds_problems(xlsx: Path) -> list:
     return out
 
 
+def is_probability(label) -> bool:
+    """Whether a column header or figure name labels a probability: "P(...)",
+    "probability" or "[probability]" (hits per spin or round are counts)."""
+    text = str(label).strip().lower()
+    return text.startswith(("p(", "probability")) or text.endswith("probability") or "[probability]" in text
+
+
+def probability_problems(xlsx: Path) -> list:
+    """Probabilities outside [0, 1] in the workbook: any number in a column
+    headed as a probability, or in the row of a (figure, value...) table
+    whose figure names one."""
+    import math
+
+    from slotmath.report.workbook import read_workbook
+
+    out = []
+
+    def check(where: str, values) -> None:
+        for v in values:
+            if isinstance(v, (int, float)) and not isinstance(v, bool) and not math.isnan(v):
+                if not 0 <= v <= 1:
+                    out.append(f"{where}: probability {v!r} outside [0, 1]")
+
+    for sheet, tables in read_workbook(xlsx).items():
+        for title, frame in tables.items():
+            for col in frame.columns:
+                if is_probability(col):
+                    check(f"{sheet}: {title}: {col}", frame[col])
+            if len(frame.columns) and frame.columns[0] == "figure":
+                for _, row in frame.iterrows():
+                    if is_probability(row.iloc[0]):
+                        check(f"{sheet}: {title}: {row.iloc[0]}", row.iloc[1:])
+    return out
+
+
 def failing_checks(xlsx: Path) -> list:
     """Monte Carlo checks that failed (the 'check' column says 'fails')."""
     from slotmath.report.workbook import read_workbook
@@ -392,6 +430,30 @@ def print_problems(pdf: Path, headings, header: str, intros: dict | None = None)
         if len(after) < 20:  # e.g. a figure caption or a table title
             problems.append(f"heading {heading!r} alone at the bottom of page {i}")
     return n, problems
+
+
+def printed_table_problems(pdf: Path, html: str) -> list:
+    """Tables of a printed report: no table title ends a page with at most
+    its header row after it, and no abbreviated fraction's SHA-256 breaks
+    ("SHA-" / "256", or inside its hash)."""
+    from pypdf import PdfReader
+
+    pages = [unicodedata.normalize("NFKC", p.extract_text() or "") for p in PdfReader(str(pdf)).pages]
+    n = len(pages)
+    problems = []
+    captions = {html_lib.unescape(c).strip() for c in re.findall(r"<caption>(.*?)</caption>", html, re.S)}
+    for i, text in enumerate(pages, start=1):
+        lines = [line.strip() for line in text.splitlines() if line.strip() != f"page {i} of {n}"]
+        for k, line in enumerate(lines):
+            if line in captions and len(lines) - k - 1 <= 1:
+                problems.append(f"table {line!r} alone at the bottom of page {i}")
+    whole = "\n".join(pages)
+    if re.search(r"SHA[-\u2010\u2011]\s*\n", whole):
+        problems.append("SHA-256 broken at its hyphen")
+    for digest in {m[2] for m in ABBREVIATED.findall(visible_text(html))}:
+        if digest not in whole:
+            problems.append(f"SHA-256 {digest} broken across lines")
+    return problems
 
 
 def section_headings(html: str) -> tuple:

@@ -6,10 +6,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 
 from slotmath.io.gamefile import load_game
+from slotmath.rules.featuretables import PER_HIT
 from slotmath.rules.linegame import analyse
 
 from conftest import TEST_DATA
@@ -51,7 +53,10 @@ def test_hold_and_spin_tables():
     assert set(jackpots.index) == {"MINI", "MINOR", "MAJOR", "GRAND"}
     # the GRAND is paid by a full screen: its hits per round are the full-screen odds
     assert jackpots.loc["GRAND", "hits per round"] == pytest.approx(hs["full_screen_probability"])
-    assert jackpots.loc["GRAND", "odds [1 in N rounds]"] == pytest.approx(1 / hs["full_screen_probability"])
+    assert jackpots.loc["GRAND", PER_HIT] == pytest.approx(1 / hs["full_screen_probability"])
+    # a MINI can hit several times in one feature: its column is rounds per hit, not odds
+    assert not any("odds" in c or "1 in N" in c for c in jackpots.columns)
+    assert PER_HIT == "rounds per hit [1 / hits per round]"
     # jackpots' share of RTP is part of the feature's
     feature_share = float(result.components["hold_and_spin"] / result.rtp)
     assert 0 < jackpots["share of RTP"].sum() < feature_share
@@ -208,3 +213,24 @@ def test_award_given_a_trigger(folder, name):
         f"{'Free games' if name == 'free_games' else 'Hold-and-spin'}: award given a trigger, by size"
     ]
     assert bands["probability given the trigger"].sum() == pytest.approx(1, abs=1e-9)
+
+
+def test_rounds_per_hit_is_shown_as_odds_not_as_a_probability():
+    from slotmath.report.featuresheet import name_format
+
+    assert name_format(PER_HIT) == "odds"
+    assert name_format("hits per round") == "prob"
+
+
+def test_award_bands_below_the_resolution_are_not_printed_as_numbers():
+    from slotmath.rules.featuretables import award_bands
+
+    # a 3000 x award at 2e-18 given the trigger: below the 1e-15 the float
+    # laws resolve, so no figure of its band is a number
+    bands = award_bands(np.array([1.0, 3000.0]), np.array([1 - 2e-18, 2e-18]), 0.01)
+    bands = bands.set_index("award [x total bet]")
+    assert bands.loc["1 to under 2", "probability given the trigger"] == 1 - 2e-18
+    row = bands.loc["2000 to under 5000"]
+    assert row["probability given the trigger"] == "< 1e-15"
+    assert row["odds [1 in N features]"] == "over 1e+15"
+    assert row["odds [1 in N rounds]"] == "over 1e+17"

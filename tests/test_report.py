@@ -13,6 +13,7 @@ import pytest
 
 import slotmath
 from slotmath.cli import main
+from slotmath.engine.distribution import MaxWin
 from slotmath.io import files
 from slotmath.io.files import atomic_path
 from slotmath.montecarlo.run import chunks_text
@@ -89,6 +90,10 @@ def test_combination_total_is_the_rtp(sheet):
     # toy game: lines and scatters are the only channels, so the total row is the RTP
     assert total["RTP exact"] == "7553/8192" and Fraction(total["RTP exact"]) == sheet.par.rtp
     assert total["hits"] == sheet.par.combinations["hits"].sum()
+    # hits / cycle summed over lines is an expected count per spin (it can pass 1 on
+    # a game of many lines), so no column calls it a probability
+    assert not any("probability" in c or c == "1 in N" for c in frame.columns)
+    assert total["hits per spin [hits / cycle]"] == pytest.approx(total["hits"] / sheet.par.cycle)
 
 
 def test_symbol_counts(sheet):
@@ -228,7 +233,8 @@ def check_workbook_matches_json(xlsx: Path, json_path: Path) -> None:
     if data["rtp_exact"] is None:
         assert shown.startswith("not a fraction")
     else:
-        assert shown == fraction_short(Fraction(data["rtp_exact"]))
+        assert shown == fraction_short(Fraction(data["rtp_exact"]), lead="")
+        assert not shown.startswith("exact")  # the label says exact: once
     assert close(head["hit frequency: paying spins [probability]"], data["hit_frequency"])
     assert close(head["SD [x total bet]"], data["sd"])
     for k in ("90", "95", "99"):
@@ -257,7 +263,7 @@ def check_workbook_matches_json(xlsx: Path, json_path: Path) -> None:
     # hit counts beyond 2**53 are written as text (exact), as the cycle is
     assert [int(h) for h in both["hits"]] == [int(h) for h in both["hits_json"]]
     assert all(close(a, b) for a, b in zip(both["RTP contribution"], both["rtp"], strict=True))
-    assert all(close(a, b) for a, b in zip(both["1 in N"], both["one_in"], strict=True))
+    assert all(close(a, b) for a, b in zip(both["spins per hit [cycle / hits]"], both["one_in"], strict=True))
     conf = book["Volatility"]["Payback range after N spins"]
     want = pd.DataFrame(data["confidence"])
     for c in (0.90, 0.95, 0.99):
@@ -278,7 +284,7 @@ def test_workbook_stores_numbers_with_formats(saved):
     assert isinstance(cells["hits"].value, int) and cells["hits"].number_format == "#,##0"
     assert isinstance(cells["RTP contribution"].value, float)
     assert cells["RTP contribution"].number_format == "0.000000%"
-    assert cells["1 in N"].number_format == "[<10000000]#,##0.00;0.00E+00"
+    assert cells["spins per hit [cycle / hits]"].number_format == "[<10000000]#,##0.00;0.00E+00"
 
 
 def test_generic_feature_sheets(sheet):
@@ -498,3 +504,48 @@ def test_odds_text():
     assert sheettable.format_value(1.550139296294649e17, "odds") == "1.55e17"
     assert sheet_module.volatility_class(4.9) == "low"
     assert sheet_module.volatility_class(11.55) == "high"
+
+
+@pytest.mark.parametrize(
+    ("top", "cell_100", "limit"),
+    [
+        (
+            MaxWin(None, None, False, "free games retrigger"),
+            "none: unbounded (no largest win)",
+            "no upper limit",
+        ),
+        (MaxWin(Fraction(5000), None, False, "a bound"), "at most 499,900 (a bound)", "at most 5,000"),
+        (MaxWin(Fraction(3000), Fraction(1, 10**20), True, "exact"), 100 * 2999.0, "max win, 3,000"),
+    ],
+)
+def test_sessions_use_the_true_max_win(sheet, top, cell_100, limit):
+    # the largest possible net result of 100 spins is 100 x (max win - 1) of
+    # the game's true max win, not of the top of the float distribution
+    rich = replace(sheet.par, max_win=top)
+    sheet2 = ParSheet(sheet.game, rich, sheet.levels, sheet.sessions, None, sheet.parameters, sheet.generated)
+    table = figure_sections.sessions(sheet2).tables[0].frame.set_index("figure")
+    assert table.loc["largest possible net result [x total bet]", "100 spins"] == cell_100
+    shown = table.loc["largest net result resolved in the distribution [x total bet]", "100 spins"]
+    assert shown == 100 * (float(sheet.par.distribution.max_win) - 1)
+    assert limit in figure_sections.volatility(sheet2).tables[1].note
+
+
+def test_a_resolved_max_win_is_a_lower_bound_of_the_net_result():
+    top = MaxWin(Fraction(1742), 1e-15, False, "largest resolved win (a lower bound)")
+    assert figure_sections.largest_net(top, 10, lower_bound=True) == "at least 17,410 (a lower bound)"
+
+
+def test_probability_check_finds_a_probability_above_one(saved, tmp_path):
+    from openpyxl import load_workbook
+    from report_checks import probability_problems
+
+    assert probability_problems(saved / "par.xlsx") == []
+    wb = load_workbook(saved / "par.xlsx")
+    ws = wb["Sessions"]
+    row = next(r for r in ws.iter_rows() if r[0].value == "P(ahead: net result > 0)")
+    row[1].value = 1.00000000000665  # what float round-off once gave
+    wb.save(tmp_path / "bad.xlsx")
+    assert probability_problems(tmp_path / "bad.xlsx") == [
+        "Sessions: Net result of a session: P(ahead: net result > 0): "
+        "probability 1.00000000000665 outside [0, 1]"
+    ]

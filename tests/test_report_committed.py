@@ -136,6 +136,7 @@ def test_committed_report_is_publishable(game):
         jackpot_event_problems,
         payback_problems,
         paylines_problems,
+        probability_problems,
         workbook_problems,
     )
 
@@ -143,6 +144,7 @@ def test_committed_report_is_publishable(game):
     html = (folder / "par.html").read_text()
     assert code_names(html, allowed_names(folder, GAMES_DIR / game)) == []
     assert workbook_problems(folder / "par.xlsx") == []
+    assert probability_problems(folder / "par.xlsx") == []
     assert payback_problems(folder) == []
     assert failing_checks(folder / "par.xlsx") == []
     assert paylines_problems(folder) == []
@@ -158,7 +160,7 @@ def test_committed_report_is_publishable(game):
 
 @pytest.mark.parametrize("game", GAMES)
 def test_committed_report_prints(game, tmp_path):
-    from report_checks import CHROMIUM, print_pdf, print_problems, section_headings
+    from report_checks import CHROMIUM, print_pdf, print_problems, printed_table_problems, section_headings
 
     if not CHROMIUM.exists():
         pytest.skip("Debian chromium missing (.ci/run installs it)")
@@ -170,4 +172,5 @@ def test_committed_report_prints(game, tmp_path):
     assert len(headings) >= 12  # every section (a ways game has no paylines section)
     pages, problems = print_problems(pdf, headings, f"PAR sheet: {title}", intros)
     assert problems == []
+    assert printed_table_problems(pdf, (folder / "par.html").read_text(encoding="utf-8")) == []
     assert pages <= 60

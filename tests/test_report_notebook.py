@@ -171,12 +171,14 @@ def test_publishable(built):
         failing_checks,
         payback_problems,
         paylines_problems,
+        probability_problems,
         workbook_problems,
     )
 
     html = (built / "par.html").read_text()
     assert code_names(html, allowed_names(built, TOY)) == []
     assert workbook_problems(built / "par.xlsx") == []
+    assert probability_problems(built / "par.xlsx") == []
     assert payback_problems(built) == []
     assert failing_checks(built / "par.xlsx") == []
     assert paylines_problems(built) == []
@@ -197,7 +199,7 @@ def test_code_names_are_found():
 
 @pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian chromium missing (.ci/run installs it)")
 def test_printed_pages(built, tmp_path):
-    from report_checks import print_pdf, print_problems, section_headings
+    from report_checks import print_pdf, print_problems, printed_table_problems, section_headings
 
     pdf = tmp_path / "par.pdf"
     print_pdf(built / "par.html", pdf)
@@ -205,4 +207,5 @@ def test_printed_pages(built, tmp_path):
     assert len(headings) == 13  # every section of a line game
     pages, problems = print_problems(pdf, headings, "PAR sheet: Report Toy", intros)
     assert problems == []
+    assert printed_table_problems(pdf, (built / "par.html").read_text(encoding="utf-8")) == []
     assert 8 <= pages <= 20  # the toy game's 13 sections on A4

@@ -142,3 +142,15 @@ def test_payback_quantiles_stay_inside_what_the_game_pays(toy_distribution):
     # the interval narrows as the session grows (law of large numbers)
     widths = [np.diff(session(d, n).payback_interval(0.99))[0] for n in (100, 1000, 10_000)]
     assert widths[0] > widths[1] > widths[2]
+
+
+def test_probabilities_with_round_off_above_one_are_clipped():
+    # two lattice points whose float sum is 1 + 1e-12 (FFT round-off): every
+    # probability the session gives stays in [0, 1]
+    from slotmath.engine.session import SessionDistribution
+
+    # stake 0: both wins are ahead
+    s = SessionDistribution(1, 1, np.array([0.0, 0.5, 0.5 + 1e-12]), 1e-13, 0, 1, 1.5, 0.5)
+    assert s.p_ahead == 1.0
+    assert s.p_at_most(2.0) == 1.0
+    assert s.to_frame()["cdf"].max() == 1.0

@@ -58,6 +58,12 @@ TAIL_LIMIT = 1e-7
 FFT_ERROR_CONSTANT = 5.0
 
 
+def probability(p: float) -> float:
+    """A probability computed in float64 clipped to [0, 1] (round-off of a
+    sum, within its error bound, can leave the range) [probability]."""
+    return min(max(p, 0.0), 1.0)
+
+
 @dataclass(frozen=True, eq=False)
 class SessionDistribution:
     """Net result of a session of ``spins`` spins at a fixed total bet.
@@ -84,8 +90,9 @@ class SessionDistribution:
     exact_lattice : bool
         False when the wins had to be moved to a coarser lattice.
     max_net : float
-        Largest net result the game can pay, ``spins x (max win - 1)``
-        [x total bet]; the tail lies between :attr:`upper` and it.
+        Largest net result of the distribution, ``spins x (its max win - 1)``
+        [x total bet] (below the game's true largest when the float
+        distribution drops wins); the tail lies between :attr:`upper` and it.
     error_bound : float
         Bound on the 2-norm (hence on each) error of ``probabilities``
         from float64 FFT products [probability].
@@ -120,7 +127,7 @@ class SessionDistribution:
         return float(self.net[-1])
 
     def _mass(self, mask: np.ndarray) -> float:
-        return float(self.probabilities[mask].sum())
+        return probability(float(self.probabilities[mask].sum()))
 
     @cached_property
     def _k(self) -> np.ndarray:
@@ -130,7 +137,7 @@ class SessionDistribution:
     @property
     def p_ahead(self) -> float:
         """P(net result > 0): the player ends ahead [probability]."""
-        return self._mass(self._k > self.stake) + self.tail
+        return probability(self._mass(self._k > self.stake) + self.tail)
 
     @property
     def p_even(self) -> float:
@@ -145,7 +152,7 @@ class SessionDistribution:
 
     @cached_property
     def _cdf(self) -> np.ndarray:
-        return np.cumsum(self.probabilities)
+        return np.minimum(np.cumsum(self.probabilities), 1.0)
 
     def quantile(self, q: float) -> float:
         """Smallest net result x with P(net <= x) >= q [x total bet];
@@ -155,7 +162,7 @@ class SessionDistribution:
 
     def payback_quantile(self, q: float) -> float:
         """Smallest payback y with P(payback <= y) >= q [x amount bet];
-        payback = total win / amount bet, between 0 and the max win."""
+        payback = total win / amount bet, between 0 and the distribution's max win."""
         return 1.0 + self.quantile(q) / self.spins
 
     def payback_interval(self, confidence: float) -> tuple:

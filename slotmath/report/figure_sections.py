@@ -72,6 +72,36 @@ def max_win_figures(top: MaxWin) -> list:
     return [value, odds, how]
 
 
+def largest_net(top: MaxWin, spins: int, lower_bound: bool = False):
+    """Largest net result of ``spins`` spins [x total bet]: ``spins x (max win
+    - 1)`` of the true maximum win, worded as the summary words it (a bound
+    says "at most", a ``lower_bound`` "at least", no largest win "none")."""
+    if top.value is None:
+        return "none: unbounded (no largest win)"
+    net = spins * (float(top.value) - 1.0)
+    if lower_bound:
+        return f"at least {net:,.6g} (a lower bound)"
+    return net if top.probability is not None else f"at most {net:,.6g} (a bound)"
+
+
+def payback_limits(top: MaxWin, lower_bound: bool = False) -> str:
+    """The range of a session's payback [x amount bet] in words: from 0 to
+    the true maximum win (or its bound, or without a top)."""
+    if top.value is None:
+        return "the payback is at least 0, with no upper limit (the game has no largest win)"
+    if lower_bound:
+        return f"the payback is at least 0; the max win is at least {float(top.value):,.6g}"
+    if top.probability is None:
+        return f"the payback is between 0 and at most {float(top.value):,.6g} (a bound on the max win)"
+    return f"the payback stays between 0 and the max win, {float(top.value):,.6g}"
+
+
+def max_win_is_lower_bound(par) -> bool:
+    """Whether the true maximum win of ``par`` (a ParResult) is only the
+    largest win its float distribution resolves (a lower bound)."""
+    return par.max_win is None and bool(par.distribution_shortfall)
+
+
 def summary(sheet: ParSheet) -> Section:
     r, d = sheet.par, sheet.par.distribution
     rtp = float(r.rtp)
@@ -273,7 +303,7 @@ def volatility(sheet: ParSheet) -> Section:
         "Exact: the low and high ends are the (1 - c)/2 and (1 + c)/2 quantiles of the "
         "payback (total win / amount bet) of N spins, from the N-fold convolution of "
         "the exact per-spin distribution (see Player sessions for its error bound); "
-        "the payback stays between 0 and the max win. The normal approximation RTP +- "
+        f"{payback_limits(r.true_max_win, max_win_is_lower_bound(r))}. The normal approximation RTP +- "
         "VI / sqrt(N) is not used: it fails for heavy-tailed wins."
     )
     paid = float(r.paid_rtp)
@@ -413,7 +443,14 @@ def resolved(probability: float, bound: float):
     return probability if probability >= bound else f"< {format_value(bound, 'pctp')}"
 
 
+#: Label of a session's largest net result from the distribution's top win
+#: (float distributions drop probabilities below 1e-15, so it may lie below
+#: the true largest result).
+SESSION_TOP = "largest net result resolved in the distribution"
+
+
 def sessions(sheet: ParSheet) -> Section:
+    top, lower = sheet.par.true_max_win, max_win_is_lower_bound(sheet.par)
     labels = [f"{s.spins:,} spins" for s in sheet.sessions]
     spec = [
         ("expected net result [x total bet]", lambda s: s.mean, "x"),
@@ -431,7 +468,8 @@ def sessions(sheet: ParSheet) -> Section:
         for q in (0.05, 0.25, 0.5, 0.75, 0.95)
     ]
     spec += [
-        ("largest possible net result [x total bet]", lambda s: s.max_net, "x"),
+        ("largest possible net result [x total bet]", lambda s: largest_net(top, s.spins, lower), "x"),
+        (f"{SESSION_TOP} [x total bet]", lambda s: s.max_net, "x"),
         ("top of the exact lattice [x total bet]", lambda s: s.upper, "x"),
         ("P(net result above the top of the lattice)", lambda s: s.tail, "prob"),
         ("bound on the error of a probability", lambda s: s.error_bound, "prob"),
@@ -442,7 +480,9 @@ def sessions(sheet: ParSheet) -> Section:
     note = (
         "Exact lattice convolution of the per-spin distribution (FFT, float64), over the "
         "whole range from losing every bet to the top of the lattice; the probability "
-        "above it (up to the largest possible result, N x max win - N) is one figure. "
+        "above it (up to the largest net result resolved in the distribution, N x (its "
+        "largest win - 1)) is one figure; the largest possible net result is N x (max win "
+        "- 1) of the game's true max win. "
         "The error bounds follow from the float64 FFT error of each product." + BELOW_BOUND
         if exact
         else "Some wins were moved to a coarser lattice (mean kept) to bound the size; "
@@ -454,7 +494,8 @@ def sessions(sheet: ParSheet) -> Section:
         [table],
         [
             (
-                "Distribution of the payback of each session length, over the whole range up to the max win.",
+                "Distribution of the payback of each session length, over the whole range up to "
+                "the largest win resolved in the distribution.",
                 lambda: plots.session_cdf(sheet.sessions),
             )
         ],
@@ -828,7 +869,7 @@ def mode_sections(sheet: ParSheet) -> list:
         rows = [
             ("cost [x total bet]", float(m.cost), "num"),
             ("RTP [x cost]", float(m.rtp), "pct6"),
-            ("RTP exact", exact_str(m.rtp), "text"),
+            ("RTP exact", exact_str(m.rtp, lead=""), "text"),
             ("mean round win [x total bet]", float(r.rtp), "num"),
             ("hit frequency: paying rounds [probability]", r.hit_frequency, "pct"),
             ("SD [x cost]", r.sd / float(m.cost), "num"),

@@ -333,6 +333,12 @@ def ways_text(sheet: ParSheet, name: str, win) -> str:
     return f"{ways} ({mult})" if mult else ways
 
 
+#: Columns of the combination table: hits / cycle is the expected number of
+#: hits per spin summed over all lines (it can exceed 1), not a probability.
+HITS_PER_SPIN = "hits per spin [hits / cycle]"
+SPINS_PER_HIT = "spins per hit [cycle / hits]"
+
+
 def combinations(sheet: ParSheet) -> Section:
     c = sheet.par.combinations
     order = {p.name: i for i, p in enumerate(sheet.game.line_pays)}
@@ -400,8 +406,8 @@ def combinations(sheet: ParSheet) -> Section:
             "multiplier",
             "win [coins]",
             "hits",
-            "probability",
-            "1 in N",
+            HITS_PER_SPIN,
+            SPINS_PER_HIT,
             "RTP contribution",
             "RTP exact",
         ],
@@ -415,8 +421,8 @@ def combinations(sheet: ParSheet) -> Section:
                 {
                     "win [coins]": "x",
                     "hits": "int",
-                    "probability": "prob",
-                    "1 in N": "odds",
+                    HITS_PER_SPIN: "prob",
+                    SPINS_PER_HIT: "odds",
                     "RTP contribution": "pct6",
                     "multiplier": "text",
                 },
@@ -427,8 +433,9 @@ def combinations(sheet: ParSheet) -> Section:
                     if sheet.game.pays_by == "anywhere"
                     else WAYS_NOTE
                     if not pay_rule(sheet.game).has_paylines
-                    else "Hits are summed over all lines; probability is "
-                    "hits / cycle (expected occurrences per spin). The multiplier is the wild "
+                    else "Hits are summed over all lines; hits per spin is hits / cycle, the "
+                    "expected number of hits in a spin, not a probability (several lines can "
+                    "hit in one spin, so it can pass 1). The multiplier is the wild "
                     "multiplier on the line; an entry paid at several multipliers has a row for "
                     "all of them, then a sub-row per multiplier."
                 ),

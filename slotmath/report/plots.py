@@ -297,7 +297,9 @@ def session_cdf(sessions) -> Figure:
     """Cumulative distribution of the payback (total win / amount bet) of
     each session (:class:`slotmath.engine.session.SessionDistribution`) over the
     whole range the game can pay: linear up to 1 x the amount bet, then
-    logarithmic up to the max win."""
+    logarithmic up to the largest win resolved in the distribution (a
+    float distribution drops wins below 1e-15, so it may lie below the true
+    max win)."""
     fig = _figure(7.5, 3.6)
     ax = fig.add_subplot()
     top = 1.0
@@ -322,7 +324,7 @@ def session_cdf(sessions) -> Figure:
     ax.set_xlim(0, top * 1.05)
     ax.xaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
     ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
-    ax.set_xlabel("payback of the session (total win / amount bet), up to the max win")
+    ax.set_xlabel("payback of the session (total win / amount bet), up to the largest resolved win")
     ax.set_ylabel("P(payback <= x)")
     ax.legend(fontsize=8, frameon=False, loc="lower right")
     _style(ax, grid_axis="both")

@@ -102,11 +102,22 @@ class Table:
         v = excel_value(self.frame[column].iat[row])
         return isinstance(v, (int, float)) and not isinstance(v, bool)
 
+    def css_classes(self) -> str:
+        """CSS classes of the table: ``par-table``, ``par-figures`` for a
+        (figure, value) table, ``par-small`` when it prints on one page
+        (:data:`SMALL_TABLE_ROWS`)."""
+        classes = ["par-table"]
+        if self.row_formats is not None:
+            classes.append("par-figures")
+        if len(self.frame) <= SMALL_TABLE_ROWS:
+            classes.append("par-small")
+        return " ".join(classes)
+
     def to_html(self, uid: str) -> str:
         """The table as HTML (pandas Styler), numbers formatted for reading."""
         shown = pd.DataFrame(
             {
-                c: [plain_text(self.text_value(c, i)) for i in range(len(self.frame))]
+                c: [unbroken(plain_text(self.text_value(c, i))) for i in range(len(self.frame))]
                 for c in self.frame.columns
             }
         )
@@ -126,9 +137,7 @@ class Table:
             .format_index(escape="html", axis=1)
             .hide(axis="index")
             .set_caption(escape(self.title))
-            .set_table_attributes(
-                'class="par-table par-figures"' if self.row_formats is not None else 'class="par-table"'
-            )
+            .set_table_attributes(f'class="{self.css_classes()}"')
             .set_td_classes(classes)
             .set_uuid(uid)
         )
@@ -155,7 +164,19 @@ EXACT_TEXT = re.compile(r"-?[0-9]+/[0-9]+")
 #: Longest one-word cell kept on one line (a word such as "total" or a
 #: SHA-256 prefix is never broken; longer ones may wrap anywhere).
 SHORT_WORD = 24
-DIGIT_GROUPS = re.compile(r"[0-9]{1,10}( [0-9]{1,10})+|exact: [0-9]+-digit fraction, .*")
+DIGIT_GROUPS = re.compile(r"[0-9]{1,10}( [0-9]{1,10})+|(exact: )?[0-9]+-digit fraction, .*")
+#: Most rows of a table printed whole on one page (``par-small``: a page
+#: break never splits it; a longer table repeats its header on each page).
+SMALL_TABLE_ROWS = 30
+
+
+#: "SHA-256" with a non-breaking hyphen (U+2011): a printed line never ends on "SHA-".
+UNBROKEN_SHA = "SHA\u2011256"
+
+
+def unbroken(text: str) -> str:
+    """``text`` for a page cell: "SHA-256" with a non-breaking hyphen."""
+    return text.replace("SHA-256", UNBROKEN_SHA)
 
 
 def cell_class(number: bool, text) -> str:
@@ -227,10 +248,11 @@ def excel_value(v):
     return str(v)
 
 
-def exact_str(value) -> str:
-    """An exact value as text: ``"p/q"``, ``"n"`` for integers, "" for floats."""
+def exact_str(value, lead: str = "exact: ") -> str:
+    """An exact value as text: ``"p/q"``, ``"n"`` for integers, "" for floats
+    (``lead`` starts an abbreviated fraction, see :func:`fraction_short`)."""
     if isinstance(value, Fraction):
-        return str(value.numerator) if value.denominator == 1 else fraction_short(value)
+        return str(value.numerator) if value.denominator == 1 else fraction_short(value, lead=lead)
     return ""
 
 

@@ -30,6 +30,9 @@ import pandas as pd
 from slotmath.model import Game
 
 ONE_IN = "1 in N rounds"
+#: Column of a jackpot's mean spacing: 1 / expected hits per round, not 1 /
+#: P(hit) (a feature can pay the same jackpot several times).
+PER_HIT = "rounds per hit [1 / hits per round]"
 #: Column of a feature's or jackpot's part of the RTP (a fraction of it; shown in %).
 SHARE = "share of RTP"
 
@@ -79,14 +82,15 @@ def trigger_row(event: str, p: float) -> dict:
 
 def jackpot_rows(hits: dict, values: dict, rtp: float) -> list:
     """Rows of a jackpots table: each jackpot's value [x total bet] (``values``
-    by label), expected hits per round (``hits``), 1 in N rounds and share of
-    the RTP."""
+    by label), expected hits per round (``hits``), rounds per hit (1 / hits
+    per round: a feature can pay a jackpot more than once, so it is not 1 /
+    P(hit)) and share of the RTP."""
     return [
         {
             "jackpot": label,
             "value [x total bet]": values.get(label, 0.0),
             "hits per round": n,
-            f"odds [{ONE_IN}]": _one_in(n),
+            PER_HIT: _one_in(n),
             SHARE: _share(n * values.get(label, 0.0), rtp),
         }
         for label, n in hits.items()
@@ -136,10 +140,13 @@ def award_bands(wins, probs, trigger: float) -> pd.DataFrame:
     """The law of a feature's award given that it starts, by win band
     (:data:`slotmath.engine.distribution.WIN_EDGES`) [x total bet]:
     probability given the trigger, 1 in N features, 1 in N rounds
-    (``trigger`` the feature's probability per round)."""
+    (``trigger`` the feature's probability per round).  A band whose float
+    probability is below :data:`slotmath.features.round.RESOLVED` is not
+    resolved: it shows "< 1e-15" and its odds as "over" their bound."""
     import numpy as np
 
     from slotmath.engine.distribution import WIN_EDGES
+    from slotmath.features.round import RESOLVED
 
     edges = [0.0, *WIN_EDGES, float("inf")]
     rows = []
@@ -155,6 +162,13 @@ def award_bands(wins, probs, trigger: float) -> pd.DataFrame:
                 "probability given the trigger": q,
                 "odds [1 in N features]": 1 / q,
                 f"odds [{ONE_IN}]": _one_in(q * trigger),
+            }
+            if q >= RESOLVED
+            else {
+                "award [x total bet]": band,
+                "probability given the trigger": f"< {RESOLVED:g}",
+                "odds [1 in N features]": f"over {1 / RESOLVED:.3g}",
+                f"odds [{ONE_IN}]": f"over {_one_in(RESOLVED * trigger):.3g}",
             }
         )
     return pd.DataFrame(rows)
@@ -409,7 +423,7 @@ def free_game_starts_tables(inside: dict, base_hits: dict, values: dict, rtp: fl
                 {
                     "jackpot": k,
                     "hits per round": v["hits"],
-                    f"odds [{ONE_IN}]": _one_in(v["hits"]),
+                    PER_HIT: _one_in(v["hits"]),
                     SHARE: _share(v["paid"], rtp),
                 }
                 for k, v in total.items()

@@ -58,26 +58,28 @@ def fraction_digest(value: Fraction) -> str:
     return hashlib.sha256(str(fraction_str(value)).encode()).hexdigest()
 
 
-def fraction_short(value: Fraction, limit: int = FRACTION_DISPLAY_LIMIT) -> str:
+def fraction_short(value: Fraction, limit: int = FRACTION_DISPLAY_LIMIT, lead: str = "exact: ") -> str:
     """An exact fraction for people: ``"p/q"`` when at most ``limit``
     characters, else ``"exact: N-digit fraction, 0.95640517…, SHA-256
     1a2b…"`` (N the digits of numerator and denominator together, the first
     :data:`FRACTION_DIGITS` significant digits of its value, the first 16 hex
-    digits of :func:`fraction_digest`)."""
+    digits of :func:`fraction_digest`); ``lead`` starts the abbreviation
+    ("" where the label already says exact)."""
     text = str(fraction_str(value))
     if len(text) <= limit:
         return text
     digits = len(text) - 1 - text.startswith("-")
-    return f"exact: {digits}-digit fraction, {decimal_digits(value)}, SHA-256 {fraction_digest(value)[:16]}"
+    return f"{lead}{digits}-digit fraction, {decimal_digits(value)}, SHA-256 {fraction_digest(value)[:16]}"
 
 
 def fraction_display(value: object) -> str:
-    """An exact RTP for people: ``"p/q"`` when short, else abbreviated
+    """An exact RTP for people, beside a label that says exact ("RTP exact"):
+    ``"p/q"`` when short, else abbreviated without repeating "exact"
     (:func:`fraction_short`; the whole fraction is in the JSON); for a float,
     what its error is."""
     if not isinstance(value, Fraction):
         return "not a fraction (float64 computation, relative error below 1e-12)"
-    return fraction_short(value)
+    return fraction_short(value, lead="")
 
 
 @dataclass(frozen=True, eq=False)
@@ -380,9 +382,14 @@ def table_text(table: pd.DataFrame) -> str:
 
 
 def format_combinations(table: pd.DataFrame) -> str:
-    """The combination table as aligned text."""
+    """The combination table as aligned text; ``probability`` and ``one_in``
+    shown as hits_per_spin and spins_per_hit (a line game's hits / cycle sums
+    its lines: it can exceed 1)."""
     t = table.drop(columns="rtp_exact").copy()
     t["probability"] = t["probability"].map(lambda v: f"{v:.6e}")
     t["one_in"] = t["one_in"].map(lambda v: f"{v:,.2f}")
     t["rtp"] = t["rtp"].map(lambda v: f"{v:.6%}")
-    return t.to_string(index=False)
+    # hits / cycle sums the lines' hits: an expected count per spin, not a probability
+    return t.rename(columns={"probability": "hits_per_spin", "one_in": "spins_per_hit"}).to_string(
+        index=False
+    )
