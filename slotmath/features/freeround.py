@@ -30,7 +30,9 @@ from math import lcm
 
 import numpy as np
 
+from slotmath.engine.cache import game_cache
 from slotmath.engine.distribution import MaxWin, WinDistribution
+from slotmath.errors import InternalError
 from slotmath.features.expanding import nudged_game
 from slotmath.features.freegames import FreeGames, fourier_distribution, win_distribution
 from slotmath.features.freespin import award_distribution, keyed_free_spins
@@ -41,6 +43,7 @@ from slotmath.model import Game
 __all__ = [
     "free_spin_counts",
     "free_games_feature_of",
+    "free_games_feature",
     "ALIAS_BOUND",
     "MAX_GRID",
 ]
@@ -51,7 +54,16 @@ ALIAS_BOUND = 1e-12
 MAX_GRID = 1 << 25
 
 
-def free_spin_counts(game: Game, level: int, spec: FreeGamesSpec, held: Feature | None = None):
+def held_free_spins(game: Game, level: int, spec: FreeGamesSpec, held: Feature | None) -> tuple:
+    """:func:`slotmath.features.freespin.keyed_free_spins` of the free reel
+    set as played, keyed by ``held``'s trigger too when given."""
+    g = nudged_game(game, spec.reels, spec.nudge)
+    return keyed_free_spins(game, g, level, spec, () if held is None else (held.trigger,))
+
+
+def free_spin_counts(
+    game: Game, level: int, spec: FreeGamesSpec, held: Feature | None = None, spins: tuple | None = None
+):
     """Per free spin, sparse exact counts of (win [1/unit_den coins], extra games).
 
     Returns
@@ -65,11 +77,11 @@ def free_spin_counts(game: Game, level: int, spec: FreeGamesSpec, held: Feature 
     With ``held`` (the hold-and-spin of a free game,
     :func:`slotmath.features.holdspin_free.free_hold_and_spin`) the spin is
     keyed by its trigger too, and the tables leave its award out; it is
-    :func:`held_spin_table`'s.
+    :func:`held_spin_table`'s.  ``spins``: :func:`held_free_spins`, when
+    already computed.
     """
-    g = nudged_game(game, spec.reels, spec.nudge)
     lead = () if held is None else (held.trigger,)
-    entries, den, kw = keyed_free_spins(game, g, level, spec, lead)
+    entries, den, kw = spins or held_free_spins(game, level, spec, held)
     acc: dict = {}
     for y, _, n, c in entries:
         at = (y, spec.retrigger_games(n))
@@ -83,14 +95,16 @@ def free_spin_counts(game: Game, level: int, spec: FreeGamesSpec, held: Feature 
     return wins, extra, list(acc.values()), den, by_count
 
 
-def held_spin_table(game: Game, level: int, spec: FreeGamesSpec, held: Feature) -> tuple:
+def held_spin_table(
+    game: Game, level: int, spec: FreeGamesSpec, held: Feature, spins: tuple | None = None
+) -> tuple:
     """A free spin whose window may trigger the hold-and-spin ``held``:
     ``(mean, table, den)``, ``mean`` the exact mean of its award per free
     spin [x total bet] (``sum_key P(key) mean(key)``), ``table`` the float
     law of (win with the award, extra games) [probability], indexed by win
-    [1/``den`` coins] and extra games."""
-    g = nudged_game(game, spec.reels, spec.nudge)
-    entries, den, _ = keyed_free_spins(game, g, level, spec, (held.trigger,))
+    [1/``den`` coins] and extra games.  ``spins``: :func:`held_free_spins`,
+    when already computed."""
+    entries, den, _ = spins or held_free_spins(game, level, spec, held)
     total = sum(c for *_, c in entries)
     rows: dict = {}  # (y, extra games, award group) -> [key, count]
     for y, lead, n, c in entries:
@@ -152,6 +166,38 @@ def refuse_endless(game: Game, spec: FreeGamesSpec, ek: Fraction | None = None) 
         )
 
 
+def declared(game: Game) -> FreeGamesSpec:
+    """The declared free games of ``game`` (``options.free_games``)."""
+    from slotmath.features.options import load_features
+
+    spec = load_features(game).free_games
+    if spec is None:
+        raise InternalError(f"{game.name}: no options.free_games")
+    return spec
+
+
+def played_sets(game: Game, level: int) -> tuple:
+    """The reel sets the declared free games read: those they play and,
+    with a hold-and-spin in free games, its respins' own."""
+    from slotmath.features.holdspin_free import plays_in_free_games
+
+    sets = set(declared(game).reel_sets())
+    held = plays_in_free_games(game)
+    if held is not None and held.reels:
+        sets.add(held.reels)
+    return tuple(sorted(sets))
+
+
+@game_cache(played_sets, maxsize=16)
+def free_games_feature(game: Game, level: int) -> Feature:
+    """The declared free games as a round :class:`Feature`
+    (:func:`free_games_feature_of`), cached on the rules and the strips of
+    the reel sets they read (:func:`played_sets`): a tuning candidate that
+    moves only base strips the free games do not play reuses them, award
+    laws and moments included."""
+    return free_games_feature_of(game, level, declared(game))
+
+
 def free_games_feature_of(game: Game, level: int, spec: FreeGamesSpec) -> Feature:
     """The declared free games as a round :class:`Feature` (component ``free_games``).
 
@@ -172,11 +218,12 @@ def free_games_feature_of(game: Game, level: int, spec: FreeGamesSpec) -> Featur
     from slotmath.features.holdspin_free import free_hold_and_spin
 
     held = free_hold_and_spin(game, level, spec.reels)
-    wins, extra, counts, den, by_count = free_spin_counts(game, level, spec, held)
+    spins = held_free_spins(game, level, spec, held)
+    wins, extra, counts, den, by_count = free_spin_counts(game, level, spec, held, spins)
     scale = den * game.bet(level).total_bet
     cap = spec.max_games
     held_mean, held_table, held_den = (
-        (Fraction(0), None, den) if held is None else held_spin_table(game, level, spec, held)
+        (Fraction(0), None, den) if held is None else held_spin_table(game, level, spec, held, spins)
     )
     refuse_endless(game, spec, Fraction(sum(k * c for k, c in zip(extra, counts, strict=True)), sum(counts)))
 
@@ -190,10 +237,14 @@ def free_games_feature_of(game: Game, level: int, spec: FreeGamesSpec) -> Featur
         return spec.prize(count) + fg.mean / scale + spec.multiplier_of(count) * fg.spins_mean * held_mean
 
     @cache
+    def held_law(n: int) -> FreeGames:  # per game: (win with the hold-and-spin award, extra games)
+        return FreeGames(held_table, n, 1.0, max_spins=cap)
+
+    @cache
     def award_of(n: int, prize: Fraction, mult: Fraction) -> WinDistribution:
         from slotmath.engine.limits import EngineTooLarge
 
-        law = games_law(n) if held_table is None else FreeGames(held_table, n, 1.0, max_spins=cap)
+        law = games_law(n) if held_table is None else held_law(n)
         try:
             probs = award_probabilities(law)
         except EngineTooLarge as exc:  # one line naming the file and the feature
@@ -202,6 +253,17 @@ def free_games_feature_of(game: Game, level: int, spec: FreeGamesSpec) -> Featur
 
     def award(count):
         return award_of(spec.games(count), spec.prize(count), spec.multiplier_of(count))
+
+    def second_moment(count) -> float:
+        """``E[award^2]`` [(x total bet)^2] from the renewal moments of the
+        games (no award law): ``prize^2 + 2 prize m1 + m2``."""
+        n, prize, mult = spec.games(count), spec.prize(count), spec.multiplier_of(count)
+        if held_table is None:
+            fg, unit = games_law(n, mult), float(scale)
+        else:
+            fg, unit = held_law(n), held_den * game.bet(level).total_bet / float(mult)
+        m1, m2 = float(fg.mean) / unit, float(fg.second_moment) / unit**2
+        return float(prize) ** 2 + 2 * float(prize) * m1 + m2
 
     spin_mean = Fraction(sum(w * c for w, c in zip(wins, counts, strict=True)), sum(counts) * scale)
     spin_mean += held_mean
@@ -263,6 +325,7 @@ def free_games_feature_of(game: Game, level: int, spec: FreeGamesSpec) -> Featur
         lambda key: group(at(key)),
         odds,
         top=lambda key: top(at(key)),
+        second_moment=lambda key: second_moment(at(key)),
     )
 
 
