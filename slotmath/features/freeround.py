@@ -106,32 +106,55 @@ def held_spin_table(
     when already computed."""
     entries, den, _ = spins or held_free_spins(game, level, spec, held)
     total = sum(c for *_, c in entries)
-    rows: dict = {}  # (y, extra games, award group) -> [key, count]
+    reps: dict = {}  # award group -> (its index, a key of it)
+    at: dict = {}  # key -> index of its award group (-1: no award)
+    extra: dict = {}  # trigger count -> extra games
+    ys, ks, gs, cs = [], [], [], []
     for y, lead, n, c in entries:
         key = lead[0]
-        group = held.group(key) if held.triggers(key) else None
-        entry = rows.setdefault((y, spec.retrigger_games(n), group), [key, 0])
-        entry[1] += c
+        if key not in at:
+            grp = held.group(key) if held.triggers(key) else None
+            at[key] = -1 if grp is None else reps.setdefault(grp, (len(reps), key))[0]
+        if n not in extra:
+            extra[n] = spec.retrigger_games(n)
+        ys.append(y)
+        ks.append(extra[n])
+        gs.append(at[key])
+        cs.append(c)
+    by_group = [0] * len(reps)
+    for g, c in zip(gs, cs, strict=True):
+        if g >= 0:
+            by_group[g] += c
+    keys = [key for _, key in reps.values()]
     mean = sum(
-        (Fraction(c, total) * held.mean(key) for (_, _, grp), (key, c) in rows.items() if grp is not None),
-        Fraction(0),
+        (Fraction(c, total) * held.mean(key) for c, key in zip(by_group, keys, strict=True)), Fraction(0)
     )
-    laws = {grp: held.award(key) for (_, _, grp), (key, _) in rows.items() if grp is not None}
-    unit = lcm(den, *(law.unit_den for law in laws.values()))
-    acc: dict = {}
-    for (y, k, grp), (_, c) in rows.items():
-        p = c / total
-        if grp is None:
-            acc[(y * (unit // den), k)] = acc.get((y * (unit // den), k), 0.0) + p
-            continue
-        law = laws[grp]
-        step = unit // law.unit_den
-        for a, q in zip(law.wins.tolist(), law.probabilities.tolist(), strict=True):
-            at = (y * (unit // den) + a * step, k)
-            acc[at] = acc.get(at, 0.0) + p * q
-    table = np.zeros((max(w for w, _ in acc) + 1, max(k for _, k in acc) + 1))
-    for (w, k), p in acc.items():
-        table[w, k] += p
+    laws = [held.award(key) for key in keys]
+    unit = lcm(den, *(law.unit_den for law in laws))
+    # one row per (win, extra games, group): its probability, then the group's award added
+    rows, inverse = np.unique(np.array([ys, ks, gs], dtype=np.int64), axis=1, return_inverse=True)
+    counts = np.zeros(rows.shape[1], dtype=object)
+    np.add.at(counts, inverse.ravel(), np.array(cs, dtype=object))
+    p = np.array([c / total for c in counts.tolist()])
+    y, k, g = rows[0] * (unit // den), rows[1], rows[2]
+    shifts = [law.wins * (unit // law.unit_den) for law in laws]
+    top = max(
+        [int(y.max())] + [int(y[g == j].max() + a.max()) for j, a in enumerate(shifts) if (g == j).any()]
+    )
+    width = int(k.max()) + 1
+    flat = np.zeros((top + 1) * width)
+    none = g < 0
+    flat += np.bincount(y[none] * width + k[none], p[none], minlength=flat.size)
+    for j, (a, law) in enumerate(zip(shifts, laws, strict=True)):
+        sel = np.flatnonzero(g == j)
+        chunk = max(1, (1 << 22) // len(a))  # rows at a time: bounded memory
+        for lo in range(0, len(sel), chunk):
+            r = sel[lo : lo + chunk]
+            at_w = (y[r, None] + a[None, :]) * width + k[r, None]
+            flat += np.bincount(
+                at_w.ravel(), (p[r, None] * law.probabilities[None, :]).ravel(), minlength=flat.size
+            )
+    table = flat.reshape(top + 1, width)
     return mean, table / table.sum(), unit
 
 
