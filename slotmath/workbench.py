@@ -344,7 +344,9 @@ class ReelTuner:
             self.hf_band.value = self.vi_band.value = ""
         self._build_controls()
         self.update(refresh=True)
-        missing = sorted(LIVE_FIGURES - set(getattr(self, "figures", {})))
+        figs = getattr(self, "figures", {})
+        shown = {"feature_frequency"} if odds_figures(figs) else set()  # each feature's odds instead
+        missing = sorted(LIVE_FIGURES - set(figs) - shown)
         if not self.fast:
             self._say(
                 "this game's rules give no fast figures: its figures are "

@@ -172,6 +172,7 @@ def test_workbench_shows_every_feature_odds():
     for name in ("free games odds", "wheel odds", "selection odds"):
         assert f"<td>{name}</td>" in html
     assert "feature frequency" not in html and "n/a" not in html
+    assert "on request" not in html and "on request" not in getattr(tuner, "last_status", "")
     figs = par_figures(par(tuner.current_game, tuner.level))
     p = figs["feature:wheel.trigger_probability"]
     assert tuner.figures["feature:wheel.trigger_probability"] == p
@@ -200,3 +201,27 @@ def test_a_base_candidate_reuses_the_respin_chain(monkeypatch):
     cache.clear()
     full = par(candidate, level)
     assert fast["rtp"] == full.rtp and fast["rtp:hold_and_spin"] == full.components["hold_and_spin"]
+
+
+def test_workbench_and_tuning_never_run_the_full_analysis_on_a_change(monkeypatch):
+    """A change in the workbench and a tuning evaluation of a feature round
+    read the fast figures: the full analysis is made to fail meanwhile."""
+    from slotmath.rules.registry import rules_for
+    from slotmath.tuning.linearmodels import Evaluator
+    from slotmath.tuning.targets import Targets
+
+    tuner = ReelTuner(TEST_DATA / "format_example", plot=False)
+    ev = Evaluator(tuner.space, Targets(Fraction(96, 100), bands={"hit_frequency": (0, 1)}), (tuner.level,))
+
+    def boom(*args, **kwargs):
+        raise AssertionError("the full analysis ran on a change")
+
+    monkeypatch.setattr(type(rules_for(tuner.game)), "analyse", boom)
+    box = next(b for b in tuner.controls.values() if b.value > 1)
+    box.value += 1
+    figs, _ = ev(moved(tuner.space, reel=1))
+    monkeypatch.undo()
+    assert not getattr(tuner, "last_status", "").startswith("cannot")
+    full = par_figures(par(tuner.current_game, tuner.level))
+    assert tuner.figures["rtp"] == full["rtp"] and "max_win" not in tuner.figures
+    assert set(figs[tuner.level]) == set(full) - {"max_win"}

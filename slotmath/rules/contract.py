@@ -354,9 +354,9 @@ class LineRules(Rules):
 class LineRoundRules(LineRules):
     """``rules: lines`` with declared features: a base spin followed by the
     features its window triggers (:mod:`slotmath.features.round`).  Its
-    tuning figures skip the round's distribution when ``needed`` allows
-    (:meth:`figures`), every figure comes from the whole round's exact
-    analysis, and its RTP is not multilinear in the stops."""
+    full figures are those of the whole round's exact analysis; its tuning
+    figures skip the round's distribution when ``needed`` allows
+    (:meth:`figures`); its RTP is not multilinear in the stops."""
 
     rtp_is_line_form = False
 
