@@ -1,6 +1,7 @@
 """Reel-tuning benchmark: workbench latency, sensitivities and solver runs.
 
 ``python benchmarks/bench_tuning.py [--games a,b] [--changes N] [--solve]``
+``python benchmarks/bench_tuning.py --features N``
 
 1. Workbench: for each game's base reels, the time from a changed count
    (or stop weight) to updated figures in :class:`slotmath.workbench.ReelTuner`,
@@ -30,6 +31,18 @@
    over the moved units), largest change of a component's share of the
    RTP [pp of share].  ``--time-limit`` caps each run.
 
+6. With ``--features N``: feature games' evaluation (issue 28 point 5).
+   For Hold and Spin, Classic Free Spins, Piggy Bankin' Superlock and the
+   25-line hold-and-spin with free games of ``stress_games.py`` (free games
+   on their own reel set, and on the base reels), the median over N
+   distinct candidates (one unit moved, reel after reel) of one tuning
+   evaluation (the figures a run asks for: RTP, hit frequency and the RTP
+   components, by the rules' fast figures; a feature round's without its
+   distribution) and of the full figures (``par()``: every feature round's
+   evaluation before), and of one workbench update (a changed count to the
+   updated table, plot off).  Goal: under 1 s each.  The evaluation's
+   process CPU time is shown beside its wall time (a shared machine).
+
 The machine's load average is printed first: on a shared machine every
 time is inflated by the other work running on it.
 
@@ -52,6 +65,9 @@ sys.path.insert(0, str(ROOT))
 
 from slotmath.analysis.metrics import fast_figures, full_figures, game_figures, line_rtp_parts  # noqa: E402
 from slotmath.io.gamefile import GAMES_DIR, load_game  # noqa: E402
+from slotmath.rules.registry import rules_for  # noqa: E402
+from slotmath.tuning.linearmodels import Evaluator  # noqa: E402
+from slotmath.tuning.reelspace import ReelSpace  # noqa: E402
 from slotmath.tuning.sensitivity import sensitivities  # noqa: E402
 from slotmath.tuning.tune import Targets, tune  # noqa: E402
 from slotmath.workbench import ReelTuner, available_games  # noqa: E402
@@ -100,9 +116,92 @@ def full_seconds(spec) -> float:
 
 
 def source(game) -> str:
-    if game.rules == "lines":
+    if rules_for(game).rtp_is_line_form:
         return "moments"
+    if game.rules == "lines":
+        return "round"
     return "hook" if fast_figures(game) else "on request"
+
+
+FEATURE_GAMES = ("hold_and_spin", "classic_free_spins", "piggy_bankin_superlock")
+FEATURE_STRESS = ("hold_and_spin_free25", "hold_and_spin_free25_base")
+
+
+def candidates(space, n: int) -> list:
+    """``n`` distinct variable values of ``space``: candidate ``i`` moves one
+    unit on reel ``i % reels`` from its largest unit to the next, ``i //
+    reels + 1`` times."""
+    out = []
+    for i in range(n):
+        xs = [x.copy() for x in space.x0]
+        x = xs[i % len(xs)]
+        u = int(x.argmax())
+        k = min(i // len(xs) + 1, int(x[u]) - 1)
+        x[u] -= k
+        x[(u + 1) % len(x)] += k
+        out.append(xs)
+    return out
+
+
+def feature_evaluations(game, n: int) -> dict:
+    """Median seconds of one tuning evaluation (fast figures) and of the full
+    figures on distinct candidates (alternating, so that both meet the same
+    load), and median ms of one workbench update (module notes, 6)."""
+    level = game.levels[0]
+    space = ReelSpace(game, "base")
+    figs0 = game_figures(game, level, needed={"rtp"})
+    targets = Targets(Fraction(96, 100), bands={"hit_frequency": (0.0, 1.0)})
+    ev = Evaluator(space, targets, (level,))
+    needed = {"rtp", "hit_frequency"} | {k for k in figs0 if k.startswith("rtp:")}
+    full_too = game.rules == "lines"  # another rules module's full analysis is not its tuning figures
+    fast, fast_cpu, full = [], [], []
+    for i, xs in enumerate(candidates(space, 2 * n if full_too else n)):
+        t0, c0 = time.perf_counter(), time.process_time()
+        if full_too and i % 2:
+            game_figures(space.game_for(xs), level)
+            full.append(time.perf_counter() - t0)
+        else:
+            ev.figures(xs, needed)
+            fast.append(time.perf_counter() - t0)
+            fast_cpu.append(time.process_time() - c0)
+    tuner = ReelTuner(game, plot=False)
+    boxes = [b for b in tuner.controls.values() if b.value > 1]
+    updates = []
+    for i in range(n):
+        box = boxes[i % len(boxes)]
+        box.value = box.value + (1 if (i // len(boxes)) % 2 == 0 else -1)
+        updates.append(tuner.timings["total_ms"])
+    return {
+        "fast_s": statistics.median(fast),
+        "fast_cpu_s": statistics.median(fast_cpu),
+        "full_s": statistics.median(full) if full else None,
+        "workbench_ms": statistics.median(updates),
+    }
+
+
+def feature_bench(n: int) -> int:
+    """Feature games' evaluation (module notes, 6); prints a markdown table."""
+    import tempfile
+
+    from stress_games import stress_game
+
+    print(f"Feature games: median over {n} candidates (load {os.getloadavg()[0]:.2f})")
+    print(
+        "| game | figures source | tuning evaluation [s] | its CPU [s] | full figures, par() [s] "
+        "| workbench update [ms] |"
+    )
+    print("|---|---|---:|---:|---:|---:|")
+    with tempfile.TemporaryDirectory() as tmp:
+        games = [load_game(g) for g in FEATURE_GAMES] + [stress_game(g, Path(tmp)) for g in FEATURE_STRESS]
+        for game in games:
+            r = feature_evaluations(game, n)
+            full = f"{r['full_s']:.3f}" if r["full_s"] is not None else "(its own rules' figures)"
+            print(
+                f"| {game.name} | {source(game)} | {r['fast_s']:.3f} | {r['fast_cpu_s']:.3f} | {full} "
+                f"| {r['workbench_ms']:.0f} |",
+                flush=True,
+            )
+    return 0
 
 
 def cold_rtp(game, repeat: int) -> tuple:
@@ -217,6 +316,13 @@ def main(argv=None) -> int:
         "--random", type=int, default=0, metavar="N", help="only the tuning test bench on N random games"
     )
     ap.add_argument("--time-limit", type=float, default=None, help="seconds per random-game run")
+    ap.add_argument(
+        "--features",
+        type=int,
+        default=0,
+        metavar="N",
+        help="only the feature games' evaluation, N candidates",
+    )
     args = ap.parse_args(argv)
     specs = game_specs([g for g in args.games.split(",") if g])
     load1, load5, load15 = os.getloadavg()
@@ -226,6 +332,8 @@ def main(argv=None) -> int:
     )
     if args.random:
         return random_bench(args.random, args.time_limit)
+    if args.features:
+        return feature_bench(args.features)
 
     print(
         "Workbench: median ms from a changed count to updated figures "

@@ -15,7 +15,12 @@ loaded from there (nothing is written into ``data/games``):
 * ``rand{N}_{L}``: a 5x3 game with video20's pays, ``L`` lines and strips of
   ``N`` stops drawn with a fixed seed (for growth in strip length and lines);
 * ``piggy_lines``: Piggy Bankin' Superlock's base reels, pays and lock-it
-  (its base-game source only, with its wheel) under ``rules: lines``.
+  (its base-game source only, with its wheel) under ``rules: lines``;
+* ``hold_and_spin_free25``: the 5x3 hold-and-spin game of issue 28: Hold
+  and Spin with 25 lines and free games (3+ SCATTER: 8 games, retriggered)
+  on a reel set ``free`` of their own (a copy of the base strips), in which
+  the hold-and-spin triggers too; ``hold_and_spin_free25_base``: the same
+  free games played on the base reels.
 """
 
 from __future__ import annotations
@@ -116,6 +121,28 @@ def _piggy_lines(folder: Path):
     return load_game(folder)
 
 
+def _hold_and_spin_free25(folder: Path, own_set: bool):
+    """Hold and Spin with 25 lines and free games in ``folder`` (module notes)."""
+    src = GAMES_DIR / "hold_and_spin"
+    g = yaml.safe_load((src / "game.yaml").read_text())
+    g["name"] = "hold_and_spin_free25" + ("" if own_set else "_base")
+    g["paylines"] = _lines(3, 5, 25, g["paylines"])
+    for name in g["reels"].values():
+        shutil.copy(src / name, folder / name)
+    if own_set:  # a file of its own, so that the base strips are written alone
+        shutil.copy(src / g["reels"]["base"], folder / "reels_free.csv")
+        g["reels"]["free"] = "reels_free.csv"
+    g["options"]["free_games"] = {
+        "symbol": "SCATTER",
+        "reels": "free" if own_set else "base",
+        "awards": {3: {"games": 8}},
+        "retrigger": True,
+    }
+    g["options"]["hold_and_spin"]["in_free_games"] = True
+    (folder / "game.yaml").write_text(yaml.safe_dump(g, sort_keys=False))
+    return load_game(folder)
+
+
 def stress_game(name: str, scratch: Path):
     """Write variant ``name`` under ``scratch`` and load it."""
     folder = Path(scratch) / name
@@ -124,5 +151,7 @@ def stress_game(name: str, scratch: Path):
         return _grand_spinn_x4(folder)
     if name == "piggy_lines":
         return _piggy_lines(folder)
+    if name.startswith("hold_and_spin_free25"):
+        return _hold_and_spin_free25(folder, own_set=not name.endswith("_base"))
     (folder / "game.yaml").write_text(yaml.safe_dump(variant(name), sort_keys=False))
     return load_game(folder)

@@ -11,12 +11,15 @@ click a button, read the figures, the diff or the status.
   lays them out.
 * After every change the exact figures of the laid-out strips are shown
   beside the saved ones: RTP, hit frequency, SD, VI (90 %), feature
-  frequency and the RTP components, with a plot of the RTP, hit frequency
+  frequency (a feature round: each feature's odds, ``1 in N``) and the RTP
+  components, with a plot of the RTP, hit frequency
   and VI over the changes.  They come from the fast exact sources only
   (:data:`slotmath.analysis.metrics.LIVE_FIGURES`): the rules' ``figures``
   when they are fast (:attr:`slotmath.rules.contract.Rules.fast_figures`;
   for line games the contraction and the exact moments,
-  :mod:`slotmath.engine.moments`).  A game without them shows its figures
+  :mod:`slotmath.engine.moments`; for a feature round its exact RTP and
+  components and the round's moments, without its distribution,
+  :func:`slotmath.rules.figures.round_figures`).  A game without them shows its figures
   "on request"; "Full figures" computes every figure (the joint
   distribution of a line game, with its max win, or ``par()``) for the
   current and the saved strips.  Unticking "live" keeps only the RTP and
@@ -82,11 +85,42 @@ def css_name(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9_-]+", "-", text).strip("-")
 
 
+#: a feature's trigger probability among the figures (``feature:<name>`` + this) [probability]
+TRIGGER = ".trigger_probability"
+#: a rules module's own odds figure (``lockit_one_in``) [rounds]
+ONE_IN = "_one_in"
+
+
+def odds_figures(figs: dict) -> list:
+    """Names of the figures that give each feature's odds: every feature's
+    trigger probability (``feature:<name>.trigger_probability``) and a rules
+    module's own ``<name>_one_in`` figures, sorted."""
+    return sorted(
+        k
+        for k in figs
+        if (k.startswith("feature:") and k.endswith(TRIGGER)) or (k.endswith(ONE_IN) and ":" not in k)
+    )
+
+
+def odds_label(name: str) -> str:
+    """``feature:hold_and_spin.trigger_probability`` -> ``hold and spin odds``."""
+    base = name.removeprefix("feature:").removesuffix(TRIGGER).removesuffix(ONE_IN)
+    return f"{base.replace('_', ' ')} odds"
+
+
+def _is_probability(name: str) -> bool:
+    return name.startswith("rtp") or name.endswith("frequency") or name.endswith(TRIGGER)
+
+
 def format_figure(name: str, value) -> str:
     if value is None:
         return "n/a"
     v = float(value)
-    if name.startswith("rtp") or name.endswith("frequency"):
+    if name.endswith(TRIGGER):
+        return f"1 in {1 / v:,.2f} ({v:.4%})" if v else "never"
+    if name.endswith(ONE_IN):
+        return f"1 in {v:,.2f}"
+    if _is_probability(name):
         return f"{v:.6%}"
     return f"{v:.6g}"
 
@@ -95,7 +129,7 @@ def format_change(name: str, new, old) -> str:
     if new is None or old is None:
         return ""
     d = float(new) - float(old)
-    if name.startswith("rtp") or name.endswith("frequency"):
+    if _is_probability(name):
         return f"{d * 100:+.6f} pp"
     return f"{d:+.6g}"
 
@@ -310,7 +344,9 @@ class ReelTuner:
             self.hf_band.value = self.vi_band.value = ""
         self._build_controls()
         self.update(refresh=True)
-        missing = sorted(LIVE_FIGURES - set(getattr(self, "figures", {})))
+        figs = getattr(self, "figures", {})
+        shown = {"feature_frequency"} if odds_figures(figs) else set()  # each feature's odds instead
+        missing = sorted(LIVE_FIGURES - set(figs) - shown)
         if not self.fast:
             self._say(
                 "this game's rules give no fast figures: its figures are "
@@ -385,7 +421,8 @@ class ReelTuner:
             return {}
         needed = LIVE_FIGURES if mode == "live" else {"rtp", "feature_frequency"}
         figs = game_figures(game, self.level, self.reel_set, needed)
-        figs.setdefault("feature_frequency", None)  # e.g. a line game without scatter pays: n/a
+        if not odds_figures(figs):  # a feature round gives each feature's odds instead
+            figs.setdefault("feature_frequency", None)  # e.g. a line game without scatter pays: n/a
         return figs
 
     # ================================================================ events
@@ -638,17 +675,20 @@ class ReelTuner:
         self.last_status = re.sub("<[^>]+>", "", message)
 
     def _figures_table(self, figs) -> str:
-        names = list(SHOWN) + sorted(k for k in figs if k.startswith("rtp:"))
+        odds = odds_figures({**self.saved_figures, **figs})
+        names = list(SHOWN) + odds + sorted(k for k in figs if k.startswith("rtp:"))
         stale = figs.get("_stale")
         rows = []
         for name in names:
             if name not in figs and name not in self.saved_figures and name not in LIVE_FIGURES:
                 continue  # live figures always have a row ("on request" if absent)
+            if name == "feature_frequency" and odds and figs.get(name) is None:
+                continue  # each feature's odds are shown instead
             cur, old = figs.get(name), self.saved_figures.get(name)
             mark = " (not refreshed)" if stale and name in DISTRIBUTION_FIGURES and name in figs else ""
             cls = "slotmath-rtp " if name == "rtp" else ""
             rows.append(
-                f"<tr><td>{LABELS.get(name, name)}</td>"
+                f"<tr><td>{LABELS.get(name) or (odds_label(name) if name in odds else name)}</td>"
                 f"<td>{self._cell(name, self.saved_figures)}</td>"
                 f'<td><span class="{cls}slotmath-fig-{css_name(name)}">'
                 f"{self._cell(name, figs)}</span>{mark}</td>"

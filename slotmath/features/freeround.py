@@ -30,7 +30,9 @@ from math import lcm
 
 import numpy as np
 
+from slotmath.engine.cache import game_cache
 from slotmath.engine.distribution import MaxWin, WinDistribution
+from slotmath.errors import InternalError
 from slotmath.features.expanding import nudged_game
 from slotmath.features.freegames import FreeGames, fourier_distribution, win_distribution
 from slotmath.features.freespin import award_distribution, keyed_free_spins
@@ -41,6 +43,7 @@ from slotmath.model import Game
 __all__ = [
     "free_spin_counts",
     "free_games_feature_of",
+    "free_games_feature",
     "ALIAS_BOUND",
     "MAX_GRID",
 ]
@@ -51,7 +54,16 @@ ALIAS_BOUND = 1e-12
 MAX_GRID = 1 << 25
 
 
-def free_spin_counts(game: Game, level: int, spec: FreeGamesSpec, held: Feature | None = None):
+def held_free_spins(game: Game, level: int, spec: FreeGamesSpec, held: Feature | None) -> tuple:
+    """:func:`slotmath.features.freespin.keyed_free_spins` of the free reel
+    set as played, keyed by ``held``'s trigger too when given."""
+    g = nudged_game(game, spec.reels, spec.nudge)
+    return keyed_free_spins(game, g, level, spec, () if held is None else (held.trigger,))
+
+
+def free_spin_counts(
+    game: Game, level: int, spec: FreeGamesSpec, held: Feature | None = None, spins: tuple | None = None
+):
     """Per free spin, sparse exact counts of (win [1/unit_den coins], extra games).
 
     Returns
@@ -65,11 +77,11 @@ def free_spin_counts(game: Game, level: int, spec: FreeGamesSpec, held: Feature 
     With ``held`` (the hold-and-spin of a free game,
     :func:`slotmath.features.holdspin_free.free_hold_and_spin`) the spin is
     keyed by its trigger too, and the tables leave its award out; it is
-    :func:`held_spin_table`'s.
+    :func:`held_spin_table`'s.  ``spins``: :func:`held_free_spins`, when
+    already computed.
     """
-    g = nudged_game(game, spec.reels, spec.nudge)
     lead = () if held is None else (held.trigger,)
-    entries, den, kw = keyed_free_spins(game, g, level, spec, lead)
+    entries, den, kw = spins or held_free_spins(game, level, spec, held)
     acc: dict = {}
     for y, _, n, c in entries:
         at = (y, spec.retrigger_games(n))
@@ -83,45 +95,70 @@ def free_spin_counts(game: Game, level: int, spec: FreeGamesSpec, held: Feature 
     return wins, extra, list(acc.values()), den, by_count
 
 
-def held_spin_table(game: Game, level: int, spec: FreeGamesSpec, held: Feature) -> tuple:
+def held_spin_table(
+    game: Game, level: int, spec: FreeGamesSpec, held: Feature, spins: tuple | None = None
+) -> tuple:
     """A free spin whose window may trigger the hold-and-spin ``held``:
     ``(mean, table, den, probs)``, ``mean`` the exact mean of its award per
     free spin [x total bet] (``sum_key P(key) mean(key)``), ``table`` the
     float law of (win with the award, extra games) [probability], indexed by
     win [1/``den`` coins] and extra games, ``probs`` = {triggering key:
-    P(key) per free spin} (exact)."""
-    g = nudged_game(game, spec.reels, spec.nudge)
-    entries, den, _ = keyed_free_spins(game, g, level, spec, (held.trigger,))
+    P(key) per free spin} (exact).  ``spins``: :func:`held_free_spins`, when
+    already computed."""
+    entries, den, _ = spins or held_free_spins(game, level, spec, held)
     total = sum(c for *_, c in entries)
-    rows: dict = {}  # (y, extra games, award group) -> [key, count]
+    reps: dict = {}  # award group -> (its index, a key of it)
+    at: dict = {}  # key -> index of its award group (-1: no award)
+    extra: dict = {}  # trigger count -> extra games
+    ys, ks, gs, cs = [], [], [], []
     starts: dict = {}  # triggering key -> count
     for y, lead, n, c in entries:
         key = lead[0]
-        group = held.group(key) if held.triggers(key) else None
-        entry = rows.setdefault((y, spec.retrigger_games(n), group), [key, 0])
-        entry[1] += c
-        if group is not None:
+        if key not in at:
+            grp = held.group(key) if held.triggers(key) else None
+            at[key] = -1 if grp is None else reps.setdefault(grp, (len(reps), key))[0]
+        if n not in extra:
+            extra[n] = spec.retrigger_games(n)
+        if at[key] >= 0:
             starts[key] = starts.get(key, 0) + c
+        ys.append(y)
+        ks.append(extra[n])
+        gs.append(at[key])
+        cs.append(c)
+    by_group = [0] * len(reps)
+    for g, c in zip(gs, cs, strict=True):
+        if g >= 0:
+            by_group[g] += c
+    keys = [key for _, key in reps.values()]
     mean = sum(
-        (Fraction(c, total) * held.mean(key) for (_, _, grp), (key, c) in rows.items() if grp is not None),
-        Fraction(0),
+        (Fraction(c, total) * held.mean(key) for c, key in zip(by_group, keys, strict=True)), Fraction(0)
     )
-    laws = {grp: held.award(key) for (_, _, grp), (key, _) in rows.items() if grp is not None}
-    unit = lcm(den, *(law.unit_den for law in laws.values()))
-    acc: dict = {}
-    for (y, k, grp), (_, c) in rows.items():
-        p = c / total
-        if grp is None:
-            acc[(y * (unit // den), k)] = acc.get((y * (unit // den), k), 0.0) + p
-            continue
-        law = laws[grp]
-        step = unit // law.unit_den
-        for a, q in zip(law.wins.tolist(), law.probabilities.tolist(), strict=True):
-            at = (y * (unit // den) + a * step, k)
-            acc[at] = acc.get(at, 0.0) + p * q
-    table = np.zeros((max(w for w, _ in acc) + 1, max(k for _, k in acc) + 1))
-    for (w, k), p in acc.items():
-        table[w, k] += p
+    laws = [held.award(key) for key in keys]
+    unit = lcm(den, *(law.unit_den for law in laws))
+    # one row per (win, extra games, group): its probability, then the group's award added
+    rows, inverse = np.unique(np.array([ys, ks, gs], dtype=np.int64), axis=1, return_inverse=True)
+    counts = np.zeros(rows.shape[1], dtype=object)
+    np.add.at(counts, inverse.ravel(), np.array(cs, dtype=object))
+    p = np.array([c / total for c in counts.tolist()])
+    y, k, g = rows[0] * (unit // den), rows[1], rows[2]
+    shifts = [law.wins * (unit // law.unit_den) for law in laws]
+    top = max(
+        [int(y.max())] + [int(y[g == j].max() + a.max()) for j, a in enumerate(shifts) if (g == j).any()]
+    )
+    width = int(k.max()) + 1
+    flat = np.zeros((top + 1) * width)
+    none = g < 0
+    flat += np.bincount(y[none] * width + k[none], p[none], minlength=flat.size)
+    for j, (a, law) in enumerate(zip(shifts, laws, strict=True)):
+        sel = np.flatnonzero(g == j)
+        chunk = max(1, (1 << 22) // len(a))  # rows at a time: bounded memory
+        for lo in range(0, len(sel), chunk):
+            r = sel[lo : lo + chunk]
+            at_w = (y[r, None] + a[None, :]) * width + k[r, None]
+            flat += np.bincount(
+                at_w.ravel(), (p[r, None] * law.probabilities[None, :]).ravel(), minlength=flat.size
+            )
+    table = flat.reshape(top + 1, width)
     return mean, table / table.sum(), unit, {key: Fraction(c, total) for key, c in starts.items()}
 
 
@@ -156,6 +193,38 @@ def refuse_endless(game: Game, spec: FreeGamesSpec, ek: Fraction | None = None) 
         )
 
 
+def declared(game: Game) -> FreeGamesSpec:
+    """The declared free games of ``game`` (``options.free_games``)."""
+    from slotmath.features.options import load_features
+
+    spec = load_features(game).free_games
+    if spec is None:
+        raise InternalError(f"{game.name}: no options.free_games")
+    return spec
+
+
+def played_sets(game: Game, level: int) -> tuple:
+    """The reel sets the declared free games read: those they play and,
+    with a hold-and-spin in free games, its respins' own."""
+    from slotmath.features.holdspin_free import plays_in_free_games
+
+    sets = set(declared(game).reel_sets())
+    held = plays_in_free_games(game)
+    if held is not None and held.reels:
+        sets.add(held.reels)
+    return tuple(sorted(sets))
+
+
+@game_cache(played_sets, maxsize=16)
+def free_games_feature(game: Game, level: int) -> Feature:
+    """The declared free games as a round :class:`Feature`
+    (:func:`free_games_feature_of`), cached on the rules and the strips of
+    the reel sets they read (:func:`played_sets`): a tuning candidate that
+    moves only base strips the free games do not play reuses them, award
+    laws and moments included."""
+    return free_games_feature_of(game, level, declared(game))
+
+
 def free_games_feature_of(game: Game, level: int, spec: FreeGamesSpec) -> Feature:
     """The declared free games as a round :class:`Feature` (component ``free_games``).
 
@@ -176,11 +245,12 @@ def free_games_feature_of(game: Game, level: int, spec: FreeGamesSpec) -> Featur
     from slotmath.features.holdspin_free import free_hold_and_spin
 
     held = free_hold_and_spin(game, level, spec.reels)
-    wins, extra, counts, den, by_count = free_spin_counts(game, level, spec, held)
+    spins = held_free_spins(game, level, spec, held)
+    wins, extra, counts, den, by_count = free_spin_counts(game, level, spec, held, spins)
     scale = den * game.bet(level).total_bet
     cap = spec.max_games
     held_mean, held_table, held_den, held_probs = (
-        (Fraction(0), None, den, {}) if held is None else held_spin_table(game, level, spec, held)
+        (Fraction(0), None, den, {}) if held is None else held_spin_table(game, level, spec, held, spins)
     )
     refuse_endless(game, spec, Fraction(sum(k * c for k, c in zip(extra, counts, strict=True)), sum(counts)))
 
@@ -194,10 +264,14 @@ def free_games_feature_of(game: Game, level: int, spec: FreeGamesSpec) -> Featur
         return spec.prize(count) + fg.mean / scale + spec.multiplier_of(count) * fg.spins_mean * held_mean
 
     @cache
+    def held_law(n: int) -> FreeGames:  # per game: (win with the hold-and-spin award, extra games)
+        return FreeGames(held_table, n, 1.0, max_spins=cap)
+
+    @cache
     def award_of(n: int, prize: Fraction, mult: Fraction) -> WinDistribution:
         from slotmath.engine.limits import EngineTooLarge
 
-        law = games_law(n) if held_table is None else FreeGames(held_table, n, 1.0, max_spins=cap)
+        law = games_law(n) if held_table is None else held_law(n)
         try:
             probs = award_probabilities(law)
         except EngineTooLarge as exc:  # one line naming the file and the feature
@@ -206,6 +280,17 @@ def free_games_feature_of(game: Game, level: int, spec: FreeGamesSpec) -> Featur
 
     def award(count):
         return award_of(spec.games(count), spec.prize(count), spec.multiplier_of(count))
+
+    def second_moment(count) -> float:
+        """``E[award^2]`` [(x total bet)^2] from the renewal moments of the
+        games (no award law): ``prize^2 + 2 prize m1 + m2``."""
+        n, prize, mult = spec.games(count), spec.prize(count), spec.multiplier_of(count)
+        if held_table is None:
+            fg, unit = games_law(n, mult), float(scale)
+        else:
+            fg, unit = held_law(n), held_den * game.bet(level).total_bet / float(mult)
+        m1, m2 = float(fg.mean) / unit, float(fg.second_moment) / unit**2
+        return float(prize) ** 2 + 2 * float(prize) * m1 + m2
 
     spin_mean = Fraction(sum(w * c for w, c in zip(wins, counts, strict=True)), sum(counts) * scale)
     spin_mean += held_mean
@@ -279,6 +364,7 @@ def free_games_feature_of(game: Game, level: int, spec: FreeGamesSpec) -> Featur
         lambda key: group(at(key)),
         odds,
         top=lambda key: top(at(key)),
+        second_moment=lambda key: second_moment(at(key)),
     )
 
 

@@ -261,6 +261,13 @@ def _count_weights(game, spec) -> list:
     return out
 
 
+def respin_sets(game: Game, spec: HoldAndSpinSpec, *args) -> tuple:
+    """The reel sets the respin chain reads: the respins' own (none when the
+    landing odds are declared).  The chain's results are cached on these and
+    the rules only, so a change of the base strips reuses them."""
+    return (spec.reels,) if spec.reels else ()
+
+
 def hold_and_spin_landing(game: Game, spec: HoldAndSpinSpec):
     """The :class:`~slotmath.features.lockit.Landing` of one respin (integer
     counts or Fractions: always rational)."""
@@ -304,7 +311,7 @@ def mask_count_laws(game: Game, spec: HoldAndSpinSpec, exact: bool | None = None
     return _mask_count_laws(game, spec, exact)
 
 
-@game_cache(maxsize=8)
+@game_cache(respin_sets, maxsize=8)
 def _mask_count_laws(game, spec, exact):
     from slotmath.features.landing import popcount
 
@@ -330,7 +337,7 @@ def count_laws(game: Game, spec: HoldAndSpinSpec, exact: bool | None = None) -> 
     return _count_laws(game, spec, exact)
 
 
-@game_cache(maxsize=8)
+@game_cache(respin_sets, maxsize=8)
 def _count_laws(game, spec, exact):
     state = chain_state(game, spec)
     p = reel_probabilities(game, spec)
@@ -407,7 +414,7 @@ def reel_state_means(game: Game, spec: HoldAndSpinSpec, exact: bool | None = Non
     return _reel_state_means(game, spec, exact)
 
 
-@game_cache(maxsize=8)
+@game_cache(respin_sets, maxsize=8)
 def _reel_state_means(game, spec, exact):
     cells = game.rows * game.reels
     p = reel_probabilities(game, spec)
@@ -465,7 +472,7 @@ def count_means(game: Game, spec: HoldAndSpinSpec, exact: bool | None = None) ->
     return _count_means(game, spec, exact)
 
 
-@game_cache(maxsize=8)
+@game_cache(respin_sets, maxsize=8)
 def _count_means(game, spec, exact):
     cells = game.rows * game.reels
     ev, _ = HoldAndSpinSpec.table_moments(spec.values)
@@ -535,7 +542,7 @@ def mask_means(game: Game, spec: HoldAndSpinSpec, exact: bool | None = None) -> 
     return _mask_means(game, spec, exact)
 
 
-@game_cache(maxsize=8)
+@game_cache(respin_sets, maxsize=8)
 def _mask_means(game, spec, exact):
     from slotmath.features.landing import popcount
 

@@ -51,6 +51,8 @@ __all__ = [
     "round_max_win",
     "started_keys",
     "award_given_trigger",
+    "RoundMoments",
+    "round_moments",
 ]
 
 #: Probabilities below this are not resolved by the float convolutions.
@@ -108,6 +110,10 @@ class Feature:
         ``top(key) -> MaxWin``: the largest award given the key [x total
         bet] and its probability, from the feature's structure; default the
         top point of ``award(key)`` (see :func:`award_top`).
+    second_moment : callable, optional
+        ``second_moment(key) -> float``: ``E[award^2 | key]`` [(x total
+        bet)^2] from the feature's structure, without its award law
+        (:func:`round_moments`); default from the award law (or its parts).
     """
 
     name: str
@@ -120,6 +126,7 @@ class Feature:
     mixture: Callable | None = None
     parts: Callable | None = None
     top: Callable | None = None
+    second_moment: Callable | None = None
 
 
 def feature_from_tables(name: str, trigger: Trigger, awards: dict, means: dict, odds=None) -> Feature:
@@ -364,6 +371,92 @@ def feature_means(features, key_probability: dict) -> dict:
             (p * f.mean(k) for k, p in probs.items() if f.triggers(k)), Fraction(0)
         )
     return out
+
+
+@dataclass(frozen=True)
+class RoundMoments:
+    """Moments of the round's total win without its distribution: ``hit_frequency``
+    P(win > 0) [probability] and ``second_moment`` E[win^2] [(x total bet)^2]
+    (float64)."""
+
+    hit_frequency: float
+    second_moment: float
+
+
+def round_moments(keyed, features) -> RoundMoments:
+    """Hit frequency and second moment of the round's total win ``T = B +
+    sum_f A_f`` from the joint law of (base win B, key) and each started
+    feature's award moments, the awards being independent given the key:
+    ``E[T^2 1{key}] = E[B^2 1{key}] + 2 E[B 1{key}] sum_f m_f + P(key) E[(sum_f
+    A_f)^2 | key]`` and ``P(T = 0, key) = P(B = 0, key) prod_f P(A_f = 0 | key)``
+    (an award's zero probability is read only where a window that starts it
+    may pay nothing).  No convolution: the cost is one pass over the keyed
+    law and each feature's award moments per key."""
+    triggers = round_triggers(features)
+    scale = float(keyed.unit_den * keyed.total_bet)
+    cycle = float(keyed.cycle)
+    keys = sorted(set(keyed.keys))
+    index = {k: i for i, k in enumerate(keys)}
+    at = np.fromiter((index[k] for k in keyed.keys), dtype=np.int64, count=len(keyed.keys))
+    w = keyed.wins.astype(float) / scale
+    c = np.asarray(keyed.counts, dtype=float) / cycle
+    p_key = np.bincount(at, weights=c, minlength=len(keys))
+    b1 = np.bincount(at, weights=w * c, minlength=len(keys))
+    b2 = np.bincount(at, weights=w * w * c, minlength=len(keys))
+    b0 = np.bincount(at, weights=np.where(keyed.wins == 0, c, 0.0), minlength=len(keys))
+    second = float(b2.sum())
+    means = np.zeros(len(keys))  # sum of the started awards' means per key, so far
+    zero = b0.copy()  # P(T = 0, key), so far
+    for f in features:
+        started = [(i, _feature_key(k, features, triggers, f)) for i, k in enumerate(keys)]
+        started = [(i, fk) for i, fk in started if f.triggers(fk)]
+        if not started:
+            continue
+        rows = np.array([i for i, _ in started])
+        items = [fk for _, fk in started]
+        m1 = np.array([float(f.mean(fk)) for fk in items])
+        # E[(B + S + A)^2] - E[(B + S)^2] = 2 (E[B] + E[S]) E[A] + E[A^2], S the awards before A
+        second += float(np.dot(2 * (b1[rows] + means[rows] * p_key[rows]), m1))
+        second += float(np.dot(p_key[rows], _award_second_moments(f, items)))
+        means[rows] += m1
+        may = zero[rows] > 0  # windows that may still pay nothing
+        if may.any():
+            zero[rows[may]] *= _award_zero_probabilities(
+                f, [fk for fk, m in zip(items, may, strict=True) if m]
+            )
+    return RoundMoments(1.0 - float(zero.sum()), second)
+
+
+def _award_laws(f: Feature, items: list) -> tuple:
+    """``(laws, rows)``: the award laws of ``f`` and, per key item of
+    ``items``, the probability of each law (its parts' mixture, or one law
+    per group)."""
+    if f.parts is not None and f.mixture is not None:
+        laws = f.parts()
+        mix = [np.asarray(f.mixture(items[lo : lo + 4096]), dtype=float) for lo in range(0, len(items), 4096)]
+        return laws, np.vstack(mix)
+    groups: dict = {}
+    for fk in items:
+        groups.setdefault(f.group(fk), fk)
+    pos = {g: j for j, g in enumerate(groups)}
+    rows = np.zeros((len(items), len(pos)))
+    rows[np.arange(len(items)), [pos[f.group(fk)] for fk in items]] = 1.0
+    return [f.award(fk) for fk in groups.values()], rows
+
+
+def _award_second_moments(f: Feature, items: list) -> np.ndarray:
+    """``E[A^2 | key]`` of ``f`` per key item [(x total bet)^2]: its own
+    ``second_moment`` or from its award laws."""
+    if f.second_moment is not None:
+        return np.array([float(f.second_moment(fk)) for fk in items])
+    laws, rows = _award_laws(f, items)
+    return rows @ np.array([float(np.dot(law.x * law.x, law.probabilities)) for law in laws])
+
+
+def _award_zero_probabilities(f: Feature, items: list) -> np.ndarray:
+    """``P(A = 0 | key)`` of ``f`` per key item [probability], from its award laws."""
+    laws, rows = _award_laws(f, items)
+    return rows @ np.array([float(law.probabilities[law.wins == 0].sum()) for law in laws])
 
 
 def _round_distribution(keyed, features, triggers, source: object = ""):

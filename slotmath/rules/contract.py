@@ -352,18 +352,27 @@ class LineRules(Rules):
 class LineRoundRules(LineRules):
     """``rules: lines`` with declared features: a base spin followed by the
     features its window triggers (:mod:`slotmath.features.round`).  Its
-    figures are those of the whole round's exact analysis (a fraction of a
-    second to a few seconds), and its RTP is not multilinear in the stops."""
+    full figures are those of the whole round's exact analysis; its tuning
+    figures skip the round's distribution when ``needed`` allows
+    (:meth:`figures`); its RTP is not multilinear in the stops."""
 
-    figures_honour_needed = False
     rtp_is_line_form = False
 
     def for_game(self, game: Game) -> Rules:
         return self
 
     def figures(self, game: Game, level: int, reel_set: str = "base", needed: Iterable | None = None) -> dict:
-        from slotmath.rules.figures import par_figures
+        """With ``needed`` that leaves out ``max_win``: the round's figures
+        without its distribution (:func:`slotmath.rules.figures.round_figures`:
+        the same exact RTP and components, hit frequency, SD and VI from the
+        round's moments); else, or where the round needs it, those of the
+        full analysis."""
+        from slotmath.rules.figures import par_figures, round_figures
 
+        if needed is not None and "max_win" not in set(needed):
+            figs = round_figures(game, level, reel_set)
+            if figs is not None:
+                return figs
         return par_figures(self.analyse(game, level))
 
     def full_figures(self, game: Game, level: int, reel_set: str = "base") -> dict:

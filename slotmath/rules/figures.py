@@ -31,6 +31,8 @@ __all__ = [
     "line_figures",
     "line_rtp_parts",
     "par_figures",
+    "feature_figures",
+    "round_figures",
     "scatter_code_distribution",
     "shared_pay_tensor",
 ]
@@ -99,7 +101,15 @@ def par_figures(result: ParResult) -> dict:
     }
     for name, value in result.components.items():
         figs[f"rtp:{name}"] = value
-    features = result.features if isinstance(result.features, dict) else {}
+    figs.update(feature_figures(result.features if isinstance(result.features, dict) else {}))
+    return figs
+
+
+def feature_figures(features: dict) -> dict:
+    """The named figures of a PAR result's ``features``: ``feature_frequency``
+    when given, every number as ``feature:<key>`` and every number one level
+    down as ``feature:<key>.<sub>``."""
+    figs = {}
     ff = features.get("feature_frequency")
     if _is_number(ff):
         figs["feature_frequency"] = ff
@@ -110,6 +120,30 @@ def par_figures(result: ParResult) -> dict:
             for sub, v in value.items():
                 if _is_number(v):
                     figs[f"feature:{key}.{sub}"] = v
+    return figs
+
+
+def round_figures(game: Game, level: int, reel_set: str = "base") -> dict | None:
+    """The figures of a feature round for tuning without its distribution
+    (:func:`slotmath.rules.linegame.fast_round`): those of :func:`par_figures`
+    but ``max_win``; ``rtp`` and every ``rtp:<component>`` the same exact
+    values, ``hit_frequency``, ``sd`` and ``vi`` from the round's moments
+    (float64).  None when the round needs its full analysis."""
+    from slotmath.rules.linegame import fast_round
+
+    parts = fast_round(game, level, reel_set)
+    if parts is None:
+        return None
+    rtp, components, features, moments, paid = parts
+    sd = max(moments.second_moment - float(paid) ** 2, 0.0) ** 0.5
+    figs = {
+        "rtp": rtp,
+        "hit_frequency": moments.hit_frequency,
+        "sd": sd,
+        "vi": z_value(VI_CONFIDENCE) * sd,
+    }
+    figs.update({f"rtp:{name}": value for name, value in components.items()})
+    figs.update(feature_figures(features))
     return figs
 
 

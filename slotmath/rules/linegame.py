@@ -206,10 +206,7 @@ def _analyse_lines(game: Game, level: int, reel_set: str) -> ParResult:
         tumbles = isinstance(game.options, dict) and "tumble" in game.options
         field = "options.tumble.multipliers" if tumbles else "pays"
         raise EngineTooLarge(e.problem, file=e.file, field=field) from None
-    figures = dict(law.figures)
-    rates = {k: v for fig in figures.values() for k, v in fig.pop("event_rates", {}).items()}
-    if rates:  # expected count per round of the round sampler's feature events
-        figures["event_rates"] = rates
+    rtp, components, figures = round_summary(game, level, law)
     notes = [*result.notes, *round_notes(law, cap)]
     if "hold_and_spin" in law.figures:  # the chain's state and its size
         from slotmath.features.holdspin import chain_state, load_hold_and_spin
@@ -219,16 +216,12 @@ def _analyse_lines(game: Game, level: int, reel_set: str) -> ParResult:
         notes.append(chain_state(game, spec).describe())
     from slotmath.rules.featuretables import feature_tables as par_tables
 
-    rates = progressive_rates(game, level)
-    progressive = progressive_components(game, level, rates)
-    rtp = law.rtp + sum(progressive.values(), Fraction(0))
-    if progressive:
-        figures["progressive"] = progressive_par_figures(game, rates)
+    if "progressive" in figures:
         notes.append(_progressive_note(figures["progressive"]))
     return dataclasses.replace(
         result,
         rtp=rtp,
-        components={**result.components, **law.components, **progressive},
+        components={**result.components, **components},
         distribution=law.distribution,
         distribution_shortfall=law.shortfall,
         features=figures,
@@ -241,6 +234,54 @@ def _analyse_lines(game: Game, level: int, reel_set: str) -> ParResult:
         },
         notes=notes,
         max_win=round_max_win(keyed, features, cap, law.distribution),
+    )
+
+
+def round_summary(game: Game, level: int, law) -> tuple:
+    """``(rtp, components, features)`` of a round from its
+    :class:`~slotmath.features.round.RoundLaw`: the RTP [x total bet] with
+    the progressive jackpots' returns, the features' and jackpots' RTP
+    components [x total bet], and the PAR's ``features`` (each feature's
+    odds, the expected events per round, the progressive jackpots' figures)."""
+    figures = dict(law.figures)
+    rates = {k: v for fig in figures.values() for k, v in fig.pop("event_rates", {}).items()}
+    if rates:  # expected count per round of the round sampler's feature events
+        figures["event_rates"] = rates
+    jackpot_rates = progressive_rates(game, level)
+    progressive = progressive_components(game, level, jackpot_rates)
+    if progressive:
+        figures["progressive"] = progressive_par_figures(game, jackpot_rates)
+    rtp = law.rtp + sum(progressive.values(), Fraction(0))
+    return rtp, {**law.components, **progressive}, figures
+
+
+def fast_round(game: Game, level: int, reel_set: str = "base") -> tuple | None:
+    """The figures of a feature round without its distribution:
+    ``(rtp, components, features, moments, paid)`` -- the exact RTP and
+    components [x total bet] and ``features`` as :func:`analyse` gives them
+    (:func:`round_summary`), the round's hit frequency and second moment
+    (:func:`slotmath.features.round.round_moments`, float64) and the mean
+    win a round pays [x total bet] (the RTP less the progressive jackpots'
+    returns).  None when the figures need the full analysis: another reel
+    set than ``base``, a round cap, reel heights or drawn wild multipliers,
+    or no feature."""
+    if reel_set != "base" or round_cap(game) is not None or played_game(game) is not game:
+        return None
+    features = round_features(game, level)
+    if not features:
+        return None
+    from slotmath.engine.payrule import pay_rule
+    from slotmath.features.round import round_law, round_moments, round_triggers
+
+    keyed = pay_rule(game).key_distribution(game, level, round_triggers(features), reel_set)
+    law = round_law(keyed, features, None, distribution=False, source=game.source or game.name)
+    rtp, components, figures = round_summary(game, level, law)
+    return (
+        rtp,
+        {**channel_components(game, level), **components},
+        figures,
+        round_moments(keyed, features),
+        law.rtp,
     )
 
 
@@ -444,10 +485,9 @@ def round_features(game: Game, level: int) -> list:
 
 
 def _free_games(game: Game, level: int):
-    from slotmath.features.freeround import free_games_feature_of
-    from slotmath.features.options import load_features
+    from slotmath.features.freeround import free_games_feature
 
-    return free_games_feature_of(game, level, load_features(game).free_games)
+    return free_games_feature(game, level)
 
 
 def _hold_and_spin(game: Game, level: int):
