@@ -54,8 +54,8 @@ The interface (:class:`PayRule`)
     sampler plays any (:mod:`slotmath.montecarlo.roundsim`).
 
 A spin stage that wraps a rule is a subclass of it too: under
-``options.tumble`` :func:`pay_rule` returns :class:`LineTumbles` or
-:class:`AnywhereTumbles` (the rule's pays played to the end of their
+``options.tumble`` :func:`pay_rule` returns :class:`LineTumbles`,
+:class:`WaysTumbles` or :class:`AnywhereTumbles` (the rule's pays played to the end of their
 tumbles, :mod:`slotmath.engine.tumble`, by the shared :class:`Tumbles`;
 :data:`TUMBLE_RULES`).
 
@@ -86,6 +86,7 @@ __all__ = [
     "Tumbles",
     "LineTumbles",
     "AnywhereTumbles",
+    "WaysTumbles",
     "PAY_RULES",
     "TUMBLE_RULES",
     "pay_rule",
@@ -373,10 +374,18 @@ class AnywhereTumbles(Tumbles, AnywherePays):
     removed = "the cells of every paying symbol (and the wilds counted for it)"
 
 
+class WaysTumbles(Tumbles, WaysPays):
+    """Ways pays with tumbles: every cell of a paying way goes (the symbol's
+    cells and its wilds on reels 1..n of its paying run,
+    :func:`slotmath.engine.ways.ways_drop`)."""
+
+    removed = "the cells of every paying way (the symbol's and its wilds on the run's reels)"
+
+
 #: the pay rule of each value of ``pays_by``
 PAY_RULES: dict = {"lines": LinePays(), "ways": WaysPays(), "anywhere": AnywherePays()}
 #: the pay rule of each value of ``pays_by`` under ``options.tumble``
-TUMBLE_RULES: dict = {"lines": LineTumbles(), "anywhere": AnywhereTumbles()}
+TUMBLE_RULES: dict = {"lines": LineTumbles(), "ways": WaysTumbles(), "anywhere": AnywhereTumbles()}
 
 
 def pay_rule(game: Game) -> PayRule:
