@@ -69,19 +69,20 @@ def window_cluster_win(cells, H, weight, natural, pay, event, stack, seen, event
     indices, cell ``reel * H + row``) [coins]; ``events[event[p, size]] += add``
     per paying cluster when ``events`` is not empty.  ``weight`` (S, P): 1
     when symbol s joins clusters of paying symbol p; ``natural`` (P,) the
-    symbol index of p; ``pay`` (P, C + 1) [coins] by size; ``stack``,
-    ``seen`` (C,) scratch."""
+    symbol index of p; ``pay`` (P, C + 1) [coins] by size; ``stack`` (C,)
+    and ``seen`` (C + 1,) scratch (``seen[C]`` counts the searches: a cell
+    is visited in this one when it holds its number, so nothing is reset)."""
     C = cells.shape[0]
     R = C // H
     coins = 0
     for p in range(natural.shape[0]):
         x = natural[p]
-        for c in range(C):
-            seen[c] = 0
+        seen[C] += 1
+        mark = seen[C]
         for c0 in range(C):
-            if seen[c0] or cells[c0] != x:
+            if seen[c0] == mark or cells[c0] != x:
                 continue
-            seen[c0] = 1
+            seen[c0] = mark
             stack[0] = c0
             top, size = 1, 0
             while top > 0:
@@ -106,8 +107,8 @@ def window_cluster_win(cells, H, weight, natural, pay, event, stack, seen, event
                         if r == R - 1:
                             continue
                         nb_ = c + H
-                    if seen[nb_] == 0 and weight[cells[nb_], p] > 0:
-                        seen[nb_] = 1
+                    if seen[nb_] != mark and weight[cells[nb_], p] > 0:
+                        seen[nb_] = mark
                         stack[top] = nb_
                         top += 1
             won = pay[p, size]
@@ -141,7 +142,7 @@ def _enumerate(cols, wts, codes, offsets, H, weight, natural, pay, entry, unit_d
     C = R * H
     cells = np.empty(C, dtype=np.int64)
     stack = np.empty(C, dtype=np.int64)
-    seen = np.empty(C, dtype=np.int64)
+    seen = np.zeros(C + 1, dtype=np.int64)
     hits = np.zeros(max(1, int(entry.max()) + 1), dtype=np.int64)
     fkeys, fwins, fcounts, fslots = new_table(1 if keyed else 0, 64, np.zeros(1, dtype=np.int64))
     fn = 0

@@ -62,7 +62,7 @@ def cluster_args(game: Game, level: int, reel_set: str, names: list, win: np.nda
         np.array([game.bet(level).total_bet], dtype=np.int64),
         np.zeros(C, dtype=np.int64),
         np.zeros(C, dtype=np.int64),
-        np.zeros(C, dtype=np.int64),
+        np.zeros(C + 1, dtype=np.int64),
     )
 
 
@@ -78,5 +78,5 @@ def no_cluster_args(game: Game) -> tuple:
         np.ones(1, dtype=np.int64),
         np.zeros(C, dtype=np.int64),
         np.zeros(C, dtype=np.int64),
-        np.zeros(C, dtype=np.int64),
+        np.zeros(C + 1, dtype=np.int64),
     )
