@@ -184,6 +184,10 @@ def test_simulation_agrees_with_exact_figures(data):
     )
     report = result.convergence
     assert report.max_abs_z < 4, report.text()
+    shown = " ".join(map(str, report.components.to_numpy().ravel())) + " ".join(
+        map(str, report.components.index)
+    )
+    assert "cluster" in shown and "scatters" in shown, report.components  # the components' z are in max_abs_z
     for name in ("rtp", "hit_frequency", "sd"):
         est = getattr(result, name)
         assert est.exact is not None and abs(est.z) < 4

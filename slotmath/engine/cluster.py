@@ -34,6 +34,7 @@ import numba as nb
 import numpy as np
 
 from slotmath.engine.anywhere import compile_anywhere
+from slotmath.engine.cache import game_cache
 from slotmath.engine.combinations import combination_row
 from slotmath.engine.distribution import WinDistribution
 from slotmath.engine.joint import (
@@ -227,12 +228,17 @@ def _codes(game: Game, level: int, reel_set: str, triggers: tuple) -> tuple:
     return sc_units, codes, n_sc
 
 
-def cluster_pass(
-    game: Game, level: int, reel_set: str = "base", triggers: tuple = (), limit: int | None = None
-):
-    """The exact pass: (wins [1/unit_den coins], key codes, counts, unit_den,
-    total bet, cycle) of every (win, key) and the weighted cluster hits per
-    pay entry (index into ``game.line_pays``)."""
+def _reel_set_of(game: Game, level: int, reel_set: str, *rest) -> tuple:
+    """The reel set a pass reads (the strips of its cache key)."""
+    return (reel_set,)
+
+
+@game_cache(_reel_set_of, maxsize=8)
+def cluster_pass(game: Game, level: int, reel_set: str, triggers: tuple, limit: int | None):
+    """The exact pass (cached on the game's value, the level, the reel set's
+    strips, the triggers): (wins [1/unit_den coins], key codes, counts,
+    unit_den, total bet, cycle) of every (win, key) and the weighted cluster
+    hits per pay entry (index into ``game.line_pays``)."""
     check_cost(game, reel_set, triggers, limit)
     weight, natural, pay, entry = cluster_arrays(game, level)
     bet, unit_den, sc, _, _, _, cycle = pass_inputs(game, level, reel_set)
