@@ -68,6 +68,12 @@ FREE["options"] = {
     "free_games": {"symbol": "S", "reels": "free", "awards": {2: {"games": 3}}, "max_games": 30}
 }
 
+# a wheel on two or more S (1 x 3 + 2 x 1 over weight 3: mean prize 5/3 x total bet)
+WHEEL = copy.deepcopy(SMALL) | {"name": "cluster_wheel"}
+WHEEL["options"] = {
+    "wheel": {"symbol": "S", "trigger": 2, "segments": [{"prize": 3, "weight": 1}, {"prize": 1, "weight": 2}]}
+}
+
 
 def pay_of(game, level, symbol, size) -> int:
     """Coin pay of a cluster of ``size`` ``symbol``: the listed row of the highest count not above it."""
@@ -172,7 +178,16 @@ def test_round_with_free_games_composes():
     assert r.rtp == sum(r.components.values(), Fraction(0))
 
 
-@pytest.mark.parametrize("data", [SMALL, FREE])
+def test_wheel_reads_the_scatter_count():
+    """A base feature on a cluster game: the wheel's component is
+    P(2+ S) x 5/3, P(2+ S) counted by the brute force."""
+    game = make_game(WHEEL)
+    _, keyed, _ = brute(game, 1)
+    p = Fraction(sum(c for (_, k), c in keyed.items() if k >= 2), sum(keyed.values()))
+    assert par(game).components["wheel"] == p * Fraction(5, 3)
+
+
+@pytest.mark.parametrize("data", [SMALL, FREE, WHEEL])
 def test_simulation_agrees_with_exact_figures(data):
     """The compiled samplers (the spin, and the round with free games): RTP,
     hit frequency, SD, every component and every event rate within 4 standard errors."""

@@ -144,7 +144,7 @@ def _enumerate(cols, wts, codes, offsets, H, weight, natural, pay, entry, unit_d
     cells = np.empty(C, dtype=np.int64)
     stack = np.empty(C, dtype=np.int64)
     seen = np.zeros(C + 1, dtype=np.int64)
-    hits = np.zeros(max(1, int(entry.max()) + 1), dtype=np.int64)
+    hits = np.zeros(max(1, entry.size and int(entry.max()) + 1), dtype=np.int64)
     fkeys, fwins, fcounts, fslots = new_table(1 if keyed else 0, 64, np.zeros(1, dtype=np.int64))
     fn = 0
     frow = np.zeros(fkeys.shape[1], dtype=np.int64)
