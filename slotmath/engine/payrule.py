@@ -13,7 +13,7 @@ The interface (:class:`PayRule`)
 --------------------------------
 ``name``, ``channel``
     The ``pays_by`` value, and the name of the RTP component the rule pays
-    (``"lines"``, ``"ways"``, ``"anywhere"``).
+    (``"lines"``, ``"ways"``, ``"anywhere"``, ``"cluster"``).
 ``pay_rows(game, level, reel_set)``
     Rows of the combination table for the rule's pays
     (:func:`slotmath.engine.combinations.combination_row`'s form); the
@@ -49,7 +49,8 @@ The interface (:class:`PayRule`)
     Name of the compiled window evaluation of the samplers
     (:mod:`slotmath.montecarlo.linesim` for ``"lines"``,
     :mod:`slotmath.montecarlo.wayssim` for ``"ways"``,
-    :mod:`slotmath.montecarlo.anywheresim` for ``"anywhere"``; ``"tumbles"``:
+    :mod:`slotmath.montecarlo.anywheresim` for ``"anywhere"``,
+    :mod:`slotmath.montecarlo.clustersim` for ``"cluster"``; ``"tumbles"``:
     the whole round is :mod:`slotmath.montecarlo.tumblesim`'s); the round
     sampler plays any (:mod:`slotmath.montecarlo.roundsim`).
 
@@ -87,6 +88,7 @@ __all__ = [
     "LineTumbles",
     "AnywhereTumbles",
     "WaysTumbles",
+    "ClusterPays",
     "PAY_RULES",
     "TUMBLE_RULES",
     "pay_rule",
@@ -382,8 +384,55 @@ class WaysTumbles(Tumbles, WaysPays):
     removed = "the cells of every paying way (the symbol's and its wilds on the run's reels)"
 
 
+class ClusterPays(PayRule):
+    """Cluster pays (``pays_by: cluster``): :mod:`slotmath.engine.cluster`."""
+
+    name = "cluster"
+    channel = "cluster"
+    sampler_pays = "cluster"
+
+    def pay_rows(self, game: Game, level: int, reel_set: str = "base") -> list:
+        from slotmath.engine.cluster import cluster_table
+
+        return cluster_table(game, level, reel_set)
+
+    def channel_rtp(self, game: Game, level: int, reel_set: str = "base") -> tuple:
+        from slotmath.engine.cluster import cluster_rtp
+
+        return cluster_rtp(game, level, reel_set), []
+
+    def distribution(self, game: Game, level: int, reel_set: str = "base") -> WinDistribution:
+        from slotmath.engine.cluster import cluster_distribution
+
+        return cluster_distribution(game, level, reel_set)
+
+    def key_distribution(self, game: Game, level: int, triggers, reel_set: str = "base") -> KeyedWins:
+        from slotmath.engine.cluster import cluster_key_distribution
+
+        return cluster_key_distribution(game, level, triggers, reel_set)
+
+    def unplayed(self, game: Game) -> list:
+        """As for pays anywhere, and the tumbles (not yet computed with clusters)."""
+        options = game.options if isinstance(game.options, dict) else {}
+        return (["options.tumble"] if "tumble" in options else []) + AnywherePays().unplayed(game)
+
+    def notes(self, game: Game) -> list:
+        return [
+            "Cluster pays: a cluster is a largest group of orthogonally adjacent cells showing one "
+            "symbol or a wild substituting for it (at least one of the symbol); a wild joins every "
+            "cluster it touches; each cluster pays the row of its size; hits are clusters. Exact: "
+            "every stop vector of the cycle flood-filled (stops showing the same window column "
+            "merged; integer counts)."
+        ]
+
+
 #: the pay rule of each value of ``pays_by``
-PAY_RULES: dict = {"lines": LinePays(), "ways": WaysPays(), "anywhere": AnywherePays()}
+PAY_RULES: dict = {
+    "lines": LinePays(),
+    "ways": WaysPays(),
+    "anywhere": AnywherePays(),
+    "cluster": ClusterPays(),
+}
 #: the pay rule of each value of ``pays_by`` under ``options.tumble``
 TUMBLE_RULES: dict = {"lines": LineTumbles(), "ways": WaysTumbles(), "anywhere": AnywhereTumbles()}
 
