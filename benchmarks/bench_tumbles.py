@@ -14,7 +14,12 @@ growth plot.  Last, pay-anywhere tumbles: ``data/games/candy_anywhere``
 cut to 10 and 12 stops (the full 78**6 cycle is refused by the estimate):
 the exact law's cell counts per second (the rate
 :data:`slotmath.engine.tumble.COUNT_STEPS_PER_SECOND` states) and the
-sampler's rounds per second on the full strips.
+sampler's rounds per second on the full strips.  Ways tumbles:
+``data/games/ways_free_spins`` cut to 5x3 (243 ways, eleven paying symbols, the
+base strips only) with tumbles x1-x2-x3-x5, its strips cut to 12, 16 and 20
+stops: the exact law's time and cell counts per second (the rate
+:data:`slotmath.engine.tumble.WAYS_DROP_STEPS_PER_SECOND` states) and the
+sampler's rounds per second on the full (74-77 stop) strips.
 
 Usage: ``python benchmarks/bench_tumbles.py [--repeat N] [--plot benchmarks/tumble_growth.png]``
 """
@@ -38,6 +43,7 @@ from timing import forget_cached_results
 
 GAME = Path(__file__).resolve().parent.parent / "data" / "games" / "avalanche5" / "game.yaml"
 CANDY = GAME.parent.parent / "candy_anywhere" / "game.yaml"
+WAYS = GAME.parent.parent / "ways_free_spins" / "game.yaml"
 
 
 def timed(fn, repeat: int) -> tuple:
@@ -121,6 +127,45 @@ def main() -> None:
         fig.savefig(args.plot, dpi=120)
         print(f"  plot: {args.plot}")
     anywhere_part(args.repeat)
+    ways_part(args.repeat)
+
+
+def ways_tumbles(stops: int | None, folder: Path):
+    """ways_free_spins on 3 rows (243 ways) with tumbles x1-x2-x3-x5, its base
+    strips cut to their first ``stops`` stops (None: whole), no free games."""
+    raw = yaml.safe_load(WAYS.read_text())
+    raw["grid"]["rows"] = 3
+    raw["reels"] = {"base": [s[:stops] for s in raw["reels"]["base"]]}
+    raw["options"] = {"tumble": {"refill": "strip", "multipliers": [1, 2, 3, 5]}}
+    path = folder / f"ways{stops}" / "game.yaml"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(yaml.safe_dump(raw, sort_keys=False))
+    return load_game(path)
+
+
+def ways_part(repeat: int) -> None:
+    """The ways tumbles' time, rate and sampler speed (module notes)."""
+    from slotmath.rules.linegame import round_sampler
+
+    folder = Path(tempfile.mkdtemp())
+    enumerated_tumbles(ways_tumbles(6, folder), 1)  # compile
+    for n in (12, 16, 20):
+        g = ways_tumbles(n, folder)
+        vectors, mean, steps, name, _ = tumble_cost(g, 1)
+        wall, cpu, law = timed(lambda g=g: enumerated_tumbles(g, 1), repeat)
+        wins, _, counts, unit_den, total_bet, cycle = law
+        rtp = sum(int(w) * int(c) for w, c in zip(wins.tolist(), counts.tolist(), strict=True))
+        print(
+            f"ways tumbles 5x3 (243 ways), strips of {n}: {vectors:,} stop vectors x {mean:.3f} evaluations "
+            f"x {name}: wall {wall:.2f} s, CPU {cpu:.2f} s, {steps / cpu:.3g} cell counts/s, "
+            f"RTP {float(Fraction(rtp, unit_den * total_bet * cycle)):.6f} (exact)"
+        )
+    sampler = round_sampler(ways_tumbles(None, folder), 1)
+    sampler.kernel(np.random.default_rng(1), 1000, *sampler.args)
+    n = 1_000_000
+    c = time.process_time()
+    sampler.kernel(np.random.default_rng(2), n, *sampler.args)
+    print(f"  sampler (full strips): {n / (time.process_time() - c) / 1e6:.2f} M rounds/s per core")
 
 
 #: the board multiplier table of :func:`board_part` (values and weights in the style of the common 6x5 games)

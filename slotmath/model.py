@@ -263,7 +263,7 @@ class Game:
     description: str = ""
     version: str = ""
     variant: str = ""
-    pays_by: str = "lines"  # "ways": slotmath.engine.ways; "anywhere": slotmath.engine.anywhere
+    pays_by: str = "lines"  # "ways": engine.ways; "anywhere": engine.anywhere; "cluster": engine.cluster
     modes: Mapping[str, Mode] = field(default_factory=dict)  # beside the implicit "base"
     heights: ReelHeights | None = None  # variable reel heights (ways games)
     reel_files: Mapping[str, str] = field(default_factory=dict)  # reel set -> its CSV file, if read from one
@@ -319,13 +319,19 @@ class Game:
         return self.pays_by == "lines"
 
     @property
+    def pays_by_count(self) -> bool:
+        """True when a pay row is a symbol and a count of cells (``pays_by``
+        anywhere or cluster), not cells along a line."""
+        return self.pays_by in ("anywhere", "cluster")
+
+    @property
     def ways_or_lines(self) -> int:
         """Ways a spin pays on (``pays_by: ways``: rows ** reels; with reel
         heights the most, the product of the largest heights), the cells a
-        count is taken over (``pays_by: anywhere``) or the paylines."""
+        count is taken over (``pays_by: anywhere``, ``cluster``) or the paylines."""
         if self.heights is not None:
             return int(np.prod(self.heights.max_heights))
-        if self.pays_by == "anywhere":
+        if self.pays_by_count:
             return self.rows * self.reels
         return self.rows**self.reels if self.pays_by == "ways" else len(self.paylines)
 
@@ -335,5 +341,7 @@ class Game:
         or ``"pays anywhere (30 cells)"``."""
         if self.pays_by == "anywhere":
             return f"pays anywhere ({self.ways_or_lines} cells)"
+        if self.pays_by == "cluster":
+            return f"cluster pays ({self.ways_or_lines} cells)"
         upto = "up to " if self.heights is not None else ""
         return f"{upto}{self.ways_or_lines:,} {'ways' if self.pays_by == 'ways' else 'lines'}"

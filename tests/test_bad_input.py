@@ -107,6 +107,23 @@ def add(key, item):
     return lambda d: d.setdefault(key, []).append(item)
 
 
+def cluster(edit=None):
+    """An edit making the base game a cluster game (A and B pay clusters of
+    3+, the wild without its multiplier), then applying ``edit``."""
+
+    def change(d):
+        d.update(
+            pays_by="cluster",
+            pays=[{"symbol": "A", "count": 3, "pay": 2}, {"symbol": "B", "count": 3, "pay": 1}],
+        )
+        d.pop("paylines")
+        d["symbols"][2].pop("multiplier")
+        if edit is not None:
+            edit(d)
+
+    return change
+
+
 CASES = [
     # --- YAML and file level
     Case(
@@ -486,6 +503,31 @@ CASES = [
     ),
     # --- rules
     Case("unknown_rules", put(["rules"], "no_such_rules"), "rules", "unknown rules 'no_such_rules'"),
+    # --- cluster pays
+    Case(
+        "cluster_of_one_cell",
+        cluster(add("pays", {"symbol": "A", "count": 1, "pay": 1})),
+        "pays[2].count",
+        "a cluster has at least 2 cells, got 1",
+    ),
+    Case(
+        "cluster_larger_than_window",
+        cluster(add("pays", {"symbol": "A", "count": 10, "pay": 1})),
+        "pays[2].count",
+        "a pay for 10 symbols in a window of 9 cells",
+    ),
+    Case(
+        "cluster_pay_for_a_pattern",
+        cluster(add("pays", {"pattern": ["A", "B"], "pay": 1})),
+        "pays[2]",
+        "with pays_by: cluster a pay is {symbol, count, pay} of one symbol",
+    ),
+    Case(
+        "cluster_with_tumble",
+        cluster(put(["options"], {"tumble": {"refill": "strip"}})),
+        "options.tumble",
+        "pays_by: cluster",
+    ),
     # --- command line: a bet level the game does not offer
     Case(
         "unknown_bet_level",
@@ -817,6 +859,15 @@ _ANYWHERE = {
     "reels": {"base": [[f"P{(i + r) % 40}" for i in range(40)] + ["W"] for r in range(9)]},
     "pays": [{"symbol": f"P{i}", "count": c, "pay": 1} for i in range(40) for c in (1, 2, 81)],
 }
+_CLUSTER = {
+    "name": "late_cluster",
+    "pays_by": "cluster",
+    "grid": {"reels": 7, "rows": 7},
+    "bet": {"levels": [1], "lines": 10},
+    "symbols": [{"name": f"P{i}"} for i in range(6)] + [{"name": "W", "kind": "wild"}],
+    "reels": {"base": [[f"P{(i * i * (r + 7) + i // 6) % 6}" for i in range(60)] + ["W"] for r in range(7)]},
+    "pays": [{"symbol": f"P{i}", "count": c, "pay": 1} for i in range(6) for c in (5, 9, 15)],
+}
 
 
 @pytest.mark.parametrize(
@@ -825,8 +876,9 @@ _ANYWHERE = {
         (_LATE, "options.free_games"),  # x1e9 free games: 1.3e11 points of the round's law
         (_WHEEL, "options.wheel.segments"),  # a wheel prize of 1e9 x total bet
         (_ANYWHERE, "pays"),  # 40 symbols and a wild on 9x9: its int64 estimate wrapped negative (a hang)
+        (_CLUSTER, "reels.base"),  # a 7x7 cluster game on 61-stop strips: about 61**7 stop vectors
     ],
-    ids=["free_games_multiplier_1e9", "wheel_prize_1e9", "anywhere_40_symbols_9x9"],
+    ids=["free_games_multiplier_1e9", "wheel_prize_1e9", "anywhere_40_symbols_9x9", "cluster_7x7"],
 )
 def test_refused_by_par_in_one_line_and_simulated(write_game, game, field):
     path = write_game(game)

@@ -22,6 +22,7 @@ from conftest import TEST_DATA
 
 TINY = TEST_DATA / "tumble_tiny" / "game.yaml"
 ANYWHERE = TEST_DATA / "tumble_anywhere" / "game.yaml"
+WAYS = TEST_DATA / "tumble_ways" / "game.yaml"
 
 
 # ------------------------------------------------------------ brute force
@@ -76,6 +77,38 @@ def anywhere_drop(raw, cols):
     return coins, gone
 
 
+def _wild_multiplier(raw):
+    """The WILD's multiplier for ``c`` of it on one way: ``per_wild**c`` or
+    ``by_count[c]`` (its last entry beyond the table); x1 undeclared."""
+    mult = next(s for s in raw["symbols"] if s["name"] == "WILD").get("multiplier", {})
+    table = mult.get("by_count")
+    if table:
+        return lambda c: table[min(c, len(table) - 1)]
+    return lambda c: mult.get("per_wild", 1) ** c
+
+
+def ways_drop(raw, cols):
+    """(coins, cells removed) of one drop of a ways game (WILD substitutes
+    all), way by way: a symbol's run is the reels 1..n each showing it or a
+    WILD; each way (one such cell on each run reel) pays the run's pay x its
+    WILD multiplier; the run's matching cells go when it pays."""
+    multiplier = _wild_multiplier(raw)
+    coins, gone = 0, set()
+    for sym in {p["symbol"] for p in raw["pays"]}:
+        run = []
+        for col in cols:
+            match = [i for i, x in enumerate(col) if x in (sym, "WILD")]
+            if not match:
+                break
+            run.append(match)
+        pay = {p["count"]: p["pay"] for p in raw["pays"] if p["symbol"] == sym}.get(len(run), 0)
+        if pay:
+            for way in product(*run):
+                coins += pay * multiplier(sum(cols[r][i] == "WILD" for r, i in enumerate(way)))
+            gone |= {(r, i) for r, match in enumerate(run) for i in match}
+    return coins, gone
+
+
 def brute_spin(raw, reel_set, stops, prog, trace=None, drop=line_drop):
     """(win [coins] of the whole tumble sequence, scatters shown on the first
     drop), each drop paid and cleared by ``drop``; each drop's columns are
@@ -123,7 +156,11 @@ def brute_law(raw, reel_set, prog, drop=line_drop):
 
 #: the tiny games (each 3 SCATTER pay 2 x total bet and award 3 free games on
 #: the free reels, progressions x1-x2-x3 and x2-x4) and their drops
-GAMES = [pytest.param(TINY, line_drop, id="lines"), pytest.param(ANYWHERE, anywhere_drop, id="anywhere")]
+GAMES = [
+    pytest.param(TINY, line_drop, id="lines"),
+    pytest.param(ANYWHERE, anywhere_drop, id="anywhere"),
+    pytest.param(WAYS, ways_drop, id="ways"),
+]
 
 
 def _engine_law(game, reel_set, keyed):
@@ -205,13 +242,13 @@ def test_hand_worked_example():
     assert kernel_spin(load_game(TINY), (0, 0, 0)) == (3, 2)
 
 
-def kernel_spin(game, stops):
-    """(win [coins x multiplier], paying drops) of the compiled kernel at base ``stops``."""
+def kernel_spin(game, stops, reel_set="base"):
+    """(win [coins x multiplier], paying drops) of the compiled kernel at ``stops`` of ``reel_set``."""
     import numpy as np
 
     from slotmath.engine.tumble import drop_window, tumble_args, tumble_units
 
-    strip, n_stops, dims, *rest = tumble_args(game, 1)
+    strip, n_stops, dims, *rest = tumble_args(game, 1, reel_set)
     R, H = game.reels, game.rows
     window = np.zeros(R * H, dtype=np.int64)
     ptr = np.zeros(R, dtype=np.int64)
@@ -257,6 +294,34 @@ def test_hand_worked_example_anywhere():
     assert kernel_spin(load_game(ANYWHERE), (0, 0, 0)) == (7, 2)
 
 
+def test_hand_worked_example_ways():
+    """docs/features.md "Worked example: ways tumbles": free stops (0, 0, 0)
+    of tumble_ways (total bet 10 coins, progression x2, x4).
+
+    Drop 1: A B C / C A WILD / A D B.  A: 1 x 2 x 1 = 2 ways x 4 = 8; B: 1
+    x 1 x 1 (the same WILD) x 2 = 2; C: no C or WILD on reel 3, and 2 x C
+    does not pay: 10 x 2 = 20.  Every A, B and the WILD go, the two C stay.
+    Drop 2: B D C / D C C / SCATTER C D.  C: 1 x 2 x 1 = 2 ways x 3 = 6, x4
+    = 24.  Drop 3: SCATTER B D / D SCATTER D / D SCATTER D: nothing.  Spin
+    win 20 + 24 = 44 coins = 4.4 x total bet."""
+    raw = _raw(WAYS)
+    trace: list = []
+    assert brute_spin(raw, "free", (0, 0, 0), [2, 4], trace, ways_drop) == (44, 0)
+    assert trace == [
+        [["A", "B", "C"], ["C", "A", "WILD"], ["A", "D", "B"]],
+        [["B", "D", "C"], ["D", "C", "C"], ["SCATTER", "C", "D"]],
+        [["SCATTER", "B", "D"], ["D", "SCATTER", "D"], ["D", "SCATTER", "D"]],
+    ]
+    assert [ways_drop(raw, cols)[0] for cols in trace] == [10, 6, 0]
+    text = (TEST_DATA.parent.parent / "docs" / "features.md").read_text(encoding="utf-8")
+    section = text[text.index("### Worked example: ways tumbles") :]
+    for k, cols in enumerate(trace):  # the page's table shows every drop the brute force plays
+        assert f"| {k + 1} | " + " | ".join(" ".join(c) for c in cols) + " |" in section
+    assert "10 x 2 = 20" in section and "6 x 4 = 24" in section
+    assert "20 + 24 = 44 coins = 4.4 x total bet" in section
+    assert kernel_spin(load_game(WAYS), (0, 0, 0), "free") == (44, 2)
+
+
 # ------------------------------------------------------------ refusals
 def _with(tumble=None, **options):
     raw = _raw()
@@ -295,7 +360,10 @@ def test_free_progression_needs_its_own_reel_set(tmp_path):
         load_game(path)
 
 
-@pytest.mark.parametrize(("path", "steps"), [(TINY, "3 lines"), (ANYWHERE, "9 cells x 3 paying symbols")])
+@pytest.mark.parametrize(
+    ("path", "steps"),
+    [(TINY, "3 lines"), (ANYWHERE, "9 cells x 3 paying symbols"), (WAYS, "9 cells x 3 paying symbols")],
+)
 def test_cost_bound_refuses_in_one_line(path, steps):
     from slotmath.engine.tumble import check_tumble_cost
 
@@ -407,13 +475,19 @@ def test_spec():
     assert spec.progression("base") == (1, 2, 3) and spec.progression("free") == (2, 4)
     assert set(TUMBLE_RULES) == set(TUMBLE_PAYS)  # the declaration accepts what a rule plays
     assert type(pay_rule(load_game(ANYWHERE))).__name__ == "AnywhereTumbles"
+    assert type(pay_rule(load_game(WAYS))).__name__ == "WaysTumbles"
 
 
 # ------------------------------------------------------------ sampler
 @pytest.mark.parametrize(
     ("path", "channel"),
-    [(TINY, "lines"), (ANYWHERE, "anywhere"), (TEST_DATA / "tumble_bomb" / "game.yaml", "anywhere")],
-    ids=["lines", "anywhere", "board-multipliers"],
+    [
+        (TINY, "lines"),
+        (ANYWHERE, "anywhere"),
+        (WAYS, "ways"),
+        (TEST_DATA / "tumble_bomb" / "game.yaml", "anywhere"),
+    ],
+    ids=["lines", "anywhere", "ways", "board-multipliers"],
 )
 def test_sampler_agrees_with_the_exact_round(path, channel):
     """The compiled tumble sampler (base tumbles, board multipliers drawn
@@ -450,16 +524,31 @@ def test_sampler_agrees_with_the_exact_round(path, channel):
         assert abs(hits / n - p) <= 4 * (p * (1 - p) / n) ** 0.5 + 1 / n, (row.combination, hits / n, p)
 
 
-def test_ways_game_is_refused(tmp_path):
-    raw = _raw()
-    raw["pays_by"] = "ways"
-    del raw["paylines"]
-    raw["pays"].append({"symbol": "C", "count": 3, "pay": 2})
+def test_ways_tumbles_with_reel_heights_are_refused(tmp_path):
+    raw = _raw(WAYS)
+    raw["grid"]["heights"] = {"weights": [[2, 1], [3, 1]]}
     path = tmp_path / "game.yaml"
     path.write_text(yaml.safe_dump(raw))
     with pytest.raises(GameFileError) as err:
         load_game(path)
-    assert "options.tumble" in str(err.value) and "line and pay-anywhere games only" in str(err.value)
+    text = str(err.value)
+    assert "options.tumble" in text and "reel heights" in text and "\n" not in text
+
+
+@pytest.mark.parametrize(
+    "multiplier", [{"per_wild": 2}, {"by_count": [1, 3, 4]}], ids=["per-wild", "by-count"]
+)
+def test_ways_wild_multipliers_match_brute_force(tmp_path, multiplier):
+    """tumble_ways' WILD multiplying its ways (x2 per WILD on the way, or x3
+    for one and x4 for two or more), no free games: the base law (win,
+    first-drop SCATTER count) against the way-by-way brute force."""
+    raw = _raw(WAYS)
+    raw["symbols"][0]["multiplier"] = multiplier
+    _no_free_games(raw)
+    path = tmp_path / "game.yaml"
+    path.write_text(yaml.safe_dump(raw))
+    brute = {(F(w), n): c for (w, n), c in brute_law(raw, "base", [1, 2, 3], ways_drop).items()}
+    assert _engine_law(load_game(path), "base", True) == brute
 
 
 def test_sampler_plays_the_trigger_counts_multiplier_and_reel_condition(tmp_path):

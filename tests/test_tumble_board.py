@@ -11,7 +11,17 @@ from math import prod
 
 import pytest
 import yaml
-from test_tumble import TINY, anywhere_drop, brute_spin, kernel_spin, line_drop, renewal_rtp, total_bet_of
+from test_tumble import (
+    TINY,
+    WAYS,
+    anywhere_drop,
+    brute_spin,
+    kernel_spin,
+    line_drop,
+    renewal_rtp,
+    total_bet_of,
+    ways_drop,
+)
 
 from slotmath.engine.payrule import pay_rule
 from slotmath.io.gamefile import GameFileError, load_game
@@ -63,10 +73,11 @@ def _engine_law(game, reel_set):
     return out
 
 
-def lines_variant(tmp_path):
-    """tests/data/tumble_tiny (lines on the three rows, WILD substitutes
-    all) on tumble_bomb's strips and with its BOMB declaration."""
-    raw, bomb = yaml.safe_load(TINY.read_text()), _raw()
+def bomb_variant(tmp_path, source=TINY):
+    """``source`` (tests/data/tumble_tiny: lines on the three rows; or
+    tumble_ways: 27 ways; WILD substitutes all) on tumble_bomb's strips and
+    with its BOMB declaration."""
+    raw, bomb = yaml.safe_load(source.read_text()), _raw()
     raw["symbols"].append({"name": "BOMB"})
     raw["reels"] = bomb["reels"]
     raw["options"]["tumble"]["multiplier_symbols"] = bomb["options"]["tumble"]["multiplier_symbols"]
@@ -77,11 +88,17 @@ def lines_variant(tmp_path):
 
 @pytest.mark.parametrize("reel_set", ["base", "free"])
 @pytest.mark.parametrize(
-    ("make", "drop"), [(lambda _: BOMB, anywhere_drop), (lines_variant, line_drop)], ids=["anywhere", "lines"]
+    ("make", "drop"),
+    [
+        (lambda _: BOMB, anywhere_drop),
+        (bomb_variant, line_drop),
+        (lambda tmp_path: bomb_variant(tmp_path, WAYS), ways_drop),
+    ],
+    ids=["anywhere", "lines", "ways"],
 )
 def test_joint_law_matches_brute_force(tmp_path, make, drop, reel_set):
     """The engine's (win, SCATTER count) law equals the brute force's, entry
-    by entry, on the pay-anywhere game and on a line game."""
+    by entry, on the pay-anywhere game, a line game and a ways game."""
     path = make(tmp_path)
     game = load_game(path)
     assert _engine_law(game, reel_set) == board_law(yaml.safe_load(path.read_text()), reel_set, drop)

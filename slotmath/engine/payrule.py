@@ -13,7 +13,7 @@ The interface (:class:`PayRule`)
 --------------------------------
 ``name``, ``channel``
     The ``pays_by`` value, and the name of the RTP component the rule pays
-    (``"lines"``, ``"ways"``, ``"anywhere"``).
+    (``"lines"``, ``"ways"``, ``"anywhere"``, ``"cluster"``).
 ``pay_rows(game, level, reel_set)``
     Rows of the combination table for the rule's pays
     (:func:`slotmath.engine.combinations.combination_row`'s form); the
@@ -49,13 +49,14 @@ The interface (:class:`PayRule`)
     Name of the compiled window evaluation of the samplers
     (:mod:`slotmath.montecarlo.linesim` for ``"lines"``,
     :mod:`slotmath.montecarlo.wayssim` for ``"ways"``,
-    :mod:`slotmath.montecarlo.anywheresim` for ``"anywhere"``; ``"tumbles"``:
+    :mod:`slotmath.montecarlo.anywheresim` for ``"anywhere"``,
+    :mod:`slotmath.montecarlo.clustersim` for ``"cluster"``; ``"tumbles"``:
     the whole round is :mod:`slotmath.montecarlo.tumblesim`'s); the round
     sampler plays any (:mod:`slotmath.montecarlo.roundsim`).
 
 A spin stage that wraps a rule is a subclass of it too: under
-``options.tumble`` :func:`pay_rule` returns :class:`LineTumbles` or
-:class:`AnywhereTumbles` (the rule's pays played to the end of their
+``options.tumble`` :func:`pay_rule` returns :class:`LineTumbles`,
+:class:`WaysTumbles` or :class:`AnywhereTumbles` (the rule's pays played to the end of their
 tumbles, :mod:`slotmath.engine.tumble`, by the shared :class:`Tumbles`;
 :data:`TUMBLE_RULES`).
 
@@ -86,6 +87,8 @@ __all__ = [
     "Tumbles",
     "LineTumbles",
     "AnywhereTumbles",
+    "WaysTumbles",
+    "ClusterPays",
     "PAY_RULES",
     "TUMBLE_RULES",
     "pay_rule",
@@ -373,10 +376,65 @@ class AnywhereTumbles(Tumbles, AnywherePays):
     removed = "the cells of every paying symbol (and the wilds counted for it)"
 
 
+class WaysTumbles(Tumbles, WaysPays):
+    """Ways pays with tumbles: every cell of a paying way goes (the symbol's
+    cells and its wilds on reels 1..n of its paying run,
+    :func:`slotmath.engine.ways.ways_drop`)."""
+
+    removed = "the cells of every paying way (the symbol's and its wilds on the run's reels)"
+
+
+class ClusterPays(PayRule):
+    """Cluster pays (``pays_by: cluster``): :mod:`slotmath.engine.cluster`."""
+
+    name = "cluster"
+    channel = "cluster"
+    sampler_pays = "cluster"
+
+    def pay_rows(self, game: Game, level: int, reel_set: str = "base") -> list:
+        from slotmath.engine.cluster import cluster_table
+
+        return cluster_table(game, level, reel_set)
+
+    def channel_rtp(self, game: Game, level: int, reel_set: str = "base") -> tuple:
+        from slotmath.engine.cluster import cluster_rtp
+
+        return cluster_rtp(game, level, reel_set), []
+
+    def distribution(self, game: Game, level: int, reel_set: str = "base") -> WinDistribution:
+        from slotmath.engine.cluster import cluster_distribution
+
+        return cluster_distribution(game, level, reel_set)
+
+    def key_distribution(self, game: Game, level: int, triggers, reel_set: str = "base") -> KeyedWins:
+        from slotmath.engine.cluster import cluster_key_distribution
+
+        return cluster_key_distribution(game, level, triggers, reel_set)
+
+    def unplayed(self, game: Game) -> list:
+        """As for pays anywhere, and the tumbles (not yet computed with clusters)."""
+        options = game.options if isinstance(game.options, dict) else {}
+        return (["options.tumble"] if "tumble" in options else []) + AnywherePays().unplayed(game)
+
+    def notes(self, game: Game) -> list:
+        return [
+            "Cluster pays: a cluster is a largest group of orthogonally adjacent cells showing one "
+            "symbol or a wild substituting for it (at least one of the symbol); a wild joins every "
+            "cluster it touches; each cluster pays the row of its size; hits are clusters. Exact: "
+            "every stop vector of the cycle flood-filled (stops showing the same window column "
+            "merged; integer counts)."
+        ]
+
+
 #: the pay rule of each value of ``pays_by``
-PAY_RULES: dict = {"lines": LinePays(), "ways": WaysPays(), "anywhere": AnywherePays()}
+PAY_RULES: dict = {
+    "lines": LinePays(),
+    "ways": WaysPays(),
+    "anywhere": AnywherePays(),
+    "cluster": ClusterPays(),
+}
 #: the pay rule of each value of ``pays_by`` under ``options.tumble``
-TUMBLE_RULES: dict = {"lines": LineTumbles(), "anywhere": AnywhereTumbles()}
+TUMBLE_RULES: dict = {"lines": LineTumbles(), "ways": WaysTumbles(), "anywhere": AnywhereTumbles()}
 
 
 def pay_rule(game: Game) -> PayRule:

@@ -6,7 +6,9 @@ After a paying evaluation of the window the pay rule's paid cells are
 removed: on a line game every cell of every paying line combination (the
 cells of the line's first ``n`` reels, ``n`` the length of its winning pay
 entry), on a pay-anywhere game every cell counted toward a paying symbol
-(its own cells and the wilds substituting for it).  The symbols above fall
+(its own cells and the wilds substituting for it), on a ways game every
+cell of a paying way (the symbol's cells and the wilds substituting for
+it on reels 1..n of its paying run).  The symbols above fall
 down in each reel and the gaps are refilled from the strip above the
 window: reel ``r`` stopped at ``s`` shows strip stops ``s .. s + rows - 1``
 (top to bottom), and the next symbols to fall are ``s - 1``, ``s - 2``,
@@ -21,7 +23,8 @@ scatter is never removed by its own pay, it falls with its reel.
 One kernel plays every pay rule: each rule gives the compiled evaluation
 of one drop, which says what the drop pays and which cells go
 (:func:`slotmath.engine.lines.line_drop`,
-:func:`slotmath.engine.anywhere.anywhere_drop`), and :func:`tumble_units`
+:func:`slotmath.engine.anywhere.anywhere_drop`,
+:func:`slotmath.engine.ways.ways_drop`), and :func:`tumble_units`
 plays the fall and the refill between them.
 
 Exactness
@@ -54,6 +57,7 @@ from slotmath.engine.anywhere import anywhere_drop, anywhere_drop_args, no_anywh
 from slotmath.engine.cache import game_cache
 from slotmath.engine.lines import line_drop, line_drop_args, no_line_drop_args
 from slotmath.engine.tumble_spec import MAX_TUMBLES, tumble_spec
+from slotmath.engine.ways import no_ways_drop_args, ways_drop, ways_drop_args
 from slotmath.errors import EngineTooLarge, GameFileError, ensure
 from slotmath.model import Game
 
@@ -79,6 +83,10 @@ TUMBLE_STEPS_PER_SECOND = 8e7
 #: second of :func:`enumerate_tumbles` on one core (measured: 6.2e8 on
 #: data/games/candy_anywhere with tumbles and its strips cut to 10 and 12 stops)
 COUNT_STEPS_PER_SECOND = 6e8
+#: cell counts (cells x paying symbols of one ways evaluation) per second of
+#: :func:`enumerate_tumbles` on one core (measured: benchmarks/bench_tumbles.py,
+#: the 243-ways game)
+WAYS_DROP_STEPS_PER_SECOND = 1.6e8
 #: one core's time the exact enumeration may take before it refuses [s]
 MAX_TUMBLE_SECONDS = MAX_TUMBLE_STEPS / TUMBLE_STEPS_PER_SECOND
 #: (win, key) entries the exact law with board multipliers may hold before it refuses
@@ -89,18 +97,20 @@ DENSE_UNITS = 1 << 14
 
 # ------------------------------------------------------------ compiled play
 @nb.njit(cache=True, inline="always")
-def tumble_units(window, ptr, strip, n_stops, dims, line_pays, count_pays, mults, removed, events):
+def tumble_units(window, ptr, strip, n_stops, dims, pays, mults, removed, events):
     """Win of a whole tumble sequence [coins x multiplier] from the first
     ``window`` (cell ``reel x rows + row``, row 0 at the top) and ``ptr`` (per
     reel, the strip stop that falls next); both are changed.  Each drop is
-    the pay rule's: :func:`slotmath.engine.lines.line_drop` with
-    ``line_pays`` and :func:`slotmath.engine.anywhere.anywhere_drop` with
-    ``count_pays`` (the other rule's arguments pay nothing); they say what
-    the drop pays and which cells go.  Returns (win, paying evaluations),
+    the pay rule's: ``pays`` = (line, count, ways arguments) of
+    :func:`slotmath.engine.lines.line_drop`,
+    :func:`slotmath.engine.anywhere.anywhere_drop` and
+    :func:`slotmath.engine.ways.ways_drop` (the other rules' arguments pay
+    nothing); they say what the drop pays and which cells go.  Returns (win, paying evaluations),
     evaluations ``-1`` past :data:`MAX_TUMBLES`.  The first drop's pays are
     counted in ``events`` (the combination table's rows) when it is not empty."""
     R, H = dims[0], dims[1]
     M = mults.shape[0]
+    line_pays, count_pays, ways_pays = pays
     total = 0
     k = 0
     while True:
@@ -109,6 +119,7 @@ def tumble_units(window, ptr, strip, n_stops, dims, line_pays, count_pays, mults
         count = k == 0 and events.shape[0] > 0
         coins = line_drop(window, line_pays, removed, events, count)
         coins += anywhere_drop(window, count_pays, removed, events, count)
+        coins += ways_drop(window, ways_pays, removed, events, count)
         if coins == 0:
             return total, k
         total += coins * mults[min(k, M - 1)]
@@ -144,8 +155,7 @@ def enumerate_tumbles(
     weights,
     n_stops,
     dims,
-    line_pays,
-    count_pays,
+    pays,
     mults,
     sc_code,
     sc_units,
@@ -195,9 +205,7 @@ def enumerate_tumbles(
             key += key_code[r, stop[r]]
         if w > 0 or n_sample:
             drop_window(stop, window, ptr, strip, n_stops, H)
-            units, k = tumble_units(
-                window, ptr, strip, n_stops, dims, line_pays, count_pays, mults, removed, no_events
-            )
+            units, k = tumble_units(window, ptr, strip, n_stops, dims, pays, mults, removed, no_events)
             if k < 0:
                 endless += 1
                 k = dims[2]
@@ -236,13 +244,14 @@ def enumerate_tumbles(
 
 
 # ------------------------------------------------------------ arrays
-def tumble_args(game: Game, level: int, reel_set: str = "base", count_events=None) -> tuple:
-    """Arrays of :func:`tumble_units`: ``(strip, n_stops, dims, line_pays,
-    count_pays, mults)``; ``dims`` = (reels, rows, :data:`MAX_TUMBLES`);
-    ``line_pays`` and ``count_pays`` the drop arguments of the game's pay
-    rule (:func:`slotmath.engine.lines.line_drop_args` on a game read along
-    its paylines, :func:`slotmath.engine.anywhere.anywhere_drop_args` with
-    ``count_events`` otherwise), the other rule's paying nothing;
+def tumble_args(game: Game, level: int, reel_set: str = "base", events=None) -> tuple:
+    """Arrays of :func:`tumble_units`: ``(strip, n_stops, dims, pays,
+    mults)``; ``dims`` = (reels, rows, :data:`MAX_TUMBLES`); ``pays`` the
+    (line, count, ways) drop arguments, the game's pay rule's from
+    :func:`slotmath.engine.lines.line_drop_args`,
+    :func:`slotmath.engine.anywhere.anywhere_drop_args` or
+    :func:`slotmath.engine.ways.ways_drop_args` (with ``events``, the
+    samplers' event index of each pay), the other rules' paying nothing;
     ``dims[3]`` the board multiplier symbol on ``reel_set`` (-1: none)."""
     from slotmath.engine.reels import strip_indices
 
@@ -256,30 +265,42 @@ def tumble_args(game: Game, level: int, reel_set: str = "base", count_events=Non
     for r, s in enumerate(strips):
         strip[r, : len(s)] = strip_indices(game, s)
     n_stops = np.array([len(s) for s in strips], dtype=np.int64)
-    if game.reads_paylines:
-        line_pays, count_pays = line_drop_args(game, level), no_anywhere_drop_args(game)
-    else:
-        line_pays, count_pays = no_line_drop_args(game), anywhere_drop_args(game, level, count_events)
+    pays = (
+        line_drop_args(game, level) if game.pays_by == "lines" else no_line_drop_args(game),
+        anywhere_drop_args(game, level, events)
+        if game.pays_by == "anywhere"
+        else no_anywhere_drop_args(game),
+        ways_drop_args(game, level, events) if game.pays_by == "ways" else no_ways_drop_args(game),
+    )
     mults = np.array(spec.progression(reel_set), dtype=np.int64)
     board = spec.board_on(reel_set)
     dims = np.array([R, H, MAX_TUMBLES, game.symbol_index[board.symbol] if board else -1], dtype=np.int64)
-    return strip, n_stops, dims, line_pays, count_pays, mults
+    return strip, n_stops, dims, pays, mults
 
 
-def drop_top(line_pays: tuple, count_pays: tuple) -> int:
+def drop_top(pays: tuple) -> int:
     """Largest coin win of one drop: every line at its largest label, every
-    paying symbol at its largest pay."""
+    paying symbol at its largest pay (on a ways game on every way, each
+    cell at its largest weight, at the largest way multiplier)."""
+    line_pays, count_pays, ways_pays = pays
     lines = int(line_pays[3].max(initial=0)) * int(line_pays[0].shape[0])
-    return lines + int(count_pays[1].max(axis=1, initial=0).sum())
+    weight, pay, factor, (R, H) = ways_pays[0], ways_pays[2], ways_pays[5], ways_pays[7].tolist()
+    ways = (int(weight.max(initial=1)) * H) ** R * int(factor.max())
+    return (
+        lines + int(count_pays[1].max(axis=1, initial=0).sum()) + int(pay.max(axis=1, initial=0).sum()) * ways
+    )
 
 
-def evaluation_steps(game: Game, line_pays: tuple, count_pays: tuple) -> tuple:
+def evaluation_steps(game: Game, pays: tuple) -> tuple:
     """(steps of one evaluation, their name, steps per second on one core):
-    a line game's lines, a pay-anywhere game's cells x paying symbols."""
+    a line game's lines, a pay-anywhere or ways game's cells x paying symbols."""
+    line_pays, count_pays, ways_pays = pays
     if line_pays[0].shape[0]:
         return int(line_pays[0].shape[0]), f"{line_pays[0].shape[0]} lines", TUMBLE_STEPS_PER_SECOND
-    cells, paying = game.reels * game.rows, int(count_pays[0].shape[1])
-    return cells * paying, f"{cells} cells x {paying} paying symbols", COUNT_STEPS_PER_SECOND
+    ways = game.pays_by == "ways"
+    cells, paying = game.reels * game.rows, int((ways_pays if ways else count_pays)[2].shape[0])
+    rate = WAYS_DROP_STEPS_PER_SECOND if ways else COUNT_STEPS_PER_SECOND
+    return cells * paying, f"{cells} cells x {paying} paying symbols", rate
 
 
 def _first_drop(game: Game, level: int, reel_set: str, triggers) -> tuple:
@@ -310,7 +331,7 @@ def tumble_cost(game: Game, level: int, reel_set: str = "base", samples: int = 2
     """(stop vectors, mean evaluations per spin on a seeded sample of
     ``samples`` uniform stop vectors, estimated steps, the steps' name,
     steps per second) of the exact enumeration (:func:`evaluation_steps`)."""
-    strip, n_stops, dims, line_pays, count_pays, mults = tumble_args(game, level, reel_set)
+    strip, n_stops, dims, pays, mults = tumble_args(game, level, reel_set)
     weights, sc_code, sc_units, key_code, n_keys, unit_den = _first_drop(game, level, reel_set, ())
     rng = np.random.default_rng(20261202)
     sample = np.stack([rng.integers(0, n, samples) for n in n_stops.tolist()], axis=1).astype(np.int64)
@@ -319,8 +340,7 @@ def tumble_cost(game: Game, level: int, reel_set: str = "base", samples: int = 2
         weights,
         n_stops,
         dims,
-        line_pays,
-        count_pays,
+        pays,
         mults,
         sc_code,
         sc_units,
@@ -332,7 +352,7 @@ def tumble_cost(game: Game, level: int, reel_set: str = "base", samples: int = 2
     )
     vectors = int(np.prod(n_stops.astype(object)))
     mean = evaluations / samples
-    per, name, rate = evaluation_steps(game, line_pays, count_pays)
+    per, name, rate = evaluation_steps(game, pays)
     return vectors, mean, vectors * mean * per, name, rate
 
 
@@ -377,14 +397,14 @@ def enumerated_tumbles(game: Game, level: int, triggers=(), reel_set: str = "bas
     if cycle >= INT64_SAFE:
         raise OverflowError(f"cycle {cycle} is too large for exact int64 counts")
     check_tumble_cost(game, level, reel_set, limit)
-    strip, n_stops, dims, line_pays, count_pays, mults = tumble_args(game, level, reel_set)
+    strip, n_stops, dims, pays, mults = tumble_args(game, level, reel_set)
     weights, sc_code, sc_units, key_code, n_keys, unit_den = _first_drop(
         game, level, reel_set, tuple(triggers)
     )
     board = tumble_spec(game).board_on(reel_set)
     n_board = game.reels * game.rows + 1 if board else 1
     n_all = n_keys * (len(sc_units) if board else 1) * n_board
-    top = drop_top(line_pays, count_pays) * int(mults.max()) * MAX_TUMBLES * unit_den
+    top = drop_top(pays) * int(mults.max()) * MAX_TUMBLES * unit_den
     if top + int(sc_units.max(initial=0)) >= INT64_SAFE // n_all:
         raise EngineTooLarge(
             f"a tumble spin's win bound ({top:.3e} win units, {MAX_TUMBLES} drops at the largest "
@@ -397,8 +417,7 @@ def enumerated_tumbles(game: Game, level: int, triggers=(), reel_set: str = "bas
         weights,
         n_stops,
         dims,
-        line_pays,
-        count_pays,
+        pays,
         mults,
         sc_code,
         sc_units,

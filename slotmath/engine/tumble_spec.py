@@ -21,7 +21,7 @@ BOARD_KEYS = ("symbol", "values", "in")
 BOARD_GAMES = ("base", "free")
 #: the values of ``pays_by`` tumbles are played on (the keys of
 #: :data:`slotmath.engine.payrule.TUMBLE_RULES`)
-TUMBLE_PAYS = ("lines", "anywhere")
+TUMBLE_PAYS = ("lines", "anywhere", "ways")
 #: paying evaluations one spin may take before the engine refuses (a strip
 #: that pays forever would never end)
 MAX_TUMBLES = 500
@@ -92,22 +92,27 @@ def _count(n: int) -> str:
 
 def _check_top_win(game: Game, progression: tuple, field: str, board: int = 1) -> None:
     """Refuse a progression whose spin of :data:`MAX_TUMBLES` drops, each at
-    the largest pay on every line (the wilds' largest multipliers; on a
-    pay-anywhere game every symbol's largest pay at once) times the largest
-    multiplier and ``board`` (every cell at the largest value), plus every scatter pay,
-    reaches :data:`MAX_TUMBLE_WIN_UNITS` win units."""
+    the largest pay on every line (on a pay-anywhere game every symbol's
+    largest pay at once, on a ways game every symbol's on every way; the
+    wilds' largest multipliers) times the largest multiplier and ``board``
+    (every cell at the largest value), plus every scatter pay, reaches
+    :data:`MAX_TUMBLE_WIN_UNITS` win units."""
+    mult = 1
+    for s in game.symbols:
+        if s.wild:
+            mult *= max(s.wild.multiplier(c) for c in range(game.reels + 1))
+    # a ways or count row's symbol is its first position's (slotmath.engine.ways.compile_ways)
+    top_pay: dict = {}
+    for lp in game.line_pays:
+        symbol = next(iter(lp.positions[0]))
+        top_pay[symbol] = max(top_pay.get(symbol, 0), max(lp.pays))
     if game.reads_paylines:
-        mult = 1
-        for s in game.symbols:
-            if s.wild:
-                mult *= max(s.wild.multiplier(c) for c in range(game.reels + 1))
-        top_line = max((max(lp.pays) for lp in game.line_pays), default=0) * mult * game.ways_or_lines
+        top_line = max(top_pay.values(), default=0) * mult * game.ways_or_lines
         every = "line win on every line"
-    else:  # a count row's symbol is its only position's (slotmath.engine.anywhere.count_rows)
-        top_pay: dict = {}
-        for lp in game.line_pays:
-            symbol = next(iter(lp.positions[0]))
-            top_pay[symbol] = max(top_pay.get(symbol, 0), max(lp.pays))
+    elif game.pays_by == "ways":
+        top_line = sum(top_pay.values()) * mult * game.ways_or_lines
+        every = "pay of every symbol on every way"
+    else:
         top_line = sum(top_pay.values())
         every = "pay of every symbol"
     den = lcm(*(sp.pay.denominator for sp in game.scatter_pays)) if game.scatter_pays else 1
@@ -146,7 +151,11 @@ def tumble_spec(game: Game) -> TumbleSpec | None:
     if spec.get("triggers", "first_drop") != "first_drop":
         _fail(game, ".triggers", "only 'first_drop' is computed (triggers count the first window)")
     if game.pays_by not in TUMBLE_PAYS:
-        _fail(game, "", f"tumbles are computed on line and pay-anywhere games only (pays_by: {game.pays_by})")
+        _fail(
+            game, "", f"tumbles are computed on line, ways and pay-anywhere games (pays_by: {game.pays_by})"
+        )
+    if game.heights is not None:
+        _fail(game, "", "tumbles are not computed with reel heights (grid.heights)")
     for pay in game.line_pays:
         if pay.anywhere:
             _fail(game, "", f"pay {pay.name!r} (any {pay.anywhere} on the line) has no cells to remove")

@@ -459,3 +459,78 @@ def ways_table(game: Game, level: int, reel_set: str = "base") -> pd.DataFrame:
                 )
             )
     return pd.DataFrame(rows)
+
+
+# ===========================================================================
+# one tumble drop (slotmath.engine.tumble)
+# ===========================================================================
+@nb.njit(cache=True, inline="always")
+def ways_drop(window, pays, removed, events, count):
+    """The ways rule's part of one tumble drop (:mod:`slotmath.engine.tumble`):
+    the coin win of ``window`` (cell ``reel x rows + row``) [coins]; sets
+    ``removed[c] = 1`` on every cell taking part in a paying way (the
+    symbol's cells and the wilds substituting for it on reels 1..n of its
+    paying run).  With ``count`` each paying (symbol, n) adds one to
+    ``events`` at its index.  ``pays``: :func:`ways_drop_args` (no paying
+    symbols: pays nothing)."""
+    weight, digit, pay, event, step, factor, scratch, shape = pays
+    P = pay.shape[0]
+    R, H = shape[0], shape[1]
+    M, B = factor.shape[0], step.shape[1]
+    vec, out, f = scratch[0, :M], scratch[1, :M], scratch[2, : 1 + B]
+    coins = 0
+    for p in range(P):
+        vec[:] = 0
+        vec[0] = 1
+        n, ways = R, 0
+        for k in range(R + 1):
+            if k == R:
+                ways = settle_ways(vec, factor)
+                break
+            f[:] = 0
+            for c in range(k * H, (k + 1) * H):
+                d = digit[window[c], p]
+                if d >= 0:
+                    f[1 + d] += 1
+                else:
+                    f[0] += weight[window[c], p]
+            ways = step_ways(vec, out, f, step, factor)
+            if ways >= 0:
+                n = k
+                break
+            vec[:] = out
+        if pay[p, n] > 0 and ways > 0:
+            coins += pay[p, n] * ways
+            if count and event[p, n] >= 0:
+                events[event[p, n]] += 1
+            for c in range(n * H):
+                if weight[window[c], p] > 0 or digit[window[c], p] >= 0:
+                    removed[c] = 1
+    return coins
+
+
+def ways_drop_args(game: Game, level: int, event: np.ndarray | None = None) -> tuple:
+    """Arguments of :func:`ways_drop`: ``(weight, digit, pay, event, step,
+    factor, scratch, (reels, rows))`` of :func:`compile_ways` (``event``: the
+    samplers' event index of each (symbol, n), default none)."""
+    wp = compile_ways(game, level)
+    if event is None:
+        event = np.full(wp.pay.shape, -1, dtype=np.int64)
+    scratch = np.zeros((3, max(len(wp.factor), 1 + wp.step.shape[1])), dtype=np.int64)
+    shape = np.array([game.reels, game.rows], dtype=np.int64)
+    return wp.weight, wp.digit, wp.pay, event, wp.step, wp.factor, scratch, shape
+
+
+def no_ways_drop_args(game: Game) -> tuple:
+    """Arguments of :func:`ways_drop` that pay nothing (no paying symbols)."""
+    S = len(game.symbols)
+    return (
+        np.zeros((S, 0), dtype=np.int64),
+        np.zeros((S, 0), dtype=np.int64),
+        np.zeros((0, game.reels + 1), dtype=np.int64),
+        np.zeros((0, game.reels + 1), dtype=np.int64),
+        np.zeros((1, 1), dtype=np.int64),
+        np.ones(1, dtype=np.int64),
+        np.zeros((3, 2), dtype=np.int64),
+        np.array([game.reels, game.rows], dtype=np.int64),
+    )

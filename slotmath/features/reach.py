@@ -73,8 +73,8 @@ def dead_pays(game: Game) -> list:
     """``"pays[i]: NAME can never hit: ..."`` for each line or ways pay that
     needs, on some reel, a symbol (or a wild substituting for it) that no
     reel set shows on that reel (stops of weight 0 never show); empty for
-    pays by count anywhere."""
-    if game.pays_by == "anywhere":
+    pays by count (anywhere or by cluster)."""
+    if game.pays_by_count:
         return []
     wilds = [s for s in game.symbols if s.wild is not None]
     sets = list(game.reel_sets)

@@ -432,7 +432,7 @@ def build_game(data: dict, path: Path, default_name: str) -> Game:
 
     # paylines -----------------------------------------------------------
     pays_by = data.get("pays_by", "lines")
-    ways = pays_by in ("ways", "anywhere")  # no paylines
+    ways = pays_by in ("ways", "anywhere", "cluster")  # no paylines
     if ways and data.get("rules", "lines") != "lines":
         fail(
             "pays_by",
@@ -478,14 +478,16 @@ def build_game(data: dict, path: Path, default_name: str) -> Game:
     # pays ---------------------------------------------------------------
     line_pays = tuple(
         build_line_pay(i, p, n_reels, levels, seen, groups, kinds, fail, cells=n_reels * n_rows)
-        if pays_by == "anywhere"
+        if pays_by in ("anywhere", "cluster")
         else build_line_pay(i, p, n_reels, levels, seen, groups, kinds, fail)
         for i, p in enumerate(data.get("pays") or [])
     )
-    if pays_by == "anywhere":
+    if pays_by in ("anywhere", "cluster"):
         for i, spec in enumerate(data.get("pays") or []):
             if "symbol" not in spec:
-                fail(f"pays[{i}]", "with pays_by: anywhere a pay is {symbol, count, pay} of one symbol")
+                fail(f"pays[{i}]", f"with pays_by: {pays_by} a pay is {{symbol, count, pay}} of one symbol")
+            if pays_by == "cluster" and spec.get("count", 2) < 2:
+                fail(f"pays[{i}].count", f"a cluster has at least 2 cells, got {spec['count']}")
         line_pays = anywhere_names(line_pays, data.get("pays") or [])
     first: dict[tuple, int] = {}
     for i, lp in enumerate(line_pays):
@@ -530,7 +532,7 @@ def build_game(data: dict, path: Path, default_name: str) -> Game:
     )
     check_top_win(line_pays, scatter_pays, symbols, game.ways_or_lines, bet_levels, fail)
     if ways:
-        problem = ways_problem(game) if pays_by == "ways" else anywhere_problem(game)
+        problem = ways_problem(game) if pays_by == "ways" else anywhere_problem(game, pays_by)
         if problem:
             fail(*problem)
     return game
@@ -602,25 +604,26 @@ def build_modes(data: dict, reel_sets: dict, fail) -> dict:
     return out
 
 
-def anywhere_problem(game: Game) -> tuple | None:
-    """(field, problem) when ``game``'s pays cannot be paid anywhere by count, else None."""
+def anywhere_problem(game: Game, pays_by: str = "anywhere") -> tuple | None:
+    """(field, problem) when ``game``'s pays cannot be paid by count
+    (``pays_by`` anywhere or cluster), else None."""
     for i, lp in enumerate(game.line_pays):
         if (
             lp.anywhere is not None
             or len({frozenset(p) for p in lp.positions}) != 1
             or len(lp.positions[0]) != 1
         ):
-            return f"pays[{i}]", "with pays_by: anywhere a pay is {symbol, count, pay} of one symbol"
+            return f"pays[{i}]", f"with pays_by: {pays_by} a pay is {{symbol, count, pay}} of one symbol"
         name = next(iter(lp.positions[0]))
         kind = game.symbol(name).kind
         if kind != "regular":
             return f"pays[{i}].symbol", (
-                f"{name!r} is a {kind}, not a paying symbol: with pays_by: anywhere only regular "
+                f"{name!r} is a {kind}, not a paying symbol: with pays_by: {pays_by} only regular "
                 "symbols pay by count (a wild counts toward the symbols it substitutes for)"
             )
     for i, s in enumerate(game.symbols):
         if s.wild is not None and (s.wild.per_wild != 1 or s.wild.by_count is not None):
-            return f"symbols[{i}].multiplier", "a wild multiplier is not supported with pays_by: anywhere"
+            return f"symbols[{i}].multiplier", f"a wild multiplier is not supported with pays_by: {pays_by}"
     return None
 
 

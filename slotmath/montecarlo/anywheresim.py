@@ -1,4 +1,5 @@
-"""Compiled round simulator for games paid anywhere by count (``pays_by: anywhere``).
+"""Compiled round simulator for games paid by count: anywhere (``pays_by: anywhere``)
+or by cluster (``pays_by: cluster``, :func:`cluster_sampler`).
 
 One round: draw a stop on every reel exactly as :mod:`slotmath.montecarlo.linesim`
 does, read the window's cells, count every paying symbol over them with
@@ -21,6 +22,7 @@ import numpy as np
 from slotmath.engine.anywhere import compile_anywhere, window_anywhere_win
 from slotmath.engine.reels import pack_reels
 from slotmath.model import Game
+from slotmath.montecarlo.clustersim import cluster_args, no_cluster_args, round_cluster_win
 from slotmath.montecarlo.convergence import event_key
 from slotmath.montecarlo.linesim import (
     TABLE_LIMIT,
@@ -105,11 +107,13 @@ def no_anywhere_args(game: Game) -> tuple:
 
 
 @nb.njit(cache=True)
-def anywhere_kernel(
-    rng, n, dims, bound, use_table, table, cum, n_stops, anywhere, sc_count, sc_pay, sc_event
+def count_kernel(
+    rng, n, dims, bound, use_table, table, cum, n_stops, anywhere, cluster, sc_count, sc_pay, sc_event
 ):
     """Play ``n`` spins: (wins [x total bet], event counts, wins by part:
-    count pays, then scatters when the game has scatter symbols)."""
+    count pays (anywhere, :func:`round_anywhere_win`, or by cluster,
+    :func:`~slotmath.montecarlo.clustersim.round_cluster_win`; the other
+    pays nothing), then scatters when the game has scatter symbols)."""
     R = dims[0]
     wins = np.empty(n, dtype=np.float64)
     parts = np.empty((n, 1 + (sc_count.shape[0] > 0)), dtype=np.float64)
@@ -117,7 +121,7 @@ def anywhere_kernel(
     stop = np.empty(R, dtype=np.int64)
     for i in range(n):
         draw_stops(rng, stop, bound, use_table, table, cum, n_stops)
-        pays = round_anywhere_win(stop, anywhere, events)
+        pays = round_anywhere_win(stop, anywhere, events) + round_cluster_win(stop, cluster, events)
         wins[i] = split_win(parts[i], pays, scatter_win(stop, sc_count, sc_pay, sc_event, events))
     return wins, events, parts
 
@@ -128,7 +132,32 @@ def anywhere_sampler(
     """Compiled sampler of one spin of a pay-anywhere game at bet ``level``."""
     names: list = []
     anywhere = anywhere_args(game, level, reel_set, names)
+    return count_sampler(
+        game, level, reel_set, names, anywhere, no_cluster_args(game), "anywhere", table_limit
+    )
+
+
+def count_sampler(
+    game: Game,
+    level: int,
+    reel_set: str,
+    names: list,
+    anywhere: tuple,
+    cluster: tuple,
+    channel: str,
+    table_limit: int = TABLE_LIMIT,
+) -> RoundSampler:
+    """The :func:`count_kernel` sampler of ``reel_set`` with the pays' args
+    (their events already in ``names``), its pays part named ``channel``."""
     sc_count, sc_pay, sc_event = scatter_args(game, reel_set, names)
     dims = np.array([game.reels, game.bet(level).total_bet, len(names)], dtype=np.int64)
-    args = (dims, *draw_args(game, reel_set, table_limit), anywhere, sc_count, sc_pay, sc_event)
-    return RoundSampler(anywhere_kernel, args, tuple(names), part_names(game, "anywhere"))
+    args = (dims, *draw_args(game, reel_set, table_limit), anywhere, cluster, sc_count, sc_pay, sc_event)
+    return RoundSampler(count_kernel, args, tuple(names), part_names(game, channel))
+
+
+def cluster_sampler(game: Game, level: int, reel_set: str = "base") -> RoundSampler:
+    """Compiled sampler of one spin of a cluster game at bet ``level``
+    (:mod:`slotmath.montecarlo.clustersim`'s flood fill in :func:`count_kernel`)."""
+    names: list = []
+    cluster = cluster_args(game, level, reel_set, names)
+    return count_sampler(game, level, reel_set, names, no_anywhere_args(game), cluster, "cluster")

@@ -69,6 +69,7 @@ from slotmath.engine.scatters import scatter_symbols
 from slotmath.errors import ensure
 from slotmath.model import Game
 from slotmath.montecarlo.anywheresim import anywhere_args, no_anywhere_args, round_anywhere_win
+from slotmath.montecarlo.clustersim import cluster_args, no_cluster_args, round_cluster_win
 from slotmath.montecarlo.convergence import FREE_GAMES_EVENTS
 from slotmath.montecarlo.holdspinsim import (
     hold_and_spin_args,
@@ -102,17 +103,18 @@ __all__ = [
 #: Names of the simulated components, in the kernel's column order.
 COMPONENTS = ("lines", "scatters", "free_games", "round_cap", "wheel", "selection", "hold_and_spin", "lockit")
 #: The pay channels of the pay rules: each is paid in column 0 of :data:`COMPONENTS`.
-PAY_CHANNELS = ("lines", "ways", "anywhere")
+PAY_CHANNELS = ("lines", "ways", "anywhere", "cluster")
 
 
 # Helpers taking many arrays are inlined (numba IR inlining): a compiled call
 # updates a reference count per array passed (see slotmath.montecarlo.linesim).
 @nb.njit(cache=True, inline="always")
 def _pays_win(stop, pays, events):
-    """Ways and count-pays win [x total bet] of the window at ``stop``:
-    ``pays`` = (ways args, anywhere args) of :func:`evaluation` (the rules
-    the game is not paid by pay nothing)."""
-    return round_ways_win(stop, pays[0], events) + round_anywhere_win(stop, pays[1], events)
+    """Ways, count and cluster pays win [x total bet] of the window at ``stop``:
+    ``pays`` = (ways args, anywhere args, cluster args) of :func:`evaluation`
+    (the rules the game is not paid by pay nothing)."""
+    ways = round_ways_win(stop, pays[0], events)
+    return ways + round_anywhere_win(stop, pays[1], events) + round_cluster_win(stop, pays[2], events)
 
 
 @nb.njit(cache=True, inline="always")
@@ -343,22 +345,27 @@ def round_kernel(
 
 
 def evaluation(game: Game, level: int, reel_set: str, win: np.ndarray | None = None) -> tuple:
-    """(line evaluation args, event names, (ways args, count-pays args)) of
+    """(line evaluation args, event names, (ways, count-pays, cluster args)) of
     ``reel_set`` for the pay rule of ``game``
     (:func:`slotmath.engine.payrule.pay_rule`): the other rules' args pay
     nothing.  ``win`` replaces the windows of a ways or count-pays game."""
     from slotmath.engine.payrule import pay_rule
 
     sampler = pay_rule(game).sampler_pays
-    if sampler in ("ways", "anywhere"):
+    if sampler in ("ways", "anywhere", "cluster"):
         names: list = []
-        if sampler == "ways":
-            pays = (ways_args(game, level, reel_set, names, win), no_anywhere_args(game))
-        else:
-            pays = (no_ways_args(game), anywhere_args(game, level, reel_set, names, win))
+        pays = (
+            ways_args(game, level, reel_set, names, win) if sampler == "ways" else no_ways_args(game),
+            anywhere_args(game, level, reel_set, names, win)
+            if sampler == "anywhere"
+            else no_anywhere_args(game),
+            cluster_args(game, level, reel_set, names, win)
+            if sampler == "cluster"
+            else no_cluster_args(game),
+        )
         return no_line_args(game, level, reel_set, names), tuple(names), pays
     ev, line_names = evaluation_args(game, level, reel_set)
-    return ev, line_names, (no_ways_args(game), no_anywhere_args(game))
+    return ev, line_names, (no_ways_args(game), no_anywhere_args(game), no_cluster_args(game))
 
 
 def free_evaluation(game: Game, level: int, reel_set: str, nudge: str | None, scatter_pays: bool):
@@ -602,7 +609,11 @@ def buy_sampler(game: Game, level: int, spec) -> RoundSampler:
         silent,
         free_draw,
         free_ev,
-        (no_ways_args(game), no_anywhere_args(game)),  # the silent base spin pays no ways
+        (
+            no_ways_args(game),
+            no_anywhere_args(game),
+            no_cluster_args(game),
+        ),  # the silent base spin pays nothing
         free_ways,
         feat,
         prizes,

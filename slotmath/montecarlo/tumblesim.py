@@ -1,5 +1,5 @@
-"""Compiled round sampler of a game with tumbles (``options.tumble``; line
-or pay-anywhere pays).
+"""Compiled round sampler of a game with tumbles (``options.tumble``; line,
+pay-anywhere or ways pays).
 
 One round: draw the base stops (:func:`slotmath.montecarlo.linesim.draw_stops`),
 play the tumble sequence to its end (:func:`slotmath.engine.tumble.tumble_units`,
@@ -8,7 +8,7 @@ board multiplier symbols' drawn values, pay the first drop's scatters and, when
 ``options.free_games`` is declared, play the free games its scatter count
 awards one by one on the free reel set (its progression, its retriggers,
 at most ``max_games``), times the free games' multiplier.  Parts
-[x total bet]: the pay rule's channel (``lines`` or ``anywhere``),
+[x total bet]: the pay rule's channel (``lines``, ``anywhere`` or ``ways``),
 ``scatters`` (when the game has scatter symbols), ``free_games`` (when
 declared); events: the first drop's pays and scatter pays (the combination
 table's rows), ``free_games`` (triggers) and ``free_games_played``.
@@ -35,6 +35,7 @@ from slotmath.montecarlo.linesim import (
     weighted_index,
 )
 from slotmath.montecarlo.run import RoundSampler
+from slotmath.montecarlo.wayssim import ways_args
 
 __all__ = ["tumble_sampler", "tumble_kernel"]
 
@@ -51,13 +52,13 @@ def _tumble_spin(rng, stop, window, ptr, removed, side, scatter_part, need, even
     (``dims[3]``) on its final board (x1 with none)."""
     draw, tumble, scatter_arrays, trig, total_bet, board = side
     bound, use_table, table, cum, n_draw = draw
-    strip, n_stops, dims, line_pays, count_pays, mults = tumble
+    strip, n_stops, dims, pays, mults = tumble
     sc_count, sc_pay, sc_event = scatter_arrays
     draw_stops(rng, stop, bound, use_table, table, cum, n_draw)
     count = key_count(stop, trig, need)
     scatter = scatter_win(stop, sc_count, sc_pay, sc_event, events) if scatter_part else 0.0
     drop_window(stop, window, ptr, strip, n_stops, dims[1])
-    units, _ = tumble_units(window, ptr, strip, n_stops, dims, line_pays, count_pays, mults, removed, events)
+    units, _ = tumble_units(window, ptr, strip, n_stops, dims, pays, mults, removed, events)
     if units > 0 and dims[3] >= 0:  # each multiplier symbol on the final board: a drawn value
         board_cum, board_values = board
         total = 0
@@ -120,12 +121,16 @@ def tumble_kernel(
 
 def _side(game: Game, level: int, reel_set: str, symbol: str | None, names: list) -> tuple:
     """The arrays of one reel set for :func:`_tumble_spin` (on a pay-anywhere
-    game its count rows' events, then its scatter events, are appended to
-    ``names``; a line game's line events are its labels, already named)."""
+    or ways game its pay rows' events, then its scatter events, are appended
+    to ``names``; a line game's line events are its labels, already named)."""
     from slotmath.engine.reels import reel_windows
 
     draw = draw_args(game, reel_set)
-    event = None if game.reads_paylines else anywhere_args(game, level, reel_set, names)[3]
+    event = None
+    if game.pays_by == "anywhere":
+        event = anywhere_args(game, level, reel_set, names)[3]
+    elif game.pays_by == "ways":
+        event = ways_args(game, level, reel_set, names)[2]
     tumble = tumble_args(game, level, reel_set, event)
     scatter = scatter_args(game, reel_set, names)
     n_max = tumble[0].shape[1]

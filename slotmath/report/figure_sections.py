@@ -210,7 +210,7 @@ def odds_frame(sheet: ParSheet) -> pd.DataFrame:
         top = c.loc[c["win"].astype(float).idxmax()]
         mult = f" (x{top['multiplier']})" if top["multiplier"] != 1 else ""
         rows.append((f"top award: {top['combination']}{mult}", float(top["one_in"]), "combination table"))
-    for _, row in c[~c["kind"].isin(["line", "ways", "anywhere", "scatter"])].iterrows():
+    for _, row in c[~c["kind"].isin(["line", "ways", "anywhere", "cluster", "scatter"])].iterrows():
         rows.append(
             (f"{human(row['kind'])}: {row['combination']}", float(row["one_in"]), "combination table")
         )

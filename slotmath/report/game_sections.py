@@ -18,6 +18,7 @@ from slotmath.io.readset import read_set
 from slotmath.report import plots
 from slotmath.report.sheetparts import (
     ANYWHERE_NOTE,
+    CLUSTER_NOTE,
     WAYS_NOTE,
     coin_values,
     file_sha256,
@@ -68,7 +69,7 @@ def identification(sheet: ParSheet) -> Section:
             "coin bet (the ways pays are per coin) [coins]"
             if g.pays_by == "ways"
             else "coin bet (the count pays are per coin) [coins]"
-            if g.pays_by == "anywhere"
+            if g.pays_by_count
             else "line bet [coins]",
             b.line_bet,
             "int",
@@ -217,8 +218,9 @@ def paytable(sheet: ParSheet) -> Section:
     for p in g.line_pays:
         if p.anywhere:
             form = f"exactly {p.exactly} {shown(p.anywhere)} anywhere on the line"
-        elif g.pays_by == "anywhere":  # the row's count range anywhere in the window
-            form = f"{p.name.split(' x ')[0]} {shown(next(iter(p.positions[0])))} anywhere"
+        elif g.pays_by_count:  # the row's count range anywhere in the window, or in one cluster
+            where = "anywhere" if g.pays_by == "anywhere" else "in one cluster"
+            form = f"{p.name.split(' x ')[0]} {shown(next(iter(p.positions[0])))} {where}"
         else:
             form = " ".join(
                 "|".join(shown(x) for x in sorted(pos)) if len(pos) > 1 else shown(next(iter(pos)))
@@ -236,6 +238,13 @@ def paytable(sheet: ParSheet) -> Section:
             "next row's, the top row every count above it.",
         )
         if g.pays_by == "anywhere"
+        else Table(
+            "Cluster pays by size [coins at each bet level]",
+            pd.DataFrame(rows).rename(columns={"symbols (from reel 1)": "cluster size"}),
+            note="Each cluster (orthogonally adjacent cells of one symbol, a wild joining every "
+            "cluster it touches) pays the row of its size; every cluster pays.",
+        )
+        if g.pays_by == "cluster"
         else Table(
             "Ways pays [coins per way at each bet level]",
             pd.DataFrame(rows),
@@ -431,6 +440,8 @@ def combinations(sheet: ParSheet) -> Section:
                 + (
                     ANYWHERE_NOTE
                     if sheet.game.pays_by == "anywhere"
+                    else CLUSTER_NOTE
+                    if sheet.game.pays_by == "cluster"
                     else WAYS_NOTE
                     if not pay_rule(sheet.game).has_paylines
                     else "Hits are summed over all lines; hits per spin is hits / cycle, the "

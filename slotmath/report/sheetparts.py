@@ -30,6 +30,11 @@ ANYWHERE_NOTE = (
     "Pays anywhere by count: a row's hits are the spins whose count of the symbol "
     "(wilds included) falls in its range; probability is hits / cycle; the win is the row's pay."
 )
+CLUSTER_NOTE = (
+    "Cluster pays: a row's hits are the clusters (groups of orthogonally adjacent cells of "
+    "the symbol, wilds joining every cluster they touch) whose size falls in its range, "
+    "summed over the cycle; probability is hits / cycle; the win is the row's pay."
+)
 #: Name part of a report folder being built (``reports/.<game>.partial-*``).
 PARTIAL = ".partial-"
 ROOT = Path(__file__).resolve().parents[2]  # the source tree (slotmath/report/sheet.py)

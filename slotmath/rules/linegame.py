@@ -726,6 +726,10 @@ def round_sampler(game: Game, level: int, reel_set: str = "base"):
         from slotmath.montecarlo.anywheresim import anywhere_sampler
 
         return anywhere_sampler(game, level, reel_set)
+    if pays == "cluster":
+        from slotmath.montecarlo.anywheresim import cluster_sampler
+
+        return cluster_sampler(game, level, reel_set)
     return line_sampler(game, level, reel_set)
 
 

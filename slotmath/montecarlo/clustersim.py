@@ -1,0 +1,82 @@
+"""Compiled window evaluation of cluster pays (``pays_by: cluster``) for the samplers.
+
+One spin: the stops drawn as :mod:`slotmath.montecarlo.linesim` draws them,
+the window's cells read, and its clusters found by the exact engine's flood
+fill (:func:`slotmath.engine.cluster.window_cluster_win`, the same arrays).
+Events: one per size row (clusters whose size falls in its range, as in
+the combination table).  The round sampler (:mod:`slotmath.montecarlo.roundsim`)
+plays it through :func:`round_cluster_win`; a single reel set is sampled
+by :func:`slotmath.montecarlo.anywheresim.cluster_sampler` (the count-pays kernel).
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from slotmath.engine.cluster import cluster_arrays, window_cluster_win
+from slotmath.engine.reels import pack_reels
+from slotmath.model import Game
+from slotmath.montecarlo.convergence import event_key
+
+
+@nb.njit(cache=True, inline="always")
+def round_cluster_win(stop, cluster, events):
+    """Cluster win [x total bet] of the window at ``stop`` with the arguments
+    ``cluster`` of :func:`cluster_args` (0 for a game without cluster pays)."""
+    sym, weight, natural, pay, event, total_bet, cells, stack, seen = cluster
+    if natural.shape[0] == 0:
+        return 0.0
+    R, H = sym.shape[0], sym.shape[2]
+    for r in range(R):
+        for h in range(H):
+            cells[r * H + h] = sym[r, stop[r], h]
+    return window_cluster_win(cells, H, weight, natural, pay, event, stack, seen, events, 1) / total_bet[0]
+
+
+def _events(game: Game, pay: np.ndarray, entry: np.ndarray, names: list) -> np.ndarray:
+    """Event index of every (symbol, size) that pays; one name per size row appended."""
+    event = np.full(pay.shape, -1, dtype=np.int64)
+    for p, c in zip(*np.nonzero(pay), strict=True):
+        key = event_key("cluster", game.line_pays[entry[p, c]].name, 1)
+        if key not in names:
+            names.append(key)
+        event[p, c] = names.index(key)
+    return event
+
+
+def cluster_args(game: Game, level: int, reel_set: str, names: list, win: np.ndarray | None = None) -> tuple:
+    """Arguments of :func:`round_cluster_win` for ``reel_set``; one event per
+    size row is appended to ``names``.  ``win`` (reel, stop, row), when
+    given, replaces the reel set's windows."""
+    weight, natural, pay, entry = cluster_arrays(game, level)
+    if win is None:
+        win, _, _ = pack_reels(game, reel_set)
+    C = game.reels * game.rows
+    return (
+        np.ascontiguousarray(win),
+        weight,
+        natural,
+        pay,
+        _events(game, pay, entry, names),
+        np.array([game.bet(level).total_bet], dtype=np.int64),
+        np.zeros(C, dtype=np.int64),
+        np.zeros(C, dtype=np.int64),
+        np.zeros(C + 1, dtype=np.int64),
+    )
+
+
+def no_cluster_args(game: Game) -> tuple:
+    """Arguments of :func:`round_cluster_win` that pay nothing."""
+    C = game.reels * game.rows
+    return (
+        np.zeros((game.reels, 1, game.rows), dtype=np.int64),
+        np.zeros((1, 0), dtype=np.int64),
+        np.zeros(0, dtype=np.int64),
+        np.zeros((0, 1), dtype=np.int64),
+        np.zeros((0, 1), dtype=np.int64),
+        np.ones(1, dtype=np.int64),
+        np.zeros(C, dtype=np.int64),
+        np.zeros(C, dtype=np.int64),
+        np.zeros(C + 1, dtype=np.int64),
+    )
