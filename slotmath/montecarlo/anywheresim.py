@@ -23,7 +23,7 @@ from slotmath.engine.anywhere import compile_anywhere, window_anywhere_win
 from slotmath.engine.reels import pack_reels
 from slotmath.model import Game
 from slotmath.montecarlo.clustersim import cluster_args, no_cluster_args, round_cluster_win
-from slotmath.montecarlo.convergence import event_key
+from slotmath.montecarlo.convergence import pay_row_events
 from slotmath.montecarlo.linesim import (
     TABLE_LIMIT,
     draw_args,
@@ -64,17 +64,6 @@ def round_anywhere_win(stop, anywhere, events):
     return anywhere_win(stop, sym, weight, pay, event, total_bet[0], cells, counts, events)
 
 
-def _events(game: Game, pay: np.ndarray, entry: np.ndarray, names: list) -> np.ndarray:
-    """Event index of every (symbol, count) that pays; one name per count row appended."""
-    event = np.full(pay.shape, -1, dtype=np.int64)
-    for p, c in zip(*np.nonzero(pay), strict=True):
-        key = event_key("anywhere", game.line_pays[entry[p, c]].name, 1)
-        if key not in names:
-            names.append(key)
-        event[p, c] = names.index(key)
-    return event
-
-
 def anywhere_args(game: Game, level: int, reel_set: str, names: list, win: np.ndarray | None = None) -> tuple:
     """Arguments of :func:`round_anywhere_win` for ``reel_set``; one event per
     count row is appended to ``names``.  ``win`` (reel, stop, row), when
@@ -86,7 +75,7 @@ def anywhere_args(game: Game, level: int, reel_set: str, names: list, win: np.nd
         np.ascontiguousarray(win),
         ap.weight,
         ap.pay,
-        _events(game, ap.pay, ap.entry, names),
+        pay_row_events("anywhere", [x.name for x in game.line_pays], ap.pay, ap.entry, names),
         np.array([game.bet(level).total_bet], dtype=np.int64),
         np.zeros(game.reels * game.rows, dtype=np.int64),
         np.zeros(len(ap.symbols), dtype=np.int64),

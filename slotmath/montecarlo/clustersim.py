@@ -17,7 +17,7 @@ import numpy as np
 from slotmath.engine.cluster import cluster_arrays, window_cluster_win
 from slotmath.engine.reels import pack_reels
 from slotmath.model import Game
-from slotmath.montecarlo.convergence import event_key
+from slotmath.montecarlo.convergence import pay_row_events
 
 
 @nb.njit(cache=True, inline="always")
@@ -34,17 +34,6 @@ def round_cluster_win(stop, cluster, events):
     return window_cluster_win(cells, H, weight, natural, pay, event, stack, seen, events, 1) / total_bet[0]
 
 
-def _events(game: Game, pay: np.ndarray, entry: np.ndarray, names: list) -> np.ndarray:
-    """Event index of every (symbol, size) that pays; one name per size row appended."""
-    event = np.full(pay.shape, -1, dtype=np.int64)
-    for p, c in zip(*np.nonzero(pay), strict=True):
-        key = event_key("cluster", game.line_pays[entry[p, c]].name, 1)
-        if key not in names:
-            names.append(key)
-        event[p, c] = names.index(key)
-    return event
-
-
 def cluster_args(game: Game, level: int, reel_set: str, names: list, win: np.ndarray | None = None) -> tuple:
     """Arguments of :func:`round_cluster_win` for ``reel_set``; one event per
     size row is appended to ``names``.  ``win`` (reel, stop, row), when
@@ -58,7 +47,7 @@ def cluster_args(game: Game, level: int, reel_set: str, names: list, win: np.nda
         weight,
         natural,
         pay,
-        _events(game, pay, entry, names),
+        pay_row_events("cluster", [x.name for x in game.line_pays], pay, entry, names),
         np.array([game.bet(level).total_bet], dtype=np.int64),
         np.zeros(C, dtype=np.int64),
         np.zeros(C, dtype=np.int64),

@@ -136,6 +136,20 @@ def event_key(kind: str, combination: str, multiplier: int = 1) -> str:
     return f"{kind}: {combination}" + (f" (x{multiplier})" if multiplier != 1 else "")
 
 
+def pay_row_events(kind: str, pay_names: list, pay: np.ndarray, entry: np.ndarray, names: list) -> np.ndarray:
+    """Event index of every (symbol, count or size) cell of a count-pay table
+    that pays (``pay`` non-zero; ``entry`` the index of its pay row in
+    ``pay_names``), -1 elsewhere; one event name per pay row appended to
+    ``names`` (:func:`event_key` of ``kind``)."""
+    event = np.full(pay.shape, -1, dtype=np.int64)
+    for p, c in zip(*np.nonzero(pay), strict=True):
+        key = event_key(kind, pay_names[entry[p, c]], 1)
+        if key not in names:
+            names.append(key)
+        event[p, c] = names.index(key)
+    return event
+
+
 def rounds_for_precision(sd: float, precision: float = PRECISION, z: float = Z95) -> float:
     """Rounds after which the RTP's ``z`` interval is +-``precision``:
     ``(z sd / precision)**2``."""
