@@ -42,3 +42,18 @@ def test_counts_have_no_odds_in_the_text():
     assert rows["hold_and_spin"][2:] == ["[grid]", "2270", "+0.50"]
     legend = [r for r in lines if r.startswith("(one_in blank")]
     assert len(legend) == 1 and "award [grid] summed in steps of its prize grid" in legend[0]
+
+
+def test_counts_have_no_odds_in_the_json(capsys):
+    # simulate --json: a count per round carries null odds, an event its 1 in N
+    import json
+
+    from slotmath.cli import main
+
+    args = ["simulate", "tests/data/classic_free_games", "--spins", "20000", "--seed", "1", "--json"]
+    assert main(args) == 0
+    out = json.loads(capsys.readouterr().out)
+    events = {e["event"]: e for e in out["convergence"]["events"]}
+    assert events["free_games_played"]["one_in"] is None
+    assert events["free_games_played"]["exact_one_in"] is None
+    assert events["free_games"]["one_in"] > 1  # an event: its simulated 1 in N

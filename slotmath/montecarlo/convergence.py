@@ -502,8 +502,9 @@ def convergence_report(
                 rate,
                 se,
                 exf,
-                1 / rate if rate else math.inf,
-                1 / exf if exf else math.inf,
+                # odds only of events: a count per round (is_count) has none (NaN)
+                math.nan if is_count(name) else 1 / rate if rate else math.inf,
+                math.nan if is_count(name) else 1 / exf if exf else math.inf,
                 z,
             )
         )
