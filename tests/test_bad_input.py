@@ -523,10 +523,16 @@ CASES = [
         "with pays_by: cluster a pay is {symbol, count, pay} of one symbol",
     ),
     Case(
-        "cluster_with_tumble",
-        cluster(put(["options"], {"tumble": {"refill": "strip"}})),
-        "options.tumble",
-        "pays_by: cluster",
+        "cluster_tumble_fresh_refill",
+        cluster(put(["options"], {"tumble": {"refill": "fresh"}})),
+        "options.tumble.refill",
+        "fresh draws per cell are not computed yet",
+    ),
+    Case(
+        "cluster_tumble_win_past_2_53",
+        cluster(put(["options"], {"tumble": {"multipliers": [10**13]}})),
+        "options.tumble.multipliers",
+        "below 2**53 win units",
     ),
     # --- command line: a bet level the game does not offer
     Case(

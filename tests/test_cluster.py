@@ -246,12 +246,13 @@ def test_refusals(change, field, words):
     assert e.value.field == field
 
 
-def test_tumble_is_refused():
-    data = copy.deepcopy(SMALL)
-    data["options"] = {"tumble": {"refill": "strip"}}
-    with pytest.raises(GameFileError, match="pays_by: cluster") as e:
+def test_tumble_beside_another_feature_is_refused():
+    """Cluster tumbles play (tests/test_tumble.py); a wheel beside them is refused in one line."""
+    data = copy.deepcopy(WHEEL)
+    data["options"]["tumble"] = {"refill": "strip"}
+    with pytest.raises(GameFileError, match="is not played with tumbles") as e:
         check_rules(make_game(data))
-    assert e.value.field == "options.tumble"
+    assert e.value.field == "options.wheel"
 
 
 @parametrize_with_checks([(rules_for(make_game(d)), make_game(d)) for d in (SMALL, FREE)], rounds=20_000)

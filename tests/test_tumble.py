@@ -23,6 +23,7 @@ from conftest import TEST_DATA
 TINY = TEST_DATA / "tumble_tiny" / "game.yaml"
 ANYWHERE = TEST_DATA / "tumble_anywhere" / "game.yaml"
 WAYS = TEST_DATA / "tumble_ways" / "game.yaml"
+CLUSTER = TEST_DATA / "tumble_cluster" / "game.yaml"
 
 
 # ------------------------------------------------------------ brute force
@@ -109,6 +110,36 @@ def ways_drop(raw, cols):
     return coins, gone
 
 
+def cluster_drop(raw, cols):
+    """(coins, cells removed) of one drop of a cluster game, by breadth-first
+    search: for each paying symbol, each largest orthogonally connected group
+    of its cells and the wilds substituting for it (holding one of its own)
+    pays the row of the largest count not above its size; every cell of a
+    paying cluster goes (a wild in two paying clusters once)."""
+    subs = {s["name"]: s["substitutes"] for s in raw["symbols"] if s.get("kind") == "wild"}
+    cells = {(r, i): x for r, col in enumerate(cols) for i, x in enumerate(col)}
+    coins, gone = 0, set()
+    for sym in {p["symbol"] for p in raw["pays"]}:
+        joins = {c for c, x in cells.items() if x == sym or sym in subs.get(x, ())}
+        seen: set = set()
+        for start in sorted(c for c in joins if cells[c] == sym):
+            if start in seen:
+                continue
+            group, queue = {start}, [start]
+            while queue:
+                r, i = queue.pop(0)
+                for nb in ((r - 1, i), (r + 1, i), (r, i - 1), (r, i + 1)):
+                    if nb in joins and nb not in group:
+                        group.add(nb)
+                        queue.append(nb)
+            seen |= group
+            rows = [p for p in raw["pays"] if p["symbol"] == sym and p["count"] <= len(group)]
+            if rows:
+                coins += max(rows, key=lambda p: p["count"])["pay"]
+                gone |= group
+    return coins, gone
+
+
 def brute_spin(raw, reel_set, stops, prog, trace=None, drop=line_drop):
     """(win [coins] of the whole tumble sequence, scatters shown on the first
     drop), each drop paid and cleared by ``drop``; each drop's columns are
@@ -160,6 +191,7 @@ GAMES = [
     pytest.param(TINY, line_drop, id="lines"),
     pytest.param(ANYWHERE, anywhere_drop, id="anywhere"),
     pytest.param(WAYS, ways_drop, id="ways"),
+    pytest.param(CLUSTER, cluster_drop, id="cluster"),
 ]
 
 
@@ -320,6 +352,38 @@ def test_hand_worked_example_ways():
     assert "10 x 2 = 20" in section and "6 x 4 = 24" in section
     assert "20 + 24 = 44 coins = 4.4 x total bet" in section
     assert kernel_spin(load_game(WAYS), (0, 0, 0), "free") == (44, 2)
+
+
+def test_hand_worked_example_cluster():
+    """docs/features.md "Worked example: cluster tumbles": base stops
+    (0, 1, 1) of tumble_cluster (total bet 2 coins; WILD joins A and B).
+
+    Drop 1 (rows): A A C / B WILD B / C C SCATTER.  A cluster {A, A, WILD}
+    size 3 pays 2, B cluster {B, WILD, B} size 3 pays 1 (the WILD in both);
+    the two bottom C (size 2) and the lone top C do not pay: 3 x 1.  The
+    five cells go, the WILD once.  Drop 2: A C A / C B C / C C SCATTER: C
+    cluster of 3 (reel 1 rows 2-3, reel 2 row 3) pays 1, x2.  Drop 3: C B A
+    / SCATTER C C / A B SCATTER: nothing.  Spin win 3 + 2 = 5 coins = 2.5 x
+    total bet; one SCATTER on the first drop."""
+    raw = _raw(CLUSTER)
+    trace: list = []
+    assert brute_spin(raw, "base", (0, 1, 1), [1, 2, 3], trace, cluster_drop) == (5, 1)
+    assert trace == [
+        [["A", "B", "C"], ["A", "WILD", "C"], ["C", "B", "SCATTER"]],
+        [["A", "C", "C"], ["C", "B", "C"], ["A", "C", "SCATTER"]],
+        [["C", "SCATTER", "A"], ["B", "C", "B"], ["A", "C", "SCATTER"]],
+    ]
+    assert [cluster_drop(raw, cols)[0] for cols in trace] == [3, 1, 0]
+    assert cluster_drop(raw, trace[0])[1] == {(0, 0), (0, 1), (1, 0), (1, 1), (2, 1)}
+    text = (TEST_DATA.parent.parent / "docs" / "features.md").read_text(encoding="utf-8")
+    section = text[text.index("### Worked example: cluster tumbles") :]
+    for k, cols in enumerate(trace):  # the page's table shows every drop the brute force plays
+        assert f"| {k + 1} | " + " | ".join(" ".join(c) for c in cols) + " |" in section
+        grid = "\n".join("  ".join(f"{c[i]:<7}" for c in cols).rstrip() for i in range(3))
+        assert grid in section, grid  # and draws it row by row
+    assert "3 x 1 = 3" in section and "1 x 2 = 2" in section
+    assert "3 + 2 = 5 coins = 2.5 x total bet" in section
+    assert kernel_spin(load_game(CLUSTER), (0, 1, 1)) == (5, 2)
 
 
 # ------------------------------------------------------------ refusals

@@ -65,14 +65,17 @@ MAX_CLUSTER_STEPS = 2 * 10**10
 # one window: the compiled flood fill
 # ===========================================================================
 @nb.njit(cache=True)
-def window_cluster_win(cells, H, weight, natural, pay, event, stack, seen, events, add):
+def window_cluster_win(cells, H, weight, natural, pay, event, stack, seen, events, add, removed):
     """Coin win of the clusters of a window given as its ``cells`` (symbol
     indices, cell ``reel * H + row``) [coins]; ``events[event[p, size]] += add``
-    per paying cluster when ``events`` is not empty.  ``weight`` (S, P): 1
+    per paying cluster when ``events`` is not empty, and ``removed[c] = 1``
+    on every cell of a paying cluster when ``removed`` is not empty (a tumble
+    drop).  ``weight`` (S, P): 1
     when symbol s joins clusters of paying symbol p; ``natural`` (P,) the
     symbol index of p; ``pay`` (P, C + 1) [coins] by size; ``stack`` (C,)
     and ``seen`` (C + 1,) scratch (``seen[C]`` counts the searches: a cell
-    is visited in this one when it holds its number, so nothing is reset)."""
+    is visited in this one when it holds its number, so nothing is reset;
+    the search is breadth first, so ``stack[:size]`` holds the cluster)."""
     C = cells.shape[0]
     R = C // H
     coins = 0
@@ -86,9 +89,8 @@ def window_cluster_win(cells, H, weight, natural, pay, event, stack, seen, event
             seen[c0] = mark
             stack[0] = c0
             top, size = 1, 0
-            while top > 0:
-                top -= 1
-                c = stack[top]
+            while size < top:
+                c = stack[size]
                 size += 1
                 r, h = c // H, c % H
                 for k in range(4):
@@ -117,6 +119,8 @@ def window_cluster_win(cells, H, weight, natural, pay, event, stack, seen, event
                 coins += won
                 if events.shape[0] > 0:
                     events[event[p, size]] += add
+                for i in range(size if removed.shape[0] > 0 else 0):
+                    removed[stack[i]] = 1
     return coins
 
 
@@ -145,6 +149,7 @@ def _enumerate(cols, wts, codes, offsets, H, weight, natural, pay, entry, unit_d
     stack = np.empty(C, dtype=np.int64)
     seen = np.zeros(C + 1, dtype=np.int64)
     hits = np.zeros(max(1, entry.size and int(entry.max()) + 1), dtype=np.int64)
+    no_removed = np.zeros(0, dtype=np.int64)  # the pass removes nothing
     fkeys, fwins, fcounts, fslots = new_table(1 if keyed else 0, 64, np.zeros(1, dtype=np.int64))
     fn = 0
     frow = np.zeros(fkeys.shape[1], dtype=np.int64)
@@ -160,7 +165,7 @@ def _enumerate(cols, wts, codes, offsets, H, weight, natural, pay, entry, unit_d
             wprod[r + 1] = wprod[r] * wts[j]
             cprod[r + 1] = cprod[r] + codes[j]
         w = wprod[R]
-        coins = window_cluster_win(cells, H, weight, natural, pay, entry, stack, seen, hits, w)
+        coins = window_cluster_win(cells, H, weight, natural, pay, entry, stack, seen, hits, w, no_removed)
         code = cprod[R]
         if keyed:
             frow[0] = code // n_sc
@@ -308,3 +313,52 @@ def cluster_key_distribution(
         raise ValueError("give at least one trigger")
     finished, _ = cluster_pass(game, level, reel_set, triggers, limit)
     return keyed_wins(game, triggers, *finished)
+
+
+# ===========================================================================
+# one tumble drop (slotmath.engine.tumble)
+# ===========================================================================
+@nb.njit(cache=True, inline="always")
+def cluster_drop(window, pays, removed, events, count):
+    """The cluster rule's part of one tumble drop (:mod:`slotmath.engine.tumble`):
+    the coin win of ``window`` (cell ``reel x rows + row``) [coins] by
+    :func:`window_cluster_win`; sets ``removed[c] = 1`` on every cell of every
+    paying cluster (its wilds too; a wild in two paying clusters once).  With
+    ``count`` each paying cluster adds one to ``events`` at its (symbol, size)
+    index.  ``pays``: :func:`cluster_drop_args` (no paying symbols: pays nothing)."""
+    weight, natural, pay, event, stack, seen, rows, no_events = pays
+    tally = events if count else no_events
+    return window_cluster_win(window, rows[0], weight, natural, pay, event, stack, seen, tally, 1, removed)
+
+
+def cluster_drop_args(game: Game, level: int, event: np.ndarray | None = None) -> tuple:
+    """Arguments of :func:`cluster_drop`: ``(weight, natural, pay, event,
+    stack, seen, (rows,), no events)`` of :func:`cluster_arrays` (``event``:
+    the samplers' event index of each (symbol, size), default none)."""
+    weight, natural, pay, _ = cluster_arrays(game, level)
+    return _drop_args(game, weight, natural, pay, event)
+
+
+def no_cluster_drop_args(game: Game) -> tuple:
+    """Arguments of :func:`cluster_drop` that pay nothing (no paying symbols)."""
+    C = game.reels * game.rows
+    S = len(game.symbols)
+    empty = np.zeros((0, C + 1), dtype=np.int64)
+    return _drop_args(game, np.zeros((S, 0), dtype=np.int64), np.zeros(0, dtype=np.int64), empty, None)
+
+
+def _drop_args(game: Game, weight, natural, pay, event) -> tuple:
+    """:func:`cluster_drop`'s tuple around the pay arrays (``event`` None: -1 everywhere)."""
+    C = game.reels * game.rows
+    if event is None:
+        event = np.full(pay.shape, -1, dtype=np.int64)
+    return (
+        weight,
+        natural,
+        pay,
+        event,
+        np.zeros(C, dtype=np.int64),
+        np.zeros(C + 1, dtype=np.int64),
+        np.array([game.rows], dtype=np.int64),
+        np.zeros(0, dtype=np.int64),
+    )

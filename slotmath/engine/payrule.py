@@ -56,9 +56,9 @@ The interface (:class:`PayRule`)
 
 A spin stage that wraps a rule is a subclass of it too: under
 ``options.tumble`` :func:`pay_rule` returns :class:`LineTumbles`,
-:class:`WaysTumbles` or :class:`AnywhereTumbles` (the rule's pays played to the end of their
-tumbles, :mod:`slotmath.engine.tumble`, by the shared :class:`Tumbles`;
-:data:`TUMBLE_RULES`).
+:class:`WaysTumbles`, :class:`AnywhereTumbles` or :class:`ClusterTumbles`
+(the rule's pays played to the end of their tumbles,
+:mod:`slotmath.engine.tumble`, by the shared :class:`Tumbles`; :data:`TUMBLE_RULES`).
 
 A new pay rule (pay anywhere by count, clusters) is one more subclass, one
 line of :data:`PAY_RULES` and its compiled window evaluation (one branch of
@@ -88,6 +88,7 @@ __all__ = [
     "LineTumbles",
     "AnywhereTumbles",
     "WaysTumbles",
+    "ClusterTumbles",
     "ClusterPays",
     "PAY_RULES",
     "TUMBLE_RULES",
@@ -412,9 +413,8 @@ class ClusterPays(PayRule):
         return cluster_key_distribution(game, level, triggers, reel_set)
 
     def unplayed(self, game: Game) -> list:
-        """As for pays anywhere, and the tumbles (not yet computed with clusters)."""
-        options = game.options if isinstance(game.options, dict) else {}
-        return (["options.tumble"] if "tumble" in options else []) + AnywherePays().unplayed(game)
+        """As for pays anywhere."""
+        return AnywherePays().unplayed(game)
 
     def notes(self, game: Game) -> list:
         return [
@@ -426,6 +426,13 @@ class ClusterPays(PayRule):
         ]
 
 
+class ClusterTumbles(Tumbles, ClusterPays):
+    """Cluster pays with tumbles: every cell of every paying cluster goes
+    (its wilds too, once when in two; :func:`slotmath.engine.cluster.cluster_drop`)."""
+
+    removed = "the cells of every paying cluster (its wilds included)"
+
+
 #: the pay rule of each value of ``pays_by``
 PAY_RULES: dict = {
     "lines": LinePays(),
@@ -434,7 +441,12 @@ PAY_RULES: dict = {
     "cluster": ClusterPays(),
 }
 #: the pay rule of each value of ``pays_by`` under ``options.tumble``
-TUMBLE_RULES: dict = {"lines": LineTumbles(), "ways": WaysTumbles(), "anywhere": AnywhereTumbles()}
+TUMBLE_RULES: dict = {
+    "lines": LineTumbles(),
+    "ways": WaysTumbles(),
+    "anywhere": AnywhereTumbles(),
+    "cluster": ClusterTumbles(),
+}
 
 
 def pay_rule(game: Game) -> PayRule:

@@ -8,7 +8,8 @@ cells of the line's first ``n`` reels, ``n`` the length of its winning pay
 entry), on a pay-anywhere game every cell counted toward a paying symbol
 (its own cells and the wilds substituting for it), on a ways game every
 cell of a paying way (the symbol's cells and the wilds substituting for
-it on reels 1..n of its paying run).  The symbols above fall
+it on reels 1..n of its paying run), on a cluster game every cell of
+every paying cluster (its wilds too, once when in two).  The symbols above fall
 down in each reel and the gaps are refilled from the strip above the
 window: reel ``r`` stopped at ``s`` shows strip stops ``s .. s + rows - 1``
 (top to bottom), and the next symbols to fall are ``s - 1``, ``s - 2``,
@@ -24,7 +25,8 @@ One kernel plays every pay rule: each rule gives the compiled evaluation
 of one drop, which says what the drop pays and which cells go
 (:func:`slotmath.engine.lines.line_drop`,
 :func:`slotmath.engine.anywhere.anywhere_drop`,
-:func:`slotmath.engine.ways.ways_drop`), and :func:`tumble_units`
+:func:`slotmath.engine.ways.ways_drop`,
+:func:`slotmath.engine.cluster.cluster_drop`), and :func:`tumble_units`
 plays the fall and the refill between them.
 
 Exactness
@@ -55,6 +57,12 @@ from numba.typed import Dict
 
 from slotmath.engine.anywhere import anywhere_drop, anywhere_drop_args, no_anywhere_drop_args
 from slotmath.engine.cache import game_cache
+from slotmath.engine.cluster import (
+    CLUSTER_STEPS_PER_SECOND,
+    cluster_drop,
+    cluster_drop_args,
+    no_cluster_drop_args,
+)
 from slotmath.engine.lines import line_drop, line_drop_args, no_line_drop_args
 from slotmath.engine.tumble_spec import MAX_TUMBLES, tumble_spec
 from slotmath.engine.ways import no_ways_drop_args, ways_drop, ways_drop_args
@@ -101,16 +109,17 @@ def tumble_units(window, ptr, strip, n_stops, dims, pays, mults, removed, events
     """Win of a whole tumble sequence [coins x multiplier] from the first
     ``window`` (cell ``reel x rows + row``, row 0 at the top) and ``ptr`` (per
     reel, the strip stop that falls next); both are changed.  Each drop is
-    the pay rule's: ``pays`` = (line, count, ways arguments) of
+    the pay rule's: ``pays`` = (line, count, ways, cluster arguments) of
     :func:`slotmath.engine.lines.line_drop`,
-    :func:`slotmath.engine.anywhere.anywhere_drop` and
-    :func:`slotmath.engine.ways.ways_drop` (the other rules' arguments pay
+    :func:`slotmath.engine.anywhere.anywhere_drop`,
+    :func:`slotmath.engine.ways.ways_drop` and
+    :func:`slotmath.engine.cluster.cluster_drop` (the other rules' arguments pay
     nothing); they say what the drop pays and which cells go.  Returns (win, paying evaluations),
     evaluations ``-1`` past :data:`MAX_TUMBLES`.  The first drop's pays are
     counted in ``events`` (the combination table's rows) when it is not empty."""
     R, H = dims[0], dims[1]
     M = mults.shape[0]
-    line_pays, count_pays, ways_pays = pays
+    line_pays, count_pays, ways_pays, cluster_pays = pays
     total = 0
     k = 0
     while True:
@@ -120,6 +129,7 @@ def tumble_units(window, ptr, strip, n_stops, dims, pays, mults, removed, events
         coins = line_drop(window, line_pays, removed, events, count)
         coins += anywhere_drop(window, count_pays, removed, events, count)
         coins += ways_drop(window, ways_pays, removed, events, count)
+        coins += cluster_drop(window, cluster_pays, removed, events, count)
         if coins == 0:
             return total, k
         total += coins * mults[min(k, M - 1)]
@@ -247,10 +257,11 @@ def enumerate_tumbles(
 def tumble_args(game: Game, level: int, reel_set: str = "base", events=None) -> tuple:
     """Arrays of :func:`tumble_units`: ``(strip, n_stops, dims, pays,
     mults)``; ``dims`` = (reels, rows, :data:`MAX_TUMBLES`); ``pays`` the
-    (line, count, ways) drop arguments, the game's pay rule's from
+    (line, count, ways, cluster) drop arguments, the game's pay rule's from
     :func:`slotmath.engine.lines.line_drop_args`,
-    :func:`slotmath.engine.anywhere.anywhere_drop_args` or
-    :func:`slotmath.engine.ways.ways_drop_args` (with ``events``, the
+    :func:`slotmath.engine.anywhere.anywhere_drop_args`,
+    :func:`slotmath.engine.ways.ways_drop_args` or
+    :func:`slotmath.engine.cluster.cluster_drop_args` (with ``events``, the
     samplers' event index of each pay), the other rules' paying nothing;
     ``dims[3]`` the board multiplier symbol on ``reel_set`` (-1: none)."""
     from slotmath.engine.reels import strip_indices
@@ -271,6 +282,7 @@ def tumble_args(game: Game, level: int, reel_set: str = "base", events=None) -> 
         if game.pays_by == "anywhere"
         else no_anywhere_drop_args(game),
         ways_drop_args(game, level, events) if game.pays_by == "ways" else no_ways_drop_args(game),
+        cluster_drop_args(game, level, events) if game.pays_by == "cluster" else no_cluster_drop_args(game),
     )
     mults = np.array(spec.progression(reel_set), dtype=np.int64)
     board = spec.board_on(reel_set)
@@ -281,26 +293,38 @@ def tumble_args(game: Game, level: int, reel_set: str = "base", events=None) -> 
 def drop_top(pays: tuple) -> int:
     """Largest coin win of one drop: every line at its largest label, every
     paying symbol at its largest pay (on a ways game on every way, each
-    cell at its largest weight, at the largest way multiplier)."""
-    line_pays, count_pays, ways_pays = pays
+    cell at its largest weight, at the largest way multiplier; on a cluster
+    game on every cluster the window holds, cells over the smallest paying size)."""
+    line_pays, count_pays, ways_pays, cluster_pays = pays
     lines = int(line_pays[3].max(initial=0)) * int(line_pays[0].shape[0])
     weight, pay, factor, (R, H) = ways_pays[0], ways_pays[2], ways_pays[5], ways_pays[7].tolist()
     ways = (int(weight.max(initial=1)) * H) ** R * int(factor.max())
+    cpay = cluster_pays[2]
+    cells = cpay.shape[1] - 1
+    low = int(min((np.flatnonzero(row).min() for row in cpay if row.any()), default=cells))
+    clusters = int(cpay.max(axis=1, initial=0).sum()) * (cells // max(low, 1))
     return (
-        lines + int(count_pays[1].max(axis=1, initial=0).sum()) + int(pay.max(axis=1, initial=0).sum()) * ways
+        lines
+        + int(count_pays[1].max(axis=1, initial=0).sum())
+        + int(pay.max(axis=1, initial=0).sum()) * ways
+        + clusters
     )
 
 
 def evaluation_steps(game: Game, pays: tuple) -> tuple:
     """(steps of one evaluation, their name, steps per second on one core):
-    a line game's lines, a pay-anywhere or ways game's cells x paying symbols."""
-    line_pays, count_pays, ways_pays = pays
+    a line game's lines, a pay-anywhere, ways or cluster game's cells x
+    paying symbols (a cluster evaluation flood-fills the cells once per
+    paying symbol)."""
+    line_pays, count_pays, ways_pays, cluster_pays = pays
     if line_pays[0].shape[0]:
         return int(line_pays[0].shape[0]), f"{line_pays[0].shape[0]} lines", TUMBLE_STEPS_PER_SECOND
-    ways = game.pays_by == "ways"
-    cells, paying = game.reels * game.rows, int((ways_pays if ways else count_pays)[2].shape[0])
-    rate = WAYS_DROP_STEPS_PER_SECOND if ways else COUNT_STEPS_PER_SECOND
-    return cells * paying, f"{cells} cells x {paying} paying symbols", rate
+    paying, rate = {
+        "ways": (ways_pays[2].shape[0], WAYS_DROP_STEPS_PER_SECOND),
+        "cluster": (cluster_pays[1].shape[0], CLUSTER_STEPS_PER_SECOND),
+    }.get(game.pays_by, (count_pays[2].shape[0], COUNT_STEPS_PER_SECOND))
+    cells = game.reels * game.rows
+    return cells * int(paying), f"{cells} cells x {paying} paying symbols", rate
 
 
 def _first_drop(game: Game, level: int, reel_set: str, triggers) -> tuple:

@@ -21,7 +21,7 @@ BOARD_KEYS = ("symbol", "values", "in")
 BOARD_GAMES = ("base", "free")
 #: the values of ``pays_by`` tumbles are played on (the keys of
 #: :data:`slotmath.engine.payrule.TUMBLE_RULES`)
-TUMBLE_PAYS = ("lines", "anywhere", "ways")
+TUMBLE_PAYS = ("lines", "anywhere", "ways", "cluster")
 #: paying evaluations one spin may take before the engine refuses (a strip
 #: that pays forever would never end)
 MAX_TUMBLES = 500
@@ -93,7 +93,8 @@ def _count(n: int) -> str:
 def _check_top_win(game: Game, progression: tuple, field: str, board: int = 1) -> None:
     """Refuse a progression whose spin of :data:`MAX_TUMBLES` drops, each at
     the largest pay on every line (on a pay-anywhere game every symbol's
-    largest pay at once, on a ways game every symbol's on every way; the
+    largest pay at once, on a ways game every symbol's on every way, on a
+    cluster game every symbol's on as many clusters as the window has cells; the
     wilds' largest multipliers) times the largest multiplier and ``board``
     (every cell at the largest value), plus every scatter pay, reaches
     :data:`MAX_TUMBLE_WIN_UNITS` win units."""
@@ -112,6 +113,9 @@ def _check_top_win(game: Game, progression: tuple, field: str, board: int = 1) -
     elif game.pays_by == "ways":
         top_line = sum(top_pay.values()) * mult * game.ways_or_lines
         every = "pay of every symbol on every way"
+    elif game.pays_by == "cluster":
+        top_line = sum(top_pay.values()) * game.reels * game.rows
+        every = "pay of every symbol on a cluster per cell"
     else:
         top_line = sum(top_pay.values())
         every = "pay of every symbol"
@@ -151,9 +155,8 @@ def tumble_spec(game: Game) -> TumbleSpec | None:
     if spec.get("triggers", "first_drop") != "first_drop":
         _fail(game, ".triggers", "only 'first_drop' is computed (triggers count the first window)")
     if game.pays_by not in TUMBLE_PAYS:
-        _fail(
-            game, "", f"tumbles are computed on line, ways and pay-anywhere games (pays_by: {game.pays_by})"
-        )
+        rules = "line, ways, pay-anywhere and cluster games"
+        _fail(game, "", f"tumbles are computed on {rules} (pays_by: {game.pays_by})")
     if game.heights is not None:
         _fail(game, "", "tumbles are not computed with reel heights (grid.heights)")
     for pay in game.line_pays:

@@ -24,14 +24,15 @@ from slotmath.montecarlo.convergence import pay_row_events
 def round_cluster_win(stop, cluster, events):
     """Cluster win [x total bet] of the window at ``stop`` with the arguments
     ``cluster`` of :func:`cluster_args` (0 for a game without cluster pays)."""
-    sym, weight, natural, pay, event, total_bet, cells, stack, seen = cluster
+    sym, weight, natural, pay, event, total_bet, cells, stack, seen, no_removed = cluster
     if natural.shape[0] == 0:
         return 0.0
     R, H = sym.shape[0], sym.shape[2]
     for r in range(R):
         for h in range(H):
             cells[r * H + h] = sym[r, stop[r], h]
-    return window_cluster_win(cells, H, weight, natural, pay, event, stack, seen, events, 1) / total_bet[0]
+    coins = window_cluster_win(cells, H, weight, natural, pay, event, stack, seen, events, 1, no_removed)
+    return coins / total_bet[0]
 
 
 def cluster_args(game: Game, level: int, reel_set: str, names: list, win: np.ndarray | None = None) -> tuple:
@@ -52,6 +53,7 @@ def cluster_args(game: Game, level: int, reel_set: str, names: list, win: np.nda
         np.zeros(C, dtype=np.int64),
         np.zeros(C, dtype=np.int64),
         np.zeros(C + 1, dtype=np.int64),
+        np.zeros(0, dtype=np.int64),
     )
 
 
@@ -68,4 +70,5 @@ def no_cluster_args(game: Game) -> tuple:
         np.zeros(C, dtype=np.int64),
         np.zeros(C, dtype=np.int64),
         np.zeros(C + 1, dtype=np.int64),
+        np.zeros(0, dtype=np.int64),
     )

@@ -1,5 +1,5 @@
 """Compiled round sampler of a game with tumbles (``options.tumble``; line,
-pay-anywhere or ways pays).
+pay-anywhere, ways or cluster pays).
 
 One round: draw the base stops (:func:`slotmath.montecarlo.linesim.draw_stops`),
 play the tumble sequence to its end (:func:`slotmath.engine.tumble.tumble_units`,
@@ -8,7 +8,7 @@ board multiplier symbols' drawn values, pay the first drop's scatters and, when
 ``options.free_games`` is declared, play the free games its scatter count
 awards one by one on the free reel set (its progression, its retriggers,
 at most ``max_games``), times the free games' multiplier.  Parts
-[x total bet]: the pay rule's channel (``lines``, ``anywhere`` or ``ways``),
+[x total bet]: the pay rule's channel (``lines``, ``anywhere``, ``ways`` or ``cluster``),
 ``scatters`` (when the game has scatter symbols), ``free_games`` (when
 declared); events: the first drop's pays and scatter pays (the combination
 table's rows), ``free_games`` (triggers) and ``free_games_played``.
@@ -24,6 +24,7 @@ from slotmath.engine.tumble import drop_window, tumble_args, tumble_units
 from slotmath.engine.tumble_spec import tumble_spec
 from slotmath.model import Game
 from slotmath.montecarlo.anywheresim import anywhere_args
+from slotmath.montecarlo.clustersim import cluster_args
 from slotmath.montecarlo.linesim import (
     draw_args,
     draw_stops,
@@ -120,8 +121,8 @@ def tumble_kernel(
 
 
 def _side(game: Game, level: int, reel_set: str, symbol: str | None, names: list) -> tuple:
-    """The arrays of one reel set for :func:`_tumble_spin` (on a pay-anywhere
-    or ways game its pay rows' events, then its scatter events, are appended
+    """The arrays of one reel set for :func:`_tumble_spin` (on a pay-anywhere,
+    ways or cluster game its pay rows' events, then its scatter events, are appended
     to ``names``; a line game's line events are its labels, already named)."""
     from slotmath.engine.reels import reel_windows
 
@@ -131,6 +132,8 @@ def _side(game: Game, level: int, reel_set: str, symbol: str | None, names: list
         event = anywhere_args(game, level, reel_set, names)[3]
     elif game.pays_by == "ways":
         event = ways_args(game, level, reel_set, names)[2]
+    elif game.pays_by == "cluster":
+        event = cluster_args(game, level, reel_set, names)[4]
     tumble = tumble_args(game, level, reel_set, event)
     scatter = scatter_args(game, reel_set, names)
     n_max = tumble[0].shape[1]
