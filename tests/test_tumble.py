@@ -426,7 +426,12 @@ def test_free_progression_needs_its_own_reel_set(tmp_path):
 
 @pytest.mark.parametrize(
     ("path", "steps"),
-    [(TINY, "3 lines"), (ANYWHERE, "9 cells x 3 paying symbols"), (WAYS, "9 cells x 3 paying symbols")],
+    [
+        (TINY, "3 lines"),
+        (ANYWHERE, "9 cells x 3 paying symbols"),
+        (WAYS, "9 cells x 3 paying symbols"),
+        (CLUSTER, "9 cells x 3 paying symbols"),
+    ],
 )
 def test_cost_bound_refuses_in_one_line(path, steps):
     from slotmath.engine.tumble import check_tumble_cost
@@ -459,6 +464,28 @@ def test_large_anywhere_tumble_game_is_refused_by_its_estimate(tmp_path):
     assert "slotmath simulate" in text
 
 
+def test_large_cluster_tumble_game_is_refused_by_its_estimate(tmp_path):
+    """tumble_cluster on a 7x7 grid with 40-stop strips (40**7 stop vectors):
+    par refuses in one line naming the estimate (cells x paying symbols per
+    evaluation), before any enumeration."""
+    import time
+
+    raw = _raw(CLUSTER)
+    _no_free_games(raw)
+    raw["grid"] = {"reels": 7, "rows": 7}
+    cycle = ["A", "B", "C", "A", "WILD", "B", "C", "SCATTER"] * 5
+    raw["reels"] = {name: [cycle[r:] + cycle[:r] for r in range(7)] for name in raw["reels"]}
+    (tmp_path / "game.yaml").write_text(yaml.safe_dump(raw))
+    game = load_game(tmp_path / "game.yaml")
+    start = time.perf_counter()
+    with pytest.raises(EngineTooLarge) as err:
+        analyse(game, 1)
+    assert time.perf_counter() - start < 30
+    text = str(err.value)
+    assert "\n" not in text and "options.tumble" in text and "49 cells x 3 paying symbols" in text
+    assert "slotmath simulate" in text
+
+
 def _no_free_games(raw):
     del raw["options"]["free_games"], raw["options"]["tumble"]["free_multipliers"], raw["reels"]["free"]
 
@@ -471,16 +498,16 @@ def _anywhere_with(tmp_path, change):
     return path
 
 
-def test_anywhere_tumbles_that_never_end_are_refused(tmp_path):
+@pytest.mark.parametrize("path", [ANYWHERE, CLUSTER], ids=["anywhere", "cluster"])
+def test_tumbles_that_never_end_are_refused(tmp_path, path):
     """Every strip all A (A pays on every drop): par refuses in one line naming options.tumble."""
-
-    def all_a(raw):
-        for reel_set in raw["reels"].values():
-            for strip in reel_set:
-                strip[:] = ["A"] * len(strip)
-        _no_free_games(raw)
-
-    game = load_game(_anywhere_with(tmp_path, all_a))
+    raw = _raw(path)
+    for reel_set in raw["reels"].values():
+        for strip in reel_set:
+            strip[:] = ["A"] * len(strip)
+    _no_free_games(raw)
+    (tmp_path / "game.yaml").write_text(yaml.safe_dump(raw))
+    game = load_game(tmp_path / "game.yaml")
     with pytest.raises(GameFileError) as err:
         analyse(game, 1)
     text = str(err.value)
@@ -540,6 +567,7 @@ def test_spec():
     assert set(TUMBLE_RULES) == set(TUMBLE_PAYS)  # the declaration accepts what a rule plays
     assert type(pay_rule(load_game(ANYWHERE))).__name__ == "AnywhereTumbles"
     assert type(pay_rule(load_game(WAYS))).__name__ == "WaysTumbles"
+    assert type(pay_rule(load_game(CLUSTER))).__name__ == "ClusterTumbles"
 
 
 # ------------------------------------------------------------ sampler
@@ -549,14 +577,21 @@ def test_spec():
         (TINY, "lines"),
         (ANYWHERE, "anywhere"),
         (WAYS, "ways"),
+        (CLUSTER, "cluster"),
         (TEST_DATA / "tumble_bomb" / "game.yaml", "anywhere"),
     ],
-    ids=["lines", "anywhere", "ways", "board-multipliers"],
+    ids=["lines", "anywhere", "ways", "cluster", "board-multipliers"],
 )
 def test_sampler_agrees_with_the_exact_round(path, channel):
     """The compiled tumble sampler (base tumbles, board multipliers drawn
     value by value, scatters, free games with their own progression)
     against the exact components: |z| < 4 each."""
+    check_sampler(path, channel)
+
+
+def check_sampler(path, channel):
+    """|z| < 4 of the tumble sampler's every component, RTP, hit rate,
+    trigger rate and first-drop pay row rate against the exact figures."""
     import numpy as np
 
     from slotmath.rules.linegame import round_sampler

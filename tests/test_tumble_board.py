@@ -12,10 +12,13 @@ from math import prod
 import pytest
 import yaml
 from test_tumble import (
+    CLUSTER,
     TINY,
     WAYS,
     anywhere_drop,
     brute_spin,
+    check_sampler,
+    cluster_drop,
     kernel_spin,
     line_drop,
     renewal_rtp,
@@ -75,8 +78,8 @@ def _engine_law(game, reel_set):
 
 def bomb_variant(tmp_path, source=TINY):
     """``source`` (tests/data/tumble_tiny: lines on the three rows; or
-    tumble_ways: 27 ways; WILD substitutes all) on tumble_bomb's strips and
-    with its BOMB declaration."""
+    tumble_ways: 27 ways, WILD substitutes all; or tumble_cluster: clusters,
+    WILD joins A and B) on tumble_bomb's strips and with its BOMB declaration."""
     raw, bomb = yaml.safe_load(source.read_text()), _raw()
     raw["symbols"].append({"name": "BOMB"})
     raw["reels"] = bomb["reels"]
@@ -93,12 +96,13 @@ def bomb_variant(tmp_path, source=TINY):
         (lambda _: BOMB, anywhere_drop),
         (bomb_variant, line_drop),
         (lambda tmp_path: bomb_variant(tmp_path, WAYS), ways_drop),
+        (lambda tmp_path: bomb_variant(tmp_path, CLUSTER), cluster_drop),
     ],
-    ids=["anywhere", "lines", "ways"],
+    ids=["anywhere", "lines", "ways", "cluster"],
 )
 def test_joint_law_matches_brute_force(tmp_path, make, drop, reel_set):
     """The engine's (win, SCATTER count) law equals the brute force's, entry
-    by entry, on the pay-anywhere game, a line game and a ways game."""
+    by entry, on the pay-anywhere game, a line game, a ways game and a cluster game."""
     path = make(tmp_path)
     game = load_game(path)
     assert _engine_law(game, reel_set) == board_law(yaml.safe_load(path.read_text()), reel_set, drop)
@@ -126,6 +130,22 @@ def test_round_rtp_and_spin_law_match_brute_force():
     scatters = sum((p for (_, n), p in base.items() if n >= 3), F(0)) * 2
     assert result.components["scatters"] == scatters
     assert result.components["anywhere"] == sum(w * p for (w, _), p in base.items()) / bet - scatters
+
+
+def test_cluster_round_and_sampler_with_board_multipliers(tmp_path):
+    """The cluster game with BOMBs: the round's RTP and components, exact
+    Fractions against the brute force (base and free reel sets), and the
+    sampler's |z| < 4 on each."""
+    path = bomb_variant(tmp_path, CLUSTER)
+    raw = yaml.safe_load(path.read_text())
+    base, free = board_law(raw, "base", cluster_drop), board_law(raw, "free", cluster_drop)
+    result = analyse(load_game(path), 1)
+    feature, rtp = renewal_rtp(base, free, total_bet_of(raw))
+    bet = total_bet_of(raw)
+    scatters = sum((p for (_, n), p in base.items() if n >= 3), F(0)) * 2
+    assert result.components["free_games"] == feature and result.rtp == rtp
+    assert result.components["cluster"] == sum(w * p for (w, _), p in base.items()) / bet - scatters
+    check_sampler(path, "cluster")
 
 
 def test_hand_worked_example():
