@@ -441,11 +441,35 @@ def printed_table_problems(pdf: Path, html: str) -> list:
     pages = [unicodedata.normalize("NFKC", p.extract_text() or "") for p in PdfReader(str(pdf)).pages]
     n = len(pages)
     problems = []
-    captions = {html_lib.unescape(c).strip() for c in re.findall(r"<caption>(.*?)</caption>", html, re.S)}
-    for i, text in enumerate(pages, start=1):
-        lines = [line.strip() for line in text.splitlines() if line.strip() != f"page {i} of {n}"]
+    # each printed title in page order: a table's caption, or a figure's caption
+    # (printed under its picture, so it may end a page) of the same words
+    kinds: dict = {}
+    for m in re.finditer(r'<caption>(.*?)</caption>|<p class="par-caption">(.*?)</p>', html, re.S):
+        title = html_lib.unescape(re.sub(r"<[^>]+>", "", m[1] if m[1] is not None else m[2])).strip()
+        kinds.setdefault(title, []).append("table" if m[1] is not None else "figure")
+    page_lines = [
+        [line.strip() for line in text.splitlines() if line.strip() != f"page {i} of {n}"]
+        for i, text in enumerate(pages, start=1)
+    ]
+    printed: dict = {}  # title -> times printed as a line of its own
+    for lines in page_lines:
+        for line in lines:
+            if line in kinds:
+                printed[line] = printed.get(line, 0) + 1
+    seen: dict = {}
+    for i, lines in enumerate(page_lines, start=1):
         for k, line in enumerate(lines):
-            if line in captions and len(lines) - k - 1 <= 1:
+            if line not in kinds:
+                continue
+            order = kinds[line]
+            kind = order[min(seen.get(line, 0), len(order) - 1)]
+            seen[line] = seen.get(line, 0) + 1
+            # a title both a table's and a figure's, not printed once each as a line
+            # of its own (a caption wrapped or run into its table): which one this
+            # line is cannot be told, and a figure's caption may end a page
+            if len(set(order)) > 1 and printed[line] != len(order):
+                continue
+            if kind == "table" and len(lines) - k - 1 <= 1:
                 problems.append(f"table {line!r} alone at the bottom of page {i}")
     whole = "\n".join(pages)
     if re.search(r"SHA[-\u2010\u2011]\s*\n", whole):
