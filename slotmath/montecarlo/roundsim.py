@@ -201,13 +201,15 @@ def _wheel_spins(rng, spins, values, cum, jack, events):
 
 
 @nb.njit(cache=True)
-def _features(rng, comp, starts, fstop, window, events, fg_events, sets, feat, prizes, hold, lock):
+def _features(rng, comp, starts, fstop, window, events, spare, fg_events, sets, feat, prizes, hold, lock):
     """Play the features the base window triggered (the order of
     ``linegame.round_features``) into ``comp``: ``starts`` = (``c``,
     ``mask``, ``lstate``, ``cw``, ``cs``), ``c``, ``cw``, ``cs`` the
     free-games, wheel and selection symbol counts, ``mask`` the held coins
     (a mask, or the code of the per-reel counts; -1: no hold-and-spin),
-    ``lstate`` the lock-it's start (-1: none)."""
+    ``lstate`` the lock-it's start (-1: none); ``spare`` (shaped as
+    ``events``) takes the events of free games a selection awards, which
+    the exact rates leave out."""
     c, mask, lstate, cw, cs = starts
     _, _, free_draw, free_ev, _, free_ways = sets
     games, prize, mults, fg_at = feat[2], feat[3], feat[9], feat[7][0]
@@ -236,7 +238,6 @@ def _features(rng, comp, starts, fstop, window, events, fg_events, sets, feat, p
         comp[5] = cprize[k] + _wheel_spins(rng, cwheel[k], wvalues, wcum, sjack, events)
         if cgames[k] > 0:
             # the exact rates count the free games the base window starts: these apart
-            spare = np.zeros_like(events)
             fg, _ = _free_play(
                 rng,
                 cgames[k],
@@ -308,6 +309,7 @@ def round_kernel(
     wins = np.empty(n, dtype=np.float64)
     parts = np.empty((n, cols.shape[0]), dtype=np.float64)
     events = np.zeros(n_events[0], dtype=np.int64)
+    spare = np.zeros_like(events)
     most = max(free_ev[0][5], dims[5])
     for played in feat[11][1]:
         most = max(most, played[1][0][5])
@@ -331,7 +333,9 @@ def round_kernel(
         cs = _count(stop, strig)
         if games[c] > 0 or mask >= 0 or lstate >= 0 or cw >= pp[0] or cs >= pp[2]:
             starts = (c, mask, lstate, cw, cs)
-            _features(rng, comp, starts, fstop, window, events, fg_events, sets, feat, prizes, hold, lock)
+            _features(
+                rng, comp, starts, fstop, window, events, spare, fg_events, sets, feat, prizes, hold, lock
+            )
         total = 0.0
         for j in range(comp.shape[0]):
             total += comp[j]
