@@ -200,14 +200,12 @@ class TableTuning:
                     f"exactly); there: {'; '.join(binds)} (release with --weight-factor)"
                 )
                 return {**out, "verdict": "infeasible", "statement": statement, "binds": binds}
-            slo, shi = r["shared"] if r["shared"] is not None else (None, None)
-            if slo is None or not slo - tol <= t <= shi + tol:
-                binds = r["band_binds"] or [f"{n} band" for n in self.component_bands or {}]
-                reach = "no point" if slo is None else f"only {slo:.4%} .. {shi:.4%}"
+            if r["band_binds"]:
+                binds = r["band_binds"]
                 statement = (
                     f"infeasible under the bounds: the weights reach {lo:.4%} .. {hi:.4%} at bet {lv}, "
-                    f"but with each RTP component's share in its band {reach} (linear model); "
-                    f"binding: {'; '.join(binds)} (release with --component-share off or a wider band)"
+                    f"but with the RTP on target these share bands cannot all hold (linear model): "
+                    f"{'; '.join(binds)} (release with --component-share off or a wider band)"
                 )
                 return {**out, "verdict": "infeasible", "statement": statement, "binds": binds}
         missed = "; ".join(
@@ -533,10 +531,50 @@ class TableSearch:
                 return cand, a
         return None
 
+    def bands_at_target(self, f0: dict, grad: dict, lo, hi) -> list:
+        """The bands that cannot all hold with the RTP on target (linear
+        model, the weight limits, each table's total held): the least
+        total violation's bands outside, ``NAME at its lower limit X``."""
+        bands = [
+            (n, side, b, grad[n], float(b) - float(f0[n]), band_scale(*self.targets.bands[n]))
+            for n, (blo, bhi) in self.targets.bands.items()
+            for side, b in (("lower", blo), ("upper", bhi))
+            if b is not None
+        ]
+        if not bands:
+            return []
+        n, m = len(self.units), len(bands)
+        # variables: the move d, then one excess per band side (>= 0)
+        a_ub = np.zeros((m, n + m))
+        b_ub = np.zeros(m)
+        for j, (_, side, _, g, gap, _) in enumerate(bands):
+            sign = -1.0 if side == "lower" else 1.0  # lower: g.d + s >= gap; upper: g.d - s <= gap
+            a_ub[j, :n], a_ub[j, n + j], b_ub[j] = sign * g, -1.0, sign * gap
+        eq = np.hstack([self.totals(), np.zeros((len(self.space.tables), m))])
+        pin = np.concatenate([grad["rtp"], np.zeros(m)])
+        res = linprog(
+            np.concatenate([np.zeros(n), [1.0 / b[5] for b in bands]]),
+            A_ub=a_ub,
+            b_ub=b_ub,
+            A_eq=np.vstack([eq, pin]),
+            b_eq=np.concatenate([np.zeros(len(eq)), [float(self.targets.rtp) - float(f0["rtp"])]]),
+            bounds=[*zip(lo, hi, strict=True), *[(0, None)] * m],
+            method="highs",
+        )
+        if res.x is None:
+            return []
+        return [
+            f"{name} at its {side} limit {_val(name, b)}"
+            for (name, side, b, *_), s in zip(bands, res.x[n:], strict=True)
+            if s > 1e-12
+        ]
+
     def reach(self, xs) -> dict:
-        """``{level: {range, low, high, shared, band_binds}}``: the RTP the
-        weights reach within their limits (the linear programme's ends,
-        whole weights, evaluated exactly) and within the share bands too."""
+        """``{level: {range, low, high, band_binds}}``: the RTP the weights
+        reach within their limits (the linear programme's ends, whole
+        weights, evaluated exactly; ``low``/``high``: each end's RTP and the
+        limits it sits on) and the bands that cannot hold with the RTP on
+        target (:meth:`bands_at_target`)."""
         grad = self.gradient(xs)
         f0 = self.ev.figures(xs, self.ev.needed)
         lo, hi = self.limits(xs)
@@ -559,50 +597,11 @@ class TableSearch:
                     "rtp": float(self.ev.figures(end, self.ev.needed)[lv]["rtp"]),
                     "binds": [f"{u} {text}" for u, text in self.space.binding(end)],
                 }
-            # within the share bands too (linear model)
-            a_ub, b_ub, names = [], [], []
-            for n, (blo, bhi) in self.targets.bands.items():
-                v = float(f0[lv][n])
-                if blo is not None:
-                    a_ub.append(-grad[lv][n])
-                    b_ub.append(v - blo)
-                    names.append((n, "lower", blo))
-                if bhi is not None:
-                    a_ub.append(grad[lv][n])
-                    b_ub.append(bhi - v)
-                    names.append((n, "upper", bhi))
-            shared, band_binds = None, []
-            if a_ub:
-                vals = []
-                for sign in (1, -1):
-                    res = linprog(
-                        sign * g,
-                        A_ub=np.array(a_ub),
-                        b_ub=np.array(b_ub),
-                        A_eq=eq,
-                        b_eq=np.zeros(len(eq)),
-                        bounds=list(zip(lo, hi, strict=True)),
-                        method="highs",
-                    )
-                    if res.x is None:
-                        vals = []
-                        break
-                    vals.append(float(f0[lv]["rtp"]) + float(g @ res.x))
-                    slack = np.array(b_ub) - np.array(a_ub) @ res.x
-                    band_binds += [
-                        f"{n} at its {side} limit {_val(n, b)}"
-                        for (n, side, b), s in zip(names, slack, strict=True)
-                        if s < 1e-9 * max(1.0, abs(b))
-                    ]
-                shared = (min(vals), max(vals)) if vals else None
-            else:
-                shared = (ends["low"]["rtp"], ends["high"]["rtp"])
             out[lv] = {
                 "range": (ends["low"]["rtp"], ends["high"]["rtp"]),
                 "low": ends["low"],
                 "high": ends["high"],
-                "shared": shared,
-                "band_binds": list(dict.fromkeys(band_binds)),
+                "band_binds": self.bands_at_target(f0[lv], grad[lv], lo, hi),
             }
         return {lv: out[self.ev.rep[lv]] for lv in self.levels}
 
