@@ -172,3 +172,29 @@ def test_writer_replaces_the_weights_in_place(tmp_path):
         ("      - {prize: 5, weight: 50}", "      - {prize: 5, weight: 40}"),
         ("      - {prize: 10, weight: 30}", "      - {prize: 10, weight: 40}"),
     ]
+
+
+def test_reel_tuner_nothing_moved_says_why_and_points_to_the_tables(capsys):
+    # every symbol held: no strip can move, so the reel tuner says why and
+    # names the weight tables that --table tunes instead
+    held = [a for s in ("WILD", "A", "K", "Q", "J") for a in ("--fix", s)]
+    code = main(["tune", str(HOLD), "--target-rtp", "92%", *held, "--json", "--max-evaluations", "10"])
+    res = json.loads(capsys.readouterr().out)
+    assert code == 1 and res["moves"] == []
+    why = res["nothing_moved_why"]
+    assert why.startswith("infeasible under the bounds") and f"({TABLE}) are not reel strips: --table" in why
+
+
+def test_table_sensitivities_by_hand(capsys):
+    # +1 on MAJOR (50 x total bet): E[V] goes from 2000/1000 to 2050/1001,
+    # i.e. up by 48/1001; -1 on 1: to 1999/999, up by 1/999; the RTP moves
+    # by T N times that (lines and full screens do not move)
+    figs = game_figures(load_game(HOLD), 1)
+    tn = figs["feature:hold_and_spin.trigger_probability"] * figs["feature:hold_and_spin.coins_at_end_mean"]
+    code = main(["sensitivities", str(HOLD), "--table", TABLE, "--figures", "rtp,hit_frequency", "--json"])
+    rows = {r["entry"]: r for r in json.loads(capsys.readouterr().out)["rows"]}
+    assert code == 0 and list(rows) == ["1", "2", "5", "MINI", "MAJOR"]
+    assert rows["MAJOR"]["rtp +1"] == pytest.approx(tn * 48 / 1001, rel=1e-9)
+    assert rows["1"]["rtp -1"] == pytest.approx(tn / 999, rel=1e-9)
+    assert rows["2"]["rtp +1"] == pytest.approx(0, abs=1e-15)  # 2 is the mean coin value
+    assert rows["MAJOR"]["hit_frequency +1"] == 0  # the weights do not change what wins

@@ -411,6 +411,7 @@ def result_json(res: TuningResult) -> dict:
         "tolerance": res.targets.tolerance,
         "bands": {k: list(v) for k, v in res.targets.bands.items()},
         "moves": res.moves.to_dict(orient="records"),
+        "nothing_moved_why": res.nothing_moved_why,
         "figures": fig.where(fig.notna(), None).to_dict(orient="records"),
         **by_set,
         "evaluations": res.evaluations,
@@ -535,12 +536,15 @@ def cmd_tune(args) -> int:
 
 def cmd_sensitivities(args) -> int:
     from slotmath.io.arguments import UsageError, game_and_level
-    from slotmath.tuning.sensitivity import format_sensitivities, sensitivities
+    from slotmath.tuning.sensitivity import format_sensitivities, sensitivities, table_sensitivities
 
     game, level = game_and_level(args.game, args.bet)
     figures = [f.strip() for f in args.figures.split(",") if f.strip()]
     try:
-        table = sensitivities(game, level, args.reel_set, figures)
+        if args.table:
+            table = table_sensitivities(game, level, args.table, figures)
+        else:
+            table = sensitivities(game, level, args.reel_set, figures)
     except (BoundsError, KeyError) as exc:
         raise UsageError(_message(exc)) from None
     if args.json:
@@ -549,7 +553,8 @@ def cmd_sensitivities(args) -> int:
                 {
                     "game": game.name,
                     "bet": level,
-                    "reel_set": args.reel_set,
+                    "reel_set": None if args.table else args.reel_set,
+                    "tables": args.table,
                     "base": {k: float(v) for k, v in table.attrs["base"].items() if v is not None},
                     "rows": table.where(table.notna(), None).to_dict(orient="records"),
                 }
@@ -577,11 +582,19 @@ def register_cli(subparsers) -> None:
         "sensitivities",
         help="figure changes for +-1 of each symbol per reel",
         description="The exact change of each figure when one stop of a symbol is added to or removed "
-        "from a reel, for every symbol and reel.",
+        "from a reel, for every symbol and reel; with --table, when one unit of weight is added to or "
+        "removed from each entry of a feature's weight table.",
     )
     p.add_argument("game", help="game folder, file or name in data/games")
     p.add_argument("--bet", type=int, default=None, help="bet level (default: lowest)")
     p.add_argument("--reel-set", default="base", help="the reel set changed (default base)")
+    p.add_argument(
+        "--table",
+        action="append",
+        metavar="PATH",
+        help="instead: +-1 of each weight of this weight table (repeatable; 'all': every one), "
+        "e.g. options.hold_and_spin.values",
+    )
     p.add_argument(
         "--figures",
         default="rtp,hit_frequency,sd",

@@ -49,7 +49,7 @@ def _weight_of(entry):
 
 def _label(entry, i: int) -> str:
     if isinstance(entry, dict):
-        for key in ("prize", "name", "value", "multiplier"):
+        for key in ("name", "prize", "value", "multiplier"):
             if key in entry:
                 return str(entry[key])
         return str(i)
