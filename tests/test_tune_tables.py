@@ -149,6 +149,10 @@ def test_nothing_moved_says_why(capsys):
         (["--table", TABLE, "--table", TABLE], "named twice"),
         (["--table", "all", "--table", TABLE], "give it alone"),
         (["--table", TABLE, "--table-scale", "0"], "--table-scale: 0 is below 1"),
+        (
+            ["--table", TABLE, "--mode", "buy"],
+            "--table: tuning weight tables for a bet mode is not supported yet",
+        ),
     ],
 )
 def test_bad_input_is_one_line(args, message, capsys):
@@ -198,3 +202,36 @@ def test_table_sensitivities_by_hand(capsys):
     assert rows["1"]["rtp -1"] == pytest.approx(tn / 999, rel=1e-9)
     assert rows["2"]["rtp +1"] == pytest.approx(0, abs=1e-15)  # 2 is the mean coin value
     assert rows["MAJOR"]["hit_frequency +1"] == 0  # the weights do not change what wins
+
+
+def test_wild_multiplier_pairs_by_hand(tmp_path, capsys):
+    # tune_wildmult: RTP = 3/16 + m/8 with m the mean drawn multiplier (its
+    # file's notes).  48 % needs m = (12/25 - 3/16) x 8 = 2.34, i.e. a share
+    # 0.34 of x3: with the weights scaled x10 (total 400), x3 = 136, x2 = 264,
+    # the only whole weights within the tolerance (one unit moves the RTP by
+    # 1/400/8 = 0.03125 pp)
+    out = tmp_path / "game.yaml"
+    game = TEST_DATA / "tune_wildmult"
+    table = "options.wild_multipliers.table"
+    args = ["--target-rtp", "48%", "--table", table, "--table-scale", "10", "--out", str(out), "--json"]
+    code = main(["tune", str(game), *args])
+    res = json.loads(capsys.readouterr().out)
+    assert code == 0 and res["tables_before"][table] == [300, 100] and res["tables"][table] == [264, 136]
+    tuned = load_game(out)
+    assert tuned.options["wild_multipliers"]["table"] == [[2, 264], [3, 136]]
+    assert (
+        game_figures(tuned, 1)["rtp"]
+        == Fraction(3, 16) + Fraction(2 * 264 + 3 * 136, 400) / 8
+        == Fraction(12, 25)
+    )
+    # the rows edited in place, their comments kept
+    assert "      - [2, 264]   # x2\n      - [3, 136]   # x3\n" in out.read_text()
+
+
+def test_a_game_the_exact_engine_refuses_is_refused_in_one_line(capsys):
+    # drawn_wild_lines: its drawn multipliers written as stops exceed the
+    # exact counts (par refuses it too, giving only the RTP)
+    code = main(["tune", str(TEST_DATA / "drawn_wild_lines"), "--target-rtp", "95%", "--table", "all"])
+    err = capsys.readouterr().err.strip()
+    assert code == 2 and len(err.splitlines()) == 1
+    assert "--table: the exact figures are refused, so the tables cannot be tuned:" in err

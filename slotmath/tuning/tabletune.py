@@ -47,7 +47,7 @@ from scipy.optimize import Bounds as VarBounds
 from scipy.optimize import LinearConstraint, linprog, milp
 
 from slotmath.analysis.metrics import CORE_FIGURES
-from slotmath.errors import BoundsError
+from slotmath.errors import BoundsError, EngineTooLarge, GameFileError
 from slotmath.io.gamefile import load_game
 from slotmath.model import Game
 from slotmath.rules.result import fraction_str
@@ -700,6 +700,11 @@ def tune_tables(
             except TimeLimitReached:
                 reach = None
             search.stopped = stopped
+    except (GameFileError, EngineTooLarge) as exc:
+        problem = f"{exc.field}: {exc.problem}" if isinstance(exc, GameFileError) else str(exc)
+        raise BoundsError(
+            f"--table: the exact figures are refused, so the tables cannot be tuned: {problem}"
+        ) from None
     finally:
         if bar is not None:
             bar.close()
