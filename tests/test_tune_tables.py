@@ -235,3 +235,13 @@ def test_a_game_the_exact_engine_refuses_is_refused_in_one_line(capsys):
     err = capsys.readouterr().err.strip()
     assert code == 2 and len(err.splitlines()) == 1
     assert "--table: the exact figures are refused, so the tables cannot be tuned:" in err
+
+
+def test_python_api():
+    import slotmath
+
+    res = slotmath.tune(
+        TEST_DATA / "tune_wildmult", 0.48, tables="options.wild_multipliers.table", scale=10, progress=False
+    )
+    assert res.feasible and [list(x) for x in res.x_after] == [[264, 136]]
+    assert res.after[1]["rtp"] == Fraction(12, 25)
