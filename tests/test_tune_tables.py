@@ -245,3 +245,17 @@ def test_python_api():
     )
     assert res.feasible and [list(x) for x in res.x_after] == [[264, 136]]
     assert res.after[1]["rtp"] == Fraction(12, 25)
+
+
+def test_a_time_limit_stops_with_the_best_point():
+    res = tune_tables(HOLD, Targets(Fraction(97, 100)), [TABLE], time_limit=0.01, progress=False)
+    f = res.feasibility
+    assert not res.feasible and res.stopped == "time limit reached" and f["verdict"] == "stopped"
+    assert "not shown infeasible" in f["statement"] and f["best_rtp"] == float(res.after[1]["rtp"])
+
+
+def test_a_spent_budget_is_stated():
+    res = tune_tables(HOLD, Targets(Fraction(92, 100)), [TABLE], max_evaluations=3, progress=False)
+    f = res.feasibility
+    assert not res.feasible and f["verdict"] == "stopped"
+    assert "evaluation budget (3) spent" in f["statement"] and "within reach" in f["statement"]

@@ -65,6 +65,7 @@ from slotmath.tuning.targets import (
 
 MOVE_COST = 1e-4  # objective per unit moved [tolerances]: among equal answers the smallest change
 PAIR_TRIES = 6  # single moves judged exactly per step of the final search
+TIME_LIMIT = "time limit reached"
 
 
 def _diff(a, b) -> float:
@@ -211,8 +212,14 @@ class TableTuning:
         missed = "; ".join(
             f"{c.figure} (bet {c.level}) missed by {_pp(c.miss)}" for c in self.assessment.checks if not c.ok
         )
-        within = ", ".join(
-            f"bet {lv}: {r['range'][0]:.4%} .. {r['range'][1]:.4%}" for lv, r in (self.reach or {}).items()
+        within = (
+            "the target RTP is within reach ("
+            + ", ".join(
+                f"bet {lv}: {r['range'][0]:.4%} .. {r['range'][1]:.4%}" for lv, r in self.reach.items()
+            )
+            + ")"
+            if self.reach
+            else "the reach was not computed (the time limit)"
         )
         totals = ", ".join(str(int(x.sum())) for x in self.x_after)
         why = self.stopped or (
@@ -220,8 +227,7 @@ class TableTuning:
             f"each table's total is held at {totals}; --table-scale 10 makes the steps 10 times finer)"
         )
         statement = (
-            f"not shown infeasible: the target RTP is within reach ({within}); {why}; "
-            f"best point reached: RTP {best:.6%} (bet {lv0}), {missed}"
+            f"not shown infeasible: {within}; {why}; best point reached: RTP {best:.6%} (bet {lv0}), {missed}"
         )
         return {**out, "verdict": "stopped" if self.stopped else "stalled", "statement": statement}
 
@@ -474,10 +480,10 @@ class TableSearch:
 
     def run(self, xs, max_rounds: int = 12) -> tuple:
         """Search from ``xs``: ``(best weights, first sensitivity)``."""
-        best, cur = xs, self.judge(xs)
-        first: dict = {}
+        best, first = xs, {}
         radius = None
         try:
+            cur = self.judge(xs)
             grad = self.gradient(best)
             first = grad
             for _ in range(max_rounds):
@@ -504,7 +510,7 @@ class TableSearch:
                 grad = self.gradient(best)
         except TimeLimitReached:
             if not self.stopped:
-                self.stopped = "time limit reached"
+                self.stopped = TIME_LIMIT
         return best, first
 
     def single_moves(self, xs, cur: Assessment, grad):
@@ -662,8 +668,6 @@ def tune_tables(
     space = TableSpace(game, tables, weight_factor, scale)
     search = TableSearch(space, targets, levels, max_evaluations)
     ev = search.ev
-    if time_limit is not None:
-        ev.deadline = t0 + time_limit
     bar = None
     if progress:
         from tqdm.auto import tqdm
@@ -687,12 +691,14 @@ def tune_tables(
             search.targets = ev.targets = targets
             ev.needed = set(targets.figures)
         before = ev.figures(x0)
+        if time_limit is not None:  # the search's; the figures after and the reach are the answer's
+            ev.deadline = t0 + time_limit
         x_after, sens = search.run(x0, max_rounds)
+        ev.deadline = None
         after = ev.figures(x_after)
         result = assess(after, targets)
         reach = None
-        if not result.feasible:
-            ev.deadline = None  # the statement of feasibility is part of the answer
+        if not result.feasible and search.stopped != TIME_LIMIT:
             search.max_evaluations = ev.count + 2 * len(search.units) + 8
             stopped, search.stopped = search.stopped, ""
             try:
