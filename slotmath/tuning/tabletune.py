@@ -203,10 +203,12 @@ class TableTuning:
                 return {**out, "verdict": "infeasible", "statement": statement, "binds": binds}
             if r["band_binds"]:
                 binds = r["band_binds"]
+                shares = {b.split(" at its ")[0] for b in binds} <= set(self.component_bands or {})
+                release = "--component-share off or a wider band" if shares else "a wider band"
                 statement = (
                     f"infeasible under the bounds: the weights reach {lo:.4%} .. {hi:.4%} at bet {lv}, "
-                    f"but with the RTP on target these share bands cannot all hold (linear model): "
-                    f"{'; '.join(binds)} (release with --component-share off or a wider band)"
+                    f"but with the RTP on target these bands cannot all hold (linear model): "
+                    f"{'; '.join(binds)} (release with {release})"
                 )
                 return {**out, "verdict": "infeasible", "statement": statement, "binds": binds}
         missed = "; ".join(
