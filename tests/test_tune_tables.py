@@ -259,3 +259,15 @@ def test_a_spent_budget_is_stated():
     f = res.feasibility
     assert not res.feasible and f["verdict"] == "stopped"
     assert "evaluation budget (3) spent" in f["statement"] and "within reach" in f["statement"]
+
+
+def test_nothing_moved_when_the_weights_move_no_figure(tmp_path, capsys):
+    # every coin value 2 x total bet: the weights change no figure at all
+    text = (HOLD / "game.yaml").read_text().replace("{MINI: 10, MAJOR: 50, GRAND: 200}", "{GRAND: 200}")
+    for prize in ("1", "5", "MINI", "MAJOR"):
+        text = text.replace(f"{{prize: {prize}, weight:", "{prize: 2, weight:")
+    (tmp_path / "game.yaml").write_text(text)
+    code = main(["tune", str(tmp_path), "--target-rtp", "95%", "--table", TABLE, "--json"])
+    res = json.loads(capsys.readouterr().out)
+    assert code == 1 and res["units_moved"] == 0
+    assert res["nothing_moved_why"].startswith("no figure judged changes with these weights")

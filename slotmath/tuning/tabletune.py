@@ -171,7 +171,9 @@ class TableTuning:
             return "every target is met by the weights in the game file"
         if not self.space.units:
             return "no weight of the tables may move (each is 0, or held by its limits)"
-        if all(not np.any(g) for figs in self.sensitivity.values() for g in figs.values()):
+        if self.sensitivity and all(
+            not np.any(g) for figs in self.sensitivity.values() for g in figs.values()
+        ):
             return (
                 "no figure judged changes with these weights (every sensitivity is 0): "
                 "the tables do not reach the figures targeted"
