@@ -151,7 +151,7 @@ def test_nothing_moved_says_why(capsys):
         (["--table", TABLE, "--table-scale", "0"], "--table-scale: 0 is below 1"),
         (
             ["--table", TABLE, "--mode", "buy"],
-            "--table: tuning weight tables for a bet mode is not supported yet",
+            "bet mode tuned 'buy': tune_hold has no such mode (modes: base)",
         ),
     ],
 )

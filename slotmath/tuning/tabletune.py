@@ -62,6 +62,7 @@ from slotmath.tuning.targets import (
     band_scale,
     component_share_bands,
 )
+from slotmath.tuning.tune import check_target_modes
 
 MOVE_COST = 1e-4  # objective per unit moved [tolerances]: among equal answers the smallest change
 PAIR_TRIES = 6  # single moves judged exactly per step of the final search
@@ -277,6 +278,12 @@ class TableTuning:
                 if self.space.scale > 1
                 else []
             ),
+            *(
+                [("bet mode", f"{self.targets.primary} (RTP per unit of its cost)")]
+                + [(f"mode {m}", f"target RTP {float(r):.6%}") for m, r in self.targets.mode_rtp.items()]
+                if self.targets.modes
+                else []
+            ),
             ("target RTP", f"{float(self.targets.rtp):.6%} +- {self.targets.tolerance:.4%}"),
             ("levels", ", ".join(map(str, self.after))),
             ("targets met", "yes" if self.feasible else "NO"),
@@ -327,6 +334,8 @@ class TableTuning:
             },
             "targets_met": self.feasible,
             "target_rtp": float(self.targets.rtp),
+            "mode": self.targets.primary if self.targets.modes else None,
+            "mode_targets": {k: float(v) for k, v in self.targets.mode_rtp.items()},
             "tolerance": self.targets.tolerance,
             "bands": {k: list(v) for k, v in self.targets.bands.items()},
             "moves": self.moves.to_dict(orient="records"),
@@ -634,7 +643,10 @@ def tune_tables(
     ----------
     game : Game or str
     targets : Targets
-        The game as declared (bet modes are refused).
+        As for the strips: the game as declared, or with ``mode`` /
+        ``mode_rtp`` bet modes' figures per unit of cost
+        (:class:`~slotmath.tuning.linearmodels.Evaluator`); the reach of
+        the feasibility statement is that of the tuned mode's RTP.
     tables : sequence of str
         Table paths (``options.hold_and_spin.values``) or ``["all"]``.
     weight_factor : float or None
@@ -660,10 +672,7 @@ def tune_tables(
     t0 = time.perf_counter()
     if not isinstance(game, Game):
         game = load_game(game)
-    if targets.modes:
-        raise BoundsError(
-            "--table: tuning weight tables for a bet mode is not supported yet (tune the game as declared)"
-        )
+    check_target_modes(game, targets)
     targets = targets.with_game_constraints(game)
     levels = targets.levels or tuple(game.levels)
     for lv in levels:
