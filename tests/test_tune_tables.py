@@ -271,3 +271,22 @@ def test_nothing_moved_when_the_weights_move_no_figure(tmp_path, capsys):
     res = json.loads(capsys.readouterr().out)
     assert code == 1 and res["units_moved"] == 0
     assert res["nothing_moved_why"].startswith("no figure judged changes with these weights")
+
+
+def test_infeasible_only_where_the_figure_is_linear_in_the_weights(tmp_path):
+    wild = TEST_DATA / "tune_wildmult"
+    table = ["options.wild_multipliers.table"]
+    # one M per line: RTP = 3/16 + m/8 is linear in P(x3); at most m = (2 x 20
+    # + 3 x 20) / 40 = 5/2 (x3 at its limit 2 x 10, x2 down to 20): RTP 1/2
+    res = tune_tables(wild, Targets(Fraction(60, 100)), table, progress=False)
+    f = res.feasibility
+    assert f["verdict"] == "infeasible" and "(50.000000%, that end evaluated exactly)" in f["statement"]
+    assert f["binds"] == ["options.wild_multipliers.table x3 at its upper limit 20"]
+    # an M on reel 1 too: the lines with two M pay m^2, the RTP is not linear
+    # in the weights, so the relaxation's end proves nothing and is not called infeasible
+    text = (wild / "game.yaml").read_text().replace("    - [A, B, A, B]", "    - [A, B, M, B]")
+    (tmp_path / "game.yaml").write_text(text)
+    res = tune_tables(tmp_path, Targets(Fraction(150, 100)), table, progress=False)
+    f = res.feasibility
+    assert not res.feasible and f["verdict"] == "stalled"
+    assert "the RTP is not linear in the weights, so their reach is not proven" in f["statement"]

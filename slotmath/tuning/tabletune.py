@@ -67,6 +67,7 @@ from slotmath.tuning.tune import check_target_modes
 MOVE_COST = 1e-4  # objective per unit moved [tolerances]: among equal answers the smallest change
 PAIR_TRIES = 6  # single moves judged exactly per step of the final search
 TIME_LIMIT = "time limit reached"
+LINEAR_SLACK = 1e-9  # |exact - linear model| [x total bet, relative] below which the model is the figure
 
 
 def _diff(a, b) -> float:
@@ -196,6 +197,8 @@ class TableTuning:
             if not lo - tol <= t <= hi + tol:
                 above = t > hi
                 end = r["high" if above else "low"]
+                if not end["linear"]:  # the linear programme's end need not be the reach: nothing proven
+                    continue
                 binds = end["binds"] or ["the table totals (held) and the weights of 0 (held)"]
                 statement = (
                     f"infeasible under the bounds: the target RTP {t:.4%} is "
@@ -204,7 +207,7 @@ class TableTuning:
                     f"exactly); there: {'; '.join(binds)} (release with --weight-factor)"
                 )
                 return {**out, "verdict": "infeasible", "statement": statement, "binds": binds}
-            if r["band_binds"]:
+            if r["band_binds"] and r["low"]["linear"] and r["high"]["linear"]:
                 binds = r["band_binds"]
                 shares = {b.split(" at its ")[0] for b in binds} <= set(self.component_bands or {})
                 release = "--component-share off or a wider band" if shares else "a wider band"
@@ -217,8 +220,16 @@ class TableTuning:
         missed = "; ".join(
             f"{c.figure} (bet {c.level}) missed by {_pp(c.miss)}" for c in self.assessment.checks if not c.ok
         )
+        curved = [
+            f"bet {lv}: the {k} end {r[k]['rtp']:.6%} exactly, {r[k]['model']:.6%} by the linear model"
+            for lv, r in (self.reach or {}).items()
+            for k in ("low", "high")
+            if not r[k]["linear"]
+        ]
         within = (
-            "the target RTP is within reach ("
+            "the RTP is not linear in the weights, so their reach is not proven (" + "; ".join(curved) + ")"
+            if curved
+            else "the target RTP is within reach ("
             + ", ".join(
                 f"bet {lv}: {r['range'][0]:.4%} .. {r['range'][1]:.4%}" for lv, r in self.reach.items()
             )
@@ -588,12 +599,14 @@ class TableSearch:
             if s > 1e-12
         ]
 
-    def reach(self, xs) -> dict:
+    def reach(self, xs, x0=None, g0=None) -> dict:
         """``{level: {range, low, high, band_binds}}``: the RTP the weights
         reach within their limits (the linear programme's ends, whole
-        weights, evaluated exactly; ``low``/``high``: each end's RTP and the
-        limits it sits on) and the bands that cannot hold with the RTP on
-        target (:meth:`bands_at_target`)."""
+        weights, evaluated exactly; ``low``/``high``: each end's RTP, the
+        limits it sits on, and whether the linear model -- at ``xs`` and,
+        given, the sensitivities ``g0`` at ``x0`` -- gives the same: only
+        then is the end the reach) and the bands that cannot hold with the
+        RTP on target (:meth:`bands_at_target`)."""
         grad = self.gradient(xs)
         f0 = self.ev.figures(xs, self.ev.needed)
         lo, hi = self.limits(xs)
@@ -612,8 +625,20 @@ class TableSearch:
                 )
                 d = np.rint(res.x).astype(np.int64) if res.x is not None else np.zeros(len(g), dtype=np.int64)
                 end = self.apply(xs, d)
+                exact = float(self.ev.figures(end, self.ev.needed)[lv]["rtp"])
+                model = float(f0[lv]["rtp"]) + float(g @ d)
+                if x0 is not None and g0:  # the first sensitivities predict the end too when linear
+                    start = float(self.ev.figures(x0, self.ev.needed)[lv]["rtp"])
+                    moved = np.array([end[t][i] - x0[t][i] for t, i in self.units], dtype=float)
+                    linear0 = abs(exact - start - float(g0[lv]["rtp"] @ moved)) <= LINEAR_SLACK * max(
+                        1.0, abs(exact)
+                    )
+                    model = model if linear0 else start + float(g0[lv]["rtp"] @ moved)
                 ends[key] = {
-                    "rtp": float(self.ev.figures(end, self.ev.needed)[lv]["rtp"]),
+                    "rtp": exact,
+                    "model": model,
+                    # the model is the figure (linear in the draw probabilities) up to rounding
+                    "linear": abs(exact - model) <= LINEAR_SLACK * max(1.0, abs(exact)),
                     "binds": [f"{u} {text}" for u, text in self.space.binding(end)],
                 }
             out[lv] = {
@@ -715,7 +740,7 @@ def tune_tables(
             search.max_evaluations = ev.count + 2 * len(search.units) + 8
             stopped, search.stopped = search.stopped, ""
             try:
-                reach = search.reach(x_after)
+                reach = search.reach(x_after, x0, sens)
             except TimeLimitReached:
                 reach = None
             search.stopped = stopped
