@@ -23,6 +23,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from slotmath.model import Game
     from slotmath.rules.modepar import ModeResult
     from slotmath.rules.result import ParResult
+    from slotmath.tuning.tabletune import TableTuning
     from slotmath.tuning.targets import Targets
     from slotmath.tuning.tune import TuningResult
 
@@ -197,9 +198,10 @@ def tune(
     targets: Targets | float | Mapping[str, Any],
     bounds: Any = None,
     mode: str | None = None,
+    tables: Any = None,
     **options: Any,
-) -> TuningResult:
-    """Tune a game's reel strips to targets (``slotmath tune``).
+) -> TuningResult | TableTuning:
+    """Tune a game's reel strips, or its feature weight tables, to targets (``slotmath tune``).
 
     Parameters
     ----------
@@ -217,6 +219,12 @@ def tune(
         The bet mode tuned: the plain figures (``rtp``, ``hit_frequency``,
         ``vi``) are its, the RTP per unit of its cost; the reel set tuned
         defaults to the one it plays (``Targets.mode``).
+    tables : sequence of str, optional
+        Tune these weight tables instead, the strips held (``slotmath tune
+        --table``; ``["options.hold_and_spin.values"]`` or ``["all"]``):
+        :func:`slotmath.tuning.tabletune.tune_tables`, which ``**options``
+        then go to (``weight_factor``, ``component_share``, ``scale``, ...);
+        ``bounds`` must be None.
     **options
         Passed to :func:`slotmath.tuning.tune.tune` (``reel_set``: one set,
         several tuned at once, ``("base", "free")``, or ``"all"``;
@@ -224,8 +232,9 @@ def tune(
 
     Returns
     -------
-    TuningResult
-        The tuned strips, their exact figures before and after, and the moves.
+    TuningResult or TableTuning
+        The tuned strips (or weights), their exact figures before and
+        after, and the moves.
 
     Raises
     ------
@@ -250,6 +259,12 @@ def tune(
         targets = Targets(rtp=targets, mode=mode)
     elif mode is not None:
         targets = dataclasses.replace(targets, mode=mode)
+    if tables is not None:
+        from slotmath.tuning.tabletune import tune_tables
+
+        if bounds is not None:
+            raise BoundsError("tables: reel-strip bounds do not apply when weight tables are tuned")
+        return tune_tables(_game(game), targets, [tables] if isinstance(tables, str) else tables, **options)
     return tune_reels(_game(game), targets, bounds, **options)
 
 

@@ -253,6 +253,23 @@ def add_tune_arguments(p) -> None:
         "repeat it to tune several sets at once, or 'all': every set a bet mode judged plays",
     )
     p.add_argument(
+        "--table",
+        action="append",
+        metavar="PATH",
+        help="tune the weights of this weight table instead of the reel strips (repeatable; 'all': every "
+        "one), e.g. options.hold_and_spin.values (coin values and jackpots), options.wheel.segments, "
+        "options.selection.choices, options.wild_multipliers.table; each weight within --weight-factor, "
+        "each table's total held, the strips held",
+    )
+    p.add_argument(
+        "--table-scale",
+        type=int,
+        default=1,
+        metavar="K",
+        help="with --table: multiply every weight of the tables by K first (the same draw law, "
+        "steps K times finer; default 1)",
+    )
+    p.add_argument(
         "--draft",
         metavar="CSV",
         help="start from this reel CSV (the designer's draft) instead of the "
@@ -394,6 +411,7 @@ def result_json(res: TuningResult) -> dict:
         "tolerance": res.targets.tolerance,
         "bands": {k: list(v) for k, v in res.targets.bands.items()},
         "moves": res.moves.to_dict(orient="records"),
+        "nothing_moved_why": res.nothing_moved_why,
         "figures": fig.where(fig.notna(), None).to_dict(orient="records"),
         **by_set,
         "evaluations": res.evaluations,
@@ -417,10 +435,66 @@ def _message(exc: Exception) -> str:
     return str(exc.args[0]) if isinstance(exc, KeyError) and exc.args else str(exc)
 
 
+#: options of the reel tuner that a table run (``--table``) does not read
+REEL_ONLY = (
+    "reel_set",
+    "draft",
+    "fix",
+    "free",
+    "count",
+    "length",
+    "weight",
+    "allow_new_symbols",
+    "asymmetric",
+    "max_run",
+)
+
+
+def cmd_tune_tables(args, game: Game) -> int:
+    """``slotmath tune --table PATH``: tune weight tables, the strips held."""
+    from slotmath.io.arguments import UsageError
+    from slotmath.tuning.tabletune import tune_tables
+
+    given = [f"--{name.replace('_', '-')}" for name in REEL_ONLY if getattr(args, name, None)]
+    try:
+        if given:
+            raise BoundsError(
+                f"--table: {', '.join(given)} tune reel strips; a run tunes either weight tables "
+                "(the strips held) or reel strips, not both"
+            )
+        free_shape = args.shape == "off"
+        res = tune_tables(
+            game,
+            targets_from_args(args),
+            args.table,
+            weight_factor=None if free_shape else args.weight_factor,
+            component_share=component_share_from_args(args),
+            max_evaluations=args.max_evaluations,
+            time_limit=args.time_limit,
+            scale=args.table_scale,
+        )
+    except (BoundsError, KeyError) as exc:
+        raise UsageError(_message(exc)) from None
+    written = res.write(args.out) if args.out and (res.feasible or args.keep_best) else None
+    if args.json:
+        print(json_text({**res.json(), "written": str(written) if written else None}))
+    else:
+        print(terminal_text(res.text(), lines=True))
+        if args.out:
+            print(
+                f"\nwritten: {written}"
+                if written
+                else "\nnot written: the targets are not met (use --keep-best to write anyway)"
+            )
+    return 0 if res.feasible else 1
+
+
 def cmd_tune(args) -> int:
     from slotmath.io.arguments import UsageError
 
     game = load_game(args.game)
+    if getattr(args, "table", None):
+        return cmd_tune_tables(args, game)
     try:
         targets = targets_from_args(args)
         named = args.reel_set or [None]
@@ -462,12 +536,15 @@ def cmd_tune(args) -> int:
 
 def cmd_sensitivities(args) -> int:
     from slotmath.io.arguments import UsageError, game_and_level
-    from slotmath.tuning.sensitivity import format_sensitivities, sensitivities
+    from slotmath.tuning.sensitivity import format_sensitivities, sensitivities, table_sensitivities
 
     game, level = game_and_level(args.game, args.bet)
     figures = [f.strip() for f in args.figures.split(",") if f.strip()]
     try:
-        table = sensitivities(game, level, args.reel_set, figures)
+        if args.table:
+            table = table_sensitivities(game, level, args.table, figures)
+        else:
+            table = sensitivities(game, level, args.reel_set, figures)
     except (BoundsError, KeyError) as exc:
         raise UsageError(_message(exc)) from None
     if args.json:
@@ -476,7 +553,8 @@ def cmd_sensitivities(args) -> int:
                 {
                     "game": game.name,
                     "bet": level,
-                    "reel_set": args.reel_set,
+                    "reel_set": None if args.table else args.reel_set,
+                    "tables": args.table,
                     "base": {k: float(v) for k, v in table.attrs["base"].items() if v is not None},
                     "rows": table.where(table.notna(), None).to_dict(orient="records"),
                 }
@@ -491,10 +569,12 @@ def register_cli(subparsers) -> None:
     """Add ``slotmath tune`` and ``slotmath sensitivities``."""
     p = subparsers.add_parser(
         "tune",
-        help="tune reel strips to a target RTP and bands",
+        help="tune reel strips or feature weight tables to a target RTP and bands",
         description="Tune the reel strips of a game to a target RTP (and bands on hit frequency, VI, other "
         "figures, symbol counts), judging each candidate by its exact figures; prints what moved and "
-        "the figures before and after, and writes the tuned game with --out.",
+        "the figures before and after, and writes the tuned game with --out.  With --table, the "
+        "weights of a feature's weight tables (coin values and jackpots, wheel segments, selection "
+        "weights, wild multipliers) are tuned instead, the strips held.",
     )
     add_tune_arguments(p)
     p.set_defaults(func=cmd_tune)
@@ -502,11 +582,19 @@ def register_cli(subparsers) -> None:
         "sensitivities",
         help="figure changes for +-1 of each symbol per reel",
         description="The exact change of each figure when one stop of a symbol is added to or removed "
-        "from a reel, for every symbol and reel.",
+        "from a reel, for every symbol and reel; with --table, when one unit of weight is added to or "
+        "removed from each entry of a feature's weight table.",
     )
     p.add_argument("game", help="game folder, file or name in data/games")
     p.add_argument("--bet", type=int, default=None, help="bet level (default: lowest)")
     p.add_argument("--reel-set", default="base", help="the reel set changed (default base)")
+    p.add_argument(
+        "--table",
+        action="append",
+        metavar="PATH",
+        help="instead: +-1 of each weight of this weight table (repeatable; 'all': every one), "
+        "e.g. options.hold_and_spin.values",
+    )
     p.add_argument(
         "--figures",
         default="rtp,hit_frequency,sd",

@@ -1,7 +1,8 @@
 """Writing a game file with new reel strips: validated, atomic, with a backup.
 
-Only the strips change.  The new file is the original text with each
-changed strip's list (and weight list) replaced in place, so comments, key
+Only the strips (and the weights of weight tables under ``options``, when
+tuned) change.  The new file is the original text with each changed
+strip's list (and weight list), and each changed table weight, replaced in place, so comments, key
 order, formatting and every other field stay exactly as they were.  A reel
 set kept in a CSV file is rewritten as CSV when the game is written over
 itself, and inlined into the YAML when it is written elsewhere; the other
@@ -146,10 +147,33 @@ def _compose(text: str):
     return yaml.compose(text)
 
 
-def render(source: Path, strips_by_set: dict, target: Path) -> tuple:
+def _weight_replacements(root, weights: dict) -> list:
+    """Edits that set the weights of each weight table ``{path: weights}``
+    (``options.hold_and_spin.values``: ``{prize, weight}`` rows or
+    ``[value, weight]`` pairs), each changed weight's scalar replaced in place."""
+    edits = []
+    for path, values in weights.items():
+        node = root
+        for key in path.split("."):
+            node = _get(node, key) if isinstance(node, yaml.MappingNode) else None
+            if node is None:
+                raise GameWriteError(f"no weight table {path} in the game file")
+        if not isinstance(node, yaml.SequenceNode) or len(node.value) != len(values):
+            raise GameWriteError(f"{path}: not a list of {len(values)} weighted entries")
+        for row, w in zip(node.value, values, strict=True):
+            cell = _get(row, "weight") if isinstance(row, yaml.MappingNode) else row.value[1]
+            if not isinstance(cell, yaml.ScalarNode):
+                raise GameWriteError(f"{path}: a weight at line {row.start_mark.line + 1} is not a number")
+            if yaml.safe_load(cell.value) != w:
+                edits.append((cell.start_mark.index, cell.end_mark.index, str(int(w))))
+    return edits
+
+
+def render(source: Path, strips_by_set: dict, target: Path, weights: dict | None = None) -> tuple:
     """New YAML text for ``target`` and CSV files to write ``{path: text}``.
 
-    ``source`` is the game file the strips were read from.
+    ``source`` is the game file the strips were read from; ``weights``
+    ``{table path: weights}`` sets weight tables (:func:`_weight_replacements`).
     """
     text = source.read_text(encoding="utf-8")
     root = _compose(text)
@@ -194,6 +218,7 @@ def render(source: Path, strips_by_set: dict, target: Path) -> tuple:
             raise GameWriteError(f"reel set {name}: {len(strips)} strips for {len(set_node.value)} reels")
         for node, strip in zip(set_node.value, strips, strict=True):
             edits += _strip_replacements(node, strip)
+    edits += _weight_replacements(root, weights or {})
     if not same_folder and copy_files:
         for name in _option_files(root, source):
             csv_files[target.parent / name] = _exact_text(source.parent / name)
@@ -330,8 +355,10 @@ def _same_strips(a, b) -> bool:
     )
 
 
-def write_game(game: Game, strips_by_set: dict, path=None, backup: bool = True) -> Path:
-    """Write ``game`` with the reel sets in ``strips_by_set`` replaced.
+def write_game(
+    game: Game, strips_by_set: dict, path=None, backup: bool = True, weights: dict | None = None
+) -> Path:
+    """Write ``game`` with the reel sets in ``strips_by_set`` (and the weight tables in ``weights``) replaced.
 
     Parameters
     ----------
@@ -344,6 +371,9 @@ def write_game(game: Game, strips_by_set: dict, path=None, backup: bool = True) 
         game's own file.
     backup : bool
         Copy an existing target (and any CSV rewritten) to a ``.bak`` first.
+    weights : dict, optional
+        ``{table path: weights}``: weight tables under ``options`` set
+        (``options.hold_and_spin.values``), each weight replaced in place.
 
     Returns
     -------
@@ -361,7 +391,7 @@ def write_game(game: Game, strips_by_set: dict, path=None, backup: bool = True) 
         target = target / "game.yaml"
     _check_target(source, target)
     target.parent.mkdir(parents=True, exist_ok=True)
-    text, csv_files = render(source, strips_by_set, target)
+    text, csv_files = render(source, strips_by_set, target, weights)
     if any(target.resolve() == p.resolve() for p in csv_files):
         raise UsageError(f"{target}: the written game names a file of this name beside it; write elsewhere")
     temps = {}
@@ -387,6 +417,9 @@ def write_game(game: Game, strips_by_set: dict, path=None, backup: bool = True) 
         for name, strips in strips_by_set.items():
             if not _same_strips(loaded.strips(name), strips):
                 raise GameWriteError(f"{target}: reel set {name} did not read back as written")
+        for table, values in (weights or {}).items():
+            if _table_weights(loaded.options, table) != [int(w) for w in values]:
+                raise GameWriteError(f"{target}: weight table {table} did not read back as written")
         if check_text != text:  # the final YAML names the real CSV files
             tmp_yaml.write_text(text, encoding="utf-8")
         if target.exists() and target.read_text(encoding="utf-8") == text:
@@ -400,6 +433,13 @@ def write_game(game: Game, strips_by_set: dict, path=None, backup: bool = True) 
         for tmp in temps.values():
             tmp.unlink(missing_ok=True)
     return target
+
+
+def _table_weights(options, path: str) -> list:
+    node = options
+    for key in path.split(".")[1:]:
+        node = node[key]
+    return [row["weight"] if isinstance(row, dict) else row[1] for row in node]
 
 
 def read_files(source: Path) -> list:

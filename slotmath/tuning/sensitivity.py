@@ -100,6 +100,60 @@ def sensitivities(
     return table
 
 
+def table_sensitivities(
+    game: Game, level: int | None = None, tables=("all",), figures=DEFAULT_FIGURES, progress: bool = True
+) -> pd.DataFrame:
+    """Change of each figure for +-1 of each weight of weight tables (the strips held).
+
+    ``tables``: paths (``options.hold_and_spin.values``) or ``("all",)``
+    (:mod:`slotmath.tuning.tablespace`).  As for a strip, a +1 adds weight to
+    the table, so the entry includes the dilution of every other entry.
+
+    Returns
+    -------
+    DataFrame
+        Columns ``table``, ``entry`` (its prize or name), ``weight`` (now)
+        and ``<figure> +1`` / ``<figure> -1`` (NaN where the weight would
+        go below 0 or the table's total to 0); ``attrs`` as :func:`sensitivities`.
+    """
+    from slotmath.tuning.tablespace import TableSpace
+
+    level = game.bet(level).level
+    space = TableSpace(game, tables, None)
+    figures = tuple(figures)
+    base = game_figures(game, level, "base", figures)
+    units = [(t, i) for t, x in enumerate(space.x0) for i in range(len(x))]
+    bar = tqdm(
+        total=len(units),
+        desc="sensitivities",
+        unit="row",
+        delay=2.0,
+        leave=False,
+        disable=None if progress else True,
+    )
+    rows = []
+    for t, i in units:
+        table = space.tables[t]
+        row = {"table": table.path, "entry": table.labels[i], "weight": int(space.x0[t][i])}
+        for step in (1, -1):
+            trial = [x.copy() for x in space.x0]
+            trial[t][i] += step
+            ok = trial[t][i] >= 0 and trial[t].sum() >= 1
+            figs = game_figures(space.game_for(trial), level, "base", figures) if ok else {}
+            for f in figures:
+                row[f"{f} {step:+d}"] = (
+                    (float(figs[f]) - float(base[f])) if ok and figs.get(f) is not None else float("nan")
+                )
+        rows.append(row)
+        bar.update()
+    bar.close()
+    cols = ["table", "entry", "weight"] + [f"{f} {s}" for f in figures for s in ("+1", "-1")]
+    out = pd.DataFrame(rows, columns=cols)
+    out.attrs["base"] = {f: base.get(f) for f in figures}
+    out.attrs["level"] = level
+    return out
+
+
 def format_sensitivities(table: pd.DataFrame) -> str:
     """The table as text: RTP and frequencies in percentage points."""
     t = table.copy()

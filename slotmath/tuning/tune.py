@@ -259,6 +259,25 @@ class TuningResult:
         return {rs: mode_line_link(self.space, mode, rs) for rs in self.reel_sets}
 
     @property
+    def nothing_moved_why(self) -> str:
+        """Why no count or stop weight moved ("" when some did): the
+        targets met already, else the feasibility statement, and the
+        game's weight tables, which ``--table`` tunes (not reel strips)."""
+        if len(self.moves):
+            return ""
+        if self.assessment_before.feasible:
+            return "every target is met by the strips in the game file"
+        from slotmath.tuning.tablespace import weight_tables
+
+        tables = list(weight_tables(self.game))
+        hint = (
+            f"; the feature's weight tables ({', '.join(tables)}) are not reel strips: --table tunes them"
+            if tables
+            else ""
+        )
+        return self.feasibility["statement"] + hint
+
+    @property
     def binding(self) -> pd.DataFrame:
         """Targets missed (figure, level, value, allowed range) and the
         limits the tuned values sit on (unit, limit): what to release."""
@@ -555,7 +574,9 @@ class TuningResult:
             self.summary.to_string(index=False, header=False),
             "",
             "What moved",
-            self.moves.to_string(index=False) if len(self.moves) else "(nothing)",
+            self.moves.to_string(index=False)
+            if len(self.moves)
+            else f"nothing moved: {self.nothing_moved_why}",
             *(
                 [
                     "",
