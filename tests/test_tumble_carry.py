@@ -341,3 +341,72 @@ def test_fast_figures_and_components_follow_the_sequence_and_the_chain():
     assert moments.hit_frequency == pytest.approx(exact.hit_frequency, rel=1e-12)
     # the chain's exact second moment against the award law's (float64)
     assert moments.second_moment == pytest.approx(exact.sd**2 + float(exact.rtp) ** 2, rel=1e-9)
+
+
+def test_carried_cost_counts_every_start_position():
+    """The enumeration's cost bound counts the carried progression's runs:
+    a bound twice one run's estimate passes one run and refuses four."""
+    from slotmath.engine.tumble import check_tumble_cost, tumble_cost
+    from slotmath.errors import EngineTooLarge
+
+    game = load_game(CARRY)
+    steps = tumble_cost(game, 1, "free")[2]
+    check_tumble_cost(game, 1, "free", limit=int(2 * steps))
+    with pytest.raises(EngineTooLarge) as err:
+        check_tumble_cost(game, 1, "free", limit=int(2 * steps), runs=4)
+    assert "x 4 enumerations" in str(err.value) and "slotmath simulate" in str(err.value)
+
+
+def test_carried_award_law_beyond_its_bound_is_refused(tmp_path, monkeypatch):
+    """Above its step bound the chain's award law is refused in one line
+    naming the field (the exact figures need no law: the fast figures still work)."""
+    import slotmath.features.carried as carried
+    from slotmath.errors import EngineTooLarge
+    from slotmath.rules.linegame import components
+
+    raw = _raw(CARRY)
+    raw["title"] = "Tumble carry (bound test)"  # a game of its own: no cached law
+    path = tmp_path / "game.yaml"
+    path.write_text(yaml.safe_dump(raw))
+    monkeypatch.setattr(carried, "MAX_CHAIN_STEPS", 10)
+    game = load_game(path)
+    with pytest.raises(EngineTooLarge) as err:
+        analyse(game, 1)
+    text = str(err.value)
+    assert "options.tumble.reset" in text and "slotmath simulate" in text and "\n" not in text
+    from slotmath.rules.linegame import fast_round
+
+    rtp, parts, *_ = fast_round(game, 1)  # the exact figures need no award law
+    assert rtp == sum(parts.values()) and parts["free_games"] > 0
+    assert components(game, 1) == parts
+
+
+@pytest.mark.parametrize("reel_set", ["base", "free"])
+def test_sequence_with_board_multipliers_matches_brute_force(tmp_path, reel_set):
+    """tumble_bomb with triggers: sequence: (win, sequence SCATTER count),
+    every stop vector x every draw of one value per BOMB on a paying final
+    board (the declared weights), the scatter pay unmultiplied."""
+    from math import prod
+
+    from test_tumble import anywhere_drop
+    from test_tumble_board import BOMB, PROGRESSION
+    from test_tumble_board import _engine_law as board_engine_law
+
+    raw, game = _sequence(BOMB, tmp_path)
+    table = [(v["value"], v["weight"]) for v in raw["options"]["tumble"]["multiplier_symbols"]["values"]]
+    total = sum(w for _, w in table)
+    strips = raw["reels"][reel_set]
+    cycle, bet = prod(len(s) for s in strips), total_bet_of(raw)
+    want: Counter = Counter()
+    for stops in product(*(range(len(s)) for s in strips)):
+        trace: list = []
+        coins, _, n, _ = seq_spin(
+            raw, reel_set, stops, PROGRESSION[reel_set], drop=anywhere_drop, trace=trace
+        )
+        n = min(n, 9)
+        m = sum(col.count("BOMB") for col in trace[-1])
+        draws = product(table, repeat=m) if coins and m else [((1, 1),)]
+        for draw in draws:
+            p = F(prod(w for _, w in draw), cycle * (total**m if coins and m else 1))
+            want[(F(coins * sum(v for v, _ in draw) + (2 * bet if n >= 3 else 0)), n)] += p
+    assert board_engine_law(game, reel_set) == dict(want)

@@ -463,17 +463,26 @@ def tumble_cost(game: Game, level: int, reel_set: str = "base", samples: int = 2
     return vectors, mean, vectors * mean * per, name, rate
 
 
-def check_tumble_cost(game: Game, level: int, reel_set: str = "base", limit: int | None = None) -> None:
+def check_tumble_cost(
+    game: Game, level: int, reel_set: str = "base", limit: int | None = None, runs: int = 1
+) -> None:
     """Refuse (:class:`EngineTooLarge`, one line) an enumeration whose
-    estimate (:func:`tumble_cost`) passes ``limit`` steps (default: the
-    steps of :data:`MAX_TUMBLE_SECONDS`, :data:`MAX_TUMBLE_STEPS` line steps
-    on a line game)."""
+    estimate (:func:`tumble_cost`), times ``runs`` enumerations of the reel
+    set (the carried progression's start positions and the plain free spin),
+    passes ``limit`` steps (default: the steps of :data:`MAX_TUMBLE_SECONDS`,
+    :data:`MAX_TUMBLE_STEPS` line steps on a line game)."""
     vectors, mean, steps, name, rate = tumble_cost(game, level, reel_set)
+    steps *= runs
     bound = MAX_TUMBLE_SECONDS * rate if limit is None else limit
+    times = (
+        f" x {runs} enumerations (the plain free spin and one per start position of the carried progression)"
+        if runs > 1
+        else ""
+    )
     if steps > bound:
         raise EngineTooLarge(
             f"{game.source or game.name}: options.tumble: the exact tumble law on reel set {reel_set!r} "
-            f"would play {vectors:.3g} stop vectors x {mean:.3g} evaluations x {name} "
+            f"would play {vectors:.3g} stop vectors x {mean:.3g} evaluations x {name}{times} "
             f"= {steps:.2e} steps (about {steps / rate:,.0f} s on one core), "
             f"above the bound {bound:.2g}; run `slotmath simulate` instead"
         )
@@ -540,7 +549,7 @@ def _enumerated(game: Game, level: int, triggers, reel_set: str, limit, start: i
     cycle = game.cycle(reel_set)
     if cycle >= INT64_SAFE:
         raise OverflowError(f"cycle {cycle} is too large for exact int64 counts")
-    check_tumble_cost(game, level, reel_set, limit)
+    check_tumble_cost(game, level, reel_set, limit, drops + 1 if drops > 1 else 1)
     strip, n_stops, dims, pays, mults = tumble_args(game, level, reel_set)
     mults = mults[min(start, len(mults) - 1) :]
     weights, sc_code, sc_units, key_code, n_keys, unit_den = _first_drop(

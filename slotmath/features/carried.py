@@ -65,6 +65,7 @@ class CarriedChain:
     den: int
     positions: int
     cap: int | None
+    #: the game file the refusals name
     where: str
 
     def _next(self, t: int, left: int, p: int, d: int, e: int, limit: int) -> tuple:
@@ -145,8 +146,11 @@ class CarriedChain:
         steps = limit * limit * self.positions * outcomes * top
         if top > MAX_CHAIN_POINTS or steps > MAX_CHAIN_STEPS:
             raise EngineTooLarge(
-                f"{self.where}: the award law of the carried progression would take {steps:.3g} steps "
-                f"({top:,} points), above the bound {MAX_CHAIN_STEPS:.2g}; run `slotmath simulate` instead"
+                f"the award law of the carried progression would take {steps:.3g} steps on {top:,} "
+                f"points, above the bounds {MAX_CHAIN_STEPS:.2g} steps and {MAX_CHAIN_POINTS:,} points; "
+                "run `slotmath simulate` instead",
+                file=self.where,
+                field="options.tumble.reset",
             )
         parts = [
             {
@@ -218,7 +222,7 @@ def carried_chain(game: Game, level: int, spec: FreeGamesSpec) -> CarriedChain:
             law[y] = law.get(y, 0) + c
         groups.append(table)
     cap = spec.max_games if spec.retrigger else None
-    where = f"{game.source or game.name}: options.tumble.reset"
+    where = str(game.source or game.name)
     return CarriedChain(tuple(groups), cycle, free_spin_den(g, level, spec), positions, cap, where)
 
 

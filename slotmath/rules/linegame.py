@@ -405,8 +405,11 @@ def _round_components(game: Game, level: int) -> dict:
     """:func:`components` without the progressive jackpots' returns."""
     if drawn_too_large(game):
         return drawn_components(game, level)
-    if round_cap(game) is not None or _tumbles_read_the_round(game):
+    if round_cap(game) is not None:
         return dict(analyse(game, level).components)
+    if _tumbles_read_the_round(game):  # the round's key law is the tumbles' own
+        fast = fast_round(game, level)
+        return dict(fast[1]) if fast is not None else channel_components(game, level)
     game = played_game(game)  # the free games' spins draw their wilds' multipliers too
     out = channel_components(game, level)
     features = round_features(game, level)
