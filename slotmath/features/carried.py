@@ -57,8 +57,8 @@ class CarriedChain:
     """The free spin's law by start position: ``groups[p]`` = {(d, e):
     {y: stop combinations}} (``y`` the spin's win [1/den coins], ``d`` its
     paying drops capped at ``positions - 1``, ``e`` its extra games), each
-    over ``cycle``; ``cap`` the most games played (``max_games``; None
-    without retriggers: the games awarded)."""
+    over ``cycle``; ``cap`` the most games played (``max_games``; None:
+    without retriggers, the games awarded)."""
 
     groups: tuple
     cycle: int
@@ -221,7 +221,7 @@ def carried_chain(game: Game, level: int, spec: FreeGamesSpec) -> CarriedChain:
             law = table.setdefault((d, spec.retrigger_games(n)), {})
             law[y] = law.get(y, 0) + c
         groups.append(table)
-    cap = spec.max_games if spec.retrigger else None
+    cap = spec.max_games
     where = str(game.source or game.name)
     return CarriedChain(tuple(groups), cycle, free_spin_den(g, level, spec), positions, cap, where)
 
