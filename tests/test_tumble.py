@@ -286,7 +286,7 @@ def kernel_spin(game, stops, reel_set="base"):
     ptr = np.zeros(R, dtype=np.int64)
     drop_window(np.array(stops, dtype=np.int64), window, ptr, strip, n_stops, H)
     removed, no_events = np.zeros(R * H, dtype=np.int64), np.zeros(0, dtype=np.int64)
-    return tumble_units(window, ptr, strip, n_stops, dims, *rest, removed, no_events)
+    return tumble_units(window, ptr, strip, n_stops, dims, *rest, removed, no_events, no_events)
 
 
 def test_hand_worked_example_anywhere():
@@ -401,8 +401,8 @@ def _with(tumble=None, **options):
         ({"refill": "fresh"}, "options.tumble.refill", "fresh draws"),
         ({"multipliers": [1, 0]}, "options.tumble.multipliers[1]", "positive whole"),
         ({"multipliers": []}, "options.tumble.multipliers", "non-empty"),
-        ({"reset": "feature"}, "options.tumble.reset", "only 'spin'"),
-        ({"triggers": "sequence"}, "options.tumble.triggers", "first_drop"),
+        ({"reset": "feature"}, "options.tumble.reset", "one of spin, round"),
+        ({"triggers": "window"}, "options.tumble.triggers", "one of first_drop, sequence"),
         ({"cascade": 1}, "options.tumble.cascade", "unknown key"),
     ],
 )

@@ -93,11 +93,17 @@ def _label_wins(uniq, wins, inverse) -> np.ndarray:
 
 
 def combination_table(
-    game: Game, level: int, reel_set: str = "base", pay_rows: list | None = None
+    game: Game,
+    level: int,
+    reel_set: str = "base",
+    pay_rows: list | None = None,
+    scatter_laws: dict | None = None,
 ) -> pd.DataFrame:
     """Every line and scatter pay with hits, probability, 1 in N and RTP share.
 
-    ``pay_rows`` (rows made by :func:`combination_row`) replace the line rows (ways games).
+    ``pay_rows`` (rows made by :func:`combination_row`) replace the line rows (ways games);
+    ``scatter_laws`` ({scatter symbol: weight over the cycle by count}) the
+    window's scatter counts (tumbles with ``triggers: sequence``).
 
     Columns: ``kind`` (line/scatter), ``combination``, ``multiplier``,
     ``win`` [coins at this level], ``hits`` (over all lines, integer),
@@ -108,7 +114,7 @@ def combination_table(
     cycle = game.cycle(reel_set)
     rows = list(pay_rows) if pay_rows is not None else line_rows(game, level, reel_set)
     for sym in scatter_symbols(game):
-        dist = count_distribution_window(game, reel_set, sym)
+        dist = scatter_laws[sym] if scatter_laws else count_distribution_window(game, reel_set, sym)
         by_entry: dict = {}
         for n, h in enumerate(dist.tolist()):
             name = scatter_entry(game, sym, n)

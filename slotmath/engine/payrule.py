@@ -18,6 +18,9 @@ The interface (:class:`PayRule`)
     Rows of the combination table for the rule's pays
     (:func:`slotmath.engine.combinations.combination_row`'s form); the
     scatter rows are added by ``combination_table(game, level, reel_set)``.
+``scatter_rtp(game, level, reel_set)``
+    The scatter pays' RTP [x total bet, exact Fraction] as the rule reads
+    the scatters (tumbles with ``triggers: sequence``: the whole sequence's).
 ``channel_rtp(game, level, reel_set)``
     The rule's RTP [x total bet, exact Fraction] and the RTP of each
     payline [x line bet] (an empty list where the rule has no paylines).
@@ -115,6 +118,12 @@ class PayRule:
         from slotmath.engine.combinations import combination_table
 
         return combination_table(game, level, reel_set, pay_rows=self.pay_rows(game, level, reel_set))
+
+    def scatter_rtp(self, game: Game, level: int, reel_set: str = "base") -> Fraction:
+        """The scatter pays' RTP [x total bet, exact] (the window's scatters)."""
+        from slotmath.engine.combinations import scatter_rtp
+
+        return scatter_rtp(game, level, reel_set)[0]
 
     def channel_rtp(self, game: Game, level: int, reel_set: str = "base") -> tuple:
         """(RTP of the rule's pays [x total bet, Fraction], RTP per payline [x line bet])."""
@@ -264,6 +273,20 @@ class Tumbles(PayRule):
 
         return tumble_rtp(game, level, reel_set)[0], []
 
+    def combination_table(self, game: Game, level: int, reel_set: str = "base") -> pd.DataFrame:
+        """The first drop's pay rows; the scatter rows count the first drop,
+        or with ``triggers: sequence`` the whole sequence (:func:`slotmath.engine.tumble.scatter_law`)."""
+        from slotmath.engine.combinations import combination_table
+
+        rows = self.pay_rows(game, level, reel_set)
+        laws = sequence_laws(game, level, reel_set)
+        return combination_table(game, level, reel_set, pay_rows=rows, scatter_laws=laws)
+
+    def scatter_rtp(self, game: Game, level: int, reel_set: str = "base") -> Fraction:
+        from slotmath.engine.tumble import tumble_rtp
+
+        return tumble_rtp(game, level, reel_set)[1]
+
     def fast_rtp(self, game: Game, level: int, reel_set: str = "base") -> Fraction:
         return self.channel_rtp(game, level, reel_set)[0]
 
@@ -304,7 +327,45 @@ class Tumbles(PayRule):
             + ". Exact: every stop vector of the cycle played to its end (integer counts). The combination "
             f"table is the first drop's; the {self.channel} component and the distribution are the whole "
             "sequence's."
+            + (SEQUENCE_NOTE if spec and spec.sequence else "")
+            + (CARRIED_NOTE if spec and spec.carried else "")
         ]
+
+
+def sequence_laws(game: Game, level: int, reel_set: str) -> dict | None:
+    """{scatter symbol: weight over the cycle by its count over the whole
+    tumble sequence} (``triggers: sequence``; None on the first drop)."""
+    import numpy as np
+
+    from slotmath.engine.scatters import scatter_symbols
+    from slotmath.engine.tumble import scatter_law
+    from slotmath.engine.tumble_spec import tumble_spec
+
+    spec = tumble_spec(game)
+    if spec is None or not spec.sequence or not game.scatter_pays:
+        return None
+    hist = scatter_law(game, level, reel_set).tolist()
+    radix = game.reels * game.rows + 1
+    out = {}
+    for j, sym in enumerate(scatter_symbols(game)):
+        law = np.zeros(radix, dtype=np.int64)  # weights over the cycle: int64 counts
+        for code, w in enumerate(hist):
+            law[(code // radix**j) % radix] += w
+        out[sym] = law
+    return out
+
+
+#: the notes' sentence on ``triggers: sequence``
+SEQUENCE_NOTE = (
+    " Scatters over the sequence: the scatter pays (paid once, not multiplied) and the free games' "
+    "trigger count read every scatter on the board in any drop (the combination table's scatter rows too)."
+)
+#: the notes' sentence on ``reset: round``
+CARRIED_NOTE = (
+    " Progression carried through the free games: a free spin starts where the one before left (a "
+    "retrigger's games too); exact by a chain over (games played, games left, position), each free "
+    "spin's law enumerated from every start position."
+)
 
 
 def board_note(board) -> str:

@@ -66,7 +66,7 @@ from slotmath.engine.cluster import (
 from slotmath.engine.lines import line_drop, line_drop_args, no_line_drop_args
 from slotmath.engine.tumble_spec import MAX_TUMBLES, tumble_spec
 from slotmath.engine.ways import no_ways_drop_args, ways_drop, ways_drop_args
-from slotmath.errors import EngineTooLarge, GameFileError, ensure
+from slotmath.errors import EngineTooLarge, GameFileError, InternalError, ensure
 from slotmath.model import Game
 
 __all__ = [
@@ -80,6 +80,11 @@ __all__ = [
     "MAX_TUMBLES",
     "board_sums",
     "board_mix",
+    "sequence_args",
+    "sequence_code",
+    "scatter_law",
+    "sequence_scatter_rtp",
+    "enumerated_tumbles",
 ]
 
 #: line evaluations x lines the exact enumeration of a line game takes on before it refuses
@@ -105,7 +110,7 @@ DENSE_UNITS = 1 << 14
 
 # ------------------------------------------------------------ compiled play
 @nb.njit(cache=True, inline="always")
-def tumble_units(window, ptr, strip, n_stops, dims, pays, mults, removed, events):
+def tumble_units(window, ptr, strip, n_stops, dims, pays, mults, removed, events, landed):
     """Win of a whole tumble sequence [coins x multiplier] from the first
     ``window`` (cell ``reel x rows + row``, row 0 at the top) and ``ptr`` (per
     reel, the strip stop that falls next); both are changed.  Each drop is
@@ -116,7 +121,9 @@ def tumble_units(window, ptr, strip, n_stops, dims, pays, mults, removed, events
     :func:`slotmath.engine.cluster.cluster_drop` (the other rules' arguments pay
     nothing); they say what the drop pays and which cells go.  Returns (win, paying evaluations),
     evaluations ``-1`` past :data:`MAX_TUMBLES`.  The first drop's pays are
-    counted in ``events`` (the combination table's rows) when it is not empty."""
+    counted in ``events`` (the combination table's rows) when it is not empty;
+    every refilled cell's symbol in ``landed`` (by symbol index) when it is
+    not empty (``triggers: sequence``)."""
     R, H = dims[0], dims[1]
     M = mults.shape[0]
     line_pays, count_pays, ways_pays, cluster_pays = pays
@@ -144,6 +151,8 @@ def tumble_units(window, ptr, strip, n_stops, dims, pays, mults, removed, events
                     w -= 1
             while w >= 0:
                 window[r * H + w] = strip[r, ptr[r]]
+                if landed.shape[0] > 0:
+                    landed[strip[r, ptr[r]]] += 1
                 ptr[r] = ptr[r] - 1 if ptr[r] > 0 else n_stops[r] - 1
                 w -= 1
 
@@ -157,6 +166,19 @@ def drop_window(stop, window, ptr, strip, n_stops, H):
             at = stop[r] + k  # below 2 n (the window is no taller than the strip): no division
             window[r * H + k] = strip[r, at - n if at >= n else at]
         ptr[r] = stop[r] - 1 if stop[r] > 0 else n - 1
+
+
+@nb.njit(cache=True, inline="always")
+def sequence_code(seen, inc, place, cap):
+    """Key code of the symbols ``seen`` over a sequence (counts by symbol):
+    digit ``d`` counts ``sum_s seen[s] inc[s, d]``, read capped at ``cap``."""
+    code = 0
+    for d in range(place.shape[0]):
+        n = 0
+        for s in range(seen.shape[0]):
+            n += seen[s] * inc[s, d]
+        code += min(n, cap) * place[d]
+    return code
 
 
 @nb.njit(cache=True)
@@ -174,6 +196,8 @@ def enumerate_tumbles(
     unit_den,
     sample,
     n_board,
+    seq,
+    n_drops,
 ):
     """Every stop vector of the cycle played to its end (or the stop vectors
     of ``sample``, shape (n, R), when it has rows: the cost estimate).
@@ -185,8 +209,20 @@ def enumerate_tumbles(
     weights.  With board multipliers (``n_board`` > 1: cells + 1) a win is
     the tumble units alone and the key ``(key x scatter codes + scatter
     code) x n_board + M``, M the multiplier symbols (``dims[3]``) on the
-    final board (:func:`board_mix` mixes in their values)."""
+    final board (:func:`board_mix` mixes in their values).  With
+    ``seq`` = (key increments, key places, scatter increments, scatter
+    places, cap) not empty (``triggers: sequence``, :func:`sequence_args`)
+    the trigger key and the scatter code count every cell that was on the
+    board in any drop (:func:`sequence_code`) instead of the first drop's
+    stop codes.  With ``n_drops`` > 1 the trigger key (``n_keys`` of them
+    in all) is ``key + (n_keys / n_drops) x min(paying drops, n_drops - 1)``.
+    Also returns the weight of each scatter code (the scatter law)."""
     R, H = dims[0], dims[1]
+    key_inc, key_place, sc_inc, sc_place, cap = seq
+    sequence = key_inc.shape[0] > 0
+    seen = np.zeros(key_inc.shape[0], dtype=np.int64)
+    sc_hist = np.zeros(sc_units.shape[0], dtype=np.int64)
+    n_trig = n_keys // n_drops
     n_sc = sc_units.shape[0] if n_board > 1 else 1
     n_all = n_keys * n_sc * n_board
     dense_units = max(DENSE_UNITS // (n_sc * n_board), 1)
@@ -215,11 +251,20 @@ def enumerate_tumbles(
             key += key_code[r, stop[r]]
         if w > 0 or n_sample:
             drop_window(stop, window, ptr, strip, n_stops, H)
-            units, k = tumble_units(window, ptr, strip, n_stops, dims, pays, mults, removed, no_events)
+            if sequence:
+                seen[:] = 0
+                for c in range(R * H):
+                    seen[window[c]] += 1
+            units, k = tumble_units(window, ptr, strip, n_stops, dims, pays, mults, removed, no_events, seen)
             if k < 0:
                 endless += 1
                 k = dims[2]
             evaluations += k + 1
+            if sequence:
+                key = sequence_code(seen, key_inc, key_place, cap)
+                sc = sequence_code(seen, sc_inc, sc_place, cap)
+            key += n_trig * min(k, n_drops - 1)
+            sc_hist[sc] += w
             if n_board > 1:
                 m = 0
                 for c in range(R * H):
@@ -250,7 +295,7 @@ def enumerate_tumbles(
         keys[j] = a
         counts[j] = c
         j += 1
-    return dense, keys, counts, endless, evaluations
+    return dense, keys, counts, endless, evaluations, sc_hist
 
 
 # ------------------------------------------------------------ arrays
@@ -351,6 +396,42 @@ def _first_drop(game: Game, level: int, reel_set: str, triggers) -> tuple:
     return weights, sc_code, np.asarray(sc.pay_units, dtype=np.int64), key_code, n_keys, unit_den
 
 
+def sequence_args(game: Game, triggers=(), on: bool = False) -> tuple:
+    """``seq`` of :func:`enumerate_tumbles`: (key increments (symbols,
+    digits), key places, scatter increments, scatter places, cap); with
+    ``on`` False (``triggers: first_drop``) empty arrays.  Each trigger is
+    one total-count digit (radix cells + 1, :func:`slotmath.engine.joint.key_radix`),
+    each scatter symbol one digit of the scatter code
+    (:func:`slotmath.engine.scatters.scatter_counts`); a count is read
+    capped at the window's cells (``triggers: sequence`` refuses a listed
+    count above them)."""
+    from slotmath.engine.scatters import scatter_symbols
+
+    cells = game.reels * game.rows
+    if not on:
+        none = np.zeros((0, 0), dtype=np.int64)
+        return none, np.zeros(0, dtype=np.int64), none, np.zeros(0, dtype=np.int64), cells
+    n_sym = len(game.symbols)
+    key_inc = np.zeros((n_sym, len(triggers)), dtype=np.int64)
+    for d, t in enumerate(triggers):
+        if getattr(t, "per_reel", False) or getattr(t, "rows", False) or not hasattr(t, "symbol"):
+            raise InternalError(f"{game.name}: triggers: sequence counts a total, not {t!r}")
+        for name in t.symbol if isinstance(t.symbol, tuple) else (t.symbol,):
+            key_inc[game.symbol_index[name], d] = 1
+    syms = scatter_symbols(game)
+    sc_inc = np.zeros((n_sym, len(syms)), dtype=np.int64)
+    for j, name in enumerate(syms):
+        sc_inc[game.symbol_index[name], j] = 1
+    places = [(cells + 1) ** d for d in range(max(len(triggers), len(syms)))]
+    return (
+        key_inc,
+        np.array(places[: len(triggers)], dtype=np.int64),
+        sc_inc,
+        np.array(places[: len(syms)], dtype=np.int64),
+        cells,
+    )
+
+
 def tumble_cost(game: Game, level: int, reel_set: str = "base", samples: int = 2048) -> tuple:
     """(stop vectors, mean evaluations per spin on a seeded sample of
     ``samples`` uniform stop vectors, estimated steps, the steps' name,
@@ -359,7 +440,7 @@ def tumble_cost(game: Game, level: int, reel_set: str = "base", samples: int = 2
     weights, sc_code, sc_units, key_code, n_keys, unit_den = _first_drop(game, level, reel_set, ())
     rng = np.random.default_rng(20261202)
     sample = np.stack([rng.integers(0, n, samples) for n in n_stops.tolist()], axis=1).astype(np.int64)
-    *_, evaluations = enumerate_tumbles(
+    *_, evaluations, _ = enumerate_tumbles(
         strip,
         weights,
         n_stops,
@@ -373,6 +454,8 @@ def tumble_cost(game: Game, level: int, reel_set: str = "base", samples: int = 2
         unit_den,
         sample,
         1,
+        sequence_args(game),
+        1,
     )
     vectors = int(np.prod(n_stops.astype(object)))
     mean = evaluations / samples
@@ -380,52 +463,102 @@ def tumble_cost(game: Game, level: int, reel_set: str = "base", samples: int = 2
     return vectors, mean, vectors * mean * per, name, rate
 
 
-def check_tumble_cost(game: Game, level: int, reel_set: str = "base", limit: int | None = None) -> None:
+def check_tumble_cost(
+    game: Game, level: int, reel_set: str = "base", limit: int | None = None, runs: int = 1
+) -> None:
     """Refuse (:class:`EngineTooLarge`, one line) an enumeration whose
-    estimate (:func:`tumble_cost`) passes ``limit`` steps (default: the
-    steps of :data:`MAX_TUMBLE_SECONDS`, :data:`MAX_TUMBLE_STEPS` line steps
-    on a line game)."""
+    estimate (:func:`tumble_cost`), times ``runs`` enumerations of the reel
+    set (the carried progression's start positions and the plain free spin),
+    passes ``limit`` steps (default: the steps of :data:`MAX_TUMBLE_SECONDS`,
+    :data:`MAX_TUMBLE_STEPS` line steps on a line game)."""
     vectors, mean, steps, name, rate = tumble_cost(game, level, reel_set)
+    steps *= runs
     bound = MAX_TUMBLE_SECONDS * rate if limit is None else limit
+    times = (
+        f" x {runs} enumerations (the plain free spin and one per start position of the carried progression)"
+        if runs > 1
+        else ""
+    )
     if steps > bound:
         raise EngineTooLarge(
             f"{game.source or game.name}: options.tumble: the exact tumble law on reel set {reel_set!r} "
-            f"would play {vectors:.3g} stop vectors x {mean:.3g} evaluations x {name} "
+            f"would play {vectors:.3g} stop vectors x {mean:.3g} evaluations x {name}{times} "
             f"= {steps:.2e} steps (about {steps / rate:,.0f} s on one core), "
             f"above the bound {bound:.2g}; run `slotmath simulate` instead"
         )
 
 
-def tumble_keyed(game: Game, level: int, triggers=(), reel_set: str = "base", limit: int | None = None):
+def tumble_keyed(
+    game: Game,
+    level: int,
+    triggers=(),
+    reel_set: str = "base",
+    limit: int | None = None,
+    start: int = 0,
+    drops: int = 1,
+):
     """:func:`enumerated_tumbles` (cached on the game's value, the level, the
-    triggers and the reel set's strips)."""
-    return _tumble_keyed(game, level, tuple(triggers), reel_set, limit)
+    triggers, the reel set's strips, the start and the drops)."""
+    return _tumble_keyed(game, level, tuple(triggers), reel_set, limit, start, drops)[:6]
 
 
-def _reel_set_of(game, level, triggers, reel_set, limit) -> tuple:
+def scatter_law(game: Game, level: int, reel_set: str = "base") -> np.ndarray:
+    """Weight over the cycle of each scatter code
+    (:func:`slotmath.engine.scatters.scatter_counts`) as the tumbles read
+    it: the first drop's, or with ``triggers: sequence`` the whole
+    sequence's (every scatter on the board in any drop, capped at the cells)."""
+    return _tumble_keyed(game, level, (), reel_set, None, 0, 1)[6]
+
+
+def _reel_set_of(game, level, triggers, reel_set, limit, start, drops) -> tuple:
     return (reel_set,)
 
 
-@game_cache(_reel_set_of, maxsize=8)
-def _tumble_keyed(game: Game, level: int, triggers: tuple, reel_set: str, limit: int | None):
-    return enumerated_tumbles(game, level, triggers, reel_set, limit)
+@game_cache(_reel_set_of, maxsize=16)
+def _tumble_keyed(
+    game: Game, level: int, triggers: tuple, reel_set: str, limit: int | None, start: int, drops: int
+):
+    return _enumerated(game, level, triggers, reel_set, limit, start, drops)
 
 
-def enumerated_tumbles(game: Game, level: int, triggers=(), reel_set: str = "base", limit: int | None = None):
-    """Exact law of (spin win, first-drop key) of a tumble spin over the
-    full cycle: ``(wins [1/unit_den coins], key codes, counts, unit_den,
-    total_bet, cycle)`` (the forward pass's form, :func:`slotmath.engine.joint.keyed_wins`)."""
+def enumerated_tumbles(
+    game: Game,
+    level: int,
+    triggers=(),
+    reel_set: str = "base",
+    limit: int | None = None,
+    start: int = 0,
+    drops: int = 1,
+):
+    """Exact law of (spin win, key) of a tumble spin over the full cycle:
+    ``(wins [1/unit_den coins], key codes, counts, unit_den, total_bet,
+    cycle)`` (the forward pass's form, :func:`slotmath.engine.joint.keyed_wins`);
+    the key counts the trigger symbols on the first drop, or with
+    ``triggers: sequence`` over the whole sequence.  ``start``: the
+    progression's position the spin starts at (its ``start``-th value pays
+    the first paying drop; ``reset: round``); with ``drops`` > 1 the key
+    code is ``key + n x min(paying drops, drops - 1)``, ``n`` the number of
+    trigger keys."""
+    return _enumerated(game, level, triggers, reel_set, limit, start, drops)[:6]
+
+
+def _enumerated(game: Game, level: int, triggers, reel_set: str, limit, start: int, drops: int) -> tuple:
+    """:func:`enumerated_tumbles` and the scatter law (:func:`scatter_law`)."""
     from slotmath.engine.joint import INT64_SAFE
 
     cycle = game.cycle(reel_set)
     if cycle >= INT64_SAFE:
         raise OverflowError(f"cycle {cycle} is too large for exact int64 counts")
-    check_tumble_cost(game, level, reel_set, limit)
+    check_tumble_cost(game, level, reel_set, limit, drops + 1 if drops > 1 else 1)
     strip, n_stops, dims, pays, mults = tumble_args(game, level, reel_set)
+    mults = mults[min(start, len(mults) - 1) :]
     weights, sc_code, sc_units, key_code, n_keys, unit_den = _first_drop(
         game, level, reel_set, tuple(triggers)
     )
-    board = tumble_spec(game).board_on(reel_set)
+    spec = tumble_spec(game)
+    seq = sequence_args(game, tuple(triggers), spec.sequence)
+    n_keys *= drops
+    board = spec.board_on(reel_set)
     n_board = game.reels * game.rows + 1 if board else 1
     n_all = n_keys * (len(sc_units) if board else 1) * n_board
     top = drop_top(pays) * int(mults.max()) * MAX_TUMBLES * unit_den
@@ -436,7 +569,7 @@ def enumerated_tumbles(game: Game, level: int, triggers=(), reel_set: str = "bas
             file=game.source or game.name,
             field="options.tumble",
         )
-    dense, skeys, scounts, endless, _ = enumerate_tumbles(
+    dense, skeys, scounts, endless, _, sc_hist = enumerate_tumbles(
         strip,
         weights,
         n_stops,
@@ -450,6 +583,8 @@ def enumerated_tumbles(game: Game, level: int, triggers=(), reel_set: str = "bas
         unit_den,
         np.zeros((0, game.reels), dtype=np.int64),
         n_board,
+        seq,
+        drops,
     )
     if endless:  # the game itself, not the method: simulate refuses it too (its sampler stops there)
         raise GameFileError(
@@ -464,10 +599,10 @@ def enumerated_tumbles(game: Game, level: int, triggers=(), reel_set: str = "bas
     ensure(int(counts.astype(object).sum()) == cycle, "tumble.py: the counts must sum to the cycle")
     total_bet = game.bet(level).total_bet
     if board is None:
-        return at // n_keys, at % n_keys, counts, unit_den, total_bet, cycle
+        return at // n_keys, at % n_keys, counts, unit_den, total_bet, cycle, sc_hist
     where = f"{game.source or game.name}: options.tumble.multiplier_symbols"
     wins, codes, counts, scale = board_mix(at, counts, board, n_keys, sc_units, n_board, unit_den, where)
-    return wins, codes, counts, unit_den, total_bet, cycle * scale
+    return wins, codes, counts, unit_den, total_bet, cycle * scale, sc_hist
 
 
 def board_sums(board, most: int) -> list:
@@ -543,5 +678,21 @@ def tumble_rtp(game: Game, level: int, reel_set: str = "base") -> tuple:
 
     wins, _, counts, unit_den, total_bet, cycle = tumble_keyed(game, level, (), reel_set)
     total = sum((int(w) * int(c) for w, c in zip(wins.tolist(), counts.tolist(), strict=True)), 0)
-    scatter = scatter_rtp(game, level, reel_set)[0] if game.scatter_pays else Fraction(0)
+    scatter = Fraction(0)
+    if game.scatter_pays and tumble_spec(game).sequence:
+        scatter = sequence_scatter_rtp(game, level, reel_set)
+    elif game.scatter_pays:
+        scatter = scatter_rtp(game, level, reel_set)[0]
     return Fraction(total, unit_den * total_bet * cycle) - scatter, scatter
+
+
+def sequence_scatter_rtp(game: Game, level: int, reel_set: str = "base") -> Fraction:
+    """Scatter RTP [x total bet, exact] of the tumbles' scatter law (:func:`scatter_law`)."""
+    from slotmath.engine.scatters import scatter_counts, win_denominator
+
+    total_bet = game.bet(level).total_bet
+    unit_den = win_denominator(game, total_bet)
+    units = scatter_counts(game, reel_set, total_bet, unit_den).pay_units
+    hist = scatter_law(game, level, reel_set)
+    paid = sum((int(h) * int(u) for h, u in zip(hist.tolist(), units.tolist(), strict=True)), 0)
+    return Fraction(paid, unit_den * total_bet * game.cycle(reel_set))

@@ -11,10 +11,25 @@ from math import gcd, lcm
 from slotmath.errors import GameFileError, unknown_key
 from slotmath.model import Game
 
-__all__ = ["TumbleSpec", "BoardMultipliers", "tumble_spec", "TUMBLE_KEYS", "TUMBLE_PAYS", "MAX_TUMBLES"]
+__all__ = [
+    "TumbleSpec",
+    "BoardMultipliers",
+    "tumble_spec",
+    "TUMBLE_KEYS",
+    "TUMBLE_PAYS",
+    "MAX_TUMBLES",
+    "TRIGGERS",
+    "RESETS",
+]
 
 #: keys of ``options.tumble``
 TUMBLE_KEYS = ("refill", "multipliers", "free_multipliers", "reset", "triggers", "multiplier_symbols")
+#: values of ``options.tumble.triggers``: scatters pay and trigger on the
+#: first drop, or counted over the whole tumble sequence
+TRIGGERS = ("first_drop", "sequence")
+#: values of ``options.tumble.reset``: the progression restarts at every
+#: spin, or in free games carries on through the round of one trigger
+RESETS = ("spin", "round")
 #: keys of ``options.tumble.multiplier_symbols``
 BOARD_KEYS = ("symbol", "values", "in")
 #: the games ``options.tumble.multiplier_symbols.in`` may name
@@ -61,6 +76,20 @@ class TumbleSpec:
     free_multipliers: tuple
     free_reels: str | None
     board: BoardMultipliers | None = None
+    #: ``"first_drop"`` or ``"sequence"`` (:data:`TRIGGERS`)
+    triggers: str = "first_drop"
+    #: ``"spin"`` or ``"round"`` (:data:`RESETS`)
+    reset: str = "spin"
+
+    @property
+    def sequence(self) -> bool:
+        """True when scatters pay and trigger over the whole tumble sequence."""
+        return self.triggers == "sequence"
+
+    @property
+    def carried(self) -> bool:
+        """True when the free games' progression carries on through the round."""
+        return self.reset == "round"
 
     def progression(self, reel_set: str) -> tuple:
         """The progression played on ``reel_set``."""
@@ -150,10 +179,12 @@ def tumble_spec(game: Game) -> TumbleSpec | None:
         _fail(game, ".refill", "fresh draws per cell are not computed yet (refill: strip is)")
     if refill != "strip":
         _fail(game, ".refill", f"must be 'strip', got {refill!r}")
-    if spec.get("reset", "spin") != "spin":
-        _fail(game, ".reset", "only 'spin' is computed (the progression restarts at every spin)")
-    if spec.get("triggers", "first_drop") != "first_drop":
-        _fail(game, ".triggers", "only 'first_drop' is computed (triggers count the first window)")
+    reset = spec.get("reset", "spin")
+    if reset not in RESETS:
+        _fail(game, ".reset", f"must be one of {', '.join(RESETS)}, got {reset!r}")
+    triggers = spec.get("triggers", "first_drop")
+    if triggers not in TRIGGERS:
+        _fail(game, ".triggers", f"must be one of {', '.join(TRIGGERS)}, got {triggers!r}")
     if game.pays_by not in TUMBLE_PAYS:
         rules = "line, ways, pay-anywhere and cluster games"
         _fail(game, "", f"tumbles are computed on {rules} (pays_by: {game.pays_by})")
@@ -194,7 +225,49 @@ def tumble_spec(game: Game) -> TumbleSpec | None:
         for count, award in awards.items() if isinstance(awards, dict) else ():
             if isinstance(award, dict) and "reels" in award:
                 _fail(game, "", f"options.free_games.awards.{count}.reels is not computed with tumbles")
-    return TumbleSpec(base, free_prog, free_reels if free_reels != "base" else None, board)
+    if triggers == "sequence":
+        _check_sequence(game, free)
+    if reset == "round":
+        _check_round(game, free, board)
+    return TumbleSpec(base, free_prog, free_reels if free_reels != "base" else None, board, triggers, reset)
+
+
+def _check_sequence(game: Game, free) -> None:
+    """Refuse what ``triggers: sequence`` does not compute: a trigger on
+    named reels, and an award count above the window's cells (the
+    sequence's count is read capped there; a scatter pay's count above them
+    is refused with the pays)."""
+    cells = game.reels * game.rows
+    if isinstance(free, dict) and isinstance(free.get("trigger"), dict) and "reels" in free["trigger"]:
+        _fail(game, ".triggers", "sequence is not computed with options.free_games.trigger.reels")
+    for key in ("awards", "retrigger_awards"):
+        table = free.get(key) if isinstance(free, dict) else None
+        for count in table if isinstance(table, dict) else ():
+            if isinstance(count, int) and count > cells:
+                _fail(
+                    game,
+                    ".triggers",
+                    f"sequence reads counts up to the {cells} cells (options.free_games.{key}.{count})",
+                )
+
+
+def _check_round(game: Game, free, board) -> None:
+    """Refuse what ``reset: round`` does not compute: no free games, the
+    free games on the base reel set (the progression is the free set's),
+    retriggers without ``max_games``."""
+    if not isinstance(free, dict):
+        _fail(game, ".reset", "round needs options.free_games (the base game restarts at every spin)")
+    if free.get("reels", "base") == "base":
+        _fail(game, ".reset", "round needs options.free_games.reels to name a reel set of its own")
+    if free.get("retrigger", True) and free.get("max_games") is None:
+        _fail(
+            game,
+            ".reset",
+            "round with retriggers needs options.free_games.max_games (the chain over games left "
+            "is then finite)",
+        )
+    if board is not None and free["reels"] in board.reel_sets:
+        _fail(game, ".reset", "round is not computed with multiplier_symbols in the free games")
 
 
 def _board(game: Game, value, free_reels: str | None) -> BoardMultipliers:

@@ -33,6 +33,7 @@ import numpy as np
 from slotmath.engine.cache import game_cache
 from slotmath.engine.distribution import MaxWin, WinDistribution
 from slotmath.errors import InternalError
+from slotmath.features.carried import carried_feature
 from slotmath.features.expanding import nudged_game
 from slotmath.features.freegames import FreeGames, fourier_distribution, win_distribution
 from slotmath.features.freespin import award_distribution, keyed_free_spins
@@ -355,7 +356,7 @@ def free_games_feature_of(game: Game, level: int, spec: FreeGamesSpec) -> Featur
         return games_top(wins, extra, counts, scale, spec, count)
 
     at = spec.count_of  # a key of spec.trigger -> the count awards are read by
-    return Feature(
+    feature = Feature(
         "free_games",
         spec.trigger,
         lambda key: spec.games(at(key)) > 0,
@@ -366,6 +367,16 @@ def free_games_feature_of(game: Game, level: int, spec: FreeGamesSpec) -> Featur
         top=lambda key: top(at(key)),
         second_moment=lambda key: second_moment(at(key)),
     )
+    return carried_feature(game, level, spec, feature) if carries(game) else feature
+
+
+def carries(game: Game) -> bool:
+    """True when the free games' tumble progression carries on through the
+    round (``options.tumble.reset: round``, :mod:`slotmath.features.carried`)."""
+    from slotmath.engine.tumble_spec import tumble_spec
+
+    spec = tumble_spec(game)
+    return spec is not None and spec.carried
 
 
 #: The odds figures of one reel set's free spins, listed per set under ``by_reel_set``.

@@ -15,7 +15,13 @@ from slotmath.features.options import FreeGamesSpec
 from slotmath.features.round import Trigger
 from slotmath.model import Game
 
-__all__ = ["free_spin_den", "keyed_free_spins", "award_distribution"]
+__all__ = [
+    "free_spin_den",
+    "keyed_free_spins",
+    "free_spin_triggers",
+    "free_spin_entries",
+    "award_distribution",
+]
 
 
 def free_spin_den(g: Game, level: int, spec: FreeGamesSpec) -> int:
@@ -43,12 +49,31 @@ def keyed_free_spins(game: Game, g: Game, level: int, spec: FreeGamesSpec, lead:
         unpaid scatters' counts.
     """
     from slotmath.engine.payrule import pay_rule
+
+    kw = pay_rule(g).key_distribution(g, level, free_spin_triggers(g, spec, lead), spec.reels)
+    return free_spin_entries(game, g, level, spec, kw, lead), free_spin_den(g, level, spec), kw
+
+
+def free_spin_triggers(g: Game, spec: FreeGamesSpec, lead: tuple = ()) -> list:
+    """The key items of a free spin: ``lead``, the trigger, and each other
+    scatter symbol when scatters do not pay in free games (their pays are cut)."""
+    return [*lead, spec.trigger] + [Trigger(s) for s in _unpaid_others(g, spec)]
+
+
+def _unpaid_others(g: Game, spec: FreeGamesSpec) -> list:
+    """The scatter symbols other than the trigger's whose pays free spins cut."""
+    from slotmath.engine.scatters import scatter_symbols
+
+    return [s for s in scatter_symbols(g) if s != spec.symbol] if not spec.scatter_pays else []
+
+
+def free_spin_entries(game: Game, g: Game, level: int, spec: FreeGamesSpec, kw, lead: tuple = ()) -> list:
+    """The entries of :func:`keyed_free_spins` from the engine's law ``kw``
+    (keyed by :func:`free_spin_triggers`), one per entry of ``kw``, in its order."""
     from slotmath.engine.scatters import scatter_pay, scatter_symbols
 
     total_bet = game.bet(level).total_bet
-    others = [s for s in scatter_symbols(g) if s != spec.symbol] if not spec.scatter_pays else []
-    triggers = [*lead, spec.trigger] + [Trigger(s) for s in others]
-    kw = pay_rule(g).key_distribution(g, level, triggers, spec.reels)
+    others = _unpaid_others(g, spec)
     den = free_spin_den(g, level, spec)
     step = den // kw.unit_den
     cells = range(g.reels * g.rows + 1)
@@ -67,7 +92,7 @@ def keyed_free_spins(game: Game, g: Game, level: int, spec: FreeGamesSpec, lead:
         shown[at] = spec.window_count(key[at])  # (a count on a payline: rows per reel)
         y = w * step + prize[n] - sum(pays[shown[i]] for i, pays in cut)
         entries.append((y, key[:at], n, c))
-    return entries, den, kw
+    return entries
 
 
 def award_distribution(probs, unit: int, den: int, multiplier, prize: Fraction, total_bet: int):

@@ -20,6 +20,7 @@ import numba as nb
 import numpy as np
 
 from slotmath.engine.lines import line_outcomes
+from slotmath.engine.scatters import scatter_symbols
 from slotmath.engine.tumble import drop_window, tumble_args, tumble_units
 from slotmath.engine.tumble_spec import tumble_spec
 from slotmath.model import Game
@@ -42,24 +43,57 @@ __all__ = ["tumble_sampler", "tumble_kernel"]
 
 
 @nb.njit(cache=True, inline="always")
-def _tumble_spin(rng, stop, window, ptr, removed, side, scatter_part, need, events):
+def _sequence_scatter_win(seen, sc_sym, sc_pay, sc_event, events, cells):
+    """Scatter win [x total bet] of the scatters ``seen`` over a whole
+    sequence (by symbol; each count read capped at ``cells``); adds its events."""
+    scatter = 0.0
+    for j in range(sc_sym.shape[0]):
+        c = min(seen[sc_sym[j]], cells)
+        scatter += sc_pay[j, c]
+        if sc_event[j, c] >= 0:
+            events[sc_event[j, c]] += 1
+    return scatter
+
+
+@nb.njit(cache=True, inline="always")
+def _tumble_spin(rng, stop, window, ptr, removed, side, scatter_part, need, events, start, seen):
     """One spin (draw, tumbles, board multipliers, scatters) of a reel set
     ``side`` = (draw, tumble, scatter arrays, trigger counts, total bet,
-    board multipliers' (cumulative weights, values)): (pay win, scatter
-    win) [x total bet] and the first drop's trigger count (0 unless every
-    reel with ``need`` set shows the symbol); the first drop's pays and
-    scatter pays are counted in ``events``.  A paying spin's pays are
-    multiplied by the sum of one drawn value per multiplier symbol
-    (``dims[3]``) on its final board (x1 with none)."""
-    draw, tumble, scatter_arrays, trig, total_bet, board = side
+    board multipliers' (cumulative weights, values), (trigger symbol,
+    scatter symbols)): (pay win, scatter win) [x total bet], the trigger
+    count (0 unless every reel with ``need`` set shows the symbol) and the
+    paying drops; the first drop's pays and the scatter pays are counted in
+    ``events``.  The progression starts at its ``start``-th value.  A paying
+    spin's pays are multiplied by the sum of one drawn value per multiplier
+    symbol (``dims[3]``) on its final board (x1 with none).  With ``seen``
+    not empty (``triggers: sequence``) the trigger count and the scatter
+    pays read every cell on the board in any drop, counted there by symbol."""
+    draw, tumble, scatter_arrays, trig, total_bet, board, seq_syms = side
     bound, use_table, table, cum, n_draw = draw
     strip, n_stops, dims, pays, mults = tumble
     sc_count, sc_pay, sc_event = scatter_arrays
+    trig_sym, sc_sym = seq_syms
     draw_stops(rng, stop, bound, use_table, table, cum, n_draw)
-    count = key_count(stop, trig, need)
-    scatter = scatter_win(stop, sc_count, sc_pay, sc_event, events) if scatter_part else 0.0
+    sequence = seen.shape[0] > 0
+    count = 0
+    scatter = 0.0
+    if not sequence:
+        count = key_count(stop, trig, need)
+        scatter = scatter_win(stop, sc_count, sc_pay, sc_event, events) if scatter_part else 0.0
     drop_window(stop, window, ptr, strip, n_stops, dims[1])
-    units, _ = tumble_units(window, ptr, strip, n_stops, dims, pays, mults, removed, events)
+    cells = window.shape[0]
+    if sequence:
+        seen[:] = 0
+        for c in range(cells):
+            seen[window[c]] += 1
+    at = min(start, mults.shape[0] - 1)
+    units, k = tumble_units(window, ptr, strip, n_stops, dims, pays, mults[at:], removed, events, seen)
+    if k < 0:
+        k = dims[2]
+    if sequence:
+        count = min(seen[trig_sym[0]], cells) if trig_sym[0] >= 0 else 0
+        if scatter_part:
+            scatter = _sequence_scatter_win(seen, sc_sym, sc_pay, sc_event, events, cells)
     if units > 0 and dims[3] >= 0:  # each multiplier symbol on the final board: a drawn value
         board_cum, board_values = board
         total = 0
@@ -67,7 +101,7 @@ def _tumble_spin(rng, stop, window, ptr, removed, side, scatter_part, need, even
             if window[c] == dims[3]:
                 total += board_values[weighted_index(rng, board_cum, board_cum.shape[0])]
         units *= max(total, 1)
-    return units / total_bet, scatter, count
+    return units / total_bet, scatter, count, k
 
 
 @nb.njit(cache=True)
@@ -79,8 +113,10 @@ def tumble_kernel(
     multiplier) of the base trigger count and ``retrigger``,
     ``retrigger_prize`` of a free spin's, by count; ``need``: the reels a
     trigger needs; ``free_setup`` = (declared, max games (0: none), scatter
-    pays in free games); ``sizes`` = (events, the free spins' scratch
-    events).  Events: the base spin's first-drop pays, then the free games'
+    pays in free games, the progression carried through the free games
+    (``reset: round``), scatters and triggers read over the whole sequence
+    (``triggers: sequence``)); ``sizes`` = (events, the free spins' scratch
+    events, symbols).  Events: the base spin's first-drop pays, then the free games'
     triggers and games played (the last two)."""
     n_events = sizes[0]
     R, H = base[1][2][0], base[1][2][1]
@@ -94,8 +130,11 @@ def tumble_kernel(
     window = np.empty(R * H, dtype=np.int64)
     ptr = np.empty(R, dtype=np.int64)
     removed = np.empty(R * H, dtype=np.int64)
+    seen = np.zeros(sizes[2] if free_setup[4] > 0 else 0, dtype=np.int64)
     for i in range(n):
-        pays, scatter, count = _tumble_spin(rng, stop, window, ptr, removed, base, True, need, events)
+        pays, scatter, count, _ = _tumble_spin(
+            rng, stop, window, ptr, removed, base, True, need, events, 0, seen
+        )
         parts[i, 0] = pays
         if has_scatters:
             parts[i, 1] = scatter
@@ -105,13 +144,16 @@ def tumble_kernel(
             won = 0.0
             left = games[count]
             played = 0
+            at = 0  # the progression's position (reset: round carries it through the free games)
             while left > 0 and (free_setup[1] == 0 or played < free_setup[1]):
-                fl, fs, fc = _tumble_spin(
-                    rng, stop, window, ptr, removed, free, free_setup[2] > 0, need, free_events
+                fl, fs, fc, k = _tumble_spin(
+                    rng, stop, window, ptr, removed, free, free_setup[2] > 0, need, free_events, at, seen
                 )
                 won += fl + fs + retrigger_prize[fc]
                 left += retrigger[fc] - 1
                 played += 1
+                if free_setup[3] > 0:
+                    at += k
             # a retrigger adds games at the running feature's multiplier
             feature = prize[count] + won * mults[count]
             events[n_events - 1] += played
@@ -147,7 +189,11 @@ def _side(game: Game, level: int, reel_set: str, symbol: str | None, names: list
         np.cumsum(np.array(spec.weights if spec else [1], dtype=np.int64)),
         np.array(spec.values if spec else [1], dtype=np.int64),
     )
-    return draw, tumble, scatter, trig, total_bet, board
+    seq_syms = (
+        np.array([game.symbol_index[symbol] if symbol is not None else -1], dtype=np.int64),
+        np.array([game.symbol_index[s] for s in scatter_symbols(game)], dtype=np.int64),
+    )
+    return draw, tumble, scatter, trig, total_bet, board, seq_syms
 
 
 def tumble_sampler(game: Game, level: int) -> RoundSampler:
@@ -156,6 +202,7 @@ def tumble_sampler(game: Game, level: int) -> RoundSampler:
     from slotmath.features.options import load_features
 
     spec = load_features(game).free_games
+    tumbles = tumble_spec(game)
     cells = game.reels * game.rows + 1
     symbol = spec.symbol if spec is not None else None
     names: list = []
@@ -176,6 +223,8 @@ def tumble_sampler(game: Game, level: int) -> RoundSampler:
             int(spec is not None),
             (spec.max_games or 0) if spec else 0,
             int(spec.scatter_pays) if spec else 1,
+            int(tumbles.carried),
+            int(tumbles.sequence),
         ],
         dtype=np.float64,
     )
@@ -185,6 +234,6 @@ def tumble_sampler(game: Game, level: int) -> RoundSampler:
     for r in (spec.trigger_reels or ()) if spec else ():
         need[r] = 1
     names += ["free_games", "free_games_played"]
-    sizes = np.array([len(names), len(free_names)], dtype=np.int64)
+    sizes = np.array([len(names), len(free_names), len(game.symbols)], dtype=np.int64)
     args = (base, free, games, prize, setup, retrigger, again, mults, need, sizes)
     return RoundSampler(tumble_kernel, args, tuple(names), parts)

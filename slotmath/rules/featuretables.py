@@ -176,6 +176,7 @@ def award_bands(wins, probs, trigger: float) -> pd.DataFrame:
 
 def free_games_rules(game: Game) -> list:
     """The declared free games in words, one sentence per rule."""
+    from slotmath.engine.tumble_spec import tumble_spec
     from slotmath.features.options import load_features
 
     spec = load_features(game).free_games
@@ -189,6 +190,9 @@ def free_games_rules(game: Game) -> list:
         where = f"on the base window with one on each of reels {listed}"
     if spec.trigger_lines is not None:
         where = "in a row from the leftmost reel on a payline"
+    tumbles = tumble_spec(game)
+    if tumbles is not None and tumbles.sequence:
+        where = "on the board in any drop of a spin's tumbles"
     for count, (prize, games) in sorted(spec.awards.items()):
         pays = f" and pay {float(prize):g} x total bet" if prize else ""
         at = f" at x{float(spec.multiplier_of(count)):g}" if spec.multipliers else ""
@@ -207,6 +211,11 @@ def free_games_rules(game: Game) -> list:
         )
         + "."
     )
+    if tumbles is not None and tumbles.carried:
+        out.append(
+            "The tumble progression carries on from free game to free game (retriggered games "
+            "included); it restarts with the next trigger."
+        )
     if spec.retrigger:
         out.append(
             "Free games retrigger: the same counts add games"

@@ -407,6 +407,9 @@ def _round_components(game: Game, level: int) -> dict:
         return drawn_components(game, level)
     if round_cap(game) is not None:
         return dict(analyse(game, level).components)
+    if _tumbles_read_the_round(game):  # the round's key law is the tumbles' own
+        fast = fast_round(game, level)
+        return dict(fast[1]) if fast is not None else channel_components(game, level)
     game = played_game(game)  # the free games' spins draw their wilds' multipliers too
     out = channel_components(game, level)
     features = round_features(game, level)
@@ -416,6 +419,16 @@ def _round_components(game: Game, level: int) -> dict:
         keys = {f.name: trigger_key_probability(game, f.trigger) for f in features}
         out.update(feature_means(features, keys))
     return out
+
+
+def _tumbles_read_the_round(game: Game) -> bool:
+    """True when the tumbles' triggers count the whole sequence or their
+    progression carries through the free games (``options.tumble``): the
+    window's trigger law and independent free spins do not give the round."""
+    from slotmath.engine.tumble_spec import tumble_spec
+
+    spec = tumble_spec(game)
+    return spec is not None and (spec.sequence or spec.carried)
 
 
 def heights_note(game: Game, cycle: int) -> str:
@@ -932,11 +945,10 @@ def channel_components(game: Game, level: int, reel_set: str = "base") -> dict:
     gives them but without the spin-win distribution: "lines" (contracted
     pay tensor) or "ways" (the ways table), and "scatters" when the game
     has scatter pays (the pay rule's :meth:`~slotmath.engine.payrule.PayRule.fast_rtp`)."""
-    from slotmath.engine.combinations import scatter_rtp
     from slotmath.engine.payrule import pay_rule
 
     rule = pay_rule(game)
     out = {rule.channel: rule.fast_rtp(game, level, reel_set)}
     if game.scatter_pays:
-        out["scatters"] = scatter_rtp(game, level, reel_set)[0]
+        out["scatters"] = rule.scatter_rtp(game, level, reel_set)
     return out
