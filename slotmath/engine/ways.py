@@ -60,6 +60,7 @@ from slotmath.engine.limits import check_step_cost
 from slotmath.engine.moments import unique_rows
 from slotmath.engine.reels import pack_reels
 from slotmath.engine.scatters import suffix_scatter
+from slotmath.engine.topreel import has_top, mix_counts, mix_forward, top_games
 from slotmath.errors import ensure
 from slotmath.model import Game
 
@@ -332,7 +333,14 @@ def ways_key_distribution(
 
 def _ways_forward(game: Game, level: int, reel_set: str, triggers: tuple, max_steps: int | None):
     """The ways forward pass: finished (wins, key codes, counts) with the win
-    unit, total bet and cycle (key codes all 0 without ``triggers``)."""
+    unit, total bet and cycle (key codes all 0 without ``triggers``); with a
+    top reel the mix of one pass per top window
+    (:mod:`slotmath.engine.topreel`), each bounded by its share of ``max_steps``."""
+    if has_top(game):
+        games = top_games(game, reel_set)
+        share = max(1, (max_steps or MAX_WAYS_STEPS) // len(games))
+        parts = [(w, _ways_forward(g, level, reel_set, triggers, share)) for w, g in games]
+        return mix_forward(parts, game.cycle(reel_set))
     wp = compile_ways(game, level)
     bet, unit_den, sc, win, weights, n_stops, cycle = pass_inputs(game, level, reel_set)
     R, P, M = game.reels, len(wp.symbols), len(wp.factor)
@@ -394,7 +402,10 @@ def _ways_forward(game: Game, level: int, reel_set: str, triggers: tuple, max_st
 # ===========================================================================
 def symbol_runs(game: Game, wp: WaysPays, p: int, reel_set: str = "base") -> dict:
     """For paying symbol ``p``: run length n -> [spins, multiplied ways summed
-    over those spins] over the full cycle (exact ints)."""
+    over those spins] over the full cycle (exact ints; with a top reel the
+    mix over its windows, :mod:`slotmath.engine.topreel`)."""
+    if has_top(game):
+        return mix_counts([(w, symbol_runs(g, wp, p, reel_set)) for w, g in top_games(game, reel_set)])
     R, M, B = game.reels, len(wp.factor), wp.step.shape[1]
     strips = game.strips(reel_set)
     win, weights, n_stops = pack_reels(game, reel_set)

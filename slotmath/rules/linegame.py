@@ -704,11 +704,15 @@ def round_sampler(game: Game, level: int, reel_set: str = "base"):
     features or a round cap plays its whole round, every feature together
     (:mod:`slotmath.montecarlo.roundsim`, its win split into
     :func:`component_names`); otherwise the line or ways sampler of ``reel_set``
-    (:mod:`slotmath.montecarlo.linesim`)."""
+    (:mod:`slotmath.montecarlo.linesim`).  A top reel (``grid.top_reel``) is
+    drawn with its covered reels (:func:`slotmath.engine.topreel.sampled_game`)."""
     from slotmath.engine.payrule import pay_rule
+    from slotmath.engine.topreel import has_top, sampled_game
     from slotmath.montecarlo.linesim import line_sampler
 
     game = played_game(game)
+    if has_top(game):
+        game = sampled_game(game)
     pays = pay_rule(game).sampler_pays
     if reel_set == "base" and pays == "tumbles":
         from slotmath.montecarlo.tumblesim import tumble_sampler
