@@ -232,7 +232,8 @@ class TopReel:
         """``{cells: weight}``: the distinct top cells (one symbol name per
         covered reel) of ``reel_set``'s strip and their total stop weight."""
         strip = self.strips[reel_set]
-        n, w, out = len(strip), strip.stop_weights(), {}
+        n, w = len(strip), strip.stop_weights()
+        out: dict = {}
         for stop in range(n):
             if w[stop]:
                 cells = tuple(strip.symbols[(stop + k) % n] for k in range(len(self.over)))

@@ -173,34 +173,40 @@ def test_free_games_play_their_own_top_strip():
     ) / (game.cycle() * game.bet(1).total_bet)
 
 
-def scaled(data: dict) -> dict:
-    """``data`` with every stop weight (reels and top strips) times 2**11:
-    the same game on a cycle beyond 2**62 (each top window's cycle stays
-    below), whose mix is counted in Python ints."""
+def scaled(data: dict, reel_bits: tuple, top_bits: int) -> dict:
+    """``data`` with reel r's stop weights times ``2**reel_bits[r]`` and the
+    top strips' times ``2**top_bits``: the same game on a larger cycle."""
     out = copy.deepcopy(data)
+
+    def times(s, f):
+        if isinstance(s, list):
+            return {"symbols": s, "weights": [f] * len(s)}
+        return {**s, "weights": [w * f for w in s["weights"]]}
+
     for name, strips in out["reels"].items():
-        out["reels"][name] = [
-            {"symbols": s, "weights": [2**11] * len(s)}
-            if isinstance(s, list)
-            else {**s, "weights": [w * 2**11 for w in s["weights"]]}
-            for s in strips
-        ]
+        out["reels"][name] = [times(s, 2**b) for s, b in zip(strips, reel_bits, strict=True)]
     tops = out["grid"]["top_reel"]["strips"]
     for name, s in tops.items():
-        tops[name] = (
-            {"symbols": s, "weights": [2**11] * len(s)}
-            if isinstance(s, list)
-            else {**s, "weights": [w * 2**11 for w in s["weights"]]}
-        )
+        tops[name] = times(s, 2**top_bits)
     return out
 
 
-@pytest.mark.parametrize("data", [TOP, FREE])
-def test_cycle_beyond_int64(data):
-    """The law and figures on a cycle beyond 2**62: exactly the unscaled
-    game's, counts times 2**(11 x reels + 11)."""
-    small, big = make_game(data), make_game(scaled(data))
-    factor = 2 ** (11 * 4 + 11)
+@pytest.mark.parametrize(
+    "data, reel_bits, top_bits",
+    [
+        # every window alone beyond int64: each pass weighted in Python ints
+        (TOP, (11, 11, 11, 11), 11),
+        (FREE, (11, 11, 11, 11), 11),
+        # base cycle 40320 x 2**45 (about 1.42e18): windows merged in groups
+        # of weight 3 at most (top weights 2, 1, 1, 3, 1: groups 2+1, 1, 3, 1)
+        (TOP, (11, 11, 11, 12), 0),
+    ],
+)
+def test_cycle_beyond_int64(data, reel_bits, top_bits):
+    """The law and figures on a cycle beyond 2**62 (each top window's cycle
+    below it): exactly the unscaled game's, counts times the scale."""
+    small, big = make_game(data), make_game(scaled(data, reel_bits, top_bits))
+    factor = 2 ** (sum(reel_bits) + top_bits)
     assert big.cycle() == small.cycle() * factor and big.cycle() >= 2**62
     a, b = par(small, 1), par(big, 1)
     assert b.rtp == a.rtp and b.components == a.components and b.cycle == big.cycle()

@@ -15,6 +15,7 @@ import json
 import math
 import re
 import sys
+import typing
 from fractions import Fraction
 from functools import lru_cache
 from importlib import resources
@@ -850,7 +851,7 @@ def build_top_reel(data: dict, heights: ReelHeights | None, reel_sets: dict, kno
     if ensure_weights:
         fail(f"{field}.strips.{ensure_weights[0]}", f"the stop weights sum to more than {MAX_WEIGHT} (2**32)")
     top = TopReel(tuple(r - 1 for r in over), strips)
-    return dataclasses.replace(heights, top=top)
+    return dataclasses.replace(typing.cast(ReelHeights, heights), top=top)  # not None: refused above
 
 
 def check_top_reel_symbols(game: Game, fail) -> None:
