@@ -149,6 +149,8 @@ FREE["options"] = {
         "retrigger": False,
     }
 }
+RETRIGGER = copy.deepcopy(FREE)
+RETRIGGER["options"]["free_games"].update(retrigger=True, max_games=30)
 
 
 def test_free_games_play_their_own_top_strip():
@@ -261,7 +263,7 @@ def test_documented_example_is_the_hand_worked_one(tmp_path):
     assert "**5/4**" in section and "**32**" in section
 
 
-@pytest.mark.parametrize("data", [TOP, FREE])
+@pytest.mark.parametrize("data", [TOP, FREE, RETRIGGER])
 def test_simulation_agrees_with_exact_figures(data):
     """The compiled sampler draws the top window once per spin and moves every
     covered reel to its block (free spins on the free top strip): RTP, hit
@@ -354,3 +356,18 @@ def test_bad_input_is_one_line_exit_2(tmp_path):
     assert run.returncode == 2
     lines = run.stderr.strip().splitlines()
     assert len(lines) == 1 and "grid.top_reel.over[0]" in lines[0] and "Traceback" not in run.stderr
+
+
+def test_cost_refusal_names_the_top_reel_windows(monkeypatch):
+    """Each top window's pass is bounded by its share of the ways step
+    limit: a refusal in one line naming the windows (monkeypatched bound)."""
+    import slotmath.engine.ways as ways
+    from slotmath.engine.cache import clear
+    from slotmath.errors import EngineTooLarge
+
+    clear()
+    monkeypatch.setattr(ways, "MAX_WAYS_STEPS", 5 * 60)  # 5 windows: 60 steps each
+    with pytest.raises(EngineTooLarge, match="each of 5 top-reel windows is still too large") as info:
+        par(make_game(TOP), 1)
+    assert "\n" not in str(info.value)
+    clear()

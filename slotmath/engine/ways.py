@@ -278,7 +278,15 @@ def _advance_ways(
     return nk, nw, nc, m, fkeys, fwins, fcounts, fslots, fn
 
 
-def check_cost(game: Game, reel: int, n_states: int, n_classes: int, width: int, limit: int) -> None:
+def check_cost(
+    game: Game,
+    reel: int,
+    n_states: int,
+    n_classes: int,
+    width: int,
+    limit: int,
+    what: str = "ways distribution",
+) -> None:
     """Raise :class:`EngineTooLarge` (with the estimated time) before a reel
     step of more than ``limit`` steps (states x stop classes x state width)."""
     check_step_cost(
@@ -288,7 +296,7 @@ def check_cost(game: Game, reel: int, n_states: int, n_classes: int, width: int,
         n_classes,
         width,
         limit,
-        what="ways distribution",
+        what=what,
         unit="ways digits",
         steps="steps",
         per_second=WAYS_STEPS_PER_SECOND,
@@ -376,10 +384,11 @@ def _merged_forward(game: Game, group: list, level: int, reel_set: str, triggers
     :func:`_top_forward`: each over the reels up to the last covered one
     (``share`` steps a reel), merged by weight, then the rest once."""
     last = max(game.heights.top.over)
+    what = f"ways distribution of each of {len(top_games(game, reel_set))} top-reel windows"
     merged = None
     for w, g in group:
         plan = _WaysPass(g, level, reel_set, triggers)
-        merged = _merge_states(merged, plan.run(plan.start(), range(last + 1), share), w)
+        merged = _merge_states(merged, plan.run(plan.start(), range(last + 1), share, what), w)
     keys, wins, counts, _, n, fkeys, fwins, fcounts, fslots, fn = merged
     state = (keys, wins, counts, n, fkeys, fwins, fcounts, fslots, fn)
     return plan.finish(
@@ -421,8 +430,9 @@ class _WaysPass:
         fkeys, fwins, fcounts, fslots = new_table(1 if self.triggers else 0, 64, probe)
         return keys, wins, counts, 1, fkeys, fwins, fcounts, fslots, 0
 
-    def run(self, state: tuple, reels, max_steps: int | None) -> tuple:
-        """``state`` stepped by every reel of ``reels`` (in order)."""
+    def run(self, state: tuple, reels, max_steps: int | None, what: str = "ways distribution") -> tuple:
+        """``state`` stepped by every reel of ``reels`` (in order); ``what``
+        names the pass in a refusal (:func:`check_cost`)."""
         keys, wins, counts, n, fkeys, fwins, fcounts, fslots, fn = state
         wp, R = self.wp, self.game.reels
         units = wp.pay * self.unit_den
@@ -430,7 +440,7 @@ class _WaysPass:
             w_k = self.weights[k, : self.n_stops[k]]
             feat = stop_features(wp, self.win[k, : self.n_stops[k]])
             cls_f, cls_w, cls_code = ways_classes(feat, w_k, self.codes[k])
-            check_cost(self.game, k, n, len(cls_w), self.width, max_steps or MAX_WAYS_STEPS)
+            check_cost(self.game, k, n, len(cls_w), self.width, max_steps or MAX_WAYS_STEPS, what)
             keys, wins, counts, n, fkeys, fwins, fcounts, fslots, fn = _advance_ways(
                 keys,
                 wins,
