@@ -371,3 +371,26 @@ def test_cost_refusal_names_the_top_reel_windows(monkeypatch):
         par(make_game(TOP), 1)
     assert "\n" not in str(info.value)
     clear()
+
+
+def test_retriggered_games_read_the_free_top_strip():
+    """E[games added by one free game] (validate's endless-games check)
+    from the free reel set with its top strip, against brute force; without
+    max_games the endless free games are refused in one line."""
+    from slotmath.features.freeround import extra_games_mean
+    from slotmath.features.options import load_features
+
+    game = make_game(RETRIGGER)
+    spec = load_features(game).free_games
+    counts: Counter = Counter()
+    for count, cols in spins(game, "free"):
+        counts[sum(col.count("S") for col in cols)] += count
+    games = {2: 3, 3: 5}
+    want = sum(Fraction(c, game.cycle("free")) * games[min(n, 3)] for n, c in counts.items() if n >= 2)
+    assert extra_games_mean(game, spec) == want
+    endless = copy.deepcopy(RETRIGGER)
+    del endless["options"]["free_games"]["max_games"]
+    from slotmath.api import validate
+
+    with pytest.raises(GameFileError, match="free games would never end"):
+        validate(make_game(endless))
