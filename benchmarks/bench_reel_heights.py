@@ -7,8 +7,10 @@ RTP by component, the law of the round's win) of ``data/games/megaways_heights``
 (6 reels, heights 2-7, target: under 30 s), then of generated games with
 R = 3..6 reels and heights 2..Hmax (the same symbols and strips) to show the
 growth with reels and heights; ``--plot FILE`` draws it (log scale).
+``--top`` times a copy of the game with a top reel over reels 2-5
+(``grid.top_reel``, :data:`TOP_STRIP`; the committed game is unchanged).
 
-Usage: ``python benchmarks/bench_reel_heights.py [--repeat N] [--growth] [--plot FILE]``
+Usage: ``python benchmarks/bench_reel_heights.py [--repeat N] [--growth] [--plot FILE] [--top]``
 """
 
 from __future__ import annotations
@@ -44,6 +46,24 @@ def growth_game(reels: int, top: int):
     return build_game(data, Path(f"{GAME}_{reels}x{top}.yaml"), f"{GAME}_{reels}x{top}")
 
 
+#: the top reel of the ``--top`` copy: 24 stops (every paying symbol, two
+#: WILDs, one SCATTER, BRICKs); its free strip has one BRICK more a WILD
+TOP_STRIP = (
+    "LION BRICK TIGER ACE BEAR BRICK WILD ACE TIGER BRICK BEAR SCATTER "
+    "ACE LION BRICK TIGER BEAR ACE BRICK WILD TIGER BEAR BRICK ACE"
+).split()
+
+
+def top_reel_game():
+    """``megaways_heights`` with a top reel over reels 2-5 (:data:`TOP_STRIP`
+    on the base reels; on the free reels its first BRICK a WILD)."""
+    data = copy.deepcopy(yaml.safe_load((Path(GAMES_DIR) / GAME / "game.yaml").read_text()))
+    free = list(TOP_STRIP)
+    free[free.index("BRICK")] = "WILD"
+    data["grid"]["top_reel"] = {"over": [2, 3, 4, 5], "strips": {"base": list(TOP_STRIP), "free": free}}
+    return build_game(data, Path(f"{GAME}_top.yaml"), f"{GAME}_top")
+
+
 def timed(game, repeat: int) -> tuple:
     """(median seconds of the full exact PAR, its result)."""
     par(game)  # warm-up: compile
@@ -60,7 +80,15 @@ def main(argv=None) -> None:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--growth", action="store_true", help="time the generated games too")
     ap.add_argument("--plot", help="write the growth plot here (with --growth)")
+    ap.add_argument("--top", action="store_true", help="time the copy with a top reel only")
     args = ap.parse_args(argv)
+    if args.top:
+        game = top_reel_game()
+        seconds, result = timed(game, args.repeat)
+        print(f"{game.name}: cycle {result.cycle:.6g}, RTP {float(result.rtp):.6%} = {result.rtp}")
+        print(f"  {', '.join(f'{k} {float(v):.6%}' for k, v in result.components.items())}")
+        print(f"  full exact PAR (RTP and law): {seconds:.2f} s (target 30 s)")
+        return
     game = load_game(GAME)
     seconds, result = timed(game, args.repeat)
     print(f"{GAME}: cycle {result.cycle:,}, RTP {float(result.rtp):.6%} = {result.rtp}")

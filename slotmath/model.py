@@ -206,6 +206,62 @@ class Mode:
 
 
 @dataclass(frozen=True)
+class TopReel:
+    """The extra horizontal reel of a variable-height ways game
+    (``grid.top_reel``): each spin one stop of its reel set's strip is drawn
+    (by its stop weight) and shows ``len(over)`` consecutive symbols, stop
+    ``s`` showing ``strip[s + k]`` on top of reel ``over[k]``; a covered reel
+    shows that cell above its own ``h`` cells.
+
+    Attributes
+    ----------
+    over : tuple of int
+        The covered reels (0-based, consecutive, increasing).
+    strips : Mapping
+        ``{reel set: Strip}``, one top strip per reel set.
+    """
+
+    over: tuple
+    strips: Mapping[str, Strip]
+
+    def total(self, reel_set: str) -> int:
+        """Total stop weight of ``reel_set``'s top strip (its factor of the cycle)."""
+        return self.strips[reel_set].total_weight
+
+    def windows(self, reel_set: str) -> dict:
+        """``{cells: weight}``: the distinct top cells (one symbol name per
+        covered reel) of ``reel_set``'s strip and their total stop weight."""
+        strip = self.strips[reel_set]
+        n, w = len(strip), strip.stop_weights()
+        out: dict = {}
+        for stop in range(n):
+            if w[stop]:
+                cells = tuple(strip.symbols[(stop + k) % n] for k in range(len(self.over)))
+                out[cells] = out.get(cells, 0) + int(w[stop])
+        return out
+
+
+@dataclass(frozen=True)
+class TopDraw:
+    """The compiled samplers' draw of a top reel
+    (:func:`slotmath.engine.topreel.sampled_game`): every covered reel's
+    strip is one block per top window, one after the other; a spin draws a
+    window ``t`` by ``weights[reel_set]`` and each covered reel's stop in its
+    ``t``-th block.
+
+    Attributes
+    ----------
+    over : tuple of int
+        The covered reels (0-based).
+    weights : Mapping
+        ``{reel set: (weight of window 0, ...)}`` [stop weights].
+    """
+
+    over: tuple
+    weights: Mapping[str, tuple]
+
+
+@dataclass(frozen=True)
 class ReelHeights:
     """Variable reel heights (``grid.heights``): each spin, reel r shows
     ``h`` cells (rows 0..h-1) with probability ``w / sum of its weights``.
@@ -218,21 +274,33 @@ class ReelHeights:
         True on the game whose strips already carry the heights
         (:func:`slotmath.engine.reels.height_game`): every stop is one
         (height, stop) pair, the cells below the height the padding symbol.
+    top : TopReel or None
+        The extra horizontal reel (``grid.top_reel``); once written, row 0
+        of every covered reel is its cell (:func:`slotmath.engine.topreel.top_games`).
+    draw : TopDraw or None
+        The samplers' game only: its covered reels' blocks (:class:`TopDraw`).
     """
 
     tables: tuple
     written: bool = False
+    top: TopReel | None = None
+    draw: TopDraw | None = None
 
     @property
     def max_heights(self) -> tuple:
-        """Largest height of every reel [cells]."""
-        return tuple(max(h for h, _ in t) for t in self.tables)
+        """Largest number of cells every reel shows [cells] (its largest
+        height, plus the top reel's cell on a covered reel)."""
+        over = self.top.over if self.top is not None else ()
+        return tuple(max(h for h, _ in t) + (r in over) for r, t in enumerate(self.tables))
 
     def describe(self) -> str:
         """``", heights 2-7 per reel (weighted)"``: the grid's text suffix."""
         lo = min(h for t in self.tables for h, _ in t)
-        hi = max(self.max_heights)
-        return f", heights {lo}-{hi} per reel (weighted)"
+        hi = max(max(h for h, _ in t) for t in self.tables)
+        top = ""
+        if self.top is not None:
+            top = f", a top reel over reels {self.top.over[0] + 1}-{self.top.over[-1] + 1}"
+        return f", heights {lo}-{hi} per reel (weighted){top}"
 
     def total(self, reel: int) -> int:
         """Sum of reel ``reel``'s height weights (its factor of the cycle)."""
@@ -299,12 +367,15 @@ class Game:
 
     def cycle(self, reel_set: str = "base") -> int:
         """Number of equally likely outcomes (product of reel weights; with
-        declared reel heights, each reel's times its height weights)."""
+        declared reel heights, each reel's times its height weights; with a
+        top reel, times its strip's total weight)."""
         c = 1
         for r, s in enumerate(self.reel_sets[reel_set]):
             c *= s.total_weight
             if self.heights is not None and not self.heights.written:
                 c *= self.heights.total(r)
+        if self.heights is not None and self.heights.top is not None:
+            c *= self.heights.top.total(reel_set)
         return c
 
     def level_index(self, level: int) -> int:

@@ -35,6 +35,7 @@ RULES_FIELDS = (
     "bet_levels",
     "options",
     "source",
+    "heights",  # reel heights and the top reel's strips (grid.top_reel)
 )
 
 

@@ -27,6 +27,10 @@ def windows(game: Game, strip: Strip) -> np.ndarray:
         game.heights is None or game.heights.written,
         f"{game.name}: windows of a game with reel heights are read from height_game(game)",
     )
+    ensure(
+        game.heights is None or game.heights.top is None,
+        f"{game.name}: windows of a game with a top reel are read from topreel.top_games(game)",
+    )
     sym = strip_indices(game, strip)
     n = len(sym)
     pos = (np.arange(n)[:, None] + np.arange(game.rows)[None, :]) % n
@@ -93,26 +97,35 @@ def height_game(game: Game) -> Game:
     Given the heights the reels are independent and the heights are drawn
     independently per reel, so every window figure (ways per reel, scatter
     and trigger counts) is exact over the new cycle, the product of
-    ``sum_h weight_h x`` the reel's total stop weight."""
+    ``sum_h weight_h x`` the reel's total stop weight.
+
+    With a top reel (``grid.top_reel``) the window has one more row: row 0
+    of a covered reel is the top reel's cell (:data:`NO_CELL` here, written
+    by :func:`slotmath.engine.topreel.top_games` for each top stop), its
+    own cells below it; an uncovered reel's cells start at row 0."""
     heights = game.heights
     if heights is None or heights.written:
         return game
-    H = game.rows
+    over = heights.top.over if heights.top is not None else ()
+    H = game.rows + (1 if over else 0)
     sets = {}
     for name, strips in game.reel_sets.items():
         out = []
         for r, strip in enumerate(strips):
             n, syms, w = len(strip), strip.symbols, strip.stop_weights()
+            lead = (NO_CELL,) if r in over else ()
             merged: dict = {}
             for h, wh in heights.tables[r]:
                 for stop in range(n):
                     if w[stop]:
-                        window = tuple(syms[(stop + k) % n] if k < h else NO_CELL for k in range(H))
+                        cells = lead + tuple(syms[(stop + k) % n] for k in range(h))
+                        window = cells + (NO_CELL,) * (H - len(cells))
                         merged[window] = merged.get(window, 0) + wh * int(w[stop])
             out.append(window_strip(merged, H))
         sets[name] = tuple(out)
     return replace(
         game,
+        rows=H,
         reel_sets=sets,
         symbols=(*game.symbols, Symbol(NO_CELL, "blank")),
         heights=replace(heights, written=True),

@@ -9,6 +9,7 @@ from math import lcm
 import numpy as np
 
 from slotmath.engine.reels import convolve_int, count_distribution, pack_reels, window_symbol_count
+from slotmath.engine.topreel import has_top, mix_arrays, top_games
 from slotmath.errors import ensure
 from slotmath.model import Game
 
@@ -89,7 +90,12 @@ def scatter_counts(game: Game, reel_set: str, total_bet: int, unit_den: int) -> 
 
 
 def count_distribution_window(game: Game, reel_set: str, symbol: str) -> np.ndarray:
-    """Weighted count of outcomes by the number of ``symbol`` in the window."""
+    """Weighted count of outcomes by the number of ``symbol`` in the window
+    (with a top reel the mix over its windows, :mod:`slotmath.engine.topreel`)."""
+    if has_top(game):
+        return mix_arrays(
+            [(w, count_distribution_window(g, reel_set, symbol)) for w, g in top_games(game, reel_set)]
+        )
     size = game.rows + 1
     dist = np.ones(1, dtype=np.int64)
     for strip in game.strips(reel_set):
@@ -129,6 +135,10 @@ def scatter_code_distribution(game: Game, reel_set: str, total_bet: int):
         Scatter win of each code [1/unit_den coins].
     unit_den : int
     """
+    if has_top(game):  # the mix over the top reel's windows (slotmath.engine.topreel)
+        parts = [(w, scatter_code_distribution(g, reel_set, total_bet)) for w, g in top_games(game, reel_set)]
+        _, pay_units, unit_den = parts[0][1]
+        return mix_arrays([(w, p[0]) for w, p in parts]), pay_units, unit_den
     unit_den = win_denominator(game, total_bet)
     sc = scatter_counts(game, reel_set, total_bet, unit_den)
     _, weights, _ = pack_reels(game, reel_set)

@@ -60,6 +60,7 @@ from slotmath.engine.limits import check_step_cost
 from slotmath.engine.moments import unique_rows
 from slotmath.engine.reels import pack_reels
 from slotmath.engine.scatters import suffix_scatter
+from slotmath.engine.topreel import has_top, mix_counts, mix_forward, top_games
 from slotmath.errors import ensure
 from slotmath.model import Game
 
@@ -277,7 +278,15 @@ def _advance_ways(
     return nk, nw, nc, m, fkeys, fwins, fcounts, fslots, fn
 
 
-def check_cost(game: Game, reel: int, n_states: int, n_classes: int, width: int, limit: int) -> None:
+def check_cost(
+    game: Game,
+    reel: int,
+    n_states: int,
+    n_classes: int,
+    width: int,
+    limit: int,
+    what: str = "ways distribution",
+) -> None:
     """Raise :class:`EngineTooLarge` (with the estimated time) before a reel
     step of more than ``limit`` steps (states x stop classes x state width)."""
     check_step_cost(
@@ -287,7 +296,7 @@ def check_cost(game: Game, reel: int, n_states: int, n_classes: int, width: int,
         n_classes,
         width,
         limit,
-        what="ways distribution",
+        what=what,
         unit="ways digits",
         steps="steps",
         per_second=WAYS_STEPS_PER_SECOND,
@@ -332,61 +341,163 @@ def ways_key_distribution(
 
 def _ways_forward(game: Game, level: int, reel_set: str, triggers: tuple, max_steps: int | None):
     """The ways forward pass: finished (wins, key codes, counts) with the win
-    unit, total bet and cycle (key codes all 0 without ``triggers``)."""
-    wp = compile_ways(game, level)
-    bet, unit_den, sc, win, weights, n_stops, cycle = pass_inputs(game, level, reel_set)
-    R, P, M = game.reels, len(wp.symbols), len(wp.factor)
-    top_ways = (int(wp.weight.max(initial=1)) * game.rows) ** R * int(wp.factor.max())
-    max_total = int(wp.pay.max(initial=0)) * top_ways * P * unit_den + int(sc.pay_units.max())
-    check_win_bound(max_total, unit_den)
-    n_sc = len(sc.pay_units)
-    codes, pay_units = sc.codes, sc.pay_units
-    if triggers:
-        kcodes, n_keys = key_codes(game, reel_set, triggers)
-        codes = [c + n_sc * kc for c, kc in zip(codes, kcodes, strict=True)]
-        pay_units = np.tile(pay_units, n_keys)
-    suffix, suffix_nz = suffix_scatter(codes, weights, len(pay_units))
-    width = P * M + 1
-    probe = np.zeros(1, dtype=np.int64)
-    keys, wins, counts, _ = new_table(width, 1, probe)
-    keys[0] = 0
-    keys[0, : P * M : M] = 1  # every symbol: one way, no wild yet
-    wins[0], counts[0] = 0, 1
-    n = 1
-    fkeys, fwins, fcounts, fslots = new_table(1 if triggers else 0, 64, probe)
-    fn = 0
-    units = wp.pay * unit_den
-    for k in range(R):
-        w_k = weights[k, : n_stops[k]]
-        feat = stop_features(wp, win[k, : n_stops[k]])
-        cls_f, cls_w, cls_code = ways_classes(feat, w_k, codes[k])
-        check_cost(game, k, n, len(cls_w), width, max_steps or MAX_WAYS_STEPS)
-        keys, wins, counts, n, fkeys, fwins, fcounts, fslots, fn = _advance_ways(
-            keys,
-            wins,
-            counts,
-            n,
-            k,
-            R,
-            cls_f,
-            cls_w,
-            cls_code,
-            units,
-            wp.step,
-            wp.factor,
-            suffix,
-            suffix_nz,
-            pay_units,
-            fkeys,
-            fwins,
-            fcounts,
-            fslots,
-            fn,
-            n_sc,
+    unit, total bet and cycle (key codes all 0 without ``triggers``); with a
+    top reel :func:`_top_forward`."""
+    if has_top(game):
+        return _top_forward(game, level, reel_set, triggers, max_steps)
+    plan = _WaysPass(game, level, reel_set, triggers)
+    state = plan.run(plan.start(), range(game.reels), max_steps)
+    return plan.finish(state, plan.cycle)
+
+
+def _top_forward(game: Game, level: int, reel_set: str, triggers: tuple, max_steps: int | None):
+    """:func:`_ways_forward` of a game with a top reel: one pass per top
+    window (:func:`slotmath.engine.topreel.top_games`) over the reels up to
+    the last covered one; their states, weighted by the window's weight,
+    merged (the reels after it do not read the top reel) and played once
+    over the rest.  Windows are merged in groups whose weighted counts stay
+    in int64 (group weight x a window's cycle below 2**62), the groups'
+    passes mixed in Python ints (:func:`slotmath.engine.topreel.mix_forward`).
+    Each window's reel steps are bounded by its share of ``max_steps``."""
+    games = top_games(game, reel_set)
+    share = max(1, (max_steps or MAX_WAYS_STEPS) // len(games))
+    cycle = game.cycle(reel_set)
+    cap = (2**62 - 1) // (cycle // game.heights.top.total(reel_set))
+    groups: list = []
+    for w, g in games:
+        if groups and sum(v for v, _ in groups[-1]) + w <= cap:
+            groups[-1].append((w, g))
+        else:
+            groups.append([(w, g)])
+    parts = []
+    for group in groups:
+        if len(group) == 1:  # its weight outside (it may pass int64 alone)
+            w, g = group[0]
+            parts.append((w, _merged_forward(game, [(1, g)], level, reel_set, triggers, share, max_steps)))
+        else:
+            parts.append((1, _merged_forward(game, group, level, reel_set, triggers, share, max_steps)))
+    return mix_forward(parts, cycle)
+
+
+def _merged_forward(game: Game, group: list, level: int, reel_set: str, triggers: tuple, share, max_steps):
+    """The finished pass of the windows ``group`` ``[(weight, game_t)]`` of
+    :func:`_top_forward`: each over the reels up to the last covered one
+    (``share`` steps a reel), merged by weight, then the rest once."""
+    last = max(game.heights.top.over)
+    what = f"ways distribution of each of {len(top_games(game, reel_set))} top-reel windows"
+    merged = None
+    for w, g in group:
+        plan = _WaysPass(g, level, reel_set, triggers)
+        merged = _merge_states(merged, plan.run(plan.start(), range(last + 1), share, what), w)
+    keys, wins, counts, _, n, fkeys, fwins, fcounts, fslots, fn = merged
+    state = (keys, wins, counts, n, fkeys, fwins, fcounts, fslots, fn)
+    return plan.finish(
+        plan.run(state, range(last + 1, game.reels), max_steps), plan.cycle * sum(w for w, _ in group)
+    )
+
+
+class _WaysPass:
+    """The inputs of one ways forward pass over ``reel_set`` and its reel steps."""
+
+    def __init__(self, game: Game, level: int, reel_set: str, triggers: tuple):
+        wp = compile_ways(game, level)
+        bet, unit_den, sc, win, weights, n_stops, cycle = pass_inputs(game, level, reel_set)
+        R, P, M = game.reels, len(wp.symbols), len(wp.factor)
+        top_ways = (int(wp.weight.max(initial=1)) * game.rows) ** R * int(wp.factor.max())
+        max_total = int(wp.pay.max(initial=0)) * top_ways * P * unit_den + int(sc.pay_units.max())
+        check_win_bound(max_total, unit_den)
+        self.n_sc = len(sc.pay_units)
+        codes, pay_units = sc.codes, sc.pay_units
+        if triggers:
+            kcodes, n_keys = key_codes(game, reel_set, triggers)
+            codes = [c + self.n_sc * kc for c, kc in zip(codes, kcodes, strict=True)]
+            pay_units = np.tile(pay_units, n_keys)
+        self.suffix, self.suffix_nz = suffix_scatter(codes, weights, len(pay_units))
+        self.game, self.wp, self.triggers, self.codes, self.pay_units = game, wp, triggers, codes, pay_units
+        self.win, self.weights, self.n_stops, self.cycle = win, weights, n_stops, cycle
+        self.unit_den, self.total_bet = unit_den, bet.total_bet
+        self.width = P * M + 1
+
+    def start(self) -> tuple:
+        """The state before reel 1: one way per symbol, no win, count 1; no
+        finished entry: (keys, wins, counts, n, fkeys, fwins, fcounts, fslots, fn)."""
+        P, M = len(self.wp.symbols), len(self.wp.factor)
+        probe = np.zeros(1, dtype=np.int64)
+        keys, wins, counts, _ = new_table(self.width, 1, probe)
+        keys[0] = 0
+        keys[0, : P * M : M] = 1  # every symbol: one way, no wild yet
+        wins[0], counts[0] = 0, 1
+        fkeys, fwins, fcounts, fslots = new_table(1 if self.triggers else 0, 64, probe)
+        return keys, wins, counts, 1, fkeys, fwins, fcounts, fslots, 0
+
+    def run(self, state: tuple, reels, max_steps: int | None, what: str = "ways distribution") -> tuple:
+        """``state`` stepped by every reel of ``reels`` (in order); ``what``
+        names the pass in a refusal (:func:`check_cost`)."""
+        keys, wins, counts, n, fkeys, fwins, fcounts, fslots, fn = state
+        wp, R = self.wp, self.game.reels
+        units = wp.pay * self.unit_den
+        for k in reels:
+            w_k = self.weights[k, : self.n_stops[k]]
+            feat = stop_features(wp, self.win[k, : self.n_stops[k]])
+            cls_f, cls_w, cls_code = ways_classes(feat, w_k, self.codes[k])
+            check_cost(self.game, k, n, len(cls_w), self.width, max_steps or MAX_WAYS_STEPS, what)
+            keys, wins, counts, n, fkeys, fwins, fcounts, fslots, fn = _advance_ways(
+                keys,
+                wins,
+                counts,
+                n,
+                k,
+                R,
+                cls_f,
+                cls_w,
+                cls_code,
+                units,
+                wp.step,
+                wp.factor,
+                self.suffix,
+                self.suffix_nz,
+                self.pay_units,
+                fkeys,
+                fwins,
+                fcounts,
+                fslots,
+                fn,
+                self.n_sc,
+            )
+        return keys, wins, counts, n, fkeys, fwins, fcounts, fslots, fn
+
+    def finish(self, state: tuple, cycle: int) -> tuple:
+        """The finished (wins, key codes, counts, unit_den, total_bet, cycle)."""
+        _, _, _, n, fkeys, fwins, fcounts, _, fn = state
+        ensure(n == 0, "ways.py: expected n == 0")
+        fcodes = fkeys[:fn, 0].astype(np.int64) if self.triggers else np.zeros(fn, dtype=np.int64)
+        ensure(int(fcounts[:fn].sum()) == cycle, "ways.py: the counts do not sum to the cycle")
+        return fwins[:fn], fcodes, fcounts[:fn], self.unit_den, self.total_bet, cycle
+
+
+def _merge_states(merged: tuple | None, state: tuple, weight: int) -> tuple:
+    """``merged`` plus ``weight`` x ``state`` (live and finished tables of
+    :meth:`_WaysPass.run`; equal entries added)."""
+    keys, wins, counts, n, fkeys, fwins, fcounts, _, fn = state
+    if merged is None:
+        probe = np.zeros(1, dtype=np.int64)
+        mk, mw, mc, ms = new_table(keys.shape[1], max(16, n), probe)
+        fk, fw, fc, fs = new_table(fkeys.shape[1], 64, probe)
+        merged = (mk, mw, mc, ms, 0, fk, fw, fc, fs, 0)
+    mk, mw, mc, ms, mn, fk, fw, fc, fs, mfn = merged
+    mk, mw, mc, ms, mn = _merge_table(mk, mw, mc, ms, mn, keys, wins, counts, n, weight)
+    fk, fw, fc, fs, mfn = _merge_table(fk, fw, fc, fs, mfn, fkeys, fwins, fcounts, fn, weight)
+    return mk, mw, mc, ms, mn, fk, fw, fc, fs, mfn
+
+
+@nb.njit(cache=True)
+def _merge_table(keys, wins, counts, slots, n, src_keys, src_wins, src_counts, src_n, weight):
+    """Add ``weight`` x the ``src_n`` entries of a table into (keys, wins, counts, slots, n)."""
+    for i in range(src_n):
+        keys, wins, counts, slots, n = add_entry(
+            keys, wins, counts, slots, n, src_keys[i], src_wins[i], src_counts[i] * weight
         )
-    ensure(n == 0, "ways.py: expected n == 0")
-    fcodes = fkeys[:fn, 0].astype(np.int64) if triggers else np.zeros(fn, dtype=np.int64)
-    return fwins[:fn], fcodes, fcounts[:fn], unit_den, bet.total_bet, cycle
+    return keys, wins, counts, slots, n
 
 
 # ===========================================================================
@@ -394,7 +505,10 @@ def _ways_forward(game: Game, level: int, reel_set: str, triggers: tuple, max_st
 # ===========================================================================
 def symbol_runs(game: Game, wp: WaysPays, p: int, reel_set: str = "base") -> dict:
     """For paying symbol ``p``: run length n -> [spins, multiplied ways summed
-    over those spins] over the full cycle (exact ints)."""
+    over those spins] over the full cycle (exact ints; with a top reel the
+    mix over its windows, :mod:`slotmath.engine.topreel`)."""
+    if has_top(game):
+        return mix_counts([(w, symbol_runs(g, wp, p, reel_set)) for w, g in top_games(game, reel_set)])
     R, M, B = game.reels, len(wp.factor), wp.step.shape[1]
     strips = game.strips(reel_set)
     win, weights, n_stops = pack_reels(game, reel_set)

@@ -338,7 +338,14 @@ def round_max_win(keyed, features, round_cap=None, distribution: WinDistribution
 def trigger_key_probability(game, trigger: Trigger, reel_set: str = "base") -> dict:
     """Exact ``{key: P(key)}`` of one trigger on the base window: reels are
     independent, so a per-reel key's probability is the product of its
-    reels' count probabilities, and a total count's the convolution."""
+    reels' count probabilities, and a total count's the convolution; with a
+    top reel, the mix over its windows (:mod:`slotmath.engine.topreel`)."""
+    from slotmath.engine.topreel import has_top, mix_probabilities, top_games
+
+    if has_top(game):
+        return mix_probabilities(
+            [(w, trigger_key_probability(g, trigger, reel_set)) for w, g in top_games(game, reel_set)]
+        )
     from itertools import product
 
     from slotmath.engine.reels import count_distribution, reel_digits, reel_radix

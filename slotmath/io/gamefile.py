@@ -15,6 +15,7 @@ import json
 import math
 import re
 import sys
+import typing
 from fractions import Fraction
 from functools import lru_cache
 from importlib import resources
@@ -47,6 +48,7 @@ from slotmath.model import (
     ScatterPay,
     Strip,
     Symbol,
+    TopReel,
     WildRule,
 )
 
@@ -450,8 +452,11 @@ def build_game(data: dict, path: Path, default_name: str) -> Game:
                 fail(f"paylines[{i}][{r}]", f"row {row} is outside the grid (rows 0..{n_rows - 1})")
 
     heights = build_heights(data["grid"].get("heights"), n_reels, n_rows, ways, fail)
+    if "top_reel" in data["grid"]:
+        heights = build_top_reel(data, heights, reel_sets, seen, fail)
     # counts over the cycle are int64: keep cycle x lines inside its range
     for set_name, strips in reel_sets.items():
+        # with a top reel: the cycle of each of its windows (mixed in Python ints)
         cycle = prod(s.total_weight * (heights.total(r) if heights else 1) for r, s in enumerate(strips))
         if heights is not None and cycle >= EXACT_LIMIT:
             fail(
@@ -531,6 +536,8 @@ def build_game(data: dict, path: Path, default_name: str) -> Game:
         reel_files=reel_files,
     )
     check_top_win(line_pays, scatter_pays, symbols, game.ways_or_lines, bet_levels, fail)
+    if heights is not None and heights.top is not None:
+        check_top_reel_symbols(game, fail)
     if ways:
         problem = ways_problem(game) if pays_by == "ways" else anywhere_problem(game, pays_by)
         if problem:
@@ -806,6 +813,67 @@ def build_heights(spec, n_reels: int, n_rows: int, ways: bool, fail) -> ReelHeig
             fail(field, f"the height weights sum to more than {MAX_WEIGHT} (2**32)")
         tables.append(tuple(sorted((int(h), int(w)) for h, w in table)))
     return ReelHeights(tuple(tables))
+
+
+def build_top_reel(data: dict, heights: ReelHeights | None, reel_sets: dict, known, fail) -> ReelHeights:
+    """``heights`` with the top reel of ``grid.top_reel`` (``over``: the
+    covered reels, consecutive numbers from 1, not the first nor the last;
+    ``strips``: one strip per reel set, exactly the game's)."""
+    spec, field = data["grid"]["top_reel"], "grid.top_reel"
+    if heights is None:
+        fail(field, "a top reel needs variable reel heights (grid.heights)")
+    n_reels = data["grid"]["reels"]
+    over = list(spec["over"])
+    for i, r in enumerate(over):
+        if not 2 <= r <= n_reels - 1:
+            fail(
+                f"{field}.over[{i}]",
+                f"reel {r} is outside 2..{n_reels - 1} (not the first nor the last reel)",
+            )
+    if over != list(range(over[0], over[0] + len(over))):
+        fail(f"{field}.over", f"{over} are not consecutive increasing reel numbers")
+    for name in spec["strips"]:
+        if name not in reel_sets:
+            fail(
+                f"{field}.strips.{str(name)[:40]}",
+                f"no reel set {str(name)[:40]!r} (reel sets: {', '.join(reel_sets)})",
+            )
+    for name in reel_sets:
+        if name not in spec["strips"]:
+            fail(f"{field}.strips", f"has no strip for reel set {name!r}")
+    if data.get("modes"):
+        fail("modes", "bet modes are not computed with a top reel (grid.top_reel)")
+    strips = {
+        name: build_strip(strip, f"{field}.strips.{name}", known, len(over), fail)
+        for name, strip in spec["strips"].items()
+    }
+    ensure_weights = [n for n, st in strips.items() if st.total_weight > MAX_WEIGHT]
+    if ensure_weights:
+        fail(f"{field}.strips.{ensure_weights[0]}", f"the stop weights sum to more than {MAX_WEIGHT} (2**32)")
+    top = TopReel(tuple(r - 1 for r in over), strips)
+    return dataclasses.replace(typing.cast(ReelHeights, heights), top=top)  # not None: refused above
+
+
+def check_top_reel_symbols(game: Game, fail) -> None:
+    """Refuse a top-strip symbol that no rule reads: it must be a wild, a
+    blank (a filler), paid by a ways pay or a scatter pay, or the free
+    games' trigger symbol."""
+    top = game.heights.top if game.heights is not None else None
+    if top is None:
+        return
+    read = {s.name for s in game.symbols if s.kind in ("wild", "blank")}
+    read |= {name for lp in game.line_pays for pos in lp.positions for name in pos}
+    read |= {sp.symbol for sp in game.scatter_pays}
+    free = game.options.get("free_games") if isinstance(game.options, dict) else None
+    if isinstance(free, dict) and isinstance(free.get("symbol"), str):
+        read.add(free["symbol"])
+    for name, strip in top.strips.items():
+        for k, sym in enumerate(strip.symbols):
+            if sym not in read:
+                fail(
+                    f"grid.top_reel.strips.{name}[{k}]",
+                    f"{sym!r} is read by no rule (not paid, not a wild, blank or trigger symbol)",
+                )
 
 
 def build_strip(spec, field, known, rows, fail) -> Strip:

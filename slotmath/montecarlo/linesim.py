@@ -124,10 +124,11 @@ def draw_narrow(rng, stop, bound, use_table, table, cum, n_stops):
     :func:`uniform_below`) made the whole line kernel as slow, even where
     no reel is that wide (benchmarks/bench_sampler_reference.py).
     """
-    for r in range(stop.shape[0]):
+    R = stop.shape[0]
+    for r in range(bound.shape[0]):
         u = narrow_below(rng, bound[r])
-        if use_table[r]:
-            stop[r] = table[r, u]
+        if use_table[r] & 1:
+            at = table[r, u]
         else:
             lo, hi = 0, n_stops[r]  # the first stop with cum > u (searchsorted side="right")
             while lo < hi:
@@ -136,13 +137,19 @@ def draw_narrow(rng, stop, bound, use_table, table, cum, n_stops):
                     hi = mid
                 else:
                     lo = mid + 1
-            stop[r] = lo
+            at = lo
+        if r < R:
+            stop[r] = at
+        else:  # a top reel's window (draw_args): its block on every covered reel
+            for k in range(R):
+                if use_table[k] & 2:
+                    stop[k] += at * n_stops[k]
 
 
 @nb.njit(cache=True)
 def stop_of(u, r, use_table, table, cum, n_stops):
     """Stop of reel ``r`` whose cumulative weight range holds ``u``."""
-    if use_table[r]:
+    if use_table[r] & 1:
         return table[r, u]
     return np.searchsorted(cum[r, : n_stops[r]], u, side="right")  # first stop with cum > u
 
@@ -200,12 +207,20 @@ def window_line_win(window, dims, cells, codes, offsets, label_coins, events):
 
 @nb.njit(cache=True)
 def draw_stops(rng, stop, bound, use_table, table, cum, n_stops):
-    """Fill ``stop`` (R,) with one weighted random stop per reel."""
+    """Fill ``stop`` (R,) with one weighted random stop per reel; a last
+    row beyond the R reels is a top reel's window (:func:`draw_args`)."""
     # stop_of's two lines written out: calling it here made the draw several
     # times slower (benchmarks/bench_piggy.py)
-    for r in range(stop.shape[0]):
+    R = stop.shape[0]
+    for r in range(bound.shape[0]):
         u = uniform_below(rng, bound[r])
-        stop[r] = table[r, u] if use_table[r] else np.searchsorted(cum[r, : n_stops[r]], u, side="right")
+        at = table[r, u] if use_table[r] & 1 else np.searchsorted(cum[r, : n_stops[r]], u, side="right")
+        if r < R:
+            stop[r] = at
+        else:  # the window's block on every covered reel
+            for k in range(R):
+                if use_table[k] & 2:
+                    stop[k] += at * n_stops[k]
 
 
 @nb.njit(cache=True)
@@ -439,11 +454,25 @@ MAX_REEL_WEIGHT = MAX_DRAW
 
 
 def draw_args(game: Game, reel_set: str = "base", table_limit: int = TABLE_LIMIT) -> tuple:
-    """``(bound, use_table, table, cum, n_stops)``: the arrays of the stop draw."""
+    """``(bound, use_table, table, cum, n_stops)``: the arrays of the stop draw.
+
+    A top reel's samplers' game (:class:`~slotmath.model.TopDraw`) draws
+    one more row, the top window ``t``: a covered reel (``use_table`` bit
+    2) draws its stop in its first block, moved to block ``t``."""
     strips = game.strips(reel_set)
-    R = game.reels
-    n_max = max(len(s) for s in strips)
-    bound = np.array([s.total_weight for s in strips], dtype=np.int64)
+    top = game.heights.draw if game.heights is not None else None
+    rows = [s.stop_weights() for s in strips]
+    coupled = np.zeros(len(rows), dtype=np.int64)
+    if top is not None:
+        n_windows = len(top.weights[reel_set])
+        for r in top.over:
+            rows[r] = rows[r][: len(rows[r]) // n_windows]
+            coupled[r] = 2
+        rows.append(np.array(top.weights[reel_set], dtype=np.int64))
+        coupled = np.append(coupled, 0)
+    R = len(rows)
+    n_max = max(len(w) for w in rows)
+    bound = np.array([int(w.sum()) for w in rows], dtype=np.int64)
     if bound.max() >= MAX_REEL_WEIGHT:
         r = int(np.argmax(bound))
         # one line naming the reel (the schema allows larger weights: par counts them exactly)
@@ -457,13 +486,12 @@ def draw_args(game: Game, reel_set: str = "base", table_limit: int = TABLE_LIMIT
     use_table = bound <= table_limit
     table = np.zeros((R, int(max(bound[use_table], default=1))), dtype=np.int32)
     cum = np.zeros((R, n_max), dtype=np.int64)
-    n_stops = np.array([len(s) for s in strips], dtype=np.int64)
-    for r, strip in enumerate(strips):
-        w = strip.stop_weights()
+    n_stops = np.array([len(w) for w in rows], dtype=np.int64)
+    for r, w in enumerate(rows):
         cum[r, : len(w)] = np.cumsum(w)
         if use_table[r]:
             table[r, : bound[r]] = np.repeat(np.arange(len(w)), w)
-    return bound, use_table.astype(np.int64), table, cum, n_stops
+    return bound, use_table.astype(np.int64) + coupled, table, cum, n_stops
 
 
 def evaluation_args(game: Game, level: int, reel_set: str = "base", first: int = 3):

@@ -435,10 +435,22 @@ def heights_note(game: Game, cycle: int) -> str:
     """The PAR sheet's note on the reel heights of ``game``."""
     tables = game.heights.tables if game.heights else ()
     shown = "; ".join(f"reel {r + 1}: " + ", ".join(f"{h} ({w})" for h, w in t) for r, t in enumerate(tables))
+    top = game.heights.top if game.heights else None
+    on_top = ""
+    if top is not None:
+        sets = ", ".join(
+            f"{name}: {len(strip)} stops, {len(top.windows(name))} distinct windows"
+            for name, strip in top.strips.items()
+        )
+        on_top = (
+            f" A top reel over reels {top.over[0] + 1}-{top.over[-1] + 1} ({sets}) shows one more cell "
+            "on each; the figures are the mix over its windows (each window's weight x the reels' "
+            "cycle), exact."
+        )
     return (
         f"Reel heights drawn per reel and spin, height (weight): {shown}. Every (height, stop) pair "
         f"of a reel is one stop of weight height weight x stop weight (cycle {cycle:,}); the ways "
-        "of a spin are the product of the matching cells shown per reel, exact over that cycle."
+        "of a spin are the product of the matching cells shown per reel, exact over that cycle." + on_top
     )
 
 
@@ -717,11 +729,15 @@ def round_sampler(game: Game, level: int, reel_set: str = "base"):
     features or a round cap plays its whole round, every feature together
     (:mod:`slotmath.montecarlo.roundsim`, its win split into
     :func:`component_names`); otherwise the line or ways sampler of ``reel_set``
-    (:mod:`slotmath.montecarlo.linesim`)."""
+    (:mod:`slotmath.montecarlo.linesim`).  A top reel (``grid.top_reel``) is
+    drawn with its covered reels (:func:`slotmath.engine.topreel.sampled_game`)."""
     from slotmath.engine.payrule import pay_rule
+    from slotmath.engine.topreel import has_top, sampled_game
     from slotmath.montecarlo.linesim import line_sampler
 
     game = played_game(game)
+    if has_top(game):
+        game = sampled_game(game)
     pays = pay_rule(game).sampler_pays
     if reel_set == "base" and pays == "tumbles":
         from slotmath.montecarlo.tumblesim import tumble_sampler
