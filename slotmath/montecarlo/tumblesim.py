@@ -4,7 +4,9 @@ pay-anywhere, ways or cluster pays).
 One round: draw the base stops (:func:`slotmath.montecarlo.linesim.draw_stops`),
 play the tumble sequence to its end (:func:`slotmath.engine.tumble.tumble_units`,
 the exact enumeration's own step), multiply a paying sequence by the
-board multiplier symbols' drawn values, pay the first drop's scatters and, when
+board multiplier symbols' drawn values (with ``refill: fresh`` every gap
+refilled by a draw of the declared table, :func:`fresh_units`), pay the
+first drop's scatters and, when
 ``options.free_games`` is declared, play the free games its scatter count
 awards one by one on the free reel set (its progression, its retriggers,
 at most ``max_games``), times the free games' multiplier.  Parts
@@ -20,7 +22,7 @@ import numba as nb
 import numpy as np
 
 from slotmath.engine.lines import line_outcomes
-from slotmath.engine.tumble import drop_window, tumble_args, tumble_units
+from slotmath.engine.tumble import drop_pays, drop_window, fall, tumble_args, tumble_units
 from slotmath.engine.tumble_spec import tumble_spec
 from slotmath.model import Game
 from slotmath.montecarlo.anywheresim import anywhere_args
@@ -38,20 +40,44 @@ from slotmath.montecarlo.linesim import (
 from slotmath.montecarlo.run import RoundSampler
 from slotmath.montecarlo.wayssim import ways_args
 
-__all__ = ["tumble_sampler", "tumble_kernel"]
+__all__ = ["tumble_sampler", "tumble_kernel", "fresh_units", "fresh_args"]
+
+
+@nb.njit(cache=True, inline="always")
+def fresh_units(rng, window, dims, pays, mults, removed, events, draws):
+    """:func:`tumble_units` with fresh-draw refills: every gap is filled by an
+    independent draw of reel ``r``'s table, ``draws`` = (cumulative integer
+    weights (R, K), symbols (R, K), table sizes (R,)); the same cap."""
+    R, H = dims[0], dims[1]
+    M = mults.shape[0]
+    cum, sym, size = draws
+    total = 0
+    k = 0
+    while True:
+        coins = drop_pays(window, pays, removed, events, k == 0 and events.shape[0] > 0)
+        if coins == 0:
+            return total, k
+        total += coins * mults[min(k, M - 1)]
+        k += 1
+        if k > dims[2]:
+            return total, -1
+        for r in range(R):
+            for w in range(fall(window, removed, r, H)):
+                window[r * H + w] = sym[r, weighted_index(rng, cum[r], size[r])]
 
 
 @nb.njit(cache=True, inline="always")
 def _tumble_spin(rng, stop, window, ptr, removed, side, scatter_part, need, events):
     """One spin (draw, tumbles, board multipliers, scatters) of a reel set
     ``side`` = (draw, tumble, scatter arrays, trigger counts, total bet,
-    board multipliers' (cumulative weights, values)): (pay win, scatter
+    board multipliers' (cumulative weights, values), fresh draws of
+    :func:`fresh_args`): (pay win, scatter
     win) [x total bet] and the first drop's trigger count (0 unless every
     reel with ``need`` set shows the symbol); the first drop's pays and
     scatter pays are counted in ``events``.  A paying spin's pays are
     multiplied by the sum of one drawn value per multiplier symbol
     (``dims[3]``) on its final board (x1 with none)."""
-    draw, tumble, scatter_arrays, trig, total_bet, board = side
+    draw, tumble, scatter_arrays, trig, total_bet, board, fresh = side
     bound, use_table, table, cum, n_draw = draw
     strip, n_stops, dims, pays, mults = tumble
     sc_count, sc_pay, sc_event = scatter_arrays
@@ -59,7 +85,10 @@ def _tumble_spin(rng, stop, window, ptr, removed, side, scatter_part, need, even
     count = key_count(stop, trig, need)
     scatter = scatter_win(stop, sc_count, sc_pay, sc_event, events) if scatter_part else 0.0
     drop_window(stop, window, ptr, strip, n_stops, dims[1])
-    units, _ = tumble_units(window, ptr, strip, n_stops, dims, pays, mults, removed, events)
+    if fresh[2][0] > 0:  # fresh-draw refills
+        units, _ = fresh_units(rng, window, dims, pays, mults, removed, events, fresh)
+    else:
+        units, _ = tumble_units(window, ptr, strip, n_stops, dims, pays, mults, removed, events)
     if units > 0 and dims[3] >= 0:  # each multiplier symbol on the final board: a drawn value
         board_cum, board_values = board
         total = 0
@@ -147,7 +176,24 @@ def _side(game: Game, level: int, reel_set: str, symbol: str | None, names: list
         np.cumsum(np.array(spec.weights if spec else [1], dtype=np.int64)),
         np.array(spec.values if spec else [1], dtype=np.int64),
     )
-    return draw, tumble, scatter, trig, total_bet, board
+    return draw, tumble, scatter, trig, total_bet, board, fresh_args(game, reel_set)
+
+
+def fresh_args(game: Game, reel_set: str) -> tuple:
+    """The ``draws`` of :func:`fresh_units` on ``reel_set``: (cumulative
+    integer weights (R, K), symbol indices (R, K), table sizes (R,)); sizes
+    0 with a strip refill."""
+    spec = tumble_spec(game).draws_on(reel_set)
+    tables = spec.tables if spec is not None else ()
+    K = max((len(t[0]) for t in tables), default=1)
+    cum = np.zeros((game.reels, K), dtype=np.int64)
+    sym = np.zeros((game.reels, K), dtype=np.int64)
+    size = np.zeros(game.reels, dtype=np.int64)
+    for r, (symbols, weights) in enumerate(tables):
+        cum[r, : len(weights)] = np.cumsum(weights)
+        sym[r, : len(symbols)] = [game.symbol_index[s] for s in symbols]
+        size[r] = len(symbols)
+    return cum, sym, size
 
 
 def tumble_sampler(game: Game, level: int) -> RoundSampler:
