@@ -15,7 +15,17 @@ from math import prod
 import numpy as np
 import pytest
 import yaml
-from test_tumble import CLUSTER, TINY, WAYS, anywhere_drop, cluster_drop, line_drop, ways_drop
+from test_tumble import (
+    ANYWHERE,
+    CLUSTER,
+    TINY,
+    WAYS,
+    anywhere_drop,
+    check_sampler,
+    cluster_drop,
+    line_drop,
+    ways_drop,
+)
 
 from slotmath.engine.payrule import pay_rule
 from slotmath.engine.tumble_fresh import fresh_tumbles
@@ -183,6 +193,38 @@ def test_sampler_agrees_with_the_chain():
     assert abs(hit - exact.hit_frequency) < 4 * (hit * (1 - hit) / n) ** 0.5
     again, _, _ = sampler.kernel(np.random.default_rng(5), 1000, *sampler.args)
     assert np.array_equal(again, wins[:1000])
+
+
+def test_free_games_on_a_float_chain_are_refused(tmp_path):
+    """tests/data/tumble_anywhere with fresh draws that can pay forever and
+    free games: the chain would be float64 and keyed by the SCATTER count;
+    par refuses in one line pointing to simulate, which plays it."""
+    raw = _raw(ANYWHERE)
+    table = [["A", 2], ["B", 2], ["C", 2], ["WILD", 1], ["SCATTER", 3]]
+    raw["options"]["tumble"].update(refill="fresh", draws={"base": table, "free": table})
+    path = tmp_path / "game.yaml"
+    path.write_text(yaml.safe_dump(raw))
+    game = load_game(path)
+    with pytest.raises(EngineTooLarge) as err:
+        analyse(game, 1)
+    text = str(err.value)
+    assert "\n" not in text and "float64" in text and "slotmath simulate" in text
+
+
+def test_sampler_agrees_with_an_exact_chain_through_the_free_games(tmp_path):
+    """tests/data/tumble_anywhere with fresh draws of a filler X (the chain
+    dies out: exact) on both reel sets: the chain keyed by the first drop's
+    SCATTER count carries the free games (their own progression, retriggers);
+    every component, the RTP, the hit and trigger rates and each first-drop
+    pay row of the sampler against it: |z| < 4."""
+    raw = _raw(ANYWHERE)
+    raw["symbols"].append({"name": "X"})
+    table = [["X", 3], ["SCATTER", 1]]
+    raw["options"]["tumble"].update(refill="fresh", draws={"base": table, "free": table})
+    path = tmp_path / "game.yaml"
+    path.write_text(yaml.safe_dump(raw))
+    assert fresh_tumbles(load_game(path), 1).exact
+    check_sampler(path, "anywhere")
 
 
 # ------------------------------------------------------------ lines, ways, cluster

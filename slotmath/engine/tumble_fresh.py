@@ -22,17 +22,20 @@ gaps.  Symbols counted alike toward every paying symbol (a scatter and a
 filler: no count) are one *class*; a state is the survivors' counts per
 class.  The first drop is the strips': a convolution of the reels' window
 class counts with their scatter and trigger codes (exact integer weights
-over the cycle).  Then a forward pass over the drops carries entries
-(state, tumble units so far, code) with their weights: exact integers over
-``cycle x T**(cells x drops)`` (``T`` the table's total weight) while that
-denominator stays below ``2**EXACT_BITS``; past it the pass restarts in
-float64 probabilities and stops when the live mass is below
-:data:`FLOAT_EPS` (counted at its win so far), its law then given as
-integer counts over ``2**62`` (each probability within ``2**-62`` plus the
-stopped mass; the RTP below the chain's by at most the stopped mass x its
-largest further win, both stated in the notes).  The cost is estimated
-first (:func:`fresh_cost`: count states x draw outcomes) and refused above
-:data:`MAX_FRESH_STEPS` in one line.
+over the cycle).  Then a forward pass over the drops moves the live
+weight, an array (state, trigger key, win so far), one matrix per coin
+value of a drop (:func:`_forward`).  When no state can pay again forever
+(no cycle of paying moves, :func:`_longest`) the chain dies out: the
+weights are exact integers over ``cycle x T**(cells x drops)`` (``T`` the
+table's total weight; below ``2**EXACT_BITS``), the RTP a ``Fraction``.
+Otherwise the pass is float64 and stops when the live mass is below
+:data:`FLOAT_EPS` (counted at its win so far); its law is given as integer
+counts over ``2**62`` (each probability within ``2**-62`` plus the stopped
+mass; the RTP below the chain's by at most the stopped mass x its largest
+further win), both stated in the notes (:meth:`FreshLaw.note`), and the
+PAR's RTP is a float.  The cost is estimated first (:func:`fresh_cost`:
+count states x draw outcomes) and refused above :data:`MAX_FRESH_STEPS` in
+one line, as is a pass above :data:`MAX_FRESH_ENTRIES` entries.
 """
 
 from __future__ import annotations
@@ -62,9 +65,9 @@ __all__ = [
 
 #: count states x draw outcomes (an upper bound) the chain takes on before it refuses
 MAX_FRESH_STEPS = 2_000_000
-#: (state, win, code) entries one drop of the forward pass may carry before it refuses
-MAX_FRESH_ENTRIES = 2_000_000
-#: bits of the exact denominator past which the pass restarts in float64
+#: (state, trigger key, win) cells of the forward pass's live array before it refuses
+MAX_FRESH_ENTRIES = 20_000_000
+#: bits of the exact denominator above which the pass is float64
 EXACT_BITS = 900
 #: live probability below which the float64 pass stops [probability]
 FLOAT_EPS = 2.0**-60
@@ -104,7 +107,7 @@ class FreshLaw:
             f"2**-62 of the chain's plus that mass; RTP low by at most {self.rtp_bound:.2e} x total bet)"
         )
         return (
-            f"Fresh draws: exact Markov chain over {self.states:,} count states (the survivors' counts "
+            f"Fresh draws: the Markov chain over {self.states:,} count states (the survivors' counts "
             f"per symbol class), {self.drops} drops played; {how}."
         )
 
@@ -370,6 +373,12 @@ def _forward(starts, moves, cycle, T, cells, mults, n_keys, max_tumbles, exact):
                 capped += moved.sum()
             else:
                 nxt[:, :, shift : shift + width] += moved
+        if nxt.size > MAX_FRESH_ENTRIES:
+            raise EngineTooLarge(
+                f"the fresh-draw chain's live array reaches {nxt.size:,} (state, key, win) cells at drop "
+                f"{k + 1}, above the bound {MAX_FRESH_ENTRIES:,}; run `slotmath simulate` instead",
+                field="options.tumble.draws",
+            )
         used = np.flatnonzero(nxt.any(axis=(0, 1)))
         width = int(used[-1]) + 1 if used.size else 1
         live = nxt[:, :, :width]
@@ -403,6 +412,14 @@ def fresh_tumbles(
     if exact is None:  # integers when the chain dies out and its denominator stays small
         bits = (cycle * T ** (cells * min(longest or 0, max_tumbles))).bit_length()
         exact = longest is not None and bits <= EXACT_BITS
+    if not exact and n_keys > 1:  # a float64 law per keying would round apart from the plain one
+        raise EngineTooLarge(
+            f"the fresh-draw chain on reel set {reel_set!r} can pay forever, so it is computed in float64, "
+            "and a float64 law keyed by the first drop's triggers (free games) is not computed "
+            "(its marginal would round apart from the spin's law); run `slotmath simulate` instead",
+            file=_where(game),
+            field="options.tumble.draws",
+        )
     finished, den, drops, stopped, capped = _forward(
         starts, moves, cycle, T, cells, mults, n_keys, max_tumbles, exact
     )
