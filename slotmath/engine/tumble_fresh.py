@@ -22,20 +22,22 @@ gaps.  Symbols counted alike toward every paying symbol (a scatter and a
 filler: no count) are one *class*; a state is the survivors' counts per
 class.  The first drop is the strips': a convolution of the reels' window
 class counts with their scatter and trigger codes (exact integer weights
-over the cycle).  Then a forward pass over the drops moves the live
-weight, an array (state, trigger key, win so far), one matrix per coin
-value of a drop (:func:`_forward`).  When no state can pay again forever
-(no cycle of paying moves, :func:`_longest`) the chain dies out: the
-weights are exact integers over ``cycle x T**(cells x drops)`` (``T`` the
-table's total weight; below ``2**EXACT_BITS``), the RTP a ``Fraction``.
-Otherwise the pass is float64 and stops when the live mass is below
-:data:`FLOAT_EPS` (counted at its win so far); its law is given as integer
-counts over ``2**62`` (each probability within ``2**-62`` plus the stopped
-mass; the RTP below the chain's by at most the stopped mass x its largest
-further win), both stated in the notes (:meth:`FreshLaw.note`), and the
-PAR's RTP is a float.  The cost is estimated first (:func:`fresh_cost`:
-count states x draw outcomes) and refused above :data:`MAX_FRESH_STEPS` in
-one line, as is a pass above :data:`MAX_FRESH_ENTRIES` entries.
+over the cycle).  Then the law of the win the later drops add is computed
+per state, backward over the drop index (:func:`_backward`: one matrix per
+coin value of a drop), and mixed with the first drops (:func:`_combine`).
+When no state can pay again forever (no cycle of paying moves,
+:func:`_longest`) the chain dies out: the weights are exact integers over
+``cycle x T**(cells x steps)`` (``T`` the table's total weight; below
+``2**EXACT_BITS``), the RTP a ``Fraction``.  Otherwise the pass is float64
+and stops when the probability that every further drop up to the cap pays
+is below :data:`FLOAT_EPS` (from then on the cap does not bind); each
+state's law is rounded once to integer counts over ``2**62``, so the law
+is integer counts over ``cycle x 2**62`` whatever the trigger key (each
+probability within ``2**-62`` plus the stopped mass; the RTP below the
+chain's by at most the stopped mass x its largest further win), both
+stated in the notes (:meth:`FreshLaw.note`), and the PAR's RTP is a float.
+The cost is estimated first (:func:`fresh_cost`: count states x draw
+outcomes) and refused above :data:`MAX_FRESH_STEPS` in one line.
 """
 
 from __future__ import annotations
@@ -65,8 +67,6 @@ __all__ = [
 
 #: count states x draw outcomes (an upper bound) the chain takes on before it refuses
 MAX_FRESH_STEPS = 2_000_000
-#: (state, trigger key, win) cells of the forward pass's live array before it refuses
-MAX_FRESH_ENTRIES = 20_000_000
 #: bits of the exact denominator above which the pass is float64
 EXACT_BITS = 900
 #: live probability below which the float64 pass stops [probability]
@@ -103,12 +103,13 @@ class FreshLaw:
         how = (
             "exact integer counts"
             if self.exact
-            else f"float64 (stopped below {self.stopped:.2e} live probability; each probability within "
-            f"2**-62 of the chain's plus that mass; RTP low by at most {self.rtp_bound:.2e} x total bet)"
+            else f"float64 (stopped where all further drops pay with probability {self.stopped:.2e}; each "
+            f"probability within 2**-62 of the chain's plus that; RTP low by at most {self.rtp_bound:.2e} "
+            "x total bet)"
         )
         return (
             f"Fresh draws: the Markov chain over {self.states:,} count states (the survivors' counts "
-            f"per symbol class), {self.drops} drops played; {how}."
+            f"per symbol class), {self.drops} drops computed; {how}."
         )
 
 
@@ -322,14 +323,17 @@ def _has_cycle(moves: list) -> bool:
     return False
 
 
-def _forward(starts, moves, cycle, T, cells, mults, n_keys, max_tumbles, exact):
-    """The forward pass over the drops: the live weights as an array (state,
-    key code, win so far [1/unit_den coins]) (exact: integers over ``cycle x
-    T**(cells x drops)``; else float64 probabilities, stopped when the live
-    mass is below :data:`FLOAT_EPS`), moved one drop by one matrix per coin
-    value.  ``starts``: {(state or -1, first-drop win, key code, unit_den
-    x coins): stop weight}.  Returns (finished array (key code, win),
-    denominator, drops, stopped mass, capped weight over the denominator)."""
+def _backward(moves, T, cells, mults, max_tumbles, exact):
+    """The law of the win the drops after the first one add [coins x
+    multiplier], per count state, backward over the drop index ``k`` (cap
+    down to 1): ``H_k[s] = P(no pay) d0 + sum_c P_c[s, to] shift(H_{k+1}[to],
+    c x m_k)``, ``H_{cap+1} = d0``, one matrix ``P_c`` per coin value.  Beside
+    it ``A_k[s]``, the probability that drops ``k .. cap`` all pay; once the
+    progression has reached its last value and ``max A_k`` is 0 (exact) or
+    below :data:`FLOAT_EPS` (float64) the cap no longer binds and ``H_k`` is
+    every earlier ``H_j`` of the last value.  Returns (H_1 (state, units),
+    its denominator (exact: ``T**(cells x steps)``; float64: 1.0), steps
+    played, the stopped mass ``max A``, ``A_1`` per state)."""
     dtype = object if exact else np.float64
     S = len(moves)
     full = T**cells
@@ -342,48 +346,55 @@ def _forward(starts, moves, cycle, T, cells, mults, n_keys, max_tumbles, exact):
                 stop[s] += p
             else:
                 paying.setdefault(coins, np.zeros((S, S), dtype=dtype))[s, to] += p
-    unit = next(iter(starts))[3] if starts else 1
-    top = max(paying, default=0) * max(mults) * unit
-    width = max((w for (_, w, _, _) in starts), default=0) + 1
-    finished = np.zeros((n_keys, width + top * (max_tumbles + 1)), dtype=dtype)
-    live = np.zeros((S, n_keys, width), dtype=dtype)
-    for (s, win, key, _), w in starts.items():
-        weight = w if exact else w / cycle
-        if s < 0 or max_tumbles < 1:
-            finished[key, win] += weight
-        else:
-            live[s, key, win] += weight
-    den, k, stopped, capped = cycle if exact else 1.0, 1, 0.0, 0
-    while live.any():
-        if not exact and float(live.sum()) < FLOAT_EPS:
-            stopped = float(live.sum())
-            finished[:, :width] += live.sum(axis=0)
-            break
-        if exact:
-            finished *= full
-            den *= full
-        m = mults[min(k, len(mults) - 1)]
-        finished[:, :width] += np.tensordot(stop, live, axes=(0, 0))
-        nxt = np.zeros((S, n_keys, width + top), dtype=dtype)
+    one = 1 if exact else 1.0
+    H = np.full((S, 1), one, dtype=dtype)
+    alive = np.full(S, one, dtype=dtype)
+    den, steps, k, last = 1 if exact else 1.0, 0, max_tumbles, len(mults) - 1
+    while k >= 1:
+        m = mults[min(k, last)]
+        width = H.shape[1] + max(paying, default=0) * m
+        nxt = np.zeros((S, width), dtype=dtype)
+        nxt[:, 0] = stop * den
+        again = np.zeros(S, dtype=dtype)
         for coins, matrix in paying.items():
-            moved = np.tensordot(matrix, live, axes=(0, 0))  # (next state, code, units)
-            shift = coins * m * unit
-            if k >= max_tumbles:  # the cap: this drop is paid, the spin ends
-                finished[:, shift : shift + width] += moved.sum(axis=0)
-                capped += moved.sum()
-            else:
-                nxt[:, :, shift : shift + width] += moved
-        if nxt.size > MAX_FRESH_ENTRIES:
-            raise EngineTooLarge(
-                f"the fresh-draw chain's live array reaches {nxt.size:,} (state, key, win) cells at drop "
-                f"{k + 1}, above the bound {MAX_FRESH_ENTRIES:,}; run `slotmath simulate` instead",
-                field="options.tumble.draws",
-            )
-        used = np.flatnonzero(nxt.any(axis=(0, 1)))
-        width = int(used[-1]) + 1 if used.size else 1
-        live = nxt[:, :, :width]
-        k += 1
-    return finished, den, k, stopped, capped / den
+            nxt[:, coins * m : coins * m + H.shape[1]] += matrix.dot(H)
+            again += matrix.dot(alive)
+        used = np.flatnonzero(nxt.any(axis=0))
+        H, alive = nxt[:, : int(used[-1]) + 1 if used.size else 1], again
+        if exact:
+            den *= full
+        steps += 1
+        k -= 1
+        settled = not alive.any() if exact else float(alive.max(initial=0.0)) < FLOAT_EPS
+        if settled and k >= last:  # every H_j of the last multiplier is this one
+            k = min(k, last - 1)
+    return H, den, steps, 0.0 if exact else float(alive.max(initial=0.0)), alive
+
+
+def _combine(starts, H, den, n_keys, exact) -> tuple:
+    """({(win [1/unit_den coins], key code): integer count}, total): each
+    first drop (its win, key and survivors' state, or none) followed by its
+    state's chain law; in float64 each state's law is first rounded once to
+    integer counts over :data:`FLOAT_TOTAL` (its largest entry taking the
+    remainder), so every keying sums the same integers."""
+    if exact:
+        G, total = H, den
+    else:
+        G = np.empty(H.shape, dtype=object)
+        for s, row in enumerate(H):
+            q = [int(c) for c in np.rint(row / row.sum() * FLOAT_TOTAL)]
+            q[int(np.argmax(row))] += FLOAT_TOTAL - sum(q)
+            G[s] = q
+        total = FLOAT_TOTAL
+    out: dict = {}
+    for (s, win, key, unit), w in starts.items():
+        if s < 0:
+            out[(win, key)] = out.get((win, key), 0) + w * total
+            continue
+        for j in np.flatnonzero(G[s] != 0).tolist():
+            at = (win + j * unit, key)
+            out[at] = out.get(at, 0) + w * int(G[s, j])
+    return out, total
 
 
 def fresh_tumbles(
@@ -412,25 +423,16 @@ def fresh_tumbles(
     if exact is None:  # integers when the chain dies out and its denominator stays small
         bits = (cycle * T ** (cells * min(longest or 0, max_tumbles))).bit_length()
         exact = longest is not None and bits <= EXACT_BITS
-    if not exact and n_keys > 1:  # a float64 law per keying would round apart from the plain one
-        raise EngineTooLarge(
-            f"the fresh-draw chain on reel set {reel_set!r} can pay forever, so it is computed in float64, "
-            "and a float64 law keyed by the first drop's triggers (free games) is not computed "
-            "(its marginal would round apart from the spin's law); run `slotmath simulate` instead",
-            file=_where(game),
-            field="options.tumble.draws",
-        )
-    finished, den, drops, stopped, capped = _forward(
-        starts, moves, cycle, T, cells, mults, n_keys, max_tumbles, exact
-    )
+    H, den, drops, stopped, alive = _backward(moves, T, cells, mults, max_tumbles, exact)
+    capped = sum(w * float(alive[s]) for (s, _, _, _), w in starts.items() if s >= 0) / cycle
     if max_tumbles == MAX_TUMBLES and capped > FLOAT_EPS:
         raise GameFileError(
             _where(game),
             "options.tumble",
             f"fresh-draw spins still pay after {MAX_TUMBLES} tumbles on reel set {reel_set!r} "
-            f"(probability {float(capped):.3g}); the sequence would not end",
+            f"(probability {capped:.3g}); the sequence would not end",
         )
-    finished = {(int(w), int(key)): finished[key, w] for key, w in zip(*np.nonzero(finished), strict=True)}
+    finished, total = _combine(starts, H, den, n_keys, exact)
     keys = sorted(finished)
     wins = np.array([w for w, _ in keys], dtype=object)
     codes = np.array([c for _, c in keys], dtype=np.int64)
@@ -442,15 +444,12 @@ def fresh_tumbles(
             field="options.tumble.multipliers",
         )
     total_bet = game.bet(level).total_bet
+    counts = np.array([int(finished[a]) for a in keys], dtype=object)
+    ensure(int(counts.sum()) == total * cycle, "tumble_fresh.py: the counts must sum to the total")
     if exact:
-        counts = np.array([int(finished[a]) for a in keys], dtype=object)
-        ensure(int(counts.sum()) == den, "tumble_fresh.py: the counts must sum to the denominator")
         return FreshLaw(
-            wins.astype(np.int64), codes, counts, unit_den, total_bet, den, True, len(moves), drops
+            wins.astype(np.int64), codes, counts, unit_den, total_bet, total * cycle, True, len(moves), drops
         )
-    probs = np.array([float(finished[a]) for a in keys])
-    counts = np.array([int(c) for c in np.rint(probs / probs.sum() * FLOAT_TOTAL)], dtype=object)
-    counts[int(np.argmax(probs))] += FLOAT_TOTAL - int(counts.sum())
     from slotmath.engine.tumble import drop_top, tumble_args
 
     further = drop_top(tumble_args(game, level, reel_set)[3]) * max(mults) * (max_tumbles + 1)
@@ -460,7 +459,7 @@ def fresh_tumbles(
         counts,
         unit_den,
         total_bet,
-        FLOAT_TOTAL,
+        total * cycle,
         False,
         len(moves),
         drops,
