@@ -37,7 +37,8 @@ probability within ``2**-62`` plus the stopped mass; the RTP below the
 chain's by at most the stopped mass x its largest further win), both
 stated in the notes (:meth:`FreshLaw.note`), and the PAR's RTP is a float.
 The cost is estimated first (:func:`fresh_cost`: count states x draw
-outcomes) and refused above :data:`MAX_FRESH_STEPS` in one line.
+outcomes) and refused above :data:`MAX_FRESH_STEPS` in one line, as is a
+law array above :data:`MAX_FRESH_CELLS` cells.
 """
 
 from __future__ import annotations
@@ -67,6 +68,8 @@ __all__ = [
 
 #: count states x draw outcomes (an upper bound) the chain takes on before it refuses
 MAX_FRESH_STEPS = 2_000_000
+#: (state, win) cells of the backward pass's law array before it refuses
+MAX_FRESH_CELLS = 20_000_000
 #: bits of the exact denominator above which the pass is float64
 EXACT_BITS = 900
 #: live probability below which the float64 pass stops [probability]
@@ -353,6 +356,12 @@ def _backward(moves, T, cells, mults, max_tumbles, exact):
     while k >= 1:
         m = mults[min(k, last)]
         width = H.shape[1] + max(paying, default=0) * m
+        if S * width > MAX_FRESH_CELLS:
+            raise EngineTooLarge(
+                f"the fresh-draw chain's law array reaches {S:,} states x {width:,} wins at drop index {k}, "
+                f"above the bound {MAX_FRESH_CELLS:,} cells; run `slotmath simulate` instead",
+                field="options.tumble.draws",
+            )
         nxt = np.zeros((S, width), dtype=dtype)
         nxt[:, 0] = stop * den
         again = np.zeros(S, dtype=dtype)
