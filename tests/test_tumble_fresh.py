@@ -320,6 +320,74 @@ def test_sampler_with_a_table_per_reel(tmp_path):
         analyse(game, 1)
 
 
+def test_sampler_with_board_multipliers(tmp_path):
+    """tumble_fresh with a BOMB drawn into the gaps (C 1 : BOMB 1; values x2
+    or x3, mean 5/2): a paying spin wins its tumbles x the sum of
+    the BOMBs' values on its final board (x1 with none).  The brute force:
+    E[P x g(M)] by recursion over every draw (P the tumbles' pay, M the
+    final BOMBs, g(0) = 1, g(M) = 5/2 M), ``depth`` = 8 refills at most
+    (4 and 8 give means within 1e-5 coins of each other); the sampler's
+    mean against it, |z| < 4; par refuses (multiplier symbols)."""
+    raw = _raw()
+    raw["symbols"].append({"name": "BOMB"})
+    table = [["C", 1], ["BOMB", 1]]
+    raw["options"]["tumble"]["draws"] = {"base": table}
+    values = [{"value": 2, "weight": 1}, {"value": 3, "weight": 1}]
+    raw["options"]["tumble"]["multiplier_symbols"] = {"symbol": "BOMB", "values": values, "in": ["base"]}
+    path = tmp_path / "game.yaml"
+    path.write_text(yaml.safe_dump(raw))
+    game = load_game(path)
+    prog, strips = raw["options"]["tumble"]["multipliers"], raw["reels"]["base"]
+    total = sum(w for _, w in table)
+    depth = 8
+
+    @cache
+    def mean(board, k, paid):
+        cols = [list(c) for c in board]
+        coins, gone = anywhere_drop(raw, cols)
+        if not coins or k > depth:
+            m = sum(c.count("BOMB") for c in cols)
+            return paid * (F(5, 2) * m if m else 1)
+        paid += coins * prog[min(k, len(prog) - 1)]
+        out = F(0)
+        for draw in product(table, repeat=len(gone)):
+            q = F(prod(w for _, w in draw), total ** len(gone))
+            nxt = _fall(cols, gone, iter(x for x, _ in draw))
+            out += q * mean(tuple(tuple(c) for c in nxt), k + 1, paid)
+        return out
+
+    stops = list(product(*(range(len(x)) for x in strips)))
+    boards = [
+        tuple(tuple(x[(t + i) % len(x)] for i in range(2)) for x, t in zip(strips, st, strict=True))
+        for st in stops
+    ]
+    want = sum(mean(b, 0, 0) for b in boards) / len(stops)
+    sampler = round_sampler(game, 1)
+    wins, _, _ = sampler.kernel(np.random.default_rng(13), 300_000, *sampler.args)
+    assert abs(_z(wins, float(want))) < 4, (wins.mean(), float(want))
+    with pytest.raises(EngineTooLarge, match="multiplier_symbols"):
+        analyse(game, 1)
+
+
+def test_par_command_refuses_in_one_line_and_validate_accepts(tmp_path):
+    """`slotmath validate` accepts a fresh-draw line game; `slotmath par`
+    refuses it in one line (exit 2, no traceback) naming the reason and
+    pointing to `slotmath simulate`."""
+    import subprocess
+    import sys
+
+    path, _ = _fresh_variant(tmp_path, TINY)
+    root = TEST_DATA.parent.parent
+    env = {"PYTHONPATH": str(root), "PATH": "/usr/bin:/bin"}
+    run = [sys.executable, "-m", "slotmath"]
+    ok = subprocess.run([*run, "validate", str(path)], capture_output=True, text=True, env=env, cwd=root)
+    assert ok.returncode == 0, ok.stderr
+    par = subprocess.run([*run, "par", str(path)], capture_output=True, text=True, env=env, cwd=root)
+    assert par.returncode == 2
+    lines = par.stderr.strip().splitlines()
+    assert len(lines) == 1 and "pay-anywhere" in lines[0] and "slotmath simulate" in lines[0], par.stderr
+
+
 # ------------------------------------------------------------ refusals
 def _with(tmp_path, change, path=FRESH):
     raw = _raw(path)
