@@ -19,9 +19,14 @@ sampler's rounds per second on the full strips.  Ways tumbles:
 base strips only) with tumbles x1-x2-x3-x5, its strips cut to 12, 16 and 20
 stops: the exact law's time and cell counts per second (the rate
 :data:`slotmath.engine.tumble.WAYS_DROP_STEPS_PER_SECOND` states) and the
-sampler's rounds per second on the full (74-77 stop) strips.
+sampler's rounds per second on the full (74-77 stop) strips.  Fresh-draw
+refills (``--fresh`` runs this part alone): the pay-anywhere chain's time,
+count states and drops on ``tests/data/tumble_fresh`` and on
+``tests/data/tumble_anywhere`` with fresh draws, the estimate's refusal on
+candy_anywhere with fresh draws, and the sampler's rounds per second with
+fresh draws on candy_anywhere (pay-anywhere) and avalanche5 (lines).
 
-Usage: ``python benchmarks/bench_tumbles.py [--repeat N] [--plot benchmarks/tumble_growth.png]``
+Usage: ``python benchmarks/bench_tumbles.py [--repeat N] [--plot benchmarks/tumble_growth.png] [--fresh]``
 """
 
 from __future__ import annotations
@@ -74,7 +79,11 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--plot", default=None)
+    ap.add_argument("--fresh", action="store_true", help="the fresh-draw part only")
     args = ap.parse_args()
+    if args.fresh:
+        fresh_part(args.repeat)
+        return
     game = load_game(GAME)
     enumerated_tumbles(cut_game(8, Path(tempfile.mkdtemp())), 1)  # compile
     vectors, mean, steps, _, _ = tumble_cost(game, 1)
@@ -128,6 +137,7 @@ def main() -> None:
         print(f"  plot: {args.plot}")
     anywhere_part(args.repeat)
     ways_part(args.repeat)
+    fresh_part(args.repeat)
 
 
 def ways_tumbles(stops: int | None, folder: Path):
@@ -248,6 +258,65 @@ def board_part(repeat: int, folder: Path) -> None:
         f"  sampler with the BOMB (78-stop strips): {n / (time.process_time() - c) / 1e6:.2f} M rounds/s "
         "per core"
     )
+
+
+#: the fresh-draw table of tumble_anywhere in :func:`fresh_part`
+ANYWHERE_TABLE = [["A", 2], ["B", 2], ["C", 2], ["WILD", 1], ["SCATTER", 3]]
+
+
+def fresh_variant(path: Path, folder: Path, table=None):
+    """The game at ``path`` with ``refill: fresh``: every reel set it tumbles
+    on draws from ``table`` (default: each regular symbol weight 1)."""
+    raw = yaml.safe_load(path.read_text())
+    regular = [s["name"] for s in raw["symbols"] if s.get("kind", "regular") == "regular"]
+    table = table or [[s, 1] for s in regular]
+    sets = ["base"] + ([raw["options"]["free_games"]["reels"]] if "free_games" in raw["options"] else [])
+    tumble = raw["options"].setdefault("tumble", {"multipliers": [1, 2, 3, 5]})
+    tumble.update(refill="fresh", draws={name: table for name in sets})
+    out = folder / f"fresh_{raw['name']}" / "game.yaml"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(yaml.safe_dump(raw, sort_keys=False))
+    return load_game(out)
+
+
+def fresh_part(repeat: int) -> None:
+    """Fresh-draw refills (module notes): the chain's time and size, the
+    estimate's refusal, the sampler's rounds per second."""
+    from slotmath.engine.tumble_fresh import fresh_cost, fresh_tumbles
+    from slotmath.errors import EngineTooLarge
+    from slotmath.rules.linegame import round_sampler
+
+    folder = Path(tempfile.mkdtemp())
+    tests = GAME.parent.parent.parent.parent / "tests" / "data"
+    games = [
+        ("tumble_fresh", load_game(tests / "tumble_fresh" / "game.yaml")),
+        ("tumble_anywhere", fresh_variant(tests / "tumble_anywhere" / "game.yaml", folder, ANYWHERE_TABLE)),
+    ]
+    for name, g in games:
+        states, outcomes = fresh_cost(g)
+        wall, cpu, law = timed(lambda g=g: fresh_tumbles(g, 1), repeat)
+        rtp = sum(int(w) * int(c) for w, c in zip(law.wins.tolist(), law.counts.tolist(), strict=True))
+        print(
+            f"{name} fresh draws: estimate {states:,} states x {outcomes:,} outcomes; {law.states:,} states "
+            f"reached, {law.drops} drops, exact={law.exact}, stopped {law.stopped:.2e}: wall {wall:.2f} s, "
+            f"CPU {cpu:.2f} s; RTP {rtp / (law.unit_den * law.total_bet * law.cycle):.6%}"
+        )
+    candy = fresh_variant(CANDY, folder)
+    t = time.process_time()
+    try:
+        fresh_tumbles(candy, 1)
+    except EngineTooLarge as e:
+        print(f"candy_anywhere fresh draws: refused in {time.process_time() - t:.2f} CPU-s: {e}")
+    for name, g in (("candy_anywhere", candy), ("avalanche5", fresh_variant(GAME, folder))):
+        sampler = round_sampler(g, 1)
+        sampler.kernel(np.random.default_rng(1), 1000, *sampler.args)
+        n = 1_000_000
+        c = time.process_time()
+        sampler.kernel(np.random.default_rng(2), n, *sampler.args)
+        print(
+            f"  sampler with fresh draws ({name}, whole round): "
+            f"{n / (time.process_time() - c) / 1e6:.2f} M rounds/s per core"
+        )
 
 
 if __name__ == "__main__":

@@ -398,7 +398,8 @@ def _with(tumble=None, **options):
 @pytest.mark.parametrize(
     ("tumble", "field", "words"),
     [
-        ({"refill": "fresh"}, "options.tumble.refill", "fresh draws"),
+        ({"refill": "fresh"}, "options.tumble.draws", "refill: fresh needs draws"),
+        ({"refill": "cells"}, "options.tumble.refill", "'strip' or 'fresh'"),
         ({"multipliers": [1, 0]}, "options.tumble.multipliers[1]", "positive whole"),
         ({"multipliers": []}, "options.tumble.multipliers", "non-empty"),
         ({"reset": "feature"}, "options.tumble.reset", "one of spin, round"),

@@ -268,10 +268,25 @@ class Tumbles(PayRule):
     #: the cells a paying drop removes (the notes)
     removed: ClassVar[str] = ""
 
+    @staticmethod
+    def law(game: Game, level: int, triggers, reel_set: str = "base") -> tuple:
+        """The spin's (wins, key codes, counts, unit_den, total_bet, cycle):
+        the strip refill's enumeration (:func:`slotmath.engine.tumble.tumble_keyed`)
+        or the fresh-draw chain (:func:`slotmath.engine.tumble_fresh.fresh_keyed`)."""
+        from slotmath.engine.tumble_spec import tumble_spec
+
+        if tumble_spec(game).draws_on(reel_set) is not None:
+            from slotmath.engine.tumble_fresh import fresh_keyed
+
+            return fresh_keyed(game, level, tuple(triggers), reel_set).keyed()
+        from slotmath.engine.tumble import tumble_keyed
+
+        return tumble_keyed(game, level, tuple(triggers), reel_set)
+
     def channel_rtp(self, game: Game, level: int, reel_set: str = "base") -> tuple:
         from slotmath.engine.tumble import tumble_rtp
 
-        return tumble_rtp(game, level, reel_set)[0], []
+        return tumble_rtp(game, level, reel_set, self.law(game, level, (), reel_set))[0], []
 
     def combination_table(self, game: Game, level: int, reel_set: str = "base") -> pd.DataFrame:
         """The first drop's pay rows; the scatter rows count the first drop,
@@ -292,17 +307,15 @@ class Tumbles(PayRule):
 
     def distribution(self, game: Game, level: int, reel_set: str = "base") -> WinDistribution:
         from slotmath.engine.joint import final_distribution
-        from slotmath.engine.tumble import tumble_keyed
 
-        wins, _, counts, unit_den, total_bet, cycle = tumble_keyed(game, level, (), reel_set)
+        wins, _, counts, unit_den, total_bet, cycle = self.law(game, level, (), reel_set)
         return final_distribution(wins, counts, unit_den, total_bet, cycle)
 
     def key_distribution(self, game: Game, level: int, triggers, reel_set: str = "base") -> KeyedWins:
         from slotmath.engine.joint import keyed_wins
-        from slotmath.engine.tumble import tumble_keyed
 
         triggers = tuple(triggers)
-        return keyed_wins(game, triggers, *tumble_keyed(game, level, triggers, reel_set))
+        return keyed_wins(game, triggers, *self.law(game, level, triggers, reel_set))
 
     def unplayed(self, game: Game) -> list:
         """Every option but the tumble and plain free games."""
@@ -319,17 +332,41 @@ class Tumbles(PayRule):
         spec = tumble_spec(game)
         prog = "-".join(f"x{m}" for m in spec.multipliers) if spec else ""
         free = "-".join(f"x{m}" for m in spec.free_multipliers) if spec and spec.free_reels else ""
+        fresh = spec is not None and spec.draws is not None
+        refill = (
+            "the gaps are refilled by independent draws of the declared table (refill: fresh)"
+            if fresh
+            else "refill from the strip above the window"
+        )
         return [
-            f"Tumbles (strip refill): {self.removed} are removed, the reels fall and refill from "
-            f"the strip above the window until nothing pays; tumble k pays x the k-th of {prog}"
+            f"Tumbles ({'fresh draws' if fresh else 'strip refill'}): {self.removed} are removed, the reels "
+            f"fall and {refill} until nothing pays; tumble k pays x the k-th of {prog}"
             + (f" (free games: {free})" if free else "")
             + (board_note(spec.board) if spec and spec.board else "")
-            + ". Exact: every stop vector of the cycle played to its end (integer counts). The combination "
+            + (
+                ". Exact: the first drop over every stop vector, then the Markov chain of the count states "
+                "(slotmath.engine.tumble_fresh)"
+                if fresh
+                else ". Exact: every stop vector of the cycle played to its end (integer counts)"
+            )
+            + ". The combination "
             f"table is the first drop's; the {self.channel} component and the distribution are the whole "
             "sequence's."
             + (SEQUENCE_NOTE if spec and spec.sequence else "")
             + (CARRIED_NOTE if spec and spec.carried else "")
-        ]
+        ] + (fresh_notes(game) if fresh else [])
+
+
+def fresh_notes(game: Game) -> list:
+    """The fresh-draw chain's method and bound per reel set
+    (:meth:`slotmath.engine.tumble_fresh.FreshLaw.note`; cached with the law)."""
+    from slotmath.engine.tumble_fresh import fresh_keyed
+    from slotmath.engine.tumble_spec import tumble_spec
+
+    level = game.bet_levels[0].level
+    return [
+        f"Reel set {name}: " + fresh_keyed(game, level, (), name).note() for name in tumble_spec(game).draws
+    ]
 
 
 def sequence_laws(game: Game, level: int, reel_set: str) -> dict | None:

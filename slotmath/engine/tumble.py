@@ -72,6 +72,8 @@ from slotmath.model import Game
 __all__ = [
     "tumble_args",
     "tumble_units",
+    "drop_pays",
+    "fall",
     "drop_window",
     "enumerate_tumbles",
     "tumble_cost",
@@ -85,6 +87,8 @@ __all__ = [
     "scatter_law",
     "sequence_scatter_rtp",
     "enumerated_tumbles",
+    "first_drop",
+    "drop_top",
 ]
 
 #: line evaluations x lines the exact enumeration of a line game takes on before it refuses
@@ -110,6 +114,34 @@ DENSE_UNITS = 1 << 14
 
 # ------------------------------------------------------------ compiled play
 @nb.njit(cache=True, inline="always")
+def drop_pays(window, pays, removed, events, count):
+    """Coin win of one drop of ``window`` [coins] by the pay rules' drop
+    functions (``pays`` as in :func:`tumble_units`); ``removed[c]`` is set
+    to 1 on every cell the pays remove (0 elsewhere); with ``count`` the
+    pays add to ``events``."""
+    for c in range(window.shape[0]):
+        removed[c] = 0
+    line_pays, count_pays, ways_pays, cluster_pays = pays
+    coins = line_drop(window, line_pays, removed, events, count)
+    coins += anywhere_drop(window, count_pays, removed, events, count)
+    coins += ways_drop(window, ways_pays, removed, events, count)
+    coins += cluster_drop(window, cluster_pays, removed, events, count)
+    return coins
+
+
+@nb.njit(cache=True, inline="always")
+def fall(window, removed, r, H):
+    """The kept cells of reel ``r`` fall to its bottom rows; returns the gaps
+    left at its top (rows ``0 .. gaps - 1`` to refill)."""
+    w = H - 1
+    for row in range(H - 1, -1, -1):
+        if removed[r * H + row] == 0:
+            window[r * H + w] = window[r * H + row]
+            w -= 1
+    return w + 1
+
+
+@nb.njit(cache=True, inline="always")
 def tumble_units(window, ptr, strip, n_stops, dims, pays, mults, removed, events, landed):
     """Win of a whole tumble sequence [coins x multiplier] from the first
     ``window`` (cell ``reel x rows + row``, row 0 at the top) and ``ptr`` (per
@@ -119,24 +151,18 @@ def tumble_units(window, ptr, strip, n_stops, dims, pays, mults, removed, events
     :func:`slotmath.engine.anywhere.anywhere_drop`,
     :func:`slotmath.engine.ways.ways_drop` and
     :func:`slotmath.engine.cluster.cluster_drop` (the other rules' arguments pay
-    nothing); they say what the drop pays and which cells go.  Returns (win, paying evaluations),
+    nothing); they say what the drop pays and which cells go (:func:`drop_pays`).
+    Returns (win, paying evaluations),
     evaluations ``-1`` past :data:`MAX_TUMBLES`.  The first drop's pays are
     counted in ``events`` (the combination table's rows) when it is not empty;
     every refilled cell's symbol in ``landed`` (by symbol index) when it is
     not empty (``triggers: sequence``)."""
     R, H = dims[0], dims[1]
     M = mults.shape[0]
-    line_pays, count_pays, ways_pays, cluster_pays = pays
     total = 0
     k = 0
     while True:
-        for c in range(R * H):
-            removed[c] = 0
-        count = k == 0 and events.shape[0] > 0
-        coins = line_drop(window, line_pays, removed, events, count)
-        coins += anywhere_drop(window, count_pays, removed, events, count)
-        coins += ways_drop(window, ways_pays, removed, events, count)
-        coins += cluster_drop(window, cluster_pays, removed, events, count)
+        coins = drop_pays(window, pays, removed, events, k == 0 and events.shape[0] > 0)
         if coins == 0:
             return total, k
         total += coins * mults[min(k, M - 1)]
@@ -144,17 +170,11 @@ def tumble_units(window, ptr, strip, n_stops, dims, pays, mults, removed, events
         if k > dims[2]:
             return total, -1
         for r in range(R):
-            w = H - 1
-            for row in range(H - 1, -1, -1):
-                if removed[r * H + row] == 0:
-                    window[r * H + w] = window[r * H + row]
-                    w -= 1
-            while w >= 0:
+            for w in range(fall(window, removed, r, H) - 1, -1, -1):
                 window[r * H + w] = strip[r, ptr[r]]
                 if landed.shape[0] > 0:
                     landed[strip[r, ptr[r]]] += 1
                 ptr[r] = ptr[r] - 1 if ptr[r] > 0 else n_stops[r] - 1
-                w -= 1
 
 
 @nb.njit(cache=True, inline="always")
@@ -372,7 +392,7 @@ def evaluation_steps(game: Game, pays: tuple) -> tuple:
     return cells * int(paying), f"{cells} cells x {paying} paying symbols", rate
 
 
-def _first_drop(game: Game, level: int, reel_set: str, triggers) -> tuple:
+def first_drop(game: Game, level: int, reel_set: str, triggers) -> tuple:
     """(stop weights, scatter codes and units, key codes, keys, unit_den) of the first drop."""
     from slotmath.engine.joint import key_codes
     from slotmath.engine.reels import pack_reels
@@ -437,7 +457,7 @@ def tumble_cost(game: Game, level: int, reel_set: str = "base", samples: int = 2
     ``samples`` uniform stop vectors, estimated steps, the steps' name,
     steps per second) of the exact enumeration (:func:`evaluation_steps`)."""
     strip, n_stops, dims, pays, mults = tumble_args(game, level, reel_set)
-    weights, sc_code, sc_units, key_code, n_keys, unit_den = _first_drop(game, level, reel_set, ())
+    weights, sc_code, sc_units, key_code, n_keys, unit_den = first_drop(game, level, reel_set, ())
     rng = np.random.default_rng(20261202)
     sample = np.stack([rng.integers(0, n, samples) for n in n_stops.tolist()], axis=1).astype(np.int64)
     *_, evaluations, _ = enumerate_tumbles(
@@ -552,7 +572,7 @@ def _enumerated(game: Game, level: int, triggers, reel_set: str, limit, start: i
     check_tumble_cost(game, level, reel_set, limit, drops + 1 if drops > 1 else 1)
     strip, n_stops, dims, pays, mults = tumble_args(game, level, reel_set)
     mults = mults[min(start, len(mults) - 1) :]
-    weights, sc_code, sc_units, key_code, n_keys, unit_den = _first_drop(
+    weights, sc_code, sc_units, key_code, n_keys, unit_den = first_drop(
         game, level, reel_set, tuple(triggers)
     )
     spec = tumble_spec(game)
@@ -672,11 +692,13 @@ def board_mix(at, counts, board, n_keys: int, sc_units, n_board: int, unit_den: 
     return wins, codes, np.array([out[p] for p in pairs], dtype=object), scale
 
 
-def tumble_rtp(game: Game, level: int, reel_set: str = "base") -> tuple:
-    """(RTP of the pay rule's tumbles [x total bet, exact], scatter RTP [x total bet, exact])."""
+def tumble_rtp(game: Game, level: int, reel_set: str = "base", law: tuple | None = None) -> tuple:
+    """(RTP of the pay rule's tumbles [x total bet, exact], scatter RTP [x total bet, exact])
+    of the law :func:`tumble_keyed` (or ``law`` in its form, e.g. the fresh-draw chain's)."""
     from slotmath.engine.combinations import scatter_rtp
 
-    wins, _, counts, unit_den, total_bet, cycle = tumble_keyed(game, level, (), reel_set)
+    law = tumble_keyed(game, level, (), reel_set) if law is None else law
+    wins, _, counts, unit_den, total_bet, cycle = law
     total = sum((int(w) * int(c) for w, c in zip(wins.tolist(), counts.tolist(), strict=True)), 0)
     scatter = Fraction(0)
     if game.scatter_pays and tumble_spec(game).sequence:

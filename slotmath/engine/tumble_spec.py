@@ -14,6 +14,7 @@ from slotmath.model import Game
 __all__ = [
     "TumbleSpec",
     "BoardMultipliers",
+    "FreshDraws",
     "tumble_spec",
     "TUMBLE_KEYS",
     "TUMBLE_PAYS",
@@ -23,7 +24,15 @@ __all__ = [
 ]
 
 #: keys of ``options.tumble``
-TUMBLE_KEYS = ("refill", "multipliers", "free_multipliers", "reset", "triggers", "multiplier_symbols")
+TUMBLE_KEYS = (
+    "refill",
+    "multipliers",
+    "free_multipliers",
+    "reset",
+    "triggers",
+    "multiplier_symbols",
+    "draws",
+)
 #: values of ``options.tumble.triggers``: scatters pay and trigger on the
 #: first drop, or counted over the whole tumble sequence
 TRIGGERS = ("first_drop", "sequence")
@@ -66,6 +75,27 @@ class BoardMultipliers:
 
 
 @dataclass(frozen=True)
+class FreshDraws:
+    """Fresh-draw refills of one reel set (``options.tumble.draws``): each
+    gap is filled by an independent draw from reel ``r``'s table
+    ``tables[r]`` = (symbols, integer weights reduced by their gcd)."""
+
+    tables: tuple
+
+    @property
+    def shared(self) -> bool:
+        """True when every reel draws from the same table (the exact chain's
+        condition: then only the counts per symbol matter)."""
+        return all(t == self.tables[0] for t in self.tables)
+
+    def probability(self, reel: int, symbol: str) -> Fraction:
+        """Probability of ``symbol`` in one draw on ``reel`` [probability]."""
+        symbols, weights = self.tables[reel]
+        w = dict(zip(symbols, weights, strict=True)).get(symbol, 0)
+        return Fraction(w, sum(weights))
+
+
+@dataclass(frozen=True)
 class TumbleSpec:
     """Declared tumbles: the progression of each paying evaluation (``x1,
     x2, ...``, the last repeating) in the base game and on the free games'
@@ -80,6 +110,8 @@ class TumbleSpec:
     triggers: str = "first_drop"
     #: ``"spin"`` or ``"round"`` (:data:`RESETS`)
     reset: str = "spin"
+    #: fresh-draw refills by reel set (None: strip refill)
+    draws: dict | None = None
 
     @property
     def sequence(self) -> bool:
@@ -94,6 +126,10 @@ class TumbleSpec:
     def progression(self, reel_set: str) -> tuple:
         """The progression played on ``reel_set``."""
         return self.free_multipliers if reel_set == self.free_reels else self.multipliers
+
+    def draws_on(self, reel_set: str) -> FreshDraws | None:
+        """The fresh-draw tables of ``reel_set`` (None: strip refill)."""
+        return self.draws[reel_set] if self.draws is not None else None
 
     def board_on(self, reel_set: str) -> BoardMultipliers | None:
         """The board multipliers played on ``reel_set`` (None: none)."""
@@ -175,16 +211,22 @@ def tumble_spec(game: Game) -> TumbleSpec | None:
         if key not in TUMBLE_KEYS:
             _fail(game, f".{key}", unknown_key(key, TUMBLE_KEYS))
     refill = spec.get("refill", "strip")
-    if refill == "fresh":
-        _fail(game, ".refill", "fresh draws per cell are not computed yet (refill: strip is)")
-    if refill != "strip":
-        _fail(game, ".refill", f"must be 'strip', got {refill!r}")
+    if refill not in ("strip", "fresh"):
+        _fail(game, ".refill", f"must be 'strip' or 'fresh', got {refill!r}")
+    if refill == "fresh" and "draws" not in spec:
+        _fail(game, ".draws", "refill: fresh needs draws: {REEL_SET: [[SYMBOL, weight], ...]}")
+    if refill == "strip" and "draws" in spec:
+        _fail(game, ".draws", "is read only with refill: fresh (refill: strip refills from the strip)")
     reset = spec.get("reset", "spin")
     if reset not in RESETS:
         _fail(game, ".reset", f"must be one of {', '.join(RESETS)}, got {reset!r}")
     triggers = spec.get("triggers", "first_drop")
     if triggers not in TRIGGERS:
         _fail(game, ".triggers", f"must be one of {', '.join(TRIGGERS)}, got {triggers!r}")
+    if refill == "fresh" and triggers != "first_drop":
+        _fail(game, ".triggers", "sequence is not computed with refill: fresh (first_drop is)")
+    if refill == "fresh" and reset != "spin":
+        _fail(game, ".reset", "round is not computed with refill: fresh (spin is)")
     if game.pays_by not in TUMBLE_PAYS:
         rules = "line, ways, pay-anywhere and cluster games"
         _fail(game, "", f"tumbles are computed on {rules} (pays_by: {game.pays_by})")
@@ -229,7 +271,9 @@ def tumble_spec(game: Game) -> TumbleSpec | None:
         _check_sequence(game, free)
     if reset == "round":
         _check_round(game, free, board)
-    return TumbleSpec(base, free_prog, free_reels if free_reels != "base" else None, board, triggers, reset)
+    own_free = free_reels if free_reels != "base" else None
+    draws = _draws(game, spec["draws"], own_free) if refill == "fresh" else None
+    return TumbleSpec(base, free_prog, own_free, board, triggers, reset, draws)
 
 
 def _check_sequence(game: Game, free) -> None:
@@ -268,6 +312,60 @@ def _check_round(game: Game, free, board) -> None:
         )
     if board is not None and free["reels"] in board.reel_sets:
         _fail(game, ".reset", "round is not computed with multiplier_symbols in the free games")
+
+
+def _draw_table(game: Game, value, field: str) -> tuple:
+    """One table ``[[SYMBOL, weight], ...]``: (symbols, weights reduced by their gcd)."""
+    if not isinstance(value, list) or not value:
+        _fail(game, field, "must be a non-empty list of [SYMBOL, weight] pairs, e.g. [[A, 3], [B, 1]]")
+    symbols, weights = [], []
+    for i, pair in enumerate(value):
+        if not isinstance(pair, list) or len(pair) != 2:
+            _fail(game, f"{field}[{i}]", f"must be a pair [SYMBOL, weight], got {pair!r}")
+        symbol, weight = pair
+        if symbol not in game.symbol_index:
+            _fail(game, f"{field}[{i}]", f"unknown symbol {symbol!r} (declare it under symbols)")
+        if symbol in symbols:
+            _fail(game, f"{field}[{i}]", f"symbol {symbol} is listed twice")
+        if isinstance(weight, bool) or not isinstance(weight, int) or weight < 1:
+            _fail(game, f"{field}[{i}]", f"the weight must be a positive whole number, got {weight!r}")
+        symbols.append(symbol)
+        weights.append(weight)
+    g = gcd(*weights)
+    return tuple(symbols), tuple(w // g for w in weights)
+
+
+def _draws(game: Game, value, free_reels: str | None) -> dict:
+    """Validate ``options.tumble.draws`` (``{REEL_SET: table}``, a table one
+    list of ``[SYMBOL, weight]`` for every reel or a list of such lists, one
+    per reel): a :class:`FreshDraws` for every reel set tumbles are played on."""
+    played = ["base"] + ([free_reels] if free_reels is not None else [])
+    if not isinstance(value, dict):
+        _fail(game, ".draws", "must be a mapping {REEL_SET: [[SYMBOL, weight], ...]}")
+    for name in value:
+        if name not in played:
+            _fail(game, f".draws.{name}", f"tumbles are played on reel sets {', '.join(played)} only")
+    out = {}
+    for name in played:
+        field = f".draws.{name}"
+        if name not in value:
+            _fail(game, field, f"missing: reel set {name!r} plays tumbles and needs a draw table")
+        table = value[name]
+        per_reel = (
+            isinstance(table, list)
+            and bool(table)
+            and all(isinstance(t, list) and bool(t) and all(isinstance(p, list) for p in t) for t in table)
+        )
+        if per_reel:
+            if len(table) != game.reels:
+                _fail(
+                    game, field, f"lists {len(table)} tables; give one per reel ({game.reels}) or one for all"
+                )
+            tables = tuple(_draw_table(game, t, f"{field}[{r}]") for r, t in enumerate(table))
+        else:
+            tables = (_draw_table(game, table, field),) * game.reels
+        out[name] = FreshDraws(tables)
+    return out
 
 
 def _board(game: Game, value, free_reels: str | None) -> BoardMultipliers:

@@ -4,7 +4,9 @@ pay-anywhere, ways or cluster pays).
 One round: draw the base stops (:func:`slotmath.montecarlo.linesim.draw_stops`),
 play the tumble sequence to its end (:func:`slotmath.engine.tumble.tumble_units`,
 the exact enumeration's own step), multiply a paying sequence by the
-board multiplier symbols' drawn values, pay the first drop's scatters and, when
+board multiplier symbols' drawn values (with ``refill: fresh`` every gap
+refilled by a draw of the declared table, :func:`fresh_units`), pay the
+first drop's scatters and, when
 ``options.free_games`` is declared, play the free games its scatter count
 awards one by one on the free reel set (its progression, its retriggers,
 at most ``max_games``), times the free games' multiplier.  Parts
@@ -21,7 +23,7 @@ import numpy as np
 
 from slotmath.engine.lines import line_outcomes
 from slotmath.engine.scatters import scatter_symbols
-from slotmath.engine.tumble import drop_window, tumble_args, tumble_units
+from slotmath.engine.tumble import drop_pays, drop_window, fall, tumble_args, tumble_units
 from slotmath.engine.tumble_spec import tumble_spec
 from slotmath.model import Game
 from slotmath.montecarlo.anywheresim import anywhere_args
@@ -39,7 +41,30 @@ from slotmath.montecarlo.linesim import (
 from slotmath.montecarlo.run import RoundSampler
 from slotmath.montecarlo.wayssim import ways_args
 
-__all__ = ["tumble_sampler", "tumble_kernel"]
+__all__ = ["tumble_sampler", "tumble_kernel", "fresh_units", "fresh_args"]
+
+
+@nb.njit(cache=True, inline="always")
+def fresh_units(rng, window, dims, pays, mults, removed, events, draws):
+    """:func:`tumble_units` with fresh-draw refills: every gap is filled by an
+    independent draw of reel ``r``'s table, ``draws`` = (cumulative integer
+    weights (R, K), symbols (R, K), table sizes (R,)); the same cap."""
+    R, H = dims[0], dims[1]
+    M = mults.shape[0]
+    cum, sym, size = draws
+    total = 0
+    k = 0
+    while True:
+        coins = drop_pays(window, pays, removed, events, k == 0 and events.shape[0] > 0)
+        if coins == 0:
+            return total, k
+        total += coins * mults[min(k, M - 1)]
+        k += 1
+        if k > dims[2]:
+            return total, -1
+        for r in range(R):
+            for w in range(fall(window, removed, r, H)):
+                window[r * H + w] = sym[r, weighted_index(rng, cum[r], size[r])]
 
 
 @nb.njit(cache=True, inline="always")
@@ -60,15 +85,17 @@ def _tumble_spin(rng, stop, window, ptr, removed, side, scatter_part, need, even
     """One spin (draw, tumbles, board multipliers, scatters) of a reel set
     ``side`` = (draw, tumble, scatter arrays, trigger counts, total bet,
     board multipliers' (cumulative weights, values), (trigger symbol,
-    scatter symbols)): (pay win, scatter win) [x total bet], the trigger
+    scatter symbols), fresh draws of :func:`fresh_args`): (pay win, scatter win) [x total bet], the trigger
     count (0 unless every reel with ``need`` set shows the symbol) and the
     paying drops; the first drop's pays and the scatter pays are counted in
     ``events``.  The progression starts at its ``start``-th value.  A paying
     spin's pays are multiplied by the sum of one drawn value per multiplier
     symbol (``dims[3]``) on its final board (x1 with none).  With ``seen``
     not empty (``triggers: sequence``) the trigger count and the scatter
-    pays read every cell on the board in any drop, counted there by symbol."""
-    draw, tumble, scatter_arrays, trig, total_bet, board, seq_syms = side
+    pays read every cell on the board in any drop, counted there by symbol.
+    With fresh draws (``refill: fresh``) the gaps are refilled by
+    :func:`fresh_units`."""
+    draw, tumble, scatter_arrays, trig, total_bet, board, seq_syms, fresh = side
     bound, use_table, table, cum, n_draw = draw
     strip, n_stops, dims, pays, mults = tumble
     sc_count, sc_pay, sc_event = scatter_arrays
@@ -87,7 +114,10 @@ def _tumble_spin(rng, stop, window, ptr, removed, side, scatter_part, need, even
         for c in range(cells):
             seen[window[c]] += 1
     at = min(start, mults.shape[0] - 1)
-    units, k = tumble_units(window, ptr, strip, n_stops, dims, pays, mults[at:], removed, events, seen)
+    if fresh[2][0] > 0:  # fresh-draw refills (the triggers read the first drop)
+        units, k = fresh_units(rng, window, dims, pays, mults[at:], removed, events, fresh)
+    else:
+        units, k = tumble_units(window, ptr, strip, n_stops, dims, pays, mults[at:], removed, events, seen)
     if k < 0:
         k = dims[2]
     if sequence:
@@ -193,7 +223,24 @@ def _side(game: Game, level: int, reel_set: str, symbol: str | None, names: list
         np.array([game.symbol_index[symbol] if symbol is not None else -1], dtype=np.int64),
         np.array([game.symbol_index[s] for s in scatter_symbols(game)], dtype=np.int64),
     )
-    return draw, tumble, scatter, trig, total_bet, board, seq_syms
+    return draw, tumble, scatter, trig, total_bet, board, seq_syms, fresh_args(game, reel_set)
+
+
+def fresh_args(game: Game, reel_set: str) -> tuple:
+    """The ``draws`` of :func:`fresh_units` on ``reel_set``: (cumulative
+    integer weights (R, K), symbol indices (R, K), table sizes (R,)); sizes
+    0 with a strip refill."""
+    spec = tumble_spec(game).draws_on(reel_set)
+    tables = spec.tables if spec is not None else ()
+    K = max((len(t[0]) for t in tables), default=1)
+    cum = np.zeros((game.reels, K), dtype=np.int64)
+    sym = np.zeros((game.reels, K), dtype=np.int64)
+    size = np.zeros(game.reels, dtype=np.int64)
+    for r, (symbols, weights) in enumerate(tables):
+        cum[r, : len(weights)] = np.cumsum(weights)
+        sym[r, : len(symbols)] = [game.symbol_index[s] for s in symbols]
+        size[r] = len(symbols)
+    return cum, sym, size
 
 
 def tumble_sampler(game: Game, level: int) -> RoundSampler:

@@ -23,11 +23,26 @@ def analyse(game: Game, level: int, reel_set: str = "base") -> ParResult:
     """Exact PAR of a line game at bet ``level``: combination table,
     RTP by channel and the distribution of the total spin win."""
     try:
-        return _analyse(game, level, reel_set)
+        return _fresh_floats(game, level, _analyse(game, level, reel_set))
     except EngineTooLarge as e:  # a refusal naming its field but not yet the game's file
         if not e.field or e.file:
             raise
         raise EngineTooLarge(e.problem, file=game.source or game.name, field=e.field) from None
+
+
+def _fresh_floats(game: Game, level: int, result: ParResult) -> ParResult:
+    """``result`` with its RTP and components as float64 when a fresh-draw
+    tumble chain was computed in float64 (its notes state the bound): a
+    fraction of the rounded law would read as exact."""
+    tumble = game.options.get("tumble") if isinstance(game.options, dict) else None
+    if not isinstance(tumble, dict) or tumble.get("refill") != "fresh":
+        return result
+    from slotmath.engine.tumble_fresh import fresh_keyed
+
+    if all(fresh_keyed(game, level, (), name).exact for name in tumble.get("draws", {})):
+        return result
+    components = {k: float(v) for k, v in result.components.items()}
+    return dataclasses.replace(result, rtp=float(result.rtp), components=components)
 
 
 def _analyse(game: Game, level: int, reel_set: str) -> ParResult:
@@ -847,6 +862,9 @@ def symbols_read(game: Game) -> dict:
     games_in = board.get("in", ["base", "free"])
     games_in = games_in if isinstance(games_in, list) else []
     on = {g: named_symbols(game, board.get("symbol")) if g in games_in else set() for g in ("base", "free")}
+    draws = tumble.get("draws") if isinstance(tumble, dict) else None
+    for g in on:  # the fresh-draw tables' symbols (a filler drawn into the gaps is read)
+        on[g] |= named_symbols(game, draws)
     out = {
         "base": paid | named_symbols(game, {k: v for k, v in options.items() if k != "tumble"}) | on["base"]
     }
