@@ -65,7 +65,7 @@ def _new_store(entries, sets):
     c = 16
     while c < sets:
         c *= 2
-    data = np.empty(max(entries, 16), dtype=np.int32)
+    data = np.empty(max(entries, 16), dtype=np.int64)
     start = np.empty(c, dtype=np.int64)
     size = np.empty(c, dtype=np.int64)
     slots = np.full(2 * c, -1, dtype=np.int64)
@@ -134,16 +134,6 @@ def _intern(data, start, size, slots, counters, buf, m):
 # the moves of one set by one reel
 # ===========================================================================
 @nb.njit(cache=True, inline="always")
-def _move_hash(a, b, c):
-    h = np.uint64(14695981039346656037)
-    p = np.uint64(1099511628211)
-    h = (h ^ np.uint64(a + 1)) * p
-    h = (h ^ np.uint64(b)) * p
-    h = (h ^ np.uint64(c)) * p
-    return h ^ (h >> np.uint64(29))
-
-
-@nb.njit(cache=True, inline="always")
 def _row_mask(k, data, s0, m, row_of, nq, p_len):
     """Rows of reel ``k`` read by the ``m`` live lines at ``data[s0:]``, as a
     bit mask; the full mask when that row subset has no projection."""
@@ -163,22 +153,49 @@ def _moves(k, s, sets, nxt, proj, row_of, next_sid, trans, lo, hi, unit, nq, scr
     data, start, size = sets[0], sets[1], sets[2]
     cls_sym, cls_w, cls_code, p_start, p_len = proj
     nd, ns, nz, nsl, nc = nxt
-    buf, tr_id, tr_code, tr_win, tr_w, tr_slot, tslots = scratch
+    buf, tr_id, tr_code, tr_win, tr_w, tr_slot, tslots, qv = scratch
     tmask = np.uint64(tslots.shape[0] - 1)
     m, s0 = size[s], start[s]
     T = 0
     mask = _row_mask(k, data, s0, m, row_of, nq, p_len)
     for j in range(p_start[mask], p_start[mask] + p_len[mask]):
-        added = 0
-        mm = 0
+        # the lines' next automaton states decide the move: classes equal on
+        # them are one move (the set and the win are built once per move)
+        code = cls_code[j]
+        h = (np.uint64(14695981039346656037) ^ np.uint64(code)) * np.uint64(1099511628211)
         for t in range(m):
             e = data[s0 + t]
             sid = e // nq
             q2 = trans[k, e - sid * nq, cls_sym[j, row_of[k, sid]]]
+            qv[T, t] = q2
+            h = (h ^ np.uint64(q2 + 1)) * np.uint64(1099511628211)
+        h = (h ^ (h >> np.uint64(29))) & tmask
+        found = False
+        while True:
+            i = tslots[h]
+            if i < 0:
+                break
+            if tr_code[i] == code:
+                same = True
+                for t in range(m):
+                    if qv[i, t] != qv[T, t]:
+                        same = False
+                        break
+                if same:
+                    tr_w[i] += cls_w[j]
+                    found = True
+                    break
+            h = (h + np.uint64(1)) & tmask
+        if found:
+            continue
+        added = 0
+        mm = 0
+        for t in range(m):
+            q2 = qv[T, t]
             if lo[k + 1, q2] == hi[k + 1, q2]:
                 added += lo[k + 1, q2] * unit
             else:
-                v = next_sid[k, sid] * nq + q2
+                v = next_sid[k, data[s0 + t] // nq] * nq + q2
                 pos = mm
                 while pos > 0 and buf[pos - 1] > v:
                     buf[pos] = buf[pos - 1]
@@ -188,19 +205,9 @@ def _moves(k, s, sets, nxt, proj, row_of, next_sid, trans, lo, hi, unit, nq, scr
         nid = -1
         if mm > 0:
             nd, ns, nz, nsl, nid = _intern(nd, ns, nz, nsl, nc, buf, mm)
-        code = cls_code[j]
-        h = _move_hash(nid, code, added) & tmask
-        while True:
-            i = tslots[h]
-            if i < 0:
-                tslots[h] = T
-                tr_id[T], tr_code[T], tr_win[T], tr_w[T], tr_slot[T] = nid, code, added, cls_w[j], h
-                T += 1
-                break
-            if tr_id[i] == nid and tr_code[i] == code and tr_win[i] == added:
-                tr_w[i] += cls_w[j]
-                break
-            h = (h + np.uint64(1)) & tmask
+        tslots[h] = T
+        tr_id[T], tr_code[T], tr_win[T], tr_w[T], tr_slot[T] = nid, code, added, cls_w[j], h
+        T += 1
     for i in range(T):
         tslots[tr_slot[i]] = -1
     return (nd, ns, nz, nsl, nc), T
@@ -214,13 +221,14 @@ def _scratch(n_classes: int, width: int) -> tuple:
         c *= 2
     J = max(n_classes, 1)
     return (
-        np.empty(max(width, 1), dtype=np.int32),
+        np.empty(max(width, 1), dtype=np.int64),
         np.empty(J, dtype=np.int64),
         np.empty(J, dtype=np.int64),
         np.empty(J, dtype=np.int64),
         np.empty(J, dtype=np.int64),
         np.empty(J, dtype=np.int64),
         np.full(c, -1, dtype=np.int64),
+        np.empty((J, max(width, 1)), dtype=np.int64),
     )
 
 
@@ -367,7 +375,7 @@ def line_set_pass(
     nq = int(auto.trans.shape[1])
     sid, row_of, next_sid = line_suffixes(lines)
     sets = _new_store(L, 1)
-    buf = np.sort(sid[0] * nq).astype(np.int32)  # every line in the start state 0
+    buf = np.sort(sid[0] * nq).astype(np.int64)  # every line in the start state 0
     *store, _ = _intern(*sets, buf, L)
     sets = (*store, sets[4])
     keys, wins, counts, _ = new_table(2, 1, np.zeros(1, dtype=np.int64))
