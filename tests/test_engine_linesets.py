@@ -127,11 +127,10 @@ def test_lines_sharing_rows_keyed_by_scatter_count(write_game):
         at = (F(w, kw.unit_den * kw.total_bet), k)
         got[at] = got.get(at, 0) + c
     s = game.symbol_index["S"]
+    windows = np.array([window_at(game, stops) for stops in product(*map(range, map(len, game.strips())))])
     brute: dict = {}
-    for stops in product(*[range(len(st)) for st in game.strips("base")]):
-        window = window_at(game, stops)
-        win = F(total_wins(game, 1, window[None])[0]).limit_denominator(10**9)
-        at = (win, (int((window == s).sum()),))
+    for window, win in zip(windows, total_wins(game, 1, windows), strict=True):
+        at = (F(win).limit_denominator(10**9), (int((window == s).sum()),))
         brute[at] = brute.get(at, 0) + 1
     assert got == brute
 
