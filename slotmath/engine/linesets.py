@@ -14,23 +14,23 @@ when they differ on lines that have already settled, and a set of 40 lines of
 which three are still live is three numbers, not forty.
 
 A reel is applied set by set: every stop class of the reel (its window up to
-symbols the automaton cannot tell apart, :func:`slotmath.engine.joint.stop_classes`)
-moves the set's live lines, settles those that cannot change any more (their
-win is added) and gives the next set; equal (next set, scatter code, added
-win) *moves* are merged, summing the class weights.  Only the rows the live
-lines read matter, so a set of one or two live lines has a few merged moves
-where the reel has hundreds of classes.  Every state of the set is then moved
-by the merged moves, and equal results merge in a hash table.  A state whose
-set is empty is finished with the pre-convolved scatter suffix, as in
+symbols the automaton cannot tell apart, :func:`slotmath.engine.joint.stop_classes`),
+as seen on the rows the set's live lines read
+(:func:`slotmath.engine.joint.projections`), moves the live lines to their
+next automaton states; classes that give every line the same next state and
+the same scatter code are one *move* (weights summed), and only then is the
+next set built (lines that cannot change any more settle: their win is
+added).  A set of one or two live lines meets a few moves where the reel has
+hundreds of classes.  Every state of the set is then moved by the set's
+moves, and equal results merge in a hash table.  A state whose set is empty
+is finished with the pre-convolved scatter suffix, as in
 :mod:`slotmath.engine.joint`.
 
-Cost of reel k+1: ``M_k x J`` line steps for the moves (``M_k`` live lines
-summed over the distinct sets, ``J`` stop classes) plus one hash insertion per
-state and merged move, at most ``E_k x J`` (``E_k`` states);
-:func:`check_cost` refuses above the bound before the step, counting the
-merged moves exactly (a counting pass) when the bound ``E_k x J`` would not
-fit.  Counts are int64 (exact while the cycle is below 2**62, checked by the
-caller).
+Cost of reel k+1: ``sum_s m_s x J(s)`` line steps (``m_s`` live lines of
+distinct set ``s``, ``J(s)`` classes on its rows) plus one hash insertion per
+state and move, at most ``sum_s E_s x J(s)`` (``E_s`` states of set ``s``);
+:func:`check_cost` refuses above the bound before the step.  Counts are int64
+(exact while the cycle is below 2**62, checked by the caller).
 """
 
 from __future__ import annotations
@@ -350,7 +350,8 @@ def check_cost(game: Game, reel: int, sets: tuple, states: int, steps: int, move
 def line_set_pass(
     game: Game, auto, lines, reel_classes, codes_suffix, unit_den: int, n_sc: int, keyed: bool, limit
 ):
-    """Finished (wins, key codes, counts) of the forward pass on line sets.
+    """The forward pass on line sets: the states left after the last reel
+    (0), and the finished table's wins [1/unit_den coins], key codes and counts.
 
     Parameters
     ----------
@@ -386,11 +387,10 @@ def line_set_pass(
     final = (*new_table(1 if keyed else 0, 64, np.zeros(1, dtype=np.int64)), 0)
     for k in range(R):
         proj = reel_classes(k)
-        cls_w = proj[1]
         steps, moves = _set_costs(k, sets, keys[:, 0], n, row_of, nq, proj[4])
         check_cost(game, k, sets, n, int(steps), int(moves), limit)
         args = (proj, row_of, next_sid, auto.trans, auto.lo, auto.hi, unit_den, nq)
-        scratch = _scratch(len(cls_w), L)
+        scratch = _scratch(int(proj[4].max()), L)
         nxt = _new_store(int(sets[4][1]), int(sets[4][0]))
         nxt, keys, wins, counts, n, final = _step(
             k, sets, nxt, keys, wins, counts, n, *args, scratch, suffix, suffix_nz, pay_units, final, n_sc
