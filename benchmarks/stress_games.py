@@ -20,7 +20,11 @@ loaded from there (nothing is written into ``data/games``):
   and Spin with 25 lines and free games (3+ SCATTER: 8 games, retriggered)
   on a reel set ``free`` of their own (a copy of the base strips), in which
   the hold-and-spin triggers too; ``hold_and_spin_free25_base``: the same
-  free games played on the base reels.
+  free games played on the base reels;
+* ``big{R}{H}_{L}_{N}``: an R-reel, H-row game of ``L`` lines with strips of
+  ``N`` stops drawn with a fixed seed (issue 30 point 3): ten paying symbols
+  (H1-H4, A, K, Q, J, TEN, NINE) paying 3 to R of a kind, a WILD on the inner
+  reels and a SCATTER paying 3+ anywhere, e.g. ``big54_40_400``, ``big65_50_200``.
 """
 
 from __future__ import annotations
@@ -60,8 +64,58 @@ def _random_strips(g: dict, n: int, seed: int) -> list:
     return strips
 
 
+#: (symbol, draws per 100 stops, pay for 3, 4, 5, 6 of a kind [coins per line coin])
+_BIG_SYMBOLS = (
+    ("H1", 4, (50, 200, 1000, 2500)),
+    ("H2", 5, (40, 150, 500, 1500)),
+    ("H3", 6, (30, 100, 300, 1000)),
+    ("H4", 7, (25, 75, 250, 750)),
+    ("A", 9, (15, 40, 150, 400)),
+    ("K", 10, (12, 30, 120, 300)),
+    ("Q", 11, (10, 25, 100, 250)),
+    ("J", 12, (8, 20, 80, 200)),
+    ("TEN", 13, (5, 15, 60, 150)),
+    ("NINE", 14, (5, 10, 50, 100)),
+    ("SCATTER", 3, ()),
+    ("WILD", 3, ()),
+)
+
+
+def big_grid(name: str) -> dict:
+    """The game-file dict of ``big{R}{H}_{L}_{N}`` (see the module notes)."""
+    shape, lines, n = name[3:].split("_")
+    reels, rows, n_lines, n_stops = int(shape[0]), int(shape[1]), int(lines), int(n)
+    rng = random.Random(reels * 10**6 + rows * 10**4 + n_stops)
+    strips = []
+    for r in range(reels):
+        pool = [s for s, k, _ in _BIG_SYMBOLS for _ in range(k) if s != "WILD" or 0 < r < reels - 1]
+        strips.append([rng.choice(pool) for _ in range(n_stops)])
+    pays = [
+        {"symbol": s, "count": c, "pay": p}
+        for s, _, table in _BIG_SYMBOLS
+        for c, p in zip(range(3, reels + 1), table, strict=False)
+    ]
+    return {
+        "name": name,
+        "title": f"{reels}x{rows}, {n_lines} lines, {n_stops}-stop random strips",
+        "grid": {"reels": reels, "rows": rows},
+        "bet": {"levels": [1]},
+        "symbols": [
+            {"name": "WILD", "kind": "wild", "substitutes": "all"},
+            {"name": "SCATTER", "kind": "scatter"},
+        ]
+        + [{"name": s} for s, _, t in _BIG_SYMBOLS if t],
+        "reels": {"base": strips},
+        "paylines": _lines(rows, reels, n_lines, [[r] * reels for r in range(rows)]),
+        "pays": pays,
+        "scatters": [{"symbol": "SCATTER", "count": c, "pay": p} for c, p in ((3, 2), (4, 10), (5, 50))],
+    }
+
+
 def variant(name: str) -> dict:
     """The game-file dict of stress variant ``name`` (see the module notes)."""
+    if name.startswith("big"):
+        return big_grid(name)
     g = _video20()
     g["name"] = name
     if name.startswith("video20_x"):

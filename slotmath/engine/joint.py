@@ -3,42 +3,44 @@
 Method: a forward pass over the reels on merged states.  After reels
 1..k a *state* is
 
-* the state of every payline in the line pay automaton
-  (:func:`slotmath.engine.moments.pay_automaton`: two symbol prefixes are one
-  state when every completion pays them the same); a line whose win can no
-  longer change is *decided*: its win moves into the decided win and its
-  state becomes -1;
+* the *line set*: the lines whose win can still change, each given by its
+  state in the line pay automaton (:func:`slotmath.engine.moments.pay_automaton`:
+  two symbol prefixes are one state when every completion pays them the
+  same) and the rows it reads on the remaining reels; a line whose win can
+  no longer change is *decided*: its win moves into the decided win and the
+  line leaves the set;
 * the scatter code of reels 1..k (:func:`slotmath.engine.scatters.scatter_counts`);
 * the decided win so far [1/unit_den coins],
 
 with an integer weight: the number of stop combinations of reels 1..k
 that reach it.  Reel k+1 is applied by grouping its stops into *stop
 classes* (equal window up to symbols the automaton cannot tell apart at
-that reel, equal scatter code; weights summed), stepping every state by
-every class and merging equal results in a hash table.  A state whose lines
+that reel, equal scatter code; weights summed), moving every state by the
+classes as seen on the rows its live lines read and merging equal results
+in a hash table (:mod:`slotmath.engine.linesets`).  A state whose lines
 are all decided is finished at once: only the scatter win of the remaining
 reels can change, whose distribution is pre-convolved, and it is added to
 the sparse win table (distinct win -> count).
 
-Complexity: ``sum_k E_k x J_(k+1) x L`` steps, where ``E_k`` is the number
-of merged states after reel ``k`` (with live lines), ``J_k`` the number of
-stop classes of reel ``k`` and ``L`` the number of paylines; memory
-``O(max_k E_k x L)`` plus the distinct wins.  Neither depends on the cycle
-``prod N_r`` itself.  :func:`state_estimate` gives the state counts before
-the work starts.  Counts are int64, exact while the cycle is below 2**62
-(checked: every state's weight and every win's count is at most the cycle).
+Complexity: per reel, the live lines of the distinct line sets times their
+stop classes plus the states times their sets' moves
+(:mod:`slotmath.engine.linesets`); neither depends on the cycle ``prod N_r``
+itself.  Counts are int64, exact while the cycle is below 2**62 (checked:
+every state's weight and every win's count is at most the cycle).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numba as nb
 import numpy as np
 
 from slotmath.engine import limits
 from slotmath.engine.distribution import WinDistribution
+from slotmath.engine.hashtable import add_entry as add_entry
+from slotmath.engine.hashtable import new_table as new_table
 from slotmath.engine.limits import EngineTooLarge
+from slotmath.engine.linesets import line_set_pass
 from slotmath.engine.moments import pay_automaton, unique_rows
 from slotmath.engine.reels import pack_reels, reel_digits, reel_radix
 from slotmath.engine.scatters import scatter_counts, suffix_scatter, win_denominator
@@ -61,185 +63,9 @@ __all__ = [
 INT64_SAFE = 2**62
 
 
-def check_cost(game: Game, reel: int, n_states: int, n_classes: int, limit: int) -> None:
-    """Raise :class:`EngineTooLarge` (with the estimated time) when the step
-    of ``reel`` (0-based) would exceed ``limit`` line steps."""
-    limits.check_step_cost(game, reel, n_states, n_classes, len(game.paylines), limit)
-
-
 # ===========================================================================
-# a hash table of (row, win) keys with int64 counts
+# the forward pass (its reel steps: slotmath.engine.linesets)
 # ===========================================================================
-@nb.njit(cache=True)
-def _hash(row, win):
-    h = np.uint64(14695981039346656037)
-    p = np.uint64(1099511628211)
-    for v in row:
-        h = (h ^ np.uint64(np.int64(v) + 1)) * p
-    h = (h ^ np.uint64(win)) * p
-    return h ^ (h >> np.uint64(29))
-
-
-@nb.njit(cache=True)
-def new_table(width, cap, dtype_probe):
-    """Empty table for at least ``cap`` entries (a power of two; 2 slots per entry)."""
-    c = 16
-    while c < cap:
-        c *= 2
-    cap = c
-    keys = np.empty((cap, width), dtype=dtype_probe.dtype)
-    wins = np.empty(cap, dtype=np.int64)
-    counts = np.empty(cap, dtype=np.int64)
-    slots = np.full(2 * cap, -1, dtype=np.int64)
-    return keys, wins, counts, slots
-
-
-@nb.njit(cache=True)
-def _grow(keys, wins, counts, slots, n):
-    """Double the table (entries and slots), re-slotting the ``n`` entries."""
-    cap = 2 * keys.shape[0]
-    k2 = np.empty((cap, keys.shape[1]), dtype=keys.dtype)
-    w2 = np.empty(cap, dtype=np.int64)
-    c2 = np.empty(cap, dtype=np.int64)
-    k2[:n] = keys[:n]
-    w2[:n] = wins[:n]
-    c2[:n] = counts[:n]
-    s2 = np.full(2 * cap, -1, dtype=np.int64)
-    mask = np.uint64(s2.shape[0] - 1)
-    for i in range(n):
-        h = _hash(k2[i], w2[i]) & mask
-        while s2[h] >= 0:
-            h = (h + np.uint64(1)) & mask
-        s2[h] = i
-    return k2, w2, c2, s2
-
-
-@nb.njit(cache=True)
-def _find(keys, wins, slots, row, win):
-    """Slot of ``(row, win)``: the entry there is the key, or the slot is empty."""
-    mask = np.uint64(slots.shape[0] - 1)
-    h = _hash(row, win) & mask
-    W = row.shape[0]
-    while True:
-        i = slots[h]
-        if i < 0:
-            return h
-        if wins[i] == win:
-            same = True
-            for j in range(W):
-                if keys[i, j] != row[j]:
-                    same = False
-                    break
-            if same:
-                return h
-        h = (h + np.uint64(1)) & mask
-
-
-@nb.njit(cache=True, inline="always")
-def add_entry(keys, wins, counts, slots, n, row, win, w):
-    """Add count ``w`` to the entry (``row``, ``win``) of a table of ``n``
-    entries, growing it when full; returns the table and its new size
-    (inlined where it is called: a call per insert costs the line engine
-    more than twice its time)."""
-    if n + 1 > keys.shape[0]:
-        keys, wins, counts, slots = _grow(keys, wins, counts, slots, n)
-    h = _find(keys, wins, slots, row, win)
-    e = slots[h]
-    if e < 0:
-        slots[h] = n
-        keys[n] = row
-        wins[n] = win
-        counts[n] = w
-        n += 1
-    else:
-        counts[e] += w
-    return keys, wins, counts, slots, n
-
-
-# ===========================================================================
-# the forward pass
-# ===========================================================================
-@nb.njit(cache=True)
-def _advance(
-    keys,
-    wins,
-    counts,
-    n,
-    k,
-    cls_sym,
-    cls_w,
-    cls_code,
-    lines,
-    trans,
-    lo,
-    hi,
-    unit,
-    suffix,
-    suffix_nz,
-    pay_units,
-    fkeys,
-    fwins,
-    fcounts,
-    fslots,
-    fn,
-    n_sc,
-):
-    """Step the ``n`` states after reel ``k`` by every stop class of reel
-    ``k + 1``; finished states go to the final win table ``f*``.
-
-    Codes are scatter code + ``n_sc`` x key code; the final table is keyed by
-    (key code, win) when it has one key column, by win alone otherwise.
-    Returns the new states (keys, wins, counts, count) and the final table.
-    """
-    L = lines.shape[0]
-    W = keys.shape[1]
-    cap = max(16, n)
-    nk, nw, nc, ns = new_table(W, cap, keys[0])
-    m = 0
-    row = np.empty(W, dtype=keys.dtype)
-    frow = np.zeros(fkeys.shape[1], dtype=fkeys.dtype)
-    keyed = fkeys.shape[1] > 0
-    for i in range(n):
-        for j in range(cls_w.shape[0]):
-            w = counts[i] * cls_w[j]
-            win = wins[i]
-            live = False
-            for line in range(L):
-                q = keys[i, line]
-                if q < 0:
-                    row[line] = -1
-                    continue
-                q2 = trans[k, q, cls_sym[j, lines[line, k]]]
-                if lo[k + 1, q2] == hi[k + 1, q2]:
-                    win += lo[k + 1, q2] * unit
-                    row[line] = -1
-                else:
-                    row[line] = q2
-                    live = True
-            code = keys[i, L] + cls_code[j]
-            if live:
-                row[L] = code
-                nk, nw, nc, ns, m = add_entry(nk, nw, nc, ns, m, row, win, w)
-            else:
-                for t in range(suffix_nz.shape[1]):
-                    c2 = suffix_nz[k + 1, t]
-                    if c2 < 0:
-                        break
-                    if keyed:
-                        frow[0] = (code + c2) // n_sc
-                    fkeys, fwins, fcounts, fslots, fn = add_entry(
-                        fkeys,
-                        fwins,
-                        fcounts,
-                        fslots,
-                        fn,
-                        frow,
-                        win + pay_units[code + c2],
-                        w * suffix[k + 1, c2],
-                    )
-    return nk, nw, nc, m, fkeys, fwins, fcounts, fslots, fn
-
-
 def symbol_classes(trans: np.ndarray, n_states: int) -> np.ndarray:
     """Per symbol, its class at one reel: symbols with equal transitions
     from every automaton state before that reel share a class."""
@@ -270,6 +96,39 @@ def group_stops(key: np.ndarray, weights: np.ndarray) -> tuple:
     return uniq, first, w
 
 
+#: rows up to which every subset of a reel's rows gets its projected classes
+#: (above it: single rows and the whole window only)
+ALL_SUBSETS_ROWS = 6
+
+
+def projections(cls_sym: np.ndarray, cls_w: np.ndarray, cls_code: np.ndarray, sym_class: np.ndarray) -> tuple:
+    """A reel's stop classes as seen on subsets of its rows.
+
+    For a row mask ``mu``, the classes ``J`` grouped by (symbol class on the
+    rows of ``mu``, code), weights summed: ``(sym, w, code, start, length)``
+    with mask ``mu``'s classes at ``start[mu]:start[mu] + length[mu]``
+    (``length[mu] = -1``: not tabulated; the whole window ``2**H - 1`` always is).
+    """
+    H = cls_sym.shape[1]
+    full = (1 << H) - 1
+    if H <= ALL_SUBSETS_ROWS:
+        masks = range(1, full + 1)
+    else:
+        masks = sorted({1 << h for h in range(H)} | {full})
+    start = np.zeros(full + 1, dtype=np.int64)
+    length = np.full(full + 1, -1, dtype=np.int64)
+    parts, at = [], 0
+    for mu in masks:
+        rows = [h for h in range(H) if mu >> h & 1]
+        key = np.column_stack([sym_class[cls_sym[:, rows]], cls_code])
+        _, first, w = group_stops(key, cls_w)
+        parts.append((cls_sym[first], w, cls_code[first]))
+        start[mu], length[mu] = at, len(w)
+        at += len(w)
+    sym, w, code = (np.concatenate([p[i] for p in parts]) for i in range(3))
+    return sym, w, code, start, length
+
+
 def final_distribution(
     wins: np.ndarray, counts: np.ndarray, unit_den: int, total_bet: int, cycle: int
 ) -> WinDistribution:
@@ -292,7 +151,8 @@ def spin_distribution(
     ----------
     max_line_steps : int, optional
         Refuse (:class:`EngineTooLarge`) before a reel step costing more
-        line steps (states x stop classes x lines) than this (default
+        line steps (live lines x stop classes plus state moves,
+        :mod:`slotmath.engine.linesets`) than this (default
         :data:`slotmath.engine.limits.MAX_LINE_STEPS`).
 
     Returns
@@ -470,7 +330,7 @@ def _forward(game: Game, level: int, reel_set: str, triggers: tuple, max_line_st
     auto = pay_automaton(game, level)
     bet, unit_den, sc, win, weights, n_stops, cycle = pass_inputs(game, level, reel_set)
     lines = np.array(game.paylines, dtype=np.int64).reshape(len(game.paylines), game.reels)
-    L, R = len(lines), game.reels
+    L = len(lines)
     max_total = int(auto.value.max()) * L * unit_den + int(sc.pay_units.max())
     check_win_bound(max_total, unit_den)
     n_sc = len(sc.pay_units)
@@ -480,11 +340,6 @@ def _forward(game: Game, level: int, reel_set: str, triggers: tuple, max_line_st
         codes = [c + n_sc * k for c, k in zip(codes, kcodes, strict=True)]
         pay_units = np.tile(pay_units, n_keys)
     suffix, suffix_nz = suffix_scatter(codes, weights, len(pay_units))
-    width = L + 1
-    dtype = np.int16 if max(max(auto.n_states), len(pay_units)) < 2**15 else np.int32
-    probe = np.zeros(1, dtype=dtype)
-    fkeys, fwins, fcounts, fslots = new_table(1 if triggers else 0, 64, probe)
-    fn = 0
     if auto.lo[0, 0] == auto.hi[0, 0]:  # every line decided before the first reel
         start = int(auto.lo[0, 0]) * L * unit_den
         merged: dict = {}
@@ -494,42 +349,22 @@ def _forward(game: Game, level: int, reel_set: str, triggers: tuple, max_line_st
         pairs = np.array(list(merged), dtype=np.int64).reshape(-1, 2)
         fcounts = np.array(list(merged.values()), dtype=np.int64)
         return pairs[:, 0], pairs[:, 1], fcounts, unit_den, bet.total_bet, cycle
-    # the start: every line in the automaton's initial state
-    keys, wins, counts, _ = new_table(width, 1, probe)
-    keys[0] = 0
-    wins[0] = 0
-    counts[0] = 1
-    n = 1
-    for k in range(R):
+
+    def reel_classes(k: int) -> tuple:
         classes = symbol_classes(auto.trans[k], auto.n_states[k])
-        cls_win, cls_w, cls_code = stop_classes(
-            win[k, : n_stops[k]], weights[k, : n_stops[k]], codes[k], classes
-        )
-        check_cost(game, k, n, len(cls_w), max_line_steps or limits.MAX_LINE_STEPS)
-        keys, wins, counts, n, fkeys, fwins, fcounts, fslots, fn = _advance(
-            keys,
-            wins,
-            counts,
-            n,
-            k,
-            cls_win,
-            cls_w,
-            cls_code,
-            lines,
-            auto.trans,
-            auto.lo,
-            auto.hi,
-            unit_den,
-            suffix,
-            suffix_nz,
-            pay_units,
-            fkeys,
-            fwins,
-            fcounts,
-            fslots,
-            fn,
-            n_sc,
-        )
+        found = stop_classes(win[k, : n_stops[k]], weights[k, : n_stops[k]], codes[k], classes)
+        return projections(*found, classes)
+
+    n, fwins, fcodes, fcounts = line_set_pass(
+        game,
+        auto,
+        lines,
+        reel_classes,
+        (suffix, suffix_nz, pay_units),
+        unit_den,
+        n_sc,
+        bool(triggers),
+        max_line_steps or limits.MAX_LINE_STEPS,
+    )
     ensure(n == 0, "joint.py: expected n == 0")
-    fcodes = fkeys[:fn, 0].astype(np.int64) if triggers else np.zeros(fn, dtype=np.int64)
-    return fwins[:fn], fcodes, fcounts[:fn], unit_den, bet.total_bet, cycle
+    return fwins, fcodes, fcounts, unit_den, bet.total_bet, cycle
