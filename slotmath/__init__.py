@@ -38,6 +38,12 @@ import sys as _sys
 
 if hasattr(_sys, "set_int_max_str_digits"):
     _sys.set_int_max_str_digits(0)
+
+# Compiled kernels are cached per version of their source (slotmath.kernelcache).
+from slotmath.kernelcache import use_kernel_cache as _use_kernel_cache
+
+_use_kernel_cache()
+
 #: The curated top level, in the order the API page lists it.
 __all__ = ["load", "par", "simulate", "tune", "report", "validate", "SlotmathError", "__version__"]
 

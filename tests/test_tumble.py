@@ -405,6 +405,16 @@ def _with(tumble=None, **options):
         ({"reset": "feature"}, "options.tumble.reset", "one of spin, round"),
         ({"triggers": "window"}, "options.tumble.triggers", "one of first_drop, sequence"),
         ({"cascade": 1}, "options.tumble.cascade", "unknown key"),
+        (
+            {"refill": "fresh", "draws": {}, "triggers": "sequence"},
+            "options.tumble.triggers",
+            "not computed with refill: fresh",
+        ),
+        (
+            {"refill": "fresh", "draws": {}, "reset": "round"},
+            "options.tumble.reset",
+            "not computed with refill",
+        ),
     ],
 )
 def test_bad_declarations_are_refused(tmp_path, tumble, field, words):

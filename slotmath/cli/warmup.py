@@ -1,7 +1,8 @@
 """``slotmath warmup``: compile the numba kernels into numba's on-disk cache.
 
 Every compiled kernel of slotmath is declared with ``cache=True``, so numba
-keeps its machine code beside the source (``__pycache__``) and a later
+keeps its machine code beside the source (``__pycache__/kernels-HASH``, one
+folder per version of the kernels' source: :mod:`slotmath.kernelcache`) and a later
 process loads it instead of compiling.  A fresh install has no such cache:
 its first ``slotmath par`` would spend most of its time compiling.
 ``make install`` therefore runs this command once, so that the first
