@@ -55,7 +55,7 @@ from slotmath.model import Game
 
 #: Flood-fill steps (stop class vectors x cells x paying symbols) per second,
 #: one core, on bit boards (benchmarks/bench_cluster.py on the shared 2-core
-#: machine: 5.9e8 on the 5x5 exact pass, 2.4e8 in the tumble enumeration of
+#: machine: 5.6e8 on the 5x5 exact pass, 2.4e8 in the tumble enumeration of
 #: data/games/cluster7 with its refills; the lower, rounded).
 CLUSTER_STEPS_PER_SECOND = 2.5e8
 #: Refuse an exact pass whose estimated steps exceed this (about 80 s).

@@ -126,10 +126,15 @@ def tumble_units(window, ptr, strip, n_stops, dims, pays, mults, removed, events
         for c in range(R * H):
             removed[c] = 0
         count = k == 0 and events.shape[0] > 0
-        coins = line_drop(window, line_pays, removed, events, count)
-        coins += anywhere_drop(window, count_pays, removed, events, count)
-        coins += ways_drop(window, ways_pays, removed, events, count)
-        coins += cluster_drop(window, cluster_pays, removed, events, count)
+        coins = 0  # only the rules with something to pay are played (the sampler's speed)
+        if line_pays[0].shape[0] > 0:
+            coins += line_drop(window, line_pays, removed, events, count)
+        if count_pays[1].shape[0] > 0:
+            coins += anywhere_drop(window, count_pays, removed, events, count)
+        if ways_pays[2].shape[0] > 0:
+            coins += ways_drop(window, ways_pays, removed, events, count)
+        if cluster_pays[1].shape[0] > 0:
+            coins += cluster_drop(window, cluster_pays, removed, events, count)
         if coins == 0:
             return total, k
         total += coins * mults[min(k, M - 1)]
