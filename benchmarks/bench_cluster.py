@@ -9,9 +9,12 @@ CPU seconds of one run (compiled kernels warm):
 
 * the exact law of the spin win (every merged stop vector flood-filled),
   with the estimate of :func:`slotmath.engine.cluster.cost_estimate`;
-* the compiled spin sampler on 60-stop strips [rounds/s per core].
+* the compiled spin sampler on 60-stop strips [rounds/s per core];
+* the 7x7 example game ``data/games/cluster7`` (cluster pays with tumbles
+  and free spins): its exact ``par`` [CPU s] and its compiled round
+  sampler [rounds/s per core].
 
-Usage: ``python benchmarks/bench_cluster.py [--stops N]``
+Usage: ``python benchmarks/bench_cluster.py [--stops N ...] [--no-par]``
 """
 
 from __future__ import annotations
@@ -23,9 +26,12 @@ from pathlib import Path
 
 import numpy as np
 
+from slotmath.analysis import simulation
 from slotmath.engine.cluster import cluster_distribution, cost_estimate
-from slotmath.io.gamefile import build_game
+from slotmath.io.gamefile import build_game, load_game
+from slotmath.montecarlo.run import RoundSampler
 from slotmath.rules.linegame import round_sampler
+from slotmath.rules.par import par
 
 MIX = {"H1": 3, "H2": 4, "L1": 5, "L2": 5, "L3": 6, "L4": 6, "W": 1, "S": 1}
 
@@ -60,6 +66,7 @@ def cluster_game(stops: int):
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--stops", type=int, nargs="+", default=[12, 16, 20])
+    ap.add_argument("--no-par", dest="par", action="store_false", help="skip the 7x7 example's exact par")
     args = ap.parse_args()
     cluster_distribution(cluster_game(5), 1)  # compile
     for stops in args.stops:
@@ -72,12 +79,24 @@ def main() -> None:
             f"5x5 cluster game, strips of {stops}: {vectors:,} stop vectors, {steps:.3g} steps: "
             f"CPU {cpu:.2f} s ({steps / cpu:.3g} steps/s), RTP {float(d.mean):.6f}, {len(d.wins):,} wins"
         )
-    sampler = round_sampler(cluster_game(60), 1)
+    speed = rounds_per_second(round_sampler(cluster_game(60), 1))
+    print(f"  sampler (60-stop strips): {speed / 1e6:.2f} M rounds/s per core")
+    game = load_game("cluster7")
+    if args.par:
+        c = time.process_time()
+        sheet = par(game)
+        cpu = time.process_time() - c
+        print(f"cluster7 (7x7, tumbles, free spins): exact par CPU {cpu:.1f} s, RTP {float(sheet.rtp):.6%}")
+    sampler = simulation.round_sampler(game)
+    print(f"  cluster7 round sampler: {rounds_per_second(sampler) / 1e6:.2f} M rounds/s per core")
+
+
+def rounds_per_second(sampler: RoundSampler, n: int = 1_000_000) -> float:
+    """Rounds per CPU second of ``sampler``'s compiled kernel (compiled first) [1/s]."""
     sampler.kernel(np.random.default_rng(1), 1000, *sampler.args)
-    n = 1_000_000
     c = time.process_time()
     sampler.kernel(np.random.default_rng(2), n, *sampler.args)
-    print(f"  sampler (60-stop strips): {n / (time.process_time() - c) / 1e6:.2f} M rounds/s per core")
+    return n / (time.process_time() - c)
 
 
 if __name__ == "__main__":

@@ -274,3 +274,85 @@ def test_docs_worked_example(tmp_path):
     assert hits == {"2 x A": 4, "3+ x A": 2, "2+ x B": 6}
     assert cluster_rtp(game, 1) == Fraction(3, 4) and "**3/4**" in section
     assert as_counter(d) == brute(game, 1)[0]
+
+
+def cluster_cells(grid, symbol, joins):
+    """The cells of each cluster of ``symbol`` in ``grid`` (as :func:`clusters`, cells not sizes)."""
+    found, seen = [], set()
+    for start, name in grid.items():
+        if name != symbol or start in seen:
+            continue
+        seen.add(start)
+        queue, cells = [start], []
+        while queue:
+            r, h = queue.pop(0)
+            cells.append((r, h))
+            for nxt in ((r - 1, h), (r + 1, h), (r, h - 1), (r, h + 1)):
+                if nxt in grid and nxt not in seen and (grid[nxt] == symbol or grid[nxt] in joins):
+                    seen.add(nxt)
+                    queue.append(nxt)
+        found.append(cells)
+    return found
+
+
+@pytest.mark.parametrize("reels, rows", [(7, 7), (5, 5), (6, 5), (1, 4), (8, 8), (9, 7)])
+def test_flood_fills_equal_a_plain_search(reels, rows):
+    """Both compiled flood fills (bit boards up to BOARD_CELLS cells, the
+    cell-by-cell search on any window; window_cluster_win picks by size)
+    against the plain-Python breadth-first search on seeded random windows:
+    the coin win, the event of every paying cluster and the removed cells.
+    Symbols: A, B, C pay (A from 3 cells, B from 2, C from 4; the rows
+    grow with the size), W joins A and B (not C), X joins nothing."""
+    import numpy as np
+
+    from slotmath.engine.cluster import (
+        BOARD_CELLS,
+        board_clusters,
+        flood_scratch,
+        search_clusters,
+        window_cluster_win,
+    )
+
+    names = ["A", "B", "C", "W", "X"]
+    joins = {"A": {"W"}, "B": {"W"}, "C": set()}
+    C = reels * rows
+    natural = np.array([0, 1, 2], dtype=np.int64)
+    weight = np.zeros((5, 3), dtype=np.int64)
+    for p, x in enumerate("ABC"):
+        weight[p, p] = 1
+        weight[3, p] = int(x in "AB")
+    low = {"A": 3, "B": 2, "C": 4}
+    pay = np.zeros((3, C + 1), dtype=np.int64)
+    for p, x in enumerate("ABC"):
+        for n in range(low[x], C + 1):
+            pay[p, n] = (p + 1) * 10 + n  # any pay that tells the sizes apart
+    event = np.arange(3 * (C + 1), dtype=np.int64).reshape(3, C + 1)
+    rng = np.random.default_rng(reels * 100 + rows)
+    mix = np.array([0.3, 0.25, 0.2, 0.1, 0.15])  # clusters of every size, wilds in two at once
+    fills = [window_cluster_win, search_clusters] + ([board_clusters] if C <= BOARD_CELLS else [])
+    scratch = {fill: flood_scratch(reels, rows, 5) for fill in fills}  # kept from window to window
+    for _ in range(300):
+        cells = rng.choice(5, size=C, p=mix).astype(np.int64)
+        grid = {(c // rows, c % rows): names[int(s)] for c, s in enumerate(cells)}
+        coins, events, removed = 0, Counter(), set()
+        for p, x in enumerate("ABC"):
+            for cl in cluster_cells(grid, x, joins[x]):
+                if pay[p, len(cl)]:
+                    coins += int(pay[p, len(cl)])
+                    events[int(event[p, len(cl)])] += 2
+                    removed |= {r * rows + h for r, h in cl}
+        for fill in fills:
+            stack, seen, edges = scratch[fill]
+            got_events = np.zeros(event.size, dtype=np.int64)
+            got_removed = np.zeros(C, dtype=np.int64)
+            head = (cells, rows, weight, natural, pay, event)
+            tail = (got_events, 2, got_removed)
+            if fill is window_cluster_win:
+                won = fill(*head, (stack, seen, edges), *tail)
+            elif fill is search_clusters:
+                won = fill(*head, stack, seen, *tail)
+            else:
+                won = fill(*head, seen, edges, *tail)
+            assert won == coins, fill
+            assert {i: int(v) for i, v in enumerate(got_events) if v} == dict(events), fill
+            assert set(np.flatnonzero(got_removed).tolist()) == removed, fill

@@ -54,28 +54,148 @@ from slotmath.errors import EngineTooLarge, ensure
 from slotmath.model import Game
 
 #: Flood-fill steps (stop class vectors x cells x paying symbols) per second,
-#: one core (measured on a 7x7 game of six symbols: 3.6e9 steps in 37 s on
-#: the shared 2-core machine).
-CLUSTER_STEPS_PER_SECOND = 1.0e8
-#: Refuse an exact pass whose estimated steps exceed this (about 3 minutes).
+#: one core, on bit boards (benchmarks/bench_cluster.py on the shared 2-core
+#: machine: 5.6e8 on the 5x5 exact pass, 2.4e8 in the tumble enumeration of
+#: data/games/cluster7 with its refills; the lower, rounded).
+CLUSTER_STEPS_PER_SECOND = 2.5e8
+#: Refuse an exact pass whose estimated steps exceed this (about 80 s).
 MAX_CLUSTER_STEPS = 2 * 10**10
+#: windows of at most this many cells are searched on int64 bit boards
+BOARD_CELLS = 62
 
 
 # ===========================================================================
 # one window: the compiled flood fill
 # ===========================================================================
-@nb.njit(cache=True)
-def window_cluster_win(cells, H, weight, natural, pay, event, stack, seen, events, add, removed):
+@nb.njit(cache=True, inline="always")
+def window_cluster_win(cells, H, weight, natural, pay, event, scratch, events, add, removed):
     """Coin win of the clusters of a window given as its ``cells`` (symbol
     indices, cell ``reel * H + row``) [coins]; ``events[event[p, size]] += add``
     per paying cluster when ``events`` is not empty, and ``removed[c] = 1``
     on every cell of a paying cluster when ``removed`` is not empty (a tumble
     drop).  ``weight`` (S, P): 1
     when symbol s joins clusters of paying symbol p; ``natural`` (P,) the
-    symbol index of p; ``pay`` (P, C + 1) [coins] by size; ``stack`` (C,)
-    and ``seen`` (C + 1,) scratch (``seen[C]`` counts the searches: a cell
-    is visited in this one when it holds its number, so nothing is reset;
-    the search is breadth first, so ``stack[:size]`` holds the cluster)."""
+    symbol index of p; ``pay`` (P, C + 1) [coins] by size; ``scratch``
+    the ``(stack, seen, edges)`` of :func:`flood_scratch`.  A window of at
+    most :data:`BOARD_CELLS` cells is searched on bit boards
+    (:func:`board_clusters`), a larger one cell by cell (:func:`search_clusters`)."""
+    stack, seen, edges = scratch
+    if cells.shape[0] <= BOARD_CELLS:
+        return board_clusters(cells, H, weight, natural, pay, event, seen, edges, events, add, removed)
+    return search_clusters(cells, H, weight, natural, pay, event, stack, seen, events, add, removed)
+
+
+@nb.njit(cache=True, inline="always")
+def _bit_count(x):
+    """Set bits of ``x`` (int64, bit 63 clear) [cells]."""
+    x = x - ((x >> 1) & 0x5555555555555555)
+    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
+    x += x >> 8
+    x += x >> 16
+    x += x >> 32
+    return x & 0x7F
+
+
+@nb.njit(cache=True, inline="always")
+def board_clusters(cells, H, weight, natural, pay, event, masks, edges, events, add, removed):
+    """:func:`window_cluster_win` on bit boards (at most :data:`BOARD_CELLS`
+    cells: bit c of an int64 is cell c; ``masks`` (at least S,) scratch;
+    ``edges`` the boards of :func:`board_edges`).
+
+    Per paying symbol p, ``join`` holds the cells of the symbols that join
+    p; a cluster grows from the lowest cell of p's own symbol not yet in
+    one, by the orthogonal neighbours of all its cells at once (one row up
+    or down: a shift by 1 off the top or bottom row; one reel left or
+    right: a shift by H) within ``join``, until it stops growing; its size
+    is its bit count.  The same clusters as :func:`search_clusters`, with
+    a few word operations per step of their breadth-first search."""
+    C = cells.shape[0]
+    coins = 0
+    P = natural.shape[0]
+    if P == 0:
+        return coins
+    S = weight.shape[0]
+    for s in range(S):
+        masks[s] = 0
+    one = np.int64(1)
+    for c in range(C):
+        masks[cells[c]] |= one << c
+    full, not_top, not_bottom = edges[0], edges[1], edges[2]
+    gone = np.int64(0)  # the cells of the paying clusters
+    for p in range(P):
+        low = 1  # p's smallest paying size
+        while low <= C and pay[p, low] == 0:
+            low += 1
+        join = np.int64(0)
+        for s in range(S):
+            if weight[s, p] > 0:
+                join |= masks[s]
+        if _bit_count(join) < low:  # too few cells for a paying cluster
+            continue
+        left = masks[natural[p]]
+        if low > 1:  # a cell without a neighbour in join is a cluster of 1: pays nothing
+            left &= ((join & not_top) >> 1) | ((join & not_bottom) << 1) | (join >> H) | ((join << H) & full)
+        while left != 0:
+            cluster = left & -left
+            while True:
+                grown = join & (
+                    cluster
+                    | ((cluster & not_top) >> 1)
+                    | ((cluster & not_bottom) << 1)
+                    | (cluster >> H)
+                    | ((cluster << H) & full)
+                )
+                if grown == cluster:
+                    break
+                cluster = grown
+            left &= ~cluster
+            size = _bit_count(cluster)
+            won = pay[p, size]
+            if won > 0:
+                coins += won
+                gone |= cluster
+                if events.shape[0] > 0:
+                    events[event[p, size]] += add
+    if gone != 0 and removed.shape[0] > 0:
+        for c in range(C):
+            removed[c] |= (gone >> c) & 1
+    return coins
+
+
+def board_edges(reels: int, rows: int) -> np.ndarray:
+    """``(all cells, all but the top row, all but the bottom row)`` as bit
+    boards of :func:`board_clusters` (zeros above :data:`BOARD_CELLS` cells)."""
+    C = reels * rows
+    if C > BOARD_CELLS:
+        return np.zeros(3, dtype=np.int64)
+    full = (1 << C) - 1
+    top = sum(1 << (r * rows) for r in range(reels))
+    return np.array([full, full & ~top, full & ~(top << (rows - 1))], dtype=np.int64)
+
+
+def flood_scratch(reels: int, rows: int, symbols: int) -> tuple:
+    """Scratch of :func:`window_cluster_win` for a window of ``reels`` x
+    ``rows`` cells (C) and a game of ``symbols`` symbols (S): ``(stack (C,),
+    seen (max(C + 1, S),), edges)``, ``edges`` of :func:`board_edges`
+    (:func:`search_clusters` counts in ``seen``, :func:`board_clusters`
+    keeps its symbol boards there)."""
+    C = reels * rows
+    return (
+        np.zeros(C, dtype=np.int64),
+        np.zeros(max(C + 1, symbols), dtype=np.int64),
+        board_edges(reels, rows),
+    )
+
+
+@nb.njit(cache=True)
+def search_clusters(cells, H, weight, natural, pay, event, stack, seen, events, add, removed):
+    """:func:`window_cluster_win` cell by cell (any window): per paying
+    symbol a breadth-first search from each of its cells not yet in a
+    cluster; ``stack`` (C,) and ``seen`` (at least C + 1,) scratch
+    (``seen[C]`` counts the searches: a cell is visited in this one when it
+    holds its number, so nothing is reset; the search is breadth first, so
+    ``stack[:size]`` holds the cluster)."""
     C = cells.shape[0]
     R = C // H
     coins = 0
@@ -138,16 +258,16 @@ def cluster_arrays(game: Game, level: int) -> tuple:
 # the exact pass: every class vector of the cycle
 # ===========================================================================
 @nb.njit(cache=True)
-def _enumerate(cols, wts, codes, offsets, H, weight, natural, pay, entry, unit_den, sc_units, n_sc, keyed):
+def _enumerate(
+    cols, wts, codes, offsets, H, weight, natural, pay, entry, scratch, unit_den, sc_units, n_sc, keyed
+):
     """Every vector of stop classes (reel r's classes ``offsets[r]:offsets[r+1]``
     of ``cols`` (J, H) window columns, ``wts`` weights, ``codes``
-    scatter/key codes): (table keys, wins [1/unit_den coins], counts, size,
-    weighted cluster hits per pay entry)."""
+    scatter/key codes; ``scratch`` of :func:`flood_scratch`): (table keys,
+    wins [1/unit_den coins], counts, size, weighted cluster hits per pay entry)."""
     R = offsets.shape[0] - 1
     C = R * H
     cells = np.empty(C, dtype=np.int64)
-    stack = np.empty(C, dtype=np.int64)
-    seen = np.zeros(C + 1, dtype=np.int64)
     hits = np.zeros(max(1, entry.size and int(entry.max()) + 1), dtype=np.int64)
     no_removed = np.zeros(0, dtype=np.int64)  # the pass removes nothing
     fkeys, fwins, fcounts, fslots = new_table(1 if keyed else 0, 64, np.zeros(1, dtype=np.int64))
@@ -165,7 +285,7 @@ def _enumerate(cols, wts, codes, offsets, H, weight, natural, pay, entry, unit_d
             wprod[r + 1] = wprod[r] * wts[j]
             cprod[r + 1] = cprod[r] + codes[j]
         w = wprod[R]
-        coins = window_cluster_win(cells, H, weight, natural, pay, entry, stack, seen, hits, w, no_removed)
+        coins = window_cluster_win(cells, H, weight, natural, pay, entry, scratch, hits, w, no_removed)
         code = cprod[R]
         if keyed:
             frow[0] = code // n_sc
@@ -266,6 +386,7 @@ def cluster_pass(game: Game, level: int, reel_set: str, triggers: tuple, limit: 
         natural,
         pay,
         entry,
+        flood_scratch(game.reels, game.rows, weight.shape[0]),
         unit_den,
         np.asarray(sc_units, dtype=np.int64),
         n_sc,
@@ -326,14 +447,14 @@ def cluster_drop(window, pays, removed, events, count):
     paying cluster (its wilds too; a wild in two paying clusters once).  With
     ``count`` each paying cluster adds one to ``events`` at its (symbol, size)
     index.  ``pays``: :func:`cluster_drop_args` (no paying symbols: pays nothing)."""
-    weight, natural, pay, event, stack, seen, rows, no_events = pays
+    weight, natural, pay, event, scratch, rows, no_events = pays
     tally = events if count else no_events
-    return window_cluster_win(window, rows[0], weight, natural, pay, event, stack, seen, tally, 1, removed)
+    return window_cluster_win(window, rows[0], weight, natural, pay, event, scratch, tally, 1, removed)
 
 
 def cluster_drop_args(game: Game, level: int, event: np.ndarray | None = None) -> tuple:
     """Arguments of :func:`cluster_drop`: ``(weight, natural, pay, event,
-    stack, seen, (rows,), no events)`` of :func:`cluster_arrays` (``event``:
+    scratch, (rows,), no events)`` of :func:`cluster_arrays` (``event``:
     the samplers' event index of each (symbol, size), default none)."""
     weight, natural, pay, _ = cluster_arrays(game, level)
     return _drop_args(game, weight, natural, pay, event)
@@ -349,7 +470,6 @@ def no_cluster_drop_args(game: Game) -> tuple:
 
 def _drop_args(game: Game, weight, natural, pay, event) -> tuple:
     """:func:`cluster_drop`'s tuple around the pay arrays (``event`` None: -1 everywhere)."""
-    C = game.reels * game.rows
     if event is None:
         event = np.full(pay.shape, -1, dtype=np.int64)
     return (
@@ -357,8 +477,7 @@ def _drop_args(game: Game, weight, natural, pay, event) -> tuple:
         natural,
         pay,
         event,
-        np.zeros(C, dtype=np.int64),
-        np.zeros(C + 1, dtype=np.int64),
+        flood_scratch(game.reels, game.rows, weight.shape[0]),
         np.array([game.rows], dtype=np.int64),
         np.zeros(0, dtype=np.int64),
     )

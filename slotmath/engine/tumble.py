@@ -122,10 +122,15 @@ def drop_pays(window, pays, removed, events, count):
     for c in range(window.shape[0]):
         removed[c] = 0
     line_pays, count_pays, ways_pays, cluster_pays = pays
-    coins = line_drop(window, line_pays, removed, events, count)
-    coins += anywhere_drop(window, count_pays, removed, events, count)
-    coins += ways_drop(window, ways_pays, removed, events, count)
-    coins += cluster_drop(window, cluster_pays, removed, events, count)
+    coins = 0  # only the rules with something to pay are played (the sampler's speed)
+    if line_pays[0].shape[0] > 0:
+        coins += line_drop(window, line_pays, removed, events, count)
+    if count_pays[1].shape[0] > 0:
+        coins += anywhere_drop(window, count_pays, removed, events, count)
+    if ways_pays[2].shape[0] > 0:
+        coins += ways_drop(window, ways_pays, removed, events, count)
+    if cluster_pays[1].shape[0] > 0:
+        coins += cluster_drop(window, cluster_pays, removed, events, count)
     return coins
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from slotmath.engine.cluster import cluster_arrays, window_cluster_win
+from slotmath.engine.cluster import cluster_arrays, flood_scratch, window_cluster_win
 from slotmath.engine.reels import pack_reels
 from slotmath.model import Game
 from slotmath.montecarlo.convergence import pay_row_events
@@ -24,14 +24,14 @@ from slotmath.montecarlo.convergence import pay_row_events
 def round_cluster_win(stop, cluster, events):
     """Cluster win [x total bet] of the window at ``stop`` with the arguments
     ``cluster`` of :func:`cluster_args` (0 for a game without cluster pays)."""
-    sym, weight, natural, pay, event, total_bet, cells, stack, seen, no_removed = cluster
+    sym, weight, natural, pay, event, total_bet, cells, scratch, no_removed = cluster
     if natural.shape[0] == 0:
         return 0.0
     R, H = sym.shape[0], sym.shape[2]
     for r in range(R):
         for h in range(H):
             cells[r * H + h] = sym[r, stop[r], h]
-    coins = window_cluster_win(cells, H, weight, natural, pay, event, stack, seen, events, 1, no_removed)
+    coins = window_cluster_win(cells, H, weight, natural, pay, event, scratch, events, 1, no_removed)
     return coins / total_bet[0]
 
 
@@ -51,8 +51,7 @@ def cluster_args(game: Game, level: int, reel_set: str, names: list, win: np.nda
         pay_row_events("cluster", [x.name for x in game.line_pays], pay, entry, names),
         np.array([game.bet(level).total_bet], dtype=np.int64),
         np.zeros(C, dtype=np.int64),
-        np.zeros(C, dtype=np.int64),
-        np.zeros(C + 1, dtype=np.int64),
+        flood_scratch(game.reels, game.rows, weight.shape[0]),
         np.zeros(0, dtype=np.int64),
     )
 
@@ -68,7 +67,6 @@ def no_cluster_args(game: Game) -> tuple:
         np.zeros((0, 1), dtype=np.int64),
         np.ones(1, dtype=np.int64),
         np.zeros(C, dtype=np.int64),
-        np.zeros(C, dtype=np.int64),
-        np.zeros(C + 1, dtype=np.int64),
+        flood_scratch(game.reels, game.rows, 1),
         np.zeros(0, dtype=np.int64),
     )
