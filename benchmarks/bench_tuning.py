@@ -52,6 +52,20 @@
    says so); Pick and Wheel's wheel segments and selection weights
    (``--table all``) to 97 %.  Per run: met or the verdict, seconds (wall
    and CPU), exact evaluations, units moved and what moved.
+8. With ``--random-features N`` (issue 28 point 6): N seeded random
+   feature games (:mod:`slotmath.tuning.randgame`, 5x3, 20 or 25 lines,
+   weighted and not; free games, a hold-and-spin, or both), each a draft
+   1-2 pp below 96 %, tuned like 5 (every bet level, hit frequency within
+   +-1.5 pp of the draft's, the default shape bounds: each component's
+   share of the RTP within +-25 % of its own); per game: met, or not met
+   with the line RTP reachable within the bounds (the relaxation: a target
+   outside it is infeasible) and why the search stopped; seconds, CPU
+   seconds, evaluations, units moved, each feature's share before and after.
+9. With ``--hold-share``: the 25-line hold-and-spin game with free games of
+   ``stress_games.py`` (``hold_and_spin_free25``, 103.97 %) tuned to 96 % +-
+   0.005 pp at every bet level with the hold-and-spin's share of the RTP
+   held within +-2 pp of the draft's, its COIN released (the hold-and-spin's
+   trigger odds then move with the base strips); goal under 60 s.
 
 The machine's load average is printed first: on a shared machine every
 time is inflated by the other work running on it.
@@ -77,7 +91,7 @@ from slotmath.analysis.metrics import fast_figures, full_figures, game_figures, 
 from slotmath.io.gamefile import GAMES_DIR, load_game  # noqa: E402
 from slotmath.rules.registry import rules_for  # noqa: E402
 from slotmath.tuning.linearmodels import Evaluator  # noqa: E402
-from slotmath.tuning.reelspace import ReelSpace  # noqa: E402
+from slotmath.tuning.reelspace import Bounds, ReelSpace  # noqa: E402
 from slotmath.tuning.sensitivity import sensitivities  # noqa: E402
 from slotmath.tuning.tune import Targets, tune  # noqa: E402
 from slotmath.workbench import ReelTuner, available_games  # noqa: E402
@@ -347,6 +361,119 @@ def table_bench() -> int:
     return 0
 
 
+# (lines, weighted, features) by game number, cycled
+FEATURE_KINDS = [
+    (25, True, ("free",)),
+    (20, False, ("hold",)),
+    (25, True, ("free", "hold")),
+    (20, True, ("free",)),
+    (25, False, ("hold",)),
+    (20, False, ("free", "hold")),
+]
+
+
+def _units(res) -> int:
+    moved = res.moves
+    return int(moved["change"].abs().sum()) if len(moved) else 0
+
+
+def _shares(figs: dict, targets) -> str:
+    """Each feature's share of the RTP [%], e.g. ``free_games 31.2``."""
+    from slotmath.tuning.targets import rtp_components
+
+    rtp = float(figs["rtp"])
+    parts = rtp_components(figs, targets)
+    return ", ".join(
+        f"{k[4:]} {float(v) / rtp:.1%}" for k, v in parts.items() if k not in ("rtp:lines", "rtp:scatters")
+    )
+
+
+def _outcome(res) -> str:
+    """``yes``, or why not: the line RTP reachable within the bounds at the
+    first level (the target outside it: infeasible) and the stop reason."""
+    if res.feasible:
+        return "yes"
+    why = [res.stopped] if res.stopped else []
+    if res.rtp_range:
+        level, (lo, hi) = next(iter(res.rtp_range.items()))
+        target = float(res.targets.rtp)
+        verdict = "infeasible: " if not lo <= target <= hi else ""
+        why.append(f"{verdict}reachable {float(lo):.2%}-{float(hi):.2%} at level {level}")
+    return "NO (" + "; ".join(why or ["the search stalled"]) + ")"
+
+
+def random_feature_bench(n: int, time_limit) -> int:
+    """Random feature games tuned (module notes, 8); prints a markdown table."""
+    import tempfile
+
+    from slotmath.tuning.randgame import random_game
+
+    print(
+        "| game | lines | weighted | features | draft RTP | feature shares before | met | seconds | "
+        "CPU seconds | evaluations | units moved | RTP after | feature shares after |"
+    )
+    print("|---|---:|---|---|---:|---|---|---:|---:|---:|---:|---:|---|")
+    with tempfile.TemporaryDirectory() as tmp:
+        for i in range(n):
+            lines, weighted, features = FEATURE_KINDS[i % len(FEATURE_KINDS)]
+            seed = 200 + i
+            gap = 0.01 + 0.01 * ((seed * 7919) % 11) / 10  # 1.0-2.0 pp, from the seed
+            path = random_game(
+                Path(tmp) / f"g{seed}",
+                seed,
+                target=0.96,
+                gap=gap,
+                lines=lines,
+                weighted=weighted,
+                features=features,
+            )
+            game = load_game(path)
+            f0 = game_figures(game, 1, needed={"rtp", "hit_frequency"})
+            hf = float(f0["hit_frequency"])
+            targets = Targets(Fraction(96, 100), bands={"hit_frequency": (hf - 0.015, hf + 0.015)})
+            cpu = time.process_time()
+            res = tune(game, targets, time_limit=time_limit, progress=False)
+            cpu = time.process_time() - cpu
+            lv = next(iter(res.after))
+            print(
+                f"| rand{seed} | {lines} | {'yes' if weighted else 'no'} | {' + '.join(features)} | "
+                f"{float(res.before[lv]['rtp']):.4%} | {_shares(res.before[lv], targets)} | "
+                f"{_outcome(res)} | "
+                f"{res.seconds:.1f} | {cpu:.1f} | {res.evaluations} | {_units(res)} | "
+                f"{float(res.after[lv]['rtp']):.4%} | {_shares(res.after[lv], targets)} |",
+                flush=True,
+            )
+    return 0
+
+
+def hold_share_bench(time_limit) -> int:
+    """The hold-and-spin game held within +-2 pp of share (module notes, 9)."""
+    import tempfile
+
+    from stress_games import stress_game
+
+    with tempfile.TemporaryDirectory() as tmp:
+        game = stress_game("hold_and_spin_free25", Path(tmp))
+        level = game.levels[0]
+        f0 = game_figures(game, level, needed={"rtp", "rtp:hold_and_spin"})
+        share = float(f0["rtp:hold_and_spin"]) / float(f0["rtp"])
+        band = ((share - 0.02) * 0.96, (share + 0.02) * 0.96)
+        targets = Targets(Fraction(96, 100), bands={"rtp:hold_and_spin": band})
+        bounds = Bounds(fixed=tuple(Bounds().held(game) - {"COIN"}))
+        cpu = time.process_time()
+        res = tune(game, targets, bounds, time_limit=time_limit, progress=False)
+        cpu = time.process_time() - cpu
+        print(f"{game.name}: draft {float(f0['rtp']):.4%}, hold-and-spin share {share:.2%} (band +-2 pp)")
+        for lv, figs in res.after.items():
+            after = float(figs["rtp:hold_and_spin"]) / float(figs["rtp"])
+            print(f"  level {lv}: RTP {float(figs['rtp']):.6%}, hold-and-spin share {after:.2%}")
+        print(
+            f"  met: {_outcome(res)}; {res.seconds:.1f} s wall, {cpu:.1f} CPU-s, "
+            f"{res.evaluations} evaluations, {_units(res)} units moved"
+        )
+    return 0
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", default="", help="comma-separated names or paths (default: all)")
@@ -370,6 +497,10 @@ def main(argv=None) -> int:
         help="only the feature games' evaluation, N candidates",
     )
     ap.add_argument("--tables", action="store_true", help="only the feature weight tables tuned")
+    ap.add_argument(
+        "--random-features", type=int, default=0, metavar="N", help="only N random feature games tuned"
+    )
+    ap.add_argument("--hold-share", action="store_true", help="only the hold-and-spin share run")
     args = ap.parse_args(argv)
     specs = game_specs([g for g in args.games.split(",") if g])
     load1, load5, load15 = os.getloadavg()
@@ -379,6 +510,10 @@ def main(argv=None) -> int:
     )
     if args.random:
         return random_bench(args.random, args.time_limit)
+    if args.random_features:
+        return random_feature_bench(args.random_features, args.time_limit)
+    if args.hold_share:
+        return hold_share_bench(args.time_limit)
     if args.features:
         return feature_bench(args.features)
     if args.tables:
