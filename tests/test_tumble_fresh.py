@@ -139,6 +139,11 @@ def test_whole_spin_is_the_brute_force_limit():
     result = analyse(game, 1)
     assert abs(float(result.rtp) - float(rtp)) < 1e-12
     assert any("float64" in n and "count states" in n for n in result.notes)
+    # no figure of the float chain is labelled exact: the max win is the law's top, a lower bound
+    # (a longer sequence than the chain follows can pay more)
+    assert isinstance(result.rtp, float) and not result.true_max_win.exact
+    assert "lower bound" in result.true_max_win.how
+    assert not any("is exact" in n or "Exact:" in n for n in result.notes)
 
 
 def test_hand_worked_example():

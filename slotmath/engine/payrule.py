@@ -344,8 +344,8 @@ class Tumbles(PayRule):
             + (f" (free games: {free})" if free else "")
             + (board_note(spec.board) if spec and spec.board else "")
             + (
-                ". Exact: the first drop over every stop vector, then the Markov chain of the count states "
-                "(slotmath.engine.tumble_fresh)"
+                ". Computed from the first drop over every stop vector, then the Markov chain of the count "
+                "states (slotmath.engine.tumble_fresh): exact or float64 as each reel set's note says"
                 if fresh
                 else ". Exact: every stop vector of the cycle played to its end (integer counts)"
             )

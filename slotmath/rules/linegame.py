@@ -37,12 +37,25 @@ def _fresh_floats(game: Game, level: int, result: ParResult) -> ParResult:
     tumble = game.options.get("tumble") if isinstance(game.options, dict) else None
     if not isinstance(tumble, dict) or tumble.get("refill") != "fresh":
         return result
+    from slotmath.engine.distribution import MaxWin
     from slotmath.engine.tumble_fresh import fresh_keyed
 
     if all(fresh_keyed(game, level, (), name).exact for name in tumble.get("draws", {})):
         return result
     components = {k: float(v) for k, v in result.components.items()}
-    return dataclasses.replace(result, rtp=float(result.rtp), components=components)
+    top = result.true_max_win
+    top = MaxWin(
+        top.value,
+        None if top.probability is None else float(top.probability),
+        False,
+        "largest win of the float64 fresh-draw chain's law (a lower bound: the chain stops where "
+        "every further drop pays with the probability its notes give)",
+    )
+    notes = [
+        n.replace("RTP by component is exact", "RTP by component is float64 (fresh draws)")
+        for n in result.notes
+    ]
+    return dataclasses.replace(result, rtp=float(result.rtp), components=components, max_win=top, notes=notes)
 
 
 def _analyse(game: Game, level: int, reel_set: str) -> ParResult:
