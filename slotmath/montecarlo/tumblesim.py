@@ -25,6 +25,7 @@ from slotmath.engine.lines import line_outcomes
 from slotmath.engine.scatters import scatter_symbols
 from slotmath.engine.tumble import drop_pays, drop_window, fall, tumble_args, tumble_units
 from slotmath.engine.tumble_spec import tumble_spec
+from slotmath.errors import EngineTooLarge
 from slotmath.model import Game
 from slotmath.montecarlo.anywheresim import anywhere_args
 from slotmath.montecarlo.clustersim import cluster_args
@@ -250,6 +251,12 @@ def tumble_sampler(game: Game, level: int) -> RoundSampler:
 
     spec = load_features(game).free_games
     tumbles = tumble_spec(game)
+    if tumbles.board is not None and tumbles.board.persist:
+        raise EngineTooLarge(
+            "persistent board multipliers are not sampled yet; `slotmath par` gives the exact mean award",
+            file=game.source or game.name,
+            field="options.tumble.multiplier_symbols.persist",
+        )
     cells = game.reels * game.rows + 1
     symbol = spec.symbol if spec is not None else None
     names: list = []
