@@ -77,6 +77,23 @@ def brute_mean_award(raw) -> F:
     return value(0, games, 0) / bet
 
 
+def brute_rtp(raw) -> F:
+    """The round's RTP [x total bet]: every base stop vector in plain Python
+    (its tumble pays, its scatter pay), 3+ SCATTERs adding the free games'
+    brute-force mean award."""
+    strips = raw["reels"]["base"]
+    cycle = prod(len(s) for s in strips)
+    bet = total_bet_of(raw)
+    award = brute_mean_award(raw)
+    total = F(0)
+    for stops in product(*(range(len(s)) for s in strips)):
+        coins, n = brute_spin(
+            raw, "base", stops, raw["options"]["tumble"]["multipliers"], None, anywhere_drop
+        )
+        total += F(coins + (2 * bet if n >= 3 else 0), bet) + (award if n >= 3 else 0)
+    return total / cycle
+
+
 def _mean_award(game) -> F:
     spec = load_features(game).free_games
     chain = persist_chain(game, 1, spec)
@@ -115,8 +132,10 @@ def test_par_refuses_the_distribution_in_one_line():
     with pytest.raises(EngineTooLarge) as err:
         analyse(game, 1)
     text = str(err.value)
-    want = brute_mean_award(_raw())
+    raw = _raw()
+    want = brute_mean_award(raw)
     assert "multiplier_symbols.persist" in text and str(want) in text and "simulate" in text
+    assert str(brute_rtp(raw)) in text
     assert "\n" not in text
 
 

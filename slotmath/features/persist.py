@@ -35,7 +35,7 @@ from slotmath.features.options import FreeGamesSpec
 from slotmath.features.round import Feature
 from slotmath.model import Game
 
-__all__ = ["PersistChain", "persist_chain", "persist_feature", "persists"]
+__all__ = ["PersistChain", "persist_chain", "persist_feature", "persist_rtp", "persists"]
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
@@ -108,6 +108,28 @@ def persist_chain(game: Game, level: int, spec: FreeGamesSpec) -> PersistChain:
     return PersistChain(groups, den, spec.max_games)
 
 
+def persist_rtp(game: Game, level: int, spec: FreeGamesSpec) -> Fraction:
+    """The round's RTP [x total bet, exact]: the base spin's law keyed by its
+    trigger (:func:`slotmath.engine.tumble.tumble_keyed`), each trigger
+    adding its free games' mean award (:func:`persist_chain`)."""
+    from slotmath.engine.joint import keyed_wins
+    from slotmath.engine.tumble import tumble_keyed
+
+    chain = persist_chain(game, level, spec)
+    triggers = (spec.trigger,)
+    wins, codes, counts, unit_den, total_bet, cycle = tumble_keyed(game, level, triggers, "base")
+    kw = keyed_wins(game, triggers, wins, codes, counts, unit_den, total_bet, cycle)
+    scale = chain.den * total_bet
+    total = Fraction(0)
+    for w, key, c in zip(kw.wins.tolist(), kw.keys, kw.counts, strict=True):
+        count = spec.count_of(key[0])
+        award = Fraction(0)
+        if spec.games(count) > 0:
+            award = spec.prize(count) + spec.multiplier_of(count) * chain.mean(spec.games(count)) / scale
+        total += c * (Fraction(w, unit_den * total_bet) + award)
+    return total / cycle
+
+
 def persist_feature(game: Game, level: int, spec: FreeGamesSpec, feature: Feature) -> Feature:
     """``feature`` with its mean award read from :func:`persist_chain`
     (exact); its award law, largest award and second moment refused in one
@@ -123,11 +145,12 @@ def persist_feature(game: Game, level: int, spec: FreeGamesSpec, feature: Featur
         )
 
     def refuse(count):
+        rtp = persist_rtp(game, level, spec)
         raise EngineTooLarge(
             "the round distribution with persistent board multipliers is not computed (the state "
-            f"would carry the running total); the free games of {count} trigger symbols have the "
-            f"exact mean award {float(mean(count)):.6f} = {mean(count)} x total bet; "
-            "run `slotmath simulate` for the distribution",
+            f"would carry the running total); the round's exact RTP is {float(rtp):.6%} = {rtp}, the "
+            f"free games of {count} trigger symbols have the exact mean award {float(mean(count)):.6f} "
+            f"= {mean(count)} x total bet; run `slotmath simulate` for the distribution",
             file=game.source or game.name,
             field="options.tumble.multiplier_symbols.persist",
         )
