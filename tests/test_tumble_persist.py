@@ -164,11 +164,29 @@ def test_refusals(tmp_path, change, words):
     assert "options.tumble" in text and words in text and "\n" not in text, text
 
 
-def test_simulate_refuses_in_one_line():
-    """The sampler does not play the persisting total yet: refused, never a silently wrong figure."""
-    from slotmath.montecarlo.tumblesim import tumble_sampler
+def test_sampler_matches_exact_rtp_and_components():
+    """|z| < 4 of the compiled sampler's RTP and each component against the
+    exact ones (base pays and scatters from the base law, the free games
+    the rest of the exact round RTP)."""
+    import numpy as np
 
-    with pytest.raises(EngineTooLarge) as err:
-        tumble_sampler(load_game(PERSIST), 1)
-    text = str(err.value)
-    assert "multiplier_symbols.persist" in text and "\n" not in text
+    from slotmath.engine.tumble import tumble_rtp
+    from slotmath.features.persist import persist_rtp
+    from slotmath.rules.linegame import round_sampler
+
+    game = load_game(PERSIST)
+    rtp = persist_rtp(game, 1, load_features(game).free_games)
+    pays, scatters = tumble_rtp(game, 1, "base")
+    exact = {"anywhere": pays, "scatters": scatters, "free_games": rtp - pays - scatters}
+    sampler = round_sampler(game, 1)
+    n = 200_000
+    wins, _, parts = sampler.kernel(np.random.default_rng(5), n, *sampler.args)
+    assert sampler.part_names == tuple(exact)
+    z = {
+        name: (parts[:, j].mean() - float(exact[name])) / (parts[:, j].std() / n**0.5)
+        for j, name in enumerate(sampler.part_names)
+    }
+    z["rtp"] = (wins.mean() - float(rtp)) / (wins.std() / n**0.5)
+    assert all(abs(v) < 4 for v in z.values()), z
+    # the persisting total matters: the round's free-games part is far from x1 play
+    assert exact["free_games"] > 0
