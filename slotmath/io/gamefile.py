@@ -843,11 +843,13 @@ def build_top_reel(data: dict, heights: ReelHeights | None, reel_sets: dict, kno
             fail(f"{field}.strips", f"has no strip for reel set {name!r}")
     if data.get("modes"):
         fail("modes", "bet modes are not computed with a top reel (grid.top_reel)")
-    options = data.get("options") if isinstance(data.get("options"), dict) else {}
-    free = options.get("free_games") if isinstance(options.get("free_games"), dict) else {}
-    trigger = free.get("trigger") if isinstance(free.get("trigger"), dict) else {}
-    named = trigger.get("reels") if isinstance(trigger.get("reels"), list) else []
-    covered = [r for r in named if r in over]
+
+    def mapping(value) -> dict:
+        return value if isinstance(value, dict) else {}
+
+    trigger = mapping(mapping(mapping(data.get("options")).get("free_games")).get("trigger"))
+    named = trigger.get("reels")
+    covered = [r for r in named if r in over] if isinstance(named, list) else []
     if covered:
         fail(
             "options.free_games.trigger.reels",
