@@ -445,12 +445,13 @@ def test_schema_lists_each_feature_parsers_keys():
     from importlib import resources
 
     from slotmath.features.holdspin import SPEC_KEYS
-    from slotmath.features.options import FEATURE_KEYS, FREE_GAMES_KEYS
+    from slotmath.features.options import FREE_GAMES_KEYS
+    from slotmath.features.registry import feature_keys
     from slotmath.features.wildmult import KEYS as WILD_KEYS
 
     text = resources.files("slotmath").joinpath("io/schema/game.schema.json").read_text()
     options = json.loads(text)["properties"]["options"]["properties"]
-    assert set(FEATURE_KEYS) <= set(options)
+    assert set(feature_keys()) <= set(options)
     assert set(options["free_games"]["properties"]) == set(FREE_GAMES_KEYS)
     assert set(options["hold_and_spin"]["properties"]) == set(SPEC_KEYS)
     assert set(options["wild_multipliers"]["properties"]) == set(WILD_KEYS)

@@ -13,6 +13,7 @@ fresh games, tests).
 from __future__ import annotations
 
 import hashlib
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable
 from functools import lru_cache, wraps
@@ -86,13 +87,27 @@ def referenced_files(folder, options) -> list[Path]:
 
 
 _DIGESTS = ValueCache(maxsize=64)
+#: per Game object, the text of its rules fields (a game is frozen: computed once)
+_TEXTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_REGISTRY.append(_TEXTS)
+
+
+def _rules_text(game) -> tuple:
+    """``repr`` of :data:`RULES_FIELDS` of ``game`` and the files its options
+    name (:func:`referenced_files`), once per game object (their contents
+    are stamped on every lookup)."""
+    found = _TEXTS.get(game)
+    if found is None:
+        text = repr(tuple(getattr(game, name) for name in RULES_FIELDS))
+        files = referenced_files(Path(game.source).parent, dict(game.options or {})) if game.source else []
+        found = _TEXTS[game] = (text, tuple(files))
+    return found
 
 
 def rules_key(game) -> str:
     """Digest of everything but the reel strips that an analysis reads:
     :data:`RULES_FIELDS` and the content of the files the options name."""
-    text = repr(tuple(getattr(game, name) for name in RULES_FIELDS))
-    files = referenced_files(Path(game.source).parent, dict(game.options or {})) if game.source else []
+    text, files = _rules_text(game)
     stamp = (text, tuple((str(p), p.stat().st_mtime_ns, p.stat().st_size) for p in files))
     digest = _DIGESTS.get(stamp)
     if digest is None:

@@ -37,6 +37,7 @@ from slotmath.features.carried import carried_feature
 from slotmath.features.expanding import nudged_game
 from slotmath.features.freegames import FreeGames, fourier_distribution, win_distribution
 from slotmath.features.freespin import award_distribution, keyed_free_spins
+from slotmath.features.kinds import FeatureKind
 from slotmath.features.options import FreeGamesSpec
 from slotmath.features.persist import persist_feature, persists
 from slotmath.features.round import Feature, award_top
@@ -669,3 +670,101 @@ def grid_size(p: np.ndarray, spins: int, bound: float) -> int:
     if not np.isfinite(best):
         return MAX_GRID * 2
     return 1 << int(np.ceil(np.log2(max(best, 4 * p.shape[0], 64))))
+
+
+# ---------------------------------------------------------------------------
+# the feature object (slotmath.features.registry)
+# ---------------------------------------------------------------------------
+def _free_spec(game: Game):
+    from slotmath.features.options import load_features
+
+    return load_features(game).free_games
+
+
+def _free_starts(game: Game) -> bool:
+    spec = _free_spec(game)
+    return spec is not None and bool(spec.awards)  # else a selection's only
+
+
+def _free_check(game: Game) -> None:
+    spec = _free_spec(game)
+    if spec.sticky is None:  # sticky retriggers require max_games
+        refuse_endless(game, spec)
+    if not spec.awards and "selection" not in game.options:  # else the selection's check reads them
+        from slotmath.io.gamefile import GameFileError
+
+        problem = "is required (free games without awards are a selection choice's)"
+        raise GameFileError(game.source, "options.free_games.awards", problem)
+
+
+def _sticky(law) -> bool:
+    return "sticky" in law.figures.get("free_games", {})
+
+
+def _free_rtp_method(law) -> str:
+    if "free_games" not in law.figures:
+        return ""
+    if _sticky(law):
+        return (
+            " (free games with a sticky wild: backward recursion over (games left, sticky cells), "
+            "each mask's (win, extra games, new cells) law exact from the line engine)"
+        )
+    return (
+        " (free games: renewal moments of the per-free-spin (win, extra games) law, "
+        "itself exact from the line engine with the trigger count as one more state digit)"
+    )
+
+
+def _free_law_method(law) -> str:
+    if "free_games" not in law.figures:
+        return ""
+    if _sticky(law):
+        return "Free-games award law by the forward DP over (games, sticky cells); "
+    return (
+        "Free-games award law by the fixed point of its generating function on an FFT grid "
+        f"(wrapped mass below {ALIAS_BOUND:g} by Chernoff's bound) or, with max_games, the "
+        "forward DP; "
+    )
+
+
+FREE_GAMES = FeatureKind(
+    key="free_games",
+    title="free games",
+    parse=_free_spec,
+    component="free_games",
+    starts=_free_starts,
+    exact=free_games_feature,
+    check=_free_check,
+    reel_sets=lambda game: _free_spec(game).reel_sets(),
+    rtp_method=_free_rtp_method,
+    law_method=_free_law_method,
+    example="data/games/classic_free_spins/game.yaml",
+    schema={
+        "type": "object",
+        "description": "Free games: docs/features.md.",
+        "additionalProperties": False,
+        "properties": {
+            "symbol": {},
+            "reels": {},
+            "multiplier": {},
+            "awards": {},
+            "retrigger": {},
+            "retrigger_awards": {},
+            "scatter_pays": {},
+            "nudge": {},
+            "max_games": {},
+            "sticky": {
+                "type": "string",
+                "description": "A wild that stays in its cell for the rest of the feature's free games.",
+            },
+            "trigger": {
+                "type": "object",
+                "description": "Trigger condition: reels (1 = the first) that must "
+                "each show the symbol, for the trigger and a retrigger, "
+                "awards by the total count; or payline: true, awards by "
+                "the longest run of the symbol from the leftmost reel "
+                "on a payline.",
+            },
+        },
+    },
+)

@@ -24,7 +24,16 @@ from __future__ import annotations
 import dataclasses
 from fractions import Fraction
 
-from slotmath.features.holdspin import HoldAndSpinSpec, hold_and_spin_feature, load_hold_and_spin
+from slotmath.errors import ensure
+from slotmath.features.holdspin import (
+    COINS_TABLE,
+    HoldAndSpinSpec,
+    check_jackpots,
+    coins_table,
+    hold_and_spin_feature,
+    load_hold_and_spin,
+)
+from slotmath.features.kinds import FeatureKind
 from slotmath.model import Game
 
 __all__ = [
@@ -111,3 +120,74 @@ def check_in_free_games(game: Game) -> None:
             f"no window of the free games' reel set {free.reels!r} shows "
             f"{spec.trigger} or more {spec.symbol}",
         )
+
+
+# ---------------------------------------------------------------------------
+# the feature object (slotmath.features.registry)
+# ---------------------------------------------------------------------------
+def _check_hold_and_spin(game: Game) -> None:
+    from slotmath.features.options import plays_prizes
+
+    spec = load_hold_and_spin(game)  # parsing checks the chain's cost (holdspin_chain.check_cost)
+    ensure(spec is not None, "holdspin.py: expected spec is not None")
+    if not plays_prizes(game):  # else the prizes' check counts every feature's jackpots
+        check_jackpots(game, spec)
+    check_in_free_games(game)
+
+
+def _hold_and_spin_notes(game: Game, law) -> list:
+    notes = []
+    if "hold_and_spin" in law.figures:
+        notes.append(
+            "Hold-and-spin: the respin chain of the held coins on its coarsest exact state, its award "
+            "the held prizes (convolutions of the value tables given the coins at the trigger and at "
+            "the end) plus the full-screen prize; means exact on the total count, on per-reel counts "
+            "when the chain is small, or on masks of at most 6 cells, else float64 (relative error "
+            "below about 1e-12)."
+        )
+    if "hold_and_spin_per_free_game" in law.figures.get("free_games", {}):
+        notes.append(
+            "Hold-and-spin in free games: a free game's window triggers it on the free reel set; its "
+            "award is part of that game's win (times the free games' multiplier, in the free_games "
+            "component); mean exact by Wald's identity (E[games played] x E[award per free game]), "
+            "award law through the per-game (win, extra games) table (float64)."
+        )
+    return notes
+
+
+def _coins_tables(law) -> dict:
+    odds = law.figures.get("hold_and_spin")
+    return {COINS_TABLE: coins_table(odds)} if odds else {}
+
+
+HOLD_AND_SPIN = FeatureKind(
+    key="hold_and_spin",
+    title="hold-and-spin",
+    parse=load_hold_and_spin,
+    component="hold_and_spin",
+    starts=lambda game: load_hold_and_spin(game) is not None,
+    exact=lambda game, level: hold_and_spin_feature(game, level),
+    check=_check_hold_and_spin,
+    reel_sets=lambda game: load_hold_and_spin(game).reel_sets(),
+    notes=_hold_and_spin_notes,
+    tables=_coins_tables,
+    example="data/games/hold_and_spin/game.yaml",
+    schema={
+        "type": "object",
+        "description": "Hold-and-spin with a value per coin (rules: lines): docs/features.md.",
+        "additionalProperties": False,
+        "properties": {
+            "symbol": {},
+            "trigger": {},
+            "respins": {},
+            "rule": {},
+            "respin": {},
+            "reels": {},
+            "probabilities": {},
+            "values": {},
+            "start_values": {},
+            "full_screen": {},
+            "in_free_games": {},
+        },
+    },
+)

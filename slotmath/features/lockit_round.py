@@ -55,6 +55,7 @@ from slotmath.engine.distribution import WinDistribution
 from slotmath.errors import ensure
 from slotmath.features import wheel as wheel_mod
 from slotmath.features.declaration import Reader
+from slotmath.features.kinds import FeatureKind
 from slotmath.features.landing import start_state
 from slotmath.features.options import (
     LockItSource,
@@ -553,3 +554,70 @@ def lockit_feature(game: Game, level: int, exact: bool | None = None):
         mixture=lambda keys: parts()[1](keys),
         parts=lambda: parts()[0],
     )
+
+
+# ---------------------------------------------------------------------------
+# the feature object (slotmath.features.registry)
+# ---------------------------------------------------------------------------
+def _lockit_spec(game: Game):
+    return load_features(game).lockit
+
+
+def _lockit_notes(game: Game, law) -> list:
+    if "lockit" not in law.figures:
+        return []
+    return [
+        "Lock-it: key = per reel the rows of the held symbols and the mark, joint with "
+        "the base win in the line engine's pass; the chain of the held symbols run "
+        "backward once per group of final screens (shape-count vector x mark flag) and "
+        "read at each key's start; award = the shapes' award laws convolved (plus one "
+        f"wheel spin where a mark pays). Means exact Fractions up to {EXACT_CELLS} cells, else "
+        "float64 (relative error below about 1e-12)."
+    ]
+
+
+def _shapes_tables(law) -> dict:
+    import pandas as pd
+
+    odds = law.figures.get("lockit")
+    if not odds:
+        return {}
+    columns = {
+        "expected": "expected shapes per feature",
+        "rtp": "RTP [x total bet]",
+        "mean_award": "mean award [x total bet]",
+    }
+    return {SHAPES_TABLE: pd.DataFrame(odds["shapes_given_trigger"]).rename(columns=columns)}
+
+
+LOCKIT = FeatureKind(
+    key="lockit",
+    title="lock-it",
+    parse=_lockit_spec,
+    component="lockit",
+    starts=lambda game: _lockit_spec(game) is not None,
+    exact=lambda game, level: lockit_feature(game, level),
+    combines=check_line_lockit,
+    reel_sets=lambda game: _lockit_spec(game).reel_sets(),
+    notes=_lockit_notes,
+    tables=_shapes_tables,
+    example="tests/data/lockit_tiny/game.yaml",
+    schema={
+        "type": "object",
+        "description": "Hold & respin (lock-it) feature with shape awards; under rules: lines its one "
+        "source is base_game: docs/features.md.",
+        "additionalProperties": False,
+        "properties": {
+            "symbols": {},
+            "mark": {},
+            "trigger": {},
+            "rule": {},
+            "shapes": {},
+            "order": {},
+            "packing": {},
+            "awards": {},
+            "mark_award": {},
+            "sources": {},
+        },
+    },
+)

@@ -61,9 +61,10 @@ from slotmath.features.cost import (
     sci,
 )
 from slotmath.features.declaration import ORDERS, Reader, is_number
+from slotmath.features.kinds import FeatureKind
 from slotmath.features.progressive import read_jackpots
 from slotmath.features.reach import reach_problem
-from slotmath.features.round import Trigger
+from slotmath.features.round import Trigger, cap_note
 from slotmath.features.wheel import WheelSpec
 from slotmath.io.gamefile import GameFileError, named_file
 from slotmath.model import Game
@@ -338,23 +339,18 @@ class Features:
 # ===========================================================================
 # parsing
 # ===========================================================================
-#: The feature keys of ``options`` read here; a rules' own keys are checked by
-#: the rules (:meth:`slotmath.rules.contract.Rules.check` refuses any other).
-FEATURE_KEYS = (
-    "jackpots",
-    "lockit",
-    "free_games",
-    "selection",
-    "wheel",
-    "round_cap",
-    "hold_and_spin",
-    "wild_multipliers",
-)
+def plays_prizes(game: Game) -> bool:
+    """True when ``options.wheel`` or ``options.selection`` are round features
+    of their own; beside a ``lockit``, ``options.wheel`` is the lock-it's mark
+    award (and a selection is refused)."""
+    opts = game.options or {}
+    return "lockit" not in opts and any(k in opts for k in ("wheel", "selection"))
 
 
 def load_features(game: Game) -> Features:
     """Validate and return the features ``game`` declares under ``options:``
-    (:data:`FEATURE_KEYS`; other keys are left to the game's rules)."""
+    (the registry's keys, :mod:`slotmath.features.registry`; other keys are
+    left to the game's rules)."""
     return _load_features(game)
 
 
@@ -363,7 +359,7 @@ def load_features(game: Game) -> Features:
 def _load_features(game: Game) -> Features:
     rd = Reader(game)
     opts = game.options or {}
-    rd.mapping(opts, "options")  # keys outside FEATURE_KEYS are the rules' own (see Rules.check)
+    rd.mapping(opts, "options")  # keys of no feature are the rules' own (see Rules.check)
     jackpots, progressive = read_jackpots(rd, opts)
     lockit = _lockit(rd, opts["lockit"], jackpots) if "lockit" in opts else None
     free = _free_games(rd, opts["free_games"]) if "free_games" in opts else None
@@ -908,3 +904,20 @@ def shape_counts(game: Game, spec: LockItSpec) -> np.ndarray:
     if spec.packing == "optimal":
         raise ValueError("optimal packing needs a prize per shape; use shapes.shape_count_table")
     return shape_count_table(game.rows, game.reels, spec.shapes, spec.order)
+
+
+#: the round cap as a feature object (slotmath.features.registry): the round
+#: applies it (slotmath.features.round.cap_distribution)
+ROUND_CAP = FeatureKind(
+    key="round_cap",
+    title="round cap",
+    parse=lambda game: load_features(game).round_cap,
+    notes=lambda game, law: (
+        [cap_note(load_features(game).round_cap)] if load_features(game).round_cap else []
+    ),
+    example="tests/data/capped_free_spins/game.yaml",
+    schema={
+        "type": "number",
+        "description": "Cap on the total win of a round [x total bet] (rules: lines): docs/features.md.",
+    },
+)

@@ -40,7 +40,8 @@ from slotmath.engine.distribution import WinDistribution
 from slotmath.errors import EngineTooLarge, ensure
 from slotmath.features import wheel as wheel_mod
 from slotmath.features.declaration import Reader
-from slotmath.features.options import load_features, read_wheel
+from slotmath.features.kinds import FeatureKind
+from slotmath.features.options import load_features, plays_prizes, read_wheel
 from slotmath.features.progressive import ProgressiveJackpot, jackpot_figures
 from slotmath.features.reach import reach_problem
 from slotmath.features.round import Feature, Trigger, convolve_probabilities, dense_points
@@ -111,14 +112,6 @@ class LinePrizes:
     jackpots: dict
     wheel: TriggeredWheel | None
     selection: ChoiceSpec | None
-
-
-def plays_prizes(game: Game) -> bool:
-    """True when ``options.wheel`` or ``options.selection`` are round features
-    of their own; beside a ``lockit``, ``options.wheel`` is the lock-it's mark
-    award (and a selection is refused)."""
-    opts = game.options or {}
-    return "lockit" not in opts and any(k in opts for k in ("wheel", "selection"))
 
 
 def load_line_prizes(game: Game) -> LinePrizes:
@@ -515,3 +508,101 @@ def progressive_figures(spec: ProgressiveJackpot, rate) -> dict:
         "rtp_exact": f"{rtp.numerator}/{rtp.denominator}" if isinstance(rtp, Fraction) else None,
         "reference": jackpot_figures(spec.funding, rate, 1),
     }
+
+
+# ---------------------------------------------------------------------------
+# the feature objects (slotmath.features.registry)
+# ---------------------------------------------------------------------------
+def _check_prizes(game: Game) -> None:
+    if plays_prizes(game):  # beside a lock-it they are its own, checked with it
+        load_line_prizes(game)
+
+
+def _check_jackpots(game: Game) -> None:
+    opts = game.options
+    if not {"hold_and_spin", "lockit"} & set(opts):  # else checked with the feature awarding them
+        load_line_prizes(game)
+
+
+def _prize_notes(game: Game, law) -> list:
+    if "wheel" not in law.figures and "selection" not in law.figures:
+        return []
+    return [
+        "Wheel and selection: exact means (a wheel award is the sum of its spins' "
+        "independent draws; a selection the mixture of its choices under the policy, "
+        "each choice the sum of its prize, free games and wheel spins)."
+    ]
+
+
+def _wheel_spec(game: Game):
+    return load_line_prizes(game).wheel if plays_prizes(game) else load_features(game).wheel
+
+
+def _selection_spec(game: Game):
+    return load_line_prizes(game).selection if plays_prizes(game) else load_features(game).selection
+
+
+def _selection_feature(game: Game, level: int) -> Feature:
+    prizes = load_line_prizes(game)
+    return selection_feature(game, level, prizes.selection, prizes)
+
+
+WHEEL = FeatureKind(
+    key="wheel",
+    title="wheel",
+    parse=_wheel_spec,
+    component="wheel",
+    starts=lambda game: plays_prizes(game) and getattr(_wheel_spec(game), "symbol", None) is not None,
+    exact=lambda game, level: wheel_feature(game, level, load_line_prizes(game).wheel),
+    check=_check_prizes,
+    notes=_prize_notes,
+    example="data/games/pick_and_wheel/game.yaml",
+    schema={
+        "type": "object",
+        "description": "Prize wheel: beside a lockit, its mark award (segments, before); otherwise a "
+        "round feature started by symbol/trigger or a selection choice: docs/features.md.",
+        "additionalProperties": False,
+        "properties": {"symbol": {}, "trigger": {}, "spins": {}, "segments": {}, "before": {}},
+    },
+)
+
+SELECTION = FeatureKind(
+    key="selection",
+    title="selection",
+    parse=_selection_spec,
+    component="selection",
+    starts=lambda game: plays_prizes(game) and _selection_spec(game) is not None,
+    exact=_selection_feature,
+    check=_check_prizes,
+    notes=_prize_notes,
+    example="data/games/pick_and_wheel/game.yaml",
+    schema={
+        "type": "object",
+        "description": "Feature selection: beside a lockit, its choices by count (symbol, awards, "
+        "lockit_source); otherwise a round pick (symbol, trigger, policy, choices): "
+        "docs/features.md.",
+        "additionalProperties": False,
+        "properties": {
+            "symbol": {},
+            "trigger": {},
+            "policy": {},
+            "choices": {},
+            "awards": {},
+            "lockit_source": {},
+        },
+    },
+)
+
+JACKPOTS = FeatureKind(
+    key="jackpots",
+    title="jackpots",
+    parse=lambda game: load_features(game).jackpots,
+    check=_check_jackpots,
+    example="data/games/hold_and_spin/game.yaml",
+    schema={
+        "type": ["object", "array"],
+        "description": "Named prizes (features): a fixed prize [x total bet] or a progressive {seed, "
+        "contribution, reset} (docs/features.md), or Grand Spinn Superpot's jackpot "
+        "symbols (a list).",
+    },
+)

@@ -624,3 +624,11 @@ def cap_distribution(dist: WinDistribution, cap: Fraction) -> tuple:
     pairs = zip(wins, weights, strict=True)
     merged = WinDistribution.from_pairs(pairs, dist.unit_den, dist.total_bet)
     return merged, over
+
+
+def cap_note(cap: Fraction) -> str:
+    """The method note of a round cap [x total bet]."""
+    return (
+        f"Round cap: a round pays at most {float(cap):g} x total bet; the distribution "
+        "and the RTP are the capped ones (component round_cap = -E[(win - cap)+], float)."
+    )

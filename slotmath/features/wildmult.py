@@ -49,6 +49,7 @@ from math import gcd
 from slotmath.engine.cache import all_sets, game_cache
 from slotmath.engine.payrule import pay_rule
 from slotmath.errors import ensure
+from slotmath.features.kinds import FeatureKind
 from slotmath.features.reach import on_reels
 from slotmath.model import Game, Strip, Symbol, WildRule
 
@@ -287,3 +288,35 @@ def _strip(game: Game, strip: Strip, spec: WildMultipliers) -> Strip:
             out_syms += shown
             out_weights += [weight] + [0] * (H - 1)
     return Strip(tuple(out_syms), tuple(out_weights))
+
+
+#: the feature object (slotmath.features.registry): its exact method is the
+#: rules' (the draws written into the stops, or the drawn-line figures)
+WILD_MULTIPLIERS = FeatureKind(
+    key="wild_multipliers",
+    title="drawn wild multipliers",
+    parse=load_wild_multipliers,
+    check=load_wild_multipliers,
+    example="tests/data/tune_wildmult/game.yaml",
+    schema={
+        "type": "object",
+        "description": "Wilds whose multiplier is drawn from a weighted table (rules: lines): "
+        "docs/features.md.",
+        "additionalProperties": False,
+        "properties": {
+            "symbol": {},
+            "table": {
+                "description": "[[multiplier, weight], ...]: whole multipliers >= 1, "
+                "whole weights >= 0 of any size (reduced by their "
+                "greatest common divisor)."
+            },
+            "combine": {
+                "enum": ["multiply", "add"],
+                "default": "multiply",
+                "description": "How the drawn multipliers of the wilds on one line "
+                "combine: their product (multiply) or their sum "
+                "(add).",
+            },
+        },
+    },
+)

@@ -522,7 +522,7 @@ def prize_args(game: Game, level: int, sym: np.ndarray, at: int) -> tuple:
         names.append(name)
         return at + len(names) - 1
 
-    from slotmath.features.prizes import plays_prizes
+    from slotmath.features.options import plays_prizes
 
     if plays_prizes(game):  # else absent, or the lock-it's mark award (its slot spins it)
         from slotmath.features.prizes import load_line_prizes, selection_feature

@@ -551,6 +551,8 @@ def simulation(sheet: ParSheet) -> Section:
     sim = sheet.simulation
     if sim is None:
         return sheet._section("simulation", text="No simulation was run (Monte Carlo spins = 0).")
+    if isinstance(sim, str):  # the sampler refused the game
+        return sheet._section("simulation", text=f"No simulation was run: {sim.split(': ', 1)[-1]}.")
     d = sim.to_dict()
     head = (
         f"Simulated: {d.get('spins', 0):,} rounds, seed {d.get('seed')}"

@@ -22,6 +22,7 @@ from tqdm import tqdm
 
 from slotmath.analysis.simulation import cross_check
 from slotmath.engine.session import SESSION_LENGTHS, session
+from slotmath.errors import SetupError
 from slotmath.io.files import write_text_atomic
 from slotmath.io.gamefile import check_level, load_game
 from slotmath.io.jsontext import json_text
@@ -73,7 +74,7 @@ class ParSheet:
     par: ParResult
     levels: dict
     sessions: list
-    simulation: object | None
+    simulation: object | str | None  # a cross-check result, or why none was run
     parameters: dict
     generated: str | None
 
@@ -327,7 +328,10 @@ def par_sheet(
         simulation = None
         if spins:
             bar.set_postfix_str(f"Monte Carlo, {spins:,} rounds")
-            simulation = cross_check(game, level, spins, seed, exact=main, progress=False)
+            try:
+                simulation = cross_check(game, level, spins, seed, exact=main, progress=False)
+            except SetupError as e:  # a declared feature the sampler does not play: said on the sheet
+                simulation = str(e)
             bar.update()
         bar.set_postfix_str("done")
     generated = last_commit_date(game.source) if game.source else None

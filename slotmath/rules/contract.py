@@ -36,30 +36,19 @@ __all__ = [
     "LineRules",
     "LineRoundRules",
     "PackageRules",
-    "OPTION_PARSERS",
+    "option_parsers",
     "check_options",
     "LINE_OPTIONS",
 ]
 
 
-def _parse_feature(game: Game) -> Any:
-    """Parse every declared feature (:func:`slotmath.features.options.load_features`),
-    which checks the fields of each one (GameFileError naming the field)."""
-    from slotmath.features.options import load_features
+def option_parsers() -> dict[str, Callable[[Game], Any]]:
+    """Option key -> the parser that validates ``options.<key>``: each
+    registered feature's own (:mod:`slotmath.features.registry`), never the
+    rules' that read it."""
+    from slotmath.features.registry import feature_kinds
 
-    return load_features(game)
-
-
-#: Option key -> the parser that validates ``options.<key>``: each feature is
-#: parsed by its own parser in :mod:`slotmath.features`, never by the rules
-#: that read it.  A new feature adds its key and parser here.
-OPTION_PARSERS: dict[str, Callable[[Game], Any]] = {
-    "jackpots": _parse_feature,
-    "lockit": _parse_feature,
-    "free_games": _parse_feature,
-    "selection": _parse_feature,
-    "wheel": _parse_feature,
-}
+    return {kind.key: kind.parse for kind in feature_kinds()}
 
 
 def check_options(game: Game, rules: Rules, name: str) -> None:
@@ -80,20 +69,18 @@ def check_options(game: Game, rules: Rules, name: str) -> None:
         raise GameFileError(game.source, "options", "must be a mapping (key: value pairs)")
     reads = sorted(rules.options)
     said = f"rules {name!r} read {', '.join(reads)}" if reads else f"rules {name!r} read no options"
+    parsers = option_parsers()
     for key in opts:
         if key in rules.options:
             continue
-        if key in OPTION_PARSERS:
+        if key in parsers:
             problem = f"a feature these rules do not play ({said})"
         else:
-            problem = f"unknown option ({did_you_mean(key, set(OPTION_PARSERS) | rules.options)}{said})"
+            problem = f"unknown option ({did_you_mean(key, set(parsers) | rules.options)}{said})"
         raise GameFileError(game.source, f"options.{key}", problem)
-    done = set()
     for key in opts:
-        parse = OPTION_PARSERS.get(key)
-        if key not in rules.own_options and parse is not None and parse not in done:
-            parse(game)
-            done.add(parse)
+        if key not in rules.own_options and key in parsers:
+            parsers[key](game)
     if "jackpots" in opts and "jackpots" not in rules.own_options:  # the feature parser read them
         from slotmath.features.options import load_features
 
@@ -115,7 +102,7 @@ class Rules:
     options : frozenset of str
         The keys under the game file's ``options:`` these rules read; any
         other key is an error (:func:`check_options`).  Features are parsed
-        by their own parsers (:data:`OPTION_PARSERS`) unless listed in
+        by their own parsers (:func:`option_parsers`) unless listed in
         ``own_options``.
     own_options : frozenset of str
         Keys of ``options`` these rules parse themselves in :meth:`check_game`
@@ -260,7 +247,7 @@ class Rules:
 
 #: Option keys ``rules: lines`` reads (the features its round plays); a
 #: feature that joins the line round adds its key here.
-LINE_OPTIONS: frozenset = frozenset(linegame.PLAYED_OPTIONS) | {"jackpots"}
+LINE_OPTIONS: frozenset = frozenset(linegame.played_options())
 
 
 class LineRules(Rules):

@@ -166,7 +166,7 @@ def _free_games_shift(game: Game, undrawn: Game, level: int, spec) -> Fraction:
     """What the drawn multipliers add to the free-games component [x total bet]
     (:func:`drawn_components`): ``sum_count P(count) x m x E[G | games(count)] x d``."""
     from slotmath.features.freegames import FreeGames
-    from slotmath.features.freeround import free_spin_counts
+    from slotmath.features.freeround import free_games_feature, free_spin_counts
     from slotmath.features.round import trigger_key_probability
     from slotmath.features.wilddraws import drawn_line_figures
 
@@ -176,7 +176,7 @@ def _free_games_shift(game: Game, undrawn: Game, level: int, spec) -> Fraction:
         return d, free_spin_counts(undrawn, level, spec.playing(reels))[:3]
 
     shift = Fraction(0)
-    feature = _free_games(undrawn, level)
+    feature = free_games_feature(undrawn, level)
     for key, p in trigger_key_probability(undrawn, feature.trigger).items():
         if p and feature.triggers(key):
             count = spec.count_of(key)
@@ -206,7 +206,7 @@ def _analyse_lines(game: Game, level: int, reel_set: str) -> ParResult:
             game, level, reel_set, table, rule.channel, lines_rtp, dist, per_line_rtp=per_line, notes=notes
         )
         if cap is not None:
-            from slotmath.features.round import cap_distribution
+            from slotmath.features.round import cap_distribution, cap_note
 
             capped, over = cap_distribution(dist, cap)
             result = dataclasses.replace(
@@ -214,7 +214,7 @@ def _analyse_lines(game: Game, level: int, reel_set: str) -> ParResult:
                 distribution=capped,
                 components={**result.components, "round_cap": -over},
                 rtp=float(result.rtp) - over,
-                notes=[*result.notes, _cap_note(cap)],
+                notes=[*result.notes, cap_note(cap)],
                 max_win=capped_top(dist, cap),
             )
         return result
@@ -241,7 +241,7 @@ def _analyse_lines(game: Game, level: int, reel_set: str) -> ParResult:
         field = "options.tumble.multipliers" if tumbles else "pays"
         raise EngineTooLarge(e.problem, file=e.file, field=field) from None
     rtp, components, figures = round_summary(game, level, law)
-    notes = [*result.notes, *round_notes(law, cap)]
+    notes = [*result.notes, *round_notes(game, law)]
     if "hold_and_spin" in law.figures:  # the chain's state and its size
         from slotmath.features.holdspin import chain_state, load_hold_and_spin
 
@@ -262,7 +262,7 @@ def _analyse_lines(game: Game, level: int, reel_set: str) -> ParResult:
         tables={
             **result.tables,
             **par_tables(game, law.figures, float(law.rtp), level),
-            **feature_tables(law),
+            **feature_tables(game, law),
             **award_tables(law, features),
             **progressive_tables(figures.get("progressive", {})),
         },
@@ -506,82 +506,31 @@ def played_game(game: Game) -> Game:
 
 def has_round(game: Game) -> bool:
     """True when the game declares a feature or cap the line rules play."""
-    return bool(game.options) and any(k in game.options for k in PLAYED_OPTIONS)
+    return bool(game.options) and any(k in game.options for k in played_options())
 
 
 def feature_names(game: Game) -> tuple:
     """Names (RTP components) of the base-triggered features ``game``
     declares, in the order the round plays them (the exact round and the
-    compiled sampler alike), from the declarations alone."""
+    compiled sampler alike), from the declarations alone: each declared
+    feature of the registry (:mod:`slotmath.features.registry`) that starts."""
     if not game.options:
         return ()
-    from slotmath.features.options import load_features
+    from slotmath.features.registry import declared_kinds
 
-    out = []
-    free = load_features(game).free_games
-    if free is not None and free.awards:  # else a selection's only
-        out.append("free_games")
-    if "hold_and_spin" in game.options:
-        out.append("hold_and_spin")
-    if "lockit" in game.options:
-        out.append("lockit")
-    from slotmath.features.prizes import load_line_prizes, plays_prizes
-
-    if plays_prizes(game):
-        prizes = load_line_prizes(game)
-        if prizes.wheel is not None and prizes.wheel.symbol is not None:  # else a selection's only
-            out.append("wheel")
-        if prizes.selection is not None:
-            out.append("selection")
-    return tuple(out)
+    return tuple(kind.component for kind in declared_kinds(game) if kind.starts(game))
 
 
 def round_features(game: Game, level: int) -> list:
     """The features of the generic round that ``game`` declares (each a
-    :class:`slotmath.features.round.Feature`), in the order they are played
-    (:func:`feature_names`)."""
-    return [FEATURES[name](game, level) for name in feature_names(game)]
+    :class:`slotmath.features.round.Feature`, the exact method of its
+    :class:`~slotmath.features.kinds.FeatureKind`), in the order they are
+    played (:func:`feature_names`)."""
+    if not game.options:
+        return []
+    from slotmath.features.registry import declared_kinds
 
-
-def _free_games(game: Game, level: int):
-    from slotmath.features.freeround import free_games_feature
-
-    return free_games_feature(game, level)
-
-
-def _hold_and_spin(game: Game, level: int):
-    from slotmath.features.holdspin import hold_and_spin_feature
-
-    return hold_and_spin_feature(game, level)
-
-
-def _lockit(game: Game, level: int):
-    from slotmath.features.lockit_round import lockit_feature
-
-    return lockit_feature(game, level)
-
-
-def _wheel(game: Game, level: int):
-    from slotmath.features.prizes import load_line_prizes, wheel_feature
-
-    return wheel_feature(game, level, load_line_prizes(game).wheel)
-
-
-def _selection(game: Game, level: int):
-    from slotmath.features.prizes import load_line_prizes, selection_feature
-
-    prizes = load_line_prizes(game)
-    return selection_feature(game, level, prizes.selection, prizes)
-
-
-#: the exact :class:`~slotmath.features.round.Feature` of each name of :func:`feature_names`
-FEATURES = {
-    "free_games": _free_games,
-    "hold_and_spin": _hold_and_spin,
-    "lockit": _lockit,
-    "wheel": _wheel,
-    "selection": _selection,
-}
+    return [kind.exact(game, level) for kind in declared_kinds(game) if kind.starts(game)]
 
 
 def component_names(game: Game) -> tuple:
@@ -604,36 +553,15 @@ def round_cap(game: Game):
     return load_features(game).round_cap
 
 
-def _cap_note(cap) -> str:
-    return (
-        f"Round cap: a round pays at most {float(cap):g} x total bet; the distribution "
-        "and the RTP are the capped ones (component round_cap = -E[(win - cap)+], float)."
-    )
-
-
-def feature_tables(law) -> dict:
+def feature_tables(game: Game, law) -> dict:
     """Report tables of the round's features that :mod:`slotmath.rules.featuretables`
-    does not build: the coins of a hold-and-spin and the shapes of a lock-it
-    given a trigger."""
-    import pandas as pd
+    does not build: each declared feature's own (its kind's ``tables``, e.g.
+    the coins of a hold-and-spin and the shapes of a lock-it given a trigger)."""
+    from slotmath.features.registry import declared_kinds
 
-    out = {}
-    hs = law.figures.get("hold_and_spin")
-    if hs:
-        from slotmath.features.holdspin import COINS_TABLE, coins_table
-
-        out[COINS_TABLE] = coins_table(hs)
-    lk = law.figures.get("lockit")
-    if lk:
-        from slotmath.features.lockit_round import SHAPES_TABLE
-
-        out[SHAPES_TABLE] = pd.DataFrame(lk["shapes_given_trigger"]).rename(
-            columns={
-                "expected": "expected shapes per feature",
-                "rtp": "RTP [x total bet]",
-                "mean_award": "mean award [x total bet]",
-            }
-        )
+    out: dict = {}
+    for kind in declared_kinds(game):
+        out |= kind.tables(law)
     return out
 
 
@@ -654,72 +582,26 @@ def award_tables(law, features) -> dict:
     return out
 
 
-def round_notes(law, cap) -> list:
-    """Method notes of the round's figures."""
-    from slotmath.features.freeround import ALIAS_BOUND
+def round_notes(game: Game, law) -> list:
+    """Method notes of the round's figures: the round's method, with each
+    declared feature's words on it (its kind's ``rtp_method`` and
+    ``law_method``), then each feature's own notes (``notes``), once each."""
+    from slotmath.features.registry import declared_kinds
     from slotmath.features.round import RESOLVED
 
-    free = "free_games" in law.figures
-    sticky = free and "sticky" in law.figures["free_games"]
+    kinds = declared_kinds(game)
+    capped = round_cap(game) is not None
     notes = [
         "Round = base spin (lines and scatters) followed by the features its window "
         "triggers. RTP by component is exact"
-        + (
-            " (free games with a sticky wild: backward recursion over (games left, sticky cells), "
-            "each mask's (win, extra games, new cells) law exact from the line engine)"
-            if sticky
-            else " (free games: renewal moments of the per-free-spin (win, extra games) law, "
-            "itself exact from the line engine with the trigger count as one more state digit)"
-            if free
-            else ""
-        )
-        + (" except the round cap." if cap is not None else "."),
+        + "".join(kind.rtp_method(law) for kind in kinds)
+        + (" except the round cap." if capped else "."),
         "Round distribution (hit frequency, SD, VI, max win): float64. "
-        + (
-            "Free-games award law by the forward DP over (games, sticky cells); "
-            if sticky
-            else "Free-games award law by the fixed point of its generating function on an FFT grid "
-            f"(wrapped mass below {ALIAS_BOUND:g} by Chernoff's bound) or, with max_games, the "
-            "forward DP; "
-            if free
-            else ""
-        )
+        + "".join(kind.law_method(law) for kind in kinds)
         + f"probabilities below {RESOLVED:g} are not resolved (mass dropped: {law.dropped:.2g}).",
     ]
-    if "hold_and_spin" in law.figures:
-        notes.append(
-            "Hold-and-spin: the respin chain of the held coins on its coarsest exact state, its award "
-            "the held prizes (convolutions of the value tables given the coins at the trigger and at "
-            "the end) plus the full-screen prize; means exact on the total count, on per-reel counts "
-            "when the chain is small, or on masks of at most 6 cells, else float64 (relative error "
-            "below about 1e-12)."
-        )
-    if "hold_and_spin_per_free_game" in law.figures.get("free_games", {}):
-        notes.append(
-            "Hold-and-spin in free games: a free game's window triggers it on the free reel set; its "
-            "award is part of that game's win (times the free games' multiplier, in the free_games "
-            "component); mean exact by Wald's identity (E[games played] x E[award per free game]), "
-            "award law through the per-game (win, extra games) table (float64)."
-        )
-    if "lockit" in law.figures:
-        from slotmath.features.lockit_round import EXACT_CELLS
-
-        notes.append(
-            "Lock-it: key = per reel the rows of the held symbols and the mark, joint with "
-            "the base win in the line engine's pass; the chain of the held symbols run "
-            "backward once per group of final screens (shape-count vector x mark flag) and "
-            "read at each key's start; award = the shapes' award laws convolved (plus one "
-            f"wheel spin where a mark pays). Means exact Fractions up to {EXACT_CELLS} cells, else "
-            "float64 (relative error below about 1e-12)."
-        )
-    if "wheel" in law.figures or "selection" in law.figures:
-        notes.append(
-            "Wheel and selection: exact means (a wheel award is the sum of its spins' "
-            "independent draws; a selection the mixture of its choices under the policy, "
-            "each choice the sum of its prize, free games and wheel spins)."
-        )
-    if cap is not None:
-        notes.append(_cap_note(cap))
+    for kind in kinds:
+        notes += [n for n in kind.notes(game, law) if n not in notes]
     return notes
 
 
@@ -764,9 +646,21 @@ def round_sampler(game: Game, level: int, reel_set: str = "base"):
     (:mod:`slotmath.montecarlo.roundsim`, its win split into
     :func:`component_names`); otherwise the line or ways sampler of ``reel_set``
     (:mod:`slotmath.montecarlo.linesim`).  A top reel (``grid.top_reel``) is
-    drawn with its covered reels (:func:`slotmath.engine.topreel.sampled_game`)."""
+    drawn with its covered reels (:func:`slotmath.engine.topreel.sampled_game`).
+    A declared feature the compiled round does not play (its kind's
+    ``sampled`` False) is refused (:class:`~slotmath.errors.SetupError`, one
+    line naming it)."""
     from slotmath.engine.payrule import pay_rule
     from slotmath.engine.topreel import has_top, sampled_game
+    from slotmath.errors import SetupError
+    from slotmath.features.registry import declared_kinds
+
+    for kind in declared_kinds(game):
+        if not kind.sampled:
+            raise SetupError(
+                f"{game.source or game.name}: options.{kind.key}: the {kind.title} is computed exactly by "
+                "`slotmath par` but the compiled sampler does not play it yet, so `simulate` cannot"
+            )
     from slotmath.montecarlo.linesim import line_sampler
 
     game = played_game(game)
@@ -796,18 +690,17 @@ def round_sampler(game: Game, level: int, reel_set: str = "base"):
     return line_sampler(game, level, reel_set)
 
 
-#: features of ``options`` the line rules play (each refused key is one line)
-PLAYED_OPTIONS = (
-    "free_games",
-    "lockit",
-    "round_cap",
-    "hold_and_spin",
-    "jackpots",
-    "wheel",
-    "selection",
-    "wild_multipliers",
-    "tumble",
-)
+#: spin stages of ``options`` the line rules play beside the features
+#: (:mod:`slotmath.features.registry`): the tumble (:mod:`slotmath.engine.tumble_spec`)
+STAGE_OPTIONS = ("tumble",)
+
+
+def played_options() -> tuple:
+    """Keys of ``options`` the line rules play: every registered feature's and
+    the spin stages' (:data:`STAGE_OPTIONS`)."""
+    from slotmath.features.registry import feature_keys
+
+    return feature_keys() + STAGE_OPTIONS
 
 
 def check(game: Game, unread: bool = True) -> None:
@@ -922,34 +815,30 @@ def check_symbols_read(game: Game) -> None:
 
 def reel_sets_read(game: Game) -> set:
     """The reel sets the line rules play: ``base`` and those each declared
-    feature reads (its spec's ``reel_sets()``: the free games' set, the
+    feature reads (its kind's ``reel_sets``: the free games' set, the
     hold-and-spin's respins, the lock-it's sources and after-mark sets)."""
     out = {"base"}
     if not game.options:
         return out
-    from slotmath.features.options import load_features
+    from slotmath.features.registry import declared_kinds
 
-    played = load_features(game).played()
-    if "hold_and_spin" in game.options:
-        from slotmath.features.holdspin import load_hold_and_spin
-
-        played.append(load_hold_and_spin(game))
-    for spec in played:  # each feature answers which reel sets it reads
-        if spec is not None:
-            out |= spec.reel_sets()
+    for kind in declared_kinds(game):
+        out |= kind.reel_sets(game)
     return out
 
 
 def check_features(game: Game) -> None:
-    """Validate the features a line game declares under ``options``: the free
-    games, the hold-and-spin, the lock-it (one source, base_game), jackpots,
-    wheel, selection, drawn wild multipliers and the round cap are played; any
-    other declared feature is refused (:class:`~slotmath.io.gamefile.GameFileError`
+    """Validate the features a line game declares under ``options``: the
+    tumble stage, the pay rule's refusals, then every declared feature of the
+    registry (its kind's ``combines``, then every declaration, then each
+    kind's ``check``); anything the
+    rules do not play is refused (:class:`~slotmath.io.gamefile.GameFileError`
     naming the field), never ignored."""
     if not game.options:
         return
     from slotmath.engine.payrule import pay_rule
     from slotmath.features.options import load_features
+    from slotmath.features.registry import declared_kinds
     from slotmath.io.gamefile import GameFileError
 
     if "tumble" in game.options:  # the declaration (its cost is estimated before the enumeration)
@@ -959,38 +848,13 @@ def check_features(game: Game) -> None:
     refused = pay_rule(game).refusal(game)
     if refused is not None:  # a feature the pay rule does not pay: one line naming the field
         raise GameFileError(game.source, *refused)
-    if isinstance(game.options, dict) and "lockit" in game.options:
-        from slotmath.features.lockit_round import check_line_lockit
-
-        check_line_lockit(game)
-    load_features(game)  # validates every declared feature
-    from slotmath.features.prizes import plays_prizes
-
-    prizes = plays_prizes(game)  # a lock-it's wheel and jackpots are checked above
-    if "hold_and_spin" in game.options:
-        from slotmath.features.holdspin import check_jackpots, load_hold_and_spin
-
-        spec = load_hold_and_spin(game)  # parsing checks the chain's cost (holdspin_chain.check_cost)
-        ensure(spec is not None, "linegame.py: expected spec is not None")
-        if not prizes:  # else the jackpots' check below counts every feature's
-            check_jackpots(game, spec)
-        from slotmath.features.holdspin_free import check_in_free_games
-
-        check_in_free_games(game)
-    alone = "jackpots" in game.options and not {"hold_and_spin", "lockit"} & set(game.options)
-    free = load_features(game).free_games
-    if free is not None and free.sticky is None:  # sticky retriggers require max_games
-        from slotmath.features.freeround import refuse_endless
-
-        refuse_endless(game, free)
-    if prizes or alone or (free is not None and not free.awards):
-        from slotmath.features.prizes import load_line_prizes
-
-        load_line_prizes(game)
-    if "wild_multipliers" in game.options:  # drawn wild multipliers: validated (the rewrite only if it fits)
-        from slotmath.features.wildmult import load_wild_multipliers
-
-        load_wild_multipliers(game)
+    kinds = declared_kinds(game)
+    for kind in kinds:  # what the line round does not play beside a feature, first
+        kind.combines(game)
+    load_features(game)  # validates every declared feature's fields
+    for kind in kinds:
+        kind.parse(game)
+        kind.check(game)
 
 
 def channel_components(game: Game, level: int, reel_set: str = "base") -> dict:

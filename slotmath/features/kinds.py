@@ -1,0 +1,114 @@
+"""The contract of a feature: :class:`FeatureKind`, one object per feature.
+
+A feature a game file declares under ``options.<key>`` is one
+:class:`FeatureKind`, defined in the feature's own module and listed once in
+:mod:`slotmath.features.registry`.  Every consumer (the rules' checks, the
+exact round, the sheet's notes and tables, the reel sets and symbols a game
+reads) iterates the registry; none branches on a feature's name.
+
+Adding a feature
+----------------
+1. Write its module in :mod:`slotmath.features`: the parser of its
+   declaration (a frozen spec, cached per game, every error one line naming
+   its field: :class:`~slotmath.features.declaration.Reader`), its exact
+   method as a :class:`~slotmath.features.round.Feature` of the round, and
+   one ``FeatureKind`` tying them together.
+2. Add one line to :data:`slotmath.features.registry.KINDS`.
+3. Document the key in ``docs/features.md`` with a worked example that is
+   also a test, and name a game declaring it in ``example``: the
+   conformance check (:func:`slotmath.testing.featurecheck.feature_checks`)
+   runs every check on it by name.
+
+Every callable takes the :class:`~slotmath.model.Game` (and the bet level
+where figures depend on it); ``law`` is the round's
+:class:`~slotmath.features.round.RoundLaw`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["FeatureKind"]
+
+
+def _nothing(*args) -> Any:
+    return None
+
+
+@dataclass(frozen=True, eq=False)
+class FeatureKind:
+    """One feature of a line (or ways) round, declared under ``options.<key>``.
+
+    Attributes
+    ----------
+    key : str
+        Its key under ``options:``.
+    title : str
+        Its name in words (sheet headings, messages).
+    parse : callable
+        ``parse(game) -> spec``: validates the declaration and returns its
+        frozen spec (cached per game); raises
+        :class:`~slotmath.io.gamefile.GameFileError` naming the field.
+    component : str or None
+        The RTP component [x total bet] the feature's awards are paid in, or
+        None for a feature that modifies the others' (a cap, drawn
+        multipliers, jackpots priced by the features that pay them).
+    starts : callable
+        ``starts(game) -> bool``: the round plays it as a feature of its own
+        (the component is on the sheet).  Default: never.
+    exact : callable or None
+        ``exact(game, level) -> Feature``: the exact method, a
+        :class:`~slotmath.features.round.Feature` of the round (trigger,
+        mean and law of its award given the base window's key).
+    combines : callable
+        ``combines(game)``: refuses, before any feature's declaration is
+        read, what the line round does not play beside it (raises
+        GameFileError naming the field).  Default: none.
+    check : callable
+        ``check(game)``: checks beyond the declaration (combinations,
+        cost estimates); raises GameFileError.  Default: none.
+    reel_sets : callable
+        ``reel_sets(game) -> set``: the reel sets it plays on.  Default: none.
+    rtp_method, law_method : callable
+        ``f(law) -> str``: its words in the round's method notes on the RTP
+        and on the distribution (empty when it adds nothing).
+    notes : callable
+        ``notes(game, law) -> list[str]``: method notes of its own.
+    tables : callable
+        ``tables(law) -> dict``: sheet tables of its own, ``{title:
+        DataFrame}``.
+    sampled : bool
+        The compiled round sampler plays it (else ``simulate`` refuses a
+        game declaring it, in one line).
+    example : str or None
+        A game file declaring it (path from the repository root), for the
+        conformance check.
+    schema : dict or None
+        The JSON-schema fragment of ``options.<key>`` for the game file's
+        schema (``slotmath/io/schema/game.schema.json``, written from the
+        registry by ``python -m slotmath.features.registry``); None: the
+        schema file holds a hand-written fragment.
+    """
+
+    key: str
+    title: str
+    parse: Callable[..., Any]
+    component: str | None = None
+    starts: Callable[..., bool] = lambda game: False
+    exact: Callable[..., Any] | None = None
+    combines: Callable[..., None] = _nothing
+    check: Callable[..., None] = _nothing
+    reel_sets: Callable[..., set] = lambda game: set()
+    rtp_method: Callable[..., str] = lambda law: ""
+    law_method: Callable[..., str] = lambda law: ""
+    notes: Callable[..., list] = lambda game, law: []
+    tables: Callable[..., dict] = lambda law: {}
+    sampled: bool = True
+    example: str | None = None
+    schema: dict | None = None
+
+    def declared(self, game) -> bool:
+        """The game declares it (``options`` has its key)."""
+        return isinstance(game.options, dict) and self.key in game.options

@@ -1,0 +1,212 @@
+"""The pick-until-collect bonus (``options.pick``), exact.
+
+Rule: ``trigger`` or more ``symbol`` anywhere in the base window start the
+bonus.  A board hides ``tiles``: prize tiles (a prize [x total bet] each)
+and ``collect`` tiles, in a uniformly random order.  The player reveals
+tiles one by one; each prize tile adds its prize to the award, and the
+first collect tile ends the bonus (a board with no collect tile ends when
+every tile is revealed).  Which tile the player touches does not matter:
+every unrevealed tile is equally likely to hide any of the remaining ones.
+
+Exact law: with ``P`` prize tiles and ``C`` collect tiles, the number ``K``
+of prizes revealed before the first collect has
+``P(K = k) = C x P! (P + C - k - 1)! / ((P - k)! (P + C)!)`` for ``k = 0..P``
+(``K = P`` surely when ``C = 0``), and given ``K = k`` the revealed prizes are a uniformly random
+``k``-subset of the prize tiles.  The award's law is therefore
+``P(A = a) = sum_k P(K = k) N_k(a) / binom(P, k)``, ``N_k(a)`` the number
+of ``k``-subsets of the prize tiles summing to ``a`` (a product of
+binomials over the prize values, one generating function); every
+probability is a Fraction and the law is returned as integer counts over
+their common denominator.  Mean: ``E[K] = P / (C + 1)`` prizes of the
+tiles' mean prize.
+
+The compiled round sampler does not play it yet (``sampled`` False):
+``slotmath simulate`` refuses a game declaring it, in one line.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cache
+from math import comb, factorial, lcm
+
+from slotmath.engine.cache import game_cache
+from slotmath.engine.distribution import WinDistribution
+from slotmath.features.declaration import Reader
+from slotmath.features.kinds import FeatureKind
+from slotmath.features.reach import reach_problem
+from slotmath.features.round import Feature, Trigger
+from slotmath.model import Game
+
+__all__ = ["PickSpec", "load_pick", "revealed_law", "pick_law", "pick_feature", "PICK"]
+
+KEYS = ("symbol", "trigger", "tiles")
+TILE_KEYS = ("prize", "collect", "count")
+
+
+@dataclass(frozen=True)
+class PickSpec:
+    """A declared pick-until-collect bonus: ``prizes`` one value [x total
+    bet] per prize tile (sorted), ``collects`` the number of collect tiles."""
+
+    symbol: str
+    trigger: int
+    prizes: tuple
+    collects: int
+
+
+def load_pick(game: Game) -> PickSpec | None:
+    """Validate and return ``options.pick`` (None when absent); every error
+    names its field."""
+    if not isinstance(game.options, dict) or "pick" not in game.options:
+        return None
+    return _load(game)
+
+
+@game_cache(maxsize=32)
+def _load(game: Game) -> PickSpec:
+    rd = Reader(game)
+    w = "options.pick"
+    spec = rd.mapping(game.options["pick"], w, KEYS, KEYS)
+    symbol = rd.symbol(spec["symbol"], f"{w}.symbol")
+    trigger = rd.number(spec["trigger"], f"{w}.trigger", integer=True, positive=True)
+    rd.check(reach_problem(game, symbol, [(f"{w}.trigger", trigger)], w, "the pick bonus"))
+    tiles = spec["tiles"]
+    if not isinstance(tiles, list) or not tiles:
+        rd.fail(f"{w}.tiles", "must be a non-empty list of {prize, count} and {collect: true, count} tiles")
+    prizes: list = []
+    collects = 0
+    for i, tile in enumerate(tiles):
+        at = f"{w}.tiles[{i}]"
+        rd.mapping(tile, at, TILE_KEYS)
+        count = rd.number(tile.get("count", 1), f"{at}.count", integer=True, positive=True)
+        if ("prize" in tile) == ("collect" in tile):
+            rd.fail(at, "must have exactly one of 'prize' (a value x total bet) and 'collect: true'")
+        if "collect" in tile:
+            if tile["collect"] is not True:
+                rd.fail(f"{at}.collect", f"must be true, got {tile['collect']!r}")
+            collects += count
+        else:
+            prizes += [rd.amount(tile["prize"], f"{at}.prize", positive=True)] * count
+    if not prizes:
+        rd.fail(f"{w}.tiles", "has no prize tile: the bonus would always pay 0")
+    if len(prizes) + collects > 100:
+        rd.fail(f"{w}.tiles", f"has {len(prizes) + collects} tiles; at most 100 are computed")
+    return PickSpec(symbol, trigger, tuple(sorted(prizes)), collects)
+
+
+def revealed_law(prizes: int, collects: int) -> list:
+    """``P(K = k)`` for ``k = 0..prizes`` [exact Fractions]: the number of
+    prize tiles revealed before the first of ``collects`` collect tiles."""
+    if collects == 0:
+        return [Fraction(0)] * prizes + [Fraction(1)]
+    n = prizes + collects
+    return [
+        Fraction(collects * factorial(prizes) * factorial(n - k - 1), factorial(prizes - k) * factorial(n))
+        for k in range(prizes + 1)
+    ]
+
+
+def _subset_sums(values: tuple) -> dict:
+    """``{(k, sum): number of k-subsets of the tiles ``values`` with that sum}``
+    (tiles of equal value chosen together: a product of binomials)."""
+    out = {(0, Fraction(0)): 1}
+    for value in sorted(set(values)):
+        m = values.count(value)
+        nxt: dict = {}
+        for (k, s), ways in out.items():
+            for j in range(m + 1):
+                key = (k + j, s + j * value)
+                nxt[key] = nxt.get(key, 0) + ways * comb(m, j)
+        out = nxt
+    return out
+
+
+def pick_law(spec: PickSpec) -> dict:
+    """``{award [x total bet]: probability}`` of one bonus [exact Fractions]."""
+    p = len(spec.prizes)
+    revealed = revealed_law(p, spec.collects)
+    law: dict = {}
+    for (k, s), ways in _subset_sums(spec.prizes).items():
+        if revealed[k]:
+            law[s] = law.get(s, Fraction(0)) + revealed[k] * Fraction(ways, comb(p, k))
+    return law
+
+
+def pick_feature(game: Game, level: int) -> Feature:
+    """The pick bonus as a round :class:`Feature` (component ``pick``): its
+    award does not depend on the key, so every triggering key shares one law."""
+    spec = load_pick(game)
+    total_bet = game.bet(level).total_bet
+    points = pick_law(spec)
+    mean = sum((v * q for v, q in points.items()), Fraction(0))
+
+    @cache
+    def law() -> WinDistribution:
+        den = lcm(1, *(Fraction(v * total_bet).denominator for v in points))
+        scale = lcm(1, *(q.denominator for q in points.values()))
+        pairs = [(int(v * total_bet * den), int(q * scale)) for v, q in points.items()]
+        return WinDistribution.from_pairs(pairs, den, total_bet)
+
+    def odds(key_p: dict) -> dict:
+        trig = sum(key_p.values(), Fraction(0))
+        return {
+            "trigger_probability": float(trig),
+            "trigger_one_in": float(1 / trig) if trig else float("inf"),
+            "tiles": len(spec.prizes) + spec.collects,
+            "collect_tiles": spec.collects,
+            "mean_prizes_revealed": float(Fraction(len(spec.prizes), spec.collects + 1)),
+            "mean_award": float(mean),
+            "max_award": float(max(points)),
+        }
+
+    return Feature(
+        "pick",
+        Trigger(spec.symbol),
+        lambda count: count >= spec.trigger,
+        lambda count: mean,
+        lambda count: law(),
+        lambda count: True,
+        odds,
+    )
+
+
+PICK = FeatureKind(
+    key="pick",
+    title="pick bonus",
+    parse=load_pick,
+    component="pick",
+    starts=lambda game: load_pick(game) is not None,
+    exact=pick_feature,
+    notes=lambda game, law: (
+        [
+            "Pick bonus: the number of prizes revealed before the first collect tile and the "
+            "uniformly random subset of prize tiles they are, exact Fractions (mean and law)."
+        ]
+        if "pick" in law.figures
+        else []
+    ),
+    sampled=False,
+    example="tests/data/pick_collect/game.yaml",
+    schema={
+        "type": "object",
+        "description": "Pick-until-collect bonus: trigger or more symbol anywhere start it; "
+        "tiles are prizes [x total bet] and collects: docs/features.md.",
+        "additionalProperties": False,
+        "required": list(KEYS),
+        "properties": {
+            "symbol": {"type": "string"},
+            "trigger": {"type": "integer", "minimum": 1},
+            "tiles": {
+                "type": "array",
+                "minItems": 1,
+                "items": {
+                    "type": "object",
+                    "additionalProperties": False,
+                    "properties": {"prize": {}, "collect": {}, "count": {}},
+                },
+            },
+        },
+    },
+)

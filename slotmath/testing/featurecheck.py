@@ -1,0 +1,179 @@
+"""The feature conformance check: every :class:`~slotmath.features.kinds.FeatureKind`
+of the registry keeps the contract its consumers rely on.
+
+:func:`feature_checks` yields the checks of one feature by name (nothing is
+computed until a check is called; the example game's analysis is computed
+once and shared); :func:`parametrize_with_feature_checks` makes each its own
+pytest test, ``<key>-<check>``, as scikit-learn's ``parametrize_with_checks``.
+Each check runs on the feature's ``example`` game and raises
+:class:`~slotmath.errors.ConformanceError` naming the feature and the broken
+promise.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+from slotmath.errors import ConformanceError, SetupError
+from slotmath.features.kinds import FeatureKind
+from slotmath.features.registry import feature_kinds
+
+__all__ = ["FEATURE_CHECKS", "feature_checks", "parametrize_with_feature_checks"]
+
+#: the repository root (the examples' paths are relative to it)
+ROOT = Path(__file__).resolve().parents[2]
+
+
+class _Case:
+    def __init__(self, kind: FeatureKind):
+        self.kind = kind
+
+    def fail(self, problem: str):
+        raise ConformanceError(f"feature {self.kind.key!r}: {problem}")
+
+    @functools.cached_property
+    def game(self):
+        from slotmath.io.gamefile import load_game
+
+        if self.kind.example is None:
+            self.fail("names no example game (FeatureKind.example)")
+        return load_game(ROOT / self.kind.example)
+
+    @functools.cached_property
+    def par(self):
+        from slotmath.rules.linegame import analyse
+
+        return analyse(self.game, self.game.levels[0])
+
+
+def _identity(case: _Case) -> None:
+    """The key is an identifier, no other feature's; the component, if any, is no other's."""
+    kind = case.kind
+    others = [k for k in feature_kinds() if k is not kind]
+    if not kind.key.isidentifier() or kind.key in {k.key for k in others}:
+        case.fail(f"key {kind.key!r} is not an identifier or is another feature's")
+    if kind.component is not None and kind.component in {k.component for k in others}:
+        case.fail(f"component {kind.component!r} is another feature's")
+    if (kind.component is None) != (kind.exact is None):
+        case.fail("has a component but no exact method, or an exact method but no component")
+
+
+def _declared(case: _Case) -> None:
+    """Its example game declares it and the declaration parses, once (cached)."""
+    game = case.game
+    if not case.kind.declared(game):
+        case.fail(f"its example {case.kind.example} does not declare options.{case.kind.key}")
+    spec = case.kind.parse(game)
+    if spec is None or case.kind.parse(game) is not spec:
+        case.fail("parse gives None on its example, or a new object on every call (not cached)")
+    case.kind.check(game)
+
+
+def _reel_sets(case: _Case) -> None:
+    """The reel sets it reads are reel sets of the game."""
+    extra = case.kind.reel_sets(case.game) - set(case.game.reel_sets)
+    if extra:
+        case.fail(f"reads reel sets the game does not declare: {sorted(extra)}")
+
+
+def _exact(case: _Case) -> None:
+    """A feature that starts has an exact method whose round feature carries its component,
+    and the analysis of its example shows that component."""
+    kind, game = case.kind, case.game
+    if not kind.starts(game):
+        return
+    feature = kind.exact(game, game.levels[0])
+    if feature.name != kind.component:
+        case.fail(f"its exact method's feature is named {feature.name!r}, not {kind.component!r}")
+    if kind.component not in case.par.components:
+        case.fail(f"the analysis of {game.name} has no component {kind.component!r}")
+
+
+def _sheet(case: _Case) -> None:
+    """Its notes are strings, each on the sheet; its tables are on the sheet
+    (both read from the feature figures of the example's analysis)."""
+    from types import SimpleNamespace
+
+    kind, par = case.kind, case.par
+    law = SimpleNamespace(figures=par.features, components=par.components)
+    notes = kind.notes(case.game, law)
+    if not all(isinstance(n, str) and n in par.notes for n in notes):
+        case.fail("a note it gives is not a string on the sheet")
+    for title in kind.tables(law):
+        if title not in par.tables:
+            case.fail(f"its table {title!r} is not on the sheet")
+
+
+def _sampled(case: _Case) -> None:
+    """A sampled feature is a column of the compiled round; one that is not
+    is refused by the sampler in one line naming its key."""
+    from slotmath.rules.linegame import round_sampler
+
+    kind = case.kind
+    if kind.sampled:
+        from slotmath.montecarlo.roundsim import COMPONENTS
+
+        if kind.component is not None and kind.component not in COMPONENTS:
+            case.fail(f"says it is sampled but the compiled round has no column {kind.component!r}")
+        return
+    try:
+        round_sampler(case.game, case.game.levels[0])
+    except SetupError as e:
+        if f"options.{kind.key}" not in str(e):
+            case.fail(f"the sampler's refusal does not name options.{kind.key}: {e}")
+    else:
+        case.fail("says it is not sampled but the sampler builds")
+
+
+def _schema(case: _Case) -> None:
+    """It gives its schema fragment (a mapping of named keys refuses unknown
+    ones), and the game file's schema holds it (written by ``python -m
+    slotmath.features.registry``)."""
+    import json
+    from importlib import resources
+
+    fragment = case.kind.schema
+    if not isinstance(fragment, dict) or (
+        "properties" in fragment and fragment.get("additionalProperties") is not False
+    ):
+        case.fail("gives no schema fragment, or one that lets unknown keys through (FeatureKind.schema)")
+    text = resources.files("slotmath").joinpath("io/schema/game.schema.json").read_text()
+    if json.loads(text)["properties"]["options"]["properties"].get(case.kind.key) != fragment:
+        case.fail(
+            "the game file's schema does not hold its fragment: run python -m slotmath.features.registry"
+        )
+
+
+#: The checks, by name.
+FEATURE_CHECKS: dict[str, Callable[[_Case], None]] = {
+    "identity": _identity,
+    "schema": _schema,
+    "declared": _declared,
+    "reel_sets": _reel_sets,
+    "exact": _exact,
+    "sheet": _sheet,
+    "sampled": _sampled,
+}
+
+
+def feature_checks(kind: FeatureKind) -> Iterator[tuple[str, Callable[[], None]]]:
+    """The conformance checks of ``kind``, by name (:data:`FEATURE_CHECKS`)."""
+    case = _Case(kind)
+    for name, check in FEATURE_CHECKS.items():
+        yield name, functools.partial(check, case)
+
+
+def parametrize_with_feature_checks(kinds: Iterable[FeatureKind] | None = None) -> Any:
+    """A ``pytest.mark.parametrize`` of every check of every feature
+    (default: the registry's), each a test named ``<key>-<check>``."""
+    import pytest
+
+    params, ids = [], []
+    for kind in feature_kinds() if kinds is None else kinds:
+        for name, check in feature_checks(kind):
+            params.append(check)
+            ids.append(f"{kind.key}-{name}")
+    return pytest.mark.parametrize("check", params, ids=ids)
