@@ -68,3 +68,23 @@ def test_schema_file_holds_every_features_fragment():
     schema = json.loads(resources.files("slotmath").joinpath("io/schema/game.schema.json").read_text())
     assert schema_with_features(schema) == schema
     assert set(feature_keys()) <= set(schema["properties"]["options"]["properties"])
+
+
+def test_a_feature_the_sampler_does_not_play_is_refused(monkeypatch):
+    """A feature with no sampler part (``sampled`` False) is refused by the
+    sampler in one line naming its key, and the PAR sheet says why it shows
+    no cross-check instead of failing."""
+    from dataclasses import replace
+
+    from slotmath.errors import SetupError
+    from slotmath.features import registry
+    from slotmath.io.gamefile import load_game
+    from slotmath.report.sheet import par_sheet
+    from slotmath.rules.linegame import round_sampler
+
+    kinds = tuple(replace(k, sampled=False, draws=None) if k.key == "pick" else k for k in registry.KINDS)
+    monkeypatch.setattr(registry, "KINDS", kinds)
+    with pytest.raises(SetupError, match=r"options\.pick: the pick bonus .* does not play it"):
+        round_sampler(load_game("tests/data/pick_collect"), 1)
+    sheet = par_sheet("tests/data/pick_collect", spins=1000)
+    assert "No simulation was run: options.pick:" in sheet.section_html("simulation")

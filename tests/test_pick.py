@@ -112,3 +112,28 @@ def test_on_a_ways_game(tmp_path):
     par = analyse(load_game(tmp_path), 1)
     assert "ways" in par.components
     assert par.components["pick"] == Fraction(56, 45)
+
+
+def test_sampler_agrees():
+    """The compiled round draws the award from the bonus's law when the base
+    window starts it (the generic slot of FeatureKind.draws): the trigger
+    rate and every component agree with the exact figures (|z| < 4)."""
+    import numpy as np
+
+    from slotmath.rules.linegame import round_sampler
+
+    game = load_game(GAME)
+    par = analyse(game, 1)
+    sampler = round_sampler(game, 1)
+    rng = np.random.Generator(np.random.PCG64DXSM(np.random.SeedSequence(11)))
+    n = 400_000
+    wins, events, parts = sampler.kernel(rng, n, *sampler.args)
+    for j, name in enumerate(sampler.part_names):
+        col = parts[:, j]
+        z = (col.mean() - float(par.components[name])) / (col.std() / np.sqrt(n))
+        assert abs(z) < 4, (name, z)
+    starts = events[sampler.event_names.index("pick starts")]
+    p = float(par.features["event_rates"]["pick starts"])
+    assert p == pytest.approx(8 / 15)
+    assert abs(starts - n * p) / np.sqrt(n * p * (1 - p)) < 4
+    assert np.allclose(parts.sum(axis=1), wins)

@@ -80,8 +80,17 @@ class FeatureKind:
         ``tables(law) -> dict``: sheet tables of its own, ``{title:
         DataFrame}``.
     sampled : bool
-        The compiled round sampler plays it (else ``simulate`` refuses a
-        game declaring it, in one line).
+        The compiled round sampler plays it, by a slot of its own or by
+        ``draws`` (else ``simulate`` refuses a game declaring it, in one line).
+    draws : callable or None
+        ``draws(game, level) -> (symbol, trigger, values, probabilities)``:
+        the sampler part of a feature started by ``trigger`` or more
+        ``symbol`` anywhere in the base window whose award does not depend on
+        the window: the compiled round's generic slot
+        (:func:`slotmath.montecarlo.roundsim.drawn_args`) draws the award
+        [x total bet] from this law.  The sampler then checks the trigger
+        and the round around the feature, not the award's law (which the
+        feature's own tests prove, e.g. by brute force).
     example : str or None
         A game file declaring it (path from the repository root), for the
         conformance check.
@@ -106,6 +115,7 @@ class FeatureKind:
     notes: Callable[..., list] = lambda game, law: []
     tables: Callable[..., dict] = lambda law: {}
     sampled: bool = True
+    draws: Callable[..., tuple] | None = None
     example: str | None = None
     schema: dict | None = None
 

@@ -20,8 +20,10 @@ probability is a Fraction and the law is returned as integer counts over
 their common denominator.  Mean: ``E[K] = P / (C + 1)`` prizes of the
 tiles' mean prize.
 
-The compiled round sampler does not play it yet (``sampled`` False):
-``slotmath simulate`` refuses a game declaring it, in one line.
+The compiled round sampler draws the award from this law when the base
+window starts the bonus (the kind's ``draws``, the generic slot of
+:func:`slotmath.montecarlo.roundsim.drawn_args`): its z-scores check the
+trigger and the round, and the brute force of the tests checks the law.
 """
 
 from __future__ import annotations
@@ -35,11 +37,12 @@ from slotmath.engine.cache import game_cache
 from slotmath.engine.distribution import WinDistribution
 from slotmath.features.declaration import Reader
 from slotmath.features.kinds import FeatureKind
+from slotmath.features.prizes import prize_event
 from slotmath.features.reach import reach_problem
 from slotmath.features.round import Feature, Trigger
 from slotmath.model import Game
 
-__all__ = ["PickSpec", "load_pick", "revealed_law", "pick_law", "pick_feature", "PICK"]
+__all__ = ["PickSpec", "load_pick", "revealed_law", "pick_law", "pick_feature", "pick_draws", "PICK"]
 
 KEYS = ("symbol", "trigger", "tiles")
 TILE_KEYS = ("prize", "collect", "count")
@@ -159,6 +162,7 @@ def pick_feature(game: Game, level: int) -> Feature:
             "mean_prizes_revealed": float(Fraction(len(spec.prizes), spec.collects + 1)),
             "mean_award": float(mean),
             "max_award": float(max(points)),
+            "event_rates": {prize_event("pick"): float(trig)},
         }
 
     return Feature(
@@ -170,6 +174,14 @@ def pick_feature(game: Game, level: int) -> Feature:
         lambda count: True,
         odds,
     )
+
+
+def pick_draws(game: Game, level: int) -> tuple:
+    """The sampler part: ``(symbol, trigger, awards [x total bet], probabilities)``
+    of one bonus (:attr:`~slotmath.features.kinds.FeatureKind.draws`)."""
+    spec = load_pick(game)
+    points = sorted(pick_law(spec).items())
+    return spec.symbol, spec.trigger, [float(v) for v, _ in points], [float(q) for _, q in points]
 
 
 PICK = FeatureKind(
@@ -187,7 +199,7 @@ PICK = FeatureKind(
         if "pick" in law.figures
         else []
     ),
-    sampled=False,
+    draws=pick_draws,
     example="tests/data/pick_collect/game.yaml",
     schema={
         "type": "object",

@@ -57,7 +57,11 @@ and its args and event names in :func:`sampler_args`.  The hold-and-spin
 is such a slot (:func:`~slotmath.montecarlo.holdspinsim.hold_and_spin_args`,
 ``hold_and_spin_start``, ``play_hold_and_spin``), and so is the lock-it
 (:func:`~slotmath.montecarlo.lockitsim.lockit_slot_args`, ``lockit_start``,
-``play_lockit_slot``).
+``play_lockit_slot``).  A feature whose award does not depend on the window
+and that a count anywhere starts needs no slot of its own: its
+:class:`~slotmath.features.kinds.FeatureKind` gives ``draws`` (the law of
+its award) and :func:`drawn_args` puts it in the generic slot, paid in a
+column after :data:`COMPONENTS`.
 """
 
 from __future__ import annotations
@@ -98,6 +102,7 @@ __all__ = [
     "round_components",
     "sampler_args",
     "buy_sampler",
+    "drawn_args",
 ]
 
 #: Names of the simulated components, in the kernel's column order.
@@ -271,6 +276,7 @@ def round_kernel(
     prizes,
     hold,
     lock,
+    drawn,
 ):
     """Play ``n`` rounds: (wins [x total bet], event counts (``n_events[0]``
     of them), parts), ``parts`` shape (n, len(cols)): the components
@@ -292,7 +298,10 @@ def round_kernel(
     probabilities, choices' cumulative probabilities, prizes, free games,
     multipliers, wheel spins);
     ``hold`` = the hold-and-spin slot (:func:`hold_and_spin_args`);
-    ``lock`` = the lock-it slot (:func:`lockit_slot_args`).
+    ``lock`` = the lock-it slot (:func:`lockit_slot_args`);
+    ``drawn`` = the generic slot of the features whose award is drawn from
+    its law (:func:`drawn_args`), paid in the columns after
+    :data:`COMPONENTS`.
 
     The loop plays the base spin and reads every trigger with arrays
     unpacked once, here (taking an array out of a tuple inside the loop
@@ -305,6 +314,7 @@ def round_kernel(
     wtrig, strig, pp = prizes[0], prizes[1], prizes[2]
     coins, head = hold[0], hold[1]
     held, marked, lhead = lock[0], lock[1], lock[2]
+    dtrig, dthr, dvalues, dcum, dev = drawn
     sets = (base_draw, base_ev, free_draw, free_ev, base_ways, free_ways)
     wins = np.empty(n, dtype=np.float64)
     parts = np.empty((n, cols.shape[0]), dtype=np.float64)
@@ -314,7 +324,7 @@ def round_kernel(
     for played in feat[11][1]:
         most = max(most, played[1][0][5])
     fg_events = np.zeros(most + 1, dtype=np.int64)
-    comp = np.zeros(len(COMPONENTS))
+    comp = np.zeros(len(COMPONENTS) + dthr.shape[0])
     stop = np.empty(dims[0], dtype=np.int64)
     fstop = np.empty(dims[0], dtype=np.int64)
     window = np.empty(dims[0] * dims[6], dtype=np.int64)
@@ -336,6 +346,10 @@ def round_kernel(
             _features(
                 rng, comp, starts, fstop, window, events, spare, fg_events, sets, feat, prizes, hold, lock
             )
+        for f in range(dthr.shape[0]):  # features drawn from their award law (after the others)
+            if _count(stop, dtrig[f]) >= dthr[f]:
+                events[dev[f]] += 1
+                comp[len(COMPONENTS) + f] = dvalues[f, _pick(rng, dcum[f])]
         total = 0.0
         for j in range(comp.shape[0]):
             total += comp[j]
@@ -463,8 +477,40 @@ def sampler_args(game: Game, level: int) -> tuple:
     names += lock_events
     prizes, prize_events = prize_args(game, level, base_ev[1], len(names))
     names += prize_events
+    drawn, drawn_events, _ = drawn_args(game, level, base_ev[1], len(names))
+    names += drawn_events
     sets = (base_draw, base_ev, free_draw, free_ev, base_ways, free_ways)
-    return (np.array([len(names)], dtype=np.int64), *sets, feat, prizes, hold, lock), names
+    return (np.array([len(names)], dtype=np.int64), *sets, feat, prizes, hold, lock, drawn), names
+
+
+def drawn_args(game: Game, level: int, sym: np.ndarray, at: int) -> tuple:
+    """The ``drawn`` argument of :func:`round_kernel`: the declared features
+    whose kind gives ``draws`` (:class:`~slotmath.features.kinds.FeatureKind`),
+    each started by ``trigger`` or more of its symbol in the base window and
+    paying an award drawn from its law; with the names of their events
+    (``<component> starts``, counted from ``at``) and their components (the
+    kernel's columns after :data:`COMPONENTS`, in this order).  Arrays:
+    symbol counts per feature, reel and stop (F, reels, stops); triggers
+    (F,); award values [x total bet] and cumulative probabilities (F, M),
+    padded with the last value and 1; event indices (F,)."""
+    from slotmath.features.prizes import prize_event
+    from slotmath.features.registry import declared_kinds
+
+    laws = [(k.component, *k.draws(game, level)) for k in declared_kinds(game) if k.draws is not None]
+    width = max([len(law[3]) for law in laws], default=1)
+    dtrig = np.zeros((len(laws), *sym.shape[:2]), dtype=np.int64)
+    dthr = np.zeros(len(laws), dtype=np.int64)
+    dvalues = np.zeros((len(laws), width))
+    dcum = np.ones((len(laws), width))
+    for f, (_, symbol, trigger, values, probs) in enumerate(laws):
+        dtrig[f] = _trigger_counts(game, sym, symbol)
+        dthr[f] = trigger
+        dvalues[f, : len(values)] = values
+        dvalues[f, len(values) :] = values[-1]
+        dcum[f, : len(probs)] = np.cumsum(probs) / np.sum(probs)
+    names = tuple(prize_event(law[0]) for law in laws)
+    dev = np.arange(at, at + len(laws), dtype=np.int64)
+    return (dtrig, dthr, dvalues, dcum, dev), names, tuple(law[0] for law in laws)
 
 
 def trigger_lines(game: Game, spec) -> np.ndarray:
@@ -566,7 +612,10 @@ def round_sampler(game: Game, level: int, part_names: tuple = COMPONENTS) -> Rou
     """Compiled sampler of the round (base spin + its features) for
     :mod:`slotmath.montecarlo.run`, its round win split into ``part_names``
     (names of :data:`COMPONENTS`: the rules' RTP components)."""
-    column = {p: 0 for p in PAY_CHANNELS} | {p: i for i, p in enumerate(COMPONENTS) if i}
+    from slotmath.features.registry import declared_kinds
+
+    drawn = tuple(k.component for k in declared_kinds(game) if k.draws is not None)
+    column = {p: 0 for p in PAY_CHANNELS} | {p: i for i, p in enumerate(COMPONENTS + drawn) if i}
     unknown = [p for p in part_names if p not in column]
     if unknown:
         raise ValueError(f"{game.name}: the round sampler has no component {', '.join(unknown)}")
@@ -594,7 +643,8 @@ def buy_sampler(game: Game, level: int, spec) -> RoundSampler:
     from slotmath.features.options import load_features
 
     args, names = sampler_args(game, level)
-    n_events, base_draw, base_ev, free_draw, free_ev, _, free_ways, feat, prizes, hold, lock = args
+    n_events, base_draw, base_ev, free_draw, free_ev, _, free_ways, feat, prizes, hold, lock, drawn = args
+    drawn = (drawn[0], np.full_like(drawn[1], 1 << 30), *drawn[2:])  # the silent base spin starts none
     dims, sym, cells, codes, offsets, label_coins, sc_count, sc_pay, sc_event = base_ev
     no_pay = (np.zeros_like(codes), offsets, label_coins, sc_count, np.zeros_like(sc_pay))
     silent = (dims, sym, cells, *no_pay, np.full_like(sc_event, -1))
@@ -623,6 +673,7 @@ def buy_sampler(game: Game, level: int, spec) -> RoundSampler:
         prizes,
         hold,
         lock,
+        drawn,
     )
     parts = ("free_games",) + (("round_cap",) if load_features(game).round_cap is not None else ())
     column = {p: i for i, p in enumerate(COMPONENTS)}
