@@ -10,8 +10,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from slotmath.features.sheetrows import PER_HIT
 from slotmath.io.gamefile import load_game
-from slotmath.rules.featuretables import PER_HIT
 from slotmath.rules.linegame import analyse
 
 from conftest import TEST_DATA
@@ -226,7 +226,7 @@ def test_rounds_per_hit_is_shown_as_odds_not_as_a_probability():
 
 
 def test_award_bands_below_the_resolution_are_not_printed_as_numbers():
-    from slotmath.rules.featuretables import award_bands
+    from slotmath.features.sheetrows import award_bands
 
     # a 3000 x award at 2e-18 given the trigger: below the 1e-15 the float
     # laws resolve, so no figure of its band is a number

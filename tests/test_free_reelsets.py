@@ -205,7 +205,7 @@ def test_refused_beside(write_game, extra, field):
 
 def test_sheet_states_the_rules(write_game):
     # the PAR sheet's free-games tables name each count's reel set and the retrigger rule
-    from slotmath.rules.featuretables import free_games_rules, free_games_tables
+    from slotmath.features.freeround import free_games_rules, free_games_tables
 
     g = game(write_game)
     rules = free_games_rules(g)

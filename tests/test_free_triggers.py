@@ -212,7 +212,7 @@ def test_scalar_form_unchanged(write_game):
 
 def test_sheet_states_the_rules(write_game):
     # the PAR sheet's free-games tables say the per-count multiplier and the reel condition
-    from slotmath.rules.featuretables import free_games_rules, free_games_tables
+    from slotmath.features.freeround import free_games_rules, free_games_tables
 
     g = game(write_game, ON_REELS)
     rules = free_games_rules(g)

@@ -141,7 +141,7 @@ def test_sequence_worked_example():
     assert (win, first, landed, drops) == EXAMPLE
     assert f"{first} SCATTER on the first drop, {landed} over the sequence" in section
     assert "1 + 6 = 7 coins" in section
-    from slotmath.rules.featuretables import free_games_rules
+    from slotmath.features.freeround import free_games_rules
 
     assert "in any drop" in free_games_rules(load_game(CARRY))[0]  # the PAR's rules say so
     from test_tumble import kernel_spin

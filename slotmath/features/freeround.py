@@ -673,6 +673,144 @@ def grid_size(p: np.ndarray, spins: int, bound: float) -> int:
 
 
 # ---------------------------------------------------------------------------
+# PAR tables (the feature object's ``tables``)
+# ---------------------------------------------------------------------------
+def free_games_rules(game: Game) -> list:
+    """The declared free games in words, one sentence per rule."""
+    from slotmath.engine.tumble_spec import tumble_spec
+    from slotmath.features.options import load_features
+
+    spec = load_features(game).free_games
+    if spec is None:
+        return []
+    out = []
+    where = "anywhere on the base window"
+    if spec.trigger_reels is not None:
+        reels = [str(r + 1) for r in spec.trigger_reels]
+        listed = reels[0] if len(reels) == 1 else ", ".join(reels[:-1]) + " and " + reels[-1]
+        where = f"on the base window with one on each of reels {listed}"
+    if spec.trigger_lines is not None:
+        where = "in a row from the leftmost reel on a payline"
+    tumbles = tumble_spec(game)
+    if tumbles is not None and tumbles.sequence:
+        where = "on the board in any drop of a spin's tumbles"
+    for count, (prize, games) in sorted(spec.awards.items()):
+        pays = f" and pay {float(prize):g} x total bet" if prize else ""
+        at = f" at x{float(spec.multiplier_of(count)):g}" if spec.multipliers else ""
+        at += f" on reel set {spec.reels_of(count)}" if spec.reels_by_count else ""
+        out.append(f"{count} or more {spec.symbol} {where} award {games} free games{at}{pays}.")
+    out.append(
+        (
+            "Free games play on the reel set of the count that starts them"
+            if spec.reels_by_count
+            else f"Free games play on reel set {spec.reels}"
+        )
+        + (
+            f"; every win is multiplied by {float(spec.multiplier):g}"
+            if spec.multiplier != 1 and not spec.multipliers
+            else ""
+        )
+        + "."
+    )
+    if tumbles is not None and tumbles.carried:
+        out.append(
+            "The tumble progression carries on from free game to free game (retriggered games "
+            "included); it restarts with the next trigger."
+        )
+    if spec.retrigger:
+        out.append(
+            "Free games retrigger: the same counts add games"
+            + (" (own retrigger awards)" if spec.retrigger_awards else "")
+            + (" at the running feature's multiplier" if spec.multipliers else "")
+            + (" on the running feature's reel set" if spec.reels_by_count else "")
+            + (" under the same reel condition" if spec.trigger_reels is not None else "")
+            + (" on a payline" if spec.trigger_lines is not None else "")
+            + (f", at most {spec.max_games} games in all." if spec.max_games else ", without a limit.")
+        )
+    else:
+        out.append("Free games do not retrigger.")
+    if spec.sticky:
+        out.append(f"{spec.sticky} stays in place for the rest of the free games.")
+    return out
+
+
+def free_games_tables(game: Game, fg: dict, rtp: float) -> dict:
+    """Free games: rules, by trigger count, retrigger odds, games played."""
+    import pandas as pd
+
+    from slotmath.features.sheetrows import ONE_IN, SHARE, one_in, share
+
+    rows = []
+    for c, v in fg["by_count"].items():
+        p = v["probability"]
+        rows.append(
+            {
+                "trigger count": int(c),
+                "probability per round": p,
+                f"odds [{ONE_IN}]": one_in(p),
+                "games awarded": v["games"],
+                **({"multiplier": v["multiplier"]} if "multiplier" in v else {}),
+                **({"reel set": v["reels"]} if "reels" in v else {}),
+                "mean games played": v["mean_games_played"],
+                "mean award [x total bet]": v["mean_award"],
+                SHARE: share(p * v["mean_award"], rtp),
+            }
+        )
+    out = {
+        "Free games: rules": pd.DataFrame({"rule": free_games_rules(game)}),
+        "Free games by trigger count": pd.DataFrame(rows),
+    }
+    odds = [
+        {
+            "event": "free games start (per round)",
+            "probability": fg["trigger_probability"],
+            "odds [1 in N]": one_in(fg["trigger_probability"]),
+            "per": "round",
+        }
+    ]
+    if "retrigger_probability" in fg:  # (with a sticky wild the retrigger odds change from game to game)
+        r = fg["retrigger_probability"]
+        odds.append(
+            {
+                "event": "a free game retriggers",
+                "probability": r,
+                "odds [1 in N]": one_in(r),
+                "per": "free game",
+            }
+        )
+    for name, per in fg.get("by_reel_set", {}).items():  # a reel set per trigger count
+        if "retrigger_probability" not in per:
+            continue
+        r = per["retrigger_probability"]
+        odds.append(
+            {
+                "event": f"a free game on {name} retriggers",
+                "probability": r,
+                "odds [1 in N]": one_in(r),
+                "per": "free game",
+            }
+        )
+    out["Free games: trigger and retrigger odds"] = pd.DataFrame(odds)
+    played, seen = [], set()
+    for v in fg["by_count"].values():
+        if (v["games"], v.get("reels")) in seen:  # one law per number of games awarded (and reel set)
+            continue
+        seen.add((v["games"], v.get("reels")))
+        played += [
+            {
+                "games awarded": v["games"],
+                **({"reel set": v["reels"]} if "reels" in v else {}),
+                "games played": g["games"],
+                "probability given the trigger": g["probability"],
+            }
+            for g in v.get("games_played", [])
+        ]
+    if played:
+        out["Free games: distribution of games played"] = pd.DataFrame(played)
+    return out
+
+
+# ---------------------------------------------------------------------------
 # the feature object (slotmath.features.registry)
 # ---------------------------------------------------------------------------
 def _free_spec(game: Game):
@@ -727,6 +865,11 @@ def _free_law_method(law) -> str:
     )
 
 
+def _free_tables(game: Game, figures: dict, rtp: float, level: int) -> dict:
+    fg = figures.get("free_games", {})
+    return free_games_tables(game, fg, rtp) if fg.get("by_count") else {}
+
+
 FREE_GAMES = FeatureKind(
     key="free_games",
     title="free games",
@@ -738,6 +881,7 @@ FREE_GAMES = FeatureKind(
     reel_sets=lambda game: _free_spec(game).reel_sets(),
     rtp_method=_free_rtp_method,
     law_method=_free_law_method,
+    tables=_free_tables,
     example="data/games/classic_free_spins/game.yaml",
     schema={
         "type": "object",

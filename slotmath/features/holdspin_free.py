@@ -123,6 +123,135 @@ def check_in_free_games(game: Game) -> None:
 
 
 # ---------------------------------------------------------------------------
+# PAR tables (the feature object's ``tables``)
+# ---------------------------------------------------------------------------
+def hold_and_spin_rules(spec) -> list:
+    """The declared hold-and-spin in words."""
+    out = [
+        f"{spec.trigger} or more {spec.symbol} anywhere on the base window start the feature; "
+        f"the {spec.symbol} hold and every other cell respins.",
+        f"{spec.respins} respins; "
+        + ("a new coin resets them." if spec.rule == "reset" else "they count down whatever lands."),
+        ("Every empty cell spins alone." if spec.respin == "cells" else "Whole reels respin.")
+        + (f" Respins use reel set {spec.reels}." if spec.reels else ""),
+        "Each coin shows a prize drawn from its value table; the feature pays the sum of the held prizes.",
+    ]
+    if spec.full_screen:
+        out.append(f"A full screen adds {spec.full_screen_label} ({float(spec.full_screen):g} x total bet).")
+    return out
+
+
+def hold_and_spin_tables(game: Game, hs: dict, rtp: float, inside: dict | None = None) -> dict:
+    """Hold-and-spin: rules, coin prizes, jackpots, full screen; with
+    ``inside`` (the figures per round of the features free games start,
+    :func:`slotmath.features.holdspin_free.in_free_games_figures`) their odds
+    and jackpots beside the base game's, and every jackpot's total."""
+    import pandas as pd
+
+    from slotmath.features.holdspin import load_hold_and_spin
+    from slotmath.features.sheetrows import SHARE, jackpot_rows, prize_rows, share, trigger_row
+
+    spec = load_hold_and_spin(game)
+    rules = hold_and_spin_rules(spec)
+    if spec.in_free_games:
+        rules += [
+            "It also starts on a free game's window (on the free games' reel set); such a feature's "
+            "award is part of that free game's win, times the free games' multiplier, and is paid in "
+            "the free games' component.  The tables give the features the base game starts and those "
+            "free games start apart (hits and odds per round), and every jackpot's hits in all.",
+        ]
+    out = {"Hold-and-spin: rules": pd.DataFrame({"rule": rules})}
+    rows = prize_rows(spec.values, {"table": "every coin"}, "coin")
+    if spec.start_values != spec.values:
+        rows = prize_rows(spec.start_values, {"table": "coins of the trigger"}, "coin") + rows
+    out["Hold-and-spin: coin prizes"] = pd.DataFrame(rows)
+    values = {x.label: float(x.value) for x in spec.values + spec.start_values}
+    if spec.full_screen:
+        values[spec.full_screen_label] = float(spec.full_screen)
+    base_hits = hs.get("jackpot_hits_per_round", {})
+    jackpots = jackpot_rows(base_hits, values, rtp)
+    if jackpots:
+        title = "jackpots" if inside is None else "jackpots of the features the base game starts"
+        out[f"Hold-and-spin: {title}"] = pd.DataFrame(jackpots)
+    p, full = hs["trigger_probability"], hs["full_screen_probability"]
+    out["Hold-and-spin: trigger and full-screen odds"] = pd.DataFrame(
+        [trigger_row("the feature starts", p), trigger_row("a full screen", full)]
+    )
+    out["Hold-and-spin: award"] = pd.DataFrame(
+        [
+            {
+                "mean award [x total bet]": hs["mean_award"],
+                "mean coins at the trigger": hs["coins_at_trigger_mean"],
+                "mean coins at the end": hs["coins_at_end_mean"],
+                "full screen given a trigger [probability]": full / p if p else 0.0,
+                SHARE: share(hs["rtp"], rtp),
+            }
+        ]
+    )
+    if inside is not None:
+        out.update(free_game_starts_tables(inside, base_hits, values, rtp))
+    return out
+
+
+def free_game_starts_tables(inside: dict, base_hits: dict, values: dict, rtp: float) -> dict:
+    """The hold-and-spin started in free games (``inside``, its figures per
+    round): its odds and award, its jackpots (paid times the free games'
+    mean multiplier) and every jackpot's hits in all (``base_hits`` the base
+    game's features', ``values`` [x total bet] by label)."""
+    import pandas as pd
+
+    from slotmath.features.sheetrows import PER_HIT, SHARE, jackpot_rows, one_in, share, trigger_row
+
+    mult = inside["mean_multiplier"]
+    paid = {k: v * mult for k, v in values.items()}
+    free_hits = inside["jackpot_hits_per_round"]
+    total = {
+        k: {"hits": base_hits.get(k, 0.0) + free_hits.get(k, 0.0), "paid": 0.0}
+        for k in {**base_hits, **free_hits}
+    }
+    for hits, worth in ((base_hits, values), (free_hits, paid)):
+        for k, n in hits.items():
+            total[k]["paid"] += n * worth.get(k, 0.0)
+    out = {
+        "Hold-and-spin in free games: odds": pd.DataFrame(
+            [
+                trigger_row("the feature starts in a free game", inside["starts_per_round"]),
+                trigger_row("a full screen in a free game", inside["full_screens_per_round"]),
+            ]
+        ),
+        "Hold-and-spin in free games: award": pd.DataFrame(
+            [
+                {
+                    "free games played per round": inside["free_games_per_round"],
+                    "starts per free game [probability]": inside["trigger_probability_per_free_game"],
+                    "mean award before the multiplier [x total bet]": inside["mean_award"],
+                    "free games' mean multiplier": mult,
+                    SHARE: share(inside["rtp"], rtp),
+                }
+            ]
+        ),
+    }
+    if not total:
+        return out
+    return out | {
+        "Hold-and-spin: jackpots of the features free games start": pd.DataFrame(
+            jackpot_rows(free_hits, paid, rtp)
+        ).rename(columns={"value [x total bet]": "paid, with the free games' mean multiplier [x total bet]"}),
+        "Hold-and-spin: jackpots of every feature": pd.DataFrame(
+            [
+                {
+                    "jackpot": k,
+                    "hits per round": v["hits"],
+                    PER_HIT: one_in(v["hits"]),
+                    SHARE: share(v["paid"], rtp),
+                }
+                for k, v in total.items()
+            ]
+        ),
+    }
+
+
+# ---------------------------------------------------------------------------
 # the feature object (slotmath.features.registry)
 # ---------------------------------------------------------------------------
 def _check_hold_and_spin(game: Game) -> None:
@@ -155,9 +284,12 @@ def _hold_and_spin_notes(game: Game, law) -> list:
     return notes
 
 
-def _coins_tables(law) -> dict:
-    odds = law.figures.get("hold_and_spin")
-    return {COINS_TABLE: coins_table(odds)} if odds else {}
+def _hold_tables(game: Game, figures: dict, rtp: float, level: int) -> dict:
+    odds = figures.get("hold_and_spin")
+    if not odds:
+        return {}
+    inside = figures.get("free_games", {}).get("hold_and_spin_in_free_games")
+    return {**hold_and_spin_tables(game, odds, rtp, inside), COINS_TABLE: coins_table(odds)}
 
 
 HOLD_AND_SPIN = FeatureKind(
@@ -170,7 +302,7 @@ HOLD_AND_SPIN = FeatureKind(
     check=_check_hold_and_spin,
     reel_sets=lambda game: load_hold_and_spin(game).reel_sets(),
     notes=_hold_and_spin_notes,
-    tables=_coins_tables,
+    tables=_hold_tables,
     example="data/games/hold_and_spin/game.yaml",
     schema={
         "type": "object",

@@ -77,8 +77,11 @@ class FeatureKind:
     notes : callable
         ``notes(game, law) -> list[str]``: method notes of its own.
     tables : callable
-        ``tables(law) -> dict``: sheet tables of its own, ``{title:
-        DataFrame}``.
+        ``tables(game, figures, rtp, level) -> dict``: its PAR tables,
+        ``{title: DataFrame}``, from the round's feature ``figures``, the
+        round's ``rtp`` [x total bet] and the bet ``level``; each title
+        starts with its capitalised ``title``
+        (:mod:`slotmath.rules.featuretables`).
     sampled : bool
         The compiled round sampler plays it, by a slot of its own or by
         ``draws`` (else ``simulate`` refuses a game declaring it, in one line).
@@ -113,7 +116,7 @@ class FeatureKind:
     rtp_method: Callable[..., str] = lambda law: ""
     law_method: Callable[..., str] = lambda law: ""
     notes: Callable[..., list] = lambda game, law: []
-    tables: Callable[..., dict] = lambda law: {}
+    tables: Callable[..., dict] = lambda game, figures, rtp, level: {}
     sampled: bool = True
     draws: Callable[..., tuple] | None = None
     example: str | None = None

@@ -557,6 +557,88 @@ def lockit_feature(game: Game, level: int, exact: bool | None = None):
 
 
 # ---------------------------------------------------------------------------
+# PAR tables (the feature object's ``tables``)
+# ---------------------------------------------------------------------------
+def lockit_rules(game: Game) -> list:
+    """The declared lock-it (its base-game source) in words."""
+    from slotmath.features.lockit_round import load_line_lockit
+
+    lk = load_line_lockit(game)
+    if lk is None:
+        return []
+    spec, src = lk.spec, lk.source
+    held = " or ".join(spec.symbols)
+    out = [
+        f"{spec.trigger} or more {held} anywhere on the base window start the feature; "
+        "they hold and every other cell respins.",
+        f"{src.spins} respins on reel set {src.reels}; "
+        + ("a new held symbol resets them." if spec.rule == "reset" else "they count down whatever lands."),
+    ]
+    if spec.mark is not None:
+        out.append(
+            f"{spec.mark} is a held symbol carrying a mark"
+            + (f"; once one is on screen the respins use reel set {src.after_mark}" if src.after_mark else "")
+            + ("; a mark on screen at the end spins the wheel once" if lk.mark_paid else "")
+            + "."
+        )
+    names = ", ".join(spec.shape_names)
+    out.append(
+        f"At the end the held cells are packed into the shapes {names} ({spec.packing}, {spec.order} order); "
+        f"each shape draws a prize from award table {src.awards}; the feature pays the sum."
+    )
+    return out
+
+
+def lockit_tables(game: Game, lk: dict, rtp: float, level: int) -> dict:
+    """Lock-it: rules, each shape's prizes, trigger / full-screen / mark odds,
+    jackpots and the award's mean and share of RTP."""
+    import pandas as pd
+
+    from slotmath.features.lockit_round import load_line_lockit
+    from slotmath.features.sheetrows import SHARE, jackpot_rows, prize_rows, share, trigger_row
+
+    line = load_line_lockit(game)
+    if line is None:
+        return {}
+    spec = line.spec
+    rows = []
+    for shape, awards in zip(spec.shape_names, spec.awards.table(line.source.awards, level), strict=True):
+        rows += prize_rows(awards, {"shape": shape}, "shape")
+    p = lk["trigger_probability"]
+    odds = [trigger_row("the feature starts", p), trigger_row("a full screen", lk["full_screen_probability"])]
+    if spec.mark is not None:
+        odds.append(trigger_row(f"a mark ({spec.mark}) on screen at the end", lk["mark_probability"]))
+    out = {
+        "Lock-it: rules": pd.DataFrame({"rule": lockit_rules(game)}),
+        "Lock-it: shape prizes": pd.DataFrame(rows),
+        "Lock-it: trigger, full-screen and mark odds": pd.DataFrame(odds),
+    }
+    values = {name: float(v) for name, v in line.jackpots.items()}
+    jackpots = jackpot_rows(lk.get("jackpot_hits_per_round", {}), values, rtp)
+    if jackpots:
+        out["Lock-it: jackpots"] = pd.DataFrame(jackpots)
+    out["Lock-it: held cells given a trigger"] = pd.DataFrame(
+        {
+            "held cells": [r["cells"] for r in lk["cells_given_trigger"]],
+            "probability given a trigger: at the trigger": [
+                r["at_trigger"] for r in lk["cells_given_trigger"]
+            ],
+            "probability given a trigger: at the end": [r["at_end"] for r in lk["cells_given_trigger"]],
+        }
+    )
+    out["Lock-it: award"] = pd.DataFrame(
+        [
+            {
+                "mean award [x total bet]": lk["mean_award"],
+                "full screen given a trigger [probability]": lk["full_screen_given_trigger"],
+                SHARE: share(lk["rtp"], rtp),
+            }
+        ]
+    )
+    return out
+
+
+# ---------------------------------------------------------------------------
 # the feature object (slotmath.features.registry)
 # ---------------------------------------------------------------------------
 def _lockit_spec(game: Game):
@@ -576,10 +658,10 @@ def _lockit_notes(game: Game, law) -> list:
     ]
 
 
-def _shapes_tables(law) -> dict:
+def _lockit_tables(game: Game, figures: dict, rtp: float, level: int) -> dict:
     import pandas as pd
 
-    odds = law.figures.get("lockit")
+    odds = figures.get("lockit")
     if not odds:
         return {}
     columns = {
@@ -587,7 +669,8 @@ def _shapes_tables(law) -> dict:
         "rtp": "RTP [x total bet]",
         "mean_award": "mean award [x total bet]",
     }
-    return {SHAPES_TABLE: pd.DataFrame(odds["shapes_given_trigger"]).rename(columns=columns)}
+    shapes = pd.DataFrame(odds["shapes_given_trigger"]).rename(columns=columns)
+    return {**lockit_tables(game, odds, rtp, level), SHAPES_TABLE: shapes}
 
 
 LOCKIT = FeatureKind(
@@ -600,7 +683,7 @@ LOCKIT = FeatureKind(
     combines=check_line_lockit,
     reel_sets=lambda game: _lockit_spec(game).reel_sets(),
     notes=_lockit_notes,
-    tables=_shapes_tables,
+    tables=_lockit_tables,
     example="tests/data/lockit_tiny/game.yaml",
     schema={
         "type": "object",

@@ -184,6 +184,12 @@ def pick_draws(game: Game, level: int) -> tuple:
     return spec.symbol, spec.trigger, [float(v) for v, _ in points], [float(q) for _, q in points]
 
 
+def _pick_tables(game: Game, figures: dict, rtp: float, level: int) -> dict:
+    from slotmath.features.sheetrows import start_and_jackpot_tables
+
+    return start_and_jackpot_tables("Pick bonus", figures["pick"], rtp) if "pick" in figures else {}
+
+
 PICK = FeatureKind(
     key="pick",
     title="pick bonus",
@@ -199,6 +205,7 @@ PICK = FeatureKind(
         if "pick" in law.figures
         else []
     ),
+    tables=_pick_tables,
     draws=pick_draws,
     example="tests/data/pick_collect/game.yaml",
     schema={

@@ -511,6 +511,28 @@ def progressive_figures(spec: ProgressiveJackpot, rate) -> dict:
 
 
 # ---------------------------------------------------------------------------
+# PAR tables (the feature objects' ``tables``)
+# ---------------------------------------------------------------------------
+def wheel_tables(game: Game, wheel: dict, rtp: float) -> dict:
+    """Wheel: every segment's value and odds per spin."""
+    import pandas as pd
+
+    from slotmath.features.sheetrows import jackpot_values, one_in, start_and_jackpot_tables
+
+    rows = [
+        {
+            "segment": o["outcome"],
+            "value [x total bet]": o["value"],
+            "probability per spin": o["probability"],
+            "odds [1 in N spins of the wheel]": one_in(o["probability"]),
+        }
+        for o in wheel["outcomes"]
+    ]
+    values = jackpot_values(game) | {o["outcome"]: o["value"] for o in wheel["outcomes"]}
+    return {"Wheel (one spin)": pd.DataFrame(rows), **start_and_jackpot_tables("Wheel", wheel, rtp, values)}
+
+
+# ---------------------------------------------------------------------------
 # the feature objects (slotmath.features.registry)
 # ---------------------------------------------------------------------------
 def _check_prizes(game: Game) -> None:
@@ -547,6 +569,34 @@ def _selection_feature(game: Game, level: int) -> Feature:
     return selection_feature(game, level, prizes.selection, prizes)
 
 
+def _wheel_tables(game: Game, figures: dict, rtp: float, level: int) -> dict:
+    return wheel_tables(game, figures["wheel"], rtp) if "wheel" in figures else {}
+
+
+def selection_tables(game: Game, figures: dict, rtp: float, level: int) -> dict:
+    """Selection: every choice's probability under the policy and mean value;
+    the start odds, mean award and share of RTP; the jackpots."""
+    import pandas as pd
+
+    from slotmath.features.sheetrows import jackpot_values, start_and_jackpot_tables
+
+    sel = figures.get("selection")
+    if sel is None:
+        return {}
+    rows = [
+        {
+            "choice": name,
+            "probability given the selection": v["probability"],
+            "mean value [x total bet]": v["mean_value"],
+        }
+        for name, v in sel["choices"].items()
+    ]
+    return {
+        f"Selection choices (policy {sel['policy']})": pd.DataFrame(rows),
+        **start_and_jackpot_tables("Selection", sel, rtp, jackpot_values(game)),
+    }
+
+
 WHEEL = FeatureKind(
     key="wheel",
     title="wheel",
@@ -556,6 +606,7 @@ WHEEL = FeatureKind(
     exact=lambda game, level: wheel_feature(game, level, load_line_prizes(game).wheel),
     check=_check_prizes,
     notes=_prize_notes,
+    tables=_wheel_tables,
     example="data/games/pick_and_wheel/game.yaml",
     schema={
         "type": "object",
@@ -575,6 +626,7 @@ SELECTION = FeatureKind(
     exact=_selection_feature,
     check=_check_prizes,
     notes=_prize_notes,
+    tables=selection_tables,
     example="data/games/pick_and_wheel/game.yaml",
     schema={
         "type": "object",

@@ -262,7 +262,6 @@ def _analyse_lines(game: Game, level: int, reel_set: str) -> ParResult:
         tables={
             **result.tables,
             **par_tables(game, law.figures, float(law.rtp), level),
-            **feature_tables(game, law),
             **award_tables(law, features),
             **progressive_tables(figures.get("progressive", {})),
         },
@@ -553,23 +552,12 @@ def round_cap(game: Game):
     return load_features(game).round_cap
 
 
-def feature_tables(game: Game, law) -> dict:
-    """Report tables of the round's features that :mod:`slotmath.rules.featuretables`
-    does not build: each declared feature's own (its kind's ``tables``, e.g.
-    the coins of a hold-and-spin and the shapes of a lock-it given a trigger)."""
-    from slotmath.features.registry import declared_kinds
-
-    out: dict = {}
-    for kind in declared_kinds(game):
-        out |= kind.tables(law)
-    return out
-
-
 def award_tables(law, features) -> dict:
     """Per feature, the law of its award given that it starts, by win band
     (:func:`slotmath.rules.featuretables.award_bands`)."""
     from slotmath.features.round import award_given_trigger, started_keys
-    from slotmath.rules.featuretables import TITLES, award_bands
+    from slotmath.features.sheetrows import award_bands
+    from slotmath.rules.featuretables import TITLES
 
     out = {}
     for f in features:

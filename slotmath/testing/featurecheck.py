@@ -102,7 +102,7 @@ def _sheet(case: _Case) -> None:
     notes = kind.notes(case.game, law)
     if not all(isinstance(n, str) and n in par.notes for n in notes):
         case.fail("a note it gives is not a string on the sheet")
-    for title in kind.tables(law):
+    for title in kind.tables(case.game, par.features, float(par.rtp), case.game.levels[0]):
         if title not in par.tables:
             case.fail(f"its table {title!r} is not on the sheet")
 
