@@ -65,7 +65,9 @@
    ``stress_games.py`` (``hold_and_spin_free25``, 103.97 %) tuned to 96 % +-
    0.005 pp at every bet level with the hold-and-spin's share of the RTP
    held within +-2 pp of the draft's, its COIN released (the hold-and-spin's
-   trigger odds then move with the base strips); goal under 60 s.
+   trigger odds then move with the base strips), the base strips and the
+   coin values (``options.hold_and_spin.values``) tuned together
+   (``slotmath.tuning.jointtune``); goal under 60 s.
 
 The machine's load average is printed first: on a shared machine every
 time is inflated by the other work running on it.

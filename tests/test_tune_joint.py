@@ -106,6 +106,37 @@ def test_both_together_meet_the_pair(tmp_path, capsys):
     assert changed and all(line.lstrip().startswith(("- [", "- {prize:")) for line in changed)
 
 
+def test_a_share_band_needs_the_bands_first_step(tmp_path, capsys):
+    # RTP 92 % with the hold-and-spin at 56-58 %: the lines must fall to
+    # 34-36 % (from 37.44 %) and the feature rise (from 52.19 %).  The strips
+    # alone cannot move the feature (COIN and the lengths held: T fixed); the
+    # tables alone cannot move the lines (37.44 % + 56 % > 92 %).  With the
+    # RTP on target a table block cannot raise the feature's share (one for
+    # one with the total), so a bands-first table block (the RTP free) is
+    # needed, after which the strips bring the RTP back.
+    figs0 = game_figures(load_game(HOLD), 1)
+    band = ["--target-rtp", "92%", "--figure", "rtp:hold_and_spin=56%:58%"]
+    code, res = run_json(band, capsys)
+    after = {r["figure"]: r["after"] for r in res["figures"] if r["level"] == 1}
+    assert code == 1 and after["rtp:hold_and_spin"] == pytest.approx(
+        float(figs0["rtp:hold_and_spin"]), abs=1e-15
+    )
+    code, res = run_json([*band, "--table", TABLE], capsys)
+    assert code == 1 and res["feasibility"]["verdict"] == "infeasible"
+    assert res["feasibility"]["binds"] == ["rtp:hold_and_spin at its lower limit 56.000000%"]
+    out = tmp_path / "game.yaml"
+    code, res = run_json([*band, "--reel-set", "base", "--table", TABLE, "--out", str(out)], capsys)
+    assert code == 0 and res["targets_met"]
+    assert "tables, bands first" in [r["block"] for r in res["rounds"]]
+    game = load_game(out)
+    for level in game.levels:
+        figs = game_figures(game, level)
+        assert abs(float(figs["rtp"]) - 0.92) <= TOL and 0.56 <= float(figs["rtp:hold_and_spin"]) <= 0.58
+    weights = [row["weight"] for row in game.options["hold_and_spin"]["values"]]
+    figs = game_figures(game, 1)
+    assert feature_rtp(figs, weights) == pytest.approx(float(figs["rtp:hold_and_spin"]), rel=1e-12)
+
+
 def test_text_report_names_both_blocks(capsys):
     code = main(["tune", str(HOLD), *PAIR, "--reel-set", "base", "--table", TABLE])
     text = capsys.readouterr().out
@@ -173,3 +204,18 @@ def test_bad_input_is_one_line(args, message, capsys):
     code = main(["tune", str(HOLD), "--target-rtp", "92%", *args])
     err = capsys.readouterr().err.strip()
     assert code == 2 and len(err.splitlines()) == 1 and message in err
+
+
+def test_python_api_routes_reel_set_with_tables():
+    import slotmath
+
+    res = slotmath.tune(
+        HOLD,
+        Targets(Fraction(97, 100), bands={"hit_frequency": (0.49, 0.6)}),
+        Bounds(fixed=("WILD", "A", "COIN")),
+        tables=TABLE,
+        reel_set="base",
+        progress=False,
+    )
+    assert isinstance(res.strips.tuned, type(load_game(HOLD))) and res.feasible
+    assert res.units_moved["strips"] > 0 and res.units_moved["tables"] > 0

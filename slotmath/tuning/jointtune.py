@@ -196,7 +196,7 @@ class JointTuning:
         parts = [
             f"Strip and table tuning: {res.game.title} ({res.game.name}), {res.sets_text} and "
             f"{len(tab.space.tables)} weight table{'s' if len(tab.space.tables) > 1 else ''}",
-            pd.DataFrame(rows, columns=["item", "value"]).to_string(index=False, header=False),
+            *(f"{k:<18} {v}" for k, v in rows),
             "",
             "What moved: reel strips",
             res.moves.to_string(index=False) if len(res.moves) else "nothing moved on the strips",
@@ -208,7 +208,7 @@ class JointTuning:
             parts += ["", "Why the targets are not met", "feasibility: " + self.feasibility["statement"]]
         parts += [
             "",
-            "Rounds (each block kept only what improved the exact figures)",
+            "Rounds (the exact figures after each block)",
             rounds.to_string(index=False) if len(rounds) else "none",
             "",
             "Strips",
@@ -357,7 +357,7 @@ def tune_joint(
                 break
             # not met: next round the tables first aim inside the bands missed
             # (the RTP free), and the strips then bring the RTP back
-            aimed = _aim_inside(targets, best)
+            aimed = _aim_inside(targets, best, run.sens)
             if best.key >= key and (rnd > 1 or aimed is None):
                 break  # a whole round improved nothing
             xs, xt = bxs, bxt
@@ -428,11 +428,13 @@ def _round_row(rnd: int, block: str, moved: int, a, count: int) -> dict:
     }
 
 
-def _aim_inside(targets: Targets, a) -> Targets | None:
+def _aim_inside(targets: Targets, a, sens: dict) -> Targets | None:
     """Targets for a table block that puts the bands ``a`` misses inside
     them by :data:`AIM_MARGIN` of their width (the RTP free), or None when
-    every band is met."""
-    missed = {c.figure for c in a.checks if not c.ok and c.figure in targets.bands}
+    every band is met or none missed moves with the tables (``sens``:
+    ``{level: {figure: sensitivities}}`` of a table block)."""
+    moves = {n for figs in sens.values() for n, g in figs.items() if np.any(g)}
+    missed = {c.figure for c in a.checks if not c.ok and c.figure in targets.bands and c.figure in moves}
     if not missed:
         return None
     bands = dict(targets.bands)
@@ -441,6 +443,14 @@ def _aim_inside(targets: Targets, a) -> Targets | None:
         m = AIM_MARGIN * band_scale(lo, hi)
         bands[name] = (None if lo is None else lo + m, None if hi is None else hi - m)
     return dataclasses.replace(targets, tolerance=FREE_RTP, bands=bands)
+
+
+class _StripSolver(Solver):
+    """The strip tuner's search, with no time kept for the line RTP's reach
+    (a joint run does not compute it)."""
+
+    def reach_seconds(self) -> float:
+        return 0.0
 
 
 class _Blocks:
@@ -492,7 +502,7 @@ class _Blocks:
             if bar is not None:
                 bar.update(max(0, done + status["evaluations"] - bar.n))
 
-        solver = Solver(
+        solver = _StripSolver(
             self.strip_space(xt),
             self.targets,
             self.levels,
