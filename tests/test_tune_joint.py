@@ -219,3 +219,11 @@ def test_python_api_routes_reel_set_with_tables():
     )
     assert isinstance(res.strips.tuned, type(load_game(HOLD))) and res.feasible
     assert res.units_moved["strips"] > 0 and res.units_moved["tables"] > 0
+
+
+def test_nothing_moved_says_why(capsys):
+    rtp = float(game_figures(load_game(HOLD), 1)["rtp"])
+    code = main(["tune", str(HOLD), "--target-rtp", f"{rtp:.10f}", "--reel-set", "base", "--table", TABLE])
+    text = capsys.readouterr().out
+    assert code == 0 and "nothing moved on the strips: every target is met by the game file" in text
+    assert "nothing moved in the tables" in text

@@ -116,6 +116,15 @@ class JointTuning:
         }
 
     @property
+    def nothing_moved_why(self) -> str:
+        """Why neither a strip nor a weight moved ("" when one did)."""
+        if any(self.units_moved.values()):
+            return ""
+        if self.strips.assessment_before.feasible:
+            return "every target is met by the game file"
+        return self.feasibility["statement"]
+
+    @property
     def binds(self) -> list:
         """The limits the tuned strips and weights sit on."""
         b = self.strips.binding
@@ -199,7 +208,9 @@ class JointTuning:
             *(f"{k:<18} {v}" for k, v in rows),
             "",
             "What moved: reel strips",
-            res.moves.to_string(index=False) if len(res.moves) else "nothing moved on the strips",
+            res.moves.to_string(index=False)
+            if len(res.moves)
+            else f"nothing moved on the strips{self.nothing_moved_why and ': ' + self.nothing_moved_why}",
             "",
             "What moved: weight tables",
             tab.moves.to_string(index=False) if tab.units_moved else "nothing moved in the tables",
@@ -227,6 +238,7 @@ class JointTuning:
         return {
             **{k: self.tables.json()[k] for k in ("tables", "tables_before")},
             "table_moves": self.tables.moves.to_dict(orient="records"),
+            "nothing_moved_why": self.nothing_moved_why,
             "targets_met": self.feasible,
             "units_moved": units,
             "rounds": self.rounds,
