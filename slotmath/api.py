@@ -23,6 +23,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from slotmath.model import Game
     from slotmath.rules.modepar import ModeResult
     from slotmath.rules.result import ParResult
+    from slotmath.tuning.jointtune import JointTuning
     from slotmath.tuning.tabletune import TableTuning
     from slotmath.tuning.targets import Targets
     from slotmath.tuning.tune import TuningResult
@@ -200,8 +201,8 @@ def tune(
     mode: str | None = None,
     tables: Any = None,
     **options: Any,
-) -> TuningResult | TableTuning:
-    """Tune a game's reel strips, or its feature weight tables, to targets (``slotmath tune``).
+) -> TuningResult | TableTuning | JointTuning:
+    """Tune a game's reel strips, its feature weight tables, or both, to targets (``slotmath tune``).
 
     Parameters
     ----------
@@ -224,7 +225,10 @@ def tune(
         --table``; ``["options.hold_and_spin.values"]`` or ``["all"]``):
         :func:`slotmath.tuning.tabletune.tune_tables`, which ``**options``
         then go to (``weight_factor``, ``component_share``, ``scale``, ...);
-        ``bounds`` must be None.
+        ``bounds`` must be None.  With ``reel_set`` in ``**options`` too,
+        the strips of that set and the tables move together
+        (``slotmath tune --reel-set NAME --table PATH``:
+        :func:`slotmath.tuning.jointtune.tune_joint`, ``bounds`` the strips').
     **options
         Passed to :func:`slotmath.tuning.tune.tune` (``reel_set``: one set,
         several tuned at once, ``("base", "free")``, or ``"all"``;
@@ -232,8 +236,8 @@ def tune(
 
     Returns
     -------
-    TuningResult or TableTuning
-        The tuned strips (or weights), their exact figures before and
+    TuningResult, TableTuning or JointTuning
+        The tuned strips (or weights, or both), their exact figures before and
         after, and the moves.
 
     Raises
@@ -259,12 +263,17 @@ def tune(
         targets = Targets(rtp=targets, mode=mode)
     elif mode is not None:
         targets = dataclasses.replace(targets, mode=mode)
+    tables = [tables] if isinstance(tables, str) else tables
+    if tables is not None and options.get("reel_set") is not None:
+        from slotmath.tuning.jointtune import tune_joint
+
+        return tune_joint(_game(game), targets, tables, bounds, **options)
     if tables is not None:
         from slotmath.tuning.tabletune import tune_tables
 
         if bounds is not None:
             raise BoundsError("tables: reel-strip bounds do not apply when weight tables are tuned")
-        return tune_tables(_game(game), targets, [tables] if isinstance(tables, str) else tables, **options)
+        return tune_tables(_game(game), targets, tables, **options)
     return tune_reels(_game(game), targets, bounds, **options)
 
 

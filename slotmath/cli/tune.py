@@ -250,16 +250,18 @@ def add_tune_arguments(p) -> None:
         action="append",
         metavar="NAME",
         help="the reel set tuned (default base, or the one the --mode plays as its base spin); "
-        "repeat it to tune several sets at once, or 'all': every set a bet mode judged plays",
+        "repeat it to tune several sets at once, or 'all': every set a bet mode judged plays; "
+        "with --table, the strips and the tables move together",
     )
     p.add_argument(
         "--table",
         action="append",
         metavar="PATH",
-        help="tune the weights of this weight table instead of the reel strips (repeatable; 'all': every "
+        help="tune the weights of this weight table (repeatable; 'all': every "
         "one), e.g. options.hold_and_spin.values (coin values and jackpots), options.wheel.segments, "
         "options.selection.choices, options.wild_multipliers.table; each weight within --weight-factor, "
-        "each table's total held, the strips held",
+        "each table's total held; the strips held, unless --reel-set is given too: then the strips "
+        "of that set and the tables move together",
     )
     p.add_argument(
         "--table-scale",
@@ -462,7 +464,8 @@ def cmd_tune_tables(args, game: Game) -> int:
         if given:
             raise BoundsError(
                 f"--table: {', '.join(given)} {'is an option' if len(given) == 1 else 'are options'} of the "
-                "strip tuner; a run tunes either weight tables (the strips held) or reel strips, not both"
+                "strip tuner; with --table alone the strips are held (add --reel-set NAME to tune the "
+                "strips of that reel set and the tables together)"
             )
         free_shape = args.shape == "off"
         res = tune_tables(
@@ -491,11 +494,57 @@ def cmd_tune_tables(args, game: Game) -> int:
     return 0 if res.feasible else 1
 
 
+def cmd_tune_joint(args, game: Game) -> int:
+    """``slotmath tune --reel-set NAME --table PATH``: strips and tables together."""
+    from slotmath.io.arguments import UsageError
+    from slotmath.tuning.jointtune import tune_joint
+
+    try:
+        targets = targets_from_args(args)
+        named = args.reel_set
+        sets = tuned_reel_sets(game, targets, named[0] if len(named) == 1 else tuple(named))
+        if getattr(args, "draft", None):
+            if len(sets) > 1:
+                raise BoundsError(f"--draft: a draft is one reel set's strips ({len(sets)} sets tuned)")
+            game = draft_game(game, args.draft, sets[0])
+        res = tune_joint(
+            game,
+            targets,
+            args.table,
+            bounds_from_args(args, game),
+            sets[0] if len(sets) == 1 else sets,
+            weight_factor=None if args.shape == "off" else args.weight_factor,
+            component_share=component_share_from_args(args),
+            max_evaluations=args.max_evaluations,
+            time_limit=args.time_limit,
+            scale=args.table_scale,
+            verbose=args.verbose,
+        )
+    except (BoundsError, KeyError) as exc:
+        raise UsageError(_message(exc)) from None
+    written = res.write(args.out) if args.out and (res.feasible or args.keep_best) else None
+    if args.json:
+        print(
+            json_text({**result_json(res.strips), **res.json(), "written": str(written) if written else None})
+        )
+    else:
+        print(terminal_text(res.text(), lines=True))
+        if args.out:
+            print(
+                f"\nwritten: {written}"
+                if written
+                else "\nnot written: the targets are not met (use --keep-best to write anyway)"
+            )
+    return 0 if res.feasible else 1
+
+
 def cmd_tune(args) -> int:
     from slotmath.io.arguments import UsageError
 
     game = load_game(args.game)
     if getattr(args, "table", None):
+        if getattr(args, "reel_set", None):
+            return cmd_tune_joint(args, game)
         return cmd_tune_tables(args, game)
     try:
         targets = targets_from_args(args)
