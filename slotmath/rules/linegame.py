@@ -686,6 +686,8 @@ def round_notes(law, cap) -> list:
         )
         + f"probabilities below {RESOLVED:g} are not resolved (mass dropped: {law.dropped:.2g}).",
     ]
+    if sticky and "sticky_state" in law.figures["free_games"]:
+        notes.append(law.figures["free_games"]["sticky_state"])
     if "hold_and_spin" in law.figures:
         notes.append(
             "Hold-and-spin: the respin chain of the held coins on its coarsest exact state, its award "
