@@ -12,7 +12,7 @@ Times, as medians of ``--repeat`` runs with every memoised result cleared
 * the growth table: per ``max_games`` in ``--games`` (default 5, 10, 15,
   20), the whole round PAR with its law (:func:`slotmath.rules.linegame.analyse`:
   one keyed engine pass per sticky mask, the lumping, the forward DP), each
-  in a fresh process (one run): wall time, peak RSS of that process, the
+  in a fresh process (one run): wall and CPU time, peak RSS of that process, the
   masks and their classes, the DP's planned cells, the RTP and the law's mean.
 
 Usage: ``python benchmarks/bench_sticky.py [--repeat N] [--games 5 10 15 20]``
@@ -51,6 +51,7 @@ def law_row(max_games: int) -> dict:
     from slotmath.rules.linegame import analyse
 
     game = sticky_game(max_games)
+    cpu = sum(resource.getrusage(resource.RUSAGE_SELF)[:2])
     t = time.perf_counter()
     result = analyse(game, 1)
     seconds = time.perf_counter() - t
@@ -59,6 +60,7 @@ def law_row(max_games: int) -> dict:
     return {
         "max_games": max_games,
         "seconds": seconds,
+        "cpu": sum(resource.getrusage(resource.RUSAGE_SELF)[:2]) - cpu,
         "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e3,
         "masks": len(sg.moves),
         "classes": len(set(sg.classes.values())),
@@ -72,9 +74,11 @@ def law_row(max_games: int) -> dict:
 def growth(games: list) -> None:
     """Print the growth table, one fresh process per ``max_games``."""
     print(
-        "| max_games | masks -> classes | planned cells | time [s] | peak RSS [MB] | RTP | law mean | wins |"
+        "| max_games | masks -> classes | planned cells | wall [s] | CPU [s] | RSS [MB] | RTP | law mean ",
+        end="",
     )
-    print("|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print("| wins |")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for n in games:
         out = subprocess.run([sys.executable, __file__, "--law", str(n)], capture_output=True, text=True)
         if out.returncode:
@@ -82,7 +86,7 @@ def growth(games: list) -> None:
             continue
         r = json.loads(out.stdout.strip().splitlines()[-1])
         print(
-            f"| {n} | {r['masks']} -> {r['classes']} | {r['cells']:,} | {r['seconds']:.1f} "
+            f"| {n} | {r['masks']} -> {r['classes']} | {r['cells']:,} | {r['seconds']:.1f} | {r['cpu']:.1f} "
             f"| {r['peak_mb']:.0f} | {r['rtp']:.6%} | {r['law_mean']:.6%} | {r['wins']:,} |",
             flush=True,
         )

@@ -222,6 +222,9 @@ def test_plan_is_the_law_support(write_game):
     assert width == len(probs) and probs[-1] > 0 and cells >= width
     top = max(brute_feature(game, 2, 5, True))  # [x total bet]; total bet 2 coins, den from the 1/2 pay
     assert F(width - 1) * sg.grid[0] / (sg.den * 2) == top
+    # the notes state the DP's state and its size
+    state = f"{len(sg.moves)} sticky masks, lumped to {len(set(sg.classes.values()))} classes"
+    assert any(state in note for note in analyse(game, 1).notes)
 
 
 def test_lumped_masks_play_alike(write_game):
