@@ -1,4 +1,5 @@
-"""Sticky wilds in free games (issue 12, point 2): exact RTP and round law.
+"""Sticky wilds in free games (issue 12 point 2, issue 30 point 2): exact RTP
+and round law, and their growth with ``max_games``.
 
 The game: ``data/games/classic_free_spins`` (5x3, 20 lines, 32-stop reels,
 a stack of WILD on reels 2-4, 10 free spins x3 on 3+ SCATTER, retriggered
@@ -8,69 +9,116 @@ Times, as medians of ``--repeat`` runs with every memoised result cleared
 
 * the exact RTP by component (:func:`slotmath.rules.linegame.components`:
   the per-mask moves and the backward recursion), ``max_games`` 20;
-* the round law (:func:`slotmath.rules.linegame.analyse`) with the same
-  cap: refused by its size check (the time to refuse is given);
-* the round law of the same game with ``max_games`` 10 (the 10 free spins,
-  retriggers forfeited), which fits: one keyed engine pass per sticky mask
-  and the forward DP (one run; peak memory of the process given).
+* the growth table: per ``max_games`` in ``--games`` (default 5, 10, 15,
+  20), the whole round PAR with its law (:func:`slotmath.rules.linegame.analyse`:
+  one keyed engine pass per sticky mask, the lumping, the forward DP), each
+  in a fresh process (one run): wall and CPU time, peak RSS of that process, the
+  masks and their classes, the DP's planned cells, the RTP and the law's mean.
 
-Usage: ``python benchmarks/bench_sticky.py [--repeat N]``
+Usage: ``python benchmarks/bench_sticky.py [--repeat N] [--games 5 10 15 20]``
 """
 
 from __future__ import annotations
 
 import argparse
-import resource
-import time
+import json
+import subprocess
+import sys
 from dataclasses import replace
-
-from slotmath.engine.limits import EngineTooLarge
-from slotmath.features.options import load_features
-from slotmath.features.sticky import sticky_games
-from slotmath.io.gamefile import load_game
-from slotmath.rules.linegame import analyse, components
-
-from timing import forget_cached_results, median_time
 
 GAME = "classic_free_spins"
 
 
 def sticky_game(max_games: int):
     """The game with ``sticky: WILD`` and ``max_games`` in its free games (fresh caches)."""
+    from slotmath.io.gamefile import load_game
+
+    from timing import forget_cached_results
+
     forget_cached_results()
     game = load_game(GAME)
     free = {**game.options["free_games"], "sticky": "WILD", "max_games": max_games}
     return replace(game, options={**game.options, "free_games": free})
 
 
+def law_row(max_games: int) -> dict:
+    """One row of the growth table, measured in this process (fresh)."""
+    import resource
+    import time
+
+    from slotmath.features.options import load_features
+    from slotmath.features.sticky import sticky_games
+    from slotmath.rules.linegame import analyse
+
+    game = sticky_game(max_games)
+    cpu = sum(resource.getrusage(resource.RUSAGE_SELF)[:2])
+    t = time.perf_counter()
+    result = analyse(game, 1)
+    seconds = time.perf_counter() - t
+    spec = load_features(game).free_games
+    sg = sticky_games(game, 1, spec)
+    return {
+        "max_games": max_games,
+        "seconds": seconds,
+        "cpu": sum(resource.getrusage(resource.RUSAGE_SELF)[:2]) - cpu,
+        "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e3,
+        "masks": len(sg.moves),
+        "classes": len(set(sg.classes.values())),
+        "cells": sg.plan(spec.games(3))[0],
+        "rtp": float(result.rtp),
+        "law_mean": float(result.distribution.mean),
+        "wins": len(result.distribution.wins),
+    }
+
+
+def growth(games: list) -> None:
+    """Print the growth table, one fresh process per ``max_games``."""
+    print(
+        "| max_games | masks -> classes | planned cells | wall [s] | CPU [s] | RSS [MB] | RTP | law mean ",
+        end="",
+    )
+    print("| wins |")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for n in games:
+        out = subprocess.run([sys.executable, __file__, "--law", str(n)], capture_output=True, text=True)
+        if out.returncode:
+            print(f"| {n} | failed: {out.stderr.strip().splitlines()[-1]} |")
+            continue
+        r = json.loads(out.stdout.strip().splitlines()[-1])
+        print(
+            f"| {n} | {r['masks']} -> {r['classes']} | {r['cells']:,} | {r['seconds']:.1f} | {r['cpu']:.1f} "
+            f"| {r['peak_mb']:.0f} | {r['rtp']:.6%} | {r['law_mean']:.6%} | {r['wins']:,} |",
+            flush=True,
+        )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--games", type=int, nargs="*", default=[5, 10, 15, 20])
+    ap.add_argument("--law", type=int, help=argparse.SUPPRESS)  # one growth row (the child process)
     args = ap.parse_args()
-    game = sticky_game(20)
+    if args.law is not None:
+        print(json.dumps(law_row(args.law)))
+        return
+    growth(args.games)  # first: its children are forked from a small process
+    from slotmath.features.options import load_features
+    from slotmath.features.sticky import sticky_games
+    from slotmath.rules.linegame import components
+
+    from timing import median_time
+
     rtp = median_time(lambda: components(sticky_game(20), 1), args.repeat)
+    game = sticky_game(20)
     exact = components(game, 1)
     sg = sticky_games(game, 1, load_features(game).free_games)
     print(f"{GAME} + sticky WILD, max_games 20: {len(sg.moves)} sticky masks")
     parts = ", ".join(f"{k} {float(v):.6%}" for k, v in exact.items())
     digits = len(str(sum(exact.values()).denominator))
-    rtp_value = float(sum(exact.values()))
-    print(f"  exact RTP {rtp_value:.6%} ({parts}; a Fraction, denominator of {digits} digits)")
-    print(f"  exact RTP by component (median of {args.repeat}): {rtp:.2f} s")
-    t = time.perf_counter()
-    try:
-        analyse(sticky_game(20), 1)
-        print(f"  round law: {time.perf_counter() - t:.1f} s")
-    except EngineTooLarge as err:
-        print(f"  round law: refused after {time.perf_counter() - t:.2f} s ({err})")
-    t = time.perf_counter()
-    small = analyse(sticky_game(10), 1)
     print(
-        f"max_games 10: whole round PAR with distribution {time.perf_counter() - t:.1f} s (one run), "
-        f"RTP {float(small.rtp):.6%} (mean of the law {float(small.distribution.mean):.9%}), "
-        f"{len(small.distribution.wins):,} distinct wins, max win {float(small.distribution.max_win):g} "
-        f"x total bet, peak RSS {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e6:.2f} GB"
+        f"  exact RTP {float(sum(exact.values())):.6%} ({parts}; a Fraction, denominator of {digits} digits)"
     )
+    print(f"  exact RTP by component (median of {args.repeat}): {rtp:.2f} s")
 
 
 if __name__ == "__main__":

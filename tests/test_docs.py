@@ -287,6 +287,19 @@ def test_sticky_wilds_worked_example_has_the_figures_the_page_states(tmp_path):
     assert result.distribution.max_win == 42
     assert result.distribution.probabilities[-1] == pytest.approx(1 / 4096, abs=1e-15)
     assert "`10389/65536`" in section and f"{float(result.rtp):.4%}" == "15.8524%" and "15.8524 %" in section
+    # lumping: the reels are alike, so the masks group by their number of sticky reels
+    from slotmath.features.options import load_features
+    from slotmath.features.sticky import sticky_games
+
+    classes = sticky_games(game, 1, load_features(game).free_games).classes
+    by_count = {
+        bin(m).count("1"): {c for n, c in classes.items() if bin(n).count("1") == bin(m).count("1")}
+        for m in classes
+    }
+    assert (
+        len(classes) == 8 and all(len(c) == 1 for c in by_count.values()) and len(set(classes.values())) == 4
+    )
+    assert "the 8 masks lump\n  to 4 classes" in section
 
 
 def test_lockit_worked_example_has_the_figures_the_page_states(tmp_path):

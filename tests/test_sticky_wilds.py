@@ -48,10 +48,11 @@ def win_of(game, window):
     return F(total_wins(game, 1, window[None])[0]).limit_denominator(1000)
 
 
-def brute_feature(game, games, cap, retrigger):
+def brute_feature(game, games, cap, retrigger, start=frozenset()):
     """Law {sum of free spin wins [x total bet]: probability} of a feature of
     ``games`` games, by recursion over every stop combination of every free
-    spin; the sticky cells (a set of (reel, row)) show W, every W landing joins them."""
+    spin; the sticky cells (a set of (reel, row), ``start`` at first) show W,
+    every W landing joins them."""
     windows = spin_outcomes(game, "free")
     w, s = game.symbol_index["W"], game.symbol_index["S"]
     memo: dict = {}
@@ -76,7 +77,7 @@ def brute_feature(game, games, cap, retrigger):
         memo[at] = out
         return out
 
-    return play(games, 0, frozenset())
+    return play(games, 0, start)
 
 
 def brute_round(game, games, cap, retrigger):
@@ -173,25 +174,81 @@ def test_fast_moves_equal_the_keyed_engine(write_game):
         sg = sticky_games(game, 1, load_features(game).free_games)
         assert len(sg.moves) == 64  # W can land in both rows of every reel: 2^6 masks
         for m, steps in sg.steps.items():
-            assert sg.moves[m] == {key: sum(ys.values()) for key, ys in steps.items()}
-            assert sg.wins[m] == sum(y * c for ys in steps.values() for y, c in ys.items())
+            assert sg.moves[m] == {key: int(cs.sum()) for key, (_, cs) in steps.items()}
+            assert sg.wins[m] == sum(
+                int(y) * int(c) for ys, cs in steps.values() for y, c in zip(ys, cs, strict=True)
+            )
 
 
-def test_too_large_law_is_refused_in_one_line(write_game, monkeypatch):
-    # the exact RTP stays; the round law is refused before any engine pass,
-    # naming the bound: 64 masks x 4 game states x (5 x top + 1) win points
+@pytest.mark.parametrize(
+    "bound, expected",
+    [
+        # before any engine pass: 64 masks x 4 game states (b = 0..3) x (5 x top + 1) win points
+        ("MAX_ROUGH_CELLS", "64 sticky masks x 4 game states"),
+        # after the passes, the laws' own supports: the 64 masks in their classes
+        ("MAX_CELLS", "64 sticky masks in CLASSES classes"),
+    ],
+)
+def test_too_large_law_is_refused_in_one_line(write_game, monkeypatch, bound, expected):
+    # the exact RTP stays; the round law is refused naming the bound
     from slotmath.engine.limits import EngineTooLarge
     from slotmath.features import sticky
+    from slotmath.features.options import load_features
 
     game = tiny(write_game, 2, ", max_games: 5")
-    monkeypatch.setattr(sticky, "MAX_CELLS", 1000)
+    sg = sticky.sticky_games(game, 1, load_features(game).free_games)
+    expected = expected.replace("CLASSES", str(len(set(sg.classes.values()))))
+    monkeypatch.setattr(sticky, bound, 100)
     with pytest.raises(EngineTooLarge) as err:
         analyse(game, 1)
     msg = str(err.value)
-    assert "more than 1,000" in msg and "64 sticky masks x 4 game states" in msg and "\n" not in msg
+    assert "more than 100 " in msg and expected in msg and "\n" not in msg
     from slotmath.rules.linegame import components
 
     assert components(game, 1)["free_games"] > 0  # the exact RTP needs no law
+
+
+def test_plan_is_the_law_support(write_game):
+    # the DP's memory check reads the laws' supports before computing them: its
+    # longest law is the finished one, whose last point is the largest total
+    # win (positive probability); brute force: the largest total of literal play
+    from slotmath.features.options import load_features
+    from slotmath.features.sticky import sticky_games
+
+    game = tiny(write_game, 2, ", max_games: 5")
+    sg = sticky_games(game, 1, load_features(game).free_games)
+    cells, states, width = sg.plan(2)
+    probs = sg.distribution(2)
+    assert width == len(probs) and probs[-1] > 0 and cells >= width
+    top = max(brute_feature(game, 2, 5, True))  # [x total bet]; total bet 2 coins, den from the 1/2 pay
+    assert F(width - 1) * sg.grid[0] / (sg.den * 2) == top
+    # the notes state the DP's state and its size
+    state = f"{len(sg.moves)} sticky masks, lumped to {len(set(sg.classes.values()))} classes"
+    assert any(state in note for note in analyse(game, 1).notes)
+
+
+def test_lumped_masks_play_alike(write_game):
+    # masks of one class must leave the same law of the rest of the feature:
+    # literal play of 2 more spins from each mask's sticky cells, every stop
+    # combination, compared exactly (Fractions) within each class; and the
+    # partition is not trivial on this game (W pays 3 of a kind on a line, so
+    # e.g. a reel whose two cells stick makes both lines read W there alike)
+    from slotmath.features.options import load_features
+    from slotmath.features.sticky import sticky_games
+
+    game = tiny(write_game, 2, ", retrigger: false")
+    sg = sticky_games(game, 1, load_features(game).free_games)
+    by_class: dict = {}
+    for m, c in sg.classes.items():
+        cells = frozenset(
+            (b // game.rows, b % game.rows) for b in range(game.reels * game.rows) if m >> b & 1
+        )
+        by_class.setdefault(c, []).append(brute_feature(game, 2, None, False, cells))
+    assert len(by_class) < len(sg.moves)
+    for laws in by_class.values():
+        assert all(law == laws[0] for law in laws[1:])
+    # and two classes differ: the partition is not one class either
+    assert len({tuple(sorted(laws[0].items())) for laws in by_class.values()}) == len(by_class)
 
 
 def test_piggy_rules_refuse_a_sticky_wild():

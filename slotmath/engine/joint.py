@@ -56,6 +56,7 @@ __all__ = [
     "pack_reels",
     "spin_distribution",
     "spin_key_distribution",
+    "spin_key_table",
     "stop_classes",
     "suffix_scatter",
 ]
@@ -235,6 +236,37 @@ def spin_key_distribution(
     if not triggers:
         raise ValueError("give at least one trigger")
     return keyed_wins(game, triggers, *_forward(game, level, reel_set, triggers, max_line_steps))
+
+
+def spin_key_table(
+    game: Game, level: int, triggers, reel_set: str = "base", max_line_steps: int | None = None
+) -> tuple:
+    """The law of :func:`spin_key_distribution` as arrays, keys not decoded.
+
+    Returns
+    -------
+    wins : ndarray of int64
+        Win of each entry [1/unit_den coins].
+    digits : ndarray of int64, shape (entries, digits)
+        The entry's key digits, one column per digit of :func:`key_radix`
+        (a :class:`StopKey` or per-reel trigger: one per reel, reel 1 first).
+    counts : ndarray of int64
+        Stop combinations of each entry (exact: at most the cycle < 2**62).
+    unit_den : int
+        Win units per coin.
+    """
+    triggers = tuple(triggers)
+    wins, codes, counts, unit_den, _, _ = _forward(game, level, reel_set, triggers, max_line_steps)
+    return wins, key_digits(codes, key_radix(game, triggers)), counts, unit_den
+
+
+def key_digits(codes: np.ndarray, radix: list) -> np.ndarray:
+    """The mixed-radix digits ``(len(codes), len(radix))`` of key codes (least significant first)."""
+    out = np.empty((len(codes), len(radix)), dtype=np.int64)
+    rest = np.asarray(codes, dtype=np.int64)
+    for i, r in enumerate(radix):
+        rest, out[:, i] = np.divmod(rest, r)
+    return out
 
 
 def keyed_wins(game: Game, triggers, wins, codes, counts, unit_den, total_bet, cycle) -> KeyedWins:

@@ -881,6 +881,7 @@ FREE_GAMES = FeatureKind(
     reel_sets=lambda game: _free_spec(game).reel_sets(),
     rtp_method=_free_rtp_method,
     law_method=_free_law_method,
+    notes=lambda game, law: [s] if (s := law.figures.get("free_games", {}).get("sticky_state")) else [],
     tables=_free_tables,
     example="data/games/classic_free_spins/game.yaml",
     schema={

@@ -20,6 +20,7 @@ __all__ = [
     "keyed_free_spins",
     "free_spin_triggers",
     "free_spin_entries",
+    "spin_win_terms",
     "award_distribution",
 ]
 
@@ -67,24 +68,40 @@ def _unpaid_others(g: Game, spec: FreeGamesSpec) -> list:
     return [s for s in scatter_symbols(g) if s != spec.symbol] if not spec.scatter_pays else []
 
 
-def free_spin_entries(game: Game, g: Game, level: int, spec: FreeGamesSpec, kw, lead: tuple = ()) -> list:
-    """The entries of :func:`keyed_free_spins` from the engine's law ``kw``
-    (keyed by :func:`free_spin_triggers`), one per entry of ``kw``, in its order."""
+def spin_win_terms(game: Game, g: Game, level: int, spec: FreeGamesSpec, unit_den: int, at: int = 0) -> tuple:
+    """What a free spin's win ``Y`` [1/den coins] is made of, from the engine's
+    win ``w`` [1/unit_den coins] and its key (items of :func:`free_spin_triggers`
+    from item ``at``): ``Y = w x step + prize[n] - sum(pays[shown[i]] for i, pays in cut)``,
+    ``n`` the trigger count and ``shown[i]`` the count key item ``i`` shows.
+
+    Returns
+    -------
+    step : int
+        Units of ``Y`` per engine unit.
+    prize : list of int
+        The retrigger prize by trigger count [1/den coins].
+    cut : list of (int, list of int)
+        Per scatter pay not paid in free games, its key item and its pay by count [1/den coins].
+    """
     from slotmath.engine.scatters import scatter_pay, scatter_symbols
 
     total_bet = game.bet(level).total_bet
-    others = _unpaid_others(g, spec)
     den = free_spin_den(g, level, spec)
-    step = den // kw.unit_den
     cells = range(g.reels * g.rows + 1)
-    prize = [int(spec.retrigger_prize(c) * total_bet * den) for c in cells]  # [1/den coins]
-    at = len(lead)
-    counted = [spec.symbol] + others
-    # scatter pays not paid in free games [1/den coins] by count, with their key item
+    prize = [int(spec.retrigger_prize(c) * total_bet * den) for c in cells]
+    counted = [spec.symbol] + _unpaid_others(g, spec)
     cut = [
         (at + counted.index(s), [int(scatter_pay(g, s, c) * total_bet * den) for c in cells])
         for s in (scatter_symbols(g) if not spec.scatter_pays else [])
     ]
+    return den // unit_den, prize, cut
+
+
+def free_spin_entries(game: Game, g: Game, level: int, spec: FreeGamesSpec, kw, lead: tuple = ()) -> list:
+    """The entries of :func:`keyed_free_spins` from the engine's law ``kw``
+    (keyed by :func:`free_spin_triggers`), one per entry of ``kw``, in its order."""
+    at = len(lead)
+    step, prize, cut = spin_win_terms(game, g, level, spec, kw.unit_den, at)
     entries = []
     for w, key, c in zip(kw.wins.tolist(), kw.keys, kw.counts, strict=True):
         n = spec.count_of(key[at])

@@ -32,11 +32,18 @@ by one per spin and the feature ends at ``l = 0``.  Retriggers need
 * Mean (exact Fraction): backward over ``s = l + b``,
   ``V_s(l, M) = E[Y | M] + sum P(M', K | M) V_(s-1)(l - 1 + K', M')``,
   in integer numerators over ``cycle^s`` (no rational arithmetic).
-* Distribution (float64): forward over spins played, carrying per state the
-  law of the win so far; the laws of one mask are convolved with each
-  transition's ``Y`` law together.  Refused (:class:`EngineTooLarge`) above
-  :data:`MAX_CELLS` law cells (masks x game states x win points), checked
-  before any keyed pass.  Both refuse above :data:`MAX_MASKS` masks.
+* Lumping (:attr:`StickyGames.classes`): masks with the same law of
+  (``Y``, ``K``, class of ``M'``) are one class (partition refinement from
+  one class, integer counts compared), exact for the rest of the feature;
+  the distribution's DP runs on one mask per class.
+* Distribution (float64): forward over spins played, carrying per state
+  (class, ``l``, ``b``) the law of the win so far on its own support; the
+  laws of one class are stacked, their spectrum taken once and convolved
+  with each transition's ``Y`` law, and dropped once consumed.  Refused
+  (:class:`EngineTooLarge`) above :data:`MAX_ROUGH_CELLS` cells of a bound
+  checked before any keyed pass, and above :data:`MAX_CELLS` cells held at
+  once by the DP's own supports (:meth:`StickyGames.plan`).  Both refuse
+  above :data:`MAX_MASKS` masks.
 """
 
 from __future__ import annotations
@@ -57,12 +64,24 @@ from slotmath.features.options import FreeGamesSpec
 from slotmath.features.round import Feature, Trigger
 from slotmath.model import Game
 
-__all__ = ["MAX_MASKS", "MAX_CELLS", "StickyGames", "sticky_games", "sticky_feature_of", "masked_game"]
+__all__ = [
+    "MAX_MASKS",
+    "MAX_CELLS",
+    "MAX_ROUGH_CELLS",
+    "StickyGames",
+    "sticky_games",
+    "sticky_feature_of",
+    "masked_game",
+]
 
 #: Most sticky masks the exact method visits.
 MAX_MASKS = MAX_STICKY_MASKS
 #: Most float cells (state x win point) the distribution holds at once.
 MAX_CELLS = 100_000_000
+#: Most cells of the bound checked before any engine pass (every mask and game state, the longest win).
+MAX_ROUGH_CELLS = 10_000_000_000
+#: Transitions with at most this many distinct spin wins are convolved term by term, not by FFT.
+SPARSE = 16
 
 _CACHE = ValueCache(maxsize=8)
 
@@ -163,9 +182,38 @@ class StickyGames:
 
     @cached_property
     def steps(self) -> dict:
-        """``steps[M][(M', K)]`` = ``{y: count}``: :attr:`moves` split by the
-        spin win ``y`` [1/den coins] (the keyed line engine, one pass per mask)."""
+        """``steps[M][(M', K)]`` = ``(ys, counts)``: :attr:`moves` split by the
+        spin win ``ys`` [1/den coins] (the keyed line engine, one pass per mask)."""
         return {m: keyed_steps(self.game, self.level, self.spec, m) for m in self.moves}
+
+    @cached_property
+    def classes(self) -> dict:
+        """``{M: class}``: the coarsest partition of the masks in which masks of
+        one class have the same law of (spin win, games added, class of the new
+        mask), so that one class stands for them all in the forward DP (exact
+        lumping: partition refinement from one class, integer counts compared)."""
+        cls = dict.fromkeys(self.steps, 0)
+        while True:
+            ids: dict = {}
+            new = {m: ids.setdefault((cls[m], self._signature(m, cls)), len(ids)) for m in sorted(self.steps)}
+            if len(ids) == len(set(cls.values())):
+                return new
+            cls = new
+
+    def _signature(self, m: int, cls: dict) -> tuple:
+        """Mask ``m``'s law of (win, games added, class of the new mask) as bytes."""
+        return tuple((c2, k, ys.tobytes(), cs.tobytes()) for (c2, k), (ys, cs) in self.lumped(m, cls).items())
+
+    def lumped(self, m: int, cls: dict) -> dict:
+        """:attr:`steps` of ``m`` with the new masks replaced by their class
+        ``cls[M']``: ``{(class, K): (ys, counts)}``, keys and ``ys`` ascending."""
+        tr = self.steps[m]
+        keys = list(tr)
+        parts = [
+            (np.full(len(tr[key][0]), cls[key[0]]), np.full(len(tr[key][0]), key[1]), *tr[key])
+            for key in keys
+        ]
+        return _grouped(*(np.concatenate(x) for x in zip(*parts, strict=True)))
 
     @cached_property
     def grid(self) -> tuple:
@@ -186,59 +234,127 @@ class StickyGames:
         top += sum(max(xs) * total_bet * den for xs in paid.values())
         return unit, int(top + max(prizes) * total_bet * den) // unit
 
+    @cached_property
+    def chain(self) -> dict:
+        """The forward DP's chain on the :attr:`classes`: per class, its
+        transitions ``(class', K, ys [units], probabilities, length)``, ``ys``
+        the spin wins on the grid of :attr:`grid`'s unit."""
+        unit = self.grid[0]
+        reps: dict = {}
+        for m, c in sorted(self.classes.items(), reverse=True):
+            reps[c] = m  # the smallest mask stands for its class
+        out = {}
+        for c, m in reps.items():
+            out[c] = []
+            for (c2, k), (ys, cs) in self.lumped(m, self.classes).items():
+                ensure(not (ys % unit).any(), "sticky.py: expected every spin win on the unit grid")
+                out[c].append((c2, k, ys // unit, cs / self.cycle, int(ys[-1] // unit) + 1))
+        return out
+
+    def state(self) -> str:
+        """The state of the law's forward DP and its size (for the notes)."""
+        n, k = len(self.moves), len(set(self.classes.values()))
+        lumped = f"lumped to {k:,} classes" if k < n else "none lumped (no two masks alike)"
+        return (
+            f"Sticky wild {self.spec.sticky}: {n:,} sticky masks, {lumped}; free-games law by the "
+            "forward DP over (class, games left, games awardable), each state's law on its own support."
+        )
+
+    def plan(self, games: int) -> tuple:
+        """``(cells, states, width)`` of the forward DP of a feature of ``games``
+        games: the most float cells held at once (the live laws and the next
+        spin's, both whole, and the finished law), the most (class, game state)
+        laws of one spin, the longest law [win points] (the finished one: the
+        largest sum of spin wins plus one); from the supports alone, no law computed."""
+        l0, b0 = self.start(games)
+        chain = self.chain
+        live = {self.classes[0]: {(l0, b0): 1}}
+        cells = states = width = final = 0
+        while live:
+            new: dict = {}
+            for c, rows in live.items():
+                for c2, k, _, _, n in chain[c]:
+                    for (left, b), w in rows.items():
+                        k2 = min(k, b)
+                        if left - 1 + k2:
+                            box = new.setdefault(c2, {})
+                            nxt = (left - 1 + k2, b - k2)
+                            box[nxt] = max(box.get(nxt, 0), w + n - 1)
+                        else:
+                            final = max(final, w + n - 1)
+            now = [final] + [w for rows in (*live.values(), *new.values()) for w in rows.values()]
+            cells = max(cells, sum(now))
+            states = max(states, sum(len(rows) for rows in live.values()))
+            width = max([width, *now])
+            live = new
+        return cells, states, width
+
     def distribution(self, games: int) -> np.ndarray:
         """``probs[j]`` = P(sum Y = j x :meth:`unit` [1/den coins]) [probability], float64."""
-        from scipy.signal import fftconvolve
+        from scipy import fft
 
         l0, b0 = self.start(games)
         unit, top = self.grid
-        # at most (b0 + 1) states (games left) per mask are live at once, each a law of the
-        # win so far; checked before any of the laws' engine passes
-        cells = len(self.moves) * (b0 + 1) * ((l0 + b0) * top + 1)
-        if cells > MAX_CELLS:
+        # a bound before any engine pass: every mask, every game state, the longest spin win
+        rough = len(self.moves) * (b0 + 1) * ((l0 + b0) * top + 1)
+        if rough > MAX_ROUGH_CELLS:
             raise EngineTooLarge(
-                f"the sticky free games' win law needs about {cells:,} cells ({len(self.moves)} sticky "
+                f"the sticky free games' win law may need up to {rough:,} cells ({len(self.moves)} sticky "
                 f"masks x {b0 + 1} game states x {(l0 + b0) * top + 1:,} win points), more than "
-                f"{MAX_CELLS:,} (lower max_games); `slotmath simulate` gives the exact RTP "
+                f"{MAX_ROUGH_CELLS:,} (lower max_games); `slotmath simulate` gives the exact RTP "
                 "beside a simulated distribution"
             )
-        laws = {}
-        for m, tr in self.steps.items():
-            for key, ys in tr.items():
-                h = np.zeros(max(ys) // unit + 1)
-                for y, c in ys.items():
-                    ensure(y % unit == 0, "sticky.py: expected y % unit == 0")
-                    h[y // unit] += c / self.cycle
-                laws[(m, key)] = h
-        live = {0: {(l0, b0): np.ones(1)}}
+        cells, states, width = self.plan(games)
+        if cells > MAX_CELLS:
+            raise EngineTooLarge(
+                f"the sticky free games' win law needs {cells:,} cells at once ({len(self.moves)} sticky "
+                f"masks in {len(self.chain)} classes, up to {states:,} game states a spin, laws up to "
+                f"{width:,} win points), more than {MAX_CELLS:,} (lower max_games); `slotmath simulate` "
+                "gives the exact RTP beside a simulated distribution"
+            )
+        live = {self.classes[0]: {(l0, b0): np.ones(1)}}
         final = np.zeros(1)
         while live:
             new: dict = {}
-            for m, rows in live.items():
+            for c in sorted(live):
+                rows = live.pop(c)  # consumed: its memory goes before the next class's
                 at = list(rows)
-                width = max(len(a) for a in rows.values())
-                stack = np.zeros((len(at), width))
+                lens = [len(rows[lb]) for lb in at]
+                stack = np.zeros((len(at), max(lens)))
                 for i, lb in enumerate(at):
-                    stack[i, : len(rows[lb])] = rows[lb]
-                for m2, k in self.steps[m]:
-                    h = laws[(m, (m2, k))]
-                    conv = fftconvolve(stack, h[None, :], axes=1) if len(h) > 64 else _direct(stack, h)
+                    law = rows.pop(lb)
+                    stack[i, : len(law)] = law
+                size = fft.next_fast_len(stack.shape[1] + max(t[4] for t in self.chain[c]) - 1, real=True)
+                spectrum = None
+                for c2, k, ys, ps, n in self.chain[c]:
+                    if len(ys) <= SPARSE:
+                        conv = _direct(stack, ys, ps, n)
+                    else:  # the stack's spectrum once per class, each transition's law's once
+                        if spectrum is None:
+                            spectrum = fft.rfft(stack, size, axis=1)
+                        h = np.zeros(n)
+                        h[ys] = ps
+                        conv = fft.irfft(spectrum * fft.rfft(h, size), size, axis=1)[
+                            :, : stack.shape[1] + n - 1
+                        ]
                     for i, (left, b) in enumerate(at):
                         k2 = min(k, b)
                         nxt = (left - 1 + k2, b - k2)
+                        law = conv[i, : lens[i] + n - 1]  # the row's own support
                         if nxt[0] == 0:
-                            final = _add(final, conv[i])
+                            final = _add(final, law)
                         else:
-                            box = new.setdefault(m2, {})
-                            box[nxt] = _add(box.get(nxt, np.zeros(1)), conv[i])
+                            box = new.setdefault(c2, {})
+                            box[nxt] = _add(box[nxt], law) if nxt in box else law.copy()
             live = new
         return np.clip(final, 0.0, None)
 
 
-def _direct(stack: np.ndarray, h: np.ndarray) -> np.ndarray:
-    out = np.zeros((stack.shape[0], stack.shape[1] + len(h) - 1))
-    for j in np.flatnonzero(h):
-        out[:, j : j + stack.shape[1]] += h[j] * stack
+def _direct(stack: np.ndarray, ys: np.ndarray, ps: np.ndarray, n: int) -> np.ndarray:
+    """Each row of ``stack`` convolved with the law ``ps`` at ``ys`` (length ``n``), term by term."""
+    out = np.zeros((stack.shape[0], stack.shape[1] + n - 1))
+    for y, p in zip(ys.tolist(), ps.tolist(), strict=True):
+        out[:, y : y + stack.shape[1]] += p * stack
     return out
 
 
@@ -254,23 +370,45 @@ def _mask_game(game: Game, spec: FreeGamesSpec, mask: int) -> Game:
 
 
 def keyed_steps(game: Game, level: int, spec: FreeGamesSpec, mask: int) -> dict:
-    """``{(M', K): {y: count}}`` of the spins from ``mask``: the keyed line
-    engine on the masked free reel set, one key digit per reel for its
-    pattern of the sticky wild."""
-    from slotmath.engine.joint import StopKey
-    from slotmath.features.freespin import keyed_free_spins
+    """``{(M', K): (ys, counts)}`` of the spins from ``mask``: the distinct
+    spin wins ``ys`` [1/den coins] (int64, ascending) and their stop
+    combinations ``counts`` (int64), from the keyed line engine on the
+    masked free reel set, one key digit per reel for its pattern of the
+    sticky wild (the key decoded array-wise)."""
+    from slotmath.engine.joint import StopKey, spin_key_table
+    from slotmath.features.freespin import free_spin_triggers, spin_win_terms
 
     mg = _mask_game(game, spec, mask)
     per_reel = wild_patterns(mg, spec.reels, spec.sticky)
     key = StopKey(tuple(c for c, _ in per_reel), tuple(len(p) for _, p in per_reel))
-    entries, _, _ = keyed_free_spins(game, mg, level, spec, (key,))
-    out: dict = {}
-    for y, lead, n, c in entries:
-        m2 = 0
-        for r, d in enumerate(lead[0]):
-            m2 |= per_reel[r][1][d] << (r * mg.rows)
-        t = out.setdefault((m2, spec.retrigger_games(n)), {})
-        t[y] = t.get(y, 0) + c
+    ensure(not spec.trigger.per_reel, "sticky.py: the trigger count of a sticky wild's games is one digit")
+    triggers = free_spin_triggers(mg, spec, (key,))
+    wins, digits, counts, unit_den = spin_key_table(mg, level, triggers, spec.reels)
+    step, prize, cut = spin_win_terms(game, mg, level, spec, unit_den, at=1)
+    R, H = mg.reels, mg.rows
+    n = digits[:, R]  # key item 1 (the trigger count) is the digit after the R pattern digits
+    y = wins * step + np.asarray(prize, dtype=np.int64)[n]
+    for item, pays in cut:
+        y -= np.asarray(pays, dtype=np.int64)[digits[:, R + item - 1]]
+    m2 = np.zeros(len(y), dtype=np.int64)
+    for r, (_, patterns) in enumerate(per_reel):
+        m2 |= np.asarray(patterns, dtype=np.int64)[digits[:, r]] << (r * H)
+    added = np.array([spec.retrigger_games(c) for c in range(R * H + 1)], dtype=np.int64)[n]
+    return _grouped(m2, added, y, counts)
+
+
+def _grouped(m2: np.ndarray, added: np.ndarray, y: np.ndarray, counts: np.ndarray) -> dict:
+    """``{(m2, added): (ys, counts)}``: ``counts`` summed by equal ``(m2, added, y)``, ``ys`` ascending."""
+    order = np.lexsort((y, added, m2))
+    m2, added, y, counts = m2[order], added[order], y[order], np.asarray(counts, dtype=np.int64)[order]
+    new = np.ones(len(y), dtype=bool)
+    new[1:] = (m2[1:] != m2[:-1]) | (added[1:] != added[:-1]) | (y[1:] != y[:-1])
+    at = np.flatnonzero(new)
+    m2, added, y, counts = m2[at], added[at], y[at], np.add.reduceat(counts, at)
+    cut = np.flatnonzero((m2[1:] != m2[:-1]) | (added[1:] != added[:-1])) + 1
+    out = {}
+    for lo, hi in zip([0, *cut.tolist()], [*cut.tolist(), len(y)], strict=True):
+        out[(int(m2[lo]), int(added[lo]))] = (y[lo:hi], counts[lo:hi])
     return out
 
 
@@ -375,6 +513,8 @@ def sticky_feature_of(game: Game, level: int, spec: FreeGamesSpec) -> Feature:
             "multiplier": float(sum(q * spec.multiplier_of(c) for c, q in key_p.items()) / p),
             "sticky": spec.sticky,
             "sticky_masks": len(sg.moves),
+            "sticky_classes": len(set(sg.classes.values())),
+            "sticky_state": sg.state(),
             "first_free_spin_mean": float(spin_mean),
             "by_count": {
                 str(c): {
