@@ -879,6 +879,7 @@ FREE_GAMES = FeatureKind(
     exact=free_games_feature,
     check=_free_check,
     reel_sets=lambda game: _free_spec(game).reel_sets(),
+    in_free_games=lambda game: True,
     rtp_method=_free_rtp_method,
     law_method=_free_law_method,
     notes=lambda game, law: [s] if (s := law.figures.get("free_games", {}).get("sticky_state")) else [],

@@ -301,6 +301,7 @@ HOLD_AND_SPIN = FeatureKind(
     exact=lambda game, level: hold_and_spin_feature(game, level),
     check=_check_hold_and_spin,
     reel_sets=lambda game: load_hold_and_spin(game).reel_sets(),
+    in_free_games=lambda game: load_hold_and_spin(game).in_free_games,
     notes=_hold_and_spin_notes,
     tables=_hold_tables,
     example="data/games/hold_and_spin/game.yaml",

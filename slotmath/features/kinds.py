@@ -71,6 +71,10 @@ class FeatureKind:
         cost estimates); raises GameFileError.  Default: none.
     reel_sets : callable
         ``reel_sets(game) -> set``: the reel sets it plays on.  Default: none.
+    in_free_games : callable
+        ``in_free_games(game) -> bool``: the free games' spins play it, so
+        their reel set reads the symbols its declaration names.  Default:
+        no (a base-game feature).
     rtp_method, law_method : callable
         ``f(law) -> str``: its words in the round's method notes on the RTP
         and on the distribution (empty when it adds nothing).
@@ -113,6 +117,7 @@ class FeatureKind:
     combines: Callable[..., None] = _nothing
     check: Callable[..., None] = _nothing
     reel_sets: Callable[..., set] = lambda game: set()
+    in_free_games: Callable[..., bool] = lambda game: False
     rtp_method: Callable[..., str] = lambda law: ""
     law_method: Callable[..., str] = lambda law: ""
     notes: Callable[..., list] = lambda game, law: []

@@ -297,6 +297,7 @@ WILD_MULTIPLIERS = FeatureKind(
     title="drawn wild multipliers",
     parse=load_wild_multipliers,
     check=load_wild_multipliers,
+    in_free_games=lambda game: True,  # drawn on whichever reel set shows the wild
     example="tests/data/tune_wildmult/game.yaml",
     schema={
         "type": "object",

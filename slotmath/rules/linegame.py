@@ -746,10 +746,10 @@ def symbols_read(game: Game) -> dict:
     the wilds and the blanks, and the board multiplier symbol of the games
     it names (``options.tumble.multiplier_symbols.in``); the base set also every symbol a feature's
     declaration names (its trigger, its coins, ...); the free games' set the
-    symbols the free games and the drawn multipliers name (retriggers,
-    expanding and sticky wilds) and, with ``in_free_games``, the
-    hold-and-spin's: the base game's other features (lock-it, wheel,
-    selection) are not played in free games."""
+    symbols named by the features the free spins play (each kind's
+    ``in_free_games``: the free games themselves, drawn multipliers, a
+    hold-and-spin with ``in_free_games``); the base game's other features
+    (lock-it, wheel, selection) are not played in free games."""
     paid = {s.name for s in game.symbols if s.wild is not None or s.kind == "blank"}
     for pay in game.line_pays:
         paid |= set().union(*pay.positions) if pay.positions else set()
@@ -770,11 +770,10 @@ def symbols_read(game: Game) -> dict:
     }
     free = options.get("free_games")
     if isinstance(free, dict) and isinstance(free.get("reels"), str) and free["reels"] != "base":
-        drawn = named_symbols(game, options.get("wild_multipliers")) | on["free"]
-        held = options.get("hold_and_spin")
-        if isinstance(held, dict) and held.get("in_free_games") is True:
-            drawn |= named_symbols(game, held)
-        out[free["reels"]] = paid | named_symbols(game, free) | drawn
+        from slotmath.features.registry import declared_kinds
+
+        played = [options[k.key] for k in declared_kinds(game) if k.in_free_games(game)]
+        out[free["reels"]] = paid | named_symbols(game, played) | on["free"]
     return out
 
 
