@@ -92,6 +92,7 @@ def test_award_law_sums_to_one_and_keeps_the_mean():
         ([{"prize": 1, "collect": True}], "exactly one of"),
         ([{"prize": 1}, {"collect": "yes"}], "must be true"),
         ([{"prize": -1}], "positive"),
+        ([{"prize": f"{2**i}/{i + 3}"} for i in range(25)], "states, above 1e"),
     ],
 )
 def test_bad_tiles_are_refused(tmp_path, tiles, problem):

@@ -96,7 +96,29 @@ def _load(game: Game) -> PickSpec:
         rd.fail(f"{w}.tiles", "has no prize tile: the bonus would always pay 0")
     if len(prizes) + collects > 100:
         rd.fail(f"{w}.tiles", f"has {len(prizes) + collects} tiles; at most 100 are computed")
+    states = _states(prizes)
+    if states > MAX_STATES:
+        rd.fail(
+            f"{w}.tiles",
+            f"the award law needs about {states:.3g} (revealed, sum) states, above {MAX_STATES:.0e} "
+            "(fewer distinct prizes, or prizes on a coarser grid)",
+        )
     return PickSpec(symbol, trigger, tuple(sorted(prizes)), collects)
+
+
+#: most (prizes revealed, award) states of the award law's subset sums
+MAX_STATES = 1_000_000
+
+
+def _states(prizes: list) -> int:
+    """Bound on the (k, sum) states of :func:`_subset_sums`: the product of
+    (tiles + 1) over the distinct prizes, and (tiles + 1) x the sums on the
+    prizes' common grid."""
+    from math import prod
+
+    units, _ = _grid(prizes)
+    by_value = prod(prizes.count(v) + 1 for v in set(prizes))
+    return min(by_value, (len(prizes) + 1) * (sum(units) + 1))
 
 
 def revealed_law(prizes: int, collects: int) -> list:
@@ -111,30 +133,47 @@ def revealed_law(prizes: int, collects: int) -> list:
     ]
 
 
-def _subset_sums(values: tuple) -> dict:
-    """``{(k, sum): number of k-subsets of the tiles ``values`` with that sum}``
-    (tiles of equal value chosen together: a product of binomials)."""
-    out = {(0, Fraction(0)): 1}
-    for value in sorted(set(values)):
-        m = values.count(value)
+def _grid(values) -> tuple:
+    """``(units, step)``: the prizes as integers on their common grid of ``step`` [x total bet]."""
+    from math import gcd
+
+    den = lcm(1, *(v.denominator for v in values))
+    units = [int(v * den) for v in values]
+    g = gcd(*units)
+    return [u // g for u in units], Fraction(g, den)
+
+
+def _subset_sums(units: list) -> dict:
+    """``{(k, sum): number of k-subsets of the tiles ``units`` with that sum}``
+    (integer prizes; tiles of equal value chosen together: a product of
+    binomials)."""
+    out = {(0, 0): 1}
+    for value in sorted(set(units)):
+        m = units.count(value)
+        ways_j = [comb(m, j) for j in range(m + 1)]
         nxt: dict = {}
         for (k, s), ways in out.items():
             for j in range(m + 1):
                 key = (k + j, s + j * value)
-                nxt[key] = nxt.get(key, 0) + ways * comb(m, j)
+                nxt[key] = nxt.get(key, 0) + ways * ways_j[j]
         out = nxt
     return out
 
 
 def pick_law(spec: PickSpec) -> dict:
-    """``{award [x total bet]: probability}`` of one bonus [exact Fractions]."""
+    """``{award [x total bet]: probability}`` of one bonus [exact Fractions]:
+    ``sum_k P(K = k) N_k(a) / binom(P, k)``, in integers over one common
+    denominator."""
     p = len(spec.prizes)
-    revealed = revealed_law(p, spec.collects)
+    units, step = _grid(spec.prizes)
+    per_subset = [q / comb(p, k) for k, q in enumerate(revealed_law(p, spec.collects))]
+    den = lcm(1, *(w.denominator for w in per_subset))
+    weight = [int(w * den) for w in per_subset]
     law: dict = {}
-    for (k, s), ways in _subset_sums(spec.prizes).items():
-        if revealed[k]:
-            law[s] = law.get(s, Fraction(0)) + revealed[k] * Fraction(ways, comb(p, k))
-    return law
+    for (k, s), ways in _subset_sums(units).items():
+        if weight[k]:
+            law[s] = law.get(s, 0) + ways * weight[k]
+    return {s * step: Fraction(n, den) for s, n in sorted(law.items())}
 
 
 def pick_feature(game: Game, level: int) -> Feature:
