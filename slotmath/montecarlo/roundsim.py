@@ -28,9 +28,10 @@ and cap the round at ``round_cap``.  Every feature reads its trigger off the
 base stops (free spins draw into stops of their own).
 
 Components of a round [x total bet] (:data:`COMPONENTS`, the kernel's
-columns): 0 lines (or ways: :data:`PAY_CHANNELS`), 1 scatters, 2 free games (prize and multiplied free
-spins), 3 the cap's cut (0 or negative), 4 the wheel, 5 the selection, 6 the
-hold-and-spin, 7 the lock-it.
+columns, from the registry of features): the pay channel (lines, or ways:
+:data:`PAY_CHANNELS`), the scatters, each feature's (free games: prize and
+multiplied free spins), the cap's cut (0 or negative); then the features
+drawn from their award law.
 
 Events: the base spin's line and scatter events, then each declared
 feature's (free games: ``free_games`` triggers and ``free_games_played``;
@@ -49,8 +50,9 @@ same types that never trigger when the game does not declare it, so one
 compiled kernel serves every game), an inlined njit ``x_start(stop, ...)``
 reading its trigger off the base ``stop`` (a key, or -1), and an njit
 ``play_x(rng, key, args, events)`` that plays the feature, counts its
-events and returns its award [x total bet].  Plugging it in is local: a
-name in :data:`COMPONENTS`, one argument of :func:`round_kernel` (its
+events and returns its award [x total bet].  Plugging it in is local: its
+column comes from its kind in the registry (:data:`COMPONENTS`, a named
+constant such as :data:`HOLD`), one argument of :func:`round_kernel` (its
 trigger read in the loop, next to the others) passed on to
 :func:`_features` (one block there, in the order of ``round_features``),
 and its args and event names in :func:`sampler_args`.  The hold-and-spin
@@ -71,6 +73,7 @@ import numpy as np
 
 from slotmath.engine.scatters import scatter_symbols
 from slotmath.errors import ensure
+from slotmath.features.registry import feature_kinds
 from slotmath.model import Game
 from slotmath.montecarlo.anywheresim import anywhere_args, no_anywhere_args, round_anywhere_win
 from slotmath.montecarlo.clustersim import cluster_args, no_cluster_args, round_cluster_win
@@ -105,8 +108,20 @@ __all__ = [
     "drawn_args",
 ]
 
-#: Names of the simulated components, in the kernel's column order.
-COMPONENTS = ("lines", "scatters", "free_games", "round_cap", "wheel", "selection", "hold_and_spin", "lockit")
+#: Names of the simulated components, in the kernel's column order: the pay
+#: channel (:data:`PAY_CHANNELS`), the scatters, each registered feature that
+#: plays in a slot of its own (:mod:`slotmath.features.registry`, in the
+#: round's order) and the round cap's cut; a game's features drawn from
+#: their award law (:func:`drawn_args`) take the columns after these.
+COMPONENTS = (
+    ("lines", "scatters")
+    + tuple(k.component for k in feature_kinds() if k.component is not None and k.sampled and k.draws is None)
+    + ("round_cap",)
+)
+#: the column of each slot of the kernel
+FREE, CAP, WHEEL, SELECTION, HOLD, LOCKIT = (
+    COMPONENTS.index(c) for c in ("free_games", "round_cap", "wheel", "selection", "hold_and_spin", "lockit")
+)
 #: The pay channels of the pay rules: each is paid in column 0 of :data:`COMPONENTS`.
 PAY_CHANNELS = ("lines", "ways", "anywhere", "cluster")
 
@@ -227,20 +242,20 @@ def _features(rng, comp, starts, fstop, window, events, spare, fg_events, sets, 
             rng, games[c], fstop, window, fg_events, events, s_draw, s_ev, s_ways, s_trig, feat, hold
         )
         events[fg_at + 1] += played
-        comp[2] = prize[c] + mults[c] * fg
+        comp[FREE] = prize[c] + mults[c] * fg
     if mask >= 0:
-        comp[6] = play_hold_and_spin(rng, mask, hold, events)
+        comp[HOLD] = play_hold_and_spin(rng, mask, hold, events)
     if lstate >= 0:
-        comp[7] = play_lockit_slot(rng, lstate, lock, events)
+        comp[LOCKIT] = play_lockit_slot(rng, lstate, lock, events)
     if cw >= pp[0]:
         events[pev[0]] += 1
-        comp[4] = _wheel_spins(rng, pp[1], wvalues, wcum, wjack, events)
+        comp[WHEEL] = _wheel_spins(rng, pp[1], wvalues, wcum, wjack, events)
     if cs >= pp[2]:
         events[pev[1]] += 1
         k = _pick(rng, ccum)
         if cjack[k] >= 0:
             events[cjack[k]] += 1
-        comp[5] = cprize[k] + _wheel_spins(rng, cwheel[k], wvalues, wcum, sjack, events)
+        comp[SELECTION] = cprize[k] + _wheel_spins(rng, cwheel[k], wvalues, wcum, sjack, events)
         if cgames[k] > 0:
             # the exact rates count the free games the base window starts: these apart
             fg, _ = _free_play(
@@ -257,7 +272,7 @@ def _features(rng, comp, starts, fstop, window, events, spare, fg_events, sets, 
                 feat,
                 hold,
             )
-            comp[5] += cmult[k] * fg
+            comp[SELECTION] += cmult[k] * fg
 
 
 @nb.njit(cache=True)
@@ -354,7 +369,7 @@ def round_kernel(
         for j in range(comp.shape[0]):
             total += comp[j]
         if cap_win >= 0 and total > cap_win:
-            comp[3] = cap_win - total
+            comp[CAP] = cap_win - total
             total = cap_win
         wins[i] = total
         for j in range(cols.shape[0]):
