@@ -7,8 +7,9 @@ change to :func:`slotmath.montecarlo.linesim.draw_stops` a kernel of another
 module that inlines it would load its old machine code and play the old
 rule, silently.  :func:`use_kernel_cache` therefore points numba
 (``NUMBA_CACHE_DIR``, unless the environment sets it) at a folder named by a
-hash of every module that compiles kernels, so that any change to one of
-them starts from an empty cache; the other modules' changes keep it.  Run
+hash of every module that compiles kernels and of every module of the
+package those import, so that any change to one of them starts from an
+empty cache; the other modules' changes keep it.  Run
 at ``import slotmath``, before numba is imported (it reads the variable
 once); it reads the source files only (about 1 MB, milliseconds).
 """
@@ -26,11 +27,26 @@ __all__ = ["kernel_sources", "kernel_cache_dir", "use_kernel_cache"]
 ROOT = Path(__file__).resolve().parent
 #: a module that compiles kernels imports numba
 IMPORTS_NUMBA = re.compile(rb"^(?:import numba|from numba)\b", re.MULTILINE)
+#: the package's modules a module imports (``from slotmath.x import ...``, ``import slotmath.x``)
+IMPORTS_PACKAGE = re.compile(rb"^\s*(?:from|import) (slotmath(?:\.\w+)+)", re.MULTILINE)
 
 
 def kernel_sources(root: Path = ROOT) -> list:
-    """The modules below ``root`` that import numba, sorted by path."""
-    return sorted(p for p in root.rglob("*.py") if IMPORTS_NUMBA.search(p.read_bytes()))
+    """The modules below ``root`` that import numba and every module of the
+    package they import, at any depth (a kernel may bake in a constant of a
+    module that compiles nothing, such as :data:`slotmath.engine.limits.MAX_DRAW`),
+    sorted by path."""
+    texts = {p: p.read_bytes() for p in root.rglob("*.py")}
+    found = {p for p, text in texts.items() if IMPORTS_NUMBA.search(text)}
+    todo = list(found)
+    while todo:
+        for name in IMPORTS_PACKAGE.findall(texts[todo.pop()]):
+            parts = name.decode().split(".")[1:]
+            for path in (root.joinpath(*parts).with_suffix(".py"), root.joinpath(*parts, "__init__.py")):
+                if path in texts and path not in found:
+                    found.add(path)
+                    todo.append(path)
+    return sorted(found)
 
 
 def kernel_cache_dir(root: Path = ROOT) -> Path:

@@ -367,12 +367,12 @@ def failing_checks(xlsx: Path) -> list:
 
 
 def paylines_problems(folder: Path) -> list:
-    """The paylines table must list every payline (and a ways or pay-anywhere game has none)."""
+    """The paylines table must list every payline (and a ways, pay-anywhere or cluster game has none)."""
     from slotmath.report.workbook import read_workbook
 
     data = json.loads((folder / "par.json").read_text())
     lines = read_workbook(folder / "par.xlsx").get("Paylines", {}).get("Paylines")
-    if any(c["kind"] in ("ways", "anywhere") for c in data["combinations"]):  # no paylines
+    if any(c["kind"] in ("ways", "anywhere", "cluster") for c in data["combinations"]):  # no paylines
         return [] if lines is None else ["a paylines table in a game without paylines"]
     if lines is None:
         return ["no paylines table"]

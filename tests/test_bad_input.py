@@ -525,8 +525,8 @@ CASES = [
     Case(
         "cluster_tumble_fresh_refill",
         cluster(put(["options"], {"tumble": {"refill": "fresh"}})),
-        "options.tumble.refill",
-        "fresh draws per cell are not computed yet",
+        "options.tumble.draws",
+        "refill: fresh needs draws",
     ),
     Case(
         "cluster_tumble_win_past_2_53",

@@ -13,16 +13,18 @@ def _tree(tmp_path):
     root = tmp_path / "pkg"
     (root / "engine").mkdir(parents=True)
     (root / "engine" / "kernel.py").write_text("import numba as nb\n\n\ndef f():\n    return 1\n")
-    (root / "engine" / "caller.py").write_text("from numba import njit\n")
+    (root / "engine" / "caller.py").write_text("from numba import njit\n\nfrom slotmath.limits import TOP\n")
+    (root / "limits.py").write_text("TOP = 5\n")
     (root / "rules.py").write_text('"""import numba in a docstring is not an import."""\n')
     return root
 
 
-def test_only_modules_importing_numba_are_kernel_sources(tmp_path):
+def test_kernel_sources_are_the_numba_modules_and_what_they_import(tmp_path):
     root = _tree(tmp_path)
     assert [p.relative_to(root).as_posix() for p in kernel_sources(root)] == [
         "engine/caller.py",
         "engine/kernel.py",
+        "limits.py",
     ]
 
 
@@ -32,8 +34,11 @@ def test_a_kernel_change_moves_the_cache_and_another_change_does_not(tmp_path):
     assert first.parent == root / "__pycache__" and first.name.startswith("kernels-")
     (root / "rules.py").write_text("x = 2\n")
     assert kernel_cache_dir(root) == first
+    (root / "limits.py").write_text("TOP = 6\n")  # a constant a kernel may bake in
+    second = kernel_cache_dir(root)
+    assert second != first
     (root / "engine" / "kernel.py").write_text("import numba as nb\n\n\ndef f():\n    return 2\n")
-    assert kernel_cache_dir(root) != first
+    assert kernel_cache_dir(root) not in (first, second)
 
 
 def test_a_read_only_package_caches_in_the_users_folder(tmp_path, monkeypatch):

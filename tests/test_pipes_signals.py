@@ -47,6 +47,13 @@ def test_closed_pipe_through_head():
     assert out.returncode in (0, 141)
 
 
+def _default_sigint():
+    # a test run started in the background (`cmd &` from a shell without job control) hands its
+    # children SIGINT ignored, and Python then installs no KeyboardInterrupt; the command a user
+    # starts in a terminal has the default disposition, which this restores before the exec
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 @pytest.mark.parametrize("delay", [1.5, 2.5, 3.5])
 def test_ctrl_c_prints_one_line_and_exits_130(delay, tmp_path):
     # Piggy's figures take seconds: interrupt while they are computed, with an
@@ -59,6 +66,7 @@ def test_ctrl_c_prints_one_line_and_exits_130(delay, tmp_path):
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         start_new_session=True,
+        preexec_fn=_default_sigint,
     )
     time.sleep(delay)
     os.killpg(p.pid, signal.SIGINT)
@@ -86,6 +94,7 @@ def test_ctrl_c_during_a_report(tmp_path):
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         start_new_session=True,
+        preexec_fn=_default_sigint,
     )
     deadline = time.monotonic() + 120
     while not (out.is_dir() and any(out.iterdir())) and time.monotonic() < deadline:

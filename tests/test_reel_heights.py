@@ -200,7 +200,9 @@ def test_windows_of_unwritten_heights_are_refused():
         (lambda d: d["grid"].update(heights={"reels": [[[2, 1]]]}), "has 1 tables"),
         (lambda d: d["grid"].update(heights={"weights": [[2, 1]], "reels": [[[2, 1]]] * 3}), "exactly one"),
         (lambda d: d["grid"].update(heights={"weight": [[2, 1]]}), "heights"),
-        (lambda d: d.update(pays_by="lines"), "paylines need fixed rows"),
+        (lambda d: d.update(pays_by="lines"), "on ways games only"),
+        (lambda d: d.update(pays_by="anywhere"), "on ways games only"),
+        (lambda d: d.update(pays_by="cluster"), "on ways games only"),
         (
             lambda d: d.update(
                 options={"wheel": {"symbol": "S", "trigger": 2, "segments": [{"value": 1, "weight": 1}]}}

@@ -322,6 +322,8 @@ def top_change(**spec):
         (top_change(strips={}), "top_reel.strips"),
         (top_change(reels=[2]), "top_reel"),
         (lambda d: d["grid"].pop("heights"), "needs variable reel heights"),
+        (lambda d: d.update(pays_by="anywhere"), "heights are computed on ways games only"),
+        (lambda d: d.update(pays_by="cluster"), "heights are computed on ways games only"),
         (lambda d: d["reels"].update(free=d["reels"]["base"]), "has no strip for reel set 'free'"),
         (
             lambda d: (
@@ -336,6 +338,16 @@ def test_bad_input(change, match):
     data = copy.deepcopy(TOP)
     change(data)
     with pytest.raises(GameFileError, match=match):
+        make_game(data)
+
+
+def test_trigger_on_a_covered_reel_is_refused():
+    """A trigger on named reels reads each reel's own cells; a covered reel's
+    top cell would be left out, so naming one is refused (an uncovered one computes)."""
+    data = copy.deepcopy(FREE)
+    over = data["grid"]["top_reel"]["over"]
+    data["options"]["free_games"]["trigger"] = {"reels": [over[0]]}
+    with pytest.raises(GameFileError, match=rf"trigger.reels: reel {over[0]} is covered by the top reel"):
         make_game(data)
 
 

@@ -145,7 +145,9 @@ def test_nothing_moved_says_why(capsys):
     ("args", "message"),
     [
         (["--table", "options.wheel.segments"], "has no such weight table (weight tables: " + TABLE + ")"),
-        (["--table", TABLE, "--free", "COIN"], "--table: --free tune reel strips"),
+        (["--table", TABLE, "--free", "COIN"], "--table: --free is an option of the strip tuner"),
+        (["--table", TABLE, "--symbol-share", "0.01"], "--table: --symbol-share is an option of the strip"),
+        (["--table", TABLE, "--verbose"], "--table: --verbose is an option of the strip tuner"),
         (["--table", TABLE, "--table", TABLE], "named twice"),
         (["--table", "all", "--table", TABLE], "give it alone"),
         (["--table", TABLE, "--table-scale", "0"], "--table-scale: 0 is below 1"),

@@ -324,7 +324,7 @@ def add_tune_arguments(p) -> None:
     p.add_argument(
         "--symbol-share",
         type=_off_or_float("--symbol-share", 0.0),
-        default=0.5,
+        default=argparse.SUPPRESS,  # 0.5 where unset (a table run refuses it given)
         metavar="B|off",
         help="shape: each tuned symbol's share of a reel within share x (1 +- B) (default 0.5 = 50%%)",
     )
@@ -456,11 +456,13 @@ def cmd_tune_tables(args, game: Game) -> int:
     from slotmath.tuning.tabletune import tune_tables
 
     given = [f"--{name.replace('_', '-')}" for name in REEL_ONLY if getattr(args, name, None)]
+    given += ["--symbol-share"] if "symbol_share" in vars(args) else []
+    given += ["--verbose"] if getattr(args, "verbose", False) else []
     try:
         if given:
             raise BoundsError(
-                f"--table: {', '.join(given)} tune reel strips; a run tunes either weight tables "
-                "(the strips held) or reel strips, not both"
+                f"--table: {', '.join(given)} {'is an option' if len(given) == 1 else 'are options'} of the "
+                "strip tuner; a run tunes either weight tables (the strips held) or reel strips, not both"
             )
         free_shape = args.shape == "off"
         res = tune_tables(

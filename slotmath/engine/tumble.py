@@ -78,6 +78,7 @@ __all__ = [
     "enumerate_tumbles",
     "tumble_cost",
     "tumble_keyed",
+    "board_entries",
     "MAX_TUMBLE_STEPS",
     "MAX_TUMBLES",
     "board_sums",
@@ -567,8 +568,39 @@ def enumerated_tumbles(
     return _enumerated(game, level, triggers, reel_set, limit, start, drops)[:6]
 
 
+def board_entries(game: Game, level: int, triggers=(), reel_set: str = "base") -> tuple:
+    """The board multipliers' law before their values are drawn: ``(units,
+    keys, scatter codes, M, counts, scatter units, unit_den, total_bet,
+    cycle)`` per entry, ``units`` the spin's tumble pays [coins x unit_den
+    / unit_den, as :func:`board_mix` reads them], ``M`` the multiplier
+    symbols on its final board, the counts over ``cycle``."""
+    at, counts, n_keys, sc_units, n_board, unit_den, total_bet, cycle, _ = _raw(
+        game, level, triggers, reel_set, None, 0, 1
+    )
+    n_sc = len(sc_units)
+    n_all = n_keys * n_sc * n_board
+    units, code = at // n_all, at % n_all
+    m, sc, key = code % n_board, (code // n_board) % n_sc, code // (n_board * n_sc)
+    return units, key, sc, m, counts, sc_units, unit_den, total_bet, cycle
+
+
 def _enumerated(game: Game, level: int, triggers, reel_set: str, limit, start: int, drops: int) -> tuple:
     """:func:`enumerated_tumbles` and the scatter law (:func:`scatter_law`)."""
+    at, counts, n_keys, sc_units, n_board, unit_den, total_bet, cycle, sc_hist = _raw(
+        game, level, triggers, reel_set, limit, start, drops
+    )
+    board = tumble_spec(game).board_on(reel_set)
+    if board is None:
+        return at // n_keys, at % n_keys, counts, unit_den, total_bet, cycle, sc_hist
+    where = f"{game.source or game.name}: options.tumble.multiplier_symbols"
+    wins, codes, counts, scale = board_mix(at, counts, board, n_keys, sc_units, n_board, unit_den, where)
+    return wins, codes, counts, unit_den, total_bet, cycle * scale, sc_hist
+
+
+def _raw(game: Game, level: int, triggers, reel_set: str, limit, start: int, drops: int) -> tuple:
+    """The enumeration's entries before the board values are mixed in:
+    ``(codes, counts, n_keys, sc_units, n_board, unit_den, total_bet,
+    cycle, sc_hist)``."""
     from slotmath.engine.joint import INT64_SAFE
 
     cycle = game.cycle(reel_set)
@@ -623,11 +655,7 @@ def _enumerated(game: Game, level: int, triggers, reel_set: str, limit, start: i
     counts = np.concatenate([dense[nz], scounts]).astype(np.int64)
     ensure(int(counts.astype(object).sum()) == cycle, "tumble.py: the counts must sum to the cycle")
     total_bet = game.bet(level).total_bet
-    if board is None:
-        return at // n_keys, at % n_keys, counts, unit_den, total_bet, cycle, sc_hist
-    where = f"{game.source or game.name}: options.tumble.multiplier_symbols"
-    wins, codes, counts, scale = board_mix(at, counts, board, n_keys, sc_units, n_board, unit_den, where)
-    return wins, codes, counts, unit_den, total_bet, cycle * scale, sc_hist
+    return at, counts, n_keys, sc_units, n_board, unit_den, total_bet, cycle, sc_hist
 
 
 def board_sums(board, most: int) -> list:

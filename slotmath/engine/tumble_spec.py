@@ -40,7 +40,7 @@ TRIGGERS = ("first_drop", "sequence")
 #: spin, or in free games carries on through the round of one trigger
 RESETS = ("spin", "round")
 #: keys of ``options.tumble.multiplier_symbols``
-BOARD_KEYS = ("symbol", "values", "in")
+BOARD_KEYS = ("symbol", "values", "in", "persist")
 #: the games ``options.tumble.multiplier_symbols.in`` may name
 BOARD_GAMES = ("base", "free")
 #: the values of ``pays_by`` tumbles are played on (the keys of
@@ -61,12 +61,16 @@ class BoardMultipliers:
     the end of a spin's tumbles carries a value drawn independently from
     ``values`` with integer ``weights`` (reduced by their gcd); a spin whose
     tumbles pay wins their pays x the sum of the values (x1 with none on the
-    board; scatter pays are not multiplied), on the reel sets ``reel_sets``."""
+    board; scatter pays are not multiplied), on the reel sets ``reel_sets``.
+    ``persist``: in the free games of one trigger the values add to a
+    running total that multiplies each paying free spin
+    (:mod:`slotmath.features.persist`)."""
 
     symbol: str
     values: tuple
     weights: tuple
     reel_sets: tuple
+    persist: bool = False
 
     def mean(self) -> Fraction:
         """Mean value of one multiplier symbol (exact)."""
@@ -271,6 +275,8 @@ def tumble_spec(game: Game) -> TumbleSpec | None:
         _check_sequence(game, free)
     if reset == "round":
         _check_round(game, free, board)
+    if board is not None and board.persist:
+        _check_persist(game, free, refill, triggers)
     own_free = free_reels if free_reels != "base" else None
     draws = _draws(game, spec["draws"], own_free) if refill == "fresh" else None
     return TumbleSpec(base, free_prog, own_free, board, triggers, reset, draws)
@@ -293,6 +299,22 @@ def _check_sequence(game: Game, free) -> None:
                     ".triggers",
                     f"sequence reads counts up to the {cells} cells (options.free_games.{key}.{count})",
                 )
+
+
+def _check_persist(game: Game, free, refill: str, triggers: str) -> None:
+    """Refuse what ``multiplier_symbols.persist`` does not compute: fresh
+    refills, ``triggers: sequence``, retriggers without ``max_games``."""
+    field = ".multiplier_symbols.persist"
+    if refill == "fresh":
+        _fail(game, field, "is not computed with refill: fresh (strip is)")
+    if triggers != "first_drop":
+        _fail(game, field, "is not computed with triggers: sequence (first_drop is)")
+    if free.get("retrigger", True) and free.get("max_games") is None:
+        _fail(
+            game,
+            field,
+            "with retriggers needs options.free_games.max_games (the chain over games left is then finite)",
+        )
 
 
 def _check_round(game: Game, free, board) -> None:
@@ -418,5 +440,15 @@ def _board(game: Game, value, free_reels: str | None) -> BoardMultipliers:
             "needs options.free_games.reels to name a reel set of its own (multipliers are per reel set)",
         )
     reel_sets = tuple({"base": "base", "free": free_reels}[w] for w in where)
+    persist = value.get("persist", False)
+    if not isinstance(persist, bool):
+        _fail(game, f"{field}.persist", f"must be true or false, got {persist!r}")
+    if persist and (where != ["free"] or free_reels in (None, "base")):
+        _fail(
+            game,
+            f"{field}.persist",
+            "needs in: [free] and options.free_games.reels naming a reel set of its own "
+            "(the total persists through the free games only)",
+        )
     g = gcd(*weights)
-    return BoardMultipliers(symbol, tuple(values), tuple(w // g for w in weights), reel_sets)
+    return BoardMultipliers(symbol, tuple(values), tuple(w // g for w in weights), reel_sets, persist)

@@ -38,6 +38,7 @@ from slotmath.features.expanding import nudged_game
 from slotmath.features.freegames import FreeGames, fourier_distribution, win_distribution
 from slotmath.features.freespin import award_distribution, keyed_free_spins
 from slotmath.features.options import FreeGamesSpec
+from slotmath.features.persist import persist_feature, persists
 from slotmath.features.round import Feature, award_top
 from slotmath.model import Game
 
@@ -367,6 +368,8 @@ def free_games_feature_of(game: Game, level: int, spec: FreeGamesSpec) -> Featur
         top=lambda key: top(at(key)),
         second_moment=lambda key: second_moment(at(key)),
     )
+    if persists(game):
+        return persist_feature(game, level, spec, feature)
     return carried_feature(game, level, spec, feature) if carries(game) else feature
 
 

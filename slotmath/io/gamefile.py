@@ -451,7 +451,7 @@ def build_game(data: dict, path: Path, default_name: str) -> Game:
             if not 0 <= row < n_rows:
                 fail(f"paylines[{i}][{r}]", f"row {row} is outside the grid (rows 0..{n_rows - 1})")
 
-    heights = build_heights(data["grid"].get("heights"), n_reels, n_rows, ways, fail)
+    heights = build_heights(data["grid"].get("heights"), n_reels, n_rows, pays_by == "ways", fail)
     if "top_reel" in data["grid"]:
         heights = build_top_reel(data, heights, reel_sets, seen, fail)
     # counts over the cycle are int64: keep cycle x lines inside its range
@@ -788,7 +788,7 @@ def build_heights(spec, n_reels: int, n_rows: int, ways: bool, fail) -> ReelHeig
     if spec is None:
         return None
     if not ways:
-        fail("grid.heights", "reel heights need pays_by: ways (paylines need fixed rows)")
+        fail("grid.heights", "reel heights are computed on ways games only (pays_by: ways)")
     if ("weights" in spec) == ("reels" in spec):
         fail("grid.heights", "give exactly one of weights (every reel) and reels (one table per reel)")
     if "weights" in spec:
@@ -843,6 +843,19 @@ def build_top_reel(data: dict, heights: ReelHeights | None, reel_sets: dict, kno
             fail(f"{field}.strips", f"has no strip for reel set {name!r}")
     if data.get("modes"):
         fail("modes", "bet modes are not computed with a top reel (grid.top_reel)")
+
+    def mapping(value) -> dict:
+        return value if isinstance(value, dict) else {}
+
+    trigger = mapping(mapping(mapping(data.get("options")).get("free_games")).get("trigger"))
+    named = trigger.get("reels")
+    covered = [r for r in named if r in over] if isinstance(named, list) else []
+    if covered:
+        fail(
+            "options.free_games.trigger.reels",
+            f"reel {covered[0]} is covered by the top reel (grid.top_reel.over): a trigger on named reels "
+            "is computed on uncovered reels only",
+        )
     strips = {
         name: build_strip(strip, f"{field}.strips.{name}", known, len(over), fail)
         for name, strip in spec["strips"].items()

@@ -81,7 +81,7 @@ def _sequence_scatter_win(seen, sc_sym, sc_pay, sc_event, events, cells):
 
 
 @nb.njit(cache=True, inline="always")
-def _tumble_spin(rng, stop, window, ptr, removed, side, scatter_part, need, events, start, seen):
+def _tumble_spin(rng, stop, window, ptr, removed, side, scatter_part, need, events, start, seen, held):
     """One spin (draw, tumbles, board multipliers, scatters) of a reel set
     ``side`` = (draw, tumble, scatter arrays, trigger counts, total bet,
     board multipliers' (cumulative weights, values), (trigger symbol,
@@ -94,7 +94,9 @@ def _tumble_spin(rng, stop, window, ptr, removed, side, scatter_part, need, even
     not empty (``triggers: sequence``) the trigger count and the scatter
     pays read every cell on the board in any drop, counted there by symbol.
     With fresh draws (``refill: fresh``) the gaps are refilled by
-    :func:`fresh_units`."""
+    :func:`fresh_units`.  ``held`` >= 0: the running total of persistent
+    board multipliers before the spin (the spin adds its values and pays x
+    ``max(held, 1)``); -1: none.  Also returns the total after the spin."""
     draw, tumble, scatter_arrays, trig, total_bet, board, seq_syms, fresh = side
     bound, use_table, table, cum, n_draw = draw
     strip, n_stops, dims, pays, mults = tumble
@@ -130,8 +132,11 @@ def _tumble_spin(rng, stop, window, ptr, removed, side, scatter_part, need, even
         for c in range(window.shape[0]):
             if window[c] == dims[3]:
                 total += board_values[weighted_index(rng, board_cum, board_cum.shape[0])]
+        if held >= 0:  # persistent: the values add to the round's running total
+            held += total
+            total = held
         units *= max(total, 1)
-    return units / total_bet, scatter, count, k
+    return units / total_bet, scatter, count, k, held
 
 
 @nb.njit(cache=True)
@@ -145,7 +150,8 @@ def tumble_kernel(
     trigger needs; ``free_setup`` = (declared, max games (0: none), scatter
     pays in free games, the progression carried through the free games
     (``reset: round``), scatters and triggers read over the whole sequence
-    (``triggers: sequence``)); ``sizes`` = (events, the free spins' scratch
+    (``triggers: sequence``), the board multipliers persisting through the
+    free games); ``sizes`` = (events, the free spins' scratch
     events, symbols).  Events: the base spin's first-drop pays, then the free games'
     triggers and games played (the last two)."""
     n_events = sizes[0]
@@ -162,8 +168,8 @@ def tumble_kernel(
     removed = np.empty(R * H, dtype=np.int64)
     seen = np.zeros(sizes[2] if free_setup[4] > 0 else 0, dtype=np.int64)
     for i in range(n):
-        pays, scatter, count, _ = _tumble_spin(
-            rng, stop, window, ptr, removed, base, True, need, events, 0, seen
+        pays, scatter, count, _, _ = _tumble_spin(
+            rng, stop, window, ptr, removed, base, True, need, events, 0, seen, -1
         )
         parts[i, 0] = pays
         if has_scatters:
@@ -175,9 +181,21 @@ def tumble_kernel(
             left = games[count]
             played = 0
             at = 0  # the progression's position (reset: round carries it through the free games)
+            held = 0 if free_setup[5] > 0 else -1  # persistent board multipliers' running total
             while left > 0 and (free_setup[1] == 0 or played < free_setup[1]):
-                fl, fs, fc, k = _tumble_spin(
-                    rng, stop, window, ptr, removed, free, free_setup[2] > 0, need, free_events, at, seen
+                fl, fs, fc, k, held = _tumble_spin(
+                    rng,
+                    stop,
+                    window,
+                    ptr,
+                    removed,
+                    free,
+                    free_setup[2] > 0,
+                    need,
+                    free_events,
+                    at,
+                    seen,
+                    held,
                 )
                 won += fl + fs + retrigger_prize[fc]
                 left += retrigger[fc] - 1
@@ -272,6 +290,7 @@ def tumble_sampler(game: Game, level: int) -> RoundSampler:
             int(spec.scatter_pays) if spec else 1,
             int(tumbles.carried),
             int(tumbles.sequence),
+            int(tumbles.board is not None and tumbles.board.persist),
         ],
         dtype=np.float64,
     )

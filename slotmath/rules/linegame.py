@@ -51,10 +51,16 @@ def _fresh_floats(game: Game, level: int, result: ParResult) -> ParResult:
         "largest win of the float64 fresh-draw chain's law (a lower bound: the chain stops where "
         "every further drop pays with the probability its notes give)",
     )
-    notes = [
-        n.replace("RTP by component is exact", "RTP by component is float64 (fresh draws)")
-        for n in result.notes
-    ]
+    # the round's notes describe the strip-refill engine's exact laws: say what this game used
+    words = {
+        "RTP by component is exact": "RTP by component is float64 (fresh draws)",
+        "itself exact from the line engine": "itself float64 from the fresh-draw chain (reel set notes)",
+    }
+    notes = []
+    for n in result.notes:
+        for old, new in words.items():
+            n = n.replace(old, new)
+        notes.append(n)
     return dataclasses.replace(result, rtp=float(result.rtp), components=components, max_win=top, notes=notes)
 
 

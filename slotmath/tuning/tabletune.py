@@ -36,7 +36,6 @@ Method
 from __future__ import annotations
 
 import dataclasses
-import sys
 import time
 from dataclasses import dataclass
 from fractions import Fraction
@@ -62,7 +61,7 @@ from slotmath.tuning.targets import (
     band_scale,
     component_share_bands,
 )
-from slotmath.tuning.tune import check_target_modes
+from slotmath.tuning.tune import check_target_modes, progress_bar, target_levels
 
 MOVE_COST = 1e-4  # objective per unit moved [tolerances]: among equal answers the smallest change
 PAIR_TRIES = 6  # single moves judged exactly per step of the final search
@@ -699,26 +698,13 @@ def tune_tables(
         game = load_game(game)
     check_target_modes(game, targets)
     targets = targets.with_game_constraints(game)
-    levels = targets.levels or tuple(game.levels)
-    for lv in levels:
-        if lv not in game.levels:
-            raise BoundsError(f"bet level {lv} is not offered (levels: {', '.join(map(str, game.levels))})")
+    levels = target_levels(game, targets)
     space = TableSpace(game, tables, weight_factor, scale)
     search = TableSearch(space, targets, levels, max_evaluations)
     ev = search.ev
     bar = None
     if progress:
-        from tqdm.auto import tqdm
-
-        bar = tqdm(
-            total=max_evaluations,
-            desc="tuning tables",
-            unit="eval",
-            delay=2.0,
-            file=sys.stderr,
-            leave=False,
-            disable=None,
-        )
+        bar = progress_bar(max_evaluations, "tuning tables")
         ev.tick = lambda: bar.update(1)
     try:
         x0 = [x.copy() for x in space.x0]

@@ -729,25 +729,12 @@ def tune(
         game = load_game(game)
     sets = tuned_reel_sets(game, targets, reel_set)
     targets = targets.with_game_constraints(game)
-    levels = targets.levels or tuple(game.levels)
-    for lv in levels:
-        if lv not in game.levels:
-            raise BoundsError(f"bet level {lv} is not offered (levels: {', '.join(map(str, game.levels))})")
+    levels = target_levels(game, targets)
     space = ReelSpace(game, sets[0] if len(sets) == 1 else sets, bounds)
     say = (lambda m: print(m, file=sys.stderr)) if verbose else None
     bar = None
     if progress is True:
-        from tqdm.auto import tqdm
-
-        bar = tqdm(
-            total=max_evaluations,
-            desc="tuning",
-            unit="eval",
-            delay=2.0,
-            file=sys.stderr,
-            leave=False,
-            disable=None,
-        )
+        bar = progress_bar(max_evaluations, "tuning")
         progress = _bar_update(bar)
 
     def new_solver() -> Solver:
@@ -840,6 +827,24 @@ def tune(
         untied,
         untied_why,
     )
+
+
+def target_levels(game: Game, targets: Targets) -> tuple:
+    """The bet levels the targets judge (every level of the game when they
+    name none); a level the game does not offer is refused."""
+    levels = targets.levels or tuple(game.levels)
+    for lv in levels:
+        if lv not in game.levels:
+            raise BoundsError(f"bet level {lv} is not offered (levels: {', '.join(map(str, game.levels))})")
+    return levels
+
+
+def progress_bar(total: int, desc: str):
+    """A tqdm bar of exact evaluations on stderr, shown once a run passes 2 s
+    (none where stderr is not a terminal)."""
+    from tqdm.auto import tqdm
+
+    return tqdm(total=total, desc=desc, unit="eval", delay=2.0, file=sys.stderr, leave=False, disable=None)
 
 
 def tuned_reel_set(game: Game, targets: Targets, reel_set: str | None = None) -> str:

@@ -612,11 +612,11 @@ def build_tumbles(case) -> None:
         plain = edits(only("free_games"), opt("free_games.nudge", None), opt("tumble", value), *more)
         case(cid, plain, field, base=FEATURE)
 
-    tumble("tumble_fresh_refill", {"refill": "fresh"}, "options.tumble.refill")
+    tumble("tumble_fresh_refill", {"refill": "fresh"}, "options.tumble.draws")
     tumble("tumble_multiplier_zero", {"multipliers": [1, 0]}, "options.tumble.multipliers[1]")
     tumble("tumble_multipliers_empty", {"multipliers": []}, "options.tumble.multipliers")
     tumble("tumble_reset_per_feature", {"reset": "feature"}, "options.tumble.reset")
-    tumble("tumble_triggers_whole_sequence", {"triggers": "sequence"}, "options.tumble.triggers")
+    tumble("tumble_triggers_whole_sequence", {"triggers": "whole_sequence"}, "options.tumble.triggers")
     tumble("tumble_unknown_key", {"cascade": True}, "options.tumble.cascade")
     tumble(
         "tumble_free_progression_on_base",
