@@ -8,6 +8,9 @@ tumbles) and tests/data/tumble_anywhere (with a wild).
 :func:`slotmath.montecarlo.linesim.draw_any` draws the same stops from the
 same random stream as :func:`slotmath.montecarlo.linesim.draw_stops`, on
 narrow (below 2**31) and wide total weights.
+:func:`slotmath.engine.tumble.drop_pays` compiles only the game's own pay
+rule (the others' arguments are ``None``): checked against that rule's drop
+function called alone, on every pay rule's tumble test game.
 """
 
 from __future__ import annotations
@@ -16,6 +19,10 @@ import numpy as np
 import pytest
 
 from slotmath.engine.anywhere import anywhere_drop, anywhere_drop_args
+from slotmath.engine.cluster import cluster_drop
+from slotmath.engine.lines import line_drop
+from slotmath.engine.tumble import drop_pays, tumble_args
+from slotmath.engine.ways import ways_drop
 from slotmath.io.gamefile import load_game
 from slotmath.montecarlo.linesim import draw_any, draw_stops
 
@@ -82,3 +89,35 @@ def test_draw_any_is_draw_stops(scale):
         seen.add(tuple(sa.tolist()))
     assert a.random() == b.random()
     assert len(seen) > 100
+
+
+@pytest.mark.parametrize(
+    "path, rule",
+    [
+        (TEST_DATA / "tumble_tiny", 0),
+        (TEST_DATA / "tumble_anywhere", 1),
+        (TEST_DATA / "tumble_ways", 2),
+        (TEST_DATA / "tumble_cluster", 3),
+    ],
+)
+def test_drop_pays_plays_the_games_rule_alone(path, rule):
+    """Same coins, removed cells and events as the rule's own drop, on
+    seeded windows of the game's symbols; the other rules' arguments are None."""
+    game = load_game(path / "game.yaml")
+    pays = tumble_args(game, 1)[3]
+    assert [p is None for p in pays] == [r != rule for r in range(4)]
+    drop = (line_drop, anywhere_drop, ways_drop, cluster_drop)[rule]
+    rng = np.random.default_rng(3)
+    S, C = len(game.symbols), game.reels * game.rows
+    n_events = 64
+    paid = 0
+    for _ in range(300):
+        window = rng.choice(rng.choice(S, size=min(S, 3), replace=False), size=C).astype(np.int64)
+        removed, want_removed = np.ones(C, dtype=np.int64), np.zeros(C, dtype=np.int64)
+        events, want_events = np.zeros(n_events, dtype=np.int64), np.zeros(n_events, dtype=np.int64)
+        coins = drop_pays(window, pays, removed, events, True)
+        assert coins == drop(window, pays[rule], want_removed, want_events, True)
+        assert removed.tolist() == want_removed.tolist()
+        assert events.tolist() == want_events.tolist()
+        paid += coins > 0
+    assert paid > 30  # paying windows were seen

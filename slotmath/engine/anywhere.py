@@ -226,17 +226,6 @@ def anywhere_drop_args(game: Game, level: int, event: np.ndarray | None = None) 
     return ap.weight, ap.pay, event, np.zeros(len(ap.symbols), dtype=np.int64), scratch
 
 
-def no_anywhere_drop_args(game: Game) -> tuple:
-    """Arguments of :func:`anywhere_drop` that pay nothing (no paying symbols)."""
-    return (
-        np.zeros((len(game.symbols), 0), dtype=np.int64),
-        np.zeros((0, 1), dtype=np.int64),
-        np.zeros((0, 1), dtype=np.int64),
-        np.zeros(0, dtype=np.int64),
-        np.zeros(len(game.symbols), dtype=np.int64),
-    )
-
-
 # ===========================================================================
 # the RTP: one count law per symbol
 # ===========================================================================
