@@ -170,40 +170,60 @@ def anywhere_drop(window, pays, removed, events, count):
     sets ``removed[c] = 1`` on every cell counted toward a paying symbol
     (its own cells and the wilds substituting for it).  With ``count`` the
     paying count rows add to ``events``.  ``pays``: :func:`anywhere_drop_args`
-    (no paying symbols: pays nothing)."""
-    weight, pay, event, counts = pays
+    (no paying symbols: pays nothing).
+
+    The same counts as :func:`window_anywhere_win`, read from the window's
+    histogram by symbol (S + S x P steps, not C x P: the sampler's speed);
+    the removed cells are those whose symbol counts toward a paying symbol.
+    """
+    weight, pay, event, counts, by_symbol = pays
     P = weight.shape[1]
     if P == 0:
         return 0
-    coins = window_anywhere_win(window, weight, pay, event, counts, events if count else events[:0])
-    if coins > 0:
-        for c in range(window.shape[0]):
-            s = window[c]
+    S = weight.shape[0]
+    for s in range(S):
+        by_symbol[s] = 0
+    for c in range(window.shape[0]):
+        by_symbol[window[c]] += 1
+    for p in range(P):
+        counts[p] = 0
+    for s in range(S):
+        n = by_symbol[s]
+        if n > 0:
             for p in range(P):
-                if weight[s, p] > 0 and pay[p, counts[p]] > 0:
-                    removed[c] = 1
-                    break
+                counts[p] += n * weight[s, p]
+    coins = 0
+    for p in range(P):
+        won = pay[p, counts[p]]
+        if won > 0:
+            coins += won
+            if count and events.shape[0] > 0:
+                events[event[p, counts[p]]] += 1
+    if coins > 0:
+        for s in range(S):  # by_symbol now: 1 when the symbol's cells go
+            gone = 0
+            if by_symbol[s] > 0:
+                for p in range(P):
+                    if weight[s, p] > 0 and pay[p, counts[p]] > 0:
+                        gone = 1
+                        break
+            by_symbol[s] = gone
+        for c in range(window.shape[0]):
+            if by_symbol[window[c]] > 0:
+                removed[c] = 1
     return coins
 
 
 def anywhere_drop_args(game: Game, level: int, event: np.ndarray | None = None) -> tuple:
-    """Arguments of :func:`anywhere_drop`: ``(weight, pay, event, counts)`` of
-    :func:`compile_anywhere` (``event``: the samplers' event index of each
+    """Arguments of :func:`anywhere_drop`: ``(weight, pay, event, counts,
+    by_symbol)`` of :func:`compile_anywhere`, ``counts`` (P,) and
+    ``by_symbol`` (S,) scratch (``event``: the samplers' event index of each
     (symbol, count), default none)."""
     ap = compile_anywhere(game, level)
     if event is None:
         event = np.full(ap.pay.shape, -1, dtype=np.int64)
-    return ap.weight, ap.pay, event, np.zeros(len(ap.symbols), dtype=np.int64)
-
-
-def no_anywhere_drop_args(game: Game) -> tuple:
-    """Arguments of :func:`anywhere_drop` that pay nothing (no paying symbols)."""
-    return (
-        np.zeros((len(game.symbols), 0), dtype=np.int64),
-        np.zeros((0, 1), dtype=np.int64),
-        np.zeros((0, 1), dtype=np.int64),
-        np.zeros(0, dtype=np.int64),
-    )
+    scratch = np.zeros(ap.weight.shape[0], dtype=np.int64)
+    return ap.weight, ap.pay, event, np.zeros(len(ap.symbols), dtype=np.int64), scratch
 
 
 # ===========================================================================

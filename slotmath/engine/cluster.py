@@ -460,14 +460,6 @@ def cluster_drop_args(game: Game, level: int, event: np.ndarray | None = None) -
     return _drop_args(game, weight, natural, pay, event)
 
 
-def no_cluster_drop_args(game: Game) -> tuple:
-    """Arguments of :func:`cluster_drop` that pay nothing (no paying symbols)."""
-    C = game.reels * game.rows
-    S = len(game.symbols)
-    empty = np.zeros((0, C + 1), dtype=np.int64)
-    return _drop_args(game, np.zeros((S, 0), dtype=np.int64), np.zeros(0, dtype=np.int64), empty, None)
-
-
 def _drop_args(game: Game, weight, natural, pay, event) -> tuple:
     """:func:`cluster_drop`'s tuple around the pay arrays (``event`` None: -1 everywhere)."""
     if event is None:

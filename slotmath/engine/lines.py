@@ -467,17 +467,3 @@ def line_drop_args(game: Game, level: int, first: int = 3) -> tuple:
     label_len = np.array([len(game.line_pays[e].positions) for e in entries.tolist()], dtype=np.int64)
     shape = np.array([len(game.symbols), max(1, min(first, game.reels))], dtype=np.int64)
     return cells, codes, offsets, label_coins, label_len, shape
-
-
-def no_line_drop_args(game: Game) -> tuple:
-    """Arguments of :func:`line_drop` that pay nothing (no lines)."""
-    empty = np.zeros(0, dtype=np.int64)
-    cells = np.zeros((0, game.reels), dtype=np.int64)
-    return (
-        cells,
-        np.zeros(1, dtype=np.int32),
-        np.zeros(game.reels, dtype=np.int64),
-        empty,
-        empty,
-        np.ones(2, dtype=np.int64),
-    )

@@ -633,18 +633,3 @@ def ways_drop_args(game: Game, level: int, event: np.ndarray | None = None) -> t
     scratch = np.zeros((3, max(len(wp.factor), 1 + wp.step.shape[1])), dtype=np.int64)
     shape = np.array([game.reels, game.rows], dtype=np.int64)
     return wp.weight, wp.digit, wp.pay, event, wp.step, wp.factor, scratch, shape
-
-
-def no_ways_drop_args(game: Game) -> tuple:
-    """Arguments of :func:`ways_drop` that pay nothing (no paying symbols)."""
-    S = len(game.symbols)
-    return (
-        np.zeros((S, 0), dtype=np.int64),
-        np.zeros((S, 0), dtype=np.int64),
-        np.zeros((0, game.reels + 1), dtype=np.int64),
-        np.zeros((0, game.reels + 1), dtype=np.int64),
-        np.zeros((1, 1), dtype=np.int64),
-        np.ones(1, dtype=np.int64),
-        np.zeros((3, 2), dtype=np.int64),
-        np.array([game.reels, game.rows], dtype=np.int64),
-    )

@@ -223,6 +223,19 @@ def draw_stops(rng, stop, bound, use_table, table, cum, n_stops):
                     stop[k] += at * n_stops[k]
 
 
+@nb.njit(cache=True, inline="always")
+def draw_any(rng, stop, bound, use_table, table, cum, n_stops):
+    """:func:`draw_narrow` when every total weight of ``bound`` is below
+    ``2**31`` (the same draw, the same random stream), else
+    :func:`draw_stops` (called, not inlined: the wide path's code stays out
+    of the kernel)."""
+    for r in range(bound.shape[0]):
+        if bound[r] >= _WIDE:
+            draw_stops(rng, stop, bound, use_table, table, cum, n_stops)
+            return
+    draw_narrow(rng, stop, bound, use_table, table, cum, n_stops)
+
+
 @nb.njit(cache=True)
 def weighted_index(rng, cum, n):
     """Index drawn with cumulative integer weights ``cum[:n]`` (exactly uniform

@@ -1,7 +1,7 @@
 """Compiled round sampler of a game with tumbles (``options.tumble``; line,
 pay-anywhere, ways or cluster pays).
 
-One round: draw the base stops (:func:`slotmath.montecarlo.linesim.draw_stops`),
+One round: draw the base stops (:func:`slotmath.montecarlo.linesim.draw_any`),
 play the tumble sequence to its end (:func:`slotmath.engine.tumble.tumble_units`,
 the exact enumeration's own step), multiply a paying sequence by the
 board multiplier symbols' drawn values (with ``refill: fresh`` every gap
@@ -29,8 +29,8 @@ from slotmath.model import Game
 from slotmath.montecarlo.anywheresim import anywhere_args
 from slotmath.montecarlo.clustersim import cluster_args
 from slotmath.montecarlo.linesim import (
+    draw_any,
     draw_args,
-    draw_stops,
     key_count,
     line_event_names,
     part_names,
@@ -102,7 +102,7 @@ def _tumble_spin(rng, stop, window, ptr, removed, side, scatter_part, need, even
     strip, n_stops, dims, pays, mults = tumble
     sc_count, sc_pay, sc_event = scatter_arrays
     trig_sym, sc_sym = seq_syms
-    draw_stops(rng, stop, bound, use_table, table, cum, n_draw)
+    draw_any(rng, stop, bound, use_table, table, cum, n_draw)
     sequence = seen.shape[0] > 0
     count = 0
     scatter = 0.0

@@ -1,0 +1,123 @@
+"""The tumble samplers' faster inner loops give the very same results.
+
+:func:`slotmath.engine.anywhere.anywhere_drop` reads the counts from the
+window's histogram by symbol: checked against a plain-Python drop (each
+cell counted toward every paying symbol it joins, the cells of the paying
+symbols removed) on seeded windows of data/games/candy_anywhere (with
+tumbles) and tests/data/tumble_anywhere (with a wild).
+:func:`slotmath.montecarlo.linesim.draw_any` draws the same stops from the
+same random stream as :func:`slotmath.montecarlo.linesim.draw_stops`, on
+narrow (below 2**31) and wide total weights.
+:func:`slotmath.engine.tumble.drop_pays` compiles only the game's own pay
+rule (the others' arguments are ``None``): checked against that rule's drop
+function called alone, on every pay rule's tumble test game.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from slotmath.engine.anywhere import anywhere_drop, anywhere_drop_args
+from slotmath.engine.cluster import cluster_drop
+from slotmath.engine.lines import line_drop
+from slotmath.engine.tumble import drop_pays, tumble_args
+from slotmath.engine.ways import ways_drop
+from slotmath.io.gamefile import load_game
+from slotmath.montecarlo.linesim import draw_any, draw_stops
+
+from conftest import GAMES, TEST_DATA
+
+
+def plain_drop(window, weight, pay, event):
+    """(coins, removed cells, events) of one pay-anywhere drop, cell by cell."""
+    S, P = weight.shape
+    counts = [sum(int(weight[s, p]) for s in window) for p in range(P)]
+    coins = sum(int(pay[p, counts[p]]) for p in range(P))
+    events = [int(event[p, counts[p]]) for p in range(P) if pay[p, counts[p]] > 0]
+    paying = [p for p in range(P) if pay[p, counts[p]] > 0]
+    removed = [int(any(weight[s, p] > 0 for p in paying)) for s in window]
+    return coins, removed, events
+
+
+@pytest.mark.parametrize("path", [GAMES / "candy_tumble", TEST_DATA / "tumble_anywhere"])
+def test_anywhere_drop_matches_plain_count(path):
+    game = load_game(path / "game.yaml")
+    weight, pay, _, counts, by_symbol = anywhere_drop_args(game, 1)
+    P = weight.shape[1]
+    event = np.arange(pay.size, dtype=np.int64).reshape(pay.shape)  # one event per (symbol, count)
+    pays = (weight, pay, event, counts, by_symbol)
+    rng = np.random.default_rng(7)
+    S, C = weight.shape[0], game.reels * game.rows
+    paid = 0
+    for _ in range(400):
+        # few symbols per window, so that many windows pay
+        window = rng.choice(rng.choice(S, size=min(S, 4), replace=False), size=C).astype(np.int64)
+        removed = np.zeros(C, dtype=np.int64)
+        events = np.zeros(pay.size, dtype=np.int64)
+        coins = anywhere_drop(window, pays, removed, events, True)
+        want_coins, want_removed, want_events = plain_drop(window.tolist(), weight, pay, event)
+        assert coins == want_coins
+        assert removed.tolist() == want_removed
+        assert np.flatnonzero(events).tolist() == sorted(want_events)
+        assert events.sum() == len(want_events) <= P
+        paid += coins > 0
+    assert paid > 50  # the check saw paying windows, not only blank ones
+
+
+@pytest.mark.parametrize("scale", [1, 1 << 30])
+def test_draw_any_is_draw_stops(scale):
+    """Same stops, same stream after: per reel cumulative weights of 3-7
+    stops (times ``scale``: total weights below and above 2**31)."""
+    rng = np.random.default_rng(11)
+    R, K = 5, 7
+    n_stops = rng.integers(3, K + 1, size=R).astype(np.int64)
+    cum = np.zeros((R, K), dtype=np.int64)
+    for r in range(R):
+        cum[r, : n_stops[r]] = np.cumsum(rng.integers(1, 9, size=n_stops[r])) * scale
+    bound = np.array([cum[r, n_stops[r] - 1] for r in range(R)], dtype=np.int64)
+    use_table = np.zeros(R, dtype=np.int64)
+    table = np.zeros((R, 1), dtype=np.int64)
+    assert (bound.max() >= 2**31) == (scale > 1)
+    a, b = np.random.default_rng(5), np.random.default_rng(5)
+    sa, sb = np.zeros(R, dtype=np.int64), np.zeros(R, dtype=np.int64)
+    seen = set()
+    for _ in range(300):
+        draw_any(a, sa, bound, use_table, table, cum, n_stops)
+        draw_stops(b, sb, bound, use_table, table, cum, n_stops)
+        assert sa.tolist() == sb.tolist()
+        seen.add(tuple(sa.tolist()))
+    assert a.random() == b.random()
+    assert len(seen) > 100
+
+
+@pytest.mark.parametrize(
+    "path, rule",
+    [
+        (TEST_DATA / "tumble_tiny", 0),
+        (TEST_DATA / "tumble_anywhere", 1),
+        (TEST_DATA / "tumble_ways", 2),
+        (TEST_DATA / "tumble_cluster", 3),
+    ],
+)
+def test_drop_pays_plays_the_games_rule_alone(path, rule):
+    """Same coins, removed cells and events as the rule's own drop, on
+    seeded windows of the game's symbols; the other rules' arguments are None."""
+    game = load_game(path / "game.yaml")
+    pays = tumble_args(game, 1)[3]
+    assert [p is None for p in pays] == [r != rule for r in range(4)]
+    drop = (line_drop, anywhere_drop, ways_drop, cluster_drop)[rule]
+    rng = np.random.default_rng(3)
+    S, C = len(game.symbols), game.reels * game.rows
+    n_events = 64
+    paid = 0
+    for _ in range(300):
+        window = rng.choice(rng.choice(S, size=min(S, 3), replace=False), size=C).astype(np.int64)
+        removed, want_removed = np.ones(C, dtype=np.int64), np.zeros(C, dtype=np.int64)
+        events, want_events = np.zeros(n_events, dtype=np.int64), np.zeros(n_events, dtype=np.int64)
+        coins = drop_pays(window, pays, removed, events, True)
+        assert coins == drop(window, pays[rule], want_removed, want_events, True)
+        assert removed.tolist() == want_removed.tolist()
+        assert events.tolist() == want_events.tolist()
+        paid += coins > 0
+    assert paid > 30  # paying windows were seen
