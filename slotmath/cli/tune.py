@@ -480,9 +480,16 @@ def cmd_tune_tables(args, game: Game) -> int:
         )
     except (BoundsError, KeyError) as exc:
         raise UsageError(_message(exc)) from None
+    return _report(args, res, res.json())
+
+
+def _report(args, res, fields: dict) -> int:
+    """Write the tuned game with ``--out`` (when met, or ``--keep-best``),
+    print the result (``--json``: ``fields`` and where it was written) and
+    give the exit status (0: targets met)."""
     written = res.write(args.out) if args.out and (res.feasible or args.keep_best) else None
     if args.json:
-        print(json_text({**res.json(), "written": str(written) if written else None}))
+        print(json_text({**fields, "written": str(written) if written else None}))
     else:
         print(terminal_text(res.text(), lines=True))
         if args.out:
@@ -522,20 +529,7 @@ def cmd_tune_joint(args, game: Game) -> int:
         )
     except (BoundsError, KeyError) as exc:
         raise UsageError(_message(exc)) from None
-    written = res.write(args.out) if args.out and (res.feasible or args.keep_best) else None
-    if args.json:
-        print(
-            json_text({**result_json(res.strips), **res.json(), "written": str(written) if written else None})
-        )
-    else:
-        print(terminal_text(res.text(), lines=True))
-        if args.out:
-            print(
-                f"\nwritten: {written}"
-                if written
-                else "\nnot written: the targets are not met (use --keep-best to write anyway)"
-            )
-    return 0 if res.feasible else 1
+    return _report(args, res, {**result_json(res.strips), **res.json()})
 
 
 def cmd_tune(args) -> int:

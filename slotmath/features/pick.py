@@ -39,7 +39,7 @@ from slotmath.features.declaration import Reader
 from slotmath.features.kinds import FeatureKind
 from slotmath.features.prizes import prize_event
 from slotmath.features.reach import reach_problem
-from slotmath.features.round import Feature, Trigger
+from slotmath.features.round import Feature, count_feature
 from slotmath.model import Game
 
 __all__ = ["PickSpec", "load_pick", "revealed_law", "pick_law", "pick_feature", "pick_draws", "PICK"]
@@ -204,15 +204,7 @@ def pick_feature(game: Game, level: int) -> Feature:
             "event_rates": {prize_event("pick"): float(trig)},
         }
 
-    return Feature(
-        "pick",
-        Trigger(spec.symbol),
-        lambda count: count >= spec.trigger,
-        lambda count: mean,
-        lambda count: law(),
-        lambda count: True,
-        odds,
-    )
+    return count_feature("pick", spec.symbol, spec.trigger, mean, law, odds)
 
 
 def pick_draws(game: Game, level: int) -> tuple:

@@ -44,7 +44,7 @@ from slotmath.features.kinds import FeatureKind
 from slotmath.features.options import load_features, plays_prizes, read_wheel
 from slotmath.features.progressive import ProgressiveJackpot, jackpot_figures
 from slotmath.features.reach import reach_problem
-from slotmath.features.round import Feature, Trigger, convolve_probabilities, dense_points
+from slotmath.features.round import Feature, Trigger, convolve_probabilities, count_feature, dense_points
 from slotmath.features.wheel import WheelSpec
 from slotmath.model import Game
 
@@ -355,15 +355,7 @@ def wheel_feature(game: Game, level: int, spec: TriggeredWheel) -> Feature:
             | {prize_event("wheel", k): float(p * spec.spins * q) for k, q in per_spin.items()},
         }
 
-    return Feature(
-        "wheel",
-        Trigger(spec.symbol),
-        lambda count: count >= spec.trigger,
-        lambda count: mean,
-        lambda count: law(),
-        lambda count: True,
-        odds,
-    )
+    return count_feature("wheel", spec.symbol, spec.trigger, mean, law, odds)
 
 
 def policy_probabilities(policy: str, choices, means: list) -> list:

@@ -45,6 +45,7 @@ __all__ = [
     "round_law",
     "feature_means",
     "feature_from_tables",
+    "count_feature",
     "trigger_key_probability",
     "RESOLVED",
     "award_top",
@@ -134,6 +135,22 @@ def feature_from_tables(name: str, trigger: Trigger, awards: dict, means: dict, 
     (:class:`WinDistribution`) and ``means[key]`` its exact mean [x total
     bet], for the keys that trigger (keys of ``trigger``'s form)."""
     return Feature(name, trigger, lambda key: key in awards, means.__getitem__, awards.__getitem__, odds=odds)
+
+
+def count_feature(name: str, symbol: str, trigger: int, mean, law: Callable, odds=None) -> Feature:
+    """A :class:`Feature` started by ``trigger`` or more ``symbol`` anywhere in
+    the window whose award does not depend on the window: one ``mean`` [x
+    total bet] and one law (``law()``, built when first asked) for every
+    triggering key, all keys one group."""
+    return Feature(
+        name,
+        Trigger(symbol),
+        lambda count: count >= trigger,
+        lambda count: mean,
+        lambda count: law(),
+        lambda count: True,
+        odds,
+    )
 
 
 def round_triggers(features) -> list:

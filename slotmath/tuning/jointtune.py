@@ -51,8 +51,6 @@ import numpy as np
 import pandas as pd
 
 from slotmath.errors import BoundsError, EngineTooLarge, GameFileError
-from slotmath.io.gamefile import load_game
-from slotmath.model import Game
 from slotmath.tuning.linearmodels import Evaluator
 from slotmath.tuning.reelsolver import Solver
 from slotmath.tuning.reelspace import Bounds, ReelSpace
@@ -65,7 +63,7 @@ from slotmath.tuning.targets import (
     band_scale,
     component_share_bands,
 )
-from slotmath.tuning.tune import TuningResult, progress_bar, target_levels, tuned_reel_sets
+from slotmath.tuning.tune import TuningResult, progress_bar, run_setup
 
 MAX_BLOCK_ROUNDS = 6  # rounds of (strip block, table block)
 AIM_MARGIN = 0.1  # a bands-first table block aims this share of a missed band's width inside it
@@ -315,11 +313,7 @@ def tune_joint(
     JointTuning
     """
     t0 = time.perf_counter()
-    if not isinstance(game, Game):
-        game = load_game(game)
-    sets = tuned_reel_sets(game, targets, reel_set)
-    targets = targets.with_game_constraints(game)
-    levels = target_levels(game, targets)
+    game, sets, targets, levels = run_setup(game, targets, reel_set)
     set_arg = sets[0] if len(sets) == 1 else sets
     bar = progress_bar(max_evaluations, "tuning strips and tables") if progress else None
     say = (lambda m: print(m, file=sys.stderr)) if verbose else None

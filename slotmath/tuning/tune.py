@@ -725,11 +725,7 @@ def tune(
     TuningResult
     """
     t0 = time.perf_counter()
-    if not isinstance(game, Game):
-        game = load_game(game)
-    sets = tuned_reel_sets(game, targets, reel_set)
-    targets = targets.with_game_constraints(game)
-    levels = target_levels(game, targets)
+    game, sets, targets, levels = run_setup(game, targets, reel_set)
     space = ReelSpace(game, sets[0] if len(sets) == 1 else sets, bounds)
     say = (lambda m: print(m, file=sys.stderr)) if verbose else None
     bar = None
@@ -827,6 +823,17 @@ def tune(
         untied,
         untied_why,
     )
+
+
+def run_setup(game, targets: Targets, reel_set) -> tuple:
+    """What a tuning run starts from: ``(game, reel sets tuned, targets with
+    the game's own constraints, the bet levels judged)``; ``game`` a Game or
+    a path."""
+    if not isinstance(game, Game):
+        game = load_game(game)
+    sets = tuned_reel_sets(game, targets, reel_set)
+    targets = targets.with_game_constraints(game)
+    return game, sets, targets, target_levels(game, targets)
 
 
 def target_levels(game: Game, targets: Targets) -> tuple:
