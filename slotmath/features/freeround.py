@@ -829,10 +829,10 @@ def _free_check(game: Game) -> None:
     if spec.sticky is None:  # sticky retriggers require max_games
         refuse_endless(game, spec)
     if not spec.awards and "selection" not in game.options:  # else the selection's check reads them
+        from slotmath.features.options import UNAWARDED_FREE_GAMES
         from slotmath.io.gamefile import GameFileError
 
-        problem = "is required (free games without awards are a selection choice's)"
-        raise GameFileError(game.source, "options.free_games.awards", problem)
+        raise GameFileError(game.source, *UNAWARDED_FREE_GAMES)
 
 
 def _sticky(law) -> bool:

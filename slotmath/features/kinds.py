@@ -104,8 +104,8 @@ class FeatureKind:
     schema : dict or None
         The JSON-schema fragment of ``options.<key>`` for the game file's
         schema (``slotmath/io/schema/game.schema.json``, written from the
-        registry by ``python -m slotmath.features.registry``); None: the
-        schema file holds a hand-written fragment.
+        registry by ``python -m slotmath.features.registry``); the
+        conformance check requires one.
     """
 
     key: str

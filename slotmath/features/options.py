@@ -339,6 +339,13 @@ class Features:
 # ===========================================================================
 # parsing
 # ===========================================================================
+#: the refusal of free games that no trigger awards and no selection choice starts
+UNAWARDED_FREE_GAMES = (
+    "options.free_games.awards",
+    "is required (free games without awards are a selection choice's)",
+)
+
+
 def plays_prizes(game: Game) -> bool:
     """True when ``options.wheel`` or ``options.selection`` are round features
     of their own; beside a ``lockit``, ``options.wheel`` is the lock-it's mark

@@ -41,7 +41,7 @@ from slotmath.errors import EngineTooLarge, ensure
 from slotmath.features import wheel as wheel_mod
 from slotmath.features.declaration import Reader
 from slotmath.features.kinds import FeatureKind
-from slotmath.features.options import load_features, plays_prizes, read_wheel
+from slotmath.features.options import UNAWARDED_FREE_GAMES, load_features, plays_prizes, read_wheel
 from slotmath.features.progressive import ProgressiveJackpot, jackpot_figures
 from slotmath.features.reach import reach_problem
 from slotmath.features.round import Feature, Trigger, convolve_probabilities, count_feature, dense_points
@@ -133,8 +133,7 @@ def _load(game: Game) -> LinePrizes:
         rd.fail("options.wheel", "has no symbol/trigger and no selection choice spins it")
     free = declared.free_games
     if free is not None and not free.awards and not (sel and any(c.free_games for c in sel.choices)):
-        problem = "is required (free games without awards are a selection choice's)"
-        rd.fail("options.free_games.awards", problem)
+        rd.fail(*UNAWARDED_FREE_GAMES)
     # a segment or value of weight 0 is never drawn: the jackpot it names would never be won
     used = {lab for lab, _, w in wheel.wheel.segments if w} if wheel else set()
     named = {lab for lab, _, _ in wheel.wheel.segments} if wheel else set()

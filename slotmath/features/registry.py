@@ -18,7 +18,7 @@ from slotmath.features.prizes import JACKPOTS, SELECTION, WHEEL
 from slotmath.features.wildmult import WILD_MULTIPLIERS
 from slotmath.model import Game
 
-__all__ = ["KINDS", "feature_kinds", "declared_kinds", "feature_keys", "kind_of", "schema_with_features"]
+__all__ = ["KINDS", "feature_kinds", "declared_kinds", "feature_keys", "schema_with_features"]
 
 #: Every feature, in the order the round plays the ones that start.
 KINDS: tuple[FeatureKind, ...] = (
@@ -47,11 +47,6 @@ def feature_keys() -> tuple[str, ...]:
 def declared_kinds(game: Game) -> list[FeatureKind]:
     """The features ``game`` declares under ``options``, in the round's order."""
     return [kind for kind in KINDS if kind.declared(game)]
-
-
-def kind_of(key: str) -> FeatureKind:
-    """The feature declared under ``options.<key>`` (KeyError if none)."""
-    return {kind.key: kind for kind in KINDS}[key]
 
 
 def schema_with_features(schema: dict) -> dict:

@@ -492,7 +492,7 @@ def sampler_args(game: Game, level: int) -> tuple:
     names += lock_events
     prizes, prize_events = prize_args(game, level, base_ev[1], len(names))
     names += prize_events
-    drawn, drawn_events, _ = drawn_args(game, level, base_ev[1], len(names))
+    drawn, drawn_events = drawn_args(game, level, base_ev[1], len(names))
     names += drawn_events
     sets = (base_draw, base_ev, free_draw, free_ev, base_ways, free_ways)
     return (np.array([len(names)], dtype=np.int64), *sets, feat, prizes, hold, lock, drawn), names
@@ -503,8 +503,8 @@ def drawn_args(game: Game, level: int, sym: np.ndarray, at: int) -> tuple:
     whose kind gives ``draws`` (:class:`~slotmath.features.kinds.FeatureKind`),
     each started by ``trigger`` or more of its symbol in the base window and
     paying an award drawn from its law; with the names of their events
-    (``<component> starts``, counted from ``at``) and their components (the
-    kernel's columns after :data:`COMPONENTS`, in this order).  Arrays:
+    (``<component> starts``, counted from ``at``); their components take the
+    kernel's columns after :data:`COMPONENTS`, in this order.  Arrays:
     symbol counts per feature, reel and stop (F, reels, stops); triggers
     (F,); award values [x total bet] and cumulative probabilities (F, M),
     padded with the last value and 1; event indices (F,)."""
@@ -525,7 +525,7 @@ def drawn_args(game: Game, level: int, sym: np.ndarray, at: int) -> tuple:
         dcum[f, : len(probs)] = np.cumsum(probs) / np.sum(probs)
     names = tuple(prize_event(law[0]) for law in laws)
     dev = np.arange(at, at + len(laws), dtype=np.int64)
-    return (dtrig, dthr, dvalues, dcum, dev), names, tuple(law[0] for law in laws)
+    return (dtrig, dthr, dvalues, dcum, dev), names
 
 
 def trigger_lines(game: Game, spec) -> np.ndarray:
