@@ -237,3 +237,20 @@ def test_award_bands_below_the_resolution_are_not_printed_as_numbers():
     assert row["probability given the trigger"] == "< 1e-15"
     assert row["odds [1 in N features]"] == "over 1e+15"
     assert row["odds [1 in N rounds]"] == "over 1e+17"
+
+
+def test_award_bands_text_keeps_small_probabilities():
+    """A band table whose last band is unresolved ("< 1e-15") mixes words and
+    numbers in one column; its text must still show a band of 1.3e-7 as
+    such (pandas' fixed notation printed it 0.0 beside odds of 1 in 7.7e6)."""
+    from slotmath.features.sheetrows import award_bands
+    from slotmath.rules.result import table_text
+
+    wins = np.array([3.0, 700.0, 3000.0, 6000.0])
+    probs = np.array([1 - 1.3e-7 - 1e-17, 1.3e-7, 1e-17, 0.0])
+    table = award_bands(wins, probs, trigger=0.01)
+    text = table_text(table)
+    row = next(line for line in text.splitlines() if "500 to under 1000" in line)
+    assert "1.300000e-07" in row and "7.692308e+06" in row  # 1 / 1.3e-7 features
+    assert " 0.0 " not in text
+    assert "< 1e-15" in text  # the 2000-5000 band, unresolved

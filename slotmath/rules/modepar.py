@@ -180,7 +180,7 @@ class ModeResult:
 
     def summary_rows(self) -> list:
         """(figure, value) rows of the mode's headline figures, for people."""
-        from slotmath.rules.result import fraction_str
+        from slotmath.rules.result import fraction_display
 
         top = self.par.true_max_win
         cap = self.round_cap
@@ -189,7 +189,7 @@ class ModeResult:
             ("mode", self.name + (f" ({self.mode.label})" if self.mode.label else "")),
             ("cost [x total bet]", f"{float(self.cost):g}"),
             ("RTP [per unit of cost]", f"{float(self.rtp):.6%}"),
-            ("RTP exact", fraction_str(self.rtp) or "not a fraction (float64)"),
+            ("RTP exact", fraction_display(self.rtp)),
             ("hit frequency", f"{hit:.6%}" if hit else "0"),
             ("SD [x cost]", f"{self.par.sd / float(self.cost):.6g}"),
             ("max win [x total bet]", "none" if top.value is None else f"{float(top.value):.6g}"),

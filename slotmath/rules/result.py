@@ -373,11 +373,16 @@ def max_win_json(top: MaxWin) -> dict:
 
 
 def table_text(table: pd.DataFrame) -> str:
-    """A report table as aligned text; a ``share of RTP`` column in %."""
+    """A report table as aligned text; a ``share of RTP`` column in %.  The
+    numbers of a column that also holds words ("< 1e-15", "over 1e+15") are
+    written with 7 significant digits, as pandas writes a column of small
+    numbers (its fixed notation would print 1.3e-07 as 0.0)."""
     t = table.copy()
     for c in t.columns:
         if str(c).startswith("share of RTP"):
             t[c] = t[c].map(lambda v: f"{v:.4%}")
+        elif t[c].dtype == object:
+            t[c] = t[c].map(lambda v: f"{v:.6e}" if isinstance(v, float) else v)
     return t.to_string(index=False)
 
 
