@@ -156,3 +156,28 @@ def test_automaton_is_shared_by_games_with_one_pay_table():
     other = dataclasses.replace(game, name="video20-copy")
     assert pay_automaton(game, 1) is pay_automaton(other, 1)
     assert pay_tensor(game, 1) is pay_tensor(other, 1)
+
+
+@given(
+    st.lists(st.lists(st.integers(0, 40), min_size=3, max_size=3), max_size=60),
+    st.integers(-(2**40), 2**40),
+)
+def test_unique_rows_and_codes_are_numpys(rows, shift):
+    """The automaton's distinct rows and values (by base-``max + 1`` keys or a
+    lexsort; by a sort and a binary search or a stable argsort) equal
+    ``numpy.unique``'s, order and inverse included."""
+    import numpy as np
+
+    from slotmath.engine.moments import unique_codes, unique_rows
+
+    a = np.array(rows, dtype=np.int64).reshape(-1, 3)
+    for r in (a, a - 20):  # keys; negative entries: the lexsort
+        got, inv = unique_rows(r)
+        want, want_inv = np.unique(r, axis=0, return_inverse=True)
+        assert got.tolist() == want.tolist() and inv.tolist() == want_inv.ravel().tolist()
+    # more than 4096 distinct values: the argsort path
+    wide = np.concatenate([a.ravel() + shift, np.arange(5000) * 7 - shift])
+    for flat in (a.ravel() - 20, wide):
+        got, inv = unique_codes(flat)
+        want, want_inv = np.unique(flat, return_inverse=True)
+        assert got.tolist() == want.tolist() and inv.tolist() == want_inv.ravel().tolist()

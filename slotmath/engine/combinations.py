@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 
 from slotmath.engine.lines import PayTensor, pay_tensor
+from slotmath.engine.moments import unique_codes
 from slotmath.engine.multilinear import cycle_line_win
 from slotmath.engine.reels import row_marginal
 from slotmath.engine.scatters import (
@@ -64,7 +65,7 @@ def line_hits(game: Game, level: int, reel_set: str = "base"):
     tensor: PayTensor = pay_tensor(game, level)
     win_mask = tensor.entries >= 0
     keys = tensor.entries[win_mask] * (1 << 20) + tensor.mults[win_mask]
-    uniq, inverse = np.unique(keys, return_inverse=True)
+    uniq, inverse = unique_codes(keys)
     wins = tensor.wins[win_mask]
     hits = np.zeros(len(uniq), dtype=np.int64)
     per_line_win = []

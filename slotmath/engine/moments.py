@@ -83,7 +83,18 @@ class PayAutomaton:
 
 def unique_rows(rows: np.ndarray) -> tuple:
     """Distinct rows in lexicographic order and each row's index among them
-    (``np.unique(rows, axis=0, return_inverse=True)``, by a lexsort)."""
+    (``np.unique(rows, axis=0, return_inverse=True)``): rows of
+    non-negative entries whose base-``max + 1`` number fits in int64 by that
+    number (:func:`unique_codes`; its order is the rows' lexicographic one),
+    others by a lexsort."""
+    if rows.ndim == 2 and rows.size and rows.shape[1] and rows.min() >= 0:
+        base, width = int(rows.max()) + 1, rows.shape[1]
+        if base**width < 2**62:
+            weights = np.array([base ** (width - 1 - i) for i in range(width)], dtype=np.int64)
+            keys, inv = unique_codes(rows.astype(np.int64, copy=False) @ weights)
+            one = np.empty(len(keys), dtype=np.int64)
+            one[inv] = np.arange(len(inv))  # a row of each key (equal keys: equal rows)
+            return rows[one], inv
     order = np.lexsort(rows.T[::-1])
     srt = rows[order]
     new = np.ones(len(rows), dtype=np.bool_)
@@ -94,11 +105,32 @@ def unique_rows(rows: np.ndarray) -> tuple:
     return srt[new], inv
 
 
+def unique_codes(values: np.ndarray) -> tuple:
+    """Distinct values in ascending order and each value's index among them,
+    flattened: ``np.unique(values, return_inverse=True)``.  numpy 2.4's
+    ``unique`` took 6.7 s on a pay tensor of 1.7e7 entries and 11 wins (and
+    2.1 s on 2e6 distinct keys, where a sort takes 0.03 s): the values are
+    sorted, and each found by a binary search among few distinct ones, else
+    numbered in the order of a stable argsort."""
+    flat = np.asarray(values).ravel()
+    srt = np.sort(flat)
+    new = np.ones(len(srt), dtype=np.bool_)
+    np.not_equal(srt[1:], srt[:-1], out=new[1:])
+    uniq = srt[new]
+    if len(uniq) <= 4096:
+        return uniq, np.searchsorted(uniq, flat)
+    order = np.argsort(flat, kind="stable")
+    new[:] = True
+    np.not_equal(flat[order[1:]], flat[order[:-1]], out=new[1:])
+    inv = np.empty(len(flat), dtype=np.int64)
+    inv[order] = np.cumsum(new) - 1
+    return uniq, inv
+
+
 def build_automaton(wins: np.ndarray, n_symbols: int, n_reels: int) -> PayAutomaton:
     """Minimal layered automaton of a flattened pay tensor (see the module notes)."""
     S, R = n_symbols, n_reels
-    values, cur = np.unique(np.asarray(wins), return_inverse=True)
-    cur = cur.ravel()
+    values, cur = unique_codes(wins)
     layers = []
     for k in range(R - 1, -1, -1):
         rows = cur.reshape(S**k, S)
