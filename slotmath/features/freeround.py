@@ -37,7 +37,7 @@ from slotmath.features.carried import carried_feature
 from slotmath.features.expanding import nudged_game
 from slotmath.features.freegames import FreeGames, fourier_distribution, win_distribution
 from slotmath.features.freespin import award_distribution, keyed_free_spins
-from slotmath.features.kinds import FeatureKind
+from slotmath.features.kinds import Buy, FeatureKind
 from slotmath.features.options import FreeGamesSpec
 from slotmath.features.persist import persist_feature, persists
 from slotmath.features.round import Feature, award_top
@@ -870,6 +870,48 @@ def _free_tables(game: Game, figures: dict, rtp: float, level: int) -> dict:
     return free_games_tables(game, fg, rtp) if fg.get("by_count") else {}
 
 
+#: the options bought free games play beside them; a hold-and-spin that
+#: plays in free games (``in_free_games``) is kept too, with its jackpots
+BOUGHT_WITH = ("free_games", "round_cap", "wild_multipliers")
+
+
+def _bought_options(game: Game) -> dict:
+    keep = BOUGHT_WITH
+    held = game.options.get("hold_and_spin")
+    if isinstance(held, dict) and held.get("in_free_games") is True:
+        keep = (*keep, "hold_and_spin", "jackpots")
+    return {k: v for k, v in game.options.items() if k in keep}
+
+
+def _bought_spec(game: Game, games: int) -> FreeGamesSpec:
+    """The declared free games with every count starting ``games`` games and
+    no prize, at the free games' multiplier and on their declared reels
+    (retriggers keep the declared retrigger awards)."""
+    import dataclasses
+
+    spec = _free_spec(game)
+    if spec is None:
+        from slotmath.io.gamefile import GameFileError
+
+        raise GameFileError(game.source, "buy.feature", "buys free_games, which the mode does not declare")
+    return dataclasses.replace(
+        spec,
+        awards={0: (Fraction(0), games)},
+        multipliers=None,
+        reels_by_count=None,
+        retrigger_awards=spec.retrigger_awards or spec.awards,
+    )
+
+
+def _bought_round(game: Game, level: int, spec: FreeGamesSpec, games: int) -> tuple:
+    notes = [
+        f"Bought round: {spec.games(0)} free games started at once (no base spin) on reel set "
+        f"{spec.reels!r}; the cycle is that set's."
+    ]
+    key = (0,) * game.reels if spec.trigger.per_reel else 0  # no trigger symbol on any reel
+    return free_games_feature_of(game, level, spec), notes, game.cycle(spec.reels), key
+
+
 FREE_GAMES = FeatureKind(
     key="free_games",
     title="free games",
@@ -913,4 +955,11 @@ FREE_GAMES = FeatureKind(
             },
         },
     },
+    buy=Buy(
+        start="games",
+        options=_bought_options,
+        spec=_bought_spec,
+        feature=_bought_round,
+        sampler="slotmath.montecarlo.roundsim:buy_sampler",
+    ),
 )

@@ -33,8 +33,9 @@ from slotmath.features.holdspin import (
     hold_and_spin_feature,
     load_hold_and_spin,
 )
-from slotmath.features.kinds import FeatureKind
-from slotmath.model import Game
+from slotmath.features.kinds import Buy, FeatureKind
+from slotmath.io.gamefile import GameFileError
+from slotmath.model import Game, Mode
 
 __all__ = [
     "plays_in_free_games",
@@ -292,6 +293,60 @@ def _hold_tables(game: Game, figures: dict, rtp: float, level: int) -> dict:
     return {**hold_and_spin_tables(game, odds, rtp, inside), COINS_TABLE: coins_table(odds)}
 
 
+#: the options a bought hold-and-spin round plays (no free games: a
+#: hold-and-spin that also plays in free games is bought alone)
+BOUGHT_WITH = ("hold_and_spin", "jackpots", "round_cap")
+
+
+def _bought_options(game: Game) -> dict:
+    options = {k: v for k, v in game.options.items() if k in BOUGHT_WITH}
+    held = options.get("hold_and_spin")
+    if isinstance(held, dict) and held.get("in_free_games") is True:
+        options["hold_and_spin"] = {**held, "in_free_games": False}
+    return options
+
+
+def _bought_spec(game: Game, coins: int) -> HoldAndSpinSpec:
+    spec = load_hold_and_spin(game)
+    if spec is None:
+        raise GameFileError(game.source, "buy.feature", "buys hold_and_spin, which the mode does not declare")
+    return spec
+
+
+def _bought_round(game: Game, level: int, spec: HoldAndSpinSpec, coins: int) -> tuple:
+    from slotmath.features.holdspin_buy import bought_feature, bought_notes
+
+    feature = bought_feature(game, level, spec, coins)
+    return feature, bought_notes(game, spec, coins), game.cycle(spec.reels or spec.base_reels), 0
+
+
+def _check_buy(game: Game, mode: Mode, coins: int) -> None:
+    """Refuse ``coins`` that do not fit the window, reel heights and a
+    progressive jackpot beside the bought feature (one line naming
+    ``modes.NAME.buy...``)."""
+    cells = game.rows * game.reels
+    at = f"modes.{mode.name}.buy"
+    if game.heights is not None:
+        raise GameFileError(
+            game.source, f"{at}.feature", "a hold-and-spin is not bought on variable reel heights"
+        )
+    if not 0 <= coins <= cells:
+        raise GameFileError(
+            game.source,
+            f"{at}.coins",
+            f"must be from 0 to the {cells} cells of the {game.reels}x{game.rows} window, got {coins}",
+        )
+    jackpots = {**(game.options or {}), **mode.options}.get("jackpots") or {}
+    for jackpot, value in jackpots.items() if isinstance(jackpots, dict) else ():
+        if isinstance(value, dict):
+            raise GameFileError(
+                game.source,
+                f"{at}.feature",
+                f"a bought hold-and-spin with a progressive jackpot (options.jackpots.{jackpot}) "
+                "is not computed (the jackpot's return is not a coin win of the round)",
+            )
+
+
 HOLD_AND_SPIN = FeatureKind(
     key="hold_and_spin",
     title="hold-and-spin",
@@ -323,4 +378,12 @@ HOLD_AND_SPIN = FeatureKind(
             "in_free_games": {},
         },
     },
+    buy=Buy(
+        start="coins",
+        options=_bought_options,
+        spec=_bought_spec,
+        feature=_bought_round,
+        sampler="slotmath.montecarlo.holdspinsim:bought_sampler",
+        check=_check_buy,
+    ),
 )

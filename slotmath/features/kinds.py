@@ -30,11 +30,54 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["FeatureKind"]
+__all__ = ["Buy", "FeatureKind"]
 
 
 def _nothing(*args) -> Any:
     return None
+
+
+@dataclass(frozen=True, eq=False)
+class Buy:
+    """How a bet mode buys the feature (``modes.NAME.buy: {feature: KEY,
+    START: n}``): the feature started at once from a given state, with no
+    base spin (docs/features.md, Bet modes).
+
+    Attributes
+    ----------
+    start : str
+        The key of ``buy`` giving the state it starts from (``games``,
+        ``coins``); the game-file reader's ``BUYABLE`` names the same (a
+        conformance check).
+    options : callable
+        ``options(game) -> dict``: the ``options`` a bought round of
+        ``game`` plays: the feature's own and what plays beside or inside
+        it (the base game's other features are not started).
+    spec : callable
+        ``spec(game, start) -> spec``: the declaration the buy starts
+        (``game``: the mode's game); raises GameFileError naming
+        ``buy.feature`` when the game does not declare it.
+    feature : callable
+        ``feature(game, level, spec, start) -> (Feature, notes, cycle,
+        key)``: the round's :class:`~slotmath.features.round.Feature`
+        started from ``start``, notes saying what is bought, the cycle of the
+        reel set it plays and the key of the one "window" that starts it.
+    sampler : str
+        ``"module:function"`` of its compiled sampler,
+        ``function(game, level, spec, start)``: it lives in
+        :mod:`slotmath.montecarlo`, a layer above the features, so it is
+        named here and imported where a simulation asks for it.
+    check : callable
+        ``check(game, mode, start)``: refuses a start the game cannot play
+        (GameFileError naming ``modes.MODE.buy...``).  Default: none.
+    """
+
+    start: str
+    options: Callable[..., dict]
+    spec: Callable[..., Any]
+    feature: Callable[..., tuple]
+    sampler: str
+    check: Callable[..., None] = _nothing
 
 
 @dataclass(frozen=True, eq=False)
@@ -106,6 +149,8 @@ class FeatureKind:
         schema (``slotmath/io/schema/game.schema.json``, written from the
         registry by ``python -m slotmath.features.registry``); the
         conformance check requires one.
+    buy : Buy or None
+        How a bet mode buys it, or None: not for sale.
     """
 
     key: str
@@ -126,6 +171,7 @@ class FeatureKind:
     draws: Callable[..., tuple] | None = None
     example: str | None = None
     schema: dict | None = None
+    buy: Buy | None = None
 
     def declared(self, game) -> bool:
         """The game declares it (``options`` has its key)."""

@@ -18,7 +18,7 @@ from slotmath.features.prizes import JACKPOTS, SELECTION, WHEEL
 from slotmath.features.wildmult import WILD_MULTIPLIERS
 from slotmath.model import Game
 
-__all__ = ["KINDS", "feature_kinds", "declared_kinds", "feature_keys", "schema_with_features"]
+__all__ = ["KINDS", "feature_kinds", "declared_kinds", "feature_keys", "bought_kind", "schema_with_features"]
 
 #: Every feature, in the order the round plays the ones that start.
 KINDS: tuple[FeatureKind, ...] = (
@@ -47,6 +47,15 @@ def feature_keys() -> tuple[str, ...]:
 def declared_kinds(game: Game) -> list[FeatureKind]:
     """The features ``game`` declares under ``options``, in the round's order."""
     return [kind for kind in KINDS if kind.declared(game)]
+
+
+def bought_kind(key: str) -> FeatureKind:
+    """The feature a bet mode buys by its key (``modes.NAME.buy.feature``);
+    the game-file reader has refused a key that is not for sale."""
+    for kind in KINDS:
+        if kind.key == key and kind.buy is not None:
+            return kind
+    raise KeyError(f"{key!r} is not a feature for sale")
 
 
 def schema_with_features(schema: dict) -> dict:

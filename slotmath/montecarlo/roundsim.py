@@ -647,14 +647,14 @@ def round_components(game: Game, level: int, n: int, seed: int = 0) -> np.ndarra
     return sampler.kernel(rng, int(n), *sampler.args)[2]
 
 
-def buy_sampler(game: Game, level: int, spec) -> RoundSampler:
-    """Compiled sampler of a bought free-games round: the round kernel with a
-    base spin that pays nothing, counts no event and always starts the free
-    games of ``spec`` (:class:`~slotmath.features.options.FreeGamesSpec`,
-    every count starting ``spec.games(0)`` games with no prize: the buy of
-    :func:`slotmath.rules.modes.buy_spec`); ``game`` declares only the
-    bought free games (and a round cap).  Its win is the ``free_games`` part
-    (and the ``round_cap`` cut)."""
+def buy_sampler(game: Game, level: int, spec, bought_games: int) -> RoundSampler:
+    """Compiled sampler of a bought free-games round (the free games'
+    :class:`~slotmath.features.kinds.Buy`): the round kernel with a base
+    spin that pays nothing, counts no event and always starts the free games
+    of ``spec`` (:class:`~slotmath.features.options.FreeGamesSpec`, every
+    count starting ``bought_games`` = ``spec.games(0)`` games with no prize);
+    ``game`` declares only the bought free games (and a round cap).  Its win
+    is the ``free_games`` part (and the ``round_cap`` cut)."""
     from slotmath.features.options import load_features
 
     args, names = sampler_args(game, level)
@@ -666,7 +666,7 @@ def buy_sampler(game: Game, level: int, spec) -> RoundSampler:
     trig, ftrig, games, prize, again, reprize, params, fg_at, sticky, mults, need, (by_count, sets), lines = (
         feat
     )
-    bought = np.full_like(games, spec.games(0))
+    bought = np.full_like(games, bought_games)
     hold = (np.zeros_like(hold[0]), *hold[1:])  # a hold-and-spin plays in the free games only
     mults = np.full_like(mults, float(spec.multiplier_of(0)))
     silent_feat = (np.zeros_like(trig), ftrig, bought, np.zeros_like(prize), again, reprize, params, fg_at)

@@ -13,7 +13,7 @@ from fractions import Fraction
 
 from slotmath.errors import ensure
 from slotmath.model import Game, Mode
-from slotmath.rules.modes import buy_spec, mode_game, mode_names, mode_of
+from slotmath.rules.modes import bought_start, buy_spec, mode_game, mode_names, mode_of
 from slotmath.rules.result import ParResult
 
 __all__ = [
@@ -28,28 +28,15 @@ __all__ = [
 
 
 def bought_feature(game: Game, mode: Mode, level: int) -> tuple:
-    """``(feature, notes, cycle, key)`` of a bought round: the
-    :class:`~slotmath.features.round.Feature` the one-key round starts, the
-    notes saying what is bought, the cycle of the reel set it plays and the
-    key of the one "window" that starts it (count 0; under a reel condition,
-    which retriggers keep, no trigger symbol on any reel)."""
+    """``(feature, notes, cycle, key)`` of a bought round (its feature's
+    ``Buy.feature``): the :class:`~slotmath.features.round.Feature` the
+    one-key round starts, the notes saying what is bought, the cycle of the
+    reel set it plays and the key of the one "window" that starts it."""
+    from slotmath.features.registry import bought_kind
+
     spec = buy_spec(game, mode)
     ensure(mode.buy is not None, "modes.py: a bought mode has a buy")
-    if mode.buy.feature == "hold_and_spin":
-        from slotmath.features.holdspin_buy import bought_feature as held
-        from slotmath.features.holdspin_buy import bought_notes
-
-        coins = mode.buy.coins or 0
-        reels = spec.reels or spec.base_reels
-        return held(game, level, spec, coins), bought_notes(game, spec, coins), game.cycle(reels), 0
-    from slotmath.features.freeround import free_games_feature_of
-
-    notes = [
-        f"Bought round: {spec.games(0)} free games started at once (no base spin) on reel set "
-        f"{spec.reels!r}; the cycle is that set's."
-    ]
-    key = (0,) * game.reels if spec.trigger.per_reel else 0
-    return free_games_feature_of(game, level, spec), notes, game.cycle(spec.reels), key
+    return bought_kind(mode.buy.feature).buy.feature(game, level, spec, bought_start(mode))
 
 
 def buy_analysis(game: Game, mode: Mode, level: int) -> ParResult:
@@ -96,18 +83,18 @@ def buy_analysis(game: Game, mode: Mode, level: int) -> ParResult:
 
 def buy_sampler(game: Game, mode: Mode, level: int):
     """Compiled sampler of a bought round (``game`` = :func:`mode_game`):
-    the round kernel's bought free games
-    (:func:`slotmath.montecarlo.roundsim.buy_sampler`) or the bought
-    hold-and-spin (:func:`slotmath.montecarlo.holdspinsim.bought_sampler`)."""
+    the one its feature's ``Buy.sampler`` names, e.g. the round kernel's
+    bought free games (:func:`slotmath.montecarlo.roundsim.buy_sampler`) or
+    the bought hold-and-spin
+    (:func:`slotmath.montecarlo.holdspinsim.bought_sampler`)."""
+    from importlib import import_module
+
+    from slotmath.features.registry import bought_kind
+
     spec = buy_spec(game, mode)
     ensure(mode.buy is not None, "modes.py: a bought mode has a buy")
-    if mode.buy.feature == "hold_and_spin":
-        from slotmath.montecarlo.holdspinsim import bought_sampler
-
-        return bought_sampler(game, level, spec, mode.buy.coins or 0)
-    from slotmath.montecarlo.roundsim import buy_sampler as free_sampler
-
-    return free_sampler(game, level, spec)
+    module, name = bought_kind(mode.buy.feature).buy.sampler.split(":")
+    return getattr(import_module(module), name)(game, level, spec, bought_start(mode))
 
 
 def per_cost(value, cost: Fraction):

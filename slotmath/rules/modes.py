@@ -18,6 +18,7 @@ from __future__ import annotations
 import dataclasses
 from fractions import Fraction
 
+from slotmath.errors import ensure
 from slotmath.io.gamefile import BASE_MODE, GameFileError
 from slotmath.model import KEEP_CAP, Game, Mode
 
@@ -30,14 +31,8 @@ __all__ = [
     "check_modes",
     "buy_game",
     "buy_spec",
-    "check_coins",
+    "bought_start",
 ]
-
-#: option keys a bought round plays, by bought feature (the base game's other features are not started)
-BUY_OPTIONS = {
-    "free_games": ("free_games", "round_cap", "wild_multipliers"),
-    "hold_and_spin": ("hold_and_spin", "jackpots", "round_cap"),
-}
 
 
 def mode_names(game: Game) -> tuple:
@@ -94,39 +89,37 @@ def mode_reel_sets(game: Game, name: str) -> dict:
 
 
 def buy_game(game: Game, feature: str = "free_games") -> Game:
-    """``game`` with only the options a round buying ``feature`` plays
-    (:data:`BUY_OPTIONS`): the base spin and the features it starts are not
-    played; bought free games keep a hold-and-spin that triggers in them
-    (``in_free_games``) and its jackpots."""
-    keep = BUY_OPTIONS[feature]
-    held = game.options.get("hold_and_spin")
-    in_free = isinstance(held, dict) and held.get("in_free_games") is True
-    if feature == "free_games" and in_free:
-        keep = (*keep, "hold_and_spin", "jackpots")
-    options = {k: v for k, v in game.options.items() if k in keep}
-    if feature == "hold_and_spin" and in_free:  # a bought hold-and-spin plays no free games
-        options["hold_and_spin"] = {**held, "in_free_games": False}
-    return dataclasses.replace(game, options=options)
+    """``game`` with only the options a round buying ``feature`` plays (its
+    :class:`~slotmath.features.kinds.Buy`'s ``options``): the base spin and
+    the features it starts are not played."""
+    from slotmath.features.registry import bought_kind
+
+    return dataclasses.replace(game, options=bought_kind(feature).buy.options(game))
+
+
+def bought_start(mode: Mode) -> int:
+    """The state a mode's buy starts from (``buy.games``, ``buy.coins``: the
+    key its feature's :class:`~slotmath.features.kinds.Buy` names)."""
+    from slotmath.features.registry import bought_kind
+
+    ensure(mode.buy is not None, "modes.py: a bought mode has a buy")
+    start = getattr(mode.buy, bought_kind(mode.buy.feature).buy.start)
+    ensure(start is not None, "modes.py: the game-file reader requires the bought state")
+    return int(start)
 
 
 def check_modes(game: Game, rules) -> None:
     """Check every declared mode's game as ``rules`` (the game's, a
     :class:`~slotmath.rules.contract.Rules`) check a game
     (:meth:`~slotmath.rules.contract.Rules.check`: the options they read,
-    then :func:`slotmath.rules.linegame.check`): a problem is one line naming
-    ``modes.NAME`` and the field of the mode's game."""
+    then :func:`slotmath.rules.linegame.check`) and a buy's start (its
+    feature's ``Buy.check``): a problem is one line naming ``modes.NAME``
+    and the field of the mode's game."""
+    from slotmath.features.registry import bought_kind
+
     for name, mode in game.modes.items():
-        if mode.buy is not None and mode.buy.coins is not None:
-            check_coins(game, name, mode.buy.coins)
-            jackpots = {**(game.options or {}), **mode.options}.get("jackpots") or {}
-            for jackpot, value in jackpots.items() if isinstance(jackpots, dict) else ():
-                if isinstance(value, dict):
-                    raise GameFileError(
-                        game.source,
-                        f"modes.{name}.buy.feature",
-                        f"a bought hold-and-spin with a progressive jackpot (options.jackpots.{jackpot}) "
-                        "is not computed (the jackpot's return is not a coin win of the round)",
-                    )
+        if mode.buy is not None:
+            bought_kind(mode.buy.feature).buy.check(game, mode, bought_start(mode))
         try:
             variant = mode_game(game, name)
             rules.check(variant)
@@ -136,46 +129,12 @@ def check_modes(game: Game, rules) -> None:
             raise GameFileError(game.source, f"modes.{name}", f"{exc.field}: {exc.problem}") from None
 
 
-def check_coins(game: Game, name: str, coins: int) -> None:
-    """Refuse a bought hold-and-spin's ``coins`` that do not fit the window
-    (one line naming ``modes.NAME.buy.coins``)."""
-    cells = game.rows * game.reels
-    if game.heights is not None:
-        raise GameFileError(
-            game.source, f"modes.{name}.buy.feature", "a hold-and-spin is not bought on variable reel heights"
-        )
-    if not 0 <= coins <= cells:
-        raise GameFileError(
-            game.source,
-            f"modes.{name}.buy.coins",
-            f"must be from 0 to the {cells} cells of the {game.reels}x{game.rows} window, got {coins}",
-        )
-
-
 def buy_spec(game: Game, mode: Mode):
-    """The feature a buy starts: the declared free games with every count
-    starting ``mode.buy.games`` games and no prize (retriggers keep the
-    declared retrigger awards); a bought hold-and-spin's declaration as it
-    is (:class:`~slotmath.features.holdspin.HoldAndSpinSpec`, started from
-    ``mode.buy.coins`` coins)."""
-    from slotmath.features.options import load_features
+    """The declaration a buy starts (``game``: the mode's game): its
+    feature's ``Buy.spec`` from the bought state (free games: every count
+    starting ``buy.games`` games with no prize, retriggers as declared; a
+    hold-and-spin: its declaration, started from ``buy.coins`` coins)."""
+    from slotmath.features.registry import bought_kind
 
-    if mode.buy is not None and mode.buy.feature == "hold_and_spin":
-        from slotmath.features.holdspin import load_hold_and_spin
-
-        held = load_hold_and_spin(game)
-        if held is None:
-            raise GameFileError(
-                game.source, "buy.feature", "buys hold_and_spin, which the mode does not declare"
-            )
-        return held
-    spec = load_features(game).free_games
-    if spec is None or mode.buy is None or mode.buy.games is None:
-        raise GameFileError(game.source, "buy.feature", "buys free_games, which the mode does not declare")
-    return dataclasses.replace(
-        spec,
-        awards={0: (Fraction(0), mode.buy.games)},
-        multipliers=None,  # a bought feature plays at the free games' multiplier
-        reels_by_count=None,  # and on their declared reels
-        retrigger_awards=spec.retrigger_awards or spec.awards,
-    )
+    ensure(mode.buy is not None, "modes.py: a bought mode has a buy")
+    return bought_kind(mode.buy.feature).buy.spec(game, bought_start(mode))

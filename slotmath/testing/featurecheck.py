@@ -147,6 +147,25 @@ def _schema(case: _Case) -> None:
         )
 
 
+def _buy(case: _Case) -> None:
+    """For sale or not as the game-file reader says (its ``BUYABLE``, with the
+    same start key); a buy names a sampler that exists."""
+    from importlib import import_module
+
+    from slotmath.io.gamefile import BUYABLE
+
+    buy = case.kind.buy
+    if (buy.start if buy is not None else None) != BUYABLE.get(case.kind.key):
+        case.fail(
+            f"the game-file reader's BUYABLE says {BUYABLE.get(case.kind.key)!r}, its Buy "
+            f"{buy.start if buy is not None else None!r}"
+        )
+    if buy is not None:
+        module, _, name = buy.sampler.partition(":")
+        if not callable(getattr(import_module(module), name, None)):
+            case.fail(f"its Buy names the sampler {buy.sampler!r}, which does not exist")
+
+
 #: The checks, by name.
 FEATURE_CHECKS: dict[str, Callable[[_Case], None]] = {
     "identity": _identity,
@@ -156,6 +175,7 @@ FEATURE_CHECKS: dict[str, Callable[[_Case], None]] = {
     "exact": _exact,
     "sheet": _sheet,
     "sampled": _sampled,
+    "buy": _buy,
 }
 
 
