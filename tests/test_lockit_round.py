@@ -404,3 +404,100 @@ def test_shapes_table_rows_add_up_to_the_lockit_component(tiny):
     rows = result.features["lockit"]["shapes_given_trigger"]
     assert rows[-1]["shape"] == "wheel (mark)"
     assert sum(r["rtp"] for r in rows) == pytest.approx(float(result.components["lockit"]), rel=1e-12)
+
+
+# ----------------------------------------------------------------------------
+# the same lock-it paid by ways, anywhere and by clusters (every feature on
+# every pay rule): the key and the chain do not read the pays
+# ----------------------------------------------------------------------------
+PAYS = {p["symbol"]: p["pay"] for p in DATA["pays"]}  # A 10, B 5 (3 of a kind, 3+ cells)
+
+
+def ways_win(ws):
+    """Each symbol's pay times its ways: the product of its cells per reel."""
+    return sum(pay * int(np.prod([w.count(sym) for w in ws])) for sym, pay in PAYS.items())
+
+
+def anywhere_win(ws):
+    """Each symbol's pay when it shows on 3 or more cells anywhere."""
+    cells = [sym for w in ws for sym in w]
+    return sum(pay for sym, pay in PAYS.items() if cells.count(sym) >= 3)
+
+
+def cluster_win(ws):
+    """Each orthogonally connected group of 3 or more cells of one symbol pays its pay."""
+    seen, win = set(), 0
+    for start in itertools.product(range(R), range(H)):
+        sym = ws[start[0]][start[1]]
+        if start in seen or sym not in PAYS:
+            continue
+        group, todo = {start}, [start]
+        while todo:
+            r, k = todo.pop()
+            for nb in ((r + 1, k), (r - 1, k), (r, k + 1), (r, k - 1)):
+                if 0 <= nb[0] < R and 0 <= nb[1] < H and nb not in group and ws[nb[0]][nb[1]] == sym:
+                    group.add(nb)
+                    todo.append(nb)
+        seen |= group
+        win += PAYS[sym] if len(group) >= 3 else 0
+    return win
+
+
+WINS = {"ways": ways_win, "anywhere": anywhere_win, "cluster": cluster_win}
+
+
+@pytest.fixture(scope="module", params=sorted(WINS))
+def tiny_paid(request, tmp_path_factory):
+    data = {k: v for k, v in DATA.items() if k != "paylines"}
+    data.update(name=f"lockit_{request.param}", pays_by=request.param)
+    folder = tmp_path_factory.mktemp(f"lockit_{request.param}")
+    (folder / "game.yaml").write_text(yaml.safe_dump(data, sort_keys=False))
+    return request.param, load_game(folder)
+
+
+def test_pay_rules_round_equals_brute_force(tiny_paid):
+    """The lock-it keyed on a ways, pay-anywhere or cluster window: its
+    component is the lines game's, and the pay rule's component and the
+    round's law equal every base window and respin played literally."""
+    rule, game = tiny_paid
+    base = DATA["reels"]["base"]
+    n = int(np.prod([len(s) for s in base]))
+    law: dict = {}
+    paid = Fr(0)
+    for stops in itertools.product(*(range(len(s)) for s in base)):
+        ws = [window(base[r], s) for r, s in enumerate(stops)]
+        win = Fr(WINS[rule](ws))
+        paid += win / n
+        mask, flag = screen(ws)
+        if bin(mask).count("1") < 3:
+            law[win] = law.get(win, 0) + Fr(1, n)
+            continue
+        for (m, f), p in finals(mask, flag, 2).items():
+            for v, q in award_law(m, f, 1).items():
+                law[win + v] = law.get(win + v, 0) + p * q / n
+    keys, _ = brute(1)
+    lockit = sum(p * sum(v * q for v, q in kl.items()) for p, kl in keys.values())
+    par = linegame.analyse(game, 1)
+    assert par.components == {rule: paid, "lockit": lockit}
+    assert par.rtp == sum(v * p for v, p in law.items())
+    d = par.distribution
+    got = dict(zip((d.wins / (d.unit_den * d.total_bet)).tolist(), d.probabilities.tolist(), strict=True))
+    want = {float(v): float(p) for v, p in law.items() if p}
+    assert got.keys() == want.keys()
+    for v, p in want.items():
+        assert got[v] == pytest.approx(p, rel=1e-12, abs=1e-16)
+
+
+def test_pay_rules_sampler_agrees_with_exact(tiny_paid):
+    from slotmath.montecarlo.run import run_chunk
+
+    rule, game = tiny_paid
+    par = linegame.analyse(game, 1)
+    sampler = linegame.round_sampler(game, 1)
+    stats = run_chunk(sampler, 5, 0, 300_000)
+    assert sampler.part_names == (rule, "lockit")
+    for k, name in enumerate(sampler.part_names):
+        got, se = stats.part_rtp(k)
+        assert abs(got - float(par.components[name])) / se < 4, name
+    got, se = stats.event_rate(sampler.event_names.index("lockit triggers"))
+    assert abs(got - par.features["event_rates"]["lockit triggers"]) / se < 4

@@ -74,16 +74,6 @@ FREE_RTP = {
 FREE_GAMES = FREE["options"]["free_games"]
 
 
-#: a lock-it on S (docs/features.md's worked example's form)
-LOCKIT = {
-    "symbols": ["S"],
-    "trigger": 1,
-    "shapes": [[1, 1]],
-    "awards": {"main": {1: {"1x1": [[1, 1]]}}},
-    "sources": {"base_game": {"spins": 1, "reels": "free", "awards": "main"}},
-}
-
-
 def make_game(data: dict):
     return build_game(data, Path("test.yaml"), "t")
 
@@ -346,7 +336,6 @@ def test_sampler_of_the_small_game_plays_the_free_games():
     "options, field",
     [
         ({"free_games": {**FREE_GAMES, "sticky": "W2", "max_games": 9}}, "free_games.sticky"),
-        ({"lockit": LOCKIT}, "lockit"),
         ({"wild_multipliers": {"symbol": "W", "table": [[2, 1], [3, 1]]}}, "wild_multipliers"),
     ],
 )
