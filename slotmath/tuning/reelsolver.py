@@ -16,6 +16,7 @@ from scipy.optimize import LinearConstraint, milp
 
 from slotmath.errors import ensure
 from slotmath.rules.registry import rules_for
+from slotmath.tuning.componentmodels import line_form_scales, unit_classes
 from slotmath.tuning.linearmodels import (  # noqa: F401  (re-exported)
     CENTRE_COST,
     MOVE_COST,
@@ -81,6 +82,7 @@ class Solver:
         self.t0 = time.perf_counter()
         self.reserve = 0.0  # [s] kept after the search (see :meth:`deadline`)
         self.milp_time = (0.0, 0)  # seconds and count of the reel programmes solved
+        self.grouped = False  # finite differences by classes of units (a feature game's models)
 
     # -------------------------------------------------------------- helpers
     def spent(self) -> bool:
@@ -120,7 +122,10 @@ class Solver:
         if not count or not self.forms.available:
             return 0.0
         reels = len(self.space.reels) // len(self.space.reel_sets)
-        return seconds / count * 2 * RANGE_SWEEPS * reels * len(set(self.ev.rep.values()))
+        levels = len(set(self.ev.rep.values()))
+        # a feature game's ends are evaluated exactly (component_rtp_reach)
+        ends = 2 * self.ev.longest * levels if self.grouped else 0.0
+        return seconds / count * 2 * RANGE_SWEEPS * reels * levels + ends
 
     def milp_seconds(self) -> float:
         """Safety-net time limit of one programme (the rest of ``time_limit`` if set)."""
@@ -161,11 +166,34 @@ class Solver:
             f"violation {r['violation']:.4g}, {r['evaluations']} evaluations, {r['seconds']:.1f} s"
         )
 
+    def component_scales(self, lv, figs) -> dict | None:
+        """The product-rule scales of the line form in each RTP figure at
+        level ``lv`` (:func:`~slotmath.tuning.componentmodels.line_form_scales`;
+        None: the general models)."""
+        if not self.forms.available or rules_for(self.space.game).rtp_is_line_form:
+            return None
+        return line_form_scales(self.space, self.targets, figs[lv])
+
     def models(self, xs, figs) -> dict:
         out = {}
         self.forms.stops.anchor = [x.copy() for x in xs]
+        scales = {lv: self.component_scales(lv, figs) for lv in sorted(set(self.ev.rep.values()))}
+        self.grouped = any(v is not None for v in scales.values())
         for lv, name, _ in self.constraints():
             v0 = float(figs[lv][name])
+            comp = scales[lv]
+            if comp is not None and name in comp:
+                # a feature game's RTP figure: the line form at its product-rule
+                # scale (0: not at all), the rest by finite differences
+                rs = self.space.reel_set
+                sc = comp[name]
+                m = FigureModel(lv, name, v0, "win" if sc else None)
+                if sc:
+                    m.scale, m.proxy0 = {rs: sc}, {rs: self.forms.value("win", lv, xs, rs)}
+                m.exact = name == "rtp:lines"
+                m.product = True
+                out[(lv, name)] = m
+                continue
             if name in self.forms.stops.names:
                 kind = STOP + name
                 rs = self.space.reel_set
@@ -217,7 +245,11 @@ class Solver:
         for group in self.space.groups:
             r = group[0]  # a group's residual is its first reel's (the others' stay 0)
             rv = self.space.reels[r]
-            for u in range(rv.size):
+            # a feature game: one difference per class of units alike for what the
+            # forms do not explain (componentmodels), at its unit of largest value
+            classes = unit_classes(self.space, r) if self.grouped else [[u] for u in range(rv.size)]
+            for units in classes:
+                u = max(units, key=lambda v: (int(xs[r][v]), -v))
                 if rv.lo[u] == rv.hi[u]:
                     continue
                 step = 1 if xs[r][u] < rv.hi[u] else -1
@@ -229,7 +261,7 @@ class Solver:
                 figs = self.ev.figures(trial, self.ev.needed)
                 for m in todo:
                     df = float(figs[m.level][m.name]) - m.value0 - m.form_change(self.forms, trial)
-                    m.res[r][u] = df / step
+                    m.res[r][units] = df / step
 
     def reel_rows(self, models, xs0, xs, r):
         """Objective rows of reel r's programme, ``(kind, g, h, sc, fractional, aim)``
@@ -429,7 +461,7 @@ class Solver:
         when one set's form moved, or one whose scale is not exact did
         (the exact ones' modelled change taken off)."""
         for (lv, name), m in models.items():
-            if m.kind is None or m.kind.startswith(STOP):
+            if m.kind is None or m.kind.startswith(STOP) or m.product:
                 continue
             dps = {rs: self.forms.value(m.kind, lv, xs_new, rs) - p0 for rs, p0 in m.proxy0.items()}
             moved = [rs for rs, dp in dps.items() if abs(dp) > 1e-12 * max(abs(m.proxy0[rs]), 1e-300)]
@@ -807,3 +839,44 @@ def line_rtp_reach(
         a, K = forms.coefficients("win", level, xi, block.start)
         out.append((float(a @ cur[block.start]) / (K * float(cur[block.start].sum())), xi))
     return tuple(sorted(out, key=lambda p: p[0]))
+
+
+def component_rtp_reach(solver: Solver, xs, level: int, ends) -> tuple | None:
+    """The whole RTP [x total bet] reachable within the limits of a feature
+    game (:mod:`slotmath.tuning.componentmodels`), from the line RTP's
+    relaxation ``ends`` (:func:`line_rtp_reach` at ``level``):
+    ``((lo, hi), why_not_proven)``; None for a game the component models do
+    not cover.
+
+    With the strip lengths fixed and every symbol that starts a feature
+    held, an unweighted reel's units form one class and the trigger odds,
+    the scatter pays and the held features do not move: the RTP is then
+    ``R0 + a (L - L0)`` exactly (``a = 1 + sum F / s``, the product rule
+    of each feature whose games play the tuned set; ``R0``, ``L0`` at
+    ``xs``), increasing in the line RTP ``L``, so the relaxation's ends give
+    its reach.  Each end's whole units are evaluated exactly and must equal
+    that line (to 1e-9); ``why_not_proven`` is "" when they do and every
+    reel is one class, else says why the reach is the models' only (then
+    it proves nothing)."""
+    needed = solver.ev.needed
+    figs = solver.ev.figures(xs, needed)
+    comp = solver.component_scales(level, figs)
+    if comp is None:
+        return None
+    a = comp["rtp"]
+    r0, l0 = float(figs[level]["rtp"]), solver.forms.value("win", level, xs)
+    block = solver.space.blocks[solver.space.reel_set]
+    why = ""
+    if any(len(unit_classes(solver.space, r)) > 1 for r in block):
+        why = "stop weights move the windows of the held symbols (trigger odds, scatter pays)"
+    out = []
+    for line_value, x_end in ends:
+        exact = float(solver.ev.figures(x_end, needed)[level]["rtp"])
+        model = r0 + a * (solver.forms.value("win", level, x_end) - l0)
+        if not why and abs(exact - model) > 1e-9 * max(1.0, abs(model)):
+            why = (
+                f"the RTP is not affine in the line RTP (exact {exact:.9%} at a relaxation end, "
+                f"{model:.9%} by the product rule)"
+            )
+        out.append(r0 + a * (line_value - l0))
+    return (min(out), max(out)), why
