@@ -392,16 +392,20 @@ def _shares(figs: dict, targets) -> str:
 
 
 def _outcome(res) -> str:
-    """``yes``, or why not: the line RTP reachable within the bounds at the
-    first level (the target outside it: infeasible) and the stop reason."""
+    """``yes``, or why not: the run's feasibility verdict (``infeasible``
+    with its proof's statement), the RTP reachable within the bounds at the
+    first level and the stop reason."""
     if res.feasible:
         return "yes"
+    f = res.feasibility
+    if f["verdict"] == "infeasible":
+        return "NO (infeasible: " + f["statement"].removeprefix("infeasible under the bounds: ") + ")"
     why = [res.stopped] if res.stopped else []
-    if res.rtp_range:
-        level, (lo, hi) = next(iter(res.rtp_range.items()))
-        target = float(res.targets.rtp)
-        verdict = "infeasible: " if not lo <= target <= hi else ""
-        why.append(f"{verdict}reachable {float(lo):.2%}-{float(hi):.2%} at level {level}")
+    reach = res.reachable_rtp()
+    if reach:
+        level, (lo, hi) = next(iter(reach.items()))
+        proven = "" if not res.reach_unproven else " (models, not proven)"
+        why.append(f"reachable {float(lo):.2%}-{float(hi):.2%}{proven} at level {level}")
     return "NO (" + "; ".join(why or ["the search stalled"]) + ")"
 
 

@@ -22,9 +22,9 @@ form does not explain:
 
 What the scales do not explain (the trigger odds, the scatter pays, a held
 symbol's landing) depends on a unit only through the held symbols its
-window shows (:func:`unit_classes`): one finite difference per class of a
-reel gives it for every unit of the class, a few evaluations per reel
-instead of one per stop.
+window shows (:func:`unit_classes`; a released scatter is a class of its
+own): one finite difference per class of a reel gives it for every unit
+of the class, a few evaluations per reel instead of one per stop.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from __future__ import annotations
 import numpy as np
 
 from slotmath.features.registry import declared_kinds
-from slotmath.tuning.reelspace import ReelSpace
+from slotmath.tuning.reelspace import HELD_KINDS, ReelSpace
 from slotmath.tuning.targets import Targets, rtp_components
 
 CHANNEL = "rtp:lines"  # the component the line form is, exactly
@@ -67,12 +67,13 @@ def line_form_scales(space: ReelSpace, targets: Targets, figs: dict) -> dict | N
 
 def unit_classes(space: ReelSpace, r: int) -> list:
     """The units of reel ``r`` that may move, in classes (lists of unit
-    indices) of the same held symbols shown: per held symbol, how many
-    times the window of one unit shows it (a symbol count's unit: the
-    symbol itself when held, else none).  Held units (at a fixed value)
-    are left out."""
+    indices) of the same held symbols shown: per symbol held, or of a kind
+    held by default (scatters and special symbols, which start features,
+    even when released), how many times the window of one unit shows it (a
+    symbol count's unit: the symbol itself).  Units at a fixed value are
+    left out."""
     rv = space.reels[r]
-    held = [i for i, s in enumerate(space.game.symbols) if s.name in space.held]
+    held = [i for i, s in enumerate(space.game.symbols) if s.name in space.held or s.kind in HELD_KINDS]
     shows = rv.incidence[:, :, held].sum(axis=1) if held else np.zeros((rv.size, 0), dtype=np.int64)
     classes: dict = {}
     for u in range(rv.size):

@@ -123,8 +123,8 @@ class Solver:
             return 0.0
         reels = len(self.space.reels) // len(self.space.reel_sets)
         levels = len(set(self.ev.rep.values()))
-        # a feature game's ends are evaluated exactly (component_rtp_reach)
-        ends = 2 * self.ev.longest * levels if self.grouped else 0.0
+        # a feature game's ends are evaluated exactly where they may prove (component_rtp_reach)
+        ends = 2 * self.ev.longest * levels if self.grouped and not self.unproven() else 0.0
         return seconds / count * 2 * RANGE_SWEEPS * reels * levels + ends
 
     def milp_seconds(self) -> float:
@@ -173,6 +173,18 @@ class Solver:
         if not self.forms.available or rules_for(self.space.game).rtp_is_line_form:
             return None
         return line_form_scales(self.space, self.targets, figs[lv])
+
+    def unproven(self) -> str:
+        """Why a feature game's RTP is not affine in the tuned set's line RTP
+        by its structure ("" when it is: every reel's units one class of
+        :func:`~slotmath.tuning.componentmodels.unit_classes`)."""
+        block = self.space.blocks[self.space.reel_set]
+        if any(len(unit_classes(self.space, r)) > 1 for r in block):
+            return (
+                "the units do not all show the same held and scatter symbols (stop weights around "
+                "them, or a released scatter, move the trigger odds and scatter pays)"
+            )
+        return ""
 
     def models(self, xs, figs) -> dict:
         out = {}
@@ -541,7 +553,9 @@ class Solver:
         # Tuning several sets (finite differences cost one evaluation per
         # unit of every set), the line forms alone go on while each proposal
         # at least halves the violation.
-        line_first = (
+        # A feature game's product-rule models (componentmodels) try their
+        # line forms alone first too.
+        line_first = self.grouped or (
             not rules_for(self.space.game).rtp_is_line_form
             and bool(models)
             and all(m.kind == "win" for m in models.values())
@@ -845,38 +859,89 @@ def component_rtp_reach(solver: Solver, xs, level: int, ends) -> tuple | None:
     """The whole RTP [x total bet] reachable within the limits of a feature
     game (:mod:`slotmath.tuning.componentmodels`), from the line RTP's
     relaxation ``ends`` (:func:`line_rtp_reach` at ``level``):
-    ``((lo, hi), why_not_proven)``; None for a game the component models do
-    not cover.
+    ``((lo, hi), why_not_proven, clash)``; None for a game the component
+    models do not cover.
 
     With the strip lengths fixed and every symbol that starts a feature
     held, an unweighted reel's units form one class and the trigger odds,
-    the scatter pays and the held features do not move: the RTP is then
-    ``R0 + a (L - L0)`` exactly (``a = 1 + sum F / s``, the product rule
-    of each feature whose games play the tuned set; ``R0``, ``L0`` at
-    ``xs``), increasing in the line RTP ``L``, so the relaxation's ends give
-    its reach.  Each end's whole units are evaluated exactly and must equal
-    that line (to 1e-9); ``why_not_proven`` is "" when they do and every
-    reel is one class, else says why the reach is the models' only (then
-    it proves nothing)."""
+    the scatter pays and the held features do not move: the RTP and each
+    component are then affine in the line RTP ``L`` exactly
+    (``f = f0 + c (L - L0)``: ``c`` the product-rule scale, 1 for the RTP
+    plus each feature whose games play the tuned set; ``f0``, ``L0`` at
+    ``xs``), so the relaxation's ends give their reach.  Each end's whole
+    units are evaluated exactly and must lie on those lines (to 1e-9);
+    ``why_not_proven`` is "" when they do and every reel is one class,
+    else says why the reach is the models' only (then it proves nothing).
+
+    ``clash`` (proven only): None, or ``(statement, binds)`` when no line
+    RTP within reach puts the RTP on target and every band on ``rtp`` or an
+    ``rtp:`` component inside together (each is an interval of ``L``);
+    ``binds`` names the band or target whose interval ends first and the
+    one that starts last (or a fixed component outside its band)."""
     needed = solver.ev.needed
     figs = solver.ev.figures(xs, needed)
     comp = solver.component_scales(level, figs)
     if comp is None:
         return None
-    a = comp["rtp"]
-    r0, l0 = float(figs[level]["rtp"]), solver.forms.value("win", level, xs)
-    block = solver.space.blocks[solver.space.reel_set]
-    why = ""
-    if any(len(unit_classes(solver.space, r)) > 1 for r in block):
-        why = "stop weights move the windows of the held symbols (trigger odds, scatter pays)"
-    out = []
-    for line_value, x_end in ends:
-        exact = float(solver.ev.figures(x_end, needed)[level]["rtp"])
-        model = r0 + a * (solver.forms.value("win", level, x_end) - l0)
-        if not why and abs(exact - model) > 1e-9 * max(1.0, abs(model)):
-            why = (
-                f"the RTP is not affine in the line RTP (exact {exact:.9%} at a relaxation end, "
-                f"{model:.9%} by the product rule)"
-            )
-        out.append(r0 + a * (line_value - l0))
-    return (min(out), max(out)), why
+    l0 = solver.forms.value("win", level, xs)
+    f0 = {name: float(figs[level][name]) for name in comp}
+    why = solver.unproven()
+    lines = sorted(line for line, _ in ends)
+    reach = (f0["rtp"] + comp["rtp"] * (lines[0] - l0), f0["rtp"] + comp["rtp"] * (lines[1] - l0))
+    if why:  # the models' reach only: no exact evaluation of its ends
+        return reach, why, None
+    for _, x_end in ends:
+        exact = solver.ev.figures(x_end, needed)[level]
+        dl = solver.forms.value("win", level, x_end) - l0
+        for name, c in comp.items():
+            model = f0[name] + c * dl
+            if not why and abs(float(exact[name]) - model) > 1e-9 * max(1.0, abs(model)):
+                why = (
+                    f"{name} is not affine in the line RTP (exact {float(exact[name]):.9%} at a "
+                    f"relaxation end, {model:.9%} by the product rule)"
+                )
+    return reach, why, None if why else _band_clash(solver, comp, f0, l0, lines)
+
+
+def _band_clash(solver: Solver, comp: dict, f0: dict, l0: float, lines: list) -> tuple | None:
+    """:func:`component_rtp_reach`'s ``clash``: each target and band as an
+    interval of the line RTP, intersected with its reach ``lines``."""
+    t = solver.targets
+    limits = [("the line RTP's reach", lines[0], lines[1])]
+    wanted = [
+        (name, float(t.target_of(name)) - t.tolerance, float(t.target_of(name)) + t.tolerance, "target")
+        for name in t.rtp_figures
+        if name in comp
+    ]
+    wanted += [(name, lo, hi, "band") for name, (lo, hi) in t.bands.items() if name in comp]
+    for name, lo, hi, what in wanted:
+        c, v = comp[name], f0[name]
+        lo = -np.inf if lo is None else lo
+        hi = np.inf if hi is None else hi
+        text = f"{name} {what} {_pct(lo)} .. {_pct(hi)}"
+        if c == 0:
+            if not lo <= v <= hi:
+                return (
+                    f"{name} is fixed at {v:.6%} (it does not move with these strips: its symbols are "
+                    f"held) and lies outside its {what} {_pct(lo)} .. {_pct(hi)}",
+                    [f"{text} ({name} fixed at {v:.6%})"],
+                )
+            continue
+        limits.append((text, l0 + (lo - v) / c, l0 + (hi - v) / c))
+    first_end = min(limits, key=lambda x: x[2])
+    last_start = max(limits, key=lambda x: x[1])
+    if last_start[1] <= first_end[2]:
+        return None
+    binds = [
+        f"{last_start[0]} (needs line RTP >= {last_start[1]:.6%})",
+        f"{first_end[0]} (needs line RTP <= {first_end[2]:.6%})",
+    ]
+    return (
+        "no line RTP within reach meets the RTP target and the component bands together "
+        "(each is affine in the line RTP): " + "; ".join(binds),
+        binds,
+    )
+
+
+def _pct(v: float) -> str:
+    return f"{v:.6%}" if np.isfinite(v) else ("-inf" if v < 0 else "inf")

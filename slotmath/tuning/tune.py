@@ -158,6 +158,10 @@ class TuningResult:
         range plus the rest of the RTP at the best point.
     reach_unproven : str
         Why :attr:`rtp_reach` proves nothing ("" when it does).
+    band_clash : tuple or None
+        A feature game's ``(statement, binds)`` when, proven, no line RTP
+        within reach meets the RTP target and the component bands together
+        (:func:`~slotmath.tuning.reelsolver.component_rtp_reach`).
     untied : dict or None
         None when the reels alike in the file (``space.alike``) stayed
         together; else ``{level: RTP}`` of the best point reached with them
@@ -190,6 +194,7 @@ class TuningResult:
     untied_why: str = ""
     rtp_reach: dict | None = None
     reach_unproven: str = ""
+    band_clash: tuple | None = None
 
     @property
     def feasible(self) -> bool:
@@ -377,6 +382,10 @@ class TuningResult:
                 + f"); there: {'; '.join(binds)}"
             )
             return {**out, "verdict": "infeasible", "statement": statement, "binds": binds}
+        if self.band_clash is not None:
+            clash, binds = self.band_clash
+            statement = f"infeasible under the bounds: {clash}"
+            return {**out, "verdict": "infeasible", "statement": statement, "binds": list(binds)}
         missed = "; ".join(
             f"{c.figure} (bet {c.level}) missed by {_fmt(c.figure, c.miss)}"
             for c in self.assessment.checks
@@ -816,7 +825,7 @@ def tune(
     result = assess(after, targets)
     reach, points = {}, {}
     totals: dict | None = None
-    unproven = ""
+    unproven, clash = "", None
     spin, scale = solver.ev.base_spin()  # the tuned mode's base spin, its RTP per unit of line RTP
     if not result.feasible and scale is not None:
         for lv in sorted(set(solver.ev.rep.values())):
@@ -828,6 +837,7 @@ def tune(
                 if whole is not None:
                     totals = {**(totals or {}), lv: whole[0]}
                     unproven = unproven or whole[1]
+                    clash = clash or whole[2]
     return TuningResult(
         game,
         tuned,
@@ -851,6 +861,7 @@ def tune(
         untied_why,
         totals,
         unproven,
+        None if unproven else clash,
     )
 
 
