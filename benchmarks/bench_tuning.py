@@ -58,8 +58,9 @@
    1-2 pp below 96 %, tuned like 5 (every bet level, hit frequency within
    +-1.5 pp of the draft's, the default shape bounds: each component's
    share of the RTP within +-25 % of its own); per game: met, or not met
-   with the line RTP reachable within the bounds (the relaxation: a target
-   outside it is infeasible) and why the search stopped; seconds, CPU
+   with the run's verdict (``infeasible`` and its proof's statement), else
+   the RTP reachable within the bounds (``models, not proven`` where the
+   proof does not apply) and why the search stopped; seconds, CPU
    seconds, evaluations, units moved, each feature's share before and after.
 9. With ``--hold-share``: the 25-line hold-and-spin game with free games of
    ``stress_games.py`` (``hold_and_spin_free25``, 103.97 %) tuned to 96 % +-
