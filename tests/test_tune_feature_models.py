@@ -24,6 +24,7 @@ import pytest
 import slotmath
 from slotmath.io.gamefile import load_game
 from slotmath.tuning.randgame import random_game
+from slotmath.tuning.reelspace import Bounds
 from slotmath.tuning.tune import Targets, tune
 
 FREE = ("free",)
@@ -112,3 +113,14 @@ def test_weighted_reels_do_not_prove_a_reach(games):
     f = res.feasibility
     assert f["verdict"] in ("stopped", "stalled")
     assert "not proven" in f["statement"] and "stop weights around them" in res.reach_unproven
+
+
+def test_a_strip_length_that_may_change_proves_nothing(games):
+    # the trigger odds of an unweighted reel are 3 SCAT / length: a length
+    # released moves them, so the reach is the models' only
+    game = load_game(games[False])
+    bounds = Bounds(lengths={None: (16, 20)})
+    res = tune(game, Targets(Fraction(4)), bounds=bounds, max_evaluations=20, progress=False)
+    f = res.feasibility
+    assert f["verdict"] != "infeasible" and "strip lengths may change" in res.reach_unproven
+    assert "not proven" in f["statement"]

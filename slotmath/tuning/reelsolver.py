@@ -176,9 +176,11 @@ class Solver:
 
     def unproven(self) -> str:
         """Why a feature game's RTP is not affine in the tuned set's line RTP
-        by its structure ("" when it is: every reel's units one class of
-        :func:`~slotmath.tuning.componentmodels.unit_classes`)."""
+        by its structure ("" when it is: every reel's length fixed and its
+        units one class of :func:`~slotmath.tuning.componentmodels.unit_classes`)."""
         block = self.space.blocks[self.space.reel_set]
+        if any(self.space.reels[r].total[0] != self.space.reels[r].total[1] for r in block):
+            return "the strip lengths may change (the trigger odds and scatter pays with them)"
         if any(len(unit_classes(self.space, r)) > 1 for r in block):
             return (
                 "the units do not all show the same held and scatter symbols (stop weights around "
