@@ -23,8 +23,9 @@ import pytest
 
 import slotmath
 from slotmath.io.gamefile import load_game
+from slotmath.tuning.componentmodels import line_form_scales, unit_classes
 from slotmath.tuning.randgame import random_game
-from slotmath.tuning.reelspace import Bounds
+from slotmath.tuning.reelspace import Bounds, ReelSpace
 from slotmath.tuning.tune import Targets, tune
 
 FREE = ("free",)
@@ -124,3 +125,24 @@ def test_a_strip_length_that_may_change_proves_nothing(games):
     f = res.feasibility
     assert f["verdict"] != "infeasible" and "strip lengths may change" in res.reach_unproven
     assert "not proven" in f["statement"]
+
+
+def test_product_rule_scales_of_each_component(games):
+    # p G m = (1/216) (8 x 216/208) 2 = 1/13 for the free games, 1 for the
+    # lines, 0 for the fixed scatter pays, 14/13 for the RTP (worked above);
+    # one class of units a reel (SCAT held, the rest all alike)
+    game = load_game(games[False])
+    space = ReelSpace(game, "base")
+    targets = Targets(Fraction(96, 100))
+    figs = slotmath.par(game, 1, what="figures")
+    scales = line_form_scales(space, targets, figs)
+    assert scales == pytest.approx(
+        {"rtp:lines": 1.0, "rtp:scatters": 0.0, "rtp:free_games": 1 / 13, "rtp": 14 / 13}, rel=1e-12
+    )
+    assert [len(unit_classes(space, r)) for r in range(3)] == [1, 1, 1]
+    # weighted: the stops whose window shows the one SCAT (3 of 18) are a class apart
+    wspace = ReelSpace(load_game(games[True]), "base")
+    for r in range(3):
+        sizes = sorted(len(c) for c in unit_classes(wspace, r))
+        held = sum(wspace.reels[r].lo == wspace.reels[r].hi)
+        assert sum(sizes) == 18 - held and len(sizes) >= 2
