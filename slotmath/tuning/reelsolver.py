@@ -83,6 +83,7 @@ class Solver:
         self.reserve = 0.0  # [s] kept after the search (see :meth:`deadline`)
         self.milp_time = (0.0, 0)  # seconds and count of the reel programmes solved
         self.grouped = False  # finite differences by classes of units (a feature game's models)
+        self._unproven: str | None = None  # cached :meth:`unproven`
 
     # -------------------------------------------------------------- helpers
     def spent(self) -> bool:
@@ -178,15 +179,17 @@ class Solver:
         """Why a feature game's RTP is not affine in the tuned set's line RTP
         by its structure ("" when it is: every reel's length fixed and its
         units one class of :func:`~slotmath.tuning.componentmodels.unit_classes`)."""
-        block = self.space.blocks[self.space.reel_set]
-        if any(self.space.reels[r].total[0] != self.space.reels[r].total[1] for r in block):
-            return "the strip lengths may change (the trigger odds and scatter pays with them)"
-        if any(len(unit_classes(self.space, r)) > 1 for r in block):
-            return (
-                "the units do not all show the same held and scatter symbols (stop weights around "
-                "them, or a released scatter, move the trigger odds and scatter pays)"
-            )
-        return ""
+        if self._unproven is None:
+            block = self.space.blocks[self.space.reel_set]
+            self._unproven = ""
+            if any(self.space.reels[r].total[0] != self.space.reels[r].total[1] for r in block):
+                self._unproven = "the strip lengths may change (the trigger odds and scatter pays with them)"
+            elif any(len(unit_classes(self.space, r)) > 1 for r in block):
+                self._unproven = (
+                    "the units do not all show the same held and scatter symbols (stop weights around "
+                    "them, or a released scatter, move the trigger odds and scatter pays)"
+                )
+        return self._unproven
 
     def models(self, xs, figs) -> dict:
         out = {}
