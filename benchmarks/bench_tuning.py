@@ -58,8 +58,9 @@
    1-2 pp below 96 %, tuned like 5 (every bet level, hit frequency within
    +-1.5 pp of the draft's, the default shape bounds: each component's
    share of the RTP within +-25 % of its own); per game: met, or not met
-   with the line RTP reachable within the bounds (the relaxation: a target
-   outside it is infeasible) and why the search stopped; seconds, CPU
+   with the run's verdict (``infeasible`` and its proof's statement), else
+   the RTP reachable within the bounds (``models, not proven`` where the
+   proof does not apply) and why the search stopped; seconds, CPU
    seconds, evaluations, units moved, each feature's share before and after.
 9. With ``--hold-share``: the 25-line hold-and-spin game with free games of
    ``stress_games.py`` (``hold_and_spin_free25``, 103.97 %) tuned to 96 % +-
@@ -392,16 +393,20 @@ def _shares(figs: dict, targets) -> str:
 
 
 def _outcome(res) -> str:
-    """``yes``, or why not: the line RTP reachable within the bounds at the
-    first level (the target outside it: infeasible) and the stop reason."""
+    """``yes``, or why not: the run's feasibility verdict (``infeasible``
+    with its proof's statement), the RTP reachable within the bounds at the
+    first level and the stop reason."""
     if res.feasible:
         return "yes"
+    f = res.feasibility
+    if f["verdict"] == "infeasible":
+        return "NO (infeasible: " + f["statement"].removeprefix("infeasible under the bounds: ") + ")"
     why = [res.stopped] if res.stopped else []
-    if res.rtp_range:
-        level, (lo, hi) = next(iter(res.rtp_range.items()))
-        target = float(res.targets.rtp)
-        verdict = "infeasible: " if not lo <= target <= hi else ""
-        why.append(f"{verdict}reachable {float(lo):.2%}-{float(hi):.2%} at level {level}")
+    reach = res.reachable_rtp()
+    if reach:
+        level, (lo, hi) = next(iter(reach.items()))
+        proven = "" if not res.reach_unproven else " (models, not proven)"
+        why.append(f"reachable {float(lo):.2%}-{float(hi):.2%}{proven} at level {level}")
     return "NO (" + "; ".join(why or ["the search stalled"]) + ")"
 
 

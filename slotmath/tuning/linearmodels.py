@@ -322,8 +322,10 @@ class FigureModel:
     ``proxy_s`` is the multilinear line form ``kind`` of tuned reel set
     ``s`` (None: no proxy; ``scale`` and ``proxy0`` name the sets the
     figure follows), ``res`` the finite-difference residual the proxies do
-    not explain (None until computed) and ``exact`` whether the scales are
-    exact (the figure is its line forms up to a constant).
+    not explain (None until computed), ``exact`` whether the scales are
+    exact (the figure is its line forms up to a constant) and ``product``
+    whether they are a feature game's product-rule scales
+    (:mod:`slotmath.tuning.componentmodels`; never learnt by secants).
     """
 
     level: int
@@ -334,6 +336,7 @@ class FigureModel:
     proxy0: dict = field(default_factory=dict)
     res: list | None = None
     exact: bool = False
+    product: bool = False  # scales from the product rule of a feature game (not learnt)
 
     def form_change(self, forms: LineForms, xs, skip: str | None = None) -> float:
         """``sum_s scale[s] * (proxy_s(xs) - proxy0[s])`` over the sets but ``skip``."""

@@ -16,6 +16,7 @@ from scipy.optimize import LinearConstraint, milp
 
 from slotmath.errors import ensure
 from slotmath.rules.registry import rules_for
+from slotmath.tuning.componentmodels import line_form_scales, unit_classes
 from slotmath.tuning.linearmodels import (  # noqa: F401  (re-exported)
     CENTRE_COST,
     MOVE_COST,
@@ -81,6 +82,8 @@ class Solver:
         self.t0 = time.perf_counter()
         self.reserve = 0.0  # [s] kept after the search (see :meth:`deadline`)
         self.milp_time = (0.0, 0)  # seconds and count of the reel programmes solved
+        self.grouped = False  # finite differences by classes of units (a feature game's models)
+        self._unproven: str | None = None  # cached :meth:`unproven`
 
     # -------------------------------------------------------------- helpers
     def spent(self) -> bool:
@@ -120,7 +123,10 @@ class Solver:
         if not count or not self.forms.available:
             return 0.0
         reels = len(self.space.reels) // len(self.space.reel_sets)
-        return seconds / count * 2 * RANGE_SWEEPS * reels * len(set(self.ev.rep.values()))
+        levels = len(set(self.ev.rep.values()))
+        # a feature game's ends are evaluated exactly where they may prove (component_rtp_reach)
+        ends = 2 * self.ev.longest * levels if self.grouped and not self.unproven() else 0.0
+        return seconds / count * 2 * RANGE_SWEEPS * reels * levels + ends
 
     def milp_seconds(self) -> float:
         """Safety-net time limit of one programme (the rest of ``time_limit`` if set)."""
@@ -161,11 +167,50 @@ class Solver:
             f"violation {r['violation']:.4g}, {r['evaluations']} evaluations, {r['seconds']:.1f} s"
         )
 
+    def component_scales(self, lv, figs) -> dict | None:
+        """The product-rule scales of the line form in each RTP figure at
+        level ``lv`` (:func:`~slotmath.tuning.componentmodels.line_form_scales`;
+        None: the general models)."""
+        if not self.forms.available or rules_for(self.space.game).rtp_is_line_form:
+            return None
+        return line_form_scales(self.space, self.targets, figs[lv])
+
+    def unproven(self) -> str:
+        """Why a feature game's RTP is not affine in the tuned set's line RTP
+        by its structure ("" when it is: every reel's length fixed and its
+        units one class of :func:`~slotmath.tuning.componentmodels.unit_classes`)."""
+        if self._unproven is None:
+            block = self.space.blocks[self.space.reel_set]
+            self._unproven = ""
+            if any(self.space.reels[r].total[0] != self.space.reels[r].total[1] for r in block):
+                self._unproven = "the strip lengths may change (the trigger odds and scatter pays with them)"
+            elif any(len(unit_classes(self.space, r)) > 1 for r in block):
+                self._unproven = (
+                    "the units do not all show the same held and scatter symbols (stop weights around "
+                    "them, or a released scatter, move the trigger odds and scatter pays)"
+                )
+        return self._unproven
+
     def models(self, xs, figs) -> dict:
         out = {}
         self.forms.stops.anchor = [x.copy() for x in xs]
+        scales = {lv: self.component_scales(lv, figs) for lv in sorted(set(self.ev.rep.values()))}
+        self.grouped = any(v is not None for v in scales.values())
         for lv, name, _ in self.constraints():
             v0 = float(figs[lv][name])
+            comp = scales[lv]
+            if comp is not None and name in comp:
+                # a feature game's RTP figure: the line form at its product-rule
+                # scale (0: not at all), the rest by finite differences
+                rs = self.space.reel_set
+                sc = comp[name]
+                m = FigureModel(lv, name, v0, "win" if sc else None)
+                if sc:
+                    m.scale, m.proxy0 = {rs: sc}, {rs: self.forms.value("win", lv, xs, rs)}
+                m.exact = name == "rtp:lines"
+                m.product = True
+                out[(lv, name)] = m
+                continue
             if name in self.forms.stops.names:
                 kind = STOP + name
                 rs = self.space.reel_set
@@ -217,7 +262,11 @@ class Solver:
         for group in self.space.groups:
             r = group[0]  # a group's residual is its first reel's (the others' stay 0)
             rv = self.space.reels[r]
-            for u in range(rv.size):
+            # a feature game: one difference per class of units alike for what the
+            # forms do not explain (componentmodels), at its unit of largest value
+            classes = unit_classes(self.space, r) if self.grouped else [[u] for u in range(rv.size)]
+            for units in classes:
+                u = max(units, key=lambda v: (int(xs[r][v]), -v))
                 if rv.lo[u] == rv.hi[u]:
                     continue
                 step = 1 if xs[r][u] < rv.hi[u] else -1
@@ -229,7 +278,7 @@ class Solver:
                 figs = self.ev.figures(trial, self.ev.needed)
                 for m in todo:
                     df = float(figs[m.level][m.name]) - m.value0 - m.form_change(self.forms, trial)
-                    m.res[r][u] = df / step
+                    m.res[r][units] = df / step
 
     def reel_rows(self, models, xs0, xs, r):
         """Objective rows of reel r's programme, ``(kind, g, h, sc, fractional, aim)``
@@ -429,7 +478,7 @@ class Solver:
         when one set's form moved, or one whose scale is not exact did
         (the exact ones' modelled change taken off)."""
         for (lv, name), m in models.items():
-            if m.kind is None or m.kind.startswith(STOP):
+            if m.kind is None or m.kind.startswith(STOP) or m.product:
                 continue
             dps = {rs: self.forms.value(m.kind, lv, xs_new, rs) - p0 for rs, p0 in m.proxy0.items()}
             moved = [rs for rs, dp in dps.items() if abs(dp) > 1e-12 * max(abs(m.proxy0[rs]), 1e-300)]
@@ -509,7 +558,9 @@ class Solver:
         # Tuning several sets (finite differences cost one evaluation per
         # unit of every set), the line forms alone go on while each proposal
         # at least halves the violation.
-        line_first = (
+        # A feature game's product-rule models (componentmodels) try their
+        # line forms alone first too.
+        line_first = self.grouped or (
             not rules_for(self.space.game).rtp_is_line_form
             and bool(models)
             and all(m.kind == "win" for m in models.values())
@@ -807,3 +858,95 @@ def line_rtp_reach(
         a, K = forms.coefficients("win", level, xi, block.start)
         out.append((float(a @ cur[block.start]) / (K * float(cur[block.start].sum())), xi))
     return tuple(sorted(out, key=lambda p: p[0]))
+
+
+def component_rtp_reach(solver: Solver, xs, level: int, ends) -> tuple | None:
+    """The whole RTP [x total bet] reachable within the limits of a feature
+    game (:mod:`slotmath.tuning.componentmodels`), from the line RTP's
+    relaxation ``ends`` (:func:`line_rtp_reach` at ``level``):
+    ``((lo, hi), why_not_proven, clash)``; None for a game the component
+    models do not cover.
+
+    With the strip lengths fixed and every symbol that starts a feature
+    held, an unweighted reel's units form one class and the trigger odds,
+    the scatter pays and the held features do not move: the RTP and each
+    component are then affine in the line RTP ``L`` exactly
+    (``f = f0 + c (L - L0)``: ``c`` the product-rule scale, 1 for the RTP
+    plus each feature whose games play the tuned set; ``f0``, ``L0`` at
+    ``xs``), so the relaxation's ends give their reach.  Each end's whole
+    units are evaluated exactly and must lie on those lines (to 1e-9);
+    ``why_not_proven`` is "" when they do and every reel is one class,
+    else says why the reach is the models' only (then it proves nothing).
+
+    ``clash`` (proven only): None, or ``(statement, binds)`` when no line
+    RTP within reach puts the RTP on target and every band on ``rtp`` or an
+    ``rtp:`` component inside together (each is an interval of ``L``);
+    ``binds`` names the band or target whose interval ends first and the
+    one that starts last (or a fixed component outside its band)."""
+    needed = solver.ev.needed
+    figs = solver.ev.figures(xs, needed)
+    comp = solver.component_scales(level, figs)
+    if comp is None:
+        return None
+    l0 = solver.forms.value("win", level, xs)
+    f0 = {name: float(figs[level][name]) for name in comp}
+    why = solver.unproven()
+    lines = sorted(line for line, _ in ends)
+    reach = (f0["rtp"] + comp["rtp"] * (lines[0] - l0), f0["rtp"] + comp["rtp"] * (lines[1] - l0))
+    if why:  # the models' reach only: no exact evaluation of its ends
+        return reach, why, None
+    for _, x_end in ends:
+        exact = solver.ev.figures(x_end, needed)[level]
+        dl = solver.forms.value("win", level, x_end) - l0
+        for name, c in comp.items():
+            model = f0[name] + c * dl
+            if not why and abs(float(exact[name]) - model) > 1e-9 * max(1.0, abs(model)):
+                why = (
+                    f"{name} is not affine in the line RTP (exact {float(exact[name]):.9%} at a "
+                    f"relaxation end, {model:.9%} by the product rule)"
+                )
+    return reach, why, None if why else _band_clash(solver, comp, f0, l0, lines)
+
+
+def _band_clash(solver: Solver, comp: dict, f0: dict, l0: float, lines: list) -> tuple | None:
+    """:func:`component_rtp_reach`'s ``clash``: each target and band as an
+    interval of the line RTP, intersected with its reach ``lines``."""
+    t = solver.targets
+    limits = [("the line RTP's reach", lines[0], lines[1])]
+    wanted = [
+        (name, float(t.target_of(name)) - t.tolerance, float(t.target_of(name)) + t.tolerance, "target")
+        for name in t.rtp_figures
+        if name in comp
+    ]
+    wanted += [(name, lo, hi, "band") for name, (lo, hi) in t.bands.items() if name in comp]
+    for name, lo, hi, what in wanted:
+        c, v = comp[name], f0[name]
+        lo = -np.inf if lo is None else lo
+        hi = np.inf if hi is None else hi
+        text = f"{name} {what} {_pct(lo)} .. {_pct(hi)}"
+        if c == 0:
+            if not lo <= v <= hi:
+                return (
+                    f"{name} is fixed at {v:.6%} (it does not move with these strips: its symbols are "
+                    f"held) and lies outside its {what} {_pct(lo)} .. {_pct(hi)}",
+                    [f"{text} ({name} fixed at {v:.6%})"],
+                )
+            continue
+        limits.append((text, l0 + (lo - v) / c, l0 + (hi - v) / c))
+    first_end = min(limits, key=lambda x: x[2])
+    last_start = max(limits, key=lambda x: x[1])
+    if last_start[1] <= first_end[2]:
+        return None
+    binds = [
+        f"{last_start[0]} (needs line RTP >= {last_start[1]:.6%})",
+        f"{first_end[0]} (needs line RTP <= {first_end[2]:.6%})",
+    ]
+    return (
+        "no line RTP within reach meets the RTP target and the component bands together "
+        "(each is affine in the line RTP): " + "; ".join(binds),
+        binds,
+    )
+
+
+def _pct(v: float) -> str:
+    return f"{v:.6%}" if np.isfinite(v) else ("-inf" if v < 0 else "inf")

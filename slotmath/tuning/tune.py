@@ -89,7 +89,7 @@ from slotmath.rules.modes import BASE_MODE, mode_names, mode_of, mode_reel_sets
 from slotmath.rules.result import fraction_str
 from slotmath.tuning.layout import changed_positions, longest_runs, run_limits, spread
 from slotmath.tuning.linearmodels import mode_line_link
-from slotmath.tuning.reelsolver import Solver, line_rtp_reach
+from slotmath.tuning.reelsolver import Solver, component_rtp_reach, line_rtp_reach
 from slotmath.tuning.reelspace import Bounds, BoundsError, ReelSpace
 from slotmath.tuning.targets import (
     DEFAULT_COMPONENT_SHARE,
@@ -151,6 +151,17 @@ class TuningResult:
     reach_points : dict
         ``{level: (lowest, highest)}``: the variables of every reel at the
         ends of :attr:`rtp_range` (relaxed, rounded to whole units).
+    rtp_reach : dict or None
+        A feature game's ``{level: (lo, hi)}`` whole RTP reachable within the
+        limits (:func:`~slotmath.tuning.reelsolver.component_rtp_reach`:
+        the features that ride the line RTP counted); None: the line RTP's
+        range plus the rest of the RTP at the best point.
+    reach_unproven : str
+        Why :attr:`rtp_reach` proves nothing ("" when it does).
+    band_clash : tuple or None
+        A feature game's ``(statement, binds)`` when, proven, no line RTP
+        within reach meets the RTP target and the component bands together
+        (:func:`~slotmath.tuning.reelsolver.component_rtp_reach`).
     untied : dict or None
         None when the reels alike in the file (``space.alike``) stayed
         together; else ``{level: RTP}`` of the best point reached with them
@@ -181,6 +192,9 @@ class TuningResult:
     reach_points: dict | None = None
     untied: dict | None = None
     untied_why: str = ""
+    rtp_reach: dict | None = None
+    reach_unproven: str = ""
+    band_clash: tuple | None = None
 
     @property
     def feasible(self) -> bool:
@@ -319,7 +333,9 @@ class TuningResult:
     def reachable_rtp(self) -> dict:
         """``{level: (lo, hi)}``: the RTP reachable within the limits, the
         line RTP of :attr:`rtp_range` plus the rest of the RTP (scatters,
-        features) of the best point."""
+        features) of the best point; a feature game's :attr:`rtp_reach`."""
+        if self.rtp_reach is not None:
+            return dict(self.rtp_reach)
         out = {}
         for lv, (lo, hi) in (self.rtp_range or {}).items():
             after = self.after[lv]
@@ -348,7 +364,7 @@ class TuningResult:
         t, tol = float(self.targets.rtp), self.targets.tolerance
         reach = self.reachable_rtp()
         outside = [(lv, lo, hi) for lv, (lo, hi) in reach.items() if not lo - tol <= t <= hi + tol]
-        if outside:
+        if outside and not self.reach_unproven:
             lv, lo, hi = outside[0]
             above = t > hi
             x = (self.reach_points or {})[lv][1 if above else 0]
@@ -361,9 +377,15 @@ class TuningResult:
             statement = (
                 f"infeasible under the bounds: the target RTP {t:.4%} is "
                 f"{'above the highest' if above else 'below the lowest'} RTP reachable within the "
-                f"limits at bet {lv} ({hi if above else lo:.4%}; relaxation); there: {'; '.join(binds)}"
+                f"limits at bet {lv} ({hi if above else lo:.4%}; relaxation"
+                + ("; the features counted by the product rule, exact at its ends" if self.rtp_reach else "")
+                + f"); there: {'; '.join(binds)}"
             )
             return {**out, "verdict": "infeasible", "statement": statement, "binds": binds}
+        if self.band_clash is not None:
+            clash, binds = self.band_clash
+            statement = f"infeasible under the bounds: {clash}"
+            return {**out, "verdict": "infeasible", "statement": statement, "binds": list(binds)}
         missed = "; ".join(
             f"{c.figure} (bet {c.level}) missed by {_fmt(c.figure, c.miss)}"
             for c in self.assessment.checks
@@ -375,6 +397,14 @@ class TuningResult:
             if reach
             else "the relaxation does not apply to this run"
         )
+        if self.reach_unproven:
+            within = (
+                "the RTP reachable within the limits is not proven ("
+                + self.reach_unproven
+                + "; by the models "
+                + ", ".join(f"(bet {lv}: {lo:.4%} .. {hi:.4%})" for lv, (lo, hi) in reach.items())
+                + ")"
+            )
         why = self.stopped or "the search made no further progress (a band or the integer resolution binds)"
         statement = (
             f"not shown infeasible: {within}; {why}; best point reached: RTP {best:.6%} (bet {lv0}), {missed}"
@@ -794,6 +824,8 @@ def tune(
     after = solver.ev.figures(x_after)
     result = assess(after, targets)
     reach, points = {}, {}
+    totals: dict | None = None
+    unproven, clash = "", None
     spin, scale = solver.ev.base_spin()  # the tuned mode's base spin, its RTP per unit of line RTP
     if not result.feasible and scale is not None:
         for lv in sorted(set(solver.ev.rep.values())):
@@ -801,6 +833,11 @@ def tune(
             if ends is not None:
                 reach[lv] = (ends[0][0] * scale, ends[1][0] * scale)
                 points[lv] = (ends[0][1], ends[1][1])
+                whole = component_rtp_reach(solver, x_after, lv, ends)
+                if whole is not None:
+                    totals = {**(totals or {}), lv: whole[0]}
+                    unproven = unproven or whole[1]
+                    clash = clash or whole[2]
     return TuningResult(
         game,
         tuned,
@@ -822,6 +859,9 @@ def tune(
         points,
         untied,
         untied_why,
+        totals,
+        unproven,
+        None if unproven else clash,
     )
 
 
