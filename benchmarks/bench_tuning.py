@@ -487,8 +487,8 @@ def hold_share_bench(time_limit) -> int:
         )
         for r in res.rounds:
             print(f"    {r}")
-        print(res.strips.moves.to_string(index=False))
-        print(res.tables.moves.to_string(index=False))
+        for moves, what in ((res.strips.moves, "strip"), (res.tables.moves, "table weight")):
+            print(moves.to_string(index=False) if len(moves) else f"  (no {what} moved)")
     return 0
 
 
