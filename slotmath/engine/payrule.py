@@ -221,11 +221,10 @@ class WaysPays(PayRule):
         return ways_key_distribution(game, level, triggers, reel_set)
 
     def unplayed(self, game: Game) -> list:
-        """The lock-it (its key is the line engine's), drawn wild multipliers
-        (their law is per payline) and free games with a sticky wild (its
-        masked reels are the line engine's)."""
+        """The lock-it (its key is the line engine's) and free games with a
+        sticky wild (its masked reels are the line engine's)."""
         options = game.options if isinstance(game.options, dict) else {}
-        out = [f"options.{k}" for k in ("lockit", "wild_multipliers") if k in options]
+        out = [f"options.{k}" for k in ("lockit",) if k in options]
         free = options.get("free_games")
         if isinstance(free, dict) and free.get("sticky") is not None:
             out.append("options.free_games.sticky")
@@ -451,9 +450,12 @@ class AnywherePays(PayRule):
         return anywhere_key_distribution(game, level, triggers, reel_set)
 
     def unplayed(self, game: Game) -> list:
-        """As for ways (the lock-it, drawn wild multipliers, sticky wilds),
-        and the free games' expanding (``nudge``) wild."""
+        """As for ways (the lock-it, sticky wilds), drawn wild multipliers
+        (their law is per payline or way) and the free games' expanding
+        (``nudge``) wild."""
         out = WaysPays().unplayed(game)
+        if isinstance(game.options, dict) and "wild_multipliers" in game.options:
+            out.insert(int("options.lockit" in out), "options.wild_multipliers")
         free = game.options.get("free_games") if isinstance(game.options, dict) else None
         if isinstance(free, dict) and free.get("nudge") is not None:
             out.append("options.free_games.nudge")

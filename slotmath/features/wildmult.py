@@ -1,6 +1,7 @@
 """Wilds whose multiplier is drawn from a weighted table (``options.wild_multipliers``).
 
-Declared under ``options:`` of a ``rules: lines`` game::
+Declared under ``options:`` of a ``rules: lines`` game paid by lines or
+ways (``pays_by: lines | ways``)::
 
     wild_multipliers: {symbol: W, table: [[2, 5], [3, 3], [5, 1]], combine: multiply}
 
@@ -11,7 +12,10 @@ counted on it (``combine: multiply``) or by their sum (``combine: add``;
 no counted wild: x1).  Counted are the wilds the line engine counts: those
 substituting in the winning combination, and in ``W``'s own pays the
 natural ones when ``W`` declares ``multiply_own_pays``.  Another wild kind's
-multiplier multiplies the product or the sum.
+multiplier multiplies the product or the sum.  On a ways game the same
+holds per way (one cell per reel of the symbol's run): its win is
+multiplied by the product or the sum of the multipliers of the drawn wilds
+on it.
 
 The table's weights are reduced by their greatest common divisor.
 
@@ -19,14 +23,17 @@ Exact RTP (:mod:`slotmath.features.wilddraws`, no rewrite): on a line, a
 symbol tuple paid by one entry whatever the draws has mean win ``pay x
 E[M_k]`` (``k`` counted drawn wilds; ``k mu`` added, ``mu**k`` multiplied),
 so the line RTP is linear in integer hit counts over the game's own cycle;
-the tuples a draw decides are summed draw by draw.
+the tuples a draw decides are summed draw by draw.  On ways
+(:mod:`slotmath.features.drawnways`) a way's mean multiplier is ``E[M_j]``
+of its ``j`` drawn wilds, carried reel by reel as integer counts of ways
+by ``j``.
 
 Exact distribution (:func:`played_game`): the game is rewritten so that the
 engine sees the draws as stops.  Each wild ``W`` becomes one wild symbol per multiplier
 (``Wx2``, ``Wx3``, ... each ``per_wild`` its multiplier, substituting as
 ``W`` does and matching ``W``'s own pays; with ``add`` the variants are
 :attr:`~slotmath.model.WildRule.summed` kinds, whose multipliers the line
-engine adds); each stop ``s`` of a reel whose
+and ways engines add); each stop ``s`` of a reel whose
 window shows ``k`` wilds becomes one stop per assignment of multipliers to
 them, its window written out (as :func:`~slotmath.features.expanding.nudged_strip`
 does), weighted ``w_s x prod(table weights) x T^(kmax - k)`` (``T`` the
@@ -34,9 +41,11 @@ table's total weight, ``kmax`` the most wilds one window of that reel
 shows), so every stop keeps its share of the reel.  The cycle grows by
 ``T^kmax`` per reel; the rewrite is refused (:func:`rewrite_refusal`,
 :class:`~slotmath.engine.limits.EngineTooLarge`) when counts would leave
-the int64 range of the engine (cycle x lines >= 2**62), the RTP staying
-exact; the table is refused when a line's multiplier could reach 2**20
-(the combination labels) or a spin's win 2**53 win units.
+the int64 range of the engine (cycle x lines >= 2**62), or on ways with
+``add`` when a way's sum takes more than
+:data:`~slotmath.engine.limits.MAX_WAY_SUMS` values, the RTP staying
+exact; the table is refused when a line's (way's) multiplier could reach
+2**20 (the combination labels) or a spin's win 2**53 win units.
 """
 
 from __future__ import annotations
@@ -168,7 +177,8 @@ def _check_range(rd, game: Game, spec: WildMultipliers) -> None:
     top_line = drawn[-1] * prod(max(k.multiplier(c) for c in range(R + 1)) for k in kinds)
     where = "options.wild_multipliers.table"
     if top_line >= MAX_LINE_MULTIPLIER:
-        rd.fail(where, f"a line's multiplier reaches {top_line:,}; the engine holds less than 2**20")
+        unit = "line" if pay_rule(game).has_paylines else "way"
+        rd.fail(where, f"a {unit}'s multiplier reaches {top_line:,}; the engine holds less than 2**20")
     symbols = [
         replace(s, wild=replace(s.wild, by_count=drawn)) if s.name == spec.symbol else s for s in game.symbols
     ]
@@ -211,12 +221,21 @@ def played_game(game: Game) -> Game:
 
 def rewrite_refusal(game: Game) -> str | None:
     """Why the rewrite of :func:`played_game` leaves the engine's counts
-    (cycle x lines >= 2**62 or a stop weight >= 2**32 on some reel set), or
-    None when it fits; computed from the windows in Python integers."""
+    (cycle x lines >= 2**62 or a stop weight >= 2**32 on some reel set; on
+    ways with ``add``, a way's sum of more than
+    :data:`~slotmath.engine.limits.MAX_WAY_SUMS` values), or None when it
+    fits; computed from the windows in Python integers."""
+    from slotmath.engine.limits import MAX_WAY_SUMS
     from slotmath.io.gamefile import EXACT_LIMIT, MAX_WEIGHT
 
     spec = load_wild_multipliers(game)
     ensure(spec is not None, "wildmult.py: expected spec is not None")
+    sums = game.reels * max(m for m, _ in spec.table) + 1
+    if spec.combine == "add" and not pay_rule(game).has_paylines and sums > MAX_WAY_SUMS:
+        return (
+            f"a way's added multipliers take up to {sums:,} values (0 to {game.reels} x the largest); "
+            f"the ways engine's state carries at most {MAX_WAY_SUMS:,}"
+        )
     top = max(w for _, w in spec.table)
     for name, strips in game.reel_sets.items():
         cycle, heaviest = 1, 0
@@ -301,8 +320,8 @@ WILD_MULTIPLIERS = FeatureKind(
     example="tests/data/tune_wildmult/game.yaml",
     schema={
         "type": "object",
-        "description": "Wilds whose multiplier is drawn from a weighted table (rules: lines): "
-        "docs/features.md.",
+        "description": "Wilds whose multiplier is drawn from a weighted table (rules: lines, "
+        "paid by lines or ways): docs/features.md.",
         "additionalProperties": False,
         "properties": {
             "symbol": {},
@@ -315,7 +334,7 @@ WILD_MULTIPLIERS = FeatureKind(
                 "enum": ["multiply", "add"],
                 "default": "multiply",
                 "description": "How the drawn multipliers of the wilds on one line "
-                "combine: their product (multiply) or their sum "
+                "(or way) combine: their product (multiply) or their sum "
                 "(add).",
             },
         },
