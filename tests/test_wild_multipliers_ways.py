@@ -193,22 +193,46 @@ def test_sampler_agrees_with_the_exact_components(write_game, combine):
     assert all(abs(v) < 4 for v in z.values()), z
 
 
-def test_the_ways_sampler_agrees_on_the_base_game(write_game):
-    # the ways sampler alone (no feature: the plain kernel for multiply, the
-    # digit kernel for add), |z| < 4 against the brute-force mean
+@pytest.mark.parametrize("combine, kernel", [("multiply", "ways_kernel_plain"), ("add", "ways_kernel")])
+def test_the_ways_sampler_agrees_on_the_base_game(write_game, combine, kernel):
+    # the ways sampler of the rewritten game, without V and 2 x A: multiplied, the variants'
+    # cells count their multiplier in ways (the plain kernel); added, their
+    # sum is a digit of the ways state (the digit kernel); |z| < 4 against
+    # the brute-force mean
     import numpy as np
 
-    from slotmath.rules.linegame import round_sampler
+    from slotmath.montecarlo.wayssim import ways_sampler
+    from slotmath.rules.linegame import played_game
 
-    for combine in ("multiply", "add"):
-        game = load_game(write_game(game_text(combine).replace("  - {symbol: A, count: 2, pay: 1}\n", "")))
-        law = win_law(spin_law(BASE, combine, table_pays={"A": {3: 4}, "B": {3: 6}}))
-        mean = sum(x * p for x, p in law.items())
-        sampler = round_sampler(game, 1)
-        rng = np.random.Generator(np.random.PCG64DXSM(np.random.SeedSequence(11)))
-        wins = sampler.kernel(rng, 400_000, *sampler.args)[0]
-        z = (wins.mean() - float(mean)) / (wins.std() / len(wins) ** 0.5)
-        assert abs(z) < 4, (combine, z)
+    strips = [[c.replace("V", "X") for c in s] for s in BASE]
+    text = game_text(combine).replace("  - {symbol: A, count: 2, pay: 1}\n", "")
+    text = text.replace("  - {name: V, kind: wild, multiplier: {by_count: [1, 2, 5]}}\n", "")
+    text = text.replace(", V]", ", X]")
+    game = load_game(write_game(text))
+    assert [list(s.symbols) for s in game.strips("base")] == strips
+    law = win_law(spin_law(strips, combine, table_pays={"A": {3: 4}, "B": {3: 6}}))
+    mean = sum(x * p for x, p in law.items())
+    sampler = ways_sampler(played_game(game), 1)
+    assert sampler.kernel.__name__ == kernel
+    rng = np.random.Generator(np.random.PCG64DXSM(np.random.SeedSequence(11)))
+    wins = sampler.kernel(rng, 400_000, *sampler.args)[0]
+    z = (wins.mean() - float(mean)) / (wins.std() / len(wins) ** 0.5)
+    assert abs(z) < 4, z
+
+
+def test_added_sums_beyond_the_ways_state_are_refused_with_the_exact_rtp(write_game):
+    # x400 on 3 reels: a way's sum takes 0..1200 (1201 values > 1024), so the
+    # distribution is refused in one line; the RTP is the enumeration's
+    from slotmath.engine.limits import EngineTooLarge
+
+    game = load_game(write_game(game_text("add").replace("[3, 1]]", "[400, 1]]")))
+    rtp = sum(x * p for x, p in win_law(spin_law(BASE, "add", table={2: 3, 400: 1})).items())
+    assert sum(components(game, 1).values(), F(0)) == rtp
+    with pytest.raises(EngineTooLarge) as err:
+        analyse(game, 1)
+    message = str(err.value)
+    assert "\n" not in message and "a way's added multipliers take up to 1,201 values" in message
+    assert f"the round's exact RTP is {float(rtp):.6%}" in message
 
 
 @pytest.mark.parametrize("combine", ["multiply", "add"])
