@@ -147,26 +147,49 @@ def test_spin_law_equals_enumeration(write_game, combine):
     assert f"{'multiplied' if combine == 'multiply' else 'added'} on a way" in " ".join(result.notes)
 
 
-@pytest.mark.parametrize("combine", ["multiply", "add"])
-def test_free_games_equal_the_renewal_formula(write_game, combine):
-    # the free spins draw their W's multipliers too (V is on the free reels
-    # as well).  From the enumerations (base reels, free reels):
-    #   p = P(2+ S in the free window), E[K] = 3 p (3 games per retrigger),
-    #   E[Y] = E[free spin win] (ways + scatters), P_base = P(2+ S in the base window);
-    #   free_games = P_base x 3 / (1 - 3 p) x 2 x E[Y]   (N / (1 - N p) games at x2)
-    game = load_game(write_game(game_text(combine, free=True)))
+def renewal_components(combine: str) -> dict:
+    """RTP components of the game with free games from the enumerations of
+    the base and the free reels: the free spins draw their W's multipliers
+    too (V is on the free reels as well), and
+      p = P(2+ S in the free window), E[K] = 3 p (3 games per retrigger),
+      E[Y] = E[free spin win] (ways + scatters), P_base = P(2+ S in the base window);
+      free_games = P_base x 3 / (1 - 3 p) x 2 x E[Y]   (N / (1 - N p) games at x2)"""
     base, free = spin_law(BASE, combine), spin_law(FREE_STRIPS, combine)
     p = sum(q for (_, c), q in free.items() if c >= 2)
     mean_y = sum(x * q for (x, _), q in free.items())
     p_base = sum(q for (_, c), q in base.items() if c >= 2)
-    want = {
+    return {
         "ways": sum(x * q for (x, _), q in base.items()) - p_base,
         "scatters": p_base,
         "free_games": p_base * F(3) / (1 - 3 * p) * 2 * mean_y,
     }
+
+
+@pytest.mark.parametrize("combine", ["multiply", "add"])
+def test_free_games_equal_the_renewal_formula(write_game, combine):
+    game = load_game(write_game(game_text(combine, free=True)))
+    want = renewal_components(combine)
     assert analyse(game, 1).components == want
     assert components(game, 1) == want
     assert drawn_components(game, 1) == want  # Wald's identity, no rewrite
+
+
+def test_a_rewritten_free_spin_beyond_the_work_limit_keeps_exact_components(write_game, monkeypatch):
+    # added draws as stops: the free spin's ways pass steps 20,008 on reel 3,
+    # the game without the draws at most 756; with the work limit at 1,000
+    # the components come without the rewrite (Wald's identity) and the
+    # distribution is refused in one line carrying them
+    from slotmath.engine import ways
+    from slotmath.engine.limits import EngineTooLarge
+
+    monkeypatch.setattr(ways, "MAX_WAYS_STEPS", 1000)
+    game = load_game(write_game(game_text("add", free=True)))
+    want = renewal_components("add")
+    assert components(game, 1) == want
+    with pytest.raises(EngineTooLarge) as err:
+        analyse(game, 1)
+    rtp = sum(want.values(), F(0))
+    assert "\n" not in str(err.value) and f"the round's exact RTP is {float(rtp):.6%}" in str(err.value)
 
 
 @pytest.mark.parametrize("combine", ["multiply", "add"])
@@ -354,3 +377,21 @@ def test_worked_example_window_by_hand(tmp_path, combine, coins):
     events = np.zeros(1, dtype=np.int64)
     assert ways_drop(window, ways_drop_args(played, 1), removed, events, False) == coins
     assert f"`8 x {coins // 8} = {coins}` coins ({coins // 8} x total bet)" in words and "9/256" in words
+
+
+def test_the_win_range_is_the_ways_one(write_game):
+    # x102 on 3 reels multiplies a way by up to 102**3 = 1,061,208: beyond the
+    # line engine's labels (2**20, refused on lines) but a ways win holds it:
+    # played, equal to the enumeration.  x10**6: a spin could win 6 coins x
+    # (2 rows x 10**6)**3 ways x 5 (two V) x 2 paying symbols = 4.8e20 coins,
+    # beyond 2**53 win units: refused in one line
+    from slotmath.io.gamefile import GameFileError
+
+    game = load_game(write_game(game_text("multiply").replace("[[2, 3], [3, 1]]", "[[102, 1]]")))
+    law = spin_law(BASE, "multiply", table={102: 1})
+    assert analyse(game, 1).rtp == sum(x * p for x, p in win_law(law).items())
+    with pytest.raises(GameFileError) as err:
+        load_game(write_game(game_text("multiply").replace("[[2, 3], [3, 1]]", "[[1000000, 1]]")))
+    message = str(err.value)
+    assert "options.wild_multipliers.table: the largest win of one spin (4.8e+20 coins" in message
+    assert "\n" not in message

@@ -44,8 +44,8 @@ shows), so every stop keeps its share of the reel.  The cycle grows by
 the int64 range of the engine (cycle x lines >= 2**62), or on ways with
 ``add`` when a way's sum takes more than
 :data:`~slotmath.engine.limits.MAX_WAY_SUMS` values, the RTP staying
-exact; the table is refused when a line's (way's) multiplier could reach
-2**20 (the combination labels) or a spin's win 2**53 win units.
+exact; the table is refused when a line's multiplier could reach 2**20
+(the line engine's combination labels) or a spin's win 2**53 win units.
 """
 
 from __future__ import annotations
@@ -165,8 +165,9 @@ MAX_LINE_MULTIPLIER = 2**20
 
 def _check_range(rd, game: Game, spec: WildMultipliers) -> None:
     """Refuse a table whose largest line multiplier (the top multiplier on
-    every reel, times the other wilds' largest) leaves the engine's labels,
-    or whose largest win leaves its exact win units."""
+    every reel, times the other wilds' largest) leaves the line engine's
+    labels, or whose largest win leaves the exact win units (on ways,
+    :func:`_ways_bound`)."""
     from math import prod
 
     from slotmath.io.gamefile import check_top_win
@@ -176,20 +177,40 @@ def _check_range(rd, game: Game, spec: WildMultipliers) -> None:
     kinds = [s.wild for s in game.symbols if s.wild and s.name != spec.symbol]
     top_line = drawn[-1] * prod(max(k.multiplier(c) for c in range(R + 1)) for k in kinds)
     where = "options.wild_multipliers.table"
-    if top_line >= MAX_LINE_MULTIPLIER:
-        unit = "line" if pay_rule(game).has_paylines else "way"
-        rd.fail(where, f"a {unit}'s multiplier reaches {top_line:,}; the engine holds less than 2**20")
-    symbols = [
+    symbols: list = [
         replace(s, wild=replace(s.wild, by_count=drawn)) if s.name == spec.symbol else s for s in game.symbols
     ]
+    spread = game.ways_or_lines
+    if pay_rule(game).has_paylines:
+        if top_line >= MAX_LINE_MULTIPLIER:
+            rd.fail(where, f"a line's multiplier reaches {top_line:,}; the engine holds less than 2**20")
+    else:  # no labels on ways: the largest win over every way
+        symbols, spread = [], _ways_bound(game, spec, kinds)
     check_top_win(
         game.line_pays,
         game.scatter_pays,
         symbols,
-        game.ways_or_lines,
+        spread,
         game.bet_levels,
         lambda field, problem: rd.fail(where, problem),
     )
+
+
+def _ways_bound(game: Game, spec: WildMultipliers, kinds: list) -> int:
+    """A bound on a ways spin's win [coins per unit pay]: a way has one cell
+    per reel, so each paying symbol wins at most ``(rows x the largest cell
+    factor)**reels`` ways (a drawn wild's cell counts the top multiplier
+    when multiplied, 1 when added), times the ``by_count`` wilds' largest
+    multipliers and the largest added sum (``reels x`` the top multiplier)
+    -- the ways engine's own bound on the rewritten game."""
+    from math import prod
+
+    top, R = max(m for m, _ in spec.table), game.reels
+    multiplied = spec.combine == "multiply"
+    cell = max([top if multiplied else 1] + [k.per_wild for k in kinds if k.by_count is None])
+    by_count = prod(max(k.by_count) for k in kinds if k.by_count is not None)
+    paying = len({next(iter(lp.positions[0])) for lp in game.line_pays})
+    return (game.rows * cell) ** R * by_count * (1 if multiplied else R * top) * paying
 
 
 def _refuse_triggers(rd, game: Game, symbol: str) -> None:

@@ -464,14 +464,19 @@ def _round_components(game: Game, level: int) -> dict:
     if _tumbles_read_the_round(game):  # the round's key law is the tumbles' own
         fast = fast_round(game, level)
         return dict(fast[1]) if fast is not None else channel_components(game, level)
-    game = played_game(game)  # the free games' spins draw their wilds' multipliers too
-    out = channel_components(game, level)
-    features = round_features(game, level)
-    if features:
-        from slotmath.features.round import feature_means, trigger_key_probability
+    played = played_game(game)  # the free games' spins draw their wilds' multipliers too
+    try:
+        out = channel_components(played, level)
+        features = round_features(played, level)
+        if features:
+            from slotmath.features.round import feature_means, trigger_key_probability
 
-        keys = {f.name: trigger_key_probability(game, f.trigger) for f in features}
-        out.update(feature_means(features, keys))
+            keys = {f.name: trigger_key_probability(played, f.trigger) for f in features}
+            out.update(feature_means(features, keys))
+    except EngineTooLarge:  # the draws as stops fit the counts but not the work limit
+        if game.heights is not None or played is game:
+            raise
+        return drawn_components(game, level)
     return out
 
 
