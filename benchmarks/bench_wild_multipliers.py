@@ -15,7 +15,15 @@ memoised result cleared (compiled kernels warm):
   the ``S**5`` symbol tuples of a line, independent of the strips' length
   and of the table.
 
-Usage: ``python benchmarks/bench_wild_multipliers.py [--repeat N]``
+On ways (``--ways``): ``data/games/ways_free_spins`` (5x4, 1024 ways) with
+its base WILD drawing x2 / x3 / x5 (weights 3 / 2 / 1), multiplied or
+added on a way: the ways figures from the law of the drawn wilds' count
+per way (:func:`slotmath.features.drawnways.drawn_ways_figures`), the exact
+RTP by component without the rewrite
+(:func:`slotmath.rules.linegame.drawn_components`) and, with ``--par``, the
+whole PAR with the draws written as stops (or its one-line refusal).
+
+Usage: ``python benchmarks/bench_wild_multipliers.py [--repeat N] [--ways [--par]]``
 """
 
 from __future__ import annotations
@@ -65,10 +73,63 @@ def with_symbols(game, extra: int):
     return replace(game, symbols=symbols, line_pays=pays, reel_sets=sets)
 
 
+WAYS_GAME = Path(__file__).resolve().parent.parent / "data" / "games" / "ways_free_spins"
+
+
+def ways(repeat: int, par: bool) -> None:
+    """The ``--ways`` figures (module notes)."""
+    import time
+
+    from slotmath.engine.limits import EngineTooLarge
+    from slotmath.features.drawnways import drawn_ways_figures
+    from slotmath.rules.linegame import analyse, drawn_components
+
+    base = load_game(WAYS_GAME)
+
+    def undrawn():
+        forget_cached_results()
+        components(base, 1)
+
+    print(f"{WAYS_GAME.name} as committed: exact RTP by component {median_time(undrawn, repeat):.2f} s")
+    for combine in ("multiply", "add"):
+        table = {"symbol": "WILD", "table": [[2, 3], [3, 2], [5, 1]], "combine": combine}
+        game = replace(base, options={**base.options, "wild_multipliers": table})
+
+        def figures(game=game):
+            forget_cached_results()
+            drawn_ways_figures(game, 1)
+
+        def exact(game=game):
+            forget_cached_results()
+            drawn_components(game, 1)
+
+        parts = drawn_components(game, 1)
+        shown = ", ".join(f"{k} {float(v):.6%}" for k, v in parts.items())
+        print(f"{WAYS_GAME.name}, drawn WILD {combine}: exact RTP {float(sum(parts.values())):.6%} ({shown})")
+        print(f"  base reels' ways figures (median of {repeat}): {median_time(figures, repeat) * 1e3:.1f} ms")
+        print(f"  exact RTP by component (median of {repeat}): {median_time(exact, repeat):.2f} s")
+        if par:
+            forget_cached_results()
+            start = time.perf_counter()
+            try:
+                result = analyse(game, 1)
+                same = result.rtp == sum(parts.values())
+                what = f"cycle {result.cycle:.4g}, SD {result.sd:.4f}, RTP equal to the exact one: {same}"
+            except EngineTooLarge as exc:
+                what = f"refused: {str(exc)[:160]}..."
+            print(f"  slotmath par: {time.perf_counter() - start:.1f} s; {what}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--ways", action="store_true", help="the ways game instead (module notes)")
+    ap.add_argument("--par", action="store_true", help="with --ways: the whole PAR too (minutes)")
     args = ap.parse_args()
+    if args.ways:
+        ways(args.repeat, args.par)
+        print(f"peak RSS {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e6:.2f} GB")
+        return
     game = load_game(GAME)
     exact = components(game, 1)
     parts = ", ".join(f"{k} {float(v):.6%}" for k, v in exact.items())

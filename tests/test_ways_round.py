@@ -336,7 +336,6 @@ def test_sampler_of_the_small_game_plays_the_free_games():
     "options, field",
     [
         ({"free_games": {**FREE_GAMES, "sticky": "W2", "max_games": 9}}, "free_games.sticky"),
-        ({"wild_multipliers": {"symbol": "W", "table": [[2, 1], [3, 1]]}}, "wild_multipliers"),
     ],
 )
 def test_what_ways_games_do_not_play_is_refused_in_one_line(options, field, tmp_path):

@@ -17,6 +17,9 @@ LINE_STEPS_PER_SECOND = 1e8  # measured on video20 and its stress variants (one 
 #: line-set steps (a live line by a stop class, or a state by a move) per second on
 #: one core, measured on the 5x4 and 6x5 random-strip games of ``benchmarks/stress_games.py``
 LINE_SET_STEPS_PER_SECOND = 5e7
+#: values of the sum of a way's added drawn wild multipliers the ways state
+#: carries as one digit (:func:`slotmath.engine.ways.compile_ways`, ``summed`` kinds)
+MAX_WAY_SUMS = 1024
 #: every weighted draw of the compiled samplers is exactly uniform below this total
 #: weight or denominator (62 random bits); the schema's reel weights stay below it
 #: (stop weights up to 2**32, at most 250,000 values a file) and ``validate``

@@ -221,10 +221,10 @@ class WaysPays(PayRule):
         return ways_key_distribution(game, level, triggers, reel_set)
 
     def unplayed(self, game: Game) -> list:
-        """Drawn wild multipliers (their law is per payline) and free games
-        with a sticky wild (its masked reels are the line engine's)."""
+        """Free games with a sticky wild (its masked reels are the line
+        engine's)."""
         options = game.options if isinstance(game.options, dict) else {}
-        out = [f"options.{k}" for k in ("wild_multipliers",) if k in options]
+        out: list = []
         free = options.get("free_games")
         if isinstance(free, dict) and free.get("sticky") is not None:
             out.append("options.free_games.sticky")
@@ -450,9 +450,11 @@ class AnywherePays(PayRule):
         return anywhere_key_distribution(game, level, triggers, reel_set)
 
     def unplayed(self, game: Game) -> list:
-        """As for ways (drawn wild multipliers, sticky wilds), and the free
-        games' expanding (``nudge``) wild."""
+        """As for ways (sticky wilds), drawn wild multipliers (their law is
+        per payline or way) and the free games' expanding (``nudge``) wild."""
         out = WaysPays().unplayed(game)
+        if isinstance(game.options, dict) and "wild_multipliers" in game.options:
+            out.insert(0, "options.wild_multipliers")
         free = game.options.get("free_games") if isinstance(game.options, dict) else None
         if isinstance(free, dict) and free.get("nudge") is not None:
             out.append("options.free_games.nudge")

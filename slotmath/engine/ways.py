@@ -13,7 +13,10 @@ Rule
     (:meth:`slotmath.model.WildRule.multiplier`, kinds multiplied
     together): a ``per_wild`` factor is a factor per cell, so a cell of such
     a wild counts ``per_wild`` ways; a ``by_count`` rule needs the number
-    of its wilds on the way, which is carried as a digit of the state.
+    of its wilds on the way, which is carried as a digit of the state; the
+    ``summed`` kinds (drawn multipliers added, ``options.wild_multipliers``
+    with ``combine: add`` written as stops) add their multipliers on the
+    way, the sum (1 when none) multiplying it: one more digit, the sum.
     Every paying symbol pays independently (all symbols' wins add); only
     the longest run of a symbol pays.  A wild's own pays are refused (they
     would double-count the ways they substitute in).
@@ -90,11 +93,13 @@ class WaysPays:
         Ways one cell of symbol s counts towards symbol p (1 natural or
         plain wild, ``per_wild`` for such a multiplier wild, 0 otherwise).
     digit : ndarray of int64, shape (S, P)
-        The ``by_count`` wild kind (0..B-1) a cell of s counts as for p, -1 none.
+        The digit wild kind (0..B-1: ``by_count`` or ``summed``) a cell of s
+        counts as for p, -1 none.
     step : ndarray of int64, shape (M, B)
         Index of the digit vector ``m`` after one more wild of kind b.
     factor : ndarray of int64, shape (M,)
-        Way multiplier of digit vector ``m`` (product over ``by_count`` kinds).
+        Way multiplier of digit vector ``m`` (product over the ``by_count``
+        kinds, times the summed kinds' sum or 1).
     """
 
     symbols: tuple
@@ -120,8 +125,9 @@ def compile_ways(game: Game, level: int) -> WaysPays:
     for e, lp in enumerate(game.line_pays):
         p = paying.index(next(iter(lp.positions[0])))
         pay[p, len(lp.positions)], entry[p, len(lp.positions)] = lp.pays[li], e
-    counted = [s for s in game.symbols if s.wild and s.wild.by_count is not None]
-    caps = [len(s.wild.by_count) for s in counted]
+    counted = [s for s in game.symbols if s.wild and (s.wild.by_count is not None or s.wild.summed)]
+    groups, group_of, inc = _digit_groups(counted, R)
+    caps = [len(g) for g in groups]
     M = int(np.prod(caps)) if caps else 1
     weight = np.zeros((S, P), dtype=np.int64)
     digit = np.full((S, P), -1, dtype=np.int64)
@@ -130,19 +136,46 @@ def compile_ways(game: Game, level: int) -> WaysPays:
             if s.name == name:
                 weight[si, p] = 1
             elif s.wild and name in s.wild.substitutes:
-                weight[si, p] = 1 if s.wild.by_count is not None else s.wild.per_wild
-                if s.wild.by_count is not None:
+                weight[si, p] = 1 if s in counted else s.wild.per_wild
+                if s in counted:
                     digit[si, p] = counted.index(s)
     digits = np.array(np.unravel_index(np.arange(M), caps)).T if caps else np.zeros((1, 0), dtype=np.int64)
-    step = np.zeros((M, max(len(caps), 1)), dtype=np.int64)
+    step = np.zeros((M, max(len(counted), 1)), dtype=np.int64)
     factor = np.ones(M, dtype=np.int64)
     for m in range(M):
-        for b, s in enumerate(counted):
-            d = digits[m].copy()
-            d[b] = min(d[b] + 1, caps[b] - 1)
+        for b in range(len(counted)):
+            d, g = digits[m].copy(), group_of[b]
+            d[g] = min(d[g] + inc[b], caps[g] - 1)
             step[m, b] = np.ravel_multi_index(tuple(d), caps)
-            factor[m] *= s.wild.by_count[digits[m, b]]
+        for g, table in enumerate(groups):
+            factor[m] *= table[digits[m, g]]
     return WaysPays(tuple(paying), pay, entry, weight, digit, step, factor)
+
+
+def _digit_groups(counted: list, reels: int) -> tuple:
+    """The digits of the ways state: ``(groups, group_of, inc)``.
+
+    Each ``by_count`` wild kind is one digit (its cells on the way, capped
+    at its table's last entry; ``groups[g]`` the way multiplier by digit
+    value); the ``summed`` kinds (drawn multipliers added,
+    :attr:`slotmath.model.WildRule.summed`) share one digit, the sum of
+    their ``per_wild`` on the way (at most ``reels x`` the largest), whose
+    multiplier is the sum, or 1 when 0.  ``group_of[b]``, ``inc[b]``: the
+    digit kind ``b`` of ``counted`` steps and by how much."""
+    groups: list = []
+    group_of, inc = [], []
+    summed = [s.wild.per_wild for s in counted if s.wild.summed]
+    for s in counted:
+        if s.wild.summed:
+            group_of.append(sum(1 for t in counted if t.wild.by_count is not None))
+            inc.append(s.wild.per_wild)
+        else:
+            group_of.append(len(groups))
+            inc.append(1)
+            groups.append(tuple(s.wild.by_count))
+    if summed:
+        groups.append((1, *range(1, reels * max(summed) + 1)))
+    return groups, group_of, inc
 
 
 def stop_features(wp: WaysPays, window: np.ndarray) -> np.ndarray:

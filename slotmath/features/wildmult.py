@@ -1,6 +1,7 @@
 """Wilds whose multiplier is drawn from a weighted table (``options.wild_multipliers``).
 
-Declared under ``options:`` of a ``rules: lines`` game::
+Declared under ``options:`` of a ``rules: lines`` game paid by lines or
+ways (``pays_by: lines | ways``)::
 
     wild_multipliers: {symbol: W, table: [[2, 5], [3, 3], [5, 1]], combine: multiply}
 
@@ -11,7 +12,10 @@ counted on it (``combine: multiply``) or by their sum (``combine: add``;
 no counted wild: x1).  Counted are the wilds the line engine counts: those
 substituting in the winning combination, and in ``W``'s own pays the
 natural ones when ``W`` declares ``multiply_own_pays``.  Another wild kind's
-multiplier multiplies the product or the sum.
+multiplier multiplies the product or the sum.  On a ways game the same
+holds per way (one cell per reel of the symbol's run): its win is
+multiplied by the product or the sum of the multipliers of the drawn wilds
+on it.
 
 The table's weights are reduced by their greatest common divisor.
 
@@ -19,14 +23,17 @@ Exact RTP (:mod:`slotmath.features.wilddraws`, no rewrite): on a line, a
 symbol tuple paid by one entry whatever the draws has mean win ``pay x
 E[M_k]`` (``k`` counted drawn wilds; ``k mu`` added, ``mu**k`` multiplied),
 so the line RTP is linear in integer hit counts over the game's own cycle;
-the tuples a draw decides are summed draw by draw.
+the tuples a draw decides are summed draw by draw.  On ways
+(:mod:`slotmath.features.drawnways`) a way's mean multiplier is ``E[M_j]``
+of its ``j`` drawn wilds, carried reel by reel as integer counts of ways
+by ``j``.
 
 Exact distribution (:func:`played_game`): the game is rewritten so that the
 engine sees the draws as stops.  Each wild ``W`` becomes one wild symbol per multiplier
 (``Wx2``, ``Wx3``, ... each ``per_wild`` its multiplier, substituting as
 ``W`` does and matching ``W``'s own pays; with ``add`` the variants are
 :attr:`~slotmath.model.WildRule.summed` kinds, whose multipliers the line
-engine adds); each stop ``s`` of a reel whose
+and ways engines add); each stop ``s`` of a reel whose
 window shows ``k`` wilds becomes one stop per assignment of multipliers to
 them, its window written out (as :func:`~slotmath.features.expanding.nudged_strip`
 does), weighted ``w_s x prod(table weights) x T^(kmax - k)`` (``T`` the
@@ -34,9 +41,11 @@ table's total weight, ``kmax`` the most wilds one window of that reel
 shows), so every stop keeps its share of the reel.  The cycle grows by
 ``T^kmax`` per reel; the rewrite is refused (:func:`rewrite_refusal`,
 :class:`~slotmath.engine.limits.EngineTooLarge`) when counts would leave
-the int64 range of the engine (cycle x lines >= 2**62), the RTP staying
+the int64 range of the engine (cycle x lines >= 2**62), or on ways with
+``add`` when a way's sum takes more than
+:data:`~slotmath.engine.limits.MAX_WAY_SUMS` values, the RTP staying
 exact; the table is refused when a line's multiplier could reach 2**20
-(the combination labels) or a spin's win 2**53 win units.
+(the line engine's combination labels) or a spin's win 2**53 win units.
 """
 
 from __future__ import annotations
@@ -156,8 +165,9 @@ MAX_LINE_MULTIPLIER = 2**20
 
 def _check_range(rd, game: Game, spec: WildMultipliers) -> None:
     """Refuse a table whose largest line multiplier (the top multiplier on
-    every reel, times the other wilds' largest) leaves the engine's labels,
-    or whose largest win leaves its exact win units."""
+    every reel, times the other wilds' largest) leaves the line engine's
+    labels, or whose largest win leaves the exact win units (on ways,
+    :func:`_ways_bound`)."""
     from math import prod
 
     from slotmath.io.gamefile import check_top_win
@@ -167,19 +177,40 @@ def _check_range(rd, game: Game, spec: WildMultipliers) -> None:
     kinds = [s.wild for s in game.symbols if s.wild and s.name != spec.symbol]
     top_line = drawn[-1] * prod(max(k.multiplier(c) for c in range(R + 1)) for k in kinds)
     where = "options.wild_multipliers.table"
-    if top_line >= MAX_LINE_MULTIPLIER:
-        rd.fail(where, f"a line's multiplier reaches {top_line:,}; the engine holds less than 2**20")
-    symbols = [
+    symbols: list = [
         replace(s, wild=replace(s.wild, by_count=drawn)) if s.name == spec.symbol else s for s in game.symbols
     ]
+    spread = game.ways_or_lines
+    if pay_rule(game).has_paylines:
+        if top_line >= MAX_LINE_MULTIPLIER:
+            rd.fail(where, f"a line's multiplier reaches {top_line:,}; the engine holds less than 2**20")
+    else:  # no labels on ways: the largest win over every way
+        symbols, spread = [], _ways_bound(game, spec, kinds)
     check_top_win(
         game.line_pays,
         game.scatter_pays,
         symbols,
-        game.ways_or_lines,
+        spread,
         game.bet_levels,
         lambda field, problem: rd.fail(where, problem),
     )
+
+
+def _ways_bound(game: Game, spec: WildMultipliers, kinds: list) -> int:
+    """A bound on a ways spin's win [coins per unit pay]: a way has one cell
+    per reel, so each paying symbol wins at most ``(rows x the largest cell
+    factor)**reels`` ways (a drawn wild's cell counts the top multiplier
+    when multiplied, 1 when added), times the ``by_count`` wilds' largest
+    multipliers and the largest added sum (``reels x`` the top multiplier)
+    -- the ways engine's own bound on the rewritten game."""
+    from math import prod
+
+    top, R = max(m for m, _ in spec.table), game.reels
+    multiplied = spec.combine == "multiply"
+    cell = max([top if multiplied else 1] + [k.per_wild for k in kinds if k.by_count is None])
+    by_count = prod(max(k.by_count) for k in kinds if k.by_count is not None)
+    paying = len({next(iter(lp.positions[0])) for lp in game.line_pays})
+    return (game.rows * cell) ** R * by_count * (1 if multiplied else R * top) * paying
 
 
 def _refuse_triggers(rd, game: Game, symbol: str) -> None:
@@ -211,12 +242,21 @@ def played_game(game: Game) -> Game:
 
 def rewrite_refusal(game: Game) -> str | None:
     """Why the rewrite of :func:`played_game` leaves the engine's counts
-    (cycle x lines >= 2**62 or a stop weight >= 2**32 on some reel set), or
-    None when it fits; computed from the windows in Python integers."""
+    (cycle x lines >= 2**62 or a stop weight >= 2**32 on some reel set; on
+    ways with ``add``, a way's sum of more than
+    :data:`~slotmath.engine.limits.MAX_WAY_SUMS` values), or None when it
+    fits; computed from the windows in Python integers."""
+    from slotmath.engine.limits import MAX_WAY_SUMS
     from slotmath.io.gamefile import EXACT_LIMIT, MAX_WEIGHT
 
     spec = load_wild_multipliers(game)
     ensure(spec is not None, "wildmult.py: expected spec is not None")
+    sums = game.reels * max(m for m, _ in spec.table) + 1
+    if spec.combine == "add" and not pay_rule(game).has_paylines and sums > MAX_WAY_SUMS:
+        return (
+            f"a way's added multipliers take up to {sums:,} values (0 to {game.reels} x the largest); "
+            f"the ways engine's state carries at most {MAX_WAY_SUMS:,}"
+        )
     top = max(w for _, w in spec.table)
     for name, strips in game.reel_sets.items():
         cycle, heaviest = 1, 0
@@ -301,8 +341,8 @@ WILD_MULTIPLIERS = FeatureKind(
     example="tests/data/tune_wildmult/game.yaml",
     schema={
         "type": "object",
-        "description": "Wilds whose multiplier is drawn from a weighted table (rules: lines): "
-        "docs/features.md.",
+        "description": "Wilds whose multiplier is drawn from a weighted table (rules: lines, "
+        "paid by lines or ways): docs/features.md.",
         "additionalProperties": False,
         "properties": {
             "symbol": {},
@@ -315,7 +355,7 @@ WILD_MULTIPLIERS = FeatureKind(
                 "enum": ["multiply", "add"],
                 "default": "multiply",
                 "description": "How the drawn multipliers of the wilds on one line "
-                "combine: their product (multiply) or their sum "
+                "(or way) combine: their product (multiply) or their sum "
                 "(add).",
             },
         },

@@ -328,6 +328,14 @@ def wild_multipliers_text(game) -> str:
             parts.append(f"{s.label or s.name} x" + "/".join(str(m) for m in w.by_count[1:]) + " by count")
         elif w.per_wild != 1:
             parts.append(f"{s.label or s.name} x{w.per_wild} each")
+    from slotmath.features.wildmult import load_wild_multipliers
+
+    drawn = load_wild_multipliers(game)
+    if drawn is not None:  # drawn per wild (options.wild_multipliers), the mean multiplier of one
+        how = "multiplied" if drawn.combine == "multiply" else "added"
+        label = game.symbol(drawn.symbol).label or drawn.symbol
+        table = "/".join(str(m) for m, _ in drawn.table)
+        parts.append(f"{label} drawn x{table} ({how}, mean x{float(drawn.mean):.4g})")
     return ", ".join(parts)
 
 

@@ -83,17 +83,38 @@ def _analyse(game: Game, level: int, reel_set: str) -> ParResult:
         result = _analyse_lines(played, level, reel_set)
     except EngineTooLarge as exc:  # the draws as stops: too many states
         _refuse_drawn_distribution(game, level, str(exc).split(": ", 1)[-1])
-    from slotmath.features.wilddraws import drawn_line_figures
-
-    drawn = drawn_line_figures(game, level, reel_set)
-    ensure(drawn.rtp == result.components["lines"], "drawn multipliers: the two methods disagree")
+    channel, unit = _drawn_channel(game)
+    drawn = drawn_channel_rtp(game, level, reel_set)
+    ensure(drawn == result.components[channel], "drawn multipliers: the two methods disagree")
     how = "multiplied" if played.options["wild_multipliers"].combine == "multiply" else "added"
     note = (
-        f"Wild multipliers drawn from a table ({how} on a line): every draw is written into the stops "
-        f"(cycle {result.cycle:,} is the rewritten one); the figures are exact over it, and the line "
-        "RTP equals the one from the law of the counted wilds on each line."
+        f"Wild multipliers drawn from a table ({how} on a {unit}): every draw is written into the stops "
+        f"(cycle {result.cycle:,} is the rewritten one); the figures are exact over it, and the {channel} "
+        f"RTP equals the one from the law of the counted wilds on each {unit}."
     )
     return dataclasses.replace(result, notes=[*result.notes, note])
+
+
+def _drawn_channel(game: Game) -> tuple:
+    """(pay channel, "line" or "way") of a game with drawn wild multipliers."""
+    from slotmath.engine.payrule import pay_rule
+
+    rule = pay_rule(game)
+    return rule.channel, "line" if rule.has_paylines else "way"
+
+
+def drawn_channel_rtp(game: Game, level: int, reel_set: str = "base") -> Fraction:
+    """The pay channel's RTP [x total bet, exact] of a game with drawn wild
+    multipliers from the law of the counted wilds on each line or way, no
+    rewrite (:func:`slotmath.features.wilddraws.drawn_line_figures`,
+    :func:`slotmath.features.drawnways.drawn_ways_figures`)."""
+    if _drawn_channel(game)[1] == "way":
+        from slotmath.features.drawnways import drawn_ways_figures
+
+        return drawn_ways_figures(game, level, reel_set).rtp
+    from slotmath.features.wilddraws import drawn_line_figures
+
+    return drawn_line_figures(game, level, reel_set).rtp
 
 
 def drawn_too_large(game: Game) -> bool:
@@ -119,7 +140,7 @@ def _refuse_drawn_distribution(game: Game, level: int, reason: str | None) -> No
     raise EngineTooLarge(
         "the round distribution with drawn wild multipliers is not computed: "
         f"{reason}; the round's exact RTP is {float(rtp):.6%} = {fraction_display(rtp)} "
-        f"({shown}), from the law of the counted wilds on each line",
+        f"({shown}), from the law of the counted wilds on each {_drawn_channel(game)[1]}",
         file=game.source or game.name,
         field="options.wild_multipliers.table",
     )
@@ -130,9 +151,9 @@ def drawn_components(game: Game, level: int) -> dict:
     wild multipliers, without writing the draws into the stops.
 
     The game without the draws (its wild worth x1) gives every component;
-    the line component is replaced by :func:`slotmath.features.wilddraws.drawn_line_figures`,
+    the pay channel's (lines or ways) is replaced by :func:`drawn_channel_rtp`,
     and a free game's by Wald's identity: a free spin's mean win moves by
-    ``d`` = the line RTP with the draws less the one without (free reel
+    ``d`` = the channel's RTP with the draws less the one without (free reel
     set), and a feature of ``G`` games at multiplier ``m`` moves by
     ``m x E[G] x d``, ``E[G]`` (from the undrawn free spin's law of extra
     games) unchanged by the draws, which no trigger reads.  A hold-and-spin
@@ -143,7 +164,6 @@ def drawn_components(game: Game, level: int) -> dict:
 
     from slotmath.engine.limits import EngineTooLarge
     from slotmath.features.options import load_features
-    from slotmath.features.wilddraws import drawn_line_figures
 
     free = load_features(game).free_games
     for name in feature_names(game) + (("round_cap",) if round_cap(game) is not None else ()):
@@ -156,7 +176,7 @@ def drawn_components(game: Game, level: int) -> dict:
             )
     undrawn = replace(game, options={k: v for k, v in game.options.items() if k != "wild_multipliers"})
     out = components(undrawn, level)
-    out["lines"] = drawn_line_figures(game, level).rtp
+    out[_drawn_channel(game)[0]] = drawn_channel_rtp(game, level)
     if "free_games" in out:
         out["free_games"] += _free_games_shift(game, undrawn, level, free)
     return out
@@ -168,11 +188,12 @@ def _free_games_shift(game: Game, undrawn: Game, level: int, spec) -> Fraction:
     from slotmath.features.freegames import FreeGames
     from slotmath.features.freeround import free_games_feature, free_spin_counts
     from slotmath.features.round import trigger_key_probability
-    from slotmath.features.wilddraws import drawn_line_figures
+
+    channel = _drawn_channel(game)[0]
 
     @cache
     def played_on(reels: str) -> tuple:  # (d, the free-spin table) of one reel set
-        d = drawn_line_figures(game, level, reels).rtp - channel_components(undrawn, level, reels)["lines"]
+        d = drawn_channel_rtp(game, level, reels) - channel_components(undrawn, level, reels)[channel]
         return d, free_spin_counts(undrawn, level, spec.playing(reels))[:3]
 
     shift = Fraction(0)
@@ -443,14 +464,19 @@ def _round_components(game: Game, level: int) -> dict:
     if _tumbles_read_the_round(game):  # the round's key law is the tumbles' own
         fast = fast_round(game, level)
         return dict(fast[1]) if fast is not None else channel_components(game, level)
-    game = played_game(game)  # the free games' spins draw their wilds' multipliers too
-    out = channel_components(game, level)
-    features = round_features(game, level)
-    if features:
-        from slotmath.features.round import feature_means, trigger_key_probability
+    played = played_game(game)  # the free games' spins draw their wilds' multipliers too
+    try:
+        out = channel_components(played, level)
+        features = round_features(played, level)
+        if features:
+            from slotmath.features.round import feature_means, trigger_key_probability
 
-        keys = {f.name: trigger_key_probability(game, f.trigger) for f in features}
-        out.update(feature_means(features, keys))
+            keys = {f.name: trigger_key_probability(played, f.trigger) for f in features}
+            out.update(feature_means(features, keys))
+    except EngineTooLarge:  # the draws as stops fit the counts but not the work limit
+        if game.heights is not None or played is game:
+            raise
+        return drawn_components(game, level)
     return out
 
 
