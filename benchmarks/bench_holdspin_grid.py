@@ -71,7 +71,6 @@ FEATURE = """
 import sys, time
 from slotmath.io.gamefile import load_game
 from slotmath.features.holdspin import chain_state, load_hold_and_spin
-from slotmath.rules.holdspin_round import hold_and_spin_rtp
 from slotmath.rules.linegame import components
 game = load_game(sys.argv[1]); spec = load_hold_and_spin(game); state = chain_state(game, spec)
 t = time.perf_counter(); rtp = components(game, 1)["hold_and_spin"]
@@ -80,47 +79,82 @@ print(time.perf_counter() - t, float(rtp), state.kind, state.states)
 
 
 def timed(args: list) -> tuple:
-    """(wall seconds, peak RSS [MB] of the child, stdout) of one fresh process."""
+    """(wall seconds, peak RSS [MB], stdout, exit status, CPU seconds) of one
+    fresh process (CPU = user + system, from ``/usr/bin/time``)."""
     env = {**os.environ, "PYTHONPATH": str(SOURCE.parents[2])}
     t = time.perf_counter()
-    cmd = ["/usr/bin/time", "-f", "%M", PYTHON, *args]
+    cmd = ["/usr/bin/time", "-f", "%M %U %S", PYTHON, *args]
     done = subprocess.run(cmd, capture_output=True, text=True, env=env)
     elapsed = time.perf_counter() - t
-    rss = int(done.stderr.strip().splitlines()[-1]) / 1024 if done.stderr.strip() else float("nan")
+    last = done.stderr.strip().splitlines()[-1].split() if done.stderr.strip() else []
+    nan = float("nan")
+    rss, cpu = (int(last[0]) / 1024, float(last[1]) + float(last[2])) if len(last) == 3 else (nan, nan)
     if done.returncode not in (0, 2):
         raise RuntimeError(done.stderr[-2000:])
-    return elapsed, rss, done.stdout, done.returncode
+    return elapsed, rss, done.stdout, done.returncode, cpu
+
+
+def plot(points: list, path: Path) -> None:
+    """CPU time and peak memory of ``slotmath par`` against the grid's cells,
+    one line per landing (``points``: (landing, cells, CPU-s, RSS MB))."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, 2, figsize=(10, 3.6))
+    for landing, style in (("all alike", "o-"), ("reels differ", "s--")):
+        pts = sorted((c, t, m) for kind, c, t, m in points if kind == landing)
+        if pts:
+            cells, cpu, rss = zip(*pts, strict=True)
+            axes[0].plot(cells, cpu, style, label=landing)
+            axes[1].plot(cells, rss, style, label=landing)
+    axes[0].axhline(10, color="grey", lw=0.8, ls=":")
+    for ax, label in zip(axes, ("whole PAR [CPU-s]", "peak RSS [MB]"), strict=True):
+        ax.set_xlabel("cells of the grid (5x3, 5x4, 6x5, 8x8)")
+        ax.set_ylabel(label)
+        ax.grid(True, alpha=0.3)
+        ax.legend(fontsize=8)
+    fig.suptitle("Hold-and-spin by counts: slotmath par as the grid grows (dotted: 10 s)")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
 
 
 def main(argv: list | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--skip-par", action="store_true", help="validate and the feature only")
+    ap.add_argument("--plot", type=Path, help="write the growth plot (CPU-s and peak RSS of par) here")
     args = ap.parse_args(argv)
+    points = []
     print(f"load average: {os.getloadavg()[0]:.2f}")
     print(
         "| grid | cells | landing | state | states | validate | feature RTP "
-        "| RTP by component | par | par peak RSS |"
+        "| RTP by component | par | par CPU | par peak RSS |"
     )
-    print("|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     with tempfile.TemporaryDirectory() as scratch:
         for differ in (False, True):
             for rows, reels in GRIDS:
                 game = grid_game(rows, reels, Path(scratch) / f"g{rows}x{reels}{'d' * differ}", differ)
-                tv, _, out, rc = timed(["-m", "slotmath", "validate", str(game)])
+                tv, _, out, rc, _ = timed(["-m", "slotmath", "validate", str(game)])
                 landing = "reels differ" if differ else "all alike"
                 head = f"| {reels}x{rows} | {rows * reels} | {landing} |"
                 if rc == 2:
-                    print(f"{head} refused | | {tv:.2f} s | | | | |  ({out.strip() or 'see validate'})")
+                    print(f"{head} refused | | {tv:.2f} s | | | | | |  ({out.strip() or 'see validate'})")
                     continue
-                tf, _, out, _ = timed(["-c", FEATURE, str(game)])
+                tf, _, out, _, _ = timed(["-c", FEATURE, str(game)])
                 t, rtp, kind, states = out.split()
                 row = f"{head} {kind} | {int(states):,} | {tv:.2f} s | {float(rtp):.6%} | {float(t):.2f} s |"
                 if args.skip_par:
-                    print(row + " | |")
+                    print(row + " | | |")
                     continue
-                tp, rss, out, rc = timed(["-m", "slotmath", "par", str(game), "--json"])
+                tp, rss, out, rc, cpu = timed(["-m", "slotmath", "par", str(game), "--json"])
                 rtp_round = json.loads(out)["rtp"] if rc == 0 else float("nan")
-                print(f"{row} {tp:.2f} s (RTP {rtp_round:.4%}) | {rss:.0f} MB |")
+                cells = f"{tp:.2f} s (RTP {rtp_round:.4%}) | {cpu:.1f} CPU-s | {rss:.0f} MB |"
+                print(f"{row} {cells}", flush=True)
+                points.append((landing, rows * reels, cpu, rss))
+    if args.plot:
+        plot(points, args.plot)
     return 0
 
 
