@@ -345,7 +345,6 @@ def test_sampler_of_the_small_game_plays_the_free_games():
 @pytest.mark.parametrize(
     "options, field",
     [
-        ({"free_games": {**FREE_GAMES, "sticky": "W2", "max_games": 9}}, "free_games.sticky"),
         ({"lockit": LOCKIT}, "lockit"),
         ({"wild_multipliers": {"symbol": "W", "table": [[2, 1], [3, 1]]}}, "wild_multipliers"),
     ],

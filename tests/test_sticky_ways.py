@@ -1,0 +1,273 @@
+"""Sticky wilds in free games on ways games (``pays_by: ways``,
+``options.free_games.sticky``): the exact RTP (a Fraction) and the round
+distribution against an independent plain-Python brute force over every
+stop sequence of the free spins, the sticky cells carried from spin to
+spin; the per-reel reduction of the sticky cells; the compiled sampler's
+z-scores; the one-line refusals of what is still not played."""
+
+from __future__ import annotations
+
+import copy
+import itertools
+from fractions import Fraction as F
+from pathlib import Path
+
+import numpy as np
+import pytest
+import yaml
+
+from slotmath.io.gamefile import build_game
+from slotmath.rules.linegame import analyse, component_names, components
+
+from conftest import run_cli
+
+# 3 reels x 2 rows, 1 to 2^3 = 8 ways, 2 coins bet.  A pays 3 coins per way
+# for 3 of a kind, B 1 / 2 for 2 / 3; W (wild, substitutes all) only on the
+# free reels.  2 S anywhere pay 1/2 x total bet, 3 S pay 2 and award
+# GAMES free games at x2 (4 stops a reel: a free spin has 64 stop vectors).
+TINY = {
+    "name": "sticky_ways",
+    "pays_by": "ways",
+    "grid": {"reels": 3, "rows": 2},
+    "bet": {"levels": [1], "lines": 2},
+    "symbols": [
+        {"name": "A"},
+        {"name": "B"},
+        {"name": "X", "kind": "blank"},
+        {"name": "W", "kind": "wild", "substitutes": "all"},
+        {"name": "S", "kind": "scatter"},
+    ],
+    "reels": {
+        "base": [["A", "X", "S", "B"], ["A", "S", "X", "B"], ["B", "X", "S", "A"]],
+        "free": [["A", "W", "S", "X"], ["B", "X", "S", "W"], ["W", "A", "S", "B"]],
+    },
+    "pays": [
+        {"symbol": "A", "count": 3, "pay": 3},
+        {"symbol": "B", "count": 2, "pay": 1},
+        {"symbol": "B", "count": 3, "pay": 2},
+    ],
+    "scatters": [{"symbol": "S", "count": 2, "pay": "1/2"}, {"symbol": "S", "count": 3, "pay": 2}],
+    "options": {
+        "free_games": {
+            "symbol": "S",
+            "reels": "free",
+            "multiplier": 2,
+            "awards": {3: {"games": 2}},
+            "sticky": "W",
+        }
+    },
+}
+
+
+def tiny(games: int = 2, per_wild: int = 1, **free) -> dict:
+    data = copy.deepcopy(TINY)
+    data["options"]["free_games"]["awards"] = {3: {"games": games}}
+    data["options"]["free_games"].update(free)
+    if per_wild > 1:
+        data["symbols"][3]["multiplier"] = {"per_wild": per_wild}
+    return data
+
+
+def make_game(data: dict):
+    return build_game(copy.deepcopy(data), Path("test.yaml"), "t")
+
+
+# ---------------------------------------------------------------------------
+# the independent brute force: windows, ways and scatters written from the rules
+# ---------------------------------------------------------------------------
+def windows(strips, rows):
+    """Every stop vector's window (a tuple of columns), equally likely."""
+    return [
+        tuple(
+            tuple(strip[(s + k) % len(strip)] for k in range(rows))
+            for strip, s in zip(strips, stops, strict=True)
+        )
+        for stops in itertools.product(*(range(len(s)) for s in strips))
+    ]
+
+
+def window_win(data, window) -> F:
+    """Ways and scatter win of ``window`` [x total bet]: per paying symbol its
+    longest run from reel 1, pay x the product of its matching cells per reel
+    (a wild cell counting its ``per_wild``); scatters by count anywhere."""
+    wild = {
+        s["name"]: s.get("multiplier", {}).get("per_wild", 1)
+        for s in data["symbols"]
+        if s.get("kind") == "wild"
+    }
+    pays = {(p["symbol"], p["count"]): p["pay"] for p in data["pays"]}
+    coins = F(0)
+    for x in {p["symbol"] for p in data["pays"]}:
+        ways, n = 1, 0
+        for column in window:
+            c = sum(1 if cell == x else wild.get(cell, 0) for cell in column)
+            if c == 0:
+                break
+            ways, n = ways * c, n + 1
+        coins += pays.get((x, n), 0) * ways
+    s = sum(cell == "S" for column in window for cell in column)
+    scatter = max((F(p["pay"]) for p in data["scatters"] if p["count"] <= s), default=F(0))
+    return coins / data["bet"]["lines"] + scatter
+
+
+def brute_feature(data, start=frozenset()) -> dict:
+    """Law {sum of free spin wins [x total bet]: probability} of one feature,
+    by recursion over every stop vector of every free spin: the sticky cells
+    ((reel, row), ``start`` at first) show W, every W landing joins them;
+    3 S (sticky W may cover an S) add the award's games again when the
+    games retrigger, up to ``max_games`` played."""
+    fg = data["options"]["free_games"]
+    games = fg["awards"][3]["games"]
+    cap = fg.get("max_games")
+    again = fg.get("retrigger", True)
+    rows = data["grid"]["rows"]
+    free = windows(data["reels"]["free"], rows)
+    memo: dict = {}
+
+    def play(left, played, sticky):
+        if left == 0 or (cap is not None and played == cap):
+            return {F(0): F(1)}
+        if (left, played, sticky) not in memo:
+            out: dict = {}
+            for raw in free:
+                shown = tuple(
+                    tuple("W" if (r, k) in sticky else x for k, x in enumerate(col))
+                    for r, col in enumerate(raw)
+                )
+                y = window_win(data, shown)
+                n = sum(x == "S" for col in shown for x in col)
+                more = games if again and n >= 3 else 0
+                held = sticky | {(r, k) for r, col in enumerate(raw) for k, x in enumerate(col) if x == "W"}
+                for t, q in play(left - 1 + more, played + 1, frozenset(held)).items():
+                    out[y + t] = out.get(y + t, 0) + q / len(free)
+            memo[(left, played, sticky)] = out
+        return memo[(left, played, sticky)]
+
+    return play(games, 0, start)
+
+
+def brute_round(data) -> dict:
+    """Law {round win [x total bet]: probability}: every base stop vector, its
+    trigger followed by the feature's law at x2."""
+    feature = brute_feature(data)
+    base = windows(data["reels"]["base"], data["grid"]["rows"])
+    dist: dict = {}
+    for window in base:
+        b = window_win(data, window)
+        if sum(x == "S" for col in window for x in col) < 3:
+            dist[b] = dist.get(b, 0) + F(1, len(base))
+            continue
+        for t, q in feature.items():
+            dist[b + 2 * t] = dist.get(b + 2 * t, 0) + q / len(base)
+    return dist
+
+
+CASES = [
+    (tiny(3, retrigger=False), "exactly 3 free spins"),
+    (tiny(2, max_games=5), "retriggers, at most 5 spins"),
+    (tiny(2, retrigger=False, max_games=1), "the cap below the award"),
+    (tiny(2, per_wild=2, max_games=4), "a x2 sticky wild (a cell of it counts 2 ways), retriggers"),
+]
+
+
+@pytest.mark.parametrize("data, what", CASES, ids=[c[1] for c in CASES])
+def test_sticky_ways_round_equals_literal_play(data, what):
+    dist = brute_round(data)
+    result = analyse(make_game(data), 1)
+    assert result.rtp == sum(w * q for w, q in dist.items())  # exact, as a Fraction
+    got = dict(zip(result.distribution.x.tolist(), result.distribution.probabilities.tolist(), strict=True))
+    assert set(np.round(list(got), 9)) == set(np.round([float(w) for w in dist], 9))
+    for w, q in dist.items():
+        assert got[float(w)] == pytest.approx(float(q), abs=1e-14)
+
+
+def test_the_sticky_rule_changes_the_figure():
+    # without the rule (independent free spins) the free games pay less, so the
+    # literal play above tells a method ignoring it apart
+    data = tiny(3, retrigger=False)
+    plain = copy.deepcopy(data)
+    del plain["options"]["free_games"]["sticky"]
+    assert components(make_game(plain), 1)["free_games"] < components(make_game(data), 1)["free_games"]
+
+
+def test_reels_reduce_to_classes_that_play_alike():
+    # per reel, patterns of one class leave the same law of the rest of the
+    # feature: literal play of 2 more spins from each mask of canonical
+    # patterns and from every mask it stands for, compared exactly
+    from slotmath.features.options import load_features
+    from slotmath.features.sticky import sticky_games
+
+    data = tiny(2, retrigger=False)
+    game = make_game(data)
+    sg = sticky_games(game, 1, load_features(game).free_games)
+    assert sg.canon is not None
+    # the free reels' W lands in either row of each reel: every 2-row pattern
+    # is reachable (4 a reel) and, here, the rows are alike: a reel's class is
+    # its number of sticky cells (3 a reel), 27 masks instead of 64
+    assert [len(c) for c in sg.canon] == [4, 4, 4]
+    assert [len(set(c.values())) for c in sg.canon] == [3, 3, 3]
+    assert len(sg.moves) == 27
+    for r, canon in enumerate(sg.canon):
+        for p, rep in canon.items():
+            if p == rep:
+                continue
+            mask = frozenset((r, k) for k in range(2) if p >> k & 1)
+            same = frozenset((r, k) for k in range(2) if rep >> k & 1)
+            assert brute_feature(data, mask) == brute_feature(data, same)
+    # and the notes state the state and its size
+    notes = " ".join(analyse(game, 1).notes)
+    assert "by its number of sticky cells; 3 x 3 x 3 per reel" in notes and "27 sticky masks" in notes
+
+
+def test_fast_moves_equal_the_keyed_engine():
+    # the mean's per-mask (new mask, games) counts and win sums (the ways table,
+    # the reels multiplied) equal the keyed ways engine's joint law, mask by mask
+    from slotmath.features.options import load_features
+    from slotmath.features.sticky import sticky_games
+
+    for data in (tiny(2, max_games=5), tiny(2, per_wild=2, max_games=4, scatter_pays=False)):
+        game = make_game(data)
+        sg = sticky_games(game, 1, load_features(game).free_games)
+        for m, steps in sg.steps.items():
+            assert sg.moves[m] == {key: int(cs.sum()) for key, (_, cs) in steps.items()}
+            assert sg.wins[m] == sum(
+                int(y) * int(c) for ys, cs in steps.values() for y, c in zip(ys, cs, strict=True)
+            )
+
+
+def test_sampler_agrees():
+    # the compiled round plays the sticky cells literally on the ways window:
+    # |z| < 4 on every component
+    from slotmath.montecarlo.roundsim import round_sampler
+
+    data = tiny(2, per_wild=2, max_games=6)
+    game = make_game(data)
+    names = component_names(game)
+    exact = components(game, 1)
+    sampler = round_sampler(game, 1, names)
+    rng = np.random.Generator(np.random.PCG64DXSM(np.random.SeedSequence(11)))
+    parts = sampler.kernel(rng, 400_000, *sampler.args)[2]
+    for j, name in enumerate(names):
+        mean, se = parts[:, j].mean(), parts[:, j].std() / np.sqrt(len(parts))
+        assert abs(mean - float(exact[name])) < 4 * se, (name, mean, float(exact[name]), se)
+
+
+@pytest.mark.parametrize(
+    "edit, field, problem",
+    [
+        ({"pays_by": "anywhere"}, "options.free_games.sticky", "is not played on anywhere games"),
+        (
+            {"grid": {"reels": 3, "rows": 2, "heights": {"weights": [[1, 1], [2, 1]]}}},
+            "options.free_games.sticky",
+            "reel heights",
+        ),
+    ],
+)
+def test_what_is_not_played_is_refused_in_one_line(edit, field, problem, tmp_path):
+    data = {**tiny(2, retrigger=False), **edit}
+    if data["pays_by"] == "anywhere":
+        data["pays"] = [{"symbol": "A", "count": 3, "pay": 3}]
+    (tmp_path / "game.yaml").write_text(yaml.safe_dump(data, sort_keys=False))
+    out = run_cli("validate", tmp_path / "game.yaml")
+    assert out.returncode == 2 and out.stderr.count("\n") == 1, out.stderr
+    assert field in out.stderr and problem in out.stderr, out.stderr
