@@ -59,12 +59,20 @@ TINY = {
 }
 
 
-def tiny(games: int = 2, per_wild: int = 1, **free) -> dict:
+#: 3 rows: free reels of 5 stops where the rows are not alike (the middle
+#: row's neighbours are not the top's), W once a reel
+TALL = [["A", "W", "S", "X", "B"], ["B", "X", "S", "W", "A"], ["W", "A", "S", "B", "X"]]
+
+
+def tiny(games: int = 2, per_wild: int = 1, tall: bool = False, **free) -> dict:
     data = copy.deepcopy(TINY)
     data["options"]["free_games"]["awards"] = {3: {"games": games}}
     data["options"]["free_games"].update(free)
     if per_wild > 1:
         data["symbols"][3]["multiplier"] = {"per_wild": per_wild}
+    if tall:
+        data["grid"]["rows"] = 3
+        data["reels"]["free"] = copy.deepcopy(TALL)
     return data
 
 
@@ -167,6 +175,7 @@ CASES = [
     (tiny(2, max_games=5), "retriggers, at most 5 spins"),
     (tiny(2, retrigger=False, max_games=1), "the cap below the award"),
     (tiny(2, per_wild=2, max_games=4), "a x2 sticky wild (a cell of it counts 2 ways), retriggers"),
+    (tiny(2, tall=True, max_games=3), "3 rows not alike, retriggers"),
 ]
 
 
@@ -217,6 +226,37 @@ def test_reels_reduce_to_classes_that_play_alike():
     # and the notes state the state and its size
     notes = " ".join(analyse(game, 1).notes)
     assert "by its number of sticky cells; 3 x 3 x 3 per reel" in notes and "27 sticky masks" in notes
+
+
+def test_reels_reduce_where_rows_are_not_alike():
+    # 3 rows, W once on each 5-stop free reel: the top and the bottom row
+    # held leave the same law (the two cells beside each other below or
+    # above), the middle row held another (its two cells apart), and any two
+    # rows held leave one cell, whichever: 8 patterns to 5 classes a reel,
+    # not by count; each pattern plays as its class's (literal play, exact)
+    from slotmath.features.options import load_features
+    from slotmath.features.sticky import sticky_games
+
+    data = tiny(2, tall=True, retrigger=False)
+    game = make_game(data)
+    sg = sticky_games(game, 1, load_features(game).free_games)
+    top, middle, bottom = 1, 2, 4
+    for canon in sg.canon:
+        assert canon[top] == canon[bottom] != canon[middle]
+        assert canon[top | middle] == canon[top | bottom] == canon[middle | bottom]
+        assert len(set(canon.values())) == 5
+    assert len(sg.moves) == 125
+    for r, canon in enumerate(sg.canon):
+        for p, rep in canon.items():
+            if p != rep:
+                mask = frozenset((r, k) for k in range(3) if p >> k & 1)
+                same = frozenset((r, k) for k in range(3) if rep >> k & 1)
+                assert brute_feature(data, mask) == brute_feature(data, same)
+    # and a reduction by count would be wrong here: the top and the middle
+    # row held leave different laws (with the same mean)
+    assert brute_feature(data, frozenset({(0, 0)})) != brute_feature(data, frozenset({(0, 1)}))
+    notes = " ".join(analyse(game, 1).notes)
+    assert "by partition refinement; 5 x 5 x 5 per reel, from 24 reachable patterns" in notes
 
 
 def test_fast_moves_equal_the_keyed_engine():
