@@ -379,13 +379,13 @@ class StickyGames:
             live = new
         return cells, states, width
 
-    def distribution(self, games: int) -> np.ndarray:
-        """``probs[j]`` = P(sum Y = j x :meth:`unit` [1/den coins]) [probability], float64."""
-        from scipy import fft
-
+    def check_rough(self, games: int) -> None:
+        """Refuse (:class:`EngineTooLarge`, one line) the law of a feature of
+        ``games`` games above :data:`MAX_ROUGH_CELLS` cells of a bound read
+        before any keyed engine pass: every mask, every game state, the
+        longest spin win."""
         l0, b0 = self.start(games)
-        unit, top = self.grid
-        # a bound before any engine pass: every mask, every game state, the longest spin win
+        top = self.grid[1]
         rough = len(self.moves) * (b0 + 1) * ((l0 + b0) * top + 1)
         if rough > MAX_ROUGH_CELLS:
             raise EngineTooLarge(
@@ -394,6 +394,13 @@ class StickyGames:
                 f"{MAX_ROUGH_CELLS:,} (lower max_games); `slotmath simulate` gives the exact RTP "
                 "beside a simulated distribution"
             )
+
+    def distribution(self, games: int) -> np.ndarray:
+        """``probs[j]`` = P(sum Y = j x :meth:`unit` [1/den coins]) [probability], float64."""
+        from scipy import fft
+
+        l0, b0 = self.start(games)
+        self.check_rough(games)
         cells, states, width = self.plan(games)
         if cells > MAX_CELLS:
             raise EngineTooLarge(
@@ -602,6 +609,8 @@ def sticky_feature_of(game: Game, level: int, spec: FreeGamesSpec) -> Feature:
         p = sum(key_p.values(), Fraction(0))
         if p == 0:
             return {"trigger_probability": 0.0}
+        for c in key_p:  # a law the bound refuses is refused before the keyed passes of the classes
+            sg.check_rough(spec.games(c))
         spin_mean = Fraction(sg.wins[0], sg.cycle * scale)
         return {
             "trigger_probability": float(p),
