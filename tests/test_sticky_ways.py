@@ -311,3 +311,23 @@ def test_what_is_not_played_is_refused_in_one_line(edit, field, problem, tmp_pat
     out = run_cli("validate", tmp_path / "game.yaml")
     assert out.returncode == 2 and out.stderr.count("\n") == 1, out.stderr
     assert field in out.stderr and problem in out.stderr, out.stderr
+
+
+def test_a_law_past_the_bound_is_refused_before_the_keyed_passes(monkeypatch):
+    # above the rough bound (every mask, game state and the longest spin win)
+    # the round law is refused in one line naming it, before any keyed ways
+    # pass (the odds' classes would need one per mask); the exact RTP stays
+    from slotmath.engine.limits import EngineTooLarge
+    from slotmath.features import sticky
+
+    def no_pass(*args):
+        raise AssertionError("a keyed pass ran before the bound")
+
+    game = make_game(tiny(2, max_games=5))
+    monkeypatch.setattr(sticky, "MAX_ROUGH_CELLS", 100)
+    monkeypatch.setattr(sticky, "keyed_steps", no_pass)
+    with pytest.raises(EngineTooLarge) as err:
+        analyse(game, 1)
+    msg = str(err.value)
+    assert "more than 100 " in msg and "27 sticky masks x 4 game states" in msg and "\n" not in msg
+    assert components(game, 1)["free_games"] > 0
