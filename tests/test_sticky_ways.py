@@ -76,6 +76,16 @@ def tiny(games: int = 2, per_wild: int = 1, tall: bool = False, **free) -> dict:
     return data
 
 
+def nudged() -> dict:
+    """:func:`tiny` with a second wild N on free reel 3 that expands to its
+    whole reel (``nudge``; first, then the sticky cells), scatters unpaid in
+    free games, retriggers up to 4 games."""
+    data = tiny(2, max_games=4, nudge="N", scatter_pays=False)
+    data["symbols"].append({"name": "N", "kind": "wild", "substitutes": "all"})
+    data["reels"]["free"][2] = ["W", "A", "S", "N"]
+    return data
+
+
 def make_game(data: dict):
     return build_game(copy.deepcopy(data), Path("test.yaml"), "t")
 
@@ -94,10 +104,11 @@ def windows(strips, rows):
     ]
 
 
-def window_win(data, window) -> F:
+def window_win(data, window, scatters: bool = True) -> F:
     """Ways and scatter win of ``window`` [x total bet]: per paying symbol its
     longest run from reel 1, pay x the product of its matching cells per reel
-    (a wild cell counting its ``per_wild``); scatters by count anywhere."""
+    (a wild cell counting its ``per_wild``); scatters by count anywhere
+    (unless ``scatters`` is false)."""
     wild = {
         s["name"]: s.get("multiplier", {}).get("per_wild", 1)
         for s in data["symbols"]
@@ -115,21 +126,27 @@ def window_win(data, window) -> F:
         coins += pays.get((x, n), 0) * ways
     s = sum(cell == "S" for column in window for cell in column)
     scatter = max((F(p["pay"]) for p in data["scatters"] if p["count"] <= s), default=F(0))
-    return coins / data["bet"]["lines"] + scatter
+    return coins / data["bet"]["lines"] + (scatter if scatters else 0)
 
 
 def brute_feature(data, start=frozenset()) -> dict:
     """Law {sum of free spin wins [x total bet]: probability} of one feature,
-    by recursion over every stop vector of every free spin: the sticky cells
-    ((reel, row), ``start`` at first) show W, every W landing joins them;
-    3 S (sticky W may cover an S) add the award's games again when the
-    games retrigger, up to ``max_games`` played."""
+    by recursion over every stop vector of every free spin: a ``nudge`` wild
+    in a reel's window fills that reel first; then the sticky cells ((reel,
+    row), ``start`` at first) show W, every W landing joins them; 3 S
+    (sticky W may cover an S) add the award's games again when the games
+    retrigger, up to ``max_games`` played; scatters pay unless
+    ``scatter_pays`` is false."""
     fg = data["options"]["free_games"]
     games = fg["awards"][3]["games"]
     cap = fg.get("max_games")
     again = fg.get("retrigger", True)
     rows = data["grid"]["rows"]
-    free = windows(data["reels"]["free"], rows)
+    nudge = fg.get("nudge")
+    free = [
+        tuple((nudge,) * rows if nudge in col else col for col in window)
+        for window in windows(data["reels"]["free"], rows)
+    ]
     memo: dict = {}
 
     def play(left, played, sticky):
@@ -142,7 +159,7 @@ def brute_feature(data, start=frozenset()) -> dict:
                     tuple("W" if (r, k) in sticky else x for k, x in enumerate(col))
                     for r, col in enumerate(raw)
                 )
-                y = window_win(data, shown)
+                y = window_win(data, shown, fg.get("scatter_pays", True))
                 n = sum(x == "S" for col in shown for x in col)
                 more = games if again and n >= 3 else 0
                 held = sticky | {(r, k) for r, col in enumerate(raw) for k, x in enumerate(col) if x == "W"}
@@ -176,6 +193,7 @@ CASES = [
     (tiny(2, retrigger=False, max_games=1), "the cap below the award"),
     (tiny(2, per_wild=2, max_games=4), "a x2 sticky wild (a cell of it counts 2 ways), retriggers"),
     (tiny(2, tall=True, max_games=3), "3 rows not alike, retriggers"),
+    (nudged(), "an expanding wild N beside, scatters unpaid in free games"),
 ]
 
 
@@ -275,12 +293,14 @@ def test_fast_moves_equal_the_keyed_engine():
             )
 
 
-def test_sampler_agrees():
-    # the compiled round plays the sticky cells literally on the ways window:
-    # |z| < 4 on every component
+@pytest.mark.parametrize(
+    "data", [tiny(2, per_wild=2, max_games=6), nudged()], ids=["x2 wild", "nudge beside"]
+)
+def test_sampler_agrees(data):
+    # the compiled round plays the sticky cells literally on the ways window
+    # (a nudge wild expanded first): |z| < 4 on every component
     from slotmath.montecarlo.roundsim import round_sampler
 
-    data = tiny(2, per_wild=2, max_games=6)
     game = make_game(data)
     names = component_names(game)
     exact = components(game, 1)
