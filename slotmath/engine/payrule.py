@@ -384,6 +384,21 @@ class Tumbles(PayRule):
         triggers = tuple(triggers)
         return keyed_wins(game, triggers, *self.law(game, level, triggers, reel_set))
 
+    def key_table(self, game: Game, level: int, triggers, reel_set: str = "base") -> tuple:
+        from slotmath.engine.joint import key_digits, key_radix
+
+        triggers = tuple(triggers)
+        wins, codes, counts, unit_den, _, _ = self.law(game, level, triggers, reel_set)
+        return wins, key_digits(codes, key_radix(game, triggers)), counts, unit_den
+
+    def cycle_win(self, game: Game, level: int, reel_set: str = "base") -> int:
+        """Not given: the wrapped rule's would be the first drop's alone."""
+        raise NotImplementedError
+
+    def pay_grid(self, game: Game, level: int) -> tuple:
+        """Not given: the wrapped rule's would be the first drop's alone."""
+        raise NotImplementedError
+
     def unplayed(self, game: Game) -> list:
         """Every option but the tumble and plain free games."""
         options = game.options if isinstance(game.options, dict) else {}
