@@ -23,8 +23,9 @@ from conftest import run_cli
 
 # 3 reels x 2 rows, 1 to 2^3 = 8 ways, 2 coins bet.  A pays 3 coins per way
 # for 3 of a kind, B 1 / 2 for 2 / 3; W (wild, substitutes all) only on the
-# free reels.  2 S anywhere pay 1/2 x total bet, 3 S pay 2 and award
-# GAMES free games at x2 (4 stops a reel: a free spin has 64 stop vectors).
+# free reels.  2 S anywhere pay 1/2 x total bet, 3 S pay 2 and award free
+# games at x2 (2, or those of tiny(games)); 4 stops a reel: a free spin has
+# 64 stop vectors.
 TINY = {
     "name": "sticky_ways",
     "pays_by": "ways",
