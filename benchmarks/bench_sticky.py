@@ -15,7 +15,11 @@ Times, as medians of ``--repeat`` runs with every memoised result cleared
   in a fresh process (one run): wall and CPU time, peak RSS of that process, the
   masks and their classes, the DP's planned cells, the RTP and the law's mean.
 
-Usage: ``python benchmarks/bench_sticky.py [--repeat N] [--games 5 10 15 20]``
+With ``--ways`` the game is ``data/games/ways_free_spins`` (5x4, 1024 ways,
+x2/x3 wilds on free reels 2-4; 8/15/20 free spins on 3/4/5 SCATTER,
+retriggered) with ``sticky: W2`` (issue 23 point 3).
+
+Usage: ``python benchmarks/bench_sticky.py [--repeat N] [--games 5 10 15 20] [--ways]``
 """
 
 from __future__ import annotations
@@ -26,22 +30,24 @@ import subprocess
 import sys
 from dataclasses import replace
 
-GAME = "classic_free_spins"
+#: (game, its sticky wild): the line game, and with ``--ways`` the ways game
+GAMES = {False: ("classic_free_spins", "WILD"), True: ("ways_free_spins", "W2")}
 
 
-def sticky_game(max_games: int):
-    """The game with ``sticky: WILD`` and ``max_games`` in its free games (fresh caches)."""
+def sticky_game(max_games: int, ways: bool = False):
+    """The game with its sticky wild and ``max_games`` in its free games (fresh caches)."""
     from slotmath.io.gamefile import load_game
 
     from timing import forget_cached_results
 
     forget_cached_results()
-    game = load_game(GAME)
-    free = {**game.options["free_games"], "sticky": "WILD", "max_games": max_games}
+    name, wild = GAMES[ways]
+    game = load_game(name)
+    free = {**game.options["free_games"], "sticky": wild, "max_games": max_games}
     return replace(game, options={**game.options, "free_games": free})
 
 
-def law_row(max_games: int) -> dict:
+def law_row(max_games: int, ways: bool = False) -> dict:
     """One row of the growth table, measured in this process (fresh)."""
     import resource
     import time
@@ -50,7 +56,7 @@ def law_row(max_games: int) -> dict:
     from slotmath.features.sticky import sticky_games
     from slotmath.rules.linegame import analyse
 
-    game = sticky_game(max_games)
+    game = sticky_game(max_games, ways)
     cpu = sum(resource.getrusage(resource.RUSAGE_SELF)[:2])
     t = time.perf_counter()
     result = analyse(game, 1)
@@ -71,7 +77,7 @@ def law_row(max_games: int) -> dict:
     }
 
 
-def growth(games: list) -> None:
+def growth(games: list, ways: bool = False) -> None:
     """Print the growth table, one fresh process per ``max_games``."""
     print(
         "| max_games | masks -> classes | planned cells | wall [s] | CPU [s] | RSS [MB] | RTP | law mean ",
@@ -80,7 +86,8 @@ def growth(games: list) -> None:
     print("| wins |")
     print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for n in games:
-        out = subprocess.run([sys.executable, __file__, "--law", str(n)], capture_output=True, text=True)
+        child = [sys.executable, __file__, "--law", str(n)] + (["--ways"] if ways else [])
+        out = subprocess.run(child, capture_output=True, text=True)
         if out.returncode:
             print(f"| {n} | failed: {out.stderr.strip().splitlines()[-1]} |")
             continue
@@ -96,23 +103,25 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--games", type=int, nargs="*", default=[5, 10, 15, 20])
+    ap.add_argument("--ways", action="store_true", help="the ways game (ways_free_spins, sticky W2)")
     ap.add_argument("--law", type=int, help=argparse.SUPPRESS)  # one growth row (the child process)
     args = ap.parse_args()
     if args.law is not None:
-        print(json.dumps(law_row(args.law)))
+        print(json.dumps(law_row(args.law, args.ways)))
         return
-    growth(args.games)  # first: its children are forked from a small process
+    growth(args.games, args.ways)  # first: its children are forked from a small process
     from slotmath.features.options import load_features
     from slotmath.features.sticky import sticky_games
     from slotmath.rules.linegame import components
 
     from timing import median_time
 
-    rtp = median_time(lambda: components(sticky_game(20), 1), args.repeat)
-    game = sticky_game(20)
+    rtp = median_time(lambda: components(sticky_game(20, args.ways), 1), args.repeat)
+    game = sticky_game(20, args.ways)
     exact = components(game, 1)
     sg = sticky_games(game, 1, load_features(game).free_games)
-    print(f"{GAME} + sticky WILD, max_games 20: {len(sg.moves)} sticky masks")
+    name, wild = GAMES[args.ways]
+    print(f"{name} + sticky {wild}, max_games 20: {len(sg.moves)} sticky masks")
     parts = ", ".join(f"{k} {float(v):.6%}" for k, v in exact.items())
     digits = len(str(sum(exact.values()).denominator))
     print(

@@ -302,6 +302,37 @@ def test_sticky_wilds_worked_example_has_the_figures_the_page_states(tmp_path):
     assert "the 8 masks lump\n  to 4 classes" in section
 
 
+def test_sticky_ways_worked_example_has_the_figures_the_page_states(tmp_path):
+    # docs/features.md, "Sticky wilds on a ways game: worked example": a free
+    # reel's A-or-W cells c = 2, 1, 0, 1 (mean 1); after spin 1 a reel holds 1
+    # sticky cell with probability 1/2 (c = 2, 1, 1, 2: mean 3/2), so spin 2 is
+    # worth (1/2 x 1 + 1/2 x 3/2)^3 = (5/4)^3 = 125/64; trigger 1/8:
+    # RTP = 1/8 + 1/8 + (1/8)(1 + 125/64) = 317/512; top 1 + 1 + 8 + 8 = 18 at
+    # (1/64)(1/64)(1/8) = 1/32768
+    game, section = docs_example(tmp_path, "### Sticky wilds on a ways game: worked example")
+    result = par(game)
+    assert result.components == {
+        "ways": Fraction(1, 8),
+        "scatters": Fraction(1, 8),
+        "free_games": Fraction(1, 8) * (1 + Fraction(5, 4) ** 3),
+    }
+    assert result.rtp == Fraction(317, 512)
+    assert "`317/512`" in section and f"{float(result.rtp):.4%}" == "61.9141%" and "61.9141 %" in section
+    assert "`189/512`" in section and "`1 + 125/64 = 189/64`" in section
+    assert result.distribution.max_win == 18
+    assert result.distribution.probabilities[-1] == pytest.approx(1 / 32768, abs=1e-15)
+    assert "`1 + 1 + 8 + 8 = 18`" in section and "`1/32768`" in section
+    # the state: 3 classes a reel (by count), 27 masks, lumped to 10 (the reels' permutations)
+    from slotmath.features.options import load_features
+    from slotmath.features.sticky import sticky_games
+
+    sg = sticky_games(game, 1, load_features(game).free_games)
+    assert [sorted(set(c.values())) for c in sg.canon] == [[0, 1, 3]] * 3  # none, one cell, both
+    assert len(sg.moves) == 27 and len(set(sg.classes.values())) == 10
+    assert "27 masks lumped to 10 classes" in section
+    assert any("27 sticky masks, lumped to 10 classes" in note for note in result.notes)
+
+
 def test_lockit_worked_example_has_the_figures_the_page_states(tmp_path):
     # docs/features.md, lockit, "Worked example: lock-it": lines 1/2; keys (1, 1) at 1/16
     # (award 10) and (1, 0), (0, 1) at 3/16 each (mean 3/4 x 10 + 1/4 x 2 = 8):

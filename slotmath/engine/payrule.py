@@ -37,6 +37,20 @@ The interface (:class:`PayRule`)
     the forward pass's state.  Every base-triggered feature of the round
     and the retriggers of free games read it, so a feature built on it
     composes with every pay rule.
+``key_table(game, level, triggers, reel_set)``
+    The law of ``key_distribution`` as arrays, keys not decoded: (wins,
+    key digits, counts, win units per coin) (lines and ways; the sticky
+    wilds' per-mask passes, :mod:`slotmath.features.sticky`).
+``cycle_win(game, level, reel_set)``
+    The rule's pays summed over the cycle [coins, exact integer] (lines
+    and ways: the sticky wilds' mean per mask).
+``pay_grid(game, level)``
+    (the coin values one pay can take, a bound on the rule's win of one
+    window [coins]) (lines and ways: the sticky wilds' win grid).
+``reads_rows``
+    True when the pays read which rows of a reel show a symbol (lines);
+    False when only each reel's symbol counts matter (ways, pays
+    anywhere), so that sticky cells reduce reel by reel.
 ``fast_moments``
     True when the line moments (:mod:`slotmath.engine.moments`) give the
     hit frequency and SD without the distribution (tuning's fast figures).
@@ -107,6 +121,7 @@ class PayRule:
     fast_moments: ClassVar[bool] = False
     has_paylines: ClassVar[bool] = False
     sampler_pays: ClassVar[str] = ""
+    reads_rows: ClassVar[bool] = True
 
     def pay_rows(self, game: Game, level: int, reel_set: str = "base") -> list:
         """Combination-table rows of the rule's pays (no scatter rows)."""
@@ -141,12 +156,26 @@ class PayRule:
         """Exact joint law of (spin win, key of ``triggers``)."""
         raise NotImplementedError
 
+    def key_table(self, game: Game, level: int, triggers, reel_set: str = "base") -> tuple:
+        """(wins [1/unit_den coins], key digits (entries, digits), counts, unit_den):
+        the law of :meth:`key_distribution`, keys not decoded."""
+        raise NotImplementedError
+
+    def cycle_win(self, game: Game, level: int, reel_set: str = "base") -> int:
+        """The rule's pays summed over the cycle [coins, exact]."""
+        raise NotImplementedError
+
+    def pay_grid(self, game: Game, level: int) -> tuple:
+        """(the coin values one pay can take (their gcd divides every win of
+        the rule), a bound on the rule's win of one window) [coins]."""
+        raise NotImplementedError
+
     def notes(self, game: Game) -> list:
         """Method notes of the PAR sheet for the rule's pays."""
         return []
 
     def unplayed(self, game: Game) -> list:
-        """Fields under ``options`` (dotted, e.g. ``"options.lockit"``) that
+        """Fields under ``options`` (dotted, e.g. ``"options.free_games.nudge"``) that
         ``game`` declares and the rule does not pay; empty when all are played."""
         return []
 
@@ -193,6 +222,26 @@ class LinePays(PayRule):
 
         return spin_key_distribution(game, level, triggers, reel_set)
 
+    def key_table(self, game: Game, level: int, triggers, reel_set: str = "base") -> tuple:
+        from slotmath.engine.joint import spin_key_table
+
+        return spin_key_table(game, level, triggers, reel_set)
+
+    def cycle_win(self, game: Game, level: int, reel_set: str = "base") -> int:
+        from slotmath.engine.lines import pay_tensor
+        from slotmath.engine.multilinear import cycle_line_win
+
+        return int(cycle_line_win(game, pay_tensor(game, level).reshaped(), reel_set))
+
+    def pay_grid(self, game: Game, level: int) -> tuple:
+        """(the distinct line wins of the pay tensor, the largest x the paylines)."""
+        import numpy as np
+
+        from slotmath.engine.lines import pay_tensor
+
+        lines = np.unique(pay_tensor(game, level).wins)
+        return [int(v) for v in lines.tolist()], int(lines.max()) * len(game.paylines)
+
 
 class WaysPays(PayRule):
     """Pays by ways (``pays_by: ways``): :mod:`slotmath.engine.ways`."""
@@ -200,6 +249,7 @@ class WaysPays(PayRule):
     name = "ways"
     channel = "ways"
     sampler_pays = "ways"
+    reads_rows = False
 
     def pay_rows(self, game: Game, level: int, reel_set: str = "base") -> list:
         from slotmath.engine.ways import ways_table
@@ -220,15 +270,27 @@ class WaysPays(PayRule):
 
         return ways_key_distribution(game, level, triggers, reel_set)
 
-    def unplayed(self, game: Game) -> list:
-        """Free games with a sticky wild (its masked reels are the line
-        engine's)."""
-        options = game.options if isinstance(game.options, dict) else {}
-        out: list = []
-        free = options.get("free_games")
-        if isinstance(free, dict) and free.get("sticky") is not None:
-            out.append("options.free_games.sticky")
-        return out
+    def key_table(self, game: Game, level: int, triggers, reel_set: str = "base") -> tuple:
+        from slotmath.engine.ways import ways_key_table
+
+        return ways_key_table(game, level, triggers, reel_set)
+
+    def cycle_win(self, game: Game, level: int, reel_set: str = "base") -> int:
+        """The ways RTP x total bet x cycle (a window's ways win is whole coins)."""
+        total = self.channel_rtp(game, level, reel_set)[0] * game.bet(level).total_bet * game.cycle(reel_set)
+        if total.denominator != 1:
+            raise ValueError(f"{game.name}: the ways win summed over the cycle is not whole coins")
+        return int(total)
+
+    def pay_grid(self, game: Game, level: int) -> tuple:
+        """(the ways pays, every paying symbol's largest pay x the most ways of
+        a window: every cell a wild of the largest ``per_wild`` and ``by_count`` factor)."""
+        from slotmath.engine.ways import compile_ways
+
+        wp = compile_ways(game, level)
+        values = sorted({int(v) for v in wp.pay.ravel().tolist() if v})
+        ways = (int(wp.weight.max(initial=1)) * game.rows) ** game.reels * int(wp.factor.max())
+        return values, int(wp.pay.max(axis=1, initial=0).sum()) * ways
 
     def refusal(self, game: Game) -> tuple | None:
         """Also the features not computed with reel heights: every option
@@ -238,12 +300,12 @@ class WaysPays(PayRule):
         if game.heights is not None:
             free = options.get("free_games")
             fields = [f"options.{k}" for k in options if k not in ("free_games", "round_cap")]
-            if isinstance(free, dict) and free.get("nudge") is not None:
-                fields.append("options.free_games.nudge")
+            if isinstance(free, dict):
+                fields += [f"options.free_games.{k}" for k in ("nudge", "sticky") if free.get(k) is not None]
             if fields:
                 return fields[0], (
                     "is not computed with reel heights (grid.heights): free games without a nudge "
-                    "and a round cap are"
+                    "or a sticky wild, and a round cap, are"
                 )
         return super().refusal(game)
 
@@ -315,6 +377,21 @@ class Tumbles(PayRule):
 
         triggers = tuple(triggers)
         return keyed_wins(game, triggers, *self.law(game, level, triggers, reel_set))
+
+    def key_table(self, game: Game, level: int, triggers, reel_set: str = "base") -> tuple:
+        from slotmath.engine.joint import key_digits, key_radix
+
+        triggers = tuple(triggers)
+        wins, codes, counts, unit_den, _, _ = self.law(game, level, triggers, reel_set)
+        return wins, key_digits(codes, key_radix(game, triggers)), counts, unit_den
+
+    def cycle_win(self, game: Game, level: int, reel_set: str = "base") -> int:
+        """Not given: the wrapped rule's would be the first drop's alone."""
+        raise NotImplementedError
+
+    def pay_grid(self, game: Game, level: int) -> tuple:
+        """Not given: the wrapped rule's would be the first drop's alone."""
+        raise NotImplementedError
 
     def unplayed(self, game: Game) -> list:
         """Every option but the tumble and plain free games."""
@@ -428,6 +505,7 @@ class AnywherePays(PayRule):
     name = "anywhere"
     channel = "anywhere"
     sampler_pays = "anywhere"
+    reads_rows = False
 
     def pay_rows(self, game: Game, level: int, reel_set: str = "base") -> list:
         from slotmath.engine.anywhere import anywhere_table
@@ -450,14 +528,13 @@ class AnywherePays(PayRule):
         return anywhere_key_distribution(game, level, triggers, reel_set)
 
     def unplayed(self, game: Game) -> list:
-        """As for ways (sticky wilds), drawn wild multipliers (their law is
-        per payline or way) and the free games' expanding (``nudge``) wild."""
-        out = WaysPays().unplayed(game)
-        if isinstance(game.options, dict) and "wild_multipliers" in game.options:
-            out.insert(0, "options.wild_multipliers")
-        free = game.options.get("free_games") if isinstance(game.options, dict) else None
-        if isinstance(free, dict) and free.get("nudge") is not None:
-            out.append("options.free_games.nudge")
+        """Drawn wild multipliers (their law is per payline or way) and the
+        free games' sticky and expanding (``nudge``) wilds."""
+        options = game.options if isinstance(game.options, dict) else {}
+        out = ["options.wild_multipliers"] if "wild_multipliers" in options else []
+        free = options.get("free_games")
+        if isinstance(free, dict):
+            out += [f"options.free_games.{k}" for k in ("sticky", "nudge") if free.get(k) is not None]
         return out
 
     def notes(self, game: Game) -> list:

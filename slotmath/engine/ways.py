@@ -55,6 +55,8 @@ from slotmath.engine.joint import (
     final_distribution,
     group_stops,
     key_codes,
+    key_digits,
+    key_radix,
     keyed_wins,
     new_table,
     pass_inputs,
@@ -370,6 +372,17 @@ def ways_key_distribution(
     if not triggers:
         raise ValueError("give at least one trigger")
     return keyed_wins(game, triggers, *_ways_forward(game, level, reel_set, triggers, max_steps))
+
+
+def ways_key_table(
+    game: Game, level: int, triggers, reel_set: str = "base", max_steps: int | None = None
+) -> tuple:
+    """The law of :func:`ways_key_distribution` as arrays, keys not decoded
+    (the form of :func:`slotmath.engine.joint.spin_key_table`): (wins
+    [1/unit_den coins], key digits (entries, digits), counts, unit_den)."""
+    triggers = tuple(triggers)
+    wins, codes, counts, unit_den, _, _ = _ways_forward(game, level, reel_set, triggers, max_steps)
+    return wins, key_digits(codes, key_radix(game, triggers)), counts, unit_den
 
 
 def _ways_forward(game: Game, level: int, reel_set: str, triggers: tuple, max_steps: int | None):

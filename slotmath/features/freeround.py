@@ -845,7 +845,7 @@ def _free_rtp_method(law) -> str:
     if _sticky(law):
         return (
             " (free games with a sticky wild: backward recursion over (games left, sticky cells), "
-            "each mask's (win, extra games, new cells) law exact from the line engine)"
+            "each mask's (win, extra games, new cells) law exact from the pay rule's engine)"
         )
     return (
         " (free games: renewal moments of the per-free-spin (win, extra games) law, "

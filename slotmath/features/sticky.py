@@ -2,8 +2,8 @@
 
 Rule: during one feature's free games every ``W`` (the sticky wild) that
 lands stays in its cell for the rest of that feature's free games,
-retriggered games included; a spin is evaluated (lines, scatters, trigger
-count) on its window with every sticky cell showing ``W``.  Sticky cells
+retriggered games included; a spin is evaluated (lines or ways, scatters,
+trigger count) on its window with every sticky cell showing ``W``.  Sticky cells
 start empty at each feature.
 
 The free spins are no longer independent: the state of the feature is
@@ -13,16 +13,26 @@ free reel set is played with ``M``'s cells forced to ``W``
 (:func:`masked_game`, via :func:`slotmath.engine.reels.window_game`):
 
 * for the mean (:func:`mask_moves`), the spin win summed over the cycle
-  (lines by the multilinear form of the row marginals, scatters and prizes
-  by count) and the counts of (new mask ``M'``, games added ``K``), the
-  reels' laws of (pattern of ``W``, symbol counts) multiplied;
+  (lines by the multilinear form of the row marginals, ways by the ways
+  table, scatters and prizes by count) and the counts of (new mask
+  ``M'``, games added ``K``), the reels' laws of (pattern of ``W``, symbol
+  counts) multiplied;
 * for the distribution (:func:`keyed_steps`), the exact joint law of (spin
-  win ``Y``, ``K``, ``M'``) from the line engine's keyed forward pass
-  (:func:`slotmath.engine.joint.spin_key_distribution`), ``M'`` read per
+  win ``Y``, ``K``, ``M'``) from the pay rule's keyed forward pass
+  (:func:`slotmath.engine.joint.spin_key_table` or
+  :func:`slotmath.engine.ways.ways_key_table`), ``M'`` read per
   reel as one key digit (:class:`~slotmath.engine.joint.StopKey`): the
   pattern of ``W`` in that reel's window.
 
 Masks only grow; the reachable ones are found from the empty mask.
+
+The pay rule (:func:`slotmath.engine.payrule.pay_rule`: lines or ways)
+gives the per-mask pieces: its keyed pass (``key_table``), its win summed
+over the cycle (``cycle_win``) and its win grid (``pay_grid``).  Ways read
+only each reel's symbol counts (``reads_rows`` False), so each reel's
+patterns are first reduced to classes (:func:`reel_classes`, exact) and a
+mask holds each reel's class pattern: on the docs' 3x2 example 27 masks
+instead of 64.
 
 Games: a spin uses one game and adds ``K' = min(K, b)`` games (``K`` those
 of the trigger count, ``b = max_games - played - l``), so ``l + b`` drops
@@ -99,18 +109,76 @@ def masked_game(g: Game, reel_set: str, wild: str, mask: int) -> Game:
     return window_game(g, reel_set, held)
 
 
-def wild_patterns(g: Game, reel_set: str, wild: str):
+def wild_patterns(g: Game, reel_set: str, wild: str, canon: tuple | None = None):
     """Per reel, ``(codes, patterns)``: the index of every stop's pattern of
-    ``wild`` (bit ``row``) in the distinct ``patterns`` of that reel."""
+    ``wild`` (bit ``row``) in the distinct ``patterns`` of that reel (with
+    ``canon``, each pattern replaced by its class's, :func:`reel_classes`)."""
     from slotmath.engine.reels import windows
 
     bits = 1 << np.arange(g.rows)
     out = []
-    for strip in g.strips(reel_set):
+    for r, strip in enumerate(g.strips(reel_set)):
         pat = ((windows(g, strip) == g.symbol_index[wild]) * bits).sum(axis=1)
-        patterns, codes = np.unique(pat, return_inverse=True)
+        patterns, codes = np.unique(_canonical(pat, canon, r), return_inverse=True)
         out.append((codes.astype(np.int64), patterns.tolist()))
     return out
+
+
+def _canonical(pat: np.ndarray, canon: tuple | None, r: int) -> np.ndarray:
+    """Reel ``r``'s patterns ``pat`` as their classes' (unchanged without ``canon``;
+    a pattern no reachable mask shows, on a weight-0 stop, stays)."""
+    if canon is None:
+        return pat
+    return np.array([canon[r].get(p, p) for p in pat.tolist()], dtype=np.int64)
+
+
+def reel_classes(g: Game, reel_set: str, wild: str) -> tuple:
+    """Per reel, ``{pattern: its class's pattern}`` over the patterns of
+    ``wild`` (bit ``row``) reachable from none: two patterns are one class
+    when the reel's law of (symbol counts of the window with the pattern's
+    cells showing ``wild``, class of the new pattern) is the same from each
+    (partition refinement from one class, integer stop weights compared);
+    a class's pattern is its smallest.  Exact for a pay rule that reads only
+    each reel's symbol counts (ways): reels are independent, so masks whose
+    reels' patterns are alike play alike for the rest of the feature."""
+    from slotmath.engine.reels import windows
+
+    H, wi = g.rows, g.symbol_index[wild]
+    bits = 1 << np.arange(H)
+    out = []
+    for strip in g.strips(reel_set):
+        keep = strip.stop_weights() > 0
+        win, weights = windows(g, strip)[keep], strip.stop_weights()[keep].tolist()
+        lands = ((win == wi) * bits).sum(axis=1).tolist()
+        seen, todo = {0}, [0]
+        while todo:
+            p = todo.pop()
+            for q in {p | x for x in lands} - seen:
+                seen.add(q)
+                todo.append(q)
+        pats = sorted(seen)
+        shown = {}  # per pattern and stop: (sorted window with its cells held, new pattern, weight)
+        for p in pats:
+            held = np.where((p >> np.arange(H)) & 1, wi, win)
+            counts = map(tuple, np.sort(held, axis=1).tolist())
+            shown[p] = list(zip(counts, [p | x for x in lands], weights, strict=True))
+        cls = dict.fromkeys(pats, 0)
+        while True:
+            ids: dict = {}
+            new = {}
+            for p in pats:
+                law: dict = {}
+                for counts, q, w in shown[p]:
+                    law[(counts, cls[q])] = law.get((counts, cls[q]), 0) + w
+                new[p] = ids.setdefault((cls[p], tuple(sorted(law.items()))), len(ids))
+            if len(ids) == len(set(cls.values())):
+                break
+            cls = new
+        first: dict = {}
+        for p in pats:
+            first.setdefault(cls[p], p)
+        out.append({p: first[cls[p]] for p in pats})
+    return tuple(out)
 
 
 @dataclass(frozen=True, eq=False)
@@ -131,6 +199,11 @@ class StickyGames:
         Win units per coin.
     game, level, spec :
         What the laws (:attr:`steps`) are built from.
+    canon : tuple or None
+        Per reel ``{pattern: its class's pattern}`` (:func:`reel_classes`)
+        where the pay rule reads only each reel's symbol counts (ways): the
+        masks are then those of the classes' patterns.  None (lines): every
+        mask is its own.
     """
 
     moves: dict
@@ -140,6 +213,7 @@ class StickyGames:
     game: Game
     level: int
     spec: FreeGamesSpec
+    canon: tuple | None = None
     known: dict = field(default_factory=dict)  # means by games awarded
 
     def _layer(self, reward: dict, top: int) -> dict:
@@ -183,8 +257,8 @@ class StickyGames:
     @cached_property
     def steps(self) -> dict:
         """``steps[M][(M', K)]`` = ``(ys, counts)``: :attr:`moves` split by the
-        spin win ``ys`` [1/den coins] (the keyed line engine, one pass per mask)."""
-        return {m: keyed_steps(self.game, self.level, self.spec, m) for m in self.moves}
+        spin win ``ys`` [1/den coins] (the pay rule's keyed engine, one pass per mask)."""
+        return {m: keyed_steps(self.game, self.level, self.spec, m, self.canon) for m in self.moves}
 
     @cached_property
     def classes(self) -> dict:
@@ -219,18 +293,18 @@ class StickyGames:
     def grid(self) -> tuple:
         """``(unit, top)``: a divisor of every spin win (the gcd of every line,
         scatter and prize value) and a bound on the spin win [units], both [1/den coins]."""
-        from slotmath.engine.lines import pay_tensor
+        from slotmath.engine.payrule import pay_rule
         from slotmath.engine.scatters import scatter_symbols
 
         g, spec, den = self.game, self.spec, self.den
         total_bet = g.bet(self.level).total_bet
-        lines = np.unique(pay_tensor(g, self.level).wins)
+        pays, most = pay_rule(g).pay_grid(g, self.level)
         paid = {s: [sp.pay for sp in g.scatter_pays if sp.symbol == s] for s in scatter_symbols(g)}
         prizes = [spec.retrigger_prize(c) for c in range(g.reels * g.rows + 1)]
         bets = [x * total_bet * den for xs in [*paid.values(), prizes] for x in xs]
-        values = [int(v) * den for v in lines.tolist()] + [int(x) for x in bets]
+        values = [v * den for v in pays] + [int(x) for x in bets]
         unit = reduce(gcd, values, 0) or 1
-        top = int(lines.max()) * den * len(g.paylines)
+        top = most * den
         top += sum(max(xs) * total_bet * den for xs in paid.values())
         return unit, int(top + max(prizes) * total_bet * den) // unit
 
@@ -256,8 +330,24 @@ class StickyGames:
         n, k = len(self.moves), len(set(self.classes.values()))
         lumped = f"lumped to {k:,} classes" if k < n else "none lumped (no two masks alike)"
         return (
-            f"Sticky wild {self.spec.sticky}: {n:,} sticky masks, {lumped}; free-games law by the "
-            "forward DP over (class, games left, games awardable), each state's law on its own support."
+            f"Sticky wild {self.spec.sticky}: {self._reels()}{n:,} sticky masks, {lumped}; free-games "
+            "law by the forward DP over (class, games left, games awardable), each state's law on its own "
+            "support."
+        )
+
+    def _reels(self) -> str:
+        """The notes' words on the per-reel reduction (ways; empty for lines)."""
+        if self.canon is None:
+            return ""
+        sizes = [len(set(c.values())) for c in self.canon]
+        by_count = all(
+            len({bin(p).count("1") for p in c.values()}) == len(set(c.values())) for c in self.canon
+        )
+        how = "by its number of sticky cells" if by_count else "by partition refinement"
+        return (
+            f"ways read each reel's symbol counts only, so each reel's sticky cells reduce to classes "
+            f"({how}; {' x '.join(map(str, sizes))} per reel, from {sum(len(c) for c in self.canon):,} "
+            "reachable patterns); "
         )
 
     def plan(self, games: int) -> tuple:
@@ -289,13 +379,13 @@ class StickyGames:
             live = new
         return cells, states, width
 
-    def distribution(self, games: int) -> np.ndarray:
-        """``probs[j]`` = P(sum Y = j x :meth:`unit` [1/den coins]) [probability], float64."""
-        from scipy import fft
-
+    def check_rough(self, games: int) -> None:
+        """Refuse (:class:`EngineTooLarge`, one line) the law of a feature of
+        ``games`` games above :data:`MAX_ROUGH_CELLS` cells of a bound read
+        before any keyed engine pass: every mask, every game state, the
+        longest spin win."""
         l0, b0 = self.start(games)
-        unit, top = self.grid
-        # a bound before any engine pass: every mask, every game state, the longest spin win
+        top = self.grid[1]
         rough = len(self.moves) * (b0 + 1) * ((l0 + b0) * top + 1)
         if rough > MAX_ROUGH_CELLS:
             raise EngineTooLarge(
@@ -304,6 +394,13 @@ class StickyGames:
                 f"{MAX_ROUGH_CELLS:,} (lower max_games); `slotmath simulate` gives the exact RTP "
                 "beside a simulated distribution"
             )
+
+    def distribution(self, games: int) -> np.ndarray:
+        """``probs[j]`` = P(sum Y = j x :meth:`unit` [1/den coins]) [probability], float64."""
+        from scipy import fft
+
+        l0, b0 = self.start(games)
+        self.check_rough(games)
         cells, states, width = self.plan(games)
         if cells > MAX_CELLS:
             raise EngineTooLarge(
@@ -369,21 +466,23 @@ def _mask_game(game: Game, spec: FreeGamesSpec, mask: int) -> Game:
     return masked_game(nudged_game(game, spec.reels, spec.nudge), spec.reels, spec.sticky, mask)
 
 
-def keyed_steps(game: Game, level: int, spec: FreeGamesSpec, mask: int) -> dict:
+def keyed_steps(game: Game, level: int, spec: FreeGamesSpec, mask: int, canon: tuple | None = None) -> dict:
     """``{(M', K): (ys, counts)}`` of the spins from ``mask``: the distinct
     spin wins ``ys`` [1/den coins] (int64, ascending) and their stop
-    combinations ``counts`` (int64), from the keyed line engine on the
-    masked free reel set, one key digit per reel for its pattern of the
-    sticky wild (the key decoded array-wise)."""
-    from slotmath.engine.joint import StopKey, spin_key_table
+    combinations ``counts`` (int64), from the pay rule's keyed engine (lines
+    or ways) on the masked free reel set, one key digit per reel for its
+    pattern of the sticky wild (its class's with ``canon``; the key decoded
+    array-wise)."""
+    from slotmath.engine.joint import StopKey
+    from slotmath.engine.payrule import pay_rule
     from slotmath.features.freespin import free_spin_triggers, spin_win_terms
 
     mg = _mask_game(game, spec, mask)
-    per_reel = wild_patterns(mg, spec.reels, spec.sticky)
+    per_reel = wild_patterns(mg, spec.reels, spec.sticky, canon)
     key = StopKey(tuple(c for c, _ in per_reel), tuple(len(p) for _, p in per_reel))
     ensure(not spec.trigger.per_reel, "sticky.py: the trigger count of a sticky wild's games is one digit")
     triggers = free_spin_triggers(mg, spec, (key,))
-    wins, digits, counts, unit_den = spin_key_table(mg, level, triggers, spec.reels)
+    wins, digits, counts, unit_den = pay_rule(mg).key_table(mg, level, triggers, spec.reels)
     step, prize, cut = spin_win_terms(game, mg, level, spec, unit_den, at=1)
     R, H = mg.reels, mg.rows
     n = digits[:, R]  # key item 1 (the trigger count) is the digit after the R pattern digits
@@ -412,13 +511,15 @@ def _grouped(m2: np.ndarray, added: np.ndarray, y: np.ndarray, counts: np.ndarra
     return out
 
 
-def mask_moves(game: Game, level: int, spec: FreeGamesSpec, mask: int, den: int) -> tuple:
+def mask_moves(
+    game: Game, level: int, spec: FreeGamesSpec, mask: int, den: int, canon: tuple | None = None
+) -> tuple:
     """``({(M', K): count}, sum of Y [1/den coins])`` of the spins from ``mask``
-    without the joint law of the win: the line win summed over the cycle by
-    the multilinear form of the row marginals, and (new mask, scatter and
-    trigger counts) by multiplying the reels' laws."""
-    from slotmath.engine.lines import pay_tensor
-    from slotmath.engine.multilinear import cycle_line_win
+    without the joint law of the win: the pay rule's win summed over the
+    cycle (lines: the multilinear form of the row marginals; ways: the ways
+    table), and (new mask, its reels' patterns as their classes' with
+    ``canon``; scatter and trigger counts) by multiplying the reels' laws."""
+    from slotmath.engine.payrule import pay_rule
     from slotmath.engine.reels import windows
     from slotmath.engine.scatters import scatter_pay, scatter_symbols
 
@@ -430,7 +531,9 @@ def mask_moves(game: Game, level: int, spec: FreeGamesSpec, mask: int, den: int)
     joint = {(0, (0,) * len(counted)): 1}  # (mask bits of reels so far, counts) -> stop combinations
     for r, strip in enumerate(mg.strips(spec.reels)):
         win = windows(mg, strip)
-        pat = ((win == mg.symbol_index[spec.sticky]) * bits).sum(axis=1) << (r * mg.rows)
+        pat = _canonical(((win == mg.symbol_index[spec.sticky]) * bits).sum(axis=1), canon, r) << (
+            r * mg.rows
+        )
         cnt = np.stack([(win == mg.symbol_index[s]).sum(axis=1) for s in counted], axis=1)
         reel: dict = {}
         stops = zip(pat.tolist(), map(tuple, cnt.tolist()), strip.stop_weights().tolist(), strict=True)
@@ -444,7 +547,7 @@ def mask_moves(game: Game, level: int, spec: FreeGamesSpec, mask: int, den: int)
                 out[at] = out.get(at, 0) + w * w2
         joint = out
     moves: dict = {}
-    total = int(cycle_line_win(mg, pay_tensor(mg, level).reshaped(), spec.reels)) * den
+    total = pay_rule(mg).cycle_win(mg, level, spec.reels) * den
     for (m2, c), w in joint.items():
         n = c[0]
         pay = spec.retrigger_prize(n) + sum(scatter_pay(mg, s, c[counted.index(s)]) for s in paid)
@@ -456,10 +559,12 @@ def mask_moves(game: Game, level: int, spec: FreeGamesSpec, mask: int, den: int)
 
 
 def _sticky_games(game: Game, level: int, spec: FreeGamesSpec) -> StickyGames:
+    from slotmath.engine.payrule import pay_rule
     from slotmath.features.freespin import free_spin_den
 
     g = nudged_game(game, spec.reels, spec.nudge)
     den = free_spin_den(g, level, spec)
+    canon = None if pay_rule(g).reads_rows else reel_classes(g, spec.reels, spec.sticky)
     moves: dict = {}
     wins: dict = {}
     todo = [0]
@@ -472,9 +577,9 @@ def _sticky_games(game: Game, level: int, spec: FreeGamesSpec) -> StickyGames:
                 f"sticky wild {spec.sticky}: more than {MAX_MASKS:,} sticky masks (sets of cells "
                 "where it lands); simulate"
             )
-        moves[m], wins[m] = mask_moves(game, level, spec, m, den)
+        moves[m], wins[m] = mask_moves(game, level, spec, m, den, canon)
         todo += [m2 for m2, _ in moves[m] if m2 not in moves]
-    return StickyGames(moves, wins, g.cycle(spec.reels), den, game, level, spec)
+    return StickyGames(moves, wins, g.cycle(spec.reels), den, game, level, spec, canon)
 
 
 def sticky_games(game: Game, level: int, spec: FreeGamesSpec) -> StickyGames:
@@ -504,6 +609,8 @@ def sticky_feature_of(game: Game, level: int, spec: FreeGamesSpec) -> Feature:
         p = sum(key_p.values(), Fraction(0))
         if p == 0:
             return {"trigger_probability": 0.0}
+        for c in key_p:  # a law the bound refuses is refused before the keyed passes of the classes
+            sg.check_rough(spec.games(c))
         spin_mean = Fraction(sg.wins[0], sg.cycle * scale)
         return {
             "trigger_probability": float(p),

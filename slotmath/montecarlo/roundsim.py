@@ -183,7 +183,7 @@ def _free_play(rng, games, stop, window, fg_events, events, free_draw, free_ev, 
     (``in_free_games``: :func:`~slotmath.montecarlo.holdspinsim.play_free_hold_and_spin`,
     its events counted in ``events``), its award part of that game's win."""
     again, reprize, cap_games, need, on_lines = feat[4], feat[5], feat[6][1], feat[10], feat[12]
-    if feat[8][0] >= 0:  # a sticky wild (slotmath.montecarlo.stickysim)
+    if feat[8][0][0] >= 0:  # a sticky wild (slotmath.montecarlo.stickysim)
         return sticky_free_play(
             rng, games, stop, window, fg_events, free_draw, free_ev, again, reprize, cap_games, feat[8]
         )
@@ -480,7 +480,7 @@ def sampler_args(game: Game, level: int) -> tuple:
         reprize,
         params,
         fg_at,
-        sticky_args(game, spec),
+        sticky_args(game, level, spec, fsym),
         mults,
         need,
         by_set,
