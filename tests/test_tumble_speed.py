@@ -11,6 +11,9 @@ narrow (below 2**31) and wide total weights.
 :func:`slotmath.engine.tumble.drop_pays` compiles only the game's own pay
 rule (the others' arguments are ``None``): checked against that rule's drop
 function called alone, on every pay rule's tumble test game.
+:func:`slotmath.montecarlo.tumblesim.tumble_rounds`, the round loop, is
+compiled without numba's reference counting: every rule's drop, the fresh
+draws and the board multipliers compile into it (nothing there may allocate).
 """
 
 from __future__ import annotations
@@ -25,6 +28,8 @@ from slotmath.engine.tumble import drop_pays, tumble_args
 from slotmath.engine.ways import ways_drop
 from slotmath.io.gamefile import load_game
 from slotmath.montecarlo.linesim import draw_any, draw_stops
+from slotmath.montecarlo.tumblesim import tumble_kernel, tumble_rounds
+from slotmath.rules.linegame import round_sampler
 
 from conftest import GAMES, TEST_DATA
 
@@ -121,3 +126,27 @@ def test_drop_pays_plays_the_games_rule_alone(path, rule):
         assert events.tolist() == want_events.tolist()
         paid += coins > 0
     assert paid > 30  # paying windows were seen
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "tumble_tiny",
+        "tumble_anywhere",
+        "tumble_ways",
+        "tumble_cluster",
+        "tumble_fresh",
+        "tumble_bomb",
+        "tumble_persist",
+    ],
+)
+def test_round_loop_compiles_without_reference_counts(name):
+    """Each rule's sampler plays its rounds in the loop compiled with
+    ``_nrt=False`` (a drop that allocated would fail to compile there); a
+    round's parts add up to its win and the rounds pay something."""
+    assert tumble_rounds.targetoptions["_nrt"] is False
+    sampler = round_sampler(load_game(TEST_DATA / name / "game.yaml"), 1)
+    assert sampler.kernel is tumble_kernel
+    wins, events, parts = sampler.kernel(np.random.default_rng(4), 2000, *sampler.args)
+    assert np.allclose(parts.sum(axis=1), wins, rtol=1e-12, atol=1e-12)
+    assert wins.sum() > 0 and events.sum() > 0
