@@ -11,6 +11,13 @@ narrow (below 2**31) and wide total weights.
 :func:`slotmath.engine.tumble.drop_pays` compiles only the game's own pay
 rule (the others' arguments are ``None``): checked against that rule's drop
 function called alone, on every pay rule's tumble test game.
+:func:`slotmath.montecarlo.tumblesim.tumble_rounds`, the round loop, is
+compiled without numba's reference counting: every rule's drop, the fresh
+draws and the board multipliers compile into it (nothing there may allocate).
+So is the exact enumeration's loop (:func:`slotmath.engine.tumble.tumble_vectors`),
+which hands the entries above the dense counts back in a spill and resumes:
+with every entry spilled, 3 at a time, it gives the law of
+:func:`slotmath.engine.tumble.enumerate_tumbles` entry for entry.
 """
 
 from __future__ import annotations
@@ -21,10 +28,19 @@ import pytest
 from slotmath.engine.anywhere import anywhere_drop, anywhere_drop_args
 from slotmath.engine.cluster import cluster_drop
 from slotmath.engine.lines import line_drop
-from slotmath.engine.tumble import drop_pays, tumble_args
+from slotmath.engine.tumble import (
+    drop_pays,
+    enumerate_tumbles,
+    first_drop,
+    sequence_args,
+    tumble_args,
+    tumble_vectors,
+)
 from slotmath.engine.ways import ways_drop
 from slotmath.io.gamefile import load_game
 from slotmath.montecarlo.linesim import draw_any, draw_stops
+from slotmath.montecarlo.tumblesim import tumble_kernel, tumble_rounds
+from slotmath.rules.linegame import round_sampler
 
 from conftest import GAMES, TEST_DATA
 
@@ -121,3 +137,62 @@ def test_drop_pays_plays_the_games_rule_alone(path, rule):
         assert events.tolist() == want_events.tolist()
         paid += coins > 0
     assert paid > 30  # paying windows were seen
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "tumble_tiny",
+        "tumble_anywhere",
+        "tumble_ways",
+        "tumble_cluster",
+        "tumble_fresh",
+        "tumble_bomb",
+        "tumble_persist",
+    ],
+)
+def test_round_loop_compiles_without_reference_counts(name):
+    """Each rule's sampler plays its rounds in the loop compiled with
+    ``_nrt=False`` (a drop that allocated would fail to compile there); a
+    round's parts add up to its win and the rounds pay something."""
+    assert tumble_rounds.targetoptions["_nrt"] is False
+    sampler = round_sampler(load_game(TEST_DATA / name / "game.yaml"), 1)
+    assert sampler.kernel is tumble_kernel
+    wins, events, parts = sampler.kernel(np.random.default_rng(4), 2000, *sampler.args)
+    assert np.allclose(parts.sum(axis=1), wins, rtol=1e-12, atol=1e-12)
+    assert wins.sum() > 0 and events.sum() > 0
+
+
+@pytest.mark.parametrize("name", ["tumble_tiny", "tumble_cluster"])
+def test_enumeration_resumes_after_each_spill(name):
+    game = load_game(TEST_DATA / name / "game.yaml")
+    strip, n_stops, dims, pays, mults = tumble_args(game, 1)
+    weights, sc_code, sc_units, key_code, _, unit_den = first_drop(game, 1, "base", ())
+    seq = sequence_args(game)
+    none = np.zeros((0, game.reels), dtype=np.int64)
+    dense, keys, counts, endless, evaluations, sc_hist = enumerate_tumbles(
+        strip, weights, n_stops, dims, pays, mults, sc_code, sc_units, key_code, 1, unit_den, none, 1, seq, 1
+    )
+    want = {a: int(c) for a, c in enumerate(dense.tolist()) if c}
+    for a, c in zip(keys.tolist(), counts.tolist(), strict=True):
+        want[a] = want.get(a, 0) + c
+    R, C = game.reels, game.reels * game.rows
+    # keys, trigger keys, scatter codes, codes, dense units 0 (every entry spills), unit_den, board, drops
+    sizes = np.array([1, 1, 1, 1, 0, unit_den, 1, 1], dtype=np.int64)
+    work = tuple(np.zeros(k, dtype=np.int64) for k in (0, C, R, C, 0, R, 4))
+    got_hist = np.zeros_like(sc_hist)
+    spill = (np.zeros(3, dtype=np.int64), np.zeros(3, dtype=np.int64))
+    got: dict = {}
+    calls = 0
+    while work[6][3] == 0:
+        m = tumble_vectors(
+            strip, weights, n_stops, dims, pays, mults, sc_code, sc_units, key_code, none, seq, sizes,
+            work, got_hist, np.zeros(0, dtype=np.int64), spill,
+        )  # fmt: skip
+        for a, c in zip(spill[0][:m].tolist(), spill[1][:m].tolist(), strict=True):
+            got[a] = got.get(a, 0) + c
+        calls += 1
+    assert got == want
+    assert got_hist.tolist() == sc_hist.tolist()
+    assert work[6][1:3].tolist() == [endless, evaluations]
+    assert calls > 10  # it stopped and resumed many times

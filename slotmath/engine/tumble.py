@@ -76,6 +76,7 @@ __all__ = [
     "fall",
     "drop_window",
     "enumerate_tumbles",
+    "tumble_vectors",
     "tumble_cost",
     "tumble_keyed",
     "board_entries",
@@ -111,6 +112,8 @@ MAX_TUMBLE_SECONDS = MAX_TUMBLE_STEPS / TUMBLE_STEPS_PER_SECOND
 MAX_BOARD_ENTRIES = 2_000_000
 #: wins below this many units are counted in a dense array, above in a hash map
 DENSE_UNITS = 1 << 14
+#: entries above :data:`DENSE_UNITS` that :func:`tumble_vectors` hands back at a time
+SPILL = 4096
 
 
 # ------------------------------------------------------------ compiled play
@@ -266,30 +269,108 @@ def enumerate_tumbles(
     in all) is ``key + (n_keys / n_drops) x min(paying drops, n_drops - 1)``.
     Also returns the weight of each scatter code (the scatter law)."""
     R, H = dims[0], dims[1]
-    key_inc, key_place, sc_inc, sc_place, cap = seq
-    sequence = key_inc.shape[0] > 0
-    seen = np.zeros(key_inc.shape[0], dtype=np.int64)
-    sc_hist = np.zeros(sc_units.shape[0], dtype=np.int64)
-    n_trig = n_keys // n_drops
     n_sc = sc_units.shape[0] if n_board > 1 else 1
     n_all = n_keys * n_sc * n_board
     dense_units = max(DENSE_UNITS // (n_sc * n_board), 1)
+    sizes = np.array(
+        [n_keys, n_keys // n_drops, n_sc, n_all, dense_units, unit_den, n_board, n_drops], dtype=np.int64
+    )
+    work = (
+        np.zeros(seq[0].shape[0], dtype=np.int64),  # symbols seen over a sequence
+        np.empty(R * H, dtype=np.int64),  # window
+        np.empty(R, dtype=np.int64),  # next stops to fall
+        np.empty(R * H, dtype=np.int64),  # removed cells
+        np.zeros(0, dtype=np.int64),  # the enumeration counts no events
+        np.zeros(R, dtype=np.int64),  # the stop vector
+        np.zeros(4, dtype=np.int64),  # (vectors played, past MAX_TUMBLES, evaluations, done)
+    )
+    sc_hist = np.zeros(sc_units.shape[0], dtype=np.int64)
     dense = np.zeros(dense_units * n_all, dtype=np.int64)
     sparse = Dict.empty(key_type=types.int64, value_type=types.int64)
-    window = np.empty(R * H, dtype=np.int64)
-    ptr = np.empty(R, dtype=np.int64)
-    removed = np.empty(R * H, dtype=np.int64)
-    no_events = np.zeros(0, dtype=np.int64)  # the enumeration counts no events
-    stop = np.zeros(R, dtype=np.int64)
-    endless = 0
-    evaluations = 0
+    spill = (np.empty(SPILL, dtype=np.int64), np.empty(SPILL, dtype=np.int64))
+    state = work[6]
+    while state[3] == 0:
+        m = tumble_vectors(
+            strip,
+            weights,
+            n_stops,
+            dims,
+            pays,
+            mults,
+            sc_code,
+            sc_units,
+            key_code,
+            sample,
+            seq,
+            sizes,
+            work,
+            sc_hist,
+            dense,
+            spill,
+        )
+        for j in range(m):
+            sparse[spill[0][j]] = sparse.get(spill[0][j], 0) + spill[1][j]
+    keys = np.empty(len(sparse), dtype=np.int64)
+    counts = np.empty(len(sparse), dtype=np.int64)
+    j = 0
+    for a, c in sparse.items():
+        keys[j] = a
+        counts[j] = c
+        j += 1
+    return dense, keys, counts, state[1], state[2], sc_hist
+
+
+@nb.njit(cache=True, _nrt=False)
+def tumble_vectors(
+    strip,
+    weights,
+    n_stops,
+    dims,
+    pays,
+    mults,
+    sc_code,
+    sc_units,
+    key_code,
+    sample,
+    seq,
+    sizes,
+    work,
+    sc_hist,
+    dense,
+    spill,
+):
+    """The stop vectors of :func:`enumerate_tumbles` from ``work``'s stop
+    vector on (its arguments; ``sizes`` = (keys, trigger keys, scatter
+    codes, codes, dense units, unit_den, n_board, n_drops), ``work`` its
+    work arrays and state), counted into ``sc_hist`` and ``dense``; the
+    entries above the dense units are written to ``spill`` = (codes,
+    counts), and it returns when that is full (their number) or at the
+    end (``state[3]`` set).  Compiled without numba's reference counting
+    (``_nrt=False``, it allocates nothing; the samplers' round loop,
+    :func:`slotmath.montecarlo.tumblesim.tumble_rounds`, says why)."""
+    R = dims[0]
+    key_inc, key_place, sc_inc, sc_place, cap = seq
+    sequence = key_inc.shape[0] > 0
+    seen, window, ptr, removed, no_events, stop, state = work
+    n_trig, n_sc, n_all, dense_units, unit_den, n_board, n_drops = (
+        sizes[1],
+        sizes[2],
+        sizes[3],
+        sizes[4],
+        sizes[5],
+        sizes[6],
+        sizes[7],
+    )
     n_sample = sample.shape[0]
-    i = 0
-    while True:
+    m = 0
+    while m < spill[0].shape[0]:
+        i = state[0]
         if n_sample:
             if i == n_sample:
-                break
-            stop[:] = sample[i]
+                state[3] = 1
+                return m
+            for r in range(R):
+                stop[r] = sample[i, r]
         w = 1
         sc = 0
         key = 0
@@ -298,34 +379,35 @@ def enumerate_tumbles(
             sc += sc_code[r, stop[r]]
             key += key_code[r, stop[r]]
         if w > 0 or n_sample:
-            drop_window(stop, window, ptr, strip, n_stops, H)
+            drop_window(stop, window, ptr, strip, n_stops, dims[1])
             if sequence:
                 seen[:] = 0
-                for c in range(R * H):
+                for c in range(window.shape[0]):
                     seen[window[c]] += 1
             units, k = tumble_units(window, ptr, strip, n_stops, dims, pays, mults, removed, no_events, seen)
             if k < 0:
-                endless += 1
+                state[1] += 1
                 k = dims[2]
-            evaluations += k + 1
+            state[2] += k + 1
             if sequence:
                 key = sequence_code(seen, key_inc, key_place, cap)
                 sc = sequence_code(seen, sc_inc, sc_place, cap)
             key += n_trig * min(k, n_drops - 1)
             sc_hist[sc] += w
             if n_board > 1:
-                m = 0
-                for c in range(R * H):
-                    m += window[c] == dims[3]
-                key = (key * n_sc + sc) * n_board + m
+                b = 0
+                for c in range(window.shape[0]):
+                    b += window[c] == dims[3]
+                key = (key * n_sc + sc) * n_board + b
             else:
                 units = units * unit_den + sc_units[sc]
             if units < dense_units:
                 dense[units * n_all + key] += w
             else:
-                at = units * n_all + key
-                sparse[at] = sparse.get(at, 0) + w
-        i += 1
+                spill[0][m] = units * n_all + key
+                spill[1][m] = w
+                m += 1
+        state[0] = i + 1
         if not n_sample:  # the next stop vector (odometer, last reel fastest)
             r = R - 1
             while r >= 0:
@@ -335,15 +417,9 @@ def enumerate_tumbles(
                 stop[r] = 0
                 r -= 1
             if r < 0:
-                break
-    keys = np.empty(len(sparse), dtype=np.int64)
-    counts = np.empty(len(sparse), dtype=np.int64)
-    j = 0
-    for a, c in sparse.items():
-        keys[j] = a
-        counts[j] = c
-        j += 1
-    return dense, keys, counts, endless, evaluations, sc_hist
+                state[3] = 1
+                return m
+    return m
 
 
 # ------------------------------------------------------------ arrays

@@ -658,7 +658,8 @@ def ways_drop(window, pays, removed, events, count):
             if ways >= 0:
                 n = k
                 break
-            vec[:] = out
+            for m in range(M):  # an element loop: a slice copy needs the runtime (NRT)
+                vec[m] = out[m]
         if pay[p, n] > 0 and ways > 0:
             coins += pay[p, n] * ways
             if count and event[p, n] >= 0:

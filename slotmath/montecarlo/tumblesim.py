@@ -41,7 +41,7 @@ from slotmath.montecarlo.linesim import (
 from slotmath.montecarlo.run import RoundSampler
 from slotmath.montecarlo.wayssim import ways_args
 
-__all__ = ["tumble_sampler", "tumble_kernel", "fresh_units", "fresh_args"]
+__all__ = ["tumble_sampler", "tumble_kernel", "tumble_rounds", "fresh_units", "fresh_args"]
 
 
 @nb.njit(cache=True, inline="always")
@@ -162,11 +162,68 @@ def tumble_kernel(
     parts = np.zeros((n, n_parts), dtype=np.float64)
     events = np.zeros(n_events, dtype=np.int64)
     free_events = np.zeros(max(sizes[0], sizes[1]), dtype=np.int64)  # free spins' pays: not base events
-    stop = np.empty(R, dtype=np.int64)
-    window = np.empty(R * H, dtype=np.int64)
-    ptr = np.empty(R, dtype=np.int64)
-    removed = np.empty(R * H, dtype=np.int64)
-    seen = np.zeros(sizes[2] if free_setup[4] > 0 else 0, dtype=np.int64)
+    scratch = (
+        np.empty(R, dtype=np.int64),
+        np.empty(R * H, dtype=np.int64),
+        np.empty(R, dtype=np.int64),
+        np.empty(R * H, dtype=np.int64),
+        np.zeros(sizes[2] if free_setup[4] > 0 else 0, dtype=np.int64),
+    )
+    tumble_rounds(
+        rng,
+        base,
+        free,
+        games,
+        prize,
+        free_setup,
+        retrigger,
+        retrigger_prize,
+        mults,
+        need,
+        wins,
+        parts,
+        events,
+        free_events,
+        scratch,
+    )
+    return wins, events, parts
+
+
+@nb.njit(cache=True, _nrt=False)
+def tumble_rounds(
+    rng,
+    base,
+    free,
+    games,
+    prize,
+    free_setup,
+    retrigger,
+    retrigger_prize,
+    mults,
+    need,
+    wins,
+    parts,
+    events,
+    free_events,
+    scratch,
+):
+    """The rounds of :func:`tumble_kernel` (its arguments), written into
+    ``wins`` (n,), ``parts`` (n, parts) and ``events``; ``free_events`` and
+    ``scratch`` = (stops (R,), window (R x H,), next stops (R,), removed
+    cells (R x H,), symbols seen) are work arrays.
+
+    Compiled without numba's reference counting (``_nrt=False``: it
+    allocates nothing, the caller holds every array): with it, each
+    unpacking of an argument tuple and each call taking arrays paid atomic
+    increments and decrements of their counts, about 0.1 us a drop, most of
+    a round's time (cluster7 0.62 -> 1.5 M rounds/s per core, candy_tumble
+    0.80 -> 2.6 M; benchmarks/results.md).  Everything it calls must
+    allocate nothing either (a slice copy ``a[:] = b`` does: write loops)."""
+    n = wins.shape[0]
+    n_events = events.shape[0]
+    n_parts = parts.shape[1]
+    has_scatters = base[2][0].shape[0] > 0
+    stop, window, ptr, removed, seen = scratch
     for i in range(n):
         pays, scatter, count, _, _ = _tumble_spin(
             rng, stop, window, ptr, removed, base, True, need, events, 0, seen, -1
@@ -207,7 +264,6 @@ def tumble_kernel(
             events[n_events - 1] += played
             parts[i, n_parts - 1] = feature
         wins[i] = pays + scatter + feature
-    return wins, events, parts
 
 
 def _side(game: Game, level: int, reel_set: str, symbol: str | None, names: list) -> tuple:
