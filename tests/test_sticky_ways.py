@@ -20,6 +20,7 @@ from slotmath.io.gamefile import build_game
 from slotmath.rules.linegame import analyse, component_names, components
 
 from conftest import run_cli
+from test_ways_round import ways_win
 
 # 3 reels x 2 rows, 1 to 2^3 = 8 ways, 2 coins bet.  A pays 3 coins per way
 # for 3 of a kind, B 1 / 2 for 2 / 3; W (wild, substitutes all) only on the
@@ -110,21 +111,7 @@ def window_win(data, window, scatters: bool = True) -> F:
     longest run from reel 1, pay x the product of its matching cells per reel
     (a wild cell counting its ``per_wild``); scatters by count anywhere
     (unless ``scatters`` is false)."""
-    wild = {
-        s["name"]: s.get("multiplier", {}).get("per_wild", 1)
-        for s in data["symbols"]
-        if s.get("kind") == "wild"
-    }
-    pays = {(p["symbol"], p["count"]): p["pay"] for p in data["pays"]}
-    coins = F(0)
-    for x in {p["symbol"] for p in data["pays"]}:
-        ways, n = 1, 0
-        for column in window:
-            c = sum(1 if cell == x else wild.get(cell, 0) for cell in column)
-            if c == 0:
-                break
-            ways, n = ways * c, n + 1
-        coins += pays.get((x, n), 0) * ways
+    coins = ways_win(data, window)
     s = sum(cell == "S" for column in window for cell in column)
     scatter = max((F(p["pay"]) for p in data["scatters"] if p["count"] <= s), default=F(0))
     return coins / data["bet"]["lines"] + (scatter if scatters else 0)
