@@ -111,6 +111,30 @@ def plot(rows: dict, path: Path) -> None:
     fig.savefig(path, dpi=110)
 
 
+def memory_plot(rows: dict, path: Path) -> None:
+    """Peak memory (RSS of the process, imports included) against lines and
+    strip length, one panel per growth series, from one run's rows."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, 4, figsize=(15, 3.6))
+    for ax, (label, names) in zip(axes, GROWTH.items(), strict=True):
+        key = "lines" if label.endswith("lines") else "stops"
+        pts = [(rows[n][key], rows[n]["rss_mb"]) for n in names if n in rows and "rss_mb" in rows[n]]
+        if pts:
+            ax.plot(*zip(*pts, strict=True), "o-")
+        ax.set_xlabel(label.split(": ")[1])
+        ax.set_title(label.split(": ")[0], fontsize=9)
+        ax.set_ylabel("peak RSS [MB]")
+        ax.set_ylim(bottom=0)
+        ax.grid(True, alpha=0.3)
+    fig.suptitle("Line engine on large grids: peak memory of the whole PAR (about 200 MB of it imports)")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("games", nargs="*")
@@ -118,7 +142,12 @@ def main(argv=None) -> int:
     ap.add_argument("--timeout", type=float, default=900.0)
     ap.add_argument("--json", type=Path, help="append each result as a JSON line here")
     ap.add_argument("--plot", type=Path, help="draw the growth plot from --json files BEFORE,AFTER")
+    ap.add_argument("--memory-plot", type=Path, help="draw the peak memory plot from one --json file")
     args = ap.parse_args(argv)
+    if args.memory_plot:
+        (one,) = (Path(p) for p in args.games)
+        memory_plot({r["game"]: r for r in map(json.loads, one.read_text().splitlines())}, args.memory_plot)
+        return 0
     if args.plot:
         before, after = (Path(p) for p in args.games)
         rows = {
