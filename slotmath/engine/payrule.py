@@ -11,9 +11,10 @@ branching on the field.
 
 The interface (:class:`PayRule`)
 --------------------------------
-``name``, ``channel``
-    The ``pays_by`` value, and the name of the RTP component the rule pays
-    (``"lines"``, ``"ways"``, ``"anywhere"``, ``"cluster"``).
+``name``, ``channel``, ``pays_words``
+    The ``pays_by`` value, the name of the RTP component the rule pays
+    (``"lines"``, ``"ways"``, ``"anywhere"``, ``"cluster"``) and its pays in
+    words for the sheet's notes (``"line pays"``, ``"cluster pays"``).
 ``pay_rows(game, level, reel_set)``
     Rows of the combination table for the rule's pays
     (:func:`slotmath.engine.combinations.combination_row`'s form); the
@@ -118,6 +119,7 @@ class PayRule:
 
     name: ClassVar[str] = ""
     channel: ClassVar[str] = ""
+    pays_words: ClassVar[str] = ""
     fast_moments: ClassVar[bool] = False
     has_paylines: ClassVar[bool] = False
     sampler_pays: ClassVar[str] = ""
@@ -193,6 +195,7 @@ class LinePays(PayRule):
 
     name = "lines"
     channel = "lines"
+    pays_words = "line pays"
     fast_moments = True
     has_paylines = True
     sampler_pays = "lines"
@@ -248,6 +251,7 @@ class WaysPays(PayRule):
 
     name = "ways"
     channel = "ways"
+    pays_words = "ways pays"
     sampler_pays = "ways"
     reads_rows = False
 
@@ -504,6 +508,7 @@ class AnywherePays(PayRule):
 
     name = "anywhere"
     channel = "anywhere"
+    pays_words = "pays anywhere"
     sampler_pays = "anywhere"
     reads_rows = False
 
@@ -566,6 +571,7 @@ class ClusterPays(PayRule):
 
     name = "cluster"
     channel = "cluster"
+    pays_words = "cluster pays"
     sampler_pays = "cluster"
 
     def pay_rows(self, game: Game, level: int, reel_set: str = "base") -> list:

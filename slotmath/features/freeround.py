@@ -849,7 +849,7 @@ def _free_rtp_method(law) -> str:
         )
     return (
         " (free games: renewal moments of the per-free-spin (win, extra games) law, "
-        "itself exact from the line engine with the trigger count as one more state digit)"
+        "itself exact from the pay rule's pass with the trigger count as one more state digit)"
     )
 
 

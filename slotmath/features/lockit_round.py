@@ -650,7 +650,7 @@ def _lockit_notes(game: Game, law) -> list:
         return []
     return [
         "Lock-it: key = per reel the rows of the held symbols and the mark, joint with "
-        "the base win in the line engine's pass; the chain of the held symbols run "
+        "the base win in the pay rule's pass; the chain of the held symbols run "
         "backward once per group of final screens (shape-count vector x mark flag) and "
         "read at each key's start; award = the shapes' award laws convolved (plus one "
         f"wheel spin where a mark pays). Means exact Fractions up to {EXACT_CELLS} cells, else "

@@ -54,7 +54,7 @@ def _fresh_floats(game: Game, level: int, result: ParResult) -> ParResult:
     # the round's notes describe the strip-refill engine's exact laws: say what this game used
     words = {
         "RTP by component is exact": "RTP by component is float64 (fresh draws)",
-        "itself exact from the line engine": "itself float64 from the fresh-draw chain (reel set notes)",
+        "itself exact from the pay rule's pass": "itself float64 from the fresh-draw chain (reel set notes)",
     }
     notes = []
     for n in result.notes:
@@ -600,19 +600,23 @@ def round_notes(game: Game, law) -> list:
     """Method notes of the round's figures: the round's method, with each
     declared feature's words on it (its kind's ``rtp_method`` and
     ``law_method``), then each feature's own notes (``notes``), once each."""
+    from slotmath.engine.payrule import pay_rule
     from slotmath.features.registry import declared_kinds
     from slotmath.features.round import RESOLVED
 
     kinds = declared_kinds(game)
     capped = round_cap(game) is not None
+    law_words = "".join(kind.law_method(law) for kind in kinds) + (
+        f"probabilities below {RESOLVED:g} are not resolved (mass dropped: {law.dropped:.2g})."
+    )
     notes = [
-        "Round = base spin (lines and scatters) followed by the features its window "
-        "triggers. RTP by component is exact"
+        f"Round = base spin ({pay_rule(game).pays_words} and scatters) followed by the "
+        "features its window triggers. RTP by component is exact"
         + "".join(kind.rtp_method(law) for kind in kinds)
         + (" except the round cap." if capped else "."),
         "Round distribution (hit frequency, SD, VI, max win): float64. "
-        + "".join(kind.law_method(law) for kind in kinds)
-        + f"probabilities below {RESOLVED:g} are not resolved (mass dropped: {law.dropped:.2g}).",
+        + law_words[:1].upper()
+        + law_words[1:],
     ]
     for kind in kinds:
         notes += [n for n in kind.notes(game, law) if n not in notes]
