@@ -254,3 +254,13 @@ def test_award_bands_text_keeps_small_probabilities():
     assert "1.300000e-07" in row and "7.692308e+06" in row  # 1 / 1.3e-7 features
     assert " 0.0 " not in text
     assert "< 1e-15" in text  # the 2000-5000 band, unresolved
+
+
+def test_text_tables_keep_whole_numbers_beside_none():
+    """A column of whole weights with a None (Piggy's Superlock wheel) is not a
+    column of numbers and words: it prints as it is (300, not 300.0; None, not NaN)."""
+    from slotmath.rules.result import table_text
+
+    weights = pd.Series([None, 300], dtype=object)  # as the wheel's table holds them
+    text = table_text(pd.DataFrame({"segment": ["SUPERLOCK", "MINI"], "weight": weights}))
+    assert "None" in text and " 300" in text and "300.0" not in text and "NaN" not in text

@@ -124,6 +124,11 @@ class Rules:
     has_stop_values : bool
         :meth:`stop_values` gives figures exactly multilinear in the stop
         weights (used by the tuner when every tuned reel is weighted).
+    plays_feature_kinds : bool
+        The game's features are the registry's
+        (:mod:`slotmath.features.registry`), played by the generic round,
+        so each RTP component is a feature kind's (the tuner models each
+        by its kind: :mod:`slotmath.tuning.componentmodels`).
     """
 
     options: frozenset = frozenset()
@@ -133,6 +138,7 @@ class Rules:
     rtp_is_line_form: bool = False
     has_round_sampler: bool = False
     has_stop_values: bool = False
+    plays_feature_kinds: bool = False
 
     # ----------------------------------------------------------------- checks
     def for_game(self, game: Game) -> Rules:
@@ -264,6 +270,7 @@ class LineRules(Rules):
     figures_honour_needed = True
     rtp_is_line_form = True
     has_round_sampler = True
+    plays_feature_kinds = True
 
     def check_game(self, game: Game) -> None:
         """The line round's feature checks (:func:`slotmath.rules.linegame.check`)
@@ -381,6 +388,7 @@ class PackageRules(Rules):
 
     #: dotted name of the analysis module (set by the subclass)
     analysis: str = ""
+    plays_feature_kinds = False  # a game's own package plays its own features
 
     def module(self) -> Any:
         """The analysis module (imported on first use)."""

@@ -381,8 +381,8 @@ def table_text(table: pd.DataFrame) -> str:
     for c in t.columns:
         if str(c).startswith("share of RTP"):
             t[c] = t[c].map(lambda v: f"{v:.4%}")
-        elif t[c].dtype == object:
-            t[c] = t[c].map(lambda v: f"{v:.6e}" if isinstance(v, float) else v)
+        elif t[c].dtype == object and any(isinstance(v, float) for v in t[c]):
+            t[c] = pd.Series([f"{v:.6e}" if isinstance(v, float) else v for v in t[c]], t.index, dtype=object)
     return t.to_string(index=False)
 
 

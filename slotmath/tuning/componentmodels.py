@@ -32,6 +32,7 @@ from __future__ import annotations
 import numpy as np
 
 from slotmath.features.registry import declared_kinds
+from slotmath.rules.registry import rules_for
 from slotmath.tuning.reelspace import HELD_KINDS, ReelSpace
 from slotmath.tuning.targets import Targets, rtp_components
 
@@ -44,7 +45,7 @@ def line_form_scales(space: ReelSpace, targets: Targets, figs: dict) -> dict | N
     point whose exact figures are ``figs`` (module notes); None when the
     run is not one reel set of a line game with feature components and no
     bet modes (the solver's general models apply)."""
-    if targets.modes or len(space.reel_sets) > 1 or space.game.rules != "lines":
+    if targets.modes or len(space.reel_sets) > 1 or not rules_for(space.game).plays_feature_kinds:
         return None
     parts = rtp_components(figs, targets)
     if CHANNEL not in parts or len(parts) < 2:
