@@ -92,3 +92,17 @@ def add_entry(keys, wins, counts, slots, n, row, win, w):
     else:
         counts[e] += w
     return keys, wins, counts, slots, n
+
+
+@nb.njit(cache=True)
+def dict_arrays(table):
+    """The keys and values of a numba typed ``Dict[int64, int64]`` as two
+    int64 arrays, in the dict's order."""
+    keys = np.empty(len(table), dtype=np.int64)
+    values = np.empty(len(table), dtype=np.int64)
+    j = 0
+    for k, v in table.items():
+        keys[j] = k
+        values[j] = v
+        j += 1
+    return keys, values

@@ -63,6 +63,7 @@ from slotmath.engine.cluster import (
     cluster_drop,
     cluster_drop_args,
 )
+from slotmath.engine.hashtable import dict_arrays
 from slotmath.engine.lines import line_drop, line_drop_args
 from slotmath.engine.tumble_spec import MAX_TUMBLES, tumble_spec
 from slotmath.engine.ways import ways_drop, ways_drop_args
@@ -310,13 +311,7 @@ def enumerate_tumbles(
         )
         for j in range(m):
             sparse[spill[0][j]] = sparse.get(spill[0][j], 0) + spill[1][j]
-    keys = np.empty(len(sparse), dtype=np.int64)
-    counts = np.empty(len(sparse), dtype=np.int64)
-    j = 0
-    for a, c in sparse.items():
-        keys[j] = a
-        counts[j] = c
-        j += 1
+    keys, counts = dict_arrays(sparse)
     return dense, keys, counts, state[1], state[2], sc_hist
 
 

@@ -12,6 +12,7 @@ from numba.typed import Dict
 
 from slotmath.engine.cache import game_cache, no_sets
 from slotmath.engine.distribution import WinDistribution
+from slotmath.engine.hashtable import dict_arrays
 from slotmath.engine.joint import spin_distribution
 from slotmath.engine.lines import pay_tensor
 from slotmath.engine.reels import window_game
@@ -183,13 +184,7 @@ def feature_screens(
         n_live[nxt] = n
         first = c_start[nxt, pigs[nxt], bon[nxt]]
         level = enter_reel(pos, end, nxt, first, first + c_size[nxt, pigs[nxt], bon[nxt]])
-    keys = np.empty(len(out), dtype=np.int64)
-    vals = np.empty(len(out), dtype=np.int64)
-    i = 0
-    for k, v in out.items():
-        keys[i] = k
-        vals[i] = v
-        i += 1
+    keys, vals = dict_arrays(out)
     return keys, vals, win_f, quiet_q
 
 
