@@ -7,7 +7,9 @@ import pytest
 
 from slotmath.features.freegames import (
     FreeGames,
+    capped_fourier_distribution,
     capped_moments,
+    capped_work,
     fourier_distribution,
     per_spin_table,
     retrigger_table,
@@ -138,6 +140,40 @@ def test_capped_matches_brute_force():
         assert flo_left <= 2e-14
 
 
+def test_capped_on_a_grid_matches_brute_force():
+    # The capped recursion run at the roots of unity: on a grid that holds
+    # every win (cap x largest spin win < size) nothing wraps, and the law
+    # equals the brute force over every sequence of spins to rounding.
+    table = np.array([[5, 2, 1], [3, 0, 1], [0, 1, 0], [2, 0, 1]])
+    p = per_spin_table(table, exact=True)
+    for spins, cap in [(2, 5), (1, 4), (3, 3), (4, 2), (1, 7)]:
+        dist = brute_capped(p, spins, cap)
+        size = 64
+        assert cap * (p.shape[0] - 1) < size
+        grid = capped_fourier_distribution(p.astype(float), spins, cap, size, block=8)
+        want = np.zeros(size)
+        for w, q in dist.items():
+            want[w] = float(q)
+        np.testing.assert_allclose(grid, want, rtol=0, atol=1e-15)
+        dp, work = capped_work(p, spins, cap, size)
+        assert dp > 0 and work > 0
+
+
+def test_capped_on_a_small_grid_wraps_only_the_far_tail():
+    # A grid of 256 points for wins of up to 60 x 99 units: the mass that
+    # folds back is that of wins >= 256, which the DP over the whole range shows.
+    rng = np.random.default_rng(7)
+    table = np.column_stack([rng.integers(50, 100, 100), rng.integers(0, 3, (100, 2))])
+    p = per_spin_table(table)
+    exact, _ = win_distribution(p, 3, 60, tol=0.0)
+    grid = capped_fourier_distribution(p, 3, 60, 256)
+    beyond = float(exact[256:].sum())
+    assert beyond > 1e-6  # some mass does fold back
+    folded = np.zeros(256)
+    np.add.at(folded, np.arange(len(exact)) % 256, exact)
+    np.testing.assert_allclose(grid, folded, rtol=0, atol=1e-14)
+
+
 def test_cap_converges_to_uncapped_and_distribution_moments():
     rng = np.random.default_rng(5)
     table = np.column_stack([rng.integers(50, 100, 8), rng.integers(0, 10, (8, 3))])
@@ -212,3 +248,24 @@ def test_validation():
     assert sure.spins_mean == 6 and sure.spins_variance == 0
     with pytest.raises(ValueError, match="spins"):
         FreeGames(HALVING, spins=0)
+
+
+def test_capped_award_law_takes_the_grid_when_the_dp_is_too_slow(monkeypatch):
+    # ``capped_probabilities`` runs the DP over the win range while it is
+    # cheap, the grid recursion when the DP's estimate is the slower one,
+    # and refuses in one line when both are above the bound.
+    from slotmath.engine.limits import EngineTooLarge
+    from slotmath.features import freeround
+
+    rng = np.random.default_rng(11)
+    table = np.column_stack([rng.integers(50, 100, 40), rng.integers(0, 3, (40, 2))])
+    fg = FreeGames(table, spins=5, max_spins=30)
+    dp = freeround.capped_probabilities(fg)
+    monkeypatch.setattr(freeround, "DP_SECONDS", 0.0)
+    monkeypatch.setattr(freeround, "DP_STEPS_PER_SECOND", 1.0)
+    grid = freeround.capped_probabilities(fg)
+    n = max(len(dp), len(grid))
+    np.testing.assert_allclose(np.pad(grid, (0, n - len(grid))), np.pad(dp, (0, n - len(dp))), atol=1e-14)
+    monkeypatch.setattr(freeround, "MAX_AWARD_SECONDS", 0)
+    with pytest.raises(EngineTooLarge, match=r"at most 30 games would take about .* smaller max_games"):
+        freeround.capped_probabilities(fg)

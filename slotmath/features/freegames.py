@@ -43,6 +43,9 @@ __all__ = [
     "capped_moments",
     "win_distribution",
     "series_distribution",
+    "capped_work",
+    "capped_fourier_distribution",
+    "fourier_distribution",
     "FreeGames",
 ]
 
@@ -518,6 +521,85 @@ class FreeGames:
     def __repr__(self):
         cap = "" if self.max_spins is None else f", max_spins={self.max_spins}"
         return f"FreeGames(spins={self.spins}, multiplier={self.multiplier}{cap})"
+
+
+def _capped_steps(p, spins, cap):
+    """``(games step, rows of games left)`` of the capped forward recursion
+    (:func:`win_distribution`): at step ``t`` the features still running
+    have ``1 .. rows - 1`` games left, and at most ``cap - t - 1`` games can
+    follow the one they play."""
+    k_hi = max(k for k in range(p.shape[1]) if p[:, k].any())
+    rows = min(spins, cap) + 1
+    for t in range(cap):
+        if rows <= 1:
+            return
+        yield t, rows
+        rows = min(rows - 2 + k_hi, cap - t - 1) + 1
+
+
+def capped_work(p, spins, cap, size):
+    """Estimated work of the capped award law [array element updates]:
+    ``(forward DP on the win range, recursion on a grid of size points)``.
+
+    The DP (:func:`win_distribution`) convolves every live row with each
+    used column of ``p`` over a win range that grows by ``n_wins`` a game
+    (``rows x width x log2 width`` each); the grid recursion
+    (:func:`capped_fourier_distribution`) multiplies every live row by each
+    column's transform (``rows x (size / 2 + 1)`` each)."""
+    used = sum(1 for k in range(p.shape[1]) if p[:, k].any())
+    y_max = p.shape[0] - 1
+    dp = grid = 0.0
+    for t, rows in _capped_steps(p, spins, cap):
+        width = (t + 1) * y_max + 1
+        dp += used * (rows - 1) * width * max(np.log2(width), 1.0)
+        grid += used * (rows - 1) * (size // 2 + 1)
+    return dp, grid
+
+
+def capped_fourier_distribution(p, spins, cap, size, block=1 << 15):
+    """Distribution of the total win with at most ``cap`` games played, on a
+    cyclic grid of ``size`` points.
+
+    The forward recursion of :func:`win_distribution` over the games left,
+    run pointwise at the ``size``-th roots of unity: a game's convolution
+    with the per-spin law becomes a product with its transform, so a step
+    costs ``rows x columns`` per grid point whatever the win range.  The
+    grid points are taken ``block`` at a time (memory ``rows x block``
+    complex).  Float only.
+
+    Returns
+    -------
+    probs : ndarray, shape (size,)
+        ``P(total win = w)`` [probability] for ``w < size``, clipped at 0;
+        absolute error about ``1e-16 x cap x log2(size)`` per point plus the
+        mass of wins ``>= size``, which folds back onto ``w mod size``.
+    """
+    p = np.asarray(p, dtype=float)
+    if p.shape[0] > size:
+        raise ValueError(f"the per-spin table has {p.shape[0]} win values, more than size={size}")
+    used = [k for k in range(p.shape[1]) if p[:, k].any()]
+    hat = np.fft.rfft(p[:, used], n=size, axis=0)
+    steps = list(_capped_steps(p, spins, cap))
+    start = min(spins, cap)
+    final = np.zeros(hat.shape[0], dtype=complex)
+    for lo in range(0, hat.shape[0], block):
+        h = hat[lo : lo + block]
+        live = np.zeros((start + 1, h.shape[0]), dtype=complex)
+        live[start] = 1.0
+        for i, (_, rows) in enumerate(steps):
+            top = steps[i + 1][1] - 1 if i + 1 < len(steps) else 0
+            new = np.zeros((top + 1, h.shape[0]), dtype=complex)
+            for j, kk in enumerate(used):
+                moved = live[1:] * h[:, j]
+                # games left l -> l - 1 + kk, clipped at ``top`` (the cap)
+                n_free = max(0, min(rows - 1, top - kk + 1))
+                new[kk : kk + n_free] += moved[:n_free]
+                if n_free < rows - 1:
+                    new[top] += moved[n_free:].sum(axis=0)
+            final[lo : lo + block] += new[0]
+            new[0] = 0.0
+            live = new
+    return np.maximum(np.fft.irfft(final, n=size), 0.0)
 
 
 def fourier_distribution(p, spins, size):

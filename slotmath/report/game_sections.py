@@ -27,6 +27,7 @@ from slotmath.report.sheetparts import (
     reader_path,
 )
 from slotmath.report.sheettable import Section, Table, exact_str, figure_table, human
+from slotmath.rules.result import HITS_PER_SPIN, SPINS_PER_HIT, WIN_COINS
 
 if TYPE_CHECKING:
     from slotmath.report.sheet import ParSheet
@@ -350,12 +351,6 @@ def ways_text(sheet: ParSheet, name: str, win) -> str:
     return f"{ways} ({mult})" if mult else ways
 
 
-#: Columns of the combination table: hits / cycle is the expected number of
-#: hits per spin summed over all lines (it can exceed 1), not a probability.
-HITS_PER_SPIN = "hits per spin [hits / cycle]"
-SPINS_PER_HIT = "spins per hit [cycle / hits]"
-
-
 def combinations(sheet: ParSheet) -> Section:
     c = sheet.par.combinations
     order = {p.name: i for i, p in enumerate(sheet.game.line_pays)}
@@ -421,7 +416,7 @@ def combinations(sheet: ParSheet) -> Section:
             "kind",
             "combination",
             "multiplier",
-            "win [coins]",
+            WIN_COINS,
             "hits",
             HITS_PER_SPIN,
             SPINS_PER_HIT,
@@ -436,7 +431,7 @@ def combinations(sheet: ParSheet) -> Section:
                 "Hits over the full cycle for every pay",
                 frame,
                 {
-                    "win [coins]": "x",
+                    WIN_COINS: "x",
                     "hits": "int",
                     HITS_PER_SPIN: "prob",
                     SPINS_PER_HIT: "odds",

@@ -386,15 +386,21 @@ def table_text(table: pd.DataFrame) -> str:
     return t.to_string(index=False)
 
 
+#: Columns of the combination table: hits / cycle is the expected number of
+#: hits per spin summed over all lines (it can exceed 1), not a probability.
+WIN_COINS = "win [coins]"
+HITS_PER_SPIN = "hits per spin [hits / cycle]"
+SPINS_PER_HIT = "spins per hit [cycle / hits]"
+
+
 def format_combinations(table: pd.DataFrame) -> str:
-    """The combination table as aligned text; ``probability`` and ``one_in``
-    shown as hits_per_spin and spins_per_hit (a line game's hits / cycle sums
-    its lines: it can exceed 1)."""
+    """The combination table as aligned text, its columns named with their
+    units as on the sheet (:data:`WIN_COINS`, :data:`HITS_PER_SPIN`,
+    :data:`SPINS_PER_HIT`; a line game's hits / cycle sums its lines: it can
+    exceed 1)."""
     t = table.drop(columns="rtp_exact").copy()
     t["probability"] = t["probability"].map(lambda v: f"{v:.6e}")
     t["one_in"] = t["one_in"].map(lambda v: f"{v:,.2f}")
     t["rtp"] = t["rtp"].map(lambda v: f"{v:.6%}")
-    # hits / cycle sums the lines' hits: an expected count per spin, not a probability
-    return t.rename(columns={"probability": "hits_per_spin", "one_in": "spins_per_hit"}).to_string(
-        index=False
-    )
+    names = {"win": WIN_COINS, "probability": HITS_PER_SPIN, "one_in": SPINS_PER_HIT, "rtp": "RTP"}
+    return t.rename(columns=names).to_string(index=False)
