@@ -34,10 +34,25 @@ Method (block coordinate descent)
        exactly once more at the end (never a model's).
 
 The reels alike in the file stay together (``--asymmetric`` releases them);
-a run that misses a target says why: the budget or the time limit ran out,
-or neither block improves on the best point, with the limits that bind
-there.  Nothing is claimed infeasible: the reach of the two blocks together
-is not computed (each block's own reach is, by ``tune`` and ``tune --table``).
+a run that misses a target says why: the target is infeasible under the
+bounds (:func:`joint_reach`), or the budget or the time limit ran out, or
+neither block improves on the best point, with the limits that bind there.
+
+The joint reach (:func:`joint_reach`, one table of degree 1)
+    The feature that reads the table states the round's figures are linear
+    in its draw probabilities ``p = w / W``
+    (:class:`~slotmath.features.tunables.Tunable`): for strips ``s`` fixed,
+    ``RTP(s, p) = sum_i p_i R_i(s)``, ``R_i(s)`` the RTP with every draw on
+    entry ``i`` (``p`` on the simplex).  With ``U_i >= R_i(s)`` for every
+    ``s`` within the strips' limits, ``p_i >= 0`` gives ``RTP(s, p) <=
+    sum_i p_i U_i``, so the highest RTP strips and table reach together is
+    at most the linear programme ``max sum_i p_i U_i`` over the table's
+    limits (each weight within its factor, the total held); the lowest, at
+    least ``min sum_i p_i L_i``.  ``U_i`` and ``L_i`` are the strip tuner's
+    relaxation (:func:`~slotmath.tuning.tune.strip_reach`) on the game with
+    table ``e_i``, proven only where it is proven (the strip lengths fixed,
+    the units of each reel one class, its ends exact); otherwise, or with
+    several tables or one of higher degree, nothing is claimed.
 """
 
 from __future__ import annotations
@@ -49,6 +64,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
+from scipy.optimize import linprog
 
 from slotmath.errors import BoundsError, EngineTooLarge, GameFileError
 from slotmath.tuning.linearmodels import Evaluator
@@ -63,10 +79,13 @@ from slotmath.tuning.targets import (
     band_scale,
     component_share_bands,
 )
-from slotmath.tuning.tune import TuningResult, progress_bar, run_setup
+from slotmath.tuning.tune import TuningResult, progress_bar, run_setup, strip_reach
 
 MAX_BLOCK_ROUNDS = 6  # rounds of (strip block, table block)
 AIM_MARGIN = 0.1  # a bands-first table block aims this share of a missed band's width inside it
+REACH_EVALUATIONS = (
+    2.5  # exact evaluations per table entry the joint reach costs (an estimate, for the time limit)
+)
 FREE_RTP = 1.0  # the RTP tolerance of a bands-first table block [x total bet]: the RTP left free
 
 
@@ -90,6 +109,12 @@ class JointTuning:
     seconds : float
     stopped : str
         Why the search ended early (budget, time limit); "" otherwise.
+    reach : dict or None
+        ``{level: (lo, hi, binds_lo, binds_hi)}``: the RTP [x total bet]
+        strips and table reach together, a valid bound
+        (:func:`joint_reach`; computed when a target is missed), or None.
+    reach_why : str
+        Why :attr:`reach` is None ("" when it is computed or not needed).
     """
 
     strips: TuningResult
@@ -98,6 +123,8 @@ class JointTuning:
     evaluations: int
     seconds: float
     stopped: str = ""
+    reach: dict | None = None
+    reach_why: str = ""
 
     @property
     def feasible(self) -> bool:
@@ -144,6 +171,19 @@ class JointTuning:
         out = {"verdict": "met", "statement": "every target met", "binds": [], "best_rtp": best}
         if self.feasible:
             return out
+        t, tol = float(res.targets.rtp), res.targets.tolerance
+        for lv, (lo, hi, binds_lo, binds_hi) in (self.reach or {}).items():
+            if not lo - tol <= t <= hi + tol:
+                above = t > hi
+                binds = binds_hi if above else binds_lo
+                statement = (
+                    f"infeasible under the bounds: the target RTP {t:.4%} is "
+                    f"{'above the highest' if above else 'below the lowest'} RTP the strips and the table "
+                    f"reach together at bet {lv} ({hi if above else lo:.4%}; relaxation: the table's "
+                    f"linear programme over the strips' reach with every draw on one entry); there: "
+                    + "; ".join(binds)
+                )
+                return {**out, "verdict": "infeasible", "statement": statement, "binds": binds}
         missed = "; ".join(
             f"{c.figure} (bet {c.level}) missed by {float(c.miss):.6%}"
             if c.figure.split("/")[-1].startswith(("rtp", "hit_frequency", "feature_frequency"))
@@ -162,9 +202,16 @@ class JointTuning:
             if self.stopped
             else "neither the strips (tables held) nor the tables (strips held) improve on the best point"
         )
+        within = (
+            "the target RTP is within the reach of strips and table together ("
+            + ", ".join(f"bet {lv}: {r[0]:.4%} .. {r[1]:.4%}" for lv, r in self.reach.items())
+            + ")"
+            if self.reach
+            else f"the reach of strips and tables together is not computed: {self.reach_why or 'not needed'}"
+        )
         statement = (
-            f"not shown infeasible (the reach of strips and tables together is not computed): {why}; "
-            f"{limits}; best point reached: RTP {best:.6%} (bet {lv0}), {missed}"
+            f"not shown infeasible ({within}): {why}; {limits}; best point reached: RTP {best:.6%} "
+            f"(bet {lv0}), {missed}"
         )
         return {
             **out,
@@ -418,7 +465,75 @@ def tune_joint(
         stopped,
         extra,
     )
-    return JointTuning(strips, tabs, rounds, count, seconds, stopped)
+    reach, reach_why = None, ""
+    if not result.feasible:
+        # about two exact evaluations per entry of the table (the ends of each strip reach)
+        cost = REACH_EVALUATIONS * sum(len(x) for x in run.file_tables.x0) * run.longest
+        if stopped.startswith("time limit") or (
+            time_limit is not None and time.perf_counter() - t0 + cost > time_limit
+        ):
+            reach_why = "the time limit leaves no time for it"
+        else:
+            try:
+                reach, reach_why = joint_reach(run)
+            except (GameFileError, EngineTooLarge) as exc:
+                reach_why = f"a game with every draw on one entry is refused ({exc})"
+        seconds = time.perf_counter() - t0
+    return JointTuning(strips, tabs, rounds, count, seconds, stopped, reach, reach_why)
+
+
+def joint_reach(run: _Blocks) -> tuple:
+    """The RTP [x total bet] the strips and the table reach together, within
+    every limit of the file (module notes): ``({level: (lo, hi, binds_lo,
+    binds_hi)}, "")``, or ``(None, why)`` when no bound is proven.
+    ``binds_*`` name the table weights at a limit at the linear programme's
+    end and the strips (at their relaxation's end)."""
+    tables = run.file_tables
+    if len(tables.tables) != 1:
+        return None, "it is bounded for one table at a time"
+    table = tables.tables[0]
+    if table.tunable.degree != 1:
+        return None, f"{table.path} is not linear in its draw probabilities (degree {table.tunable.degree})"
+    x0, lo_w, hi_w = tables.x0[0], tables.lo[0], tables.hi[0]
+    total = float(x0.sum())
+    ends: dict = {}  # level -> ([L_i], [U_i])
+    for i in range(len(x0)):
+        if hi_w[i] == 0:
+            continue  # never drawn
+        pure = np.zeros(len(x0), dtype=np.int64)
+        pure[i] = 1
+        space = ReelSpace(tables.game_for([pure]), run.reel_set, run.bounds)
+        solver = Solver(space, run.targets, run.levels, 1, 1)
+        _, _, totals, unproven, _ = strip_reach(solver, space.x0)
+        if unproven or not totals:
+            return None, unproven or "the strips' reach of the features is not modelled for this game"
+        for lv, (lo, hi) in totals.items():
+            ends.setdefault(lv, ([], []))
+            ends[lv][0].append((i, lo))
+            ends[lv][1].append((i, hi))
+    out = {}
+    for lv, (lows, highs) in ends.items():
+        sides = []
+        for sign, vals in ((1.0, lows), (-1.0, highs)):
+            idx = [i for i, _ in vals]
+            c = np.array([v for _, v in vals]) / total
+            res = linprog(
+                sign * c,
+                A_eq=np.ones((1, len(idx))),
+                b_eq=[total],
+                bounds=list(zip(lo_w[idx].astype(float), hi_w[idx].astype(float), strict=True)),
+            )
+            if res.x is None:
+                return None, f"the table's linear programme failed ({res.message})"
+            binds = [
+                f"{tables.label(0, i)} at its {'lower' if w <= lo_w[i] + 1e-9 else 'upper'} limit "
+                f"{lo_w[i] if w <= lo_w[i] + 1e-9 else hi_w[i]}"
+                for i, w in zip(idx, res.x, strict=True)
+                if lo_w[i] < hi_w[i] and (w <= lo_w[i] + 1e-9 or w >= hi_w[i] - 1e-9)
+            ]
+            sides.append((float(c @ res.x), binds + ["the strips at their relaxation's end"]))
+        out[lv] = (sides[0][0], sides[1][0], sides[0][1], sides[1][1])
+    return out, ""
 
 
 def _round_row(rnd: int, block: str, moved: int, a, count: int) -> dict:

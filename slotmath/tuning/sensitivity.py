@@ -12,6 +12,8 @@ adding the symbol does.
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import pandas as pd
 from tqdm.auto import tqdm
 
@@ -164,3 +166,75 @@ def format_sensitivities(table: pd.DataFrame) -> str:
     base = table.attrs.get("base", {})
     head = ", ".join(f"{k} = {float(v):.6g}" for k, v in base.items() if v is not None)
     return f"Sensitivities at bet level {table.attrs.get('level')} (now: {head})\n" + t.to_string(index=False)
+
+
+def _interpolated_slope(values: list, total: int, degree: int):
+    """``d f / d t`` at ``t = 0`` from ``values[k] = f(k)`` (``k = 0..degree``),
+    where ``f(t) (total + t)**degree`` is a polynomial of degree ``degree``
+    in ``t`` (Lagrange's interpolation, exact in Fractions)."""
+    n = degree + 1
+    h = [v * (total + k) ** degree for k, v in enumerate(values)]
+    slope = Fraction(0)
+    for k in range(n):
+        # L_k'(0) for the nodes 0..degree
+        dl = Fraction(0)
+        for m in range(n):
+            if m == k:
+                continue
+            term = Fraction(1, k - m)
+            for j in range(n):
+                if j not in (k, m):
+                    term *= Fraction(-j, k - j)
+            dl += term
+        slope += h[k] * dl
+    return slope / Fraction(total) ** degree - degree * values[0] / total
+
+
+def table_derivatives(game: Game, level: int | None, path: str) -> dict:
+    """Exact derivative of the RTP and of each RTP component with respect to
+    each weight of the weight table at ``path`` [x total bet per unit weight].
+
+    The feature that reads the table states the figures are polynomials of
+    degree ``d`` in its draw probabilities ``w / T``
+    (:class:`~slotmath.features.tunables.Tunable`).  Along ``w + t e_i`` (the
+    total ``T + t``), ``f(t) (T + t)**d`` is then a polynomial of degree
+    ``d`` in ``t``: ``d`` exact evaluations more than the game's own (``t =
+    1..d``, weights stay whole) give it, and its slope at 0 gives ``f'(0)``
+    exactly (Fractions, when the rules' figures are; a figure the rules give
+    as a float is as exact as the float).  For ``d = 1`` this is ``(f(e_i) -
+    f(w)) / T`` with ``f(e_i)`` the figure with every draw on entry ``i``:
+    ``(value_i - mean) / T x rate`` for a table paid by one draw per event.
+
+    Returns
+    -------
+    dict
+        ``{figure: tuple of Fraction}`` (one per entry, in the table's order)
+        for ``rtp`` and each ``rtp:<component>`` of the game; a table that
+        moves only other bet levels (:attr:`Tunable.levels`) gives zeros.
+    """
+    from slotmath.tuning.tablespace import TableSpace
+
+    F = Fraction
+    level = game.bet(level).level
+    space = TableSpace(game, [path], None)
+    table = space.tables[0]
+    tunable = table.tunable
+
+    def figures(x) -> dict:
+        figs = game_figures(space.game_for([x]), level, "base", ("rtp",))
+        return {k: F(v) for k, v in figs.items() if k == "rtp" or k.startswith("rtp:")}
+
+    base = figures(space.x0[0])
+    x0, total = space.x0[0], int(space.x0[0].sum())
+    if tunable.levels is not None and level not in tunable.levels:
+        return {k: tuple(F(0) for _ in x0) for k in base}
+    out: dict = {k: [] for k in base}
+    for i in range(len(x0)):
+        points = [base]
+        for t in range(1, tunable.degree + 1):
+            x = x0.copy()
+            x[i] += t
+            points.append(figures(x))
+        for k in out:
+            out[k].append(_interpolated_slope([p.get(k, F(0)) for p in points], total, tunable.degree))
+    return {k: tuple(v) for k, v in out.items()}
