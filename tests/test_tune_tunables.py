@@ -88,3 +88,21 @@ def test_a_table_of_another_bet_level_moves_nothing():
     assert all(v == (0, 0) for v in d.values())
     d2 = table_derivatives(game, 2, "options.lockit.awards.trigger.2.1x1")
     assert d2["rtp:lockit"][1] > 0 > d2["rtp:lockit"][0]  # the award 2 is above the mean 5/4, 1 below
+
+
+def test_a_lockit_award_table_of_one_bet_level_is_tuned_and_written(tmp_path):
+    # lockit_tiny's 1x1 awards at bet level 1: [[1, 3], [2, 1]] (mean 5/4); with the
+    # total 4 held and each weight within a factor 2, [2, 2] (mean 3/2) is reachable
+    from slotmath.tuning.tabletune import tune_tables
+    from slotmath.tuning.targets import Targets
+
+    path = "options.lockit.awards.trigger.1.1x1"
+    game = load_game(TEST_DATA / "lockit_tiny")
+    goal = game_figures(TableSpace(game, [path]).game_for([np.array([2, 2])]), 1)["rtp"]
+    res = tune_tables(game, Targets(goal, tolerance=1e-12), [path], component_share=None, progress=False)
+    assert res.feasible and [int(w) for w in res.x_after[0]] == [2, 2]
+    written = load_game(res.write(tmp_path / "game.yaml"))
+    awards = written.options["lockit"]["awards"]["trigger"]
+    assert awards[1]["1x1"] == [[1, 2], [2, 2]] and awards[2]["1x1"] == [[1, 3], [2, 1]]
+    assert game_figures(written, 1)["rtp"] == goal
+    assert game_figures(written, 2)["rtp"] == game_figures(game, 2)["rtp"]  # level 2 untouched

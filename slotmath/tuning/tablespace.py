@@ -34,6 +34,7 @@ import numpy as np
 from slotmath.errors import BoundsError
 from slotmath.features.registry import declared_kinds
 from slotmath.features.tunables import Tunable
+from slotmath.io.gamewriter import options_node
 from slotmath.model import Game
 from slotmath.tuning.reelspace import factor_limits
 
@@ -74,10 +75,7 @@ def weight_tables(game: Game) -> dict:
 def table_rows(options, keys: tuple) -> list:
     """The rows of the table at ``keys`` in an options mapping (a key
     matches by its text: bet levels are numbers in the file)."""
-    node = options
-    for key in keys:
-        node = node[key] if key in node else next(v for k, v in node.items() if str(k) == key)
-    return node
+    return options_node(options, keys)  # type: ignore[return-value]  # a table's path names a list
 
 
 class TableSpace:
