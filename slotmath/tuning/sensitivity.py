@@ -114,9 +114,11 @@ def table_sensitivities(
     Returns
     -------
     DataFrame
-        Columns ``table``, ``entry`` (its prize or name), ``weight`` (now)
-        and ``<figure> +1`` / ``<figure> -1`` (NaN where the weight would
-        go below 0 or the table's total to 0); ``attrs`` as :func:`sensitivities`.
+        Columns ``table``, ``entry`` (its prize or name), ``weight`` (now),
+        ``rtp d/dw`` (the exact derivative of the RTP [x total bet per unit
+        weight], :func:`table_derivatives`) and ``<figure> +1`` /
+        ``<figure> -1`` (NaN where the weight would go below 0 or the
+        table's total to 0); ``attrs`` as :func:`sensitivities`.
     """
     from slotmath.tuning.tablespace import TableSpace
 
@@ -134,9 +136,15 @@ def table_sensitivities(
         disable=None if progress else True,
     )
     rows = []
+    slopes = {t.path: table_derivatives(game, level, t.path)["rtp"] for t in space.tables}
     for t, i in units:
         table = space.tables[t]
-        row = {"table": table.path, "entry": table.labels[i], "weight": int(space.x0[t][i])}
+        row = {
+            "table": table.path,
+            "entry": table.labels[i],
+            "weight": int(space.x0[t][i]),
+            "rtp d/dw": float(slopes[table.path][i]),
+        }
         for step in (1, -1):
             trial = [x.copy() for x in space.x0]
             trial[t][i] += step
@@ -149,7 +157,7 @@ def table_sensitivities(
         rows.append(row)
         bar.update()
     bar.close()
-    cols = ["table", "entry", "weight"] + [f"{f} {s}" for f in figures for s in ("+1", "-1")]
+    cols = ["table", "entry", "weight", "rtp d/dw"] + [f"{f} {s}" for f in figures for s in ("+1", "-1")]
     out = pd.DataFrame(rows, columns=cols)
     out.attrs["base"] = {f: base.get(f) for f in figures}
     out.attrs["level"] = level
