@@ -106,3 +106,18 @@ def test_a_lockit_award_table_of_one_bet_level_is_tuned_and_written(tmp_path):
     assert awards[1]["1x1"] == [[1, 2], [2, 2]] and awards[2]["1x1"] == [[1, 3], [2, 1]]
     assert game_figures(written, 1)["rtp"] == goal
     assert game_figures(written, 2)["rtp"] == game_figures(game, 2)["rtp"]  # level 2 untouched
+
+
+def test_a_round_cap_leaves_no_known_degree():
+    # min(win, cap) of a round summed over many coin draws is no polynomial of a
+    # degree the feature knows: no exact derivative, refused in one line
+    import dataclasses
+
+    from slotmath.errors import BoundsError
+
+    game = load_game(HOLD)
+    capped = dataclasses.replace(game, options={**game.options, "round_cap": 100})
+    assert weight_tables(game)["options.hold_and_spin.values"].tunable.degree == 1
+    assert weight_tables(capped)["options.hold_and_spin.values"].tunable.degree is None
+    with pytest.raises(BoundsError, match=r"no polynomial of known degree .* \(a round cap\)"):
+        table_derivatives(capped, 1, "options.hold_and_spin.values")

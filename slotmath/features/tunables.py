@@ -18,6 +18,10 @@ moves) and ``degree``: the round's figures are polynomials of at most this
 degree in the table's draw probabilities ``weight / total`` (1: each draw
 pays once, so the RTP is linear in them; a product of ``k`` independent
 draws, e.g. multiplying drawn wild multipliers, is of degree ``k``).
+Under a round cap (``options.round_cap``) the round pays ``min(win, cap)``
+of a win summed over many draws, which is no polynomial of a degree the
+feature knows: ``degree`` is then None (no exact derivative, no joint
+reach: :mod:`slotmath.tuning.sensitivity`, :mod:`slotmath.tuning.jointtune`).
 """
 
 from __future__ import annotations
@@ -64,9 +68,10 @@ class Tunable:
         Rows are ``[value, weight]`` pairs (else ``{..., weight}`` mappings).
     components : tuple of str
         The RTP components [x total bet] its weights move (``hold_and_spin``).
-    degree : int
+    degree : int or None
         The figures are polynomials of at most this degree in the table's
-        draw probabilities (1: linear).
+        draw probabilities (1: linear); None: no such degree is known (a
+        round cap).
     levels : tuple of int or None
         The bet levels whose figures it moves (None: every level).
     """
@@ -76,7 +81,7 @@ class Tunable:
     weights: tuple
     pairs: bool
     components: tuple
-    degree: int = 1
+    degree: int | None = 1
     levels: tuple | None = None
 
     @property
@@ -90,7 +95,7 @@ def inline_table(
 ) -> Tunable | None:
     """The :class:`Tunable` at ``options[keys[0]][keys[1]]...``, or None when
     there is none there or its rows are not all weighted (a CSV file's name,
-    a missing key)."""
+    a missing key); its ``degree`` None under a round cap."""
     node = options
     for key in keys:
         if not isinstance(node, dict) or key not in node:
@@ -104,6 +109,6 @@ def inline_table(
         tuple(entry_weight(e) for e in node),
         not isinstance(node[0], dict),
         tuple(components),
-        degree,
+        None if options.get("round_cap") is not None else degree,
         levels,
     )

@@ -226,6 +226,8 @@ def _sensitivity(case: _Case) -> None:
 
     K = 1000
     for t in case.kind.tunables(case.game):
+        if t.degree is None:
+            continue  # no exact derivative (a round cap)
         level = t.levels[0] if t.levels else case.game.levels[0]
         d = table_derivatives(case.game, level, t.path)
         x = K * np.array(t.weights, dtype=np.int64)

@@ -493,7 +493,9 @@ def joint_reach(run: _Blocks) -> tuple:
         return None, "it is bounded for one table at a time"
     table = tables.tables[0]
     if table.tunable.degree != 1:
-        return None, f"{table.path} is not linear in its draw probabilities (degree {table.tunable.degree})"
+        d = table.tunable.degree
+        why = "a round cap" if d is None else f"degree {d}"
+        return None, f"{table.path} is not linear in its draw probabilities ({why})"
     x0, lo_w, hi_w = tables.x0[0], tables.lo[0], tables.hi[0]
     total = float(x0.sum())
     ends: dict = {}  # level -> ([L_i], [U_i])

@@ -18,6 +18,7 @@ import pandas as pd
 from tqdm.auto import tqdm
 
 from slotmath.analysis.metrics import game_figures
+from slotmath.errors import BoundsError
 from slotmath.model import Game
 from slotmath.tuning.reelspace import Bounds, ReelSpace
 
@@ -136,7 +137,11 @@ def table_sensitivities(
         disable=None if progress else True,
     )
     rows = []
-    slopes = {t.path: table_derivatives(game, level, t.path)["rtp"] for t in space.tables}
+    nan = [float("nan")] * max(len(x) for x in space.x0)
+    slopes = {
+        t.path: table_derivatives(game, level, t.path)["rtp"] if t.tunable.degree is not None else nan
+        for t in space.tables
+    }
     for t, i in units:
         table = space.tables[t]
         row = {
@@ -219,6 +224,11 @@ def table_derivatives(game: Game, level: int | None, path: str) -> dict:
         ``{figure: tuple of Fraction}`` (one per entry, in the table's order)
         for ``rtp`` and each ``rtp:<component>`` of the game; a table that
         moves only other bet levels (:attr:`Tunable.levels`) gives zeros.
+
+    Raises
+    ------
+    BoundsError
+        The table's degree is unknown (:class:`~slotmath.features.tunables.Tunable`).
     """
     from slotmath.tuning.tablespace import TableSpace
 
@@ -227,6 +237,11 @@ def table_derivatives(game: Game, level: int | None, path: str) -> dict:
     space = TableSpace(game, [path], None)
     table = space.tables[0]
     tunable = table.tunable
+    if tunable.degree is None:
+        raise BoundsError(
+            f"{path}: the figures are no polynomial of known degree in its draw probabilities "
+            "(a round cap): no exact derivative"
+        )
 
     def figures(x) -> dict:
         figs = game_figures(space.game_for([x]), level, "base", ("rtp",))
