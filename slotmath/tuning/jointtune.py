@@ -38,7 +38,7 @@ a run that misses a target says why: the target is infeasible under the
 bounds (:func:`joint_reach`), or the budget or the time limit ran out, or
 neither block improves on the best point, with the limits that bind there.
 
-The joint reach (:func:`joint_reach`, one table of degree 1)
+The joint reach (:func:`joint_reach`, tables of degree 1)
     The feature that reads the table states the round's figures are linear
     in its draw probabilities ``p = w / W``
     (:class:`~slotmath.features.tunables.Tunable`): for strips ``s`` fixed,
@@ -51,13 +51,24 @@ The joint reach (:func:`joint_reach`, one table of degree 1)
     least ``min sum_i p_i L_i``.  ``U_i`` and ``L_i`` are the strip tuner's
     relaxation (:func:`~slotmath.tuning.tune.strip_reach`) on the game with
     table ``e_i``, proven only where it is proven (the strip lengths fixed,
-    the units of each reel one class, its ends exact); otherwise, or with
-    several tables or one of higher degree, nothing is claimed.
+    the units of each reel one class, its ends exact); otherwise, or with a
+    table of higher degree (or a round cap), nothing is claimed.
+
+    Several tables, each of degree 1: the RTP is affine in each table's
+    ``p`` with the others held, so multi-affine,
+    ``sum_c prod_t p_t(c_t) R_c(s)`` over the combinations ``c`` of one
+    entry per table.  The products ``prod_t p_t(c_t)`` are a joint draw
+    ``r_c >= 0`` whose marginals are the tables' ``p_t``; the linear
+    programme over every such ``r`` (the marginals within the tables'
+    limits) contains them, so ``max sum_c r_c U_c`` bounds the highest RTP
+    (:func:`_table_programme`; at most :data:`MAX_REACH_COMBOS`
+    combinations, each one strip reach).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import sys
 import time
 from dataclasses import dataclass
@@ -83,9 +94,10 @@ from slotmath.tuning.tune import TuningResult, progress_bar, run_setup, strip_re
 
 MAX_BLOCK_ROUNDS = 6  # rounds of (strip block, table block)
 AIM_MARGIN = 0.1  # a bands-first table block aims this share of a missed band's width inside it
-REACH_EVALUATIONS = (
-    2.5  # exact evaluations per table entry the joint reach costs (an estimate, for the time limit)
-)
+#: exact evaluations the joint reach costs per combination of one entry per table (an estimate,
+#: for the time limit), and the most combinations it evaluates
+REACH_EVALUATIONS = 2.5
+MAX_REACH_COMBOS = 64
 FREE_RTP = 1.0  # the RTP tolerance of a bands-first table block [x total bet]: the RTP left free
 
 
@@ -178,8 +190,8 @@ class JointTuning:
                 binds = binds_hi if above else binds_lo
                 statement = (
                     f"infeasible under the bounds: the target RTP {t:.4%} is "
-                    f"{'above the highest' if above else 'below the lowest'} RTP the strips and the table "
-                    f"reach together at bet {lv} ({hi if above else lo:.4%}; relaxation: the table's "
+                    f"{'above the highest' if above else 'below the lowest'} RTP the strips and the tables "
+                    f"reach together at bet {lv} ({hi if above else lo:.4%}; relaxation: the tables' "
                     f"linear programme over the strips' reach with every draw on one entry); there: "
                     + "; ".join(binds)
                 )
@@ -467,8 +479,8 @@ def tune_joint(
     )
     reach, reach_why = None, ""
     if not result.feasible:
-        # about two exact evaluations per entry of the table (the ends of each strip reach)
-        cost = REACH_EVALUATIONS * sum(len(x) for x in run.file_tables.x0) * run.longest
+        # about two exact evaluations per combination of table entries (the ends of each strip reach)
+        cost = REACH_EVALUATIONS * int(np.prod([len(x) for x in run.file_tables.x0])) * run.longest
         if stopped.startswith("time limit") or (
             time_limit is not None and time.perf_counter() - t0 + cost > time_limit
         ):
@@ -483,59 +495,87 @@ def tune_joint(
 
 
 def joint_reach(run: _Blocks) -> tuple:
-    """The RTP [x total bet] the strips and the table reach together, within
+    """The RTP [x total bet] the strips and the tables reach together, within
     every limit of the file (module notes): ``({level: (lo, hi, binds_lo,
     binds_hi)}, "")``, or ``(None, why)`` when no bound is proven.
     ``binds_*`` name the table weights at a limit at the linear programme's
     end and the strips (at their relaxation's end)."""
     tables = run.file_tables
-    if len(tables.tables) != 1:
-        return None, "it is bounded for one table at a time"
-    table = tables.tables[0]
-    if table.tunable.degree != 1:
-        d = table.tunable.degree
-        why = "a round cap" if d is None else f"degree {d}"
-        return None, f"{table.path} is not linear in its draw probabilities ({why})"
-    x0, lo_w, hi_w = tables.x0[0], tables.lo[0], tables.hi[0]
-    total = float(x0.sum())
-    ends: dict = {}  # level -> ([L_i], [U_i])
-    for i in range(len(x0)):
-        if hi_w[i] == 0:
-            continue  # never drawn
-        pure = np.zeros(len(x0), dtype=np.int64)
-        pure[i] = 1
-        space = ReelSpace(tables.game_for([pure]), run.reel_set, run.bounds)
+    for table in tables.tables:
+        if table.tunable.degree != 1:
+            d = table.tunable.degree
+            why = "a round cap" if d is None else f"degree {d}"
+            return None, f"{table.path} is not linear in its draw probabilities ({why})"
+    drawn = [np.flatnonzero(hi > 0) for hi in tables.hi]  # an entry held at 0 is never drawn
+    combos = list(itertools.product(*drawn))
+    if len(combos) > MAX_REACH_COMBOS:
+        return None, (
+            f"{len(combos)} combinations of one entry per table, above {MAX_REACH_COMBOS} (each is "
+            "a reach of the strips)"
+        )
+    ends: dict = {}  # level -> ([L_c], [U_c]) per combination c
+    for combo in combos:
+        pure = [np.zeros(len(x), dtype=np.int64) for x in tables.x0]
+        for t, i in enumerate(combo):
+            pure[t][i] = 1
+        space = ReelSpace(tables.game_for(pure), run.reel_set, run.bounds)
         solver = Solver(space, run.targets, run.levels, 1, 1)
         _, _, totals, unproven, _ = strip_reach(solver, space.x0)
         if unproven or not totals:
             return None, unproven or "the strips' reach of the features is not modelled for this game"
         for lv, (lo, hi) in totals.items():
             ends.setdefault(lv, ([], []))
-            ends[lv][0].append((i, lo))
-            ends[lv][1].append((i, hi))
+            ends[lv][0].append(lo)
+            ends[lv][1].append(hi)
     out = {}
     for lv, (lows, highs) in ends.items():
         sides = []
         for sign, vals in ((1.0, lows), (-1.0, highs)):
-            idx = [i for i, _ in vals]
-            c = np.array([v for _, v in vals]) / total
-            res = linprog(
-                sign * c,
-                A_eq=np.ones((1, len(idx))),
-                b_eq=[total],
-                bounds=list(zip(lo_w[idx].astype(float), hi_w[idx].astype(float), strict=True)),
-            )
-            if res.x is None:
-                return None, f"the table's linear programme failed ({res.message})"
-            binds = [
-                f"{tables.label(0, i)} at its {'lower' if w <= lo_w[i] + 1e-9 else 'upper'} limit "
-                f"{lo_w[i] if w <= lo_w[i] + 1e-9 else hi_w[i]}"
-                for i, w in zip(idx, res.x, strict=True)
-                if lo_w[i] < hi_w[i] and (w <= lo_w[i] + 1e-9 or w >= hi_w[i] - 1e-9)
-            ]
-            sides.append((float(c @ res.x), binds + ["the strips at their relaxation's end"]))
+            found = _table_programme(tables, drawn, combos, sign * np.array(vals))
+            if found is None:
+                return None, "the tables' linear programme failed"
+            sides.append((sign * found[0], found[1] + ["the strips at their relaxation's end"]))
         out[lv] = (sides[0][0], sides[1][0], sides[0][1], sides[1][1])
     return out, ""
+
+
+def _table_programme(tables: TableSpace, drawn: list, combos: list, cost) -> tuple | None:
+    """``min sum_c r_c cost_c`` over joint draws ``r`` (one entry per table,
+    ``r >= 0``) whose marginals are ``w_t / W_t`` with each table's weights
+    ``w_t`` within their limits and total ``W_t``: ``(minimum, binds)``.  The
+    tables' own draws (the product of the marginals) are among these ``r``,
+    so the minimum is at most theirs (module notes)."""
+    C = len(combos)
+    index = {}  # (table, entry) -> column of its weight
+    for t, entries in enumerate(drawn):
+        for i in entries:
+            index[(t, int(i))] = C + len(index)
+    n = C + len(index)
+    rows, rhs = [], []
+    for t, entries in enumerate(drawn):
+        total = float(tables.x0[t].sum())
+        for i in entries:
+            row = np.zeros(n)
+            row[[c for c, combo in enumerate(combos) if combo[t] == i]] = 1.0
+            row[index[(t, int(i))]] = -1.0 / total  # sum of the joint draws on i = w_i / W
+            rows.append(row)
+            rhs.append(0.0)
+        row = np.zeros(n)
+        row[[index[(t, int(i))] for i in entries]] = 1.0
+        rows.append(row)
+        rhs.append(total)
+    bounds = [(0.0, None)] * C + [(float(tables.lo[t][i]), float(tables.hi[t][i])) for (t, i) in index]
+    c = np.concatenate([np.asarray(cost, dtype=float), np.zeros(len(index))])
+    res = linprog(c, A_eq=np.array(rows), b_eq=rhs, bounds=bounds)
+    if res.x is None:
+        return None
+    binds = []
+    for (t, i), col in index.items():
+        w, lo, hi = res.x[col], tables.lo[t][i], tables.hi[t][i]
+        if lo < hi and (w <= lo + 1e-9 or w >= hi - 1e-9):
+            side, limit = ("lower", lo) if w <= lo + 1e-9 else ("upper", hi)
+            binds.append(f"{tables.label(t, i)} at its {side} limit {limit}")
+    return float(res.fun), binds
 
 
 def _round_row(rnd: int, block: str, moved: int, a, count: int) -> dict:
