@@ -504,7 +504,7 @@ def joint_reach(run: _Blocks) -> tuple:
     for table in tables.tables:
         if table.tunable.degree != 1:
             d = table.tunable.degree
-            why = "a round cap" if d is None else f"degree {d}"
+            why = "a round cap, or rules that play their own features" if d is None else f"degree {d}"
             return None, f"{table.path} is not linear in its draw probabilities ({why})"
     drawn = [np.flatnonzero(hi > 0) for hi in tables.hi]  # an entry held at 0 is never drawn
     combos = list(itertools.product(*drawn))

@@ -240,7 +240,7 @@ def table_derivatives(game: Game, level: int | None, path: str) -> dict:
     if tunable.degree is None:
         raise BoundsError(
             f"{path}: the figures are no polynomial of known degree in its draw probabilities "
-            "(a round cap): no exact derivative"
+            "(a round cap, or rules that play their own features): no exact derivative"
         )
 
     def figures(x) -> dict:

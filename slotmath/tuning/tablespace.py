@@ -36,6 +36,7 @@ from slotmath.features.registry import declared_kinds
 from slotmath.features.tunables import Tunable
 from slotmath.io.gamewriter import options_node
 from slotmath.model import Game
+from slotmath.rules.registry import rules_for
 from slotmath.tuning.reelspace import factor_limits
 
 ALL_TABLES = "all"  # every weight table of the game
@@ -64,10 +65,16 @@ class WeightTable:
 def weight_tables(game: Game) -> dict:
     """``{path: WeightTable}`` of every weight table the game's features
     state as tunable (:attr:`~slotmath.features.kinds.FeatureKind.tunables`),
-    in the round's order of the features."""
+    in the round's order of the features.  Under rules that play their own
+    features (not the registry's round: Piggy Bankin'), what a feature
+    states of its components and degree is not theirs: the table is
+    offered with neither (``components`` empty, ``degree`` None)."""
+    own = not rules_for(game).plays_feature_kinds
     out = {}
     for kind in declared_kinds(game):
         for t in kind.tunables(game):
+            if own:
+                t = dataclasses.replace(t, components=(), degree=None)
             out[t.path] = WeightTable(t.path, t.labels, np.array(t.weights, dtype=np.int64), t.pairs, t)
     return out
 
