@@ -166,9 +166,9 @@ def _buy(case: _Case) -> None:
             case.fail(f"its Buy names the sampler {buy.sampler!r}, which does not exist")
 
 
-def _moved(case: _Case, tunable, xs) -> list:
+def _components_with(case: _Case, tunable, xs) -> dict:
     """The RTP components [x total bet] of the example at the tunable's first
-    level, with the table's weights ``xs``: ``[(name, Fraction), ...]``."""
+    level, with the table's weights ``xs``: ``{name: Fraction}``."""
     from fractions import Fraction
 
     from slotmath.analysis.metrics import game_figures
@@ -198,12 +198,12 @@ def _tunables(case: _Case) -> None:
             case.fail(f"states weights {t.weights} for {t.path}; the example has {weights}")
         x = 2 * np.array(t.weights, dtype=np.int64)  # the same law, room to move one unit
         h = int(np.argmax(x))
-        before, changed = _moved(case, t, x), set()
+        before, changed = _components_with(case, t, x), set()
         for k in range(len(x)):
             if k != h:
                 y = x.copy()
                 y[h], y[k] = y[h] - 1, y[k] + 1
-                after = _moved(case, t, y)
+                after = _components_with(case, t, y)
                 changed |= {c for c in set(before) | set(after) if before.get(c, 0) != after.get(c, 0)}
         if not changed or not changed <= set(t.components):
             case.fail(
@@ -238,7 +238,7 @@ def _sensitivity(case: _Case) -> None:
             up, down = x.copy(), x.copy()
             up[h], up[k] = up[h] - 1, up[k] + 1
             down[h], down[k] = down[h] + 1, down[k] - 1
-            fu, fd = _moved(case, t, up), _moved(case, t, down)
+            fu, fd = _components_with(case, t, up), _components_with(case, t, down)
             for c in set(fu) | set(fd):
                 diff = K * (fu.get(c, 0) - fd.get(c, 0)) / 2
                 want = d[f"rtp:{c}"][k] - d[f"rtp:{c}"][h]

@@ -215,7 +215,7 @@ class JointTuning:
             else "neither the strips (tables held) nor the tables (strips held) improve on the best point"
         )
         within = (
-            "the target RTP is within the reach of strips and table together ("
+            "the target RTP is within the reach of strips and tables together ("
             + ", ".join(f"bet {lv}: {r[0]:.4%} .. {r[1]:.4%}" for lv, r in self.reach.items())
             + ")"
             if self.reach
