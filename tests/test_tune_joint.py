@@ -23,6 +23,7 @@ from __future__ import annotations
 import json
 from fractions import Fraction
 
+import numpy as np
 import pytest
 
 from slotmath.analysis.metrics import game_figures
@@ -227,3 +228,88 @@ def test_nothing_moved_says_why(capsys):
     text = capsys.readouterr().out
     assert code == 0 and "nothing moved on the strips: every target is met by the game file" in text
     assert "nothing moved in the tables" in text
+
+
+@pytest.mark.parametrize(
+    ("target", "side", "weights"),
+    [
+        # the highest mean coin value within the limits (tests/test_tune_tables.py): E[V] = 2.9
+        (Fraction(140, 100), "above the highest", [300, 500, 160, 30, 10]),
+        # the lowest: 1 up to 799 (the others at their lower limits 150, 40, 8, 3),
+        #   E[V] = (799 x 1 + 150 x 2 + 40 x 5 + 8 x 10 + 3 x 50) / 1000 = 1529 / 1000
+        (Fraction(50, 100), "below the lowest", [799, 150, 40, 8, 3]),
+    ],
+)
+def test_joint_infeasible_is_proven_with_the_bound_that_binds(target, side, weights):
+    # COIN, WILD and A held: the feature is T N E[V] + F 200 with T, N, F fixed by the
+    # strips' relaxation class; the joint bound is the table's linear programme over
+    # the strips' reach with every draw on one coin value (jointtune's notes)
+    res = tune_joint(
+        HOLD, Targets(target), [TABLE], Bounds(fixed=("WILD", "A", "COIN")), "base", max_evaluations=10,
+        progress=False,
+    )  # fmt: skip
+    f = res.feasibility
+    assert not res.feasible and f["verdict"] == "infeasible" and res.reach_why == ""
+    assert f"{side} RTP the strips and the tables reach together at bet 1" in f["statement"]
+    lo, hi, binds_lo, binds_hi = res.reach[1]
+    binds = binds_hi if side.startswith("above") else binds_lo
+    assert f["binds"] == binds and binds[-1] == "the strips at their relaxation's end"
+    limits = {"above the highest": ["1 at its lower limit 300", "5 at its upper limit 160",
+                                    "MINI at its upper limit 30", "MAJOR at its upper limit 10"],
+              "below the lowest": ["2 at its lower limit 150", "5 at its lower limit 40",
+                                   "MINI at its lower limit 8", "MAJOR at its lower limit 3"]}  # fmt: skip
+    assert binds[:-1] == [f"{TABLE} {b}" for b in limits[side]]
+    # a valid bound: the file's strips with the table at that end lie inside it, by hand
+    figs0 = game_figures(load_game(HOLD), 1)
+    at_end = float(figs0["rtp:lines"]) + feature_rtp(figs0, weights)
+    assert lo - 1e-12 <= at_end <= hi + 1e-12
+    # and the best point the run reached, recomputed exactly, too
+    best = float(game_figures(res.strips.tuned, 1)["rtp"])
+    assert lo - 1e-12 <= best <= hi + 1e-12
+
+
+def test_joint_reach_within_says_not_shown_infeasible():
+    # 100 %: within the joint reach (about 79.4 % .. 104.8 %), missed on a budget of 4
+    res = tune_joint(
+        HOLD, Targets(Fraction(1)), [TABLE], Bounds(fixed=("WILD", "A", "COIN")), "base", max_evaluations=4,
+        progress=False,
+    )  # fmt: skip
+    f = res.feasibility
+    assert not res.feasible and f["verdict"] == "stopped"
+    lo, hi = res.reach[1][:2]
+    assert lo < 1 < hi
+    assert f["statement"].startswith("not shown infeasible (the target RTP is within the reach of strips")
+
+
+def test_joint_reach_of_two_tables_bounds_their_corners():
+    # tune_hold_start: tune_hold with the trigger's coins drawn from start_values
+    # (1 or 5, weights 2 and 1): the RTP is affine in each table's draw
+    # probabilities, so the bound is the linear programme over joint draws
+    # of one entry per table (5 x 2 combinations, each one strip reach)
+    game = TEST_DATA / "tune_hold_start"
+    start = "options.hold_and_spin.start_values"
+    res = tune_joint(
+        game, Targets(Fraction(150, 100)), [TABLE, start], Bounds(fixed=("WILD", "A", "COIN")), "base",
+        max_evaluations=10, progress=False,
+    )  # fmt: skip
+    f = res.feasibility
+    assert (
+        f["verdict"] == "infeasible" and "above the highest RTP the strips and the tables" in f["statement"]
+    )
+    lo, hi, _, binds = res.reach[1]
+    # the highest means: values as in tune_hold (E[V] 2.9), start values 1 -> its lower
+    # limit 1 and 5 -> its upper limit 2 (the total 3 held, each weight within x2)
+    assert binds[-3:-1] == [f"{start} 1 at its lower limit 1", f"{start} 5 at its upper limit 2"]
+    tops = ["1 at its lower limit 300", "5 at its upper limit 160", "MINI at its upper limit 30",
+            "MAJOR at its upper limit 10"]  # fmt: skip
+    assert binds[:4] == [f"{TABLE} {b}" for b in tops]
+    # every corner of the two tables' limits with the file's strips lies inside, exactly evaluated
+    from slotmath.tuning.tablespace import TableSpace
+
+    space = TableSpace(load_game(game), [TABLE, start])
+    for values in ([300, 500, 160, 30, 10], [799, 150, 40, 8, 3]):
+        for starts in ([1, 2], [2, 1]):
+            x = [np.array(values), np.array(starts)]
+            rtp = float(game_figures(space.game_for(x), 1)["rtp"])
+            assert lo - 1e-12 <= rtp <= hi + 1e-12
+    assert lo - 1e-12 <= float(game_figures(res.strips.tuned, 1)["rtp"]) <= hi + 1e-12

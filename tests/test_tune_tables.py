@@ -204,6 +204,9 @@ def test_table_sensitivities_by_hand(capsys):
     assert rows["1"]["rtp -1"] == pytest.approx(tn / 999, rel=1e-9)
     assert rows["2"]["rtp +1"] == pytest.approx(0, abs=1e-15)  # 2 is the mean coin value
     assert rows["MAJOR"]["hit_frequency +1"] == 0  # the weights do not change what wins
+    # the exact derivative: T N (v - E[V]) / W, E[V] = 2, W = 1000
+    assert rows["MAJOR"]["rtp d/dw"] == pytest.approx(tn * 48 / 1000, rel=1e-9)
+    assert rows["2"]["rtp d/dw"] == 0
 
 
 def test_wild_multiplier_pairs_by_hand(tmp_path, capsys):

@@ -34,6 +34,7 @@ from slotmath.features.holdspin import (
     load_hold_and_spin,
 )
 from slotmath.features.kinds import Buy, FeatureKind
+from slotmath.features.tunables import inline_table
 from slotmath.io.gamefile import GameFileError
 from slotmath.model import Game, Mode
 
@@ -347,6 +348,15 @@ def _check_buy(game: Game, mode: Mode, coins: int) -> None:
             )
 
 
+def _hold_tunables(game: Game) -> tuple:
+    """The coin value tables (``values``, ``start_values``): each coin's prize
+    is one draw, so the feature's RTP is linear in their draw probabilities;
+    played inside free games they move those too."""
+    moves = ("hold_and_spin", "free_games") if load_hold_and_spin(game).in_free_games else ("hold_and_spin",)
+    found = (inline_table(game.options, ("hold_and_spin", key), moves) for key in ("values", "start_values"))
+    return tuple(t for t in found if t is not None)
+
+
 HOLD_AND_SPIN = FeatureKind(
     key="hold_and_spin",
     title="hold-and-spin",
@@ -359,6 +369,7 @@ HOLD_AND_SPIN = FeatureKind(
     in_free_games=lambda game: load_hold_and_spin(game).in_free_games,
     notes=_hold_and_spin_notes,
     tables=_hold_tables,
+    tunables=_hold_tunables,
     example="data/games/hold_and_spin/game.yaml",
     schema={
         "type": "object",

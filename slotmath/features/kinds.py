@@ -18,6 +18,9 @@ Adding a feature
    also a test, and name a game declaring it in ``example``: the
    conformance check (:func:`slotmath.testing.featurecheck.feature_checks`)
    runs every check on it by name.
+4. State its tunable tables (``tunables``: every weighted table its exact
+   method reads, the components it moves): ``slotmath tune --table``
+   offers them, and the conformance check moves each on the example.
 
 Every callable takes the :class:`~slotmath.model.Game` (and the bet level
 where figures depend on it); ``law`` is the round's
@@ -151,6 +154,12 @@ class FeatureKind:
         conformance check requires one.
     buy : Buy or None
         How a bet mode buys it, or None: not for sale.
+    tunables : callable
+        ``tunables(game) -> tuple[Tunable]``: the weight tables its exact
+        method reads from the game file, each with the RTP components it
+        moves and its degree in the draw probabilities
+        (:mod:`slotmath.features.tunables`); the tuner offers these and no
+        other list.  Default: none.
     """
 
     key: str
@@ -172,6 +181,7 @@ class FeatureKind:
     example: str | None = None
     schema: dict | None = None
     buy: Buy | None = None
+    tunables: Callable[..., tuple] = lambda game: ()
 
     def declared(self, game) -> bool:
         """The game declares it (``options`` has its key)."""

@@ -64,6 +64,7 @@ from slotmath.features.options import (
     lockit_chain,
     shape_counts,
 )
+from slotmath.features.tunables import inline_table
 from slotmath.features.wheel import WheelSpec
 from slotmath.model import Game
 
@@ -673,6 +674,24 @@ def _lockit_tables(game: Game, figures: dict, rtp: float, level: int) -> dict:
     return {**lockit_tables(game, odds, rtp, level), SHAPES_TABLE: shapes}
 
 
+def _lockit_tunables(game: Game) -> tuple:
+    """The inline award tables, one per (table, bet level, shape): each shape
+    pays one draw, so the feature's RTP at that level is linear in their
+    draw probabilities (a CSV file's table is not tuned)."""
+    awards = game.options["lockit"].get("awards")
+    if not isinstance(awards, dict):
+        return ()
+    found = (
+        inline_table(
+            game.options, ("lockit", "awards", name, level, shape), ("lockit",), levels=(int(level),)
+        )
+        for name, by_level in awards.items()
+        for level, by_shape in by_level.items()
+        for shape in by_shape
+    )
+    return tuple(t for t in found if t is not None)
+
+
 LOCKIT = FeatureKind(
     key="lockit",
     title="lock-it",
@@ -684,6 +703,7 @@ LOCKIT = FeatureKind(
     reel_sets=lambda game: _lockit_spec(game).reel_sets(),
     notes=_lockit_notes,
     tables=_lockit_tables,
+    tunables=_lockit_tunables,
     example="tests/data/lockit_tiny/game.yaml",
     schema={
         "type": "object",

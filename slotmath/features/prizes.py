@@ -45,6 +45,7 @@ from slotmath.features.options import UNAWARDED_FREE_GAMES, load_features, plays
 from slotmath.features.progressive import ProgressiveJackpot, jackpot_figures
 from slotmath.features.reach import reach_problem
 from slotmath.features.round import Feature, Trigger, convolve_probabilities, count_feature, dense_points
+from slotmath.features.tunables import inline_table
 from slotmath.features.wheel import WheelSpec
 from slotmath.model import Game
 
@@ -588,6 +589,30 @@ def selection_tables(game: Game, figures: dict, rtp: float, level: int) -> dict:
     }
 
 
+def _wheel_tunables(game: Game) -> tuple:
+    """The wheel's ``segments``: each spin pays one segment, so what spins it
+    (the wheel started by its symbol, a selection's wheel choice, a lock-it
+    mark) pays linearly in their draw probabilities."""
+    opts = game.options
+    moves = []
+    if isinstance(opts.get("wheel"), dict) and "symbol" in opts["wheel"]:
+        moves.append("wheel")
+    choices = opts.get("selection", {}).get("choices") if isinstance(opts.get("selection"), dict) else None
+    if isinstance(choices, list) and any(isinstance(c, dict) and c.get("wheel") for c in choices):
+        moves.append("selection")
+    if "lockit" in opts:
+        moves.append("lockit")
+    found = inline_table(opts, ("wheel", "segments"), moves)
+    return () if found is None else (found,)
+
+
+def _selection_tunables(game: Game) -> tuple:
+    """The player's ``choices`` (policy ``player``): one choice per selection,
+    so its RTP is linear in their draw probabilities."""
+    found = inline_table(game.options, ("selection", "choices"), ("selection",))
+    return () if found is None else (found,)
+
+
 WHEEL = FeatureKind(
     key="wheel",
     title="wheel",
@@ -598,6 +623,7 @@ WHEEL = FeatureKind(
     check=_check_prizes,
     notes=_prize_notes,
     tables=_wheel_tables,
+    tunables=_wheel_tunables,
     example="data/games/pick_and_wheel/game.yaml",
     schema={
         "type": "object",
@@ -618,6 +644,7 @@ SELECTION = FeatureKind(
     check=_check_prizes,
     notes=_prize_notes,
     tables=selection_tables,
+    tunables=_selection_tunables,
     example="data/games/pick_and_wheel/game.yaml",
     schema={
         "type": "object",

@@ -60,6 +60,7 @@ from slotmath.engine.payrule import pay_rule
 from slotmath.errors import ensure
 from slotmath.features.kinds import FeatureKind
 from slotmath.features.reach import on_reels
+from slotmath.features.tunables import inline_table
 from slotmath.model import Game, Strip, Symbol, WildRule
 
 __all__ = [
@@ -330,6 +331,20 @@ def _strip(game: Game, strip: Strip, spec: WildMultipliers) -> Strip:
     return Strip(tuple(out_syms), tuple(out_weights))
 
 
+def _wild_tunables(game: Game) -> tuple:
+    """The multiplier table: it moves the line (or ways) pays and the free
+    games' (the wilds are drawn on every reel set); a pay multiplied by
+    ``k`` drawn multipliers is of degree ``k`` in the draw probabilities
+    (at most one wild per reel counted on a line or way), a sum of them of
+    degree 1."""
+    spec = load_wild_multipliers(game)
+    degree = game.reels if spec.combine == "multiply" else 1
+    pays = "ways" if game.pays_by == "ways" else "lines"
+    moves = (pays, "free_games") if "free_games" in game.options else (pays,)
+    found = inline_table(game.options, ("wild_multipliers", "table"), moves, degree)
+    return () if found is None else (found,)
+
+
 #: the feature object (slotmath.features.registry): its exact method is the
 #: rules' (the draws written into the stops, or the drawn-line figures)
 WILD_MULTIPLIERS = FeatureKind(
@@ -338,6 +353,7 @@ WILD_MULTIPLIERS = FeatureKind(
     parse=load_wild_multipliers,
     check=load_wild_multipliers,
     in_free_games=lambda game: True,  # drawn on whichever reel set shows the wild
+    tunables=_wild_tunables,
     example="tests/data/tune_wildmult/game.yaml",
     schema={
         "type": "object",

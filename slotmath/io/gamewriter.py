@@ -435,10 +435,17 @@ def write_game(
     return target
 
 
-def _table_weights(options, path: str) -> list:
+def options_node(options, keys) -> object:
+    """The node at ``keys`` in an options mapping, each key matched by its
+    text (bet levels are numbers in the file, text in a table's path)."""
     node = options
-    for key in path.split(".")[1:]:
-        node = node[key]
+    for key in keys:
+        node = node[key] if key in node else next(v for k, v in node.items() if str(k) == key)
+    return node
+
+
+def _table_weights(options, path: str) -> list:
+    node = options_node(options, path.split(".")[1:])
     return [row["weight"] if isinstance(row, dict) else row[1] for row in node]
 
 

@@ -166,6 +166,90 @@ def _buy(case: _Case) -> None:
             case.fail(f"its Buy names the sampler {buy.sampler!r}, which does not exist")
 
 
+def _components_with(case: _Case, tunable, xs) -> dict:
+    """The RTP components [x total bet] of the example at the tunable's first
+    level, with the table's weights ``xs``: ``{name: Fraction}``."""
+    from fractions import Fraction
+
+    from slotmath.analysis.metrics import game_figures
+    from slotmath.tuning.tablespace import TableSpace
+
+    space = TableSpace(case.game, [tunable.path], None)
+    level = tunable.levels[0] if tunable.levels else case.game.levels[0]
+    figs = game_figures(space.game_for([xs]), level, "base", ("rtp",))
+    return {k.removeprefix("rtp:"): Fraction(v) for k, v in figs.items() if k.startswith("rtp:")}
+
+
+def _tunables(case: _Case) -> None:
+    """Each table it states as tunable is in its example's ``options`` with
+    the weights it states, and moving weight between its entries (the total
+    held) changes some of the components it names and no other."""
+    import numpy as np
+
+    from slotmath.tuning.tablespace import table_rows
+
+    for t in case.kind.tunables(case.game):
+        try:
+            rows = table_rows(case.game.options, t.keys)
+        except (KeyError, TypeError, StopIteration):
+            case.fail(f"states the tunable {t.path}, which its example's options do not hold")
+        weights = tuple(r["weight"] if isinstance(r, dict) else r[1] for r in rows)
+        if weights != t.weights:
+            case.fail(f"states weights {t.weights} for {t.path}; the example has {weights}")
+        x = 2 * np.array(t.weights, dtype=np.int64)  # the same law, room to move one unit
+        h = int(np.argmax(x))
+        before, changed = _components_with(case, t, x), set()
+        for k in range(len(x)):
+            if k != h:
+                y = x.copy()
+                y[h], y[k] = y[h] - 1, y[k] + 1
+                after = _components_with(case, t, y)
+                changed |= {c for c in set(before) | set(after) if before.get(c, 0) != after.get(c, 0)}
+        if not changed or not changed <= set(t.components):
+            case.fail(
+                f"moving {t.path} changes the components {sorted(changed)}, "
+                f"not some of those it names {list(t.components)}"
+            )
+
+
+def _sensitivity(case: _Case) -> None:
+    """The exact derivatives of the components with respect to each tunable
+    weight (:func:`slotmath.tuning.sensitivity.table_derivatives`) agree
+    with an exact finite difference: weights times ``K``, one unit moved
+    from the heaviest entry ``h`` to entry ``k`` and back, the total held:
+    ``K (f(+) - f(-)) / 2 = D_k - D_h``, exactly at degree 1 (the figures
+    linear in the draw probabilities), within ``1e-6`` relative otherwise
+    (the cubic remainder)."""
+    import numpy as np
+
+    from slotmath.tuning.sensitivity import table_derivatives
+
+    K = 1000
+    for t in case.kind.tunables(case.game):
+        if t.degree is None:
+            continue  # no exact derivative (a round cap)
+        level = t.levels[0] if t.levels else case.game.levels[0]
+        d = table_derivatives(case.game, level, t.path)
+        x = K * np.array(t.weights, dtype=np.int64)
+        h = int(np.argmax(x))
+        for k in range(len(x)):
+            if k == h:
+                continue
+            up, down = x.copy(), x.copy()
+            up[h], up[k] = up[h] - 1, up[k] + 1
+            down[h], down[k] = down[h] + 1, down[k] - 1
+            fu, fd = _components_with(case, t, up), _components_with(case, t, down)
+            for c in set(fu) | set(fd):
+                diff = K * (fu.get(c, 0) - fd.get(c, 0)) / 2
+                want = d[f"rtp:{c}"][k] - d[f"rtp:{c}"][h]
+                tol = 0 if t.degree == 1 else 1e-6 * max(abs(want), abs(diff), 1e-12)
+                if abs(diff - want) > tol:
+                    case.fail(
+                        f"d rtp:{c} / d weight of {t.path} [{t.labels[k]}] - [{t.labels[h]}] is "
+                        f"{float(want):.12g}; the exact finite difference gives {float(diff):.12g}"
+                    )
+
+
 #: The checks, by name.
 FEATURE_CHECKS: dict[str, Callable[[_Case], None]] = {
     "identity": _identity,
@@ -176,6 +260,8 @@ FEATURE_CHECKS: dict[str, Callable[[_Case], None]] = {
     "sheet": _sheet,
     "sampled": _sampled,
     "buy": _buy,
+    "tunables": _tunables,
+    "sensitivity": _sensitivity,
 }
 
 

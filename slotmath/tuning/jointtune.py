@@ -34,21 +34,48 @@ Method (block coordinate descent)
        exactly once more at the end (never a model's).
 
 The reels alike in the file stay together (``--asymmetric`` releases them);
-a run that misses a target says why: the budget or the time limit ran out,
-or neither block improves on the best point, with the limits that bind
-there.  Nothing is claimed infeasible: the reach of the two blocks together
-is not computed (each block's own reach is, by ``tune`` and ``tune --table``).
+a run that misses a target says why: the target is infeasible under the
+bounds (:func:`joint_reach`), or the budget or the time limit ran out, or
+neither block improves on the best point, with the limits that bind there.
+
+The joint reach (:func:`joint_reach`, tables of degree 1)
+    The feature that reads the table states the round's figures are linear
+    in its draw probabilities ``p = w / W``
+    (:class:`~slotmath.features.tunables.Tunable`): for strips ``s`` fixed,
+    ``RTP(s, p) = sum_i p_i R_i(s)``, ``R_i(s)`` the RTP with every draw on
+    entry ``i`` (``p`` on the simplex).  With ``U_i >= R_i(s)`` for every
+    ``s`` within the strips' limits, ``p_i >= 0`` gives ``RTP(s, p) <=
+    sum_i p_i U_i``, so the highest RTP strips and table reach together is
+    at most the linear programme ``max sum_i p_i U_i`` over the table's
+    limits (each weight within its factor, the total held); the lowest, at
+    least ``min sum_i p_i L_i``.  ``U_i`` and ``L_i`` are the strip tuner's
+    relaxation (:func:`~slotmath.tuning.tune.strip_reach`) on the game with
+    table ``e_i``, proven only where it is proven (the strip lengths fixed,
+    the units of each reel one class, its ends exact); otherwise, or with a
+    table of higher degree (or a round cap), nothing is claimed.
+
+    Several tables, each of degree 1: the RTP is affine in each table's
+    ``p`` with the others held, so multi-affine,
+    ``sum_c prod_t p_t(c_t) R_c(s)`` over the combinations ``c`` of one
+    entry per table.  The products ``prod_t p_t(c_t)`` are a joint draw
+    ``r_c >= 0`` whose marginals are the tables' ``p_t``; the linear
+    programme over every such ``r`` (the marginals within the tables'
+    limits) contains them, so ``max sum_c r_c U_c`` bounds the highest RTP
+    (:func:`_table_programme`; at most :data:`MAX_REACH_COMBOS`
+    combinations, each one strip reach).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import sys
 import time
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
+from scipy.optimize import linprog
 
 from slotmath.errors import BoundsError, EngineTooLarge, GameFileError
 from slotmath.tuning.linearmodels import Evaluator
@@ -63,10 +90,14 @@ from slotmath.tuning.targets import (
     band_scale,
     component_share_bands,
 )
-from slotmath.tuning.tune import TuningResult, progress_bar, run_setup
+from slotmath.tuning.tune import TuningResult, progress_bar, run_setup, strip_reach
 
 MAX_BLOCK_ROUNDS = 6  # rounds of (strip block, table block)
 AIM_MARGIN = 0.1  # a bands-first table block aims this share of a missed band's width inside it
+#: exact evaluations the joint reach costs per combination of one entry per table (an estimate,
+#: for the time limit), and the most combinations it evaluates
+REACH_EVALUATIONS = 2.5
+MAX_REACH_COMBOS = 64
 FREE_RTP = 1.0  # the RTP tolerance of a bands-first table block [x total bet]: the RTP left free
 
 
@@ -90,6 +121,12 @@ class JointTuning:
     seconds : float
     stopped : str
         Why the search ended early (budget, time limit); "" otherwise.
+    reach : dict or None
+        ``{level: (lo, hi, binds_lo, binds_hi)}``: the RTP [x total bet]
+        strips and table reach together, a valid bound
+        (:func:`joint_reach`; computed when a target is missed), or None.
+    reach_why : str
+        Why :attr:`reach` is None ("" when it is computed or not needed).
     """
 
     strips: TuningResult
@@ -98,6 +135,8 @@ class JointTuning:
     evaluations: int
     seconds: float
     stopped: str = ""
+    reach: dict | None = None
+    reach_why: str = ""
 
     @property
     def feasible(self) -> bool:
@@ -144,6 +183,19 @@ class JointTuning:
         out = {"verdict": "met", "statement": "every target met", "binds": [], "best_rtp": best}
         if self.feasible:
             return out
+        t, tol = float(res.targets.rtp), res.targets.tolerance
+        for lv, (lo, hi, binds_lo, binds_hi) in (self.reach or {}).items():
+            if not lo - tol <= t <= hi + tol:
+                above = t > hi
+                binds = binds_hi if above else binds_lo
+                statement = (
+                    f"infeasible under the bounds: the target RTP {t:.4%} is "
+                    f"{'above the highest' if above else 'below the lowest'} RTP the strips and the tables "
+                    f"reach together at bet {lv} ({hi if above else lo:.4%}; relaxation: the tables' "
+                    f"linear programme over the strips' reach with every draw on one entry); there: "
+                    + "; ".join(binds)
+                )
+                return {**out, "verdict": "infeasible", "statement": statement, "binds": binds}
         missed = "; ".join(
             f"{c.figure} (bet {c.level}) missed by {float(c.miss):.6%}"
             if c.figure.split("/")[-1].startswith(("rtp", "hit_frequency", "feature_frequency"))
@@ -162,9 +214,16 @@ class JointTuning:
             if self.stopped
             else "neither the strips (tables held) nor the tables (strips held) improve on the best point"
         )
+        within = (
+            "the target RTP is within the reach of strips and tables together ("
+            + ", ".join(f"bet {lv}: {r[0]:.4%} .. {r[1]:.4%}" for lv, r in self.reach.items())
+            + ")"
+            if self.reach
+            else f"the reach of strips and tables together is not computed: {self.reach_why or 'not needed'}"
+        )
         statement = (
-            f"not shown infeasible (the reach of strips and tables together is not computed): {why}; "
-            f"{limits}; best point reached: RTP {best:.6%} (bet {lv0}), {missed}"
+            f"not shown infeasible ({within}): {why}; {limits}; best point reached: RTP {best:.6%} "
+            f"(bet {lv0}), {missed}"
         )
         return {
             **out,
@@ -418,7 +477,105 @@ def tune_joint(
         stopped,
         extra,
     )
-    return JointTuning(strips, tabs, rounds, count, seconds, stopped)
+    reach, reach_why = None, ""
+    if not result.feasible:
+        # about two exact evaluations per combination of table entries (the ends of each strip reach)
+        cost = REACH_EVALUATIONS * int(np.prod([len(x) for x in run.file_tables.x0])) * run.longest
+        if stopped.startswith("time limit") or (
+            time_limit is not None and time.perf_counter() - t0 + cost > time_limit
+        ):
+            reach_why = "the time limit leaves no time for it"
+        else:
+            try:
+                reach, reach_why = joint_reach(run)
+            except (GameFileError, EngineTooLarge) as exc:
+                reach_why = f"a game with every draw on one entry is refused ({exc})"
+        seconds = time.perf_counter() - t0
+    return JointTuning(strips, tabs, rounds, count, seconds, stopped, reach, reach_why)
+
+
+def joint_reach(run: _Blocks) -> tuple:
+    """The RTP [x total bet] the strips and the tables reach together, within
+    every limit of the file (module notes): ``({level: (lo, hi, binds_lo,
+    binds_hi)}, "")``, or ``(None, why)`` when no bound is proven.
+    ``binds_*`` name the table weights at a limit at the linear programme's
+    end and the strips (at their relaxation's end)."""
+    tables = run.file_tables
+    for table in tables.tables:
+        if table.tunable.degree != 1:
+            d = table.tunable.degree
+            why = "a round cap, or rules that play their own features" if d is None else f"degree {d}"
+            return None, f"{table.path} is not linear in its draw probabilities ({why})"
+    drawn = [np.flatnonzero(hi > 0) for hi in tables.hi]  # an entry held at 0 is never drawn
+    combos = list(itertools.product(*drawn))
+    if len(combos) > MAX_REACH_COMBOS:
+        return None, (
+            f"{len(combos)} combinations of one entry per table, above {MAX_REACH_COMBOS} (each is "
+            "a reach of the strips)"
+        )
+    ends: dict = {}  # level -> ([L_c], [U_c]) per combination c
+    for combo in combos:
+        pure = [np.zeros(len(x), dtype=np.int64) for x in tables.x0]
+        for t, i in enumerate(combo):
+            pure[t][i] = 1
+        space = ReelSpace(tables.game_for(pure), run.reel_set, run.bounds)
+        solver = Solver(space, run.targets, run.levels, 1, 1)
+        _, _, totals, unproven, _ = strip_reach(solver, space.x0)
+        if unproven or not totals:
+            return None, unproven or "the strips' reach of the features is not modelled for this game"
+        for lv, (lo, hi) in totals.items():
+            ends.setdefault(lv, ([], []))
+            ends[lv][0].append(lo)
+            ends[lv][1].append(hi)
+    out = {}
+    for lv, (lows, highs) in ends.items():
+        sides = []
+        for sign, vals in ((1.0, lows), (-1.0, highs)):
+            found = _table_programme(tables, drawn, combos, sign * np.array(vals))
+            if found is None:
+                return None, "the tables' linear programme failed"
+            sides.append((sign * found[0], found[1] + ["the strips at their relaxation's end"]))
+        out[lv] = (sides[0][0], sides[1][0], sides[0][1], sides[1][1])
+    return out, ""
+
+
+def _table_programme(tables: TableSpace, drawn: list, combos: list, cost) -> tuple | None:
+    """``min sum_c r_c cost_c`` over joint draws ``r`` (one entry per table,
+    ``r >= 0``) whose marginals are ``w_t / W_t`` with each table's weights
+    ``w_t`` within their limits and total ``W_t``: ``(minimum, binds)``.  The
+    tables' own draws (the product of the marginals) are among these ``r``,
+    so the minimum is at most theirs (module notes)."""
+    C = len(combos)
+    index = {}  # (table, entry) -> column of its weight
+    for t, entries in enumerate(drawn):
+        for i in entries:
+            index[(t, int(i))] = C + len(index)
+    n = C + len(index)
+    rows, rhs = [], []
+    for t, entries in enumerate(drawn):
+        total = float(tables.x0[t].sum())
+        for i in entries:
+            row = np.zeros(n)
+            row[[c for c, combo in enumerate(combos) if combo[t] == i]] = 1.0
+            row[index[(t, int(i))]] = -1.0 / total  # sum of the joint draws on i = w_i / W
+            rows.append(row)
+            rhs.append(0.0)
+        row = np.zeros(n)
+        row[[index[(t, int(i))] for i in entries]] = 1.0
+        rows.append(row)
+        rhs.append(total)
+    bounds = [(0.0, None)] * C + [(float(tables.lo[t][i]), float(tables.hi[t][i])) for (t, i) in index]
+    c = np.concatenate([np.asarray(cost, dtype=float), np.zeros(len(index))])
+    res = linprog(c, A_eq=np.array(rows), b_eq=rhs, bounds=bounds)
+    if res.x is None:
+        return None
+    binds = []
+    for (t, i), col in index.items():
+        w, lo, hi = res.x[col], tables.lo[t][i], tables.hi[t][i]
+        if lo < hi and (w <= lo + 1e-9 or w >= hi - 1e-9):
+            side, limit = ("lower", lo) if w <= lo + 1e-9 else ("upper", hi)
+            binds.append(f"{tables.label(t, i)} at its {side} limit {limit}")
+    return float(res.fun), binds
 
 
 def _round_row(rnd: int, block: str, moved: int, a, count: int) -> dict:

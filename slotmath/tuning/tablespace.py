@@ -1,11 +1,14 @@
 """What the table tuner may change: the weights of a game's weighted feature tables.
 
 A *weight table* is a list under ``options`` whose every entry carries an
-integer draw weight: ``{prize, weight}`` rows (hold-and-spin ``values`` and
-``start_values``, wheel ``segments``, a player's ``selection.choices``) or
-``[value, weight]`` pairs (``wild_multipliers.table``).  Its path names it,
-``options.hold_and_spin.values``; :func:`weight_tables` finds every one a
-game declares inline (a table read from a CSV file is not one).
+integer draw weight and that a feature reads: ``{prize, weight}`` rows
+(hold-and-spin ``values`` and ``start_values``, wheel ``segments``, a
+player's ``selection.choices``) or ``[value, weight]`` pairs
+(``wild_multipliers.table``, lock-it award tables).  Its path names it,
+``options.hold_and_spin.values``; :func:`weight_tables` asks each feature
+the game declares for the tables it states as tunable
+(:attr:`~slotmath.features.kinds.FeatureKind.tunables`), so a weighted list
+no feature reads is never offered (a table read from a CSV file is not one).
 
 Each non-zero weight is one integer variable.  Limits (shape bounds, as the
 reel tuner's stop weights): each weight within a factor of its value in the
@@ -29,52 +32,29 @@ from dataclasses import dataclass
 import numpy as np
 
 from slotmath.errors import BoundsError
+from slotmath.features.registry import declared_kinds
+from slotmath.features.tunables import Tunable
+from slotmath.io.gamewriter import options_node
 from slotmath.model import Game
+from slotmath.rules.registry import rules_for
 from slotmath.tuning.reelspace import factor_limits
 
 ALL_TABLES = "all"  # every weight table of the game
 PREFIX = "options"
 
 
-def _weight_of(entry):
-    """The integer draw weight of a table entry, or None when it is not a weighted entry."""
-    if isinstance(entry, dict):
-        w = entry.get("weight")
-    elif isinstance(entry, list) and len(entry) == 2:
-        w = entry[1]
-    else:
-        return None
-    return w if isinstance(w, int) and not isinstance(w, bool) and w >= 0 else None
-
-
-def _label(entry, i: int) -> str:
-    if isinstance(entry, dict):
-        for key in ("name", "prize", "value", "multiplier"):
-            if key in entry:
-                return str(entry[key])
-        return str(i)
-    return f"x{entry[0]}"
-
-
-def _walk(node, path: tuple):
-    if isinstance(node, dict):
-        for key, value in node.items():
-            yield from _walk(value, (*path, str(key)))
-    elif isinstance(node, list) and node:
-        if all(_weight_of(e) is not None for e in node):
-            yield path, node
-
-
 @dataclass(frozen=True)
 class WeightTable:
     """One weight table: its path (``options.hold_and_spin.values``), the
     label of each entry (its prize, name or value), the weights in the game
-    file, and whether the rows are ``[value, weight]`` pairs."""
+    file, whether the rows are ``[value, weight]`` pairs, and the feature's
+    :class:`~slotmath.features.tunables.Tunable` (the components it moves)."""
 
     path: str
     labels: tuple
     x0: np.ndarray
     pairs: bool
+    tunable: Tunable
 
     @property
     def keys(self) -> tuple:
@@ -83,25 +63,26 @@ class WeightTable:
 
 
 def weight_tables(game: Game) -> dict:
-    """``{path: WeightTable}`` of every weight table ``game`` declares inline under ``options``."""
+    """``{path: WeightTable}`` of every weight table the game's features
+    state as tunable (:attr:`~slotmath.features.kinds.FeatureKind.tunables`),
+    in the round's order of the features.  Under rules that play their own
+    features (not the registry's round: Piggy Bankin'), what a feature
+    states of its components and degree is not theirs: the table is
+    offered with neither (``components`` empty, ``degree`` None)."""
+    own = not rules_for(game).plays_feature_kinds
     out = {}
-    for keys, rows in _walk(dict(game.options), (PREFIX,)):
-        path = ".".join(keys)
-        out[path] = WeightTable(
-            path,
-            tuple(_label(e, i) for i, e in enumerate(rows)),
-            np.array([_weight_of(e) for e in rows], dtype=np.int64),
-            not isinstance(rows[0], dict),
-        )
+    for kind in declared_kinds(game):
+        for t in kind.tunables(game):
+            if own:
+                t = dataclasses.replace(t, components=(), degree=None)
+            out[t.path] = WeightTable(t.path, t.labels, np.array(t.weights, dtype=np.int64), t.pairs, t)
     return out
 
 
 def table_rows(options, keys: tuple) -> list:
-    """The rows of the table at ``keys`` in an options mapping."""
-    node = options
-    for key in keys:
-        node = node[key]
-    return node
+    """The rows of the table at ``keys`` in an options mapping (a key
+    matches by its text: bet levels are numbers in the file)."""
+    return options_node(options, keys)  # type: ignore[return-value]  # a table's path names a list
 
 
 class TableSpace:

@@ -823,21 +823,9 @@ def tune(
     tuned = space.game_for(x_after)
     after = solver.ev.figures(x_after)
     result = assess(after, targets)
-    reach, points = {}, {}
-    totals: dict | None = None
-    unproven, clash = "", None
-    spin, scale = solver.ev.base_spin()  # the tuned mode's base spin, its RTP per unit of line RTP
-    if not result.feasible and scale is not None:
-        for lv in sorted(set(solver.ev.rep.values())):
-            ends = line_rtp_reach(solver, x_after, lv, reel_set=spin)
-            if ends is not None:
-                reach[lv] = (ends[0][0] * scale, ends[1][0] * scale)
-                points[lv] = (ends[0][1], ends[1][1])
-                whole = component_rtp_reach(solver, x_after, lv, ends)
-                if whole is not None:
-                    totals = {**(totals or {}), lv: whole[0]}
-                    unproven = unproven or whole[1]
-                    clash = clash or whole[2]
+    reach, points, totals, unproven, clash = (
+        strip_reach(solver, x_after) if not result.feasible else ({}, {}, None, "", None)
+    )
     return TuningResult(
         game,
         tuned,
@@ -863,6 +851,35 @@ def tune(
         unproven,
         None if unproven else clash,
     )
+
+
+def strip_reach(solver: Solver, xs) -> tuple:
+    """The strips' relaxation at ``xs``: ``(reach, points, totals, unproven,
+    clash)``.  ``reach``: ``{level: (lo, hi)}`` the tuned mode's line RTP
+    reachable within the limits [x total bet]; ``points``: the variables at
+    its ends; ``totals``: a feature game's whole RTP reachable
+    (:func:`~slotmath.tuning.reelsolver.component_rtp_reach`), or None;
+    ``unproven``: why ``totals`` proves nothing ("" when it does);
+    ``clash``: the bands that cannot hold together, or None.  Empty when the
+    relaxation does not apply (a mode whose base spin is not the tuned set)."""
+    reach: dict = {}
+    points: dict = {}
+    totals: dict | None = None
+    unproven, clash = "", None
+    spin, scale = solver.ev.base_spin()  # the tuned mode's base spin, its RTP per unit of line RTP
+    if scale is None:
+        return reach, points, totals, unproven, clash
+    for lv in sorted(set(solver.ev.rep.values())):
+        ends = line_rtp_reach(solver, xs, lv, reel_set=spin)
+        if ends is not None:
+            reach[lv] = (ends[0][0] * scale, ends[1][0] * scale)
+            points[lv] = (ends[0][1], ends[1][1])
+            whole = component_rtp_reach(solver, xs, lv, ends)
+            if whole is not None:
+                totals = {**(totals or {}), lv: whole[0]}
+                unproven = unproven or whole[1]
+                clash = clash or whole[2]
+    return reach, points, totals, unproven, clash
 
 
 def run_setup(game, targets: Targets, reel_set) -> tuple:
