@@ -171,13 +171,14 @@ def test_worked_example(tmp_path):
     assert rates["wheel starts in free games"] == pytest.approx(3 / 16 * 2 * 7 / 27, rel=1e-12)
 
 
-def test_sampler_agrees(tmp_path):
-    # the round sampler plays the wheel in the free games: |z| < 4 on the
-    # RTP, hit frequency, SD, every component and every event with an exact
-    # rate, the free games' wheel starts and jackpots among them
+@pytest.mark.parametrize("feature", ["wheel", "selection"])
+def test_sampler_agrees(tmp_path, feature):
+    # the round sampler plays the wheel (or selection) in the free games:
+    # |z| < 4 on the RTP, hit frequency, SD, every component and every event
+    # with an exact rate, the free games' starts and jackpots among them
     from slotmath.analysis.simulation import simulate_game
 
-    game = load_game(write(tmp_path, game_data()))
+    game = load_game(write(tmp_path, game_data() if feature == "wheel" else selection_data()))
     exact = par(game, 1)
     report = simulate_game(game, 200_000, seed=11, workers=1, progress=False, exact=exact).convergence
     figures = report.figures.set_index("figure")
@@ -191,7 +192,32 @@ def test_sampler_agrees(tmp_path):
         assert abs(row["z"]) < 4, (name, row)
     events = report.events.dropna(subset=["z"])
     assert (events["z"].abs() < 4).all(), events
-    assert {"wheel starts in free games", "wheel jackpot MINI in free games"} <= set(events["event"])
+    assert {f"{feature} starts in free games", f"{feature} jackpot MINI in free games"} <= set(
+        events["event"]
+    )
+
+
+def test_bought_free_games_play_the_wheel(tmp_path):
+    # a bought round of 2 free games (no base spin) plays the wheel in them:
+    # its mean from the brute-force per-game law, and the sampler |z| < 4
+    from slotmath.analysis.simulation import cross_check_mode
+    from slotmath.rules.modepar import mode_par
+
+    data = game_data()
+    data["modes"] = {"buy": {"cost": 10, "buy": {"feature": "free_games", "games": 2}}}
+    game = load_game(write(tmp_path, data))
+    law = free_game_law("W", True)
+
+    @functools.cache
+    def mean(left: int, played: int) -> Fr:
+        if left == 0 or played == 3:
+            return Fr(0)
+        return sum((p * (y + mean(left - 1 + k, played + 1)) for (y, k), p in law.items()), Fr(0))
+
+    result = mode_par(game, "buy")
+    assert result.par.rtp == MULT * mean(2, 0) and result.rtp == MULT * mean(2, 0) / 10
+    sim = cross_check_mode(game, "buy", None, 200_000, seed=2, workers=1)
+    assert abs(sim.result.rtp.z) < 4
 
 
 def _with_hold(d):
@@ -241,9 +267,9 @@ def test_refusals(tmp_path, capsys, change, field, problem):
     assert len(err) == 1 and field in err[0] and problem in err[0], err
 
 
-def test_selection_in_free_games(tmp_path):
-    # a selection of prizes and wheel spins in free games: the same
-    # brute force, the selection's award law a mixture of its choices
+def selection_data():
+    """The game with a selection (a prize of 2 or one wheel spin, 1 : 1) on
+    2+ W in place of the wheel's trigger, in free games too."""
     data = game_data()
     wheel = data["options"]["wheel"]
     del wheel["symbol"], wheel["trigger"], wheel["in_free_games"]
@@ -254,7 +280,13 @@ def test_selection_in_free_games(tmp_path):
         "choices": [{"prize": 2, "weight": 1}, {"wheel": 1, "weight": 1}],
         "in_free_games": True,
     }
-    game = load_game(write(tmp_path, data))
+    return data
+
+
+def test_selection_in_free_games(tmp_path):
+    # a selection of prizes and wheel spins in free games: the same
+    # brute force, the selection's award law a mixture of its choices
+    game = load_game(write(tmp_path, selection_data()))
     # the selection's award: 2 or a wheel draw, 1/2 each
     total = sum(w for _, w in SEGMENTS)
     pick = {Fr(2): Fr(1, 2)}
