@@ -96,8 +96,8 @@ def free_spin_counts(
     key_counts : dict
         Stop combinations of the free reel set by trigger count.
 
-    With ``held`` (the hold-and-spin of a free game,
-    :func:`slotmath.features.holdspin_free.free_hold_and_spin`) the spin is
+    With ``held`` (the feature a free game's window plays,
+    :func:`slotmath.features.infree.inside_feature`) the spin is
     keyed by its trigger too, and the tables leave its award out; it is
     :func:`held_spin_table`'s.  ``spins``: :func:`held_free_spins`, when
     already computed.
@@ -120,7 +120,8 @@ def free_spin_counts(
 def held_spin_table(
     game: Game, level: int, spec: FreeGamesSpec, held: Feature, spins: tuple | None = None
 ) -> tuple:
-    """A free spin whose window may trigger the hold-and-spin ``held``:
+    """A free spin whose window may trigger the feature ``held`` (a
+    hold-and-spin, wheel or selection: :mod:`slotmath.features.infree`):
     ``(mean, table, den, probs)``, ``mean`` the exact mean of its award per
     free spin [x total bet] (``sum_key P(key) mean(key)``), ``table`` the
     float law of (win with the award, extra games) [probability], indexed by
@@ -226,14 +227,15 @@ def declared(game: Game) -> FreeGamesSpec:
 
 
 def played_sets(game: Game, level: int) -> tuple:
-    """The reel sets the declared free games read: those they play and,
-    with a hold-and-spin in free games, its respins' own."""
-    from slotmath.features.holdspin_free import plays_in_free_games
+    """The reel sets the declared free games read: those they play and
+    those of the feature their windows play (a hold-and-spin's respins:
+    :attr:`~slotmath.features.kinds.FeatureKind.free_sets`)."""
+    from slotmath.features.infree import inside_kind
 
     sets = set(declared(game).reel_sets())
-    held = plays_in_free_games(game)
-    if held is not None and held.reels:
-        sets.add(held.reels)
+    kind = inside_kind(game)
+    if kind is not None:
+        sets |= kind.free_sets(game)
     return tuple(sorted(sets))
 
 
@@ -264,9 +266,9 @@ def free_games_feature_of(game: Game, level: int, spec: FreeGamesSpec) -> Featur
         from slotmath.features.sticky import sticky_feature_of
 
         return sticky_feature_of(game, level, spec)
-    from slotmath.features.holdspin_free import free_hold_and_spin
+    from slotmath.features.infree import inside_feature
 
-    held = free_hold_and_spin(game, level, spec.reels)
+    inside, held = inside_feature(game, level, spec.reels)  # the feature a free game's window plays
     spins = held_free_spins(game, level, spec, held)
     wins, extra, counts, den, by_count = free_spin_counts(game, level, spec, held, spins)
     scale = den * game.bet(level).total_bet
@@ -282,11 +284,11 @@ def free_games_feature_of(game: Game, level: int, spec: FreeGamesSpec) -> Featur
 
     def mean(count):
         fg = games_law(spec.games(count), spec.multiplier_of(count))
-        # a hold-and-spin in the free games: Wald's identity, E[games played] x E[award per game]
+        # a feature in the free games: Wald's identity, E[games played] x E[award per game]
         return spec.prize(count) + fg.mean / scale + spec.multiplier_of(count) * fg.spins_mean * held_mean
 
     @cache
-    def held_law(n: int) -> FreeGames:  # per game: (win with the hold-and-spin award, extra games)
+    def held_law(n: int) -> FreeGames:  # per game: (win with the feature's award, extra games)
         return FreeGames(held_table, n, 1.0, max_spins=cap)
 
     @cache
@@ -341,17 +343,15 @@ def free_games_feature_of(game: Game, level: int, spec: FreeGamesSpec) -> Featur
         }
         mult = sum((q * spec.multiplier_of(c) for c, q in key_p.items()), Fraction(0)) / p
         rates = {"free_games": float(p), "free_games_played": float(p * games)}
-        held_figures = {} if held is None else {"hold_and_spin_per_free_game": float(held_mean)}
+        held_figures = {} if held is None else {f"{inside.key}_per_free_game": float(held_mean)}
         if held is not None and held.odds is not None:
-            from slotmath.features.holdspin_free import in_free_games_figures
-
             weighted = sum(
                 (q * spec.multiplier_of(c) * games_law(spec.games(c)).spins_mean for c, q in key_p.items()),
                 Fraction(0),
             )
-            inside = in_free_games_figures(held.odds(held_probs), p * games, weighted)
-            rates |= inside.pop("event_rates")
-            held_figures["hold_and_spin_in_free_games"] = inside
+            per_round = inside.free_figures(held.odds(held_probs), p * games, weighted)
+            rates |= per_round.pop("event_rates")
+            held_figures[f"{inside.key}_in_free_games"] = per_round
         return {
             "trigger_probability": float(p),
             "trigger_one_in": float(1 / p),
@@ -373,7 +373,7 @@ def free_games_feature_of(game: Game, level: int, spec: FreeGamesSpec) -> Featur
     @cache  # once per trigger count (round_max_win asks per key of the base window)
     def top(count) -> MaxWin:
         if held is not None:
-            return held_games_top(held, held_table, held_den * game.bet(level).total_bet, spec, count)
+            return held_games_top(inside.title, held_table, held_den * game.bet(level).total_bet, spec, count)
         return games_top(wins, extra, counts, scale, spec, count)
 
     at = spec.count_of  # a key of spec.trigger -> the count awards are read by
@@ -608,9 +608,9 @@ def capped_top(wins, extra, counts, start: int, cap: int) -> tuple:
     return value[left0], prob[left0]
 
 
-def held_games_top(held: Feature, table: np.ndarray, scale: int, spec: FreeGamesSpec, count: int) -> MaxWin:
-    """The largest award of free games whose windows may trigger the
-    hold-and-spin ``held``, from the float per-game ``table`` (win
+def held_games_top(title: str, table: np.ndarray, scale: int, spec: FreeGamesSpec, count: int) -> MaxWin:
+    """The largest award of free games whose windows may trigger a feature
+    (``title`` its name, e.g. ``hold-and-spin``), from the float per-game ``table`` (win
     [1/unit coins] x extra games; ``scale`` units per total bet): without a
     retrigger every game at the table's largest win (its value exact, its
     odds float); with retriggers and ``max_games`` a bound; else none."""
@@ -619,7 +619,7 @@ def held_games_top(held: Feature, table: np.ndarray, scale: int, spec: FreeGames
     if not table[:, 1:].any():
         n = spec.games(count)
         p = float(table[top].sum()) ** n
-        how = f"{n} free games, each at the largest free-game win (hold-and-spin included; odds float)"
+        how = f"{n} free games, each at the largest free-game win ({title} included; odds float)"
         return MaxWin(prize + mult * n * Fraction(top, scale), p, False, how)
     if spec.max_games is None:
         return MaxWin(
@@ -921,16 +921,16 @@ def _free_tables(game: Game, figures: dict, rtp: float, level: int) -> dict:
     return free_games_tables(game, fg, rtp) if fg.get("by_count") else {}
 
 
-#: the options bought free games play beside them; a hold-and-spin that
-#: plays in free games (``in_free_games``) is kept too, with its jackpots
+#: the options bought free games play beside them; a feature that plays
+#: in free games (``in_free_games``) is kept too, with its jackpots
 BOUGHT_WITH = ("free_games", "round_cap", "wild_multipliers")
 
 
 def _bought_options(game: Game) -> dict:
     keep = BOUGHT_WITH
-    held = game.options.get("hold_and_spin")
-    if isinstance(held, dict) and held.get("in_free_games") is True:
-        keep = (*keep, "hold_and_spin", "jackpots")
+    for key, held in game.options.items():
+        if isinstance(held, dict) and held.get("in_free_games") is True:
+            keep = (*keep, key, "jackpots")
     return {k: v for k, v in game.options.items() if k in keep}
 
 

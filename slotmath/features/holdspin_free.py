@@ -33,6 +33,7 @@ from slotmath.features.holdspin import (
     hold_and_spin_feature,
     load_hold_and_spin,
 )
+from slotmath.features.infree import in_free_games_event
 from slotmath.features.kinds import Buy, FeatureKind
 from slotmath.features.tunables import inline_table
 from slotmath.io.gamefile import GameFileError
@@ -45,12 +46,6 @@ __all__ = [
     "in_free_games_event",
     "in_free_games_figures",
 ]
-
-
-def in_free_games_event(name: str) -> str:
-    """The sampler's event ``name`` (a hold-and-spin event) counted for the
-    features free games start."""
-    return f"{name} in free games"
 
 
 def in_free_games_figures(per_game: dict, games: Fraction, weighted: Fraction) -> dict:
@@ -94,34 +89,23 @@ def free_hold_and_spin(game: Game, level: int, free_reels: str):
 
 def check_in_free_games(game: Game) -> None:
     """Refuse ``in_free_games`` where it is not computed, in one line naming
-    the field: without ``options.free_games``, with a sticky or expanding
-    wild, tumbles, variable reel heights or a progressive jackpot, or when
-    no free window shows ``trigger`` coins."""
-    from slotmath.features.declaration import Reader
+    the field (:func:`slotmath.features.infree.check_in_free_games`), or
+    when no free window shows ``trigger`` coins."""
     from slotmath.features.holdspin import trigger_possible
-    from slotmath.features.options import load_features
+    from slotmath.features.infree import check_in_free_games as refuse
 
     spec = plays_in_free_games(game)
     if spec is None:
         return
-    rd = Reader(game)
-    w = "options.hold_and_spin.in_free_games"
-    free = load_features(game).free_games
-    if free is None:
-        rd.fail(w, "needs options.free_games (the free games it triggers in)")
-    if free.sticky is not None or free.nudge is not None:
-        rd.fail(w, "is not computed with a sticky or expanding wild in the free games")
-    if "tumble" in game.options or game.heights is not None:
-        rd.fail(w, "is not computed with tumbles or variable reel heights")
-    jackpots = game.options.get("jackpots")
-    if isinstance(jackpots, dict) and any(isinstance(v, dict) for v in jackpots.values()):
-        rd.fail(w, "is not computed with a progressive jackpot (its return counts base-game hits)")
-    if not trigger_possible(game, dataclasses.replace(spec, base_reels=free.reels)):
-        rd.fail(
-            w,
-            f"no window of the free games' reel set {free.reels!r} shows "
-            f"{spec.trigger} or more {spec.symbol}",
+
+    def reach(free_reels: str) -> str | None:
+        if trigger_possible(game, dataclasses.replace(spec, base_reels=free_reels)):
+            return None
+        return (
+            f"no window of the free games' reel set {free_reels!r} shows {spec.trigger} or more {spec.symbol}"
         )
+
+    refuse(game, "options.hold_and_spin.in_free_games", reach)
 
 
 # ---------------------------------------------------------------------------
@@ -367,6 +351,9 @@ HOLD_AND_SPIN = FeatureKind(
     check=_check_hold_and_spin,
     reel_sets=lambda game: load_hold_and_spin(game).reel_sets(),
     in_free_games=lambda game: load_hold_and_spin(game).in_free_games,
+    free_feature=free_hold_and_spin,
+    free_figures=in_free_games_figures,
+    free_sets=lambda game: {s} if (s := load_hold_and_spin(game).reels) else set(),
     notes=_hold_and_spin_notes,
     tables=_hold_tables,
     tunables=_hold_tunables,

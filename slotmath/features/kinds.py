@@ -121,6 +121,21 @@ class FeatureKind:
         ``in_free_games(game) -> bool``: the free games' spins play it, so
         their reel set reads the symbols its declaration names.  Default:
         no (a base-game feature).
+    free_feature : callable or None
+        ``free_feature(game, level, free_reels) -> Feature``: the feature as
+        a free game's window starts it, its trigger read on the free reel set
+        ``free_reels`` (:mod:`slotmath.features.infree`); played when
+        ``in_free_games(game)``.  None: never played inside free games.
+    free_figures : callable
+        ``free_figures(per_game, games, weighted) -> dict``: its figures per
+        round in free games from ``per_game`` (its ``odds`` of the free reel
+        set's keys, per free game), ``games`` = E[free games played per
+        round] and ``weighted`` = E[games played x their multiplier per
+        round] (exact); ``rtp`` [x total bet] and ``event_rates`` (named by
+        :func:`~slotmath.features.infree.in_free_games_event`) among them.
+    free_sets : callable
+        ``free_sets(game) -> set``: the reel sets it reads in free games
+        besides theirs (a hold-and-spin's respin set).  Default: none.
     rtp_method, law_method : callable
         ``f(law) -> str``: its words in the round's method notes on the RTP
         and on the distribution (empty when it adds nothing).
@@ -172,6 +187,9 @@ class FeatureKind:
     check: Callable[..., None] = _nothing
     reel_sets: Callable[..., set] = lambda game: set()
     in_free_games: Callable[..., bool] = lambda game: False
+    free_feature: Callable[..., Any] | None = None
+    free_figures: Callable[..., dict] = lambda per_game, games, weighted: {}
+    free_sets: Callable[..., set] = lambda game: set()
     rtp_method: Callable[..., str] = lambda law: ""
     law_method: Callable[..., str] = lambda law: ""
     notes: Callable[..., list] = lambda game, law: []

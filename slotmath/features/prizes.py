@@ -73,12 +73,15 @@ POLICIES = ("player", "uniform", "max_rtp")
 @dataclass(frozen=True)
 class TriggeredWheel:
     """A prize wheel spun ``spins`` times when the base window shows at least
-    ``trigger`` of ``symbol`` (both None: spun only by a selection choice)."""
+    ``trigger`` of ``symbol`` (both None: spun only by a selection choice);
+    ``in_free_games``: a free game's window starts it too
+    (:mod:`slotmath.features.infree`)."""
 
     wheel: WheelSpec
     symbol: str | None
     trigger: int | None
     spins: int = 1
+    in_free_games: bool = False
 
 
 @dataclass(frozen=True)
@@ -98,12 +101,14 @@ class Choice:
 
 @dataclass(frozen=True)
 class ChoiceSpec:
-    """A feature selection started by ``trigger`` or more ``symbol``."""
+    """A feature selection started by ``trigger`` or more ``symbol``
+    (``in_free_games``: on a free game's window too)."""
 
     symbol: str
     trigger: int
     policy: str
     choices: tuple
+    in_free_games: bool = False
 
 
 @dataclass(frozen=True)
@@ -176,13 +181,24 @@ def _trigger(rd: Reader, spec: dict, where: str, required: bool) -> tuple:
 
 def _triggered_wheel(rd: Reader, spec, jackpots) -> TriggeredWheel:
     w = "options.wheel"
-    rd.mapping(spec, w, ("symbol", "trigger", "spins", "segments", "before"), ("segments",))
+    rd.mapping(spec, w, ("symbol", "trigger", "spins", "segments", "before", "in_free_games"), ("segments",))
     symbol, count = _trigger(rd, spec, w, required=False)
     spins = rd.number(spec.get("spins", 1), f"{w}.spins", integer=True, positive=True)
     if "spins" in spec and symbol is None:
         rd.fail(f"{w}.spins", "is given but the wheel has no trigger (a selection choice gives its spins)")
+    in_free = _in_free_games(rd, spec, w)
+    if in_free and symbol is None:
+        rd.fail(f"{w}.in_free_games", "is true but the wheel has no symbol/trigger to start it")
     wheel = read_wheel(rd, {k: v for k, v in spec.items() if k in ("segments", "before")}, jackpots)
-    return TriggeredWheel(wheel, symbol, count, spins)
+    return TriggeredWheel(wheel, symbol, count, spins, in_free)
+
+
+def _in_free_games(rd: Reader, spec: dict, where: str) -> bool:
+    """``<where>.in_free_games`` (default false), a boolean."""
+    value = spec.get("in_free_games", False)
+    if not isinstance(value, bool):
+        rd.fail(f"{where}.in_free_games", f"must be true or false, got {str(value)[:40]!r}")
+    return value
 
 
 CHOICE_KEYS = ("name", "weight", "prize", "free_games", "multiplier", "wheel")
@@ -191,7 +207,8 @@ CHOICE_KEYS = ("name", "weight", "prize", "free_games", "multiplier", "wheel")
 def _selection(rd: Reader, spec, jackpots, declared, wheel) -> ChoiceSpec:
     w = "options.selection"
     keys = ("symbol", "trigger", "policy", "choices")
-    rd.mapping(spec, w, keys, keys)
+    rd.mapping(spec, w, (*keys, "in_free_games"), keys)
+    in_free = _in_free_games(rd, spec, w)
     symbol, count = _trigger(rd, spec, w, required=True)
     policy = spec["policy"]
     if policy not in POLICIES:
@@ -237,7 +254,12 @@ def _selection(rd: Reader, spec, jackpots, declared, wheel) -> ChoiceSpec:
         out.append(Choice(name, prize, label if "prize" in c else "", games, mult, spins, weight))
     if policy == "player" and sum(o.weight or 0 for o in out) == 0:
         rd.fail(f"{w}.choices", "all weights are zero")
-    return ChoiceSpec(symbol, count, policy, tuple(out))
+    if in_free and any(o.free_games for o in out):
+        rd.fail(
+            f"{w}.in_free_games",
+            "is not computed with a choice of free games (free games started inside free games)",
+        )
+    return ChoiceSpec(symbol, count, policy, tuple(out), in_free)
 
 
 # ===========================================================================
@@ -532,6 +554,102 @@ def _check_prizes(game: Game) -> None:
         load_line_prizes(game)
 
 
+def _check_in_free(key: str):
+    """The ``check`` of the wheel or selection (``key``): the declaration,
+    then its ``in_free_games`` (:func:`slotmath.features.infree.check_in_free_games`)."""
+
+    def check(game: Game) -> None:
+        from slotmath.features.infree import check_in_free_games
+
+        _check_prizes(game)
+        spec = _in_free_spec(game, key)
+        if spec is None:
+            return
+        field = f"options.{key}.in_free_games"
+
+        def reach(free_reels: str) -> str | None:
+            problem = reach_problem(
+                game, spec.symbol, [(field, spec.trigger)], field, f"the {key}", free_reels
+            )
+            return None if problem is None else problem[1]
+
+        check_in_free_games(game, field, reach)
+
+    return check
+
+
+def _in_free_spec(game: Game, key: str):
+    """The wheel's or selection's (``key``) spec when it plays in free games, else None."""
+    if not plays_prizes(game) or key not in game.options:
+        return None
+    spec = getattr(load_line_prizes(game), key)
+    return spec if spec is not None and spec.in_free_games else None
+
+
+def _free_prize_feature(key: str):
+    """The ``free_feature`` of the wheel or selection (``key``): the base
+    game's feature, its count read on the free reel set by the free spin."""
+
+    def feature(game: Game, level: int, free_reels: str) -> Feature:
+        return _wheel_feature(game, level) if key == "wheel" else _selection_feature(game, level)
+
+    return feature
+
+
+def prize_in_free_games_figures(per_game: dict, games: Fraction, weighted: Fraction) -> dict:
+    """Figures per round of the wheel or selection free games start, from
+    ``per_game`` (its odds per free game), ``games`` = E[free games played
+    per round] and ``weighted`` = E[free games played x their multiplier per
+    round] (exact).  Starts and jackpot hits are expected counts per round;
+    ``rtp`` [x total bet] is the awards' part of the ``free_games`` component."""
+    from slotmath.features.infree import in_free_games_event
+
+    g, p = float(games), per_game["trigger_probability"]
+    return {
+        "trigger_probability_per_free_game": p,
+        "free_games_per_round": g,
+        "starts_per_round": g * p,
+        "mean_award": per_game["mean_award"],
+        "mean_multiplier": float(weighted / games) if games else 1.0,
+        "rtp": float(weighted) * p * per_game["mean_award"],
+        "jackpot_hits_per_round": {k: g * v["per_round"] for k, v in per_game["jackpots"].items()},
+        "event_rates": {in_free_games_event(k): g * v for k, v in per_game["event_rates"].items()},
+    }
+
+
+def prize_in_free_games_tables(game: Game, title: str, inside: dict, rtp: float) -> dict:
+    """``{title} in free games``: its starts in free games (odds per round),
+    award and share of RTP; its jackpots there (paid times the free games'
+    mean multiplier)."""
+    import pandas as pd
+
+    from slotmath.features.sheetrows import SHARE, jackpot_rows, jackpot_values, share, trigger_row
+
+    mult = inside["mean_multiplier"]
+    out = {
+        f"{title} in free games: odds and award": pd.DataFrame(
+            [
+                trigger_row(f"the {title.lower()} starts in a free game", inside["starts_per_round"])
+                | {
+                    "free games played per round": inside["free_games_per_round"],
+                    "starts per free game [probability]": inside["trigger_probability_per_free_game"],
+                    "mean award before the multiplier [x total bet]": inside["mean_award"],
+                    "free games' mean multiplier": mult,
+                    "RTP [x total bet]": inside["rtp"],
+                    SHARE: share(inside["rtp"], rtp),
+                }
+            ]
+        )
+    }
+    hits = inside["jackpot_hits_per_round"]
+    if hits:
+        paid = {k: v * mult for k, v in jackpot_values(game).items()}
+        out[f"{title} in free games: jackpots"] = pd.DataFrame(jackpot_rows(hits, paid, rtp)).rename(
+            columns={"value [x total bet]": "paid, with the free games' mean multiplier [x total bet]"}
+        )
+    return out
+
+
 def _check_jackpots(game: Game) -> None:
     opts = game.options
     if not {"hold_and_spin", "lockit"} & set(opts):  # else checked with the feature awarding them
@@ -541,11 +659,22 @@ def _check_jackpots(game: Game) -> None:
 def _prize_notes(game: Game, law) -> list:
     if "wheel" not in law.figures and "selection" not in law.figures:
         return []
-    return [
+    out = [
         "Wheel and selection: exact means (a wheel award is the sum of its spins' "
         "independent draws; a selection the mixture of its choices under the policy, "
         "each choice the sum of its prize, free games and wheel spins)."
     ]
+    free = law.figures.get("free_games", {})
+    for key in ("wheel", "selection"):
+        if f"{key}_per_free_game" in free and key in law.figures:
+            out.append(
+                f"{key.capitalize()} in free games: a free game's window starts it on the free reel set "
+                "by the same trigger; its award is part of that game's win (times the free games' "
+                "multiplier, in the free_games component); mean exact by Wald's identity (E[games "
+                "played] x E[award per free game]), award law through the per-game (win, extra games) "
+                "table (float64)."
+            )
+    return out
 
 
 def _wheel_spec(game: Game):
@@ -561,8 +690,19 @@ def _selection_feature(game: Game, level: int) -> Feature:
     return selection_feature(game, level, prizes.selection, prizes)
 
 
+def _wheel_feature(game: Game, level: int) -> Feature:
+    return wheel_feature(game, level, load_line_prizes(game).wheel)
+
+
+def _in_free_tables(game: Game, key: str, figures: dict, rtp: float) -> dict:
+    inside = figures.get("free_games", {}).get(f"{key}_in_free_games")
+    return {} if inside is None else prize_in_free_games_tables(game, key.capitalize(), inside, rtp)
+
+
 def _wheel_tables(game: Game, figures: dict, rtp: float, level: int) -> dict:
-    return wheel_tables(game, figures["wheel"], rtp) if "wheel" in figures else {}
+    if "wheel" not in figures:
+        return {}
+    return wheel_tables(game, figures["wheel"], rtp) | _in_free_tables(game, "wheel", figures, rtp)
 
 
 def selection_tables(game: Game, figures: dict, rtp: float, level: int) -> dict:
@@ -586,6 +726,7 @@ def selection_tables(game: Game, figures: dict, rtp: float, level: int) -> dict:
     return {
         f"Selection choices (policy {sel['policy']})": pd.DataFrame(rows),
         **start_and_jackpot_tables("Selection", sel, rtp, jackpot_values(game)),
+        **_in_free_tables(game, "selection", figures, rtp),
     }
 
 
@@ -619,8 +760,11 @@ WHEEL = FeatureKind(
     parse=_wheel_spec,
     component="wheel",
     starts=lambda game: plays_prizes(game) and getattr(_wheel_spec(game), "symbol", None) is not None,
-    exact=lambda game, level: wheel_feature(game, level, load_line_prizes(game).wheel),
-    check=_check_prizes,
+    exact=_wheel_feature,
+    check=_check_in_free("wheel"),
+    in_free_games=lambda game: _in_free_spec(game, "wheel") is not None,
+    free_feature=_free_prize_feature("wheel"),
+    free_figures=prize_in_free_games_figures,
     notes=_prize_notes,
     tables=_wheel_tables,
     tunables=_wheel_tunables,
@@ -630,7 +774,14 @@ WHEEL = FeatureKind(
         "description": "Prize wheel: beside a lockit, its mark award (segments, before); otherwise a "
         "round feature started by symbol/trigger or a selection choice: docs/features.md.",
         "additionalProperties": False,
-        "properties": {"symbol": {}, "trigger": {}, "spins": {}, "segments": {}, "before": {}},
+        "properties": {
+            "symbol": {},
+            "trigger": {},
+            "spins": {},
+            "segments": {},
+            "before": {},
+            "in_free_games": {},
+        },
     },
 )
 
@@ -641,7 +792,10 @@ SELECTION = FeatureKind(
     component="selection",
     starts=lambda game: plays_prizes(game) and _selection_spec(game) is not None,
     exact=_selection_feature,
-    check=_check_prizes,
+    check=_check_in_free("selection"),
+    in_free_games=lambda game: _in_free_spec(game, "selection") is not None,
+    free_feature=_free_prize_feature("selection"),
+    free_figures=prize_in_free_games_figures,
     notes=_prize_notes,
     tables=selection_tables,
     tunables=_selection_tunables,
@@ -659,6 +813,7 @@ SELECTION = FeatureKind(
             "choices": {},
             "awards": {},
             "lockit_source": {},
+            "in_free_games": {},
         },
     },
 )

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from slotmath.features.freeround import FREE_GAMES
 from slotmath.features.holdspin_free import HOLD_AND_SPIN
+from slotmath.features.infree import register_kinds
 from slotmath.features.kinds import FeatureKind
 from slotmath.features.lockit_round import LOCKIT
 from slotmath.features.options import ROUND_CAP
@@ -32,6 +33,7 @@ KINDS: tuple[FeatureKind, ...] = (
     ROUND_CAP,
     WILD_MULTIPLIERS,
 )
+register_kinds(KINDS)  # the free games ask which feature their windows play
 
 
 def feature_kinds() -> tuple[FeatureKind, ...]:

@@ -175,13 +175,47 @@ def _key(stop, trig, need, lines):
 
 
 @nb.njit(cache=True)
-def _free_play(rng, games, stop, window, fg_events, events, free_draw, free_ev, free_ways, ftrig, feat, hold):
+def _free_prizes(rng, fstop, prizes, events):
+    """The wheel or selection a free game's window at ``fstop`` starts
+    (``in_free_games``: counts of the free reel set ``prizes[14]``,
+    ``prizes[15]``, thresholds ``prizes[16]``, events ``prizes[17]`` and
+    jackpot events ``prizes[18:21]``, named
+    :func:`~slotmath.features.infree.in_free_games_event`): its award [x
+    total bet], 0 when none starts."""
+    pp, wvalues, wcum, ccum, cprize, cwheel = prizes[2], prizes[3], prizes[4], prizes[5], prizes[6], prizes[9]
+    fwtrig, fstrig, fpp, fpev, fwjack, fsjack, fcjack = (
+        prizes[14],
+        prizes[15],
+        prizes[16],
+        prizes[17],
+        prizes[18],
+        prizes[19],
+        prizes[20],
+    )
+    out = 0.0
+    if _count(fstop, fwtrig) >= fpp[0]:
+        events[fpev[0]] += 1
+        out += _wheel_spins(rng, pp[1], wvalues, wcum, fwjack, events)
+    if _count(fstop, fstrig) >= fpp[1]:
+        events[fpev[1]] += 1
+        k = _pick(rng, ccum)
+        if fcjack[k] >= 0:
+            events[fcjack[k]] += 1
+        out += cprize[k] + _wheel_spins(rng, cwheel[k], wvalues, wcum, fsjack, events)
+    return out
+
+
+@nb.njit(cache=True)
+def _free_play(
+    rng, games, stop, window, fg_events, events, free_draw, free_ev, free_ways, ftrig, feat, hold, prizes
+):
     """Play ``games`` free games on one reel set (``free_draw``, ``free_ev``,
     ``free_ways``, trigger counts ``ftrig``; with retriggers, at most ``max
     games``), drawing into ``stop``: (their win before the multiplier [x total bet],
     games played); a free game's window may trigger the hold-and-spin
-    (``in_free_games``: :func:`~slotmath.montecarlo.holdspinsim.play_free_hold_and_spin`,
-    its events counted in ``events``), its award part of that game's win."""
+    (``in_free_games``: :func:`~slotmath.montecarlo.holdspinsim.play_free_hold_and_spin`)
+    or the wheel or selection (:func:`_free_prizes`), its events counted in
+    ``events``, its award part of that game's win."""
     again, reprize, cap_games, need, on_lines = feat[4], feat[5], feat[6][1], feat[10], feat[12]
     if feat[8][0][0] >= 0:  # a sticky wild (slotmath.montecarlo.stickysim)
         return sticky_free_play(
@@ -196,6 +230,7 @@ def _free_play(rng, games, stop, window, fg_events, events, free_draw, free_ev, 
         lines, sc = _spin(rng, stop, window, free_draw, free_ev, free_ways, fg_events)
         k = _key(stop, ftrig, need, on_lines)
         fg += lines + sc + reprize[k] + play_free_hold_and_spin(rng, stop, hold, events)
+        fg += _free_prizes(rng, stop, prizes, events)
         left += again[k]
     return fg, played
 
@@ -234,12 +269,13 @@ def _features(rng, comp, starts, fstop, window, events, spare, fg_events, sets, 
     _, _, free_draw, free_ev, _, free_ways = sets
     games, prize, mults, fg_at = feat[2], feat[3], feat[9], feat[7][0]
     by_count, played_sets = feat[11]
-    _, _, pp, wvalues, wcum, ccum, cprize, cgames, cmult, cwheel, pev, wjack, sjack, cjack = prizes
+    pp, wvalues, wcum, ccum, cprize, cgames, cmult, cwheel = prizes[2:10]
+    pev, wjack, sjack, cjack = prizes[10:14]
     if games[c] > 0:
         events[fg_at] += 1
         s_draw, s_ev, s_ways, s_trig = played_sets[by_count[c]]  # the reel set the count starts
         fg, played = _free_play(
-            rng, games[c], fstop, window, fg_events, events, s_draw, s_ev, s_ways, s_trig, feat, hold
+            rng, games[c], fstop, window, fg_events, events, s_draw, s_ev, s_ways, s_trig, feat, hold, prizes
         )
         events[fg_at + 1] += played
         comp[FREE] = prize[c] + mults[c] * fg
@@ -271,6 +307,7 @@ def _features(rng, comp, starts, fstop, window, events, spare, fg_events, sets, 
                 feat[1],
                 feat,
                 hold,
+                prizes,
             )
             comp[SELECTION] += cmult[k] * fg
 
@@ -490,7 +527,7 @@ def sampler_args(game: Game, level: int) -> tuple:
     names += hold_events
     lock, lock_events = lockit_slot_args(game, level, len(names))
     names += lock_events
-    prizes, prize_events = prize_args(game, level, base_ev[1], len(names))
+    prizes, prize_events = prize_args(game, level, base_ev[1], len(names), fsym)
     names += prize_events
     drawn, drawn_events = drawn_args(game, level, base_ev[1], len(names))
     names += drawn_events
@@ -558,14 +595,18 @@ def played_sets(game: Game, level: int, spec, declared: tuple, cells: int) -> tu
     return by_count, tuple(sets)
 
 
-def prize_args(game: Game, level: int, sym: np.ndarray, at: int) -> tuple:
+def prize_args(game: Game, level: int, sym: np.ndarray, at: int, fsym: np.ndarray | None = None) -> tuple:
     """The ``prizes`` argument of :func:`_round` from ``options.wheel`` and
     ``options.selection`` (never triggered when absent), and the names of
     their events, counted from index ``at``: ``wheel starts`` and ``wheel
     jackpot NAME`` per jackpot of the wheel, ``selection starts`` and
     ``selection jackpot NAME`` per jackpot a choice pays (its label or its
-    wheel spins'), named by :func:`slotmath.features.prizes.prize_event`."""
+    wheel spins'), named by :func:`slotmath.features.prizes.prize_event`;
+    then, for one that plays in free games (``in_free_games``, read on the
+    free reel set's symbols ``fsym``), the same events of its starts in free
+    games (:func:`_free_prizes`)."""
     from slotmath.features import wheel as wheel_mod
+    from slotmath.features.infree import in_free_games_event
     from slotmath.features.prizes import jackpot_rates, prize_event
 
     never = game.reels * game.rows + 1
@@ -619,8 +660,35 @@ def prize_args(game: Game, level: int, sym: np.ndarray, at: int) -> tuple:
             cgames = np.array([c.free_games for c in sel.choices], dtype=np.int64)
             cmult = np.array([float(c.multiplier or 0) for c in sel.choices])
             cwheel = np.array([c.wheel for c in sel.choices], dtype=np.int64)
+    fsym = sym if fsym is None else fsym
+    fnone = np.zeros(fsym.shape[:2], dtype=np.int64)
+    fwtrig, fstrig = fnone, fnone
+    fpp = np.array([never, never], dtype=np.int64)
+    fpev = np.zeros(2, dtype=np.int64)
+    fwjack, fsjack, fcjack = wjack, sjack, cjack
+    if plays_prizes(game):
+        base = tuple(names)
+        at_of = {n: event(in_free_games_event(n)) for n in base if _in_free(prizes, n)}
+        if prizes.wheel is not None and prizes.wheel.in_free_games:
+            fwtrig, fpp[0] = _trigger_counts(game, fsym, prizes.wheel.symbol), prizes.wheel.trigger
+            fpev[0] = at_of[prize_event("wheel")]
+            fwjack = np.array([at_of.get(base[j - at], -1) if j >= 0 else -1 for j in wjack], dtype=np.int64)
+        if sel is not None and sel.in_free_games:
+            fstrig, fpp[1] = _trigger_counts(game, fsym, sel.symbol), sel.trigger
+            fpev[1] = at_of[prize_event("selection")]
+            fsjack = np.array([at_of.get(base[j - at], -1) if j >= 0 else -1 for j in sjack], dtype=np.int64)
+            fcjack = np.array([at_of.get(base[j - at], -1) if j >= 0 else -1 for j in cjack], dtype=np.int64)
     args = (wtrig, strig, pp, wvalues, wcum, ccum, cprize, cgames, cmult, cwheel, pev, wjack, sjack, cjack)
+    args += (fwtrig, fstrig, fpp, fpev, fwjack, fsjack, fcjack)
     return args, tuple(names)
+
+
+def _in_free(prizes, name: str) -> bool:
+    """The wheel's or selection's event ``name`` (:func:`prize_event`) is
+    also counted in free games: its feature plays there."""
+    feature = name.split(" ")[0]
+    spec = getattr(prizes, feature)
+    return spec is not None and spec.in_free_games
 
 
 def round_sampler(game: Game, level: int, part_names: tuple = COMPONENTS) -> RoundSampler:
@@ -668,6 +736,7 @@ def buy_sampler(game: Game, level: int, spec, bought_games: int) -> RoundSampler
     )
     bought = np.full_like(games, bought_games)
     hold = (np.zeros_like(hold[0]), *hold[1:])  # a hold-and-spin plays in the free games only
+    prizes = (np.zeros_like(prizes[0]), np.zeros_like(prizes[1]), *prizes[2:])  # so do a wheel, a selection
     mults = np.full_like(mults, float(spec.multiplier_of(0)))
     silent_feat = (np.zeros_like(trig), ftrig, bought, np.zeros_like(prize), again, reprize, params, fg_at)
     # retriggers keep the reel condition; a bought round plays the declared reels

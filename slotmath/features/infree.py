@@ -1,0 +1,107 @@
+"""Features triggered inside free games (``options.<key>.in_free_games: true``).
+
+A feature whose :class:`~slotmath.features.kinds.FeatureKind` gives
+``free_feature`` can start on a free game's window as it starts on the base
+window: its own trigger rule read on the free games' reel set.  Its award is
+part of that free game's win, so the free games' multiplier (the running
+feature's, by trigger count where declared) multiplies it, and it is paid in
+the ``free_games`` component.
+
+The free games (:mod:`slotmath.features.freeround`) ask :func:`inside_feature`
+for the one feature their windows play and key the free spin by its trigger
+beside the retrigger count; the mean award of a free game gains
+``E[H] = sum_key P(key) mean(key)`` and, by Wald's identity, the feature from
+``n`` games gains ``multiplier x E[games played] x E[H]`` (exact).  The
+hold-and-spin (:mod:`slotmath.features.holdspin_free`), the wheel and the
+selection (:mod:`slotmath.features.prizes`) are its instances.
+
+At most one feature plays in free games: two would need the joint law of
+their triggers on a free window (not computed, refused in one line).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from slotmath.model import Game
+
+__all__ = ["in_free_games_event", "register_kinds", "inside_kind", "inside_feature", "check_in_free_games"]
+
+#: The registered feature kinds, set by :mod:`slotmath.features.registry`
+#: when it is imported (:func:`register_kinds`): the registry imports the
+#: free games, so the free games cannot import it.
+_KINDS: list = []
+
+
+def register_kinds(kinds) -> None:
+    """Record the registry's feature kinds (:data:`~slotmath.features.registry.KINDS`)."""
+    _KINDS[:] = list(kinds)
+
+
+def in_free_games_event(name: str) -> str:
+    """The sampler's event ``name`` of a feature, counted for the features
+    free games start."""
+    return f"{name} in free games"
+
+
+def inside_kind(game: Game):
+    """The :class:`~slotmath.features.kinds.FeatureKind` the free games'
+    windows play (``in_free_games: true``), or None."""
+    from slotmath.errors import ensure
+
+    options = game.options if isinstance(game.options, dict) else {}
+    wanted = [k for k, v in options.items() if isinstance(v, dict) and v.get("in_free_games") is True]
+    if not wanted:
+        return None
+    ensure(bool(_KINDS), "infree.py: the feature registry (slotmath.features.registry) is not imported")
+    for kind in _KINDS:
+        if kind.key in wanted and kind.free_feature is not None and kind.in_free_games(game):
+            return kind
+    return None
+
+
+def inside_feature(game: Game, level: int, free_reels: str) -> tuple:
+    """``(kind, feature)``: the feature a free game's window plays, as a
+    :class:`~slotmath.features.round.Feature` keyed on the free reel set
+    ``free_reels``, and its kind; ``(None, None)`` when none does."""
+    kind = inside_kind(game)
+    if kind is None:
+        return None, None
+    return kind, kind.free_feature(game, level, free_reels)
+
+
+def check_in_free_games(game: Game, field: str, reach: Callable[[str], str | None]) -> None:
+    """Refuse ``field`` (``options.<key>.in_free_games``) where it is not
+    computed, in one line naming it: without ``options.free_games``, with a
+    sticky or expanding wild, a reel set per trigger count or a count on a
+    payline in the free games, tumbles, variable reel heights, a progressive
+    jackpot, beside another feature played in free games, or when
+    ``reach(free reel set)`` names a problem (no free window can start it)."""
+    from slotmath.features.declaration import Reader
+    from slotmath.features.options import load_features
+
+    rd = Reader(game)
+    free = load_features(game).free_games
+    if free is None:
+        rd.fail(field, "needs options.free_games (the free games it triggers in)")
+    if free.sticky is not None or free.nudge is not None:
+        rd.fail(field, "is not computed with a sticky or expanding wild in the free games")
+    if free.reels_by_count is not None:
+        rd.fail(field, "is not computed with a reel set per trigger count (awards.<count>.reels)")
+    if free.trigger_lines is not None:
+        rd.fail(field, "is not computed with a count on a payline (free_games.trigger.payline)")
+    if "tumble" in game.options or game.heights is not None:
+        rd.fail(field, "is not computed with tumbles or variable reel heights")
+    jackpots = game.options.get("jackpots")
+    if isinstance(jackpots, dict) and any(isinstance(v, dict) for v in jackpots.values()):
+        rd.fail(field, "is not computed with a progressive jackpot (its return counts base-game hits)")
+    others = [
+        f"options.{k}.in_free_games"
+        for k, v in game.options.items()
+        if isinstance(v, dict) and v.get("in_free_games") is True and f"options.{k}.in_free_games" != field
+    ]
+    if others:
+        rd.fail(field, f"is not computed beside {others[0]} (one feature plays in free games)")
+    problem = reach(free.reels)
+    if problem is not None:
+        rd.fail(field, problem)
