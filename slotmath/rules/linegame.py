@@ -117,6 +117,33 @@ def drawn_channel_rtp(game: Game, level: int, reel_set: str = "base") -> Fractio
     return drawn_line_figures(game, level, reel_set).rtp
 
 
+def sampled_drawn_game(game: Game) -> Game:
+    """The game the compiled sampler plays when the drawn multipliers do not
+    fit as stops (:func:`drawn_too_large`): the multiplier's variant symbols
+    with the declared strips (:func:`slotmath.features.wildmult.drawn_symbols`),
+    each wild's multiplier drawn in the window
+    (:func:`slotmath.montecarlo.linesim.draw_wilds`).  Lines only, and no
+    sticky free-games wild (its held window is not drawn): else refused in
+    one line (:class:`~slotmath.errors.SetupError`)."""
+    from slotmath.engine.payrule import pay_rule
+    from slotmath.errors import SetupError
+    from slotmath.features.options import load_features
+    from slotmath.features.wildmult import drawn_symbols, rewrite_refusal
+
+    free = load_features(game).free_games
+    problem = None
+    if not pay_rule(game).has_paylines:
+        problem = "the compiled sampler draws the multipliers in the window on paylines only"
+    elif free is not None and free.sticky is not None:
+        problem = "the compiled sampler does not draw the multipliers of a sticky free-games wild"
+    if problem is not None:
+        raise SetupError(
+            f"{game.source or game.name}: options.wild_multipliers.table: {rewrite_refusal(game)}; "
+            f"{problem}, so `simulate` cannot"
+        )
+    return drawn_symbols(game)
+
+
 def drawn_too_large(game: Game) -> bool:
     """True when ``game`` declares drawn wild multipliers whose draws written
     as stops leave the engine's counts (:func:`slotmath.features.wildmult.rewrite_refusal`)."""
@@ -681,7 +708,7 @@ def round_sampler(game: Game, level: int, reel_set: str = "base"):
             )
     from slotmath.montecarlo.linesim import line_sampler
 
-    game = played_game(game)
+    game = sampled_drawn_game(game) if drawn_too_large(game) else played_game(game)
     if has_top(game):
         game = sampled_game(game)
     pays = pay_rule(game).sampler_pays
