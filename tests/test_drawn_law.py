@@ -138,3 +138,126 @@ def test_the_lines_game_simulates_its_exact_components(tmp_path):
         mean, se = stats.part_rtp(k)
         z = (mean - float(exact[name])) / se
         assert abs(z) < 4, (name, mean, float(exact[name]), z)
+
+
+@pytest.mark.parametrize("combine", ["add", "multiply"])
+def test_the_spin_law_without_the_rewrite_equals_the_brute_force(write_game, combine):
+    # every stop vector (5 x 4 x 5) and every draw of every W in the window
+    # (x2, x3, x5): the float64 law equals the brute force's Fractions within
+    # its stated relative error bound, win by win
+    from slotmath.features.drawnlaw import drawn_law_cost, drawn_spin_law, error_bound
+
+    game = tiny_game(write_game, combine)
+    law = brute_law([s.symbols for s in game.strips("base")], TINY_TABLE, combine)
+    # (window, draw) pairs by hand, sum over stops of 3**(W shown):
+    # reel 1 windows A W, W B, B W, W X, X A: 3 + 3 + 3 + 3 + 1 = 13;
+    # reel 2 A B, B W, W X, X A: 1 + 3 + 3 + 1 = 8;
+    # reel 3 W A, A B, B X, X A, A W: 3 + 1 + 1 + 1 + 3 = 9; 13 x 8 x 9 = 936
+    assert drawn_law_cost(game) == 936
+    dist = drawn_spin_law(game, 1)
+    assert not dist.exact and dist.unit_den == 1 and dist.total_bet == 3
+    got = {int(w): float(p) for w, p in zip(dist.wins, dist.weights, strict=True)}
+    want = {w: p for w, p in law.items() if p}
+    assert set(got) == set(want)
+    bound = error_bound(game)
+    assert bound < 1e-14
+    for w, p in want.items():
+        assert abs(F(got[w]) - p) <= p * F(bound), (w, got[w], float(p))
+
+
+@pytest.mark.parametrize("combine", ["add", "multiply"])
+def test_par_of_the_tiny_game_gives_the_brute_force_law(write_game, combine):
+    # `par` without the rewrite: the RTP exact (the brute force's mean, as a
+    # Fraction), the distribution the brute force's within the stated bound,
+    # and the sheet's note stating it
+    from slotmath.rules.linegame import analyse
+
+    game = tiny_game(write_game, combine)
+    law = brute_law([s.symbols for s in game.strips("base")], TINY_TABLE, combine)
+    result = analyse(game, 1)
+    assert result.rtp == sum(w * p for w, p in law.items()) / 3
+    assert result.components == {"lines": result.rtp}
+    assert sum(result.combinations["rtp_exact"], F(0)) == result.rtp
+    hit = float(sum(p for w, p in law.items() if w > 0))
+    assert result.hit_frequency == pytest.approx(hit, rel=1e-13)
+    sd = float(sum((F(w, 3) - result.rtp) ** 2 * p for w, p in law.items())) ** 0.5
+    assert result.sd == pytest.approx(sd, rel=1e-12)
+    top = max(w for w, p in law.items() if p)
+    assert result.true_max_win.value == F(top, 3)
+    assert result.true_max_win.probability == pytest.approx(float(law[top]), rel=1e-13)
+    assert any("float64 over every window and every draw" in n for n in result.notes)
+
+
+def test_a_law_above_its_cost_bound_is_refused_in_one_line_with_the_exact_rtp(write_game, monkeypatch):
+    # the bound set below the tiny game's pairs: `par` refuses in one line that
+    # names the pairs and gives the exact RTP; the sampler still plays it
+    from slotmath.engine.limits import EngineTooLarge
+    from slotmath.features import drawnlaw
+    from slotmath.rules.linegame import analyse, components
+
+    game = tiny_game(write_game, "add")
+    cost = drawnlaw.drawn_law_cost(game)
+    monkeypatch.setattr(drawnlaw, "MAX_DRAWN_PAIRS", cost - 1)
+    with pytest.raises(EngineTooLarge) as err:
+        analyse(game, 1)
+    message = str(err.value)
+    rtp = components(game, 1)["lines"]
+    assert "\n" not in message
+    assert (
+        f"listing every window and draw of reel set 'base' would take {cost:.3g} (window, draw) pairs"
+        in message
+    )
+    assert f"the round's exact RTP is {float(rtp):.6%}" in message
+
+
+def test_the_lines_game_par_refuses_for_the_cost_of_its_free_reels():
+    # drawn_wild_lines: its free reels would list 1.22e+10 (window, draw)
+    # pairs (reels 1 and 5: 47 + 3 x 4 = 59 per reel; reels 2-4: 48 stops
+    # without M and a stack showing 1, 2, 3, 2, 1 M: 48 + 4 + 16 + 64 + 16 + 4
+    # = 152; 59 x 152**3 x 59 = 1.22e+10)
+    from slotmath.engine.limits import EngineTooLarge
+    from slotmath.features.drawnlaw import drawn_law_cost
+    from slotmath.rules.linegame import analyse
+
+    from conftest import TEST_DATA
+
+    game = load_game(TEST_DATA / "drawn_wild_lines")
+    assert drawn_law_cost(game, "free") == 59 * 152**3 * 59
+    with pytest.raises(EngineTooLarge) as err:
+        analyse(game, 1)
+    assert "reel set 'free' would take 1.22e+10 (window, draw) pairs" in str(err.value)
+
+
+def test_one_window_and_draw_worked_by_hand(tmp_path):
+    # docs/features.md, "the spin law without the rewrite" (its game is the
+    # tiny one, with combine: add; 936 pairs by hand): stops (1, 1, 0)
+    # show reel 1 W B, reel 2 B W, reel 3 W A; W drawn x5, x3, x2 (reels 1-3).
+    # Row 0 W B W pays 3 x B = 5 x (5 + 2) = 35; row 1 B W A nothing; the V
+    # W W W max(3 x W = 100, 3 x A = 8 x (5 + 3 + 2) = 80) = 100: 135 coins
+    from slotmath.features.drawnlaw import drawn_law_cost
+    from slotmath.features.wildmult import drawn_symbols, load_wild_multipliers, variant_name
+    from slotmath.montecarlo.linesim import evaluation_args, window_line_win
+
+    from conftest import docs_example
+
+    declared, _ = docs_example(tmp_path, "### Worked example: the spin law without the rewrite")
+    spec = load_wild_multipliers(declared)
+    assert spec is not None and dict(spec.table) == TINY_TABLE and spec.combine == "add"
+    assert [s.symbols for s in declared.strips("base")][1] == ("A", "B", "W", "X")
+    assert drawn_too_large(declared) and drawn_law_cost(declared) == 936
+    game = drawn_symbols(declared)
+    (dims, sym, cells, codes, offsets, label_coins, *_), names = evaluation_args(game, 1)
+    window = np.concatenate([sym[0, 1], sym[1, 1], sym[2, 0]]).copy()
+    drawn = {0: 5, 3: 3, 4: 2}  # cell reel x rows + row -> multiplier
+    for cell, m in drawn.items():
+        assert window[cell] == game.symbol_index["W"]
+        window[cell] = game.symbol_index[variant_name("W", m)]
+    events = np.zeros(len(names), dtype=np.int64)
+    assert round(window_line_win(window, dims, cells, codes, offsets, label_coins, events) * 3) == 135
+    grid = [["W", "B"], ["B", "W"], ["W", "A"]]
+    mult = {(c // 2, c % 2): m for c, m in drawn.items()}
+    brute = sum(
+        brute_line([grid[r][line[r]] for r in range(3)], [mult.get((r, line[r])) for r in range(3)], "add")
+        for line in TINY_LINES
+    )
+    assert brute == 135
