@@ -102,18 +102,23 @@ def test_the_sampler_draws_the_multipliers_as_the_brute_force(write_game, combin
     # declared strips and draws each W's multiplier in the window.  Its mean,
     # P(no win), P(win >= 10 coins) and P(win >= 40 coins) against the brute
     # force's law, |z| < 4 over 400,000 rounds
+    # (the rules' round kernel, and the plain line kernel on the same game)
+    from slotmath.features.wildmult import drawn_symbols
+    from slotmath.montecarlo.linesim import line_kernel_wide, line_sampler
     from slotmath.rules.linegame import round_sampler
 
     game = tiny_game(write_game, combine)
     assert drawn_too_large(game)
     law = brute_law([s.symbols for s in game.strips("base")], TINY_TABLE, combine)
-    sampler = round_sampler(game, 1)
-    x = sampled_wins(sampler, 400_000, 7) * 3  # [coins]
-    assert abs(z_of(x, float(sum(w * p for w, p in law.items())))) < 4
-    for edge in (0, 10, 40):
-        p = float(sum(q for w, q in law.items() if (w == 0 if edge == 0 else w >= edge)))
-        hit = (x == 0) if edge == 0 else (x >= edge)
-        assert 0 < p < 1 and abs(z_of(hit.astype(float), p)) < 4, (edge, hit.mean(), p)
+    plain = line_sampler(drawn_symbols(game), 1)
+    assert plain.kernel is line_kernel_wide  # the pair table reads no window
+    for sampler in (round_sampler(game, 1), plain):
+        x = sampled_wins(sampler, 400_000, 7) * 3  # [coins]
+        assert abs(z_of(x, float(sum(w * p for w, p in law.items())))) < 4
+        for edge in (0, 10, 40):
+            p = float(sum(q for w, q in law.items() if (w == 0 if edge == 0 else w >= edge)))
+            hit = (x == 0) if edge == 0 else (x >= edge)
+            assert 0 < p < 1 and abs(z_of(hit.astype(float), p)) < 4, (edge, hit.mean(), p)
 
 
 def test_the_lines_game_simulates_its_exact_components(tmp_path):
@@ -261,3 +266,29 @@ def test_one_window_and_draw_worked_by_hand(tmp_path):
         for line in TINY_LINES
     )
     assert brute == 135
+
+
+def test_the_sampler_refuses_draws_it_does_not_play_in_one_line(write_game):
+    # a ways game whose draws do not fit as stops: the window's draws are
+    # played on paylines only, so `simulate` is refused in one line
+    from slotmath.errors import SetupError
+    from slotmath.rules.linegame import round_sampler
+
+    text = """
+pays_by: ways
+grid: {reels: 3, rows: 2}
+bet: {levels: [1], lines: 8}
+symbols: [{name: A}, {name: X, kind: blank}, {name: W, kind: wild, substitutes: all}]
+reels:
+  base: [[A, W, W, X], [A, W, X, X], [A, A, W, X]]
+pays: [{symbol: A, count: 3, pay: 8}]
+options:
+  wild_multipliers: {symbol: W, table: [[2, 3221225473], [3, 1073741824]]}
+"""
+    game = load_game(write_game(text))
+    assert drawn_too_large(game)
+    with pytest.raises(SetupError) as err:
+        round_sampler(game, 1)
+    message = str(err.value)
+    assert "\n" not in message and "options.wild_multipliers.table" in message
+    assert "draws the multipliers in the window on paylines only" in message

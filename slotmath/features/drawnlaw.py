@@ -9,10 +9,11 @@ lines are paid by the variant symbols' line rule
 RTP and of the compiled sampler) and the scatters by their count.  The law
 is float64: a term is ``prod_r (w_r / W_r) x prod_cells (t_m / T)`` (stop
 weights over the reels' totals, table weights over the table's total),
-each within ``(R + k + 2) u`` relative error (``u = 2**-53``, ``k`` the
-window's drawn wilds), summed per win by Neumaier's compensated summation
-(error ``2 u`` of the sum, plus ``n u**2``), so every probability is within
-:func:`error_bound` relative error.  The cost, the number of (window, draw)
+each within ``(2 R + 2 k) u`` relative error (``u = 2**-53``, ``k`` the
+window's drawn wilds: ``R + k`` factors each rounded once, ``R + k - 1``
+rounded products), summed per win by Neumaier's compensated summation
+(error ``2 u`` of the sum, plus ``n u**2``; the terms are positive), so
+every probability is within :func:`error_bound` relative error.  The cost, the number of (window, draw)
 pairs ``prod_r sum_s K**k_r(s)`` (``K`` table rows, ``k_r(s)`` the wilds
 stop ``s`` of reel ``r`` shows), is computed first and refused above
 :data:`MAX_DRAWN_PAIRS`.
@@ -71,11 +72,12 @@ def shows_wild(game: Game, reel_set: str) -> bool:
 
 def error_bound(game: Game, reel_set: str = "base") -> float:
     """Relative error bound of each probability of :func:`drawn_spin_law`:
-    ``(R + kmax + 4) u + n u**2`` (``kmax`` the most wilds a window shows,
-    ``n`` the pairs listed, ``u = 2**-53``)."""
+    ``(2 R + 2 kmax + 4) u + 2 n u**2`` (``kmax`` the most wilds a window
+    shows, ``n`` the pairs listed, ``u = 2**-53``; one ``u`` and the factor
+    2 on ``n u**2`` cover the second-order terms)."""
     u = 2.0**-53
     kmax = sum(max(ks) for ks in _wild_counts(game, reel_set))
-    return (game.reels + kmax + 4) * u + drawn_law_cost(game, reel_set) * u * u
+    return (2 * game.reels + 2 * kmax + 4) * u + 2 * drawn_law_cost(game, reel_set) * u * u
 
 
 @nb.njit(cache=True)
