@@ -67,6 +67,7 @@ __all__ = [
     "WildMultipliers",
     "COMBINE",
     "load_wild_multipliers",
+    "drawn_symbols",
     "played_game",
     "rewrite_refusal",
     "variant_name",
@@ -288,6 +289,21 @@ def _rewrite(game: Game) -> Game:
     refusal = rewrite_refusal(game)
     if refusal is not None:
         raise EngineTooLarge(refusal, file=game.source or game.name, field="options.wild_multipliers.table")
+    variants = drawn_symbols(game)
+    sets = {name: tuple(_strip(game, s, spec) for s in strips) for name, strips in game.reel_sets.items()}
+    return replace(variants, reel_sets=sets)
+
+
+@game_cache(maxsize=8)
+def drawn_symbols(game: Game) -> Game:
+    """``game`` with one wild symbol per drawn multiplier (``Wx2``, ``Wx3``,
+    ...; see the module notes), its pays matching them as they match ``W``,
+    and its strips as declared: the game the compiled sampler plays, writing
+    each wild's draw into its cell of the window
+    (:func:`slotmath.montecarlo.linesim.draw_wilds`).  Its
+    ``options.wild_multipliers`` is the parsed table."""
+    spec = load_wild_multipliers(game)
+    ensure(spec is not None, "wildmult.py: expected spec is not None")
     w = spec.symbol
     names = {variant_name(w, m) for m, _ in spec.table}
 
@@ -304,9 +320,8 @@ def _rewrite(game: Game) -> Game:
     rule = WildRule(widen(wild.substitutes), 1, None, wild.multiply_own_pays, summed)
     symbols += [Symbol(variant_name(w, m), "wild", replace(rule, per_wild=m)) for m, _ in spec.table]
     pays = tuple(replace(lp, positions=tuple(widen(p) for p in lp.positions)) for lp in game.line_pays)
-    sets = {name: tuple(_strip(game, s, spec) for s in strips) for name, strips in game.reel_sets.items()}
     options = {**game.options, "wild_multipliers": spec}
-    return replace(game, symbols=tuple(symbols), line_pays=pays, reel_sets=sets, options=options)
+    return replace(game, symbols=tuple(symbols), line_pays=pays, options=options)
 
 
 def _strip(game: Game, strip: Strip, spec: WildMultipliers) -> Strip:

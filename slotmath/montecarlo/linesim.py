@@ -191,6 +191,42 @@ def line_win(stop, window, dims, sym, cells, codes, offsets, label_coins, events
     return window_line_win(window, dims, cells, codes, offsets, label_coins, events)
 
 
+#: index in ``dims`` (:func:`evaluation_args`) of the drawn multiplier wild,
+#: present only on a reel set that shows it unrewritten (:func:`drawn_dims`)
+DRAWN = 8
+
+
+@nb.njit(cache=True)
+def draw_wilds(rng, window, dims):
+    """Write a drawn multiplier into every cell of ``window`` showing the
+    multiplier wild ``dims[DRAWN]``: its variant symbol, drawn independently
+    per cell by :func:`uniform_below` on the table's cumulative weights
+    (``dims[DRAWN + 1]`` rows: variants, then cumulative weights)."""
+    w, K = dims[DRAWN], dims[DRAWN + 1]
+    total = dims[DRAWN + 1 + 2 * K]
+    for c in range(window.shape[0]):
+        if window[c] == w:
+            u = uniform_below(rng, total)
+            j = 0
+            while dims[DRAWN + 2 + K + j] <= u:  # the first row with cumulative weight > u
+                j += 1
+            window[c] = dims[DRAWN + 2 + j]
+
+
+@nb.njit(cache=True, inline="always")
+def drawn_line_win(rng, stop, window, dims, sym, cells, codes, offsets, label_coins, events):
+    """:func:`line_win` with the drawn multiplier wilds of the window drawn
+    first (:func:`draw_wilds`; none when ``dims`` carries no table: the
+    same win and the same random stream as :func:`line_win`)."""
+    R, rows = dims[0], dims[6]
+    for r in range(R):
+        for k in range(rows):
+            window[r * rows + k] = sym[r, stop[r], k]
+    if dims.shape[0] > DRAWN:
+        draw_wilds(rng, window, dims)
+    return window_line_win(window, dims, cells, codes, offsets, label_coins, events)
+
+
 @nb.njit(cache=True, inline="always")
 def window_line_win(window, dims, cells, codes, offsets, label_coins, events):
     """Line win of ``window`` (cell ``reel x rows + row`` -> symbol) [x total bet];
@@ -379,7 +415,8 @@ def line_kernel_wide(
     sc_pay,
     sc_event,
 ):
-    """:func:`line_kernel` for reels of any total weight (:func:`draw_stops`)."""
+    """:func:`line_kernel` for reels of any total weight (:func:`draw_stops`),
+    and for drawn multiplier wilds (:func:`drawn_line_win`)."""
     R = dims[0]
     wins = np.empty(n, dtype=np.float64)
     parts = np.empty((n, 1 + (sc_count.shape[0] > 0)), dtype=np.float64)
@@ -388,7 +425,7 @@ def line_kernel_wide(
     window = np.empty(R * dims[6], dtype=np.int64)
     for i in range(n):
         draw_stops(rng, stop, bound, use_table, table, cum, n_stops)
-        lines = line_win(stop, window, dims, sym, cells, codes, offsets, label_coins, events)
+        lines = drawn_line_win(rng, stop, window, dims, sym, cells, codes, offsets, label_coins, events)
         wins[i] = split_win(parts[i], lines, scatter_win(stop, sc_count, sc_pay, sc_event, events))
     return wins, events, parts
 
@@ -443,6 +480,7 @@ def line_sampler(
     evaluation, names = evaluation_args(game, level, reel_set)
     args = (evaluation[0],) + draw + evaluation[1:]
     dims, sym, cells, codes, offsets = evaluation[:5]
+    fast = fast and len(dims) == DRAWN  # the pair table reads no window: no draws
     pair = pair_codes(dims, sym, cells, codes, offsets, draw[4]) if fast and narrow(draw[0]) else None
     if pair is None:
         return RoundSampler(line_kernel_wide, args, names, part_names(game, "lines"))
@@ -532,9 +570,30 @@ def evaluation_args(game: Game, level: int, reel_set: str = "base", first: int =
 
     sc_count, sc_pay, sc_event = scatter_args(game, reel_set, names)
     dims = np.array(
-        [R, L, S, bet.total_bet, len(sc_count), len(names), game.rows, max(1, min(first, R))], dtype=np.int64
+        [R, L, S, bet.total_bet, len(sc_count), len(names), game.rows, max(1, min(first, R))]
+        + drawn_dims(game, sym),
+        dtype=np.int64,
     )
     return (dims, sym, cells, codes, offsets, label_coins, sc_count, sc_pay, sc_event), tuple(names)
+
+
+def drawn_dims(game: Game, sym: np.ndarray) -> list:
+    """The entries of ``dims`` from :data:`DRAWN` on: ``[wild, K, variants
+    (K), cumulative weights (K)]`` when ``game`` is played with its drawn
+    multipliers' variant symbols and declared strips
+    (:func:`slotmath.features.wildmult.drawn_symbols`) and the windows
+    ``sym`` show the wild; else none (no draw, :func:`drawn_line_win`)."""
+    from slotmath.features.wildmult import WildMultipliers, variant_name
+
+    spec = game.options.get("wild_multipliers") if isinstance(game.options, dict) else None
+    if not isinstance(spec, WildMultipliers):
+        return []
+    w = game.symbol_index[spec.symbol]
+    if not (sym == w).any():  # rewritten stops, or a reel set without the wild
+        return []
+    variants = [game.symbol_index[variant_name(spec.symbol, m)] for m, _ in spec.table]
+    cum = np.cumsum([x for _, x in spec.table]).tolist()
+    return [w, len(variants), *variants, *cum]
 
 
 def line_event_names(game: Game, entries, mults) -> list:

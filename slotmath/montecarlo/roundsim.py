@@ -87,9 +87,9 @@ from slotmath.montecarlo.holdspinsim import (
 from slotmath.montecarlo.linesim import (
     draw_args,
     draw_stops,
+    drawn_line_win,
     evaluation_args,
     key_count,
-    line_win,
     no_line_args,
     scatter_win,
 )
@@ -144,7 +144,7 @@ def _spin(rng, stop, window, draw, ev, ways, events):
     bound, use_table, table, cum, n_stops = draw
     dims, sym, cells, codes, offsets, label_coins, sc_count, sc_pay, sc_event = ev
     draw_stops(rng, stop, bound, use_table, table, cum, n_stops)
-    lines = line_win(stop, window, dims, sym, cells, codes, offsets, label_coins, events)
+    lines = drawn_line_win(rng, stop, window, dims, sym, cells, codes, offsets, label_coins, events)
     lines += _pays_win(stop, ways, events)
     return lines, scatter_win(stop, sc_count, sc_pay, sc_event, events)
 
@@ -382,7 +382,7 @@ def round_kernel(
     window = np.empty(dims[0] * dims[6], dtype=np.int64)
     for i in range(n):
         draw_stops(rng, stop, bound, use_table, table, cum, n_stops)
-        comp[0] = line_win(stop, window, dims, sym, cells, codes, offsets, label_coins, events)
+        comp[0] = drawn_line_win(rng, stop, window, dims, sym, cells, codes, offsets, label_coins, events)
         comp[0] += _pays_win(stop, base_ways, events)
         comp[1] = scatter_win(stop, sc_count, sc_pay, sc_event, events)
         for j in range(2, comp.shape[0]):

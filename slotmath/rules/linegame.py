@@ -66,9 +66,10 @@ def _fresh_floats(game: Game, level: int, result: ParResult) -> ParResult:
 
 def _analyse(game: Game, level: int, reel_set: str) -> ParResult:
     if drawn_too_large(game):
-        from slotmath.features.wildmult import rewrite_refusal
-
-        _refuse_drawn_distribution(game, level, rewrite_refusal(game))
+        reason = drawn_law_refusal(game, reel_set)
+        if reason is not None:
+            _refuse_drawn_distribution(game, level, reason)
+        return _analyse_drawn(game, level, reel_set)
     if game.heights is not None and not game.heights.written:
         from slotmath.engine.reels import height_game
 
@@ -95,6 +96,107 @@ def _analyse(game: Game, level: int, reel_set: str) -> ParResult:
     return dataclasses.replace(result, notes=[*result.notes, note])
 
 
+def drawn_law_refusal(game: Game, reel_set: str = "base") -> str | None:
+    """Why the spin law of a game whose drawn multipliers do not fit as stops
+    is not listed window by window and draw by draw
+    (:func:`slotmath.features.drawnlaw.drawn_spin_law`), or None when it is:
+    the rewrite's reason, then that the law is listed for a line game
+    without features, reel heights or a round cap, within
+    :data:`~slotmath.features.drawnlaw.MAX_DRAWN_PAIRS` (window, draw) pairs."""
+    from slotmath.engine.payrule import pay_rule
+    from slotmath.features.drawnlaw import MAX_DRAWN_PAIRS, drawn_law_cost, shows_wild
+    from slotmath.features.wildmult import rewrite_refusal
+
+    reason = rewrite_refusal(game)
+    if not pay_rule(game).has_paylines:
+        return f"{reason}; the law without the rewrite is listed on paylines only"
+    costs = {name: drawn_law_cost(game, name) for name in sorted(reel_sets_read(game) | {reel_set})}
+    over = {name: cost for name, cost in costs.items() if cost > MAX_DRAWN_PAIRS and shows_wild(game, name)}
+    if over:
+        name, cost = max(over.items(), key=lambda item: item[1])
+        return (
+            f"{reason}; listing every window and draw of reel set {name!r} would take {cost:.3g} "
+            f"(window, draw) pairs, above {MAX_DRAWN_PAIRS:.0e}"
+        )
+    if game.heights is not None or any(
+        k != "wild_multipliers" for k in game.options if k in played_options()
+    ):
+        return (
+            f"{reason}; the law without the rewrite is listed for a spin without features, heights "
+            "or a round cap only"
+        )
+    return None
+
+
+def _analyse_drawn(game: Game, level: int, reel_set: str) -> ParResult:
+    """:func:`analyse` of a line game without features whose drawn multipliers
+    do not fit as stops: the RTP and combination table exact from the law of
+    the counted wilds (:func:`slotmath.features.wilddraws.drawn_line_figures`,
+    hits over the game's own cycle), the spin-win distribution float64 from
+    every window and draw (:func:`slotmath.features.drawnlaw.drawn_spin_law`),
+    its mean checked against the exact RTP within its stated bound."""
+    from slotmath.engine.combinations import combination_table
+    from slotmath.engine.distribution import MaxWin
+    from slotmath.features.drawnlaw import drawn_spin_law, error_bound
+    from slotmath.features.wilddraws import drawn_line_figures
+    from slotmath.rules.result import ParResult
+
+    undrawn = dataclasses.replace(
+        game, options={k: v for k, v in game.options.items() if k != "wild_multipliers"}
+    )
+    figures = drawn_line_figures(game, level, reel_set)
+    table = combination_table(undrawn, level, reel_set, pay_rows=figures.rows)
+    channel = _drawn_channel(game)[0]
+    components = {channel: figures.rtp}
+    if game.scatter_pays:
+        components["scatters"] = sum(table.loc[table["kind"] == "scatter", "rtp_exact"], Fraction(0))
+    rtp = sum(components.values(), Fraction(0))
+    dist = drawn_spin_law(game, level, reel_set)
+    bound = error_bound(game, reel_set)
+    ensure(abs(float(dist.mean) - float(rtp)) <= 4 * bound * float(rtp) + 1e-15, "drawn law: mean != RTP")
+    how = "multiplied" if load_drawn(game).combine == "multiply" else "added"
+    note = (
+        f"Wild multipliers drawn from a table ({how} on a line), not written as stops: the RTP and the "
+        "combination table are exact from the law of the counted wilds on each line (cycle "
+        f"{game.cycle(reel_set):,}); the distribution (hit frequency, SD, VI, max win) is float64 over "
+        f"every window and every draw of its wilds, each probability within relative error {bound:.1e}."
+    )
+    return ParResult(
+        game=game,
+        bet=game.bet(level),
+        cycle=game.cycle(reel_set),
+        rtp=rtp,
+        components=components,
+        distribution=dist,
+        combinations=table,
+        per_line_rtp=figures.per_line,
+        notes=[*pay_rule_notes(game), note],
+        max_win=MaxWin(
+            dist.max_win,
+            float(dist.max_win_probability),
+            False,
+            "largest win over every window and every draw (exact); its probability float64",
+        ),
+    )
+
+
+def load_drawn(game: Game):
+    """The parsed ``options.wild_multipliers`` of ``game``."""
+    from slotmath.features.wildmult import load_wild_multipliers
+
+    spec = load_wild_multipliers(game)
+    ensure(spec is not None, "linegame.py: expected spec is not None")
+    return spec
+
+
+def pay_rule_notes(game: Game) -> list:
+    """The pay rule's notes on ``game`` and its dead pays' warnings."""
+    from slotmath.engine.payrule import pay_rule
+    from slotmath.features.reach import dead_pays
+
+    return [*pay_rule(game).notes(game), *(f"Warning: {d}." for d in dead_pays(game))]
+
+
 def _drawn_channel(game: Game) -> tuple:
     """(pay channel, "line" or "way") of a game with drawn wild multipliers."""
     from slotmath.engine.payrule import pay_rule
@@ -115,6 +217,33 @@ def drawn_channel_rtp(game: Game, level: int, reel_set: str = "base") -> Fractio
     from slotmath.features.wilddraws import drawn_line_figures
 
     return drawn_line_figures(game, level, reel_set).rtp
+
+
+def sampled_drawn_game(game: Game) -> Game:
+    """The game the compiled sampler plays when the drawn multipliers do not
+    fit as stops (:func:`drawn_too_large`): the multiplier's variant symbols
+    with the declared strips (:func:`slotmath.features.wildmult.drawn_symbols`),
+    each wild's multiplier drawn in the window
+    (:func:`slotmath.montecarlo.linesim.draw_wilds`).  Lines only, and no
+    sticky free-games wild (its held window is not drawn): else refused in
+    one line (:class:`~slotmath.errors.SetupError`)."""
+    from slotmath.engine.payrule import pay_rule
+    from slotmath.errors import SetupError
+    from slotmath.features.options import load_features
+    from slotmath.features.wildmult import drawn_symbols, rewrite_refusal
+
+    free = load_features(game).free_games
+    problem = None
+    if not pay_rule(game).has_paylines:
+        problem = "the compiled sampler draws the multipliers in the window on paylines only"
+    elif free is not None and free.sticky is not None:
+        problem = "the compiled sampler does not draw the multipliers of a sticky free-games wild"
+    if problem is not None:
+        raise SetupError(
+            f"{game.source or game.name}: options.wild_multipliers.table: {rewrite_refusal(game)}; "
+            f"{problem}, so `simulate` cannot"
+        )
+    return drawn_symbols(game)
 
 
 def drawn_too_large(game: Game) -> bool:
@@ -213,14 +342,13 @@ def _analyse_lines(game: Game, level: int, reel_set: str) -> ParResult:
     (:func:`slotmath.engine.payrule.pay_rule`; drawn wild multipliers
     already written in)."""
     from slotmath.engine.payrule import pay_rule
-    from slotmath.features.reach import dead_pays
 
     rule = pay_rule(game)
     table = rule.combination_table(game, level, reel_set)
     lines_rtp, per_line = rule.channel_rtp(game, level, reel_set)
     features = round_features(game, level) if reel_set == "base" else []
     cap = round_cap(game) if reel_set == "base" else None
-    notes = [*rule.notes(game), *(f"Warning: {d}." for d in dead_pays(game))]
+    notes = pay_rule_notes(game)
     if not features:
         dist = rule.distribution(game, level, reel_set)
         result = _par_result(
@@ -681,7 +809,7 @@ def round_sampler(game: Game, level: int, reel_set: str = "base"):
             )
     from slotmath.montecarlo.linesim import line_sampler
 
-    game = played_game(game)
+    game = sampled_drawn_game(game) if drawn_too_large(game) else played_game(game)
     if has_top(game):
         game = sampled_game(game)
     pays = pay_rule(game).sampler_pays
