@@ -269,3 +269,20 @@ def test_capped_award_law_takes_the_grid_when_the_dp_is_too_slow(monkeypatch):
     monkeypatch.setattr(freeround, "MAX_AWARD_SECONDS", 0)
     with pytest.raises(EngineTooLarge, match=r"at most 30 games would take about .* smaller max_games"):
         freeround.capped_probabilities(fg)
+
+
+def test_exact_capped_moments_estimate_their_cost_first(monkeypatch):
+    # The rational recursion runs in integers scaled by D**level (equal to
+    # the brute force above); its cost grows as cap**3 x the bits of D, and
+    # above the bound it is refused in one line before it starts.
+    from slotmath.engine.limits import EngineTooLarge
+    from slotmath.features import freegames
+
+    table = np.array([[7, 2, 1], [3, 0, 1], [0, 1, 0], [2, 0, 3]])
+    p = per_spin_table(table, exact=True)
+    m1, _, s1, _ = capped_moments(p, 2, 6)
+    dist = brute_capped(p, 2, 6)
+    assert m1 == sum(w * q for w, q in dist.items()) and 1 <= s1 <= 6
+    monkeypatch.setattr(freegames, "MAX_MOMENT_SECONDS", 0)
+    with pytest.raises(EngineTooLarge, match=r"exact moments of at most 7 games .* smaller max_games"):
+        capped_moments(p, 2, 7)

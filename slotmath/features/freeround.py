@@ -280,7 +280,16 @@ def free_games_feature_of(game: Game, level: int, spec: FreeGamesSpec) -> Featur
 
     @cache
     def games_law(n: int, mult: Fraction = spec.multiplier) -> FreeGames:
-        return FreeGames.from_counts(wins, extra, counts, n, mult, max_spins=cap, exact=True)
+        from slotmath.engine.limits import EngineTooLarge
+
+        fg = FreeGames.from_counts(wins, extra, counts, n, mult, max_spins=cap, exact=True)
+        try:
+            fg.mean  # noqa: B018 (the exact moments, their cost estimated first)
+        except EngineTooLarge as exc:  # one line naming the file and the field
+            raise EngineTooLarge(
+                exc.problem, file=game.source or game.name, field="options.free_games.max_games"
+            ) from None
+        return fg
 
     def mean(count):
         fg = games_law(spec.games(count), spec.multiplier_of(count))
@@ -299,7 +308,8 @@ def free_games_feature_of(game: Game, level: int, spec: FreeGamesSpec) -> Featur
         try:
             probs = award_probabilities(law)
         except EngineTooLarge as exc:  # one line naming the file and the feature
-            raise EngineTooLarge(f"{game.source or game.name}: options.free_games: {exc}") from None
+            field = "options.free_games" if cap is None else "options.free_games.max_games"
+            raise EngineTooLarge(exc.problem, file=game.source or game.name, field=field) from None
         return award_distribution(probs, 1, held_den, mult, prize, game.bet(level).total_bet)
 
     def award(count):
