@@ -164,6 +164,8 @@ def test_worked_example(tmp_path):
     assert inside["starts_per_round"] == pytest.approx(3 / 16 * 2 * 7 / 27, rel=1e-12)
     table = result.tables["Wheel in free games: odds and award"]
     assert table["RTP [x total bet]"][0] == pytest.approx(49 / 45, rel=1e-12)
+    # starts per round: a mean count (a round can start it in several free games)
+    assert table["mean per round [events / round]"][0] == pytest.approx(3 / 16 * 2 * 7 / 27, rel=1e-12)
     # MINI in free games: 3/16 x 2 games x 7/27 x 1/5 hits per round
     jackpots = result.tables["Wheel in free games: jackpots"]
     assert jackpots["hits per round"][0] == pytest.approx(3 / 16 * 2 * 7 / 27 / 5, rel=1e-12)

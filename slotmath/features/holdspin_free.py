@@ -186,7 +186,7 @@ def free_game_starts_tables(inside: dict, base_hits: dict, values: dict, rtp: fl
     game's features', ``values`` [x total bet] by label)."""
     import pandas as pd
 
-    from slotmath.features.sheetrows import PER_HIT, SHARE, jackpot_rows, one_in, share, trigger_row
+    from slotmath.features.sheetrows import PER_HIT, SHARE, jackpot_rows, one_in, rate_row, share
 
     mult = inside["mean_multiplier"]
     paid = {k: v * mult for k, v in values.items()}
@@ -201,8 +201,8 @@ def free_game_starts_tables(inside: dict, base_hits: dict, values: dict, rtp: fl
     out = {
         "Hold-and-spin in free games: odds": pd.DataFrame(
             [
-                trigger_row("the feature starts in a free game", inside["starts_per_round"]),
-                trigger_row("a full screen in a free game", inside["full_screens_per_round"]),
+                rate_row("the feature starts in a free game", inside["starts_per_round"]),
+                rate_row("a full screen in a free game", inside["full_screens_per_round"]),
             ]
         ),
         "Hold-and-spin in free games: award": pd.DataFrame(

@@ -623,13 +623,13 @@ def prize_in_free_games_tables(game: Game, title: str, inside: dict, rtp: float)
     mean multiplier)."""
     import pandas as pd
 
-    from slotmath.features.sheetrows import SHARE, jackpot_rows, jackpot_values, share, trigger_row
+    from slotmath.features.sheetrows import SHARE, jackpot_rows, jackpot_values, rate_row, share
 
     mult = inside["mean_multiplier"]
     out = {
         f"{title} in free games: odds and award": pd.DataFrame(
             [
-                trigger_row(f"the {title.lower()} starts in a free game", inside["starts_per_round"])
+                rate_row(f"the {title.lower()} starts in a free game", inside["starts_per_round"])
                 | {
                     "free games played per round": inside["free_games_per_round"],
                     "starts per free game [probability]": inside["trigger_probability_per_free_game"],

@@ -49,6 +49,19 @@ def trigger_row(event: str, p: float) -> dict:
     return {"event": event, "probability per round": p, f"odds [{ONE_IN}]": one_in(p)}
 
 
+#: columns of an event that can happen more than once a round (a feature
+#: started in free games): its mean count per round and rounds per event
+PER_ROUND = "mean per round [events / round]"
+ROUNDS_PER = "rounds per event [1 / mean per round]"
+
+
+def rate_row(event: str, n: float) -> dict:
+    """A row of a feature's odds table for an event a round can hold more
+    than once: its mean count per round (not a probability) and rounds per
+    event."""
+    return {"event": event, PER_ROUND: n, ROUNDS_PER: one_in(n)}
+
+
 def jackpot_rows(hits: dict, values: dict, rtp: float) -> list:
     """Rows of a jackpots table: each jackpot's value [x total bet] (``values``
     by label), expected hits per round (``hits``), rounds per hit (1 / hits
