@@ -109,6 +109,21 @@ def test_one_prize_and_the_grid():
     assert not res.feasible and "grid" in res.why and res.rtp_after == Fraction(3, 4)
 
 
+def test_wheel_spins_with_the_cash_prize(tmp_path, capsys):
+    # hand: d RTP / d spin = P q_wheel E[spin] = 10/64 x 1/4 x 31/10 = 31/256.
+    # 85 % needs 0.85 - 181/256 = 36.6/256: one more spin (31/256) and cash
+    # + 5.6/256 / (5/64) = +0.28 move 1.28 in all, less than cash alone (+1.83)
+    game = load_game(GAME)
+    res = tune_values(game, Fraction(85, 100), [f"{ALL}.wheel.wheel", f"{ALL}.cash.prize"])
+    assert res.derivatives == [Fraction(31, 256), Fraction(5, 64)]
+    assert res.feasible and res.after == [2, Fraction(57, 25)]
+    spun = game_figures(with_prizes(game, {2: 2}, key="wheel"), 1)["rtp"]
+    assert spun - Fraction(181, 256) == Fraction(31, 256)  # the exact finite difference
+    out = res.write(tmp_path / "game.yaml", backup=False)
+    assert load_game(out).options["selection"]["choices"][2]["wheel"] == 2
+    assert par_rtp(out, capsys) == Fraction(85, 100)
+
+
 def test_every_choice_worth_the_same(tmp_path, capsys):
     # hand: a common value V with 64/256 + 6/256 + (10/64) V = 4/5 gives V = 3.37:
     # cash 3.37, spins 3.37 - 5/2 = 0.87, wheel 3.37 - 31/10 = 0.27
@@ -146,7 +161,8 @@ def max_rtp(text: str) -> str:
     ("args", "change", "message"),
     [
         ([f"{ALL}.nope.prize"], None, "no choice 'nope' (choices: cash, spins, wheel)"),
-        ([f"{ALL}.cash.free_games"], None, "only a choice's prize is tuned"),
+        ([f"{ALL}.cash.free_games"], None, "a choice's free_games count is not tuned"),
+        ([f"{ALL}.cash.wheel"], None, "choice 'cash' spins no wheel"),
         ([f"{ALL}.cash.prize=-1:3"], None, "limits '-1:3' must be 0 <= LO <= HI"),
         (
             [f"{ALL}.cash.prize"],

@@ -267,10 +267,10 @@ def add_tune_arguments(p) -> None:
         "--value",
         action="append",
         metavar="PATH[=LO:HI]",
-        help="tune a selection choice's cash prize [x total bet] instead, e.g. "
-        "options.selection.choices.cash.prize (repeatable; options.selection.choices: every numeric "
-        "prize); within --weight-factor of its value (or LO:HI), on a grid of 1/100 (or the file's finer "
-        "decimal step); policy player or uniform",
+        help="tune a selection choice's cash prize [x total bet] or wheel spins instead, e.g. "
+        "options.selection.choices.cash.prize, options.selection.choices.NAME.wheel (repeatable; "
+        "options.selection.choices: every numeric prize); within --weight-factor of its value (or LO:HI), "
+        "a prize on a grid of 1/100 (or the file's finer decimal step); policy player or uniform",
     )
     p.add_argument(
         "--equal-values",

@@ -1,11 +1,14 @@
-"""Tune a selection's choice values: each choice's cash ``prize`` [x total bet].
+"""Tune a selection's choice values: cash ``prize`` [x total bet] and ``wheel`` spins.
 
 A designer sets the values of ``options.selection.choices`` (docs/features.md,
 "Selection"); the choices' weights (``policy: player``) model the players and
 are tuned by the table tuner (:mod:`slotmath.tuning.tabletune`).  Here each
 named choice's numeric ``prize`` is one variable, named
 ``options.selection.choices.NAME.prize`` (``options.selection.choices``: every
-choice whose prize is a number).
+choice whose prize is a number), and its whole ``wheel`` spins
+(``...NAME.wheel``, at least 1: ``d RTP / d spins_i = P x q_i x E[one spin]``).
+A choice's ``free_games`` count is not tuned (under ``max_games`` its mean is
+not linear in the count).
 
 **Exact model.**  With ``policy: player`` or ``uniform`` the choice
 probabilities ``q_i`` do not depend on the values, and a prize is paid once
@@ -44,8 +47,9 @@ from fractions import Fraction
 
 from slotmath.analysis.metrics import game_figures
 from slotmath.errors import BoundsError
+from slotmath.features import wheel as wheel_mod
 from slotmath.features.declaration import is_number
-from slotmath.features.prizes import policy_probabilities
+from slotmath.features.prizes import load_line_prizes, policy_probabilities
 from slotmath.io.gamewriter import write_game
 from slotmath.model import Game
 from slotmath.rules.result import fraction_str
@@ -54,16 +58,19 @@ __all__ = ["CHOICES", "ValueTuning", "choice_values", "prize_derivatives", "tune
 
 CHOICES = "options.selection.choices"
 DEFAULT_STEP = Fraction(1, 100)  # [x total bet]
+VALUE_KEYS = ("prize", "wheel")  # a choice's values tuned
 MAX_GRID_SEARCH = 12  # units searched floor/ceil jointly (2**12 points)
 
 
 @dataclass(frozen=True)
 class ValueUnit:
-    """One tuned prize: choice ``index`` and ``name``, file value ``x0``,
-    limits ``lo``..``hi`` and grid ``step`` [x total bet]."""
+    """One tuned value: choice ``index`` and ``name``, its ``key``
+    (``prize`` [x total bet] or ``wheel`` [spins]), file value ``x0``,
+    limits ``lo``..``hi`` and grid ``step``."""
 
     index: int
     name: str
+    key: str
     x0: Fraction
     lo: Fraction
     hi: Fraction
@@ -71,7 +78,7 @@ class ValueUnit:
 
     @property
     def path(self) -> str:
-        return f"{CHOICES}.{self.name}.prize"
+        return f"{CHOICES}.{self.name}.{self.key}"
 
 
 def _choices(game: Game) -> list:
@@ -111,12 +118,13 @@ def parse_units(game: Game, specs, weight_factor: float | None = 2.0) -> list:
         path = path.strip()
         if path == CHOICES:
             picked = [i for i, c in enumerate(choices) if is_number(str(c.get("prize", "x")))]
+            rest = "prize"
         else:
             head, _, rest = path.rpartition(".")
-            if not head.startswith(CHOICES + ".") or rest not in ("prize",):
+            if not head.startswith(CHOICES + ".") or rest not in VALUE_KEYS:
                 raise BoundsError(
-                    f"--value {path}: expected {CHOICES}.NAME.prize or {CHOICES} "
-                    "(only a choice's prize is tuned; free_games and wheel spins are not)"
+                    f"--value {path}: expected {CHOICES}.NAME.prize, {CHOICES}.NAME.wheel or {CHOICES} "
+                    "(a choice's free_games count is not tuned)"
                 )
             name = head[len(CHOICES) + 1 :]
             if name not in names:
@@ -124,23 +132,38 @@ def parse_units(game: Game, specs, weight_factor: float | None = 2.0) -> list:
             picked = [names.index(name)]
         for i in picked:
             c = choices[i]
+            if any(u.index == i and u.key == rest for u in out):
+                raise BoundsError(f"--value {path}: choice {names[i]!r} named twice")
+            if rest == "wheel":
+                out.append(_spins_unit(i, names[i], c, weight_factor, rng, path))
+                continue
             if "prize" not in c:
                 raise BoundsError(f"--value {path}: choice {names[i]!r} has no prize")
             if not is_number(str(c["prize"])):
                 raise BoundsError(
                     f"--value {path}: choice {names[i]!r} pays the jackpot {c['prize']!r}, not a number"
                 )
-            if any(u.index == i for u in out):
-                raise BoundsError(f"--value {path}: choice {names[i]!r} named twice")
             x0 = Fraction(str(c["prize"]))
             step = _file_step(x0)
             lo, hi = _limits(x0, weight_factor, rng, path)
             lo = math.ceil(lo / step) * step
             hi = math.floor(hi / step) * step
-            out.append(ValueUnit(i, names[i], x0, lo, hi, step))
+            out.append(ValueUnit(i, names[i], "prize", x0, lo, hi, step))
     if not out:
         raise BoundsError(f"--value: {game.name} has no choice with a numeric prize")
     return out
+
+
+def _spins_unit(i: int, name: str, c: dict, weight_factor, rng: str, path: str) -> ValueUnit:
+    """A choice's wheel spins: whole, at least 1 (the choice keeps its wheel)."""
+    spins = c.get("wheel", 0)
+    if not spins:
+        raise BoundsError(f"--value {path}: choice {name!r} spins no wheel")
+    x0 = Fraction(int(spins))
+    lo, hi = _limits(x0, weight_factor, rng, path)
+    lo = max(math.ceil(min(lo, x0 - 1)) if not rng else math.ceil(lo), 1)
+    hi = math.floor(max(hi, x0 + 1)) if not rng else math.floor(hi)
+    return ValueUnit(i, name, "wheel", x0, Fraction(lo), Fraction(hi), Fraction(1))
 
 
 def _limits(x0: Fraction, factor: float | None, rng: str, path: str) -> tuple:
@@ -159,11 +182,17 @@ def _limits(x0: Fraction, factor: float | None, rng: str, path: str) -> tuple:
     return x0 / f, x0 * f
 
 
-def with_prizes(game: Game, prizes: dict) -> Game:
-    """``game`` with choice ``i``'s prize set to ``prizes[i]`` [x total bet]."""
+def with_prizes(game: Game, prizes: dict, key: str = "prize") -> Game:
+    """``game`` with choice ``i``'s ``key`` (prize [x total bet], wheel
+    [spins]) set to ``prizes[i]``."""
+    return with_values(game, {(i, key): x for i, x in prizes.items()})
+
+
+def with_values(game: Game, values: dict) -> Game:
+    """``game`` with choice ``i``'s ``key`` set to ``values[(i, key)]``."""
     options = copy.deepcopy(dict(game.options))
-    for i, x in prizes.items():
-        options["selection"]["choices"][i]["prize"] = _text(x)
+    for (i, key), x in values.items():
+        options["selection"]["choices"][i][key] = int(x) if key == "wheel" else _text(x)
     return dataclasses.replace(game, options=options)
 
 
@@ -188,28 +217,32 @@ def _rtp(game: Game, level: int) -> Fraction:
 
 
 def _probabilities(game: Game) -> list:
-    sel = game.options["selection"]
-    choices = [dataclasses.make_dataclass("C", ["weight"])(c.get("weight")) for c in sel["choices"]]
-    return policy_probabilities(sel["policy"], choices, [])
+    """The policy's choice probabilities ``q_i`` [probability] (player or uniform)."""
+    spec = load_line_prizes(game).selection
+    return policy_probabilities(spec.policy, spec.choices, [])
+
+
+def selection_rate(game: Game, level: int) -> Fraction:
+    """``P`` [per round]: the exact RTP change when every choice's prize
+    rises by 1 (a jackpot's prize by a number 1 above its value)."""
+    spec = load_line_prizes(game).selection
+    up = {i: c.prize + 1 for i, c in enumerate(spec.choices)}
+    return _rtp(with_prizes(game, up), level) - _rtp(game, level)
 
 
 def prize_derivatives(game: Game, level: int) -> list:
     """``d RTP / d prize_i`` [x total bet per x total bet] of every choice,
-    exact: ``P x q_i``, ``P`` the exact RTP change of every prize + 1."""
-    choices = _choices(game)
-    up = {}
-    for i, c in enumerate(choices):
-        base = Fraction(str(c.get("prize", 0))) if is_number(str(c.get("prize", 0))) else Fraction(0)
-        up[i] = base + 1 if is_number(str(c.get("prize", 0))) else None
-    numeric = {i: x for i, x in up.items() if x is not None}
-    # a jackpot prize is held as its value: only numeric prizes rise, so
-    # choices paying a jackpot get +1 by a numeric stand-in of that value
-    jackpots = game.options.get("jackpots") or {}
-    for i, x in up.items():
-        if x is None:
-            numeric[i] = Fraction(str(jackpots[choices[i]["prize"]])) + 1
-    p = _rtp(with_prizes(game, numeric), level) - _rtp(game, level)
+    exact: ``P x q_i`` (:func:`selection_rate`, the policy's ``q_i``)."""
+    p = selection_rate(game, level)
     return [p * q for q in _probabilities(game)]
+
+
+def spin_derivatives(game: Game, level: int) -> list:
+    """``d RTP / d wheel_i`` [x total bet per spin] of every choice, exact:
+    ``P x q_i x E[one wheel award]``."""
+    prizes = load_line_prizes(game)
+    mean = wheel_mod.moments(prizes.wheel.wheel)[0] if prizes.wheel is not None else Fraction(0)
+    return [d * mean for d in prize_derivatives(game, level)]
 
 
 def choice_values(game: Game, level: int) -> list:
@@ -242,7 +275,7 @@ class ValueTuning:
     tolerance: Fraction
     rtp_before: Fraction
     rtp_after: Fraction
-    derivatives: list
+    derivatives: list  # d RTP / d value of each unit, exact
     equal_values: bool
     binding: list
     why: str
@@ -252,15 +285,19 @@ class ValueTuning:
         return abs(self.rtp_after - self.target) <= self.tolerance and not self.binding and not self.why
 
     def tuned(self) -> Game:
-        return with_prizes(self.game, {u.index: x for u, x in zip(self.units, self.after, strict=True)})
+        return with_values(
+            self.game, {(u.index, u.key): x for u, x in zip(self.units, self.after, strict=True)}
+        )
 
     def text(self) -> str:
-        lines = [f"{self.game.name}: selection prizes [x total bet] at bet {self.level}"]
+        lines = [
+            f"{self.game.name}: selection values (prize [x total bet], wheel [spins]) at bet {self.level}"
+        ]
         lines.append("what moved:")
-        for u, x, d in zip(self.units, self.after, self.derivatives_of_units(), strict=True):
+        for u, x, d in zip(self.units, self.after, self.derivatives, strict=True):
             lines.append(
                 f"  {u.path}: {_text(u.x0)} -> {_text(x)}  (limits {_text(u.lo)}..{_text(u.hi)}, "
-                f"step {_text(u.step)}; d RTP / d prize = {fraction_str(d)} = {float(d):.6g})"
+                f"step {_text(u.step)}; d RTP / d {u.key} = {fraction_str(d)} = {float(d):.6g})"
             )
         lines.append(
             f"RTP {float(self.rtp_before):.6%} -> {float(self.rtp_after):.6%} (exact, the tuned game; "
@@ -273,9 +310,6 @@ class ValueTuning:
         elif self.why:
             lines.append(f"feasibility: {self.why}")
         return "\n".join(lines)
-
-    def derivatives_of_units(self) -> list:
-        return [self.derivatives[u.index] for u in self.units]
 
     def json(self) -> dict:
         return {
@@ -291,9 +325,9 @@ class ValueTuning:
                     "lo": float(u.lo),
                     "hi": float(u.hi),
                     "step": float(u.step),
-                    "d_rtp": float(self.derivatives[u.index]),
+                    "d_rtp": float(d),
                 }
-                for u, x in zip(self.units, self.after, strict=True)
+                for u, x, d in zip(self.units, self.after, self.derivatives, strict=True)
             ],
             "rtp_before": float(self.rtp_before),
             "rtp_after": float(self.rtp_after),
@@ -302,9 +336,9 @@ class ValueTuning:
         }
 
     def write(self, path=None, backup: bool = True):
-        """Write the game with each changed prize replaced in place."""
+        """Write the game with each changed value replaced in place."""
         values = {
-            f"{CHOICES}.{u.index}.prize": _text(x)
+            f"{CHOICES}.{u.index}.{u.key}": _text(x)
             for u, x in zip(self.units, self.after, strict=True)
             if x != u.x0
         }
@@ -366,14 +400,19 @@ def tune_values(
     level = game.bet(level).level
     units = parse_units(game, specs, weight_factor)
     grads = prize_derivatives(game, level)
-    g = [grads[u.index] for u in units]
+    if not any(grads):
+        raise BoundsError(
+            f"--value: {game.name}'s selection never starts at bet {level} (no prize moves the RTP)"
+        )
+    spins = spin_derivatives(game, level) if any(u.key == "wheel" for u in units) else []
+    g = [grads[u.index] if u.key == "prize" else spins[u.index] for u in units]
     r0 = _rtp(game, level)
     need = target - r0
     binding: list = []
     why = ""
     if equal_values:
         n = len(_choices(game))
-        if len(units) != n:
+        if len(units) != n or any(u.key != "prize" for u in units):
             raise BoundsError(
                 "--equal-values: every choice's prize must be tuned (--value options.selection.choices)"
             )
@@ -403,18 +442,52 @@ def tune_values(
                     side = "upper" if x == u.hi else "lower"
                     binding.append(f"{u.path} at its {side} limit {_text(x)}")
         else:
-            cont = _common_factor(units, g, need)
-            after = _grid_best(units, cont, g, need)
-    res = ValueTuning(game, units, after, level, target, tolerance, r0, r0, grads, equal_values, binding, why)
+            after = _solve(units, g, need)
+    res = ValueTuning(game, units, after, level, target, tolerance, r0, r0, g, equal_values, binding, why)
     res.rtp_after = _rtp(res.tuned(), level)  # exact, of the game as written
     if not binding and abs(res.rtp_after - target) > tolerance:
+        steps = ", ".join(_text(u.step) + (" spin" if u.key == "wheel" else "") for u in units)
         res.why = (
-            f"the grid (steps {', '.join(_text(u.step) for u in units)} x total bet) reaches "
+            f"the grid (steps {steps}) reaches "
             f"{float(res.rtp_after):.6%} nearest the target, not within the tolerance"
         )
     if binding:
         res.why = "infeasible"
     return res
+
+
+def _solve(units, g: list, need: Fraction) -> list:
+    """Values of least ``|sum g (x - x0) - need|`` (then least movement):
+    each whole wheel-spin count at the floor or ceiling of the common-factor
+    solution, the prizes solved again for what those leave
+    (:func:`_common_factor`, :func:`_grid_best`)."""
+    cont = _common_factor(units, g, need)
+    whole = [k for k, u in enumerate(units) if u.key == "wheel"][:MAX_GRID_SEARCH]
+    cash = [k for k in range(len(units)) if k not in whole]
+    best, best_key = None, None
+    ends = [
+        sorted({_clip(units[k], math.floor(cont[k])), _clip(units[k], math.ceil(cont[k]))}) for k in whole
+    ]
+    for combo in itertools.product(*ends):
+        x = list(cont)
+        for k, v in zip(whole, combo, strict=True):
+            x[k] = Fraction(v)
+        left = need - sum((g[k] * (x[k] - units[k].x0) for k in whole), Fraction(0))
+        if cash:
+            sub, sub_g = [units[k] for k in cash], [g[k] for k in cash]
+            for k, v in zip(
+                cash, _grid_best(sub, _common_factor(sub, sub_g, left), sub_g, left), strict=True
+            ):
+                x[k] = v
+        err = abs(sum((gk * (xk - u.x0) for gk, xk, u in zip(g, x, units, strict=True)), Fraction(0)) - need)
+        key = (err, sum(abs(xk - u.x0) for xk, u in zip(x, units, strict=True)))
+        if best_key is None or key < best_key:
+            best, best_key = x, key
+    return best if best is not None else [u.x0 for u in units]
+
+
+def _clip(u: ValueUnit, x) -> Fraction:
+    return min(max(Fraction(x), u.lo), u.hi)
 
 
 def _common_factor(units, g: list, need: Fraction) -> list:
