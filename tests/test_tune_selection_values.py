@@ -46,6 +46,14 @@ def brute_rtp(cash, spins, wheel) -> Fraction:
     return total / 64
 
 
+def with_policy(text: str, policy: str) -> str:
+    """The game file's text with ``policy`` (the choices' weights dropped)."""
+    text = text.replace("policy: player", f"policy: {policy}")
+    return "\n".join(
+        re.sub(r", weight: \d+}", "}", line) if "{name:" in line else line for line in text.splitlines()
+    )
+
+
 def par_rtp(path, capsys) -> Fraction:
     assert main(["par", str(path), "--json"]) == 0
     return Fraction(json.loads(capsys.readouterr().out)["rtp_exact"])
@@ -68,6 +76,16 @@ def test_exact_derivative_is_the_exact_finite_difference():
         assert (brute_rtp(*up) - base) / Fraction(7, 100) == grads[i]
         moved = game_figures(with_prizes(game, {i: up[i]}), 1)["rtp"]
         assert moved - base == grads[i] * Fraction(7, 100)
+
+
+def test_uniform_policy_derivative(tmp_path):
+    # hand: q = 1/3 each, so d RTP / d prize = 10/64 x 1/3 = 5/96 for every choice
+    text = with_policy(GAME.joinpath("game.yaml").read_text(), "uniform")
+    (tmp_path / "game.yaml").write_text(text)
+    game = load_game(tmp_path)
+    assert prize_derivatives(game, 1) == [Fraction(5, 96)] * 3
+    moved = game_figures(with_prizes(game, {1: Fraction(13, 10)}), 1)["rtp"] - game_figures(game, 1)["rtp"]
+    assert moved == Fraction(5, 96) * Fraction(3, 10)
 
 
 def test_tuned_to_the_target_recomputed_with_par(tmp_path, capsys):
@@ -150,11 +168,7 @@ def test_infeasible_names_the_binding_limits(capsys):
 
 
 def max_rtp(text: str) -> str:
-    """The game with ``policy: max_rtp`` (the choices' weights dropped)."""
-    text = text.replace("policy: player", "policy: max_rtp")
-    return "\n".join(
-        re.sub(r", weight: \d+}", "}", line) if "{name:" in line else line for line in text.splitlines()
-    )
+    return with_policy(text, "max_rtp")
 
 
 @pytest.mark.parametrize(
@@ -163,6 +177,7 @@ def max_rtp(text: str) -> str:
         ([f"{ALL}.nope.prize"], None, "no choice 'nope' (choices: cash, spins, wheel)"),
         ([f"{ALL}.cash.free_games"], None, "a choice's free_games count is not tuned"),
         ([f"{ALL}.cash.wheel"], None, "choice 'cash' spins no wheel"),
+        ([f"{ALL}.cash.prize=0.001:0.002"], None, "no multiple of 0.01 within its limits"),
         ([f"{ALL}.cash.prize=-1:3"], None, "limits '-1:3' must be 0 <= LO <= HI"),
         (
             [f"{ALL}.cash.prize"],

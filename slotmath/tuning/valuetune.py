@@ -148,6 +148,8 @@ def parse_units(game: Game, specs, weight_factor: float | None = 2.0) -> list:
             lo, hi = _limits(x0, weight_factor, rng, path)
             lo = math.ceil(lo / step) * step
             hi = math.floor(hi / step) * step
+            if lo > hi:
+                raise BoundsError(f"--value {path}: no multiple of {_text(step)} within its limits")
             out.append(ValueUnit(i, names[i], "prize", x0, lo, hi, step))
     if not out:
         raise BoundsError(f"--value: {game.name} has no choice with a numeric prize")
