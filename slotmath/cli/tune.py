@@ -264,6 +264,20 @@ def add_tune_arguments(p) -> None:
         "of that set and the tables move together",
     )
     p.add_argument(
+        "--value",
+        action="append",
+        metavar="PATH[=LO:HI]",
+        help="tune a selection choice's cash prize [x total bet] or wheel spins instead, e.g. "
+        "options.selection.choices.cash.prize, options.selection.choices.NAME.wheel (repeatable; "
+        "options.selection.choices: every numeric prize); within --weight-factor of its value (or LO:HI), "
+        "a prize on a grid of 1/100 (or the file's finer decimal step); policy player or uniform",
+    )
+    p.add_argument(
+        "--equal-values",
+        action="store_true",
+        help="with --value: every choice's mean value equal, their common value set by the target RTP",
+    )
+    p.add_argument(
         "--table-scale",
         type=int,
         default=1,
@@ -501,6 +515,38 @@ def _report(args, res, fields: dict) -> int:
     return 0 if res.feasible else 1
 
 
+def cmd_tune_values(args, game: Game) -> int:
+    """``slotmath tune --value PATH``: tune selection prizes, all else held."""
+    from slotmath.io.arguments import UsageError
+    from slotmath.tuning.valuetune import tune_values
+
+    other = [*REEL_ONLY, "table", "hit_frequency", "vi", "figure", "rtp_figure", "mode"]
+    given = [f"--{name.replace('_', '-')}" for name in other if getattr(args, name, None)]
+    try:
+        if not args.value:
+            raise BoundsError("--equal-values: name the prizes tuned with --value options.selection.choices")
+        if given:
+            raise BoundsError(
+                f"--value: {', '.join(given)} not with --value (it tunes the RTP by prizes alone)"
+            )
+        mode, rtp, named = mode_targets_from_args(args)
+        if mode is not None or named:
+            raise BoundsError("--value: the target is the game's RTP (no MODE=)")
+        _plausible(args.tolerance, "--tolerance", 0.5)
+        res = tune_values(
+            game,
+            rtp,
+            args.value,
+            tolerance=args.tolerance,
+            level=args.bet[0] if args.bet else None,
+            weight_factor=None if args.shape == "off" else args.weight_factor,
+            equal_values=args.equal_values,
+        )
+    except (BoundsError, KeyError) as exc:
+        raise UsageError(_message(exc)) from None
+    return _report(args, res, res.json())
+
+
 def cmd_tune_joint(args, game: Game) -> int:
     """``slotmath tune --reel-set NAME --table PATH``: strips and tables together."""
     from slotmath.io.arguments import UsageError
@@ -536,6 +582,8 @@ def cmd_tune(args) -> int:
     from slotmath.io.arguments import UsageError
 
     game = load_game(args.game)
+    if getattr(args, "value", None) or getattr(args, "equal_values", False):
+        return cmd_tune_values(args, game)
     if getattr(args, "table", None):
         if getattr(args, "reel_set", None):
             return cmd_tune_joint(args, game)

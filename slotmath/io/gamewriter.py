@@ -28,6 +28,7 @@ import os
 import shutil
 import tempfile
 import time
+from fractions import Fraction
 from functools import lru_cache
 from pathlib import Path
 
@@ -169,11 +170,36 @@ def _weight_replacements(root, weights: dict) -> list:
     return edits
 
 
-def render(source: Path, strips_by_set: dict, target: Path, weights: dict | None = None) -> tuple:
+def _value_replacements(root, values: dict) -> list:
+    """Edits that set single numbers under ``options`` ``{path: text}``
+    (``options.selection.choices.0.prize``: a list's entry by its index),
+    each scalar replaced in place."""
+    edits = []
+    for path, new in values.items():
+        node = root
+        for key in path.split("."):
+            if isinstance(node, yaml.MappingNode):
+                node = _get(node, key)
+            elif isinstance(node, yaml.SequenceNode) and key.isdigit() and int(key) < len(node.value):
+                node = node.value[int(key)]
+            else:
+                node = None
+            if node is None:
+                raise GameWriteError(f"no value {path} in the game file")
+        if not isinstance(node, yaml.ScalarNode):
+            raise GameWriteError(f"{path}: not a number at line {node.start_mark.line + 1}")
+        edits.append((node.start_mark.index, node.end_mark.index, str(new)))
+    return edits
+
+
+def render(
+    source: Path, strips_by_set: dict, target: Path, weights: dict | None = None, values: dict | None = None
+) -> tuple:
     """New YAML text for ``target`` and CSV files to write ``{path: text}``.
 
     ``source`` is the game file the strips were read from; ``weights``
-    ``{table path: weights}`` sets weight tables (:func:`_weight_replacements`).
+    ``{table path: weights}`` sets weight tables (:func:`_weight_replacements`);
+    ``values`` ``{path: text}`` single numbers (:func:`_value_replacements`).
     """
     text = source.read_text(encoding="utf-8")
     root = _compose(text)
@@ -219,6 +245,7 @@ def render(source: Path, strips_by_set: dict, target: Path, weights: dict | None
         for node, strip in zip(set_node.value, strips, strict=True):
             edits += _strip_replacements(node, strip)
     edits += _weight_replacements(root, weights or {})
+    edits += _value_replacements(root, values or {})
     if not same_folder and copy_files:
         for name in _option_files(root, source):
             csv_files[target.parent / name] = _exact_text(source.parent / name)
@@ -356,7 +383,12 @@ def _same_strips(a, b) -> bool:
 
 
 def write_game(
-    game: Game, strips_by_set: dict, path=None, backup: bool = True, weights: dict | None = None
+    game: Game,
+    strips_by_set: dict,
+    path=None,
+    backup: bool = True,
+    weights: dict | None = None,
+    values: dict | None = None,
 ) -> Path:
     """Write ``game`` with the reel sets in ``strips_by_set`` (and the weight tables in ``weights``) replaced.
 
@@ -374,6 +406,9 @@ def write_game(
     weights : dict, optional
         ``{table path: weights}``: weight tables under ``options`` set
         (``options.hold_and_spin.values``), each weight replaced in place.
+    values : dict, optional
+        ``{path: text}``: single numbers under ``options`` set
+        (``options.selection.choices.0.prize``), each replaced in place.
 
     Returns
     -------
@@ -391,7 +426,7 @@ def write_game(
         target = target / "game.yaml"
     _check_target(source, target)
     target.parent.mkdir(parents=True, exist_ok=True)
-    text, csv_files = render(source, strips_by_set, target, weights)
+    text, csv_files = render(source, strips_by_set, target, weights, values)
     if any(target.resolve() == p.resolve() for p in csv_files):
         raise UsageError(f"{target}: the written game names a file of this name beside it; write elsewhere")
     temps = {}
@@ -417,9 +452,12 @@ def write_game(
         for name, strips in strips_by_set.items():
             if not _same_strips(loaded.strips(name), strips):
                 raise GameWriteError(f"{target}: reel set {name} did not read back as written")
-        for table, values in (weights or {}).items():
-            if _table_weights(loaded.options, table) != [int(w) for w in values]:
+        for table, table_weights in (weights or {}).items():
+            if _table_weights(loaded.options, table) != [int(w) for w in table_weights]:
                 raise GameWriteError(f"{target}: weight table {table} did not read back as written")
+        for where, new in (values or {}).items():
+            if Fraction(str(options_node(loaded.options, where.split(".")[1:]))) != Fraction(str(new)):
+                raise GameWriteError(f"{target}: {where} did not read back as written")
         if check_text != text:  # the final YAML names the real CSV files
             tmp_yaml.write_text(text, encoding="utf-8")
         if target.exists() and target.read_text(encoding="utf-8") == text:
@@ -437,9 +475,13 @@ def write_game(
 
 def options_node(options, keys) -> object:
     """The node at ``keys`` in an options mapping, each key matched by its
-    text (bet levels are numbers in the file, text in a table's path)."""
+    text (bet levels are numbers in the file, text in a table's path; a
+    list's entry by its index)."""
     node = options
     for key in keys:
+        if isinstance(node, list):
+            node = node[int(key)]
+            continue
         node = node[key] if key in node else next(v for k, v in node.items() if str(k) == key)
     return node
 
