@@ -11,8 +11,9 @@ import functools
 import itertools
 from fractions import Fraction as Fr
 
+import infree_brute
 import pytest
-import yaml
+from infree_brute import add, windows, write
 
 from slotmath.cli import main
 from slotmath.io.gamefile import load_game
@@ -59,22 +60,6 @@ def game_data(max_games=3, in_free=True):
     }
 
 
-def write(tmp_path, data, name="game"):
-    folder = tmp_path / name
-    folder.mkdir()
-    (folder / "game.yaml").write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
-    return folder
-
-
-def add(law: dict, other: dict) -> dict:
-    """Law of the sum of two independent wins."""
-    out: dict = {}
-    for a, p in law.items():
-        for b, q in other.items():
-            out[a + b] = out.get(a + b, 0) + p * q
-    return out
-
-
 @functools.cache
 def respins(mask: int, left: int) -> tuple:
     """Final masks from ``mask`` with ``left`` respins (reset on a landing):
@@ -109,47 +94,14 @@ def held_award(window) -> dict:
     return out
 
 
-def windows(strips):
-    """Every window of ``strips`` (one row) with its probability."""
-    each = Fr(1, len(strips[0]) * len(strips[1]) * len(strips[2]))
-    for window in itertools.product(*strips):
-        yield window, each
-
-
 def free_game_law() -> dict:
     """Per free game: {(win before the multiplier, extra games): P}."""
-    out: dict = {}
-    for window, p in windows(FREE):
-        line = Fr(4) if window == ("A", "A", "A") else Fr(0)
-        extra = 2 if window.count("S") >= 2 else 0
-        for v, q in held_award(window).items():
-            out[(line + v, extra)] = out.get((line + v, extra), 0) + p * q
-    return out
+    return infree_brute.free_game_law(FREE, held_award)
 
 
 def brute_round(max_games: int) -> dict:
     """Law of the round's win [x total bet] played literally."""
-    game_law = free_game_law()
-
-    @functools.cache
-    def games(left: int, played: int) -> tuple:
-        if left == 0 or played == max_games:
-            return ((Fr(0), Fr(1)),)
-        out: dict = {}
-        for (y, k), p in game_law.items():
-            for rest, q in games(left - 1 + k, played + 1):
-                out[y + rest] = out.get(y + rest, 0) + p * q
-        return tuple(out.items())
-
-    law: dict = {}
-    for window, p in windows(BASE):
-        win = {Fr(4) if window == ("A", "A", "A") else Fr(0): Fr(1)}
-        win = add(win, held_award(window))
-        if window.count("S") >= 2:
-            win = add(win, {MULT * y: q for y, q in games(2, 0)})
-        for v, q in win.items():
-            law[v] = law.get(v, 0) + p * q
-    return law
+    return infree_brute.brute_round(max_games, BASE, FREE, held_award, MULT)
 
 
 def test_round_equals_brute_force(tmp_path):

@@ -7,11 +7,11 @@ sampler against the exact figures; refusals in one line."""
 from __future__ import annotations
 
 import functools
-import itertools
 from fractions import Fraction as Fr
 
+import infree_brute
 import pytest
-import yaml
+from infree_brute import windows, write
 
 from slotmath.cli import main
 from slotmath.io.gamefile import load_game
@@ -59,22 +59,6 @@ def game_data(max_games=3, in_free=True, symbol="W", retrigger=True):
     }
 
 
-def write(tmp_path, data, name="game"):
-    folder = tmp_path / name
-    folder.mkdir()
-    (folder / "game.yaml").write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
-    return folder
-
-
-def add(law: dict, other: dict) -> dict:
-    """Law of the sum of two independent wins."""
-    out: dict = {}
-    for a, p in law.items():
-        for b, q in other.items():
-            out[a + b] = out.get(a + b, 0) + p * q
-    return out
-
-
 def wheel_award(window, symbol: str) -> dict:
     """Law of the wheel's award from a window: one draw of the segments by
     weight when it shows 2 or more ``symbol``, else 0."""
@@ -84,50 +68,15 @@ def wheel_award(window, symbol: str) -> dict:
     return {v: Fr(w, total) for v, w in SEGMENTS}
 
 
-def windows(strips):
-    """Every window of ``strips`` (one row) with its probability."""
-    each = Fr(1, len(strips[0]) * len(strips[1]) * len(strips[2]))
-    for window in itertools.product(*strips):
-        yield window, each
-
-
-def line(window) -> Fr:
-    return Fr(4) if window == ("A", "A", "A") else Fr(0)
-
-
 def free_game_law(symbol: str, retrigger: bool) -> dict:
     """Per free game: {(win before the multiplier, extra games): P}."""
-    out: dict = {}
-    for window, p in windows(FREE):
-        extra = 2 if retrigger and window.count("S") >= 2 else 0
-        for v, q in wheel_award(window, symbol).items():
-            at = (line(window) + v, extra)
-            out[at] = out.get(at, 0) + p * q
-    return out
+    return infree_brute.free_game_law(FREE, functools.partial(wheel_award, symbol=symbol), retrigger)
 
 
 def brute_round(max_games: int, symbol: str = "W", retrigger: bool = True) -> dict:
     """Law of the round's win [x total bet] played literally."""
-    game_law = free_game_law(symbol, retrigger)
-
-    @functools.cache
-    def games(left: int, played: int) -> tuple:
-        if left == 0 or played == max_games:
-            return ((Fr(0), Fr(1)),)
-        out: dict = {}
-        for (y, k), p in game_law.items():
-            for rest, q in games(left - 1 + k, played + 1):
-                out[y + rest] = out.get(y + rest, 0) + p * q
-        return tuple(out.items())
-
-    law: dict = {}
-    for window, p in windows(BASE):
-        win = add({line(window): Fr(1)}, wheel_award(window, symbol))
-        if window.count("S") >= 2:
-            win = add(win, {MULT * y: q for y, q in games(2, 0)})
-        for v, q in win.items():
-            law[v] = law.get(v, 0) + p * q
-    return law
+    award = functools.partial(wheel_award, symbol=symbol)
+    return infree_brute.brute_round(max_games, BASE, FREE, award, MULT, retrigger)
 
 
 @pytest.mark.parametrize("symbol", ["W", "S"], ids=["own-symbol", "free-games-symbol"])
@@ -294,11 +243,7 @@ def test_selection_in_free_games(tmp_path):
     pick = {Fr(2): Fr(1, 2)}
     for v, w in SEGMENTS:
         pick[v] = pick.get(v, 0) + Fr(w, 2 * total)
-    global wheel_award
-    saved = wheel_award
-    try:
-        wheel_award = lambda window, symbol: pick if window.count(symbol) >= 2 else {Fr(0): Fr(1)}  # noqa: E731
-        want = brute_round(3)
-    finally:
-        wheel_award = saved
+    want = infree_brute.brute_round(
+        3, BASE, FREE, lambda w: pick if w.count("W") >= 2 else {Fr(0): Fr(1)}, MULT
+    )
     assert par(game).rtp == sum(v * q for v, q in want.items())

@@ -1,0 +1,79 @@
+"""A literal round of the tiny 3x1 games whose free games play a feature
+inside them (tests/test_holdspin_free.py, tests/test_wheel_in_free.py):
+every base window, every free window with retriggers up to ``max_games``
+and every award of the feature, in Fractions.  One line pays: A A A, 4 x
+total bet; 2+ S start 2 free games (and retrigger 2 more)."""
+
+from __future__ import annotations
+
+import functools
+import itertools
+from fractions import Fraction as Fr
+
+import yaml
+
+
+def write(tmp_path, data, name="game"):
+    folder = tmp_path / name
+    folder.mkdir()
+    (folder / "game.yaml").write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    return folder
+
+
+def add(law: dict, other: dict) -> dict:
+    """Law of the sum of two independent wins."""
+    out: dict = {}
+    for a, p in law.items():
+        for b, q in other.items():
+            out[a + b] = out.get(a + b, 0) + p * q
+    return out
+
+
+def windows(strips):
+    """Every window of ``strips`` (one row) with its probability."""
+    each = Fr(1, len(strips[0]) * len(strips[1]) * len(strips[2]))
+    for window in itertools.product(*strips):
+        yield window, each
+
+
+def line(window) -> Fr:
+    """The one line's win [x total bet]."""
+    return Fr(4) if window == ("A", "A", "A") else Fr(0)
+
+
+def free_game_law(free, award, retrigger: bool = True) -> dict:
+    """Per free game on strips ``free``: {(win before the multiplier, extra
+    games): P}, ``award(window)`` the law of the feature's award there."""
+    out: dict = {}
+    for window, p in windows(free):
+        extra = 2 if retrigger and window.count("S") >= 2 else 0
+        for v, q in award(window).items():
+            at = (line(window) + v, extra)
+            out[at] = out.get(at, 0) + p * q
+    return out
+
+
+def brute_round(max_games: int, base, free, award, mult, retrigger: bool = True, free_award=None) -> dict:
+    """Law of the round's win [x total bet] played literally: the base
+    window's line and ``award``, and with 2+ S two free games at ``mult``
+    playing ``free_award`` (default ``award``)."""
+    game_law = free_game_law(free, free_award or award, retrigger)
+
+    @functools.cache
+    def games(left: int, played: int) -> tuple:
+        if left == 0 or played == max_games:
+            return ((Fr(0), Fr(1)),)
+        out: dict = {}
+        for (y, k), p in game_law.items():
+            for rest, q in games(left - 1 + k, played + 1):
+                out[y + rest] = out.get(y + rest, 0) + p * q
+        return tuple(out.items())
+
+    law: dict = {}
+    for window, p in windows(base):
+        win = add({line(window): Fr(1)}, award(window))
+        if window.count("S") >= 2:
+            win = add(win, {mult * y: q for y, q in games(2, 0)})
+        for v, q in win.items():
+            law[v] = law.get(v, 0) + p * q
+    return law
