@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 from functools import cached_property, lru_cache
-from math import gcd
+from math import lcm
 from numbers import Rational
 
 import numpy as np
@@ -245,9 +245,7 @@ def _capped_moments_scaled(k, pk, yk, ey, ey2, spins, cap):
     marginals' numerators (no gcd per operation: a Fraction's would grow
     with the level and cost ``cap**3`` and more).  The last level holds
     every start at once, so awards of different games share one run."""
-    den = 1
-    for v in (*pk, *yk, ey, ey2):
-        den = den * Fraction(v).denominator // gcd(den, Fraction(v).denominator)
+    den = lcm(*(Fraction(v).denominator for v in (*pk, *yk, ey, ey2)))
     P = tuple(int(Fraction(v) * den) for v in pk)
     Y2 = tuple(2 * int(Fraction(v) * den) for v in yk)
     levels, scale = _scaled_levels(P, Y2, int(Fraction(ey) * den), int(Fraction(ey2) * den), den, cap)

@@ -656,7 +656,11 @@ def award_probabilities(fg: FreeGames) -> np.ndarray:
             f"the free-games award law needs {size:,} grid points (more than {MAX_GRID:,}); "
             "give max_games or simulate"
         )
-    probs = fourier_distribution(fg.p, fg.spins, size)
+    return _to_last_nonzero(fourier_distribution(fg.p, fg.spins, size))
+
+
+def _to_last_nonzero(probs: np.ndarray) -> np.ndarray:
+    """A grid law cut after its last non-zero point (at least one point)."""
     nz = np.flatnonzero(probs)
     return probs[: nz[-1] + 1] if nz.size else probs[:1]
 
@@ -684,9 +688,7 @@ def capped_probabilities(fg: FreeGames) -> np.ndarray:
         probs, _ = win_distribution(fg.p, fg.spins, fg.max_spins, tol=0.0)
         return np.asarray(probs, dtype=float)
     if grid_s <= MAX_AWARD_SECONDS:
-        probs = capped_fourier_distribution(p, fg.spins, fg.max_spins, size)
-        nz = np.flatnonzero(probs)
-        return probs[: nz[-1] + 1] if nz.size else probs[:1]
+        return _to_last_nonzero(capped_fourier_distribution(p, fg.spins, fg.max_spins, size))
     raise EngineTooLarge(
         f"the law of the win of at most {fg.max_spins} games would take about {min(dp_s, grid_s):,.0f} s "
         f"on one core ({dp:.2e} steps over the win range, {grid:.2e} on {size:,} grid points; "
