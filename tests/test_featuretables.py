@@ -223,6 +223,11 @@ def test_rounds_per_hit_is_shown_as_odds_not_as_a_probability():
 
     assert name_format(PER_HIT) == "odds"
     assert name_format("hits per round") == "prob"
+    # a feature started in free games: its mean starts per round and rounds per start
+    from slotmath.features.sheetrows import PER_ROUND, ROUNDS_PER
+
+    assert name_format(ROUNDS_PER) == "odds"
+    assert name_format(PER_ROUND) == "prob"
 
 
 def test_award_bands_below_the_resolution_are_not_printed_as_numbers():

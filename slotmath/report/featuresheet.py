@@ -169,10 +169,11 @@ def _cell(v):
 
 
 def name_format(name: str) -> str | None:
-    """Format key a column or figure name calls for: odds for "1 in" and
-    "per hit", percentages for RTP, scientific notation for probabilities."""
+    """Format key a column or figure name calls for: odds for "1 in", "per
+    hit" and "rounds per ...", percentages for RTP, scientific notation for
+    probabilities."""
     n = str(name).lower().replace("_", " ")
-    if "1 in" in n or "one in" in n or " per hit" in n:
+    if "1 in" in n or "one in" in n or " per hit" in n or n.startswith("rounds per "):
         return "odds"
     if n == "rtp" or n.startswith("rtp ") or n.endswith(" rtp") or " rtp " in n:
         return "pct"
