@@ -138,6 +138,28 @@ def test_docs_worked_example_progressive_wheel(tmp_path):
     assert f"{float(result.rtp):.4%}" == "236.9375%"
 
 
+def test_sheet_tables_value_a_progressive_at_its_meter_and_share_the_whole_rtp(tmp_path):
+    # The same worked example's sheet.  The wheel's jackpots table values GRAND at
+    # its meter's mean at a win, E[J] = 50.64, and its share of the RTP is
+    # h x E[J] / RTP = (1/64 x 50.64) / (3791/1600) = 0.79125 / 2.369375 = 33.395 %,
+    # the component progressive GRAND (633/800 = 0.79125) over the RTP; MINI's
+    # share is (10/64 x 1/10) x 20 / (3791/1600) = 0.3125 / 2.369375; the wheel's
+    # (37/64) / (3791/1600).  The segment table keeps GRAND's coin value 0 and says
+    # the meter pays it.
+    game, _ = docs_example(tmp_path, "### Worked example: progressive jackpot")
+    tables = par(game).tables
+    jackpots = tables["Wheel: jackpots"].set_index("jackpot")
+    grand = jackpots.loc["GRAND (progressive; value: mean meter at a win)"]
+    assert grand["value [x total bet]"] == pytest.approx(50.64, rel=1e-12)
+    assert grand["share of RTP"] == pytest.approx(0.79125 / 2.369375, rel=1e-12)
+    assert jackpots.loc["MINI", "share of RTP"] == pytest.approx(0.3125 / 2.369375, rel=1e-12)
+    start = tables["Wheel: start odds and award"].iloc[0]
+    assert start["share of RTP"] == pytest.approx(float(Fr(37, 64) / Fr(3791, 1600)), rel=1e-12)
+    segments = tables["Wheel (one spin)"].set_index("segment")
+    grand_segment = "GRAND (progressive: paid by its meter, not in the award)"
+    assert segments.loc[grand_segment, "value [x total bet]"] == 0
+
+
 def test_line_rules_keep_the_contract_with_a_progressive(tmp_path):
     # the progressive's return is an unpaid component: the distribution's mean is
     # the RTP less it, and the round sampler's parts leave it out

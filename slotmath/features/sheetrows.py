@@ -26,6 +26,7 @@ __all__ = [
     "award_bands",
     "jackpot_values",
     "prize_rows",
+    "progressive_rows",
 ]
 ONE_IN = "1 in N rounds"
 #: Column of a jackpot's mean spacing: 1 / expected hits per round, not 1 /
@@ -157,3 +158,37 @@ def prize_rows(table, head: dict, per: str) -> list:
         }
         for x in table
     ]
+
+
+#: The value column of the jackpot and prize tables.
+VALUE = "value [x total bet]"
+#: Label columns whose rows may name a jackpot.
+_LABELS = ("jackpot", "segment", "prize", "outcome")
+
+
+def progressive_rows(table: pd.DataFrame, meters: dict, rtp: float) -> pd.DataFrame:
+    """``table`` with each row that names a progressive jackpot labelled so.
+
+    ``meters`` = {name: mean meter at a win [x total bet]} (the progressive
+    jackpots' ``E[J]``).  A feature pays a progressive no coins (its coin
+    value is 0), so a jackpots table (``hits per round``) shows the meter's
+    mean at a win as its value and ``hits x E[J] / rtp`` as its share of the
+    RTP (the shares of every feature paying it add up to the component
+    ``progressive NAME``); a prize table keeps the coin value 0 and says the
+    meter pays it."""
+    label = next((c for c in _LABELS if c in table.columns), None)
+    if not meters or label is None or VALUE not in table.columns:
+        return table
+    out = table.copy()
+    jackpots = "hits per round" in out.columns
+    for i, name in out[label].items():
+        if name not in meters:
+            continue
+        if jackpots:
+            out.at[i, label] = f"{name} (progressive; value: mean meter at a win)"
+            out.at[i, VALUE] = meters[name]
+            if SHARE in out.columns:
+                out.at[i, SHARE] = share(out.at[i, "hits per round"] * meters[name], rtp)
+        else:
+            out.at[i, label] = f"{name} (progressive: paid by its meter, not in the award)"
+    return out

@@ -28,12 +28,18 @@ def feature_tables(game: Game, figures: dict, rtp: float, level: int | None = No
     """{title: DataFrame} of every declared feature (its kind's ``tables``)
     from ``figures`` (the round's feature figures), ``rtp`` the round's RTP
     [x total bet], ``level`` the bet level (default the lowest; the
-    lock-it's award tables are per level)."""
+    lock-it's award tables are per level).  A row naming a progressive
+    jackpot (``figures["progressive"]``) is labelled so, a jackpots table
+    valuing it at its meter's mean at a win
+    (:func:`~slotmath.features.sheetrows.progressive_rows`)."""
     from slotmath.features.registry import declared_kinds
+    from slotmath.features.sheetrows import progressive_rows
 
+    meters = {k: f["reference"]["expected_jackpot"] for k, f in figures.get("progressive", {}).items()}
     out: dict = {}
     for kind in declared_kinds(game):
-        out.update(kind.tables(game, figures, rtp, game.bet(level).level))
+        tables = kind.tables(game, figures, rtp, game.bet(level).level)
+        out.update({title: progressive_rows(t, meters, rtp) for title, t in tables.items()})
     return out
 
 

@@ -410,7 +410,7 @@ def _analyse_lines(game: Game, level: int, reel_set: str) -> ParResult:
         features=figures,
         tables={
             **result.tables,
-            **par_tables(game, law.figures, float(law.rtp), level),
+            **par_tables(game, figures, float(rtp), level),
             **award_tables(law, features),
             **progressive_tables(figures.get("progressive", {})),
         },
