@@ -1,5 +1,6 @@
 """A literal round of the tiny 3x1 games whose free games play a feature
-inside them (tests/test_holdspin_free.py, tests/test_wheel_in_free.py):
+inside them (tests/test_holdspin_free.py, tests/test_wheel_in_free.py,
+tests/test_lockit_in_free.py):
 every base window, every free window with retriggers up to ``max_games``
 and every award of the feature, in Fractions.  One line pays: A A A, 4 x
 total bet; 2+ S start 2 free games (and retrigger 2 more)."""
@@ -51,6 +52,20 @@ def free_game_law(free, award, retrigger: bool = True) -> dict:
             at = (line(window) + v, extra)
             out[at] = out.get(at, 0) + p * q
     return out
+
+
+def games_mean(game_law: dict, games: int, max_games: int) -> Fr:
+    """Mean win before the multiplier of ``games`` free games (a bought
+    round), per game ``game_law`` (:func:`free_game_law`), at most
+    ``max_games`` played."""
+
+    @functools.cache
+    def mean(left: int, played: int) -> Fr:
+        if left == 0 or played == max_games:
+            return Fr(0)
+        return sum((p * (y + mean(left - 1 + k, played + 1)) for (y, k), p in game_law.items()), Fr(0))
+
+    return mean(games, 0)
 
 
 def brute_round(max_games: int, base, free, award, mult, retrigger: bool = True, free_award=None) -> dict:

@@ -934,7 +934,8 @@ def _free_tables(game: Game, figures: dict, rtp: float, level: int) -> dict:
 
 
 #: the options bought free games play beside them; a feature that plays
-#: in free games (``in_free_games``) is kept too, with its jackpots
+#: in free games (``in_free_games``) is kept too, with its jackpots (and the
+#: wheel its mark spins, ``mark_award: wheel``)
 BOUGHT_WITH = ("free_games", "round_cap", "wild_multipliers")
 
 
@@ -942,7 +943,7 @@ def _bought_options(game: Game) -> dict:
     keep = BOUGHT_WITH
     for key, held in game.options.items():
         if isinstance(held, dict) and held.get("in_free_games") is True:
-            keep = (*keep, key, "jackpots")
+            keep = (*keep, key, "jackpots") + (("wheel",) if held.get("mark_award") == "wheel" else ())
     return {k: v for k, v in game.options.items() if k in keep}
 
 

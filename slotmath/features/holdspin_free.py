@@ -22,7 +22,6 @@ table (float64).
 from __future__ import annotations
 
 import dataclasses
-from fractions import Fraction
 
 from slotmath.errors import ensure
 from slotmath.features.holdspin import (
@@ -33,7 +32,7 @@ from slotmath.features.holdspin import (
     hold_and_spin_feature,
     load_hold_and_spin,
 )
-from slotmath.features.infree import in_free_games_event
+from slotmath.features.infree import in_free_games_event, per_round_figures
 from slotmath.features.kinds import Buy, FeatureKind
 from slotmath.features.tunables import inline_table
 from slotmath.io.gamefile import GameFileError
@@ -44,29 +43,7 @@ __all__ = [
     "free_hold_and_spin",
     "check_in_free_games",
     "in_free_games_event",
-    "in_free_games_figures",
 ]
-
-
-def in_free_games_figures(per_game: dict, games: Fraction, weighted: Fraction) -> dict:
-    """Figures per round of the hold-and-spin that free games start, from
-    ``per_game`` (its odds per free game: :func:`~slotmath.features.holdspin.feature_odds`
-    of the free reel set's keys), ``games`` = E[free games played per round]
-    and ``weighted`` = E[free games played x their multiplier per round]
-    (exact).  Hits, starts and events are expected counts per round; ``rtp``
-    [x total bet] is the awards' part of the ``free_games`` component."""
-    g = float(games)
-    return {
-        "trigger_probability_per_free_game": per_game["trigger_probability"],
-        "free_games_per_round": g,
-        "starts_per_round": g * per_game["trigger_probability"],
-        "full_screens_per_round": g * per_game["full_screen_probability"],
-        "mean_award": per_game["mean_award"],
-        "mean_multiplier": float(weighted / games) if games else 1.0,
-        "rtp": float(weighted) * per_game["rtp"],
-        "jackpot_hits_per_round": {k: g * v for k, v in per_game["jackpot_hits_per_round"].items()},
-        "event_rates": {in_free_games_event(k): g * v for k, v in per_game["event_rates"].items()},
-    }
 
 
 def plays_in_free_games(game: Game) -> HoldAndSpinSpec | None:
@@ -130,7 +107,7 @@ def hold_and_spin_rules(spec) -> list:
 def hold_and_spin_tables(game: Game, hs: dict, rtp: float, inside: dict | None = None) -> dict:
     """Hold-and-spin: rules, coin prizes, jackpots, full screen; with
     ``inside`` (the figures per round of the features free games start,
-    :func:`slotmath.features.holdspin_free.in_free_games_figures`) their odds
+    :func:`slotmath.features.infree.per_round_figures`) their odds
     and jackpots beside the base game's, and every jackpot's total."""
     import pandas as pd
 
@@ -352,7 +329,7 @@ HOLD_AND_SPIN = FeatureKind(
     reel_sets=lambda game: load_hold_and_spin(game).reel_sets(),
     in_free_games=lambda game: load_hold_and_spin(game).in_free_games,
     free_feature=free_hold_and_spin,
-    free_figures=in_free_games_figures,
+    free_figures=per_round_figures,
     free_sets=lambda game: {s} if (s := load_hold_and_spin(game).reels) else set(),
     notes=_hold_and_spin_notes,
     tables=_hold_tables,

@@ -12,8 +12,9 @@ for the one feature their windows play and key the free spin by its trigger
 beside the retrigger count; the mean award of a free game gains
 ``E[H] = sum_key P(key) mean(key)`` and, by Wald's identity, the feature from
 ``n`` games gains ``multiplier x E[games played] x E[H]`` (exact).  The
-hold-and-spin (:mod:`slotmath.features.holdspin_free`), the wheel and the
-selection (:mod:`slotmath.features.prizes`) are its instances.
+hold-and-spin (:mod:`slotmath.features.holdspin_free`), the lock-it
+(:mod:`slotmath.features.lockit_round`), the wheel and the selection
+(:mod:`slotmath.features.prizes`) are its instances.
 
 At most one feature plays in free games: two would need the joint law of
 their triggers on a free window (not computed, refused in one line).
@@ -22,10 +23,19 @@ their triggers on a free window (not computed, refused in one line).
 from __future__ import annotations
 
 from collections.abc import Callable
+from fractions import Fraction
 
 from slotmath.model import Game
 
-__all__ = ["in_free_games_event", "register_kinds", "inside_kind", "inside_feature", "check_in_free_games"]
+__all__ = [
+    "in_free_games_event",
+    "register_kinds",
+    "inside_kind",
+    "inside_feature",
+    "check_in_free_games",
+    "per_round_figures",
+    "in_free_tables",
+]
 
 #: The registered feature kinds, set by :mod:`slotmath.features.registry`
 #: when it is imported (:func:`register_kinds`): the registry imports the
@@ -105,3 +115,61 @@ def check_in_free_games(game: Game, field: str, reach: Callable[[str], str | Non
     problem = reach(free.reels)
     if problem is not None:
         rd.fail(field, problem)
+
+
+def per_round_figures(per_game: dict, games: Fraction, weighted: Fraction) -> dict:
+    """Figures per round of a feature free games start (a hold-and-spin, a
+    lock-it: a kind's ``free_figures``), from ``per_game`` (its odds per free
+    game, of the free reel set's keys: ``trigger_probability``,
+    ``full_screen_probability``, ``mean_award``, ``rtp``,
+    ``jackpot_hits_per_round``, ``event_rates``), ``games`` = E[free games
+    played per round] and ``weighted`` = E[free games played x their
+    multiplier per round] (exact).  Hits, starts and events are expected
+    counts per round (Wald's identity); ``rtp`` [x total bet] is the awards'
+    part of the ``free_games`` component."""
+    g = float(games)
+    return {
+        "trigger_probability_per_free_game": per_game["trigger_probability"],
+        "free_games_per_round": g,
+        "starts_per_round": g * per_game["trigger_probability"],
+        "full_screens_per_round": g * per_game["full_screen_probability"],
+        "mean_award": per_game["mean_award"],
+        "mean_multiplier": float(weighted / games) if games else 1.0,
+        "rtp": float(weighted) * per_game["rtp"],
+        "jackpot_hits_per_round": {k: g * v for k, v in per_game["jackpot_hits_per_round"].items()},
+        "event_rates": {in_free_games_event(k): g * v for k, v in per_game["event_rates"].items()},
+    }
+
+
+def in_free_tables(game: Game, title: str, inside: dict, rtp: float) -> dict:
+    """``{title} in free games``: the starts of a feature in free games
+    (``inside``, its figures per round: odds per round), its award and share
+    of the RTP ``rtp`` [x total bet]; its jackpots there (paid times the free
+    games' mean multiplier)."""
+    import pandas as pd
+
+    from slotmath.features.sheetrows import SHARE, jackpot_rows, jackpot_values, rate_row, share
+
+    mult = inside["mean_multiplier"]
+    out = {
+        f"{title} in free games: odds and award": pd.DataFrame(
+            [
+                rate_row(f"the {title.lower()} starts in a free game", inside["starts_per_round"])
+                | {
+                    "free games played per round": inside["free_games_per_round"],
+                    "starts per free game [probability]": inside["trigger_probability_per_free_game"],
+                    "mean award before the multiplier [x total bet]": inside["mean_award"],
+                    "free games' mean multiplier": mult,
+                    "RTP [x total bet]": inside["rtp"],
+                    SHARE: share(inside["rtp"], rtp),
+                }
+            ]
+        )
+    }
+    hits = inside["jackpot_hits_per_round"]
+    if hits:
+        paid = {k: v * mult for k, v in jackpot_values(game).items()}
+        out[f"{title} in free games: jackpots"] = pd.DataFrame(jackpot_rows(hits, paid, rtp)).rename(
+            columns={"value [x total bet]": "paid, with the free games' mean multiplier [x total bet]"}
+        )
+    return out

@@ -13,6 +13,10 @@ into ``shapes`` (``order``, greedy) and each shape pays an award drawn from
 its row of the award table ``awards`` at the bet level (a number [x total
 bet] or a jackpot name); with ``mark_award: wheel`` a mark on screen at the
 end pays one spin of ``options.wheel`` (which is then the lock-it's wheel).
+With ``in_free_games: true`` a free game's window starts it too, by the same
+trigger read on the free games' reel set (the same respins and awards): its
+award is part of that free game's win, times the free games' multiplier, in
+the ``free_games`` component (:mod:`slotmath.features.infree`).
 
 Exact method
 ------------
@@ -24,8 +28,9 @@ exact, and the key fixes the start state (flag, mask) of the chain.  The
 final screen matters only through its *group*: the shape-count vector of its
 packing and the mark flag.  The :class:`~slotmath.features.lockit.LockIt`
 chain is run backward once per group (``V_g(flag, mask) = P(final in g |
-start)``) and once for the full screen, and read at every triggering start.
-Given the key the award is independent of the base win, so the round's
+start)``) and once for the full screen, and read at every triggering start
+(the keys of the base window and, in free games, of the free window: one
+run serves both).  Given the key the award is independent of the base win, so the round's
 distribution is exact up to float64 rounding: the feature gives its award
 as a mixture of the groups' laws (:func:`lockit_parts`), each convolved once
 with the base wins of every key weighted by ``P(group | key)``; and
@@ -55,6 +60,7 @@ from slotmath.engine.distribution import WinDistribution
 from slotmath.errors import ensure
 from slotmath.features import wheel as wheel_mod
 from slotmath.features.declaration import Reader
+from slotmath.features.infree import check_in_free_games, in_free_tables, per_round_figures
 from slotmath.features.kinds import FeatureKind
 from slotmath.features.landing import start_state
 from slotmath.features.options import (
@@ -78,6 +84,9 @@ __all__ = [
     "check_line_lockit",
     "trigger",
     "trigger_keys",
+    "start_sets",
+    "free_lockit",
+    "lockit_free_figures",
     "shape_classes",
     "group_laws",
     "lockit_means",
@@ -231,16 +240,17 @@ def trigger(lk: LineLockIt):
     return Trigger(lk.symbol, per_reel=True, rows=True, mark=lk.spec.mark)
 
 
-def trigger_keys(game: Game, lk: LineLockIt) -> dict:
-    """Exact probability of every triggering key [probability]: reels are
-    independent, so P(key) is the product of its digits' stop weights over
-    the cycle; only keys with ``trigger`` or more held cells are listed."""
+def trigger_keys(game: Game, lk: LineLockIt, reels: str = "base") -> dict:
+    """Exact probability of every triggering key of a window of reel set
+    ``reels`` [probability]: reels are independent, so P(key) is the product
+    of its digits' stop weights over the cycle; only keys with ``trigger`` or
+    more held cells are listed."""
     from slotmath.engine.reels import reel_digits, reel_radix
 
     t = trigger(lk)
     H = game.rows
     per_reel = []
-    for strip in game.strips("base"):
+    for strip in game.strips(reels):
         w = np.bincount(reel_digits(game, strip, t), strip.stop_weights(), reel_radix(game, t))
         per_reel.append({int(d): int(n) for d, n in enumerate(w.astype(np.int64)) if n})
     total = 1
@@ -260,6 +270,13 @@ def trigger_keys(game: Game, lk: LineLockIt) -> dict:
 
     walk(0, (), 1, 0)
     return out
+
+
+def start_sets(game: Game, lk: LineLockIt) -> tuple:
+    """The reel sets whose window starts the lock-it: ``base``, and the free
+    games' reel set when it plays in free games (``in_free_games``)."""
+    free = load_features(game).free_games if lk.spec.in_free_games else None
+    return ("base",) if free is None or free.reels == "base" else ("base", free.reels)
 
 
 # ===========================================================================
@@ -284,7 +301,9 @@ class GroupLaws:
 
 def group_laws(game: Game, exact: bool | None = None) -> GroupLaws:
     """The chain run backward once per group (shape-count vector x flag) and
-    for the full screen, read at the start state of every triggering key."""
+    for the full screen, read at the start state of every triggering key of
+    every reel set that starts it (:func:`start_sets`: one run serves the
+    base game and the free games)."""
     return _group_laws(game, exact)
 
 
@@ -297,7 +316,7 @@ def _group_laws(game, exact):
     chain = lockit_chain(game, lk.spec, BASE_SOURCE, exact=exact)
     vectors, cv = shape_classes(game, lk.spec)
     G, M = len(vectors), 1 << (H * R)
-    keys = list(trigger_keys(game, lk))
+    keys = list({k: 0 for name in start_sets(game, lk) for k in trigger_keys(game, lk, name)})
     flags, masks = np.array([start_state(k, H) for k in keys], dtype=np.int64).reshape(-1, 2).T
     # prizes: P(final in group g with flag) for every (flag, g), then the full screen
     labels = [(flag, g) for flag in (0, 1) for g in range(G)] + [None]
@@ -587,6 +606,12 @@ def lockit_rules(game: Game) -> list:
         f"At the end the held cells are packed into the shapes {names} ({spec.packing}, {spec.order} order); "
         f"each shape draws a prize from award table {src.awards}; the feature pays the sum."
     )
+    if spec.in_free_games:
+        out.append(
+            f"It also starts on a free game's window ({spec.trigger} or more {held} on the free games' reel "
+            "set, the same respins and awards); such a feature's award is part of that free game's win, "
+            "times the free games' multiplier, and is paid in the free games' component."
+        )
     return out
 
 
@@ -649,7 +674,7 @@ def _lockit_spec(game: Game):
 def _lockit_notes(game: Game, law) -> list:
     if "lockit" not in law.figures:
         return []
-    return [
+    out = [
         "Lock-it: key = per reel the rows of the held symbols and the mark, joint with "
         "the base win in the pay rule's pass; the chain of the held symbols run "
         "backward once per group of final screens (shape-count vector x mark flag) and "
@@ -657,6 +682,15 @@ def _lockit_notes(game: Game, law) -> list:
         f"wheel spin where a mark pays). Means exact Fractions up to {EXACT_CELLS} cells, else "
         "float64 (relative error below about 1e-12)."
     ]
+    if "lockit_per_free_game" in law.figures.get("free_games", {}):
+        out.append(
+            "Lock-it in free games: a free game's window starts it on the free reel set by the same "
+            "trigger (its key read in the free spin's pass, the chain read at that key's start); its "
+            "award is part of that game's win (times the free games' multiplier, in the free_games "
+            "component); mean exact by Wald's identity (E[games played] x E[award per free game]), "
+            "award law through the per-game (win, extra games) table (float64)."
+        )
+    return out
 
 
 def _lockit_tables(game: Game, figures: dict, rtp: float, level: int) -> dict:
@@ -671,7 +705,49 @@ def _lockit_tables(game: Game, figures: dict, rtp: float, level: int) -> dict:
         "mean_award": "mean award [x total bet]",
     }
     shapes = pd.DataFrame(odds["shapes_given_trigger"]).rename(columns=columns)
-    return {**lockit_tables(game, odds, rtp, level), SHAPES_TABLE: shapes}
+    inside = figures.get("free_games", {}).get("lockit_in_free_games")
+    free = {} if inside is None else in_free_tables(game, "Lock-it", inside, rtp)
+    return {**lockit_tables(game, odds, rtp, level), SHAPES_TABLE: shapes, **free}
+
+
+def _plays_in_free_games(game: Game) -> bool:
+    spec = _lockit_spec(game)
+    return spec is not None and spec.in_free_games
+
+
+def _check_in_free_games(game: Game) -> None:
+    """Refuse ``options.lockit.in_free_games`` where it is not computed, in one
+    line naming it (:func:`slotmath.features.infree.check_in_free_games`), or
+    when no window of the free reel set shows ``trigger`` held symbols."""
+    if not _plays_in_free_games(game):
+        return
+    lk = required_lockit(game)
+
+    def reach(free_reels: str) -> str | None:
+        if trigger_keys(game, lk, free_reels):
+            return None
+        held = " or ".join(lk.spec.symbols)
+        return f"no window of the free games' reel set {free_reels!r} shows {lk.spec.trigger} or more {held}"
+
+    check_in_free_games(game, "options.lockit.in_free_games", reach)
+
+
+def free_lockit(game: Game, level: int, free_reels: str):
+    """The lock-it of a free game as a :class:`~slotmath.features.round.Feature`:
+    the base game's (its means and laws are read at the start of every key of
+    :func:`start_sets`, the free reel set ``free_reels`` among them)."""
+    lk = required_lockit(game)
+    ensure(free_reels in start_sets(game, lk), f"lockit_round.py: reel set {free_reels!r} does not start it")
+    return lockit_feature(game, level)
+
+
+def lockit_free_figures(per_game: dict, games: Fraction, weighted: Fraction) -> dict:
+    """Figures per round of the lock-it free games start
+    (:func:`~slotmath.features.infree.per_round_figures`, and its marks at
+    the end per round)."""
+    return per_round_figures(per_game, games, weighted) | {
+        "marks_per_round": float(games) * per_game["mark_probability"]
+    }
 
 
 def _lockit_tunables(game: Game) -> tuple:
@@ -681,10 +757,9 @@ def _lockit_tunables(game: Game) -> tuple:
     awards = game.options["lockit"].get("awards")
     if not isinstance(awards, dict):
         return ()
+    moves = ("lockit", "free_games") if _plays_in_free_games(game) else ("lockit",)
     found = (
-        inline_table(
-            game.options, ("lockit", "awards", name, level, shape), ("lockit",), levels=(int(level),)
-        )
+        inline_table(game.options, ("lockit", "awards", name, level, shape), moves, levels=(int(level),))
         for name, by_level in awards.items()
         for level, by_shape in by_level.items()
         for shape in by_shape
@@ -700,7 +775,12 @@ LOCKIT = FeatureKind(
     starts=lambda game: _lockit_spec(game) is not None,
     exact=lambda game, level: lockit_feature(game, level),
     combines=check_line_lockit,
+    check=_check_in_free_games,
     reel_sets=lambda game: _lockit_spec(game).reel_sets(),
+    in_free_games=_plays_in_free_games,
+    free_feature=free_lockit,
+    free_figures=lockit_free_figures,
+    free_sets=lambda game: _lockit_spec(game).reel_sets(),
     notes=_lockit_notes,
     tables=_lockit_tables,
     tunables=_lockit_tunables,
@@ -708,7 +788,8 @@ LOCKIT = FeatureKind(
     schema={
         "type": "object",
         "description": "Hold & respin (lock-it) feature with shape awards; under rules: lines its one "
-        "source is base_game: docs/features.md.",
+        "source is base_game, and in_free_games: true starts it on a free game's window too: "
+        "docs/features.md.",
         "additionalProperties": False,
         "properties": {
             "symbols": {},
@@ -721,6 +802,7 @@ LOCKIT = FeatureKind(
             "awards": {},
             "mark_award": {},
             "sources": {},
+            "in_free_games": {},
         },
     },
 )

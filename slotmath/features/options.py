@@ -167,6 +167,7 @@ class LockItSpec:
     sources: dict
     awards: AwardTables
     mark_award: str | None
+    in_free_games: bool = False
 
     def reel_sets(self) -> set:
         """The reel sets the lock-it respins on: each source's ``reels`` and ``after_mark``."""
@@ -401,6 +402,7 @@ SHAPE_KEYS = (
     "awards",
     "mark_award",
     "sources",
+    "in_free_games",
 )
 
 
@@ -473,8 +475,22 @@ def _lockit(rd: Reader, spec, jackpots) -> LockItSpec:
             rd.fail(f"{f}.mark_award", "must be true or false")
         rd.check(lockit_problem(rd.game.reels * rd.game.rows, spins, rule, f"{f}.spins"))
         sources[str(name)] = LockItSource(str(name), spins, reels, after, table, paid)
+    in_free = spec.get("in_free_games", False)
+    if not isinstance(in_free, bool):
+        rd.fail(f"{w}.in_free_games", f"must be true or false, got {str(in_free)[:40]!r}")
     return LockItSpec(
-        symbols, mark, trigger, rule, tuple(shapes), names, order, packing, sources, awards, mark_award
+        symbols,
+        mark,
+        trigger,
+        rule,
+        tuple(shapes),
+        names,
+        order,
+        packing,
+        sources,
+        awards,
+        mark_award,
+        in_free,
     )
 
 

@@ -40,6 +40,7 @@ from slotmath.engine.distribution import WinDistribution
 from slotmath.errors import EngineTooLarge, ensure
 from slotmath.features import wheel as wheel_mod
 from slotmath.features.declaration import Reader
+from slotmath.features.infree import in_free_tables
 from slotmath.features.kinds import FeatureKind
 from slotmath.features.options import UNAWARDED_FREE_GAMES, load_features, plays_prizes, read_wheel
 from slotmath.features.progressive import ProgressiveJackpot, jackpot_figures
@@ -617,39 +618,6 @@ def prize_in_free_games_figures(per_game: dict, games: Fraction, weighted: Fract
     }
 
 
-def prize_in_free_games_tables(game: Game, title: str, inside: dict, rtp: float) -> dict:
-    """``{title} in free games``: its starts in free games (odds per round),
-    award and share of RTP; its jackpots there (paid times the free games'
-    mean multiplier)."""
-    import pandas as pd
-
-    from slotmath.features.sheetrows import SHARE, jackpot_rows, jackpot_values, rate_row, share
-
-    mult = inside["mean_multiplier"]
-    out = {
-        f"{title} in free games: odds and award": pd.DataFrame(
-            [
-                rate_row(f"the {title.lower()} starts in a free game", inside["starts_per_round"])
-                | {
-                    "free games played per round": inside["free_games_per_round"],
-                    "starts per free game [probability]": inside["trigger_probability_per_free_game"],
-                    "mean award before the multiplier [x total bet]": inside["mean_award"],
-                    "free games' mean multiplier": mult,
-                    "RTP [x total bet]": inside["rtp"],
-                    SHARE: share(inside["rtp"], rtp),
-                }
-            ]
-        )
-    }
-    hits = inside["jackpot_hits_per_round"]
-    if hits:
-        paid = {k: v * mult for k, v in jackpot_values(game).items()}
-        out[f"{title} in free games: jackpots"] = pd.DataFrame(jackpot_rows(hits, paid, rtp)).rename(
-            columns={"value [x total bet]": "paid, with the free games' mean multiplier [x total bet]"}
-        )
-    return out
-
-
 def _check_jackpots(game: Game) -> None:
     opts = game.options
     if not {"hold_and_spin", "lockit"} & set(opts):  # else checked with the feature awarding them
@@ -696,7 +664,7 @@ def _wheel_feature(game: Game, level: int) -> Feature:
 
 def _in_free_tables(game: Game, key: str, figures: dict, rtp: float) -> dict:
     inside = figures.get("free_games", {}).get(f"{key}_in_free_games")
-    return {} if inside is None else prize_in_free_games_tables(game, key.capitalize(), inside, rtp)
+    return {} if inside is None else in_free_tables(game, key.capitalize(), inside, rtp)
 
 
 def _wheel_tables(game: Game, figures: dict, rtp: float, level: int) -> dict:
@@ -743,6 +711,8 @@ def _wheel_tunables(game: Game) -> tuple:
         moves.append("selection")
     if "lockit" in opts:
         moves.append("lockit")
+        if isinstance(opts["lockit"], dict) and opts["lockit"].get("in_free_games") is True:
+            moves.append("free_games")  # its mark spins the wheel in free games too
     found = inline_table(opts, ("wheel", "segments"), moves)
     return () if found is None else (found,)
 

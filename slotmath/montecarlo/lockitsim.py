@@ -24,7 +24,10 @@ the trigger off the base stops (``trigger`` or more held symbols),
 :func:`play_lockit_slot` plays it and counts its events
 (:data:`~slotmath.features.lockit_round.FEATURE_EVENTS`, then ``lockit
 jackpot NAME`` per jackpot: every shape award and wheel outcome naming it
-counts one hit).
+counts one hit).  With ``in_free_games`` a free game's window at the free
+stops starts it too (:func:`play_free_lockit`, read off the free reel set's
+patterns), its events counted apart (named
+:func:`~slotmath.features.infree.in_free_games_event`).
 """
 
 from __future__ import annotations
@@ -36,6 +39,7 @@ import numpy as np
 
 from slotmath.engine.reels import windows
 from slotmath.errors import ensure
+from slotmath.features.infree import in_free_games_event
 from slotmath.features.lockit_round import (
     FEATURE_EVENTS,
     award_step,
@@ -55,6 +59,7 @@ __all__ = [
     "lockit_args",
     "lockit_start",
     "play_lockit_slot",
+    "play_free_lockit",
     "lockit_slot_args",
 ]
 
@@ -234,16 +239,34 @@ def play_lockit_slot(rng, state, lock, events):
     return award * g[0]
 
 
-def lockit_slot_args(game: Game, level: int, at: int) -> tuple:
+@nb.njit(cache=True)
+def play_free_lockit(rng, fstop, lock, events):
+    """The lock-it of a free game (``in_free_games``, ``head[4]`` 1): its award
+    [x total bet] when the free window at ``fstop`` shows ``trigger`` or more
+    held symbols (read off the free reel set's patterns ``lock[5]``,
+    ``lock[6]``), else 0.  Its events are counted ``head[5]`` places after the
+    base game's lock-it's (named :func:`~slotmath.features.infree.in_free_games_event`)."""
+    head = lock[2]
+    if head[4] == 0:
+        return 0.0
+    state = lockit_start(fstop, lock[5], lock[6], head)
+    if state < 0:
+        return 0.0
+    return play_lockit_slot(rng, state, lock, events[head[5] :])
+
+
+def lockit_slot_args(game: Game, level: int, at: int, free_reels: str | None = None) -> tuple:
     """The ``lock`` slot of :func:`play_lockit_slot` for ``game``'s
     ``options.lockit`` (events counted from index ``at``) = (held pattern,
-    marked held pattern per base reel and stop, (trigger, at, rows H, cells),
-    (grid step [x total bet],), :func:`play_lockit`'s args), and the names of
-    its events; without a lock-it, arrays of the same types that never
-    trigger and no events."""
+    marked held pattern per base reel and stop, (trigger, at, rows H, cells,
+    in free games 0/1, places from the first event to the first of the free
+    games' lock-it), (grid step [x total bet],), :func:`play_lockit`'s args,
+    held and marked held pattern per reel and stop of the free reel set
+    ``free_reels``), and the names of its events; without a lock-it, arrays
+    of the same types that never trigger and no events."""
     H, R = game.rows, game.reels
     if load_line_lockit(game) is None:
-        head = np.array([H * R + 1, at, H, H * R], dtype=np.int64)
+        head = np.array([H * R + 1, at, H, H * R, 0, 0], dtype=np.int64)
         n_max = max(len(s) for s in game.strips("base"))
         none = np.zeros((R, n_max), dtype=np.int64)
         blank = np.zeros((R, 1), dtype=np.int64)
@@ -255,10 +278,14 @@ def lockit_slot_args(game: Game, level: int, at: int) -> tuple:
         awards = (np.zeros((1, 1), dtype=np.int64), np.ones((1, 1), dtype=np.int64), one, no_jack)
         wheel = (np.zeros(1, dtype=np.int64), one, np.array([0, 1, 0, -1], dtype=np.int64), no_jack[0])
         args = (dims, reels, reels, np.zeros((1, 1), dtype=np.int64), awards, wheel)
-        return (none, none, head, np.ones(1), args), ()
+        return (none, none, head, np.ones(1), args, none, none), ()
     lk = required_lockit(game)
     args, g = lockit_args(game, level)
     pat, mpat, _ = _patterns(game, lk, "base")
-    head = np.array([lk.spec.trigger, at, H, H * R], dtype=np.int64)
-    names = tuple(jackpot_event(label) for label in jackpot_names(lk, level))
-    return (pat, mpat, head, np.array([float(g)]), args), FEATURE_EVENTS + names
+    names = FEATURE_EVENTS + tuple(jackpot_event(label) for label in jackpot_names(lk, level))
+    in_free = int(lk.spec.in_free_games and free_reels is not None)
+    fpat, fmpat = _patterns(game, lk, free_reels)[:2] if in_free and free_reels else (pat * 0, mpat * 0)
+    head = np.array([lk.spec.trigger, at, H, H * R, in_free, len(names)], dtype=np.int64)
+    if in_free:  # the lock-its free games start: the same events, counted apart
+        names += tuple(in_free_games_event(name) for name in names)
+    return (pat, mpat, head, np.array([float(g)]), args, fpat, fmpat), names

@@ -93,7 +93,7 @@ from slotmath.montecarlo.linesim import (
     no_line_args,
     scatter_win,
 )
-from slotmath.montecarlo.lockitsim import lockit_slot_args, lockit_start, play_lockit_slot
+from slotmath.montecarlo.lockitsim import lockit_slot_args, lockit_start, play_free_lockit, play_lockit_slot
 from slotmath.montecarlo.run import RoundSampler
 from slotmath.montecarlo.stickysim import sticky_args, sticky_free_play
 from slotmath.montecarlo.wayssim import no_ways_args, round_ways_win, ways_args
@@ -207,13 +207,27 @@ def _free_prizes(rng, fstop, prizes, events):
 
 @nb.njit(cache=True)
 def _free_play(
-    rng, games, stop, window, fg_events, events, free_draw, free_ev, free_ways, ftrig, feat, hold, prizes
+    rng,
+    games,
+    stop,
+    window,
+    fg_events,
+    events,
+    free_draw,
+    free_ev,
+    free_ways,
+    ftrig,
+    feat,
+    hold,
+    prizes,
+    lock,
 ):
     """Play ``games`` free games on one reel set (``free_draw``, ``free_ev``,
     ``free_ways``, trigger counts ``ftrig``; with retriggers, at most ``max
     games``), drawing into ``stop``: (their win before the multiplier [x total bet],
     games played); a free game's window may trigger the hold-and-spin
     (``in_free_games``: :func:`~slotmath.montecarlo.holdspinsim.play_free_hold_and_spin`)
+    or the lock-it (:func:`~slotmath.montecarlo.lockitsim.play_free_lockit`)
     or the wheel or selection (:func:`_free_prizes`), its events counted in
     ``events``, its award part of that game's win."""
     again, reprize, cap_games, need, on_lines = feat[4], feat[5], feat[6][1], feat[10], feat[12]
@@ -230,7 +244,7 @@ def _free_play(
         lines, sc = _spin(rng, stop, window, free_draw, free_ev, free_ways, fg_events)
         k = _key(stop, ftrig, need, on_lines)
         fg += lines + sc + reprize[k] + play_free_hold_and_spin(rng, stop, hold, events)
-        fg += _free_prizes(rng, stop, prizes, events)
+        fg += _free_prizes(rng, stop, prizes, events) + play_free_lockit(rng, stop, lock, events)
         left += again[k]
     return fg, played
 
@@ -275,7 +289,20 @@ def _features(rng, comp, starts, fstop, window, events, spare, fg_events, sets, 
         events[fg_at] += 1
         s_draw, s_ev, s_ways, s_trig = played_sets[by_count[c]]  # the reel set the count starts
         fg, played = _free_play(
-            rng, games[c], fstop, window, fg_events, events, s_draw, s_ev, s_ways, s_trig, feat, hold, prizes
+            rng,
+            games[c],
+            fstop,
+            window,
+            fg_events,
+            events,
+            s_draw,
+            s_ev,
+            s_ways,
+            s_trig,
+            feat,
+            hold,
+            prizes,
+            lock,
         )
         events[fg_at + 1] += played
         comp[FREE] = prize[c] + mults[c] * fg
@@ -308,6 +335,7 @@ def _features(rng, comp, starts, fstop, window, events, spare, fg_events, sets, 
                 feat,
                 hold,
                 prizes,
+                lock,
             )
             comp[SELECTION] += cmult[k] * fg
 
@@ -525,7 +553,7 @@ def sampler_args(game: Game, level: int) -> tuple:
     )
     hold, hold_events = hold_and_spin_args(game, len(names), None if spec is None else spec.reels)
     names += hold_events
-    lock, lock_events = lockit_slot_args(game, level, len(names))
+    lock, lock_events = lockit_slot_args(game, level, len(names), None if spec is None else spec.reels)
     names += lock_events
     prizes, prize_events = prize_args(game, level, base_ev[1], len(names), fsym)
     names += prize_events
@@ -736,6 +764,7 @@ def buy_sampler(game: Game, level: int, spec, bought_games: int) -> RoundSampler
     )
     bought = np.full_like(games, bought_games)
     hold = (np.zeros_like(hold[0]), *hold[1:])  # a hold-and-spin plays in the free games only
+    lock = (np.zeros_like(lock[0]), np.zeros_like(lock[1]), *lock[2:])  # so does a lock-it
     prizes = (np.zeros_like(prizes[0]), np.zeros_like(prizes[1]), *prizes[2:])  # so do a wheel, a selection
     mults = np.full_like(mults, float(spec.multiplier_of(0)))
     silent_feat = (np.zeros_like(trig), ftrig, bought, np.zeros_like(prize), again, reprize, params, fg_at)

@@ -906,8 +906,8 @@ def symbols_read(game: Game) -> dict:
     declaration names (its trigger, its coins, ...); the free games' set the
     symbols named by the features the free spins play (each kind's
     ``in_free_games``: the free games themselves, drawn multipliers, a
-    hold-and-spin with ``in_free_games``); the base game's other features
-    (lock-it, wheel, selection) are not played in free games."""
+    hold-and-spin, lock-it, wheel or selection with ``in_free_games``); the
+    base game's other features are not played in free games."""
     paid = {s.name for s in game.symbols if s.wild is not None or s.kind == "blank"}
     for pay in game.line_pays:
         paid |= set().union(*pay.positions) if pay.positions else set()

@@ -38,6 +38,12 @@ def check(game: Game) -> None:
     for name in ("lockit", "free_games", "selection", "wheel"):
         if getattr(f, name) is None:
             fail(f"options.{name}", "is required by the piggy_bankin_superlock rules")
+    if f.lockit.in_free_games:  # its free games start the lock-it from the source free_games
+        fail(
+            "options.lockit.in_free_games",
+            "is not played under the piggy_bankin_superlock rules (its free games' lock-it is the "
+            f"source {FREE})",
+        )
     if not f.free_games.awards:
         fail("options.free_games.awards", "is required by the piggy_bankin_superlock rules")
     for src in (BASE, FREE, f.selection.lockit_source):
