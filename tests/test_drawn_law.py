@@ -148,23 +148,19 @@ def test_the_lines_game_simulates_its_exact_components(tmp_path):
 @pytest.mark.parametrize("combine", ["add", "multiply"])
 def test_the_spin_law_without_the_rewrite_equals_the_brute_force(write_game, combine):
     # every stop vector (5 x 4 x 5) and every draw of every W in the window
-    # (x2, x3, x5): the float64 law equals the brute force's Fractions within
-    # its stated relative error bound, win by win
-    from slotmath.features.drawnlaw import drawn_law_cost, drawn_spin_law, error_bound
+    # (x2, x3, x5): the float64 law from the windows' draw profiles equals
+    # the brute force's Fractions within its stated relative error bound,
+    # win by win
+    from slotmath.features.drawnlaw import drawn_law_cost, drawn_spin_law
 
     game = tiny_game(write_game, combine)
     law = brute_law([s.symbols for s in game.strips("base")], TINY_TABLE, combine)
-    # (window, draw) pairs by hand, sum over stops of 3**(W shown):
-    # reel 1 windows A W, W B, B W, W X, X A: 3 + 3 + 3 + 3 + 1 = 13;
-    # reel 2 A B, B W, W X, X A: 1 + 3 + 3 + 1 = 8;
-    # reel 3 W A, A B, B X, X A, A W: 3 + 1 + 1 + 1 + 3 = 9; 13 x 8 x 9 = 936
-    assert drawn_law_cost(game) == 936
-    dist = drawn_spin_law(game, 1)
+    assert drawn_law_cost(game) == 5 * 4 * 5  # stop vectors listed
+    dist, bound = drawn_spin_law(game, 1)
     assert not dist.exact and dist.unit_den == 1 and dist.total_bet == 3
     got = {int(w): float(p) for w, p in zip(dist.wins, dist.weights, strict=True)}
     want = {w: p for w, p in law.items() if p}
     assert set(got) == set(want)
-    bound = error_bound(game)
     assert bound < 1e-14
     for w, p in want.items():
         assert abs(F(got[w]) - p) <= p * F(bound), (w, got[w], float(p))
@@ -190,36 +186,46 @@ def test_par_of_the_tiny_game_gives_the_brute_force_law(write_game, combine):
     top = max(w for w, p in law.items() if p)
     assert result.true_max_win.value == F(top, 3)
     assert result.true_max_win.probability == pytest.approx(float(law[top]), rel=1e-13)
-    assert any("float64 over every window and every draw" in n for n in result.notes)
+    assert any("float64 over every window and the law of its draw profile" in n for n in result.notes)
 
 
 def test_a_law_above_its_cost_bound_is_refused_in_one_line_with_the_exact_rtp(write_game, monkeypatch):
-    # the bound set below the tiny game's pairs: `par` refuses in one line that
-    # names the pairs and gives the exact RTP; the sampler still plays it
+    # the bound set below the tiny game's stop vectors: `par` refuses in one
+    # line that names the windows and gives the exact RTP
     from slotmath.engine.limits import EngineTooLarge
     from slotmath.features import drawnlaw
     from slotmath.rules.linegame import analyse, components
 
     game = tiny_game(write_game, "add")
     cost = drawnlaw.drawn_law_cost(game)
-    monkeypatch.setattr(drawnlaw, "MAX_DRAWN_PAIRS", cost - 1)
+    monkeypatch.setattr(drawnlaw, "MAX_DRAWN_WINDOWS", cost - 1)
     with pytest.raises(EngineTooLarge) as err:
         analyse(game, 1)
     message = str(err.value)
     rtp = components(game, 1)["lines"]
     assert "\n" not in message
-    assert (
-        f"listing every window and draw of reel set 'base' would take {cost:.3g} (window, draw) pairs"
-        in message
-    )
+    assert f"the law of reel set 'base' would list {cost:.3g} windows" in message
     assert f"the round's exact RTP is {float(rtp):.6%}" in message
 
 
+def test_a_law_above_its_draw_bound_is_refused_in_one_line(write_game, monkeypatch):
+    # the draws of the distinct profiles above their bound: one line naming
+    # the field, the draws and the profiles
+    from slotmath.engine.limits import EngineTooLarge
+    from slotmath.features import drawnlaw
+
+    game = tiny_game(write_game, "multiply")
+    monkeypatch.setattr(drawnlaw, "MAX_DRAW_TERMS", 10)
+    with pytest.raises(EngineTooLarge) as err:
+        drawnlaw.drawn_spin_law(game, 1)
+    message = str(err.value)
+    assert "\n" not in message and "options.wild_multipliers.table" in message
+    assert "draws over its" in message and "draw profiles, above 1e+01" in message
+
+
 def test_the_lines_game_par_refuses_for_the_cost_of_its_free_reels():
-    # drawn_wild_lines: its free reels would list 1.22e+10 (window, draw)
-    # pairs (reels 1 and 5: 47 + 3 x 4 = 59 per reel; reels 2-4: 48 stops
-    # without M and a stack showing 1, 2, 3, 2, 1 M: 48 + 4 + 16 + 64 + 16 + 4
-    # = 152; 59 x 152**3 x 59 = 1.22e+10)
+    # drawn_wild_lines: its free reels list 50 x 53**3 x 50 = 3.72e+08 windows,
+    # above the 1e+08 bound
     from slotmath.engine.limits import EngineTooLarge
     from slotmath.features.drawnlaw import drawn_law_cost
     from slotmath.rules.linegame import analyse
@@ -227,15 +233,15 @@ def test_the_lines_game_par_refuses_for_the_cost_of_its_free_reels():
     from conftest import TEST_DATA
 
     game = load_game(TEST_DATA / "drawn_wild_lines")
-    assert drawn_law_cost(game, "free") == 59 * 152**3 * 59
+    assert drawn_law_cost(game, "free") == 50 * 53**3 * 50
     with pytest.raises(EngineTooLarge) as err:
         analyse(game, 1)
-    assert "reel set 'free' would take 1.22e+10 (window, draw) pairs" in str(err.value)
+    assert "the law of reel set 'free' would list 3.72e+08 windows, above 1e+08" in str(err.value)
 
 
 def test_one_window_and_draw_worked_by_hand(tmp_path):
     # docs/features.md, "the spin law without the rewrite" (its game is the
-    # tiny one, with combine: add; 936 pairs by hand): stops (1, 1, 0)
+    # tiny one, with combine: add; 100 stop vectors): stops (1, 1, 0)
     # show reel 1 W B, reel 2 B W, reel 3 W A; W drawn x5, x3, x2 (reels 1-3).
     # Row 0 W B W pays 3 x B = 5 x (5 + 2) = 35; row 1 B W A nothing; the V
     # W W W max(3 x W = 100, 3 x A = 8 x (5 + 3 + 2) = 80) = 100: 135 coins
@@ -249,7 +255,7 @@ def test_one_window_and_draw_worked_by_hand(tmp_path):
     spec = load_wild_multipliers(declared)
     assert spec is not None and dict(spec.table) == TINY_TABLE and spec.combine == "add"
     assert [s.symbols for s in declared.strips("base")][1] == ("A", "B", "W", "X")
-    assert drawn_too_large(declared) and drawn_law_cost(declared) == 936
+    assert drawn_too_large(declared) and drawn_law_cost(declared) == 100
     game = drawn_symbols(declared)
     (dims, sym, cells, codes, offsets, label_coins, *_), names = evaluation_args(game, 1)
     window = np.concatenate([sym[0, 1], sym[1, 1], sym[2, 0]]).copy()

@@ -35,7 +35,7 @@ import numpy as np
 
 from slotmath.engine.cache import game_cache
 from slotmath.engine.distribution import MaxWin, WinDistribution
-from slotmath.errors import InternalError
+from slotmath.errors import InternalError, ensure
 from slotmath.features.carried import carried_feature
 from slotmath.features.expanding import nudged_game
 from slotmath.features.freegames import (
@@ -268,14 +268,26 @@ def free_games_feature_of(game: Game, level: int, spec: FreeGamesSpec) -> Featur
         return sticky_feature_of(game, level, spec)
     from slotmath.features.infree import inside_feature
 
+    declared_game, drawn = game, drawn_game(game)
+    if drawn is not None:  # drawn multipliers not written as stops: the spin table without them
+        game = drawn
     inside, held = inside_feature(game, level, spec.reels)  # the feature a free game's window plays
     spins = held_free_spins(game, level, spec, held)
     wins, extra, counts, den, by_count = free_spin_counts(game, level, spec, held, spins)
     scale = den * game.bet(level).total_bet
     cap = spec.max_games
-    held_mean, held_table, held_den, held_probs = (
-        (Fraction(0), None, den, {}) if held is None else held_spin_table(game, level, spec, held, spins)
-    )
+    if drawn is not None:  # per free spin: the draws' mean shift, the float law with them
+        from slotmath.features.drawnlaw import drawn_free_table
+
+        ensure(held is None, "freeround.py: a feature in drawn free games is refused before")
+        held_mean, held_table, held_den = drawn_free_table(declared_game, level, spec)
+        held_probs: dict = {}
+        held_title = "drawn wild multipliers"
+    else:
+        held_mean, held_table, held_den, held_probs = (
+            (Fraction(0), None, den, {}) if held is None else held_spin_table(game, level, spec, held, spins)
+        )
+        held_title = "" if inside is None else inside.title
     refuse_endless(game, spec, Fraction(sum(k * c for k, c in zip(extra, counts, strict=True)), sum(counts)))
 
     @cache
@@ -382,8 +394,8 @@ def free_games_feature_of(game: Game, level: int, spec: FreeGamesSpec) -> Featur
 
     @cache  # once per trigger count (round_max_win asks per key of the base window)
     def top(count) -> MaxWin:
-        if held is not None:
-            return held_games_top(inside.title, held_table, held_den * game.bet(level).total_bet, spec, count)
+        if held_table is not None:
+            return held_games_top(held_title, held_table, held_den * game.bet(level).total_bet, spec, count)
         return games_top(wins, extra, counts, scale, spec, count)
 
     at = spec.count_of  # a key of spec.trigger -> the count awards are read by
@@ -401,6 +413,22 @@ def free_games_feature_of(game: Game, level: int, spec: FreeGamesSpec) -> Featur
     if persists(game):
         return persist_feature(game, level, spec, feature)
     return carried_feature(game, level, spec, feature) if carries(game) else feature
+
+
+def drawn_game(game: Game) -> Game | None:
+    """``game`` without its drawn wild multipliers when they do not fit as
+    stops (:func:`slotmath.features.wildmult.rewrite_refusal`): its free
+    spins' counts are the undrawn game's, their draws added by
+    :func:`slotmath.features.drawnlaw.drawn_free_table`; None otherwise."""
+    if not isinstance(game.options, dict) or "wild_multipliers" not in game.options:
+        return None
+    from dataclasses import replace
+
+    from slotmath.features.wildmult import rewrite_refusal
+
+    if rewrite_refusal(game) is None:
+        return None
+    return replace(game, options={k: v for k, v in game.options.items() if k != "wild_multipliers"})
 
 
 def carries(game: Game) -> bool:

@@ -21,14 +21,22 @@ from slotmath.errors import ensure
 from slotmath.features.wildmult import WildMultipliers, load_wild_multipliers
 from slotmath.model import Game
 
-__all__ = ["DrawnLines", "count_law", "count_mean", "drawn_line_figures"]
+__all__ = [
+    "DrawnLines",
+    "count_law",
+    "count_mean",
+    "drawn_labels",
+    "drawn_line_figures",
+    "line_candidates",
+    "tuple_labels",
+]
 
 
 # ===========================================================================
 # the exact line figures from the law of the counted wilds (no rewrite)
 # ===========================================================================
 @nb.njit(cache=True)
-def _candidates(x, rule, drawn):
+def line_candidates(x, rule, drawn):
     """Every pay-table entry one line ``x`` (symbol indices) matches, with the
     drawn wild ``drawn`` left undrawn: ``(fixed[E], counted[E])``, ``fixed[e]``
     the entry's pay times the other wild kinds' factor [coins] (0: no match)
@@ -91,9 +99,10 @@ def _subset(a, b) -> bool:
 
 
 @nb.njit(parallel=True, cache=True)
-def _drawn_labels(S, R, rule, drawn, lo, hi):
+def drawn_labels(S, R, rule, drawn, lo, hi):
     """Per symbol tuple (C order) the entry that pays it whatever the draws,
-    its fixed pay [coins] and counted drawn wilds, or ``mixed``.
+    its fixed pay [coins], its counted drawn wilds (their number and the
+    bit mask of their line positions), or ``mixed``.
 
     ``lo[k]``, ``hi[k]``: least and largest multiplier ``k`` counted drawn
     wilds give (float64: only compared).  The entry ``e`` with the largest
@@ -109,13 +118,14 @@ def _drawn_labels(S, R, rule, drawn, lo, hi):
     fixed = np.zeros(S * block, dtype=np.int64)
     k_of = np.zeros(S * block, dtype=np.int64)
     mixed = np.zeros(S * block, dtype=np.bool_)
+    mask = np.zeros(S * block, dtype=np.int64)
     for first in nb.prange(S):
         x = np.zeros(R, dtype=np.int64)
         x[0] = first
         for j in range(block):
             tuple_digits(j, S, x)
             t = first * block + j
-            a, c = _candidates(x, rule, drawn)
+            a, c = line_candidates(x, rule, drawn)
             best, best_lo = -1, 0.0
             for e in range(a.shape[0]):
                 if a[e] > 0 and a[e] * lo[_bits(c[e])] > best_lo:
@@ -134,10 +144,10 @@ def _drawn_labels(S, R, rule, drawn, lo, hi):
                 sure = False
                 break
             if sure:
-                entry[t], fixed[t], k_of[t] = best, a[best], _bits(c[best])
+                entry[t], fixed[t], k_of[t], mask[t] = best, a[best], _bits(c[best]), c[best]
             else:
                 mixed[t] = True
-    return entry, fixed, k_of, mixed
+    return entry, fixed, k_of, mixed, mask
 
 
 def count_law(spec: WildMultipliers, k: int) -> dict:
@@ -215,19 +225,11 @@ def _mixed_mean(spec: WildMultipliers, fixed: np.ndarray, counted: np.ndarray) -
     return total
 
 
-def drawn_line_figures(game: Game, level: int, reel_set: str = "base") -> DrawnLines:
-    """Exact line RTP, per-line RTP and combination rows of ``game`` with its
-    drawn wild multipliers, from the law of the counted wilds on each line
-    (no rewrite of the reels).
-
-    A line's symbols are independent across reels (row marginals); given
-    the symbols, the draws are independent of them.  For a symbol tuple
-    paid by one entry ``e`` whatever the draws (:func:`_drawn_labels`), its
-    mean win is ``fixed_e x E[M_k]`` (:func:`count_mean`), so the line's
-    mean is linear in the hit counts of the labels (entry, fixed pay, k);
-    the tuples a draw decides are summed draw by draw (:func:`_mixed_mean`).
-    Hit counts are integers over the game's own cycle.
-    """
+def tuple_labels(game: Game, level: int) -> tuple:
+    """``(compiled pays, drawn wild's index, drawn_labels(...))`` of
+    ``game``'s line pays at ``level``: per symbol tuple its sure entry, fixed
+    pay [coins], counted drawn wilds and their position mask, or mixed
+    (:func:`drawn_labels`)."""
     spec = load_wild_multipliers(game)
     ensure(spec is not None, "wilddraws.py: expected spec is not None")
     S, R = len(game.symbols), game.reels
@@ -240,7 +242,26 @@ def drawn_line_figures(game: Game, level: int, reel_set: str = "base") -> DrawnL
     else:
         lo = np.array([float(low) ** k for k in range(R + 1)])
         hi = np.array([float(top) ** k for k in range(R + 1)])
-    entry, fixed, k_of, mixed = _drawn_labels(S, R, cp.arrays, drawn, lo, hi)
+    return cp, drawn, drawn_labels(S, R, cp.arrays, drawn, lo, hi)
+
+
+def drawn_line_figures(game: Game, level: int, reel_set: str = "base") -> DrawnLines:
+    """Exact line RTP, per-line RTP and combination rows of ``game`` with its
+    drawn wild multipliers, from the law of the counted wilds on each line
+    (no rewrite of the reels).
+
+    A line's symbols are independent across reels (row marginals); given
+    the symbols, the draws are independent of them.  For a symbol tuple
+    paid by one entry ``e`` whatever the draws (:func:`drawn_labels`), its
+    mean win is ``fixed_e x E[M_k]`` (:func:`count_mean`), so the line's
+    mean is linear in the hit counts of the labels (entry, fixed pay, k);
+    the tuples a draw decides are summed draw by draw (:func:`_mixed_mean`).
+    Hit counts are integers over the game's own cycle.
+    """
+    spec = load_wild_multipliers(game)
+    ensure(spec is not None, "wilddraws.py: expected spec is not None")
+    S, R = len(game.symbols), game.reels
+    cp, drawn, (entry, fixed, k_of, mixed, _) = tuple_labels(game, level)
     sure = np.flatnonzero(entry >= 0)
     keys = np.stack([entry[sure], fixed[sure], k_of[sure]], axis=1)
     uniq, inverse = np.unique(keys, axis=0, return_inverse=True)
@@ -252,7 +273,7 @@ def drawn_line_figures(game: Game, level: int, reel_set: str = "base") -> DrawnL
     group_of = np.zeros(len(odd), dtype=np.int64)
     for n, t in enumerate(odd.tolist()):
         x = np.array(np.unravel_index(t, (S,) * R), dtype=np.int64)
-        a, c = _candidates(x, cp.arrays, drawn)
+        a, c = line_candidates(x, cp.arrays, drawn)
         sig = (a.tobytes(), c.tobytes())
         if sig not in groups:
             groups[sig] = (len(groups), _mixed_mean(spec, a, c), a)

@@ -97,47 +97,82 @@ def _analyse(game: Game, level: int, reel_set: str) -> ParResult:
 
 
 def drawn_law_refusal(game: Game, reel_set: str = "base") -> str | None:
-    """Why the spin law of a game whose drawn multipliers do not fit as stops
-    is not listed window by window and draw by draw
-    (:func:`slotmath.features.drawnlaw.drawn_spin_law`), or None when it is:
-    the rewrite's reason, then that the law is listed for a line game
-    without features, reel heights or a round cap, within
-    :data:`~slotmath.features.drawnlaw.MAX_DRAWN_PAIRS` (window, draw) pairs."""
+    """Why the round law of a game whose drawn multipliers do not fit as stops
+    is not computed from the draw profiles of its windows
+    (:func:`slotmath.features.drawnlaw.drawn_keyed_law`), or None when it
+    is: the rewrite's reason, then that the law is computed on paylines,
+    without reel heights or a round cap, and with no feature but free games
+    (without sticky wilds, nudges, trigger reels or lines, a reel set per
+    count, a feature in their windows, retrigger prizes or unpaid scatters)
+    whose base reels do not show the drawn wild, within
+    :data:`~slotmath.features.drawnlaw.MAX_DRAWN_WINDOWS` windows per reel set."""
     from slotmath.engine.payrule import pay_rule
-    from slotmath.features.drawnlaw import MAX_DRAWN_PAIRS, drawn_law_cost, shows_wild
-    from slotmath.features.wildmult import rewrite_refusal
+    from slotmath.features.drawnlaw import MAX_DRAWN_WINDOWS, drawn_law_cost, shows_wild
+    from slotmath.features.options import load_features
+    from slotmath.features.wildmult import load_wild_multipliers, rewrite_refusal
 
     reason = rewrite_refusal(game)
     if not pay_rule(game).has_paylines:
-        return f"{reason}; the law without the rewrite is listed on paylines only"
+        return f"{reason}; the law without the rewrite is computed on paylines only"
     costs = {name: drawn_law_cost(game, name) for name in sorted(reel_sets_read(game) | {reel_set})}
-    over = {name: cost for name, cost in costs.items() if cost > MAX_DRAWN_PAIRS and shows_wild(game, name)}
+    over = {name: cost for name, cost in costs.items() if cost > MAX_DRAWN_WINDOWS and shows_wild(game, name)}
     if over:
         name, cost = max(over.items(), key=lambda item: item[1])
         return (
-            f"{reason}; listing every window and draw of reel set {name!r} would take {cost:.3g} "
-            f"(window, draw) pairs, above {MAX_DRAWN_PAIRS:.0e}"
+            f"{reason}; the law of reel set {name!r} would list {cost:.3g} windows, "
+            f"above {MAX_DRAWN_WINDOWS:.0e}"
         )
-    if game.heights is not None or any(
-        k != "wild_multipliers" for k in game.options if k in played_options()
-    ):
+    others = [
+        k for k in game.options if k in played_options() and k not in ("wild_multipliers", "free_games")
+    ]
+    if game.heights is not None or others:
         return (
-            f"{reason}; the law without the rewrite is listed for a spin without features, heights "
-            "or a round cap only"
+            f"{reason}; the law without the rewrite is computed for a spin with free games at most, "
+            "without heights or a round cap"
+        )
+    free = load_features(game).free_games
+    if free is None:
+        return None
+    spec = load_wild_multipliers(game)
+    ensure(spec is not None, "linegame.py: expected spec is not None")
+    counts = range(game.reels * game.rows + 1)
+    simple = (
+        free.sticky is None
+        and free.nudge is None
+        and free.trigger_reels is None
+        and free.trigger_lines is None
+        and free.reels_by_count is None
+        and free.scatter_pays
+        and isinstance(free.symbol, str)
+        and not any(free.retrigger_prize(c) for c in counts)
+    )
+    if not simple or free.symbol == spec.symbol:
+        return (
+            f"{reason}; the law without the rewrite is computed for plain free games only (no sticky wild, "
+            "nudge, trigger reels or lines, reel set per count, retrigger prize or unpaid scatter)"
+        )
+    if shows_wild(game, reel_set):
+        return (
+            f"{reason}; with free games the law without the rewrite is computed when the base reels do not "
+            f"show {spec.symbol}"
         )
     return None
 
 
 def _analyse_drawn(game: Game, level: int, reel_set: str) -> ParResult:
-    """:func:`analyse` of a line game without features whose drawn multipliers
-    do not fit as stops: the RTP and combination table exact from the law of
-    the counted wilds (:func:`slotmath.features.wilddraws.drawn_line_figures`,
-    hits over the game's own cycle), the spin-win distribution float64 from
-    every window and draw (:func:`slotmath.features.drawnlaw.drawn_spin_law`),
-    its mean checked against the exact RTP within its stated bound."""
+    """:func:`analyse` of a line game whose drawn multipliers do not fit as
+    stops: the RTP and combination table exact from the law of the counted
+    wilds (:func:`slotmath.features.wilddraws.drawn_line_figures`, hits
+    over the game's own cycle), the spin's law float64 from the draw
+    profiles of its windows (:func:`slotmath.features.drawnlaw.drawn_spin_law`),
+    its mean checked against the exact RTP within its stated bound; with
+    free games, the base spin's exact keyed law (its reels do not show the
+    drawn wild) and the free spin's float table with the draws
+    (:func:`slotmath.features.drawnlaw.drawn_free_table`), the round's RTP
+    checked equal to :func:`drawn_components`'s."""
     from slotmath.engine.combinations import combination_table
     from slotmath.engine.distribution import MaxWin
-    from slotmath.features.drawnlaw import drawn_spin_law, error_bound
+    from slotmath.features.drawnlaw import drawn_spin_law
     from slotmath.features.wilddraws import drawn_line_figures
     from slotmath.rules.result import ParResult
 
@@ -151,15 +186,42 @@ def _analyse_drawn(game: Game, level: int, reel_set: str) -> ParResult:
     if game.scatter_pays:
         components["scatters"] = sum(table.loc[table["kind"] == "scatter", "rtp_exact"], Fraction(0))
     rtp = sum(components.values(), Fraction(0))
-    dist = drawn_spin_law(game, level, reel_set)
-    bound = error_bound(game, reel_set)
-    ensure(abs(float(dist.mean) - float(rtp)) <= 4 * bound * float(rtp) + 1e-15, "drawn law: mean != RTP")
+    features = round_features(game, level) if reel_set == "base" else []
     how = "multiplied" if load_drawn(game).combine == "multiply" else "added"
+    if features:
+        from slotmath.engine.payrule import pay_rule
+        from slotmath.features.round import round_triggers
+
+        # the base reels do not show the drawn wild (drawn_law_refusal): the undrawn game's exact law
+        keyed = pay_rule(undrawn).key_distribution(undrawn, level, round_triggers(features), reel_set)
+        base = _par_result(
+            game,
+            level,
+            reel_set,
+            table,
+            channel,
+            figures.rtp,
+            keyed.marginal(),
+            per_line_rtp=figures.per_line,
+            notes=pay_rule_notes(game),
+        )
+        result = _with_round(game, level, base, keyed, features, None)
+        exact = sum(drawn_components(game, level).values(), Fraction(0))
+        ensure(result.rtp == exact, "drawn law: the round's RTP != the law of the counted wilds'")
+        note = (
+            f"Wild multipliers drawn from a table ({how} on a line), not written as stops: the RTP is exact "
+            "from the law of the counted wilds on each line; the free spin's law (win, retrigger count) is "
+            "float64 over the draw profiles of its windows (each probability within the relative error its "
+            "module states, about 1e-15), its mean checked against the exact one."
+        )
+        return dataclasses.replace(result, notes=[*result.notes, note])
+    dist, bound = drawn_spin_law(game, level, reel_set)
+    ensure(abs(float(dist.mean) - float(rtp)) <= 4 * bound * float(rtp) + 1e-15, "drawn law: mean != RTP")
     note = (
         f"Wild multipliers drawn from a table ({how} on a line), not written as stops: the RTP and the "
         "combination table are exact from the law of the counted wilds on each line (cycle "
         f"{game.cycle(reel_set):,}); the distribution (hit frequency, SD, VI, max win) is float64 over "
-        f"every window and every draw of its wilds, each probability within relative error {bound:.1e}."
+        f"every window and the law of its draw profile, each probability within relative error {bound:.1e}."
     )
     return ParResult(
         game=game,
@@ -367,7 +429,7 @@ def _analyse_lines(game: Game, level: int, reel_set: str) -> ParResult:
                 max_win=capped_top(dist, cap),
             )
         return result
-    from slotmath.features.round import round_law, round_max_win, round_triggers
+    from slotmath.features.round import round_triggers
 
     keyed = rule.key_distribution(game, level, round_triggers(features), reel_set)
     result = _par_result(
@@ -381,6 +443,15 @@ def _analyse_lines(game: Game, level: int, reel_set: str) -> ParResult:
         per_line_rtp=per_line,
         notes=notes,
     )
+    return _with_round(game, level, result, keyed, features, cap)
+
+
+def _with_round(game: Game, level: int, result: ParResult, keyed, features: list, cap) -> ParResult:
+    """``result`` (the base spin's PAR) completed with the round of
+    ``features`` started from the base spin's keyed law ``keyed``: the
+    round's RTP, components, distribution, feature figures and tables."""
+    from slotmath.features.round import round_law, round_max_win
+
     try:
         law = round_law(keyed, features, cap, source=game.source or game.name)
     except EngineTooLarge as e:  # the base spin's own wins: its pays, or its tumbles' progression
