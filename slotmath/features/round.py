@@ -308,7 +308,8 @@ def round_max_win(keyed, features, round_cap=None, distribution: WinDistribution
     are independent given the window, so the total is largest only when every
     part is); the odds sum ``P(key, top base win) x prod P(top award | key)``
     over the keys reaching it.  With a ``round_cap`` below it, the cap, with
-    the probability the capped ``distribution`` gives it (float)."""
+    the probability the capped ``distribution`` gives it (float; None when
+    the distribution does not resolve it: its top is then a smaller win)."""
     triggers = round_triggers(features)
     scale = keyed.unit_den * keyed.total_bet
     best: Fraction | None = None
@@ -337,12 +338,20 @@ def round_max_win(keyed, features, round_cap=None, distribution: WinDistribution
             hows += [h for h in how if h not in hows]
     ensure(best is not None, "round.py: expected best is not None")
     if round_cap is not None and best > round_cap:
-        top = distribution.max_win_probability if distribution is not None else None
+        capped = "the round cap (every win above it pays the cap)"
+        if distribution is None:
+            return MaxWin(Fraction(round_cap), None, False, capped)
+        if distribution.max_win == Fraction(round_cap):
+            top = float(distribution.max_win_probability)
+            return MaxWin(Fraction(round_cap), top, False, f"{capped}; odds from the float distribution")
+        # the mass at the cap is below the distribution's resolution: the
+        # distribution's top is a smaller win, whose odds are not the cap's
         return MaxWin(
             Fraction(round_cap),
-            None if top is None else float(top),
+            None,
             False,
-            "the round cap (every win above it pays the cap); odds from the float distribution",
+            f"{capped}; its probability is below the float distribution's resolution (largest win "
+            f"resolved: {float(distribution.max_win):g} x total bet)",
         )
     words = "largest base win of a window plus the largest award of each feature it starts"
     if hows:
