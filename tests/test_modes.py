@@ -304,3 +304,12 @@ def test_capped_max_win_odds_are_the_caps_or_none(tmp_path, q, resolved):
     else:
         assert float(par_.distribution.max_win) == 2  # the top it resolves
         assert top.probability is None
+
+
+def test_bought_round_text_has_no_pandas_dump(toy):
+    # a bought round has no base spin, so no combination table: the text
+    # sheet (slotmath par --mode buy) says so in one line, not pandas'
+    # "Empty DataFrame / Columns: [...] / Index: []"
+    text = mode_par(toy, "buy").par.text()
+    assert "Empty DataFrame" not in text and "Index: []" not in text
+    assert "Combination table\n(none: " in text
