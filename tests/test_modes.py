@@ -313,3 +313,16 @@ def test_bought_round_text_has_no_pandas_dump(toy):
     text = mode_par(toy, "buy").par.text()
     assert "Empty DataFrame" not in text and "Index: []" not in text
     assert "Combination table\n(none: " in text
+
+
+def test_capped_round_without_a_largest_win_has_the_cap_as_max_win():
+    # tests/data/capped_free_spins: free games retriggered without a limit
+    # have no largest win, but the round cap 500 pays every win above it, so
+    # the round's largest win is 500 (the sheet said "none: no largest win");
+    # the capped distribution resolves the cap (its top), whose odds it gives
+    from conftest import TEST_DATA
+
+    result = par(load_game(TEST_DATA / "capped_free_spins"))
+    top = result.true_max_win
+    assert top.value == 500 and float(result.distribution.max_win) == 500
+    assert top.probability == float(result.distribution.max_win_probability) > 0
