@@ -57,6 +57,7 @@ from slotmath.engine.lines import pay_table_key
 from slotmath.io.gamefile import GAMES_DIR, GameFileError, load_game
 from slotmath.io.gamewriter import diff as file_diff
 from slotmath.io.gamewriter import write_game
+from slotmath.report.figure_sections import SHOWN_TOP
 from slotmath.tuning.reelspace import Bounds, ReelSpace
 from slotmath.tuning.tune import DEFAULT_TOLERANCE, Targets, tune
 
@@ -67,7 +68,10 @@ LABELS = {
     "sd": "SD [x total bet]",
     "vi": "VI 90 % [x total bet]",
     "feature_frequency": "feature frequency",
-    "max_win": "max win [x total bet]",
+    # the top of the distribution the figures come from (float laws drop points
+    # below 1e-15, and a round cap or unbounded free games make the true
+    # maximum another figure): worded as the PAR sheet words it
+    "max_win": f"{SHOWN_TOP} [x total bet]",
 }
 ON_REQUEST = "on request"
 PLOT_WIDTH = 760  # [CSS px] the plot's width on the page ...

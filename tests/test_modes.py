@@ -264,3 +264,65 @@ def test_each_declared_mode_has_a_section_on_the_page(toy):
     assert sheet.group("features")[-1] == "features" and not any(
         k.startswith("modes-") for k in sheet.group("features")
     )
+
+
+@pytest.mark.parametrize(("q", "resolved"), [(1000, True), (10**8, False)])
+def test_capped_max_win_odds_are_the_caps_or_none(tmp_path, q, resolved):
+    # a bought hold-and-spin on a 3x1 window: 1 coin (prize 1) held, 1
+    # countdown respin in which each of the 2 other cells lands a coin
+    # (prize 1) with 1/q; a full screen adds 1000, so the round wins 3 + 1000
+    # > the cap 500 with (1/q)^2, 2 with 2 (1/q)(1 - 1/q), else 1.  q = 1000:
+    # P(cap) = 1e-6, resolved by the float distribution; q = 1e8: 1e-16 is
+    # below its resolution (1e-15), and its top is the 2 x win, whose odds
+    # (1 in 5e7) the sheet gave as the cap's
+    data = {
+        "name": "capped_buy",
+        "grid": {"reels": 3, "rows": 1},
+        "bet": {"levels": [1]},
+        "symbols": [{"name": "A"}, {"name": "X", "kind": "blank"}, {"name": "C", "kind": "special"}],
+        "reels": {"base": [["A", "X", "C"]] * 3},
+        "paylines": [[0, 0, 0]],
+        "pays": [{"symbol": "A", "count": 3, "pay": 5}],
+        "options": {
+            "hold_and_spin": {
+                "symbol": "C",
+                "trigger": 3,
+                "respins": 1,
+                "rule": "countdown",
+                "probabilities": [[f"1/{q}"] * 3],
+                "values": [{"prize": 1, "weight": 1}],
+                "full_screen": 1000,
+            }
+        },
+        "modes": {"hs": {"cost": 2, "buy": {"feature": "hold_and_spin", "coins": 1}, "round_cap": 500}},
+    }
+    par_ = mode_par(load_game(write(tmp_path, data)), "hs").par
+    top = par_.true_max_win
+    assert top.value == 500
+    if resolved:
+        assert top.probability == pytest.approx(1 / q**2, rel=1e-9)
+    else:
+        assert float(par_.distribution.max_win) == 2  # the top it resolves
+        assert top.probability is None
+
+
+def test_bought_round_text_has_no_pandas_dump(toy):
+    # a bought round has no base spin, so no combination table: the text
+    # sheet (slotmath par --mode buy) says so in one line, not pandas'
+    # "Empty DataFrame / Columns: [...] / Index: []"
+    text = mode_par(toy, "buy").par.text()
+    assert "Empty DataFrame" not in text and "Index: []" not in text
+    assert "Combination table\n(none: " in text
+
+
+def test_capped_round_without_a_largest_win_has_the_cap_as_max_win():
+    # tests/data/capped_free_spins: free games retriggered without a limit
+    # have no largest win, but the round cap 500 pays every win above it, so
+    # the round's largest win is 500 (the sheet said "none: no largest win");
+    # the capped distribution resolves the cap (its top), whose odds it gives
+    from conftest import TEST_DATA
+
+    result = par(load_game(TEST_DATA / "capped_free_spins"))
+    top = result.true_max_win
+    assert top.value == 500 and float(result.distribution.max_win) == 500
+    assert top.probability == float(result.distribution.max_win_probability) > 0

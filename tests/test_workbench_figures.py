@@ -148,3 +148,48 @@ def test_without_a_fast_source_figures_are_on_request(hookless):
     box = next(b for b in live.controls.values() if b.value > 1)
     box.value += 1
     assert live.figures["rtp"] == par(live.current_game, live.level).rtp
+
+
+def test_distribution_top_is_not_labelled_the_max_win(tmp_path):
+    # 4x1 game, C on reels 1 and 2 only: 1+ C start a hold-and-spin (1
+    # countdown respin, each empty cell lands a coin with 1e-8, prize 1, a
+    # full screen adds 1000).  A A A (5) and a coin exclude each other, so
+    # the largest win is a full screen, 4 + 1000 = 1004: at most 2 coins at
+    # the start, then reels 3 and 4 both land, (1/9) x 1e-16, below the float
+    # law's resolution (1e-15).  The figure "max_win" the workbench shows is
+    # the distribution's top, 5, and is worded as the sheet words it, not
+    # "max win" (the sheet's max win is 1004)
+    import yaml
+
+    from slotmath.report.figure_sections import SHOWN_TOP
+
+    data = {
+        "name": "shown_top",
+        "grid": {"reels": 4, "rows": 1},
+        "bet": {"levels": [1]},
+        "symbols": [{"name": "A"}, {"name": "X", "kind": "blank"}, {"name": "C", "kind": "special"}],
+        "reels": {"base": [["A", "X", "C"], ["A", "X", "C"], ["A", "X"], ["A", "X"]]},
+        "paylines": [[0, 0, 0, 0]],
+        "pays": [{"symbol": "A", "count": 3, "pay": 5}],
+        "options": {
+            "hold_and_spin": {
+                "symbol": "C",
+                "trigger": 1,
+                "respins": 1,
+                "rule": "countdown",
+                "probabilities": [["1/100000000"] * 4],
+                "values": [{"prize": 1, "weight": 1}],
+                "full_screen": 1000,
+            }
+        },
+    }
+    path = tmp_path / "game.yaml"
+    path.write_text(yaml.safe_dump(data))
+    result = par(load_game(path))
+    assert result.true_max_win.value == 1004 and result.distribution.max_win == 5
+    tuner = ReelTuner(path, plot=False)
+    tuner.full_figures()
+    html = tuner.figures_html.value
+    assert f"{SHOWN_TOP} [x total bet]" in html
+    assert ">max win [x total bet]<" not in html
+    assert float(shown(tuner, "max_win").replace(",", "")) == float(result.distribution.max_win)

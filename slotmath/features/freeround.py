@@ -964,7 +964,7 @@ def _free_tables(game: Game, figures: dict, rtp: float, level: int) -> dict:
 #: the options bought free games play beside them; a feature that plays
 #: in free games (``in_free_games``) is kept too, with its jackpots (and the
 #: wheel its mark spins, ``mark_award: wheel``)
-BOUGHT_WITH = ("free_games", "round_cap", "wild_multipliers")
+BOUGHT_WITH = ("free_games", "round_cap", "wild_multipliers", "tumble")
 
 
 def _bought_options(game: Game) -> dict:
@@ -1052,6 +1052,6 @@ FREE_GAMES = FeatureKind(
         options=_bought_options,
         spec=_bought_spec,
         feature=_bought_round,
-        sampler="slotmath.montecarlo.roundsim:buy_sampler",
+        sampler="slotmath.montecarlo.buysim:free_games_buy_sampler",
     ),
 )

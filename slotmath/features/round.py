@@ -50,6 +50,7 @@ __all__ = [
     "RESOLVED",
     "award_top",
     "round_max_win",
+    "cap_max_win",
     "started_keys",
     "award_given_trigger",
     "RoundMoments",
@@ -308,7 +309,8 @@ def round_max_win(keyed, features, round_cap=None, distribution: WinDistribution
     are independent given the window, so the total is largest only when every
     part is); the odds sum ``P(key, top base win) x prod P(top award | key)``
     over the keys reaching it.  With a ``round_cap`` below it, the cap, with
-    the probability the capped ``distribution`` gives it (float)."""
+    the probability the capped ``distribution`` gives it (:func:`cap_max_win`);
+    so too when the uncapped round has no largest win."""
     triggers = round_triggers(features)
     scale = keyed.unit_den * keyed.total_bet
     best: Fraction | None = None
@@ -323,8 +325,8 @@ def round_max_win(keyed, features, round_cap=None, distribution: WinDistribution
             if not f.triggers(fk):
                 continue
             t = award_top(f, fk)
-            if t.value is None:
-                return t
+            if t.value is None:  # no largest win: every cap is passed
+                return t if round_cap is None else cap_max_win(round_cap, distribution)
             value += t.value
             p = None if p is None or t.probability is None else p * t.probability
             ex = ex and t.exact
@@ -337,19 +339,33 @@ def round_max_win(keyed, features, round_cap=None, distribution: WinDistribution
             hows += [h for h in how if h not in hows]
     ensure(best is not None, "round.py: expected best is not None")
     if round_cap is not None and best > round_cap:
-        top = distribution.max_win_probability if distribution is not None else None
-        return MaxWin(
-            Fraction(round_cap),
-            None if top is None else float(top),
-            False,
-            "the round cap (every win above it pays the cap); odds from the float distribution",
-        )
+        return cap_max_win(round_cap, distribution)
     words = "largest base win of a window plus the largest award of each feature it starts"
     if hows:
         words += " (" + "; ".join(hows) + ")"
     if prob is None:
         exact = False
     return MaxWin(best, prob, exact and isinstance(prob, Fraction), words)
+
+
+def cap_max_win(round_cap, distribution: WinDistribution | None) -> MaxWin:
+    """The max win of a round whose uncapped wins pass ``round_cap`` [x total
+    bet]: the cap, with the probability the capped float ``distribution``
+    gives it when it resolves it (its top is the cap), else None (its top is
+    then a smaller win, whose odds are not the cap's)."""
+    capped = "the round cap (every win above it pays the cap)"
+    if distribution is None:
+        return MaxWin(Fraction(round_cap), None, False, capped)
+    if distribution.max_win == Fraction(round_cap):
+        top = float(distribution.max_win_probability)
+        return MaxWin(Fraction(round_cap), top, False, f"{capped}; odds from the float distribution")
+    return MaxWin(
+        Fraction(round_cap),
+        None,
+        False,
+        f"{capped}; its probability is below the float distribution's resolution (largest win "
+        f"resolved: {float(distribution.max_win):g} x total bet)",
+    )
 
 
 def trigger_key_probability(game, trigger: Trigger, reel_set: str = "base") -> dict:

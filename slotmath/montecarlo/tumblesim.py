@@ -151,7 +151,8 @@ def tumble_kernel(
     pays in free games, the progression carried through the free games
     (``reset: round``), scatters and triggers read over the whole sequence
     (``triggers: sequence``), the board multipliers persisting through the
-    free games); ``sizes`` = (events, the free spins' scratch
+    free games, a bought round: no base spin, count 0's games at once);
+    ``sizes`` = (events, the free spins' scratch
     events, symbols).  Events: the base spin's first-drop pays, then the free games'
     triggers and games played (the last two)."""
     n_events = sizes[0]
@@ -225,9 +226,12 @@ def tumble_rounds(
     has_scatters = base[2][0].shape[0] > 0
     stop, window, ptr, removed, seen = scratch
     for i in range(n):
-        pays, scatter, count, _, _ = _tumble_spin(
-            rng, stop, window, ptr, removed, base, True, need, events, 0, seen, -1
-        )
+        if free_setup[6] > 0:  # a bought round: no base spin, the bought games start at once
+            pays, scatter, count = 0.0, 0.0, 0
+        else:
+            pays, scatter, count, _, _ = _tumble_spin(
+                rng, stop, window, ptr, removed, base, True, need, events, 0, seen, -1
+            )
         parts[i, 0] = pays
         if has_scatters:
             parts[i, 1] = scatter
@@ -317,12 +321,17 @@ def fresh_args(game: Game, reel_set: str) -> tuple:
     return cum, sym, size
 
 
-def tumble_sampler(game: Game, level: int) -> RoundSampler:
-    """Compiled round sampler of a tumble game at bet ``level``."""
+def tumble_sampler(game: Game, level: int, bought=None) -> RoundSampler:
+    """Compiled round sampler of a tumble game at bet ``level``.
+
+    ``bought``: the free games of a bought round (a
+    :class:`~slotmath.features.options.FreeGamesSpec` whose every count starts
+    the bought games with no prize): each round plays them at once, with no
+    base spin (its parts and first-drop events stay 0)."""
     from slotmath.engine.payrule import pay_rule
     from slotmath.features.options import load_features
 
-    spec = load_features(game).free_games
+    spec = load_features(game).free_games if bought is None else bought
     tumbles = tumble_spec(game)
     cells = game.reels * game.rows + 1
     symbol = spec.symbol if spec is not None else None
@@ -347,6 +356,7 @@ def tumble_sampler(game: Game, level: int) -> RoundSampler:
             int(tumbles.carried),
             int(tumbles.sequence),
             int(tumbles.board is not None and tumbles.board.persist),
+            int(bought is not None),
         ],
         dtype=np.float64,
     )

@@ -84,7 +84,7 @@ def buy_analysis(game: Game, mode: Mode, level: int) -> ParResult:
 def buy_sampler(game: Game, mode: Mode, level: int):
     """Compiled sampler of a bought round (``game`` = :func:`mode_game`):
     the one its feature's ``Buy.sampler`` names, e.g. the round kernel's
-    bought free games (:func:`slotmath.montecarlo.roundsim.buy_sampler`) or
+    bought free games (:func:`slotmath.montecarlo.buysim.free_games_buy_sampler`) or
     the bought hold-and-spin
     (:func:`slotmath.montecarlo.holdspinsim.bought_sampler`)."""
     from importlib import import_module

@@ -397,7 +397,10 @@ def format_combinations(table: pd.DataFrame) -> str:
     """The combination table as aligned text, its columns named with their
     units as on the sheet (:data:`WIN_COINS`, :data:`HITS_PER_SPIN`,
     :data:`SPINS_PER_HIT`; a line game's hits / cycle sums its lines: it can
-    exceed 1)."""
+    exceed 1).  An empty table (a bought round: no base spin) is one line
+    saying so, not pandas' ``Empty DataFrame`` dump."""
+    if table.empty:
+        return "(none: no pay of the pay table or the scatter pays is paid on a base spin of this round)"
     t = table.drop(columns="rtp_exact").copy()
     t["probability"] = t["probability"].map(lambda v: f"{v:.6e}")
     t["one_in"] = t["one_in"].map(lambda v: f"{v:,.2f}")
