@@ -315,6 +315,16 @@ def test_bought_round_text_has_no_pandas_dump(toy):
     assert "Combination table\n(none: " in text
 
 
+def test_bought_round_notes_say_it_has_no_base_spin(toy):
+    # the bought round's notes said "Bought round: ... (no base spin)" and then
+    # "Round = base spin (line pays and scatters) followed by ..."; the round
+    # method note now says what the round is, and the base mode's keeps its words
+    notes = mode_par(toy, "buy").par.notes
+    assert not any(n.startswith("Round = base spin") for n in notes)
+    assert any(n.startswith("Round = the bought feature alone (no base spin). RTP by component") for n in notes)
+    assert any(n.startswith("Round = base spin") for n in mode_par(toy, "base").par.notes)
+
+
 def test_capped_round_without_a_largest_win_has_the_cap_as_max_win():
     # tests/data/capped_free_spins: free games retriggered without a limit
     # have no largest win, but the round cap 500 pays every win above it, so

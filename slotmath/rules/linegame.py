@@ -795,10 +795,11 @@ def award_tables(law, features) -> dict:
     return out
 
 
-def round_notes(game: Game, law) -> list:
+def round_notes(game: Game, law, bought: bool = False) -> list:
     """Method notes of the round's figures: the round's method, with each
     declared feature's words on it (its kind's ``rtp_method`` and
-    ``law_method``), then each feature's own notes (``notes``), once each."""
+    ``law_method``), then each feature's own notes (``notes``), once each;
+    ``bought``: the round is a bought feature alone (no base spin)."""
     from slotmath.engine.payrule import pay_rule
     from slotmath.features.registry import declared_kinds
     from slotmath.features.round import RESOLVED
@@ -808,9 +809,14 @@ def round_notes(game: Game, law) -> list:
     law_words = "".join(kind.law_method(law) for kind in kinds) + (
         f"probabilities below {RESOLVED:g} are not resolved (mass dropped: {law.dropped:.2g})."
     )
+    what = (
+        "Round = the bought feature alone (no base spin)"
+        if bought
+        else f"Round = base spin ({pay_rule(game).pays_words} and scatters) followed by the "
+        "features its window triggers"
+    )
     notes = [
-        f"Round = base spin ({pay_rule(game).pays_words} and scatters) followed by the "
-        "features its window triggers. RTP by component is exact"
+        f"{what}. RTP by component is exact"
         + "".join(kind.rtp_method(law) for kind in kinds)
         + (" except the round cap." if capped else "."),
         "Round distribution (hit frequency, SD, VI, max win): float64. "
