@@ -321,7 +321,8 @@ def test_bought_round_notes_say_it_has_no_base_spin(toy):
     # method note now says what the round is, and the base mode's keeps its words
     notes = mode_par(toy, "buy").par.notes
     assert not any(n.startswith("Round = base spin") for n in notes)
-    assert any(n.startswith("Round = the bought feature alone (no base spin). RTP by component") for n in notes)
+    lead = "Round = the bought feature alone (no base spin). RTP by component"
+    assert any(n.startswith(lead) for n in notes)
     assert any(n.startswith("Round = base spin") for n in mode_par(toy, "base").par.notes)
 
 
