@@ -92,3 +92,52 @@ def brute_round(max_games: int, base, free, award, mult, retrigger: bool = True,
         for v, q in win.items():
             law[v] = law.get(v, 0) + p * q
     return law
+
+
+def hold_and_spin(symbol: str, **extra) -> dict:
+    """A one-respin hold-and-spin on ``symbol`` (2 start it, each cell lands
+    with probability 1/2, every coin pays 1)."""
+    return {
+        "symbol": symbol,
+        "trigger": 2,
+        "respins": 1,
+        "probabilities": [["1/2", "1/2", "1/2"]],
+        "values": [{"prize": 1, "weight": 1}],
+        **extra,
+    }
+
+
+def assert_sampler_agrees(game, exact, rounds: int, seed: int, events: set) -> None:
+    """The round sampler against the exact PAR ``exact``: |z| < 4 on the RTP,
+    hit frequency, SD, every component and every event with an exact rate,
+    ``events`` (the features' events in free games) among them."""
+    import pytest
+
+    from slotmath.analysis.simulation import simulate_game
+
+    report = simulate_game(game, rounds, seed=seed, workers=1, progress=False, exact=exact).convergence
+    figures = report.figures.set_index("figure")
+    for f in ("RTP", "hit frequency", "SD"):
+        assert abs(figures.loc[f, "z"]) < 4, (f, figures.loc[f])
+    parts = report.components.set_index("figure")
+    assert set(parts.index) == {f"RTP: {n}" for n in exact.components}
+    for name, value in exact.components.items():
+        row = parts.loc[f"RTP: {name}"]
+        assert row["exact"] == pytest.approx(float(value), rel=1e-12)
+        assert abs(row["z"]) < 4, (name, row)
+    rated = report.events.dropna(subset=["z"])
+    assert (rated["z"].abs() < 4).all(), rated
+    assert events <= set(rated["event"])
+
+
+def assert_bought_round(game, mean: Fr, cost: int = 10) -> None:
+    """The bought round of mode ``buy`` (at ``cost`` x total bet): its exact
+    RTP is ``mean`` (per round) and ``mean / cost`` (per unit of cost), and
+    the sampler's RTP is within 4 standard errors of it."""
+    from slotmath.analysis.simulation import cross_check_mode
+    from slotmath.rules.modepar import mode_par
+
+    result = mode_par(game, "buy")
+    assert result.par.rtp == mean and result.rtp == mean / cost
+    sim = cross_check_mode(game, "buy", None, 200_000, seed=2, workers=1)
+    assert abs(sim.result.rtp.z) < 4

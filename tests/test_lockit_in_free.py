@@ -181,52 +181,26 @@ def test_sampler_agrees(game):
     # the round sampler plays the lock-it in the free games: |z| < 4 on the
     # RTP, hit frequency, SD, every component and every event with an exact
     # rate, the free games' lock-it triggers, marks and jackpots among them
-    from slotmath.analysis.simulation import simulate_game
-
-    exact = par(game)
-    report = simulate_game(game, 200_000, seed=13, workers=1, progress=False, exact=exact).convergence
-    figures = report.figures.set_index("figure")
-    for f in ("RTP", "hit frequency", "SD"):
-        assert abs(figures.loc[f, "z"]) < 4, (f, figures.loc[f])
-    parts = report.components.set_index("figure")
-    assert set(parts.index) == {f"RTP: {n}" for n in exact.components}
-    for name, value in exact.components.items():
-        row = parts.loc[f"RTP: {name}"]
-        assert row["exact"] == pytest.approx(float(value), rel=1e-12)
-        assert abs(row["z"]) < 4, (name, row)
-    events = report.events.dropna(subset=["z"])
-    assert (events["z"].abs() < 4).all(), events
-    assert {
+    events = {
         "lockit triggers in free games",
         "lockit marks in free games",
         "lockit jackpot MINI in free games",
-    } <= set(events["event"])
+    }
+    infree_brute.assert_sampler_agrees(game, par(game), 200_000, 13, events)
 
 
 def test_bought_free_games_play_the_lockit(tmp_path):
     # a bought round of 2 free games (no base spin) plays the lock-it in
     # them: its mean from the brute-force per-game law, and the sampler |z| < 4
-    from slotmath.analysis.simulation import cross_check_mode
-    from slotmath.rules.modepar import mode_par
-
     data = copy.deepcopy(DATA)
     data["modes"] = {"buy": {"cost": 10, "buy": {"feature": "free_games", "games": 2}}}
     game = load_game(write(tmp_path, data))
     games = infree_brute.games_mean(infree_brute.free_game_law(DATA["reels"]["free"], lockit_award), 2, 3)
-    result = mode_par(game, "buy")
-    assert result.par.rtp == MULT * games and result.rtp == MULT * games / 10
-    sim = cross_check_mode(game, "buy", None, 200_000, seed=2, workers=1)
-    assert abs(sim.result.rtp.z) < 4
+    infree_brute.assert_bought_round(game, MULT * games)
 
 
 def _with_hold(d):
-    d["options"]["hold_and_spin"] = {
-        "symbol": "P",
-        "trigger": 2,
-        "respins": 1,
-        "probabilities": [["1/2", "1/2", "1/2"]],
-        "values": [{"prize": 1, "weight": 1}],
-    }
+    d["options"]["hold_and_spin"] = infree_brute.hold_and_spin("P")
 
 
 @pytest.mark.parametrize(
