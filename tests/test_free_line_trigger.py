@@ -149,7 +149,7 @@ def test_sheet_states_the_rule(write_game):
     from slotmath.features.freeround import free_games_rules
 
     rules = free_games_rules(game(write_game))
-    assert rules[0] == "2 or more B in a row from the leftmost reel on a payline award 1 free games."
+    assert rules[0] == "2 or more B in a row from the leftmost reel on a payline award 1 free game."
     assert "the same counts add games on a payline" in rules[3]
 
 

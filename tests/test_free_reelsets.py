@@ -209,7 +209,7 @@ def test_sheet_states_the_rules(write_game):
 
     g = game(write_game)
     rules = free_games_rules(g)
-    assert rules[1] == "3 or more S anywhere on the base window award 1 free games at x2 on reel set high."
+    assert rules[1] == "3 or more S anywhere on the base window award 1 free game at x2 on reel set high."
     assert rules[2] == "Free games play on the reel set of the count that starts them."
     assert "on the running feature's reel set" in rules[3]
     tables = free_games_tables(g, analyse(g, 1).features["free_games"], 1.0)

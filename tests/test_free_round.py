@@ -417,3 +417,14 @@ def test_sampler_free_games_trigger_rates_against_exact():
         assert abs(events.loc[name, "z"]) < 4, (name, events.loc[name])
     assert not is_count("free_games") and is_count("free_games_played")
     assert is_count("hold_and_spin award [grid]")
+
+
+def test_rules_text_counts_one_game_in_the_singular(write_game):
+    # "award 1 free games", "at most 1 games in all" read wrong on a sheet
+    from slotmath.features.freeround import free_games_rules
+
+    one = " ".join(free_games_rules(tiny(write_game, 1, ", max_games: 1")))
+    assert "award 1 free game at" in one or "award 1 free game." in one
+    assert "at most 1 game in all." in one
+    many = " ".join(free_games_rules(tiny(write_game, 2, ", max_games: 7")))
+    assert "award 2 free games" in many and "at most 7 games in all." in many

@@ -53,6 +53,13 @@ def games_problem_of(games: int) -> str | None:
     )
 
 
+def counted(n, noun: str, plural: str | None = None) -> str:
+    """``n`` and ``noun`` in words, the noun singular for exactly one: ``1
+    respin``, ``3 respins``, ``1.5 games``."""
+    text = str(int(n)) if n == int(n) else f"{float(n):.4g}"
+    return f"{text} {noun if n == 1 else plural or noun + 's'}"
+
+
 def sci(n: int) -> str:
     """A count in scientific notation, also beyond the range of a float."""
     return f"{n:,}" if n < 10**12 else f"{n:.3e}" if n < 10**300 else f"10**{len(str(n)) - 1}"

@@ -37,6 +37,7 @@ from slotmath.engine.cache import game_cache
 from slotmath.engine.distribution import MaxWin, WinDistribution
 from slotmath.errors import InternalError, ensure
 from slotmath.features.carried import carried_feature
+from slotmath.features.cost import counted
 from slotmath.features.expanding import nudged_game
 from slotmath.features.freegames import (
     FreeGames,
@@ -211,7 +212,7 @@ def refuse_endless(game: Game, spec: FreeGamesSpec, ek: Fraction | None = None) 
         raise GameFileError(
             game.source,
             f"options.free_games.{field}",
-            f"free games would never end: each game adds {float(ek):.4g} games on average "
+            f"free games would never end: each game adds {counted(ek, 'game')} on average "
             "(must be below 1); give max_games or award fewer games",
         )
 
@@ -789,7 +790,7 @@ def free_games_rules(game: Game) -> list:
         pays = f" and pay {float(prize):g} x total bet" if prize else ""
         at = f" at x{float(spec.multiplier_of(count)):g}" if spec.multipliers else ""
         at += f" on reel set {spec.reels_of(count)}" if spec.reels_by_count else ""
-        out.append(f"{count} or more {spec.symbol} {where} award {games} free games{at}{pays}.")
+        out.append(f"{count} or more {spec.symbol} {where} award {counted(games, 'free game')}{at}{pays}.")
     out.append(
         (
             "Free games play on the reel set of the count that starts them"
@@ -816,7 +817,11 @@ def free_games_rules(game: Game) -> list:
             + (" on the running feature's reel set" if spec.reels_by_count else "")
             + (" under the same reel condition" if spec.trigger_reels is not None else "")
             + (" on a payline" if spec.trigger_lines is not None else "")
-            + (f", at most {spec.max_games} games in all." if spec.max_games else ", without a limit.")
+            + (
+                f", at most {counted(spec.max_games, 'game')} in all."
+                if spec.max_games
+                else ", without a limit."
+            )
         )
     else:
         out.append("Free games do not retrigger.")

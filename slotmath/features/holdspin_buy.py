@@ -34,6 +34,7 @@ import numpy as np
 
 from slotmath.engine.distribution import WinDistribution
 from slotmath.errors import ensure
+from slotmath.features.cost import counted
 from slotmath.features.holdspin import (
     HoldAndSpinSpec,
     award_top,
@@ -149,11 +150,11 @@ def bought_notes(game: Game, spec: HoldAndSpinSpec, coins: int) -> list:
     start = (
         "an empty screen"
         if coins == 0
-        else f"{coins} coins held on cells drawn uniformly among the {comb(cells, coins):,} sets of "
-        f"{coins} of the {cells} cells, each coin's prize from start_values"
+        else f"{counted(coins, 'coin')} held on cells drawn uniformly among the "
+        f"{comb(cells, coins):,} sets of {coins} of the {cells} cells, each coin's prize from start_values"
     )
     return [
         f"Bought round: the hold-and-spin started at once (no base spin) from {start}; then "
-        f"{spec.respins} respins ({spec.rule}).",
+        f"{counted(spec.respins, 'respin')} ({spec.rule}).",
         state.describe(),
     ]

@@ -24,6 +24,7 @@ from __future__ import annotations
 import dataclasses
 
 from slotmath.errors import ensure
+from slotmath.features.cost import counted
 from slotmath.features.holdspin import (
     COINS_TABLE,
     HoldAndSpinSpec,
@@ -93,7 +94,7 @@ def hold_and_spin_rules(spec) -> list:
     out = [
         f"{spec.trigger} or more {spec.symbol} anywhere on the base window start the feature; "
         f"the {spec.symbol} hold and every other cell respins.",
-        f"{spec.respins} respins; "
+        f"{counted(spec.respins, 'respin')}; "
         + ("a new coin resets them." if spec.rule == "reset" else "they count down whatever lands."),
         ("Every empty cell spins alone." if spec.respin == "cells" else "Whole reels respin.")
         + (f" Respins use reel set {spec.reels}." if spec.reels else ""),

@@ -59,6 +59,7 @@ from slotmath.engine.cache import game_cache
 from slotmath.engine.distribution import WinDistribution
 from slotmath.errors import ensure
 from slotmath.features import wheel as wheel_mod
+from slotmath.features.cost import counted
 from slotmath.features.declaration import Reader
 from slotmath.features.infree import check_in_free_games, in_free_tables, per_round_figures
 from slotmath.features.kinds import FeatureKind
@@ -591,7 +592,7 @@ def lockit_rules(game: Game) -> list:
     out = [
         f"{spec.trigger} or more {held} anywhere on the base window start the feature; "
         "they hold and every other cell respins.",
-        f"{src.spins} respins on reel set {src.reels}; "
+        f"{counted(src.spins, 'respin')} on reel set {src.reels}; "
         + ("a new held symbol resets them." if spec.rule == "reset" else "they count down whatever lands."),
     ]
     if spec.mark is not None:
