@@ -323,6 +323,9 @@ def test_par_json_and_sheet_of_a_ways_game(tmp_path):
     assert f"{3**4} ways" in sheet.title_html()
     html = "".join(sheet.section_html(key) for key in sheet.sections)  # every section renders
     assert "Ways pays [coins per way" in html and "Payline" not in html
+    # the pay rule's words: the coin bet, and what a combination row's hits are over
+    assert "coin bet (the ways pays are per coin) [coins]" in html and "line bet" not in html
+    assert "hits over the full cycle (all ways)" in html and "(all lines)" not in html
     assert sheet.section_html("paylines") == ""  # the report notebook asks for every section
     with pytest.raises(KeyError):
         sheet.section_html("no_such_section")

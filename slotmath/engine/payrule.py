@@ -63,6 +63,10 @@ The interface (:class:`PayRule`)
     in one line.
 ``notes(game)``
     The PAR sheet's method notes for the rule's pays.
+``sheet``
+    The PAR sheet's words for the rule (:class:`SheetWords`): the coin bet's
+    label, the pay table's title, column and note, what the combination
+    table's hits are summed over and its note.
 ``sampler_pays``
     Name of the compiled window evaluation of the samplers
     (:mod:`slotmath.montecarlo.linesim` for ``"lines"``,
@@ -86,6 +90,7 @@ not change.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, ClassVar
 
@@ -99,6 +104,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "PayRule",
+    "SheetWords",
     "LinePays",
     "WaysPays",
     "AnywherePays",
@@ -114,6 +120,42 @@ __all__ = [
 ]
 
 
+@dataclass(frozen=True)
+class SheetWords:
+    """A pay rule's words on the PAR sheet.
+
+    Attributes
+    ----------
+    bet : str
+        Label of the coin bet the pays are per [coins].
+    paytable : str
+        Title of the pay table [coins at each bet level].
+    form : str
+        Heading of the pay table's column that shows each pay's symbols.
+    paytable_note : str
+        How a pay table row pays.
+    where : str
+        Where a pay by count is counted (``"anywhere"``, ``"in one cluster"``;
+        empty for lines and ways).
+    hits_over : str
+        What a combination row's hits are summed over (``"all lines"``).
+    combinations_note : str
+        The combination table's note: what a row's hits, probability and win are.
+    """
+
+    bet: str
+    paytable: str
+    form: str
+    paytable_note: str
+    where: str
+    hits_over: str
+    combinations_note: str
+
+
+#: The coin bet of the rules whose pays are per coin rather than per line.
+_PER_COIN = "coin bet (the {} pays are per coin) [coins]"
+
+
 class PayRule:
     """One pay rule (see the module notes for the interface)."""
 
@@ -124,6 +166,7 @@ class PayRule:
     has_paylines: ClassVar[bool] = False
     sampler_pays: ClassVar[str] = ""
     reads_rows: ClassVar[bool] = True
+    sheet: ClassVar[SheetWords]
 
     def pay_rows(self, game: Game, level: int, reel_set: str = "base") -> list:
         """Combination-table rows of the rule's pays (no scatter rows)."""
@@ -199,6 +242,19 @@ class LinePays(PayRule):
     fast_moments = True
     has_paylines = True
     sampler_pays = "lines"
+    sheet = SheetWords(
+        bet="line bet [coins]",
+        paytable="Line pays [coins per line at each bet level]",
+        form="symbols (from reel 1)",
+        paytable_note="Only the highest win per line is paid; wins are paid left to right on adjacent reels.",
+        where="",
+        hits_over="all lines",
+        combinations_note="Hits are summed over all lines; hits per spin is hits / cycle, the "
+        "expected number of hits in a spin, not a probability (several lines can "
+        "hit in one spin, so it can pass 1). The multiplier is the wild "
+        "multiplier on the line; an entry paid at several multipliers has a row for "
+        "all of them, then a sub-row per multiplier.",
+    )
 
     def pay_rows(self, game: Game, level: int, reel_set: str = "base") -> list:
         from slotmath.engine.combinations import line_rows
@@ -254,6 +310,19 @@ class WaysPays(PayRule):
     pays_words = "ways pays"
     sampler_pays = "ways"
     reads_rows = False
+    sheet = SheetWords(
+        bet=_PER_COIN.format("ways"),
+        paytable="Ways pays [coins per way at each bet level]",
+        form="symbols (from reel 1)",
+        paytable_note="Each symbol pays its longest run from reel 1 on adjacent reels, "
+        "in any row, times the number of ways (the product of its "
+        "matching cells per reel, wild multipliers per way).",
+        where="",
+        hits_over="all ways",
+        combinations_note="Pays by ways: a row's hits are the spins paying that n of a kind (any number "
+        "of ways); probability is hits / cycle; the win is the mean win per hit (the pay "
+        "times the mean number of ways, wild multipliers included).",
+    )
 
     def pay_rows(self, game: Game, level: int, reel_set: str = "base") -> list:
         from slotmath.engine.ways import ways_table
@@ -511,6 +580,18 @@ class AnywherePays(PayRule):
     pays_words = "pays anywhere"
     sampler_pays = "anywhere"
     reads_rows = False
+    sheet = SheetWords(
+        bet=_PER_COIN.format("count"),
+        paytable="Pays anywhere by count [coins at each bet level]",
+        form="count in the window",
+        paytable_note="Each symbol pays by its count anywhere in the window (wilds counted toward "
+        "the symbols they substitute for); a row pays the counts from its own up to the "
+        "next row's, the top row every count above it.",
+        where="anywhere",
+        hits_over="the symbol's count in the window",
+        combinations_note="Pays anywhere by count: a row's hits are the spins whose count of the symbol "
+        "(wilds included) falls in its range; probability is hits / cycle; the win is the row's pay.",
+    )
 
     def pay_rows(self, game: Game, level: int, reel_set: str = "base") -> list:
         from slotmath.engine.anywhere import anywhere_table
@@ -573,6 +654,18 @@ class ClusterPays(PayRule):
     channel = "cluster"
     pays_words = "cluster pays"
     sampler_pays = "cluster"
+    sheet = SheetWords(
+        bet=_PER_COIN.format("count"),
+        paytable="Cluster pays by size [coins at each bet level]",
+        form="cluster size",
+        paytable_note="Each cluster (orthogonally adjacent cells of one symbol, a wild joining every "
+        "cluster it touches) pays the row of its size; every cluster pays.",
+        where="in one cluster",
+        hits_over="all clusters",
+        combinations_note="Cluster pays: a row's hits are the clusters (groups of orthogonally adjacent "
+        "cells of the symbol, wilds joining every cluster they touch) whose size falls in its range, "
+        "summed over the cycle; probability is hits / cycle; the win is the row's pay.",
+    )
 
     def pay_rows(self, game: Game, level: int, reel_set: str = "base") -> list:
         from slotmath.engine.cluster import cluster_table

@@ -354,7 +354,9 @@ def _wild_tunables(game: Game) -> tuple:
     degree 1."""
     spec = load_wild_multipliers(game)
     degree = game.reels if spec.combine == "multiply" else 1
-    pays = "ways" if game.pays_by == "ways" else "lines"
+    from slotmath.engine.payrule import pay_rule
+
+    pays = pay_rule(game).channel  # drawn multipliers play on lines or ways only
     moves = (pays, "free_games") if "free_games" in game.options else (pays,)
     found = inline_table(game.options, ("wild_multipliers", "table"), moves, degree)
     return () if found is None else (found,)

@@ -17,9 +17,6 @@ from slotmath.engine.payrule import pay_rule
 from slotmath.io.readset import read_set
 from slotmath.report import plots
 from slotmath.report.sheetparts import (
-    ANYWHERE_NOTE,
-    CLUSTER_NOTE,
-    WAYS_NOTE,
     coin_values,
     file_sha256,
     git_revision,
@@ -66,15 +63,7 @@ def identification(sheet: ParSheet) -> Section:
         ),
         ("bet levels offered", ", ".join(map(str, g.levels)), "text"),
         ("bet level of this sheet", b.level, "int"),
-        (
-            "coin bet (the ways pays are per coin) [coins]"
-            if g.pays_by == "ways"
-            else "coin bet (the count pays are per coin) [coins]"
-            if g.pays_by_count
-            else "line bet [coins]",
-            b.line_bet,
-            "int",
-        ),
+        (pay_rule(g).sheet.bet, b.line_bet, "int"),
         ("total bet [coins]", b.total_bet, "int"),
         (
             "pay table",
@@ -216,12 +205,12 @@ def paytable(sheet: ParSheet) -> Section:
     g = sheet.game
     rows = []
     shown = symbol_labels(g)  # as the reel pictures show them
+    words = pay_rule(g).sheet
     for p in g.line_pays:
         if p.anywhere:
             form = f"exactly {p.exactly} {shown(p.anywhere)} anywhere on the line"
         elif g.pays_by_count:  # the row's count range anywhere in the window, or in one cluster
-            where = "anywhere" if g.pays_by == "anywhere" else "in one cluster"
-            form = f"{p.name.split(' x ')[0]} {shown(next(iter(p.positions[0])))} {where}"
+            form = f"{p.name.split(' x ')[0]} {shown(next(iter(p.positions[0])))} {words.where}"
         else:
             form = " ".join(
                 "|".join(shown(x) for x in sorted(pos)) if len(pos) > 1 else shown(next(iter(pos)))
@@ -232,32 +221,9 @@ def paytable(sheet: ParSheet) -> Section:
         rows.append(row)
     tables = [
         Table(
-            "Pays anywhere by count [coins at each bet level]",
-            pd.DataFrame(rows).rename(columns={"symbols (from reel 1)": "count in the window"}),
-            note="Each symbol pays by its count anywhere in the window (wilds counted toward "
-            "the symbols they substitute for); a row pays the counts from its own up to the "
-            "next row's, the top row every count above it.",
-        )
-        if g.pays_by == "anywhere"
-        else Table(
-            "Cluster pays by size [coins at each bet level]",
-            pd.DataFrame(rows).rename(columns={"symbols (from reel 1)": "cluster size"}),
-            note="Each cluster (orthogonally adjacent cells of one symbol, a wild joining every "
-            "cluster it touches) pays the row of its size; every cluster pays.",
-        )
-        if g.pays_by == "cluster"
-        else Table(
-            "Ways pays [coins per way at each bet level]",
-            pd.DataFrame(rows),
-            note="Each symbol pays its longest run from reel 1 on adjacent reels, "
-            "in any row, times the number of ways (the product of its "
-            "matching cells per reel, wild multipliers per way).",
-        )
-        if not pay_rule(g).has_paylines
-        else Table(
-            "Line pays [coins per line at each bet level]",
-            pd.DataFrame(rows),
-            note="Only the highest win per line is paid; wins are paid left to right on adjacent reels.",
+            words.paytable,
+            pd.DataFrame(rows).rename(columns={"symbols (from reel 1)": words.form}),
+            note=words.paytable_note,
         )
     ]
     if g.scatter_pays:
@@ -439,20 +405,7 @@ def combinations(sheet: ParSheet) -> Section:
                     "multiplier": "text",
                 },
                 total_row=True,
-                note=f"Cycle {sheet.par.cycle:,}. "
-                + (
-                    ANYWHERE_NOTE
-                    if sheet.game.pays_by == "anywhere"
-                    else CLUSTER_NOTE
-                    if sheet.game.pays_by == "cluster"
-                    else WAYS_NOTE
-                    if not pay_rule(sheet.game).has_paylines
-                    else "Hits are summed over all lines; hits per spin is hits / cycle, the "
-                    "expected number of hits in a spin, not a probability (several lines can "
-                    "hit in one spin, so it can pass 1). The multiplier is the wild "
-                    "multiplier on the line; an entry paid at several multipliers has a row for "
-                    "all of them, then a sub-row per multiplier."
-                ),
+                note=f"Cycle {sheet.par.cycle:,}. " + pay_rule(sheet.game).sheet.combinations_note,
             )
         ],
     )

@@ -21,6 +21,7 @@ import pandas as pd
 from tqdm import tqdm
 
 from slotmath.analysis.simulation import cross_check
+from slotmath.engine.payrule import pay_rule
 from slotmath.engine.session import SESSION_LENGTHS, session
 from slotmath.errors import SetupError
 from slotmath.io.files import write_text_atomic
@@ -38,7 +39,6 @@ from slotmath.report.sheetparts import (  # noqa: F401  (re-exported)
     ROOT,
     SECTIONS,
     VOLATILITY_CLASSES,
-    WAYS_NOTE,
     agreement_word,
     channel_groups,
     coin_values,
@@ -109,7 +109,8 @@ class ParSheet:
         sec = self.sections[key]
         number = list(self.sections).index(key) + 1
         head = [f'<h2 id="sec-{key}" class="par-section">{number}. {escape(sec.title)}</h2>']
-        intro = SECTIONS[key][2] if key in SECTIONS else ""
+        # an introduction may name the pay rule's words ({hits_over}: SheetWords)
+        intro = SECTIONS[key][2].format_map(vars(pay_rule(self.game).sheet)) if key in SECTIONS else ""
         head += [f'<p class="par-intro">{escape(t)}</p>' for t in (intro, sec.text) if t]
         blocks = []
         figures = [figure_html(build(), caption) for caption, build in sec.figures]

@@ -20,21 +20,6 @@ from slotmath.report.sheettable import escape
 from slotmath.rules.par import par
 from slotmath.rules.result import ParResult
 
-#: The combination table's note for a game that pays by ways.
-WAYS_NOTE = (
-    "Pays by ways: a row's hits are the spins paying that n of a kind (any number "
-    "of ways); probability is hits / cycle; the win is the mean win per hit (the pay "
-    "times the mean number of ways, wild multipliers included)."
-)
-ANYWHERE_NOTE = (
-    "Pays anywhere by count: a row's hits are the spins whose count of the symbol "
-    "(wilds included) falls in its range; probability is hits / cycle; the win is the row's pay."
-)
-CLUSTER_NOTE = (
-    "Cluster pays: a row's hits are the clusters (groups of orthogonally adjacent cells of "
-    "the symbol, wilds joining every cluster they touch) whose size falls in its range, "
-    "summed over the cycle; probability is hits / cycle; the win is the row's pay."
-)
 #: Name part of a report folder being built (``reports/.<game>.partial-*``).
 PARTIAL = ".partial-"
 ROOT = Path(__file__).resolve().parents[2]  # the source tree (slotmath/report/sheet.py)
@@ -76,7 +61,7 @@ SECTIONS = {
     "combinations": (
         "Combination table",
         "Combinations",
-        "For every pay: its hits over the full cycle (all lines), probability per "
+        "For every pay: its hits over the full cycle ({hits_over}), probability per "
         "spin, odds and RTP contribution, grouped by pay-table entry with a sub-row "
         "per wild multiplier.",
     ),
