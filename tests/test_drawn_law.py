@@ -245,11 +245,10 @@ def test_a_law_above_its_draw_bound_is_refused_in_one_line(write_game, monkeypat
 
 def test_the_lines_game_round_law_has_its_exact_rtp(monkeypatch):
     # drawn_wild_lines: its free reels list 50 x 53**3 x 50 = 3.72e+08 windows
-    # (within the bound, about two minutes on the 2-core machine).  The free
+    # (within the bound; 3 to 8 minutes on the shared 2-core machine).  The free
     # spin's law (win, scatter count) has the exact mean of a free spin --
     # the counted wilds' line RTP with the draws plus the scatters' -- within
-    # its stated bound; par's round RTP is the exact components' sum and its
-    # distribution's mean that RTP (the award law's FFT grid: 1e-9 relative)
+    # its stated bound; par's round RTP is the exact components' sum
     import dataclasses
 
     from slotmath.engine.combinations import combination_table
@@ -278,9 +277,13 @@ def test_the_lines_game_round_law_has_its_exact_rtp(monkeypatch):
     assert law.bound < 1e-14 and abs(mean - exact) <= 2 * law.bound * exact, (float(mean), float(exact))
     rtp = sum(components(game, 1).values(), F(0))
     assert result.rtp == rtp and f"{float(rtp):.6%}" == "98.456994%"
+    # the distribution's mean: the RTP less the unresolved tail of the
+    # unlimited retriggers (its note: probabilities below 1e-15 dropped, mass
+    # 5.9e-12, at wins up to some 2e4 x bet: about 1.2e-7 of the RTP)
     dist = result.distribution
     total = float(np.dot(dist.wins.astype(float), dist.probabilities)) / dist.unit_den / bet
-    assert total == pytest.approx(float(rtp), rel=1e-9)
+    assert total <= float(rtp) and total == pytest.approx(float(rtp), rel=1e-6)
+    assert any("probabilities below 1e-15 are not resolved" in n for n in result.notes)
     assert 0 < result.hit_frequency < 1 and result.sd > 0
     # the figures docs/features.md states for it
     from conftest import ROOT
