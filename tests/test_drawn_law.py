@@ -145,16 +145,36 @@ def test_the_lines_game_simulates_its_exact_components(tmp_path):
         assert abs(z) < 4, (name, mean, float(exact[name]), z)
 
 
-@pytest.mark.parametrize("combine", ["add", "multiply"])
-def test_the_spin_law_without_the_rewrite_equals_the_brute_force(write_game, combine):
+SMALL_TABLE = {2: 4, 3: 3, 5: 2}  # total 9: every profile's weights fit 2**53 (numba laws)
+
+
+@pytest.mark.parametrize(
+    ("combine", "table", "dense"),
+    [
+        ("add", TINY_TABLE, True),
+        ("multiply", TINY_TABLE, True),
+        ("add", SMALL_TABLE, True),
+        ("add", SMALL_TABLE, False),
+        ("multiply", SMALL_TABLE, False),
+    ],
+)
+def test_the_spin_law_without_the_rewrite_equals_the_brute_force(
+    write_game, monkeypatch, combine, table, dense
+):
     # every stop vector (5 x 4 x 5) and every draw of every W in the window
     # (x2, x3, x5): the float64 law from the windows' draw profiles equals
     # the brute force's Fractions within its stated relative error bound,
-    # win by win
+    # win by win.  The tiny table's weights (total ~2**32) keep profiles of
+    # two cells or more in Python integers; the small one's go to numba
+    # (affine convolutions, the mixed lines' draws); without the dense
+    # combine every law is listed and summed by a dict
+    from slotmath.features import drawnlaw
     from slotmath.features.drawnlaw import drawn_law_cost, drawn_spin_law
 
-    game = tiny_game(write_game, combine)
-    law = brute_law([s.symbols for s in game.strips("base")], TINY_TABLE, combine)
+    if not dense:
+        monkeypatch.setattr(drawnlaw, "MAX_DENSE", 0)
+    game = tiny_game(write_game, combine, table)
+    law = brute_law([s.symbols for s in game.strips("base")], table, combine)
     assert drawn_law_cost(game) == 5 * 4 * 5  # stop vectors listed
     dist, bound = drawn_spin_law(game, 1)
     assert not dist.exact and dist.unit_den == 1 and dist.total_bet == 3
@@ -223,20 +243,54 @@ def test_a_law_above_its_draw_bound_is_refused_in_one_line(write_game, monkeypat
     assert "draws over its" in message and "draw profiles, above 1e+01" in message
 
 
-def test_the_lines_game_par_refuses_for_the_cost_of_its_free_reels():
-    # drawn_wild_lines: its free reels list 50 x 53**3 x 50 = 3.72e+08 windows,
-    # above the 1e+08 bound
-    from slotmath.engine.limits import EngineTooLarge
-    from slotmath.features.drawnlaw import drawn_law_cost
-    from slotmath.rules.linegame import analyse
+def test_the_lines_game_round_law_has_its_exact_rtp(monkeypatch):
+    # drawn_wild_lines: its free reels list 50 x 53**3 x 50 = 3.72e+08 windows
+    # (within the bound; 3 to 8 minutes on the shared 2-core machine).  The free
+    # spin's law (win, scatter count) has the exact mean of a free spin --
+    # the counted wilds' line RTP with the draws plus the scatters' -- within
+    # its stated bound; par's round RTP is the exact components' sum
+    import dataclasses
+
+    from slotmath.engine.combinations import combination_table
+    from slotmath.features import drawnlaw
+    from slotmath.features.wilddraws import drawn_line_figures
+    from slotmath.rules.linegame import analyse, components
 
     from conftest import TEST_DATA
 
     game = load_game(TEST_DATA / "drawn_wild_lines")
-    assert drawn_law_cost(game, "free") == 50 * 53**3 * 50
-    with pytest.raises(EngineTooLarge) as err:
-        analyse(game, 1)
-    assert "the law of reel set 'free' would list 3.72e+08 windows, above 1e+08" in str(err.value)
+    assert drawnlaw.drawn_law_cost(game, "free") == 50 * 53**3 * 50 <= drawnlaw.MAX_DRAWN_WINDOWS
+    laws = []
+    keyed = drawnlaw.drawn_keyed_law
+    monkeypatch.setattr(drawnlaw, "drawn_keyed_law", lambda *a, **k: laws.append(keyed(*a, **k)) or laws[-1])
+    result = analyse(game, 1)
+    (law,) = laws
+    bet = game.bet(1).total_bet
+    undrawn = dataclasses.replace(
+        game, options={k: v for k, v in game.options.items() if k != "wild_multipliers"}
+    )
+    table = combination_table(undrawn, 1, "free")
+    exact = drawn_line_figures(game, 1, "free").rtp + sum(
+        table.loc[table["kind"] == "scatter", "rtp_exact"], F(0)
+    )
+    mean = F(float(np.dot(law.wins.astype(float), law.probabilities))) / (law.unit * bet)
+    assert law.bound < 1e-14 and abs(mean - exact) <= 2 * law.bound * exact, (float(mean), float(exact))
+    rtp = sum(components(game, 1).values(), F(0))
+    assert result.rtp == rtp and f"{float(rtp):.6%}" == "98.456994%"
+    # the distribution's mean: the RTP less the unresolved tail of the
+    # unlimited retriggers (its note: probabilities below 1e-15 dropped, mass
+    # 5.9e-12, at wins up to some 2e4 x bet: about 1.2e-7 of the RTP)
+    dist = result.distribution
+    total = float(np.dot(dist.wins.astype(float), dist.probabilities)) / dist.unit_den / bet
+    assert total <= float(rtp) and total == pytest.approx(float(rtp), rel=1e-6)
+    assert any("probabilities below 1e-15 are not resolved" in n for n in result.notes)
+    assert 0 < result.hit_frequency < 1 and result.sd > 0
+    # the figures docs/features.md states for it
+    from conftest import ROOT
+
+    page = " ".join((ROOT / "docs" / "features.md").read_text(encoding="utf-8").split())
+    assert f"hit frequency `{result.hit_frequency:.6%}`".replace("%", " %") in page
+    assert f"SD `{result.sd:.6g}`" in page
 
 
 def test_one_window_and_draw_worked_by_hand(tmp_path):

@@ -233,9 +233,13 @@ def test_wild_multiplier_pairs_by_hand(tmp_path, capsys):
     assert "      - [2, 264]   # x2\n      - [3, 136]   # x3\n" in out.read_text()
 
 
-def test_a_game_the_exact_engine_refuses_is_refused_in_one_line(capsys):
+def test_a_game_the_exact_engine_refuses_is_refused_in_one_line(capsys, monkeypatch):
     # drawn_wild_lines: its drawn multipliers written as stops exceed the
-    # exact counts (par refuses it too, giving only the RTP)
+    # exact counts, and with the window bound set below its free reels'
+    # 3.72e+08 windows par refuses it too, giving only the RTP
+    from slotmath.features import drawnlaw
+
+    monkeypatch.setattr(drawnlaw, "MAX_DRAWN_WINDOWS", 10**8)
     code = main(["tune", str(TEST_DATA / "drawn_wild_lines"), "--target-rtp", "95%", "--table", "all"])
     err = capsys.readouterr().err.strip()
     assert code == 2 and len(err.splitlines()) == 1

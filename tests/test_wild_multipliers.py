@@ -685,16 +685,21 @@ def test_count_laws_are_the_k_fold_sums_and_products():
 LINES_GAME = "drawn_wild_lines"  # tests/data: 5x3, 20 lines, free-spin wilds draw x2/x3/x5/x10 added
 
 
-def test_a_lines_game_with_drawn_free_spin_wilds_computes_in_seconds():
+def test_a_lines_game_with_drawn_free_spin_wilds_computes_in_seconds(monkeypatch):
     # written as stops its free reels' cycle is 3.7e+19 (with 48 stop classes
     # of 44 million states on reel 5 even where the counts fit): the exact RTP
-    # comes from the counted wilds' law in seconds, the distribution is refused
-    # in one line that gives it
+    # comes from the counted wilds' law in seconds; with the window bound set
+    # below its free reels' 3.72e+08 windows (its distribution takes minutes:
+    # tests/test_drawn_law.py) the distribution is refused in one line that
+    # gives it
     import time
 
     from slotmath.engine.limits import EngineTooLarge
+    from slotmath.features import drawnlaw
 
     from conftest import TEST_DATA
+
+    monkeypatch.setattr(drawnlaw, "MAX_DRAWN_WINDOWS", 10**8)
 
     game = load_game(TEST_DATA / LINES_GAME)
     components(game, 1)  # compiles the kernel

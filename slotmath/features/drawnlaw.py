@@ -26,18 +26,26 @@ quotients correctly rounded, their product rounded once (``3 u`` relative,
 summation of positive terms (``2 u + 2 n u**2``, ``n`` the terms): every
 probability is within :attr:`DrawnLaw.bound` = ``6 u + 2 n u**2``.
 
-Cost: the window pass lists :func:`drawn_law_cost` stop vectors (refused
-above :data:`MAX_DRAWN_WINDOWS`); the draw pass lists, per distinct
-profile, every draw of its cells or the convolution's terms, estimated
-before it starts and refused above :data:`MAX_DRAW_TERMS`.
+Cost: the window pass lists :func:`drawn_law_cost` stop vectors, the first
+reel's stops split among the cores (threads), refused above
+:data:`MAX_DRAWN_WINDOWS` (:data:`MAX_DRAWN_SECONDS` at the measured
+:data:`WINDOWS_PER_SECOND`); the profiles' laws list, per distinct profile,
+the convolution's terms (affine; in numba, integer weights while
+``T**u <= 2**53``) or, with mixed lines, every draw of the mixed lines'
+cells convolved with the other cells' affine law (``combine: add``; every
+draw of its cells otherwise), estimated before they start and refused above
+:data:`MAX_DRAW_TERMS`.  The affine laws are scattered into a dense array
+indexed by (win, count) as they are computed, never stored (a dict when the
+array would pass :data:`MAX_DENSE`).
 """
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import product
-from math import lcm, prod
+from math import gcd, lcm, prod
 
 import numba as nb
 import numpy as np
@@ -54,8 +62,12 @@ from slotmath.features.wildmult import load_wild_multipliers
 from slotmath.model import Game
 
 __all__ = [
+    "MAX_DENSE",
+    "MAX_DRAWN_SECONDS",
     "MAX_DRAWN_WINDOWS",
     "MAX_DRAW_TERMS",
+    "TERMS_PER_SECOND",
+    "WINDOWS_PER_SECOND",
     "DrawnLaw",
     "drawn_keyed_law",
     "drawn_law_cost",
@@ -63,11 +75,19 @@ __all__ = [
     "shows_wild",
 ]
 
-#: most stop vectors :func:`drawn_keyed_law` lists (3.7e8 windows of 20 lines
-#: took 177 s on a loaded 2-core machine)
-MAX_DRAWN_WINDOWS = 10**8
+#: the window pass's measured rate [stop vectors / s, 20 lines, both cores
+#: of the 2-core machine]
+WINDOWS_PER_SECOND = 4e6
+#: the profiles' laws' measured rate [draws or convolution terms / s]
+TERMS_PER_SECOND = 5e7
+#: most seconds the window pass, and the profiles' laws, may take at those rates
+MAX_DRAWN_SECONDS = 180
+#: most stop vectors :func:`drawn_keyed_law` lists
+MAX_DRAWN_WINDOWS = int(MAX_DRAWN_SECONDS * WINDOWS_PER_SECOND)
 #: most draws (or convolution terms) the distinct profiles' laws list
-MAX_DRAW_TERMS = 2 * 10**7
+MAX_DRAW_TERMS = int(MAX_DRAWN_SECONDS * TERMS_PER_SECOND)
+#: most (win, key) cells of the dense combine (else a dict) [float64 pairs]
+MAX_DENSE = 2**25
 _U = 2.0**-53
 _GROUP = types.UniTuple(types.int64, 3)  # (profile, trigger count, fixed win)
 _POINT = types.UniTuple(types.int64, 2)  # (win, trigger count)
@@ -114,6 +134,8 @@ class DrawnLaw:
         Relative error bound of each probability (module notes).
     profiles : int
         Distinct draw profiles.
+    draws : int
+        The profiles' laws' estimated draws (or convolution terms).
     """
 
     wins: np.ndarray
@@ -122,6 +144,7 @@ class DrawnLaw:
     unit: int
     bound: float
     profiles: int
+    draws: int = 0
 
 
 @nb.njit(cache=True)
@@ -160,7 +183,7 @@ def _sort_pairs(buf, start, n):
         buf[start + 2 * j + 3] = b
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def _profiles(
     sym,
     n_stops,
@@ -177,8 +200,11 @@ def _profiles(
     sc_units,
     unit,
     add,
+    lo,
+    hi,
 ):
-    """Window pass: exact stop-combination counts per (profile, trigger
+    """Window pass over the stop vectors whose first reel stops in
+    ``[lo, hi)`` (every stop when there is one reel): exact stop-combination counts per (profile, trigger
     count, fixed win [units]); the profiles' contents (``[flag, n, items]``:
     flag 0 the sorted cell coefficients, 1 the sorted (F or -1 - line, cells
     or tuple) pairs) in ``data`` from ``starts``; ``clash`` when two
@@ -199,6 +225,9 @@ def _profiles(
     t_head = np.zeros(L, dtype=np.int64)
     sc_head = np.zeros(J, dtype=np.int64)
     last = R - 1
+    stop[0] = lo
+    if last > 0 and lo >= hi:
+        return data[:0], starts[:1], np.zeros((0, 4), dtype=np.int64), False
     while True:  # reels 1..R-1 (the odometer), then every stop of the last reel
         w_head, key_head = 1, 0
         for r in range(last):
@@ -286,11 +315,11 @@ def _profiles(
                 groups[g] += w
             else:
                 groups[g] = w
-        r = last - 1  # the next stop vector of reels 1..R-1
-        while r >= 0 and stop[r] == n_stops[r] - 1:
+        r = last - 1  # the next stop vector of reels 1..R-1, the first in [lo, hi)
+        while r > 0 and stop[r] == n_stops[r] - 1:
             stop[r] = 0
             r -= 1
-        if r < 0:
+        if r < 0 or (r == 0 and stop[0] + 1 >= hi):
             break
         stop[r] += 1
     out = np.zeros((len(groups), 4), dtype=np.int64)
@@ -302,21 +331,175 @@ def _profiles(
 
 
 @nb.njit(cache=True)
-def _combine(groups, group_p, law_start, law_wins, law_p):
+def _merge(va, wa, vb, wb):
+    """Union of two laws sorted by value, equal values' weights added."""
+    v = np.empty(va.shape[0] + vb.shape[0], dtype=np.int64)
+    w = np.empty(v.shape[0], dtype=np.int64)
+    i = j = n = 0
+    while i < va.shape[0] or j < vb.shape[0]:
+        if j == vb.shape[0] or (i < va.shape[0] and va[i] < vb[j]):
+            x, q = va[i], wa[i]
+            i += 1
+        elif i == va.shape[0] or vb[j] < va[i]:
+            x, q = vb[j], wb[j]
+            j += 1
+        else:
+            x, q = va[i], wa[i] + wb[j]
+            i += 1
+            j += 1
+        v[n], w[n] = x, q
+        n += 1
+    return v[:n], w[:n]
+
+
+@nb.njit(cache=True)
+def _convolve(va, wa, vb, wb):
+    """Law of the sum of two independent parts (sorted laws, integer weights)."""
+    if va.shape[0] < vb.shape[0]:
+        va, wa, vb, wb = vb, wb, va, wa
+    if vb.shape[0] > 8:  # every pair, sorted, equal values added
+        v = (va.reshape(-1, 1) + vb.reshape(1, -1)).ravel()
+        w = (wa.reshape(-1, 1) * wb.reshape(1, -1)).ravel()
+        order = np.argsort(v, kind="mergesort")
+        v, w = v[order], w[order]
+        n = 0
+        for i in range(v.shape[0]):
+            if n and v[n - 1] == v[i]:
+                w[n - 1] += w[i]
+            else:
+                v[n], w[n] = v[i], w[i]
+                n += 1
+        return v[:n].copy(), w[:n].copy()
+    v, w = va + vb[0], wa * wb[0]
+    for k in range(1, vb.shape[0]):
+        v, w = _merge(v, w, va + vb[k], wa * wb[k])
+    return v, w
+
+
+@nb.njit(cache=True)
+def _affine(coefs, m, mw):
+    """Law of ``sum_c a_c m_c`` (``m_c`` drawn from the table ``m``, integer
+    weights ``mw``), sorted, with integer weights over ``sum(mw)**len(coefs)``."""
+    v, w = np.zeros(1, dtype=np.int64), np.ones(1, dtype=np.int64)
+    for a in coefs:
+        v, w = _convolve(v, w, a * m, mw)
+    return v, w
+
+
+@nb.njit(cache=True, nogil=True)
+def _affine_laws(data, starts, pids, m, mw, unit, total):
+    """The affine profiles ``pids``' laws, one after another: ``(lengths,
+    wins [units], probabilities)``, each weight over ``total**u`` (at most
+    ``2**53``, so the quotient is correctly rounded)."""
+    lengths = np.zeros(pids.shape[0], dtype=np.int64)
+    wins = np.zeros(1024, dtype=np.int64)
+    probs = np.zeros(1024)
+    used = 0
+    for i in range(pids.shape[0]):
+        s0 = starts[pids[i]]
+        n = data[s0 + 1]
+        v, w = _affine(data[s0 + 2 : s0 + 2 + n], m, mw)
+        while used + v.shape[0] > wins.shape[0]:
+            wins = np.concatenate((wins, np.zeros(wins.shape[0], dtype=np.int64)))
+            probs = np.concatenate((probs, np.zeros(probs.shape[0])))
+        den = float(total**n)
+        for k in range(v.shape[0]):
+            wins[used + k] = v[k] * unit
+            probs[used + k] = float(w[k]) / den
+        used += v.shape[0]
+        lengths[i] = v.shape[0]
+    return lengths, wins[:used], probs[:used]
+
+
+@nb.njit(cache=True)
+def _mixed(coefs, alt_start, alt_f, alt_mask, m, mw):
+    """Law of ``sum_c a_c m_c`` plus each mixed line's best alternative
+    ``F x sum(m_c over its cells)`` (``F`` when it has none), over every draw
+    of the ``len(coefs)`` cells (alternatives' masks over those cells)."""
+    u, K = coefs.shape[0], m.shape[0]
+    law = Dict.empty(key_type=types.int64, value_type=types.int64)
+    digit = np.zeros(u, dtype=np.int64)
+    while True:
+        v, q = 0, 1
+        for c in range(u):
+            v += coefs[c] * m[digit[c]]
+            q *= mw[digit[c]]
+        for line in range(alt_start.shape[0] - 1):
+            best = 0
+            for a in range(alt_start[line], alt_start[line + 1]):
+                x = 0
+                for c in range(u):
+                    if alt_mask[a] >> c & 1:
+                        x += m[digit[c]]
+                x = alt_f[a] * (x if alt_mask[a] else 1)
+                best = max(best, x)
+            v += best
+        law[v] = law.get(v, 0) + q
+        c = u - 1
+        while c >= 0 and digit[c] == K - 1:
+            digit[c] = 0
+            c -= 1
+        if c < 0:
+            break
+        digit[c] += 1
+    v = np.empty(len(law), dtype=np.int64)
+    i = 0
+    for x in law.keys():
+        v[i] = x
+        i += 1
+    v.sort()
+    w = np.empty(v.shape[0], dtype=np.int64)
+    for i in range(v.shape[0]):
+        w[i] = law[v[i]]
+    return v, w
+
+
+@nb.njit(cache=True)
+def _combine_affine(
+    groups, group_p, order, first, data, starts, pids, m, mw, unit, total, low, n_keys, sums, comps
+):
+    """Each affine profile ``pids[i]``'s law (:func:`_affine`, weights over
+    ``total**u`` <= ``2**53``) scattered, once computed, into the dense
+    ``sums`` / ``comps`` at each of its groups (``order[first[pid]:first[pid
+    + 1]]``) as :func:`_combine` would; the terms added."""
+    terms = 0
+    for i in range(pids.shape[0]):
+        s0 = starts[i]
+        n = data[s0 + 1]
+        v, w = _affine(data[s0 + 2 : s0 + 2 + n], m, mw)
+        den = float(total**n)
+        p = np.empty(v.shape[0])
+        for k in range(v.shape[0]):
+            p[k] = float(w[k]) / den  # both exact: correctly rounded
+        for gi in range(first[pids[i]], first[pids[i] + 1]):
+            g = order[gi]
+            at = (groups[g, 2] - low) * n_keys + groups[g, 1]
+            for k in range(v.shape[0]):
+                _neumaier(sums, comps, at + v[k] * unit * n_keys, group_p[g] * p[k])
+            terms += v.shape[0]
+    return terms
+
+
+@nb.njit(cache=True)
+def _combine(groups, group_p, law_lo, law_hi, law_wins, law_p, low, n_keys, size, sums, comps):
     """``(wins, keys, sums, compensations, terms)``: every group's fixed win
-    plus each point of its profile's law, Neumaier-summed per (win, key)."""
+    plus each point of its profile's law (``law_lo[pid]:law_hi[pid]``),
+    Neumaier-summed per (win, key): in a dense array indexed by
+    ``(win - low) x n_keys + key`` when ``size`` > 0 (``sums``, ``comps``
+    holding it, added to), else by a dict (``sums``, ``comps`` zeros)."""
     index = Dict.empty(key_type=_POINT, value_type=types.int64)
-    sums = np.zeros(64)
-    comps = np.zeros(64)
-    wins = np.zeros(64, dtype=np.int64)
-    keys = np.zeros(64, dtype=np.int64)
+    dense = size > 0
+    wins = np.zeros(sums.shape[0] if not dense else 1, dtype=np.int64)
+    keys = np.zeros(wins.shape[0], dtype=np.int64)
     terms = 0
     for g in range(groups.shape[0]):
         pid, key, const = groups[g, 0], groups[g, 1], groups[g, 2]
-        for j in range(law_start[pid], law_start[pid + 1]):
-            at = (const + law_wins[j], key)
-            if at in index:
-                i = index[at]
+        for j in range(law_lo[pid], law_hi[pid]):
+            win = const + law_wins[j]
+            if dense:
+                i = (win - low) * n_keys + key
+            elif (win, key) in index:
+                i = index[(win, key)]
             else:
                 i = len(index)
                 if i == sums.shape[0]:
@@ -324,12 +507,15 @@ def _combine(groups, group_p, law_start, law_wins, law_p):
                     comps = np.concatenate((comps, np.zeros(i)))
                     wins = np.concatenate((wins, np.zeros(i, dtype=np.int64)))
                     keys = np.concatenate((keys, np.zeros(i, dtype=np.int64)))
-                index[at] = i
-                wins[i], keys[i] = at[0], at[1]
+                index[(win, key)] = i
+                wins[i], keys[i] = win, key
             _neumaier(sums, comps, i, group_p[g] * law_p[j])
             terms += 1
-    n = len(index)
-    return wins[:n], keys[:n], sums[:n], comps[:n], terms
+    if not dense:
+        n = len(index)
+        return wins[:n], keys[:n], sums[:n], comps[:n], terms
+    at = np.nonzero(sums)[0]
+    return at // n_keys + low, at % n_keys, sums[at], comps[at], terms
 
 
 def _bits(mask: int) -> list:
@@ -370,7 +556,7 @@ def _profile_law(profile: list, spec, line_alternatives) -> dict:
     return law, len(cells)
 
 
-def _profile_cost(profile: list, K: int, top: int, line_cells: np.ndarray) -> int:
+def _profile_cost(profile: list, K: int, top: int, line_cells: np.ndarray, add: bool) -> int:
     """Draws (or convolution terms) :func:`_profile_law` lists for ``profile``
     (a mixed line's cells bounded by its line's)."""
     flag, n, items = profile[0], profile[1], profile[2:]
@@ -381,11 +567,29 @@ def _profile_cost(profile: list, K: int, top: int, line_cells: np.ndarray) -> in
             cost += support * K
             support = min(support * K, span + 1)
         return cost
-    union = 0
+    if not add:
+        union = 0
+        for i in range(n):
+            a, b = items[2 * i], items[2 * i + 1]
+            union |= b if a >= 0 else int(line_cells[-1 - a, -1])
+        return K ** bin(union).count("1") * max(n, 1)
+    # add: every draw of the mixed lines' cells (bounded by their lines'),
+    # convolved with the other cells' affine law
+    cells = 0
+    for i in range(n):
+        if items[2 * i] < 0:
+            cells |= int(line_cells[-1 - items[2 * i], -1])
+    coef: dict = {}
     for i in range(n):
         a, b = items[2 * i], items[2 * i + 1]
-        union |= b if a >= 0 else int(line_cells[-1 - a, -1])
-    return K ** bin(union).count("1") * max(n, 1)
+        for c in _bits(b) if a >= 0 else []:
+            if not cells >> c & 1:
+                coef[c] = coef.get(c, 0) + a
+    rest = sorted(coef.values())
+    draws, support = K ** bin(cells).count("1"), 1
+    for _ in rest:
+        support = min(support * K, sum(rest) * top + 1)
+    return draws * (n + 1) + _profile_cost([0, len(rest), *rest], K, top, line_cells, add) + draws * support
 
 
 def drawn_keyed_law(
@@ -403,7 +607,7 @@ def drawn_keyed_law(
     if windows_listed > MAX_DRAWN_WINDOWS:
         raise EngineTooLarge(
             f"the drawn multipliers' law of reel set {reel_set!r} would list {windows_listed:.3g} windows, "
-            f"above {MAX_DRAWN_WINDOWS:.0e}",
+            f"above {MAX_DRAWN_WINDOWS:.2g} ({MAX_DRAWN_SECONDS} s at {WINDOWS_PER_SECOND:.2g} a second)",
             file=game.source or game.name,
             field=field,
         )
@@ -439,18 +643,16 @@ def drawn_keyed_law(
     if key_symbol is not None:
         key_count = (sym == game.symbol_index[key_symbol]).sum(axis=2).astype(np.int64)
     n_stops = np.array([len(s) for s in strips], dtype=np.int64)
-    data, starts, groups, clash = _profiles(
-        sym, n_stops, stop_w, rows, S, entry, fixed, mask, mixed, line_cells,
-        key_count, sc_count, sc_units, unit, spec.combine == "add",
-    )  # fmt: skip
-    ensure(not clash, "drawnlaw.py: two draw profiles share a hash")
-    profiles = [data[starts[i] : starts[i + 1]].tolist() for i in range(len(starts) - 1)]
+    args = (sym, n_stops, stop_w, rows, S, entry, fixed, mask, mixed, line_cells,
+            key_count, sc_count, sc_units, unit, spec.combine == "add")  # fmt: skip
+    profiles, groups = _window_pass(args, int(n_stops[0]) if R > 1 else 1)
     K, top = len(spec.table), max(m for m, _ in spec.table)
-    terms = sum(_profile_cost(p, K, top, line_cells) for p in profiles)
+    terms = sum(_profile_cost(p, K, top, line_cells, spec.combine == "add") for p in profiles)
     if terms > MAX_DRAW_TERMS:
         raise EngineTooLarge(
             f"the drawn multipliers' law of reel set {reel_set!r} would list {terms:.3g} draws over its "
-            f"{len(profiles):,} draw profiles, above {MAX_DRAW_TERMS:.0e}",
+            f"{len(profiles):,} draw profiles, above {MAX_DRAW_TERMS:.0e} ({MAX_DRAWN_SECONDS} s at "
+            f"{TERMS_PER_SECOND:.0e} a second)",
             file=game.source or game.name,
             field=field,
         )
@@ -464,22 +666,165 @@ def drawn_keyed_law(
             if f > 0
         ]
 
-    law_start, law_wins, law_p = [0], [], []
-    for p in profiles:
-        law, u = _profile_law(p, spec, line_alternatives)
-        den = spec.total**u
-        for v, q in sorted(law.items()):
-            law_wins.append(v * unit)
-            law_p.append(q / den)  # correctly rounded (int / int)
-        law_start.append(len(law_wins))
+    # the affine profiles' laws are scattered as they are computed (dense
+    # combine); the others' (and all of them when the combine is not dense) listed first
+    m, mw, total, fits = _table_ints(spec)
+    inline = [i for i, p in enumerate(profiles) if p[0] == 0 and p[1] <= fits]
+    others = [i for i, p in enumerate(profiles) if not (p[0] == 0 and p[1] <= fits)]
+    law_lo, law_hi, law_wins, law_p = _profile_laws(profiles, others, spec, unit, line_alternatives)
     group_p = np.array([w / cycle for w in groups[:, 3].tolist()])
-    wins, keys, sums, comps, n = _combine(
-        groups, group_p, np.array(law_start, dtype=np.int64), np.array(law_wins, dtype=np.int64),
-        np.array(law_p, dtype=np.float64),
-    )  # fmt: skip
+    n_keys = int(groups[:, 1].max(initial=0)) + 1
+    span = np.zeros((len(profiles), 2), dtype=np.int64)  # each profile's least and greatest draw part
+    for i in inline:
+        a = sum(profiles[i][2:]) * unit
+        span[i] = min(a * int(m.min()), a * int(m.max())), max(a * int(m.min()), a * int(m.max()))
+    for i in others:
+        span[i] = law_wins[law_lo[i] : law_hi[i]].min(), law_wins[law_lo[i] : law_hi[i]].max()
+    low = int((groups[:, 2] + span[groups[:, 0], 0]).min(initial=0))
+    size = (int((groups[:, 2] + span[groups[:, 0], 1]).max(initial=0)) - low + 1) * n_keys
+    if size > MAX_DENSE:  # the dict combine: every law listed
+        size = 0
+        law_lo, law_hi, law_wins, law_p = _profile_laws(
+            profiles, range(len(profiles)), spec, unit, line_alternatives
+        )
+    sums, comps = np.zeros(max(size, 64)), np.zeros(max(size, 64))
+    n = 0
+    if size:
+        data, starts = _affine_pack(profiles, inline)
+        order = np.argsort(groups[:, 0], kind="stable")
+        first = np.searchsorted(groups[order, 0], np.arange(len(profiles) + 1))
+        n = _combine_affine(
+            groups, group_p, order, first, data, starts, np.array(inline, dtype=np.int64), m, mw, unit, total,
+            low, n_keys, sums, comps,
+        )  # fmt: skip
+        groups, group_p = groups[np.isin(groups[:, 0], others)], group_p[np.isin(groups[:, 0], others)]
+    wins, keys, sums, comps, n_rest = _combine(
+        groups, group_p, law_lo, law_hi, law_wins, law_p, low, n_keys, size, sums, comps
+    )
+    n += n_rest
     order = np.lexsort((keys, wins))
     bound = 6 * _U + 2 * n * _U * _U
-    return DrawnLaw(wins[order], keys[order], (sums + comps)[order], unit, bound, len(profiles))
+    return DrawnLaw(wins[order], keys[order], (sums + comps)[order], unit, bound, len(profiles), terms)
+
+
+def _window_pass(args: tuple, first_stops: int) -> tuple:
+    """``(profiles, groups)``: :func:`_profiles` over the first reel's stops
+    split among the cores (threads; the pass releases the GIL), the parts'
+    profiles merged by their contents and their groups' counts added."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    parts = max(1, min(os.cpu_count() or 1, first_stops))
+    cuts = [first_stops * i // parts for i in range(parts + 1)]
+    with ThreadPoolExecutor(parts) as pool:
+        results = list(pool.map(lambda i: _profiles(*args, cuts[i], cuts[i + 1]), range(parts)))
+    ids: dict = {}
+    profiles: list = []
+    blocks = []
+    for data, starts, groups, clash in results:
+        ensure(not clash, "drawnlaw.py: two draw profiles share a hash")
+        local = []
+        for i in range(len(starts) - 1):
+            p = tuple(data[starts[i] : starts[i + 1]].tolist())
+            if p not in ids:
+                ids[p] = len(profiles)
+                profiles.append(list(p))
+            local.append(ids[p])
+        if len(groups):
+            blocks.append(np.column_stack((np.array(local, dtype=np.int64)[groups[:, 0]], groups[:, 1:])))
+    if not blocks:
+        return profiles, np.zeros((0, 4), dtype=np.int64)
+    every = np.concatenate(blocks)
+    uniq, inverse = np.unique(every[:, :3], axis=0, return_inverse=True)
+    counts = np.zeros(len(uniq), dtype=np.int64)
+    np.add.at(counts, inverse.ravel(), every[:, 3])  # exact (int64)
+    return profiles, np.column_stack((uniq, counts))
+
+
+def _table_ints(spec) -> tuple:
+    """``(m, mw, total, fits)``: the table's multipliers and weights reduced
+    by their gcd, their total and the most cells ``u`` with ``total**u <=
+    2**53`` (integer weights over ``total**u`` then convert exactly, so a
+    probability's quotient is correctly rounded)."""
+    weights = [w for _, w in spec.table]
+    total = sum(weights) // gcd(*weights)
+    fits = 0
+    while total > 1 and fits < 64 and total ** (fits + 1) <= 2**53:
+        fits += 1
+    m = np.array([x for x, _ in spec.table], dtype=np.int64)
+    return m, np.array(weights, dtype=np.int64) // gcd(*weights), total, fits if total > 1 else 64
+
+
+def _affine_pack(profiles: list, pids: list) -> tuple:
+    """``(data, starts)``: the profiles ``pids`` one after another."""
+    data = np.array([x for i in pids for x in profiles[i]], dtype=np.int64)
+    return data, np.cumsum([0] + [len(profiles[i]) for i in pids], dtype=np.int64)
+
+
+def _profile_laws(profiles: list, pids: list, spec, unit: int, line_alternatives) -> tuple:
+    """``(lo, hi, wins, probabilities)``: the laws (module notes) of the
+    profiles ``pids``, each at ``lo[pid]:hi[pid]`` of the arrays [1/``unit``
+    coins, probability]: in numba when its integer weights fit
+    (:func:`_table_ints`), else in Python integers."""
+    m, mw, total, fits = _table_ints(spec)
+    lo, hi = np.zeros(len(profiles), dtype=np.int64), np.zeros(len(profiles), dtype=np.int64)
+    affine = [i for i in pids if profiles[i][0] == 0 and profiles[i][1] <= fits]
+    data, starts = _affine_pack(profiles, affine)
+    lengths, wins, probs = _affine_laws(
+        data, starts, np.arange(len(affine), dtype=np.int64), m, mw, unit, total
+    )
+    ends = np.cumsum(lengths)
+    lo[affine], hi[affine] = ends - lengths, ends
+    more_w, more_p, used = [wins], [probs], len(wins)
+    for i in pids:
+        p = profiles[i]
+        if p[0] == 0 and p[1] <= fits:
+            continue
+        law = _mixed_law(p, spec, line_alternatives, m, mw, fits) if spec.combine == "add" and p[0] else None
+        if law is None:
+            exact, u = _profile_law(p, spec, line_alternatives)
+            v = np.array(sorted(exact), dtype=np.int64)
+            q = [exact[x] / spec.total**u for x in v.tolist()]  # correctly rounded (int / int)
+        else:
+            v, w, u = law
+            q = w.astype(np.float64) / float(total**u)  # both exact (<= 2**53): correctly rounded
+        more_w.append(v * unit)
+        more_p.append(np.asarray(q, dtype=np.float64))
+        lo[i], hi[i] = used, used + len(v)
+        used += len(v)
+    return lo, hi, np.concatenate(more_w).astype(np.int64), np.concatenate(more_p).astype(np.float64)
+
+
+def _mixed_law(profile: list, spec, line_alternatives, m: np.ndarray, mw: np.ndarray, fits: int):
+    """``(values [coins], integer weights, u)`` of a profile with mixed lines
+    (``combine: add``): every draw of the mixed lines' cells (:func:`_mixed`),
+    convolved with the other cells' affine law; None when ``u`` cells exceed
+    ``fits``."""
+    n, items = profile[1], profile[2:]
+    coef: dict = {}
+    mixed_lines = []
+    for i in range(n):
+        a, b = items[2 * i], items[2 * i + 1]
+        if a >= 0:
+            for c in _bits(b):
+                coef[c] = coef.get(c, 0) + a
+        else:
+            mixed_lines.append(line_alternatives(-1 - a, b))
+    cells = sorted({c for alts in mixed_lines for _, cs in alts for c in cs})
+    rest = sorted(coef[c] for c in coef if c not in cells and coef[c])
+    if len(cells) + len(rest) > fits:
+        return None
+    at = {c: k for k, c in enumerate(cells)}
+    alt_start = np.cumsum([0] + [len(alts) for alts in mixed_lines]).astype(np.int64)
+    alt_f = np.array([f for alts in mixed_lines for f, _ in alts], dtype=np.int64)
+    alt_mask = np.array(
+        [sum(1 << at[c] for c in cs) for alts in mixed_lines for _, cs in alts], dtype=np.int64
+    )
+    v1, w1 = _mixed(
+        np.array([coef.get(c, 0) for c in cells], dtype=np.int64), alt_start, alt_f, alt_mask, m, mw
+    )
+    v2, w2 = _affine(np.array(rest, dtype=np.int64), m, mw)
+    v, w = _convolve(v1, w1, v2, w2)
+    return v, w, len(cells) + len(rest)
 
 
 def drawn_spin_law(game: Game, level: int, reel_set: str = "base") -> tuple:

@@ -107,7 +107,13 @@ def drawn_law_refusal(game: Game, reel_set: str = "base") -> str | None:
     whose base reels do not show the drawn wild, within
     :data:`~slotmath.features.drawnlaw.MAX_DRAWN_WINDOWS` windows per reel set."""
     from slotmath.engine.payrule import pay_rule
-    from slotmath.features.drawnlaw import MAX_DRAWN_WINDOWS, drawn_law_cost, shows_wild
+    from slotmath.features.drawnlaw import (
+        MAX_DRAWN_SECONDS,
+        MAX_DRAWN_WINDOWS,
+        WINDOWS_PER_SECOND,
+        drawn_law_cost,
+        shows_wild,
+    )
     from slotmath.features.options import load_features
     from slotmath.features.wildmult import load_wild_multipliers, rewrite_refusal
 
@@ -120,7 +126,7 @@ def drawn_law_refusal(game: Game, reel_set: str = "base") -> str | None:
         name, cost = max(over.items(), key=lambda item: item[1])
         return (
             f"{reason}; the law of reel set {name!r} would list {cost:.3g} windows, "
-            f"above {MAX_DRAWN_WINDOWS:.0e}"
+            f"above {MAX_DRAWN_WINDOWS:.2g} ({MAX_DRAWN_SECONDS} s at {WINDOWS_PER_SECOND:.2g} a second)"
         )
     others = [
         k for k in game.options if k in played_options() and k not in ("wild_multipliers", "free_games")
