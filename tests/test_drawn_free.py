@@ -10,6 +10,7 @@ from fractions import Fraction as F
 from itertools import product
 
 import pytest
+from infree_brute import add as convolve
 from test_drawn_law import TINY_LINES, TINY_TABLE, brute_line
 
 from slotmath.io.gamefile import load_game
@@ -79,14 +80,6 @@ def brute_spin(strips: list, combine: str) -> dict:
                 for line in TINY_LINES
             )
             out[win, count] = out.get((win, count), 0) + p
-    return out
-
-
-def convolve(a: dict, b: dict) -> dict:
-    out: dict = {}
-    for x, p in a.items():
-        for y, q in b.items():
-            out[x + y] = out.get(x + y, 0) + p * q
     return out
 
 
