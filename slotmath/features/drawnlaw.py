@@ -518,7 +518,7 @@ def _combine(groups, group_p, law_lo, law_hi, law_wins, law_p, low, n_keys, size
     return at // n_keys + low, at % n_keys, sums[at], comps[at], terms
 
 
-def _bits(mask: int) -> list:
+def _set_bits(mask: int) -> list:
     return [c for c in range(mask.bit_length()) if mask >> c & 1]
 
 
@@ -540,12 +540,12 @@ def _profile_law(profile: list, spec, line_alternatives) -> dict:
     union = 0
     for i in range(n):
         a, b = items[2 * i], items[2 * i + 1]
-        alts = [(a, _bits(b))] if a >= 0 else line_alternatives(-1 - a, b)
+        alts = [(a, _set_bits(b))] if a >= 0 else line_alternatives(-1 - a, b)
         for _, cells in alts:
             for c in cells:
                 union |= 1 << c
         lines.append(alts)
-    cells = _bits(union)
+    cells = _set_bits(union)
     join = sum if spec.combine == "add" else prod
     law = {}
     for draw in product(table, repeat=len(cells)):
@@ -582,7 +582,7 @@ def _profile_cost(profile: list, K: int, top: int, line_cells: np.ndarray, add: 
     coef: dict = {}
     for i in range(n):
         a, b = items[2 * i], items[2 * i + 1]
-        for c in _bits(b) if a >= 0 else []:
+        for c in _set_bits(b) if a >= 0 else []:
             if not cells >> c & 1:
                 coef[c] = coef.get(c, 0) + a
     rest = sorted(coef.values())
@@ -661,7 +661,7 @@ def drawn_keyed_law(
         x = np.array(np.unravel_index(t, (S,) * R), dtype=np.int64)
         a, c = line_candidates(x, cp.arrays, drawn)
         return [
-            (int(f), _bits(int(line_cells[line, m])))
+            (int(f), _set_bits(int(line_cells[line, m])))
             for f, m in zip(a.tolist(), c.tolist(), strict=True)
             if f > 0
         ]
@@ -805,7 +805,7 @@ def _mixed_law(profile: list, spec, line_alternatives, m: np.ndarray, mw: np.nda
     for i in range(n):
         a, b = items[2 * i], items[2 * i + 1]
         if a >= 0:
-            for c in _bits(b):
+            for c in _set_bits(b):
                 coef[c] = coef.get(c, 0) + a
         else:
             mixed_lines.append(line_alternatives(-1 - a, b))

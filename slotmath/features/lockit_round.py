@@ -317,7 +317,7 @@ def _group_laws(game, exact):
     chain = lockit_chain(game, lk.spec, BASE_SOURCE, exact=exact)
     vectors, cv = shape_classes(game, lk.spec)
     G, M = len(vectors), 1 << (H * R)
-    keys = list({k: 0 for name in start_sets(game, lk) for k in trigger_keys(game, lk, name)})
+    keys = list(dict.fromkeys(k for name in start_sets(game, lk) for k in trigger_keys(game, lk, name)))
     flags, masks = np.array([start_state(k, H) for k in keys], dtype=np.int64).reshape(-1, 2).T
     # prizes: P(final in group g with flag) for every (flag, g), then the full screen
     labels = [(flag, g) for flag in (0, 1) for g in range(G)] + [None]
