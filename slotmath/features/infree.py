@@ -39,7 +39,8 @@ __all__ = [
 
 #: The registered feature kinds, set by :mod:`slotmath.features.registry`
 #: when it is imported (:func:`register_kinds`): the registry imports the
-#: free games, so the free games cannot import it.
+#: free games, so the free games cannot import it (not even in a function:
+#: the layers' contract forbids an import cycle).
 _KINDS: list = []
 
 
@@ -56,16 +57,15 @@ def in_free_games_event(name: str) -> str:
 
 def inside_kind(game: Game):
     """The :class:`~slotmath.features.kinds.FeatureKind` the free games'
-    windows play (``in_free_games: true``), or None."""
+    windows play (declared, with ``in_free_games`` on its parsed spec), or None."""
     from slotmath.errors import ensure
 
     options = game.options if isinstance(game.options, dict) else {}
-    wanted = [k for k, v in options.items() if isinstance(v, dict) and v.get("in_free_games") is True]
-    if not wanted:
-        return None
+    if not any(isinstance(v, dict) and "in_free_games" in v for v in options.values()):
+        return None  # nothing declares it (the registry need not be imported)
     ensure(bool(_KINDS), "infree.py: the feature registry (slotmath.features.registry) is not imported")
     for kind in _KINDS:
-        if kind.key in wanted and kind.free_feature is not None and kind.in_free_games(game):
+        if kind.free_feature is not None and kind.declared(game) and kind.in_free_games(game):
             return kind
     return None
 
