@@ -28,6 +28,7 @@ from slotmath.features.cost import counted
 from slotmath.features.holdspin import (
     COINS_TABLE,
     HoldAndSpinSpec,
+    chain_state,
     check_jackpots,
     coins_table,
     hold_and_spin_feature,
@@ -238,6 +239,7 @@ def _hold_and_spin_notes(game: Game, law) -> list:
             "when the chain is small, or on masks of at most 6 cells, else float64 (relative error "
             "below about 1e-12)."
         )
+        notes.append(chain_state(game, load_hold_and_spin(game)).describe())  # the chain's state and size
     if "hold_and_spin_per_free_game" in law.figures.get("free_games", {}):
         notes.append(
             "Hold-and-spin in free games: a free game's window triggers it on the free reel set; its "

@@ -468,12 +468,6 @@ def _with_round(game: Game, level: int, result: ParResult, keyed, features: list
         raise EngineTooLarge(e.problem, file=e.file, field=field) from None
     rtp, components, figures = round_summary(game, level, law)
     notes = [*result.notes, *round_notes(game, law)]
-    if "hold_and_spin" in law.figures:  # the chain's state and its size
-        from slotmath.features.holdspin import chain_state, load_hold_and_spin
-
-        spec = load_hold_and_spin(game)
-        ensure(spec is not None, "linegame.py: expected spec is not None")
-        notes.append(chain_state(game, spec).describe())
     from slotmath.rules.featuretables import feature_tables as par_tables
 
     if "progressive" in figures:

@@ -65,7 +65,7 @@ def buy_analysis(game: Game, mode: Mode, level: int) -> ParResult:
     for fig in figures.values():
         fig.pop("event_rates", None)
     columns = ["name", "kind", "count", "pay", "hits", "probability", "one_in", "rtp", "rtp_exact"]
-    notes = [*bought, *round_notes(game, law, bought=True)]
+    notes = list(dict.fromkeys([*bought, *round_notes(game, law, bought=True)]))  # each note once
     return ParResult(
         game=game,
         bet=game.bet(level),
