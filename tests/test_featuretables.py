@@ -4,6 +4,7 @@ figures agree with the round's exact ones."""
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import numpy as np
@@ -31,11 +32,28 @@ def test_free_games_tables():
     assert by.loc[3, "games awarded"] == 5
     share = by["share of RTP"].sum()
     assert share == pytest.approx(float(result.components["free_games"] / result.rtp))
-    played = t["Free games: distribution of games played"]
+    table = t["Free games: distribution of games played"]
+    # the counts shown (probability at least 1e-9), then one row for the rest
+    other = table["games played"].map(lambda g: isinstance(g, str))
+    played, rest = table[~other], table[other]
+    assert rest["games played"].tolist() == ["any other (each below 1e-09)"]
     assert played["games played"].min() == 5 and played["games played"].iloc[1] == 10
     # games played 5, 10, ... : P(5) = (1 - p)^5 with p = 27/1000 (no retrigger in 5 games)
     assert played["probability given the trigger"].iloc[0] == pytest.approx((1 - 27 / 1000) ** 5)
-    assert played["probability given the trigger"].sum() == pytest.approx(1, abs=1e-8)
+    assert table["probability given the trigger"].sum() == pytest.approx(1, abs=1e-12)
+    # the games left start at 5; each game uses one and adds 5 with p = 27/1000, so by the
+    # hitting-time theorem P(N = 5m) = (5 / 5m) P(5 Binomial(5m, p) = 5m - 5)
+    # = (1/m) C(5m, m - 1) p^(m-1) (1 - p)^(4m + 1): the row "any other" is the tail beyond
+    # the last count shown
+    p = 27 / 1000
+    law = {5 * m: math.comb(5 * m, m - 1) * p ** (m - 1) * (1 - p) ** (4 * m + 1) / m for m in range(1, 60)}
+    last = played["games played"].max()
+    assert [law[g] for g in played["games played"]] == pytest.approx(
+        played["probability given the trigger"].tolist(), rel=1e-9
+    )
+    assert rest["probability given the trigger"].iloc[0] == pytest.approx(
+        sum(q for g, q in law.items() if g > last), rel=1e-6
+    )
     # its mean is the renewal formula's 5 / (1 - 5 p)
     mean = (played["games played"] * played["probability given the trigger"]).sum()
     assert mean == pytest.approx(5 / (1 - 5 * 27 / 1000), rel=1e-7)

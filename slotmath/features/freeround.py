@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 from functools import cache
-from math import lcm
+from math import fsum, lcm
 
 import numpy as np
 
@@ -510,6 +510,9 @@ def by_reel_set(spec: FreeGamesSpec, subs: dict) -> Feature:
 
 #: Least probability of a number of games played that the feature's figures list.
 GAMES_SHOWN = 1e-9
+#: Least mass of the games-played counts not listed that the sheet's table
+#: shows as a row of its own (below it, float64 rounding of ``1 - sum``).
+GAMES_REST_SHOWN = 1e-13
 #: Most games played the distribution of games played follows.
 MAX_GAMES_SHOWN = 100_000
 
@@ -892,6 +895,10 @@ def free_games_tables(game: Game, fg: dict, rtp: float) -> dict:
         if (v["games"], v.get("reels")) in seen:  # one law per number of games awarded (and reel set)
             continue
         seen.add((v["games"], v.get("reels")))
+        shown = v.get("games_played", [])
+        rest = 1.0 - fsum(g["probability"] for g in shown)  # the counts not listed, summed
+        if shown and rest > GAMES_REST_SHOWN:
+            shown = [*shown, {"games": f"any other (each below {GAMES_SHOWN:g})", "probability": rest}]
         played += [
             {
                 "games awarded": v["games"],
@@ -899,7 +906,7 @@ def free_games_tables(game: Game, fg: dict, rtp: float) -> dict:
                 "games played": g["games"],
                 "probability given the trigger": g["probability"],
             }
-            for g in v.get("games_played", [])
+            for g in shown
         ]
     if played:
         out["Free games: distribution of games played"] = pd.DataFrame(played)
