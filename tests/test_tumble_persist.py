@@ -190,3 +190,22 @@ def test_sampler_matches_exact_rtp_and_components():
     assert all(abs(v) < 4 for v in z.values()), z
     # the persisting total matters: the round's free-games part is far from x1 play
     assert exact["free_games"] > 0
+
+
+def test_bought_free_games_refusal_gives_their_mean_not_the_base_rtp(tmp_path):
+    """A bought round of persistent-multiplier free games (no trigger symbol)
+    is refused in one line with the bought games' exact mean award -- the
+    brute force's for the same 2 games -- and without the base round's RTP,
+    which is not the bought round's figure."""
+    from slotmath.rules.modepar import mode_par
+
+    raw = _raw()
+    raw["modes"] = {"buy": {"cost": 50, "buy": {"feature": "free_games", "games": 2}}}
+    path = tmp_path / "game.yaml"
+    path.write_text(yaml.safe_dump(raw))
+    with pytest.raises(EngineTooLarge) as err:
+        mode_par(load_game(path), "buy", 1)
+    text = str(err.value)
+    assert f"the bought free games have the exact mean award {float(brute_mean_award(raw)):.6f}" in text
+    assert str(brute_mean_award(raw)) in text
+    assert "RTP" not in text and "trigger symbols" not in text and "\n" not in text

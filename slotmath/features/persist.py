@@ -145,11 +145,16 @@ def persist_feature(game: Game, level: int, spec: FreeGamesSpec, feature: Featur
         )
 
     def refuse(count):
-        rtp = persist_rtp(game, level, spec)
+        # a bought feature starts on no trigger symbol (key 0): the base round's RTP is not its figure
+        if count:
+            rtp = persist_rtp(game, level, spec)
+            which = f"the round's exact RTP is {float(rtp):.6%} = {rtp}, the free games of {count} trigger"
+            which += " symbols"
+        else:
+            which = "the bought free games"
         raise EngineTooLarge(
             "the round distribution with persistent board multipliers is not computed (the state "
-            f"would carry the running total); the round's exact RTP is {float(rtp):.6%} = {rtp}, the "
-            f"free games of {count} trigger symbols have the exact mean award {float(mean(count)):.6f} "
+            f"would carry the running total); {which} have the exact mean award {float(mean(count)):.6f} "
             f"= {mean(count)} x total bet; run `slotmath simulate` for the distribution",
             file=game.source or game.name,
             field="options.tumble.multiplier_symbols.persist",
