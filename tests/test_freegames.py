@@ -255,20 +255,20 @@ def test_capped_award_law_takes_the_grid_when_the_dp_is_too_slow(monkeypatch):
     # cheap, the grid recursion when the DP's estimate is the slower one,
     # and refuses in one line when both are above the bound.
     from slotmath.engine.limits import EngineTooLarge
-    from slotmath.features import freeround
+    from slotmath.features import freegames
 
     rng = np.random.default_rng(11)
     table = np.column_stack([rng.integers(50, 100, 40), rng.integers(0, 3, (40, 2))])
     fg = FreeGames(table, spins=5, max_spins=30)
-    dp = freeround.capped_probabilities(fg)
-    monkeypatch.setattr(freeround, "DP_SECONDS", 0.0)
-    monkeypatch.setattr(freeround, "DP_STEPS_PER_SECOND", 1.0)
-    grid = freeround.capped_probabilities(fg)
+    dp = freegames.capped_probabilities(fg)
+    monkeypatch.setattr(freegames, "DP_SECONDS", 0.0)
+    monkeypatch.setattr(freegames, "DP_STEPS_PER_SECOND", 1.0)
+    grid = freegames.capped_probabilities(fg)
     n = max(len(dp), len(grid))
     np.testing.assert_allclose(np.pad(grid, (0, n - len(grid))), np.pad(dp, (0, n - len(dp))), atol=1e-14)
-    monkeypatch.setattr(freeround, "MAX_AWARD_SECONDS", 0)
+    monkeypatch.setattr(freegames, "MAX_AWARD_SECONDS", 0)
     with pytest.raises(EngineTooLarge, match=r"at most 30 games would take about .* smaller max_games"):
-        freeround.capped_probabilities(fg)
+        freegames.capped_probabilities(fg)
 
 
 def test_exact_capped_moments_estimate_their_cost_first(monkeypatch):

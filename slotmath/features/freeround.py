@@ -22,7 +22,7 @@ inequality; capped, the forward DP over games played
 (:func:`~slotmath.features.freegames.win_distribution`), or where that
 would take too long the same recursion on an FFT grid
 (:func:`~slotmath.features.freegames.capped_fourier_distribution`,
-:func:`capped_probabilities`).
+:func:`~slotmath.features.freegames.capped_probabilities`).
 """
 
 from __future__ import annotations
@@ -39,13 +39,7 @@ from slotmath.errors import InternalError, ensure
 from slotmath.features.carried import carried_feature
 from slotmath.features.cost import counted
 from slotmath.features.expanding import nudged_game
-from slotmath.features.freegames import (
-    FreeGames,
-    capped_fourier_distribution,
-    capped_work,
-    fourier_distribution,
-    win_distribution,
-)
+from slotmath.features.freegames import ALIAS_BOUND, FreeGames, award_probabilities
 from slotmath.features.freespin import award_distribution, keyed_free_spins
 from slotmath.features.kinds import Buy, FeatureKind
 from slotmath.features.options import FreeGamesSpec
@@ -57,24 +51,7 @@ __all__ = [
     "free_spin_counts",
     "free_games_feature_of",
     "free_games_feature",
-    "ALIAS_BOUND",
-    "MAX_GRID",
 ]
-
-#: Bound on the award mass folded back by the FFT grid [probability].
-ALIAS_BOUND = 1e-12
-#: Largest FFT grid of the award law [points].
-MAX_GRID = 1 << 25
-#: Steps per second on one core of the capped award law's forward DP over the
-#: win range and of its recursion on an FFT grid
-#: (:func:`~slotmath.features.freegames.capped_work`; measured on a 243-ways
-#: game with max_games 100: 1.2e10 DP steps in 30 s, 1.1e9 grid steps in 7.5 s).
-DP_STEPS_PER_SECOND = 4e8
-GRID_STEPS_PER_SECOND = 1.4e8
-#: the capped award law runs on the win range (no wrapped mass) up to this long [s]
-DP_SECONDS = 2.0
-#: a capped award law estimated above this is refused [s]
-MAX_AWARD_SECONDS = 300
 
 
 def held_free_spins(game: Game, level: int, spec: FreeGamesSpec, held: Feature | None) -> tuple:
@@ -673,98 +650,6 @@ def held_games_top(title: str, table: np.ndarray, scale: int, spec: FreeGamesSpe
         False,
         f"a bound: at most {spec.max_games} games (the declared limit), each at most the top free-game win",
     )
-
-
-def award_probabilities(fg: FreeGames) -> np.ndarray:
-    """Law of the feature's total win before the multiplier: ``probs[y]`` =
-    P(sum Y = y win units) [probability] (float; see the module notes)."""
-    from slotmath.engine.limits import EngineTooLarge
-
-    if fg.max_spins is not None:
-        return capped_probabilities(fg)
-    size = grid_size(fg.p, fg.spins, ALIAS_BOUND)
-    if size > MAX_GRID:
-        raise EngineTooLarge(
-            f"the free-games award law needs {size:,} grid points (more than {MAX_GRID:,}); "
-            "give max_games or simulate"
-        )
-    return _to_last_nonzero(fourier_distribution(fg.p, fg.spins, size))
-
-
-def _to_last_nonzero(probs: np.ndarray) -> np.ndarray:
-    """A grid law cut after its last non-zero point (at least one point)."""
-    nz = np.flatnonzero(probs)
-    return probs[: nz[-1] + 1] if nz.size else probs[:1]
-
-
-def capped_probabilities(fg: FreeGames) -> np.ndarray:
-    """Law of the capped feature's total win before the multiplier
-    [probability, by win unit]: the forward DP over the win range (no
-    wrapped mass) where it takes at most :data:`DP_SECONDS`, else the
-    cheaper of it and the same recursion on an FFT grid (wrapped mass at
-    most :data:`ALIAS_BOUND`, none where the grid holds every win), each
-    timed by its estimated work (:func:`~slotmath.features.freegames.capped_work`);
-    refused in one line above :data:`MAX_AWARD_SECONDS`."""
-    from slotmath.engine.limits import EngineTooLarge
-
-    p = np.asarray(fg.p, dtype=float)
-    top = fg.max_spins * (p.shape[0] - 1) + 1  # the largest win + 1 [win units]
-    full = 1 << int(np.ceil(np.log2(max(top, 64))))
-    extra = float((np.arange(p.shape[1]) * p.sum(axis=0)).sum())
-    size = min(full, grid_size(p, fg.spins, ALIAS_BOUND)) if extra < 1 else full
-    dp, grid = capped_work(p, fg.spins, fg.max_spins, size)
-    dp_s, grid_s = dp / DP_STEPS_PER_SECOND, grid / GRID_STEPS_PER_SECOND
-    if size > MAX_GRID:
-        grid_s = np.inf
-    if dp_s <= max(DP_SECONDS, min(grid_s, MAX_AWARD_SECONDS)):
-        probs, _ = win_distribution(fg.p, fg.spins, fg.max_spins, tol=0.0)
-        return np.asarray(probs, dtype=float)
-    if grid_s <= MAX_AWARD_SECONDS:
-        return _to_last_nonzero(capped_fourier_distribution(p, fg.spins, fg.max_spins, size))
-    raise EngineTooLarge(
-        f"the law of the win of at most {fg.max_spins} games would take about {min(dp_s, grid_s):,.0f} s "
-        f"on one core ({dp:.2e} steps over the win range, {grid:.2e} on {size:,} grid points; "
-        f"above the bound {MAX_AWARD_SECONDS} s); give a smaller max_games or simulate"
-    )
-
-
-def grid_size(p: np.ndarray, spins: int, bound: float) -> int:
-    """FFT grid (a power of two, at least 4 x the per-spin wins) on which the
-    uncapped feature's total win ``T`` [win units] exceeds the grid with
-    probability at most ``bound``, by Chernoff's bound
-    ``P(T >= N) <= E[exp(theta T)] exp(-theta N)``.
-
-    ``E[exp(theta T)] = G^spins`` where ``G`` is the least fixed point of
-    ``G = sum_k P_k(e^theta) G^k`` (the one-game feature's generating
-    function at ``e^theta``), found by iterating from 0; a theta where it
-    does not converge is skipped.  The smallest ``N`` over a range of theta wins.
-    """
-    y = np.arange(p.shape[0], dtype=float)
-    ey = float((y[:, None] * p).sum())
-    sd = max(float(((y[:, None] - ey) ** 2 * p).sum()) ** 0.5, 1.0)
-    best = np.inf
-    for theta in np.geomspace(1e-4, 10.0, 60) / sd:
-        if theta * y[-1] > 600:
-            break
-        pk = (np.exp(theta * y)[:, None] * p).sum(axis=0)
-        g = 0.0
-        for _ in range(5000):
-            with np.errstate(over="ignore", invalid="ignore"):
-                new = float(np.polyval(pk[::-1], g))
-            if not np.isfinite(new) or new > 1e300:
-                g = np.inf
-                break
-            if abs(new - g) <= 1e-14 * new:
-                g = new
-                break
-            g = new
-        else:
-            g = np.inf
-        if np.isfinite(g):
-            best = min(best, (spins * np.log(g) - np.log(bound)) / theta)
-    if not np.isfinite(best):
-        return MAX_GRID * 2
-    return 1 << int(np.ceil(np.log2(max(best, 4 * p.shape[0], 64))))
 
 
 # ---------------------------------------------------------------------------
