@@ -17,8 +17,8 @@ trigger ``awards``) for that count, 0 without retriggers.  The feature from
 Exact: the mean (renewal moments, or the capped recursion) is a Fraction.
 The award law is float: uncapped, the fixed point of the win generating
 function on an FFT grid (:func:`~slotmath.features.freegames.fourier_distribution`)
-whose size puts the wrapped mass below :data:`ALIAS_BOUND` by Cantelli's
-inequality; capped, the forward DP over games played
+whose size puts the wrapped mass below :data:`ALIAS_BOUND` by Chernoff's
+bound (:func:`~slotmath.features.freegames.grid_size`); capped, the forward DP over games played
 (:func:`~slotmath.features.freegames.win_distribution`), or where that
 would take too long the same recursion on an FFT grid
 (:func:`~slotmath.features.freegames.capped_fourier_distribution`,
