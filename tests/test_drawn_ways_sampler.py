@@ -225,3 +225,28 @@ def test_worked_example_window_in_the_sampler(tmp_path, combine, cells, coins):
     assert shown in words and "weigh `(3 x 2**30 + 1)^2 >= 2**32`" in words
     x = rounds(round_sampler(game, 1), 400_000, 21)[0]
     assert abs(z_of(x, float(drawn_ways_figures(game, 1).rtp))) < 4
+
+
+@pytest.mark.parametrize("pays_by", ["ways", "lines"])
+def test_a_table_beyond_the_exact_draw_is_refused_in_one_line(write_game, pays_by):
+    # reduced total weight 2**62 + 2**62 + 1 > 2**62: the sampler's exact
+    # uniform draw cannot draw it, so `simulate` is refused in one line
+    # (the line sampler read the same table: its cumulative weights wrapped
+    # past int64, 2**62 + 2**62 + 1 -> -2**63 + 1, before this check)
+    from test_drawn_law import tiny_game
+
+    from slotmath.errors import SetupError
+    from slotmath.rules.linegame import round_sampler
+
+    table = {2: 2**62, 3: 2**62 + 1}
+    if pays_by == "ways":
+        rows = f"[[2, {2**62}], [3, {2**62 + 1}]]"
+        game = load_game(write_game(game_text("add").replace("[[2, 3], [3, 1]]", rows)))
+    else:
+        game = tiny_game(write_game, "add", table)
+    assert drawn_too_large(game)
+    with pytest.raises(SetupError) as err:
+        round_sampler(game, 1)
+    message = str(err.value)
+    assert "\n" not in message and "options.wild_multipliers.table: total weight 9.223e+18" in message
+    assert "above 2**62, the compiled simulator's exact uniform draw, so `simulate` cannot" in message
