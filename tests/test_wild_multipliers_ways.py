@@ -147,14 +147,14 @@ def test_spin_law_equals_enumeration(write_game, combine):
     assert f"{'multiplied' if combine == 'multiply' else 'added'} on a way" in " ".join(result.notes)
 
 
-def renewal_components(combine: str) -> dict:
+def renewal_components(combine: str, table: dict = TABLE) -> dict:
     """RTP components of the game with free games from the enumerations of
     the base and the free reels: the free spins draw their W's multipliers
     too (V is on the free reels as well), and
       p = P(2+ S in the free window), E[K] = 3 p (3 games per retrigger),
       E[Y] = E[free spin win] (ways + scatters), P_base = P(2+ S in the base window);
       free_games = P_base x 3 / (1 - 3 p) x 2 x E[Y]   (N / (1 - N p) games at x2)"""
-    base, free = spin_law(BASE, combine), spin_law(FREE_STRIPS, combine)
+    base, free = spin_law(BASE, combine, table), spin_law(FREE_STRIPS, combine, table)
     p = sum(q for (_, c), q in free.items() if c >= 2)
     mean_y = sum(x * q for (x, _), q in free.items())
     p_base = sum(q for (_, c), q in base.items() if c >= 2)

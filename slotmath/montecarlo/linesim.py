@@ -583,17 +583,38 @@ def drawn_dims(game: Game, sym: np.ndarray) -> list:
     multipliers' variant symbols and declared strips
     (:func:`slotmath.features.wildmult.drawn_symbols`) and the windows
     ``sym`` show the wild; else none (no draw, :func:`drawn_line_win`)."""
+    drawn = drawn_table(game, sym)
+    if drawn is None:
+        return []
+    w, variants, cum = drawn
+    return [w, len(variants), *variants, *cum]
+
+
+def drawn_table(game: Game, sym: np.ndarray) -> tuple | None:
+    """``(wild, variants, cumulative weights)`` of the multiplier table of a
+    game played with its drawn multipliers' variant symbols and declared
+    strips (:func:`slotmath.features.wildmult.drawn_symbols`) whose windows
+    ``sym`` show the wild (symbol indices, python ints); None otherwise
+    (rewritten stops, a reel set without the wild, no drawn multipliers).
+    A table of total weight above ``2**62`` (the exact uniform draw) is
+    refused in one line (:class:`~slotmath.errors.SetupError`)."""
+    from slotmath.errors import SetupError
     from slotmath.features.wildmult import WildMultipliers, variant_name
 
     spec = game.options.get("wild_multipliers") if isinstance(game.options, dict) else None
     if not isinstance(spec, WildMultipliers):
-        return []
+        return None
     w = game.symbol_index[spec.symbol]
-    if not (sym == w).any():  # rewritten stops, or a reel set without the wild
-        return []
+    if not (sym == w).any():
+        return None
+    if spec.total > MAX_DRAW:
+        raise SetupError(
+            f"{game.source or game.name}: options.wild_multipliers.table: total weight {spec.total:.4g} "
+            "(reduced) is above 2**62, the compiled simulator's exact uniform draw, so `simulate` cannot"
+        )
     variants = [game.symbol_index[variant_name(spec.symbol, m)] for m, _ in spec.table]
-    cum = np.cumsum([x for _, x in spec.table]).tolist()
-    return [w, len(variants), *variants, *cum]
+    cum = np.cumsum(np.array([x for _, x in spec.table], dtype=np.int64)).tolist()
+    return w, variants, cum
 
 
 def line_event_names(game: Game, entries, mults) -> list:

@@ -129,11 +129,11 @@ PAY_CHANNELS = ("lines", "ways", "anywhere", "cluster")
 # Helpers taking many arrays are inlined (numba IR inlining): a compiled call
 # updates a reference count per array passed (see slotmath.montecarlo.linesim).
 @nb.njit(cache=True, inline="always")
-def _pays_win(stop, pays, events):
+def _pays_win(rng, stop, pays, events):
     """Ways, count and cluster pays win [x total bet] of the window at ``stop``:
     ``pays`` = (ways args, anywhere args, cluster args) of :func:`evaluation`
     (the rules the game is not paid by pay nothing)."""
-    ways = round_ways_win(stop, pays[0], events)
+    ways = round_ways_win(rng, stop, pays[0], events)
     return ways + round_anywhere_win(stop, pays[1], events) + round_cluster_win(stop, pays[2], events)
 
 
@@ -145,7 +145,7 @@ def _spin(rng, stop, window, draw, ev, ways, events):
     dims, sym, cells, codes, offsets, label_coins, sc_count, sc_pay, sc_event = ev
     draw_stops(rng, stop, bound, use_table, table, cum, n_stops)
     lines = drawn_line_win(rng, stop, window, dims, sym, cells, codes, offsets, label_coins, events)
-    lines += _pays_win(stop, ways, events)
+    lines += _pays_win(rng, stop, ways, events)
     return lines, scatter_win(stop, sc_count, sc_pay, sc_event, events)
 
 
@@ -411,7 +411,7 @@ def round_kernel(
     for i in range(n):
         draw_stops(rng, stop, bound, use_table, table, cum, n_stops)
         comp[0] = drawn_line_win(rng, stop, window, dims, sym, cells, codes, offsets, label_coins, events)
-        comp[0] += _pays_win(stop, base_ways, events)
+        comp[0] += _pays_win(rng, stop, base_ways, events)
         comp[1] = scatter_win(stop, sc_count, sc_pay, sc_event, events)
         for j in range(2, comp.shape[0]):
             comp[j] = 0.0

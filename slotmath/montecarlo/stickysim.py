@@ -91,7 +91,7 @@ def sticky_free_play(rng, games, stop, window, events, free_draw, free_ev, again
                 window[c] = x
             at[r] = pattern * N + stop[r]
         w = window_line_win(window, dims, cells, codes, offsets, label_coins, events)
-        w += round_ways_win(at, ways, events)
+        w += round_ways_win(rng, at, ways, events)
         for j in range(scat.shape[0]):
             n = _count_in(window, scat[j])
             w += sc_pay[j, n]

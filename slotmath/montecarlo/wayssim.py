@@ -7,6 +7,15 @@ the same :func:`slotmath.engine.ways.step_ways` as the exact engine) until its r
 ends, and add the scatters.  Events: one per ways pay entry (spins paying
 it, as in the combination table) and one per scatter pay entry.
 
+A game played with its drawn wild multipliers not written as stops
+(:func:`slotmath.features.wildmult.drawn_symbols`: the declared strips, the
+variant symbols ``Wx2``, ``Wx3``, ...) plays :func:`ways_kernel_drawn`: every
+cell of the window showing the multiplier wild draws its variant
+(:func:`draw_window_features`), so a way through drawn wilds counts the
+product of their multipliers (``per_wild`` variants) or carries their sum
+(``summed`` variants, a digit of the ways state), as the exact rule of
+:mod:`slotmath.features.drawnways`.
+
 A game whose ways carry one multiplier state (no wild multiplying by its
 count) and whose reels weigh less than ``2**31`` plays
 :func:`ways_kernel_plain`: the product of each first-reel symbol's weighted
@@ -27,11 +36,13 @@ from slotmath.montecarlo.linesim import (
     draw_args,
     draw_narrow,
     draw_stops,
+    drawn_table,
     narrow,
     part_names,
     scatter_args,
     scatter_win,
     split_win,
+    weighted_index,
 )
 from slotmath.montecarlo.run import RoundSampler
 
@@ -159,6 +170,84 @@ def ways_kernel_plain(
     return wins, events, parts
 
 
+@nb.njit(cache=True)
+def draw_window_features(rng, stop, feat, n_wild, delta, cum, window):
+    """Write into ``window`` (R, 1, P x F) the stop features of the window at
+    ``stop`` with each multiplier wild's variant drawn: ``feat[k, stop[k]]``
+    plus, for each of the ``n_wild[k, stop[k]]`` wild cells of reel ``k``,
+    ``delta[j]`` of the variant ``j`` it draws (independently per cell,
+    weighted by the table's cumulative weights ``cum``,
+    :func:`~slotmath.montecarlo.linesim.weighted_index`).  The features are
+    sums over the cells, so this is the features of the window showing the
+    drawn variants; ``window`` is read as a reel set of one stop."""
+    K = cum.shape[0]
+    for k in range(stop.shape[0]):
+        window[k, 0, :] = feat[k, stop[k]]
+        for _ in range(n_wild[k, stop[k]]):
+            window[k, 0, :] += delta[weighted_index(rng, cum, K)]
+
+
+@nb.njit(cache=True)
+def ways_kernel_drawn(
+    rng,
+    n,
+    dims,
+    bound,
+    use_table,
+    table,
+    cum,
+    n_stops,
+    feat,
+    n_wild,
+    delta,
+    wcum,
+    pay,
+    event,
+    step,
+    factor,
+    sc_count,
+    sc_pay,
+    sc_event,
+):
+    """:func:`ways_kernel` with the multiplier wilds' variants drawn in each
+    window (:func:`draw_window_features`; ``n_wild``, ``delta``, ``wcum``
+    from :func:`drawn_ways_args`)."""
+    R = dims[0]
+    wins = np.empty(n, dtype=np.float64)
+    parts = np.empty((n, 1 + (sc_count.shape[0] > 0)), dtype=np.float64)
+    events = np.zeros(dims[2], dtype=np.int64)
+    stop = np.empty(R, dtype=np.int64)
+    at = np.zeros(R, dtype=np.int64)  # the drawn window: a reel set of one stop
+    window = np.empty((R, 1, feat.shape[2]), dtype=np.int64)
+    vec = np.empty(factor.shape[0], dtype=np.int64)
+    out = np.empty(factor.shape[0], dtype=np.int64)
+    for i in range(n):
+        draw_stops(rng, stop, bound, use_table, table, cum, n_stops)
+        draw_window_features(rng, stop, feat, n_wild, delta, wcum, window)
+        ways = ways_win(at, window, pay, event, step, factor, dims[1], vec, out, events)
+        wins[i] = split_win(parts[i], ways, scatter_win(stop, sc_count, sc_pay, sc_event, events))
+    return wins, events, parts
+
+
+def drawn_ways_args(game: Game, level: int, win: np.ndarray) -> tuple | None:
+    """``(n_wild, delta, cum)`` of :func:`draw_window_features` for the
+    windows ``win`` (reel, stop, row) of a game played with its drawn
+    multipliers' variant symbols (:func:`~slotmath.montecarlo.linesim.drawn_table`),
+    or None when its windows show no multiplier wild: per (reel, stop) the
+    wild's cells, per variant its one-cell features less the wild's
+    (:func:`~slotmath.engine.ways.stop_features` of a single cell), and the
+    table's cumulative weights."""
+    drawn = drawn_table(game, win)
+    if drawn is None:
+        return None
+    w, variants, cum = drawn
+    wp = compile_ways(game, level)
+    one = stop_features(wp, np.arange(len(game.symbols), dtype=np.int64)[:, None])  # (S, P x F)
+    delta = np.ascontiguousarray(one[variants] - one[w])
+    n_wild = (win == w).sum(axis=2).astype(np.int64)
+    return n_wild, delta, np.array(cum, dtype=np.int64)
+
+
 def plain_ways_args(feat: np.ndarray, P: int) -> tuple:
     """``(cells, present, n_present)`` of :func:`ways_kernel_plain` from the
     stop features ``feat`` (R, N, P x F) of a game with one multiplier state:
@@ -177,17 +266,25 @@ def plain_ways_args(feat: np.ndarray, P: int) -> tuple:
 
 
 @nb.njit(cache=True, inline="always")
-def round_ways_win(stop, ways, events):
+def round_ways_win(rng, stop, ways, events):
     """Ways win [x total bet] of the window at ``stop`` with the arguments
-    ``ways`` of :func:`ways_args` (0 for a game not paid by ways)."""
-    feat, pay, event, step, factor, total_bet, vec, out = ways
+    ``ways`` of :func:`ways_args` (0 for a game not paid by ways); a window
+    showing a multiplier wild whose draws are not written as stops draws
+    them first (:func:`draw_window_features`; no draw, the same random
+    stream, without one)."""
+    feat, pay, event, step, factor, total_bet, vec, out, n_wild, delta, wcum, window, at = ways
+    if wcum.shape[0] > 0:
+        draw_window_features(rng, stop, feat, n_wild, delta, wcum, window)
+        return ways_win(at, window, pay, event, step, factor, total_bet[0], vec, out, events)
     return ways_win(stop, feat, pay, event, step, factor, total_bet[0], vec, out, events)
 
 
 def ways_args(game: Game, level: int, reel_set: str, names: list, win: np.ndarray | None = None) -> tuple:
     """Arguments of :func:`round_ways_win` for ``reel_set``; one event per ways
     pay entry is appended to ``names``.  ``win`` (reel, stop, row), when given,
-    replaces the reel set's windows (an expanding wild's expanded ones)."""
+    replaces the reel set's windows (an expanding wild's expanded ones).
+    The last five: the drawn multiplier wilds' :func:`drawn_ways_args` (empty
+    when the windows show none), the drawn window's scratch and its stops."""
     wp = compile_ways(game, level)
     if win is None:
         win, _, _ = pack_reels(game, reel_set)
@@ -199,6 +296,9 @@ def ways_args(game: Game, level: int, reel_set: str, names: list, win: np.ndarra
             names.append(key)
         event[p, n] = names.index(key)
     M = len(wp.factor)
+    drawn = drawn_ways_args(game, level, win)
+    if drawn is None:
+        drawn = _no_draws(game.reels, 0)
     return (
         feat,
         wp.pay,
@@ -208,6 +308,18 @@ def ways_args(game: Game, level: int, reel_set: str, names: list, win: np.ndarra
         np.array([game.bet(level).total_bet], dtype=np.int64),
         np.zeros(M, dtype=np.int64),
         np.zeros(M, dtype=np.int64),
+        *drawn,
+        np.zeros((game.reels, 1, feat.shape[2]), dtype=np.int64),
+        np.zeros(game.reels, dtype=np.int64),
+    )
+
+
+def _no_draws(reels: int, width: int) -> tuple:
+    """:func:`drawn_ways_args` of windows without a multiplier wild: no draw."""
+    return (
+        np.zeros((reels, 1), dtype=np.int64),
+        np.zeros((0, width), dtype=np.int64),
+        np.zeros(0, dtype=np.int64),
     )
 
 
@@ -222,6 +334,9 @@ def no_ways_args(game: Game) -> tuple:
         np.ones(1, dtype=np.int64),
         np.zeros(1, dtype=np.int64),
         np.zeros(1, dtype=np.int64),
+        *_no_draws(game.reels, 0),
+        np.zeros((game.reels, 1, 0), dtype=np.int64),
+        np.zeros(game.reels, dtype=np.int64),
     )
 
 
@@ -230,7 +345,8 @@ def ways_sampler(
 ) -> RoundSampler:
     """Compiled round sampler of a ways game at bet ``level``: the faster
     :func:`ways_kernel_plain` where it applies and ``plain`` is true, else
-    :func:`ways_kernel` (the same rounds)."""
+    :func:`ways_kernel` (the same rounds); :func:`ways_kernel_drawn` when the
+    windows show a multiplier wild whose draws are not written as stops."""
     wp = compile_ways(game, level)
     win, _, n_stops = pack_reels(game, reel_set)
     feat = np.stack([stop_features(wp, win[k]) for k in range(game.reels)])
@@ -242,6 +358,11 @@ def ways_sampler(
     sc_count, sc_pay, sc_event = scatter_args(game, reel_set, names)
     dims = np.array([game.reels, game.bet(level).total_bet, len(names)], dtype=np.int64)
     draw = draw_args(game, reel_set, table_limit)
+    drawn = drawn_ways_args(game, level, win)
+    if drawn is not None:
+        pays = (wp.pay, event, wp.step, wp.factor, sc_count, sc_pay, sc_event)
+        args = (dims,) + draw + (feat,) + drawn + pays
+        return RoundSampler(ways_kernel_drawn, args, tuple(names), part_names(game, "ways"))
     if plain and len(wp.factor) == 1 and narrow(draw[0]):
         plain = plain_ways_args(feat, wp.pay.shape[0])
         args = (dims,) + draw + plain + (wp.pay, event, wp.factor, sc_count, sc_pay, sc_event)

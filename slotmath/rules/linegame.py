@@ -292,24 +292,20 @@ def sampled_drawn_game(game: Game) -> Game:
     fit as stops (:func:`drawn_too_large`): the multiplier's variant symbols
     with the declared strips (:func:`slotmath.features.wildmult.drawn_symbols`),
     each wild's multiplier drawn in the window
-    (:func:`slotmath.montecarlo.linesim.draw_wilds`).  Lines only, and no
-    sticky free-games wild (its held window is not drawn): else refused in
-    one line (:class:`~slotmath.errors.SetupError`)."""
-    from slotmath.engine.payrule import pay_rule
+    (:func:`slotmath.montecarlo.linesim.draw_wilds`; on ways
+    :func:`slotmath.montecarlo.wayssim.draw_window_features`).  No sticky
+    free-games wild (its held window is not drawn): else refused in one
+    line (:class:`~slotmath.errors.SetupError`)."""
     from slotmath.errors import SetupError
     from slotmath.features.options import load_features
     from slotmath.features.wildmult import drawn_symbols, rewrite_refusal
 
     free = load_features(game).free_games
-    problem = None
-    if not pay_rule(game).has_paylines:
-        problem = "the compiled sampler draws the multipliers in the window on paylines only"
-    elif free is not None and free.sticky is not None:
-        problem = "the compiled sampler does not draw the multipliers of a sticky free-games wild"
-    if problem is not None:
+    if free is not None and free.sticky is not None:
         raise SetupError(
             f"{game.source or game.name}: options.wild_multipliers.table: {rewrite_refusal(game)}; "
-            f"{problem}, so `simulate` cannot"
+            "the compiled sampler does not draw the multipliers of a sticky free-games wild, so `simulate` "
+            "cannot"
         )
     return drawn_symbols(game)
 
