@@ -67,14 +67,14 @@ CASES = {
         3,
     ),
     # a trigger prize, and a retrigger prize (2 S in a free game, the most
-    # its reels show: 1 game and 1/3 x total bet)
+    # its reels show: 1 game and 1/6 x total bet, half a coin)
     "prizes": (
-        "{symbol: S, reels: free, awards: {2: {games: 2, prize: 1}, 3: {games: 3}}, max_games: 4, "
-        "retrigger_awards: {2: {games: 1, prize: 1/3}}}",
+        "{symbol: S, reels: free, awards: {2: {games: 2, prize: 1}, 3: {games: 3}}, max_games: 3, "
+        "retrigger_awards: {2: {games: 1, prize: 1/6}}}",
         {2: (1, 2, "free"), 3: (0, 3, "free")},
-        {2: (F(1, 3), 1)},
+        {2: (F(1, 6), 1)},
         1,
-        4,
+        3,
     ),
     # 3 S start their games on the reel set "more" (whose 3 reels all show S)
     "by_count": (
@@ -169,10 +169,11 @@ def test_the_round_with_drawn_base_reels_is_the_brute_force(write_game, refused,
 
 @pytest.mark.parametrize("combine", ["add", "multiply"])
 def test_retrigger_prizes_in_drawn_free_games_are_the_brute_force(write_game, refused, combine):
-    # a trigger prize of 1 x total bet (2 S), and a retrigger prize of 1/3 x
-    # total bet with 1 more game (2 S in a free game): the free spin's table
-    # carries the prize of its S count (on a unit of 1/3 coin... here 1 coin:
-    # 1/3 x 3 coins), the round the brute force's
+    # a trigger prize of 1 x total bet (2 S), and a retrigger prize of 1/6 x
+    # total bet (half a coin: the free table's unit is 1/2 coin) with 1 more
+    # game (2 S in a free game): the free spin's drawn table adds the prize
+    # of its S count to its win (else its mean check and the distribution
+    # fail), the round is the brute force's
     game = drawn_game(write_game, "prizes", combine)
     assert drawn_law_refusal(game) is None
     assert_round(analyse(game, 1), brute_round(game, "prizes", combine))
