@@ -68,27 +68,34 @@ def games_mean(game_law: dict, games: int, max_games: int) -> Fr:
     return mean(games, 0)
 
 
+def games_law(game_law: dict, games: int, max_games: int) -> dict:
+    """Law ``{sum of the wins: P}`` of ``games`` free games played literally,
+    per game ``game_law`` = {(win, extra games): P}, each game's extra games
+    added to those left, at most ``max_games`` played."""
+
+    @functools.cache
+    def left_law(left: int, played: int) -> tuple:
+        if left == 0 or played == max_games:
+            return ((0, Fr(1)),)
+        out: dict = {}
+        for (y, k), p in game_law.items():
+            for rest, q in left_law(left - 1 + k, played + 1):
+                out[y + rest] = out.get(y + rest, 0) + p * q
+        return tuple(out.items())
+
+    return dict(left_law(games, 0))
+
+
 def brute_round(max_games: int, base, free, award, mult, retrigger: bool = True, free_award=None) -> dict:
     """Law of the round's win [x total bet] played literally: the base
     window's line and ``award``, and with 2+ S two free games at ``mult``
     playing ``free_award`` (default ``award``)."""
-    game_law = free_game_law(free, free_award or award, retrigger)
-
-    @functools.cache
-    def games(left: int, played: int) -> tuple:
-        if left == 0 or played == max_games:
-            return ((Fr(0), Fr(1)),)
-        out: dict = {}
-        for (y, k), p in game_law.items():
-            for rest, q in games(left - 1 + k, played + 1):
-                out[y + rest] = out.get(y + rest, 0) + p * q
-        return tuple(out.items())
-
+    played = games_law(free_game_law(free, free_award or award, retrigger), 2, max_games)
     law: dict = {}
     for window, p in windows(base):
         win = add({line(window): Fr(1)}, award(window))
         if window.count("S") >= 2:
-            win = add(win, {mult * y: q for y, q in games(2, 0)})
+            win = add(win, {mult * y: q for y, q in played.items()})
         for v, q in win.items():
             law[v] = law.get(v, 0) + p * q
     return law

@@ -56,23 +56,23 @@ def free_game(write_game, combine: str, retrigger: bool):
     return load_game(write_game(text.replace("RETRIGGER", "true" if retrigger else "false")))
 
 
-def brute_spin(strips: list, combine: str) -> dict:
+def brute_spin(strips: list, combine: str, table: dict = TINY_TABLE) -> dict:
     """``{(spin win [coins], S count): probability}``: every stop vector
     (uniform stops) and every draw of every W in its window (each its own
-    draw from the table), the lines by :func:`test_drawn_law.brute_line`,
+    draw from ``table``), the lines by :func:`test_drawn_law.brute_line`,
     S paid by its count anywhere."""
-    total = sum(TINY_TABLE.values())
+    total = sum(table.values())
     out: dict = {}
     for stops in product(*(range(len(s)) for s in strips)):
         grid = [[s[(i + k) % len(s)] for k in range(2)] for s, i in zip(strips, stops, strict=True)]
         p_stop = F(1, len(strips[0]) * len(strips[1]) * len(strips[2]))
         wilds = [(r, k) for r in range(3) for k in range(2) if grid[r][k] == "W"]
         count = sum(row.count("S") for row in grid)
-        for draw in product(TINY_TABLE, repeat=len(wilds)):
+        for draw in product(table, repeat=len(wilds)):
             mult = dict(zip(wilds, draw, strict=True))
             p = p_stop
             for m in draw:
-                p *= F(TINY_TABLE[m], total)
+                p *= F(table[m], total)
             win = SCATTER_COINS[count] + sum(
                 brute_line(
                     [grid[r][line[r]] for r in range(3)], [mult.get((r, line[r])) for r in range(3)], combine

@@ -53,6 +53,7 @@ from numba import types
 from numba.typed import Dict
 
 from slotmath.engine.distribution import WinDistribution
+from slotmath.engine.joint import KeyedWins
 from slotmath.engine.limits import EngineTooLarge
 from slotmath.engine.reels import windows
 from slotmath.engine.scatters import scatter_pay, scatter_symbols
@@ -145,6 +146,25 @@ class DrawnLaw:
     bound: float
     profiles: int
     draws: int = 0
+
+    def marginal(self, total_bet: int) -> tuple:
+        """``(law, bound)``: the law of the spin win, its keys summed
+        (Neumaier), as a :class:`~slotmath.engine.distribution.WinDistribution`
+        [float64] and the relative error bound of each probability (the
+        merged terms' :attr:`bound`, plus Neumaier's over the keys)."""
+        uniq, inverse = np.unique(self.wins, return_inverse=True)
+        sums, comps = np.zeros(len(uniq)), np.zeros(len(uniq))
+        for i, x in zip(inverse.ravel().tolist(), self.probabilities.tolist(), strict=True):
+            _neumaier(sums, comps, i, x)
+        return WinDistribution(uniq, sums + comps, self.unit, total_bet), self.bound + 3 * _U
+
+    def keyed(self, total_bet: int) -> KeyedWins:
+        """The law as the round's joint law of (spin win, key)
+        (:class:`~slotmath.engine.joint.KeyedWins`, one key item: the trigger
+        count) with float64 probabilities for its counts over a cycle of 1
+        (:func:`slotmath.features.round.round_distribution` reads it so)."""
+        keys = [(k,) for k in self.keys.tolist()]
+        return KeyedWins(self.wins, keys, self.probabilities.tolist(), self.unit, total_bet, 1)
 
 
 @nb.njit(cache=True)
@@ -829,49 +849,51 @@ def _mixed_law(profile: list, spec, line_alternatives, m: np.ndarray, mw: np.nda
 
 def drawn_spin_law(game: Game, level: int, reel_set: str = "base") -> tuple:
     """``(law, bound)``: the law of the spin win of ``reel_set``
-    (:func:`drawn_keyed_law`'s, its keys summed, Neumaier) as a
-    :class:`~slotmath.engine.distribution.WinDistribution` [float64] and the
-    relative error bound of each probability."""
-    law = drawn_keyed_law(game, level, reel_set)
-    uniq, inverse = np.unique(law.wins, return_inverse=True)
-    sums, comps = np.zeros(len(uniq)), np.zeros(len(uniq))
-    for i, x in zip(inverse.ravel().tolist(), law.probabilities.tolist(), strict=True):
-        _neumaier(sums, comps, i, x)
-    # a key-merged probability: the merged terms' bound, plus Neumaier over the keys
-    bound = law.bound + 3 * _U
-    return WinDistribution(uniq, sums + comps, law.unit, game.bet(level).total_bet), bound
+    (:func:`drawn_keyed_law`'s, its keys summed: :meth:`DrawnLaw.marginal`)
+    as a :class:`~slotmath.engine.distribution.WinDistribution` [float64] and
+    the relative error bound of each probability."""
+    return drawn_keyed_law(game, level, reel_set).marginal(game.bet(level).total_bet)
 
 
 def drawn_free_table(game: Game, level: int, spec) -> tuple:
-    """A free spin of ``spec`` (:class:`~slotmath.features.options.FreeGamesSpec`)
-    with its drawn multipliers: ``(d, table, unit)``, ``d`` the exact shift
-    of its mean win the draws give [x total bet] (the line RTP of the free
-    reel set with the draws, from the law of the counted wilds, less the one
-    without), ``table`` the float law of (win [1/``unit`` coins], extra
-    games) from :func:`drawn_keyed_law` keyed by the trigger count [each
-    probability within its bound], its mean checked against the exact one
-    within that bound."""
+    """A free spin of ``spec`` (:class:`~slotmath.features.options.FreeGamesSpec`,
+    played on its reel set ``spec.reels``) with its drawn multipliers:
+    ``(d, table, unit)``, ``d`` the exact shift of its mean win the draws
+    give [x total bet] (the line RTP of the free reel set with the draws,
+    from the law of the counted wilds, less the one without), ``table`` the
+    float law of (win [1/``unit`` coins], extra games) from
+    :func:`drawn_keyed_law` keyed by the trigger count, the win with the
+    retrigger prize of that count [each probability within its bound], its
+    mean checked against the exact one within that bound."""
     from dataclasses import replace
 
     from slotmath.engine.payrule import pay_rule
+    from slotmath.features.round import trigger_key_probability
     from slotmath.features.wilddraws import drawn_line_figures
 
     undrawn = replace(game, options={k: v for k, v in game.options.items() if k != "wild_multipliers"})
     reels, bet = spec.reels, game.bet(level).total_bet
     d = drawn_line_figures(game, level, reels).rtp - pay_rule(undrawn).channel_rtp(undrawn, level, reels)[0]
     law = drawn_keyed_law(game, level, reels, spec.symbol)
-    extra = np.array([spec.retrigger_games(spec.count_of(int(k))) for k in law.keys.tolist()], dtype=np.int64)
+    keys = law.keys.tolist()
+    prize = {k: spec.retrigger_prize(spec.count_of(k)) * bet for k in set(keys)}  # [coins]
+    unit = lcm(law.unit, *(Fraction(p).denominator for p in prize.values()))
+    wins = law.wins * (unit // law.unit) + np.array([int(prize[k] * unit) for k in keys], dtype=np.int64)
+    extra = np.array([spec.retrigger_games(spec.count_of(k)) for k in keys], dtype=np.int64)
     width = int(extra.max(initial=0)) + 1
-    table = np.zeros((int(law.wins.max()) + 1, width))
-    np.add.at(table, (law.wins, extra), law.probabilities)
-    # the exact mean with the draws: the undrawn spin's lines and scatters, plus d
+    table = np.zeros((int(wins.max()) + 1, width))
+    np.add.at(table, (wins, extra), law.probabilities)
+    # the exact mean with the draws: the undrawn spin's lines and scatters, plus d, plus the prizes
+    key_p = trigger_key_probability(undrawn, spec.trigger, reels)
+    prizes = sum((q * spec.retrigger_prize(spec.count_of(k)) for k, q in key_p.items()), Fraction(0))
     exact = pay_rule(undrawn).channel_rtp(undrawn, level, reels)[0] + d + _scatter_mean(undrawn, level, reels)
-    mean = float(np.dot(law.wins.astype(float), law.probabilities)) / (law.unit * bet)
+    exact += prizes
+    mean = float(np.dot(wins.astype(float), law.probabilities)) / (unit * bet)
     ensure(
         abs(mean - float(exact)) <= 4 * law.bound * float(exact) + 1e-15,
         f"drawnlaw.py: the drawn free spin's mean {mean!r} is not its exact {float(exact)!r}",
     )
-    return d, table, law.unit
+    return d, table, unit
 
 
 def _scatter_mean(game: Game, level: int, reel_set: str) -> Fraction:

@@ -43,6 +43,7 @@ __all__ = [
     "RoundLaw",
     "round_triggers",
     "round_law",
+    "round_distribution",
     "feature_means",
     "feature_from_tables",
     "count_feature",
@@ -240,6 +241,17 @@ def round_law(keyed, features, round_cap=None, distribution: bool = True, source
     return RoundLaw(rtp, components, dist, key_p, dropped, figures, shortfall)
 
 
+def round_distribution(keyed, features, source: object = "") -> tuple:
+    """The round's distribution without a cap: ``(distribution, dropped,
+    shortfall)`` as :class:`RoundLaw` has them (float64).  ``keyed`` is a
+    :class:`~slotmath.engine.joint.KeyedWins` of exact counts, or of float64
+    probabilities for counts over a ``cycle`` of 1 (a base spin whose law is
+    float: :meth:`slotmath.features.drawnlaw.DrawnLaw.keyed`); its exact RTP
+    is the caller's."""
+    dist, (tail_wins, tail_p) = _round_distribution(keyed, features, round_triggers(features), source)
+    return dist, float(tail_p.sum()), float(np.dot(tail_wins, tail_p))
+
+
 def award_top(f: Feature, key) -> MaxWin:
     """The largest award of ``f`` given ``key`` [x total bet] and its
     probability: ``f.top`` when the feature gives one, else the top point of
@@ -318,7 +330,11 @@ def round_max_win(keyed, features, round_cap=None, distribution: WinDistribution
     exact, hows = True, []
     for key, base in keyed.by_key().items():
         value = Fraction(int(base.wins[-1]), scale)
-        p: Fraction | float | None = Fraction(int(base.weights[-1]), keyed.cycle)
+        # exact counts, or float probabilities (a float base law: round_distribution)
+        top = base.weights[-1]
+        p: Fraction | float | None = (
+            Fraction(int(top), keyed.cycle) if base.exact else float(top) / keyed.cycle
+        )
         ex, how = True, []
         for f in features:
             fk = _feature_key(key, features, triggers, f)

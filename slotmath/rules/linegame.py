@@ -18,6 +18,19 @@ if TYPE_CHECKING:
     from slotmath.montecarlo.results import SimulationResult
     from slotmath.rules.result import ParResult
 
+#: what the round law without the drawn multipliers' rewrite covers (the end
+#: of each refusal of :func:`drawn_law_refusal`)
+DRAWN_LAW_SCOPE = (
+    "the law without the rewrite is computed on paylines, for a spin with free games at most (still refused: "
+    "reel heights, a round cap, any other feature beside or inside the free games, and free games with a "
+    "sticky wild, a nudge, trigger reels or lines, unpaid scatters or the drawn wild as their trigger)"
+)
+#: relative tolerance [x RTP] of the check of a drawn round's distribution
+#: mean (with its unresolved tail) against its exact RTP, beyond the base
+#: law's stated bound: the award laws' float rounding (FFT grids, whose
+#: wrapped mass is below 1e-12)
+ROUND_MEAN_TOLERANCE = 1e-9
+
 
 def analyse(game: Game, level: int, reel_set: str = "base") -> ParResult:
     """Exact PAR of a line game at bet ``level``: combination table,
@@ -100,12 +113,14 @@ def drawn_law_refusal(game: Game, reel_set: str = "base") -> str | None:
     """Why the round law of a game whose drawn multipliers do not fit as stops
     is not computed from the draw profiles of its windows
     (:func:`slotmath.features.drawnlaw.drawn_keyed_law`), or None when it
-    is: the rewrite's reason, then that the law is computed on paylines,
-    without reel heights or a round cap, and with no feature but free games
-    (without sticky wilds, nudges, trigger reels or lines, a reel set per
-    count, a feature in their windows, retrigger prizes or unpaid scatters)
-    whose base reels do not show the drawn wild, within
-    :data:`~slotmath.features.drawnlaw.MAX_DRAWN_WINDOWS` windows per reel set."""
+    is: the rewrite's reason, then what is still refused -- a ways game
+    (paylines only), a reel set above
+    :data:`~slotmath.features.drawnlaw.MAX_DRAWN_WINDOWS` windows, reel
+    heights, any feature but free games (a round cap, a feature beside or
+    inside them), and free games with a sticky wild, a nudge, trigger reels
+    or lines, unpaid scatters or the drawn wild as their trigger.  Free
+    games with retrigger prizes, a reel set per trigger count and base reels
+    that show the drawn wild are computed."""
     from slotmath.engine.payrule import pay_rule
     from slotmath.features.drawnlaw import (
         MAX_DRAWN_SECONDS,
@@ -132,36 +147,23 @@ def drawn_law_refusal(game: Game, reel_set: str = "base") -> str | None:
         k for k in game.options if k in played_options() and k not in ("wild_multipliers", "free_games")
     ]
     if game.heights is not None or others:
-        return (
-            f"{reason}; the law without the rewrite is computed for a spin with free games at most, "
-            "without heights or a round cap"
-        )
+        what = "reel heights" if game.heights is not None else "options." + ", options.".join(others)
+        return f"{reason}; {what}: {DRAWN_LAW_SCOPE}"
     free = load_features(game).free_games
     if free is None:
         return None
     spec = load_wild_multipliers(game)
     ensure(spec is not None, "linegame.py: expected spec is not None")
-    counts = range(game.reels * game.rows + 1)
     simple = (
         free.sticky is None
         and free.nudge is None
         and free.trigger_reels is None
         and free.trigger_lines is None
-        and free.reels_by_count is None
         and free.scatter_pays
         and isinstance(free.symbol, str)
-        and not any(free.retrigger_prize(c) for c in counts)
     )
     if not simple or free.symbol == spec.symbol:
-        return (
-            f"{reason}; the law without the rewrite is computed for plain free games only (no sticky wild, "
-            "nudge, trigger reels or lines, reel set per count, retrigger prize or unpaid scatter)"
-        )
-    if shows_wild(game, reel_set):
-        return (
-            f"{reason}; with free games the law without the rewrite is computed when the base reels do not "
-            f"show {spec.symbol}"
-        )
+        return f"{reason}; options.free_games: {DRAWN_LAW_SCOPE}"
     return None
 
 
@@ -170,15 +172,18 @@ def _analyse_drawn(game: Game, level: int, reel_set: str) -> ParResult:
     stops: the RTP and combination table exact from the law of the counted
     wilds (:func:`slotmath.features.wilddraws.drawn_line_figures`, hits
     over the game's own cycle), the spin's law float64 from the draw
-    profiles of its windows (:func:`slotmath.features.drawnlaw.drawn_spin_law`),
-    its mean checked against the exact RTP within its stated bound; with
-    free games, the base spin's exact keyed law (its reels do not show the
-    drawn wild) and the free spin's float table with the draws
-    (:func:`slotmath.features.drawnlaw.drawn_free_table`), the round's RTP
-    checked equal to :func:`drawn_components`'s."""
+    profiles of its windows (:func:`slotmath.features.drawnlaw.drawn_keyed_law`),
+    its mean checked against the exact RTP within its stated bound.  With
+    free games the free spin's float table with the draws
+    (:func:`slotmath.features.drawnlaw.drawn_free_table`) and the base spin's
+    law of (win, trigger count): the undrawn game's exact one when the base
+    reels do not show the drawn wild, else the float one from the draw
+    profiles (:func:`_drawn_round`); the round's RTP is exact and checked
+    equal to :func:`drawn_components`'s."""
     from slotmath.engine.combinations import combination_table
     from slotmath.engine.distribution import MaxWin
-    from slotmath.features.drawnlaw import drawn_spin_law
+    from slotmath.features.drawnlaw import drawn_keyed_law, shows_wild
+    from slotmath.features.options import load_features
     from slotmath.features.wilddraws import drawn_line_figures
     from slotmath.rules.result import ParResult
 
@@ -194,11 +199,11 @@ def _analyse_drawn(game: Game, level: int, reel_set: str) -> ParResult:
     rtp = sum(components.values(), Fraction(0))
     features = round_features(game, level) if reel_set == "base" else []
     how = "multiplied" if load_drawn(game).combine == "multiply" else "added"
-    if features:
+    if features and not shows_wild(game, reel_set):
         from slotmath.engine.payrule import pay_rule
         from slotmath.features.round import round_triggers
 
-        # the base reels do not show the drawn wild (drawn_law_refusal): the undrawn game's exact law
+        # the base reels do not show the drawn wild: the undrawn game's exact law is the drawn one
         keyed = pay_rule(undrawn).key_distribution(undrawn, level, round_triggers(features), reel_set)
         base = _par_result(
             game,
@@ -221,15 +226,18 @@ def _analyse_drawn(game: Game, level: int, reel_set: str) -> ParResult:
             "module states, about 1e-15), its mean checked against the exact one."
         )
         return dataclasses.replace(result, notes=[*result.notes, note])
-    dist, bound = drawn_spin_law(game, level, reel_set)
+    key = load_features(game).free_games.symbol if features else None
+    law = drawn_keyed_law(game, level, reel_set, key)
+    dist, bound = law.marginal(game.bet(level).total_bet)
     ensure(abs(float(dist.mean) - float(rtp)) <= 4 * bound * float(rtp) + 1e-15, "drawn law: mean != RTP")
+    words = "the distribution (hit frequency, SD, VI, max win)" if not features else "the base spin's law"
     note = (
         f"Wild multipliers drawn from a table ({how} on a line), not written as stops: the RTP and the "
         "combination table are exact from the law of the counted wilds on each line (cycle "
-        f"{game.cycle(reel_set):,}); the distribution (hit frequency, SD, VI, max win) is float64 over "
-        f"every window and the law of its draw profile, each probability within relative error {bound:.1e}."
+        f"{game.cycle(reel_set):,}); {words} is float64 over every window and the law of its draw profile, "
+        f"each probability within relative error {bound:.1e}."
     )
-    return ParResult(
+    base = ParResult(
         game=game,
         bet=game.bet(level),
         cycle=game.cycle(reel_set),
@@ -246,6 +254,53 @@ def _analyse_drawn(game: Game, level: int, reel_set: str) -> ParResult:
             "largest win over every window and every draw (exact); its probability float64",
         ),
     )
+    return base if not features else _drawn_round(game, level, base, undrawn, law, features)
+
+
+def _drawn_round(game: Game, level: int, base: ParResult, undrawn: Game, law, features: list) -> ParResult:
+    """The round of free games after a base spin whose reels show the drawn
+    wild (:func:`_analyse_drawn`): the RTP, components and feature figures
+    exact (the trigger counts' probabilities are the undrawn game's: no
+    trigger reads the draws; the base spin's RTP is ``base``'s, from the
+    counted wilds), the distribution float64 from the base spin's float law
+    of (win, trigger count) ``law`` (:class:`~slotmath.features.drawnlaw.DrawnLaw`,
+    each probability within its bound) and the features' award laws, its
+    mean checked against the exact RTP."""
+    from slotmath.engine.payrule import pay_rule
+    from slotmath.features.round import RoundLaw, round_distribution, round_law, round_triggers
+
+    source = game.source or game.name
+    bet = game.bet(level).total_bet
+    exact_keys = pay_rule(undrawn).key_distribution(undrawn, level, round_triggers(features), "base")
+    counted = round_law(exact_keys, features, distribution=False, source=source)
+    keyed = law.keyed(bet)  # float probabilities over a cycle of 1
+    dist, dropped, shortfall = round_distribution(keyed, features, source)
+    rtp = base.rtp + sum(counted.components.values(), Fraction(0))
+    ensure(
+        rtp == sum(drawn_components(game, level).values(), Fraction(0)),
+        "drawn law: the round's RTP != the law of the counted wilds'",
+    )
+    # the base part's mean is within 4 x bound of its exact RTP (checked by
+    # _analyse_drawn); the awards' float laws add their own (FFT) rounding
+    tolerance = 4 * law.bound * float(base.rtp) + ROUND_MEAN_TOLERANCE * float(rtp)
+    ensure(
+        abs(float(dist.mean) + shortfall - float(rtp)) <= tolerance,
+        f"drawn law: the round's mean {float(dist.mean) + shortfall!r} is not its RTP {float(rtp)!r}",
+    )
+    round_ = RoundLaw(
+        rtp, counted.components, dist, counted.key_probability, dropped, counted.figures, shortfall
+    )
+    result = _with_round(game, level, base, keyed, features, None, round_)
+    note = (
+        "Wild multipliers drawn on the base reels too, not written as stops: the RTP, its components and "
+        "the trigger odds are exact (the counted wilds on each line; no trigger reads the draws); float64: "
+        f"the base spin's law of (win, {features[0].trigger.symbol} count) over the draw profiles of its "
+        f"windows (each probability within relative error {law.bound:.1e}), the free spin's law of (win, "
+        "retrigger count) likewise (within the bound its module states, about 1e-15) and the round's "
+        "distribution built from them, its mean (with the unresolved tail) checked against the exact RTP "
+        f"within {ROUND_MEAN_TOLERANCE:g} relative."
+    )
+    return dataclasses.replace(result, notes=[*result.notes, note])
 
 
 def load_drawn(game: Game):
@@ -448,14 +503,16 @@ def _analyse_lines(game: Game, level: int, reel_set: str) -> ParResult:
     return _with_round(game, level, result, keyed, features, cap)
 
 
-def _with_round(game: Game, level: int, result: ParResult, keyed, features: list, cap) -> ParResult:
+def _with_round(game: Game, level: int, result: ParResult, keyed, features: list, cap, law=None) -> ParResult:
     """``result`` (the base spin's PAR) completed with the round of
     ``features`` started from the base spin's keyed law ``keyed``: the
-    round's RTP, components, distribution, feature figures and tables."""
+    round's RTP, components, distribution, feature figures and tables
+    (``law``: the round's :class:`~slotmath.features.round.RoundLaw` when
+    already computed)."""
     from slotmath.features.round import round_law, round_max_win
 
     try:
-        law = round_law(keyed, features, cap, source=game.source or game.name)
+        law = law if law is not None else round_law(keyed, features, cap, source=game.source or game.name)
     except EngineTooLarge as e:  # the base spin's own wins: its pays, or its tumbles' progression
         if e.field:
             raise

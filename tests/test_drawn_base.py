@@ -1,0 +1,281 @@
+"""Drawn wild multipliers that do not fit as stops, shown on the base reels
+of a game with free games (its base spin's law of (win, trigger count) from
+the draw profiles of its windows, :func:`slotmath.features.drawnlaw.drawn_keyed_law`),
+with retrigger prizes and a reel set per trigger count: `par`'s round
+against a plain-Python listing of every base window, every draw of its
+wilds and every free game with retriggers up to ``max_games``."""
+
+from __future__ import annotations
+
+from fractions import Fraction as F
+
+import pytest
+from infree_brute import games_law
+from test_drawn_free import brute_spin
+
+from slotmath.io.gamefile import load_game
+from slotmath.rules.linegame import analyse, drawn_law_refusal, drawn_too_large
+
+# 3 reels x 2 rows, the lines and pays of tests/test_drawn_law.py (W
+# substitutes for A and B, 3 x W pays 100, not multiplied), total bet 3
+# coins; S pays 1 / 4 x total bet for 2 / 3 anywhere (tests/test_drawn_free.py's
+# brute_spin); W draws x2 / x3 / x5 at weights 2 / 1 / 1 (TABLE), on the base
+# reels and on the free reels.  OPTIONS is the free games.  The rewrite is
+# refused by a stop-weight limit of 2 (the `refused` fixture), so `par`
+# computes the law without it (the brute force's Fractions stay small).
+TEXT = """
+grid: {reels: 3, rows: 2}
+bet: {levels: [1]}
+symbols:
+  - {name: A}
+  - {name: B}
+  - {name: X, kind: blank}
+  - {name: S, kind: scatter}
+  - {name: W, kind: wild, substitutes: all}
+reels:
+  base: [[A, W, S, B, X], [A, B, S, W, X], [S, A, W, B, X, A]]
+  free: [[A, W, B, S, X], [A, B, W, X], [W, A, S, B, X, A]]
+MOREpaylines: [[0, 0, 0], [1, 1, 1], [0, 1, 0]]
+pays:
+  - {symbol: A, count: 2, pay: 1}
+  - {symbol: A, count: 3, pay: 8}
+  - {symbol: B, count: 3, pay: 5}
+  - {symbol: W, count: 3, pay: 100}
+scatters:
+  - {symbol: S, count: 2, pay: 1}
+  - {symbol: S, count: 3, pay: 4}
+options:
+  free_games: OPTIONS
+  wild_multipliers: {symbol: W, table: TABLE, combine: COMBINE}
+"""
+BET = 3  # coins
+TABLE = {2: 2, 3: 1, 5: 1}
+# the reel set of the case "by_count" (all three reels show S)
+MORE = "  more: [[W, S, A, X], [S, W, B, X], [A, S, W, X]]\n"
+
+# The games each case declares, and the same rules written out for the brute
+# force: awards {count: (prize [x total bet], games, reel set)}, retrigger
+# awards {count: (prize [x total bet], games)} (a free spin's prize is paid
+# at the running multiplier), the multiplier and max_games.
+CASES = {
+    # plain free games, retriggers to max_games 3, at x2
+    "plain": (
+        "{symbol: S, reels: free, awards: {2: {games: 2}, 3: {games: 3}}, multiplier: 2, max_games: 3}",
+        {2: (0, 2, "free"), 3: (0, 3, "free")},
+        {2: (0, 2), 3: (0, 3)},
+        2,
+        3,
+    ),
+    # a trigger prize, and a retrigger prize (2 S in a free game, the most
+    # its reels show: 1 game and 1/6 x total bet, half a coin)
+    "prizes": (
+        "{symbol: S, reels: free, awards: {2: {games: 2, prize: 1}, 3: {games: 3}}, max_games: 3, "
+        "retrigger_awards: {2: {games: 1, prize: 1/6}}}",
+        {2: (1, 2, "free"), 3: (0, 3, "free")},
+        {2: (F(1, 6), 1)},
+        1,
+        3,
+    ),
+    # 3 S start their games on the reel set "more" (whose 3 reels all show S)
+    "by_count": (
+        "{symbol: S, reels: free, awards: {2: {games: 2}, 3: {games: 2, reels: more}}, max_games: 3, "
+        "retrigger_awards: {2: {games: 1, prize: 1}, 3: {games: 1, prize: 2}}, multiplier: 3}",
+        {2: (0, 2, "free"), 3: (0, 2, "more")},
+        {2: (1, 1), 3: (2, 1)},
+        3,
+        3,
+    ),
+}
+
+
+@pytest.fixture
+def refused(monkeypatch):
+    """The rewrite refused: a written stop may weigh at most 2
+    (:func:`slotmath.features.wildmult.rewrite_refusal` reads the limit)."""
+    from slotmath.io import gamefile
+
+    monkeypatch.setattr(gamefile, "MAX_WEIGHT", 2)
+
+
+def drawn_game(write_game, case: str, combine: str):
+    rows = "[" + ", ".join(f"[{m}, {w}]" for m, w in TABLE.items()) + "]"
+    text = TEXT.replace("TABLE", rows).replace("COMBINE", combine).replace("OPTIONS", CASES[case][0])
+    text = text.replace("MORE", MORE if case == "by_count" else "")
+    return load_game(write_game(text))
+
+
+def brute_round(game, case: str, combine: str) -> dict:
+    """Law ``{round win [x total bet]: P}`` played literally: every base
+    window and draw (:func:`test_drawn_free.brute_spin`); a count of S in
+    the awards pays its prize and starts its games on its reel set, each
+    free game every window and draw of that set, paying its win plus the
+    retrigger prize of its S count and adding that count's games, at most
+    ``max_games`` played (:func:`infree_brute.games_law`), all at the
+    multiplier."""
+    _, awards, again, mult, cap = CASES[case]
+    sets = ("base", "free", "more") if case == "by_count" else ("base", "free")
+    strips = {name: [s.symbols for s in game.strips(name)] for name in sets}
+    per_game = {}
+    for name in sets[1:]:
+        table: dict = {}
+        for (win, count), p in brute_spin(strips[name], combine, TABLE).items():
+            prize, games = again.get(count, (0, 0))
+            at = (win + prize * BET, games)
+            table[at] = table.get(at, 0) + p
+        per_game[name] = table
+    law: dict = {}
+    for (win, count), p in brute_spin(strips["base"], combine, TABLE).items():
+        award = {F(0): F(1)}
+        if count in awards:
+            prize, games, reels = awards[count]
+            award = {prize * BET + mult * y: q for y, q in games_law(per_game[reels], games, cap).items()}
+        for y, q in award.items():
+            total = F(win + y, BET)
+            law[total] = law.get(total, 0) + p * q
+    return law
+
+
+def assert_round(result, law: dict) -> None:
+    """``result``'s RTP is the brute force's mean exactly, its distribution
+    the brute force's win by win within 1e-12, its hit frequency and SD."""
+    assert result.rtp == sum((w * p for w, p in law.items()), F(0))
+    dist = result.distribution
+    got = {
+        F(int(w), dist.unit_den * BET): float(p) for w, p in zip(dist.wins, dist.probabilities, strict=True)
+    }
+    for w, p in law.items():
+        assert abs(got.get(w, 0.0) - float(p)) <= 1e-12, (w, got.get(w), float(p))
+    assert sum(p for w, p in got.items() if w not in law) < 1e-12
+    hit = float(sum(p for w, p in law.items() if w > 0))
+    assert result.hit_frequency == pytest.approx(hit, rel=1e-12)
+    sd = float(sum((w - result.rtp) ** 2 * p for w, p in law.items())) ** 0.5
+    assert result.sd == pytest.approx(sd, rel=1e-10)
+
+
+@pytest.mark.parametrize("combine", ["add", "multiply"])
+def test_the_round_with_drawn_base_reels_is_the_brute_force(write_game, refused, combine):
+    # the base reels show W (up to three per window, 27 draws): the base
+    # spin's law of (win, S count) is float from its draw profiles, the
+    # round's RTP exact, its law the brute force's
+    game = drawn_game(write_game, "plain", combine)
+    assert drawn_too_large(game) and drawn_law_refusal(game) is None
+    result = analyse(game, 1)
+    law = brute_round(game, "plain", combine)
+    assert_round(result, law)
+    assert any("base spin's law of (win, S count)" in n and "float64" in n for n in result.notes)
+    # the max win: a bound (every free game at the top free-game win)
+    assert result.max_win.value >= max(law) and not result.max_win.exact
+
+
+@pytest.mark.parametrize("combine", ["add", "multiply"])
+def test_retrigger_prizes_in_drawn_free_games_are_the_brute_force(write_game, refused, combine):
+    # a trigger prize of 1 x total bet (2 S), and a retrigger prize of 1/6 x
+    # total bet (half a coin: the free table's unit is 1/2 coin) with 1 more
+    # game (2 S in a free game): the free spin's drawn table adds the prize
+    # of its S count to its win (else its mean check and the distribution
+    # fail), the round is the brute force's
+    game = drawn_game(write_game, "prizes", combine)
+    assert drawn_law_refusal(game) is None
+    assert_round(analyse(game, 1), brute_round(game, "prizes", combine))
+
+
+@pytest.mark.parametrize("combine", ["add", "multiply"])
+def test_a_reel_set_per_count_in_drawn_free_games_is_the_brute_force(write_game, refused, combine):
+    # 2 S start 2 games on "free", 3 S 2 games on "more" (each set's drawn
+    # table its own), retriggers with prizes to max_games 3, at x3
+    game = drawn_game(write_game, "by_count", combine)
+    assert drawn_law_refusal(game) is None
+    result = analyse(game, 1)
+    assert_round(result, brute_round(game, "by_count", combine))
+    assert set(result.features["free_games"]["by_reel_set"]) == {"free", "more"}
+
+
+@pytest.mark.parametrize(("case", "combine"), [("plain", "add"), ("prizes", "multiply"), ("by_count", "add")])
+def test_the_sampler_agrees_with_the_drawn_round(write_game, refused, case, combine):
+    # the compiled round sampler draws each W in the window, base and free
+    # games alike: its mean, hit frequency and second moment (SD) against
+    # `par`'s round, |z| < 4 over 300,000 rounds
+    import numpy as np
+    from test_drawn_law import sampled_wins, z_of
+
+    from slotmath.rules.linegame import round_sampler
+
+    game = drawn_game(write_game, case, combine)
+    result = analyse(game, 1)
+    x = sampled_wins(round_sampler(game, 1), 300_000, 5)  # [x total bet]
+    assert abs(z_of(x, float(result.rtp))) < 4
+    hit = (x > 0).astype(float)
+    assert 0 < result.hit_frequency < 1 and abs(z_of(hit, result.hit_frequency)) < 4
+    second = result.sd**2 + float(result.rtp) ** 2
+    assert abs(z_of(np.square(x), second)) < 4, (np.square(x).mean(), second)
+
+
+def test_what_is_still_refused_is_listed_in_one_line_with_the_exact_rtp(write_game, refused):
+    # free games whose scatters do not pay: refused in one line that names
+    # the field, lists every case still refused and gives the exact RTP
+    from slotmath.errors import EngineTooLarge
+    from slotmath.rules.linegame import DRAWN_LAW_SCOPE, components
+
+    text = CASES["plain"][0].replace("max_games: 3", "max_games: 3, scatter_pays: false")
+    CASES["unpaid"] = (text, *CASES["plain"][1:])
+    try:
+        game = drawn_game(write_game, "unpaid", "add")
+    finally:
+        del CASES["unpaid"]
+    reason = drawn_law_refusal(game)
+    assert reason is not None and reason.endswith(f"options.free_games: {DRAWN_LAW_SCOPE}")
+    for still in ("reel heights", "round cap", "sticky wild", "nudge", "trigger reels or lines", "unpaid"):
+        assert still in DRAWN_LAW_SCOPE
+    with pytest.raises(EngineTooLarge) as err:
+        analyse(game, 1)
+    message = str(err.value)
+    rtp = sum(components(game, 1).values(), F(0))
+    assert "\n" not in message and "options.wild_multipliers.table" in message
+    assert DRAWN_LAW_SCOPE in message and f"the round's exact RTP is {float(rtp):.6%}" in message
+
+
+def test_the_worked_example_by_hand(tmp_path):
+    # docs/features.md, "drawn wilds on the base reels, with free games" (the
+    # "plain" case with the tiny table of tests/test_drawn_law.py, whose
+    # draws do not fit as stops): the trigger probability 8/25 worked from
+    # the reels, and one base window and draw, stops (1, 2, 0), W drawn x5
+    # (reel 1) and x2 (reel 2): 3 S pay 12 coins, the V W W S pays
+    # 1 x (5 + 2) = 7: 19 coins, by the compiled window evaluation
+    import numpy as np
+    from test_drawn_law import TINY_TABLE, brute_line
+
+    from slotmath.features.wildmult import drawn_symbols, load_wild_multipliers, variant_name
+    from slotmath.montecarlo.linesim import evaluation_args, window_line_win
+
+    from conftest import docs_example
+
+    declared, section = docs_example(tmp_path, "### Worked example: drawn wilds on the base reels")
+    spec = load_wild_multipliers(declared)
+    assert spec is not None and dict(spec.table) == TINY_TABLE and spec.combine == "add"
+    assert drawn_too_large(declared) and drawn_law_refusal(declared) is None
+    strips = [s.symbols for s in declared.strips("base")]
+    shows = [sum("S" in (r[i], r[(i + 1) % len(r)]) for i in range(len(r))) for r in strips]
+    assert shows == [2, 2, 2] and [len(r) for r in strips] == [5, 5, 6]
+    p = F(2, 5) * F(2, 5) * F(1, 3) + F(2, 5) * F(2, 5) * F(2, 3) + 2 * F(2, 5) * F(3, 5) * F(1, 3)
+    assert p == F(8, 25)
+    result = analyse(declared, 1)
+    assert result.features["free_games"]["trigger_probability"] == float(p)
+    assert "trigger probability `0.32`" in " ".join(section.split())
+    game = drawn_symbols(declared)
+    (dims, sym, cells, codes, offsets, label_coins, *_), names = evaluation_args(game, 1)
+    window = np.concatenate([sym[0, 1], sym[1, 2], sym[2, 0]]).copy()
+    for cell, m in {0: 5, 3: 2}.items():  # cell = reel x rows + row
+        assert window[cell] == game.symbol_index["W"]
+        window[cell] = game.symbol_index[variant_name("W", m)]
+    events = np.zeros(len(names), dtype=np.int64)
+    assert round(window_line_win(window, dims, cells, codes, offsets, label_coins, events) * 3) == 7
+    grid = [["W", "S"], ["S", "W"], ["S", "A"]]
+    lines = sum(
+        brute_line(
+            [grid[r][line[r]] for r in range(3)],
+            [{(0, 0): 5, (1, 1): 2}.get((r, line[r])) for r in range(3)],
+            "add",
+        )
+        for line in ([0, 0, 0], [1, 1, 1], [0, 1, 0])
+    )
+    assert lines == 7 and sum(row.count("S") for row in grid) == 3  # + 4 x 3 coins of scatters: 19
