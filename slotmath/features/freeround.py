@@ -344,6 +344,8 @@ def free_games_feature_of(game: Game, level: int, spec: FreeGamesSpec) -> Featur
         mult = sum((q * spec.multiplier_of(c) for c, q in key_p.items()), Fraction(0)) / p
         rates = {"free_games": float(p), "free_games_played": float(p * games)}
         held_figures = {} if held is None else {f"{inside.key}_per_free_game": float(held_mean)}
+        if drawn is not None:  # the draws' exact mean shift of one free spin [x total bet]
+            held_figures["drawn_multipliers_per_free_game"] = float(held_mean)
         if held is not None and held.odds is not None:
             weighted = sum(
                 (q * spec.multiplier_of(c) * games_law(spec.games(c)).spins_mean for c, q in key_p.items()),
@@ -835,9 +837,17 @@ def _free_rtp_method(law) -> str:
             " (free games with a sticky wild: backward recursion over (games left, sticky cells), "
             "each mask's (win, extra games, new cells) law exact from the pay rule's engine)"
         )
+    drawn = "drawn_multipliers_per_free_game" in law.figures["free_games"]
     return (
         " (free games: renewal moments of the per-free-spin (win, extra games) law, "
-        "itself exact from the pay rule's pass with the trigger count as one more state digit)"
+        "itself exact from the pay rule's pass with the trigger count as one more state digit"
+        + (
+            "; the drawn wild multipliers add their exact mean per free spin (the law of the counted "
+            "wilds) times the mean games played (Wald's identity)"
+            if drawn
+            else ""
+        )
+        + ")"
     )
 
 
