@@ -11,7 +11,7 @@ from fractions import Fraction as F
 
 import pytest
 from infree_brute import games_law
-from test_drawn_free import brute_spin
+from test_drawn_free import brute_spin, brute_spin_undrawn
 
 from slotmath.io.gamefile import load_game
 from slotmath.rules.linegame import analyse, drawn_law_refusal, drawn_too_large
@@ -165,6 +165,14 @@ def test_the_round_with_drawn_base_reels_is_the_brute_force(write_game, refused,
     assert any("base spin's law of (win, S count)" in n and "float64" in n for n in result.notes)
     # the max win: a bound (every free game at the top free-game win)
     assert result.max_win.value >= max(law) and not result.max_win.exact
+    # the draws' mean shift of one free spin [x total bet], on the sheet with its method
+    assert any(
+        "multiplier x the mean games played x their exact mean per free spin" in n for n in result.notes
+    )
+    shift = result.features["free_games"]["drawn_multipliers_per_free_game"]
+    free = [s.symbols for s in game.strips("free")]
+    drawn = sum((w * p for (w, _), p in brute_spin(free, combine, TABLE).items()), F(0))
+    assert shift == pytest.approx(float((drawn - brute_spin_undrawn(free)) / BET), rel=1e-12)
 
 
 @pytest.mark.parametrize("combine", ["add", "multiply"])
@@ -187,7 +195,11 @@ def test_a_reel_set_per_count_in_drawn_free_games_is_the_brute_force(write_game,
     assert drawn_law_refusal(game) is None
     result = analyse(game, 1)
     assert_round(result, brute_round(game, "by_count", combine))
-    assert set(result.features["free_games"]["by_reel_set"]) == {"free", "more"}
+    by_set = result.features["free_games"]["by_reel_set"]
+    assert set(by_set) == {"free", "more"}
+    # each set's drawn mean shift per free spin, and the RTP note's Wald sentence
+    assert all(by_set[name]["drawn_multipliers_per_free_game"] > 0 for name in by_set)
+    assert any("their exact mean per free spin" in n for n in result.notes)
 
 
 @pytest.mark.parametrize(("case", "combine"), [("plain", "add"), ("prizes", "multiply"), ("by_count", "add")])

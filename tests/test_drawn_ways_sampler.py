@@ -14,6 +14,7 @@ from itertools import product
 
 import numpy as np
 import pytest
+from test_drawn_law import z_of
 from test_wild_multipliers_ways import BASE, game_text, renewal_components, spin_law, win_law, window_coins
 
 from slotmath.io.gamefile import load_game
@@ -38,10 +39,6 @@ def rounds(sampler, n: int, seed: int) -> tuple:
     rng = np.random.Generator(np.random.PCG64DXSM(np.random.SeedSequence(seed)))
     wins, _, parts = sampler.kernel(rng, n, *sampler.args)
     return wins, parts
-
-
-def z_of(x: np.ndarray, exact: float) -> float:
-    return float((x.mean() - exact) / (x.std() / len(x) ** 0.5))
 
 
 @pytest.mark.parametrize("combine", ["multiply", "add"])

@@ -47,10 +47,11 @@ def spin_outcomes(raw):
     return out
 
 
-def brute_mean_award(raw) -> F:
-    """E[sum of the free games' wins] [x total bet] of one trigger: a
-    recursion over (games played, games left, T) with T explicit, every
-    draw of one value per BOMB (declared weights), x max(T, 1)."""
+def brute_mean_award(raw, start: int | None = None) -> F:
+    """E[sum of the free games' wins] [x total bet] of one trigger (or of
+    ``start`` games bought): a recursion over (games played, games left, T)
+    with T explicit, every draw of one value per BOMB (declared weights), x
+    max(T, 1)."""
     free = raw["options"]["free_games"]
     cap, games = free["max_games"], free["awards"][3]["games"]
     table = [(v["value"], v["weight"]) for v in raw["options"]["tumble"]["multiplier_symbols"]["values"]]
@@ -74,7 +75,7 @@ def brute_mean_award(raw) -> F:
                 out += q * (win + value(played + 1, left2, t2))
         return out
 
-    return value(0, games, 0) / bet
+    return value(0, games if start is None else start, 0) / bet
 
 
 def brute_rtp(raw) -> F:
@@ -195,17 +196,18 @@ def test_sampler_matches_exact_rtp_and_components():
 def test_bought_free_games_refusal_gives_their_mean_not_the_base_rtp(tmp_path):
     """A bought round of persistent-multiplier free games (no trigger symbol)
     is refused in one line with the bought games' exact mean award -- the
-    brute force's for the same 2 games -- and without the base round's RTP,
+    brute force's for the 3 games bought -- and without the base round's RTP,
     which is not the bought round's figure."""
     from slotmath.rules.modepar import mode_par
 
     raw = _raw()
-    raw["modes"] = {"buy": {"cost": 50, "buy": {"feature": "free_games", "games": 2}}}
+    raw["modes"] = {"buy": {"cost": 50, "buy": {"feature": "free_games", "games": 3}}}
     path = tmp_path / "game.yaml"
     path.write_text(yaml.safe_dump(raw))
     with pytest.raises(EngineTooLarge) as err:
         mode_par(load_game(path), "buy", 1)
     text = str(err.value)
-    assert f"the bought free games have the exact mean award {float(brute_mean_award(raw)):.6f}" in text
-    assert str(brute_mean_award(raw)) in text
+    want = brute_mean_award(raw, start=3)  # 3 games bought (a trigger's award is 2)
+    assert want != brute_mean_award(raw)
+    assert f"the bought free games have the exact mean award {float(want):.6f}" in text and str(want) in text
     assert "RTP" not in text and "trigger symbols" not in text and "\n" not in text

@@ -168,7 +168,10 @@ def spin_distribution(
 
 @dataclass(frozen=True, eq=False)
 class KeyedWins:
-    """Exact joint law of (spin win, key) over the full cycle.
+    """Joint law of (spin win, key) over the full cycle: exact integer
+    counts, or float64 probabilities over a ``cycle`` of 1 where a spin's law
+    is float (:meth:`slotmath.features.drawnlaw.DrawnLaw.keyed`, read by
+    :func:`slotmath.features.round.round_distribution` only).
 
     Attributes
     ----------
@@ -177,8 +180,9 @@ class KeyedWins:
     keys : list of tuple
         Key of each entry: one item per trigger, the count of its symbol in
         the window (an int) or its counts per reel (a tuple).
-    counts : list of int
-        Stop combinations of each (win, key) entry (exact).
+    counts : list of int (or float)
+        Stop combinations of each (win, key) entry (exact), or its
+        probability (float64, ``cycle`` 1).
     unit_den, total_bet, cycle : int
     """
 

@@ -572,7 +572,10 @@ class FreeGames:
         probs : ndarray
             Probabilities [probability].
         leftover : float or Fraction
-            Probability mass not in ``probs`` (0 for exact capped runs).
+            Probability mass not in ``probs`` (0 for exact capped runs; on
+            the FFT grid of a capped float feature, ``1 - sum(probs)``: the
+            mass the grid wraps stays in ``probs``, below
+            :data:`ALIAS_BOUND`, and ``tol``, ``max_steps`` are not read).
         """
         if self.exact:
             probs, leftover = win_distribution(self.p, self.spins, self.max_spins, tol, max_steps)

@@ -426,6 +426,7 @@ PER_SET_FIGURES = (
     "free_spin_mean",
     "extra_games_per_game",
     "hold_and_spin_per_free_game",
+    "drawn_multipliers_per_free_game",
 )
 
 
@@ -785,7 +786,10 @@ def free_games_tables(game: Game, fg: dict, rtp: float) -> dict:
         shown = v.get("games_played", [])
         rest = 1.0 - fsum(g["probability"] for g in shown)  # the counts not listed, summed
         if shown and rest > GAMES_REST_SHOWN:
-            shown = [*shown, {"games": f"any other (each below {GAMES_SHOWN:g})", "probability": rest}]
+            # the walk stops at MAX_GAMES_SHOWN games: beyond it a count may pass GAMES_SHOWN
+            cut = shown[-1]["games"] >= MAX_GAMES_SHOWN
+            which = f"more than {MAX_GAMES_SHOWN:,} games, or" if cut else "each"
+            shown = [*shown, {"games": f"any other ({which} below {GAMES_SHOWN:g})", "probability": rest}]
         played += [
             {
                 "games awarded": v["games"],
@@ -837,13 +841,15 @@ def _free_rtp_method(law) -> str:
             " (free games with a sticky wild: backward recursion over (games left, sticky cells), "
             "each mask's (win, extra games, new cells) law exact from the pay rule's engine)"
         )
-    drawn = "drawn_multipliers_per_free_game" in law.figures["free_games"]
+    fg = law.figures["free_games"]
+    key = "drawn_multipliers_per_free_game"
+    drawn = key in fg or any(key in per for per in fg.get("by_reel_set", {}).values())
     return (
         " (free games: renewal moments of the per-free-spin (win, extra games) law, "
         "itself exact from the pay rule's pass with the trigger count as one more state digit"
         + (
-            "; the drawn wild multipliers add their exact mean per free spin (the law of the counted "
-            "wilds) times the mean games played (Wald's identity)"
+            "; the drawn wild multipliers add the free games' multiplier x the mean games played x "
+            "their exact mean per free spin (the law of the counted wilds; Wald's identity)"
             if drawn
             else ""
         )

@@ -211,7 +211,9 @@ def ways_kernel_drawn(
 ):
     """:func:`ways_kernel` with the multiplier wilds' variants drawn in each
     window (:func:`draw_window_features`; ``n_wild``, ``delta``, ``wcum``
-    from :func:`drawn_ways_args`)."""
+    from :func:`drawn_ways_args`).  Its loop is :func:`ways_kernel`'s with
+    that one draw added, kept apart so the undrawn kernels' arguments and
+    compiled loops stay as they were."""
     R = dims[0]
     wins = np.empty(n, dtype=np.float64)
     parts = np.empty((n, 1 + (sc_count.shape[0] > 0)), dtype=np.float64)
