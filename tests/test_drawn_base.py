@@ -11,6 +11,7 @@ from fractions import Fraction as F
 
 import pytest
 from infree_brute import games_law
+from test_drawn_free import TEXT as FREE_TEXT
 from test_drawn_free import brute_spin, brute_spin_undrawn
 
 from slotmath.io.gamefile import load_game
@@ -19,35 +20,22 @@ from slotmath.rules.linegame import analyse, drawn_law_refusal, drawn_too_large
 # 3 reels x 2 rows, the lines and pays of tests/test_drawn_law.py (W
 # substitutes for A and B, 3 x W pays 100, not multiplied), total bet 3
 # coins; S pays 1 / 4 x total bet for 2 / 3 anywhere (tests/test_drawn_free.py's
-# brute_spin); W draws x2 / x3 / x5 at weights 2 / 1 / 1 (TABLE), on the base
-# reels and on the free reels.  OPTIONS is the free games.  The rewrite is
-# refused by a stop-weight limit of 2 (the `refused` fixture), so `par`
-# computes the law without it (the brute force's Fractions stay small).
-TEXT = """
-grid: {reels: 3, rows: 2}
-bet: {levels: [1]}
-symbols:
-  - {name: A}
-  - {name: B}
-  - {name: X, kind: blank}
-  - {name: S, kind: scatter}
-  - {name: W, kind: wild, substitutes: all}
-reels:
-  base: [[A, W, S, B, X], [A, B, S, W, X], [S, A, W, B, X, A]]
-  free: [[A, W, B, S, X], [A, B, W, X], [W, A, S, B, X, A]]
-MOREpaylines: [[0, 0, 0], [1, 1, 1], [0, 1, 0]]
-pays:
-  - {symbol: A, count: 2, pay: 1}
-  - {symbol: A, count: 3, pay: 8}
-  - {symbol: B, count: 3, pay: 5}
-  - {symbol: W, count: 3, pay: 100}
-scatters:
-  - {symbol: S, count: 2, pay: 1}
-  - {symbol: S, count: 3, pay: 4}
-options:
-  free_games: OPTIONS
-  wild_multipliers: {symbol: W, table: TABLE, combine: COMBINE}
-"""
+# game and brute_spin, its base reels showing W too); W draws x2 / x3 / x5 at
+# weights 2 / 1 / 1 (TABLE), on the base reels and on the free reels.
+# OPTIONS is the free games.  The rewrite is refused by a stop-weight limit
+# of 2 (the `refused` fixture), so `par` computes the law without it (the
+# brute force's Fractions stay small).
+TEXT = (
+    FREE_TEXT.replace(
+        "base: [[A, S, B, X], [A, B, S, X], [S, A, B, X, A]]",
+        "base: [[A, W, S, B, X], [A, B, S, W, X], [S, A, W, B, X, A]]",
+    )
+    .replace("paylines:", "MOREpaylines:")
+    .replace(
+        "{symbol: S, reels: free, awards: {2: {games: 2}, 3: {games: 3}}, retrigger: RETRIGGER}", "OPTIONS"
+    )
+)
+assert TEXT.count("W, S, B") == 1 and "MORE" in TEXT and "OPTIONS" in TEXT  # each change made
 BET = 3  # coins
 TABLE = {2: 2, 3: 1, 5: 1}
 # the reel set of the case "by_count" (all three reels show S)
