@@ -286,6 +286,7 @@ class ReelTuner:
         self.reel_set_picker.observe(self._on_reel_set, names="value")
         self.level_picker.observe(self._on_level, names="value")
         self.live_box.observe(lambda ch: self.update(), names="value")
+        self.target_rtp.observe(self._on_target, names="value")
         self.refresh_button.on_click(lambda b: self.update(refresh=True))
         self.full_button.on_click(lambda b: self.full_figures())
         self.solve_button.on_click(lambda b: self.solve())
@@ -552,6 +553,15 @@ class ReelTuner:
             self._thread.start()
         else:
             self._solve(targets)
+
+    def _on_target(self, change) -> None:
+        """A new target RTP: the solver line says what "Solve to target" will aim
+        at (left alone while the solver runs; it reads the targets when it starts)."""
+        if self._thread is not None and self._thread.is_alive():
+            return
+        self.progress_text.value = (
+            f"target RTP {change.new:.4f} %: Solve to target starts from the current strips"
+        )
 
     def cancel(self) -> None:
         """Stop a running solve (the best candidate so far is shown)."""

@@ -245,6 +245,13 @@ def test_switch_game_solve_and_save_in_the_page(jupyterlab, tmp_path):
             page.locator(".slotmath-keep-shape input").uncheck()
             target.fill("95")
             target.press("Enter")
+            # the kernel has the new target (a widget's value reaches it asynchronously,
+            # and a click sent before it would solve to the old one)
+            page.wait_for_function(
+                "() => document.querySelector('.slotmath-progress').innerText"
+                ".includes('target RTP 95.0000 %')",
+                timeout=CHANGE_S * 1000,
+            )
             page.locator(".slotmath-solve").click()
             page.wait_for_function(
                 "() => document.querySelector('.slotmath-progress').innerText.includes('exact evaluations')",

@@ -63,6 +63,7 @@ def test_change_a_count_and_read_the_exact_figures(games):
 def test_solve_then_save_writes_the_file_with_a_backup(games):
     tuner = ReelTuner("tune_small", games_dir=games, plot=False)
     tuner.target_rtp.value = 95.0
+    assert tuner.progress_text.value.startswith("target RTP 95.0000 %")  # the solver's aim, said at once
     tuner.shape_box.value = False  # 18-stop toy reels 4.3 pp from the target: reshape freely
     tuner.solve_button.click()
     assert tuner.last_status.startswith("targets met"), tuner.last_status
