@@ -608,12 +608,14 @@ def test_anywhere_variant_matches_brute_force(tmp_path):
 
 
 def test_spec():
-    from slotmath.engine.payrule import TUMBLE_RULES
-    from slotmath.engine.tumble_spec import TUMBLE_PAYS
+    from slotmath.engine.payrule import PAY_RULES, TUMBLE_RULES
 
     spec = tumble_spec(load_game(TINY))
     assert spec.progression("base") == (1, 2, 3) and spec.progression("free") == (2, 4)
-    assert set(TUMBLE_RULES) == set(TUMBLE_PAYS)  # the declaration accepts what a rule plays
+    # the declaration accepts what a rule plays: a tumbling rule for every rule that says it tumbles
+    assert set(TUMBLE_RULES) == {name for name, rule in PAY_RULES.items() if rule.tumbles}
+    for name, rule in TUMBLE_RULES.items():
+        assert isinstance(rule, type(PAY_RULES[name]))  # the tumbles wrap the rule of one drop
     assert type(pay_rule(load_game(ANYWHERE))).__name__ == "AnywhereTumbles"
     assert type(pay_rule(load_game(WAYS))).__name__ == "WaysTumbles"
     assert type(pay_rule(load_game(CLUSTER))).__name__ == "ClusterTumbles"

@@ -56,17 +56,17 @@ from numba import types
 from numba.extending import overload
 from numba.typed import Dict
 
-from slotmath.engine.anywhere import anywhere_drop, anywhere_drop_args
+from slotmath.engine.anywhere import anywhere_drop
 from slotmath.engine.cache import game_cache
 from slotmath.engine.cluster import (
     CLUSTER_STEPS_PER_SECOND,
     cluster_drop,
-    cluster_drop_args,
 )
 from slotmath.engine.hashtable import dict_arrays
-from slotmath.engine.lines import line_drop, line_drop_args
+from slotmath.engine.lines import line_drop
+from slotmath.engine.pays import base_rule
 from slotmath.engine.tumble_spec import MAX_TUMBLES, tumble_spec
-from slotmath.engine.ways import ways_drop, ways_drop_args
+from slotmath.engine.ways import ways_drop
 from slotmath.errors import EngineTooLarge, GameFileError, InternalError, ensure
 from slotmath.model import Game
 
@@ -421,11 +421,8 @@ def tumble_vectors(
 def tumble_args(game: Game, level: int, reel_set: str = "base", events=None) -> tuple:
     """Arrays of :func:`tumble_units`: ``(strip, n_stops, dims, pays,
     mults)``; ``dims`` = (reels, rows, :data:`MAX_TUMBLES`); ``pays`` the
-    (line, count, ways, cluster) drop arguments, the game's pay rule's from
-    :func:`slotmath.engine.lines.line_drop_args`,
-    :func:`slotmath.engine.anywhere.anywhere_drop_args`,
-    :func:`slotmath.engine.ways.ways_drop_args` or
-    :func:`slotmath.engine.cluster.cluster_drop_args` (with ``events``, the
+    (line, count, ways, cluster) drop arguments of the rule of one drop
+    (:meth:`slotmath.engine.pays.PayRule.drop_pays`, with ``events``, the
     samplers' event index of each pay), ``None`` for the other rules;
     ``dims[3]`` the board multiplier symbol on ``reel_set`` (-1: none)."""
     from slotmath.engine.reels import strip_indices
@@ -440,12 +437,7 @@ def tumble_args(game: Game, level: int, reel_set: str = "base", events=None) -> 
     for r, s in enumerate(strips):
         strip[r, : len(s)] = strip_indices(game, s)
     n_stops = np.array([len(s) for s in strips], dtype=np.int64)
-    pays = (
-        line_drop_args(game, level) if game.pays_by == "lines" else None,
-        anywhere_drop_args(game, level, events) if game.pays_by == "anywhere" else None,
-        ways_drop_args(game, level, events) if game.pays_by == "ways" else None,
-        cluster_drop_args(game, level, events) if game.pays_by == "cluster" else None,
-    )
+    pays = base_rule(game).drop_pays(game, level, events)
     mults = np.array(spec.progression(reel_set), dtype=np.int64)
     board = spec.board_on(reel_set)
     dims = np.array([R, H, MAX_TUMBLES, game.symbol_index[board.symbol] if board else -1], dtype=np.int64)

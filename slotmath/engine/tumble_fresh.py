@@ -51,6 +51,7 @@ import numpy as np
 
 from slotmath.engine.anywhere import compile_anywhere
 from slotmath.engine.cache import game_cache
+from slotmath.engine.pays import base_rule
 from slotmath.engine.reels import pack_reels
 from slotmath.engine.tumble_spec import MAX_TUMBLES, tumble_spec
 from slotmath.errors import EngineTooLarge, GameFileError, ensure
@@ -129,9 +130,10 @@ def check_fresh_exact(game: Game, reel_set: str = "base") -> None:
     draws = spec.draws_on(reel_set) if spec else None
     ensure(draws is not None, "tumble_fresh.py: expected fresh draws")
     why = None
-    if game.pays_by != "anywhere":
+    rule = base_rule(game)
+    if not rule.fresh_chain:
         why = (
-            f"is computed exactly on pay-anywhere games only (pays_by: {game.pays_by}: "
+            f"is computed exactly on pay-anywhere games only (pays_by: {rule.name}: "
             "the pays depend on the cells' places)"
         )
     elif not draws.shared:

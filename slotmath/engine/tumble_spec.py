@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from math import gcd, lcm
 
+from slotmath.engine.pays import base_rule
 from slotmath.errors import GameFileError, unknown_key
 from slotmath.model import Game
 
@@ -17,7 +18,6 @@ __all__ = [
     "FreshDraws",
     "tumble_spec",
     "TUMBLE_KEYS",
-    "TUMBLE_PAYS",
     "MAX_TUMBLES",
     "TRIGGERS",
     "RESETS",
@@ -43,9 +43,6 @@ RESETS = ("spin", "round")
 BOARD_KEYS = ("symbol", "values", "in", "persist")
 #: the games ``options.tumble.multiplier_symbols.in`` may name
 BOARD_GAMES = ("base", "free")
-#: the values of ``pays_by`` tumbles are played on (the keys of
-#: :data:`slotmath.engine.payrule.TUMBLE_RULES`)
-TUMBLE_PAYS = ("lines", "anywhere", "ways", "cluster")
 #: paying evaluations one spin may take before the engine refuses (a strip
 #: that pays forever would never end)
 MAX_TUMBLES = 500
@@ -176,18 +173,7 @@ def _check_top_win(game: Game, progression: tuple, field: str, board: int = 1) -
     for lp in game.line_pays:
         symbol = next(iter(lp.positions[0]))
         top_pay[symbol] = max(top_pay.get(symbol, 0), max(lp.pays))
-    if game.reads_paylines:
-        top_line = max(top_pay.values(), default=0) * mult * game.ways_or_lines
-        every = "line win on every line"
-    elif game.pays_by == "ways":
-        top_line = sum(top_pay.values()) * mult * game.ways_or_lines
-        every = "pay of every symbol on every way"
-    elif game.pays_by == "cluster":
-        top_line = sum(top_pay.values()) * game.reels * game.rows
-        every = "pay of every symbol on a cluster per cell"
-    else:
-        top_line = sum(top_pay.values())
-        every = "pay of every symbol"
+    top_line, every = base_rule(game).drop_bound(game, top_pay, mult)
     den = lcm(*(sp.pay.denominator for sp in game.scatter_pays)) if game.scatter_pays else 1
     top_scatter = sum(sp.pay for sp in game.scatter_pays) * max(b.total_bet for b in game.bet_levels)
     top = top_line * max(progression) * board * MAX_TUMBLES + top_scatter
@@ -231,9 +217,9 @@ def tumble_spec(game: Game) -> TumbleSpec | None:
         _fail(game, ".triggers", "sequence is not computed with refill: fresh (first_drop is)")
     if refill == "fresh" and reset != "spin":
         _fail(game, ".reset", "round is not computed with refill: fresh (spin is)")
-    if game.pays_by not in TUMBLE_PAYS:
-        rules = "line, ways, pay-anywhere and cluster games"
-        _fail(game, "", f"tumbles are computed on {rules} (pays_by: {game.pays_by})")
+    rule = base_rule(game)
+    if not rule.tumbles:
+        _fail(game, "", f"tumbles are not computed on {rule.channel} games (pays_by: {rule.name})")
     if game.heights is not None:
         _fail(game, "", "tumbles are not computed with reel heights (grid.heights)")
     for pay in game.line_pays:

@@ -22,6 +22,7 @@ import numba as nb
 import numpy as np
 
 from slotmath.engine.lines import line_outcomes
+from slotmath.engine.pays import base_rule
 from slotmath.engine.scatters import scatter_symbols
 from slotmath.engine.tumble import drop_pays, drop_window, fall, tumble_args, tumble_units
 from slotmath.engine.tumble_spec import tumble_spec
@@ -270,6 +271,13 @@ def tumble_rounds(
         wins[i] = pays + scatter + feature
 
 
+#: The samplers' window evaluation of each pay rule by count or way (by the
+#: ``sampler_pays`` of the rule of one drop,
+#: :func:`slotmath.engine.pays.base_rule`) and the place of the pay rows'
+#: event indices in its arguments; a line game's events are its labels.
+DROP_EVENTS = {"anywhere": (anywhere_args, 3), "ways": (ways_args, 2), "cluster": (cluster_args, 4)}
+
+
 def _side(game: Game, level: int, reel_set: str, symbol: str | None, names: list) -> tuple:
     """The arrays of one reel set for :func:`_tumble_spin` (on a pay-anywhere,
     ways or cluster game its pay rows' events, then its scatter events, are appended
@@ -278,12 +286,10 @@ def _side(game: Game, level: int, reel_set: str, symbol: str | None, names: list
 
     draw = draw_args(game, reel_set)
     event = None
-    if game.pays_by == "anywhere":
-        event = anywhere_args(game, level, reel_set, names)[3]
-    elif game.pays_by == "ways":
-        event = ways_args(game, level, reel_set, names)[2]
-    elif game.pays_by == "cluster":
-        event = cluster_args(game, level, reel_set, names)[4]
+    evaluation = DROP_EVENTS.get(base_rule(game).sampler_pays)
+    if evaluation is not None:
+        build, at = evaluation
+        event = build(game, level, reel_set, names)[at]
     tumble = tumble_args(game, level, reel_set, event)
     scatter = scatter_args(game, reel_set, names)
     n_max = tumble[0].shape[1]
