@@ -216,6 +216,51 @@ def test_no_module_reaches_another_modules_private_names():
     assert not found, "\n".join(found)
 
 
+def pays_by_reads(source: str) -> list:
+    """Lines of ``source`` that branch on a game's ``pays_by``: a comparison
+    with it, a subscript by it, or a ``.get`` of it."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Compare):
+            operands = [node.left, *node.comparators]
+        elif isinstance(node, ast.Subscript):
+            operands = [node.slice]
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get":
+            operands = list(node.args)
+        else:
+            continue
+        if any(isinstance(x, ast.Attribute) and x.attr == "pays_by" for x in operands):
+            found.append(node.lineno)
+    return sorted(found)
+
+
+def test_the_pays_by_scan_finds_each_form():
+    source = (
+        "if game.pays_by == 'ways':\n    pass\n"
+        "rule = RULES[game.pays_by]\n"
+        "rule = RULES.get(g.pays_by)\n"
+        "x = 'cluster' in (game.pays_by,)\n"  # a tuple holding it: not a comparison with it
+        "words = f'pays_by: {game.pays_by}'\n"
+    )
+    assert pays_by_reads(source) == [1, 3, 4]
+
+
+def test_only_the_pay_rules_branch_on_pays_by():
+    """Issue 23 point 1: the consumers ask the pay rule
+    (:mod:`slotmath.engine.pays`, :mod:`slotmath.engine.payrule`); only the
+    rules' registry, the model that holds the field and the game file
+    reader read it."""
+    allowed = {"slotmath/engine/pays.py", "slotmath/model.py"}
+    found = [
+        f"{p.relative_to(ROOT).as_posix()}:{line}"
+        for p in sorted((ROOT / "slotmath").rglob("*.py"))
+        if p.relative_to(ROOT).as_posix() not in allowed
+        and not p.relative_to(ROOT).as_posix().startswith("slotmath/io/")
+        for line in pays_by_reads(p.read_text(encoding="utf-8"))
+    ]
+    assert not found, "\n".join(found)
+
+
 @pytest.mark.slow  # collects the whole suite
 def test_every_listed_slow_test_exists():
     """Each line of ``tests/slow_tests.txt`` (the tests ``make check`` leaves
