@@ -97,8 +97,8 @@ tumble engine asks the rule of one drop (:func:`base_rule`) for its drop
 evaluation, so this module imports nothing of the tumbles.
 
 A new pay rule is one more subclass, one line of :data:`PAY_RULES` and its
-compiled window evaluation (one entry of the samplers' tables,
-:func:`slotmath.montecarlo.roundsim.evaluation`); the exact consumers do
+compiled window evaluation (one entry of
+:data:`slotmath.montecarlo.payeval.PAY_EVALUATIONS`); the exact consumers do
 not change.
 """
 

@@ -75,8 +75,8 @@ from slotmath.engine.scatters import scatter_symbols
 from slotmath.errors import ensure
 from slotmath.features.registry import feature_kinds
 from slotmath.model import Game
-from slotmath.montecarlo.anywheresim import anywhere_args, no_anywhere_args, round_anywhere_win
-from slotmath.montecarlo.clustersim import cluster_args, no_cluster_args, round_cluster_win
+from slotmath.montecarlo.anywheresim import round_anywhere_win
+from slotmath.montecarlo.clustersim import round_cluster_win
 from slotmath.montecarlo.convergence import FREE_GAMES_EVENTS
 from slotmath.montecarlo.holdspinsim import (
     hold_and_spin_args,
@@ -94,9 +94,10 @@ from slotmath.montecarlo.linesim import (
     scatter_win,
 )
 from slotmath.montecarlo.lockitsim import lockit_slot_args, lockit_start, play_free_lockit, play_lockit_slot
+from slotmath.montecarlo.payeval import PAY_EVALUATIONS, pays_args
 from slotmath.montecarlo.run import RoundSampler
 from slotmath.montecarlo.stickysim import sticky_args, sticky_free_play
-from slotmath.montecarlo.wayssim import no_ways_args, round_ways_win, ways_args
+from slotmath.montecarlo.wayssim import round_ways_win
 
 __all__ = [
     "COMPONENTS",
@@ -450,20 +451,12 @@ def evaluation(game: Game, level: int, reel_set: str, win: np.ndarray | None = N
     from slotmath.engine.payrule import pay_rule
 
     sampler = pay_rule(game).sampler_pays
-    if sampler in ("ways", "anywhere", "cluster"):
+    if sampler in PAY_EVALUATIONS:
         names: list = []
-        pays = (
-            ways_args(game, level, reel_set, names, win) if sampler == "ways" else no_ways_args(game),
-            anywhere_args(game, level, reel_set, names, win)
-            if sampler == "anywhere"
-            else no_anywhere_args(game),
-            cluster_args(game, level, reel_set, names, win)
-            if sampler == "cluster"
-            else no_cluster_args(game),
-        )
+        pays = pays_args(game, level, reel_set, sampler, names, win)
         return no_line_args(game, level, reel_set, names), tuple(names), pays
     ev, line_names = evaluation_args(game, level, reel_set)
-    return ev, line_names, (no_ways_args(game), no_anywhere_args(game), no_cluster_args(game))
+    return ev, line_names, pays_args(game, level, reel_set, sampler, [])
 
 
 def free_evaluation(game: Game, level: int, reel_set: str, nudge: str | None, scatter_pays: bool):
@@ -776,11 +769,7 @@ def buy_sampler(game: Game, level: int, spec, bought_games: int) -> RoundSampler
         silent,
         free_draw,
         free_ev,
-        (
-            no_ways_args(game),
-            no_anywhere_args(game),
-            no_cluster_args(game),
-        ),  # the silent base spin pays nothing
+        pays_args(game, level, "base", "", []),  # the silent base spin pays nothing
         free_ways,
         feat,
         prizes,

@@ -27,8 +27,6 @@ from slotmath.engine.scatters import scatter_symbols
 from slotmath.engine.tumble import drop_pays, drop_window, fall, tumble_args, tumble_units
 from slotmath.engine.tumble_spec import tumble_spec
 from slotmath.model import Game
-from slotmath.montecarlo.anywheresim import anywhere_args
-from slotmath.montecarlo.clustersim import cluster_args
 from slotmath.montecarlo.linesim import (
     draw_any,
     draw_args,
@@ -39,8 +37,8 @@ from slotmath.montecarlo.linesim import (
     scatter_win,
     weighted_index,
 )
+from slotmath.montecarlo.payeval import PAY_EVALUATIONS
 from slotmath.montecarlo.run import RoundSampler
-from slotmath.montecarlo.wayssim import ways_args
 
 __all__ = ["tumble_sampler", "tumble_kernel", "tumble_rounds", "fresh_units", "fresh_args"]
 
@@ -271,13 +269,6 @@ def tumble_rounds(
         wins[i] = pays + scatter + feature
 
 
-#: The samplers' window evaluation of each pay rule by count or way (by the
-#: ``sampler_pays`` of the rule of one drop,
-#: :func:`slotmath.engine.pays.base_rule`) and the place of the pay rows'
-#: event indices in its arguments; a line game's events are its labels.
-DROP_EVENTS = {"anywhere": (anywhere_args, 3), "ways": (ways_args, 2), "cluster": (cluster_args, 4)}
-
-
 def _side(game: Game, level: int, reel_set: str, symbol: str | None, names: list) -> tuple:
     """The arrays of one reel set for :func:`_tumble_spin` (on a pay-anywhere,
     ways or cluster game its pay rows' events, then its scatter events, are appended
@@ -286,10 +277,9 @@ def _side(game: Game, level: int, reel_set: str, symbol: str | None, names: list
 
     draw = draw_args(game, reel_set)
     event = None
-    evaluation = DROP_EVENTS.get(base_rule(game).sampler_pays)
+    evaluation = PAY_EVALUATIONS.get(base_rule(game).sampler_pays)
     if evaluation is not None:
-        build, at = evaluation
-        event = build(game, level, reel_set, names)[at]
+        event = evaluation.build(game, level, reel_set, names, None)[evaluation.events_at]
     tumble = tumble_args(game, level, reel_set, event)
     scatter = scatter_args(game, reel_set, names)
     n_max = tumble[0].shape[1]
