@@ -608,7 +608,8 @@ def test_anywhere_variant_matches_brute_force(tmp_path):
 
 
 def test_spec():
-    from slotmath.engine.payrule import PAY_RULES, TUMBLE_RULES
+    from slotmath.engine.payrule import TUMBLE_RULES
+    from slotmath.engine.pays import PAY_RULES
 
     spec = tumble_spec(load_game(TINY))
     assert spec.progression("base") == (1, 2, 3) and spec.progression("free") == (2, 4)

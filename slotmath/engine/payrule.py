@@ -12,16 +12,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import TYPE_CHECKING, ClassVar
 
-from slotmath.engine.pays import (
-    PAY_RULES,
-    AnywherePays,
-    ClusterPays,
-    LinePays,
-    PayRule,
-    SheetWords,
-    WaysPays,
-    base_rule,
-)
+from slotmath.engine.pays import AnywherePays, ClusterPays, LinePays, PayRule, WaysPays, base_rule
 from slotmath.model import Game
 
 if TYPE_CHECKING:
@@ -31,20 +22,12 @@ if TYPE_CHECKING:
     from slotmath.engine.joint import KeyedWins
 
 __all__ = [
-    "PayRule",
-    "SheetWords",
-    "LinePays",
-    "WaysPays",
-    "AnywherePays",
-    "ClusterPays",
     "Tumbles",
     "LineTumbles",
     "AnywhereTumbles",
     "WaysTumbles",
     "ClusterTumbles",
-    "PAY_RULES",
     "TUMBLE_RULES",
-    "base_rule",
     "pay_rule",
 ]
 

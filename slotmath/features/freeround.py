@@ -2,7 +2,7 @@
 
 The free spin's joint law of (pay + scatter win, trigger count) comes from
 the pay rule's forward pass with the trigger count as one more state digit
-(:meth:`slotmath.engine.payrule.PayRule.key_distribution`: lines or ways),
+(:meth:`slotmath.engine.pays.PayRule.key_distribution`: lines or ways),
 on the free games' reel set (after the expanding wild, if any).  It gives the per-spin
 table of (win, extra games) that :class:`~slotmath.features.freegames.FreeGames`
 takes, as sparse integer counts: no free-game cycle is listed.

@@ -1136,7 +1136,7 @@ def channel_components(game: Game, level: int, reel_set: str = "base") -> dict:
     """RTP by pay channel [x total bet, exact Fractions], as :func:`analyse`
     gives them but without the spin-win distribution: "lines" (contracted
     pay tensor) or "ways" (the ways table), and "scatters" when the game
-    has scatter pays (the pay rule's :meth:`~slotmath.engine.payrule.PayRule.fast_rtp`)."""
+    has scatter pays (the pay rule's :meth:`~slotmath.engine.pays.PayRule.fast_rtp`)."""
     from slotmath.engine.payrule import pay_rule
 
     rule = pay_rule(game)
