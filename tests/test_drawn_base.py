@@ -279,3 +279,23 @@ def test_the_worked_example_by_hand(tmp_path):
         for line in ([0, 0, 0], [1, 1, 1], [0, 1, 0])
     )
     assert lines == 7 and sum(row.count("S") for row in grid) == 3  # + 4 x 3 coins of scatters: 19
+
+
+def test_the_workbench_figures_of_a_game_whose_draws_do_not_fit(tmp_path):
+    # The workbench and `slotmath tune` read the figures of
+    # slotmath.analysis.metrics.game_figures.  The fast round
+    # (linegame.fast_round) is for games played as declared or rewritten; on
+    # the docs' game (draws that do not fit as stops) it once tried the
+    # rewrite and raised, so the workbench opened on a traceback.  It now
+    # leaves the figures to the full analysis: the same exact RTP as `par`.
+    from slotmath.analysis.metrics import game_figures
+    from slotmath.rules.linegame import fast_round
+
+    from conftest import docs_example
+
+    game, _ = docs_example(tmp_path, "### Worked example: drawn wilds on the base reels")
+    assert drawn_too_large(game) and fast_round(game, 1) is None
+    figs = game_figures(game, 1)
+    result = analyse(game, 1)
+    assert figs["rtp"] == result.rtp and isinstance(figs["rtp"], F)
+    assert figs["hit_frequency"] == pytest.approx(0.68, abs=1e-12)  # the sheet's 68 %

@@ -48,7 +48,7 @@ def test_cli_tune_json_and_exit_status_when_not_met(tmp_path, capsys):
 @pytest.mark.parametrize(
     "args, message",
     [
-        (["--target-rtp", "94"], "--target-rtp: 94 is not a fraction"),
+        (["--target-rtp", "94"], "--target-rtp: 94 (9400 %) is outside 0 to 2 (200 %)"),
         (["--target-rtp", "0.94", "--hit-frequency", "0.3"], "argument --hit-frequency: expected LO:HI"),
         (["--target-rtp", "0.94", "--hit-frequency", "0.4:0.3"], "LO is above HI"),
         (["--target-rtp", "0.94", "--count", "BAR=2"], "argument --count: expected LO:HI"),

@@ -146,7 +146,7 @@ def test_the_api_takes_a_mode_and_per_mode_targets():
         (["--mode", "buy", "--target-rtp", "95%", "--target-rtp", "buy=9%"], "two targets for bet mode"),
         (["--mode", "buy", "--target-rtp", "base=95%"], "no target for the bet mode tuned, 'buy'"),
         (["--target-rtp", "b-1=95%"], "expected [MODE=]RTP"),
-        (["--target-rtp", "buy=95"], "--target-rtp: 95 is not a fraction"),
+        (["--target-rtp", "buy=95"], "--target-rtp: 95 (9500 %) is outside 0 to 2 (200 %)"),
     ],
 )
 def test_bad_mode_input_exits_2_with_one_line(args, message, capsys):

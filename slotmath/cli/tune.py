@@ -91,11 +91,11 @@ def parse_figure_band(text: str) -> tuple:
 
 
 def _plausible(value, what: str, upper: float = 2.0):
-    """Reject ``94`` meant as 94 %."""
+    """Reject ``94`` meant as 94 % (and any RTP outside 0 to ``upper``)."""
     if value is not None and not 0 <= float(value) <= upper:
         raise BoundsError(
-            f"{what}: {float(value):g} is not a fraction; write it as a "
-            f"fraction (0.94) or with a percent sign (94%)"
+            f"{what}: {float(value):g} ({float(value) * 100:g} %) is outside 0 to {upper:g} "
+            f"({upper * 100:g} %); write it as a fraction (0.94) or with a percent sign (94%)"
         )
 
 

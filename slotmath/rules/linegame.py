@@ -571,7 +571,12 @@ def fast_round(game: Game, level: int, reel_set: str = "base") -> tuple | None:
     returns).  None when the figures need the full analysis: another reel
     set than ``base``, a round cap, reel heights or drawn wild multipliers,
     or no feature."""
-    if reel_set != "base" or round_cap(game) is not None or played_game(game) is not game:
+    if (
+        reel_set != "base"
+        or round_cap(game) is not None
+        or drawn_too_large(game)
+        or played_game(game) is not game
+    ):
         return None
     features = round_features(game, level)
     if not features:
