@@ -54,6 +54,7 @@ from slotmath.analysis.metrics import (
     game_figures,
 )
 from slotmath.engine.lines import pay_table_key
+from slotmath.errors import SlotmathError
 from slotmath.io.gamefile import GAMES_DIR, GameFileError, load_game
 from slotmath.io.gamewriter import diff as file_diff
 from slotmath.io.gamewriter import write_game
@@ -336,7 +337,11 @@ class ReelTuner:
         self.level = self.level_picker.value
         self.space = ReelSpace(self.game, self.reel_set, self.bounds)
         self.xs = self.space.x0
-        self.saved_figures = self._figures(self.game, "live")
+        refusal = None
+        try:
+            self.saved_figures = self._figures(self.game, "live")
+        except SlotmathError as exc:  # a game whose figures the engine refuses: say why, keep the session
+            self.saved_figures, refusal = {}, str(exc)
         self.history = []
         self.last_result = None
         self.sensitivity_html.value = "<i>press Sensitivities for the table of the current strips</i>"
@@ -349,6 +354,9 @@ class ReelTuner:
             self.hf_band.value = self.vi_band.value = ""
         self._build_controls()
         self.update(refresh=True)
+        if refusal is not None:
+            self._say(f"cannot evaluate: {html.escape(refusal)}", error=True)
+            return
         figs = getattr(self, "figures", {})
         shown = {"feature_frequency"} if odds_figures(figs) else set()  # each feature's odds instead
         missing = sorted(LIVE_FIGURES - set(figs) - shown)

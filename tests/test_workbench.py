@@ -152,6 +152,30 @@ def test_switching_game_resets_everything_that_belongs_to_the_game(games):
     assert mid.title in tuner.sensitivity_html.value
 
 
+def test_a_game_whose_figures_are_refused_opens_with_the_refusal(games, monkeypatch):
+    """A game the engine refuses (here any figure of tune_classic, as a
+    refused distribution would be) opens, or is picked, with the refusal in
+    the status line, not a traceback; the other game then works again."""
+    from slotmath import workbench
+    from slotmath.errors import EngineTooLarge
+
+    real = workbench.game_figures
+
+    def figures(game, *args, **kwargs):
+        if game.name == "tune_classic":
+            raise EngineTooLarge("options.x: the round distribution is not computed", file="game.yaml")
+        return real(game, *args, **kwargs)
+
+    monkeypatch.setattr(workbench, "game_figures", figures)
+    tuner = ReelTuner("tune_classic", games_dir=games, plot=False)
+    said = tuner.last_status
+    assert "cannot evaluate: game.yaml: options.x: the round distribution is not computed" in said
+    tuner.game_picker.value = "tune_small"
+    assert tuner.figures["rtp"] == real(load_game(games / "tune_small"), 1, needed={"rtp"})["rtp"]
+    tuner.game_picker.value = "tune_classic"
+    assert tuner.last_status.startswith("cannot evaluate:") and tuner.saved_figures == {}
+
+
 def test_symbol_rows_line_up_across_reels():
     """tune_video carries WILD on reels 2-4 only: reels 1 and 5 keep an
     empty row there, so row k shows the same symbol on every reel."""
