@@ -138,6 +138,24 @@ def test_docs_worked_example_progressive_wheel(tmp_path):
     assert f"{float(result.rtp):.4%}" == "236.9375%"
 
 
+def test_quick_simulation_says_the_progressive_return_is_not_a_round_win(tmp_path):
+    # `slotmath simulate` compares the run with the rules' fast path (RTP by
+    # component, not the whole PAR).  The docs' progressive wheel game: the
+    # rounds pay lines 1 + wheel 37/64 = 101/64 (GRAND counts 0 in the coin
+    # win); the game's RTP 3791/1600 also holds progressive GRAND 633/800
+    # (hand-worked in the test above), which no round pays.  The report must
+    # compare the run with 101/64 and say why the RTP it quotes is 633/800
+    # (79.12500 %) below the game's; before the fix it said nothing.
+    from slotmath.analysis.simulation import simulate_game
+
+    game, _ = docs_example(tmp_path, "### Worked example: progressive jackpot")
+    result = simulate_game(game, 20_000, seed=3, workers=1, progress=False)
+    report = result.convergence
+    assert report.figures.set_index("figure").loc["RTP", "exact"] == pytest.approx(101 / 64, rel=1e-15)
+    assert any("+79.12500% that no round pays out" in note for note in report.notes), report.notes
+    assert abs(report.max_abs_z) < 4
+
+
 def test_sheet_tables_value_a_progressive_at_its_meter_and_share_the_whole_rtp(tmp_path):
     # The same worked example's sheet.  The wheel's jackpots table values GRAND at
     # its meter's mean at a win, E[J] = 50.64, and its share of the RTP is
