@@ -147,6 +147,24 @@ CASES = [
         "payline",
         "unknown key (did you mean 'paylines'? allowed: bet, description, grid,",
     ),
+    Case(  # the misspelt key, not "'grid' is a required property", which names neither
+        "misspelt_required_top_level_key",
+        lambda d: d.update(gird=d.pop("grid")),
+        "gird",
+        "unknown key (did you mean 'grid'? allowed: bet, description, grid,",
+    ),
+    Case(  # the docs' example (game-format.md section 16): a mode's cost misspelt
+        "misspelt_mode_cost",
+        lambda d: d.update(modes={"ante": {"cots": 1.25}}),
+        "modes.ante.cots",
+        "unknown key (did you mean 'cost'? allowed: buy, cost, label, options, reels, round_cap)",
+    ),
+    Case(  # an unknown key that misspells no missing one: the missing key is named
+        "missing_key_beside_an_unrelated_unknown_one",
+        lambda d: d.update(modes={"ante": {"colour": 1}}),
+        "modes.ante",
+        "'cost' is a required property",
+    ),
     Case(
         "unknown_key_of_a_feature",  # a typo inside a feature: the nearest key suggested
         lambda d: d.update(

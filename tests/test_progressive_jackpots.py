@@ -84,6 +84,43 @@ def test_hold_and_spin_full_screen_progressive_equals_the_hand_renewal_reward(tm
     assert result.distribution.mean == pytest.approx(float(Fr(5, 24) + Fr(1301, 384)), rel=1e-13)
 
 
+def test_a_full_screen_progressive_is_in_the_rules_the_jackpots_table_and_the_events(tmp_path):
+    """The hand-worked game above (its full screen wins the progressive GRAND).
+
+    GRAND is won with h = 19/48 per round, its meter at a win has mean
+    E[J] = 10 + 24/475, so the hold-and-spin's jackpots table shows it at that
+    value with share h x E[J] / RTP = (2387/600) / (72717/9600) = 38192/72717
+    (the component progressive GRAND over the RTP), and the rules say a full
+    screen wins it.  Before the fix the full screen's label was dropped when
+    its coin value is 0: no rule, no GRAND row, no sampler event
+    (`hold_and_spin jackpot GRAND`), which the round sampler must count at
+    the rate 19/48 per round too (|z| < 4).
+    """
+    import numpy as np
+
+    from slotmath.features.holdspin import jackpot_event
+
+    game = write_game(tmp_path, progressive_hand_data())
+    result = par(game)
+    rules = list(result.tables["Hold-and-spin: rules"]["rule"])
+    assert any("full screen wins the progressive GRAND" in r for r in rules), rules
+    jackpots = result.tables["Hold-and-spin: jackpots"].set_index("jackpot")
+    grand = jackpots.loc["GRAND (progressive; value: mean meter at a win)"]
+    assert grand["hits per round"] == pytest.approx(19 / 48, rel=1e-12)
+    assert grand["value [x total bet]"] == pytest.approx(10 + 24 / 475, rel=1e-12)
+    assert grand["share of RTP"] == pytest.approx(38192 / 72717, rel=1e-12)
+    event = jackpot_event("GRAND")
+    sampler = linegame.round_sampler(game, 1)
+    names = list(sampler.event_names)
+    assert any(n.endswith(event) for n in names), names
+    k = next(i for i, n in enumerate(names) if n.endswith(event))
+    rng = np.random.Generator(np.random.PCG64DXSM(np.random.SeedSequence(17)))
+    n = 200_000
+    hits = int(sampler.kernel(rng, n, *sampler.args)[1][k])  # events summed over the rounds
+    h = 19 / 48  # at most one full screen a round: binomial
+    assert abs((hits - n * h) / (n * h * (1 - h)) ** 0.5) < 4
+
+
 def test_progressive_with_reset_equal_to_a_fixed_prize_adds_exactly_its_contribution(tmp_path):
     # same game with a fixed GRAND of 10: RTP 2901/384 (tests/test_holdspin.py), unchanged;
     # a progressive resetting to 10 returns the same 10 x 19/48 plus the contribution 1/50
@@ -136,6 +173,24 @@ def test_docs_worked_example_progressive_wheel(tmp_path):
     for figure in ("`3791/1600`", "236.9375 %", "633/800", "37/64", "50.64", "100.64", "1 in 64"):
         assert figure in section
     assert f"{float(result.rtp):.4%}" == "236.9375%"
+
+
+def test_quick_simulation_says_the_progressive_return_is_not_a_round_win(tmp_path):
+    # `slotmath simulate` compares the run with the rules' fast path (RTP by
+    # component, not the whole PAR).  The docs' progressive wheel game: the
+    # rounds pay lines 1 + wheel 37/64 = 101/64 (GRAND counts 0 in the coin
+    # win); the game's RTP 3791/1600 also holds progressive GRAND 633/800
+    # (hand-worked in the test above), which no round pays.  The report must
+    # compare the run with 101/64 and say why the RTP it quotes is 633/800
+    # (79.12500 %) below the game's; before the fix it said nothing.
+    from slotmath.analysis.simulation import simulate_game
+
+    game, _ = docs_example(tmp_path, "### Worked example: progressive jackpot")
+    result = simulate_game(game, 20_000, seed=3, workers=1, progress=False)
+    report = result.convergence
+    assert report.figures.set_index("figure").loc["RTP", "exact"] == pytest.approx(101 / 64, rel=1e-15)
+    assert any("+79.12500% that no round pays out" in note for note in report.notes), report.notes
+    assert abs(report.max_abs_z) < 4
 
 
 def test_sheet_tables_value_a_progressive_at_its_meter_and_share_the_whole_rtp(tmp_path):

@@ -549,3 +549,20 @@ def test_probability_check_finds_a_probability_above_one(saved, tmp_path):
         "Sessions: Net result of a session: P(ahead: net result > 0): "
         "probability 1.00000000000665 outside [0, 1]"
     ]
+
+
+def test_a_long_exact_fraction_among_the_feature_figures_is_abbreviated(sheet):
+    # a progressive jackpot's figures carry their exact hit probability and
+    # RTP as "p/q"; on a 243-ways game the RTP's has over 1,000 digits, and
+    # the sheet printed it whole: its table ran past the page (a scroll bar on
+    # screen, cut off in print).  Abbreviated as the summary's RTP is; a
+    # short one ("1/64") stays as it is.  10**80 / (3**170 + 2): 81 + 82 digits.
+    long = Fraction(10**80, 3**170 + 2)
+    text = f"{long.numerator}/{long.denominator}"
+    assert len(text) == 81 + 1 + 82
+    features = {"progressive": {"GRAND": {"rtp_exact": text, "hit_probability_exact": "1/64"}}}
+    out = feature_tables(features, {}, sheet.game)
+    rows = next(t for t in out if t.title == "Progressive").frame.set_index("figure")["value"]
+    assert rows["GRAND / hit probability exact"] == "1/64"
+    shown = rows["GRAND / RTP exact"]
+    assert shown == fraction_short(long) and shown.startswith("exact: 163-digit fraction, ")

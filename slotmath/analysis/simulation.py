@@ -35,15 +35,20 @@ def round_figures(game, level: int) -> RoundFigures:
     and, when the rules give them cheaply, the hit frequency and SD of the
     round win (the rules' fast :meth:`~slotmath.rules.contract.Rules.figures`; a line game's exact moments,
     :func:`slotmath.engine.moments.line_moments`).  A ways game has no cheap
-    hit frequency or SD (its figures come from its distribution)."""
+    hit frequency or SD (its figures come from its distribution).  The
+    components no round pays out (``rules.unpaid_components``, a progressive
+    jackpot's return) are kept apart, so the report can say that the game's
+    RTP holds them and the round win does not."""
     rules = rules_for(game)
     components = rules.part_components(game, level)
+    names = rules.unpaid_components(game)
+    unpaid = {k: v for k, v in rules.components(game, level).items() if k in names} if names else {}
     cheap = rules.fast_figures and pay_rule(game).fast_moments
     try:
         figs = game_figures(game, level, needed=("hit_frequency", "sd")) if cheap else {}
     except EngineTooLarge:  # the round's law is too large to compute: the RTP parts still are exact
         figs = {}
-    return RoundFigures(components, as_float(figs.get("hit_frequency")), as_float(figs.get("sd")))
+    return RoundFigures(components, as_float(figs.get("hit_frequency")), as_float(figs.get("sd")), unpaid)
 
 
 def simulate_game(

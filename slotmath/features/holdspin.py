@@ -702,7 +702,7 @@ def jackpot_names(spec: HoldAndSpinSpec) -> list:
     for x in (*spec.start_values, *spec.values):
         if not is_number(x.label) and x.label not in out:
             out.append(x.label)
-    if spec.full_screen and spec.full_screen_label not in out:
+    if spec.full_screen_pays and spec.full_screen_label not in out:
         out.append(spec.full_screen_label)
     return out
 
@@ -806,7 +806,7 @@ def odds_of_starts(
         for x in table:
             if not is_number(x.label):
                 jackpots[x.label] = jackpots.get(x.label, 0.0) + coins * x.weight / total
-    if spec.full_screen:
+    if spec.full_screen_pays:
         jackpots[spec.full_screen_label] = jackpots.get(spec.full_screen_label, 0.0) + full
     rtp = sum(float(probs[k]) * float(means[k]) for k in probs)
     return {

@@ -103,6 +103,8 @@ def hold_and_spin_rules(spec) -> list:
     ]
     if spec.full_screen:
         out.append(f"A full screen adds {spec.full_screen_label} ({float(spec.full_screen):g} x total bet).")
+    elif spec.full_screen_pays:  # a progressive jackpot: no coins of the award
+        out.append(f"A full screen wins the progressive {spec.full_screen_label} (paid by its meter).")
     return out
 
 
@@ -131,7 +133,7 @@ def hold_and_spin_tables(game: Game, hs: dict, rtp: float, inside: dict | None =
         rows = prize_rows(spec.start_values, {"table": "coins of the trigger"}, "coin") + rows
     out["Hold-and-spin: coin prizes"] = pd.DataFrame(rows)
     values = {x.label: float(x.value) for x in spec.values + spec.start_values}
-    if spec.full_screen:
+    if spec.full_screen_pays:
         values[spec.full_screen_label] = float(spec.full_screen)
     base_hits = hs.get("jackpot_hits_per_round", {})
     jackpots = jackpot_rows(base_hits, values, rtp)

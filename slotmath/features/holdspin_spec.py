@@ -69,6 +69,13 @@ class HoldAndSpinSpec:
     base_reels: str = "base"
     in_free_games: bool = False
 
+    @property
+    def full_screen_pays(self) -> bool:
+        """True when a full screen wins something: a prize above 0 or a
+        jackpot, a progressive one included (its coin value is 0: its
+        meter pays it, and its hits are still counted)."""
+        return bool(self.full_screen) or not is_number(self.full_screen_label)
+
     def reel_sets(self) -> set:
         """The reel sets the hold-and-spin reads: the triggering set and the respins' own."""
         return {self.base_reels} | ({self.reels} if self.reels else set())

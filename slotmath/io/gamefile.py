@@ -361,11 +361,35 @@ def not_an_integer(value) -> str:
     return f"must be a whole number written as an integer, got {value!r}"
 
 
+def _misspelt_instead(error, errors: list):
+    """The unknown-key error of the mapping ``error`` finds a required key
+    missing from, when one of its unknown keys is that key misspelt
+    (``gird:`` for ``grid:``, ``cots:`` for a mode's ``cost:``), else
+    ``error``: the misspelt key, named with the nearest allowed one, is the
+    mistake the user made; "'grid' is a required property" names neither."""
+    import difflib
+
+    if error.validator != "required" or not isinstance(error.instance, dict):
+        return error
+    missing = [k for k in error.validator_value if k not in error.instance]
+    for other in errors:
+        here = list(other.absolute_path) == list(error.absolute_path)
+        if other.validator != "additionalProperties" or not here:
+            continue
+        allowed = other.schema.get("properties", {})
+        unknown = [str(k) for k in other.instance if k not in allowed]
+        if any(difflib.get_close_matches(k, missing, n=1) for k in unknown):
+            return other
+    return error
+
+
 def check_schema(data: dict, path: Path) -> None:
     """Raise the most relevant JSON-Schema violation as a GameFileError."""
-    error = jsonschema.exceptions.best_match(game_validator().iter_errors(data))
+    errors = list(game_validator().iter_errors(data))
+    error = jsonschema.exceptions.best_match(errors)
     if error is None:
         return
+    error = _misspelt_instead(error, errors)
     value, message = error.instance, error.message
     if (
         error.validator == "type"

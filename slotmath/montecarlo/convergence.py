@@ -161,16 +161,20 @@ class RoundFigures:
     """The exact figures a simulation is compared with when the whole PAR is
     not computed: the RTP components [x total bet] of the rules' fast path
     and, when the rules give them cheaply, the round win's hit frequency
-    [probability] and SD [x total bet] (None: not compared)."""
+    [probability] and SD [x total bet] (None: not compared); ``unpaid``,
+    the RTP components no round pays out [x total bet] (a progressive
+    jackpot's return), which the game's RTP holds and the round win does not."""
 
     components: dict
     hit_frequency: float | None = None
     sd: float | None = None
+    unpaid: dict = field(default_factory=dict)
 
     @property
     def rtp(self):
-        """The game's RTP [x total bet]: the sum of the components."""
-        return sum(self.components.values())
+        """The game's RTP [x total bet]: the sum of the components, those no
+        round pays out included."""
+        return sum(self.components.values()) + sum(self.unpaid.values())
 
 
 def paid_rtp(figures: RoundFigures, part_names=()) -> float:

@@ -282,7 +282,7 @@ def feature_args(game: Game, spec: HoldAndSpinSpec, at: int = -1) -> tuple:
         fpat = _patterns(game, spec.reels, spec.symbol)
         model = 1
     jackpots = {label: at + k for k, label in enumerate(jackpot_names(spec))} if at >= 0 else {}
-    full_jack = jackpots.get(spec.full_screen_label, -1) if spec.full_screen else -1
+    full_jack = jackpots.get(spec.full_screen_label, -1) if spec.full_screen_pays else -1
     fdims = np.array(
         [H, R, spec.respins, int(spec.rule == "reset"), model, int(spec.full_screen / g), full_jack],
         dtype=np.int64,

@@ -72,6 +72,23 @@ def _is_grid(v, game: Game) -> bool:
     )
 
 
+_FRACTION = re.compile(r"-?\d+/\d+")
+
+
+def _text(v: str) -> str:
+    """A text figure for people: an exact fraction ``"p/q"`` too long for a
+    cell (a progressive jackpot's ``rtp_exact`` of a 243-ways game has over
+    1,000 digits, which widened its table past the page and out of print)
+    abbreviated as the summary's RTP is
+    (:func:`slotmath.rules.result.fraction_short`; the JSON keeps it whole);
+    any other text in words (:func:`human`)."""
+    from slotmath.rules.result import FRACTION_DISPLAY_LIMIT, fraction_short
+
+    if len(v) > FRACTION_DISPLAY_LIMIT and _FRACTION.fullmatch(v):
+        return fraction_short(Fraction(v))
+    return human(v)
+
+
 def _flat_rows(obj, path=()) -> list:
     rows = []
     for k, v in obj.items():
@@ -79,7 +96,7 @@ def _flat_rows(obj, path=()) -> list:
         if isinstance(v, dict):
             rows += _flat_rows(v, p)
         elif _is_scalar(v):
-            rows.append((" / ".join(p), human(v) if isinstance(v, str) else v))
+            rows.append((" / ".join(p), _text(v) if isinstance(v, str) else v))
         elif isinstance(v, (list, tuple)) and all(_is_scalar(x) for x in v):
             if all(
                 isinstance(x, (int, float, Fraction, np.number)) and not isinstance(x, bool) for x in v

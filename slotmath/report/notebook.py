@@ -139,7 +139,7 @@ def run_report(
                         "--IPKernelApp.capture_fd_output=False",
                         # the kernel's own shutdown race ("Task was destroyed but it is
                         # pending!") would reach the shared stderr: its asyncio log is off
-                        f"--IPKernelApp.exec_lines={KERNEL_QUIET!r}",
+                        f"--IPKernelApp.exec_lines={[*KERNEL_QUIET, own_package_line()]!r}",
                     ],
                 )
         except pm.PapermillExecutionError as exc:  # an input error in the kernel is bad input: 2
@@ -249,6 +249,25 @@ def environment(name: str, value: str):
 
 #: Run in the report kernel first: its asyncio logger is silenced.
 KERNEL_QUIET = ["import logging as _logging; _logging.getLogger('asyncio').disabled = True"]
+
+
+def own_package_line() -> str:
+    """Kernel start-up line putting the folder that holds this process's
+    ``slotmath`` package first on the kernel's ``sys.path`` (when it is not
+    there already), so the sheet is computed by the code that runs the
+    command.  ``ignore_cwd`` drops the working directory from the kernel's
+    path, and with it a ``PYTHONPATH`` entry naming the same folder: run
+    from a checkout with ``PYTHONPATH=$PWD``, the kernel imported the
+    installed package (another checkout's code and commit) instead.  The
+    path is the one the package was imported from, not resolved, so a
+    ``slotmath/`` folder in the working directory other than the package
+    is still never imported."""
+    import slotmath
+
+    folder = str(Path(slotmath.__file__).parent.parent)
+    return f"import sys as _sys; {folder!r} in _sys.path or _sys.path.insert(0, {folder!r})"
+
+
 #: Loggers silenced while the notebook runs: on Ctrl-C the kernel (in the same
 #: process group) dies with this process, and the notebook runner logs "Kernel
 #: died" and an unretrieved task; the outcome is reported in one line instead.

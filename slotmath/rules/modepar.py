@@ -52,11 +52,9 @@ def buy_analysis(game: Game, mode: Mode, level: int) -> ParResult:
 
     from slotmath.engine.joint import KeyedWins
     from slotmath.features.round import round_law, round_max_win
-    from slotmath.rules.linegame import played_game, round_cap, round_notes
+    from slotmath.rules.linegame import round_cap, round_notes
 
-    # the game as played: drawn wild multipliers written into the stops and reel
-    # heights into the strips, as the sampler and every other round read them
-    feature, bought, cycle, key = bought_feature(played_game(game), mode, level)
+    feature, bought, cycle, key = bought_feature(_played(game), mode, level)
     keyed = KeyedWins(np.array([0], dtype=np.int64), [(key,)], [1], 1, game.bet(level).total_bet, 1)
     cap = round_cap(game)
     law = round_law(keyed, [feature], cap, source=game.source or game.name)
@@ -81,6 +79,29 @@ def buy_analysis(game: Game, mode: Mode, level: int) -> ParResult:
     )
 
 
+def _played(game: Game) -> Game:
+    """The game a bought round plays: its drawn wild multipliers written into
+    the stops and reel heights into the strips, as every other round reads
+    them; when the draws do not fit as stops, the game as declared (its free
+    spins' law then comes from the draw profiles of their windows,
+    :func:`slotmath.features.freeround.drawn_game`), or a refusal in one line
+    (:func:`slotmath.rules.linegame.drawn_law_refusal`, as the base round's)."""
+    from slotmath.rules.linegame import drawn_law_refusal, drawn_too_large, played_game
+
+    if not drawn_too_large(game):
+        return played_game(game)
+    reason = drawn_law_refusal(game)
+    if reason is not None:
+        from slotmath.engine.limits import EngineTooLarge
+
+        raise EngineTooLarge(
+            f"the bought round with drawn wild multipliers is not computed: {reason}",
+            file=game.source or game.name,
+            field="options.wild_multipliers.table",
+        )
+    return game
+
+
 def buy_sampler(game: Game, mode: Mode, level: int):
     """Compiled sampler of a bought round (``game`` = :func:`mode_game`):
     the one its feature's ``Buy.sampler`` names, e.g. the round kernel's
@@ -90,7 +111,10 @@ def buy_sampler(game: Game, mode: Mode, level: int):
     from importlib import import_module
 
     from slotmath.features.registry import bought_kind
+    from slotmath.rules.linegame import drawn_too_large, sampled_drawn_game
 
+    if drawn_too_large(game):  # the draws do not fit as stops: drawn in the window
+        game = sampled_drawn_game(game)
     spec = buy_spec(game, mode)
     ensure(mode.buy is not None, "modes.py: a bought mode has a buy")
     module, name = bought_kind(mode.buy.feature).buy.sampler.split(":")
