@@ -44,6 +44,37 @@ def test_counts_have_no_odds_in_the_text():
     assert len(legend) == 1 and "award [grid] summed in steps of its prize grid" in legend[0]
 
 
+def test_events_with_no_hit_and_no_exact_rate_are_counted_not_listed():
+    # a drawn multiplier's line labels (one per sum or product) are mostly
+    # never hit and have no exact rate: one line counts them; a label never
+    # hit that has an exact rate, or hit without one, is still listed
+    rep = report()
+    extra = pd.DataFrame(
+        [
+            {
+                "event": f"line: 3 x H1 (x{k})",
+                "hits": 0,
+                "per_round": 0.0,
+                "se": 0.0,
+                "exact": None,
+                "z": None,
+            }
+            for k in range(2, 1502)
+        ]
+        + [
+            {"event": "line: 3 x H2", "hits": 0, "per_round": 0.0, "se": 0.0, "exact": 1e-5, "z": -0.1},
+            {"event": "line: 3 x H3", "hits": 7, "per_round": 0.007, "se": 0.002, "exact": None, "z": None},
+        ]
+    )
+    extra["one_in"] = [ROUNDS / h if h else float("inf") for h in extra["hits"]]
+    extra["exact_one_in"] = [1 / x if x else None for x in extra["exact"]]
+    rep.events = pd.concat([rep.events, extra], ignore_index=True)
+    text = rep.text()
+    assert "(1,500 events with no hit in the run and no exact rate are not listed)" in text
+    assert "(x2)" not in text and "(x1501)" not in text
+    assert "line: 3 x H2" in text and "line: 3 x H3" in text and "free_games_played" in text
+
+
 def test_counts_have_no_odds_in_the_json(capsys):
     # simulate --json: a count per round carries null odds, an event its 1 in N
     import json

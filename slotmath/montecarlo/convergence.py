@@ -310,8 +310,14 @@ class ConvergenceReport:
                 f"{fmt(r.ci_high)}]  {exact:>12}  {z:>6}"
             )
         parts = ["\n".join(rows)]
-        if len(self.events):
-            e = self.events.copy()
+        e = self.events
+        # an event with no hit in the run and no exact rate says nothing (a drawn
+        # multiplier's line labels, one per product or sum, are mostly such)
+        silent = (e["hits"] == 0) & e["exact"].isna() if len(e) else None
+        if len(e) and silent.any():
+            e = e[~silent]
+        if len(e):
+            e = e.copy()
             counts = e["event"].map(is_count)  # no odds for what is not an event
             for col in ("one_in", "exact_one_in"):
                 e[col] = [
@@ -328,6 +334,10 @@ class ConvergenceReport:
                     "(one_in blank: a count per round, not an event: free games played, or an "
                     f"award {GRID} summed in steps of its prize grid)"
                 )
+        if silent is not None and silent.any():
+            parts.append(
+                f"({int(silent.sum()):,} events with no hit in the run and no exact rate are not listed)"
+            )
         h = self.histogram.copy()
         h = h[(h["rounds"] > 0) | (h["exact"].fillna(0) > 0)]
         h["probability"] = h["probability"].map(lambda v: f"{v:.6e}")
