@@ -25,6 +25,11 @@ DRAWN_LAW_SCOPE = (
     "reel heights, a round cap, any other feature beside or inside the free games, and free games with a "
     "sticky wild, a nudge, trigger reels or lines, unpaid scatters or the drawn wild as their trigger)"
 )
+#: what the ways law without the rewrite covers (the end of its refusals)
+DRAWN_WAYS_SCOPE = (
+    "the law without the rewrite is computed on ways for the base game's spin alone (still refused on ways: "
+    "free games, any other feature, reel heights)"
+)
 #: relative tolerance [x RTP] of the check of a drawn round's distribution
 #: mean (with its unresolved tail) against its exact RTP, beyond the base
 #: law's stated bound: the award laws' float rounding (FFT grids, whose
@@ -113,8 +118,8 @@ def drawn_law_refusal(game: Game, reel_set: str = "base") -> str | None:
     """Why the round law of a game whose drawn multipliers do not fit as stops
     is not computed from the draw profiles of its windows
     (:func:`slotmath.features.drawnlaw.drawn_keyed_law`), or None when it
-    is: the rewrite's reason, then what is still refused -- a ways game
-    (paylines only), a reel set above
+    is: the rewrite's reason, then what is still refused -- on ways
+    anything but the base game's spin (:func:`_drawn_ways_refusal`), a reel set above
     :data:`~slotmath.features.drawnlaw.MAX_DRAWN_WINDOWS` windows, reel
     heights, any feature but free games (a round cap, a feature beside or
     inside them), and free games with a sticky wild, a nudge, trigger reels
@@ -134,7 +139,7 @@ def drawn_law_refusal(game: Game, reel_set: str = "base") -> str | None:
 
     reason = rewrite_refusal(game)
     if not pay_rule(game).has_paylines:
-        return f"{reason}; the law without the rewrite is computed on paylines only"
+        return _drawn_ways_refusal(game, reason, reel_set)
     costs = {name: drawn_law_cost(game, name) for name in sorted(reel_sets_read(game) | {reel_set})}
     over = {name: cost for name, cost in costs.items() if cost > MAX_DRAWN_WINDOWS and shows_wild(game, name)}
     if over:
@@ -167,12 +172,36 @@ def drawn_law_refusal(game: Game, reel_set: str = "base") -> str | None:
     return None
 
 
+def _drawn_ways_refusal(game: Game, reason: str | None, reel_set: str) -> str | None:
+    """:func:`drawn_law_refusal` of a ways game: its spin law without the
+    rewrite (:func:`slotmath.features.drawnwayslaw.drawn_ways_law`) is
+    computed for a spin of the base game alone (no feature, no reel
+    heights) within :data:`~slotmath.features.drawnwayslaw.MAX_WAYS_TERMS`."""
+    from slotmath.features.drawnlaw import MAX_DRAWN_SECONDS
+    from slotmath.features.drawnwayslaw import MAX_WAYS_TERMS, WAYS_TERMS_PER_SECOND, drawn_ways_cost
+
+    others = [k for k in game.options if k in played_options() and k != "wild_multipliers"]
+    if game.heights is not None or others:
+        what = "reel heights" if game.heights is not None else "options." + ", options.".join(others)
+        return f"{reason}; {what}: {DRAWN_WAYS_SCOPE}"
+    cost = drawn_ways_cost(game, reel_set)
+    if cost > MAX_WAYS_TERMS:
+        return (
+            f"{reason}; the ways law of reel set {reel_set!r} would list {cost:.3g} terms (window classes x "
+            f"draw values), above {MAX_WAYS_TERMS:.2g} ({MAX_DRAWN_SECONDS} s at {WAYS_TERMS_PER_SECOND:.2g} "
+            "a second)"
+        )
+    return None
+
+
 def _analyse_drawn(game: Game, level: int, reel_set: str) -> ParResult:
-    """:func:`analyse` of a line game whose drawn multipliers do not fit as
-    stops: the RTP and combination table exact from the law of the counted
-    wilds (:func:`slotmath.features.wilddraws.drawn_line_figures`, hits
+    """:func:`analyse` of a line or ways game whose drawn multipliers do not
+    fit as stops: the RTP and combination table exact from the law of the
+    counted wilds (:func:`slotmath.features.wilddraws.drawn_line_figures`;
+    on ways :func:`slotmath.features.drawnways.drawn_ways_figures`, hits
     over the game's own cycle), the spin's law float64 from the draw
-    profiles of its windows (:func:`slotmath.features.drawnlaw.drawn_keyed_law`),
+    profiles of its windows (:func:`slotmath.features.drawnlaw.drawn_keyed_law`;
+    on ways :func:`slotmath.features.drawnwayslaw.drawn_ways_law`),
     its mean checked against the exact RTP within its stated bound.  With
     free games the free spin's float table with the draws
     (:func:`slotmath.features.drawnlaw.drawn_free_table`) and the base spin's
@@ -190,9 +219,16 @@ def _analyse_drawn(game: Game, level: int, reel_set: str) -> ParResult:
     undrawn = dataclasses.replace(
         game, options={k: v for k, v in game.options.items() if k != "wild_multipliers"}
     )
-    figures = drawn_line_figures(game, level, reel_set)
+    channel, unit = _drawn_channel(game)
+    if unit == "way":
+        from slotmath.features.drawnways import drawn_ways_figures
+
+        figures = drawn_ways_figures(game, level, reel_set)
+        per_line: list = []
+    else:
+        figures = drawn_line_figures(game, level, reel_set)
+        per_line = figures.per_line
     table = combination_table(undrawn, level, reel_set, pay_rows=figures.rows)
-    channel = _drawn_channel(game)[0]
     components = {channel: figures.rtp}
     if game.scatter_pays:
         components["scatters"] = sum(table.loc[table["kind"] == "scatter", "rtp_exact"], Fraction(0))
@@ -213,7 +249,7 @@ def _analyse_drawn(game: Game, level: int, reel_set: str) -> ParResult:
             channel,
             figures.rtp,
             keyed.marginal(),
-            per_line_rtp=figures.per_line,
+            per_line_rtp=per_line,
             notes=pay_rule_notes(game),
         )
         result = _with_round(game, level, base, keyed, features, None)
@@ -227,13 +263,18 @@ def _analyse_drawn(game: Game, level: int, reel_set: str) -> ParResult:
         )
         return dataclasses.replace(result, notes=[*result.notes, note])
     key = load_features(game).free_games.symbol if features else None
-    law = drawn_keyed_law(game, level, reel_set, key)
+    if unit == "way":
+        from slotmath.features.drawnwayslaw import drawn_ways_law
+
+        law = drawn_ways_law(game, level, reel_set, key)
+    else:
+        law = drawn_keyed_law(game, level, reel_set, key)
     dist, bound = law.marginal(game.bet(level).total_bet)
     ensure(abs(float(dist.mean) - float(rtp)) <= 4 * bound * float(rtp) + 1e-15, "drawn law: mean != RTP")
     words = "the distribution (hit frequency, SD, VI, max win)" if not features else "the base spin's law"
     note = (
-        f"Wild multipliers drawn from a table ({how} on a line), not written as stops: the RTP and the "
-        "combination table are exact from the law of the counted wilds on each line (cycle "
+        f"Wild multipliers drawn from a table ({how} on a {unit}), not written as stops: the RTP and the "
+        f"combination table are exact from the law of the counted wilds on each {unit} (cycle "
         f"{game.cycle(reel_set):,}); {words} is float64 over every window and the law of its draw profile, "
         f"each probability within relative error {bound:.1e}."
     )
@@ -245,7 +286,7 @@ def _analyse_drawn(game: Game, level: int, reel_set: str) -> ParResult:
         components=components,
         distribution=dist,
         combinations=table,
-        per_line_rtp=figures.per_line,
+        per_line_rtp=per_line,
         notes=[*pay_rule_notes(game), note],
         max_win=MaxWin(
             dist.max_win,
