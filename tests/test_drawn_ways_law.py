@@ -275,18 +275,49 @@ def test_worked_example_law(tmp_path, combine):
     assert "`8 x 4 x (3 + 3 + 3 + 3) = 384`" in words
 
 
-def test_free_games_on_ways_are_still_refused_in_one_line(write_game, capsys):
-    # free games beside the drawn wild on ways: `par` refuses the
-    # distribution in one line, giving the exact RTP and what is refused
+@pytest.mark.parametrize("combine", ["multiply", "add"])
+def test_free_games_on_ways_play_the_law_without_the_rewrite(write_game, combine):
+    # tests/test_wild_multipliers_ways.py's game with its free games (2+ S
+    # award 3 games at x2, retriggered; the free reels show W and V too), W
+    # drawing on weights that do not fit as stops.  The round's components
+    # are the brute-force renewal formula's (exact); the free spin's float
+    # table of (win + prize, extra games) is the enumeration of every free
+    # stop vector and every draw, point by point (3 extra games for 2+ S, no
+    # retrigger prize); the round's P(no win) is the base spin's (a trigger
+    # needs 2 S, which pay), from the enumeration of every base window and draw
+    from test_wild_multipliers_ways import FREE_STRIPS, renewal_components
+
+    from slotmath.features.drawnwayslaw import drawn_free_spin_table
+    from slotmath.features.options import load_features
+
+    game = load_game(write_game(game_text(combine, free=True).replace("[[2, 3], [3, 1]]", WEIGHTS)))
+    assert drawn_too_large(game)
+    result = analyse(game, 1)
+    want = renewal_components(combine, table=TABLE)
+    assert result.components == want and result.rtp == sum(want.values(), F(0))
+    _, table, unit = drawn_free_spin_table(game, 1, load_features(game).free_games)
+    free = {}
+    for (x, n_s), p in spin_law(FREE_STRIPS, combine, table=TABLE).items():
+        at = (int(x * 10 * unit), 3 if n_s >= 2 else 0)
+        free[at] = free.get(at, 0) + p
+    got = {(int(w), int(e)): float(table[w, e]) for w, e in zip(*np.nonzero(table), strict=True)}
+    assert_same_law(got, free)
+    zero = win_law(spin_law(BASE, combine, table=TABLE))[F(0)]
+    assert abs(law_of(result)[F(0)] - float(zero)) <= TOL * float(zero)
+    assert abs(float(result.distribution.mean) - float(result.rtp)) < 1e-9 * float(result.rtp)
+
+
+def test_sticky_free_games_on_ways_are_still_refused_in_one_line(write_game, capsys):
+    # a sticky free-games wild beside the drawn wild on ways: `par` refuses
+    # it in one line (the free games' own refusal, as on lines)
     from slotmath.cli import main
 
-    path = write_game(game_text("multiply", free=True).replace("[[2, 3], [3, 1]]", WEIGHTS))
-    assert main(["par", str(path)]) == 2
+    text = game_text("multiply", free=True).replace("[[2, 3], [3, 1]]", WEIGHTS)
+    text = text.replace("multiplier: 2, awards", "sticky: V, max_games: 30, multiplier: 2, awards")
+    assert main(["par", str(write_game(text))]) == 2
     err = capsys.readouterr().err.strip()
-    assert "\n" not in err and "options.wild_multipliers.table" in err
-    scope = "the law without the rewrite is computed on ways for the base game's spin alone"
-    assert f"options.free_games: {scope}" in err
-    assert "the round's exact RTP is" in err
+    assert "\n" not in err
+    assert "options.free_games is not computed with drawn wild multipliers whose draws do not fit" in err
 
 
 def test_a_law_above_its_cost_bound_is_refused_in_one_line(write_game, monkeypatch, capsys):

@@ -1,7 +1,9 @@
 """Spin-win law of a ways reel set with drawn wild multipliers, without
 writing the draws into the stops (``options.wild_multipliers`` on
 ``pays_by: ways`` whose rewrite leaves the engine's counts:
-:func:`slotmath.features.wildmult.rewrite_refusal`).
+:func:`slotmath.features.wildmult.rewrite_refusal`), keyed by the count of
+a trigger symbol (the free games' trigger and retrigger key; the round is
+built from it as on paylines, :mod:`slotmath.features.drawnlaw`).
 
 Rule (:mod:`slotmath.features.drawnways`): every drawn wild cell draws its
 own multiplier ``m_c``; a way through drawn wilds is multiplied by the
@@ -73,11 +75,17 @@ from slotmath.engine.reels import pack_reels
 from slotmath.engine.scatters import scatter_pay, scatter_symbols
 from slotmath.engine.ways import compile_ways, stop_features
 from slotmath.errors import ensure
-from slotmath.features.drawnlaw import MAX_DRAWN_SECONDS, DrawnLaw
+from slotmath.features.drawnlaw import MAX_DRAWN_SECONDS, DrawnLaw, drawn_free_table
 from slotmath.features.wildmult import load_wild_multipliers
 from slotmath.model import Game
 
-__all__ = ["MAX_WAYS_TERMS", "WAYS_TERMS_PER_SECOND", "drawn_ways_cost", "drawn_ways_law"]
+__all__ = [
+    "MAX_WAYS_TERMS",
+    "WAYS_TERMS_PER_SECOND",
+    "drawn_free_spin_table",
+    "drawn_ways_cost",
+    "drawn_ways_law",
+]
 
 #: the law pass's measured rate [terms (class combination x draw value x suffix outcome) / s,
 #: one core of the loaded 2-core machine: 2.3e8 terms in 93 s on a 5 x 3 243-ways game]
@@ -251,15 +259,15 @@ def _table(spec) -> dict:
     return out
 
 
-def drawn_ways_cost(game: Game, reel_set: str = "base") -> int:
+def drawn_ways_cost(game: Game, reel_set: str = "base", key: str | None = None) -> int:
     """Terms :func:`drawn_ways_law` lists on ``reel_set`` at most: over the
     class combinations up to the reel where the last run ends (the set of
     runs still alive carried reel by reel), the values of the drawn sums
     ``W_r`` of their reels (1 without a drawn wild) times the scatter and
-    trigger counts of the reels after it."""
+    trigger counts (of ``key``) of the reels after it."""
     spec = load_wild_multipliers(game)
     ensure(spec is not None, "drawnwayslaw.py: expected spec is not None")
-    cls, wp, subst = _classes(game, game.levels[0], reel_set, None)
+    cls, wp, subst = _classes(game, game.levels[0], reel_set, key)
     n_values = _sum_laws(_table(spec), game.rows)[2].tolist()
     suf_n = _suffix_laws(cls, _scatter_units(game, game.levels[0])[1])[0].max(axis=1).tolist()
     R, P = game.reels, len(wp.symbols)
@@ -291,7 +299,7 @@ def drawn_ways_law(game: Game, level: int, reel_set: str = "base", key: str | No
     :data:`MAX_WAYS_TERMS` terms or a win beyond int64."""
     spec = load_wild_multipliers(game)
     ensure(spec is not None, "drawnwayslaw.py: expected spec is not None")
-    cost = drawn_ways_cost(game, reel_set)
+    cost = drawn_ways_cost(game, reel_set, key)
     if cost > MAX_WAYS_TERMS:
         raise EngineTooLarge(
             f"{game.name}: the ways law with drawn wild multipliers of reel set {reel_set!r} would list "
@@ -327,6 +335,21 @@ def drawn_ways_law(game: Game, level: int, reel_set: str = "base", key: str | No
     return DrawnLaw(
         wins[:n][order], keys[:n][order], (sums[:n] + comps[:n])[order], unit, bound, int(combos), int(terms)
     )
+
+
+def drawn_free_spin_table(game: Game, level: int, spec) -> tuple:
+    """:func:`~slotmath.features.drawnlaw.drawn_free_table` of a free spin
+    of ``spec`` on paylines or ways: on ways from the exact ways RTP with the
+    draws (:func:`slotmath.features.drawnways.drawn_ways_figures`) and
+    :func:`drawn_ways_law` keyed by the trigger count."""
+    from slotmath.engine.payrule import pay_rule
+
+    if pay_rule(game).has_paylines:
+        return drawn_free_table(game, level, spec)
+    from slotmath.features.drawnways import drawn_ways_figures
+
+    rtp = drawn_ways_figures(game, level, spec.reels).rtp
+    return drawn_free_table(game, level, spec, rtp, drawn_ways_law(game, level, spec.reels, spec.symbol))
 
 
 @nb.njit(cache=True)

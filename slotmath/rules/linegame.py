@@ -21,14 +21,10 @@ if TYPE_CHECKING:
 #: what the round law without the drawn multipliers' rewrite covers (the end
 #: of each refusal of :func:`drawn_law_refusal`)
 DRAWN_LAW_SCOPE = (
-    "the law without the rewrite is computed on paylines, for a spin with free games at most (still refused: "
+    "the law without the rewrite is computed on paylines and ways, for a spin with free games at most "
+    "(still refused: "
     "reel heights, a round cap, any other feature beside or inside the free games, and free games with a "
     "sticky wild, a nudge, trigger reels or lines, unpaid scatters or the drawn wild as their trigger)"
-)
-#: what the ways law without the rewrite covers (the end of its refusals)
-DRAWN_WAYS_SCOPE = (
-    "the law without the rewrite is computed on ways for the base game's spin alone (still refused on ways: "
-    "free games, any other feature, reel heights)"
 )
 #: relative tolerance [x RTP] of the check of a drawn round's distribution
 #: mean (with its unresolved tail) against its exact RTP, beyond the base
@@ -118,9 +114,9 @@ def drawn_law_refusal(game: Game, reel_set: str = "base") -> str | None:
     """Why the round law of a game whose drawn multipliers do not fit as stops
     is not computed from the draw profiles of its windows
     (:func:`slotmath.features.drawnlaw.drawn_keyed_law`), or None when it
-    is: the rewrite's reason, then what is still refused -- on ways
-    anything but the base game's spin (:func:`_drawn_ways_refusal`), a reel set above
-    :data:`~slotmath.features.drawnlaw.MAX_DRAWN_WINDOWS` windows, reel
+    is: the rewrite's reason, then what is still refused -- a reel set above
+    :data:`~slotmath.features.drawnlaw.MAX_DRAWN_WINDOWS` windows (on ways
+    :func:`_drawn_ways_cost_refusal`), reel
     heights, any feature but free games (a round cap, a feature beside or
     inside them), and free games with a sticky wild, a nudge, trigger reels
     or lines, unpaid scatters or the drawn wild as their trigger.  Free
@@ -138,9 +134,14 @@ def drawn_law_refusal(game: Game, reel_set: str = "base") -> str | None:
     from slotmath.features.wildmult import load_wild_multipliers, rewrite_refusal
 
     reason = rewrite_refusal(game)
+    names = sorted(reel_sets_read(game) | {reel_set})
     if not pay_rule(game).has_paylines:
-        return _drawn_ways_refusal(game, reason, reel_set)
-    costs = {name: drawn_law_cost(game, name) for name in sorted(reel_sets_read(game) | {reel_set})}
+        over_ways = _drawn_ways_cost_refusal(game, reason, names)
+        if over_ways is not None:
+            return over_ways
+        costs = {}
+    else:
+        costs = {name: drawn_law_cost(game, name) for name in names}
     over = {name: cost for name, cost in costs.items() if cost > MAX_DRAWN_WINDOWS and shows_wild(game, name)}
     if over:
         name, cost = max(over.items(), key=lambda item: item[1])
@@ -172,26 +173,30 @@ def drawn_law_refusal(game: Game, reel_set: str = "base") -> str | None:
     return None
 
 
-def _drawn_ways_refusal(game: Game, reason: str | None, reel_set: str) -> str | None:
-    """:func:`drawn_law_refusal` of a ways game: its spin law without the
-    rewrite (:func:`slotmath.features.drawnwayslaw.drawn_ways_law`) is
-    computed for a spin of the base game alone (no feature, no reel
-    heights) within :data:`~slotmath.features.drawnwayslaw.MAX_WAYS_TERMS`."""
-    from slotmath.features.drawnlaw import MAX_DRAWN_SECONDS
+def _drawn_ways_cost_refusal(game: Game, reason: str | None, names: list) -> str | None:
+    """The part of :func:`drawn_law_refusal` proper to a ways game: a reel
+    set of ``names`` showing the drawn wild whose spin law without the
+    rewrite (:func:`slotmath.features.drawnwayslaw.drawn_ways_law`, keyed by
+    the free games' trigger symbol) would list more than
+    :data:`~slotmath.features.drawnwayslaw.MAX_WAYS_TERMS` terms, or None."""
+    from slotmath.features.drawnlaw import MAX_DRAWN_SECONDS, shows_wild
     from slotmath.features.drawnwayslaw import MAX_WAYS_TERMS, WAYS_TERMS_PER_SECOND, drawn_ways_cost
+    from slotmath.features.options import load_features
 
-    others = [k for k in game.options if k in played_options() and k != "wild_multipliers"]
-    if game.heights is not None or others:
-        what = "reel heights" if game.heights is not None else "options." + ", options.".join(others)
-        return f"{reason}; {what}: {DRAWN_WAYS_SCOPE}"
-    cost = drawn_ways_cost(game, reel_set)
-    if cost > MAX_WAYS_TERMS:
-        return (
-            f"{reason}; the ways law of reel set {reel_set!r} would list {cost:.3g} terms (window classes x "
-            f"draw values), above {MAX_WAYS_TERMS:.2g} ({MAX_DRAWN_SECONDS} s at {WAYS_TERMS_PER_SECOND:.2g} "
-            "a second)"
-        )
-    return None
+    if game.heights is not None:
+        return None  # refused by drawn_law_refusal's next check
+    free = load_features(game).free_games
+    key = free.symbol if free is not None and isinstance(free.symbol, str) else None
+    costs = {name: drawn_ways_cost(game, name, key) for name in names if shows_wild(game, name)}
+    over = {name: cost for name, cost in costs.items() if cost > MAX_WAYS_TERMS}
+    if not over:
+        return None
+    name, cost = max(over.items(), key=lambda item: item[1])
+    return (
+        f"{reason}; the ways law of reel set {name!r} would list {cost:.3g} terms (window classes x "
+        f"draw values), above {MAX_WAYS_TERMS:.2g} ({MAX_DRAWN_SECONDS} s at {WAYS_TERMS_PER_SECOND:.2g} "
+        "a second)"
+    )
 
 
 def _analyse_drawn(game: Game, level: int, reel_set: str) -> ParResult:
@@ -256,10 +261,10 @@ def _analyse_drawn(game: Game, level: int, reel_set: str) -> ParResult:
         exact = sum(drawn_components(game, level).values(), Fraction(0))
         ensure(result.rtp == exact, "drawn law: the round's RTP != the law of the counted wilds'")
         note = (
-            f"Wild multipliers drawn from a table ({how} on a line), not written as stops: the RTP is exact "
-            "from the law of the counted wilds on each line; the free spin's law (win, retrigger count) is "
-            "float64 over the draw profiles of its windows (each probability within the relative error its "
-            "module states, about 1e-15), its mean checked against the exact one."
+            f"Wild multipliers drawn from a table ({how} on a {unit}), not written as stops: the RTP is "
+            f"exact from the law of the counted wilds on each {unit}; the free spin's law (win, retrigger "
+            "count) is float64 over the draw profiles of its windows (each probability within the relative "
+            "error its module states, about 1e-15), its mean checked against the exact one."
         )
         return dataclasses.replace(result, notes=[*result.notes, note])
     key = load_features(game).free_games.symbol if features else None
@@ -334,7 +339,8 @@ def _drawn_round(game: Game, level: int, base: ParResult, undrawn: Game, law, fe
     result = _with_round(game, level, base, keyed, features, None, round_)
     note = (
         "Wild multipliers drawn on the base reels too, not written as stops: the RTP, its components and "
-        "the trigger odds are exact (the counted wilds on each line; no trigger reads the draws); float64: "
+        f"the trigger odds are exact (the counted wilds on each {_drawn_channel(game)[1]}; no trigger reads "
+        "the draws); float64: "
         f"the base spin's law of (win, {features[0].trigger.symbol} count) over the draw profiles of its "
         f"windows (each probability within relative error {law.bound:.1e}), the free spin's law of (win, "
         "retrigger count) likewise (within the bound its module states, about 1e-15) and the round's "
