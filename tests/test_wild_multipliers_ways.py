@@ -14,6 +14,7 @@ from math import prod
 
 import pytest
 
+from slotmath.features.wildmult import rewrite_refusal
 from slotmath.io.gamefile import load_game
 from slotmath.rules.linegame import analyse, components, drawn_components
 
@@ -243,42 +244,44 @@ def test_the_ways_sampler_agrees_on_the_base_game(write_game, combine, kernel):
     assert abs(z) < 4, z
 
 
-def test_added_sums_beyond_the_ways_state_are_refused_with_the_exact_rtp(write_game):
-    # x400 on 3 reels: a way's sum takes 0..1200 (1201 values > 1024), so the
-    # distribution is refused in one line; the RTP is the enumeration's
-    from slotmath.engine.limits import EngineTooLarge
+def spin_law_is(result, law: dict) -> bool:
+    """Whether ``result``'s float distribution has the wins of the exact
+    ``law`` ({win [x total bet]: probability}), each probability within 1e-12."""
+    dist = result.distribution
+    scale = dist.unit_den * dist.total_bet
+    got = {F(int(w), scale): float(p) for w, p in zip(dist.wins, dist.weights, strict=True)}
+    return set(got) == set(law) and all(abs(got[x] - float(p)) <= 1e-12 * float(p) for x, p in law.items())
 
+
+def test_added_sums_beyond_the_ways_state_get_the_law_without_the_rewrite(write_game):
+    # x400 on 3 reels: a way's sum takes 0..1200 (1201 values > 1024), so the
+    # draws are not written as stops (once refused in one line): the RTP is
+    # the enumeration's, and the spin's law without the rewrite
+    # (slotmath.features.drawnwayslaw) is its law point by point
     game = load_game(write_game(game_text("add").replace("[3, 1]]", "[400, 1]]")))
-    rtp = sum(x * p for x, p in win_law(spin_law(BASE, "add", table={2: 3, 400: 1})).items())
+    law = win_law(spin_law(BASE, "add", table={2: 3, 400: 1}))
+    rtp = sum(x * p for x, p in law.items())
     assert sum(components(game, 1).values(), F(0)) == rtp
-    with pytest.raises(EngineTooLarge) as err:
-        analyse(game, 1)
-    message = str(err.value)
-    assert "\n" not in message and "a way's added multipliers take up to 1,201 values" in message
-    assert f"the round's exact RTP is {float(rtp):.6%}" in message
+    result = analyse(game, 1)
+    assert result.rtp == rtp and spin_law_is(result, law)
+    assert "a way's added multipliers take up to 1,201 values" in rewrite_refusal(game)
 
 
 @pytest.mark.parametrize("combine", ["multiply", "add"])
-def test_a_rewrite_beyond_the_engine_range_is_refused_with_the_exact_rtp(write_game, combine):
+def test_a_rewrite_beyond_the_engine_range_gets_the_law_without_the_rewrite(write_game, combine):
     # a table of total weight 2**31 per wild: written as stops the cycle
-    # leaves int64, so the distribution is refused in one line, but the RTP
-    # comes from the law of the drawn wilds' count per way, equal to the
-    # enumeration with that table
-    from slotmath.engine.limits import EngineTooLarge
-    from slotmath.rules.result import fraction_display
-
+    # leaves int64 (once refused in one line); the RTP comes from the law of
+    # the drawn wilds' count per way, equal to the enumeration with that
+    # table, and the spin's law without the rewrite is the enumeration's
     text = game_text(combine).replace("table: [[2, 3], [3, 1]]", "table: [[2, 2147483647], [3, 1]]")
     game = load_game(write_game(text))
-    law = spin_law(BASE, combine, table={2: 2**31 - 1, 3: 1})
-    rtp = sum(x * p for x, p in win_law(law).items())
+    assert "reel set 'base' with its drawn multipliers written as stops" in rewrite_refusal(game)
+    law = win_law(spin_law(BASE, combine, table={2: 2**31 - 1, 3: 1}))
+    rtp = sum(x * p for x, p in law.items())
     parts = components(game, 1)
     assert sum(parts.values(), F(0)) == rtp
-    with pytest.raises(EngineTooLarge) as err:
-        analyse(game, 1)
-    message = str(err.value)
-    assert "\n" not in message and "reel set 'base' with its drawn multipliers written as stops" in message
-    assert f"the round's exact RTP is {float(rtp):.6%} = {fraction_display(rtp)} (ways " in message
-    assert message.endswith("from the law of the counted wilds on each way")
+    result = analyse(game, 1)
+    assert result.rtp == rtp and result.components == parts and spin_law_is(result, law)
 
 
 def test_a_ways_step_beyond_the_work_limit_is_refused_with_the_exact_rtp(write_game, monkeypatch):

@@ -855,26 +855,31 @@ def drawn_spin_law(game: Game, level: int, reel_set: str = "base") -> tuple:
     return drawn_keyed_law(game, level, reel_set).marginal(game.bet(level).total_bet)
 
 
-def drawn_free_table(game: Game, level: int, spec) -> tuple:
+def drawn_free_table(game: Game, level: int, spec, drawn_rtp: Fraction | None = None, law=None) -> tuple:
     """A free spin of ``spec`` (:class:`~slotmath.features.options.FreeGamesSpec`,
     played on its reel set ``spec.reels``) with its drawn multipliers:
     ``(d, table, unit)``, ``d`` the exact shift of its mean win the draws
-    give [x total bet] (the line RTP of the free reel set with the draws,
-    from the law of the counted wilds, less the one without), ``table`` the
-    float law of (win [1/``unit`` coins], extra games) from
-    :func:`drawn_keyed_law` keyed by the trigger count, the win with the
+    give [x total bet] (the channel's RTP of the free reel set with the
+    draws, from the law of the counted wilds, ``drawn_rtp``, less the one
+    without), ``table`` the float law of (win [1/``unit`` coins], extra
+    games) from ``law`` (a :class:`DrawnLaw` keyed by the trigger count), the win with the
     retrigger prize of that count [each probability within its bound], its
-    mean checked against the exact one within that bound."""
+    mean checked against the exact one within that bound.  ``drawn_rtp``
+    and ``law`` default to the line ones (:func:`drawn_keyed_law`); on ways
+    :func:`slotmath.features.drawnwayslaw.drawn_free_spin_table` gives them."""
     from dataclasses import replace
 
     from slotmath.engine.payrule import pay_rule
     from slotmath.features.round import trigger_key_probability
-    from slotmath.features.wilddraws import drawn_line_figures
 
     undrawn = replace(game, options={k: v for k, v in game.options.items() if k != "wild_multipliers"})
     reels, bet = spec.reels, game.bet(level).total_bet
-    d = drawn_line_figures(game, level, reels).rtp - pay_rule(undrawn).channel_rtp(undrawn, level, reels)[0]
-    law = drawn_keyed_law(game, level, reels, spec.symbol)
+    if drawn_rtp is None or law is None:
+        from slotmath.features.wilddraws import drawn_line_figures
+
+        drawn_rtp = drawn_line_figures(game, level, reels).rtp
+        law = drawn_keyed_law(game, level, reels, spec.symbol)
+    d = drawn_rtp - pay_rule(undrawn).channel_rtp(undrawn, level, reels)[0]
     keys = law.keys.tolist()
     prize = {k: spec.retrigger_prize(spec.count_of(k)) * bet for k in set(keys)}  # [coins]
     unit = lcm(law.unit, *(Fraction(p).denominator for p in prize.values()))
@@ -900,5 +905,5 @@ def _scatter_mean(game: Game, level: int, reel_set: str) -> Fraction:
     """Mean scatter win of one spin of ``reel_set`` [x total bet, exact]."""
     from slotmath.engine.combinations import combination_table
 
-    table = combination_table(game, level, reel_set)
+    table = combination_table(game, level, reel_set, pay_rows=[])  # the scatter rows alone
     return sum(table.loc[table["kind"] == "scatter", "rtp_exact"], Fraction(0))

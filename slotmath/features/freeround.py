@@ -255,10 +255,10 @@ def free_games_feature_of(game: Game, level: int, spec: FreeGamesSpec) -> Featur
     scale = den * game.bet(level).total_bet
     cap = spec.max_games
     if drawn is not None:  # per free spin: the draws' mean shift, the float law with them
-        from slotmath.features.drawnlaw import drawn_free_table
+        from slotmath.features.drawnwayslaw import drawn_free_spin_table
 
         ensure(held is None, "freeround.py: a feature in drawn free games is refused before")
-        held_mean, held_table, held_den = drawn_free_table(declared_game, level, spec)
+        held_mean, held_table, held_den = drawn_free_spin_table(declared_game, level, spec)
         held_probs: dict = {}
         held_title = "drawn wild multipliers"
     else:

@@ -21,7 +21,8 @@ if TYPE_CHECKING:
 #: what the round law without the drawn multipliers' rewrite covers (the end
 #: of each refusal of :func:`drawn_law_refusal`)
 DRAWN_LAW_SCOPE = (
-    "the law without the rewrite is computed on paylines, for a spin with free games at most (still refused: "
+    "the law without the rewrite is computed on paylines and ways, for a spin with free games at most "
+    "(still refused: "
     "reel heights, a round cap, any other feature beside or inside the free games, and free games with a "
     "sticky wild, a nudge, trigger reels or lines, unpaid scatters or the drawn wild as their trigger)"
 )
@@ -113,9 +114,9 @@ def drawn_law_refusal(game: Game, reel_set: str = "base") -> str | None:
     """Why the round law of a game whose drawn multipliers do not fit as stops
     is not computed from the draw profiles of its windows
     (:func:`slotmath.features.drawnlaw.drawn_keyed_law`), or None when it
-    is: the rewrite's reason, then what is still refused -- a ways game
-    (paylines only), a reel set above
-    :data:`~slotmath.features.drawnlaw.MAX_DRAWN_WINDOWS` windows, reel
+    is: the rewrite's reason, then what is still refused -- a reel set above
+    :data:`~slotmath.features.drawnlaw.MAX_DRAWN_WINDOWS` windows (on ways
+    :func:`_drawn_ways_cost_refusal`), reel
     heights, any feature but free games (a round cap, a feature beside or
     inside them), and free games with a sticky wild, a nudge, trigger reels
     or lines, unpaid scatters or the drawn wild as their trigger.  Free
@@ -133,9 +134,14 @@ def drawn_law_refusal(game: Game, reel_set: str = "base") -> str | None:
     from slotmath.features.wildmult import load_wild_multipliers, rewrite_refusal
 
     reason = rewrite_refusal(game)
+    names = sorted(reel_sets_read(game) | {reel_set})
     if not pay_rule(game).has_paylines:
-        return f"{reason}; the law without the rewrite is computed on paylines only"
-    costs = {name: drawn_law_cost(game, name) for name in sorted(reel_sets_read(game) | {reel_set})}
+        over_ways = _drawn_ways_cost_refusal(game, reason, names)
+        if over_ways is not None:
+            return over_ways
+        costs = {}
+    else:
+        costs = {name: drawn_law_cost(game, name) for name in names}
     over = {name: cost for name, cost in costs.items() if cost > MAX_DRAWN_WINDOWS and shows_wild(game, name)}
     if over:
         name, cost = max(over.items(), key=lambda item: item[1])
@@ -167,12 +173,40 @@ def drawn_law_refusal(game: Game, reel_set: str = "base") -> str | None:
     return None
 
 
+def _drawn_ways_cost_refusal(game: Game, reason: str | None, names: list) -> str | None:
+    """The part of :func:`drawn_law_refusal` proper to a ways game: a reel
+    set of ``names`` showing the drawn wild whose spin law without the
+    rewrite (:func:`slotmath.features.drawnwayslaw.drawn_ways_law`, keyed by
+    the free games' trigger symbol) would list more than
+    :data:`~slotmath.features.drawnwayslaw.MAX_WAYS_TERMS` terms, or None."""
+    from slotmath.features.drawnlaw import MAX_DRAWN_SECONDS, shows_wild
+    from slotmath.features.drawnwayslaw import MAX_WAYS_TERMS, WAYS_TERMS_PER_SECOND, drawn_ways_cost
+    from slotmath.features.options import load_features
+
+    if game.heights is not None:
+        return None  # refused by drawn_law_refusal's next check
+    free = load_features(game).free_games
+    key = free.symbol if free is not None and isinstance(free.symbol, str) else None
+    costs = {name: drawn_ways_cost(game, name, key) for name in names if shows_wild(game, name)}
+    over = {name: cost for name, cost in costs.items() if cost > MAX_WAYS_TERMS}
+    if not over:
+        return None
+    name, cost = max(over.items(), key=lambda item: item[1])
+    return (
+        f"{reason}; the ways law of reel set {name!r} would list {cost:.3g} terms (window classes x "
+        f"draw values), above {MAX_WAYS_TERMS:.2g} ({MAX_DRAWN_SECONDS} s at {WAYS_TERMS_PER_SECOND:.2g} "
+        "a second)"
+    )
+
+
 def _analyse_drawn(game: Game, level: int, reel_set: str) -> ParResult:
-    """:func:`analyse` of a line game whose drawn multipliers do not fit as
-    stops: the RTP and combination table exact from the law of the counted
-    wilds (:func:`slotmath.features.wilddraws.drawn_line_figures`, hits
+    """:func:`analyse` of a line or ways game whose drawn multipliers do not
+    fit as stops: the RTP and combination table exact from the law of the
+    counted wilds (:func:`slotmath.features.wilddraws.drawn_line_figures`;
+    on ways :func:`slotmath.features.drawnways.drawn_ways_figures`, hits
     over the game's own cycle), the spin's law float64 from the draw
-    profiles of its windows (:func:`slotmath.features.drawnlaw.drawn_keyed_law`),
+    profiles of its windows (:func:`slotmath.features.drawnlaw.drawn_keyed_law`;
+    on ways :func:`slotmath.features.drawnwayslaw.drawn_ways_law`),
     its mean checked against the exact RTP within its stated bound.  With
     free games the free spin's float table with the draws
     (:func:`slotmath.features.drawnlaw.drawn_free_table`) and the base spin's
@@ -190,9 +224,16 @@ def _analyse_drawn(game: Game, level: int, reel_set: str) -> ParResult:
     undrawn = dataclasses.replace(
         game, options={k: v for k, v in game.options.items() if k != "wild_multipliers"}
     )
-    figures = drawn_line_figures(game, level, reel_set)
+    channel, unit = _drawn_channel(game)
+    if unit == "way":
+        from slotmath.features.drawnways import drawn_ways_figures
+
+        figures = drawn_ways_figures(game, level, reel_set)
+        per_line: list = []
+    else:
+        figures = drawn_line_figures(game, level, reel_set)
+        per_line = figures.per_line
     table = combination_table(undrawn, level, reel_set, pay_rows=figures.rows)
-    channel = _drawn_channel(game)[0]
     components = {channel: figures.rtp}
     if game.scatter_pays:
         components["scatters"] = sum(table.loc[table["kind"] == "scatter", "rtp_exact"], Fraction(0))
@@ -213,27 +254,32 @@ def _analyse_drawn(game: Game, level: int, reel_set: str) -> ParResult:
             channel,
             figures.rtp,
             keyed.marginal(),
-            per_line_rtp=figures.per_line,
+            per_line_rtp=per_line,
             notes=pay_rule_notes(game),
         )
         result = _with_round(game, level, base, keyed, features, None)
         exact = sum(drawn_components(game, level).values(), Fraction(0))
         ensure(result.rtp == exact, "drawn law: the round's RTP != the law of the counted wilds'")
         note = (
-            f"Wild multipliers drawn from a table ({how} on a line), not written as stops: the RTP is exact "
-            "from the law of the counted wilds on each line; the free spin's law (win, retrigger count) is "
-            "float64 over the draw profiles of its windows (each probability within the relative error its "
-            "module states, about 1e-15), its mean checked against the exact one."
+            f"Wild multipliers drawn from a table ({how} on a {unit}), not written as stops: the RTP is "
+            f"exact from the law of the counted wilds on each {unit}; the free spin's law (win, retrigger "
+            "count) is float64 over the draw profiles of its windows (each probability within the relative "
+            "error its module states, about 1e-15), its mean checked against the exact one."
         )
         return dataclasses.replace(result, notes=[*result.notes, note])
     key = load_features(game).free_games.symbol if features else None
-    law = drawn_keyed_law(game, level, reel_set, key)
+    if unit == "way":
+        from slotmath.features.drawnwayslaw import drawn_ways_law
+
+        law = drawn_ways_law(game, level, reel_set, key)
+    else:
+        law = drawn_keyed_law(game, level, reel_set, key)
     dist, bound = law.marginal(game.bet(level).total_bet)
     ensure(abs(float(dist.mean) - float(rtp)) <= 4 * bound * float(rtp) + 1e-15, "drawn law: mean != RTP")
     words = "the distribution (hit frequency, SD, VI, max win)" if not features else "the base spin's law"
     note = (
-        f"Wild multipliers drawn from a table ({how} on a line), not written as stops: the RTP and the "
-        "combination table are exact from the law of the counted wilds on each line (cycle "
+        f"Wild multipliers drawn from a table ({how} on a {unit}), not written as stops: the RTP and the "
+        f"combination table are exact from the law of the counted wilds on each {unit} (cycle "
         f"{game.cycle(reel_set):,}); {words} is float64 over every window and the law of its draw profile, "
         f"each probability within relative error {bound:.1e}."
     )
@@ -245,7 +291,7 @@ def _analyse_drawn(game: Game, level: int, reel_set: str) -> ParResult:
         components=components,
         distribution=dist,
         combinations=table,
-        per_line_rtp=figures.per_line,
+        per_line_rtp=per_line,
         notes=[*pay_rule_notes(game), note],
         max_win=MaxWin(
             dist.max_win,
@@ -293,7 +339,8 @@ def _drawn_round(game: Game, level: int, base: ParResult, undrawn: Game, law, fe
     result = _with_round(game, level, base, keyed, features, None, round_)
     note = (
         "Wild multipliers drawn on the base reels too, not written as stops: the RTP, its components and "
-        "the trigger odds are exact (the counted wilds on each line; no trigger reads the draws); float64: "
+        f"the trigger odds are exact (the counted wilds on each {_drawn_channel(game)[1]}; no trigger reads "
+        "the draws); float64: "
         f"the base spin's law of (win, {features[0].trigger.symbol} count) over the draw profiles of its "
         f"windows (each probability within relative error {law.bound:.1e}), the free spin's law of (win, "
         "retrigger count) likewise (within the bound its module states, about 1e-15) and the round's "
