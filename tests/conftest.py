@@ -67,9 +67,11 @@ def distribution_dict(dist) -> dict:
     }
 
 
-def docs_example(tmp_path, heading, page="features.md"):
+def docs_example(tmp_path, heading, page="features.md", combine=None):
     """The game of the ``docs/<page>`` section ``heading`` (its first YAML
-    block) and the section's text, up to the next ``##`` heading."""
+    block) and the section's text, up to the next ``##`` heading;
+    ``combine`` (``"add"``) is written into its one-line
+    ``wild_multipliers: {...}`` declaration."""
     import re
 
     from slotmath.io.gamefile import load_game
@@ -80,6 +82,10 @@ def docs_example(tmp_path, heading, page="features.md"):
     folder = tmp_path / "example"
     folder.mkdir()
     yaml_text = re.search(r"```yaml\n(.*?)```", section, re.S).group(1)
+    if combine is not None:
+        declared = re.compile(r"(wild_multipliers: \{.*)\}$", re.M)
+        yaml_text, n = declared.subn(rf"\1, combine: {combine}}}", yaml_text)
+        assert n == 1, "one wild_multipliers line"
     (folder / "game.yaml").write_text(yaml_text, encoding="utf-8")
     return load_game(folder), section
 

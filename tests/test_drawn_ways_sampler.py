@@ -184,13 +184,7 @@ def test_worked_example_window_in_the_sampler(tmp_path, combine, cells, coins):
 
     from conftest import docs_example
 
-    game, section = docs_example(tmp_path, HEADING)
-    if combine == "add":
-        path = tmp_path / "example" / "game.yaml"
-        path.write_text(
-            path.read_text(encoding="utf-8").replace("]]}", "]], combine: add}"), encoding="utf-8"
-        )
-        game = load_game(path)
+    game, section = docs_example(tmp_path, HEADING, combine=None if combine == "multiply" else combine)
     assert drawn_too_large(game)  # the rewrite is refused
     played = drawn_symbols(game)
     wp = compile_ways(played, 1)

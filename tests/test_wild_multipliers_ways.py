@@ -328,13 +328,7 @@ def example_game(tmp_path, combine):
     """The docs example's game (with ``combine``) and its section's text."""
     from conftest import docs_example
 
-    game, section = docs_example(tmp_path, HEADING)
-    if combine == "add":
-        path = tmp_path / "example" / "game.yaml"
-        path.write_text(
-            path.read_text(encoding="utf-8").replace("1]]}", "1]], combine: add}"), encoding="utf-8"
-        )
-        game = load_game(path)
+    game, section = docs_example(tmp_path, HEADING, combine=None if combine == "multiply" else combine)
     assert game.pays_by == "ways" and game.options["wild_multipliers"].get("combine", "multiply") == combine
     return game, " ".join(section.split())
 

@@ -73,6 +73,7 @@ __all__ = [
     "drawn_keyed_law",
     "drawn_law_cost",
     "drawn_spin_law",
+    "neumaier_add",
     "shows_wild",
 ]
 
@@ -155,7 +156,7 @@ class DrawnLaw:
         uniq, inverse = np.unique(self.wins, return_inverse=True)
         sums, comps = np.zeros(len(uniq)), np.zeros(len(uniq))
         for i, x in zip(inverse.ravel().tolist(), self.probabilities.tolist(), strict=True):
-            _neumaier(sums, comps, i, x)
+            neumaier_add(sums, comps, i, x)
         return WinDistribution(uniq, sums + comps, self.unit, total_bet), self.bound + 3 * _U
 
     def keyed(self, total_bet: int) -> KeyedWins:
@@ -168,7 +169,9 @@ class DrawnLaw:
 
 
 @nb.njit(cache=True)
-def _neumaier(sums, comps, i, x):
+def neumaier_add(sums, comps, i, x):
+    """Add ``x`` to ``sums[i]`` by Neumaier's compensated summation, the
+    rounding error kept in ``comps[i]`` (the sum is ``sums[i] + comps[i]``)."""
     s = sums[i]
     t = s + x
     if abs(s) >= abs(x):
@@ -495,7 +498,7 @@ def _combine_affine(
             g = order[gi]
             at = (groups[g, 2] - low) * n_keys + groups[g, 1]
             for k in range(v.shape[0]):
-                _neumaier(sums, comps, at + v[k] * unit * n_keys, group_p[g] * p[k])
+                neumaier_add(sums, comps, at + v[k] * unit * n_keys, group_p[g] * p[k])
             terms += v.shape[0]
     return terms
 
@@ -529,7 +532,7 @@ def _combine(groups, group_p, law_lo, law_hi, law_wins, law_p, low, n_keys, size
                     keys = np.concatenate((keys, np.zeros(i, dtype=np.int64)))
                 index[(win, key)] = i
                 wins[i], keys[i] = win, key
-            _neumaier(sums, comps, i, group_p[g] * law_p[j])
+            neumaier_add(sums, comps, i, group_p[g] * law_p[j])
             terms += 1
     if not dense:
         n = len(index)

@@ -75,7 +75,7 @@ from slotmath.engine.reels import pack_reels
 from slotmath.engine.scatters import scatter_pay, scatter_symbols
 from slotmath.engine.ways import compile_ways, stop_features
 from slotmath.errors import ensure
-from slotmath.features.drawnlaw import MAX_DRAWN_SECONDS, DrawnLaw, drawn_free_table
+from slotmath.features.drawnlaw import MAX_DRAWN_SECONDS, DrawnLaw, drawn_free_table, neumaier_add
 from slotmath.features.wildmult import load_wild_multipliers
 from slotmath.model import Game
 
@@ -409,13 +409,7 @@ def _add_point(index, wins, keys, sums, comps, n, win, key, x):
         index[k] = i
         wins[i], keys[i] = win, key
         n += 1
-    s = sums[i]
-    t = s + x
-    if abs(s) >= abs(x):
-        comps[i] += (s - t) + x
-    else:
-        comps[i] += (x - t) + s
-    sums[i] = t
+    neumaier_add(sums, comps, i, x)
     return wins, keys, sums, comps, n
 
 
