@@ -179,3 +179,26 @@ def test_the_sampler_agrees_with_the_exact_round(write_game, combine):
     assert 0 < result.hit_frequency < 1 and abs(z_of(hit, result.hit_frequency)) < 4
     second = result.sd**2 + float(result.rtp) ** 2
     assert abs(z_of(np.square(x), second)) < 4, (np.square(x).mean(), second)
+
+
+def test_max_games_too_many_is_refused_before_the_draws_law(write_game, monkeypatch):
+    # the games' exact moments cost (retrigger counts) x max_games**3 x (bits
+    # of the spin table's denominator), known before the draws' law (which
+    # takes minutes on real reels): at 15,000 games the refusal comes first,
+    # the draws' law never starts
+    import slotmath.features.drawnwayslaw as drawnwayslaw
+    from slotmath.engine.limits import EngineTooLarge
+    from slotmath.rules.linegame import analyse
+
+    def never(*args, **kwargs):
+        raise AssertionError("the draws' law started before the refusal")
+
+    monkeypatch.setattr(drawnwayslaw, "drawn_free_spin_table", never)
+    rows = "[" + ", ".join(f"[{m}, {w}]" for m, w in TINY_TABLE.items()) + "]"
+    text = TEXT.replace("TABLE", rows).replace("COMBINE", "add")
+    text = text.replace("RETRIGGER", "true, max_games: 15000")
+    game = load_game(write_game(text))
+    with pytest.raises(EngineTooLarge) as exc:
+        analyse(game, 1)
+    assert exc.value.field == "options.free_games.max_games"
+    assert "exact moments of at most 15,000 games" in str(exc.value)

@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 from test_drawn_law import z_of
 from test_drawn_ways_sampler import TABLE, WEIGHTS
-from test_wild_multipliers_ways import BASE, game_text, spin_law, win_law
+from test_wild_multipliers_ways import BASE, FREE_STRIPS, game_text, spin_law, win_law
 
 from slotmath.io.gamefile import load_game
 from slotmath.rules.linegame import analyse, drawn_too_large
@@ -279,7 +279,7 @@ def test_free_games_on_ways_play_the_law_without_the_rewrite(write_game, combine
     # stop vector and every draw, point by point (3 extra games for 2+ S, no
     # retrigger prize); the round's P(no win) is the base spin's (a trigger
     # needs 2 S, which pay), from the enumeration of every base window and draw
-    from test_wild_multipliers_ways import FREE_STRIPS, renewal_components
+    from test_wild_multipliers_ways import renewal_components
 
     from slotmath.features.drawnwayslaw import drawn_free_spin_table
     from slotmath.features.options import load_features
@@ -327,3 +327,39 @@ def test_a_law_above_its_cost_bound_is_refused_in_one_line(write_game, monkeypat
     assert main(["par", str(path)]) == 2
     err = capsys.readouterr().err.strip()
     assert "\n" not in err and f"the ways law of reel set 'base' would list {cost:.3g} terms" in err
+
+
+@pytest.mark.parametrize("combine", ["multiply", "add"])
+def test_free_games_on_ways_whose_base_reels_show_no_drawn_wild(write_game, combine):
+    # the game above with W taken off the base reels (each W cell a blank X)
+    # and no retrigger: the round is the base spin, plus (2+ S) the sum of 3
+    # free spins at x2, each listed with every free stop vector and every
+    # draw.  `par`'s distribution is that round's, win by win (the award law
+    # on an FFT grid: 1e-12 absolute), its mean the exact RTP
+    base = [["X" if c == "W" else c for c in strip] for strip in BASE]
+    listed = "[" + ", ".join("[" + ", ".join(s) + "]" for s in base) + "]"
+    text = game_text(combine, free=True).replace("[[2, 3], [3, 1]]", WEIGHTS)
+    text = text.replace("base: [[A, W, B, S, V], [B, W, W, A, X], [A, B, W, S, X, V]]", f"base: {listed}")
+    text = text.replace("awards: {2: {games: 3}}}", "awards: {2: {games: 3}}, retrigger: false}")
+    game = load_game(write_game(text))
+    assert drawn_too_large(game)
+    free: dict = {}
+    for (x, _), p in spin_law(FREE_STRIPS, combine, table=TABLE).items():
+        free[2 * x] = free.get(2 * x, 0) + p
+    award = {F(0): F(1)}
+    for _ in range(3):
+        step: dict = {}
+        for a, p in award.items():
+            for x, q in free.items():
+                step[a + x] = step.get(a + x, 0) + p * q
+        award = step
+    want: dict = {}
+    for (x, n_s), p in spin_law(base, combine, table=TABLE).items():
+        for a, q in award.items() if n_s >= 2 else [(F(0), F(1))]:
+            want[x + a] = want.get(x + a, 0) + p * q
+    result = analyse(game, 1)
+    assert result.rtp == sum((x * p for x, p in want.items()), F(0))
+    got = law_of(result)
+    for x, p in want.items():
+        assert abs(got.get(x, 0.0) - float(p)) <= 1e-12 + TOL * float(p), (x, float(p))
+    assert sum(p for x, p in got.items() if x not in want) < 1e-12

@@ -414,6 +414,17 @@ def _add_point(index, wins, keys, sums, comps, n, win, key, x):
 
 
 @nb.njit(cache=True)
+def _add_suffix(index, wins, keys, sums, comps, n, win, key, x, m, suf_w, suf_k, suf_p):
+    """Add a prefix's point (``win``, ``key``, probability ``x``) joined with
+    each of the ``m`` points of its suffix law (``suf_w, suf_k, suf_p``)."""
+    for t in range(m):
+        wins, keys, sums, comps, n = _add_point(
+            index, wins, keys, sums, comps, n, win + suf_w[t], key + suf_k[t], x * suf_p[t]
+        )
+    return wins, keys, sums, comps, n
+
+
+@nb.njit(cache=True)
 def _law_pass(
     n_cls, feat, drawn, scat, keyc, prob, subst, pay, step, factor, values, probs, n_values, radix, add,
     suf_n, suf_w, suf_k, suf_p,
@@ -500,12 +511,11 @@ def _law_pass(
             code = code * radix + cnt
         s0 = last + 1
         if not any_t:
-            for t in range(suf_n[s0, code]):
-                wins, keys, sums, comps, n = _add_point(
-                    index, wins, keys, sums, comps, n, fixed + suf_w[s0, code, t], key + suf_k[s0, code, t],
-                    cp * suf_p[s0, code, t],
-                )  # fmt: skip
-                terms += 1
+            wins, keys, sums, comps, n = _add_suffix(
+                index, wins, keys, sums, comps, n, fixed, key, cp, suf_n[s0, code], suf_w[s0, code],
+                suf_k[s0, code], suf_p[s0, code],
+            )  # fmt: skip
+            terms += suf_n[s0, code]
         else:
             # the touched runs' win is multilinear in the W_r of the reels in
             # rel: its coefficients from its values on {0, 1}**nr (Moebius)
@@ -544,12 +554,11 @@ def _law_pass(
                     for mask in range(1 << i, 1 << (i + 1)):
                         mono[mask] = mono[mask ^ (1 << i)] * wi
                         win += coef[mask] * mono[mask]
-                for t in range(suf_n[s0, code]):
-                    wins, keys, sums, comps, n = _add_point(
-                        index, wins, keys, sums, comps, n, win + suf_w[s0, code, t], key + suf_k[s0, code, t],
-                        x * suf_p[s0, code, t],
-                    )  # fmt: skip
-                    terms += 1
+                wins, keys, sums, comps, n = _add_suffix(
+                    index, wins, keys, sums, comps, n, win, key, x, suf_n[s0, code], suf_w[s0, code],
+                    suf_k[s0, code], suf_p[s0, code],
+                )  # fmt: skip
+                terms += suf_n[s0, code]
                 i = nr - 1
                 while i >= 0:
                     g[i] += 1

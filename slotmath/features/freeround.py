@@ -254,18 +254,6 @@ def free_games_feature_of(game: Game, level: int, spec: FreeGamesSpec) -> Featur
     wins, extra, counts, den, by_count = free_spin_counts(game, level, spec, held, spins)
     scale = den * game.bet(level).total_bet
     cap = spec.max_games
-    if drawn is not None:  # per free spin: the draws' mean shift, the float law with them
-        from slotmath.features.drawnwayslaw import drawn_free_spin_table
-
-        ensure(held is None, "freeround.py: a feature in drawn free games is refused before")
-        held_mean, held_table, held_den = drawn_free_spin_table(declared_game, level, spec)
-        held_probs: dict = {}
-        held_title = "drawn wild multipliers"
-    else:
-        held_mean, held_table, held_den, held_probs = (
-            (Fraction(0), None, den, {}) if held is None else held_spin_table(game, level, spec, held, spins)
-        )
-        held_title = "" if inside is None else inside.title
     refuse_endless(game, spec, Fraction(sum(k * c for k, c in zip(extra, counts, strict=True)), sum(counts)))
 
     @cache
@@ -280,6 +268,23 @@ def free_games_feature_of(game: Game, level: int, spec: FreeGamesSpec) -> Featur
                 exc.problem, file=game.source or game.name, field="options.free_games.max_games"
             ) from None
         return fg
+
+    if drawn is not None:  # per free spin: the draws' mean shift, the float law with them
+        from slotmath.features.drawnwayslaw import drawn_free_spin_table
+
+        ensure(held is None, "freeround.py: a feature in drawn free games is refused before")
+        # the games' exact moments first (their cost, from max_games, is known
+        # now; the draws' law takes minutes on real reels): a refusal comes first
+        for n, mult in {(spec.games(c), spec.multiplier_of(c)) for c in spec.awards if spec.games(c) > 0}:
+            games_law(n, mult)
+        held_mean, held_table, held_den = drawn_free_spin_table(declared_game, level, spec)
+        held_probs: dict = {}
+        held_title = "drawn wild multipliers"
+    else:
+        held_mean, held_table, held_den, held_probs = (
+            (Fraction(0), None, den, {}) if held is None else held_spin_table(game, level, spec, held, spins)
+        )
+        held_title = "" if inside is None else inside.title
 
     def mean(count):
         fg = games_law(spec.games(count), spec.multiplier_of(count))
