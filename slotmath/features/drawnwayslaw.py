@@ -393,7 +393,7 @@ def _run_ways(f, d, w, n, subst, step, factor, add, a, b, c, a2, b2, c2):
     return t
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def _add_point(index, wins, keys, sums, comps, n, win, key, x):
     """Add ``x`` to the (win, key) entry (Neumaier); grows the arrays."""
     k = (win, key)
@@ -413,7 +413,7 @@ def _add_point(index, wins, keys, sums, comps, n, win, key, x):
     return wins, keys, sums, comps, n
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def _add_suffix(index, wins, keys, sums, comps, n, win, key, x, m, suf_w, suf_k, suf_p):
     """Add a prefix's point (``win``, ``key``, probability ``x``) joined with
     each of the ``m`` points of its suffix law (``suf_w, suf_k, suf_p``)."""
