@@ -541,6 +541,12 @@ CASES = [
         "with pays_by: cluster a pay is {symbol, count, pay} of one symbol",
     ),
     Case(
+        "cluster_pay_for_a_scatter",
+        cluster(add("pays", {"symbol": "S", "count": 3, "pay": 1})),
+        "pays[2].symbol",
+        "'S' is a scatter, not a paying symbol: with pays_by: cluster only regular symbols pay",
+    ),
+    Case(
         "cluster_tumble_fresh_refill",
         cluster(put(["options"], {"tumble": {"refill": "fresh"}})),
         "options.tumble.draws",

@@ -506,7 +506,7 @@ def build_game(data: dict, path: Path, default_name: str) -> Game:
 
     # pays ---------------------------------------------------------------
     line_pays = tuple(
-        build_line_pay(i, p, n_reels, levels, seen, groups, kinds, fail, cells=n_reels * n_rows)
+        build_line_pay(i, p, n_reels, levels, seen, groups, kinds, fail, n_reels * n_rows, pays_by)
         if pays_by in ("anywhere", "cluster")
         else build_line_pay(i, p, n_reels, levels, seen, groups, kinds, fail)
         for i, p in enumerate(data.get("pays") or [])
@@ -648,14 +648,20 @@ def anywhere_problem(game: Game, pays_by: str = "anywhere") -> tuple | None:
         name = next(iter(lp.positions[0]))
         kind = game.symbol(name).kind
         if kind != "regular":
-            return f"pays[{i}].symbol", (
-                f"{name!r} is a {kind}, not a paying symbol: with pays_by: {pays_by} only regular "
-                "symbols pay by count (a wild counts toward the symbols it substitutes for)"
-            )
+            return f"pays[{i}].symbol", not_a_count_pay(name, kind, pays_by)
     for i, s in enumerate(game.symbols):
         if s.wild is not None and (s.wild.per_wild != 1 or s.wild.by_count is not None):
             return f"symbols[{i}].multiplier", f"a wild multiplier is not supported with pays_by: {pays_by}"
     return None
+
+
+def not_a_count_pay(name: str, kind: str, pays_by: str) -> str:
+    """The problem of a count or cluster pay (``pays_by`` anywhere or cluster)
+    for a symbol of ``kind`` other than regular."""
+    return (
+        f"{name!r} is a {kind}, not a paying symbol: with pays_by: {pays_by} only regular "
+        "symbols pay by count (a wild counts toward the symbols it substitutes for)"
+    )
 
 
 def range_label(count: int, next_count: int | None, symbol: str) -> str:
@@ -1031,9 +1037,11 @@ def read_strip_csv(csv_path: Path, game_path: Path, field: str) -> list:
     return out
 
 
-def build_line_pay(i, spec, n_reels, levels, known, groups, kinds, fail, cells=None) -> LinePay:
-    """One entry of ``pays``; ``cells`` (pays anywhere by count): a count may
-    be up to the window's cells instead of the reels."""
+def build_line_pay(
+    i, spec, n_reels, levels, known, groups, kinds, fail, cells=None, pays_by="lines"
+) -> LinePay:
+    """One entry of ``pays``; ``cells`` (pays anywhere by count or by cluster,
+    ``pays_by``): a count may be up to the window's cells instead of the reels."""
     field = f"pays[{i}]"
     forms = [k for k in ("symbol", "pattern", "anywhere") if k in spec]
     if len(forms) != 1:
@@ -1086,5 +1094,7 @@ def build_line_pay(i, spec, n_reels, levels, known, groups, kinds, fail, cells=N
     for pos in positions:
         for s in pos:
             if kinds[s] in ("scatter", "blank"):
+                if cells is not None:
+                    fail(f"{field}.symbol", not_a_count_pay(s, kinds[s], pays_by))
                 fail(f"{field}", f"{s!r} is a {kinds[s]} and cannot pay on a line")
     return LinePay(name, positions, pays, wild_own=own)
