@@ -254,6 +254,18 @@ CASES = [
         "unknown symbol 'Q'",
     ),
     Case("empty_strip", strip(1, []), "reels.base[1]", "empty"),
+    Case(
+        "strip_in_no_accepted_form",
+        strip(1, {"file": "strip.csv"}),
+        "reels.base[1]",
+        "{'file': 'strip.csv'} is none of: a list of strings; a mapping with keys symbols (required), weights",
+    ),
+    Case(
+        "reel_set_in_no_accepted_form",
+        put(["reels", "extra"], 5),
+        "reels.extra",
+        "5 is none of: a string (CSV file in the game folder); a list of strips",
+    ),
     Case("strip_shorter_than_window", strip(1, ["A", "B"]), "reels.base[1]", "fewer than the 3 rows"),
     Case(
         "wrong_reel_count",

@@ -383,6 +383,45 @@ def _misspelt_instead(error, errors: list):
     return error
 
 
+_TYPE_WORDS = {
+    "string": "a string",
+    "array": "a list",
+    "object": "a mapping",
+    "number": "a number",
+    "integer": "a whole number",
+    "boolean": "true or false",
+}
+
+
+def _form(branch: dict) -> str:
+    """One accepted form of a ``oneOf``/``anyOf`` branch, in words: ``a list
+    of strings``, ``a mapping with keys symbols (required), weights``."""
+    if "const" in branch:
+        return repr(branch["const"])
+    word = _TYPE_WORDS.get(str(branch.get("type")), "a value")
+    if branch.get("type") == "array" and isinstance(branch.get("items"), dict):
+        item = _TYPE_WORDS.get(str(branch["items"].get("type")), "")
+        ref = str(branch["items"].get("$ref", "")).rpartition("/")[2]
+        word += f" of {item[2:]}s" if item.startswith("a ") else f" of {ref}s" if ref else ""
+    if branch.get("type") == "object" and branch.get("properties"):
+        required = set(branch.get("required", ()))
+        keys = [f"{k} (required)" if k in required else k for k in branch["properties"]]
+        word += " with keys " + ", ".join(keys)
+    return f"{word} ({branch['description']})" if "description" in branch else word
+
+
+def _none_of(error) -> str | None:
+    """The problem of a value matching none of a ``oneOf``/``anyOf``'s
+    forms, naming the forms (jsonschema's "is not valid under any of the
+    given schemas" names none), else None."""
+    branches = error.validator_value if error.validator in ("oneOf", "anyOf") else None
+    if not branches or not all(isinstance(b, dict) for b in branches):
+        return None
+    shown = repr(error.instance)
+    shown = shown if len(shown) <= 60 else shown[:57] + "..."
+    return f"{shown} is none of: " + "; ".join(_form(b) for b in branches)
+
+
 def check_schema(data: dict, path: Path) -> None:
     """Raise the most relevant JSON-Schema violation as a GameFileError."""
     errors = list(game_validator().iter_errors(data))
@@ -398,6 +437,8 @@ def check_schema(data: dict, path: Path) -> None:
         and "integer" in str(error.validator_value)
     ):
         message = not_an_integer(value)
+    elif _none_of(error) is not None:
+        message = _none_of(error)
     elif len(message) > 200 or "\n" in message:  # never echo a large value
         message = " ".join(message.split())[:100] + " ..."
     where = list(error.absolute_path)
