@@ -664,8 +664,8 @@ def test_reel_file_that_is_a_pipe_or_a_folder(write_game):
 
 @pytest.mark.parametrize(
     "args",
-    [("--spins", "0"), ("--spins", "-5"), ("--spins", "1.5"), ("--spins", "many")],
-    ids=["zero", "negative", "fraction", "text"],
+    [("--spins", "0"), ("--spins", "-5"), ("--spins", "1.5"), ("--spins", "many"), ("--spins", "1e99")],
+    ids=["zero", "negative", "fraction", "text", "past_2_53"],
 )
 def test_bad_spin_count(args, write_game):
     # argparse usage errors: exit status 2, the usage line and one error line naming --spins
@@ -673,6 +673,14 @@ def test_bad_spin_count(args, write_game):
     ((rc, out, err),) = run_many([("simulate", path, *args)])
     assert rc == 2 and "Traceback" not in err and out == ""
     assert "--spins" in err.splitlines()[-1] and args[1] in err.splitlines()[-1]
+
+
+def test_chunk_past_2_53_is_refused_at_once(write_game):
+    # a chunk of 1e30 rounds was played (no end in sight) rather than refused
+    path = write_game(copy.deepcopy(BASE))
+    rc, out, err, *_ = run_limited(["simulate", path, "--spins", "1e15", "--chunk", "1e30"], timeout=30)
+    assert rc == 2 and "Traceback" not in err and out == ""
+    assert "--chunk" in err.splitlines()[-1] and "2**53" in err.splitlines()[-1]
 
 
 def test_bad_bet_argument(write_game):
