@@ -258,7 +258,8 @@ CASES = [
         "strip_in_no_accepted_form",
         strip(1, {"file": "strip.csv"}),
         "reels.base[1]",
-        "{'file': 'strip.csv'} is none of: a list of strings; a mapping with keys symbols (required), weights",
+        "{'file': 'strip.csv'} is none of: a list of strings; "
+        "a mapping with keys symbols (required), weights",
     ),
     Case(
         "reel_set_in_no_accepted_form",
