@@ -684,6 +684,16 @@ def test_chunk_past_2_53_is_refused_at_once(write_game):
     assert "--chunk" in err.splitlines()[-1] and "2**53" in err.splitlines()[-1]
 
 
+def test_tune_names_the_games_own_pay_rule(write_game):
+    # tuning reads paylines; a cluster game was refused as "pays by ways"
+    data = copy.deepcopy(BASE)
+    cluster()(data)
+    path = write_game(data)
+    ((rc, out, err),) = run_many([("tune", path, "--target-rtp", "96%")])
+    assert_one_line_error(rc, out, err, path, "pays_by", "'cluster' pays are not on paylines")
+    assert "ways" not in err
+
+
 def test_bad_bet_argument(write_game):
     path = write_game(copy.deepcopy(BASE))
     ((rc, out, err),) = run_many([("par", path, "--bet", "two")])
