@@ -180,7 +180,11 @@ def test_too_large_is_refused_before_the_work():
 @pytest.mark.parametrize(
     "change, field, words",
     [
-        (lambda d: d["pays"].append({"symbol": "S", "count": 3, "pay": 1}), "pays[4]", "scatter"),
+        (
+            lambda d: d["pays"].append({"symbol": "S", "count": 3, "pay": 1}),
+            "pays[4].symbol",
+            "'S' is a scatter, not a paying symbol: with pays_by: anywhere",
+        ),
         (
             lambda d: d["pays"].append({"symbol": "W", "count": 3, "pay": 1}),
             "pays[4].symbol",

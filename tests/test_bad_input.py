@@ -254,6 +254,19 @@ CASES = [
         "unknown symbol 'Q'",
     ),
     Case("empty_strip", strip(1, []), "reels.base[1]", "empty"),
+    Case(
+        "strip_in_no_accepted_form",
+        strip(1, {"file": "strip.csv"}),
+        "reels.base[1]",
+        "{'file': 'strip.csv'} is none of: a list of strings; "
+        "a mapping with keys symbols (required), weights",
+    ),
+    Case(
+        "reel_set_in_no_accepted_form",
+        put(["reels", "extra"], 5),
+        "reels.extra",
+        "5 is none of: a string (CSV file in the game folder); a list of strips",
+    ),
     Case("strip_shorter_than_window", strip(1, ["A", "B"]), "reels.base[1]", "fewer than the 3 rows"),
     Case(
         "wrong_reel_count",
@@ -541,6 +554,12 @@ CASES = [
         "with pays_by: cluster a pay is {symbol, count, pay} of one symbol",
     ),
     Case(
+        "cluster_pay_for_a_scatter",
+        cluster(add("pays", {"symbol": "S", "count": 3, "pay": 1})),
+        "pays[2].symbol",
+        "'S' is a scatter, not a paying symbol: with pays_by: cluster only regular symbols pay",
+    ),
+    Case(
         "cluster_tumble_fresh_refill",
         cluster(put(["options"], {"tumble": {"refill": "fresh"}})),
         "options.tumble.draws",
@@ -646,8 +665,8 @@ def test_reel_file_that_is_a_pipe_or_a_folder(write_game):
 
 @pytest.mark.parametrize(
     "args",
-    [("--spins", "0"), ("--spins", "-5"), ("--spins", "1.5"), ("--spins", "many")],
-    ids=["zero", "negative", "fraction", "text"],
+    [("--spins", "0"), ("--spins", "-5"), ("--spins", "1.5"), ("--spins", "many"), ("--spins", "1e99")],
+    ids=["zero", "negative", "fraction", "text", "past_2_53"],
 )
 def test_bad_spin_count(args, write_game):
     # argparse usage errors: exit status 2, the usage line and one error line naming --spins
@@ -655,6 +674,24 @@ def test_bad_spin_count(args, write_game):
     ((rc, out, err),) = run_many([("simulate", path, *args)])
     assert rc == 2 and "Traceback" not in err and out == ""
     assert "--spins" in err.splitlines()[-1] and args[1] in err.splitlines()[-1]
+
+
+def test_chunk_past_2_53_is_refused_at_once(write_game):
+    # a chunk of 1e30 rounds was played (no end in sight) rather than refused
+    path = write_game(copy.deepcopy(BASE))
+    rc, out, err, *_ = run_limited(["simulate", path, "--spins", "1e15", "--chunk", "1e30"], timeout=30)
+    assert rc == 2 and "Traceback" not in err and out == ""
+    assert "--chunk" in err.splitlines()[-1] and "2**53" in err.splitlines()[-1]
+
+
+def test_tune_names_the_games_own_pay_rule(write_game):
+    # tuning reads paylines; a cluster game was refused as "pays by ways"
+    data = copy.deepcopy(BASE)
+    cluster()(data)
+    path = write_game(data)
+    ((rc, out, err),) = run_many([("tune", path, "--target-rtp", "96%")])
+    assert_one_line_error(rc, out, err, path, "pays_by", "'cluster' pays are not on paylines")
+    assert "ways" not in err
 
 
 def test_bad_bet_argument(write_game):

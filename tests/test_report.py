@@ -566,3 +566,18 @@ def test_a_long_exact_fraction_among_the_feature_figures_is_abbreviated(sheet):
     assert rows["GRAND / hit probability exact"] == "1/64"
     shown = rows["GRAND / RTP exact"]
     assert shown == fraction_short(long) and shown.startswith("exact: 163-digit fraction, ")
+
+
+def test_tumble_combination_table_says_it_is_the_first_drop():
+    # tests/data/tumble_anywhere: the combination table counts the window as it
+    # stops; the tumbles' later drops (at x2, x3) are in the 'anywhere' component
+    # only, so the table's total row is below that component and its note must
+    # say so (it said "a row's hits are the spins whose count ...", as if whole)
+    game = Path(__file__).parent / "data" / "tumble_anywhere"
+    tumble_sheet = par_sheet(str(game), level=1, spins=0)
+    table = tumble_sheet.sections["combinations"].tables[0]
+    pays = table.frame[table.frame["kind"] == "anywhere"]
+    first_drop = sum(Fraction(x) for x in pays["RTP exact"])
+    component = tumble_sheet.par.components["anywhere"]
+    assert first_drop < component  # the later drops pay too
+    assert "first drop only" in table.note.lower() and "anywhere component" in table.note, table.note

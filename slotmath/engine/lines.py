@@ -379,7 +379,7 @@ def pay_tensor(game: Game, level: int) -> PayTensor:
         raise GameFileError(
             game.source,
             "pays_by",
-            "pays by ways: the line engine (line "
+            f"{game.pays_by!r} pays are not on paylines, so the line engine (line "
             "figures, line tuning) does not apply; use slotmath par / simulate",
         )
     key = pay_table_key(game, level)

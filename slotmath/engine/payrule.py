@@ -65,6 +65,13 @@ class Tumbles(PayRule):
 
         return tumble_rtp(game, level, reel_set, self.law(game, level, (), reel_set))[0], []
 
+    def combinations_scope(self, game: Game) -> str:
+        return (
+            f"First drop only: the {self.channel} rows count the window as it stops, before any tumble; "
+            f"the later drops and the tumble multipliers are in the {self.channel} component of the RTP "
+            "(Summary), not in these rows or their total. "
+        )
+
     def combination_table(self, game: Game, level: int, reel_set: str = "base") -> pd.DataFrame:
         """The first drop's pay rows; the scatter rows count the first drop,
         or with ``triggers: sequence`` the whole sequence (:func:`slotmath.engine.tumble.scatter_law`)."""

@@ -242,6 +242,12 @@ class PayRule:
         """Method notes of the PAR sheet for the rule's pays."""
         return []
 
+    def combinations_scope(self, game: Game) -> str:
+        """What the combination table's rows cover when it is not the whole
+        of the rule's component (the first drop of a tumble), for the
+        table's note; empty when its pay rows sum to the component."""
+        return ""
+
     def unplayed(self, game: Game) -> list:
         """Fields under ``options`` (dotted, e.g. ``"options.free_games.nudge"``) that
         ``game`` declares and the rule does not pay; empty when all are played."""

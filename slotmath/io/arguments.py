@@ -16,14 +16,25 @@ def game_and_level(spec: str, level: int | None):
     return game, game.bet(level).level
 
 
+#: The most rounds a run (or a chunk) may count: above 2**53 the float64
+#: sums and the rates of a run are no longer exact in the last unit, and a
+#: larger count would run for centuries rather than be refused.
+MAX_SPINS = 2**53
+
+
 def spin_count(text: str) -> int:
-    """Parse a spin count such as ``1000000`` or ``1e6``."""
+    """Parse a spin count such as ``1000000`` or ``1e6``, from 1 to
+    :data:`MAX_SPINS`."""
     try:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
     if value < 1 or value != int(value):
         raise argparse.ArgumentTypeError(f"must be a whole number >= 1: {text!r}")
+    if value > MAX_SPINS:
+        raise argparse.ArgumentTypeError(
+            f"{value:.3g} rounds is above 2**53 ({MAX_SPINS:.4g}), the most a run counts exactly: {text!r}"
+        )
     return int(value)
 
 

@@ -383,6 +383,45 @@ def _misspelt_instead(error, errors: list):
     return error
 
 
+_TYPE_WORDS = {
+    "string": "a string",
+    "array": "a list",
+    "object": "a mapping",
+    "number": "a number",
+    "integer": "a whole number",
+    "boolean": "true or false",
+}
+
+
+def _form(branch: dict) -> str:
+    """One accepted form of a ``oneOf``/``anyOf`` branch, in words: ``a list
+    of strings``, ``a mapping with keys symbols (required), weights``."""
+    if "const" in branch:
+        return repr(branch["const"])
+    word = _TYPE_WORDS.get(str(branch.get("type")), "a value")
+    if branch.get("type") == "array" and isinstance(branch.get("items"), dict):
+        item = _TYPE_WORDS.get(str(branch["items"].get("type")), "")
+        ref = str(branch["items"].get("$ref", "")).rpartition("/")[2]
+        word += f" of {item[2:]}s" if item.startswith("a ") else f" of {ref}s" if ref else ""
+    if branch.get("type") == "object" and branch.get("properties"):
+        required = set(branch.get("required", ()))
+        keys = [f"{k} (required)" if k in required else k for k in branch["properties"]]
+        word += " with keys " + ", ".join(keys)
+    return f"{word} ({branch['description']})" if "description" in branch else word
+
+
+def _none_of(error) -> str | None:
+    """The problem of a value matching none of a ``oneOf``/``anyOf``'s
+    forms, naming the forms (jsonschema's "is not valid under any of the
+    given schemas" names none), else None."""
+    branches = error.validator_value if error.validator in ("oneOf", "anyOf") else None
+    if not branches or not all(isinstance(b, dict) for b in branches):
+        return None
+    shown = repr(error.instance)
+    shown = shown if len(shown) <= 60 else shown[:57] + "..."
+    return f"{shown} is none of: " + "; ".join(_form(b) for b in branches)
+
+
 def check_schema(data: dict, path: Path) -> None:
     """Raise the most relevant JSON-Schema violation as a GameFileError."""
     errors = list(game_validator().iter_errors(data))
@@ -398,6 +437,8 @@ def check_schema(data: dict, path: Path) -> None:
         and "integer" in str(error.validator_value)
     ):
         message = not_an_integer(value)
+    elif _none_of(error) is not None:
+        message = _none_of(error)
     elif len(message) > 200 or "\n" in message:  # never echo a large value
         message = " ".join(message.split())[:100] + " ..."
     where = list(error.absolute_path)
@@ -506,7 +547,7 @@ def build_game(data: dict, path: Path, default_name: str) -> Game:
 
     # pays ---------------------------------------------------------------
     line_pays = tuple(
-        build_line_pay(i, p, n_reels, levels, seen, groups, kinds, fail, cells=n_reels * n_rows)
+        build_line_pay(i, p, n_reels, levels, seen, groups, kinds, fail, n_reels * n_rows, pays_by)
         if pays_by in ("anywhere", "cluster")
         else build_line_pay(i, p, n_reels, levels, seen, groups, kinds, fail)
         for i, p in enumerate(data.get("pays") or [])
@@ -648,14 +689,20 @@ def anywhere_problem(game: Game, pays_by: str = "anywhere") -> tuple | None:
         name = next(iter(lp.positions[0]))
         kind = game.symbol(name).kind
         if kind != "regular":
-            return f"pays[{i}].symbol", (
-                f"{name!r} is a {kind}, not a paying symbol: with pays_by: {pays_by} only regular "
-                "symbols pay by count (a wild counts toward the symbols it substitutes for)"
-            )
+            return f"pays[{i}].symbol", not_a_count_pay(name, kind, pays_by)
     for i, s in enumerate(game.symbols):
         if s.wild is not None and (s.wild.per_wild != 1 or s.wild.by_count is not None):
             return f"symbols[{i}].multiplier", f"a wild multiplier is not supported with pays_by: {pays_by}"
     return None
+
+
+def not_a_count_pay(name: str, kind: str, pays_by: str) -> str:
+    """The problem of a count or cluster pay (``pays_by`` anywhere or cluster)
+    for a symbol of ``kind`` other than regular."""
+    return (
+        f"{name!r} is a {kind}, not a paying symbol: with pays_by: {pays_by} only regular "
+        "symbols pay by count (a wild counts toward the symbols it substitutes for)"
+    )
 
 
 def range_label(count: int, next_count: int | None, symbol: str) -> str:
@@ -1031,9 +1078,11 @@ def read_strip_csv(csv_path: Path, game_path: Path, field: str) -> list:
     return out
 
 
-def build_line_pay(i, spec, n_reels, levels, known, groups, kinds, fail, cells=None) -> LinePay:
-    """One entry of ``pays``; ``cells`` (pays anywhere by count): a count may
-    be up to the window's cells instead of the reels."""
+def build_line_pay(
+    i, spec, n_reels, levels, known, groups, kinds, fail, cells=None, pays_by="lines"
+) -> LinePay:
+    """One entry of ``pays``; ``cells`` (pays anywhere by count or by cluster,
+    ``pays_by``): a count may be up to the window's cells instead of the reels."""
     field = f"pays[{i}]"
     forms = [k for k in ("symbol", "pattern", "anywhere") if k in spec]
     if len(forms) != 1:
@@ -1086,5 +1135,7 @@ def build_line_pay(i, spec, n_reels, levels, known, groups, kinds, fail, cells=N
     for pos in positions:
         for s in pos:
             if kinds[s] in ("scatter", "blank"):
+                if cells is not None:
+                    fail(f"{field}.symbol", not_a_count_pay(s, kinds[s], pays_by))
                 fail(f"{field}", f"{s!r} is a {kinds[s]} and cannot pay on a line")
     return LinePay(name, positions, pays, wild_own=own)

@@ -405,7 +405,9 @@ def combinations(sheet: ParSheet) -> Section:
                     "multiplier": "text",
                 },
                 total_row=True,
-                note=f"Cycle {sheet.par.cycle:,}. " + pay_rule(sheet.game).sheet.combinations_note,
+                note=f"Cycle {sheet.par.cycle:,}. "
+                + pay_rule(sheet.game).combinations_scope(sheet.game)
+                + pay_rule(sheet.game).sheet.combinations_note,
             )
         ],
     )
