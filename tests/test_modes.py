@@ -199,6 +199,17 @@ def test_sampler_agrees_with_each_mode(toy, name):
     assert rtp.exact == pytest.approx(float(mode_par(toy, name).par.rtp))
     assert abs(rtp.z) < 4
     assert result.to_dict()["rtp_per_cost_exact"] == pytest.approx(float(mode_par(toy, name).rtp))
+    # a bought round is reported as any other run: the figures' table with
+    # the exact hit frequency and SD of the bought round and their z-scores,
+    # each component, the win bins against the bought round's exact law
+    text = result.text()
+    exact = mode_par(toy, name).par
+    assert "figure            simulated" in text and "Win distribution [x total bet]" in text
+    assert result.result.hit_frequency.exact == pytest.approx(exact.hit_frequency, rel=1e-12)
+    assert result.result.sd.exact == pytest.approx(exact.sd, rel=1e-12)
+    assert abs(result.result.sd.z) < 4 and abs(result.result.hit_frequency.z) < 4
+    for part in exact.components:
+        assert f"RTP: {part}" in text
 
 
 def test_example_game_modes(capsys):

@@ -63,6 +63,7 @@ def simulate_game(
     progress: bool | None = None,
     exact=True,
     sampler=None,
+    rules_rates: bool = True,
 ) -> MonteCarloResult:
     """Simulate ``spins`` rounds of ``game`` with its compiled round sampler.
 
@@ -88,6 +89,10 @@ def simulate_game(
         the rules' ``part_components(game, level)``.
     sampler : round sampler, optional
         Default: ``round_sampler(game, level)`` of the game's rules.
+    rules_rates : bool
+        Compare with the rules' event rates and components (the game's own
+        round).  False for a sampler of another round (a bought feature):
+        its exact figures are ``exact``'s alone.
 
     Returns
     -------
@@ -109,10 +114,10 @@ def simulate_game(
         else:
             exact_par = par(game, level) if exact == "par" else (exact or None)
         rules = rules_for(game)
-        exact_events = rules.exact_events(game, level) if exact_par is not None else None
+        exact_events = rules.exact_events(game, level) if exact_par is not None and rules_rates else None
         components = None
         if isinstance(exact_par, ParResult) and sampler.part_names:
-            components = rules.part_components(game, level)
+            components = rules.part_components(game, level) if rules_rates else dict(exact_par.components)
         outcome = run(
             sampler,
             spins,
@@ -203,8 +208,10 @@ def cross_check_mode(game, name: str, level: int | None, spins: int, seed: int =
     """Simulate bet mode ``name`` of ``game`` against its exact figures
     (:func:`slotmath.rules.modepar.mode_par`): a mode that plays a base spin by
     :func:`cross_check` on its game; a bought round by its own sampler
-    (:func:`slotmath.rules.modepar.buy_sampler`) through the one
-    simulation loop (:func:`slotmath.montecarlo.run.simulate_sampler`)."""
+    (:func:`slotmath.rules.modepar.buy_sampler`) through :func:`simulate_game`
+    (the one simulation loop), compared with the bought round's exact PAR
+    (:func:`slotmath.rules.modepar.buy_analysis`: its RTP, components, hit
+    frequency, SD and win bins; not the base round's event rates)."""
     from slotmath.rules.modes import mode_game, mode_of
 
     level = game.bet(level).level
@@ -212,14 +219,16 @@ def cross_check_mode(game, name: str, level: int | None, spins: int, seed: int =
     variant = mode_game(game, name)
     if mode.buy is None:
         return ModeSimulation(mode, cross_check(variant, level, spins, seed, **options))
-    from slotmath.montecarlo.run import simulate_sampler
     from slotmath.rules.modepar import buy_analysis, buy_sampler
 
-    exact = buy_analysis(variant, mode, level)
-    figures = {"rtp": float(exact.rtp), "hit_frequency": exact.hit_frequency, "sd": exact.sd}
-    sampler = buy_sampler(variant, mode, level)
     if options.get("scheduler"):
         raise SetupError("a bought round is simulated by local processes only (no --scheduler)")
-    chunk, workers = options.get("chunk") or CHUNK, options.get("workers") or 1
-    result = simulate_sampler(sampler, variant, level, spins, seed, figures, chunk=chunk, workers=workers)
+    exact = buy_analysis(variant, mode, level)
+    sampler = buy_sampler(variant, mode, level)
+    options = {"chunk": options.get("chunk") or CHUNK, "workers": options.get("workers") or 1} | {
+        k: v for k, v in options.items() if k == "progress"
+    }
+    result = simulate_game(
+        variant, spins, seed, level, exact=exact, sampler=sampler, rules_rates=False, **options
+    )
     return ModeSimulation(mode, result)
