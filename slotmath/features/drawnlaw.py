@@ -57,7 +57,7 @@ from numba.typed import Dict
 from slotmath.engine.distribution import WinDistribution
 from slotmath.engine.joint import KeyedWins
 from slotmath.engine.limits import EngineTooLarge
-from slotmath.engine.reels import reel_digits, reel_radix, windows
+from slotmath.engine.reels import reel_digits, windows
 from slotmath.engine.scatters import scatter_pay, scatter_symbols
 from slotmath.errors import ensure
 from slotmath.features.wilddraws import line_candidates, tuple_labels
@@ -143,8 +143,9 @@ class DrawnLaw:
     draws : int
         The profiles' laws' estimated draws (or convolution terms).
     digits : tuple
-        ``(radix, reels)`` when a key code holds one digit per reel (a
-        per-reel trigger, :func:`key_codes`), else ``()``.
+        Each reel's radix when a key code holds one digit per reel (a
+        per-reel trigger, :func:`key_codes`: mixed radix, reel 1 lowest),
+        else ``()``.
     """
 
     wins: np.ndarray
@@ -162,8 +163,11 @@ class DrawnLaw:
         tuple of per-reel digits, reel 1 first."""
         if not self.digits:
             return code
-        radix, reels = self.digits
-        return tuple(code // radix**r % radix for r in range(reels))
+        out = []
+        for radix in self.digits:
+            code, digit = divmod(code, radix)
+            out.append(digit)
+        return tuple(out)
 
     def key_items(self) -> list:
         """:meth:`key` of every entry of :attr:`keys`, in order."""
@@ -646,7 +650,9 @@ def key_codes(game: Game, reel_set: str, key) -> tuple:
     (its count anywhere) or None (every code 0).  A total count adds the
     reel's count; a per-reel key (a reel condition, or a count on a payline:
     each reel's rows) adds its reel's digit
-    (:func:`slotmath.engine.reels.reel_digits`) times ``radix**reel``, so
+    (:func:`slotmath.engine.reels.reel_digits`) times the product of the
+    earlier reels' radices, each reel's radix its largest digit plus one
+    (the codes stay few: the law's dense (win, key) array stays small), so
     the code reads back as the key the undrawn round uses
     (:meth:`DrawnLaw.key`)."""
     from slotmath.features.round import Trigger
@@ -655,19 +661,18 @@ def key_codes(game: Game, reel_set: str, key) -> tuple:
     if key is None:
         return [np.zeros(len(s), dtype=np.int64) for s in strips], ()
     trigger = key if isinstance(key, Trigger) else Trigger(key)
-    radix = reel_radix(game, trigger) if trigger.per_reel else 1
-    if trigger.per_reel and radix**game.reels >= 2**62:
+    digits = [reel_digits(game, s, trigger).astype(np.int64) for s in strips]
+    if not trigger.per_reel:
+        return digits, ()
+    radices = tuple(int(d.max(initial=0)) + 1 for d in digits)
+    if prod(radices) >= 2**62:
         raise EngineTooLarge(
-            f"the drawn multipliers' law: a per-reel trigger key takes {radix}**{game.reels} codes, "
+            f"the drawn multipliers' law: a per-reel trigger key takes {prod(radices):.3g} codes, "
             "beyond the int64 pass",
             file=game.source or game.name,
             field="options.free_games.trigger",
         )
-    codes = [
-        reel_digits(game, s, trigger).astype(np.int64) * (radix**r if trigger.per_reel else 1)
-        for r, s in enumerate(strips)
-    ]
-    return codes, ((radix, game.reels) if trigger.per_reel else ())
+    return [d * prod(radices[:r]) for r, d in enumerate(digits)], radices
 
 
 def drawn_keyed_law(
