@@ -210,28 +210,35 @@ def test_the_sampler_agrees_with_the_drawn_round(write_game, refused, case, comb
     assert abs(z_of(np.square(x), second)) < 4, (np.square(x).mean(), second)
 
 
-def test_what_is_still_refused_is_listed_in_one_line_with_the_exact_rtp(write_game, refused):
-    # free games whose scatters do not pay: refused in one line that names
-    # the field, lists every case still refused and gives the exact RTP
+def test_what_is_still_refused_is_listed_in_one_line(write_game, refused):
+    # free games with a nudged wild N (a second wild, on free reel 2): the
+    # law's refusal names the field and lists every case still refused, and
+    # `par` refuses in one line (the exact components refuse a nudge too);
+    # unpaid scatters, trigger reels and a count on a payline are computed
+    # (tests/test_drawn_free_triggers.py)
     from slotmath.errors import EngineTooLarge
-    from slotmath.rules.linegame import DRAWN_LAW_SCOPE, components
+    from slotmath.rules.linegame import DRAWN_LAW_SCOPE
 
-    text = CASES["plain"][0].replace("max_games: 3", "max_games: 3, scatter_pays: false")
-    CASES["unpaid"] = (text, *CASES["plain"][1:])
-    try:
-        game = drawn_game(write_game, "unpaid", "add")
-    finally:
-        del CASES["unpaid"]
+    rows = "[" + ", ".join(f"[{m}, {w}]" for m, w in TABLE.items()) + "]"
+    options = CASES["plain"][0].replace("max_games: 3", "max_games: 3, nudge: N")
+    text = TEXT.replace("TABLE", rows).replace("COMBINE", "add").replace("OPTIONS", options)
+    text = text.replace("MORE", "").replace(
+        "  - {name: W, kind: wild, substitutes: all}",
+        "  - {name: W, kind: wild, substitutes: all}\n  - {name: N, kind: wild, substitutes: all}",
+    )
+    text = text.replace("[A, B, W, X], [W, A, S", "[A, B, W, X, N], [W, A, S")
+    assert "X, N]" in text and "name: N" in text
+    game = load_game(write_game(text))
     reason = drawn_law_refusal(game)
     assert reason is not None and reason.endswith(f"options.free_games: {DRAWN_LAW_SCOPE}")
-    for still in ("reel heights", "round cap", "sticky wild", "nudge", "trigger reels or lines", "unpaid"):
+    for still in ("reel heights", "round cap", "sticky wild", "nudge", "the drawn wild as their trigger"):
         assert still in DRAWN_LAW_SCOPE
+    for computed in ("trigger reels", "unpaid"):
+        assert computed not in DRAWN_LAW_SCOPE
     with pytest.raises(EngineTooLarge) as err:
         analyse(game, 1)
     message = str(err.value)
-    rtp = sum(components(game, 1).values(), F(0))
-    assert "\n" not in message and "options.wild_multipliers.table" in message
-    assert DRAWN_LAW_SCOPE in message and f"the round's exact RTP is {float(rtp):.6%}" in message
+    assert "\n" not in message and "options.free_games is not computed with drawn wild multipliers" in message
 
 
 def test_the_worked_example_by_hand(tmp_path):

@@ -1,7 +1,9 @@
 """Spin-win law of a line reel set with drawn wild multipliers, without
 writing the draws into the stops (``options.wild_multipliers`` whose rewrite
 leaves the engine's counts: :func:`slotmath.features.wildmult.rewrite_refusal`),
-keyed by the count of a trigger symbol (the free spin's retrigger key).
+keyed by the free games' trigger key (:func:`key_codes`: the trigger
+symbol's count, per reel under a reel condition, its rows per reel for a
+count on a payline; the base spin's key and the free spin's retrigger key).
 
 Method: a window's draws matter only through its *draw profile*.  Every
 stop vector of the declared strips is listed once (no draw): each payline's
@@ -55,7 +57,7 @@ from numba.typed import Dict
 from slotmath.engine.distribution import WinDistribution
 from slotmath.engine.joint import KeyedWins
 from slotmath.engine.limits import EngineTooLarge
-from slotmath.engine.reels import windows
+from slotmath.engine.reels import reel_digits, windows
 from slotmath.engine.scatters import scatter_pay, scatter_symbols
 from slotmath.errors import ensure
 from slotmath.features.wilddraws import line_candidates, tuple_labels
@@ -73,6 +75,7 @@ __all__ = [
     "drawn_keyed_law",
     "drawn_law_cost",
     "drawn_spin_law",
+    "key_codes",
     "neumaier_add",
     "shows_wild",
 ]
@@ -127,7 +130,8 @@ class DrawnLaw:
     wins : ndarray of int64
         Spin win (lines and scatters) [1/``unit`` coins].
     keys : ndarray of int64
-        The trigger symbol's count in the window (0 without a trigger symbol).
+        The trigger key's code (:func:`key_codes`; 0 without a trigger):
+        the trigger symbol's count, or with ``digits`` its per-reel digits.
     probabilities : ndarray of float64
         [probability], each within relative error ``bound``.
     unit : int
@@ -138,6 +142,10 @@ class DrawnLaw:
         Distinct draw profiles.
     draws : int
         The profiles' laws' estimated draws (or convolution terms).
+    digits : tuple
+        Each reel's radix when a key code holds one digit per reel (a
+        per-reel trigger, :func:`key_codes`: mixed radix, reel 1 lowest),
+        else ``()``.
     """
 
     wins: np.ndarray
@@ -147,6 +155,24 @@ class DrawnLaw:
     bound: float
     profiles: int
     draws: int = 0
+    digits: tuple = ()
+
+    def key(self, code: int):
+        """The trigger key of ``code`` in the trigger's own key space
+        (:class:`~slotmath.features.round.Trigger`): the count, or the
+        tuple of per-reel digits, reel 1 first."""
+        if not self.digits:
+            return code
+        out = []
+        for radix in self.digits:
+            code, digit = divmod(code, radix)
+            out.append(digit)
+        return tuple(out)
+
+    def key_items(self) -> list:
+        """:meth:`key` of every entry of :attr:`keys`, in order."""
+        decoded = {c: self.key(c) for c in np.unique(self.keys).tolist()}
+        return [decoded[c] for c in self.keys.tolist()]
 
     def marginal(self, total_bet: int) -> tuple:
         """``(law, bound)``: the law of the spin win, its keys summed
@@ -164,7 +190,7 @@ class DrawnLaw:
         (:class:`~slotmath.engine.joint.KeyedWins`, one key item: the trigger
         count) with float64 probabilities for its counts over a cycle of 1
         (:func:`slotmath.features.round.round_distribution` reads it so)."""
-        keys = [(k,) for k in self.keys.tolist()]
+        keys = [(k,) for k in self.key_items()]
         return KeyedWins(self.wins, keys, self.probabilities.tolist(), self.unit, total_bet, 1)
 
 
@@ -615,13 +641,48 @@ def _profile_cost(profile: list, K: int, top: int, line_cells: np.ndarray, add: 
     return draws * (n + 1) + _profile_cost([0, len(rest), *rest], K, top, line_cells, add) + draws * support
 
 
+def key_codes(game: Game, reel_set: str, key) -> tuple:
+    """``(codes, digits)``: per reel of ``reel_set`` the code each stop adds
+    to the window's trigger key (a window's code is the sum over its
+    reels), and :attr:`DrawnLaw.digits`.  ``key``: a
+    :class:`~slotmath.features.round.Trigger` (the free games' own,
+    :attr:`~slotmath.features.options.FreeGamesSpec.trigger`), a symbol name
+    (its count anywhere) or None (every code 0).  A total count adds the
+    reel's count; a per-reel key (a reel condition, or a count on a payline:
+    each reel's rows) adds its reel's digit
+    (:func:`slotmath.engine.reels.reel_digits`) times the product of the
+    earlier reels' radices, each reel's radix its largest digit plus one
+    (the codes stay few: the law's dense (win, key) array stays small), so
+    the code reads back as the key the undrawn round uses
+    (:meth:`DrawnLaw.key`)."""
+    from slotmath.features.round import Trigger
+
+    strips = game.strips(reel_set)
+    if key is None:
+        return [np.zeros(len(s), dtype=np.int64) for s in strips], ()
+    trigger = key if isinstance(key, Trigger) else Trigger(key)
+    digits = [reel_digits(game, s, trigger).astype(np.int64) for s in strips]
+    if not trigger.per_reel:
+        return digits, ()
+    radices = tuple(int(d.max(initial=0)) + 1 for d in digits)
+    if prod(radices) >= 2**62:
+        raise EngineTooLarge(
+            f"the drawn multipliers' law: a per-reel trigger key takes {prod(radices):.3g} codes, "
+            "beyond the int64 pass",
+            file=game.source or game.name,
+            field="options.free_games.trigger",
+        )
+    return [d * prod(radices[:r]) for r, d in enumerate(digits)], radices
+
+
 def drawn_keyed_law(
-    game: Game, level: int, reel_set: str = "base", key_symbol: str | None = None
+    game: Game, level: int, reel_set: str = "base", key=None, scatters: bool = True
 ) -> DrawnLaw:
-    """Joint law of the spin win (lines and scatters) of ``reel_set`` with
-    its drawn wild multipliers and the count of ``key_symbol`` in the
-    window [float64, each probability within :attr:`DrawnLaw.bound`]
-    (module notes); refused in one line
+    """Joint law of the spin win (lines, and scatters unless ``scatters`` is
+    False: free games with ``scatter_pays: false``) of ``reel_set`` with
+    its drawn wild multipliers and the trigger key ``key`` of the window
+    (:func:`key_codes`: a Trigger, a symbol's count or None) [float64, each
+    probability within :attr:`DrawnLaw.bound`] (module notes); refused in one line
     (:class:`~slotmath.engine.limits.EngineTooLarge`) above its cost bounds."""
     spec = load_wild_multipliers(game)
     ensure(spec is not None, "drawnlaw.py: expected spec is not None")
@@ -652,7 +713,7 @@ def drawn_keyed_law(
         for m in range(1 << R):
             line_cells[line, m] = sum(1 << (i * H + int(rows[line, i])) for i in range(R) if m >> i & 1)
     bet = game.bet(level).total_bet
-    scatters = scatter_symbols(game)
+    scatters = scatter_symbols(game) if scatters else []
     n_cells = R * H
     pays = [[scatter_pay(game, name, c) * bet for c in range(n_cells + 1)] for name in scatters]
     unit = lcm(1, *(Fraction(p).denominator for row in pays for p in row))
@@ -663,8 +724,9 @@ def drawn_keyed_law(
     for j, name in enumerate(scatters):
         sc_count[j] = (sym == game.symbol_index[name]).sum(axis=2)
     key_count = np.zeros((R, n_max), dtype=np.int64)
-    if key_symbol is not None:
-        key_count = (sym == game.symbol_index[key_symbol]).sum(axis=2).astype(np.int64)
+    codes, digits = key_codes(game, reel_set, key)
+    for r, c in enumerate(codes):
+        key_count[r, : len(c)] = c
     n_stops = np.array([len(s) for s in strips], dtype=np.int64)
     args = (sym, n_stops, stop_w, rows, S, entry, fixed, mask, mixed, line_cells,
             key_count, sc_count, sc_units, unit, spec.combine == "add")  # fmt: skip
@@ -727,7 +789,9 @@ def drawn_keyed_law(
     n += n_rest
     order = np.lexsort((keys, wins))
     bound = 6 * _U + 2 * n * _U * _U
-    return DrawnLaw(wins[order], keys[order], (sums + comps)[order], unit, bound, len(profiles), terms)
+    return DrawnLaw(
+        wins[order], keys[order], (sums + comps)[order], unit, bound, len(profiles), terms, digits
+    )
 
 
 def _window_pass(args: tuple, first_stops: int) -> tuple:
@@ -865,9 +929,13 @@ def drawn_free_table(game: Game, level: int, spec, drawn_rtp: Fraction | None = 
     give [x total bet] (the channel's RTP of the free reel set with the
     draws, from the law of the counted wilds, ``drawn_rtp``, less the one
     without), ``table`` the float law of (win [1/``unit`` coins], extra
-    games) from ``law`` (a :class:`DrawnLaw` keyed by the trigger count), the win with the
-    retrigger prize of that count [each probability within its bound], its
-    mean checked against the exact one within that bound.  ``drawn_rtp``
+    games) from ``law`` (a :class:`DrawnLaw` keyed by the free games'
+    trigger key, :attr:`~slotmath.features.options.FreeGamesSpec.trigger`,
+    whose scatters pay only when ``spec.scatter_pays``), the win with the
+    retrigger prize of the count that key awards by
+    (:meth:`~slotmath.features.options.FreeGamesSpec.count_of`) [each
+    probability within its bound], its mean checked against the exact one
+    within that bound.  ``drawn_rtp``
     and ``law`` default to the line ones (:func:`drawn_keyed_law`); on ways
     :func:`slotmath.features.drawnwayslaw.drawn_free_spin_table` gives them."""
     from dataclasses import replace
@@ -881,9 +949,9 @@ def drawn_free_table(game: Game, level: int, spec, drawn_rtp: Fraction | None = 
         from slotmath.features.wilddraws import drawn_line_figures
 
         drawn_rtp = drawn_line_figures(game, level, reels).rtp
-        law = drawn_keyed_law(game, level, reels, spec.symbol)
+        law = drawn_keyed_law(game, level, reels, spec.trigger, spec.scatter_pays)
     d = drawn_rtp - pay_rule(undrawn).channel_rtp(undrawn, level, reels)[0]
-    keys = law.keys.tolist()
+    keys = law.key_items()
     prize = {k: spec.retrigger_prize(spec.count_of(k)) * bet for k in set(keys)}  # [coins]
     unit = lcm(law.unit, *(Fraction(p).denominator for p in prize.values()))
     wins = law.wins * (unit // law.unit) + np.array([int(prize[k] * unit) for k in keys], dtype=np.int64)
@@ -891,11 +959,13 @@ def drawn_free_table(game: Game, level: int, spec, drawn_rtp: Fraction | None = 
     width = int(extra.max(initial=0)) + 1
     table = np.zeros((int(wins.max()) + 1, width))
     np.add.at(table, (wins, extra), law.probabilities)
-    # the exact mean with the draws: the undrawn spin's lines and scatters, plus d, plus the prizes
+    # the exact mean with the draws: the undrawn spin's lines (and scatters when they pay), plus d,
+    # plus the prizes
     key_p = trigger_key_probability(undrawn, spec.trigger, reels)
     prizes = sum((q * spec.retrigger_prize(spec.count_of(k)) for k, q in key_p.items()), Fraction(0))
-    exact = pay_rule(undrawn).channel_rtp(undrawn, level, reels)[0] + d + _scatter_mean(undrawn, level, reels)
-    exact += prizes
+    exact = pay_rule(undrawn).channel_rtp(undrawn, level, reels)[0] + d + prizes
+    if spec.scatter_pays:
+        exact += _scatter_mean(undrawn, level, reels)
     mean = float(np.dot(wins.astype(float), law.probabilities)) / (unit * bet)
     ensure(
         abs(mean - float(exact)) <= 4 * law.bound * float(exact) + 1e-15,

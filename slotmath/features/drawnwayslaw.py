@@ -1,9 +1,11 @@
 """Spin-win law of a ways reel set with drawn wild multipliers, without
 writing the draws into the stops (``options.wild_multipliers`` on
 ``pays_by: ways`` whose rewrite leaves the engine's counts:
-:func:`slotmath.features.wildmult.rewrite_refusal`), keyed by the count of
-a trigger symbol (the free games' trigger and retrigger key; the round is
-built from it as on paylines, :mod:`slotmath.features.drawnlaw`).
+:func:`slotmath.features.wildmult.rewrite_refusal`), keyed by the free games'
+trigger key (the trigger symbol's count, or per reel under a reel
+condition: :func:`slotmath.features.drawnlaw.key_codes`; the base spin's
+and the free spin's retrigger key; the round is built from it as on
+paylines, :mod:`slotmath.features.drawnlaw`).
 
 Rule (:mod:`slotmath.features.drawnways`): every drawn wild cell draws its
 own multiplier ``m_c``; a way through drawn wilds is multiplied by the
@@ -75,7 +77,7 @@ from slotmath.engine.reels import pack_reels
 from slotmath.engine.scatters import scatter_pay, scatter_symbols
 from slotmath.engine.ways import compile_ways, stop_features
 from slotmath.errors import ensure
-from slotmath.features.drawnlaw import MAX_DRAWN_SECONDS, DrawnLaw, drawn_free_table, neumaier_add
+from slotmath.features.drawnlaw import MAX_DRAWN_SECONDS, DrawnLaw, drawn_free_table, key_codes, neumaier_add
 from slotmath.features.wildmult import load_wild_multipliers
 from slotmath.model import Game
 
@@ -108,13 +110,15 @@ class _Classes:
     feat: np.ndarray  # (R, J, P x F) ways features, the drawn wild's cells not counted
     drawn: np.ndarray  # (R, J) drawn wild cells
     scat: np.ndarray  # (R, J, Q) each paid scatter symbol's cells
-    key: np.ndarray  # (R, J) the trigger symbol's cells
+    key: np.ndarray  # (R, J) the trigger key's code (drawnlaw.key_codes)
     prob: np.ndarray  # (R, J) class weight / reel total [probability, correctly rounded]
     weight: list  # per reel, the classes' weights (exact ints)
 
 
-def _classes(game: Game, level: int, reel_set: str, key: str | None) -> tuple:
-    """(:class:`_Classes`, ways pays, substitutes (P,)) of ``reel_set``."""
+def _classes(game: Game, level: int, reel_set: str, key, paid: bool = True) -> tuple:
+    """(:class:`_Classes`, ways pays, substitutes (P,), key digits) of
+    ``reel_set``, keyed by ``key`` (:func:`~slotmath.features.drawnlaw.key_codes`),
+    the scatters counted when they pay (``paid``)."""
     spec = load_wild_multipliers(game)
     ensure(spec is not None, "drawnwayslaw.py: expected spec is not None")
     wp = compile_ways(game, level)
@@ -126,7 +130,8 @@ def _classes(game: Game, level: int, reel_set: str, key: str | None) -> tuple:
     subst = (wp.weight[drawn] > 0).astype(np.int64)
     win, weights, n_stops = pack_reels(game, reel_set)
     R, P, F = game.reels, len(wp.symbols), 1 + wp.step.shape[1]
-    scatters = [game.symbol_index[s] for s in scatter_symbols(game)]
+    scatters = [game.symbol_index[s] for s in scatter_symbols(game)] if paid else []
+    codes, digits = key_codes(game, reel_set, key)
     parts = []
     for k in range(R):
         cells = win[k, : n_stops[k]]
@@ -136,11 +141,7 @@ def _classes(game: Game, level: int, reel_set: str, key: str | None) -> tuple:
         sc = np.zeros((len(cells), len(scatters)), dtype=np.int64)
         for q, s in enumerate(scatters):
             sc[:, q] = (cells == s).sum(axis=1)
-        kc = (
-            (cells == game.symbol_index[key]).sum(axis=1)
-            if key is not None
-            else np.zeros(len(cells), np.int64)
-        )
+        kc = codes[k]
         uniq, _, w = group_stops(
             np.column_stack([feat, d, sc, kc]).astype(np.int64), weights[k, : n_stops[k]]
         )
@@ -163,7 +164,7 @@ def _classes(game: Game, level: int, reel_set: str, key: str | None) -> tuple:
         out.scat[k, :j] = uniq[:, P * F + 1 : P * F + 1 + Q]
         out.key[k, :j] = uniq[:, P * F + 1 + Q]
         out.prob[k, :j] = [x / sum(w) for x in w]  # Python ints: correctly rounded
-    return out, wp, subst
+    return out, wp, subst, digits
 
 
 def _suffix_laws(cls: _Classes, sc_units: np.ndarray) -> tuple:
@@ -239,12 +240,12 @@ def _sum_laws(table: dict, cells: int) -> tuple:
     return values, probs, np.array([len(law) for law in laws], dtype=np.int64)
 
 
-def _scatter_units(game: Game, level: int) -> tuple:
+def _scatter_units(game: Game, level: int, paid: bool = True) -> tuple:
     """``(unit, sc_units)``: win units per coin (the scatter pays' common
     denominator) and each paid scatter symbol's pay by its count in the
-    window [units]."""
+    window [units] (none when the scatters do not pay, ``paid`` False)."""
     bet, cells = game.bet(level).total_bet, game.reels * game.rows
-    scatters = scatter_symbols(game)
+    scatters = scatter_symbols(game) if paid else []
     pays = [[scatter_pay(game, s, c) * bet for c in range(cells + 1)] for s in scatters]
     unit = lcm(1, *(Fraction(p).denominator for row in pays for p in row))
     sc_units = np.array([[int(p * unit) for p in row] for row in pays], dtype=np.int64)
@@ -259,17 +260,18 @@ def _table(spec) -> dict:
     return out
 
 
-def drawn_ways_cost(game: Game, reel_set: str = "base", key: str | None = None) -> int:
+def drawn_ways_cost(game: Game, reel_set: str = "base", key=None, scatters: bool = True) -> int:
     """Terms :func:`drawn_ways_law` lists on ``reel_set`` at most: over the
     class combinations up to the reel where the last run ends (the set of
     runs still alive carried reel by reel), the values of the drawn sums
-    ``W_r`` of their reels (1 without a drawn wild) times the scatter and
-    trigger counts (of ``key``) of the reels after it."""
+    ``W_r`` of their reels (1 without a drawn wild) times the scatter
+    counts (when ``scatters`` pay) and trigger keys (of ``key``,
+    :func:`~slotmath.features.drawnlaw.key_codes`) of the reels after it."""
     spec = load_wild_multipliers(game)
     ensure(spec is not None, "drawnwayslaw.py: expected spec is not None")
-    cls, wp, subst = _classes(game, game.levels[0], reel_set, key)
+    cls, wp, subst, _ = _classes(game, game.levels[0], reel_set, key, scatters)
     n_values = _sum_laws(_table(spec), game.rows)[2].tolist()
-    suf_n = _suffix_laws(cls, _scatter_units(game, game.levels[0])[1])[0].max(axis=1).tolist()
+    suf_n = _suffix_laws(cls, _scatter_units(game, game.levels[0], scatters)[1])[0].max(axis=1).tolist()
     R, P = game.reels, len(wp.symbols)
     F = cls.feat.shape[2] // P if P else 1
     states, terms = {(1 << P) - 1: 1}, 0  # alive runs (bits) -> prefixes x draw values
@@ -290,27 +292,31 @@ def drawn_ways_cost(game: Game, reel_set: str = "base", key: str | None = None) 
     return terms
 
 
-def drawn_ways_law(game: Game, level: int, reel_set: str = "base", key: str | None = None) -> DrawnLaw:
-    """Joint law of the spin win (ways and scatters) of ``reel_set`` with the
-    drawn multipliers of every drawn wild cell of the window, and the count
-    of the trigger symbol ``key`` (0 without one) [float64, each probability
+def drawn_ways_law(
+    game: Game, level: int, reel_set: str = "base", key=None, scatters: bool = True
+) -> DrawnLaw:
+    """Joint law of the spin win (ways, and scatters unless ``scatters`` is
+    False: free games with ``scatter_pays: false``) of ``reel_set`` with the
+    drawn multipliers of every drawn wild cell of the window, and the
+    trigger key ``key`` (:func:`~slotmath.features.drawnlaw.key_codes`: a
+    Trigger, a symbol's count, or None: 0) [float64, each probability
     within :attr:`~slotmath.features.drawnlaw.DrawnLaw.bound`; module notes].
     Refused (:class:`~slotmath.engine.limits.EngineTooLarge`) above
     :data:`MAX_WAYS_TERMS` terms or a win beyond int64."""
     spec = load_wild_multipliers(game)
     ensure(spec is not None, "drawnwayslaw.py: expected spec is not None")
-    cost = drawn_ways_cost(game, reel_set, key)
+    cost = drawn_ways_cost(game, reel_set, key, scatters)
     if cost > MAX_WAYS_TERMS:
         raise EngineTooLarge(
             f"{game.name}: the ways law with drawn wild multipliers of reel set {reel_set!r} would list "
             f"{cost:.3g} terms, above {MAX_WAYS_TERMS:.2g} ({MAX_DRAWN_SECONDS} s at "
             f"{WAYS_TERMS_PER_SECOND:.2g} a second)"
         )
-    cls, wp, subst = _classes(game, level, reel_set, key)
+    cls, wp, subst, digits = _classes(game, level, reel_set, key, scatters)
     table = _table(spec)
     values, probs, n_values = _sum_laws(table, game.rows)
     R, cells = game.reels, game.reels * game.rows
-    unit, sc_units = _scatter_units(game, level)
+    unit, sc_units = _scatter_units(game, level, scatters)
     # the largest win: every reel's cells all counting the largest weight, the largest digit factor
     fixed = int(wp.weight.max(initial=1))
     widest = max(max(table), fixed) if spec.combine == "multiply" else fixed
@@ -333,7 +339,14 @@ def drawn_ways_law(game: Game, level: int, reel_set: str = "base", key: str | No
     order = np.lexsort((keys[:n], wins[:n]))
     bound = (4 * R + 3) * _U + 2 * terms * _U**2
     return DrawnLaw(
-        wins[:n][order], keys[:n][order], (sums[:n] + comps[:n])[order], unit, bound, int(combos), int(terms)
+        wins[:n][order],
+        keys[:n][order],
+        (sums[:n] + comps[:n])[order],
+        unit,
+        bound,
+        int(combos),
+        int(terms),
+        digits,
     )
 
 
@@ -341,7 +354,8 @@ def drawn_free_spin_table(game: Game, level: int, spec) -> tuple:
     """:func:`~slotmath.features.drawnlaw.drawn_free_table` of a free spin
     of ``spec`` on paylines or ways: on ways from the exact ways RTP with the
     draws (:func:`slotmath.features.drawnways.drawn_ways_figures`) and
-    :func:`drawn_ways_law` keyed by the trigger count."""
+    :func:`drawn_ways_law` keyed by the free games' trigger key, its
+    scatters paid when ``spec.scatter_pays``."""
     from slotmath.engine.payrule import pay_rule
 
     if pay_rule(game).has_paylines:
@@ -349,7 +363,8 @@ def drawn_free_spin_table(game: Game, level: int, spec) -> tuple:
     from slotmath.features.drawnways import drawn_ways_figures
 
     rtp = drawn_ways_figures(game, level, spec.reels).rtp
-    return drawn_free_table(game, level, spec, rtp, drawn_ways_law(game, level, spec.reels, spec.symbol))
+    law = drawn_ways_law(game, level, spec.reels, spec.trigger, spec.scatter_pays)
+    return drawn_free_table(game, level, spec, rtp, law)
 
 
 @nb.njit(cache=True)

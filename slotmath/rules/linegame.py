@@ -24,7 +24,7 @@ DRAWN_LAW_SCOPE = (
     "the law without the rewrite is computed on paylines and ways, for a spin with free games at most "
     "(still refused: "
     "reel heights, a round cap, any other feature beside or inside the free games, and free games with a "
-    "sticky wild, a nudge, trigger reels or lines, unpaid scatters or the drawn wild as their trigger)"
+    "sticky wild, a nudge or the drawn wild as their trigger)"
 )
 #: relative tolerance [x RTP] of the check of a drawn round's distribution
 #: mean (with its unresolved tail) against its exact RTP, beyond the base
@@ -118,10 +118,11 @@ def drawn_law_refusal(game: Game, reel_set: str = "base") -> str | None:
     :data:`~slotmath.features.drawnlaw.MAX_DRAWN_WINDOWS` windows (on ways
     :func:`_drawn_ways_cost_refusal`), reel
     heights, any feature but free games (a round cap, a feature beside or
-    inside them), and free games with a sticky wild, a nudge, trigger reels
-    or lines, unpaid scatters or the drawn wild as their trigger.  Free
-    games with retrigger prizes, a reel set per trigger count and base reels
-    that show the drawn wild are computed."""
+    inside them), and free games with a sticky wild, a nudge or the drawn
+    wild as their trigger.  Free games with retrigger prizes, a reel set per
+    trigger count, unpaid scatters (``scatter_pays: false``), trigger reels
+    or a count on a payline, and base reels that show the drawn wild are
+    computed."""
     from slotmath.engine.payrule import pay_rule
     from slotmath.features.drawnlaw import (
         MAX_DRAWN_SECONDS,
@@ -160,14 +161,7 @@ def drawn_law_refusal(game: Game, reel_set: str = "base") -> str | None:
         return None
     spec = load_wild_multipliers(game)
     ensure(spec is not None, "linegame.py: expected spec is not None")
-    simple = (
-        free.sticky is None
-        and free.nudge is None
-        and free.trigger_reels is None
-        and free.trigger_lines is None
-        and free.scatter_pays
-        and isinstance(free.symbol, str)
-    )
+    simple = free.sticky is None and free.nudge is None and isinstance(free.symbol, str)
     if not simple or free.symbol == spec.symbol:
         return f"{reason}; options.free_games: {DRAWN_LAW_SCOPE}"
     return None
@@ -177,7 +171,7 @@ def _drawn_ways_cost_refusal(game: Game, reason: str | None, names: list) -> str
     """The part of :func:`drawn_law_refusal` proper to a ways game: a reel
     set of ``names`` showing the drawn wild whose spin law without the
     rewrite (:func:`slotmath.features.drawnwayslaw.drawn_ways_law`, keyed by
-    the free games' trigger symbol) would list more than
+    the free games' trigger key) would list more than
     :data:`~slotmath.features.drawnwayslaw.MAX_WAYS_TERMS` terms, or None."""
     from slotmath.features.drawnlaw import MAX_DRAWN_SECONDS, shows_wild
     from slotmath.features.drawnwayslaw import MAX_WAYS_TERMS, WAYS_TERMS_PER_SECOND, drawn_ways_cost
@@ -186,7 +180,7 @@ def _drawn_ways_cost_refusal(game: Game, reason: str | None, names: list) -> str
     if game.heights is not None:
         return None  # refused by drawn_law_refusal's next check
     free = load_features(game).free_games
-    key = free.symbol if free is not None and isinstance(free.symbol, str) else None
+    key = free.trigger if free is not None and isinstance(free.symbol, str) else None
     costs = {name: drawn_ways_cost(game, name, key) for name in names if shows_wild(game, name)}
     over = {name: cost for name, cost in costs.items() if cost > MAX_WAYS_TERMS}
     if not over:
@@ -267,7 +261,7 @@ def _analyse_drawn(game: Game, level: int, reel_set: str) -> ParResult:
             "error its module states, about 1e-15), its mean checked against the exact one."
         )
         return dataclasses.replace(result, notes=[*result.notes, note])
-    key = load_features(game).free_games.symbol if features else None
+    key = load_features(game).free_games.trigger if features else None
     if unit == "way":
         from slotmath.features.drawnwayslaw import drawn_ways_law
 
@@ -341,13 +335,20 @@ def _drawn_round(game: Game, level: int, base: ParResult, undrawn: Game, law, fe
         "Wild multipliers drawn on the base reels too, not written as stops: the RTP, its components and "
         f"the trigger odds are exact (the counted wilds on each {_drawn_channel(game)[1]}; no trigger reads "
         "the draws); float64: "
-        f"the base spin's law of (win, {features[0].trigger.symbol} count) over the draw profiles of its "
+        f"the base spin's law of (win, {_key_words(features[0].trigger)}) over the draw profiles of its "
         f"windows (each probability within relative error {law.bound:.1e}), the free spin's law of (win, "
         "retrigger count) likewise (within the bound its module states, about 1e-15) and the round's "
         "distribution built from them, its mean (with the unresolved tail) checked against the exact RTP "
         f"within {ROUND_MEAN_TOLERANCE:g} relative."
     )
     return dataclasses.replace(result, notes=[*result.notes, note])
+
+
+def _key_words(trigger) -> str:
+    """What a trigger key is, in words: ``"S count"``, ``"S count per reel"``
+    (a reel condition) or ``"S rows per reel"`` (a count on a payline)."""
+    what = "rows" if trigger.rows else "count"
+    return f"{trigger.symbol} {what}" + (" per reel" if trigger.per_reel else "")
 
 
 def load_drawn(game: Game):
