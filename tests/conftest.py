@@ -109,3 +109,12 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if item.nodeid in slow or item.nodeid.split("[", 1)[0] in slow:
             item.add_marker(pytest.mark.slow)
+
+
+@pytest.fixture
+def refused(monkeypatch):
+    """Drawn multipliers' rewrite refused: a written stop may weigh at most 2
+    (:func:`slotmath.features.wildmult.rewrite_refusal` reads the limit)."""
+    from slotmath.io import gamefile
+
+    monkeypatch.setattr(gamefile, "MAX_WEIGHT", 2)

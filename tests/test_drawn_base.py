@@ -76,15 +76,6 @@ CASES = {
 }
 
 
-@pytest.fixture
-def refused(monkeypatch):
-    """The rewrite refused: a written stop may weigh at most 2
-    (:func:`slotmath.features.wildmult.rewrite_refusal` reads the limit)."""
-    from slotmath.io import gamefile
-
-    monkeypatch.setattr(gamefile, "MAX_WEIGHT", 2)
-
-
 def drawn_game(write_game, case: str, combine: str):
     rows = "[" + ", ".join(f"[{m}, {w}]" for m, w in TABLE.items()) + "]"
     text = TEXT.replace("TABLE", rows).replace("COMBINE", combine).replace("OPTIONS", CASES[case][0])

@@ -99,15 +99,6 @@ WAYS_CASES = {
 }
 
 
-@pytest.fixture
-def refused(monkeypatch):
-    """The rewrite refused: a written stop may weigh at most 2
-    (:func:`slotmath.features.wildmult.rewrite_refusal` reads the limit)."""
-    from slotmath.io import gamefile
-
-    monkeypatch.setattr(gamefile, "MAX_WEIGHT", 2)
-
-
 def line_game(write_game, case: str, combine: str):
     rows = "[" + ", ".join(f"[{m}, {w}]" for m, w in LINES_TABLE.items()) + "]"
     text = (

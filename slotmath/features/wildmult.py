@@ -242,7 +242,6 @@ def played_game(game: Game) -> Game:
     return _rewrite(game)
 
 
-@game_cache(maxsize=8)
 def rewrite_refusal(game: Game) -> str | None:
     """Why the rewrite of :func:`played_game` leaves the engine's counts
     (cycle x lines >= 2**62 or a stop weight >= 2**32 on some reel set; on
