@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 from infree_brute import games_law
-from test_drawn_base import BET, CASES, TABLE, assert_round, drawn_game, refused  # noqa: F401
+from test_drawn_base import BET, CASES, TABLE, assert_round, drawn_game
 from test_drawn_free import brute_spin
 
 from slotmath.io.gamefile import load_game
