@@ -55,7 +55,7 @@ from numba import types
 from numba.typed import Dict
 
 from slotmath.engine.distribution import WinDistribution
-from slotmath.engine.joint import KeyedWins
+from slotmath.engine.joint import KeyedWins, key_digits
 from slotmath.engine.limits import EngineTooLarge
 from slotmath.engine.reels import reel_digits, windows
 from slotmath.engine.scatters import scatter_pay, scatter_symbols
@@ -157,22 +157,14 @@ class DrawnLaw:
     draws: int = 0
     digits: tuple = ()
 
-    def key(self, code: int):
-        """The trigger key of ``code`` in the trigger's own key space
-        (:class:`~slotmath.features.round.Trigger`): the count, or the
-        tuple of per-reel digits, reel 1 first."""
-        if not self.digits:
-            return code
-        out = []
-        for radix in self.digits:
-            code, digit = divmod(code, radix)
-            out.append(digit)
-        return tuple(out)
-
     def key_items(self) -> list:
-        """:meth:`key` of every entry of :attr:`keys`, in order."""
-        decoded = {c: self.key(c) for c in np.unique(self.keys).tolist()}
-        return [decoded[c] for c in self.keys.tolist()]
+        """The trigger key of every entry of :attr:`keys`, in order, in the
+        trigger's own key space (:class:`~slotmath.features.round.Trigger`):
+        the count, or the tuple of per-reel digits, reel 1 first
+        (:func:`slotmath.engine.joint.key_digits`)."""
+        if not self.digits:
+            return self.keys.tolist()
+        return [tuple(row) for row in key_digits(self.keys, list(self.digits)).tolist()]
 
     def marginal(self, total_bet: int) -> tuple:
         """``(law, bound)``: the law of the spin win, its keys summed
@@ -654,7 +646,7 @@ def key_codes(game: Game, reel_set: str, key) -> tuple:
     earlier reels' radices, each reel's radix its largest digit plus one
     (the codes stay few: the law's dense (win, key) array stays small), so
     the code reads back as the key the undrawn round uses
-    (:meth:`DrawnLaw.key`)."""
+    (:meth:`DrawnLaw.key_items`)."""
     from slotmath.features.round import Trigger
 
     strips = game.strips(reel_set)

@@ -437,8 +437,8 @@ def check_schema(data: dict, path: Path) -> None:
         and "integer" in str(error.validator_value)
     ):
         message = not_an_integer(value)
-    elif _none_of(error) is not None:
-        message = _none_of(error)
+    elif (forms := _none_of(error)) is not None:
+        message = forms
     elif len(message) > 200 or "\n" in message:  # never echo a large value
         message = " ".join(message.split())[:100] + " ..."
     where = list(error.absolute_path)
