@@ -370,3 +370,27 @@ def test_the_worked_example_by_hand(tmp_path):
     assert result.features["free_games"]["trigger_probability"] == float(p)
     assert "trigger probability `0.1333`" in " ".join(section.split())
     assert result.rtp == sum(drawn_components(declared, 1).values(), F(0))
+
+
+def test_the_cross_check_compares_no_drawn_mean_row_with_an_event(tmp_path):
+    # the docs' example above: its combination table lists "2 x A" lines
+    # with one W at the draws' mean multiplier (x2, x3, x5 at 3/4, 1/4, 1/8
+    # of 2**32 + 1 weights: 2.56), while the sampler names each drawn sum
+    # ("line: 2 x A (x2)", "(x3)", ...).  The mean rows give no event rate
+    # (before: 2.56 read as x2, exact 0.12 against the drawn x2's 0.08, z
+    # about -59 "fails" on the sheet); every event compared passes
+    from slotmath.analysis.simulation import simulate_game
+    from slotmath.montecarlo.convergence import exact_event_rates
+
+    from conftest import docs_example
+
+    game, _ = docs_example(tmp_path, "### Worked example: drawn free games on a reel condition")
+    result = analyse(game, 1)
+    table = result.combinations
+    assert any(not float(m).is_integer() for m in table["multiplier"])  # the mean rows exist
+    rates = exact_event_rates(result)
+    assert "line: 2 x A (x2)" not in rates and "line: 2 x A" in rates
+    run = simulate_game(game, 100_000, 3, 1, exact=result, workers=1)
+    events = run.convergence.events
+    compared = events[events["z"].notna()]
+    assert len(compared) > 0 and (compared["z"].abs() < 4).all(), compared

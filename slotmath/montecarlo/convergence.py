@@ -214,7 +214,10 @@ def exact_event_rates(par, extra: dict | None = None) -> dict:
 
     From the combination table rows (named by :func:`event_key`),
     ``par.features["event_rates"]`` and ``extra`` (later sources win);
-    only ``extra`` for :class:`RoundFigures`.
+    only ``extra`` for :class:`RoundFigures`.  A row whose multiplier is
+    not whole (the mean over drawn multipliers of the lines or ways it
+    counts) is no single event of the sampler, which names each drawn
+    multiplier: it gives no rate.
     """
     out: dict = {}
     if isinstance(par, RoundFigures):
@@ -223,6 +226,8 @@ def exact_event_rates(par, extra: dict | None = None) -> dict:
     if table is not None and len(table):
         cycle = par.cycle
         for row in table.itertuples(index=False):
+            if not float(row.multiplier).is_integer():
+                continue
             key = event_key(row.kind, row.combination, int(row.multiplier))
             hits = row.hits
             rate = (
