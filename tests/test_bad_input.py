@@ -949,3 +949,19 @@ def test_refused_by_par_in_one_line_and_simulated(write_game, game, field):
     assert peak_mb < PEAK_MB and cpu_seconds < 15, (peak_mb, cpu_seconds)
     rc, out, err, *_ = run_limited(["simulate", path, "--spins", "2000", "--workers", "1", "--seed", "1"])
     assert rc == 0 and "Traceback" not in err, err
+
+
+def test_numbers_with_an_exponent_are_numbers(write_game):
+    # PyYAML (YAML 1.1) read `1e300` and `1.0e3` as strings, so `cost: 1e300`
+    # was "not a number"; YAML 1.2 and spreadsheets read them as numbers
+    from slotmath.io.gamefile import load_game
+
+    text = yaml.safe_dump(copy.deepcopy(BASE), sort_keys=False)
+    text = text.replace("pay: 5\n", "pay: 5.0e0\n", 1)
+    assert "pay: 5.0e0" in text
+    modes = "modes:\n  big: {cost: 1e300}\n"
+    game = load_game(write_game(text))
+    assert game.scatter_pays[0].pay == 5
+    path = write_game(text + modes)
+    ((rc, out, err),) = run_many([("validate", path)])
+    assert_one_line_error(rc, out, err, path, "modes.big.cost", "1e+300 is above the bound")

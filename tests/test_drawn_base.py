@@ -297,3 +297,31 @@ def test_the_workbench_figures_of_a_game_whose_draws_do_not_fit(tmp_path):
     result = analyse(game, 1)
     assert figs["rtp"] == result.rtp and isinstance(figs["rtp"], F)
     assert figs["hit_frequency"] == pytest.approx(0.68, abs=1e-12)  # the sheet's 68 %
+
+
+def test_the_combination_table_multiplier_is_the_mean_over_the_draws(tmp_path):
+    # The drawn combination table's `multiplier` is a mean, as the sheet's
+    # note says: a row of one pay counting k drawn wilds (added) shows
+    # k x E[M] (1 when k = 0), E[M] = sum m w / sum w of the table, and its
+    # win [coins] is that mean times the pay; a row naming several pays is
+    # a line whose best pay depends on the draws, its multiplier its mean
+    # win over the largest of those pays (3 x W pays 100 coins).
+    from conftest import docs_example
+
+    game, _ = docs_example(tmp_path, "### Worked example: drawn wilds on the base reels")
+    result = analyse(game, 1)
+    table = dict(load_game(game.source).options["wild_multipliers"]["table"])
+    mean = F(sum(m * w for m, w in table.items()), sum(table.values()))
+    assert float(mean) == pytest.approx(23 / 9, rel=1e-9)  # weights about 6 : 2 : 1
+    pay = {p.name: p.pays[0] for p in game.line_pays}
+    rows = result.combinations[result.combinations["kind"] == "line"]
+    for r in rows.itertuples():
+        names = r.combination.split(" or ")
+        assert r.win == pytest.approx(r.multiplier * max(pay[n] for n in names), rel=1e-12)
+        if len(names) == 1:
+            assert min(abs(r.multiplier - (k * float(mean) if k else 1.0)) for k in range(3)) < 1e-9
+        else:
+            assert names == ["2 x A", "3 x A", "3 x B", "3 x W"] and 1 < r.multiplier < float(mean)
+    assert {round(float(m), 6) for m in rows["multiplier"]} == {1.0, 2.555556, 5.111111, 1.000604}
+    note = next(n for n in result.notes if n.startswith("Wild multipliers drawn from a table"))
+    assert "a row's multiplier is the mean over the draws" in note

@@ -180,6 +180,16 @@ class UniqueKeyLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: i
         return super().construct_mapping(node, deep=deep)
 
 
+# YAML 1.1 (PyYAML) reads ``1e300`` and ``1.0e3`` as strings (its floats need
+# a dot and a signed exponent); YAML 1.2 and every spreadsheet read them as
+# numbers, as a game file's author does.  Resolved after the ints and floats.
+UniqueKeyLoader.add_implicit_resolver(
+    "tag:yaml.org,2002:float",
+    re.compile(r"^[-+]?(?:[0-9][0-9_]*(?:\.[0-9_]*)?|\.[0-9_]+)[eE][-+]?[0-9]+$"),
+    list("-+0123456789."),
+)
+
+
 def _children(node) -> list:
     if isinstance(node, yaml.MappingNode):
         return [n for pair in node.value for n in pair]

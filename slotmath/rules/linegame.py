@@ -277,6 +277,13 @@ def _analyse_drawn(game: Game, level: int, reel_set: str) -> ParResult:
         f"{game.cycle(reel_set):,}); {words} is float64 over every window and the law of its draw profile, "
         f"each probability within relative error {bound:.1e}."
     )
+    if unit == "line":
+        note += (
+            " In the combination table a row's multiplier is the mean over the draws of the wilds its "
+            "line counts (1 when it counts none) and its win [coins] the pay times that mean; a row naming "
+            "several pays ('2 x A or 3 x A') is a line whose best pay depends on the draws, its multiplier "
+            "its mean win over the largest of those pays."
+        )
     base = ParResult(
         game=game,
         bet=game.bet(level),
