@@ -21,9 +21,9 @@ if TYPE_CHECKING:
 #: what the round law without the drawn multipliers' rewrite covers (the end
 #: of each refusal of :func:`drawn_law_refusal`)
 DRAWN_LAW_SCOPE = (
-    "the law without the rewrite is computed on paylines and ways, for a spin with free games at most "
-    "(still refused: "
-    "reel heights, a round cap, any other feature beside or inside the free games, and free games with a "
+    "the law without the rewrite is computed on paylines and ways, for a spin with free games at most, "
+    "under a round cap or not (still refused: "
+    "reel heights, any other feature beside or inside the free games, and free games with a "
     "sticky wild, a nudge or the drawn wild as their trigger)"
 )
 #: relative tolerance [x RTP] of the check of a drawn round's distribution
@@ -117,12 +117,12 @@ def drawn_law_refusal(game: Game, reel_set: str = "base") -> str | None:
     is: the rewrite's reason, then what is still refused -- a reel set above
     :data:`~slotmath.features.drawnlaw.MAX_DRAWN_WINDOWS` windows (on ways
     :func:`_drawn_ways_cost_refusal`), reel
-    heights, any feature but free games (a round cap, a feature beside or
-    inside them), and free games with a sticky wild, a nudge or the drawn
-    wild as their trigger.  Free games with retrigger prizes, a reel set per
-    trigger count, unpaid scatters (``scatter_pays: false``), trigger reels
-    or a count on a payline, and base reels that show the drawn wild are
-    computed."""
+    heights, any feature but free games (a feature beside or inside them),
+    and free games with a sticky wild, a nudge or the drawn wild as their
+    trigger.  Free games with retrigger prizes, a reel set per trigger
+    count, unpaid scatters (``scatter_pays: false``), trigger reels or a
+    count on a payline, base reels that show the drawn wild and a round cap
+    are computed."""
     from slotmath.engine.payrule import pay_rule
     from slotmath.features.drawnlaw import (
         MAX_DRAWN_SECONDS,
@@ -151,7 +151,9 @@ def drawn_law_refusal(game: Game, reel_set: str = "base") -> str | None:
             f"above {MAX_DRAWN_WINDOWS:.2g} ({MAX_DRAWN_SECONDS} s at {WINDOWS_PER_SECOND:.2g} a second)"
         )
     others = [
-        k for k in game.options if k in played_options() and k not in ("wild_multipliers", "free_games")
+        k
+        for k in game.options
+        if k in played_options() and k not in ("wild_multipliers", "free_games", "round_cap")
     ]
     if game.heights is not None or others:
         what = "reel heights" if game.heights is not None else "options." + ", options.".join(others)
@@ -233,6 +235,7 @@ def _analyse_drawn(game: Game, level: int, reel_set: str) -> ParResult:
         components["scatters"] = sum(table.loc[table["kind"] == "scatter", "rtp_exact"], Fraction(0))
     rtp = sum(components.values(), Fraction(0))
     features = round_features(game, level) if reel_set == "base" else []
+    cap = round_cap(game) if reel_set == "base" else None
     how = "multiplied" if load_drawn(game).combine == "multiply" else "added"
     if features and not shows_wild(game, reel_set):
         from slotmath.engine.payrule import pay_rule
@@ -251,9 +254,13 @@ def _analyse_drawn(game: Game, level: int, reel_set: str) -> ParResult:
             per_line_rtp=per_line,
             notes=pay_rule_notes(game),
         )
-        result = _with_round(game, level, base, keyed, features, None)
+        result = _with_round(game, level, base, keyed, features, cap)
         exact = sum(drawn_components(game, level).values(), Fraction(0))
-        ensure(result.rtp == exact, "drawn law: the round's RTP != the law of the counted wilds'")
+        uncapped = sum((v for k, v in result.components.items() if k != "round_cap"), Fraction(0))
+        ensure(
+            uncapped == exact and (cap is not None or result.rtp == exact),
+            "drawn law: the round's RTP != the law of the counted wilds'",
+        )
         note = (
             f"Wild multipliers drawn from a table ({how} on a {unit}), not written as stops: the RTP is "
             f"exact from the law of the counted wilds on each {unit}; the free spin's law (win, retrigger "
@@ -277,6 +284,11 @@ def _analyse_drawn(game: Game, level: int, reel_set: str) -> ParResult:
         f"{game.cycle(reel_set):,}); {words} is float64 over every window and the law of its draw profile, "
         f"each probability within relative error {bound:.1e}."
     )
+    if cap is not None and not features:
+        note += (
+            " Under the round cap the RTP is the exact one less the cap's cut E[(win - cap)+], float64 "
+            "from that law (within the same relative bound)."
+        )
     base = ParResult(
         game=game,
         bet=game.bet(level),
@@ -294,10 +306,14 @@ def _analyse_drawn(game: Game, level: int, reel_set: str) -> ParResult:
             "largest win over every window and every draw (exact); its probability float64",
         ),
     )
-    return base if not features else _drawn_round(game, level, base, undrawn, law, features)
+    if not features:
+        return base if cap is None else _capped_spin(base, dist, cap)
+    return _drawn_round(game, level, base, undrawn, law, features, cap)
 
 
-def _drawn_round(game: Game, level: int, base: ParResult, undrawn: Game, law, features: list) -> ParResult:
+def _drawn_round(
+    game: Game, level: int, base: ParResult, undrawn: Game, law, features: list, cap=None
+) -> ParResult:
     """The round of free games after a base spin whose reels show the drawn
     wild (:func:`_analyse_drawn`): the RTP, components and feature figures
     exact (the trigger counts' probabilities are the undrawn game's: no
@@ -305,7 +321,10 @@ def _drawn_round(game: Game, level: int, base: ParResult, undrawn: Game, law, fe
     counted wilds), the distribution float64 from the base spin's float law
     of (win, trigger count) ``law`` (:class:`~slotmath.features.drawnlaw.DrawnLaw`,
     each probability within its bound) and the features' award laws, its
-    mean checked against the exact RTP."""
+    mean checked against the exact RTP.  Under a round ``cap`` [x total
+    bet] the distribution is the capped one and the RTP (float) the exact
+    one less the cap's cut ``E[(win - cap)+]`` (component ``round_cap``,
+    float, from the uncapped distribution)."""
     from slotmath.engine.payrule import pay_rule
     from slotmath.features.round import RoundLaw, round_distribution, round_law, round_triggers
 
@@ -314,7 +333,7 @@ def _drawn_round(game: Game, level: int, base: ParResult, undrawn: Game, law, fe
     exact_keys = pay_rule(undrawn).key_distribution(undrawn, level, round_triggers(features), "base")
     counted = round_law(exact_keys, features, distribution=False, source=source)
     keyed = law.keyed(bet)  # float probabilities over a cycle of 1
-    dist, dropped, shortfall = round_distribution(keyed, features, source)
+    dist, dropped, shortfall, over = round_distribution(keyed, features, source, cap)
     rtp = base.rtp + sum(counted.components.values(), Fraction(0))
     ensure(
         rtp == sum(drawn_components(game, level).values(), Fraction(0)),
@@ -323,14 +342,15 @@ def _drawn_round(game: Game, level: int, base: ParResult, undrawn: Game, law, fe
     # the base part's mean is within 4 x bound of its exact RTP (checked by
     # _analyse_drawn); the awards' float laws add their own (FFT) rounding
     tolerance = 4 * law.bound * float(base.rtp) + ROUND_MEAN_TOLERANCE * float(rtp)
+    mean = float(dist.mean) + shortfall + over  # the uncapped round's
     ensure(
-        abs(float(dist.mean) + shortfall - float(rtp)) <= tolerance,
-        f"drawn law: the round's mean {float(dist.mean) + shortfall!r} is not its RTP {float(rtp)!r}",
+        abs(mean - float(rtp)) <= tolerance,
+        f"drawn law: the round's mean {mean!r} is not its RTP {float(rtp)!r}",
     )
-    round_ = RoundLaw(
-        rtp, counted.components, dist, counted.key_probability, dropped, counted.figures, shortfall
-    )
-    result = _with_round(game, level, base, keyed, features, None, round_)
+    parts = counted.components if cap is None else {**counted.components, "round_cap": -over}
+    shown = rtp if cap is None else float(rtp) - over
+    round_ = RoundLaw(shown, parts, dist, counted.key_probability, dropped, counted.figures, shortfall)
+    result = _with_round(game, level, base, keyed, features, cap, round_)
     note = (
         "Wild multipliers drawn on the base reels too, not written as stops: the RTP, its components and "
         f"the trigger odds are exact (the counted wilds on each {_drawn_channel(game)[1]}; no trigger reads "
@@ -341,6 +361,11 @@ def _drawn_round(game: Game, level: int, base: ParResult, undrawn: Game, law, fe
         "distribution built from them, its mean (with the unresolved tail) checked against the exact RTP "
         f"within {ROUND_MEAN_TOLERANCE:g} relative."
     )
+    if cap is not None:
+        note += (
+            " Under the round cap the RTP is that exact RTP less the cap's cut E[(win - cap)+], float64 "
+            "from the uncapped distribution."
+        )
     return dataclasses.replace(result, notes=[*result.notes, note])
 
 
@@ -433,9 +458,10 @@ def _refuse_drawn_distribution(game: Game, level: int, reason: str | None) -> No
     parts = drawn_components(game, level)
     rtp = sum(parts.values(), Fraction(0))
     shown = ", ".join(f"{k} {float(v):.6%}" for k, v in parts.items())
+    which = "exact RTP" if round_cap(game) is None else "exact RTP before options.round_cap's cut"
     raise EngineTooLarge(
         "the round distribution with drawn wild multipliers is not computed: "
-        f"{reason}; the round's exact RTP is {float(rtp):.6%} = {fraction_display(rtp)} "
+        f"{reason}; the round's {which} is {float(rtp):.6%} = {fraction_display(rtp)} "
         f"({shown}), from the law of the counted wilds on each {_drawn_channel(game)[1]}",
         file=game.source or game.name,
         field="options.wild_multipliers.table",
@@ -453,8 +479,10 @@ def drawn_components(game: Game, level: int) -> dict:
     set), and a feature of ``G`` games at multiplier ``m`` moves by
     ``m x E[G] x d``, ``E[G]`` (from the undrawn free spin's law of extra
     games) unchanged by the draws, which no trigger reads.  A hold-and-spin
-    does not read the wilds; any other feature, a sticky or nudged free
-    game or a round cap is refused (:class:`~slotmath.engine.limits.EngineTooLarge`).
+    does not read the wilds; any other feature or a sticky or nudged free
+    game is refused (:class:`~slotmath.engine.limits.EngineTooLarge`).  A
+    round cap is left out: these are the uncapped round's components (the
+    cap's cut needs the round's distribution, :func:`_analyse_drawn`).
     """
     from dataclasses import replace
 
@@ -462,7 +490,7 @@ def drawn_components(game: Game, level: int) -> dict:
     from slotmath.features.options import load_features
 
     free = load_features(game).free_games
-    for name in feature_names(game) + (("round_cap",) if round_cap(game) is not None else ()):
+    for name in feature_names(game):
         if name not in ("free_games", "hold_and_spin") or (
             name == "free_games" and (free.sticky is not None or free.nudge is not None)
         ):
@@ -470,7 +498,8 @@ def drawn_components(game: Game, level: int) -> dict:
                 f"{game.name}: options.{name} is not computed with drawn wild multipliers whose draws do "
                 "not fit as stops (free games without sticky wilds or nudges, and a hold-and-spin, are)"
             )
-    undrawn = replace(game, options={k: v for k, v in game.options.items() if k != "wild_multipliers"})
+    left = ("wild_multipliers", "round_cap")  # the undrawn, uncapped round
+    undrawn = replace(game, options={k: v for k, v in game.options.items() if k not in left})
     out = components(undrawn, level)
     out[_drawn_channel(game)[0]] = drawn_channel_rtp(game, level)
     if "free_games" in out:
@@ -521,19 +550,7 @@ def _analyse_lines(game: Game, level: int, reel_set: str) -> ParResult:
         result = _par_result(
             game, level, reel_set, table, rule.channel, lines_rtp, dist, per_line_rtp=per_line, notes=notes
         )
-        if cap is not None:
-            from slotmath.features.round import cap_distribution, cap_note
-
-            capped, over = cap_distribution(dist, cap)
-            result = dataclasses.replace(
-                result,
-                distribution=capped,
-                components={**result.components, "round_cap": -over},
-                rtp=float(result.rtp) - over,
-                notes=[*result.notes, cap_note(cap)],
-                max_win=capped_top(dist, cap),
-            )
-        return result
+        return result if cap is None else _capped_spin(result, dist, cap)
     from slotmath.features.round import round_triggers
 
     keyed = rule.key_distribution(game, level, round_triggers(features), reel_set)
@@ -549,6 +566,30 @@ def _analyse_lines(game: Game, level: int, reel_set: str) -> ParResult:
         notes=notes,
     )
     return _with_round(game, level, result, keyed, features, cap)
+
+
+def _capped_spin(result: ParResult, dist, cap: Fraction) -> ParResult:
+    """``result``, the PAR of a spin without features whose distribution is
+    ``dist`` (exact counts, or float64: a drawn spin law), under the round
+    ``cap`` [x total bet]: the capped distribution, the ``round_cap``
+    component ``-E[(win - cap)+]`` (float, from ``dist``), the RTP less it
+    (float) and the max win (the cap where passed: :func:`capped_top`
+    exact, :func:`~slotmath.features.round.cap_max_win` from a float law)."""
+    from slotmath.features.round import cap_distribution, cap_max_win, cap_note
+
+    capped, over = cap_distribution(dist, cap)
+    if dist.exact:
+        top = capped_top(dist, cap)
+    else:
+        top = result.max_win if dist.max_win <= cap else cap_max_win(cap, capped)
+    return dataclasses.replace(
+        result,
+        distribution=capped,
+        components={**result.components, "round_cap": -over},
+        rtp=float(result.rtp) - over,
+        notes=[*result.notes, cap_note(cap)],
+        max_win=top,
+    )
 
 
 def _with_round(game: Game, level: int, result: ParResult, keyed, features: list, cap, law=None) -> ParResult:
@@ -762,10 +803,10 @@ def components(game: Game, level: int) -> dict:
 
 def _round_components(game: Game, level: int) -> dict:
     """:func:`components` without the progressive jackpots' returns."""
+    if round_cap(game) is not None:  # the cap's cut needs the round's distribution
+        return dict(analyse(game, level).components)
     if drawn_too_large(game):
         return drawn_components(game, level)
-    if round_cap(game) is not None:
-        return dict(analyse(game, level).components)
     if _tumbles_read_the_round(game):  # the round's key law is the tumbles' own
         fast = fast_round(game, level)
         return dict(fast[1]) if fast is not None else channel_components(game, level)
