@@ -21,11 +21,16 @@ if TYPE_CHECKING:
 #: what the round law without the drawn multipliers' rewrite covers (the end
 #: of each refusal of :func:`drawn_law_refusal`)
 DRAWN_LAW_SCOPE = (
-    "the law without the rewrite is computed on paylines and ways, for a spin with free games at most, "
-    "under a round cap or not (still refused: "
+    "the law without the rewrite is computed on paylines and ways, for a spin with free games at most "
+    "(on paylines a wheel beside them too), under a round cap or not (still refused: "
     "reel heights, any other feature beside or inside the free games, and free games with a "
     "sticky wild, a nudge or the drawn wild as their trigger)"
 )
+#: features computed beside the free games of a drawn round: their award
+#: reads only the base window's trigger key (none reads the wilds), so the
+#: round is the base law keyed by their trigger too, convolved with their
+#: award law per key (paylines; not inside the free games)
+DRAWN_BESIDE = ("wheel",)
 #: relative tolerance [x RTP] of the check of a drawn round's distribution
 #: mean (with its unresolved tail) against its exact RTP, beyond the base
 #: law's stated bound: the award laws' float rounding (FFT grids, whose
@@ -121,8 +126,9 @@ def drawn_law_refusal(game: Game, reel_set: str = "base") -> str | None:
     and free games with a sticky wild, a nudge or the drawn wild as their
     trigger.  Free games with retrigger prizes, a reel set per trigger
     count, unpaid scatters (``scatter_pays: false``), trigger reels or a
-    count on a payline, base reels that show the drawn wild and a round cap
-    are computed."""
+    count on a payline, base reels that show the drawn wild, a round cap and
+    on paylines a wheel beside the free games (:func:`_drawn_beside`) are
+    computed."""
     from slotmath.engine.payrule import pay_rule
     from slotmath.features.drawnlaw import (
         MAX_DRAWN_SECONDS,
@@ -150,10 +156,13 @@ def drawn_law_refusal(game: Game, reel_set: str = "base") -> str | None:
             f"{reason}; the law of reel set {name!r} would list {cost:.3g} windows, "
             f"above {MAX_DRAWN_WINDOWS:.2g} ({MAX_DRAWN_SECONDS} s at {WINDOWS_PER_SECOND:.2g} a second)"
         )
+    spec = load_wild_multipliers(game)
+    ensure(spec is not None, "linegame.py: expected spec is not None")
+    beside = _drawn_beside(game, spec.symbol) if pay_rule(game).has_paylines else ()
     others = [
         k
         for k in game.options
-        if k in played_options() and k not in ("wild_multipliers", "free_games", "round_cap")
+        if k in played_options() and k not in ("wild_multipliers", "free_games", "round_cap", *beside)
     ]
     if game.heights is not None or others:
         what = "reel heights" if game.heights is not None else "options." + ", options.".join(others)
@@ -161,12 +170,26 @@ def drawn_law_refusal(game: Game, reel_set: str = "base") -> str | None:
     free = load_features(game).free_games
     if free is None:
         return None
-    spec = load_wild_multipliers(game)
-    ensure(spec is not None, "linegame.py: expected spec is not None")
     simple = free.sticky is None and free.nudge is None and isinstance(free.symbol, str)
     if not simple or free.symbol == spec.symbol:
         return f"{reason}; options.free_games: {DRAWN_LAW_SCOPE}"
     return None
+
+
+def _drawn_beside(game: Game, wild: str) -> tuple:
+    """Keys of the declared features of :data:`DRAWN_BESIDE` the drawn law
+    computes beside the free games: started by the base window, by a symbol
+    other than the drawn ``wild``, and not played inside the free games."""
+    from slotmath.features.registry import declared_kinds
+
+    return tuple(
+        kind.key
+        for kind in declared_kinds(game)
+        if kind.key in DRAWN_BESIDE
+        and kind.starts(game)
+        and not kind.in_free_games(game)
+        and getattr(kind.parse(game), "symbol", None) != wild
+    )
 
 
 def _drawn_ways_cost_refusal(game: Game, reason: str | None, names: list) -> str | None:
@@ -213,7 +236,6 @@ def _analyse_drawn(game: Game, level: int, reel_set: str) -> ParResult:
     from slotmath.engine.combinations import combination_table
     from slotmath.engine.distribution import MaxWin
     from slotmath.features.drawnlaw import drawn_keyed_law, shows_wild
-    from slotmath.features.options import load_features
     from slotmath.features.wilddraws import drawn_line_figures
     from slotmath.rules.result import ParResult
 
@@ -268,7 +290,7 @@ def _analyse_drawn(game: Game, level: int, reel_set: str) -> ParResult:
             "error its module states, about 1e-15), its mean checked against the exact one."
         )
         return dataclasses.replace(result, notes=[*result.notes, note])
-    key = load_features(game).free_games.trigger if features else None
+    key = _drawn_key(features)
     if unit == "way":
         from slotmath.features.drawnwayslaw import drawn_ways_law
 
@@ -355,7 +377,7 @@ def _drawn_round(
         "Wild multipliers drawn on the base reels too, not written as stops: the RTP, its components and "
         f"the trigger odds are exact (the counted wilds on each {_drawn_channel(game)[1]}; no trigger reads "
         "the draws); float64: "
-        f"the base spin's law of (win, {_key_words(features[0].trigger)}) over the draw profiles of its "
+        f"the base spin's law of (win, {_round_key_words(features)}) over the draw profiles of its "
         f"windows (each probability within relative error {law.bound:.1e}), the free spin's law of (win, "
         "retrigger count) likewise (within the bound its module states, about 1e-15) and the round's "
         "distribution built from them, its mean (with the unresolved tail) checked against the exact RTP "
@@ -367,6 +389,26 @@ def _drawn_round(
             "from the uncapped distribution."
         )
     return dataclasses.replace(result, notes=[*result.notes, note])
+
+
+def _drawn_key(features: list):
+    """The trigger key of a drawn base law (:func:`slotmath.features.drawnlaw.key_codes`)
+    for the round of ``features``: None without features, the one trigger
+    of :func:`~slotmath.features.round.round_triggers`, or the tuple of
+    several (a wheel beside the free games)."""
+    if not features:
+        return None
+    from slotmath.features.round import round_triggers
+
+    triggers = tuple(round_triggers(features))
+    return triggers[0] if len(triggers) == 1 else triggers
+
+
+def _round_key_words(features: list) -> str:
+    """The round's trigger keys in words (:func:`_key_words`), joined."""
+    from slotmath.features.round import round_triggers
+
+    return " and ".join(_key_words(t) for t in round_triggers(features))
 
 
 def _key_words(trigger) -> str:
@@ -479,7 +521,7 @@ def drawn_components(game: Game, level: int) -> dict:
     set), and a feature of ``G`` games at multiplier ``m`` moves by
     ``m x E[G] x d``, ``E[G]`` (from the undrawn free spin's law of extra
     games) unchanged by the draws, which no trigger reads.  A hold-and-spin
-    does not read the wilds; any other feature or a sticky or nudged free
+    and a wheel (:data:`DRAWN_BESIDE`) do not read the wilds; any other feature or a sticky or nudged free
     game is refused (:class:`~slotmath.engine.limits.EngineTooLarge`).  A
     round cap is left out: these are the uncapped round's components (the
     cap's cut needs the round's distribution, :func:`_analyse_drawn`).
@@ -491,12 +533,13 @@ def drawn_components(game: Game, level: int) -> dict:
 
     free = load_features(game).free_games
     for name in feature_names(game):
-        if name not in ("free_games", "hold_and_spin") or (
+        if name not in ("free_games", "hold_and_spin", *DRAWN_BESIDE) or (
             name == "free_games" and (free.sticky is not None or free.nudge is not None)
         ):
             raise EngineTooLarge(
                 f"{game.name}: options.{name} is not computed with drawn wild multipliers whose draws do "
-                "not fit as stops (free games without sticky wilds or nudges, and a hold-and-spin, are)"
+                "not fit as stops (free games without sticky wilds or nudges, a wheel and a hold-and-spin, "
+                "are)"
             )
     left = ("wild_multipliers", "round_cap")  # the undrawn, uncapped round
     undrawn = replace(game, options={k: v for k, v in game.options.items() if k not in left})
