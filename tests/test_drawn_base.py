@@ -83,14 +83,16 @@ def drawn_game(write_game, case: str, combine: str):
     return load_game(write_game(text))
 
 
-def brute_round(game, case: str, combine: str) -> dict:
+def brute_round(game, case: str, combine: str, wheel: tuple | None = None) -> dict:
     """Law ``{round win [x total bet]: P}`` played literally: every base
     window and draw (:func:`test_drawn_free.brute_spin`); a count of S in
     the awards pays its prize and starts its games on its reel set, each
     free game every window and draw of that set, paying its win plus the
     retrigger prize of its S count and adding that count's games, at most
     ``max_games`` played (:func:`infree_brute.games_law`), all at the
-    multiplier."""
+    multiplier.  ``wheel`` = ``(symbol, trigger count, {prize [x total
+    bet]: P})``: a base window showing the trigger count of the symbol or
+    more adds one wheel prize (tests/test_drawn_beside.py)."""
     _, awards, again, mult, cap = CASES[case]
     sets = ("base", "free", "more") if case == "by_count" else ("base", "free")
     strips = {name: [s.symbols for s in game.strips(name)] for name in sets}
@@ -103,11 +105,18 @@ def brute_round(game, case: str, combine: str) -> dict:
             table[at] = table.get(at, 0) + p
         per_game[name] = table
     law: dict = {}
-    for (win, count), p in brute_spin(strips["base"], combine, TABLE).items():
+    for (win, key), p in brute_spin(strips["base"], combine, TABLE, wheel and wheel[0]).items():
+        count, seen = (key, 0) if wheel is None else key
         award = {F(0): F(1)}
         if count in awards:
             prize, games, reels = awards[count]
             award = {prize * BET + mult * y: q for y, q in games_law(per_game[reels], games, cap).items()}
+        if wheel is not None and seen >= wheel[1]:
+            spun: dict = {}
+            for y, q in award.items():
+                for v, r in wheel[2].items():
+                    spun[y + v * BET] = spun.get(y + v * BET, 0) + q * r
+            award = spun
         for y, q in award.items():
             total = F(win + y, BET)
             law[total] = law.get(total, 0) + p * q
@@ -222,10 +231,12 @@ def test_what_is_still_refused_is_listed_in_one_line(write_game, refused):
     game = load_game(write_game(text))
     reason = drawn_law_refusal(game)
     assert reason is not None and reason.endswith(f"options.free_games: {DRAWN_LAW_SCOPE}")
-    for still in ("reel heights", "round cap", "sticky wild", "nudge", "the drawn wild as their trigger"):
-        assert still in DRAWN_LAW_SCOPE
+    still_refused = DRAWN_LAW_SCOPE.split("still refused:", 1)[1]
+    for still in ("reel heights", "sticky wild", "nudge", "the drawn wild as their trigger"):
+        assert still in still_refused
     for computed in ("trigger reels", "unpaid"):
         assert computed not in DRAWN_LAW_SCOPE
+    assert "round cap" not in still_refused  # tests/test_drawn_cap.py
     with pytest.raises(EngineTooLarge) as err:
         analyse(game, 1)
     message = str(err.value)

@@ -56,11 +56,12 @@ def free_game(write_game, combine: str, retrigger: bool):
     return load_game(write_game(text.replace("RETRIGGER", "true" if retrigger else "false")))
 
 
-def brute_spin(strips: list, combine: str, table: dict = TINY_TABLE) -> dict:
+def brute_spin(strips: list, combine: str, table: dict = TINY_TABLE, also: str | None = None) -> dict:
     """``{(spin win [coins], S count): probability}``: every stop vector
     (uniform stops) and every draw of every W in its window (each its own
     draw from ``table``), the lines by :func:`test_drawn_law.brute_line`,
-    S paid by its count anywhere."""
+    S paid by its count anywhere; with ``also`` the key is ``(S count,
+    count of also)``."""
     total = sum(table.values())
     out: dict = {}
     for stops in product(*(range(len(s)) for s in strips)):
@@ -68,6 +69,7 @@ def brute_spin(strips: list, combine: str, table: dict = TINY_TABLE) -> dict:
         p_stop = F(1, len(strips[0]) * len(strips[1]) * len(strips[2]))
         wilds = [(r, k) for r in range(3) for k in range(2) if grid[r][k] == "W"]
         count = sum(row.count("S") for row in grid)
+        key = count if also is None else (count, sum(row.count(also) for row in grid))
         for draw in product(table, repeat=len(wilds)):
             mult = dict(zip(wilds, draw, strict=True))
             p = p_stop
@@ -79,7 +81,7 @@ def brute_spin(strips: list, combine: str, table: dict = TINY_TABLE) -> dict:
                 )
                 for line in TINY_LINES
             )
-            out[win, count] = out.get((win, count), 0) + p
+            out[win, key] = out.get((win, key), 0) + p
     return out
 
 

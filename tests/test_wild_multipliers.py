@@ -805,15 +805,19 @@ def test_a_rewrite_beyond_the_work_limit_is_refused_with_the_exact_rtp(write_gam
     assert "the round's exact RTP is 784.375000% = 251/32 (lines 784.375000%)" in message
 
 
-def test_a_round_cap_beside_unfitting_draws_is_refused(write_game):
+def test_a_round_cap_beside_unfitting_draws_gives_the_capped_components(write_game):
     # a capped round is not linear in the line wins: with draws that do not
-    # fit as stops its components are refused in one line, never approximated
-    from slotmath.engine.limits import EngineTooLarge
+    # fit as stops its components are the capped law's (the law without the
+    # rewrite, tests/test_drawn_cap.py), never the uncapped ones: the lines
+    # exact from the counted wilds, the cap's cut float and negative (A A A
+    # pays 8 coins, x2 or x3 per W: above the cap of 10 coins)
+    from slotmath.rules.linegame import drawn_channel_rtp
 
     text = GAME.replace("table: [[2, 3], [3, 1]]", "table: [[2, 2147483647], [3, 1]]")
     text = text.replace("COMBINE", "").replace("FREE", "").replace("S_SYMBOL", "")
     game = load_game(write_game(text + "  round_cap: 5\n"))
-    with pytest.raises(EngineTooLarge) as err:
-        components(game, 1)
-    assert "options.round_cap is not computed with drawn wild multipliers" in str(err.value)
-    assert "\n" not in str(err.value)
+    parts = components(game, 1)
+    assert set(parts) == {"lines", "round_cap"}
+    assert isinstance(parts["lines"], F) and parts["lines"] == drawn_channel_rtp(game, 1)
+    assert isinstance(parts["round_cap"], float) and parts["round_cap"] < 0
+    assert analyse(game, 1).rtp == pytest.approx(float(parts["lines"]) + parts["round_cap"], rel=1e-15)

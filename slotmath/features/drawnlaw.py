@@ -3,7 +3,9 @@ writing the draws into the stops (``options.wild_multipliers`` whose rewrite
 leaves the engine's counts: :func:`slotmath.features.wildmult.rewrite_refusal`),
 keyed by the free games' trigger key (:func:`key_codes`: the trigger
 symbol's count, per reel under a reel condition, its rows per reel for a
-count on a payline; the base spin's key and the free spin's retrigger key).
+count on a payline; the base spin's key and the free spin's retrigger key),
+or by several triggers at once (a wheel beside the free games: the pay
+rules' joint key codes).
 
 Method: a window's draws matter only through its *draw profile*.  Every
 stop vector of the declared strips is listed once (no draw): each payline's
@@ -55,7 +57,8 @@ from numba import types
 from numba.typed import Dict
 
 from slotmath.engine.distribution import WinDistribution
-from slotmath.engine.joint import KeyedWins, key_digits
+from slotmath.engine.joint import KeyedWins, decode_key, key_digits, key_radix
+from slotmath.engine.joint import key_codes as joint_key_codes
 from slotmath.engine.limits import EngineTooLarge
 from slotmath.engine.reels import reel_digits, windows
 from slotmath.engine.scatters import scatter_pay, scatter_symbols
@@ -76,6 +79,7 @@ __all__ = [
     "drawn_law_cost",
     "drawn_spin_law",
     "key_codes",
+    "key_fields",
     "neumaier_add",
     "shows_wild",
 ]
@@ -146,6 +150,10 @@ class DrawnLaw:
         Each reel's radix when a key code holds one digit per reel (a
         per-reel trigger, :func:`key_codes`: mixed radix, reel 1 lowest),
         else ``()``.
+    triggers : tuple
+        With several triggers (:func:`key_codes` of a tuple of them) the
+        triggers, their codes' radices and the reel count, ``(triggers,
+        radix, reels)`` (:func:`slotmath.engine.joint.decode_key`), else ``()``.
     """
 
     wins: np.ndarray
@@ -156,12 +164,17 @@ class DrawnLaw:
     profiles: int
     draws: int = 0
     digits: tuple = ()
+    triggers: tuple = ()
 
     def key_items(self) -> list:
         """The trigger key of every entry of :attr:`keys`, in order, in the
         trigger's own key space (:class:`~slotmath.features.round.Trigger`):
         the count, or the tuple of per-reel digits, reel 1 first
-        (:func:`slotmath.engine.joint.key_digits`)."""
+        (:func:`slotmath.engine.joint.key_digits`); with several
+        :attr:`triggers` the tuple of their keys, in their order."""
+        if self.triggers:
+            triggers, radix, reels = self.triggers
+            return [decode_key(c, triggers, list(radix), reels) for c in self.keys.tolist()]
         if not self.digits:
             return self.keys.tolist()
         return [tuple(row) for row in key_digits(self.keys, list(self.digits)).tolist()]
@@ -179,10 +192,10 @@ class DrawnLaw:
 
     def keyed(self, total_bet: int) -> KeyedWins:
         """The law as the round's joint law of (spin win, key)
-        (:class:`~slotmath.engine.joint.KeyedWins`, one key item: the trigger
-        count) with float64 probabilities for its counts over a cycle of 1
+        (:class:`~slotmath.engine.joint.KeyedWins`, one key item per
+        trigger) with float64 probabilities for its counts over a cycle of 1
         (:func:`slotmath.features.round.round_distribution` reads it so)."""
-        keys = [(k,) for k in self.key_items()]
+        keys = self.key_items() if self.triggers else [(k,) for k in self.key_items()]
         return KeyedWins(self.wins, keys, self.probabilities.tolist(), self.unit, total_bet, 1)
 
 
@@ -646,10 +659,26 @@ def key_codes(game: Game, reel_set: str, key) -> tuple:
     earlier reels' radices, each reel's radix its largest digit plus one
     (the codes stay few: the law's dense (win, key) array stays small), so
     the code reads back as the key the undrawn round uses
-    (:meth:`DrawnLaw.key_items`)."""
+    (:meth:`DrawnLaw.key_items`).  A tuple of several triggers (a feature
+    beside the free games) takes the pay rules' joint codes
+    (:func:`slotmath.engine.joint.key_codes`), and :attr:`DrawnLaw.triggers`
+    in place of the digits."""
     from slotmath.features.round import Trigger
 
     strips = game.strips(reel_set)
+    if isinstance(key, tuple) and len(key) > 1:
+        radix = key_radix(game, key)
+        if prod(radix) >= 2**62:
+            raise EngineTooLarge(
+                f"the drawn multipliers' law: the round's trigger keys take {prod(radix):.3g} codes, "
+                "beyond the int64 pass",
+                file=game.source or game.name,
+                field="options",
+            )
+        codes, _ = joint_key_codes(game, reel_set, key)
+        return [np.asarray(c, dtype=np.int64) for c in codes], (tuple(key), tuple(radix), game.reels)
+    if isinstance(key, tuple):
+        key = key[0] if key else None
     if key is None:
         return [np.zeros(len(s), dtype=np.int64) for s in strips], ()
     trigger = key if isinstance(key, Trigger) else Trigger(key)
@@ -667,13 +696,22 @@ def key_codes(game: Game, reel_set: str, key) -> tuple:
     return [d * prod(radices[:r]) for r, d in enumerate(digits)], radices
 
 
+def key_fields(digits: tuple) -> dict:
+    """The :class:`DrawnLaw` fields that decode its key codes, from the
+    second item of :func:`key_codes`: ``digits`` (one trigger), or
+    ``triggers`` (several: ``(triggers, radix, reels)``)."""
+    if len(digits) == 3 and isinstance(digits[0], tuple) and not isinstance(digits[0], int):
+        return {"triggers": digits}
+    return {"digits": digits}
+
+
 def drawn_keyed_law(
     game: Game, level: int, reel_set: str = "base", key=None, scatters: bool = True
 ) -> DrawnLaw:
     """Joint law of the spin win (lines, and scatters unless ``scatters`` is
     False: free games with ``scatter_pays: false``) of ``reel_set`` with
     its drawn wild multipliers and the trigger key ``key`` of the window
-    (:func:`key_codes`: a Trigger, a symbol's count or None) [float64, each
+    (:func:`key_codes`: a Trigger, a tuple of them, a symbol's count or None) [float64, each
     probability within :attr:`DrawnLaw.bound`] (module notes); refused in one line
     (:class:`~slotmath.engine.limits.EngineTooLarge`) above its cost bounds."""
     spec = load_wild_multipliers(game)
@@ -782,7 +820,14 @@ def drawn_keyed_law(
     order = np.lexsort((keys, wins))
     bound = 6 * _U + 2 * n * _U * _U
     return DrawnLaw(
-        wins[order], keys[order], (sums + comps)[order], unit, bound, len(profiles), terms, digits
+        wins[order],
+        keys[order],
+        (sums + comps)[order],
+        unit,
+        bound,
+        len(profiles),
+        terms,
+        **key_fields(digits),
     )
 
 

@@ -77,7 +77,14 @@ from slotmath.engine.reels import pack_reels
 from slotmath.engine.scatters import scatter_pay, scatter_symbols
 from slotmath.engine.ways import compile_ways, stop_features
 from slotmath.errors import ensure
-from slotmath.features.drawnlaw import MAX_DRAWN_SECONDS, DrawnLaw, drawn_free_table, key_codes, neumaier_add
+from slotmath.features.drawnlaw import (
+    MAX_DRAWN_SECONDS,
+    DrawnLaw,
+    drawn_free_table,
+    key_codes,
+    key_fields,
+    neumaier_add,
+)
 from slotmath.features.wildmult import load_wild_multipliers
 from slotmath.model import Game
 
@@ -346,7 +353,7 @@ def drawn_ways_law(
         bound,
         int(combos),
         int(terms),
-        digits,
+        **key_fields(digits),
     )
 
 

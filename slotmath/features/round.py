@@ -229,27 +229,42 @@ def round_law(keyed, features, round_cap=None, distribution: bool = True, source
     rtp = base_mean + sum(components.values(), Fraction(0))
     dist, dropped, shortfall = None, 0.0, 0.0
     if distribution or round_cap is not None:
-        dist, (tail_wins, tail_p) = _round_distribution(keyed, features, triggers, source)
-        dropped = float(tail_p.sum())
+        dist, tail = _round_distribution(keyed, features, triggers, source)
+        dropped = float(tail[1].sum())
+        dist, over, shortfall = _capped(dist, tail, round_cap)
         if round_cap is not None:
-            dist, over = cap_distribution(dist, round_cap)
-            over += float(np.dot(np.maximum(tail_wins - float(round_cap), 0.0), tail_p))
-            tail_wins = np.minimum(tail_wins, float(round_cap))
             components["round_cap"] = -over
             rtp = float(rtp) - over
-        shortfall = float(np.dot(tail_wins, tail_p))
     return RoundLaw(rtp, components, dist, key_p, dropped, figures, shortfall)
 
 
-def round_distribution(keyed, features, source: object = "") -> tuple:
-    """The round's distribution without a cap: ``(distribution, dropped,
-    shortfall)`` as :class:`RoundLaw` has them (float64).  ``keyed`` is a
+def _capped(dist: WinDistribution, tail: tuple, round_cap) -> tuple:
+    """``(distribution, over, shortfall)`` of a round's float ``dist`` and
+    its unresolved ``tail`` = (wins, probabilities) [x total bet] under
+    ``round_cap`` (None: no cap): every win above the cap paid as the cap,
+    ``over`` = ``E[(T - cap)+]`` [x total bet] (float; 0 without a cap)
+    and ``shortfall`` the capped tail's mean [x total bet]."""
+    tail_wins, tail_p = tail
+    over = 0.0
+    if round_cap is not None:
+        dist, over = cap_distribution(dist, round_cap)
+        over += float(np.dot(np.maximum(tail_wins - float(round_cap), 0.0), tail_p))
+        tail_wins = np.minimum(tail_wins, float(round_cap))
+    return dist, over, float(np.dot(tail_wins, tail_p))
+
+
+def round_distribution(keyed, features, source: object = "", round_cap=None) -> tuple:
+    """The round's distribution: ``(distribution, dropped, shortfall,
+    over)`` as :class:`RoundLaw` has them (float64), under ``round_cap``
+    [x total bet] when given (``over`` = ``E[(T - cap)+]``, the cap's cut
+    [x total bet], float; 0 without a cap).  ``keyed`` is a
     :class:`~slotmath.engine.joint.KeyedWins` of exact counts, or of float64
     probabilities for counts over a ``cycle`` of 1 (a base spin whose law is
     float: :meth:`slotmath.features.drawnlaw.DrawnLaw.keyed`); its exact RTP
     is the caller's."""
-    dist, (tail_wins, tail_p) = _round_distribution(keyed, features, round_triggers(features), source)
-    return dist, float(tail_p.sum()), float(np.dot(tail_wins, tail_p))
+    dist, tail = _round_distribution(keyed, features, round_triggers(features), source)
+    dist, over, shortfall = _capped(dist, tail, round_cap)
+    return dist, float(tail[1].sum()), shortfall, over
 
 
 def award_top(f: Feature, key) -> MaxWin:

@@ -22,10 +22,15 @@ if TYPE_CHECKING:
 #: of each refusal of :func:`drawn_law_refusal`)
 DRAWN_LAW_SCOPE = (
     "the law without the rewrite is computed on paylines and ways, for a spin with free games at most "
-    "(still refused: "
-    "reel heights, a round cap, any other feature beside or inside the free games, and free games with a "
+    "(on paylines a wheel beside them too), under a round cap or not (still refused: "
+    "reel heights, any other feature beside or inside the free games, and free games with a "
     "sticky wild, a nudge or the drawn wild as their trigger)"
 )
+#: features computed beside the free games of a drawn round: their award
+#: reads only the base window's trigger key (none reads the wilds), so the
+#: round is the base law keyed by their trigger too, convolved with their
+#: award law per key (paylines; not inside the free games)
+DRAWN_BESIDE = ("wheel",)
 #: relative tolerance [x RTP] of the check of a drawn round's distribution
 #: mean (with its unresolved tail) against its exact RTP, beyond the base
 #: law's stated bound: the award laws' float rounding (FFT grids, whose
@@ -117,11 +122,12 @@ def drawn_law_refusal(game: Game, reel_set: str = "base") -> str | None:
     is: the rewrite's reason, then what is still refused -- a reel set above
     :data:`~slotmath.features.drawnlaw.MAX_DRAWN_WINDOWS` windows (on ways
     :func:`_drawn_ways_cost_refusal`), reel
-    heights, any feature but free games (a round cap, a feature beside or
-    inside them), and free games with a sticky wild, a nudge or the drawn
-    wild as their trigger.  Free games with retrigger prizes, a reel set per
-    trigger count, unpaid scatters (``scatter_pays: false``), trigger reels
-    or a count on a payline, and base reels that show the drawn wild are
+    heights, any feature but free games (a feature beside or inside them),
+    and free games with a sticky wild, a nudge or the drawn wild as their
+    trigger.  Free games with retrigger prizes, a reel set per trigger
+    count, unpaid scatters (``scatter_pays: false``), trigger reels or a
+    count on a payline, base reels that show the drawn wild, a round cap and
+    on paylines a wheel beside the free games (:func:`_drawn_beside`) are
     computed."""
     from slotmath.engine.payrule import pay_rule
     from slotmath.features.drawnlaw import (
@@ -150,8 +156,13 @@ def drawn_law_refusal(game: Game, reel_set: str = "base") -> str | None:
             f"{reason}; the law of reel set {name!r} would list {cost:.3g} windows, "
             f"above {MAX_DRAWN_WINDOWS:.2g} ({MAX_DRAWN_SECONDS} s at {WINDOWS_PER_SECOND:.2g} a second)"
         )
+    spec = load_wild_multipliers(game)
+    ensure(spec is not None, "linegame.py: expected spec is not None")
+    beside = _drawn_beside(game, spec.symbol) if pay_rule(game).has_paylines else ()
     others = [
-        k for k in game.options if k in played_options() and k not in ("wild_multipliers", "free_games")
+        k
+        for k in game.options
+        if k in played_options() and k not in ("wild_multipliers", "free_games", "round_cap", *beside)
     ]
     if game.heights is not None or others:
         what = "reel heights" if game.heights is not None else "options." + ", options.".join(others)
@@ -159,12 +170,26 @@ def drawn_law_refusal(game: Game, reel_set: str = "base") -> str | None:
     free = load_features(game).free_games
     if free is None:
         return None
-    spec = load_wild_multipliers(game)
-    ensure(spec is not None, "linegame.py: expected spec is not None")
     simple = free.sticky is None and free.nudge is None and isinstance(free.symbol, str)
     if not simple or free.symbol == spec.symbol:
         return f"{reason}; options.free_games: {DRAWN_LAW_SCOPE}"
     return None
+
+
+def _drawn_beside(game: Game, wild: str) -> tuple:
+    """Keys of the declared features of :data:`DRAWN_BESIDE` the drawn law
+    computes beside the free games: started by the base window, by a symbol
+    other than the drawn ``wild``, and not played inside the free games."""
+    from slotmath.features.registry import declared_kinds
+
+    return tuple(
+        kind.key
+        for kind in declared_kinds(game)
+        if kind.key in DRAWN_BESIDE
+        and kind.starts(game)
+        and not kind.in_free_games(game)
+        and getattr(kind.parse(game), "symbol", None) != wild
+    )
 
 
 def _drawn_ways_cost_refusal(game: Game, reason: str | None, names: list) -> str | None:
@@ -211,7 +236,6 @@ def _analyse_drawn(game: Game, level: int, reel_set: str) -> ParResult:
     from slotmath.engine.combinations import combination_table
     from slotmath.engine.distribution import MaxWin
     from slotmath.features.drawnlaw import drawn_keyed_law, shows_wild
-    from slotmath.features.options import load_features
     from slotmath.features.wilddraws import drawn_line_figures
     from slotmath.rules.result import ParResult
 
@@ -233,6 +257,7 @@ def _analyse_drawn(game: Game, level: int, reel_set: str) -> ParResult:
         components["scatters"] = sum(table.loc[table["kind"] == "scatter", "rtp_exact"], Fraction(0))
     rtp = sum(components.values(), Fraction(0))
     features = round_features(game, level) if reel_set == "base" else []
+    cap = round_cap(game) if reel_set == "base" else None
     how = "multiplied" if load_drawn(game).combine == "multiply" else "added"
     if features and not shows_wild(game, reel_set):
         from slotmath.engine.payrule import pay_rule
@@ -251,9 +276,13 @@ def _analyse_drawn(game: Game, level: int, reel_set: str) -> ParResult:
             per_line_rtp=per_line,
             notes=pay_rule_notes(game),
         )
-        result = _with_round(game, level, base, keyed, features, None)
+        result = _with_round(game, level, base, keyed, features, cap)
         exact = sum(drawn_components(game, level).values(), Fraction(0))
-        ensure(result.rtp == exact, "drawn law: the round's RTP != the law of the counted wilds'")
+        uncapped = sum((v for k, v in result.components.items() if k != "round_cap"), Fraction(0))
+        ensure(
+            uncapped == exact and (cap is not None or result.rtp == exact),
+            "drawn law: the round's RTP != the law of the counted wilds'",
+        )
         note = (
             f"Wild multipliers drawn from a table ({how} on a {unit}), not written as stops: the RTP is "
             f"exact from the law of the counted wilds on each {unit}; the free spin's law (win, retrigger "
@@ -261,7 +290,7 @@ def _analyse_drawn(game: Game, level: int, reel_set: str) -> ParResult:
             "error its module states, about 1e-15), its mean checked against the exact one."
         )
         return dataclasses.replace(result, notes=[*result.notes, note])
-    key = load_features(game).free_games.trigger if features else None
+    key = _drawn_key(features)
     if unit == "way":
         from slotmath.features.drawnwayslaw import drawn_ways_law
 
@@ -284,6 +313,11 @@ def _analyse_drawn(game: Game, level: int, reel_set: str) -> ParResult:
             "several pays ('2 x A or 3 x A') is a line whose best pay depends on the draws, its multiplier "
             "its mean win over the largest of those pays."
         )
+    if cap is not None and not features:
+        note += (
+            " Under the round cap the RTP is the exact one less the cap's cut E[(win - cap)+], float64 "
+            "from that law (within the same relative bound)."
+        )
     base = ParResult(
         game=game,
         bet=game.bet(level),
@@ -301,10 +335,14 @@ def _analyse_drawn(game: Game, level: int, reel_set: str) -> ParResult:
             "largest win over every window and every draw (exact); its probability float64",
         ),
     )
-    return base if not features else _drawn_round(game, level, base, undrawn, law, features)
+    if not features:
+        return base if cap is None else _capped_spin(base, dist, cap)
+    return _drawn_round(game, level, base, undrawn, law, features, cap)
 
 
-def _drawn_round(game: Game, level: int, base: ParResult, undrawn: Game, law, features: list) -> ParResult:
+def _drawn_round(
+    game: Game, level: int, base: ParResult, undrawn: Game, law, features: list, cap=None
+) -> ParResult:
     """The round of free games after a base spin whose reels show the drawn
     wild (:func:`_analyse_drawn`): the RTP, components and feature figures
     exact (the trigger counts' probabilities are the undrawn game's: no
@@ -312,7 +350,10 @@ def _drawn_round(game: Game, level: int, base: ParResult, undrawn: Game, law, fe
     counted wilds), the distribution float64 from the base spin's float law
     of (win, trigger count) ``law`` (:class:`~slotmath.features.drawnlaw.DrawnLaw`,
     each probability within its bound) and the features' award laws, its
-    mean checked against the exact RTP."""
+    mean checked against the exact RTP.  Under a round ``cap`` [x total
+    bet] the distribution is the capped one and the RTP (float) the exact
+    one less the cap's cut ``E[(win - cap)+]`` (component ``round_cap``,
+    float, from the uncapped distribution)."""
     from slotmath.engine.payrule import pay_rule
     from slotmath.features.round import RoundLaw, round_distribution, round_law, round_triggers
 
@@ -321,7 +362,7 @@ def _drawn_round(game: Game, level: int, base: ParResult, undrawn: Game, law, fe
     exact_keys = pay_rule(undrawn).key_distribution(undrawn, level, round_triggers(features), "base")
     counted = round_law(exact_keys, features, distribution=False, source=source)
     keyed = law.keyed(bet)  # float probabilities over a cycle of 1
-    dist, dropped, shortfall = round_distribution(keyed, features, source)
+    dist, dropped, shortfall, over = round_distribution(keyed, features, source, cap)
     rtp = base.rtp + sum(counted.components.values(), Fraction(0))
     ensure(
         rtp == sum(drawn_components(game, level).values(), Fraction(0)),
@@ -330,25 +371,51 @@ def _drawn_round(game: Game, level: int, base: ParResult, undrawn: Game, law, fe
     # the base part's mean is within 4 x bound of its exact RTP (checked by
     # _analyse_drawn); the awards' float laws add their own (FFT) rounding
     tolerance = 4 * law.bound * float(base.rtp) + ROUND_MEAN_TOLERANCE * float(rtp)
+    mean = float(dist.mean) + shortfall + over  # the uncapped round's
     ensure(
-        abs(float(dist.mean) + shortfall - float(rtp)) <= tolerance,
-        f"drawn law: the round's mean {float(dist.mean) + shortfall!r} is not its RTP {float(rtp)!r}",
+        abs(mean - float(rtp)) <= tolerance,
+        f"drawn law: the round's mean {mean!r} is not its RTP {float(rtp)!r}",
     )
-    round_ = RoundLaw(
-        rtp, counted.components, dist, counted.key_probability, dropped, counted.figures, shortfall
-    )
-    result = _with_round(game, level, base, keyed, features, None, round_)
+    parts = counted.components if cap is None else {**counted.components, "round_cap": -over}
+    shown = rtp if cap is None else float(rtp) - over
+    round_ = RoundLaw(shown, parts, dist, counted.key_probability, dropped, counted.figures, shortfall)
+    result = _with_round(game, level, base, keyed, features, cap, round_)
     note = (
         "Wild multipliers drawn on the base reels too, not written as stops: the RTP, its components and "
         f"the trigger odds are exact (the counted wilds on each {_drawn_channel(game)[1]}; no trigger reads "
         "the draws); float64: "
-        f"the base spin's law of (win, {_key_words(features[0].trigger)}) over the draw profiles of its "
+        f"the base spin's law of (win, {_round_key_words(features)}) over the draw profiles of its "
         f"windows (each probability within relative error {law.bound:.1e}), the free spin's law of (win, "
         "retrigger count) likewise (within the bound its module states, about 1e-15) and the round's "
         "distribution built from them, its mean (with the unresolved tail) checked against the exact RTP "
         f"within {ROUND_MEAN_TOLERANCE:g} relative."
     )
+    if cap is not None:
+        note += (
+            " Under the round cap the RTP is that exact RTP less the cap's cut E[(win - cap)+], float64 "
+            "from the uncapped distribution."
+        )
     return dataclasses.replace(result, notes=[*result.notes, note])
+
+
+def _drawn_key(features: list):
+    """The trigger key of a drawn base law (:func:`slotmath.features.drawnlaw.key_codes`)
+    for the round of ``features``: None without features, the one trigger
+    of :func:`~slotmath.features.round.round_triggers`, or the tuple of
+    several (a wheel beside the free games)."""
+    if not features:
+        return None
+    from slotmath.features.round import round_triggers
+
+    triggers = tuple(round_triggers(features))
+    return triggers[0] if len(triggers) == 1 else triggers
+
+
+def _round_key_words(features: list) -> str:
+    """The round's trigger keys in words (:func:`_key_words`), joined."""
+    from slotmath.features.round import round_triggers
+
+    return " and ".join(_key_words(t) for t in round_triggers(features))
 
 
 def _key_words(trigger) -> str:
@@ -440,9 +507,10 @@ def _refuse_drawn_distribution(game: Game, level: int, reason: str | None) -> No
     parts = drawn_components(game, level)
     rtp = sum(parts.values(), Fraction(0))
     shown = ", ".join(f"{k} {float(v):.6%}" for k, v in parts.items())
+    which = "exact RTP" if round_cap(game) is None else "exact RTP before options.round_cap's cut"
     raise EngineTooLarge(
         "the round distribution with drawn wild multipliers is not computed: "
-        f"{reason}; the round's exact RTP is {float(rtp):.6%} = {fraction_display(rtp)} "
+        f"{reason}; the round's {which} is {float(rtp):.6%} = {fraction_display(rtp)} "
         f"({shown}), from the law of the counted wilds on each {_drawn_channel(game)[1]}",
         file=game.source or game.name,
         field="options.wild_multipliers.table",
@@ -460,8 +528,10 @@ def drawn_components(game: Game, level: int) -> dict:
     set), and a feature of ``G`` games at multiplier ``m`` moves by
     ``m x E[G] x d``, ``E[G]`` (from the undrawn free spin's law of extra
     games) unchanged by the draws, which no trigger reads.  A hold-and-spin
-    does not read the wilds; any other feature, a sticky or nudged free
-    game or a round cap is refused (:class:`~slotmath.engine.limits.EngineTooLarge`).
+    and a wheel (:data:`DRAWN_BESIDE`) do not read the wilds; any other feature or a sticky or nudged free
+    game is refused (:class:`~slotmath.engine.limits.EngineTooLarge`).  A
+    round cap is left out: these are the uncapped round's components (the
+    cap's cut needs the round's distribution, :func:`_analyse_drawn`).
     """
     from dataclasses import replace
 
@@ -469,15 +539,17 @@ def drawn_components(game: Game, level: int) -> dict:
     from slotmath.features.options import load_features
 
     free = load_features(game).free_games
-    for name in feature_names(game) + (("round_cap",) if round_cap(game) is not None else ()):
-        if name not in ("free_games", "hold_and_spin") or (
+    for name in feature_names(game):
+        if name not in ("free_games", "hold_and_spin", *DRAWN_BESIDE) or (
             name == "free_games" and (free.sticky is not None or free.nudge is not None)
         ):
             raise EngineTooLarge(
                 f"{game.name}: options.{name} is not computed with drawn wild multipliers whose draws do "
-                "not fit as stops (free games without sticky wilds or nudges, and a hold-and-spin, are)"
+                "not fit as stops (free games without sticky wilds or nudges, a wheel and a hold-and-spin, "
+                "are)"
             )
-    undrawn = replace(game, options={k: v for k, v in game.options.items() if k != "wild_multipliers"})
+    left = ("wild_multipliers", "round_cap")  # the undrawn, uncapped round
+    undrawn = replace(game, options={k: v for k, v in game.options.items() if k not in left})
     out = components(undrawn, level)
     out[_drawn_channel(game)[0]] = drawn_channel_rtp(game, level)
     if "free_games" in out:
@@ -528,19 +600,7 @@ def _analyse_lines(game: Game, level: int, reel_set: str) -> ParResult:
         result = _par_result(
             game, level, reel_set, table, rule.channel, lines_rtp, dist, per_line_rtp=per_line, notes=notes
         )
-        if cap is not None:
-            from slotmath.features.round import cap_distribution, cap_note
-
-            capped, over = cap_distribution(dist, cap)
-            result = dataclasses.replace(
-                result,
-                distribution=capped,
-                components={**result.components, "round_cap": -over},
-                rtp=float(result.rtp) - over,
-                notes=[*result.notes, cap_note(cap)],
-                max_win=capped_top(dist, cap),
-            )
-        return result
+        return result if cap is None else _capped_spin(result, dist, cap)
     from slotmath.features.round import round_triggers
 
     keyed = rule.key_distribution(game, level, round_triggers(features), reel_set)
@@ -556,6 +616,30 @@ def _analyse_lines(game: Game, level: int, reel_set: str) -> ParResult:
         notes=notes,
     )
     return _with_round(game, level, result, keyed, features, cap)
+
+
+def _capped_spin(result: ParResult, dist, cap: Fraction) -> ParResult:
+    """``result``, the PAR of a spin without features whose distribution is
+    ``dist`` (exact counts, or float64: a drawn spin law), under the round
+    ``cap`` [x total bet]: the capped distribution, the ``round_cap``
+    component ``-E[(win - cap)+]`` (float, from ``dist``), the RTP less it
+    (float) and the max win (the cap where passed: :func:`capped_top`
+    exact, :func:`~slotmath.features.round.cap_max_win` from a float law)."""
+    from slotmath.features.round import cap_distribution, cap_max_win, cap_note
+
+    capped, over = cap_distribution(dist, cap)
+    if dist.exact:
+        top = capped_top(dist, cap)
+    else:
+        top = result.max_win if dist.max_win <= cap else cap_max_win(cap, capped)
+    return dataclasses.replace(
+        result,
+        distribution=capped,
+        components={**result.components, "round_cap": -over},
+        rtp=float(result.rtp) - over,
+        notes=[*result.notes, cap_note(cap)],
+        max_win=top,
+    )
 
 
 def _with_round(game: Game, level: int, result: ParResult, keyed, features: list, cap, law=None) -> ParResult:
@@ -769,10 +853,10 @@ def components(game: Game, level: int) -> dict:
 
 def _round_components(game: Game, level: int) -> dict:
     """:func:`components` without the progressive jackpots' returns."""
+    if round_cap(game) is not None:  # the cap's cut needs the round's distribution
+        return dict(analyse(game, level).components)
     if drawn_too_large(game):
         return drawn_components(game, level)
-    if round_cap(game) is not None:
-        return dict(analyse(game, level).components)
     if _tumbles_read_the_round(game):  # the round's key law is the tumbles' own
         fast = fast_round(game, level)
         return dict(fast[1]) if fast is not None else channel_components(game, level)
