@@ -238,33 +238,21 @@ def _free_play(
     return fg, played
 
 
-@nb.njit(cache=True, inline="always")
-def _round_slot(ref, args, col, rng, stop, comp, events, free):
-    """Play the slot ``ref`` into ``comp[col]`` when the base window at
-    ``stop`` starts it; the free games it awards play on the declared free
-    reels (``free`` = (fstop, window, fg_events, spare, free_draw, free_ev,
-    free_ways, feat, slots)), their events counted in ``spare``."""
-    key = slot_start(ref, stop, args)
-    if key >= 0:
-        award, granted, mult = slot_play(ref, rng, key, args, events)
-        if granted > 0:
-            fstop, window, fg_events, spare, free_draw, free_ev, free_ways, feat, slots = free
-            fg, _ = _free_play(
-                rng,
-                granted,
-                fstop,
-                window,
-                fg_events,
-                spare,
-                free_draw,
-                free_ev,
-                free_ways,
-                feat[1],
-                feat,
-                slots,
-            )
-            award += mult * fg
-        comp[col] = award
+@nb.njit(cache=True)
+def _play_slot(ref, args, col, key, rng, comp, events, free):
+    """Play the slot ``ref`` started with ``key`` into ``comp[col]``; the free
+    games it awards play on the declared free reels (``free`` = (fstop,
+    window, fg_events, spare, free_draw, free_ev, free_ways, feat, slots)),
+    their events counted in ``spare``.  Called only when the slot starts (a
+    call updates a reference count per array passed)."""
+    award, granted, mult = slot_play(ref, rng, key, args, events)
+    if granted > 0:
+        fstop, window, fg_events, spare, free_draw, free_ev, free_ways, feat, slots = free
+        fg, _ = _free_play(
+            rng, granted, fstop, window, fg_events, spare, free_draw, free_ev, free_ways, feat[1], feat, slots
+        )
+        award += mult * fg
+    comp[col] = award
 
 
 @nb.njit(cache=True)
@@ -352,12 +340,24 @@ def round_kernel(
         if games[c] > 0:
             comp[FREE] = _free_games(rng, c, fstop, window, events, fg_events, feat, slots)
         # the slots in the registry's order (MAX_SLOTS places, the empty ones never start)
-        _round_slot(r0, a0, c0, rng, stop, comp, events, free)
-        _round_slot(r1, a1, c1, rng, stop, comp, events, free)
-        _round_slot(r2, a2, c2, rng, stop, comp, events, free)
-        _round_slot(r3, a3, c3, rng, stop, comp, events, free)
-        _round_slot(r4, a4, c4, rng, stop, comp, events, free)
-        _round_slot(r5, a5, c5, rng, stop, comp, events, free)
+        key = slot_start(r0, stop, a0)
+        if key >= 0:
+            _play_slot(r0, a0, c0, key, rng, comp, events, free)
+        key = slot_start(r1, stop, a1)
+        if key >= 0:
+            _play_slot(r1, a1, c1, key, rng, comp, events, free)
+        key = slot_start(r2, stop, a2)
+        if key >= 0:
+            _play_slot(r2, a2, c2, key, rng, comp, events, free)
+        key = slot_start(r3, stop, a3)
+        if key >= 0:
+            _play_slot(r3, a3, c3, key, rng, comp, events, free)
+        key = slot_start(r4, stop, a4)
+        if key >= 0:
+            _play_slot(r4, a4, c4, key, rng, comp, events, free)
+        key = slot_start(r5, stop, a5)
+        if key >= 0:
+            _play_slot(r5, a5, c5, key, rng, comp, events, free)
         for f in range(dthr.shape[0]):  # features drawn from their award law (after the others)
             if symbol_count(stop, dtrig[f]) >= dthr[f]:
                 events[dev[f]] += 1

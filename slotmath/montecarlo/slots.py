@@ -181,7 +181,7 @@ def _start(slot, stop, args):
     return impl
 
 
-@overload(slot_play)
+@overload(slot_play, inline="always")
 def _play(slot, rng, key, args, events):
     if slot.ref == NO_SLOT:
         return lambda slot, rng, key, args, events: (0.0, 0, 0.0)
@@ -193,7 +193,7 @@ def _play(slot, rng, key, args, events):
     return impl
 
 
-@overload(slot_play_free)
+@overload(slot_play_free, inline="always")
 def _play_free(slot, rng, fstop, args, events):
     if slot.ref == NO_SLOT:
         return lambda slot, rng, fstop, args, events: 0.0
