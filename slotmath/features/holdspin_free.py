@@ -366,4 +366,5 @@ HOLD_AND_SPIN = FeatureKind(
         sampler="slotmath.montecarlo.holdspinsim:bought_sampler",
         check=_check_buy,
     ),
+    slot="slotmath.montecarlo.holdspinsim:HOLD_AND_SPIN_SLOT",
 )

@@ -159,6 +159,14 @@ class FeatureKind:
         [x total bet] from this law.  The sampler then checks the trigger
         and the round around the feature, not the award's law (which the
         feature's own tests prove, e.g. by brute force).
+    slot : str or None
+        ``"module:NAME"`` of its :class:`~slotmath.montecarlo.slots.SamplerSlot`:
+        how the compiled round sampler reads its start off the base window,
+        plays it (inside free games too) and silences it in a bought round.
+        It lives in :mod:`slotmath.montecarlo`, a layer above the features
+        (which import no numba), so it is named here; the round kernel
+        iterates the slots in the registry's order
+        (:mod:`slotmath.montecarlo.roundsim`).  None: no slot of its own.
     example : str or None
         A game file declaring it (path from the repository root), for the
         conformance check.
@@ -196,6 +204,7 @@ class FeatureKind:
     tables: Callable[..., dict] = lambda game, figures, rtp, level: {}
     sampled: bool = True
     draws: Callable[..., tuple] | None = None
+    slot: str | None = None
     example: str | None = None
     schema: dict | None = None
     buy: Buy | None = None

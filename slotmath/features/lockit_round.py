@@ -806,4 +806,5 @@ LOCKIT = FeatureKind(
             "in_free_games": {},
         },
     },
+    slot="slotmath.montecarlo.lockitsim:LOCKIT_SLOT",
 )

@@ -753,6 +753,7 @@ WHEEL = FeatureKind(
             "in_free_games": {},
         },
     },
+    slot="slotmath.montecarlo.prizesim:WHEEL_SLOT",
 )
 
 SELECTION = FeatureKind(
@@ -786,6 +787,7 @@ SELECTION = FeatureKind(
             "in_free_games": {},
         },
     },
+    slot="slotmath.montecarlo.prizesim:SELECTION_SLOT",
 )
 
 JACKPOTS = FeatureKind(

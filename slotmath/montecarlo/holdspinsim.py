@@ -44,6 +44,7 @@ from slotmath.features.holdspin import (
 from slotmath.features.holdspin_free import in_free_games_event
 from slotmath.model import Game
 from slotmath.montecarlo.linesim import MAX_REEL_WEIGHT, draw_args, stop_of, uniform_below
+from slotmath.montecarlo.slots import FreeReels, SamplerSlot
 
 __all__ = [
     "play_feature",
@@ -55,6 +56,7 @@ __all__ = [
     "play_free_hold_and_spin",
     "bought_kernel",
     "bought_sampler",
+    "HOLD_AND_SPIN_SLOT",
 ]
 
 
@@ -327,6 +329,30 @@ def hold_and_spin_args(game: Game, at: int, free_reels: str | None = None) -> tu
     if in_free:  # the features free games start: the same events, counted apart
         names += tuple(in_free_games_event(name) for name in names)
     return (pat, head, np.array([float(g)]), feature, free), names
+
+
+@nb.njit(cache=True, inline="always")
+def _slot_start(stop, hold):
+    """:attr:`SamplerSlot.start`: :func:`hold_and_spin_start` on the slot's coins."""
+    return hold_and_spin_start(stop, hold[0], hold[1])
+
+
+@nb.njit(cache=True)
+def _slot_play(rng, mask, hold, events):
+    """:attr:`SamplerSlot.play`: :func:`play_hold_and_spin`; it awards no free games."""
+    return play_hold_and_spin(rng, mask, hold, events), 0, 0.0
+
+
+def _slot_args(game: Game, level: int, at: int, free: FreeReels | None) -> tuple:
+    return hold_and_spin_args(game, at, None if free is None else free.reels)
+
+
+def _silent(hold: tuple) -> tuple:
+    return (np.zeros_like(hold[0]), *hold[1:])  # no coins: it plays in free games only
+
+
+#: The hold-and-spin's slot of the round sampler (``options.hold_and_spin``).
+HOLD_AND_SPIN_SLOT = SamplerSlot(_slot_args, _slot_start, _slot_play, play_free_hold_and_spin, _silent)
 
 
 @nb.njit(cache=True)

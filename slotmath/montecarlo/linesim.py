@@ -545,6 +545,16 @@ def draw_args(game: Game, reel_set: str = "base", table_limit: int = TABLE_LIMIT
     return bound, use_table.astype(np.int64) + coupled, table, cum, n_stops
 
 
+def window_symbols(game: Game, reel_set: str = "base") -> np.ndarray:
+    """The symbols of the window at every stop of ``reel_set``, shape (reels,
+    longest strip, rows), padded with 0."""
+    strips = game.strips(reel_set)
+    sym = np.zeros((game.reels, max(len(s) for s in strips), game.rows), dtype=np.int64)
+    for r, strip in enumerate(strips):
+        sym[r, : len(strip)] = windows(game, strip)
+    return sym
+
+
 def evaluation_args(game: Game, level: int, reel_set: str = "base", first: int = 3):
     """Arrays for :func:`play_stops` and :func:`evaluate_stops`, and the event names.
 
@@ -558,13 +568,8 @@ def evaluation_args(game: Game, level: int, reel_set: str = "base", first: int =
     names : tuple of str
     """
     bet = game.bet(level)
-    strips = game.strips(reel_set)
     R, S, L = game.reels, len(game.symbols), len(game.paylines)
-    n_max = max(len(s) for s in strips)
-
-    sym = np.zeros((R, n_max, game.rows), dtype=np.int64)
-    for r, strip in enumerate(strips):
-        sym[r, : len(strip)] = windows(game, strip)
+    sym = window_symbols(game, reel_set)
     cells, codes, offsets, entries, mults, label_coins = line_outcomes(game, level)
     names = line_event_names(game, entries, mults)
 
@@ -631,12 +636,8 @@ def no_line_args(game: Game, level: int, reel_set: str, names: list) -> tuple:
     is not lines: its pays are evaluated by its own rule), with the real
     windows ``sym`` (the round's triggers read them) and the scatters; the
     scatter events are appended to ``names`` and ``dims[5]`` counts them all."""
-    strips = game.strips(reel_set)
     R = game.reels
-    n_max = max(len(s) for s in strips)
-    sym = np.zeros((R, n_max, game.rows), dtype=np.int64)
-    for r, strip in enumerate(strips):
-        sym[r, : len(strip)] = windows(game, strip)
+    sym = window_symbols(game, reel_set)
     cells = np.zeros((0, R), dtype=np.int64)
     codes = np.zeros(1, dtype=np.int32)
     offsets = np.zeros(R, dtype=np.int64)

@@ -51,6 +51,7 @@ from slotmath.features.lockit_round import (
 )
 from slotmath.model import Game
 from slotmath.montecarlo.linesim import MAX_REEL_WEIGHT, draw_args, draw_stops, uniform_below, weighted_index
+from slotmath.montecarlo.slots import FreeReels, SamplerSlot
 
 __all__ = [
     "respin",
@@ -61,6 +62,7 @@ __all__ = [
     "play_lockit_slot",
     "play_free_lockit",
     "lockit_slot_args",
+    "LOCKIT_SLOT",
 ]
 
 
@@ -289,3 +291,27 @@ def lockit_slot_args(game: Game, level: int, at: int, free_reels: str | None = N
     if in_free:  # the lock-its free games start: the same events, counted apart
         names += tuple(in_free_games_event(name) for name in names)
     return (pat, mpat, head, np.array([float(g)]), args, fpat, fmpat), names
+
+
+@nb.njit(cache=True, inline="always")
+def _slot_start(stop, lock):
+    """:attr:`SamplerSlot.start`: :func:`lockit_start` on the slot's base patterns."""
+    return lockit_start(stop, lock[0], lock[1], lock[2])
+
+
+@nb.njit(cache=True)
+def _slot_play(rng, state, lock, events):
+    """:attr:`SamplerSlot.play`: :func:`play_lockit_slot`; it awards no free games."""
+    return play_lockit_slot(rng, state, lock, events), 0, 0.0
+
+
+def _slot_args(game: Game, level: int, at: int, free: FreeReels | None) -> tuple:
+    return lockit_slot_args(game, level, at, None if free is None else free.reels)
+
+
+def _silent(lock: tuple) -> tuple:
+    return (np.zeros_like(lock[0]), np.zeros_like(lock[1]), *lock[2:])  # it plays in free games only
+
+
+#: The lock-it's slot of the round sampler (``options.lockit``).
+LOCKIT_SLOT = SamplerSlot(_slot_args, _slot_start, _slot_play, play_free_lockit, _silent)

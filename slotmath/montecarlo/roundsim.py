@@ -22,10 +22,15 @@ play the features the base window triggers, in the order of
   (:func:`slotmath.montecarlo.lockitsim.play_lockit_slot`);
 * wheel: draw its segments (the ``before`` prize first) for its spins;
 * selection: draw the choice with the policy's probabilities and play it
-  (prize, free games at the choice's multiplier, wheel spins);
+  (prize, free games at the choice's multiplier, wheel spins)
+  (:mod:`slotmath.montecarlo.prizesim`);
 
 and cap the round at ``round_cap``.  Every feature reads its trigger off the
-base stops (free spins draw into stops of their own).
+base stops (free spins draw into stops of their own).  The free games and
+the cap are the kernel's own stage: the free games are the container the
+other features also play in (each slot's ``play_free``), and a slot's
+``play`` may award free games, which the kernel plays on the declared free
+reels; every other feature is a slot the kernel iterates without naming it.
 
 Components of a round [x total bet] (:data:`COMPONENTS`, the kernel's
 columns, from the registry of features): the pay channel (lines, or ways:
@@ -38,28 +43,34 @@ feature's (free games: ``free_games`` triggers and ``free_games_played``;
 hold-and-spin: :data:`slotmath.features.holdspin.FEATURE_EVENTS`; lock-it:
 :data:`slotmath.features.lockit_round.FEATURE_EVENTS`; each followed by one
 event per jackpot it pays, ``<feature> jackpot NAME``; wheel and selection:
-their starts and jackpots, :func:`prize_args`).  Every jackpot event counts
+their starts and jackpots, :mod:`slotmath.montecarlo.prizesim`; in the
+registry's order, each slot's events together).  Every jackpot event counts
 the jackpots the sampler draws, compared with the feature's exact hits per
 round.
 
 Adding a base-triggered feature
 -------------------------------
-A feature is one *slot* of the round: a tuple of arrays built in Python
-(``x_args(game, at)``, ``at`` the index of its first event; arrays of the
-same types that never trigger when the game does not declare it, so one
-compiled kernel serves every game), an inlined njit ``x_start(stop, ...)``
-reading its trigger off the base ``stop`` (a key, or -1), and an njit
-``play_x(rng, key, args, events)`` that plays the feature, counts its
-events and returns its award [x total bet].  Plugging it in is local: its
-column comes from its kind in the registry (:data:`COMPONENTS`, a named
-constant such as :data:`HOLD`), one argument of :func:`round_kernel` (its
-trigger read in the loop, next to the others) passed on to
-:func:`_features` (one block there, in the order of ``round_features``),
-and its args and event names in :func:`sampler_args`.  The hold-and-spin
-is such a slot (:func:`~slotmath.montecarlo.holdspinsim.hold_and_spin_args`,
-``hold_and_spin_start``, ``play_hold_and_spin``), and so is the lock-it
-(:func:`~slotmath.montecarlo.lockitsim.lockit_slot_args`, ``lockit_start``,
-``play_lockit_slot``).  A feature whose award does not depend on the window
+A feature is one *slot* of the round, a
+:class:`~slotmath.montecarlo.slots.SamplerSlot` defined beside its play
+(``args``: a tuple of arrays built in Python, arrays of the same numba
+types that never start when the game does not declare it, so one compiled
+kernel serves every game; njit ``start(stop, args)`` reading its key off
+the base ``stop``, -1: not started; njit ``play(rng, key, args, events)``
+returning (award [x total bet], free games awarded, their multiplier);
+njit ``play_free(rng, fstop, args, events)`` its start and award inside a
+free game; ``silent(args)`` for a bought round's base spin).  Plugging it
+in names it once, on its kind: ``FeatureKind(..., component=C,
+slot="module:NAME")``.  The kernel then pays it in the column of ``C`` in
+:data:`COMPONENTS`, counts its events after the previous slot's
+(:func:`slot_tuple`) and plays it after the free games, in the registry's
+order; the kernel unpacks :data:`~slotmath.montecarlo.slots.MAX_SLOTS`
+places (raise it, and add a place in :func:`round_kernel` and
+:func:`_free_play`, for a seventh).  The hold-and-spin
+(:data:`~slotmath.montecarlo.holdspinsim.HOLD_AND_SPIN_SLOT`), the lock-it
+(:data:`~slotmath.montecarlo.lockitsim.LOCKIT_SLOT`), the wheel and the
+selection (:data:`~slotmath.montecarlo.prizesim.WHEEL_SLOT`,
+:data:`~slotmath.montecarlo.prizesim.SELECTION_SLOT`) are such slots.
+A feature whose award does not depend on the window
 and that a count anywhere starts needs no slot of its own: its
 :class:`~slotmath.features.kinds.FeatureKind` gives ``draws`` (the law of
 its award) and :func:`drawn_args` puts it in the generic slot, paid in a
@@ -78,12 +89,6 @@ from slotmath.model import Game
 from slotmath.montecarlo.anywheresim import round_anywhere_win
 from slotmath.montecarlo.clustersim import round_cluster_win
 from slotmath.montecarlo.convergence import FREE_GAMES_EVENTS
-from slotmath.montecarlo.holdspinsim import (
-    hold_and_spin_args,
-    hold_and_spin_start,
-    play_free_hold_and_spin,
-    play_hold_and_spin,
-)
 from slotmath.montecarlo.linesim import (
     draw_args,
     draw_stops,
@@ -93,9 +98,20 @@ from slotmath.montecarlo.linesim import (
     no_line_args,
     scatter_win,
 )
-from slotmath.montecarlo.lockitsim import lockit_slot_args, lockit_start, play_free_lockit, play_lockit_slot
 from slotmath.montecarlo.payeval import PAY_EVALUATIONS, pays_args
 from slotmath.montecarlo.run import RoundSampler
+from slotmath.montecarlo.slots import (
+    MAX_SLOTS,
+    FreeReels,
+    load_slot,
+    pick,
+    slot_args,
+    slot_at,
+    slot_play,
+    slot_play_free,
+    slot_start,
+    symbol_count,
+)
 from slotmath.montecarlo.stickysim import sticky_args, sticky_free_play
 from slotmath.montecarlo.wayssim import round_ways_win
 
@@ -107,6 +123,8 @@ __all__ = [
     "sampler_args",
     "buy_sampler",
     "drawn_args",
+    "slot_tuple",
+    "slotted_kinds",
 ]
 
 #: Names of the simulated components, in the kernel's column order: the pay
@@ -119,12 +137,24 @@ COMPONENTS = (
     + tuple(k.component for k in feature_kinds() if k.component is not None and k.sampled and k.draws is None)
     + ("round_cap",)
 )
-#: the column of each slot of the kernel
-FREE, CAP, WHEEL, SELECTION, HOLD, LOCKIT = (
-    COMPONENTS.index(c) for c in ("free_games", "round_cap", "wheel", "selection", "hold_and_spin", "lockit")
-)
+#: the kernel's own columns: the free games (the stage the slots also play
+#: in) and the round cap's cut
+FREE, CAP = COMPONENTS.index("free_games"), COMPONENTS.index("round_cap")
 #: The pay channels of the pay rules: each is paid in column 0 of :data:`COMPONENTS`.
 PAY_CHANNELS = ("lines", "ways", "anywhere", "cluster")
+
+
+def slotted_kinds() -> tuple:
+    """The registered features with a sampler slot
+    (:attr:`~slotmath.features.kinds.FeatureKind.slot`), in the round's order;
+    each is paid in the column of its component."""
+    kinds = tuple(k for k in feature_kinds() if k.slot is not None)
+    ensure(len(kinds) <= MAX_SLOTS, f"roundsim.py: {len(kinds)} slots, the kernel plays at most {MAX_SLOTS}")
+    for k in kinds:
+        ensure(
+            k.component in COMPONENTS, f"roundsim.py: the slot of {k.key} pays no component of the sampler"
+        )
+    return kinds
 
 
 # Helpers taking many arrays are inlined (numba IR inlining): a compiled call
@@ -151,14 +181,6 @@ def _spin(rng, stop, window, draw, ev, ways, events):
 
 
 @nb.njit(cache=True, inline="always")
-def _count(stop, trig):
-    c = 0
-    for r in range(stop.shape[0]):
-        c += trig[r, stop[r]]
-    return c
-
-
-@nb.njit(cache=True, inline="always")
 def _key(stop, trig, need, lines):
     """The count the free games' awards are read by: the trigger count
     (:func:`~slotmath.montecarlo.linesim.key_count`), or with ``lines`` (a
@@ -176,66 +198,27 @@ def _key(stop, trig, need, lines):
 
 
 @nb.njit(cache=True)
-def _free_prizes(rng, fstop, prizes, events):
-    """The wheel or selection a free game's window at ``fstop`` starts
-    (``in_free_games``: counts of the free reel set ``prizes[14]``,
-    ``prizes[15]``, thresholds ``prizes[16]``, events ``prizes[17]`` and
-    jackpot events ``prizes[18:21]``, named
-    :func:`~slotmath.features.infree.in_free_games_event`): its award [x
-    total bet], 0 when none starts."""
-    pp, wvalues, wcum, ccum, cprize, cwheel = prizes[2], prizes[3], prizes[4], prizes[5], prizes[6], prizes[9]
-    fwtrig, fstrig, fpp, fpev, fwjack, fsjack, fcjack = (
-        prizes[14],
-        prizes[15],
-        prizes[16],
-        prizes[17],
-        prizes[18],
-        prizes[19],
-        prizes[20],
-    )
-    out = 0.0
-    if _count(fstop, fwtrig) >= fpp[0]:
-        events[fpev[0]] += 1
-        out += _wheel_spins(rng, pp[1], wvalues, wcum, fwjack, events)
-    if _count(fstop, fstrig) >= fpp[1]:
-        events[fpev[1]] += 1
-        k = _pick(rng, ccum)
-        if fcjack[k] >= 0:
-            events[fcjack[k]] += 1
-        out += cprize[k] + _wheel_spins(rng, cwheel[k], wvalues, wcum, fsjack, events)
-    return out
-
-
-@nb.njit(cache=True)
 def _free_play(
-    rng,
-    games,
-    stop,
-    window,
-    fg_events,
-    events,
-    free_draw,
-    free_ev,
-    free_ways,
-    ftrig,
-    feat,
-    hold,
-    prizes,
-    lock,
+    rng, games, stop, window, fg_events, events, free_draw, free_ev, free_ways, ftrig, feat, slots
 ):
     """Play ``games`` free games on one reel set (``free_draw``, ``free_ev``,
     ``free_ways``, trigger counts ``ftrig``; with retriggers, at most ``max
     games``), drawing into ``stop``: (their win before the multiplier [x total bet],
-    games played); a free game's window may trigger the hold-and-spin
-    (``in_free_games``: :func:`~slotmath.montecarlo.holdspinsim.play_free_hold_and_spin`)
-    or the lock-it (:func:`~slotmath.montecarlo.lockitsim.play_free_lockit`)
-    or the wheel or selection (:func:`_free_prizes`), its events counted in
-    ``events``, its award part of that game's win."""
+    games played); a free game's window may start each slot's feature
+    (:attr:`~slotmath.montecarlo.slots.SamplerSlot.play_free`, in the
+    registry's order), its events counted in ``events``, its award part of
+    that game's win."""
     again, reprize, cap_games, need, on_lines = feat[4], feat[5], feat[6][1], feat[10], feat[12]
     if feat[8][0][0] >= 0:  # a sticky wild (slotmath.montecarlo.stickysim)
         return sticky_free_play(
             rng, games, stop, window, fg_events, free_draw, free_ev, again, reprize, cap_games, feat[8]
         )
+    r0, a0, _ = slot_at(slots, 0)  # the slots, unpacked (MAX_SLOTS places)
+    r1, a1, _ = slot_at(slots, 1)
+    r2, a2, _ = slot_at(slots, 2)
+    r3, a3, _ = slot_at(slots, 3)
+    r4, a4, _ = slot_at(slots, 4)
+    r5, a5, _ = slot_at(slots, 5)
     left = games
     played = 0
     fg = 0.0
@@ -244,120 +227,52 @@ def _free_play(
         played += 1
         lines, sc = _spin(rng, stop, window, free_draw, free_ev, free_ways, fg_events)
         k = _key(stop, ftrig, need, on_lines)
-        fg += lines + sc + reprize[k] + play_free_hold_and_spin(rng, stop, hold, events)
-        fg += _free_prizes(rng, stop, prizes, events) + play_free_lockit(rng, stop, lock, events)
+        fg += lines + sc + reprize[k]
+        fg += slot_play_free(r0, rng, stop, a0, events)
+        fg += slot_play_free(r1, rng, stop, a1, events)
+        fg += slot_play_free(r2, rng, stop, a2, events)
+        fg += slot_play_free(r3, rng, stop, a3, events)
+        fg += slot_play_free(r4, rng, stop, a4, events)
+        fg += slot_play_free(r5, rng, stop, a5, events)
         left += again[k]
     return fg, played
 
 
 @nb.njit(cache=True)
-def _pick(rng, cum):
-    """Index drawn with the cumulative probabilities ``cum``."""
-    i = np.searchsorted(cum, rng.random() * cum[-1], side="right")
-    return min(i, cum.shape[0] - 1)
+def _play_slot(ref, args, col, key, rng, comp, events, free):
+    """Play the slot ``ref`` started with ``key`` into ``comp[col]``; the free
+    games it awards play on the declared free reels (``free`` = (fstop,
+    window, fg_events, spare, free_draw, free_ev, free_ways, feat, slots)),
+    their events counted in ``spare``.  Called only when the slot starts (a
+    call updates a reference count per array passed)."""
+    award, granted, mult = slot_play(ref, rng, key, args, events)
+    if granted > 0:
+        fstop, window, fg_events, spare, free_draw, free_ev, free_ways, feat, slots = free
+        fg, _ = _free_play(
+            rng, granted, fstop, window, fg_events, spare, free_draw, free_ev, free_ways, feat[1], feat, slots
+        )
+        award += mult * fg
+    comp[col] = award
 
 
 @nb.njit(cache=True)
-def _wheel_spins(rng, spins, values, cum, jack, events):
-    """Total of ``spins`` wheel awards [x total bet]; a jackpot outcome ``j``
-    counts one hit of event ``jack[j]`` (-1: a plain prize)."""
-    out = 0.0
-    for _ in range(spins):
-        j = _pick(rng, cum)
-        out += values[j]
-        if jack[j] >= 0:
-            events[jack[j]] += 1
-    return out
-
-
-@nb.njit(cache=True)
-def _features(rng, comp, starts, fstop, window, events, spare, fg_events, sets, feat, prizes, hold, lock):
-    """Play the features the base window triggered (the order of
-    ``linegame.round_features``) into ``comp``: ``starts`` = (``c``,
-    ``mask``, ``lstate``, ``cw``, ``cs``), ``c``, ``cw``, ``cs`` the
-    free-games, wheel and selection symbol counts, ``mask`` the held coins
-    (a mask, or the code of the per-reel counts; -1: no hold-and-spin),
-    ``lstate`` the lock-it's start (-1: none); ``spare`` (shaped as
-    ``events``) takes the events of free games a selection awards, which
-    the exact rates leave out."""
-    c, mask, lstate, cw, cs = starts
-    _, _, free_draw, free_ev, _, free_ways = sets
+def _free_games(rng, c, fstop, window, events, fg_events, feat, slots):
+    """The free games the base window's count ``c`` starts, on the reel set
+    of that count: their award [x total bet] (prize + multiplied wins)."""
     games, prize, mults, fg_at = feat[2], feat[3], feat[9], feat[7][0]
     by_count, played_sets = feat[11]
-    pp, wvalues, wcum, ccum, cprize, cgames, cmult, cwheel = prizes[2:10]
-    pev, wjack, sjack, cjack = prizes[10:14]
-    if games[c] > 0:
-        events[fg_at] += 1
-        s_draw, s_ev, s_ways, s_trig = played_sets[by_count[c]]  # the reel set the count starts
-        fg, played = _free_play(
-            rng,
-            games[c],
-            fstop,
-            window,
-            fg_events,
-            events,
-            s_draw,
-            s_ev,
-            s_ways,
-            s_trig,
-            feat,
-            hold,
-            prizes,
-            lock,
-        )
-        events[fg_at + 1] += played
-        comp[FREE] = prize[c] + mults[c] * fg
-    if mask >= 0:
-        comp[HOLD] = play_hold_and_spin(rng, mask, hold, events)
-    if lstate >= 0:
-        comp[LOCKIT] = play_lockit_slot(rng, lstate, lock, events)
-    if cw >= pp[0]:
-        events[pev[0]] += 1
-        comp[WHEEL] = _wheel_spins(rng, pp[1], wvalues, wcum, wjack, events)
-    if cs >= pp[2]:
-        events[pev[1]] += 1
-        k = _pick(rng, ccum)
-        if cjack[k] >= 0:
-            events[cjack[k]] += 1
-        comp[SELECTION] = cprize[k] + _wheel_spins(rng, cwheel[k], wvalues, wcum, sjack, events)
-        if cgames[k] > 0:
-            # the exact rates count the free games the base window starts: these apart
-            fg, _ = _free_play(
-                rng,
-                cgames[k],
-                fstop,
-                window,
-                fg_events,
-                spare,
-                free_draw,
-                free_ev,
-                free_ways,
-                feat[1],
-                feat,
-                hold,
-                prizes,
-                lock,
-            )
-            comp[SELECTION] += cmult[k] * fg
+    events[fg_at] += 1
+    s_draw, s_ev, s_ways, s_trig = played_sets[by_count[c]]  # the reel set the count starts
+    fg, played = _free_play(
+        rng, games[c], fstop, window, fg_events, events, s_draw, s_ev, s_ways, s_trig, feat, slots
+    )
+    events[fg_at + 1] += played
+    return prize[c] + mults[c] * fg
 
 
 @nb.njit(cache=True)
 def round_kernel(
-    rng,
-    n,
-    cols,
-    n_events,
-    base_draw,
-    base_ev,
-    free_draw,
-    free_ev,
-    base_ways,
-    free_ways,
-    feat,
-    prizes,
-    hold,
-    lock,
-    drawn,
+    rng, n, cols, n_events, base_draw, base_ev, free_draw, free_ev, base_ways, free_ways, feat, slots, drawn
 ):
     """Play ``n`` rounds: (wins [x total bet], event counts (``n_events[0]``
     of them), parts), ``parts`` shape (n, len(cols)): the components
@@ -374,29 +289,26 @@ def round_kernel(
     the reels a trigger needs (1: must show the symbol), (reel set by count,
     the reel sets played: :func:`played_sets`), the paylines of a count on a
     payline (:func:`trigger_lines`; then the trigger arrays hold rows));
-    ``prizes`` = (wheel and selection symbol counts per base stop, (wheel
-    trigger, wheel spins, selection trigger), wheel values, their cumulative
-    probabilities, choices' cumulative probabilities, prizes, free games,
-    multipliers, wheel spins);
-    ``hold`` = the hold-and-spin slot (:func:`hold_and_spin_args`);
-    ``lock`` = the lock-it slot (:func:`lockit_slot_args`);
+    ``slots`` = ``(SlotRef, args, column)`` per feature with a sampler slot
+    (:func:`slot_tuple`, in the round's order), unpacked once into
+    :data:`~slotmath.montecarlo.slots.MAX_SLOTS` places (the empty ones
+    never start): each reads its start off the base stops and, when it
+    starts, plays (after the free games) into its column; the free games it
+    awards play on the declared free reels, their events counted apart (the
+    exact rates count the free games the base window starts);
     ``drawn`` = the generic slot of the features whose award is drawn from
     its law (:func:`drawn_args`), paid in the columns after
     :data:`COMPONENTS`.
 
-    The loop plays the base spin and reads every trigger with arrays
+    The loop plays the base spin and reads the triggers with arrays
     unpacked once, here (taking an array out of a tuple inside the loop
     costs a reference count update per array and round, several times the
-    base spin); :func:`_features` plays the features only when one triggers.
+    base spin); the slots' ``start`` are inlined.
     """
     bound, use_table, table, cum, n_stops = base_draw
     dims, sym, cells, codes, offsets, label_coins, sc_count, sc_pay, sc_event = base_ev
     trig, games, cap_win, need, on_lines = feat[0], feat[2], feat[6][2], feat[10], feat[12]
-    wtrig, strig, pp = prizes[0], prizes[1], prizes[2]
-    coins, head = hold[0], hold[1]
-    held, marked, lhead = lock[0], lock[1], lock[2]
     dtrig, dthr, dvalues, dcum, dev = drawn
-    sets = (base_draw, base_ev, free_draw, free_ev, base_ways, free_ways)
     wins = np.empty(n, dtype=np.float64)
     parts = np.empty((n, cols.shape[0]), dtype=np.float64)
     events = np.zeros(n_events[0], dtype=np.int64)
@@ -409,6 +321,13 @@ def round_kernel(
     stop = np.empty(dims[0], dtype=np.int64)
     fstop = np.empty(dims[0], dtype=np.int64)
     window = np.empty(dims[0] * dims[6], dtype=np.int64)
+    free = (fstop, window, fg_events, spare, free_draw, free_ev, free_ways, feat, slots)
+    r0, a0, c0 = slot_at(slots, 0)  # the slots, unpacked once (MAX_SLOTS places)
+    r1, a1, c1 = slot_at(slots, 1)
+    r2, a2, c2 = slot_at(slots, 2)
+    r3, a3, c3 = slot_at(slots, 3)
+    r4, a4, c4 = slot_at(slots, 4)
+    r5, a5, c5 = slot_at(slots, 5)
     for i in range(n):
         draw_stops(rng, stop, bound, use_table, table, cum, n_stops)
         comp[0] = drawn_line_win(rng, stop, window, dims, sym, cells, codes, offsets, label_coins, events)
@@ -416,21 +335,33 @@ def round_kernel(
         comp[1] = scatter_win(stop, sc_count, sc_pay, sc_event, events)
         for j in range(2, comp.shape[0]):
             comp[j] = 0.0
-        # every feature's trigger, read off the base stops
+        # every feature's trigger is read off the base stops; none draws
         c = _key(stop, trig, need, on_lines)
-        mask = hold_and_spin_start(stop, coins, head)
-        lstate = lockit_start(stop, held, marked, lhead)
-        cw = _count(stop, wtrig)
-        cs = _count(stop, strig)
-        if games[c] > 0 or mask >= 0 or lstate >= 0 or cw >= pp[0] or cs >= pp[2]:
-            starts = (c, mask, lstate, cw, cs)
-            _features(
-                rng, comp, starts, fstop, window, events, spare, fg_events, sets, feat, prizes, hold, lock
-            )
+        if games[c] > 0:
+            comp[FREE] = _free_games(rng, c, fstop, window, events, fg_events, feat, slots)
+        # the slots in the registry's order (MAX_SLOTS places, the empty ones never start)
+        key = slot_start(r0, stop, a0)
+        if key >= 0:
+            _play_slot(r0, a0, c0, key, rng, comp, events, free)
+        key = slot_start(r1, stop, a1)
+        if key >= 0:
+            _play_slot(r1, a1, c1, key, rng, comp, events, free)
+        key = slot_start(r2, stop, a2)
+        if key >= 0:
+            _play_slot(r2, a2, c2, key, rng, comp, events, free)
+        key = slot_start(r3, stop, a3)
+        if key >= 0:
+            _play_slot(r3, a3, c3, key, rng, comp, events, free)
+        key = slot_start(r4, stop, a4)
+        if key >= 0:
+            _play_slot(r4, a4, c4, key, rng, comp, events, free)
+        key = slot_start(r5, stop, a5)
+        if key >= 0:
+            _play_slot(r5, a5, c5, key, rng, comp, events, free)
         for f in range(dthr.shape[0]):  # features drawn from their award law (after the others)
-            if _count(stop, dtrig[f]) >= dthr[f]:
+            if symbol_count(stop, dtrig[f]) >= dthr[f]:
                 events[dev[f]] += 1
-                comp[len(COMPONENTS) + f] = dvalues[f, _pick(rng, dcum[f])]
+                comp[len(COMPONENTS) + f] = dvalues[f, pick(rng, dcum[f])]
         total = 0.0
         for j in range(comp.shape[0]):
             total += comp[j]
@@ -544,16 +475,25 @@ def sampler_args(game: Game, level: int) -> tuple:
         by_set,
         trigger_lines(game, spec),
     )
-    hold, hold_events = hold_and_spin_args(game, len(names), None if spec is None else spec.reels)
-    names += hold_events
-    lock, lock_events = lockit_slot_args(game, level, len(names), None if spec is None else spec.reels)
-    names += lock_events
-    prizes, prize_events = prize_args(game, level, base_ev[1], len(names), fsym)
-    names += prize_events
+    free = None if spec is None else FreeReels(spec.reels, fsym)
+    slots, slot_events = slot_tuple(game, level, len(names), free)
+    names += slot_events
     drawn, drawn_events = drawn_args(game, level, base_ev[1], len(names))
     names += drawn_events
     sets = (base_draw, base_ev, free_draw, free_ev, base_ways, free_ways)
-    return (np.array([len(names)], dtype=np.int64), *sets, feat, prizes, hold, lock, drawn), names
+    return (np.array([len(names)], dtype=np.int64), *sets, feat, slots, drawn), names
+
+
+def slot_tuple(game: Game, level: int, at: int, free: FreeReels | None) -> tuple:
+    """The ``slots`` argument of :func:`round_kernel`: ``(SlotRef, args,
+    column)`` per feature of :func:`slotted_kinds` (its
+    :attr:`~slotmath.montecarlo.slots.SamplerSlot.args` for ``game``, never
+    starting when undeclared; its column that of its component in
+    :data:`COMPONENTS`), and the names of their events, counted from ``at``."""
+    kinds = slotted_kinds()
+    slots, names = slot_args(kinds, game, level, at, free)
+    cols = (np.int64(COMPONENTS.index(k.component)) for k in kinds)
+    return tuple((ref, args, col) for (ref, args), col in zip(slots, cols, strict=True)), names
 
 
 def drawn_args(game: Game, level: int, sym: np.ndarray, at: int) -> tuple:
@@ -616,102 +556,6 @@ def played_sets(game: Game, level: int, spec, declared: tuple, cells: int) -> tu
     return by_count, tuple(sets)
 
 
-def prize_args(game: Game, level: int, sym: np.ndarray, at: int, fsym: np.ndarray | None = None) -> tuple:
-    """The ``prizes`` argument of :func:`_round` from ``options.wheel`` and
-    ``options.selection`` (never triggered when absent), and the names of
-    their events, counted from index ``at``: ``wheel starts`` and ``wheel
-    jackpot NAME`` per jackpot of the wheel, ``selection starts`` and
-    ``selection jackpot NAME`` per jackpot a choice pays (its label or its
-    wheel spins'), named by :func:`slotmath.features.prizes.prize_event`;
-    then, for one that plays in free games (``in_free_games``, read on the
-    free reel set's symbols ``fsym``), the same events of its starts in free
-    games (:func:`_free_prizes`)."""
-    from slotmath.features import wheel as wheel_mod
-    from slotmath.features.infree import in_free_games_event
-    from slotmath.features.prizes import jackpot_rates, prize_event
-
-    never = game.reels * game.rows + 1
-    none = np.zeros(sym.shape[:2], dtype=np.int64)
-    wtrig, strig = none, none
-    pp = np.array([never, 0, never], dtype=np.int64)
-    wvalues, wcum = np.zeros(1), np.ones(1)
-    ccum, cprize, cmult = np.ones(1), np.zeros(1), np.zeros(1)
-    cgames, cwheel = np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64)
-    pev = np.zeros(2, dtype=np.int64)  # never counted where never triggered
-    wjack, sjack, cjack = (np.full(1, -1, dtype=np.int64) for _ in range(3))
-    names: list = []
-
-    def event(name: str) -> int:
-        names.append(name)
-        return at + len(names) - 1
-
-    from slotmath.features.options import plays_prizes
-
-    if plays_prizes(game):  # else absent, or the lock-it's mark award (its slot spins it)
-        from slotmath.features.prizes import load_line_prizes, selection_feature
-
-        prizes = load_line_prizes(game)
-        if prizes.wheel is not None:
-            o = wheel_mod.outcomes(prizes.wheel.wheel)
-            wvalues = np.array([float(v) for _, v, _ in o])
-            wcum = np.cumsum([float(p) for _, _, p in o])
-            if prizes.wheel.symbol is not None:
-                wtrig = _trigger_counts(game, sym, prizes.wheel.symbol)
-                pp[0], pp[1] = prizes.wheel.trigger or 0, prizes.wheel.spins
-                pev[0] = event(prize_event("wheel"))
-                named = {k: event(prize_event("wheel", k)) for k in jackpot_rates(prizes.wheel.wheel)}
-                wjack = np.array([named.get(label, -1) for label, _, _ in o], dtype=np.int64)
-        sel = prizes.selection
-        if sel is not None:
-            strig = _trigger_counts(game, sym, sel.symbol)
-            pp[2] = sel.trigger
-            # the policy's choice probabilities (max_rtp compares the exact means)
-            odds = selection_feature(game, level, sel, prizes).odds
-            ensure(odds is not None, "roundsim.py: expected odds is not None")
-            figures = odds({0: 1})
-            probs = figures["choices"]
-            pev[1] = event(prize_event("selection"))
-            named = {k: event(prize_event("selection", k)) for k in figures["jackpots"]}
-            cjack = np.array([named.get(c.label, -1) if c.label else -1 for c in sel.choices], dtype=np.int64)
-            if prizes.wheel is not None:
-                o = wheel_mod.outcomes(prizes.wheel.wheel)
-                sjack = np.array([named.get(label, -1) for label, _, _ in o], dtype=np.int64)
-            ccum = np.cumsum([probs[c.name]["probability"] for c in sel.choices])
-            cprize = np.array([float(c.prize) for c in sel.choices])
-            cgames = np.array([c.free_games for c in sel.choices], dtype=np.int64)
-            cmult = np.array([float(c.multiplier or 0) for c in sel.choices])
-            cwheel = np.array([c.wheel for c in sel.choices], dtype=np.int64)
-    fsym = sym if fsym is None else fsym
-    fnone = np.zeros(fsym.shape[:2], dtype=np.int64)
-    fwtrig, fstrig = fnone, fnone
-    fpp = np.array([never, never], dtype=np.int64)
-    fpev = np.zeros(2, dtype=np.int64)
-    fwjack, fsjack, fcjack = wjack, sjack, cjack
-    if plays_prizes(game):
-        base = tuple(names)
-        at_of = {n: event(in_free_games_event(n)) for n in base if _in_free(prizes, n)}
-        if prizes.wheel is not None and prizes.wheel.in_free_games:
-            fwtrig, fpp[0] = _trigger_counts(game, fsym, prizes.wheel.symbol), prizes.wheel.trigger
-            fpev[0] = at_of[prize_event("wheel")]
-            fwjack = np.array([at_of.get(base[j - at], -1) if j >= 0 else -1 for j in wjack], dtype=np.int64)
-        if sel is not None and sel.in_free_games:
-            fstrig, fpp[1] = _trigger_counts(game, fsym, sel.symbol), sel.trigger
-            fpev[1] = at_of[prize_event("selection")]
-            fsjack = np.array([at_of.get(base[j - at], -1) if j >= 0 else -1 for j in sjack], dtype=np.int64)
-            fcjack = np.array([at_of.get(base[j - at], -1) if j >= 0 else -1 for j in cjack], dtype=np.int64)
-    args = (wtrig, strig, pp, wvalues, wcum, ccum, cprize, cgames, cmult, cwheel, pev, wjack, sjack, cjack)
-    args += (fwtrig, fstrig, fpp, fpev, fwjack, fsjack, fcjack)
-    return args, tuple(names)
-
-
-def _in_free(prizes, name: str) -> bool:
-    """The wheel's or selection's event ``name`` (:func:`prize_event`) is
-    also counted in free games: its feature plays there."""
-    feature = name.split(" ")[0]
-    spec = getattr(prizes, feature)
-    return spec is not None and spec.in_free_games
-
-
 def round_sampler(game: Game, level: int, part_names: tuple = COMPONENTS) -> RoundSampler:
     """Compiled sampler of the round (base spin + its features) for
     :mod:`slotmath.montecarlo.run`, its round win split into ``part_names``
@@ -747,7 +591,7 @@ def buy_sampler(game: Game, level: int, spec, bought_games: int) -> RoundSampler
     from slotmath.features.options import load_features
 
     args, names = sampler_args(game, level)
-    n_events, base_draw, base_ev, free_draw, free_ev, _, free_ways, feat, prizes, hold, lock, drawn = args
+    n_events, base_draw, base_ev, free_draw, free_ev, _, free_ways, feat, slots, drawn = args
     drawn = (drawn[0], np.full_like(drawn[1], 1 << 30), *drawn[2:])  # the silent base spin starts none
     dims, sym, cells, codes, offsets, label_coins, sc_count, sc_pay, sc_event = base_ev
     no_pay = (np.zeros_like(codes), offsets, label_coins, sc_count, np.zeros_like(sc_pay))
@@ -756,9 +600,8 @@ def buy_sampler(game: Game, level: int, spec, bought_games: int) -> RoundSampler
         feat
     )
     bought = np.full_like(games, bought_games)
-    hold = (np.zeros_like(hold[0]), *hold[1:])  # a hold-and-spin plays in the free games only
-    lock = (np.zeros_like(lock[0]), np.zeros_like(lock[1]), *lock[2:])  # so does a lock-it
-    prizes = (np.zeros_like(prizes[0]), np.zeros_like(prizes[1]), *prizes[2:])  # so do a wheel, a selection
+    # the slots' features play in the free games only
+    slots = tuple((ref, load_slot(ref.ref).silent(a), col) for ref, a, col in slots)
     mults = np.full_like(mults, float(spec.multiplier_of(0)))
     silent_feat = (np.zeros_like(trig), ftrig, bought, np.zeros_like(prize), again, reprize, params, fg_at)
     # retriggers keep the reel condition; a bought round plays the declared reels
@@ -772,9 +615,7 @@ def buy_sampler(game: Game, level: int, spec, bought_games: int) -> RoundSampler
         pays_args(game, level, "base", "", []),  # the silent base spin pays nothing
         free_ways,
         feat,
-        prizes,
-        hold,
-        lock,
+        slots,
         drawn,
     )
     parts = ("free_games",) + (("round_cap",) if load_features(game).round_cap is not None else ())

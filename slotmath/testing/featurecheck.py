@@ -128,6 +128,42 @@ def _sampled(case: _Case) -> None:
         case.fail("says it is not sampled but the sampler builds")
 
 
+def _slot(case: _Case) -> None:
+    """A kind with a ``slot`` names a :class:`~slotmath.montecarlo.slots.SamplerSlot`
+    paid in a column of the compiled round; on a game not declaring it (the
+    library's ``fruit_classic``) its args start it on no base window and name
+    no event, and on its example they have the same numba type (one compiled
+    kernel serves every game)."""
+    kind = case.kind
+    if kind.slot is None:
+        return
+    import numba as nb
+    import numpy as np
+
+    from slotmath.io.gamefile import load_game
+    from slotmath.montecarlo.roundsim import COMPONENTS
+    from slotmath.montecarlo.slots import load_slot
+
+    try:
+        slot = load_slot(kind.slot)
+    except (ImportError, AttributeError, TypeError, ValueError) as e:
+        case.fail(f"its slot {kind.slot!r} is not an importable SamplerSlot: {e}")
+    if kind.component not in COMPONENTS or kind.draws is not None or not kind.sampled:
+        case.fail(f"has a slot but its component {kind.component!r} is no column of the compiled round")
+    plain = load_game(ROOT / "data" / "games" / "fruit_classic")
+    args, names = slot.args(plain, plain.levels[0], 0, None)
+    if names:
+        case.fail(f"its slot names events {names} on a game not declaring it")
+    stop = np.zeros(plain.reels, dtype=np.int64)
+    for index in np.ndindex(*(len(s) for s in plain.strips("base"))):
+        stop[:] = index
+        if slot.start.py_func(stop, args) != -1:
+            case.fail(f"its slot starts at stops {index} of a game not declaring it")
+    declared, _ = slot.args(case.game, case.game.levels[0], 0, None)
+    if str(nb.typeof(declared)) != str(nb.typeof(args)) or nb.typeof(slot.silent(args)) != nb.typeof(args):
+        case.fail("its slot's args differ in numba type between games (or when silenced)")
+
+
 def _schema(case: _Case) -> None:
     """It gives its schema fragment (a mapping of named keys refuses unknown
     ones), and the game file's schema holds it (written by ``python -m
@@ -259,6 +295,7 @@ FEATURE_CHECKS: dict[str, Callable[[_Case], None]] = {
     "exact": _exact,
     "sheet": _sheet,
     "sampled": _sampled,
+    "slot": _slot,
     "buy": _buy,
     "tunables": _tunables,
     "sensitivity": _sensitivity,
