@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from test_drawn_base import BET, CASES, brute_round, drawn_game
-from test_drawn_free import brute_spin, free_game
+from test_drawn_free import brute_round_no_retrigger, free_game
 from test_drawn_law import TINY_TABLE, brute_law, sampled_wins, tiny_game, z_of
 
 from slotmath.io.gamefile import load_game
@@ -92,20 +92,9 @@ def test_capped_free_games_after_base_reels_without_the_wild(write_game, combine
     # tests/test_drawn_free.py's game (the base reels show no W, so the base
     # law is the undrawn game's exact one; the free spin's law float), no
     # retriggers, capped at 20 x total bet (60 coins)
-    from infree_brute import add as convolve
-
     game = with_cap(free_game(write_game, combine, False), F(20))
     assert drawn_too_large(game) and drawn_law_refusal(game) is None
-    base = brute_spin([s.symbols for s in game.strips("base")], combine)
-    free: dict = {}
-    for (win, _), p in brute_spin([s.symbols for s in game.strips("free")], combine).items():
-        free[win] = free.get(win, 0) + p
-    award = {2: convolve(free, free)}
-    award[3] = convolve(award[2], free)
-    law: dict = {}
-    for (win, count), p in base.items():
-        for extra, q in award[count].items() if count in award else [(0, F(1))]:
-            law[F(win + extra, 3)] = law.get(F(win + extra, 3), 0) + p * q
+    law = {F(win, 3): p for win, p in brute_round_no_retrigger(game, combine).items()}
     assert_capped(analyse(game, 1), law, F(20), 1e-9)
 
 

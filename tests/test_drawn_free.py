@@ -115,6 +115,23 @@ def test_the_free_spin_table_equals_the_brute_force(write_game, combine, retrigg
     assert d == (mean - undrawn) / 3
 
 
+def brute_round_no_retrigger(game, combine: str) -> dict:
+    """Law ``{round win [coins]: P}`` of :func:`free_game` without
+    retriggers, listed: every base window (:func:`brute_spin`), then for 2
+    or 3 S the sum of 2 or 3 free spins (each every free window and draw)."""
+    base = brute_spin([s.symbols for s in game.strips("base")], combine)
+    free: dict = {}
+    for (win, _), p in brute_spin([s.symbols for s in game.strips("free")], combine).items():
+        free[win] = free.get(win, 0) + p
+    award = {2: convolve(free, free)}
+    award[3] = convolve(award[2], free)
+    law: dict = {}
+    for (win, count), p in base.items():
+        for extra, q in award[count].items() if count in GAMES else [(0, F(1))]:
+            law[win + extra] = law.get(win + extra, 0) + p * q
+    return law
+
+
 def brute_spin_undrawn(strips: list) -> F:
     """Mean spin win [coins] of ``strips`` with every W worth x1 (the
     undrawn game: its line pays as listed, the scatters)."""
@@ -138,16 +155,7 @@ def test_par_of_the_free_games_gives_the_brute_force_round(write_game, combine):
     from slotmath.rules.linegame import analyse
 
     game = free_game(write_game, combine, False)
-    base = brute_spin([s.symbols for s in game.strips("base")], combine)
-    free = {}
-    for (win, _), p in brute_spin([s.symbols for s in game.strips("free")], combine).items():
-        free[win] = free.get(win, 0) + p
-    award = {2: convolve(free, free)}
-    award[3] = convolve(award[2], free)
-    law: dict = {}
-    for (win, count), p in base.items():
-        for extra, q in award[count].items() if count in GAMES else [(0, F(1))]:
-            law[win + extra] = law.get(win + extra, 0) + p * q
+    law = brute_round_no_retrigger(game, combine)
     result = analyse(game, 1)
     assert result.rtp == sum((F(w, 3) * p for w, p in law.items()), F(0))
     dist = result.distribution

@@ -646,6 +646,17 @@ def _profile_cost(profile: list, K: int, top: int, line_cells: np.ndarray, add: 
     return draws * (n + 1) + _profile_cost([0, len(rest), *rest], K, top, line_cells, add) + draws * support
 
 
+def _check_codes(game: Game, codes: int, what: str, field: str) -> None:
+    """Refuse a trigger key of ``codes`` codes beyond the int64 pass, in one
+    line naming ``field``."""
+    if codes >= 2**62:
+        raise EngineTooLarge(
+            f"the drawn multipliers' law: {what} {codes:.3g} codes, beyond the int64 pass",
+            file=game.source or game.name,
+            field=field,
+        )
+
+
 def key_codes(game: Game, reel_set: str, key) -> tuple:
     """``(codes, digits)``: per reel of ``reel_set`` the code each stop adds
     to the window's trigger key (a window's code is the sum over its
@@ -668,13 +679,7 @@ def key_codes(game: Game, reel_set: str, key) -> tuple:
     strips = game.strips(reel_set)
     if isinstance(key, tuple) and len(key) > 1:
         radix = key_radix(game, key)
-        if prod(radix) >= 2**62:
-            raise EngineTooLarge(
-                f"the drawn multipliers' law: the round's trigger keys take {prod(radix):.3g} codes, "
-                "beyond the int64 pass",
-                file=game.source or game.name,
-                field="options",
-            )
+        _check_codes(game, prod(radix), "the round's trigger keys take", "options")
         codes, _ = joint_key_codes(game, reel_set, key)
         return [np.asarray(c, dtype=np.int64) for c in codes], (tuple(key), tuple(radix), game.reels)
     if isinstance(key, tuple):
@@ -686,13 +691,7 @@ def key_codes(game: Game, reel_set: str, key) -> tuple:
     if not trigger.per_reel:
         return digits, ()
     radices = tuple(int(d.max(initial=0)) + 1 for d in digits)
-    if prod(radices) >= 2**62:
-        raise EngineTooLarge(
-            f"the drawn multipliers' law: a per-reel trigger key takes {prod(radices):.3g} codes, "
-            "beyond the int64 pass",
-            file=game.source or game.name,
-            field="options.free_games.trigger",
-        )
+    _check_codes(game, prod(radices), "a per-reel trigger key takes", "options.free_games.trigger")
     return [d * prod(radices[:r]) for r, d in enumerate(digits)], radices
 
 
