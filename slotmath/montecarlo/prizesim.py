@@ -29,7 +29,7 @@ import numpy as np
 from slotmath.errors import ensure
 from slotmath.model import Game
 from slotmath.montecarlo.linesim import window_symbols
-from slotmath.montecarlo.slots import FreeReels, SamplerSlot, pick, symbol_count
+from slotmath.montecarlo.slots import FreeReels, SamplerSlot, pick, symbol_count, symbol_counts
 
 __all__ = ["wheel_spins", "WHEEL_SLOT", "SELECTION_SLOT"]
 
@@ -45,10 +45,6 @@ def wheel_spins(rng, spins, values, cum, jack, events):
         if jack[j] >= 0:
             events[jack[j]] += 1
     return out
-
-
-def _counts(game: Game, sym: np.ndarray, symbol: str) -> np.ndarray:
-    return (sym == game.symbol_index[symbol]).sum(axis=2).astype(np.int64)
 
 
 def _wheel_table(prizes) -> tuple:
@@ -99,21 +95,23 @@ def _wheel_args(game: Game, level: int, at: int, free: FreeReels | None) -> tupl
     o, values, cum = _wheel_table(prizes)
     if prizes is not None and prizes.wheel is not None and prizes.wheel.symbol is not None:
         w = prizes.wheel
-        trig = _counts(game, sym, w.symbol)
+        trig = symbol_counts(game, sym, w.symbol)
         params[0], params[1] = w.trigger or 0, w.spins
         names += [prize_event("wheel")] + [prize_event("wheel", k) for k in jackpot_rates(w.wheel)]
         ev[0] = at
         named = {k: at + 1 + i for i, k in enumerate(jackpot_rates(w.wheel))}
         jack = fjack = np.array([named.get(label, -1) for label, _, _ in o], dtype=np.int64)
         if w.in_free_games:
-            ftrig, params[2] = _counts(game, fsym, w.symbol), w.trigger
+            ftrig, params[2] = symbol_counts(game, fsym, w.symbol), w.trigger
             (fev, fjack) = _in_free(names, at, ev[:1], [jack])
             ev[1] = fev[0]
     return (trig, params, values, cum, ev, jack, ftrig, fjack), tuple(names)
 
 
 @nb.njit(cache=True, inline="always")
-def _wheel_start(stop, a):
+def _count_start(stop, a):
+    """:attr:`SamplerSlot.start` of the wheel and the selection: the count of
+    their symbol (``a[0]``) when it reaches the trigger ``a[1][0]``, else -1."""
     c = symbol_count(stop, a[0])
     return c if c >= a[1][0] else -1
 
@@ -134,12 +132,13 @@ def _wheel_play_free(rng, fstop, a, events):
     return wheel_spins(rng, params[1], a[2], a[3], a[7], events)
 
 
-def _wheel_silent(a: tuple) -> tuple:
+def _count_silent(a: tuple) -> tuple:
+    """:attr:`SamplerSlot.silent` of the wheel and the selection: no symbol counted on the base reels."""
     return (np.zeros_like(a[0]), *a[1:])
 
 
 #: The wheel's slot of the round sampler (``options.wheel`` with a ``symbol``).
-WHEEL_SLOT = SamplerSlot(_wheel_args, _wheel_start, _wheel_play, _wheel_play_free, _wheel_silent)
+WHEEL_SLOT = SamplerSlot(_wheel_args, _count_start, _wheel_play, _wheel_play_free, _count_silent)
 
 
 def _selection_args(game: Game, level: int, at: int, free: FreeReels | None) -> tuple:
@@ -167,7 +166,7 @@ def _selection_args(game: Game, level: int, at: int, free: FreeReels | None) -> 
     o, values, cum = _wheel_table(prizes)
     sel = None if prizes is None else prizes.selection
     if prizes is not None and sel is not None:
-        trig = _counts(game, sym, sel.symbol)
+        trig = symbol_counts(game, sym, sel.symbol)
         params[0] = sel.trigger
         # the policy's choice probabilities (max_rtp compares the exact means)
         odds = selection_feature(game, level, sel, prizes).odds
@@ -187,17 +186,11 @@ def _selection_args(game: Game, level: int, at: int, free: FreeReels | None) -> 
         cmult = np.array([float(c.multiplier or 0) for c in sel.choices])
         cwheel = np.array([c.wheel for c in sel.choices], dtype=np.int64)
         if sel.in_free_games:
-            ftrig, params[1] = _counts(game, fsym, sel.symbol), sel.trigger
+            ftrig, params[1] = symbol_counts(game, fsym, sel.symbol), sel.trigger
             fev, fcjack, fsjack = _in_free(names, at, ev[:1], [cjack, sjack])
             ev[1] = fev[0]
     choices = (ccum, cprize, cgames, cmult, cwheel, values, cum)
     return (trig, params, *choices, ev, cjack, sjack, ftrig, fcjack, fsjack), tuple(names)
-
-
-@nb.njit(cache=True, inline="always")
-def _selection_start(stop, a):
-    c = symbol_count(stop, a[0])
-    return c if c >= a[1][0] else -1
 
 
 @nb.njit(cache=True, inline="always")
@@ -225,11 +218,7 @@ def _selection_play_free(rng, fstop, a, events):
     return _choose(rng, a, a[9][1], a[13], a[14], events)[1]
 
 
-def _selection_silent(a: tuple) -> tuple:
-    return (np.zeros_like(a[0]), *a[1:])
-
-
 #: The selection's slot of the round sampler (``options.selection``).
 SELECTION_SLOT = SamplerSlot(
-    _selection_args, _selection_start, _selection_play, _selection_play_free, _selection_silent
+    _selection_args, _count_start, _selection_play, _selection_play_free, _count_silent
 )

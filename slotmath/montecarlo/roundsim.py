@@ -111,6 +111,7 @@ from slotmath.montecarlo.slots import (
     slot_play_free,
     slot_start,
     symbol_count,
+    symbol_counts,
 )
 from slotmath.montecarlo.stickysim import sticky_args, sticky_free_play
 from slotmath.montecarlo.wayssim import round_ways_win
@@ -414,13 +415,9 @@ def _trigger_keys(game: Game, sym: np.ndarray, spec) -> np.ndarray:
     """Per reel and stop, what the free games' trigger reads: the symbol's
     count, or for a count on a payline its rows (bit k: row k)."""
     if spec.trigger_lines is None:
-        return _trigger_counts(game, sym, spec.symbol)
+        return symbol_counts(game, sym, spec.symbol)
     shows = sym == game.symbol_index[spec.symbol]
     return (shows << np.arange(sym.shape[2], dtype=np.int64)).sum(axis=2).astype(np.int64)
-
-
-def _trigger_counts(game: Game, sym: np.ndarray, symbol: str) -> np.ndarray:
-    return (sym == game.symbol_index[symbol]).sum(axis=2).astype(np.int64)
 
 
 def sampler_args(game: Game, level: int) -> tuple:
@@ -516,7 +513,7 @@ def drawn_args(game: Game, level: int, sym: np.ndarray, at: int) -> tuple:
     dvalues = np.zeros((len(laws), width))
     dcum = np.ones((len(laws), width))
     for f, (_, symbol, trigger, values, probs) in enumerate(laws):
-        dtrig[f] = _trigger_counts(game, sym, symbol)
+        dtrig[f] = symbol_counts(game, sym, symbol)
         dthr[f] = trigger
         dvalues[f, : len(values)] = values
         dvalues[f, len(values) :] = values[-1]

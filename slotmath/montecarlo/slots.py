@@ -53,6 +53,7 @@ __all__ = [
     "slot_at",
     "MAX_SLOTS",
     "symbol_count",
+    "symbol_counts",
     "pick",
 ]
 
@@ -221,6 +222,12 @@ def slot_args(kinds, game, level: int, at: int, free: FreeReels | None) -> tuple
         out.append((SlotRef(kind.slot), args))
         names += tuple(own)
     return tuple(out), names
+
+
+def symbol_counts(game, sym: np.ndarray, symbol: str) -> np.ndarray:
+    """Count of ``symbol`` in the window at every stop, shape (reels, stops),
+    of the windows ``sym`` (reels, stops, rows): the ``trig`` of :func:`symbol_count`."""
+    return (sym == game.symbol_index[symbol]).sum(axis=2).astype(np.int64)
 
 
 @nb.njit(cache=True, inline="always")
