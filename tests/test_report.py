@@ -581,3 +581,19 @@ def test_tumble_combination_table_says_it_is_the_first_drop():
     component = tumble_sheet.par.components["anywhere"]
     assert first_drop < component  # the later drops pay too
     assert "first drop only" in table.note.lower() and "anywhere component" in table.note, table.note
+
+
+def test_reader_path_outside_the_checkout(tmp_path):
+    """A game outside the checkout is shown as a reader may see it: its folder
+    by the folder's name alone (``/tmp/.../mygame`` -> ``mygame``, not
+    ``<parent>/mygame``: the parent is a folder of the author's machine), its
+    file by folder and name; inside the checkout, relative to it."""
+    from slotmath.report.sheetparts import ROOT, reader_path
+
+    folder = tmp_path / "mygame"
+    folder.mkdir()
+    (folder / "game.yaml").write_text("name: mygame\n")
+    assert reader_path(folder) == "mygame"
+    assert reader_path(str(folder)) == "mygame"
+    assert reader_path(folder / "game.yaml") == "mygame/game.yaml"
+    assert reader_path(ROOT / "data" / "games" / "video20") == "data/games/video20"

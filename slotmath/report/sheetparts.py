@@ -193,13 +193,14 @@ def installed_folder(out, name: str):
 
 
 def reader_path(path: str | Path) -> str:
-    """``path`` as a reader may see it: relative to the checkout, or outside
-    it its folder and name (never an absolute path of the author's machine)."""
+    """``path`` as a reader may see it: relative to the checkout; outside it
+    a folder by its name, a file by its folder and name (never a folder of
+    the author's machine above the game's)."""
     p = Path(path).resolve()
     try:
         return str(p.relative_to(ROOT))
     except ValueError:
-        return str(Path(p.parent.name, p.name)) if p.parent.name else p.name
+        return str(Path(p.parent.name, p.name)) if p.parent.name and not p.is_dir() else p.name
 
 
 def channel_groups(components: dict, most: int = 12):
