@@ -275,6 +275,8 @@ class LineForms:
     exact = True
     #: the column of :attr:`TuningResult.moves` that holds a unit's form change alone
     alone = "line RTP alone [pp]"
+    #: why the forms are not the rule's figures exactly ("" when they are)
+    inexact = ""
 
     def anchor_at(self, xs) -> None:
         """Start a round of models at ``xs`` (the stop forms' anchor)."""
@@ -345,6 +347,14 @@ class WaysForms:
         self.counted = [rv.mode == "counts" for rv in space.reels]
         self.exact = all(f.exact for f in self.forms.values()) and not any(self.counted)
         self.alone = "ways RTP alone [pp]" if self.exact else "ways RTP alone [pp, model]"
+        why = (
+            ["on unweighted strips the odds a reel shows none depend on the layout"]
+            if any(self.counted)
+            else []
+        )
+        if not all(f.exact for f in self.forms.values()):
+            why.append("its by_count or summed wilds, or a tumble's later drops, are not in it")
+        self.inexact = f"the ways form is an approximation ({'; '.join(why)})" if why else ""
         # per reel: matching cells of each unit's window (U, P) and whether it matches
         self.e = [rv.incidence.sum(axis=1).astype(np.int64) @ form.weight for rv in space.reels]
         self.matches = [

@@ -881,6 +881,8 @@ def strip_reach(solver: Solver, xs) -> tuple:
                 totals = {**(totals or {}), lv: whole[0]}
                 unproven = unproven or whole[1]
                 clash = clash or whole[2]
+    if reach and solver.forms.inexact:  # the relaxation of an approximate form bounds nothing
+        unproven = unproven or solver.forms.inexact
     return reach, points, totals, unproven, clash
 
 
