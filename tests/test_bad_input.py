@@ -685,13 +685,14 @@ def test_chunk_past_2_53_is_refused_at_once(write_game):
 
 
 def test_tune_names_the_games_own_pay_rule(write_game):
-    # tuning reads paylines; a cluster game was refused as "pays by ways"
+    # tune models line and ways pays; a cluster game is refused naming its own rule
     data = copy.deepcopy(BASE)
     cluster()(data)
     path = write_game(data)
     ((rc, out, err),) = run_many([("tune", path, "--target-rtp", "96%")])
-    assert_one_line_error(rc, out, err, path, "pays_by", "'cluster' pays are not on paylines")
-    assert "ways" not in err
+    assert_one_line_error(
+        rc, out, err, path, "pays_by", "'cluster' pays: slotmath tune is for line and ways games"
+    )
 
 
 def test_bad_bet_argument(write_game):

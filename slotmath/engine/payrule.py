@@ -41,6 +41,7 @@ class Tumbles(PayRule):
     and the law are the whole sequence's."""
 
     fast_moments: ClassVar[bool] = False
+    whole_spin: ClassVar[bool] = False  # the rule's form is the first drop's
     sampler_pays: ClassVar[str] = "tumbles"  # the round: montecarlo.tumblesim
     #: the cells a paying drop removes (the notes)
     removed: ClassVar[str] = ""

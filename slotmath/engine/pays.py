@@ -176,6 +176,8 @@ class PayRule:
     reads_rows: ClassVar[bool] = True
     tumbles: ClassVar[bool] = False
     fresh_chain: ClassVar[bool] = False
+    #: the rule's pays are the window's own (not a tumble's first drop of many)
+    whole_spin: ClassVar[bool] = True
     sheet: ClassVar[SheetWords]
 
     def pay_rows(self, game: Game, level: int, reel_set: str = "base") -> list:
@@ -238,6 +240,20 @@ class PayRule:
         largest multipliers' product."""
         raise NotImplementedError
 
+    def tuning_form(self, game: Game, level: int):
+        """The rule's fast figures for tuning at bet ``level``: the line pay
+        tensor (:func:`slotmath.engine.lines.pay_tensor`) or the ways form
+        (:class:`slotmath.engine.ways.WaysForm`); refused in one line by a
+        rule the tuner does not model."""
+        from slotmath.io.gamefile import GameFileError
+
+        raise GameFileError(
+            game.source,
+            "pays_by",
+            f"{self.name!r} pays: slotmath tune is for line and ways games (pays_by: lines or ways); "
+            "use slotmath par / simulate",
+        )
+
     def notes(self, game: Game) -> list:
         """Method notes of the PAR sheet for the rule's pays."""
         return []
@@ -285,6 +301,12 @@ class LinePays(PayRule):
         "multiplier on the line; an entry paid at several multipliers has a row for "
         "all of them, then a sub-row per multiplier.",
     )
+
+    def tuning_form(self, game: Game, level: int):
+        """The line pay tensor (:func:`slotmath.engine.lines.pay_tensor`)."""
+        from slotmath.engine.lines import pay_tensor
+
+        return pay_tensor(game, level)
 
     def drop_pays(self, game: Game, level: int, events=None) -> tuple:
         from slotmath.engine.lines import line_drop_args
@@ -401,6 +423,20 @@ class WaysPays(PayRule):
         if total.denominator != 1:
             raise ValueError(f"{game.name}: the ways win summed over the cycle is not whole coins")
         return int(total)
+
+    def tuning_form(self, game: Game, level: int):
+        """:class:`slotmath.engine.ways.WaysForm` (refused with reel heights)."""
+        from slotmath.engine.ways import ways_form
+
+        if game.heights is not None:
+            from slotmath.io.gamefile import GameFileError
+
+            raise GameFileError(
+                game.source,
+                "grid.heights",
+                "slotmath tune does not model reel heights; use slotmath par / simulate",
+            )
+        return ways_form(game, level, whole_spin=self.whole_spin)
 
     def pay_grid(self, game: Game, level: int) -> tuple:
         """(the ways pays, every paying symbol's largest pay x the most ways of

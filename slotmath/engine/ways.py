@@ -680,3 +680,85 @@ def ways_drop_args(game: Game, level: int, event: np.ndarray | None = None) -> t
     scratch = np.zeros((3, max(len(wp.factor), 1 + wp.step.shape[1])), dtype=np.int64)
     shape = np.array([game.reels, game.rows], dtype=np.int64)
     return wp.weight, wp.digit, wp.pay, event, wp.step, wp.factor, scratch, shape
+
+
+# ===========================================================================
+# the fast figures for tuning: per-reel means of the matching cells
+# ===========================================================================
+@dataclass(frozen=True)
+class WaysForm:
+    """The ways RTP from per-reel figures, the pay rule's fast figures for
+    tuning (:meth:`slotmath.engine.pays.PayRule.tuning_form`).
+
+    With ``E[r, p]`` the mean number of ways-weighted cells of reel r
+    matching paying symbol p (the symbol, or a wild substituting for it,
+    ``per_wild`` cells counting their factor) and ``Z[r, p]`` the
+    probability that reel r shows none, the reels being independent::
+
+        RTP = sum_p sum_n pay[p, n] prod_{r < n} E[r, p] Z[n, p] / total_bet
+
+    (``Z[R, p] = 1``) [x total bet]: a run of exactly n pays its
+    ``pay[p, n]`` times the product of the matching cells of reels 1..n.
+    ``E`` is linear in the stop weights of a reel, and in a strip's symbol
+    counts whatever the arrangement (each symbol is in ``rows`` windows);
+    ``Z`` is linear in the stop weights but depends on a strip's
+    arrangement (stacks).  ``exact``: the formula is the rule's RTP (no
+    ``by_count`` or ``summed`` wild, whose multiplier is not a product over
+    reels, and the whole spin, not a tumble's first drop).
+
+    Attributes
+    ----------
+    pay : ndarray of int64, shape (P, R + 1)
+        Coins per way of n of a kind (:class:`WaysPays`).
+    weight : ndarray of int64, shape (S, P)
+        Ways one cell of symbol s counts toward paying symbol p.
+    total_bet : int
+        [coins]
+    exact : bool
+    """
+
+    pay: np.ndarray
+    weight: np.ndarray
+    total_bet: int
+    exact: bool
+
+    def cells(self, windows: np.ndarray) -> np.ndarray:
+        """Ways-weighted matching cells of each window, shape (N, P)
+        (``windows``: symbol indices, shape (N, rows))."""
+        return self.weight[windows].sum(axis=1)
+
+    def rtp(self, E: np.ndarray, Z: np.ndarray) -> float:
+        """The RTP [x total bet] of per-reel means ``E`` and none-shown
+        probabilities ``Z``, both shape (R, P)."""
+        R = E.shape[0]
+        total = 0.0
+        run = np.ones(E.shape[1])
+        for n in range(1, R + 1):
+            run = run * E[n - 1]
+            last = Z[n] if n < R else 1.0
+            total += float((self.pay[:, n] * run * last).sum())
+        return total / self.total_bet
+
+    def reel_coefficients(self, E: np.ndarray, Z: np.ndarray, r: int) -> tuple:
+        """``(ce, cz, c0)`` with ``RTP = c0 + ce . E[r] + cz . Z[r]`` while
+        the other reels are held (shapes (P,), (P,), scalar) [x total bet]."""
+        R, P = E.shape
+        ce, cz, c0 = np.zeros(P), np.zeros(P), 0.0
+        for n in range(1, R + 1):
+            others = np.prod(np.delete(E[:n], r, axis=0), axis=0) if r < n else np.prod(E[:n], axis=0)
+            last = Z[n] if n < R else np.ones(P)
+            if r < n:  # reel r is in the run
+                ce += self.pay[:, n] * others * last
+            elif r == n:  # reel r ends the run
+                cz += self.pay[:, n] * others
+            else:
+                c0 += float((self.pay[:, n] * others * last).sum())
+        return ce / self.total_bet, cz / self.total_bet, c0 / self.total_bet
+
+
+def ways_form(game: Game, level: int, whole_spin: bool = True) -> WaysForm:
+    """:class:`WaysForm` of ``game`` at bet ``level`` (``whole_spin``: the
+    rule's pays are the window's, not a tumble's first drop)."""
+    wp = compile_ways(game, level)
+    exact = whole_spin and bool((wp.digit < 0).all())
+    return WaysForm(wp.pay, wp.weight, int(game.bet(level).total_bet), exact)

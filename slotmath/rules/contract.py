@@ -320,7 +320,16 @@ class LineRules(Rules):
     def figures(self, game: Game, level: int, reel_set: str = "base", needed: Iterable | None = None) -> dict:
         from slotmath.engine.payrule import pay_rule
 
-        if not pay_rule(game).fast_moments:
+        rule = pay_rule(game)
+        if not rule.fast_moments:
+            from slotmath.rules.figures import RTP_FIGURES, rule_rtp_figures
+
+            if (
+                needed is not None
+                and not game.options
+                and set(needed) <= RTP_FIGURES | {f"rtp:{rule.channel}"}
+            ):
+                return rule_rtp_figures(game, level, reel_set)
             return super().figures(game, level, reel_set, needed)
         from slotmath.rules.figures import line_figures
 

@@ -31,6 +31,8 @@ __all__ = [
     "line_figures",
     "line_rtp_parts",
     "par_figures",
+    "rule_rtp_figures",
+    "RTP_FIGURES",
     "feature_figures",
     "round_figures",
     "scatter_code_distribution",
@@ -87,6 +89,27 @@ def line_figures(game: Game, level: int, reel_set: str = "base", needed=None) ->
         if m.mean != rtp:
             raise EngineMismatch(f"{game.name}: contracted RTP {rtp} differs from the moments' mean {m.mean}")
         figs.update(hit_frequency=m.hit_frequency, sd=m.sd, vi=z_value(VI_CONFIDENCE) * m.sd)
+    return figs
+
+
+#: the RTP figures :func:`rule_rtp_figures` gives (with ``rtp:<the rule's channel>``)
+RTP_FIGURES = frozenset({"rtp", "rtp:scatters"})
+
+
+def rule_rtp_figures(game: Game, level: int, reel_set: str = "base") -> dict:
+    """The RTP and its components of a game without options [x total bet,
+    exact]: its pay rule's fastest exact RTP
+    (:meth:`~slotmath.engine.pays.PayRule.fast_rtp`) and the scatter
+    pays', the same as the PAR sheet's (a ways game's tuning skips its
+    distribution this way)."""
+    from slotmath.engine.payrule import pay_rule
+
+    rule = pay_rule(game)
+    channel = rule.fast_rtp(game, level, reel_set)
+    scat = rule.scatter_rtp(game, level, reel_set)
+    figs = {"rtp": channel + scat, f"rtp:{rule.channel}": channel}
+    if game.scatter_pays:
+        figs["rtp:scatters"] = scat
     return figs
 
 

@@ -7,7 +7,8 @@ form ``L`` (:class:`~slotmath.tuning.linearmodels.LineForms`, the line RTP
 [x total bet]) with its own scale, and by finite differences of what that
 form does not explain:
 
-* ``rtp:lines`` is the line form itself (scale 1, exact).
+* ``rtp:lines`` is the line form itself (scale 1, exact); a ways game's
+  ``rtp:ways`` is its ways form (:class:`~slotmath.tuning.linearmodels.WaysForms`).
 * A feature whose games play the tuned set (free games on the base reels)
   pays ``F = p G m s``: the trigger probability ``p``, the mean games played
   ``G``, the multiplier ``m`` and the free spin's mean win ``s`` [x total
@@ -31,12 +32,17 @@ from __future__ import annotations
 
 import numpy as np
 
+from slotmath.engine.payrule import pay_rule
 from slotmath.features.registry import declared_kinds
 from slotmath.rules.registry import rules_for
 from slotmath.tuning.reelspace import HELD_KINDS, ReelSpace
 from slotmath.tuning.targets import Targets, rtp_components
 
-CHANNEL = "rtp:lines"  # the component the line form is, exactly
+
+def channel_figure(game) -> str:
+    """The RTP component the tuned set's form is: ``rtp:<the pay rule's
+    channel>`` (``rtp:lines``, ``rtp:ways``)."""
+    return f"rtp:{pay_rule(game).channel}"
 
 
 def line_form_scales(space: ReelSpace, targets: Targets, figs: dict) -> dict | None:
@@ -48,7 +54,8 @@ def line_form_scales(space: ReelSpace, targets: Targets, figs: dict) -> dict | N
     if targets.modes or len(space.reel_sets) > 1 or not rules_for(space.game).plays_feature_kinds:
         return None
     parts = rtp_components(figs, targets)
-    if CHANNEL not in parts or len(parts) < 2:
+    channel = channel_figure(space.game)
+    if channel not in parts or len(parts) < 2:
         return None
     riding = {}
     for kind in declared_kinds(space.game):
@@ -58,7 +65,7 @@ def line_form_scales(space: ReelSpace, targets: Targets, figs: dict) -> dict | N
         s = figs.get(f"feature:{comp}.free_spin_mean")
         if s is not None and float(s) > 0:
             riding[f"rtp:{comp}"] = float(parts[f"rtp:{comp}"]) / float(s)
-    out = {name: riding.get(name, 1.0 if name == CHANNEL else 0.0) for name in parts}
+    out = {name: riding.get(name, 1.0 if name == channel else 0.0) for name in parts}
     rtp = 1.0 + sum(riding.values())
     out["rtp"] = rtp
     for name in targets.rtp_figures:

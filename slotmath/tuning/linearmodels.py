@@ -19,6 +19,9 @@ from slotmath.analysis.metrics import (
     shared_pay_tensor,
 )
 from slotmath.engine.multilinear import line_total, reel_gradient, unit_coefficients
+from slotmath.engine.payrule import pay_rule
+from slotmath.engine.reels import windows
+from slotmath.engine.ways import WaysForm
 from slotmath.rules.modes import BASE_MODE, mode_game, mode_of, mode_reel_sets
 from slotmath.rules.registry import rules_for
 from slotmath.tuning.reelspace import ReelSpace
@@ -266,6 +269,19 @@ class LineForms:
             self.tensors[("win2", lv)] = (t.astype(np.float64) ** 2, float(bet.total_bet) ** 2)
         self.available = bool(game.line_pays)
 
+    #: the forms given (``stop:`` kinds aside)
+    kinds = frozenset({"win", "hit", "win2"})
+    #: the forms are the rule's figures exactly (the line forms are)
+    exact = True
+    #: the column of :attr:`TuningResult.moves` that holds a unit's form change alone
+    alone = "line RTP alone [pp]"
+    #: why the forms are not the rule's figures exactly ("" when they are)
+    inexact = ""
+
+    def anchor_at(self, xs) -> None:
+        """Start a round of models at ``xs`` (the stop forms' anchor)."""
+        self.stops.anchor = [x.copy() for x in xs]
+
     def marginals(self, xs, reel_set: str | None = None) -> list:
         """Row marginals of reel set ``reel_set``'s reels (default the first tuned)."""
         block = self.space.blocks[reel_set or self.space.reel_set]
@@ -302,6 +318,97 @@ class LineForms:
         G = reel_gradient(values, margs, self.space.game.paylines, r - block.start)
         a = unit_coefficients(G, self.space.reels[r].incidence).astype(np.float64)
         return a, other_reels_weight([xs[q] for q in block], r - block.start, float(norm))
+
+
+class WaysForms:
+    """The ways RTP form (kind ``win``) of each tuned reel set, from the pay
+    rule's :class:`~slotmath.engine.ways.WaysForm`, with the interface of
+    :class:`LineForms`, and the rules' stop forms.
+
+    Per reel, ``E`` (mean ways-weighted matching cells of each paying
+    symbol) is ``x . e / sum(x)``, exact in stop weights and in symbol
+    counts alike; ``Z`` (the chance the reel shows none) is ``x . z /
+    sum(x)``, exact in stop weights.  For symbol counts ``z`` depends on the
+    layout: a matching copy is taken to add ``rho`` stops whose window shows
+    the symbol, ``rho`` that of the strips laid out at the anchor
+    (:meth:`anchor_at`), so the form is the rule's RTP there and an
+    approximation elsewhere (:attr:`exact` False), which steers the search
+    only: every candidate is judged on its exact figures."""
+
+    kinds = frozenset({"win"})
+    available = True
+
+    def __init__(self, space: ReelSpace, levels):
+        game = space.game
+        self.space = space
+        self.stops = StopForms(space, stop_value_hook(space), tuple(levels))
+        self.forms = {lv: pay_rule(game).tuning_form(game, lv) for lv in levels}
+        form = next(iter(self.forms.values()))
+        self.counted = [rv.mode == "counts" for rv in space.reels]
+        self.exact = all(f.exact for f in self.forms.values()) and not any(self.counted)
+        self.alone = "ways RTP alone [pp]" if self.exact else "ways RTP alone [pp, model]"
+        why = (
+            ["on unweighted strips the odds a reel shows none depend on the layout"]
+            if any(self.counted)
+            else []
+        )
+        if not all(f.exact for f in self.forms.values()):
+            why.append("its by_count or summed wilds, or a tumble's later drops, are not in it")
+        self.inexact = f"the ways form is an approximation ({'; '.join(why)})" if why else ""
+        # per reel: matching cells of each unit's window (U, P) and whether it matches
+        self.e = [rv.incidence.sum(axis=1).astype(np.int64) @ form.weight for rv in space.reels]
+        self.matches = [
+            rv.incidence.sum(axis=1).astype(np.int64) @ (form.weight > 0) > 0 for rv in space.reels
+        ]
+        self.z: list = [None] * len(space.reels)
+        self.anchor_at(space.x0)
+
+    def anchor_at(self, xs) -> None:
+        """Start a round of models at ``xs``: the stop forms' anchor, and each
+        counted reel's ``rho`` from its strip laid out for ``xs``."""
+        self.stops.anchor = [x.copy() for x in xs]
+        form = next(iter(self.forms.values()))
+        rows = self.space.game.rows
+        for r, counted in enumerate(self.counted):
+            if not counted:
+                self.z[r] = (~self.matches[r]).astype(np.float64)
+                continue
+            shown = form.cells(windows(self.space.game, self.space.strip(r, xs[r]))) > 0  # (N, P)
+            copies = xs[r].astype(np.float64) @ self.matches[r]  # matching copies per paying symbol
+            rho = np.where(copies > 0, shown.sum(axis=0) / np.maximum(copies, 1), rows)
+            self.z[r] = 1.0 - self.matches[r] * rho[None, :]
+
+    def means(self, xs, reel_set: str) -> tuple:
+        """``(E, Z)`` of reel set ``reel_set`` at ``xs``, shape (R, P)."""
+        block = self.space.blocks[reel_set]
+        t = [float(xs[r].sum()) for r in block]
+        E = np.stack([xs[r] @ self.e[r] / tr for r, tr in zip(block, t, strict=True)])
+        Z = np.stack([xs[r] @ self.z[r] / tr for r, tr in zip(block, t, strict=True)])
+        return E, Z
+
+    def value(self, kind: str, level: int, xs, reel_set: str | None = None) -> float:
+        """The form ``kind`` of reel set ``reel_set`` (default the first tuned) at ``xs``."""
+        if kind.startswith(STOP):
+            return self.stops.value(kind[len(STOP) :], level, xs)
+        return self.forms[level].rtp(*self.means(xs, reel_set or self.space.reel_set))
+
+    def coefficients(self, kind: str, level: int, xs, r: int) -> tuple:
+        """``(a, K)``: the form of reel ``r``'s set is ``a . x_r / (K * sum(x_r))``
+        with the other reels at ``xs``."""
+        if kind.startswith(STOP):
+            return self.stops.coefficients(kind[len(STOP) :], level, xs, r)
+        rs = self.space.set_of(r)
+        ce, cz, c0 = self.forms[level].reel_coefficients(*self.means(xs, rs), r - self.space.blocks[rs].start)
+        return self.e[r] @ ce + self.z[r] @ cz + c0, 1.0
+
+
+def fast_forms(space: ReelSpace, levels) -> LineForms | WaysForms:
+    """The forms the tuner steers by, those of the game's pay rule's fast
+    figures (:meth:`~slotmath.engine.pays.PayRule.tuning_form`; a rule
+    without them is refused in one line)."""
+    game = space.game
+    form = pay_rule(game).tuning_form(game, game.levels[0])
+    return WaysForms(space, levels) if isinstance(form, WaysForm) else LineForms(space, levels)
 
 
 def other_reels_weight(xs, r: int, factor: float = 1.0) -> float:

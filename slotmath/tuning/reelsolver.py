@@ -16,7 +16,7 @@ from scipy.optimize import LinearConstraint, milp
 
 from slotmath.errors import ensure
 from slotmath.rules.registry import rules_for
-from slotmath.tuning.componentmodels import line_form_scales, unit_classes
+from slotmath.tuning.componentmodels import channel_figure, line_form_scales, unit_classes
 from slotmath.tuning.linearmodels import (  # noqa: F401  (re-exported)
     CENTRE_COST,
     MOVE_COST,
@@ -28,6 +28,7 @@ from slotmath.tuning.linearmodels import (  # noqa: F401  (re-exported)
     LineForms,
     StopForms,
     TimeLimitReached,
+    fast_forms,
     proxy_kind,
     row_objective,
     stop_value_hook,
@@ -71,7 +72,7 @@ class Solver:
         self.kept: tuple | None = None  # (values, assessment) of the best point logged
         if progress is not None:
             self.ev.tick = lambda: progress(self.status())
-        self.forms = LineForms(space, sorted(set(self.ev.rep.values())))
+        self.forms = fast_forms(space, sorted(set(self.ev.rep.values())))
         self.max_rounds, self.max_evaluations = max_rounds, max_evaluations
         self.log_rows: list = []
         self.say = log or (lambda msg: None)
@@ -193,7 +194,7 @@ class Solver:
 
     def models(self, xs, figs) -> dict:
         out = {}
-        self.forms.stops.anchor = [x.copy() for x in xs]
+        self.forms.anchor_at(xs)
         scales = {lv: self.component_scales(lv, figs) for lv in sorted(set(self.ev.rep.values()))}
         self.grouped = any(v is not None for v in scales.values())
         for lv, name, _ in self.constraints():
@@ -207,7 +208,7 @@ class Solver:
                 m = FigureModel(lv, name, v0, "win" if sc else None)
                 if sc:
                     m.scale, m.proxy0 = {rs: sc}, {rs: self.forms.value("win", lv, xs, rs)}
-                m.exact = name == "rtp:lines"
+                m.exact = name == channel_figure(self.space.game) and self.forms.exact
                 m.product = True
                 out[(lv, name)] = m
                 continue
@@ -219,6 +220,7 @@ class Solver:
                 )
                 continue
             kind = proxy_kind(name, self.targets) if self.forms.available else None
+            kind = kind if kind in self.forms.kinds else None
             links = {rs: k for rs, k in self.ev.links_of(name).items() if k.plays}
             if kind != "win" and any(k.scale is not None for k in links.values()):
                 # hit rate, second moment: the base spin's forms alone
@@ -235,7 +237,12 @@ class Solver:
                 ratio = max(rest, 0.01 * abs(v0)) / sum(proxies[rs] for rs in learnt)
                 ratio *= 0.5 if kind == "win2" else 1.0
             m.scale = {rs: self.secant.get((lv, name, rs), fixed.get(rs, ratio)) for rs in proxies}
-            m.exact = kind == "win" and bool(proxies) and all(links[rs].exact for rs in proxies)
+            m.exact = (
+                kind == "win"
+                and bool(proxies)
+                and self.forms.exact
+                and all(links[rs].exact for rs in proxies)
+            )
             out[(lv, name)] = m
         return out
 
@@ -561,7 +568,7 @@ class Solver:
         # A feature game's product-rule models (componentmodels) try their
         # line forms alone first too.
         line_first = self.grouped or (
-            not rules_for(self.space.game).rtp_is_line_form
+            (not rules_for(self.space.game).rtp_is_line_form or not self.forms.exact)
             and bool(models)
             and all(m.kind == "win" for m in models.values())
         )

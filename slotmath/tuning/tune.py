@@ -87,6 +87,7 @@ from slotmath.io.gamefile import load_game
 from slotmath.model import Game
 from slotmath.rules.modes import BASE_MODE, mode_names, mode_of, mode_reel_sets
 from slotmath.rules.result import fraction_str
+from slotmath.tuning.componentmodels import channel_figure
 from slotmath.tuning.layout import changed_positions, longest_runs, run_limits, spread
 from slotmath.tuning.linearmodels import mode_line_link
 from slotmath.tuning.reelsolver import Solver, component_rtp_reach, line_rtp_reach
@@ -215,10 +216,10 @@ class TuningResult:
         mv = self.space.moves(self.x_after, self.x_before)
         if not len(mv) or not self.game.line_pays:
             return mv
-        from slotmath.tuning.reelsolver import LineForms
+        from slotmath.tuning.linearmodels import fast_forms
 
         lv = next(iter(self.after))
-        forms = LineForms(self.space, [lv])
+        forms = fast_forms(self.space, [lv])
         base = {rs: forms.value("win", lv, self.x_before, rs) for rs in self.reel_sets}
         gaps = self.rtp_gaps(lv)
         off_bands = [
@@ -244,7 +245,7 @@ class TuningResult:
                 why.append(f"band: {', '.join(dict.fromkeys(off_bands))}")
             else:
                 why.append("RTP balance (offsets another move)")
-        columns: dict = {"line RTP alone [pp]": alone, "why": why}
+        columns: dict = {forms.alone: alone, "why": why}
         return mv.assign(**columns)
 
     def rtp_gaps(self, level: int) -> dict:
@@ -339,7 +340,8 @@ class TuningResult:
         out = {}
         for lv, (lo, hi) in (self.rtp_range or {}).items():
             after = self.after[lv]
-            rest = float(after["rtp"]) - float(after.get("rtp:lines", after["rtp"]))
+            channel = after.get(channel_figure(self.game), after["rtp"])
+            rest = float(after["rtp"]) - float(channel)
             out[lv] = (lo + rest, hi + rest)
         return out
 
@@ -879,6 +881,8 @@ def strip_reach(solver: Solver, xs) -> tuple:
                 totals = {**(totals or {}), lv: whole[0]}
                 unproven = unproven or whole[1]
                 clash = clash or whole[2]
+    if reach and solver.forms.inexact:  # the relaxation of an approximate form bounds nothing
+        unproven = unproven or solver.forms.inexact
     return reach, points, totals, unproven, clash
 
 
