@@ -23,6 +23,11 @@ def test_cli_tune_writes_a_valid_game(tmp_path):
     )
     assert r.returncode == 0, r.stderr
     assert "What moved" in r.stdout and "targets met" in r.stdout
+    # the summary's values start in one column (a long value, the shape
+    # bounds, does not push the short ones to the right): "   targets met  yes"
+    head = r.stdout.split("\n\n")[0].splitlines()[1:]
+    starts = {len(line) - len(line.split("  ")[-1]) for line in head if "  " in line.strip()}
+    assert len(head) >= 8 and len(starts) == 1, head
     tuned = load_game(out)
     result = par(tuned, 1)
     assert abs(float(result.rtp) - 0.94) <= 5e-5 and 0.30 <= result.hit_frequency <= 0.32

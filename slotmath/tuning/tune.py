@@ -603,7 +603,7 @@ class TuningResult:
         fig["met"] = fig["met"].map({True: "yes", False: "NO", None: ""})
         parts = [
             f"Reel tuning: {self.game.title} ({self.game.name}), {self.sets_text}",
-            self.summary.to_string(index=False, header=False),
+            *_item_lines(self.summary),
             "",
             "What moved",
             self.moves.to_string(index=False)
@@ -649,6 +649,14 @@ class TuningResult:
 
         strips = {rs: self.tuned.strips(rs) for rs in self.reel_sets}
         return write_game(self.game, strips, path, backup=backup)
+
+
+def _item_lines(summary: pd.DataFrame) -> list:
+    """The (item, value) rows of :attr:`TuningResult.summary` as text lines:
+    items right-aligned, values left-aligned after them (a long value, such
+    as the shape bounds, does not push the short ones right)."""
+    width = max(len(str(item)) for item in summary["item"])
+    return [f"{item:>{width}}  {value}" for item, value in summary.itertuples(index=False)]
 
 
 def _spread_columns(before, after, symbols) -> dict:
