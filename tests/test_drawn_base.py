@@ -10,7 +10,7 @@ from __future__ import annotations
 from fractions import Fraction as F
 
 import pytest
-from infree_brute import games_law
+from infree_brute import add, games_law
 from test_drawn_free import TEXT as FREE_TEXT
 from test_drawn_free import brute_spin, brute_spin_undrawn
 
@@ -112,11 +112,7 @@ def brute_round(game, case: str, combine: str, wheel: tuple | None = None) -> di
             prize, games, reels = awards[count]
             award = {prize * BET + mult * y: q for y, q in games_law(per_game[reels], games, cap).items()}
         if wheel is not None and seen >= wheel[1]:
-            spun: dict = {}
-            for y, q in award.items():
-                for v, r in wheel[2].items():
-                    spun[y + v * BET] = spun.get(y + v * BET, 0) + q * r
-            award = spun
+            award = add(award, {v * BET: r for v, r in wheel[2].items()})
         for y, q in award.items():
             total = F(win + y, BET)
             law[total] = law.get(total, 0) + p * q

@@ -12,7 +12,7 @@ from fractions import Fraction as F
 
 import numpy as np
 import pytest
-from test_drawn_base import BET, assert_round, brute_round, drawn_game
+from test_drawn_base import assert_round, brute_round, drawn_game
 from test_drawn_cap import assert_capped, with_cap
 from test_drawn_law import sampled_wins, z_of
 
@@ -59,13 +59,17 @@ def test_a_wheel_beside_capped_drawn_free_games_is_the_brute_force(write_game, r
     assert_capped(analyse(game, 1), law, F(30), 1e-9)
 
 
-def test_the_sampler_agrees_with_the_wheel_beside_drawn_free_games(write_game, refused):
+@pytest.mark.parametrize("pays_by", ["lines", "ways"])
+def test_the_sampler_agrees_with_the_wheel_beside_drawn_free_games(write_game, refused, pays_by):
     # the compiled round sampler (each W drawn in the window, the wheel spun
-    # on 2+ B): mean, hit frequency and second moment against `par`, |z| < 4
-    # over 300,000 rounds
+    # on 2+ B), on lines and on ways (S on reels 1 and 3): mean, hit
+    # frequency and second moment against `par`, |z| < 4 over 300,000 rounds
     from slotmath.rules.linegame import round_sampler
 
-    game = with_wheel(drawn_game(write_game, "prizes", "multiply"))
+    if pays_by == "lines":
+        game = with_wheel(drawn_game(write_game, "prizes", "multiply"))
+    else:
+        game = ways_wheel_game(write_game, "reels", "multiply")
     result = analyse(game, 1)
     x = sampled_wins(round_sampler(game, 1), 300_000, 17)  # [x total bet]
     assert abs(z_of(x, float(result.rtp))) < 4
@@ -75,13 +79,17 @@ def test_the_sampler_agrees_with_the_wheel_beside_drawn_free_games(write_game, r
     assert abs(z_of(np.square(x), second)) < 4, (np.square(x).mean(), second)
 
 
-def test_a_wheel_on_ways_or_inside_the_free_games_is_still_refused(write_game, refused):
-    # the wheel beside is computed on paylines only, and not inside the free
-    # games: its refusal names the field in one line
+@pytest.mark.parametrize("pays_by", ["lines", "ways"])
+def test_a_wheel_inside_the_free_games_is_still_refused(write_game, refused, pays_by):
+    # the wheel beside is computed on lines and ways, but not inside the
+    # free games: its refusal names the field in one line
     from slotmath.errors import EngineTooLarge
     from slotmath.rules.linegame import DRAWN_LAW_SCOPE
 
-    game = with_wheel(drawn_game(write_game, "plain", "add"))
+    if pays_by == "lines":
+        game = with_wheel(drawn_game(write_game, "plain", "add"))
+    else:
+        game = ways_wheel_game(write_game, "anywhere", "add")
     path = game.source
     text = open(path, encoding="utf-8").read().replace("weight: 1}]}", "weight: 1}], in_free_games: true}")
     open(path, "w", encoding="utf-8").write(text)
@@ -91,16 +99,18 @@ def test_a_wheel_on_ways_or_inside_the_free_games_is_still_refused(write_game, r
     with pytest.raises(EngineTooLarge) as err:
         analyse(inside, 1)
     assert "\n" not in str(err.value) and "options.wheel" in str(err.value)
-    assert BET == 3
+    assert "wheel beside them too" in DRAWN_LAW_SCOPE.split("still refused:", 1)[0]
 
 
-def test_the_worked_example_by_hand(tmp_path):
-    # docs/features.md, "a wheel beside drawn wilds": reel 3 shows A (the
+@pytest.mark.parametrize("heading", ["a wheel beside drawn wilds", "a wheel beside drawn wilds on ways"])
+def test_the_worked_example_by_hand(tmp_path, heading):
+    # docs/features.md, "a wheel beside drawn wilds" (and "... on ways", one
+    # row: one way per window, paying as the line): reel 3 shows A (the
     # line pays 1, m or m1 x m2 by reels 1 and 2: A A, W A / A W, W W) or B
     # (the wheel pays 1 or 6 x total bet at 3/4, 1/4), each at 1/2
     from conftest import docs_example
 
-    game, section = docs_example(tmp_path, "### Worked example: a wheel beside drawn wilds")
+    game, section = docs_example(tmp_path, f"### Worked example: {heading}\n")
     assert drawn_too_large(game) and drawn_law_refusal(game) is None
     total = 2**32 + 1
     q = {2: F(3 * 2**30 + 1, total), 4: F(2**30, total)}
@@ -123,3 +133,75 @@ def test_the_worked_example_by_hand(tmp_path):
     text = " ".join(section.split())
     assert f"`{float(result.rtp):.3%}`".replace("%", " %") in text
     assert f"1 in {round(1 / float(law[F(16)]))}" in text
+
+
+def wheel_award(seen: int) -> dict:
+    """The law {prize [x total bet]: P} :data:`WHEEL` adds to a base window showing ``seen`` B."""
+    return WHEEL[2] if seen >= WHEEL[1] else {F(0): F(1)}
+
+
+# free games on ways for the wheel beside them, as tests/test_drawn_free_triggers.py's
+# WAYS_CASES (and read by its brute_round) but at most 2 games played (its
+# brute force over 4 games takes minutes): 2+ S anywhere start 2 games at
+# x2, retriggered; or S on reels 1 and 3 start 1 game, a retrigger there
+# adding 1 game and 1/2 x total bet
+WAYS_BESIDE = {
+    "anywhere": (
+        "{symbol: S, reels: free, multiplier: 2, max_games: 2, awards: {2: {games: 2}}}",
+        ("anywhere",),
+        {2: (0, 2, "free")},
+        {2: (0, 2)},
+        2,
+        2,
+        True,
+    ),
+    "reels": (
+        "{symbol: S, reels: free, multiplier: 2, max_games: 2, awards: {2: {games: 1}}, "
+        "trigger: {reels: [1, 3]}, retrigger_awards: {2: {games: 1, prize: 1/2}}}",
+        ("reels", (0, 2)),
+        {2: (0, 1, "free")},
+        {2: (F(1, 2), 1)},
+        2,
+        2,
+        True,
+    ),
+}
+
+
+def ways_wheel_game(write_game, case: str, combine: str):
+    """tests/test_drawn_free_triggers.py's ways game with the free games
+    ``WAYS_BESIDE[case]`` and the wheel :data:`WHEEL_TEXT`."""
+    from test_drawn_free_triggers import ways_game
+
+    return with_wheel(ways_game(write_game, case, combine, WAYS_BESIDE))
+
+
+def brute_ways_round(game, case: str, combine: str) -> dict:
+    """The ways round of :func:`ways_wheel_game` played literally
+    (:func:`test_drawn_free_triggers.brute_round`, the wheel beside)."""
+    from test_drawn_free_triggers import brute_round as brute_free_round
+    from test_drawn_free_triggers import ways_coins, ways_scatter
+
+    return brute_free_round(
+        game, WAYS_BESIDE, case, combine, 10, ways_scatter, ways_coins(combine), ("B", wheel_award)
+    )
+
+
+@pytest.mark.parametrize(
+    ("case", "combine"), [("anywhere", "add"), ("anywhere", "multiply"), ("reels", "add")]
+)
+def test_a_wheel_beside_drawn_free_games_on_ways_is_the_brute_force(write_game, refused, case, combine):
+    # tests/test_drawn_free_triggers.py's ways game (3 reels x 2 rows, W
+    # drawing x2 / x3 at 3 / 1 on the base and free reels, 2+ S pay 1 x total
+    # bet of 10 coins), free games WAYS_BESIDE, the wheel on 2+ B (B on every
+    # base reel; 3 x B pays 6 per way): the ways law keyed by (S count or S
+    # per reel, B count), the wheel convolved per key; RTP exact, the
+    # distribution, hit frequency and SD the brute force's
+    from test_drawn_free_triggers import assert_round as assert_ways_round
+
+    game = ways_wheel_game(write_game, case, combine)
+    assert drawn_too_large(game) and drawn_law_refusal(game) is None
+    result = analyse(game, 1)
+    assert_ways_round(result, brute_ways_round(game, case, combine))
+    assert set(result.components) >= {"free_games", "wheel"}
+    assert any("and B count) over the draw profiles" in n for n in result.notes)
