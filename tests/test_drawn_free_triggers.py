@@ -117,8 +117,8 @@ def brute_windows(strips: list, table: dict, coins, also: str | None = None) -> 
     (uniform stops, 2 rows) and every draw of every W in its window (each its
     own draw from ``table``); ``coins(window, draws)`` the line or way win,
     ``draws[(reel, row)]`` the multiplier of each W; the S rows a bit mask
-    per reel (bit k: row k).  With ``also`` the key is ``(S rows, count of
-    also anywhere)``."""
+    per reel (bit k: row k).  With ``also`` the key is ``(S rows, the
+    (reel, row) cells showing also)``."""
     total = sum(table.values())
     cycle = prod(len(s) for s in strips)
     out: dict = {}
@@ -127,7 +127,7 @@ def brute_windows(strips: list, table: dict, coins, also: str | None = None) -> 
         cells = [(r, k) for r in range(len(strips)) for k in range(2) if window[r][k] == "W"]
         rows = tuple(sum(1 << k for k in range(2) if window[r][k] == "S") for r in range(len(strips)))
         if also is not None:
-            rows = (rows, sum(col.count(also) for col in window))
+            rows = (rows, tuple((r, k) for r in range(len(strips)) for k in range(2) if window[r][k] == also))
         for draw in product(table, repeat=len(cells)):
             p = F(1, cycle) * prod((F(table[m], total) for m in draw), start=F(1))
             at = (coins(window, dict(zip(cells, draw, strict=True))), rows)
@@ -184,9 +184,10 @@ def brute_round(game, cases: dict, case: str, combine: str, bet: int, scatter, c
     games) plus the retrigger prize of its count and adding that count's
     games, at most ``max_games`` played (:func:`infree_brute.games_law`),
     all at the multiplier.  ``beside`` = ``(symbol, award)``: a feature
-    beside the free games (tests/test_drawn_beside.py), ``award(count of
-    symbol in the base window)`` the law ``{prize [x total bet]: P}`` it
-    adds (``{0: 1}`` when it does not start)."""
+    beside the free games (tests/test_drawn_beside.py), ``award(cells)``
+    the law ``{prize [x total bet]: P}`` it adds given the (reel, row)
+    cells of the base window showing symbol (``{0: 1}`` when it does not
+    start)."""
     _, rule, awards, again, mult, cap, paid = cases[case]
     per_game = {}
     for name in {reels for _, _, reels in awards.values()}:

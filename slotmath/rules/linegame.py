@@ -22,15 +22,17 @@ if TYPE_CHECKING:
 #: of each refusal of :func:`drawn_law_refusal`)
 DRAWN_LAW_SCOPE = (
     "the law without the rewrite is computed on paylines and ways, for a spin with free games at most "
-    "(a wheel beside them too), under a round cap or not (still refused: "
+    "(a wheel or a hold-and-spin beside them too), under a round cap or not (still refused: "
     "reel heights, any other feature beside or inside the free games, and free games with a "
     "sticky wild, a nudge or the drawn wild as their trigger)"
 )
 #: features computed beside the free games of a drawn round: their award
-#: reads only the base window's trigger key (none reads the wilds), so the
-#: round is the base law keyed by their trigger too, convolved with their
-#: award law per key (paylines and ways; not inside the free games)
-DRAWN_BESIDE = ("wheel",)
+#: reads only the base window's trigger key (none reads the wilds; a
+#: hold-and-spin's is its coin count, per-reel counts or per-reel rows,
+#: whichever its landing needs, its coin values drawn from its tables), so
+#: the round is the base law keyed by their trigger too, convolved with
+#: their award law per key (paylines and ways; not inside the free games)
+DRAWN_BESIDE = ("wheel", "hold_and_spin")
 #: relative tolerance [x RTP] of the check of a drawn round's distribution
 #: mean (with its unresolved tail) against its exact RTP, beyond the base
 #: law's stated bound: the award laws' float rounding (FFT grids, whose
@@ -127,7 +129,8 @@ def drawn_law_refusal(game: Game, reel_set: str = "base") -> str | None:
     trigger.  Free games with retrigger prizes, a reel set per trigger
     count, unpaid scatters (``scatter_pays: false``), trigger reels or a
     count on a payline, base reels that show the drawn wild, a round cap and
-    a wheel beside the free games (:func:`_drawn_beside`) are computed."""
+    a wheel or a hold-and-spin beside the free games (:func:`_drawn_beside`)
+    are computed."""
     from slotmath.engine.payrule import pay_rule
     from slotmath.features.drawnlaw import (
         MAX_DRAWN_SECONDS,
