@@ -10,7 +10,7 @@ from __future__ import annotations
 from fractions import Fraction as F
 
 import pytest
-from infree_brute import games_law
+from infree_brute import add, games_law
 from test_drawn_free import TEXT as FREE_TEXT
 from test_drawn_free import brute_spin, brute_spin_undrawn
 
@@ -83,16 +83,17 @@ def drawn_game(write_game, case: str, combine: str):
     return load_game(write_game(text))
 
 
-def brute_round(game, case: str, combine: str, wheel: tuple | None = None) -> dict:
+def brute_round(game, case: str, combine: str, beside: tuple | None = None) -> dict:
     """Law ``{round win [x total bet]: P}`` played literally: every base
     window and draw (:func:`test_drawn_free.brute_spin`); a count of S in
     the awards pays its prize and starts its games on its reel set, each
     free game every window and draw of that set, paying its win plus the
     retrigger prize of its S count and adding that count's games, at most
     ``max_games`` played (:func:`infree_brute.games_law`), all at the
-    multiplier.  ``wheel`` = ``(symbol, trigger count, {prize [x total
-    bet]: P})``: a base window showing the trigger count of the symbol or
-    more adds one wheel prize (tests/test_drawn_beside.py)."""
+    multiplier.  ``beside`` = ``(symbol, award)``: a feature beside the
+    free games (tests/test_drawn_beside.py), ``award(cells)`` the law
+    ``{prize [x total bet]: P}`` it adds given the (reel, row) cells of the
+    base window showing symbol (``{0: 1}`` when it does not start)."""
     _, awards, again, mult, cap = CASES[case]
     sets = ("base", "free", "more") if case == "by_count" else ("base", "free")
     strips = {name: [s.symbols for s in game.strips(name)] for name in sets}
@@ -105,18 +106,14 @@ def brute_round(game, case: str, combine: str, wheel: tuple | None = None) -> di
             table[at] = table.get(at, 0) + p
         per_game[name] = table
     law: dict = {}
-    for (win, key), p in brute_spin(strips["base"], combine, TABLE, wheel and wheel[0]).items():
-        count, seen = (key, 0) if wheel is None else key
+    for (win, key), p in brute_spin(strips["base"], combine, TABLE, beside and beside[0]).items():
+        count, seen = (key, ()) if beside is None else key
         award = {F(0): F(1)}
         if count in awards:
             prize, games, reels = awards[count]
             award = {prize * BET + mult * y: q for y, q in games_law(per_game[reels], games, cap).items()}
-        if wheel is not None and seen >= wheel[1]:
-            spun: dict = {}
-            for y, q in award.items():
-                for v, r in wheel[2].items():
-                    spun[y + v * BET] = spun.get(y + v * BET, 0) + q * r
-            award = spun
+        if beside is not None:
+            award = add(award, {v * BET: r for v, r in beside[1](seen).items()})
         for y, q in award.items():
             total = F(win + y, BET)
             law[total] = law.get(total, 0) + p * q

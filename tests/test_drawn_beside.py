@@ -12,7 +12,7 @@ from fractions import Fraction as F
 
 import numpy as np
 import pytest
-from test_drawn_base import BET, assert_round, brute_round, drawn_game
+from test_drawn_base import assert_round, brute_round, drawn_game
 from test_drawn_cap import assert_capped, with_cap
 from test_drawn_law import sampled_wins, z_of
 
@@ -23,6 +23,12 @@ from slotmath.rules.linegame import analyse, drawn_law_refusal, drawn_too_large
 # spin the wheel once: 1 x total bet (weight 3) or 6 x total bet (weight 1)
 WHEEL_TEXT = "  wheel: {symbol: B, trigger: 2, segments: [{prize: 1, weight: 3}, {prize: 6, weight: 1}]}\n"
 WHEEL = ("B", 2, {F(1): F(3, 4), F(6): F(1, 4)})
+
+
+def wheel_award(cells: tuple) -> dict:
+    """The law {prize [x total bet]: P} :data:`WHEEL` adds to a base window
+    showing B on ``cells``."""
+    return WHEEL[2] if len(cells) >= WHEEL[1] else {F(0): F(1)}
 
 
 def with_wheel(game):
@@ -45,7 +51,7 @@ def test_a_wheel_beside_drawn_free_games_is_the_brute_force(write_game, refused,
     game = with_wheel(drawn_game(write_game, case, combine))
     assert drawn_too_large(game) and drawn_law_refusal(game) is None
     result = analyse(game, 1)
-    law = brute_round(game, case, combine, WHEEL)
+    law = brute_round(game, case, combine, ("B", wheel_award))
     assert_round(result, law)
     assert set(result.components) >= {"free_games", "wheel"}
     assert any("base spin's law of (win, S count and B count)" in n for n in result.notes)
@@ -55,17 +61,27 @@ def test_a_wheel_beside_capped_drawn_free_games_is_the_brute_force(write_game, r
     # the same round capped at 30 x total bet
     game = with_cap(with_wheel(drawn_game(write_game, "plain", "add")), F(30))
     assert drawn_law_refusal(game) is None
-    law = brute_round(game, "plain", "add", WHEEL)
+    law = brute_round(game, "plain", "add", ("B", wheel_award))
     assert_capped(analyse(game, 1), law, F(30), 1e-9)
 
 
-def test_the_sampler_agrees_with_the_wheel_beside_drawn_free_games(write_game, refused):
+@pytest.mark.parametrize("pays_by", ["lines", "ways", "ways, hold-and-spin"])
+def test_the_sampler_agrees_with_the_wheel_beside_drawn_free_games(write_game, refused, pays_by):
     # the compiled round sampler (each W drawn in the window, the wheel spun
-    # on 2+ B): mean, hit frequency and second moment against `par`, |z| < 4
-    # over 300,000 rounds
+    # on 2+ B), on lines and on ways (S on reels 1 and 3), and on ways with
+    # the hold-and-spin below (its landing by row) in place of the wheel:
+    # mean, hit frequency and second moment against `par`, |z| < 4 over
+    # 300,000 rounds
+    from test_drawn_free_triggers import ways_game
+
     from slotmath.rules.linegame import round_sampler
 
-    game = with_wheel(drawn_game(write_game, "prizes", "multiply"))
+    if pays_by == "lines":
+        game = with_wheel(drawn_game(write_game, "prizes", "multiply"))
+    elif pays_by == "ways":
+        game = ways_wheel_game(write_game, "reels", "multiply")
+    else:
+        game = with_hold(ways_game(write_game, "anywhere", "add", WAYS_BESIDE), "rows")
     result = analyse(game, 1)
     x = sampled_wins(round_sampler(game, 1), 300_000, 17)  # [x total bet]
     assert abs(z_of(x, float(result.rtp))) < 4
@@ -75,13 +91,17 @@ def test_the_sampler_agrees_with_the_wheel_beside_drawn_free_games(write_game, r
     assert abs(z_of(np.square(x), second)) < 4, (np.square(x).mean(), second)
 
 
-def test_a_wheel_on_ways_or_inside_the_free_games_is_still_refused(write_game, refused):
-    # the wheel beside is computed on paylines only, and not inside the free
-    # games: its refusal names the field in one line
+@pytest.mark.parametrize("pays_by", ["lines", "ways"])
+def test_a_wheel_inside_the_free_games_is_still_refused(write_game, refused, pays_by):
+    # the wheel beside is computed on lines and ways, but not inside the
+    # free games: its refusal names the field in one line
     from slotmath.errors import EngineTooLarge
     from slotmath.rules.linegame import DRAWN_LAW_SCOPE
 
-    game = with_wheel(drawn_game(write_game, "plain", "add"))
+    if pays_by == "lines":
+        game = with_wheel(drawn_game(write_game, "plain", "add"))
+    else:
+        game = ways_wheel_game(write_game, "anywhere", "add")
     path = game.source
     text = open(path, encoding="utf-8").read().replace("weight: 1}]}", "weight: 1}], in_free_games: true}")
     open(path, "w", encoding="utf-8").write(text)
@@ -91,16 +111,19 @@ def test_a_wheel_on_ways_or_inside_the_free_games_is_still_refused(write_game, r
     with pytest.raises(EngineTooLarge) as err:
         analyse(inside, 1)
     assert "\n" not in str(err.value) and "options.wheel" in str(err.value)
-    assert BET == 3
+    computed = DRAWN_LAW_SCOPE.split("still refused:", 1)[0]
+    assert "a wheel or a hold-and-spin beside them too" in computed
 
 
-def test_the_worked_example_by_hand(tmp_path):
-    # docs/features.md, "a wheel beside drawn wilds": reel 3 shows A (the
+@pytest.mark.parametrize("heading", ["a wheel beside drawn wilds", "a wheel beside drawn wilds on ways"])
+def test_the_worked_example_by_hand(tmp_path, heading):
+    # docs/features.md, "a wheel beside drawn wilds" (and "... on ways", one
+    # row: one way per window, paying as the line): reel 3 shows A (the
     # line pays 1, m or m1 x m2 by reels 1 and 2: A A, W A / A W, W W) or B
     # (the wheel pays 1 or 6 x total bet at 3/4, 1/4), each at 1/2
     from conftest import docs_example
 
-    game, section = docs_example(tmp_path, "### Worked example: a wheel beside drawn wilds")
+    game, section = docs_example(tmp_path, f"### Worked example: {heading}\n")
     assert drawn_too_large(game) and drawn_law_refusal(game) is None
     total = 2**32 + 1
     q = {2: F(3 * 2**30 + 1, total), 4: F(2**30, total)}
@@ -123,3 +146,195 @@ def test_the_worked_example_by_hand(tmp_path):
     text = " ".join(section.split())
     assert f"`{float(result.rtp):.3%}`".replace("%", " %") in text
     assert f"1 in {round(1 / float(law[F(16)]))}" in text
+
+
+# free games on ways for the wheel beside them, as tests/test_drawn_free_triggers.py's
+# WAYS_CASES (and read by its brute_round) but at most 2 games played (its
+# brute force over 4 games takes minutes): 2+ S anywhere start 2 games at
+# x2, retriggered; or S on reels 1 and 3 start 1 game, a retrigger there
+# adding 1 game and 1/2 x total bet
+WAYS_BESIDE = {
+    "anywhere": (
+        "{symbol: S, reels: free, multiplier: 2, max_games: 2, awards: {2: {games: 2}}}",
+        ("anywhere",),
+        {2: (0, 2, "free")},
+        {2: (0, 2)},
+        2,
+        2,
+        True,
+    ),
+    "reels": (
+        "{symbol: S, reels: free, multiplier: 2, max_games: 2, awards: {2: {games: 1}}, "
+        "trigger: {reels: [1, 3]}, retrigger_awards: {2: {games: 1, prize: 1/2}}}",
+        ("reels", (0, 2)),
+        {2: (0, 1, "free")},
+        {2: (F(1, 2), 1)},
+        2,
+        2,
+        True,
+    ),
+}
+
+
+def ways_wheel_game(write_game, case: str, combine: str):
+    """tests/test_drawn_free_triggers.py's ways game with the free games
+    ``WAYS_BESIDE[case]`` and the wheel :data:`WHEEL_TEXT`."""
+    from test_drawn_free_triggers import ways_game
+
+    return with_wheel(ways_game(write_game, case, combine, WAYS_BESIDE))
+
+
+def brute_ways_round(game, case: str, combine: str) -> dict:
+    """The ways round of :func:`ways_wheel_game` played literally
+    (:func:`test_drawn_free_triggers.brute_round`, the wheel beside)."""
+    from test_drawn_free_triggers import brute_round as brute_free_round
+    from test_drawn_free_triggers import ways_coins, ways_scatter
+
+    return brute_free_round(
+        game, WAYS_BESIDE, case, combine, 10, ways_scatter, ways_coins(combine), ("B", wheel_award)
+    )
+
+
+@pytest.mark.parametrize(
+    ("case", "combine"), [("anywhere", "add"), ("anywhere", "multiply"), ("reels", "add")]
+)
+def test_a_wheel_beside_drawn_free_games_on_ways_is_the_brute_force(write_game, refused, case, combine):
+    # tests/test_drawn_free_triggers.py's ways game (3 reels x 2 rows, W
+    # drawing x2 / x3 at 3 / 1 on the base and free reels, 2+ S pay 1 x total
+    # bet of 10 coins), free games WAYS_BESIDE, the wheel on 2+ B (B on every
+    # base reel; 3 x B pays 6 per way): the ways law keyed by (S count or S
+    # per reel, B count), the wheel convolved per key; RTP exact, the
+    # distribution, hit frequency and SD the brute force's
+    from test_drawn_free_triggers import assert_round as assert_ways_round
+
+    game = ways_wheel_game(write_game, case, combine)
+    assert drawn_too_large(game) and drawn_law_refusal(game) is None
+    result = analyse(game, 1)
+    assert_ways_round(result, brute_ways_round(game, case, combine))
+    assert set(result.components) >= {"free_games", "wheel"}
+    assert any("and B count) over the draw profiles" in n for n in result.notes)
+
+
+# A hold-and-spin on 2+ coins C beside the free games (3 x 2 grid, 6
+# cells; C in place of the blank X on the base reels): one respin, reset by
+# a landing; each empty cell lands a coin with the probability of its row
+# (HOLD_PROBS: "cells", every cell 1/2: keyed by the coin count; "rows", 1/2
+# on row 1 and 1/4 on row 2: keyed by the coins' rows per reel); a start
+# coin pays 2, a landed one 1 or 4 (weights 3 / 1), a full screen 10 more
+# [x total bet]
+HOLD_PROBS = {"cells": (F(1, 2), F(1, 2)), "rows": (F(1, 2), F(1, 4))}
+
+
+def hold_text(rows: str) -> str:
+    probs = ", ".join("[" + ", ".join([f'"{p}"'] * 3) + "]" for p in HOLD_PROBS[rows])
+    return (
+        f"  hold_and_spin: {{symbol: C, trigger: 2, respins: 1, rule: reset, respin: cells, "
+        f"probabilities: [{probs}], values: [{{prize: 1, weight: 3}}, {{prize: 4, weight: 1}}], "
+        "start_values: [{prize: 2, weight: 1}], full_screen: 10}\n"
+    )
+
+
+def with_hold(game, rows: str):
+    """``game`` with the coin C in place of X on its base reels and the
+    hold-and-spin :func:`hold_text` written under its options."""
+    import re
+    from pathlib import Path
+
+    path = Path(game.source)
+    text = path.read_text(encoding="utf-8")
+    blank = "  - {name: X, kind: blank}\n"
+    assert text.count(blank) == 1
+    text = text.replace(blank, blank + "  - {name: C}\n")
+    text = re.sub(r"^  base: .*$", lambda m: m.group(0).replace("X", "C"), text, count=1, flags=re.M)
+    path.write_text(text.replace("\noptions:\n", "\noptions:\n" + hold_text(rows)), encoding="utf-8")
+    return load_game(path)
+
+
+def hold_award(rows: str):
+    """``award(cells)``: the hold-and-spin's law {award [x total bet]: P}
+    played literally from the start coins on ``cells`` ((reel, row) pairs):
+    every subset of the empty cells that lands in a respin (each cell by its
+    row's probability), a landing resetting the one respin, until a respin
+    lands none or the screen is full; the start coins pay 2 each, every
+    landed coin 1 or 4 (3/4, 1/4), a full screen 10."""
+    from functools import cache
+    from itertools import combinations
+
+    from infree_brute import add
+
+    grid = [(r, k) for r in range(3) for k in range(2)]
+    prob = HOLD_PROBS[rows]
+
+    @cache
+    def final(held: frozenset) -> tuple:
+        empty = [c for c in grid if c not in held]
+        if not empty:
+            return ((len(held), F(1)),)
+        out: dict = {}
+        for n in range(len(empty) + 1):
+            for landed in combinations(empty, n):
+                q = F(1)
+                for c in empty:
+                    q *= prob[c[1]] if c in landed else 1 - prob[c[1]]
+                ends = ((len(held), F(1)),) if n == 0 else final(held | frozenset(landed))
+                for count, r in ends:
+                    out[count] = out.get(count, 0) + q * r
+        return tuple(out.items())
+
+    @cache
+    def award(cells: tuple) -> dict:
+        if len(cells) < 2:
+            return {F(0): F(1)}
+        law: dict = {}
+        for count, q in final(frozenset(cells)):
+            paid = {F(2 * len(cells) + (10 if count == len(grid) else 0)): F(1)}
+            for _ in range(count - len(cells)):
+                paid = add(paid, {F(1): F(3, 4), F(4): F(1, 4)})
+            for v, r in paid.items():
+                law[v] = law.get(v, 0) + q * r
+        return law
+
+    return award
+
+
+@pytest.mark.parametrize(
+    ("pays_by", "case", "combine", "rows"),
+    [
+        ("lines", "plain", "add", "cells"),
+        ("lines", "prizes", "multiply", "rows"),
+        ("ways", "anywhere", "multiply", "cells"),
+        ("ways", "reels", "add", "rows"),
+    ],
+)
+def test_a_hold_and_spin_beside_drawn_free_games_is_the_brute_force(
+    write_game, refused, pays_by, case, combine, rows
+):
+    # the lines and ways games above with the hold-and-spin on 2+ C in place
+    # of the wheel: its award reads only its trigger key (the coin count, or
+    # the coins' rows per reel when the landing differs down a reel), so the
+    # base law is keyed by the free games' and its key and convolved with
+    # its award per key; the round is the brute force's (each start screen's
+    # respins played cell by cell)
+    if pays_by == "lines":
+        game = with_hold(drawn_game(write_game, case, combine), rows)
+    else:
+        from test_drawn_free_triggers import ways_game
+
+        game = with_hold(ways_game(write_game, case, combine, WAYS_BESIDE), rows)
+    assert drawn_too_large(game) and drawn_law_refusal(game) is None
+    result = analyse(game, 1)
+    beside = ("C", hold_award(rows))
+    if pays_by == "lines":
+        assert_round(result, brute_round(game, case, combine, beside))
+    else:
+        from test_drawn_free_triggers import assert_round as assert_ways_round
+        from test_drawn_free_triggers import brute_round as brute_free_round
+        from test_drawn_free_triggers import ways_coins, ways_scatter
+
+        law = brute_free_round(
+            game, WAYS_BESIDE, case, combine, 10, ways_scatter, ways_coins(combine), beside
+        )
+        assert_ways_round(result, law)
+    assert set(result.components) >= {"free_games", "hold_and_spin"}
+    words = "C rows per reel" if rows == "rows" else "C count"
+    assert any(f"and {words}) over the draw profiles" in n for n in result.notes), result.notes

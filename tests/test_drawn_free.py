@@ -61,7 +61,7 @@ def brute_spin(strips: list, combine: str, table: dict = TINY_TABLE, also: str |
     (uniform stops) and every draw of every W in its window (each its own
     draw from ``table``), the lines by :func:`test_drawn_law.brute_line`,
     S paid by its count anywhere; with ``also`` the key is ``(S count,
-    count of also)``."""
+    the (reel, row) cells showing also)``."""
     total = sum(table.values())
     out: dict = {}
     for stops in product(*(range(len(s)) for s in strips)):
@@ -69,7 +69,11 @@ def brute_spin(strips: list, combine: str, table: dict = TINY_TABLE, also: str |
         p_stop = F(1, len(strips[0]) * len(strips[1]) * len(strips[2]))
         wilds = [(r, k) for r in range(3) for k in range(2) if grid[r][k] == "W"]
         count = sum(row.count("S") for row in grid)
-        key = count if also is None else (count, sum(row.count(also) for row in grid))
+        key = (
+            count
+            if also is None
+            else (count, tuple((r, k) for r in range(3) for k in range(2) if grid[r][k] == also))
+        )
         for draw in product(table, repeat=len(wilds)):
             mult = dict(zip(wilds, draw, strict=True))
             p = p_stop

@@ -14,7 +14,7 @@ from itertools import product
 from math import prod
 
 import pytest
-from infree_brute import games_law
+from infree_brute import add, games_law
 from test_drawn_base import MORE
 from test_drawn_base import TEXT as LINES_TEXT
 from test_drawn_law import TINY_LINES, brute_line, sampled_wins, z_of
@@ -107,17 +107,18 @@ def line_game(write_game, case: str, combine: str):
     return load_game(write_game(text.replace("MORE", MORE if case == "payline" else "")))
 
 
-def ways_game(write_game, case: str, combine: str):
+def ways_game(write_game, case: str, combine: str, cases: dict = WAYS_CASES):
     text = game_text(combine, free=True)
-    return load_game(write_game(text.replace(WAYS_FREE, WAYS_CASES[case][0])))
+    return load_game(write_game(text.replace(WAYS_FREE, cases[case][0])))
 
 
-def brute_windows(strips: list, table: dict, coins) -> dict:
+def brute_windows(strips: list, table: dict, coins, also: str | None = None) -> dict:
     """``{(coins, S rows per reel): P}`` of one spin: every stop vector
     (uniform stops, 2 rows) and every draw of every W in its window (each its
     own draw from ``table``); ``coins(window, draws)`` the line or way win,
     ``draws[(reel, row)]`` the multiplier of each W; the S rows a bit mask
-    per reel (bit k: row k)."""
+    per reel (bit k: row k).  With ``also`` the key is ``(S rows, the
+    (reel, row) cells showing also)``."""
     total = sum(table.values())
     cycle = prod(len(s) for s in strips)
     out: dict = {}
@@ -125,6 +126,8 @@ def brute_windows(strips: list, table: dict, coins) -> dict:
         window = [[s[(i + k) % len(s)] for k in range(2)] for s, i in zip(strips, stops, strict=True)]
         cells = [(r, k) for r in range(len(strips)) for k in range(2) if window[r][k] == "W"]
         rows = tuple(sum(1 << k for k in range(2) if window[r][k] == "S") for r in range(len(strips)))
+        if also is not None:
+            rows = (rows, tuple((r, k) for r in range(len(strips)) for k in range(2) if window[r][k] == also))
         for draw in product(table, repeat=len(cells)):
             p = F(1, cycle) * prod((F(table[m], total) for m in draw), start=F(1))
             at = (coins(window, dict(zip(cells, draw, strict=True))), rows)
@@ -172,7 +175,7 @@ def lookup(awards: dict, count: int):
     return awards[listed[-1]] if listed else None
 
 
-def brute_round(game, cases: dict, case: str, combine: str, bet: int, scatter, coins) -> dict:
+def brute_round(game, cases: dict, case: str, combine: str, bet: int, scatter, coins, beside=None) -> dict:
     """Law ``{round win [x total bet]: P}`` played literally: the base
     window (lines or ways, plus its scatter pay ``scatter(S shown)``
     [coins]); its count (:func:`count_of`) pays its prize and starts its
@@ -180,7 +183,11 @@ def brute_round(game, cases: dict, case: str, combine: str, bet: int, scatter, c
     paying its win (with the scatter pay only when the scatters pay in free
     games) plus the retrigger prize of its count and adding that count's
     games, at most ``max_games`` played (:func:`infree_brute.games_law`),
-    all at the multiplier."""
+    all at the multiplier.  ``beside`` = ``(symbol, award)``: a feature
+    beside the free games (tests/test_drawn_beside.py), ``award(cells)``
+    the law ``{prize [x total bet]: P}`` it adds given the (reel, row)
+    cells of the base window showing symbol (``{0: 1}`` when it does not
+    start)."""
     _, rule, awards, again, mult, cap, paid = cases[case]
     per_game = {}
     for name in {reels for _, _, reels in awards.values()}:
@@ -194,14 +201,17 @@ def brute_round(game, cases: dict, case: str, combine: str, bet: int, scatter, c
             table[at] = table.get(at, 0) + p
         per_game[name] = table
     law: dict = {}
-    base = brute_windows([s.symbols for s in game.strips("base")], TABLES[bet], coins)
-    for (win, rows), p in base.items():
+    base = brute_windows([s.symbols for s in game.strips("base")], TABLES[bet], coins, beside and beside[0])
+    for (win, key), p in base.items():
+        rows, seen = key if beside else (key, 0)
         shown = sum(bin(m).count("1") for m in rows)
         award = {F(0): F(1)}
         entry = lookup(awards, count_of(rule, rows))
         if entry is not None:
             prize, games, reels = entry
             award = {prize * bet + mult * y: q for y, q in games_law(per_game[reels], games, cap).items()}
+        if beside is not None:
+            award = add(award, {v * bet: r for v, r in beside[1](seen).items()})
         for y, q in award.items():
             total = F(win + scatter(shown), bet) + F(y, bet)
             law[total] = law.get(total, 0) + p * q

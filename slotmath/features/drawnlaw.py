@@ -4,7 +4,7 @@ leaves the engine's counts: :func:`slotmath.features.wildmult.rewrite_refusal`),
 keyed by the free games' trigger key (:func:`key_codes`: the trigger
 symbol's count, per reel under a reel condition, its rows per reel for a
 count on a payline; the base spin's key and the free spin's retrigger key),
-or by several triggers at once (a wheel beside the free games: the pay
+or by several triggers at once (a wheel or a hold-and-spin beside the free games: the pay
 rules' joint key codes).
 
 Method: a window's draws matter only through its *draw profile*.  Every

@@ -4,8 +4,10 @@ writing the draws into the stops (``options.wild_multipliers`` on
 :func:`slotmath.features.wildmult.rewrite_refusal`), keyed by the free games'
 trigger key (the trigger symbol's count, or per reel under a reel
 condition: :func:`slotmath.features.drawnlaw.key_codes`; the base spin's
-and the free spin's retrigger key; the round is built from it as on
-paylines, :mod:`slotmath.features.drawnlaw`).
+and the free spin's retrigger key), or by several triggers at once (a
+wheel or a hold-and-spin beside the free games: the pay rules' joint key
+codes); the round is built from it as on paylines
+(:mod:`slotmath.features.drawnlaw`).
 
 Rule (:mod:`slotmath.features.drawnways`): every drawn wild cell draws its
 own multiplier ``m_c``; a way through drawn wilds is multiplied by the

@@ -22,15 +22,17 @@ if TYPE_CHECKING:
 #: of each refusal of :func:`drawn_law_refusal`)
 DRAWN_LAW_SCOPE = (
     "the law without the rewrite is computed on paylines and ways, for a spin with free games at most "
-    "(on paylines a wheel beside them too), under a round cap or not (still refused: "
+    "(a wheel or a hold-and-spin beside them too), under a round cap or not (still refused: "
     "reel heights, any other feature beside or inside the free games, and free games with a "
     "sticky wild, a nudge or the drawn wild as their trigger)"
 )
 #: features computed beside the free games of a drawn round: their award
-#: reads only the base window's trigger key (none reads the wilds), so the
-#: round is the base law keyed by their trigger too, convolved with their
-#: award law per key (paylines; not inside the free games)
-DRAWN_BESIDE = ("wheel",)
+#: reads only the base window's trigger key (none reads the wilds; a
+#: hold-and-spin's is its coin count, per-reel counts or per-reel rows,
+#: whichever its landing needs, its coin values drawn from its tables), so
+#: the round is the base law keyed by their trigger too, convolved with
+#: their award law per key (paylines and ways; not inside the free games)
+DRAWN_BESIDE = ("wheel", "hold_and_spin")
 #: relative tolerance [x RTP] of the check of a drawn round's distribution
 #: mean (with its unresolved tail) against its exact RTP, beyond the base
 #: law's stated bound: the award laws' float rounding (FFT grids, whose
@@ -127,8 +129,8 @@ def drawn_law_refusal(game: Game, reel_set: str = "base") -> str | None:
     trigger.  Free games with retrigger prizes, a reel set per trigger
     count, unpaid scatters (``scatter_pays: false``), trigger reels or a
     count on a payline, base reels that show the drawn wild, a round cap and
-    on paylines a wheel beside the free games (:func:`_drawn_beside`) are
-    computed."""
+    a wheel or a hold-and-spin beside the free games (:func:`_drawn_beside`)
+    are computed."""
     from slotmath.engine.payrule import pay_rule
     from slotmath.features.drawnlaw import (
         MAX_DRAWN_SECONDS,
@@ -142,8 +144,11 @@ def drawn_law_refusal(game: Game, reel_set: str = "base") -> str | None:
 
     reason = rewrite_refusal(game)
     names = sorted(reel_sets_read(game) | {reel_set})
+    spec = load_wild_multipliers(game)
+    ensure(spec is not None, "linegame.py: expected spec is not None")
+    beside = _drawn_beside(game, spec.symbol)
     if not pay_rule(game).has_paylines:
-        over_ways = _drawn_ways_cost_refusal(game, reason, names)
+        over_ways = _drawn_ways_cost_refusal(game, reason, names, beside)
         if over_ways is not None:
             return over_ways
         costs = {}
@@ -156,9 +161,6 @@ def drawn_law_refusal(game: Game, reel_set: str = "base") -> str | None:
             f"{reason}; the law of reel set {name!r} would list {cost:.3g} windows, "
             f"above {MAX_DRAWN_WINDOWS:.2g} ({MAX_DRAWN_SECONDS} s at {WINDOWS_PER_SECOND:.2g} a second)"
         )
-    spec = load_wild_multipliers(game)
-    ensure(spec is not None, "linegame.py: expected spec is not None")
-    beside = _drawn_beside(game, spec.symbol) if pay_rule(game).has_paylines else ()
     others = [
         k
         for k in game.options
@@ -192,20 +194,27 @@ def _drawn_beside(game: Game, wild: str) -> tuple:
     )
 
 
-def _drawn_ways_cost_refusal(game: Game, reason: str | None, names: list) -> str | None:
+def _drawn_ways_cost_refusal(game: Game, reason: str | None, names: list, beside: tuple = ()) -> str | None:
     """The part of :func:`drawn_law_refusal` proper to a ways game: a reel
     set of ``names`` showing the drawn wild whose spin law without the
     rewrite (:func:`slotmath.features.drawnwayslaw.drawn_ways_law`, keyed by
-    the free games' trigger key) would list more than
+    the free games' trigger key and those of the features ``beside`` them,
+    :func:`_drawn_beside`) would list more than
     :data:`~slotmath.features.drawnwayslaw.MAX_WAYS_TERMS` terms, or None."""
     from slotmath.features.drawnlaw import MAX_DRAWN_SECONDS, shows_wild
     from slotmath.features.drawnwayslaw import MAX_WAYS_TERMS, WAYS_TERMS_PER_SECOND, drawn_ways_cost
     from slotmath.features.options import load_features
+    from slotmath.features.registry import declared_kinds
 
     if game.heights is not None:
         return None  # refused by drawn_law_refusal's next check
     free = load_features(game).free_games
-    key = free.trigger if free is not None and isinstance(free.symbol, str) else None
+    triggers = [free.trigger] if free is not None and isinstance(free.symbol, str) else []
+    kinds = {kind.key: kind for kind in declared_kinds(game)}
+    for name in beside:
+        trigger = kinds[name].exact(game, game.levels[0]).trigger
+        triggers += [trigger] if trigger not in triggers else []
+    key = _drawn_key(triggers)
     costs = {name: drawn_ways_cost(game, name, key) for name in names if shows_wild(game, name)}
     over = {name: cost for name, cost in costs.items() if cost > MAX_WAYS_TERMS}
     if not over:
@@ -236,6 +245,7 @@ def _analyse_drawn(game: Game, level: int, reel_set: str) -> ParResult:
     from slotmath.engine.combinations import combination_table
     from slotmath.engine.distribution import MaxWin
     from slotmath.features.drawnlaw import drawn_keyed_law, shows_wild
+    from slotmath.features.round import round_triggers
     from slotmath.features.wilddraws import drawn_line_figures
     from slotmath.rules.result import ParResult
 
@@ -261,7 +271,6 @@ def _analyse_drawn(game: Game, level: int, reel_set: str) -> ParResult:
     how = "multiplied" if load_drawn(game).combine == "multiply" else "added"
     if features and not shows_wild(game, reel_set):
         from slotmath.engine.payrule import pay_rule
-        from slotmath.features.round import round_triggers
 
         # the base reels do not show the drawn wild: the undrawn game's exact law is the drawn one
         keyed = pay_rule(undrawn).key_distribution(undrawn, level, round_triggers(features), reel_set)
@@ -290,7 +299,7 @@ def _analyse_drawn(game: Game, level: int, reel_set: str) -> ParResult:
             "error its module states, about 1e-15), its mean checked against the exact one."
         )
         return dataclasses.replace(result, notes=[*result.notes, note])
-    key = _drawn_key(features)
+    key = _drawn_key(round_triggers(features))
     if unit == "way":
         from slotmath.features.drawnwayslaw import drawn_ways_law
 
@@ -398,17 +407,14 @@ def _drawn_round(
     return dataclasses.replace(result, notes=[*result.notes, note])
 
 
-def _drawn_key(features: list):
+def _drawn_key(triggers: list):
     """The trigger key of a drawn base law (:func:`slotmath.features.drawnlaw.key_codes`)
-    for the round of ``features``: None without features, the one trigger
-    of :func:`~slotmath.features.round.round_triggers`, or the tuple of
-    several (a wheel beside the free games)."""
-    if not features:
+    for the round's distinct ``triggers`` (:func:`~slotmath.features.round.round_triggers`):
+    None without one, the one, or the tuple of several (a feature beside
+    the free games, :data:`DRAWN_BESIDE`)."""
+    if not triggers:
         return None
-    from slotmath.features.round import round_triggers
-
-    triggers = tuple(round_triggers(features))
-    return triggers[0] if len(triggers) == 1 else triggers
+    return triggers[0] if len(triggers) == 1 else tuple(triggers)
 
 
 def _round_key_words(features: list) -> str:
