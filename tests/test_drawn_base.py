@@ -237,7 +237,8 @@ def test_what_is_still_refused_is_listed_in_one_line(write_game, refused):
     with pytest.raises(EngineTooLarge) as err:
         analyse(game, 1)
     message = str(err.value)
-    assert "\n" not in message and "options.free_games is not computed with drawn wild multipliers" in message
+    assert "\n" not in message
+    assert "options.free_games: is not computed with drawn wild multipliers" in message
 
 
 def test_the_worked_example_by_hand(tmp_path):

@@ -31,15 +31,20 @@ def wheel_award(cells: tuple) -> dict:
     return WHEEL[2] if len(cells) >= WHEEL[1] else {F(0): F(1)}
 
 
-def with_wheel(game):
-    """``game`` with the wheel :data:`WHEEL_TEXT` written under its options."""
+def with_options(game, lines: str):
+    """``game`` with the option ``lines`` written under its options."""
     from pathlib import Path
 
     path = Path(game.source)
     text = path.read_text(encoding="utf-8")
     assert "\noptions:\n" in text
-    path.write_text(text.replace("\noptions:\n", "\noptions:\n" + WHEEL_TEXT), encoding="utf-8")
+    path.write_text(text.replace("\noptions:\n", "\noptions:\n" + lines), encoding="utf-8")
     return load_game(path)
+
+
+def with_wheel(game):
+    """``game`` with the wheel :data:`WHEEL_TEXT` written under its options."""
+    return with_options(game, WHEEL_TEXT)
 
 
 @pytest.mark.parametrize(("case", "combine"), [("plain", "add"), ("plain", "multiply"), ("prizes", "add")])
@@ -338,3 +343,71 @@ def test_a_hold_and_spin_beside_drawn_free_games_is_the_brute_force(
     assert set(result.components) >= {"free_games", "hold_and_spin"}
     words = "C rows per reel" if rows == "rows" else "C count"
     assert any(f"and {words}) over the draw profiles" in n for n in result.notes), result.notes
+
+
+# A selection (no choice of free games) and a pick beside drawn free games:
+# their awards read no wild's multiplier, so their RTP components are the
+# undrawn game's (linegame.DRAWN_RTP_BESIDE); the round's distribution is
+# still refused beside them (only the RTP is computed).
+SELECTION_TEXT = (
+    "  selection: {symbol: B, trigger: 2, policy: player, choices: "
+    "[{name: cash, prize: 10, weight: 2}, {name: less, prize: 3, weight: 1}]}\n"
+)
+PICK_TEXT = (
+    "  pick: {symbol: B, trigger: 2, tiles: [{prize: 1, count: 2}, {prize: 5}, {collect: true, count: 2}]}\n"
+)
+
+
+def pick_law() -> dict:
+    """Pick until collect over the tiles 1, 1, 5, collect, collect, every
+    order equally likely (plain Python): {sum of the prizes before the first
+    collect [x total bet]: P}; its mean is (1 + 1 + 5) / 3 = 7/3 (a prize
+    tile is taken when it comes before both collects: 1 in 3)."""
+    from itertools import permutations
+
+    tiles = (1, 1, 5, None, None)
+    orders = list(permutations(range(5)))
+    law: dict = {}
+    for order in orders:
+        won = F(0)
+        for i in order:
+            if tiles[i] is None:
+                break
+            won += tiles[i]
+        law[won] = law.get(won, 0) + F(1, len(orders))
+    assert sum(w * p for w, p in law.items()) == F(7, 3)
+    return law
+
+
+@pytest.mark.parametrize(
+    ("text", "award"),
+    [(SELECTION_TEXT, {F(10): F(2, 3), F(3): F(1, 3)}), (PICK_TEXT, None)],
+    ids=["selection", "pick"],
+)
+def test_a_prize_feature_beside_drawn_free_games_adds_its_undrawn_rtp(write_game, refused, text, award):
+    # the exact RTP (components without the rewrite) against the brute-force
+    # round's mean: every base window and draw, the free games, and the
+    # feature's award law when 2 or more B show
+    from slotmath.errors import EngineTooLarge
+    from slotmath.rules.linegame import drawn_components
+
+    law = pick_law() if award is None else award
+    game = with_options(drawn_game(write_game, "plain", "add"), text)
+    brute = brute_round(game, "plain", "add", ("B", lambda cells: law if len(cells) >= 2 else {F(0): F(1)}))
+    mean = sum(w * p for w, p in brute.items())
+    parts = drawn_components(game, 1)
+    assert sum(parts.values()) == mean
+    assert drawn_law_refusal(game) is not None  # the distribution stays refused, in one line
+    with pytest.raises(EngineTooLarge, match="the round's exact RTP is"):
+        analyse(game, 1)
+
+
+def test_a_selection_with_a_choice_of_free_games_beside_drawn_wilds_is_refused(write_game, refused):
+    # its free games play on reels that draw: refused in one line naming the file and the field
+    from slotmath.errors import EngineTooLarge
+    from slotmath.rules.linegame import drawn_components
+
+    chosen = SELECTION_TEXT.replace("name: less, prize: 3", "name: spins, free_games: 2")
+    game = with_options(drawn_game(write_game, "plain", "add"), chosen)
+    with pytest.raises(EngineTooLarge, match=r"game\.yaml: options\.selection: is not computed with drawn"):
+        drawn_components(game, 1)

@@ -311,7 +311,7 @@ def test_sticky_free_games_on_ways_are_still_refused_in_one_line(write_game, cap
     assert main(["par", str(write_game(text))]) == 2
     err = capsys.readouterr().err.strip()
     assert "\n" not in err
-    assert "options.free_games is not computed with drawn wild multipliers whose draws do not fit" in err
+    assert "options.free_games: is not computed with drawn wild multipliers whose draws do not fit" in err
 
 
 def test_a_law_above_its_cost_bound_is_refused_in_one_line(write_game, monkeypatch, capsys):

@@ -33,6 +33,10 @@ DRAWN_LAW_SCOPE = (
 #: the round is the base law keyed by their trigger too, convolved with
 #: their award law per key (paylines and ways; not inside the free games)
 DRAWN_BESIDE = ("wheel", "hold_and_spin")
+#: features whose RTP component beside drawn wild multipliers is the undrawn
+#: game's (:func:`drawn_components`): none reads a wild's multiplier (the
+#: round's distribution is computed beside :data:`DRAWN_BESIDE` only)
+DRAWN_RTP_BESIDE = (*DRAWN_BESIDE, "pick", "selection")
 #: relative tolerance [x RTP] of the check of a drawn round's distribution
 #: mean (with its unresolved tail) against its exact RTP, beyond the base
 #: law's stated bound: the award laws' float rounding (FFT grids, whose
@@ -533,26 +537,34 @@ def drawn_components(game: Game, level: int) -> dict:
     ``d`` = the channel's RTP with the draws less the one without (free reel
     set), and a feature of ``G`` games at multiplier ``m`` moves by
     ``m x E[G] x d``, ``E[G]`` (from the undrawn free spin's law of extra
-    games) unchanged by the draws, which no trigger reads.  A hold-and-spin
-    and a wheel (:data:`DRAWN_BESIDE`) do not read the wilds; any other feature or a sticky or nudged free
-    game is refused (:class:`~slotmath.engine.limits.EngineTooLarge`).  A
-    round cap is left out: these are the uncapped round's components (the
-    cap's cut needs the round's distribution, :func:`_analyse_drawn`).
+    games) unchanged by the draws, which no trigger reads.  The features of
+    :data:`DRAWN_RTP_BESIDE` read no wild's multiplier (their triggers read
+    symbols, their awards their own tables), so their components are the
+    undrawn game's; a selection with a choice of free games (played on
+    reels that draw), any other feature or a sticky or nudged free game is
+    refused (:class:`~slotmath.engine.limits.EngineTooLarge`).  A round cap
+    is left out: these are the uncapped round's components (the cap's cut
+    needs the round's distribution, :func:`_analyse_drawn`).
     """
     from dataclasses import replace
 
     from slotmath.engine.limits import EngineTooLarge
     from slotmath.features.options import load_features
+    from slotmath.features.prizes import load_line_prizes
 
     free = load_features(game).free_games
+    sel = load_line_prizes(game).selection if "selection" in game.options else None
+    chosen_games = sel is not None and any(c.free_games for c in sel.choices)
     for name in feature_names(game):
-        if name not in ("free_games", "hold_and_spin", *DRAWN_BESIDE) or (
-            name == "free_games" and (free.sticky is not None or free.nudge is not None)
+        if (
+            name not in ("free_games", *DRAWN_RTP_BESIDE)
+            or (name == "free_games" and (free.sticky is not None or free.nudge is not None))
+            or (name == "selection" and chosen_games)
         ):
             raise EngineTooLarge(
-                f"{game.name}: options.{name} is not computed with drawn wild multipliers whose draws do "
-                "not fit as stops (free games without sticky wilds or nudges, a wheel and a hold-and-spin, "
-                "are)"
+                f"{game.source}: options.{name}: is not computed with drawn wild multipliers whose draws do "
+                "not fit as stops (free games without sticky wilds or nudges, a wheel, a hold-and-spin, a "
+                "pick and a selection without a choice of free games are)"
             )
     left = ("wild_multipliers", "round_cap")  # the undrawn, uncapped round
     undrawn = replace(game, options={k: v for k, v in game.options.items() if k not in left})
