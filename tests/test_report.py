@@ -593,7 +593,10 @@ def test_reader_path_outside_the_checkout(tmp_path):
     folder = tmp_path / "mygame"
     folder.mkdir()
     (folder / "game.yaml").write_text("name: mygame\n")
-    assert reader_path(folder) == "mygame"
-    assert reader_path(str(folder)) == "mygame"
+    assert reader_path(folder, folder=True) == "mygame"
+    assert reader_path(str(folder), folder=True) == "mygame"
     assert reader_path(folder / "game.yaml") == "mygame/game.yaml"
+    # the caller says it is a folder, not the disk: a report folder that does
+    # not exist yet (a first build) reads as it will once built (a rebuild)
+    assert reader_path(tmp_path / "not-built-yet", folder=True) == "not-built-yet"
     assert reader_path(ROOT / "data" / "games" / "video20") == "data/games/video20"

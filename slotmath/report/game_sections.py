@@ -85,7 +85,8 @@ def identification(sheet: ParSheet) -> Section:
     ]
     shown = dict(p, out=installed_folder(p.get("out"), g.name))
     if isinstance(shown.get("game"), str) and Path(shown["game"]).is_absolute():
-        shown["game"] = reader_path(shown["game"])  # no absolute path of the author's machine
+        game = shown["game"]  # no absolute path of the author's machine; a game folder by its name
+        shown["game"] = reader_path(game, folder=Path(game).suffix not in (".yaml", ".yml"))
     names = {
         "game": "game",
         "bet": "bet level",

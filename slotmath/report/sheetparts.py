@@ -189,18 +189,20 @@ def installed_folder(out, name: str):
     p = Path(out)
     if p.name.startswith(f".{name}{PARTIAL}"):
         p = p.parent / name
-    return reader_path(p)
+    return reader_path(p, folder=True)
 
 
-def reader_path(path: str | Path) -> str:
+def reader_path(path: str | Path, folder: bool = False) -> str:
     """``path`` as a reader may see it: relative to the checkout; outside it
-    a folder by its name, a file by its folder and name (never a folder of
-    the author's machine above the game's)."""
+    a ``folder`` by its name, a file by its folder and name (never a folder
+    of the author's machine above the game's).  Whether it is a folder is
+    the caller's word, not the disk's: a report folder does not exist on
+    the first build and does on a rebuild, which must be byte-identical."""
     p = Path(path).resolve()
     try:
         return str(p.relative_to(ROOT))
     except ValueError:
-        return str(Path(p.parent.name, p.name)) if p.parent.name and not p.is_dir() else p.name
+        return str(Path(p.parent.name, p.name)) if p.parent.name and not folder else p.name
 
 
 def channel_groups(components: dict, most: int = 12):
