@@ -209,16 +209,15 @@ def _drawn_ways_cost_refusal(game: Game, reason: str | None, names: list, beside
     from slotmath.features.drawnwayslaw import MAX_WAYS_TERMS, WAYS_TERMS_PER_SECOND, drawn_ways_cost
     from slotmath.features.options import load_features
     from slotmath.features.registry import declared_kinds
+    from slotmath.features.round import round_triggers
 
     if game.heights is not None:
         return None  # refused by drawn_law_refusal's next check
     free = load_features(game).free_games
-    triggers = [free.trigger] if free is not None and isinstance(free.symbol, str) else []
+    started = [free] if free is not None and isinstance(free.symbol, str) else []
     kinds = {kind.key: kind for kind in declared_kinds(game)}
-    for name in beside:
-        trigger = kinds[name].exact(game, game.levels[0]).trigger
-        triggers += [trigger] if trigger not in triggers else []
-    key = _drawn_key(triggers)
+    started += [kinds[name].exact(game, game.levels[0]) for name in beside]
+    key = _drawn_key(round_triggers(started))
     costs = {name: drawn_ways_cost(game, name, key) for name in names if shows_wild(game, name)}
     over = {name: cost for name, cost in costs.items() if cost > MAX_WAYS_TERMS}
     if not over:
