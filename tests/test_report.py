@@ -600,3 +600,16 @@ def test_reader_path_outside_the_checkout(tmp_path):
     # not exist yet (a first build) reads as it will once built (a rebuild)
     assert reader_path(tmp_path / "not-built-yet", folder=True) == "not-built-yet"
     assert reader_path(ROOT / "data" / "games" / "video20") == "data/games/video20"
+
+
+def test_identification_says_how_the_game_pays_and_symbols_show_drawn_tables():
+    # the rules row names the generic rules ("lines") on every pay rule: the
+    # row beside it says how the game pays; a wild whose multiplier is drawn
+    # shows its table (weights reduced by their divisor), not "none"
+    ways = par_sheet("ways4096", spins=0)
+    ident = ways.sections["identification"].tables[0].frame.set_index("figure")["value"]
+    assert (ident["rules"], ident["pays by"]) == ("lines", "ways pays")
+    drawn = par_sheet(str(TOY.parent / "tune_wildmult"), spins=0)
+    symbols = drawn.sections["symbols"].tables[0].frame.set_index("symbol")["multiplier"]
+    # the file's table [[2, 30], [3, 10]], over their divisor 10: weights 3 and 1
+    assert symbols["M"] == "drawn x2 (3) / x3 (1), multiplied"

@@ -39,6 +39,7 @@ def identification(sheet: ParSheet) -> Section:
         ("RTP variant", g.variant or "not given in the game file", "text"),
         ("game name", g.name, "text"),
         ("rules", human(g.rules), "text"),
+        ("pays by", pay_rule(g).pays_words + ("" if pay_rule(g).whole_spin else ", tumbling"), "text"),
     ]
     if g.description:
         rows.append(("description", g.description, "text"))
@@ -145,15 +146,28 @@ def reels(sheet: ParSheet) -> Section:
     return sheet._section("reels", tables, figures, figures_first=True)
 
 
+def drawn_text(drawn) -> str:
+    """A drawn wild multiplier table in words: ``drawn x2 (4) / x3 (1), added``
+    (weights in brackets, reduced by their common divisor)."""
+    how = "multiplied" if drawn.combine == "multiply" else "added"
+    table = " / ".join(f"x{m} ({w})" for m, w in drawn.table)
+    return f"drawn {table}, {how}"
+
+
 def symbols(sheet: ParSheet) -> Section:
+    from slotmath.features.wildmult import load_wild_multipliers
+
     g = sheet.game
+    drawn = load_wild_multipliers(g)
     rows = []
     for s in g.symbols:
         subs = mult = ""
         if s.wild:
             subs = ", ".join(sorted(s.wild.substitutes))
             mult = (
-                " / ".join(f"{m}" for m in s.wild.by_count[1:]) + " by wild count"
+                drawn_text(drawn)
+                if drawn is not None and drawn.symbol == s.name
+                else " / ".join(f"{m}" for m in s.wild.by_count[1:]) + " by wild count"
                 if s.wild.by_count
                 else (f"x{s.wild.per_wild} per wild" if s.wild.per_wild > 1 else "none")
             )
