@@ -105,3 +105,91 @@ def test_ctrl_c_during_a_report(tmp_path):
     assert p.returncode == 130, err
     assert err.decode().splitlines() == ["slotmath: interrupted"]
     assert list(out.iterdir()) == []
+
+
+def _run_interrupted(setup: str, body: str) -> subprocess.CompletedProcess:
+    """``slotmath par video20`` with its command replaced by ``body`` (after the
+    module-level ``setup``), in a process with SIGINT at its default, as in a
+    terminal."""
+    code = (
+        "import os, signal, sys\n"
+        "import slotmath.cli as cli\n"
+        + setup.strip()
+        + "\ndef command(args):\n"
+        + "".join(f"    {line}\n" for line in body.strip().splitlines())
+        + "    return 0\n"
+        "cli.cmd_par = command\n"
+        "sys.exit(cli.main(['par', 'video20']))\n"
+    )
+    return subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        cwd=ROOT,
+        timeout=120,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        preexec_fn=_default_sigint,
+        check=False,
+    )
+
+
+def test_ctrl_c_in_a_callback_from_a_compiled_kernel_ends_at_once():
+    # a kernel that returns arrays calls numba.core.serialize._numba_unpickle (Python)
+    # from native code as it hands each one over; a KeyboardInterrupt raised there
+    # returns NULL to the kernel, which goes on with it (in `par piggy_bankin_superlock`
+    # it returned a tuple holding NULL: SIGSEGV and no output).  Here the Ctrl-C lands
+    # in that callback (numba's own code, with a Ctrl-C at its start): the command ends
+    # at once, with its one line, and nothing is raised inside the callback
+    p = _run_interrupted(
+        """
+import types
+import numba
+import numpy as np
+import numba.core.serialize as serialize
+
+unpickle = serialize._numba_unpickle
+
+
+def interrupted_unpickle(address, bytedata, hashed):
+    try:
+        signal.raise_signal(signal.SIGINT)
+    except KeyboardInterrupt:
+        os.write(2, b"raised inside the callback\\n")
+        raise
+    return unpickle(address, bytedata, hashed)
+
+
+# the callback's code with numba's module as its globals: a frame of numba.core.serialize
+serialize._numba_unpickle = types.FunctionType(
+    interrupted_unpickle.__code__, {**vars(serialize), "signal": signal, "os": os, "unpickle": unpickle}
+)
+
+
+@numba.njit
+def zeros(n):
+    return np.zeros(n)
+""",
+        "print(zeros(3))",
+    )
+    assert (p.returncode, p.stderr.decode().splitlines(), p.stdout) == (130, ["slotmath: interrupted"], b"")
+
+
+def test_second_ctrl_c_ends_at_once_with_one_line():
+    # the first Ctrl-C raises where it lands (the command cleans up); a second one
+    # during that cleanup ends the command at once and is not raised again
+    p = _run_interrupted(
+        "",
+        """
+try:
+    signal.raise_signal(signal.SIGINT)
+    sum(range(10**6))
+except KeyboardInterrupt:
+    try:
+        signal.raise_signal(signal.SIGINT)
+        sum(range(10**6))
+    except KeyboardInterrupt:
+        sys.exit('raised twice')
+    sys.exit('not ended')
+sys.exit('not raised')
+""",
+    )
+    assert (p.returncode, p.stderr.decode().splitlines()) == (130, ["slotmath: interrupted"])

@@ -202,48 +202,97 @@ EXTRA_COMMANDS = {
 }
 
 
+#: packages whose Python code runs inside native code (numba's compiler and the
+#: kernels it compiles, llvmlite's callbacks from LLVM): no exception may be raised there
+NATIVE_PACKAGES = ("numba", "llvmlite")
+
+
+def _inside_native(frame) -> bool:
+    """Whether ``frame`` or any frame that called it is numba's or llvmlite's code."""
+    while frame is not None:
+        if str(frame.f_globals.get("__name__", "")).partition(".")[0] in NATIVE_PACKAGES:
+            return True
+        frame = frame.f_back
+    return False
+
+
 class _Interrupt:
-    """Remembers a Ctrl-C.  One that lands inside a C callback (numba's
-    compiler, while it caches a kernel) is only "ignored" there and surfaces
-    later as another error; the command still ends as interrupted."""
+    """Ctrl-C (SIGINT) during a command.
+
+    The first one raises KeyboardInterrupt where it lands, so the command can
+    clean up (``report`` removes its half-built folder) and :func:`main` says
+    one line and exits 130 -- except where raising would break native code:
+    with a numba or llvmlite frame on the stack the command ends at once (its
+    files are written to temporary names and renamed, so it leaves no
+    half-written file; the next run removes a killed run's temporaries).
+    Why: Python code that native code calls back cannot pass an exception
+    on.  A compiled kernel that returns arrays calls
+    ``numba.core.serialize._numba_unpickle`` (for the array type) as it hands
+    each one over; raised there, the kernel returns a tuple holding NULL and
+    the process dies with SIGSEGV and no output when Python unpacks it
+    (``par piggy_bankin_superlock``, an empty kernel cache: 4 of about 260
+    runs interrupted at 1-7 s; gdb: ``Py_INCREF(NULL)`` in ``tupleiter_next``
+    under ``wins, entries, mults = pay_tensor_pruned(...)``; the traced run
+    had the handler inside ``_numba_unpickle``, the compiler lock free).
+    llvmlite's object-cache callbacks only "ignore" it and LLVM goes on
+    half-done; inside numba's compiler it leaves LLVM objects half-built that
+    crash the process at exit.
+
+    A later Ctrl-C never raises again (the first one's cleanup and its line
+    are under way): it ends the command at once.  The line is said once."""
 
     seen = False
+    said = False
 
     @classmethod
-    def install(cls) -> None:
+    def install(cls):
+        """Take over Ctrl-C for one command; returns the function that gives
+        the previous handler (and unraisable hook) back."""
+        cls.seen = cls.said = False  # main() may run more than once in a process
         if signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
-            return  # an ignored (inherited) or custom SIGINT is respected
+            return lambda: None  # an ignored (inherited) or custom SIGINT is respected
         signal.signal(signal.SIGINT, cls._on_sigint)
         default_hook = sys.unraisablehook
 
         def hook(unraisable):
-            # after a Ctrl-C, finalizers of objects it left half-built (an
-            # interrupted kernel compilation's LLVM objects) may fail at exit:
-            # the command already said "interrupted"
+            # a Ctrl-C landing in a finalizer is only "ignored" there (the
+            # command still ends as interrupted: ``seen``); after it, finalizers
+            # of objects it left half-built may fail at exit: the command
+            # already said "interrupted"
             if not cls.seen and not isinstance(unraisable.exc_value, KeyboardInterrupt):
                 default_hook(unraisable)
 
         sys.unraisablehook = hook
 
+        def restore():
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+            sys.unraisablehook = default_hook
+
+        return restore
+
+    @classmethod
+    def say(cls) -> None:
+        """The one line of an interrupted command (once)."""
+        if not cls.said:
+            cls.said = True
+            print("slotmath: interrupted", file=sys.stderr, flush=True)
+
     @classmethod
     def _on_sigint(cls, signum, frame):
-        cls.seen = True
+        first, cls.seen = not cls.seen, True
         compiling = sys.modules.get("numba.core.compiler_lock")
-        if compiling is not None and compiling.global_compiler_lock.is_locked():
-            # a kernel is being compiled: an exception raised inside numba's
-            # compiler can leave LLVM objects half-built, which crash the
-            # process at exit (SIGSEGV); no output file is open then (results
-            # are written after the figures), so the command ends here
-            print("slotmath: interrupted", file=sys.stderr, flush=True)
-            os._exit(EXIT_INTERRUPTED)
-        raise KeyboardInterrupt
+        in_compiler = compiling is not None and compiling.global_compiler_lock.is_locked()
+        if first and not in_compiler and not _inside_native(frame):
+            raise KeyboardInterrupt
+        cls.say()
+        os._exit(EXIT_INTERRUPTED)
 
 
 def main(argv=None) -> int:
     """Run one command; bad input, Ctrl-C and a closed output pipe end with
     one line (or none) and an exit status, never a traceback."""
     argv = list(sys.argv[1:] if argv is None else argv)
-    _Interrupt.install()
+    restore = _Interrupt.install()
     try:
         if ALLOW_OUTSIDE in argv:  # accepted anywhere on the line
             argv = [a for a in argv if a != ALLOW_OUTSIDE]
@@ -259,7 +308,7 @@ def main(argv=None) -> int:
         print(f"slotmath: error: {terminal_text(exc)}", file=sys.stderr)
         return EXIT_INPUT
     except KeyboardInterrupt:
-        print("slotmath: interrupted", file=sys.stderr)
+        _Interrupt.say()
         return EXIT_INTERRUPTED
     except MemoryError:
         print(
@@ -274,9 +323,14 @@ def main(argv=None) -> int:
         return EXIT_BROKEN_PIPE
     except Exception:
         if _Interrupt.seen:  # the Ctrl-C broke the computation it landed in
-            print("slotmath: interrupted", file=sys.stderr)
+            _Interrupt.say()
             return EXIT_INTERRUPTED
         raise
+    finally:
+        # a caller in this process gets its Ctrl-C back; an interrupted
+        # command's process is ending: a further Ctrl-C ends it quietly
+        if not _Interrupt.seen:
+            restore()
 
 
 if __name__ == "__main__":
