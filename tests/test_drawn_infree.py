@@ -256,6 +256,26 @@ def test_the_sampler_plays_the_wheel_in_drawn_free_games(tmp_path):
     assert "wheel starts in free games" in set(report.events["event"])
 
 
+def test_the_sampler_plays_the_hold_and_spin_in_drawn_free_games(write_game, refused):
+    # the 3 x 2 game with the hold-and-spin in its free games (W drawn in
+    # the window, the respins played after each free spin showing 2+ C):
+    # mean, hit frequency and second moment against `par`, |z| < 4 over
+    # 300,000 rounds
+    import numpy as np
+    from test_drawn_law import sampled_wins, z_of
+
+    from slotmath.rules.linegame import round_sampler
+
+    game = infree_game(write_game, "hold_and_spin", "prizes", "multiply")
+    result = analyse(game, 1)
+    x = sampled_wins(round_sampler(game, 1), 300_000, 11)  # [x total bet]
+    assert abs(z_of(x, float(result.rtp))) < 4
+    hit = (x > 0).astype(float)
+    assert 0 < result.hit_frequency < 1 and abs(z_of(hit, result.hit_frequency)) < 4
+    second = result.sd**2 + float(result.rtp) ** 2
+    assert abs(z_of(np.square(x), second)) < 4, (np.square(x).mean(), second)
+
+
 HEADING = "### Worked example: a wheel in drawn free games\n"
 
 

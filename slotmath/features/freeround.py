@@ -250,6 +250,14 @@ def free_games_feature_of(game: Game, level: int, spec: FreeGamesSpec) -> Featur
             ) from None
         return fg
 
+    # the feature in the free games: its exact mean award per free spin, its
+    # float table and its starts (with drawn multipliers the undrawn spin's
+    # mean and starts: no trigger reads the draws)
+    in_free_mean, held_table, held_den, held_probs = (
+        (Fraction(0), None, den, {}) if held is None else held_spin_table(game, level, spec, held, spins)
+    )
+    shift = Fraction(0)  # the draws' exact mean shift of one free spin [x total bet]
+    held_title = "" if inside is None else inside.title
     if drawn is not None:  # per free spin: the draws' mean shift, the float law with them
         from slotmath.features.drawnwayslaw import drawn_free_spin_table
 
@@ -257,20 +265,9 @@ def free_games_feature_of(game: Game, level: int, spec: FreeGamesSpec) -> Featur
         # now; the draws' law takes minutes on real reels): a refusal comes first
         for n, mult in {(spec.games(c), spec.multiplier_of(c)) for c in spec.awards if spec.games(c) > 0}:
             games_law(n, mult)
-        # a feature in the free games (a wheel or a hold-and-spin): its exact
-        # mean award and starts are the undrawn spin's (no trigger reads the draws)
-        in_free_mean, _, _, held_probs = (
-            (Fraction(0), None, den, {}) if held is None else held_spin_table(game, level, spec, held, spins)
-        )
         shift, held_table, held_den = drawn_free_spin_table(declared_game, level, spec, held)
-        held_mean = shift + in_free_mean
-        held_title = "drawn wild multipliers" + ("" if inside is None else f" and {inside.title}")
-    else:
-        held_mean, held_table, held_den, held_probs = (
-            (Fraction(0), None, den, {}) if held is None else held_spin_table(game, level, spec, held, spins)
-        )
-        shift, in_free_mean = Fraction(0), held_mean
-        held_title = "" if inside is None else inside.title
+        held_title = "drawn wild multipliers" + (f" and {held_title}" if held_title else "")
+    held_mean = shift + in_free_mean
 
     def mean(count):
         fg = games_law(spec.games(count), spec.multiplier_of(count))
