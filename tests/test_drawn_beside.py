@@ -96,30 +96,6 @@ def test_the_sampler_agrees_with_the_wheel_beside_drawn_free_games(write_game, r
     assert abs(z_of(np.square(x), second)) < 4, (np.square(x).mean(), second)
 
 
-@pytest.mark.parametrize("pays_by", ["lines", "ways"])
-def test_a_wheel_inside_the_free_games_is_still_refused(write_game, refused, pays_by):
-    # the wheel beside is computed on lines and ways, but not inside the
-    # free games: its refusal names the field in one line
-    from slotmath.errors import EngineTooLarge
-    from slotmath.rules.linegame import DRAWN_LAW_SCOPE
-
-    if pays_by == "lines":
-        game = with_wheel(drawn_game(write_game, "plain", "add"))
-    else:
-        game = ways_wheel_game(write_game, "anywhere", "add")
-    path = game.source
-    text = open(path, encoding="utf-8").read().replace("weight: 1}]}", "weight: 1}], in_free_games: true}")
-    open(path, "w", encoding="utf-8").write(text)
-    inside = load_game(path)
-    reason = drawn_law_refusal(inside)
-    assert reason is not None and reason.endswith(f"options.wheel: {DRAWN_LAW_SCOPE}")
-    with pytest.raises(EngineTooLarge) as err:
-        analyse(inside, 1)
-    assert "\n" not in str(err.value) and "options.wheel" in str(err.value)
-    computed = DRAWN_LAW_SCOPE.split("still refused:", 1)[0]
-    assert "a wheel or a hold-and-spin beside them too" in computed
-
-
 @pytest.mark.parametrize("heading", ["a wheel beside drawn wilds", "a wheel beside drawn wilds on ways"])
 def test_the_worked_example_by_hand(tmp_path, heading):
     # docs/features.md, "a wheel beside drawn wilds" (and "... on ways", one

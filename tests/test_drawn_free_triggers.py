@@ -175,7 +175,9 @@ def lookup(awards: dict, count: int):
     return awards[listed[-1]] if listed else None
 
 
-def brute_round(game, cases: dict, case: str, combine: str, bet: int, scatter, coins, beside=None) -> dict:
+def brute_round(
+    game, cases: dict, case: str, combine: str, bet: int, scatter, coins, beside=None, inside: bool = False
+) -> dict:
     """Law ``{round win [x total bet]: P}`` played literally: the base
     window (lines or ways, plus its scatter pay ``scatter(S shown)``
     [coins]); its count (:func:`count_of`) pays its prize and starts its
@@ -187,18 +189,23 @@ def brute_round(game, cases: dict, case: str, combine: str, bet: int, scatter, c
     beside the free games (tests/test_drawn_beside.py), ``award(cells)``
     the law ``{prize [x total bet]: P}`` it adds given the (reel, row)
     cells of the base window showing symbol (``{0: 1}`` when it does not
-    start)."""
+    start); ``inside``: the feature plays in the free games too
+    (``in_free_games``), each free game adding its award from its window's
+    cells (times the multiplier)."""
     _, rule, awards, again, mult, cap, paid = cases[case]
+    also = beside[0] if beside is not None and inside else None
     per_game = {}
     for name in {reels for _, _, reels in awards.values()}:
         table: dict = {}
-        for (win, rows), p in brute_windows(
-            [s.symbols for s in game.strips(name)], TABLES[bet], coins
+        for (win, key), p in brute_windows(
+            [s.symbols for s in game.strips(name)], TABLES[bet], coins, also
         ).items():
+            rows, seen = key if also else (key, ())
             shown = sum(bin(m).count("1") for m in rows)
             prize, games = lookup(again, count_of(rule, rows)) or (0, 0)
-            at = (win + (scatter(shown) if paid else 0) + prize * bet, games)
-            table[at] = table.get(at, 0) + p
+            for v, r in (beside[1](seen) if also else {F(0): F(1)}).items():
+                at = (win + (scatter(shown) if paid else 0) + prize * bet + v * bet, games)
+                table[at] = table.get(at, 0) + p * r
         per_game[name] = table
     law: dict = {}
     base = brute_windows([s.symbols for s in game.strips("base")], TABLES[bet], coins, beside and beside[0])

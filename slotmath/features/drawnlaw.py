@@ -68,6 +68,7 @@ from slotmath.features.wildmult import load_wild_multipliers
 from slotmath.model import Game
 
 __all__ = [
+    "AWARD_MEAN_TOLERANCE",
     "MAX_DENSE",
     "MAX_DRAWN_SECONDS",
     "MAX_DRAWN_WINDOWS",
@@ -78,6 +79,7 @@ __all__ = [
     "drawn_keyed_law",
     "drawn_law_cost",
     "drawn_spin_law",
+    "free_spin_key",
     "key_codes",
     "key_fields",
     "neumaier_add",
@@ -958,7 +960,15 @@ def drawn_spin_law(game: Game, level: int, reel_set: str = "base") -> tuple:
     return drawn_keyed_law(game, level, reel_set).marginal(game.bet(level).total_bet)
 
 
-def drawn_free_table(game: Game, level: int, spec, drawn_rtp: Fraction | None = None, law=None) -> tuple:
+#: relative tolerance [x mean] of the check of a drawn free spin's mean with
+#: a feature's award in it against the exact one, beyond the law's stated
+#: bound: the award laws' float rounding (a hold-and-spin's chain, FFT grids)
+AWARD_MEAN_TOLERANCE = 1e-9
+
+
+def drawn_free_table(
+    game: Game, level: int, spec, drawn_rtp: Fraction | None = None, law=None, held=None
+) -> tuple:
     """A free spin of ``spec`` (:class:`~slotmath.features.options.FreeGamesSpec`,
     played on its reel set ``spec.reels``) with its drawn multipliers:
     ``(d, table, unit)``, ``d`` the exact shift of its mean win the draws
@@ -967,16 +977,20 @@ def drawn_free_table(game: Game, level: int, spec, drawn_rtp: Fraction | None = 
     without), ``table`` the float law of (win [1/``unit`` coins], extra
     games) from ``law`` (a :class:`DrawnLaw` keyed by the free games'
     trigger key, :attr:`~slotmath.features.options.FreeGamesSpec.trigger`,
-    whose scatters pay only when ``spec.scatter_pays``), the win with the
-    retrigger prize of the count that key awards by
-    (:meth:`~slotmath.features.options.FreeGamesSpec.count_of`) [each
-    probability within its bound], its mean checked against the exact one
-    within that bound.  ``drawn_rtp``
-    and ``law`` default to the line ones (:func:`drawn_keyed_law`); on ways
+    and ``held``'s when given, whose scatters pay only when
+    ``spec.scatter_pays``), the win with the retrigger prize of the count
+    that key awards by (:meth:`~slotmath.features.options.FreeGamesSpec.count_of`)
+    and, with ``held`` (a :class:`~slotmath.features.round.Feature` a free
+    game's window starts: a wheel or a hold-and-spin in the free games), its
+    award law from its key [each probability within its bound], its mean
+    checked against the exact one within that bound (and
+    :data:`AWARD_MEAN_TOLERANCE` with ``held``).  ``drawn_rtp`` and ``law``
+    default to the line ones (:func:`drawn_keyed_law`); on ways
     :func:`slotmath.features.drawnwayslaw.drawn_free_spin_table` gives them."""
     from dataclasses import replace
 
     from slotmath.engine.payrule import pay_rule
+    from slotmath.features.freespin import awards_added
     from slotmath.features.round import trigger_key_probability
 
     undrawn = replace(game, options={k: v for k, v in game.options.items() if k != "wild_multipliers"})
@@ -985,29 +999,51 @@ def drawn_free_table(game: Game, level: int, spec, drawn_rtp: Fraction | None = 
         from slotmath.features.wilddraws import drawn_line_figures
 
         drawn_rtp = drawn_line_figures(game, level, reels).rtp
-        law = drawn_keyed_law(game, level, reels, spec.trigger, spec.scatter_pays)
+        law = drawn_keyed_law(game, level, reels, free_spin_key(spec, held), spec.scatter_pays)
     d = drawn_rtp - pay_rule(undrawn).channel_rtp(undrawn, level, reels)[0]
     keys = law.key_items()
-    prize = {k: spec.retrigger_prize(spec.count_of(k)) * bet for k in set(keys)}  # [coins]
+    free_keys = keys if held is None else [k[0] for k in keys]
+    prize = {k: spec.retrigger_prize(spec.count_of(k)) * bet for k in set(free_keys)}  # [coins]
     unit = lcm(law.unit, *(Fraction(p).denominator for p in prize.values()))
-    wins = law.wins * (unit // law.unit) + np.array([int(prize[k] * unit) for k in keys], dtype=np.int64)
-    extra = np.array([spec.retrigger_games(spec.count_of(k)) for k in keys], dtype=np.int64)
-    width = int(extra.max(initial=0)) + 1
-    table = np.zeros((int(wins.max()) + 1, width))
-    np.add.at(table, (wins, extra), law.probabilities)
+    wins = law.wins * (unit // law.unit) + np.array([int(prize[k] * unit) for k in free_keys], dtype=np.int64)
+    extra = np.array([spec.retrigger_games(spec.count_of(k)) for k in free_keys], dtype=np.int64)
     # the exact mean with the draws: the undrawn spin's lines (and scatters when they pay), plus d,
-    # plus the prizes
+    # plus the prizes, plus the held feature's mean award
     key_p = trigger_key_probability(undrawn, spec.trigger, reels)
     prizes = sum((q * spec.retrigger_prize(spec.count_of(k)) for k, q in key_p.items()), Fraction(0))
     exact = pay_rule(undrawn).channel_rtp(undrawn, level, reels)[0] + d + prizes
     if spec.scatter_pays:
         exact += _scatter_mean(undrawn, level, reels)
-    mean = float(np.dot(wins.astype(float), law.probabilities)) / (unit * bet)
+    tolerance = 4 * law.bound * float(exact) + 1e-15
+    if held is None:
+        width = int(extra.max(initial=0)) + 1
+        table = np.zeros((int(wins.max()) + 1, width))
+        np.add.at(table, (wins, extra), law.probabilities)
+    else:
+        groups: dict = {}  # award group -> (its index, a key of it)
+        at: dict = {}  # held key -> index of its award group (-1: no award)
+        for k in {k[1] for k in keys}:
+            grp = held.group(k) if held.triggers(k) else None
+            at[k] = -1 if grp is None else groups.setdefault(grp, (len(groups), k))[0]
+        g = np.array([at[k[1]] for k in keys], dtype=np.int64)
+        laws = [held.award(k) for _, k in groups.values()]
+        table, unit = awards_added(wins, extra, g, law.probabilities, unit, laws)
+        held_p = trigger_key_probability(undrawn, held.trigger, reels)
+        exact += sum((q * held.mean(k) for k, q in held_p.items() if held.triggers(k)), Fraction(0))
+        tolerance += AWARD_MEAN_TOLERANCE * float(exact)
+    mean = float(np.dot(np.arange(table.shape[0], dtype=float), table.sum(axis=1))) / (unit * bet)
     ensure(
-        abs(mean - float(exact)) <= 4 * law.bound * float(exact) + 1e-15,
+        abs(mean - float(exact)) <= tolerance,
         f"drawnlaw.py: the drawn free spin's mean {mean!r} is not its exact {float(exact)!r}",
     )
     return d, table, unit
+
+
+def free_spin_key(spec, held=None):
+    """The key of a drawn free spin's law (:func:`key_codes`): the free
+    games' trigger, and ``held``'s (a feature a free game's window starts)
+    beside it when given."""
+    return spec.trigger if held is None else (spec.trigger, held.trigger)
 
 
 def _scatter_mean(game: Game, level: int, reel_set: str) -> Fraction:

@@ -83,6 +83,7 @@ from slotmath.features.drawnlaw import (
     MAX_DRAWN_SECONDS,
     DrawnLaw,
     drawn_free_table,
+    free_spin_key,
     key_codes,
     key_fields,
     neumaier_add,
@@ -359,21 +360,23 @@ def drawn_ways_law(
     )
 
 
-def drawn_free_spin_table(game: Game, level: int, spec) -> tuple:
+def drawn_free_spin_table(game: Game, level: int, spec, held=None) -> tuple:
     """:func:`~slotmath.features.drawnlaw.drawn_free_table` of a free spin
-    of ``spec`` on paylines or ways: on ways from the exact ways RTP with the
-    draws (:func:`slotmath.features.drawnways.drawn_ways_figures`) and
-    :func:`drawn_ways_law` keyed by the free games' trigger key, its
+    of ``spec`` on paylines or ways (``held``: the feature its window
+    starts, or None): on ways from the exact ways RTP with the draws
+    (:func:`slotmath.features.drawnways.drawn_ways_figures`) and
+    :func:`drawn_ways_law` keyed by the free games' trigger key (and
+    ``held``'s: :func:`~slotmath.features.drawnlaw.free_spin_key`), its
     scatters paid when ``spec.scatter_pays``."""
     from slotmath.engine.payrule import pay_rule
 
     if pay_rule(game).has_paylines:
-        return drawn_free_table(game, level, spec)
+        return drawn_free_table(game, level, spec, held=held)
     from slotmath.features.drawnways import drawn_ways_figures
 
     rtp = drawn_ways_figures(game, level, spec.reels).rtp
-    law = drawn_ways_law(game, level, spec.reels, spec.trigger, spec.scatter_pays)
-    return drawn_free_table(game, level, spec, rtp, law)
+    law = drawn_ways_law(game, level, spec.reels, free_spin_key(spec, held), spec.scatter_pays)
+    return drawn_free_table(game, level, spec, rtp, law, held)
 
 
 @nb.njit(cache=True)

@@ -29,18 +29,18 @@ from __future__ import annotations
 
 from fractions import Fraction
 from functools import cache
-from math import fsum, lcm
+from math import fsum
 
 import numpy as np
 
 from slotmath.engine.cache import game_cache
 from slotmath.engine.distribution import MaxWin, WinDistribution
-from slotmath.errors import InternalError, ensure
+from slotmath.errors import InternalError
 from slotmath.features.carried import carried_feature
 from slotmath.features.cost import counted
 from slotmath.features.expanding import nudged_game
 from slotmath.features.freegames import ALIAS_BOUND, FreeGames, award_probabilities
-from slotmath.features.freespin import award_distribution, keyed_free_spins
+from slotmath.features.freespin import award_distribution, awards_added, keyed_free_spins
 from slotmath.features.kinds import Buy, FeatureKind
 from slotmath.features.options import FreeGamesSpec
 from slotmath.features.persist import persist_feature, persists
@@ -135,32 +135,13 @@ def held_spin_table(
         (Fraction(c, total) * held.mean(key) for c, key in zip(by_group, keys, strict=True)), Fraction(0)
     )
     laws = [held.award(key) for key in keys]
-    unit = lcm(den, *(law.unit_den for law in laws))
     # one row per (win, extra games, group): its probability, then the group's award added
     rows, inverse = np.unique(np.array([ys, ks, gs], dtype=np.int64), axis=1, return_inverse=True)
     counts = np.zeros(rows.shape[1], dtype=object)
     np.add.at(counts, inverse.ravel(), np.array(cs, dtype=object))
     p = np.array([c / total for c in counts.tolist()])
-    y, k, g = rows[0] * (unit // den), rows[1], rows[2]
-    shifts = [law.wins * (unit // law.unit_den) for law in laws]
-    top = max(
-        [int(y.max())] + [int(y[g == j].max() + a.max()) for j, a in enumerate(shifts) if (g == j).any()]
-    )
-    width = int(k.max()) + 1
-    flat = np.zeros((top + 1) * width)
-    none = g < 0
-    flat += np.bincount(y[none] * width + k[none], p[none], minlength=flat.size)
-    for j, (a, law) in enumerate(zip(shifts, laws, strict=True)):
-        sel = np.flatnonzero(g == j)
-        chunk = max(1, (1 << 22) // len(a))  # rows at a time: bounded memory
-        for lo in range(0, len(sel), chunk):
-            r = sel[lo : lo + chunk]
-            at_w = (y[r, None] + a[None, :]) * width + k[r, None]
-            flat += np.bincount(
-                at_w.ravel(), (p[r, None] * law.probabilities[None, :]).ravel(), minlength=flat.size
-            )
-    table = flat.reshape(top + 1, width)
-    return mean, table / table.sum(), unit, {key: Fraction(c, total) for key, c in starts.items()}
+    table, unit = awards_added(rows[0], rows[1], rows[2], p, den, laws)
+    return mean, table, unit, {key: Fraction(c, total) for key, c in starts.items()}
 
 
 def extra_games_mean(game: Game, spec: FreeGamesSpec) -> Fraction:
@@ -269,22 +250,24 @@ def free_games_feature_of(game: Game, level: int, spec: FreeGamesSpec) -> Featur
             ) from None
         return fg
 
+    # the feature in the free games: its exact mean award per free spin, its
+    # float table and its starts (with drawn multipliers the undrawn spin's
+    # mean and starts: no trigger reads the draws)
+    in_free_mean, held_table, held_den, held_probs = (
+        (Fraction(0), None, den, {}) if held is None else held_spin_table(game, level, spec, held, spins)
+    )
+    shift = Fraction(0)  # the draws' exact mean shift of one free spin [x total bet]
+    held_title = "" if inside is None else inside.title
     if drawn is not None:  # per free spin: the draws' mean shift, the float law with them
         from slotmath.features.drawnwayslaw import drawn_free_spin_table
 
-        ensure(held is None, "freeround.py: a feature in drawn free games is refused before")
         # the games' exact moments first (their cost, from max_games, is known
         # now; the draws' law takes minutes on real reels): a refusal comes first
         for n, mult in {(spec.games(c), spec.multiplier_of(c)) for c in spec.awards if spec.games(c) > 0}:
             games_law(n, mult)
-        held_mean, held_table, held_den = drawn_free_spin_table(declared_game, level, spec)
-        held_probs: dict = {}
-        held_title = "drawn wild multipliers"
-    else:
-        held_mean, held_table, held_den, held_probs = (
-            (Fraction(0), None, den, {}) if held is None else held_spin_table(game, level, spec, held, spins)
-        )
-        held_title = "" if inside is None else inside.title
+        shift, held_table, held_den = drawn_free_spin_table(declared_game, level, spec, held)
+        held_title = "drawn wild multipliers" + (f" and {held_title}" if held_title else "")
+    held_mean = shift + in_free_mean
 
     def mean(count):
         fg = games_law(spec.games(count), spec.multiplier_of(count))
@@ -348,9 +331,9 @@ def free_games_feature_of(game: Game, level: int, spec: FreeGamesSpec) -> Featur
         }
         mult = sum((q * spec.multiplier_of(c) for c, q in key_p.items()), Fraction(0)) / p
         rates = {"free_games": float(p), "free_games_played": float(p * games)}
-        held_figures = {} if held is None else {f"{inside.key}_per_free_game": float(held_mean)}
+        held_figures = {} if held is None else {f"{inside.key}_per_free_game": float(in_free_mean)}
         if drawn is not None:  # the draws' exact mean shift of one free spin [x total bet]
-            held_figures["drawn_multipliers_per_free_game"] = float(held_mean)
+            held_figures["drawn_multipliers_per_free_game"] = float(shift)
         if held is not None and held.odds is not None:
             weighted = sum(
                 (q * spec.multiplier_of(c) * games_law(spec.games(c)).spins_mean for c, q in key_p.items()),

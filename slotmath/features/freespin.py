@@ -22,6 +22,7 @@ __all__ = [
     "free_spin_entries",
     "spin_win_terms",
     "award_distribution",
+    "awards_added",
 ]
 
 
@@ -122,3 +123,34 @@ def award_distribution(probs, unit: int, den: int, multiplier, prize: Fraction, 
     shift = int(prize * total_bet * award_den)
     nz = probs > 0
     return WinDistribution(grid[nz] + shift, probs[nz], award_den, total_bet)
+
+
+def awards_added(y, k, g, p, den: int, laws: list) -> tuple:
+    """``(table, unit)``: the float law of (win with the award, extra games)
+    of a free spin whose rows are (win ``y`` [1/``den`` coins], extra games
+    ``k``, award group ``g``: an index into ``laws``, -1 without an award)
+    at probability ``p``, each row's group's award law (a
+    :class:`~slotmath.engine.distribution.WinDistribution`) added to its
+    win; ``table`` indexed by win [1/``unit`` coins] and extra games,
+    normalised."""
+    unit = lcm(den, *(law.unit_den for law in laws))
+    y = y * (unit // den)
+    shifts = [law.wins * (unit // law.unit_den) for law in laws]
+    top = max(
+        [int(y.max())] + [int(y[g == j].max() + a.max()) for j, a in enumerate(shifts) if (g == j).any()]
+    )
+    width = int(k.max()) + 1
+    flat = np.zeros((top + 1) * width)
+    none = g < 0
+    flat += np.bincount(y[none] * width + k[none], p[none], minlength=flat.size)
+    for j, (a, law) in enumerate(zip(shifts, laws, strict=True)):
+        sel = np.flatnonzero(g == j)
+        chunk = max(1, (1 << 22) // len(a))  # rows at a time: bounded memory
+        for lo in range(0, len(sel), chunk):
+            r = sel[lo : lo + chunk]
+            at_w = (y[r, None] + a[None, :]) * width + k[r, None]
+            flat += np.bincount(
+                at_w.ravel(), (p[r, None] * law.probabilities[None, :]).ravel(), minlength=flat.size
+            )
+    table = flat.reshape(top + 1, width)
+    return table / table.sum(), unit

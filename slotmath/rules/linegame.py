@@ -22,20 +22,23 @@ if TYPE_CHECKING:
 #: of each refusal of :func:`drawn_law_refusal`)
 DRAWN_LAW_SCOPE = (
     "the law without the rewrite is computed on paylines and ways, for a spin with free games at most "
-    "(a wheel or a hold-and-spin beside them too), under a round cap or not (still refused: "
-    "reel heights, any other feature beside or inside the free games, and free games with a "
-    "sticky wild, a nudge or the drawn wild as their trigger)"
+    "(a wheel or a hold-and-spin beside them or inside them too), under a round cap or not (still "
+    "refused: reel heights, any other feature beside or inside the free games, its exact RTP "
+    "given, and free games with a sticky wild, a nudge or the drawn wild as their trigger)"
 )
 #: features computed beside the free games of a drawn round: their award
 #: reads only the base window's trigger key (none reads the wilds; a
 #: hold-and-spin's is its coin count, per-reel counts or per-reel rows,
 #: whichever its landing needs, its coin values drawn from its tables), so
 #: the round is the base law keyed by their trigger too, convolved with
-#: their award law per key (paylines and ways; not inside the free games)
+#: their award law per key (paylines and ways); inside the free games too
+#: (``in_free_games``: the free spin's law keyed by their trigger beside the
+#: retrigger's, :func:`slotmath.features.drawnlaw.drawn_free_table`)
 DRAWN_BESIDE = ("wheel", "hold_and_spin")
 #: features whose RTP component beside drawn wild multipliers is the undrawn
-#: game's (:func:`drawn_components`): none reads a wild's multiplier (the
-#: round's distribution is computed beside :data:`DRAWN_BESIDE` only)
+#: game's (:func:`drawn_components`), beside the free games or inside them
+#: (``in_free_games``): none reads a wild's multiplier (the round's
+#: distribution is computed beside or inside them with :data:`DRAWN_BESIDE` only)
 DRAWN_RTP_BESIDE = (*DRAWN_BESIDE, "pick", "selection")
 #: relative tolerance [x RTP] of the check of a drawn round's distribution
 #: mean (with its unresolved tail) against its exact RTP, beyond the base
@@ -128,13 +131,14 @@ def drawn_law_refusal(game: Game, reel_set: str = "base") -> str | None:
     is: the rewrite's reason, then what is still refused -- a reel set above
     :data:`~slotmath.features.drawnlaw.MAX_DRAWN_WINDOWS` windows (on ways
     :func:`_drawn_ways_cost_refusal`), reel
-    heights, any feature but free games (a feature beside or inside them),
-    and free games with a sticky wild, a nudge or the drawn wild as their
-    trigger.  Free games with retrigger prizes, a reel set per trigger
+    heights, any feature but free games (a feature beside or inside them,
+    ``in_free_games`` named by that field: only its RTP is computed,
+    :func:`drawn_components`), and free games with a sticky wild, a nudge or
+    the drawn wild as their trigger.  Free games with retrigger prizes, a reel set per trigger
     count, unpaid scatters (``scatter_pays: false``), trigger reels or a
     count on a payline, base reels that show the drawn wild, a round cap and
-    a wheel or a hold-and-spin beside the free games (:func:`_drawn_beside`)
-    are computed."""
+    a wheel or a hold-and-spin beside the free games or inside them
+    (:func:`_drawn_beside`) are computed."""
     from slotmath.engine.payrule import pay_rule
     from slotmath.features.drawnlaw import (
         MAX_DRAWN_SECONDS,
@@ -144,6 +148,7 @@ def drawn_law_refusal(game: Game, reel_set: str = "base") -> str | None:
         shows_wild,
     )
     from slotmath.features.options import load_features
+    from slotmath.features.registry import declared_kinds
     from slotmath.features.wildmult import load_wild_multipliers, rewrite_refusal
 
     reason = rewrite_refusal(game)
@@ -171,7 +176,9 @@ def drawn_law_refusal(game: Game, reel_set: str = "base") -> str | None:
         if k in played_options() and k not in ("wild_multipliers", "free_games", "round_cap", *beside)
     ]
     if game.heights is not None or others:
-        what = "reel heights" if game.heights is not None else "options." + ", options.".join(others)
+        inside = {kind.key for kind in declared_kinds(game) if kind.in_free_games(game)}
+        fields = [f"options.{k}" + (".in_free_games" if k in inside else "") for k in others]
+        what = "reel heights" if game.heights is not None else ", ".join(fields)
         return f"{reason}; {what}: {DRAWN_LAW_SCOPE}"
     free = load_features(game).free_games
     if free is None:
@@ -184,8 +191,8 @@ def drawn_law_refusal(game: Game, reel_set: str = "base") -> str | None:
 
 def _drawn_beside(game: Game, wild: str) -> tuple:
     """Keys of the declared features of :data:`DRAWN_BESIDE` the drawn law
-    computes beside the free games: started by the base window, by a symbol
-    other than the drawn ``wild``, and not played inside the free games."""
+    computes beside the free games (and inside them, ``in_free_games``):
+    started by the base window, by a symbol other than the drawn ``wild``."""
     from slotmath.features.registry import declared_kinds
 
     return tuple(
@@ -193,7 +200,6 @@ def _drawn_beside(game: Game, wild: str) -> tuple:
         for kind in declared_kinds(game)
         if kind.key in DRAWN_BESIDE
         and kind.starts(game)
-        and not kind.in_free_games(game)
         and getattr(kind.parse(game), "symbol", None) != wild
     )
 
@@ -539,7 +545,13 @@ def drawn_components(game: Game, level: int) -> dict:
     games) unchanged by the draws, which no trigger reads.  The features of
     :data:`DRAWN_RTP_BESIDE` read no wild's multiplier (their triggers read
     symbols, their awards their own tables), so their components are the
-    undrawn game's; a selection with a choice of free games (played on
+    undrawn game's.  So too inside the free games (``in_free_games``): the
+    free games' component is the undrawn one (the feature's award per free
+    game, times the free games' multiplier, by Wald's identity) plus the
+    draws' shift, since the games played do not depend on the draws and
+    the feature's trigger is not the drawn wild (refused by ``validate``:
+    a wheel's or selection's ``symbol``, a hold-and-spin's coin that is a
+    wild); a selection with a choice of free games (played on
     reels that draw), any other feature or a sticky or nudged free game is
     refused (:class:`~slotmath.engine.limits.EngineTooLarge`).  A round cap
     is left out: these are the uncapped round's components (the cap's cut
@@ -562,8 +574,8 @@ def drawn_components(game: Game, level: int) -> dict:
         ):
             raise EngineTooLarge(
                 f"{game.source}: options.{name}: is not computed with drawn wild multipliers whose draws do "
-                "not fit as stops (free games without sticky wilds or nudges, a wheel, a hold-and-spin, a "
-                "pick and a selection without a choice of free games are)"
+                "not fit as stops (free games without sticky wilds or nudges; a wheel, a hold-and-spin and a "
+                "selection without a choice of free games, beside or inside them; a pick are)"
             )
     left = ("wild_multipliers", "round_cap")  # the undrawn, uncapped round
     undrawn = replace(game, options={k: v for k, v in game.options.items() if k not in left})
