@@ -14,6 +14,19 @@ import pytest
 from conftest import ROOT, slotmath_command
 
 
+def _run_python(code: str, preexec_fn=None) -> subprocess.CompletedProcess:
+    """``python -c code`` from the checkout, its output captured."""
+    return subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        cwd=ROOT,
+        timeout=120,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        preexec_fn=preexec_fn,
+        check=False,
+    )
+
+
 def test_closed_pipe_is_quiet():
     # stdout is a pipe whose reader is already gone (as after `| head` has
     # read its lines): the first write fails, and nothing is said about it
@@ -21,14 +34,7 @@ def test_closed_pipe_is_quiet():
         "import os, sys; r, w = os.pipe(); os.close(r); os.dup2(w, 1); "
         "from slotmath.cli import main; sys.exit(main(['par', 'video20']))"
     )
-    p = subprocess.run(
-        [sys.executable, "-c", code],
-        capture_output=True,
-        cwd=ROOT,
-        timeout=120,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-        check=False,
-    )
+    p = _run_python(code)
     assert p.stderr == b"", p.stderr.decode()
     assert p.returncode == 141  # 128 + SIGPIPE, as a shell tool killed by it
 
@@ -121,15 +127,7 @@ def _run_interrupted(setup: str, body: str) -> subprocess.CompletedProcess:
         "cli.cmd_par = command\n"
         "sys.exit(cli.main(['par', 'video20']))\n"
     )
-    return subprocess.run(
-        [sys.executable, "-c", code],
-        capture_output=True,
-        cwd=ROOT,
-        timeout=120,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-        preexec_fn=_default_sigint,
-        check=False,
-    )
+    return _run_python(code, preexec_fn=_default_sigint)
 
 
 def test_ctrl_c_in_a_callback_from_a_compiled_kernel_ends_at_once():
