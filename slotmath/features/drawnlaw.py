@@ -990,7 +990,7 @@ def drawn_free_table(
     from dataclasses import replace
 
     from slotmath.engine.payrule import pay_rule
-    from slotmath.features.freespin import awards_added
+    from slotmath.features.freespin import award_group, awards_added
     from slotmath.features.round import trigger_key_probability
 
     undrawn = replace(game, options={k: v for k, v in game.options.items() if k != "wild_multipliers"})
@@ -1021,10 +1021,7 @@ def drawn_free_table(
         np.add.at(table, (wins, extra), law.probabilities)
     else:
         groups: dict = {}  # award group -> (its index, a key of it)
-        at: dict = {}  # held key -> index of its award group (-1: no award)
-        for k in {k[1] for k in keys}:
-            grp = held.group(k) if held.triggers(k) else None
-            at[k] = -1 if grp is None else groups.setdefault(grp, (len(groups), k))[0]
+        at = {k: award_group(held, k, groups) for k in {k[1] for k in keys}}  # held key -> group (-1: none)
         g = np.array([at[k[1]] for k in keys], dtype=np.int64)
         laws = [held.award(k) for _, k in groups.values()]
         table, unit = awards_added(wins, extra, g, law.probabilities, unit, laws)

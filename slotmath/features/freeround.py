@@ -40,7 +40,7 @@ from slotmath.features.carried import carried_feature
 from slotmath.features.cost import counted
 from slotmath.features.expanding import nudged_game
 from slotmath.features.freegames import ALIAS_BOUND, FreeGames, award_probabilities
-from slotmath.features.freespin import award_distribution, awards_added, keyed_free_spins
+from slotmath.features.freespin import award_distribution, award_group, awards_added, keyed_free_spins
 from slotmath.features.kinds import Buy, FeatureKind
 from slotmath.features.options import FreeGamesSpec
 from slotmath.features.persist import persist_feature, persists
@@ -116,8 +116,7 @@ def held_spin_table(
     for y, lead, n, c in entries:
         key = lead[0]
         if key not in at:
-            grp = held.group(key) if held.triggers(key) else None
-            at[key] = -1 if grp is None else reps.setdefault(grp, (len(reps), key))[0]
+            at[key] = award_group(held, key, reps)
         if n not in extra:
             extra[n] = spec.retrigger_games(n)
         if at[key] >= 0:

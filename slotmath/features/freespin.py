@@ -22,6 +22,7 @@ __all__ = [
     "free_spin_entries",
     "spin_win_terms",
     "award_distribution",
+    "award_group",
     "awards_added",
 ]
 
@@ -123,6 +124,17 @@ def award_distribution(probs, unit: int, den: int, multiplier, prize: Fraction, 
     shift = int(prize * total_bet * award_den)
     nz = probs > 0
     return WinDistribution(grid[nz] + shift, probs[nz], award_den, total_bet)
+
+
+def award_group(held, key, groups: dict) -> int:
+    """Index of the award group of ``key`` for the feature ``held`` (a
+    :class:`~slotmath.features.round.Feature` a free spin's window starts),
+    -1 when ``key`` does not start it; ``groups`` (award group -> (its
+    index, a key of it)) gains the group when new.  Keys of one group share
+    one award law (:func:`awards_added`'s ``laws``)."""
+    if not held.triggers(key):
+        return -1
+    return groups.setdefault(held.group(key), (len(groups), key))[0]
 
 
 def awards_added(y, k, g, p, den: int, laws: list) -> tuple:

@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 
 def identification(sheet: ParSheet) -> Section:
     g, b, p = sheet.game, sheet.par.bet, sheet.parameters
+    rule = pay_rule(g)
     folder = Path(g.source).parent
     rows = [
         ("game", g.title, "text"),
@@ -39,7 +40,7 @@ def identification(sheet: ParSheet) -> Section:
         ("RTP variant", g.variant or "not given in the game file", "text"),
         ("game name", g.name, "text"),
         ("rules", human(g.rules), "text"),
-        ("pays by", pay_rule(g).pays_words + ("" if pay_rule(g).whole_spin else ", tumbling"), "text"),
+        ("pays by", rule.pays_words + ("" if rule.whole_spin else ", tumbling"), "text"),
     ]
     if g.description:
         rows.append(("description", g.description, "text"))
@@ -56,15 +57,13 @@ def identification(sheet: ParSheet) -> Section:
     rows += [
         ("grid", f"{g.reels} reels x {g.rows} rows{g.heights.describe() if g.heights else ''}", "text"),
         (
-            "paylines"
-            if pay_rule(g).has_paylines
-            else pay_rule(g).channel + (" (most)" if g.heights else ""),
+            "paylines" if rule.has_paylines else rule.channel + (" (most)" if g.heights else ""),
             g.ways_or_lines,
             "int",
         ),
         ("bet levels offered", ", ".join(map(str, g.levels)), "text"),
         ("bet level of this sheet", b.level, "int"),
-        (pay_rule(g).sheet.bet, b.line_bet, "int"),
+        (rule.sheet.bet, b.line_bet, "int"),
         ("total bet [coins]", b.total_bet, "int"),
         (
             "pay table",
@@ -159,18 +158,20 @@ def symbols(sheet: ParSheet) -> Section:
 
     g = sheet.game
     drawn = load_wild_multipliers(g)
+
+    def multiplier(s) -> str:
+        if drawn is not None and drawn.symbol == s.name:
+            return drawn_text(drawn)
+        if s.wild.by_count:
+            return " / ".join(f"{m}" for m in s.wild.by_count[1:]) + " by wild count"
+        return f"x{s.wild.per_wild} per wild" if s.wild.per_wild > 1 else "none"
+
     rows = []
     for s in g.symbols:
         subs = mult = ""
         if s.wild:
             subs = ", ".join(sorted(s.wild.substitutes))
-            mult = (
-                drawn_text(drawn)
-                if drawn is not None and drawn.symbol == s.name
-                else " / ".join(f"{m}" for m in s.wild.by_count[1:]) + " by wild count"
-                if s.wild.by_count
-                else (f"x{s.wild.per_wild} per wild" if s.wild.per_wild > 1 else "none")
-            )
+            mult = multiplier(s)
         rows.append(
             {
                 "symbol": s.name,
